@@ -1,0 +1,707 @@
+/* hr-safetensors.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-safetensors.h"
+#include "hr-units.h"
+
+/* Element sizes in bits (hf-hub.md, "safetensors header"). */
+static const struct {
+  const char *name;
+  guint       bits;
+} dtype_bits[] = {
+  { "BOOL", 8 }, { "U8", 8 }, { "I8", 8 },
+  { "F8_E4M3", 8 }, { "F8_E5M2", 8 }, { "F8_E8M0", 8 },
+  { "F16", 16 }, { "BF16", 16 }, { "I16", 16 }, { "U16", 16 },
+  { "F32", 32 }, { "I32", 32 }, { "U32", 32 },
+  { "F64", 64 }, { "I64", 64 }, { "U64", 64 },
+  { "F4", 4 }, { "F6_E2M3", 6 }, { "F6_E3M2", 6 },
+};
+
+/**
+ * hr_safetensors_dtype_bits:
+ * @dtype: a safetensors dtype name ("BF16"), case-sensitive as in the format
+ *
+ * Returns: the bits per stored element (BF16 16, F4 4, F6_E2M3 6 ...), from the
+ *   safetensors dtype list in hf-hub.md; 0 for a dtype this table does not know.
+ */
+guint
+hr_safetensors_dtype_bits (const char *dtype)
+{
+  if (dtype == NULL)
+    return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_bits); i++)
+    if (strcmp (dtype_bits[i].name, dtype) == 0)
+      return dtype_bits[i].bits;
+  return 0;
+}
+
+static void
+dtype_free (HrSafetensorsDtype *dtype)
+{
+  g_free (dtype->dtype);
+  g_free (dtype);
+}
+
+static HrSafetensorsHeader *
+header_new (void)
+{
+  HrSafetensorsHeader *header = g_new0 (HrSafetensorsHeader, 1);
+
+  header->dtypes = g_ptr_array_new_with_free_func ((GDestroyNotify) dtype_free);
+  header->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return header;
+}
+
+/**
+ * hr_safetensors_header_free:
+ * @header: (nullable): a header from hr_safetensors_header_parse()
+ *
+ * Frees @header and everything it holds.
+ */
+void
+hr_safetensors_header_free (HrSafetensorsHeader *header)
+{
+  if (header == NULL)
+    return;
+  g_clear_pointer (&header->dtypes, g_ptr_array_unref);
+  g_clear_pointer (&header->metadata, g_hash_table_unref);
+  g_free (header);
+}
+
+/**
+ * hr_safetensors_header_get_dtype:
+ * @header: a parsed header
+ * @dtype: a dtype name ("BF16")
+ *
+ * Returns: (nullable) (transfer none): the totals of @dtype in @header, or
+ *   %NULL when no tensor has it.
+ */
+const HrSafetensorsDtype *
+hr_safetensors_header_get_dtype (const HrSafetensorsHeader *header,
+                                 const char                *dtype)
+{
+  g_return_val_if_fail (header != NULL, NULL);
+  g_return_val_if_fail (dtype != NULL, NULL);
+
+  for (guint i = 0; i < header->dtypes->len; i++)
+    {
+      const HrSafetensorsDtype *d = g_ptr_array_index (header->dtypes, i);
+
+      if (strcmp (d->dtype, dtype) == 0)
+        return d;
+    }
+  return NULL;
+}
+
+static HrSafetensorsDtype *
+header_ensure_dtype (HrSafetensorsHeader *header,
+                     const char          *dtype)
+{
+  HrSafetensorsDtype *d = (HrSafetensorsDtype *) hr_safetensors_header_get_dtype (header, dtype);
+
+  if (d == NULL)
+    {
+      d = g_new0 (HrSafetensorsDtype, 1);
+      d->dtype = g_strdup (dtype);
+      g_ptr_array_add (header->dtypes, d);
+    }
+  return d;
+}
+
+static gint
+compare_dtype (gconstpointer a,
+               gconstpointer b)
+{
+  const HrSafetensorsDtype *da = *(HrSafetensorsDtype * const *) a;
+  const HrSafetensorsDtype *db = *(HrSafetensorsDtype * const *) b;
+
+  return strcmp (da->dtype, db->dtype);
+}
+
+static gboolean
+add_to_dtype (HrSafetensorsHeader *header,
+              const char          *dtype,
+              guint                tensors,
+              guint64              parameters,
+              guint64              bytes,
+              GError             **error)
+{
+  HrSafetensorsDtype *d = header_ensure_dtype (header, dtype);
+
+  if (!hr_add_u64 (d->parameters, parameters, &d->parameters) ||
+      !hr_add_u64 (d->bytes, bytes, &d->bytes) ||
+      !hr_add_u64 (header->parameters, parameters, &header->parameters))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                   _("The safetensors parameter count for %s does not fit 64 bits"), dtype);
+      return FALSE;
+    }
+  d->tensors += tensors;
+  return TRUE;
+}
+
+/**
+ * hr_safetensors_header_length:
+ * @data: (array length=length): the first bytes of a safetensors file
+ * @length: bytes in @data (at least 8)
+ * @out_length: (out): the header length N, in bytes
+ * @error: return location for a #GError
+ *
+ * Reads the 8-byte little-endian header length at the start of a
+ * safetensors file and checks it against %HR_SAFETENSORS_MAX_HEADER.
+ *
+ * Returns: %TRUE on success. Errors: %HR_CORE_ERROR_TRUNCATED when @length is
+ *   under 8; %HR_CORE_ERROR_LIMIT when N exceeds 25,000,000 bytes;
+ *   %HR_CORE_ERROR_PARSE when N is under 2 (no JSON object fits).
+ */
+gboolean
+hr_safetensors_header_length (const guint8 *data,
+                              gsize         length,
+                              guint64      *out_length,
+                              GError      **error)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (out_length != NULL, FALSE);
+
+  if (data == NULL || length < 8)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED,
+                   _("The safetensors file ends before its 8-byte header length"));
+      return FALSE;
+    }
+
+  for (int i = 7; i >= 0; i--)
+    n = (n << 8) | data[i];
+
+  if (n > HR_SAFETENSORS_MAX_HEADER)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("The safetensors header claims %" G_GUINT64_FORMAT " bytes, over the 25,000,000-byte limit; the file is damaged or not safetensors"),
+                   n);
+      return FALSE;
+    }
+  if (n < 2)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header length is %" G_GUINT64_FORMAT " bytes, too short for a JSON object"),
+                   n);
+      return FALSE;
+    }
+
+  *out_length = n;
+  return TRUE;
+}
+
+typedef struct {
+  const char *name;
+  guint64     begin;
+  guint64     end;
+} Span;
+
+static gint
+compare_span (gconstpointer a,
+              gconstpointer b)
+{
+  const Span *sa = a;
+  const Span *sb = b;
+
+  if (sa->begin != sb->begin)
+    return sa->begin < sb->begin ? -1 : 1;
+  if (sa->end != sb->end)
+    return sa->end < sb->end ? -1 : 1;
+  return 0;
+}
+
+/* Reads a non-negative integer that fits 64 bits exactly (JSON numbers past
+ * 2^53 come as doubles and lose digits; json-glib keeps integers as gint64). */
+static gboolean
+node_get_u64 (JsonNode *node,
+              guint64  *out)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  if (json_node_get_int (node) < 0)
+    return FALSE;
+  *out = (guint64) json_node_get_int (node);
+  return TRUE;
+}
+
+static gboolean
+parse_tensor (HrSafetensorsHeader *header,
+              const char          *name,
+              JsonNode            *node,
+              Span                *span,
+              GError             **error)
+{
+  JsonObject *obj;
+  JsonNode *dtype_node, *shape_node, *offsets_node;
+  JsonArray *shape, *offsets;
+  const char *dtype;
+  guint64 elements = 1;
+  guint64 span_bytes;
+  guint bits;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header is not an object"), name);
+      return FALSE;
+    }
+  obj = json_node_get_object (node);
+
+  dtype_node = json_object_get_member (obj, "dtype");
+  if (dtype_node == NULL || !JSON_NODE_HOLDS_VALUE (dtype_node) ||
+      json_node_get_value_type (dtype_node) != G_TYPE_STRING)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header has no dtype string"), name);
+      return FALSE;
+    }
+  dtype = json_node_get_string (dtype_node);
+
+  shape_node = json_object_get_member (obj, "shape");
+  if (shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header has no shape array"), name);
+      return FALSE;
+    }
+  shape = json_node_get_array (shape_node);
+  for (guint i = 0; i < json_array_get_length (shape); i++)
+    {
+      guint64 dim;
+
+      if (!node_get_u64 (json_array_get_element (shape, i), &dim))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("Tensor “%s” in the safetensors header has a shape entry that is not a non-negative integer"),
+                       name);
+          return FALSE;
+        }
+      if (!hr_mul_u64 (elements, dim, &elements))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                       _("The shape of tensor “%s” in the safetensors header overflows 64 bits"), name);
+          return FALSE;
+        }
+    }
+
+  offsets_node = json_object_get_member (obj, "data_offsets");
+  if (offsets_node == NULL || !JSON_NODE_HOLDS_ARRAY (offsets_node) ||
+      json_array_get_length (offsets = json_node_get_array (offsets_node)) != 2 ||
+      !node_get_u64 (json_array_get_element (offsets, 0), &span->begin) ||
+      !node_get_u64 (json_array_get_element (offsets, 1), &span->end))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header has no data_offsets [begin, end] of non-negative integers"),
+                   name);
+      return FALSE;
+    }
+  if (span->end < span->begin)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header ends (%" G_GUINT64_FORMAT ") before it begins (%" G_GUINT64_FORMAT ")"),
+                   name, span->end, span->begin);
+      return FALSE;
+    }
+  span_bytes = span->end - span->begin;
+  span->name = name;
+
+  bits = hr_safetensors_dtype_bits (dtype);
+  if (bits != 0)
+    {
+      guint64 total_bits, expected;
+
+      if (!hr_mul_u64 (elements, bits, &total_bits))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                       _("The byte size of tensor “%s” in the safetensors header overflows 64 bits"), name);
+          return FALSE;
+        }
+      /* Sub-byte dtypes (F4, F6) pack into whole bytes, rounded up. */
+      expected = total_bits / 8 + (total_bits % 8 != 0);
+      if (expected != span_bytes)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("Tensor “%s” in the safetensors header has %" G_GUINT64_FORMAT " %s elements (%" G_GUINT64_FORMAT " bytes) but its data_offsets span %" G_GUINT64_FORMAT " bytes"),
+                       name, elements, dtype, expected, span_bytes);
+          return FALSE;
+        }
+    }
+  /* An unknown dtype cannot be checked: its bytes are the span. */
+
+  return add_to_dtype (header, dtype, 1, elements, span_bytes, error);
+}
+
+/**
+ * hr_safetensors_header_parse_json:
+ * @json: (array length=length): the header JSON (the N bytes after the length)
+ * @length: bytes in @json
+ * @error: return location for a #GError
+ *
+ * Parses a safetensors header's JSON: counts the stored elements (parameters)
+ * and data bytes per dtype, and checks that the tensors' data_offsets tile
+ * the data region exactly from 0 (no overlap, no hole) and that each span is
+ * the shape's element count times the dtype's size (hf-hub.md dtype table;
+ * sub-byte dtypes rounded up to whole bytes). An unknown dtype is accepted
+ * and counted by its span. Tensors may be empty (a 0 in the shape, equal
+ * offsets). `__metadata__` may be missing or hold anything: only its string
+ * members are kept.
+ *
+ * Returns: (transfer full): the header, or %NULL with @error set:
+ *   %HR_CORE_ERROR_LIMIT (over 25,000,000 bytes), %HR_CORE_ERROR_PARSE (not
+ *   JSON, or not a JSON object), %HR_CORE_ERROR_INVALID_DATA (a tensor
+ *   without dtype/shape/offsets, overlapping offsets, a hole, a span that does
+ *   not match its shape), %HR_CORE_ERROR_OVERFLOW (a product past 64 bits).
+ */
+HrSafetensorsHeader *
+hr_safetensors_header_parse_json (const char *json,
+                                  gsize       length,
+                                  GError    **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(HrSafetensorsHeader) header = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GArray) spans = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonNode *root;
+  JsonObject *obj;
+  guint64 expected_begin = 0;
+
+  if (length > HR_SAFETENSORS_MAX_HEADER)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("The safetensors header is %" G_GSIZE_FORMAT " bytes, over the 25,000,000-byte limit"),
+                   length);
+      return NULL;
+    }
+  if (json == NULL || length == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is empty"));
+      return NULL;
+    }
+  if (memchr (json, '\0', length) != NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not valid JSON: it contains a NUL byte"));
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, json, (gssize) length, &local_error))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not valid JSON: %s"), local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not a JSON object"));
+      return NULL;
+    }
+  obj = json_node_get_object (root);
+
+  header = header_new ();
+  header->header_length = length;
+  spans = g_array_new (FALSE, FALSE, sizeof (Span));
+
+  members = json_object_get_members (obj);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *node = json_object_get_member (obj, name);
+      Span span = { 0, };
+
+      if (strcmp (name, "__metadata__") == 0)
+        {
+          if (JSON_NODE_HOLDS_OBJECT (node))
+            {
+              JsonObject *meta = json_node_get_object (node);
+              g_autoptr(GList) keys = json_object_get_members (meta);
+
+              for (GList *k = keys; k != NULL; k = k->next)
+                {
+                  JsonNode *value = json_object_get_member (meta, k->data);
+
+                  if (JSON_NODE_HOLDS_VALUE (value) &&
+                      json_node_get_value_type (value) == G_TYPE_STRING)
+                    g_hash_table_replace (header->metadata, g_strdup (k->data),
+                                          g_strdup (json_node_get_string (value)));
+                }
+            }
+          continue;
+        }
+
+      if (!parse_tensor (header, name, node, &span, error))
+        return NULL;
+      g_array_append_val (spans, span);
+    }
+
+  /* The spans must tile [0, data_bytes) exactly. */
+  g_array_sort (spans, compare_span);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *s = &g_array_index (spans, Span, i);
+
+      if (s->begin < expected_begin)
+        {
+          const Span *prev = &g_array_index (spans, Span, i - 1);
+
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("Tensors “%s” and “%s” in the safetensors header overlap at byte %" G_GUINT64_FORMAT),
+                       prev->name, s->name, s->begin);
+          return NULL;
+        }
+      if (s->begin > expected_begin)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("The safetensors data has a hole: bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " belong to no tensor (next is “%s”)"),
+                       expected_begin, s->begin, s->name);
+          return NULL;
+        }
+      expected_begin = s->end;
+    }
+
+  header->data_bytes = expected_begin;
+  header->n_tensors = spans->len;
+  g_ptr_array_sort (header->dtypes, compare_dtype);
+
+  return g_steal_pointer (&header);
+}
+
+/**
+ * hr_safetensors_header_parse:
+ * @data: (array length=length): the start of a safetensors file: the 8-byte
+ *   length and at least the N header bytes after it (more is ignored)
+ * @length: bytes in @data
+ * @error: return location for a #GError
+ *
+ * Reads the header length (hr_safetensors_header_length()) and parses the
+ * JSON after it (hr_safetensors_header_parse_json()).
+ *
+ * Returns: (transfer full): the header, or %NULL with @error set: the errors
+ *   of both functions, and %HR_CORE_ERROR_TRUNCATED when @data ends before
+ *   8 + N bytes.
+ */
+HrSafetensorsHeader *
+hr_safetensors_header_parse (const guint8 *data,
+                             gsize         length,
+                             GError      **error)
+{
+  guint64 n;
+
+  if (!hr_safetensors_header_length (data, length, &n, error))
+    return NULL;
+  if (length - 8 < n)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED,
+                   _("The safetensors header is %" G_GUINT64_FORMAT " bytes but only %" G_GSIZE_FORMAT " were read"),
+                   n, length - 8);
+      return NULL;
+    }
+  return hr_safetensors_header_parse_json ((const char *) data + 8, (gsize) n, error);
+}
+
+/**
+ * hr_safetensors_header_merge:
+ * @into: the header that accumulates (shard 1)
+ * @other: another shard's header
+ * @error: return location for a #GError
+ *
+ * Adds @other's tensors, parameters and data bytes per dtype to @into, for a
+ * model stored in several shards. @into's header_length becomes the sum.
+ *
+ * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_OVERFLOW when a sum does not
+ *   fit 64 bits.
+ */
+gboolean
+hr_safetensors_header_merge (HrSafetensorsHeader       *into,
+                             const HrSafetensorsHeader *other,
+                             GError                   **error)
+{
+  g_return_val_if_fail (into != NULL, FALSE);
+  g_return_val_if_fail (other != NULL, FALSE);
+
+  for (guint i = 0; i < other->dtypes->len; i++)
+    {
+      const HrSafetensorsDtype *d = g_ptr_array_index (other->dtypes, i);
+
+      if (!add_to_dtype (into, d->dtype, d->tensors, d->parameters, d->bytes, error))
+        return FALSE;
+    }
+  if (!hr_add_u64 (into->data_bytes, other->data_bytes, &into->data_bytes) ||
+      !hr_add_u64 (into->header_length, other->header_length, &into->header_length))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                   _("The safetensors data bytes over all shards do not fit 64 bits"));
+      return FALSE;
+    }
+  into->n_tensors += other->n_tensors;
+  g_ptr_array_sort (into->dtypes, compare_dtype);
+  return TRUE;
+}
+
+static gint
+compare_str_ptr (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/**
+ * hr_safetensors_index_free:
+ * @index: (nullable): an index from hr_safetensors_index_parse()
+ *
+ * Frees @index.
+ */
+void
+hr_safetensors_index_free (HrSafetensorsIndex *index)
+{
+  if (index == NULL)
+    return;
+  g_clear_pointer (&index->shards, g_ptr_array_unref);
+  g_free (index);
+}
+
+/**
+ * hr_safetensors_index_parse:
+ * @data: (array length=length): model.safetensors.index.json
+ * @length: bytes in @data
+ * @error: return location for a #GError
+ *
+ * Parses a sharded model's index: `metadata.total_size` (the sum of the
+ * tensor data bytes over all shards, headers excluded; tied embeddings stored
+ * once; hf-hub.md) and `weight_map` (tensor name -> shard file name), giving
+ * the tensor count and the list of shards. total_size may be missing
+ * (has_total_size is then %FALSE); it is accepted as an integer or as a
+ * whole double, since large counts may arrive as doubles.
+ *
+ * Returns: (transfer full): the index, or %NULL with @error set:
+ *   %HR_CORE_ERROR_PARSE (not JSON or not an object),
+ *   %HR_CORE_ERROR_INVALID_DATA (no weight_map object, a shard name that is
+ *   not a string or not a plain file name, a negative or fractional total_size).
+ */
+HrSafetensorsIndex *
+hr_safetensors_index_parse (const char *data,
+                            gsize       length,
+                            GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(HrSafetensorsIndex) index = NULL;
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonNode *root, *meta, *map;
+  JsonObject *obj, *map_obj;
+
+  if (data == NULL || length == 0 || length > G_MAXSSIZE ||
+      memchr (data, '\0', length) != NULL ||
+      !json_parser_load_from_data (parser, data, (gssize) length, &local_error))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("model.safetensors.index.json is not valid JSON: %s"),
+                   local_error != NULL ? local_error->message : _("empty or contains a NUL byte"));
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("model.safetensors.index.json is not a JSON object"));
+      return NULL;
+    }
+  obj = json_node_get_object (root);
+
+  index = g_new0 (HrSafetensorsIndex, 1);
+  index->shards = g_ptr_array_new_with_free_func (g_free);
+
+  meta = json_object_get_member (obj, "metadata");
+  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
+    {
+      JsonNode *total = json_object_get_member (json_node_get_object (meta), "total_size");
+
+      if (total != NULL && JSON_NODE_HOLDS_VALUE (total))
+        {
+          GType type = json_node_get_value_type (total);
+
+          if (type == G_TYPE_INT64 && json_node_get_int (total) >= 0)
+            {
+              index->total_size = (guint64) json_node_get_int (total);
+              index->has_total_size = TRUE;
+            }
+          else if (type == G_TYPE_DOUBLE)
+            {
+              double v = json_node_get_double (total);
+
+              /* 2^64 as a double; anything at or past it does not fit. */
+              if (!(v >= 0.0 && v < 18446744073709551616.0 && v == (double) (guint64) v))
+                {
+                  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                               _("model.safetensors.index.json has a total_size that is not a whole number of bytes"));
+                  return NULL;
+                }
+              index->total_size = (guint64) v;
+              index->has_total_size = TRUE;
+            }
+          else
+            {
+              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                           _("model.safetensors.index.json has a total_size that is not a non-negative number"));
+              return NULL;
+            }
+        }
+    }
+
+  map = json_object_get_member (obj, "weight_map");
+  if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("model.safetensors.index.json has no weight_map object"));
+      return NULL;
+    }
+  map_obj = json_node_get_object (map);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  members = json_object_get_members (map_obj);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *value = json_object_get_member (map_obj, l->data);
+      const char *shard;
+
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("model.safetensors.index.json maps tensor “%s” to something that is not a file name"),
+                       (const char *) l->data);
+          return NULL;
+        }
+      shard = json_node_get_string (value);
+      if (shard[0] == '\0' || strstr (shard, "..") != NULL || shard[0] == '/')
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("model.safetensors.index.json maps tensor “%s” to “%s”, which is not a file in the repository"),
+                       (const char *) l->data, shard);
+          return NULL;
+        }
+      index->n_tensors++;
+      if (!g_hash_table_contains (seen, shard))
+        {
+          g_hash_table_add (seen, (gpointer) shard);
+          g_ptr_array_add (index->shards, g_strdup (shard));
+        }
+    }
+  g_ptr_array_sort (index->shards, compare_str_ptr);
+  return g_steal_pointer (&index);
+}
