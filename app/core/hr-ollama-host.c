@@ -1,0 +1,658 @@
+/* hr-ollama-host.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-ollama-host.h"
+
+/* Splits "host:port" or "[v6]:port" the way Go's net.SplitHostPort does;
+ * FALSE when there is no port or the colons are ambiguous. */
+static gboolean
+split_host_port (const char  *hostport,
+                 char       **out_host,
+                 char       **out_port)
+{
+  const char *colon;
+
+  if (hostport[0] == '[')
+    {
+      const char *close = strchr (hostport, ']');
+
+      if (close == NULL || close[1] != ':')
+        return FALSE;
+      *out_host = g_strndup (hostport + 1, close - hostport - 1);
+      *out_port = g_strdup (close + 2);
+      return TRUE;
+    }
+
+  colon = strchr (hostport, ':');
+  if (colon == NULL || strchr (colon + 1, ':') != NULL)
+    return FALSE;
+  *out_host = g_strndup (hostport, colon - hostport);
+  *out_port = g_strdup (colon + 1);
+  return TRUE;
+}
+
+static gboolean
+parse_port (const char *text,
+            guint      *out_port)
+{
+  guint64 value;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  if (!g_ascii_string_to_unsigned (text, 10, 0, 65535, &value, NULL))
+    return FALSE;
+  *out_port = (guint) value;
+  return TRUE;
+}
+
+/**
+ * hr_ollama_host_normalize:
+ * @text: (nullable): what a person typed or `OLLAMA_HOST` holds:
+ *   "", "10.0.0.5", "10.0.0.5:11434", "board.local", "::1",
+ *   "https://spark.example", "h:56789/path/"
+ * @error: return location for a #GError
+ *
+ * Turns a host string into the base URL a client uses, by the rules Ollama's
+ * own clients follow (Ollama's envconfig.Host; ollama-api.md, "Known
+ * quirks"): empty means `http://127.0.0.1:11434`; no scheme means http; a
+ * missing port is 11434 without a scheme, 80 for `http://` and 443 for
+ * `https://`; an IPv6 address gets brackets; a path prefix (a reverse proxy
+ * mounting Ollama under one) is kept and its trailing slashes trimmed; a port
+ * that is not a number from 0 to 65535 is replaced by the default, as Ollama
+ * does. `0.0.0.0` and `[::]` are listening addresses, not targets: they mean
+ * this machine (`127.0.0.1`, `[::1]`).
+ *
+ * Returns: (transfer full): the base URL without a trailing slash, such as
+ *   "http://10.0.0.5:11434" or "http://h:56789/path"; %NULL with
+ *   %HR_CORE_ERROR_INVALID_ARGUMENT when the scheme is neither http nor https
+ *   or the host contains characters no host name has.
+ */
+char *
+hr_ollama_host_normalize (const char  *text,
+                          GError     **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_autofree char *scheme = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *port_text = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *hostport = NULL;
+  g_autoptr(GInetAddress) address = NULL;
+  g_autoptr(GString) url = NULL;
+  const char *sep;
+  const char *slash;
+  guint default_port = HR_OLLAMA_DEFAULT_PORT;
+  guint port;
+
+  sep = strstr (trimmed, "://");
+  if (sep == NULL)
+    {
+      scheme = g_strdup ("http");
+      hostport = g_strdup (trimmed);
+    }
+  else
+    {
+      scheme = g_ascii_strdown (trimmed, sep - trimmed);
+      hostport = g_strdup (sep + 3);
+      if (g_str_equal (scheme, "http"))
+        default_port = 80;
+      else if (g_str_equal (scheme, "https"))
+        default_port = 443;
+      else
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),
+                       trimmed);
+          return NULL;
+        }
+    }
+
+  slash = strchr (hostport, '/');
+  if (slash != NULL)
+    {
+      gsize len;
+
+      path = g_strdup (slash);
+      hostport[slash - hostport] = '\0';
+      len = strlen (path);
+      while (len > 0 && path[len - 1] == '/')
+        path[--len] = '\0';
+    }
+
+  if (!split_host_port (hostport, &host, &port_text))
+    {
+      g_autofree char *bare = NULL;
+      gsize len = strlen (hostport);
+
+      /* No port: the whole thing is the host (brackets around IPv6 allowed). */
+      if (len >= 2 && hostport[0] == '[' && hostport[len - 1] == ']')
+        bare = g_strndup (hostport + 1, len - 2);
+      else
+        bare = g_strdup (hostport);
+      host = *bare != '\0' ? g_steal_pointer (&bare) : g_strdup ("127.0.0.1");
+      port = default_port;
+    }
+  else if (!parse_port (port_text, &port))
+    port = default_port;
+
+  if (*host == '\0')
+    {
+      g_free (host);
+      host = g_strdup ("127.0.0.1");
+    }
+
+  for (const char *p = host; *p != '\0'; p++)
+    if (g_ascii_isspace (*p) || strchr ("/?#@[]\\\"<>", *p) != NULL)
+      {
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                     _("\"%s\" is not a host name or an IP address"), host);
+        return NULL;
+      }
+
+  address = g_inet_address_new_from_string (host);
+  if (address != NULL && g_inet_address_get_is_any (address))
+    {
+      /* A listening address: as a target it means this machine. */
+      g_free (host);
+      host = g_strdup (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6
+                       ? "::1" : "127.0.0.1");
+      g_clear_object (&address);
+      address = g_inet_address_new_from_string (host);
+    }
+
+  url = g_string_new (scheme);
+  g_string_append (url, "://");
+  if (address != NULL && g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
+    {
+      g_autofree char *canonical = g_inet_address_to_string (address);
+      g_string_append_printf (url, "[%s]", canonical);
+    }
+  else
+    {
+      g_autofree char *lower = g_ascii_strdown (host, -1);
+      g_string_append (url, lower);
+    }
+  g_string_append_printf (url, ":%u", port);
+  if (path != NULL)
+    g_string_append (url, path);
+
+  return g_string_free (g_steal_pointer (&url), FALSE);
+}
+
+/**
+ * hr_ollama_model_name_parse:
+ * @text: a model name as Ollama takes it: `[host/][namespace/]model[:tag]`
+ * @out: (out caller-allocates): the parts; clear with
+ *   hr_ollama_model_name_clear()
+ * @error: return location for a #GError
+ *
+ * Splits a model name. The tag is the text after the last ':' only when that
+ * colon comes after the last '/', because a host may carry a port
+ * (`host:5000/ns/m` has no tag; `hf.co/org/repo:Q4_K_M` has one); it is
+ * "latest" when absent (ollama-api.md, "Known quirks").
+ *
+ * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT for an empty
+ *   name, an empty part, more than three '/'-separated parts, or whitespace.
+ */
+gboolean
+hr_ollama_model_name_parse (const char        *text,
+                            HrOllamaModelName *out,
+                            GError           **error)
+{
+  g_autofree char *rest = NULL;
+  g_auto(GStrv) parts = NULL;
+  const char *last_slash;
+  const char *last_colon;
+  char *tag = NULL;
+  guint n;
+
+  memset (out, 0, sizeof *out);
+
+  if (text == NULL || *text == '\0')
+    {
+      g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                           _("the model name is empty"));
+      return FALSE;
+    }
+  for (const char *p = text; *p != '\0'; p++)
+    if (g_ascii_isspace (*p))
+      {
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                     _("\"%s\" is not a model name: it contains a space"), text);
+        return FALSE;
+      }
+
+  last_slash = strrchr (text, '/');
+  last_colon = strrchr (text, ':');
+  if (last_colon != NULL && (last_slash == NULL || last_colon > last_slash))
+    {
+      rest = g_strndup (text, last_colon - text);
+      tag = g_strdup (last_colon + 1);
+    }
+  else
+    rest = g_strdup (text);
+
+  parts = g_strsplit (rest, "/", -1);
+  n = g_strv_length (parts);
+  if (n > 3 || (tag != NULL && *tag == '\0'))
+    goto invalid;
+  for (guint i = 0; i < n; i++)
+    if (*parts[i] == '\0')
+      goto invalid;
+
+  out->model = g_strdup (parts[n - 1]);
+  if (n >= 2)
+    out->namespace_ = g_strdup (parts[n - 2]);
+  if (n == 3)
+    out->host = g_strdup (parts[0]);
+  out->tag = tag != NULL ? tag : g_strdup ("latest");
+  return TRUE;
+
+invalid:
+  g_free (tag);
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+               _("\"%s\" is not a model name: write [host/][namespace/]model[:tag]"), text);
+  return FALSE;
+}
+
+/**
+ * hr_ollama_model_name_clear:
+ * @name: parts filled by hr_ollama_model_name_parse()
+ *
+ * Frees the parts and zeroes the struct.
+ */
+void
+hr_ollama_model_name_clear (HrOllamaModelName *name)
+{
+  g_clear_pointer (&name->host, g_free);
+  g_clear_pointer (&name->namespace_, g_free);
+  g_clear_pointer (&name->model, g_free);
+  g_clear_pointer (&name->tag, g_free);
+}
+
+/**
+ * hr_ollama_model_name_to_string:
+ * @name: parsed parts
+ *
+ * Returns: (transfer full): the name as `ollama list` shows it: host and
+ *   namespace only when given, the tag always ("llama3.2:latest").
+ */
+char *
+hr_ollama_model_name_to_string (const HrOllamaModelName *name)
+{
+  GString *s = g_string_new (NULL);
+
+  if (name->host != NULL)
+    g_string_append_printf (s, "%s/", name->host);
+  if (name->namespace_ != NULL)
+    g_string_append_printf (s, "%s/", name->namespace_);
+  g_string_append_printf (s, "%s:%s", name->model, name->tag != NULL ? name->tag : "latest");
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+part_equal (const char *a,
+            const char *b,
+            const char *fallback)
+{
+  return g_ascii_strcasecmp (a != NULL ? a : fallback, b != NULL ? b : fallback) == 0;
+}
+
+/**
+ * hr_ollama_model_name_equal:
+ * @a: a model name
+ * @b: another model name
+ *
+ * Compares two names as Ollama does: case-insensitively, with the defaults
+ * filled in (registry.ollama.ai, library, latest), so "llama3.2" equals
+ * "llama3.2:latest" and "registry.ollama.ai/library/llama3.2:latest".
+ *
+ * Returns: %TRUE when both name the same model; %FALSE when they differ or
+ *   either is not a model name.
+ */
+gboolean
+hr_ollama_model_name_equal (const char *a,
+                            const char *b)
+{
+  HrOllamaModelName na, nb;
+  gboolean equal = FALSE;
+
+  if (!hr_ollama_model_name_parse (a, &na, NULL))
+    return FALSE;
+  if (hr_ollama_model_name_parse (b, &nb, NULL))
+    {
+      equal = part_equal (na.host, nb.host, "registry.ollama.ai") &&
+              part_equal (na.namespace_, nb.namespace_, "library") &&
+              part_equal (na.model, nb.model, NULL) &&
+              part_equal (na.tag, nb.tag, "latest");
+      hr_ollama_model_name_clear (&nb);
+    }
+  hr_ollama_model_name_clear (&na);
+  return equal;
+}
+
+/**
+ * hr_ollama_digest_bare:
+ * @digest: (nullable): "sha256:<64 hex>", "sha256-<64 hex>" (a blob's file
+ *   name) or the bare 64 hex digits
+ *
+ * Returns: (transfer full) (nullable): the 64 hex digits in lower case with
+ *   no prefix, as /api/tags and /api/ps carry them; %NULL when @digest is
+ *   not a sha256 digest.
+ */
+char *
+hr_ollama_digest_bare (const char *digest)
+{
+  if (digest == NULL)
+    return NULL;
+  if (g_ascii_strncasecmp (digest, "sha256:", 7) == 0 ||
+      g_ascii_strncasecmp (digest, "sha256-", 7) == 0)
+    digest += 7;
+  if (strlen (digest) != 64)
+    return NULL;
+  for (guint i = 0; i < 64; i++)
+    if (!g_ascii_isxdigit (digest[i]))
+      return NULL;
+  return g_ascii_strdown (digest, 64);
+}
+
+/**
+ * hr_ollama_digest_prefixed:
+ * @digest: (nullable): a digest with or without its "sha256:" prefix
+ *
+ * Returns: (transfer full) (nullable): "sha256:<64 hex>", the form pull
+ *   progress uses, with the prefix exactly once; %NULL when @digest is not a
+ *   sha256 digest.
+ */
+char *
+hr_ollama_digest_prefixed (const char *digest)
+{
+  g_autofree char *bare = hr_ollama_digest_bare (digest);
+
+  if (bare == NULL)
+    return NULL;
+  return g_strconcat ("sha256:", bare, NULL);
+}
+
+/**
+ * hr_ollama_digest_short:
+ * @digest: (nullable): a digest with or without its "sha256:" prefix
+ *
+ * Returns: (transfer full) (nullable): its first 12 hex digits, the ID
+ *   `ollama list` and `ollama ps` print; %NULL when not a sha256 digest.
+ */
+char *
+hr_ollama_digest_short (const char *digest)
+{
+  g_autofree char *bare = hr_ollama_digest_bare (digest);
+
+  if (bare == NULL)
+    return NULL;
+  return g_strndup (bare, 12);
+}
+
+/**
+ * hr_ollama_format_size:
+ * @bytes: a size in bytes
+ *
+ * Formats a size the way the Ollama CLI prints SIZE (Ollama's
+ * format.HumanBytes): decimal units (1 GB = 1e9 bytes); below 10 one decimal
+ * unless the value is whole; from 10 up the integer part, truncated.
+ * 9,053,114,464 -> "9.1 GB", 6,591,830,464 -> "6.6 GB", 2,000,000,000 ->
+ * "2 GB", 19,000,000,000 -> "19 GB", 999 -> "999 B".
+ *
+ * Returns: (transfer full): the text.
+ */
+char *
+hr_ollama_format_size (guint64 bytes)
+{
+  static const struct { double scale; const char *unit; } units[] = {
+    { 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "KB" },
+  };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      double value;
+
+      if ((double) bytes < units[i].scale)
+        continue;
+      value = (double) bytes / units[i].scale;
+      if (value >= 10 || value == trunc (value))
+        return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", (guint64) value, units[i].unit);
+      g_ascii_formatd (buf, sizeof buf, "%.1f", value);
+      return g_strdup_printf ("%s %s", buf, units[i].unit);
+    }
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
+}
+
+/**
+ * hr_ollama_format_processor:
+ * @size: /api/ps `size`, bytes of the loaded model
+ * @size_vram: /api/ps `size_vram`, bytes of it on the GPU
+ *
+ * Formats where a loaded model lives the way `ollama ps` prints PROCESSOR
+ * (Ollama's cmd/cmd.go): "100% CPU" when nothing is on the GPU, "100% GPU"
+ * when all of it is, else round((size - size_vram) / size x 100) percent on
+ * the CPU and the rest on the GPU, as "19%/81% CPU/GPU"; "Unknown" when
+ * @size_vram exceeds @size.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *
+hr_ollama_format_processor (guint64 size,
+                            guint64 size_vram)
+{
+  double cpu;
+
+  if (size_vram == 0)
+    return g_strdup (_("100% CPU"));
+  if (size_vram == size)
+    return g_strdup (_("100% GPU"));
+  if (size_vram > size)
+    return g_strdup (_("Unknown"));
+
+  cpu = round ((double) (size - size_vram) / (double) size * 100.0);
+  /* TRANSLATORS: the CPU and GPU shares of a loaded model, as `ollama ps` prints them */
+  return g_strdup_printf (_("%d%%/%d%% CPU/GPU"), (int) cpu, 100 - (int) cpu);
+}
+
+static char *
+human_duration (GTimeSpan span)
+{
+  gint64 seconds = span / G_TIME_SPAN_SECOND;
+  gint64 minutes = span / G_TIME_SPAN_MINUTE;
+  gint64 hours = (gint64) round ((double) span / G_TIME_SPAN_HOUR);
+
+  if (seconds < 1)
+    return g_strdup (_("Less than a second"));
+  if (seconds == 1)
+    return g_strdup (_("1 second"));
+  if (seconds < 60)
+    return g_strdup_printf (_("%d seconds"), (int) seconds);
+  if (minutes == 1)
+    return g_strdup (_("About a minute"));
+  if (minutes < 60)
+    return g_strdup_printf (_("%d minutes"), (int) minutes);
+  if (hours == 1)
+    return g_strdup (_("About an hour"));
+  if (hours < 48)
+    return g_strdup_printf (_("%d hours"), (int) hours);
+  if (hours < 24 * 7 * 2)
+    return g_strdup_printf (_("%d days"), (int) (hours / 24));
+  if (hours < 24 * 30 * 2)
+    return g_strdup_printf (_("%d weeks"), (int) (hours / 24 / 7));
+  if (hours < 24 * 365 * 2)
+    return g_strdup_printf (_("%d months"), (int) (hours / 24 / 30));
+  return g_strdup_printf (_("%d years"), (int) (span / G_TIME_SPAN_DAY / 365));
+}
+
+/**
+ * hr_ollama_format_until:
+ * @expires_at: (nullable): /api/ps `expires_at`
+ * @now: the current time
+ *
+ * Formats UNTIL the way `ollama ps` does (Ollama's format.HumanTime):
+ * "Stopping..." once the time has passed, "Forever" when it is more than 20
+ * years ahead (a negative `keep_alive` gives a date centuries ahead), else
+ * "4 minutes from now", "About a minute from now", "3 hours from now" ...
+ *
+ * Returns: (transfer full): the text; "Never" when @expires_at is %NULL.
+ */
+char *
+hr_ollama_format_until (GDateTime *expires_at,
+                        GDateTime *now)
+{
+  GTimeSpan ahead;
+  g_autofree char *duration = NULL;
+
+  if (expires_at == NULL)
+    return g_strdup (_("Never"));
+
+  ahead = g_date_time_difference (expires_at, now);
+  if (ahead < 0)
+    return g_strdup (_("Stopping..."));
+  if (ahead / G_TIME_SPAN_DAY / 365 > 20)
+    return g_strdup (_("Forever"));
+
+  duration = human_duration (ahead);
+  /* TRANSLATORS: %s is a duration such as "4 minutes" */
+  return g_strdup_printf (_("%s from now"), duration);
+}
+
+/**
+ * hr_ollama_node_u64:
+ * @node: (nullable): a JSON node from an untrusted answer
+ * @out: (out): the value
+ *
+ * Reads a byte count or a count: json-glib gives integers as gint64 and
+ * large or formatted ones as doubles; both are accepted when whole, not
+ * negative and (for a double) at most 2^53, where doubles stop being exact.
+ *
+ * Returns: %TRUE when @node holds such a number.
+ */
+gboolean
+hr_ollama_node_u64 (JsonNode *node,
+                    guint64  *out)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+
+      if (v < 0)
+        return FALSE;
+      *out = (guint64) v;
+      return TRUE;
+    }
+  if (type == G_TYPE_DOUBLE)
+    {
+      double v = json_node_get_double (node);
+
+      if (!(v >= 0 && v <= 9007199254740992.0) || v != trunc (v))
+        return FALSE;
+      *out = (guint64) v;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * hr_ollama_json_u64:
+ * @object: a JSON object
+ * @member: a member name
+ * @out: (out): the value
+ *
+ * Returns: %TRUE when @member holds a whole, non-negative number (see
+ *   hr_ollama_node_u64()); %FALSE when it is absent or of another type.
+ */
+gboolean
+hr_ollama_json_u64 (JsonObject *object,
+                    const char *member,
+                    guint64    *out)
+{
+  return hr_ollama_node_u64 (json_object_get_member (object, member), out);
+}
+
+/**
+ * hr_ollama_json_string:
+ * @object: a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the string, or %NULL when @member is
+ *   absent or not a string.
+ */
+const char *
+hr_ollama_json_string (JsonObject *object,
+                       const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * hr_ollama_json_bool:
+ * @object: a JSON object
+ * @member: a member name
+ *
+ * Returns: %TRUE only when @member is the boolean true.
+ */
+gboolean
+hr_ollama_json_bool (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+         json_node_get_boolean (node);
+}
+
+/**
+ * hr_ollama_json_object:
+ * @object: a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the member when it is an object.
+ */
+JsonObject *
+hr_ollama_json_object (JsonObject *object,
+                       const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * hr_ollama_json_array:
+ * @object: a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the member when it is an array.
+ */
+JsonArray *
+hr_ollama_json_array (JsonObject *object,
+                      const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
