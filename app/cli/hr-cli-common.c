@@ -1,0 +1,290 @@
+/* hr-cli-common.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "hr-catalog.h"
+#include "hr-cli.h"
+#include "hr-error.h"
+#include "hr-measurement.h"
+
+/* The board the seed measured on, and the default when none is named. */
+#define DEFAULT_BOARD "jetson-orin-nano-super"
+
+/**
+ * hr_cli_usage_error:
+ * @format: printf-style message, already translated
+ *
+ * Prints "headroom-cli: MESSAGE" as one line on stderr.
+ *
+ * Returns: %HR_CLI_EXIT_USAGE (2).
+ */
+int
+hr_cli_usage_error (const char *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "headroom-cli: %s\n", message);
+  return HR_CLI_EXIT_USAGE;
+}
+
+/**
+ * hr_cli_fail:
+ * @error: (transfer full): what went wrong
+ *
+ * Prints the error's message as one line on stderr and frees it.
+ *
+ * Returns: %HR_CLI_EXIT_FAILED (1).
+ */
+int
+hr_cli_fail (GError *error)
+{
+  fprintf (stderr, "headroom-cli: %s\n", error->message);
+  g_error_free (error);
+  return HR_CLI_EXIT_FAILED;
+}
+
+/**
+ * hr_cli_print_json:
+ * @node: the document to print (not consumed)
+ *
+ * Prints @node pretty-printed on stdout with a trailing newline.
+ */
+void
+hr_cli_print_json (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}
+
+/**
+ * hr_cli_parse_u32:
+ * @option: the option's name for messages, "--context"
+ * @text: what the user typed
+ * @min: the smallest allowed value
+ * @max: the largest allowed value
+ * @out: (out): the value
+ *
+ * Parses a whole decimal number in [@min, @max], printing one clear line on
+ * stderr when it is not one.
+ *
+ * Returns: %TRUE when @text is valid.
+ */
+gboolean
+hr_cli_parse_u32 (const char *option,
+                  const char *text,
+                  guint32     min,
+                  guint32     max,
+                  guint32    *out)
+{
+  guint64 value;
+  g_autoptr(GError) error = NULL;
+
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
+    {
+      hr_cli_usage_error (_("%s must be a whole number from %u to %u, not \"%s\""),
+                          option, min, max, text ? text : "");
+      return FALSE;
+    }
+  *out = (guint32) value;
+  return TRUE;
+}
+
+static GPtrArray *
+load_catalog (const char  *catalog_path,
+              GPtrArray   *warnings,
+              GError     **error)
+{
+  g_autofree char *builtin = NULL;
+  g_autofree char *user_path = NULL;
+  g_autoptr(GPtrArray) catalog = NULL;
+  g_autoptr(GPtrArray) user = NULL;
+  g_autoptr(GError) user_error = NULL;
+
+  if (catalog_path != NULL)
+    return hr_catalog_load_file (catalog_path, error);
+
+  builtin = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  catalog = hr_catalog_load_file (builtin, error);
+  if (catalog == NULL)
+    return NULL;
+
+  user_path = hr_data_user_file ("catalog.json");
+  user = hr_catalog_load_file (user_path, &user_error);
+  if (user != NULL)
+    hr_catalog_merge (catalog, user);
+  else if (!g_error_matches (user_error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+    g_ptr_array_add (warnings, g_strdup_printf (_("skipped your catalog (it is left as it is): %s"), user_error->message));
+
+  return g_steal_pointer (&catalog);
+}
+
+static GPtrArray *
+load_boards (GPtrArray  *warnings,
+             GError    **error)
+{
+  g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
+  g_autofree char *user_path = hr_data_user_file ("boards.json");
+  g_autoptr(GPtrArray) boards = NULL;
+  g_autoptr(GPtrArray) user = NULL;
+  g_autoptr(GError) user_error = NULL;
+
+  boards = hr_boards_load_file (builtin, error);
+  if (boards == NULL)
+    return NULL;
+
+  user = hr_boards_load_file (user_path, &user_error);
+  if (user != NULL)
+    hr_boards_merge (boards, user);
+  else if (!g_error_matches (user_error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+    g_ptr_array_add (warnings, g_strdup_printf (_("skipped your boards file (it is left as it is): %s"), user_error->message));
+
+  return g_steal_pointer (&boards);
+}
+
+static gboolean
+load_archive (GPtrArray   *into,
+              const char  *directory,
+              GPtrArray   *warnings,
+              GError     **error)
+{
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) loaded = hr_measurement_archive_load (directory, errors, error);
+
+  if (loaded == NULL)
+    return FALSE;
+  for (guint i = 0; i < errors->len; i++)
+    g_ptr_array_add (warnings, g_strdup_printf (_("skipped a measurement: %s"), (char *) g_ptr_array_index (errors, i)));
+  for (guint i = 0; i < loaded->len; i++)
+    g_ptr_array_add (into, g_steal_pointer (&loaded->pdata[i]));
+  return TRUE;
+}
+
+/**
+ * hr_cli_context_load:
+ * @ctx: (out caller-allocates): the context; clear it with hr_cli_context_clear()
+ * @board_name: (nullable): a board id or name; %NULL = the seed's board
+ * @catalog_path: (nullable): a catalog file to use instead of the built-in
+ *   catalog merged with the user's
+ * @measurements_dir: (nullable): an archive to use instead of the built-in
+ *   measurements plus the user's
+ * @error: return location for a #GError
+ *
+ * Loads what a subcommand needs and fits the board's efficiency from its
+ * measurements. A malformed user file is skipped with a warning in
+ * @ctx->warnings (and never rewritten); a malformed built-in file or an
+ * explicitly named file is an error.
+ *
+ * Returns: %TRUE on success; %HR_CORE_ERROR_NOT_FOUND for an unknown board,
+ *   or the loaders' errors.
+ */
+gboolean
+hr_cli_context_load (HrCliContext *ctx,
+                     const char   *board_name,
+                     const char   *catalog_path,
+                     const char   *measurements_dir,
+                     GError      **error)
+{
+  g_autoptr(GArray) points = NULL;
+
+  *ctx = (HrCliContext) { 0 };
+  ctx->warnings = g_ptr_array_new_with_free_func (g_free);
+  ctx->measurements = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
+
+  ctx->catalog = load_catalog (catalog_path, ctx->warnings, error);
+  if (ctx->catalog == NULL)
+    return FALSE;
+
+  ctx->boards = load_boards (ctx->warnings, error);
+  if (ctx->boards == NULL)
+    return FALSE;
+
+  ctx->board = hr_boards_find (ctx->boards, board_name ? board_name : DEFAULT_BOARD);
+  if (ctx->board == NULL)
+    {
+      g_autoptr(GString) ids = g_string_new (NULL);
+
+      for (guint i = 0; i < ctx->boards->len; i++)
+        g_string_append_printf (ids, "%s%s", i ? ", " : "", ((HrBoard *) g_ptr_array_index (ctx->boards, i))->id);
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("unknown board \"%s\"; the boards are: %s"),
+                   board_name ? board_name : DEFAULT_BOARD, ids->str);
+      return FALSE;
+    }
+
+  if (measurements_dir != NULL)
+    {
+      if (!load_archive (ctx->measurements, measurements_dir, ctx->warnings, error))
+        return FALSE;
+    }
+  else
+    {
+      g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
+      g_autofree char *user = hr_data_measurements_dir ();
+
+      if (!load_archive (ctx->measurements, builtin, ctx->warnings, error) ||
+          !load_archive (ctx->measurements, user, ctx->warnings, error))
+        return FALSE;
+    }
+
+  ctx->rates = hr_measurement_archive_rates (ctx->measurements, ctx->board->id);
+  points = hr_measurement_archive_points (ctx->measurements, ctx->board->id, ctx->catalog);
+  if (points->len > 0)
+    hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
+                            ctx->board->bandwidth_bytes_per_s, &ctx->fit, NULL);
+
+  for (guint i = 0; i < ctx->warnings->len; i++)
+    fprintf (stderr, "headroom-cli: %s\n", (char *) g_ptr_array_index (ctx->warnings, i));
+
+  return TRUE;
+}
+
+/**
+ * hr_cli_context_measured_tps:
+ * @ctx: a loaded context
+ * @model: a model name
+ *
+ * Returns: the model's measured decode rate on the context's board, or NAN.
+ */
+double
+hr_cli_context_measured_tps (HrCliContext *ctx,
+                             const char   *model)
+{
+  const double *tps = ctx->rates ? g_hash_table_lookup (ctx->rates, model) : NULL;
+
+  return tps ? *tps : NAN;
+}
+
+/**
+ * hr_cli_context_clear:
+ * @ctx: a context
+ *
+ * Frees what hr_cli_context_load() loaded.
+ */
+void
+hr_cli_context_clear (HrCliContext *ctx)
+{
+  g_clear_pointer (&ctx->catalog, g_ptr_array_unref);
+  g_clear_pointer (&ctx->boards, g_ptr_array_unref);
+  g_clear_pointer (&ctx->measurements, g_ptr_array_unref);
+  g_clear_pointer (&ctx->rates, g_hash_table_unref);
+  g_clear_pointer (&ctx->warnings, g_ptr_array_unref);
+  ctx->board = NULL;
+}

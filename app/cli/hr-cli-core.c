@@ -1,0 +1,765 @@
+/* hr-cli-core.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The seed's calculators: weights, catalog, fit, dashboard and check. With
+ * the seed's inputs each prints the seed's table line for line
+ * (seed-facts.md); every figure comes from app/core.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-cli.h"
+#include "hr-error.h"
+#include "hr-evaluate.h"
+#include "hr-memory.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+/* Options shared by the table commands. */
+typedef struct {
+  char    *board;
+  char    *catalog;
+  char    *measurements;
+  char    *context_text;
+  char    *kv_type_text;
+  char    *parallel_text;
+  char    *models_text;
+  gboolean json;
+  guint32  context;
+  guint32  parallel;
+  HrKvCacheType kv_type;
+} TableOptions;
+
+static void
+table_options_clear (TableOptions *o)
+{
+  g_free (o->board);
+  g_free (o->catalog);
+  g_free (o->measurements);
+  g_free (o->context_text);
+  g_free (o->kv_type_text);
+  g_free (o->parallel_text);
+  g_free (o->models_text);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TableOptions, table_options_clear)
+
+#define OPT_BOARD        { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board id or name (default: the seed's Jetson Orin Nano Super)"), N_("NAME") }
+#define OPT_CATALOG      { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
+#define OPT_MEASUREMENTS { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
+#define OPT_CONTEXT      { "context", 0, 0, G_OPTION_ARG_STRING, &o.context_text, N_("Context window in tokens (default 4096)"), N_("N") }
+#define OPT_KV_TYPE      { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o.kv_type_text, N_("KV cache type: f16, q8_0 or q4_0 (default f16)"), N_("TYPE") }
+#define OPT_PARALLEL     { "parallel", 0, 0, G_OPTION_ARG_STRING, &o.parallel_text, N_("Parallel slots, 1 to 64 (default 1)"), N_("N") }
+#define OPT_MODELS       { "models", 0, 0, G_OPTION_ARG_STRING, &o.models_text, N_("Only these models, comma-separated, in this order"), N_("A,B,...") }
+#define OPT_JSON         { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of a table"), NULL }
+
+static gboolean
+parse_options (const char   *command,
+               const char   *parameter_string,
+               GOptionEntry *entries,
+               int          *argc,
+               char       ***argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
+
+  g_set_prgname (prgname);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      hr_cli_usage_error ("%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Checks --context, --kv-type and --parallel. */
+static gboolean
+resolve_scenario_options (TableOptions *o)
+{
+  o->context = 4096;
+  o->parallel = 1;
+  o->kv_type = HR_KV_CACHE_F16;
+
+  if (o->context_text != NULL && !hr_cli_parse_u32 ("--context", o->context_text, 1, 64u * 1024u * 1024u, &o->context))
+    return FALSE;
+  if (o->parallel_text != NULL && !hr_cli_parse_u32 ("--parallel", o->parallel_text, 1, 64, &o->parallel))
+    return FALSE;
+  if (o->kv_type_text != NULL && !hr_kv_cache_type_from_string (o->kv_type_text, &o->kv_type))
+    {
+      hr_cli_usage_error (_("--kv-type must be f16, q8_0 or q4_0, not \"%s\""), o->kv_type_text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The rows to print: the whole catalog, or the --models list in its order.
+ * Returns NULL after printing a usage error for an unknown name. */
+static GPtrArray *
+select_models (GPtrArray    *catalog,
+               TableOptions *o)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+  g_auto(GStrv) names = NULL;
+
+  if (o->models_text == NULL)
+    {
+      for (guint i = 0; i < catalog->len; i++)
+        g_ptr_array_add (rows, g_ptr_array_index (catalog, i));
+      return rows;
+    }
+
+  names = g_strsplit (o->models_text, ",", -1);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      HrModelSpec *spec = hr_catalog_find (catalog, g_strstrip (names[i]));
+
+      if (spec == NULL)
+        {
+          hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
+          g_ptr_array_unref (rows);
+          return NULL;
+        }
+      g_ptr_array_add (rows, spec);
+    }
+  return rows;
+}
+
+static char *
+fmt (double value,
+     int    decimals)
+{
+  return hr_format_decimal (value, decimals);
+}
+
+/* ---------------------------------------------------------------------- */
+/* weights                                                                */
+
+/**
+ * hr_cli_cmd_weights:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli weights (--parameters BILLIONS | --count N) --precision P`:
+ * the seed's week-4 calculator (seed-facts.md "Printed form").
+ *
+ * Returns: 0, or 2 for bad arguments.
+ */
+int
+hr_cli_cmd_weights (int    argc,
+                    char **argv)
+{
+  g_autofree char *parameters_text = NULL;
+  g_autofree char *count_text = NULL;
+  g_autofree char *precision_id = NULL;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "parameters", 0, 0, G_OPTION_ARG_STRING, &parameters_text, N_("Parameter count in billions, e.g. 70 or 3.2"), N_("BILLIONS") },
+    { "count", 0, 0, G_OPTION_ARG_STRING, &count_text, N_("Exact parameter count, e.g. 3085938688"), N_("N") },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision_id, N_("fp32, fp16, bf16, int8, int4, or a GGUF type such as q4_K_M"), N_("P") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON instead of text"), NULL },
+    { NULL }
+  };
+  const HrPrecision *precision;
+  guint64 count = 0, bytes;
+  g_autofree char *count_fmt = NULL, *bytes_fmt = NULL, *gb = NULL, *gib = NULL, *bits = NULL;
+
+  if (!parse_options ("weights", NULL, entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
+
+  if ((parameters_text == NULL) == (count_text == NULL))
+    return hr_cli_usage_error ("%s", _("give exactly one of --parameters BILLIONS or --count N"));
+  if (precision_id == NULL)
+    return hr_cli_usage_error ("%s", _("--precision is required (fp32, fp16, bf16, int8, int4, q4_K_M, ...)"));
+
+  precision = hr_precision_lookup (precision_id);
+  if (precision == NULL)
+    {
+      guint n;
+      const HrPrecision *list = hr_precision_list (&n);
+      g_autoptr(GString) ids = g_string_new (NULL);
+
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (ids, "%s%s", i ? ", " : "", list[i].id);
+      return hr_cli_usage_error (_("unknown precision \"%s\"; choose one of: %s"), precision_id, ids->str);
+    }
+
+  if (count_text != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!g_ascii_string_to_unsigned (count_text, 10, 1, G_GUINT64_CONSTANT (100000000000000), &count, &error))
+        return hr_cli_usage_error (_("--count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"%s\""), count_text);
+    }
+  else
+    {
+      char *end = NULL;
+      double billions = g_ascii_strtod (parameters_text, &end);
+
+      if (end == parameters_text || *end != '\0' || !isfinite (billions) || billions <= 0.0 || billions > 100000.0)
+        return hr_cli_usage_error (_("--parameters must be a positive number of billions up to 100,000, not \"%s\""), parameters_text);
+      count = (guint64) llround (billions * 1e9);
+      if (count == 0)
+        return hr_cli_usage_error (_("--parameters %s is less than one parameter"), parameters_text);
+    }
+
+  bytes = hr_memory_weight_bytes (count, precision->bits_per_weight);
+  count_fmt = hr_format_count (count);
+  bytes_fmt = hr_format_count (bytes);
+  gb = fmt (hr_bytes_to_gb (bytes), 2);
+  gib = fmt (hr_bytes_to_gib (bytes), 2);
+  bits = g_strdup_printf ("%g", precision->bits_per_weight);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "parameter_count");
+      json_builder_add_int_value (b, (gint64) count);
+      json_builder_set_member_name (b, "precision");
+      json_builder_add_string_value (b, precision->id);
+      json_builder_set_member_name (b, "bits_per_parameter");
+      json_builder_add_double_value (b, precision->bits_per_weight);
+      json_builder_set_member_name (b, "weight_bytes");
+      json_builder_add_int_value (b, (gint64) bytes);
+      json_builder_set_member_name (b, "weight_gb");
+      json_builder_add_double_value (b, hr_bytes_to_gb (bytes));
+      json_builder_set_member_name (b, "weight_gib");
+      json_builder_add_double_value (b, hr_bytes_to_gib (bytes));
+      json_builder_set_member_name (b, "formula");
+      json_builder_add_string_value (b, "parameter_count * bits_per_parameter / 8");
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, precision->source);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  /* The seed's labels are field names, kept as they are in every language. */
+  printf ("parameter_count    %s\n", count_fmt);
+  printf ("precision          %s\n", precision->id);
+  printf ("bits_per_parameter %s\n", bits);
+  printf ("weight_bytes       %s\n", bytes_fmt);
+  printf ("weight_gb          %s GB %s\n", gb, _("(decimal, / 1e9)"));
+  printf ("weight_gib         %s GiB %s\n", gib, _("(binary, / 1024^3)"));
+  return HR_CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* catalog                                                                */
+
+/**
+ * hr_cli_cmd_catalog:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli catalog [--catalog FILE] [--models A,B] [--json]`: each
+ * model's predicted weights at its precision's bits per weight beside the
+ * pulled file (running-larger-models.txt, model_catalog.py).
+ *
+ * Returns: 0, 1 when the catalog cannot be read, 2 for bad arguments.
+ */
+int
+hr_cli_cmd_catalog (int    argc,
+                    char **argv)
+{
+  g_auto(TableOptions) o = { 0 };
+  GOptionEntry entries[] = { OPT_CATALOG, OPT_MODELS, OPT_JSON, { NULL } };
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(HrCliContext) ctx = { 0 };
+  g_autoptr(JsonBuilder) b = NULL;
+
+  if (!parse_options ("catalog", NULL, entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
+
+  if (!hr_cli_context_load (&ctx, NULL, o.catalog, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  rows = select_models (ctx.catalog, &o);
+  if (rows == NULL)
+    return HR_CLI_EXIT_USAGE;
+
+  if (o.json)
+    {
+      b = json_builder_new ();
+      json_builder_begin_array (b);
+    }
+  else
+    printf ("%-14s%8s%9s%11s%9s\n", "model", "params", "quant", "predicted", "pulled");
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+      const HrPrecision *precision = hr_precision_lookup (spec->precision);
+      guint64 predicted = hr_memory_weight_bytes (spec->parameters, precision->bits_per_weight);
+      g_autofree char *params = fmt (spec->parameters / 1e9, 1);
+      g_autofree char *pred = fmt (hr_bytes_to_gb (predicted), 1);
+      g_autofree char *pulled = spec->file_bytes ? fmt (hr_bytes_to_gb (spec->file_bytes), 1) : g_strdup ("-");
+
+      if (o.json)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "name");
+          json_builder_add_string_value (b, spec->name);
+          json_builder_set_member_name (b, "parameters");
+          json_builder_add_int_value (b, (gint64) spec->parameters);
+          json_builder_set_member_name (b, "precision");
+          json_builder_add_string_value (b, spec->precision);
+          json_builder_set_member_name (b, "bits_per_weight");
+          json_builder_add_double_value (b, precision->bits_per_weight);
+          json_builder_set_member_name (b, "predicted_weight_bytes");
+          json_builder_add_int_value (b, (gint64) predicted);
+          json_builder_set_member_name (b, "file_bytes");
+          if (spec->file_bytes)
+            json_builder_add_int_value (b, (gint64) spec->file_bytes);
+          else
+            json_builder_add_null_value (b);
+          json_builder_end_object (b);
+        }
+      else
+        printf ("%-14s%7sB%9s%10sG%8s%s\n", spec->name, params, spec->precision, pred,
+                pulled, spec->file_bytes ? "G" : " ");
+    }
+
+  if (o.json)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* fit                                                                    */
+
+/* "an 8.0 GB pool" but "a 24.0 GB pool": English picks the article by how
+ * the number is said (eight, eleven, eighteen, eighty...). */
+static gboolean
+takes_an (const char *number)
+{
+  return number[0] == '8' || g_str_has_prefix (number, "11.") || g_str_has_prefix (number, "18.");
+}
+
+static char *
+verdict_text (HrVerdict verdict,
+              guint64   margin)
+{
+  g_autofree char *m = fmt (hr_bytes_to_gb (margin), 2);
+
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:  return g_strdup_printf (_("fits, %s GB under budget"), m);
+    case HR_VERDICT_TIGHT: return g_strdup_printf (_("tight, %s GB left above the OS"), m);
+    case HR_VERDICT_OVER:
+    default:               return g_strdup_printf (_("over by %s GB"), m);
+    }
+}
+
+static void
+add_evaluation_json (JsonBuilder        *b,
+                     const HrModelSpec  *spec,
+                     const HrEvaluation *e)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, spec->name);
+  json_builder_set_member_name (b, "parameters");
+  json_builder_add_int_value (b, (gint64) spec->parameters);
+  json_builder_set_member_name (b, "weight_bytes");
+  json_builder_add_int_value (b, (gint64) e->footprint.weights);
+  json_builder_set_member_name (b, "kv_cache_bytes");
+  json_builder_add_int_value (b, (gint64) e->footprint.kv_cache);
+  json_builder_set_member_name (b, "overhead_bytes");
+  json_builder_add_int_value (b, (gint64) e->footprint.overhead);
+  json_builder_set_member_name (b, "total_bytes");
+  json_builder_add_int_value (b, (gint64) e->footprint.total);
+  json_builder_set_member_name (b, "verdict");
+  json_builder_add_string_value (b, hr_verdict_to_string (e->verdict));
+  json_builder_set_member_name (b, "margin_bytes");
+  json_builder_add_int_value (b, (gint64) e->margin_bytes);
+  json_builder_set_member_name (b, "ceiling_tps");
+  json_builder_add_double_value (b, e->ceiling_tps);
+  json_builder_set_member_name (b, "tps");
+  json_builder_add_double_value (b, e->tps);
+  json_builder_set_member_name (b, "source");
+  json_builder_add_string_value (b, hr_rate_source_to_string (e->source));
+  json_builder_set_member_name (b, "speed");
+  json_builder_add_string_value (b, hr_speed_to_string (e->speed));
+  json_builder_set_member_name (b, "past_context_limit");
+  json_builder_add_boolean_value (b, e->past_context_limit);
+  json_builder_end_object (b);
+}
+
+static void
+add_board_json (JsonBuilder   *b,
+                const HrBoard *board,
+                const HrScenario *s)
+{
+  json_builder_set_member_name (b, "board");
+  json_builder_add_string_value (b, board->id);
+  json_builder_set_member_name (b, "pool_bytes");
+  json_builder_add_int_value (b, (gint64) board->pool_bytes);
+  json_builder_set_member_name (b, "resident_bytes");
+  json_builder_add_int_value (b, (gint64) board->resident_bytes);
+  json_builder_set_member_name (b, "reserve_bytes");
+  json_builder_add_int_value (b, (gint64) board->reserve_bytes);
+  json_builder_set_member_name (b, "headroom_bytes");
+  json_builder_add_int_value (b, (gint64) hr_board_headroom_bytes (board));
+  json_builder_set_member_name (b, "budget_bytes");
+  json_builder_add_int_value (b, (gint64) hr_board_budget_bytes (board));
+  json_builder_set_member_name (b, "context_tokens");
+  json_builder_add_int_value (b, s->context_tokens);
+  json_builder_set_member_name (b, "kv_cache_type");
+  json_builder_add_string_value (b, hr_kv_cache_type_to_string (s->kv_type));
+  json_builder_set_member_name (b, "parallel_slots");
+  json_builder_add_int_value (b, s->parallel_slots);
+}
+
+/* Evaluates every row; returns the evaluations (n = rows->len). */
+static HrEvaluation *
+evaluate_rows (HrCliContext *ctx,
+               HrScenario   *s,
+               GPtrArray    *rows)
+{
+  HrEvaluation *evals = g_new0 (HrEvaluation, MAX (rows->len, 1));
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+      hr_evaluate (s, spec, hr_cli_context_measured_tps (ctx, spec->name), 0, &evals[i]);
+    }
+  return evals;
+}
+
+/**
+ * hr_cli_cmd_fit:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli fit [--board NAME] [--context N] [--kv-type T] [--parallel N]`:
+ * each model's weights + KV cache against the board's budget, with the
+ * seed's verdicts (running-larger-models.txt, model_catalog.py).
+ *
+ * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
+ */
+int
+hr_cli_cmd_fit (int    argc,
+                char **argv)
+{
+  g_auto(TableOptions) o = { 0 };
+  GOptionEntry entries[] = { OPT_BOARD, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_MODELS, OPT_JSON, { NULL } };
+  g_auto(HrCliContext) ctx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree HrEvaluation *evals = NULL;
+  g_autofree char *budget = NULL, *pool = NULL, *resident = NULL, *reserve = NULL, *kv_header = NULL;
+  HrScenario s;
+
+  if (!parse_options ("fit", NULL, entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
+  if (!resolve_scenario_options (&o))
+    return HR_CLI_EXIT_USAGE;
+
+  if (!hr_cli_context_load (&ctx, o.board, o.catalog, NULL, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
+        return hr_cli_usage_error ("%s", error->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  rows = select_models (ctx.catalog, &o);
+  if (rows == NULL)
+    return HR_CLI_EXIT_USAGE;
+
+  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  s.context_tokens = o.context;
+  s.kv_type = o.kv_type;
+  s.parallel_slots = o.parallel;
+  evals = evaluate_rows (&ctx, &s, rows);
+
+  if (o.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_board_json (b, ctx.board, &s);
+      json_builder_set_member_name (b, "models");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < rows->len; i++)
+        add_evaluation_json (b, g_ptr_array_index (rows, i), &evals[i]);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
+  pool = fmt (hr_bytes_to_gb (ctx.board->pool_bytes), 1);
+  resident = fmt (hr_bytes_to_gb (ctx.board->resident_bytes), 1);
+  reserve = fmt (hr_bytes_to_gb (ctx.board->reserve_bytes), 1);
+  if (takes_an (pool))
+    printf (_("budget %s GB: an %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
+  else
+    printf (_("budget %s GB: a %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
+  printf ("\n");
+
+  kv_header = g_strdup_printf ("kv@%u", s.context_tokens);
+  printf ("%-14s%9s%9s%8s   verdict\n", "model", "weights", kv_header, "total");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+      g_autofree char *w = fmt (hr_bytes_to_gb (evals[i].footprint.weights), 1);
+      g_autofree char *kv = fmt (hr_bytes_to_gb (evals[i].footprint.kv_cache), 2);
+      g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
+      g_autofree char *verdict = verdict_text (evals[i].verdict, evals[i].margin_bytes);
+
+      printf ("%-14s%9s%9s%8s   %s%s\n", spec->name, w, kv, total, verdict,
+              evals[i].past_context_limit ? _(" (past the model's context limit)") : "");
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* dashboard                                                              */
+
+/**
+ * hr_cli_cmd_dashboard:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli dashboard [--board NAME] [--measurements DIR]`: memory and
+ * rate for every model, with the recommendation (running-larger-models.txt,
+ * model_rates.py).
+ *
+ * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
+ */
+int
+hr_cli_cmd_dashboard (int    argc,
+                      char **argv)
+{
+  g_auto(TableOptions) o = { 0 };
+  GOptionEntry entries[] = { OPT_BOARD, OPT_MEASUREMENTS, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_MODELS, OPT_JSON, { NULL } };
+  g_auto(HrCliContext) ctx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree HrEvaluation *evals = NULL;
+  g_autofree char *budget = NULL, *floor_text = NULL, *peak = NULL;
+  const char *rule = "======================================================================";
+  const char *thin = "----------------------------------------------------------------------";
+  HrScenario s;
+  gint best;
+
+  if (!parse_options ("dashboard", NULL, entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
+  if (!resolve_scenario_options (&o))
+    return HR_CLI_EXIT_USAGE;
+
+  if (!hr_cli_context_load (&ctx, o.board, o.catalog, o.measurements, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
+        return hr_cli_usage_error ("%s", error->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  rows = select_models (ctx.catalog, &o);
+  if (rows == NULL)
+    return HR_CLI_EXIT_USAGE;
+
+  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  s.context_tokens = o.context;
+  s.kv_type = o.kv_type;
+  s.parallel_slots = o.parallel;
+  evals = evaluate_rows (&ctx, &s, rows);
+  best = hr_recommend ((HrModelSpec * const *) rows->pdata, evals, rows->len);
+
+  if (o.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_board_json (b, ctx.board, &s);
+      json_builder_set_member_name (b, "floor_tps");
+      json_builder_add_double_value (b, s.floor_tps);
+      json_builder_set_member_name (b, "bandwidth_gb_s");
+      json_builder_add_double_value (b, ctx.board->bandwidth_bytes_per_s / 1e9);
+      json_builder_set_member_name (b, "efficiency");
+      if (ctx.fit.n_points > 0)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "value");
+          json_builder_add_double_value (b, ctx.fit.efficiency);
+          json_builder_set_member_name (b, "band_low_bytes");
+          json_builder_add_int_value (b, (gint64) ctx.fit.band_low_bytes);
+          json_builder_set_member_name (b, "band_high_bytes");
+          json_builder_add_int_value (b, (gint64) ctx.fit.band_high_bytes);
+          json_builder_set_member_name (b, "measurements");
+          json_builder_add_int_value (b, ctx.fit.n_points);
+          json_builder_end_object (b);
+        }
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "models");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < rows->len; i++)
+        add_evaluation_json (b, g_ptr_array_index (rows, i), &evals[i]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "recommended");
+      if (best >= 0)
+        json_builder_add_string_value (b, ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
+  floor_text = fmt (s.floor_tps, 1);
+  peak = fmt (ctx.board->bandwidth_bytes_per_s / 1e9, 0);
+
+  printf ("%s\n", rule);
+  printf ("  ");
+  printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
+  printf ("\n%s\n", rule);
+  printf ("  %-14s%9s  %-8s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "ceiling", "t/s", "source");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+      g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
+      g_autofree char *ceiling = fmt (evals[i].ceiling_tps, 1);
+      g_autofree char *tps = fmt (evals[i].tps, 1);
+
+      printf ("  %-14s%9s  %-8s%8s%7s  %-14s%s\n", spec->name, total,
+              hr_verdict_to_string (evals[i].verdict), ceiling, tps,
+              hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
+    }
+  printf ("%s\n", thin);
+  printf ("  ");
+  if (best >= 0)
+    printf (_("recommended: %s"), ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
+  else
+    printf ("%s", _("recommended: none (no model both fits and reaches the floor)"));
+  printf ("\n%s\n", rule);
+  return HR_CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* check                                                                  */
+
+/**
+ * hr_cli_cmd_check:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
+ * reason to refuse at once (seed-facts.md "Checking a pull").
+ *
+ * Returns: 0 allowed, 1 refused (or data unreadable), 2 for bad arguments.
+ */
+int
+hr_cli_cmd_check (int    argc,
+                  char **argv)
+{
+  g_auto(TableOptions) o = { 0 };
+  GOptionEntry entries[] = { OPT_BOARD, OPT_MEASUREMENTS, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_JSON, { NULL } };
+  g_auto(HrCliContext) ctx = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) reasons = NULL;
+  const HrModelSpec *spec;
+  const char *name;
+  HrEvaluation e;
+  HrScenario s;
+
+  if (!parse_options ("check", _("MODEL"), entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
+  if (argc != 2)
+    return hr_cli_usage_error ("%s", _("check takes one model name, e.g. headroom-cli check llama3.2:3b"));
+  if (!resolve_scenario_options (&o))
+    return HR_CLI_EXIT_USAGE;
+  name = argv[1];
+
+  if (!hr_cli_context_load (&ctx, o.board, o.catalog, o.measurements, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
+        return hr_cli_usage_error ("%s", error->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+
+  spec = hr_catalog_find (ctx.catalog, name);
+  if (spec == NULL)
+    {
+      reasons = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), name));
+    }
+  else
+    {
+      hr_scenario_init (&s, ctx.board, &ctx.fit);
+      s.context_tokens = o.context;
+      s.kv_type = o.kv_type;
+      s.parallel_slots = o.parallel;
+      hr_evaluate (&s, spec, hr_cli_context_measured_tps (&ctx, spec->name), 0, &e);
+      reasons = hr_pull_check (spec, &e, s.floor_tps);
+    }
+
+  if (o.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "model");
+      json_builder_add_string_value (b, name);
+      json_builder_set_member_name (b, "board");
+      json_builder_add_string_value (b, ctx.board->id);
+      json_builder_set_member_name (b, "allowed");
+      json_builder_add_boolean_value (b, reasons->len == 0);
+      json_builder_set_member_name (b, "reasons");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < reasons->len; i++)
+        json_builder_add_string_value (b, g_ptr_array_index (reasons, i));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+    }
+  else if (reasons->len > 0)
+    {
+      for (guint i = 0; i < reasons->len; i++)
+        printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
+    }
+  else
+    {
+      g_autofree char *verdict = verdict_text (e.verdict, e.margin_bytes);
+      g_autofree char *tps = fmt (e.tps, 1);
+
+      printf ("  ");
+      printf (_("allowed: %s %s, and decodes at %s t/s (%s)"), spec->name, verdict, tps,
+              hr_rate_source_to_string (e.source));
+      printf ("\n");
+    }
+
+  return reasons->len == 0 ? HR_CLI_EXIT_OK : HR_CLI_EXIT_FAILED;
+}

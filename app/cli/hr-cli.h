@@ -1,0 +1,63 @@
+/* hr-cli.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared pieces of headroom-cli: each subcommand is
+ *   int hr_cli_cmd_NAME (int argc, char **argv)   (argv[0] is the subcommand)
+ * returning 0 (ok / allowed), 1 (refused or failed) or 2 (usage).
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "hr-board.h"
+#include "hr-evaluate.h"
+#include "hr-rates.h"
+
+G_BEGIN_DECLS
+
+#define HR_CLI_EXIT_OK      0
+#define HR_CLI_EXIT_FAILED  1
+#define HR_CLI_EXIT_USAGE   2
+
+/* Everything a subcommand reads from disk: the merged catalog and boards,
+ * the measurement archive, the chosen board and its efficiency fit. */
+typedef struct {
+  GPtrArray       *catalog;       /* HrModelSpec* */
+  GPtrArray       *boards;        /* HrBoard* */
+  GPtrArray       *measurements;  /* HrMeasurement* */
+  const HrBoard   *board;         /* borrowed from boards */
+  HrEfficiencyFit  fit;
+  GHashTable      *rates;         /* model name -> double* decode t/s, for board */
+  GPtrArray       *warnings;      /* char*: files skipped and why */
+} HrCliContext;
+
+gboolean hr_cli_context_load  (HrCliContext *ctx,
+                               const char   *board_name,
+                               const char   *catalog_path,
+                               const char   *measurements_dir,
+                               GError      **error);
+void     hr_cli_context_clear (HrCliContext *ctx);
+double   hr_cli_context_measured_tps (HrCliContext *ctx,
+                                      const char   *model);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliContext, hr_cli_context_clear)
+
+int      hr_cli_usage_error   (const char   *format,
+                               ...) G_GNUC_PRINTF (1, 2);
+int      hr_cli_fail          (GError       *error);
+void     hr_cli_print_json    (JsonNode     *node);
+gboolean hr_cli_parse_u32     (const char   *option,
+                               const char   *text,
+                               guint32       min,
+                               guint32       max,
+                               guint32      *out);
+
+int hr_cli_cmd_weights   (int argc, char **argv);
+int hr_cli_cmd_catalog   (int argc, char **argv);
+int hr_cli_cmd_fit       (int argc, char **argv);
+int hr_cli_cmd_dashboard (int argc, char **argv);
+int hr_cli_cmd_check     (int argc, char **argv);
+
+G_END_DECLS

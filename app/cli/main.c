@@ -1,0 +1,75 @@
+/* main.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * headroom-cli: the same core as the window, for a headless box.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hr-cli.h"
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *usage;
+} HrCliCommand;
+
+static const HrCliCommand commands[] = {
+  { "weights",   hr_cli_cmd_weights,   N_("(--parameters BILLIONS | --count N) --precision P") },
+  { "catalog",   hr_cli_cmd_catalog,   N_("[--catalog FILE]") },
+  { "fit",       hr_cli_cmd_fit,       N_("[--board NAME] [--context N] [--kv-type f16|q8_0|q4_0] [--parallel N]") },
+  { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR]") },
+  { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME]") },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n", _("Usage: headroom-cli COMMAND [OPTIONS] [--json]"));
+  fprintf (stream, "\n%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  headroom-cli %s %s\n", commands[i].name, _(commands[i].usage));
+  fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  /* Figures keep a '.' decimal point in every language, as the seed's tables
+   * and every JSON consumer expect. */
+  setlocale (LC_NUMERIC, "C");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return HR_CLI_EXIT_USAGE;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return HR_CLI_EXIT_OK;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("headroom-cli %s\n", PACKAGE_VERSION);
+      return HR_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  return hr_cli_usage_error (_("unknown command \"%s\"; run \"headroom-cli --help\" for the list"), argv[1]);
+}

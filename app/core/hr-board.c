@@ -1,0 +1,219 @@
+/* hr-board.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-board.h"
+#include "hr-error.h"
+#include "hr-rates.h"
+#include "hr-units.h"
+
+G_DEFINE_BOXED_TYPE (HrBoard, hr_board, hr_board_copy, hr_board_free)
+
+/* The seed's turn budget (running-larger-models.txt, model_rates.py):
+ * 27-token replies, a 3,000 ms language stage, 350 ms kept for prefill. */
+#define SEED_REPLY_TOKENS          27
+#define SEED_STAGE_CEILING_MS      3000
+#define SEED_PREFILL_ALLOWANCE_MS  350
+
+/**
+ * hr_board_new:
+ * @id: a stable id, "jetson-orin-nano-super"
+ * @name: what people call it
+ *
+ * Returns: (transfer full): a board with no memory figures and the seed's
+ *   turn budget (27 reply tokens, 3,000 ms stage, 350 ms prefill allowance).
+ */
+HrBoard *
+hr_board_new (const char *id,
+              const char *name)
+{
+  HrBoard *board = g_new0 (HrBoard, 1);
+
+  board->id = g_strdup (id);
+  board->name = g_strdup (name);
+  board->reply_tokens = SEED_REPLY_TOKENS;
+  board->stage_ceiling_ms = SEED_STAGE_CEILING_MS;
+  board->prefill_allowance_ms = SEED_PREFILL_ALLOWANCE_MS;
+  return board;
+}
+
+/**
+ * hr_board_copy:
+ * @board: a board
+ *
+ * Returns: (transfer full): a deep copy.
+ */
+HrBoard *
+hr_board_copy (const HrBoard *board)
+{
+  HrBoard *copy = g_memdup2 (board, sizeof *board);
+
+  copy->id = g_strdup (board->id);
+  copy->name = g_strdup (board->name);
+  copy->source = g_strdup (board->source);
+  return copy;
+}
+
+/**
+ * hr_board_free:
+ * @board: (nullable): a board
+ */
+void
+hr_board_free (HrBoard *board)
+{
+  if (board == NULL)
+    return;
+  g_free (board->id);
+  g_free (board->name);
+  g_free (board->source);
+  g_free (board);
+}
+
+/**
+ * hr_board_validate:
+ * @board: a board
+ * @error: return location for a #GError
+ *
+ * Checks the figures make a budget: an id and a name, a pool above zero and
+ * under 1 PB, resident + reserve below the pool, a bandwidth in
+ * (0, 100 TB/s], and a stage ceiling longer than the prefill allowance.
+ *
+ * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the field.
+ */
+gboolean
+hr_board_validate (const HrBoard *board,
+                   GError       **error)
+{
+#define INVALID(...) G_STMT_START { g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, __VA_ARGS__); return FALSE; } G_STMT_END
+  guint64 spoken_for;
+
+  if (board->id == NULL || board->id[0] == '\0')
+    INVALID (_("field \"id\" is missing or empty"));
+  if (board->name == NULL || board->name[0] == '\0')
+    INVALID (_("field \"name\" is missing or empty"));
+  if (board->pool_bytes == 0 || board->pool_bytes > G_GUINT64_CONSTANT (1000000000000000))
+    INVALID (_("field \"pool_bytes\" must be between 1 byte and 1 PB"));
+  if (!hr_add_u64 (board->resident_bytes, board->reserve_bytes, &spoken_for) ||
+      spoken_for >= board->pool_bytes)
+    INVALID (_("\"resident_bytes\" plus \"reserve_bytes\" must be less than \"pool_bytes\": nothing would be left for a model"));
+  if (!(board->bandwidth_bytes_per_s > 0.0) || board->bandwidth_bytes_per_s > 1e14)
+    INVALID (_("field \"bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s"));
+  if (board->reply_tokens == 0 || board->reply_tokens > 1000000)
+    INVALID (_("field \"reply_tokens\" must be between 1 and 1,000,000"));
+  if (board->stage_ceiling_ms <= board->prefill_allowance_ms)
+    INVALID (_("\"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode"));
+  return TRUE;
+#undef INVALID
+}
+
+/**
+ * hr_board_headroom_bytes:
+ * @board: a board
+ *
+ * headroom = pool - resident (seed-facts.md: 8.0 - 1.9 = 6.1 GB).
+ *
+ * Returns: bytes (0 if resident exceeds the pool).
+ */
+guint64
+hr_board_headroom_bytes (const HrBoard *board)
+{
+  return board->pool_bytes > board->resident_bytes ? board->pool_bytes - board->resident_bytes : 0;
+}
+
+/**
+ * hr_board_budget_bytes:
+ * @board: a board
+ *
+ * budget = pool - resident - reserve (seed-facts.md: 6.1 - 1.0 = 5.1 GB).
+ *
+ * Returns: bytes (0 if nothing is left).
+ */
+guint64
+hr_board_budget_bytes (const HrBoard *board)
+{
+  guint64 headroom = hr_board_headroom_bytes (board);
+
+  return headroom > board->reserve_bytes ? headroom - board->reserve_bytes : 0;
+}
+
+/**
+ * hr_board_floor_tps:
+ * @board: a board
+ *
+ * The decode rate a reply must reach to fit the board's turn budget; see
+ * hr_rate_floor_tps().
+ *
+ * Returns: tokens per second.
+ */
+double
+hr_board_floor_tps (const HrBoard *board)
+{
+  return hr_rate_floor_tps (board->reply_tokens, board->stage_ceiling_ms, board->prefill_allowance_ms);
+}
+
+/**
+ * hr_board_verdict:
+ * @board: a board
+ * @footprint_bytes: the model's footprint
+ * @out_margin_bytes: (out) (optional): the margin, always >= 0: budget -
+ *   footprint when it fits, headroom - footprint when tight, footprint -
+ *   headroom when over
+ *
+ * The seed's verdict (seed-facts.md "Budget and verdicts"): fits if the
+ * footprint is within the budget, tight if within the headroom, else over.
+ *
+ * Returns: the verdict.
+ */
+HrVerdict
+hr_board_verdict (const HrBoard *board,
+                  guint64        footprint_bytes,
+                  guint64       *out_margin_bytes)
+{
+  guint64 budget = hr_board_budget_bytes (board);
+  guint64 headroom = hr_board_headroom_bytes (board);
+  HrVerdict verdict;
+  guint64 margin;
+
+  if (footprint_bytes <= budget)
+    {
+      verdict = HR_VERDICT_FITS;
+      margin = budget - footprint_bytes;
+    }
+  else if (footprint_bytes <= headroom)
+    {
+      verdict = HR_VERDICT_TIGHT;
+      margin = headroom - footprint_bytes;
+    }
+  else
+    {
+      verdict = HR_VERDICT_OVER;
+      margin = footprint_bytes - headroom;
+    }
+
+  if (out_margin_bytes != NULL)
+    *out_margin_bytes = margin;
+  return verdict;
+}
+
+/**
+ * hr_verdict_to_string:
+ * @verdict: a verdict
+ *
+ * Returns: (transfer none): "fits", "tight" or "over" (untranslated: the
+ *   seed's words, used in tables, JSON and CSV).
+ */
+const char *
+hr_verdict_to_string (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:  return "fits";
+    case HR_VERDICT_TIGHT: return "tight";
+    case HR_VERDICT_OVER:
+    default:               return "over";
+    }
+}

@@ -1,0 +1,61 @@
+/* hr-board.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A board: its memory pool and what is already spoken for, its memory
+ * bandwidth, and the turn budget that sets the speed floor. The budget and
+ * the verdicts are the seed's (seed-facts.md, "Budget and verdicts"):
+ *   headroom = pool - resident
+ *   budget   = headroom - reserve
+ *   fits  if footprint <= budget    (margin = budget - footprint)
+ *   tight if footprint <= headroom  (margin = headroom - footprint)
+ *   over  otherwise                 (margin = footprint - headroom)
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HR_VERDICT_FITS,
+  HR_VERDICT_TIGHT,
+  HR_VERDICT_OVER,
+} HrVerdict;
+
+typedef struct _HrBoard HrBoard;
+
+struct _HrBoard {
+  char    *id;                   /* "jetson-orin-nano-super" */
+  char    *name;                 /* "Jetson Orin Nano Super" */
+  guint64  pool_bytes;           /* memory the model can live in */
+  guint64  resident_bytes;       /* held by the OS and the app's own stack */
+  guint64  reserve_bytes;        /* held back for bursts */
+  double   bandwidth_bytes_per_s;/* peak memory bandwidth, bytes per second */
+  gboolean unified;              /* CPU and GPU share the pool */
+  guint32  reply_tokens;         /* turn budget: decode tokens per reply */
+  guint32  stage_ceiling_ms;     /* turn budget: the LLM stage's share, ms */
+  guint32  prefill_allowance_ms; /* turn budget: time kept for prefill, ms */
+  char    *source;               /* where the figures come from */
+};
+
+#define HR_TYPE_BOARD (hr_board_get_type ())
+
+GType       hr_board_get_type       (void) G_GNUC_CONST;
+HrBoard    *hr_board_new            (const char    *id,
+                                     const char    *name);
+HrBoard    *hr_board_copy           (const HrBoard *board);
+void        hr_board_free           (HrBoard       *board);
+gboolean    hr_board_validate       (const HrBoard *board,
+                                     GError       **error);
+guint64     hr_board_headroom_bytes (const HrBoard *board);
+guint64     hr_board_budget_bytes   (const HrBoard *board);
+double      hr_board_floor_tps      (const HrBoard *board);
+HrVerdict   hr_board_verdict        (const HrBoard *board,
+                                     guint64        footprint_bytes,
+                                     guint64       *out_margin_bytes);
+const char *hr_verdict_to_string    (HrVerdict      verdict);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrBoard, hr_board_free)
+
+G_END_DECLS

@@ -1,0 +1,947 @@
+/* hr-catalog.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-error.h"
+#include "hr-json-private.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+#define CATALOG_VERSION 1
+#define MAX_ENTRIES     1000000
+#define MAX_U32_FIELD   G_GUINT64_CONSTANT (4294967295)
+#define MAX_BYTES       G_GUINT64_CONSTANT (1000000000000000) /* 1 PB */
+
+/* ---------------------------------------------------------------------- */
+/* Where the files live                                                   */
+
+/**
+ * hr_data_builtin_dir:
+ *
+ * Returns: (transfer none): the directory with the built-in catalog.json,
+ *   boards.json and measurements/: $HEADROOM_DATA_DIR when set (an
+ *   uninstalled build or a test), else the installed $datadir/headroom.
+ */
+const char *
+hr_data_builtin_dir (void)
+{
+  const char *env = g_getenv ("HEADROOM_DATA_DIR");
+
+  return (env != NULL && env[0] != '\0') ? env : PKGDATADIR;
+}
+
+/**
+ * hr_data_user_dir:
+ *
+ * Returns: (transfer full): $XDG_DATA_HOME/headroom, where the user's
+ *   catalog.json, boards.json and measurements/ live.
+ */
+char *
+hr_data_user_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+}
+
+/**
+ * hr_data_user_file:
+ * @basename: "catalog.json" or "boards.json"
+ *
+ * Returns: (transfer full): the path of the user's copy.
+ */
+char *
+hr_data_user_file (const char *basename)
+{
+  return g_build_filename (g_get_user_data_dir (), "headroom", basename, NULL);
+}
+
+/**
+ * hr_data_measurements_dir:
+ *
+ * Returns: (transfer full): $XDG_DATA_HOME/headroom/measurements, the
+ *   user's measurement archive.
+ */
+char *
+hr_data_measurements_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "headroom", "measurements", NULL);
+}
+
+/**
+ * hr_file_save_atomic:
+ * @path: the file to replace
+ * @contents: the new contents
+ * @length: bytes in @contents, or -1 for a NUL-terminated string
+ * @error: return location for a #GError
+ *
+ * Writes a temporary file beside @path, flushes it to disk and renames it
+ * over @path, creating the directory when needed. If anything fails the old
+ * file is left exactly as it was.
+ *
+ * Returns: %TRUE on success; else a #G_FILE_ERROR whose message names @path.
+ */
+gboolean
+hr_file_save_atomic (const char  *path,
+                     const char  *contents,
+                     gssize       length,
+                     GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) local_error = NULL;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("could not create the folder %s: %s"), dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (!g_file_set_contents_full (path, contents, length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0644, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("could not save %s (the previous version is unchanged): %s"),
+                   path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Shared reading                                                         */
+
+static gboolean
+load_file_contents (const char  *path,
+                    char       **out_data,
+                    gsize       *out_length,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (!g_file_get_contents (path, out_data, out_length, &local_error))
+    {
+      g_set_error (error, HR_CORE_ERROR,
+                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+                     ? HR_CORE_ERROR_NOT_FOUND : HR_CORE_ERROR_PARSE,
+                   "%s", local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Finds the top-level array member (`models` or `boards`), checking the
+ * version. */
+static JsonArray *
+get_top_array (HrJsonDoc   *doc,
+               const char  *display_name,
+               const char  *member,
+               GError     **error)
+{
+  JsonNode *root = _hr_json_doc_root (doc);
+  JsonObject *object;
+  JsonNode *node;
+  g_autofree char *problem = NULL;
+  guint32 version = CATALOG_VERSION;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s: line 1: expected an object with a \"%s\" list"), display_name, member);
+      return NULL;
+    }
+  object = json_node_get_object (root);
+
+  if (!_hr_json_get_u32 (object, "version", FALSE, 1000, &version, &problem))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, "%s: line %u: %s",
+                   display_name, _hr_json_doc_member_line (doc, object, "version"), problem);
+      return NULL;
+    }
+  if (version != CATALOG_VERSION)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                   _("%s: line %u: version %u is not one this Headroom reads (it reads version %d)"),
+                   display_name, _hr_json_doc_member_line (doc, object, "version"), version, CATALOG_VERSION);
+      return NULL;
+    }
+
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s: field \"%s\" is missing or not a list"), display_name, member);
+      return NULL;
+    }
+  if (json_array_get_length (json_node_get_array (node)) > MAX_ENTRIES)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("%s: more than %d entries in \"%s\""), display_name, MAX_ENTRIES, member);
+      return NULL;
+    }
+  return json_node_get_array (node);
+}
+
+/* "catalog.json: line 12: entry 3 (\"llama3.2:3b\"): field ..." */
+static void
+set_entry_error (GError     **error,
+                 HrJsonDoc   *doc,
+                 const char  *display_name,
+                 JsonArray   *array,
+                 guint        index,
+                 JsonObject  *object,
+                 const char  *field,
+                 const char  *name,
+                 const char  *problem)
+{
+  guint line = 0;
+
+  if (object != NULL && field != NULL)
+    line = _hr_json_doc_member_line (doc, object, field);
+  if (line == 0)
+    line = _hr_json_doc_element_line (doc, array, index);
+
+  if (name != NULL)
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                 _("%s: line %u: entry %u (\"%s\"): %s"), display_name, line, index + 1, name, problem);
+  else
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                 _("%s: line %u: entry %u: %s"), display_name, line, index + 1, problem);
+}
+
+/* Which field a validate message is about: the first quoted word. */
+static char *
+field_of_problem (const char *problem)
+{
+  const char *start = strchr (problem, '"');
+  const char *end;
+
+  if (start == NULL || (end = strchr (start + 1, '"')) == NULL)
+    return NULL;
+  return g_strndup (start + 1, end - start - 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Catalog                                                                */
+
+static gboolean
+read_u32_array (JsonObject  *object,
+                const char  *member,
+                guint32      max,
+                GArray     **out,
+                gsize        element_size,
+                char       **out_problem)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *array;
+  GArray *values;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *out_problem = g_strdup_printf (_("field \"%s\" must be a list of numbers"), member);
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  values = g_array_sized_new (FALSE, TRUE, element_size, json_array_get_length (array));
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      gint64 v;
+
+      if (!JSON_NODE_HOLDS_VALUE (element) ||
+          (json_node_get_value_type (element) != G_TYPE_INT64 && json_node_get_value_type (element) != G_TYPE_BOOLEAN))
+        {
+          *out_problem = g_strdup_printf (_("field \"%s\" must be a list of whole numbers"), member);
+          g_array_unref (values);
+          return FALSE;
+        }
+      v = json_node_get_value_type (element) == G_TYPE_BOOLEAN ? json_node_get_boolean (element) : json_node_get_int (element);
+      if (v < 0 || v > max)
+        {
+          *out_problem = g_strdup_printf (_("field \"%s\": value %" G_GINT64_FORMAT " is out of range"), member, v);
+          g_array_unref (values);
+          return FALSE;
+        }
+      if (element_size == sizeof (guint8))
+        {
+          guint8 b = (guint8) v;
+          g_array_append_val (values, b);
+        }
+      else
+        {
+          guint32 w = (guint32) v;
+          g_array_append_val (values, w);
+        }
+    }
+  *out = values;
+  return TRUE;
+}
+
+static HrModelSpec *
+spec_from_object (HrJsonDoc   *doc,
+                  const char  *display_name,
+                  JsonArray   *array,
+                  guint        index,
+                  GError     **error)
+{
+  JsonNode *element = json_array_get_element (array, index);
+  JsonObject *object;
+  g_autoptr(HrModelSpec) spec = hr_model_spec_new (NULL);
+  g_autofree char *problem = NULL;
+  g_autofree char *field = NULL;
+  guint32 head_dim = 0;
+  JsonNode *sources;
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
+      return NULL;
+    }
+  object = json_node_get_object (element);
+
+#define READ(expr, member) \
+  G_STMT_START { if (!(expr)) { set_entry_error (error, doc, display_name, array, index, object, member, spec->name, problem); return NULL; } } G_STMT_END
+
+  READ (_hr_json_get_string (object, "name", TRUE, &spec->name, &problem), "name");
+  READ (_hr_json_get_string (object, "architecture", FALSE, &spec->architecture, &problem), "architecture");
+  READ (_hr_json_get_u64 (object, "parameters", TRUE, G_MAXUINT64, &spec->parameters, &problem), "parameters");
+  READ (_hr_json_get_string (object, "precision", TRUE, &spec->precision, &problem), "precision");
+  READ (_hr_json_get_u64 (object, "file_bytes", FALSE, MAX_BYTES, &spec->file_bytes, &problem), "file_bytes");
+  READ (_hr_json_get_u32 (object, "layers", TRUE, MAX_U32_FIELD, &spec->layers, &problem), "layers");
+  READ (_hr_json_get_u32 (object, "heads", FALSE, MAX_U32_FIELD, &spec->heads, &problem), "heads");
+  READ (_hr_json_get_u32 (object, "kv_heads", TRUE, MAX_U32_FIELD, &spec->kv_heads, &problem), "kv_heads");
+  READ (_hr_json_get_u32 (object, "head_dim", FALSE, MAX_U32_FIELD, &head_dim, &problem), "head_dim");
+  spec->key_length = spec->value_length = head_dim;
+  READ (_hr_json_get_u32 (object, "key_length", FALSE, MAX_U32_FIELD, &spec->key_length, &problem), "key_length");
+  READ (_hr_json_get_u32 (object, "value_length", FALSE, MAX_U32_FIELD, &spec->value_length, &problem), "value_length");
+  READ (_hr_json_get_u32 (object, "embedding_length", FALSE, MAX_U32_FIELD, &spec->embedding_length, &problem), "embedding_length");
+  READ (_hr_json_get_u32 (object, "context_length", FALSE, MAX_U32_FIELD, &spec->context_length, &problem), "context_length");
+  READ (_hr_json_get_u32 (object, "sliding_window", FALSE, MAX_U32_FIELD, &spec->sliding_window, &problem), "sliding_window");
+  READ (_hr_json_get_u32 (object, "vocab_size", FALSE, MAX_U32_FIELD, &spec->vocab_size, &problem), "vocab_size");
+  READ (_hr_json_get_u32 (object, "expert_count", FALSE, MAX_U32_FIELD, &spec->expert_count, &problem), "expert_count");
+  READ (_hr_json_get_u32 (object, "expert_used_count", FALSE, MAX_U32_FIELD, &spec->expert_used_count, &problem), "expert_used_count");
+  READ (_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, &problem), "tied_embeddings");
+  READ (_hr_json_get_string (object, "origin", FALSE, &spec->origin, &problem), "origin");
+  READ (read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
+  READ (read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
+
+  if (spec->key_length == 0 && spec->value_length == 0 && head_dim == 0)
+    {
+      problem = g_strdup (_("field \"head_dim\" (or \"key_length\" and \"value_length\") is missing"));
+      set_entry_error (error, doc, display_name, array, index, object, "head_dim", spec->name, problem);
+      return NULL;
+    }
+
+  sources = json_object_get_member (object, "sources");
+  if (sources != NULL && JSON_NODE_HOLDS_OBJECT (sources))
+    {
+      JsonObject *s = json_node_get_object (sources);
+      const char *fallback = json_object_get_string_member_with_default (s, "default", NULL);
+
+      for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+        {
+          const char *text = json_object_get_string_member_with_default (s, hr_spec_field_name (f), fallback);
+          hr_model_spec_set_source (spec, f, text);
+        }
+    }
+  else if (sources != NULL && !JSON_NODE_HOLDS_NULL (sources))
+    {
+      problem = g_strdup (_("field \"sources\" must be an object of field names to texts"));
+      set_entry_error (error, doc, display_name, array, index, object, "sources", spec->name, problem);
+      return NULL;
+    }
+
+  if (spec->layer_kv_heads != NULL && spec->layer_kv_heads->len != spec->layers)
+    {
+      problem = g_strdup_printf (_("field \"layer_kv_heads\" has %u values for %u layers"), spec->layer_kv_heads->len, spec->layers);
+      set_entry_error (error, doc, display_name, array, index, object, "layer_kv_heads", spec->name, problem);
+      return NULL;
+    }
+
+  {
+    g_autoptr(GError) invalid = NULL;
+
+    if (!hr_model_spec_validate (spec, &invalid))
+      {
+        field = field_of_problem (invalid->message);
+        set_entry_error (error, doc, display_name, array, index, object, field, spec->name, invalid->message);
+        return NULL;
+      }
+  }
+#undef READ
+
+  return g_steal_pointer (&spec);
+}
+
+/**
+ * hr_catalog_load_data:
+ * @data: the JSON text of a catalog (see data/catalog.json)
+ * @length: bytes in @data, or -1 when NUL-terminated
+ * @display_name: the file's name, for messages
+ * @error: return location for a #GError
+ *
+ * Parses a catalog: `{"version": 1, "models": [...]}` with one object per
+ * model (name, parameters, precision, layers, kv_heads, head_dim or
+ * key_length/value_length required; file_bytes, heads, embedding_length,
+ * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
+ * per-layer arrays and per-field sources optional). Every entry is validated
+ * (hr_model_spec_validate()); names must be unique.
+ *
+ * Returns: (transfer full) (element-type HrModelSpec): the models; or %NULL
+ *   with %HR_CORE_ERROR_PARSE (not JSON), %HR_CORE_ERROR_UNSUPPORTED (another
+ *   version) or %HR_CORE_ERROR_INVALID_DATA, the message naming the file,
+ *   the line, the entry and the field.
+ */
+GPtrArray *
+hr_catalog_load_data (const char  *data,
+                      gssize       length,
+                      const char  *display_name,
+                      GError     **error)
+{
+  g_autoptr(HrJsonDoc) doc = NULL;
+  g_autoptr(GPtrArray) specs = NULL;
+  g_autoptr(GHashTable) names = NULL;
+  JsonArray *models;
+
+  doc = _hr_json_doc_parse (data, length, display_name, error);
+  if (doc == NULL)
+    return NULL;
+
+  models = get_top_array (doc, display_name, "models", error);
+  if (models == NULL)
+    return NULL;
+
+  specs = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      HrModelSpec *spec = spec_from_object (doc, display_name, models, i, error);
+
+      if (spec == NULL)
+        return NULL;
+      if (g_hash_table_contains (names, spec->name))
+        {
+          g_autofree char *problem = g_strdup_printf (_("the name \"%s\" appears twice"), spec->name);
+          set_entry_error (error, doc, display_name, models, i,
+                           json_node_get_object (json_array_get_element (models, i)), "name", spec->name, problem);
+          hr_model_spec_free (spec);
+          return NULL;
+        }
+      g_ptr_array_add (specs, spec);
+      g_hash_table_add (names, spec->name);
+    }
+
+  return g_steal_pointer (&specs);
+}
+
+/**
+ * hr_catalog_load_file:
+ * @path: a catalog JSON file
+ * @error: return location for a #GError
+ *
+ * Reads and parses @path; see hr_catalog_load_data(). The file is only read.
+ *
+ * Returns: (transfer full) (element-type HrModelSpec): the models; %NULL
+ *   with %HR_CORE_ERROR_NOT_FOUND when the file does not exist, or a parse
+ *   error naming the file.
+ */
+GPtrArray *
+hr_catalog_load_file (const char  *path,
+                      GError     **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (!load_file_contents (path, &data, &length, error))
+    return NULL;
+  return hr_catalog_load_data (data, length, path, error);
+}
+
+static void
+add_u64 (JsonBuilder *builder,
+         const char  *member,
+         guint64      value,
+         gboolean     always)
+{
+  if (value == 0 && !always)
+    return;
+  json_builder_set_member_name (builder, member);
+  json_builder_add_int_value (builder, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *member,
+            const char  *value)
+{
+  if (value == NULL)
+    return;
+  json_builder_set_member_name (builder, member);
+  json_builder_add_string_value (builder, value);
+}
+
+static void
+add_array (JsonBuilder *builder,
+           const char  *member,
+           GArray      *values,
+           gboolean     bytes)
+{
+  if (values == NULL)
+    return;
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < values->len; i++)
+    json_builder_add_int_value (builder, bytes ? g_array_index (values, guint8, i)
+                                               : g_array_index (values, guint32, i));
+  json_builder_end_array (builder);
+}
+
+/**
+ * hr_catalog_to_data:
+ * @specs: (element-type HrModelSpec): the models
+ * @out_length: (out) (optional): bytes in the result
+ *
+ * Serialises @specs in the format hr_catalog_load_data() reads (version 1,
+ * pretty-printed). Tensor lists are not written: a catalog row keeps the
+ * figures, not the file.
+ *
+ * Returns: (transfer full): the JSON text.
+ */
+char *
+hr_catalog_to_data (GPtrArray *specs,
+                    gsize     *out_length)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, CATALOG_VERSION);
+  json_builder_set_member_name (builder, "models");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < specs->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "name", spec->name);
+      add_string (builder, "architecture", spec->architecture);
+      add_u64 (builder, "parameters", spec->parameters, TRUE);
+      add_string (builder, "precision", spec->precision);
+      add_u64 (builder, "file_bytes", spec->file_bytes, FALSE);
+      add_u64 (builder, "layers", spec->layers, TRUE);
+      add_u64 (builder, "heads", spec->heads, FALSE);
+      add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
+      add_u64 (builder, "key_length", spec->key_length, TRUE);
+      add_u64 (builder, "value_length", spec->value_length, TRUE);
+      add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
+      add_u64 (builder, "context_length", spec->context_length, FALSE);
+      add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
+      add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);
+      add_u64 (builder, "expert_count", spec->expert_count, FALSE);
+      add_u64 (builder, "expert_used_count", spec->expert_used_count, FALSE);
+      if (spec->tied_embeddings)
+        {
+          json_builder_set_member_name (builder, "tied_embeddings");
+          json_builder_add_boolean_value (builder, TRUE);
+        }
+      add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
+      add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
+      add_string (builder, "origin", spec->origin);
+
+      json_builder_set_member_name (builder, "sources");
+      json_builder_begin_object (builder);
+      for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+        add_string (builder, hr_spec_field_name (f), spec->sources[f]);
+      json_builder_end_object (builder);
+
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, out_length);
+}
+
+/**
+ * hr_catalog_save_file:
+ * @specs: (element-type HrModelSpec): the models
+ * @path: the file to write
+ * @error: return location for a #GError
+ *
+ * Validates every model, then saves atomically (hr_file_save_atomic()). An
+ * invalid model or a failed write leaves the file on disk untouched.
+ *
+ * Returns: %TRUE on success; %HR_CORE_ERROR_INVALID_DATA naming the model,
+ *   or a #G_FILE_ERROR naming the file.
+ */
+gboolean
+hr_catalog_save_file (GPtrArray   *specs,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  for (guint i = 0; i < specs->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, i);
+      g_autoptr(GError) invalid = NULL;
+
+      if (!hr_model_spec_validate (spec, &invalid))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("not saving %s: model \"%s\": %s"), path,
+                       spec->name ? spec->name : "", invalid->message);
+          return FALSE;
+        }
+    }
+
+  data = hr_catalog_to_data (specs, &length);
+  return hr_file_save_atomic (path, data, length, error);
+}
+
+/**
+ * hr_catalog_merge:
+ * @into: (element-type HrModelSpec): the built-in catalog, changed in place
+ * @overrides: (element-type HrModelSpec): the user's models
+ *
+ * The user's copies win: a model with the same name replaces the built-in
+ * one in place; new models are appended in the user's order.
+ */
+void
+hr_catalog_merge (GPtrArray *into,
+                  GPtrArray *overrides)
+{
+  for (guint i = 0; i < overrides->len; i++)
+    {
+      const HrModelSpec *user = g_ptr_array_index (overrides, i);
+      gboolean replaced = FALSE;
+
+      for (guint j = 0; j < into->len && !replaced; j++)
+        {
+          HrModelSpec **slot = (HrModelSpec **) &into->pdata[j];
+
+          if (g_strcmp0 ((*slot)->name, user->name) == 0)
+            {
+              hr_model_spec_free (*slot);
+              *slot = hr_model_spec_copy (user);
+              replaced = TRUE;
+            }
+        }
+      if (!replaced)
+        g_ptr_array_add (into, hr_model_spec_copy (user));
+    }
+}
+
+/**
+ * hr_catalog_find:
+ * @specs: (element-type HrModelSpec): the models
+ * @name: a model name
+ *
+ * Returns: (nullable) (transfer none): the model named @name, or %NULL.
+ */
+HrModelSpec *
+hr_catalog_find (GPtrArray  *specs,
+                 const char *name)
+{
+  for (guint i = 0; i < specs->len; i++)
+    {
+      HrModelSpec *spec = g_ptr_array_index (specs, i);
+      if (g_strcmp0 (spec->name, name) == 0)
+        return spec;
+    }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Boards                                                                 */
+
+static HrBoard *
+board_from_object (HrJsonDoc   *doc,
+                   const char  *display_name,
+                   JsonArray   *array,
+                   guint        index,
+                   GError     **error)
+{
+  JsonNode *element = json_array_get_element (array, index);
+  JsonObject *object;
+  JsonNode *turn;
+  g_autoptr(HrBoard) board = hr_board_new (NULL, NULL);
+  g_autofree char *problem = NULL;
+  double bandwidth_gb_s = 0.0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
+      return NULL;
+    }
+  object = json_node_get_object (element);
+
+#define READ(obj, expr, member) \
+  G_STMT_START { if (!(expr)) { set_entry_error (error, doc, display_name, array, index, obj, member, board->id, problem); return NULL; } } G_STMT_END
+
+  READ (object, _hr_json_get_string (object, "id", TRUE, &board->id, &problem), "id");
+  READ (object, _hr_json_get_string (object, "name", TRUE, &board->name, &problem), "name");
+  READ (object, _hr_json_get_u64 (object, "pool_bytes", TRUE, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
+  READ (object, _hr_json_get_u64 (object, "resident_bytes", TRUE, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
+  READ (object, _hr_json_get_u64 (object, "reserve_bytes", TRUE, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
+  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", TRUE, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
+  board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+  READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
+  READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
+
+  turn = json_object_get_member (object, "turn_budget");
+  if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn))
+    {
+      JsonObject *t = json_node_get_object (turn);
+
+      READ (t, _hr_json_get_u32 (t, "reply_tokens", FALSE, 1000000, &board->reply_tokens, &problem), "reply_tokens");
+      READ (t, _hr_json_get_u32 (t, "stage_ceiling_ms", FALSE, 86400000, &board->stage_ceiling_ms, &problem), "stage_ceiling_ms");
+      READ (t, _hr_json_get_u32 (t, "prefill_allowance_ms", FALSE, 86400000, &board->prefill_allowance_ms, &problem), "prefill_allowance_ms");
+    }
+  else if (turn != NULL && !JSON_NODE_HOLDS_NULL (turn))
+    {
+      problem = g_strdup (_("field \"turn_budget\" must be an object"));
+      set_entry_error (error, doc, display_name, array, index, object, "turn_budget", board->id, problem);
+      return NULL;
+    }
+#undef READ
+
+  {
+    g_autoptr(GError) invalid = NULL;
+
+    if (!hr_board_validate (board, &invalid))
+      {
+        g_autofree char *field = field_of_problem (invalid->message);
+        JsonObject *where = object;
+
+        if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn) && field != NULL &&
+            json_object_has_member (json_node_get_object (turn), field))
+          where = json_node_get_object (turn);
+        set_entry_error (error, doc, display_name, array, index, where, field, board->id, invalid->message);
+        return NULL;
+      }
+  }
+
+  return g_steal_pointer (&board);
+}
+
+/**
+ * hr_boards_load_data:
+ * @data: the JSON text of a boards file (see data/boards.json)
+ * @length: bytes, or -1 when NUL-terminated
+ * @display_name: the file's name, for messages
+ * @error: return location for a #GError
+ *
+ * Parses `{"version": 1, "boards": [...]}`: id, name, pool_bytes,
+ * resident_bytes, reserve_bytes (bytes) and bandwidth_gb_s (decimal GB/s)
+ * required; unified, turn_budget and source optional. Each board is
+ * validated (hr_board_validate()); ids must be unique.
+ *
+ * Returns: (transfer full) (element-type HrBoard): the boards, or %NULL with
+ *   an %HR_CORE_ERROR naming the file, the line, the entry and the field.
+ */
+GPtrArray *
+hr_boards_load_data (const char  *data,
+                     gssize       length,
+                     const char  *display_name,
+                     GError     **error)
+{
+  g_autoptr(HrJsonDoc) doc = NULL;
+  g_autoptr(GPtrArray) boards = NULL;
+  JsonArray *array;
+
+  doc = _hr_json_doc_parse (data, length, display_name, error);
+  if (doc == NULL)
+    return NULL;
+
+  array = get_top_array (doc, display_name, "boards", error);
+  if (array == NULL)
+    return NULL;
+
+  boards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_board_free);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      HrBoard *board = board_from_object (doc, display_name, array, i, error);
+
+      if (board == NULL)
+        return NULL;
+      for (guint j = 0; j < boards->len; j++)
+        if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, j))->id, board->id) == 0)
+          {
+            g_autofree char *problem = g_strdup_printf (_("the id \"%s\" appears twice"), board->id);
+            set_entry_error (error, doc, display_name, array, i,
+                             json_node_get_object (json_array_get_element (array, i)), "id", board->id, problem);
+            hr_board_free (board);
+            return NULL;
+          }
+      g_ptr_array_add (boards, board);
+    }
+  return g_steal_pointer (&boards);
+}
+
+/**
+ * hr_boards_load_file:
+ * @path: a boards JSON file
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type HrBoard): see hr_boards_load_data();
+ *   %HR_CORE_ERROR_NOT_FOUND when the file does not exist.
+ */
+GPtrArray *
+hr_boards_load_file (const char  *path,
+                     GError     **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (!load_file_contents (path, &data, &length, error))
+    return NULL;
+  return hr_boards_load_data (data, length, path, error);
+}
+
+/**
+ * hr_boards_save_file:
+ * @boards: (element-type HrBoard): the boards
+ * @path: the file to write
+ * @error: return location for a #GError
+ *
+ * Validates every board and saves atomically; on any failure the file on
+ * disk is untouched.
+ *
+ * Returns: %TRUE on success; %HR_CORE_ERROR_INVALID_DATA or a #G_FILE_ERROR.
+ */
+gboolean
+hr_boards_save_file (GPtrArray   *boards,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *data = NULL;
+  gsize length;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, CATALOG_VERSION);
+  json_builder_set_member_name (builder, "boards");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < boards->len; i++)
+    {
+      const HrBoard *board = g_ptr_array_index (boards, i);
+      g_autoptr(GError) invalid = NULL;
+
+      if (!hr_board_validate (board, &invalid))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("not saving %s: board \"%s\": %s"), path,
+                       board->id ? board->id : "", invalid->message);
+          return FALSE;
+        }
+
+      json_builder_begin_object (builder);
+      add_string (builder, "id", board->id);
+      add_string (builder, "name", board->name);
+      add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
+      add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
+      add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
+      json_builder_set_member_name (builder, "bandwidth_gb_s");
+      json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
+      json_builder_set_member_name (builder, "unified");
+      json_builder_add_boolean_value (builder, board->unified);
+      json_builder_set_member_name (builder, "turn_budget");
+      json_builder_begin_object (builder);
+      add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
+      add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
+      add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
+      json_builder_end_object (builder);
+      add_string (builder, "source", board->source);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  data = json_generator_to_data (generator, &length);
+  return hr_file_save_atomic (path, data, length, error);
+}
+
+/**
+ * hr_boards_merge:
+ * @into: (element-type HrBoard): the built-in boards, changed in place
+ * @overrides: (element-type HrBoard): the user's boards
+ *
+ * The user's copies win by id; new boards are appended.
+ */
+void
+hr_boards_merge (GPtrArray *into,
+                 GPtrArray *overrides)
+{
+  for (guint i = 0; i < overrides->len; i++)
+    {
+      const HrBoard *user = g_ptr_array_index (overrides, i);
+      gboolean replaced = FALSE;
+
+      for (guint j = 0; j < into->len && !replaced; j++)
+        {
+          HrBoard **slot = (HrBoard **) &into->pdata[j];
+
+          if (g_strcmp0 ((*slot)->id, user->id) == 0)
+            {
+              hr_board_free (*slot);
+              *slot = hr_board_copy (user);
+              replaced = TRUE;
+            }
+        }
+      if (!replaced)
+        g_ptr_array_add (into, hr_board_copy (user));
+    }
+}
+
+/**
+ * hr_boards_find:
+ * @boards: (element-type HrBoard): the boards
+ * @id_or_name: an id ("jetson-orin-nano-super") or a name (case-insensitive)
+ *
+ * Returns: (nullable) (transfer none): the board, or %NULL.
+ */
+HrBoard *
+hr_boards_find (GPtrArray  *boards,
+                const char *id_or_name)
+{
+  if (id_or_name == NULL)
+    return NULL;
+  for (guint i = 0; i < boards->len; i++)
+    {
+      HrBoard *board = g_ptr_array_index (boards, i);
+      if (g_strcmp0 (board->id, id_or_name) == 0)
+        return board;
+    }
+  for (guint i = 0; i < boards->len; i++)
+    {
+      HrBoard *board = g_ptr_array_index (boards, i);
+      if (board->name != NULL && g_ascii_strcasecmp (board->name, id_or_name) == 0)
+        return board;
+    }
+  return NULL;
+}

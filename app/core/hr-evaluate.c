@@ -1,0 +1,152 @@
+/* hr-evaluate.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-evaluate.h"
+#include "hr-units.h"
+
+/**
+ * hr_scenario_init:
+ * @scenario: (out caller-allocates): the scenario
+ * @board: the board (not copied: it must outlive @scenario)
+ * @fit: (nullable): the board's efficiency fit; %NULL = none
+ *
+ * Sets the defaults: as pulled, an f16 cache, 4,096 tokens (Ollama's default
+ * num_ctx from 0.6.7 and the seed's window), one slot, and the board's floor.
+ */
+void
+hr_scenario_init (HrScenario            *scenario,
+                  const HrBoard         *board,
+                  const HrEfficiencyFit *fit)
+{
+  *scenario = (HrScenario) {
+    .board = board,
+    .precision = NULL,
+    .kv_type = HR_KV_CACHE_F16,
+    .context_tokens = 4096,
+    .parallel_slots = 1,
+    .floor_tps = board ? hr_board_floor_tps (board) : 0.0,
+  };
+  if (fit != NULL)
+    scenario->fit = *fit;
+}
+
+/**
+ * hr_evaluate:
+ * @scenario: the inputs shared by every row
+ * @spec: the model
+ * @measured_tps: the model's measured decode rate on this board, or NAN
+ * @overhead_bytes: runtime overhead for the footprint (0 by default)
+ * @out: (out caller-allocates): the row
+ *
+ * One row of the dashboard: footprint (hr_memory_footprint()), verdict and
+ * margin (hr_board_verdict()), ceiling, rate and its source, speed. A
+ * measured rate counts only at the model's own precision: sketching it at
+ * another precision falls back to ceiling x efficiency. Allocates nothing.
+ */
+void
+hr_evaluate (const HrScenario  *scenario,
+             const HrModelSpec *spec,
+             double             measured_tps,
+             guint64            overhead_bytes,
+             HrEvaluation      *out)
+{
+  gboolean as_pulled;
+
+  hr_memory_footprint (spec, scenario->precision, scenario->kv_type,
+                       scenario->context_tokens, scenario->parallel_slots,
+                       overhead_bytes, &out->footprint);
+  out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
+  out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->footprint.weights);
+  out->past_context_limit = spec->context_length > 0 && scenario->context_tokens > spec->context_length;
+
+  as_pulled = scenario->precision == NULL ||
+              (spec->precision != NULL && g_ascii_strcasecmp (scenario->precision->id, spec->precision) == 0);
+
+  if (as_pulled && measured_tps > 0.0 && isfinite (measured_tps))
+    {
+      out->tps = measured_tps;
+      out->source = HR_RATE_SOURCE_MEASURED;
+    }
+  else
+    {
+      out->tps = out->ceiling_tps * scenario->fit.efficiency;
+      out->source = hr_rate_source_for (&scenario->fit, out->footprint.weights);
+    }
+  out->speed = hr_rate_speed (out->tps, out->source, scenario->floor_tps);
+}
+
+/**
+ * hr_recommend:
+ * @specs: (array length=n_rows): the models
+ * @evaluations: (array length=n_rows): their rows under one scenario
+ * @n_rows: how many
+ *
+ * The seed's recommendation: among rows whose verdict is fits and whose
+ * speed is ok, the one with the most parameters (the first on a tie).
+ *
+ * Returns: the index of the recommended row, or -1 when none qualifies.
+ */
+gint
+hr_recommend (HrModelSpec * const *specs,
+              const HrEvaluation  *evaluations,
+              guint                n_rows)
+{
+  gint best = -1;
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      if (evaluations[i].verdict != HR_VERDICT_FITS || evaluations[i].speed != HR_SPEED_OK)
+        continue;
+      if (best < 0 || specs[i]->parameters > specs[best]->parameters)
+        best = (gint) i;
+    }
+  return best;
+}
+
+/**
+ * hr_pull_check:
+ * @spec: the model someone wants to pull
+ * @evaluation: its row on the board
+ * @floor_tps: the board's floor
+ *
+ * Every reason to refuse the pull, at once (seed-facts.md "Checking a pull
+ * before it starts"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
+ * measured rate when the rate is extrapolated ("... has no rate this board
+ * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
+ * 10.2 t/s floor"). An empty array is the only permission to pull.
+ *
+ * Returns: (transfer full) (element-type utf8): the reasons, possibly empty.
+ */
+GPtrArray *
+hr_pull_check (const HrModelSpec  *spec,
+               const HrEvaluation *evaluation,
+               double              floor_tps)
+{
+  GPtrArray *reasons = g_ptr_array_new_with_free_func (g_free);
+
+  if (evaluation->verdict == HR_VERDICT_OVER)
+    {
+      g_autofree char *margin = hr_format_decimal (hr_bytes_to_gb (evaluation->margin_bytes), 2);
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s is over by %s GB"), spec->name, margin));
+    }
+
+  if (evaluation->source == HR_RATE_SOURCE_EXTRAPOLATED)
+    {
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s has no rate this board has measured"), spec->name));
+    }
+  else if (evaluation->tps < floor_tps)
+    {
+      g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
+      g_autofree char *floor_text = hr_format_decimal (floor_tps, 1);
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s decodes at %s t/s, under the %s t/s floor"),
+                                                 spec->name, tps, floor_text));
+    }
+
+  return reasons;
+}

@@ -1,0 +1,62 @@
+/* hr-measurement.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The measurement archive: one JSON file per run set. The fields the
+ * dashboard needs are board, model, date, runtime version and
+ * decode_tps.mean (the seed's benchmark archive format); per-run figures,
+ * /api/ps sizes and predictions are carried when present and kept verbatim.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "hr-rates.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32 context_tokens;    /* num_ctx of these runs */
+  guint64 reported_bytes;    /* /api/ps size (0 = not read) */
+  guint64 reported_vram_bytes;
+  guint64 predicted_bytes;   /* Headroom's prediction (0 = none) */
+} HrMeasuredSize;
+
+typedef struct _HrMeasurement HrMeasurement;
+
+struct _HrMeasurement {
+  char      *path;            /* file it was read from, or NULL */
+  char      *board;           /* board id */
+  char      *model;           /* model name as the catalog has it */
+  char      *date;            /* ISO 8601 */
+  char      *runtime_version; /* "ollama 0.31.2" or NULL */
+  char      *source;          /* who measured it / where it came from */
+  double     decode_tps_mean;
+  guint64    weight_bytes;    /* size of the weights measured (0 = unknown) */
+  GArray    *sizes;           /* HrMeasuredSize, may be empty */
+  JsonNode  *document;        /* the whole JSON as read, for round-tripping */
+};
+
+HrMeasurement *hr_measurement_new        (void);
+void           hr_measurement_free       (HrMeasurement *measurement);
+HrMeasurement *hr_measurement_load_file  (const char    *path,
+                                          GError       **error);
+HrMeasurement *hr_measurement_from_json  (JsonNode      *node,
+                                          const char    *display_name,
+                                          GError       **error);
+gboolean       hr_measurement_save       (HrMeasurement *measurement,
+                                          const char    *directory,
+                                          char         **out_path,
+                                          GError       **error);
+GPtrArray     *hr_measurement_archive_load (const char  *directory,
+                                            GPtrArray   *out_errors,
+                                            GError     **error);
+GHashTable    *hr_measurement_archive_rates (GPtrArray  *measurements,
+                                             const char *board_id);
+GArray        *hr_measurement_archive_points (GPtrArray  *measurements,
+                                              const char *board_id,
+                                              GPtrArray  *catalog);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrMeasurement, hr_measurement_free)
+
+G_END_DECLS

@@ -1,0 +1,336 @@
+/* hr-model-spec.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-model-spec.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+G_DEFINE_BOXED_TYPE (HrModelSpec, hr_model_spec, hr_model_spec_copy, hr_model_spec_free)
+
+static const char *field_names[HR_SPEC_N_FIELDS] = {
+  [HR_SPEC_FIELD_PARAMETERS] = "parameters",
+  [HR_SPEC_FIELD_PRECISION] = "precision",
+  [HR_SPEC_FIELD_FILE_BYTES] = "file_bytes",
+  [HR_SPEC_FIELD_LAYERS] = "layers",
+  [HR_SPEC_FIELD_HEADS] = "heads",
+  [HR_SPEC_FIELD_KV_HEADS] = "kv_heads",
+  [HR_SPEC_FIELD_KEY_LENGTH] = "key_length",
+  [HR_SPEC_FIELD_VALUE_LENGTH] = "value_length",
+  [HR_SPEC_FIELD_EMBEDDING_LENGTH] = "embedding_length",
+  [HR_SPEC_FIELD_CONTEXT_LENGTH] = "context_length",
+  [HR_SPEC_FIELD_SLIDING_WINDOW] = "sliding_window",
+};
+
+/**
+ * hr_spec_field_name:
+ * @field: a field
+ *
+ * Returns: (transfer none): the field's name as the catalog's JSON spells it
+ *   ("kv_heads").
+ */
+const char *
+hr_spec_field_name (HrSpecField field)
+{
+  g_return_val_if_fail (field < HR_SPEC_N_FIELDS, NULL);
+  return field_names[field];
+}
+
+/**
+ * hr_model_spec_new:
+ * @name: (nullable): the model's name, e.g. "llama3.2:3b"
+ *
+ * Returns: (transfer full): a spec with every figure unknown (0).
+ */
+HrModelSpec *
+hr_model_spec_new (const char *name)
+{
+  HrModelSpec *spec = g_new0 (HrModelSpec, 1);
+
+  spec->name = g_strdup (name);
+  return spec;
+}
+
+/**
+ * hr_tensor_info_new:
+ * @name: the tensor's name
+ * @type: its ggml type id
+ * @n_dims: 1 to 4
+ * @dims: (array length=n_dims): the dimensions, ne[0] first
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the tensor with its exact element
+ *   count and bytes, or %NULL with the error of hr_ggml_tensor_bytes().
+ */
+HrTensorInfo *
+hr_tensor_info_new (const char     *name,
+                    guint32         type,
+                    guint32         n_dims,
+                    const guint64  *dims,
+                    GError        **error)
+{
+  g_autoptr(HrTensorInfo) info = g_new0 (HrTensorInfo, 1);
+
+  if (!hr_ggml_tensor_bytes (type, dims, n_dims, &info->elements, &info->bytes, error))
+    return NULL;
+
+  info->name = g_strdup (name);
+  info->type = type;
+  info->n_dims = n_dims;
+  memcpy (info->dims, dims, n_dims * sizeof (guint64));
+  return g_steal_pointer (&info);
+}
+
+/**
+ * hr_tensor_info_copy:
+ * @info: a tensor
+ *
+ * Returns: (transfer full): a deep copy.
+ */
+HrTensorInfo *
+hr_tensor_info_copy (const HrTensorInfo *info)
+{
+  HrTensorInfo *copy = g_memdup2 (info, sizeof *info);
+
+  copy->name = g_strdup (info->name);
+  return copy;
+}
+
+/**
+ * hr_tensor_info_free:
+ * @info: (nullable): a tensor
+ */
+void
+hr_tensor_info_free (HrTensorInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->name);
+  g_free (info);
+}
+
+static GArray *
+copy_array (GArray *array)
+{
+  GArray *copy;
+
+  if (array == NULL)
+    return NULL;
+  copy = g_array_sized_new (FALSE, FALSE, g_array_get_element_size (array), array->len);
+  g_array_append_vals (copy, array->data, array->len);
+  return copy;
+}
+
+/**
+ * hr_model_spec_copy:
+ * @spec: a spec
+ *
+ * Returns: (transfer full): a deep copy, tensors and provenance included.
+ */
+HrModelSpec *
+hr_model_spec_copy (const HrModelSpec *spec)
+{
+  HrModelSpec *copy = g_memdup2 (spec, sizeof *spec);
+
+  copy->name = g_strdup (spec->name);
+  copy->architecture = g_strdup (spec->architecture);
+  copy->precision = g_strdup (spec->precision);
+  copy->origin = g_strdup (spec->origin);
+  copy->layer_kv_heads = copy_array (spec->layer_kv_heads);
+  copy->layer_sliding = copy_array (spec->layer_sliding);
+  copy->tensors = NULL;
+  if (spec->tensors != NULL)
+    {
+      copy->tensors = g_ptr_array_new_full (spec->tensors->len, (GDestroyNotify) hr_tensor_info_free);
+      for (guint i = 0; i < spec->tensors->len; i++)
+        g_ptr_array_add (copy->tensors, hr_tensor_info_copy (g_ptr_array_index (spec->tensors, i)));
+    }
+  for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
+    copy->sources[i] = g_strdup (spec->sources[i]);
+  return copy;
+}
+
+/**
+ * hr_model_spec_free:
+ * @spec: (nullable): a spec
+ */
+void
+hr_model_spec_free (HrModelSpec *spec)
+{
+  if (spec == NULL)
+    return;
+  g_free (spec->name);
+  g_free (spec->architecture);
+  g_free (spec->precision);
+  g_free (spec->origin);
+  g_clear_pointer (&spec->layer_kv_heads, g_array_unref);
+  g_clear_pointer (&spec->layer_sliding, g_array_unref);
+  g_clear_pointer (&spec->tensors, g_ptr_array_unref);
+  for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
+    g_free (spec->sources[i]);
+  g_free (spec);
+}
+
+/**
+ * hr_model_spec_set_source:
+ * @spec: a spec
+ * @field: which figure
+ * @source: (nullable): where it came from, e.g. "GGUF llama.block_count"
+ */
+void
+hr_model_spec_set_source (HrModelSpec *spec,
+                          HrSpecField  field,
+                          const char  *source)
+{
+  g_return_if_fail (field < HR_SPEC_N_FIELDS);
+  if (g_strcmp0 (spec->sources[field], source) == 0)
+    return;
+  g_free (spec->sources[field]);
+  spec->sources[field] = g_strdup (source);
+}
+
+/**
+ * hr_model_spec_get_source:
+ * @spec: a spec
+ * @field: which figure
+ *
+ * Returns: (nullable) (transfer none): where the figure came from.
+ */
+const char *
+hr_model_spec_get_source (const HrModelSpec *spec,
+                          HrSpecField        field)
+{
+  g_return_val_if_fail (field < HR_SPEC_N_FIELDS, NULL);
+  return spec->sources[field];
+}
+
+/**
+ * hr_model_spec_take_tensors:
+ * @spec: a spec
+ * @tensors: (transfer full) (nullable): a #GPtrArray of #HrTensorInfo
+ *
+ * Replaces the tensor list.
+ */
+void
+hr_model_spec_take_tensors (HrModelSpec *spec,
+                            GPtrArray   *tensors)
+{
+  g_clear_pointer (&spec->tensors, g_ptr_array_unref);
+  spec->tensors = tensors;
+}
+
+/**
+ * hr_model_spec_tensor_bytes:
+ * @spec: a spec
+ *
+ * Returns: the exact bytes of every tensor in the list, 0 when there is no
+ *   list, G_MAXUINT64 if the sum overflows.
+ */
+guint64
+hr_model_spec_tensor_bytes (const HrModelSpec *spec)
+{
+  guint64 total = 0;
+
+  if (spec->tensors == NULL)
+    return 0;
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *info = g_ptr_array_index (spec->tensors, i);
+      if (!hr_add_u64 (total, info->bytes, &total))
+        return G_MAXUINT64;
+    }
+  return total;
+}
+
+/**
+ * hr_model_spec_layer_kv_heads:
+ * @spec: a spec
+ * @layer: a layer index, 0 .. layers - 1
+ *
+ * Returns: the KV heads of @layer: the per-layer figure when the model has
+ *   one (0 = a layer without attention), else the uniform @spec->kv_heads.
+ */
+guint32
+hr_model_spec_layer_kv_heads (const HrModelSpec *spec,
+                              guint              layer)
+{
+  if (spec->layer_kv_heads != NULL && layer < spec->layer_kv_heads->len)
+    return g_array_index (spec->layer_kv_heads, guint32, layer);
+  return spec->kv_heads;
+}
+
+/**
+ * hr_model_spec_layer_is_sliding:
+ * @spec: a spec
+ * @layer: a layer index
+ *
+ * Returns: %TRUE when @layer attends over a sliding window rather than the
+ *   whole context. Without a per-layer list, every layer of a model with a
+ *   sliding window is taken as sliding.
+ */
+gboolean
+hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
+                                guint              layer)
+{
+  if (spec->sliding_window == 0)
+    return FALSE;
+  if (spec->layer_sliding != NULL)
+    return layer < spec->layer_sliding->len && g_array_index (spec->layer_sliding, guint8, layer) != 0;
+  return TRUE;
+}
+
+/* Sanity caps: far past any model that exists, close enough to catch a typo
+ * or a corrupt file before it turns into a multi-terabyte figure. */
+#define MAX_PARAMETERS G_GUINT64_CONSTANT (100000000000000) /* 1e14 */
+#define MAX_LAYERS     4096
+#define MAX_HEADS      65536
+#define MAX_HEAD_DIM   65536
+#define MAX_CONTEXT    (64u * 1024u * 1024u)
+
+/**
+ * hr_model_spec_validate:
+ * @spec: a spec
+ * @error: return location for a #GError
+ *
+ * Checks that the figures the memory math needs are present and plausible:
+ * a name, a parameter count in 1 .. 1e14, a known precision, 1 .. 4096
+ * layers, 1 .. 65536 KV heads, head dims in 1 .. 65536, KV heads not above
+ * the attention heads, a context limit under 64 Mi tokens.
+ *
+ * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the field.
+ */
+gboolean
+hr_model_spec_validate (const HrModelSpec *spec,
+                        GError           **error)
+{
+#define INVALID(...) G_STMT_START { g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, __VA_ARGS__); return FALSE; } G_STMT_END
+  if (spec->name == NULL || spec->name[0] == '\0')
+    INVALID (_("field \"name\" is missing or empty"));
+  if (spec->parameters == 0 || spec->parameters > MAX_PARAMETERS)
+    INVALID (_("field \"parameters\" must be between 1 and 100,000,000,000,000"));
+  if (hr_precision_lookup (spec->precision) == NULL)
+    INVALID (_("field \"precision\": \"%s\" is not a precision Headroom knows"),
+             spec->precision ? spec->precision : "");
+  if (spec->layers == 0 || spec->layers > MAX_LAYERS)
+    INVALID (_("field \"layers\" must be between 1 and %d"), MAX_LAYERS);
+  if (spec->kv_heads == 0 || spec->kv_heads > MAX_HEADS)
+    INVALID (_("field \"kv_heads\" must be between 1 and %d"), MAX_HEADS);
+  if (spec->heads != 0 && spec->kv_heads > spec->heads)
+    INVALID (_("field \"kv_heads\" (%u) is larger than \"heads\" (%u)"), spec->kv_heads, spec->heads);
+  if (spec->key_length == 0 || spec->key_length > MAX_HEAD_DIM)
+    INVALID (_("field \"key_length\" must be between 1 and %d"), MAX_HEAD_DIM);
+  if (spec->value_length == 0 || spec->value_length > MAX_HEAD_DIM)
+    INVALID (_("field \"value_length\" must be between 1 and %d"), MAX_HEAD_DIM);
+  if (spec->context_length > MAX_CONTEXT)
+    INVALID (_("field \"context_length\" must be at most %u tokens"), MAX_CONTEXT);
+  if (spec->sliding_window > MAX_CONTEXT)
+    INVALID (_("field \"sliding_window\" must be at most %u tokens"), MAX_CONTEXT);
+  return TRUE;
+#undef INVALID
+}

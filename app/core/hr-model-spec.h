@@ -1,0 +1,109 @@
+/* hr-model-spec.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrModelSpec: what the memory math needs to know about one model, and where
+ * each value came from. A plain boxed struct with public fields; parsers for
+ * the catalog, GGUF headers, Hugging Face configs and Ollama's /api/show fill
+ * it, the math reads it.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/* Fields whose provenance is recorded ("seed: running-larger-models.txt",
+ * "config.json num_hidden_layers", "GGUF llama.block_count", ...). */
+typedef enum {
+  HR_SPEC_FIELD_PARAMETERS,
+  HR_SPEC_FIELD_PRECISION,
+  HR_SPEC_FIELD_FILE_BYTES,
+  HR_SPEC_FIELD_LAYERS,
+  HR_SPEC_FIELD_HEADS,
+  HR_SPEC_FIELD_KV_HEADS,
+  HR_SPEC_FIELD_KEY_LENGTH,
+  HR_SPEC_FIELD_VALUE_LENGTH,
+  HR_SPEC_FIELD_EMBEDDING_LENGTH,
+  HR_SPEC_FIELD_CONTEXT_LENGTH,
+  HR_SPEC_FIELD_SLIDING_WINDOW,
+  HR_SPEC_N_FIELDS
+} HrSpecField;
+
+/* One tensor of a GGUF file (or of /api/show's tensor list). */
+typedef struct {
+  char    *name;        /* "blk.0.attn_q.weight" */
+  guint32  type;        /* HrGgmlType */
+  guint32  n_dims;      /* 1..4 */
+  guint64  dims[4];     /* ne[0] first, as GGUF stores them */
+  guint64  elements;    /* product of dims */
+  guint64  bytes;       /* exact, from the ggml block size */
+} HrTensorInfo;
+
+typedef struct _HrModelSpec HrModelSpec;
+
+struct _HrModelSpec {
+  char    *name;              /* "llama3.2:3b" */
+  char    *architecture;      /* "llama", "qwen2", "gemma2" (may be NULL) */
+  guint64  parameters;        /* parameter count (0 = unknown) */
+  char    *precision;         /* HrPrecision id of the file as pulled: "q4_K_M" */
+  guint64  file_bytes;        /* size of the weights file in bytes (0 = unknown) */
+  guint32  layers;            /* transformer blocks (block_count) */
+  guint32  heads;             /* attention (query) heads */
+  guint32  kv_heads;          /* key/value heads (GQA); for per-layer models the max */
+  guint32  key_length;        /* key head dim */
+  guint32  value_length;      /* value head dim */
+  guint32  embedding_length;  /* hidden size */
+  guint32  context_length;    /* native context limit in tokens (0 = unknown) */
+  guint32  sliding_window;    /* window in tokens for sliding-window layers (0 = none) */
+  guint32  vocab_size;        /* (0 = unknown) */
+  guint32  expert_count;      /* MoE experts in total (0 = dense) */
+  guint32  expert_used_count; /* MoE experts per token */
+  gboolean tied_embeddings;   /* output shares token_embd (no output.weight) */
+  GArray  *layer_kv_heads;    /* guint32 per layer, or NULL when uniform; 0 = no attention */
+  GArray  *layer_sliding;     /* guint8 per layer (1 = sliding-window layer), or NULL */
+  GPtrArray *tensors;         /* HrTensorInfo*, or NULL when unknown */
+  char    *origin;            /* "catalog", "hf:Qwen/Qwen2.5-3B-Instruct@aa8e...", "gguf:sha256:..." */
+  char    *sources[HR_SPEC_N_FIELDS]; /* provenance per field, or NULL */
+  /* Appended for the runtime model (hr-runtime.h); 0 = unknown / none. */
+  guint32  feed_forward_length; /* FFN intermediate size (n_ff) */
+  guint32  ssm_conv_kernel;     /* recurrent layers: ARCH.ssm.conv_kernel (d_conv) */
+  guint32  ssm_inner_size;      /* ARCH.ssm.inner_size (d_inner) */
+  guint32  ssm_state_size;      /* ARCH.ssm.state_size (d_state) */
+  guint32  ssm_group_count;     /* ARCH.ssm.group_count (n_group) */
+};
+
+#define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())
+
+GType        hr_model_spec_get_type     (void) G_GNUC_CONST;
+HrModelSpec *hr_model_spec_new          (const char        *name);
+HrModelSpec *hr_model_spec_copy         (const HrModelSpec *spec);
+void         hr_model_spec_free         (HrModelSpec       *spec);
+void         hr_model_spec_set_source   (HrModelSpec       *spec,
+                                         HrSpecField        field,
+                                         const char        *source);
+const char  *hr_model_spec_get_source   (const HrModelSpec *spec,
+                                         HrSpecField        field);
+const char  *hr_spec_field_name         (HrSpecField        field);
+gboolean     hr_model_spec_validate     (const HrModelSpec *spec,
+                                         GError           **error);
+void         hr_model_spec_take_tensors (HrModelSpec       *spec,
+                                         GPtrArray         *tensors);
+guint64      hr_model_spec_tensor_bytes (const HrModelSpec *spec);
+guint32      hr_model_spec_layer_kv_heads (const HrModelSpec *spec,
+                                           guint              layer);
+gboolean     hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
+                                             guint              layer);
+
+HrTensorInfo *hr_tensor_info_new  (const char     *name,
+                                   guint32         type,
+                                   guint32         n_dims,
+                                   const guint64  *dims,
+                                   GError        **error);
+HrTensorInfo *hr_tensor_info_copy (const HrTensorInfo *info);
+void          hr_tensor_info_free (HrTensorInfo       *info);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrModelSpec, hr_model_spec_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrTensorInfo, hr_tensor_info_free)
+
+G_END_DECLS

@@ -1,0 +1,64 @@
+/* hr-rates.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Decode rates (seed-facts.md, "Rates"):
+ *   ceiling    = bandwidth / weight bytes (every weight is read once per token)
+ *   efficiency = mean(measured / ceiling) over the board's measured models,
+ *                rounded to two decimals; fitted band = [smallest, largest]
+ *                weight size measured
+ *   estimate   = ceiling x efficiency; "estimate" inside [low / 2, high x 2],
+ *                "extrapolated" outside; "measured" when the archive has it
+ *   floor      = reply tokens / ((stage ceiling - prefill allowance) / 1000)
+ *   speed      = unknown when extrapolated, else ok if rate >= floor, else slow
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HR_RATE_SOURCE_MEASURED,
+  HR_RATE_SOURCE_ESTIMATE,
+  HR_RATE_SOURCE_EXTRAPOLATED,
+} HrRateSource;
+
+typedef enum {
+  HR_SPEED_OK,
+  HR_SPEED_SLOW,
+  HR_SPEED_UNKNOWN,
+} HrSpeed;
+
+/* One measured model on a board: its weight bytes and its mean decode rate. */
+typedef struct {
+  guint64 weight_bytes;
+  double  decode_tps;
+} HrRatePoint;
+
+typedef struct {
+  double   efficiency;      /* measured / ceiling, rounded to 0.01 */
+  guint64  band_low_bytes;  /* smallest measured weight size */
+  guint64  band_high_bytes; /* largest measured weight size */
+  guint    n_points;        /* measurements the fit used (0 = no fit) */
+} HrEfficiencyFit;
+
+double       hr_rate_ceiling_tps    (double                 bandwidth_bytes_per_s,
+                                     guint64                weight_bytes);
+gboolean     hr_rate_fit_efficiency (const HrRatePoint     *points,
+                                     guint                  n_points,
+                                     double                 bandwidth_bytes_per_s,
+                                     HrEfficiencyFit       *out_fit,
+                                     GError               **error);
+HrRateSource hr_rate_source_for     (const HrEfficiencyFit *fit,
+                                     guint64                weight_bytes);
+double       hr_rate_floor_tps      (guint32                reply_tokens,
+                                     guint32                stage_ceiling_ms,
+                                     guint32                prefill_allowance_ms);
+HrSpeed      hr_rate_speed          (double                 tps,
+                                     HrRateSource           source,
+                                     double                 floor_tps);
+const char  *hr_rate_source_to_string (HrRateSource         source);
+const char  *hr_speed_to_string     (HrSpeed                speed);
+
+G_END_DECLS

@@ -1,0 +1,208 @@
+/* hr-units.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-units.h"
+
+/**
+ * hr_bytes_to_gb:
+ * @bytes: a size in bytes
+ *
+ * Returns: @bytes in decimal gigabytes (bytes / 1e9).
+ */
+double
+hr_bytes_to_gb (guint64 bytes)
+{
+  return (double) bytes / (double) HR_BYTES_PER_GB;
+}
+
+/**
+ * hr_bytes_to_gib:
+ * @bytes: a size in bytes
+ *
+ * Returns: @bytes in binary gibibytes (bytes / 1024^3).
+ */
+double
+hr_bytes_to_gib (guint64 bytes)
+{
+  return (double) bytes / (double) HR_BYTES_PER_GIB;
+}
+
+static guint64
+scale_to_bytes (double value,
+                double unit)
+{
+  double bytes;
+
+  if (!(value > 0.0))   /* also catches NaN */
+    return 0;
+  bytes = round (value * unit);
+  if (bytes >= 18446744073709551615.0)
+    return G_MAXUINT64;
+  return (guint64) bytes;
+}
+
+/**
+ * hr_bytes_from_gb:
+ * @gb: a size in decimal gigabytes
+ *
+ * Returns: the size in bytes, rounded to the nearest byte; 0 for a negative
+ *   or NaN input, G_MAXUINT64 when it does not fit.
+ */
+guint64
+hr_bytes_from_gb (double gb)
+{
+  return scale_to_bytes (gb, (double) HR_BYTES_PER_GB);
+}
+
+/**
+ * hr_bytes_from_gib:
+ * @gib: a size in binary gibibytes
+ *
+ * Returns: the size in bytes, rounded to the nearest byte; 0 for a negative
+ *   or NaN input, G_MAXUINT64 when it does not fit.
+ */
+guint64
+hr_bytes_from_gib (double gib)
+{
+  return scale_to_bytes (gib, (double) HR_BYTES_PER_GIB);
+}
+
+/**
+ * hr_format_decimal:
+ * @value: the number
+ * @decimals: digits after the point (0..9)
+ *
+ * Formats @value with @decimals digits, always with a '.' as the decimal
+ * point whatever the locale, so figures match the seed's tables byte for byte.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_format_decimal (double value,
+                   int    decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char format[8];
+
+  decimals = CLAMP (decimals, 0, 9);
+  g_snprintf (format, sizeof format, "%%.%df", decimals);
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, format, value));
+}
+
+/**
+ * hr_format_bytes:
+ * @bytes: a size in bytes
+ * @unit: %HR_UNIT_GB (decimal) or %HR_UNIT_GIB (binary)
+ * @decimals: digits after the point
+ *
+ * Returns: (transfer full): e.g. "2.47 GB" or "2.30 GiB": always labelled.
+ */
+char *
+hr_format_bytes (guint64 bytes,
+                 HrUnit  unit,
+                 int     decimals)
+{
+  g_autofree char *number = NULL;
+
+  if (unit == HR_UNIT_GIB)
+    {
+      number = hr_format_decimal (hr_bytes_to_gib (bytes), decimals);
+      /* TRANSLATORS: a size in binary gibibytes, e.g. "2.30 GiB" */
+      return g_strdup_printf (_("%s GiB"), number);
+    }
+
+  number = hr_format_decimal (hr_bytes_to_gb (bytes), decimals);
+  /* TRANSLATORS: a size in decimal gigabytes, e.g. "2.47 GB" */
+  return g_strdup_printf (_("%s GB"), number);
+}
+
+/**
+ * hr_format_gb_gib:
+ * @bytes: a size in bytes
+ * @decimals: digits after the point
+ *
+ * Returns: (transfer full): both units side by side, e.g. "6.17 GB (5.75 GiB)".
+ */
+char *
+hr_format_gb_gib (guint64 bytes,
+                  int     decimals)
+{
+  g_autofree char *gb = hr_format_bytes (bytes, HR_UNIT_GB, decimals);
+  g_autofree char *gib = hr_format_bytes (bytes, HR_UNIT_GIB, decimals);
+
+  return g_strdup_printf ("%s (%s)", gb, gib);
+}
+
+/**
+ * hr_format_count:
+ * @count: a whole number
+ *
+ * Returns: (transfer full): @count with thousands separated by commas,
+ *   "3,085,938,688", as the seed's tables print counts and bytes.
+ */
+char *
+hr_format_count (guint64 count)
+{
+  char digits[32];
+  GString *out = g_string_sized_new (32);
+  int len, i;
+
+  len = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, count);
+  for (i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * hr_mul_u64:
+ * @a: a factor
+ * @b: a factor
+ * @out: (out): the product, when it fits
+ *
+ * Returns: %TRUE when a x b fits in 64 bits; %FALSE on overflow (@out is
+ *   then set to G_MAXUINT64).
+ */
+gboolean
+hr_mul_u64 (guint64  a,
+            guint64  b,
+            guint64 *out)
+{
+  if (!g_uint64_checked_mul (out, a, b))
+    {
+      *out = G_MAXUINT64;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * hr_add_u64:
+ * @a: a term
+ * @b: a term
+ * @out: (out): the sum, when it fits
+ *
+ * Returns: %TRUE when a + b fits in 64 bits; %FALSE on overflow (@out is
+ *   then set to G_MAXUINT64).
+ */
+gboolean
+hr_add_u64 (guint64  a,
+            guint64  b,
+            guint64 *out)
+{
+  if (!g_uint64_checked_add (out, a, b))
+    {
+      *out = G_MAXUINT64;
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,44 @@
+/* hr-units.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Bytes, and their two names: GB (decimal, bytes / 1e9) and GiB (binary,
+ * bytes / 1024^3). Every formatted figure carries its unit so the two are
+ * never confused (seed-facts.md, "Units").
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/** HR_BYTES_PER_GB: 1e9 bytes, the decimal gigabyte. */
+#define HR_BYTES_PER_GB  G_GUINT64_CONSTANT (1000000000)
+/** HR_BYTES_PER_GIB: 1024^3 bytes, the binary gibibyte. */
+#define HR_BYTES_PER_GIB G_GUINT64_CONSTANT (1073741824)
+
+typedef enum {
+  HR_UNIT_GB,   /* decimal */
+  HR_UNIT_GIB,  /* binary */
+} HrUnit;
+
+double  hr_bytes_to_gb          (guint64     bytes);
+double  hr_bytes_to_gib         (guint64     bytes);
+guint64 hr_bytes_from_gb        (double      gb);
+guint64 hr_bytes_from_gib       (double      gib);
+char   *hr_format_bytes         (guint64     bytes,
+                                 HrUnit      unit,
+                                 int         decimals);
+char   *hr_format_gb_gib        (guint64     bytes,
+                                 int         decimals);
+char   *hr_format_count         (guint64     count);
+char   *hr_format_decimal       (double      value,
+                                 int         decimals);
+gboolean hr_mul_u64             (guint64     a,
+                                 guint64     b,
+                                 guint64    *out);
+gboolean hr_add_u64             (guint64     a,
+                                 guint64     b,
+                                 guint64    *out);
+
+G_END_DECLS
