@@ -1,0 +1,229 @@
+/* hr-ollama-client.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrOllamaClient: one board's Ollama server over its HTTP API
+ * (ollama-api.md). Every call is asynchronous with its own GCancellable; a
+ * plain call has a deadline, a stream an inactivity limit (and no limit
+ * before its first byte: a cold load can take minutes); lines and answers
+ * have size caps. Failures are HR_NET_ERROR errors whose message a person
+ * can act on; cancelling is G_IO_ERROR_CANCELLED.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "hr-ollama-show.h"
+#include "hr-pull-progress.h"
+
+G_BEGIN_DECLS
+
+/** HR_OLLAMA_DEADLINE_MS: default deadline of a plain call. */
+#define HR_OLLAMA_DEADLINE_MS          30000
+/** HR_OLLAMA_CONNECT_TIMEOUT_MS: default time allowed to connect and send a request. */
+#define HR_OLLAMA_CONNECT_TIMEOUT_MS   10000
+/** HR_OLLAMA_INACTIVITY_MS: default silence allowed in a stream once it has started. */
+#define HR_OLLAMA_INACTIVITY_MS        300000
+/** HR_OLLAMA_MAX_LINE_BYTES: default cap on one stream line (a generate
+ * stream's last line may carry a `context` array of token ids). */
+#define HR_OLLAMA_MAX_LINE_BYTES       (4 * 1024 * 1024)
+/** HR_OLLAMA_MAX_RESPONSE_BYTES: default cap on one answer or stream. */
+#define HR_OLLAMA_MAX_RESPONSE_BYTES   (64 * 1024 * 1024)
+
+/* A model on the board (/api/tags). */
+typedef struct {
+  char    *name;               /* "llama3.2:latest" */
+  char    *model;
+  char    *digest;             /* bare 64 hex */
+  guint64  size;               /* the whole package, bytes */
+  char    *modified_at;        /* ISO 8601 as sent */
+  char    *format;             /* "gguf" */
+  char    *family;
+  char    *parameter_size;     /* "3.2B" */
+  char    *quantization_level; /* "Q4_K_M" */
+} HrOllamaModel;
+
+/* A loaded model (/api/ps). */
+typedef struct {
+  char      *name;
+  char      *model;
+  char      *digest;           /* bare 64 hex */
+  guint64    size;             /* bytes of the loaded model */
+  guint64    size_vram;        /* bytes of it on the GPU */
+  guint32    context_length;   /* num_ctx it was loaded with (0 = not reported) */
+  GDateTime *expires_at;       /* NULL when absent or unreadable */
+  char      *family;
+  char      *parameter_size;
+  char      *quantization_level;
+} HrOllamaLoaded;
+
+/* What a streamed generate or chat answered, timed by the client. Timing
+ * fields are Ollama's nanoseconds; -1 means the field was not in the final
+ * line (Ollama leaves zeros out). */
+typedef struct {
+  char    *text;               /* the reply */
+  char    *thinking;           /* a thinking model's thoughts, or NULL */
+  char    *done_reason;        /* "stop", "length", "load", "unload" */
+  double   ttft_ms;            /* client: request sent to first non-empty chunk (-1 = none) */
+  double   client_total_ms;    /* client: request sent to the end of the stream */
+  gint64   total_duration;
+  gint64   load_duration;
+  gint64   prompt_eval_count;
+  gint64   prompt_eval_duration;
+  gint64   eval_count;
+  gint64   eval_duration;
+} HrOllamaReply;
+
+/**
+ * HrOllamaChunkFunc:
+ * @content: the chunk's text (`response`, or `message.content` for chat); may be ""
+ * @thinking: the chunk's `thinking` text; may be ""
+ * @user_data: the data given with the function
+ *
+ * Called for every chunk of a streamed reply that carries text.
+ */
+typedef void (*HrOllamaChunkFunc) (const char *content,
+                                   const char *thinking,
+                                   gpointer    user_data);
+
+/**
+ * HrOllamaPullFunc:
+ * @progress: the pull's progress so far (transfer none)
+ * @user_data: the data given with the function
+ *
+ * Called after every line of a pull stream, and once a second while it is
+ * quiet, so a stall can be shown.
+ */
+typedef void (*HrOllamaPullFunc) (const HrPullProgress *progress,
+                                  gpointer              user_data);
+
+#define HR_TYPE_OLLAMA_CLIENT (hr_ollama_client_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrOllamaClient, hr_ollama_client, HR, OLLAMA_CLIENT, GObject)
+
+char           *hr_ollama_default_host         (const char      *setting);
+HrOllamaClient *hr_ollama_client_new           (const char      *host,
+                                                GError         **error);
+const char     *hr_ollama_client_get_base_url  (HrOllamaClient  *self);
+void            hr_ollama_client_set_token     (HrOllamaClient  *self,
+                                                const char      *token);
+void            hr_ollama_client_set_timeouts  (HrOllamaClient  *self,
+                                                guint            deadline_ms,
+                                                guint            connect_ms,
+                                                guint            inactivity_ms);
+void            hr_ollama_client_set_caps      (HrOllamaClient  *self,
+                                                gsize            max_line_bytes,
+                                                guint64          max_response_bytes);
+
+void            hr_ollama_client_version_async  (HrOllamaClient      *self,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+char           *hr_ollama_client_version_finish (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_tags_async     (HrOllamaClient      *self,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+GPtrArray      *hr_ollama_client_tags_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_ps_async       (HrOllamaClient      *self,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+GPtrArray      *hr_ollama_client_ps_finish      (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_show_async     (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+HrOllamaShow   *hr_ollama_client_show_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_generate_async  (HrOllamaClient      *self,
+                                                  const char          *model,
+                                                  const char          *prompt,
+                                                  JsonObject          *options,
+                                                  HrOllamaChunkFunc    chunk_func,
+                                                  gpointer             chunk_data,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+HrOllamaReply  *hr_ollama_client_generate_finish (HrOllamaClient      *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+
+void            hr_ollama_client_chat_async      (HrOllamaClient      *self,
+                                                  const char          *model,
+                                                  JsonArray           *messages,
+                                                  JsonObject          *options,
+                                                  HrOllamaChunkFunc    chunk_func,
+                                                  gpointer             chunk_data,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+HrOllamaReply  *hr_ollama_client_chat_finish     (HrOllamaClient      *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+
+void            hr_ollama_client_load_async     (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 guint32              num_ctx,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_load_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_unload_async   (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_unload_finish  (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_pull_async     (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 HrOllamaPullFunc     progress_func,
+                                                 gpointer             progress_data,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_pull_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_delete_async   (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_delete_finish  (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_model_free   (HrOllamaModel  *model);
+void            hr_ollama_loaded_free  (HrOllamaLoaded *loaded);
+void            hr_ollama_reply_free   (HrOllamaReply  *reply);
+double          hr_ollama_rate_tps     (gint64          count,
+                                        gint64          duration_ns);
+char           *hr_ollama_format_ms    (gint64          duration_ns);
+char           *hr_ollama_format_tps   (double          tps);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaModel, hr_ollama_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaLoaded, hr_ollama_loaded_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaReply, hr_ollama_reply_free)
+
+G_END_DECLS
