@@ -239,9 +239,14 @@ hr_cli_context_load (HrCliContext *ctx,
       g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
       g_autofree char *user = hr_data_measurements_dir ();
 
-      if (!load_archive (ctx->measurements, builtin, ctx->warnings, error) ||
-          !load_archive (ctx->measurements, user, ctx->warnings, error))
+      g_autoptr(GError) user_error = NULL;
+
+      if (!load_archive (ctx->measurements, builtin, ctx->warnings, error))
         return FALSE;
+      /* The user's archive is theirs: if it cannot be listed, say so and go
+       * on with the built-in measurements. */
+      if (!load_archive (ctx->measurements, user, ctx->warnings, &user_error))
+        g_ptr_array_add (ctx->warnings, g_strdup_printf (_("skipped your measurements: %s"), user_error->message));
     }
 
   ctx->rates = hr_measurement_archive_rates (ctx->measurements, ctx->board->id);

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "hr-error.h"
 #include "hr-json-private.h"
@@ -58,8 +59,18 @@ _hr_json_doc_parse (const char  *data,
 
   if (!json_parser_load_from_data (doc->parser, data, length, &local_error))
     {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("%s: not valid JSON: %s"), display_name, local_error->message);
+      const char *message = local_error->message;
+      guint line = 0, column = 0;
+      int consumed = 0;
+
+      /* json-glib says "<data>:LINE:COLUMN: Parse error: ..."; say it with
+       * the file's own name instead. */
+      if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &consumed) == 2 && consumed > 0)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                     _("%s: line %u, column %u: not valid JSON: %s"), display_name, line, column, message + consumed);
+      else
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                     _("%s: not valid JSON: %s"), display_name, message);
       return NULL;
     }
   g_signal_handlers_disconnect_by_data (doc->parser, doc);

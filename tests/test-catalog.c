@@ -1,0 +1,354 @@
+/* test-catalog.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The built-in catalog and boards, the user's copies, malformed files, and
+ * atomic saves.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "hr-catalog.h"
+#include "hr-error.h"
+#include "hr-memory.h"
+
+static char *
+builtin (const char *name)
+{
+  return g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), name, NULL);
+}
+
+static void
+test_catalog_builtin (void)
+{
+  g_autofree char *path = builtin ("catalog.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
+  /* The seed's five (running-larger-models.txt): params, disk, layers, KV heads, head dim. */
+  static const struct { const char *name; guint64 params, disk; guint32 layers, kv, hd; } seed[] = {
+    { "qwen2.5:0.5b", 500000000, 400000000, 24, 2, 64 },
+    { "gemma2:2b", 2600000000, 1600000000, 26, 4, 256 },
+    { "llama3.2:3b", 3200000000, 2000000000, 28, 8, 128 },
+    { "llama3.1:8b", 8000000000, 4900000000, 32, 8, 128 },
+    { "qwen2.5:14b", 14800000000, 9000000000, 48, 8, 128 },
+  };
+
+  g_assert_no_error (error);
+  g_assert_nonnull (catalog);
+  g_assert_cmpuint (catalog->len, >=, 20);
+  for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (catalog, i);
+      g_assert_cmpstr (spec->name, ==, seed[i].name);
+      g_assert_cmpuint (spec->parameters, ==, seed[i].params);
+      g_assert_cmpstr (spec->precision, ==, "q4_K_M");
+      g_assert_cmpuint (spec->file_bytes, ==, seed[i].disk);
+      g_assert_cmpuint (spec->layers, ==, seed[i].layers);
+      g_assert_cmpuint (spec->kv_heads, ==, seed[i].kv);
+      g_assert_cmpuint (spec->key_length, ==, seed[i].hd);
+      g_assert_cmpuint (spec->value_length, ==, seed[i].hd);
+      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS));
+    }
+  /* every model names a source for every figure the math uses */
+  for (guint i = 0; i < catalog->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (catalog, i);
+      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_PARAMETERS));
+      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS));
+      g_assert_nonnull (hr_catalog_find (catalog, spec->name));
+    }
+  g_assert_null (hr_catalog_find (catalog, "no-such-model"));
+}
+
+static void
+test_catalog_boards_builtin (void)
+{
+  g_autofree char *path = builtin ("boards.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (path, &error);
+  const HrBoard *jetson, *spark;
+
+  g_assert_no_error (error);
+  jetson = hr_boards_find (boards, "jetson-orin-nano-super");
+  g_assert_nonnull (jetson);
+  g_assert_cmpuint (jetson->pool_bytes, ==, 8000000000);
+  g_assert_cmpuint (jetson->resident_bytes, ==, 1900000000);
+  g_assert_cmpuint (jetson->reserve_bytes, ==, 1000000000);
+  g_assert_cmpfloat (jetson->bandwidth_bytes_per_s, ==, 102e9);
+  g_assert_cmpuint (jetson->reply_tokens, ==, 27);
+  g_assert_cmpuint (jetson->stage_ceiling_ms, ==, 3000);
+  g_assert_cmpuint (jetson->prefill_allowance_ms, ==, 350);
+  g_assert_true (jetson->unified);
+  /* the DGX Spark: 121 GiB unified */
+  spark = hr_boards_find (boards, "dgx-spark");
+  g_assert_nonnull (spark);
+  g_assert_cmpuint (spark->pool_bytes, ==, G_GUINT64_CONSTANT (121) * 1073741824);
+  g_assert_true (spark->unified);
+  g_assert_true (hr_boards_find (boards, "jetson orin nano super") == jetson);
+  g_assert_cmpuint (boards->len, >=, 5);
+}
+
+static void
+test_catalog_malformed_json (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) c = hr_catalog_load_data ("{\"version\": 1,\n \"models\": [\n  {\"name\": \"x\",\n", -1, "my-catalog.json", &error);
+
+  g_assert_null (c);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "my-catalog.json: line 3, column 15: not valid JSON: Parse error: unexpected character `,', expected string constant");
+}
+
+static void
+test_catalog_invalid_field (void)
+{
+  const char *text =
+    "{\n"
+    "  \"version\": 1,\n"
+    "  \"models\": [\n"
+    "    { \"name\": \"a\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
+    "      \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64 },\n"
+    "    { \"name\": \"b\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
+    "      \"layers\": -3, \"kv_heads\": 2, \"head_dim\": 64 }\n"
+    "  ]\n"
+    "}\n";
+  const char *absurd =
+    "{ \"version\": 1, \"models\": [\n"
+    "  { \"name\": \"c\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
+    "    \"layers\": 2, \"kv_heads\": 2,\n"
+    "    \"head_dim\": 1e12 } ] }\n";
+  const char *unknown_precision =
+    "{ \"version\": 1, \"models\": [\n"
+    "  { \"name\": \"d\", \"parameters\": 1000,\n"
+    "    \"precision\": \"q3_Z\", \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64 } ] }\n";
+  const char *missing =
+    "{ \"version\": 1, \"models\": [\n"
+    "  { \"name\": \"e\", \"parameters\": 1000, \"precision\": \"int4\", \"kv_heads\": 2, \"head_dim\": 64 } ] }\n";
+  const char *dup =
+    "{ \"version\": 1, \"models\": [\n"
+    "  { \"name\": \"f\", \"parameters\": 1, \"precision\": \"int4\", \"layers\": 1, \"kv_heads\": 1, \"head_dim\": 64 },\n"
+    "  { \"name\": \"f\", \"parameters\": 1, \"precision\": \"int4\", \"layers\": 1, \"kv_heads\": 1, \"head_dim\": 64 } ] }\n";
+  g_autoptr(GError) error = NULL;
+  GPtrArray *c;
+
+  c = hr_catalog_load_data (text, -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" must not be negative");
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data (absurd, -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 4: entry 1 (\"c\"): field \"head_dim\" is more than the largest plausible value 4294967295");
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data (unknown_precision, -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 3: entry 1 (\"d\"): field \"precision\": \"q3_Z\" is not a precision Headroom knows");
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data (missing, -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 2: entry 1 (\"e\"): field \"layers\" is missing");
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data (dup, -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 3: entry 2 (\"f\"): the name \"f\" appears twice");
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data ("{\"version\": 2, \"models\": []}", -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+
+  c = hr_catalog_load_data ("[1, 2]", -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 1: expected an object with a \"models\" list");
+}
+
+static void
+test_boards_invalid (void)
+{
+  const char *text =
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"tiny\", \"name\": \"Tiny\", \"pool_bytes\": 1000,\n"
+    "    \"resident_bytes\": 900,\n"
+    "    \"reserve_bytes\": 200, \"bandwidth_gb_s\": 10 } ] }\n";
+  const char *turn =
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"t\", \"name\": \"T\", \"pool_bytes\": 1000, \"resident_bytes\": 1,\n"
+    "    \"reserve_bytes\": 1, \"bandwidth_gb_s\": 10,\n"
+    "    \"turn_budget\": { \"reply_tokens\": 27,\n"
+    "      \"stage_ceiling_ms\": 100, \"prefill_allowance_ms\": 350 } } ] }\n";
+  g_autoptr(GError) error = NULL;
+  GPtrArray *b;
+
+  b = hr_boards_load_data (text, -1, "boards.json", &error);
+  g_assert_null (b);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "boards.json: line 3: entry 1 (\"tiny\"): \"resident_bytes\" plus \"reserve_bytes\" must be less than \"pool_bytes\": nothing would be left for a model");
+  g_clear_error (&error);
+
+  b = hr_boards_load_data (turn, -1, "boards.json", &error);
+  g_assert_null (b);
+  g_assert_cmpstr (error->message, ==, "boards.json: line 5: entry 1 (\"t\"): \"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode");
+}
+
+static void
+test_catalog_round_trip_and_merge (void)
+{
+  g_autofree char *path = builtin ("catalog.json");
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, NULL);
+  g_autoptr(GPtrArray) user = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  g_autoptr(GPtrArray) again = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  HrModelSpec *mine;
+  guint n;
+
+  data = hr_catalog_to_data (catalog, NULL);
+  again = hr_catalog_load_data (data, -1, "round-trip", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->len, ==, catalog->len);
+  for (guint i = 0; i < catalog->len; i++)
+    {
+      const HrModelSpec *a = g_ptr_array_index (catalog, i), *b = g_ptr_array_index (again, i);
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->parameters, ==, b->parameters);
+      g_assert_cmpuint (a->file_bytes, ==, b->file_bytes);
+      g_assert_cmpuint (hr_memory_kv_bytes_per_token (a, HR_KV_CACHE_F16), ==, hr_memory_kv_bytes_per_token (b, HR_KV_CACHE_F16));
+      g_assert_cmpstr (hr_model_spec_get_source (a, HR_SPEC_FIELD_LAYERS), ==, hr_model_spec_get_source (b, HR_SPEC_FIELD_LAYERS));
+    }
+
+  n = catalog->len;
+  mine = hr_model_spec_copy (hr_catalog_find (catalog, "llama3.2:3b"));
+  mine->file_bytes = 2019377376;
+  g_ptr_array_add (user, mine);
+  mine = hr_model_spec_copy (mine);
+  g_free (mine->name);
+  mine->name = g_strdup ("my-finetune");
+  g_ptr_array_add (user, mine);
+  hr_catalog_merge (catalog, user);
+  g_assert_cmpuint (catalog->len, ==, n + 1);
+  g_assert_cmpuint (hr_catalog_find (catalog, "llama3.2:3b")->file_bytes, ==, 2019377376);
+  g_assert_cmpstr (((HrModelSpec *) g_ptr_array_index (catalog, 2))->name, ==, "llama3.2:3b");
+  g_assert_nonnull (hr_catalog_find (catalog, "my-finetune"));
+}
+
+static void
+test_catalog_atomic_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "sub", "catalog.json", NULL);
+  g_autofree char *builtin_path = builtin ("catalog.json");
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (builtin_path, NULL);
+  g_autoptr(GPtrArray) small = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  struct rlimit old_limit, limit;
+  HrModelSpec *bad;
+
+  g_ptr_array_add (small, hr_model_spec_copy (g_ptr_array_index (catalog, 0)));
+  g_assert_true (hr_catalog_save_file (small, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+
+  /* An invalid model: nothing is written. */
+  bad = hr_model_spec_copy (g_ptr_array_index (catalog, 1));
+  bad->layers = 0;
+  g_ptr_array_add (catalog, bad);
+  g_assert_false (hr_catalog_save_file (catalog, path, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  g_ptr_array_remove_index (catalog, catalog->len - 1);
+
+  /* A write that fails half way (the file size limit stops it): the old
+   * file is left exactly as it was. */
+  signal (SIGXFSZ, SIG_IGN);
+  getrlimit (RLIMIT_FSIZE, &old_limit);
+  limit = old_limit;
+  limit.rlim_cur = 4096;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  g_assert_false (hr_catalog_save_file (catalog, path, &error));
+  setrlimit (RLIMIT_FSIZE, &old_limit);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "the previous version is unchanged"));
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (before, ==, after);
+
+  /* and a good save replaces it */
+  g_clear_error (&error);
+  g_assert_true (hr_catalog_save_file (catalog, path, &error));
+  g_free (after);
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (before, !=, after);
+
+  {
+    g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+    g_assert_cmpint (g_remove (path), ==, 0);
+    g_assert_cmpint (g_rmdir (sub), ==, 0);
+    g_assert_cmpint (g_rmdir (dir), ==, 0);
+  }
+}
+
+static void
+test_boards_save_round_trip (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-boards-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "boards.json", NULL);
+  g_autofree char *builtin_path = builtin ("boards.json");
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (builtin_path, NULL);
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GPtrArray) user = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_board_free);
+  g_autoptr(GError) error = NULL;
+  HrBoard *edited;
+  guint n = boards->len;
+
+  g_assert_true (hr_boards_save_file (boards, path, &error));
+  g_assert_no_error (error);
+  again = hr_boards_load_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->len, ==, boards->len);
+  g_assert_cmpfloat (hr_boards_find (again, "jetson-orin-nano-super")->bandwidth_bytes_per_s, ==, 102e9);
+
+  edited = hr_board_copy (hr_boards_find (boards, "jetson-orin-nano-super"));
+  edited->resident_bytes = 2500000000;
+  g_ptr_array_add (user, edited);
+  hr_boards_merge (boards, user);
+  g_assert_cmpuint (boards->len, ==, n);
+  g_assert_cmpuint (hr_boards_find (boards, "jetson-orin-nano-super")->resident_bytes, ==, 2500000000);
+
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_catalog_missing_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) c = hr_catalog_load_file ("/nonexistent/headroom/catalog.json", &error);
+
+  g_assert_null (c);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/catalog/builtin", test_catalog_builtin);
+  g_test_add_func ("/catalog/boards-builtin", test_catalog_boards_builtin);
+  g_test_add_func ("/catalog/malformed-json", test_catalog_malformed_json);
+  g_test_add_func ("/catalog/invalid-field", test_catalog_invalid_field);
+  g_test_add_func ("/catalog/boards-invalid", test_boards_invalid);
+  g_test_add_func ("/catalog/round-trip-and-merge", test_catalog_round_trip_and_merge);
+  g_test_add_func ("/catalog/atomic-save", test_catalog_atomic_save);
+  g_test_add_func ("/catalog/boards-save", test_boards_save_round_trip);
+  g_test_add_func ("/catalog/missing-file", test_catalog_missing_file);
+  return g_test_run ();
+}

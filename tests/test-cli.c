@@ -1,0 +1,289 @@
+/* test-cli.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * headroom-cli with the seed's inputs prints the seed's tables line for line
+ * (../shared/reference/seed-facts.md), refuses the way the seed refuses, and
+ * says what is wrong with bad arguments in one line, exiting 2.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define SEED_MODELS "qwen2.5:0.5b,gemma2:2b,llama3.2:3b,llama3.1:8b,qwen2.5:14b"
+
+typedef struct {
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run *r, ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  const char *arg;
+  va_list ap;
+  int wait_status;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  va_start (ap, r);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  /* The child sees the test's own isolated data directory. */
+  envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  if (g_test_verbose ())
+    g_printerr ("%s", r->err);
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static void
+test_cli_weights (void)
+{
+  g_auto(Run) w1 = { 0 };
+  g_auto(Run) w3 = { 0 };
+
+  run_cli (&w1, "weights", "--parameters", "70", "--precision", "int4", NULL);
+  g_assert_cmpint (w1.status, ==, 0);
+  g_assert_cmpstr (w1.out, ==,
+                   "parameter_count    70,000,000,000\n"
+                   "precision          int4\n"
+                   "bits_per_parameter 4\n"
+                   "weight_bytes       35,000,000,000\n"
+                   "weight_gb          35.00 GB (decimal, / 1e9)\n"
+                   "weight_gib         32.60 GiB (binary, / 1024^3)\n");
+
+  run_cli (&w3, "weights", "--count", "3085938688", "--precision", "bf16", NULL);
+  g_assert_cmpint (w3.status, ==, 0);
+  g_assert_cmpstr (w3.out, ==,
+                   "parameter_count    3,085,938,688\n"
+                   "precision          bf16\n"
+                   "bits_per_parameter 16\n"
+                   "weight_bytes       6,171,877,376\n"
+                   "weight_gb          6.17 GB (decimal, / 1e9)\n"
+                   "weight_gib         5.75 GiB (binary, / 1024^3)\n");
+}
+
+static void
+test_cli_weights_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, "weights", "--count", "3212749888", "--precision", "int4", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  /* W5 */
+  g_assert_cmpint (json_object_get_int_member (o, "weight_bytes"), ==, 1606374944);
+  g_assert_cmpint (json_object_get_int_member (o, "parameter_count"), ==, 3212749888);
+}
+
+static void
+test_cli_catalog (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "catalog", "--models", SEED_MODELS, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "model           params    quant  predicted   pulled\n"
+                   "qwen2.5:0.5b      0.5B   q4_K_M       0.3G     0.4G\n"
+                   "gemma2:2b         2.6B   q4_K_M       1.5G     1.6G\n"
+                   "llama3.2:3b       3.2B   q4_K_M       1.8G     2.0G\n"
+                   "llama3.1:8b       8.0B   q4_K_M       4.6G     4.9G\n"
+                   "qwen2.5:14b      14.8B   q4_K_M       8.5G     9.0G\n");
+}
+
+static void
+test_cli_fit (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) r16 = { 0 };
+
+  run_cli (&r, "fit", "--models", SEED_MODELS, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "budget 5.1 GB: an 8.0 GB pool, 1.9 GB resident, 1.0 GB held back\n"
+                   "model           weights  kv@4096   total   verdict\n"
+                   "qwen2.5:0.5b        0.4     0.05    0.45   fits, 4.65 GB under budget\n"
+                   "gemma2:2b           1.6     0.44    2.04   fits, 3.06 GB under budget\n"
+                   "llama3.2:3b         2.0     0.47    2.47   fits, 2.63 GB under budget\n"
+                   "llama3.1:8b         4.9     0.54    5.44   tight, 0.66 GB left above the OS\n"
+                   "qwen2.5:14b         9.0     0.81    9.81   over by 3.71 GB\n");
+
+  /* 16,384 tokens: llama3.2:3b's cache is 1.88 GB */
+  run_cli (&r16, "fit", "--models", "llama3.2:3b", "--context", "16384", NULL);
+  g_assert_cmpint (r16.status, ==, 0);
+  g_assert_nonnull (strstr (r16.out, "llama3.2:3b         2.0     1.88    3.88   fits, 1.22 GB under budget\n"));
+}
+
+static void
+test_cli_dashboard (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "dashboard", "--models", SEED_MODELS, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+                   "======================================================================\n"
+                   "  Model budget 5.1 GB   floor 10.2 t/s   peak 102 GB/s\n"
+                   "======================================================================\n"
+                   "  model          total GB  memory   ceiling    t/s  source        speed\n"
+                   "  qwen2.5:0.5b       0.45  fits       255.0   91.8  extrapolated  unknown\n"
+                   "  gemma2:2b          2.04  fits        63.8   22.9  estimate      ok\n"
+                   "  llama3.2:3b        2.47  fits        51.0   18.4  measured      ok\n"
+                   "  llama3.1:8b        5.44  tight       20.8    7.4  measured      slow\n"
+                   "  qwen2.5:14b        9.81  over        11.3    4.1  estimate      slow\n"
+                   "----------------------------------------------------------------------\n"
+                   "  recommended: llama3.2:3b\n"
+                   "======================================================================\n");
+}
+
+static void
+test_cli_dashboard_empty_archive (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-empty-XXXXXX", NULL);
+  g_auto(Run) r = { 0 };
+
+  /* No measurement: every rate is extrapolated, nothing is recommended. */
+  run_cli (&r, "dashboard", "--models", SEED_MODELS, "--measurements", dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  llama3.2:3b        2.47  fits        51.0    0.0  extrapolated  unknown\n"));
+  g_assert_nonnull (strstr (r.out, "  recommended: none (no model both fits and reaches the floor)\n"));
+  g_rmdir (dir);
+}
+
+static void
+test_cli_check (void)
+{
+  g_auto(Run) r14 = { 0 };
+  g_auto(Run) r3 = { 0 };
+  g_auto(Run) rx = { 0 };
+  g_auto(Run) rj = { 0 };
+
+  run_cli (&r14, "check", "qwen2.5:14b", NULL);
+  g_assert_cmpint (r14.status, ==, 1);
+  g_assert_cmpstr (r14.out, ==,
+                   "  refused: qwen2.5:14b is over by 3.71 GB\n"
+                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+
+  run_cli (&r3, "check", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  g_assert_cmpstr (r3.out, ==, "  allowed: llama3.2:3b fits, 2.63 GB under budget, and decodes at 18.4 t/s (measured)\n");
+
+  run_cli (&rx, "check", "qwen2.5:0.5b", NULL);
+  g_assert_cmpint (rx.status, ==, 1);
+  g_assert_cmpstr (rx.out, ==, "  refused: qwen2.5:0.5b has no rate this board has measured\n");
+
+  run_cli (&rj, "check", "no-such-model:7b", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 1);
+  g_assert_nonnull (strstr (rj.out, "\"allowed\" : false"));
+  g_assert_nonnull (strstr (rj.out, "\\\"no-such-model:7b\\\" is not on the menu: it is not in the catalog"));
+}
+
+static void
+test_cli_bad_arguments (void)
+{
+  static const struct { const char *args[6]; const char *err; } cases[] = {
+    { { "weights", "--parameters", "7", "--precision", "int3" }, "headroom-cli: unknown precision \"int3\"; choose one of: fp32, fp16, bf16, f16, q8_0, int8, q6_K, q5_K_M, q4_K_M, q4_0, int4\n" },
+    { { "weights", "--count", "-5", "--precision", "int4" }, "headroom-cli: --count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"-5\"\n" },
+    { { "weights", "--count", "many", "--precision", "int4" }, "headroom-cli: --count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"many\"\n" },
+    { { "weights", "--parameters", "abc", "--precision", "int4" }, "headroom-cli: --parameters must be a positive number of billions up to 100,000, not \"abc\"\n" },
+    { { "weights", "--precision", "int4" }, "headroom-cli: give exactly one of --parameters BILLIONS or --count N\n" },
+    { { "fit", "--context", "0" }, "headroom-cli: --context must be a whole number from 1 to 67108864, not \"0\"\n" },
+    { { "fit", "--board", "raspberry-pi" }, NULL },
+    { { "fit", "--kv-type", "f32" }, "headroom-cli: --kv-type must be f16, q8_0 or q4_0, not \"f32\"\n" },
+    { { "fit", "--parallel", "0" }, "headroom-cli: --parallel must be a whole number from 1 to 64, not \"0\"\n" },
+    { { "check" }, "headroom-cli: check takes one model name, e.g. headroom-cli check llama3.2:3b\n" },
+    { { "frobnicate" }, "headroom-cli: unknown command \"frobnicate\"; run \"headroom-cli --help\" for the list\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      run_cli (&r, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4], NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_cmpstr (r.out, ==, "");
+      if (cases[i].err != NULL)
+        g_assert_cmpstr (r.err, ==, cases[i].err);
+      else
+        g_assert_true (g_str_has_prefix (r.err, "headroom-cli: unknown board \"raspberry-pi\"; the boards are: jetson-orin-nano-super, dgx-spark"));
+      /* one line */
+      g_assert_true (g_str_has_suffix (r.err, "\n"));
+      g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+    }
+}
+
+static void
+test_cli_malformed_user_catalog (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+  g_autofree char *path = g_build_filename (dir, "catalog.json", NULL);
+  g_autofree char *after = NULL;
+  const char *broken = "{ \"version\": 1, \"models\": [ { \"name\": \"mine\" ";
+  g_auto(Run) r = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, broken, -1, NULL));
+
+  /* The command still runs on the built-in catalog, says why it skipped
+   * the user's file, and leaves the file alone. */
+  {
+    const char *env_xdg = g_get_user_data_dir ();
+    g_auto(GStrv) envp = g_get_environ ();
+    const char *argv[] = { g_getenv ("HEADROOM_CLI"), "fit", "--models", "llama3.2:3b", NULL };
+    int wait_status;
+
+    envp = g_environ_setenv (envp, "XDG_DATA_HOME", env_xdg, TRUE);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &r.out, &r.err, &wait_status, NULL));
+    g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  }
+  g_assert_true (g_str_has_prefix (r.err, "headroom-cli: skipped your catalog (it is left as it is): "));
+  g_assert_nonnull (strstr (r.err, path));
+  g_assert_nonnull (strstr (r.err, "not valid JSON"));
+  g_assert_nonnull (strstr (r.out, "llama3.2:3b         2.0     0.47    2.47   fits, 2.63 GB under budget\n"));
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, broken);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/cli/weights", test_cli_weights);
+  g_test_add_func ("/cli/weights-json", test_cli_weights_json);
+  g_test_add_func ("/cli/catalog", test_cli_catalog);
+  g_test_add_func ("/cli/fit", test_cli_fit);
+  g_test_add_func ("/cli/dashboard", test_cli_dashboard);
+  g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
+  g_test_add_func ("/cli/check", test_cli_check);
+  g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
+  g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
+  return g_test_run ();
+}

@@ -1,0 +1,151 @@
+/* test-measurement.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The measurement archive: the seed's two Jetson measurements feed the
+ * efficiency fit (seed-facts.md: 0.36 over (2.0, 4.9) GB), bad files are
+ * skipped with a message and left alone, saves are atomic.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-error.h"
+#include "hr-measurement.h"
+#include "hr-rates.h"
+
+static void
+test_measurement_seed_archive (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "measurements", NULL);
+  g_autofree char *catalog_path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) archive = hr_measurement_archive_load (dir, errors, &error);
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(GHashTable) rates = NULL;
+  g_autoptr(GArray) points = NULL;
+  HrEfficiencyFit fit;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (errors->len, ==, 0);
+  g_assert_cmpuint (archive->len, ==, 2);
+
+  rates = hr_measurement_archive_rates (archive, "jetson-orin-nano-super");
+  g_assert_cmpuint (g_hash_table_size (rates), ==, 2);
+  g_assert_cmpfloat (*(double *) g_hash_table_lookup (rates, "llama3.2:3b"), ==, 18.4);
+  g_assert_cmpfloat (*(double *) g_hash_table_lookup (rates, "llama3.1:8b"), ==, 7.4);
+
+  points = hr_measurement_archive_points (archive, "jetson-orin-nano-super", catalog);
+  g_assert_cmpuint (points->len, ==, 2);
+  g_assert_true (hr_rate_fit_efficiency ((HrRatePoint *) (gpointer) points->data, points->len, 102e9, &fit, &error));
+  /* the seed's constants come out of the data */
+  g_assert_cmpfloat (fit.efficiency, ==, 0.36);
+  g_assert_cmpuint (fit.band_low_bytes, ==, 2000000000);
+  g_assert_cmpuint (fit.band_high_bytes, ==, 4900000000);
+
+  /* another board has measured nothing */
+  g_hash_table_unref (g_steal_pointer (&rates));
+  rates = hr_measurement_archive_rates (archive, "dgx-spark");
+  g_assert_cmpuint (g_hash_table_size (rates), ==, 0);
+}
+
+static void
+test_measurement_bad_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-archive-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *cut = g_build_filename (dir, "b.json", NULL);
+  g_autofree char *absurd = g_build_filename (dir, "c.json", NULL);
+  g_autofree char *nomean = g_build_filename (dir, "d.json", NULL);
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) archive = NULL;
+  g_autofree char *cut_after = NULL;
+  const char *cut_text = "{\"board\": \"b\", \"model\": \"m\", \"decode_tps\": {\"me";
+
+  g_assert_true (g_file_set_contents (good, "{\"board\": \"b\", \"model\": \"m\", \"date\": \"2026-11-01\", \"decode_tps\": {\"mean\": 12.5}}", -1, NULL));
+  g_assert_true (g_file_set_contents (cut, cut_text, -1, NULL));
+  g_assert_true (g_file_set_contents (absurd, "{\"board\": \"b\", \"model\": \"m\", \"decode_tps\": {\"mean\": -4}}", -1, NULL));
+  g_assert_true (g_file_set_contents (nomean, "{\"board\": \"b\", \"model\": \"m\", \"decode_tps\": 3}", -1, NULL));
+
+  archive = hr_measurement_archive_load (dir, errors, NULL);
+  g_assert_cmpuint (archive->len, ==, 1);
+  g_assert_cmpuint (errors->len, ==, 3);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (errors, 0), cut));
+  g_assert_nonnull (strstr (g_ptr_array_index (errors, 0), "not valid JSON"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (errors, 1), "field \"decode_tps.mean\" must be a rate above 0 and at most 1,000,000 t/s"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (errors, 2), "field \"decode_tps\" is missing or not an object with a \"mean\""));
+
+  /* nothing was rewritten */
+  g_assert_true (g_file_get_contents (cut, &cut_after, NULL, NULL));
+  g_assert_cmpstr (cut_after, ==, cut_text);
+
+  g_remove (good); g_remove (cut); g_remove (absurd); g_remove (nomean);
+  g_rmdir (dir);
+}
+
+static void
+test_measurement_save_round_trip (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-archive-XXXXXX", NULL);
+  g_autoptr(HrMeasurement) m = hr_measurement_new ();
+  g_autoptr(HrMeasurement) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL, *path2 = NULL;
+  HrMeasuredSize size = { 4096, 2600000000, 2600000000, 2550000000 };
+
+  m->board = g_strdup ("dgx-spark");
+  m->model = g_strdup ("phi4:latest");
+  m->date = g_strdup ("2026-11-29T12:00:00Z");
+  m->runtime_version = g_strdup ("ollama 0.31.2");
+  m->decode_tps_mean = 23.45;
+  m->weight_bytes = 9053114464;
+  g_array_append_val (m->sizes, size);
+
+  g_assert_true (hr_measurement_save (m, dir, &path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (path, "dgx-spark-phi4_latest-2026-11-29T12_00_00Z.json"));
+
+  again = hr_measurement_load_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again->model, ==, "phi4:latest");
+  g_assert_cmpfloat (again->decode_tps_mean, ==, 23.45);
+  g_assert_cmpuint (again->weight_bytes, ==, 9053114464);
+  g_assert_cmpuint (again->sizes->len, ==, 1);
+  g_assert_cmpuint (g_array_index (again->sizes, HrMeasuredSize, 0).reported_bytes, ==, 2600000000);
+  g_assert_cmpuint (g_array_index (again->sizes, HrMeasuredSize, 0).predicted_bytes, ==, 2550000000);
+
+  /* a second save never overwrites the first */
+  g_assert_true (hr_measurement_save (again, dir, &path2, &error));
+  g_assert_cmpstr (path, !=, path2);
+
+  /* a document that would not load back is refused before anything is written */
+  {
+    g_autoptr(HrMeasurement) bad = hr_measurement_new ();
+    g_autoptr(GPtrArray) archive = NULL;
+
+    bad->board = g_strdup ("dgx-spark");
+    bad->model = g_strdup ("x");
+    bad->decode_tps_mean = 0;
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    archive = hr_measurement_archive_load (dir, NULL, NULL);
+    g_assert_cmpuint (archive->len, ==, 2);
+  }
+
+  g_remove (path);
+  g_remove (path2);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/measurement/seed-archive", test_measurement_seed_archive);
+  g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
+  g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
+  return g_test_run ();
+}
