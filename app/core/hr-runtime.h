@@ -1,0 +1,133 @@
+/* hr-runtime.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The runtime model: what an Ollama server will really load for a model, term
+ * by term, the way the server of a given version computes it. Two eras:
+ *
+ *  - Ollama 0.30 and newer run llama-server; /api/ps `size` is the sum of the
+ *    GPU buffers llama-server reports when every layer is on the GPU:
+ *    weights on the GPU + KV cache (+ recurrent state) + compute buffer.
+ *  - Ollama up to 0.12.10 estimated the size (llm/memory.go): a per-GPU
+ *    reserve + one extra layer as a buffer + the repeating layers + KV cache +
+ *    the output layer + a per-architecture compute graph (fs/ggml GraphSize).
+ *
+ * Every term carries its bytes, its formula with the values substituted, the
+ * source it follows and a note, so a window can show each one as it is.
+ * Pure: no I/O, and with skip_text set no allocation (the slider hot path).
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "hr-memory.h"
+#include "hr-model-spec.h"
+#include "hr-precision.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HR_RUNTIME_ERA_AUTO,        /* choose from server_version */
+  HR_RUNTIME_ERA_OLLAMA_0_30, /* Ollama 0.30 and newer: llama-server buffers */
+  HR_RUNTIME_ERA_OLLAMA_0_12, /* Ollama up to 0.12.10: the old estimator */
+} HrRuntimeEra;
+
+typedef enum {
+  HR_FLASH_ATTENTION_AUTO, /* what the server decides (see hr_runtime_predict()) */
+  HR_FLASH_ATTENTION_ON,
+  HR_FLASH_ATTENTION_OFF,
+} HrFlashAttention;
+
+typedef enum {
+  HR_RUNTIME_BACKEND_CUDA,  /* CUDA and ROCm: the old estimator's 457 MiB reserve */
+  HR_RUNTIME_BACKEND_METAL, /* Apple: 512 MiB */
+} HrRuntimeBackend;
+
+typedef enum {
+  HR_RUNTIME_TERM_RESERVE,         /* old era: per-GPU reserve */
+  HR_RUNTIME_TERM_BUFFER_LAYER,    /* old era: one extra layer */
+  HR_RUNTIME_TERM_WEIGHTS,         /* weights on the GPU (old era: repeating layers) */
+  HR_RUNTIME_TERM_OUTPUT,          /* old era: output layer */
+  HR_RUNTIME_TERM_KV_CACHE,
+  HR_RUNTIME_TERM_RECURRENT_STATE, /* recurrent (SSM) layers' state, f32 */
+  HR_RUNTIME_TERM_COMPUTE,         /* compute buffer / graph */
+  HR_RUNTIME_TERM_LEARNED,         /* the board's learned residual (hr-calibration.h) */
+  HR_RUNTIME_N_TERM_KINDS
+} HrRuntimeTermKind;
+
+/** HR_RUNTIME_TEXT_LEN: room for one formula or note, bytes with the NUL. */
+#define HR_RUNTIME_TEXT_LEN 512
+/** HR_RUNTIME_MAX_NOTES: general notes a prediction can carry. */
+#define HR_RUNTIME_MAX_NOTES 8
+
+typedef struct {
+  HrRuntimeTermKind kind;
+  const char *id;        /* stable: "weights", "kv_cache", "compute", ... */
+  const char *label;     /* translated, for a person: "Weights on the GPU" */
+  gint64      bytes;     /* signed: only the learned term can be negative */
+  char        formula[HR_RUNTIME_TEXT_LEN]; /* values substituted; "" with skip_text */
+  const char *source;    /* static citation: the Ollama / llama.cpp file or doc */
+  char        note[HR_RUNTIME_TEXT_LEN];    /* may be "" */
+} HrRuntimeTerm;
+
+typedef struct {
+  const HrModelSpec *spec;            /* not owned; the tensor list is used when present */
+  const HrPrecision *precision;       /* NULL = as pulled (the file as it is) */
+  guint32            context_tokens;  /* num_ctx per slot */
+  guint32            parallel_slots;  /* 0 = the era's default (old era: automatic) */
+  HrKvCacheType      kv_type;         /* requested (OLLAMA_KV_CACHE_TYPE) */
+  HrFlashAttention   flash_attention;
+  guint32            batch;           /* 0 = 512, Ollama's num_batch default */
+  guint32            ubatch;          /* 0 = 512 */
+  HrRuntimeEra       era;
+  const char        *server_version;  /* "0.31.2" or "ollama 0.31.2" (nullable) */
+  HrRuntimeBackend   backend;
+  guint64            free_bytes;      /* old era's automatic slots: free GPU memory, 0 = unknown */
+  gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
+} HrRuntimeInputs;
+
+typedef struct {
+  HrRuntimeEra     era;               /* resolved, never AUTO */
+  const char      *era_id;            /* "ollama-0.30" / "ollama-0.12" */
+  const char      *era_label;         /* translated */
+  guint32          context_tokens;    /* num_ctx after the clamp to the model's limit */
+  guint32          parallel_slots;    /* resolved */
+  HrKvCacheType    kv_type;           /* effective */
+  gboolean         flash_attention;   /* effective */
+  guint32          ubatch;            /* effective micro-batch */
+  guint32          kv_cells;          /* cells of a global layer (after padding) */
+  guint32          kv_cells_sliding;  /* cells of a sliding-window layer, 0 = none */
+  guint            n_terms;
+  HrRuntimeTerm    terms[HR_RUNTIME_N_TERM_KINDS];
+  guint64          total_bytes;       /* what /api/ps `size` would say */
+  guint64          host_bytes;        /* also resident, in host memory (token_embd) */
+  guint            n_notes;
+  char             notes[HR_RUNTIME_MAX_NOTES][HR_RUNTIME_TEXT_LEN];
+} HrRuntimePrediction;
+
+void          hr_runtime_inputs_init      (HrRuntimeInputs       *inputs,
+                                           const HrModelSpec     *spec,
+                                           guint32                context_tokens);
+gboolean      hr_runtime_predict          (const HrRuntimeInputs *inputs,
+                                           HrRuntimePrediction   *out,
+                                           GError               **error);
+const HrRuntimeTerm *hr_runtime_prediction_get_term (const HrRuntimePrediction *prediction,
+                                                     HrRuntimeTermKind          kind);
+gint64        hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
+                                                HrRuntimeTermKind          kind);
+gboolean      hr_runtime_parse_version    (const char            *version,
+                                           guint                 *out_major,
+                                           guint                 *out_minor,
+                                           guint                 *out_patch);
+HrRuntimeEra  hr_runtime_era_for_version  (const char            *version);
+const char   *hr_runtime_era_to_string    (HrRuntimeEra           era);
+gboolean      hr_runtime_era_from_string  (const char            *str,
+                                           HrRuntimeEra          *out_era);
+const char   *hr_runtime_era_label        (HrRuntimeEra           era);
+guint         hr_runtime_auto_parallel_tries (const char         *version,
+                                              guint32             out_tries[2]);
+char         *hr_runtime_format_ps_size   (guint64                bytes);
+JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
+
+G_END_DECLS
