@@ -59,5 +59,6 @@ int hr_cli_cmd_catalog   (int argc, char **argv);
 int hr_cli_cmd_fit       (int argc, char **argv);
 int hr_cli_cmd_dashboard (int argc, char **argv);
 int hr_cli_cmd_check     (int argc, char **argv);
+int hr_cli_cmd_gguf      (int argc, char **argv);
 
 G_END_DECLS

@@ -25,6 +25,7 @@ static const HrCliCommand commands[] = {
   { "fit",       hr_cli_cmd_fit,       N_("[--board NAME] [--context N] [--kv-type f16|q8_0|q4_0] [--parallel N]") },
   { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR]") },
   { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME]") },
+  { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [--board NAME] [--context N]") },
 };
 
 static void

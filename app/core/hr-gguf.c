@@ -195,7 +195,7 @@ set_truncated (Parser  *p,
                GError **error)
 {
   g_autofree char *where = parser_describe (p);
-  g_autofree char *at = hr_format_count (parser_offset (p));
+  g_autofree char *at = hr_format_count (p->base + p->len); /* all the input there is */
 
   g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED,
                _("the GGUF header is truncated: the data ends at byte %s, inside %s; "

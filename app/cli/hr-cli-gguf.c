@@ -1,0 +1,592 @@
+/* hr-cli-gguf.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * headroom-cli gguf FILE [--json]
+ * headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] [--json]
+ *
+ * Reads a GGUF file's header (never its tensor data) and prints what the
+ * seed's week-2 author read with a Python script, plus the exact tensor
+ * bytes, the effective bits per parameter (seed-facts.md W6: 5.03 for
+ * llama3.2:3b) and the memory Headroom predicts on the current board.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "hr-cli.h"
+#include "hr-gguf.h"
+#include "hr-memory.h"
+#include "hr-ollama-store.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+#define DEFAULT_CONTEXT 4096
+
+typedef struct {
+  gboolean tty;
+  int      last_step; /* tenths printed so far, plain mode */
+} VerifyProgress;
+
+static void
+on_verify_progress (guint64  done,
+                    guint64  total,
+                    gpointer user_data)
+{
+  VerifyProgress *vp = user_data;
+  int percent = total > 0 ? (int) (done * 100 / total) : 100;
+
+  if (vp->tty)
+    {
+      g_autofree char *d = hr_format_bytes (done, HR_UNIT_GB, 2);
+      g_autofree char *t = hr_format_bytes (total, HR_UNIT_GB, 2);
+
+      /* TRANSLATORS: progress while hashing a model blob: percent, done, total */
+      fprintf (stderr, _("\rverifying sha256: %3d%% (%s of %s)"), percent, d, t);
+      if (done >= total)
+        fputc ('\n', stderr);
+      fflush (stderr);
+    }
+  else if (percent / 10 > vp->last_step)
+    {
+      vp->last_step = percent / 10;
+      fprintf (stderr, _("verifying sha256: %d%%\n"), vp->last_step * 10);
+    }
+}
+
+static void
+row (const char *label,
+     const char *format,
+     ...) G_GNUC_PRINTF (2, 3);
+
+static void
+row (const char *label,
+     const char *format,
+     ...)
+{
+  g_autofree char *value = NULL;
+  va_list args;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  printf ("%-20s%s\n", label, value);
+}
+
+static char *
+count_or_unknown (guint64 value)
+{
+  if (value == 0)
+    return g_strdup (_("unknown"));
+  return hr_format_count (value);
+}
+
+static char *
+verdict_phrase (HrVerdict verdict,
+                guint64   margin,
+                guint64   budget)
+{
+  g_autofree char *m = hr_format_bytes (margin, HR_UNIT_GB, 2);
+  g_autofree char *b = hr_format_bytes (budget, HR_UNIT_GB, 2);
+
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return g_strdup_printf (_("fits, %s under the %s budget"), m, b);
+    case HR_VERDICT_TIGHT:
+      return g_strdup_printf (_("tight, %s left above the OS"), m);
+    case HR_VERDICT_OVER:
+      return g_strdup_printf (_("over by %s"), m);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static JsonNode *
+string_or_null (const char *text)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+
+  if (text == NULL)
+    {
+      json_node_free (node);
+      return json_node_new (JSON_NODE_NULL);
+    }
+  json_node_set_string (node, text);
+  return node;
+}
+
+static void
+add_token (JsonObject *object,
+           const char *member,
+           gboolean    present,
+           guint32     id,
+           const char *text)
+{
+  JsonObject *token;
+
+  if (!present)
+    {
+      json_object_set_null_member (object, member);
+      return;
+    }
+  token = json_object_new ();
+  json_object_set_int_member (token, "id", id);
+  json_object_set_member (token, "token", string_or_null (text));
+  json_object_set_object_member (object, member, token);
+}
+
+static char *
+token_text (gboolean    present,
+            guint32     id,
+            const char *text)
+{
+  if (!present)
+    return g_strdup (_("none"));
+  if (text == NULL)
+    return g_strdup_printf (_("%u (not in the vocabulary)"), id);
+  return g_strdup_printf ("%u %s", id, text);
+}
+
+static int
+inspect (const char         *path,
+         const char         *display_path,
+         const HrOllamaBlob *blob,
+         gboolean            verified,
+         gboolean            as_json,
+         HrCliContext       *ctx,
+         guint32             context_tokens)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(HrGgufTokenizer) tok = NULL;
+  g_autofree char *origin = NULL;
+  const HrGgmlTypeInfo *types;
+  guint n_types;
+  guint64 file_type = 0;
+  gboolean has_file_type;
+  const char *file_type_label = NULL;
+  double bits = 0.0;
+  guint32 split_index = 0, split_count = 0;
+  gboolean split;
+  HrFootprint footprint;
+  HrVerdict verdict;
+  guint64 margin = 0;
+  const char *general_name;
+
+  file = hr_gguf_file_load (path, NULL, &error);
+  if (file == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (blob != NULL)
+    origin = g_strconcat ("gguf:", blob->digest, NULL);
+  else
+    origin = g_strconcat ("gguf:", path, NULL);
+
+  spec = hr_gguf_file_to_model_spec (file, blob != NULL ? blob->name : NULL, origin, &error);
+  if (spec == NULL)
+    {
+      g_prefix_error (&error, "%s: ", display_path);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+
+  tok = hr_gguf_file_get_tokenizer (file);
+  has_file_type = hr_gguf_file_get_uint (file, "general.file_type", &file_type);
+  if (has_file_type && file_type <= G_MAXUINT32)
+    file_type_label = hr_ggml_file_type_label ((guint32) file_type);
+  bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (file), spec->parameters);
+  split = hr_gguf_file_get_split (file, &split_index, &split_count);
+  general_name = hr_gguf_file_get_string (file, "general.name");
+
+  hr_memory_footprint (spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &footprint);
+  verdict = hr_board_verdict (ctx->board, footprint.total, &margin);
+
+  types = hr_ggml_type_list (&n_types);
+
+  if (as_json)
+    {
+      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *o = json_object_new ();
+      JsonObject *t = json_object_new ();
+      JsonObject *tensors = json_object_new ();
+      JsonArray *by_type = json_array_new ();
+      JsonArray *markers = json_array_new ();
+      JsonObject *memory = json_object_new ();
+
+      json_node_take_object (root, o);
+      json_object_set_string_member (o, "file", path);
+      if (blob != NULL)
+        {
+          JsonObject *ol = json_object_new ();
+
+          json_object_set_string_member (ol, "model", blob->name);
+          json_object_set_string_member (ol, "manifest", blob->manifest_file);
+          json_object_set_string_member (ol, "digest", blob->digest);
+          json_object_set_string_member (ol, "blob", blob->blob_file);
+          json_object_set_int_member (ol, "size", (gint64) blob->size);
+          json_object_set_boolean_member (ol, "size_matches", TRUE);
+          json_object_set_boolean_member (ol, "sha256_verified", verified);
+          json_object_set_object_member (o, "ollama", ol);
+        }
+      json_object_set_int_member (o, "gguf_version", hr_gguf_file_get_version (file));
+      json_object_set_string_member (o, "architecture", spec->architecture);
+      json_object_set_member (o, "name", string_or_null (general_name));
+      if (has_file_type)
+        json_object_set_int_member (o, "file_type", (gint64) file_type);
+      else
+        json_object_set_null_member (o, "file_type");
+      json_object_set_member (o, "file_type_label", string_or_null (file_type_label));
+      json_object_set_int_member (o, "parameters", (gint64) spec->parameters);
+      json_object_set_int_member (o, "layers", spec->layers);
+      json_object_set_int_member (o, "heads", spec->heads);
+      json_object_set_int_member (o, "kv_heads", spec->kv_heads);
+      if (spec->layer_kv_heads != NULL)
+        {
+          JsonArray *per_layer = json_array_new ();
+
+          for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+            json_array_add_int_element (per_layer, g_array_index (spec->layer_kv_heads, guint32, i));
+          json_object_set_array_member (o, "layer_kv_heads", per_layer);
+        }
+      else
+        json_object_set_null_member (o, "layer_kv_heads");
+      json_object_set_int_member (o, "key_length", spec->key_length);
+      json_object_set_int_member (o, "value_length", spec->value_length);
+      json_object_set_int_member (o, "embedding_length", spec->embedding_length);
+      json_object_set_int_member (o, "context_length", spec->context_length);
+      json_object_set_int_member (o, "sliding_window", spec->sliding_window);
+      json_object_set_int_member (o, "expert_count", spec->expert_count);
+      json_object_set_int_member (o, "expert_used_count", spec->expert_used_count);
+      json_object_set_boolean_member (o, "tied_embeddings", spec->tied_embeddings);
+
+      json_object_set_member (t, "model", string_or_null (tok->model));
+      json_object_set_member (t, "pre", string_or_null (tok->pre));
+      json_object_set_int_member (t, "vocab_size", (gint64) tok->vocab_size);
+      json_object_set_int_member (t, "merges", (gint64) tok->merges);
+      add_token (t, "bos", tok->has_bos, tok->bos_id, tok->bos_token);
+      add_token (t, "eos", tok->has_eos, tok->eos_id, tok->eos_token);
+      json_object_set_boolean_member (t, "chat_template", tok->has_chat_template);
+      for (guint i = 0; i < tok->chat_markers->len; i++)
+        json_array_add_string_element (markers, g_ptr_array_index (tok->chat_markers, i));
+      json_object_set_array_member (t, "chat_markers", markers);
+      json_object_set_object_member (o, "tokenizer", t);
+
+      json_object_set_int_member (tensors, "count", hr_gguf_file_get_n_tensors (file));
+      json_object_set_int_member (tensors, "bytes", (gint64) hr_gguf_file_get_tensor_bytes (file));
+      for (guint i = 0; i < n_types; i++)
+        {
+          guint64 bytes;
+          guint count = hr_gguf_file_count_tensors_of_type (file, types[i].type, &bytes);
+          JsonObject *entry;
+
+          if (count == 0)
+            continue;
+          entry = json_object_new ();
+          json_object_set_string_member (entry, "type", types[i].name);
+          json_object_set_int_member (entry, "count", count);
+          json_object_set_int_member (entry, "bytes", (gint64) bytes);
+          json_array_add_object_element (by_type, entry);
+        }
+      json_object_set_array_member (tensors, "by_type", by_type);
+      json_object_set_object_member (o, "tensors", tensors);
+
+      json_object_set_int_member (o, "header_bytes", (gint64) hr_gguf_file_get_header_bytes (file));
+      json_object_set_int_member (o, "alignment", (gint64) hr_gguf_file_get_alignment (file));
+      json_object_set_int_member (o, "data_offset", (gint64) hr_gguf_file_get_data_offset (file));
+      json_object_set_int_member (o, "file_bytes", (gint64) hr_gguf_file_get_file_bytes (file));
+      json_object_set_double_member (o, "bits_per_parameter", bits);
+      if (split)
+        {
+          JsonObject *s = json_object_new ();
+
+          json_object_set_int_member (s, "index", split_index);
+          json_object_set_int_member (s, "count", split_count);
+          json_object_set_object_member (o, "split", s);
+        }
+      else
+        json_object_set_null_member (o, "split");
+
+      json_object_set_string_member (memory, "board", ctx->board->id);
+      json_object_set_int_member (memory, "context_tokens", context_tokens);
+      json_object_set_string_member (memory, "kv_cache_type", hr_kv_cache_type_to_string (HR_KV_CACHE_F16));
+      json_object_set_int_member (memory, "parallel_slots", 1);
+      json_object_set_int_member (memory, "weights", (gint64) footprint.weights);
+      json_object_set_int_member (memory, "kv_cache", (gint64) footprint.kv_cache);
+      json_object_set_int_member (memory, "total", (gint64) footprint.total);
+      json_object_set_int_member (memory, "budget", (gint64) hr_board_budget_bytes (ctx->board));
+      json_object_set_string_member (memory, "verdict", hr_verdict_to_string (verdict));
+      json_object_set_int_member (memory, "margin", (gint64) margin);
+      json_object_set_object_member (o, "memory", memory);
+
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  if (blob != NULL)
+    {
+      g_autofree char *size = hr_format_count (blob->size);
+
+      row (_("model"), "%s", blob->name);
+      row (_("manifest"), "%s", blob->manifest_file);
+      row (_("model digest"), "%s", blob->digest);
+      row (_("GGUF file"), "%s", blob->blob_file);
+      row (_("size check"), _("%s bytes, as the manifest says"), size);
+      row (_("sha256 check"), "%s", verified ? _("matches the manifest's digest")
+                                             : _("not checked (add --verify)"));
+    }
+  else
+    row (_("file"), "%s", display_path);
+
+  row (_("GGUF version"), "%u", hr_gguf_file_get_version (file));
+  row (_("architecture"), "%s", spec->architecture);
+  row (_("name"), "%s", general_name != NULL ? general_name : _("(none)"));
+  if (file_type_label != NULL)
+    row (_("file type"), _("%s (general.file_type %u)"), file_type_label, (guint) file_type);
+  else if (has_file_type)
+    row (_("file type"), _("unknown (general.file_type %" G_GUINT64_FORMAT ")"), file_type);
+  else
+    row (_("file type"), "%s", _("not stated (no general.file_type)"));
+
+  {
+    g_autofree char *params = hr_format_count (spec->parameters);
+    g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
+
+    row (_("parameters"), _("%s (summed from %s tensor shapes)"), params, n);
+  }
+  {
+    g_autofree char *layers = count_or_unknown (spec->layers);
+    g_autofree char *heads = count_or_unknown (spec->heads);
+    g_autofree char *kv = count_or_unknown (spec->kv_heads);
+    g_autofree char *kl = count_or_unknown (spec->key_length);
+    g_autofree char *vl = count_or_unknown (spec->value_length);
+    g_autofree char *emb = count_or_unknown (spec->embedding_length);
+    g_autofree char *ctx_len = count_or_unknown (spec->context_length);
+
+    row (_("layers"), "%s", layers);
+    row (_("heads"), "%s", heads);
+    if (spec->layer_kv_heads != NULL)
+      {
+        g_autoptr(GString) list = g_string_new (NULL);
+
+        for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+          g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
+        row (_("KV heads"), _("%s at most; per layer: %s"), kv, list->str);
+      }
+    else
+      row (_("KV heads"), "%s", kv);
+    row (_("key length"), "%s", kl);
+    row (_("value length"), "%s", vl);
+    row (_("embedding length"), "%s", emb);
+    row (_("native context"), _("%s tokens"), ctx_len);
+  }
+  if (spec->sliding_window > 0)
+    {
+      g_autofree char *window = hr_format_count (spec->sliding_window);
+
+      if (spec->layer_sliding != NULL)
+        {
+          guint n_sliding = 0;
+
+          for (guint i = 0; i < spec->layer_sliding->len; i++)
+            n_sliding += g_array_index (spec->layer_sliding, guint8, i) != 0;
+          row (_("sliding window"), _("%s tokens, on %u of %u layers"), window, n_sliding, spec->layers);
+        }
+      else
+        row (_("sliding window"), _("%s tokens"), window);
+    }
+  else
+    row (_("sliding window"), "%s", _("none"));
+  if (spec->expert_count > 0)
+    row (_("experts"), _("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
+  row (_("tied embeddings"), "%s", spec->tied_embeddings ? _("yes (no output.weight tensor)") : _("no"));
+
+  row (_("tokenizer"), "%s", tok->model != NULL ? tok->model : _("(none)"));
+  row (_("pre-tokenizer"), "%s", tok->pre != NULL ? tok->pre : _("(none)"));
+  {
+    g_autofree char *vocab = hr_format_count (tok->vocab_size);
+    g_autofree char *merges = hr_format_count (tok->merges);
+    g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
+    g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
+
+    row (_("vocabulary"), _("%s tokens, %s merges"), vocab, merges);
+    row (_("BOS"), "%s", bos);
+    row (_("EOS"), "%s", eos);
+  }
+  if (tok->has_chat_template)
+    {
+      g_autofree char *length = hr_format_count (tok->chat_template_length);
+
+      row (_("chat template"), _("yes (%s bytes)"), length);
+      if (tok->chat_markers->len > 0)
+        {
+          g_ptr_array_add (tok->chat_markers, NULL);
+          {
+            g_autofree char *joined = g_strjoinv (" ", (char **) tok->chat_markers->pdata);
+
+            row (_("chat markers"), "%s", joined);
+          }
+          g_ptr_array_remove_index (tok->chat_markers, tok->chat_markers->len - 1);
+        }
+      else
+        row (_("chat markers"), "%s", _("none found in the vocabulary"));
+    }
+  else
+    row (_("chat template"), "%s", _("no"));
+
+  {
+    g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
+
+    row (_("tensors"), "%s", n);
+  }
+  for (guint i = 0; i < n_types; i++)
+    {
+      guint64 bytes;
+      guint count = hr_gguf_file_count_tensors_of_type (file, types[i].type, &bytes);
+      g_autofree char *label = NULL;
+      g_autofree char *b = NULL;
+
+      if (count == 0)
+        continue;
+      label = g_strdup_printf ("  %s", types[i].name);
+      b = hr_format_count (bytes);
+      row (label, g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", count),
+           count, b);
+    }
+  {
+    g_autofree char *bytes = hr_format_count (hr_gguf_file_get_tensor_bytes (file));
+    g_autofree char *both = hr_format_gb_gib (hr_gguf_file_get_tensor_bytes (file), 2);
+    g_autofree char *header = hr_format_count (hr_gguf_file_get_header_bytes (file));
+    g_autofree char *offset = hr_format_count (hr_gguf_file_get_data_offset (file));
+    g_autofree char *fbytes = hr_format_count (hr_gguf_file_get_file_bytes (file));
+    g_autofree char *fboth = hr_format_gb_gib (hr_gguf_file_get_file_bytes (file), 2);
+    g_autofree char *bits_text = hr_format_decimal (bits, 2);
+
+    row (_("tensor bytes"), "%s (%s)", bytes, both);
+    row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
+         header, offset, (guint) hr_gguf_file_get_alignment (file));
+    row (_("file size"), _("%s bytes (%s)"), fbytes, fboth);
+    row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
+  }
+  if (hr_gguf_file_get_file_bytes (file) < hr_gguf_file_get_tensor_data_end (file))
+    {
+      g_autofree char *end = hr_format_count (hr_gguf_file_get_tensor_data_end (file));
+
+      row (_("warning"), _("the file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy"),
+           end);
+    }
+  if (split)
+    row (_("split"), _("shard %u of %u: the tensor figures above cover this shard only; sum every shard"),
+         split_index + 1, split_count);
+
+  {
+    g_autofree char *ctx_text = hr_format_count (context_tokens);
+    g_autofree char *weights = hr_format_gb_gib (footprint.weights, 2);
+    g_autofree char *kv = hr_format_gb_gib (footprint.kv_cache, 2);
+    g_autofree char *total = hr_format_gb_gib (footprint.total, 2);
+    g_autofree char *phrase = verdict_phrase (verdict, margin, hr_board_budget_bytes (ctx->board));
+
+    printf (_("memory on %s at %s tokens (f16 KV cache, 1 slot):\n"), ctx->board->name, ctx_text);
+    row (_("  weights"), "%s", weights);
+    row (_("  KV cache"), "%s", kv);
+    row (_("  total"), "%s", total);
+    row (_("  verdict"), "%s", phrase);
+    if (spec->context_length > 0 && context_tokens > spec->context_length)
+      row (_("  note"), _("%s tokens is past the model's native context"), ctx_text);
+  }
+
+  return HR_CLI_EXIT_OK;
+}
+
+/**
+ * hr_cli_cmd_gguf:
+ * @argc: arguments after "headroom-cli"
+ * @argv: (array length=argc): argv[0] is "gguf"
+ *
+ * `headroom-cli gguf FILE [--board NAME] [--context N] [--json]` and
+ * `headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] ...`.
+ *
+ * Returns: 0 when the header was read, 1 when the file, the manifest or
+ *   the digest is bad (one line on stderr), 2 for bad arguments.
+ */
+int
+hr_cli_cmd_gguf (int    argc,
+                 char **argv)
+{
+  g_autoptr(GOptionContext) options = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *models_dir = NULL;
+  g_autofree char *board_name = NULL;
+  g_autofree char *context_text = NULL;
+  g_autofree char *display = NULL;
+  g_autoptr(HrOllamaBlob) blob = NULL;
+  gboolean as_json = FALSE;
+  gboolean verify = FALSE;
+  guint32 context_tokens = DEFAULT_CONTEXT;
+  HrCliContext ctx = { 0 };
+  const char *path;
+  int status;
+  GOptionEntry entries[] = {
+    { "ollama-models", 0, 0, G_OPTION_ARG_FILENAME, &models_dir,
+      N_("Follow MODEL[:TAG] through this Ollama models directory"), N_("DIR") },
+    { "verify", 0, 0, G_OPTION_ARG_NONE, &verify,
+      N_("Also check the blob's sha256 digest against the manifest"), NULL },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &board_name,
+      N_("The board to predict memory on (default: the seed's Jetson)"), N_("NAME") },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &context_text,
+      N_("The context window in tokens (default 4096)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
+      N_("Print JSON"), NULL },
+    { NULL }
+  };
+
+  options = g_option_context_new (_("FILE | --ollama-models DIR MODEL[:TAG]"));
+  g_option_context_set_summary (options,
+                                _("Read a GGUF file's header (never its tensor data) and print its facts."));
+  g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (options, &argc, &argv, &error))
+    return hr_cli_usage_error ("%s", error->message);
+
+  if (argc != 2)
+    return hr_cli_usage_error ("%s", models_dir != NULL
+                               ? _("gguf --ollama-models DIR takes one MODEL[:TAG]")
+                               : _("gguf takes one FILE (or --ollama-models DIR MODEL[:TAG])"));
+  if (verify && models_dir == NULL)
+    return hr_cli_usage_error ("%s", _("--verify needs --ollama-models: a plain file has no manifest digest to check against"));
+  if (context_text != NULL &&
+      !hr_cli_parse_u32 ("--context", context_text, 1, 16777216, &context_tokens))
+    return HR_CLI_EXIT_USAGE;
+
+  if (!hr_cli_context_load (&ctx, board_name, NULL, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (models_dir != NULL)
+    {
+      blob = hr_ollama_store_find_model (models_dir, argv[1], &error);
+      if (blob == NULL)
+        {
+          hr_cli_context_clear (&ctx);
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
+      if (verify)
+        {
+          VerifyProgress vp = { isatty (fileno (stderr)), 0 };
+
+          if (!hr_ollama_blob_verify (blob, on_verify_progress, &vp, NULL, &error))
+            {
+              hr_cli_context_clear (&ctx);
+              return hr_cli_fail (g_steal_pointer (&error));
+            }
+        }
+      path = blob->blob_path;
+    }
+  else
+    path = argv[1];
+
+  display = g_filename_display_name (path);
+  status = inspect (path, display, blob, verify, as_json, &ctx, context_tokens);
+  hr_cli_context_clear (&ctx);
+  return status;
+}

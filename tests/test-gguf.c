@@ -1,0 +1,1571 @@
+/* test-gguf.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The GGUF header parser (hf-hub.md "GGUF header" and its quirks), the
+ * model spec and tokenizer facts read from it, Ollama's manifest-to-blob
+ * chain (from-api-to-gpu-weeks-1-4.txt, week 2), and `headroom-cli gguf`.
+ * The files are written here with gguf-writer.h. Golden figures:
+ * seed-facts.md W5/W6 (llama3.2:3b: 3,212,749,888 parameters, a
+ * 2,019,377,376-byte Q4_K_M blob, 5.03 bits per parameter, Q4_K x168,
+ * Q6_K x29, F32 x58) and "KV cache" (114,688 bytes per token).
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gguf-writer.h"
+#include "hr-error.h"
+#include "hr-gguf.h"
+#include "hr-memory.h"
+#include "hr-ollama-store.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static HrGgufFile *
+parse_both (GgufWriter  *w,
+            GError     **error)
+{
+  g_autoptr(GError) stream_error = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(HrGgufFile) from_stream = NULL;
+  HrGgufFile *from_data;
+
+  /* The memory parser and the stream parser must agree on every input. */
+  from_data = hr_gguf_file_parse_data (w->data, w->len, error);
+  stream = g_memory_input_stream_new_from_data (g_memdup2 (w->data, w->len), w->len, g_free);
+  from_stream = hr_gguf_file_parse_stream (stream, NULL, &stream_error);
+
+  if (from_data == NULL)
+    {
+      g_assert_null (from_stream);
+      g_assert_nonnull (stream_error);
+      g_assert_cmpuint (stream_error->domain, ==, (*error)->domain);
+      g_assert_cmpint (stream_error->code, ==, (*error)->code);
+      g_assert_cmpstr (stream_error->message, ==, (*error)->message);
+    }
+  else
+    {
+      g_assert_no_error (stream_error);
+      g_assert_nonnull (from_stream);
+      g_assert_cmpuint (hr_gguf_file_get_header_bytes (from_stream), ==, hr_gguf_file_get_header_bytes (from_data));
+      g_assert_cmpuint (hr_gguf_file_get_n_metadata (from_stream), ==, hr_gguf_file_get_n_metadata (from_data));
+      g_assert_cmpuint (hr_gguf_file_get_n_tensors (from_stream), ==, hr_gguf_file_get_n_tensors (from_data));
+      g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (from_stream), ==, hr_gguf_file_get_tensor_bytes (from_data));
+    }
+  return from_data;
+}
+
+static void
+assert_bad (GgufWriter *w,
+            gint        code,
+            const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) file = parse_both (w, &error);
+
+  g_assert_null (file);
+  g_assert_error (error, HR_CORE_ERROR, code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static HrGgufFile *
+parse_ok (GgufWriter *w)
+{
+  g_autoptr(GError) error = NULL;
+  HrGgufFile *file = parse_both (w, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+  return file;
+}
+
+static char *
+value_string (const HrGgufValue *value)
+{
+  gsize length = 0;
+  const char *s = hr_gguf_value_get_string (value, &length);
+
+  g_assert_nonnull (s);
+  return g_strndup (s, length);
+}
+
+static char *
+array_string (const HrGgufValue *value,
+              guint64            index)
+{
+  gsize length = 0;
+  const char *s = hr_gguf_value_get_array_string (value, index, &length);
+
+  g_assert_nonnull (s);
+  return g_strndup (s, length);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Metadata value types                                                     */
+
+static void
+write_all_types (GgufWriter *w)
+{
+  gw_header (w, 3, 0, 28);
+  gw_key (w, "t.u8", GW_UINT8);     gw_u8 (w, 200);
+  gw_key (w, "t.i8", GW_INT8);      gw_u8 (w, (guint8) -100);
+  gw_key (w, "t.u16", GW_UINT16);   gw_u16 (w, 60000);
+  gw_key (w, "t.i16", GW_INT16);    gw_u16 (w, (guint16) -30000);
+  gw_key (w, "t.u32", GW_UINT32);   gw_u32 (w, 4000000000u);
+  gw_key (w, "t.i32", GW_INT32);    gw_u32 (w, (guint32) -2000000000);
+  gw_key (w, "t.f32", GW_FLOAT32);  gw_f32 (w, 1.5f);
+  gw_key (w, "t.bool", GW_BOOL);    gw_u8 (w, 1);
+  gw_key (w, "t.str", GW_STRING);   gw_str (w, "h\xc3\xa9llo");
+  gw_key (w, "t.u64", GW_UINT64);   gw_u64 (w, G_GUINT64_CONSTANT (10000000000000000000));
+  gw_key (w, "t.i64", GW_INT64);    gw_u64 (w, (guint64) G_GINT64_CONSTANT (-9000000000000000000));
+  gw_key (w, "t.f64", GW_FLOAT64);  gw_f64 (w, 2.25);
+
+  gw_kv_array (w, "a.u8", GW_UINT8, 3);    gw_u8 (w, 1); gw_u8 (w, 2); gw_u8 (w, 255);
+  gw_kv_array (w, "a.i8", GW_INT8, 2);     gw_u8 (w, (guint8) -1); gw_u8 (w, 127);
+  gw_kv_array (w, "a.u16", GW_UINT16, 1);  gw_u16 (w, 65535);
+  gw_kv_array (w, "a.i16", GW_INT16, 1);   gw_u16 (w, (guint16) -2);
+  gw_kv_array (w, "a.u32", GW_UINT32, 2);  gw_u32 (w, 7); gw_u32 (w, 4294967295u);
+  gw_kv_array (w, "a.i32", GW_INT32, 2);   gw_u32 (w, (guint32) -5); gw_u32 (w, 7);
+  gw_kv_array (w, "a.f32", GW_FLOAT32, 1); gw_f32 (w, 0.5f);
+  gw_kv_array (w, "a.bool", GW_BOOL, 2);   gw_u8 (w, 1); gw_u8 (w, 0);
+  /* 40 strings: more than two index strides */
+  gw_kv_array (w, "a.str", GW_STRING, 40);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *s = i == 17 ? g_strdup ("") : g_strdup_printf ("s%u", i);
+      gw_str (w, s);
+    }
+  gw_kv_array (w, "a.u64", GW_UINT64, 1);  gw_u64 (w, G_MAXUINT64);
+  gw_kv_array (w, "a.i64", GW_INT64, 1);   gw_u64 (w, (guint64) G_MININT64);
+  gw_kv_array (w, "a.f64", GW_FLOAT64, 1); gw_f64 (w, -0.125);
+  /* arrays of arrays: [[1, 2], [3]] and [["x", "yz"], []] */
+  gw_kv_array (w, "a.arr", GW_ARRAY, 2);
+  gw_u32 (w, GW_UINT32); gw_u64 (w, 2); gw_u32 (w, 1); gw_u32 (w, 2);
+  gw_u32 (w, GW_UINT32); gw_u64 (w, 1); gw_u32 (w, 3);
+  gw_kv_array (w, "a.arrstr", GW_ARRAY, 2);
+  gw_u32 (w, GW_STRING); gw_u64 (w, 2); gw_str (w, "x"); gw_str (w, "yz");
+  gw_u32 (w, GW_STRING); gw_u64 (w, 0);
+  /* an empty array */
+  gw_kv_array (w, "a.empty", GW_INT32, 0);
+  gw_kv_str (w, "general.architecture", "test");
+}
+
+static void
+test_gguf_value_types (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(HrGgufValue) inner = NULL;
+  g_autoptr(HrGgufValue) inner_str = NULL;
+  g_autoptr(HrGgufValue) empty_inner = NULL;
+  g_autoptr(HrGgufValue) element = NULL;
+  g_autofree char *s = NULL;
+  const HrGgufValue *v;
+  const char *key;
+  guint64 u;
+  gint64 i;
+  double d;
+  gboolean b;
+
+  write_all_types (w);
+  file = parse_ok (w);
+
+  g_assert_cmpuint (hr_gguf_file_get_version (file), ==, 3);
+  g_assert_cmpuint (hr_gguf_file_get_n_metadata (file), ==, 28);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (file), ==, 0);
+  g_assert_cmpuint (hr_gguf_file_get_header_bytes (file), ==, w->len);
+  g_assert_cmpuint (hr_gguf_file_get_alignment (file), ==, 32);
+  g_assert_cmpuint (hr_gguf_file_get_data_offset (file), ==, gw_align (w->len, 32));
+  hr_gguf_file_get_metadata (file, 0, &key);
+  g_assert_cmpstr (key, ==, "t.u8");
+  hr_gguf_file_get_metadata (file, 27, &key);
+  g_assert_cmpstr (key, ==, "general.architecture");
+  g_assert_null (hr_gguf_file_lookup (file, "t.absent"));
+
+  v = hr_gguf_file_lookup (file, "t.u8");
+  g_assert_cmpint (hr_gguf_value_get_value_type (v), ==, HR_GGUF_TYPE_UINT8);
+  g_assert_true (hr_gguf_value_get_uint64 (v, &u)); g_assert_cmpuint (u, ==, 200);
+  v = hr_gguf_file_lookup (file, "t.i8");
+  g_assert_true (hr_gguf_value_get_int64 (v, &i)); g_assert_cmpint (i, ==, -100);
+  g_assert_false (hr_gguf_value_get_uint64 (v, &u)); /* negative */
+  v = hr_gguf_file_lookup (file, "t.u16");
+  g_assert_true (hr_gguf_value_get_uint64 (v, &u)); g_assert_cmpuint (u, ==, 60000);
+  v = hr_gguf_file_lookup (file, "t.i16");
+  g_assert_true (hr_gguf_value_get_int64 (v, &i)); g_assert_cmpint (i, ==, -30000);
+  v = hr_gguf_file_lookup (file, "t.u32");
+  g_assert_true (hr_gguf_value_get_uint64 (v, &u)); g_assert_cmpuint (u, ==, 4000000000u);
+  g_assert_true (hr_gguf_file_get_uint (file, "t.u32", &u)); g_assert_cmpuint (u, ==, 4000000000u);
+  v = hr_gguf_file_lookup (file, "t.i32");
+  g_assert_true (hr_gguf_value_get_int64 (v, &i)); g_assert_cmpint (i, ==, -2000000000);
+  g_assert_true (hr_gguf_value_get_double (v, &d)); g_assert_cmpfloat (d, ==, -2e9);
+  v = hr_gguf_file_lookup (file, "t.f32");
+  g_assert_cmpint (hr_gguf_value_get_value_type (v), ==, HR_GGUF_TYPE_FLOAT32);
+  g_assert_true (hr_gguf_value_get_double (v, &d)); g_assert_cmpfloat (d, ==, 1.5);
+  g_assert_false (hr_gguf_value_get_uint64 (v, &u));
+  v = hr_gguf_file_lookup (file, "t.bool");
+  g_assert_true (hr_gguf_value_get_boolean (v, &b)); g_assert_true (b);
+  g_assert_false (hr_gguf_file_get_uint (file, "t.bool", &u)); /* a flag is not a count */
+  v = hr_gguf_file_lookup (file, "t.str");
+  s = value_string (v);
+  g_assert_cmpstr (s, ==, "h\xc3\xa9llo");
+  g_assert_cmpstr (hr_gguf_file_get_string (file, "t.str"), ==, "h\xc3\xa9llo");
+  g_assert_null (hr_gguf_file_get_string (file, "t.u32"));
+  v = hr_gguf_file_lookup (file, "t.u64");
+  g_assert_true (hr_gguf_value_get_uint64 (v, &u)); g_assert_cmpuint (u, ==, G_GUINT64_CONSTANT (10000000000000000000));
+  g_assert_false (hr_gguf_value_get_int64 (v, &i)); /* does not fit */
+  v = hr_gguf_file_lookup (file, "t.i64");
+  g_assert_true (hr_gguf_value_get_int64 (v, &i)); g_assert_cmpint (i, ==, G_GINT64_CONSTANT (-9000000000000000000));
+  v = hr_gguf_file_lookup (file, "t.f64");
+  g_assert_true (hr_gguf_value_get_double (v, &d)); g_assert_cmpfloat (d, ==, 2.25);
+  g_assert_null (hr_gguf_value_get_string (v, NULL));
+  g_assert_cmpint (hr_gguf_value_get_array_type (v), ==, HR_GGUF_N_TYPES);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (v), ==, 0);
+
+  v = hr_gguf_file_lookup (file, "a.u8");
+  g_assert_cmpint (hr_gguf_value_get_value_type (v), ==, HR_GGUF_TYPE_ARRAY);
+  g_assert_cmpint (hr_gguf_value_get_array_type (v), ==, HR_GGUF_TYPE_UINT8);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (v), ==, 3);
+  g_assert_cmpuint (hr_gguf_value_get_raw_size (v), ==, 3); /* kept as stored */
+  g_assert_true (hr_gguf_value_get_array_uint64 (v, 2, &u)); g_assert_cmpuint (u, ==, 255);
+  g_assert_false (hr_gguf_value_get_array_uint64 (v, 3, &u)); /* out of range */
+  v = hr_gguf_file_lookup (file, "a.i8");
+  g_assert_true (hr_gguf_value_get_array_int64 (v, 0, &i)); g_assert_cmpint (i, ==, -1);
+  g_assert_true (hr_gguf_value_get_array_int64 (v, 1, &i)); g_assert_cmpint (i, ==, 127);
+  v = hr_gguf_file_lookup (file, "a.u16");
+  g_assert_true (hr_gguf_value_get_array_uint64 (v, 0, &u)); g_assert_cmpuint (u, ==, 65535);
+  v = hr_gguf_file_lookup (file, "a.i16");
+  g_assert_true (hr_gguf_value_get_array_int64 (v, 0, &i)); g_assert_cmpint (i, ==, -2);
+  v = hr_gguf_file_lookup (file, "a.u32");
+  g_assert_true (hr_gguf_value_get_array_uint64 (v, 1, &u)); g_assert_cmpuint (u, ==, 4294967295u);
+  v = hr_gguf_file_lookup (file, "a.i32");
+  g_assert_true (hr_gguf_value_get_array_int64 (v, 0, &i)); g_assert_cmpint (i, ==, -5);
+  g_assert_false (hr_gguf_value_get_array_uint64 (v, 0, &u));
+  g_assert_true (hr_gguf_value_get_array_uint64 (v, 1, &u)); g_assert_cmpuint (u, ==, 7);
+  v = hr_gguf_file_lookup (file, "a.f32");
+  g_assert_true (hr_gguf_value_get_array_double (v, 0, &d)); g_assert_cmpfloat (d, ==, 0.5);
+  v = hr_gguf_file_lookup (file, "a.bool");
+  element = hr_gguf_value_dup_array_element (v, 1);
+  g_assert_true (hr_gguf_value_get_boolean (element, &b)); g_assert_false (b);
+  g_clear_pointer (&element, hr_gguf_value_free);
+  v = hr_gguf_file_lookup (file, "a.str");
+  g_assert_cmpint (hr_gguf_value_get_array_type (v), ==, HR_GGUF_TYPE_STRING);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (v), ==, 40);
+  for (guint k = 0; k < 40; k++)
+    {
+      g_autofree char *got = array_string (v, k);
+      g_autofree char *want = k == 17 ? g_strdup ("") : g_strdup_printf ("s%u", k);
+
+      g_assert_cmpstr (got, ==, want);
+    }
+  {
+    gsize length;
+    g_assert_null (hr_gguf_value_get_array_string (v, 40, &length));
+  }
+  element = hr_gguf_value_dup_array_element (v, 33);
+  g_clear_pointer (&s, g_free);
+  s = value_string (element);
+  g_assert_cmpstr (s, ==, "s33");
+  g_clear_pointer (&element, hr_gguf_value_free);
+  v = hr_gguf_file_lookup (file, "a.u64");
+  g_assert_true (hr_gguf_value_get_array_uint64 (v, 0, &u)); g_assert_cmpuint (u, ==, G_MAXUINT64);
+  v = hr_gguf_file_lookup (file, "a.i64");
+  g_assert_true (hr_gguf_value_get_array_int64 (v, 0, &i)); g_assert_cmpint (i, ==, G_MININT64);
+  v = hr_gguf_file_lookup (file, "a.f64");
+  g_assert_true (hr_gguf_value_get_array_double (v, 0, &d)); g_assert_cmpfloat (d, ==, -0.125);
+
+  v = hr_gguf_file_lookup (file, "a.arr");
+  g_assert_cmpint (hr_gguf_value_get_array_type (v), ==, HR_GGUF_TYPE_ARRAY);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (v), ==, 2);
+  inner = hr_gguf_value_dup_array_element (v, 1);
+  g_assert_cmpint (hr_gguf_value_get_array_type (inner), ==, HR_GGUF_TYPE_UINT32);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (inner), ==, 1);
+  g_assert_true (hr_gguf_value_get_array_uint64 (inner, 0, &u)); g_assert_cmpuint (u, ==, 3);
+  g_assert_null (hr_gguf_value_dup_array_element (v, 2));
+  v = hr_gguf_file_lookup (file, "a.arrstr");
+  inner_str = hr_gguf_value_dup_array_element (v, 0);
+  g_clear_pointer (&s, g_free);
+  s = array_string (inner_str, 1);
+  g_assert_cmpstr (s, ==, "yz");
+  empty_inner = hr_gguf_value_dup_array_element (v, 1);
+  g_assert_cmpuint (hr_gguf_value_get_array_length (empty_inner), ==, 0);
+  v = hr_gguf_file_lookup (file, "a.empty");
+  g_assert_cmpuint (hr_gguf_value_get_array_length (v), ==, 0);
+  g_assert_false (hr_gguf_value_get_array_int64 (v, 0, &i));
+
+  g_assert_cmpstr (hr_gguf_type_to_string (HR_GGUF_TYPE_FLOAT64), ==, "FLOAT64");
+  g_assert_cmpstr (hr_gguf_type_to_string (HR_GGUF_N_TYPES), ==, "unknown");
+}
+
+static void
+test_gguf_version2 (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+
+  gw_header (w, 2, 0, 1);
+  gw_kv_u32 (w, "general.alignment", 64);
+  file = parse_ok (w);
+  g_assert_cmpuint (hr_gguf_file_get_version (file), ==, 2);
+  g_assert_cmpuint (hr_gguf_file_get_alignment (file), ==, 64);
+  g_assert_cmpuint (hr_gguf_file_get_data_offset (file), ==, 64);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tensor types: bytes per block from hf-hub.md ("GGUF header") and, for the
+ * plain integer and F64 types it does not list, ggml's type_traits.        */
+
+static const struct {
+  guint32 id;
+  const char *name;
+  guint32 weights;
+  guint32 bytes;
+} block_table[] = {
+  { 0, "F32", 1, 4 }, { 1, "F16", 1, 2 }, { 30, "BF16", 1, 2 },
+  { 2, "Q4_0", 32, 18 }, { 3, "Q4_1", 32, 20 }, { 6, "Q5_0", 32, 22 }, { 7, "Q5_1", 32, 24 },
+  { 8, "Q8_0", 32, 34 }, { 9, "Q8_1", 32, 36 }, { 10, "Q2_K", 256, 84 }, { 11, "Q3_K", 256, 110 },
+  { 12, "Q4_K", 256, 144 }, { 13, "Q5_K", 256, 176 }, { 14, "Q6_K", 256, 210 },
+  { 15, "Q8_K", 256, 292 }, { 16, "IQ2_XXS", 256, 66 }, { 17, "IQ2_XS", 256, 74 },
+  { 18, "IQ3_XXS", 256, 98 }, { 19, "IQ1_S", 256, 50 }, { 20, "IQ4_NL", 32, 18 },
+  { 21, "IQ3_S", 256, 110 }, { 22, "IQ2_S", 256, 82 }, { 23, "IQ4_XS", 256, 136 },
+  { 24, "I8", 1, 1 }, { 25, "I16", 1, 2 }, { 26, "I32", 1, 4 }, { 27, "I64", 1, 8 },
+  { 28, "F64", 1, 8 }, { 29, "IQ1_M", 256, 56 }, { 39, "MXFP4", 32, 17 },
+};
+
+static void
+test_gguf_tensor_types (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  guint n_types;
+  const HrGgmlTypeInfo *types = hr_ggml_type_list (&n_types);
+  guint64 offset = 0, total = 0, elements = 0;
+
+  /* every type the core knows is in the table above, and the reverse */
+  g_assert_cmpuint (n_types, ==, G_N_ELEMENTS (block_table));
+  gw_header (w, 3, n_types, 1);
+  gw_kv_str (w, "general.architecture", "test");
+  for (guint i = 0; i < n_types; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("t.%s", types[i].name);
+      guint64 dims[3] = { 0, 3, 2 };
+      guint k;
+
+      for (k = 0; k < G_N_ELEMENTS (block_table); k++)
+        if (block_table[k].id == types[i].type)
+          break;
+      g_assert_cmpuint (k, <, G_N_ELEMENTS (block_table));
+      dims[0] = (guint64) block_table[k].weights * 4;
+      gw_tensor (w, name, 3, dims, types[i].type, offset);
+      offset = gw_align (offset + 4ull * block_table[k].bytes * 3 * 2, 32);
+    }
+  file = parse_ok (w);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (file), ==, n_types);
+
+  for (guint i = 0; i < n_types; i++)
+    {
+      const HrTensorInfo *info = hr_gguf_file_get_tensor (file, i);
+      guint64 bytes = 0;
+      guint k;
+
+      for (k = 0; k < G_N_ELEMENTS (block_table); k++)
+        if (block_table[k].id == info->type)
+          break;
+      g_assert_cmpstr (hr_ggml_type_info (info->type)->name, ==, block_table[k].name);
+      /* 4 blocks per row, 3 x 2 rows */
+      g_assert_cmpuint (info->n_dims, ==, 3);
+      g_assert_cmpuint (info->elements, ==, (guint64) block_table[k].weights * 4 * 6);
+      g_assert_cmpuint (info->bytes, ==, (guint64) block_table[k].bytes * 4 * 6);
+      g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, info->type, &bytes), ==, 1);
+      g_assert_cmpuint (bytes, ==, info->bytes);
+      total += info->bytes;
+      elements += info->elements;
+    }
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (file), ==, total);
+  g_assert_cmpuint (hr_gguf_file_get_parameters (file), ==, elements);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_data_end (file), ==,
+                    hr_gguf_file_get_data_offset (file) +
+                    hr_gguf_file_get_tensor_offset (file, n_types - 1) +
+                    hr_gguf_file_get_tensor (file, n_types - 1)->bytes);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bad files                                                                */
+
+static void
+test_gguf_bad_magic_version (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+
+  gw_bytes (w, "PK\x03\x04", 4);
+  gw_u32 (w, 20);
+  assert_bad (w, HR_CORE_ERROR_PARSE,
+              "not a GGUF file: the first four bytes are 'PK\\x03\\x04', expected 'GGUF'");
+
+  g_byte_array_set_size (w, 0);
+  assert_bad (w, HR_CORE_ERROR_TRUNCATED, "not a GGUF file: it is empty");
+  gw_bytes (w, "GG", 2);
+  assert_bad (w, HR_CORE_ERROR_TRUNCATED, "not a GGUF file: it is only 2 bytes long");
+  g_byte_array_set_size (w, 0);
+  gw_bytes (w, "G", 1);
+  assert_bad (w, HR_CORE_ERROR_TRUNCATED, "not a GGUF file: it is only 1 byte long");
+
+  g_byte_array_set_size (w, 0);
+  gw_bytes (w, "GGUF", 4);
+  gw_u32 (w, 1);
+  gw_u32 (w, 0);
+  gw_u32 (w, 0);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "GGUF version 1 is not supported (it stored counts in 32 bits); "
+              "convert the file again with a current llama.cpp");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 4, 0, 0);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "GGUF version 4 is not supported; Headroom reads versions 2 and 3");
+
+  /* big-endian: the magic bytes are the same, the version is byte-swapped */
+  g_byte_array_set_size (w, 0);
+  gw_bytes (w, "GGUF", 4);
+  gw_bytes (w, "\x00\x00\x00\x03", 4);
+  gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
+  gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "this GGUF file is big-endian (its version reads as 50331648, which is 3 byte-swapped); "
+              "Headroom reads little-endian GGUF files only");
+}
+
+/* A small valid file: 2 metadata entries, 2 tensors. */
+static GgufWriter *
+write_small (void)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 dims[2] = { 256, 4 };
+  const guint64 norm[1] = { 256 };
+
+  gw_header (w, 3, 2, 2);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 1);
+  gw_tensor (w, "blk.0.attn_q.weight", 2, dims, GW_Q4_K, 0);
+  gw_tensor (w, "blk.0.attn_norm.weight", 1, norm, GW_F32, 576);
+  return w;
+}
+
+static void
+test_gguf_truncated (void)
+{
+  g_autoptr(GgufWriter) w = write_small ();
+  g_autoptr(GgufWriter) cut = gw_new ();
+  g_autoptr(HrGgufFile) file = parse_ok (w);
+  guint64 header = hr_gguf_file_get_header_bytes (file);
+
+  g_assert_cmpuint (header, ==, w->len);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (file), ==, 576 + 1024);
+
+  /* every prefix shorter than the header is refused as truncated */
+  for (guint n = 0; n < header; n++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrGgufFile) partial = hr_gguf_file_parse_data (w->data, n, &error);
+
+      g_assert_null (partial);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED);
+    }
+
+  /* and the message says where: in the counts, */
+  g_byte_array_append (cut, w->data, 12);
+  assert_bad (cut, HR_CORE_ERROR_TRUNCATED,
+              "the GGUF header is truncated: the data ends at byte 12, inside the version and counts; "
+              "the file is incomplete (an interrupted download or copy?)");
+  /* in a key (24 counts + 8 length + 5 of "general.architecture"), */
+  g_byte_array_set_size (cut, 0);
+  g_byte_array_append (cut, w->data, 37);
+  assert_bad (cut, HR_CORE_ERROR_TRUNCATED,
+              "the GGUF header is truncated: the data ends at byte 37, inside the key of metadata entry 1 of 2; "
+              "the file is incomplete (an interrupted download or copy?)");
+  /* in a value, */
+  g_byte_array_set_size (cut, 0);
+  g_byte_array_append (cut, w->data, 24 + 8 + 20 + 4 + 8 + 2);
+  assert_bad (cut, HR_CORE_ERROR_TRUNCATED,
+              "the GGUF header is truncated: the data ends at byte 66, inside the value of metadata key “general.architecture”; "
+              "the file is incomplete (an interrupted download or copy?)");
+  /* and in a tensor entry, after its name */
+  g_byte_array_set_size (cut, 0);
+  g_byte_array_append (cut, w->data, w->len - 10);
+  {
+    g_autofree char *message = g_strdup_printf ("the GGUF header is truncated: the data ends at byte %u, inside the entry of tensor 2 of 2 (“blk.0.attn_norm.weight”); "
+                                                "the file is incomplete (an interrupted download or copy?)",
+                                                w->len - 10);
+    assert_bad (cut, HR_CORE_ERROR_TRUNCATED, message);
+  }
+}
+
+static void
+test_gguf_limits (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+
+  gw_header (w, 3, 65537, 0);
+  assert_bad (w, HR_CORE_ERROR_LIMIT, "the GGUF header claims 65,537 tensors; the limit is 65,536");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, G_GUINT64_CONSTANT (1) << 63);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "the GGUF header claims 9,223,372,036,854,775,808 metadata entries; the limit is 65,536");
+
+  /* a key longer than the string cap: refused before anything is allocated */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_u64 (w, HR_GGUF_MAX_STRING_LENGTH + 1);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "a string of 16,777,217 bytes in the key of metadata entry 1 of 1 is longer than the limit of 16,777,216 bytes");
+
+  /* a string value past the cap */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_key (w, "tokenizer.chat_template", GW_STRING);
+  gw_u64 (w, G_MAXUINT64);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "a string of 18,446,744,073,709,551,615 bytes in the value of metadata key “tokenizer.chat_template” "
+              "is longer than the limit of 16,777,216 bytes");
+
+  /* an array past the cap */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_array (w, "tokenizer.ggml.tokens", GW_STRING, HR_GGUF_MAX_ARRAY_LENGTH + 1);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "an array of 16,777,217 elements in the value of metadata key “tokenizer.ggml.tokens” "
+              "is longer than the limit of 16,777,216");
+
+  /* arrays nested too deep */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_array (w, "deep", GW_ARRAY, 1);
+  for (guint i = 0; i < 4; i++)
+    {
+      gw_u32 (w, GW_ARRAY);
+      gw_u64 (w, 1);
+    }
+  assert_bad (w, HR_CORE_ERROR_LIMIT, "arrays nest more than 4 deep in the value of metadata key “deep”");
+
+  /* a tensor name past its cap */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_u64 (w, 257);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "a string of 257 bytes in the entry of tensor 1 of 1 is longer than the limit of 256 bytes");
+
+  /* five dimensions */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_str (w, "t");
+  gw_u32 (w, 5);
+  assert_bad (w, HR_CORE_ERROR_LIMIT, "tensor “t” has 5 dimensions; GGUF allows at most 4");
+}
+
+static void
+test_gguf_bad_values (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 dims[2] = { 256, 1 };
+
+  gw_header (w, 3, 0, 1);
+  gw_key (w, "x.odd", 13);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "the value of metadata key “x.odd” has value type 13, which the GGUF specification does not define (0 to 12)");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_array (w, "x.arr", 99, 1);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "the value of metadata key “x.arr” has value type 99, which the GGUF specification does not define (0 to 12)");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 2);
+  gw_kv_u32 (w, "llama.block_count", 1);
+  gw_kv_u32 (w, "llama.block_count", 2);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA, "the metadata key “llama.block_count” appears twice");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_strn (w, "k\xff", 2);
+  gw_u32 (w, GW_UINT8);
+  gw_u8 (w, 0);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA, "metadata entry 1 has an empty key or one that is not UTF-8 text");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_u32 (w, "general.alignment", 48);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA,
+              "general.alignment must be a power of two that fits 32 bits; this file's is not");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_u32 (w, "general.alignment", 0);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA,
+              "general.alignment must be a power of two that fits 32 bits; this file's is not");
+
+  /* unknown tensor types: one never defined, one removed from ggml (Q4_2) */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_tensor (w, "blk.0.ffn_up.weight", 2, dims, 99, 0);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "tensor “blk.0.ffn_up.weight” has ggml type 99, which this version of Headroom does not know");
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_tensor (w, "old", 2, dims, 4, 0);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "tensor “old” has ggml type 4, which this version of Headroom does not know");
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_tensor (w, "none", 0, dims, GW_F32, 0);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA, "tensor “none” has no dimensions");
+
+  /* a row that is not a whole number of blocks (the core's message) */
+  {
+    const guint64 odd[2] = { 100, 2 };
+
+    g_byte_array_set_size (w, 0);
+    gw_header (w, 3, 1, 0);
+    gw_tensor (w, "odd", 2, odd, GW_Q4_K, 0);
+    assert_bad (w, HR_CORE_ERROR_INVALID_DATA,
+                "tensor “odd”: a Q4_K tensor row of 100 weights is not a whole number of 256-weight blocks");
+  }
+
+  /* dims whose product overflows, and a dim past int64 */
+  {
+    const guint64 big[3] = { G_GUINT64_CONSTANT (1) << 32, G_GUINT64_CONSTANT (1) << 31, 2 };
+    const guint64 huge[1] = { G_GUINT64_CONSTANT (1) << 63 };
+
+    g_byte_array_set_size (w, 0);
+    gw_header (w, 3, 1, 0);
+    gw_tensor (w, "big", 3, big, GW_F32, 0);
+    assert_bad (w, HR_CORE_ERROR_OVERFLOW,
+                "tensor “big” has dimensions whose product does not fit in 63 bits; the header is corrupt");
+    g_byte_array_set_size (w, 0);
+    gw_header (w, 3, 1, 0);
+    gw_tensor (w, "huge", 1, huge, GW_F32, 0);
+    assert_bad (w, HR_CORE_ERROR_OVERFLOW,
+                "tensor “huge” has dimensions whose product does not fit in 63 bits; the header is corrupt");
+  }
+
+  /* F32 of 2^62 elements: elements fit, bytes do not */
+  {
+    const guint64 wide[2] = { G_GUINT64_CONSTANT (1) << 31, G_GUINT64_CONSTANT (1) << 31 };
+
+    g_byte_array_set_size (w, 0);
+    gw_header (w, 3, 1, 0);
+    gw_tensor (w, "wide", 2, wide, GW_F32, 0);
+    assert_bad (w, HR_CORE_ERROR_OVERFLOW,
+                "tensor “wide”: a F32 tensor's size does not fit in 64 bits");
+  }
+
+  /* offsets: misaligned, past 64 bits, and a name given twice */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_tensor (w, "t", 2, dims, GW_F32, 7);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA,
+              "tensor “t” starts at data offset 7, which is not a multiple of the alignment (32 bytes)");
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 1, 0);
+  gw_tensor (w, "t", 2, dims, GW_F32, G_MAXUINT64 - 31);
+  assert_bad (w, HR_CORE_ERROR_OVERFLOW,
+              "the tensor offsets and sizes add up past 64 bits; the header is corrupt");
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 2, 0);
+  gw_tensor (w, "t", 2, dims, GW_F32, 0);
+  gw_tensor (w, "t", 2, dims, GW_F32, 1024);
+  assert_bad (w, HR_CORE_ERROR_INVALID_DATA, "the tensor name “t” appears twice");
+}
+
+/* ------------------------------------------------------------------------ */
+/* llama3.2:3b                                                              */
+
+#define LLAMA32_BLOB_BYTES G_GUINT64_CONSTANT (2019377376) /* seed-facts.md W6 */
+
+static const char llama3_template[] =
+  "{{- bos_token }}{%- for message in messages %}"
+  "{{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\\n\\n' + message['content'] | trim + '<|eot_id|>' }}"
+  "{%- endfor %}{%- if add_generation_prompt %}{{- '<|start_header_id|>assistant<|end_header_id|>\\n\\n' }}{%- endif %}"
+  "<br>";
+
+static const char *
+llama3_special (guint id)
+{
+  switch (id)
+    {
+    case 128000: return "<|begin_of_text|>";
+    case 128001: return "<|end_of_text|>";
+    case 128004: return "<|finetune_right_pad_id|>";
+    case 128006: return "<|start_header_id|>";
+    case 128007: return "<|end_header_id|>";
+    case 128008: return "<|eom_id|>";
+    case 128009: return "<|eot_id|>";
+    case 128010: return "<|python_tag|>";
+    default:     return NULL;
+    }
+}
+
+/* The llama3.2:3b header: its real metadata keys and tensor list, its
+ * 128,256-token vocabulary (normal tokens stand in as "tN"; id 5 is "<br>",
+ * a normal token that looks special), 3 merges instead of 280,147. */
+static GgufWriter *
+write_llama32 (void)
+{
+  GgufWriter *w = gw_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GwTensorSpec specs[260];
+  guint n = gw_llama32_3b_tensors (specs, names);
+  const guint n_vocab = 128256;
+  const char *merges[] = { "\xc4\xa0 t", "\xc4\xa0 a", "i n" };
+
+  g_assert_cmpuint (n, ==, 255);
+  gw_header (w, 3, n, 24);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "general.type", "model");
+  gw_kv_str (w, "general.name", "Llama 3.2 3B Instruct");
+  gw_kv_u32 (w, "llama.block_count", 28);
+  gw_kv_u32 (w, "llama.context_length", 131072);
+  gw_kv_u32 (w, "llama.embedding_length", 3072);
+  gw_kv_u32 (w, "llama.feed_forward_length", 8192);
+  gw_kv_u32 (w, "llama.attention.head_count", 24);
+  gw_kv_u32 (w, "llama.attention.head_count_kv", 8);
+  gw_kv_f32 (w, "llama.rope.freq_base", 500000.0f);
+  gw_kv_f32 (w, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
+  gw_kv_u32 (w, "llama.attention.key_length", 128);
+  gw_kv_u32 (w, "llama.attention.value_length", 128);
+  gw_kv_u32 (w, "general.file_type", 15);
+  gw_kv_u32 (w, "llama.vocab_size", n_vocab);
+  gw_kv_u32 (w, "llama.rope.dimension_count", 128);
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_kv_str (w, "tokenizer.ggml.pre", "llama-bpe");
+  gw_kv_array (w, "tokenizer.ggml.tokens", GW_STRING, n_vocab);
+  for (guint i = 0; i < n_vocab; i++)
+    {
+      g_autofree char *t = NULL;
+
+      if (i >= 128000)
+        t = llama3_special (i) != NULL ? g_strdup (llama3_special (i))
+                                       : g_strdup_printf ("<|reserved_special_token_%u|>", i - 128000);
+      else if (i == 5)
+        t = g_strdup ("<br>");
+      else
+        t = g_strdup_printf ("t%u", i);
+      gw_str (w, t);
+    }
+  gw_kv_array (w, "tokenizer.ggml.token_type", GW_INT32, n_vocab);
+  for (guint i = 0; i < n_vocab; i++)
+    gw_u32 (w, i >= 128000 ? 3 : 1);
+  gw_kv_str_array (w, "tokenizer.ggml.merges", merges, G_N_ELEMENTS (merges));
+  gw_kv_u32 (w, "tokenizer.ggml.bos_token_id", 128000);
+  gw_kv_u32 (w, "tokenizer.ggml.eos_token_id", 128009);
+  gw_kv_str (w, "tokenizer.chat_template", llama3_template);
+  gw_write_tensors (w, specs, n);
+  return w;
+}
+
+static void
+test_gguf_llama32 (void)
+{
+  g_autoptr(GgufWriter) w = write_llama32 ();
+  g_autoptr(HrGgufFile) file = parse_ok (w);
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(HrGgufTokenizer) tok = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bits = NULL;
+  guint64 q4k_bytes, q6k_bytes, f32_bytes;
+
+  /* seed-facts.md W6: Q4_K x168, Q6_K x29, F32 x58 */
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (file), ==, 255);
+  g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_Q4_K, &q4k_bytes), ==, 168);
+  g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_Q6_K, &q6k_bytes), ==, 29);
+  g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_F32, &f32_bytes), ==, 58);
+  g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_Q8_0, NULL), ==, 0);
+  /* 144 bytes per 256 weights, 210 per 256, 4 per weight */
+  g_assert_cmpuint (q4k_bytes, ==, G_GUINT64_CONSTANT (1362493440));
+  g_assert_cmpuint (q6k_bytes, ==, G_GUINT64_CONSTANT (648345600));
+  g_assert_cmpuint (f32_bytes, ==, 700672);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (file), ==, G_GUINT64_CONSTANT (2011539712));
+  /* seed-facts.md W5: 3,212,749,888 parameters */
+  g_assert_cmpuint (hr_gguf_file_get_parameters (file), ==, G_GUINT64_CONSTANT (3212749888));
+
+  /* the real blob is 2,019,377,376 bytes: 5.03 bits per parameter */
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (file), ==, 0);
+  hr_gguf_file_set_file_bytes (file, LLAMA32_BLOB_BYTES);
+  bits = hr_format_decimal (hr_memory_effective_bits (hr_gguf_file_get_file_bytes (file),
+                                                      hr_gguf_file_get_parameters (file)), 2);
+  g_assert_cmpstr (bits, ==, "5.03");
+
+  spec = hr_gguf_file_to_model_spec (file, NULL, "gguf:test", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (spec->name, ==, "Llama 3.2 3B Instruct");
+  g_assert_cmpstr (spec->architecture, ==, "llama");
+  g_assert_cmpstr (spec->precision, ==, "q4_K_M");
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_PRECISION), ==, "GGUF general.file_type = 15");
+  g_assert_cmpuint (spec->parameters, ==, G_GUINT64_CONSTANT (3212749888));
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_PARAMETERS), ==, "GGUF tensor shapes (sum of elements)");
+  g_assert_cmpuint (spec->file_bytes, ==, LLAMA32_BLOB_BYTES);
+  g_assert_cmpuint (spec->layers, ==, 28);
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS), ==, "GGUF llama.block_count");
+  g_assert_cmpuint (spec->heads, ==, 24);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_null (spec->layer_kv_heads);
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS), ==, "GGUF llama.attention.head_count_kv");
+  g_assert_cmpuint (spec->key_length, ==, 128);
+  g_assert_cmpuint (spec->value_length, ==, 128);
+  g_assert_cmpuint (spec->embedding_length, ==, 3072);
+  g_assert_cmpuint (spec->context_length, ==, 131072);
+  g_assert_cmpuint (spec->sliding_window, ==, 0);
+  g_assert_null (spec->layer_sliding);
+  g_assert_cmpuint (spec->vocab_size, ==, 128256);
+  g_assert_cmpuint (spec->expert_count, ==, 0);
+  g_assert_true (spec->tied_embeddings);
+  g_assert_cmpuint (spec->tensors->len, ==, 255);
+  g_assert_cmpuint (hr_model_spec_tensor_bytes (spec), ==, G_GUINT64_CONSTANT (2011539712));
+  g_assert_cmpstr (spec->origin, ==, "gguf:test");
+  /* seed-facts.md "KV cache": 2 x 28 x 8 x 128 x 2 = 114,688 bytes per token */
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 114688);
+
+  tok = hr_gguf_file_get_tokenizer (file);
+  g_assert_cmpstr (tok->model, ==, "gpt2");
+  g_assert_cmpstr (tok->pre, ==, "llama-bpe");
+  g_assert_cmpuint (tok->vocab_size, ==, 128256);
+  g_assert_cmpuint (tok->merges, ==, 3);
+  g_assert_true (tok->has_bos);
+  g_assert_cmpuint (tok->bos_id, ==, 128000);
+  g_assert_cmpstr (tok->bos_token, ==, "<|begin_of_text|>");
+  g_assert_true (tok->has_eos);
+  g_assert_cmpuint (tok->eos_id, ==, 128009);
+  g_assert_cmpstr (tok->eos_token, ==, "<|eot_id|>");
+  g_assert_true (tok->has_chat_template);
+  g_assert_cmpuint (tok->chat_template_length, ==, strlen (llama3_template));
+  /* in order of first use; "<br>" is a NORMAL token and not a marker */
+  g_assert_cmpuint (tok->chat_markers->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 0), ==, "<|start_header_id|>");
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 1), ==, "<|end_header_id|>");
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 2), ==, "<|eot_id|>");
+
+  /* the vocabulary is kept compactly: about its own bytes, not 128,256 allocations */
+  g_assert_cmpuint (hr_gguf_value_get_raw_size (hr_gguf_file_lookup (file, "tokenizer.ggml.tokens")), <, 2 * 1024 * 1024);
+}
+
+static void
+test_gguf_tokenizer_variants (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(HrGgufTokenizer) tok = NULL;
+  /* ChatML and Gemma markers without a token_type array: shape alone decides */
+  const char *tokens[] = { "<unk>", "<s>", "</s>", "<|im_start|>", "<|im_end|>", "<start_of_turn>",
+                           "<end_of_turn>", "[INST]", "[/INST]", "< a >", "hello" };
+  const char *template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n"
+                         "[INST] < a > <start_of_turn>{% endfor %}";
+
+  gw_header (w, 3, 0, 6);
+  gw_kv_str (w, "general.architecture", "qwen2");
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_kv_str_array (w, "tokenizer.ggml.tokens", tokens, G_N_ELEMENTS (tokens));
+  gw_kv_u32 (w, "tokenizer.ggml.bos_token_id", 1);
+  gw_kv_u32 (w, "tokenizer.ggml.eos_token_id", 500); /* out of range */
+  gw_kv_str (w, "tokenizer.chat_template", template);
+  file = parse_ok (w);
+  tok = hr_gguf_file_get_tokenizer (file);
+
+  g_assert_null (tok->pre);
+  g_assert_cmpuint (tok->vocab_size, ==, 11);
+  g_assert_cmpuint (tok->merges, ==, 0);
+  g_assert_cmpstr (tok->bos_token, ==, "<s>");
+  g_assert_true (tok->has_eos);
+  g_assert_cmpuint (tok->eos_id, ==, 500);
+  g_assert_null (tok->eos_token);
+  g_assert_cmpuint (tok->chat_markers->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 0), ==, "<|im_start|>");
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 1), ==, "<|im_end|>");
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 2), ==, "[INST]");
+  g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 3), ==, "<start_of_turn>");
+
+  /* no tokenizer at all */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_str (w, "general.architecture", "llama");
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  g_clear_pointer (&tok, hr_gguf_tokenizer_free);
+  file = parse_ok (w);
+  tok = hr_gguf_file_get_tokenizer (file);
+  g_assert_null (tok->model);
+  g_assert_cmpuint (tok->vocab_size, ==, 0);
+  g_assert_false (tok->has_bos);
+  g_assert_false (tok->has_chat_template);
+  g_assert_cmpuint (tok->chat_markers->len, ==, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Per-layer arrays, sliding windows, MoE, split files                      */
+
+static void
+test_gguf_per_layer (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 kv[6] = { 8, 0, 8, 0, 4, 8 };   /* 0 = a layer without attention */
+  const gint32 heads[6] = { 32, 32, 32, 32, 16, 32 };
+
+  /* a hybrid model: head_count and head_count_kv per layer */
+  gw_header (w, 3, 0, 7);
+  gw_kv_str (w, "general.architecture", "hybrid");
+  gw_kv_u32 (w, "hybrid.block_count", 6);
+  gw_kv_u32 (w, "hybrid.embedding_length", 4096);
+  gw_kv_i32_array (w, "hybrid.attention.head_count", heads, 6);
+  gw_kv_u32_array (w, "hybrid.attention.head_count_kv", kv, 6);
+  gw_kv_u32 (w, "hybrid.expert_count", 64);
+  gw_kv_u32 (w, "hybrid.expert_used_count", 8);
+  file = parse_ok (w);
+  spec = hr_gguf_file_to_model_spec (file, "hybrid:test", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (spec->name, ==, "hybrid:test");
+  g_assert_cmpuint (spec->heads, ==, 32);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_nonnull (spec->layer_kv_heads);
+  g_assert_cmpuint (spec->layer_kv_heads->len, ==, 6);
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpuint (g_array_index (spec->layer_kv_heads, guint32, i), ==, kv[i]);
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS), ==,
+                   "GGUF hybrid.attention.head_count_kv (per layer)");
+  /* key/value lengths default to embedding / heads */
+  g_assert_cmpuint (spec->key_length, ==, 128);
+  g_assert_cmpuint (spec->value_length, ==, 128);
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KEY_LENGTH), ==,
+                   "GGUF hybrid.embedding_length / hybrid.attention.head_count");
+  g_assert_cmpuint (spec->expert_count, ==, 64);
+  g_assert_cmpuint (spec->expert_used_count, ==, 8);
+  g_assert_false (spec->tied_embeddings); /* no token_embd tensor at all */
+  g_assert_null (spec->precision);
+  g_assert_cmpuint (spec->file_bytes, ==, 0);
+  /* 8 + 0 + 8 + 0 + 4 + 8 = 28 KV heads over the layers, x 256 dims x 2 bytes */
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 28 * 256 * 2);
+
+  /* a per-layer array of the wrong length is refused */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 3);
+  gw_kv_str (w, "general.architecture", "hybrid");
+  gw_kv_u32 (w, "hybrid.block_count", 5);
+  gw_kv_u32_array (w, "hybrid.attention.head_count_kv", kv, 6);
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  g_clear_pointer (&spec, hr_model_spec_free);
+  file = parse_ok (w);
+  spec = hr_gguf_file_to_model_spec (file, NULL, NULL, &error);
+  g_assert_null (spec);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "hybrid.attention.head_count_kv is an array of 6 UINT32 values; "
+                   "a per-layer array needs one integer for each of the 5 layers");
+  g_clear_error (&error);
+
+  /* a count of the wrong type, and no architecture */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 2);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "llama.block_count", "28");
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  file = parse_ok (w);
+  g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "llama.block_count should be a non-negative integer; it is a STRING");
+  g_clear_error (&error);
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 0);
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  file = parse_ok (w);
+  g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "the GGUF header has no usable general.architecture, so its model keys cannot be found");
+}
+
+static HrModelSpec *
+sliding_spec (const char *arch,
+              guint32     layers,
+              const char *pattern_key,
+              int         pattern_kind) /* 0 none, 1 scalar 4, 2 bool array */
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *k_blocks = g_strdup_printf ("%s.block_count", arch);
+  g_autofree char *k_window = g_strdup_printf ("%s.attention.sliding_window", arch);
+  HrModelSpec *spec;
+
+  gw_header (w, 3, 0, pattern_kind != 0 ? 4 : 3);
+  gw_kv_str (w, "general.architecture", arch);
+  gw_kv_u32 (w, k_blocks, layers);
+  gw_kv_u32 (w, k_window, 4096);
+  if (pattern_kind == 1)
+    gw_kv_u32 (w, pattern_key, 4);
+  else if (pattern_kind == 2)
+    {
+      gw_kv_array (w, pattern_key, GW_BOOL, layers);
+      for (guint i = 0; i < layers; i++)
+        gw_u8 (w, i % 3 != 2);
+    }
+  file = parse_ok (w);
+  spec = hr_gguf_file_to_model_spec (file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spec->sliding_window, ==, 4096);
+  return spec;
+}
+
+static void
+assert_sliding (const HrModelSpec *spec,
+                const char        *expected) /* '1' sliding, '0' global, per layer */
+{
+  g_assert_nonnull (spec->layer_sliding);
+  g_assert_cmpuint (spec->layer_sliding->len, ==, strlen (expected));
+  for (guint i = 0; i < spec->layer_sliding->len; i++)
+    g_assert_cmpint (g_array_index (spec->layer_sliding, guint8, i), ==, expected[i] - '0');
+}
+
+static void
+test_gguf_sliding (void)
+{
+  g_autoptr(HrModelSpec) gemma2 = sliding_spec ("gemma2", 6, NULL, 0);
+  g_autoptr(HrModelSpec) gemma3 = sliding_spec ("gemma3", 12, NULL, 0);
+  g_autoptr(HrModelSpec) scalar = sliding_spec ("cohere2", 8, "cohere2.attention.sliding_window_pattern", 1);
+  g_autoptr(HrModelSpec) array = sliding_spec ("gemma3n", 6, "gemma3n.attention.sliding_window_pattern", 2);
+  g_autoptr(HrModelSpec) mistral = sliding_spec ("llama", 4, NULL, 0);
+
+  /* llama.cpp: gemma2 alternates from layer 0; gemma3 has 5 sliding per global */
+  assert_sliding (gemma2, "101010");
+  g_assert_cmpstr (hr_model_spec_get_source (gemma2, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "GGUF gemma2.attention.sliding_window; sliding layers: llama.cpp rule: gemma2 alternates sliding and global layers");
+  assert_sliding (gemma3, "111110111110");
+  assert_sliding (scalar, "11101110");
+  g_assert_cmpstr (hr_model_spec_get_source (scalar, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "GGUF cohere2.attention.sliding_window; sliding layers: GGUF cohere2.attention.sliding_window_pattern");
+  assert_sliding (array, "110110");
+  /* a window without a known per-layer rule: every layer, no per-layer list */
+  g_assert_null (mistral->layer_sliding);
+  g_assert_cmpstr (hr_model_spec_get_source (mistral, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "GGUF llama.attention.sliding_window");
+}
+
+static void
+test_gguf_split (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  guint32 index = 99, count = 99;
+
+  gw_header (w, 3, 0, 4);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_key (w, "split.no", GW_UINT16); gw_u16 (w, 0);
+  gw_key (w, "split.count", GW_UINT16); gw_u16 (w, 3);
+  gw_key (w, "split.tensors.count", GW_INT32); gw_u32 (w, 723);
+  file = parse_ok (w);
+  g_assert_true (hr_gguf_file_get_split (file, &index, &count));
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_cmpuint (count, ==, 3);
+
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_key (w, "split.count", GW_UINT16); gw_u16 (w, 1);
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  file = parse_ok (w);
+  g_assert_false (hr_gguf_file_get_split (file, NULL, NULL));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files on disk                                                            */
+
+static char *
+write_temp (const char *name,
+            GgufWriter *w)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
+
+  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
+  g_file_set_contents (path, (const char *) w->data, w->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+write_llama32_blob (void)
+{
+  g_autoptr(GgufWriter) w = write_llama32 ();
+  char *path = write_temp ("llama3.2-3b-q4_K_M.gguf", w);
+
+  /* a sparse file as long as the real blob: no tensor data is ever read */
+  g_assert_cmpint (truncate (path, (off_t) LLAMA32_BLOB_BYTES), ==, 0);
+  return path;
+}
+
+static void
+test_gguf_load_file (void)
+{
+  g_autofree char *path = write_llama32_blob ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) file = hr_gguf_file_load (path, NULL, &error);
+  g_autoptr(GFile) gfile = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(HrGgufFile) again = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *missing = g_build_filename (g_get_user_cache_dir (), "absent.gguf", NULL);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (file), ==, LLAMA32_BLOB_BYTES);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_data_end (file), <=, LLAMA32_BLOB_BYTES);
+
+  /* only the header (and at most one 64 kB read past it) is read */
+  stream = g_file_read (gfile, NULL, &error);
+  g_assert_no_error (error);
+  again = hr_gguf_file_parse_stream (G_INPUT_STREAM (stream), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_seekable_tell (G_SEEKABLE (stream)), <=,
+                   (goffset) hr_gguf_file_get_header_bytes (again) + 65536);
+
+  /* cancelled: the GIO error, not a parse error */
+  g_cancellable_cancel (cancellable);
+  g_clear_pointer (&again, hr_gguf_file_unref);
+  again = hr_gguf_file_load (path, cancellable, &error);
+  g_assert_null (again);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  g_assert_null (hr_gguf_file_load (missing, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* a bad file's message names it */
+  {
+    g_autoptr(GgufWriter) zip = gw_new ();
+    g_autofree char *zip_path = NULL;
+    g_autofree char *expected = NULL;
+
+    gw_bytes (zip, "PK\x03\x04rest", 8);
+    zip_path = write_temp ("model.zip", zip);
+    expected = g_strdup_printf ("%s: not a GGUF file: the first four bytes are 'PK\\x03\\x04', expected 'GGUF'", zip_path);
+    g_assert_null (hr_gguf_file_load (zip_path, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+    g_assert_cmpstr (error->message, ==, expected);
+  }
+  g_unlink (path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ollama's models directory                                                */
+
+typedef struct {
+  char    *dir;
+  char    *blob_path;
+  char    *digest;  /* sha256:<hex> */
+  gsize    size;
+} Store;
+
+static GgufWriter *
+write_tiny (void)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 dims[2] = { 32, 2 };
+  const char *tokens[] = { "<|begin_of_text|>", "<|eot_id|>", "hi" };
+
+  gw_header (w, 3, 1, 9);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "general.name", "Tiny");
+  gw_kv_u32 (w, "general.file_type", 7);
+  gw_kv_u32 (w, "llama.block_count", 2);
+  gw_kv_u32 (w, "llama.embedding_length", 64);
+  gw_kv_u32 (w, "llama.attention.head_count", 4);
+  gw_kv_u32 (w, "llama.context_length", 2048);
+  gw_kv_str_array (w, "tokenizer.ggml.tokens", tokens, 3);
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_tensor (w, "token_embd.weight", 2, dims, 8 /* Q8_0 */, 0);
+  /* the tensor data: 2 rows of one Q8_0 block each */
+  g_byte_array_set_size (w, (guint) gw_align (w->len, 32) + 68);
+  return w;
+}
+
+static void
+write_manifest (const Store *store,
+                const char  *relative,
+                const char  *digest,
+                guint64      size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (store->dir, relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *json = g_strdup_printf (
+    "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.docker.distribution.manifest.v2+json\","
+    "\"config\":{\"mediaType\":\"application/vnd.docker.container.image.v1+json\","
+    "\"digest\":\"sha256:34bb5ab01051a11372a91f95f3fbbc51173eed8e7f13ec395b9ae9b8bd0e242b\",\"size\":561},"
+    "\"layers\":[\n"
+    "{\"mediaType\":\"application/vnd.ollama.image.template\","
+    "\"digest\":\"sha256:966de95ca8a62200913e3f8bfbf84c8494536f1b94b49166851e76644e966396\",\"size\":1429},\n"
+    "{\"mediaType\":\"application/vnd.ollama.image.model\",\"digest\":\"%s\",\"size\":%" G_GUINT64_FORMAT "}\n"
+    "]}", digest, size);
+
+  g_mkdir_with_parents (parent, 0700);
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+store_setup (Store *store)
+{
+  g_autoptr(GgufWriter) w = write_tiny ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hex = g_compute_checksum_for_data (G_CHECKSUM_SHA256, w->data, w->len);
+  g_autofree char *blob_name = g_strconcat ("sha256-", hex, NULL);
+  g_autofree char *blobs = NULL;
+
+  store->dir = g_build_filename (g_get_user_cache_dir (), "ollama-models", NULL);
+  blobs = g_build_filename (store->dir, "blobs", NULL);
+  g_mkdir_with_parents (blobs, 0700);
+  store->blob_path = g_build_filename (blobs, blob_name, NULL);
+  store->digest = g_strconcat ("sha256:", hex, NULL);
+  store->size = w->len;
+  g_file_set_contents (store->blob_path, (const char *) w->data, w->len, &error);
+  g_assert_no_error (error);
+  write_manifest (store, "manifests/registry.ollama.ai/library/tiny/1b", store->digest, store->size);
+  write_manifest (store, "manifests/registry.ollama.ai/library/tiny/2b", store->digest, store->size);
+}
+
+static void
+store_clear (Store *store)
+{
+  g_free (store->dir);
+  g_free (store->blob_path);
+  g_free (store->digest);
+}
+
+static void
+on_progress (guint64  done,
+             guint64  total,
+             gpointer user_data)
+{
+  guint64 *last = user_data;
+
+  g_assert_cmpuint (done, <=, total);
+  g_assert_cmpuint (done, >, *last);
+  *last = done;
+}
+
+static void
+assert_store_error (const Store *store,
+                    const char  *model,
+                    gint         code,
+                    const char  *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaBlob) blob = hr_ollama_store_find_model (store->dir, model, &error);
+
+  g_assert_null (blob);
+  g_assert_error (error, HR_CORE_ERROR, code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_ollama_store (void)
+{
+  Store store = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaBlob) blob = NULL;
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *expected_blob_file = NULL;
+  g_autofree char *message = NULL;
+  guint64 last = 0;
+
+  store_setup (&store);
+  expected_blob_file = g_strconcat ("blobs/sha256-", store.digest + 7, NULL);
+
+  blob = hr_ollama_store_find_model (store.dir, "tiny:1b", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (blob->name, ==, "tiny:1b");
+  g_assert_cmpstr (blob->manifest_file, ==, "manifests/registry.ollama.ai/library/tiny/1b");
+  g_assert_cmpstr (blob->media_type, ==, "application/vnd.ollama.image.model");
+  g_assert_cmpstr (blob->digest, ==, store.digest);
+  g_assert_cmpstr (blob->blob_file, ==, expected_blob_file);
+  g_assert_cmpstr (blob->blob_path, ==, store.blob_path);
+  g_assert_cmpuint (blob->size, ==, store.size);
+  g_assert_cmpuint (blob->blob_bytes, ==, store.size);
+
+  g_assert_true (hr_ollama_blob_verify (blob, on_progress, &last, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (last, ==, store.size);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (hr_ollama_blob_verify (blob, NULL, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  file = hr_gguf_file_load (blob->blob_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (hr_gguf_file_get_string (file, "general.name"), ==, "Tiny");
+  g_clear_pointer (&blob, hr_ollama_blob_free);
+
+  /* namespaced and hosted names */
+  write_manifest (&store, "manifests/registry.ollama.ai/someone/tiny/q8", store.digest, store.size);
+  write_manifest (&store, "manifests/hf.co/org/Tiny-GGUF/Q8_0", store.digest, store.size);
+  write_manifest (&store, "manifests/registry.ollama.ai/library/tiny/latest", store.digest, store.size);
+  blob = hr_ollama_store_find_model (store.dir, "someone/tiny:q8", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (blob->manifest_file, ==, "manifests/registry.ollama.ai/someone/tiny/q8");
+  g_assert_cmpstr (blob->name, ==, "someone/tiny:q8");
+  g_clear_pointer (&blob, hr_ollama_blob_free);
+  blob = hr_ollama_store_find_model (store.dir, "hf.co/org/Tiny-GGUF:Q8_0", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (blob->manifest_file, ==, "manifests/hf.co/org/Tiny-GGUF/Q8_0");
+  g_clear_pointer (&blob, hr_ollama_blob_free);
+  blob = hr_ollama_store_find_model (store.dir, "tiny", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (blob->name, ==, "tiny:latest");
+  g_clear_pointer (&blob, hr_ollama_blob_free);
+
+  /* failures, each with its own message */
+  message = g_strdup_printf ("there is no model \"nothere\" in %s (looked for registry.ollama.ai/library/nothere)", store.dir);
+  assert_store_error (&store, "nothere:1b", HR_CORE_ERROR_NOT_FOUND, message);
+  g_clear_pointer (&message, g_free);
+  message = g_strdup_printf ("model \"tiny\" has no tag \"7b\" in %s; its tags there: 1b, 2b, latest", store.dir);
+  assert_store_error (&store, "tiny:7b", HR_CORE_ERROR_NOT_FOUND, message);
+  g_clear_pointer (&message, g_free);
+  assert_store_error (&store, "../../etc:passwd", HR_CORE_ERROR_INVALID_ARGUMENT,
+                      "\"../../etc:passwd\" is not a model name Ollama stores: each part may hold only letters, digits, '.', '-' and '_', "
+                      "and may not start with '.' or '-'");
+  assert_store_error (&store, "a/b/c/d", HR_CORE_ERROR_INVALID_ARGUMENT,
+                      "\"a/b/c/d\" is not a model name: write [host/][namespace/]model[:tag]");
+  assert_store_error (&store, "tiny:..", HR_CORE_ERROR_INVALID_ARGUMENT,
+                      "\"tiny:..\" is not a model name Ollama stores: each part may hold only letters, digits, '.', '-' and '_', "
+                      "and may not start with '.' or '-'");
+  {
+    g_autofree char *cache = g_strdup (g_get_user_cache_dir ());
+
+    message = g_strdup_printf ("%s is not an Ollama models directory: it has no manifests folder "
+                               "(Ollama keeps its models in ~/.ollama/models, /usr/share/ollama/.ollama/models or $OLLAMA_MODELS)",
+                               cache);
+    g_assert_null (hr_ollama_store_find_model (cache, "tiny:1b", &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+    g_assert_cmpstr (error->message, ==, message);
+    g_clear_error (&error);
+    g_clear_pointer (&message, g_free);
+  }
+
+  /* size mismatch: the manifest says one byte more */
+  write_manifest (&store, "manifests/registry.ollama.ai/library/tiny/short", store.digest, store.size + 1);
+  {
+    g_autofree char *have = hr_format_count (store.size);
+    g_autofree char *want = hr_format_count (store.size + 1);
+
+    message = g_strdup_printf ("the model blob %s is %s bytes but the manifest says %s; "
+                               "it is incomplete or was changed: pull the model again (ollama pull tiny:short)",
+                               expected_blob_file, have, want);
+    assert_store_error (&store, "tiny:short", HR_CORE_ERROR_INVALID_DATA, message);
+    g_clear_pointer (&message, g_free);
+  }
+
+  /* digest mismatch: same size, one byte changed */
+  {
+    g_autofree char *contents = NULL;
+    gsize length;
+
+    g_file_get_contents (store.blob_path, &contents, &length, &error);
+    g_assert_no_error (error);
+    contents[length - 1] ^= 0x55;
+    g_file_set_contents (store.blob_path, contents, length, &error);
+    g_assert_no_error (error);
+    blob = hr_ollama_store_find_model (store.dir, "tiny:1b", &error);
+    g_assert_no_error (error);
+    g_assert_false (hr_ollama_blob_verify (blob, NULL, NULL, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    {
+      g_autofree char *actual = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (guint8 *) contents, length);
+
+      message = g_strdup_printf ("the model blob %s has sha256 %s but the manifest says %s; "
+                                 "the file is corrupt: pull the model again (ollama pull tiny:1b)",
+                                 expected_blob_file, actual, store.digest + 7);
+    }
+    g_assert_cmpstr (error->message, ==, message);
+    g_clear_pointer (&message, g_free);
+    g_clear_error (&error);
+    g_clear_pointer (&blob, hr_ollama_blob_free);
+    contents[length - 1] ^= 0x55;
+    g_file_set_contents (store.blob_path, contents, length, &error);
+    g_assert_no_error (error);
+  }
+
+  /* blob missing */
+  write_manifest (&store, "manifests/registry.ollama.ai/library/tiny/gone",
+                  "sha256:0000000000000000000000000000000000000000000000000000000000000000", 10);
+  message = g_strdup_printf ("the model blob blobs/sha256-0000000000000000000000000000000000000000000000000000000000000000 "
+                             "named by manifests/registry.ollama.ai/library/tiny/gone is missing from %s; "
+                             "pull the model again (ollama pull tiny:gone)", store.dir);
+  assert_store_error (&store, "tiny:gone", HR_CORE_ERROR_NOT_FOUND, message);
+  g_clear_pointer (&message, g_free);
+
+  /* malformed manifests */
+  {
+    g_autofree char *path = g_build_filename (store.dir, "manifests/registry.ollama.ai/library/tiny/bad", NULL);
+
+    g_file_set_contents (path, "{\"layers\": [", -1, &error);
+    g_assert_no_error (error);
+    g_assert_null (hr_ollama_store_find_model (store.dir, "tiny:bad", &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+    g_assert_cmpstr (error->message, ==, "manifests/registry.ollama.ai/library/tiny/bad: line 1, column 12: not valid JSON: "
+                     "Parse error: unexpected end of file, expected character `]'");
+    g_clear_error (&error);
+
+    g_file_set_contents (path, "{\"schemaVersion\": 2}", -1, &error);
+    g_assert_no_error (error);
+    assert_store_error (&store, "tiny:bad", HR_CORE_ERROR_INVALID_DATA,
+                        "manifests/registry.ollama.ai/library/tiny/bad: not an Ollama manifest: it has no \"layers\" list");
+
+    g_file_set_contents (path, "{\"layers\": [{\"mediaType\": \"application/vnd.ollama.image.license\", \"digest\": \"x\", \"size\": 1}]}", -1, &error);
+    g_assert_no_error (error);
+    assert_store_error (&store, "tiny:bad", HR_CORE_ERROR_INVALID_DATA,
+                        "manifests/registry.ollama.ai/library/tiny/bad: the manifest has no layer whose mediaType ends in \"image.model\"; "
+                        "it is not a model package");
+
+    g_file_set_contents (path, "{\"layers\": [\n{\"mediaType\": \"application/vnd.ollama.image.model\", \"digest\": \"sha256:../../x\", \"size\": 1}]}", -1, &error);
+    g_assert_no_error (error);
+    assert_store_error (&store, "tiny:bad", HR_CORE_ERROR_INVALID_DATA,
+                        "manifests/registry.ollama.ai/library/tiny/bad, line 2: the model layer's digest \"sha256:../../x\" "
+                        "is not sha256:<64 hex digits>");
+
+    g_file_set_contents (path, "{\"layers\": [\n{\"mediaType\": \"application/vnd.ollama.image.model\", \"digest\": \"sha256:00\", \"size\": \"big\"}]}", -1, &error);
+    g_assert_no_error (error);
+    assert_store_error (&store, "tiny:bad", HR_CORE_ERROR_INVALID_DATA,
+                        "manifests/registry.ollama.ai/library/tiny/bad, line 2: the model layer's field \"size\" must be a number");
+  }
+
+  store_clear (&store);
+}
+
+/* ------------------------------------------------------------------------ */
+/* headroom-cli gguf                                                        */
+
+static void
+run_cli (const char * const *args,
+         int                 expected_status,
+         char              **out_stdout,
+         char              **out_stderr)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("HEADROOM_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  /* the test's isolated data dir, so the user's catalog is never read */
+  envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                out_stdout, out_stderr, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (status), ==, expected_status);
+}
+
+static void
+test_cli_gguf_llama32 (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *header_bytes = NULL;
+  g_autofree char *data_offset = NULL;
+  g_autofree char *template_bytes = NULL;
+  g_autoptr(GgufWriter) w = NULL;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+
+  /* the header's own size, from the writer: the figures below are the seed's */
+  w = write_llama32 ();
+  header_bytes = hr_format_count (w->len);
+  data_offset = hr_format_count (gw_align (w->len, 32));
+  template_bytes = hr_format_count (strlen (llama3_template));
+  path = write_llama32_blob ();
+  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  expected = g_strdup_printf (
+    "file                %s\n"
+    "GGUF version        3\n"
+    "architecture        llama\n"
+    "name                Llama 3.2 3B Instruct\n"
+    "file type           Q4_K_M (general.file_type 15)\n"
+    "parameters          3,212,749,888 (summed from 255 tensor shapes)\n"
+    "layers              28\n"
+    "heads               24\n"
+    "KV heads            8\n"
+    "key length          128\n"
+    "value length        128\n"
+    "embedding length    3,072\n"
+    "native context      131,072 tokens\n"
+    "sliding window      none\n"
+    "tied embeddings     yes (no output.weight tensor)\n"
+    "tokenizer           gpt2\n"
+    "pre-tokenizer       llama-bpe\n"
+    "vocabulary          128,256 tokens, 3 merges\n"
+    "BOS                 128000 <|begin_of_text|>\n"
+    "EOS                 128009 <|eot_id|>\n"
+    "chat template       yes (%s bytes)\n"
+    "chat markers        <|start_header_id|> <|end_header_id|> <|eot_id|>\n"
+    "tensors             255\n"
+    "  F32               58 tensors, 700,672 bytes\n"
+    "  Q4_K              168 tensors, 1,362,493,440 bytes\n"
+    "  Q6_K              29 tensors, 648,345,600 bytes\n"
+    "tensor bytes        2,011,539,712 (2.01 GB (1.87 GiB))\n"
+    "header bytes        %s (tensor data from byte %s, aligned to 32)\n"
+    "file size           2,019,377,376 bytes (2.02 GB (1.88 GiB))\n"
+    "bits per parameter  5.03 (file size x 8 / parameters)\n"
+    "memory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
+    "  weights           2.02 GB (1.88 GiB)\n"
+    "  KV cache          0.47 GB (0.44 GiB)\n"
+    "  total             2.49 GB (2.32 GiB)\n"
+    "  verdict           fits, 2.61 GB under the 5.10 GB budget\n",
+    path, template_bytes, header_bytes, data_offset);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpstr (out, ==, expected);
+  g_unlink (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/gguf/value-types", test_gguf_value_types);
+  g_test_add_func ("/gguf/version2", test_gguf_version2);
+  g_test_add_func ("/gguf/tensor-types", test_gguf_tensor_types);
+  g_test_add_func ("/gguf/bad/magic-version", test_gguf_bad_magic_version);
+  g_test_add_func ("/gguf/bad/truncated", test_gguf_truncated);
+  g_test_add_func ("/gguf/bad/limits", test_gguf_limits);
+  g_test_add_func ("/gguf/bad/values", test_gguf_bad_values);
+  g_test_add_func ("/gguf/llama3.2-3b", test_gguf_llama32);
+  g_test_add_func ("/gguf/tokenizer", test_gguf_tokenizer_variants);
+  g_test_add_func ("/gguf/per-layer", test_gguf_per_layer);
+  g_test_add_func ("/gguf/sliding", test_gguf_sliding);
+  g_test_add_func ("/gguf/split", test_gguf_split);
+  g_test_add_func ("/gguf/load-file", test_gguf_load_file);
+  g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
+  g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
+
+  return g_test_run ();
+}
