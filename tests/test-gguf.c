@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -1545,6 +1546,217 @@ test_cli_gguf_llama32 (void)
   g_unlink (path);
 }
 
+static void
+test_cli_gguf_ollama (void)
+{
+  Store store = { 0 };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *offset = NULL;
+  g_autofree char *fboth = NULL;
+  g_autofree char *weights = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *bits = NULL;
+  g_autoptr(GgufWriter) w = NULL;
+  guint64 header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+
+  store_setup (&store);
+  w = write_tiny ();
+  header_len = 24 + (8 + 20 + 4 + 8 + 5) + (8 + 12 + 4 + 8 + 4) + (8 + 17 + 4 + 4) + (8 + 17 + 4 + 4) +
+               (8 + 22 + 4 + 4) + (8 + 26 + 4 + 4) + (8 + 20 + 4 + 4) +
+               (8 + 21 + 4 + 4 + 8 + (8 + 17) + (8 + 10) + (8 + 2)) + (8 + 20 + 4 + 8 + 4) +
+               (8 + 17 + 4 + 16 + 4 + 8);
+  g_assert_cmpuint (header_len, ==, w->len - 68 - (gw_align (header_len, 32) - header_len));
+  size = hr_format_count (store.size);
+  header = hr_format_count (header_len);
+  offset = hr_format_count (gw_align (header_len, 32));
+  fboth = hr_format_gb_gib (store.size, 2);
+  /* KV cache: 2 layers x 4 KV heads x (16 + 16) x 2 bytes x 4,096 tokens = 2,097,152 bytes */
+  weights = hr_format_gb_gib (store.size, 2);
+  total = hr_format_gb_gib (store.size + 2097152, 2);
+  bits = hr_format_decimal (store.size * 8.0 / 64, 2);
+
+  run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:1b", "--verify", NULL }, 0, &out, &err);
+  g_assert_cmpstr (err, ==, "verifying sha256: 100%\n");
+  expected = g_strdup_printf (
+    "model               tiny:1b\n"
+    "manifest            manifests/registry.ollama.ai/library/tiny/1b\n"
+    "model digest        %s\n"
+    "GGUF file           blobs/sha256-%s\n"
+    "size check          %s bytes, as the manifest says\n"
+    "sha256 check        matches the manifest's digest\n"
+    "GGUF version        3\n"
+    "architecture        llama\n"
+    "name                Tiny\n"
+    "file type           Q8_0 (general.file_type 7)\n"
+    "parameters          64 (summed from 1 tensor shape)\n"
+    "layers              2\n"
+    "heads               4\n"
+    "KV heads            4\n"
+    "key length          16\n"
+    "value length        16\n"
+    "embedding length    64\n"
+    "native context      2,048 tokens\n"
+    "sliding window      none\n"
+    "tied embeddings     yes (no output.weight tensor)\n"
+    "tokenizer           gpt2\n"
+    "pre-tokenizer       (none)\n"
+    "vocabulary          3 tokens, 0 merges\n"
+    "BOS                 none\n"
+    "EOS                 none\n"
+    "chat template       no\n"
+    "tensors             1\n"
+    "  Q8_0              1 tensor, 68 bytes\n"
+    "tensor bytes        68 (0.00 GB (0.00 GiB))\n"
+    "header bytes        %s (tensor data from byte %s, aligned to 32)\n"
+    "file size           %s bytes (%s)\n"
+    "bits per parameter  %s (file size x 8 / parameters)\n"
+    "memory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
+    "  weights           %s\n"
+    "  KV cache          0.00 GB (0.00 GiB)\n"
+    "  total             %s\n"
+    "  verdict           fits, 5.10 GB under the 5.10 GB budget\n"
+    "  note              4,096 tokens is past the model's native context\n",
+    store.digest, store.digest + 7, size, header, offset, size, fboth, bits, weights, total);
+  g_assert_cmpstr (out, ==, expected);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* without --verify the digest is not checked, and says so */
+  run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:2b", NULL }, 0, &out, &err);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, "\nsha256 check        not checked (add --verify)\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a size mismatch is refused before the file is read */
+  write_manifest (&store, "manifests/registry.ollama.ai/library/tiny/short", store.digest, store.size + 1);
+  run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:short", NULL }, 1, &out, &err);
+  g_clear_pointer (&expected, g_free);
+  {
+    g_autofree char *want = hr_format_count (store.size + 1);
+
+    expected = g_strdup_printf ("headroom-cli: the model blob blobs/sha256-%s is %s bytes but the manifest says %s; "
+                                "it is incomplete or was changed: pull the model again (ollama pull tiny:short)\n",
+                                store.digest + 7, size, want);
+  }
+  g_assert_cmpstr (out, ==, "");
+  g_assert_cmpstr (err, ==, expected);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a digest mismatch under --verify */
+  {
+    g_autofree char *contents = NULL;
+    g_autofree char *actual = NULL;
+    gsize length;
+
+    g_assert_true (g_file_get_contents (store.blob_path, &contents, &length, NULL));
+    contents[length - 1] ^= 1;
+    g_assert_true (g_file_set_contents (store.blob_path, contents, length, NULL));
+    actual = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (guint8 *) contents, length);
+    run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:1b", "--verify", NULL }, 1, &out, &err);
+    g_clear_pointer (&expected, g_free);
+    expected = g_strdup_printf ("verifying sha256: 100%%\n"
+                                "headroom-cli: the model blob blobs/sha256-%s has sha256 %s but the manifest says %s; "
+                                "the file is corrupt: pull the model again (ollama pull tiny:1b)\n",
+                                store.digest + 7, actual, store.digest + 7);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_cmpstr (err, ==, expected);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+
+  store_clear (&store);
+}
+
+static void
+test_cli_gguf_json_and_usage (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *tok, *tensors, *memory, *entry;
+  JsonArray *by_type, *markers;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+
+  path = write_llama32_blob ();
+  run_cli ((const char *[]) { "gguf", path, "--json", "--context", "16384", NULL }, 0, &out, &err);
+  g_assert_cmpstr (err, ==, "");
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (root, "gguf_version"), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (root, "architecture"), ==, "llama");
+  g_assert_cmpstr (json_object_get_string_member (root, "file_type_label"), ==, "Q4_K_M");
+  g_assert_cmpint (json_object_get_int_member (root, "parameters"), ==, G_GINT64_CONSTANT (3212749888));
+  g_assert_cmpint (json_object_get_int_member (root, "kv_heads"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (root, "file_bytes"), ==, G_GINT64_CONSTANT (2019377376));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (root, "bits_per_parameter"), 5.028408550675, 1e-9);
+  g_assert_true (json_object_get_null_member (root, "split"));
+  tok = json_object_get_object_member (root, "tokenizer");
+  g_assert_cmpint (json_object_get_int_member (tok, "vocab_size"), ==, 128256);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (tok, "eos"), "token"), ==, "<|eot_id|>");
+  markers = json_object_get_array_member (tok, "chat_markers");
+  g_assert_cmpuint (json_array_get_length (markers), ==, 3);
+  tensors = json_object_get_object_member (root, "tensors");
+  g_assert_cmpint (json_object_get_int_member (tensors, "bytes"), ==, G_GINT64_CONSTANT (2011539712));
+  by_type = json_object_get_array_member (tensors, "by_type");
+  g_assert_cmpuint (json_array_get_length (by_type), ==, 3);
+  entry = json_array_get_object_element (by_type, 1);
+  g_assert_cmpstr (json_object_get_string_member (entry, "type"), ==, "Q4_K");
+  g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 168);
+  memory = json_object_get_object_member (root, "memory");
+  g_assert_cmpstr (json_object_get_string_member (memory, "board"), ==, "jetson-orin-nano-super");
+  g_assert_cmpint (json_object_get_int_member (memory, "context_tokens"), ==, 16384);
+  /* 114,688 bytes per token x 16,384 */
+  g_assert_cmpint (json_object_get_int_member (memory, "kv_cache"), ==, G_GINT64_CONSTANT (1879048192));
+  g_assert_cmpint (json_object_get_int_member (memory, "total"), ==, G_GINT64_CONSTANT (2019377376) + G_GINT64_CONSTANT (1879048192));
+  g_assert_cmpstr (json_object_get_string_member (memory, "verdict"), ==, "fits");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* usage errors: exit 2, one line */
+  run_cli ((const char *[]) { "gguf", NULL }, 2, &out, &err);
+  g_assert_cmpstr (err, ==, "headroom-cli: gguf takes one FILE (or --ollama-models DIR MODEL[:TAG])\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--verify", NULL }, 2, &out, &err);
+  g_assert_cmpstr (err, ==, "headroom-cli: --verify needs --ollama-models: a plain file has no manifest digest to check against\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--context", "0", NULL }, 2, &out, &err);
+  g_assert_cmpstr (err, ==, "headroom-cli: --context must be a whole number from 1 to 16777216, not \"0\"\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a missing file: exit 1 with GIO's message */
+  missing = g_build_filename (g_get_user_cache_dir (), "absent.gguf", NULL);
+  run_cli ((const char *[]) { "gguf", missing, NULL }, 1, &out, &err);
+  expected = g_strdup_printf ("headroom-cli: Error opening file %s: No such file or directory\n", missing);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_cmpstr (err, ==, expected);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1566,6 +1778,8 @@ main (int   argc,
   g_test_add_func ("/gguf/load-file", test_gguf_load_file);
   g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
+  g_test_add_func ("/cli/gguf/ollama-verify", test_cli_gguf_ollama);
+  g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
 
   return g_test_run ();
 }

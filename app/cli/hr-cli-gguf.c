@@ -354,7 +354,10 @@ inspect (const char         *path,
     g_autofree char *params = hr_format_count (spec->parameters);
     g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
 
-    row (_("parameters"), _("%s (summed from %s tensor shapes)"), params, n);
+    row (_("parameters"),
+         g_dngettext (GETTEXT_PACKAGE, "%s (summed from %s tensor shape)", "%s (summed from %s tensor shapes)",
+                      hr_gguf_file_get_n_tensors (file)),
+         params, n);
   }
   {
     g_autofree char *layers = count_or_unknown (spec->layers);
