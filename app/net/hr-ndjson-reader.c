@@ -195,10 +195,33 @@ finish (HrNdjsonReader *self,
     g_task_return_boolean (task, TRUE);
 }
 
-static char *
-format_cap (guint64 bytes)
+/**
+ * hr_ndjson_format_cap:
+ * @bytes: a cap in bytes
+ *
+ * Returns: (transfer full): the cap for a message, in whole binary units
+ *   when it is one ("4 MiB", "1 KiB"), else in bytes ("64 bytes").
+ */
+char *
+hr_ndjson_format_cap (guint64 bytes)
 {
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *number = NULL;
+
+  if (bytes >= 1048576 && bytes % 1048576 == 0)
+    {
+      number = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes / 1048576);
+      /* TRANSLATORS: a size limit, "4 MiB" */
+      return g_strdup_printf (_("%s MiB"), number);
+    }
+  if (bytes >= 1024 && bytes % 1024 == 0)
+    {
+      number = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes / 1024);
+      /* TRANSLATORS: a size limit, "1 KiB" */
+      return g_strdup_printf (_("%s KiB"), number);
+    }
+  number = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+  /* TRANSLATORS: a size limit, "64 bytes" */
+  return g_strdup_printf (_("%s bytes"), number);
 }
 
 /* Parses one line (without its newline) and hands it on. */
@@ -289,7 +312,7 @@ on_read (GObject      *source,
   self->bytes += size;
   if (self->bytes > self->max_total_bytes)
     {
-      g_autofree char *cap = format_cap (self->max_total_bytes);
+      g_autofree char *cap = hr_ndjson_format_cap (self->max_total_bytes);
 
       g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
                    _("%s sent more than %s in one answer; Headroom stopped reading"),
@@ -325,7 +348,7 @@ on_read (GObject      *source,
   /* Whatever is left has no newline yet: a line in progress. */
   if (self->buffer->len > self->max_line_bytes)
     {
-      g_autofree char *cap = format_cap (self->max_line_bytes);
+      g_autofree char *cap = hr_ndjson_format_cap (self->max_line_bytes);
 
       g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
                    _("%s sent a line longer than %s - that is not an Ollama stream; check the address"),

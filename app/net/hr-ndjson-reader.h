@@ -47,5 +47,6 @@ gboolean        hr_ndjson_reader_read_finish  (HrNdjsonReader      *self,
                                                GError             **error);
 guint64         hr_ndjson_reader_get_lines    (HrNdjsonReader      *self);
 guint64         hr_ndjson_reader_get_bytes    (HrNdjsonReader      *self);
+char           *hr_ndjson_format_cap          (guint64              bytes);
 
 G_END_DECLS

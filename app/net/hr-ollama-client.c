@@ -687,7 +687,7 @@ on_body_read (GObject      *source,
     }
   if (call->body->len + size > call->client->max_response_bytes)
     {
-      g_autofree char *cap = g_format_size_full (call->client->max_response_bytes, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *cap = hr_ndjson_format_cap (call->client->max_response_bytes);
 
       return_error (task, g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
                                        _("%s sent more than %s in one answer; Headroom stopped reading"),

@@ -1,0 +1,235 @@
+/* test-ollama-show.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * /api/show answers mapped to a model spec (ollama-api.md, "/api/show").
+ */
+#include "config.h"
+
+#include <locale.h>
+
+#include "hr-error.h"
+#include "hr-ollama-show.h"
+
+static HrOllamaShow *
+parse (const char  *json,
+       GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  return hr_ollama_show_parse (json_parser_get_root (parser), "m:1", error);
+}
+
+/* Shaped like llama3.2:3b's answer: parameters as a double, no key_length,
+ * an array hidden as null, a tied Q6_K embedding. Tensor bytes from ggml's
+ * block sizes: Q6_K 210 bytes per 256 weights, Q4_K 144 per 256, F32 4. */
+static const char *llama_like =
+  "{\"details\": {\"family\": \"llama\", \"parameter_size\": \"3.2B\", \"quantization_level\": \"Q4_K_M\"},"
+  " \"model_info\": {"
+  "  \"general.architecture\": \"llama\","
+  "  \"general.parameter_count\": 3.212749888e9,"
+  "  \"general.file_type\": 15,"
+  "  \"llama.block_count\": 28,"
+  "  \"llama.embedding_length\": 3072,"
+  "  \"llama.attention.head_count\": 24,"
+  "  \"llama.attention.head_count_kv\": 8,"
+  "  \"llama.context_length\": 131072,"
+  "  \"llama.vocab_size\": 128256,"
+  "  \"tokenizer.ggml.tokens\": null},"
+  " \"tensors\": ["
+  "  {\"name\": \"token_embd.weight\", \"type\": \"Q6_K\", \"shape\": [3072, 128256]},"
+  "  {\"name\": \"blk.0.attn_q.weight\", \"type\": \"Q4_K\", \"shape\": [3072, 3072]},"
+  "  {\"name\": \"blk.0.attn_k.weight\", \"type\": \"Q4_K\", \"shape\": [3072, 1024]},"
+  "  {\"name\": \"output_norm.weight\", \"type\": \"F32\", \"shape\": [3072]}],"
+  " \"capabilities\": [\"completion\", \"tools\"]}";
+
+static void
+test_llama_like (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (llama_like, &error);
+  HrModelSpec *spec;
+  /* 323,205,120 (the embedding: 12 blocks x 210 bytes x 128256 rows, the
+   * 308.23 MiB llama.cpp maps on the host) + 5,308,416 + 1,769,472 + 12,288 */
+  const guint64 weights = 323205120 + 5308416 + 1769472 + 12288;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (show);
+  spec = show->spec;
+  g_assert_cmpstr (spec->name, ==, "m:1");
+  g_assert_cmpstr (spec->architecture, ==, "llama");
+  g_assert_cmpuint (spec->parameters, ==, 3212749888);
+  g_assert_cmpuint (spec->layers, ==, 28);
+  g_assert_cmpuint (spec->heads, ==, 24);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_null (spec->layer_kv_heads);
+  g_assert_cmpuint (spec->key_length, ==, 128);
+  g_assert_cmpuint (spec->value_length, ==, 128);
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KEY_LENGTH), ==,
+                   "embedding_length / head_count (Ollama /api/show has no key_length)");
+  g_assert_cmpstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS), ==,
+                   "Ollama /api/show model_info llama.attention.head_count_kv");
+  g_assert_cmpuint (spec->embedding_length, ==, 3072);
+  g_assert_cmpuint (spec->context_length, ==, 131072);
+  g_assert_cmpuint (spec->sliding_window, ==, 0);
+  g_assert_cmpuint (spec->vocab_size, ==, 128256);
+  g_assert_true (show->has_file_type);
+  g_assert_cmpuint (show->file_type, ==, 15);
+  g_assert_cmpstr (show->quantization, ==, "Q4_K_M");
+  g_assert_cmpstr (spec->precision, ==, "q4_K_M");
+  g_assert_cmpstr (show->family, ==, "llama");
+  g_assert_cmpstr (show->parameter_size, ==, "3.2B");
+  g_assert_cmpuint (show->n_tensors, ==, 4);
+  g_assert_cmpuint (show->weight_bytes, ==, weights);
+  g_assert_cmpuint (weights, ==, 330295296);
+  g_assert_cmpuint (spec->file_bytes, ==, weights);
+  g_assert_cmpfloat_with_epsilon (show->bits_per_weight, 330295296.0 * 8 / 3212749888.0, 1e-12);
+  g_assert_true (show->tied_embeddings);
+  g_assert_true (spec->tied_embeddings);
+  g_assert_false (show->embedding_model);
+  g_assert_cmpuint (g_strv_length (show->capabilities), ==, 2);
+  g_assert_cmpstr (show->capabilities[1], ==, "tools");
+}
+
+/* A hybrid model without `verbose`: head_count_kv is hidden as null and
+ * recovered from the key projections (0 for a layer without attention). */
+static void
+test_hidden_kv_array (void)
+{
+  const char *json =
+    "{\"model_info\": {"
+    "  \"general.architecture\": \"lfm2\","
+    "  \"general.parameter_count\": 354483968,"
+    "  \"general.file_type\": 1,"
+    "  \"lfm2.block_count\": 3,"
+    "  \"lfm2.embedding_length\": 1024,"
+    "  \"lfm2.attention.head_count\": 16,"
+    "  \"lfm2.attention.head_count_kv\": null,"
+    "  \"lfm2.attention.sliding_window\": 4096,"
+    "  \"lfm2.context_length\": 128000},"
+    " \"tensors\": ["
+    "  {\"name\": \"token_embd.weight\", \"type\": \"F16\", \"shape\": [1024, 65536]},"
+    "  {\"name\": \"blk.0.attn_k.weight\", \"type\": \"F16\", \"shape\": [1024, 512]},"
+    "  {\"name\": \"blk.1.shortconv.conv.weight\", \"type\": \"F32\", \"shape\": [3, 1024]},"
+    "  {\"name\": \"blk.2.attn_k.weight\", \"type\": \"F16\", \"shape\": [1024, 256]},"
+    "  {\"name\": \"output.weight\", \"type\": \"F16\", \"shape\": [1024, 65536]}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+  HrModelSpec *spec;
+
+  g_assert_no_error (error);
+  spec = show->spec;
+  g_assert_cmpuint (spec->key_length, ==, 64);
+  g_assert_nonnull (spec->layer_kv_heads);
+  g_assert_cmpuint (spec->layer_kv_heads->len, ==, 3);
+  g_assert_cmpuint (g_array_index (spec->layer_kv_heads, guint32, 0), ==, 8);
+  g_assert_cmpuint (g_array_index (spec->layer_kv_heads, guint32, 1), ==, 0);
+  g_assert_cmpuint (g_array_index (spec->layer_kv_heads, guint32, 2), ==, 4);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_cmpuint (spec->sliding_window, ==, 4096);
+  g_assert_cmpuint (spec->context_length, ==, 128000);
+  g_assert_cmpstr (show->quantization, ==, "F16");
+  g_assert_cmpstr (spec->precision, ==, "f16");
+  /* Untied: it has its own output.weight. */
+  g_assert_false (show->tied_embeddings);
+  /* 2 x 1024 x 65536 x 2 + 1024 x 512 x 2 + 3 x 1024 x 4 + 1024 x 256 x 2 */
+  g_assert_cmpuint (show->weight_bytes, ==, 268435456 + 1048576 + 12288 + 524288);
+}
+
+/* With `verbose` the per-layer array is there. */
+static void
+test_verbose_kv_array (void)
+{
+  const char *json =
+    "{\"model_info\": {"
+    "  \"general.architecture\": \"gemma3\","
+    "  \"gemma3.block_count\": 3,"
+    "  \"gemma3.embedding_length\": 2560,"
+    "  \"gemma3.attention.head_count\": [8, 8, 8],"
+    "  \"gemma3.attention.head_count_kv\": [4, 4, 2.0],"
+    "  \"gemma3.attention.key_length\": 256,"
+    "  \"gemma3.attention.value_length\": 256,"
+    "  \"gemma3.pooling_type\": 1}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (show->spec->heads, ==, 8);
+  g_assert_cmpuint (show->spec->kv_heads, ==, 4);
+  g_assert_cmpuint (show->spec->layer_kv_heads->len, ==, 3);
+  g_assert_cmpuint (g_array_index (show->spec->layer_kv_heads, guint32, 2), ==, 2);
+  g_assert_cmpuint (show->spec->key_length, ==, 256);
+  g_assert_true (show->embedding_model);
+  /* No tensors: weights unknown, never guessed. */
+  g_assert_cmpuint (show->weight_bytes, ==, 0);
+  g_assert_cmpfloat (show->bits_per_weight, ==, 0.0);
+  g_assert_null (show->spec->tensors);
+  g_assert_null (show->quantization);
+  g_assert_false (show->has_file_type);
+}
+
+static void
+assert_fails (const char *json,
+              gint        code,
+              const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+
+  g_assert_null (show);
+  g_assert_error (error, HR_CORE_ERROR, code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_invalid (void)
+{
+  assert_fails ("[1, 2]", HR_CORE_ERROR_INVALID_DATA, "/api/show for m:1 is not a JSON object");
+  assert_fails ("{\"license\": \"x\"}", HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1 has no model_info; the server may be older than Headroom supports");
+  assert_fails ("{\"model_info\": {\"general.architecture\": 5}}", HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"general.architecture\" is missing");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": \"28\"}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"llama.block_count\" is not a whole number");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 28.5}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"llama.block_count\" is not a whole number");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"general.parameter_count\": -3}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"general.parameter_count\" is not a whole number");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.attention.head_count_kv\": {\"a\": 1}}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"llama.attention.head_count_kv\" is not a whole number");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"},"
+                " \"tensors\": [{\"name\": \"a\", \"type\": \"Q9_Z\", \"shape\": [32]}]}",
+                HR_CORE_ERROR_UNSUPPORTED,
+                "/api/show for m:1: tensor \"a\" has type \"Q9_Z\", which Headroom does not know");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"},"
+                " \"tensors\": [{\"name\": \"a\", \"type\": \"F32\", \"shape\": [1, 2, 3, 4, 5]}]}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: tensor 0 is not {\"name\", \"type\", \"shape\": [1 to 4 sizes]}");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"},"
+                " \"tensors\": [{\"name\": \"a\", \"type\": \"F32\", \"shape\": [\"3\"]}]}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: tensor 0 is not {\"name\", \"type\", \"shape\": [1 to 4 sizes]}");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"}, \"tensors\": {}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: \"tensors\" is not a list");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/ollama-show/llama-like", test_llama_like);
+  g_test_add_func ("/ollama-show/hidden-kv-array", test_hidden_kv_array);
+  g_test_add_func ("/ollama-show/verbose-kv-array", test_verbose_kv_array);
+  g_test_add_func ("/ollama-show/invalid", test_invalid);
+
+  return g_test_run ();
+}
