@@ -866,7 +866,8 @@ test_gguf_tokenizer_variants (void)
   g_autoptr(HrGgufTokenizer) tok = NULL;
   /* ChatML and Gemma markers without a token_type array: shape alone decides */
   const char *tokens[] = { "<unk>", "<s>", "</s>", "<|im_start|>", "<|im_end|>", "<start_of_turn>",
-                           "<end_of_turn>", "[INST]", "[/INST]", "< a >", "hello" };
+                           "<end_of_turn>", "[INST]", "[/INST]", "< a >", "hello",
+                           "<|im_end|>" /* the same text under a second id */ };
   const char *template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n"
                          "[INST] < a > <start_of_turn>{% endfor %}";
 
@@ -881,7 +882,7 @@ test_gguf_tokenizer_variants (void)
   tok = hr_gguf_file_get_tokenizer (file);
 
   g_assert_null (tok->pre);
-  g_assert_cmpuint (tok->vocab_size, ==, 11);
+  g_assert_cmpuint (tok->vocab_size, ==, 12);
   g_assert_cmpuint (tok->merges, ==, 0);
   g_assert_cmpstr (tok->bos_token, ==, "<s>");
   g_assert_true (tok->has_eos);

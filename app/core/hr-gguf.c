@@ -2076,7 +2076,15 @@ find_chat_markers (const HrGgufValue *tokens,
 
   g_array_sort (found, compare_markers);
   for (guint i = 0; i < found->len; i++)
-    g_ptr_array_add (markers, g_array_index (found, Marker, i).text);
+    {
+      char *text = g_array_index (found, Marker, i).text;
+
+      /* a vocabulary may hold the same text under two ids: list it once */
+      if (g_ptr_array_find_with_equal_func (markers, text, g_str_equal, NULL))
+        g_free (text);
+      else
+        g_ptr_array_add (markers, text);
+    }
   return markers;
 }
 
