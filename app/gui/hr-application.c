@@ -1,0 +1,166 @@
+/* hr-application.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-application.h"
+#include "hr-preferences-window.h"
+#include "hr-window.h"
+
+struct _HrApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
+
+static HrWindow *
+active_window (HrApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  return HR_IS_WINDOW (window) ? HR_WINDOW (window) : NULL;
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  HrApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* Close the windows so they save their size; then the application ends. */
+  for (GList *l = windows; l != NULL;)
+    {
+      GtkWindow *window = l->data;
+
+      l = l->next;
+      gtk_window_close (window);
+    }
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  HrApplication *self = user_data;
+  static const char *developers[] = { "The Headroom developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", active_window (self),
+                        "modal", TRUE,
+                        "application-name", _("Headroom"),
+                        "application-icon", APPLICATION_ID,
+                        "developer-name", _("The Headroom developers"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Will this model fit on that board, how fast will it run, and why? "
+                                      "Headroom shows every figure with the formula that made it."),
+                        "developers", developers,
+                        /* Translators: your names, one per line */
+                        "translator-credits", _("translator-credits"),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "copyright", "© 2026 The Headroom developers",
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  HrApplication *self = user_data;
+  HrWindow *window = active_window (self);
+  GtkWidget *preferences;
+
+  if (window == NULL)
+    return;
+
+  preferences = hr_preferences_window_new (GTK_WINDOW (window),
+                                           hr_models_page_get_boards (hr_window_get_models_page (window)));
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
+shortcuts_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  HrApplication *self = user_data;
+  HrWindow *window = active_window (self);
+
+  if (window != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
+  { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
+  { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+};
+
+static void
+hr_application_activate (GApplication *application)
+{
+  HrApplication *self = HR_APPLICATION (application);
+  HrWindow *window = active_window (self);
+
+  if (window == NULL)
+    window = hr_window_new (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+hr_application_startup (GApplication *application)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+
+  G_APPLICATION_CLASS (hr_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
+                                   G_N_ELEMENTS (app_actions), application);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences",
+                                         preferences_accels);
+}
+
+static void
+hr_application_class_init (HrApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = hr_application_activate;
+  app_class->startup = hr_application_startup;
+}
+
+static void
+hr_application_init (HrApplication *self)
+{
+}
+
+/**
+ * hr_application_new:
+ *
+ * Returns: (transfer full): the application, id io.github.headroom.Headroom;
+ *   its resources (templates, style.css) live under
+ *   /io/github/headroom/Headroom/
+ */
+HrApplication *
+hr_application_new (void)
+{
+  return g_object_new (HR_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", "/io/github/headroom/Headroom",
+                       NULL);
+}

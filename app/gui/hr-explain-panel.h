@@ -1,0 +1,31 @@
+/* hr-explain-panel.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrExplainPanel: every figure of the selected model written as its formula
+ * with the values in it (weights, KV cache, budget, verdict, ceiling, rate,
+ * floor, speed), GB and GiB side by side, with short notes on the terms.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-evaluate.h"
+#include "hr-model-row.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_EXPLAIN_PANEL (hr_explain_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrExplainPanel, hr_explain_panel, HR, EXPLAIN_PANEL, AdwBin)
+
+GtkWidget  *hr_explain_panel_new        (void);
+void        hr_explain_panel_set_row    (HrExplainPanel   *self,
+                                         HrModelRow       *row,
+                                         const HrScenario *scenario);
+void        hr_explain_panel_update     (HrExplainPanel   *self,
+                                         const HrScenario *scenario);
+const char *hr_explain_panel_get_figure (HrExplainPanel   *self,
+                                         const char       *key);
+
+G_END_DECLS

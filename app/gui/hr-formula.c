@@ -1,0 +1,456 @@
+/* hr-formula.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+#include "hr-units.h"
+
+/* "%g" whatever the locale: 4.6, 16, 8.5 */
+static char *
+format_bits (double bits)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", bits));
+}
+
+
+static char *
+format_bytes_and_size (guint64 bytes)
+{
+  g_autofree char *count = hr_format_count (bytes);
+  g_autofree char *size = hr_gui_format_size_both (bytes);
+
+  /* Translators: "469,762,048 bytes = 0.47 GB (0.44 GiB)" */
+  return g_strdup_printf (_("%s bytes = %s"), count, size);
+}
+
+/**
+ * hr_formula_weights:
+ * @spec: the model
+ * @scenario: the scenario it was evaluated under (its precision, or %NULL
+ *   for "as pulled")
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Weights as parameters x bits / 8 (seed-facts.md, "Weight memory"), or the
+ * file's own size when the precision is "as pulled" and the size is known.
+ *
+ * Returns: (transfer full): "3,212,749,888 parameters x 4.6 bits / 8 =
+ *   1,847,331,186 bytes = 1.85 GB (1.72 GiB)"
+ */
+char *
+hr_formula_weights (const HrModelSpec  *spec,
+                    const HrScenario   *scenario,
+                    const HrEvaluation *evaluation)
+{
+  guint64 weights = evaluation->footprint.weights;
+  const HrPrecision *precision = scenario->precision;
+  g_autofree char *rhs = format_bytes_and_size (weights);
+
+  if ((precision == NULL ||
+       (spec->precision != NULL && g_ascii_strcasecmp (precision->id, spec->precision) == 0)) &&
+      spec->file_bytes > 0 && weights == spec->file_bytes)
+    /* Translators: %1$s is a precision such as "q4_K_M", %2$s "2,019,377,376 bytes = 2.02 GB (1.88 GiB)" */
+    return g_strdup_printf (_("the file as pulled (%1$s): %2$s"),
+                            spec->precision ? spec->precision : "?", rhs);
+
+  if (precision == NULL && spec->precision != NULL)
+    precision = hr_precision_lookup (spec->precision);
+
+  if (precision != NULL && spec->parameters > 0 &&
+      hr_memory_weight_bytes (spec->parameters, precision->bits_per_weight) == weights)
+    {
+      g_autofree char *params = hr_format_count (spec->parameters);
+      g_autofree char *bits = format_bits (precision->bits_per_weight);
+
+      /* Translators: "3,212,749,888 parameters x 4.6 bits / 8 = ..." */
+      return g_strdup_printf (_("%1$s parameters x %2$s bits (%3$s) / 8 = %4$s"),
+                              params, bits, precision->label, rhs);
+    }
+
+  return g_steal_pointer (&rhs);
+}
+
+/**
+ * hr_formula_effective_bits:
+ * @spec: the model
+ *
+ * The bits per weight of the real file: file bytes x 8 / parameters
+ * (hr_memory_effective_bits(); seed-facts.md W6: llama3.2:3b's Q4_K_M blob
+ * is 5.028 bits per parameter).
+ *
+ * Returns: (transfer full) (nullable): the formula, or %NULL when the file
+ *   size or the parameter count is unknown
+ */
+char *
+hr_formula_effective_bits (const HrModelSpec *spec)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *params = NULL;
+  g_autofree char *bits = NULL;
+
+  if (spec->file_bytes == 0 || spec->parameters == 0)
+    return NULL;
+
+  file = hr_format_count (spec->file_bytes);
+  params = hr_format_count (spec->parameters);
+  bits = hr_format_decimal (hr_memory_effective_bits (spec->file_bytes, spec->parameters), 3);
+
+  return g_strdup_printf (_("%s bytes x 8 / %s parameters = %s bits per weight in the real file"),
+                          file, params, bits);
+}
+
+/*
+ * The per-token factors of the KV cache, "2 x 28 layers x 8 KV heads x 128
+ * head dim x 2 bytes", when every layer has the same KV heads and the
+ * product equals the core's figure; NULL otherwise.
+ */
+static char *
+kv_factors (const HrModelSpec *spec,
+            HrKvCacheType      kv_type,
+            guint64            per_token)
+{
+  guint32 per_elements = 1;
+  guint64 scaled = hr_kv_cache_element_bytes_scaled (kv_type, &per_elements);
+  g_autofree char *element = NULL;
+  guint64 elements = 0;
+  guint64 product = 0;
+
+  if (spec->layer_kv_heads != NULL || per_elements == 0)
+    return NULL;
+
+  if (!hr_mul_u64 (spec->layers, spec->kv_heads, &elements) ||
+      !hr_mul_u64 (elements, (guint64)spec->key_length + spec->value_length, &elements) ||
+      !hr_mul_u64 (elements, scaled, &product))
+    return NULL;
+
+  if (product % per_elements != 0 || product / per_elements != per_token)
+    return NULL;
+
+  if (per_elements == 1)
+    element = g_strdup_printf ("%" G_GUINT64_FORMAT, scaled);
+  else
+    element = g_strdup_printf ("%" G_GUINT64_FORMAT "/%u", scaled, per_elements);
+
+  if (spec->key_length == spec->value_length)
+    /* Translators: the KV cache per token, "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes" */
+    return g_strdup_printf (_("2 x %1$u layers x %2$u KV heads x %3$u head dim x %4$s bytes"),
+                            spec->layers, spec->kv_heads, spec->key_length, element);
+
+  return g_strdup_printf (_("%1$u layers x %2$u KV heads x (%3$u key dim + %4$u value dim) x %5$s bytes"),
+                          spec->layers, spec->kv_heads, spec->key_length, spec->value_length,
+                          element);
+}
+
+/**
+ * hr_formula_kv_per_token:
+ * @spec: the model
+ * @kv_type: the KV cache element type (f16 2 bytes, q8_0 34/32, q4_0 18/32)
+ *
+ * Returns: (transfer full): "2 x 28 layers x 8 KV heads x 128 head dim x 2
+ *   bytes = 114,688 bytes per token" (seed-facts.md, "KV cache")
+ */
+char *
+hr_formula_kv_per_token (const HrModelSpec *spec,
+                         HrKvCacheType      kv_type)
+{
+  guint64 per_token = hr_memory_kv_bytes_per_token (spec, kv_type);
+  g_autofree char *count = hr_format_count (per_token);
+  g_autofree char *factors = kv_factors (spec, kv_type, per_token);
+
+  if (factors != NULL)
+    return g_strdup_printf (_("%s = %s bytes per token"), factors, count);
+
+  return g_strdup_printf (_("%s bytes per token, summed over layers whose KV heads differ"), count);
+}
+
+/**
+ * hr_formula_kv_cache:
+ * @spec: the model
+ * @scenario: context tokens (num_ctx), KV cache type, parallel slots
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): "2 x 28 layers x 8 KV heads x 128 head dim x 2
+ *   bytes x 4,096 tokens = 469,762,048 bytes = 0.47 GB (0.44 GiB)"
+ */
+char *
+hr_formula_kv_cache (const HrModelSpec  *spec,
+                     const HrScenario   *scenario,
+                     const HrEvaluation *evaluation)
+{
+  guint64 kv = evaluation->footprint.kv_cache;
+  guint64 per_token = hr_memory_kv_bytes_per_token (spec, scenario->kv_type);
+  g_autofree char *factors = kv_factors (spec, scenario->kv_type, per_token);
+  g_autofree char *tokens = hr_format_count (scenario->context_tokens);
+  g_autofree char *rhs = format_bytes_and_size (kv);
+  guint64 product = 0;
+
+  if (!hr_mul_u64 (per_token, scenario->context_tokens, &product) ||
+      !hr_mul_u64 (product, MAX (scenario->parallel_slots, 1), &product) ||
+      product != kv)
+    {
+      g_autofree char *per = hr_format_count (per_token);
+
+      /* A quantized cache rounds the whole cache up to 32-element blocks. */
+      return g_strdup_printf (_("%1$s bytes per token x %2$s tokens x %3$u parallel slots, "
+                                "rounded up to whole 32-element blocks = %4$s"),
+                              per, tokens, MAX (scenario->parallel_slots, 1), rhs);
+    }
+
+  if (factors == NULL)
+    {
+      g_autofree char *per = hr_format_count (per_token);
+
+      factors = g_strdup_printf (_("%s bytes per token"), per);
+    }
+
+  if (scenario->parallel_slots > 1)
+    return g_strdup_printf (_("%1$s x %2$s tokens x %3$u parallel slots = %4$s"),
+                            factors, tokens, scenario->parallel_slots, rhs);
+
+  return g_strdup_printf (_("%1$s x %2$s tokens = %3$s"), factors, tokens, rhs);
+}
+
+/**
+ * hr_formula_overhead:
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): the runtime overhead and what it holds
+ */
+char *
+hr_formula_overhead (const HrEvaluation *evaluation)
+{
+  g_autofree char *rhs = format_bytes_and_size (evaluation->footprint.overhead);
+
+  if (evaluation->footprint.overhead == 0)
+    return g_strdup_printf (_("%s: no runtime overhead model is set, so the runtime's own "
+                              "buffers are not counted"), rhs);
+
+  return g_steal_pointer (&rhs);
+}
+
+/**
+ * hr_formula_total:
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): "weights + KV cache + overhead = total"
+ */
+char *
+hr_formula_total (const HrEvaluation *evaluation)
+{
+  const HrFootprint *f = &evaluation->footprint;
+  g_autofree char *w = hr_gui_format_size (f->weights, HR_UNIT_GB);
+  g_autofree char *kv = hr_gui_format_size (f->kv_cache, HR_UNIT_GB);
+  g_autofree char *o = hr_gui_format_size (f->overhead, HR_UNIT_GB);
+  g_autofree char *rhs = format_bytes_and_size (f->total);
+
+  return g_strdup_printf (_("%1$s weights + %2$s KV cache + %3$s overhead = %4$s"),
+                          w, kv, o, rhs);
+}
+
+/**
+ * hr_formula_headroom:
+ * @board: the board
+ *
+ * Returns: (transfer full): "8.0 GB pool - 1.9 GB resident = 6.1 GB (5.68 GiB) headroom"
+ */
+char *
+hr_formula_headroom (const HrBoard *board)
+{
+  g_autofree char *pool = hr_gui_format_size (board->pool_bytes, HR_UNIT_GB);
+  g_autofree char *resident = hr_gui_format_size (board->resident_bytes, HR_UNIT_GB);
+  g_autofree char *headroom = hr_gui_format_size_both (hr_board_headroom_bytes (board));
+
+  return g_strdup_printf (_("%1$s pool - %2$s resident = %3$s headroom"),
+                          pool, resident, headroom);
+}
+
+/**
+ * hr_formula_budget:
+ * @board: the board
+ *
+ * Returns: (transfer full): "8.0 GB pool - 1.9 GB resident - 1.0 GB reserve
+ *   = 5.1 GB (4.75 GiB) budget" (seed-facts.md, "Budget and verdicts")
+ */
+char *
+hr_formula_budget (const HrBoard *board)
+{
+  g_autofree char *pool = hr_gui_format_size (board->pool_bytes, HR_UNIT_GB);
+  g_autofree char *resident = hr_gui_format_size (board->resident_bytes, HR_UNIT_GB);
+  g_autofree char *reserve = hr_gui_format_size (board->reserve_bytes, HR_UNIT_GB);
+  g_autofree char *budget = hr_gui_format_size_both (hr_board_budget_bytes (board));
+
+  return g_strdup_printf (_("%1$s pool - %2$s resident - %3$s reserve = %4$s budget"),
+                          pool, resident, reserve, budget);
+}
+
+/**
+ * hr_formula_verdict:
+ * @board: the board
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): "5.1 GB budget - 2.47 GB total = 2.63 GB to
+ *   spare: fits"; the tight and over cases measure against the headroom
+ */
+char *
+hr_formula_verdict (const HrBoard      *board,
+                    const HrEvaluation *evaluation)
+{
+  g_autofree char *total = hr_gui_format_size (evaluation->footprint.total, HR_UNIT_GB);
+  g_autofree char *margin = hr_gui_format_size_both (evaluation->margin_bytes);
+  g_autofree char *budget = hr_gui_format_size (hr_board_budget_bytes (board), HR_UNIT_GB);
+  g_autofree char *headroom = hr_gui_format_size (hr_board_headroom_bytes (board), HR_UNIT_GB);
+
+  switch (evaluation->verdict)
+    {
+    case HR_VERDICT_FITS:
+      return g_strdup_printf (_("%1$s budget - %2$s total = %3$s to spare: fits"),
+                              budget, total, margin);
+    case HR_VERDICT_TIGHT:
+      return g_strdup_printf (_("%1$s total is past the %2$s budget; %3$s headroom - %1$s total "
+                                "= %4$s left above the resident memory: tight"),
+                              total, budget, headroom, margin);
+    case HR_VERDICT_OVER:
+    default:
+      return g_strdup_printf (_("%1$s total - %2$s headroom = over by %3$s"),
+                              total, headroom, margin);
+    }
+}
+
+/**
+ * hr_formula_ceiling:
+ * @board: the board
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): "102 GB/s / 2.0 GB = 51.0 t/s ceiling"
+ *   (every weight is read once per token; seed-facts.md, "Rates")
+ */
+char *
+hr_formula_ceiling (const HrBoard      *board,
+                    const HrEvaluation *evaluation)
+{
+  g_autofree char *weights = hr_gui_format_size (evaluation->footprint.weights, HR_UNIT_GB);
+  g_autofree char *bandwidth = format_bits (board->bandwidth_bytes_per_s / 1e9);
+  g_autofree char *ceiling = hr_format_decimal (evaluation->ceiling_tps, 1);
+
+  return g_strdup_printf (_("%1$s GB/s / %2$s weights = %3$s t/s ceiling"),
+                          bandwidth, weights, ceiling);
+}
+
+/**
+ * hr_formula_rate:
+ * @scenario: the scenario, with the board's efficiency fit
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): the decode rate and its source: measured, or
+ *   ceiling x efficiency and whether the weights lie inside the fitted band
+ */
+char *
+hr_formula_rate (const HrScenario   *scenario,
+                 const HrEvaluation *evaluation)
+{
+  const HrEfficiencyFit *fit = &scenario->fit;
+  g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
+  g_autofree char *ceiling = hr_format_decimal (evaluation->ceiling_tps, 1);
+  g_autofree char *efficiency = hr_format_decimal (fit->efficiency, 2);
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+
+  if (evaluation->source == HR_RATE_SOURCE_MEASURED)
+    return g_strdup_printf (_("%s t/s measured on this board (the measurement archive's "
+                              "mean decode rate)"), tps);
+
+  if (fit->n_points == 0)
+    return g_strdup_printf (_("%s t/s extrapolated: this board has no measurements to fit "
+                              "an efficiency to"), tps);
+
+  low = hr_gui_format_size (fit->band_low_bytes / 2, HR_UNIT_GB);
+  high = hr_gui_format_size (fit->band_high_bytes * 2, HR_UNIT_GB);
+
+  if (evaluation->source == HR_RATE_SOURCE_ESTIMATE)
+    return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, an estimate: "
+                              "the weights lie inside the fitted band %4$s to %5$s"),
+                            ceiling, efficiency, tps, low, high);
+
+  return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, extrapolated: "
+                            "the weights lie outside the fitted band %4$s to %5$s"),
+                          ceiling, efficiency, tps, low, high);
+}
+
+/**
+ * hr_formula_floor:
+ * @board: the board and its turn budget
+ * @scenario: the scenario (its floor_tps)
+ *
+ * Returns: (transfer full): "27 tokens / ((3,000 ms - 350 ms) / 1000) =
+ *   10.2 t/s floor" (seed-facts.md, "Rates")
+ */
+char *
+hr_formula_floor (const HrBoard    *board,
+                  const HrScenario *scenario)
+{
+  g_autofree char *stage = hr_format_count (board->stage_ceiling_ms);
+  g_autofree char *prefill = hr_format_count (board->prefill_allowance_ms);
+  g_autofree char *floor_tps = hr_format_decimal (scenario->floor_tps, 1);
+
+  return g_strdup_printf (_("%1$u tokens / ((%2$s ms - %3$s ms) / 1000) = %4$s t/s floor"),
+                          board->reply_tokens, stage, prefill, floor_tps);
+}
+
+/**
+ * hr_formula_speed:
+ * @scenario: the scenario (its floor_tps)
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full): "18.4 t/s >= 10.2 t/s floor: ok"
+ */
+char *
+hr_formula_speed (const HrScenario   *scenario,
+                  const HrEvaluation *evaluation)
+{
+  g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
+  g_autofree char *floor_tps = hr_format_decimal (scenario->floor_tps, 1);
+
+  switch (evaluation->speed)
+    {
+    case HR_SPEED_OK:
+      return g_strdup_printf (_("%s t/s >= %s t/s floor: ok"), tps, floor_tps);
+    case HR_SPEED_SLOW:
+      return g_strdup_printf (_("%s t/s < %s t/s floor: slow"), tps, floor_tps);
+    case HR_SPEED_UNKNOWN:
+    default:
+      return g_strdup (_("the rate is extrapolated, so the speed is unknown"));
+    }
+}
+
+/**
+ * hr_formula_context:
+ * @spec: the model (its native context limit)
+ * @scenario: the scenario (its context window)
+ *
+ * Returns: (transfer full): the context window against the model's native
+ *   limit
+ */
+char *
+hr_formula_context (const HrModelSpec *spec,
+                    const HrScenario  *scenario)
+{
+  g_autofree char *tokens = hr_gui_format_context (scenario->context_tokens);
+  g_autofree char *limit = NULL;
+
+  if (spec->context_length == 0)
+    return g_strdup_printf (_("%s; the model's native context limit is unknown"), tokens);
+
+  limit = hr_gui_format_context (spec->context_length);
+
+  if (scenario->context_tokens > spec->context_length)
+    return g_strdup_printf (_("%1$s is past the model's native limit of %2$s"), tokens, limit);
+
+  return g_strdup_printf (_("%1$s of the model's native %2$s"), tokens, limit);
+}

@@ -1,0 +1,261 @@
+/* hr-gui-format.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "hr-gui-format.h"
+
+/*
+ * Two decimals, then one trailing zero dropped: "2.0 GB", "0.47 GB",
+ * "5.1 GB", "0.05 GB". This is how seed-facts.md prints the seed board
+ * ("weights 2.0", "kv 0.47", "budget 5.1 GB").
+ */
+static char *
+format_two_decimals_trimmed (double value)
+{
+  char *str = hr_format_decimal (value, 2);
+  gsize len = strlen (str);
+
+  if (len > 1 && str[len - 1] == '0')
+    str[len - 1] = '\0';
+
+  return str;
+}
+
+/**
+ * hr_gui_unit_label:
+ * @unit: a #HrUnit
+ *
+ * Returns: "GB" (decimal, bytes / 1e9) or "GiB" (binary, bytes / 1024^3)
+ */
+const char *
+hr_gui_unit_label (HrUnit unit)
+{
+  /* Translators: the decimal gigabyte, 10^9 bytes */
+  return unit == HR_UNIT_GIB ? _("GiB") : _("GB");
+}
+
+/**
+ * hr_gui_format_size:
+ * @bytes: a size in bytes
+ * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3), from seed-facts.md "Units"
+ *
+ * Returns: (transfer full): "2.47 GB": two decimals, one trailing zero
+ *   dropped, with the unit named
+ */
+char *
+hr_gui_format_size (guint64 bytes,
+                    HrUnit  unit)
+{
+  g_autofree char *number = NULL;
+
+  number = format_two_decimals_trimmed (unit == HR_UNIT_GIB ? hr_bytes_to_gib (bytes)
+                                                            : hr_bytes_to_gb (bytes));
+  /* Translators: a size, "2.47 GB"; %1$s is the number, %2$s the unit */
+  return g_strdup_printf (_("%1$s %2$s"), number, hr_gui_unit_label (unit));
+}
+
+/**
+ * hr_gui_format_size_both:
+ * @bytes: a size in bytes
+ *
+ * Returns: (transfer full): GB and GiB side by side, "0.47 GB (0.44 GiB)"
+ */
+char *
+hr_gui_format_size_both (guint64 bytes)
+{
+  g_autofree char *gb = hr_gui_format_size (bytes, HR_UNIT_GB);
+  g_autofree char *gib = hr_gui_format_size (bytes, HR_UNIT_GIB);
+
+  /* Translators: a size in GB and GiB, "0.47 GB (0.44 GiB)" */
+  return g_strdup_printf (_("%s (%s)"), gb, gib);
+}
+
+/**
+ * hr_gui_verdict_label:
+ * @verdict: a #HrVerdict
+ *
+ * Returns: "fits", "tight" or "over", translated
+ */
+const char *
+hr_gui_verdict_label (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      /* Translators: a verdict: the model fits inside the budget */
+      return _("fits");
+    case HR_VERDICT_TIGHT:
+      /* Translators: a verdict: past the budget but inside the headroom */
+      return _("tight");
+    case HR_VERDICT_OVER:
+    default:
+      /* Translators: a verdict: past the headroom */
+      return _("over");
+    }
+}
+
+/**
+ * hr_gui_verdict_css_class:
+ * @verdict: a #HrVerdict
+ *
+ * Returns: the libadwaita style class the verdict pill takes: "success"
+ *   (fits), "warning" (tight) or "error" (over)
+ */
+const char *
+hr_gui_verdict_css_class (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return "success";
+    case HR_VERDICT_TIGHT:
+      return "warning";
+    case HR_VERDICT_OVER:
+    default:
+      return "error";
+    }
+}
+
+/**
+ * hr_gui_format_verdict:
+ * @verdict: a #HrVerdict
+ * @margin_bytes: the margin hr_board_verdict() gives with it
+ * @unit: GB or GiB
+ *
+ * Returns: (transfer full): the pill's text, "fits 2.63 GB"
+ */
+char *
+hr_gui_format_verdict (HrVerdict verdict,
+                       guint64   margin_bytes,
+                       HrUnit    unit)
+{
+  g_autofree char *margin = hr_gui_format_size (margin_bytes, unit);
+
+  /* Translators: a verdict and its margin, "fits 2.63 GB" */
+  return g_strdup_printf (_("%1$s %2$s"), hr_gui_verdict_label (verdict), margin);
+}
+
+/**
+ * hr_gui_format_verdict_sentence:
+ * @verdict: a #HrVerdict
+ * @margin_bytes: the margin hr_board_verdict() gives with it
+ * @unit: GB or GiB
+ *
+ * Returns: (transfer full): the verdict as a screen reader says it: "fits
+ *   with 2.63 GB to spare", "tight, 0.66 GB left above the resident
+ *   memory", "over by 3.71 GB" (the seed's wording)
+ */
+char *
+hr_gui_format_verdict_sentence (HrVerdict verdict,
+                                guint64   margin_bytes,
+                                HrUnit    unit)
+{
+  g_autofree char *margin = hr_gui_format_size (margin_bytes, unit);
+
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS:
+      return g_strdup_printf (_("fits with %s to spare"), margin);
+    case HR_VERDICT_TIGHT:
+      return g_strdup_printf (_("tight, %s left above the resident memory"), margin);
+    case HR_VERDICT_OVER:
+    default:
+      return g_strdup_printf (_("over by %s"), margin);
+    }
+}
+
+/**
+ * hr_gui_rate_source_label:
+ * @source: a #HrRateSource
+ *
+ * Returns: "measured", "estimate" or "extrapolated", translated
+ */
+const char *
+hr_gui_rate_source_label (HrRateSource source)
+{
+  switch (source)
+    {
+    case HR_RATE_SOURCE_MEASURED:
+      /* Translators: a rate's source: read from the measurement archive */
+      return _("measured");
+    case HR_RATE_SOURCE_ESTIMATE:
+      /* Translators: a rate's source: ceiling x efficiency, inside the fitted band */
+      return _("estimate");
+    case HR_RATE_SOURCE_EXTRAPOLATED:
+    default:
+      /* Translators: a rate's source: ceiling x efficiency, outside the fitted band */
+      return _("extrapolated");
+    }
+}
+
+/**
+ * hr_gui_speed_label:
+ * @speed: a #HrSpeed
+ *
+ * Returns: "ok", "slow" or "unknown", translated
+ */
+const char *
+hr_gui_speed_label (HrSpeed speed)
+{
+  switch (speed)
+    {
+    case HR_SPEED_OK:
+      /* Translators: speed: the rate meets the floor */
+      return _("ok");
+    case HR_SPEED_SLOW:
+      /* Translators: speed: the rate is under the floor */
+      return _("slow");
+    case HR_SPEED_UNKNOWN:
+    default:
+      /* Translators: speed: the rate is extrapolated, so unknown */
+      return _("unknown");
+    }
+}
+
+/**
+ * hr_gui_kv_cache_type_label:
+ * @type: a #HrKvCacheType
+ *
+ * Returns: "f16", "q8_0" or "q4_0": the names Ollama's OLLAMA_KV_CACHE_TYPE
+ *   takes; not translated
+ */
+const char *
+hr_gui_kv_cache_type_label (HrKvCacheType type)
+{
+  return hr_kv_cache_type_to_string (type);
+}
+
+/**
+ * hr_gui_format_context:
+ * @tokens: a context window (num_ctx) in tokens
+ *
+ * Returns: (transfer full): "4,096 tokens"
+ */
+char *
+hr_gui_format_context (guint32 tokens)
+{
+  g_autofree char *count = hr_format_count (tokens);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s token", "%s tokens", tokens), count);
+}
+
+/**
+ * hr_gui_format_tps:
+ * @tps: a rate in tokens per second
+ *
+ * Returns: (transfer full): one decimal, "18.4"; "–" for no rate
+ */
+char *
+hr_gui_format_tps (double tps)
+{
+  if (!(tps > 0.0))
+    return g_strdup ("–");
+
+  return hr_format_decimal (tps, 1);
+}

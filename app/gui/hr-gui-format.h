@@ -1,0 +1,38 @@
+/* hr-gui-format.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * How the window words its figures: sizes in GB or GiB (the "units"
+ * preference), verdicts with their margin, rate sources and speeds. The
+ * numbers themselves come from app/core; this file only prints them.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "hr-board.h"
+#include "hr-memory.h"
+#include "hr-rates.h"
+#include "hr-units.h"
+
+G_BEGIN_DECLS
+
+char       *hr_gui_format_size          (guint64       bytes,
+                                         HrUnit        unit);
+char       *hr_gui_format_size_both     (guint64       bytes);
+char       *hr_gui_format_verdict       (HrVerdict     verdict,
+                                         guint64       margin_bytes,
+                                         HrUnit        unit);
+char       *hr_gui_format_verdict_sentence (HrVerdict  verdict,
+                                         guint64       margin_bytes,
+                                         HrUnit        unit);
+const char *hr_gui_verdict_label        (HrVerdict     verdict);
+const char *hr_gui_verdict_css_class    (HrVerdict     verdict);
+const char *hr_gui_rate_source_label    (HrRateSource  source);
+const char *hr_gui_speed_label          (HrSpeed       speed);
+const char *hr_gui_kv_cache_type_label  (HrKvCacheType type);
+char       *hr_gui_format_context       (guint32       tokens);
+char       *hr_gui_format_tps           (double        tps);
+const char *hr_gui_unit_label           (HrUnit        unit);
+
+G_END_DECLS

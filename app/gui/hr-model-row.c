@@ -1,0 +1,271 @@
+/* hr-model-row.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "hr-model-row.h"
+
+/*
+ * The catalog list can hold 10,000 rows, and every slider step re-evaluates
+ * all of them, so a row keeps its figures in plain fields and tells the few
+ * cells bound to it with one signal, "changed", instead of a notify per
+ * property.
+ */
+struct _HrModelRow
+{
+  GObject       parent_instance;
+
+  HrModelSpec  *spec;
+  char         *name_folded;
+  HrEvaluation  evaluation;
+  guint64       kv_per_token;
+  double        measured_tps;
+  gboolean      recommended;
+};
+
+G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+hr_model_row_finalize (GObject *object)
+{
+  HrModelRow *self = (HrModelRow *)object;
+
+  g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_pointer (&self->name_folded, g_free);
+
+  G_OBJECT_CLASS (hr_model_row_parent_class)->finalize (object);
+}
+
+static void
+hr_model_row_class_init (HrModelRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = hr_model_row_finalize;
+
+  /**
+   * HrModelRow::changed:
+   *
+   * The evaluation, the measured rate or the recommended mark changed.
+   * Cells that show the row connect to it while they are bound.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+hr_model_row_init (HrModelRow *self)
+{
+}
+
+/**
+ * hr_model_row_new:
+ * @spec: the model; the row keeps its own copy
+ *
+ * Creates a row for @spec. Its evaluation is all zero until
+ * hr_model_row_evaluate() is called.
+ *
+ * Returns: (transfer full): a new #HrModelRow
+ */
+HrModelRow *
+hr_model_row_new (const HrModelSpec *spec)
+{
+  HrModelRow *self;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  self = g_object_new (HR_TYPE_MODEL_ROW, NULL);
+  self->spec = hr_model_spec_copy (spec);
+  self->name_folded = g_utf8_casefold (spec->name ? spec->name : "", -1);
+
+  return self;
+}
+
+/**
+ * hr_model_row_get_spec:
+ * @self: a #HrModelRow
+ *
+ * Returns: (transfer none): the row's model
+ */
+const HrModelSpec *
+hr_model_row_get_spec (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
+
+  return self->spec;
+}
+
+/**
+ * hr_model_row_get_name:
+ * @self: a #HrModelRow
+ *
+ * Returns: (transfer none): the model's name, such as "llama3.2:3b"
+ */
+const char *
+hr_model_row_get_name (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
+
+  return self->spec->name ? self->spec->name : "";
+}
+
+/**
+ * hr_model_row_matches:
+ * @self: a #HrModelRow
+ * @folded_needle: a search text already case-folded with g_utf8_casefold()
+ *
+ * Returns: %TRUE if the model's case-folded name contains @folded_needle
+ */
+gboolean
+hr_model_row_matches (HrModelRow *self,
+                      const char *folded_needle)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), FALSE);
+
+  if (folded_needle == NULL || folded_needle[0] == '\0')
+    return TRUE;
+
+  return strstr (self->name_folded, folded_needle) != NULL;
+}
+
+/**
+ * hr_model_row_get_evaluation:
+ * @self: a #HrModelRow
+ *
+ * Returns: (transfer none): the evaluation of the last scenario given to
+ *   hr_model_row_evaluate()
+ */
+const HrEvaluation *
+hr_model_row_get_evaluation (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
+
+  return &self->evaluation;
+}
+
+/**
+ * hr_model_row_get_kv_per_token:
+ * @self: a #HrModelRow
+ *
+ * Returns: the KV cache bytes one token takes under the last scenario's KV
+ *   cache type (hr_memory_kv_bytes_per_token()), for one parallel slot
+ */
+guint64
+hr_model_row_get_kv_per_token (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0);
+
+  return self->kv_per_token;
+}
+
+/**
+ * hr_model_row_get_measured_tps:
+ * @self: a #HrModelRow
+ *
+ * Returns: the mean decode rate in tokens/s the measurement archive holds
+ *   for this model on the current board, or 0 when it holds none
+ */
+double
+hr_model_row_get_measured_tps (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0.0);
+
+  return self->measured_tps;
+}
+
+/**
+ * hr_model_row_set_measured_tps:
+ * @self: a #HrModelRow
+ * @measured_tps: decode tokens/s measured on the current board, 0 for none
+ *
+ * Sets the measured rate hr_model_row_evaluate() passes to hr_evaluate().
+ * Does not emit #HrModelRow::changed; evaluate and then call
+ * hr_model_row_changed().
+ */
+void
+hr_model_row_set_measured_tps (HrModelRow *self,
+                               double      measured_tps)
+{
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+
+  self->measured_tps = measured_tps > 0.0 ? measured_tps : 0.0;
+}
+
+/**
+ * hr_model_row_get_recommended:
+ * @self: a #HrModelRow
+ *
+ * Returns: %TRUE if hr_recommend() picked this row under the last scenario
+ */
+gboolean
+hr_model_row_get_recommended (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), FALSE);
+
+  return self->recommended;
+}
+
+/**
+ * hr_model_row_set_recommended:
+ * @self: a #HrModelRow
+ * @recommended: whether hr_recommend() picked this row
+ *
+ * Marks the row. Does not emit #HrModelRow::changed.
+ */
+void
+hr_model_row_set_recommended (HrModelRow *self,
+                              gboolean    recommended)
+{
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+
+  self->recommended = !!recommended;
+}
+
+/**
+ * hr_model_row_evaluate:
+ * @self: a #HrModelRow
+ * @scenario: the board, precision, context, KV cache type and parallel slots
+ *
+ * Re-evaluates the row in place with hr_evaluate() (no runtime overhead
+ * model: overhead 0 bytes) and the row's measured rate. Allocates nothing
+ * and emits nothing: the caller evaluates every row, then tells the list once.
+ */
+void
+hr_model_row_evaluate (HrModelRow       *self,
+                       const HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+  g_return_if_fail (scenario != NULL);
+
+  hr_evaluate (scenario, self->spec, self->measured_tps, 0, &self->evaluation);
+  self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, scenario->kv_type);
+}
+
+/**
+ * hr_model_row_changed:
+ * @self: a #HrModelRow
+ *
+ * Emits #HrModelRow::changed so the cells bound to the row refresh.
+ */
+void
+hr_model_row_changed (HrModelRow *self)
+{
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+
+  g_signal_emit (self, signals[CHANGED], 0);
+}
