@@ -286,6 +286,17 @@ test_closes_the_seed_gap (void)
   points = hr_calibration_points_from_archive (archive, "dgx-spark", NULL, catalog, NULL);
   g_assert_cmpuint (points->len, ==, 4);
 
+  /* Predicting for the 0.12 estimator learns nothing from 0.30+ servers. */
+  {
+    HrRuntimeInputs old_era;
+
+    hr_runtime_inputs_init (&old_era, NULL, 4096);
+    old_era.era = HR_RUNTIME_ERA_OLLAMA_0_12;
+    g_clear_pointer (&points, g_array_unref);
+    points = hr_calibration_points_from_archive (archive, "dgx-spark", NULL, catalog, &old_era);
+    g_assert_cmpuint (points->len, ==, 0);
+  }
+
   /* A clear archive learns nothing. */
   g_ptr_array_set_size (archive, 0);
   g_clear_pointer (&points, g_array_unref);

@@ -59,6 +59,8 @@ int hr_cli_cmd_catalog   (int argc, char **argv);
 int hr_cli_cmd_fit       (int argc, char **argv);
 int hr_cli_cmd_dashboard (int argc, char **argv);
 int hr_cli_cmd_check     (int argc, char **argv);
+int hr_cli_cmd_predict   (int argc, char **argv);
+int hr_cli_cmd_matrix    (int argc, char **argv);
 int hr_cli_cmd_gguf      (int argc, char **argv);
 
 G_END_DECLS

@@ -391,7 +391,9 @@ hr_calibration_same_version (const char *a,
  * @catalog: (element-type HrModelSpec) (nullable): to predict again
  * @template_inputs: (nullable): the settings to predict with (parallel
  *   slots, KV cache type, flash attention ...); spec, context and version
- *   are taken from each measurement
+ *   are taken from each measurement. When it names an era, only
+ *   measurements from servers of that era are kept (a residual learned on
+ *   Ollama 0.31 says nothing about the 0.12 estimator).
  *
  * Turns the measured sizes of @board_id into residual points. Each size's
  * prediction is made again with today's runtime model when the catalog has
@@ -409,6 +411,7 @@ hr_calibration_points_from_archive (GPtrArray             *measurements,
                                     const HrRuntimeInputs *template_inputs)
 {
   GArray *points = g_array_new (FALSE, FALSE, sizeof (HrResidualPoint));
+  HrRuntimeEra era = template_inputs != NULL ? template_inputs->era : HR_RUNTIME_ERA_AUTO;
 
   if (measurements == NULL)
     return points;
@@ -420,6 +423,8 @@ hr_calibration_points_from_archive (GPtrArray             *measurements,
       if (g_strcmp0 (m->board, board_id) != 0 || m->sizes == NULL)
         continue;
       if (runtime_version != NULL && !hr_calibration_same_version (runtime_version, m->runtime_version))
+        continue;
+      if (era != HR_RUNTIME_ERA_AUTO && hr_runtime_era_for_version (m->runtime_version) != era)
         continue;
       spec = catalog != NULL && m->model != NULL ? hr_catalog_find (catalog, m->model) : NULL;
 

@@ -192,7 +192,9 @@ add_term (Ctx               *ctx,
         case HR_RUNTIME_TERM_OUTPUT: term->label = _("Output layer"); break;
         case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
         case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
-        case HR_RUNTIME_TERM_COMPUTE: term->label = _("Compute buffer"); break;
+        case HR_RUNTIME_TERM_COMPUTE:
+          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
+          break;
         case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
         case HR_RUNTIME_N_TERM_KINDS:
         default: break;
