@@ -503,9 +503,14 @@ request_return_error (GTask  *task,
       g_autofree char *host = uri_host_label (uri);
 
       g_error_free (error);
+      guint seconds = (req->client->timeout_ms + 999) / 1000;
+
       g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                               _("%s did not answer within %u seconds: check the network or HF_ENDPOINT, then try again"),
-                               host, (req->client->timeout_ms + 999) / 1000);
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "%s did not answer within %u second: check the network or HF_ENDPOINT, then try again",
+                                            "%s did not answer within %u seconds: check the network or HF_ENDPOINT, then try again",
+                                            seconds),
+                               host, seconds);
       return;
     }
   g_task_return_error (task, error);
@@ -528,9 +533,9 @@ transport_error (const char *url,
     code = HR_NET_ERROR_CONNECTION_REFUSED;
   else if (error->domain == G_TLS_ERROR)
     code = HR_NET_ERROR_TLS;
+  g_debug ("%s: %s", url, error->message);
   return g_error_new (HR_NET_ERROR, code,
-                      _("Could not reach %s — check the network or HF_ENDPOINT (%s)"),
-                      host, error->message);
+                      _("Could not reach %s — check the network or HF_ENDPOINT"), host);
 }
 
 static void
