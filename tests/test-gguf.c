@@ -1086,6 +1086,89 @@ test_gguf_split (void)
   g_assert_false (hr_gguf_file_get_split (file, NULL, NULL));
 }
 
+/* Two shards of one model, as llama.cpp's gguf-split writes them. */
+static GgufWriter *
+write_shard (guint16 index)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 q[2] = { 256, 4 };
+  const guint64 norm[1] = { 256 };
+
+  if (index == 0)
+    {
+      gw_header (w, 3, 1, 7);
+      gw_kv_str (w, "general.architecture", "llama");
+      gw_kv_u32 (w, "llama.block_count", 1);
+      gw_kv_u32 (w, "llama.embedding_length", 256);
+      gw_kv_u32 (w, "llama.attention.head_count", 2);
+    }
+  else
+    gw_header (w, 3, 1, 3);
+  gw_key (w, "split.no", GW_UINT16); gw_u16 (w, index);
+  gw_key (w, "split.count", GW_UINT16); gw_u16 (w, 2);
+  gw_key (w, "split.tensors.count", GW_INT32); gw_u32 (w, 2);
+  if (index == 0)
+    gw_tensor (w, "blk.0.attn_q.weight", 2, q, GW_Q4_K, 0);
+  else
+    gw_tensor (w, "blk.0.attn_norm.weight", 1, norm, GW_F32, 0);
+  return w;
+}
+
+static void
+test_gguf_split_shards (void)
+{
+  g_autoptr(GgufWriter) w0 = write_shard (0);
+  g_autoptr(GgufWriter) w1 = write_shard (1);
+  g_autoptr(HrGgufFile) first = parse_ok (w0);
+  g_autoptr(HrGgufFile) second = parse_ok (w1);
+  g_autoptr(HrGgufFile) again = parse_ok (w0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_auto(GStrv) paths = hr_gguf_split_shard_paths ("/m/Qwen-7B-Q4_K_M-00001-of-00002.gguf", 2);
+
+  g_assert_nonnull (paths);
+  g_assert_cmpuint (g_strv_length (paths), ==, 2);
+  g_assert_cmpstr (paths[0], ==, "/m/Qwen-7B-Q4_K_M-00001-of-00002.gguf");
+  g_assert_cmpstr (paths[1], ==, "/m/Qwen-7B-Q4_K_M-00002-of-00002.gguf");
+  g_assert_null (hr_gguf_split_shard_paths ("/m/Qwen-7B-Q4_K_M-00002-of-00002.gguf", 2));
+  g_assert_null (hr_gguf_split_shard_paths ("/m/Qwen-7B-Q4_K_M-00001-of-00003.gguf", 2));
+  g_assert_null (hr_gguf_split_shard_paths ("/m/model.gguf", 1));
+
+  hr_gguf_file_set_file_bytes (first, 1000);
+  hr_gguf_file_set_file_bytes (second, 500);
+  g_assert_cmpuint (hr_gguf_file_get_n_shards (first), ==, 1);
+
+  /* the first shard is not a later shard of itself */
+  g_assert_false (hr_gguf_file_add_shard (first, again, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "the file is not a later shard of this 2-shard model (its split.no and split.count do not match)");
+  g_clear_error (&error);
+
+  g_assert_true (hr_gguf_file_add_shard (first, second, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_file_get_n_shards (first), ==, 2);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (first), ==, 2);
+  g_assert_cmpuint (hr_gguf_file_get_parameters (first), ==, 1024 + 256);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (first), ==, 576 + 1024);
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (first), ==, 1500);
+  g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (first, HR_GGML_TYPE_F32, NULL), ==, 1);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_offset (first, 1), ==, G_MAXUINT64);
+
+  /* the same shard twice repeats its tensor */
+  g_assert_false (hr_gguf_file_add_shard (first, second, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "the tensor “blk.0.attn_norm.weight” is in two shards");
+  g_clear_error (&error);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (first), ==, 2);
+
+  spec = hr_gguf_file_to_model_spec (first, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spec->parameters, ==, 1280);
+  g_assert_cmpuint (spec->file_bytes, ==, 1500);
+  g_assert_cmpuint (spec->tensors->len, ==, 2);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Files on disk                                                            */
 
@@ -1758,6 +1841,54 @@ test_cli_gguf_json_and_usage (void)
   g_unlink (path);
 }
 
+static void
+test_cli_gguf_split (void)
+{
+  g_autoptr(GgufWriter) w0 = write_shard (0);
+  g_autoptr(GgufWriter) w1 = write_shard (1);
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *line = NULL;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+
+  first = write_temp ("tiny-00001-of-00002.gguf", w0);
+  second = write_temp ("tiny-00002-of-00002.gguf", w1);
+
+  run_cli ((const char *[]) { "gguf", first, NULL }, 0, &out, &err);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, "\nparameters          1,280 (summed from 2 tensor shapes)\n"));
+  g_assert_nonnull (strstr (out, "\n  F32               1 tensor, 1,024 bytes\n  Q4_K              1 tensor, 576 bytes\n"));
+  g_assert_nonnull (strstr (out, "\nsplit               2 shards, summed: the tensor figures, file size and memory cover the whole model\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* a later shard holds no model metadata: say which file to open */
+  run_cli ((const char *[]) { "gguf", second, NULL }, 1, &out, &err);
+  g_clear_pointer (&line, g_free);
+  line = g_strdup_printf ("headroom-cli: %s is shard 2 of 2 of a split model; the model's metadata is in the first shard: open %s\n",
+                          second, first);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_cmpstr (err, ==, line);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_unlink (second);
+  run_cli ((const char *[]) { "gguf", first, NULL }, 0, &out, &err);
+  g_clear_pointer (&line, g_free);
+  line = g_strdup_printf ("\nsplit               shard 1 of 2: the tensor figures above cover this shard only "
+                          "(Error opening file %s: No such file or directory)\n", second);
+  g_assert_nonnull (strstr (out, line));
+  g_assert_nonnull (strstr (out, "\nparameters          1,024 (summed from 1 tensor shape)\n"));
+  g_unlink (first);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1776,11 +1907,13 @@ main (int   argc,
   g_test_add_func ("/gguf/per-layer", test_gguf_per_layer);
   g_test_add_func ("/gguf/sliding", test_gguf_sliding);
   g_test_add_func ("/gguf/split", test_gguf_split);
+  g_test_add_func ("/gguf/split-shards", test_gguf_split_shards);
   g_test_add_func ("/gguf/load-file", test_gguf_load_file);
   g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
   g_test_add_func ("/cli/gguf/ollama-verify", test_cli_gguf_ollama);
   g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
+  g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
 
   return g_test_run ();
 }

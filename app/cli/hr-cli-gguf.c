@@ -14,9 +14,11 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "hr-cli.h"
+#include "hr-error.h"
 #include "hr-gguf.h"
 #include "hr-memory.h"
 #include "hr-ollama-store.h"
@@ -176,10 +178,45 @@ inspect (const char         *path,
   HrVerdict verdict;
   guint64 margin = 0;
   const char *general_name;
+  g_autofree char *split_problem = NULL;
 
   file = hr_gguf_file_load (path, NULL, &error);
   if (file == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
+
+  /* A split model: the first shard holds the metadata; sum every shard's
+   * tensors and size when all of them sit beside it. */
+  split = hr_gguf_file_get_split (file, &split_index, &split_count);
+  if (split && split_index > 0)
+    {
+      g_autofree char *suffix = g_strdup_printf ("-%05u-of-%05u.gguf", split_index + 1, split_count);
+      g_autofree char *first = NULL;
+
+      if (g_str_has_suffix (display_path, suffix))
+        first = g_strdup_printf ("%.*s-00001-of-%05u.gguf",
+                                 (int) (strlen (display_path) - strlen (suffix)), display_path, split_count);
+      g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("%s is shard %u of %u of a split model; the model's metadata is in the first shard: open %s"),
+                   display_path, split_index + 1, split_count, first != NULL ? first : _("the first shard"));
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  if (split && split_index == 0)
+    {
+      g_auto(GStrv) shard_paths = hr_gguf_split_shard_paths (path, split_count);
+
+      if (shard_paths == NULL)
+        split_problem = g_strdup (_("the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found"));
+      for (guint i = 1; shard_paths != NULL && shard_paths[i] != NULL && split_problem == NULL; i++)
+        {
+          g_autoptr(HrGgufFile) shard = hr_gguf_file_load (shard_paths[i], NULL, &error);
+
+          if (shard == NULL || !hr_gguf_file_add_shard (file, shard, &error))
+            {
+              split_problem = g_strdup (error->message);
+              g_clear_error (&error);
+            }
+        }
+    }
 
   if (blob != NULL)
     origin = g_strconcat ("gguf:", blob->digest, NULL);
@@ -198,7 +235,6 @@ inspect (const char         *path,
   if (has_file_type && file_type <= G_MAXUINT32)
     file_type_label = hr_ggml_file_type_label ((guint32) file_type);
   bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (file), spec->parameters);
-  split = hr_gguf_file_get_split (file, &split_index, &split_count);
   general_name = hr_gguf_file_get_string (file, "general.name");
 
   hr_memory_footprint (spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &footprint);
@@ -304,6 +340,8 @@ inspect (const char         *path,
 
           json_object_set_int_member (s, "index", split_index);
           json_object_set_int_member (s, "count", split_count);
+          json_object_set_int_member (s, "shards_summed", hr_gguf_file_get_n_shards (file));
+          json_object_set_member (s, "problem", string_or_null (split_problem));
           json_object_set_object_member (o, "split", s);
         }
       else
@@ -480,9 +518,12 @@ inspect (const char         *path,
       row (_("warning"), _("the file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy"),
            end);
     }
-  if (split)
-    row (_("split"), _("shard %u of %u: the tensor figures above cover this shard only; sum every shard"),
-         split_index + 1, split_count);
+  if (split && hr_gguf_file_get_n_shards (file) == split_count)
+    row (_("split"), _("%u shards, summed: the tensor figures, file size and memory cover the whole model"),
+         split_count);
+  else if (split)
+    row (_("split"), _("shard 1 of %u: the tensor figures above cover this shard only (%s)"),
+         split_count, split_problem);
 
   {
     g_autofree char *ctx_text = hr_format_count (context_tokens);

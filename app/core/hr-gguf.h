@@ -140,6 +140,12 @@ guint        hr_gguf_file_count_tensors_of_type (const HrGgufFile *file,
 gboolean     hr_gguf_file_get_split        (const HrGgufFile   *file,
                                             guint32            *out_index,
                                             guint32            *out_count);
+char       **hr_gguf_split_shard_paths     (const char         *path,
+                                            guint32             count);
+gboolean     hr_gguf_file_add_shard        (HrGgufFile         *file,
+                                            const HrGgufFile   *shard,
+                                            GError            **error);
+guint        hr_gguf_file_get_n_shards     (const HrGgufFile   *file);
 
 HrGgufTokenizer *hr_gguf_file_get_tokenizer (const HrGgufFile  *file);
 void         hr_gguf_tokenizer_free        (HrGgufTokenizer    *tokenizer);
