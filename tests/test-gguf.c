@@ -854,6 +854,41 @@ test_gguf_llama32 (void)
   g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 1), ==, "<|end_header_id|>");
   g_assert_cmpstr (g_ptr_array_index (tok->chat_markers, 2), ==, "<|eot_id|>");
 
+  /* read through a stream in 64 kB chunks, strings straddle the chunk
+   * boundaries: every token and token type must come out the same */
+  {
+    g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_data (w->data, w->len, NULL);
+    g_autoptr(HrGgufFile) streamed = hr_gguf_file_parse_stream (stream, NULL, &error);
+    const HrGgufValue *a = hr_gguf_file_lookup (file, "tokenizer.ggml.tokens");
+    const HrGgufValue *b;
+    const HrGgufValue *ta = hr_gguf_file_lookup (file, "tokenizer.ggml.token_type");
+    const HrGgufValue *tb;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (w->len, >, 20 * 65536);
+    b = hr_gguf_file_lookup (streamed, "tokenizer.ggml.tokens");
+    tb = hr_gguf_file_lookup (streamed, "tokenizer.ggml.token_type");
+    g_assert_cmpuint (hr_gguf_value_get_raw_size (a), ==, hr_gguf_value_get_raw_size (b));
+    for (guint64 id = 0; id < 128256; id++)
+      {
+        gsize la, lb;
+        const char *sa = hr_gguf_value_get_array_string (a, id, &la);
+        const char *sb = hr_gguf_value_get_array_string (b, id, &lb);
+        gint64 ya, yb;
+
+        g_assert_cmpmem (sa, la, sb, lb);
+        g_assert_true (hr_gguf_value_get_array_int64 (ta, id, &ya));
+        g_assert_true (hr_gguf_value_get_array_int64 (tb, id, &yb));
+        g_assert_cmpint (ya, ==, yb);
+      }
+    {
+      gsize length;
+      const char *t = hr_gguf_value_get_array_string (b, 128009, &length);
+
+      g_assert_cmpmem (t, length, "<|eot_id|>", 10);
+    }
+  }
+
   /* the vocabulary is kept compactly: about its own bytes, not 128,256 allocations */
   g_assert_cmpuint (hr_gguf_value_get_raw_size (hr_gguf_file_lookup (file, "tokenizer.ggml.tokens")), <, 2 * 1024 * 1024);
 }
