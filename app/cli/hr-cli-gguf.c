@@ -421,7 +421,10 @@ inspect (const char         *path,
     row (_("key length"), "%s", kl);
     row (_("value length"), "%s", vl);
     row (_("embedding length"), "%s", emb);
-    row (_("native context"), _("%s tokens"), ctx_len);
+    if (spec->context_length > 0)
+      row (_("native context"), _("%s tokens"), ctx_len);
+    else
+      row (_("native context"), "%s", _("unknown (no context_length key)"));
   }
   if (spec->sliding_window > 0)
     {
@@ -509,7 +512,10 @@ inspect (const char         *path,
     row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
          header, offset, (guint) hr_gguf_file_get_alignment (file));
     row (_("file size"), _("%s bytes (%s)"), fbytes, fboth);
-    row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
+    if (bits > 0.0)
+      row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
+    else
+      row (_("bits per parameter"), "%s", _("unknown (no parameters or no file size)"));
   }
   if (hr_gguf_file_get_file_bytes (file) < hr_gguf_file_get_tensor_data_end (file))
     {
