@@ -97,6 +97,8 @@ typedef struct {
   Counts                 counts;
   guint                  version_major, version_minor, version_patch;
   gboolean               have_version;
+  gboolean               arch_gemma3;   /* looked up once: the per-layer loops ask */
+  gboolean               arch_gptoss;
 } Ctx;
 
 static void
@@ -423,16 +425,19 @@ name_is (const char *name,
   return strncmp (name, group, n) == 0 && name[n] == '.';
 }
 
+/* "blk.N.*": TRUE, with @out_first set when N is 0. */
 static gboolean
 blk_index (const char *name,
-           guint64    *out_index)
+           gboolean   *out_first)
 {
-  char *end = NULL;
+  const char *p = name + 4;
 
-  if (strncmp (name, "blk.", 4) != 0 || !g_ascii_isdigit (name[4]))
+  if (name[0] != 'b' || name[1] != 'l' || name[2] != 'k' || name[3] != '.' || !g_ascii_isdigit (*p))
     return FALSE;
-  *out_index = g_ascii_strtoull (name + 4, &end, 10);
-  return end != NULL && *end == '.';
+  *out_first = p[0] == '0' && p[1] == '.';
+  while (g_ascii_isdigit (*p))
+    p++;
+  return *p == '.';
 }
 
 static guint32
@@ -529,26 +534,38 @@ figure_weights (Ctx     *ctx,
       for (guint i = 0; i < spec->tensors->len; i++)
         {
           const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
-          guint64 index;
+          gboolean first;
 
           f->all = add (ctx, f->all, t->bytes);
           if (t->name == NULL)
             continue;
-          if (blk_index (t->name, &index))
+          /* The first letter sorts most names out without a string compare. */
+          switch (t->name[0])
             {
-              f->blk_sum = add (ctx, f->blk_sum, t->bytes);
-              if (index == 0)
-                f->blk0 = add (ctx, f->blk0, t->bytes);
+            case 'b':
+              if (blk_index (t->name, &first))
+                {
+                  f->blk_sum = add (ctx, f->blk_sum, t->bytes);
+                  if (first)
+                    f->blk0 = add (ctx, f->blk0, t->bytes);
+                }
+              break;
+            case 't':
+              if (name_is (t->name, "token_embd"))
+                f->token_embd = add (ctx, f->token_embd, t->bytes);
+              break;
+            case 'o':
+              if (name_is (t->name, "output"))
+                {
+                  f->output = add (ctx, f->output, t->bytes);
+                  have_output = TRUE;
+                }
+              else if (name_is (t->name, "output_norm"))
+                f->output_norm = add (ctx, f->output_norm, t->bytes);
+              break;
+            default:
+              break;
             }
-          else if (name_is (t->name, "token_embd"))
-            f->token_embd = add (ctx, f->token_embd, t->bytes);
-          else if (name_is (t->name, "output"))
-            {
-              f->output = add (ctx, f->output, t->bytes);
-              have_output = TRUE;
-            }
-          else if (name_is (t->name, "output_norm"))
-            f->output_norm = add (ctx, f->output_norm, t->bytes);
         }
       f->tied = !have_output;
     }
@@ -966,9 +983,9 @@ old_kv_layer (Ctx          *ctx,
       *out_recurrent = TRUE;
       return mul (ctx, recurrent_values (ctx), 4);
     }
-  if (arch_is (spec, "gemma3") && (i + 1) % 6 != 0)
+  if (ctx->arch_gemma3 && (i + 1) % 6 != 0)
     cells = add (ctx, mul (ctx, slots, spec->sliding_window), batch);
-  else if (arch_is (spec, "gptoss") || arch_is (spec, "gpt-oss"))
+  else if (ctx->arch_gptoss)
     {
       /* GraphSize's gpt-oss case: even layers slots x 4096 + batch cells,
        * odd layers the full context. */
@@ -1331,6 +1348,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   ctx.spec = spec;
   ctx.out = out;
   ctx.text = !inputs->skip_text;
+  ctx.arch_gemma3 = arch_is (spec, "gemma3");
+  ctx.arch_gptoss = arch_is (spec, "gptoss") || arch_is (spec, "gpt-oss");
   ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
 
