@@ -545,6 +545,14 @@ test_gguf_limits (void)
               "an array of 16,777,217 elements in the value of metadata key “tokenizer.ggml.tokens” "
               "is longer than the limit of 16,777,216");
 
+  /* an array whose bytes alone run past the header cap: refused before reading */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 1);
+  gw_kv_array (w, "big", GW_UINT64, HR_GGUF_MAX_ARRAY_LENGTH);
+  assert_bad (w, HR_CORE_ERROR_LIMIT,
+              "the GGUF header runs past 134,217,728 bytes in the value of metadata key “big”; "
+              "Headroom does not read headers that large");
+
   /* arrays nested too deep */
   g_byte_array_set_size (w, 0);
   gw_header (w, 3, 0, 1);

@@ -44,8 +44,11 @@ G_BEGIN_DECLS
 #define HR_GGUF_MAX_ARRAY_LENGTH  G_GUINT64_CONSTANT (16777216)
 /** HR_GGUF_MAX_ARRAY_DEPTH: arrays of arrays nest at most this deep. */
 #define HR_GGUF_MAX_ARRAY_DEPTH   4
-/** HR_GGUF_MAX_HEADER_BYTES: most header bytes read (metadata and tensor list). */
-#define HR_GGUF_MAX_HEADER_BYTES  G_GUINT64_CONSTANT (536870912)
+/** HR_GGUF_MAX_HEADER_BYTES: most header bytes read (metadata and tensor
+ * list), 128 MiB: about 16 times the largest real headers (8 MB for a
+ * 128k-token vocabulary with 280k merges). What is kept grows only as
+ * bytes actually arrive, so this also bounds the memory a header costs. */
+#define HR_GGUF_MAX_HEADER_BYTES  G_GUINT64_CONSTANT (134217728)
 /** HR_GGUF_MAX_TENSOR_NAME: longest tensor name, bytes (ggml allows 63). */
 #define HR_GGUF_MAX_TENSOR_NAME   256
 /** HR_GGUF_MAX_DIMS: most dimensions of a tensor (ggml's GGML_MAX_DIMS). */
