@@ -1470,6 +1470,151 @@ test_bad_repo_id (void)
   g_assert_cmpuint (fake->requests, ==, 0);
 }
 
+/* headroom-cli hub against the fake: the week-3 answers as text and JSON. */
+typedef struct {
+  gboolean done;
+  char    *out;
+  char    *err;
+  int      status;
+} CliRun;
+
+static void
+on_cli_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  CliRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &run->out, &run->err, &error));
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (source));
+  run->done = TRUE;
+}
+
+static void
+run_cli (FakeHub            *fake,
+         const char * const *args,
+         CliRun             *run)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *cli = g_getenv ("HEADROOM_CLI");
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_setenv (launcher, "HF_ENDPOINT", fake->hub_url, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "HF_TOKEN");
+  /* No session bus: the keyring lookup fails fast and the CLI goes on. */
+  g_subprocess_launcher_unsetenv (launcher, "DBUS_SESSION_BUS_ADDRESS");
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  *run = (CliRun) { FALSE, NULL, NULL, -1 };
+  g_subprocess_communicate_utf8_async (proc, NULL, NULL, on_cli_done, run);
+  while (!run->done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_cli (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  const char * const text_args[] = { "hub", QWEN_REPO, NULL };
+  const char * const json_args[] = { "hub", QWEN_REPO "@main", "--json", NULL };
+  const char * const bad_args[] = { "hub", "not-a-repo", NULL };
+  const char * const missing_args[] = { "hub", "test-org/missing", NULL };
+  static const char * const expected_lines[] = {
+    "repository          Qwen/Qwen2.5-3B-Instruct",
+    "revision            main (commit aa8e72537993ba99e69dfaafa59ed015b17504d1)",
+    "architecture        Qwen2ForCausalLM (model_type qwen2)",
+    "parameters          3,085,938,688 (BF16 3,085,938,688), from the Hub API (safetensors field)",
+    "config check        3,085,938,688 derived from config.json, 0.00 % apart",
+    "layers              36",
+    "hidden size         2,048",
+    "intermediate size   11,008",
+    "attention heads     16",
+    "key/value heads     2",
+    "head dim            128 (hidden / heads)",
+    "vocab               151,936",
+    "native context      32,768 tokens (max_position_embeddings)",
+    "tied embeddings     yes",
+    "tokenizer cap       131,072 tokens (model_max_length; not the native limit)",
+    "BOS                 151643",
+    "EOS                 151645 and 151643",
+    "kind                instruct",
+    "base model          Qwen/Qwen2.5-3B",
+    "files               12 files, 6,183,464,935 bytes, 6.18 GB (5.76 GiB)",
+    "weight shards       model-00001-of-00002.safetensors, 3,968,658,944 bytes",
+    "                    model-00002-of-00002.safetensors, 2,203,268,048 bytes",
+    "tensors             434, 6,171,877,376 bytes of tensor data",
+    "license             other (qwen-research)",
+    "LICENSE             “Qwen RESEARCH LICENSE AGREEMENT”",
+    "commercial use      restricted: LICENSE says “non commercial”",
+    "                    The badge is a label; the file is the contract.",
+    "weights (bf16)      6,171,877,376 bytes: 6.17 GB (decimal, / 1e9), 5.75 GiB (binary, / 1024^3)",
+    NULL,
+  };
+  CliRun run;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *obj, *memory;
+
+  add_qwen (fake, QWEN_REPO, QWEN_FULL);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  for (guint i = 0; expected_lines[i] != NULL; i++)
+    {
+      g_autofree char *line = g_strconcat (expected_lines[i], "\n", NULL);
+
+      if (strstr (run.out, line) == NULL)
+        g_error ("missing line: %s", expected_lines[i]);
+    }
+  /* 6.17 GB + 0.15 GB against the seed board's 6.1 GB of headroom. */
+  g_assert_nonnull (strstr (run.out, "\nmemory              Jetson Orin Nano Super at 4,096 tokens: weights 6.17 GB + KV cache 0.15 GB = 6.32 GB; over by 0.22 GB\n"));
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  obj = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (obj, "parameters"), ==, 3085938688);
+  g_assert_cmpstr (json_object_get_string_member (obj, "sha"), ==, QWEN_SHA);
+  g_assert_cmpstr (json_object_get_string_member (obj, "weight_precision"), ==, "bf16");
+  g_assert_cmpint (json_object_get_int_member (obj, "weight_bytes"), ==, 6171877376);
+  memory = json_object_get_object_member (obj, "memory");
+  g_assert_nonnull (memory);
+  g_assert_cmpint (json_object_get_int_member (memory, "context_tokens"), ==, 4096);
+  /* KV cache at f16: 2 x 36 layers x 2 KV heads x 128 x 2 bytes x 4,096 tokens. */
+  g_assert_cmpint (json_object_get_int_member (memory, "kv_cache_bytes"), ==, 150994944);
+  g_assert_cmpint (json_object_get_int_member (memory, "weights_bytes"), ==, 6171877376);
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, bad_args, &run);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_cmpstr (run.err, ==, "headroom-cli: “not-a-repo” is not a repository id: write owner/name, for example Qwen/Qwen2.5-3B-Instruct\n");
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, missing_args, &run);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_true (g_str_has_suffix (run.err, "headroom-cli: No repository test-org/missing: check the name; if it is private or gated, set a token that can read it\n"));
+  g_free (run.out);
+  g_free (run.err);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1492,6 +1637,7 @@ main (int   argc,
   g_test_add_func ("/hub/deadline", test_deadline);
   g_test_add_func ("/hub/cancel", test_cancel);
   g_test_add_func ("/hub/bad-repo-id", test_bad_repo_id);
+  g_test_add_func ("/hub/cli", test_cli);
 
   return g_test_run ();
 }

@@ -28,6 +28,7 @@ static const HrCliCommand commands[] = {
   { "predict",   hr_cli_cmd_predict,   N_("MODEL [--context N] [--runtime ollama-0.30|ollama-0.12] [--parallel N] [--kv-type T] [--flash-attention on|off] [--board NAME]") },
   { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--boards A,B] [--json|--csv]") },
   { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [--board NAME] [--context N]") },
+  { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [--board NAME]") },
 };
 
 static void

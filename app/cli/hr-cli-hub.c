@@ -1,0 +1,408 @@
+/* hr-cli-hub.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `headroom-cli hub REPO [--revision R] [--board NAME] [--json]`: the seed's
+ * week-3 lookup of a Hugging Face repository (seed-facts.md, "A Hugging
+ * Face lookup"), the weights at the repository's own dtype (week 4), and the
+ * memory it needs on a board at 4,096 tokens.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "hr-cli.h"
+#include "hr-hub-client.h"
+#include "hr-memory.h"
+#include "hr-net-error.h"
+#include "hr-units.h"
+
+#define HUB_CONTEXT_TOKENS 4096
+
+typedef struct {
+  GMainLoop   *loop;
+  HrHubLookup *lookup;
+  GError      *error;
+} HubWait;
+
+static void
+on_lookup (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  HubWait *wait = user_data;
+
+  wait->lookup = hr_hub_client_lookup_finish (HR_HUB_CLIENT (source), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+static void
+row (const char *label,
+     const char *value)
+{
+  printf ("%-19s %s\n", label, value);
+}
+
+static void
+rowf (const char *label,
+      const char *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static void
+rowf (const char *label,
+      const char *format,
+      ...)
+{
+  va_list args;
+  g_autofree char *value = NULL;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  row (label, value);
+}
+
+static char *
+format_ids (GArray *ids)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < ids->len; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i ? _(" and ") : "", g_array_index (ids, gint64, i));
+  return g_string_free (out, FALSE);
+}
+
+/* The memory of the model on the board at 4,096 tokens, f16 KV cache, one
+ * slot: weights (the exact tensor bytes when known) + KV cache, against the
+ * budget (seed-facts.md, "Budget and verdicts"). */
+typedef struct {
+  gboolean    known;
+  HrFootprint footprint;
+  HrVerdict   verdict;
+  guint64     margin;
+} HubMemory;
+
+static void
+hub_memory (const HrHubLookup *lookup,
+            const HrBoard     *board,
+            HubMemory         *out)
+{
+  const HrPrecision *precision;
+
+  *out = (HubMemory) { 0 };
+  if (lookup->spec == NULL || lookup->spec->parameters == 0 || lookup->spec->layers == 0 ||
+      lookup->spec->kv_heads == 0 || lookup->spec->key_length == 0)
+    return;
+  precision = hr_precision_lookup (lookup->spec->precision);
+  if (precision == NULL)
+    return;
+  hr_memory_footprint (lookup->spec, precision, HR_KV_CACHE_F16, HUB_CONTEXT_TOKENS, 1, 0, &out->footprint);
+  out->verdict = hr_board_verdict (board, out->footprint.total, &out->margin);
+  out->known = TRUE;
+}
+
+static char *
+verdict_sentence (const HubMemory *memory)
+{
+  g_autofree char *margin = hr_format_bytes (memory->margin, HR_UNIT_GB, 2);
+
+  switch (memory->verdict)
+    {
+    case HR_VERDICT_FITS:
+      return g_strdup_printf (_("fits, %s under budget"), margin);
+    case HR_VERDICT_TIGHT:
+      return g_strdup_printf (_("tight, %s left above the OS"), margin);
+    case HR_VERDICT_OVER:
+    default:
+      return g_strdup_printf (_("over by %s"), margin);
+    }
+}
+
+static void
+print_text (const HrHubLookup *l,
+            const HrBoard     *board)
+{
+  const HrHfConfig *c = l->config;
+  const char *precision_id = hr_hub_lookup_weight_precision (l);
+  const HrPrecision *precision = hr_precision_lookup (precision_id);
+  g_autofree char *count = hr_format_count (l->parameters);
+  HubMemory memory;
+
+  rowf (_("repository"), "%s", l->repo);
+  rowf (_("revision"), _("%s (commit %s)"), l->revision, l->sha);
+
+  /* 1. Architecture and size */
+  if (l->architecture != NULL || l->model_type != NULL)
+    rowf (_("architecture"), _("%s (model_type %s)"), l->architecture ? l->architecture : "?",
+          l->model_type ? l->model_type : "?");
+  if (l->parameters > 0)
+    {
+      g_autoptr(GString) dtypes = g_string_new (NULL);
+
+      for (guint i = 0; i < l->parameters_by_dtype->len; i++)
+        {
+          const HrSafetensorsDtype *d = g_ptr_array_index (l->parameters_by_dtype, i);
+          g_autofree char *n = hr_format_count (d->parameters);
+
+          g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
+        }
+      if (dtypes->len > 0)
+        rowf (_("parameters"), _("%s (%s), from %s"), count, dtypes->str, l->parameters_source);
+      else
+        rowf (_("parameters"), _("%s, from %s"), count, l->parameters_source);
+    }
+  else
+    row (_("parameters"), _("unknown"));
+  if (l->has_derived && l->parameters > 0)
+    {
+      g_autofree char *derived = hr_format_count (l->derived.total);
+      g_autofree char *percent = hr_format_decimal (l->derived_difference * 100.0, 2);
+
+      rowf (_("config check"), _("%s derived from config.json, %s %% apart"), derived, percent);
+      if (l->config->experts > 0)
+        {
+          g_autofree char *active = hr_format_count (l->derived.active);
+
+          rowf (_("active per token"), _("%s (%u of %u experts)"), active,
+                l->config->experts_per_token, l->config->experts);
+        }
+    }
+  if (c != NULL)
+    {
+      g_autofree char *hidden = hr_format_count (c->hidden_size);
+      g_autofree char *inter = hr_format_count (c->intermediate_size);
+      g_autofree char *vocab = hr_format_count (c->vocab_size);
+      g_autofree char *ctx = hr_format_count (c->max_position_embeddings);
+
+      rowf (_("layers"), "%u", c->layers);
+      row (_("hidden size"), hidden);
+      row (_("intermediate size"), inter);
+      rowf (_("attention heads"), "%u", c->heads);
+      rowf (_("key/value heads"), "%u", c->kv_heads);
+      rowf (_("head dim"), c->head_dim_explicit ? _("%u (head_dim)") : _("%u (hidden / heads)"), c->head_dim);
+      row (_("vocab"), vocab);
+      rowf (_("native context"), _("%s tokens (max_position_embeddings)"), ctx);
+      if (c->sliding_window > 0)
+        rowf (_("sliding window"), _("%u tokens"), c->sliding_window);
+      row (_("tied embeddings"), c->tied_embeddings ? _("yes") : _("no"));
+    }
+  else if (l->config_problem != NULL)
+    row (_("config.json"), l->config_problem);
+  if (l->has_tokenizer_max_length)
+    {
+      g_autofree char *cap = hr_format_count (l->tokenizer_max_length);
+
+      if (c != NULL && l->tokenizer_max_length > c->max_position_embeddings && c->max_position_embeddings > 0)
+        rowf (_("tokenizer cap"), _("%s tokens (model_max_length; not the native limit)"), cap);
+      else
+        rowf (_("tokenizer cap"), _("%s tokens (model_max_length)"), cap);
+    }
+  if (l->bos_token_id >= 0)
+    rowf (_("BOS"), "%" G_GINT64_FORMAT, l->bos_token_id);
+  if (l->eos_token_ids->len > 0)
+    {
+      g_autofree char *eos = format_ids (l->eos_token_ids);
+
+      row (_("EOS"), eos);
+    }
+
+  /* 2. Base or instruct */
+  if (l->kind != NULL)
+    {
+      row (_("kind"), hr_hf_kind_to_string (l->kind->kind));
+      if (l->kind->base_model != NULL)
+        row (_("base model"), l->kind->base_model);
+      for (guint i = 0; i < l->kind->evidence->len; i++)
+        row (i == 0 ? _("evidence") : "", g_ptr_array_index (l->kind->evidence, i));
+    }
+
+  /* 3. Download */
+  {
+    g_autofree char *total = hr_format_count (l->total_bytes);
+    g_autofree char *both = hr_format_gb_gib (l->total_bytes, 2);
+
+    rowf (_("files"), g_dngettext (GETTEXT_PACKAGE, "%u file, %s bytes, %s", "%u files, %s bytes, %s",
+                                   l->files->len),
+          l->files->len, total, both);
+  }
+  for (guint i = 0; i < l->weight_files->len; i++)
+    {
+      const HrHubFile *f = g_ptr_array_index (l->weight_files, i);
+      g_autofree char *size = hr_format_count (f->size);
+
+      rowf (i == 0 ? _("weight shards") : "", _("%s, %s bytes"), f->path, size);
+    }
+  if (l->largest != NULL)
+    {
+      g_autofree char *size = hr_format_count (l->largest->size);
+
+      rowf (_("largest file"), _("%s, %s bytes"), l->largest->path, size);
+    }
+  if (l->n_tensors > 0)
+    {
+      g_autofree char *bytes = hr_format_count (l->tensor_bytes);
+
+      rowf (_("tensors"), _("%u, %s bytes of tensor data"), l->n_tensors, bytes);
+    }
+  for (guint i = 0; i < l->gguf_files->len; i++)
+    {
+      const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
+      g_autofree char *size = hr_format_count (g->size);
+
+      rowf (i == 0 ? _("GGUF files") : "", _("%s %s, %s bytes"), g->label ? g->label : "?", g->path, size);
+    }
+  if (l->gguf != NULL && l->spec != NULL && l->spec->parameters > 0)
+    {
+      g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters), 3);
+
+      rowf (_("GGUF header"), _("%s: %s bits per weight over the whole file"), l->gguf_chosen, bits);
+    }
+
+  /* 4. License */
+  if (l->license_name != NULL)
+    rowf (_("license"), "%s (%s)", l->license ? l->license : "?", l->license_name);
+  else
+    row (_("license"), l->license ? l->license : _("none given"));
+  if (l->license_file != NULL)
+    rowf (l->license_file, "“%s”", l->license_title ? l->license_title : _("(no title)"));
+  if (l->non_commercial)
+    {
+      rowf (_("commercial use"), _("restricted: %s"), l->non_commercial_reason);
+      row ("", _("The badge is a label; the file is the contract."));
+    }
+  else if (l->license_file != NULL)
+    row (_("commercial use"), _("no restricting phrase found; read the file before you ship"));
+
+  /* Weights at the repository's own dtype (week 4), and memory. */
+  if (precision != NULL && l->parameters > 0)
+    {
+      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+      g_autofree char *b = hr_format_count (bytes);
+      g_autofree char *gb = hr_format_bytes (bytes, HR_UNIT_GB, 2);
+      g_autofree char *gib = hr_format_bytes (bytes, HR_UNIT_GIB, 2);
+      g_autofree char *label = g_strdup_printf (_("weights (%s)"), precision->id);
+
+      rowf (label, _("%s bytes: %s (decimal, / 1e9), %s (binary, / 1024^3)"), b, gb, gib);
+    }
+
+  hub_memory (l, board, &memory);
+  if (memory.known)
+    {
+      g_autofree char *w = hr_format_bytes (memory.footprint.weights, HR_UNIT_GB, 2);
+      g_autofree char *kv = hr_format_bytes (memory.footprint.kv_cache, HR_UNIT_GB, 2);
+      g_autofree char *total = hr_format_bytes (memory.footprint.total, HR_UNIT_GB, 2);
+      g_autofree char *verdict = verdict_sentence (&memory);
+
+      rowf (_("memory"), _("%s at 4,096 tokens: weights %s + KV cache %s = %s; %s"),
+            board->name, w, kv, total, verdict);
+    }
+}
+
+static JsonNode *
+to_json (const HrHubLookup *l,
+         const HrBoard     *board)
+{
+  g_autoptr(JsonNode) node = hr_hub_lookup_to_json (l);
+  JsonObject *obj = json_node_get_object (node);
+  const char *precision_id = hr_hub_lookup_weight_precision (l);
+  const HrPrecision *precision = hr_precision_lookup (precision_id);
+  HubMemory memory;
+
+  if (precision != NULL && l->parameters > 0)
+    {
+      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+
+      json_object_set_string_member (obj, "weight_precision", precision->id);
+      json_object_set_int_member (obj, "weight_bytes", (gint64) bytes);
+      json_object_set_double_member (obj, "weight_gb", hr_bytes_to_gb (bytes));
+      json_object_set_double_member (obj, "weight_gib", hr_bytes_to_gib (bytes));
+    }
+  hub_memory (l, board, &memory);
+  if (memory.known)
+    {
+      JsonObject *m = json_object_new ();
+
+      json_object_set_string_member (m, "board", board->id);
+      json_object_set_int_member (m, "context_tokens", HUB_CONTEXT_TOKENS);
+      json_object_set_string_member (m, "kv_cache_type", "f16");
+      json_object_set_int_member (m, "weights_bytes", (gint64) memory.footprint.weights);
+      json_object_set_int_member (m, "kv_cache_bytes", (gint64) memory.footprint.kv_cache);
+      json_object_set_int_member (m, "total_bytes", (gint64) memory.footprint.total);
+      json_object_set_string_member (m, "verdict", hr_verdict_to_string (memory.verdict));
+      json_object_set_int_member (m, "margin_bytes", (gint64) memory.margin);
+      json_object_set_object_member (obj, "memory", m);
+    }
+  return g_steal_pointer (&node);
+}
+
+/**
+ * hr_cli_cmd_hub:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli hub REPO[@REVISION] [--revision R] [--board NAME] [--json]`:
+ * looks REPO up on the Hub at `HF_ENDPOINT` (token from `HF_TOKEN` or the
+ * keyring) and prints the seed's week-3 answers (architecture and size,
+ * base or instruct, download, license), the weights at the repository's
+ * own dtype in GB and GiB, and the memory at 4,096 tokens on the board.
+ *
+ * Returns: 0, 1 when the lookup fails (the reason on stderr), 2 for bad
+ *   arguments.
+ */
+int
+hr_cli_cmd_hub (int    argc,
+                char **argv)
+{
+  g_autofree char *revision = NULL;
+  g_autofree char *board_name = NULL;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "revision", 0, 0, G_OPTION_ARG_STRING, &revision, N_("Branch, tag or commit (default main)"), N_("R") },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &board_name, N_("Board for the memory line (default: the seed's board)"), N_("NAME") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON instead of text"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("REPO — look a Hugging Face model up before downloading it"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *repo = NULL;
+  g_autofree char *at_revision = NULL;
+  g_autoptr(HrHubClient) client = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_auto(HrCliContext) ctx = { 0 };
+  HubWait wait = { 0 };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_help_enabled (context, TRUE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return hr_cli_usage_error ("%s", error->message);
+  if (argc != 2)
+    return hr_cli_usage_error ("%s", _("give one repository, e.g. headroom-cli hub Qwen/Qwen2.5-3B-Instruct"));
+  if (!hr_hf_repo_parse (argv[1], &repo, &at_revision, &error))
+    return hr_cli_usage_error ("%s", error->message);
+  if (at_revision != NULL && revision != NULL)
+    return hr_cli_usage_error ("%s", _("give the revision once: after “@” or with --revision"));
+
+  if (!hr_cli_context_load (&ctx, board_name, NULL, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  client = hr_hub_client_new ();
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  hr_hub_client_lookup_async (client, repo, at_revision ? at_revision : revision, NULL, on_lookup, &wait);
+  g_main_loop_run (loop);
+  lookup = wait.lookup;
+  if (lookup == NULL)
+    return hr_cli_fail (wait.error);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = to_json (lookup, ctx.board);
+
+      hr_cli_print_json (node);
+    }
+  else
+    print_text (lookup, ctx.board);
+  return HR_CLI_EXIT_OK;
+}
