@@ -1,0 +1,1058 @@
+/* hr-measure.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-measure.h"
+#include "hr-measurement.h"
+#include "hr-memory.h"
+#include "hr-net-error.h"
+#include "hr-ollama-host.h"
+#include "hr-units.h"
+
+struct _HrMeasureRun
+{
+  GObject         parent_instance;
+
+  HrOllamaClient *client;
+  char           *model;
+  char           *board_id;
+  char           *prompt;
+  char           *archive_dir;
+  GArray         *contexts;       /* guint32 */
+  guint           runs;
+  guint32         num_predict;
+  HrMeasurePredictFunc predict;
+  gpointer        predict_data;
+  GDestroyNotify  predict_destroy;
+
+  /* One measurement at a time. */
+  GTask          *task;           /* borrowed while running */
+  char           *server_version;
+  char           *digest;
+  guint64         package_bytes;
+  gboolean        was_loaded;
+  guint32         was_context;
+  gboolean        touched;        /* the board's state has been changed */
+  HrOllamaShow   *show;
+  GArray         *results;        /* HrMeasureResult */
+  GArray         *ps;             /* HrMeasurePs */
+  guint           ctx_index;
+  guint           run_index;
+  double          decode_mean;
+  char           *date;
+  char           *saved_path;
+  GError         *pending;        /* the error to return once the board is restored */
+};
+
+G_DEFINE_FINAL_TYPE (HrMeasureRun, hr_measure_run, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_STATUS,
+  SIGNAL_RUN_DONE,
+  SIGNAL_PS_DONE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+result_clear (gpointer data)
+{
+  HrMeasureResult *result = data;
+
+  g_clear_pointer (&result->done_reason, g_free);
+}
+
+static void
+ps_clear (gpointer data)
+{
+  HrMeasurePs *ps = data;
+
+  g_clear_pointer (&ps->prediction_source, g_free);
+}
+
+static void
+hr_measure_run_finalize (GObject *object)
+{
+  HrMeasureRun *self = HR_MEASURE_RUN (object);
+
+  g_clear_object (&self->client);
+  g_free (self->model);
+  g_free (self->board_id);
+  g_free (self->prompt);
+  g_free (self->archive_dir);
+  g_array_unref (self->contexts);
+  if (self->predict_destroy != NULL)
+    self->predict_destroy (self->predict_data);
+  g_free (self->server_version);
+  g_free (self->digest);
+  g_clear_pointer (&self->show, hr_ollama_show_free);
+  g_array_unref (self->results);
+  g_array_unref (self->ps);
+  g_free (self->date);
+  g_free (self->saved_path);
+  g_clear_error (&self->pending);
+
+  G_OBJECT_CLASS (hr_measure_run_parent_class)->finalize (object);
+}
+
+static void
+hr_measure_run_class_init (HrMeasureRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = hr_measure_run_finalize;
+
+  /**
+   * HrMeasureRun::status:
+   * @self: the run set
+   * @text: what it is doing now, for a person ("run 2 of 3 at num_ctx 4096")
+   */
+  signals[SIGNAL_STATUS] =
+    g_signal_new ("status", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * HrMeasureRun::run-done:
+   * @self: the run set
+   * @result: (type gpointer): the completed run, a const #HrMeasureResult*
+   *   valid during the emission
+   *
+   * Emitted as each run completes, for a live view. Never emitted after
+   * the measurement has been cancelled.
+   */
+  signals[SIGNAL_RUN_DONE] =
+    g_signal_new ("run-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * HrMeasureRun::ps-done:
+   * @self: the run set
+   * @ps: (type gpointer): a const #HrMeasurePs* valid during the emission
+   *
+   * Emitted after each context with what /api/ps reported beside the
+   * prediction.
+   */
+  signals[SIGNAL_PS_DONE] =
+    g_signal_new ("ps-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+}
+
+static void
+hr_measure_run_init (HrMeasureRun *self)
+{
+  static const guint32 contexts[] = { 2048, 4096 };
+
+  self->contexts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (self->contexts, contexts, G_N_ELEMENTS (contexts));
+  self->runs = HR_MEASURE_RUNS;
+  self->num_predict = HR_MEASURE_NUM_PREDICT;
+  self->prompt = g_strdup (HR_MEASURE_PROMPT);
+  self->predict = hr_measure_predict_footprint;
+  self->results = g_array_new (FALSE, TRUE, sizeof (HrMeasureResult));
+  g_array_set_clear_func (self->results, result_clear);
+  self->ps = g_array_new (FALSE, TRUE, sizeof (HrMeasurePs));
+  g_array_set_clear_func (self->ps, ps_clear);
+}
+
+/**
+ * hr_measure_run_new:
+ * @client: the board's client
+ * @model: the model to measure, as Ollama names it
+ * @board_id: the board the archive files it under ("dgx-spark")
+ *
+ * Creates a run set with the seed's protocol: contexts 2048 and 4096, three
+ * runs each, num_predict 96, the seed's prompt, the prediction of
+ * hr_measure_predict_footprint(), and no archive directory (nothing saved)
+ * until hr_measure_run_set_archive_dir() sets one.
+ *
+ * Returns: (transfer full): the run set.
+ */
+HrMeasureRun *
+hr_measure_run_new (HrOllamaClient *client,
+                    const char     *model,
+                    const char     *board_id)
+{
+  HrMeasureRun *self;
+
+  g_return_val_if_fail (HR_IS_OLLAMA_CLIENT (client), NULL);
+  g_return_val_if_fail (model != NULL && board_id != NULL, NULL);
+
+  self = g_object_new (HR_TYPE_MEASURE_RUN, NULL);
+  self->client = g_object_ref (client);
+  self->model = g_strdup (model);
+  self->board_id = g_strdup (board_id);
+  return self;
+}
+
+/**
+ * hr_measure_run_set_contexts:
+ * @self: a run set
+ * @contexts: (array length=n_contexts): num_ctx values in tokens, each > 0
+ * @n_contexts: how many (> 0)
+ */
+void
+hr_measure_run_set_contexts (HrMeasureRun  *self,
+                             const guint32 *contexts,
+                             guint          n_contexts)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_return_if_fail (n_contexts > 0 && self->task == NULL);
+  g_array_set_size (self->contexts, 0);
+  g_array_append_vals (self->contexts, contexts, n_contexts);
+}
+
+/**
+ * hr_measure_run_set_runs:
+ * @self: a run set
+ * @runs: runs per context (> 0); the first of each is cold
+ */
+void
+hr_measure_run_set_runs (HrMeasureRun *self,
+                         guint         runs)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_return_if_fail (runs > 0 && self->task == NULL);
+  self->runs = runs;
+}
+
+/**
+ * hr_measure_run_set_num_predict:
+ * @self: a run set
+ * @num_predict: reply tokens per run (> 0)
+ */
+void
+hr_measure_run_set_num_predict (HrMeasureRun *self,
+                                guint32       num_predict)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_return_if_fail (num_predict > 0 && self->task == NULL);
+  self->num_predict = num_predict;
+}
+
+/**
+ * hr_measure_run_set_prompt:
+ * @self: a run set
+ * @prompt: the prompt of every run (not empty: an empty prompt only loads)
+ */
+void
+hr_measure_run_set_prompt (HrMeasureRun *self,
+                           const char   *prompt)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_return_if_fail (prompt != NULL && *prompt != '\0' && self->task == NULL);
+  g_free (self->prompt);
+  self->prompt = g_strdup (prompt);
+}
+
+/**
+ * hr_measure_run_set_archive_dir:
+ * @self: a run set
+ * @directory: (nullable): the measurement archive
+ *   (hr_data_measurements_dir()); %NULL saves nothing
+ */
+void
+hr_measure_run_set_archive_dir (HrMeasureRun *self,
+                                const char   *directory)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_free (self->archive_dir);
+  self->archive_dir = g_strdup (directory);
+}
+
+/**
+ * hr_measure_run_set_predictor:
+ * @self: a run set
+ * @func: (nullable): predicts the /api/ps size; %NULL for none
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Replaces hr_measure_predict_footprint() with a better model of the
+ * runtime (the runtime model, app/core/hr-runtime.h, plugs in here).
+ */
+void
+hr_measure_run_set_predictor (HrMeasureRun         *self,
+                              HrMeasurePredictFunc  func,
+                              gpointer              user_data,
+                              GDestroyNotify        destroy)
+{
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  if (self->predict_destroy != NULL)
+    self->predict_destroy (self->predict_data);
+  self->predict = func;
+  self->predict_data = user_data;
+  self->predict_destroy = destroy;
+}
+
+/**
+ * hr_measure_predict_footprint:
+ * @spec: the model
+ * @context: num_ctx in tokens
+ * @server_version: (nullable): unused
+ * @out_bytes: (out): weights + KV cache in bytes
+ * @out_source: (out) (transfer full): the method
+ * @user_data: unused
+ *
+ * The core's footprint with no runtime overhead: weights (the exact tensor
+ * bytes from /api/show when known) + an f16 KV cache for one slot at
+ * @context (hr_memory_footprint(), seed-facts.md "KV cache").
+ *
+ * Returns: %TRUE, or %FALSE when @spec lacks layers, KV heads or weights.
+ */
+gboolean
+hr_measure_predict_footprint (const HrModelSpec *spec,
+                              guint32            context,
+                              const char        *server_version,
+                              guint64           *out_bytes,
+                              char             **out_source,
+                              gpointer           user_data)
+{
+  HrFootprint footprint;
+
+  if (spec->layers == 0 || spec->kv_heads == 0 || spec->key_length == 0)
+    return FALSE;
+  hr_memory_footprint (spec, NULL, HR_KV_CACHE_F16, context, 1, 0, &footprint);
+  if (footprint.weights == 0 || footprint.total == G_MAXUINT64)
+    return FALSE;
+  *out_bytes = footprint.total;
+  *out_source = g_strdup (_("weights + KV cache (f16, 1 slot), no runtime overhead"));
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ending: restore the board, then return                              */
+
+static void
+status (HrMeasureRun *self,
+        const char   *text)
+{
+  g_signal_emit (self, signals[SIGNAL_STATUS], 0, text);
+}
+
+static void
+complete (GTask *task)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+  GError *error = g_steal_pointer (&self->pending);
+
+  self->task = NULL;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_restored (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (self->was_loaded)
+    ok = hr_ollama_client_load_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  else
+    ok = hr_ollama_client_unload_finish (HR_OLLAMA_CLIENT (source), result, &error);
+
+  if (!ok && self->pending == NULL)
+    {
+      g_autofree char *what = self->was_loaded
+        ? g_strdup_printf (_("the measurement is done, but %s could not be loaded again as it was: %s"),
+                           self->model, error->message)
+        : g_strdup_printf (_("the measurement is done, but %s could not be unloaded again: %s"),
+                           self->model, error->message);
+      self->pending = g_error_new_literal (error->domain, error->code, what);
+    }
+  complete (task);
+}
+
+/* Leaves the board as it was found: unloads the model if it was not
+ * loaded, else loads it again at its context. Runs even after a cancel,
+ * with no cancellable of its own. */
+static void
+restore (GTask *task)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+
+  if (!self->touched)
+    {
+      complete (task);
+      g_object_unref (task);
+      return;
+    }
+
+  status (self, _("leaving the board as it was found"));
+  if (self->was_loaded)
+    hr_ollama_client_load_async (self->client, self->model, self->was_context, NULL, on_restored, task);
+  else
+    hr_ollama_client_unload_async (self->client, self->model, NULL, on_restored, task);
+}
+
+/* Takes @task and @error. */
+static void
+fail (GTask  *task,
+      GError *error)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+
+  g_clear_error (&self->pending);
+  self->pending = error;
+  restore (task);
+}
+
+/* ------------------------------------------------------------------ */
+/* The archive document                                                */
+
+static void
+set_ns_ms (JsonObject *obj,
+           const char *name,
+           gint64      ns)
+{
+  if (ns < 0)
+    json_object_set_null_member (obj, name);
+  else
+    json_object_set_double_member (obj, name, round (ns / 1e5) / 10.0);
+}
+
+static void
+set_count (JsonObject *obj,
+           const char *name,
+           gint64      count)
+{
+  if (count < 0)
+    json_object_set_null_member (obj, name);
+  else
+    json_object_set_int_member (obj, name, count);
+}
+
+static void
+set_rate (JsonObject *obj,
+          const char *name,
+          double      tps)
+{
+  if (tps < 0)
+    json_object_set_null_member (obj, name);
+  else
+    json_object_set_double_member (obj, name, round (tps * 100) / 100.0);
+}
+
+/**
+ * hr_measure_run_to_json:
+ * @self: a run set that has finished
+ *
+ * The archive document: board, model, digest, date, runtime_version
+ * ("ollama 0.31.2"), server, source, weight_bytes (the package size from
+ * /api/tags, as the seed's catalog uses), options, every run (ms with one
+ * decimal, null for "n/a"), the /api/ps figures beside the prediction, the
+ * sizes the core reads, and decode_tps (mean, min, max, n) (seed-facts.md,
+ * "Rates": the archive's board, model, decode_tps.mean).
+ *
+ * Returns: (transfer full): the document.
+ */
+JsonNode *
+hr_measure_run_to_json (HrMeasureRun *self)
+{
+  JsonObject *root = json_object_new ();
+  JsonObject *options = json_object_new ();
+  JsonArray *contexts = json_array_new ();
+  JsonArray *runs = json_array_new ();
+  JsonArray *ps = json_array_new ();
+  JsonArray *sizes = json_array_new ();
+  JsonObject *decode = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *runtime = g_strdup_printf ("ollama %s", self->server_version != NULL ? self->server_version : "unknown");
+  double min = -1, max = -1;
+  guint n = 0;
+
+  json_object_set_string_member (root, "board", self->board_id);
+  json_object_set_string_member (root, "model", self->model);
+  if (self->digest != NULL)
+    json_object_set_string_member (root, "digest", self->digest);
+  if (self->date != NULL)
+    json_object_set_string_member (root, "date", self->date);
+  json_object_set_string_member (root, "runtime_version", runtime);
+  json_object_set_string_member (root, "server", hr_ollama_client_get_base_url (self->client));
+  json_object_set_string_member (root, "source", "headroom measure: client TTFT, Ollama's timing fields, /api/ps");
+  if (self->package_bytes > 0)
+    json_object_set_int_member (root, "weight_bytes", (gint64) self->package_bytes);
+  if (self->show != NULL && self->show->weight_bytes > 0)
+    json_object_set_int_member (root, "tensor_bytes", (gint64) self->show->weight_bytes);
+
+  for (guint i = 0; i < self->contexts->len; i++)
+    json_array_add_int_element (contexts, g_array_index (self->contexts, guint32, i));
+  json_object_set_array_member (options, "contexts", contexts);
+  json_object_set_int_member (options, "runs_per_context", self->runs);
+  json_object_set_int_member (options, "temperature", 0);
+  json_object_set_int_member (options, "seed", HR_MEASURE_SEED);
+  json_object_set_int_member (options, "num_predict", self->num_predict);
+  json_object_set_string_member (options, "prompt", self->prompt);
+  json_object_set_object_member (root, "options", options);
+
+  for (guint i = 0; i < self->results->len; i++)
+    {
+      const HrMeasureResult *r = &g_array_index (self->results, HrMeasureResult, i);
+      JsonObject *run = json_object_new ();
+
+      json_object_set_int_member (run, "context", r->context);
+      json_object_set_int_member (run, "run", r->run);
+      json_object_set_boolean_member (run, "cold", r->cold);
+      if (r->ttft_ms < 0)
+        json_object_set_null_member (run, "ttft_ms");
+      else
+        json_object_set_double_member (run, "ttft_ms", round (r->ttft_ms * 10) / 10.0);
+      json_object_set_double_member (run, "client_total_ms", round (r->client_total_ms * 10) / 10.0);
+      set_ns_ms (run, "total_ms", r->total_duration);
+      set_ns_ms (run, "load_ms", r->load_duration);
+      set_count (run, "prompt_tokens", r->prompt_eval_count);
+      set_ns_ms (run, "prompt_eval_ms", r->prompt_eval_duration);
+      set_rate (run, "prefill_tps", r->prefill_tps);
+      set_count (run, "output_tokens", r->eval_count);
+      set_ns_ms (run, "eval_ms", r->eval_duration);
+      set_rate (run, "decode_tps", r->decode_tps);
+      if (r->done_reason != NULL)
+        json_object_set_string_member (run, "done_reason", r->done_reason);
+      json_array_add_object_element (runs, run);
+
+      if (r->decode_tps >= 0)
+        {
+          min = n == 0 ? r->decode_tps : MIN (min, r->decode_tps);
+          max = n == 0 ? r->decode_tps : MAX (max, r->decode_tps);
+          n++;
+        }
+    }
+  json_object_set_array_member (root, "runs", runs);
+
+  for (guint i = 0; i < self->ps->len; i++)
+    {
+      const HrMeasurePs *p = &g_array_index (self->ps, HrMeasurePs, i);
+      JsonObject *o = json_object_new ();
+      g_autofree char *size_text = hr_ollama_format_size (p->size);
+      g_autofree char *processor = hr_ollama_format_processor (p->size, p->size_vram);
+
+      json_object_set_int_member (o, "context", p->context);
+      json_object_set_boolean_member (o, "listed", p->listed);
+      if (p->listed)
+        {
+          JsonObject *s = json_object_new ();
+
+          json_object_set_int_member (o, "size", (gint64) p->size);
+          json_object_set_int_member (o, "size_vram", (gint64) p->size_vram);
+          json_object_set_string_member (o, "size_text", size_text);
+          json_object_set_string_member (o, "processor", processor);
+          json_object_set_int_member (o, "context_length", p->context_length);
+
+          json_object_set_int_member (s, "context_tokens", p->context);
+          json_object_set_int_member (s, "reported_bytes", (gint64) p->size);
+          json_object_set_int_member (s, "reported_vram_bytes", (gint64) p->size_vram);
+          if (p->predicted > 0)
+            json_object_set_int_member (s, "predicted_bytes", (gint64) p->predicted);
+          json_array_add_object_element (sizes, s);
+        }
+      if (p->predicted > 0)
+        {
+          json_object_set_int_member (o, "predicted_bytes", (gint64) p->predicted);
+          json_object_set_string_member (o, "prediction_source", p->prediction_source);
+          if (p->listed)
+            {
+              json_object_set_int_member (o, "difference_bytes", p->difference);
+              json_object_set_double_member (o, "difference_gb", round (p->difference / 1e7) / 100.0);
+              json_object_set_double_member (o, "difference_percent", round (p->difference_percent * 10) / 10.0);
+            }
+        }
+      json_array_add_object_element (ps, o);
+    }
+  json_object_set_array_member (root, "ps", ps);
+  json_object_set_array_member (root, "sizes", sizes);
+
+  json_object_set_double_member (decode, "mean", round (self->decode_mean * 100) / 100.0);
+  if (n > 0)
+    {
+      json_object_set_double_member (decode, "min", round (min * 100) / 100.0);
+      json_object_set_double_member (decode, "max", round (max * 100) / 100.0);
+    }
+  json_object_set_int_member (decode, "n", n);
+  json_object_set_object_member (root, "decode_tps", decode);
+
+  json_node_take_object (node, root);
+  return node;
+}
+
+static gboolean
+save (HrMeasureRun  *self,
+      GError       **error)
+{
+  g_autoptr(HrMeasurement) measurement = hr_measurement_new ();
+  g_autofree char *path = NULL;
+
+  if (self->decode_mean <= 0)
+    {
+      g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                   _("no run of %s reported a decode rate (eval_count and eval_duration), so nothing was saved"),
+                   self->model);
+      return FALSE;
+    }
+
+  measurement->board = g_strdup (self->board_id);
+  measurement->model = g_strdup (self->model);
+  measurement->date = g_strdup (self->date);
+  measurement->document = hr_measure_run_to_json (self);
+  if (!hr_measurement_save (measurement, self->archive_dir, &path, error))
+    return FALSE;
+  g_free (self->saved_path);
+  self->saved_path = g_steal_pointer (&path);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The steps                                                           */
+
+static void next_context (GTask *task);
+static void next_run (GTask *task);
+
+static void
+on_ps_after (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  g_autoptr(GPtrArray) loaded = NULL;
+  GError *error = NULL;
+  HrMeasurePs ps = { 0 };
+
+  loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (loaded == NULL)
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+
+  ps.context = g_array_index (self->contexts, guint32, self->ctx_index);
+  for (guint i = 0; i < loaded->len; i++)
+    {
+      const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
+
+      if (hr_ollama_model_name_equal (l->name, self->model))
+        {
+          ps.listed = TRUE;
+          ps.size = l->size;
+          ps.size_vram = l->size_vram;
+          ps.context_length = l->context_length;
+          break;
+        }
+    }
+
+  if (self->predict != NULL && self->show != NULL)
+    {
+      guint64 predicted = 0;
+      char *source_text = NULL;
+
+      if (self->predict (self->show->spec, ps.context, self->server_version,
+                         &predicted, &source_text, self->predict_data) && predicted > 0)
+        {
+          ps.predicted = predicted;
+          ps.prediction_source = source_text;
+          if (ps.listed)
+            {
+              ps.difference = (gint64) ps.size - (gint64) predicted;
+              ps.difference_percent = (double) ps.difference / (double) predicted * 100.0;
+            }
+        }
+      else
+        g_free (source_text);
+    }
+
+  g_array_append_val (self->ps, ps);
+  g_signal_emit (self, signals[SIGNAL_PS_DONE], 0, &g_array_index (self->ps, HrMeasurePs, self->ps->len - 1));
+
+  self->ctx_index++;
+  next_context (g_steal_pointer (&task));
+}
+
+static void
+on_generated (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  g_autoptr(HrOllamaReply) reply = NULL;
+  GError *error = NULL;
+  HrMeasureResult r = { 0 };
+
+  reply = hr_ollama_client_generate_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (reply == NULL)
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+
+  r.context = g_array_index (self->contexts, guint32, self->ctx_index);
+  r.run = self->run_index + 1;
+  r.cold = self->run_index == 0;
+  r.ttft_ms = reply->ttft_ms;
+  r.client_total_ms = reply->client_total_ms;
+  r.total_duration = reply->total_duration;
+  r.load_duration = reply->load_duration;
+  r.prompt_eval_count = reply->prompt_eval_count;
+  r.prompt_eval_duration = reply->prompt_eval_duration;
+  r.eval_count = reply->eval_count;
+  r.eval_duration = reply->eval_duration;
+  r.prefill_tps = hr_ollama_rate_tps (reply->prompt_eval_count, reply->prompt_eval_duration);
+  r.decode_tps = hr_ollama_rate_tps (reply->eval_count, reply->eval_duration);
+  r.done_reason = g_strdup (reply->done_reason);
+  g_array_append_val (self->results, r);
+  g_signal_emit (self, signals[SIGNAL_RUN_DONE], 0,
+                 &g_array_index (self->results, HrMeasureResult, self->results->len - 1));
+
+  self->run_index++;
+  next_run (g_steal_pointer (&task));
+}
+
+static void
+next_run (GTask *task)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+  guint32 context = g_array_index (self->contexts, guint32, self->ctx_index);
+  g_autoptr(JsonObject) options = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->run_index == self->runs)
+    {
+      status (self, _("reading /api/ps"));
+      hr_ollama_client_ps_async (self->client, g_task_get_cancellable (task), on_ps_after, task);
+      return;
+    }
+
+  text = g_strdup_printf (_("run %u of %u at num_ctx %u (%s)"), self->run_index + 1, self->runs, context,
+                          self->run_index == 0 ? _("cold") : _("warm"));
+  status (self, text);
+
+  options = json_object_new ();
+  json_object_set_int_member (options, "temperature", 0);
+  json_object_set_int_member (options, "seed", HR_MEASURE_SEED);
+  json_object_set_int_member (options, "num_ctx", context);
+  json_object_set_int_member (options, "num_predict", self->num_predict);
+  hr_ollama_client_generate_async (self->client, self->model, self->prompt, options, NULL, NULL,
+                                   g_task_get_cancellable (task), on_generated, task);
+}
+
+static void
+on_unloaded (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!hr_ollama_client_unload_finish (HR_OLLAMA_CLIENT (source), result, &error))
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+  self->run_index = 0;
+  next_run (g_steal_pointer (&task));
+}
+
+static void
+next_context (GTask *task)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  double sum = 0;
+  guint n = 0;
+
+  if (self->ctx_index < self->contexts->len)
+    {
+      /* Unload first, so run 1 is cold. */
+      self->touched = TRUE;
+      status (self, _("unloading the model so the first run is cold"));
+      hr_ollama_client_unload_async (self->client, self->model, g_task_get_cancellable (task), on_unloaded, task);
+      return;
+    }
+
+  for (guint i = 0; i < self->results->len; i++)
+    {
+      const HrMeasureResult *r = &g_array_index (self->results, HrMeasureResult, i);
+      if (r->decode_tps >= 0)
+        {
+          sum += r->decode_tps;
+          n++;
+        }
+    }
+  self->decode_mean = n > 0 ? sum / n : 0;
+
+  if (self->archive_dir != NULL && !save (self, &error))
+    {
+      fail (task, error);
+      return;
+    }
+  restore (task);
+}
+
+static void
+on_show (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  self->show = hr_ollama_client_show_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (self->show == NULL)
+    {
+      /* An answer Headroom cannot read only costs the prediction. */
+      if (!g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE))
+        {
+          fail (g_steal_pointer (&task), error);
+          return;
+        }
+      g_debug ("no prediction for %s: %s", self->model, error->message);
+      g_clear_error (&error);
+    }
+  self->ctx_index = 0;
+  next_context (g_steal_pointer (&task));
+}
+
+static void
+on_ps_before (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  g_autoptr(GPtrArray) loaded = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (loaded == NULL)
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+  for (guint i = 0; i < loaded->len; i++)
+    {
+      const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
+
+      if (hr_ollama_model_name_equal (l->name, self->model))
+        {
+          self->was_loaded = TRUE;
+          self->was_context = l->context_length;
+        }
+    }
+  cancellable = g_task_get_cancellable (task);
+  hr_ollama_client_show_async (self->client, self->model, cancellable, on_show, g_steal_pointer (&task));
+}
+
+static void
+on_tags (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  g_autoptr(GPtrArray) models = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  models = hr_ollama_client_tags_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (models == NULL)
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+  for (guint i = 0; i < models->len; i++)
+    {
+      const HrOllamaModel *m = g_ptr_array_index (models, i);
+
+      if (hr_ollama_model_name_equal (m->name, self->model))
+        {
+          g_free (self->digest);
+          self->digest = g_strdup (m->digest);
+          self->package_bytes = m->size;
+        }
+    }
+  if (self->digest == NULL && self->package_bytes == 0)
+    {
+      fail (g_steal_pointer (&task),
+            g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                         _("%s is not on the board at %s; pull it first"),
+                         self->model, hr_ollama_client_get_base_url (self->client)));
+      return;
+    }
+  cancellable = g_task_get_cancellable (task);
+  hr_ollama_client_ps_async (self->client, cancellable, on_ps_before, g_steal_pointer (&task));
+}
+
+static void
+on_version (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HrMeasureRun *self = g_task_get_source_object (task);
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  self->server_version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  if (self->server_version == NULL)
+    {
+      fail (g_steal_pointer (&task), error);
+      return;
+    }
+  cancellable = g_task_get_cancellable (task);
+  hr_ollama_client_tags_async (self->client, cancellable, on_tags, g_steal_pointer (&task));
+}
+
+/**
+ * hr_measure_run_start_async:
+ * @self: a run set, not running
+ * @cancellable: (nullable): cancels the measurement at any point; the
+ *   board is still restored
+ * @callback: called once the measurement has ended and the board is as
+ *   it was found
+ * @user_data: data for @callback
+ *
+ * Runs the protocol: /api/version, /api/tags (the digest), /api/ps (was the
+ * model loaded?), /api/show (for the prediction); then per context an
+ * unload and the runs, each emitting #HrMeasureRun::run-done, and /api/ps
+ * (#HrMeasureRun::ps-done); then the archive file, and the restore.
+ */
+void
+hr_measure_run_start_async (HrMeasureRun        *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+  g_return_if_fail (HR_IS_MEASURE_RUN (self));
+  g_return_if_fail (self->task == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_measure_run_start_async);
+  self->task = task;
+  self->touched = FALSE;
+  self->was_loaded = FALSE;
+  self->was_context = 0;
+  self->decode_mean = 0;
+  g_clear_pointer (&self->show, hr_ollama_show_free);
+  g_clear_pointer (&self->saved_path, g_free);
+  g_clear_pointer (&self->digest, g_free);
+  g_clear_pointer (&self->server_version, g_free);
+  g_array_set_size (self->results, 0);
+  g_array_set_size (self->ps, 0);
+  g_free (self->date);
+  self->date = g_date_time_format_iso8601 (now);
+
+  status (self, _("asking the server what it has"));
+  hr_ollama_client_version_async (self->client, cancellable, on_version, task);
+}
+
+/**
+ * hr_measure_run_finish:
+ * @self: a run set
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when every run completed, the file was saved (when an
+ *   archive directory was set) and the board restored; %FALSE with
+ *   G_IO_ERROR_CANCELLED, an %HR_NET_ERROR from the server (the model not
+ *   on the board is %HR_NET_ERROR_NOT_FOUND; no decode figures at all is
+ *   %HR_NET_ERROR_INVALID_RESPONSE), or the archive's error. Nothing is
+ *   written to the archive unless the whole run set completed.
+ */
+gboolean
+hr_measure_run_finish (HrMeasureRun  *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_measure_run_start_async, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * hr_measure_run_get_results:
+ * @self: a run set
+ *
+ * Returns: (transfer none) (element-type HrMeasureResult): the runs so far.
+ */
+GArray *
+hr_measure_run_get_results (HrMeasureRun *self)
+{
+  return self->results;
+}
+
+/**
+ * hr_measure_run_get_ps:
+ * @self: a run set
+ *
+ * Returns: (transfer none) (element-type HrMeasurePs): /api/ps per context.
+ */
+GArray *
+hr_measure_run_get_ps (HrMeasureRun *self)
+{
+  return self->ps;
+}
+
+/**
+ * hr_measure_run_get_server_version:
+ * @self: a run set
+ *
+ * Returns: (nullable): the server's version, once known.
+ */
+const char *
+hr_measure_run_get_server_version (HrMeasureRun *self)
+{
+  return self->server_version;
+}
+
+/**
+ * hr_measure_run_get_digest:
+ * @self: a run set
+ *
+ * Returns: (nullable): the model's digest (bare 64 hex), once known.
+ */
+const char *
+hr_measure_run_get_digest (HrMeasureRun *self)
+{
+  return self->digest;
+}
+
+/**
+ * hr_measure_run_get_decode_mean:
+ * @self: a run set that has finished
+ *
+ * Returns: the mean decode rate over the runs that reported one, tokens/s
+ *   (0 when none did).
+ */
+double
+hr_measure_run_get_decode_mean (HrMeasureRun *self)
+{
+  return self->decode_mean;
+}
+
+/**
+ * hr_measure_run_get_saved_path:
+ * @self: a run set
+ *
+ * Returns: (nullable): the archive file written, if any.
+ */
+const char *
+hr_measure_run_get_saved_path (HrMeasureRun *self)
+{
+  return self->saved_path;
+}
