@@ -531,6 +531,110 @@ test_old_estimator_llama32_3b (void)
   g_assert_true (has_note (&p, "Automatic parallel slots: 4 did not fit the free memory, so 1 (server/sched.go)."));
 }
 
+/* qwen2.5:0.5b as Ollama ships it (Q4_K_M, 290 tensors: f32 x121, q5_0 x132,
+ * q8_0 x13, q4_K x12, q6_K x12). Its 896-wide rows are not a multiple of
+ * 256, so llama.cpp's quantizer falls back from Q4_K to Q5_0 and from Q6_K
+ * to Q8_0 for every matrix but ffn_down (4864 = 19 x 256); token_embd is
+ * Q8_0 and the output is tied to it. */
+static HrModelSpec *
+qwen25_05b (void)
+{
+  HrModelSpec *spec = hr_model_spec_new ("qwen2.5:0.5b");
+  GPtrArray *t = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_tensor_info_free);
+
+  spec->architecture = g_strdup ("qwen2");
+  spec->parameters = 494032768;
+  spec->precision = g_strdup ("q4_K_M");
+  spec->layers = 24;
+  spec->heads = 14;
+  spec->kv_heads = 2;
+  spec->key_length = spec->value_length = 64;
+  spec->embedding_length = 896;
+  spec->context_length = 32768;
+  spec->vocab_size = 151936;
+  spec->tied_embeddings = TRUE;
+
+  add_tensor (t, "token_embd.weight", HR_GGML_TYPE_Q8_0, 896, 151936);
+  add_tensor (t, "output_norm.weight", HR_GGML_TYPE_F32, 896, 0);
+  for (guint i = 0; i < 24; i++)
+    {
+      gboolean more = use_more_bits (i, 24);
+      char name[64];
+
+#define T(suffix, type, d0, d1) G_STMT_START { g_snprintf (name, sizeof name, "blk.%u." suffix, i); add_tensor (t, name, type, d0, d1); } G_STMT_END
+      T ("attn_norm.weight", HR_GGML_TYPE_F32, 896, 0);
+      T ("ffn_norm.weight", HR_GGML_TYPE_F32, 896, 0);
+      T ("attn_q.bias", HR_GGML_TYPE_F32, 896, 0);
+      T ("attn_k.bias", HR_GGML_TYPE_F32, 128, 0);
+      T ("attn_v.bias", HR_GGML_TYPE_F32, 128, 0);
+      T ("attn_q.weight", HR_GGML_TYPE_Q5_0, 896, 896);
+      T ("attn_k.weight", HR_GGML_TYPE_Q5_0, 896, 128);
+      T ("attn_v.weight", more ? HR_GGML_TYPE_Q8_0 : HR_GGML_TYPE_Q5_0, 896, 128);
+      T ("attn_output.weight", HR_GGML_TYPE_Q5_0, 896, 896);
+      T ("ffn_gate.weight", HR_GGML_TYPE_Q5_0, 896, 4864);
+      T ("ffn_up.weight", HR_GGML_TYPE_Q5_0, 896, 4864);
+      T ("ffn_down.weight", more ? HR_GGML_TYPE_Q6_K : HR_GGML_TYPE_Q4_K, 4864, 896);
+#undef T
+    }
+  hr_model_spec_take_tensors (spec, t);
+  return spec;
+}
+
+/* ollama/ollama#9031 (https://github.com/ollama/ollama/issues/9031), a
+ * memory.go:356 log from February 2025 (Ollama 0.5) loading qwen2.5:0.5b
+ * (blob sha256-c5396e06af29) with --ctx-size 8192 --parallel 4 on an H200:
+ *   layers.model=25 layers.offload=25 memory.required.full="1.2 GiB"
+ *   memory.required.kv="96.0 MiB" memory.weights.total="331.8 MiB"
+ *   memory.weights.repeating="193.8 MiB" memory.weights.nonrepeating="137.9 MiB"
+ *   memory.graph.full="298.5 MiB"
+ * The qwen2 graph formula and a tied Q8_0 embedding. */
+static void
+test_old_estimator_qwen25_05b (void)
+{
+  g_autoptr(HrModelSpec) spec = qwen25_05b ();
+  HrRuntimePrediction p;
+  guint f32 = 0, q5 = 0, q8 = 0, q4k = 0, q6k = 0;
+  double gib;
+
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      f32 += t->type == HR_GGML_TYPE_F32;
+      q5 += t->type == HR_GGML_TYPE_Q5_0;
+      q8 += t->type == HR_GGML_TYPE_Q8_0;
+      q4k += t->type == HR_GGML_TYPE_Q4_K;
+      q6k += t->type == HR_GGML_TYPE_Q6_K;
+    }
+  g_assert_cmpuint (f32, ==, 121);
+  g_assert_cmpuint (q5, ==, 132);
+  g_assert_cmpuint (q8, ==, 13);
+  g_assert_cmpuint (q4k, ==, 12);
+  g_assert_cmpuint (q6k, ==, 12);
+
+  predict (spec, HR_RUNTIME_ERA_OLLAMA_0_12, 2048, 4, &p);
+  /* "96.0 MiB": 8192 x 24 x 2 x 128 x 2. */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 96 * MIB);
+  /* 0.5's weights.total (layers + KV) "331.8 MiB". */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_WEIGHTS), ==, 247213056);
+  g_assert_cmpfloat (ABS ((double) (term (&p, HR_RUNTIME_TERM_WEIGHTS) + term (&p, HR_RUNTIME_TERM_KV_CACHE)) / MIB - 331.8), <, 0.05);
+  /* "137.9 MiB": token_embd Q8_0 (151936 x 896 x 34 / 32) + output_norm. */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_OUTPUT), ==, 144643072 + 3584);
+  g_assert_cmpfloat (ABS ((double) term (&p, HR_RUNTIME_TERM_OUTPUT) / MIB - 137.9), <, 0.05);
+  /* "298.5 MiB": the qwen2 formula's vocab side, 4 x 512 x (896 + 151936). */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_COMPUTE), ==, 312999936);
+  g_assert_cmpfloat (ABS ((double) term (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 298.5), <, 0.05);
+  /* blk.0 (10,883,840) + its KV (4,194,304). */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_BUFFER_LAYER), ==, 10883840 + 4194304);
+
+  /* memory.required.full = 1,299,800,320 bytes = 1.2105 GiB: "1.2 GiB",
+   * 0.9 % from its midpoint. */
+  g_assert_cmpuint (p.total_bytes, ==, 1299800320);
+  gib = hr_bytes_to_gib (p.total_bytes);
+  g_assert_cmpfloat (gib, >=, 1.15);
+  g_assert_cmpfloat (gib, <, 1.25);
+  g_assert_cmpfloat (ABS (gib - 1.2) / 1.2, <, 0.01);
+}
+
 static void
 test_old_estimator_q8_0 (void)
 {
@@ -850,6 +954,7 @@ main (int   argc,
   g_test_add_func ("/runtime/seed-points", test_seed_points);
   g_test_add_func ("/runtime/old-estimator/llama3.1-8b", test_old_estimator_llama31_8b);
   g_test_add_func ("/runtime/old-estimator/llama3.2-3b", test_old_estimator_llama32_3b);
+  g_test_add_func ("/runtime/old-estimator/qwen2.5-0.5b", test_old_estimator_qwen25_05b);
   g_test_add_func ("/runtime/old-estimator/q8_0", test_old_estimator_q8_0);
   g_test_add_func ("/runtime/sliding-window", test_sliding_window);
   g_test_add_func ("/runtime/catalog-row-estimates", test_catalog_row_estimates);
