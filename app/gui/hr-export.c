@@ -88,7 +88,7 @@ append_to_string (void                *closure,
 /**
  * hr_export_svg:
  * @node: what to draw, from hr_memory_chart_render()
- * @width: pixels (written as points)
+ * @width: pixels
  * @height: pixels
  * @path: the file to write (replaced atomically)
  * @title: the SVG's &lt;title&gt; (the inputs)
@@ -124,6 +124,8 @@ hr_export_svg (GskRenderNode *node,
   g_return_val_if_fail (path != NULL, FALSE);
 
   surface = cairo_svg_surface_create_for_stream (append_to_string, svg, width, height);
+  /* Pixels, as on screen (cairo's default unit is the point). */
+  cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PX);
   cr = cairo_create (surface);
   gsk_render_node_draw (node, cr);
   cairo_destroy (cr);

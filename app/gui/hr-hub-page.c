@@ -15,20 +15,9 @@ struct _HrHubPage
 G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
 
 static void
-hr_hub_page_dispose (GObject *object)
-{
-  gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_HUB_PAGE);
-
-  G_OBJECT_CLASS (hr_hub_page_parent_class)->dispose (object);
-}
-
-static void
 hr_hub_page_class_init (HrHubPageClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  object_class->dispose = hr_hub_page_dispose;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/hr-hub-page.ui");

@@ -1047,7 +1047,6 @@ hr_models_page_dispose (GObject *object)
   if (self->memory_chart != NULL)
     hr_memory_chart_set_rows (self->memory_chart, NULL);
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_MODELS_PAGE);
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);

@@ -115,7 +115,6 @@ hr_preferences_window_dispose (GObject *object)
       g_settings_unbind (self->context_row, "selected");
     }
   g_clear_object (&self->settings);
-  gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_PREFERENCES_WINDOW);
 
   G_OBJECT_CLASS (hr_preferences_window_parent_class)->dispose (object);
 }

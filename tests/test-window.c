@@ -1,0 +1,844 @@
+/* test-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window, opened from the real HrApplication under Xvfb: the catalog,
+ * the seed's verdicts and margins on the seed board (seed-facts.md, "Budget
+ * and verdicts"), the context slider and the KV cache type, the chart's
+ * accessible description, the explain panel's formulas, export, a
+ * malformed user catalog and boards file, and the German translation.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-catalog.h"
+#include "hr-gui-format.h"
+#include "hr-memory.h"
+#include "hr-window.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return done == NULL || done (data);
+}
+
+static void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_int (settings, "window-width", 1280);
+  g_settings_set_int (settings, "window-height", 800);
+}
+
+/* The user data dir of whoever runs the tests, and this run's own. */
+static char *real_user_data_dir;
+static char *isolated_root;
+static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* One application for the whole run, registered once, as the real one is. */
+static HrApplication *test_app;
+
+typedef struct {
+  HrApplication *app;
+  HrWindow      *window;
+  HrModelsPage  *page;
+} Fixture;
+
+static void
+open_window (Fixture *f)
+{
+  reset_settings ();
+
+  f->app = test_app;
+  g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (f->app)));
+  g_application_activate (G_APPLICATION (f->app));
+
+  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (f->app)));
+  g_assert_nonnull (f->window);
+  g_object_ref (f->window);
+  f->page = hr_window_get_models_page (f->window);
+
+  g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
+  spin (200);
+}
+
+static void
+close_window (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  g_assert_finalize_object (f->window);
+  f->app = NULL;
+}
+
+/* Every GtkLabel under @root whose text is @text. */
+static void
+collect_labels (GtkWidget  *root,
+                const char *text,
+                GPtrArray  *out)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    g_ptr_array_add (out, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, text, out);
+}
+
+static gboolean
+shows_label (GtkWidget  *root,
+             const char *text)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect_labels (root, text, found);
+  for (guint i = 0; i < found->len; i++)
+    if (gtk_widget_is_drawable (g_ptr_array_index (found, i)))
+      return TRUE;
+  return FALSE;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct {
+  HrModelsPage *page;
+  guint         n;
+} SearchWait;
+
+static gboolean
+search_done (gpointer data)
+{
+  SearchWait *wait = data;
+
+  return g_list_model_get_n_items (hr_models_page_get_rows (wait->page)) == wait->n;
+}
+
+/* Types @name into the search entry and waits for the list to show @n rows. */
+static void
+search (Fixture    *f,
+        const char *name,
+        guint       n)
+{
+  SearchWait wait = { f->page, n };
+
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), name);
+  g_assert_true (iterate_until (search_done, &wait, 3000));
+  spin (100);
+}
+
+static char *
+cell (Fixture        *f,
+      const char     *name,
+      HrModelsColumn  column)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, name);
+
+  g_assert_nonnull (row);
+  return hr_models_page_cell_text (f->page, row, column);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+
+/* seed-facts.md, "Budget and verdicts": the seed board at 4,096 tokens. */
+static const struct {
+  const char *name;
+  const char *kv;
+  const char *total;
+  const char *verdict;
+} seed_rows[] = {
+  { "qwen2.5:0.5b", "0.05 GB", "0.45 GB", "fits 4.65 GB" },
+  { "gemma2:2b",    "0.44 GB", "2.04 GB", "fits 3.06 GB" },
+  { "llama3.2:3b",  "0.47 GB", "2.47 GB", "fits 2.63 GB" },
+  { "llama3.1:8b",  "0.54 GB", "5.44 GB", "tight 0.66 GB" },
+  { "qwen2.5:14b",  "0.81 GB", "9.81 GB", "over 3.71 GB" },
+};
+
+static void
+test_window_seed_board (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  g_autoptr(GPtrArray) catalog = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkColumnView *view;
+  const HrScenario *scenario;
+  guint recommended = 0;
+
+  open_window (&f);
+  view = hr_models_page_get_column_view (f.page);
+
+  /* The catalog lists every built-in model. */
+  catalog = hr_catalog_load_file (catalog_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_models_page_get_rows (f.page)), ==, catalog->len);
+  for (guint i = 0; i < catalog->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (catalog, i);
+      HrModelRow *row = hr_models_page_find_row (f.page, spec->name);
+
+      g_assert_nonnull (row);
+      if (hr_model_row_get_recommended (row))
+        recommended++;
+    }
+  g_assert_cmpuint (recommended, ==, 1);
+
+  scenario = hr_models_page_get_scenario (f.page);
+  g_assert_cmpstr (scenario->board->id, ==, "jetson-orin-nano-super");
+  g_assert_cmpuint (scenario->context_tokens, ==, 4096);
+  g_assert_null (scenario->precision);
+  g_assert_cmpint (scenario->kv_type, ==, HR_KV_CACHE_F16);
+  g_assert_cmpuint (scenario->parallel_slots, ==, 1);
+
+  /* The seed's five rows, as the cells show them on screen. */
+  for (guint i = 0; i < G_N_ELEMENTS (seed_rows); i++)
+    {
+      g_autofree char *kv = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_KV_CACHE);
+      g_autofree char *total = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_TOTAL);
+      g_autofree char *verdict = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_VERDICT);
+
+      g_assert_cmpstr (kv, ==, seed_rows[i].kv);
+      g_assert_cmpstr (total, ==, seed_rows[i].total);
+      g_assert_cmpstr (verdict, ==, seed_rows[i].verdict);
+
+      search (&f, seed_rows[i].name, 1);
+      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].name));
+      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].verdict));
+      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].total));
+    }
+
+  /* The seed's rates: measured on the board, and the estimate. */
+  {
+    g_autofree char *tps = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_TPS);
+    g_autofree char *source = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_SOURCE);
+    g_autofree char *speed = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_SPEED);
+    g_autofree char *tps_8b = cell (&f, "llama3.1:8b", HR_MODELS_COLUMN_TPS);
+    g_autofree char *speed_8b = cell (&f, "llama3.1:8b", HR_MODELS_COLUMN_SPEED);
+    g_autofree char *tps_14b = cell (&f, "qwen2.5:14b", HR_MODELS_COLUMN_TPS);
+    g_autofree char *source_14b = cell (&f, "qwen2.5:14b", HR_MODELS_COLUMN_SOURCE);
+
+    g_assert_cmpstr (tps, ==, "18.4");
+    g_assert_cmpstr (source, ==, "measured");
+    g_assert_cmpstr (speed, ==, "ok");
+    g_assert_cmpstr (tps_8b, ==, "7.4");
+    g_assert_cmpstr (speed_8b, ==, "slow");
+    g_assert_cmpstr (tps_14b, ==, "4.1");
+    g_assert_cmpstr (source_14b, ==, "estimate");
+  }
+
+  close_window (&f);
+}
+
+static void
+test_window_context_and_kv_type (void)
+{
+  Fixture f = { 0 };
+  HrModelRow *row;
+  const HrModelSpec *spec;
+  const HrEvaluation *e;
+  GtkRange *context;
+
+  open_window (&f);
+  row = hr_models_page_find_row (f.page, "llama3.2:3b");
+  spec = hr_model_row_get_spec (row);
+  e = hr_model_row_get_evaluation (row);
+  context = hr_models_page_get_context_scale (f.page);
+
+  g_assert_cmpuint (e->footprint.kv_cache, ==, 469762048);
+
+  /* 16,384 tokens: seed-facts.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
+  gtk_range_set_value (context, 14);
+  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 16384);
+  g_assert_cmpuint (e->footprint.kv_cache, ==, 1879048192);
+  g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_F16, 16384, 1));
+  {
+    g_autofree char *kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+    g_autofree char *total = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_TOTAL);
+    g_autofree char *verdict = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_VERDICT);
+
+    g_assert_cmpstr (kv, ==, "1.88 GB");
+    g_assert_cmpstr (total, ==, "3.88 GB");
+    g_assert_cmpstr (verdict, ==, "fits 1.22 GB");
+  }
+  search (&f, "llama3.2:3b", 1);
+  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)), "1.88 GB"));
+  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)), "fits 1.22 GB"));
+
+  /* KV cache q8_0: 34 bytes per 32 elements, exactly as the core says */
+  gtk_range_set_value (context, 12);
+  adw_combo_row_set_selected (hr_models_page_get_kv_row (f.page), 1);
+  g_assert_cmpint (hr_models_page_get_scenario (f.page)->kv_type, ==, HR_KV_CACHE_Q8_0);
+  g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_Q8_0, 4096, 1));
+  g_assert_cmpuint (e->footprint.kv_cache, ==, 249561088);
+  g_assert_cmpuint (hr_model_row_get_kv_per_token (row), ==, 60928);
+  {
+    g_autofree char *kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+    g_autofree char *per_token = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_PER_TOKEN);
+
+    g_assert_cmpstr (kv, ==, "0.25 GB");
+    g_assert_cmpstr (per_token, ==, "60,928");
+  }
+
+  /* Two parallel slots double the cache. */
+  gtk_spin_button_set_value (hr_models_page_get_slots_spin (f.page), 2);
+  g_assert_cmpuint (e->footprint.kv_cache, ==, 2 * 249561088);
+
+  /* Past a model's native context, its row says so. */
+  adw_combo_row_set_selected (hr_models_page_get_kv_row (f.page), 0);
+  gtk_spin_button_set_value (hr_models_page_get_slots_spin (f.page), 1);
+  gtk_range_set_value (context, 17);
+  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 131072);
+  row = hr_models_page_find_row (f.page, "gemma2:2b");
+  g_assert_true (hr_model_row_get_evaluation (row)->past_context_limit);
+  search (&f, "gemma2:2b", 1);
+  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                              "past its 8,192-token limit"));
+
+  /* Precision: FP16 sketches every model at 16 bits per weight. */
+  gtk_range_set_value (context, 12);
+  gtk_range_set_value (hr_models_page_get_precision_scale (f.page), 6);
+  g_assert_cmpstr (hr_models_page_get_scenario (f.page)->precision->id, ==, "fp16");
+  row = hr_models_page_find_row (f.page, "llama3.2:3b");
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.weights, ==,
+                    hr_memory_spec_weight_bytes (hr_model_row_get_spec (row),
+                                                 hr_precision_lookup ("fp16")));
+
+  close_window (&f);
+}
+
+static void
+test_window_chart_and_explain (void)
+{
+  Fixture f = { 0 };
+  HrMemoryChart *chart;
+  HrMemoryChart *pool;
+  HrExplainPanel *panel;
+  const char *description;
+  gboolean found_tooltip = FALSE;
+
+  open_window (&f);
+  chart = hr_models_page_get_memory_chart (f.page);
+  pool = hr_models_page_get_pool_chart (f.page);
+  panel = hr_models_page_get_explain_panel (f.page);
+
+  description = hr_memory_chart_get_description (chart);
+  g_assert_nonnull (strstr (description, "Memory per model on Jetson Orin Nano Super: "
+                                         "budget 5.1 GB, headroom 6.1 GB, pool 8.0 GB."));
+  g_assert_nonnull (strstr (description, "llama3.2:3b: weights 2.0 GB, KV cache 0.47 GB, "
+                                         "total 2.47 GB, fits with 2.63 GB to spare."));
+  g_assert_nonnull (strstr (description, "qwen2.5:0.5b: weights 0.4 GB, KV cache 0.05 GB, "
+                                         "total 0.45 GB, fits with 4.65 GB to spare."));
+  g_assert_nonnull (strstr (description, "llama3.1:8b: weights 4.9 GB, KV cache 0.54 GB, "
+                                         "total 5.44 GB, tight, 0.66 GB left above the resident memory."));
+  g_assert_nonnull (strstr (description, "qwen2.5:14b: weights 9.0 GB, KV cache 0.81 GB, "
+                                         "total 9.81 GB, over by 3.71 GB."));
+  gtk_test_accessible_assert_role (chart, GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (chart, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+
+  /* The context slider changes the description with the chart. */
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 14);
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (chart),
+                            "llama3.2:3b: weights 2.0 GB, KV cache 1.88 GB, total 3.88 GB, "
+                            "fits with 1.22 GB to spare."));
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
+
+  /* The selected model: the pool column and the explain panel */
+  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
+  g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
+                   "Jetson Orin Nano Super pool 8.0 GB with llama3.2:3b: Resident 1.9 GB, "
+                   "Weights 2.0 GB, KV cache 0.47 GB, Overhead 0.0 GB, Reserve 1.0 GB, Free 2.63 GB");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "kv-cache"), ==,
+                   "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes x 4,096 tokens = "
+                   "469,762,048 bytes = 0.47 GB (0.44 GiB)");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "kv-per-token"), ==,
+                   "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes = 114,688 bytes per token");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "budget"), ==,
+                   "8.0 GB pool - 1.9 GB resident - 1.0 GB reserve = 5.1 GB (4.75 GiB) budget");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "headroom"), ==,
+                   "8.0 GB pool - 1.9 GB resident = 6.1 GB (5.68 GiB) headroom");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "verdict"), ==,
+                   "5.1 GB budget - 2.47 GB total = 2.63 GB (2.45 GiB) to spare: fits");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "ceiling"), ==,
+                   "102 GB/s / 2.0 GB weights = 51.0 t/s ceiling");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "floor"), ==,
+                   "27 tokens / ((3,000 ms - 350 ms) / 1000) = 10.2 t/s floor");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "speed"), ==,
+                   "18.4 t/s >= 10.2 t/s floor: ok");
+  g_assert_true (shows_label (GTK_WIDGET (panel), "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes "
+                                                  "x 4,096 tokens = 469,762,048 bytes = 0.47 GB (0.44 GiB)"));
+
+  /* A tooltip somewhere over the bars gives exact bytes and a formula. */
+  spin (100);
+  for (int y = 0; y < gtk_widget_get_height (GTK_WIDGET (chart)) && !found_tooltip; y += 3)
+    for (int x = 0; x < gtk_widget_get_width (GTK_WIDGET (chart)) && !found_tooltip; x += 3)
+      {
+        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (chart, x, y);
+
+        if (tooltip != NULL && g_str_has_prefix (tooltip, "llama3.2:3b: KV cache\n"))
+          {
+            g_assert_cmpstr (tooltip, ==,
+                             "llama3.2:3b: KV cache\n469,762,048 bytes = 0.47 GB (0.44 GiB)\n"
+                             "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes x 4,096 tokens = "
+                             "469,762,048 bytes = 0.47 GB (0.44 GiB)");
+            found_tooltip = TRUE;
+          }
+      }
+  g_assert_true (found_tooltip);
+
+  close_window (&f);
+}
+
+/* A minimal CSV reader for what hr_export_csv_field() writes. */
+static GPtrArray *
+split_csv_line (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+  GString *field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; *p; p++)
+    {
+      if (quoted)
+        {
+          if (*p == '"' && p[1] == '"')
+            {
+              g_string_append_c (field, '"');
+              p++;
+            }
+          else if (*p == '"')
+            quoted = FALSE;
+          else
+            g_string_append_c (field, *p);
+        }
+      else if (*p == '"')
+        quoted = TRUE;
+      else if (*p == ',')
+        {
+          g_ptr_array_add (fields, g_string_free (field, FALSE));
+          field = g_string_new (NULL);
+        }
+      else
+        g_string_append_c (field, *p);
+    }
+  g_ptr_array_add (fields, g_string_free (field, FALSE));
+  return fields;
+}
+
+static void
+test_window_export (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "chart.svg", NULL);
+  g_autofree char *csv = g_build_filename (dir, "models.csv", NULL);
+  g_autofree char *inputs = NULL;
+  g_autofree char *svg_text = NULL;
+  g_autofree char *csv_text = NULL;
+  g_autofree char *title_xml = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GPtrArray) header = NULL;
+  GListModel *rows;
+  guint n;
+
+  open_window (&f);
+  inputs = hr_models_page_describe_inputs (f.page);
+  g_assert_cmpstr (inputs, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as "
+                               "pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
+
+  /* PNG: loads back, 960 pixels wide, with the inputs in its Title chunk */
+  g_assert_true (hr_models_page_export_png (f.page, png, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 960);
+  g_assert_cmpint (gdk_texture_get_height (texture), >, 200);
+  pixbuf = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (gdk_pixbuf_get_option (pixbuf, "tEXt::Title"), ==, inputs);
+  g_clear_object (&pixbuf);
+
+  /* SVG: well-formed, titled with the inputs, and it loads as an image */
+  g_assert_true (hr_models_page_export_svg (f.page, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, &error));
+  title_xml = g_strdup_printf ("<title>%s</title>", inputs);
+  g_assert_nonnull (strstr (svg_text, title_xml));
+  {
+    static const GMarkupParser parser = { 0 };
+    g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+    g_assert_true (g_markup_parse_context_parse (context, svg_text, -1, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_markup_parse_context_end_parse (context, &error));
+    g_assert_no_error (error);
+  }
+  pixbuf = gdk_pixbuf_new_from_file (svg, &error);
+  if (g_error_matches (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_UNKNOWN_TYPE))
+    g_test_message ("gdk-pixbuf has no SVG loader here; the SVG was checked as XML");
+  else
+    {
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, 960);
+    }
+  g_clear_error (&error);
+
+  /* CSV: the inputs, the header, then the table's rows in its order */
+  g_assert_true (hr_models_page_export_csv (f.page, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, &error));
+  lines = g_strsplit (csv_text, "\r\n", -1);
+  rows = hr_models_page_get_rows (f.page);
+  n = g_list_model_get_n_items (rows);
+  g_assert_cmpuint (g_strv_length (lines), ==, n + 3); /* title, header, rows, "" after the last */
+  g_assert_cmpstr (lines[0], ==, "# Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision "
+                                 "as pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
+  g_assert_cmpstr (lines[1], ==, "Name,Parameters,Precision,File size,KV/token (bytes),KV cache,Total,"
+                                 "Verdict,t/s,Source,Speed,Weights (bytes),KV cache (bytes),Total (bytes),"
+                                 "Margin (bytes),Recommended,Past context limit");
+  header = split_csv_line (lines[1]);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GPtrArray) fields = split_csv_line (lines[i + 2]);
+
+      g_assert_cmpuint (fields->len, ==, header->len);
+      for (int c = 0; c < HR_MODELS_N_COLUMNS; c++)
+        {
+          g_autofree char *text = hr_models_page_cell_text (f.page, row, c);
+
+          g_assert_cmpstr (g_ptr_array_index (fields, c), ==, text);
+        }
+      if (g_str_equal (hr_model_row_get_name (row), "llama3.2:3b"))
+        g_assert_cmpstr (lines[i + 2], ==,
+                         "llama3.2:3b,3.20 B,q4_K_M,2.0 GB,\"114,688\",0.47 GB,2.47 GB,fits 2.63 GB,"
+                         "18.4,measured,ok,2000000000,469762048,2469762048,2630237952,no,no");
+    }
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (csv);
+  g_rmdir (dir);
+  close_window (&f);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_window_malformed_user_files (void)
+{
+  static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
+  static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autofree char *catalog_expected = NULL;
+  g_autofree char *boards_expected = NULL;
+  g_autofree char *save_expected = NULL;
+  g_autofree char *catalog_after = NULL;
+  g_autofree char *boards_after = NULL;
+  g_autoptr(GError) catalog_error = NULL;
+  g_autoptr(GError) boards_error = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  GPtrArray *messages;
+  GtkWidget *save;
+  Fixture f = { 0 };
+
+  /* G_TEST_OPTION_ISOLATE_DIRS: the user data dir is this test's own,
+   * never the data dir of whoever runs the tests. */
+  g_assert_false (g_str_has_prefix (catalog_path, real_user_data_dir));
+  write_file (catalog_path, bad_catalog);
+  write_file (boards_path, bad_boards);
+
+  loaded = hr_catalog_load_file (catalog_path, &catalog_error);
+  g_assert_null (loaded);
+  g_assert_nonnull (catalog_error);
+  loaded = hr_boards_load_file (boards_path, &boards_error);
+  g_assert_null (loaded);
+  g_assert_nonnull (boards_error);
+  catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                      catalog_path, catalog_error->message);
+  boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                     boards_path, boards_error->message);
+
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, catalog_expected);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, boards_expected);
+  open_window (&f);
+  g_test_assert_expected_messages ();
+
+  /* The window opened with the built-in data and says what went wrong. */
+  g_assert_nonnull (hr_models_page_find_row (f.page, "llama3.2:3b"));
+  messages = hr_window_get_messages (f.window);
+  g_assert_cmpuint (messages->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, catalog_expected);
+  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, boards_expected);
+
+  /* Saving a board does not write over the boards file that failed. */
+  save = find_button (GTK_WIDGET (f.page), "_Save");
+  g_assert_nonnull (save);
+  g_signal_emit_by_name (save, "clicked");
+  save_expected = g_strdup_printf ("Not saving: %s could not be read (%s). Fix or move it, then open "
+                                   "Headroom again.", boards_path, boards_error->message);
+  g_assert_cmpuint (messages->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, save_expected);
+
+  close_window (&f);
+
+  g_assert_true (g_file_get_contents (catalog_path, &catalog_after, NULL, NULL));
+  g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
+  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+  g_assert_cmpstr (boards_after, ==, bad_boards);
+
+  g_unlink (catalog_path);
+  g_unlink (boards_path);
+}
+
+static void
+test_window_board_editor_saves (void)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *save;
+  const HrBoard *board;
+  Fixture f = { 0 };
+
+  open_window (&f);
+  g_assert_false (g_file_test (boards_path, G_FILE_TEST_EXISTS));
+
+  save = find_button (GTK_WIDGET (f.page), "_Save");
+  g_assert_nonnull (save);
+  g_signal_emit_by_name (save, "clicked");
+
+  saved = hr_boards_load_file (boards_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  board = g_ptr_array_index (saved, 0);
+  g_assert_cmpstr (board->id, ==, "jetson-orin-nano-super");
+  g_assert_cmpuint (board->pool_bytes, ==, 8000000000);
+  g_assert_cmpuint (board->resident_bytes, ==, 1900000000);
+  g_assert_cmpuint (board->reserve_bytes, ==, 1000000000);
+  g_assert_cmpuint (board->reply_tokens, ==, 27);
+
+  close_window (&f);
+  g_unlink (boards_path);
+}
+
+static void
+test_window_pages (void)
+{
+  Fixture f = { 0 };
+  AdwViewStack *stack;
+
+  open_window (&f);
+  stack = hr_window_get_stack (f.window);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "hub"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "hub");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "board"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "board");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.search", NULL));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
+
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "quit"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "about"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "preferences"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "shortcuts"));
+
+  /* The units preference reaches the table and the chart. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+    g_autofree char *kv = NULL;
+
+    g_settings_set_enum (settings, "units", 1);
+    kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+    g_assert_cmpstr (kv, ==, "0.44 GiB");
+    g_assert_nonnull (strstr (hr_memory_chart_get_description (hr_models_page_get_memory_chart (f.page)),
+                              "llama3.2:3b: weights 1.86 GiB, KV cache 0.44 GiB, total 2.3 GiB"));
+    g_settings_set_enum (settings, "units", 0);
+  }
+
+  close_window (&f);
+}
+
+static void
+test_window_german (void)
+{
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+  g_autofree char *mo = NULL;
+  Fixture f = { 0 };
+
+  if (!g_test_subprocess ())
+    {
+      if (locale_dir == NULL)
+        {
+          g_test_skip ("HEADROOM_LOCALE_DIR is not set");
+          return;
+        }
+      mo = g_build_filename (locale_dir, "de", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+      g_assert_true (g_file_test (mo, G_FILE_TEST_EXISTS));
+
+      /* LANGUAGE=de is set by main() in the child, before GTK starts. */
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  open_window (&f);
+  g_assert_cmpstr (hr_models_page_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
+  g_assert_true (shows_label (GTK_WIDGET (f.window), "Kontextfenster"));
+  close_window (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+
+  g_autoptr(GError) error = NULL;
+  gboolean subprocess = FALSE;
+  gboolean german = FALSE;
+  int result;
+
+  for (int i = 1; i < argc; i++)
+    {
+      subprocess |= g_str_equal (argv[i], "--GTestSubprocess");
+      german |= g_str_equal (argv[i], "/window/german");
+    }
+  if (subprocess && german)
+    g_setenv ("LANGUAGE", "de", TRUE);
+  /* GTK's test accessibility backend, so the chart's role and description
+   * can be read back (GTK_A11Y=none has no AT context at all). */
+  g_setenv ("GTK_A11Y", "test", TRUE);
+
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* The user's data, config and cache dirs are a temporary directory of
+   * this run's own. (G_TEST_OPTION_ISOLATE_DIRS would also empty
+   * XDG_DATA_DIRS, which hides the shared MIME database GTK needs to load
+   * its SVG icons; and gtk_test_init() ignores the option anyway.) */
+  isolated_root = g_dir_make_tmp ("headroom-test-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+  real_user_data_dir = g_build_filename (g_get_home_dir (), ".local", "share", NULL);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/window/seed-board", test_window_seed_board);
+  g_test_add_func ("/window/context-and-kv-type", test_window_context_and_kv_type);
+  g_test_add_func ("/window/chart-and-explain", test_window_chart_and_explain);
+  g_test_add_func ("/window/export", test_window_export);
+  g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
+  g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
+  g_test_add_func ("/window/pages", test_window_pages);
+  g_test_add_func ("/window/german", test_window_german);
+
+  test_app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+
+  result = g_test_run ();
+
+  g_assert_finalize_object (test_app);
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  g_free (real_user_data_dir);
+  return result;
+}
