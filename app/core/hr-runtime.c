@@ -1324,7 +1324,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   Figures f;
   guint64 total = 0;
 
-  memset (out, 0, sizeof *out);
+  /* The header only: the terms and notes are written as they are added
+   * (a whole memset costs more than the bytes-only prediction itself). */
+  memset (out, 0, G_STRUCT_OFFSET (HrRuntimePrediction, terms));
+  out->total_bytes = 0;
+  out->host_bytes = 0;
+  out->n_notes = 0;
   if (spec == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no model to predict"));
