@@ -325,6 +325,7 @@ spec_from_object (HrJsonDoc   *doc,
   READ (_hr_json_get_u32 (object, "key_length", FALSE, MAX_U32_FIELD, &spec->key_length, &problem), "key_length");
   READ (_hr_json_get_u32 (object, "value_length", FALSE, MAX_U32_FIELD, &spec->value_length, &problem), "value_length");
   READ (_hr_json_get_u32 (object, "embedding_length", FALSE, MAX_U32_FIELD, &spec->embedding_length, &problem), "embedding_length");
+  READ (_hr_json_get_u32 (object, "feed_forward_length", FALSE, MAX_U32_FIELD, &spec->feed_forward_length, &problem), "feed_forward_length");
   READ (_hr_json_get_u32 (object, "context_length", FALSE, MAX_U32_FIELD, &spec->context_length, &problem), "context_length");
   READ (_hr_json_get_u32 (object, "sliding_window", FALSE, MAX_U32_FIELD, &spec->sliding_window, &problem), "sliding_window");
   READ (_hr_json_get_u32 (object, "vocab_size", FALSE, MAX_U32_FIELD, &spec->vocab_size, &problem), "vocab_size");
@@ -393,6 +394,7 @@ spec_from_object (HrJsonDoc   *doc,
  * Parses a catalog: `{"version": 1, "models": [...]}` with one object per
  * model (name, parameters, precision, layers, kv_heads, head_dim or
  * key_length/value_length required; file_bytes, heads, embedding_length,
+ * feed_forward_length,
  * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
  * per-layer arrays and per-field sources optional). Every entry is validated
  * (hr_model_spec_validate()); names must be unique.
@@ -546,6 +548,7 @@ hr_catalog_to_data (GPtrArray *specs,
       add_u64 (builder, "key_length", spec->key_length, TRUE);
       add_u64 (builder, "value_length", spec->value_length, TRUE);
       add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
+      add_u64 (builder, "feed_forward_length", spec->feed_forward_length, FALSE);
       add_u64 (builder, "context_length", spec->context_length, FALSE);
       add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
       add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);

@@ -2455,6 +2455,15 @@ hr_gguf_file_to_model_spec (const HrGgufFile  *file,
       set_source (&m, HR_SPEC_FIELD_EMBEDDING_LENGTH, "embedding_length");
     }
 
+  /* n_ff for the runtime model's compute-buffer estimate; a per-layer array
+   * (some architectures vary it) is left to the estimate's own fallback. */
+  {
+    g_autoptr(GError) ff_error = NULL;
+
+    if (get_u32 (&m, "feed_forward_length", &v, &found, &ff_error) && found)
+      spec->feed_forward_length = v;
+  }
+
   if (!get_per_layer (&m, "attention.head_count", spec->layers, &heads, &per_layer, &found, error))
     return NULL;
   g_clear_pointer (&per_layer, g_array_unref); /* the spec keeps one head count */
