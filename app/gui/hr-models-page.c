@@ -1287,6 +1287,71 @@ hr_models_page_set_catalog (HrModelsPage *self,
 }
 
 /**
+ * hr_models_page_add_model:
+ * @self: a #HrModelsPage
+ * @spec: the model to add (copied); its name is the catalog key and its
+ *   origin ("hf:owner/name@sha", "gguf:sha256:...") is kept
+ *
+ * Adds @spec to the user's catalog file (hr_data_user_file()
+ * "catalog.json"), replacing a model of the same name, saved atomically
+ * (hr_file_save_atomic()), then to the list, re-evaluated on the current
+ * board and selected. Nothing changes when any step fails.
+ *
+ * Returns: %TRUE when the model was saved and listed; %FALSE with @error
+ *   set: %HR_CORE_ERROR_INVALID_DATA when @spec is not a usable model
+ *   (hr_model_spec_validate()), or the error of reading the user's catalog
+ *   (which is then not saved over) or of writing it.
+ */
+gboolean
+hr_models_page_add_model (HrModelsPage       *self,
+                          const HrModelSpec  *spec,
+                          GError            **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) user = NULL;
+  g_autoptr(GPtrArray) one = NULL;
+  g_autoptr(GPtrArray) catalog = NULL;
+  HrModelRow *row;
+
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
+  g_return_val_if_fail (spec != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!hr_model_spec_validate (spec, error))
+    return FALSE;
+
+  path = hr_data_user_file ("catalog.json");
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      user = hr_catalog_load_file (path, error);
+      if (user == NULL)
+        {
+          g_prefix_error (error, _("Your catalog %s could not be read, so it was not saved over: "), path);
+          return FALSE;
+        }
+    }
+  else
+    user = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+
+  one = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  g_ptr_array_add (one, hr_model_spec_copy (spec));
+  hr_catalog_merge (user, one);
+  if (!hr_catalog_save_file (user, path, error))
+    return FALSE;
+
+  catalog = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  for (guint i = 0; i < self->catalog->len; i++)
+    g_ptr_array_add (catalog, hr_model_spec_copy (g_ptr_array_index (self->catalog, i)));
+  hr_catalog_merge (catalog, one);
+  hr_models_page_set_catalog (self, catalog);
+
+  row = hr_models_page_find_row (self, spec->name);
+  if (row != NULL)
+    hr_models_page_select_row (self, row);
+  return TRUE;
+}
+
+/**
  * hr_models_page_load:
  * @self: a #HrModelsPage
  * @problems: (element-type utf8) (nullable): where a message is appended

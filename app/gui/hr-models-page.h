@@ -42,6 +42,9 @@ void              hr_models_page_load               (HrModelsPage      *self,
                                                      GPtrArray         *problems);
 void              hr_models_page_set_catalog        (HrModelsPage      *self,
                                                      GPtrArray         *specs);
+gboolean          hr_models_page_add_model          (HrModelsPage      *self,
+                                                     const HrModelSpec *spec,
+                                                     GError           **error);
 GPtrArray        *hr_models_page_get_boards         (HrModelsPage      *self);
 const HrScenario *hr_models_page_get_scenario       (HrModelsPage      *self);
 GListModel       *hr_models_page_get_rows           (HrModelsPage      *self);
