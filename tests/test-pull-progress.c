@@ -117,6 +117,9 @@ test_whole_pull (void)
   g_assert_cmpuint (p->completed, ==, 11000000);
   g_assert_cmpuint (p->total, ==, 11000000);
   g_assert_cmpuint (p->transferred, ==, 5500000 + 6000000);
+  text = hr_pull_progress_describe (p, T0 + 42 * SEC);
+  g_assert_cmpstr (text, ==, "pulling 966de95ca8a6: 11 MB of 11 MB (100%)");
+  g_free (text);
 
   /* The next layer starts: the bar does not fall back to zero. */
   feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\"}", T0 + 43 * SEC);
@@ -137,6 +140,11 @@ test_whole_pull (void)
   g_assert_false (hr_pull_progress_stalled (p, T0 + 1000 * SEC));
   text = hr_pull_progress_describe (p, T0 + 45 * SEC);
   g_assert_cmpstr (text, ==, "success");
+  g_free (text);
+  /* A status line says just its status. */
+  g_assert_cmpint (feed (p, "{\"status\": \"removing unused layers\"}", T0 + 45 * SEC), ==, HR_PULL_LINE_STATUS);
+  text = hr_pull_progress_describe (p, T0 + 45 * SEC);
+  g_assert_cmpstr (text, ==, "removing unused layers");
   g_free (text);
 }
 

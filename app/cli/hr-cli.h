@@ -63,5 +63,6 @@ int hr_cli_cmd_predict   (int argc, char **argv);
 int hr_cli_cmd_matrix    (int argc, char **argv);
 int hr_cli_cmd_gguf      (int argc, char **argv);
 int hr_cli_cmd_hub       (int argc, char **argv);
+int hr_cli_cmd_ollama    (int argc, char **argv);
 
 G_END_DECLS

@@ -128,6 +128,7 @@ hr_pull_progress_feed (HrPullProgress *progress,
 
   if (progress->started_us == 0)
     progress->started_us = progress->last_progress_us = now_us;
+  progress->on_layer = FALSE;
 
   if (error_text != NULL)
     {
@@ -152,6 +153,7 @@ hr_pull_progress_feed (HrPullProgress *progress,
       return HR_PULL_LINE_STATUS;
     }
 
+  progress->on_layer = TRUE;
   for (guint i = 0; i < progress->layers->len; i++)
     {
       HrPullLayer *l = g_ptr_array_index (progress->layers, i);
@@ -287,9 +289,9 @@ hr_format_duration_left (double seconds)
  * @progress: a progress
  * @now_us: the monotonic time now
  *
- * Returns: (transfer full): one line for a person: the status text, then for
- *   a layer transfer the bytes done of the bytes known with the percentage,
- *   the rate and the time left ("pulling dde5aa3fc5ff: 1.2 GB of 2.0 GB
+ * Returns: (transfer full): one line for a person: the status text, then
+ *   after a layer's line the bytes done of the bytes known with the
+ *   percentage, and while bytes remain the rate and the time left ("pulling dde5aa3fc5ff: 1.2 GB of 2.0 GB
  *   (60%), 45 MB/s, 18 s left"), or that it is stalled ("... - stalled: no
  *   progress for 42 s"). Sizes as the Ollama CLI prints them (decimal).
  */
@@ -300,14 +302,14 @@ hr_pull_progress_describe (const HrPullProgress *progress,
   GString *s = g_string_new (progress->status != NULL ? progress->status : _("starting"));
   double fraction = hr_pull_progress_fraction (progress);
 
-  if (progress->total > 0 && !progress->success)
+  if (progress->on_layer && progress->total > 0)
     {
       g_autofree char *done = hr_ollama_format_size (progress->completed);
       g_autofree char *all = hr_ollama_format_size (progress->total);
 
       /* TRANSLATORS: bytes done of bytes known, and the percentage */
       g_string_append_printf (s, _(": %s of %s (%d%%)"), done, all, (int) floor (fraction * 100));
-      if (progress->rate > 0)
+      if (progress->rate > 0 && progress->completed < progress->total)
         {
           g_autofree char *rate = hr_ollama_format_size ((guint64) progress->rate);
           g_autofree char *left = hr_format_duration_left (hr_pull_progress_seconds_left (progress));

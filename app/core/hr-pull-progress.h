@@ -59,6 +59,7 @@ struct _HrPullProgress {
   gint64     started_us;      /* monotonic time of the first line */
   gint64     last_progress_us;/* monotonic time bytes last moved */
   GArray    *samples;         /* private: (time, transferred) pairs for the rate */
+  gboolean   on_layer;        /* the last line was about a layer */
 };
 
 HrPullProgress *hr_pull_progress_new          (void);

@@ -1,0 +1,802 @@
+/* hr-cli-ollama.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `headroom-cli ollama`: manage a board's Ollama server over its HTTP API
+ * (version, list, ps, show, measure, pull, unload, delete).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "hr-catalog.h"
+#include "hr-cli.h"
+#include "hr-error.h"
+#include "hr-measure.h"
+#include "hr-net-error.h"
+#include "hr-ollama-client.h"
+#include "hr-ollama-host.h"
+#include "hr-pull-progress.h"
+#include "hr-units.h"
+
+typedef struct {
+  char     *host;
+  gboolean  json;
+  gboolean  force;
+  char     *contexts_text;
+  char     *runs_text;
+  char     *num_predict_text;
+  char     *board;
+  char     *measurements;
+} OllamaOptions;
+
+static void
+ollama_options_clear (OllamaOptions *o)
+{
+  g_free (o->host);
+  g_free (o->contexts_text);
+  g_free (o->runs_text);
+  g_free (o->num_predict_text);
+  g_free (o->board);
+  g_free (o->measurements);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (OllamaOptions, ollama_options_clear)
+
+/* Runs the main loop until an async call has answered. */
+typedef struct {
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Waiter;
+
+static void
+on_answer (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Waiter *w = user_data;
+
+  w->result = g_object_ref (result);
+  g_main_loop_quit (w->loop);
+}
+
+static GAsyncResult *
+wait_answer (Waiter *w)
+{
+  if (w->result == NULL)
+    g_main_loop_run (w->loop);
+  return w->result;
+}
+
+static void
+waiter_clear (Waiter *w)
+{
+  g_clear_object (&w->result);
+  g_clear_pointer (&w->loop, g_main_loop_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Waiter, waiter_clear)
+
+static void
+waiter_init (Waiter *w)
+{
+  w->loop = g_main_loop_new (NULL, FALSE);
+  w->result = NULL;
+}
+
+static gboolean
+on_sigint (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+static JsonNode *
+take_builder_root (JsonBuilder *b)
+{
+  return json_builder_get_root (b);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+cmd_version (HrOllamaClient *client,
+             OllamaOptions  *o)
+{
+  g_auto(Waiter) w = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *version = NULL;
+
+  waiter_init (&w);
+  hr_ollama_client_version_async (client, NULL, on_answer, &w);
+  version = hr_ollama_client_version_finish (client, wait_answer (&w), &error);
+  if (version == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_string (b, "server", hr_ollama_client_get_base_url (client));
+      add_string (b, "version", version);
+      json_builder_end_object (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+    }
+  else
+    printf ("%s\n", version);
+  return HR_CLI_EXIT_OK;
+}
+
+static int
+cmd_list (HrOllamaClient *client,
+          OllamaOptions  *o)
+{
+  g_auto(Waiter) w = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) models = NULL;
+
+  waiter_init (&w);
+  hr_ollama_client_tags_async (client, NULL, on_answer, &w);
+  models = hr_ollama_client_tags_finish (client, wait_answer (&w), &error);
+  if (models == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < models->len; i++)
+        {
+          const HrOllamaModel *m = g_ptr_array_index (models, i);
+
+          json_builder_begin_object (b);
+          add_string (b, "name", m->name);
+          add_string (b, "digest", m->digest);
+          add_int (b, "size", (gint64) m->size);
+          add_string (b, "family", m->family);
+          add_string (b, "parameter_size", m->parameter_size);
+          add_string (b, "quantization_level", m->quantization_level);
+          add_string (b, "modified_at", m->modified_at);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  /* TRANSLATORS: column headings of `headroom-cli ollama list`, as `ollama list` has them */
+  printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PARAMETERS"),
+          _("QUANTIZATION"), _("MODIFIED"));
+  for (guint i = 0; i < models->len; i++)
+    {
+      const HrOllamaModel *m = g_ptr_array_index (models, i);
+      g_autofree char *id = hr_ollama_digest_short (m->digest);
+      g_autofree char *size = hr_ollama_format_size (m->size);
+      g_autofree char *modified = g_strndup (m->modified_at != NULL ? m->modified_at : "", 10);
+
+      printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", m->name, id != NULL ? id : "", size,
+              m->parameter_size != NULL ? m->parameter_size : "",
+              m->quantization_level != NULL ? m->quantization_level : "", modified);
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+static int
+cmd_ps (HrOllamaClient *client,
+        OllamaOptions  *o)
+{
+  g_auto(Waiter) w = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+  waiter_init (&w);
+  hr_ollama_client_ps_async (client, NULL, on_answer, &w);
+  loaded = hr_ollama_client_ps_finish (client, wait_answer (&w), &error);
+  if (loaded == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < loaded->len; i++)
+        {
+          const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
+          g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
+          g_autofree char *expires = l->expires_at != NULL ? g_date_time_format_iso8601 (l->expires_at) : NULL;
+
+          json_builder_begin_object (b);
+          add_string (b, "name", l->name);
+          add_string (b, "digest", l->digest);
+          add_int (b, "size", (gint64) l->size);
+          add_int (b, "size_vram", (gint64) l->size_vram);
+          add_string (b, "processor", processor);
+          add_int (b, "context_length", l->context_length);
+          add_string (b, "expires_at", expires);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  /* TRANSLATORS: column headings of `headroom-cli ollama ps`, as `ollama ps` has them */
+  printf ("%-32s %-12s  %8s  %-16s  %7s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PROCESSOR"),
+          _("CONTEXT"), _("UNTIL"));
+  for (guint i = 0; i < loaded->len; i++)
+    {
+      const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
+      g_autofree char *id = hr_ollama_digest_short (l->digest);
+      g_autofree char *size = hr_ollama_format_size (l->size);
+      g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
+      g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
+
+      printf ("%-32s %-12s  %8s  %-16s  %7u  %s\n", l->name, id != NULL ? id : "", size, processor,
+              l->context_length, until);
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+static int
+cmd_show (HrOllamaClient *client,
+          OllamaOptions  *o,
+          const char     *model)
+{
+  g_auto(Waiter) w = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = NULL;
+  const HrModelSpec *s;
+
+  waiter_init (&w);
+  hr_ollama_client_show_async (client, model, NULL, on_answer, &w);
+  show = hr_ollama_client_show_finish (client, wait_answer (&w), &error);
+  if (show == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+  s = show->spec;
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_string (b, "name", s->name);
+      add_string (b, "architecture", s->architecture);
+      add_int (b, "parameters", (gint64) s->parameters);
+      add_string (b, "quantization", show->quantization);
+      add_string (b, "precision", s->precision);
+      add_int (b, "weight_bytes", (gint64) show->weight_bytes);
+      json_builder_set_member_name (b, "bits_per_weight");
+      json_builder_add_double_value (b, round (show->bits_per_weight * 1000) / 1000);
+      add_int (b, "tensors", show->n_tensors);
+      add_int (b, "layers", s->layers);
+      add_int (b, "heads", s->heads);
+      add_int (b, "kv_heads", s->kv_heads);
+      add_int (b, "key_length", s->key_length);
+      add_int (b, "value_length", s->value_length);
+      add_int (b, "context_length", s->context_length);
+      add_int (b, "sliding_window", s->sliding_window);
+      json_builder_set_member_name (b, "tied_embeddings");
+      json_builder_add_boolean_value (b, show->tied_embeddings);
+      json_builder_end_object (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+      return HR_CLI_EXIT_OK;
+    }
+
+  {
+    g_autofree char *params = hr_format_count (s->parameters);
+    g_autofree char *weights = hr_format_count (show->weight_bytes);
+    g_autofree char *weights_gb = hr_format_gb_gib (show->weight_bytes, 2);
+    char bits[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_ascii_formatd (bits, sizeof bits, "%.3f", show->bits_per_weight);
+    printf ("%-18s %s\n", "name", s->name);
+    printf ("%-18s %s\n", "architecture", s->architecture);
+    printf ("%-18s %s\n", "parameters", params);
+    printf ("%-18s %s\n", "quantization", show->quantization != NULL ? show->quantization : _("unknown"));
+    if (show->weight_bytes > 0)
+      {
+        printf ("%-18s %s (%s, %u tensors)\n", "weight_bytes", weights, weights_gb, show->n_tensors);
+        printf ("%-18s %s\n", "bits_per_weight", bits);
+        printf ("%-18s %s\n", "tied_embeddings", show->tied_embeddings ? _("yes") : _("no"));
+      }
+    printf ("%-18s %u\n", "layers", s->layers);
+    printf ("%-18s %u\n", "heads", s->heads);
+    printf ("%-18s %u%s\n", "kv_heads", s->kv_heads, s->layer_kv_heads != NULL ? _(" (per layer, the most)") : "");
+    printf ("%-18s %u\n", "key_length", s->key_length);
+    printf ("%-18s %u\n", "value_length", s->value_length);
+    printf ("%-18s %u\n", "context_length", s->context_length);
+    if (s->sliding_window > 0)
+      printf ("%-18s %u\n", "sliding_window", s->sliding_window);
+  }
+  return HR_CLI_EXIT_OK;
+}
+
+static int
+cmd_simple (HrOllamaClient *client,
+            OllamaOptions  *o,
+            const char     *verb,
+            const char     *model)
+{
+  g_auto(Waiter) w = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  waiter_init (&w);
+  if (g_str_equal (verb, "unload"))
+    {
+      hr_ollama_client_unload_async (client, model, NULL, on_answer, &w);
+      ok = hr_ollama_client_unload_finish (client, wait_answer (&w), &error);
+    }
+  else
+    {
+      hr_ollama_client_delete_async (client, model, NULL, on_answer, &w);
+      ok = hr_ollama_client_delete_finish (client, wait_answer (&w), &error);
+    }
+  if (!ok)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_string (b, "model", model);
+      add_string (b, g_str_equal (verb, "unload") ? "unloaded" : "deleted", model);
+      json_builder_end_object (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+    }
+  else if (g_str_equal (verb, "unload"))
+    printf (_("unloaded %s\n"), model);
+  else
+    printf (_("deleted %s\n"), model);
+  return HR_CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* pull                                                                */
+
+typedef struct {
+  gboolean terminal;
+  char    *last_status;
+  int      last_decile;
+  gboolean stalled_said;
+  gsize    last_width;
+} PullPrinter;
+
+static void
+on_pull_progress (const HrPullProgress *progress,
+                  gpointer              user_data)
+{
+  PullPrinter *p = user_data;
+  gint64 now = g_get_monotonic_time ();
+  g_autofree char *line = hr_pull_progress_describe (progress, now);
+  double fraction = hr_pull_progress_fraction (progress);
+  gboolean stalled = hr_pull_progress_stalled (progress, now);
+  int decile = fraction < 0 ? -1 : (int) floor (fraction * 10);
+
+  if (p->terminal)
+    {
+      gsize width = g_utf8_strlen (line, -1);
+
+      printf ("\r%s", line);
+      for (gsize i = width; i < p->last_width; i++)
+        putchar (' ');
+      p->last_width = width;
+      fflush (stdout);
+      return;
+    }
+
+  /* Plain lines: one per status change, per tenth of the bar, per stall. */
+  if (g_strcmp0 (progress->status, p->last_status) != 0 || decile != p->last_decile ||
+      (stalled && !p->stalled_said))
+    {
+      printf ("%s\n", line);
+      fflush (stdout);
+      g_free (p->last_status);
+      p->last_status = g_strdup (progress->status);
+      p->last_decile = decile;
+    }
+  p->stalled_said = stalled;
+}
+
+/* The pull check (seed-facts.md, "Checking a pull before it starts"):
+ * every reason at once, from the catalog and the board. */
+static GPtrArray *
+pull_reasons (const char     *model,
+              OllamaOptions  *o,
+              GError        **error)
+{
+  g_auto(HrCliContext) ctx = { 0 };
+  const HrModelSpec *spec;
+  GPtrArray *reasons;
+  HrEvaluation e;
+  HrScenario s;
+
+  if (!hr_cli_context_load (&ctx, o->board, NULL, o->measurements, error))
+    return NULL;
+
+  spec = hr_catalog_find (ctx.catalog, model);
+  if (spec == NULL)
+    {
+      reasons = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), model));
+      return reasons;
+    }
+  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  hr_evaluate (&s, spec, hr_cli_context_measured_tps (&ctx, spec->name), 0, &e);
+  return hr_pull_check (spec, &e, s.floor_tps);
+}
+
+static int
+cmd_pull (HrOllamaClient *client,
+          OllamaOptions  *o,
+          const char     *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) reasons = pull_reasons (model, o, &error);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_auto(Waiter) w = { 0 };
+  PullPrinter printer = { isatty (fileno (stdout)) && !o->json, NULL, -2, FALSE, 0 };
+  guint sigint;
+  gboolean ok;
+
+  if (reasons == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (reasons->len > 0)
+    {
+      for (guint i = 0; i < reasons->len; i++)
+        fprintf (o->force ? stderr : stdout, "  %s %s\n", o->force ? _("warning:") : _("refused:"),
+                 (char *) g_ptr_array_index (reasons, i));
+      if (!o->force)
+        {
+          if (o->json)
+            {
+              g_autoptr(JsonBuilder) b = json_builder_new ();
+              g_autoptr(JsonNode) root = NULL;
+
+              json_builder_begin_object (b);
+              add_string (b, "model", model);
+              json_builder_set_member_name (b, "pulled");
+              json_builder_add_boolean_value (b, FALSE);
+              json_builder_set_member_name (b, "reasons");
+              json_builder_begin_array (b);
+              for (guint i = 0; i < reasons->len; i++)
+                json_builder_add_string_value (b, g_ptr_array_index (reasons, i));
+              json_builder_end_array (b);
+              json_builder_end_object (b);
+              root = take_builder_root (b);
+              hr_cli_print_json (root);
+            }
+          fprintf (stderr, "headroom-cli: %s\n", _("the pull check refused it; run with --force to pull it anyway"));
+          return HR_CLI_EXIT_FAILED;
+        }
+    }
+
+  waiter_init (&w);
+  sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
+  hr_ollama_client_pull_async (client, model, o->json ? NULL : on_pull_progress, &printer,
+                               cancellable, on_answer, &w);
+  ok = hr_ollama_client_pull_finish (client, wait_answer (&w), &error);
+  g_source_remove (sigint);
+  if (printer.terminal)
+    printf ("\n");
+  g_free (printer.last_status);
+
+  if (!ok)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = hr_pull_cancelled_message (model);
+          fprintf (stderr, "headroom-cli: %s\n", message);
+          return HR_CLI_EXIT_FAILED;
+        }
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      add_string (b, "model", model);
+      json_builder_set_member_name (b, "pulled");
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_set_member_name (b, "forced");
+      json_builder_add_boolean_value (b, reasons->len > 0);
+      json_builder_end_object (b);
+      root = take_builder_root (b);
+      hr_cli_print_json (root);
+    }
+  else
+    printf (_("pulled %s\n"), model);
+  return HR_CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* measure                                                             */
+
+static void
+on_measure_run (HrMeasureRun *run,
+                gpointer      result_ptr,
+                gpointer      user_data)
+{
+  const HrMeasureResult *r = result_ptr;
+  g_autofree char *load = hr_ollama_format_ms (r->load_duration);
+  g_autofree char *prefill = hr_ollama_format_tps (r->prefill_tps);
+  g_autofree char *decode = hr_ollama_format_tps (r->decode_tps);
+  g_autofree char *ttft = r->ttft_ms < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%.1f", r->ttft_ms);
+  g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
+
+  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s\n", r->context, r->run,
+          r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
+  fflush (stdout);
+}
+
+static void
+on_measure_ps (HrMeasureRun *run,
+               gpointer      ps_ptr,
+               gpointer      user_data)
+{
+  const HrMeasurePs *p = ps_ptr;
+  g_autofree char *size = hr_ollama_format_size (p->size);
+  g_autofree char *processor = hr_ollama_format_processor (p->size, p->size_vram);
+
+  if (!p->listed)
+    {
+      printf (_("  num_ctx %u: /api/ps does not list the model\n"), p->context);
+      return;
+    }
+  printf (_("  num_ctx %u: /api/ps %s, %s, context %u"), p->context, size, processor, p->context_length);
+  if (p->predicted > 0)
+    {
+      g_autofree char *predicted = hr_format_bytes (p->predicted, HR_UNIT_GB, 2);
+      char diff[G_ASCII_DTOSTR_BUF_SIZE], pct[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (diff, sizeof diff, "%+.2f", p->difference / 1e9);
+      g_ascii_formatd (pct, sizeof pct, "%+.1f", p->difference_percent);
+      printf (_("; predicted %s (%s); difference %s GB (%s%%)"), predicted, p->prediction_source, diff, pct);
+    }
+  printf ("\n");
+  fflush (stdout);
+}
+
+static gboolean
+parse_contexts (const char *text,
+                GArray     *out)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      guint32 value;
+
+      g_strstrip (parts[i]);
+      if (!hr_cli_parse_u32 ("--contexts", parts[i], 1, 64u * 1024u * 1024u, &value))
+        return FALSE;
+      g_array_append_val (out, value);
+    }
+  if (out->len == 0)
+    {
+      hr_cli_usage_error ("%s", _("--contexts needs at least one num_ctx, e.g. --contexts 2048,4096"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+cmd_measure (HrOllamaClient *client,
+             OllamaOptions  *o,
+             const char     *model)
+{
+  g_autoptr(GArray) contexts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(HrMeasureRun) run = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *archive = NULL;
+  g_auto(HrCliContext) ctx = { 0 };
+  g_auto(Waiter) w = { 0 };
+  guint32 runs = HR_MEASURE_RUNS;
+  guint32 num_predict = HR_MEASURE_NUM_PREDICT;
+  guint sigint;
+  gboolean ok;
+
+  if (!parse_contexts (o->contexts_text != NULL ? o->contexts_text : "2048,4096", contexts))
+    return HR_CLI_EXIT_USAGE;
+  if (o->runs_text != NULL && !hr_cli_parse_u32 ("--runs", o->runs_text, 1, 100, &runs))
+    return HR_CLI_EXIT_USAGE;
+  if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
+    return HR_CLI_EXIT_USAGE;
+
+  /* The board the archive files the run set under. */
+  if (!hr_cli_context_load (&ctx, o->board, NULL, o->measurements, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
+        return hr_cli_usage_error ("%s", error->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  archive = o->measurements != NULL ? g_strdup (o->measurements) : hr_data_measurements_dir ();
+
+  run = hr_measure_run_new (client, model, ctx.board->id);
+  hr_measure_run_set_contexts (run, (const guint32 *) contexts->data, contexts->len);
+  hr_measure_run_set_runs (run, runs);
+  hr_measure_run_set_num_predict (run, num_predict);
+  hr_measure_run_set_archive_dir (run, archive);
+  if (!o->json)
+    {
+      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), NULL);
+      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), NULL);
+      /* TRANSLATORS: the seed's benchmark columns */
+      printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
+              "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
+    }
+
+  waiter_init (&w);
+  sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
+  hr_measure_run_start_async (run, cancellable, on_answer, &w);
+  ok = hr_measure_run_finish (run, wait_answer (&w), &error);
+  g_source_remove (sigint);
+
+  if (!ok)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          fprintf (stderr, "headroom-cli: %s\n",
+                   _("measurement cancelled; nothing was saved and the board is as it was found"));
+          return HR_CLI_EXIT_FAILED;
+        }
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+
+  if (o->json)
+    {
+      g_autoptr(JsonNode) root = hr_measure_run_to_json (run);
+      hr_cli_print_json (root);
+    }
+  else
+    {
+      char mean[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (mean, sizeof mean, "%.1f", hr_measure_run_get_decode_mean (run));
+      printf (_("decode mean %s t/s on %s (%s, Ollama %s)\n"), mean, ctx.board->id, model,
+              hr_measure_run_get_server_version (run));
+      printf (_("saved %s\n"), hr_measure_run_get_saved_path (run));
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/**
+ * hr_cli_cmd_ollama:
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ *
+ * `headroom-cli ollama [--host URL] version|list|ps|show MODEL|measure MODEL
+ * [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL
+ * [--force]|unload MODEL|delete MODEL [--json]`: one board's Ollama server
+ * through its HTTP API (ollama-api.md). The host is --host, else
+ * OLLAMA_HOST, else http://localhost:11434; a proxy's bearer token comes
+ * from the HEADROOM_OLLAMA_TOKEN environment variable (never an argument,
+ * where other users could read it). `pull` runs the pull check first and
+ * refuses like `check` unless --force. Ctrl-C cancels a pull or a
+ * measurement cleanly.
+ *
+ * Returns: 0 ok, 1 refused or failed, 2 for bad arguments.
+ */
+int
+hr_cli_cmd_ollama (int    argc,
+                   char **argv)
+{
+  g_auto(OllamaOptions) o = { 0 };
+  GOptionEntry entries[] = {
+    { "host", 0, 0, G_OPTION_ARG_STRING, &o.host, N_("The Ollama server (default: OLLAMA_HOST, else http://localhost:11434)"), N_("URL") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON"), NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &o.force, N_("pull: pull even when the pull check refuses"), NULL },
+    { "contexts", 0, 0, G_OPTION_ARG_STRING, &o.contexts_text, N_("measure: num_ctx values (default 2048,4096)"), N_("N,N") },
+    { "runs", 0, 0, G_OPTION_ARG_STRING, &o.runs_text, N_("measure: runs per context, the first cold (default 3)"), N_("N") },
+    { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure, pull: the board (default: the first)"), N_("NAME") },
+    { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaClient) client = NULL;
+  g_autofree char *host = NULL;
+  const char *verb;
+  const char *model = NULL;
+  gboolean wants_model;
+
+  g_set_prgname ("headroom-cli ollama");
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("Manage a board's Ollama server over its HTTP API. A reverse proxy's bearer token is read from HEADROOM_OLLAMA_TOKEN."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return hr_cli_usage_error ("%s", error->message);
+
+  if (argc < 2)
+    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload or delete"));
+  verb = argv[1];
+  wants_model = g_str_equal (verb, "show") || g_str_equal (verb, "measure") || g_str_equal (verb, "pull") ||
+                g_str_equal (verb, "unload") || g_str_equal (verb, "delete");
+  if (!wants_model && !g_str_equal (verb, "version") && !g_str_equal (verb, "list") && !g_str_equal (verb, "ps"))
+    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload or delete"), verb);
+  if (wants_model && argc != 3)
+    return hr_cli_usage_error (_("ollama %s takes one model name, e.g. headroom-cli ollama %s llama3.2:3b"), verb, verb);
+  if (!wants_model && argc != 2)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
+  if (wants_model)
+    {
+      HrOllamaModelName name;
+
+      model = argv[2];
+      if (!hr_ollama_model_name_parse (model, &name, &error))
+        return hr_cli_usage_error ("%s", error->message);
+      hr_ollama_model_name_clear (&name);
+    }
+  if (o.force && !g_str_equal (verb, "pull"))
+    return hr_cli_usage_error ("%s", _("--force only goes with pull"));
+  if ((o.contexts_text != NULL || o.runs_text != NULL || o.num_predict_text != NULL) && !g_str_equal (verb, "measure"))
+    return hr_cli_usage_error ("%s", _("--contexts, --runs and --num-predict only go with measure"));
+
+  host = o.host != NULL ? g_strdup (o.host) : hr_ollama_default_host (NULL);
+  client = hr_ollama_client_new (host, &error);
+  if (client == NULL)
+    return hr_cli_usage_error ("%s", error->message);
+  hr_ollama_client_set_token (client, g_getenv ("HEADROOM_OLLAMA_TOKEN"));
+
+  if (g_str_equal (verb, "version"))
+    return cmd_version (client, &o);
+  if (g_str_equal (verb, "list"))
+    return cmd_list (client, &o);
+  if (g_str_equal (verb, "ps"))
+    return cmd_ps (client, &o);
+  if (g_str_equal (verb, "show"))
+    return cmd_show (client, &o, model);
+  if (g_str_equal (verb, "measure"))
+    return cmd_measure (client, &o, model);
+  if (g_str_equal (verb, "pull"))
+    return cmd_pull (client, &o, model);
+  return cmd_simple (client, &o, verb, model);
+}

@@ -1,0 +1,264 @@
+/* test-cli-ollama.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `headroom-cli ollama` ($HEADROOM_CLI) against the fake Ollama running in
+ * this process: the output a person reads, the exit codes (0 ok, 1 refused
+ * or failed, 2 usage), and the pull check before anything is sent.
+ */
+#include "config.h"
+
+#include <locale.h>
+
+#include "fake-ollama.h"
+
+typedef struct {
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  ((Wait *) user_data)->result = g_object_ref (result);
+}
+
+/* Runs the CLI while this process's main loop serves the fake. */
+static int
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("HEADROOM_CLI");
+  Wait wait = { NULL };
+  va_list ap;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (args, (char *) cli);
+  g_ptr_array_add (args, (char *) "ollama");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  /* The test's isolated directories, which the environment does not carry. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_subprocess_communicate_utf8_finish (process, wait.result, out, err, &error));
+  g_assert_no_error (error);
+  g_clear_object (&wait.result);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+static void
+test_list_ps_version (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  fake_ollama_add_llama32 (fake);
+  fake_ollama_load (fake, "llama3.2:3b", 4096);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "NAME                             ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
+                   "llama3.2:3b                      a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
+  g_assert_cmpstr (err, ==, "");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* As `ollama ps` shows it (seed-facts.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
+  g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
+                   "llama3.2:3b                      a80c4f17acd5    2.6 GB  100% GPU             4096  4 minutes from now\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "version", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "version"), ==, "0.31.2");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "show", "llama3.2:3b", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "name               llama3.2:3b\narchitecture       llama\nparameters         3,212,749,888\n"));
+  g_assert_nonnull (strstr (out, "\nkv_heads           8\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "unload", "llama3.2:3b", NULL), ==, 0);
+  g_assert_cmpstr (out, ==, "unloaded llama3.2:3b\n");
+  g_assert_false (fake_ollama_is_loaded (fake, "llama3.2:3b"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "delete", "nosuch:1b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_true (g_str_has_prefix (err, "headroom-cli: model 'nosuch:1b' not found - nosuch:1b is not on the board at "));
+
+  fake_ollama_free (fake);
+}
+
+static const FakeLayer qwen_layers[] = {
+  { "sha256:ac9bc7a69dab38da1c790838955f1293420b55ab555ef6b4615efa1c1507b1ed", 8988110976, FALSE },
+  { "sha256:eb4402837c7829a690fa845de4d7f3fd842c2adee476d5341da8a46ea9255175", 1482, TRUE },
+};
+
+static void
+test_pull (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  fake_ollama_add_registry_model (fake, "qwen2.5:14b", qwen_layers, G_N_ELEMENTS (qwen_layers));
+  fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
+
+  /* Refused like `check` (seed-facts.md, "Checking a pull"), with every
+   * reason, and nothing sent to the board. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==,
+                   "  refused: qwen2.5:14b is over by 3.71 GB\n"
+                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+  g_assert_cmpstr (err, ==, "headroom-cli: the pull check refused it; run with --force to pull it anyway\n");
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* --force pulls; not a terminal, so plain lines. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 0);
+  /* 898,811,097 of 8,988,110,976 bytes is 9.99...%: the bar never rounds up. */
+  g_assert_true (g_str_has_prefix (out, "pulling manifest\npulling ac9bc7a69dab\npulling ac9bc7a69dab: 898 MB of 9.0 GB (9%), "));
+  g_assert_true (g_str_has_suffix (out, "\npulling ac9bc7a69dab: 9.0 GB of 9.0 GB (100%)\n"
+                                        "pulling eb4402837c78: 9.0 GB of 9.0 GB (100%)\n"
+                                        "verifying sha256 digest\nwriting manifest\nsuccess\npulled qwen2.5:14b\n"));
+  g_assert_cmpstr (err, ==,
+                   "  warning: qwen2.5:14b is over by 3.71 GB\n"
+                   "  warning: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 1);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* An unknown tag mid-stream: Ollama's text and what to do. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
+  g_assert_true (g_str_has_suffix (err, "headroom-cli: Ollama could not pull qwen2.5:99b: pull model manifest: file does not exist - check the model name and its tag\n"));
+
+  fake_ollama_free (fake);
+}
+
+static void
+test_measure (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "archive", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GDir) d = NULL;
+  JsonObject *doc;
+
+  fake_ollama_add_llama32 (fake);
+  fake_ollama_set_final_timing (fake, 5908400000, 18, 62570000, 89, 3817895000);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+                            "--runs", "2", "--num-predict", "5", "--measurements", dir, "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  doc = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (doc, "runs")), ==, 2);
+  /* 89 tokens in 3,817,895,000 ns = 23.3 t/s */
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (doc, "decode_tps"), "mean"), ==, 23.31);
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  g_assert_nonnull (g_dir_read_name (d));
+  g_assert_null (g_dir_read_name (d));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Plain output: one row per run as it completes, then /api/ps beside the prediction. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--contexts", "4096",
+                            "--runs", "1", "--measurements", dir, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "num_ctx  run  state   ttft_ms   total_ms   load_ms  prefill_t/s  out_tok     t/s\n"
+                                        "   4096    1  cold  "));
+  g_assert_nonnull (strstr (out, "   5908.4        287.7       89    23.3\n"
+                                 "  num_ctx 4096: /api/ps 2.6 GB, 100% GPU, context 4096; predicted 2.58 GB"
+                                 " (weights + KV cache (f16, 1 slot), no runtime overhead); difference +0.01 GB (+0.2%)\n"
+                                 "decode mean 23.3 t/s on "));
+
+  fake_ollama_free (fake);
+}
+
+static void
+test_failures (void)
+{
+  g_autofree char *refused = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+
+  /* Connection refused: bind a port, close it. */
+  refused = fake_ollama_refused_url ();
+  g_assert_cmpint (run_cli (&out, &err, "--host", refused, "list", NULL), ==, 1);
+  expected = g_strdup_printf ("headroom-cli: nothing is listening at %s - is `ollama serve` running, and bound to an"
+                              " address this machine can reach?\n", refused);
+  g_assert_cmpstr (err, ==, expected);
+  g_assert_cmpstr (out, ==, "");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Usage. */
+  g_assert_cmpint (run_cli (&out, &err, NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload or delete\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "show", NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: ollama show takes one model name, e.g. headroom-cli ollama show llama3.2:3b\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "list", "--force", NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: --force only goes with pull\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "measure", "m", "--runs", "0", NULL), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "--host", "ftp://board", "list", NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: \"ftp://board\" is not an Ollama address: use http:// or https://, or just host:port\n");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_unsetenv ("OLLAMA_HOST");
+  g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
+
+  g_test_add_func ("/cli-ollama/list-ps-version", test_list_ps_version);
+  g_test_add_func ("/cli-ollama/pull", test_pull);
+  g_test_add_func ("/cli-ollama/measure", test_measure);
+  g_test_add_func ("/cli-ollama/failures", test_failures);
+
+  return g_test_run ();
+}
