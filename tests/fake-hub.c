@@ -399,6 +399,23 @@ hub_handler (SoupServer        *server,
         }
     }
 
+  if (fake->rename_from != NULL)
+    {
+      g_autofree char *needle = g_strdup_printf ("/%s/", fake->rename_from);
+      const char *at = strstr (path, needle);
+
+      if (at != NULL)
+        {
+          g_autofree char *location = g_strdup_printf ("%.*s/%s/%s%s%s", (int) (at - path), path, fake->rename_to,
+                                                       at + strlen (needle), query ? "?" : "", query ? query : "");
+
+          fake->redirects_307++;
+          soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location", location);
+          respond (fake, msg, SOUP_STATUS_TEMPORARY_REDIRECT, NULL, NULL, 0);
+          return;
+        }
+    }
+
   if (auth != NULL && (valid == NULL || strcmp (auth, valid) != 0))
     {
       respond_error (fake, msg, 401, NULL, "Invalid credentials in Authorization header");
@@ -599,6 +616,8 @@ fake_hub_free (FakeHub *fake)
   g_ptr_array_unref (fake->stalled);
   g_free (fake->valid_token);
   g_free (fake->hub_authorization);
+  g_free (fake->rename_from);
+  g_free (fake->rename_to);
   g_free (fake->fault_prefix);
   g_free (fake->fault_code);
   g_free (fake->fault_message);

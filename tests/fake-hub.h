@@ -60,6 +60,9 @@ typedef struct {
   gboolean    fault_stall;
   GPtrArray  *stalled;         /* SoupServerMessage* */
   GCancellable *cancel_on_request; /* cancelled when fault_prefix is requested */
+  char       *rename_from;     /* a renamed repo: 307 to rename_to, relative */
+  char       *rename_to;
+  guint       redirects_307;
 } FakeHub;
 
 typedef enum {

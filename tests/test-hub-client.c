@@ -290,6 +290,31 @@ test_revision_request_line (void)
   g_free (line);
 }
 
+/* A renamed repository answers 307 with a relative Location; the lookup
+ * follows it once and then uses the new name, token and all (same host). */
+static void
+test_renamed (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = NULL;
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_qwen (fake, QWEN_REPO, QWEN_FULL);
+  fake->rename_from = g_strdup ("Qwen/Qwen2.5-3B-Chat-Old");
+  fake->rename_to = g_strdup (QWEN_REPO);
+  fake->valid_token = g_strdup ("hf_fixture_token");
+  client = client_for (fake, "hf_fixture_token");
+  lookup = run_lookup (client, "Qwen/Qwen2.5-3B-Chat-Old", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lookup->repo, ==, QWEN_REPO);
+  g_assert_cmpstr (lookup->spec->origin, ==, "hf:" QWEN_REPO "@" QWEN_SHA);
+  g_assert_cmpuint (fake->redirects_307, ==, 1);
+  g_assert_cmpuint (log_count (fake, "hub GET /api/models/" QWEN_REPO "/revision/main?expand="), ==, 1);
+  g_assert_cmpstr (fake->hub_authorization, ==, "Bearer hf_fixture_token");
+  assert_qwen_figures (lookup);
+}
+
 static void
 test_index_fallback (void)
 {
@@ -902,6 +927,7 @@ main (int   argc,
   g_test_add_func ("/hub/qwen", test_qwen_lookup);
   g_test_add_func ("/hub/revision-encoded", test_revision_encoded);
   g_test_add_func ("/hub/revision-request-line", test_revision_request_line);
+  g_test_add_func ("/hub/renamed", test_renamed);
   g_test_add_func ("/hub/index-fallback", test_index_fallback);
   g_test_add_func ("/hub/header-fallback", test_header_fallback);
   g_test_add_func ("/hub/big-header", test_big_header);

@@ -38,6 +38,8 @@
 #define CAP_LICENSE          (1024 * 1024)
 #define GGUF_FIRST_READ      (1024 * 1024)
 #define GGUF_MAX_READ        (64 * 1024 * 1024)
+/* The keyring may need D-Bus activation; never wait longer than this. */
+#define KEYRING_TIMEOUT_MS   5000
 
 struct _HrHubClient {
   GObject      parent_instance;
@@ -926,6 +928,9 @@ typedef struct {
   GPtrArray    *headers;       /* HrSafetensorsHeader* */
   gboolean      api_parameters;
   gboolean      headers_phase;
+  GCancellable *keyring_cancellable;
+  gulong        keyring_handler;
+  GSource      *keyring_timer;
 } Lookup;
 
 typedef struct {
@@ -947,8 +952,25 @@ part_free (Part *part)
 }
 
 static void
+keyring_stop (Lookup *lk)
+{
+  if (lk->keyring_timer != NULL)
+    {
+      g_source_destroy (lk->keyring_timer);
+      g_clear_pointer (&lk->keyring_timer, g_source_unref);
+    }
+  if (lk->keyring_handler != 0)
+    {
+      g_cancellable_disconnect (lk->cancellable, lk->keyring_handler);
+      lk->keyring_handler = 0;
+    }
+}
+
+static void
 lookup_free (Lookup *lk)
 {
+  keyring_stop (lk);
+  g_clear_object (&lk->keyring_cancellable);
   if (lk->parent != NULL && lk->parent_handler != 0)
     g_cancellable_disconnect (lk->parent, lk->parent_handler);
   g_clear_object (&lk->parent);
@@ -1135,6 +1157,9 @@ read_model_info (Lookup     *lk,
         {
           g_free (r->repo);
           r->repo = g_steal_pointer (&id);
+          /* A renamed repo: later requests go straight to the new name. */
+          g_free (lk->repo);
+          lk->repo = g_strdup (r->repo);
         }
     }
   r->page_url = g_strdup_printf ("%s/%s", lk->client->endpoint, r->repo);
@@ -2051,6 +2076,13 @@ token_schema (void)
   return &schema;
 }
 
+static gboolean
+on_keyring_timeout (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_keyring (GObject      *source,
             GAsyncResult *result,
@@ -2061,7 +2093,9 @@ on_keyring (GObject      *source,
   g_autoptr(GError) error = NULL;
   char *token = secret_password_lookup_finish (result, &error);
 
-  /* No keyring, a locked one, or no entry: go on without a token. */
+  /* No keyring, a locked one, a slow one, or no entry: go on without a
+   * token (a cancelled lookup stops in start_model_info()). */
+  keyring_stop (lk);
   lk->client->keyring_done = TRUE;
   if (token != NULL && token[0] != '\0' && lk->client->token == NULL)
     lk->client->token = g_strdup (token);
@@ -2145,7 +2179,13 @@ hr_hub_client_lookup_async (HrHubClient         *self,
     {
       g_autofree char *endpoint = g_strdup (self->endpoint);
 
-      secret_password_lookup (token_schema (), lk->cancellable, on_keyring, task,
+      lk->keyring_cancellable = g_cancellable_new ();
+      lk->keyring_handler = g_cancellable_connect (lk->cancellable, G_CALLBACK (on_parent_cancelled),
+                                                   g_object_ref (lk->keyring_cancellable), g_object_unref);
+      lk->keyring_timer = g_timeout_source_new (KEYRING_TIMEOUT_MS);
+      g_source_set_callback (lk->keyring_timer, on_keyring_timeout, lk->keyring_cancellable, NULL);
+      g_source_attach (lk->keyring_timer, g_main_context_get_thread_default ());
+      secret_password_lookup (token_schema (), lk->keyring_cancellable, on_keyring, task,
                               "endpoint", endpoint, NULL);
       return;
     }
