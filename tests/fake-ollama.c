@@ -10,6 +10,26 @@
 
 #include "fake-ollama.h"
 
+/* A self-signed certificate for tests only (CN fake-ollama.test, made with
+ * `openssl req -x509 -newkey ec`): no client trusts it. */
+static const char fake_tls_pem[] =
+  "-----BEGIN CERTIFICATE-----\n"
+  "MIIBjTCCATOgAwIBAgIUMMQsYi7doXk+oz4TMmwu7L+oKuEwCgYIKoZIzj0EAwIw\n"
+  "GzEZMBcGA1UEAwwQZmFrZS1vbGxhbWEudGVzdDAgFw0yNjExMjkxMjUwNTlaGA8y\n"
+  "MTI2MTEwNTEyNTA1OVowGzEZMBcGA1UEAwwQZmFrZS1vbGxhbWEudGVzdDBZMBMG\n"
+  "ByqGSM49AgEGCCqGSM49AwEHA0IABGQLQWUhlKEoE7LuS/i3Y83w6sRG3Gn71bEd\n"
+  "jUpphcK4g68oGQugvpWgWt55IWR+AMf/0LxWC3jKC2pCVVImWFKjUzBRMB0GA1Ud\n"
+  "DgQWBBSMcVA4MtVDDPbwJStqyvazelwhfzAfBgNVHSMEGDAWgBSMcVA4MtVDDPbw\n"
+  "JStqyvazelwhfzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCICB+\n"
+  "Tmgg2i9SiE0oEjMr4Fq+QLr5YuUE33B6yLgfQwGUAiEA7mT6cZ7ujdi3iSVO2n0/\n"
+  "yuQFgLRDJvWK4xmMfOS2bFk=\n"
+  "-----END CERTIFICATE-----\n"
+  "-----BEGIN PRIVATE KEY-----\n"
+  "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgBSQafXW3U3PGcLAe\n"
+  "REDMkZ6nuR8zp1RzHKnU8OsmWzShRANCAARkC0FlIZShKBOy7kv4t2PN8OrERtxp\n"
+  "+9WxHY1KaYXCuIOvKBkLoL6VoFreeSFkfgDH/9C8Vgt4ygtqQlVSJlhS\n"
+  "-----END PRIVATE KEY-----\n";
+
 #define LLAMA32_DIGEST "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72"
 
 typedef struct {
@@ -933,8 +953,30 @@ server_callback (SoupServer        *server,
  *
  * Returns: (transfer full): the fake.
  */
+static FakeOllama *fake_ollama_new_full (gboolean tls);
+
 FakeOllama *
 fake_ollama_new (void)
+{
+  return fake_ollama_new_full (FALSE);
+}
+
+/**
+ * fake_ollama_new_tls:
+ *
+ * Like fake_ollama_new(), speaking HTTPS with a self-signed certificate no
+ * client trusts, for the TLS failure.
+ *
+ * Returns: (transfer full): the fake; its URL starts with https://.
+ */
+FakeOllama *
+fake_ollama_new_tls (void)
+{
+  return fake_ollama_new_full (TRUE);
+}
+
+static FakeOllama *
+fake_ollama_new_full (gboolean tls)
 {
   static const char * const reply[] = { "Kubernetes", " schedules", " pods", " onto", " nodes.", NULL };
   FakeOllama *fake = g_new0 (FakeOllama, 1);
@@ -944,13 +986,21 @@ fake_ollama_new (void)
   GSList *uris;
 
   fake->server = soup_server_new ("server-header", "fake-ollama", NULL);
+  if (tls)
+    {
+      g_autoptr(GTlsCertificate) certificate = g_tls_certificate_new_from_pem (fake_tls_pem, -1, &error);
+
+      if (certificate == NULL)
+        g_error ("fake-ollama: cannot load its certificate: %s", error->message);
+      soup_server_set_tls_certificate (fake->server, certificate);
+    }
   soup_server_add_handler (fake->server, NULL, server_callback, fake, NULL);
-  if (!soup_server_listen (fake->server, address, 0, &error))
+  if (!soup_server_listen (fake->server, address, tls ? SOUP_SERVER_LISTEN_HTTPS : 0, &error))
     g_error ("fake-ollama: cannot listen on 127.0.0.1: %s", error->message);
   uris = soup_server_get_uris (fake->server);
   {
     GUri *uri = uris->data;
-    fake->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uri));
+    fake->url = g_strdup_printf ("%s://127.0.0.1:%d", tls ? "https" : "http", g_uri_get_port (uri));
   }
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 

@@ -42,6 +42,7 @@ typedef struct {
 } FakeLayer;
 
 FakeOllama *fake_ollama_new            (void);
+FakeOllama *fake_ollama_new_tls        (void);
 void        fake_ollama_free           (FakeOllama  *fake);
 const char *fake_ollama_get_url        (FakeOllama  *fake);
 char       *fake_ollama_refused_url    (void);

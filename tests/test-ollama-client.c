@@ -314,6 +314,35 @@ test_connection_refused (void)
 }
 
 static void
+test_resolve_and_tls (void)
+{
+  FakeOllama *fake = fake_ollama_new_tls ();
+  const char *https = fake_ollama_get_url (fake);
+  g_autoptr(HrOllamaClient) tls = client_for (https);
+  /* .invalid never resolves (RFC 6761). */
+  g_autoptr(HrOllamaClient) dns = client_for ("board.invalid");
+  g_autofree char *expected = NULL;
+  GError *error = NULL;
+
+  error = version_error (dns);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_RESOLVE);
+  g_assert_cmpstr (error->message, ==,
+                   "the host name in http://board.invalid:11434 does not resolve - check its spelling, or use the board's IP address");
+  g_clear_error (&error);
+
+  /* A certificate nobody vouches for. */
+  error = version_error (tls);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
+  expected = g_strdup_printf ("the secure connection to %s failed (", https);
+  g_assert_true (g_str_has_prefix (error->message, expected));
+  g_assert_true (g_str_has_suffix (error->message, ") - check the server's certificate, or use http:// if it does not speak TLS"));
+  g_clear_error (&error);
+
+  g_clear_object (&tls);
+  fake_ollama_free (fake);
+}
+
+static void
 test_status_errors (void)
 {
   FakeOllama *fake = fake_ollama_new ();
@@ -828,6 +857,7 @@ main (int   argc,
   g_test_add_func ("/ollama-client/rates", test_rates_never_divide_by_zero);
   g_test_add_func ("/ollama-client/chat", test_chat);
   g_test_add_func ("/ollama-client/connection-refused", test_connection_refused);
+  g_test_add_func ("/ollama-client/resolve-and-tls", test_resolve_and_tls);
   g_test_add_func ("/ollama-client/status-errors", test_status_errors);
   g_test_add_func ("/ollama-client/token", test_token);
   g_test_add_func ("/ollama-client/stream-errors", test_stream_errors);
