@@ -663,6 +663,7 @@ cmd_measure (HrOllamaClient *client,
   hr_measure_run_set_runs (run, runs);
   hr_measure_run_set_num_predict (run, num_predict);
   hr_measure_run_set_archive_dir (run, archive);
+  hr_measure_run_set_predictor (run, hr_measure_predict_runtime, NULL, NULL);
   if (!o->json)
     {
       g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), NULL);

@@ -128,4 +128,11 @@ gboolean      hr_measure_predict_footprint  (const HrModelSpec    *spec,
                                              char                **out_source,
                                              gpointer              user_data);
 
+gboolean      hr_measure_predict_runtime    (const HrModelSpec    *spec,
+                                             guint32               context,
+                                             const char           *server_version,
+                                             guint64              *out_bytes,
+                                             char                **out_source,
+                                             gpointer              user_data);
+
 G_END_DECLS
