@@ -145,6 +145,21 @@ test_pull (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* With --json, only JSON on stdout. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", "--json", NULL), ==, 1);
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *answer;
+
+    g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+    answer = json_node_get_object (json_parser_get_root (parser));
+    g_assert_false (json_object_get_boolean_member (answer, "pulled"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (answer, "reasons")), ==, 2);
+  }
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   /* --force pulls; not a terminal, so plain lines. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 0);
   /* 898,811,097 of 8,988,110,976 bytes is 9.99...%: the bar never rounds up. */

@@ -485,8 +485,10 @@ cmd_pull (HrOllamaClient *client,
 
   if (reasons->len > 0)
     {
+      /* Refused: the reasons are the answer (stdout, unless --json says
+       * it); forced: they are warnings (stderr). */
       for (guint i = 0; i < reasons->len; i++)
-        fprintf (o->force ? stderr : stdout, "  %s %s\n", o->force ? _("warning:") : _("refused:"),
+        fprintf (o->force || o->json ? stderr : stdout, "  %s %s\n", o->force ? _("warning:") : _("refused:"),
                  (char *) g_ptr_array_index (reasons, i));
       if (!o->force)
         {
