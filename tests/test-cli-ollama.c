@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 
 #include "fake-ollama.h"
 
@@ -24,12 +25,21 @@ on_done (GObject      *source,
   ((Wait *) user_data)->result = g_object_ref (result);
 }
 
-/* Runs the CLI while this process's main loop serves the fake. */
+static gboolean
+on_interrupt (gpointer user_data)
+{
+  g_subprocess_send_signal (G_SUBPROCESS (user_data), SIGINT);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the CLI while this process's main loop serves the fake; sends it
+ * SIGINT (Ctrl-C) after @interrupt_ms when that is not 0. */
 static int
-run_cli (char       **out,
-         char       **err,
-         const char  *first,
-         ...)
+run_cli_full (guint        interrupt_ms,
+              char       **out,
+              char       **err,
+              const char  *first,
+              va_list      ap)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
   g_autoptr(GSubprocessLauncher) launcher = NULL;
@@ -37,15 +47,13 @@ run_cli (char       **out,
   g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("HEADROOM_CLI");
   Wait wait = { NULL };
-  va_list ap;
+  guint interrupt = 0;
 
   g_assert_nonnull (cli);
   g_ptr_array_add (args, (char *) cli);
   g_ptr_array_add (args, (char *) "ollama");
-  va_start (ap, first);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) a);
-  va_end (ap);
   g_ptr_array_add (args, NULL);
 
   /* The test's isolated directories, which the environment does not carry. */
@@ -55,14 +63,50 @@ run_cli (char       **out,
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
   g_assert_no_error (error);
+  if (interrupt_ms > 0)
+    interrupt = g_timeout_add (interrupt_ms, on_interrupt, process);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &wait);
   while (wait.result == NULL)
     g_main_context_iteration (NULL, TRUE);
+  /* The interrupt came before the end, or the test would prove nothing. */
+  if (interrupt_ms > 0)
+    g_assert_null (g_main_context_find_source_by_id (NULL, interrupt));
   g_assert_true (g_subprocess_communicate_utf8_finish (process, wait.result, out, err, &error));
   g_assert_no_error (error);
   g_clear_object (&wait.result);
   g_assert_true (g_subprocess_get_if_exited (process));
   return g_subprocess_get_exit_status (process);
+}
+
+static int
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  va_list ap;
+  int status;
+
+  va_start (ap, first);
+  status = run_cli_full (0, out, err, first, ap);
+  va_end (ap);
+  return status;
+}
+
+static int
+run_cli_interrupted (guint        after_ms,
+                     char       **out,
+                     char       **err,
+                     const char  *first,
+                     ...)
+{
+  va_list ap;
+  int status;
+
+  va_start (ap, first);
+  status = run_cli_full (after_ms, out, err, first, ap);
+  va_end (ap);
+  return status;
 }
 
 static void
@@ -173,6 +217,16 @@ test_pull (void)
   g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 1);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
+
+  /* Ctrl-C stops the pull and says what is left on the board. */
+  fake_ollama_set_pull_steps (fake, 100, 30, FALSE);
+  g_assert_cmpint (run_cli_interrupted (400, &out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (out, "pulling manifest\npulling ac9bc7a69dab\n"));
+  g_assert_true (g_str_has_suffix (err, "headroom-cli: Pull of qwen2.5:14b stopped. Pulling it again resumes from the partial"
+                                        " files while the server keeps them (until `ollama serve` restarts).\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
 
   /* An unknown tag mid-stream: Ollama's text and what to do. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
