@@ -337,7 +337,8 @@ hr_measure_predict_footprint (const HrModelSpec *spec,
  *
  * The runtime model's prediction (hr_runtime_predict(), app/core/hr-runtime.h:
  * weights on the GPU + KV cache + compute buffer, as the server version
- * sizes them, one slot, f16 KV, flash attention as the server decides);
+ * sizes them, with that version's default parallel slots, f16 KV, flash
+ * attention as the server decides);
  * hr_measure_predict_footprint() when the runtime model has no answer.
  *
  * Returns: %TRUE with a prediction, %FALSE when there is none.
@@ -355,7 +356,6 @@ hr_measure_predict_runtime (const HrModelSpec *spec,
   g_autoptr(GError) error = NULL;
 
   hr_runtime_inputs_init (&inputs, spec, context);
-  inputs.parallel_slots = 1;
   inputs.server_version = server_version;
   inputs.skip_text = TRUE;
   if (!hr_runtime_predict (&inputs, prediction, &error) || prediction->total_bytes == 0)
