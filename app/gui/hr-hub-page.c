@@ -5,28 +5,817 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "hr-error.h"
 #include "hr-hub-page.h"
+#include "hr-memory.h"
+#include "hr-model-facts.h"
+#include "hr-net-error.h"
+#include "hr-precision.h"
+#include "hr-units.h"
 
 struct _HrHubPage
 {
-  AdwBin parent_instance;
+  AdwBin          parent_instance;
+
+  GtkScrolledWindow *scroller;
+  GtkEntry       *repo_entry;
+  GtkMenuButton  *recent_button;
+  GtkButton      *lookup_button;
+  GtkButton      *cancel_button;
+  GtkStack       *state_stack;
+  AdwStatusPage  *loading_page;
+  GtkSpinner     *spinner;
+  AdwStatusPage  *error_page;
+  GtkLabel       *title_label;
+  GtkLabel       *revision_label;
+  GtkBox         *cards_box;
+  HrSpecMemory   *memory;
+
+  GSettings      *settings;
+  HrHubClient    *client;
+  GCancellable   *cancellable;  /* the lookup running, or NULL */
+  char           *pending_text; /* what it looks up, as typed */
+  HrHubLookup    *lookup;       /* the answer shown, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
 
+/* ------------------------------------------------------------------ */
+/* Recent lookups                                                      */
+
+static void
+rebuild_recent_menu (HrHubPage *self)
+{
+  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (recent[i], NULL);
+
+      g_menu_item_set_action_and_target (item, "hub.lookup-recent", "s", recent[i]);
+      g_menu_append_item (menu, item);
+    }
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), recent[0] != NULL);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->recent_button),
+                               recent[0] != NULL ? _("Recent Lookups") : _("No recent lookups yet"));
+}
+
+static void
+remember (HrHubPage  *self,
+          const char *text)
+{
+  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  g_autoptr(GPtrArray) next = g_ptr_array_new ();
+
+  g_ptr_array_add (next, (gpointer) text);
+  for (guint i = 0; recent[i] != NULL && next->len < HR_HUB_PAGE_MAX_RECENT; i++)
+    if (g_strcmp0 (recent[i], text) != 0)
+      g_ptr_array_add (next, recent[i]);
+  g_ptr_array_add (next, NULL);
+  g_settings_set_strv (self->settings, "recent-hf-lookups", (const char * const *) next->pdata);
+}
+
+/* ------------------------------------------------------------------ */
+/* The four cards                                                      */
+
+static char *
+count (guint64 value)
+{
+  return hr_format_count (value);
+}
+
+static char *
+capitalized (const char *sentence)
+{
+  gunichar first;
+  char buf[8];
+  int n;
+
+  if (sentence == NULL || *sentence == '\0')
+    return g_strdup ("");
+  first = g_unichar_totitle (g_utf8_get_char (sentence));
+  n = g_unichar_to_utf8 (first, buf);
+  return g_strdup_printf ("%.*s%s", n, buf, g_utf8_next_char (sentence));
+}
+
+static char *
+format_ids (GArray *ids)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      if (i > 0)
+        /* Translators: between token ids, "151645 and 151643" */
+        g_string_append (out, _(" and "));
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, g_array_index (ids, gint64, i));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+add_bytes_fact (GtkWidget  *group,
+                const char *title,
+                guint64     bytes,
+                const char *what)
+{
+  g_autofree char *exact = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *both = hr_format_gb_gib (bytes, 2);
+  g_autofree char *subtitle = NULL;
+
+  exact = count (bytes);
+  /* Translators: an exact byte count, "6,183,464,935 bytes" */
+  value = g_strdup_printf (_("%s bytes"), exact);
+  subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
+  hr_model_facts_add (group, title, value, subtitle);
+}
+
+static GtkWidget *
+architecture_card (const HrHubLookup *l)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("1. Architecture and Size"),
+                                               _("From config.json and the stored weights’ headers"));
+  const HrHfConfig *c = l->config;
+  g_autofree char *value = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (l->architecture != NULL || l->model_type != NULL)
+    {
+      subtitle = g_strdup_printf (_("model_type %s"), l->model_type ? l->model_type : _("unknown"));
+      hr_model_facts_add (group, _("Architecture"), l->architecture ? l->architecture : _("unknown"), subtitle);
+      g_clear_pointer (&subtitle, g_free);
+    }
+
+  if (l->parameters > 0)
+    {
+      g_autoptr(GString) dtypes = g_string_new (NULL);
+
+      for (guint i = 0; l->parameters_by_dtype != NULL && i < l->parameters_by_dtype->len; i++)
+        {
+          const HrSafetensorsDtype *d = g_ptr_array_index (l->parameters_by_dtype, i);
+          g_autofree char *n = count (d->parameters);
+
+          g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
+        }
+      value = count (l->parameters);
+      if (dtypes->len > 0)
+        /* Translators: "BF16 3,085,938,688, from the Hub's safetensors field" */
+        subtitle = g_strdup_printf (_("%1$s; from %2$s"), dtypes->str, l->parameters_source);
+      else
+        subtitle = g_strdup_printf (_("from %s"), l->parameters_source);
+      hr_model_facts_add (group, _("Parameters"), value, subtitle);
+      g_clear_pointer (&value, g_free);
+      g_clear_pointer (&subtitle, g_free);
+    }
+  else
+    hr_model_facts_add (group, _("Parameters"), _("unknown"), _("The Hub, the index and the headers gave no count"));
+
+  if (l->has_derived)
+    {
+      g_autofree char *derived = count (l->derived.total);
+
+      if (l->parameters > 0)
+        {
+          g_autofree char *percent = hr_format_decimal (l->derived_difference * 100.0, 2);
+
+          subtitle = g_strdup_printf (_("Counted from config.json’s shapes: %s %% from the stored count"), percent);
+        }
+      else
+        subtitle = g_strdup (_("Counted from config.json’s shapes"));
+      hr_model_facts_add (group, _("Derived from config.json"), derived, subtitle);
+      g_clear_pointer (&subtitle, g_free);
+      if (c != NULL && c->experts > 0)
+        {
+          g_autofree char *active = count (l->derived.active);
+
+          subtitle = g_strdup_printf (_("%u of %u experts per token"), c->experts_per_token, c->experts);
+          hr_model_facts_add (group, _("Active per token"), active, subtitle);
+          g_clear_pointer (&subtitle, g_free);
+        }
+    }
+
+  if (c == NULL)
+    {
+      hr_model_facts_add_warning (group, _("config.json"),
+                                  l->config_problem ? l->config_problem : _("The repository has no config.json"));
+      return group;
+    }
+
+  value = g_strdup_printf ("%u", c->layers);
+  hr_model_facts_add (group, _("Layers"), value, "num_hidden_layers");
+  g_clear_pointer (&value, g_free);
+  value = count (c->hidden_size);
+  hr_model_facts_add (group, _("Hidden size"), value, "hidden_size");
+  g_clear_pointer (&value, g_free);
+  if (c->intermediate_size > 0)
+    {
+      value = count (c->intermediate_size);
+      hr_model_facts_add (group, _("Intermediate size"), value, "intermediate_size");
+      g_clear_pointer (&value, g_free);
+    }
+  value = g_strdup_printf ("%u", c->heads);
+  hr_model_facts_add (group, _("Attention heads"), value, "num_attention_heads");
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", c->kv_heads);
+  hr_model_facts_add (group, _("Key/value heads"), value,
+                      c->kv_heads < c->heads ? _("num_key_value_heads: grouped-query attention") : "num_key_value_heads");
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", c->head_dim);
+  hr_model_facts_add (group, _("Head dim"), value, c->head_dim_explicit ? "head_dim" : _("hidden size / heads"));
+  g_clear_pointer (&value, g_free);
+  value = count (c->vocab_size);
+  hr_model_facts_add (group, _("Vocabulary"), value, "vocab_size");
+  g_clear_pointer (&value, g_free);
+
+  if (c->max_position_embeddings > 0)
+    {
+      g_autofree char *n = count (c->max_position_embeddings);
+
+      value = g_strdup_printf (_("%s tokens"), n);
+      hr_model_facts_add (group, _("Native context"), value, "max_position_embeddings");
+      g_clear_pointer (&value, g_free);
+    }
+  else
+    hr_model_facts_add (group, _("Native context"), _("unknown"), _("config.json has no max_position_embeddings"));
+
+  if (l->has_tokenizer_max_length)
+    {
+      g_autofree char *n = count (l->tokenizer_max_length);
+
+      value = g_strdup_printf (_("%s tokens"), n);
+      if (c->max_position_embeddings > 0 && l->tokenizer_max_length > c->max_position_embeddings)
+        hr_model_facts_add (group, _("Tokenizer cap"), value,
+                            _("model_max_length in tokenizer_config.json: not the native limit"));
+      else
+        hr_model_facts_add (group, _("Tokenizer cap"), value, "model_max_length");
+      g_clear_pointer (&value, g_free);
+    }
+
+  if (c->sliding_window > 0)
+    {
+      g_autofree char *n = count (c->sliding_window);
+
+      value = g_strdup_printf (_("%s tokens"), n);
+      hr_model_facts_add (group, _("Sliding window"), value, "sliding_window");
+      g_clear_pointer (&value, g_free);
+    }
+  hr_model_facts_add (group, _("Tied embeddings"), c->tied_embeddings ? _("yes") : _("no"), "tie_word_embeddings");
+  if (c->quant_method != NULL)
+    {
+      if (c->quant_bits > 0)
+        value = g_strdup_printf (_("%s, %u bits"), c->quant_method, c->quant_bits);
+      else
+        value = g_strdup (c->quant_method);
+      hr_model_facts_add (group, _("Quantization"), value, "quantization_config");
+      g_clear_pointer (&value, g_free);
+    }
+  return group;
+}
+
+static GtkWidget *
+kind_card (const HrHubLookup *l)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("2. Base or Instruct"),
+                                               _("From the model card, the tags and the tokenizer and generation configs"));
+  const char *kind;
+
+  if (l->kind == NULL)
+    {
+      hr_model_facts_add (group, _("Kind"), _("unknown"), NULL);
+      return group;
+    }
+
+  switch (l->kind->kind)
+    {
+    case HR_HF_KIND_BASE:
+      kind = _("Base model");
+      break;
+    case HR_HF_KIND_INSTRUCT:
+      kind = _("Instruct (chat) model");
+      break;
+    case HR_HF_KIND_UNKNOWN:
+    default:
+      kind = _("unknown");
+      break;
+    }
+  hr_model_facts_add (group, _("Kind"), kind, NULL);
+  hr_model_facts_add (group, _("Base model"),
+                      l->kind->base_model ? l->kind->base_model : _("none named"),
+                      _("cardData base_model"));
+  if (l->bos_token_id >= 0)
+    {
+      g_autofree char *bos = g_strdup_printf ("%" G_GINT64_FORMAT, l->bos_token_id);
+
+      hr_model_facts_add (group, _("BOS token"), bos, NULL);
+    }
+  if (l->eos_token_ids != NULL && l->eos_token_ids->len > 0)
+    {
+      g_autofree char *eos = format_ids (l->eos_token_ids);
+
+      hr_model_facts_add (group, _("EOS tokens"), eos, _("generation_config.json eos_token_id"));
+    }
+  for (guint i = 0; i < l->kind->evidence->len; i++)
+    {
+      g_autofree char *sentence = capitalized (g_ptr_array_index (l->kind->evidence, i));
+      GtkWidget *row = hr_model_facts_add (group, sentence, NULL, NULL);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("emblem-ok-symbolic");
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Evidence"), -1);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+    }
+  return group;
+}
+
+static GtkWidget *
+download_card (const HrHubLookup *l)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("3. Download"),
+                                               _("Sizes from the file tree: GB is bytes / 1e9, GiB is bytes / 1024³"));
+  g_autofree char *files = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file", "%u files", l->files->len),
+                                            l->files->len);
+  const char *precision_id = hr_hub_lookup_weight_precision (l);
+  const HrPrecision *precision = hr_precision_lookup (precision_id);
+
+  add_bytes_fact (group, _("All files"), l->total_bytes, files);
+
+  if (l->weight_files->len > 0)
+    {
+      g_autofree char *shards = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u weight file", "%u weight files",
+                                                              l->weight_files->len),
+                                                 l->weight_files->len);
+
+      add_bytes_fact (group, _("Weights"), l->weight_file_bytes, shards);
+      for (guint i = 0; i < l->weight_files->len; i++)
+        {
+          const HrHubFile *f = g_ptr_array_index (l->weight_files, i);
+
+          add_bytes_fact (group, f->path, f->size, NULL);
+        }
+    }
+  if (l->largest != NULL)
+    {
+      g_autofree char *what = g_strdup_printf (_("the largest file: %s"), l->largest->path);
+
+      add_bytes_fact (group, _("Largest file"), l->largest->size, what);
+    }
+  if (l->n_tensors > 0)
+    {
+      g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tensor", "%u tensors", l->n_tensors),
+                                            l->n_tensors);
+
+      add_bytes_fact (group, _("Tensor data"), l->tensor_bytes, n);
+    }
+  if (precision != NULL && l->parameters > 0)
+    {
+      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *what = NULL;
+
+      g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight);
+      /* Translators: parameters x bits / 8 at the repository's own precision */
+      what = g_strdup_printf (_("parameters × %1$s bits / 8 at %2$s"), buf, precision->label);
+      add_bytes_fact (group, _("Weights at the repository’s precision"), bytes, what);
+    }
+  for (guint i = 0; l->gguf_files != NULL && i < l->gguf_files->len; i++)
+    {
+      const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
+      g_autofree char *title = g_strdup_printf ("%s %s", g->label ? g->label : "?", g->path);
+
+      add_bytes_fact (group, title, g->size, g->parts > 1 ? _("split in parts, summed") : NULL);
+    }
+  if (l->gguf != NULL && l->spec != NULL && l->spec->parameters > 0)
+    {
+      g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters), 3);
+      g_autofree char *what = g_strdup_printf (_("%s: file size × 8 / parameters, from its header"), l->gguf_chosen);
+
+      hr_model_facts_add (group, _("Bits per parameter"), bits, what);
+    }
+  return group;
+}
+
+static GtkWidget *
+license_card (const HrHubLookup *l)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("4. License"),
+                                               _("The badge is a label; the file is the contract."));
+  g_autofree char *tag = NULL;
+
+  if (l->license_name != NULL)
+    tag = g_strdup_printf ("%s (%s)", l->license ? l->license : "?", l->license_name);
+  else
+    tag = g_strdup (l->license ? l->license : _("none given"));
+  hr_model_facts_add (group, _("License tag"), tag, _("What the Hub’s badge shows"));
+
+  if (l->license_file != NULL)
+    hr_model_facts_add (group, _("License file"),
+                        l->license_title ? l->license_title : _("(no title)"),
+                        l->license_file);
+
+  if (l->non_commercial)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s is the phrase of the LICENSE file (or the tag) that says so */
+      text = g_strdup_printf (_("Not for commercial use: the license says “%s”. The badge is a label; the file is the contract: read it before you ship."),
+                              l->non_commercial_reason ? l->non_commercial_reason : l->license);
+      hr_model_facts_add_warning (group, _("Commercial use"), text);
+    }
+  else if (l->license_file != NULL)
+    hr_model_facts_add (group, _("Commercial use"), _("no restricting phrase found"),
+                        _("Read the file before you ship: the badge is a label; the file is the contract."));
+  else if (l->license != NULL && hr_hf_license_tag_is_open (l->license))
+    hr_model_facts_add (group, _("Commercial use"), _("an open license tag"),
+                        _("The repository’s LICENSE was not read: the tag is a known open license."));
+  else
+    hr_model_facts_add_warning (group, _("Commercial use"),
+                                _("Unknown: no license file was found to read. Ask the authors before you ship."));
+  return group;
+}
+
+static void
+show_answer (HrHubPage *self)
+{
+  const HrHubLookup *l = self->lookup;
+  g_autofree char *revision = NULL;
+
+  hr_model_facts_clear (self->cards_box);
+  gtk_label_set_text (self->title_label, l->repo);
+  if (l->gated != NULL)
+    /* Translators: revision as asked, the commit it resolved to, and the gating ("manual") */
+    revision = g_strdup_printf (_("%1$s at commit %2$s · gated (%3$s)"), l->revision, l->sha, l->gated);
+  else
+    revision = g_strdup_printf (_("%1$s at commit %2$s"), l->revision, l->sha);
+  gtk_label_set_text (self->revision_label, revision);
+
+  gtk_box_append (self->cards_box, architecture_card (l));
+  gtk_box_append (self->cards_box, kind_card (l));
+  gtk_box_append (self->cards_box, download_card (l));
+  gtk_box_append (self->cards_box, license_card (l));
+
+  if (l->spec != NULL)
+    {
+      hr_spec_memory_set_spec (self->memory, l->spec);
+      gtk_widget_set_visible (GTK_WIDGET (self->memory), TRUE);
+    }
+  else
+    {
+      GtkWidget *group = hr_model_facts_group_new (_("Memory"), NULL);
+
+      hr_spec_memory_set_spec (self->memory, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
+      hr_model_facts_add_warning (group, _("No memory figures"),
+                                  _("The repository gave no model description Headroom can size (no usable config.json or GGUF header), so it cannot be charted or added to the catalog."));
+      gtk_box_append (self->cards_box, group);
+    }
+  gtk_stack_set_visible_child_name (self->state_stack, "answer");
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+static void
+show_error (HrHubPage    *self,
+            const GError *error)
+{
+  const char *title = _("The Lookup Failed");
+  const char *icon = "dialog-error-symbolic";
+  const char *advice = NULL;
+  g_autofree char *escaped = NULL;
+  g_autofree char *description = NULL;
+
+  if (error->domain == HR_NET_ERROR)
+    {
+      switch ((HrNetError) error->code)
+        {
+        case HR_NET_ERROR_GATED:
+          title = _("Access Needed");
+          icon = "dialog-password-symbolic";
+          break;
+        case HR_NET_ERROR_UNAUTHORIZED:
+          title = _("The Token Was Refused");
+          icon = "dialog-password-symbolic";
+          break;
+        case HR_NET_ERROR_NOT_FOUND:
+        case HR_NET_ERROR_BAD_PATH:
+          title = _("Repository Not Found");
+          advice = _("Check the spelling: owner and name are case-sensitive. A private repository needs a token that can read it.");
+          break;
+        case HR_NET_ERROR_REVISION_NOT_FOUND:
+          title = _("No Such Revision");
+          advice = _("Give a branch, a tag or a full commit hash after “@”, or leave it out for main.");
+          break;
+        case HR_NET_ERROR_RATE_LIMITED:
+        case HR_NET_ERROR_BUSY:
+          title = _("The Hub Is Busy");
+          break;
+        case HR_NET_ERROR_CONNECTION_REFUSED:
+        case HR_NET_ERROR_RESOLVE:
+        case HR_NET_ERROR_TLS:
+        case HR_NET_ERROR_TIMEOUT:
+          title = _("Could Not Reach the Hub");
+          icon = "network-offline-symbolic";
+          advice = _("Check the network connection (and HF_ENDPOINT, when it is set), then try again.");
+          break;
+        case HR_NET_ERROR_SERVER:
+        case HR_NET_ERROR_STREAM:
+        case HR_NET_ERROR_TRUNCATED:
+        case HR_NET_ERROR_INVALID_RESPONSE:
+        case HR_NET_ERROR_TOO_LARGE:
+        case HR_NET_ERROR_FAILED:
+        default:
+          break;
+        }
+    }
+  else if (error->domain == HR_CORE_ERROR)
+    {
+      title = _("Not a Repository Id");
+      icon = "dialog-information-symbolic";
+    }
+
+  if (advice != NULL)
+    description = g_strdup_printf ("%s\n\n%s", error->message, advice);
+  else
+    description = g_strdup (error->message);
+  escaped = g_markup_escape_text (description, -1);
+  adw_status_page_set_title (self->error_page, title);
+  adw_status_page_set_icon_name (self->error_page, icon);
+  adw_status_page_set_description (self->error_page, escaped);
+  gtk_stack_set_visible_child_name (self->state_stack, "error");
+}
+
+/* ------------------------------------------------------------------ */
+/* The lookup                                                          */
+
+static void
+set_busy (HrHubPage *self,
+          gboolean   busy)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->lookup_button), !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+}
+
+static HrHubClient *
+ensure_client (HrHubPage *self)
+{
+  if (self->client == NULL)
+    self->client = hr_hub_client_new ();
+  return self->client;
+}
+
+typedef struct {
+  HrHubPage    *self;        /* owned */
+  GCancellable *cancellable; /* owned: which lookup this is */
+} LookupData;
+
+static void
+lookup_data_free (LookupData *data)
+{
+  g_object_unref (data->self);
+  g_object_unref (data->cancellable);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LookupData, lookup_data_free)
+
+static void
+on_lookup_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(LookupData) data = user_data;
+  HrHubPage *self = data->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHubLookup) lookup = hr_hub_client_lookup_finish (HR_HUB_CLIENT (source), result, &error);
+
+  /* A lookup that was replaced, cancelled or outlived its page. */
+  if (data->cancellable != self->cancellable)
+    return;
+
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+
+  if (lookup == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_stack_set_visible_child_name (self->state_stack, self->lookup != NULL ? "answer" : "intro");
+      else
+        show_error (self, error);
+      return;
+    }
+
+  remember (self, self->pending_text);
+  g_clear_pointer (&self->lookup, hr_hub_lookup_free);
+  self->lookup = g_steal_pointer (&lookup);
+  show_answer (self);
+}
+
+/**
+ * hr_hub_page_look_up:
+ * @self: a #HrHubPage
+ * @text: (nullable): `owner/name` or `owner/name@revision`; %NULL looks up
+ *   what the entry holds
+ *
+ * Starts a lookup (hr_hub_client_lookup_async()), cancelling one that is
+ * running. While it runs the page shows a spinner and a Cancel button; then
+ * the four cards, or an #AdwStatusPage with the error's message and what to
+ * do. Text that is not a repository id is refused on the page at once
+ * (%HR_CORE_ERROR, from hr_hf_repo_parse()). A successful lookup goes to the
+ * front of the GSettings key `recent-hf-lookups` (at most
+ * %HR_HUB_PAGE_MAX_RECENT).
+ */
+void
+hr_hub_page_look_up (HrHubPage  *self,
+                     const char *text)
+{
+  g_autofree char *typed = NULL;
+  g_autofree char *repo = NULL;
+  g_autofree char *revision = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GError) error = NULL;
+  LookupData *data;
+
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+
+  if (text != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->repo_entry), text);
+  typed = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->repo_entry))));
+  if (*typed == '\0')
+    return;
+
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+    }
+
+  if (!hr_hf_repo_parse (typed, &repo, &revision, &error))
+    {
+      set_busy (self, FALSE);
+      show_error (self, error);
+      return;
+    }
+
+  g_free (self->pending_text);
+  self->pending_text = g_strdup (typed);
+  self->cancellable = g_cancellable_new ();
+
+  /* Translators: while a lookup runs; %s is the repository id */
+  title = g_strdup_printf (_("Looking Up %s…"), typed);
+  adw_status_page_set_title (self->loading_page, title);
+  adw_status_page_set_description (self->loading_page,
+                                   _("Model info, config files, the file tree and the LICENSE, pinned to one commit"));
+  set_busy (self, TRUE);
+  gtk_stack_set_visible_child_name (self->state_stack, "loading");
+
+  data = g_new0 (LookupData, 1);
+  data->self = g_object_ref (self);
+  data->cancellable = g_object_ref (self->cancellable);
+  hr_hub_client_lookup_async (ensure_client (self), repo, revision, self->cancellable, on_lookup_done, data);
+}
+
+/**
+ * hr_hub_page_cancel:
+ * @self: a #HrHubPage
+ *
+ * Cancels the running lookup, if any: the page goes back to what it showed
+ * before, and nothing is added anywhere.
+ */
+void
+hr_hub_page_cancel (HrHubPage *self)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+lookup_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  hr_hub_page_look_up (HR_HUB_PAGE (widget), NULL);
+}
+
+static void
+lookup_recent_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  hr_hub_page_look_up (HR_HUB_PAGE (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  hr_hub_page_cancel (HR_HUB_PAGE (widget));
+}
+
+static void
+on_entry_activate (HrHubPage *self)
+{
+  hr_hub_page_look_up (self, NULL);
+}
+
+static void
+on_entry_changed (HrHubPage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->repo_entry));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", text != NULL && *text != '\0');
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_hub_page_dispose (GObject *object)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+    }
+
+  G_OBJECT_CLASS (hr_hub_page_parent_class)->dispose (object);
+}
+
+static void
+hr_hub_page_finalize (GObject *object)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->client);
+  g_clear_pointer (&self->pending_text, g_free);
+  g_clear_pointer (&self->lookup, hr_hub_lookup_free);
+
+  G_OBJECT_CLASS (hr_hub_page_parent_class)->finalize (object);
+}
+
 static void
 hr_hub_page_class_init (HrHubPageClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_hub_page_dispose;
+  object_class->finalize = hr_hub_page_finalize;
+
+  g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/hr-hub-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, repo_entry);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, lookup_button);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, revision_label);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, cards_box);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, memory);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
+
+  gtk_widget_class_install_action (widget_class, "hub.lookup", NULL, lookup_action);
+  gtk_widget_class_install_action (widget_class, "hub.lookup-recent", "s", lookup_recent_action);
+  gtk_widget_class_install_action (widget_class, "hub.cancel", NULL, cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "hub.cancel", NULL);
 }
 
 static void
 hr_hub_page_init (HrHubPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  g_signal_connect_object (self->settings, "changed::recent-hf-lookups",
+                           G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
+  rebuild_recent_menu (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("owner/name, optionally followed by @ and a branch, tag or commit"),
+                                  -1);
 }
 
 /**
@@ -38,4 +827,135 @@ GtkWidget *
 hr_hub_page_new (void)
 {
   return g_object_new (HR_TYPE_HUB_PAGE, NULL);
+}
+
+/**
+ * hr_hub_page_set_models_page:
+ * @self: a #HrHubPage
+ * @page: the window's Models page: its board, KV cache type and slots are
+ *   the memory chart's, and "Add to Catalog" adds to its catalog
+ */
+void
+hr_hub_page_set_models_page (HrHubPage    *self,
+                             HrModelsPage *page)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+
+  hr_spec_memory_set_models_page (self->memory, page);
+}
+
+/**
+ * hr_hub_page_set_client:
+ * @self: a #HrHubPage
+ * @client: (nullable): the Hub client to look up with; %NULL makes one
+ *   with hr_hub_client_new() (HF_ENDPOINT, HF_TOKEN or the keyring) at the
+ *   next lookup
+ */
+void
+hr_hub_page_set_client (HrHubPage   *self,
+                        HrHubClient *client)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+  g_return_if_fail (client == NULL || HR_IS_HUB_CLIENT (client));
+
+  g_set_object (&self->client, client);
+}
+
+/**
+ * hr_hub_page_get_state:
+ * @self: a #HrHubPage
+ *
+ * Returns: what the page shows: "intro", "loading", "error" or "answer"
+ */
+const char *
+hr_hub_page_get_state (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->state_stack);
+}
+
+/**
+ * hr_hub_page_get_lookup:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none) (nullable): the lookup the cards show
+ */
+const HrHubLookup *
+hr_hub_page_get_lookup (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return self->lookup;
+}
+
+/**
+ * hr_hub_page_get_cards:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none): the box of the four cards (read them with
+ *   hr_model_facts_get_value())
+ */
+GtkWidget *
+hr_hub_page_get_cards (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return GTK_WIDGET (self->cards_box);
+}
+
+/**
+ * hr_hub_page_get_error_page:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none): the status page a failed lookup shows
+ */
+AdwStatusPage *
+hr_hub_page_get_error_page (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return self->error_page;
+}
+
+/**
+ * hr_hub_page_get_memory:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none): the memory chart, sliders and Add to Catalog
+ */
+HrSpecMemory *
+hr_hub_page_get_memory (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return self->memory;
+}
+
+/**
+ * hr_hub_page_get_entry:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none): the repository entry
+ */
+GtkEditable *
+hr_hub_page_get_entry (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+
+  return GTK_EDITABLE (self->repo_entry);
+}
+
+/**
+ * hr_hub_page_focus_entry:
+ * @self: a #HrHubPage
+ *
+ * Moves the keyboard focus to the repository entry.
+ */
+void
+hr_hub_page_focus_entry (HrHubPage *self)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->repo_entry));
 }

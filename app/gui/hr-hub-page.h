@@ -2,18 +2,44 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrHubPage: the Hugging Face page: look up a model on the Hub and add it to the catalog.
+ * HrHubPage: the Hugging Face page. A repository id (owner/name[@revision])
+ * with recent lookups; the lookup's answer to the seed's four week-3
+ * questions as four cards (architecture and size, base or instruct,
+ * download, license); the model's memory on the current board at the page's
+ * own precision and context; and "Add to Catalog". A lookup that fails says
+ * why on the page.
  */
 #pragma once
 
 #include <adwaita.h>
 
+#include "hr-hub-client.h"
+#include "hr-models-page.h"
+#include "hr-spec-memory.h"
+
 G_BEGIN_DECLS
+
+/** HR_HUB_PAGE_MAX_RECENT: how many lookups the recent list keeps. */
+#define HR_HUB_PAGE_MAX_RECENT 10
 
 #define HR_TYPE_HUB_PAGE (hr_hub_page_get_type ())
 
 G_DECLARE_FINAL_TYPE (HrHubPage, hr_hub_page, HR, HUB_PAGE, AdwBin)
 
-GtkWidget *hr_hub_page_new (void);
+GtkWidget         *hr_hub_page_new             (void);
+void               hr_hub_page_set_models_page (HrHubPage     *self,
+                                                HrModelsPage  *page);
+void               hr_hub_page_set_client      (HrHubPage     *self,
+                                                HrHubClient   *client);
+void               hr_hub_page_look_up         (HrHubPage     *self,
+                                                const char    *text);
+void               hr_hub_page_cancel          (HrHubPage     *self);
+const char        *hr_hub_page_get_state       (HrHubPage     *self);
+const HrHubLookup *hr_hub_page_get_lookup      (HrHubPage     *self);
+GtkWidget         *hr_hub_page_get_cards       (HrHubPage     *self);
+AdwStatusPage     *hr_hub_page_get_error_page  (HrHubPage     *self);
+HrSpecMemory      *hr_hub_page_get_memory      (HrHubPage     *self);
+GtkEditable       *hr_hub_page_get_entry       (HrHubPage     *self);
+void               hr_hub_page_focus_entry     (HrHubPage     *self);
 
 G_END_DECLS

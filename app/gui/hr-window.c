@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-board-page.h"
+#include "hr-gguf-page.h"
 #include "hr-hub-page.h"
 #include "hr-window.h"
 
@@ -26,6 +27,8 @@ struct _HrWindow
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton      *sidebar_button;
   HrModelsPage         *models_page;
+  HrHubPage            *hub_page;
+  HrGgufPage           *gguf_page;
 
   GSettings            *settings;
   GPtrArray            *messages;   /* every toast shown, in order */
@@ -208,6 +211,18 @@ show_page_action (GtkWidget  *widget,
   adw_view_stack_set_visible_child_name (self->stack, g_variant_get_string (parameter, NULL));
 }
 
+/* "Open GGUF File…": the File page, and a file chooser over it. */
+static void
+open_gguf_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->stack, "file");
+  hr_gguf_page_choose_file (self->gguf_page, GTK_WINDOW (self));
+}
+
 /* ------------------------------------------------------------------ */
 /* GObject                                                             */
 
@@ -261,6 +276,7 @@ hr_window_class_init (HrWindowClass *klass)
   g_type_ensure (HR_TYPE_MODELS_PAGE);
   g_type_ensure (HR_TYPE_HUB_PAGE);
   g_type_ensure (HR_TYPE_BOARD_PAGE);
+  g_type_ensure (HR_TYPE_GGUF_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
@@ -268,6 +284,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, models_page);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, hub_page);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, gguf_page);
 
   gtk_widget_class_install_action (widget_class, "win.export-png", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-svg", NULL, export_action);
@@ -275,6 +293,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.open-gguf", NULL, open_gguf_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
@@ -284,6 +303,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "s", "models");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "s", "hub");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "s", "board");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.show-page", "s", "file");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-gguf", NULL);
 }
 
 static void
@@ -309,6 +330,8 @@ hr_window_init (HrWindow *self)
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
 
   hr_models_page_load (self->models_page, problems);
+  hr_hub_page_set_models_page (self->hub_page, self->models_page);
+  hr_gguf_page_set_models_page (self->gguf_page, self->models_page);
   for (guint i = 0; i < problems->len; i++)
     hr_window_add_toast (self, g_ptr_array_index (problems, i));
 }
@@ -346,7 +369,7 @@ hr_window_get_models_page (HrWindow *self)
  * @self: a #HrWindow
  *
  * Returns: (transfer none): the view stack holding the pages "models",
- *   "hub" and "board"
+ *   "hub", "board" and "file"
  */
 AdwViewStack *
 hr_window_get_stack (HrWindow *self)

@@ -1,0 +1,973 @@
+/* hr-gguf-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-gguf-page.h"
+#include "hr-memory.h"
+#include "hr-model-facts.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+/* Bytes read per step while hashing. */
+#define HASH_CHUNK (1024 * 1024)
+
+struct _HrGgufPage
+{
+  AdwBin          parent_instance;
+
+  GtkStack       *state_stack;
+  AdwStatusPage  *loading_page;
+  GtkSpinner     *spinner;
+  AdwStatusPage  *error_page;
+  GtkLabel       *title_label;
+  GtkLabel       *path_label;
+  GtkBox         *cards_box;
+  HrSpecMemory   *memory;
+
+  GtkFileChooserNative *chooser;
+  GCancellable   *cancellable;   /* header read and hashing of the file shown */
+  HrGgufFile     *file;
+  HrModelSpec    *spec;          /* origin "gguf:sha256:<hex>" once known */
+  char           *digest;        /* "sha256:<hex>", or NULL while hashing */
+  GTask          *hash_task;     /* while hashing */
+  guint           hash_timeout;
+  GtkWidget      *digest_row;
+  GtkProgressBar *hash_bar;
+};
+
+G_DEFINE_FINAL_TYPE (HrGgufPage, hr_gguf_page, ADW_TYPE_BIN)
+
+/* ------------------------------------------------------------------ */
+/* Reading the header, in a thread                                     */
+
+typedef struct {
+  char        *path;
+  char        *display;
+  char        *blob_digest;   /* "sha256:<hex>" from an Ollama blob's name, or NULL */
+  HrGgufFile  *file;
+  HrModelSpec *spec;
+  char        *split_problem;
+} Header;
+
+static void
+header_free (Header *h)
+{
+  g_free (h->path);
+  g_free (h->display);
+  g_free (h->blob_digest);
+  g_clear_pointer (&h->file, hr_gguf_file_unref);
+  g_clear_pointer (&h->spec, hr_model_spec_free);
+  g_free (h->split_problem);
+  g_free (h);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Header, header_free)
+
+/* Ollama stores a model as blobs/sha256-<64 hex>: the name is the digest. */
+static char *
+digest_from_blob_name (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  if (!g_str_has_prefix (base, "sha256-") || strlen (base) != 7 + 64)
+    return NULL;
+  for (const char *p = base + 7; *p != '\0'; p++)
+    if (!g_ascii_isxdigit (*p) || g_ascii_isupper (*p))
+      return NULL;
+  return g_strconcat ("sha256:", base + 7, NULL);
+}
+
+static void
+read_header_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  const char *path = task_data;
+  g_autoptr(Header) h = g_new0 (Header, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *origin = NULL;
+  guint32 split_index = 0, split_count = 0;
+
+  h->path = g_strdup (path);
+  h->display = g_filename_display_name (path);
+  h->blob_digest = digest_from_blob_name (path);
+
+  h->file = hr_gguf_file_load (path, cancellable, &error);
+  if (h->file == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* A split model: the first shard holds the metadata (as headroom-cli gguf). */
+  if (hr_gguf_file_get_split (h->file, &split_index, &split_count))
+    {
+      if (split_index > 0)
+        {
+          g_task_return_new_error (task, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                                   _("%s is shard %u of %u of a split model; the model’s metadata is in the first shard: open that one"),
+                                   h->display, split_index + 1, split_count);
+          return;
+        }
+      else
+        {
+          g_auto(GStrv) shard_paths = hr_gguf_split_shard_paths (path, split_count);
+
+          if (shard_paths == NULL)
+            h->split_problem = g_strdup (_("the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found"));
+          for (guint i = 1; shard_paths != NULL && shard_paths[i] != NULL && h->split_problem == NULL; i++)
+            {
+              g_autoptr(HrGgufFile) shard = hr_gguf_file_load (shard_paths[i], cancellable, &error);
+
+              if (shard == NULL || !hr_gguf_file_add_shard (h->file, shard, &error))
+                {
+                  h->split_problem = g_strdup (error->message);
+                  g_clear_error (&error);
+                }
+            }
+        }
+    }
+
+  /* A blob's name is a digest, not a model name: general.name then. */
+  if (h->blob_digest == NULL)
+    {
+      g_autofree char *base = g_path_get_basename (h->display);
+
+      name = g_str_has_suffix (base, ".gguf") ? g_strndup (base, strlen (base) - 5) : g_strdup (base);
+      origin = g_strconcat ("gguf:", path, NULL);
+    }
+  else
+    origin = g_strconcat ("gguf:", h->blob_digest, NULL);
+
+  h->spec = hr_gguf_file_to_model_spec (h->file, name, origin, &error);
+  if (h->spec == NULL)
+    {
+      g_prefix_error (&error, "%s: ", h->display);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&h), (GDestroyNotify) header_free);
+}
+
+/* ------------------------------------------------------------------ */
+/* Hashing the whole file, in a thread                                 */
+
+typedef struct {
+  char   *path;
+  gint    permille;  /* atomic: progress for the bar */
+} HashJob;
+
+static void
+hash_job_free (HashJob *job)
+{
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+hash_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  HashJob *job = task_data;
+  g_autoptr(GFile) file = g_file_new_for_path (job->path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *buffer = g_malloc (HASH_CHUNK);
+  guint64 total, done = 0;
+  gssize n;
+
+  stream = g_file_read (file, cancellable, &error);
+  if (stream == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, &error);
+  if (info == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  total = (guint64) g_file_info_get_size (info);
+
+  while ((n = g_input_stream_read (G_INPUT_STREAM (stream), buffer, HASH_CHUNK, cancellable, &error)) > 0)
+    {
+      g_checksum_update (checksum, buffer, (gsize) n);
+      done += (guint64) n;
+      g_atomic_int_set (&job->permille, total > 0 ? (gint) MIN (1000, done * 1000 / total) : 1000);
+    }
+  if (n < 0)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_pointer (task, g_strconcat ("sha256:", g_checksum_get_string (checksum), NULL), g_free);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cards                                                               */
+
+static char *
+count_or_unknown (guint64 value)
+{
+  return value == 0 ? g_strdup (_("unknown")) : hr_format_count (value);
+}
+
+static char *
+token_text (gboolean    present,
+            guint32     id,
+            const char *text)
+{
+  if (!present)
+    return g_strdup (_("none"));
+  if (text == NULL)
+    return g_strdup_printf (_("%u (not in the vocabulary)"), id);
+  return g_strdup_printf ("%u %s", id, text);
+}
+
+static void
+add_count (GtkWidget  *group,
+           const char *title,
+           guint64     value,
+           const char *subtitle)
+{
+  g_autofree char *text = count_or_unknown (value);
+
+  hr_model_facts_add (group, title, text, subtitle);
+}
+
+static void
+add_bytes (GtkWidget  *group,
+           const char *title,
+           guint64     bytes,
+           const char *what)
+{
+  g_autofree char *exact = hr_format_count (bytes);
+  g_autofree char *value = g_strdup_printf (_("%s bytes"), exact);
+  g_autofree char *both = hr_format_gb_gib (bytes, 2);
+  g_autofree char *subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
+
+  hr_model_facts_add (group, title, value, subtitle);
+}
+
+static GtkWidget *
+file_card (HrGgufPage   *self,
+           const Header *h)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("File"), NULL);
+  g_autofree char *version = g_strdup_printf ("%u", hr_gguf_file_get_version (h->file));
+  g_autofree char *header = hr_format_count (hr_gguf_file_get_header_bytes (h->file));
+  g_autofree char *header_text = g_strdup_printf (_("%s bytes read"), header);
+  g_autofree char *offset = hr_format_count (hr_gguf_file_get_data_offset (h->file));
+  g_autofree char *offset_text = g_strdup_printf (_("tensor data from byte %s, aligned to %u"), offset,
+                                                  (guint) hr_gguf_file_get_alignment (h->file));
+
+  add_bytes (group, _("File size"), hr_gguf_file_get_file_bytes (h->file), NULL);
+  hr_model_facts_add (group, _("GGUF version"), version, NULL);
+  hr_model_facts_add (group, _("Header"), header_text, offset_text);
+
+  if (h->blob_digest != NULL)
+    self->digest_row = hr_model_facts_add (group, _("sha256"), h->blob_digest + 7,
+                                           _("Taken from the Ollama blob’s name (blobs/sha256-…), not computed"));
+  else
+    {
+      self->digest_row = hr_model_facts_add (group, _("sha256"), _("computing…"),
+                                             _("Computed over the whole file for the catalog row’s origin"));
+      self->hash_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+      gtk_widget_set_valign (GTK_WIDGET (self->hash_bar), GTK_ALIGN_CENTER);
+      gtk_widget_set_size_request (GTK_WIDGET (self->hash_bar), 120, -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->hash_bar),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("sha256 progress"), -1);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (self->digest_row), GTK_WIDGET (self->hash_bar));
+    }
+
+  if (hr_gguf_file_get_file_bytes (h->file) < hr_gguf_file_get_tensor_data_end (h->file))
+    {
+      g_autofree char *end = hr_format_count (hr_gguf_file_get_tensor_data_end (h->file));
+      g_autofree char *text = g_strdup_printf (_("The file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy."), end);
+
+      hr_model_facts_add_warning (group, _("Incomplete file"), text);
+    }
+  return group;
+}
+
+static GtkWidget *
+model_card (const Header *h)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("Architecture and Size"),
+                                               _("From the header’s metadata and tensor shapes"));
+  const HrModelSpec *spec = h->spec;
+  const char *general_name = hr_gguf_file_get_string (h->file, "general.name");
+  guint64 file_type = 0;
+  guint n_tensors = hr_gguf_file_get_n_tensors (h->file);
+  g_autofree char *value = NULL;
+  g_autofree char *subtitle = NULL;
+
+  hr_model_facts_add (group, _("Architecture"), spec->architecture ? spec->architecture : _("unknown"),
+                      "general.architecture");
+  hr_model_facts_add (group, _("Name"), general_name ? general_name : _("(none)"), "general.name");
+  if (hr_gguf_file_get_uint (h->file, "general.file_type", &file_type))
+    {
+      const char *label = file_type <= G_MAXUINT32 ? hr_ggml_file_type_label ((guint32) file_type) : NULL;
+
+      subtitle = g_strdup_printf ("general.file_type %" G_GUINT64_FORMAT, file_type);
+      hr_model_facts_add (group, _("File type"), label ? label : _("unknown"), subtitle);
+      g_clear_pointer (&subtitle, g_free);
+    }
+  else
+    hr_model_facts_add (group, _("File type"), _("not stated"), _("no general.file_type"));
+
+  value = hr_format_count (spec->parameters);
+  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "summed from %u tensor shape", "summed from %u tensor shapes",
+                                           n_tensors), n_tensors);
+  hr_model_facts_add (group, _("Parameters"), value, subtitle);
+  g_clear_pointer (&value, g_free);
+  g_clear_pointer (&subtitle, g_free);
+
+  add_count (group, _("Layers"), spec->layers, "block_count");
+  add_count (group, _("Attention heads"), spec->heads, "attention.head_count");
+  if (spec->layer_kv_heads != NULL)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+
+      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+        g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
+      subtitle = g_strdup_printf (_("at most; per layer: %s"), list->str);
+      add_count (group, _("Key/value heads"), spec->kv_heads, subtitle);
+      g_clear_pointer (&subtitle, g_free);
+    }
+  else
+    add_count (group, _("Key/value heads"), spec->kv_heads, "attention.head_count_kv");
+  add_count (group, _("Key length"), spec->key_length, "attention.key_length");
+  add_count (group, _("Value length"), spec->value_length, "attention.value_length");
+  add_count (group, _("Embedding length"), spec->embedding_length, "embedding_length");
+  if (spec->context_length > 0)
+    {
+      g_autofree char *n = hr_format_count (spec->context_length);
+
+      value = g_strdup_printf (_("%s tokens"), n);
+      hr_model_facts_add (group, _("Native context"), value, "context_length");
+      g_clear_pointer (&value, g_free);
+    }
+  else
+    hr_model_facts_add (group, _("Native context"), _("unknown"), _("no context_length key"));
+  if (spec->sliding_window > 0)
+    {
+      g_autofree char *n = hr_format_count (spec->sliding_window);
+
+      value = g_strdup_printf (_("%s tokens"), n);
+      if (spec->layer_sliding != NULL)
+        {
+          guint n_sliding = 0;
+
+          for (guint i = 0; i < spec->layer_sliding->len; i++)
+            n_sliding += g_array_index (spec->layer_sliding, guint8, i) != 0;
+          subtitle = g_strdup_printf (_("on %u of %u layers"), n_sliding, spec->layers);
+        }
+      hr_model_facts_add (group, _("Sliding window"), value, subtitle);
+      g_clear_pointer (&value, g_free);
+      g_clear_pointer (&subtitle, g_free);
+    }
+  else
+    hr_model_facts_add (group, _("Sliding window"), _("none"), NULL);
+  if (spec->expert_count > 0)
+    {
+      value = g_strdup_printf (_("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
+      hr_model_facts_add (group, _("Experts"), value, NULL);
+      g_clear_pointer (&value, g_free);
+    }
+  hr_model_facts_add (group, _("Tied embeddings"),
+                      spec->tied_embeddings ? _("yes") : _("no"),
+                      spec->tied_embeddings ? _("no output.weight tensor") : NULL);
+  return group;
+}
+
+static GtkWidget *
+tokenizer_card (const Header *h)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("Tokenizer"),
+                                               _("Which vocabulary and chat markers the file carries"));
+  g_autoptr(HrGgufTokenizer) tok = hr_gguf_file_get_tokenizer (h->file);
+  g_autofree char *vocab = hr_format_count (tok->vocab_size);
+  g_autofree char *merges = hr_format_count (tok->merges);
+  g_autofree char *merges_text = g_strdup_printf (_("%s merges"), merges);
+  g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
+  g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
+
+  hr_model_facts_add (group, _("Tokenizer model"), tok->model ? tok->model : _("(none)"), "tokenizer.ggml.model");
+  hr_model_facts_add (group, _("Pre-tokenizer"), tok->pre ? tok->pre : _("(none)"), "tokenizer.ggml.pre");
+  hr_model_facts_add (group, _("Vocabulary"), vocab, merges_text);
+  hr_model_facts_add (group, _("BOS"), bos, "tokenizer.ggml.bos_token_id");
+  hr_model_facts_add (group, _("EOS"), eos, "tokenizer.ggml.eos_token_id");
+  if (tok->has_chat_template)
+    {
+      g_autofree char *length = hr_format_count (tok->chat_template_length);
+      g_autofree char *value = g_strdup_printf (_("yes, %s bytes"), length);
+
+      hr_model_facts_add (group, _("Chat template"), value, "tokenizer.chat_template");
+      if (tok->chat_markers->len > 0)
+        {
+          g_autoptr(GString) joined = g_string_new (NULL);
+
+          for (guint i = 0; i < tok->chat_markers->len; i++)
+            g_string_append_printf (joined, "%s%s", i > 0 ? " " : "", (char *) g_ptr_array_index (tok->chat_markers, i));
+          hr_model_facts_add (group, _("Chat markers"), joined->str, _("Special tokens the template uses"));
+        }
+      else
+        hr_model_facts_add (group, _("Chat markers"), _("none found in the vocabulary"), NULL);
+    }
+  else
+    hr_model_facts_add (group, _("Chat template"), _("no"), NULL);
+  return group;
+}
+
+static GtkWidget *
+tensors_card (const Header *h)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("Tensors"),
+                                               _("Exact bytes from each tensor’s ggml type and shape"));
+  guint n_types;
+  const HrGgmlTypeInfo *types = hr_ggml_type_list (&n_types);
+  guint64 tensor_bytes = hr_gguf_file_get_tensor_bytes (h->file);
+  double bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (h->file), h->spec->parameters);
+  g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (h->file));
+
+  hr_model_facts_add (group, _("Tensors"), n, NULL);
+  for (guint i = 0; i < n_types; i++)
+    {
+      guint64 bytes;
+      guint count = hr_gguf_file_count_tensors_of_type (h->file, types[i].type, &bytes);
+      g_autofree char *b = NULL;
+      g_autofree char *value = NULL;
+
+      if (count == 0)
+        continue;
+      b = hr_format_count (bytes);
+      value = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", count),
+                               count, b);
+      hr_model_facts_add (group, types[i].name, value, NULL);
+    }
+  add_bytes (group, _("Tensor bytes"), tensor_bytes, NULL);
+  if (bits > 0.0)
+    {
+      g_autofree char *text = hr_format_decimal (bits, 2);
+
+      hr_model_facts_add (group, _("Bits per parameter"), text, _("file size × 8 / parameters, over the whole file"));
+    }
+  else
+    hr_model_facts_add (group, _("Bits per parameter"), _("unknown"), _("no parameters or no file size"));
+  if (h->split_problem != NULL)
+    hr_model_facts_add_warning (group, _("Split model"), h->split_problem);
+  else if (hr_gguf_file_get_n_shards (h->file) > 1)
+    {
+      g_autofree char *text = g_strdup_printf (_("%u shards, summed: the tensor figures, file size and memory cover the whole model"),
+                                               hr_gguf_file_get_n_shards (h->file));
+
+      hr_model_facts_add (group, _("Split model"), NULL, text);
+    }
+  return group;
+}
+
+/* ------------------------------------------------------------------ */
+/* Digest                                                              */
+
+static void
+set_origin (HrGgufPage *self)
+{
+  g_autofree char *origin = g_strconcat ("gguf:", self->digest, NULL);
+
+  g_free (self->spec->origin);
+  self->spec->origin = g_steal_pointer (&origin);
+  hr_spec_memory_set_spec (self->memory, self->spec);
+  hr_spec_memory_set_can_add (self->memory, TRUE, NULL);
+}
+
+static void
+stop_hash_timeout (HrGgufPage *self)
+{
+  g_clear_handle_id (&self->hash_timeout, g_source_remove);
+}
+
+static gboolean
+on_hash_tick (gpointer user_data)
+{
+  HrGgufPage *self = user_data;
+  HashJob *job;
+  gint permille;
+  g_autofree char *text = NULL;
+
+  if (self->hash_task == NULL || self->hash_bar == NULL)
+    return G_SOURCE_CONTINUE;
+  job = g_task_get_task_data (self->hash_task);
+  permille = g_atomic_int_get (&job->permille);
+  gtk_progress_bar_set_fraction (self->hash_bar, permille / 1000.0);
+  /* Translators: the sha256 digest being computed, "computing… 42 %" */
+  text = g_strdup_printf (_("computing… %d %%"), permille / 10);
+  hr_model_facts_set_value (self->digest_row, text);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_hash_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(HrGgufPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *digest = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (G_TASK (result) != self->hash_task)
+    return;
+  g_clear_object (&self->hash_task);
+  stop_hash_timeout (self);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", FALSE);
+  if (digest == NULL)
+    {
+      gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+      hr_model_facts_set_value (self->digest_row, _("not computed"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->digest_row),
+                                   cancelled ? _("Cancelled") : error->message);
+      hr_spec_memory_set_can_add (self->memory, FALSE,
+                                  _("The file’s digest was not computed, so it cannot be added to the catalog: open the file again to compute it."));
+      if (self->hash_bar != NULL)
+        gtk_widget_set_visible (GTK_WIDGET (self->hash_bar), FALSE);
+      return;
+    }
+
+  self->digest = g_steal_pointer (&digest);
+  if (self->hash_bar != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->hash_bar), FALSE);
+  hr_model_facts_set_value (self->digest_row, self->digest + 7);
+  set_origin (self);
+}
+
+static void
+start_hash (HrGgufPage *self,
+            const char *path)
+{
+  HashJob *job = g_new0 (HashJob, 1);
+
+  job->path = g_strdup (path);
+  self->hash_task = g_task_new (self, self->cancellable, on_hash_done, g_object_ref (self));
+  g_task_set_source_tag (self->hash_task, start_hash);
+  g_task_set_task_data (self->hash_task, job, (GDestroyNotify) hash_job_free);
+  g_task_run_in_thread (self->hash_task, hash_thread);
+  self->hash_timeout = g_timeout_add (100, on_hash_tick, self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", TRUE);
+  hr_spec_memory_set_can_add (self->memory, FALSE,
+                              _("Computing the file’s sha256 digest for the catalog row’s origin…"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening                                                             */
+
+static void
+set_busy (HrGgufPage *self,
+          gboolean    busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", busy);
+}
+
+static void
+show_header (HrGgufPage *self,
+             Header     *h)
+{
+  const char *general_name = hr_gguf_file_get_string (h->file, "general.name");
+
+  g_clear_pointer (&self->file, hr_gguf_file_unref);
+  g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_pointer (&self->digest, g_free);
+  self->file = hr_gguf_file_ref (h->file);
+  self->spec = hr_model_spec_copy (h->spec);
+  self->digest_row = NULL;
+  self->hash_bar = NULL;
+
+  hr_model_facts_clear (self->cards_box);
+  gtk_label_set_text (self->title_label, general_name ? general_name : self->spec->name);
+  gtk_label_set_text (self->path_label, h->display);
+  gtk_box_append (self->cards_box, file_card (self, h));
+  gtk_box_append (self->cards_box, model_card (h));
+  gtk_box_append (self->cards_box, tokenizer_card (h));
+  gtk_box_append (self->cards_box, tensors_card (h));
+
+  hr_spec_memory_set_spec (self->memory, self->spec);
+  if (h->blob_digest != NULL)
+    {
+      self->digest = g_strdup (h->blob_digest);
+      set_origin (self);
+    }
+  else
+    start_hash (self, h->path);
+  gtk_stack_set_visible_child_name (self->state_stack, "answer");
+}
+
+static void
+on_header_read (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(HrGgufPage) self = user_data;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Header) h = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (cancellable != self->cancellable || g_cancellable_is_cancelled (cancellable))
+    {
+      if (cancellable == self->cancellable)
+        {
+          set_busy (self, FALSE);
+          gtk_stack_set_visible_child_name (self->state_stack, self->file != NULL ? "answer" : "intro");
+        }
+      return;
+    }
+  set_busy (self, FALSE);
+
+  if (h == NULL)
+    {
+      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+
+      adw_status_page_set_description (self->error_page, escaped);
+      gtk_stack_set_visible_child_name (self->state_stack, "error");
+      return;
+    }
+  show_header (self, h);
+}
+
+static void
+cancel_work (HrGgufPage *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->hash_task);
+  stop_hash_timeout (self);
+}
+
+/**
+ * hr_gguf_page_open:
+ * @self: a #HrGgufPage
+ * @file: a local GGUF file
+ *
+ * Reads @file's header in a thread (hr_gguf_file_load(): never the tensor
+ * data) and shows its facts, the memory chart and "Add to Catalog"; a file
+ * that is not a usable GGUF shows the parser's message (%HR_CORE_ERROR or
+ * a #GIOError naming the file). Then computes the file's sha256 in a thread
+ * with a progress bar, unless the file is an Ollama blob named
+ * `sha256-<hex>`, whose name is its digest; the catalog row's origin is
+ * "gguf:sha256:<hex>", and "Add to Catalog" waits for it. Whatever the page
+ * was reading or hashing before is cancelled.
+ */
+void
+hr_gguf_page_open (HrGgufPage *self,
+                   GFile      *file)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  cancel_work (self);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      adw_status_page_set_description (self->error_page, _("Headroom reads local files only: this one has no local path."));
+      gtk_stack_set_visible_child_name (self->state_stack, "error");
+      return;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  display = g_filename_display_basename (path);
+  /* Translators: while a GGUF header is read; %s is the file name */
+  title = g_strdup_printf (_("Reading the Header of %s…"), display);
+  adw_status_page_set_title (self->loading_page, title);
+  set_busy (self, TRUE);
+  gtk_stack_set_visible_child_name (self->state_stack, "loading");
+
+  task = g_task_new (self, self->cancellable, on_header_read, g_object_ref (self));
+  g_task_set_source_tag (task, hr_gguf_page_open);
+  g_task_set_task_data (task, g_steal_pointer (&path), g_free);
+  g_task_run_in_thread (task, read_header_thread);
+}
+
+/**
+ * hr_gguf_page_cancel:
+ * @self: a #HrGgufPage
+ *
+ * Stops reading a header or hashing a file. A cancelled hash leaves the
+ * facts shown and "Add to Catalog" off (there is no digest to record).
+ */
+void
+hr_gguf_page_cancel (HrGgufPage *self)
+{
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  hr_gguf_page_cancel (HR_GGUF_PAGE (widget));
+}
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     HrGgufPage      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        hr_gguf_page_open (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+/**
+ * hr_gguf_page_choose_file:
+ * @self: a #HrGgufPage
+ * @parent: (nullable): the window the chooser is modal for
+ *
+ * Asks for a GGUF file with a #GtkFileChooserNative (GGUF files, or any
+ * file: Ollama's blobs have no extension) and opens it with
+ * hr_gguf_page_open().
+ */
+void
+hr_gguf_page_choose_file (HrGgufPage *self,
+                          GtkWindow  *parent)
+{
+  g_autoptr(GtkFileFilter) gguf = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) any = gtk_file_filter_new ();
+
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+  self->chooser = gtk_file_chooser_native_new (_("Open GGUF File"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_filter_set_name (gguf, _("GGUF files"));
+  gtk_file_filter_add_pattern (gguf, "*.gguf");
+  gtk_file_filter_add_pattern (gguf, "sha256-*");
+  gtk_file_filter_set_name (any, _("All files"));
+  gtk_file_filter_add_pattern (any, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), gguf);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), any);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_gguf_page_dispose (GObject *object)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  cancel_work (self);
+  if (self->chooser != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (self->chooser, on_chooser_response, self);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+
+  G_OBJECT_CLASS (hr_gguf_page_parent_class)->dispose (object);
+}
+
+static void
+hr_gguf_page_finalize (GObject *object)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  g_clear_pointer (&self->file, hr_gguf_file_unref);
+  g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_pointer (&self->digest, g_free);
+
+  G_OBJECT_CLASS (hr_gguf_page_parent_class)->finalize (object);
+}
+
+static void
+hr_gguf_page_class_init (HrGgufPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_gguf_page_dispose;
+  object_class->finalize = hr_gguf_page_finalize;
+
+  g_type_ensure (HR_TYPE_SPEC_MEMORY);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-gguf-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, path_label);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, cards_box);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, memory);
+
+  gtk_widget_class_install_action (widget_class, "gguf.cancel", NULL, cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "gguf.cancel", NULL);
+}
+
+static void
+hr_gguf_page_init (HrGgufPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", FALSE);
+}
+
+/**
+ * hr_gguf_page_new:
+ *
+ * Returns: (transfer floating): a new #HrGgufPage
+ */
+GtkWidget *
+hr_gguf_page_new (void)
+{
+  return g_object_new (HR_TYPE_GGUF_PAGE, NULL);
+}
+
+/**
+ * hr_gguf_page_set_models_page:
+ * @self: a #HrGgufPage
+ * @page: the window's Models page (board, KV cache type, slots; the catalog)
+ */
+void
+hr_gguf_page_set_models_page (HrGgufPage   *self,
+                              HrModelsPage *page)
+{
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+
+  hr_spec_memory_set_models_page (self->memory, page);
+}
+
+/**
+ * hr_gguf_page_get_state:
+ * @self: a #HrGgufPage
+ *
+ * Returns: "intro", "loading", "error" or "answer"
+ */
+const char *
+hr_gguf_page_get_state (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->state_stack);
+}
+
+/**
+ * hr_gguf_page_get_digest:
+ * @self: a #HrGgufPage
+ *
+ * Returns: (nullable): the file's digest, "sha256:<64 hex>", or %NULL
+ *   while it is computed (or when it could not be)
+ */
+const char *
+hr_gguf_page_get_digest (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return self->digest;
+}
+
+/**
+ * hr_gguf_page_is_hashing:
+ * @self: a #HrGgufPage
+ *
+ * Returns: %TRUE while the file's sha256 is being computed
+ */
+gboolean
+hr_gguf_page_is_hashing (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), FALSE);
+
+  return self->hash_task != NULL;
+}
+
+/**
+ * hr_gguf_page_get_spec:
+ * @self: a #HrGgufPage
+ *
+ * Returns: (transfer none) (nullable): the model the file describes
+ */
+const HrModelSpec *
+hr_gguf_page_get_spec (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return self->spec;
+}
+
+/**
+ * hr_gguf_page_get_cards:
+ * @self: a #HrGgufPage
+ *
+ * Returns: (transfer none): the box of fact cards
+ */
+GtkWidget *
+hr_gguf_page_get_cards (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return GTK_WIDGET (self->cards_box);
+}
+
+/**
+ * hr_gguf_page_get_error_page:
+ * @self: a #HrGgufPage
+ *
+ * Returns: (transfer none): the status page a bad file shows
+ */
+AdwStatusPage *
+hr_gguf_page_get_error_page (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return self->error_page;
+}
+
+/**
+ * hr_gguf_page_get_memory:
+ * @self: a #HrGgufPage
+ *
+ * Returns: (transfer none): the memory chart, sliders and Add to Catalog
+ */
+HrSpecMemory *
+hr_gguf_page_get_memory (HrGgufPage *self)
+{
+  g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+
+  return self->memory;
+}

@@ -1,0 +1,563 @@
+/* hr-spec-memory.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-gui-format.h"
+#include "hr-model-row.h"
+#include "hr-precision.h"
+#include "hr-spec-memory.h"
+#include "hr-window.h"
+
+/* The precision slider: the model's own files first, then the Models page's
+ * menu (the same ids, hr-precision.c). */
+static const char * const precision_ids[] = {
+  NULL, "int4", "q4_K_M", "q5_K_M", "q6_K", "q8_0", "fp16", "fp32",
+};
+
+#define CONTEXT_MIN_LOG2 9   /* 512 tokens */
+#define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
+
+struct _HrSpecMemory
+{
+  GtkBox             parent_instance;
+
+  GtkLabel          *heading;
+  GtkLabel          *scenario_label;
+  GtkScale          *precision_scale;
+  GtkLabel          *precision_value;
+  GtkScale          *context_scale;
+  GtkLabel          *context_value;
+  HrMemoryChart     *chart;
+  GtkLabel          *summary_label;
+  GtkButton         *add_button;
+  GtkLabel          *add_status;
+
+  HrModelsPage      *models_page;  /* weak */
+  GSettings         *settings;
+  HrUnit             unit;
+  HrModelSpec       *spec;
+  HrModelRow        *row;
+  GListStore        *rows;
+  const HrPrecision *precisions[G_N_ELEMENTS (precision_ids)];
+  guint              n_precisions;
+  gboolean           can_add;
+  char              *cannot_add_reason;
+};
+
+G_DEFINE_FINAL_TYPE (HrSpecMemory, hr_spec_memory, GTK_TYPE_BOX)
+
+static const HrPrecision *
+selected_precision (HrSpecMemory *self)
+{
+  guint index = (guint) gtk_range_get_value (GTK_RANGE (self->precision_scale));
+
+  return index < self->n_precisions ? self->precisions[index] : NULL;
+}
+
+static guint32
+selected_context (HrSpecMemory *self)
+{
+  int log2 = (int) gtk_range_get_value (GTK_RANGE (self->context_scale));
+
+  return (guint32) 1 << CLAMP (log2, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2);
+}
+
+static char *
+precision_text (HrSpecMemory *self)
+{
+  const HrPrecision *precision = selected_precision (self);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (precision == NULL)
+    {
+      const HrPrecision *own = self->spec != NULL ? hr_precision_lookup (self->spec->precision) : NULL;
+
+      if (own != NULL)
+        /* Translators: the precision slider at its first mark: the model's files as published, "BF16" */
+        return g_strdup_printf (_("as published: %s"), own->label);
+      return g_strdup (_("as published"));
+    }
+  g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight);
+  /* Translators: the precision slider's value, "Q4_K_M, 4.6 bits per weight" */
+  return g_strdup_printf (_("%1$s, %2$s bits per weight"), precision->label, buf);
+}
+
+static void
+update_slider_labels (HrSpecMemory *self)
+{
+  g_autofree char *precision = precision_text (self);
+  g_autofree char *context = hr_gui_format_context (selected_context (self));
+
+  gtk_label_set_text (self->precision_value, precision);
+  gtk_label_set_text (self->context_value, context);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->precision_scale),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, precision, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->context_scale),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, context, -1);
+}
+
+static void
+update_add_button (HrSpecMemory *self)
+{
+  gboolean sensitive = self->spec != NULL && self->models_page != NULL && self->can_add;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), sensitive);
+  if (self->spec != NULL && !self->can_add && self->cannot_add_reason != NULL)
+    gtk_label_set_text (self->add_status, self->cannot_add_reason);
+}
+
+/**
+ * hr_spec_memory_refresh:
+ * @self: a #HrSpecMemory
+ *
+ * Re-evaluates the model (hr_evaluate(), through #HrModelRow) under the
+ * Models page's scenario with this widget's precision and context, and
+ * redraws the chart and the figures. The pages call it when they are shown;
+ * it also runs when the Models page's board, KV cache type, parallel slots
+ * or the units preference change.
+ */
+void
+hr_spec_memory_refresh (HrSpecMemory *self)
+{
+  const HrScenario *base;
+  HrScenario scenario;
+  const HrEvaluation *e;
+  g_autofree char *budget = NULL;
+  g_autofree char *scenario_text = NULL;
+  g_autofree char *weights = NULL;
+  g_autofree char *kv = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *verdict = NULL;
+  g_autoptr(GString) summary = NULL;
+
+  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
+
+  update_slider_labels (self);
+  update_add_button (self);
+
+  base = self->models_page != NULL ? hr_models_page_get_scenario (self->models_page) : NULL;
+  if (self->row == NULL || base == NULL || base->board == NULL)
+    {
+      gtk_label_set_text (self->scenario_label, "");
+      gtk_label_set_text (self->summary_label, "");
+      return;
+    }
+
+  scenario = *base;
+  scenario.precision = selected_precision (self);
+  scenario.context_tokens = selected_context (self);
+  hr_model_row_evaluate (self->row, &scenario);
+  e = hr_model_row_get_evaluation (self->row);
+
+  budget = hr_gui_format_size (hr_board_budget_bytes (scenario.board), self->unit);
+  scenario_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                /* Translators: board, budget, KV cache type, slots */
+                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slot, as set on the Models page.",
+                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slots, as set on the Models page.",
+                                                scenario.parallel_slots),
+                                   scenario.board->name, budget,
+                                   hr_gui_kv_cache_type_label (scenario.kv_type), scenario.parallel_slots);
+  gtk_label_set_text (self->scenario_label, scenario_text);
+
+  hr_memory_chart_set_scenario (self->chart, &scenario);
+  hr_memory_chart_update (self->chart);
+  hr_model_row_changed (self->row);
+
+  weights = hr_gui_format_size (e->footprint.weights, self->unit);
+  kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
+  total = hr_gui_format_size (e->footprint.total, self->unit);
+  verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, self->unit);
+  summary = g_string_new (NULL);
+  /* Translators: weights + KV cache = total: verdict */
+  g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s = %3$s: %4$s."),
+                          weights, kv, total, verdict);
+  if (e->past_context_limit)
+    {
+      g_autofree char *native = hr_gui_format_context (self->spec->context_length);
+
+      g_string_append_c (summary, ' ');
+      g_string_append_printf (summary, _("The context is past the model's native limit of %s."), native);
+    }
+  gtk_label_set_text (self->summary_label, summary->str);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str, -1);
+}
+
+static void
+on_slider_changed (HrSpecMemory *self)
+{
+  hr_spec_memory_refresh (self);
+}
+
+static void
+on_units_changed (HrSpecMemory *self)
+{
+  self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  hr_memory_chart_set_unit (self->chart, self->unit);
+  hr_spec_memory_refresh (self);
+}
+
+static void
+on_map (HrSpecMemory *self)
+{
+  hr_spec_memory_refresh (self);
+}
+
+/**
+ * hr_spec_memory_add_to_catalog:
+ * @self: a #HrSpecMemory
+ * @error: return location for a #GError
+ *
+ * Adds the model, with its origin, to the user's catalog through
+ * hr_models_page_add_model(), and says so under the button.
+ *
+ * Returns: %TRUE when added; %FALSE with @error set by
+ *   hr_models_page_add_model(), or %G_IO_ERROR_NOT_INITIALIZED when there
+ *   is no model, no Models page, or the model cannot be added yet (the
+ *   reason given to hr_spec_memory_set_can_add())
+ */
+gboolean
+hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
+                               GError       **error)
+{
+  g_autofree char *done = NULL;
+
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), FALSE);
+
+  if (self->spec == NULL || self->models_page == NULL || !self->can_add)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           self->cannot_add_reason != NULL && self->spec != NULL
+                           ? self->cannot_add_reason : _("There is no model to add yet"));
+      return FALSE;
+    }
+
+  if (!hr_models_page_add_model (self->models_page, self->spec, error))
+    return FALSE;
+
+  /* Translators: after Add to Catalog: the model's name, then where it came from */
+  done = g_strdup_printf (_("Added to the catalog as “%1$s” (origin %2$s)."),
+                          self->spec->name, self->spec->origin ? self->spec->origin : _("unknown"));
+  gtk_widget_remove_css_class (GTK_WIDGET (self->add_status), "error");
+  gtk_label_set_text (self->add_status, done);
+  return TRUE;
+}
+
+static void
+on_add_clicked (HrSpecMemory *self)
+{
+  g_autoptr(GError) error = NULL;
+  GtkRoot *root;
+
+  if (hr_spec_memory_add_to_catalog (self, &error))
+    {
+      root = gtk_widget_get_root (GTK_WIDGET (self));
+      if (HR_IS_WINDOW (root))
+        hr_window_add_toast (HR_WINDOW (root), gtk_label_get_text (self->add_status));
+      return;
+    }
+  gtk_widget_add_css_class (GTK_WIDGET (self->add_status), "error");
+  gtk_label_set_text (self->add_status, error->message);
+}
+
+static void
+setup_precision_scale (HrSpecMemory *self)
+{
+  self->n_precisions = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (precision_ids); i++)
+    {
+      const HrPrecision *precision = precision_ids[i] ? hr_precision_lookup (precision_ids[i]) : NULL;
+      g_autofree char *markup = NULL;
+      const char *label;
+
+      if (precision_ids[i] != NULL && precision == NULL)
+        continue;
+      if (precision == NULL)
+        label = _("as published");
+      else if (g_strcmp0 (precision->id, "fp16") == 0)
+        label = _("FP16/BF16");
+      else
+        label = precision->label;
+      self->precisions[self->n_precisions] = precision;
+      markup = g_markup_printf_escaped ("<small>%s</small>", label);
+      gtk_scale_add_mark (self->precision_scale, self->n_precisions,
+                          self->n_precisions % 2 == 0 ? GTK_POS_BOTTOM : GTK_POS_TOP, markup);
+      self->n_precisions++;
+    }
+  gtk_range_set_range (GTK_RANGE (self->precision_scale), 0, MAX (1, self->n_precisions - 1));
+  gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
+}
+
+static void
+setup_context_scale (HrSpecMemory *self)
+{
+  static const struct { int log2; const char *label; } marks[] = {
+    { 9, "512" }, { 11, "2K" }, { 12, "4K" }, { 13, "8K" }, { 14, "16K" }, { 15, "32K" }, { 17, "128K" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", marks[i].label);
+
+      gtk_scale_add_mark (self->context_scale, marks[i].log2, GTK_POS_BOTTOM, markup);
+    }
+}
+
+static void
+hr_spec_memory_dispose (GObject *object)
+{
+  HrSpecMemory *self = HR_SPEC_MEMORY (object);
+
+  g_clear_weak_pointer (&self->models_page);
+  if (self->chart != NULL)
+    hr_memory_chart_set_rows (self->chart, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SPEC_MEMORY);
+
+  G_OBJECT_CLASS (hr_spec_memory_parent_class)->dispose (object);
+}
+
+static void
+hr_spec_memory_finalize (GObject *object)
+{
+  HrSpecMemory *self = HR_SPEC_MEMORY (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->row);
+  g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_pointer (&self->cannot_add_reason, g_free);
+
+  G_OBJECT_CLASS (hr_spec_memory_parent_class)->finalize (object);
+}
+
+static void
+hr_spec_memory_class_init (HrSpecMemoryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_spec_memory_dispose;
+  object_class->finalize = hr_spec_memory_finalize;
+
+  g_type_ensure (HR_TYPE_MEMORY_CHART);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-spec-memory.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, heading);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, scenario_label);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, precision_scale);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, precision_value);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, context_scale);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, context_value);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, chart);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, add_button);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, add_status);
+  gtk_widget_class_bind_template_callback (widget_class, on_add_clicked);
+}
+
+static void
+hr_spec_memory_init (HrSpecMemory *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->can_add = TRUE;
+  self->rows = g_list_store_new (HR_TYPE_MODEL_ROW);
+  hr_memory_chart_set_rows (self->chart, G_LIST_MODEL (self->rows));
+
+  setup_precision_scale (self);
+  setup_context_scale (self);
+  g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
+  g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  g_signal_connect_object (self->settings, "changed::units", G_CALLBACK (on_units_changed), self,
+                           G_CONNECT_SWAPPED);
+  self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  hr_memory_chart_set_unit (self->chart, self->unit);
+
+  update_add_button (self);
+  update_slider_labels (self);
+}
+
+/**
+ * hr_spec_memory_new:
+ *
+ * Returns: (transfer floating): a new #HrSpecMemory with no model
+ */
+GtkWidget *
+hr_spec_memory_new (void)
+{
+  return g_object_new (HR_TYPE_SPEC_MEMORY, NULL);
+}
+
+/**
+ * hr_spec_memory_set_models_page:
+ * @self: a #HrSpecMemory
+ * @page: (nullable): the window's Models page, held weakly: its scenario
+ *   (board, KV cache type, parallel slots) is the one shown, and "Add to
+ *   Catalog" adds to its catalog
+ *
+ * Follows @page's board, KV cache type and parallel slots as they change.
+ */
+void
+hr_spec_memory_set_models_page (HrSpecMemory *self,
+                                HrModelsPage *page)
+{
+  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
+  g_return_if_fail (page == NULL || HR_IS_MODELS_PAGE (page));
+
+  if (self->models_page == page)
+    return;
+  g_set_weak_pointer (&self->models_page, page);
+  if (page != NULL)
+    {
+      g_signal_connect_object (hr_models_page_get_board_row (page), "notify::selected",
+                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+      g_signal_connect_object (hr_models_page_get_kv_row (page), "notify::selected",
+                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+      g_signal_connect_object (hr_models_page_get_slots_spin (page), "value-changed",
+                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+    }
+  hr_spec_memory_refresh (self);
+}
+
+/**
+ * hr_spec_memory_set_spec:
+ * @self: a #HrSpecMemory
+ * @spec: (nullable): the model (copied), or %NULL for none
+ *
+ * Shows @spec's memory. The precision slider goes back to "as published"
+ * when the model's name changes; the context slider keeps its place. The
+ * status under the button is cleared.
+ */
+void
+hr_spec_memory_set_spec (HrSpecMemory      *self,
+                         const HrModelSpec *spec)
+{
+  gboolean same_model;
+
+  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
+
+  same_model = spec != NULL && self->spec != NULL && g_strcmp0 (spec->name, self->spec->name) == 0;
+  g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_object (&self->row);
+  g_list_store_remove_all (self->rows);
+  gtk_label_set_text (self->add_status, "");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->add_status), "error");
+
+  if (spec != NULL)
+    {
+      self->spec = hr_model_spec_copy (spec);
+      self->row = hr_model_row_new (self->spec);
+      if (!same_model)
+        gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
+    }
+  hr_spec_memory_refresh (self);
+  if (self->row != NULL)
+    g_list_store_append (self->rows, self->row);
+}
+
+/**
+ * hr_spec_memory_get_spec:
+ * @self: a #HrSpecMemory
+ *
+ * Returns: (transfer none) (nullable): the model shown
+ */
+const HrModelSpec *
+hr_spec_memory_get_spec (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+
+  return self->spec;
+}
+
+/**
+ * hr_spec_memory_set_can_add:
+ * @self: a #HrSpecMemory
+ * @can_add: whether "Add to Catalog" may be used now
+ * @reason: (nullable): shown under the button while it cannot ("Computing
+ *   the file's sha256 digest…")
+ *
+ * Enables or disables "Add to Catalog" (a file's row waits for its digest).
+ */
+void
+hr_spec_memory_set_can_add (HrSpecMemory *self,
+                            gboolean      can_add,
+                            const char   *reason)
+{
+  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
+
+  self->can_add = !!can_add;
+  g_free (self->cannot_add_reason);
+  self->cannot_add_reason = g_strdup (reason);
+  if (can_add)
+    gtk_label_set_text (self->add_status, "");
+  update_add_button (self);
+}
+
+/**
+ * hr_spec_memory_get_summary:
+ * @self: a #HrSpecMemory
+ *
+ * Returns: (transfer none): the figures in words, "Weights 6.17 GB + KV
+ *   cache 0.15 GB = 6.32 GB: over by 0.22 GB.", or "" with no model
+ */
+const char *
+hr_spec_memory_get_summary (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+
+  return gtk_label_get_text (self->summary_label);
+}
+
+/**
+ * hr_spec_memory_get_add_status:
+ * @self: a #HrSpecMemory
+ *
+ * Returns: (transfer none): what the line under "Add to Catalog" says
+ */
+const char *
+hr_spec_memory_get_add_status (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+
+  return gtk_label_get_text (self->add_status);
+}
+
+/** hr_spec_memory_get_precision_scale: @self: a #HrSpecMemory. Returns: (transfer none): the precision slider (0 = as published, then the Models page's menu) */
+GtkRange *
+hr_spec_memory_get_precision_scale (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return GTK_RANGE (self->precision_scale);
+}
+
+/** hr_spec_memory_get_context_scale: @self: a #HrSpecMemory. Returns: (transfer none): the context slider, log2 of the tokens (9..17) */
+GtkRange *
+hr_spec_memory_get_context_scale (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return GTK_RANGE (self->context_scale);
+}
+
+/** hr_spec_memory_get_add_button: @self: a #HrSpecMemory. Returns: (transfer none): the "Add to Catalog" button */
+GtkButton *
+hr_spec_memory_get_add_button (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return self->add_button;
+}
+
+/** hr_spec_memory_get_chart: @self: a #HrSpecMemory. Returns: (transfer none): the memory chart */
+HrMemoryChart *
+hr_spec_memory_get_chart (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return self->chart;
+}
