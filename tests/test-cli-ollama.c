@@ -231,6 +231,25 @@ test_pull (void)
   /* An unknown tag mid-stream: Ollama's text and what to do. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
   g_assert_true (g_str_has_suffix (err, "headroom-cli: Ollama could not pull qwen2.5:99b: pull model manifest: file does not exist - check the model name and its tag\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A model the catalog does not know: refused as not on the menu, or
+   * checked against the size the user gives. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "  refused: \"mystery:70b\" is not on the menu: it is not in the catalog (give its download size with --size GB to check it anyway)\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", "--size", "40", NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "  refused: mystery:70b is over by 33.90 GB\n"
+                            "  refused: mystery:70b has no rate this board has measured\n");
+  g_assert_true (g_str_has_prefix (err, "headroom-cli: note: the model is not in the catalog; only the size you gave is checked (its KV cache is not known)\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", "--size", "lots", NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: --size must be a positive number of GB, not \"lots\"\n");
+  /* none of these reached the server: still the three pulls above */
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 3);
 
   fake_ollama_free (fake);
 }

@@ -33,6 +33,7 @@ typedef struct {
   char     *num_predict_text;
   char     *board;
   char     *measurements;
+  char     *size_text;
 } OllamaOptions;
 
 static void
@@ -43,6 +44,7 @@ ollama_options_clear (OllamaOptions *o)
   g_free (o->runs_text);
   g_free (o->num_predict_text);
   g_free (o->board);
+  g_free (o->size_text);
   g_free (o->measurements);
 }
 
@@ -456,13 +458,33 @@ pull_reasons (const char     *model,
     return NULL;
 
   spec = hr_catalog_find (ctx.catalog, model);
-  if (spec == NULL)
+  if (spec == NULL && o->size_text == NULL)
     {
       reasons = g_ptr_array_new_with_free_func (g_free);
-      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), model));
+      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog (give its download size with --size GB to check it anyway)"), model));
       return reasons;
     }
   hr_scenario_init (&s, ctx.board, &ctx.fit);
+  if (spec == NULL)
+    {
+      /* A model the catalog does not know: the size the user gives stands
+       * for its weights; with no layer figures its KV cache is unknown. */
+      g_autoptr(HrModelSpec) given = hr_model_spec_new (model);
+      char *end = NULL;
+      double gb = g_ascii_strtod (o->size_text, &end);
+
+      if (end == o->size_text || *end != '\0' || !(gb > 0.0) || gb > 1e6)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("--size must be a positive number of GB, not \"%s\""), o->size_text);
+          return NULL;
+        }
+      given->file_bytes = hr_bytes_from_gb (gb);
+      hr_evaluate (&s, given, NAN, 0, &e);
+      fprintf (stderr, "headroom-cli: %s\n",
+               _("note: the model is not in the catalog; only the size you gave is checked (its KV cache is not known)"));
+      return hr_pull_check (given, &e, s.floor_tps);
+    }
   hr_evaluate (&s, spec, hr_cli_context_measured_tps (&ctx, spec->name), 0, &e);
   return hr_pull_check (spec, &e, s.floor_tps);
 }
@@ -740,6 +762,7 @@ hr_cli_cmd_ollama (int    argc,
     { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
     { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure, pull: the board (default: the first)"), N_("NAME") },
     { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &o.size_text, N_("pull: the download size in GB of a model the catalog does not know"), N_("GB") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL"));
@@ -777,6 +800,16 @@ hr_cli_cmd_ollama (int    argc,
       if (!hr_ollama_model_name_parse (model, &name, &error))
         return hr_cli_usage_error ("%s", error->message);
       hr_ollama_model_name_clear (&name);
+    }
+  if (o.size_text != NULL && !g_str_equal (verb, "pull"))
+    return hr_cli_usage_error ("%s", _("--size only goes with pull"));
+  if (o.size_text != NULL)
+    {
+      char *end = NULL;
+      double gb = g_ascii_strtod (o.size_text, &end);
+
+      if (end == o.size_text || *end != '\0' || !(gb > 0.0) || gb > 1e6)
+        return hr_cli_usage_error (_("--size must be a positive number of GB, not \"%s\""), o.size_text);
     }
   if (o.force && !g_str_equal (verb, "pull"))
     return hr_cli_usage_error ("%s", _("--force only goes with pull"));
