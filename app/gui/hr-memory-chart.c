@@ -74,6 +74,7 @@ struct _HrMemoryChart
   gboolean           has_scenario;
 
   Colors             colors;
+  GHashTable        *layouts;     /* "bold|width|text" -> PangoLayout, shaped once */
   GArray            *hits;        /* HitRect, from the last on-screen frame */
   int                hover_bar;   /* the segment under the pointer, bar -1 for none */
   Segment            hover_segment;
@@ -163,13 +164,26 @@ load_colors (HrMemoryChart *self)
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
+/* Shaping text is the costly part of a frame: a slider step redraws the
+ * same names, ticks and legend, so each layout is made once and kept until
+ * the style (the font) changes. */
 static PangoLayout *
-make_layout (HrMemoryChart *self,
-             const char    *text,
-             gboolean       bold)
+cached_layout (HrMemoryChart      *self,
+               const char         *text,
+               gboolean            bold,
+               int                 width,
+               PangoEllipsizeMode  ellipsize)
 {
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  g_autofree char *key = g_strdup_printf ("%d|%d|%d|%s", bold, width, ellipsize, text);
+  PangoLayout *layout = g_hash_table_lookup (self->layouts, key);
 
+  if (layout != NULL)
+    return layout;
+
+  if (g_hash_table_size (self->layouts) > 2000)
+    g_hash_table_remove_all (self->layouts);
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
   if (bold)
     {
       PangoAttrList *attrs = pango_attr_list_new ();
@@ -178,8 +192,25 @@ make_layout (HrMemoryChart *self,
       pango_layout_set_attributes (layout, attrs);
       pango_attr_list_unref (attrs);
     }
+  if (width > 0)
+    {
+      pango_layout_set_width (layout, width * PANGO_SCALE);
+      if (ellipsize != PANGO_ELLIPSIZE_NONE)
+        pango_layout_set_ellipsize (layout, ellipsize);
+      else
+        pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+    }
 
+  g_hash_table_insert (self->layouts, g_steal_pointer (&key), layout);
   return layout;
+}
+
+static PangoLayout *
+make_layout (HrMemoryChart *self,
+             const char    *text,
+             gboolean       bold)
+{
+  return g_object_ref (cached_layout (self, text, bold, -1, PANGO_ELLIPSIZE_NONE));
 }
 
 static void
@@ -432,15 +463,13 @@ draw_models (HrMemoryChart *self,
       double x = x0;
       const guint64 parts[3] = { f->weights, f->kv_cache, f->overhead };
       const Segment segs[3] = { SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD };
-      g_autoptr(PangoLayout) layout = make_layout (self, hr_model_row_get_name (row),
-                                                   row == self->selected);
+      PangoLayout *layout = cached_layout (self, hr_model_row_get_name (row), row == self->selected,
+                                           (int) name_width, PANGO_ELLIPSIZE_END);
 
       if (row == self->selected)
         draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
                    width - PAD, BAR_HEIGHT + BAR_GAP);
 
-      pango_layout_set_width (layout, (int) (name_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       draw_layout (snapshot, layout, PAD, by + (BAR_HEIGHT - th) / 2.0, &self->colors.fg);
 
       for (guint s = 0; s < G_N_ELEMENTS (parts); s++)
@@ -492,11 +521,9 @@ draw_models (HrMemoryChart *self,
       g_autofree char *all = hr_format_count (self->n_rows);
       g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
                                                  "search to narrow the list"), shown, all);
-      g_autoptr(PangoLayout) layout = make_layout (self, text, FALSE);
+      PangoLayout *layout = cached_layout (self, text, FALSE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
       int lh;
 
-      pango_layout_set_width (layout, (int) ((width - 2 * PAD) * PANGO_SCALE));
-      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
       pango_layout_get_pixel_size (layout, NULL, &lh);
       draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
       y += lh + 4;
@@ -557,17 +584,15 @@ draw_pool (HrMemoryChart *self,
 
   if (self->selected == NULL || !self->has_scenario)
     {
-      g_autoptr(PangoLayout) layout = make_layout (self, _("Select a model to see the pool"), FALSE);
+      PangoLayout *layout = cached_layout (self, _("Select a model to see the pool"), FALSE,
+                                           (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
 
-      pango_layout_set_width (layout, (int) ((width - 2 * PAD) * PANGO_SCALE));
-      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
       draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
       return y + 2 * th + PAD;
     }
 
-  title = make_layout (self, hr_model_row_get_name (self->selected), TRUE);
-  pango_layout_set_width (title, (int) ((width - 2 * PAD) * PANGO_SCALE));
-  pango_layout_set_ellipsize (title, PANGO_ELLIPSIZE_END);
+  title = g_object_ref (cached_layout (self, hr_model_row_get_name (self->selected), TRUE,
+                                      (int) (width - 2 * PAD), PANGO_ELLIPSIZE_END));
   pango_layout_get_pixel_size (title, NULL, &title_h);
   draw_layout (snapshot, title, PAD, y, &self->colors.fg);
   y += title_h + 10;
@@ -626,10 +651,10 @@ draw_pool (HrMemoryChart *self,
     {
       g_autofree char *size = hr_gui_format_size (parts[i].bytes, self->unit);
       g_autofree char *text = g_strdup_printf (_("%1$s %2$s"), segment_label (parts[i].segment), size);
-      g_autoptr(PangoLayout) layout = make_layout (self, text, FALSE);
+      PangoLayout *layout = cached_layout (self, text, FALSE,
+                                           (int) MAX (20, width - legend_x - SWATCH - 6 - PAD),
+                                           PANGO_ELLIPSIZE_END);
 
-      pango_layout_set_width (layout, (int) (MAX (20, width - legend_x - SWATCH - 6 - PAD) * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       draw_rect (snapshot, &self->colors.seg[parts[i].segment], legend_x,
                  legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
       draw_layout (snapshot, layout, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
@@ -1007,6 +1032,7 @@ hr_memory_chart_css_changed (GtkWidget         *widget,
   GTK_WIDGET_CLASS (hr_memory_chart_parent_class)->css_changed (widget, change);
 
   load_colors (self);
+  g_hash_table_remove_all (self->layouts);
   gtk_widget_queue_resize (widget);
 }
 
@@ -1055,11 +1081,23 @@ on_items_changed (GListModel    *model,
 void
 hr_memory_chart_update (HrMemoryChart *self)
 {
+  guint bars_before;
+  gboolean truncated_before;
+
   g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  bars_before = self->bars->len;
+  truncated_before = self->n_rows > self->bars->len;
 
   collect_bars (self);
   update_description (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+
+  /* The height depends on the number of bars (and the note under them),
+   * not on their figures: a slider step only needs a redraw. */
+  if (bars_before == self->bars->len && truncated_before == (self->n_rows > self->bars->len))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1087,6 +1125,7 @@ hr_memory_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->bars, g_ptr_array_unref);
   g_clear_pointer (&self->hits, g_array_unref);
+  g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->board, hr_board_free);
   g_clear_pointer (&self->description, g_free);
 
@@ -1185,6 +1224,7 @@ hr_memory_chart_init (HrMemoryChart *self)
 
   self->bars = g_ptr_array_new_with_free_func (g_object_unref);
   self->hits = g_array_new (FALSE, FALSE, sizeof (HitRect));
+  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->hover_bar = -1;
   self->hover_segment = N_SEGS;
   self->description = g_strdup ("");
@@ -1410,9 +1450,7 @@ heading_height (HrMemoryChart *self,
   if (heading == NULL)
     return 0;
 
-  layout = make_layout (self, heading, TRUE);
-  pango_layout_set_width (layout, (int) ((width - 2 * PAD) * PANGO_SCALE));
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  layout = g_object_ref (cached_layout (self, heading, TRUE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE));
   pango_layout_get_pixel_size (layout, NULL, &h);
   return PAD + h;
 }
@@ -1473,10 +1511,8 @@ hr_memory_chart_render (HrMemoryChart *self,
   offset = heading_height (self, heading, width);
   if (heading != NULL)
     {
-      g_autoptr(PangoLayout) layout = make_layout (self, heading, TRUE);
+      PangoLayout *layout = cached_layout (self, heading, TRUE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
 
-      pango_layout_set_width (layout, (int) ((width - 2 * PAD) * PANGO_SCALE));
-      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
       draw_layout (snapshot, layout, PAD, PAD, &self->colors.fg);
     }
 

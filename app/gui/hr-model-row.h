@@ -36,5 +36,7 @@ void                hr_model_row_set_recommended   (HrModelRow         *self,
 void                hr_model_row_evaluate          (HrModelRow         *self,
                                                     const HrScenario   *scenario);
 void                hr_model_row_changed           (HrModelRow         *self);
+void                hr_model_row_watch             (HrModelRow         *self);
+void                hr_model_row_unwatch           (HrModelRow         *self);
 
 G_END_DECLS

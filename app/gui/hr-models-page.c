@@ -204,6 +204,14 @@ context_note (HrModelRow *row)
 }
 
 static void
+set_label_text (GtkWidget  *label,
+                const char *text)
+{
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+static void
 refresh_cell (GtkListItem *item)
 {
   HrModelsPage *self = g_object_get_data (G_OBJECT (item), "hr-page");
@@ -225,8 +233,8 @@ refresh_cell (GtkListItem *item)
       g_autofree char *note_text = context_note (row);
 
       gtk_widget_set_visible (star, hr_model_row_get_recommended (row));
-      gtk_label_set_text (GTK_LABEL (label), text);
-      gtk_label_set_text (GTK_LABEL (note), note_text ? note_text : "");
+      set_label_text (label, text);
+      set_label_text (note, note_text ? note_text : "");
       gtk_widget_set_visible (note, note_text != NULL);
     }
   else if (column == HR_MODELS_COLUMN_VERDICT)
@@ -234,7 +242,7 @@ refresh_cell (GtkListItem *item)
       const HrEvaluation *e = hr_model_row_get_evaluation (row);
       const char *css = hr_gui_verdict_css_class (e->verdict);
 
-      gtk_label_set_text (GTK_LABEL (child), text);
+      set_label_text (child, text);
       if (!gtk_widget_has_css_class (child, css))
         {
           gtk_widget_remove_css_class (child, "success");
@@ -245,15 +253,33 @@ refresh_cell (GtkListItem *item)
     }
   else
     {
-      gtk_label_set_text (GTK_LABEL (child), text);
+      set_label_text (child, text);
     }
 }
 
+/* The list keeps about 200 rows of cells bound for smooth scrolling, but
+ * only a screenful is mapped: the others refresh when they are mapped. */
 static void
 on_row_changed (HrModelRow  *row,
                 GtkListItem *item)
 {
-  refresh_cell (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+
+  if (child != NULL && gtk_widget_get_mapped (child))
+    refresh_cell (item);
+  else
+    g_object_set_data (G_OBJECT (item), "hr-stale", GINT_TO_POINTER (TRUE));
+}
+
+static void
+on_cell_mapped (GtkWidget   *child,
+                GtkListItem *item)
+{
+  if (g_object_get_data (G_OBJECT (item), "hr-stale") != NULL)
+    {
+      g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
+      refresh_cell (item);
+    }
 }
 
 static void
@@ -311,6 +337,7 @@ setup_cell (GtkSignalListItemFactory *factory,
       break;
     }
 
+  g_signal_connect (child, "map", G_CALLBACK (on_cell_mapped), item);
   gtk_list_item_set_child (item, child);
 }
 
@@ -322,6 +349,8 @@ bind_cell (GtkSignalListItemFactory *factory,
   HrModelRow *row = gtk_list_item_get_item (item);
 
   g_signal_connect (row, "changed", G_CALLBACK (on_row_changed), item);
+  hr_model_row_watch (row);
+  g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
   refresh_cell (item);
 }
 
@@ -333,11 +362,24 @@ unbind_cell (GtkSignalListItemFactory *factory,
   HrModelRow *row = gtk_list_item_get_item (item);
 
   if (row != NULL)
-    g_signal_handlers_disconnect_by_func (row, on_row_changed, item);
+    {
+      g_signal_handlers_disconnect_by_func (row, on_row_changed, item);
+      hr_model_row_unwatch (row);
+    }
 }
 
 /* ------------------------------------------------------------------ */
 /* Sorting and filtering                                               */
+
+/* Which columns the column view's sorter consults (see
+ * sort_depends_on_figures()). */
+static gboolean probing_sort;
+static guint    probed_columns;
+
+#define FIGURE_COLUMNS ((1u << HR_MODELS_COLUMN_KV_PER_TOKEN) | (1u << HR_MODELS_COLUMN_KV_CACHE) | \
+                        (1u << HR_MODELS_COLUMN_TOTAL) | (1u << HR_MODELS_COLUMN_VERDICT) | \
+                        (1u << HR_MODELS_COLUMN_TPS) | (1u << HR_MODELS_COLUMN_SOURCE) | \
+                        (1u << HR_MODELS_COLUMN_SPEED))
 
 #define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
 
@@ -354,6 +396,9 @@ compare_rows (gconstpointer a,
   const HrEvaluation *ea = hr_model_row_get_evaluation (ra);
   const HrEvaluation *eb = hr_model_row_get_evaluation (rb);
   int result = GTK_ORDERING_EQUAL;
+
+  if (G_UNLIKELY (probing_sort))
+    probed_columns |= 1u << column;
 
   switch (column)
     {
@@ -569,6 +614,27 @@ update_summary (HrModelsPage *self)
   gtk_label_set_text (self->board_summary, text);
 }
 
+/* Whether the list's order can change when the figures do: not when it is
+ * sorted by name, parameters, precision or file size. Comparing two rows
+ * asks the primary sort column, whose comparison never returns equal for
+ * two rows (the name breaks ties), so no later column is consulted. When
+ * in doubt, yes. */
+static gboolean
+sort_depends_on_figures (HrModelsPage *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+
+  if (self->rows->len < 2)
+    return FALSE;
+
+  probed_columns = 0;
+  probing_sort = TRUE;
+  gtk_sorter_compare (sorter, g_ptr_array_index (self->rows, 0), g_ptr_array_index (self->rows, 1));
+  probing_sort = FALSE;
+
+  return probed_columns == 0 || (probed_columns & FIGURE_COLUMNS) != 0;
+}
+
 static void
 reevaluate (HrModelsPage *self)
 {
@@ -607,7 +673,8 @@ reevaluate (HrModelsPage *self)
     }
 
   /* The figures moved: the order may have too. */
-  gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+  if (sort_depends_on_figures (self))
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
 
   hr_memory_chart_set_scenario (self->memory_chart, &self->scenario);
   hr_memory_chart_set_scenario (self->pool_chart, &self->scenario);
@@ -1001,6 +1068,21 @@ load_controls_from_settings (HrModelsPage *self)
 static void
 setup_columns (HrModelsPage *self)
 {
+  /* Fixed widths: a cell whose text changes then never makes the view
+   * measure every bound cell of its column again. */
+  static const int widths[HR_MODELS_N_COLUMNS] = {
+    [HR_MODELS_COLUMN_NAME] = 150,
+    [HR_MODELS_COLUMN_PARAMETERS] = 80,
+    [HR_MODELS_COLUMN_PRECISION] = 80,
+    [HR_MODELS_COLUMN_FILE_SIZE] = 75,
+    [HR_MODELS_COLUMN_KV_PER_TOKEN] = 110,
+    [HR_MODELS_COLUMN_KV_CACHE] = 80,
+    [HR_MODELS_COLUMN_TOTAL] = 80,
+    [HR_MODELS_COLUMN_VERDICT] = 125,
+    [HR_MODELS_COLUMN_TPS] = 55,
+    [HR_MODELS_COLUMN_SOURCE] = 100,
+    [HR_MODELS_COLUMN_SPEED] = 75,
+  };
   GtkColumnViewColumn *sort_column = NULL;
 
   for (int c = 0; c < HR_MODELS_N_COLUMNS; c++)
@@ -1019,11 +1101,9 @@ setup_columns (HrModelsPage *self)
       sorter = gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL);
       gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_fixed_width (column, widths[c]);
       if (c == HR_MODELS_COLUMN_NAME)
-        {
-          gtk_column_view_column_set_expand (column, TRUE);
-          gtk_column_view_column_set_fixed_width (column, 150);
-        }
+        gtk_column_view_column_set_expand (column, TRUE);
       if (c == HR_MODELS_COLUMN_PARAMETERS)
         sort_column = column;
 
@@ -1351,6 +1431,66 @@ hr_models_page_add_model (HrModelsPage       *self,
   return TRUE;
 }
 
+/* The measurement archive: built-in, then the user's. */
+static void
+load_measurements (HrModelsPage *self,
+                   GPtrArray    *problems)
+{
+  g_autofree char *builtin_measurements = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
+  g_autofree char *user_measurements = hr_data_measurements_dir ();
+  const char *measurement_dirs[2] = { builtin_measurements, user_measurements };
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_set_size (self->measurements, 0);
+  for (guint d = 0; d < G_N_ELEMENTS (measurement_dirs); d++)
+    {
+      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) found = hr_measurement_archive_load (measurement_dirs[d], errors, &error);
+
+      if (found == NULL)
+        {
+          add_problem (problems, measurement_dirs[d], error);
+          g_clear_error (&error);
+          continue;
+        }
+      for (guint i = 0; i < errors->len; i++)
+        {
+          if (problems != NULL)
+            g_ptr_array_add (problems, g_strdup (g_ptr_array_index (errors, i)));
+        }
+      for (guint i = 0; i < found->len; i++)
+        g_ptr_array_add (self->measurements, g_steal_pointer (&found->pdata[i]));
+      g_ptr_array_set_free_func (found, NULL);
+    }
+}
+
+/**
+ * hr_models_page_reload_measurements:
+ * @self: a #HrModelsPage
+ *
+ * Reads the measurement archive again (after a measurement was saved),
+ * refits the board's efficiency from it and re-evaluates every row, so a
+ * newly measured model shows its rate as measured. An archive file that
+ * cannot be read is named in a toast of the window.
+ */
+void
+hr_models_page_reload_measurements (HrModelsPage *self)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *window;
+
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  load_measurements (self, problems);
+  window = gtk_widget_get_ancestor (GTK_WIDGET (self), HR_TYPE_WINDOW);
+  for (guint i = 0; i < problems->len && window != NULL; i++)
+    hr_window_add_toast (HR_WINDOW (window), g_ptr_array_index (problems, i));
+  if (self->board == NULL)
+    return;
+  refit (self);
+  reevaluate (self);
+}
+
 /**
  * hr_models_page_load:
  * @self: a #HrModelsPage
@@ -1369,14 +1509,11 @@ hr_models_page_load (HrModelsPage *self,
 {
   g_autofree char *builtin_catalog = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
   g_autofree char *builtin_boards = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
-  g_autofree char *builtin_measurements = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
-  g_autofree char *user_measurements = hr_data_measurements_dir ();
   g_autofree char *default_board = NULL;
   g_autoptr(GPtrArray) catalog = NULL;
   g_autoptr(GPtrArray) user_catalog = NULL;
   g_autoptr(GPtrArray) boards = NULL;
   g_autoptr(GError) error = NULL;
-  const char *measurement_dirs[2];
   guint selected = 0;
 
   g_return_if_fail (HR_IS_MODELS_PAGE (self));
@@ -1420,29 +1557,7 @@ hr_models_page_load (HrModelsPage *self,
   self->boards = g_steal_pointer (&boards);
 
   /* The measurement archive: built-in, then the user's */
-  g_ptr_array_set_size (self->measurements, 0);
-  measurement_dirs[0] = builtin_measurements;
-  measurement_dirs[1] = user_measurements;
-  for (guint d = 0; d < G_N_ELEMENTS (measurement_dirs); d++)
-    {
-      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GPtrArray) found = hr_measurement_archive_load (measurement_dirs[d], errors, &error);
-
-      if (found == NULL)
-        {
-          add_problem (problems, measurement_dirs[d], error);
-          g_clear_error (&error);
-          continue;
-        }
-      for (guint i = 0; i < errors->len; i++)
-        {
-          if (problems != NULL)
-            g_ptr_array_add (problems, g_strdup (g_ptr_array_index (errors, i)));
-        }
-      for (guint i = 0; i < found->len; i++)
-        g_ptr_array_add (self->measurements, g_steal_pointer (&found->pdata[i]));
-      g_ptr_array_set_free_func (found, NULL);
-    }
+  load_measurements (self, problems);
 
   /* The board selector */
   default_board = g_settings_get_string (self->settings, "default-board");

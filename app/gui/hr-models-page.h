@@ -45,6 +45,7 @@ void              hr_models_page_set_catalog        (HrModelsPage      *self,
 gboolean          hr_models_page_add_model          (HrModelsPage      *self,
                                                      const HrModelSpec *spec,
                                                      GError           **error);
+void              hr_models_page_reload_measurements (HrModelsPage     *self);
 GPtrArray        *hr_models_page_get_boards         (HrModelsPage      *self);
 const HrScenario *hr_models_page_get_scenario       (HrModelsPage      *self);
 GListModel       *hr_models_page_get_rows           (HrModelsPage      *self);
