@@ -54,8 +54,9 @@ hr_model_facts_add (GtkWidget  *group,
   g_return_val_if_fail (title != NULL, NULL);
 
   row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* Facts are plain text (token strings hold "<|im_end|>"): no markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   if (subtitle != NULL && *subtitle != '\0')
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
 

@@ -1,0 +1,426 @@
+/* test-gguf-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The File page in the real window under Xvfb: a small GGUF written here
+ * (gguf-writer.h) shows the facts `headroom-cli gguf` prints, its sha256 is
+ * computed for the catalog row's origin (or taken from an Ollama blob's
+ * name), "Add to Catalog" records it, and a file that is not a usable GGUF
+ * shows the parser's message.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "gguf-writer.h"
+#include "hr-catalog.h"
+#include "hr-gguf-page.h"
+#include "hr-model-facts.h"
+#include "hr-window.h"
+
+static char *isolated_root;
+static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+
+static gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return done == NULL || done (data);
+}
+
+static void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* ------------------------------------------------------------------ */
+/* A small model: llama-shaped, 2 layers, embedding 256, 4 heads and 2 KV
+ * heads (head dim 64), feed-forward 512, vocabulary 320, tied embeddings;
+ * Q4_K_M-like types: token_embd and attn_v Q6_K, the other matrices Q4_K,
+ * norms F32. Parameters: 81,920 + 2 x 590,336 + 256 = 1,262,848; tensor
+ * bytes: Q6_K 120,960 + Q4_K 626,688 + F32 5,120 = 752,768 (every tensor
+ * ends on a 32-byte boundary, so that is also where the data ends). */
+
+#define TINY_PARAMETERS   G_GUINT64_CONSTANT (1262848)
+#define TINY_TENSOR_BYTES G_GUINT64_CONSTANT (752768)
+#define TINY_TEMPLATE "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+
+static GBytes *
+tiny_gguf (void)
+{
+  const guint64 E = 256, F = 512, KV = 128, V = 320;
+  GwTensorSpec specs[32];
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  GgufWriter *w = gw_new ();
+  guint n = 0;
+  guint64 data_offset;
+
+#define ADD(nm, nd, d0, d1, ty) G_STMT_START { \
+    specs[n].name = nm; specs[n].n_dims = nd; specs[n].dims[0] = d0; specs[n].dims[1] = d1; \
+    specs[n].type = ty; n++; } G_STMT_END
+#define NAME(i, suffix) ({ char *nm_ = g_strdup_printf ("blk.%u." suffix, i); g_ptr_array_add (names, nm_); nm_; })
+  ADD ("token_embd.weight", 2, E, V, GW_Q6_K);
+  for (guint i = 0; i < 2; i++)
+    {
+      ADD (NAME (i, "attn_norm.weight"), 1, E, 1, GW_F32);
+      ADD (NAME (i, "attn_q.weight"), 2, E, E, GW_Q4_K);
+      ADD (NAME (i, "attn_k.weight"), 2, E, KV, GW_Q4_K);
+      ADD (NAME (i, "attn_v.weight"), 2, E, KV, GW_Q6_K);
+      ADD (NAME (i, "attn_output.weight"), 2, E, E, GW_Q4_K);
+      ADD (NAME (i, "ffn_gate.weight"), 2, E, F, GW_Q4_K);
+      ADD (NAME (i, "ffn_up.weight"), 2, E, F, GW_Q4_K);
+      ADD (NAME (i, "ffn_down.weight"), 2, F, E, GW_Q4_K);
+      ADD (NAME (i, "ffn_norm.weight"), 1, E, 1, GW_F32);
+    }
+  ADD ("output_norm.weight", 1, E, 1, GW_F32);
+#undef NAME
+#undef ADD
+
+  g_ptr_array_add (tokens, g_strdup ("<s>"));
+  g_ptr_array_add (tokens, g_strdup ("</s>"));
+  g_ptr_array_add (tokens, g_strdup ("<|im_start|>"));
+  g_ptr_array_add (tokens, g_strdup ("<|im_end|>"));
+  for (guint i = 4; i < V; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+
+  gw_header (w, 3, n, 15);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "general.name", "Tiny Test");
+  gw_kv_u32 (w, "general.file_type", 15);
+  gw_kv_u32 (w, "llama.block_count", 2);
+  gw_kv_u32 (w, "llama.context_length", 2048);
+  gw_kv_u32 (w, "llama.embedding_length", (guint32) E);
+  gw_kv_u32 (w, "llama.feed_forward_length", (guint32) F);
+  gw_kv_u32 (w, "llama.attention.head_count", 4);
+  gw_kv_u32 (w, "llama.attention.head_count_kv", 2);
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_kv_str (w, "tokenizer.ggml.pre", "llama-bpe");
+  gw_kv_str_array (w, "tokenizer.ggml.tokens", (const char * const *) tokens->pdata, tokens->len);
+  gw_kv_u32 (w, "tokenizer.ggml.bos_token_id", 0);
+  gw_kv_u32 (w, "tokenizer.ggml.eos_token_id", 3);
+  gw_kv_str (w, "tokenizer.chat_template", TINY_TEMPLATE);
+  gw_write_tensors (w, specs, n);
+  data_offset = gw_align (w->len, 32);
+  g_byte_array_set_size (w, (guint) (data_offset + TINY_TENSOR_BYTES));
+  memset (w->data + data_offset, 0, TINY_TENSOR_BYTES);
+  for (guint64 i = 0; i < TINY_TENSOR_BYTES; i += 4096)
+    w->data[data_offset + i] = (guint8) (i / 4096);
+  return g_byte_array_free_to_bytes (w);
+}
+
+static char *
+write_file (const char *name,
+            GBytes     *bytes)
+{
+  g_autofree char *dir = g_build_filename (isolated_root, "files", NULL);
+  char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (parent, 0755);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* ------------------------------------------------------------------ */
+/* The window                                                          */
+
+typedef struct {
+  HrWindow     *window;
+  HrModelsPage *models;
+  HrGgufPage   *page;
+} Fixture;
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  g_settings_set_int (settings, "window-width", 1100);
+  g_settings_set_int (settings, "window-height", 900);
+  /* The window alone, without an application: a GtkApplication that is
+   * registered but never run keeps a reference to itself until shutdown. */
+  f->window = g_object_ref_sink (HR_WINDOW (g_object_new (HR_TYPE_WINDOW, NULL)));
+  gtk_window_present (GTK_WINDOW (f->window));
+  f->models = hr_window_get_models_page (f->window);
+  f->page = HR_GGUF_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (f->window), "file"));
+  g_assert_nonnull (f->page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "file"));
+  g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
+  g_assert_cmpstr (hr_gguf_page_get_state (f->page), ==, "intro");
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  g_assert_finalize_object (f->window);
+}
+
+static gboolean
+page_settled (gpointer data)
+{
+  return g_strcmp0 (hr_gguf_page_get_state (data), "loading") != 0 && !hr_gguf_page_is_hashing (data);
+}
+
+static void
+open_path (Fixture    *f,
+           const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  hr_gguf_page_open (f->page, file);
+  g_assert_true (iterate_until (page_settled, f->page, 10000));
+  spin (50);
+}
+
+#define cards(f) hr_gguf_page_get_cards ((f)->page)
+#define assert_fact(f, title, expected) \
+  g_assert_cmpstr (hr_model_facts_get_value (cards (f), (title)), ==, (expected))
+#define assert_subtitle(f, title, expected) \
+  g_assert_cmpstr (hr_model_facts_get_subtitle (cards (f), (title)), ==, (expected))
+
+static void
+test_facts_and_digest (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_gguf ();
+  g_autofree char *path = write_file ("tiny-test-Q4_K_M.gguf", bytes);
+  g_autofree char *sha = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+  g_autofree char *digest = g_strconcat ("sha256:", sha, NULL);
+  g_autofree char *origin = g_strconcat ("gguf:sha256:", sha, NULL);
+  g_autofree char *size = NULL;
+  g_autofree char *size_text = NULL;
+  g_autofree char *bits = NULL;
+  g_autofree char *template_text = NULL;
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  HrSpecMemory *memory;
+  HrModelRow *row;
+
+  fixture_open (&f);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+
+  /* The file */
+  size = hr_format_count (g_bytes_get_size (bytes));
+  size_text = g_strdup_printf ("%s bytes", size);
+  assert_fact (&f, "File size", size_text);
+  assert_fact (&f, "GGUF version", "3");
+  assert_fact (&f, "sha256", sha);
+  assert_subtitle (&f, "sha256", "Computed over the whole file for the catalog row’s origin");
+  g_assert_cmpstr (hr_gguf_page_get_digest (f.page), ==, digest);
+  g_assert_null (hr_model_facts_find_row (cards (&f), "Incomplete file"));
+
+  /* Architecture and size */
+  assert_fact (&f, "Architecture", "llama");
+  assert_fact (&f, "Name", "Tiny Test");
+  assert_fact (&f, "File type", "Q4_K_M");
+  assert_subtitle (&f, "File type", "general.file_type 15");
+  assert_fact (&f, "Parameters", "1,262,848");
+  assert_subtitle (&f, "Parameters", "summed from 20 tensor shapes");
+  assert_fact (&f, "Layers", "2");
+  assert_fact (&f, "Attention heads", "4");
+  assert_fact (&f, "Key/value heads", "2");
+  assert_fact (&f, "Key length", "64");
+  assert_fact (&f, "Value length", "64");
+  assert_fact (&f, "Embedding length", "256");
+  assert_fact (&f, "Native context", "2,048 tokens");
+  assert_fact (&f, "Sliding window", "none");
+  assert_fact (&f, "Tied embeddings", "yes");
+
+  /* Tokenizer */
+  assert_fact (&f, "Tokenizer model", "gpt2");
+  assert_fact (&f, "Pre-tokenizer", "llama-bpe");
+  assert_fact (&f, "Vocabulary", "320");
+  assert_fact (&f, "BOS", "0 <s>");
+  assert_fact (&f, "EOS", "3 <|im_end|>");
+  template_text = g_strdup_printf ("yes, %u bytes", (guint) strlen (TINY_TEMPLATE));
+  assert_fact (&f, "Chat template", template_text);
+  assert_fact (&f, "Chat markers", "<|im_start|> <|im_end|>");
+
+  /* Tensors: per ggml type, exact bytes */
+  assert_fact (&f, "Tensors", "20");
+  assert_fact (&f, "Q4_K", "12 tensors, 626,688 bytes");
+  assert_fact (&f, "Q6_K", "3 tensors, 120,960 bytes");
+  assert_fact (&f, "F32", "5 tensors, 5,120 bytes");
+  assert_fact (&f, "Tensor bytes", "752,768 bytes");
+  bits = g_strdup_printf ("%.2f", g_bytes_get_size (bytes) * 8.0 / (double) TINY_PARAMETERS);
+  assert_fact (&f, "Bits per parameter", bits);
+
+  /* Memory, and Add to Catalog with the digest as origin */
+  memory = hr_gguf_page_get_memory (f.page);
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 1);
+  /* 4,096 tokens is past this model's 2,048: said so; at 2,048 it is not. */
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 0.0 GB + KV cache 0.0 GB = 0.0 GB: fits with 5.1 GB to spare. "
+                   "The context is past the model's native limit of 2,048 tokens.");
+  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 11);
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 0.0 GB + KV cache 0.0 GB = 0.0 GB: fits with 5.1 GB to spare.");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+  row = hr_models_page_find_row (f.models, "tiny-test-Q4_K_M");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (hr_model_row_get_spec (row)->origin, ==, origin);
+  g_assert_cmpuint (hr_model_row_get_spec (row)->parameters, ==, TINY_PARAMETERS);
+  g_assert_cmpstr (hr_model_row_get_spec (row)->precision, ==, "q4_K_M");
+
+  fixture_close (&f);
+  g_unlink (catalog_path);
+  g_unlink (path);
+}
+
+/* An Ollama blob is named by its digest: the page takes it from the name. */
+static void
+test_ollama_blob (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_gguf ();
+  g_autofree char *sha = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
+  g_autofree char *name = g_strconcat ("blobs/sha256-", sha, NULL);
+  g_autofree char *path = write_file (name, bytes);
+  g_autofree char *digest = g_strconcat ("sha256:", sha, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  fixture_open (&f);
+  hr_gguf_page_open (f.page, file);
+  g_assert_true (iterate_until (page_settled, f.page, 10000));
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "sha256", sha);
+  assert_subtitle (&f, "sha256", "Taken from the Ollama blob’s name (blobs/sha256-…), not computed");
+  g_assert_cmpstr (hr_gguf_page_get_digest (f.page), ==, digest);
+  /* A blob's name is no model name: general.name is. */
+  g_assert_cmpstr (hr_gguf_page_get_spec (f.page)->name, ==, "Tiny Test");
+  g_assert_false (hr_gguf_page_is_hashing (f.page));
+  {
+    g_autofree char *origin = g_strconcat ("gguf:", digest, NULL);
+
+    g_assert_cmpstr (hr_gguf_page_get_spec (f.page)->origin, ==, origin);
+  }
+  fixture_close (&f);
+  g_unlink (path);
+}
+
+static void
+assert_bad_file (Fixture    *f,
+                 const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) parsed = hr_gguf_file_load (path, NULL, &error);
+  g_autofree char *escaped = NULL;
+  AdwStatusPage *status = hr_gguf_page_get_error_page (f->page);
+
+  g_assert_null (parsed);
+  g_assert_nonnull (error);
+  escaped = g_markup_escape_text (error->message, -1);
+  open_path (f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Usable GGUF File");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
+}
+
+static void
+test_bad_files (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) text = g_bytes_new_static ("hello, this is not a model\n", 27);
+  g_autoptr(GBytes) whole = tiny_gguf ();
+  g_autoptr(GBytes) head = g_bytes_new_from_bytes (whole, 0, 40);
+  g_autofree char *not_gguf = write_file ("notes.gguf", text);
+  g_autofree char *truncated = write_file ("truncated.gguf", head);
+
+  fixture_open (&f);
+  assert_bad_file (&f, not_gguf);
+  g_assert_nonnull (strstr (adw_status_page_get_description (hr_gguf_page_get_error_page (f.page)), "notes.gguf"));
+  assert_bad_file (&f, truncated);
+  fixture_close (&f);
+  g_unlink (not_gguf);
+  g_unlink (truncated);
+}
+
+/* Ctrl+O (win.open-gguf) shows the File page and a file chooser. */
+static void
+test_open_action (void)
+{
+  Fixture f = { 0 };
+  AdwViewStack *stack;
+
+  fixture_open (&f);
+  stack = hr_window_get_stack (f.window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "models"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.open-gguf", NULL));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "file");
+  spin (200);
+  fixture_close (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  isolated_root = g_dir_make_tmp ("headroom-test-gguf-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/gguf-page/facts-and-digest", test_facts_and_digest);
+  g_test_add_func ("/gguf-page/ollama-blob", test_ollama_blob);
+  g_test_add_func ("/gguf-page/bad-files", test_bad_files);
+  g_test_add_func ("/gguf-page/open-action", test_open_action);
+
+  result = g_test_run ();
+
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  return result;
+}

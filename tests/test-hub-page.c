@@ -1,0 +1,387 @@
+/* test-hub-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Hugging Face page in the real window under Xvfb, against the fake Hub
+ * (fake-hub.c): the Qwen/Qwen2.5-3B-Instruct lookup's four cards show the
+ * figures of seed-facts.md ("A Hugging Face lookup"), the memory summary
+ * follows the page's own sliders, "Add to Catalog" adds a row whose origin
+ * is hf:Qwen/Qwen2.5-3B-Instruct@<sha>, a failed lookup says why on the page,
+ * and a cancelled lookup adds nothing.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "fake-hub.h"
+#include "hr-catalog.h"
+#include "hr-hub-page.h"
+#include "hr-model-facts.h"
+#include "hub-fixtures.h"
+#include "hr-window.h"
+
+static char *isolated_root;
+static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+
+static gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return done == NULL || done (data);
+}
+
+static void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_int (settings, "window-width", 1100);
+  g_settings_set_int (settings, "window-height", 900);
+}
+
+typedef struct {
+  FakeHub      *fake;
+  HrHubClient  *client;
+  HrWindow     *window;
+  HrModelsPage *models;
+  HrHubPage    *page;
+} Fixture;
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  g_autofree char *catalog = hr_data_user_file ("catalog.json");
+
+  g_unlink (catalog);
+  reset_settings ();
+  f->fake = fake_hub_new ();
+  add_qwen (f->fake, QWEN_REPO, QWEN_FULL);
+  f->client = g_object_new (HR_TYPE_HUB_CLIENT,
+                            "endpoint", f->fake->hub_url,
+                            "token", "",
+                            "use-keyring", FALSE,
+                            NULL);
+
+  /* The window alone, without an application: a GtkApplication that is
+   * registered but never run keeps a reference to itself until shutdown. */
+  f->window = g_object_ref_sink (HR_WINDOW (g_object_new (HR_TYPE_WINDOW, NULL)));
+  gtk_window_present (GTK_WINDOW (f->window));
+  f->models = hr_window_get_models_page (f->window);
+  f->page = HR_HUB_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (f->window), "hub"));
+  g_assert_nonnull (f->page);
+  hr_hub_page_set_client (f->page, f->client);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "hub"));
+  g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "intro");
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  g_assert_finalize_object (f->window);
+  g_assert_finalize_object (f->client);
+  fake_hub_free (f->fake);
+}
+
+static gboolean
+lookup_finished (gpointer data)
+{
+  return g_strcmp0 (hr_hub_page_get_state (data), "loading") != 0;
+}
+
+static void
+look_up (Fixture    *f,
+         const char *text)
+{
+  hr_hub_page_look_up (f->page, text);
+  g_assert_true (iterate_until (lookup_finished, f->page, 10000));
+  spin (50);
+}
+
+#define assert_fact(f, title, expected) \
+  g_assert_cmpstr (hr_model_facts_get_value (hr_hub_page_get_cards ((f)->page), (title)), ==, (expected))
+#define assert_subtitle(f, title, expected) \
+  g_assert_cmpstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards ((f)->page), (title)), ==, (expected))
+
+/* seed-facts.md, "A Hugging Face lookup": every figure on the cards. */
+static void
+test_qwen_cards (void)
+{
+  Fixture f = { 0 };
+  HrSpecMemory *memory;
+  g_auto(GStrv) recent = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  fixture_open (&f);
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+
+  /* 1. Architecture and size */
+  assert_fact (&f, "Architecture", "Qwen2ForCausalLM");
+  assert_subtitle (&f, "Architecture", "model_type qwen2");
+  assert_fact (&f, "Parameters", "3,085,938,688");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Parameters"),
+                                   "BF16 3,085,938,688; from "));
+  assert_fact (&f, "Layers", "36");
+  assert_fact (&f, "Hidden size", "2,048");
+  assert_fact (&f, "Intermediate size", "11,008");
+  assert_fact (&f, "Attention heads", "16");
+  assert_fact (&f, "Key/value heads", "2");
+  assert_fact (&f, "Head dim", "128");
+  assert_subtitle (&f, "Head dim", "hidden size / heads");
+  assert_fact (&f, "Vocabulary", "151,936");
+  assert_fact (&f, "Native context", "32,768 tokens");
+  assert_subtitle (&f, "Native context", "max_position_embeddings");
+  assert_fact (&f, "Tokenizer cap", "131,072 tokens");
+  assert_subtitle (&f, "Tokenizer cap", "model_max_length in tokenizer_config.json: not the native limit");
+  assert_fact (&f, "Tied embeddings", "yes");
+
+  /* 2. Base or instruct */
+  assert_fact (&f, "Kind", "Instruct (chat) model");
+  assert_fact (&f, "Base model", "Qwen/Qwen2.5-3B");
+  assert_fact (&f, "BOS token", "151643");
+  assert_fact (&f, "EOS tokens", "151645 and 151643");
+  g_assert_nonnull (hr_model_facts_find_row (hr_hub_page_get_cards (f.page),
+                                             "Tokenizer_config.json carries a chat template"));
+
+  /* 3. Download */
+  assert_fact (&f, "All files", "6,183,464,935 bytes");
+  assert_subtitle (&f, "All files", "6.18 GB (5.76 GiB) · 12 files");
+  assert_fact (&f, "Weights", "6,171,926,992 bytes");
+  assert_fact (&f, QWEN_SHARD1, "3,968,658,944 bytes");
+  assert_fact (&f, QWEN_SHARD2, "2,203,268,048 bytes");
+  assert_fact (&f, "Largest file", "3,968,658,944 bytes");
+  assert_fact (&f, "Tensor data", "6,171,877,376 bytes");
+  assert_subtitle (&f, "Tensor data", "6.17 GB (5.75 GiB) · 434 tensors");
+  assert_fact (&f, "Weights at the repository’s precision", "6,171,877,376 bytes");
+
+  /* 4. License: the file, not the badge */
+  assert_fact (&f, "License tag", "other (qwen-research)");
+  assert_fact (&f, "License file", "Qwen RESEARCH LICENSE AGREEMENT");
+  assert_subtitle (&f, "License file", "LICENSE");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
+                                   "Not for commercial use: the license says “"));
+  g_assert_nonnull (strstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
+                            "The badge is a label; the file is the contract"));
+  g_assert_true (gtk_widget_has_css_class (hr_model_facts_find_row (hr_hub_page_get_cards (f.page), "Commercial use"),
+                                           "hr-warning-row"));
+
+  /* The memory on the seed board at 4,096 tokens (f16 KV cache, one slot):
+   * weights 3,085,938,688 x 16 / 8 = 6,171,877,376 bytes; KV cache
+   * 2 x 36 x 2 x 128 x 2 x 4,096 = 150,994,944 bytes; 6.32 GB against a
+   * 6.1 GB headroom (seed-facts.md, "Budget and verdicts"). */
+  memory = hr_hub_page_get_memory (f.page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (memory)));
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 6.17 GB + KV cache 0.15 GB = 6.32 GB: over by 0.22 GB.");
+  /* The page's own sliders: Q4_K_M (4.6 bits) and 32,768 tokens. */
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
+  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 15);
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 1.77 GB + KV cache 1.21 GB = 2.98 GB: fits with 2.12 GB to spare.");
+  /* Past the native context: said so. */
+  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 17);
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory),
+                            "The context is past the model's native limit of 32,768 tokens."));
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 1);
+
+  recent = g_settings_get_strv (settings, "recent-hf-lookups");
+  g_assert_cmpstr (recent[0], ==, QWEN_REPO);
+  g_assert_null (recent[1]);
+
+  fixture_close (&f);
+}
+
+static void
+test_add_to_catalog (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  HrSpecMemory *memory;
+  HrModelRow *row;
+  const HrModelSpec *spec;
+  GPtrArray *messages;
+
+  fixture_open (&f);
+  g_assert_null (hr_models_page_find_row (f.models, QWEN_REPO));
+  look_up (&f, QWEN_REPO);
+  memory = hr_hub_page_get_memory (f.page);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+
+  row = hr_models_page_find_row (f.models, QWEN_REPO);
+  g_assert_nonnull (row);
+  spec = hr_model_row_get_spec (row);
+  g_assert_cmpstr (spec->origin, ==, "hf:" QWEN_REPO "@" QWEN_SHA);
+  g_assert_cmpuint (spec->parameters, ==, QWEN_PARAMETERS);
+  g_assert_cmpuint (spec->layers, ==, 36);
+  g_assert_cmpuint (spec->kv_heads, ==, 2);
+  g_assert_cmpstr (hr_spec_memory_get_add_status (memory), ==,
+                   "Added to the catalog as “" QWEN_REPO "” (origin hf:" QWEN_REPO "@" QWEN_SHA ").");
+  messages = hr_window_get_messages (f.window);
+  g_assert_cmpstr (g_ptr_array_index (messages, messages->len - 1), ==, hr_spec_memory_get_add_status (memory));
+
+  /* Saved in the user's catalog, origin and all. */
+  saved = hr_catalog_load_file (catalog_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  g_assert_cmpstr (((HrModelSpec *) g_ptr_array_index (saved, 0))->origin, ==, "hf:" QWEN_REPO "@" QWEN_SHA);
+
+  fixture_close (&f);
+  g_unlink (catalog_path);
+}
+
+static void
+test_errors (void)
+{
+  Fixture f = { 0 };
+  AdwStatusPage *status;
+
+  fixture_open (&f);
+  status = hr_hub_page_get_error_page (f.page);
+
+  /* Not a repository id: refused at once, no request made. */
+  look_up (&f, "not a repo");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Repository Id");
+  g_assert_cmpuint (f.fake->requests, ==, 0);
+
+  /* A repository the Hub does not have. */
+  look_up (&f, "Qwen/No-Such-Model");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Repository Not Found");
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "Qwen/No-Such-Model"));
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "owner and name are case-sensitive"));
+
+  /* A revision it does not know. */
+  look_up (&f, QWEN_REPO "@v9");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Such Revision");
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "v9"));
+
+  /* Rate limited: the Hub's words and the wait. */
+  fake_fault (f.fake, "/api/models/", 429, NULL, "You have been rate-limited");
+  f.fake->fault_header = g_strdup ("Retry-After");
+  f.fake->fault_value = g_strdup ("30");
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "The Hub Is Busy");
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "30"));
+
+  /* Nothing was remembered, nothing shown as an answer. */
+  g_assert_null (hr_hub_page_get_lookup (f.page));
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
+
+    g_assert_null (recent[0]);
+  }
+  fixture_close (&f);
+}
+
+static void
+test_cancel (void)
+{
+  Fixture f = { 0 };
+  guint n_rows;
+
+  fixture_open (&f);
+  n_rows = g_list_model_get_n_items (hr_models_page_get_rows (f.models));
+  /* The file tree never answers: the lookup waits until cancelled. */
+  fake_fault (f.fake, "/api/models/" QWEN_REPO "/tree/", 0, NULL, NULL);
+  f.fake->fault_stall = TRUE;
+  hr_hub_page_look_up (f.page, QWEN_REPO);
+  spin (300);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "loading");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "hub.cancel", NULL));
+  g_assert_true (iterate_until (lookup_finished, f.page, 5000));
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "intro");
+  g_assert_null (hr_hub_page_get_lookup (f.page));
+  g_assert_cmpuint (g_list_model_get_n_items (hr_models_page_get_rows (f.models)), ==, n_rows);
+  fixture_close (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  isolated_root = g_dir_make_tmp ("headroom-test-hub-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+  g_unsetenv ("HF_TOKEN");
+  g_unsetenv ("HF_ENDPOINT");
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
+  g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
+  g_test_add_func ("/hub-page/errors", test_errors);
+  g_test_add_func ("/hub-page/cancel", test_cancel);
+
+  result = g_test_run ();
+
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  return result;
+}
