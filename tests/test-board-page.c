@@ -1,0 +1,783 @@
+/* test-board-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's Board page under Xvfb, opened from the real HrApplication,
+ * against the in-process fake Ollama (tests/fake-ollama.h): connect (the
+ * typed address normalised, the server saved), the models and what is
+ * loaded with the figures `ollama ps` prints, measuring one model (the
+ * table, the chart, /api/ps beside the prediction, the archive and the
+ * Models page's rate), a pull with one overall bar that only moves forward
+ * and ends at 1, the model then in the catalog with the figures of
+ * /api/show, a cancelled pull, a refused pull with both reasons and no
+ * request sent, a mid-stream pull error with Ollama's text and what to do,
+ * "Try it" with its history, and a server that is not there.
+ *
+ * With HEADROOM_BOARD_SCREENSHOT=DIR set, /board-page/screenshot saves the
+ * connected page as DIR/board-light.png and DIR/board-dark.png.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "fake-ollama.h"
+#include "hr-application.h"
+#include "hr-board-page.h"
+#include "hr-measure-window.h"
+#include "hr-pull-progress.h"
+#include "hr-window.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  return done == NULL || done (data);
+}
+
+static void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_int (settings, "window-width", 1100);
+  g_settings_set_int (settings, "window-height", 900);
+}
+
+static HrApplication *test_app;
+static char *system_data_dirs;
+
+typedef struct {
+  FakeOllama   *fake;
+  HrWindow     *window;
+  HrModelsPage *models;
+  HrBoardPage  *page;
+} Fixture;
+
+static gboolean
+page_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static gboolean
+page_is_idle (gpointer data)
+{
+  return !hr_board_page_is_busy (data);
+}
+
+static void
+open_page (Fixture *f)
+{
+  AdwViewStack *stack;
+
+  /* gdk-pixbuf tells an SVG icon from its content type, which GIO reads
+   * from the MIME database in XDG_DATA_DIRS: give the system's back (the
+   * user's own directories stay isolated). */
+  if (system_data_dirs != NULL)
+    g_setenv ("XDG_DATA_DIRS", system_data_dirs, TRUE);
+  else
+    g_unsetenv ("XDG_DATA_DIRS");
+  reset_settings ();
+  f->fake = fake_ollama_new ();
+  fake_ollama_add_llama32 (f->fake);
+
+  g_application_activate (G_APPLICATION (test_app));
+  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_assert_nonnull (f->window);
+  g_object_ref (f->window);
+  f->models = hr_window_get_models_page (f->window);
+  stack = hr_window_get_stack (f->window);
+  adw_view_stack_set_visible_child_name (stack, "board");
+  f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
+  g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
+}
+
+static void
+connect_page (Fixture    *f,
+              const char *url)
+{
+  hr_board_page_connect (f->page, url);
+  g_assert_true (iterate_until (page_is_idle, f->page, 10000));
+}
+
+static void
+close_page (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (100);
+  g_assert_finalize_object (f->window);
+  /* Every stream the page started is closed. */
+  g_assert_cmpuint (fake_ollama_active_streams (f->fake), ==, 0);
+  fake_ollama_free (f->fake);
+}
+
+/* Every widget of @type under @root. */
+static void
+collect (GtkWidget *root,
+         GType      type,
+         GPtrArray *out)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+/* The row whose title is @title, under @root. */
+static AdwActionRow *
+find_row (GtkWidget  *root,
+          const char *title)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (root, ADW_TYPE_ACTION_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
+      return g_ptr_array_index (rows, i);
+  return NULL;
+}
+
+/* The message dialog presented last, if any. */
+static AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return find_dialog () != NULL;
+}
+
+static void
+set_entry (HrBoardPage *page,
+           const char  *title,
+           const char  *text)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (page), ADW_TYPE_ENTRY_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      AdwPreferencesRow *row = g_ptr_array_index (rows, i);
+
+      if (g_str_has_prefix (adw_preferences_row_get_title (row), title))
+        {
+          gtk_editable_set_text (GTK_EDITABLE (row), text);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+set_spin (HrBoardPage *page,
+          const char  *row_title,
+          double       value)
+{
+  AdwActionRow *row = find_row (GTK_WIDGET (page), row_title);
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+
+  g_assert_nonnull (row);
+  collect (GTK_WIDGET (row), GTK_TYPE_SPIN_BUTTON, spins);
+  g_assert_cmpuint (spins->len, ==, 1);
+  gtk_spin_button_set_value (g_ptr_array_index (spins, 0), value);
+}
+
+static const char *
+last_message (HrBoardPage *page)
+{
+  GPtrArray *messages = hr_board_page_get_messages (page);
+
+  return messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Connect, list, ps                                                   */
+
+static void
+test_board_page_connect (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *typed = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GVariant) saved = NULL;
+  g_autofree char *subtitle = NULL;
+  AdwActionRow *row;
+  const HrOllamaModel *model;
+  const HrOllamaLoaded *loaded;
+
+  open_page (&f);
+  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
+
+  /* Typed as people do, without the scheme: shown normalised. */
+  typed = g_strdup (fake_ollama_get_url (f.fake) + strlen ("http://"));
+  connect_page (&f, typed);
+
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  g_assert_null (hr_board_page_get_error (f.page));
+  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_page_get_client (f.page)), ==,
+                   fake_ollama_get_url (f.fake));
+  subtitle = g_strdup_printf ("Ollama 0.31.2 at %s", fake_ollama_get_url (f.fake));
+  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Server"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, subtitle);
+
+  /* The models on the board, as /api/tags lists them. */
+  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 1);
+  model = g_ptr_array_index (hr_board_page_get_models (f.page), 0);
+  g_assert_cmpstr (model->name, ==, "llama3.2:3b");
+  g_assert_cmpuint (model->size, ==, 2019393189);
+  row = find_row (GTK_WIDGET (f.page), "llama3.2:3b");
+  g_assert_nonnull (row);
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.2B parameters · Q4_K_M · llama · modified "));
+
+  /* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
+   * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
+  g_assert_cmpuint (hr_board_page_get_loaded (f.page)->len, ==, 1);
+  loaded = g_ptr_array_index (hr_board_page_get_loaded (f.page), 0);
+  g_assert_cmpuint (loaded->size, ==, 2589139424);
+  g_assert_cmpuint (loaded->size_vram, ==, 2589139424);
+  {
+    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+    gboolean seen = FALSE;
+
+    collect (GTK_WIDGET (f.page), ADW_TYPE_ACTION_ROW, rows);
+    for (guint i = 0; i < rows->len; i++)
+      {
+        const char *s = adw_action_row_get_subtitle (g_ptr_array_index (rows, i));
+
+        if (g_strcmp0 (s, "2.6 GB, 2.6 GB on the GPU (100% GPU) · context 4,096 tokens · until: 4 minutes from now") == 0)
+          seen = TRUE;
+      }
+    g_assert_true (seen);
+  }
+
+  /* The server is saved, URL only. */
+  saved = g_settings_get_value (settings, "ollama-boards");
+  g_assert_cmpuint (g_variant_n_children (saved), ==, 1);
+  {
+    const char *id, *url;
+
+    g_variant_get_child (saved, 0, "(&s&s)", &id, &url);
+    g_assert_cmpstr (url, ==, fake_ollama_get_url (f.fake));
+    g_assert_cmpstr (id, ==, hr_models_page_get_scenario (f.models)->board->id);
+  }
+  {
+    g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
+    g_assert_cmpstr (last, ==, fake_ollama_get_url (f.fake));
+  }
+
+  /* Unload from the page: /api/ps is then empty and the list says so. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.unload", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_cmpstr (last_message (f.page), ==, "Unloaded llama3.2:3b");
+  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+  g_assert_cmpuint (hr_board_page_get_loaded (f.page)->len, ==, 0);
+  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Nothing is loaded"));
+
+  close_page (&f);
+}
+
+static void
+test_board_page_refused_connection (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *url = fake_ollama_refused_url ();
+  g_autofree char *expected = NULL;
+  GtkWidget *status_page;
+  g_autoptr(GPtrArray) pages = g_ptr_array_new ();
+
+  open_page (&f);
+  connect_page (&f, url);
+
+  expected = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
+                              url);
+  g_assert_null (hr_board_page_get_version (f.page));
+  g_assert_cmpstr (hr_board_page_get_error (f.page), ==, expected);
+  collect (GTK_WIDGET (f.page), ADW_TYPE_STATUS_PAGE, pages);
+  g_assert_cmpuint (pages->len, ==, 1);
+  status_page = g_ptr_array_index (pages, 0);
+  g_assert_true (gtk_widget_is_drawable (status_page));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status_page)), ==, "Could Not Connect");
+  g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (status_page)), ==, expected);
+  /* Nothing to act on without a server. */
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
+  g_assert_null (hr_board_page_get_measure_window (f.page));
+
+  close_page (&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Measure                                                             */
+
+static gboolean
+measure_done (gpointer data)
+{
+  return !hr_measure_window_is_running (data);
+}
+
+static void
+test_board_page_measure (void)
+{
+  Fixture f = { 0 };
+  HrMeasureWindow *window;
+  GPtrArray *rows;
+  GPtrArray *ps;
+  HrMeasureRun *run;
+  HrModelRow *row;
+  const char *path;
+  g_auto(GStrv) cells = NULL;
+
+  open_page (&f);
+  /* 30 ms to the first token warm, 80 ms more cold, 2 ms between tokens;
+   * prefill 14 tokens in 20 ms, decode 5 tokens in 250 ms: 700 and 20 t/s. */
+  fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);
+  fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
+  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  g_assert_nonnull (window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Measure llama3.2:3b");
+
+  g_assert_true (hr_measure_window_start (window));
+  g_assert_true (iterate_until (measure_done, window, 20000));
+  run = hr_measure_window_get_run (window);
+  g_assert_cmpstr (hr_measure_window_get_status (window), !=, NULL);
+  g_assert_true (g_str_has_prefix (hr_measure_window_get_status (window), "Done: decode 20.0 t/s on average over the warm runs. Saved to "));
+
+  /* The table: 2 contexts x 3 runs, the first of each cold. */
+  rows = hr_measure_window_get_rows (window);
+  g_assert_cmpuint (rows->len, ==, 6);
+  cells = g_strsplit (g_ptr_array_index (rows, 0), "\t", -1);
+  g_assert_cmpuint (g_strv_length (cells), ==, 8);
+  g_assert_cmpstr (cells[0], ==, "2,048");
+  g_assert_cmpstr (cells[1], ==, "1");
+  g_assert_cmpstr (cells[2], ==, "cold");
+  g_assert_cmpstr (cells[5], ==, "80.0");
+  g_assert_cmpstr (cells[6], ==, "700.0");
+  g_assert_cmpstr (cells[7], ==, "20.0");
+  g_clear_pointer (&cells, g_strfreev);
+  cells = g_strsplit (g_ptr_array_index (rows, 4), "\t", -1);
+  g_assert_cmpstr (cells[0], ==, "4,096");
+  g_assert_cmpstr (cells[1], ==, "2");
+  g_assert_cmpstr (cells[2], ==, "warm");
+  /* TTFT as the client timed it: at least the fake's 30 ms warm and
+   * 110 ms cold. (Its precision is test-ollama-client's and test-measure's
+   * business: here the window draws on the same thread.) */
+  {
+    GArray *results = hr_measure_run_get_results (run);
+    const HrMeasureResult *cold = &g_array_index (results, HrMeasureResult, 0);
+    const HrMeasureResult *warm = &g_array_index (results, HrMeasureResult, 1);
+
+    g_assert_true (cold->cold);
+    g_assert_false (warm->cold);
+    g_assert_cmpfloat (cold->ttft_ms, >=, 110.0);
+    g_assert_cmpfloat (warm->ttft_ms, >=, 30.0);
+  }
+
+  /* The chart has every run, and says so to a screen reader. */
+  g_assert_cmpuint (hr_run_chart_get_n_runs (hr_measure_window_get_chart (window)), ==, 6);
+  g_assert_true (g_str_has_prefix (hr_run_chart_get_description (hr_measure_window_get_chart (window)),
+                                   "2048 #1 (cold): TTFT "));
+  g_assert_nonnull (strstr (hr_run_chart_get_description (hr_measure_window_get_chart (window)),
+                            "4096 #3 (warm): TTFT "));
+
+  /* /api/ps beside the prediction, per context. */
+  ps = hr_measure_window_get_ps_rows (window);
+  g_assert_cmpuint (ps->len, ==, 2);
+  /* The fake loads 2,019,377,376 + 114,688 x 2,048 + 100,000,000 =
+   * 2,354,265,824 bytes; the runtime model predicts 2.41 GB. */
+  g_assert_cmpstr (g_ptr_array_index (ps, 0), ==,
+                   "num_ctx 2,048: Loaded 2.4 GB, 2.4 GB on the GPU (100% GPU); predicted 2.41 GB "
+                   "(runtime model, Ollama 0.30 and newer (llama-server buffers)); difference −0.06 GB (−2.4%)");
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (ps, 1),
+                                   "num_ctx 4,096: Loaded 2.6 GB, 2.6 GB on the GPU (100% GPU); predicted 2.65 GB "));
+
+  /* Saved in the archive, and the Models page uses the measured rate. */
+  path = hr_measure_run_get_saved_path (run);
+  g_assert_nonnull (path);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  row = hr_models_page_find_row (f.models, "llama3.2:3b");
+  g_assert_nonnull (row);
+  g_assert_cmpfloat_with_epsilon (hr_model_row_get_measured_tps (row), 20.0, 1e-9);
+
+  /* The board is as it was found: not loaded. */
+  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_assert_null (hr_board_page_get_measure_window (f.page));
+  close_page (&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pull                                                                */
+
+static void
+on_fraction (GtkProgressBar *bar,
+             GParamSpec     *pspec,
+             GArray         *fractions)
+{
+  double value = gtk_progress_bar_get_fraction (bar);
+
+  g_array_append_val (fractions, value);
+}
+
+static gboolean
+pull_done (gpointer data)
+{
+  return !hr_board_page_is_pulling (data) && !hr_board_page_is_busy (data);
+}
+
+static const FakeLayer llama32_layers[] = {
+  { "sha256:dde5aa3fc5ffc17176b5e8bdc82f587b24b2678c6c66101bf7da77af9f7ccdff", 2019377376, FALSE },
+  { "sha256:966de95ca8a62200913e3f8bfbf84c8494536f1b94b49166851e76644e966396", 1429, TRUE },
+  { "sha256:fcc5a6bec9daf9b561a68827b67ab6088e1dba9d1fa2a50d7bbcc8384e0a265d", 7711, FALSE },
+};
+
+static void
+test_board_page_pull (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  GtkProgressBar *bar;
+  AdwMessageDialog *dialog;
+  HrModelRow *row;
+  const HrModelSpec *spec;
+  gulong handler;
+
+  open_page (&f);
+  fake_ollama_add_registry_model (f.fake, "llama3.2:3b", llama32_layers, G_N_ELEMENTS (llama32_layers));
+  /* 8 lines per layer 15 ms apart; `completed` goes back halfway through the first. */
+  fake_ollama_set_pull_steps (f.fake, 8, 15, TRUE);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  bar = hr_board_page_get_pull_bar (f.page);
+  handler = g_signal_connect (bar, "notify::fraction", G_CALLBACK (on_fraction), fractions);
+
+  set_entry (f.page, "_Model Name", "llama3.2:3b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  /* llama3.2:3b fits the seed board and has a measured rate there. */
+  g_assert_true (g_str_has_prefix (hr_board_page_get_check_text (f.page), "The pull check passes.\nllama3.2:3b needs "));
+  g_assert_null (find_dialog ());
+  g_assert_true (hr_board_page_is_pulling (f.page));
+  g_assert_true (iterate_until (pull_done, f.page, 20000));
+  g_signal_handler_disconnect (bar, handler);
+
+  /* One bar over every layer: never back, ending at 1. */
+  g_assert_cmpuint (fractions->len, >, 10);
+  for (guint i = 1; i < fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (fractions, double, i), >=, g_array_index (fractions, double, i - 1));
+  g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), ==, 1.0);
+
+  /* In the catalog with the figures of /api/show. */
+  g_assert_true (g_str_has_prefix (hr_board_page_get_pull_note (f.page),
+                                   "Pulled llama3.2:3b. Added llama3.2:3b to the catalog: 3.21 B parameters, "));
+  row = hr_models_page_find_row (f.models, "llama3.2:3b");
+  g_assert_nonnull (row);
+  spec = hr_model_row_get_spec (row);
+  g_assert_cmpuint (spec->parameters, ==, 3212749888);
+  g_assert_cmpuint (spec->layers, ==, 28);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_nonnull (spec->tensors);
+  g_assert_cmpuint (spec->file_bytes, ==, hr_model_spec_tensor_bytes (spec));
+  {
+    g_autofree char *user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
+    g_assert_true (g_file_test (user_catalog, G_FILE_TEST_IS_REGULAR));
+  }
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 1);
+
+  /* A refused pull: over the budget and no measured rate, both at once,
+   * with the numbers; nothing is sent until "Pull anyway". */
+  set_entry (f.page, "_Model Name", "bigmodel:70b");
+  set_spin (f.page, "Download _Size (GB)", 40.0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  dialog = find_dialog ();
+  /* The seed board's headroom is 6.1 GB: 40.0 - 6.1 = 33.9 GB over. */
+  g_assert_cmpstr (hr_board_page_get_check_text (f.page), ==,
+                   "The pull check refuses this pull:\n"
+                   "• bigmodel:70b is over by 33.90 GB\n"
+                   "• bigmodel:70b has no rate this board has measured\n"
+                   "bigmodel:70b needs 40.0 GB on Jetson Orin Nano Super, whose budget is 5.1 GB and headroom 6.1 GB; "
+                   "it decodes at 0.9 t/s (extrapolated) against a floor of 10.2 t/s.");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_board_page_get_check_text (f.page));
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Pull bigmodel:70b Anyway?");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "pull"), ==, ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_response (dialog, "cancel");
+  spin (50);
+  g_assert_false (hr_board_page_is_pulling (f.page));
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 1);
+
+  /* "Pull anyway": sent; the registry does not know it: Ollama's text and what to do. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  adw_message_dialog_response (find_dialog (), "pull");
+  g_assert_true (iterate_until (pull_done, f.page, 10000));
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 2);
+  g_assert_cmpstr (hr_board_page_get_pull_note (f.page), ==,
+                   "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist - check the model name and its tag");
+
+  close_page (&f);
+}
+
+static gboolean
+pull_moving (gpointer data)
+{
+  return gtk_progress_bar_get_fraction (hr_board_page_get_pull_bar (data)) > 0.05;
+}
+
+static void
+test_board_page_pull_cancel (void)
+{
+  Fixture f = { 0 };
+
+  open_page (&f);
+  fake_ollama_add_registry_model (f.fake, "llama3.2:3b", llama32_layers, G_N_ELEMENTS (llama32_layers));
+  fake_ollama_set_pull_steps (f.fake, 200, 20, FALSE);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  set_entry (f.page, "_Model Name", "llama3.2:3b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  g_assert_true (iterate_until (pull_moving, f.page, 10000));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.cancel-pull", NULL));
+  g_assert_true (iterate_until (pull_done, f.page, 5000));
+
+  /* Not an error: what happens next is said instead. */
+  g_assert_cmpstr (hr_board_page_get_pull_note (f.page), ==,
+                   "Pull of llama3.2:3b stopped. Pulling it again resumes from the partial files while the server keeps them (until `ollama serve` restarts).");
+  g_assert_cmpuint (hr_board_page_get_messages (f.page)->len, ==, 0);
+  g_assert_null (hr_board_page_get_error (f.page));
+  spin (100);
+  g_assert_cmpuint (fake_ollama_active_streams (f.fake), ==, 0);
+
+  close_page (&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Try it                                                              */
+
+static gboolean
+chat_done (gpointer data)
+{
+  return !hr_board_page_is_chatting (data);
+}
+
+static void
+test_board_page_try_it (void)
+{
+  Fixture f = { 0 };
+  JsonNode *body;
+  JsonObject *request;
+  JsonArray *messages;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  gboolean seen_reply = FALSE;
+  gboolean seen_rates = FALSE;
+
+  open_page (&f);
+  fake_ollama_set_final_timing (f.fake, 0, 14, 20000000, 5, 250000000);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
+  set_spin (f.page, "T_emperature", 0.0);
+  set_spin (f.page, "S_eed", 7);
+  set_entry (f.page, "Me_ssage", "What does the scheduler do?");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
+  g_assert_true (iterate_until (chat_done, f.page, 5000));
+
+  body = fake_ollama_last_body (f.fake, "/api/chat");
+  request = json_node_get_object (body);
+  g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "llama3.2:3b");
+  messages = json_object_get_array_member (request, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "role"), ==, "system");
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (request, "options"), "temperature"), ==, 0.0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (request, "options"), "seed"), ==, 7);
+
+  collect (GTK_WIDGET (f.page), GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+
+      seen_reply |= g_strcmp0 (text, "Kubernetes schedules pods onto nodes.") == 0;
+      seen_rates |= g_str_has_prefix (text, "Prefill 700.0 t/s · decode 20.0 t/s · TTFT ");
+    }
+  g_assert_true (seen_reply);
+  g_assert_true (seen_rates);
+
+  /* A follow-up carries the history: system, user, assistant, user. */
+  set_entry (f.page, "Me_ssage", "And the kubelet?");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
+  g_assert_true (iterate_until (chat_done, f.page, 5000));
+  body = fake_ollama_last_body (f.fake, "/api/chat");
+  messages = json_object_get_array_member (json_node_get_object (body), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==,
+                   "Kubernetes schedules pods onto nodes.");
+
+  close_page (&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Screenshots (only with HEADROOM_BOARD_SCREENSHOT)                   */
+
+static void
+save_png (GtkWidget  *widget,
+          const char *path)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+
+  gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (renderer, node, &bounds);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_object_unref (paintable);
+}
+
+static void
+test_board_page_screenshot (void)
+{
+  const char *dir = g_getenv ("HEADROOM_BOARD_SCREENSHOT");
+  Fixture f = { 0 };
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  HrMeasureWindow *window;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("HEADROOM_BOARD_SCREENSHOT is not set");
+      return;
+    }
+
+  open_page (&f);
+  fake_ollama_add_registry_model (f.fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
+  fake_ollama_set_pull_steps (f.fake, 400, 30, FALSE);
+  fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);
+  fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
+  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  set_entry (f.page, "_Model Name", "qwen2.5:7b");
+  set_spin (f.page, "Download _Size (GB)", 4.7);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  if (iterate_until (dialog_shown, NULL, 1000))
+    adw_message_dialog_response (find_dialog (), "pull");
+  spin (1500);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *path = g_build_filename (dir, pass == 0 ? "board-light.png" : "board-dark.png", NULL);
+
+      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
+                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
+      spin (300);
+      save_png (GTK_WIDGET (f.window), path);
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.cancel-pull", NULL);
+  g_assert_true (iterate_until (pull_done, f.page, 5000));
+
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
+  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 820, 900);
+  hr_measure_window_start (window);
+  g_assert_true (iterate_until (measure_done, window, 20000));
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *path = g_build_filename (dir, pass == 0 ? "measure-light.png" : "measure-dark.png", NULL);
+
+      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
+                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
+      spin (300);
+      save_png (GTK_WIDGET (window), path);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+
+  close_page (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  /* Software GL under Xvfb stalls the main loop compiling shaders. */
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_unsetenv ("OLLAMA_HOST");
+  system_data_dirs = g_strdup (g_getenv ("XDG_DATA_DIRS"));
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/board-page/connect", test_board_page_connect);
+  g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
+  g_test_add_func ("/board-page/measure", test_board_page_measure);
+  g_test_add_func ("/board-page/pull", test_board_page_pull);
+  g_test_add_func ("/board-page/pull-cancel", test_board_page_pull_cancel);
+  g_test_add_func ("/board-page/try-it", test_board_page_try_it);
+  g_test_add_func ("/board-page/screenshot", test_board_page_screenshot);
+
+  test_app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+
+  result = g_test_run ();
+
+  g_object_unref (test_app);
+  g_free (system_data_dirs);
+  return result;
+}
