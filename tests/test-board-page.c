@@ -669,18 +669,25 @@ static void
 save_png (GtkWidget  *widget,
           const char *path)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
 
-  gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* Right after a style change the widget may not have drawn yet. */
+  for (guint tries = 0; node == NULL && tries < 50; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        spin (100);
+    }
+  g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (renderer, node, &bounds);
   g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_object_unref (paintable);
 }
 
 static void
@@ -698,6 +705,19 @@ test_board_page_screenshot (void)
     }
 
   open_page (&f);
+  /* The isolated test directories hide the system's icon theme. */
+  {
+    g_auto(GStrv) dirs = g_strsplit (system_data_dirs ? system_data_dirs : "/usr/local/share:/usr/share", ":", -1);
+    GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+    for (guint i = 0; dirs[i] != NULL; i++)
+      {
+        g_autofree char *icons = g_build_filename (dirs[i], "icons", NULL);
+        gtk_icon_theme_add_search_path (theme, icons);
+      }
+  }
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
+  spin (300);
   fake_ollama_add_registry_model (f.fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
   fake_ollama_set_pull_steps (f.fake, 400, 30, FALSE);
   fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);
@@ -709,6 +729,9 @@ test_board_page_screenshot (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   if (iterate_until (dialog_shown, NULL, 1000))
     adw_message_dialog_response (find_dialog (), "pull");
+  set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
+  set_entry (f.page, "Me_ssage", "What does the scheduler do?");
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
   spin (1500);
 
   for (guint pass = 0; pass < 2; pass++)

@@ -65,6 +65,7 @@ struct _HrBoardPage
   GtkSpinButton       *temperature_spin;
   GtkSpinButton       *seed_spin;
   AdwEntryRow         *message_row;
+  GtkBox              *reply_box;
   GtkLabel            *reply_label;
   GtkLabel            *rates_label;
 
@@ -148,6 +149,14 @@ set_label (GtkLabel   *label,
 }
 
 static void
+set_reply (HrBoardPage *self,
+           const char  *text)
+{
+  gtk_label_set_text (self->reply_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->reply_box), text != NULL && *text != '\0');
+}
+
+static void
 show_error (HrBoardPage *self,
             const char  *message)
 {
@@ -155,6 +164,8 @@ show_error (HrBoardPage *self,
   self->error = g_strdup (message);
   gtk_label_set_text (self->error_label, message != NULL ? message : "");
   gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+  /* A hidden revealer would still take the box's spacing. */
+  gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), message != NULL);
 }
 
 static HrModelsPage *
@@ -1177,7 +1188,8 @@ on_pull_progress (const HrPullProgress *progress,
     fraction = self->pull_fraction;
   self->pull_fraction = fraction;
   gtk_progress_bar_set_fraction (self->pull_bar, fraction);
-  percent = g_strdup_printf ("%d %%", (int) (fraction * 100));
+  /* Translators: the pull's overall progress in percent */
+  percent = g_strdup_printf (_("%d%%"), (int) (fraction * 100));
   gtk_progress_bar_set_text (self->pull_bar, percent);
   gtk_label_set_text (self->pull_status_label, status);
 
@@ -1271,7 +1283,7 @@ on_pulled (GObject      *source,
 
   self->pull_fraction = 1.0;
   gtk_progress_bar_set_fraction (self->pull_bar, 1.0);
-  gtk_progress_bar_set_text (self->pull_bar, "100 %");
+  gtk_progress_bar_set_text (self->pull_bar, _("100%"));
   gtk_label_set_text (self->pull_layer_label, "");
   {
     g_autofree char *note = g_strdup_printf (_("Pulled %s; reading its figures from /api/show…"), model);
@@ -1294,7 +1306,7 @@ start_pull (HrBoardPage *self,
   self->pull_cancellable = g_cancellable_new ();
   self->pull_fraction = 0.0;
   gtk_progress_bar_set_fraction (self->pull_bar, 0.0);
-  gtk_progress_bar_set_text (self->pull_bar, "0 %");
+  gtk_progress_bar_set_text (self->pull_bar, _("0%"));
   gtk_label_set_text (self->pull_status_label, _("asking the registry for the manifest"));
   gtk_label_set_text (self->pull_layer_label, "");
   gtk_revealer_set_reveal_child (self->pull_revealer, TRUE);
@@ -1471,7 +1483,7 @@ on_chat_chunk (const char *content,
   if (self->disposed || content == NULL || *content == '\0')
     return;
   g_string_append (self->reply, content);
-  set_label (self->reply_label, self->reply->str);
+  set_reply (self, self->reply->str);
 }
 
 static void
@@ -1529,7 +1541,7 @@ on_chatted (GObject      *source,
   json_object_set_string_member (turn, "role", "assistant");
   json_object_set_string_member (turn, "content", reply->text ? reply->text : "");
   json_array_add_object_element (self->history, turn);
-  set_label (self->reply_label, reply->text && *reply->text ? reply->text : self->reply->str);
+  set_reply (self, reply->text && *reply->text ? reply->text : self->reply->str);
 
   prefill = hr_ollama_format_tps (hr_ollama_rate_tps (reply->prompt_eval_count, reply->prompt_eval_duration));
   decode = hr_ollama_format_tps (hr_ollama_rate_tps (reply->eval_count, reply->eval_duration));
@@ -1586,7 +1598,7 @@ send_action (GtkWidget  *widget,
   json_object_set_int_member (options, "seed", gtk_spin_button_get_value_as_int (self->seed_spin));
 
   g_string_truncate (self->reply, 0);
-  set_label (self->reply_label, NULL);
+  set_reply (self, NULL);
   set_rates (self, _("Waiting for the first token…"), FALSE);
   gtk_editable_set_text (GTK_EDITABLE (self->message_row), "");
   self->chat_cancellable = g_cancellable_new ();
@@ -1618,7 +1630,7 @@ new_chat_action (GtkWidget  *widget,
     json_array_unref (self->history);
   self->history = json_array_new ();
   g_string_truncate (self->reply, 0);
-  set_label (self->reply_label, NULL);
+  set_reply (self, NULL);
   set_rates (self, NULL, FALSE);
   update_actions (self);
 }
@@ -1816,6 +1828,7 @@ hr_board_page_class_init (HrBoardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, temperature_spin);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, message_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, reply_box);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, reply_label);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, rates_label);
 
