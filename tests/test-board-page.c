@@ -320,6 +320,96 @@ test_board_page_connect (void)
 }
 
 static void
+test_board_page_actions (void)
+{
+  Fixture f = { 0 };
+  AdwMessageDialog *dialog;
+
+  open_page (&f);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  /* Add to Catalog: the figures of /api/show. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.add-to-catalog", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_true (g_str_has_prefix (last_message (f.page), "Added llama3.2:3b to the catalog: 3.21 B parameters, "));
+  g_assert_cmpuint (hr_model_row_get_spec (hr_models_page_find_row (f.models, "llama3.2:3b"))->parameters, ==, 3212749888);
+
+  /* Delete asks first; Cancel sends nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  dialog = find_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Delete llama3.2:3b?");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "delete"), ==, ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_response (dialog, "cancel");
+  spin (50);
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/delete"), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  adw_message_dialog_response (find_dialog (), "delete");
+  spin (50);
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/delete"), ==, 1);
+  g_assert_cmpstr (last_message (f.page), ==, "Deleted llama3.2:3b from the board");
+  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 0);
+  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "No models on this board"));
+
+  /* Deleting it again: the server's 404, in words. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  adw_message_dialog_response (find_dialog (), "delete");
+  spin (50);
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_true (g_str_has_prefix (last_message (f.page), "Could not delete llama3.2:3b: "));
+
+  close_page (&f);
+}
+
+/* The lists refresh every HR_BOARD_PAGE_REFRESH_SECONDS while the page is
+ * shown, not while another page is; a failed refresh says why in a banner
+ * and keeps what was listed. */
+static void
+test_board_page_refresh (void)
+{
+  Fixture f = { 0 };
+  AdwViewStack *stack;
+  guint tags;
+
+  open_page (&f);
+  stack = hr_window_get_stack (f.window);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  tags = fake_ollama_count (f.fake, "/api/tags");
+  g_assert_cmpuint (tags, ==, 1);
+
+  spin (HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 600);
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 1);
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/ps"), ==, tags + 1);
+
+  adw_view_stack_set_visible_child_name (stack, "models");
+  spin (HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 600);
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 1);
+
+  /* Shown again: refreshed at once. */
+  fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_500, "something broke");
+  adw_view_stack_set_visible_child_name (stack, "board");
+  g_assert_true (iterate_until (page_is_drawn, f.page, 2000));
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 2);
+  g_assert_nonnull (hr_board_page_get_error (f.page));
+  g_assert_true (g_str_has_prefix (hr_board_page_get_error (f.page), "Could not list the models on the board: "));
+  g_assert_nonnull (strstr (hr_board_page_get_error (f.page), "something broke"));
+  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 1);
+
+  /* Retry once the server is well: the banner goes. */
+  fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.refresh", NULL));
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_null (hr_board_page_get_error (f.page));
+
+  close_page (&f);
+}
+
+static void
 test_board_page_refused_connection (void)
 {
   Fixture f = { 0 };
@@ -786,6 +876,8 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/board-page/connect", test_board_page_connect);
+  g_test_add_func ("/board-page/actions", test_board_page_actions);
+  g_test_add_func ("/board-page/refresh", test_board_page_refresh);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
   g_test_add_func ("/board-page/measure", test_board_page_measure);
   g_test_add_func ("/board-page/pull", test_board_page_pull);
