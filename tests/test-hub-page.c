@@ -212,7 +212,7 @@ test_qwen_cards (void)
   assert_fact (&f, "License file", "Qwen RESEARCH LICENSE AGREEMENT");
   assert_subtitle (&f, "License file", "LICENSE");
   g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
-                                   "Not for commercial use: the license says “"));
+                                   "Not for commercial use: LICENSE says “non commercial”."));
   g_assert_nonnull (strstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
                             "The badge is a label; the file is the contract"));
   g_assert_true (gtk_widget_has_css_class (hr_model_facts_find_row (hr_hub_page_get_cards (f.page), "Commercial use"),
@@ -305,7 +305,8 @@ test_errors (void)
   g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "Repository Not Found");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "Qwen/No-Such-Model"));
-  g_assert_nonnull (strstr (adw_status_page_get_description (status), "owner and name are case-sensitive"));
+  g_assert_cmpstr (adw_status_page_get_description (status), ==,
+                   "No repository Qwen/No-Such-Model: check the name; if it is private or gated, set a token that can read it");
 
   /* A revision it does not know. */
   look_up (&f, QWEN_REPO "@v9");
@@ -319,6 +320,22 @@ test_errors (void)
   look_up (&f, QWEN_REPO);
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "The Hub Is Busy");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "30"));
+
+  /* Nothing listens: the page says the Hub cannot be reached. */
+  {
+    g_autoptr(HrHubClient) offline = g_object_new (HR_TYPE_HUB_CLIENT,
+                                                   "endpoint", "http://127.0.0.1:9",
+                                                   "token", "",
+                                                   "use-keyring", FALSE,
+                                                   NULL);
+
+    hr_hub_page_set_client (f.page, offline);
+    look_up (&f, QWEN_REPO);
+    g_assert_cmpstr (adw_status_page_get_title (status), ==, "Could Not Reach the Hub");
+    g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "network-offline-symbolic");
+    g_assert_nonnull (strstr (adw_status_page_get_description (status), "check the network or HF_ENDPOINT"));
+    hr_hub_page_set_client (f.page, f.client);
+  }
 
   /* Nothing was remembered, nothing shown as an answer. */
   g_assert_null (hr_hub_page_get_lookup (f.page));

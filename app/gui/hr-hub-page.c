@@ -420,8 +420,8 @@ license_card (const HrHubLookup *l)
     {
       g_autofree char *text = NULL;
 
-      /* Translators: %s is the phrase of the LICENSE file (or the tag) that says so */
-      text = g_strdup_printf (_("Not for commercial use: the license says “%s”. The badge is a label; the file is the contract: read it before you ship."),
+      /* Translators: %s says where the restriction is written: 'LICENSE says “non commercial”' */
+      text = g_strdup_printf (_("Not for commercial use: %s. The badge is a label; the file is the contract: read it before you ship."),
                               l->non_commercial_reason ? l->non_commercial_reason : l->license);
       hr_model_facts_add_warning (group, _("Commercial use"), text);
     }
@@ -503,7 +503,6 @@ show_error (HrHubPage    *self,
         case HR_NET_ERROR_NOT_FOUND:
         case HR_NET_ERROR_BAD_PATH:
           title = _("Repository Not Found");
-          advice = _("Check the spelling: owner and name are case-sensitive. A private repository needs a token that can read it.");
           break;
         case HR_NET_ERROR_REVISION_NOT_FOUND:
           title = _("No Such Revision");
@@ -519,7 +518,6 @@ show_error (HrHubPage    *self,
         case HR_NET_ERROR_TIMEOUT:
           title = _("Could Not Reach the Hub");
           icon = "network-offline-symbolic";
-          advice = _("Check the network connection (and HF_ENDPOINT, when it is set), then try again.");
           break;
         case HR_NET_ERROR_SERVER:
         case HR_NET_ERROR_STREAM:

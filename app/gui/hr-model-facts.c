@@ -10,6 +10,7 @@
 #include "hr-model-facts.h"
 
 #define VALUE_KEY "hr-fact-value"
+#define VALUE_MIN_CHARS 36
 
 /**
  * hr_model_facts_group_new:
@@ -65,12 +66,20 @@ hr_model_facts_add (GtkWidget  *group,
       GtkWidget *label = gtk_label_new (value);
       g_autofree char *accessible = g_strdup_printf (_("%1$s: %2$s"), title, value);
 
+      glong length = g_utf8_strlen (value, -1);
+
       gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_xalign (GTK_LABEL (label), 1.0);
       gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+      /* A figure stays on one line; a long value (a digest, a title)
+       * wraps, but never narrower than VALUE_MIN_CHARS. */
+      if (length > VALUE_MIN_CHARS)
+        {
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+          gtk_label_set_width_chars (GTK_LABEL (label), VALUE_MIN_CHARS);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+        }
       gtk_widget_add_css_class (label, "numeric");
       gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
