@@ -571,7 +571,7 @@ test_window_export (void)
   g_assert_cmpuint (g_strv_length (lines), ==, n + 3); /* title, header, rows, "" after the last */
   g_assert_cmpstr (lines[0], ==, "# Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision "
                                  "as pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
-  g_assert_cmpstr (lines[1], ==, "Name,Parameters,Precision,File size,KV/token (bytes),KV cache,Total,"
+  g_assert_cmpstr (lines[1], ==, "Name,Parameters,Precision,File size,KV bytes/token,KV cache,Total,"
                                  "Verdict,t/s,Source,Speed,Weights (bytes),KV cache (bytes),Total (bytes),"
                                  "Margin (bytes),Recommended,Past context limit");
   header = split_csv_line (lines[1]);

@@ -27,7 +27,7 @@
 #define SWATCH       12.0
 #define LINE_WIDTH    2.0
 #define AXIS_GAP      6.0
-#define POOL_COLUMN  72.0
+#define POOL_COLUMN  48.0
 
 typedef enum {
   SEG_WEIGHTS,
@@ -601,7 +601,7 @@ draw_pool (HrMemoryChart *self,
   scale_max = (double) MAX (sum, self->board->pool_bytes);
 
   col_top = y;
-  col_bottom = MAX (height - PAD, col_top + 6 * (th + 6));
+  col_bottom = MAX (height - PAD, col_top + 7 * (2 * th + 6));
   col_height = col_bottom - col_top;
   scale = col_height / scale_max;
 
@@ -633,32 +633,29 @@ draw_pool (HrMemoryChart *self,
     }
   }
 
-  /* The legend, top to bottom in the column's order */
-  legend_x = PAD + POOL_COLUMN + 14;
+  /* The legend, top to bottom in the column's order: the name, and its
+   * size dimmed under it, so a narrow chart cuts nothing short. */
+  legend_x = PAD + POOL_COLUMN + 12;
   legend_y = col_top;
-  {
-    g_autofree char *pool_size = hr_gui_format_size (self->board->pool_bytes, self->unit);
-    g_autofree char *pool_text = g_strdup_printf (_("%1$s %2$s"), segment_label (SEG_LINE_POOL),
-                                                  pool_size);
-    g_autoptr(PangoLayout) layout = make_layout (self, pool_text, FALSE);
-
-    draw_rect (snapshot, &self->colors.seg[SEG_LINE_POOL], legend_x, legend_y + th / 2.0 - 1,
-               SWATCH, LINE_WIDTH);
-    draw_layout (snapshot, layout, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
-    legend_y += th + 6;
-  }
-  for (int i = (int) n_parts - 1; i >= 0; i--)
+  for (int i = (int) n_parts; i >= 0; i--)
     {
-      g_autofree char *size = hr_gui_format_size (parts[i].bytes, self->unit);
-      g_autofree char *text = g_strdup_printf (_("%1$s %2$s"), segment_label (parts[i].segment), size);
-      PangoLayout *layout = cached_layout (self, text, FALSE,
-                                           (int) MAX (20, width - legend_x - SWATCH - 6 - PAD),
-                                           PANGO_ELLIPSIZE_END);
+      Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
+      guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
+      g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+      int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
+      PangoLayout *name = cached_layout (self, segment_label (segment), FALSE, text_width,
+                                         PANGO_ELLIPSIZE_END);
+      PangoLayout *value = cached_layout (self, size, FALSE, text_width, PANGO_ELLIPSIZE_END);
 
-      draw_rect (snapshot, &self->colors.seg[parts[i].segment], legend_x,
-                 legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
-      draw_layout (snapshot, layout, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
-      legend_y += th + 6;
+      if (segment == SEG_LINE_POOL)
+        draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
+                   SWATCH, LINE_WIDTH);
+      else
+        draw_rect (snapshot, &self->colors.seg[segment], legend_x,
+                   legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+      draw_layout (snapshot, name, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
+      draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + th, &self->colors.dim_fg);
+      legend_y += 2 * th + 6;
     }
 
   if (sum > self->board->pool_bytes)
@@ -1011,8 +1008,8 @@ hr_memory_chart_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = pool ? 230 : 240;
-      *natural = pool ? 250 : 520;
+      *minimum = pool ? 180 : 200;
+      *natural = pool ? 200 : 380;
     }
   else
     {

@@ -61,7 +61,7 @@ struct _HrModelsPage
   HrMemoryChart      *memory_chart;
   HrMemoryChart      *pool_chart;
   HrExplainPanel     *explain_panel;
-  GtkPaned           *detail_paned;
+  AdwFlap            *explain_flap;
 
   GSettings          *settings;
   HrUnit              unit;
@@ -117,7 +117,7 @@ hr_models_page_column_title (HrModelsColumn column)
     case HR_MODELS_COLUMN_PARAMETERS:   return _("Parameters");
     case HR_MODELS_COLUMN_PRECISION:    return _("Precision");
     case HR_MODELS_COLUMN_FILE_SIZE:    return _("File size");
-    case HR_MODELS_COLUMN_KV_PER_TOKEN: return _("KV/token (bytes)");
+    case HR_MODELS_COLUMN_KV_PER_TOKEN: return _("KV bytes/token");
     case HR_MODELS_COLUMN_KV_CACHE:     return _("KV cache");
     case HR_MODELS_COLUMN_TOTAL:        return _("Total");
     case HR_MODELS_COLUMN_VERDICT:      return _("Verdict");
@@ -885,7 +885,7 @@ format_precision_value (GtkScale *scale,
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (index >= self->n_precisions || self->precisions[index] == NULL)
-    return g_strdup (_("as pulled: each model's own file"));
+    return g_strdup (_("as pulled"));
 
   precision = self->precisions[index];
   bits = g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight));
@@ -1071,16 +1071,16 @@ setup_columns (HrModelsPage *self)
   /* Fixed widths: a cell whose text changes then never makes the view
    * measure every bound cell of its column again. */
   static const int widths[HR_MODELS_N_COLUMNS] = {
-    [HR_MODELS_COLUMN_NAME] = 150,
-    [HR_MODELS_COLUMN_PARAMETERS] = 80,
-    [HR_MODELS_COLUMN_PRECISION] = 80,
-    [HR_MODELS_COLUMN_FILE_SIZE] = 75,
-    [HR_MODELS_COLUMN_KV_PER_TOKEN] = 110,
-    [HR_MODELS_COLUMN_KV_CACHE] = 80,
-    [HR_MODELS_COLUMN_TOTAL] = 80,
-    [HR_MODELS_COLUMN_VERDICT] = 125,
-    [HR_MODELS_COLUMN_TPS] = 55,
-    [HR_MODELS_COLUMN_SOURCE] = 100,
+    [HR_MODELS_COLUMN_NAME] = 110,
+    [HR_MODELS_COLUMN_PARAMETERS] = 100,
+    [HR_MODELS_COLUMN_PRECISION] = 75,
+    [HR_MODELS_COLUMN_FILE_SIZE] = 70,
+    [HR_MODELS_COLUMN_KV_PER_TOKEN] = 115,
+    [HR_MODELS_COLUMN_KV_CACHE] = 75,
+    [HR_MODELS_COLUMN_TOTAL] = 75,
+    [HR_MODELS_COLUMN_VERDICT] = 120,
+    [HR_MODELS_COLUMN_TPS] = 45,
+    [HR_MODELS_COLUMN_SOURCE] = 90,
     [HR_MODELS_COLUMN_SPEED] = 75,
   };
   GtkColumnViewColumn *sort_column = NULL;
@@ -1199,7 +1199,7 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, memory_chart);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_chart);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_panel);
-  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, detail_paned);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_flap);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
@@ -1260,6 +1260,7 @@ hr_models_page_init (HrModelsPage *self)
   editor_spins[6] = self->prefill_spin;
   for (guint i = 0; i < G_N_ELEMENTS (editor_spins); i++)
     g_signal_connect (editor_spins[i], "value-changed", G_CALLBACK (on_editor_changed), self);
+
 
   update_count (self);
 }
@@ -1864,6 +1865,13 @@ AdwFlap *
 hr_models_page_get_flap (HrModelsPage *self)
 {
   return self->flap;
+}
+
+/** hr_models_page_get_explain_flap: @self: a page. Returns: (transfer none): the explain panel's flap */
+AdwFlap *
+hr_models_page_get_explain_flap (HrModelsPage *self)
+{
+  return self->explain_flap;
 }
 
 /** hr_models_page_get_context_scale: @self: a page. Returns: (transfer none): the context slider (log2 of tokens, 9..17) */

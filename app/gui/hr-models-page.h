@@ -71,6 +71,7 @@ gboolean          hr_models_page_export_csv         (HrModelsPage      *self,
                                                      GError           **error);
 
 AdwFlap          *hr_models_page_get_flap           (HrModelsPage      *self);
+AdwFlap          *hr_models_page_get_explain_flap   (HrModelsPage      *self);
 GtkRange         *hr_models_page_get_context_scale  (HrModelsPage      *self);
 GtkRange         *hr_models_page_get_precision_scale (HrModelsPage     *self);
 AdwComboRow      *hr_models_page_get_kv_row         (HrModelsPage      *self);

@@ -26,6 +26,8 @@ struct _HrWindow
   AdwViewStack         *stack;
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton      *sidebar_button;
+  GtkToggleButton      *explain_button;
+  guint                 sync_buttons_id;
   HrModelsPage         *models_page;
   HrHubPage            *hub_page;
   HrGgufPage           *gguf_page;
@@ -246,6 +248,9 @@ hr_window_close_request (GtkWindow *window)
 static void
 hr_window_dispose (GObject *object)
 {
+  HrWindow *self = (HrWindow *)object;
+
+  g_clear_handle_id (&self->sync_buttons_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_WINDOW);
 
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
@@ -283,6 +288,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, explain_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, models_page);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hub_page);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, gguf_page);
@@ -307,6 +313,29 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-gguf", NULL);
 }
 
+/* A flap folds while it is being allocated: showing a header bar button
+ * right then would change the header bar after its own allocation, so the
+ * buttons follow the flaps from an idle, before the next frame. */
+static gboolean
+sync_flap_buttons (gpointer user_data)
+{
+  HrWindow *self = user_data;
+
+  self->sync_buttons_id = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button),
+                          adw_flap_get_folded (hr_models_page_get_flap (self->models_page)));
+  gtk_widget_set_visible (GTK_WIDGET (self->explain_button),
+                          adw_flap_get_folded (hr_models_page_get_explain_flap (self->models_page)));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_sync_flap_buttons (HrWindow *self)
+{
+  if (self->sync_buttons_id == 0)
+    self->sync_buttons_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, sync_flap_buttons, self, NULL);
+}
+
 static void
 hr_window_init (HrWindow *self)
 {
@@ -325,9 +354,16 @@ hr_window_init (HrWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   flap = hr_models_page_get_flap (self->models_page);
-  g_object_bind_property (flap, "folded", self->sidebar_button, "visible", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (flap, "notify::folded", G_CALLBACK (queue_sync_flap_buttons), self,
+                           G_CONNECT_SWAPPED);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  flap = hr_models_page_get_explain_flap (self->models_page);
+  g_signal_connect_object (flap, "notify::folded", G_CALLBACK (queue_sync_flap_buttons), self,
+                           G_CONNECT_SWAPPED);
+  g_object_bind_property (flap, "reveal-flap", self->explain_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  sync_flap_buttons (self);
 
   hr_models_page_load (self->models_page, problems);
   hr_hub_page_set_models_page (self->hub_page, self->models_page);
