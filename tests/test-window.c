@@ -20,6 +20,7 @@
 #include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-memory.h"
+#include "hr-preferences-window.h"
 #include "hr-window.h"
 
 /* ------------------------------------------------------------------ */
@@ -748,6 +749,95 @@ test_window_pages (void)
   close_window (&f);
 }
 
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
+    }
+  return NULL;
+}
+
+static void
+test_window_preferences_and_about (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  GPtrArray *boards;
+  GtkWindow *preferences;
+  GtkWindow *about;
+  Fixture f = { 0 };
+  AdwComboRow *rows[3] = { NULL };
+  guint n_rows = 0;
+  guint dgx = G_MAXUINT;
+
+  open_window (&f);
+
+  g_action_group_activate_action (G_ACTION_GROUP (f.app), "preferences", NULL);
+  preferences = find_toplevel (HR_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (preferences);
+  g_assert_true (gtk_window_get_transient_for (preferences) == GTK_WINDOW (f.window));
+
+  /* The three combo rows, in order: units, default board, default context */
+  {
+    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, preferences);
+    while (stack->len > 0 && n_rows < 3)
+      {
+        GtkWidget *widget = g_ptr_array_steal_index (stack, 0);
+        g_autoptr(GPtrArray) children = g_ptr_array_new ();
+
+        if (ADW_IS_COMBO_ROW (widget))
+          rows[n_rows++] = ADW_COMBO_ROW (widget);
+        for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (children, c);
+        for (guint i = 0; i < children->len; i++)
+          g_ptr_array_insert (stack, i, g_ptr_array_index (children, i));
+      }
+  }
+  g_assert_cmpuint (n_rows, ==, 3);
+
+  adw_combo_row_set_selected (rows[0], 1);
+  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 1);
+  adw_combo_row_set_selected (rows[0], 0);
+  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 0);
+
+  boards = hr_models_page_get_boards (f.page);
+  for (guint i = 0; i < boards->len; i++)
+    if (g_str_equal (((HrBoard *) g_ptr_array_index (boards, i))->id, "dgx-spark"))
+      dgx = i;
+  g_assert_cmpuint (dgx, !=, G_MAXUINT);
+  adw_combo_row_set_selected (rows[1], dgx);
+  {
+    g_autofree char *board = g_settings_get_string (settings, "default-board");
+
+    g_assert_cmpstr (board, ==, "dgx-spark");
+  }
+
+  /* 512, 1,024, 2,048, 4,096, ... 131,072: the fifth is 8,192 */
+  g_assert_cmpuint (adw_combo_row_get_selected (rows[2]), ==, 3);
+  adw_combo_row_set_selected (rows[2], 4);
+  g_assert_cmpuint (g_settings_get_uint (settings, "default-context"), ==, 8192);
+
+  gtk_window_destroy (preferences);
+
+  g_action_group_activate_action (G_ACTION_GROUP (f.app), "about", NULL);
+  about = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (adw_about_window_get_application_name (ADW_ABOUT_WINDOW (about)), ==, "Headroom");
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
+  gtk_window_destroy (about);
+
+  spin (50);
+  close_window (&f);
+}
+
 static void
 test_window_german (void)
 {
@@ -827,6 +917,7 @@ main (int   argc,
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/pages", test_window_pages);
+  g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
 
   test_app = hr_application_new ();

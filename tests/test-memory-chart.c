@@ -1,0 +1,222 @@
+/* test-memory-chart.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMemoryChart on its own: the accessible description in both modes and
+ * both units, the tooltip's bytes and formula, rendering for export, and
+ * that the widget is freed (no reference cycle) when its window goes.
+ * Figures: seed-facts.md, "Budget and verdicts" (llama3.2:3b on the seed
+ * board at 4,096 tokens).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "hr-memory-chart.h"
+
+static HrBoard *
+seed_board (void)
+{
+  HrBoard *board = hr_board_new ("jetson-orin-nano-super", "Jetson Orin Nano Super");
+
+  board->pool_bytes = 8000000000;
+  board->resident_bytes = 1900000000;
+  board->reserve_bytes = 1000000000;
+  board->bandwidth_bytes_per_s = 102e9;
+  board->reply_tokens = 27;
+  board->stage_ceiling_ms = 3000;
+  board->prefill_allowance_ms = 350;
+  return board;
+}
+
+static HrModelSpec *
+llama_3b (void)
+{
+  HrModelSpec *spec = hr_model_spec_new ("llama3.2:3b");
+
+  spec->parameters = 3200000000;
+  spec->precision = g_strdup ("q4_K_M");
+  spec->file_bytes = 2000000000;
+  spec->layers = 28;
+  spec->heads = 24;
+  spec->kv_heads = 8;
+  spec->key_length = 128;
+  spec->value_length = 128;
+  spec->context_length = 131072;
+  return spec;
+}
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+}
+
+static void
+test_memory_chart_description (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_autoptr(HrModelRow) row = hr_model_row_new (spec);
+  GtkWidget *chart;
+  HrScenario scenario;
+
+  hr_scenario_init (&scenario, board, NULL);
+  hr_model_row_evaluate (row, &scenario);
+  g_list_store_append (store, row);
+
+  chart = g_object_ref_sink (hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (HR_MEMORY_CHART (chart)), ==, 1);
+  g_assert_cmpstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)), ==,
+                   "Memory per model on Jetson Orin Nano Super: budget 5.1 GB, headroom 6.1 GB, "
+                   "pool 8.0 GB. llama3.2:3b: weights 2.0 GB, KV cache 0.47 GB, total 2.47 GB, "
+                   "fits with 2.63 GB to spare.");
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       hr_memory_chart_get_description (HR_MEMORY_CHART (chart)));
+
+  /* GiB: 2,000,000,000 bytes = 1.86 GiB, 469,762,048 = 0.44 GiB */
+  hr_memory_chart_set_unit (HR_MEMORY_CHART (chart), HR_UNIT_GIB);
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+                            "llama3.2:3b: weights 1.86 GiB, KV cache 0.44 GiB, total 2.3 GiB, "
+                            "fits with 2.45 GiB to spare."));
+
+  /* Pool mode: the board's pool as one column for the selected model */
+  hr_memory_chart_set_unit (HR_MEMORY_CHART (chart), HR_UNIT_GB);
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
+  g_assert_cmpstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)), ==,
+                   "Jetson Orin Nano Super pool 8.0 GB; no model selected");
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
+  g_assert_cmpstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)), ==,
+                   "Jetson Orin Nano Super pool 8.0 GB with llama3.2:3b: Resident 1.9 GB, "
+                   "Weights 2.0 GB, KV cache 0.47 GB, Overhead 0.0 GB, Reserve 1.0 GB, Free 2.63 GB");
+
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
+  g_assert_finalize_object (chart);
+}
+
+static void
+test_memory_chart_over_the_pool (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autoptr(HrModelRow) row = NULL;
+  GtkWidget *chart;
+  HrScenario scenario;
+
+  /* qwen2.5:14b's shape: 9.0 GB of weights and 0.81 GB of KV cache */
+  g_free (spec->name);
+  spec->name = g_strdup ("qwen2.5:14b");
+  spec->parameters = 14800000000;
+  spec->file_bytes = 9000000000;
+  spec->layers = 48;
+  row = hr_model_row_new (spec);
+  hr_scenario_init (&scenario, board, NULL);
+  hr_model_row_evaluate (row, &scenario);
+
+  chart = g_object_ref_sink (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
+  /* 1.9 + 9.0 + 0.81 + 1.0 = 12.71 GB in an 8.0 GB pool */
+  g_assert_cmpstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)), ==,
+                   "Jetson Orin Nano Super pool 8.0 GB with qwen2.5:14b: Resident 1.9 GB, "
+                   "Weights 9.0 GB, KV cache 0.81 GB, Overhead 0.0 GB, Reserve 1.0 GB, Free 0.0 GB; "
+                   "4.71 GB past the pool");
+
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
+  g_assert_finalize_object (chart);
+}
+
+static void
+test_memory_chart_on_screen (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_autoptr(HrModelRow) row = hr_model_row_new (spec);
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkWidget *window;
+  GtkWidget *chart;
+  HrScenario scenario;
+  gboolean found = FALSE;
+  int height;
+
+  hr_scenario_init (&scenario, board, NULL);
+  hr_model_row_evaluate (row, &scenario);
+  g_list_store_append (store, row);
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
+  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
+  g_object_ref (chart);
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
+  gtk_window_set_child (GTK_WINDOW (window), chart);
+  gtk_window_present (GTK_WINDOW (window));
+
+  while (!gtk_widget_get_mapped (chart))
+    g_main_context_iteration (NULL, TRUE);
+  spin (200);
+
+  /* The tooltip over the weights: exact bytes, GB and GiB, the formula */
+  for (int y = 0; y < gtk_widget_get_height (chart) && !found; y += 2)
+    for (int x = 0; x < gtk_widget_get_width (chart) && !found; x += 2)
+      {
+        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (HR_MEMORY_CHART (chart), x, y);
+
+        if (tooltip != NULL && g_str_has_prefix (tooltip, "llama3.2:3b: Weights\n"))
+          {
+            g_assert_cmpstr (tooltip, ==,
+                             "llama3.2:3b: Weights\n2,000,000,000 bytes = 2.0 GB (1.86 GiB)\n"
+                             "the file as pulled (q4_K_M): 2,000,000,000 bytes = 2.0 GB (1.86 GiB)");
+            found = TRUE;
+          }
+      }
+  g_assert_true (found);
+
+  /* Rendering for export gives a tree of nodes of the size asked */
+  height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 800, "inputs");
+  g_assert_cmpint (height, >, 100);
+  node = hr_memory_chart_render (HR_MEMORY_CHART (chart), 800, height, "inputs");
+  g_assert_nonnull (node);
+  {
+    graphene_rect_t bounds;
+
+    /* the background fills 800 x height; text may ink half a pixel past it */
+    gsk_render_node_get_bounds (node, &bounds);
+    g_assert_cmpfloat (bounds.origin.x, ==, 0);
+    g_assert_cmpfloat (bounds.origin.y, ==, 0);
+    g_assert_cmpfloat (bounds.size.width, >=, 800);
+    g_assert_cmpfloat (bounds.size.width, <, 801);
+    g_assert_cmpfloat (bounds.size.height, >=, height);
+    g_assert_cmpfloat (bounds.size.height, <, height + 1);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
+  g_assert_finalize_object (chart);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/memory-chart/description", test_memory_chart_description);
+  g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
+  g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
+
+  return g_test_run ();
+}
