@@ -117,6 +117,8 @@ open_page (Fixture *f)
   stack = hr_window_get_stack (f->window);
   adw_view_stack_set_visible_child_name (stack, "board");
   f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
+  /* No token reaches a real keyring from a test. */
+  hr_board_page_set_use_keyring (f->page, FALSE);
   g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
 }
 
@@ -128,6 +130,12 @@ connect_page (Fixture    *f,
   g_assert_true (iterate_until (page_is_idle, f->page, 10000));
 }
 
+static gboolean
+no_streams (gpointer data)
+{
+  return fake_ollama_active_streams (data) == 0;
+}
+
 static void
 close_page (Fixture *f)
 {
@@ -135,7 +143,7 @@ close_page (Fixture *f)
   spin (100);
   g_assert_finalize_object (f->window);
   /* Every stream the page started is closed. */
-  g_assert_cmpuint (fake_ollama_active_streams (f->fake), ==, 0);
+  g_assert_true (iterate_until (no_streams, f->fake, 5000));
   fake_ollama_free (f->fake);
 }
 
@@ -409,6 +417,50 @@ test_board_page_refresh (void)
   close_page (&f);
 }
 
+/* A reverse proxy that wants a bearer token: the page says so, sends the
+ * token once typed, and keeps it out of the settings. */
+static void
+test_board_page_token (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  open_page (&f);
+  fake_ollama_set_token (f.fake, "s3cret-token");
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_null (hr_board_page_get_version (f.page));
+  g_assert_nonnull (hr_board_page_get_error (f.page));
+  g_assert_nonnull (strstr (hr_board_page_get_error (f.page), "token"));
+  g_assert_cmpstr (hr_board_page_get_token_note (f.page), ==, "");
+
+  set_entry (f.page, "_Token", "s3cret-token");
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  g_assert_cmpstr (fake_ollama_last_authorization (f.fake), ==, "Bearer s3cret-token");
+  g_assert_cmpstr (hr_board_page_get_token_note (f.page), ==,
+                   "The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time.");
+
+  /* Cleared from the row, the session still has it. */
+  set_entry (f.page, "_Token", "");
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+
+  /* Never in the settings. */
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      g_assert_null (strstr (text, "s3cret"));
+    }
+
+  close_page (&f);
+}
+
 static void
 test_board_page_refused_connection (void)
 {
@@ -624,7 +676,7 @@ test_board_page_pull (void)
   /* A refused pull: over the budget and no measured rate, both at once,
    * with the numbers; nothing is sent until "Pull anyway". */
   set_entry (f.page, "_Model Name", "bigmodel:70b");
-  set_spin (f.page, "Download _Size (GB)", 40.0);
+  set_spin (f.page, "Download Si_ze (GB)", 40.0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   dialog = find_dialog ();
@@ -682,8 +734,7 @@ test_board_page_pull_cancel (void)
                    "Pull of llama3.2:3b stopped. Pulling it again resumes from the partial files while the server keeps them (until `ollama serve` restarts).");
   g_assert_cmpuint (hr_board_page_get_messages (f.page)->len, ==, 0);
   g_assert_null (hr_board_page_get_error (f.page));
-  spin (100);
-  g_assert_cmpuint (fake_ollama_active_streams (f.fake), ==, 0);
+  g_assert_true (iterate_until (no_streams, f.fake, 5000));
 
   close_page (&f);
 }
@@ -714,8 +765,8 @@ test_board_page_try_it (void)
 
   set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
   set_spin (f.page, "T_emperature", 0.0);
-  set_spin (f.page, "S_eed", 7);
-  set_entry (f.page, "Me_ssage", "What does the scheduler do?");
+  set_spin (f.page, "See_d", 7);
+  set_entry (f.page, "Messa_ge", "What does the scheduler do?");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
   g_assert_true (iterate_until (chat_done, f.page, 5000));
 
@@ -740,7 +791,7 @@ test_board_page_try_it (void)
   g_assert_true (seen_rates);
 
   /* A follow-up carries the history: system, user, assistant, user. */
-  set_entry (f.page, "Me_ssage", "And the kubelet?");
+  set_entry (f.page, "Messa_ge", "And the kubelet?");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
   g_assert_true (iterate_until (chat_done, f.page, 5000));
   body = fake_ollama_last_body (f.fake, "/api/chat");
@@ -815,12 +866,12 @@ test_board_page_screenshot (void)
   fake_ollama_load (f.fake, "llama3.2:3b", 4096);
   connect_page (&f, fake_ollama_get_url (f.fake));
   set_entry (f.page, "_Model Name", "qwen2.5:7b");
-  set_spin (f.page, "Download _Size (GB)", 4.7);
+  set_spin (f.page, "Download Si_ze (GB)", 4.7);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   if (iterate_until (dialog_shown, NULL, 1000))
     adw_message_dialog_response (find_dialog (), "pull");
   set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
-  set_entry (f.page, "Me_ssage", "What does the scheduler do?");
+  set_entry (f.page, "Messa_ge", "What does the scheduler do?");
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
   spin (1500);
 
@@ -878,6 +929,7 @@ main (int   argc,
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
+  g_test_add_func ("/board-page/token", test_board_page_token);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
   g_test_add_func ("/board-page/measure", test_board_page_measure);
   g_test_add_func ("/board-page/pull", test_board_page_pull);

@@ -28,6 +28,8 @@
 
 /** TOKEN_SCHEMA_NAME: the libsecret schema the tokens are stored under, keyed by URL. */
 #define TOKEN_SCHEMA_NAME "io.github.headroom.Headroom.OllamaToken"
+/** KEYRING_TIMEOUT_SECONDS: the keyring may need D-Bus activation; connect without it after this. */
+#define KEYRING_TIMEOUT_SECONDS 5
 
 struct _HrBoardPage
 {
@@ -81,7 +83,11 @@ struct _HrBoardPage
   char                *loaded_key;
   char                *error;            /* what the error banner says, or NULL */
   GHashTable          *session_tokens;   /* URL -> token, this session only */
+  gboolean             use_keyring;
   gboolean             keyring_unavailable;
+  GCancellable        *keyring_cancellable;
+  guint                keyring_timeout;
+  gboolean             keyring_timed_out;
   GPtrArray           *messages;         /* every toast the page raised */
 
   GCancellable        *connect_cancellable;
@@ -653,12 +659,16 @@ token_schema (void)
 }
 #endif
 
+/* Said only once a token is in use: without one the keyring does not matter. */
 static void
 say_keyring_unavailable (HrBoardPage *self)
 {
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+
   self->keyring_unavailable = TRUE;
-  set_label (self->token_note,
-             _("The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time."));
+  if (g_hash_table_size (self->session_tokens) > 0 || (typed != NULL && *typed != '\0'))
+    set_label (self->token_note,
+               _("The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time."));
 }
 
 #ifdef HAVE_LIBSECRET
@@ -681,7 +691,9 @@ remember_token (HrBoardPage *self,
 {
   g_hash_table_replace (self->session_tokens, g_strdup (self->url), g_strdup (token));
 #ifdef HAVE_LIBSECRET
-  if (!self->keyring_unavailable)
+  if (self->keyring_unavailable || !self->use_keyring)
+    say_keyring_unavailable (self);
+  else
     {
       g_autofree char *label = g_strdup_printf (_("Ollama token for %s"), self->url);
 
@@ -763,6 +775,25 @@ connect_now (HrBoardPage *self)
 }
 
 #ifdef HAVE_LIBSECRET
+static gboolean
+on_keyring_timeout (gpointer user_data)
+{
+  HrBoardPage *self = user_data;
+
+  self->keyring_timeout = 0;
+  self->keyring_timed_out = TRUE;
+  g_cancellable_cancel (self->keyring_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancel_keyring (HrBoardPage *self)
+{
+  g_clear_handle_id (&self->keyring_timeout, g_source_remove);
+  self->keyring_timed_out = FALSE;
+  cancel_and_clear (&self->keyring_cancellable);
+}
+
 static void
 on_token_looked_up (GObject      *source,
                     GAsyncResult *result,
@@ -772,11 +803,14 @@ on_token_looked_up (GObject      *source,
   g_autoptr(GError) error = NULL;
   char *token = secret_password_lookup_finish (result, &error);
 
-  if (self->disposed || is_cancelled (error))
+  if (self->disposed || (is_cancelled (error) && !self->keyring_timed_out))
     {
       secret_password_free (token);
       return;
     }
+  g_clear_handle_id (&self->keyring_timeout, g_source_remove);
+  g_clear_object (&self->keyring_cancellable);
+  self->keyring_timed_out = FALSE;
   if (error != NULL)
     say_keyring_unavailable (self);
   if (token != NULL)
@@ -829,6 +863,9 @@ hr_board_page_connect (HrBoardPage *self,
     }
 
   /* Drop everything that belongs to the previous server. */
+#ifdef HAVE_LIBSECRET
+  cancel_keyring (self);
+#endif
   cancel_and_clear (&self->connect_cancellable);
   cancel_and_clear (&self->refresh_cancellable);
   cancel_and_clear (&self->chat_cancellable);
@@ -865,10 +902,12 @@ hr_board_page_connect (HrBoardPage *self,
       hr_ollama_client_set_token (self->client, remembered);
     }
 #ifdef HAVE_LIBSECRET
-  else if (is_saved (self, normalized) && !self->keyring_unavailable)
+  else if (is_saved (self, normalized) && self->use_keyring && !self->keyring_unavailable)
     {
       /* A server connected to before may have a token in the keyring. */
-      secret_password_lookup (token_schema (), self->connect_cancellable, on_token_looked_up,
+      self->keyring_cancellable = g_cancellable_new ();
+      self->keyring_timeout = g_timeout_add_seconds (KEYRING_TIMEOUT_SECONDS, on_keyring_timeout, self);
+      secret_password_lookup (token_schema (), self->keyring_cancellable, on_token_looked_up,
                               g_object_ref (self), "url", normalized, NULL);
       update_actions (self);
       return;
@@ -1743,6 +1782,9 @@ hr_board_page_dispose (GObject *object)
 
   self->disposed = TRUE;
   stop_timer (self);
+#ifdef HAVE_LIBSECRET
+  cancel_keyring (self);
+#endif
   cancel_and_clear (&self->connect_cancellable);
   cancel_and_clear (&self->refresh_cancellable);
   cancel_and_clear (&self->action_cancellable);
@@ -1863,6 +1905,7 @@ hr_board_page_init (HrBoardPage *self)
   self->models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_model_free);
   self->loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_loaded_free);
   self->session_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->use_keyring = TRUE;
   self->messages = g_ptr_array_new_with_free_func (g_free);
   self->history = json_array_new ();
   self->reply = g_string_new (NULL);
@@ -1883,7 +1926,6 @@ hr_board_page_init (HrBoardPage *self)
 
 #ifndef HAVE_LIBSECRET
   say_keyring_unavailable (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->token_note), FALSE);
 #endif
   update_actions (self);
 }
@@ -1915,6 +1957,24 @@ hr_board_page_set_models_page (HrBoardPage  *self,
   g_return_if_fail (HR_IS_BOARD_PAGE (self));
 
   g_set_weak_pointer (&self->models_page, page);
+}
+
+/**
+ * hr_board_page_set_use_keyring:
+ * @self: a #HrBoardPage
+ * @use_keyring: whether tokens are stored in and read from the keyring
+ *   (libsecret, schema `io.github.headroom.Headroom.OllamaToken` keyed by
+ *   URL); %FALSE keeps them in memory for the session only, and says so
+ *
+ * The tests turn the keyring off so no token reaches a real one.
+ */
+void
+hr_board_page_set_use_keyring (HrBoardPage *self,
+                               gboolean     use_keyring)
+{
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+
+  self->use_keyring = use_keyring;
 }
 
 /**
@@ -2055,6 +2115,20 @@ hr_board_page_get_pull_note (HrBoardPage *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
   return self->pull_note;
+}
+
+/**
+ * hr_board_page_get_token_note:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none): what the page says about where the token is
+ *   kept ("" when there is nothing to say)
+ */
+const char *
+hr_board_page_get_token_note (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->token_note)) ? gtk_label_get_text (self->token_note) : "";
 }
 
 /**

@@ -29,6 +29,8 @@ G_DECLARE_FINAL_TYPE (HrBoardPage, hr_board_page, HR, BOARD_PAGE, AdwBin)
 GtkWidget      *hr_board_page_new               (void);
 void            hr_board_page_set_models_page   (HrBoardPage  *self,
                                                  HrModelsPage *models_page);
+void            hr_board_page_set_use_keyring   (HrBoardPage  *self,
+                                                 gboolean      use_keyring);
 void            hr_board_page_connect           (HrBoardPage  *self,
                                                  const char   *url);
 HrOllamaClient *hr_board_page_get_client        (HrBoardPage  *self);
@@ -41,6 +43,7 @@ GtkProgressBar *hr_board_page_get_pull_bar      (HrBoardPage  *self);
 const char     *hr_board_page_get_error         (HrBoardPage  *self);
 const char     *hr_board_page_get_check_text    (HrBoardPage  *self);
 const char     *hr_board_page_get_pull_note     (HrBoardPage  *self);
+const char     *hr_board_page_get_token_note    (HrBoardPage  *self);
 gboolean        hr_board_page_is_pulling        (HrBoardPage  *self);
 gboolean        hr_board_page_is_chatting       (HrBoardPage  *self);
 GtkWindow      *hr_board_page_get_measure_window (HrBoardPage *self);
