@@ -25,6 +25,7 @@
 
 #include "fake-ollama.h"
 #include "hr-application.h"
+#include "hr-catalog.h"
 #include "hr-board-page.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
@@ -595,6 +596,46 @@ test_board_page_measure (void)
   close_page (&f);
 }
 
+static gboolean
+first_run_done (gpointer data)
+{
+  return hr_measure_window_get_rows (data)->len >= 1;
+}
+
+static void
+test_board_page_measure_cancel (void)
+{
+  Fixture f = { 0 };
+  HrMeasureWindow *window;
+  g_autofree char *archive = NULL;
+  g_autoptr(GDir) dir = NULL;
+
+  open_page (&f);
+  fake_ollama_set_stream_timing (f.fake, 30, 20, 80, FALSE);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
+  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  g_assert_true (hr_measure_window_start (window));
+  g_assert_true (iterate_until (first_run_done, window, 10000));
+  g_assert_true (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "measure.cancel", NULL));
+  g_assert_true (iterate_until (measure_done, window, 10000));
+
+  g_assert_cmpstr (hr_measure_window_get_status (window), ==,
+                   "Cancelled. The board was left as it was found, and nothing was saved.");
+  /* It was not loaded before, so it is not now; nothing reached the archive. */
+  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+  g_assert_null (hr_measure_run_get_saved_path (hr_measure_window_get_run (window)));
+  archive = hr_data_measurements_dir ();
+  dir = g_dir_open (archive, 0, NULL);
+  g_assert_true (dir == NULL || g_dir_read_name (dir) == NULL);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  close_page (&f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Pull                                                                */
 
@@ -932,6 +973,7 @@ main (int   argc,
   g_test_add_func ("/board-page/token", test_board_page_token);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
   g_test_add_func ("/board-page/measure", test_board_page_measure);
+  g_test_add_func ("/board-page/measure-cancel", test_board_page_measure_cancel);
   g_test_add_func ("/board-page/pull", test_board_page_pull);
   g_test_add_func ("/board-page/pull-cancel", test_board_page_pull_cancel);
   g_test_add_func ("/board-page/try-it", test_board_page_try_it);
