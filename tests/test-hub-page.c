@@ -388,6 +388,12 @@ main (int   argc,
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_ENDPOINT");
 
+  /* Software GL (llvmpipe) registers its JIT code's unwind tables with
+   * malloc inside the unwinder's lock, which deadlocks ASAN's slow unwinder
+   * (fast_unwind_on_malloc=0): draw with cairo, without GL. */
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -7,6 +7,10 @@
 
 #include <glib/gi18n.h>
 
+#ifdef HAVE_LIBSECRET
+#include <libsecret/secret.h>
+#endif
+
 #include "hr-error.h"
 #include "hr-hub-page.h"
 #include "hr-memory.h"
@@ -32,9 +36,14 @@ struct _HrHubPage
   GtkLabel       *revision_label;
   GtkBox         *cards_box;
   HrSpecMemory   *memory;
+  AdwPreferencesGroup *token_group;
+  AdwExpanderRow *token_expander;
+  AdwPasswordEntryRow *token_row;
 
   GSettings      *settings;
   HrHubClient    *client;
+  gboolean        client_given;  /* set with hr_hub_page_set_client() */
+  GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
   char           *pending_text; /* what it looks up, as typed */
   HrHubLookup    *lookup;       /* the answer shown, or NULL */
@@ -733,6 +742,87 @@ on_entry_changed (HrHubPage *self)
 }
 
 /* ------------------------------------------------------------------ */
+/* The token                                                           */
+
+#ifdef HAVE_LIBSECRET
+/* The schema HrHubClient reads (hr-hub-client.c): one token per endpoint. */
+static const SecretSchema *
+token_schema (void)
+{
+  static const SecretSchema schema = {
+    HR_HUB_TOKEN_SCHEMA, SECRET_SCHEMA_NONE,
+    {
+      { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { NULL, 0 },
+    }
+  };
+  return &schema;
+}
+
+static void
+on_token_saved (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(HrHubPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = secret_password_store_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
+    return;
+  if (!ok)
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not store the token in the keyring: %s"), error->message);
+
+      adw_expander_row_set_subtitle (self->token_expander, text);
+      return;
+    }
+  adw_expander_row_set_subtitle (self->token_expander, _("Stored in the keyring; the next lookup sends it to the Hub only"));
+}
+
+static void
+on_token_cleared (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(HrHubPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  secret_password_clear_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
+    return;
+  adw_expander_row_set_subtitle (self->token_expander,
+                                 error != NULL ? error->message : _("No token is stored: lookups are anonymous unless HF_TOKEN is set"));
+}
+#endif
+
+static void
+on_token_apply (HrHubPage *self)
+{
+#ifdef HAVE_LIBSECRET
+  const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+  const char *endpoint = hr_hub_client_get_endpoint (ensure_client (self));
+  g_autofree char *label = g_strdup_printf (_("Hugging Face token for %s"), endpoint);
+  g_autofree char *stripped = g_strstrip (g_strdup (token));
+
+  g_cancellable_cancel (self->token_cancellable);
+  g_clear_object (&self->token_cancellable);
+  self->token_cancellable = g_cancellable_new ();
+  if (*stripped == '\0')
+    secret_password_clear (token_schema (), self->token_cancellable, on_token_cleared, g_object_ref (self),
+                           "endpoint", endpoint, NULL);
+  else
+    secret_password_store (token_schema (), SECRET_COLLECTION_DEFAULT, label, stripped,
+                           self->token_cancellable, on_token_saved, g_object_ref (self),
+                           "endpoint", endpoint, NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
+  /* A client of the page's own reads the keyring again at the next lookup. */
+  if (!self->client_given)
+    g_clear_object (&self->client);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
 /* GObject                                                             */
 
 static void
@@ -740,6 +830,9 @@ hr_hub_page_dispose (GObject *object)
 {
   HrHubPage *self = HR_HUB_PAGE (object);
 
+  g_cancellable_cancel (self->token_cancellable);
+  g_clear_object (&self->token_cancellable);
+  self->token_expander = NULL;
   if (self->cancellable != NULL)
     {
       g_cancellable_cancel (self->cancellable);
@@ -788,6 +881,10 @@ hr_hub_page_class_init (HrHubPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, revision_label);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, cards_box);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, memory);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_group);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_expander);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_row);
+  gtk_widget_class_bind_template_callback (widget_class, on_token_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
 
@@ -808,6 +905,14 @@ hr_hub_page_init (HrHubPage *self)
   rebuild_recent_menu (self);
   gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
+#ifdef HAVE_LIBSECRET
+  if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
+    adw_expander_row_set_subtitle (self->token_expander,
+                                   _("HF_TOKEN is set and wins over a stored token"));
+#else
+  /* Without libsecret there is no keyring to keep a token in. */
+  gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
+#endif
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
@@ -857,6 +962,7 @@ hr_hub_page_set_client (HrHubPage   *self,
   g_return_if_fail (client == NULL || HR_IS_HUB_CLIENT (client));
 
   g_set_object (&self->client, client);
+  self->client_given = client != NULL;
 }
 
 /**
