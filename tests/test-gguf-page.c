@@ -358,6 +358,41 @@ assert_bad_file (Fixture    *f,
   g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
 }
 
+/* A header the memory math cannot size (no layer count): the facts are
+ * shown, the chart is not, and it cannot be added. */
+static void
+test_unsized_model (void)
+{
+  Fixture f = { 0 };
+  GgufWriter *w = gw_new ();
+  const guint64 dims[2] = { 256, 32 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  HrSpecMemory *memory;
+
+  gw_header (w, 3, 1, 3);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "general.name", "No Layers");
+  gw_kv_u32 (w, "llama.embedding_length", 256);
+  gw_tensor (w, "token_embd.weight", 2, dims, GW_F32, 0);
+  g_byte_array_set_size (w, (guint) (gw_align (w->len, 32) + 256 * 32 * 4));
+  bytes = g_byte_array_free_to_bytes (w);
+  path = write_file ("no-layers.gguf", bytes);
+
+  fixture_open (&f);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Name", "No Layers");
+  assert_fact (&f, "Layers", "unknown");
+  memory = hr_gguf_page_get_memory (f.page);
+  g_assert_true (g_str_has_prefix (hr_spec_memory_get_summary (memory), "Headroom cannot size this model: field "));
+  g_assert_cmpstr (hr_spec_memory_get_add_status (memory), ==, hr_spec_memory_get_summary (memory));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 0);
+  fixture_close (&f);
+  g_unlink (path);
+}
+
 static void
 test_bad_files (void)
 {
@@ -422,6 +457,7 @@ main (int   argc,
   g_test_add_func ("/gguf-page/facts-and-digest", test_facts_and_digest);
   g_test_add_func ("/gguf-page/ollama-blob", test_ollama_blob);
   g_test_add_func ("/gguf-page/bad-files", test_bad_files);
+  g_test_add_func ("/gguf-page/unsized-model", test_unsized_model);
   g_test_add_func ("/gguf-page/open-action", test_open_action);
 
   result = g_test_run ();

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-error.h"
 #include "hr-gui-format.h"
 #include "hr-model-row.h"
 #include "hr-precision.h"
@@ -47,6 +48,7 @@ struct _HrSpecMemory
   guint              n_precisions;
   gboolean           can_add;
   char              *cannot_add_reason;
+  char              *invalid;      /* why the model cannot be sized, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (HrSpecMemory, hr_spec_memory, GTK_TYPE_BOX)
@@ -104,10 +106,12 @@ update_slider_labels (HrSpecMemory *self)
 static void
 update_add_button (HrSpecMemory *self)
 {
-  gboolean sensitive = self->spec != NULL && self->models_page != NULL && self->can_add;
+  gboolean sensitive = self->spec != NULL && self->invalid == NULL && self->models_page != NULL && self->can_add;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), sensitive);
-  if (self->spec != NULL && !self->can_add && self->cannot_add_reason != NULL)
+  if (self->spec != NULL && self->invalid != NULL)
+    gtk_label_set_text (self->add_status, self->invalid);
+  else if (self->spec != NULL && !self->can_add && self->cannot_add_reason != NULL)
     gtk_label_set_text (self->add_status, self->cannot_add_reason);
 }
 
@@ -144,7 +148,7 @@ hr_spec_memory_refresh (HrSpecMemory *self)
   if (self->row == NULL || base == NULL || base->board == NULL)
     {
       gtk_label_set_text (self->scenario_label, "");
-      gtk_label_set_text (self->summary_label, "");
+      gtk_label_set_text (self->summary_label, self->invalid != NULL ? self->invalid : "");
       return;
     }
 
@@ -217,9 +221,11 @@ on_map (HrSpecMemory *self)
  * hr_models_page_add_model(), and says so under the button.
  *
  * Returns: %TRUE when added; %FALSE with @error set by
- *   hr_models_page_add_model(), or %G_IO_ERROR_NOT_INITIALIZED when there
- *   is no model, no Models page, or the model cannot be added yet (the
- *   reason given to hr_spec_memory_set_can_add())
+ *   hr_models_page_add_model(), %HR_CORE_ERROR_INVALID_DATA when the model
+ *   cannot be sized (hr_model_spec_validate()), or
+ *   %G_IO_ERROR_NOT_INITIALIZED when there is no model, no Models page, or
+ *   the model cannot be added yet (the reason given to
+ *   hr_spec_memory_set_can_add())
  */
 gboolean
 hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
@@ -229,6 +235,11 @@ hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
 
   g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), FALSE);
 
+  if (self->spec != NULL && self->invalid != NULL)
+    {
+      g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, self->invalid);
+      return FALSE;
+    }
   if (self->spec == NULL || self->models_page == NULL || !self->can_add)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
@@ -331,6 +342,7 @@ hr_spec_memory_finalize (GObject *object)
   g_clear_object (&self->row);
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->cannot_add_reason, g_free);
+  g_clear_pointer (&self->invalid, g_free);
 
   G_OBJECT_CLASS (hr_spec_memory_parent_class)->finalize (object);
 }
@@ -446,6 +458,7 @@ hr_spec_memory_set_spec (HrSpecMemory      *self,
 
   same_model = spec != NULL && self->spec != NULL && g_strcmp0 (spec->name, self->spec->name) == 0;
   g_clear_pointer (&self->spec, hr_model_spec_free);
+  g_clear_pointer (&self->invalid, g_free);
   g_clear_object (&self->row);
   g_list_store_remove_all (self->rows);
   gtk_label_set_text (self->add_status, "");
@@ -453,8 +466,15 @@ hr_spec_memory_set_spec (HrSpecMemory      *self,
 
   if (spec != NULL)
     {
+      g_autoptr(GError) error = NULL;
+
       self->spec = hr_model_spec_copy (spec);
-      self->row = hr_model_row_new (self->spec);
+      /* A model the memory math cannot size (no layers, no KV heads ...)
+       * is not charted: the reason is shown instead. */
+      if (!hr_model_spec_validate (self->spec, &error))
+        self->invalid = g_strdup_printf (_("Headroom cannot size this model: %s."), error->message);
+      else
+        self->row = hr_model_row_new (self->spec);
       if (!same_model)
         gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
     }
