@@ -35,6 +35,7 @@ struct _HrSpecMemory
   GtkLabel          *context_value;
   HrMemoryChart     *chart;
   GtkLabel          *summary_label;
+  GtkLabel          *verdict_label;
   GtkButton         *add_button;
   GtkLabel          *add_status;
 
@@ -149,6 +150,7 @@ hr_spec_memory_refresh (HrSpecMemory *self)
     {
       gtk_label_set_text (self->scenario_label, "");
       gtk_label_set_text (self->summary_label, self->invalid != NULL ? self->invalid : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), FALSE);
       return;
     }
 
@@ -188,6 +190,11 @@ hr_spec_memory_refresh (HrSpecMemory *self)
       g_string_append_printf (summary, _("The context is past the model's native limit of %s."), native);
     }
   gtk_label_set_text (self->summary_label, summary->str);
+  gtk_label_set_text (self->verdict_label, hr_gui_verdict_label (e->verdict));
+  for (HrVerdict v = HR_VERDICT_FITS; v <= HR_VERDICT_OVER; v++)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), hr_gui_verdict_css_class (v));
+  gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), hr_gui_verdict_css_class (e->verdict));
+  gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str, -1);
 }
@@ -367,6 +374,7 @@ hr_spec_memory_class_init (HrSpecMemoryClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, context_value);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, chart);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, verdict_label);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, add_button);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, add_status);
   gtk_widget_class_bind_template_callback (widget_class, on_add_clicked);
