@@ -241,6 +241,17 @@ test_qwen_cards (void)
   g_assert_cmpstr (recent[0], ==, QWEN_REPO);
   g_assert_null (recent[1]);
 
+  /* A recent lookup, from the menu's action, at a revision: newest first. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "hub.lookup-recent", "s", QWEN_REPO "@main"));
+  g_assert_true (iterate_until (lookup_finished, f.page, 10000));
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (gtk_editable_get_text (hr_hub_page_get_entry (f.page)), ==, QWEN_REPO "@main");
+  g_clear_pointer (&recent, g_strfreev);
+  recent = g_settings_get_strv (settings, "recent-hf-lookups");
+  g_assert_cmpstr (recent[0], ==, QWEN_REPO "@main");
+  g_assert_cmpstr (recent[1], ==, QWEN_REPO);
+  g_assert_null (recent[2]);
+
   fixture_close (&f);
 }
 
@@ -258,7 +269,12 @@ test_add_to_catalog (void)
 
   fixture_open (&f);
   g_assert_null (hr_models_page_find_row (f.models, QWEN_REPO));
-  look_up (&f, QWEN_REPO);
+  /* From the keyboard: type the id, press Enter. */
+  gtk_widget_grab_focus (GTK_WIDGET (hr_hub_page_get_entry (f.page)));
+  gtk_editable_set_text (hr_hub_page_get_entry (f.page), QWEN_REPO);
+  g_signal_emit_by_name (hr_hub_page_get_entry (f.page), "activate");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "loading");
+  g_assert_true (iterate_until (lookup_finished, f.page, 10000));
   memory = hr_hub_page_get_memory (f.page);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
   g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
