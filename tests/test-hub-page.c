@@ -236,6 +236,14 @@ test_qwen_cards (void)
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory),
                             "The context is past the model's native limit of 32,768 tokens."));
   g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 1);
+  /* The Models page's board is the chart's: Q4_K_M at 131,072 tokens is
+   * over on the Jetson, and fits on the DGX Spark. */
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
+  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_models_page_get_boards (f.models), 1))->id, ==, "dgx-spark");
+  adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 1);
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": fits with "));
+  adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 0);
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
 
   recent = g_settings_get_strv (settings, "recent-hf-lookups");
   g_assert_cmpstr (recent[0], ==, QWEN_REPO);
