@@ -2415,6 +2415,12 @@ hr_gguf_file_to_model_spec (const HrGgufFile  *file,
       const char *label = hr_ggml_file_type_label ((guint32) file_type);
       const HrPrecision *precision = label != NULL ? hr_precision_lookup (label) : NULL;
 
+      /* llama.cpp's F32 and F16 file types are the fp32 and fp16 precisions. */
+      if (precision == NULL && g_strcmp0 (label, "F32") == 0)
+        precision = hr_precision_lookup ("fp32");
+      else if (precision == NULL && g_strcmp0 (label, "F16") == 0)
+        precision = hr_precision_lookup ("fp16");
+
       if (label != NULL)
         {
           g_autofree char *source = g_strdup_printf ("GGUF general.file_type = %u",
