@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fake-hub.h"
+#include "gguf-writer.h"
 #include "hr-catalog.h"
 #include "hr-hub-page.h"
 #include "hr-model-facts.h"
@@ -309,6 +310,107 @@ test_add_to_catalog (void)
   g_unlink (catalog_path);
 }
 
+/* A GGUF repository: no config.json; the figures come from the header of
+ * the chosen file, read by Range. A small llama-shaped model: 2 layers,
+ * embedding 256, 4 heads, 2 KV heads, vocabulary 64, all F32. */
+static GBytes *
+small_gguf (guint64 *out_file_size)
+{
+  const guint64 E = 256, KV = 128, V = 64;
+  const guint64 embd[2] = { E, V }, q[2] = { E, E }, kv[2] = { E, KV }, norm[1] = { E };
+  GgufWriter *w = gw_new ();
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  guint64 offset = 0;
+
+  for (guint i = 0; i < V; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+  gw_header (w, 3, 1 + 2 * 4, 9);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_str (w, "general.name", "Small Test");
+  gw_kv_u32 (w, "general.file_type", 0);
+  gw_kv_u32 (w, "llama.block_count", 2);
+  gw_kv_u32 (w, "llama.context_length", 4096);
+  gw_kv_u32 (w, "llama.embedding_length", (guint32) E);
+  gw_kv_u32 (w, "llama.attention.head_count", 4);
+  gw_kv_u32 (w, "llama.attention.head_count_kv", 2);
+  gw_kv_str_array (w, "tokenizer.ggml.tokens", (const char * const *) tokens->pdata, tokens->len);
+  gw_tensor (w, "token_embd.weight", 2, embd, GW_F32, offset);
+  offset += E * V * 4;
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *n1 = g_strdup_printf ("blk.%u.attn_q.weight", i);
+      g_autofree char *n2 = g_strdup_printf ("blk.%u.attn_k.weight", i);
+      g_autofree char *n3 = g_strdup_printf ("blk.%u.attn_v.weight", i);
+      g_autofree char *n4 = g_strdup_printf ("blk.%u.attn_norm.weight", i);
+
+      gw_tensor (w, n1, 2, q, GW_F32, offset);
+      offset += E * E * 4;
+      gw_tensor (w, n2, 2, kv, GW_F32, offset);
+      offset += E * KV * 4;
+      gw_tensor (w, n3, 2, kv, GW_F32, offset);
+      offset += E * KV * 4;
+      gw_tensor (w, n4, 1, norm, GW_F32, offset);
+      offset += E * 4;
+    }
+  *out_file_size = gw_align (w->len, 32) + offset;
+  return g_byte_array_free_to_bytes (w);
+}
+
+static void
+test_gguf_repo (void)
+{
+  Fixture f = { 0 };
+  guint64 file_size = 0;
+  g_autoptr(GBytes) head = small_gguf (&file_size);
+  const char *repo_id = "test-org/Small-Test-GGUF";
+  const char *sha = "2222222222222222222222222222222222222222";
+  FakeRepo *repo;
+  g_autofree char *size = NULL;
+  g_autofree char *size_text = NULL;
+  HrSpecMemory *memory;
+  HrModelRow *row;
+
+  fixture_open (&f);
+  repo = fake_add_repo (f.fake, repo_id, sha,
+                        "{\"tags\":[\"gguf\",\"license:apache-2.0\"],\"cardData\":{\"license\":\"apache-2.0\"},"
+                        "\"config\":{},\"gguf\":{\"architecture\":\"llama\",\"context_length\":4096}}");
+  repo_add_file (repo, "README.md", 900, FALSE, NULL, FALSE);
+  repo_add_file (repo, "Small-Test-F32.gguf", file_size, TRUE, head, TRUE);
+
+  look_up (&f, repo_id);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Layers", "2");
+  assert_subtitle (&f, "Layers", "from the GGUF header of Small-Test-F32.gguf");
+  assert_fact (&f, "Attention heads", "4");
+  assert_fact (&f, "Key/value heads", "2");
+  assert_fact (&f, "Head dim", "64");
+  assert_fact (&f, "Native context", "4,096 tokens");
+  size = hr_format_count (file_size);
+  size_text = g_strdup_printf ("%s bytes", size);
+  assert_fact (&f, "F32 Small-Test-F32.gguf", size_text);
+  g_assert_nonnull (hr_model_facts_get_value (hr_hub_page_get_cards (f.page), "Bits per parameter"));
+  assert_fact (&f, "License tag", "apache-2.0");
+
+  memory = hr_hub_page_get_memory (f.page);
+  /* general.file_type 0 (F32) is the fp32 precision: the model can be sized. */
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->spec->precision, ==, "fp32");
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 0.0 GB + KV cache 0.0 GB = 0.01 GB: fits with 5.09 GB to spare.");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+  row = hr_models_page_find_row (f.models, repo_id);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (hr_model_row_get_spec (row)->origin, ==, "hf:test-org/Small-Test-GGUF@2222222222222222222222222222222222222222");
+  g_assert_cmpuint (hr_model_row_get_spec (row)->layers, ==, 2);
+
+  fixture_close (&f);
+  {
+    g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+
+    g_unlink (catalog_path);
+  }
+}
+
 static void
 test_errors (void)
 {
@@ -423,6 +525,7 @@ main (int   argc,
 
   g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
+  g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
 

@@ -208,6 +208,43 @@ architecture_card (const HrHubLookup *l)
         }
     }
 
+  if (c == NULL && l->spec != NULL && l->gguf != NULL)
+    {
+      /* A GGUF repository: the figures come from the chosen file's header. */
+      const HrModelSpec *spec = l->spec;
+      g_autofree char *source = g_strdup_printf (_("from the GGUF header of %s"), l->gguf_chosen);
+
+      value = g_strdup_printf ("%u", spec->layers);
+      hr_model_facts_add (group, _("Layers"), value, source);
+      g_clear_pointer (&value, g_free);
+      value = count (spec->embedding_length);
+      hr_model_facts_add (group, _("Hidden size"), value, source);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", spec->heads);
+      hr_model_facts_add (group, _("Attention heads"), value, source);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", spec->kv_heads);
+      hr_model_facts_add (group, _("Key/value heads"), value, source);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", spec->key_length);
+      hr_model_facts_add (group, _("Head dim"), value, source);
+      g_clear_pointer (&value, g_free);
+      if (spec->vocab_size > 0)
+        {
+          value = count (spec->vocab_size);
+          hr_model_facts_add (group, _("Vocabulary"), value, source);
+          g_clear_pointer (&value, g_free);
+        }
+      if (spec->context_length > 0)
+        {
+          g_autofree char *n = count (spec->context_length);
+
+          value = g_strdup_printf (_("%s tokens"), n);
+          hr_model_facts_add (group, _("Native context"), value, source);
+          g_clear_pointer (&value, g_free);
+        }
+      return group;
+    }
   if (c == NULL)
     {
       hr_model_facts_add_warning (group, _("config.json"),
