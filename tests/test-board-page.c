@@ -912,6 +912,14 @@ test_board_page_screenshot (void)
   }
   gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
   spin (300);
+  {
+    g_autofree char *refused = fake_ollama_refused_url ();
+    g_autofree char *path = g_build_filename (dir, "board-refused.png", NULL);
+
+    connect_page (&f, refused);
+    spin (300);
+    save_png (GTK_WIDGET (f.window), path);
+  }
   fake_ollama_add_registry_model (f.fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
   fake_ollama_set_pull_steps (f.fake, 400, 30, FALSE);
   fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);

@@ -249,7 +249,7 @@ clear_list (GtkListBox *list)
 }
 
 static GtkWidget *
-placeholder_row (const char *title,
+empty_row (const char *title,
                  const char *subtitle)
 {
   GtkWidget *row = adw_action_row_new ();
@@ -426,7 +426,7 @@ update_models_list (HrBoardPage *self)
   clear_list (self->models_list);
   if (self->models->len == 0)
     gtk_list_box_append (self->models_list,
-                         placeholder_row (_("No models on this board"),
+                         empty_row (_("No models on this board"),
                                           _("Pull one below; `ollama pull` on the board works too.")));
   for (guint i = 0; i < self->models->len; i++)
     gtk_list_box_append (self->models_list, model_row_new (g_ptr_array_index (self->models, i)));
@@ -473,7 +473,7 @@ update_loaded_list (HrBoardPage *self)
   clear_list (self->loaded_list);
   if (self->loaded->len == 0)
     gtk_list_box_append (self->loaded_list,
-                         placeholder_row (_("Nothing is loaded"),
+                         empty_row (_("Nothing is loaded"),
                                           _("A model loads when it is first asked for, or when it is measured.")));
   for (guint i = 0; i < self->loaded->len; i++)
     gtk_list_box_append (self->loaded_list, loaded_row_new (g_ptr_array_index (self->loaded, i)));
