@@ -36,8 +36,6 @@ struct _HrBoardPage
   AdwBin               parent_instance;
 
   /* template */
-  AdwPreferencesGroup *server_group;
-  GtkButton           *connect_button;
   AdwComboRow         *saved_row;
   GtkStringList       *saved_list;
   AdwEntryRow         *url_row;
@@ -50,7 +48,6 @@ struct _HrBoardPage
   GtkLabel            *error_label;
   GtkStack            *content_stack;
   AdwStatusPage       *status_page;
-  AdwPreferencesGroup *models_group;
   GtkListBox          *models_list;
   GtkListBox          *loaded_list;
   AdwEntryRow         *pull_row;
@@ -610,6 +607,7 @@ load_saved (HrBoardPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->saved_row), n > 0);
 }
 
+#ifdef HAVE_LIBSECRET
 static gboolean
 is_saved (HrBoardPage *self,
           const char  *url)
@@ -621,6 +619,7 @@ is_saved (HrBoardPage *self,
       return TRUE;
   return FALSE;
 }
+#endif
 
 static void
 save_server (HrBoardPage *self)
@@ -1839,8 +1838,6 @@ hr_board_page_class_init (HrBoardPageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/hr-board-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, server_group);
-  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connect_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, saved_row);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, saved_list);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, url_row);
@@ -1853,7 +1850,6 @@ hr_board_page_class_init (HrBoardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, error_label);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_page);
-  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, models_group);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, models_list);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, loaded_list);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, pull_row);
