@@ -756,6 +756,7 @@ test_board_page_pull (void)
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 2);
   g_assert_cmpstr (hr_board_page_get_pull_note (f.page), ==,
                    "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist - check the model name and its tag");
+  g_assert_true (g_str_has_suffix (hr_board_page_get_check_text (f.page), "\nPulled anyway, as you asked."));
 
   close_page (&f);
 }
@@ -852,6 +853,34 @@ test_board_page_try_it (void)
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==,
                    "Kubernetes schedules pods onto nodes.");
+
+  /* Stop: the unanswered message leaves the history; the next carries 4 + 1. */
+  fake_ollama_set_stream_timing (f.fake, 30, 300, 0, FALSE);
+  set_entry (f.page, "Messa_ge", "And etcd?");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
+  spin (150);
+  g_assert_true (hr_board_page_is_chatting (f.page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.stop-chat", NULL));
+  g_assert_true (iterate_until (chat_done, f.page, 5000));
+  g_clear_pointer (&labels, g_ptr_array_unref);
+  labels = g_ptr_array_new ();
+  collect (GTK_WIDGET (f.page), GTK_TYPE_LABEL, labels);
+  seen_rates = FALSE;
+  for (guint i = 0; i < labels->len; i++)
+    seen_rates |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)),
+                             "Stopped; the unanswered message is not kept in the conversation.") == 0;
+  g_assert_true (seen_rates);
+  g_assert_null (hr_board_page_get_error (f.page));
+
+  fake_ollama_set_stream_timing (f.fake, 10, 2, 0, FALSE);
+  set_entry (f.page, "Messa_ge", "And the scheduler's queue?");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
+  g_assert_true (iterate_until (chat_done, f.page, 5000));
+  body = fake_ollama_last_body (f.fake, "/api/chat");
+  messages = json_object_get_array_member (json_node_get_object (body), "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 6);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5), "content"), ==,
+                   "And the scheduler's queue?");
 
   close_page (&f);
 }

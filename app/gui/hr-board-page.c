@@ -1361,8 +1361,18 @@ on_pull_anyway (AdwMessageDialog *dialog,
 {
   const char *model = g_object_get_data (G_OBJECT (dialog), "hr-model");
 
-  if (g_strcmp0 (response, "pull") == 0 && !self->disposed)
-    start_pull (self, model);
+  if (g_strcmp0 (response, "pull") != 0 || self->disposed)
+    return;
+  /* The check's reasons stay on the page; say that they were overridden. */
+  if (self->check_text != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%s\n%s", self->check_text, _("Pulled anyway, as you asked."));
+
+      g_free (self->check_text);
+      self->check_text = g_steal_pointer (&text);
+      set_label (self->check_label, self->check_text);
+    }
+  start_pull (self, model);
 }
 
 /* The pull check (hr_pull_check(), seed-facts.md "Checking a pull before it
