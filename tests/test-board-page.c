@@ -430,6 +430,55 @@ test_board_page_refresh (void)
   close_page (&f);
 }
 
+/* OLLAMA_HOST is the default and the page connects to it when shown;
+ * servers connected to are saved and switched between with the dropdown. */
+static void
+test_board_page_saved_servers (void)
+{
+  Fixture f = { 0 };
+  FakeOllama *other = fake_ollama_new ();
+  g_autofree char *host = NULL;
+  AdwComboRow *saved = NULL;
+  g_autoptr(GPtrArray) combos = g_ptr_array_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GVariant) boards = NULL;
+
+  fake_ollama_set_version (other, "0.12.6");
+  /* As people write it: no scheme. */
+  host = g_strdup (fake_ollama_get_url (other) + strlen ("http://"));
+  g_setenv ("OLLAMA_HOST", host, TRUE);
+  open_page (&f);
+  g_assert_true (iterate_until (page_is_idle, f.page, 10000));
+  g_unsetenv ("OLLAMA_HOST");
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
+  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_page_get_client (f.page)), ==, fake_ollama_get_url (other));
+
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  boards = g_settings_get_value (settings, "ollama-boards");
+  g_assert_cmpuint (g_variant_n_children (boards), ==, 2);
+
+  collect (GTK_WIDGET (f.page), ADW_TYPE_COMBO_ROW, combos);
+  for (guint i = 0; i < combos->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (combos, i)), "_Saved Servers") == 0)
+      saved = g_ptr_array_index (combos, i);
+  g_assert_nonnull (saved);
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (saved)), ==, 2);
+  g_assert_cmpuint (adw_combo_row_get_selected (saved), ==, 1);
+
+  /* Switch back to the first server. */
+  adw_combo_row_set_selected (saved, 0);
+  g_assert_true (iterate_until (page_is_idle, f.page, 10000));
+  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
+  {
+    g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
+    g_assert_cmpstr (last, ==, fake_ollama_get_url (other));
+  }
+
+  close_page (&f);
+  fake_ollama_free (other);
+}
+
 /* A reverse proxy that wants a bearer token: the page says so, sends the
  * token once typed, and keeps it out of the settings. */
 static void
@@ -1019,6 +1068,7 @@ main (int   argc,
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
+  g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
   g_test_add_func ("/board-page/measure", test_board_page_measure);

@@ -591,6 +591,8 @@ load_saved (HrBoardPage *self)
   guint selected = GTK_INVALID_LIST_POSITION;
   guint n = 0;
 
+  /* Refilling the list moves the selection: that is not the person choosing. */
+  g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_string_list_splice (self->saved_list, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->saved_list)), NULL);
   g_variant_iter_init (&iter, boards);
@@ -601,7 +603,6 @@ load_saved (HrBoardPage *self)
         selected = n;
       n++;
     }
-  g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   adw_combo_row_set_selected (self->saved_row, selected);
   g_signal_handlers_unblock_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_widget_set_visible (GTK_WIDGET (self->saved_row), n > 0);
