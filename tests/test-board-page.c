@@ -453,6 +453,15 @@ test_board_page_saved_servers (void)
   g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
   g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_page_get_client (f.page)), ==, fake_ollama_get_url (other));
 
+  /* The second server belongs to another board. */
+  {
+    GPtrArray *hardware = hr_models_page_get_boards (f.models);
+
+    g_assert_cmpuint (hardware->len, >, 1);
+    adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 1);
+    g_assert_cmpstr (hr_models_page_get_scenario (f.models)->board->id, ==,
+                     ((HrBoard *) g_ptr_array_index (hardware, 1))->id);
+  }
   connect_page (&f, fake_ollama_get_url (f.fake));
   g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
   boards = g_settings_get_value (settings, "ollama-boards");
@@ -466,10 +475,11 @@ test_board_page_saved_servers (void)
   g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (saved)), ==, 2);
   g_assert_cmpuint (adw_combo_row_get_selected (saved), ==, 1);
 
-  /* Switch back to the first server. */
+  /* Switch back to the first server: its board comes back with it. */
   adw_combo_row_set_selected (saved, 0);
   g_assert_true (iterate_until (page_is_idle, f.page, 10000));
   g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
+  g_assert_cmpuint (adw_combo_row_get_selected (hr_models_page_get_board_row (f.models)), ==, 0);
   {
     g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
     g_assert_cmpstr (last, ==, fake_ollama_get_url (other));

@@ -918,6 +918,36 @@ hr_board_page_connect (HrBoardPage *self,
   connect_now (self);
 }
 
+/* A saved server belongs to the board it was saved with: choose that board
+ * on the Models page, so the pull check and the archive use it. */
+static void
+select_saved_board (HrBoardPage *self,
+                    const char  *url)
+{
+  HrModelsPage *page = models_page (self);
+  g_autoptr(GVariant) saved = g_settings_get_value (self->settings, "ollama-boards");
+  GVariantIter iter;
+  const char *id, *saved_url;
+  GPtrArray *boards;
+
+  if (page == NULL)
+    return;
+  boards = hr_models_page_get_boards (page);
+  g_variant_iter_init (&iter, saved);
+  while (g_variant_iter_next (&iter, "(&s&s)", &id, &saved_url))
+    {
+      if (g_strcmp0 (saved_url, url) != 0)
+        continue;
+      for (guint i = 0; boards != NULL && i < boards->len; i++)
+        {
+          const HrBoard *board = g_ptr_array_index (boards, i);
+
+          if (g_strcmp0 (board->id, id) == 0)
+            adw_combo_row_set_selected (hr_models_page_get_board_row (page), i);
+        }
+    }
+}
+
 static void
 on_saved_selected (AdwComboRow *row,
                    GParamSpec  *pspec,
@@ -932,6 +962,7 @@ on_saved_selected (AdwComboRow *row,
   url = gtk_string_list_get_string (self->saved_list, selected);
   if (g_strcmp0 (url, self->url) == 0 && self->version != NULL)
     return;
+  select_saved_board (self, url);
   /* Another server: its own token, if any, comes from the keyring. */
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
   hr_board_page_connect (self, url);
