@@ -29,6 +29,16 @@ test_precision_bits (void)
       g_assert_cmpfloat (p->bits_per_weight, ==, cases[i].bits);
       g_assert_nonnull (p->source);
     }
+  /* every llama.cpp file type label the GGUF parser can produce is known,
+   * so a GGUF of any common type can be sized and added to the catalog */
+  for (guint32 ft = 0; ft < 40; ft++)
+    {
+      const char *label = hr_ggml_file_type_label (ft);
+      if (label != NULL && ft != 36 && ft != 37)   /* TQ1_0, TQ2_0: ternary, not sized */
+        g_assert_nonnull (hr_precision_lookup (label));
+    }
+  g_assert_cmpfloat (hr_precision_lookup ("Q3_K_M")->bits_per_weight, ==, 3.4375);
+  g_assert_cmpfloat (hr_precision_lookup ("IQ4_XS")->bits_per_weight, ==, 4.25);
   g_assert_true (hr_precision_lookup ("q4_K_M")->whole_file);
   g_assert_false (hr_precision_lookup ("int4")->whole_file);
   g_assert_null (hr_precision_lookup ("int3"));

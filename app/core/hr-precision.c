@@ -11,6 +11,7 @@
 #include "hr-units.h"
 
 #define SEED_WEEK4 "seed: from-api-to-gpu-weeks-1-4.txt, week 4 model_memory.py BITS_PER_PARAMETER"
+#define DOMINANT_BLOCK(block) "ggml " block " (ggml-common.h), the file type's dominant tensor type; a lower bound for the whole file"
 #define SEED_CATALOG "seed: running-larger-models.txt, BITS_PER_WEIGHT (a fitted whole-file average)"
 
 /* Ordered from the most bits to the fewest, as the window's slider shows them. */
@@ -26,6 +27,34 @@ static const HrPrecision precisions[] = {
   { "q4_K_M", "Q4_K_M",  4.6, TRUE,  SEED_CATALOG },
   { "q4_0",   "Q4_0",    4.5, FALSE, "ggml block_q4_0: 18 bytes per 32 weights (ggml-common.h)" },
   { "int4",   "INT4",    4.0, FALSE, SEED_WEEK4 },
+  /* The other llama.cpp file types (llama.h llama_ftype), sized by the block
+   * of the tensor type that dominates them. Real files keep the embedding,
+   * the output and some projections wider, so a whole file runs higher:
+   * the file's own size, when known, always wins over these. */
+  { "f32",    "F32",    32.0,   FALSE, "ggml F32: 4 bytes per weight (a GGUF whole-file type)" },
+  { "q5_1",   "Q5_1",    6.0,   FALSE, DOMINANT_BLOCK ("block_q5_1: 24 bytes per 32 weights") },
+  { "q5_0",   "Q5_0",    5.5,   FALSE, DOMINANT_BLOCK ("block_q5_0: 22 bytes per 32 weights") },
+  { "q5_K_S", "Q5_K_S",  5.5,   FALSE, DOMINANT_BLOCK ("block_q5_K: 176 bytes per 256 weights") },
+  { "q4_1",   "Q4_1",    5.0,   FALSE, DOMINANT_BLOCK ("block_q4_1: 20 bytes per 32 weights") },
+  { "q4_K_S", "Q4_K_S",  4.5,   FALSE, DOMINANT_BLOCK ("block_q4_K: 144 bytes per 256 weights") },
+  { "iq4_nl", "IQ4_NL",  4.5,   FALSE, DOMINANT_BLOCK ("block_iq4_nl: 18 bytes per 32 weights") },
+  { "iq4_xs", "IQ4_XS",  4.25,  FALSE, DOMINANT_BLOCK ("block_iq4_xs: 136 bytes per 256 weights") },
+  { "mxfp4_moe", "MXFP4_MOE", 4.25, FALSE, DOMINANT_BLOCK ("block_mxfp4: 17 bytes per 32 weights") },
+  { "q3_K_L", "Q3_K_L",  3.4375, FALSE, DOMINANT_BLOCK ("block_q3_K: 110 bytes per 256 weights") },
+  { "q3_K_M", "Q3_K_M",  3.4375, FALSE, DOMINANT_BLOCK ("block_q3_K: 110 bytes per 256 weights") },
+  { "q3_K_S", "Q3_K_S",  3.4375, FALSE, DOMINANT_BLOCK ("block_q3_K: 110 bytes per 256 weights") },
+  { "iq3_s",  "IQ3_S",   3.4375, FALSE, DOMINANT_BLOCK ("block_iq3_s: 110 bytes per 256 weights") },
+  { "iq3_m",  "IQ3_M",   3.4375, FALSE, DOMINANT_BLOCK ("block_iq3_s: 110 bytes per 256 weights") },
+  { "iq3_xs", "IQ3_XS",  3.0625, FALSE, DOMINANT_BLOCK ("block_iq3_xxs: 98 bytes per 256 weights") },
+  { "iq3_xxs", "IQ3_XXS", 3.0625, FALSE, DOMINANT_BLOCK ("block_iq3_xxs: 98 bytes per 256 weights") },
+  { "q2_K",   "Q2_K",    2.625, FALSE, DOMINANT_BLOCK ("block_q2_K: 84 bytes per 256 weights") },
+  { "q2_K_S", "Q2_K_S",  2.625, FALSE, DOMINANT_BLOCK ("block_q2_K: 84 bytes per 256 weights") },
+  { "iq2_s",  "IQ2_S",   2.5625, FALSE, DOMINANT_BLOCK ("block_iq2_s: 82 bytes per 256 weights") },
+  { "iq2_m",  "IQ2_M",   2.5625, FALSE, DOMINANT_BLOCK ("block_iq2_s: 82 bytes per 256 weights") },
+  { "iq2_xs", "IQ2_XS",  2.3125, FALSE, DOMINANT_BLOCK ("block_iq2_xs: 74 bytes per 256 weights") },
+  { "iq2_xxs", "IQ2_XXS", 2.0625, FALSE, DOMINANT_BLOCK ("block_iq2_xxs: 66 bytes per 256 weights") },
+  { "iq1_m",  "IQ1_M",   1.75,  FALSE, DOMINANT_BLOCK ("block_iq1_m: 56 bytes per 256 weights") },
+  { "iq1_s",  "IQ1_S",   1.5625, FALSE, DOMINANT_BLOCK ("block_iq1_s: 50 bytes per 256 weights") },
 };
 
 /**
@@ -50,7 +79,8 @@ hr_precision_lookup (const char *id)
  * @n_precisions: (out): the number of entries
  *
  * Returns: (transfer none) (array length=n_precisions): every known
- *   precision, from the most bits per weight to the fewest.
+ *   precision: the seed's and the common ones first (most bits to fewest),
+ *   then the rest of llama.cpp's file types.
  */
 const HrPrecision *
 hr_precision_list (guint *n_precisions)
