@@ -605,7 +605,8 @@ load_saved (HrBoardPage *self)
     }
   adw_combo_row_set_selected (self->saved_row, selected);
   g_signal_handlers_unblock_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
-  gtk_widget_set_visible (GTK_WIDGET (self->saved_row), n > 0);
+  /* One saved server is the one in the URL row: offer a choice from two. */
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_row), n > 1);
 }
 
 #ifdef HAVE_LIBSECRET
