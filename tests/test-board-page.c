@@ -73,7 +73,26 @@ reset_settings (void)
 }
 
 static HrApplication *test_app;
-static char *system_data_dirs;
+static char *test_home;   /* HOME and the XDG user directories of this run */
+
+/* Removes @path and, for a directory, everything under it. */
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
 
 typedef struct {
   FakeOllama   *fake;
@@ -100,13 +119,12 @@ open_page (Fixture *f)
 {
   AdwViewStack *stack;
 
-  /* gdk-pixbuf tells an SVG icon from its content type, which GIO reads
-   * from the MIME database in XDG_DATA_DIRS: give the system's back (the
-   * user's own directories stay isolated). */
-  if (system_data_dirs != NULL)
-    g_setenv ("XDG_DATA_DIRS", system_data_dirs, TRUE);
-  else
-    g_unsetenv ("XDG_DATA_DIRS");
+  /* Each test starts without a catalog or measurements of the user's. */
+  {
+    g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+
+    remove_tree (user_dir);
+  }
   reset_settings ();
   f->fake = fake_ollama_new ();
   fake_ollama_add_llama32 (f->fake);
@@ -987,17 +1005,6 @@ test_board_page_screenshot (void)
     }
 
   open_page (&f);
-  /* The isolated test directories hide the system's icon theme. */
-  {
-    g_auto(GStrv) dirs = g_strsplit (system_data_dirs ? system_data_dirs : "/usr/local/share:/usr/share", ":", -1);
-    GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
-
-    for (guint i = 0; dirs[i] != NULL; i++)
-      {
-        g_autofree char *icons = g_build_filename (dirs[i], "icons", NULL);
-        gtk_icon_theme_add_search_path (theme, icons);
-      }
-  }
   gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
   spin (300);
   {
@@ -1069,9 +1076,33 @@ main (int   argc,
   /* Software GL under Xvfb stalls the main loop compiling shaders. */
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_unsetenv ("OLLAMA_HOST");
-  system_data_dirs = g_strdup (g_getenv ("XDG_DATA_DIRS"));
 
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* The user's directories are a fresh temporary one, set before GLib
+   * reads them. Not G_TEST_OPTION_ISOLATE_DIRS: it also hides the system's
+   * XDG_DATA_DIRS, where GIO finds the MIME database gdk-pixbuf needs to
+   * load an SVG icon, and GLib 2.74 drops the directory lists it replaces
+   * for each test (leaks that no suppression can name without full stack
+   * unwinding). open_page() empties the user's Headroom data per test. */
+  test_home = g_dir_make_tmp ("test-board-page-XXXXXX", &error);
+  if (test_home == NULL)
+    g_error ("Could not make a temporary home: %s", error->message);
+  {
+    static const char * const dirs[][2] = {
+      { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
+      { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
+    };
+
+    g_setenv ("HOME", test_home, TRUE);
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+      {
+        g_autofree char *path = g_build_filename (test_home, dirs[i][1], NULL);
+
+        g_mkdir_with_parents (path, 0700);
+        g_setenv (dirs[i][0], path, TRUE);
+      }
+  }
+
+  g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
 
@@ -1096,6 +1127,7 @@ main (int   argc,
   result = g_test_run ();
 
   g_object_unref (test_app);
-  g_free (system_data_dirs);
+  remove_tree (test_home);
+  g_free (test_home);
   return result;
 }
