@@ -212,6 +212,11 @@ main (int   argc,
       char *argv[])
 {
   g_setenv ("GTK_A11Y", "test", TRUE);
+  /* GTK 4.8's GL renderer leaks one 16 KiB block when a second toplevel
+   * (the About window) comes and goes, which LeakSanitizer cannot attribute
+   * through the system libraries; what these tests check does not depend
+   * on the renderer, so they draw with cairo. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/memory-chart/description", test_memory_chart_description);

@@ -855,14 +855,19 @@ test_window_german (void)
       mo = g_build_filename (locale_dir, "de", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
       g_assert_true (g_file_test (mo, G_FILE_TEST_EXISTS));
 
-      /* LANGUAGE=de is set by main() in the child, before GTK starts. */
       g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
       g_test_trap_assert_passed ();
       return;
     }
 
-  open_window (&f);
+  /* The child: German from here on. gettext reads LANGUAGE on every call
+   * (the window's templates are translated as they are built), but ignores
+   * it in the "C" locale, which gtk_test_init() leaves when its own choice,
+   * en_US.UTF-8, is not installed: take the environment's locale again. */
+  g_setenv ("LANGUAGE", "de", TRUE);
+  setlocale (LC_ALL, "");
   g_assert_cmpstr (hr_models_page_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
+  open_window (&f);
   g_assert_true (shows_label (GTK_WIDGET (f.window), "Kontextfenster"));
   close_window (&f);
 }
@@ -874,20 +879,16 @@ main (int   argc,
   const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
 
   g_autoptr(GError) error = NULL;
-  gboolean subprocess = FALSE;
-  gboolean german = FALSE;
   int result;
 
-  for (int i = 1; i < argc; i++)
-    {
-      subprocess |= g_str_equal (argv[i], "--GTestSubprocess");
-      german |= g_str_equal (argv[i], "/window/german");
-    }
-  if (subprocess && german)
-    g_setenv ("LANGUAGE", "de", TRUE);
   /* GTK's test accessibility backend, so the chart's role and description
    * can be read back (GTK_A11Y=none has no AT context at all). */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  /* GTK 4.8's GL renderer leaks one 16 KiB block when a second toplevel
+   * (the About window) comes and goes, which LeakSanitizer cannot attribute
+   * through the system libraries; what these tests check does not depend
+   * on the renderer, so they draw with cairo. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
 
   bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
@@ -927,7 +928,10 @@ main (int   argc,
 
   result = g_test_run ();
 
-  g_assert_finalize_object (test_app);
+  /* Registered, the application stays referenced by its D-Bus exports
+   * until a shutdown only g_application_run() performs; every window it
+   * opened was checked with g_assert_finalize_object(). */
+  g_object_unref (test_app);
   remove_tree (isolated_root);
   g_free (isolated_root);
   g_free (real_user_data_dir);
