@@ -10,6 +10,7 @@
 #include "hr-explain-panel.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
+#include "hr-units.h"
 
 typedef enum {
   FIG_WEIGHTS,
@@ -63,6 +64,17 @@ struct _HrExplainPanel
   HrModelRow *row;
   HrBoard    *board;     /* owned copy */
   HrScenario  scenario;  /* .board points at self->board */
+
+  /* The runtime model, when one is selected */
+  GtkWidget  *runtime_box;
+  gboolean    has_runtime;
+  HrRuntimeInputs runtime;         /* .server_version points at runtime_version */
+  char       *runtime_version;
+  HrCalibration calibration;
+  char       *runtime_era;         /* the texts the panel shows, for get_figure() */
+  char       *runtime_total;
+  char       *runtime_terms;
+  char       *runtime_learned;
 };
 
 G_DEFINE_FINAL_TYPE (HrExplainPanel, hr_explain_panel, ADW_TYPE_BIN)
@@ -96,6 +108,9 @@ describe_scenario (const HrScenario *scenario)
                           scenario->parallel_slots);
 }
 
+static void clear_runtime_texts (HrExplainPanel *self);
+static void refresh_runtime (HrExplainPanel *self);
+
 static void
 refresh (HrExplainPanel *self)
 {
@@ -108,7 +123,10 @@ refresh (HrExplainPanel *self)
   gtk_widget_set_visible (self->figures_box, self->row != NULL && self->board != NULL);
 
   if (self->row == NULL || self->board == NULL)
-    return;
+    {
+      clear_runtime_texts (self);
+      return;
+    }
 
   spec = hr_model_row_get_spec (self->row);
   e = hr_model_row_get_evaluation (self->row);
@@ -131,6 +149,140 @@ refresh (HrExplainPanel *self)
   set_figure (self, FIG_RATE, hr_formula_rate (sc, e));
   set_figure (self, FIG_FLOOR, hr_formula_floor (sc->board, sc));
   set_figure (self, FIG_SPEED, hr_formula_speed (sc, e));
+  refresh_runtime (self);
+}
+
+static GtkWidget *make_label (const char *text, const char *css_class, gboolean selectable);
+
+static void
+clear_runtime_texts (HrExplainPanel *self)
+{
+  g_clear_pointer (&self->runtime_era, g_free);
+  g_clear_pointer (&self->runtime_total, g_free);
+  g_clear_pointer (&self->runtime_terms, g_free);
+  g_clear_pointer (&self->runtime_learned, g_free);
+}
+
+/* The runtime model's prediction for the selected row, every term with
+ * its formula, source and note, then its notes and the learned overhead. */
+static void
+refresh_runtime (HrExplainPanel *self)
+{
+  GtkWidget *child;
+  HrRuntimeInputs in;
+  HrRuntimePrediction *p;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) terms = g_string_new (NULL);
+  g_autofree char *heading = NULL;
+  g_autofree char *ps = NULL;
+  g_autofree char *total_count = NULL;
+  g_autofree char *total_size = NULL;
+
+  while ((child = gtk_widget_get_first_child (self->runtime_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->runtime_box), child);
+  clear_runtime_texts (self);
+  gtk_widget_set_visible (self->runtime_box, self->has_runtime && self->row != NULL);
+  if (!self->has_runtime || self->row == NULL)
+    return;
+
+  in = self->runtime;
+  in.spec = hr_model_row_get_spec (self->row);
+  in.precision = self->scenario.precision;
+  in.context_tokens = self->scenario.context_tokens;
+  in.parallel_slots = self->scenario.parallel_slots;
+  in.kv_type = self->scenario.kv_type;
+  in.skip_text = FALSE;
+
+  /* Some 12 KB of text: on the heap, not the stack. */
+  p = g_new0 (HrRuntimePrediction, 1);
+  if (!hr_runtime_predict (&in, p, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The runtime model cannot size this model: %s"),
+                                               error->message);
+
+      self->runtime_era = g_strdup (text);
+      gtk_box_append (GTK_BOX (self->runtime_box), make_label (_("Runtime"), "heading", FALSE));
+      gtk_box_append (GTK_BOX (self->runtime_box), make_label (text, "warning", TRUE));
+      g_free (p);
+      return;
+    }
+  hr_calibration_apply (&self->calibration, p);
+
+  /* Translators: the explain panel's heading for the runtime model, "Runtime: Ollama 0.30 and newer (llama-server)" */
+  heading = g_strdup_printf (_("Runtime: %s"), p->era_label);
+  self->runtime_era = g_strdup (p->era_label);
+  gtk_box_append (GTK_BOX (self->runtime_box), make_label (heading, "heading", FALSE));
+
+  for (guint i = 0; i < p->n_terms; i++)
+    {
+      const HrRuntimeTerm *t = &p->terms[i];
+      g_autofree char *count = NULL;
+      g_autofree char *size = hr_gui_format_size_both ((guint64) ABS (t->bytes));
+      g_autofree char *title = NULL;
+      g_autofree char *source = NULL;
+      GtkWidget *title_label, *formula_label;
+
+      count = hr_format_count ((guint64) ABS (t->bytes));
+      /* Translators: a runtime term: its name, its exact bytes (signed) and its size */
+      title = g_strdup_printf (_("%1$s: %2$s%3$s bytes = %4$s"), t->label,
+                               t->bytes < 0 ? "-" : "", count, size);
+      g_string_append_printf (terms, "%s%s", terms->len > 0 ? "\n" : "", title);
+      title_label = make_label (title, "heading", TRUE);
+      gtk_widget_set_margin_top (title_label, 8);
+      gtk_box_append (GTK_BOX (self->runtime_box), title_label);
+      if (t->formula[0] != '\0')
+        {
+          formula_label = make_label (t->formula, "explain-formula", TRUE);
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (formula_label),
+                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, title_label, NULL,
+                                          -1);
+          gtk_box_append (GTK_BOX (self->runtime_box), formula_label);
+        }
+      if (t->note[0] != '\0')
+        gtk_box_append (GTK_BOX (self->runtime_box), make_label (t->note, "dim-label", TRUE));
+      if (t->source != NULL && t->source[0] != '\0')
+        {
+          /* Translators: where a runtime term's rule comes from */
+          source = g_strdup_printf (_("Source: %s"), t->source);
+          gtk_box_append (GTK_BOX (self->runtime_box), make_label (source, "caption", TRUE));
+        }
+    }
+  self->runtime_terms = g_string_free (g_steal_pointer (&terms), FALSE);
+
+  total_count = hr_format_count (p->total_bytes);
+  total_size = hr_gui_format_size_both (p->total_bytes);
+  ps = hr_runtime_format_ps_size (p->total_bytes);
+  /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
+  self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
+                                         total_count, total_size, ps);
+  {
+    GtkWidget *label = make_label (_("Predicted size"), "heading", FALSE);
+
+    gtk_widget_set_margin_top (label, 8);
+    gtk_box_append (GTK_BOX (self->runtime_box), label);
+    gtk_box_append (GTK_BOX (self->runtime_box), make_label (self->runtime_total, "explain-formula", TRUE));
+  }
+  if (self->board != NULL && self->board->unified && p->host_bytes > 0)
+    {
+      g_autofree char *host = hr_gui_format_size_both (p->host_bytes);
+      g_autofree char *text = g_strdup_printf (_("Also %s stays in host memory (the token embedding), "
+                                                 "outside the ollama ps size; on this unified board it "
+                                                 "is the same memory, so the footprint counts it."), host);
+
+      gtk_box_append (GTK_BOX (self->runtime_box), make_label (text, "dim-label", TRUE));
+    }
+  for (guint i = 0; i < p->n_notes; i++)
+    gtk_box_append (GTK_BOX (self->runtime_box), make_label (p->notes[i], "dim-label", TRUE));
+
+  self->runtime_learned = hr_calibration_describe (&self->calibration);
+  {
+    GtkWidget *label = make_label (_("Learned overhead"), "heading", FALSE);
+
+    gtk_widget_set_margin_top (label, 8);
+    gtk_box_append (GTK_BOX (self->runtime_box), label);
+    gtk_box_append (GTK_BOX (self->runtime_box), make_label (self->runtime_learned, NULL, TRUE));
+  }
+  g_free (p);
 }
 
 static void
@@ -184,6 +336,8 @@ hr_explain_panel_finalize (GObject *object)
   HrExplainPanel *self = (HrExplainPanel *)object;
 
   g_clear_pointer (&self->board, hr_board_free);
+  g_clear_pointer (&self->runtime_version, g_free);
+  clear_runtime_texts (self);
 
   G_OBJECT_CLASS (hr_explain_panel_parent_class)->finalize (object);
 }
@@ -241,6 +395,11 @@ hr_explain_panel_init (HrExplainPanel *self)
       gtk_box_append (GTK_BOX (self->figures_box), self->headings[i]);
       gtk_box_append (GTK_BOX (self->figures_box), self->values[i]);
     }
+
+  self->runtime_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_margin_top (self->runtime_box, 18);
+  gtk_widget_set_visible (self->runtime_box, FALSE);
+  gtk_box_append (GTK_BOX (self->figures_box), self->runtime_box);
 
   notes_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_top (notes_box, 18);
@@ -304,11 +463,50 @@ hr_explain_panel_update (HrExplainPanel   *self,
 }
 
 /**
+ * hr_explain_panel_set_runtime:
+ * @self: a #HrExplainPanel
+ * @runtime: (nullable): the runtime settings the rows were predicted with
+ *   (copied; spec, precision, context, slots and KV cache type come from the
+ *   row and the scenario); %NULL: no runtime model, the section is hidden
+ * @calibration: (nullable): the board's learned overhead
+ *
+ * Sets what the runtime section shows at the next refresh: the era, every
+ * term of hr_runtime_predict() with its formula, source and note, the
+ * predicted size as `ollama ps` shows it, the notes, and the learned
+ * overhead's explanation (hr_calibration_describe()).
+ */
+void
+hr_explain_panel_set_runtime (HrExplainPanel        *self,
+                              const HrRuntimeInputs *runtime,
+                              const HrCalibration   *calibration)
+{
+  g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
+
+  self->has_runtime = runtime != NULL;
+  if (runtime == NULL)
+    return;
+
+  self->runtime = *runtime;
+  if (g_strcmp0 (self->runtime_version, runtime->server_version) != 0)
+    {
+      g_free (self->runtime_version);
+      self->runtime_version = g_strdup (runtime->server_version);
+    }
+  self->runtime.server_version = self->runtime_version;
+  self->runtime.spec = NULL;
+  if (calibration != NULL)
+    self->calibration = *calibration;
+  else
+    hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+}
+
+/**
  * hr_explain_panel_get_figure:
  * @self: a #HrExplainPanel
  * @key: "weights", "bits", "kv-per-token", "kv-cache", "overhead", "total",
  *   "headroom", "budget", "verdict", "context", "ceiling", "rate", "floor"
- *   or "speed"
+ *   or "speed"; with a runtime model also "runtime" (the era), "runtime-terms"
+ *   (each term's heading, one a line), "runtime-total" and "learned"
  *
  * Returns: (transfer none) (nullable): the text the panel shows for @key, or
  *   %NULL for an unknown key
@@ -322,6 +520,15 @@ hr_explain_panel_get_figure (HrExplainPanel *self,
   for (guint i = 0; i < N_FIGS; i++)
     if (g_strcmp0 (figures[i].key, key) == 0)
       return gtk_label_get_text (GTK_LABEL (self->values[i]));
+
+  if (g_strcmp0 (key, "runtime") == 0)
+    return self->runtime_era;
+  if (g_strcmp0 (key, "runtime-terms") == 0)
+    return self->runtime_terms;
+  if (g_strcmp0 (key, "runtime-total") == 0)
+    return self->runtime_total;
+  if (g_strcmp0 (key, "learned") == 0)
+    return self->runtime_learned;
 
   return NULL;
 }

@@ -10,6 +10,7 @@
 
 #include <adwaita.h>
 
+#include "hr-calibration.h"
 #include "hr-evaluate.h"
 #include "hr-model-row.h"
 
@@ -25,6 +26,9 @@ void        hr_explain_panel_set_row    (HrExplainPanel   *self,
                                          const HrScenario *scenario);
 void        hr_explain_panel_update     (HrExplainPanel   *self,
                                          const HrScenario *scenario);
+void        hr_explain_panel_set_runtime (HrExplainPanel        *self,
+                                          const HrRuntimeInputs *runtime,
+                                          const HrCalibration   *calibration);
 const char *hr_explain_panel_get_figure (HrExplainPanel   *self,
                                          const char       *key);
 

@@ -11,6 +11,7 @@
 #include "hr-formula.h"
 #include "hr-gui-format.h"
 #include "hr-memory-chart.h"
+#include "hr-pool.h"
 
 /*
  * The chart draws with gtk_snapshot_append_color() only (text through
@@ -33,6 +34,7 @@ typedef enum {
   SEG_WEIGHTS,
   SEG_KV_CACHE,
   SEG_OVERHEAD,
+  SEG_LEARNED,
   SEG_RESIDENT,
   SEG_RESERVE,
   SEG_FREE,
@@ -79,6 +81,7 @@ struct _HrMemoryChart
   int                hover_bar;   /* the segment under the pointer, bar -1 for none */
   Segment            hover_segment;
   char              *description;
+  char              *learned_text; /* the board's learned overhead explained; NULL: no runtime */
 };
 
 G_DEFINE_FINAL_TYPE (HrMemoryChart, hr_memory_chart, GTK_TYPE_WIDGET)
@@ -104,6 +107,7 @@ segment_label (Segment segment)
     case SEG_WEIGHTS:       return _("Weights");
     case SEG_KV_CACHE:      return _("KV cache");
     case SEG_OVERHEAD:      return _("Overhead");
+    case SEG_LEARNED:       return _("Learned overhead");
     case SEG_RESIDENT:      return _("Resident");
     case SEG_RESERVE:       return _("Reserve");
     case SEG_FREE:          return _("Free");
@@ -142,6 +146,7 @@ load_colors (HrMemoryChart *self)
   lookup_color (context, "hr_weights_color", "blue_3", "#3584e4", &c->seg[SEG_WEIGHTS]);
   lookup_color (context, "hr_kv_color", "purple_2", "#c061cb", &c->seg[SEG_KV_CACHE]);
   lookup_color (context, "hr_overhead_color", "orange_3", "#ff7800", &c->seg[SEG_OVERHEAD]);
+  lookup_color (context, "hr_learned_color", "brown_2", "#b5835a", &c->seg[SEG_LEARNED]);
   lookup_color (context, "hr_resident_color", "light_5", "#9a9996", &c->seg[SEG_RESIDENT]);
   lookup_color (context, "hr_reserve_color", "light_3", "#deddda", &c->seg[SEG_RESERVE]);
   lookup_color (context, "hr_free_color", "success_color", "#26a269", &c->seg[SEG_FREE]);
@@ -364,6 +369,42 @@ text_height (HrMemoryChart *self)
   return th;
 }
 
+/* The footprint's overhead without the learned part, and the learned
+ * part drawn on its own (a negative learned overhead has already been
+ * taken off the overhead: nothing to draw). */
+static guint64
+learned_part (HrModelRow *row)
+{
+  gint64 learned = hr_model_row_get_learned_bytes (row);
+
+  return learned > 0 ? (guint64) learned : 0;
+}
+
+static guint64
+overhead_part (HrModelRow *row)
+{
+  guint64 overhead = hr_model_row_get_evaluation (row)->footprint.overhead;
+  guint64 learned = learned_part (row);
+
+  return overhead > learned ? overhead - learned : 0;
+}
+
+/* The pool column's resident band: on a unified board it is the OS and
+ * the desktop in the model's own memory (hr_pool_layout()). */
+static const char *
+pool_segment_label (HrMemoryChart *self,
+                    Segment        segment)
+{
+  if (segment == SEG_RESIDENT && self->board != NULL && self->board->unified)
+    {
+      HrPoolLayout layout;
+
+      hr_pool_layout (self->board, &layout);
+      return layout.bands[HR_POOL_BAND_RESIDENT].label;
+    }
+  return segment_label (segment);
+}
+
 /* ------------------------------------------------------------------ */
 /* Models mode                                                         */
 
@@ -374,11 +415,17 @@ draw_models (HrMemoryChart *self,
              double         width,
              double         height)
 {
-  static const Segment legend_segments[] = {
+  static const Segment plain_segments[] = {
     SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
   };
-  guint64 legend_values[G_N_ELEMENTS (legend_segments)] = {
-    G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, 0, 0, 0,
+  static const Segment runtime_segments[] = {
+    SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
+  };
+  const Segment *legend_segments = self->learned_text != NULL ? runtime_segments : plain_segments;
+  guint n_legend = self->learned_text != NULL ? G_N_ELEMENTS (runtime_segments) : G_N_ELEMENTS (plain_segments);
+  guint n_areas = n_legend - 3;
+  guint64 legend_values[G_N_ELEMENTS (runtime_segments)] = {
+    G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64,
   };
   const HrBoard *board = self->has_scenario ? self->board : NULL;
   double y = PAD;
@@ -390,14 +437,14 @@ draw_models (HrMemoryChart *self,
 
   if (board != NULL)
     {
-      legend_values[3] = hr_board_budget_bytes (board);
-      legend_values[4] = hr_board_headroom_bytes (board);
-      legend_values[5] = board->pool_bytes;
+      legend_values[n_areas] = hr_board_budget_bytes (board);
+      legend_values[n_areas + 1] = hr_board_headroom_bytes (board);
+      legend_values[n_areas + 2] = board->pool_bytes;
     }
 
   y += draw_legend (self, snapshot, PAD, y, width - 2 * PAD,
                     legend_segments, board != NULL ? legend_values : NULL,
-                    board != NULL ? G_N_ELEMENTS (legend_segments) : 3);
+                    board != NULL ? n_legend : n_areas);
   y += 10;
 
   if (self->bars->len == 0 || board == NULL)
@@ -461,8 +508,8 @@ draw_models (HrMemoryChart *self,
       const HrFootprint *f = &hr_model_row_get_evaluation (row)->footprint;
       double by = top + i * (BAR_HEIGHT + BAR_GAP);
       double x = x0;
-      const guint64 parts[3] = { f->weights, f->kv_cache, f->overhead };
-      const Segment segs[3] = { SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD };
+      const guint64 parts[4] = { f->weights, f->kv_cache, overhead_part (row), learned_part (row) };
+      const Segment segs[4] = { SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED };
       PangoLayout *layout = cached_layout (self, hr_model_row_get_name (row), row == self->selected,
                                            (int) name_width, PANGO_ELLIPSIZE_END);
 
@@ -540,6 +587,9 @@ typedef struct {
   guint64 bytes;
 } PoolPart;
 
+/* resident, weights, KV cache, overhead, learned overhead, reserve, free */
+#define POOL_MAX_PARTS 7
+
 static guint
 pool_parts (HrMemoryChart *self,
             PoolPart      *parts,
@@ -553,7 +603,9 @@ pool_parts (HrMemoryChart *self,
   parts[n++] = (PoolPart) { SEG_RESIDENT, board->resident_bytes };
   parts[n++] = (PoolPart) { SEG_WEIGHTS, f->weights };
   parts[n++] = (PoolPart) { SEG_KV_CACHE, f->kv_cache };
-  parts[n++] = (PoolPart) { SEG_OVERHEAD, f->overhead };
+  parts[n++] = (PoolPart) { SEG_OVERHEAD, self->learned_text != NULL ? overhead_part (self->selected) : f->overhead };
+  if (self->learned_text != NULL)
+    parts[n++] = (PoolPart) { SEG_LEARNED, learned_part (self->selected) };
   parts[n++] = (PoolPart) { SEG_RESERVE, board->reserve_bytes };
 
   for (guint i = 0; i < n; i++)
@@ -572,7 +624,7 @@ draw_pool (HrMemoryChart *self,
            double         width,
            double         height)
 {
-  PoolPart parts[6];
+  PoolPart parts[POOL_MAX_PARTS];
   guint n_parts;
   guint64 sum = 0;
   double y = PAD;
@@ -601,11 +653,12 @@ draw_pool (HrMemoryChart *self,
   scale_max = (double) MAX (sum, self->board->pool_bytes);
 
   col_top = y;
-  col_bottom = MAX (height - PAD, col_top + 7 * (2 * th + 6));
+  col_bottom = MAX (height - PAD, col_top + (n_parts + 1) * (2 * th + 6));
   col_height = col_bottom - col_top;
   scale = col_height / scale_max;
 
-  /* Bottom up: resident, weights, KV cache, overhead, reserve, free. */
+  /* Bottom up: resident, weights, KV cache, overhead, (learned overhead,)
+   * reserve, free. */
   {
     double yy = col_bottom;
 
@@ -643,7 +696,7 @@ draw_pool (HrMemoryChart *self,
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
       g_autofree char *size = hr_gui_format_size (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
-      PangoLayout *name = cached_layout (self, segment_label (segment), FALSE, text_width,
+      PangoLayout *name = cached_layout (self, pool_segment_label (self, segment), FALSE, text_width,
                                          PANGO_ELLIPSIZE_END);
       PangoLayout *value = cached_layout (self, size, FALSE, text_width, PANGO_ELLIPSIZE_END);
 
@@ -709,7 +762,7 @@ update_description (HrMemoryChart *self)
         }
       else
         {
-          PoolPart parts[6];
+          PoolPart parts[POOL_MAX_PARTS];
           guint64 sum;
           guint n = pool_parts (self, parts, &sum);
 
@@ -739,6 +792,12 @@ update_description (HrMemoryChart *self)
 
       g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
                               self->board->name, budget, headroom, pool);
+      if (self->learned_text != NULL)
+        {
+          g_string_append_c (text, ' ');
+          /* Translators: the chart's description: the learned overhead, then what it rests on */
+          g_string_append_printf (text, _("Overhead includes the learned overhead: %s."), self->learned_text);
+        }
 
       for (guint i = 0; i < self->bars->len; i++)
         {
@@ -825,12 +884,35 @@ tooltip_for_hit (HrMemoryChart *self,
       break;
     case SEG_OVERHEAD:
       g_return_val_if_fail (e != NULL, NULL);
-      bytes = e->footprint.overhead;
-      formula = hr_formula_overhead (e);
+      if (self->learned_text != NULL)
+        {
+          bytes = overhead_part (row);
+          formula = g_strdup (_("what the runtime loads besides the weights and the KV cache: its "
+                                "compute buffer (the old estimator also a reserve and a buffer layer); "
+                                "the explain panel shows each term"));
+        }
+      else
+        {
+          bytes = e->footprint.overhead;
+          formula = hr_formula_overhead (e);
+        }
+      break;
+    case SEG_LEARNED:
+      g_return_val_if_fail (e != NULL, NULL);
+      bytes = learned_part (row);
+      formula = g_strdup (self->learned_text ? self->learned_text : "");
       break;
     case SEG_RESIDENT:
       bytes = self->board->resident_bytes;
-      formula = g_strdup (_("held by the OS and the app's own stack before any model loads"));
+      if (self->board->unified)
+        {
+          HrPoolLayout layout;
+
+          hr_pool_layout (self->board, &layout);
+          formula = g_strdup (layout.bands[HR_POOL_BAND_RESIDENT].note);
+        }
+      else
+        formula = g_strdup (_("held by the OS and the app's own stack before any model loads"));
       break;
     case SEG_RESERVE:
       bytes = self->board->reserve_bytes;
@@ -838,11 +920,12 @@ tooltip_for_hit (HrMemoryChart *self,
       break;
     case SEG_FREE:
       {
-        PoolPart parts[6];
+        PoolPart parts[POOL_MAX_PARTS];
         guint64 sum;
 
-        pool_parts (self, parts, &sum);
-        bytes = parts[5].bytes;
+        guint n = pool_parts (self, parts, &sum);
+
+        bytes = parts[n - 1].bytes;
         formula = g_strdup (_("pool - resident - weights - KV cache - overhead - reserve"));
       }
       break;
@@ -872,10 +955,10 @@ tooltip_for_hit (HrMemoryChart *self,
   if (name != NULL)
     /* Translators: a chart tooltip: model, segment, exact bytes, size, formula */
     return g_strdup_printf (_("%1$s: %2$s\n%3$s bytes = %4$s\n%5$s"),
-                            name, segment_label (hit->segment), count, size, formula);
+                            name, pool_segment_label (self, hit->segment), count, size, formula);
 
   return g_strdup_printf (_("%1$s\n%2$s bytes = %3$s\n%4$s"),
-                          segment_label (hit->segment), count, size, formula);
+                          pool_segment_label (self, hit->segment), count, size, formula);
 }
 
 static int
@@ -1125,6 +1208,7 @@ hr_memory_chart_finalize (GObject *object)
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->board, hr_board_free);
   g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->learned_text, g_free);
 
   G_OBJECT_CLASS (hr_memory_chart_parent_class)->finalize (object);
 }
@@ -1381,6 +1465,30 @@ hr_memory_chart_set_scenario (HrMemoryChart    *self,
   self->scenario = *scenario;
   self->scenario.board = self->board;
   self->has_scenario = TRUE;
+}
+
+/**
+ * hr_memory_chart_set_learned_text:
+ * @self: a #HrMemoryChart
+ * @text: (nullable): what the board's learned overhead rests on
+ *   (hr_calibration_describe()); %NULL when no runtime model is selected
+ *
+ * With a text, the rows' learned overhead (hr_model_row_get_learned_bytes())
+ * is drawn as its own "Learned overhead" segment after the overhead, in the
+ * legend, the pool column and the tooltips, which give @text. Takes effect
+ * at the next hr_memory_chart_update().
+ */
+void
+hr_memory_chart_set_learned_text (HrMemoryChart *self,
+                                  const char    *text)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  if (g_strcmp0 (self->learned_text, text) == 0)
+    return;
+  g_free (self->learned_text);
+  self->learned_text = g_strdup (text);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /**

@@ -46,6 +46,8 @@ void               hr_memory_chart_set_scenario     (HrMemoryChart     *self,
                                                      const HrScenario  *scenario);
 void               hr_memory_chart_set_selected     (HrMemoryChart     *self,
                                                      HrModelRow        *row);
+void               hr_memory_chart_set_learned_text (HrMemoryChart     *self,
+                                                     const char        *text);
 void               hr_memory_chart_update           (HrMemoryChart     *self);
 const char        *hr_memory_chart_get_description  (HrMemoryChart     *self);
 guint              hr_memory_chart_get_n_bars       (HrMemoryChart     *self);

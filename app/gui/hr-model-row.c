@@ -27,6 +27,8 @@ struct _HrModelRow
   gboolean      recommended;
   guint         watchers;      /* cells bound to the row */
   int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
+  gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
+  gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
 };
 
 G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
@@ -256,11 +258,133 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (scenario != NULL);
 
   hr_evaluate (scenario, self->spec, self->measured_tps, 0, &self->evaluation);
+  self->learned_bytes = 0;
+  self->runtime_failed = FALSE;
   if (self->kv_type != (int) scenario->kv_type)
     {
       self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, scenario->kv_type);
       self->kv_type = (int) scenario->kv_type;
     }
+}
+
+/**
+ * hr_model_row_evaluate_runtime:
+ * @self: a #HrModelRow
+ * @scenario: the board, precision, context, KV cache type and parallel slots
+ * @runtime: (nullable): the runtime settings (era, server version, flash
+ *   attention, batch); spec, precision, context, slots and KV cache type are
+ *   taken from @self and @scenario. %NULL: hr_model_row_evaluate().
+ * @calibration: (nullable): the board's learned overhead (hr-calibration.h)
+ *
+ * Re-evaluates the row with the footprint the runtime model predicts
+ * (hr_runtime_predict() in its bytes-only mode, so nothing is allocated):
+ * weights = weights on the GPU + the output layer (+ on a unified board
+ * what stays in host memory, the same memory); KV cache = KV cache +
+ * recurrent state; overhead = compute buffer (+ the old estimator's reserve
+ * and buffer layer) + the learned overhead, which
+ * hr_model_row_get_learned_bytes() gives on its own. The verdict and margin
+ * follow the new total (hr_board_verdict()); the rate stays the seed's
+ * (it reads the weights' bytes). When the runtime model cannot size the
+ * model, the plain math stays and hr_model_row_get_runtime_failed() says so.
+ */
+void
+hr_model_row_evaluate_runtime (HrModelRow            *self,
+                               const HrScenario      *scenario,
+                               const HrRuntimeInputs *runtime,
+                               const HrCalibration   *calibration)
+{
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  HrFootprint *f;
+  gint64 learned = 0;
+  guint64 weights, kv, overhead, total;
+
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+  g_return_if_fail (scenario != NULL);
+
+  hr_model_row_evaluate (self, scenario);
+  if (runtime == NULL)
+    return;
+
+  in = *runtime;
+  in.spec = self->spec;
+  in.precision = scenario->precision;
+  in.context_tokens = scenario->context_tokens;
+  in.parallel_slots = scenario->parallel_slots;
+  in.kv_type = scenario->kv_type;
+  in.skip_text = TRUE;
+  if (!hr_runtime_predict (&in, &p, NULL))
+    {
+      self->runtime_failed = TRUE;
+      return;
+    }
+  if (calibration != NULL)
+    {
+      guint64 before = p.total_bytes;
+
+      hr_calibration_apply (calibration, &p);
+      learned = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_LEARNED);
+      /* The total never goes below 0: what was really taken off. */
+      if (learned < 0 && (guint64) -learned > before)
+        learned = -(gint64) before;
+    }
+
+  weights = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS)) +
+            (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT));
+  if (scenario->board->unified)
+    weights += p.host_bytes;
+  kv = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE)) +
+       (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE));
+  overhead = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE)) +
+             (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RESERVE)) +
+             (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_BUFFER_LAYER));
+  if (learned >= 0)
+    overhead += (guint64) learned;
+  else
+    overhead = overhead > (guint64) -learned ? overhead - (guint64) -learned : 0;
+
+  total = p.total_bytes;
+  if (scenario->board->unified)
+    total += p.host_bytes;
+
+  f = &self->evaluation.footprint;
+  f->weights = weights;
+  f->kv_cache = kv;
+  f->overhead = overhead;
+  f->total = total;
+  self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
+  self->learned_bytes = learned;
+}
+
+/**
+ * hr_model_row_get_learned_bytes:
+ * @self: a #HrModelRow
+ *
+ * Returns: the board's learned overhead, in bytes, that the last
+ *   hr_model_row_evaluate_runtime() counted in the footprint's overhead
+ *   (negative when the runtime model predicted too much); 0 without a runtime
+ */
+gint64
+hr_model_row_get_learned_bytes (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0);
+
+  return self->learned_bytes;
+}
+
+/**
+ * hr_model_row_get_runtime_failed:
+ * @self: a #HrModelRow
+ *
+ * Returns: %TRUE when the last hr_model_row_evaluate_runtime() could not
+ *   size the model with the runtime model and kept the plain math
+ */
+gboolean
+hr_model_row_get_runtime_failed (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), FALSE);
+
+  return self->runtime_failed;
 }
 
 /**

@@ -13,6 +13,8 @@
 
 #include "hr-evaluate.h"
 #include "hr-model-spec.h"
+#include "hr-calibration.h"
+#include "hr-runtime.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +37,12 @@ void                hr_model_row_set_recommended   (HrModelRow         *self,
                                                     gboolean            recommended);
 void                hr_model_row_evaluate          (HrModelRow         *self,
                                                     const HrScenario   *scenario);
+void                hr_model_row_evaluate_runtime  (HrModelRow            *self,
+                                                    const HrScenario      *scenario,
+                                                    const HrRuntimeInputs *runtime,
+                                                    const HrCalibration   *calibration);
+gint64              hr_model_row_get_learned_bytes (HrModelRow         *self);
+gboolean            hr_model_row_get_runtime_failed (HrModelRow        *self);
 void                hr_model_row_changed           (HrModelRow         *self);
 void                hr_model_row_watch             (HrModelRow         *self);
 void                hr_model_row_unwatch           (HrModelRow         *self);

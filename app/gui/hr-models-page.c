@@ -6,13 +6,18 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "hr-boards-view.h"
+#include "hr-calibration.h"
 #include "hr-catalog.h"
 #include "hr-export.h"
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-models-page.h"
+#include "hr-pool.h"
 #include "hr-precision.h"
+#include "hr-runtime.h"
 #include "hr-window.h"
 
 /*
@@ -30,6 +35,15 @@ static const char * const precision_ids[] = {
 
 #define CONTEXT_MIN_LOG2 9   /* 512 tokens */
 #define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
+
+/* The Runtime control's items, in the order of the settings' enum. */
+typedef enum {
+  RUNTIME_NONE,   /* weights + KV cache: the seed's plain math */
+  RUNTIME_0_30,   /* Ollama 0.30 and newer */
+  RUNTIME_0_12,   /* Ollama up to 0.12 */
+  RUNTIME_BOARD,  /* the era of the board's server version */
+  N_RUNTIMES
+} Runtime;
 
 struct _HrModelsPage
 {
@@ -62,6 +76,18 @@ struct _HrModelsPage
   HrMemoryChart      *pool_chart;
   HrExplainPanel     *explain_panel;
   AdwFlap            *explain_flap;
+  AdwComboRow        *runtime_row;
+  GtkLabel           *pool_note;
+  GtkSwitch          *flash_switch;
+  GtkStack           *view_stack;
+  HrBoardsView       *boards_view;
+
+  GtkStringList      *runtime_names;
+  Runtime             runtime;
+  HrRuntimeInputs     runtime_inputs;   /* the template every row's prediction starts from */
+  HrCalibration       calibration;      /* the board's learned overhead under runtime_inputs */
+  char               *calibration_text;
+  char               *server_version;   /* the board's, from its newest measurement; nullable */
 
   GSettings          *settings;
   HrUnit              unit;
@@ -97,6 +123,7 @@ struct _HrModelsPage
 G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
 
 static void reevaluate (HrModelsPage *self);
+static void update_runtime_names (HrModelsPage *self);
 
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
@@ -584,6 +611,105 @@ build_scenario (HrModelsPage *self)
   self->scenario.parallel_slots = (guint32) gtk_spin_button_get_value_as_int (self->slots_spin);
 }
 
+/* The runtime template and the board's learned overhead under it: after
+ * the board, the measurements or a runtime setting changed (never on a
+ * slider step: the context is each measurement's own). */
+static void
+update_runtime (HrModelsPage *self)
+{
+  HrRuntimeInputs *in = &self->runtime_inputs;
+  g_autoptr(GArray) points = NULL;
+
+  g_clear_pointer (&self->server_version, g_free);
+  g_clear_pointer (&self->calibration_text, g_free);
+  if (self->board != NULL)
+    self->server_version = g_strdup (hr_gui_board_server_version (self->measurements, self->board->id));
+
+  hr_runtime_inputs_init (in, NULL, selected_context (self));
+  in->flash_attention = gtk_switch_get_active (self->flash_switch) ? HR_FLASH_ATTENTION_ON
+                                                                   : HR_FLASH_ATTENTION_OFF;
+  in->kv_type = (HrKvCacheType) adw_combo_row_get_selected (self->kv_row);
+  in->parallel_slots = (guint32) gtk_spin_button_get_value_as_int (self->slots_spin);
+  in->precision = selected_precision (self);
+  switch (self->runtime)
+    {
+    case RUNTIME_0_30:
+      in->era = HR_RUNTIME_ERA_OLLAMA_0_30;
+      break;
+    case RUNTIME_0_12:
+      in->era = HR_RUNTIME_ERA_OLLAMA_0_12;
+      break;
+    case RUNTIME_BOARD:
+      in->era = HR_RUNTIME_ERA_AUTO;
+      in->server_version = self->server_version;
+      break;
+    case RUNTIME_NONE:
+    case N_RUNTIMES:
+    default:
+      break;
+    }
+
+  if (self->runtime == RUNTIME_NONE || self->board == NULL)
+    {
+      hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+      return;
+    }
+
+  points = hr_calibration_points_from_archive (self->measurements, self->board->id,
+                                               self->runtime == RUNTIME_BOARD ? self->server_version : NULL,
+                                               self->catalog, in);
+  if (!hr_calibration_fit ((const HrResidualPoint *) (gpointer) points->data, points->len,
+                           &self->calibration, NULL))
+    hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+  self->calibration_text = hr_calibration_describe (&self->calibration);
+}
+
+static const HrRuntimeInputs *
+runtime_template (HrModelsPage *self)
+{
+  return self->runtime == RUNTIME_NONE ? NULL : &self->runtime_inputs;
+}
+
+/* The Boards view is laid out only while it shows: with thousands of
+ * models, the list's slider steps stay as fast as before. */
+static void
+update_boards_view (HrModelsPage *self)
+{
+  g_autoptr(GPtrArray) specs = NULL;
+  g_autofree char *inputs = NULL;
+  GListModel *model;
+  guint n;
+
+  if (self->board == NULL ||
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "boards") != 0)
+    return;
+
+  model = G_LIST_MODEL (self->sort_model);
+  n = MIN (g_list_model_get_n_items (model), HR_BOARDS_VIEW_MAX_MODELS);
+  specs = g_ptr_array_new_full (n, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (specs, (gpointer) hr_model_row_get_spec (row));
+    }
+  inputs = hr_models_page_describe_inputs (self);
+  hr_boards_view_update (self->boards_view, self->boards, specs, self->measurements, self->catalog,
+                         &self->scenario, runtime_template (self), self->runtime == RUNTIME_BOARD,
+                         self->unit, inputs);
+}
+
+/* On a unified board, the note under the pool column (hr_pool_layout()). */
+static void
+update_pool_note (HrModelsPage *self)
+{
+  HrPoolLayout layout;
+
+  hr_pool_layout (self->board, &layout);
+  gtk_label_set_text (self->pool_note, layout.note);
+  gtk_widget_set_visible (GTK_WIDGET (self->pool_note), layout.unified && layout.note[0] != '\0');
+}
+
 static void
 update_summary (HrModelsPage *self)
 {
@@ -657,7 +783,7 @@ reevaluate (HrModelsPage *self)
     {
       HrModelRow *row = g_ptr_array_index (self->rows, i);
 
-      hr_model_row_evaluate (row, &self->scenario);
+      hr_model_row_evaluate_runtime (row, &self->scenario, runtime_template (self), &self->calibration);
       evaluations[i] = *hr_model_row_get_evaluation (row);
       specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
     }
@@ -678,10 +804,15 @@ reevaluate (HrModelsPage *self)
 
   hr_memory_chart_set_scenario (self->memory_chart, &self->scenario);
   hr_memory_chart_set_scenario (self->pool_chart, &self->scenario);
+  hr_memory_chart_set_learned_text (self->memory_chart, self->calibration_text);
+  hr_memory_chart_set_learned_text (self->pool_chart, self->calibration_text);
   hr_memory_chart_update (self->memory_chart);
   hr_memory_chart_update (self->pool_chart);
+  hr_explain_panel_set_runtime (self->explain_panel, runtime_template (self), &self->calibration);
   hr_explain_panel_update (self->explain_panel, &self->scenario);
   update_summary (self);
+  update_pool_note (self);
+  update_boards_view (self);
 }
 
 static void
@@ -705,6 +836,9 @@ refit (HrModelsPage *self)
 
       hr_model_row_set_measured_tps (row, tps ? *tps : 0.0);
     }
+
+  update_runtime_names (self);
+  update_runtime (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -937,6 +1071,7 @@ on_precision_changed (GtkRange     *range,
 
   precision = selected_precision (self);
   g_settings_set_string (self->settings, "precision", precision ? precision->id : "as-pulled");
+  update_runtime (self);
   reevaluate (self);
 }
 
@@ -960,6 +1095,7 @@ on_kv_changed (AdwComboRow  *row,
     return;
 
   g_settings_set_enum (self->settings, "kv-cache-type", (int) adw_combo_row_get_selected (row));
+  update_runtime (self);
   reevaluate (self);
 }
 
@@ -972,7 +1108,74 @@ on_slots_changed (GtkSpinButton *spin,
 
   g_settings_set_uint (self->settings, "parallel-slots",
                        (guint) gtk_spin_button_get_value_as_int (spin));
+  update_runtime (self);
   reevaluate (self);
+}
+
+/* The fourth item names the version it models, or says none is known. */
+static void
+update_runtime_names (HrModelsPage *self)
+{
+  g_autofree char *board_item = NULL;
+  const char *items[N_RUNTIMES + 1];
+  const char *version = self->board ? hr_gui_board_server_version (self->measurements, self->board->id) : NULL;
+  gboolean was_updating = self->updating_controls;
+
+  if (version != NULL)
+    /* Translators: a Runtime item, "From the board's server version (ollama 0.31.2)" */
+    board_item = g_strdup_printf (_("From the board's server version (%s)"), version);
+  else
+    board_item = g_strdup (_("From the board's server version (none measured yet: the newest)"));
+
+  items[RUNTIME_NONE] = _("Weights + KV only");
+  items[RUNTIME_0_30] = _("Ollama 0.30+ (llama-server)");
+  items[RUNTIME_0_12] = _("Ollama up to 0.12");
+  items[RUNTIME_BOARD] = board_item;
+  items[N_RUNTIMES] = NULL;
+
+  self->updating_controls = TRUE;
+  gtk_string_list_splice (self->runtime_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->runtime_names)), items);
+  adw_combo_row_set_selected (self->runtime_row, self->runtime);
+  self->updating_controls = was_updating;
+}
+
+static void
+on_runtime_changed (AdwComboRow  *row,
+                    GParamSpec   *pspec,
+                    HrModelsPage *self)
+{
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (self->updating_controls || selected >= N_RUNTIMES)
+    return;
+
+  self->runtime = (Runtime) selected;
+  g_settings_set_enum (self->settings, "runtime", (int) self->runtime);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_switch), self->runtime != RUNTIME_NONE);
+  update_runtime (self);
+  reevaluate (self);
+}
+
+static void
+on_flash_changed (GtkSwitch    *flash,
+                  GParamSpec   *pspec,
+                  HrModelsPage *self)
+{
+  if (self->updating_controls)
+    return;
+
+  g_settings_set_boolean (self->settings, "flash-attention", gtk_switch_get_active (flash));
+  update_runtime (self);
+  reevaluate (self);
+}
+
+static void
+on_view_changed (GtkStack     *stack,
+                 GParamSpec   *pspec,
+                 HrModelsPage *self)
+{
+  update_boards_view (self);
 }
 
 static void
@@ -1053,6 +1256,10 @@ load_controls_from_settings (HrModelsPage *self)
 
   adw_combo_row_set_selected (self->kv_row, (guint) g_settings_get_enum (self->settings, "kv-cache-type"));
   gtk_spin_button_set_value (self->slots_spin, g_settings_get_uint (self->settings, "parallel-slots"));
+  self->runtime = (Runtime) CLAMP (g_settings_get_enum (self->settings, "runtime"), 0, N_RUNTIMES - 1);
+  adw_combo_row_set_selected (self->runtime_row, self->runtime);
+  gtk_switch_set_active (self->flash_switch, g_settings_get_boolean (self->settings, "flash-attention"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->flash_switch), self->runtime != RUNTIME_NONE);
 
   self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
   hr_memory_chart_set_unit (self->memory_chart, self->unit);
@@ -1137,6 +1344,7 @@ hr_models_page_dispose (GObject *object)
   g_clear_object (&self->filter);
   g_clear_object (&self->store);
   g_clear_object (&self->board_names);
+  g_clear_object (&self->runtime_names);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->dispose (object);
 }
@@ -1157,6 +1365,8 @@ hr_models_page_finalize (GObject *object)
   g_clear_pointer (&self->user_boards_path, g_free);
   g_clear_pointer (&self->user_boards_problem, g_free);
   g_clear_pointer (&self->search_folded, g_free);
+  g_clear_pointer (&self->calibration_text, g_free);
+  g_clear_pointer (&self->server_version, g_free);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->finalize (object);
 }
@@ -1172,6 +1382,7 @@ hr_models_page_class_init (HrModelsPageClass *klass)
 
   g_type_ensure (HR_TYPE_MEMORY_CHART);
   g_type_ensure (HR_TYPE_EXPLAIN_PANEL);
+  g_type_ensure (HR_TYPE_BOARDS_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-models-page.ui");
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, flap);
@@ -1200,6 +1411,11 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_chart);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_panel);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_flap);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, runtime_row);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_note);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, flash_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, boards_view);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
@@ -1220,6 +1436,7 @@ hr_models_page_init (HrModelsPage *self)
   self->boards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_board_free);
   self->measurements = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
   self->board_names = gtk_string_list_new (NULL);
+  self->runtime_names = gtk_string_list_new (NULL);
   self->search_folded = g_strdup ("");
 
   self->store = g_list_store_new (HR_TYPE_MODEL_ROW);
@@ -1239,6 +1456,8 @@ hr_models_page_init (HrModelsPage *self)
   hr_memory_chart_set_rows (self->memory_chart, G_LIST_MODEL (self->sort_model));
 
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));
+  adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
+  update_runtime_names (self);
 
   setup_precision_scale (self);
   setup_context_scale (self);
@@ -1249,6 +1468,9 @@ hr_models_page_init (HrModelsPage *self)
   g_signal_connect (self->context_scale, "value-changed", G_CALLBACK (on_context_changed), self);
   g_signal_connect (self->kv_row, "notify::selected", G_CALLBACK (on_kv_changed), self);
   g_signal_connect (self->slots_spin, "value-changed", G_CALLBACK (on_slots_changed), self);
+  g_signal_connect (self->runtime_row, "notify::selected", G_CALLBACK (on_runtime_changed), self);
+  g_signal_connect (self->flash_switch, "notify::active", G_CALLBACK (on_flash_changed), self);
+  g_signal_connect (self->view_stack, "notify::visible-child", G_CALLBACK (on_view_changed), self);
   g_signal_connect (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
 
   editor_spins[0] = self->pool_spin;
@@ -1667,7 +1889,9 @@ char *
 hr_models_page_describe_inputs (HrModelsPage *self)
 {
   g_autofree char *context = NULL;
+  g_autofree char *text = NULL;
   const char *precision;
+  HrRuntimeEra era;
 
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
 
@@ -1677,7 +1901,7 @@ hr_models_page_describe_inputs (HrModelsPage *self)
   context = hr_gui_format_context (self->scenario.context_tokens);
   precision = self->scenario.precision ? self->scenario.precision->label : _("as pulled");
 
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "Headroom: %1$s (%2$s), precision %3$s, context %4$s, "
                                        "KV cache %5$s, %6$u parallel slot",
                                        "Headroom: %1$s (%2$s), precision %3$s, context %4$s, "
@@ -1686,6 +1910,14 @@ hr_models_page_describe_inputs (HrModelsPage *self)
                           self->board->name, self->board->id, precision, context,
                           hr_gui_kv_cache_type_label (self->scenario.kv_type),
                           self->scenario.parallel_slots);
+  if (self->runtime == RUNTIME_NONE)
+    return g_steal_pointer (&text);
+
+  era = self->runtime_inputs.era == HR_RUNTIME_ERA_AUTO ?
+        hr_runtime_era_for_version (self->runtime_inputs.server_version) : self->runtime_inputs.era;
+  /* Translators: the inputs line, then the runtime era and flash attention on/off */
+  return g_strdup_printf (_("%1$s, runtime %2$s, flash attention %3$s"), text, hr_runtime_era_label (era),
+                          gtk_switch_get_active (self->flash_switch) ? _("on") : _("off"));
 }
 
 /**
@@ -1804,6 +2036,13 @@ hr_models_page_export_csv (HrModelsPage  *self,
 
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
 
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "boards") == 0)
+    {
+      g_autofree char *boards_csv = hr_boards_view_to_csv (self->boards_view);
+
+      return hr_file_save_atomic (path, boards_csv, strlen (boards_csv), error);
+    }
+
   title = hr_models_page_describe_inputs (self);
   g_string_append (csv, "# ");
   g_string_append (csv, title);
@@ -1859,6 +2098,54 @@ hr_models_page_export_csv (HrModelsPage  *self,
 }
 
 /* Accessors for the window and the tests */
+
+/** hr_models_page_get_pool_note: @self: a page. Returns: (transfer none): the unified-memory note under the pool column */
+GtkLabel *
+hr_models_page_get_pool_note (HrModelsPage *self)
+{
+  return self->pool_note;
+}
+
+/** hr_models_page_get_runtime_row: @self: a page. Returns: (transfer none): the Runtime control */
+AdwComboRow *
+hr_models_page_get_runtime_row (HrModelsPage *self)
+{
+  return self->runtime_row;
+}
+
+/** hr_models_page_get_flash_switch: @self: a page. Returns: (transfer none): the flash attention switch */
+GtkSwitch *
+hr_models_page_get_flash_switch (HrModelsPage *self)
+{
+  return self->flash_switch;
+}
+
+/** hr_models_page_get_view_stack: @self: a page. Returns: (transfer none): the "models" / "boards" stack */
+GtkStack *
+hr_models_page_get_view_stack (HrModelsPage *self)
+{
+  return self->view_stack;
+}
+
+/** hr_models_page_get_boards_view: @self: a page. Returns: (transfer none): the Boards view */
+HrBoardsView *
+hr_models_page_get_boards_view (HrModelsPage *self)
+{
+  return self->boards_view;
+}
+
+/**
+ * hr_models_page_get_calibration_text:
+ * @self: a page
+ *
+ * Returns: (transfer none) (nullable): what the board's learned overhead
+ *   rests on (hr_calibration_describe()), or %NULL with no runtime selected
+ */
+const char *
+hr_models_page_get_calibration_text (HrModelsPage *self)
+{
+  return self->calibration_text;
+}
 
 /** hr_models_page_get_flap: @self: a page. Returns: (transfer none): the sidebar's flap */
 AdwFlap *

@@ -11,6 +11,7 @@
 
 #include <adwaita.h>
 
+#include "hr-boards-view.h"
 #include "hr-evaluate.h"
 #include "hr-explain-panel.h"
 #include "hr-memory-chart.h"
@@ -82,5 +83,11 @@ GtkColumnView    *hr_models_page_get_column_view    (HrModelsPage      *self);
 HrMemoryChart    *hr_models_page_get_memory_chart   (HrModelsPage      *self);
 HrMemoryChart    *hr_models_page_get_pool_chart     (HrModelsPage      *self);
 HrExplainPanel   *hr_models_page_get_explain_panel  (HrModelsPage      *self);
+AdwComboRow      *hr_models_page_get_runtime_row    (HrModelsPage      *self);
+GtkLabel         *hr_models_page_get_pool_note      (HrModelsPage      *self);
+GtkSwitch        *hr_models_page_get_flash_switch   (HrModelsPage      *self);
+GtkStack         *hr_models_page_get_view_stack     (HrModelsPage      *self);
+HrBoardsView     *hr_models_page_get_boards_view    (HrModelsPage      *self);
+const char       *hr_models_page_get_calibration_text (HrModelsPage    *self);
 
 G_END_DECLS

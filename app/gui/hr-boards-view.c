@@ -1,0 +1,579 @@
+/* hr-boards-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-boards-view.h"
+#include "hr-export.h"
+#include "hr-gui-format.h"
+#include "hr-measurement.h"
+#include "hr-model-row.h"
+
+typedef struct {
+  HrBoard         *board;        /* owned copy */
+  HrCalibration    calibration;
+  char            *learned_text; /* hr_calibration_describe(), or NULL without a runtime */
+  HrEvaluation    *evals;        /* one per model */
+  gint             recommended;
+} Column;
+
+struct _HrBoardsView
+{
+  AdwBin      parent_instance;
+
+  GtkWidget  *inputs_label;
+  GtkWidget  *note_label;
+  GtkWidget  *scrolled;
+  GtkWidget  *grid;
+
+  GPtrArray  *models;    /* char*, the model names in the page's order */
+  GArray     *columns;   /* Column */
+  char       *inputs;
+  guint       n_listed;  /* models in the page's list, laid out or not */
+};
+
+G_DEFINE_FINAL_TYPE (HrBoardsView, hr_boards_view, ADW_TYPE_BIN)
+
+static void
+column_clear (Column *c)
+{
+  g_clear_pointer (&c->board, hr_board_free);
+  g_clear_pointer (&c->learned_text, g_free);
+  g_clear_pointer (&c->evals, g_free);
+}
+
+/**
+ * hr_gui_board_server_version:
+ * @measurements: (element-type HrMeasurement): the archive
+ * @board_id: a board id
+ *
+ * The Ollama version the board's newest measurement (by its ISO 8601 date)
+ * was made with: what "From the board's server version" models.
+ *
+ * Returns: (transfer none) (nullable): "ollama 0.31.2", or %NULL when no
+ *   measurement of the board names a version
+ */
+const char *
+hr_gui_board_server_version (GPtrArray  *measurements,
+                             const char *board_id)
+{
+  const HrMeasurement *newest = NULL;
+
+  if (measurements == NULL || board_id == NULL)
+    return NULL;
+
+  for (guint i = 0; i < measurements->len; i++)
+    {
+      const HrMeasurement *m = g_ptr_array_index (measurements, i);
+
+      if (g_strcmp0 (m->board, board_id) != 0 || m->runtime_version == NULL)
+        continue;
+      if (newest == NULL || g_strcmp0 (m->date, newest->date) > 0)
+        newest = m;
+    }
+  return newest ? newest->runtime_version : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                               */
+
+static char *
+cell_text (const HrEvaluation *e,
+           HrUnit              unit)
+{
+  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *tps = hr_gui_format_tps (e->tps);
+
+  /* Translators: a cell of the Boards view: verdict, margin, decode rate and its source,
+     "fits · 2.63 GB · 18.4 t/s measured" */
+  return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
+                          margin, tps, hr_gui_rate_source_label (e->source));
+}
+
+static GtkWidget *
+grid_label (const char *text,
+            const char *css_class,
+            float       xalign)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+static GtkWidget *
+make_cell (const HrEvaluation *e,
+           const char         *model,
+           const HrBoard      *board,
+           gboolean            recommended,
+           HrUnit              unit)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *pill = gtk_label_new (hr_gui_verdict_label (e->verdict));
+  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *tps = hr_gui_format_tps (e->tps);
+  g_autofree char *figures = g_strdup_printf (_("%1$s · %2$s t/s"), margin, tps);
+  g_autofree char *sentence = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
+  g_autofree char *description = NULL;
+  GtkWidget *figures_label = grid_label (figures, "numeric", 0.0);
+
+  gtk_widget_add_css_class (pill, "verdict-pill");
+  gtk_widget_add_css_class (pill, hr_gui_verdict_css_class (e->verdict));
+  gtk_widget_set_valign (pill, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), pill);
+  gtk_box_append (GTK_BOX (box), figures_label);
+  if (recommended)
+    {
+      GtkWidget *star = gtk_image_new_from_icon_name ("starred-symbolic");
+
+      gtk_widget_add_css_class (star, "recommended-star");
+      gtk_box_append (GTK_BOX (box), star);
+    }
+
+  /* Translators: what a screen reader and the tooltip say for one cell:
+     model, board, verdict sentence, rate, rate source */
+  description = g_strdup_printf (_("%1$s on %2$s: %3$s; %4$s t/s (%5$s)%6$s"),
+                                 model, board->name, sentence, tps,
+                                 hr_gui_rate_source_label (e->source),
+                                 recommended ? _("; recommended") : "");
+  gtk_widget_set_tooltip_text (box, description);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, description,
+                                  -1);
+  gtk_widget_set_focusable (box, TRUE);
+  gtk_widget_add_css_class (box, "boards-cell");
+  return box;
+}
+
+static void
+rebuild_grid (HrBoardsView *self,
+              HrUnit        unit)
+{
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *corner;
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_widget_set_margin_start (grid, 12);
+  gtk_widget_set_margin_end (grid, 12);
+  gtk_widget_set_margin_top (grid, 6);
+  gtk_widget_set_margin_bottom (grid, 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (grid),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
+                                  -1);
+
+  corner = grid_label (_("Model"), "heading", 0.0);
+  gtk_grid_attach (GTK_GRID (grid), corner, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), grid_label (_("Recommended"), "dim-label", 0.0), 0, 1, 1, 1);
+
+  for (guint b = 0; b < self->columns->len; b++)
+    {
+      Column *c = &g_array_index (self->columns, Column, b);
+      GtkWidget *name = grid_label (c->board->name, "heading", 0.0);
+      const char *best = c->recommended >= 0 ? g_ptr_array_index (self->models, c->recommended)
+                                             : _("none");
+      GtkWidget *recommended = grid_label (best, c->recommended >= 0 ? "accent" : "dim-label", 0.0);
+
+      if (c->learned_text != NULL)
+        gtk_widget_set_tooltip_text (name, c->learned_text);
+      gtk_grid_attach (GTK_GRID (grid), name, (int) b + 1, 0, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), recommended, (int) b + 1, 1, 1, 1);
+    }
+  gtk_grid_attach (GTK_GRID (grid), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
+                   0, 2, (int) self->columns->len + 1, 1);
+
+  for (guint r = 0; r < self->models->len; r++)
+    {
+      const char *model = g_ptr_array_index (self->models, r);
+
+      gtk_grid_attach (GTK_GRID (grid), grid_label (model, NULL, 0.0), 0, (int) r + 3, 1, 1);
+      for (guint b = 0; b < self->columns->len; b++)
+        {
+          Column *c = &g_array_index (self->columns, Column, b);
+
+          gtk_grid_attach (GTK_GRID (grid),
+                           make_cell (&c->evals[r], model, c->board, c->recommended == (gint) r, unit),
+                           (int) b + 1, (int) r + 3, 1, 1);
+        }
+    }
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), grid);
+  self->grid = grid;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public                                                              */
+
+/**
+ * hr_boards_view_update:
+ * @self: a #HrBoardsView
+ * @boards: (element-type HrBoard): the columns, in order; copied
+ * @specs: (element-type HrModelSpec): the rows, in the page's order; the
+ *   first %HR_BOARDS_VIEW_MAX_MODELS are laid out
+ * @measurements: (element-type HrMeasurement): the archive: each board's
+ *   measured rates, efficiency fit and learned overhead come from it
+ * @catalog: (element-type HrModelSpec): to predict the archive's sizes again
+ *   (hr_calibration_points_from_archive())
+ * @scenario: precision, KV cache type, context and parallel slots (its
+ *   board is not used: each column has its own)
+ * @runtime: (nullable): the runtime settings; %NULL: weights + KV cache only
+ * @runtime_from_board: the era and the learned overhead follow each board's
+ *   own server version (hr_gui_board_server_version())
+ * @unit: GB or GiB for the cells
+ * @inputs: the inputs in words, shown above the table and put in the CSV
+ *
+ * Evaluates every model on every board the way `headroom-cli matrix` does:
+ * hr_evaluate() with the board's own efficiency fit and measured rates,
+ * the runtime footprint plus the board's learned overhead when @runtime is
+ * given (hr_model_row_evaluate_runtime()), and hr_recommend() per board.
+ */
+void
+hr_boards_view_update (HrBoardsView          *self,
+                       GPtrArray             *boards,
+                       GPtrArray             *specs,
+                       GPtrArray             *measurements,
+                       GPtrArray             *catalog,
+                       const HrScenario      *scenario,
+                       const HrRuntimeInputs *runtime,
+                       gboolean               runtime_from_board,
+                       HrUnit                 unit,
+                       const char            *inputs)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  guint n;
+
+  g_return_if_fail (HR_IS_BOARDS_VIEW (self));
+  g_return_if_fail (boards != NULL && specs != NULL && scenario != NULL);
+
+  n = MIN (specs->len, HR_BOARDS_VIEW_MAX_MODELS);
+  self->n_listed = specs->len;
+  g_ptr_array_set_size (self->models, 0);
+  rows = g_ptr_array_new_full (n, g_object_unref);
+  for (guint r = 0; r < n; r++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, r);
+
+      g_ptr_array_add (self->models, g_strdup (spec->name));
+      g_ptr_array_add (rows, hr_model_row_new (spec));
+    }
+
+  g_array_set_size (self->columns, 0);
+  g_array_set_size (self->columns, boards->len);
+  for (guint b = 0; b < boards->len; b++)
+    {
+      Column *c = &g_array_index (self->columns, Column, b);
+      g_autoptr(GArray) points = NULL;
+      g_autoptr(GHashTable) rates = NULL;
+      g_autofree HrModelSpec **row_specs = g_new0 (HrModelSpec *, MAX (n, 1));
+      HrEfficiencyFit fit = { 0 };
+      HrRuntimeInputs board_runtime;
+      HrScenario s;
+
+      c->board = hr_board_copy (g_ptr_array_index (boards, b));
+      c->recommended = -1;
+      points = hr_measurement_archive_points (measurements, c->board->id, catalog);
+      if (!hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
+                                   c->board->bandwidth_bytes_per_s, &fit, NULL))
+        fit = (HrEfficiencyFit) { 0 };
+      rates = hr_measurement_archive_rates (measurements, c->board->id);
+
+      hr_scenario_init (&s, c->board, &fit);
+      s.precision = scenario->precision;
+      s.kv_type = scenario->kv_type;
+      s.context_tokens = scenario->context_tokens;
+      s.parallel_slots = scenario->parallel_slots;
+
+      if (runtime != NULL)
+        {
+          g_autoptr(GArray) residuals = NULL;
+
+          board_runtime = *runtime;
+          if (runtime_from_board)
+            {
+              board_runtime.era = HR_RUNTIME_ERA_AUTO;
+              board_runtime.server_version = hr_gui_board_server_version (measurements, c->board->id);
+            }
+          residuals = hr_calibration_points_from_archive (measurements, c->board->id,
+                                                          board_runtime.server_version,
+                                                          catalog, &board_runtime);
+          if (!hr_calibration_fit ((const HrResidualPoint *) (gpointer) residuals->data,
+                                   residuals->len, &c->calibration, NULL))
+            hr_calibration_fit (NULL, 0, &c->calibration, NULL);
+          c->learned_text = hr_calibration_describe (&c->calibration);
+        }
+
+      c->evals = g_new0 (HrEvaluation, MAX (n, 1));
+      for (guint r = 0; r < n; r++)
+        {
+          HrModelRow *row = g_ptr_array_index (rows, r);
+          const double *tps = g_hash_table_lookup (rates, hr_model_row_get_name (row));
+
+          hr_model_row_set_measured_tps (row, tps ? *tps : 0.0);
+          hr_model_row_evaluate_runtime (row, &s, runtime != NULL ? &board_runtime : NULL,
+                                         runtime != NULL ? &c->calibration : NULL);
+          c->evals[r] = *hr_model_row_get_evaluation (row);
+          row_specs[r] = (HrModelSpec *) hr_model_row_get_spec (row);
+        }
+      c->recommended = hr_recommend (row_specs, c->evals, n);
+    }
+
+  g_free (self->inputs);
+  self->inputs = g_strdup (inputs ? inputs : "");
+  gtk_label_set_text (GTK_LABEL (self->inputs_label), self->inputs);
+
+  if (self->n_listed > n)
+    {
+      g_autofree char *shown = hr_format_count (n);
+      g_autofree char *all = hr_format_count (self->n_listed);
+      g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
+                                                 "search to narrow the list"), shown, all);
+
+      gtk_label_set_text (GTK_LABEL (self->note_label), text);
+      gtk_widget_set_visible (self->note_label, TRUE);
+    }
+  else
+    gtk_widget_set_visible (self->note_label, FALSE);
+
+  rebuild_grid (self, unit);
+}
+
+static gint
+model_index (HrBoardsView *self,
+             const char   *model)
+{
+  for (guint r = 0; r < self->models->len; r++)
+    if (g_strcmp0 (g_ptr_array_index (self->models, r), model) == 0)
+      return (gint) r;
+  return -1;
+}
+
+static Column *
+find_column (HrBoardsView *self,
+             const char   *board_id)
+{
+  for (guint b = 0; b < self->columns->len; b++)
+    {
+      Column *c = &g_array_index (self->columns, Column, b);
+
+      if (g_strcmp0 (c->board->id, board_id) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+/**
+ * hr_boards_view_get_n_models:
+ * @self: a #HrBoardsView
+ *
+ * Returns: the rows laid out
+ */
+guint
+hr_boards_view_get_n_models (HrBoardsView *self)
+{
+  g_return_val_if_fail (HR_IS_BOARDS_VIEW (self), 0);
+
+  return self->models->len;
+}
+
+/**
+ * hr_boards_view_get_n_boards:
+ * @self: a #HrBoardsView
+ *
+ * Returns: the columns
+ */
+guint
+hr_boards_view_get_n_boards (HrBoardsView *self)
+{
+  g_return_val_if_fail (HR_IS_BOARDS_VIEW (self), 0);
+
+  return self->columns->len;
+}
+
+/**
+ * hr_boards_view_get_evaluation:
+ * @self: a #HrBoardsView
+ * @model: a model name
+ * @board_id: a board id
+ *
+ * Returns: (transfer none) (nullable): the cell's evaluation, or %NULL when
+ *   the view has no such row or column
+ */
+const HrEvaluation *
+hr_boards_view_get_evaluation (HrBoardsView *self,
+                               const char   *model,
+                               const char   *board_id)
+{
+  gint r;
+  Column *c;
+
+  g_return_val_if_fail (HR_IS_BOARDS_VIEW (self), NULL);
+
+  r = model_index (self, model);
+  c = find_column (self, board_id);
+  if (r < 0 || c == NULL)
+    return NULL;
+  return &c->evals[r];
+}
+
+/**
+ * hr_boards_view_get_cell_text:
+ * @self: a #HrBoardsView
+ * @model: a model name
+ * @board_id: a board id
+ *
+ * Returns: (transfer full) (nullable): the cell in words, "fits · 2.63 GB ·
+ *   18.4 t/s measured" (in the view's unit), or %NULL for no such cell
+ */
+char *
+hr_boards_view_get_cell_text (HrBoardsView *self,
+                              const char   *model,
+                              const char   *board_id)
+{
+  const HrEvaluation *e = hr_boards_view_get_evaluation (self, model, board_id);
+
+  if (e == NULL)
+    return NULL;
+  return cell_text (e, HR_UNIT_GB);
+}
+
+/**
+ * hr_boards_view_get_recommended:
+ * @self: a #HrBoardsView
+ * @board_id: a board id
+ *
+ * Returns: (transfer none) (nullable): the model hr_recommend() picked on
+ *   the board, or %NULL when none qualifies or there is no such column
+ */
+const char *
+hr_boards_view_get_recommended (HrBoardsView *self,
+                                const char   *board_id)
+{
+  Column *c;
+
+  g_return_val_if_fail (HR_IS_BOARDS_VIEW (self), NULL);
+
+  c = find_column (self, board_id);
+  if (c == NULL || c->recommended < 0)
+    return NULL;
+  return g_ptr_array_index (self->models, c->recommended);
+}
+
+/**
+ * hr_boards_view_to_csv:
+ * @self: a #HrBoardsView
+ *
+ * The view as CSV (RFC 4180, CRLF): a "# " line with the inputs, then one
+ * line per model and board: model, board id, board name, verdict, margin
+ * and footprint in bytes, decode tokens/s (one decimal, empty for none),
+ * its source, the speed and whether the model is the board's
+ * recommendation. Verdicts, sources and speeds are the stable English ids
+ * (hr_verdict_to_string() ...), as `headroom-cli matrix --csv` writes them.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_boards_view_to_csv (HrBoardsView *self)
+{
+  GString *csv;
+
+  g_return_val_if_fail (HR_IS_BOARDS_VIEW (self), NULL);
+
+  csv = g_string_new ("# ");
+  g_string_append (csv, self->inputs);
+  g_string_append (csv, "\r\n");
+  g_string_append (csv, "model,board,board_name,verdict,margin_bytes,footprint_bytes,tps,source,speed,recommended\r\n");
+
+  for (guint r = 0; r < self->models->len; r++)
+    for (guint b = 0; b < self->columns->len; b++)
+      {
+        Column *c = &g_array_index (self->columns, Column, b);
+        const HrEvaluation *e = &c->evals[r];
+        g_autofree char *tps = e->tps > 0.0 && isfinite (e->tps) ? hr_format_decimal (e->tps, 1)
+                                                                 : g_strdup ("");
+
+        hr_export_csv_field (csv, g_ptr_array_index (self->models, r));
+        g_string_append_c (csv, ',');
+        hr_export_csv_field (csv, c->board->id);
+        g_string_append_c (csv, ',');
+        hr_export_csv_field (csv, c->board->name);
+        g_string_append_printf (csv, ",%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%s,%s\r\n",
+                                hr_verdict_to_string (e->verdict), e->margin_bytes,
+                                e->footprint.total, tps, hr_rate_source_to_string (e->source),
+                                hr_speed_to_string (e->speed),
+                                c->recommended == (gint) r ? "yes" : "no");
+      }
+  return g_string_free (csv, FALSE);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_boards_view_finalize (GObject *object)
+{
+  HrBoardsView *self = (HrBoardsView *)object;
+
+  g_clear_pointer (&self->models, g_ptr_array_unref);
+  g_clear_pointer (&self->columns, g_array_unref);
+  g_clear_pointer (&self->inputs, g_free);
+
+  G_OBJECT_CLASS (hr_boards_view_parent_class)->finalize (object);
+}
+
+static void
+hr_boards_view_class_init (HrBoardsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = hr_boards_view_finalize;
+
+  gtk_widget_class_set_css_name (widget_class, "boardsview");
+}
+
+static void
+hr_boards_view_init (HrBoardsView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  self->models = g_ptr_array_new_with_free_func (g_free);
+  self->columns = g_array_new (FALSE, TRUE, sizeof (Column));
+  g_array_set_clear_func (self->columns, (GDestroyNotify) column_clear);
+
+  self->inputs_label = grid_label ("", "dim-label", 0.0);
+  gtk_label_set_wrap (GTK_LABEL (self->inputs_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->inputs_label), TRUE);
+  gtk_widget_set_margin_start (self->inputs_label, 12);
+  gtk_widget_set_margin_end (self->inputs_label, 12);
+  gtk_widget_set_margin_top (self->inputs_label, 6);
+  gtk_box_append (GTK_BOX (box), self->inputs_label);
+
+  self->note_label = grid_label ("", "dim-label", 0.0);
+  gtk_widget_set_margin_start (self->note_label, 12);
+  gtk_widget_set_visible (self->note_label, FALSE);
+  gtk_box_append (GTK_BOX (box), self->note_label);
+
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (self->scrolled, TRUE);
+  gtk_box_append (GTK_BOX (box), self->scrolled);
+
+  adw_bin_set_child (ADW_BIN (self), box);
+}
+
+/**
+ * hr_boards_view_new:
+ *
+ * Returns: (transfer floating): a new, empty #HrBoardsView
+ */
+GtkWidget *
+hr_boards_view_new (void)
+{
+  return g_object_new (HR_TYPE_BOARDS_VIEW, NULL);
+}
