@@ -1,0 +1,481 @@
+/* test-runtime-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Models page with a runtime model, under Xvfb: the Ollama 0.30 runtime
+ * on the DGX Spark with phi4 at 4,096 tokens (the prediction the core
+ * computes, and the seed's "ollama ps" 9.7 GB, seed-facts.md "What Ollama
+ * reported"), the explain panel's era and terms, a learned overhead from a
+ * synthetic measurement as its own chart segment with its explanation, the
+ * Boards view with the seed's verdicts at 4,096 tokens and its CSV, and the
+ * unified-memory note.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-calibration.h"
+#include "hr-catalog.h"
+#include "hr-gui-format.h"
+#include "hr-runtime.h"
+#include "hr-window.h"
+
+static gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return done == NULL || done (data);
+}
+
+static void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_int (settings, "window-width", 1280);
+  g_settings_set_int (settings, "window-height", 800);
+}
+
+static char *isolated_root;
+static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+static HrApplication *test_app;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+typedef struct {
+  HrWindow     *window;
+  HrModelsPage *page;
+} Fixture;
+
+static void
+open_window (Fixture *f)
+{
+  reset_settings ();
+  g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_application_activate (G_APPLICATION (test_app));
+
+  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_assert_nonnull (f->window);
+  g_object_ref (f->window);
+  f->page = hr_window_get_models_page (f->window);
+  g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
+  spin (200);
+}
+
+static void
+close_window (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  g_assert_finalize_object (f->window);
+}
+
+static void
+select_board (Fixture    *f,
+              const char *id)
+{
+  GPtrArray *boards = hr_models_page_get_boards (f->page);
+
+  for (guint i = 0; i < boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, i))->id, id) == 0)
+      {
+        adw_combo_row_set_selected (hr_models_page_get_board_row (f->page), i);
+        g_assert_cmpstr (hr_models_page_get_scenario (f->page)->board->id, ==, id);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* phi4 from the built-in catalog, owned by the returned array. */
+static GPtrArray *
+load_catalog (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *catalog = hr_catalog_load_file (path, &error);
+
+  g_assert_no_error (error);
+  return catalog;
+}
+
+/* What the page asks the core for: Ollama 0.30, flash attention on, f16,
+ * one slot, the file as pulled. */
+static void
+predict_phi4 (GPtrArray           *catalog,
+              guint32              context,
+              HrRuntimePrediction *p)
+{
+  const HrModelSpec *spec = hr_catalog_find (catalog, "phi4");
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+
+  g_assert_nonnull (spec);
+  hr_runtime_inputs_init (&in, spec, context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  in.parallel_slots = 1;
+  g_assert_true (hr_runtime_predict (&in, p, &error));
+  g_assert_no_error (error);
+}
+
+static char *
+expected_total_text (guint64 bytes)
+{
+  g_autofree char *count = hr_format_count (bytes);
+  g_autofree char *size = hr_gui_format_size_both (bytes);
+  g_autofree char *ps = hr_runtime_format_ps_size (bytes);
+
+  return g_strdup_printf ("%s bytes = %s; ollama ps would show %s", count, size, ps);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+test_runtime_phi4_on_dgx_spark (void)
+{
+  Fixture f;
+  g_autoptr(GPtrArray) catalog = load_catalog ();
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  g_autofree char *ps = NULL;
+  g_autofree char *total = NULL;
+  HrExplainPanel *panel;
+  HrModelRow *row;
+  const HrEvaluation *e;
+  const char *terms;
+
+  open_window (&f);
+  panel = hr_models_page_get_explain_panel (f.page);
+
+  /* The default is the seed's plain math: weights + KV cache. */
+  g_assert_cmpuint (adw_combo_row_get_selected (hr_models_page_get_runtime_row (f.page)), ==, 0);
+  g_assert_null (hr_models_page_get_calibration_text (f.page));
+
+  select_board (&f, "dgx-spark");
+  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 4096);
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 1);
+  g_assert_cmpstr (g_settings_get_string (settings, "runtime"), ==, "ollama-0.30");
+  g_assert_true (gtk_switch_get_active (hr_models_page_get_flash_switch (f.page)));
+
+  row = hr_models_page_find_row (f.page, "phi4");
+  g_assert_nonnull (row);
+  hr_models_page_select_row (f.page, row);
+  spin (50);
+
+  /* The core's own prediction, and the seed's figure: phi4 at 4,096 tokens
+   * shows 9.7 GB in ollama ps. */
+  predict_phi4 (catalog, 4096, p);
+  ps = hr_runtime_format_ps_size (p->total_bytes);
+  g_assert_cmpstr (ps, ==, "9.7 GB");
+  total = expected_total_text (p->total_bytes);
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "runtime-total"), ==, total);
+  g_assert_nonnull (strstr (hr_explain_panel_get_figure (panel, "runtime-total"), "ollama ps would show 9.7 GB"));
+
+  /* The row: the ollama ps size plus what stays in host memory (the DGX
+   * Spark is unified: the same memory); nothing learned yet. */
+  e = hr_model_row_get_evaluation (row);
+  g_assert_cmpuint (e->footprint.total, ==, p->total_bytes + p->host_bytes);
+  g_assert_cmpint (hr_model_row_get_learned_bytes (row), ==, 0);
+  g_assert_cmpint (e->verdict, ==, HR_VERDICT_FITS);
+
+  /* The explain panel names the era and lists every term. */
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "runtime"), ==, p->era_label);
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "runtime"), ==,
+                   hr_runtime_era_label (HR_RUNTIME_ERA_OLLAMA_0_30));
+  terms = hr_explain_panel_get_figure (panel, "runtime-terms");
+  g_assert_nonnull (terms);
+  for (guint i = 0; i < p->n_terms; i++)
+    g_assert_nonnull (strstr (terms, p->terms[i].label));
+  g_assert_nonnull (strstr (terms, "Weights on the GPU: 8,757,678,176 bytes"));
+  g_assert_nonnull (strstr (terms, "KV cache: 838,860,800 bytes"));
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "learned"), ==,
+                   "no measurement on this board yet: the overhead is the model's estimate");
+
+  /* Back to the plain math: the seed's figure for the row again. */
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 0);
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.overhead, ==, 0);
+  g_assert_null (hr_explain_panel_get_figure (panel, "runtime"));
+
+  close_window (&f);
+}
+
+static void
+test_runtime_learned_overhead (void)
+{
+  Fixture f;
+  g_autoptr(GPtrArray) catalog = load_catalog ();
+  g_autofree HrRuntimePrediction *p2048 = g_new0 (HrRuntimePrediction, 1);
+  g_autofree HrRuntimePrediction *p4096 = g_new0 (HrRuntimePrediction, 1);
+  g_autofree char *dir = hr_data_measurements_dir ();
+  g_autofree char *path = g_build_filename (dir, "dgx-spark-phi4-sizes.json", NULL);
+  g_autofree char *json = NULL;
+  g_autofree char *expected_text = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrResidualPoint points[] = { { 2048, 200000000 }, { 4096, 200000000 } };
+  HrCalibration cal;
+  HrMemoryChart *chart;
+  HrModelRow *row;
+  gboolean found_tooltip = FALSE;
+
+  /* A synthetic measurement: Ollama reported 0.2 GB (200,000,000 bytes)
+   * more than the runtime model predicts, at 2,048 and 4,096 tokens. */
+  predict_phi4 (catalog, 2048, p2048);
+  predict_phi4 (catalog, 4096, p4096);
+  json = g_strdup_printf ("{\"board\": \"dgx-spark\", \"model\": \"phi4\", \"date\": \"2026-11-01\", "
+                          "\"runtime_version\": \"ollama 0.31.2\", \"source\": \"test-runtime-view\", "
+                          "\"decode_tps\": {\"mean\": 23.4}, \"sizes\": ["
+                          "{\"context_tokens\": 2048, \"reported_bytes\": %" G_GUINT64_FORMAT "}, "
+                          "{\"context_tokens\": 4096, \"reported_bytes\": %" G_GUINT64_FORMAT "}]}",
+                          p2048->total_bytes + 200000000, p4096->total_bytes + 200000000);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (hr_calibration_fit (points, G_N_ELEMENTS (points), &cal, NULL));
+  expected_text = hr_calibration_describe (&cal);
+  g_assert_true (g_str_has_prefix (expected_text, "learned from 2 measurements on this board"));
+
+  open_window (&f);
+  select_board (&f, "dgx-spark");
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 1);
+  row = hr_models_page_find_row (f.page, "phi4");
+  hr_models_page_select_row (f.page, row);
+  spin (100);
+
+  g_assert_cmpstr (hr_models_page_get_calibration_text (f.page), ==, expected_text);
+  g_assert_cmpint (hr_model_row_get_learned_bytes (row), ==, 200000000);
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.total, ==,
+                    p4096->total_bytes + p4096->host_bytes + 200000000);
+  g_assert_cmpstr (hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "learned"), ==,
+                   expected_text);
+  g_assert_nonnull (strstr (hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "runtime-terms"),
+                            "Learned overhead: 200,000,000 bytes"));
+
+  /* The pool column: the learned overhead as its own segment. */
+  chart = hr_models_page_get_pool_chart (f.page);
+  g_assert_true (iterate_until (widget_is_drawn, chart, 2000));
+  spin (100);
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (chart), "Learned overhead 0.2 GB"));
+  for (int y = 0; y < gtk_widget_get_height (GTK_WIDGET (chart)) && !found_tooltip; y++)
+    for (int x = 0; x < 80 && !found_tooltip; x += 4)
+      {
+        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (chart, x, y);
+
+        if (tooltip != NULL && g_str_has_prefix (tooltip, "phi4: Learned overhead\n"))
+          {
+            g_autofree char *expected = g_strdup_printf ("phi4: Learned overhead\n200,000,000 bytes = "
+                                                         "0.2 GB (0.19 GiB)\n%s", expected_text);
+
+            g_assert_cmpstr (tooltip, ==, expected);
+            found_tooltip = TRUE;
+          }
+      }
+  g_assert_true (found_tooltip);
+  /* The list's chart says it in its description too. */
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (hr_models_page_get_memory_chart (f.page)),
+                            expected_text));
+
+  close_window (&f);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static void
+test_runtime_boards_view (void)
+{
+  static const struct { const char *model; const char *verdict; HrVerdict v; } seed[] = {
+    { "qwen2.5:0.5b", "fits", HR_VERDICT_FITS },
+    { "gemma2:2b", "fits", HR_VERDICT_FITS },
+    { "llama3.2:3b", "fits", HR_VERDICT_FITS },
+    { "llama3.1:8b", "tight", HR_VERDICT_TIGHT },
+    { "qwen2.5:14b", "over", HR_VERDICT_OVER },
+  };
+  Fixture f;
+  HrBoardsView *view;
+  g_autofree char *csv_path = g_build_filename (isolated_root, "boards.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *cell = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+
+  open_window (&f);
+  view = hr_models_page_get_boards_view (f.page);
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, view, 2000));
+
+  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_models_page_get_boards (f.page)->len);
+  for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
+    {
+      const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");
+      const HrEvaluation *listed = hr_model_row_get_evaluation (hr_models_page_find_row (f.page, seed[i].model));
+
+      g_assert_nonnull (e);
+      g_assert_cmpint (e->verdict, ==, seed[i].v);
+      g_assert_cmpuint (e->margin_bytes, ==, listed->margin_bytes);
+      g_assert_cmpuint (e->footprint.total, ==, listed->footprint.total);
+    }
+  /* seed-facts.md: "llama3.2:3b fits, 2.63 GB under budget", measured 18.4 t/s */
+  cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
+  g_assert_cmpstr (cell, ==, "fits · 2.63 GB · 18.4 t/s measured");
+  /* The recommendation on the Jetson is the Models list's own (the built-in
+   * catalog holds more than the seed's five models). */
+  {
+    const char *listed_best = NULL;
+    GListModel *rows = hr_models_page_get_rows (f.page);
+
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+
+        if (hr_model_row_get_recommended (row))
+          listed_best = hr_model_row_get_name (row);
+      }
+    g_assert_nonnull (listed_best);
+    g_assert_cmpstr (hr_boards_view_get_recommended (view, "jetson-orin-nano-super"), ==, listed_best);
+  }
+
+  /* Export while the Boards view shows: its CSV, the inputs in the header. */
+  g_assert_true (hr_models_page_export_csv (f.page, csv_path, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (csv_path, &csv, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpstr (lines[0], ==, "# Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as pulled, "
+                                 "context 4,096 tokens, KV cache f16, 1 parallel slot");
+  g_assert_cmpstr (lines[1], ==, "model,board,board_name,verdict,margin_bytes,footprint_bytes,tps,source,speed,recommended");
+  for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
+    {
+      const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");
+      g_autofree char *prefix = g_strdup_printf ("%s,jetson-orin-nano-super,Jetson Orin Nano Super,%s,%" G_GUINT64_FORMAT
+                                                 ",%" G_GUINT64_FORMAT ",",
+                                                 seed[i].model, seed[i].verdict, e->margin_bytes, e->footprint.total);
+      gboolean found = FALSE;
+
+      for (guint l = 2; lines[l] != NULL; l++)
+        if (g_str_has_prefix (lines[l], prefix))
+          {
+            found = TRUE;
+            g_assert_true (g_str_has_suffix (lines[l],
+                                             g_strcmp0 (seed[i].model, hr_boards_view_get_recommended (view, "jetson-orin-nano-super")) == 0
+                                             ? ",yes" : ",no"));
+          }
+      g_assert_true (found);
+    }
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
+  close_window (&f);
+  g_unlink (csv_path);
+}
+
+static void
+test_runtime_unified_note (void)
+{
+  Fixture f;
+  GtkLabel *note;
+
+  open_window (&f);
+  note = hr_models_page_get_pool_note (f.page);
+
+  select_board (&f, "dgx-spark");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (note)));
+  g_assert_nonnull (strstr (gtk_label_get_text (note), "nvidia-smi reports no memory figure on these boards"));
+
+  select_board (&f, "rtx-3090");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (note)));
+
+  close_window (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  /* As test-window.c: cairo, whose rendering LeakSanitizer can follow. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  isolated_root = g_dir_make_tmp ("headroom-test-runtime-view-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/runtime-view/phi4-on-dgx-spark", test_runtime_phi4_on_dgx_spark);
+  g_test_add_func ("/runtime-view/learned-overhead", test_runtime_learned_overhead);
+  g_test_add_func ("/runtime-view/boards-view", test_runtime_boards_view);
+  g_test_add_func ("/runtime-view/unified-note", test_runtime_unified_note);
+
+  test_app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+
+  result = g_test_run ();
+
+  /* As test-window.c: every window was checked with g_assert_finalize_object(). */
+  g_object_unref (test_app);
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  return result;
+}
