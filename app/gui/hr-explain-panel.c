@@ -33,6 +33,7 @@ typedef enum {
 static const struct {
   const char *key;
   const char *heading;
+  const char *context;   /* msgctxt of @heading, or NULL */
 } figures[N_FIGS] = {
   { "weights", N_("Weights") },
   { "bits", N_("Bits per weight of the file") },
@@ -40,7 +41,8 @@ static const struct {
   { "kv-cache", N_("KV cache") },
   { "overhead", N_("Overhead") },
   { "total", N_("Total") },
-  { "headroom", N_("Headroom") },
+  /* Translators: the memory term (pool - resident), not the app's name */
+  { "headroom", NC_("memory", "Headroom"), "memory" },
   { "budget", N_("Budget") },
   { "verdict", N_("Verdict") },
   { "context", N_("Context window") },
@@ -386,7 +388,11 @@ hr_explain_panel_init (HrExplainPanel *self)
 
   for (guint i = 0; i < N_FIGS; i++)
     {
-      self->headings[i] = make_label (_(figures[i].heading), "heading", FALSE);
+      const char *heading = figures[i].context != NULL
+                            ? g_dpgettext2 (NULL, figures[i].context, figures[i].heading)
+                            : _(figures[i].heading);
+
+      self->headings[i] = make_label (heading, "heading", FALSE);
       gtk_widget_set_margin_top (self->headings[i], 10);
       self->values[i] = make_label ("", "explain-formula", TRUE);
       gtk_accessible_update_relation (GTK_ACCESSIBLE (self->values[i]),

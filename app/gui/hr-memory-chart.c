@@ -112,7 +112,8 @@ segment_label (Segment segment)
     case SEG_RESERVE:       return _("Reserve");
     case SEG_FREE:          return _("Free");
     case SEG_LINE_BUDGET:   return _("Budget");
-    case SEG_LINE_HEADROOM: return _("Headroom");
+    /* Translators: the memory term (pool - resident), not the app's name */
+    case SEG_LINE_HEADROOM: return C_("memory", "Headroom");
     case SEG_LINE_POOL:     return _("Pool");
     case N_SEGS:
     default:                return "";
@@ -696,9 +697,11 @@ draw_pool (HrMemoryChart *self,
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
       g_autofree char *size = hr_gui_format_size (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
+      /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
       PangoLayout *name = cached_layout (self, pool_segment_label (self, segment), FALSE, text_width,
-                                         PANGO_ELLIPSIZE_END);
+                                         PANGO_ELLIPSIZE_NONE);
       PangoLayout *value = cached_layout (self, size, FALSE, text_width, PANGO_ELLIPSIZE_END);
+      int name_h;
 
       if (segment == SEG_LINE_POOL)
         draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
@@ -706,9 +709,10 @@ draw_pool (HrMemoryChart *self,
       else
         draw_rect (snapshot, &self->colors.seg[segment], legend_x,
                    legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+      pango_layout_get_pixel_size (name, NULL, &name_h);
       draw_layout (snapshot, name, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
-      draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + th, &self->colors.dim_fg);
-      legend_y += 2 * th + 6;
+      draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + name_h, &self->colors.dim_fg);
+      legend_y += name_h + th + 6;
     }
 
   if (sum > self->board->pool_bytes)
