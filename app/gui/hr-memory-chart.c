@@ -1107,6 +1107,15 @@ hr_memory_chart_measure (GtkWidget      *widget,
     }
 }
 
+/* The pool column's legend wraps its long names, so its height follows
+ * the width it gets; the models chart's does not. */
+static GtkSizeRequestMode
+hr_memory_chart_get_request_mode (GtkWidget *widget)
+{
+  return HR_MEMORY_CHART (widget)->mode == HR_MEMORY_CHART_MODE_POOL ?
+         GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
 static void
 hr_memory_chart_css_changed (GtkWidget         *widget,
                              GtkCssStyleChange *change)
@@ -1272,6 +1281,7 @@ hr_memory_chart_class_init (HrMemoryChartClass *klass)
 
   widget_class->snapshot = hr_memory_chart_snapshot;
   widget_class->measure = hr_memory_chart_measure;
+  widget_class->get_request_mode = hr_memory_chart_get_request_mode;
   widget_class->css_changed = hr_memory_chart_css_changed;
   widget_class->query_tooltip = hr_memory_chart_query_tooltip;
 
