@@ -157,6 +157,31 @@ shows_label (GtkWidget  *root,
   return FALSE;
 }
 
+/* A label with @text inside the visible part of the scrolled window around
+ * @view (the list keeps rows bound beyond the viewport). */
+static gboolean
+label_in_viewport (GtkWidget  *view,
+                   const char *text)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect_labels (view, text, found);
+  for (guint i = 0; i < found->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (found, i);
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_is_drawable (label) ||
+          !gtk_widget_compute_bounds (label, scroller, &bounds))
+        continue;
+      if (bounds.origin.y >= 0 &&
+          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static GtkWidget *
 find_button (GtkWidget  *root,
              const char *label)
@@ -282,6 +307,26 @@ test_window_seed_board (void)
       g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].verdict));
       g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].total));
     }
+
+  /* Selecting a row scrolls the list to it: the last of the list. */
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
+  {
+    GListModel *rows = hr_models_page_get_rows (f.page);
+    SearchWait wait = { f.page, catalog->len };
+    g_autoptr(HrModelRow) first = NULL;
+    g_autoptr(HrModelRow) last = NULL;
+
+    g_assert_true (iterate_until (search_done, &wait, 3000));
+    first = g_list_model_get_item (rows, 0);
+    last = g_list_model_get_item (rows, g_list_model_get_n_items (rows) - 1);
+    hr_models_page_select_row (f.page, first);
+    spin (300);
+    g_assert_true (label_in_viewport (GTK_WIDGET (view), hr_model_row_get_name (first)));
+    g_assert_false (label_in_viewport (GTK_WIDGET (view), hr_model_row_get_name (last)));
+    hr_models_page_select_row (f.page, last);
+    spin (300);
+    g_assert_true (label_in_viewport (GTK_WIDGET (view), hr_model_row_get_name (last)));
+  }
 
   /* The seed's rates: measured on the board, and the estimate. */
   {

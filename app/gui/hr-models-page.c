@@ -574,7 +574,13 @@ hr_models_page_select_row (HrModelsPage *self,
       if ((row != NULL && item == row) || (row == NULL && hr_model_row_get_recommended (item)))
         {
           gtk_single_selection_set_selected (self->selection, i);
-          gtk_widget_activate_action (GTK_WIDGET (self->column_view), "list.scroll-to-item", "u", i);
+          /* The column view's rows live in a GtkListView child, which owns
+           * the "list.scroll-to-item" action (GTK 4.8 has no API for it). */
+          for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+               child != NULL;
+               child = gtk_widget_get_next_sibling (child))
+            if (GTK_IS_LIST_VIEW (child))
+              gtk_widget_activate_action (child, "list.scroll-to-item", "u", i);
           return;
         }
     }
