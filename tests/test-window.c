@@ -773,6 +773,15 @@ test_window_pages (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.search", NULL));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
 
+  /* A spin button in a row is named by the row's title */
+  gtk_test_accessible_assert_property (hr_models_page_get_slots_spin (f.page),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Parallel slots");
+  /* The sliders say their value in words, not as an index or a power of two */
+  gtk_test_accessible_assert_property (hr_models_page_get_context_scale (f.page),
+                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "4,096 tokens");
+  gtk_test_accessible_assert_property (hr_models_page_get_precision_scale (f.page),
+                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "as pulled");
+
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "quit"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "about"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "preferences"));

@@ -1427,6 +1427,26 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
 }
 
+/* A spin button at the end of a row is named, for a screen reader, by the
+ * row's title (without its mnemonic underscore). */
+static void
+label_spin_by_row (GtkSpinButton *spin)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_PREFERENCES_ROW);
+  g_autoptr(GString) title = NULL;
+
+  if (row == NULL)
+    return;
+
+  title = g_string_new (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  g_string_replace (title, "__", "\x01", 0);
+  g_string_replace (title, "_", "", 0);
+  g_string_replace (title, "\x01", "_", 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title->str,
+                                  -1);
+}
+
 static void
 hr_models_page_init (HrModelsPage *self)
 {
@@ -1487,7 +1507,11 @@ hr_models_page_init (HrModelsPage *self)
   editor_spins[5] = self->stage_spin;
   editor_spins[6] = self->prefill_spin;
   for (guint i = 0; i < G_N_ELEMENTS (editor_spins); i++)
-    g_signal_connect (editor_spins[i], "value-changed", G_CALLBACK (on_editor_changed), self);
+    {
+      g_signal_connect (editor_spins[i], "value-changed", G_CALLBACK (on_editor_changed), self);
+      label_spin_by_row (editor_spins[i]);
+    }
+  label_spin_by_row (self->slots_spin);
 
 
   update_count (self);
