@@ -76,6 +76,8 @@ struct _HrModelsPage
   HrMemoryChart      *pool_chart;
   HrExplainPanel     *explain_panel;
   AdwFlap            *explain_flap;
+  guint               scroll_to;
+  guint               scroll_id;
   AdwComboRow        *runtime_row;
   GtkLabel           *pool_note;
   GtkSwitch          *flash_switch;
@@ -298,15 +300,33 @@ on_row_changed (HrModelRow  *row,
     g_object_set_data (G_OBJECT (item), "hr-stale", GINT_TO_POINTER (TRUE));
 }
 
-static void
-on_cell_mapped (GtkWidget   *child,
-                GtkListItem *item)
+static gboolean
+refresh_stale_cell (gpointer user_data)
 {
+  GtkListItem *item = user_data;
+
+  g_object_set_data (G_OBJECT (item), "hr-refresh-pending", NULL);
   if (g_object_get_data (G_OBJECT (item), "hr-stale") != NULL)
     {
       g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
       refresh_cell (item);
     }
+  return G_SOURCE_REMOVE;
+}
+
+/* A cell is mapped while the list allocates its rows: changing a label
+ * right then would leave it unallocated for this frame's drawing, so a
+ * stale cell refreshes from an idle that runs before the next frame. */
+static void
+on_cell_mapped (GtkWidget   *child,
+                GtkListItem *item)
+{
+  if (g_object_get_data (G_OBJECT (item), "hr-stale") == NULL ||
+      g_object_get_data (G_OBJECT (item), "hr-refresh-pending") != NULL)
+    return;
+
+  g_object_set_data (G_OBJECT (item), "hr-refresh-pending", GINT_TO_POINTER (TRUE));
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh_stale_cell, g_object_ref (item), g_object_unref);
 }
 
 static void
@@ -548,6 +568,34 @@ on_selected_item_changed (GtkSingleSelection *selection,
     hr_explain_panel_set_row (self->explain_panel, row, &self->scenario);
 }
 
+/* Scrolls the list so the selected row is in view, from an idle so a list
+ * just re-sorted has its new height. GTK 4.8 has no call to scroll a column
+ * view to a row, so this moves the view's adjustment, as a person scrolling
+ * would: every row has the same height. */
+static gboolean
+scroll_to_selected (gpointer user_data)
+{
+  HrModelsPage *self = user_data;
+  GtkAdjustment *adjustment;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sort_model));
+  double row_height, row_top, value, page;
+
+  self->scroll_id = 0;
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  if (adjustment == NULL || n == 0 || self->scroll_to >= n)
+    return G_SOURCE_REMOVE;
+
+  row_height = gtk_adjustment_get_upper (adjustment) / n;
+  row_top = row_height * self->scroll_to;
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+
+  if (row_top < value || row_top + 2 * row_height > value + page)
+    gtk_adjustment_set_value (adjustment, row_top - (page - row_height) / 2);
+
+  return G_SOURCE_REMOVE;
+}
+
 /**
  * hr_models_page_select_row:
  * @self: a #HrModelsPage
@@ -574,13 +622,9 @@ hr_models_page_select_row (HrModelsPage *self,
       if ((row != NULL && item == row) || (row == NULL && hr_model_row_get_recommended (item)))
         {
           gtk_single_selection_set_selected (self->selection, i);
-          /* The column view's rows live in a GtkListView child, which owns
-           * the "list.scroll-to-item" action (GTK 4.8 has no API for it). */
-          for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-               child != NULL;
-               child = gtk_widget_get_next_sibling (child))
-            if (GTK_IS_LIST_VIEW (child))
-              gtk_widget_activate_action (child, "list.scroll-to-item", "u", i);
+          self->scroll_to = i;
+          if (self->scroll_id == 0)
+            self->scroll_id = g_idle_add (scroll_to_selected, self);
           return;
         }
     }
@@ -1335,6 +1379,7 @@ hr_models_page_dispose (GObject *object)
 {
   HrModelsPage *self = (HrModelsPage *)object;
 
+  g_clear_handle_id (&self->scroll_id, g_source_remove);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   if (self->memory_chart != NULL)
