@@ -152,6 +152,11 @@ main (int   argc,
   settings = g_settings_new (APPLICATION_ID);
   g_settings_set_int (settings, "window-width", 1280);
   g_settings_set_int (settings, "window-height", 800);
+  /* HEADROOM_BENCH_RUNTIME=ollama-0.30 (or ollama-0.12, board): the same
+   * steps with the runtime model sizing every row (the Runtime control). */
+  if (g_getenv ("HEADROOM_BENCH_RUNTIME") != NULL &&
+      !g_settings_set_string (settings, "runtime", g_getenv ("HEADROOM_BENCH_RUNTIME")))
+    g_error ("HEADROOM_BENCH_RUNTIME must be none, ollama-0.30, ollama-0.12 or board");
 
   app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
@@ -211,8 +216,12 @@ main (int   argc,
   qsort (layout_ms, N_STEPS, sizeof (double), compare_doubles);
   qsort (paint_ms, N_STEPS, sizeof (double), compare_doubles);
 
-  g_print ("bench-window: %u rows, %u context-slider steps (renderer %s)\n",
-           N_ROWS, N_STEPS, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+  {
+    g_autofree char *runtime = g_settings_get_string (settings, "runtime");
+
+    g_print ("bench-window: %u rows, %u context-slider steps (renderer %s, runtime %s)\n",
+             N_ROWS, N_STEPS, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), runtime);
+  }
   g_print ("  value change to painted frame: median %.2f ms, worst %.2f ms (aim: < 8, < 16)\n",
            frame_ms[N_STEPS / 2], frame_ms[N_STEPS - 1]);
   g_print ("  of which re-evaluating the rows, sorting and the chart: median %.2f ms, worst %.2f ms\n",

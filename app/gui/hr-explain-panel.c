@@ -69,6 +69,18 @@ struct _HrExplainPanel
 
   /* The runtime model, when one is selected */
   GtkWidget  *runtime_box;
+  GtkWidget  *rt_heading;
+  GtkWidget  *rt_error;
+  GtkWidget  *rt_title[HR_RUNTIME_N_TERM_KINDS];
+  GtkWidget  *rt_formula[HR_RUNTIME_N_TERM_KINDS];
+  GtkWidget  *rt_note[HR_RUNTIME_N_TERM_KINDS];
+  GtkWidget  *rt_source[HR_RUNTIME_N_TERM_KINDS];
+  GtkWidget  *rt_total_heading;
+  GtkWidget  *rt_total;
+  GtkWidget  *rt_host;
+  GtkWidget  *rt_notes[HR_RUNTIME_MAX_NOTES];
+  GtkWidget  *rt_learned_heading;
+  GtkWidget  *rt_learned;
   gboolean    has_runtime;
   HrRuntimeInputs runtime;         /* .server_version points at runtime_version */
   char       *runtime_version;
@@ -167,10 +179,70 @@ clear_runtime_texts (HrExplainPanel *self)
 
 /* The runtime model's prediction for the selected row, every term with
  * its formula, source and note, then its notes and the learned overhead. */
+/* The section's labels are made once and refilled: the panel is refreshed
+ * on every slider step. A label keeps its text when it has not changed. */
+static void
+show_text (GtkWidget  *label,
+           const char *text)
+{
+  gboolean visible = text != NULL && text[0] != '\0';
+
+  if (visible && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+  gtk_widget_set_visible (label, visible);
+}
+
+static void
+build_runtime_box (HrExplainPanel *self)
+{
+  GtkBox *box = GTK_BOX (self->runtime_box);
+
+  self->rt_heading = make_label ("", "heading", FALSE);
+  gtk_box_append (box, self->rt_heading);
+  self->rt_error = make_label ("", "warning", TRUE);
+  gtk_box_append (box, self->rt_error);
+  for (guint i = 0; i < HR_RUNTIME_N_TERM_KINDS; i++)
+    {
+      self->rt_title[i] = make_label ("", "heading", TRUE);
+      gtk_widget_set_margin_top (self->rt_title[i], 8);
+      self->rt_formula[i] = make_label ("", "explain-formula", TRUE);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (self->rt_formula[i]),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->rt_title[i], NULL,
+                                      -1);
+      self->rt_note[i] = make_label ("", "dim-label", TRUE);
+      self->rt_source[i] = make_label ("", "caption", TRUE);
+      gtk_box_append (box, self->rt_title[i]);
+      gtk_box_append (box, self->rt_formula[i]);
+      gtk_box_append (box, self->rt_note[i]);
+      gtk_box_append (box, self->rt_source[i]);
+    }
+  self->rt_total_heading = make_label (_("Predicted size"), "heading", FALSE);
+  gtk_widget_set_margin_top (self->rt_total_heading, 8);
+  gtk_box_append (box, self->rt_total_heading);
+  self->rt_total = make_label ("", "explain-formula", TRUE);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->rt_total),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->rt_total_heading, NULL,
+                                  -1);
+  gtk_box_append (box, self->rt_total);
+  self->rt_host = make_label ("", "dim-label", TRUE);
+  gtk_box_append (box, self->rt_host);
+  for (guint i = 0; i < HR_RUNTIME_MAX_NOTES; i++)
+    {
+      self->rt_notes[i] = make_label ("", "dim-label", TRUE);
+      gtk_box_append (box, self->rt_notes[i]);
+    }
+  self->rt_learned_heading = make_label (_("Learned overhead"), "heading", FALSE);
+  gtk_widget_set_margin_top (self->rt_learned_heading, 8);
+  gtk_box_append (box, self->rt_learned_heading);
+  self->rt_learned = make_label ("", NULL, TRUE);
+  gtk_box_append (box, self->rt_learned);
+}
+
+/* The runtime model's prediction for the selected row, every term with
+ * its formula, source and note, then its notes and the learned overhead. */
 static void
 refresh_runtime (HrExplainPanel *self)
 {
-  GtkWidget *child;
   HrRuntimeInputs in;
   HrRuntimePrediction *p;
   g_autoptr(GError) error = NULL;
@@ -179,9 +251,9 @@ refresh_runtime (HrExplainPanel *self)
   g_autofree char *ps = NULL;
   g_autofree char *total_count = NULL;
   g_autofree char *total_size = NULL;
+  g_autofree char *host_text = NULL;
+  gboolean ok;
 
-  while ((child = gtk_widget_get_first_child (self->runtime_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->runtime_box), child);
   clear_runtime_texts (self);
   gtk_widget_set_visible (self->runtime_box, self->has_runtime && self->row != NULL);
   if (!self->has_runtime || self->row == NULL)
@@ -197,93 +269,83 @@ refresh_runtime (HrExplainPanel *self)
 
   /* Some 12 KB of text: on the heap, not the stack. */
   p = g_new0 (HrRuntimePrediction, 1);
-  if (!hr_runtime_predict (&in, p, &error))
+  ok = hr_runtime_predict (&in, p, &error);
+  if (!ok)
     {
       g_autofree char *text = g_strdup_printf (_("The runtime model cannot size this model: %s"),
                                                error->message);
 
       self->runtime_era = g_strdup (text);
-      gtk_box_append (GTK_BOX (self->runtime_box), make_label (_("Runtime"), "heading", FALSE));
-      gtk_box_append (GTK_BOX (self->runtime_box), make_label (text, "warning", TRUE));
-      g_free (p);
-      return;
+      show_text (self->rt_heading, _("Runtime"));
+      show_text (self->rt_error, text);
+      p->n_terms = 0;
+      p->n_notes = 0;
     }
-  hr_calibration_apply (&self->calibration, p);
-
-  /* Translators: the explain panel's heading for the runtime model, "Runtime: Ollama 0.30 and newer (llama-server)" */
-  heading = g_strdup_printf (_("Runtime: %s"), p->era_label);
-  self->runtime_era = g_strdup (p->era_label);
-  gtk_box_append (GTK_BOX (self->runtime_box), make_label (heading, "heading", FALSE));
-
-  for (guint i = 0; i < p->n_terms; i++)
+  else
     {
-      const HrRuntimeTerm *t = &p->terms[i];
+      hr_calibration_apply (&self->calibration, p);
+      /* Translators: the explain panel's heading for the runtime model, "Runtime: Ollama 0.30 and newer (llama-server)" */
+      heading = g_strdup_printf (_("Runtime: %s"), p->era_label);
+      self->runtime_era = g_strdup (p->era_label);
+      show_text (self->rt_heading, heading);
+      show_text (self->rt_error, NULL);
+    }
+
+  for (guint i = 0; i < HR_RUNTIME_N_TERM_KINDS; i++)
+    {
+      const HrRuntimeTerm *t = i < p->n_terms ? &p->terms[i] : NULL;
       g_autofree char *count = NULL;
-      g_autofree char *size = hr_gui_format_size_both ((guint64) ABS (t->bytes));
+      g_autofree char *size = NULL;
       g_autofree char *title = NULL;
       g_autofree char *source = NULL;
-      GtkWidget *title_label, *formula_label;
 
-      count = hr_format_count ((guint64) ABS (t->bytes));
-      /* Translators: a runtime term: its name, its exact bytes (signed) and its size */
-      title = g_strdup_printf (_("%1$s: %2$s%3$s bytes = %4$s"), t->label,
-                               t->bytes < 0 ? "-" : "", count, size);
-      g_string_append_printf (terms, "%s%s", terms->len > 0 ? "\n" : "", title);
-      title_label = make_label (title, "heading", TRUE);
-      gtk_widget_set_margin_top (title_label, 8);
-      gtk_box_append (GTK_BOX (self->runtime_box), title_label);
-      if (t->formula[0] != '\0')
+      if (t != NULL)
         {
-          formula_label = make_label (t->formula, "explain-formula", TRUE);
-          gtk_accessible_update_relation (GTK_ACCESSIBLE (formula_label),
-                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, title_label, NULL,
-                                          -1);
-          gtk_box_append (GTK_BOX (self->runtime_box), formula_label);
+          count = hr_format_count ((guint64) ABS (t->bytes));
+          size = hr_gui_format_size_both ((guint64) ABS (t->bytes));
+          /* Translators: a runtime term: its name, its exact bytes (signed) and its size */
+          title = g_strdup_printf (_("%1$s: %2$s%3$s bytes = %4$s"), t->label,
+                                   t->bytes < 0 ? "-" : "", count, size);
+          g_string_append_printf (terms, "%s%s", terms->len > 0 ? "\n" : "", title);
+          if (t->source != NULL && t->source[0] != '\0')
+            /* Translators: where a runtime term's rule comes from */
+            source = g_strdup_printf (_("Source: %s"), t->source);
         }
-      if (t->note[0] != '\0')
-        gtk_box_append (GTK_BOX (self->runtime_box), make_label (t->note, "dim-label", TRUE));
-      if (t->source != NULL && t->source[0] != '\0')
-        {
-          /* Translators: where a runtime term's rule comes from */
-          source = g_strdup_printf (_("Source: %s"), t->source);
-          gtk_box_append (GTK_BOX (self->runtime_box), make_label (source, "caption", TRUE));
-        }
+      show_text (self->rt_title[i], title);
+      show_text (self->rt_formula[i], t ? t->formula : NULL);
+      show_text (self->rt_note[i], t ? t->note : NULL);
+      show_text (self->rt_source[i], source);
     }
-  self->runtime_terms = g_string_free (g_steal_pointer (&terms), FALSE);
+  if (ok)
+    self->runtime_terms = g_string_free (g_steal_pointer (&terms), FALSE);
 
-  total_count = hr_format_count (p->total_bytes);
-  total_size = hr_gui_format_size_both (p->total_bytes);
-  ps = hr_runtime_format_ps_size (p->total_bytes);
-  /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
-  self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
-                                         total_count, total_size, ps);
-  {
-    GtkWidget *label = make_label (_("Predicted size"), "heading", FALSE);
+  if (ok)
+    {
+      total_count = hr_format_count (p->total_bytes);
+      total_size = hr_gui_format_size_both (p->total_bytes);
+      ps = hr_runtime_format_ps_size (p->total_bytes);
+      /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
+      self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
+                                             total_count, total_size, ps);
+    }
+  gtk_widget_set_visible (self->rt_total_heading, ok);
+  show_text (self->rt_total, self->runtime_total);
 
-    gtk_widget_set_margin_top (label, 8);
-    gtk_box_append (GTK_BOX (self->runtime_box), label);
-    gtk_box_append (GTK_BOX (self->runtime_box), make_label (self->runtime_total, "explain-formula", TRUE));
-  }
-  if (self->board != NULL && self->board->unified && p->host_bytes > 0)
+  if (ok && self->board != NULL && self->board->unified && p->host_bytes > 0)
     {
       g_autofree char *host = hr_gui_format_size_both (p->host_bytes);
-      g_autofree char *text = g_strdup_printf (_("Also %s stays in host memory (the token embedding), "
-                                                 "outside the ollama ps size; on this unified board it "
-                                                 "is the same memory, so the footprint counts it."), host);
 
-      gtk_box_append (GTK_BOX (self->runtime_box), make_label (text, "dim-label", TRUE));
+      host_text = g_strdup_printf (_("Also %s stays in host memory (the token embedding), "
+                                     "outside the ollama ps size; on this unified board it "
+                                     "is the same memory, so the footprint counts it."), host);
     }
-  for (guint i = 0; i < p->n_notes; i++)
-    gtk_box_append (GTK_BOX (self->runtime_box), make_label (p->notes[i], "dim-label", TRUE));
+  show_text (self->rt_host, host_text);
+  for (guint i = 0; i < HR_RUNTIME_MAX_NOTES; i++)
+    show_text (self->rt_notes[i], i < p->n_notes ? p->notes[i] : NULL);
 
   self->runtime_learned = hr_calibration_describe (&self->calibration);
-  {
-    GtkWidget *label = make_label (_("Learned overhead"), "heading", FALSE);
-
-    gtk_widget_set_margin_top (label, 8);
-    gtk_box_append (GTK_BOX (self->runtime_box), label);
-    gtk_box_append (GTK_BOX (self->runtime_box), make_label (self->runtime_learned, NULL, TRUE));
-  }
+  gtk_widget_set_visible (self->rt_learned_heading, TRUE);
+  show_text (self->rt_learned, self->runtime_learned);
   g_free (p);
 }
 
@@ -405,6 +467,7 @@ hr_explain_panel_init (HrExplainPanel *self)
   self->runtime_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_widget_set_margin_top (self->runtime_box, 18);
   gtk_widget_set_visible (self->runtime_box, FALSE);
+  build_runtime_box (self);
   gtk_box_append (GTK_BOX (self->figures_box), self->runtime_box);
 
   notes_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);

@@ -318,15 +318,15 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
       self->runtime_failed = TRUE;
       return;
     }
+  /* What hr_calibration_apply() adds, without the term's texts (that
+   * allocates, and this runs for every row on every slider step); the
+   * total never goes below 0. */
   if (calibration != NULL)
     {
-      guint64 before = p.total_bytes;
-
-      hr_calibration_apply (calibration, &p);
-      learned = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_LEARNED);
-      /* The total never goes below 0: what was really taken off. */
-      if (learned < 0 && (guint64) -learned > before)
-        learned = -(gint64) before;
+      learned = hr_calibration_overhead_bytes (calibration, p.context_tokens);
+      if (learned < 0 && (guint64) -learned > p.total_bytes)
+        learned = -(gint64) p.total_bytes;
+      p.total_bytes = (guint64) ((gint64) p.total_bytes + learned);
     }
 
   weights = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS)) +
