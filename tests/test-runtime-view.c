@@ -275,6 +275,18 @@ test_runtime_phi4_on_dgx_spark (void)
   g_assert_nonnull (strstr (terms, "KV cache: 838,860,800 bytes"));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "learned"), ==,
                    "no measurement on this board yet: the overhead is the model's estimate");
+  /* The weights as the runtime places them (on the GPU, and token_embd in
+   * the same unified memory); the ceiling stays the file's: 9.05 GB. */
+  {
+    g_autofree char *count = hr_format_count (e->footprint.weights);
+    g_autofree char *prefix = g_strdup_printf ("%s bytes = ", count);
+
+    g_assert_cmpuint (e->footprint.weights, ==,
+                      (guint64) hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_WEIGHTS) + p->host_bytes);
+    g_assert_true (g_str_has_prefix (hr_explain_panel_get_figure (panel, "weights"), prefix));
+    g_assert_nonnull (strstr (hr_explain_panel_get_figure (panel, "weights"), "as the runtime loads them"));
+    g_assert_nonnull (strstr (hr_explain_panel_get_figure (panel, "ceiling"), "/ 9.05 GB weights ="));
+  }
 
   /* Back to the plain math: the seed's figure for the row again. */
   adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 0);

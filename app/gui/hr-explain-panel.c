@@ -123,6 +123,13 @@ describe_scenario (const HrScenario *scenario)
 }
 
 static void clear_runtime_texts (HrExplainPanel *self);
+
+/* Whether the row's figures are the runtime model's. */
+static gboolean
+runtime_sized (HrExplainPanel *self)
+{
+  return self->has_runtime && self->row != NULL && !hr_model_row_get_runtime_failed (self->row);
+}
 static void refresh_runtime (HrExplainPanel *self);
 
 static void
@@ -130,6 +137,7 @@ refresh (HrExplainPanel *self)
 {
   const HrModelSpec *spec;
   const HrEvaluation *e;
+  const HrEvaluation *plain;
   const HrScenario *sc = &self->scenario;
   g_autofree char *subtitle = NULL;
 
@@ -144,23 +152,47 @@ refresh (HrExplainPanel *self)
 
   spec = hr_model_row_get_spec (self->row);
   e = hr_model_row_get_evaluation (self->row);
+  plain = hr_model_row_get_plain_evaluation (self->row);
 
   gtk_label_set_text (GTK_LABEL (self->title), hr_model_row_get_name (self->row));
   subtitle = describe_scenario (sc);
   gtk_label_set_text (GTK_LABEL (self->subtitle), subtitle);
 
-  set_figure (self, FIG_WEIGHTS, hr_formula_weights (spec, sc, e));
+  if (runtime_sized (self))
+    {
+      /* The runtime model's weights and cache, with the plain math beside
+       * them; the ceiling and the rate stay the plain math's (they read
+       * the file's weights). */
+      g_autofree char *weights = hr_formula_weights (spec, sc, plain);
+      g_autofree char *kv = hr_formula_kv_cache (spec, sc, plain);
+      g_autofree char *weights_size = hr_gui_format_size_both (e->footprint.weights);
+      g_autofree char *kv_size = hr_gui_format_size_both (e->footprint.kv_cache);
+      g_autofree char *weights_count = hr_format_count (e->footprint.weights);
+      g_autofree char *kv_count = hr_format_count (e->footprint.kv_cache);
+
+      /* Translators: the runtime's weights (bytes, size), then the plain math's formula */
+      set_figure (self, FIG_WEIGHTS, g_strdup_printf (_("%1$s bytes = %2$s as the runtime loads them "
+                                                        "(the terms under Runtime); the plain math: %3$s"),
+                                                      weights_count, weights_size, weights));
+      set_figure (self, FIG_KV_CACHE, g_strdup_printf (_("%1$s bytes = %2$s as the runtime allocates it "
+                                                         "(the terms under Runtime); the plain math: %3$s"),
+                                                       kv_count, kv_size, kv));
+    }
+  else
+    {
+      set_figure (self, FIG_WEIGHTS, hr_formula_weights (spec, sc, e));
+      set_figure (self, FIG_KV_CACHE, hr_formula_kv_cache (spec, sc, e));
+    }
   set_figure (self, FIG_BITS, hr_formula_effective_bits (spec));
   set_figure (self, FIG_KV_PER_TOKEN, hr_formula_kv_per_token (spec, sc->kv_type));
-  set_figure (self, FIG_KV_CACHE, hr_formula_kv_cache (spec, sc, e));
   set_figure (self, FIG_OVERHEAD, hr_formula_overhead (e));
   set_figure (self, FIG_TOTAL, hr_formula_total (e));
   set_figure (self, FIG_HEADROOM, hr_formula_headroom (sc->board));
   set_figure (self, FIG_BUDGET, hr_formula_budget (sc->board));
   set_figure (self, FIG_VERDICT, hr_formula_verdict (sc->board, e));
   set_figure (self, FIG_CONTEXT, hr_formula_context (spec, sc));
-  set_figure (self, FIG_CEILING, hr_formula_ceiling (sc->board, e));
-  set_figure (self, FIG_RATE, hr_formula_rate (sc, e));
+  set_figure (self, FIG_CEILING, hr_formula_ceiling (sc->board, plain));
+  set_figure (self, FIG_RATE, hr_formula_rate (sc, plain));
   set_figure (self, FIG_FLOOR, hr_formula_floor (sc->board, sc));
   set_figure (self, FIG_SPEED, hr_formula_speed (sc, e));
   refresh_runtime (self);

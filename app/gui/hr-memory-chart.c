@@ -879,12 +879,20 @@ tooltip_for_hit (HrMemoryChart *self,
     case SEG_WEIGHTS:
       g_return_val_if_fail (e != NULL, NULL);
       bytes = e->footprint.weights;
-      formula = hr_formula_weights (spec, &self->scenario, e);
+      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
+        formula = g_strdup (_("as the runtime loads them: weights on the GPU and the output layer, and on a "
+                              "unified board what stays in host memory; the explain panel shows each term"));
+      else
+        formula = hr_formula_weights (spec, &self->scenario, e);
       break;
     case SEG_KV_CACHE:
       g_return_val_if_fail (e != NULL, NULL);
       bytes = e->footprint.kv_cache;
-      formula = hr_formula_kv_cache (spec, &self->scenario, e);
+      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
+        formula = g_strdup (_("as the runtime allocates it, padded to its cells (and any recurrent state); "
+                              "the explain panel shows the formula"));
+      else
+        formula = hr_formula_kv_cache (spec, &self->scenario, e);
       break;
     case SEG_OVERHEAD:
       g_return_val_if_fail (e != NULL, NULL);

@@ -27,6 +27,7 @@ struct _HrModelRow
   gboolean      recommended;
   guint         watchers;      /* cells bound to the row */
   int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
+  HrEvaluation  plain;         /* weights + KV cache only: what the rate and the seed's formulas use */
   gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
 };
@@ -258,6 +259,7 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (scenario != NULL);
 
   hr_evaluate (scenario, self->spec, self->measured_tps, 0, &self->evaluation);
+  self->plain = self->evaluation;
   self->learned_bytes = 0;
   self->runtime_failed = FALSE;
   if (self->kv_type != (int) scenario->kv_type)
@@ -354,6 +356,23 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   f->total = total;
   self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
   self->learned_bytes = learned;
+}
+
+/**
+ * hr_model_row_get_plain_evaluation:
+ * @self: a #HrModelRow
+ *
+ * Returns: (transfer none): the last evaluation with the seed's plain math
+ *   (weights + KV cache, no runtime model): its weights are the ones the
+ *   decode ceiling and rate were computed from. Without a runtime it is
+ *   hr_model_row_get_evaluation().
+ */
+const HrEvaluation *
+hr_model_row_get_plain_evaluation (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
+
+  return &self->plain;
 }
 
 /**
