@@ -1,0 +1,210 @@
+/* test-formula.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The explain panel's formulas (hr-formula.c) with the seed's figures
+ * (seed-facts.md: W5 and W6 under "Weight memory", "KV cache", "Budget and
+ * verdicts", "Rates"), and the words it uses when the short formula does
+ * not apply (per-layer KV heads, a rounded quantized cache).
+ */
+
+#include "config.h"
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+
+static HrBoard *
+seed_board (void)
+{
+  HrBoard *board = hr_board_new ("jetson-orin-nano-super", "Jetson Orin Nano Super");
+
+  board->pool_bytes = 8000000000;
+  board->resident_bytes = 1900000000;
+  board->reserve_bytes = 1000000000;
+  board->bandwidth_bytes_per_s = 102e9;
+  board->reply_tokens = 27;
+  board->stage_ceiling_ms = 3000;
+  board->prefill_allowance_ms = 350;
+  return board;
+}
+
+/* llama3.2:3b as Ollama ships it: 3,212,749,888 parameters, the real
+ * Q4_K_M blob of 2,019,377,376 bytes (seed-facts.md W5, W6). */
+static HrModelSpec *
+llama_3b (void)
+{
+  HrModelSpec *spec = hr_model_spec_new ("llama3.2:3b");
+
+  spec->parameters = 3212749888;
+  spec->precision = g_strdup ("q4_K_M");
+  spec->file_bytes = 2019377376;
+  spec->layers = 28;
+  spec->heads = 24;
+  spec->kv_heads = 8;
+  spec->key_length = 128;
+  spec->value_length = 128;
+  spec->context_length = 131072;
+  return spec;
+}
+
+static void
+test_formula_weights (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autofree char *as_pulled = NULL;
+  g_autofree char *int4 = NULL;
+  g_autofree char *bits = NULL;
+  HrScenario scenario;
+  HrEvaluation e;
+
+  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+  as_pulled = hr_formula_weights (spec, &scenario, &e);
+  g_assert_cmpstr (as_pulled, ==, "the file as pulled (q4_K_M): 2,019,377,376 bytes = 2.02 GB (1.88 GiB)");
+
+  /* W5: 3,212,749,888 parameters as clean int4 = 1,606,374,944 bytes */
+  scenario.precision = hr_precision_lookup ("int4");
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+  g_assert_cmpuint (e.footprint.weights, ==, 1606374944);
+  int4 = hr_formula_weights (spec, &scenario, &e);
+  g_assert_cmpstr (int4, ==, "3,212,749,888 parameters x 4 bits (INT4) / 8 = 1,606,374,944 bytes = "
+                             "1.61 GB (1.5 GiB)");
+
+  /* W6: the real blob is 5.028 bits per parameter */
+  bits = hr_formula_effective_bits (spec);
+  g_assert_cmpstr (bits, ==, "2,019,377,376 bytes x 8 / 3,212,749,888 parameters = 5.028 bits per "
+                             "weight in the real file");
+
+  spec->file_bytes = 0;
+  g_assert_null (hr_formula_effective_bits (spec));
+}
+
+static void
+test_formula_kv_cache (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autofree char *per_token = NULL;
+  g_autofree char *per_token_q8 = NULL;
+  g_autofree char *kv = NULL;
+  g_autofree char *kv_slots = NULL;
+  g_autofree char *per_layer = NULL;
+  HrScenario scenario;
+  HrEvaluation e;
+
+  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+
+  per_token = hr_formula_kv_per_token (spec, HR_KV_CACHE_F16);
+  g_assert_cmpstr (per_token, ==, "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes = 114,688 bytes per token");
+  kv = hr_formula_kv_cache (spec, &scenario, &e);
+  g_assert_cmpstr (kv, ==, "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes x 4,096 tokens = "
+                           "469,762,048 bytes = 0.47 GB (0.44 GiB)");
+
+  /* q8_0: 34 bytes per 32 elements */
+  per_token_q8 = hr_formula_kv_per_token (spec, HR_KV_CACHE_Q8_0);
+  g_assert_cmpstr (per_token_q8, ==, "2 x 28 layers x 8 KV heads x 128 head dim x 34/32 bytes = "
+                                     "60,928 bytes per token");
+
+  scenario.parallel_slots = 2;
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+  kv_slots = hr_formula_kv_cache (spec, &scenario, &e);
+  g_assert_cmpstr (kv_slots, ==, "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes x 4,096 tokens x "
+                                 "2 parallel slots = 939,524,096 bytes = 0.94 GB (0.88 GiB)");
+
+  /* Layers with their own KV heads: no single product, the core's sum */
+  spec->layer_kv_heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint32 heads = i % 2 == 0 ? 8 : 4;
+
+      g_array_append_val (spec->layer_kv_heads, heads);
+    }
+  per_layer = hr_formula_kv_per_token (spec, HR_KV_CACHE_F16);
+  g_assert_cmpstr (per_layer, ==, "86,016 bytes per token, summed over layers whose KV heads differ");
+}
+
+static void
+test_formula_board_and_rates (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  g_autofree char *budget = NULL;
+  g_autofree char *headroom = NULL;
+  g_autofree char *floor_text = NULL;
+  g_autofree char *ceiling = NULL;
+  g_autofree char *rate = NULL;
+  g_autofree char *speed = NULL;
+  g_autofree char *context = NULL;
+  HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
+  HrScenario scenario;
+  HrEvaluation e;
+
+  /* The seed's catalog row: 2.0 GB on disk */
+  spec->file_bytes = 2000000000;
+  hr_scenario_init (&scenario, board, &fit);
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+
+  budget = hr_formula_budget (board);
+  g_assert_cmpstr (budget, ==, "8.0 GB pool - 1.9 GB resident - 1.0 GB reserve = 5.1 GB (4.75 GiB) budget");
+  headroom = hr_formula_headroom (board);
+  g_assert_cmpstr (headroom, ==, "8.0 GB pool - 1.9 GB resident = 6.1 GB (5.68 GiB) headroom");
+  floor_text = hr_formula_floor (board, &scenario);
+  g_assert_cmpstr (floor_text, ==, "27 tokens / ((3,000 ms - 350 ms) / 1000) = 10.2 t/s floor");
+  ceiling = hr_formula_ceiling (board, &e);
+  g_assert_cmpstr (ceiling, ==, "102 GB/s / 2.0 GB weights = 51.0 t/s ceiling");
+
+  /* No measurement given: ceiling x efficiency inside the band 1.0 to 9.8 GB */
+  rate = hr_formula_rate (&scenario, &e);
+  g_assert_cmpstr (rate, ==, "51.0 t/s ceiling x 0.36 efficiency = 18.4 t/s, an estimate: the weights "
+                             "lie inside the fitted band 1.0 GB to 9.8 GB");
+  speed = hr_formula_speed (&scenario, &e);
+  g_assert_cmpstr (speed, ==, "18.4 t/s >= 10.2 t/s floor: ok");
+
+  scenario.context_tokens = 262144;
+  context = hr_formula_context (spec, &scenario);
+  g_assert_cmpstr (context, ==, "262,144 tokens is past the model's native limit of 131,072 tokens");
+}
+
+static void
+test_formula_verdicts (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autofree char *fits = NULL;
+  g_autofree char *tight = NULL;
+  g_autofree char *over = NULL;
+  HrEvaluation e = { 0 };
+
+  /* seed-facts.md: llama3.2:3b fits with 2.63 GB, llama3.1:8b tight with
+   * 0.66 GB, qwen2.5:14b over by 3.71 GB */
+  e.footprint.total = 2469762048;
+  e.verdict = hr_board_verdict (board, e.footprint.total, &e.margin_bytes);
+  fits = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (fits, ==, "5.1 GB budget - 2.47 GB total = 2.63 GB (2.45 GiB) to spare: fits");
+
+  e.footprint.total = 5436870656;
+  e.verdict = hr_board_verdict (board, e.footprint.total, &e.margin_bytes);
+  tight = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (tight, ==, "5.44 GB total is past the 5.1 GB budget; 6.1 GB headroom - 5.44 GB total = "
+                              "0.66 GB (0.62 GiB) left above the resident memory: tight");
+
+  e.footprint.total = 9805306368;
+  e.verdict = hr_board_verdict (board, e.footprint.total, &e.margin_bytes);
+  over = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (over, ==, "9.81 GB total - 6.1 GB headroom = over by 3.71 GB (3.45 GiB)");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/formula/weights", test_formula_weights);
+  g_test_add_func ("/formula/kv-cache", test_formula_kv_cache);
+  g_test_add_func ("/formula/board-and-rates", test_formula_board_and_rates);
+  g_test_add_func ("/formula/verdicts", test_formula_verdicts);
+
+  return g_test_run ();
+}
