@@ -2095,7 +2095,9 @@ hr_models_page_export_svg (HrModelsPage  *self,
  * inputs, a header of the column titles, then one line per row in the
  * table's order (searched and sorted) with the text each cell shows,
  * followed by the exact bytes (weights, KV cache, total, margin) and whether
- * the row is recommended or past its context limit.
+ * the row is recommended or past its context limit. While the Boards view
+ * shows, writes its matrix instead (hr_boards_view_to_csv(): one line per
+ * model and board, the inputs, runtime included, in the "# " line).
  *
  * Returns: %TRUE on success; a #G_FILE_ERROR from hr_file_save_atomic()
  */
