@@ -209,7 +209,7 @@ static void
 test_cli_bad_arguments (void)
 {
   static const struct { const char *args[6]; const char *err; } cases[] = {
-    { { "weights", "--parameters", "7", "--precision", "int3" }, "headroom-cli: unknown precision \"int3\"; choose one of: fp32, fp16, bf16, f16, q8_0, int8, q6_K, q5_K_M, q4_K_M, q4_0, int4, f32, q5_1, q5_0, q5_K_S, q4_1, q4_K_S, iq4_nl, iq4_xs, mxfp4_moe, q3_K_L, q3_K_M, q3_K_S, iq3_s, iq3_m, iq3_xs, iq3_xxs, q2_K, q2_K_S, iq2_s, iq2_m, iq2_xs, iq2_xxs, iq1_m, iq1_s\n" },
+    { { "weights", "--parameters", "7", "--precision", "int3" }, "headroom-cli: unknown precision \"int3\"; choose one of: fp32, fp16, bf16, f16, q8_0, int8, q6_K, q5_K_M, q4_K_M, q4_0, int4, q5_1, q5_0, q5_K_S, q4_1, q4_K_S, iq4_nl, iq4_xs, mxfp4_moe, q3_K_L, q3_K_M, q3_K_S, iq3_s, iq3_m, iq3_xs, iq3_xxs, q2_K, q2_K_S, iq2_s, iq2_m, iq2_xs, iq2_xxs, iq1_m, iq1_s\n" },
     { { "weights", "--count", "-5", "--precision", "int4" }, "headroom-cli: --count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"-5\"\n" },
     { { "weights", "--count", "many", "--precision", "int4" }, "headroom-cli: --count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"many\"\n" },
     { { "weights", "--parameters", "abc", "--precision", "int4" }, "headroom-cli: --parameters must be a positive number of billions up to 100,000, not \"abc\"\n" },

@@ -34,7 +34,9 @@ test_precision_bits (void)
   for (guint32 ft = 0; ft < 40; ft++)
     {
       const char *label = hr_ggml_file_type_label (ft);
-      if (label != NULL && ft != 36 && ft != 37)   /* TQ1_0, TQ2_0: ternary, not sized */
+      /* F32 is the fp32 precision (the GGUF parser maps it); TQ1_0 and
+       * TQ2_0 are ternary types Headroom does not size */
+      if (label != NULL && ft != 0 && ft != 36 && ft != 37)
         g_assert_nonnull (hr_precision_lookup (label));
     }
   g_assert_cmpfloat (hr_precision_lookup ("Q3_K_M")->bits_per_weight, ==, 3.4375);

@@ -31,7 +31,6 @@ static const HrPrecision precisions[] = {
    * of the tensor type that dominates them. Real files keep the embedding,
    * the output and some projections wider, so a whole file runs higher:
    * the file's own size, when known, always wins over these. */
-  { "f32",    "F32",    32.0,   FALSE, "ggml F32: 4 bytes per weight (a GGUF whole-file type)" },
   { "q5_1",   "Q5_1",    6.0,   FALSE, DOMINANT_BLOCK ("block_q5_1: 24 bytes per 32 weights") },
   { "q5_0",   "Q5_0",    5.5,   FALSE, DOMINANT_BLOCK ("block_q5_0: 22 bytes per 32 weights") },
   { "q5_K_S", "Q5_K_S",  5.5,   FALSE, DOMINANT_BLOCK ("block_q5_K: 176 bytes per 256 weights") },
