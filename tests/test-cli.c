@@ -272,6 +272,22 @@ test_cli_malformed_user_catalog (void)
   g_assert_cmpstr (after, ==, broken);
 }
 
+static void
+test_cli_missing_builtin_data (void)
+{
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "HEADROOM_DATA_DIR", "/nonexistent/headroom-data", TRUE);
+  const char *argv[] = { g_getenv ("HEADROOM_CLI"), "fit", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &wait_status, NULL));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_true (g_str_has_prefix (err, "headroom-cli: Headroom's built-in data is missing (reinstall it, or set HEADROOM_DATA_DIR to the data/ folder of its source tree): "));
+  g_assert_nonnull (strstr (err, "/nonexistent/headroom-data/catalog.json"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -285,5 +301,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/check", test_cli_check);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
+  g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
   return g_test_run ();
 }

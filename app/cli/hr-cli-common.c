@@ -107,6 +107,15 @@ hr_cli_parse_u32 (const char *option,
   return TRUE;
 }
 
+/* A missing built-in file means an uninstalled or broken installation:
+ * say how to point Headroom at its data. */
+static void
+explain_missing_builtin (GError **error)
+{
+  if (error != NULL && g_error_matches (*error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+    g_prefix_error (error, _("Headroom's built-in data is missing (reinstall it, or set HEADROOM_DATA_DIR to the data/ folder of its source tree): "));
+}
+
 static GPtrArray *
 load_catalog (const char  *catalog_path,
               GPtrArray   *warnings,
@@ -124,7 +133,10 @@ load_catalog (const char  *catalog_path,
   builtin = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
   catalog = hr_catalog_load_file (builtin, error);
   if (catalog == NULL)
-    return NULL;
+    {
+      explain_missing_builtin (error);
+      return NULL;
+    }
 
   user_path = hr_data_user_file ("catalog.json");
   user = hr_catalog_load_file (user_path, &user_error);
@@ -148,7 +160,10 @@ load_boards (GPtrArray  *warnings,
 
   boards = hr_boards_load_file (builtin, error);
   if (boards == NULL)
-    return NULL;
+    {
+      explain_missing_builtin (error);
+      return NULL;
+    }
 
   user = hr_boards_load_file (user_path, &user_error);
   if (user != NULL)
