@@ -116,6 +116,33 @@ hr_file_save_atomic (const char  *path,
   return TRUE;
 }
 
+/* The user's copies win: an entry whose key (the string at @key_offset)
+ * matches a built-in one replaces it in place; new ones are appended. */
+static void
+merge_by_key (GPtrArray      *into,
+              GPtrArray      *overrides,
+              glong           key_offset,
+              GBoxedCopyFunc  copy,
+              GDestroyNotify  free_entry)
+{
+  for (guint i = 0; i < overrides->len; i++)
+    {
+      gpointer user = g_ptr_array_index (overrides, i);
+      const char *key = G_STRUCT_MEMBER (const char *, user, key_offset);
+      gboolean replaced = FALSE;
+
+      for (guint j = 0; j < into->len && !replaced; j++)
+        if (g_strcmp0 (G_STRUCT_MEMBER (const char *, into->pdata[j], key_offset), key) == 0)
+          {
+            free_entry (into->pdata[j]);
+            into->pdata[j] = copy (user);
+            replaced = TRUE;
+          }
+      if (!replaced)
+        g_ptr_array_add (into, copy (user));
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Shared reading                                                         */
 
@@ -631,25 +658,8 @@ void
 hr_catalog_merge (GPtrArray *into,
                   GPtrArray *overrides)
 {
-  for (guint i = 0; i < overrides->len; i++)
-    {
-      const HrModelSpec *user = g_ptr_array_index (overrides, i);
-      gboolean replaced = FALSE;
-
-      for (guint j = 0; j < into->len && !replaced; j++)
-        {
-          HrModelSpec **slot = (HrModelSpec **) &into->pdata[j];
-
-          if (g_strcmp0 ((*slot)->name, user->name) == 0)
-            {
-              hr_model_spec_free (*slot);
-              *slot = hr_model_spec_copy (user);
-              replaced = TRUE;
-            }
-        }
-      if (!replaced)
-        g_ptr_array_add (into, hr_model_spec_copy (user));
-    }
+  merge_by_key (into, overrides, G_STRUCT_OFFSET (HrModelSpec, name),
+                (GBoxedCopyFunc) hr_model_spec_copy, (GDestroyNotify) hr_model_spec_free);
 }
 
 /**
@@ -900,25 +910,8 @@ void
 hr_boards_merge (GPtrArray *into,
                  GPtrArray *overrides)
 {
-  for (guint i = 0; i < overrides->len; i++)
-    {
-      const HrBoard *user = g_ptr_array_index (overrides, i);
-      gboolean replaced = FALSE;
-
-      for (guint j = 0; j < into->len && !replaced; j++)
-        {
-          HrBoard **slot = (HrBoard **) &into->pdata[j];
-
-          if (g_strcmp0 ((*slot)->id, user->id) == 0)
-            {
-              hr_board_free (*slot);
-              *slot = hr_board_copy (user);
-              replaced = TRUE;
-            }
-        }
-      if (!replaced)
-        g_ptr_array_add (into, hr_board_copy (user));
-    }
+  merge_by_key (into, overrides, G_STRUCT_OFFSET (HrBoard, id),
+                (GBoxedCopyFunc) hr_board_copy, (GDestroyNotify) hr_board_free);
 }
 
 /**
