@@ -259,6 +259,20 @@ on_raw_request (GThreadedSocketService *service,
   return TRUE;
 }
 
+/* GLib 2.74's GSocketService can still be accepting when its listener is
+ * closed and then warns "fail: Listener is already closed" (a race in
+ * gsocketservice.c, not in the code under test); that one warning is not
+ * fatal here. */
+static gboolean
+ignore_listener_race (const char     *log_domain,
+                      GLogLevelFlags  log_level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  return !(g_strcmp0 (log_domain, "GLib-GIO") == 0 &&
+           g_strcmp0 (message, "fail: Listener is already closed") == 0);
+}
+
 static void
 test_revision_request_line (void)
 {
@@ -283,7 +297,12 @@ test_revision_request_line (void)
   g_assert_null (lookup);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH);
   g_socket_service_stop (service);
+  /* Let the cancelled accept finish here, before the listener closes. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_socket_listener_close (G_SOCKET_LISTENER (service));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   /* The revision is percent-encoded whole: refs/pr/1 -> refs%2Fpr%2F1. */
   g_assert_nonnull (line);
   g_assert_true (g_str_has_prefix (line, "GET /api/models/Qwen/Qwen2.5-3B-Instruct/revision/refs%2Fpr%2F1?expand=sha&"));
@@ -921,6 +940,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_log_set_fatal_handler (ignore_listener_race, NULL);
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_ENDPOINT");
 
