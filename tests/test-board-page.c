@@ -30,69 +30,13 @@
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
 #include "hr-window.h"
+#include "gui-test-util.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static gboolean
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (done != NULL && done (data))
-        return TRUE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-  return done == NULL || done (data);
-}
-
-static void
-spin (guint ms)
-{
-  iterate_until (NULL, NULL, ms);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
-  g_settings_set_int (settings, "window-width", 1100);
-  g_settings_set_int (settings, "window-height", 900);
-}
-
 static HrApplication *test_app;
 static char *test_home;   /* HOME and the XDG user directories of this run */
-
-/* Removes @path and, for a directory, everything under it. */
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 typedef struct {
   FakeOllama   *fake;
@@ -125,7 +69,7 @@ open_page (Fixture *f)
 
     remove_tree (user_dir);
   }
-  reset_settings ();
+  reset_settings (1100, 900);
   f->fake = fake_ollama_new ();
   fake_ollama_add_llama32 (f->fake);
 

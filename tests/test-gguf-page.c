@@ -18,50 +18,10 @@
 #include "hr-gguf-page.h"
 #include "hr-model-facts.h"
 #include "hr-window.h"
+#include "gui-test-util.h"
 
 static char *isolated_root;
 static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
-
-static gboolean
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (done != NULL && done (data))
-        return TRUE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return done == NULL || done (data);
-}
-
-static void
-spin (guint ms)
-{
-  iterate_until (NULL, NULL, ms);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 /* ------------------------------------------------------------------ */
 /* A small model: llama-shaped, 2 layers, embedding 256, 4 heads and 2 KV
@@ -162,12 +122,6 @@ typedef struct {
   HrModelsPage *models;
   HrGgufPage   *page;
 } Fixture;
-
-static gboolean
-widget_is_drawn (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
 
 static void
 fixture_open (Fixture *f)

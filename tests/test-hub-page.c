@@ -23,65 +23,10 @@
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
 #include "hr-window.h"
+#include "gui-test-util.h"
 
 static char *isolated_root;
 static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
-
-static gboolean
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (done != NULL && done (data))
-        return TRUE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return done == NULL || done (data);
-}
-
-static void
-spin (guint ms)
-{
-  iterate_until (NULL, NULL, ms);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
-  g_settings_set_int (settings, "window-width", 1100);
-  g_settings_set_int (settings, "window-height", 900);
-}
 
 typedef struct {
   FakeHub      *fake;
@@ -91,19 +36,13 @@ typedef struct {
   HrHubPage    *page;
 } Fixture;
 
-static gboolean
-widget_is_drawn (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
 static void
 fixture_open (Fixture *f)
 {
   g_autofree char *catalog = hr_data_user_file ("catalog.json");
 
   g_unlink (catalog);
-  reset_settings ();
+  reset_settings (1100, 900);
   f->fake = fake_hub_new ();
   add_qwen (f->fake, QWEN_REPO, QWEN_FULL);
   f->client = g_object_new (HR_TYPE_HUB_CLIENT,

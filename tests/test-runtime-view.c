@@ -24,72 +24,11 @@
 #include "hr-gui-format.h"
 #include "hr-runtime.h"
 #include "hr-window.h"
-
-static gboolean
-iterate_until (gboolean (*done) (gpointer),
-               gpointer   data,
-               guint      timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (done != NULL && done (data))
-        return TRUE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return done == NULL || done (data);
-}
-
-static void
-spin (guint ms)
-{
-  iterate_until (NULL, NULL, ms);
-}
-
-static gboolean
-widget_is_drawn (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static void
-reset_settings (void)
-{
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_auto(GStrv) keys = NULL;
-
-  g_object_get (settings, "settings-schema", &schema, NULL);
-  keys = g_settings_schema_list_keys (schema);
-  for (guint i = 0; keys[i] != NULL; i++)
-    g_settings_reset (settings, keys[i]);
-  g_settings_set_int (settings, "window-width", 1280);
-  g_settings_set_int (settings, "window-height", 800);
-}
+#include "gui-test-util.h"
 
 static char *isolated_root;
 static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 static HrApplication *test_app;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 typedef struct {
   HrWindow     *window;
@@ -99,7 +38,7 @@ typedef struct {
 static void
 open_window (Fixture *f)
 {
-  reset_settings ();
+  reset_settings (1280, 800);
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_application_activate (G_APPLICATION (test_app));
 

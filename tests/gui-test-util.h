@@ -1,0 +1,79 @@
+/* gui-test-util.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What every window test needs: running the main loop until something is
+ * true, settings back to their defaults, and removing a test's own folders.
+ * Header-only, for the tests in tests/ that include it.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+/* Iterates the default main context until @done returns TRUE or
+ * @timeout_ms passes; with @done NULL, just spins for @timeout_ms. */
+static G_GNUC_UNUSED gboolean
+iterate_until (gboolean (*done) (gpointer),
+               gpointer   data,
+               guint      timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (done != NULL && done (data))
+        return TRUE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  return done == NULL || done (data);
+}
+
+static G_GNUC_UNUSED void
+spin (guint ms)
+{
+  iterate_until (NULL, NULL, ms);
+}
+
+static G_GNUC_UNUSED gboolean
+widget_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+/* Every key of the app's schema back to its default, and the window at
+ * @width x @height. */
+static G_GNUC_UNUSED void
+reset_settings (int width,
+                int height)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_int (settings, "window-width", width);
+  g_settings_set_int (settings, "window-height", height);
+}
+
+/* Removes @path and, for a folder, everything under it. */
+static G_GNUC_UNUSED void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
