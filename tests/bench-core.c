@@ -27,7 +27,7 @@ main (void)
   g_autofree HrEvaluation *evals = g_new (HrEvaluation, N_ROWS);
   HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
   GRand *rand = g_rand_new_with_seed (42);
-  HrScenario s;
+  HrEvaluationInputs s;
   gint64 start, elapsed;
   guint64 checksum = 0;
   double ns;
@@ -53,7 +53,7 @@ main (void)
     }
   g_rand_free (rand);
 
-  hr_scenario_init (&s, board, &fit);
+  hr_evaluation_inputs_init (&s, board, &fit);
   start = g_get_monotonic_time ();
   for (guint c = 0; c < N_CONTEXTS; c++)
     {

@@ -55,10 +55,10 @@ test_formula_weights (void)
   g_autofree char *as_pulled = NULL;
   g_autofree char *int4 = NULL;
   g_autofree char *bits = NULL;
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
   HrEvaluation e;
 
-  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluation_inputs_init (&scenario, board, NULL);
   hr_evaluate (&scenario, spec, 0, 0, &e);
   as_pulled = hr_formula_weights (spec, &scenario, &e);
   g_assert_cmpstr (as_pulled, ==, "the file as pulled (q4_K_M): 2,019,377,376 bytes = 2.02 GB (1.88 GiB)");
@@ -90,10 +90,10 @@ test_formula_kv_cache (void)
   g_autofree char *kv = NULL;
   g_autofree char *kv_slots = NULL;
   g_autofree char *per_layer = NULL;
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
   HrEvaluation e;
 
-  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluation_inputs_init (&scenario, board, NULL);
   hr_evaluate (&scenario, spec, 0, 0, &e);
 
   per_token = hr_formula_kv_per_token (spec, HR_KV_CACHE_F16);
@@ -138,12 +138,12 @@ test_formula_board_and_rates (void)
   g_autofree char *speed = NULL;
   g_autofree char *context = NULL;
   HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
   HrEvaluation e;
 
   /* The seed's catalog row: 2.0 GB on disk */
   spec->file_bytes = 2000000000;
-  hr_scenario_init (&scenario, board, &fit);
+  hr_evaluation_inputs_init (&scenario, board, &fit);
   hr_evaluate (&scenario, spec, 0, 0, &e);
 
   budget = hr_formula_budget (board);

@@ -65,9 +65,9 @@ test_memory_chart_description (void)
   g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
   g_autoptr(HrModelRow) row = hr_model_row_new (spec);
   GtkWidget *chart;
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
 
-  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluation_inputs_init (&scenario, board, NULL);
   hr_model_row_evaluate (row, &scenario);
   g_list_store_append (store, row);
 
@@ -111,7 +111,7 @@ test_memory_chart_over_the_pool (void)
   g_autoptr(HrModelSpec) spec = llama_3b ();
   g_autoptr(HrModelRow) row = NULL;
   GtkWidget *chart;
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
 
   /* qwen2.5:14b's shape: 9.0 GB of weights and 0.81 GB of KV cache */
   g_free (spec->name);
@@ -120,7 +120,7 @@ test_memory_chart_over_the_pool (void)
   spec->file_bytes = 9000000000;
   spec->layers = 48;
   row = hr_model_row_new (spec);
-  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluation_inputs_init (&scenario, board, NULL);
   hr_model_row_evaluate (row, &scenario);
 
   chart = g_object_ref_sink (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
@@ -146,11 +146,11 @@ test_memory_chart_on_screen (void)
   g_autoptr(GskRenderNode) node = NULL;
   GtkWidget *window;
   GtkWidget *chart;
-  HrScenario scenario;
+  HrEvaluationInputs scenario;
   gboolean found = FALSE;
   int height;
 
-  hr_scenario_init (&scenario, board, NULL);
+  hr_evaluation_inputs_init (&scenario, board, NULL);
   hr_model_row_evaluate (row, &scenario);
   g_list_store_append (store, row);
 

@@ -119,10 +119,10 @@ test_rates_dashboard_rows (void)
   };
   HrEfficiencyFit fit;
   HrEvaluation evals[5];
-  HrScenario s;
+  HrEvaluationInputs s;
 
   g_assert_true (hr_rate_fit_efficiency (points, 2, board->bandwidth_bytes_per_s, &fit, NULL));
-  hr_scenario_init (&s, board, &fit);
+  hr_evaluation_inputs_init (&s, board, &fit);
   g_assert_cmpuint (s.context_tokens, ==, 4096);
 
   for (guint i = 0; i < specs->len; i++)
@@ -157,11 +157,11 @@ test_rates_pull_check (void)
   HrRatePoint points[] = { { 2000000000, 18.4 }, { 4900000000, 7.4 } };
   HrEfficiencyFit fit;
   HrEvaluation e;
-  HrScenario s;
+  HrEvaluationInputs s;
   g_autoptr(GPtrArray) r14 = NULL, r05 = NULL, r3 = NULL, r8 = NULL;
 
   hr_rate_fit_efficiency (points, 2, 102e9, &fit, NULL);
-  hr_scenario_init (&s, board, &fit);
+  hr_evaluation_inputs_init (&s, board, &fit);
 
   /* qwen2.5:14b: both reasons at once */
   hr_evaluate (&s, g_ptr_array_index (specs, 4), NAN, 0, &e);
@@ -195,9 +195,9 @@ test_rates_past_context (void)
   g_autoptr(GPtrArray) specs = seed_models ();
   HrModelSpec *llama = g_ptr_array_index (specs, 2);
   HrEvaluation e;
-  HrScenario s;
+  HrEvaluationInputs s;
 
-  hr_scenario_init (&s, board, NULL);
+  hr_evaluation_inputs_init (&s, board, NULL);
   llama->context_length = 8192;
   s.context_tokens = 16384;
   hr_evaluate (&s, llama, NAN, 0, &e);

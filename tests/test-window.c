@@ -202,7 +202,7 @@ test_window_seed_board (void)
   g_autoptr(GPtrArray) catalog = NULL;
   g_autoptr(GError) error = NULL;
   GtkColumnView *view;
-  const HrScenario *scenario;
+  const HrEvaluationInputs *scenario;
   guint recommended = 0;
 
   open_window (&f);

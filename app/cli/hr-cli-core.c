@@ -410,7 +410,7 @@ add_evaluation_json (JsonBuilder        *b,
 static void
 add_board_json (JsonBuilder   *b,
                 const HrBoard *board,
-                const HrScenario *s)
+                const HrEvaluationInputs *s)
 {
   json_builder_set_member_name (b, "board");
   json_builder_add_string_value (b, board->id);
@@ -435,7 +435,7 @@ add_board_json (JsonBuilder   *b,
 /* Evaluates every row; returns the evaluations (n = rows->len). */
 static HrEvaluation *
 evaluate_rows (HrCliContext *ctx,
-               HrScenario   *s,
+               HrEvaluationInputs   *s,
                GPtrArray    *rows)
 {
   HrEvaluation *evals = g_new0 (HrEvaluation, MAX (rows->len, 1));
@@ -470,7 +470,7 @@ hr_cli_cmd_fit (int    argc,
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree HrEvaluation *evals = NULL;
   g_autofree char *budget = NULL, *pool = NULL, *resident = NULL, *reserve = NULL, *kv_header = NULL;
-  HrScenario s;
+  HrEvaluationInputs s;
 
   if (!parse_options ("fit", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -489,7 +489,7 @@ hr_cli_cmd_fit (int    argc,
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
   s.context_tokens = o.context;
   s.kv_type = o.kv_type;
   s.parallel_slots = o.parallel;
@@ -566,7 +566,7 @@ hr_cli_cmd_dashboard (int    argc,
   g_autofree char *budget = NULL, *floor_text = NULL, *peak = NULL;
   const char *rule = "======================================================================";
   const char *thin = "----------------------------------------------------------------------";
-  HrScenario s;
+  HrEvaluationInputs s;
   gint best;
 
   if (!parse_options ("dashboard", NULL, entries, &argc, &argv))
@@ -586,7 +586,7 @@ hr_cli_cmd_dashboard (int    argc,
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
   s.context_tokens = o.context;
   s.kv_type = o.kv_type;
   s.parallel_slots = o.parallel;
@@ -691,7 +691,7 @@ hr_cli_cmd_check (int    argc,
   const HrModelSpec *spec;
   const char *name;
   HrEvaluation e;
-  HrScenario s;
+  HrEvaluationInputs s;
 
   if (!parse_options ("check", _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -716,7 +716,7 @@ hr_cli_cmd_check (int    argc,
     }
   else
     {
-      hr_scenario_init (&s, ctx.board, &ctx.fit);
+      hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
       s.context_tokens = o.context;
       s.kv_type = o.kv_type;
       s.parallel_slots = o.parallel;

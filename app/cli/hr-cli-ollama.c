@@ -452,7 +452,7 @@ pull_reasons (const char     *model,
   const HrModelSpec *spec;
   GPtrArray *reasons;
   HrEvaluation e;
-  HrScenario s;
+  HrEvaluationInputs s;
 
   if (!hr_cli_context_load (&ctx, o->board, NULL, o->measurements, error))
     return NULL;
@@ -464,7 +464,7 @@ pull_reasons (const char     *model,
       g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog (give its download size with --size GB to check it anyway)"), model));
       return reasons;
     }
-  hr_scenario_init (&s, ctx.board, &ctx.fit);
+  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
   if (spec == NULL)
     {
       /* A model the catalog does not know: the size the user gives stands

@@ -588,7 +588,7 @@ hr_cli_cmd_matrix (int    argc,
     {
       Column *c = &g_array_index (columns, Column, b);
       g_autoptr(GArray) points = NULL;
-      HrScenario s;
+      HrEvaluationInputs s;
       HrRuntimeInputs template_inputs;
 
       c->board = g_ptr_array_index (boards, b);
@@ -603,7 +603,7 @@ hr_cli_cmd_matrix (int    argc,
       else
         hr_calibration_fit (NULL, 0, &c->calibration, NULL);
 
-      hr_scenario_init (&s, c->board, &c->fit);
+      hr_evaluation_inputs_init (&s, c->board, &c->fit);
       s.precision = o.precision;
       s.kv_type = o.kv_type;
       s.context_tokens = o.context;

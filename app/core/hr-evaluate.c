@@ -11,7 +11,7 @@
 #include "hr-units.h"
 
 /**
- * hr_scenario_init:
+ * hr_evaluation_inputs_init:
  * @scenario: (out caller-allocates): the scenario
  * @board: the board (not copied: it must outlive @scenario)
  * @fit: (nullable): the board's efficiency fit; %NULL = none
@@ -20,11 +20,11 @@
  * num_ctx from 0.6.7 and the seed's window), one slot, and the board's floor.
  */
 void
-hr_scenario_init (HrScenario            *scenario,
-                  const HrBoard         *board,
-                  const HrEfficiencyFit *fit)
+hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
+                           const HrBoard         *board,
+                           const HrEfficiencyFit *fit)
 {
-  *scenario = (HrScenario) {
+  *scenario = (HrEvaluationInputs) {
     .board = board,
     .precision = NULL,
     .kv_type = HR_KV_CACHE_F16,
@@ -50,7 +50,7 @@ hr_scenario_init (HrScenario            *scenario,
  * another precision falls back to ceiling x efficiency. Allocates nothing.
  */
 void
-hr_evaluate (const HrScenario  *scenario,
+hr_evaluate (const HrEvaluationInputs  *scenario,
              const HrModelSpec *spec,
              double             measured_tps,
              guint64            overhead_bytes,

@@ -26,7 +26,7 @@ typedef struct {
   guint32            parallel_slots; /* >= 1 */
   HrEfficiencyFit    fit;            /* the board's efficiency fit */
   double             floor_tps;      /* from the board's turn budget */
-} HrScenario;
+} HrEvaluationInputs;
 
 typedef struct {
   HrFootprint  footprint;
@@ -39,14 +39,14 @@ typedef struct {
   gboolean     past_context_limit; /* context_tokens > spec->context_length */
 } HrEvaluation;
 
-void      hr_scenario_init  (HrScenario        *scenario,
-                             const HrBoard     *board,
-                             const HrEfficiencyFit *fit);
-void      hr_evaluate       (const HrScenario  *scenario,
-                             const HrModelSpec *spec,
-                             double             measured_tps,
-                             guint64            overhead_bytes,
-                             HrEvaluation      *out);
+void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,
+                                     const HrBoard            *board,
+                                     const HrEfficiencyFit    *fit);
+void      hr_evaluate       (const HrEvaluationInputs *scenario,
+                             const HrModelSpec        *spec,
+                             double                    measured_tps,
+                             guint64                   overhead_bytes,
+                             HrEvaluation             *out);
 gint      hr_recommend      (HrModelSpec * const *specs,
                              const HrEvaluation  *evaluations,
                              guint                n_rows);

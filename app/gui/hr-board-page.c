@@ -188,7 +188,7 @@ static const char *
 board_id (HrBoardPage *self)
 {
   HrModelsPage *page = models_page (self);
-  const HrScenario *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
+  const HrEvaluationInputs *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
 
   if (scenario == NULL || scenario->board == NULL || scenario->board->id == NULL)
     return "unknown";
@@ -1417,7 +1417,7 @@ check_pull (HrBoardPage *self,
             char       **out_numbers)
 {
   HrModelsPage *page = models_page (self);
-  const HrScenario *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
+  const HrEvaluationInputs *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
   HrModelRow *row = find_catalog_row (self, model);
   g_autoptr(HrModelSpec) own = NULL;
   const HrModelSpec *spec;

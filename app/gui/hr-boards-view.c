@@ -240,7 +240,7 @@ hr_boards_view_update (HrBoardsView          *self,
                        GPtrArray             *specs,
                        GPtrArray             *measurements,
                        GPtrArray             *catalog,
-                       const HrScenario      *scenario,
+                       const HrEvaluationInputs      *scenario,
                        const HrRuntimeInputs *runtime,
                        gboolean               runtime_from_board,
                        HrUnit                 unit,
@@ -274,7 +274,7 @@ hr_boards_view_update (HrBoardsView          *self,
       g_autofree HrModelSpec **row_specs = g_new0 (HrModelSpec *, MAX (n, 1));
       HrEfficiencyFit fit = { 0 };
       HrRuntimeInputs board_runtime;
-      HrScenario s;
+      HrEvaluationInputs s;
 
       c->board = hr_board_copy (g_ptr_array_index (boards, b));
       c->recommended = -1;
@@ -284,7 +284,7 @@ hr_boards_view_update (HrBoardsView          *self,
         fit = (HrEfficiencyFit) { 0 };
       rates = hr_measurement_archive_rates (measurements, c->board->id);
 
-      hr_scenario_init (&s, c->board, &fit);
+      hr_evaluation_inputs_init (&s, c->board, &fit);
       s.precision = scenario->precision;
       s.kv_type = scenario->kv_type;
       s.context_tokens = scenario->context_tokens;

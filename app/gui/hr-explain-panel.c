@@ -65,7 +65,7 @@ struct _HrExplainPanel
 
   HrModelRow *row;
   HrBoard    *board;     /* owned copy */
-  HrScenario  scenario;  /* .board points at self->board */
+  HrEvaluationInputs  scenario;  /* .board points at self->board */
 
   /* The runtime model, when one is selected */
   GtkWidget  *runtime_box;
@@ -107,7 +107,7 @@ set_figure (HrExplainPanel *self,
 }
 
 static char *
-describe_scenario (const HrScenario *scenario)
+describe_scenario (const HrEvaluationInputs *scenario)
 {
   g_autofree char *context = hr_gui_format_context (scenario->context_tokens);
   const char *precision = scenario->precision ? scenario->precision->label : _("as pulled");
@@ -138,7 +138,7 @@ refresh (HrExplainPanel *self)
   const HrModelSpec *spec;
   const HrEvaluation *e;
   const HrEvaluation *plain;
-  const HrScenario *sc = &self->scenario;
+  const HrEvaluationInputs *sc = &self->scenario;
   g_autofree char *subtitle = NULL;
 
   gtk_widget_set_visible (self->empty, self->row == NULL || self->board == NULL);
@@ -383,7 +383,7 @@ refresh_runtime (HrExplainPanel *self)
 
 static void
 copy_scenario (HrExplainPanel   *self,
-               const HrScenario *scenario)
+               const HrEvaluationInputs *scenario)
 {
   if (scenario == NULL || scenario->board == NULL)
     return;
@@ -537,7 +537,7 @@ hr_explain_panel_new (void)
 void
 hr_explain_panel_set_row (HrExplainPanel   *self,
                           HrModelRow       *row,
-                          const HrScenario *scenario)
+                          const HrEvaluationInputs *scenario)
 {
   g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
 
@@ -555,7 +555,7 @@ hr_explain_panel_set_row (HrExplainPanel   *self,
  */
 void
 hr_explain_panel_update (HrExplainPanel   *self,
-                         const HrScenario *scenario)
+                         const HrEvaluationInputs *scenario)
 {
   g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
 

@@ -23,9 +23,9 @@ G_DECLARE_FINAL_TYPE (HrExplainPanel, hr_explain_panel, HR, EXPLAIN_PANEL, AdwBi
 GtkWidget  *hr_explain_panel_new        (void);
 void        hr_explain_panel_set_row    (HrExplainPanel   *self,
                                          HrModelRow       *row,
-                                         const HrScenario *scenario);
+                                         const HrEvaluationInputs *scenario);
 void        hr_explain_panel_update     (HrExplainPanel   *self,
-                                         const HrScenario *scenario);
+                                         const HrEvaluationInputs *scenario);
 void        hr_explain_panel_set_runtime (HrExplainPanel        *self,
                                           const HrRuntimeInputs *runtime,
                                           const HrCalibration   *calibration);

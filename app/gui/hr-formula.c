@@ -46,7 +46,7 @@ format_bytes_and_size (guint64 bytes)
  */
 char *
 hr_formula_weights (const HrModelSpec  *spec,
-                    const HrScenario   *scenario,
+                    const HrEvaluationInputs   *scenario,
                     const HrEvaluation *evaluation)
 {
   guint64 weights = evaluation->footprint.weights;
@@ -181,7 +181,7 @@ hr_formula_kv_per_token (const HrModelSpec *spec,
  */
 char *
 hr_formula_kv_cache (const HrModelSpec  *spec,
-                     const HrScenario   *scenario,
+                     const HrEvaluationInputs   *scenario,
                      const HrEvaluation *evaluation)
 {
   guint64 kv = evaluation->footprint.kv_cache;
@@ -352,7 +352,7 @@ hr_formula_ceiling (const HrBoard      *board,
  *   ceiling x efficiency and whether the weights lie inside the fitted band
  */
 char *
-hr_formula_rate (const HrScenario   *scenario,
+hr_formula_rate (const HrEvaluationInputs   *scenario,
                  const HrEvaluation *evaluation)
 {
   const HrEfficiencyFit *fit = &scenario->fit;
@@ -393,7 +393,7 @@ hr_formula_rate (const HrScenario   *scenario,
  */
 char *
 hr_formula_floor (const HrBoard    *board,
-                  const HrScenario *scenario)
+                  const HrEvaluationInputs *scenario)
 {
   g_autofree char *stage = hr_format_count (board->stage_ceiling_ms);
   g_autofree char *prefill = hr_format_count (board->prefill_allowance_ms);
@@ -411,7 +411,7 @@ hr_formula_floor (const HrBoard    *board,
  * Returns: (transfer full): "18.4 t/s >= 10.2 t/s floor: ok"
  */
 char *
-hr_formula_speed (const HrScenario   *scenario,
+hr_formula_speed (const HrEvaluationInputs   *scenario,
                   const HrEvaluation *evaluation)
 {
   g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
@@ -439,7 +439,7 @@ hr_formula_speed (const HrScenario   *scenario,
  */
 char *
 hr_formula_context (const HrModelSpec *spec,
-                    const HrScenario  *scenario)
+                    const HrEvaluationInputs  *scenario)
 {
   g_autofree char *tokens = hr_gui_format_context (scenario->context_tokens);
   g_autofree char *limit = NULL;

@@ -17,13 +17,13 @@
 G_BEGIN_DECLS
 
 char *hr_formula_weights         (const HrModelSpec  *spec,
-                                  const HrScenario   *scenario,
+                                  const HrEvaluationInputs   *scenario,
                                   const HrEvaluation *evaluation);
 char *hr_formula_effective_bits  (const HrModelSpec  *spec);
 char *hr_formula_kv_per_token    (const HrModelSpec  *spec,
                                   HrKvCacheType       kv_type);
 char *hr_formula_kv_cache        (const HrModelSpec  *spec,
-                                  const HrScenario   *scenario,
+                                  const HrEvaluationInputs   *scenario,
                                   const HrEvaluation *evaluation);
 char *hr_formula_overhead        (const HrEvaluation *evaluation);
 char *hr_formula_total           (const HrEvaluation *evaluation);
@@ -33,13 +33,13 @@ char *hr_formula_verdict         (const HrBoard      *board,
                                   const HrEvaluation *evaluation);
 char *hr_formula_ceiling         (const HrBoard      *board,
                                   const HrEvaluation *evaluation);
-char *hr_formula_rate            (const HrScenario   *scenario,
+char *hr_formula_rate            (const HrEvaluationInputs   *scenario,
                                   const HrEvaluation *evaluation);
 char *hr_formula_floor           (const HrBoard      *board,
-                                  const HrScenario   *scenario);
-char *hr_formula_speed           (const HrScenario   *scenario,
+                                  const HrEvaluationInputs   *scenario);
+char *hr_formula_speed           (const HrEvaluationInputs   *scenario,
                                   const HrEvaluation *evaluation);
 char *hr_formula_context         (const HrModelSpec  *spec,
-                                  const HrScenario   *scenario);
+                                  const HrEvaluationInputs   *scenario);
 
 G_END_DECLS

@@ -72,7 +72,7 @@ struct _HrMemoryChart
   guint              n_rows;      /* rows in the list, drawn or not */
   HrModelRow        *selected;
   HrBoard           *board;       /* owned copy */
-  HrScenario         scenario;    /* .board points at self->board */
+  HrEvaluationInputs         scenario;    /* .board points at self->board */
   gboolean           has_scenario;
 
   Colors             colors;
@@ -1472,7 +1472,7 @@ hr_memory_chart_set_rows (HrMemoryChart *self,
  */
 void
 hr_memory_chart_set_scenario (HrMemoryChart    *self,
-                              const HrScenario *scenario)
+                              const HrEvaluationInputs *scenario)
 {
   g_return_if_fail (HR_IS_MEMORY_CHART (self));
   g_return_if_fail (scenario != NULL && scenario->board != NULL);

@@ -43,7 +43,7 @@ void               hr_memory_chart_set_unit         (HrMemoryChart     *self,
 void               hr_memory_chart_set_rows         (HrMemoryChart     *self,
                                                      GListModel        *rows);
 void               hr_memory_chart_set_scenario     (HrMemoryChart     *self,
-                                                     const HrScenario  *scenario);
+                                                     const HrEvaluationInputs  *scenario);
 void               hr_memory_chart_set_selected     (HrMemoryChart     *self,
                                                      HrModelRow        *row);
 void               hr_memory_chart_set_learned_text (HrMemoryChart     *self,

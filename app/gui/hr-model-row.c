@@ -253,7 +253,7 @@ hr_model_row_set_recommended (HrModelRow *self,
  */
 void
 hr_model_row_evaluate (HrModelRow       *self,
-                       const HrScenario *scenario)
+                       const HrEvaluationInputs *scenario)
 {
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
@@ -291,7 +291,7 @@ hr_model_row_evaluate (HrModelRow       *self,
  */
 void
 hr_model_row_evaluate_runtime (HrModelRow            *self,
-                               const HrScenario      *scenario,
+                               const HrEvaluationInputs      *scenario,
                                const HrRuntimeInputs *runtime,
                                const HrCalibration   *calibration)
 {

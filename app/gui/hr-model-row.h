@@ -36,9 +36,9 @@ gboolean            hr_model_row_get_recommended   (HrModelRow         *self);
 void                hr_model_row_set_recommended   (HrModelRow         *self,
                                                     gboolean            recommended);
 void                hr_model_row_evaluate          (HrModelRow         *self,
-                                                    const HrScenario   *scenario);
+                                                    const HrEvaluationInputs   *scenario);
 void                hr_model_row_evaluate_runtime  (HrModelRow            *self,
-                                                    const HrScenario      *scenario,
+                                                    const HrEvaluationInputs      *scenario,
                                                     const HrRuntimeInputs *runtime,
                                                     const HrCalibration   *calibration);
 gint64              hr_model_row_get_learned_bytes (HrModelRow         *self);

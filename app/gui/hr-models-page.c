@@ -105,7 +105,7 @@ struct _HrModelsPage
   HrBoard            *board;            /* the selected board, as edited */
   guint               board_index;
   HrEfficiencyFit     fit;
-  HrScenario          scenario;
+  HrEvaluationInputs          scenario;
   const HrPrecision  *precisions[G_N_ELEMENTS (precision_ids)];
   guint               n_precisions;
 
@@ -654,7 +654,7 @@ selected_context (HrModelsPage *self)
 static void
 build_scenario (HrModelsPage *self)
 {
-  hr_scenario_init (&self->scenario, self->board, &self->fit);
+  hr_evaluation_inputs_init (&self->scenario, self->board, &self->fit);
   self->scenario.precision = selected_precision (self);
   self->scenario.kv_type = (HrKvCacheType) adw_combo_row_get_selected (self->kv_row);
   self->scenario.context_tokens = selected_context (self);
@@ -1905,7 +1905,7 @@ hr_models_page_get_boards (HrModelsPage *self)
  *
  * Returns: (transfer none): the scenario the rows were last evaluated under
  */
-const HrScenario *
+const HrEvaluationInputs *
 hr_models_page_get_scenario (HrModelsPage *self)
 {
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);

@@ -48,7 +48,7 @@ gboolean          hr_models_page_add_model          (HrModelsPage      *self,
                                                      GError           **error);
 void              hr_models_page_reload_measurements (HrModelsPage     *self);
 GPtrArray        *hr_models_page_get_boards         (HrModelsPage      *self);
-const HrScenario *hr_models_page_get_scenario       (HrModelsPage      *self);
+const HrEvaluationInputs *hr_models_page_get_scenario       (HrModelsPage      *self);
 GListModel       *hr_models_page_get_rows           (HrModelsPage      *self);
 HrModelRow       *hr_models_page_find_row           (HrModelsPage      *self,
                                                      const char        *name);

@@ -129,8 +129,8 @@ update_add_button (HrSpecMemory *self)
 void
 hr_spec_memory_refresh (HrSpecMemory *self)
 {
-  const HrScenario *base;
-  HrScenario scenario;
+  const HrEvaluationInputs *base;
+  HrEvaluationInputs scenario;
   const HrEvaluation *e;
   g_autofree char *budget = NULL;
   g_autofree char *scenario_text = NULL;
