@@ -477,6 +477,7 @@ place (const Model     *m,
 {
   double idle = 1.0 - m->active;
   gboolean whole = n == m->n + 1 && part == 0;
+  guint partial = 0;
 
   out->vram = (HrOffloadSide) { 0 };
   out->host = (HrOffloadSide) { 0 };
@@ -511,13 +512,15 @@ place (const Model     *m,
         out->host.kv_cache += l->kv;
       else
         out->vram.kv_cache += l->kv;
+      if (f != HR_LAYER_FRACTION_NONE && f != FRACTION_FULL)
+        partial++;
     }
   out->host.compute = whole ? m->inputs : m->inputs + m->compute;
   sum_side (&out->vram);
   sum_side (&out->host);
   out->gpu_layers = n;
-  out->partial_layers = part;
-  out->overflow = part > 0 ? overflow : HR_LAYER_FRACTION_MOE;
+  out->partial_layers = partial;
+  out->overflow = partial > 0 ? overflow : HR_LAYER_FRACTION_MOE;
   out->size_bytes = whole ? out->vram.total : out->vram.total + out->host.total;
   hr_offload_format_processor (out->vram.total, out->size_bytes, out->processor);
 }

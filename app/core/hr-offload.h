@@ -60,7 +60,7 @@ typedef struct {
   HrRuntimePrediction prediction;  /* the all-on-the-GPU runtime prediction the split starts from */
   guint32  total_layers;     /* blocks + 1 (the output layer), as "offloaded N/M layers to GPU" */
   guint32  gpu_layers;       /* N of that line: the output layer and the last N - 1 blocks */
-  guint32  partial_layers;   /* GPU blocks whose expert (or other ffn) tensors are in host memory */
+  guint32  partial_layers;   /* GPU blocks with some tensors in host memory (MoE experts first) */
   HrLayerFraction overflow;  /* the fraction of the first partial block */
   gboolean user_layers;      /* num_gpu set: llama.cpp's fit did not run */
   guint64  free_vram_bytes;  /* the board's VRAM less its resident bytes */
