@@ -603,6 +603,28 @@ test_offload_best_precision (void)
   g_free (split);
 }
 
+/* ollama#9221: a Qwen2.5-32B at n_ctx 8,192 (4 slots x 2,048) on one GPU,
+ * every layer there: the host compute buffer was 26.01 MiB, ubatch 512 x 4 x
+ * (5,120 + 8,192 cells) = 27,262,976 B = 26.00 MiB. */
+static void
+test_offload_host_compute_9221 (void)
+{
+  g_autoptr(GPtrArray) boards = builtin ("boards.json");
+  g_autoptr(GPtrArray) catalog = builtin ("catalog.json");
+  g_autoptr(GError) error = NULL;
+  HrOffload *split = g_new0 (HrOffload, 1);
+  HrOffloadInputs in;
+
+  hr_offload_inputs_init (&in, hr_boards_find (boards, "rtx-3090"), hr_catalog_find (catalog, "qwen2.5:32b"), 2048);
+  in.runtime.parallel_slots = 4;
+  g_assert_true (hr_offload_predict (&in, split, &error));
+  g_assert_cmpuint (split->gpu_layers, ==, 65);
+  g_assert_cmpstr (split->processor, ==, "100% GPU");
+  g_assert_cmpuint (split->host.compute, ==, 27262976);
+  g_assert_cmpfloat (fabs (split->host.compute / 1048576.0 - 26.01), <, 0.02);
+  g_free (split);
+}
+
 /* The closing note's table: five catalog models on the RTX 3060 12 GB. */
 static void
 test_offload_rtx3060_table (void)
@@ -656,6 +678,7 @@ main (int   argc,
   g_test_add_func ("/offload/parallel-slots", test_offload_parallel_slots);
   g_test_add_func ("/offload/max-context", test_offload_max_context);
   g_test_add_func ("/offload/best-precision", test_offload_best_precision);
+  g_test_add_func ("/offload/host-compute-9221", test_offload_host_compute_9221);
   g_test_add_func ("/offload/rtx3060-table", test_offload_rtx3060_table);
   return g_test_run ();
 }

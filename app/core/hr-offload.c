@@ -968,6 +968,7 @@ hr_offload_best_precision (const HrOffloadInputs *inputs,
   HrOffload *scratch = g_new0 (HrOffload, 1);
   Want want = { allow_partial, 0.0, 0.0, 0.0 };
   const HrPrecision *list, *best = NULL;
+  GError *local = NULL;
   guint n;
 
   list = hr_precision_list (&n);
@@ -977,11 +978,12 @@ hr_offload_best_precision (const HrOffloadInputs *inputs,
       if (best != NULL && list[i].bits_per_weight <= best->bits_per_weight)
         continue;
       in.runtime.precision = &list[i];
-      if (acceptable (&in, &want, scratch, error))
+      if (acceptable (&in, &want, scratch, &local))
         best = &list[i];
-      else if (error != NULL && *error != NULL)
+      else if (local != NULL)
         {
           g_free (scratch);
+          g_propagate_error (error, local);
           return NULL;
         }
     }
