@@ -81,6 +81,10 @@ hr_board_free (HrBoard *board)
  * Checks the figures make a budget: an id and a name, a pool above zero and
  * under 1 PB, resident + reserve below the pool, a bandwidth in
  * (0, 100 TB/s], and a stage ceiling longer than the prefill allowance.
+ * Host memory (discrete boards only): either none (host_pool_bytes 0 and
+ * every other host figure 0) or a host pool under 1 PB, host resident +
+ * host reserve below it and a host bandwidth in (0, 100 TB/s]; a unified or
+ * "cpu" board has no host figures (its one pool is the memory).
  *
  * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the field.
  */
@@ -106,6 +110,25 @@ hr_board_validate (const HrBoard *board,
     INVALID (_("field \"reply_tokens\" must be between 1 and 1,000,000"));
   if (board->stage_ceiling_ms <= board->prefill_allowance_ms)
     INVALID (_("\"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode"));
+  if ((guint) board->backend > HR_BOARD_BACKEND_CPU)
+    INVALID (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
+  if (board->host_pool_bytes == 0)
+    {
+      if (board->host_resident_bytes > 0 || board->host_reserve_bytes > 0 || board->host_bandwidth_bytes_per_s != 0.0)
+        INVALID (_("field \"host_pool_bytes\" is missing: the other host figures need the host memory's size"));
+      return TRUE;
+    }
+  if (board->unified)
+    INVALID (_("field \"host_pool_bytes\" is for a discrete GPU: a unified board has one pool, \"pool_bytes\""));
+  if (board->backend == HR_BOARD_BACKEND_CPU)
+    INVALID (_("field \"host_pool_bytes\" is for a GPU board: on a \"cpu\" board the pool is the host memory"));
+  if (board->host_pool_bytes > G_GUINT64_CONSTANT (1000000000000000))
+    INVALID (_("field \"host_pool_bytes\" must be between 1 byte and 1 PB"));
+  if (!hr_add_u64 (board->host_resident_bytes, board->host_reserve_bytes, &spoken_for) ||
+      spoken_for >= board->host_pool_bytes)
+    INVALID (_("\"host_resident_bytes\" plus \"host_reserve_bytes\" must be less than \"host_pool_bytes\": nothing would be left for layers in host memory"));
+  if (!(board->host_bandwidth_bytes_per_s > 0.0) || board->host_bandwidth_bytes_per_s > 1e14)
+    INVALID (_("field \"host_bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s"));
   return TRUE;
 #undef INVALID
 }
@@ -203,8 +226,9 @@ hr_board_verdict (const HrBoard *board,
  * hr_verdict_to_string:
  * @verdict: a verdict
  *
- * Returns: (transfer none): "fits", "tight" or "over" (untranslated: the
- *   seed's words, used in tables, JSON and CSV).
+ * Returns: (transfer none): "fits", "tight", "partial" or "over"
+ *   (untranslated: the seed's words and design.md's, used in tables, JSON
+ *   and CSV).
  */
 const char *
 hr_verdict_to_string (HrVerdict verdict)
@@ -213,7 +237,95 @@ hr_verdict_to_string (HrVerdict verdict)
     {
     case HR_VERDICT_FITS:  return "fits";
     case HR_VERDICT_TIGHT: return "tight";
+    case HR_VERDICT_PARTIAL: return "partial";
     case HR_VERDICT_OVER:
     default:               return "over";
     }
+}
+
+/**
+ * hr_board_has_host:
+ * @board: a board
+ *
+ * Returns: %TRUE when the board is a discrete-GPU board whose host memory
+ *   is known (host_pool_bytes above 0): layers can then be placed there.
+ */
+gboolean
+hr_board_has_host (const HrBoard *board)
+{
+  return !board->unified && board->backend != HR_BOARD_BACKEND_CPU && board->host_pool_bytes > 0;
+}
+
+/**
+ * hr_board_host_headroom_bytes:
+ * @board: a board
+ *
+ * host headroom = host pool - host resident, the system RAM free before a
+ * model loads (what llama.cpp's CPU device reports as free).
+ *
+ * Returns: bytes (0 when the host memory is not known).
+ */
+guint64
+hr_board_host_headroom_bytes (const HrBoard *board)
+{
+  return board->host_pool_bytes > board->host_resident_bytes ?
+         board->host_pool_bytes - board->host_resident_bytes : 0;
+}
+
+/**
+ * hr_board_host_budget_bytes:
+ * @board: a board
+ *
+ * host budget = host pool - host resident - host reserve.
+ *
+ * Returns: bytes (0 when nothing is left or the host memory is not known).
+ */
+guint64
+hr_board_host_budget_bytes (const HrBoard *board)
+{
+  guint64 headroom = hr_board_host_headroom_bytes (board);
+
+  return headroom > board->host_reserve_bytes ? headroom - board->host_reserve_bytes : 0;
+}
+
+/**
+ * hr_board_backend_to_string:
+ * @backend: a backend
+ *
+ * Returns: (transfer none): "cuda", "metal" or "cpu" (the boards.json words).
+ */
+const char *
+hr_board_backend_to_string (HrBoardBackend backend)
+{
+  switch (backend)
+    {
+    case HR_BOARD_BACKEND_METAL: return "metal";
+    case HR_BOARD_BACKEND_CPU:   return "cpu";
+    case HR_BOARD_BACKEND_CUDA:
+    default:                     return "cuda";
+    }
+}
+
+/**
+ * hr_board_backend_from_string:
+ * @str: (nullable): "cuda", "metal" or "cpu" (case-insensitive)
+ * @out_backend: (out): the backend
+ *
+ * Returns: %TRUE when @str names a backend; %FALSE leaves @out_backend as it was.
+ */
+gboolean
+hr_board_backend_from_string (const char     *str,
+                              HrBoardBackend *out_backend)
+{
+  static const HrBoardBackend all[] = { HR_BOARD_BACKEND_CUDA, HR_BOARD_BACKEND_METAL, HR_BOARD_BACKEND_CPU };
+
+  if (str == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    if (g_ascii_strcasecmp (str, hr_board_backend_to_string (all[i])) == 0)
+      {
+        *out_backend = all[i];
+        return TRUE;
+      }
+  return FALSE;
 }

@@ -10,6 +10,14 @@
  *   fits  if footprint <= budget    (margin = budget - footprint)
  *   tight if footprint <= headroom  (margin = headroom - footprint)
  *   over  otherwise                 (margin = footprint - headroom)
+ *
+ * A discrete-GPU board (unified FALSE) also knows its host memory: the
+ * pool, resident, reserve and bandwidth above are then the GPU's VRAM, and
+ * the host_* fields the system RAM that layers llama.cpp keeps off the GPU
+ * live in (hr-offload.h). A unified board has one pool and no host_* figures.
+ * A board file written before these fields existed still loads: a missing
+ * "backend" is "cuda" and missing host figures are 0, "not known", which
+ * leaves a model that does not fit the VRAM "over", as before.
  */
 #pragma once
 
@@ -21,7 +29,15 @@ typedef enum {
   HR_VERDICT_FITS,
   HR_VERDICT_TIGHT,
   HR_VERDICT_OVER,
+  HR_VERDICT_PARTIAL, /* runs, with part of the model in host memory (hr-offload.h) */
 } HrVerdict;
+
+/* The runtime backend a board's Ollama uses (llama.cpp's device kinds). */
+typedef enum {
+  HR_BOARD_BACKEND_CUDA,  /* NVIDIA (and ROCm): llama.cpp CUDA0 */
+  HR_BOARD_BACKEND_METAL, /* Apple: MTL0 */
+  HR_BOARD_BACKEND_CPU,   /* no GPU: every layer in host memory */
+} HrBoardBackend;
 
 typedef struct _HrBoard HrBoard;
 
@@ -37,6 +53,12 @@ struct _HrBoard {
   guint32  stage_ceiling_ms;     /* turn budget: the LLM stage's share, ms */
   guint32  prefill_allowance_ms; /* turn budget: time kept for prefill, ms */
   char    *source;               /* where the figures come from */
+  /* Appended for partial offload (hr-offload.h); 0 = not known. */
+  HrBoardBackend backend;             /* default cuda */
+  guint64  host_pool_bytes;           /* discrete boards: system RAM */
+  guint64  host_resident_bytes;       /* held by the OS and other programs */
+  guint64  host_reserve_bytes;        /* held back */
+  double   host_bandwidth_bytes_per_s;/* system RAM bandwidth, bytes per second */
 };
 
 #define HR_TYPE_BOARD (hr_board_get_type ())
@@ -55,6 +77,12 @@ HrVerdict   hr_board_verdict        (const HrBoard *board,
                                      guint64        footprint_bytes,
                                      guint64       *out_margin_bytes);
 const char *hr_verdict_to_string    (HrVerdict      verdict);
+gboolean    hr_board_has_host       (const HrBoard *board);
+guint64     hr_board_host_headroom_bytes (const HrBoard *board);
+guint64     hr_board_host_budget_bytes   (const HrBoard *board);
+const char *hr_board_backend_to_string   (HrBoardBackend backend);
+gboolean    hr_board_backend_from_string (const char     *str,
+                                          HrBoardBackend *out_backend);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrBoard, hr_board_free)
 

@@ -718,6 +718,22 @@ board_from_object (HrJsonDoc   *doc,
   board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
   READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
   READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
+  {
+    g_autofree char *backend = NULL;
+    double host_bandwidth_gb_s = 0.0;
+
+    READ (object, _hr_json_get_string (object, "backend", FALSE, &backend, &problem), "backend");
+    if (backend != NULL && !hr_board_backend_from_string (backend, &board->backend))
+      {
+        problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
+        READ (object, FALSE, "backend");
+      }
+    READ (object, _hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, &problem), "host_pool_bytes");
+    READ (object, _hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, &problem), "host_resident_bytes");
+    READ (object, _hr_json_get_u64 (object, "host_reserve_bytes", FALSE, G_MAXUINT64, &board->host_reserve_bytes, &problem), "host_reserve_bytes");
+    READ (object, _hr_json_get_double (object, "host_bandwidth_gb_s", FALSE, &host_bandwidth_gb_s, &problem), "host_bandwidth_gb_s");
+    board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
+  }
 
   turn = json_object_get_member (object, "turn_budget");
   if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn))
@@ -764,7 +780,10 @@ board_from_object (HrJsonDoc   *doc,
  *
  * Parses `{"version": 1, "boards": [...]}`: id, name, pool_bytes,
  * resident_bytes, reserve_bytes (bytes) and bandwidth_gb_s (decimal GB/s)
- * required; unified, turn_budget and source optional. Each board is
+ * required; unified, turn_budget and source optional; backend ("cuda",
+ * the default, "metal" or "cpu") and a discrete board's host memory
+ * (host_pool_bytes, host_resident_bytes, host_reserve_bytes,
+ * host_bandwidth_gb_s; 0 = not known) optional. Each board is
  * validated (hr_board_validate()); ids must be unique.
  *
  * Returns: (transfer full) (element-type HrBoard): the boards, or %NULL with
@@ -886,6 +905,15 @@ hr_boards_save_file (GPtrArray   *boards,
       add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
       json_builder_end_object (builder);
       add_string (builder, "source", board->source);
+      add_string (builder, "backend", hr_board_backend_to_string (board->backend));
+      if (board->host_pool_bytes > 0)
+        {
+          add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
+          add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
+          add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
+          json_builder_set_member_name (builder, "host_bandwidth_gb_s");
+          json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -47,7 +47,10 @@ hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
  * One row of the dashboard: footprint (hr_memory_footprint()), verdict and
  * margin (hr_board_verdict()), ceiling, rate and its source, speed. A
  * measured rate counts only at the model's own precision: sketching it at
- * another precision falls back to ceiling x efficiency. Allocates nothing.
+ * another precision falls back to ceiling x efficiency. A board with no
+ * efficiency fit (nothing measured on it) and a prior_efficiency in the
+ * scenario gets ceiling x prior, source "prior"; a board with a fit never
+ * uses the prior, so the seed board's rows are the seed's. Allocates nothing.
  */
 void
 hr_evaluate (const HrEvaluationInputs  *scenario,
@@ -73,6 +76,11 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
       out->tps = measured_tps;
       out->source = HR_RATE_SOURCE_MEASURED;
     }
+  else if (scenario->fit.n_points == 0 && scenario->prior_efficiency > 0.0)
+    {
+      out->tps = out->ceiling_tps * scenario->prior_efficiency;
+      out->source = HR_RATE_SOURCE_PRIOR;
+    }
   else
     {
       out->tps = out->ceiling_tps * scenario->fit.efficiency;
@@ -88,7 +96,9 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
  * @n_rows: how many
  *
  * The seed's recommendation: among rows whose verdict is fits and whose
- * speed is ok, the one with the most parameters (the first on a tie).
+ * speed is ok, the one with the most parameters (the first on a tie). On a
+ * board without measurements, whose rates are priors, "likely ok" stands
+ * for ok (a prior never meets a measured row: one board has one or the other).
  *
  * Returns: the index of the recommended row, or -1 when none qualifies.
  */
@@ -101,7 +111,8 @@ hr_recommend (HrModelSpec * const *specs,
 
   for (guint i = 0; i < n_rows; i++)
     {
-      if (evaluations[i].verdict != HR_VERDICT_FITS || evaluations[i].speed != HR_SPEED_OK)
+      if (evaluations[i].verdict != HR_VERDICT_FITS ||
+          (evaluations[i].speed != HR_SPEED_OK && evaluations[i].speed != HR_SPEED_LIKELY_OK))
         continue;
       if (best < 0 || specs[i]->parameters > specs[best]->parameters)
         best = (gint) i;
@@ -119,7 +130,10 @@ hr_recommend (HrModelSpec * const *specs,
  * before it starts"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
  * measured rate when the rate is extrapolated ("... has no rate this board
  * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
- * 10.2 t/s floor"). An empty array is the only permission to pull.
+ * 10.2 t/s floor"); a prior rate under the floor says it is a prior ("...
+ * would decode at about 3.2 t/s (a prior for this kind of board, not a
+ * measurement), under the 10.2 t/s floor"). An empty array is the only
+ * permission to pull.
  *
  * Returns: (transfer full) (element-type utf8): the reasons, possibly empty.
  */
@@ -139,6 +153,13 @@ hr_pull_check (const HrModelSpec  *spec,
   if (evaluation->source == HR_RATE_SOURCE_EXTRAPOLATED)
     {
       g_ptr_array_add (reasons, g_strdup_printf (_("%s has no rate this board has measured"), spec->name));
+    }
+  else if (evaluation->source == HR_RATE_SOURCE_PRIOR && evaluation->tps < floor_tps)
+    {
+      g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
+      g_autofree char *floor_text = hr_format_decimal (floor_tps, 1);
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s would decode at about %s t/s (a prior for this kind of board, not a measurement), under the %s t/s floor"),
+                                                 spec->name, tps, floor_text));
     }
   else if (evaluation->tps < floor_tps)
     {

@@ -26,6 +26,8 @@ typedef struct {
   guint32            parallel_slots; /* >= 1 */
   HrEfficiencyFit    fit;            /* the board's efficiency fit */
   double             floor_tps;      /* from the board's turn budget */
+  double             prior_efficiency; /* the board kind's prior (hr-priors.h), used only
+                                        * without a fit; 0 = none */
 } HrEvaluationInputs;
 
 typedef struct {

@@ -146,8 +146,10 @@ hr_rate_floor_tps (guint32 reply_tokens,
  * @floor_tps: the board's floor
  *
  * Returns: %HR_SPEED_UNKNOWN when the rate is extrapolated (an admission,
- *   not a figure), else %HR_SPEED_OK when @tps >= @floor_tps, else
- *   %HR_SPEED_SLOW.
+ *   not a figure); for a prior rate %HR_SPEED_LIKELY_OK when @tps >=
+ *   @floor_tps, else %HR_SPEED_LIKELY_SLOW (a prior is published rates on
+ *   other boards of the kind, not this board's); else %HR_SPEED_OK when
+ *   @tps >= @floor_tps, else %HR_SPEED_SLOW.
  */
 HrSpeed
 hr_rate_speed (double       tps,
@@ -156,6 +158,8 @@ hr_rate_speed (double       tps,
 {
   if (source == HR_RATE_SOURCE_EXTRAPOLATED)
     return HR_SPEED_UNKNOWN;
+  if (source == HR_RATE_SOURCE_PRIOR)
+    return tps >= floor_tps ? HR_SPEED_LIKELY_OK : HR_SPEED_LIKELY_SLOW;
   return tps >= floor_tps ? HR_SPEED_OK : HR_SPEED_SLOW;
 }
 
@@ -163,7 +167,7 @@ hr_rate_speed (double       tps,
  * hr_rate_source_to_string:
  * @source: a rate source
  *
- * Returns: (transfer none): "measured", "estimate" or "extrapolated".
+ * Returns: (transfer none): "measured", "estimate", "extrapolated" or "prior".
  */
 const char *
 hr_rate_source_to_string (HrRateSource source)
@@ -172,6 +176,7 @@ hr_rate_source_to_string (HrRateSource source)
     {
     case HR_RATE_SOURCE_MEASURED: return "measured";
     case HR_RATE_SOURCE_ESTIMATE: return "estimate";
+    case HR_RATE_SOURCE_PRIOR:    return "prior";
     case HR_RATE_SOURCE_EXTRAPOLATED:
     default:                      return "extrapolated";
     }
@@ -181,7 +186,8 @@ hr_rate_source_to_string (HrRateSource source)
  * hr_speed_to_string:
  * @speed: a speed verdict
  *
- * Returns: (transfer none): "ok", "slow" or "unknown".
+ * Returns: (transfer none): "ok", "slow", "unknown", "likely ok" or
+ *   "likely slow".
  */
 const char *
 hr_speed_to_string (HrSpeed speed)
@@ -190,6 +196,8 @@ hr_speed_to_string (HrSpeed speed)
     {
     case HR_SPEED_OK:   return "ok";
     case HR_SPEED_SLOW: return "slow";
+    case HR_SPEED_LIKELY_OK:   return "likely ok";
+    case HR_SPEED_LIKELY_SLOW: return "likely slow";
     case HR_SPEED_UNKNOWN:
     default:            return "unknown";
     }

@@ -11,6 +11,9 @@
  *                "extrapolated" outside; "measured" when the archive has it
  *   floor      = reply tokens / ((stage ceiling - prefill allowance) / 1000)
  *   speed      = unknown when extrapolated, else ok if rate >= floor, else slow
+ *   prior      = ceiling x the prior efficiency of the board's kind of
+ *                hardware, only where the board has no measurement; its
+ *                speed is "likely ok" or "likely slow"
  */
 #pragma once
 
@@ -22,12 +25,15 @@ typedef enum {
   HR_RATE_SOURCE_MEASURED,
   HR_RATE_SOURCE_ESTIMATE,
   HR_RATE_SOURCE_EXTRAPOLATED,
+  HR_RATE_SOURCE_PRIOR,        /* ceiling x a prior efficiency for the kind of hardware (hr-priors.h) */
 } HrRateSource;
 
 typedef enum {
   HR_SPEED_OK,
   HR_SPEED_SLOW,
   HR_SPEED_UNKNOWN,
+  HR_SPEED_LIKELY_OK,   /* a prior rate at or above the floor: not measured on this board */
+  HR_SPEED_LIKELY_SLOW, /* a prior rate under the floor */
 } HrSpeed;
 
 /* One measured model on a board: its weight bytes and its mean decode rate. */

@@ -1,0 +1,216 @@
+/* hr-offload-fit.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * On top of the GPU/host split (hr-offload.c): the older scheduler's
+ * automatic parallel slots, and the fit finders (the largest context, the
+ * best precision). Pure: no I/O.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-error.h"
+#include "hr-offload.h"
+
+/* ------------------------------------------------------ older scheduler */
+
+/**
+ * hr_offload_auto_parallel_slots:
+ * @board: the board
+ * @inputs: the model and the server's settings (parallel_slots is ignored)
+ * @out_slots: (out): the slots the server would choose
+ * @error: return location for a #GError
+ *
+ * The parallel slots Ollama picks when OLLAMA_NUM_PARALLEL is unset: up to
+ * 0.12 the scheduler tries 4 (2 from 0.7) and falls back to 1 when the model
+ * with that many slots does not fit the GPU's free memory (server/sched.go
+ * pickBestFullFitByLibrary with llm.PredictServerFit; from 0.10 one slot).
+ * The free memory is the board's VRAM less its resident bytes (on a unified
+ * board its pool's); the sizes are the runtime's (hr_runtime_predict() with
+ * free_bytes set, which models the same try-and-fall-back). Because a
+ * 4-slot size can pass the free memory at a short context and not at a
+ * longer one, the loaded size falls as the context grows past that point.
+ *
+ * Returns: %TRUE on success, or hr_runtime_predict()'s errors.
+ */
+gboolean
+hr_offload_auto_parallel_slots (const HrBoard         *board,
+                                const HrRuntimeInputs *inputs,
+                                guint32               *out_slots,
+                                GError               **error)
+{
+  HrRuntimeInputs in = *inputs;
+  HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  gboolean ok;
+
+  in.parallel_slots = 0;
+  in.skip_text = TRUE;
+  in.free_bytes = MAX (hr_board_headroom_bytes (board), 1);
+  ok = hr_runtime_predict (&in, p, error);
+  *out_slots = ok ? p->parallel_slots : 0;
+  g_free (p);
+  return ok;
+}
+
+/* --------------------------------------------------------- fit finders */
+
+typedef struct {
+  gboolean allow_partial;
+  double   gpu_efficiency, host_efficiency, floor_tps;
+} Want;
+
+static gboolean
+acceptable (const HrOffloadInputs *inputs,
+            const Want            *want,
+            HrOffload             *scratch,
+            GError               **error)
+{
+  double tps;
+
+  if (!hr_offload_predict (inputs, scratch, error))
+    return FALSE;
+  if (!want->allow_partial)
+    return scratch->verdict == HR_VERDICT_FITS;
+  if (scratch->verdict == HR_VERDICT_OVER)
+    return FALSE;
+  if (want->floor_tps <= 0.0)
+    return TRUE;
+  return hr_offload_decode_tps (scratch, inputs->board, want->gpu_efficiency, want->host_efficiency,
+                                &tps, NULL, NULL) && tps >= want->floor_tps;
+}
+
+/**
+ * hr_offload_max_context:
+ * @inputs: the board, the model and settings; the context is ignored
+ * @allow_partial: %FALSE: every layer on the GPU with the verdict fits;
+ *   %TRUE: the model runs (fits, tight or partial) at or above the board's
+ *   floor (hr_board_floor_tps()) at the given efficiencies
+ * @gpu_efficiency: for @allow_partial: the GPU's efficiency
+ * @host_efficiency: for @allow_partial: the CPU's efficiency
+ * @out_context: (out): the largest context window, tokens
+ * @error: return location for a #GError
+ *
+ * The largest num_ctx, in steps of %HR_OFFLOAD_CONTEXT_STEP tokens up to the
+ * model's context limit (the limit itself when it is accepted; 1,048,576
+ * tokens when the limit is unknown), that is still accepted. Memory grows
+ * and speed falls with the context, so the search bisects.
+ *
+ * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_NOT_FOUND when not
+ *   even %HR_OFFLOAD_CONTEXT_STEP tokens are accepted, or
+ *   hr_offload_predict()'s and hr_offload_decode_tps()'s errors.
+ */
+gboolean
+hr_offload_max_context (const HrOffloadInputs *inputs,
+                        gboolean               allow_partial,
+                        double                 gpu_efficiency,
+                        double                 host_efficiency,
+                        guint32               *out_context,
+                        GError               **error)
+{
+  HrOffloadInputs in = *inputs;
+  HrOffload *scratch = g_new0 (HrOffload, 1);
+  Want want = { allow_partial, gpu_efficiency, host_efficiency, 0.0 };
+  const HrModelSpec *spec = inputs->runtime.spec;
+  guint32 limit = spec != NULL && spec->context_length > 0 ? spec->context_length : 1048576;
+  guint lo = 1, hi = limit / HR_OFFLOAD_CONTEXT_STEP;
+  GError *local = NULL;
+  gboolean ok = FALSE;
+
+  *out_context = 0;
+  if (allow_partial && inputs->board != NULL)
+    want.floor_tps = hr_board_floor_tps (inputs->board);
+  in.runtime.skip_text = TRUE;
+
+  in.runtime.context_tokens = limit;
+  if (acceptable (&in, &want, scratch, &local))
+    {
+      *out_context = limit;
+      ok = TRUE;
+      goto out;
+    }
+  if (local != NULL)
+    goto out;
+  in.runtime.context_tokens = HR_OFFLOAD_CONTEXT_STEP;
+  if (hi == 0 || !acceptable (&in, &want, scratch, &local))
+    {
+      if (local == NULL)
+        g_set_error (&local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                     allow_partial ? _("%s does not run on %s above its floor even at %u tokens")
+                                   : _("%s does not fit %s's GPU even at %u tokens"),
+                     spec->name, inputs->board->name, HR_OFFLOAD_CONTEXT_STEP);
+      goto out;
+    }
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+
+      in.runtime.context_tokens = mid * HR_OFFLOAD_CONTEXT_STEP;
+      if (acceptable (&in, &want, scratch, &local))
+        lo = mid;
+      else if (local != NULL)
+        goto out;
+      else
+        hi = mid - 1;
+    }
+  *out_context = lo * HR_OFFLOAD_CONTEXT_STEP;
+  ok = TRUE;
+
+out:
+  g_free (scratch);
+  if (local != NULL)
+    g_propagate_error (error, local);
+  return ok;
+}
+
+/**
+ * hr_offload_best_precision:
+ * @inputs: the board, the model and settings at the context to check
+ * @allow_partial: %FALSE: every layer on the GPU with the verdict fits;
+ *   %TRUE: fits, tight or partial (it runs, whatever its speed)
+ * @error: return location for a #GError
+ *
+ * The precision with the most bits per weight (hr_precision_list(), the
+ * first on a tie) at which the model is still accepted at the inputs'
+ * context. inputs->runtime.precision is ignored.
+ *
+ * Returns: (transfer none) (nullable): the precision, or %NULL with
+ *   %HR_CORE_ERROR_NOT_FOUND when none is accepted, or with
+ *   hr_offload_predict()'s errors.
+ */
+const HrPrecision *
+hr_offload_best_precision (const HrOffloadInputs *inputs,
+                           gboolean               allow_partial,
+                           GError               **error)
+{
+  HrOffloadInputs in = *inputs;
+  HrOffload *scratch = g_new0 (HrOffload, 1);
+  Want want = { allow_partial, 0.0, 0.0, 0.0 };
+  const HrPrecision *list, *best = NULL;
+  GError *local = NULL;
+  guint n;
+
+  list = hr_precision_list (&n);
+  in.runtime.skip_text = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (best != NULL && list[i].bits_per_weight <= best->bits_per_weight)
+        continue;
+      in.runtime.precision = &list[i];
+      if (acceptable (&in, &want, scratch, &local))
+        best = &list[i];
+      else if (local != NULL)
+        {
+          g_free (scratch);
+          g_propagate_error (error, local);
+          return NULL;
+        }
+    }
+  g_free (scratch);
+  if (best == NULL)
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                 allow_partial ? _("%s does not run on %s at %u tokens at any precision")
+                               : _("%s does not fit %s's GPU at %u tokens at any precision"),
+                 inputs->runtime.spec->name, inputs->board->name, inputs->runtime.context_tokens);
+  return best;
+}

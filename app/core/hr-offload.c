@@ -1,0 +1,799 @@
+/* hr-offload.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The GPU/host split (see hr-offload.h). The rule is llama.cpp's
+ * common/fit.cpp common_params_fit_impl as Ollama 0.30+ runs it
+ * (llm/llama_server.go startLlamaServer: no -ngl unless num_gpu is set, the
+ * context fixed by -c), read for the facts and written again here:
+ *  - step 1: every layer on the GPU when the dry run leaves at least the
+ *    margin free ("no changes needed");
+ *  - step 2 (shrinking the context) does not run: Ollama sets -c;
+ *  - step 3: layers filled from the back, the output layer first
+ *    (set_ngl_tensor_split_tbo: il0 = n_layer + 1 - n_gpu_layers), by false
+ *    position between a fitting and a failing count; for a mixture of experts
+ *    with every ffn_*_exps tensor in host memory;
+ *  - step 4 (MoE, when the dense parts of every layer fit): layers turned
+ *    full from the front, then one more layer tried with its up (and gate)
+ *    tensors on the GPU.
+ * Which layers a count of n_gpu_layers puts where is llama.cpp's
+ * src/llama-model.cpp load_tensors: i_gpu_start = max(n_layer + 1 -
+ * n_gpu_layers, 0), the output layer is layer n_layer (so the first one
+ * offloaded), the input layer (token_embd) always on the CPU.
+ * False position and bisection find the same count: the largest that fits,
+ * since memory grows with every layer added. Here the dry run is Headroom's
+ * own: the runtime prediction's terms (hr-runtime.h) spread over the layers.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-memory.h"
+#include "hr-offload.h"
+#include "hr-units.h"
+
+typedef struct {
+  guint64 total;                /* every tensor of blk.N */
+  guint64 up, gate, down;       /* ffn_up*, ffn_gate* (gate_inp, gate_up), ffn_down* */
+  guint64 up_x, gate_x, down_x; /* the expert tensors among them (ffn_*_exps, _chexps) */
+  guint64 kv;                   /* this layer's share of the KV cache */
+} Layer;
+
+typedef struct {
+  guint    n;            /* blocks */
+  Layer   *layers;
+  gboolean tied;         /* no output tensor: the GPU output is token_embd's copy */
+  guint64  output;       /* the output layer on the GPU: weights term - blocks */
+  guint64  token_embd;
+  guint64  compute;      /* the runtime's compute buffer */
+  guint64  inputs;       /* host compute at full offload: embeddings in + mask */
+  double   active;       /* experts read per token / experts (1 for a dense model) */
+  gboolean moe;
+} Model;
+
+/* --------------------------------------------------------------- layers */
+
+static gboolean
+name_is (const char *name,
+         const char *group)
+{
+  gsize n = strlen (group);
+
+  return strncmp (name, group, n) == 0 && name[n] == '.';
+}
+
+static void
+classify (Layer      *l,
+          const char *rest,
+          guint64     bytes)
+{
+  gboolean expert = g_str_has_prefix (rest, "ffn_") &&
+                    (strstr (rest, "_exps.") != NULL || strstr (rest, "_chexps.") != NULL);
+
+  l->total += bytes;
+  if (g_str_has_prefix (rest, "ffn_down"))
+    {
+      l->down += bytes;
+      l->down_x += expert ? bytes : 0;
+    }
+  else if (g_str_has_prefix (rest, "ffn_gate"))
+    {
+      l->gate += bytes;
+      l->gate_x += expert ? bytes : 0;
+    }
+  else if (g_str_has_prefix (rest, "ffn_up"))
+    {
+      l->up += bytes;
+      l->up_x += expert ? bytes : 0;
+    }
+}
+
+/* Expert tensors' share of a block without a tensor list: the gated
+ * feed-forward of every expert (3 x embedding x n_ff each) over the block's
+ * parameters, from the parameter count as hr-runtime.c figures n_ff. */
+static double
+expert_share (const HrModelSpec *spec)
+{
+  double emb = spec->embedding_length;
+  double heads = spec->heads, kv = spec->kv_heads;
+  double embeddings = (double) spec->vocab_size * emb * (spec->tied_embeddings ? 1.0 : 2.0);
+  double per_layer, attention, experts;
+
+  if (spec->expert_count == 0 || spec->parameters == 0 || spec->layers == 0 || emb == 0.0)
+    return 0.0;
+  per_layer = ((double) spec->parameters - embeddings) / spec->layers;
+  attention = emb * (heads * spec->key_length + kv * spec->key_length + kv * spec->value_length + heads * spec->value_length);
+  if (spec->feed_forward_length > 0)
+    experts = 3.0 * emb * spec->feed_forward_length * spec->expert_count;
+  else
+    experts = per_layer - attention - emb * spec->expert_count;
+  if (!(per_layer > 0.0) || !(experts > 0.0))
+    return 0.0;
+  return MIN (experts / per_layer, 1.0);
+}
+
+static gboolean
+same_precision (const HrRuntimeInputs *in)
+{
+  return in->precision == NULL ||
+         (in->spec->precision != NULL && g_ascii_strcasecmp (in->precision->id, in->spec->precision) == 0);
+}
+
+/* Per-layer weights: the tensor list when the runtime uses it, else the
+ * blocks' share spread evenly, the embeddings apart as hr-runtime.c does. */
+static guint64
+fill_weights (Model                 *m,
+              const HrRuntimeInputs *in)
+{
+  const HrModelSpec *spec = in->spec;
+  guint64 sum = 0;
+
+  if (spec->tensors != NULL && spec->tensors->len > 0 && same_precision (in))
+    {
+      m->tied = TRUE;
+      for (guint i = 0; i < spec->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+          const char *p;
+          char *end;
+          guint64 index;
+
+          if (t->name == NULL)
+            continue;
+          if (name_is (t->name, "output"))
+            m->tied = FALSE;
+          if (!g_str_has_prefix (t->name, "blk.") || !g_ascii_isdigit (t->name[4]))
+            continue;
+          index = g_ascii_strtoull (t->name + 4, &end, 10);
+          if (*end != '.' || index >= m->n)
+            continue; /* blocks past block_count (nextn): with the output layer */
+          p = end + 1;
+          classify (&m->layers[index], p, t->bytes);
+          sum += t->bytes;
+        }
+    }
+  else
+    {
+      const HrPrecision *file = hr_precision_lookup (spec->precision);
+      double bits = in->precision ? in->precision->bits_per_weight : file ? file->bits_per_weight : 16.0;
+      guint64 all = hr_memory_spec_weight_bytes (spec, in->precision);
+      guint64 emb = spec->embedding_length > 0 ? spec->embedding_length : (guint64) spec->heads * spec->key_length;
+      guint64 embd = hr_memory_weight_bytes ((guint64) spec->vocab_size * emb, bits);
+      guint64 both = spec->tied_embeddings ? embd : embd * 2;
+      guint64 blocks = all > both ? all - both : 0;
+      double share = expert_share (spec);
+
+      m->tied = spec->tied_embeddings;
+      for (guint i = 0; i < m->n; i++)
+        {
+          Layer *l = &m->layers[i];
+          guint64 x;
+
+          l->total = blocks / m->n + (i < blocks % m->n ? 1 : 0);
+          x = (guint64) (l->total * share / 3.0);
+          l->up = l->up_x = x;
+          l->gate = l->gate_x = x;
+          l->down = l->down_x = x;
+          sum += l->total;
+        }
+    }
+  return sum;
+}
+
+/* The KV cache (and recurrent state) spread over the layers by their KV
+ * heads, the remainder on the last so the parts add up to the term. */
+static void
+fill_kv (Model                     *m,
+         const HrModelSpec         *spec,
+         const HrRuntimePrediction *p)
+{
+  guint64 rs = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_RECURRENT_STATE), 0);
+  guint64 kv = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE), 0) + rs;
+  guint64 w_sum = 0, given = 0, q, r;
+  gint last = -1;
+
+  for (guint i = 0; i < m->n; i++)
+    {
+      guint32 w = hr_model_spec_layer_kv_heads (spec, i);
+
+      w_sum += w > 0 ? w : (rs > 0 ? 1 : 0);
+    }
+  if (w_sum == 0)
+    return;
+  q = kv / w_sum;
+  r = kv % w_sum;
+  for (guint i = 0; i < m->n; i++)
+    {
+      guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
+      guint64 w = kvh > 0 ? kvh : (rs > 0 ? 1 : 0);
+
+      if (w == 0)
+        continue;
+      m->layers[i].kv = q * w + r * w / w_sum;
+      given += m->layers[i].kv;
+      last = (gint) i;
+    }
+  m->layers[last].kv += kv - given;
+}
+
+/* --------------------------------------------------------------- memory */
+
+static guint64
+experts_of (const Layer *l)
+{
+  return l->up_x + l->gate_x + l->down_x;
+}
+
+static guint64
+on_gpu (const Layer     *l,
+        HrLayerFraction  fraction)
+{
+  switch (fraction)
+    {
+    case HR_LAYER_FRACTION_MOE:  return l->total - experts_of (l);
+    case HR_LAYER_FRACTION_GATE: return l->total - l->down;
+    case HR_LAYER_FRACTION_UP:   return l->total - l->down - l->gate;
+    case HR_LAYER_FRACTION_ATTN: return l->total - l->down - l->gate - l->up;
+    case HR_LAYER_FRACTION_NONE: return 0;
+    default:                     return l->total;
+    }
+}
+
+static guint64
+experts_on_gpu (const Layer     *l,
+                HrLayerFraction  fraction)
+{
+  switch (fraction)
+    {
+    case HR_LAYER_FRACTION_GATE: return l->up_x + l->gate_x;
+    case HR_LAYER_FRACTION_UP:   return l->up_x;
+    case HR_LAYER_FRACTION_MOE:
+    case HR_LAYER_FRACTION_ATTN:
+    case HR_LAYER_FRACTION_NONE: return 0;
+    default:                     return experts_of (l);
+    }
+}
+
+/* (HrLayerFraction) -1: the whole layer. */
+#define FRACTION_FULL ((HrLayerFraction) -1)
+
+/* What block @i holds on the GPU with @n GPU layers, @part of them partial
+ * (common/fit.cpp set_ngl_tensor_split_tbo: the first n - part counted from
+ * il0 are whole, the first partial one overflows by @overflow, the others
+ * by LAYER_FRACTION_MOE). */
+static HrLayerFraction
+fraction_of (const Model     *m,
+             guint            i,
+             guint            n,
+             guint            part,
+             HrLayerFraction  overflow)
+{
+  guint il0 = m->n + 1 - n;
+
+  if (n == 0 || i < il0)
+    return HR_LAYER_FRACTION_NONE;
+  if (i < il0 + (n - part))
+    return FRACTION_FULL;
+  return i == il0 + (n - part) ? overflow : HR_LAYER_FRACTION_MOE;
+}
+
+/* The GPU's bytes for a layout: common/fit.cpp get_memory_for_layers. */
+static guint64
+gpu_bytes (const Model     *m,
+           guint            n,
+           guint            part,
+           HrLayerFraction  overflow)
+{
+  guint64 total;
+
+  if (n == 0)
+    return 0;
+  total = m->output + m->compute;
+  for (guint i = m->n + 1 - n; i < m->n; i++)
+    total += on_gpu (&m->layers[i], fraction_of (m, i, n, part, overflow)) + m->layers[i].kv;
+  return total;
+}
+
+static gboolean
+fits (guint64 bytes,
+      gint64  target)
+{
+  return target >= 0 && bytes <= (guint64) target;
+}
+
+/* Largest n in [lo, hi] with ok(n), given ok(lo) (bisection). */
+#define LARGEST(lo, hi, OK) \
+  G_STMT_START { guint a_ = (lo), b_ = (hi); \
+    while (a_ < b_) { guint k = a_ + (b_ - a_ + 1) / 2; if (OK) a_ = k; else b_ = k - 1; } \
+    (lo) = a_; } G_STMT_END
+
+/* common_params_fit_impl steps 1, 3 and 4 for one device. */
+static void
+fit_layers (const Model     *m,
+            gint64           target,
+            guint64          free_bytes,
+            gint64           margin,
+            guint           *out_n,
+            guint           *out_part,
+            HrLayerFraction *out_overflow)
+{
+  guint all = m->n + 1, n = 0, part = 0;
+  HrLayerFraction overflow = HR_LAYER_FRACTION_MOE;
+  guint64 dense_all;
+  gint64 surplus;
+
+  *out_overflow = HR_LAYER_FRACTION_MOE;
+  if (fits (gpu_bytes (m, all, 0, overflow), target))
+    {
+      *out_n = all;
+      *out_part = 0;
+      return;
+    }
+  if (!m->moe)
+    {
+      LARGEST (n, all, fits (gpu_bytes (m, k, 0, overflow), target));
+      *out_n = n;
+      *out_part = 0;
+      return;
+    }
+
+  /* Step 3, MoE: dense-only layers, the output layer whole. */
+  LARGEST (n, all, fits (gpu_bytes (m, k, k - 1, overflow), target));
+  part = n > 0 ? n - 1 : 0;
+
+  /* dmds_cpu_moe: every layer on the GPU, every expert tensor in host memory. */
+  dense_all = m->output + m->compute;
+  for (guint i = 0; i < m->n; i++)
+    dense_all += m->layers[i].total - experts_of (&m->layers[i]) + m->layers[i].kv;
+  surplus = (gint64) MIN (free_bytes, (guint64) G_MAXINT64) - (gint64) MIN (dense_all, (guint64) G_MAXINT64) - margin;
+
+  if (surplus > 0 && n > 0)
+    {
+      /* Step 4: whole layers from the front, then one more partly. */
+      if (fits (gpu_bytes (m, n, 0, overflow), target))
+        part = 0;
+      else
+        {
+          guint full = 1;
+
+          LARGEST (full, n, fits (gpu_bytes (m, n, n - k, overflow), target));
+          part = n - full;
+        }
+      if (n > 1 && part > 0)
+        {
+          if ((gint64) gpu_bytes (m, n, part, HR_LAYER_FRACTION_UP) < target)
+            {
+              overflow = HR_LAYER_FRACTION_UP;
+              if ((gint64) gpu_bytes (m, n, part, HR_LAYER_FRACTION_GATE) < target)
+                overflow = HR_LAYER_FRACTION_GATE;
+            }
+          else if ((gint64) gpu_bytes (m, n, part, HR_LAYER_FRACTION_ATTN) < target)
+            overflow = HR_LAYER_FRACTION_ATTN;
+        }
+    }
+  *out_n = n;
+  *out_part = part;
+  *out_overflow = overflow;
+}
+
+/* --------------------------------------------------------------- split */
+
+static gboolean
+build_model (Model                     *m,
+             const HrRuntimeInputs     *in,
+             const HrRuntimePrediction *p)
+{
+  const HrModelSpec *spec = in->spec;
+  guint64 weights = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_WEIGHTS), 0);
+  guint64 blocks, emb, cells;
+
+  memset (m, 0, sizeof *m);
+  m->n = spec->layers;
+  m->layers = g_new0 (Layer, m->n);
+  blocks = fill_weights (m, in);
+  fill_kv (m, spec, p);
+  m->output = weights > blocks ? weights - blocks : 0;
+  m->token_embd = p->host_bytes;
+  m->compute = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_COMPUTE), 0);
+  emb = spec->embedding_length > 0 ? spec->embedding_length : (guint64) spec->heads * spec->key_length;
+  cells = p->kv_cells > 0 ? p->kv_cells : p->kv_cells_sliding;
+  m->inputs = (guint64) p->ubatch * 4 * (emb + cells);
+  m->moe = spec->expert_count > 0;
+  m->active = m->moe && spec->expert_used_count > 0 && spec->expert_used_count <= spec->expert_count ?
+              (double) spec->expert_used_count / spec->expert_count : 1.0;
+  return TRUE;
+}
+
+/**
+ * hr_offload_inputs_init:
+ * @inputs: (out caller-allocates): the inputs
+ * @board: the board (not copied: it must outlive @inputs)
+ * @spec: the model (not copied)
+ * @context_tokens: num_ctx
+ *
+ * The runtime defaults (hr_runtime_inputs_init()) in the Ollama 0.30 era,
+ * the backend of the board (Metal for a "metal" board, else CUDA), automatic
+ * layers (num_gpu -1, Ollama's default) and llama.cpp's 1024 MiB margin.
+ */
+void
+hr_offload_inputs_init (HrOffloadInputs   *inputs,
+                        const HrBoard     *board,
+                        const HrModelSpec *spec,
+                        guint32            context_tokens)
+{
+  memset (inputs, 0, sizeof *inputs);
+  inputs->board = board;
+  hr_runtime_inputs_init (&inputs->runtime, spec, context_tokens);
+  inputs->runtime.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  inputs->runtime.skip_text = TRUE;
+  if (board != NULL && board->backend == HR_BOARD_BACKEND_METAL)
+    inputs->runtime.backend = HR_RUNTIME_BACKEND_METAL;
+  inputs->num_gpu = -1;
+  inputs->fit_margin_bytes = HR_OFFLOAD_FIT_MARGIN_BYTES;
+}
+
+/**
+ * hr_offload_format_processor:
+ * @vram_bytes: Ollama's size_vram
+ * @size_bytes: Ollama's size
+ * @out: (out caller-allocates) (array fixed-size=32): the text
+ *
+ * The PROCESSOR column of `ollama ps` (Ollama cmd/cmd.go ListRunningHandler):
+ * "100% CPU" when nothing is in VRAM, "100% GPU" when all is, else the CPU
+ * share of the size rounded to a whole percent and the GPU's the rest,
+ * "16%/84% CPU/GPU"; "Unknown" when the VRAM is larger than the size.
+ */
+void
+hr_offload_format_processor (guint64 vram_bytes,
+                             guint64 size_bytes,
+                             char    out[32])
+{
+  if (vram_bytes == 0)
+    g_strlcpy (out, "100% CPU", 32);
+  else if (vram_bytes == size_bytes)
+    g_strlcpy (out, "100% GPU", 32);
+  else if (vram_bytes > size_bytes || size_bytes == 0)
+    g_strlcpy (out, "Unknown", 32);
+  else
+    {
+      int cpu = (int) round ((double) (size_bytes - vram_bytes) / (double) size_bytes * 100.0);
+
+      g_snprintf (out, 32, "%d%%/%d%% CPU/GPU", cpu, 100 - cpu);
+    }
+}
+
+static void
+sum_side (HrOffloadSide *side)
+{
+  side->total = side->weights + side->kv_cache + side->compute;
+}
+
+/* Both sides' bytes and per-token reads for a layout. */
+static void
+place (const Model     *m,
+       guint            n,
+       guint            part,
+       HrLayerFraction  overflow,
+       HrOffload       *out)
+{
+  double idle = 1.0 - m->active;
+  gboolean whole = n == m->n + 1 && part == 0;
+  guint partial = 0;
+
+  out->vram = (HrOffloadSide) { 0 };
+  out->host = (HrOffloadSide) { 0 };
+  out->gpu_read_bytes = 0;
+  out->host_read_bytes = 0;
+  out->host.weights = m->token_embd;
+  if (n > 0)
+    {
+      out->vram.weights = m->output;
+      out->vram.compute = m->compute;
+      out->gpu_read_bytes = m->output;
+    }
+  else
+    {
+      guint64 output = m->tied ? (m->output > m->token_embd ? m->output - m->token_embd : 0) : m->output;
+
+      out->host.weights += output;
+      out->host_read_bytes += m->tied ? m->output : output;
+    }
+  for (guint i = 0; i < m->n; i++)
+    {
+      const Layer *l = &m->layers[i];
+      HrLayerFraction f = fraction_of (m, i, n, part, overflow);
+      guint64 gpu = on_gpu (l, f), gpu_x = experts_on_gpu (l, f);
+      guint64 host_x = experts_of (l) - gpu_x;
+
+      out->vram.weights += gpu;
+      out->host.weights += l->total - gpu;
+      out->gpu_read_bytes += gpu - (guint64) (gpu_x * idle);
+      out->host_read_bytes += (l->total - gpu) - (guint64) (host_x * idle);
+      if (f == HR_LAYER_FRACTION_NONE)
+        out->host.kv_cache += l->kv;
+      else
+        out->vram.kv_cache += l->kv;
+      if (f != HR_LAYER_FRACTION_NONE && f != FRACTION_FULL)
+        partial++;
+    }
+  out->host.compute = whole ? m->inputs : m->inputs + m->compute;
+  sum_side (&out->vram);
+  sum_side (&out->host);
+  out->gpu_layers = n;
+  out->partial_layers = partial;
+  out->overflow = partial > 0 ? overflow : HR_LAYER_FRACTION_MOE;
+  out->size_bytes = whole ? out->vram.total : out->vram.total + out->host.total;
+  hr_offload_format_processor (out->vram.total, out->size_bytes, out->processor);
+}
+
+/* The verdict of a discrete board's split (see hr_offload_predict()). */
+static void
+judge_discrete (const HrBoard *board,
+                HrOffload     *out)
+{
+  gboolean whole = out->gpu_layers == out->total_layers && out->partial_layers == 0;
+  guint64 budget = hr_board_budget_bytes (board);
+  guint64 host_room = hr_board_host_headroom_bytes (board);
+
+  if (out->vram.total > out->free_vram_bytes)
+    {
+      out->verdict = HR_VERDICT_OVER;
+      out->margin_bytes = out->vram.total - out->free_vram_bytes;
+    }
+  else if (whole)
+    {
+      out->verdict = out->vram.total <= budget ? HR_VERDICT_FITS : HR_VERDICT_TIGHT;
+      out->margin_bytes = out->vram.total <= budget ? budget - out->vram.total : out->free_vram_bytes - out->vram.total;
+    }
+  else if (hr_board_has_host (board) && out->host.total <= host_room)
+    {
+      out->verdict = HR_VERDICT_PARTIAL;
+      out->margin_bytes = host_room - out->host.total;
+    }
+  else
+    {
+      out->verdict = HR_VERDICT_OVER;
+      out->margin_bytes = hr_board_has_host (board) ? out->host.total - host_room : out->host.total;
+    }
+}
+
+/**
+ * hr_offload_predict:
+ * @inputs: the board, the model and the server's settings
+ * @out: (out caller-allocates): the split
+ * @error: return location for a #GError
+ *
+ * Where each layer of the model goes on the board, as Ollama 0.30+ with
+ * llama.cpp's automatic fit places it (common/fit.cpp
+ * common_params_fit_impl; Ollama llm/llama_server.go startLlamaServer passes
+ * -ngl only for a user's num_gpu):
+ *
+ * - The target is the free VRAM (pool - resident) less the fit margin.
+ * - Every layer goes on the GPU when the whole model (the runtime
+ *   prediction's weights + KV cache + compute) is within the target.
+ * - Otherwise the output layer and the last blocks go on the GPU, as many as
+ *   fit; the output layer is the first placed and never split. A block on
+ *   the GPU brings its KV cache; any GPU layer brings the compute buffer.
+ * - A mixture of experts keeps its ffn_*_exps tensors in host memory first;
+ *   when the dense parts of every layer fit, layers are turned whole from
+ *   the front and one more layer is tried with its up (then gate) tensors on
+ *   the GPU (LAYER_FRACTION_UP, _GATE, else _ATTN).
+ * - Host memory holds token_embd, the CPU layers' weights and KV cache, the
+ *   expert tensors left there, and a host compute buffer: ubatch x 4 x
+ *   (embedding + cells) bytes (the input embeddings and the mask, f32; from
+ *   ollama#9221's 26.01 MiB at 5,120 x 512 and 8,192 cells) plus, when any
+ *   layer computes on the CPU, the compute buffer once more (Headroom's
+ *   estimate: the CPU backend's graph holds the same peak).
+ * - num_gpu 0 puts everything in host memory; num_gpu N places N layers
+ *   (the output layer first) with no fit, as -ngl N does.
+ *
+ * Per-layer bytes come from the spec's tensor list when the runtime uses it
+ * (a GGUF-sourced spec at its own precision); otherwise the blocks' weights
+ * are spread evenly and, for a MoE, the experts' share is figured from the
+ * parameter count. The KV cache is spread over the layers by their KV heads.
+ *
+ * A unified board keeps every layer in its one pool: the verdict is the
+ * seed's (hr_board_verdict()) on the runtime total, and PROCESSOR "100%
+ * GPU". A "cpu" board keeps every layer in host memory: the verdict is the
+ * seed's on the host total against its pool, PROCESSOR "100% CPU".
+ *
+ * On a discrete board the verdict and margin are: over when the VRAM used
+ * passes the free VRAM (a num_gpu too large: margin the excess); fits
+ * (budget - VRAM) or tight (free VRAM - VRAM) with every layer on the GPU;
+ * partial when some of it is in host memory and the host's free memory
+ * (host pool - host resident) holds it (margin what is left); over when it
+ * does not, or when the board's host memory is not known (margin the
+ * excess, or the host bytes needed).
+ *
+ * `ollama ps` SIZE is the VRAM when every layer is whole on the GPU, else
+ * the VRAM and the host buffers together (Ollama llm/llama_server.go
+ * MemorySize); PROCESSOR follows hr_offload_format_processor().
+ *
+ * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
+ *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
+ *   estimator placed layers differently, llm/memory.go estimateGPULayers,
+ *   and is not modelled here), or with hr_runtime_predict()'s errors.
+ */
+gboolean
+hr_offload_predict (const HrOffloadInputs *inputs,
+                    HrOffload             *out,
+                    GError               **error)
+{
+  const HrBoard *board = inputs->board;
+  HrRuntimeInputs runtime = inputs->runtime;
+  Model m;
+  guint n, part;
+  HrLayerFraction overflow = HR_LAYER_FRACTION_MOE;
+
+  memset (out, 0, G_STRUCT_OFFSET (HrOffload, total_layers));
+  if (board == NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
+      return FALSE;
+    }
+  runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
+  if (!hr_runtime_predict (&runtime, &out->prediction, error))
+    return FALSE;
+  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the GPU/host split follows Ollama 0.30 and newer (llama.cpp's fit); Ollama 0.12's own estimator is not modelled"));
+      return FALSE;
+    }
+
+  build_model (&m, &runtime, &out->prediction);
+  out->total_layers = m.n + 1;
+  out->token_embd_bytes = m.token_embd;
+  out->free_vram_bytes = hr_board_headroom_bytes (board);
+  out->target_bytes = (gint64) MIN (out->free_vram_bytes, (guint64) G_MAXINT64) -
+                      (gint64) MIN (inputs->fit_margin_bytes, (guint64) G_MAXINT64);
+  out->user_layers = inputs->num_gpu >= 0;
+
+  if (board->backend == HR_BOARD_BACKEND_CPU)
+    {
+      n = part = 0;
+    }
+  else if (board->unified)
+    {
+      n = m.n + 1;
+      part = 0;
+    }
+  else if (inputs->num_gpu >= 0)
+    {
+      n = MIN ((guint) inputs->num_gpu, m.n + 1);
+      part = 0;
+    }
+  else
+    fit_layers (&m, out->target_bytes, out->free_vram_bytes,
+                (gint64) MIN (inputs->fit_margin_bytes, (guint64) G_MAXINT64), &n, &part, &overflow);
+
+  place (&m, n, part, overflow, out);
+  g_free (m.layers);
+
+  if (board->backend == HR_BOARD_BACKEND_CPU)
+    out->verdict = hr_board_verdict (board, out->host.total, &out->margin_bytes);
+  else if (board->unified)
+    out->verdict = hr_board_verdict (board, out->vram.total, &out->margin_bytes);
+  else
+    judge_discrete (board, out);
+  return TRUE;
+}
+
+/**
+ * hr_layer_fraction_to_string:
+ * @fraction: a fraction
+ *
+ * Returns: (transfer none): "none", "attn", "up", "gate" or "moe"
+ *   (llama.cpp's LAYER_FRACTION_* names, lower case).
+ */
+const char *
+hr_layer_fraction_to_string (HrLayerFraction fraction)
+{
+  switch (fraction)
+    {
+    case HR_LAYER_FRACTION_NONE: return "none";
+    case HR_LAYER_FRACTION_ATTN: return "attn";
+    case HR_LAYER_FRACTION_UP:   return "up";
+    case HR_LAYER_FRACTION_GATE: return "gate";
+    case HR_LAYER_FRACTION_MOE:
+    default:                     return "moe";
+    }
+}
+
+/* --------------------------------------------------------------- speed */
+
+/**
+ * hr_offload_decode_tps:
+ * @split: a split (hr_offload_predict())
+ * @board: the board it was predicted on
+ * @gpu_efficiency: the GPU's measured or prior efficiency, in (0, 1]
+ * @host_efficiency: the CPU's, in (0, 1] (unused when nothing is read there)
+ * @out_tps: (out): tokens per second
+ * @out_text: (out) (optional) (transfer full): the arithmetic, for a person
+ *
+ * Decoding reads every weight once per token, each side at its own memory:
+ *   t = gpu_read / (bandwidth_gpu x eff_gpu) + host_read / (bandwidth_host x eff_host)
+ *   tokens/s = 1 / t
+ * gpu_read and host_read are the split's weights read per token: a mixture
+ * of experts reads only expert_used_count / expert_count of its expert
+ * tensors, and token_embd is not counted (one row a token). The GPU side is
+ * the board's bandwidth; the host side a discrete board's host bandwidth,
+ * or on a "cpu" board its one pool's. With no host reads this is the seed's
+ * ceiling x efficiency (seed-facts.md "Rates") on the split's weights.
+ *
+ * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when
+ *   an efficiency a side needs is outside (0, 1], the host bandwidth the
+ *   split needs is not known, or nothing is read at all.
+ */
+gboolean
+hr_offload_decode_tps (const HrOffload *split,
+                       const HrBoard   *board,
+                       double           gpu_efficiency,
+                       double           host_efficiency,
+                       double          *out_tps,
+                       char           **out_text,
+                       GError         **error)
+{
+  gboolean cpu_board = board->backend == HR_BOARD_BACKEND_CPU;
+  double bw_gpu = board->bandwidth_bytes_per_s;
+  double bw_host = cpu_board ? board->bandwidth_bytes_per_s : board->host_bandwidth_bytes_per_s;
+  double t_gpu = 0.0, t_host = 0.0;
+
+  *out_tps = 0.0;
+  if (out_text)
+    *out_text = NULL;
+  if (split->gpu_read_bytes == 0 && split->host_read_bytes == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("the split reads no weights: nothing to time"));
+      return FALSE;
+    }
+  if (split->gpu_read_bytes > 0 && !(gpu_efficiency > 0.0 && gpu_efficiency <= 1.0))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the GPU efficiency must be above 0 and at most 1: measure a model on this board or use a prior"));
+      return FALSE;
+    }
+  if (split->host_read_bytes > 0 && !(host_efficiency > 0.0 && host_efficiency <= 1.0))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the CPU efficiency must be above 0 and at most 1: part of the model runs on the CPU"));
+      return FALSE;
+    }
+  if (split->host_read_bytes > 0 && !(bw_host > 0.0))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the board's host memory bandwidth is not known (\"host_bandwidth_gb_s\"): part of the model runs on the CPU"));
+      return FALSE;
+    }
+  if (split->gpu_read_bytes > 0)
+    t_gpu = (double) split->gpu_read_bytes / (bw_gpu * gpu_efficiency);
+  if (split->host_read_bytes > 0)
+    t_host = (double) split->host_read_bytes / (bw_host * host_efficiency);
+  *out_tps = 1.0 / (t_gpu + t_host);
+
+  if (out_text)
+    {
+      g_autofree char *gb = hr_format_count (split->gpu_read_bytes);
+      g_autofree char *hb = hr_format_count (split->host_read_bytes);
+      g_autofree char *bwg = hr_format_decimal (bw_gpu / 1e9, 1);
+      g_autofree char *bwh = hr_format_decimal (bw_host / 1e9, 1);
+      g_autofree char *eg = hr_format_decimal (gpu_efficiency, 2);
+      g_autofree char *eh = hr_format_decimal (host_efficiency, 2);
+      g_autofree char *tg = hr_format_decimal (t_gpu * 1000.0, 1);
+      g_autofree char *th = hr_format_decimal (t_host * 1000.0, 1);
+      g_autofree char *tt = hr_format_decimal ((t_gpu + t_host) * 1000.0, 1);
+      g_autofree char *tps = hr_format_decimal (*out_tps, 1);
+
+      if (split->host_read_bytes == 0)
+        *out_text = g_strdup_printf (_("t = %s bytes / (%s GB/s x %s) = %s ms per token: %s t/s"), gb, bwg, eg, tt, tps);
+      else if (split->gpu_read_bytes == 0)
+        *out_text = g_strdup_printf (_("t = %s bytes / (%s GB/s x %s) = %s ms per token on the CPU: %s t/s"), hb, bwh, eh, tt, tps);
+      else
+        *out_text = g_strdup_printf (_("t = %s bytes / (%s GB/s x %s) on the GPU + %s bytes / (%s GB/s x %s) on the CPU = %s ms + %s ms = %s ms per token: %s t/s"),
+                                     gb, bwg, eg, hb, bwh, eh, tg, th, tt, tps);
+    }
+  return TRUE;
+}

@@ -1,0 +1,111 @@
+/* hr-offload.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The GPU/host split: when a model does not fit a discrete GPU, Ollama 0.30+
+ * starts llama-server without -ngl and llama.cpp's automatic fit
+ * (common/fit.cpp, common_params_fit_impl) puts as many layers on the GPU as
+ * fit the free VRAM less a margin, filled from the last block back; the rest
+ * stays in host memory and runs on the CPU. This module models that rule on
+ * top of the runtime prediction (hr-runtime.h, used as it is), and from the
+ * split the decode rate (each side reads its weights at its own bandwidth),
+ * the older scheduler's automatic parallel slots, and the fit finders.
+ * Pure: no I/O.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "hr-board.h"
+#include "hr-model-spec.h"
+#include "hr-precision.h"
+#include "hr-runtime.h"
+
+G_BEGIN_DECLS
+
+/** HR_OFFLOAD_FIT_MARGIN_BYTES: llama.cpp's default fit target, 1024 MiB
+ * left free on each device (common/common.h fit_params_target, -fitt). */
+#define HR_OFFLOAD_FIT_MARGIN_BYTES (G_GUINT64_CONSTANT (1024) * 1024 * 1024)
+
+/** HR_OFFLOAD_CONTEXT_STEP: the fit finders' step in tokens (llama.cpp pads
+ * the KV cache to 256 cells, so memory moves in 256-token steps). */
+#define HR_OFFLOAD_CONTEXT_STEP 256u
+
+/* How much of a partial (MoE) layer stays on the GPU: llama.cpp's
+ * common_layer_fraction_t, in the same order. */
+typedef enum {
+  HR_LAYER_FRACTION_NONE, /* nothing of it on the GPU */
+  HR_LAYER_FRACTION_ATTN, /* attention (and norms) only: every ffn_* on the CPU */
+  HR_LAYER_FRACTION_UP,   /* attention + ffn_up*: ffn_gate* and ffn_down* on the CPU */
+  HR_LAYER_FRACTION_GATE, /* all but ffn_down* */
+  HR_LAYER_FRACTION_MOE,  /* all but the expert tensors ffn_{up,gate,down,gate_up}_exps */
+} HrLayerFraction;
+
+typedef struct {
+  const HrBoard  *board;            /* not owned */
+  HrRuntimeInputs runtime;          /* the model and the server's settings (era 0.30) */
+  gint32          num_gpu;          /* Ollama's num_gpu: -1 = automatic (no -ngl), 0 = CPU only, N = -ngl N */
+  guint64         fit_margin_bytes; /* free VRAM llama.cpp leaves, default 1024 MiB */
+} HrOffloadInputs;
+
+/* One side's bytes, term by term. */
+typedef struct {
+  guint64 weights;  /* tensors held on this side */
+  guint64 kv_cache; /* KV cache and recurrent state of this side's layers */
+  guint64 compute;  /* compute buffer */
+  guint64 total;    /* the sum */
+} HrOffloadSide;
+
+typedef struct {
+  HrRuntimePrediction prediction;  /* the all-on-the-GPU runtime prediction the split starts from */
+  guint32  total_layers;     /* blocks + 1 (the output layer), as "offloaded N/M layers to GPU" */
+  guint32  gpu_layers;       /* N of that line: the output layer and the last N - 1 blocks */
+  guint32  partial_layers;   /* GPU blocks with some tensors in host memory (MoE experts first) */
+  HrLayerFraction overflow;  /* the fraction of the first partial block */
+  gboolean user_layers;      /* num_gpu set: llama.cpp's fit did not run */
+  guint64  free_vram_bytes;  /* the board's VRAM less its resident bytes */
+  gint64   target_bytes;     /* free VRAM less the fit margin (negative: nothing fits) */
+  HrOffloadSide vram;        /* on the GPU: Ollama's size_vram */
+  HrOffloadSide host;        /* in host memory (weights include token_embd) */
+  guint64  token_embd_bytes; /* the input embedding, always in host memory */
+  guint64  size_bytes;       /* `ollama ps` SIZE: VRAM when every layer is on the GPU, else VRAM + host */
+  guint64  gpu_read_bytes;   /* weights the GPU reads per token (active experts only) */
+  guint64  host_read_bytes;  /* weights the CPU reads per token (no token_embd: one row a token) */
+  HrVerdict verdict;         /* fits / tight / partial / over */
+  guint64  margin_bytes;     /* see hr_offload_predict() */
+  char     processor[32];    /* "100% GPU", "16%/84% CPU/GPU", "100% CPU" */
+} HrOffload;
+
+void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
+                                    const HrBoard         *board,
+                                    const HrModelSpec     *spec,
+                                    guint32                context_tokens);
+gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
+                                    HrOffload             *out,
+                                    GError               **error);
+void      hr_offload_format_processor (guint64             vram_bytes,
+                                       guint64             size_bytes,
+                                       char                out[32]);
+gboolean  hr_offload_decode_tps    (const HrOffload       *split,
+                                    const HrBoard         *board,
+                                    double                 gpu_efficiency,
+                                    double                 host_efficiency,
+                                    double                *out_tps,
+                                    char                 **out_text,
+                                    GError               **error);
+gboolean  hr_offload_auto_parallel_slots (const HrBoard         *board,
+                                          const HrRuntimeInputs *inputs,
+                                          guint32               *out_slots,
+                                          GError               **error);
+gboolean  hr_offload_max_context   (const HrOffloadInputs *inputs,
+                                    gboolean               allow_partial,
+                                    double                 gpu_efficiency,
+                                    double                 host_efficiency,
+                                    guint32               *out_context,
+                                    GError               **error);
+const HrPrecision *hr_offload_best_precision (const HrOffloadInputs *inputs,
+                                              gboolean               allow_partial,
+                                              GError               **error);
+const char *hr_layer_fraction_to_string (HrLayerFraction fraction);
+
+G_END_DECLS
