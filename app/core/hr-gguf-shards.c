@@ -141,3 +141,79 @@ hr_gguf_file_get_n_shards (const HrGgufFile *file)
 {
   return file->n_shards;
 }
+
+/**
+ * hr_gguf_file_load_model:
+ * @path: a GGUF file, or the first shard of a split model
+ * @display: (nullable): @path as a person reads it, for messages (%NULL:
+ *   @path)
+ * @cancellable: (nullable): a #GCancellable
+ * @out_split_problem: (out) (optional) (nullable) (transfer full): why the
+ *   other shards of a split model could not be summed in (not named like
+ *   gguf-split's shards, missing, or not shards of this model), or %NULL
+ * @error: return location for a #GError
+ *
+ * Loads a model's header the way `headroom-cli gguf` and the File page do:
+ * a split model's first shard holds the metadata, so the other shards
+ * (hr_gguf_split_shard_paths()) are loaded and added
+ * (hr_gguf_file_add_shard()) for the tensor figures and the file size to
+ * cover the whole model. A missing or unusable shard is no error: the
+ * header is returned as the first shard alone, with @out_split_problem
+ * saying why.
+ *
+ * Returns: (transfer full) (nullable): the header, or %NULL with @error
+ *   set: hr_gguf_file_load()'s errors, or %HR_CORE_ERROR_INVALID_ARGUMENT
+ *   for a later shard of a split model (the message names the first
+ *   shard to open).
+ */
+HrGgufFile *
+hr_gguf_file_load_model (const char    *path,
+                         const char    *display,
+                         GCancellable  *cancellable,
+                         char         **out_split_problem,
+                         GError       **error)
+{
+  g_autoptr(HrGgufFile) file = NULL;
+  g_auto(GStrv) shard_paths = NULL;
+  g_autofree char *problem = NULL;
+  guint32 split_index = 0, split_count = 0;
+
+  if (out_split_problem != NULL)
+    *out_split_problem = NULL;
+  if (display == NULL)
+    display = path;
+  file = hr_gguf_file_load (path, cancellable, error);
+  if (file == NULL)
+    return NULL;
+  if (!hr_gguf_file_get_split (file, &split_index, &split_count))
+    return g_steal_pointer (&file);
+
+  if (split_index > 0)
+    {
+      g_autofree char *suffix = g_strdup_printf ("-%05u-of-%05u.gguf", split_index + 1, split_count);
+      g_autofree char *first = NULL;
+
+      if (g_str_has_suffix (display, suffix))
+        first = g_strdup_printf ("%.*s-00001-of-%05u.gguf",
+                                 (int) (strlen (display) - strlen (suffix)), display, split_count);
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("%s is shard %u of %u of a split model; the model's metadata is in the first shard: open %s"),
+                   display, split_index + 1, split_count, first != NULL ? first : _("the first shard"));
+      return NULL;
+    }
+
+  shard_paths = hr_gguf_split_shard_paths (path, split_count);
+  if (shard_paths == NULL)
+    problem = g_strdup (_("the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found"));
+  for (guint i = 1; shard_paths != NULL && shard_paths[i] != NULL && problem == NULL; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(HrGgufFile) shard = hr_gguf_file_load (shard_paths[i], cancellable, &local_error);
+
+      if (shard == NULL || !hr_gguf_file_add_shard (file, shard, &local_error))
+        problem = g_strdup (local_error->message);
+    }
+  if (out_split_problem != NULL)
+    *out_split_problem = g_steal_pointer (&problem);
+  return g_steal_pointer (&file);
+}

@@ -149,6 +149,11 @@ gboolean     hr_gguf_file_add_shard        (HrGgufFile         *file,
                                             const HrGgufFile   *shard,
                                             GError            **error);
 guint        hr_gguf_file_get_n_shards     (const HrGgufFile   *file);
+HrGgufFile  *hr_gguf_file_load_model       (const char         *path,
+                                            const char         *display,
+                                            GCancellable       *cancellable,
+                                            char              **out_split_problem,
+                                            GError            **error);
 
 HrGgufTokenizer *hr_gguf_file_get_tokenizer (const HrGgufFile  *file);
 void         hr_gguf_tokenizer_free        (HrGgufTokenizer    *tokenizer);
