@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf-keys.h"
+#include "hr-json.h"
 #include "hr-memory.h"
 #include "hr-ollama-host.h"
 #include "hr-ollama-show.h"
@@ -27,7 +28,6 @@ typedef struct {
   const char *arch;
 } ShowCtx;
 
-#define node_to_u64 hr_ollama_node_u64
 
 /* model_info as a source of keys for the mapper (hr-gguf-keys.h). */
 static void
@@ -52,7 +52,7 @@ info_lookup (gconstpointer   source,
   else
     {
       out->kind = HR_GGUF_KEY_SCALAR;
-      out->is_count = node_to_u64 (node, &out->count);
+      out->is_count = hr_json_node_u64 (node, G_MAXUINT64, &out->count);
     }
 }
 
@@ -65,7 +65,7 @@ info_element (gconstpointer         source,
   JsonArray *array = json_node_get_array ((JsonNode *) value->handle);
 
   return index < json_array_get_length (array) &&
-         node_to_u64 (json_array_get_element (array, (guint) index), out_value);
+         hr_json_node_u64 (json_array_get_element (array, (guint) index), G_MAXUINT64, out_value);
 }
 
 static const HrGgufKeySourceFuncs info_keys = { info_lookup, info_element };
@@ -115,8 +115,8 @@ parse_tensors (const ShowCtx *ctx,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         goto bad;
       obj = json_node_get_object (node);
-      name = hr_ollama_json_string (obj, "name");
-      type_name = hr_ollama_json_string (obj, "type");
+      name = hr_json_string (obj, "name");
+      type_name = hr_json_string (obj, "type");
       shape_node = json_object_get_member (obj, "shape");
       if (name == NULL || type_name == NULL || shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
         goto bad;
@@ -125,7 +125,7 @@ parse_tensors (const ShowCtx *ctx,
       if (n_dims < 1 || n_dims > 4)
         goto bad;
       for (guint d = 0; d < n_dims; d++)
-        if (!node_to_u64 (json_array_get_element (shape, d), &dims[d]) || dims[d] == 0)
+        if (!hr_json_node_u64 (json_array_get_element (shape, d), G_MAXUINT64, &dims[d]) || dims[d] == 0)
           goto bad;
 
       type = hr_ggml_type_info_by_name (type_name);
@@ -207,7 +207,7 @@ map_parameters_and_type (HrOllamaShow     *show,
                          GError          **error)
 {
   HrModelSpec *spec = show->spec;
-  JsonObject *details = hr_ollama_json_object (obj, "details");
+  JsonObject *details = hr_json_object (obj, "details");
   guint32 file_type = 0;
   gboolean found;
 
@@ -227,12 +227,12 @@ map_parameters_and_type (HrOllamaShow     *show,
     }
   if (details != NULL)
     {
-      const char *level = hr_ollama_json_string (details, "quantization_level");
+      const char *level = hr_json_string (details, "quantization_level");
 
       if (show->quantization == NULL && level != NULL && *level != '\0')
         show->quantization = g_strdup (level);
-      show->family = g_strdup (hr_ollama_json_string (details, "family"));
-      show->parameter_size = g_strdup (hr_ollama_json_string (details, "parameter_size"));
+      show->family = g_strdup (hr_json_string (details, "family"));
+      show->parameter_size = g_strdup (hr_json_string (details, "parameter_size"));
     }
   if (show->quantization != NULL)
     {
@@ -292,7 +292,7 @@ static GStrv
 strings_of (JsonObject *obj,
             const char *member)
 {
-  JsonArray *array = hr_ollama_json_array (obj, member);
+  JsonArray *array = hr_json_array (obj, member);
   g_autoptr(GStrvBuilder) builder = NULL;
 
   if (array == NULL)
@@ -366,7 +366,7 @@ hr_ollama_show_parse (JsonNode    *root,
       return NULL;
     }
   ctx.info = json_node_get_object (node);
-  ctx.arch = hr_ollama_json_string (ctx.info, "general.architecture");
+  ctx.arch = hr_json_string (ctx.info, "general.architecture");
   if (ctx.arch == NULL || *ctx.arch == '\0')
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
