@@ -87,28 +87,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
 #define OPT_JSON     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of text"), NULL }
 
-static gboolean
-parse_options (const char   *command,
-               const char   *parameter_string,
-               GOptionEntry *entries,
-               int          *argc,
-               char       ***argv)
-{
-  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
-
-  g_set_prgname (prgname);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      hr_cli_usage_error ("%s", error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Checks every shared option; prints one usage line and returns FALSE on
  * the first bad one. */
 static gboolean
@@ -329,7 +307,7 @@ hr_cli_cmd_predict (int    argc,
   guint64 margin, footprint;
   int status = HR_CLI_EXIT_OK;
 
-  if (!parse_options ("predict", _("MODEL"), entries, &argc, &argv))
+  if (!hr_cli_parse_options ("predict", _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc < 2)
     return hr_cli_usage_error ("%s", _("give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\""));
@@ -836,7 +814,7 @@ hr_cli_cmd_matrix (int    argc,
   g_autoptr(GError) error = NULL;
   int status = HR_CLI_EXIT_OK;
 
-  if (!parse_options ("matrix", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("matrix", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
