@@ -46,6 +46,12 @@ buf_steal_fit (Buf   *buf,
   return data;
 }
 
+/**
+ * hr_gguf_parser_offset:
+ * @p: the reader
+ *
+ * Returns: the file offset of the next byte, bytes.
+ */
 guint64
 hr_gguf_parser_offset (const Parser *p)
 {
@@ -90,11 +96,19 @@ set_truncated (Parser  *p,
   return FALSE;
 }
 
-/* Makes at least one more byte available. FALSE with @error set on an I/O
- * error or cancellation; FALSE without an error at the end of the input. */
+/**
+ * hr_gguf_parser_refill:
+ * @p: the reader
+ * @error: return location for a #GError
+ *
+ * Makes at least one more byte available from the stream.
+ *
+ * Returns: %TRUE; %FALSE with @error set on an I/O error or cancellation,
+ *   %FALSE without an error at the end of the input.
+ */
 gboolean
 hr_gguf_parser_refill (Parser  *p,
-               GError **error)
+                       GError **error)
 {
   gsize got = 0;
 
@@ -168,10 +182,18 @@ parser_read (Parser  *p,
   return TRUE;
 }
 
+/**
+ * hr_gguf_read_u32:
+ * @p: the reader
+ * @out: (out): the little-endian u32
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE; %FALSE with a truncation or I/O error.
+ */
 gboolean
 hr_gguf_read_u32 (Parser   *p,
-          guint32  *out,
-          GError  **error)
+                  guint32  *out,
+                  GError  **error)
 {
   guint32 v;
 
@@ -186,10 +208,18 @@ hr_gguf_read_u32 (Parser   *p,
   return TRUE;
 }
 
+/**
+ * hr_gguf_read_u64:
+ * @p: the reader
+ * @out: (out): the little-endian u64
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE; %FALSE with a truncation or I/O error.
+ */
 gboolean
 hr_gguf_read_u64 (Parser   *p,
-          guint64  *out,
-          GError  **error)
+                  guint64  *out,
+                  GError  **error)
 {
   guint64 v;
 
@@ -244,12 +274,24 @@ check_string_length (Parser   *p,
   return check_header_cap (p, length, error);
 }
 
-/* Reads a string into a new NUL-terminated buffer. */
+/**
+ * hr_gguf_read_string:
+ * @p: the reader
+ * @cap: the longest string accepted, bytes
+ * @out_length: (out) (optional): its bytes, without the NUL
+ * @error: return location for a #GError
+ *
+ * Reads a GGUF string (u64 length + bytes) into a new NUL-terminated
+ * buffer, checking the length against @cap and the header cap first.
+ *
+ * Returns: (transfer full) (nullable): the string, or %NULL with
+ *   %HR_CORE_ERROR_LIMIT, a truncation or an I/O error.
+ */
 char *
 hr_gguf_read_string (Parser   *p,
-             guint64   cap,
-             gsize    *out_length,
-             GError  **error)
+                     guint64   cap,
+                     gsize    *out_length,
+                     GError  **error)
 {
   Buf buf = { NULL, 0, 0 };
   guint64 length;
@@ -270,10 +312,19 @@ hr_gguf_read_string (Parser   *p,
   return (char *) buf_steal_fit (&buf, &size);
 }
 
+/**
+ * hr_gguf_check_value_type:
+ * @p: the reader, for the message's position
+ * @type: a metadata value type read from the file
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when @type is one of the 13 the GGUF spec defines;
+ *   %FALSE with %HR_CORE_ERROR_UNSUPPORTED otherwise.
+ */
 gboolean
 hr_gguf_check_value_type (Parser   *p,
-                  guint32   type,
-                  GError  **error)
+                          guint32   type,
+                          GError  **error)
 {
   if (type >= HR_GGUF_N_TYPES)
     {
@@ -408,10 +459,22 @@ append_array_body (Parser  *p,
   return TRUE;
 }
 
+/**
+ * hr_gguf_read_value:
+ * @p: the reader
+ * @type: the value's type (hr_gguf_check_value_type() passed)
+ * @error: return location for a #GError
+ *
+ * Reads one metadata value: a scalar, a string, or an array (of arrays, at
+ * most %HR_GGUF_MAX_ARRAY_DEPTH deep) kept as its raw bytes.
+ *
+ * Returns: (transfer full) (nullable): the value, or %NULL with the
+ *   reader's limit, truncation or I/O error.
+ */
 HrGgufValue *
 hr_gguf_read_value (Parser   *p,
-            guint32   type,
-            GError  **error)
+                    guint32   type,
+                    GError  **error)
 {
   g_autoptr(HrGgufValue) value = g_new0 (HrGgufValue, 1);
   guint8 raw[8];

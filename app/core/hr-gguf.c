@@ -68,6 +68,12 @@ hr_gguf_file_unref (HrGgufFile *file)
   g_free (file);
 }
 
+/**
+ * hr_gguf_file_new:
+ *
+ * Returns: (transfer full): an empty header (version 0, the default
+ *   alignment, one shard), for the parser to fill.
+ */
 HrGgufFile *
 hr_gguf_file_new (void)
 {

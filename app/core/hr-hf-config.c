@@ -116,10 +116,17 @@ scope_get_bool (const Scope *scope,
   return default_value;
 }
 
-/* Token ids: an integer, or a list of integers. */
+/**
+ * _hr_hf_read_token_ids:
+ * @node: (nullable): a `*_token_id` member
+ * @into: (element-type gint64): where the ids go
+ *
+ * Appends the token ids of @node: an integer, or a list of integers (and
+ * lists of them, at most 64 at each level); negative ids are skipped.
+ */
 void
 _hr_hf_read_token_ids (JsonNode *node,
-                GArray   *into)
+                       GArray   *into)
 {
   if (node == NULL)
     return;
@@ -139,6 +146,13 @@ _hr_hf_read_token_ids (JsonNode *node,
     }
 }
 
+/**
+ * _hr_hf_read_token_id:
+ * @node: (nullable): a `*_token_id` member
+ *
+ * Returns: the first token id of @node (see _hr_hf_read_token_ids()), or
+ *   -1 when it has none.
+ */
 gint64
 _hr_hf_read_token_id (JsonNode *node)
 {
