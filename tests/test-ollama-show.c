@@ -198,6 +198,29 @@ test_sliding_layers (void)
   g_assert_cmpuint (show->spec->kv_heads, ==, 8);
 }
 
+/* With `verbose` the pattern is there, as GGUF's booleans. */
+static void
+test_sliding_pattern (void)
+{
+  const char *json =
+    "{\"model_info\": {"
+    "  \"general.architecture\": \"gemma3\","
+    "  \"gemma3.block_count\": 4,"
+    "  \"gemma3.attention.sliding_window\": 512,"
+    "  \"gemma3.attention.sliding_window_pattern\": [true, false, true, false]}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (show->spec->layer_sliding);
+  g_assert_cmpuint (show->spec->layer_sliding->len, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpuint (g_array_index (show->spec->layer_sliding, guint8, i), ==, i % 2 == 0);
+  g_assert_cmpstr (hr_model_spec_get_source (show->spec, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "Ollama /api/show model_info gemma3.attention.sliding_window; sliding layers: "
+                   "Ollama /api/show model_info gemma3.attention.sliding_window_pattern");
+}
+
 static void
 assert_fails (const char *json,
               gint        code,
@@ -266,6 +289,7 @@ main (int   argc,
   g_test_add_func ("/ollama-show/hidden-kv-array", test_hidden_kv_array);
   g_test_add_func ("/ollama-show/verbose-kv-array", test_verbose_kv_array);
   g_test_add_func ("/ollama-show/sliding-layers", test_sliding_layers);
+  g_test_add_func ("/ollama-show/sliding-pattern", test_sliding_pattern);
   g_test_add_func ("/ollama-show/invalid", test_invalid);
 
   return g_test_run ();

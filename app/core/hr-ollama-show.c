@@ -45,9 +45,15 @@ info_lookup (gconstpointer   source,
     out->kind = HR_GGUF_KEY_HIDDEN;
   else if (JSON_NODE_HOLDS_ARRAY (node))
     {
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+      JsonNode *first = n > 0 ? json_array_get_element (array, 0) : NULL;
+
+      out->length = n;
       out->kind = HR_GGUF_KEY_ARRAY;
-      out->length = json_array_get_length (json_node_get_array (node));
       out->numeric = TRUE;
+      out->booleans = first != NULL && JSON_NODE_HOLDS_VALUE (first) &&
+                      json_node_get_value_type (first) == G_TYPE_BOOLEAN;
     }
   else
     {
@@ -63,9 +69,19 @@ info_element (gconstpointer         source,
               guint64              *out_value)
 {
   JsonArray *array = json_node_get_array ((JsonNode *) value->handle);
+  JsonNode *element;
 
-  return index < json_array_get_length (array) &&
-         hr_json_node_u64 (json_array_get_element (array, (guint) index), G_MAXUINT64, out_value);
+  if (index >= json_array_get_length (array))
+    return FALSE;
+  element = json_array_get_element (array, (guint) index);
+  /* A per-layer pattern comes as booleans, as GGUF stores it. */
+  if (value->booleans && JSON_NODE_HOLDS_VALUE (element) &&
+      json_node_get_value_type (element) == G_TYPE_BOOLEAN)
+    {
+      *out_value = json_node_get_boolean (element) ? 1 : 0;
+      return TRUE;
+    }
+  return hr_json_node_u64 (element, G_MAXUINT64, out_value);
 }
 
 static const HrGgufKeySourceFuncs info_keys = { info_lookup, info_element };
