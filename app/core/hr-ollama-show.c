@@ -331,27 +331,29 @@ strings_of (JsonObject *obj,
  * @error: return location for a #GError
  *
  * Maps /api/show to a model spec (ollama-api.md, "/api/show"):
- * parameters from `general.parameter_count`; layers from
- * `ARCH.block_count`; heads and KV heads from `ARCH.attention.head_count` and
- * `.head_count_kv` (a scalar, or a per-layer array; an array hidden as
- * `null` without `verbose` is recovered from the `blk.N.attn_k.weight`
- * shapes, kv heads = shape[1] / key length); key and value lengths from
- * `ARCH.attention.key_length` / `.value_length`, defaulting to
- * embedding_length / head_count; context limit from `ARCH.context_length`;
- * sliding window from `ARCH.attention.sliding_window`; the file type from
- * `general.file_type` (llama.cpp's llama_ftype numbering, labelled by
- * hr_ggml_file_type_label(), else `details.quantization_level`).
- * The tensor list gives exact weight bytes (hr_ggml_tensor_bytes() per
- * tensor, summed) and the effective bits per weight (weight bytes x 8 /
- * parameters); the model is tied when it has `token_embd.weight` and no
- * `output.weight`. Every value is type-checked: whole numbers may arrive as
- * doubles; a mistyped value is an error, a missing one is left 0 (unknown).
+ * parameters from `general.parameter_count`; the architecture keys of
+ * `model_info` (layers, heads, KV heads, key and value lengths, context,
+ * sliding window and its layers, vocabulary, experts) through the one GGUF
+ * key mapper, hr_gguf_keys_map(), as for a GGUF file; a head_count_kv
+ * array hidden as `null` without `verbose` is recovered from the
+ * `blk.N.attn_k.weight` shapes (kv heads = shape[1] / key length); the
+ * file type from `general.file_type` (llama.cpp's llama_ftype numbering,
+ * labelled by hr_ggml_file_type_label(), else
+ * `details.quantization_level`, as a precision by
+ * hr_gguf_keys_precision_id()). The tensor list gives exact weight bytes
+ * (hr_ggml_tensor_bytes() per tensor, summed) and the effective bits per
+ * weight (weight bytes x 8 / parameters); the model is tied when it has
+ * `token_embd.weight` and no `output.weight`. Every value is type-checked:
+ * whole numbers may arrive as doubles; a mistyped value is an error, a
+ * missing one is left 0 (unknown).
  *
  * Returns: (transfer full): the parsed answer, or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA (not an object, no model_info or
- *   architecture, a mistyped value, a malformed tensor),
- *   %HR_CORE_ERROR_UNSUPPORTED (a tensor type Headroom does not know),
- *   %HR_CORE_ERROR_LIMIT (too many tensors) or %HR_CORE_ERROR_OVERFLOW.
+ *   architecture, a mistyped value, a per-layer array not of one count per
+ *   layer, a malformed tensor), %HR_CORE_ERROR_UNSUPPORTED (a tensor type
+ *   Headroom does not know), %HR_CORE_ERROR_LIMIT (more than
+ *   %HR_GGUF_MAX_LAYERS layers, too many tensors) or
+ *   %HR_CORE_ERROR_OVERFLOW.
  */
 HrOllamaShow *
 hr_ollama_show_parse (JsonNode    *root,
