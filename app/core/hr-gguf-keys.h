@@ -14,19 +14,13 @@
 
 #include <glib.h>
 
+#include "hr-gguf.h"
 #include "hr-model-spec.h"
 
 G_BEGIN_DECLS
 
-/**
- * HR_GGUF_MAX_LAYERS: most blocks (`{arch}.block_count`) a model spec
- * accepts, from a GGUF header or from /api/show. 8 times llama.cpp's own
- * limit (LLAMA_MAX_LAYERS, 512, src/llama-hparams.h), so every model
- * llama.cpp can load is accepted, while the per-layer arrays and the
- * per-layer loops of the memory math stay a few thousand steps long for a
- * hostile header. The largest published models have 126 layers.
- */
-#define HR_GGUF_MAX_LAYERS 4096
+/* The limits (HR_GGUF_MAX_LAYERS, HR_GGUF_MAX_TENSOR_COUNT, ...) are
+ * hr-gguf.h's, one set for a file and for /api/show. */
 
 /**
  * HrGgufKeysOrigin:

@@ -30,13 +30,25 @@ G_BEGIN_DECLS
  */
 #define HR_GGUF_DEFAULT_ALIGNMENT 32
 
-/* Caps. Real files stay far below each (a 3B model: ~40 keys, 255 tensors,
- * a 128,256-entry vocabulary, 280,147 merges, a chat template of a few kB;
- * the largest published vocabularies are about 260,000 entries). */
+/* Caps, one set for a GGUF file and for the same keys from /api/show
+ * (hr-gguf-keys.h). Real files stay far below each (a 3B model: ~40 keys,
+ * 28 layers, 255 tensors, a 128,256-entry vocabulary, 280,147 merges, a
+ * chat template of a few kB; the largest published vocabularies are about
+ * 260,000 entries). */
 
+/**
+ * HR_GGUF_MAX_LAYERS: most blocks (`{arch}.block_count`) a model spec
+ * accepts, from a GGUF header or from /api/show. 8 times llama.cpp's own
+ * limit (LLAMA_MAX_LAYERS, 512, src/llama-hparams.h), so every model
+ * llama.cpp can load is accepted, while the per-layer arrays and the
+ * per-layer loops of the memory math stay a few thousand steps long for a
+ * hostile header. The largest published models have 126 layers.
+ */
+#define HR_GGUF_MAX_LAYERS        4096
 /** HR_GGUF_MAX_KV_COUNT: most metadata key/values accepted. */
 #define HR_GGUF_MAX_KV_COUNT      G_GUINT64_CONSTANT (65536)
-/** HR_GGUF_MAX_TENSOR_COUNT: most tensors accepted in one file. */
+/** HR_GGUF_MAX_TENSOR_COUNT: most tensors accepted in one file, in all the
+ * shards of a split model, and in /api/show's list. */
 #define HR_GGUF_MAX_TENSOR_COUNT  G_GUINT64_CONSTANT (65536)
 /** HR_GGUF_MAX_STRING_LENGTH: longest string (key, value or element), bytes. */
 #define HR_GGUF_MAX_STRING_LENGTH G_GUINT64_CONSTANT (16777216)

@@ -16,10 +16,6 @@
 #include "hr-precision.h"
 #include "hr-units.h"
 
-/* Cap on what an untrusted answer may claim: more tensors than any
- * model has (a 671B mixture of experts has about 1,100 per 61 layers;
- * HR_GGUF_MAX_LAYERS layers of 250 would be 1,024,000). */
-#define MAX_TENSORS  1000000
 #define MAX_U32      G_MAXUINT32
 
 typedef struct {
@@ -105,11 +101,11 @@ parse_tensors (const ShowCtx *ctx,
   g_autoptr(GPtrArray) tensors = NULL;
   guint n = json_array_get_length (array);
 
-  if (n > MAX_TENSORS)
+  if (n > HR_GGUF_MAX_TENSOR_COUNT)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                    _("/api/show for %s lists %u tensors, more than the %u Headroom accepts"),
-                   ctx->name, n, MAX_TENSORS);
+                   ctx->name, n, (guint) HR_GGUF_MAX_TENSOR_COUNT);
       return FALSE;
     }
 
