@@ -1030,11 +1030,11 @@ test_gguf_per_layer (void)
   g_assert_cmpstr (error->message, ==, "llama.block_count should be a non-negative integer; it is a STRING");
   g_clear_error (&error);
 
-  /* one layer past HR_GGUF_MAX_LAYERS, the limit /api/show shares */
+  /* one layer past HR_MODEL_SPEC_MAX_LAYERS, the limit /api/show shares */
   g_byte_array_set_size (w, 0);
   gw_header (w, 3, 0, 2);
   gw_kv_str (w, "general.architecture", "llama");
-  gw_kv_u32 (w, "llama.block_count", HR_GGUF_MAX_LAYERS + 1);
+  gw_kv_u32 (w, "llama.block_count", HR_MODEL_SPEC_MAX_LAYERS + 1);
   g_clear_pointer (&file, hr_gguf_file_unref);
   file = parse_ok (w);
   g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));

@@ -322,10 +322,10 @@ map_layers (const HrGgufKeys *keys,
     return FALSE;
   if (!found)
     return TRUE;
-  if (v > HR_GGUF_MAX_LAYERS)
+  if (v > HR_MODEL_SPEC_MAX_LAYERS)
     {
       g_autofree char *n = hr_format_count (v);
-      g_autofree char *max = hr_format_count (HR_GGUF_MAX_LAYERS);
+      g_autofree char *max = hr_format_count (HR_MODEL_SPEC_MAX_LAYERS);
 
       if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
         g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
@@ -501,7 +501,7 @@ map_counts (const HrGgufKeys *keys,
  * Returns: %TRUE; %FALSE with @error set: %HR_CORE_ERROR_INVALID_DATA when
  *   a count key has the wrong type, a value past 32 bits, or a per-layer
  *   array not of one whole number per layer; %HR_CORE_ERROR_LIMIT for
- *   more than %HR_GGUF_MAX_LAYERS layers.
+ *   more than %HR_MODEL_SPEC_MAX_LAYERS layers.
  */
 gboolean
 hr_gguf_keys_map (const HrGgufKeys *keys,

@@ -19,8 +19,9 @@
 
 G_BEGIN_DECLS
 
-/* The limits (HR_GGUF_MAX_LAYERS, HR_GGUF_MAX_TENSOR_COUNT, ...) are
- * hr-gguf.h's, one set for a file and for /api/show. */
+/* The limits are HR_MODEL_SPEC_MAX_LAYERS (hr-model-spec.h) and
+ * hr-gguf.h's caps (HR_GGUF_MAX_TENSOR_COUNT, ...), one set for a file
+ * and for /api/show. */
 
 /**
  * HrGgufKeysOrigin:

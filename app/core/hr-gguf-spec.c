@@ -103,7 +103,7 @@ map_file_type (const HrGgufFile *file,
  *   %HR_CORE_ERROR_INVALID_DATA when `general.architecture` is missing or
  *   a count key has the wrong type, an impossible value, or a per-layer
  *   array of the wrong length; %HR_CORE_ERROR_LIMIT for more than
- *   %HR_GGUF_MAX_LAYERS (4,096) layers.
+ *   %HR_MODEL_SPEC_MAX_LAYERS (4,096) layers.
  */
 HrModelSpec *
 hr_gguf_file_to_model_spec (const HrGgufFile  *file,

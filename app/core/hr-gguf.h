@@ -36,15 +36,8 @@ G_BEGIN_DECLS
  * chat template of a few kB; the largest published vocabularies are about
  * 260,000 entries). */
 
-/**
- * HR_GGUF_MAX_LAYERS: most blocks (`{arch}.block_count`) a model spec
- * accepts, from a GGUF header or from /api/show. 8 times llama.cpp's own
- * limit (LLAMA_MAX_LAYERS, 512, src/llama-hparams.h), so every model
- * llama.cpp can load is accepted, while the per-layer arrays and the
- * per-layer loops of the memory math stay a few thousand steps long for a
- * hostile header. The largest published models have 126 layers.
- */
-#define HR_GGUF_MAX_LAYERS        4096
+/* Layers: HR_MODEL_SPEC_MAX_LAYERS (hr-model-spec.h), the one limit for a
+ * header, /api/show and the catalog. */
 /** HR_GGUF_MAX_KV_COUNT: most metadata key/values accepted. */
 #define HR_GGUF_MAX_KV_COUNT      G_GUINT64_CONSTANT (65536)
 /** HR_GGUF_MAX_TENSOR_COUNT: most tensors accepted in one file, in all the

@@ -348,7 +348,7 @@ strings_of (JsonObject *obj,
  *   architecture, a mistyped value, a per-layer array not of one count per
  *   layer, a malformed tensor), %HR_CORE_ERROR_UNSUPPORTED (a tensor type
  *   Headroom does not know), %HR_CORE_ERROR_LIMIT (more than
- *   %HR_GGUF_MAX_LAYERS layers, too many tensors) or
+ *   %HR_MODEL_SPEC_MAX_LAYERS layers, too many tensors) or
  *   %HR_CORE_ERROR_OVERFLOW.
  */
 HrOllamaShow *

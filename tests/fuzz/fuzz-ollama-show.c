@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       return 0;
     }
   spec = show->spec;
-  g_assert_cmpuint (spec->layers, <=, HR_GGUF_MAX_LAYERS);
+  g_assert_cmpuint (spec->layers, <=, HR_MODEL_SPEC_MAX_LAYERS);
   if (spec->layer_kv_heads != NULL)
     g_assert_cmpuint (spec->layer_kv_heads->len, ==, spec->layers);
   if (spec->layer_sliding != NULL)
