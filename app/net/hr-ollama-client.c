@@ -389,7 +389,7 @@ body_error_text (GByteArray *body)
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  text = hr_ollama_json_string (json_node_get_object (root), "error");
+  text = hr_json_string (json_node_get_object (root), "error");
   return text != NULL ? g_strdup (text) : NULL;
 }
 
@@ -758,7 +758,7 @@ timing_field (JsonObject *obj,
 {
   guint64 v;
 
-  if (!hr_ollama_json_u64 (obj, name, &v) || v > G_MAXINT64)
+  if (!hr_json_u64 (obj, name, G_MAXUINT64, &v) || v > G_MAXINT64)
     return -1;
   return (gint64) v;
 }
@@ -781,7 +781,7 @@ on_reply_line (JsonNode  *node,
     }
   obj = json_node_get_object (node);
 
-  text = hr_ollama_json_string (obj, "error");
+  text = hr_json_string (obj, "error");
   if (text != NULL)
     {
       g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM,
@@ -791,17 +791,17 @@ on_reply_line (JsonNode  *node,
 
   if (call->stream == STREAM_CHAT)
     {
-      JsonObject *message = hr_ollama_json_object (obj, "message");
+      JsonObject *message = hr_json_object (obj, "message");
       if (message != NULL)
         {
-          content = hr_ollama_json_string (message, "content");
-          thinking = hr_ollama_json_string (message, "thinking");
+          content = hr_json_string (message, "content");
+          thinking = hr_json_string (message, "thinking");
         }
     }
   else
     {
-      content = hr_ollama_json_string (obj, "response");
-      thinking = hr_ollama_json_string (obj, "thinking");
+      content = hr_json_string (obj, "response");
+      thinking = hr_json_string (obj, "thinking");
     }
 
   if ((content != NULL && *content != '\0') || (thinking != NULL && *thinking != '\0'))
@@ -817,13 +817,13 @@ on_reply_line (JsonNode  *node,
                           call->chunk_data);
     }
 
-  if (hr_ollama_json_bool (obj, "done"))
+  if (hr_json_bool (obj, "done", FALSE))
     {
       HrOllamaReply *reply = call->reply;
 
       call->saw_done = TRUE;
       g_free (reply->done_reason);
-      reply->done_reason = g_strdup (hr_ollama_json_string (obj, "done_reason"));
+      reply->done_reason = g_strdup (hr_json_string (obj, "done_reason"));
       reply->total_duration = timing_field (obj, "total_duration");
       reply->load_duration = timing_field (obj, "load_duration");
       reply->prompt_eval_count = timing_field (obj, "prompt_eval_count");
@@ -925,7 +925,7 @@ answer_version (Call     *call,
   const char *version = NULL;
 
   if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    version = hr_ollama_json_string (json_node_get_object (root), "version");
+    version = hr_json_string (json_node_get_object (root), "version");
   if (version == NULL)
     {
       return_error (task, error_unexpected (call, _("no \"version\"")));
@@ -938,7 +938,7 @@ static char *
 dup_member (JsonObject *obj,
             const char *name)
 {
-  return obj != NULL ? g_strdup (hr_ollama_json_string (obj, name)) : NULL;
+  return obj != NULL ? g_strdup (hr_json_string (obj, name)) : NULL;
 }
 
 /* The "models" list of /api/tags or /api/ps; null means none. */
@@ -991,14 +991,14 @@ answer_tags (Call     *call,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       obj = json_node_get_object (node);
-      if (hr_ollama_json_string (obj, "name") == NULL)
+      if (hr_json_string (obj, "name") == NULL)
         continue;
-      details = hr_ollama_json_object (obj, "details");
+      details = hr_json_object (obj, "details");
       model = g_new0 (HrOllamaModel, 1);
       model->name = dup_member (obj, "name");
       model->model = dup_member (obj, "model");
-      model->digest = hr_ollama_digest_bare (hr_ollama_json_string (obj, "digest"));
-      if (!hr_ollama_json_u64 (obj, "size", &model->size))
+      model->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
+      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &model->size))
         model->size = 0;
       model->modified_at = dup_member (obj, "modified_at");
       model->format = dup_member (details, "format");
@@ -1032,20 +1032,20 @@ answer_ps (Call     *call,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       obj = json_node_get_object (node);
-      if (hr_ollama_json_string (obj, "name") == NULL)
+      if (hr_json_string (obj, "name") == NULL)
         continue;
-      details = hr_ollama_json_object (obj, "details");
+      details = hr_json_object (obj, "details");
       l = g_new0 (HrOllamaLoaded, 1);
       l->name = dup_member (obj, "name");
       l->model = dup_member (obj, "model");
-      l->digest = hr_ollama_digest_bare (hr_ollama_json_string (obj, "digest"));
-      if (!hr_ollama_json_u64 (obj, "size", &l->size))
+      l->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
+      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &l->size))
         l->size = 0;
-      if (!hr_ollama_json_u64 (obj, "size_vram", &l->size_vram))
+      if (!hr_json_u64 (obj, "size_vram", G_MAXUINT64, &l->size_vram))
         l->size_vram = 0;
-      if (hr_ollama_json_u64 (obj, "context_length", &ctx) && ctx <= G_MAXUINT32)
+      if (hr_json_u64 (obj, "context_length", G_MAXUINT64, &ctx) && ctx <= G_MAXUINT32)
         l->context_length = (guint32) ctx;
-      expires = hr_ollama_json_string (obj, "expires_at");
+      expires = hr_json_string (obj, "expires_at");
       if (expires != NULL)
         l->expires_at = g_date_time_new_from_iso8601 (expires, NULL);
       l->family = dup_member (details, "family");
