@@ -602,6 +602,51 @@ hr_hub_link_next (const char *link,
   return NULL;
 }
 
+/* The index: tensor count and, without the API's figure, the parameters. */
+static void
+read_index (HrHubAnswers *a)
+{
+  HrHubLookup *r = a->result;
+
+  if (a->index != NULL)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (a->index, &size);
+      g_autoptr(HrSafetensorsIndex) index = hr_safetensors_index_parse (data, size, NULL);
+
+      if (index != NULL)
+        {
+          r->n_tensors = index->n_tensors;
+          if (index->has_total_size)
+            r->tensor_bytes = index->total_size;
+          if (!a->api_parameters && index->has_total_size && r->config != NULL)
+            {
+              const char *precision = hr_hf_config_precision (r->config);
+              const char *dtype = r->config->dtype;
+              guint bytes_per = 0;
+
+              if (g_strcmp0 (precision, "bf16") == 0 || g_strcmp0 (precision, "fp16") == 0)
+                bytes_per = 2;
+              else if (g_strcmp0 (precision, "fp32") == 0)
+                bytes_per = 4;
+              if (bytes_per > 0 && r->config->quant_method == NULL &&
+                  index->total_size % bytes_per == 0)
+                {
+                  HrSafetensorsDtype *d = g_new0 (HrSafetensorsDtype, 1);
+
+                  r->parameters = index->total_size / bytes_per;
+                  r->parameters_source = g_strdup_printf (_("model.safetensors.index.json total_size / %u bytes (%s)"),
+                                                          bytes_per, dtype ? dtype : precision);
+                  d->dtype = g_strdup (bytes_per == 4 ? "F32" : g_strcmp0 (precision, "bf16") == 0 ? "BF16" : "F16");
+                  d->parameters = r->parameters;
+                  d->bytes = index->total_size;
+                  g_ptr_array_add (r->parameters_by_dtype, d);
+                }
+            }
+        }
+    }
+}
+
 /**
  * hr_hub_answers_assemble:
  * @a: the answers, after the second step
@@ -728,44 +773,7 @@ hr_hub_answers_assemble (HrHubAnswers *a)
         }
     }
 
-  /* Index: tensor count and, without the API's figure, the parameters. */
-  if (a->index != NULL)
-    {
-      gsize size;
-      const char *data = g_bytes_get_data (a->index, &size);
-      g_autoptr(HrSafetensorsIndex) index = hr_safetensors_index_parse (data, size, NULL);
-
-      if (index != NULL)
-        {
-          r->n_tensors = index->n_tensors;
-          if (index->has_total_size)
-            r->tensor_bytes = index->total_size;
-          if (!a->api_parameters && index->has_total_size && r->config != NULL)
-            {
-              const char *precision = hr_hf_config_precision (r->config);
-              const char *dtype = r->config->dtype;
-              guint bytes_per = 0;
-
-              if (g_strcmp0 (precision, "bf16") == 0 || g_strcmp0 (precision, "fp16") == 0)
-                bytes_per = 2;
-              else if (g_strcmp0 (precision, "fp32") == 0)
-                bytes_per = 4;
-              if (bytes_per > 0 && r->config->quant_method == NULL &&
-                  index->total_size % bytes_per == 0)
-                {
-                  HrSafetensorsDtype *d = g_new0 (HrSafetensorsDtype, 1);
-
-                  r->parameters = index->total_size / bytes_per;
-                  r->parameters_source = g_strdup_printf (_("model.safetensors.index.json total_size / %u bytes (%s)"),
-                                                          bytes_per, dtype ? dtype : precision);
-                  d->dtype = g_strdup (bytes_per == 4 ? "F32" : g_strcmp0 (precision, "bf16") == 0 ? "BF16" : "F16");
-                  d->parameters = r->parameters;
-                  d->bytes = index->total_size;
-                  g_ptr_array_add (r->parameters_by_dtype, d);
-                }
-            }
-        }
-    }
+  read_index (a);
 }
 
 /**
