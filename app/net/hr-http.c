@@ -218,6 +218,10 @@ hr_http_response_free (HrHttpResponse *response)
   g_free (response->reason);
   g_clear_pointer (&response->headers, soup_message_headers_unref);
   g_clear_pointer (&response->body, g_bytes_unref);
+  if (response->caller != NULL)
+    g_cancellable_disconnect (response->caller, response->caller_handler);
+  g_clear_object (&response->caller);
+  g_clear_object (&response->cancellable);
   g_clear_object (&response->stream);
   g_clear_object (&response->message);
   g_free (response->url);
@@ -530,15 +534,15 @@ static void
 call_free (Call *call)
 {
   call_stop_timers (call);
-  if (call->caller != NULL)
+  if (call->caller != NULL && call->caller_handler != 0)
     g_cancellable_disconnect (call->caller, call->caller_handler);
   g_clear_object (&call->caller);
   g_clear_object (&call->internal);
   if (call->msg != NULL)
     g_signal_handlers_disconnect_by_data (call->msg, call);
   g_clear_object (&call->msg);
-  if (call->input != NULL)
-    g_input_stream_close (call->input, NULL, NULL);
+  /* Not closed: closing a body stream before its end makes libsoup read
+   * the rest; dropping it drops the connection. */
   g_clear_object (&call->input);
   g_clear_pointer (&call->received, g_byte_array_unref);
   g_clear_pointer (&call->body, g_bytes_unref);
@@ -632,7 +636,15 @@ return_response (GTask *task)
   resp->url = g_strdup (call->url);
 
   if (call->received == NULL)
-    resp->stream = g_steal_pointer (&call->input);
+    {
+      /* The caller's cancellable keeps cancelling the message's while the
+       * stream is read: the link moves to the response. */
+      resp->stream = g_steal_pointer (&call->input);
+      resp->cancellable = g_steal_pointer (&call->internal);
+      resp->caller = g_steal_pointer (&call->caller);
+      resp->caller_handler = call->caller_handler;
+      call->caller_handler = 0;
+    }
   else
     {
       if (call->ignored_range)
