@@ -541,8 +541,8 @@ call_free (Call *call)
   if (call->msg != NULL)
     g_signal_handlers_disconnect_by_data (call->msg, call);
   g_clear_object (&call->msg);
-  /* Not closed: closing a body stream before its end makes libsoup read
-   * the rest; dropping it drops the connection. */
+  if (call->input != NULL)
+    g_input_stream_close (call->input, NULL, NULL);
   g_clear_object (&call->input);
   g_clear_pointer (&call->received, g_byte_array_unref);
   g_clear_pointer (&call->body, g_bytes_unref);
