@@ -329,6 +329,41 @@ hr_http_retry_after (SoupMessageHeaders *headers)
   return 0;
 }
 
+/**
+ * hr_http_link_next:
+ * @link: (nullable): a response's `Link` header, all its values joined by ","
+ * @base_url: the URL of the response, for a relative target
+ *
+ * RFC 8288 links, as the Hub pages its file tree: `<https://...>; rel="next"`.
+ *
+ * Returns: (transfer full) (nullable): the absolute URL of the next page,
+ *   or %NULL for the last.
+ */
+char *
+hr_http_link_next (const char *link,
+                   const char *base_url)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (link == NULL)
+    return NULL;
+  parts = g_strsplit (link, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *p = g_strstrip (parts[i]);
+      const char *lt = strchr (p, '<');
+      const char *gt = lt ? strchr (lt, '>') : NULL;
+
+      if (lt != NULL && gt != NULL && strstr (gt, "rel=\"next\"") != NULL)
+        {
+          g_autofree char *target = g_strndup (lt + 1, gt - lt - 1);
+
+          return g_uri_resolve_relative (base_url, target, SOUP_HTTP_URI_FLAGS, NULL);
+        }
+    }
+  return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Transport failures in words                                          */
 

@@ -134,5 +134,7 @@ gboolean        hr_http_same_origin   (GUri                *a,
 char           *hr_http_host_label    (GUri                *uri);
 char           *hr_http_body_excerpt  (GBytes              *body);
 guint           hr_http_retry_after   (SoupMessageHeaders  *headers);
+char           *hr_http_link_next     (const char          *link,
+                                       const char          *base_url);
 
 G_END_DECLS
