@@ -119,20 +119,13 @@ verdict_sentence (const HubMemory *memory)
     }
 }
 
+/* 1. Architecture and size */
 static void
-print_text (const HrHubLookup *l,
-            const HrBoard     *board)
+print_architecture (const HrHubLookup *l)
 {
   const HrHfConfig *c = l->config;
-  const char *precision_id = hr_hub_lookup_weight_precision (l);
-  const HrPrecision *precision = hr_precision_lookup (precision_id);
   g_autofree char *count = hr_format_count (l->parameters);
-  HubMemory memory;
 
-  rowf (_("repository"), "%s", l->repo);
-  rowf (_("revision"), _("%s (commit %s)"), l->revision, l->sha);
-
-  /* 1. Architecture and size */
   if (l->architecture != NULL || l->model_type != NULL)
     rowf (_("architecture"), _("%s (model_type %s)"), l->architecture ? l->architecture : "?",
           l->model_type ? l->model_type : "?");
@@ -206,7 +199,12 @@ print_text (const HrHubLookup *l,
 
       row (_("EOS"), eos);
     }
+}
 
+/* 2. Base or instruct; 3. Download */
+static void
+print_kind_and_download (const HrHubLookup *l)
+{
   /* 2. Base or instruct */
   if (l->kind != NULL)
     {
@@ -258,6 +256,16 @@ print_text (const HrHubLookup *l,
 
       rowf (_("GGUF header"), _("%s: %s bits per weight over the whole file"), l->gguf_chosen, bits);
     }
+}
+
+/* 4. License, the weights at their own dtype (week 4), and memory */
+static void
+print_license_and_memory (const HrHubLookup *l,
+                          const HrBoard     *board)
+{
+  const char *precision_id = hr_hub_lookup_weight_precision (l);
+  const HrPrecision *precision = hr_precision_lookup (precision_id);
+  HubMemory memory;
 
   /* 4. License */
   if (l->license_name != NULL)
@@ -297,6 +305,17 @@ print_text (const HrHubLookup *l,
       rowf (_("memory"), _("%s at 4,096 tokens: weights %s + KV cache %s = %s; %s"),
             board->name, w, kv, total, verdict);
     }
+}
+
+static void
+print_text (const HrHubLookup *l,
+            const HrBoard     *board)
+{
+  rowf (_("repository"), "%s", l->repo);
+  rowf (_("revision"), _("%s (commit %s)"), l->revision, l->sha);
+  print_architecture (l);
+  print_kind_and_download (l);
+  print_license_and_memory (l, board);
 }
 
 static JsonNode *

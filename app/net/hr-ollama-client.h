@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "hr-ollama-api.h"
 #include "hr-ollama-show.h"
 #include "hr-pull-progress.h"
 
@@ -31,49 +32,6 @@ G_BEGIN_DECLS
 /** HR_OLLAMA_MAX_RESPONSE_BYTES: default cap on one answer or stream. */
 #define HR_OLLAMA_MAX_RESPONSE_BYTES   (64 * 1024 * 1024)
 
-/* A model on the board (/api/tags). */
-typedef struct {
-  char    *name;               /* "llama3.2:latest" */
-  char    *model;
-  char    *digest;             /* bare 64 hex */
-  guint64  size;               /* the whole package, bytes */
-  char    *modified_at;        /* ISO 8601 as sent */
-  char    *format;             /* "gguf" */
-  char    *family;
-  char    *parameter_size;     /* "3.2B" */
-  char    *quantization_level; /* "Q4_K_M" */
-} HrOllamaModel;
-
-/* A loaded model (/api/ps). */
-typedef struct {
-  char      *name;
-  char      *model;
-  char      *digest;           /* bare 64 hex */
-  guint64    size;             /* bytes of the loaded model */
-  guint64    size_vram;        /* bytes of it on the GPU */
-  guint32    context_length;   /* num_ctx it was loaded with (0 = not reported) */
-  GDateTime *expires_at;       /* NULL when absent or unreadable */
-  char      *family;
-  char      *parameter_size;
-  char      *quantization_level;
-} HrOllamaLoaded;
-
-/* What a streamed generate or chat answered, timed by the client. Timing
- * fields are Ollama's nanoseconds; -1 means the field was not in the final
- * line (Ollama leaves zeros out). */
-typedef struct {
-  char    *text;               /* the reply */
-  char    *thinking;           /* a thinking model's thoughts, or NULL */
-  char    *done_reason;        /* "stop", "length", "load", "unload" */
-  double   ttft_ms;            /* client: request sent to first non-empty chunk (-1 = none) */
-  double   client_total_ms;    /* client: request sent to the end of the stream */
-  gint64   total_duration;
-  gint64   load_duration;
-  gint64   prompt_eval_count;
-  gint64   prompt_eval_duration;
-  gint64   eval_count;
-  gint64   eval_duration;
-} HrOllamaReply;
 
 /**
  * HrOllamaChunkFunc:
@@ -214,16 +172,5 @@ gboolean        hr_ollama_client_delete_finish  (HrOllamaClient      *self,
                                                  GAsyncResult        *result,
                                                  GError             **error);
 
-void            hr_ollama_model_free   (HrOllamaModel  *model);
-void            hr_ollama_loaded_free  (HrOllamaLoaded *loaded);
-void            hr_ollama_reply_free   (HrOllamaReply  *reply);
-double          hr_ollama_rate_tps     (gint64          count,
-                                        gint64          duration_ns);
-char           *hr_ollama_format_ms    (gint64          duration_ns);
-char           *hr_ollama_format_tps   (double          tps);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaModel, hr_ollama_model_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaLoaded, hr_ollama_loaded_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaReply, hr_ollama_reply_free)
 
 G_END_DECLS

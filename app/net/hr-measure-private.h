@@ -1,0 +1,52 @@
+/* hr-measure-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMeasureRun's state, shared by its steps (hr-measure.c) and its archive
+ * document (hr-measure-archive.c). Not for the GUI.
+ */
+#pragma once
+
+#include "hr-measure.h"
+
+G_BEGIN_DECLS
+
+struct _HrMeasureRun
+{
+  GObject         parent_instance;
+
+  HrOllamaClient *client;
+  char           *model;
+  char           *board_id;
+  char           *prompt;
+  char           *archive_dir;
+  GArray         *contexts;       /* guint32 */
+  guint           runs;
+  guint32         num_predict;
+  HrMeasurePredictFunc predict;
+  gpointer        predict_data;
+  GDestroyNotify  predict_destroy;
+
+  /* One measurement at a time. */
+  GTask          *task;           /* borrowed while running */
+  char           *server_version;
+  char           *digest;
+  guint64         package_bytes;
+  gboolean        was_loaded;
+  guint32         was_context;
+  gboolean        touched;        /* the board's state has been changed */
+  HrOllamaShow   *show;
+  GArray         *results;        /* HrMeasureResult */
+  GArray         *ps;             /* HrMeasurePs */
+  guint           ctx_index;
+  guint           run_index;
+  double          decode_mean;
+  char           *date;
+  char           *saved_path;
+  GError         *pending;        /* the error to return once the board is restored */
+};
+
+gboolean hr_measure_run_save (HrMeasureRun  *self,
+                              GError       **error);
+
+G_END_DECLS

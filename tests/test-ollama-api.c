@@ -1,0 +1,216 @@
+/* test-ollama-api.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * app/core/hr-ollama-api.c without a server: Ollama's answers (shapes from
+ * ollama-api.md) in, exact fields out.
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-ollama-api.h"
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+test_error_text (void)
+{
+  const char *body = "{\"error\":\"model 'x' not found\"}";
+  g_autofree char *text = hr_ollama_api_error_text (body, strlen (body));
+
+  g_assert_cmpstr (text, ==, "model 'x' not found");
+  g_assert_null (hr_ollama_api_error_text ("404 page not found", 18));
+  g_assert_null (hr_ollama_api_error_text ("{\"error\":42}", 12));
+  g_assert_null (hr_ollama_api_error_text ("[\"error\"]", 9));
+  g_assert_null (hr_ollama_api_error_text (NULL, 0));
+  g_assert_null (hr_ollama_api_error_text ("", 0));
+}
+
+static void
+test_version (void)
+{
+  g_autoptr(JsonNode) ok = parse ("{\"version\":\"0.31.2\"}");
+  g_autoptr(JsonNode) wrong = parse ("{\"version\":31}");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *version = hr_ollama_api_parse_version (ok, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (version, ==, "0.31.2");
+  g_assert_null (hr_ollama_api_parse_version (wrong, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "no \"version\"");
+  g_clear_error (&error);
+  g_assert_null (hr_ollama_api_parse_version (NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+}
+
+static void
+test_tags (void)
+{
+  g_autoptr(JsonNode) root = parse (
+    "{\"models\":[{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\","
+    "\"modified_at\":\"2025-01-01T00:00:00Z\",\"size\":2019393189,"
+    "\"digest\":\"a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72\","
+    "\"details\":{\"format\":\"gguf\",\"family\":\"llama\",\"parameter_size\":\"3.2B\","
+    "\"quantization_level\":\"Q4_K_M\"}},"
+    "{\"model\":\"no-name\"}, 7, {\"name\":\"tiny\",\"size\":-1}]}");
+  g_autoptr(JsonNode) none = parse ("{\"models\":null}");
+  g_autoptr(JsonNode) bad = parse ("{\"models\":{}}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) models = hr_ollama_api_parse_tags (root, &error);
+  g_autoptr(GPtrArray) empty = NULL;
+  const HrOllamaModel *m;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (models->len, ==, 2);
+  m = g_ptr_array_index (models, 0);
+  g_assert_cmpstr (m->name, ==, "llama3.2:latest");
+  g_assert_cmpuint (m->size, ==, G_GUINT64_CONSTANT (2019393189));
+  g_assert_cmpstr (m->digest, ==, "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72");
+  g_assert_cmpstr (m->format, ==, "gguf");
+  g_assert_cmpstr (m->family, ==, "llama");
+  g_assert_cmpstr (m->parameter_size, ==, "3.2B");
+  g_assert_cmpstr (m->quantization_level, ==, "Q4_K_M");
+  g_assert_cmpstr (m->modified_at, ==, "2025-01-01T00:00:00Z");
+  m = g_ptr_array_index (models, 1);
+  g_assert_cmpstr (m->name, ==, "tiny");
+  g_assert_cmpuint (m->size, ==, 0);
+  g_assert_null (m->family);
+
+  empty = hr_ollama_api_parse_tags (none, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (empty->len, ==, 0);
+  g_assert_null (hr_ollama_api_parse_tags (bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "\"models\" is not a list");
+}
+
+static void
+test_ps (void)
+{
+  g_autoptr(JsonNode) root = parse (
+    "{\"models\":[{\"name\":\"qwen2.5:3b\",\"model\":\"qwen2.5:3b\",\"size\":3260000000,"
+    "\"size_vram\":2900000000,\"context_length\":8192,"
+    "\"digest\":\"sha256:357c53fb659c5076de1d65ccb0b397446227b71a42be9d1603d46168015c9e4b\","
+    "\"expires_at\":\"2025-06-01T12:05:00Z\","
+    "\"details\":{\"family\":\"qwen2\",\"parameter_size\":\"3.1B\",\"quantization_level\":\"Q4_K_M\"}},"
+    "{\"name\":\"odd\",\"context_length\":4294967296,\"expires_at\":\"soon\"}]}");
+  g_autoptr(JsonNode) array = parse ("[]");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) loaded = hr_ollama_api_parse_ps (root, &error);
+  const HrOllamaLoaded *l;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (loaded->len, ==, 2);
+  l = g_ptr_array_index (loaded, 0);
+  g_assert_cmpstr (l->name, ==, "qwen2.5:3b");
+  g_assert_cmpuint (l->size, ==, G_GUINT64_CONSTANT (3260000000));
+  g_assert_cmpuint (l->size_vram, ==, G_GUINT64_CONSTANT (2900000000));
+  g_assert_cmpuint (l->context_length, ==, 8192);
+  g_assert_cmpstr (l->digest, ==, "357c53fb659c5076de1d65ccb0b397446227b71a42be9d1603d46168015c9e4b");
+  g_assert_nonnull (l->expires_at);
+  g_assert_cmpint (g_date_time_to_unix (l->expires_at), ==, G_GINT64_CONSTANT (1748779500));
+  g_assert_cmpstr (l->quantization_level, ==, "Q4_K_M");
+  l = g_ptr_array_index (loaded, 1);
+  g_assert_cmpuint (l->context_length, ==, 0);
+  g_assert_null (l->expires_at);
+
+  g_assert_null (hr_ollama_api_parse_ps (array, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "not a JSON object");
+}
+
+static void
+test_reply_lines (void)
+{
+  g_autoptr(JsonNode) gen = parse ("{\"response\":\"Hel\",\"thinking\":\"hm\",\"done\":false}");
+  g_autoptr(JsonNode) chat = parse ("{\"message\":{\"role\":\"assistant\",\"content\":\"lo\"},\"done\":false}");
+  g_autoptr(JsonNode) err = parse ("{\"error\":\"out of memory\"}");
+  g_autoptr(JsonNode) arr = parse ("[1]");
+  g_autoptr(JsonNode) done = parse (
+    "{\"response\":\"\",\"done\":true,\"done_reason\":\"stop\",\"total_duration\":5908400000,"
+    "\"load_duration\":12000000,\"prompt_eval_count\":26,\"prompt_eval_duration\":130000000,"
+    "\"eval_count\":89,\"eval_duration\":3817895000}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaReply) reply = g_new0 (HrOllamaReply, 1);
+  HrOllamaReplyLine line;
+
+  g_assert_true (hr_ollama_api_reply_line (gen, FALSE, &line, &error));
+  g_assert_cmpstr (line.content, ==, "Hel");
+  g_assert_cmpstr (line.thinking, ==, "hm");
+  g_assert_false (line.done);
+  g_assert_null (line.error);
+
+  /* Chat's text is in message; generate's "response" is not read there. */
+  g_assert_true (hr_ollama_api_reply_line (chat, TRUE, &line, &error));
+  g_assert_cmpstr (line.content, ==, "lo");
+  g_assert_null (line.thinking);
+  g_assert_true (hr_ollama_api_reply_line (gen, TRUE, &line, &error));
+  g_assert_null (line.content);
+
+  g_assert_true (hr_ollama_api_reply_line (err, FALSE, &line, &error));
+  g_assert_cmpstr (line.error, ==, "out of memory");
+
+  g_assert_false (hr_ollama_api_reply_line (arr, FALSE, &line, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "a stream line that is not an object");
+  g_clear_error (&error);
+
+  g_assert_true (hr_ollama_api_reply_line (done, FALSE, &line, &error));
+  g_assert_true (line.done);
+  hr_ollama_api_reply_done (json_node_get_object (done), reply);
+  g_assert_cmpstr (reply->done_reason, ==, "stop");
+  g_assert_cmpint (reply->total_duration, ==, G_GINT64_CONSTANT (5908400000));
+  g_assert_cmpint (reply->load_duration, ==, 12000000);
+  g_assert_cmpint (reply->prompt_eval_count, ==, 26);
+  g_assert_cmpint (reply->prompt_eval_duration, ==, 130000000);
+  g_assert_cmpint (reply->eval_count, ==, 89);
+  g_assert_cmpint (reply->eval_duration, ==, G_GINT64_CONSTANT (3817895000));
+
+  /* Absent figures are -1, not 0. */
+  hr_ollama_api_reply_done (json_node_get_object (gen), reply);
+  g_assert_null (reply->done_reason);
+  g_assert_cmpint (reply->eval_count, ==, -1);
+  g_assert_cmpint (reply->total_duration, ==, -1);
+}
+
+static void
+test_rates (void)
+{
+  g_autofree char *tps = hr_ollama_format_tps (hr_ollama_rate_tps (89, G_GINT64_CONSTANT (3817895000)));
+  g_autofree char *ms = hr_ollama_format_ms (G_GINT64_CONSTANT (5908400000));
+  g_autofree char *na = hr_ollama_format_tps (hr_ollama_rate_tps (89, 0));
+
+  /* seed-facts.md, "Measuring a model": 89 tokens in 3,817,895,000 ns. */
+  g_assert_cmpstr (tps, ==, "23.3");
+  g_assert_cmpstr (ms, ==, "5908.4");
+  g_assert_cmpstr (na, ==, "n/a");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ollama-api/error-text", test_error_text);
+  g_test_add_func ("/ollama-api/version", test_version);
+  g_test_add_func ("/ollama-api/tags", test_tags);
+  g_test_add_func ("/ollama-api/ps", test_ps);
+  g_test_add_func ("/ollama-api/reply-lines", test_reply_lines);
+  g_test_add_func ("/ollama-api/rates", test_rates);
+
+  return g_test_run ();
+}
