@@ -219,8 +219,11 @@ test_pull (void)
   g_clear_pointer (&err, g_free);
 
   /* Ctrl-C stops the pull and says what is left on the board. */
-  fake_ollama_set_pull_steps (fake, 100, 30, FALSE);
-  g_assert_cmpint (run_cli_interrupted (400, &out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 1);
+  /* 100 steps 50 ms apart: the interrupt at 2 s comes well after the CLI
+   * printed its first lines, even under the sanitizers on a loaded
+   * machine, and well before the pull's end at 5 s. */
+  fake_ollama_set_pull_steps (fake, 100, 50, FALSE);
+  g_assert_cmpint (run_cli_interrupted (2000, &out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 1);
   g_assert_true (g_str_has_prefix (out, "pulling manifest\npulling ac9bc7a69dab\n"));
   g_assert_true (g_str_has_suffix (err, "headroom-cli: Pull of qwen2.5:14b stopped. Pulling it again resumes from the partial"
                                         " files while the server keeps them (until `ollama serve` restarts).\n"));

@@ -259,24 +259,15 @@ on_raw_request (GThreadedSocketService *service,
   return TRUE;
 }
 
-/* GLib 2.74's GSocketService can still be accepting when its listener is
- * closed and then warns "fail: Listener is already closed" (a race in
- * gsocketservice.c, not in the code under test); that one warning is not
- * fatal here. */
-static gboolean
-ignore_listener_race (const char     *log_domain,
-                      GLogLevelFlags  log_level,
-                      const char     *message,
-                      gpointer        user_data)
-{
-  return !(g_strcmp0 (log_domain, "GLib-GIO") == 0 &&
-           g_strcmp0 (message, "fail: Listener is already closed") == 0);
-}
 
 static void
 test_revision_request_line (void)
 {
-  g_autoptr(GSocketService) service = g_threaded_socket_service_new (1);
+  /* No thread limit: a GThreadedSocketService at its limit stops accepting
+   * while a connection is handled and starts again when the handler
+   * returns, which can be after the test stopped it and closed the
+   * listener (GLib 2.74 then warns "fail: Listener is already closed"). */
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (-1);
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
   g_autoptr(GSocketAddress) bound = NULL;
@@ -940,7 +931,6 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_test_log_set_fatal_handler (ignore_listener_race, NULL);
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_ENDPOINT");
 
