@@ -396,8 +396,11 @@ parse_moe_mla (const Scope *scope,
  * Reads the fields the memory math needs from a transformers config.json
  * (hf-hub.md, "config.json fields" and "Known quirks"), handling each quirk
  * as a kind:
- *  - language-model fields are read from `text_config`, `language_config` or
- *    `llm_config` when present (the nested block wins), else the top level;
+ *  - language-model fields are read from the sub-config that holds the
+ *    language model's dimensions, at most %HR_HF_MAX_NEST_DEPTH levels down
+ *    (`text_config`, `language_config`, `llm_config`,
+ *    `thinker_config.text_config` ...; _hr_hf_find_language_config()), then
+ *    from each level above it, the top level last;
  *  - GPT-2 style keys `n_layer`, `n_embd`, `n_head`, `n_inner`, `n_positions`;
  *  - `num_key_value_heads` absent = `num_attention_heads`; `multi_query: true`
  *    = one KV head;
@@ -405,14 +408,20 @@ parse_moe_mla (const Scope *scope,
  *    hidden / heads; absent or null = hidden_size / num_attention_heads;
  *  - `sliding_window` counts only when `use_sliding_window` is not false;
  *    `layer_types` ("sliding_attention"/"full_attention") marks each layer;
- *  - MoE: `n_routed_experts` > `num_local_experts` > `num_experts`, with
- *    `num_experts_per_tok`, `n_shared_experts` / `shared_expert_intermediate_size`,
- *    `moe_intermediate_size`, `first_k_dense_replace`;
+ *  - MoE: the one alias table of hr_hf_moe_keys() (`n_routed_experts` >
+ *    `num_local_experts` > `num_experts` > `moe_num_experts`, experts per
+ *    token, shared experts, expert width, leading dense layers);
  *  - MLA (DeepSeek-V2/V3): `kv_lora_rank`, `q_lora_rank`, `qk_rope_head_dim`,
  *    `qk_nope_head_dim`, `v_head_dim`;
- *  - `quantization_config` at the top or in the nested block;
+ *  - `quantization_config` in the deepest block that has one: GPTQ/AWQ
+ *    bits, compressed-tensors config_groups, fp8, mxfp4, bitsandbytes
+ *    (_hr_hf_read_quantization());
  *  - `dtype` wins over `torch_dtype`;
- *  - `tie_word_embeddings` absent = true (transformers' PretrainedConfig default).
+ *  - `tie_word_embeddings` absent = the model type's default
+ *    (hr_hf_tied_default(): llama, qwen2, mistral ... untied; gemma, gpt2 ...
+ *    tied); the weight list settles it (hr_hf_config_settle_tied());
+ *  - q/k norms and post-norms by model type, `mlp_bias`, `attention_bias`
+ *    for the parameter count (hr_hf_config_count_parameters()).
  *
  * Returns: (transfer full): the config, or %NULL with @error set:
  *   %HR_CORE_ERROR_PARSE (not JSON / not an object), %HR_CORE_ERROR_INVALID_DATA
