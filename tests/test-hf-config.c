@@ -322,9 +322,13 @@ test_moe (void)
   spec = hr_hf_config_to_model_spec (ds, "deepseek-ai/DeepSeek-V2-Lite", NULL, NULL);
   g_assert_cmpuint (spec->expert_count, ==, 64);
   g_assert_cmpuint (spec->expert_used_count, ==, 6);
-  g_assert_cmpuint (spec->kv_heads, ==, 16);
-  g_assert_cmpuint (spec->key_length, ==, 192);
-  g_assert_cmpuint (spec->value_length, ==, 128);
+  /* MLA: one latent of kv_lora_rank + qk_rope_head_dim per token and layer
+   * (as the GGUF converter writes it and llama.cpp caches it). */
+  g_assert_cmpuint (spec->kv_heads, ==, 1);
+  g_assert_cmpuint (spec->key_length, ==, 576);
+  g_assert_cmpuint (spec->value_length, ==, 512);
+  g_assert_true (spec->kv_latent);
+  g_assert_cmpuint (hr_model_spec_kv_elements_per_token (spec), ==, 27 * 576);
 }
 
 static void

@@ -406,6 +406,19 @@ map_key_value_lengths (const HrGgufKeys *keys,
       spec->value_length = v;
       set_source (keys, spec, HR_SPEC_FIELD_VALUE_LENGTH, "attention.value_length");
     }
+  /* MLA (deepseek2): key_length_mla / value_length_mla are the per-head
+   * dims; key_length is the one cached latent (kv_lora_rank + rope) and
+   * llama.cpp allocates no V cache (src/llama-kv-cache.cpp has_v = !is_mla,
+   * is_mla () = both *_mla keys set, src/llama-hparams.cpp). */
+  {
+    guint32 k_mla = 0, v_mla = 0;
+    gboolean k_found, v_found;
+
+    if (!get_arch_u32 (keys, "attention.key_length_mla", &k_mla, &k_found, error) ||
+        !get_arch_u32 (keys, "attention.value_length_mla", &v_mla, &v_found, error))
+      return FALSE;
+    spec->kv_latent = k_found && v_found && k_mla > 0 && v_mla > 0;
+  }
   if (spec->heads == 0 || spec->embedding_length == 0)
     return TRUE;
 

@@ -49,11 +49,15 @@ struct _HrGgufFile {
   GArray     *offsets;    /* guint64, relative to data_offset */
   guint       n_shards;   /* 1, or the shards added with hr_gguf_file_add_shard() + 1 */
   GHashTable *tensor_names; /* borrowed names, for shards: name -> TRUE */
+  guint       n_unknown_types; /* tensors of a ggml type this version does not know */
+  guint       n_unsized;       /* of those, how many have no size (the last, file size unknown) */
+  guint64     known_tensor_bytes; /* tensor_bytes over the known types */
 };
 
 /* Bytes of one element of a fixed-size type; 0 for STRING and ARRAY. */
 extern const guint8 hr_gguf_type_sizes[HR_GGUF_N_TYPES];
 
 HrGgufFile *hr_gguf_file_new (void);
+void        hr_gguf_file_size_unknown_tensors (HrGgufFile *file);
 
 G_END_DECLS

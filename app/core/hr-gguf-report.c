@@ -89,6 +89,7 @@ hr_gguf_report_build (const char     *path,
   report->n_tensors = hr_gguf_file_get_n_tensors (file);
   report->tensor_bytes = hr_gguf_file_get_tensor_bytes (file);
   collect_types (report);
+  report->n_unknown_types = hr_gguf_file_get_unknown_tensors (file, &report->n_unsized);
   report->header_bytes = hr_gguf_file_get_header_bytes (file);
   report->alignment = hr_gguf_file_get_alignment (file);
   report->data_offset = hr_gguf_file_get_data_offset (file);

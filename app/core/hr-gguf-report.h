@@ -92,6 +92,8 @@ typedef struct {
   HrVerdict        verdict;
   guint64          margin;
   guint64          budget;
+  guint            n_unknown_types; /* tensors of a ggml type this version does not know */
+  guint            n_unsized;       /* of those, sized "unknown" (no next offset, no file size) */
 } HrGgufReport;
 
 HrGgufReport *hr_gguf_report_build   (const char     *path,

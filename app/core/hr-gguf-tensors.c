@@ -91,6 +91,7 @@ hr_gguf_file_set_file_bytes (HrGgufFile *file,
                              guint64     file_bytes)
 {
   file->file_bytes = file_bytes;
+  hr_gguf_file_size_unknown_tensors (file);
 }
 
 /**
@@ -325,4 +326,100 @@ hr_gguf_file_get_split (const HrGgufFile *file,
   if (out_count != NULL)
     *out_count = (guint32) MIN (count, G_MAXUINT32);
   return TRUE;
+}
+
+static gint
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * hr_gguf_file_size_unknown_tensors:
+ * @file: a parsed file
+ *
+ * Sizes the tensors whose ggml type this version does not know from the
+ * layout: up to the next tensor's offset (padding to the alignment
+ * included, so at most alignment - 1 bytes over), or for the last tensor up
+ * to the end of the file when its size is known; otherwise the tensor is
+ * counted in n_unsized with 0 bytes. tensor_bytes and tensor_data_end are
+ * brought up to date. Idempotent: called after parsing and whenever the
+ * file size becomes known.
+ */
+void
+hr_gguf_file_size_unknown_tensors (HrGgufFile *file)
+{
+  guint64 total = file->known_tensor_bytes;
+  g_autoptr(GArray) sorted = NULL;
+
+  if (file->n_unknown_types == 0)
+    return;
+  sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint64), file->offsets->len);
+  g_array_append_vals (sorted, file->offsets->data, file->offsets->len);
+  g_array_sort (sorted, compare_u64);
+  file->n_unsized = 0;
+  for (guint i = 0; i < file->tensors->len; i++)
+    {
+      HrTensorInfo *info = g_ptr_array_index (file->tensors, i);
+      guint64 offset = g_array_index (file->offsets, guint64, i);
+      guint64 next = G_MAXUINT64;
+
+      if (hr_ggml_type_info (info->type) != NULL)
+        continue;
+      {
+        /* The first offset above this one (binary search). */
+        guint lo = 0, hi = sorted->len;
+
+        while (lo < hi)
+          {
+            guint mid = lo + (hi - lo) / 2;
+
+            if (g_array_index (sorted, guint64, mid) <= offset)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+        if (lo < sorted->len)
+          next = g_array_index (sorted, guint64, lo);
+      }
+      if (next == G_MAXUINT64 && file->file_bytes > file->data_offset &&
+          file->file_bytes - file->data_offset > offset)
+        next = file->file_bytes - file->data_offset;
+      if (next == G_MAXUINT64)
+        {
+          info->bytes = 0;
+          file->n_unsized++;
+          continue;
+        }
+      info->bytes = next - offset;
+      total = total + info->bytes < total ? G_MAXUINT64 : total + info->bytes;
+      file->tensor_data_end = MAX (file->tensor_data_end, file->data_offset + next);
+    }
+  file->tensor_bytes = total;
+}
+
+/**
+ * hr_gguf_file_get_unknown_tensors:
+ * @file: a parsed file
+ * @out_unsized: (out) (optional): how many of them have no known size
+ *
+ * Tensors whose ggml type this version does not know are kept (their
+ * element count is in the parameter count) and sized from the layout
+ * (hr_gguf_file_size_unknown_tensors()); the rest of the file is read as
+ * usual.
+ *
+ * Returns: how many tensors have an unknown ggml type.
+ */
+guint
+hr_gguf_file_get_unknown_tensors (const HrGgufFile *file,
+                                  guint            *out_unsized)
+{
+  g_return_val_if_fail (file != NULL, 0);
+
+  if (out_unsized != NULL)
+    *out_unsized = file->n_unsized;
+  return file->n_unknown_types;
 }

@@ -330,17 +330,24 @@ parse_tensors (Parser      *p,
         }
       if (!hr_gguf_read_u32 (p, &type, error))
         return FALSE;
-      if (hr_ggml_type_info (type) == NULL)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                       _("tensor “%s” has ggml type %u, which this version of Headroom does not know"),
-                       name, type);
-          return FALSE;
-        }
       if (!hr_gguf_read_u64 (p, &offset, error))
         return FALSE;
 
-      info = hr_tensor_info_new (name, type, n_dims, dims, &local_error);
+      if (hr_ggml_type_info (type) == NULL)
+        {
+          /* A type this version does not know: keep the tensor with its
+           * element count; its bytes come from the layout
+           * (hr_gguf_file_size_unknown_tensors()). */
+          info = g_new0 (HrTensorInfo, 1);
+          info->name = g_strdup (name);
+          info->type = type;
+          info->n_dims = n_dims;
+          memcpy (info->dims, dims, n_dims * sizeof (guint64));
+          info->elements = elements;
+          file->n_unknown_types++;
+        }
+      else
+        info = hr_tensor_info_new (name, type, n_dims, dims, &local_error);
       if (info == NULL)
         {
           g_set_error (error, HR_CORE_ERROR, local_error->code,
@@ -411,6 +418,8 @@ finish_layout (HrGgufFile  *file,
         goto overflow;
       file->tensor_data_end = MAX (file->tensor_data_end, end);
     }
+  file->known_tensor_bytes = file->tensor_bytes;
+  hr_gguf_file_size_unknown_tensors (file);
   return TRUE;
 
 overflow:
@@ -446,12 +455,15 @@ parse (Parser  *p,
  * Reads a GGUF header from @stream, in 64 kB reads, and stops at the end
  * of the tensor list: the tensor data is never read (at most 64 kB past
  * the header may be consumed from @stream). The file size is unknown to
- * this call; set it with hr_gguf_file_set_file_bytes().
+ * this call; set it with hr_gguf_file_set_file_bytes(). A tensor of a
+ * ggml type this version does not know does not reject the file: it is
+ * kept, sized from the next tensor's offset (or the file's end), or counted
+ * as of unknown size (hr_gguf_file_get_unknown_tensors()).
  *
  * Returns: (transfer full) (nullable): the header, or %NULL with @error
  *   set: %HR_CORE_ERROR_PARSE (wrong magic), %HR_CORE_ERROR_UNSUPPORTED
  *   (version 1, a big-endian file, another version, an undefined value
- *   type, an unknown ggml tensor type), %HR_CORE_ERROR_TRUNCATED (the
+ *   type), %HR_CORE_ERROR_TRUNCATED (the
  *   input ends inside the header), %HR_CORE_ERROR_LIMIT (a count, length,
  *   nesting depth, dimension count or the header size past the
  *   HR_GGUF_MAX_* caps), %HR_CORE_ERROR_OVERFLOW (dimensions or offsets
@@ -551,5 +563,6 @@ hr_gguf_file_load (const char    *path,
       return NULL;
     }
   file->file_bytes = (guint64) g_file_info_get_size (info);
+  hr_gguf_file_size_unknown_tensors (file);
   return file;
 }

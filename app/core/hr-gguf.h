@@ -141,6 +141,8 @@ guint64      hr_gguf_file_get_tensor_offset (const HrGgufFile  *file,
                                             guint               index);
 guint64      hr_gguf_file_get_tensor_bytes (const HrGgufFile   *file);
 guint64      hr_gguf_file_get_tensor_data_end (const HrGgufFile *file);
+guint        hr_gguf_file_get_unknown_tensors (const HrGgufFile *file,
+                                               guint            *out_unsized);
 guint64      hr_gguf_file_get_parameters   (const HrGgufFile   *file);
 guint        hr_gguf_file_count_tensors_of_type (const HrGgufFile *file,
                                             guint32             ggml_type,

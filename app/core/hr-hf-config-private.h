@@ -4,7 +4,9 @@
  *
  * What the Hugging Face config readers share: token ids read from
  * config.json (hr-hf-config.c) and generation_config.json
- * (hr-hf-files.c). Not installed.
+ * (hr-hf-files.c), and the rules of hr-hf-config-rules.c (where the
+ * language model's sub-config is, what quantization_config says). Not
+ * installed.
  */
 #pragma once
 
@@ -14,8 +16,20 @@
 
 G_BEGIN_DECLS
 
+/* The objects a key is looked up in, the deepest sub-config first and the
+ * top level last. */
+typedef struct {
+  JsonObject *chain[HR_HF_MAX_NEST_DEPTH + 1];
+  guint       n;
+} HrHfScope;
+
 void    _hr_hf_read_token_ids (JsonNode *node,
                                GArray   *into);
 gint64  _hr_hf_read_token_id  (JsonNode *node);
+
+char   *_hr_hf_find_language_config (JsonObject  *top,
+                                     HrHfScope   *scope);
+void    _hr_hf_read_quantization    (const HrHfScope *scope,
+                                     HrHfConfig      *config);
 
 G_END_DECLS

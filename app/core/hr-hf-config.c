@@ -36,19 +36,22 @@ node_get_count (JsonNode    *node,
   return FALSE;
 }
 
-/* Looks key up in the nested block first, then at the top level. */
-typedef struct {
-  JsonObject *top;
-  JsonObject *nested;
-} Scope;
+/* Looks key up in the language model's block first, then in each block
+ * above it, the top level last. */
+typedef HrHfScope Scope;
 
 static JsonNode *
 scope_get (const Scope *scope,
            const char  *key)
 {
-  JsonNode *node = hr_json_member (scope->nested, key);
+  for (guint i = 0; i < scope->n; i++)
+    {
+      JsonNode *node = hr_json_member (scope->chain[i], key);
 
-  return node != NULL ? node : hr_json_member (scope->top, key);
+      if (node != NULL)
+        return node;
+    }
+  return NULL;
 }
 
 /* Returns TRUE when found (value in *out), FALSE when absent; sets error
@@ -179,6 +182,9 @@ hr_hf_config_free (HrHfConfig *config)
   g_free (config->nested_in);
   g_clear_pointer (&config->layer_sliding, g_array_unref);
   g_free (config->quant_method);
+  g_free (config->quant_format);
+  g_free (config->quant_source);
+  g_free (config->tied_source);
   g_free (config->dtype);
   g_clear_pointer (&config->eos_token_ids, g_array_unref);
   g_free (config);
@@ -187,25 +193,24 @@ hr_hf_config_free (HrHfConfig *config)
 /* Model types whose q/k/v projections carry a bias when the config has no
  * `attention_bias` key (transformers' Qwen2 attention: bias=True on q/k/v). */
 static const char * const qkv_bias_types[] = {
-  "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_audio", NULL,
+  "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_audio", "qwen2_5_omni_text",
+  "qwen2_5_vl_text", "qwen2_vl_text", NULL,
 };
 
-static gboolean
-read_quantization (JsonObject  *obj,
-                   HrHfConfig  *config)
-{
-  JsonObject *qo = hr_json_object (obj, "quantization_config");
-  guint64 v;
+/* Model types with per-head RMS norms on q and k (q_norm / k_norm of
+ * head_dim weights: Qwen3Attention, Gemma3Attention; OLMo 2 normalises the
+ * whole projection, heads x head_dim). */
+static const char * const qk_norm_types[] = {
+  "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "olmo2", "olmoe", NULL,
+};
 
-  if (qo == NULL)
-    return FALSE;
-  config->quant_method = g_strdup (hr_json_string (qo, "quant_method"));
-  if (hr_json_u64 (qo, "bits", 64, &v) && v > 0)
-    config->quant_bits = (guint32) v;
-  if (hr_json_u64 (qo, "group_size", G_MAXINT32, &v) && v > 0)
-    config->quant_group_size = (guint32) v;
-  return TRUE;
-}
+/* Model types with a norm after attention and after the MLP besides the
+ * input ones (Gemma2DecoderLayer: input, post_attention,
+ * pre_feedforward, post_feedforward; OLMo 2: post_attention and
+ * post_feedforward only). */
+static const char * const post_norm_types[] = {
+  "gemma2", "gemma3", "gemma3_text", "olmo2", NULL,
+};
 
 /* Layers, heads, KV heads, sizes, vocabulary and context. */
 static gboolean
@@ -341,22 +346,25 @@ parse_moe_mla (const Scope *scope,
                HrHfConfig  *config,
                GError     **error)
 {
-  static const char * const expert_keys[] = { "n_routed_experts", "num_local_experts", "num_experts", NULL };
   gboolean found;
 
-  /* MoE. */
-  if (!scope_get_u32_alias (scope, expert_keys, &config->experts, &found, error))
+  /* MoE: one alias table, hr_hf_moe_keys(). */
+  if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_EXPERTS), &config->experts, &found, error))
     return FALSE;
   if (config->experts > 0)
     {
-      if (!scope_get_u32 (scope, "num_experts_per_tok", &config->experts_per_token, &found, error))
+      if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_EXPERTS_PER_TOKEN),
+                                &config->experts_per_token, &found, error))
         return FALSE;
       if (!found || config->experts_per_token == 0 || config->experts_per_token > config->experts)
         config->experts_per_token = MIN (config->experts, 1);
-      if (!scope_get_u32 (scope, "moe_intermediate_size", &config->moe_intermediate_size, &found, error) ||
-          !scope_get_u32 (scope, "n_shared_experts", &config->shared_experts, &found, error) ||
+      if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_INTERMEDIATE_SIZE),
+                                &config->moe_intermediate_size, &found, error) ||
+          !scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_SHARED_EXPERTS),
+                                &config->shared_experts, &found, error) ||
           !scope_get_u32 (scope, "shared_expert_intermediate_size", &config->shared_intermediate_size, &found, error) ||
-          !scope_get_u32 (scope, "first_k_dense_replace", &config->first_dense_layers, &found, error))
+          !scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_FIRST_DENSE_LAYERS),
+                                &config->first_dense_layers, &found, error))
         return FALSE;
       if (config->shared_experts == 0 && config->shared_intermediate_size > 0)
         config->shared_experts = 1;
@@ -388,8 +396,11 @@ parse_moe_mla (const Scope *scope,
  * Reads the fields the memory math needs from a transformers config.json
  * (hf-hub.md, "config.json fields" and "Known quirks"), handling each quirk
  * as a kind:
- *  - language-model fields are read from `text_config`, `language_config` or
- *    `llm_config` when present (the nested block wins), else the top level;
+ *  - language-model fields are read from the sub-config that holds the
+ *    language model's dimensions, at most %HR_HF_MAX_NEST_DEPTH levels down
+ *    (`text_config`, `language_config`, `llm_config`,
+ *    `thinker_config.text_config` ...; _hr_hf_find_language_config()), then
+ *    from each level above it, the top level last;
  *  - GPT-2 style keys `n_layer`, `n_embd`, `n_head`, `n_inner`, `n_positions`;
  *  - `num_key_value_heads` absent = `num_attention_heads`; `multi_query: true`
  *    = one KV head;
@@ -397,14 +408,20 @@ parse_moe_mla (const Scope *scope,
  *    hidden / heads; absent or null = hidden_size / num_attention_heads;
  *  - `sliding_window` counts only when `use_sliding_window` is not false;
  *    `layer_types` ("sliding_attention"/"full_attention") marks each layer;
- *  - MoE: `n_routed_experts` > `num_local_experts` > `num_experts`, with
- *    `num_experts_per_tok`, `n_shared_experts` / `shared_expert_intermediate_size`,
- *    `moe_intermediate_size`, `first_k_dense_replace`;
+ *  - MoE: the one alias table of hr_hf_moe_keys() (`n_routed_experts` >
+ *    `num_local_experts` > `num_experts` > `moe_num_experts`, experts per
+ *    token, shared experts, expert width, leading dense layers);
  *  - MLA (DeepSeek-V2/V3): `kv_lora_rank`, `q_lora_rank`, `qk_rope_head_dim`,
  *    `qk_nope_head_dim`, `v_head_dim`;
- *  - `quantization_config` at the top or in the nested block;
+ *  - `quantization_config` in the deepest block that has one: GPTQ/AWQ
+ *    bits, compressed-tensors config_groups, fp8, mxfp4, bitsandbytes
+ *    (_hr_hf_read_quantization());
  *  - `dtype` wins over `torch_dtype`;
- *  - `tie_word_embeddings` absent = true (transformers' PretrainedConfig default).
+ *  - `tie_word_embeddings` absent = the model type's default
+ *    (hr_hf_tied_default(): llama, qwen2, mistral ... untied; gemma, gpt2 ...
+ *    tied); the weight list settles it (hr_hf_config_settle_tied());
+ *  - q/k norms and post-norms by model type, `mlp_bias`, `attention_bias`
+ *    for the parameter count (hr_hf_config_count_parameters()).
  *
  * Returns: (transfer full): the config, or %NULL with @error set:
  *   %HR_CORE_ERROR_PARSE (not JSON / not an object), %HR_CORE_ERROR_INVALID_DATA
@@ -418,33 +435,22 @@ hr_hf_config_parse (const char *data,
                     gsize       length,
                     GError    **error)
 {
-  static const char * const nests[] = { "text_config", "language_config", "llm_config", NULL };
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(HrHfConfig) config = NULL;
   JsonObject *obj;
   JsonNode *node;
-  Scope scope = { NULL, NULL };
+  Scope scope = { { NULL, }, 0 };
+  const char *type;
 
   obj = hr_json_parse_object (parser, data, length, "config.json", error);
   if (obj == NULL)
     return NULL;
-  scope.top = obj;
 
   config = g_new0 (HrHfConfig, 1);
   config->eos_token_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  config->nested_in = _hr_hf_find_language_config (obj, &scope);
 
-  for (guint i = 0; nests[i] != NULL; i++)
-    {
-      node = hr_json_member (scope.top, nests[i]);
-      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        {
-          scope.nested = json_node_get_object (node);
-          config->nested_in = g_strdup (nests[i]);
-          break;
-        }
-    }
-
-  node = hr_json_member (scope.top, "architectures");
+  node = hr_json_member (obj, "architectures");
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node) &&
       json_array_get_length (json_node_get_array (node)) > 0)
     {
@@ -453,12 +459,25 @@ hr_hf_config_parse (const char *data,
       if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
         config->architecture = g_strdup (json_node_get_string (first));
     }
-  config->model_type = g_strdup (hr_json_string (scope.top, "model_type"));
-  config->text_model_type = g_strdup (hr_json_string (scope.nested, "model_type"));
+  config->model_type = g_strdup (hr_json_string (obj, "model_type"));
+  if (scope.n > 1)
+    config->text_model_type = g_strdup (hr_json_string (scope.chain[0], "model_type"));
+  type = config->text_model_type ? config->text_model_type : config->model_type;
 
   if (!parse_shape (&scope, config, error))
     return NULL;
-  config->tied_embeddings = scope_get_bool (&scope, "tie_word_embeddings", TRUE);
+  node = scope_get (&scope, "tie_word_embeddings");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    {
+      config->tied_embeddings = json_node_get_boolean (node);
+      config->tied_source = g_strdup ("tie_word_embeddings");
+    }
+  else
+    {
+      config->tied_embeddings = hr_hf_tied_default (type);
+      config->tied_source = g_strdup_printf (_("no tie_word_embeddings: the default for model type “%s”"),
+                                             type != NULL ? type : "?");
+    }
 
   if (!parse_sliding (&scope, config, error))
     return NULL;
@@ -466,9 +485,8 @@ hr_hf_config_parse (const char *data,
   if (!parse_moe_mla (&scope, config, error))
     return NULL;
 
-  /* Quantization: the nested block first. */
-  if (!read_quantization (scope.nested, config))
-    read_quantization (scope.top, config);
+  /* Quantization: the deepest block that has a quantization_config. */
+  _hr_hf_read_quantization (&scope, config);
 
   /* dtype wins over torch_dtype, the nested block over the top level. */
   {
@@ -484,11 +502,13 @@ hr_hf_config_parse (const char *data,
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
     config->qkv_bias = json_node_get_boolean (node);
   else
-    {
-      const char *type = config->text_model_type ? config->text_model_type : config->model_type;
-
-      config->qkv_bias = type != NULL && g_strv_contains (qkv_bias_types, type);
-    }
+    config->qkv_bias = type != NULL && g_strv_contains (qkv_bias_types, type);
+  /* attention_bias on a llama-like also biases o_proj (LlamaAttention);
+   * the Qwen2 family biases q/k/v only. */
+  config->o_bias = config->qkv_bias && !(type != NULL && g_strv_contains (qkv_bias_types, type));
+  config->mlp_bias = scope_get_bool (&scope, "mlp_bias", FALSE);
+  config->qk_norm = type != NULL && g_strv_contains (qk_norm_types, type);
+  config->post_norms = type != NULL && g_strv_contains (post_norm_types, type);
 
   config->bos_token_id = _hr_hf_read_token_id (scope_get (&scope, "bos_token_id"));
   _hr_hf_read_token_ids (scope_get (&scope, "eos_token_id"), config->eos_token_ids);
@@ -546,8 +566,13 @@ hr_hf_dtype_to_precision (const char *dtype)
  * hr_hf_config_precision:
  * @config: a parsed config
  *
- * The precision of the stored weights: quantization_config's bits (4 ->
- * "int4", 8 -> "int8") when present, else the dtype's (hr_hf_dtype_to_precision()).
+ * The precision of the stored weights as config.json describes them, the
+ * fallback when the tensor bytes are not known: quantization_config's bits
+ * (_hr_hf_read_quantization(): GPTQ/AWQ, compressed-tensors, fp8,
+ * bitsandbytes) 4 -> "int4", 8 -> "int8" (fp8 weights are 8 bits too),
+ * mxfp4 -> "mxfp4_moe" (4.25 bits with its scales); other bit widths have
+ * no precision; without quantization, the dtype's
+ * (hr_hf_dtype_to_precision()).
  *
  * Returns: (nullable): an HrPrecision id, or %NULL when unknown.
  */
@@ -556,10 +581,14 @@ hr_hf_config_precision (const HrHfConfig *config)
 {
   g_return_val_if_fail (config != NULL, NULL);
 
+  if (config->quant_bits == 4 && config->quant_bits_per_weight == 4.25)
+    return "mxfp4_moe";
   if (config->quant_bits == 4)
     return "int4";
   if (config->quant_bits == 8)
     return "int8";
+  if (config->quant_bits != 0)
+    return NULL;
   return hr_hf_dtype_to_precision (config->dtype);
 }
 
@@ -600,11 +629,17 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
   spec->precision = g_strdup (hr_hf_config_precision (config));
   spec->layers = config->layers;
   spec->heads = config->heads;
-  spec->kv_heads = config->mla ? config->heads : config->kv_heads;
+  spec->kv_heads = config->mla ? 1 : config->kv_heads;
   if (config->mla)
     {
-      spec->key_length = config->qk_nope_head_dim + config->qk_rope_head_dim;
-      spec->value_length = config->v_head_dim;
+      /* One compressed latent per token and layer, as convert_hf_to_gguf.py
+       * writes DeepSeek-V2/V3 (head_count_kv 1, key_length kv_lora_rank +
+       * qk_rope_head_dim, value_length kv_lora_rank) and llama.cpp caches it
+       * (src/llama-model.cpp: n_embd_head_k = kv_lora_rank + n_rot; the V
+       * cache is not allocated, src/llama-kv-cache.cpp has_v = !is_mla). */
+      spec->key_length = config->kv_lora_rank + config->qk_rope_head_dim;
+      spec->value_length = config->kv_lora_rank;
+      spec->kv_latent = TRUE;
     }
   else
     spec->key_length = spec->value_length = config->head_dim;
@@ -630,10 +665,10 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
   } G_STMT_END
   SOURCE (HR_SPEC_FIELD_LAYERS, config->gpt2_style ? "n_layer" : "num_hidden_layers");
   SOURCE (HR_SPEC_FIELD_HEADS, config->gpt2_style ? "n_head" : "num_attention_heads");
-  SOURCE (HR_SPEC_FIELD_KV_HEADS, config->mla ? "num_attention_heads (MLA)" : "num_key_value_heads");
-  SOURCE (HR_SPEC_FIELD_KEY_LENGTH, config->mla ? "qk_nope_head_dim + qk_rope_head_dim"
+  SOURCE (HR_SPEC_FIELD_KV_HEADS, config->mla ? "kv_lora_rank (MLA: one latent per token and layer)" : "num_key_value_heads");
+  SOURCE (HR_SPEC_FIELD_KEY_LENGTH, config->mla ? "kv_lora_rank + qk_rope_head_dim"
           : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
-  SOURCE (HR_SPEC_FIELD_VALUE_LENGTH, config->mla ? "v_head_dim"
+  SOURCE (HR_SPEC_FIELD_VALUE_LENGTH, config->mla ? "kv_lora_rank (a view of the latent)"
           : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
   SOURCE (HR_SPEC_FIELD_EMBEDDING_LENGTH, config->gpt2_style ? "n_embd" : "hidden_size");
   if (config->max_position_embeddings > 0)
@@ -641,7 +676,7 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
   if (config->sliding_window > 0)
     SOURCE (HR_SPEC_FIELD_SLIDING_WINDOW, config->layer_sliding ? "sliding_window, layer_types" : "sliding_window");
   if (spec->precision != NULL)
-    SOURCE (HR_SPEC_FIELD_PRECISION, config->quant_bits ? "quantization_config.bits"
+    SOURCE (HR_SPEC_FIELD_PRECISION, config->quant_bits && config->quant_source ? config->quant_source
             : "dtype");
 #undef SOURCE
 

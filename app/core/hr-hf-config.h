@@ -27,11 +27,41 @@ G_BEGIN_DECLS
  */
 #define HR_HF_MODEL_MAX_LENGTH_UNSET 1e18
 
+/**
+ * HR_HF_MAX_NEST_DEPTH:
+ *
+ * How many sub-config levels deep config.json is searched for the language
+ * model's dimensions (`thinker_config.text_config` is 2). Wrappers published
+ * on the Hub nest it at most 2 deep; 4 leaves room without letting a hostile
+ * file make the search long.
+ */
+#define HR_HF_MAX_NEST_DEPTH 4
+
+/**
+ * HrHfMoeRole:
+ * @HR_HF_MOE_EXPERTS: routed experts in a MoE layer
+ * @HR_HF_MOE_EXPERTS_PER_TOKEN: routed experts each token uses
+ * @HR_HF_MOE_SHARED_EXPERTS: experts every token uses besides the routed ones
+ * @HR_HF_MOE_INTERMEDIATE_SIZE: the FFN width of one routed expert
+ * @HR_HF_MOE_FIRST_DENSE_LAYERS: leading layers with a dense FFN
+ *
+ * What a MoE key of config.json means; hr_hf_moe_keys() gives the spellings.
+ */
+typedef enum {
+  HR_HF_MOE_EXPERTS,
+  HR_HF_MOE_EXPERTS_PER_TOKEN,
+  HR_HF_MOE_SHARED_EXPERTS,
+  HR_HF_MOE_INTERMEDIATE_SIZE,
+  HR_HF_MOE_FIRST_DENSE_LAYERS,
+  HR_HF_MOE_N_ROLES
+} HrHfMoeRole;
+
 typedef struct {
   char     *architecture;      /* architectures[0]: "Qwen2ForCausalLM" (may be NULL) */
   char     *model_type;        /* "qwen2" (top level) */
   char     *text_model_type;   /* model_type of the nested block, or NULL */
-  char     *nested_in;         /* "text_config", "language_config", "llm_config" or NULL */
+  char     *nested_in;         /* path of the sub-config holding the language model
+                                * ("text_config", "thinker_config.text_config") or NULL */
   guint32   layers;            /* num_hidden_layers / n_layer */
   guint32   heads;             /* num_attention_heads / n_head */
   guint32   kv_heads;          /* num_key_value_heads; absent = heads; multi_query = 1 */
@@ -40,7 +70,8 @@ typedef struct {
   guint32   hidden_size;       /* hidden_size / n_embd / d_model */
   guint32   intermediate_size; /* intermediate_size / n_inner (GPT-2: null = 4 x n_embd) */
   guint32   vocab_size;        /* padded embedding rows */
-  gboolean  tied_embeddings;   /* tie_word_embeddings (transformers' default: true) */
+  gboolean  tied_embeddings;   /* tie_word_embeddings; absent: the model type's default */
+  char     *tied_source;       /* where tied_embeddings came from (a sentence) */
   guint32   max_position_embeddings; /* native context (0 = unknown) */
   guint32   sliding_window;    /* tokens, 0 = off (use_sliding_window false, or null) */
   GArray   *layer_sliding;     /* guint8 per layer from layer_types, or NULL */
@@ -57,7 +88,8 @@ typedef struct {
   guint32   qk_nope_head_dim;
   guint32   v_head_dim;
   char     *quant_method;      /* quantization_config.quant_method ("gptq", "awq", "fp8"...) or NULL */
-  guint32   quant_bits;        /* quantization_config.bits (0 = unknown) */
+  guint32   quant_bits;        /* bits per stored weight value (0 = unknown): bits, w_bit,
+                                * config_groups.*.weights.num_bits, fp8 8, mxfp4 4 */
   guint32   quant_group_size;  /* quantization_config.group_size (0 = unknown) */
   char     *dtype;             /* dtype, else torch_dtype, as written ("bfloat16") or NULL */
   gboolean  qkv_bias;          /* q/k/v projections carry a bias */
@@ -65,6 +97,14 @@ typedef struct {
   guint32   gpt2_positions;    /* n_positions: learned position embeddings (GPT-2) */
   gint64    bos_token_id;      /* -1 = absent */
   GArray   *eos_token_ids;     /* gint64, possibly empty */
+  /* Appended for issue 16. */
+  char     *quant_format;      /* "int" or "float" (the weights' number type), or NULL */
+  char     *quant_source;      /* the key the bits came from ("quantization_config.config_groups.group_0.weights.num_bits") */
+  double    quant_bits_per_weight; /* bits incl. the format's own scales (mxfp4 4.25), 0 = unknown */
+  gboolean  mlp_bias;          /* gate/up/down carry biases (mlp_bias) */
+  gboolean  qk_norm;           /* per-head q_norm / k_norm (Qwen3, Gemma 3, OLMo 2) */
+  gboolean  post_norms;        /* post-attention and post-FFN norms (Gemma 2/3, OLMo 2) */
+  gboolean  o_bias;            /* the output projection carries a bias (attention_bias on llama-likes) */
 } HrHfConfig;
 
 typedef struct {
@@ -112,6 +152,18 @@ typedef struct {
   GPtrArray *evidence;    /* char*: sentences a person reads, strongest first */
 } HrHfKindEvidence;
 
+/* One quantization of a GGUF repository: a single file, or every shard of a
+ * split model (hr_hf_gguf_group_files()). */
+typedef struct {
+  char     *label;        /* "Q4_K_M" (hr_hf_gguf_quant_label()), or NULL when the name has none */
+  char     *first_path;   /* the file holding the metadata: the file itself, or part 1 */
+  guint     parts;        /* 1, or the split's part count */
+  guint     parts_found;  /* parts listed */
+  guint64   bytes;        /* sum of the listed parts' sizes, bytes */
+  gboolean  complete;     /* every part is listed with a size */
+  char     *problem;      /* what is missing, a sentence, or NULL */
+} HrHfGgufGroup;
+
 /* config.json */
 HrHfConfig  *hr_hf_config_parse          (const char            *data,
                                           gsize                  length,
@@ -122,6 +174,12 @@ gboolean     hr_hf_config_count_parameters (const HrHfConfig    *config,
                                           GError               **error);
 double       hr_hf_parameters_relative_difference (guint64       derived,
                                           guint64                stored);
+char        *hr_hf_parameters_describe_difference (guint64       derived,
+                                          guint64                stored);
+const char * const *hr_hf_moe_keys       (HrHfMoeRole            role);
+gboolean     hr_hf_tied_default          (const char            *model_type);
+void         hr_hf_config_settle_tied    (HrHfConfig            *config,
+                                          gboolean               index_has_lm_head);
 const char  *hr_hf_dtype_to_precision    (const char            *dtype);
 const char  *hr_hf_config_precision      (const HrHfConfig      *config);
 HrModelSpec *hr_hf_config_to_model_spec  (const HrHfConfig      *config,
@@ -164,6 +222,10 @@ char        *hr_hf_gguf_quant_label      (const char            *filename);
 gboolean     hr_hf_gguf_split_part       (const char            *filename,
                                           guint                 *out_index,
                                           guint                 *out_count);
+GPtrArray   *hr_hf_gguf_group_files      (const char * const    *paths,
+                                          const guint64         *sizes,
+                                          guint                  n_files);
+void         hr_hf_gguf_group_free       (HrHfGgufGroup         *group);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHfConfig, hr_hf_config_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHfTokenizerConfig, hr_hf_tokenizer_config_free)

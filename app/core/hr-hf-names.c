@@ -368,3 +368,159 @@ hr_hf_gguf_split_part (const char *filename,
   *out_count = (guint) count;
   return TRUE;
 }
+
+/**
+ * hr_hf_gguf_group_free:
+ * @group: (nullable): a group from hr_hf_gguf_group_files()
+ */
+void
+hr_hf_gguf_group_free (HrHfGgufGroup *group)
+{
+  if (group == NULL)
+    return;
+  g_free (group->label);
+  g_free (group->first_path);
+  g_free (group->problem);
+  g_free (group);
+}
+
+typedef struct {
+  HrHfGgufGroup *group;
+  char          *key;
+  GArray        *seen;  /* gboolean per part, from 1 */
+  gboolean       unsized;
+} Building;
+
+static void
+building_free (Building *b)
+{
+  hr_hf_gguf_group_free (b->group);
+  g_free (b->key);
+  g_clear_pointer (&b->seen, g_array_unref);
+  g_free (b);
+}
+
+static gint
+compare_group (gconstpointer a,
+               gconstpointer b)
+{
+  const HrHfGgufGroup *ga = *(HrHfGgufGroup * const *) a;
+  const HrHfGgufGroup *gb = *(HrHfGgufGroup * const *) b;
+  gint c = g_strcmp0 (ga->label, gb->label);
+
+  return c != 0 ? c : g_strcmp0 (ga->first_path, gb->first_path);
+}
+
+/* The sentence for a split whose parts are not all listed (at most ten
+ * part numbers are named). */
+static char *
+missing_parts (const Building *b)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+  guint missing = 0;
+
+  for (guint i = 1; i <= b->group->parts; i++)
+    if (!g_array_index (b->seen, gboolean, i))
+      {
+        if (missing < 10)
+          g_string_append_printf (list, "%s%u", missing > 0 ? ", " : "", i);
+        missing++;
+      }
+  if (missing > 10)
+    g_string_append (list, ", …");
+  if (missing == 0)
+    return b->unsized ? g_strdup (_("a part of the split has no size in the file list")) : NULL;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "part %s of %u is missing from the repository; the size covers %u parts",
+                                       "parts %s of %u are missing from the repository; the size covers %u parts",
+                                       missing),
+                          list->str, b->group->parts, b->group->parts_found);
+}
+
+static void
+add_file (GHashTable  *groups,
+          const char  *path,
+          guint64      size)
+{
+  guint part = 1, parts = 1;
+  g_autofree char *key = NULL;
+  Building *b;
+
+  if (hr_hf_gguf_split_part (path, &part, &parts))
+    key = g_strdup_printf ("%.*s/%u", (int) (strlen (path) - 20), path, parts);
+  else
+    key = g_strdup (path);
+  b = g_hash_table_lookup (groups, key);
+  if (b == NULL)
+    {
+      b = g_new0 (Building, 1);
+      b->key = g_strdup (key);
+      b->group = g_new0 (HrHfGgufGroup, 1);
+      b->group->parts = parts;
+      b->seen = g_array_new (FALSE, TRUE, sizeof (gboolean));
+      g_array_set_size (b->seen, parts + 1);
+      g_hash_table_insert (groups, b->key, b);
+    }
+  if (g_array_index (b->seen, gboolean, part))
+    return;  /* listed twice */
+  g_array_index (b->seen, gboolean, part) = TRUE;
+  b->group->parts_found++;
+  if (size == 0)
+    b->unsized = TRUE;
+  b->group->bytes = b->group->bytes + size < b->group->bytes ? G_MAXUINT64 : b->group->bytes + size;
+  if (part == 1)
+    b->group->first_path = g_strdup (path);
+  if (b->group->label == NULL)
+    b->group->label = hr_hf_gguf_quant_label (path);
+}
+
+/**
+ * hr_hf_gguf_group_files:
+ * @paths: (array length=n_files): a repository's file paths (others than
+ *   .gguf are skipped)
+ * @sizes: (array length=n_files): each file's size in bytes (0 = unknown)
+ * @n_files: entries in @paths and @sizes
+ *
+ * Groups a GGUF repository's files by quantization: a single file is one
+ * group; the shards of a split model (llama.cpp's gguf-split names,
+ * `PREFIX-00001-of-00009.gguf`, hr_hf_gguf_split_part()) are one group per
+ * prefix and part count, their sizes summed, so a 9-part model is sized
+ * from all 9 parts, not from the first. A split with a part missing (or
+ * without a size) is kept, with complete %FALSE and a problem sentence
+ * naming the missing parts; one whose first part is missing has
+ * first_path %NULL (its header cannot be read).
+ *
+ * Returns: (transfer full) (element-type HrHfGgufGroup): the groups,
+ *   sorted by label then path.
+ */
+GPtrArray *
+hr_hf_gguf_group_files (const char * const *paths,
+                        const guint64      *sizes,
+                        guint               n_files)
+{
+  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                        (GDestroyNotify) building_free);
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_hf_gguf_group_free);
+  GHashTableIter iter;
+  Building *b;
+
+  for (guint i = 0; i < n_files; i++)
+    if (paths[i] != NULL && g_str_has_suffix (paths[i], ".gguf"))
+      add_file (groups, paths[i], sizes != NULL ? sizes[i] : 0);
+
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &b))
+    {
+      b->group->problem = missing_parts (b);
+      b->group->complete = b->group->problem == NULL;
+      if (b->group->first_path == NULL)
+        {
+          g_autofree char *problem = b->group->problem;
+
+          b->group->problem = g_strdup_printf (_("%s; part 1, which holds the metadata, is missing"), problem);
+        }
+      g_ptr_array_add (out, g_steal_pointer (&b->group));
+    }
+  g_ptr_array_sort (out, compare_group);
+  return out;
+}

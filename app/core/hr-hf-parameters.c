@@ -49,6 +49,13 @@ add (Acc *acc, guint64 a, guint64 b)
   return r;
 }
 
+static gboolean
+is_type (const HrHfConfig *config,
+         const char       *type)
+{
+  return g_strcmp0 (config->text_model_type ? config->text_model_type : config->model_type, type) == 0;
+}
+
 /**
  * hr_hf_config_count_parameters:
  * @config: a parsed config
@@ -67,13 +74,21 @@ add (Acc *acc, guint64 a, guint64 b)
  *  - MLP per layer = 3 x H x I (gate, up, down); GPT-2 style 2 x H x I + I + H;
  *    a MoE layer has experts x 3 x H x I_moe + shared x 3 x H x I_shared +
  *    H x experts (router), and the first first_k_dense_replace layers are dense;
+ *    `mlp_bias` adds 2 x I + H (gate, up, down biases); `attention_bias` on a
+ *    llama-like also biases o (+ H);
  *  - norms = 2 x H per layer + H final (GPT-2 LayerNorm: doubled for biases);
+ *    Gemma 2/3 have 4 per layer (input, post-attention, pre- and
+ *    post-feedforward; Gemma2DecoderLayer), OLMo 2 two (post-attention and
+ *    post-feedforward); per-head q/k norms add 2 x d per layer (Qwen3,
+ *    Qwen3-MoE, Gemma 3: q_norm and k_norm over head_dim), OLMo 2 / OLMoE
+ *    n x d + k x d (over the whole projections);
  *  - output = V x H unless the embeddings are tied.
  * active is the same with experts_per_token experts in place of all.
- * It is an estimate: per-model extras (q/k norms, extra norms, biases not
- * named in the config) are left out, so compare it with a stored count
- * (hr_hf_parameters_relative_difference()). For Qwen2.5-3B-Instruct it gives
- * 3,085,938,688, the Hub's own figure (seed-facts.md).
+ * It counts every tensor these architectures have; extras a family adds
+ * beyond them are not known, so compare it with a stored count
+ * (hr_hf_parameters_describe_difference()). For Qwen2.5-3B-Instruct it gives
+ * 3,085,938,688, the Hub's own figure (seed-facts.md); for Qwen3-8B
+ * 8,190,735,360 and for Gemma 2 2B 2,614,341,888, the published counts.
  *
  * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_OVERFLOW when a product
  *   does not fit 64 bits.
@@ -128,7 +143,7 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
       attn = add (&acc, mul (&acc, 2, mul (&acc, H, qd)), mul (&acc, 2, mul (&acc, H, kd)));
       if (config->qkv_bias || config->gpt2_style)
         attn = add (&acc, attn, add (&acc, qd, mul (&acc, 2, kd)));
-      if (config->gpt2_style)
+      if (config->gpt2_style || config->o_bias)
         attn = add (&acc, attn, H);
     }
 
@@ -136,6 +151,8 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
     mlp_dense = add (&acc, mul (&acc, 2, mul (&acc, H, I)), I + H);
   else
     mlp_dense = mul (&acc, 3, mul (&acc, H, I));
+  if (config->mlp_bias && !config->gpt2_style)
+    mlp_dense = add (&acc, mlp_dense, add (&acc, mul (&acc, 2, I), H));
 
   dense_layers = L;
   if (config->experts > 0)
@@ -153,6 +170,11 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
     }
 
   norms = mul (&acc, config->gpt2_style ? 4 : 2, H);
+  if (config->post_norms)
+    norms = mul (&acc, is_type (config, "olmo2") ? 2 : 4, H);
+  if (config->qk_norm && !config->mla)
+    norms = add (&acc, norms, is_type (config, "olmo2") || is_type (config, "olmoe")
+                 ? add (&acc, mul (&acc, n, d), mul (&acc, k, d)) : mul (&acc, 2, d));
   if (config->mla)
     norms = add (&acc, norms, (guint64) config->q_lora_rank + config->kv_lora_rank);
 
@@ -175,3 +197,35 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
   return TRUE;
 }
 
+
+/**
+ * hr_hf_parameters_describe_difference:
+ * @derived: a parameter count derived from config.json
+ *   (hr_hf_config_count_parameters())
+ * @stored: the count the repository stores (Hub API, safetensors headers)
+ *
+ * Says how the two counts compare to the digit, so a gap of a few thousand
+ * parameters (missing norms) is not printed as "0.00 % apart": "the same
+ * count", or "73,728 fewer than the stored 8,190,735,360 (0.0009 %)".
+ *
+ * Returns: (transfer full): the sentence.
+ */
+char *
+hr_hf_parameters_describe_difference (guint64 derived,
+                                      guint64 stored)
+{
+  g_autofree char *stored_text = hr_format_count (stored);
+  g_autofree char *diff_text = NULL;
+  guint64 diff;
+
+  if (derived == stored)
+    return g_strdup_printf (_("the same count as the stored %s"), stored_text);
+  diff = derived > stored ? derived - stored : stored - derived;
+  diff_text = hr_format_count (diff);
+  if (stored == 0)
+    return g_strdup_printf (_("%s more than the stored 0"), diff_text);
+  /* Four decimals of a percent resolve one parameter in ten million. */
+  return g_strdup_printf (derived > stored ? _("%s more than the stored %s (%.4f %%)")
+                                           : _("%s fewer than the stored %s (%.4f %%)"),
+                          diff_text, stored_text, 100.0 * (double) diff / (double) stored);
+}

@@ -285,6 +285,41 @@ hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
   return TRUE;
 }
 
+/**
+ * hr_model_spec_kv_elements_per_token:
+ * @spec: a spec
+ *
+ * The KV cache elements one token takes over all layers: per layer, KV
+ * heads x (key length + value length); for multi-head latent attention
+ * (@spec->kv_latent: DeepSeek-V2/V3, Kimi K2) one latent of key_length
+ * (kv_lora_rank + qk_rope_head_dim) elements, since llama.cpp allocates no
+ * V cache for MLA (src/llama-kv-cache.cpp: `has_v = !is_mla`; the values
+ * are a view of the latent) and caches one KV head
+ * (src/llama-model.cpp, LLM_ARCH_DEEPSEEK2: n_head_kv 1, n_embd_head_k =
+ * kv_lora_rank + n_rot). Layers with 0 KV heads (recurrent) count 0.
+ *
+ * Returns: elements per token (multiply by the cache type's bytes per
+ *   element), saturating at G_MAXUINT64.
+ */
+guint64
+hr_model_spec_kv_elements_per_token (const HrModelSpec *spec)
+{
+  guint64 dims, total = 0;
+
+  g_return_val_if_fail (spec != NULL, 0);
+
+  dims = spec->kv_latent ? (guint64) spec->key_length
+                         : (guint64) spec->key_length + spec->value_length;
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint64 layer = (guint64) hr_model_spec_layer_kv_heads (spec, i) * dims;
+
+      if (!hr_add_u64 (total, layer, &total))
+        return G_MAXUINT64;
+    }
+  return total;
+}
+
 /* Sanity caps: far past any model that exists, close enough to catch a typo
  * or a corrupt file before it turns into a multi-terabyte figure. */
 #define MAX_PARAMETERS G_GUINT64_CONSTANT (100000000000000) /* 1e14 */

@@ -81,6 +81,9 @@ struct _HrModelSpec {
   guint32  ssm_inner_size;      /* ARCH.ssm.inner_size (d_inner) */
   guint32  ssm_state_size;      /* ARCH.ssm.state_size (d_state) */
   guint32  ssm_group_count;     /* ARCH.ssm.group_count (n_group) */
+  /* Appended for multi-head latent attention (issue 16). */
+  gboolean kv_latent;           /* MLA: the cache holds one latent of key_length
+                                 * elements per token and layer; V is a view of it */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())
@@ -104,6 +107,7 @@ guint32      hr_model_spec_layer_kv_heads (const HrModelSpec *spec,
                                            guint              layer);
 gboolean     hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
                                              guint              layer);
+guint64      hr_model_spec_kv_elements_per_token (const HrModelSpec *spec);
 
 HrTensorInfo *hr_tensor_info_new  (const char     *name,
                                    guint32         type,

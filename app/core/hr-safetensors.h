@@ -46,6 +46,12 @@ typedef struct {
   guint       n_tensors;
   GPtrArray  *dtypes;        /* HrSafetensorsDtype*, sorted by dtype name */
   GHashTable *metadata;      /* __metadata__ string members (char* -> char*), never NULL */
+  /* Appended for packed quantized tensors (issue 16). */
+  guint64     packed_bits;   /* stored bits of packed containers (GPTQ/AWQ qweight I32,
+                              * compressed-tensors weight_packed, mlx U32 weight, U8 4-bit) */
+  guint64     packed_elements; /* their stored elements (containers, not weights) */
+  guint64     aux_parameters;  /* elements of quantization state: scales, qzeros, g_idx ... */
+  gboolean    has_lm_head;   /* a tensor named lm_head.weight (or *.lm_head.weight) */
 } HrSafetensorsHeader;
 
 typedef struct {
@@ -53,6 +59,7 @@ typedef struct {
   guint64     total_size;    /* metadata.total_size: tensor data bytes, headers excluded */
   guint       n_tensors;     /* entries in weight_map */
   GPtrArray  *shards;        /* char*: shard file names, sorted, each once */
+  gboolean    has_lm_head;   /* weight_map lists lm_head.weight (or *.lm_head.weight) */
 } HrSafetensorsIndex;
 
 guint                hr_safetensors_dtype_bits    (const char          *dtype);
@@ -73,6 +80,17 @@ gboolean             hr_safetensors_header_merge  (HrSafetensorsHeader *into,
                                                    GError             **error);
 const HrSafetensorsDtype *hr_safetensors_header_get_dtype (const HrSafetensorsHeader *header,
                                                    const char          *dtype);
+
+guint64              hr_safetensors_header_parameters (const HrSafetensorsHeader *header,
+                                                   guint                bits);
+gboolean             hr_safetensors_tensor_is_aux (const char          *name);
+gboolean             hr_safetensors_tensor_is_lm_head (const char      *name);
+guint64              hr_safetensors_reconcile     (guint64              summary,
+                                                   guint64              detailed,
+                                                   const char          *summary_name,
+                                                   const char          *detailed_name,
+                                                   const char          *unit,
+                                                   char               **out_note);
 
 HrSafetensorsIndex  *hr_safetensors_index_parse   (const char          *data,
                                                    gsize                length,

@@ -74,6 +74,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     walk_value (hr_gguf_file_get_metadata (file, k, NULL), 0);
 
   hr_gguf_file_set_file_bytes (file, size);
+  {
+    guint unsized = 0;
+
+    /* Tensors of unknown ggml types are kept, never more unsized than unknown. */
+    g_assert_cmpuint (unsized, <=, hr_gguf_file_get_unknown_tensors (file, &unsized));
+  }
   tok = hr_gguf_file_get_tokenizer (file);
   hr_gguf_tokenizer_free (tok);
 
@@ -83,6 +89,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_assert (error != NULL && error->domain == HR_CORE_ERROR);
       g_clear_error (&error);
     }
+  else
+    hr_model_spec_kv_elements_per_token (spec);
   hr_model_spec_free (spec);
   hr_gguf_file_get_split (file, NULL, NULL);
   hr_gguf_file_unref (file);

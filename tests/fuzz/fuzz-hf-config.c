@@ -52,7 +52,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_assert_cmpuint (config->kv_heads, <=, config->heads);
       if (hr_hf_config_count_parameters (config, &count, &error))
         {
+          g_autofree char *difference = hr_hf_parameters_describe_difference (count.total, config->layers);
+
           g_assert_cmpuint (count.active, <=, count.total);
+          g_assert_nonnull (difference);
           hr_hf_parameters_relative_difference (count.total, config->layers);
         }
       else
@@ -60,7 +63,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       spec = hr_hf_config_to_model_spec (config, "fuzz/model", "hf:fuzz/model@0", &error);
       g_assert_nonnull (spec);
       hr_model_spec_validate (spec, NULL);
+      hr_model_spec_kv_elements_per_token (spec);
       hr_hf_config_precision (config);
+      g_assert_nonnull (config->tied_source);
+      hr_hf_config_settle_tied (config, TRUE);
+      g_assert_false (config->tied_embeddings);
     }
 
   tokenizer = hr_hf_tokenizer_config_parse (text, size, NULL);
@@ -76,6 +83,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     g_assert_nonnull (strchr (repo, '/'));
   label = hr_hf_gguf_quant_label (name);
   hr_hf_gguf_split_part (name, &part, &parts);
+  {
+    /* The input's lines as a repository's file list. */
+    g_auto(GStrv) lines = g_strsplit (name, "\n", 64);
+    guint n = g_strv_length (lines);
+    g_autofree guint64 *sizes = g_new0 (guint64, n + 1);
+    g_autoptr(GPtrArray) groups = NULL;
+
+    for (guint i = 0; i < n; i++)
+      sizes[i] = (guint64) strlen (lines[i]) << 32;
+    groups = hr_hf_gguf_group_files ((const char * const *) lines, sizes, n);
+    for (guint i = 0; i < groups->len; i++)
+      {
+        const HrHfGgufGroup *g = g_ptr_array_index (groups, i);
+
+        g_assert_cmpuint (g->parts_found, <=, g->parts);
+        g_assert_true (g->complete == (g->problem == NULL));
+      }
+  }
   hr_hf_license_tag_is_open (name);
   return 0;
 }

@@ -47,6 +47,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       for (guint i = 0; i < file->dtypes->len; i++)
         sum += ((HrSafetensorsDtype *) g_ptr_array_index (file->dtypes, i))->parameters;
       g_assert_cmpuint (sum, ==, file->parameters);
+      /* Quantization state and packed containers are among the stored elements. */
+      g_assert_cmpuint (file->aux_parameters + file->packed_elements, <=, file->parameters);
+      hr_safetensors_header_parameters (file, 4);
+      hr_safetensors_header_parameters (file, 3);
     }
   g_clear_error (&error);
 
@@ -65,6 +69,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (index == NULL)
     check_error (error);
   else
-    g_assert_cmpuint (index->shards->len, <=, index->n_tensors);
+    {
+      g_autofree char *note = NULL;
+
+      g_assert_cmpuint (index->shards->len, <=, index->n_tensors);
+      hr_safetensors_reconcile (index->total_size, index->n_tensors, "total_size", "tensors", "bytes", &note);
+      g_assert_true ((note != NULL) == (index->n_tensors > 0 && index->total_size > 0 &&
+                                        index->total_size != index->n_tensors));
+    }
   return 0;
 }
