@@ -40,8 +40,11 @@ typedef struct {
   char    *backend_text;
   char    *precision_text;
   char    *models_text;
+  char    *num_gpu_text;
   gboolean json;
   gboolean csv;
+  gboolean max_context;
+  gboolean best_precision;
 
   guint32  context;
   guint32  parallel;
@@ -71,6 +74,7 @@ options_clear (Options *o)
   g_free (o->backend_text);
   g_free (o->precision_text);
   g_free (o->models_text);
+  g_free (o->num_gpu_text);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -262,6 +266,24 @@ pool_footprint (const HrBoard             *board,
   return total;
 }
 
+static void
+print_terms (const HrRuntimePrediction *p)
+{
+  for (guint i = 0; i < p->n_terms; i++)
+    {
+      const HrRuntimeTerm *t = &p->terms[i];
+      g_autofree char *bytes = signed_count (t->bytes);
+      g_autofree char *tgb = gb ((double) t->bytes, 2);
+
+      printf ("\n%s: %s %s (%s GB)\n", t->label, bytes, _("bytes"), tgb);
+      if (t->formula[0] != '\0')
+        printf ("  %s\n", t->formula);
+      if (t->note[0] != '\0')
+        printf ("  %s %s\n", _("note:"), t->note);
+      printf ("  %s %s\n", _("source:"), t->source);
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* predict                                                                */
 
@@ -292,6 +314,9 @@ hr_cli_cmd_predict (int    argc,
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which Ollama to model: ollama-0.30, ollama-0.12 or auto (default: from --server-version, else the newest)"), N_("ERA") },
     OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_PRECISION,
     { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
+    { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
+    { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload above the board's floor"), NULL },
+    { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload"), NULL },
     OPT_CATALOG, OPT_MEASURE, OPT_JSON,
     { NULL }
   };
@@ -305,6 +330,9 @@ hr_cli_cmd_predict (int    argc,
   HrCalibration cal;
   HrVerdict v;
   guint64 margin, footprint;
+  guint32 layers = 0;
+  gint32 num_gpu = -1;
+  gboolean split;
   int status = HR_CLI_EXIT_OK;
 
   if (!hr_cli_parse_options ("predict", _("MODEL"), entries, &argc, &argv))
@@ -315,6 +343,12 @@ hr_cli_cmd_predict (int    argc,
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
   if (!resolve_options (&o, NULL))
     return HR_CLI_EXIT_USAGE;
+  if (o.num_gpu_text != NULL)
+    {
+      if (!hr_cli_parse_u32 ("--num-gpu", o.num_gpu_text, 0, HR_MODEL_SPEC_MAX_LAYERS + 1, &layers))
+        return HR_CLI_EXIT_USAGE;
+      num_gpu = (gint32) layers;
+    }
   if (!load_context (&ctx, &o, &status))
     return status;
 
@@ -323,6 +357,12 @@ hr_cli_cmd_predict (int    argc,
     return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
 
   inputs_from_options (&in, &o, spec);
+  if (o.max_context || o.best_precision)
+    {
+      if (!hr_cli_predict_finders (&ctx, &in, num_gpu, o.max_context, o.best_precision, o.json, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
+      return HR_CLI_EXIT_OK;
+    }
   if (!hr_runtime_predict (&in, &p, &error))
     return hr_cli_fail (g_steal_pointer (&error));
   board_calibration (&ctx, ctx.board, o.version, &in, &cal);
@@ -330,6 +370,7 @@ hr_cli_cmd_predict (int    argc,
 
   footprint = pool_footprint (ctx.board, &p);
   v = hr_board_verdict (ctx.board, footprint, &margin);
+  split = hr_board_has_host (ctx.board) && p.era == HR_RUNTIME_ERA_OLLAMA_0_30;
 
   if (o.json)
     {
@@ -342,6 +383,8 @@ hr_cli_cmd_predict (int    argc,
       json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
       json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
       json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx.board));
+      if (split && !hr_cli_predict_split (&ctx, &in, num_gpu, object, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
       hr_cli_print_json (root);
       return HR_CLI_EXIT_OK;
     }
@@ -358,19 +401,7 @@ hr_cli_cmd_predict (int    argc,
   }
   printf (_("runtime: %s\n"), p.era_label);
 
-  for (guint i = 0; i < p.n_terms; i++)
-    {
-      const HrRuntimeTerm *t = &p.terms[i];
-      g_autofree char *bytes = signed_count (t->bytes);
-      g_autofree char *tgb = gb ((double) t->bytes, 2);
-
-      printf ("\n%s: %s %s (%s GB)\n", t->label, bytes, _("bytes"), tgb);
-      if (t->formula[0] != '\0')
-        printf ("  %s\n", t->formula);
-      if (t->note[0] != '\0')
-        printf ("  %s %s\n", _("note:"), t->note);
-      printf ("  %s %s\n", _("source:"), t->source);
-    }
+  print_terms (&p);
 
   total_count = hr_format_count (p.total_bytes);
   total_gb = gb ((double) p.total_bytes, 2);
@@ -393,8 +424,10 @@ hr_cli_cmd_predict (int    argc,
       g_autofree char *fp = gb ((double) footprint, 2);
       printf (_("on %s (budget %s GB, unified: host memory counts): %s GB, %s\n"), ctx.board->name, budget, fp, verdict);
     }
-  else
+  else if (!split)
     printf (_("on %s (budget %s GB): %s\n"), ctx.board->name, budget, verdict);
+  else if (!hr_cli_predict_split (&ctx, &in, num_gpu, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
 
   if (p.n_notes > 0)
     {
@@ -435,6 +468,7 @@ source_letter (HrRateSource source)
     {
     case HR_RATE_SOURCE_MEASURED: return "m";
     case HR_RATE_SOURCE_ESTIMATE: return "e";
+    case HR_RATE_SOURCE_PRIOR:    return "p";
     case HR_RATE_SOURCE_EXTRAPOLATED:
     default: return "x";
     }
@@ -453,6 +487,8 @@ cell_text (const HrEvaluation *e)
     }
   else
     tps = g_strdup ("-");
+  if (e->verdict == HR_VERDICT_PARTIAL)
+    return g_strdup_printf ("%s %u/%u %s %s", hr_verdict_to_string (e->verdict), e->gpu_layers, e->total_layers, margin, tps);
   return g_strdup_printf ("%s %s %s", hr_verdict_to_string (e->verdict), margin, tps);
 }
 
@@ -550,7 +586,7 @@ fill_column (Column         *c,
   else
     hr_calibration_fit (NULL, 0, &c->calibration, NULL);
 
-  hr_evaluation_inputs_init (&s, c->board, &c->fit);
+  hr_cli_context_scenario (ctx, c->board, &c->fit, &s);
   s.precision = o->precision;
   s.kv_type = o->kv_type;
   s.context_tokens = o->context;
@@ -567,7 +603,7 @@ fill_column (Column         *c,
 
       hr_evaluate (&s, spec, tps ? *tps : NAN, 0, e);
       c->runtime[r] = -1;
-      if (!o->no_runtime)
+      if (!o->no_runtime && !e->split)
         {
           HrRuntimeInputs in;
           HrRuntimePrediction p;
@@ -663,6 +699,7 @@ print_matrix_json (const Options *o,
           json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
           json_builder_set_member_name (jb, "speed");
           json_builder_add_string_value (jb, hr_speed_to_string (e->speed));
+          hr_cli_add_split_json (jb, e);
           json_builder_end_object (jb);
         }
       json_builder_end_array (jb);
@@ -721,7 +758,7 @@ print_matrix_table (const Options *o,
   else
     printf (_("footprint: %s + learned overhead; unified boards add what stays in host memory\n"),
             hr_runtime_era_label (o->era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o->version) : o->era));
-  printf ("%s\n", _("cell: verdict, margin in GB, decode t/s (m measured, e estimate, x extrapolated)"));
+  printf ("%s\n", _("cell: verdict (partial: layers on the GPU), margin in GB, decode t/s (m measured, e estimate, x extrapolated, p prior)"));
 
   for (guint r = 0; r < rows->len; r++)
     {
