@@ -480,7 +480,9 @@ print_fit_table (const HrBoard            *board,
  *
  * `headroom-cli fit [--board NAME] [--context N] [--kv-type T] [--parallel N]`:
  * each model's weights + KV cache against the board's budget, with the
- * seed's verdicts (running-larger-models.txt, model_catalog.py).
+ * seed's verdicts (running-larger-models.txt, model_catalog.py). On a board
+ * that splits (hr_board_has_host()) the rows are hr_evaluate()'s split:
+ * layers on the GPU, VRAM and host GB, PROCESSOR, and the verdict partial.
  *
  * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
  */
@@ -551,7 +553,9 @@ hr_cli_cmd_fit (int    argc,
  *
  * `headroom-cli dashboard [--board NAME] [--measurements DIR]`: memory and
  * rate for every model, with the recommendation (running-larger-models.txt,
- * model_rates.py).
+ * model_rates.py). A board without measurements gets its kind's prior
+ * (hr_cli_context_scenario()) and one note (hr_cli_print_prior_note()); a
+ * board that splits adds the layers and PROCESSOR columns.
  *
  * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
  */
@@ -696,7 +700,8 @@ hr_cli_cmd_dashboard (int    argc,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
- * reason to refuse at once (seed-facts.md "Checking a pull").
+ * reason to refuse at once (seed-facts.md "Checking a pull"). A partial
+ * model prints its split; a rate that is a prior prints the one note.
  *
  * Returns: 0 allowed, 1 refused (or data unreadable), 2 for bad arguments.
  */
