@@ -339,10 +339,16 @@ static void
 test_bad_num_gpu (void)
 {
   g_auto(Run) r = { 0 };
+  g_auto(Run) ru = { 0 };
 
   run_cli (&r, "predict", "qwen2.5:14b", "--board", BOARD, "--num-gpu", "-1", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_cmpstr (r.err, ==, "headroom-cli: --num-gpu must be a whole number from 0 to 4097, not \"-1\"\n");
+
+  run_cli (&ru, "predict", "qwen2.5:14b", "--num-gpu", "20", NULL);
+  g_assert_cmpint (ru.status, ==, 2);
+  g_assert_cmpstr (ru.out, ==, "");
+  g_assert_cmpstr (ru.err, ==, "headroom-cli: --num-gpu places layers on a discrete GPU with host memory; jetson-orin-nano-super keeps every layer in its one pool\n");
 }
 
 int

@@ -361,6 +361,9 @@ hr_cli_cmd_predict (int    argc,
   if (spec == NULL)
     return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
 
+  if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
+    return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
+                               ctx.board->id);
   hr_cli_predict_inputs (&in, &o, spec);
   if (o.max_context || o.best_precision)
     {
