@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -351,6 +352,30 @@ test_bad_num_gpu (void)
   g_assert_cmpstr (ru.err, ==, "headroom-cli: --num-gpu places layers on a discrete GPU with host memory; jetson-orin-nano-super keeps every layer in its one pool\n");
 }
 
+static void
+test_measured_board (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-rtx-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "rtx-3060-12gb-llama3.1-8b.json", NULL);
+  g_auto(Run) r = { 0 };
+
+  /* One measurement on the board: its fit (52.0 / (360 / 4.9) = 0.71) times
+   * the GPU, the measured row stays measured, and only a split's CPU side
+   * is a prior, which the note says instead. */
+  g_assert_true (g_file_set_contents (file,
+                                      "{\"board\": \"rtx-3060-12gb\", \"model\": \"llama3.1:8b\", \"date\": null, "
+                                      "\"runtime_version\": null, \"decode_tps\": {\"mean\": 52.0}, "
+                                      "\"weight_bytes\": 4900000000, \"source\": \"test\"}", -1, NULL));
+  run_cli (&r, "dashboard", "--board", BOARD, "--measurements", dir, "--models", "llama3.1:8b,qwen2.5:14b", "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  llama3.1:8b        9.47  fits      33/33  100% GPU             73.5   52.0  measured      ok\n"));
+  g_assert_nonnull (strstr (r.out, "  qwen2.5:14b       15.91  partial   34/49  33%/67% CPU/GPU      15.1   11.2  prior         likely ok\n"));
+  g_assert_true (g_str_has_suffix (r.out, "note: a partial model's rate on rtx-3060-12gb times its CPU layers with a prior: efficiency 0.75 for cpu hardware, the mean of 2 published runs (data/priors.json).\n"));
+  g_assert_null (strstr (r.out, "are a prior, not a measurement"));
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +385,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/fit", test_fit);
   g_test_add_func ("/cli-offload/fit-json", test_fit_json);
   g_test_add_func ("/cli-offload/dashboard", test_dashboard);
+  g_test_add_func ("/cli-offload/measured-board", test_measured_board);
   g_test_add_func ("/cli-offload/check", test_check);
   g_test_add_func ("/cli-offload/predict", test_predict);
   g_test_add_func ("/cli-offload/predict-json", test_predict_json);

@@ -99,7 +99,9 @@ hr_cli_add_split_json (JsonBuilder        *b,
  * When any row's rate is a prior, prints once, on stdout, that the board has
  * no measurement, which prior stands in (its kind, efficiency and how many
  * published runs it is the mean of, data/priors.json) and what to do:
- * measure one model with `headroom-cli ollama measure`. Prints nothing
+ * measure one model with `headroom-cli ollama measure`. On a board with
+ * measurements (@ctx's own board with a fit) a prior rate comes only from a
+ * split's CPU side, and the note says that instead. Prints nothing
  * otherwise.
  */
 void
@@ -118,6 +120,18 @@ hr_cli_print_prior_note (HrCliContext       *ctx,
     any = evaluations[i].source == HR_RATE_SOURCE_PRIOR;
   if (!any)
     return;
+  if (ctx->board == board && ctx->fit.n_points > 0)
+    {
+      /* Measured on this board: only the CPU's side of a split is a prior. */
+      eff = hr_cli_context_prior (ctx, HR_HARDWARE_CPU, &runs);
+      eff_text = hr_format_decimal (eff, 2);
+      printf (g_dngettext (GETTEXT_PACKAGE,
+                           "note: a partial model's rate on %s times its CPU layers with a prior: efficiency %s for cpu hardware, from %u published run (data/priors.json).\n",
+                           "note: a partial model's rate on %s times its CPU layers with a prior: efficiency %s for cpu hardware, the mean of %u published runs (data/priors.json).\n",
+                           runs),
+              board->id, eff_text, runs);
+      return;
+    }
   eff = hr_cli_context_prior (ctx, kind, &runs);
   eff_text = hr_format_decimal (eff, 2);
   printf (g_dngettext (GETTEXT_PACKAGE,
