@@ -67,8 +67,47 @@ efficiencies (HrCliContext    *ctx,
     *source = HR_RATE_SOURCE_PRIOR;
 }
 
-/* A split's rate with its source and speed; a measured rate stands when
- * every layer is on the GPU at the file's own precision. */
+/* The rate of a split with every layer on the GPU: hr_evaluate()'s, so
+ * predict says what the tables say (the seed's ceiling x efficiency on the
+ * weights, or the measured rate), with that arithmetic. */
+static void
+whole_rate (HrCliContext          *ctx,
+            const HrBoard         *board,
+            const HrRuntimeInputs *runtime,
+            double                *tps,
+            HrRateSource          *source,
+            char                 **text)
+{
+  HrEvaluationInputs s;
+  HrEvaluation e;
+  g_autofree char *bw = NULL, *weights = NULL, *ceiling = NULL, *eff = NULL, *rate = NULL;
+
+  hr_cli_context_scenario (ctx, board, &ctx->fit, &s);
+  s.precision = runtime->precision;
+  s.kv_type = runtime->kv_type;
+  s.context_tokens = runtime->context_tokens;
+  s.parallel_slots = MAX (runtime->parallel_slots, 1);
+  hr_evaluate (&s, runtime->spec, hr_cli_context_measured_tps (ctx, runtime->spec->name), 0, &e);
+  *tps = e.tps;
+  *source = e.source;
+  if (text == NULL)
+    return;
+  rate = hr_format_decimal (e.tps, 1);
+  if (e.source == HR_RATE_SOURCE_MEASURED)
+    {
+      *text = g_strdup_printf (_("measured on this board: %s t/s"), rate);
+      return;
+    }
+  bw = hr_format_decimal (board->bandwidth_bytes_per_s / 1e9, 1);
+  weights = hr_format_count (e.footprint.weights);
+  ceiling = hr_format_decimal (e.ceiling_tps, 1);
+  eff = hr_format_decimal (e.ceiling_tps > 0.0 ? e.tps / e.ceiling_tps : 0.0, 2);
+  *text = g_strdup_printf (_("every layer on the GPU: %s GB/s / %s bytes of weights = %s t/s ceiling, x %s = %s t/s"),
+                           bw, weights, ceiling, eff, rate);
+}
+
+/* A split's rate with its source and speed: with every layer on the GPU
+ * the tables' rate (whole_rate()), else the two-sided read time. */
 static gboolean
 split_rate (HrCliContext          *ctx,
             const HrBoard         *board,
@@ -79,18 +118,17 @@ split_rate (HrCliContext          *ctx,
             HrSpeed               *speed,
             char                 **text)
 {
-  const HrModelSpec *spec = runtime->spec;
-  double gpu, host, measured = hr_cli_context_measured_tps (ctx, spec->name);
-  gboolean whole = split->gpu_layers == split->total_layers && split->host_read_bytes == 0;
-  gboolean ok;
+  double gpu, host;
+  gboolean ok = TRUE;
 
-  efficiencies (ctx, board, split, &gpu, &host, source);
-  ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, NULL);
-  if (whole && runtime->precision == NULL && measured > 0.0 && isfinite (measured))
+  if (text)
+    *text = NULL;
+  if (split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+    whole_rate (ctx, board, runtime, tps, source, text);
+  else
     {
-      *tps = measured;
-      *source = HR_RATE_SOURCE_MEASURED;
-      ok = TRUE;
+      efficiencies (ctx, board, split, &gpu, &host, source);
+      ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, NULL);
     }
   if (!ok)
     {
