@@ -185,6 +185,7 @@ test_predict (void)
 {
   g_auto(Run) r = { 0 };
   g_auto(Run) rn = { 0 };
+  g_auto(Run) rw = { 0 };
   const char *split;
 
   run_cli (&r, "predict", "qwen2.5:14b", "--board", BOARD, "--context", "32768", NULL);
@@ -204,6 +205,15 @@ test_predict (void)
                    "  rate: 11.0 t/s (prior), speed likely ok\n"));
   /* The one-pool verdict ("over") is not printed on a board that splits. */
   g_assert_null (strstr (r.out, "(budget 11.4 GB)"));
+
+  /* At 4,096 tokens every layer fits: the dashboard's rate, 360 / 9.0 x 0.67. */
+  run_cli (&rw, "predict", "qwen2.5:14b", "--board", BOARD, NULL);
+  g_assert_cmpint (rw.status, ==, 0);
+  g_assert_nonnull (strstr (rw.out,
+                            "  ollama ps would show: 9.5 GB, PROCESSOR 100% GPU\n"
+                            "  verdict: fits, 1.92 GB under budget\n"
+                            "  decode: every layer on the GPU: 360.0 GB/s / 9,000,000,000 bytes of weights = 40.0 t/s ceiling, x 0.67 = 26.8 t/s\n"
+                            "  rate: 26.8 t/s (prior), speed likely ok\n"));
 
   /* num_gpu 20: -ngl 20, no fit. */
   run_cli (&rn, "predict", "qwen2.5:14b", "--board", BOARD, "--context", "32768", "--num-gpu", "20", NULL);
