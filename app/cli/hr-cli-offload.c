@@ -41,30 +41,20 @@ offload_inputs (HrOffloadInputs       *out,
   out->num_gpu = num_gpu;
 }
 
-/* The efficiencies predict times the split with, and the rate's source:
- * the board's fit (estimate or extrapolated by its band) else its kind's
- * prior; any read on the CPU makes it a prior (the CPU's). */
+/* The efficiencies a split with layers on the CPU is timed with: the
+ * board's fitted efficiency, else its kind's prior, and the CPU's prior
+ * (hr_evaluate() does the same). */
 static void
-efficiencies (HrCliContext    *ctx,
-              const HrBoard   *board,
-              const HrOffload *split,
-              double          *gpu,
-              double          *host,
-              HrRateSource    *source)
+efficiencies (HrCliContext  *ctx,
+              const HrBoard *board,
+              double        *gpu,
+              double        *host)
 {
   *host = hr_cli_context_prior (ctx, HR_HARDWARE_CPU, NULL);
   if (ctx->fit.n_points > 0)
-    {
-      *gpu = ctx->fit.efficiency;
-      *source = hr_rate_source_for (&ctx->fit, split->gpu_read_bytes + split->host_read_bytes);
-    }
+    *gpu = ctx->fit.efficiency;
   else
-    {
-      *gpu = hr_cli_context_prior (ctx, hr_board_hardware_kind (board), NULL);
-      *source = HR_RATE_SOURCE_PRIOR;
-    }
-  if (split->host_read_bytes > 0)
-    *source = HR_RATE_SOURCE_PRIOR;
+    *gpu = hr_cli_context_prior (ctx, hr_board_hardware_kind (board), NULL);
 }
 
 /* The rate of a split with every layer on the GPU: hr_evaluate()'s, so
@@ -127,7 +117,8 @@ split_rate (HrCliContext          *ctx,
     whole_rate (ctx, board, runtime, tps, source, text);
   else
     {
-      efficiencies (ctx, board, split, &gpu, &host, source);
+      efficiencies (ctx, board, &gpu, &host);
+      *source = HR_RATE_SOURCE_PRIOR;
       ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, NULL);
     }
   if (!ok)
@@ -199,9 +190,10 @@ add_split_members (JsonObject      *o,
  * @error: return location for a #GError
  *
  * On a board that splits (hr_board_has_host()): the split
- * (hr_offload_predict()) and its rate (hr_offload_decode_tps(): the board's
- * fitted efficiency, else its kind's prior, and the CPU's prior), printed
- * with the arithmetic, or as "gpu_layers", "total_layers", "vram_bytes",
+ * (hr_offload_predict()) and its rate, printed with the arithmetic: with
+ * every layer on the GPU the tables' rate (hr_evaluate()), else the
+ * two-sided read time (hr_offload_decode_tps(): the board's fitted
+ * efficiency, else its kind's prior, and the CPU's prior, source "prior"); or as "gpu_layers", "total_layers", "vram_bytes",
  * "host_bytes", "processor", "ps_size_bytes", "verdict", "margin_bytes",
  * "tps", "source", "speed" and "decode" members of @json (the verdict and
  * margin replace the one-pool verdict's).
@@ -314,13 +306,11 @@ report_context (HrCliContext          *ctx,
   HrOffloadInputs in;
   HrRuntimeInputs at = *runtime;
   g_autoptr(GError) local = NULL;
-  g_autofree HrOffload *probe = g_new0 (HrOffload, 1);
   double gpu, host;
-  HrRateSource source;
   guint32 context = 0;
 
   offload_inputs (&in, ctx->board, runtime, num_gpu);
-  efficiencies (ctx, ctx->board, probe, &gpu, &host, &source);
+  efficiencies (ctx, ctx->board, &gpu, &host);
   if (!hr_offload_max_context (&in, partial, gpu, host, &context, &local) &&
       !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
     {
