@@ -241,12 +241,12 @@ test_matrix (void)
   g_assert_cmpstr (r.out, ==,
                    "context 16,384 tokens, as pulled, f16 KV cache, 1 slot\n"
                    "footprint: Ollama 0.30 and newer (llama-server buffers) + learned overhead; unified boards add what stays in host memory\n"
-                   "cell: verdict, margin in GB, decode t/s (m measured, e estimate, x extrapolated)\n"
+                   "cell: verdict (partial: layers on the GPU), margin in GB, decode t/s (m measured, e estimate, x extrapolated, p prior)\n"
                    "model        jetson-orin-nano-super  rtx-3090\n"
-                   "llama3.2:3b  fits 0.77 60.0m         fits 20.27 -\n"
-                   "phi4         over 6.58 13.3x         fits 11.99 -\n"
+                   "llama3.2:3b  fits 0.77 60.0m         fits 20.27 311.8p\n"
+                   "phi4         over 6.58 13.3x         fits 11.99 69.3p\n"
                    "jetson-orin-nano-super: recommended llama3.2:3b; learned from 2 measurements on this board, residual now 0.00 GB\n"
-                   "rtx-3090: recommended none; no measurement on this board yet: the overhead is the model's estimate\n");
+                   "rtx-3090: recommended phi4; no measurement on this board yet: the overhead is the model's estimate\n");
 }
 
 static void
@@ -259,9 +259,9 @@ test_matrix_csv (void)
   g_assert_cmpstr (r.out, ==,
                    "model,board,verdict,margin_gb,footprint_gb,tps,source,speed,recommended\n"
                    "llama3.2:3b,jetson-orin-nano-super,fits,0.77,4.33,60.0,measured,ok,yes\n"
-                   "llama3.2:3b,rtx-3090,fits,20.27,4.00,0.0,extrapolated,unknown,no\n"
+                   "llama3.2:3b,rtx-3090,fits,20.27,4.26,311.8,prior,likely ok,no\n"
                    "phi4,jetson-orin-nano-super,over,6.58,12.68,13.3,extrapolated,unknown,no\n"
-                   "phi4,rtx-3090,fits,11.99,12.28,0.0,extrapolated,unknown,no\n");
+                   "phi4,rtx-3090,fits,11.99,12.62,69.3,prior,likely ok,yes\n");
 }
 
 static void

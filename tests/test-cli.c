@@ -169,11 +169,16 @@ test_cli_dashboard_empty_archive (void)
   g_autofree char *dir = g_dir_make_tmp ("headroom-empty-XXXXXX", NULL);
   g_auto(Run) r = { 0 };
 
-  /* No measurement: every rate is extrapolated, nothing is recommended. */
+  /* No measurement: every rate is the prior for NVIDIA unified boards
+   * (data/priors.json: the mean of 18.4 / (102 / 2.0), 7.4 / (102 / 4.9) and
+   * 23.4667 / (273 / 9.053114464) is 0.50; 51.0 x 0.50 = 25.5), said once. */
   run_cli (&r, "dashboard", "--models", SEED_MODELS, "--measurements", dir, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "  llama3.2:3b        2.47  fits        51.0    0.0  extrapolated  unknown\n"));
-  g_assert_nonnull (strstr (r.out, "  recommended: none (no model both fits and reaches the floor)\n"));
+  g_assert_nonnull (strstr (r.out, "  llama3.2:3b        2.47  fits        51.0   25.5  prior         likely ok\n"));
+  g_assert_nonnull (strstr (r.out, "  qwen2.5:14b        9.81  over        11.3    5.7  prior         likely slow\n"));
+  g_assert_nonnull (strstr (r.out, "  recommended: llama3.2:3b\n"));
+  g_assert_nonnull (strstr (r.out, "note: the rates on jetson-orin-nano-super are a prior, not a measurement: efficiency 0.50 for nvidia-unified hardware, the mean of 3 published runs (data/priors.json).\n"));
+  g_assert_null (strstr (strstr (r.out, "note: the rates") + 1, "note: the rates"));
   g_rmdir (dir);
 }
 

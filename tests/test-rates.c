@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-evaluate.h"
 #include "hr-units.h"
@@ -210,6 +211,93 @@ test_rates_past_context (void)
   g_assert_false (e.past_context_limit);
 }
 
+/* A discrete board with host memory: hr_evaluate splits the model as
+ * llama.cpp's fit places it (hr-offload.h) and times a partial row on both
+ * memories with the priors (data/boards.json rtx-3060-12gb, data/catalog.json
+ * qwen2.5:14b at 32,768 tokens: 34 of 49 layers on the GPU). */
+static void
+test_rates_split_row (void)
+{
+  g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
+  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(GPtrArray) reasons = NULL;
+  const HrBoard *board;
+  const HrModelSpec *spec, *small;
+  HrEvaluationInputs s;
+  HrEvaluation e;
+  double expected;
+
+  g_assert_nonnull (boards);
+  g_assert_nonnull (catalog);
+  board = hr_boards_find (boards, "rtx-3060-12gb");
+  spec = hr_catalog_find (catalog, "qwen2.5:14b");
+  small = hr_catalog_find (catalog, "qwen2.5:0.5b");
+  g_assert_nonnull (board);
+  g_assert_nonnull (spec);
+
+  hr_evaluation_inputs_init (&s, board, NULL);
+  s.context_tokens = 32768;
+  s.prior_efficiency = 0.67;
+  s.cpu_prior_efficiency = 0.75;
+  hr_evaluate (&s, spec, NAN, 0, &e);
+  g_assert_true (e.split);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
+  g_assert_cmpuint (e.gpu_layers, ==, 34);
+  g_assert_cmpuint (e.total_layers, ==, 49);
+  g_assert_cmpuint (e.vram_bytes, ==, 10645148128);
+  g_assert_cmpuint (e.host_bytes, ==, 5267580960);
+  g_assert_cmpuint (e.footprint.total, ==, e.vram_bytes + e.host_bytes);
+  g_assert_cmpstr (e.processor, ==, "33%/67% CPU/GPU");
+  /* The GPU reads its 6,019,621,344 weight bytes, the CPU 2,532,702,240
+   * (its weights less token_embd, one row a token). */
+  expected = 1.0 / (6019621344.0 / (360e9 * 0.67) + 2532702240.0 / (51.2e9 * 0.75));
+  g_assert_cmpfloat_with_epsilon (e.tps, expected, 1e-9);
+  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_PRIOR);
+  g_assert_cmpint (e.speed, ==, HR_SPEED_LIKELY_OK);
+  reasons = hr_pull_check (spec, &e, s.floor_tps);
+  g_assert_cmpuint (reasons->len, ==, 0);
+  g_clear_pointer (&reasons, g_ptr_array_unref);
+
+  /* A partial row is never recommended: only fits. */
+  {
+    HrModelSpec *specs[2] = { (HrModelSpec *) small, (HrModelSpec *) spec };
+    HrEvaluation rows[2];
+
+    hr_evaluate (&s, small, NAN, 0, &rows[0]);
+    rows[1] = e;
+    g_assert_cmpint (hr_recommend (specs, rows, 2), ==, 0);
+  }
+
+  /* num_gpu 20: -ngl 20, no fit. */
+  s.num_gpu_set = TRUE;
+  s.num_gpu = 20;
+  hr_evaluate (&s, spec, NAN, 0, &e);
+  g_assert_cmpuint (e.gpu_layers, ==, 20);
+  g_assert_cmpstr (e.processor, ==, "60%/40% CPU/GPU");
+  s.num_gpu_set = FALSE;
+
+  /* Every layer on the GPU: the seed's ceiling x prior on the file. */
+  s.context_tokens = 4096;
+  hr_evaluate (&s, small, NAN, 0, &e);
+  g_assert_true (e.split);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpuint (e.gpu_layers, ==, e.total_layers);
+  g_assert_cmpfloat_with_epsilon (e.tps, 360e9 / (double) small->file_bytes * 0.67, 1e-9);
+
+  /* Without the CPU's prior a partial row has no rate, and says so. */
+  s.context_tokens = 32768;
+  s.cpu_prior_efficiency = 0.0;
+  hr_evaluate (&s, spec, NAN, 0, &e);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
+  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_EXTRAPOLATED);
+  g_assert_cmpint (e.speed, ==, HR_SPEED_UNKNOWN);
+  reasons = hr_pull_check (spec, &e, s.floor_tps);
+  g_assert_cmpuint (reasons->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (reasons, 0), ==, "qwen2.5:14b has no rate this board has measured");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -219,5 +307,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/rates/dashboard-rows", test_rates_dashboard_rows);
   g_test_add_func ("/rates/pull-check", test_rates_pull_check);
   g_test_add_func ("/rates/past-context", test_rates_past_context);
+  g_test_add_func ("/rates/split-row", test_rates_split_row);
   return g_test_run ();
 }

@@ -270,6 +270,17 @@ hr_cli_context_load (HrCliContext *ctx,
     hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
                             ctx->board->bandwidth_bytes_per_s, &ctx->fit, NULL);
 
+  {
+    g_autofree char *priors = g_build_filename (hr_data_builtin_dir (), "priors.json", NULL);
+    g_autoptr(GError) priors_error = NULL;
+
+    /* Without the priors a board with no measurement has no rate, as before. */
+    ctx->priors = hr_priors_load_file (priors, &priors_error);
+    if (ctx->priors == NULL)
+      g_ptr_array_add (ctx->warnings, g_strdup_printf (_("no prior efficiencies (boards without measurements get no rate): %s"),
+                                                       priors_error->message));
+  }
+
   for (guint i = 0; i < ctx->warnings->len; i++)
     fprintf (stderr, "headroom-cli: %s\n", (char *) g_ptr_array_index (ctx->warnings, i));
 
@@ -306,7 +317,51 @@ hr_cli_context_clear (HrCliContext *ctx)
   g_clear_pointer (&ctx->measurements, g_ptr_array_unref);
   g_clear_pointer (&ctx->rates, g_hash_table_unref);
   g_clear_pointer (&ctx->warnings, g_ptr_array_unref);
+  g_clear_pointer (&ctx->priors, hr_priors_free);
   ctx->board = NULL;
+}
+
+/**
+ * hr_cli_context_prior:
+ * @ctx: a loaded context
+ * @kind: a kind of hardware
+ * @out_n_runs: (out) (optional): how many published runs the prior is the mean of
+ *
+ * Returns: the prior efficiency for @kind (hr_priors_efficiency()), or 0
+ *   when the priors could not be read or none is known for @kind.
+ */
+double
+hr_cli_context_prior (HrCliContext   *ctx,
+                      HrHardwareKind  kind,
+                      guint          *out_n_runs)
+{
+  if (out_n_runs)
+    *out_n_runs = 0;
+  if (ctx->priors == NULL)
+    return 0.0;
+  return hr_priors_efficiency (ctx->priors, kind, out_n_runs);
+}
+
+/**
+ * hr_cli_context_scenario:
+ * @ctx: a loaded context
+ * @board: the board (borrowed: it must outlive @out)
+ * @fit: (nullable): the board's efficiency fit
+ * @out: (out caller-allocates): the scenario
+ *
+ * hr_evaluation_inputs_init() with the priors set: the board's kind's
+ * (hr_board_hardware_kind()), used only when @fit has no points, and the
+ * CPU's, for layers a split keeps in host memory.
+ */
+void
+hr_cli_context_scenario (HrCliContext          *ctx,
+                         const HrBoard         *board,
+                         const HrEfficiencyFit *fit,
+                         HrEvaluationInputs    *out)
+{
+  hr_evaluation_inputs_init (out, board, fit);
+  out->prior_efficiency = hr_cli_context_prior (ctx, hr_board_hardware_kind (board), NULL);
+  out->cpu_prior_efficiency = hr_cli_context_prior (ctx, HR_HARDWARE_CPU, NULL);
 }
 
 /**

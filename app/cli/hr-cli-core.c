@@ -335,21 +335,6 @@ takes_an (const char *number)
   return number[0] == '8' || g_str_has_prefix (number, "11.") || g_str_has_prefix (number, "18.");
 }
 
-static char *
-verdict_text (HrVerdict verdict,
-              guint64   margin)
-{
-  g_autofree char *m = fmt (hr_bytes_to_gb (margin), 2);
-
-  switch (verdict)
-    {
-    case HR_VERDICT_FITS:  return g_strdup_printf (_("fits, %s GB under budget"), m);
-    case HR_VERDICT_TIGHT: return g_strdup_printf (_("tight, %s GB left above the OS"), m);
-    case HR_VERDICT_OVER:
-    default:               return g_strdup_printf (_("over by %s GB"), m);
-    }
-}
-
 static void
 add_evaluation_json (JsonBuilder        *b,
                      const HrModelSpec  *spec,
@@ -382,6 +367,7 @@ add_evaluation_json (JsonBuilder        *b,
   json_builder_add_string_value (b, hr_speed_to_string (e->speed));
   json_builder_set_member_name (b, "past_context_limit");
   json_builder_add_boolean_value (b, e->past_context_limit);
+  hr_cli_add_split_json (b, e);
   json_builder_end_object (b);
 }
 
@@ -426,6 +412,67 @@ evaluate_rows (HrCliContext *ctx,
   return evals;
 }
 
+/* The fit table: the seed's columns, and on a board that splits (a
+ * discrete GPU with host memory) the split's too. */
+static void
+print_fit_table (const HrBoard            *board,
+                 const HrEvaluationInputs *s,
+                 GPtrArray                *rows,
+                 const HrEvaluation       *evals)
+{
+  gboolean split = hr_board_has_host (board);
+  g_autofree char *budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (board)), 1);
+  g_autofree char *pool = fmt (hr_bytes_to_gb (board->pool_bytes), 1);
+  g_autofree char *resident = fmt (hr_bytes_to_gb (board->resident_bytes), 1);
+  g_autofree char *reserve = fmt (hr_bytes_to_gb (board->reserve_bytes), 1);
+  g_autofree char *kv_header = g_strdup_printf ("kv@%u", s->context_tokens);
+
+  if (takes_an (pool))
+    printf (_("budget %s GB: an %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
+  else
+    printf (_("budget %s GB: a %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
+  printf ("\n");
+  if (split)
+    {
+      g_autofree char *host = fmt (hr_bytes_to_gb (board->host_pool_bytes), 1);
+      g_autofree char *host_resident = fmt (hr_bytes_to_gb (board->host_resident_bytes), 1);
+      g_autofree char *host_free = fmt (hr_bytes_to_gb (hr_board_host_headroom_bytes (board)), 1);
+
+      printf (_("host memory %s GB, %s GB resident: %s GB free for the layers that do not fit the GPU"),
+              host, host_resident, host_free);
+      printf ("\n");
+      printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s\n", "model", "weights", kv_header, "total",
+              "layers", "VRAM", "host", "processor", "verdict");
+    }
+  else
+    printf ("%-14s%9s%9s%8s   verdict\n", "model", "weights", kv_header, "total");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+      const HrEvaluation *e = &evals[i];
+      g_autofree char *w = fmt (hr_bytes_to_gb (e->footprint.weights), 1);
+      g_autofree char *kv = fmt (hr_bytes_to_gb (e->footprint.kv_cache), 2);
+      g_autofree char *total = fmt (hr_bytes_to_gb (e->footprint.total), 2);
+      g_autofree char *verdict = hr_cli_verdict_text (e);
+      const char *past = e->past_context_limit ? _(" (past the model's context limit)") : "";
+
+      if (split && e->split)
+        {
+          g_autofree char *layers = hr_cli_split_layers_text (e);
+          g_autofree char *vram = fmt (hr_bytes_to_gb (e->vram_bytes), 2);
+          g_autofree char *host = fmt (hr_bytes_to_gb (e->host_bytes), 2);
+
+          printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s%s\n", spec->name, w, kv, total,
+                  layers, vram, host, e->processor, verdict, past);
+        }
+      else if (split)
+        printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s%s\n", spec->name, w, kv, total,
+                "-", "-", "-", "-", verdict, past);
+      else
+        printf ("%-14s%9s%9s%8s   %s%s\n", spec->name, w, kv, total, verdict, past);
+    }
+}
+
 /**
  * hr_cli_cmd_fit:
  * @argc: arguments, the subcommand first
@@ -433,7 +480,9 @@ evaluate_rows (HrCliContext *ctx,
  *
  * `headroom-cli fit [--board NAME] [--context N] [--kv-type T] [--parallel N]`:
  * each model's weights + KV cache against the board's budget, with the
- * seed's verdicts (running-larger-models.txt, model_catalog.py).
+ * seed's verdicts (running-larger-models.txt, model_catalog.py). On a board
+ * that splits (hr_board_has_host()) the rows are hr_evaluate()'s split:
+ * layers on the GPU, VRAM and host GB, PROCESSOR, and the verdict partial.
  *
  * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
  */
@@ -447,7 +496,6 @@ hr_cli_cmd_fit (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree HrEvaluation *evals = NULL;
-  g_autofree char *budget = NULL, *pool = NULL, *resident = NULL, *reserve = NULL, *kv_header = NULL;
   HrEvaluationInputs s;
 
   if (!hr_cli_parse_options ("fit", NULL, entries, &argc, &argv))
@@ -467,7 +515,7 @@ hr_cli_cmd_fit (int    argc,
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
+  hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
   s.context_tokens = o.context;
   s.kv_type = o.kv_type;
   s.parallel_slots = o.parallel;
@@ -491,29 +539,7 @@ hr_cli_cmd_fit (int    argc,
       return HR_CLI_EXIT_OK;
     }
 
-  budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
-  pool = fmt (hr_bytes_to_gb (ctx.board->pool_bytes), 1);
-  resident = fmt (hr_bytes_to_gb (ctx.board->resident_bytes), 1);
-  reserve = fmt (hr_bytes_to_gb (ctx.board->reserve_bytes), 1);
-  if (takes_an (pool))
-    printf (_("budget %s GB: an %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
-  else
-    printf (_("budget %s GB: a %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
-  printf ("\n");
-
-  kv_header = g_strdup_printf ("kv@%u", s.context_tokens);
-  printf ("%-14s%9s%9s%8s   verdict\n", "model", "weights", kv_header, "total");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const HrModelSpec *spec = g_ptr_array_index (rows, i);
-      g_autofree char *w = fmt (hr_bytes_to_gb (evals[i].footprint.weights), 1);
-      g_autofree char *kv = fmt (hr_bytes_to_gb (evals[i].footprint.kv_cache), 2);
-      g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
-      g_autofree char *verdict = verdict_text (evals[i].verdict, evals[i].margin_bytes);
-
-      printf ("%-14s%9s%9s%8s   %s%s\n", spec->name, w, kv, total, verdict,
-              evals[i].past_context_limit ? _(" (past the model's context limit)") : "");
-    }
+  print_fit_table (ctx.board, &s, rows, evals);
   return HR_CLI_EXIT_OK;
 }
 
@@ -527,7 +553,9 @@ hr_cli_cmd_fit (int    argc,
  *
  * `headroom-cli dashboard [--board NAME] [--measurements DIR]`: memory and
  * rate for every model, with the recommendation (running-larger-models.txt,
- * model_rates.py).
+ * model_rates.py). A board without measurements gets its kind's prior
+ * (hr_cli_context_scenario()) and one note (hr_cli_print_prior_note()); a
+ * board that splits adds the layers and PROCESSOR columns.
  *
  * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
  */
@@ -545,6 +573,7 @@ hr_cli_cmd_dashboard (int    argc,
   const char *rule = "======================================================================";
   const char *thin = "----------------------------------------------------------------------";
   HrEvaluationInputs s;
+  gboolean split;
   gint best;
 
   if (!hr_cli_parse_options ("dashboard", NULL, entries, &argc, &argv))
@@ -564,11 +593,12 @@ hr_cli_cmd_dashboard (int    argc,
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
+  hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
   s.context_tokens = o.context;
   s.kv_type = o.kv_type;
   s.parallel_slots = o.parallel;
   evals = evaluate_rows (&ctx, &s, rows);
+  split = hr_board_has_host (ctx.board);
   best = hr_recommend ((HrModelSpec * const *) rows->pdata, evals, rows->len);
 
   if (o.json)
@@ -598,6 +628,11 @@ hr_cli_cmd_dashboard (int    argc,
         }
       else
         json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "prior_efficiency");
+      if (ctx.fit.n_points == 0 && s.prior_efficiency > 0.0)
+        json_builder_add_double_value (b, s.prior_efficiency);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "models");
       json_builder_begin_array (b);
       for (guint i = 0; i < rows->len; i++)
@@ -622,17 +657,28 @@ hr_cli_cmd_dashboard (int    argc,
   printf ("  ");
   printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
   printf ("\n%s\n", rule);
-  printf ("  %-14s%9s  %-8s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "ceiling", "t/s", "source");
+  if (split)
+    printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "layers",
+            "processor", "ceiling", "t/s", "source");
+  else
+    printf ("  %-14s%9s  %-8s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "ceiling", "t/s", "source");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
       g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
       g_autofree char *ceiling = fmt (evals[i].ceiling_tps, 1);
       g_autofree char *tps = fmt (evals[i].tps, 1);
+      g_autofree char *layers = hr_cli_split_layers_text (&evals[i]);
 
-      printf ("  %-14s%9s  %-8s%8s%7s  %-14s%s\n", spec->name, total,
-              hr_verdict_to_string (evals[i].verdict), ceiling, tps,
-              hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
+      if (split)
+        printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", spec->name, total,
+                hr_verdict_to_string (evals[i].verdict), layers,
+                evals[i].split ? evals[i].processor : "-", ceiling, tps,
+                hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
+      else
+        printf ("  %-14s%9s  %-8s%8s%7s  %-14s%s\n", spec->name, total,
+                hr_verdict_to_string (evals[i].verdict), ceiling, tps,
+                hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
     }
   printf ("%s\n", thin);
   printf ("  ");
@@ -641,6 +687,7 @@ hr_cli_cmd_dashboard (int    argc,
   else
     printf ("%s", _("recommended: none (no model both fits and reaches the floor)"));
   printf ("\n%s\n", rule);
+  hr_cli_print_prior_note (&ctx, ctx.board, evals, rows->len);
   return HR_CLI_EXIT_OK;
 }
 
@@ -653,7 +700,8 @@ hr_cli_cmd_dashboard (int    argc,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
- * reason to refuse at once (seed-facts.md "Checking a pull").
+ * reason to refuse at once (seed-facts.md "Checking a pull"). A partial
+ * model prints its split; a rate that is a prior prints the one note.
  *
  * Returns: 0 allowed, 1 refused (or data unreadable), 2 for bad arguments.
  */
@@ -668,7 +716,7 @@ hr_cli_cmd_check (int    argc,
   g_autoptr(GPtrArray) reasons = NULL;
   const HrModelSpec *spec;
   const char *name;
-  HrEvaluation e;
+  HrEvaluation e = { 0 };
   HrEvaluationInputs s;
 
   if (!hr_cli_parse_options ("check", _("MODEL"), entries, &argc, &argv))
@@ -694,7 +742,7 @@ hr_cli_cmd_check (int    argc,
     }
   else
     {
-      hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
+      hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
       s.context_tokens = o.context;
       s.kv_type = o.kv_type;
       s.parallel_slots = o.parallel;
@@ -719,6 +767,18 @@ hr_cli_cmd_check (int    argc,
       for (guint i = 0; i < reasons->len; i++)
         json_builder_add_string_value (b, g_ptr_array_index (reasons, i));
       json_builder_end_array (b);
+      if (spec != NULL)
+        {
+          json_builder_set_member_name (b, "verdict");
+          json_builder_add_string_value (b, hr_verdict_to_string (e.verdict));
+          json_builder_set_member_name (b, "tps");
+          json_builder_add_double_value (b, e.tps);
+          json_builder_set_member_name (b, "source");
+          json_builder_add_string_value (b, hr_rate_source_to_string (e.source));
+          json_builder_set_member_name (b, "speed");
+          json_builder_add_string_value (b, hr_speed_to_string (e.speed));
+          hr_cli_add_split_json (b, &e);
+        }
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       hr_cli_print_json (root);
@@ -730,7 +790,7 @@ hr_cli_cmd_check (int    argc,
     }
   else
     {
-      g_autofree char *verdict = verdict_text (e.verdict, e.margin_bytes);
+      g_autofree char *verdict = hr_cli_verdict_text (&e);
       g_autofree char *tps = fmt (e.tps, 1);
 
       printf ("  ");
@@ -738,6 +798,18 @@ hr_cli_cmd_check (int    argc,
               hr_rate_source_to_string (e.source));
       printf ("\n");
     }
+  if (!o.json && spec != NULL && e.split && e.verdict == HR_VERDICT_PARTIAL)
+    {
+      g_autofree char *vram = fmt (hr_bytes_to_gb (e.vram_bytes), 2);
+      g_autofree char *host = fmt (hr_bytes_to_gb (e.host_bytes), 2);
+
+      printf ("  ");
+      printf (_("split: %u/%u layers on the GPU, %s GB VRAM + %s GB host memory (%s)"),
+              e.gpu_layers, e.total_layers, vram, host, e.processor);
+      printf ("\n");
+    }
+  if (!o.json && spec != NULL)
+    hr_cli_print_prior_note (&ctx, ctx.board, &e, 1);
 
   return reasons->len == 0 ? HR_CLI_EXIT_OK : HR_CLI_EXIT_FAILED;
 }

@@ -4,9 +4,9 @@
  *
  * `headroom-cli predict`: what an Ollama server will load for a model, every
  * term with its formula and source (app/core/hr-runtime.c), plus the board's
- * learned overhead (app/core/hr-calibration.c).
- * `headroom-cli matrix`: every catalog model on every board: verdict, margin
- * and expected decode rate, and the recommendation per board.
+ * learned overhead (app/core/hr-calibration.c); on a board that splits, the
+ * GPU/host split (hr-cli-offload.c). The options predict and matrix share
+ * (hr-cli-predict.h).
  */
 #include "config.h"
 
@@ -18,44 +18,21 @@
 #include "hr-calibration.h"
 #include "hr-catalog.h"
 #include "hr-cli.h"
+#include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-evaluate.h"
 #include "hr-measurement.h"
 #include "hr-runtime.h"
 #include "hr-units.h"
 
-/* Options shared by predict and matrix. */
-typedef struct {
-  char    *board;
-  char    *boards;
-  char    *catalog;
-  char    *measurements;
-  char    *context_text;
-  char    *parallel_text;
-  char    *kv_type_text;
-  char    *flash_text;
-  char    *runtime_text;
-  char    *version;
-  char    *batch_text;
-  char    *backend_text;
-  char    *precision_text;
-  char    *models_text;
-  gboolean json;
-  gboolean csv;
-
-  guint32  context;
-  guint32  parallel;
-  guint32  batch;
-  HrKvCacheType kv_type;
-  HrFlashAttention flash;
-  HrRuntimeEra era;
-  gboolean no_runtime;
-  HrRuntimeBackend backend;
-  const HrPrecision *precision;
-} Options;
-
-static void
-options_clear (Options *o)
+/**
+ * hr_cli_predict_options_clear:
+ * @o: the options
+ *
+ * Frees the option strings g_option_context_parse() filled in.
+ */
+void
+hr_cli_predict_options_clear (HrCliPredictOptions *o)
 {
   g_free (o->board);
   g_free (o->boards);
@@ -71,27 +48,22 @@ options_clear (Options *o)
   g_free (o->backend_text);
   g_free (o->precision_text);
   g_free (o->models_text);
+  g_free (o->num_gpu_text);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
-
-#define OPT_CONTEXT  { "context", 0, 0, G_OPTION_ARG_STRING, &o.context_text, N_("Context window (num_ctx) in tokens (default 4096)"), N_("N") }
-#define OPT_PARALLEL { "parallel", 0, 0, G_OPTION_ARG_STRING, &o.parallel_text, N_("Parallel slots, 1 to 64 (default: the server's, 1 from Ollama 0.10)"), N_("N") }
-#define OPT_KV_TYPE  { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o.kv_type_text, N_("KV cache type: f16, q8_0 or q4_0 (default f16)"), N_("TYPE") }
-#define OPT_FLASH    { "flash-attention", 0, 0, G_OPTION_ARG_STRING, &o.flash_text, N_("Flash attention: on, off or auto (default auto: as the server decides)"), N_("on|off|auto") }
-#define OPT_BATCH    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch_text, N_("Batch and micro-batch size (default 512, Ollama's num_batch)"), N_("N") }
-#define OPT_VERSION  { "server-version", 0, 0, G_OPTION_ARG_STRING, &o.version, N_("The Ollama server's version, e.g. 0.31.2 (picks the era and filters the measurements learned from)"), N_("V") }
-#define OPT_BACKEND  { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend_text, N_("GPU backend: cuda or metal (the old estimator's reserve differs)"), N_("cuda|metal") }
-#define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
-#define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
-#define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
-#define OPT_JSON     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of text"), NULL }
-
-/* Checks every shared option; prints one usage line and returns FALSE on
- * the first bad one. */
-static gboolean
-resolve_options (Options    *o,
-                 const char *default_runtime)
+/**
+ * hr_cli_predict_options_resolve:
+ * @o: the parsed options
+ * @default_runtime: (nullable): the --runtime when none is given; non-%NULL
+ *   also allows "none" (matrix)
+ *
+ * Checks every shared option and fills in the parsed values.
+ *
+ * Returns: %TRUE; %FALSE after printing one usage line for the first bad one.
+ */
+gboolean
+hr_cli_predict_options_resolve (HrCliPredictOptions *o,
+                                const char          *default_runtime)
 {
   const char *runtime = o->runtime_text ? o->runtime_text : default_runtime;
 
@@ -170,10 +142,19 @@ resolve_options (Options    *o,
   return TRUE;
 }
 
-static void
-inputs_from_options (HrRuntimeInputs   *in,
-                     const Options     *o,
-                     const HrModelSpec *spec)
+/**
+ * hr_cli_predict_inputs:
+ * @in: (out caller-allocates): the runtime inputs
+ * @o: resolved options
+ * @spec: (nullable): the model
+ *
+ * hr_runtime_inputs_init() with the options' precision, slots, KV cache
+ * type, flash attention, batch, era, server version and backend.
+ */
+void
+hr_cli_predict_inputs (HrRuntimeInputs           *in,
+                       const HrCliPredictOptions *o,
+                       const HrModelSpec         *spec)
 {
   hr_runtime_inputs_init (in, spec, o->context);
   in->precision = o->precision;
@@ -187,10 +168,19 @@ inputs_from_options (HrRuntimeInputs   *in,
   in->backend = o->backend;
 }
 
-static gboolean
-load_context (HrCliContext *ctx,
-              const Options *o,
-              int           *out_status)
+/**
+ * hr_cli_predict_load_context:
+ * @ctx: (out caller-allocates): the context
+ * @o: resolved options (board, catalog, measurements)
+ * @out_status: (out): the exit status on failure
+ *
+ * Returns: %TRUE; %FALSE after printing the error (a usage error, 2, for an
+ *   unknown --board).
+ */
+gboolean
+hr_cli_predict_load_context (HrCliContext              *ctx,
+                             const HrCliPredictOptions *o,
+                             int                       *out_status)
 {
   g_autoptr(GError) error = NULL;
 
@@ -203,10 +193,18 @@ load_context (HrCliContext *ctx,
   return FALSE;
 }
 
-/* The board's learned residual at this server version (every version when
- * none is given). */
-static void
-board_calibration (HrCliContext          *ctx,
+/**
+ * hr_cli_board_calibration:
+ * @ctx: a loaded context
+ * @board: the board
+ * @version: (nullable): the server version; %NULL = every version
+ * @template_inputs: the runtime inputs the residuals are figured against
+ * @out: (out caller-allocates): the fit (an empty one without points)
+ *
+ * The board's learned residual (hr_calibration_fit()) at this server version.
+ */
+void
+hr_cli_board_calibration (HrCliContext          *ctx,
                    const HrBoard         *board,
                    const char            *version,
                    const HrRuntimeInputs *template_inputs,
@@ -249,10 +247,16 @@ verdict_text (HrVerdict verdict,
     }
 }
 
-/* What the model takes from the board's pool: the ollama ps size, and on a
- * unified board also what stays in host memory (the same memory). */
-static guint64
-pool_footprint (const HrBoard             *board,
+/**
+ * hr_cli_pool_footprint:
+ * @board: the board
+ * @p: the runtime prediction
+ *
+ * Returns: what the model takes from the board's pool: the ollama ps size,
+ *   and on a unified board also what stays in host memory (the same memory).
+ */
+guint64
+hr_cli_pool_footprint (const HrBoard             *board,
                 const HrRuntimePrediction *p)
 {
   guint64 total = p->total_bytes;
@@ -260,6 +264,24 @@ pool_footprint (const HrBoard             *board,
   if (board->unified)
     hr_add_u64 (total, p->host_bytes, &total);
   return total;
+}
+
+static void
+print_terms (const HrRuntimePrediction *p)
+{
+  for (guint i = 0; i < p->n_terms; i++)
+    {
+      const HrRuntimeTerm *t = &p->terms[i];
+      g_autofree char *bytes = signed_count (t->bytes);
+      g_autofree char *tgb = gb ((double) t->bytes, 2);
+
+      printf ("\n%s: %s %s (%s GB)\n", t->label, bytes, _("bytes"), tgb);
+      if (t->formula[0] != '\0')
+        printf ("  %s\n", t->formula);
+      if (t->note[0] != '\0')
+        printf ("  %s %s\n", _("note:"), t->note);
+      printf ("  %s %s\n", _("source:"), t->source);
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -272,12 +294,17 @@ pool_footprint (const HrBoard             *board,
  *
  * `headroom-cli predict MODEL [--context N] [--runtime ollama-0.30|ollama-0.12|auto]
  * [--server-version V] [--parallel N] [--kv-type T] [--flash-attention on|off|auto]
- * [--batch N] [--backend cuda|metal] [--precision P] [--board NAME]
+ * [--batch N] [--backend cuda|metal] [--precision P] [--num-gpu N]
+ * [--max-context] [--best-precision] [--board NAME]
  * [--catalog FILE] [--measurements DIR] [--json]`: every term of what the
  * Ollama server will load (hr_runtime_predict()) with its formula, source
  * and note, the board's learned overhead (hr_calibration_apply()), the
  * total in GB and GiB and as `ollama ps` would show it, and the verdict on
- * the board.
+ * the board. On a board that splits (hr_board_has_host()) and the 0.30
+ * runtime, the one-pool verdict gives way to the GPU/host split with its
+ * decode arithmetic (hr_cli_predict_split()); `--num-gpu N` places N layers
+ * as Ollama's num_gpu does. `--max-context` and `--best-precision` print the
+ * fit finders instead (hr_cli_predict_finders()).
  *
  * Returns: 0, 1 when data cannot be read or the prediction fails, 2 for
  *   bad arguments or an unknown model.
@@ -286,12 +313,15 @@ int
 hr_cli_cmd_predict (int    argc,
                     char **argv)
 {
-  g_auto(Options) o = { 0 };
+  g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
     OPT_CONTEXT,
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which Ollama to model: ollama-0.30, ollama-0.12 or auto (default: from --server-version, else the newest)"), N_("ERA") },
     OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_PRECISION,
     { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
+    { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
+    { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload above the board's floor"), NULL },
+    { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload"), NULL },
     OPT_CATALOG, OPT_MEASURE, OPT_JSON,
     { NULL }
   };
@@ -305,6 +335,9 @@ hr_cli_cmd_predict (int    argc,
   HrCalibration cal;
   HrVerdict v;
   guint64 margin, footprint;
+  guint32 layers = 0;
+  gint32 num_gpu = -1;
+  gboolean split;
   int status = HR_CLI_EXIT_OK;
 
   if (!hr_cli_parse_options ("predict", _("MODEL"), entries, &argc, &argv))
@@ -313,23 +346,39 @@ hr_cli_cmd_predict (int    argc,
     return hr_cli_usage_error ("%s", _("give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\""));
   if (argc > 2)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
-  if (!resolve_options (&o, NULL))
+  if (!hr_cli_predict_options_resolve (&o, NULL))
     return HR_CLI_EXIT_USAGE;
-  if (!load_context (&ctx, &o, &status))
+  if (o.num_gpu_text != NULL)
+    {
+      if (!hr_cli_parse_u32 ("--num-gpu", o.num_gpu_text, 0, HR_MODEL_SPEC_MAX_LAYERS + 1, &layers))
+        return HR_CLI_EXIT_USAGE;
+      num_gpu = (gint32) layers;
+    }
+  if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
 
   spec = hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
     return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
 
-  inputs_from_options (&in, &o, spec);
+  if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
+    return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
+                               ctx.board->id);
+  hr_cli_predict_inputs (&in, &o, spec);
+  if (o.max_context || o.best_precision)
+    {
+      if (!hr_cli_predict_finders (&ctx, &in, num_gpu, o.max_context, o.best_precision, o.json, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
+      return HR_CLI_EXIT_OK;
+    }
   if (!hr_runtime_predict (&in, &p, &error))
     return hr_cli_fail (g_steal_pointer (&error));
-  board_calibration (&ctx, ctx.board, o.version, &in, &cal);
+  hr_cli_board_calibration (&ctx, ctx.board, o.version, &in, &cal);
   hr_calibration_apply (&cal, &p);
 
-  footprint = pool_footprint (ctx.board, &p);
+  footprint = hr_cli_pool_footprint (ctx.board, &p);
   v = hr_board_verdict (ctx.board, footprint, &margin);
+  split = hr_board_has_host (ctx.board) && p.era == HR_RUNTIME_ERA_OLLAMA_0_30;
 
   if (o.json)
     {
@@ -342,6 +391,8 @@ hr_cli_cmd_predict (int    argc,
       json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
       json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
       json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx.board));
+      if (split && !hr_cli_predict_split (&ctx, &in, num_gpu, object, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
       hr_cli_print_json (root);
       return HR_CLI_EXIT_OK;
     }
@@ -358,19 +409,7 @@ hr_cli_cmd_predict (int    argc,
   }
   printf (_("runtime: %s\n"), p.era_label);
 
-  for (guint i = 0; i < p.n_terms; i++)
-    {
-      const HrRuntimeTerm *t = &p.terms[i];
-      g_autofree char *bytes = signed_count (t->bytes);
-      g_autofree char *tgb = gb ((double) t->bytes, 2);
-
-      printf ("\n%s: %s %s (%s GB)\n", t->label, bytes, _("bytes"), tgb);
-      if (t->formula[0] != '\0')
-        printf ("  %s\n", t->formula);
-      if (t->note[0] != '\0')
-        printf ("  %s %s\n", _("note:"), t->note);
-      printf ("  %s %s\n", _("source:"), t->source);
-    }
+  print_terms (&p);
 
   total_count = hr_format_count (p.total_bytes);
   total_gb = gb ((double) p.total_bytes, 2);
@@ -393,8 +432,10 @@ hr_cli_cmd_predict (int    argc,
       g_autofree char *fp = gb ((double) footprint, 2);
       printf (_("on %s (budget %s GB, unified: host memory counts): %s GB, %s\n"), ctx.board->name, budget, fp, verdict);
     }
-  else
+  else if (!split)
     printf (_("on %s (budget %s GB): %s\n"), ctx.board->name, budget, verdict);
+  else if (!hr_cli_predict_split (&ctx, &in, num_gpu, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
 
   if (p.n_notes > 0)
     {
@@ -402,450 +443,5 @@ hr_cli_cmd_predict (int    argc,
       for (guint i = 0; i < p.n_notes; i++)
         printf ("  - %s\n", p.notes[i]);
     }
-  return HR_CLI_EXIT_OK;
-}
-
-/* ---------------------------------------------------------------------- */
-/* matrix                                                                 */
-
-typedef struct {
-  const HrBoard   *board;
-  HrEfficiencyFit  fit;
-  GHashTable      *rates;      /* model -> double* */
-  HrCalibration    calibration;
-  HrEvaluation    *evals;      /* one per row */
-  gint64          *runtime;    /* predicted (ps) bytes per row, -1 without the runtime */
-  gint64          *learned;    /* learned bytes per row */
-  gint             recommended;
-} Column;
-
-static void
-column_clear (Column *c)
-{
-  g_clear_pointer (&c->rates, g_hash_table_unref);
-  g_clear_pointer (&c->evals, g_free);
-  g_clear_pointer (&c->runtime, g_free);
-  g_clear_pointer (&c->learned, g_free);
-}
-
-static const char *
-source_letter (HrRateSource source)
-{
-  switch (source)
-    {
-    case HR_RATE_SOURCE_MEASURED: return "m";
-    case HR_RATE_SOURCE_ESTIMATE: return "e";
-    case HR_RATE_SOURCE_EXTRAPOLATED:
-    default: return "x";
-    }
-}
-
-static char *
-cell_text (const HrEvaluation *e)
-{
-  g_autofree char *margin = gb ((double) e->margin_bytes, 2);
-  g_autofree char *tps = NULL;
-
-  if (e->tps > 0.0 && isfinite (e->tps))
-    {
-      g_autofree char *rate = hr_format_decimal (e->tps, 1);
-      tps = g_strconcat (rate, source_letter (e->source), NULL);
-    }
-  else
-    tps = g_strdup ("-");
-  return g_strdup_printf ("%s %s %s", hr_verdict_to_string (e->verdict), margin, tps);
-}
-
-static void
-csv_field (GString    *out,
-           const char *text)
-{
-  if (strpbrk (text, ",\"\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
-/* The rows (models) and columns (boards) asked for, in order. */
-static gboolean
-pick_rows_and_boards (HrCliContext  *ctx,
-                      const Options *o,
-                      GPtrArray     *rows,
-                      GPtrArray     *boards,
-                      int           *out_status)
-{
-  if (o->models_text == NULL)
-    for (guint i = 0; i < ctx->catalog->len; i++)
-      g_ptr_array_add (rows, g_ptr_array_index (ctx->catalog, i));
-  else
-    {
-      g_auto(GStrv) names = g_strsplit (o->models_text, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrModelSpec *spec = hr_catalog_find (ctx->catalog, g_strstrip (names[i]));
-          if (spec == NULL)
-            {
-              *out_status = hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
-              return FALSE;
-            }
-          g_ptr_array_add (rows, spec);
-        }
-    }
-  if (o->boards == NULL)
-    for (guint i = 0; i < ctx->boards->len; i++)
-      g_ptr_array_add (boards, g_ptr_array_index (ctx->boards, i));
-  else
-    {
-      g_auto(GStrv) names = g_strsplit (o->boards, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrBoard *board = hr_boards_find (ctx->boards, g_strstrip (names[i]));
-          if (board == NULL)
-            {
-              *out_status = hr_cli_usage_error (_("unknown board \"%s\"; run \"headroom-cli matrix\" without --boards to see them all"), names[i]);
-              return FALSE;
-            }
-          g_ptr_array_add (boards, board);
-        }
-    }
-  if (rows->len == 0 || boards->len == 0)
-    {
-      *out_status = hr_cli_usage_error ("%s", _("the matrix needs at least one model and one board"));
-      return FALSE;
-    }
-  return TRUE;
-
-}
-
-/* One board's column: every model's evaluation, and the runtime model's
- * prediction with the board's learned overhead unless --runtime none. */
-static gboolean
-fill_column (Column         *c,
-             HrCliContext   *ctx,
-             const Options  *o,
-             GPtrArray      *rows,
-             GError        **error)
-{
-  g_autoptr(GArray) points = NULL;
-  HrEvaluationInputs s;
-  HrRuntimeInputs template_inputs;
-
-  c->rates = hr_measurement_archive_rates (ctx->measurements, c->board->id);
-  points = hr_measurement_archive_points (ctx->measurements, c->board->id, ctx->catalog);
-  if (points->len > 0)
-    hr_rate_fit_efficiency ((const HrRatePoint *) (gconstpointer) points->data, points->len,
-                            c->board->bandwidth_bytes_per_s, &c->fit, NULL);
-  inputs_from_options (&template_inputs, o, NULL);
-  if (!o->no_runtime)
-    board_calibration (ctx, c->board, o->version, &template_inputs, &c->calibration);
-  else
-    hr_calibration_fit (NULL, 0, &c->calibration, NULL);
-
-  hr_evaluation_inputs_init (&s, c->board, &c->fit);
-  s.precision = o->precision;
-  s.kv_type = o->kv_type;
-  s.context_tokens = o->context;
-  s.parallel_slots = MAX (o->parallel, 1);
-
-  c->evals = g_new0 (HrEvaluation, rows->len);
-  c->runtime = g_new0 (gint64, rows->len);
-  c->learned = g_new0 (gint64, rows->len);
-  for (guint r = 0; r < rows->len; r++)
-    {
-      const HrModelSpec *spec = g_ptr_array_index (rows, r);
-      const double *tps = g_hash_table_lookup (c->rates, spec->name);
-      HrEvaluation *e = &c->evals[r];
-
-      hr_evaluate (&s, spec, tps ? *tps : NAN, 0, e);
-      c->runtime[r] = -1;
-      if (!o->no_runtime)
-        {
-          HrRuntimeInputs in;
-          HrRuntimePrediction p;
-          guint64 footprint, seed;
-
-          inputs_from_options (&in, o, spec);
-          in.skip_text = TRUE;
-          if (!hr_runtime_predict (&in, &p, error))
-            return FALSE;
-          c->runtime[r] = (gint64) MIN (p.total_bytes, (guint64) G_MAXINT64);
-          hr_calibration_apply (&c->calibration, &p);
-          c->learned[r] = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_LEARNED);
-          footprint = pool_footprint (c->board, &p);
-          seed = e->footprint.weights + e->footprint.kv_cache;
-          e->footprint.overhead = footprint > seed ? footprint - seed : 0;
-          e->footprint.total = footprint;
-          e->verdict = hr_board_verdict (c->board, footprint, &e->margin_bytes);
-        }
-    }
-  c->recommended = hr_recommend ((HrModelSpec * const *) rows->pdata, c->evals, rows->len);
-  return TRUE;
-}
-
-static void
-print_matrix_json (const Options *o,
-                   GPtrArray     *rows,
-                   GArray        *columns)
-{
-  g_autoptr(JsonBuilder) jb = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-
-  json_builder_begin_object (jb);
-  json_builder_set_member_name (jb, "context_tokens");
-  json_builder_add_int_value (jb, o->context);
-  json_builder_set_member_name (jb, "precision");
-  json_builder_add_string_value (jb, o->precision ? o->precision->id : "as pulled");
-  json_builder_set_member_name (jb, "kv_cache_type");
-  json_builder_add_string_value (jb, hr_kv_cache_type_to_string (o->kv_type));
-  json_builder_set_member_name (jb, "parallel_slots");
-  json_builder_add_int_value (jb, MAX (o->parallel, 1));
-  json_builder_set_member_name (jb, "runtime");
-  json_builder_add_string_value (jb, o->no_runtime ? "none" : hr_runtime_era_to_string (o->era));
-  json_builder_set_member_name (jb, "boards");
-  json_builder_begin_array (jb);
-  for (guint b = 0; b < columns->len; b++)
-    {
-      Column *c = &g_array_index (columns, Column, b);
-      g_autofree char *describe = hr_calibration_describe (&c->calibration);
-
-      json_builder_begin_object (jb);
-      json_builder_set_member_name (jb, "id");
-      json_builder_add_string_value (jb, c->board->id);
-      json_builder_set_member_name (jb, "name");
-      json_builder_add_string_value (jb, c->board->name);
-      json_builder_set_member_name (jb, "unified");
-      json_builder_add_boolean_value (jb, c->board->unified);
-      json_builder_set_member_name (jb, "budget_bytes");
-      json_builder_add_int_value (jb, (gint64) hr_board_budget_bytes (c->board));
-      json_builder_set_member_name (jb, "efficiency");
-      json_builder_add_double_value (jb, c->fit.efficiency);
-      json_builder_set_member_name (jb, "learned_overhead");
-      json_builder_add_string_value (jb, describe);
-      json_builder_set_member_name (jb, "recommended");
-      if (c->recommended >= 0)
-        json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name);
-      else
-        json_builder_add_null_value (jb);
-      json_builder_set_member_name (jb, "cells");
-      json_builder_begin_array (jb);
-      for (guint r = 0; r < rows->len; r++)
-        {
-          const HrEvaluation *e = &c->evals[r];
-
-          json_builder_begin_object (jb);
-          json_builder_set_member_name (jb, "model");
-          json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-          json_builder_set_member_name (jb, "footprint_bytes");
-          json_builder_add_int_value (jb, (gint64) MIN (e->footprint.total, (guint64) G_MAXINT64));
-          json_builder_set_member_name (jb, "predicted_bytes");
-          if (c->runtime[r] >= 0)
-            json_builder_add_int_value (jb, c->runtime[r]);
-          else
-            json_builder_add_null_value (jb);
-          json_builder_set_member_name (jb, "learned_bytes");
-          json_builder_add_int_value (jb, c->learned[r]);
-          json_builder_set_member_name (jb, "verdict");
-          json_builder_add_string_value (jb, hr_verdict_to_string (e->verdict));
-          json_builder_set_member_name (jb, "margin_bytes");
-          json_builder_add_int_value (jb, (gint64) MIN (e->margin_bytes, (guint64) G_MAXINT64));
-          json_builder_set_member_name (jb, "tps");
-          json_builder_add_double_value (jb, e->tps);
-          json_builder_set_member_name (jb, "source");
-          json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
-          json_builder_set_member_name (jb, "speed");
-          json_builder_add_string_value (jb, hr_speed_to_string (e->speed));
-          json_builder_end_object (jb);
-        }
-      json_builder_end_array (jb);
-      json_builder_end_object (jb);
-    }
-  json_builder_end_array (jb);
-  json_builder_end_object (jb);
-  root = json_builder_get_root (jb);
-  hr_cli_print_json (root);
-}
-
-static void
-print_matrix_csv (GPtrArray *rows,
-                  GArray    *columns)
-{
-  g_autoptr(GString) out = g_string_new ("model,board,verdict,margin_gb,footprint_gb,tps,source,speed,recommended\n");
-
-  for (guint r = 0; r < rows->len; r++)
-    for (guint b = 0; b < columns->len; b++)
-      {
-        Column *c = &g_array_index (columns, Column, b);
-        const HrEvaluation *e = &c->evals[r];
-        g_autofree char *margin = gb ((double) e->margin_bytes, 2);
-        g_autofree char *total = gb ((double) e->footprint.total, 2);
-        g_autofree char *tps = hr_format_decimal (e->tps, 1);
-
-        csv_field (out, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-        g_string_append_c (out, ',');
-        csv_field (out, c->board->id);
-        g_string_append_printf (out, ",%s,%s,%s,%s,%s,%s,%s\n",
-                                hr_verdict_to_string (e->verdict), margin, total, tps,
-                                hr_rate_source_to_string (e->source), hr_speed_to_string (e->speed),
-                                c->recommended == (gint) r ? "yes" : "no");
-      }
-  fputs (out->str, stdout);
-}
-
-static void
-print_matrix_table (const Options *o,
-                    GPtrArray     *rows,
-                    GArray        *columns)
-{
-  g_autofree char *ctx_count = hr_format_count (o->context);
-  g_autofree guint *widths = g_new0 (guint, columns->len);
-  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  guint name_width = strlen ("model");
-
-  printf (g_dngettext (GETTEXT_PACKAGE,
-                       "context %s tokens, %s, %s KV cache, %u slot\n",
-                       "context %s tokens, %s, %s KV cache, %u slots\n",
-                       MAX (o->parallel, 1)),
-          ctx_count, o->precision ? o->precision->id : _("as pulled"),
-          hr_kv_cache_type_to_string (o->kv_type), MAX (o->parallel, 1));
-  if (o->no_runtime)
-    printf ("%s\n", _("footprint: weights + KV cache (the seed's)"));
-  else
-    printf (_("footprint: %s + learned overhead; unified boards add what stays in host memory\n"),
-            hr_runtime_era_label (o->era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o->version) : o->era));
-  printf ("%s\n", _("cell: verdict, margin in GB, decode t/s (m measured, e estimate, x extrapolated)"));
-
-  for (guint r = 0; r < rows->len; r++)
-    {
-      name_width = MAX (name_width, strlen (((HrModelSpec *) g_ptr_array_index (rows, r))->name));
-      for (guint b = 0; b < columns->len; b++)
-        {
-          Column *c = &g_array_index (columns, Column, b);
-          char *text = cell_text (&c->evals[r]);
-
-          widths[b] = MAX (widths[b], MAX (strlen (text), strlen (c->board->id)));
-          g_ptr_array_add (cells, text);
-        }
-    }
-
-  printf ("%-*s", (int) name_width + 2, "model");
-  for (guint b = 0; b < columns->len; b++)
-    {
-      Column *c = &g_array_index (columns, Column, b);
-      if (b + 1 < columns->len)
-        printf ("%-*s", (int) widths[b] + 2, c->board->id);
-      else
-        printf ("%s", c->board->id);
-    }
-  printf ("\n");
-  for (guint r = 0; r < rows->len; r++)
-    {
-      printf ("%-*s", (int) name_width + 2, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-      for (guint b = 0; b < columns->len; b++)
-        {
-          const char *text = g_ptr_array_index (cells, r * columns->len + b);
-          if (b + 1 < columns->len)
-            printf ("%-*s", (int) widths[b] + 2, text);
-          else
-            printf ("%s", text);
-        }
-      printf ("\n");
-    }
-  for (guint b = 0; b < columns->len; b++)
-    {
-      Column *c = &g_array_index (columns, Column, b);
-      g_autofree char *describe = hr_calibration_describe (&c->calibration);
-
-      const char *best = c->recommended >= 0 ?
-        ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name : _("none");
-
-      if (o->no_runtime)
-        printf (_("%s: recommended %s\n"), c->board->id, best);
-      else
-        printf (_("%s: recommended %s; %s\n"), c->board->id, best, describe);
-    }
-}
-
-/**
- * hr_cli_cmd_matrix:
- * @argc: arguments, the subcommand first
- * @argv: (array length=argc): the arguments
- *
- * `headroom-cli matrix [--context N] [--precision P] [--kv-type T]
- * [--parallel N] [--runtime ollama-0.30|ollama-0.12|auto|none]
- * [--boards A,B] [--models A,B] [--catalog FILE] [--measurements DIR]
- * [--json|--csv]`: rows are catalog models, columns the boards; each cell
- * the verdict, margin and expected decode rate (hr_evaluate()) with the
- * footprint from the runtime model plus each board's learned overhead
- * (the ollama ps size, and on unified boards what stays in host memory too;
- * --runtime none: the seed's weights + KV cache), and the recommendation per
- * board (hr_recommend()). Each board's efficiency is fitted from its own
- * measurements (hr_rate_fit_efficiency()).
- *
- * Returns: 0, 1 when data cannot be read, 2 for bad arguments.
- */
-int
-hr_cli_cmd_matrix (int    argc,
-                   char **argv)
-{
-  g_auto(Options) o = { 0 };
-  GOptionEntry entries[] = {
-    OPT_CONTEXT, OPT_PRECISION, OPT_KV_TYPE, OPT_PARALLEL, OPT_FLASH,
-    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Footprint: ollama-0.30, ollama-0.12, auto or none (the seed's weights + KV cache); default ollama-0.30"), N_("ERA") },
-    OPT_VERSION,
-    { "boards", 0, 0, G_OPTION_ARG_STRING, &o.boards, N_("Only these boards, comma-separated, in this order"), N_("A,B,...") },
-    { "models", 0, 0, G_OPTION_ARG_STRING, &o.models_text, N_("Only these models, comma-separated, in this order"), N_("A,B,...") },
-    OPT_CATALOG, OPT_MEASURE, OPT_JSON,
-    { "csv", 0, 0, G_OPTION_ARG_NONE, &o.csv, N_("Print CSV, one line per model and board"), NULL },
-    { NULL }
-  };
-  g_auto(HrCliContext) ctx = { 0 };
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  g_autoptr(GPtrArray) boards = g_ptr_array_new ();
-  g_autoptr(GArray) columns = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = HR_CLI_EXIT_OK;
-
-  if (!hr_cli_parse_options ("matrix", NULL, entries, &argc, &argv))
-    return HR_CLI_EXIT_USAGE;
-  if (argc > 1)
-    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
-  if (o.json && o.csv)
-    return hr_cli_usage_error ("%s", _("give at most one of --json and --csv"));
-  if (!resolve_options (&o, "ollama-0.30"))
-    return HR_CLI_EXIT_USAGE;
-  if (!load_context (&ctx, &o, &status))
-    return status;
-
-  if (!pick_rows_and_boards (&ctx, &o, rows, boards, &status))
-    return status;
-
-  columns = g_array_sized_new (FALSE, TRUE, sizeof (Column), boards->len);
-  g_array_set_clear_func (columns, (GDestroyNotify) column_clear);
-  g_array_set_size (columns, boards->len);
-
-  for (guint b = 0; b < boards->len; b++)
-    {
-      Column *c = &g_array_index (columns, Column, b);
-
-      c->board = g_ptr_array_index (boards, b);
-      if (!fill_column (c, &ctx, &o, rows, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-    }
-
-  if (o.json)
-    print_matrix_json (&o, rows, columns);
-  else if (o.csv)
-    print_matrix_csv (rows, columns);
-  else
-    print_matrix_table (&o, rows, columns);
   return HR_CLI_EXIT_OK;
 }

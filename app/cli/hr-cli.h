@@ -13,6 +13,8 @@
 
 #include "hr-board.h"
 #include "hr-evaluate.h"
+#include "hr-offload.h"
+#include "hr-priors.h"
 #include "hr-rates.h"
 
 G_BEGIN_DECLS
@@ -31,6 +33,7 @@ typedef struct {
   HrEfficiencyFit  fit;
   GHashTable      *rates;         /* model name -> double* decode t/s, for board */
   GPtrArray       *warnings;      /* char*: files skipped and why */
+  HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
 } HrCliContext;
 
 gboolean hr_cli_context_load  (HrCliContext *ctx,
@@ -41,6 +44,14 @@ gboolean hr_cli_context_load  (HrCliContext *ctx,
 void     hr_cli_context_clear (HrCliContext *ctx);
 double   hr_cli_context_measured_tps (HrCliContext *ctx,
                                       const char   *model);
+
+void     hr_cli_context_scenario (HrCliContext          *ctx,
+                                  const HrBoard         *board,
+                                  const HrEfficiencyFit *fit,
+                                  HrEvaluationInputs    *out);
+double   hr_cli_context_prior  (HrCliContext *ctx,
+                                HrHardwareKind kind,
+                                guint        *out_n_runs);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliContext, hr_cli_context_clear)
 
@@ -58,6 +69,30 @@ gboolean hr_cli_parse_options (const char   *command,
                                GOptionEntry *entries,
                                int          *argc,
                                char       ***argv);
+
+/* hr-cli-split.c: the GPU/host split as the table commands print it. */
+char    *hr_cli_split_layers_text (const HrEvaluation *e);
+char    *hr_cli_verdict_text      (const HrEvaluation *e);
+void     hr_cli_add_split_json    (JsonBuilder        *b,
+                                   const HrEvaluation *e);
+void     hr_cli_print_prior_note  (HrCliContext       *ctx,
+                                   const HrBoard      *board,
+                                   const HrEvaluation *evaluations,
+                                   guint               n);
+
+/* hr-cli-offload.c: predict's split and fit finders. */
+gboolean hr_cli_predict_split   (HrCliContext          *ctx,
+                                 const HrRuntimeInputs *runtime,
+                                 gint32                 num_gpu,
+                                 JsonObject            *json,
+                                 GError               **error);
+gboolean hr_cli_predict_finders (HrCliContext          *ctx,
+                                 const HrRuntimeInputs *runtime,
+                                 gint32                 num_gpu,
+                                 gboolean               max_context,
+                                 gboolean               best_precision,
+                                 gboolean               json,
+                                 GError               **error);
 
 int hr_cli_cmd_weights   (int argc, char **argv);
 int hr_cli_cmd_catalog   (int argc, char **argv);

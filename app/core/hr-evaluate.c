@@ -6,8 +6,10 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "hr-evaluate.h"
+#include "hr-offload.h"
 #include "hr-units.h"
 
 /**
@@ -36,6 +38,62 @@ hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
     scenario->fit = *fit;
 }
 
+/* The GPU/host split of a row on a board that has one: the verdict,
+ * margin and footprint become the split's (the runtime prediction, VRAM and
+ * host together); a row partly in host memory gets the two-sided rate.
+ * Returns FALSE (the row left as the seed's) when the split cannot be
+ * predicted, e.g. a spec without the runtime's shape. */
+static gboolean
+evaluate_split (const HrEvaluationInputs *scenario,
+                const HrModelSpec        *spec,
+                HrEvaluation             *out)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 seed = out->footprint.weights + out->footprint.kv_cache;
+  double eff_gpu, eff_host, tps, ceiling;
+
+  hr_offload_inputs_init (&in, scenario->board, spec, scenario->context_tokens);
+  in.runtime.precision = scenario->precision;
+  in.runtime.kv_type = scenario->kv_type;
+  in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
+  if (scenario->num_gpu_set)
+    in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  if (!hr_offload_predict (&in, split, NULL))
+    return FALSE;
+
+  out->split = TRUE;
+  out->gpu_layers = split->gpu_layers;
+  out->total_layers = split->total_layers;
+  out->vram_bytes = split->vram.total;
+  out->host_bytes = split->host.total;
+  memcpy (out->processor, split->processor, sizeof out->processor);
+  out->verdict = split->verdict;
+  out->margin_bytes = split->margin_bytes;
+  out->footprint.total = split->vram.total + split->host.total;
+  out->footprint.overhead = out->footprint.total > seed ? out->footprint.total - seed : 0;
+
+  if (split->verdict != HR_VERDICT_PARTIAL)
+    return TRUE;
+  eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
+  eff_host = scenario->cpu_prior_efficiency;
+  if (hr_offload_decode_tps (split, scenario->board, 1.0, 1.0, &ceiling, NULL, NULL))
+    out->ceiling_tps = ceiling;
+  if (hr_offload_decode_tps (split, scenario->board, eff_gpu, eff_host, &tps, NULL, NULL))
+    {
+      out->tps = tps;
+      out->source = HR_RATE_SOURCE_PRIOR;
+      out->gpu_efficiency = eff_gpu;
+      out->host_efficiency = eff_host;
+    }
+  else
+    {
+      out->tps = 0.0;
+      out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+    }
+  return TRUE;
+}
+
 /**
  * hr_evaluate:
  * @scenario: the inputs shared by every row
@@ -50,7 +108,19 @@ hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
  * another precision falls back to ceiling x efficiency. A board with no
  * efficiency fit (nothing measured on it) and a prior_efficiency in the
  * scenario gets ceiling x prior, source "prior"; a board with a fit never
- * uses the prior, so the seed board's rows are the seed's. Allocates nothing.
+ * uses the prior, so the seed board's rows are the seed's.
+ *
+ * On a discrete board whose host memory is known (hr_board_has_host()) the
+ * row is the GPU/host split as Ollama 0.30+ with llama.cpp's fit places it
+ * (hr_offload_predict(), the scenario's num_gpu when set): the verdict
+ * (fits, tight, partial, over) and margin are the split's, the footprint's
+ * total is its VRAM + host bytes (overhead: that less weights and KV cache,
+ * @overhead_bytes unused). A partial row's rate is the two-sided read time
+ * (hr_offload_decode_tps()) with the GPU's fitted efficiency (else its
+ * prior) and the CPU's prior, source "prior" (the CPU side is always a
+ * prior), its ceiling the same at efficiency 1; a measured rate, taken with
+ * every layer on the GPU, does not apply to it. Such a row allocates one
+ * scratch split; a one-pool board's row allocates nothing.
  */
 void
 hr_evaluate (const HrEvaluationInputs  *scenario,
@@ -61,6 +131,7 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
 {
   gboolean as_pulled;
 
+  memset (out, 0, sizeof *out);
   hr_memory_footprint (spec, scenario->precision, scenario->kv_type,
                        scenario->context_tokens, scenario->parallel_slots,
                        overhead_bytes, &out->footprint);
@@ -86,6 +157,8 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
       out->tps = out->ceiling_tps * scenario->fit.efficiency;
       out->source = hr_rate_source_for (&scenario->fit, out->footprint.weights);
     }
+  if (hr_board_has_host (scenario->board))
+    evaluate_split (scenario, spec, out);
   out->speed = hr_rate_speed (out->tps, out->source, scenario->floor_tps);
 }
 

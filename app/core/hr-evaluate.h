@@ -4,8 +4,10 @@
  *
  * One row of the dashboard: a model under a scenario (board, precision,
  * context, KV cache type, parallel slots, efficiency fit) gives a footprint,
- * a verdict with its margin, a rate with its source, and a speed. This is the
- * hot path of every slider move, so it allocates nothing.
+ * a verdict with its margin, a rate with its source, and a speed. On a
+ * discrete-GPU board whose host memory is known (hr_board_has_host()) the
+ * row also carries the GPU/host split (hr-offload.h). This is the hot path
+ * of every slider move: on a one-pool board it allocates nothing.
  */
 #pragma once
 
@@ -28,6 +30,10 @@ typedef struct {
   double             floor_tps;      /* from the board's turn budget */
   double             prior_efficiency; /* the board kind's prior (hr-priors.h), used only
                                         * without a fit; 0 = none */
+  double             cpu_prior_efficiency; /* the CPU's prior, for the layers a split keeps in
+                                            * host memory; 0 = none */
+  gboolean           num_gpu_set;    /* a user's num_gpu: FALSE = automatic (llama.cpp's fit) */
+  guint32            num_gpu;        /* layers on the GPU (-ngl) when num_gpu_set */
 } HrEvaluationInputs;
 
 typedef struct {
@@ -39,6 +45,15 @@ typedef struct {
   HrRateSource source;
   HrSpeed      speed;
   gboolean     past_context_limit; /* context_tokens > spec->context_length */
+  /* The split, set when split is TRUE (hr_offload_predict()); else zero. */
+  gboolean     split;              /* the board keeps what does not fit in host memory */
+  guint32      gpu_layers;         /* "offloaded N/M layers to GPU": N */
+  guint32      total_layers;       /* M: blocks + the output layer */
+  guint64      vram_bytes;         /* on the GPU (Ollama's size_vram) */
+  guint64      host_bytes;         /* in host memory */
+  double       gpu_efficiency;     /* the efficiencies a partial row's rate used; 0 = none */
+  double       host_efficiency;
+  char         processor[32];      /* `ollama ps` PROCESSOR: "100% GPU", "29%/71% CPU/GPU" */
 } HrEvaluation;
 
 void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,

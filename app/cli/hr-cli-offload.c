@@ -1,0 +1,477 @@
+/* hr-cli-offload.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `headroom-cli predict` on a board that splits: where llama.cpp's fit puts
+ * each layer (app/core/hr-offload.c), VRAM and host bytes term by term, the
+ * PROCESSOR text, the verdict and the decode arithmetic; and the fit finders
+ * (--max-context, --best-precision). Every figure comes from app/core.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "hr-cli.h"
+#include "hr-error.h"
+#include "hr-units.h"
+
+static char *
+gb (guint64 bytes)
+{
+  return hr_format_decimal (hr_bytes_to_gb (bytes), 2);
+}
+
+/* The offload inputs for predict's runtime inputs on a board: the 0.30 era
+ * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic). */
+static void
+offload_inputs (HrOffloadInputs       *out,
+                const HrBoard         *board,
+                const HrRuntimeInputs *runtime,
+                gint32                 num_gpu)
+{
+  hr_offload_inputs_init (out, board, runtime->spec, runtime->context_tokens);
+  out->runtime = *runtime;
+  out->runtime.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  out->runtime.server_version = NULL;
+  out->runtime.skip_text = TRUE;
+  if (board->backend == HR_BOARD_BACKEND_METAL)
+    out->runtime.backend = HR_RUNTIME_BACKEND_METAL;
+  out->num_gpu = num_gpu;
+}
+
+/* The efficiencies a split with layers on the CPU is timed with: the
+ * board's fitted efficiency, else its kind's prior, and the CPU's prior
+ * (hr_evaluate() does the same). */
+static void
+efficiencies (HrCliContext  *ctx,
+              const HrBoard *board,
+              double        *gpu,
+              double        *host)
+{
+  *host = hr_cli_context_prior (ctx, HR_HARDWARE_CPU, NULL);
+  if (ctx->fit.n_points > 0)
+    *gpu = ctx->fit.efficiency;
+  else
+    *gpu = hr_cli_context_prior (ctx, hr_board_hardware_kind (board), NULL);
+}
+
+/* The rate of a split with every layer on the GPU: hr_evaluate()'s, so
+ * predict says what the tables say (the seed's ceiling x efficiency on the
+ * weights, or the measured rate), with that arithmetic. */
+static void
+whole_rate (HrCliContext          *ctx,
+            const HrBoard         *board,
+            const HrRuntimeInputs *runtime,
+            double                *tps,
+            HrRateSource          *source,
+            char                 **text)
+{
+  HrEvaluationInputs s;
+  HrEvaluation e;
+  g_autofree char *bw = NULL, *weights = NULL, *ceiling = NULL, *eff = NULL, *rate = NULL;
+
+  hr_cli_context_scenario (ctx, board, &ctx->fit, &s);
+  s.precision = runtime->precision;
+  s.kv_type = runtime->kv_type;
+  s.context_tokens = runtime->context_tokens;
+  s.parallel_slots = MAX (runtime->parallel_slots, 1);
+  hr_evaluate (&s, runtime->spec, hr_cli_context_measured_tps (ctx, runtime->spec->name), 0, &e);
+  *tps = e.tps;
+  *source = e.source;
+  if (text == NULL)
+    return;
+  rate = hr_format_decimal (e.tps, 1);
+  if (e.source == HR_RATE_SOURCE_MEASURED)
+    {
+      *text = g_strdup_printf (_("measured on this board: %s t/s"), rate);
+      return;
+    }
+  bw = hr_format_decimal (board->bandwidth_bytes_per_s / 1e9, 1);
+  weights = hr_format_count (e.footprint.weights);
+  ceiling = hr_format_decimal (e.ceiling_tps, 1);
+  eff = hr_format_decimal (e.ceiling_tps > 0.0 ? e.tps / e.ceiling_tps : 0.0, 2);
+  *text = g_strdup_printf (_("every layer on the GPU: %s GB/s / %s bytes of weights = %s t/s ceiling, x %s = %s t/s"),
+                           bw, weights, ceiling, eff, rate);
+}
+
+/* A split's rate with its source and speed: with every layer on the GPU
+ * the tables' rate (whole_rate()), else the two-sided read time. */
+static gboolean
+split_rate (HrCliContext          *ctx,
+            const HrBoard         *board,
+            const HrRuntimeInputs *runtime,
+            const HrOffload       *split,
+            double                *tps,
+            HrRateSource          *source,
+            HrSpeed               *speed,
+            char                 **text)
+{
+  double gpu, host;
+  gboolean ok = TRUE;
+
+  if (text)
+    *text = NULL;
+  if (split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+    whole_rate (ctx, board, runtime, tps, source, text);
+  else
+    {
+      efficiencies (ctx, board, &gpu, &host);
+      *source = HR_RATE_SOURCE_PRIOR;
+      ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, NULL);
+    }
+  if (!ok)
+    {
+      *tps = 0.0;
+      *source = HR_RATE_SOURCE_EXTRAPOLATED;
+    }
+  *speed = hr_rate_speed (*tps, *source, hr_board_floor_tps (board));
+  return ok;
+}
+
+static char *
+split_verdict_text (const HrOffload *split)
+{
+  HrEvaluation e = { 0 };
+
+  e.verdict = split->verdict;
+  e.margin_bytes = split->margin_bytes;
+  e.split = TRUE;
+  e.gpu_layers = split->gpu_layers;
+  e.total_layers = split->total_layers;
+  return hr_cli_verdict_text (&e);
+}
+
+static void
+print_side (const char          *label,
+            const HrOffloadSide *side)
+{
+  g_autofree char *total = hr_format_count (side->total);
+  g_autofree char *total_gb = gb (side->total);
+  g_autofree char *w = hr_format_count (side->weights);
+  g_autofree char *kv = hr_format_count (side->kv_cache);
+  g_autofree char *c = hr_format_count (side->compute);
+
+  printf (_("  %s %s bytes (%s GB): weights %s, KV cache %s, compute %s\n"), label, total, total_gb, w, kv, c);
+}
+
+static void
+add_split_members (JsonObject      *o,
+                   const HrOffload *split,
+                   double           tps,
+                   HrRateSource     source,
+                   HrSpeed          speed,
+                   const char      *text)
+{
+  json_object_set_int_member (o, "gpu_layers", split->gpu_layers);
+  json_object_set_int_member (o, "total_layers", split->total_layers);
+  json_object_set_int_member (o, "vram_bytes", (gint64) MIN (split->vram.total, (guint64) G_MAXINT64));
+  json_object_set_int_member (o, "host_bytes", (gint64) MIN (split->host.total, (guint64) G_MAXINT64));
+  json_object_set_string_member (o, "processor", split->processor);
+  json_object_set_int_member (o, "ps_size_bytes", (gint64) MIN (split->size_bytes, (guint64) G_MAXINT64));
+  json_object_set_string_member (o, "verdict", hr_verdict_to_string (split->verdict));
+  json_object_set_int_member (o, "margin_bytes", (gint64) MIN (split->margin_bytes, (guint64) G_MAXINT64));
+  json_object_set_double_member (o, "tps", tps);
+  json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
+  json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
+  if (text != NULL)
+    json_object_set_string_member (o, "decode", text);
+  else
+    json_object_set_null_member (o, "decode");
+}
+
+/**
+ * hr_cli_predict_split:
+ * @ctx: a loaded context (its board and fit)
+ * @runtime: predict's runtime inputs (the era is forced to 0.30)
+ * @num_gpu: the user's num_gpu, -1 = automatic
+ * @json: (nullable): add the split's members here instead of printing
+ * @error: return location for a #GError
+ *
+ * On a board that splits (hr_board_has_host()): the split
+ * (hr_offload_predict()) and its rate, printed with the arithmetic: with
+ * every layer on the GPU the tables' rate (hr_evaluate()), else the
+ * two-sided read time (hr_offload_decode_tps(): the board's fitted
+ * efficiency, else its kind's prior, and the CPU's prior, source "prior"); or as "gpu_layers", "total_layers", "vram_bytes",
+ * "host_bytes", "processor", "ps_size_bytes", "verdict", "margin_bytes",
+ * "tps", "source", "speed" and "decode" members of @json (the verdict and
+ * margin replace the one-pool verdict's).
+ *
+ * Returns: %TRUE on success, or hr_offload_predict()'s errors.
+ */
+gboolean
+hr_cli_predict_split (HrCliContext          *ctx,
+                      const HrRuntimeInputs *runtime,
+                      gint32                 num_gpu,
+                      JsonObject            *json,
+                      GError               **error)
+{
+  const HrBoard *board = ctx->board;
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autofree char *text = NULL, *verdict = NULL, *ps = NULL, *tps_text = NULL;
+  g_autofree char *free_vram = NULL, *target = NULL, *embd = NULL;
+  HrRateSource source;
+  HrSpeed speed;
+  double tps;
+
+  offload_inputs (&in, board, runtime, num_gpu);
+  if (!hr_offload_predict (&in, split, error))
+    return FALSE;
+  split_rate (ctx, board, &in.runtime, split, &tps, &source, &speed, &text);
+  if (json != NULL)
+    {
+      add_split_members (json, split, tps, source, speed, text);
+      return TRUE;
+    }
+
+  printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
+  free_vram = hr_format_count (split->free_vram_bytes);
+  target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
+  if (split->user_layers)
+    printf (_("  num_gpu %d: %u of %u layers on the GPU, as -ngl puts them (no fit)\n"),
+            num_gpu, split->gpu_layers, split->total_layers);
+  else
+    printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
+  printf (_("  layers: %u/%u on the GPU (the output layer and the last blocks), %u on the CPU\n"),
+          split->gpu_layers, split->total_layers, split->total_layers - split->gpu_layers);
+  if (split->partial_layers > 0)
+    printf (_("  %u of the GPU's blocks keep tensors in host memory (%s: the expert tensors first)\n"),
+            split->partial_layers, hr_layer_fraction_to_string (split->overflow));
+  print_side (_("VRAM:"), &split->vram);
+  print_side (_("host:"), &split->host);
+  embd = hr_format_count (split->token_embd_bytes);
+  printf (_("  (host weights include the token embedding, %s bytes, always in host memory)\n"), embd);
+  ps = hr_runtime_format_ps_size (split->size_bytes);
+  printf (_("  ollama ps would show: %s, PROCESSOR %s\n"), ps, split->processor);
+  verdict = split_verdict_text (split);
+  printf (_("  verdict: %s\n"), verdict);
+  tps_text = hr_format_decimal (tps, 1);
+  if (text != NULL)
+    printf (_("  decode: %s\n"), text);
+  printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+  return TRUE;
+}
+
+/* One line: the prediction at a finder's answer. */
+static gboolean
+print_at (HrCliContext          *ctx,
+          const HrRuntimeInputs *runtime,
+          gint32                 num_gpu,
+          JsonBuilder           *b,
+          GError               **error)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autofree char *vram = NULL, *host = NULL, *tps_text = NULL, *verdict = NULL;
+  HrRateSource source;
+  HrSpeed speed;
+  double tps;
+
+  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  if (!hr_offload_predict (&in, split, error))
+    return FALSE;
+  split_rate (ctx, ctx->board, &in.runtime, split, &tps, &source, &speed, NULL);
+  if (b != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *o = json_object_new ();
+
+      add_split_members (o, split, tps, source, speed, NULL);
+      json_node_take_object (node, o);
+      json_builder_set_member_name (b, "at");
+      json_builder_add_value (b, g_steal_pointer (&node));
+      return TRUE;
+    }
+  vram = gb (split->vram.total);
+  host = gb (split->host.total);
+  tps_text = hr_format_decimal (tps, 1);
+  verdict = split_verdict_text (split);
+  printf (_("  %u/%u layers on the GPU, %s GB VRAM + %s GB host, %s; %s; %s t/s (%s, %s)\n"),
+          split->gpu_layers, split->total_layers, vram, host, split->processor, verdict,
+          tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+  return TRUE;
+}
+
+/* One finder's answer, printed or added to @b; a NOT_FOUND is an answer. */
+static gboolean
+report_context (HrCliContext          *ctx,
+                const HrRuntimeInputs *runtime,
+                gint32                 num_gpu,
+                gboolean               partial,
+                JsonBuilder           *b,
+                GError               **error)
+{
+  HrOffloadInputs in;
+  HrRuntimeInputs at = *runtime;
+  g_autoptr(GError) local = NULL;
+  double gpu, host;
+  guint32 context = 0;
+
+  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  efficiencies (ctx, ctx->board, &gpu, &host);
+  if (!hr_offload_max_context (&in, partial, gpu, host, &context, &local) &&
+      !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (b != NULL)
+    {
+      json_builder_set_member_name (b, partial ? "partial" : "gpu");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "context_tokens");
+      if (local != NULL)
+        json_builder_add_null_value (b);
+      else
+        json_builder_add_int_value (b, context);
+    }
+  else if (local != NULL)
+    printf ("%s: %s\n", partial ? _("largest context with partial offload") : _("largest context all on the GPU"),
+            local->message);
+  else
+    {
+      g_autofree char *count = hr_format_count (context);
+      g_autofree char *floor_text = hr_format_decimal (hr_board_floor_tps (ctx->board), 1);
+
+      if (partial)
+        printf (_("largest context with partial offload, at or above the %s t/s floor: %s tokens\n"), floor_text, count);
+      else
+        printf (_("largest context all on the GPU (fits): %s tokens\n"), count);
+    }
+  if (local == NULL)
+    {
+      at.context_tokens = context;
+      if (!print_at (ctx, &at, num_gpu, b, error))
+        return FALSE;
+    }
+  if (b != NULL)
+    json_builder_end_object (b);
+  return TRUE;
+}
+
+static gboolean
+report_precision (HrCliContext          *ctx,
+                  const HrRuntimeInputs *runtime,
+                  gint32                 num_gpu,
+                  gboolean               partial,
+                  JsonBuilder           *b,
+                  GError               **error)
+{
+  HrOffloadInputs in;
+  HrRuntimeInputs at = *runtime;
+  g_autoptr(GError) local = NULL;
+  const HrPrecision *best;
+  g_autofree char *count = hr_format_count (runtime->context_tokens);
+
+  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  best = hr_offload_best_precision (&in, partial, &local);
+  if (best == NULL && !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (b != NULL)
+    {
+      json_builder_set_member_name (b, partial ? "partial" : "gpu");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "precision");
+      if (best != NULL)
+        json_builder_add_string_value (b, best->id);
+      else
+        json_builder_add_null_value (b);
+    }
+  else if (best == NULL)
+    printf ("%s: %s\n", partial ? _("best precision with partial offload") : _("best precision all on the GPU"),
+            local->message);
+  else if (partial)
+    printf (_("best precision with partial offload at %s tokens: %s (%g bits per weight)\n"), count, best->id, best->bits_per_weight);
+  else
+    printf (_("best precision all on the GPU (fits) at %s tokens: %s (%g bits per weight)\n"), count, best->id, best->bits_per_weight);
+  if (best != NULL)
+    {
+      at.precision = best;
+      if (!print_at (ctx, &at, num_gpu, b, error))
+        return FALSE;
+    }
+  if (b != NULL)
+    json_builder_end_object (b);
+  return TRUE;
+}
+
+/**
+ * hr_cli_predict_finders:
+ * @ctx: a loaded context (its board and fit)
+ * @runtime: predict's runtime inputs (the era is forced to 0.30)
+ * @num_gpu: the user's num_gpu, -1 = automatic
+ * @max_context: print the largest context (hr_offload_max_context())
+ * @best_precision: print the best precision (hr_offload_best_precision())
+ * @json: print one JSON document instead of text
+ * @error: return location for a #GError
+ *
+ * The fit finders, each twice: every layer on the GPU with the verdict fits,
+ * and with partial offload (fits, tight or partial), for the context at or
+ * above the board's floor at the fitted (else prior) GPU efficiency and the
+ * CPU's prior. After each answer the prediction at it: layers, VRAM, host,
+ * PROCESSOR, verdict and rate. "none fits" is an answer, not an error. JSON:
+ * {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
+ * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}.
+ *
+ * Returns: %TRUE on success, or the core's errors other than NOT_FOUND.
+ */
+gboolean
+hr_cli_predict_finders (HrCliContext          *ctx,
+                        const HrRuntimeInputs *runtime,
+                        gint32                 num_gpu,
+                        gboolean               max_context,
+                        gboolean               best_precision,
+                        gboolean               json,
+                        GError               **error)
+{
+  g_autoptr(JsonBuilder) b = json ? json_builder_new () : NULL;
+
+  if (b != NULL)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "model");
+      json_builder_add_string_value (b, runtime->spec->name);
+      json_builder_set_member_name (b, "board");
+      json_builder_add_string_value (b, ctx->board->id);
+    }
+  if (max_context)
+    {
+      if (b != NULL)
+        {
+          json_builder_set_member_name (b, "max_context");
+          json_builder_begin_object (b);
+        }
+      if (!report_context (ctx, runtime, num_gpu, FALSE, b, error) ||
+          !report_context (ctx, runtime, num_gpu, TRUE, b, error))
+        return FALSE;
+      if (b != NULL)
+        json_builder_end_object (b);
+    }
+  if (best_precision)
+    {
+      if (b != NULL)
+        {
+          json_builder_set_member_name (b, "best_precision");
+          json_builder_begin_object (b);
+        }
+      if (!report_precision (ctx, runtime, num_gpu, FALSE, b, error) ||
+          !report_precision (ctx, runtime, num_gpu, TRUE, b, error))
+        return FALSE;
+      if (b != NULL)
+        json_builder_end_object (b);
+    }
+  if (b != NULL)
+    {
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+    }
+  return TRUE;
+}

@@ -1,0 +1,83 @@
+/* hr-cli-predict.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What `headroom-cli predict` (hr-cli-predict.c) and `matrix`
+ * (hr-cli-matrix.c) share: their options and how they turn into runtime
+ * inputs, the loaded context and each board's learned overhead.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "hr-calibration.h"
+#include "hr-cli.h"
+#include "hr-runtime.h"
+
+G_BEGIN_DECLS
+
+/* Options shared by predict and matrix. */
+typedef struct {
+  char    *board;
+  char    *boards;
+  char    *catalog;
+  char    *measurements;
+  char    *context_text;
+  char    *parallel_text;
+  char    *kv_type_text;
+  char    *flash_text;
+  char    *runtime_text;
+  char    *version;
+  char    *batch_text;
+  char    *backend_text;
+  char    *precision_text;
+  char    *models_text;
+  char    *num_gpu_text;
+  gboolean json;
+  gboolean csv;
+  gboolean max_context;
+  gboolean best_precision;
+
+  guint32  context;
+  guint32  parallel;
+  guint32  batch;
+  HrKvCacheType kv_type;
+  HrFlashAttention flash;
+  HrRuntimeEra era;
+  gboolean no_runtime;
+  HrRuntimeBackend backend;
+  const HrPrecision *precision;
+} HrCliPredictOptions;
+
+void     hr_cli_predict_options_clear   (HrCliPredictOptions   *o);
+gboolean hr_cli_predict_options_resolve (HrCliPredictOptions   *o,
+                                         const char            *default_runtime);
+void     hr_cli_predict_inputs          (HrRuntimeInputs       *in,
+                                         const HrCliPredictOptions *o,
+                                         const HrModelSpec     *spec);
+gboolean hr_cli_predict_load_context    (HrCliContext          *ctx,
+                                         const HrCliPredictOptions *o,
+                                         int                   *out_status);
+void     hr_cli_board_calibration       (HrCliContext          *ctx,
+                                         const HrBoard         *board,
+                                         const char            *version,
+                                         const HrRuntimeInputs *template_inputs,
+                                         HrCalibration         *out);
+guint64  hr_cli_pool_footprint          (const HrBoard             *board,
+                                         const HrRuntimePrediction *p);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_clear)
+
+#define OPT_CONTEXT  { "context", 0, 0, G_OPTION_ARG_STRING, &o.context_text, N_("Context window (num_ctx) in tokens (default 4096)"), N_("N") }
+#define OPT_PARALLEL { "parallel", 0, 0, G_OPTION_ARG_STRING, &o.parallel_text, N_("Parallel slots, 1 to 64 (default: the server's, 1 from Ollama 0.10)"), N_("N") }
+#define OPT_KV_TYPE  { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o.kv_type_text, N_("KV cache type: f16, q8_0 or q4_0 (default f16)"), N_("TYPE") }
+#define OPT_FLASH    { "flash-attention", 0, 0, G_OPTION_ARG_STRING, &o.flash_text, N_("Flash attention: on, off or auto (default auto: as the server decides)"), N_("on|off|auto") }
+#define OPT_BATCH    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch_text, N_("Batch and micro-batch size (default 512, Ollama's num_batch)"), N_("N") }
+#define OPT_VERSION  { "server-version", 0, 0, G_OPTION_ARG_STRING, &o.version, N_("The Ollama server's version, e.g. 0.31.2 (picks the era and filters the measurements learned from)"), N_("V") }
+#define OPT_BACKEND  { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend_text, N_("GPU backend: cuda or metal (the old estimator's reserve differs)"), N_("cuda|metal") }
+#define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
+#define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
+#define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
+#define OPT_JSON     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of text"), NULL }
+
+G_END_DECLS

@@ -1,0 +1,408 @@
+/* test-cli-offload.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * headroom-cli on a discrete GPU with host memory (issue 12): the RTX 3060
+ * 12 GB board of data/boards.json has no measurement, so its rates are the
+ * discrete-NVIDIA prior (data/priors.json, 0.67; the CPU's 0.75), and a
+ * model that does not fit its VRAM is split as llama.cpp's fit places it
+ * (app/core/hr-offload.c). The figures are the core's; these tests pin how
+ * fit, dashboard, check, predict and matrix print them, and check the fit
+ * finders by predicting at the answer and one step past it.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define BOARD "rtx-3060-12gb"
+#define NOTE "note: the rates on rtx-3060-12gb are a prior, not a measurement: efficiency 0.67 for discrete-nvidia hardware, the mean of 3 published runs (data/priors.json).\n" \
+             "      Measure one model on it (headroom-cli ollama measure MODEL) and its rates become its own.\n"
+
+typedef struct {
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run *r, ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  const char *arg;
+  va_list ap;
+  int wait_status;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  va_start (ap, r);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  /* The child sees the test's own isolated data directory. */
+  envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  if (g_test_verbose ())
+    g_printerr ("%s", r->err);
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static JsonObject *
+parse (JsonParser *parser,
+       const Run  *r)
+{
+  g_assert_cmpint (r->status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r->out, -1, NULL));
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_fit (void)
+{
+  g_auto(Run) r = { 0 };
+
+  /* qwen2.5:14b at 32,768 tokens: 34 of its 49 layers (48 blocks + output)
+   * fit the 10,811,160,064 bytes left of 11.88 GB free VRAM after the
+   * 1024 MiB margin; the rest is in host memory. */
+  run_cli (&r, "fit", "--board", BOARD, "--models", "qwen2.5:0.5b,qwen2.5:14b", "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "budget 11.4 GB: a 12.9 GB pool, 1.0 GB resident, 0.5 GB held back\n"
+                   "host memory 34.4 GB, 4.0 GB resident: 30.4 GB free for the layers that do not fit the GPU\n"
+                   "model           weights kv@32768   total  layers    VRAM    host  processor        verdict\n"
+                   "qwen2.5:0.5b        0.4     0.40    1.08   25/25    0.94    0.15  100% GPU         fits, 10.45 GB under budget\n"
+                   "qwen2.5:14b         9.0     6.44   15.91   34/49   10.65    5.27  33%/67% CPU/GPU  partial 34/49, 25.09 GB of host memory left\n");
+}
+
+static void
+test_fit_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o, *m14, *m05;
+
+  run_cli (&r, "fit", "--board", BOARD, "--models", "qwen2.5:0.5b,qwen2.5:14b", "--context", "32768", "--json", NULL);
+  o = parse (parser, &r);
+  m05 = json_array_get_object_element (json_object_get_array_member (o, "models"), 0);
+  m14 = json_array_get_object_element (json_object_get_array_member (o, "models"), 1);
+  g_assert_cmpstr (json_object_get_string_member (m14, "verdict"), ==, "partial");
+  g_assert_cmpint (json_object_get_int_member (m14, "gpu_layers"), ==, 34);
+  g_assert_cmpint (json_object_get_int_member (m14, "total_layers"), ==, 49);
+  g_assert_cmpint (json_object_get_int_member (m14, "vram_bytes"), ==, G_GINT64_CONSTANT (10645148128));
+  g_assert_cmpint (json_object_get_int_member (m14, "host_bytes"), ==, G_GINT64_CONSTANT (5267580960));
+  g_assert_cmpint (json_object_get_int_member (m14, "total_bytes"), ==, G_GINT64_CONSTANT (10645148128) + G_GINT64_CONSTANT (5267580960));
+  g_assert_cmpstr (json_object_get_string_member (m14, "processor"), ==, "33%/67% CPU/GPU");
+  g_assert_cmpstr (json_object_get_string_member (m14, "source"), ==, "prior");
+  g_assert_cmpstr (json_object_get_string_member (m14, "speed"), ==, "likely ok");
+  g_assert_cmpstr (json_object_get_string_member (m05, "processor"), ==, "100% GPU");
+  g_assert_cmpint (json_object_get_int_member (m05, "gpu_layers"), ==, 25);
+  g_assert_cmpstr (json_object_get_string_member (m05, "source"), ==, "prior");
+}
+
+static void
+test_dashboard (void)
+{
+  g_auto(Run) r = { 0 };
+
+  /* 0.5b: 360 GB/s / its 0.4 GB file = 900.0 t/s ceiling, x 0.67 = 603.0.
+   * 14b: t = 6,019,621,344 / (360e9 x 0.67) + 2,532,702,240 / (51.2e9 x
+   * 0.75) = 25.0 + 66.0 ms = 11.0 t/s, above the 10.2 t/s floor. */
+  run_cli (&r, "dashboard", "--board", BOARD, "--models", "qwen2.5:0.5b,qwen2.5:14b", "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "======================================================================\n"
+                   "  Model budget 11.4 GB   floor 10.2 t/s   peak 360 GB/s\n"
+                   "======================================================================\n"
+                   "  model          total GB  memory   layers  processor         ceiling    t/s  source        speed\n"
+                   "  qwen2.5:0.5b       1.08  fits      25/25  100% GPU            900.0  603.0  prior         likely ok\n"
+                   "  qwen2.5:14b       15.91  partial   34/49  33%/67% CPU/GPU      15.1   11.0  prior         likely ok\n"
+                   "----------------------------------------------------------------------\n"
+                   "  recommended: qwen2.5:0.5b\n"
+                   "======================================================================\n"
+                   NOTE);
+}
+
+static void
+test_check (void)
+{
+  g_auto(Run) r05 = { 0 };
+  g_auto(Run) r14 = { 0 };
+  g_auto(Run) r32 = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  /* No measurement on the board: allowed on the prior, said once. */
+  run_cli (&r05, "check", "qwen2.5:0.5b", "--board", BOARD, NULL);
+  g_assert_cmpint (r05.status, ==, 0);
+  g_assert_cmpstr (r05.out, ==,
+                   "  allowed: qwen2.5:0.5b fits, 10.89 GB under budget, and decodes at 603.0 t/s (prior)\n"
+                   NOTE);
+
+  run_cli (&r14, "check", "qwen2.5:14b", "--board", BOARD, "--context", "32768", NULL);
+  g_assert_cmpint (r14.status, ==, 0);
+  g_assert_cmpstr (r14.out, ==,
+                   "  allowed: qwen2.5:14b partial 34/49, 25.09 GB of host memory left, and decodes at 11.0 t/s (prior)\n"
+                   "  split: 34/49 layers on the GPU, 10.65 GB VRAM + 5.27 GB host memory (33%/67% CPU/GPU)\n"
+                   NOTE);
+
+  /* Under the floor on the prior: refused for that, and the note once. */
+  run_cli (&r32, "check", "qwen2.5:32b", "--board", BOARD, NULL);
+  g_assert_cmpint (r32.status, ==, 1);
+  g_assert_cmpstr (r32.out, ==,
+                   "  refused: qwen2.5:32b would decode at about 3.4 t/s (a prior for this kind of board, not a measurement), under the 10.2 t/s floor\n"
+                   "  split: 33/65 layers on the GPU, 10.73 GB VRAM + 10.75 GB host memory (50%/50% CPU/GPU)\n"
+                   NOTE);
+
+  run_cli (&rj, "check", "qwen2.5:14b", "--board", BOARD, "--context", "32768", "--json", NULL);
+  o = parse (parser, &rj);
+  g_assert_true (json_object_get_boolean_member (o, "allowed"));
+  g_assert_cmpstr (json_object_get_string_member (o, "source"), ==, "prior");
+  g_assert_cmpint (json_object_get_int_member (o, "gpu_layers"), ==, 34);
+  g_assert_cmpint (json_object_get_int_member (o, "total_layers"), ==, 49);
+  g_assert_cmpstr (json_object_get_string_member (o, "processor"), ==, "33%/67% CPU/GPU");
+}
+
+static void
+test_predict (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rn = { 0 };
+  g_auto(Run) rw = { 0 };
+  const char *split;
+
+  run_cli (&r, "predict", "qwen2.5:14b", "--board", BOARD, "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  split = strstr (r.out, "\non NVIDIA GeForce RTX 3060 12 GB, as Ollama 0.30+ and llama.cpp's fit place it:\n");
+  g_assert_nonnull (split);
+  g_assert_true (g_str_has_prefix (split,
+                   "\non NVIDIA GeForce RTX 3060 12 GB, as Ollama 0.30+ and llama.cpp's fit place it:\n"
+                   "  free VRAM 11,884,901,888 bytes less the 1024 MiB fit margin: 10,811,160,064 bytes for the model\n"
+                   "  layers: 34/49 on the GPU (the output layer and the last blocks), 15 on the CPU\n"
+                   "  VRAM: 10,645,148,128 bytes (10.65 GB): weights 6,019,621,344, KV cache 4,429,185,024, compute 196,341,760\n"
+                   "  host: 5,267,580,960 bytes (5.27 GB): weights 2,980,378,656, KV cache 2,013,265,920, compute 273,936,384\n"
+                   "  (host weights include the token embedding, 447,676,416 bytes, always in host memory)\n"
+                   "  ollama ps would show: 15 GB, PROCESSOR 33%/67% CPU/GPU\n"
+                   "  verdict: partial 34/49, 25.09 GB of host memory left\n"
+                   "  decode: t = 6,019,621,344 bytes / (360.0 GB/s x 0.67) on the GPU + 2,532,702,240 bytes / (51.2 GB/s x 0.75) on the CPU = 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s\n"
+                   "  rate: 11.0 t/s (prior), speed likely ok\n"));
+  /* The one-pool verdict ("over") is not printed on a board that splits. */
+  g_assert_null (strstr (r.out, "(budget 11.4 GB)"));
+
+  /* At 4,096 tokens every layer fits: the dashboard's rate, 360 / 9.0 x 0.67. */
+  run_cli (&rw, "predict", "qwen2.5:14b", "--board", BOARD, NULL);
+  g_assert_cmpint (rw.status, ==, 0);
+  g_assert_nonnull (strstr (rw.out,
+                            "  ollama ps would show: 9.5 GB, PROCESSOR 100% GPU\n"
+                            "  verdict: fits, 1.92 GB under budget\n"
+                            "  decode: every layer on the GPU: 360.0 GB/s / 9,000,000,000 bytes of weights = 40.0 t/s ceiling, x 0.67 = 26.8 t/s\n"
+                            "  rate: 26.8 t/s (prior), speed likely ok\n"));
+
+  /* num_gpu 20: -ngl 20, no fit. */
+  run_cli (&rn, "predict", "qwen2.5:14b", "--board", BOARD, "--context", "32768", "--num-gpu", "20", NULL);
+  g_assert_cmpint (rn.status, ==, 0);
+  g_assert_nonnull (strstr (rn.out, "  num_gpu 20: 20 of 49 layers on the GPU, as -ngl puts them (no fit)\n"));
+  g_assert_nonnull (strstr (rn.out, "  ollama ps would show: 15 GB, PROCESSOR 60%/40% CPU/GPU\n"));
+  g_assert_nonnull (strstr (rn.out, "  rate: 7.0 t/s (prior), speed likely slow\n"));
+}
+
+static void
+test_predict_json (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, "predict", "qwen2.5:14b", "--board", BOARD, "--context", "32768", "--json", NULL);
+  o = parse (parser, &r);
+  g_assert_cmpint (json_object_get_int_member (o, "gpu_layers"), ==, 34);
+  g_assert_cmpint (json_object_get_int_member (o, "total_layers"), ==, 49);
+  g_assert_cmpint (json_object_get_int_member (o, "vram_bytes"), ==, G_GINT64_CONSTANT (10645148128));
+  g_assert_cmpint (json_object_get_int_member (o, "host_bytes"), ==, G_GINT64_CONSTANT (5267580960));
+  g_assert_cmpstr (json_object_get_string_member (o, "processor"), ==, "33%/67% CPU/GPU");
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "partial");
+  g_assert_cmpstr (json_object_get_string_member (o, "source"), ==, "prior");
+  g_assert_cmpstr (json_object_get_string_member (o, "speed"), ==, "likely ok");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "tps"), 11.0, 0.05);
+}
+
+/* predict --json at a context (and precision): the verdict and rate. */
+static void
+predict_at (const char *model,
+            const char *context,
+            const char *precision,
+            char      **out_verdict,
+            double     *out_tps)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  if (precision != NULL)
+    run_cli (&r, "predict", model, "--board", BOARD, "--context", context, "--precision", precision, "--json", NULL);
+  else
+    run_cli (&r, "predict", model, "--board", BOARD, "--context", context, "--json", NULL);
+  o = parse (parser, &r);
+  *out_verdict = g_strdup (json_object_get_string_member (o, "verdict"));
+  *out_tps = json_object_get_double_member (o, "tps");
+}
+
+static void
+test_max_context (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *v1 = NULL, *v2 = NULL, *v3 = NULL, *v4 = NULL;
+  double t1, t2, t3, t4;
+  JsonObject *o, *gpu, *partial;
+
+  run_cli (&r, "predict", "gemma3:12b", "--board", BOARD, "--max-context", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "largest context all on the GPU (fits): 30,464 tokens\n"
+                   "  49/49 layers on the GPU, 10.80 GB VRAM + 0.65 GB host, 100% GPU; fits, 0.58 GB under budget; 29.8 t/s (prior, likely ok)\n"
+                   "largest context with partial offload, at or above the 10.2 t/s floor: 115,968 tokens\n"
+                   "  31/49 layers on the GPU, 10.81 GB VRAM + 7.15 GB host, 40%/60% CPU/GPU; partial 31/49, 23.21 GB of host memory left; 10.5 t/s (prior, likely ok)\n");
+
+  run_cli (&rj, "predict", "gemma3:12b", "--board", BOARD, "--max-context", "--json", NULL);
+  o = json_object_get_object_member (parse (parser, &rj), "max_context");
+  gpu = json_object_get_object_member (o, "gpu");
+  partial = json_object_get_object_member (o, "partial");
+  g_assert_cmpint (json_object_get_int_member (gpu, "context_tokens"), ==, 30464);
+  g_assert_cmpint (json_object_get_int_member (partial, "context_tokens"), ==, 115968);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (partial, "at"), "gpu_layers"), ==, 31);
+
+  /* At the answer and one 256-token step past it, predicted on their own. */
+  predict_at ("gemma3:12b", "30464", NULL, &v1, &t1);
+  predict_at ("gemma3:12b", "30720", NULL, &v2, &t2);
+  g_assert_cmpstr (v1, ==, "fits");
+  g_assert_cmpstr (v2, !=, "fits");
+  predict_at ("gemma3:12b", "115968", NULL, &v3, &t3);
+  predict_at ("gemma3:12b", "116224", NULL, &v4, &t4);
+  g_assert_cmpstr (v3, ==, "partial");
+  g_assert_cmpfloat (t3, >=, 27.0 / 2.65);
+  g_assert_cmpfloat (t4, <, 27.0 / 2.65);
+}
+
+static void
+test_best_precision (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *v1 = NULL, *v2 = NULL;
+  double t1, t2;
+
+  run_cli (&r, "predict", "gemma3:12b", "--board", BOARD, "--best-precision", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out,
+                   "best precision all on the GPU (fits) at 4,096 tokens: q5_1 (6 bits per weight)\n"
+                   "  49/49 layers on the GPU, 10.03 GB VRAM + 0.77 GB host, 100% GPU; fits, 1.35 GB under budget; 26.4 t/s (prior, likely ok)\n"
+                   "best precision with partial offload at 4,096 tokens: fp16 (16 bits per weight)\n"));
+
+  /* q5_1 (6 bits) fits; the next precision up, q6_K (6.5625), does not. */
+  predict_at ("gemma3:12b", "4096", "q5_1", &v1, &t1);
+  predict_at ("gemma3:12b", "4096", "q6_K", &v2, &t2);
+  g_assert_cmpstr (v1, ==, "fits");
+  g_assert_cmpstr (v2, !=, "fits");
+}
+
+static void
+test_matrix (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *board, *cell;
+
+  run_cli (&r, "matrix", "--boards", BOARD, "--models", "qwen2.5:0.5b,qwen2.5:14b", "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "qwen2.5:14b   partial 34/49 25.09 11.0p\n"));
+
+  run_cli (&rj, "matrix", "--boards", BOARD, "--models", "qwen2.5:14b", "--context", "32768", "--json", NULL);
+  board = json_array_get_object_element (json_object_get_array_member (parse (parser, &rj), "boards"), 0);
+  cell = json_array_get_object_element (json_object_get_array_member (board, "cells"), 0);
+  g_assert_cmpstr (json_object_get_string_member (cell, "verdict"), ==, "partial");
+  g_assert_cmpint (json_object_get_int_member (cell, "gpu_layers"), ==, 34);
+  g_assert_cmpint (json_object_get_int_member (cell, "total_layers"), ==, 49);
+  g_assert_cmpint (json_object_get_int_member (cell, "host_bytes"), ==, G_GINT64_CONSTANT (5267580960));
+  g_assert_cmpstr (json_object_get_string_member (cell, "processor"), ==, "33%/67% CPU/GPU");
+  g_assert_cmpstr (json_object_get_string_member (cell, "source"), ==, "prior");
+}
+
+static void
+test_bad_num_gpu (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) ru = { 0 };
+
+  run_cli (&r, "predict", "qwen2.5:14b", "--board", BOARD, "--num-gpu", "-1", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "headroom-cli: --num-gpu must be a whole number from 0 to 4097, not \"-1\"\n");
+
+  run_cli (&ru, "predict", "qwen2.5:14b", "--num-gpu", "20", NULL);
+  g_assert_cmpint (ru.status, ==, 2);
+  g_assert_cmpstr (ru.out, ==, "");
+  g_assert_cmpstr (ru.err, ==, "headroom-cli: --num-gpu places layers on a discrete GPU with host memory; jetson-orin-nano-super keeps every layer in its one pool\n");
+}
+
+static void
+test_measured_board (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-rtx-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "rtx-3060-12gb-llama3.1-8b.json", NULL);
+  g_auto(Run) r = { 0 };
+
+  /* One measurement on the board: its fit (52.0 / (360 / 4.9) = 0.71) times
+   * the GPU, the measured row stays measured, and only a split's CPU side
+   * is a prior, which the note says instead. */
+  g_assert_true (g_file_set_contents (file,
+                                      "{\"board\": \"rtx-3060-12gb\", \"model\": \"llama3.1:8b\", \"date\": null, "
+                                      "\"runtime_version\": null, \"decode_tps\": {\"mean\": 52.0}, "
+                                      "\"weight_bytes\": 4900000000, \"source\": \"test\"}", -1, NULL));
+  run_cli (&r, "dashboard", "--board", BOARD, "--measurements", dir, "--models", "llama3.1:8b,qwen2.5:14b", "--context", "32768", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  llama3.1:8b        9.47  fits      33/33  100% GPU             73.5   52.0  measured      ok\n"));
+  g_assert_nonnull (strstr (r.out, "  qwen2.5:14b       15.91  partial   34/49  33%/67% CPU/GPU      15.1   11.2  prior         likely ok\n"));
+  g_assert_true (g_str_has_suffix (r.out, "note: a partial model's rate on rtx-3060-12gb times its CPU layers with a prior: efficiency 0.75 for cpu hardware, the mean of 2 published runs (data/priors.json).\n"));
+  g_assert_null (strstr (r.out, "are a prior, not a measurement"));
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cli-offload/fit", test_fit);
+  g_test_add_func ("/cli-offload/fit-json", test_fit_json);
+  g_test_add_func ("/cli-offload/dashboard", test_dashboard);
+  g_test_add_func ("/cli-offload/measured-board", test_measured_board);
+  g_test_add_func ("/cli-offload/check", test_check);
+  g_test_add_func ("/cli-offload/predict", test_predict);
+  g_test_add_func ("/cli-offload/predict-json", test_predict_json);
+  g_test_add_func ("/cli-offload/max-context", test_max_context);
+  g_test_add_func ("/cli-offload/best-precision", test_best_precision);
+  g_test_add_func ("/cli-offload/matrix", test_matrix);
+  g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);
+
+  return g_test_run ();
+}
