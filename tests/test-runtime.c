@@ -301,10 +301,21 @@ test_q8_0_needs_flash_attention (void)
   in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
   in.kv_type = HR_KV_CACHE_Q8_0;
   in.flash_attention = HR_FLASH_ATTENTION_OFF;
+  /* Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to --cache-type-v too, and
+   * llama.cpp refuses a quantized V cache without flash attention
+   * (llama-context.cpp: "quantized V cache requires flash_attn to be
+   * enabled"; tests/llama shows llama-server exit): no prediction. */
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "llama-server refuses a q8_0 KV cache without flash attention (\"quantized V cache requires flash_attn to be enabled\"), and Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to the V cache too: this model would not load. Turn flash attention on or auto, or use an f16 cache.");
+  g_clear_error (&error);
+
+  /* Auto: llama.cpp turns flash attention on for a quantized V cache. */
+  in.flash_attention = HR_FLASH_ATTENTION_AUTO;
   g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_F16);
-  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 469762048);
-  g_assert_true (has_note (&p, "A q8_0 KV cache needs flash attention; with it off the cache is f16."));
+  g_assert_true (p.flash_attention);
+  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_Q8_0);
 
   /* With flash attention: 34 bytes per 32 elements. */
   in.flash_attention = HR_FLASH_ATTENTION_ON;
