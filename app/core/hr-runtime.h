@@ -7,7 +7,10 @@
  *
  *  - Ollama 0.30 and newer run llama-server; /api/ps `size` is the sum of the
  *    GPU buffers llama-server reports when every layer is on the GPU:
- *    weights on the GPU + KV cache (+ recurrent state) + compute buffer.
+ *    weights on the GPU + KV cache (+ recurrent state) + compute buffer;
+ *    on a server without a GPU (%HR_RUNTIME_BACKEND_CPU) every buffer:
+ *    all weights + KV + output + compute (checked against a real
+ *    llama-server by tests/llama).
  *  - Ollama up to 0.12.10 estimated the size (llm/memory.go): a per-GPU
  *    reserve + one extra layer as a buffer + the repeating layers + KV cache +
  *    the output layer + a per-architecture compute graph (fs/ggml GraphSize).
