@@ -13,7 +13,12 @@ HEADROOM_PACKAGES=(
   xvfb xauth dbus-daemon glib-networking
   clang libclang-rt-14-dev
   imagemagick adwaita-icon-theme
+  cmake g++ git
 )
+# npm installs node-llama-cpp, whose llama.cpp source build-aux/llama-server
+# builds for the 'llama' test suite. A Node.js from elsewhere (NodeSource)
+# brings its own npm, so the Debian package is asked for only when there is
+# no npm command.
 
 # headroom_ensure_packages: installs what is missing with apt-get when run as
 # root; otherwise prints the exact command to run and exits 1.
@@ -30,6 +35,9 @@ headroom_ensure_packages () {
       missing+=("$pkg")
     fi
   done
+  if ! command -v npm >/dev/null 2>&1; then
+    missing+=(npm)
+  fi
 
   if [ ${#missing[@]} -eq 0 ]; then
     return 0

@@ -289,6 +289,78 @@ test_flash_attention_off (void)
                    "cells x ubatch x heads x 4 + cells x ubatch x 4 + ubatch x 4 x (n_ff + embedding) = 4,096 x 512 x 24 x 4 + 4,096 x 512 x 4 + 512 x 4 x (8,192 + 3,072) = 232,783,872 bytes");
 }
 
+/* The CPU backend: every tensor, the output buffer and the CPU compute
+ * model. The figures are what llama-server (llama.cpp de3ff815) logged for
+ * the llama3.2:3b-shaped file of tests/llama: CPU_Mapped model buffer
+ * 1918.35 MiB, KV 448.00, output 0.49, compute 76.01 MiB with flash
+ * attention and 234.01 MiB without, at 4096 tokens, one slot; 76.01 again
+ * with 4 slots (the graph is one slot's); 70.09 with a q8_0 cache. */
+static void
+test_cpu_backend (void)
+{
+  g_autoptr(HrModelSpec) spec = build_spec (&llama32_3b);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+
+  hr_runtime_inputs_init (&in, spec, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_WEIGHTS), ==, (gint64) hr_model_spec_tensor_bytes (spec));
+  g_assert_cmpuint (p.host_bytes, ==, 0);
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 469762048);
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_OUTPUT), ==, 128256 * 4);
+  /* mask 4096 x 512 x 2 + 512 x 4 x (3 x 8192 + 4 x 3072 + 5) */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_COMPUTE), ==, 79702016);
+  g_assert_cmpfloat (ABS ((double) term (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 76.01), <, 0.005);
+  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_OUTPUT)->label, ==, "Output buffer");
+
+  in.parallel_slots = 4;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_COMPUTE), ==, 79702016);
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 4 * 469762048);
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_OUTPUT), ==, 4 * 128256 * 4);
+
+  in.parallel_slots = 1;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpfloat (ABS ((double) term (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 70.09), <, 0.1);
+
+  /* Without flash attention: the scores of 24 heads dominate. */
+  in.kv_type = HR_KV_CACHE_F16;
+  in.flash_attention = HR_FLASH_ATTENTION_OFF;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_COMPUTE), ==, 245377024);
+  g_assert_cmpfloat (ABS ((double) term (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 234.01), <, 0.005);
+
+  /* The GPU default has no output term. */
+  in.backend = HR_RUNTIME_BACKEND_CUDA;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_null (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_OUTPUT));
+}
+
+static void
+test_backend_strings (void)
+{
+  HrRuntimeBackend backend = HR_RUNTIME_BACKEND_CUDA;
+
+  g_assert_true (hr_runtime_backend_from_string ("CPU", &backend));
+  g_assert_cmpint (backend, ==, HR_RUNTIME_BACKEND_CPU);
+  g_assert_true (hr_runtime_backend_from_string ("metal", &backend));
+  g_assert_cmpint (backend, ==, HR_RUNTIME_BACKEND_METAL);
+  g_assert_true (hr_runtime_backend_from_string ("rocm", &backend));
+  g_assert_cmpint (backend, ==, HR_RUNTIME_BACKEND_CUDA);
+  g_assert_false (hr_runtime_backend_from_string ("tpu", &backend));
+  g_assert_false (hr_runtime_backend_from_string (NULL, &backend));
+  g_assert_cmpstr (hr_runtime_backend_to_string (HR_RUNTIME_BACKEND_CPU), ==, "cpu");
+  g_assert_cmpstr (hr_runtime_backend_to_string (HR_RUNTIME_BACKEND_CUDA), ==, "cuda");
+  g_assert_cmpstr (hr_runtime_backend_to_string (HR_RUNTIME_BACKEND_METAL), ==, "metal");
+}
+
 static void
 test_q8_0_needs_flash_attention (void)
 {
@@ -301,10 +373,21 @@ test_q8_0_needs_flash_attention (void)
   in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
   in.kv_type = HR_KV_CACHE_Q8_0;
   in.flash_attention = HR_FLASH_ATTENTION_OFF;
+  /* Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to --cache-type-v too, and
+   * llama.cpp refuses a quantized V cache without flash attention
+   * (llama-context.cpp: "quantized V cache requires flash_attn to be
+   * enabled"; tests/llama shows llama-server exit): no prediction. */
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "llama-server refuses a q8_0 KV cache without flash attention (\"quantized V cache requires flash_attn to be enabled\"), and Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to the V cache too: this model would not load. Turn flash attention on or auto, or use an f16 cache.");
+  g_clear_error (&error);
+
+  /* Auto: llama.cpp turns flash attention on for a quantized V cache. */
+  in.flash_attention = HR_FLASH_ATTENTION_AUTO;
   g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_F16);
-  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 469762048);
-  g_assert_true (has_note (&p, "A q8_0 KV cache needs flash attention; with it off the cache is f16."));
+  g_assert_true (p.flash_attention);
+  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_Q8_0);
 
   /* With flash attention: 34 bytes per 32 elements. */
   in.flash_attention = HR_FLASH_ATTENTION_ON;
@@ -949,6 +1032,8 @@ main (int   argc,
   g_test_add_func ("/runtime/terms-0.30", test_terms_0_30);
   g_test_add_func ("/runtime/flash-attention-off", test_flash_attention_off);
   g_test_add_func ("/runtime/q8_0-needs-flash-attention", test_q8_0_needs_flash_attention);
+  g_test_add_func ("/runtime/cpu-backend", test_cpu_backend);
+  g_test_add_func ("/runtime/backend-strings", test_backend_strings);
   g_test_add_func ("/runtime/untied-phi4", test_untied_phi4);
   g_test_add_func ("/runtime/compute-vs-allocator", test_compute_vs_allocator);
   g_test_add_func ("/runtime/seed-points", test_seed_points);

@@ -7,7 +7,10 @@
  *
  *  - Ollama 0.30 and newer run llama-server; /api/ps `size` is the sum of the
  *    GPU buffers llama-server reports when every layer is on the GPU:
- *    weights on the GPU + KV cache (+ recurrent state) + compute buffer.
+ *    weights on the GPU + KV cache (+ recurrent state) + compute buffer;
+ *    on a server without a GPU (%HR_RUNTIME_BACKEND_CPU) every buffer:
+ *    all weights + KV + output + compute (checked against a real
+ *    llama-server by tests/llama).
  *  - Ollama up to 0.12.10 estimated the size (llm/memory.go): a per-GPU
  *    reserve + one extra layer as a buffer + the repeating layers + KV cache +
  *    the output layer + a per-architecture compute graph (fs/ggml GraphSize).
@@ -42,13 +45,14 @@ typedef enum {
 typedef enum {
   HR_RUNTIME_BACKEND_CUDA,  /* CUDA and ROCm: the old estimator's 457 MiB reserve */
   HR_RUNTIME_BACKEND_METAL, /* Apple: 512 MiB */
+  HR_RUNTIME_BACKEND_CPU,   /* no GPU: llama.cpp's CPU backend; every buffer is in host memory and counts */
 } HrRuntimeBackend;
 
 typedef enum {
   HR_RUNTIME_TERM_RESERVE,         /* old era: per-GPU reserve */
   HR_RUNTIME_TERM_BUFFER_LAYER,    /* old era: one extra layer */
   HR_RUNTIME_TERM_WEIGHTS,         /* weights on the GPU (old era: repeating layers) */
-  HR_RUNTIME_TERM_OUTPUT,          /* old era: output layer */
+  HR_RUNTIME_TERM_OUTPUT,          /* old era: output layer; 0.30 on the CPU backend: the output (logits) buffer */
   HR_RUNTIME_TERM_KV_CACHE,
   HR_RUNTIME_TERM_RECURRENT_STATE, /* recurrent (SSM) layers' state, f32 */
   HR_RUNTIME_TERM_COMPUTE,         /* compute buffer / graph */
@@ -125,6 +129,9 @@ const char   *hr_runtime_era_to_string    (HrRuntimeEra           era);
 gboolean      hr_runtime_era_from_string  (const char            *str,
                                            HrRuntimeEra          *out_era);
 const char   *hr_runtime_era_label        (HrRuntimeEra           era);
+const char   *hr_runtime_backend_to_string (HrRuntimeBackend      backend);
+gboolean      hr_runtime_backend_from_string (const char         *str,
+                                              HrRuntimeBackend   *out_backend);
 guint         hr_runtime_auto_parallel_tries (const char         *version,
                                               guint32             out_tries[2]);
 char         *hr_runtime_format_ps_size   (guint64                bytes);

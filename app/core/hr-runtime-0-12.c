@@ -1,0 +1,349 @@
+/* hr-runtime-0-12.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ollama up to 0.12.10: the old estimator (llm/memory.go
+ * estimateGPULayers, fs/ggml/ggml.go GraphSize, ml/device.go
+ * MinimumMemory), term by term.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-runtime-private.h"
+#include "hr-units.h"
+
+#define SRC_012_RESERVE \
+  "Ollama ml/device.go MinimumMemory (0.12; discover/gpu.go cudaMinimumMemory, rocmMinimumMemory and " \
+  "metalMinimumMemory before): 457 MiB per CUDA or ROCm GPU, 512 MiB on Metal"
+#define SRC_012_BUFFER \
+  "Ollama llm/memory.go estimateGPULayers: \"add one layer worth of memory as a buffer\" (blk.0 and its KV)"
+#define SRC_012_LAYERS \
+  "Ollama llm/memory.go estimateGPULayers: the sum of the blk.N tensor groups (fs/ggml GroupLayers)"
+#define SRC_012_OUTPUT \
+  "Ollama llm/memory.go estimateGPULayers: output_norm + output, or token_embd when the model has no output tensor"
+#define SRC_012_KV \
+  "Ollama fs/ggml/ggml.go GraphSize: per layer num_ctx x slots x (key + value length) x KV heads x " \
+  "bytes per element (kvCacheBytesPerElement: f16 2, q8_0 1, q4_0 0.5)"
+#define SRC_012_RS \
+  "Ollama fs/ggml/ggml.go GraphSize, recurrent layers: ((d_conv - 1) x (d_inner + 2 x n_group x d_state) " \
+  "+ d_state x d_inner) x 4 bytes (f32)"
+#define SRC_012_GRAPH \
+  "Ollama fs/ggml/ggml.go GraphSize, the full-offload graph of the architecture (llm/memory.go: " \
+  "GQA x KV / 6 when the architecture has no formula)"
+
+/* ------------------------------------------------------------ era 0.12 */
+
+
+static guint64
+old_kv_layer (Ctx          *ctx,
+              guint         i,
+              guint64       context,
+              guint64       slots,
+              guint64       batch,
+              HrKvCacheType type,
+              gboolean     *out_recurrent)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
+  guint64 dims = (guint64) spec->key_length + spec->value_length;
+  guint64 cells = context;
+  guint64 elements;
+
+  *out_recurrent = FALSE;
+  if (kvh == 0)
+    {
+      /* GraphSize takes a layer without KV heads as recurrent, f32. */
+      *out_recurrent = TRUE;
+      return rt_mul (ctx, rt_recurrent_values (ctx), 4);
+    }
+  if (ctx->arch_gemma3 && (i + 1) % 6 != 0)
+    cells = rt_add (ctx, rt_mul (ctx, slots, spec->sliding_window), batch);
+  else if (ctx->arch_gptoss)
+    {
+      /* GraphSize's gpt-oss case: even layers slots x 4096 + batch cells,
+       * odd layers the full context. */
+      if (i % 2 == 0)
+        cells = rt_add (ctx, rt_mul (ctx, slots, 4096), batch);
+    }
+  elements = rt_mul (ctx, rt_mul (ctx, cells, dims), kvh);
+  /* kvCacheBytesPerElement: f16 2, q8_0 1, q4_0 0.5. */
+  switch (type)
+    {
+    case HR_KV_CACHE_Q8_0: return elements;
+    case HR_KV_CACHE_Q4_0: return elements / 2;
+    case HR_KV_CACHE_F16:
+    default: return rt_mul (ctx, elements, 2);
+    }
+}
+
+static void
+old_graph (Ctx     *ctx,
+           Old     *o,
+           guint64 *out_graph,
+           char    *formula,
+           gsize    formula_len)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint64 batch = o->batch, context = o->context;
+  guint64 emb = rt_embedding_of (spec);
+  guint64 heads = rt_heads_of (spec);
+  guint64 heads_kv = 0, heads_kv_min = G_MAXUINT64;
+  guint64 vocab = spec->vocab_size;
+  guint64 emb_heads_k = spec->key_length;
+  guint64 a, b;
+
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint64 kvh = hr_model_spec_layer_kv_heads (spec, i);
+      heads_kv = MAX (heads_kv, kvh);
+      heads_kv_min = MIN (heads_kv_min, kvh);
+    }
+  if (heads_kv_min == 0 || heads_kv_min == G_MAXUINT64)
+    heads_kv_min = 1;
+
+#define F(...) G_STMT_START { if (formula) g_snprintf (formula, formula_len, __VA_ARGS__); } G_STMT_END
+  if (rt_arch_is (spec, "llama") || rt_arch_is (spec, "llama4"))
+    {
+      a = rt_mul (ctx, 4 * batch, rt_add (ctx, 1 + 4 * emb, rt_mul (ctx, context, 1 + heads)));
+      b = rt_mul (ctx, 4 * batch, emb + vocab);
+      *out_graph = MAX (a, b);
+      F ("max(4 x batch x (1 + 4 x embedding + context x (1 + heads)), 4 x batch x (embedding + vocab)) = "
+         "max(4 x %s x (1 + 4 x %s + %s x (1 + %s)), 4 x %s x (%s + %s)) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads),
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "gemma") || rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gemma3") || rt_arch_is (spec, "gemma3n"))
+    {
+      a = rt_mul (ctx, 4 * batch, emb + vocab);
+      b = rt_mul (ctx, 4 * batch, rt_add (ctx, rt_add (ctx, 2 + context, rt_mul (ctx, context, heads)),
+                                    2 * emb + 2 * emb_heads_k * heads));
+      *out_graph = MAX (a, b);
+      if (rt_arch_is (spec, "gemma3n"))
+        *out_graph = rt_mul (ctx, *out_graph, 4);
+      F ("max(4 x batch x (embedding + vocab), 4 x batch x (2 + context + context x heads + 2 x embedding + 2 x key length x heads))%s = "
+         "max(4 x %s x (%s + %s), 4 x %s x (2 + %s + %s x %s + 2 x %s + 2 x %s x %s)) = %s bytes",
+         rt_arch_is (spec, "gemma3n") ? " x 4" : "",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, batch),
+         rt_count (&ctx->counts, context), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads), rt_count (&ctx->counts, emb),
+         rt_count (&ctx->counts, emb_heads_k), rt_count (&ctx->counts, heads), rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "command-r"))
+    {
+      a = rt_mul (ctx, 4 * batch, emb + vocab);
+      b = rt_mul (ctx, 4 * batch, rt_add (ctx, 2 + 4 * emb, rt_mul (ctx, context, 1 + heads)));
+      *out_graph = MAX (a, b);
+      F ("max(4 x batch x (embedding + vocab), 4 x batch x (2 + 4 x embedding + context x (1 + heads))) = "
+         "max(4 x %s x (%s + %s), 4 x %s x (2 + 4 x %s + %s x (1 + %s))) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, batch),
+         rt_count (&ctx->counts, emb), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads), rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "qwen2"))
+    {
+      a = rt_mul (ctx, 4 * batch, emb + vocab);
+      b = rt_mul (ctx, 4 * batch, rt_add (ctx, 1 + 2 * emb + context, rt_mul (ctx, context, heads)));
+      *out_graph = MAX (a, b);
+      F ("max(4 x batch x (embedding + vocab), 4 x batch x (1 + 2 x embedding + context + context x heads)) = "
+         "max(4 x %s x (%s + %s), 4 x %s x (1 + 2 x %s + %s + %s x %s)) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, batch),
+         rt_count (&ctx->counts, emb), rt_count (&ctx->counts, context), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads),
+         rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "phi2"))
+    {
+      a = rt_mul (ctx, 4 * batch, emb + vocab);
+      b = rt_mul (ctx, 4 * batch, rt_add (ctx, 1 + 4 * emb + context, rt_mul (ctx, context, heads)));
+      *out_graph = MAX (a, b);
+      F ("max(4 x batch x (embedding + vocab), 4 x batch x (1 + 4 x embedding + context + context x heads)) = "
+         "max(4 x %s x (%s + %s), 4 x %s x (1 + 4 x %s + %s + %s x %s)) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, batch),
+         rt_count (&ctx->counts, emb), rt_count (&ctx->counts, context), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads),
+         rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "stablelm"))
+    {
+      *out_graph = rt_mul (ctx, 4 * batch, rt_add (ctx, rt_mul (ctx, context, 1 + heads), 3 * emb + 2));
+      F ("4 x batch x (context x (1 + heads) + 3 x embedding + 2) = 4 x %s x (%s x (1 + %s) + 3 x %s + 2) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads), rt_count (&ctx->counts, emb),
+         rt_count (&ctx->counts, *out_graph));
+    }
+  else if (rt_arch_is (spec, "deepseek2"))
+    {
+      a = rt_mul (ctx, 4 * batch, 3 * emb + vocab);
+      b = rt_mul (ctx, 4 * batch, rt_add (ctx, 3 * emb + 2 + 2 * emb_heads_k * heads_kv, rt_mul (ctx, context, 1 + heads_kv)));
+      *out_graph = MAX (a, b);
+      F ("max(4 x batch x (3 x embedding + vocab), 4 x batch x (3 x embedding + 2 + context x (1 + KV heads) + 2 x key length x KV heads)) = "
+         "max(4 x %s x (3 x %s + %s), 4 x %s x (3 x %s + 2 + %s x (1 + %s) + 2 x %s x %s)) = %s bytes",
+         rt_count (&ctx->counts, batch), rt_count (&ctx->counts, emb), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, batch),
+         rt_count (&ctx->counts, emb), rt_count (&ctx->counts, context), rt_count (&ctx->counts, heads_kv), rt_count (&ctx->counts, emb_heads_k),
+         rt_count (&ctx->counts, heads_kv), rt_count (&ctx->counts, *out_graph));
+    }
+  else
+    {
+      /* llm/memory.go: graphPartialOffload = GQA x KV total / 6, and the full
+       * graph falls back to it (gpt-oss without flash attention takes 2 x). */
+      guint64 gqa = heads / heads_kv_min;
+      guint64 kv_total = rt_add (ctx, o->kv, o->recurrent);
+
+      if (rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss"))
+        {
+          if (ctx->out->flash_attention)
+            {
+              *out_graph = rt_mul (ctx, 4 * ctx->out->parallel_slots + (context >> 10) + 110, MIB);
+              F ("(4 x slots + context / 1024 + 110) MiB = (4 x %u + %s / 1024 + 110) MiB = %s bytes",
+                 ctx->out->parallel_slots, rt_count (&ctx->counts, context), rt_count (&ctx->counts, *out_graph));
+            }
+          else
+            {
+              *out_graph = rt_mul (ctx, 2 * gqa, kv_total) / 6;
+              F ("2 x GQA x KV / 6 = 2 x %s x %s / 6 = %s bytes",
+                 rt_count (&ctx->counts, gqa), rt_count (&ctx->counts, kv_total), rt_count (&ctx->counts, *out_graph));
+            }
+        }
+      else
+        {
+          *out_graph = rt_mul (ctx, gqa, kv_total) / 6;
+          F ("GQA x KV / 6 = (%s / %s) x %s / 6 = %s bytes",
+             rt_count (&ctx->counts, heads), rt_count (&ctx->counts, heads_kv_min), rt_count (&ctx->counts, kv_total),
+             rt_count (&ctx->counts, *out_graph));
+        }
+      o->graph_arch = NULL;
+      return;
+    }
+#undef F
+  o->graph_arch = spec->architecture;
+}
+
+guint64
+rt_old_compute (Ctx           *ctx,
+             const Figures *f,
+             guint32        slots,
+             Old           *o)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrKvCacheType type = ctx->out->kv_type;
+  guint64 num_batch = ctx->in->batch > 0 ? ctx->in->batch : 512;
+  guint64 total = 0;
+  gboolean recurrent;
+
+  memset (o, 0, sizeof *o);
+  o->context = rt_mul (ctx, ctx->out->context_tokens, slots);
+  /* GraphSize(num_ctx, min(num_ctx, num_batch), ...) */
+  o->batch = MIN ((guint64) ctx->out->context_tokens, num_batch);
+  o->reserve = ctx->in->backend == HR_RUNTIME_BACKEND_METAL ? 512 * MIB : 457 * MIB;
+
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint64 kv = old_kv_layer (ctx, i, o->context, slots, o->batch, type, &recurrent);
+
+      if (i == 0)
+        o->kv0 = kv;
+      if (recurrent)
+        o->recurrent = rt_add (ctx, o->recurrent, kv);
+      else
+        o->kv = rt_add (ctx, o->kv, kv);
+    }
+  o->buffer_layer = rt_add (ctx, f->blk0, o->kv0);
+  o->layers = f->blk_sum;
+  o->output = rt_add (ctx, f->output_norm, f->tied ? f->token_embd : f->output);
+  old_graph (ctx, o, &o->graph, NULL, 0);
+
+  total = rt_add (ctx, total, o->reserve);
+  total = rt_add (ctx, total, o->buffer_layer);
+  total = rt_add (ctx, total, o->layers);
+  total = rt_add (ctx, total, o->output);
+  total = rt_add (ctx, total, o->kv);
+  total = rt_add (ctx, total, o->recurrent);
+  total = rt_add (ctx, total, o->graph);
+  return total;
+}
+
+void
+rt_predict_0_12 (Ctx           *ctx,
+              const Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  HrRuntimeTerm *term;
+  Old o;
+
+  rt_old_compute (ctx, f, out->parallel_slots, &o);
+  out->kv_cells = (guint32) MIN (o.context, G_MAXUINT32);
+  out->ubatch = (guint32) o.batch;
+  out->host_bytes = 0;
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_RESERVE, (gint64) o.reserve, SRC_012_RESERVE);
+  if (ctx->text)
+    {
+      g_snprintf (term->formula, sizeof term->formula,
+                  ctx->in->backend == HR_RUNTIME_BACKEND_METAL ? _("512 MiB = %s bytes (Metal)") : _("457 MiB = %s bytes (CUDA or ROCm)"),
+                  rt_count (&ctx->counts, o.reserve));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("Set aside on every GPU the model uses for the CUDA context and other structures; OLLAMA_GPU_OVERHEAD is only checked against free memory, not added."));
+    }
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_BUFFER_LAYER, (gint64) o.buffer_layer, SRC_012_BUFFER);
+  if (ctx->text)
+    g_snprintf (term->formula, sizeof term->formula, _("blk.0 + its KV = %s + %s = %s bytes"),
+                rt_count (&ctx->counts, f->blk0), rt_count (&ctx->counts, o.kv0), rt_count (&ctx->counts, o.buffer_layer));
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_WEIGHTS, (gint64) o.layers, SRC_012_LAYERS);
+  if (ctx->text)
+    {
+      g_snprintf (term->formula, sizeof term->formula, _("%u repeating layers (blk.0 .. blk.%u) = %s bytes"),
+                  spec->layers, spec->layers - 1, rt_count (&ctx->counts, o.layers));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  f->exact ? _("The old estimator leaves token_embd out when the model has an output tensor, and other tensors (rope_freqs) too.")
+                           : _("Without a tensor list: the weights less the embedding estimates."));
+    }
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_OUTPUT, (gint64) o.output, SRC_012_OUTPUT);
+  if (ctx->text)
+    g_snprintf (term->formula, sizeof term->formula,
+                f->tied ? _("output_norm + token_embd (tied, no output tensor) = %s + %s = %s bytes")
+                        : _("output_norm + output = %s + %s = %s bytes"),
+                rt_count (&ctx->counts, f->output_norm), rt_count (&ctx->counts, f->tied ? f->token_embd : f->output),
+                rt_count (&ctx->counts, o.output));
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) o.kv, SRC_012_KV);
+  if (ctx->text)
+    {
+      const char *elem = out->kv_type == HR_KV_CACHE_Q8_0 ? "1" : out->kv_type == HR_KV_CACHE_Q4_0 ? "0.5" : "2";
+
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("%u layers x %u KV heads x (%u + %u) x %s x %s slots x %s bytes = %s bytes"),
+                  spec->layers, spec->kv_heads, spec->key_length, spec->value_length,
+                  rt_count (&ctx->counts, out->context_tokens), rt_count (&ctx->counts, out->parallel_slots), elem,
+                  rt_count (&ctx->counts, o.kv));
+      if (out->kv_type != HR_KV_CACHE_F16)
+        g_snprintf (term->note, sizeof term->note, "%s",
+                    _("The old estimator counted q8_0 as 1 byte and q4_0 as half a byte per element; the real blocks are 34/32 and 18/32."));
+      else if (rt_arch_is (spec, "gemma3"))
+        g_snprintf (term->note, sizeof term->note, "%s",
+                    _("gemma3: five of every six layers hold slots x window + batch cells."));
+      else if (spec->sliding_window > 0)
+        g_snprintf (term->note, sizeof term->note, "%s",
+                    _("The old estimator gives every layer the full context; it did not model this model's sliding window."));
+    }
+
+  if (o.recurrent > 0)
+    {
+      term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) o.recurrent, SRC_012_RS);
+      if (ctx->text)
+        g_snprintf (term->formula, sizeof term->formula, _("recurrent layers x %s values x 4 bytes = %s bytes"),
+                    rt_count (&ctx->counts, rt_recurrent_values (ctx)), rt_count (&ctx->counts, o.recurrent));
+    }
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) o.graph, SRC_012_GRAPH);
+  if (ctx->text)
+    {
+      guint64 graph;
+      old_graph (ctx, &o, &graph, term->formula, sizeof term->formula);
+      g_snprintf (term->note, sizeof term->note, _("batch = min(num_ctx, num_batch) = %s; context = num_ctx x slots = %s.%s"),
+                  rt_count (&ctx->counts, o.batch), rt_count (&ctx->counts, o.context),
+                  o.graph_arch == NULL ? _(" No formula for this architecture: the default.") : "");
+    }
+}
+

@@ -1,0 +1,419 @@
+/* hr-runtime-0-30.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ollama 0.30 and newer (llama-server): flash attention and the KV cache
+ * type as Ollama passes them, weights on the device, the KV cache and the
+ * recurrent state. The rules come from Ollama's llm/llama_server.go and
+ * llama.cpp's src/llama-model.cpp, src/llama-context.cpp,
+ * src/llama-kv-cache.cpp and src/llama-kv-cache-iswa.cpp.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-runtime-private.h"
+#include "hr-units.h"
+
+#define SRC_030_WEIGHTS \
+  "ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp " \
+  "load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); " \
+  "Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)"
+#define SRC_030_KV \
+  "llama.cpp src/llama-kv-cache.cpp (per layer: cells x KV heads x (key + value length) x element size; " \
+  "the context padded to 256 cells) and src/llama-kv-cache-iswa.cpp (sliding-window layers: " \
+  "pad256(min(context, window x slots + ubatch))); element sizes from ggml: f16 2, q8_0 34/32, q4_0 18/32"
+#define SRC_030_KV_STREAMS \
+  "llama.cpp src/llama-context.cpp (kv_unified off, as with Ollama's -np: n_ctx_seq = pad256(n_ctx / slots), " \
+  "one stream per slot), src/llama-kv-cache.cpp (n_stream streams of n_ctx_seq cells) and " \
+  "src/llama-kv-cache-iswa.cpp (a sliding-window stream: pad256(min(n_ctx_seq, window + ubatch)) cells)"
+#define SRC_030_WEIGHTS_CPU \
+  "llama.cpp src/llama-model-loader.cpp (CPU backend: one CPU model buffer holds every tensor, " \
+  "CPU_Mapped with mmap, the file's span of them) and Ollama llm/llama_server.go MemorySize " \
+  "(with no GPU layers the size is the sum of every buffer llama-server logs)"
+#define SRC_030_OUTPUT \
+  "llama.cpp src/llama-context.cpp output_reserve (the logits of max(outputs, slots) rows: vocab x 4 " \
+  "bytes each; llama-server reserves one output per slot) and Ollama llm/llama_server.go " \
+  "(an `output buffer` line counts toward the size)"
+#define SRC_030_RS \
+  "llama.cpp src/llama-memory-recurrent.cpp (per slot: (d_conv - 1) x (d_inner + 2 x n_group x d_state) " \
+  "+ d_state x d_inner values, always f32)"
+
+/* ---------------------------------------------------------- settings */
+
+static void
+resolve_flash_attention_0_12 (Ctx *ctx)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  /* fs/ggml SupportsFlashAttention: not gemma2, and key length equal to
+   * value length. */
+  gboolean supported = !rt_arch_is (spec, "gemma2") && spec->key_length == spec->value_length;
+
+  switch (ctx->in->flash_attention)
+    {
+    case HR_FLASH_ATTENTION_ON:
+      out->flash_attention = supported;
+      if (!supported)
+        rt_note (ctx, _("Ollama 0.12 does not use flash attention for this model (gemma2, or key and value lengths differ): it is off."));
+      break;
+    case HR_FLASH_ATTENTION_OFF:
+      out->flash_attention = FALSE;
+      break;
+    case HR_FLASH_ATTENTION_AUTO:
+    default:
+      /* fs/ggml FlashAttention(): on by default for these architectures. */
+      out->flash_attention = supported &&
+        (rt_arch_is (spec, "gemma3") || rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss") ||
+         rt_arch_is (spec, "qwen3") || rt_arch_is (spec, "qwen3moe") ||
+         rt_arch_is (spec, "qwen3vl") || rt_arch_is (spec, "qwen3vlmoe"));
+      rt_note (ctx, out->flash_attention ?
+               _("Flash attention on: Ollama 0.12 turns it on by default for this architecture.") :
+               _("Flash attention off: Ollama 0.12 turns it on only when OLLAMA_FLASH_ATTENTION is set or for gemma3, gpt-oss and qwen3."));
+      break;
+    }
+
+  /* The old engine fell back to an f16 cache without flash attention. */
+  out->kv_type = ctx->in->kv_type;
+  if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention)
+    {
+      rt_note (ctx, _("A %s KV cache needs flash attention; with it off the cache is f16."),
+               hr_kv_cache_type_to_string (out->kv_type));
+      out->kv_type = HR_KV_CACHE_F16;
+    }
+}
+
+/* Ollama 0.30+ (llm/llama_server.go appendFlashAttentionArgs and
+ * LlamaServerFlashAttention): --flash-attn on when OLLAMA_FLASH_ATTENTION
+ * is true, off when it is false or a device cannot (ml/device.go
+ * FlashAttentionSupported: the CPU, Metal, ROCm, Vulkan and CUDA from
+ * compute 6.0 but 7.2 can), else auto. OLLAMA_KV_CACHE_TYPE goes to both
+ * --cache-type-k and --cache-type-v whatever that setting is. llama.cpp
+ * (src/llama-context.cpp llama_init_from_model) then turns auto flash
+ * attention on for a quantized V cache and refuses one with flash
+ * attention off: "quantized V cache requires flash_attn to be enabled". */
+static gboolean
+resolve_flash_attention_0_30 (Ctx     *ctx,
+                              GError **error)
+{
+  HrRuntimePrediction *out = ctx->out;
+
+  switch (ctx->in->flash_attention)
+    {
+    case HR_FLASH_ATTENTION_ON:
+      out->flash_attention = TRUE;
+      break;
+    case HR_FLASH_ATTENTION_OFF:
+      out->flash_attention = FALSE;
+      break;
+    case HR_FLASH_ATTENTION_AUTO:
+    default:
+      out->flash_attention = TRUE;
+      rt_note (ctx, "%s", ctx->in->backend == HR_RUNTIME_BACKEND_CPU ?
+               _("Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the backend supports it (llama.cpp's CPU backend does).") :
+               _("Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the GPU backend supports it (CUDA and Metal do)."));
+      break;
+    }
+
+  out->kv_type = ctx->in->kv_type;
+  if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("llama-server refuses a %s KV cache without flash attention (\"quantized V cache requires flash_attn to be enabled\"), and Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to the V cache too: this model would not load. Turn flash attention on or auto, or use an f16 cache."),
+                   hr_kv_cache_type_to_string (out->kv_type));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * rt_resolve_flash_attention: (skip)
+ * @ctx: the prediction under way
+ * @error: set when the server would refuse the setting
+ *
+ * Resolves the flash-attention setting and the effective KV cache type of
+ * the prediction's era.
+ *
+ * Returns: %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when llama-server
+ *   would refuse the combination (Ollama 0.30+ only).
+ */
+gboolean
+rt_resolve_flash_attention (Ctx     *ctx,
+                            GError **error)
+{
+  if (ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12)
+    {
+      resolve_flash_attention_0_12 (ctx);
+      return TRUE;
+    }
+  return resolve_flash_attention_0_30 (ctx, error);
+}
+
+/* ------------------------------------------------------------ era 0.30 */
+
+/* The cells llama.cpp gives each layer, and which layers there are. */
+static void
+layout_0_30 (Ctx    *ctx,
+             Layout *l)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : 512;
+  guint64 dims = (guint64) spec->key_length + spec->value_length;
+  guint64 n_ctx;
+
+  memset (l, 0, sizeof *l);
+  l->slots = out->parallel_slots;
+  l->ctx_total = rt_mul (ctx, out->context_tokens, l->slots);
+  /* llama.cpp: n_batch = min(n_ctx, n_batch), n_ubatch = min(n_batch, n_ubatch). */
+  batch = MIN (batch, l->ctx_total);
+  l->ubatch = MIN (ctx->in->ubatch > 0 ? ctx->in->ubatch : 512, batch);
+  out->ubatch = (guint32) l->ubatch;
+
+  /* Ollama passes -np, so kv_unified is off: one stream per slot of
+   * n_ctx_seq = pad256(pad256(n_ctx) / slots) cells. */
+  n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
+  l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
+  l->cells = rt_mul (ctx, l->cells_seq, l->slots);
+  if (spec->sliding_window > 0)
+    {
+      l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, spec->sliding_window, l->ubatch), KV_PAD_0_30));
+      l->cells_swa = rt_mul (ctx, l->cells_swa_seq, l->slots);
+    }
+
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
+
+      if (kvh == 0)
+        {
+          if (rt_layer_recurrent (spec, i))
+            l->n_recurrent++;
+          continue;
+        }
+      if (rt_layer_sliding (spec, i))
+        {
+          if (l->n_sliding > 0 && kvh != l->kvh_sliding)
+            l->mixed_heads = TRUE;
+          l->kvh_sliding = kvh;
+          l->n_sliding++;
+          l->sliding_elements = rt_add (ctx, l->sliding_elements, rt_mul (ctx, kvh, dims));
+        }
+      else
+        {
+          if (l->n_global > 0 && kvh != l->kvh_global)
+            l->mixed_heads = TRUE;
+          l->kvh_global = kvh;
+          l->n_global++;
+          l->global_elements = rt_add (ctx, l->global_elements, rt_mul (ctx, kvh, dims));
+        }
+    }
+  out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
+  out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
+}
+
+static void
+weights_term_0_30 (Ctx           *ctx,
+                   const Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  gboolean cpu = ctx->in->backend == HR_RUNTIME_BACKEND_CPU;
+  guint64 weights;
+  HrRuntimeTerm *term;
+
+  if (cpu)
+    {
+      /* One CPU buffer holds every tensor; nothing stays behind. */
+      weights = f->all;
+      ctx->out->host_bytes = 0;
+    }
+  else
+    {
+      weights = f->tied ? f->all : (f->all > f->token_embd ? f->all - f->token_embd : 0);
+      ctx->out->host_bytes = f->token_embd;
+    }
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_WEIGHTS, (gint64) MIN (weights, (guint64) G_MAXINT64),
+                      cpu ? SRC_030_WEIGHTS_CPU : SRC_030_WEIGHTS);
+  if (!ctx->text)
+    return;
+  if (cpu)
+    {
+      g_snprintf (term->formula, sizeof term->formula, _("every tensor = %s bytes"),
+                  rt_count (&ctx->counts, f->all));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("On the CPU backend every tensor, token_embd too, is in the one model buffer, and Ollama counts every buffer. On CPUs with AVX2 or NEON llama.cpp may also copy Q4_0, Q4_K and Q8_0 matrices into a CPU_REPACK buffer, which Ollama counts as well; Headroom does not predict that copy."));
+    }
+  else if (f->tied)
+    {
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("every tensor = %s bytes (tied embeddings: the output is token_embd's GPU copy)"),
+                  rt_count (&ctx->counts, f->all));
+      g_snprintf (term->note, sizeof term->note,
+                  _("The model has no output tensor, so llama.cpp loads token_embd a second time as the output on the GPU; the input copy (%s bytes) stays in host memory and is not in the ollama ps size."),
+                  rt_count (&ctx->counts, f->token_embd));
+    }
+  else
+    {
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("every tensor - token_embd = %s - %s = %s bytes"),
+                  rt_count (&ctx->counts, f->all), rt_count (&ctx->counts, f->token_embd), rt_count (&ctx->counts, weights));
+      g_snprintf (term->note, sizeof term->note,
+                  _("llama.cpp keeps the input embedding (token_embd, %s bytes) in host memory; the model has its own output tensor, so token_embd is not on the GPU and not in the ollama ps size."),
+                  rt_count (&ctx->counts, f->token_embd));
+    }
+  if (!f->exact)
+    rt_append_note (term, spec->file_bytes > 0 && ctx->in->precision == NULL ?
+                    _("Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).") :
+                    _("Without a tensor list every tensor is parameters x bits / 8."));
+}
+
+static void
+kv_formula_0_30 (Ctx           *ctx,
+                 const Layout  *l,
+                 HrRuntimeTerm *term,
+                 const char    *elem,
+                 guint64        kv_bytes)
+{
+  const HrModelSpec *spec = ctx->spec;
+
+  if (l->mixed_heads)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("sum over layers of KV heads x (%u + %u) x cells x %s bytes; global layers %s cells, sliding layers %s cells = %s bytes"),
+                spec->key_length, spec->value_length, elem,
+                rt_count (&ctx->counts, l->cells), rt_count (&ctx->counts, l->cells_swa), rt_count (&ctx->counts, kv_bytes));
+  else if (l->n_sliding > 0 && l->n_global > 0)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u global layers x %u KV heads x (%u + %u) x %s cells x %s bytes + %u sliding layers x %u KV heads x (%u + %u) x %s cells x %s bytes = %s bytes"),
+                l->n_global, l->kvh_global, spec->key_length, spec->value_length, rt_count (&ctx->counts, l->cells), elem,
+                l->n_sliding, l->kvh_sliding, spec->key_length, spec->value_length, rt_count (&ctx->counts, l->cells_swa), elem,
+                rt_count (&ctx->counts, kv_bytes));
+  else
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u layers x %u KV heads x (%u + %u) x %s cells x %s bytes = %s bytes"),
+                l->n_sliding > 0 ? l->n_sliding : l->n_global, l->n_sliding > 0 ? l->kvh_sliding : l->kvh_global,
+                spec->key_length, spec->value_length,
+                rt_count (&ctx->counts, l->n_sliding > 0 ? l->cells_swa : l->cells), elem, rt_count (&ctx->counts, kv_bytes));
+}
+
+static void
+kv_note_0_30 (Ctx           *ctx,
+              const Layout  *l,
+              HrRuntimeTerm *term)
+{
+  const HrModelSpec *spec = ctx->spec;
+  Counts *c = &ctx->counts;
+
+  if (l->slots > 1 && l->n_sliding > 0)
+    g_snprintf (term->note, sizeof term->note,
+                _("Ollama passes -np %s, so llama.cpp's cache is not unified: each slot has its own stream of pad256(pad256(%s x %s) / %s) = %s cells, %s in all; a sliding-window layer's stream holds pad256(min(%s, window + ubatch)) = pad256(min(%s, %s + %s)) = %s cells, %s in all."),
+                rt_count (c, l->slots), rt_count (c, ctx->out->context_tokens), rt_count (c, l->slots), rt_count (c, l->slots),
+                rt_count (c, l->cells_seq), rt_count (c, l->cells), rt_count (c, l->cells_seq), rt_count (c, l->cells_seq),
+                rt_count (c, spec->sliding_window), rt_count (c, l->ubatch), rt_count (c, l->cells_swa_seq), rt_count (c, l->cells_swa));
+  else if (l->slots > 1)
+    g_snprintf (term->note, sizeof term->note,
+                _("Ollama passes -np %s, so llama.cpp's cache is not unified: each slot has its own stream of pad256(pad256(%s x %s) / %s) = %s cells, %s in all."),
+                rt_count (c, l->slots), rt_count (c, ctx->out->context_tokens), rt_count (c, l->slots), rt_count (c, l->slots),
+                rt_count (c, l->cells_seq), rt_count (c, l->cells));
+  else if (l->n_sliding > 0)
+    g_snprintf (term->note, sizeof term->note,
+                _("Cells = pad256(num_ctx x slots) = pad256(%s x %s) = %s; sliding-window layers hold pad256(min(%s, window x slots + ubatch)) = pad256(min(%s, %s x %s + %s)) = %s cells."),
+                rt_count (c, ctx->out->context_tokens), rt_count (c, l->slots), rt_count (c, l->cells),
+                rt_count (c, l->cells), rt_count (c, l->ctx_total), rt_count (c, spec->sliding_window),
+                rt_count (c, l->slots), rt_count (c, l->ubatch), rt_count (c, l->cells_swa));
+  else
+    g_snprintf (term->note, sizeof term->note,
+                _("Cells = pad256(num_ctx x slots) = pad256(%s x %s) = %s: llama.cpp pads the cache to a multiple of 256."),
+                rt_count (c, ctx->out->context_tokens), rt_count (c, l->slots), rt_count (c, l->cells));
+  if (spec->sliding_window > 0 && l->n_sliding == 0 && rt_arch_is (spec, "phi3"))
+    rt_append_note (term, _("llama.cpp switches the phi3 architecture's sliding window off: every layer holds the full context."));
+}
+
+static void
+kv_term_0_30 (Ctx          *ctx,
+              const Layout *l)
+{
+  guint32 per_den;
+  guint64 per_num = hr_kv_cache_element_bytes_scaled (ctx->out->kv_type, &per_den);
+  guint64 g = rt_mul (ctx, rt_mul (ctx, l->global_elements, l->cells), per_num) / per_den;
+  guint64 s = rt_mul (ctx, rt_mul (ctx, l->sliding_elements, l->cells_swa), per_num) / per_den;
+  guint64 kv_bytes = rt_add (ctx, g, s);
+  HrRuntimeTerm *term;
+  char elem[32];
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) MIN (kv_bytes, (guint64) G_MAXINT64),
+                      l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
+  if (!ctx->text)
+    return;
+  if (per_den == 1)
+    g_snprintf (elem, sizeof elem, "%" G_GUINT64_FORMAT, per_num);
+  else
+    g_snprintf (elem, sizeof elem, "%" G_GUINT64_FORMAT "/%u", per_num, per_den);
+  kv_formula_0_30 (ctx, l, term, elem, kv_bytes);
+  kv_note_0_30 (ctx, l, term);
+}
+
+static void
+recurrent_term_0_30 (Ctx          *ctx,
+                     const Layout *l)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint64 rs;
+  HrRuntimeTerm *term;
+
+  if (l->n_recurrent == 0)
+    return;
+  rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots), 4);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) MIN (rs, (guint64) G_MAXINT64), SRC_030_RS);
+  if (ctx->text)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u recurrent layers x ((%u - 1) x (%u + 2 x %u x %u) + %u x %u) values x %s slots x 4 bytes = %s bytes"),
+                l->n_recurrent, spec->ssm_conv_kernel, spec->ssm_inner_size, spec->ssm_group_count,
+                spec->ssm_state_size, spec->ssm_state_size, spec->ssm_inner_size,
+                rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+}
+
+/* The CPU backend's output buffer: llama-server reserves one output row
+ * per slot; every buffer counts on a CPU-only server. */
+static void
+output_term_0_30 (Ctx          *ctx,
+                  const Layout *l)
+{
+  guint64 vocab = ctx->spec->vocab_size;
+  guint64 bytes;
+  HrRuntimeTerm *term;
+
+  if (ctx->in->backend != HR_RUNTIME_BACKEND_CPU || vocab == 0)
+    return;
+  bytes = rt_mul (ctx, rt_mul (ctx, l->slots, vocab), 4);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_OUTPUT, (gint64) MIN (bytes, (guint64) G_MAXINT64), SRC_030_OUTPUT);
+  if (!ctx->text)
+    return;
+  g_snprintf (term->formula, sizeof term->formula, _("slots x vocab x 4 = %s x %s x 4 = %s bytes"),
+              rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, vocab), rt_count (&ctx->counts, bytes));
+  g_snprintf (term->note, sizeof term->note, "%s",
+              _("The logits of one output per slot, f32, in host memory: on a GPU they are not in the size, on the CPU backend they are."));
+}
+
+/**
+ * rt_predict_0_30: (skip)
+ * @ctx: the prediction under way
+ * @f: the model's figures
+ *
+ * Ollama 0.30+ on llama-server: weights, KV cache, recurrent state, the
+ * output buffer (CPU backend) and the compute buffer (hr-runtime-compute.c).
+ */
+void
+rt_predict_0_30 (Ctx           *ctx,
+                 const Figures *f)
+{
+  Layout l;
+
+  layout_0_30 (ctx, &l);
+  weights_term_0_30 (ctx, f);
+  kv_term_0_30 (ctx, &l);
+  recurrent_term_0_30 (ctx, &l);
+  output_term_0_30 (ctx, &l);
+  rt_compute_0_30 (ctx, f, &l);
+}

@@ -1,0 +1,201 @@
+/* hr-runtime-compute.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ollama 0.30+: llama.cpp's compute buffer. llama-context.cpp
+ * graph_reserve builds the worst-case graph (ubatch tokens against one
+ * slot's stream of the KV cache: with Ollama's -np the cache is not
+ * unified, so the graph does not grow with slots) and ggml-alloc lays it
+ * out with reuse; the logged size is the peak of the tensors alive at
+ * once. The graph inputs live through the whole graph: the attention mask
+ * (llama-graph.cpp build_attn_inp_kq_mask: cells x ubatch, f16 with flash
+ * attention, f32 without; one per kind of layer, global and
+ * sliding-window). The rest is the peak of two phases: attention (without
+ * flash attention the scores, cells x ubatch x heads x 4 bytes, dominate)
+ * and the feed-forward block.
+ *
+ * Two models: the CPU backend's, fitted to the buffers a real llama-server
+ * logs (tests/llama/test-llama.c: five model shapes, contexts 512 to
+ * 16,384, 1 to 4 slots, f16 / q8_0 / q4_0); and the GPU one (CUDA, Metal),
+ * checked against the allocator figures in ollama-api.md.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-runtime-private.h"
+
+#define SRC_030_COMPUTE \
+  "Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch " \
+  "tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), " \
+  "after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB " \
+  "(llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off"
+#define SRC_030_COMPUTE_CPU \
+  "Headroom's model of llama.cpp src/llama-context.cpp graph_reserve on the CPU backend (ggml-alloc's peak of " \
+  "the worst-case graph; the mask from src/llama-graph.cpp build_attn_inp_kq_mask), fitted to the compute " \
+  "buffers llama-server (llama.cpp de3ff815, node-llama-cpp 3.22.1) logs for llama3.2:3b, qwen2.5:0.5b, " \
+  "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/test-llama.c)"
+
+/* The GPU backends' estimate (CUDA, Metal). */
+static void
+compute_gpu (Ctx           *ctx,
+             const Figures *f,
+             const Layout  *l)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  guint64 ubatch = l->ubatch;
+  guint64 emb = rt_embedding_of (spec);
+  guint64 heads = rt_heads_of (spec);
+  guint64 n_ff = f->n_ff;
+  guint64 compute, ffn, mask, scores = 0;
+  guint64 cells = l->n_global > 0 ? l->cells_seq : l->n_sliding > 0 ? l->cells_swa_seq : 0;
+  HrRuntimeTerm *term;
+
+  if (spec->expert_count > 1 && spec->expert_used_count > 0)
+    n_ff = rt_mul (ctx, n_ff, spec->expert_used_count);
+  if (out->flash_attention)
+    {
+      ffn = rt_mul (ctx, rt_mul (ctx, 4, ubatch), rt_add (ctx, rt_mul (ctx, 3, n_ff), emb));
+      mask = rt_mul (ctx, rt_mul (ctx, cells, ubatch), 4 + 2);
+      compute = rt_add (ctx, ffn, mask);
+    }
+  else
+    {
+      scores = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, cells, ubatch), heads), 4);
+      mask = rt_mul (ctx, rt_mul (ctx, cells, ubatch), 4);
+      ffn = rt_mul (ctx, rt_mul (ctx, 4, ubatch), rt_add (ctx, n_ff, emb));
+      compute = rt_add (ctx, rt_add (ctx, scores, mask), ffn);
+    }
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_030_COMPUTE);
+  if (!ctx->text)
+    return;
+  if (out->flash_attention)
+    {
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = %s x 4 x (3 x %s + %s) + %s x %s x 6 = %s bytes"),
+                  rt_count (&ctx->counts, ubatch), rt_count (&ctx->counts, n_ff), rt_count (&ctx->counts, emb),
+                  rt_count (&ctx->counts, cells), rt_count (&ctx->counts, ubatch), rt_count (&ctx->counts, compute));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits."));
+    }
+  else
+    {
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("cells x ubatch x heads x 4 + cells x ubatch x 4 + ubatch x 4 x (n_ff + embedding) = %s x %s x %s x 4 + %s x %s x 4 + %s x 4 x (%s + %s) = %s bytes"),
+                  rt_count (&ctx->counts, cells), rt_count (&ctx->counts, ubatch), rt_count (&ctx->counts, heads),
+                  rt_count (&ctx->counts, cells), rt_count (&ctx->counts, ubatch),
+                  rt_count (&ctx->counts, ubatch), rt_count (&ctx->counts, n_ff), rt_count (&ctx->counts, emb),
+                  rt_count (&ctx->counts, compute));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("Without flash attention the attention scores (cells x ubatch x heads, f32) dominate and grow with the context."));
+    }
+}
+
+/* The CPU backend. In units of ubatch x 4 bytes (one f32 value per token):
+ *  - feed-forward width: 3 x n_ff (gate, up, their product), or for a
+ *    mixture of experts 3 x n_ff x used + embedding x used (each chosen
+ *    expert's down projection) + embedding;
+ *  - flash attention: mask (2 bytes a cell) + width + 4 x embedding; with
+ *    a quantized cache 3 x (dense), 4 x (MoE), 5 x (gemma2, gemma3);
+ *  - without: mask (4 bytes a cell) + the larger of the attention phase,
+ *    3 x embedding + 2 x query width + 2 x KV width (4 x for gemma) + the
+ *    scores of the widest layer, and the feed-forward phase, width + 3 x
+ *    embedding + 2 x KV width;
+ *  - and the small inputs (tokens, positions, output ids): 5 units. */
+static void
+compute_cpu (Ctx           *ctx,
+             const Figures *f,
+             const Layout  *l)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  Counts *c = &ctx->counts;
+  guint64 u = rt_mul (ctx, l->ubatch, 4);
+  guint64 emb = rt_embedding_of (spec);
+  guint64 heads = rt_heads_of (spec);
+  guint64 q = rt_mul (ctx, heads, spec->key_length);
+  guint64 kv = rt_mul (ctx, spec->kv_heads, spec->key_length);
+  guint64 width, mask_cells, score_cells, mask, base, compute;
+  gboolean moe = spec->expert_count > 1 && spec->expert_used_count > 0;
+  gboolean gemma = rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gemma3");
+  /* Measured: with a quantized cache the feed-forward phase holds one
+   * embedding-wide tensor less (dense), the same (MoE) or one more (gemma2,
+   * gemma3); without flash attention gemma's attention phase holds two more
+   * KV-wide ones. */
+  guint emb_units = out->kv_type == HR_KV_CACHE_F16 || moe ? 4 : gemma ? 5 : 3;
+  guint kv_units = gemma ? 4 : 2;
+  HrRuntimeTerm *term;
+
+  if (moe)
+    width = rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
+                    rt_mul (ctx, emb, spec->expert_used_count + 1));
+  else
+    width = rt_mul (ctx, 3, f->n_ff);
+  mask_cells = rt_add (ctx, l->n_global > 0 ? l->cells_seq : 0, l->n_sliding > 0 ? l->cells_swa_seq : 0);
+  score_cells = l->n_global > 0 ? l->cells_seq : l->cells_swa_seq;
+  mask = rt_mul (ctx, rt_mul (ctx, mask_cells, l->ubatch), out->flash_attention ? 2 : 4);
+
+  if (out->flash_attention)
+    base = rt_mul (ctx, u, rt_add (ctx, width, rt_mul (ctx, emb_units, emb)));
+  else
+    {
+      guint64 scores = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4);
+      guint64 attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 2, q)),
+                                                           rt_mul (ctx, kv_units, kv))), scores);
+      guint64 ffn = rt_mul (ctx, u, rt_add (ctx, width, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 2, kv))));
+
+      base = MAX (attn, ffn);
+    }
+  compute = rt_add (ctx, rt_add (ctx, mask, base), rt_mul (ctx, 5, u));
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_030_COMPUTE_CPU);
+  if (!ctx->text)
+    return;
+  if (out->flash_attention)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("mask cells x ubatch x 2 + ubatch x 4 x (feed-forward width %s + %s x embedding + 5) = %s x %s x 2 + %s x 4 x (%s + %u x %s + 5) = %s bytes"),
+                moe ? _("3 x n_ff x used + embedding x (used + 1)") : _("3 x n_ff"),
+                emb_units == 4 ? "4" : emb_units == 5 ? "5" : "3",
+                rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, width),
+                emb_units, rt_count (c, emb), rt_count (c, compute));
+  else
+    g_snprintf (term->formula, sizeof term->formula,
+                _("mask cells x ubatch x 4 + max(ubatch x 4 x (3 x embedding + 2 x query width + %u x KV width) + cells x ubatch x heads x 4, ubatch x 4 x (feed-forward width + 3 x embedding + 2 x KV width)) + ubatch x 4 x 5 = %s x %s x 4 + max(%s x 4 x (3 x %s + 2 x %s + %u x %s) + %s x %s x %s x 4, %s x 4 x (%s + 3 x %s + 2 x %s)) + %s x 20 = %s bytes"),
+                kv_units, rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, emb),
+                rt_count (c, q), kv_units, rt_count (c, kv), rt_count (c, score_cells), rt_count (c, l->ubatch), rt_count (c, heads),
+                rt_count (c, l->ubatch), rt_count (c, width), rt_count (c, emb), rt_count (c, kv),
+                rt_count (c, l->ubatch), rt_count (c, compute));
+  g_snprintf (term->note, sizeof term->note, "%s",
+              _("The compute buffer is one slot's graph whatever the number of slots (Ollama's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention."));
+  if (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0)
+    rt_append_note (term, g_strcmp0 (f->n_ff_from, "parameters") == 0 ?
+                    _("n_ff inferred from the parameter count (no tensor list).") :
+                    _("n_ff unknown: taken as 4 x embedding."));
+}
+
+/**
+ * rt_compute_0_30: (skip)
+ * @ctx: the prediction under way
+ * @f: the model's figures
+ * @l: the KV layout
+ *
+ * Adds the compute-buffer term for the inputs' backend.
+ */
+void
+rt_compute_0_30 (Ctx           *ctx,
+                 const Figures *f,
+                 const Layout  *l)
+{
+  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
+    compute_cpu (ctx, f, l);
+  else
+    {
+      compute_gpu (ctx, f, l);
+      if (ctx->text && (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0))
+        rt_append_note (&ctx->out->terms[ctx->out->n_terms - 1],
+                        g_strcmp0 (f->n_ff_from, "parameters") == 0 ?
+                        _("n_ff inferred from the parameter count (no tensor list).") :
+                        _("n_ff unknown: taken as 4 x embedding."));
+    }
+}

@@ -1,0 +1,413 @@
+/* hr-runtime-figures.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The runtime model's shared pieces (hr-runtime-private.h): counts with
+ * thousands separators, overflow-checked arithmetic, terms and notes, and
+ * the model's figures (weights by tensor group, n_ff, which layers slide,
+ * recurrent state) read from its spec.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-runtime-private.h"
+#include "hr-units.h"
+
+
+
+const char *
+rt_count (Counts  *c,
+   guint64  value)
+{
+  char digits[32];
+  char *out = c->buf[c->next++ % G_N_ELEMENTS (c->buf)];
+  int n = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, value);
+  int o = 0;
+
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        out[o++] = ',';
+      out[o++] = digits[i];
+    }
+  out[o] = '\0';
+  return out;
+}
+
+void
+rt_note (Ctx        *ctx,
+          const char *format,
+          ...)
+{
+  va_list args;
+
+  if (!ctx->text || ctx->out->n_notes >= HR_RUNTIME_MAX_NOTES)
+    return;
+  va_start (args, format);
+  g_vsnprintf (ctx->out->notes[ctx->out->n_notes++], HR_RUNTIME_TEXT_LEN, format, args);
+  va_end (args);
+}
+
+guint64
+rt_mul (Ctx     *ctx,
+     guint64  a,
+     guint64  b)
+{
+  guint64 r;
+
+  if (!hr_mul_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+guint64
+rt_add (Ctx     *ctx,
+     guint64  a,
+     guint64  b)
+{
+  guint64 r;
+
+  if (!hr_add_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+guint64
+rt_pad_up (guint64 value,
+        guint64 to)
+{
+  return (value + to - 1) / to * to;
+}
+
+HrRuntimeTerm *
+rt_add_term (Ctx               *ctx,
+          HrRuntimeTermKind  kind,
+          gint64             bytes,
+          const char        *source)
+{
+  static const char *ids[HR_RUNTIME_N_TERM_KINDS] = {
+    [HR_RUNTIME_TERM_RESERVE] = "reserve",
+    [HR_RUNTIME_TERM_BUFFER_LAYER] = "buffer_layer",
+    [HR_RUNTIME_TERM_WEIGHTS] = "weights",
+    [HR_RUNTIME_TERM_OUTPUT] = "output",
+    [HR_RUNTIME_TERM_KV_CACHE] = "kv_cache",
+    [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
+    [HR_RUNTIME_TERM_COMPUTE] = "compute",
+    [HR_RUNTIME_TERM_LEARNED] = "learned",
+  };
+  HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
+
+  term->kind = kind;
+  term->id = ids[kind];
+  term->label = NULL;
+  term->bytes = bytes;
+  term->source = source;
+  term->formula[0] = '\0';
+  term->note[0] = '\0';
+  if (ctx->text)
+    {
+      switch (kind)
+        {
+        case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
+        case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
+        case HR_RUNTIME_TERM_WEIGHTS:
+          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") : _("Weights on the GPU");
+          break;
+        case HR_RUNTIME_TERM_OUTPUT:
+          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");
+          break;
+        case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
+        case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
+        case HR_RUNTIME_TERM_COMPUTE:
+          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
+          break;
+        case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
+        case HR_RUNTIME_N_TERM_KINDS:
+        default: break;
+        }
+    }
+  return term;
+}
+/* ------------------------------------------------------------ model figures */
+
+
+static gboolean
+name_is (const char *name,
+         const char *group)
+{
+  gsize n = strlen (group);
+
+  return strncmp (name, group, n) == 0 && name[n] == '.';
+}
+
+/* "blk.N.*": TRUE, with @out_first set when N is 0. */
+static gboolean
+blk_index (const char *name,
+           gboolean   *out_first)
+{
+  const char *p = name + 4;
+
+  if (name[0] != 'b' || name[1] != 'l' || name[2] != 'k' || name[3] != '.' || !g_ascii_isdigit (*p))
+    return FALSE;
+  *out_first = p[0] == '0' && p[1] == '.';
+  while (g_ascii_isdigit (*p))
+    p++;
+  return *p == '.';
+}
+
+guint32
+rt_heads_of (const HrModelSpec *spec)
+{
+  if (spec->heads > 0)
+    return spec->heads;
+  if (spec->embedding_length > 0 && spec->key_length > 0)
+    return MAX (1u, spec->embedding_length / spec->key_length);
+  return MAX (1u, spec->kv_heads);
+}
+
+guint32
+rt_embedding_of (const HrModelSpec *spec)
+{
+  if (spec->embedding_length > 0)
+    return spec->embedding_length;
+  return rt_heads_of (spec) * spec->key_length;
+}
+
+static void
+figure_n_ff (Ctx     *ctx,
+             Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint64 emb = rt_embedding_of (spec);
+
+  /* A mixture of experts: each expert's n_ff, from the expert tensors
+   * (ARCH.feed_forward_length is the dense width there, when present). */
+  if (spec->expert_count > 1 && spec->tensors != NULL)
+    {
+      for (guint i = 0; i < spec->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+
+          if (g_strcmp0 (t->name, "blk.0.ffn_down_exps.weight") == 0)
+            {
+              f->n_ff = (guint32) MIN (t->dims[0], G_MAXUINT32);
+              f->n_ff_from = "tensor";
+              return;
+            }
+        }
+    }
+  if (spec->feed_forward_length > 0)
+    {
+      f->n_ff = spec->feed_forward_length;
+      f->n_ff_from = "spec";
+      return;
+    }
+  if (spec->tensors != NULL)
+    {
+      for (guint i = 0; i < spec->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+
+          /* ffn_down is [n_ff, n_embd]: ne[0] is the intermediate size. */
+          if (g_strcmp0 (t->name, "blk.0.ffn_down.weight") == 0 ||
+              g_strcmp0 (t->name, "blk.0.ffn_down_exps.weight") == 0)
+            {
+              f->n_ff = (guint32) MIN (t->dims[0], G_MAXUINT32);
+              f->n_ff_from = "tensor";
+              return;
+            }
+        }
+    }
+  /* From the parameter count: P = embeddings + layers x (attention + 3 x
+   * embedding x n_ff) for a gated feed-forward, solved for n_ff. */
+  if (spec->parameters > 0 && spec->layers > 0 && emb > 0)
+    {
+      double heads = rt_heads_of (spec);
+      double kv = spec->kv_heads;
+      double embeddings = (double) spec->vocab_size * emb * (spec->tied_embeddings ? 1.0 : 2.0);
+      double attention = emb * (heads * spec->key_length + kv * spec->key_length +
+                                kv * spec->value_length + heads * spec->value_length);
+      double per_layer = ((double) spec->parameters - embeddings) / spec->layers;
+      double n_ff = (per_layer - attention) / (3.0 * emb);
+
+      if (spec->expert_count > 1)
+        n_ff /= spec->expert_count;
+      if (n_ff >= 1.0 && n_ff < 1e7)
+        {
+          f->n_ff = (guint32) (n_ff + 0.5);
+          f->n_ff_from = "parameters";
+          return;
+        }
+    }
+  f->n_ff = (guint32) MIN (4 * emb, G_MAXUINT32);
+  f->n_ff_from = "guess";
+}
+
+void
+rt_figure_weights (Ctx     *ctx,
+                Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  const HrPrecision *file_precision = hr_precision_lookup (spec->precision);
+  const HrPrecision *precision = ctx->in->precision;
+  gboolean same_precision = precision == NULL ||
+    (spec->precision != NULL && g_ascii_strcasecmp (precision->id, spec->precision) == 0);
+
+  memset (f, 0, sizeof *f);
+  f->bits = precision != NULL ? precision->bits_per_weight :
+            file_precision != NULL ? file_precision->bits_per_weight : 16.0;
+
+  if (spec->tensors != NULL && spec->tensors->len > 0 && same_precision)
+    {
+      gboolean have_output = FALSE;
+
+      f->exact = TRUE;
+      for (guint i = 0; i < spec->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+          gboolean first;
+
+          f->all = rt_add (ctx, f->all, t->bytes);
+          if (t->name == NULL)
+            continue;
+          /* The first letter sorts most names out without a string compare. */
+          switch (t->name[0])
+            {
+            case 'b':
+              if (blk_index (t->name, &first))
+                {
+                  f->blk_sum = rt_add (ctx, f->blk_sum, t->bytes);
+                  if (first)
+                    f->blk0 = rt_add (ctx, f->blk0, t->bytes);
+                }
+              break;
+            case 't':
+              if (name_is (t->name, "token_embd"))
+                f->token_embd = rt_add (ctx, f->token_embd, t->bytes);
+              break;
+            case 'o':
+              if (name_is (t->name, "output"))
+                {
+                  f->output = rt_add (ctx, f->output, t->bytes);
+                  have_output = TRUE;
+                }
+              else if (name_is (t->name, "output_norm"))
+                f->output_norm = rt_add (ctx, f->output_norm, t->bytes);
+              break;
+            default:
+              break;
+            }
+        }
+      f->tied = !have_output;
+    }
+  else
+    {
+      guint64 weights = hr_memory_spec_weight_bytes (spec, precision);
+      guint64 emb_values = rt_mul (ctx, spec->vocab_size, rt_embedding_of (spec));
+      guint64 embd = hr_memory_weight_bytes (emb_values, f->bits);
+      guint64 both;
+
+      f->exact = FALSE;
+      f->tied = spec->tied_embeddings;
+      f->all = weights;
+      f->token_embd = embd;
+      f->output = f->tied ? 0 : embd;
+      both = rt_add (ctx, f->token_embd, f->output);
+      f->blk_sum = weights > both ? weights - both : 0;
+      f->blk0 = spec->layers > 0 ? f->blk_sum / spec->layers : 0;
+
+      if (ctx->text)
+        {
+          char bits[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (bits, sizeof bits, "%.2f", f->bits);
+          if (spec->tensors != NULL && !same_precision)
+            rt_note (ctx, _("The tensor list is the file as pulled (%s); at %s the weights are sketched from the parameter count."),
+                      spec->precision, precision->label);
+          if (spec->vocab_size == 0)
+            rt_note (ctx, _("No tensor list and no vocabulary size: token_embd cannot be told apart from the other weights."));
+          else
+            rt_note (ctx, _("No tensor list: token_embd estimated as vocab x embedding x bits / 8 = %s x %s x %s / 8 = %s bytes, at the precision's average bits per weight."),
+                      rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, rt_embedding_of (spec)),
+                      bits, rt_count (&ctx->counts, embd));
+        }
+    }
+  figure_n_ff (ctx, f);
+}
+
+gboolean
+rt_arch_is (const HrModelSpec *spec,
+         const char        *arch)
+{
+  return spec->architecture != NULL && g_ascii_strcasecmp (spec->architecture, arch) == 0;
+}
+
+/* Does llama.cpp treat layer @i as a sliding-window layer? */
+gboolean
+rt_layer_sliding (const HrModelSpec *spec,
+                    guint              i)
+{
+  guint period = 0;
+
+  if (spec->sliding_window == 0)
+    return FALSE;
+  /* llama.cpp switches the phi3 architecture's sliding window off
+   * (load_hparams: "Phi SWA is currently disabled"). */
+  if (rt_arch_is (spec, "phi3"))
+    return FALSE;
+  if (spec->layer_sliding != NULL)
+    return hr_model_spec_layer_is_sliding (spec, i);
+  /* llama.cpp's per-architecture patterns (llama-model.cpp set_swa_pattern):
+   * a layer is sliding when i % period < period - 1. */
+  if (rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gpt-oss") || rt_arch_is (spec, "gptoss"))
+    period = 2;
+  else if (rt_arch_is (spec, "gemma3"))
+    period = 6;
+  else if (rt_arch_is (spec, "cohere2"))
+    period = 4;
+  if (period > 0)
+    return (i % period) < period - 1;
+  return hr_model_spec_layer_is_sliding (spec, i);
+}
+
+gboolean
+rt_layer_recurrent (const HrModelSpec *spec,
+                 guint              i)
+{
+  return hr_model_spec_layer_kv_heads (spec, i) == 0 &&
+         spec->ssm_state_size > 0 && spec->ssm_inner_size > 0;
+}
+
+/* Values of recurrent state per layer per slot (llama.cpp n_embd_r + n_embd_s). */
+guint64
+rt_recurrent_values (Ctx *ctx)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint64 r = 0, s;
+
+  if (spec->ssm_conv_kernel > 0)
+    r = rt_mul (ctx, spec->ssm_conv_kernel - 1,
+             rt_add (ctx, spec->ssm_inner_size,
+                  rt_mul (ctx, 2, rt_mul (ctx, spec->ssm_group_count, spec->ssm_state_size))));
+  s = rt_mul (ctx, spec->ssm_state_size, spec->ssm_inner_size);
+  return rt_add (ctx, r, s);
+}
+
+/* Appends " @text" to @term's note (cut at HR_RUNTIME_TEXT_LEN). */
+void
+rt_append_note (HrRuntimeTerm *term,
+                const char    *text)
+{
+  gsize len = strlen (term->note);
+
+  g_snprintf (term->note + len, sizeof term->note - len, len > 0 ? " %s" : "%s", text);
+}

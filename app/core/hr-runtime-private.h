@@ -1,0 +1,126 @@
+/* hr-runtime-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the runtime model's files share (hr-runtime.c, the public entry;
+ * hr-runtime-eras.c, versions and eras; hr-runtime-figures.c, the model's
+ * figures and the text helpers; hr-runtime-0-30.c, Ollama 0.30+ on
+ * llama-server; hr-runtime-compute.c, llama.cpp's compute buffer;
+ * hr-runtime-0-12.c, the old estimator). Not installed, not public.
+ */
+#pragma once
+
+#include "hr-runtime.h"
+
+G_BEGIN_DECLS
+
+#define MIB G_GUINT64_CONSTANT (1048576)
+
+/* llama.cpp pads the KV cache to 256 cells (ollama-api.md, "How Ollama 0.30+
+ * sizes a loaded model"; llama_kv_cache::get_padding). */
+#define KV_PAD_0_30 256u
+
+
+/* Thousands-separated counts without allocating: a ring of buffers. */
+typedef struct {
+  char buf[16][32];
+  guint next;
+} Counts;
+
+typedef struct {
+  const HrRuntimeInputs *in;
+  const HrModelSpec     *spec;
+  HrRuntimePrediction   *out;
+  gboolean               text;
+  gboolean               overflow;
+  Counts                 counts;
+  guint                  version_major, version_minor, version_patch;
+  gboolean               have_version;
+  gboolean               arch_gemma3;   /* looked up once: the per-layer loops ask */
+  gboolean               arch_gptoss;
+} Ctx;
+
+typedef struct {
+  gboolean exact;        /* from the tensor list */
+  gboolean tied;         /* no output tensor: the output shares token_embd */
+  guint64  all;          /* every tensor (estimate: the weights) */
+  guint64  token_embd;
+  guint64  output;       /* output group, 0 when tied */
+  guint64  output_norm;
+  guint64  blk_sum;      /* every blk.N group */
+  guint64  blk0;         /* the blk.0 group */
+  double   bits;         /* bits per weight used for estimates */
+  guint32  n_ff;
+  const char *n_ff_from; /* "spec", "tensor", "parameters", "guess" */
+} Figures;
+
+typedef struct {
+  guint64 reserve, buffer_layer, layers, output, kv, recurrent, graph;
+  guint64 kv0;
+  guint64 batch, context;
+  const char *graph_arch;
+} Old;
+
+/* Ollama 0.30+: the KV layout llama.cpp makes for one prediction. */
+typedef struct {
+  guint64  slots;
+  guint64  ubatch;
+  guint64  ctx_total;      /* num_ctx x slots */
+  guint64  cells_seq;      /* cells of one slot's stream: pad256(pad256(ctx_total) / slots) */
+  guint64  cells;          /* every stream of a global layer: cells_seq x slots */
+  guint64  cells_swa_seq;  /* one stream of a sliding-window layer, 0 = none */
+  guint64  cells_swa;      /* cells_swa_seq x slots */
+  guint    n_global, n_sliding, n_recurrent;
+  guint32  kvh_global, kvh_sliding;
+  gboolean mixed_heads;
+  guint64  global_elements, sliding_elements;  /* KV heads x (key + value length), summed */
+} Layout;
+
+const char    *rt_count           (Counts            *c,
+                                   guint64            value) G_GNUC_INTERNAL;
+void           rt_note            (Ctx               *ctx,
+                                   const char        *format,
+                                   ...) G_GNUC_PRINTF (2, 3) G_GNUC_INTERNAL;
+guint64        rt_mul             (Ctx               *ctx,
+                                   guint64            a,
+                                   guint64            b) G_GNUC_INTERNAL;
+guint64        rt_add             (Ctx               *ctx,
+                                   guint64            a,
+                                   guint64            b) G_GNUC_INTERNAL;
+guint64        rt_pad_up          (guint64            value,
+                                   guint64            to) G_GNUC_INTERNAL;
+HrRuntimeTerm *rt_add_term        (Ctx               *ctx,
+                                   HrRuntimeTermKind  kind,
+                                   gint64             bytes,
+                                   const char        *source) G_GNUC_INTERNAL;
+void           rt_append_note     (HrRuntimeTerm     *term,
+                                   const char        *text) G_GNUC_INTERNAL;
+guint          rt_version_key     (guint              major,
+                                   guint              minor,
+                                   guint              patch) G_GNUC_INTERNAL;
+gboolean       rt_arch_is         (const HrModelSpec *spec,
+                                   const char        *arch) G_GNUC_INTERNAL;
+guint32        rt_heads_of        (const HrModelSpec *spec) G_GNUC_INTERNAL;
+guint32        rt_embedding_of    (const HrModelSpec *spec) G_GNUC_INTERNAL;
+void           rt_figure_weights  (Ctx               *ctx,
+                                   Figures           *f) G_GNUC_INTERNAL;
+gboolean       rt_layer_sliding   (const HrModelSpec *spec,
+                                   guint              i) G_GNUC_INTERNAL;
+gboolean       rt_layer_recurrent (const HrModelSpec *spec,
+                                   guint              i) G_GNUC_INTERNAL;
+guint64        rt_recurrent_values (Ctx              *ctx) G_GNUC_INTERNAL;
+gboolean       rt_resolve_flash_attention (Ctx       *ctx,
+                                           GError   **error) G_GNUC_INTERNAL;
+void           rt_predict_0_30    (Ctx               *ctx,
+                                   const Figures     *f) G_GNUC_INTERNAL;
+void           rt_compute_0_30    (Ctx               *ctx,
+                                   const Figures     *f,
+                                   const Layout      *l) G_GNUC_INTERNAL;
+guint64        rt_old_compute     (Ctx               *ctx,
+                                   const Figures     *f,
+                                   guint32            slots,
+                                   Old               *o) G_GNUC_INTERNAL;
+void           rt_predict_0_12    (Ctx               *ctx,
+                                   const Figures     *f) G_GNUC_INTERNAL;
+
+G_END_DECLS

@@ -1,0 +1,468 @@
+/* test-llama.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Headroom's runtime prediction (app/core/hr-runtime.h, CPU backend) against
+ * a real llama-server: for each setting it writes a GGUF file with a real
+ * model's shapes and zero weights (llama-models.h), starts llama-server on
+ * 127.0.0.1 with the flags Ollama 0.30+ passes (llm/llama_server.go:
+ * -c num_ctx x slots, -np slots, -b 512 -ub 512, --flash-attn,
+ * --cache-type-k/-v, --log-verbosity 4), reads the buffer lines it logs
+ * (model, KV, compute, output), stops it by its PID, and compares each with
+ * the term Headroom predicts from the spec it reads from the same file:
+ * weights, KV and output to the log's resolution (llama.cpp prints MiB with
+ * two decimals, and Ollama sizes a model from that same line); the compute
+ * buffer within max(1 MiB, 3 %); the total within 1 %.
+ *
+ * The server comes from build-aux/llama-server (built from the llama.cpp
+ * source npm's node-llama-cpp ships); build-aux/test sets
+ * HEADROOM_LLAMA_SERVER. HEADROOM_LLAMA_REPORT names a file to write the
+ * comparison table to (Markdown).
+ *
+ * Two flags Ollama does not pass keep the figures about the model, not the
+ * machine: --no-repack (llama.cpp would otherwise copy Q4_0/Q4_K/Q8_0
+ * weights into a CPU_REPACK buffer on CPUs with AVX2 or NEON; the copy is
+ * reported separately) and --no-warmup (no decode before listening).
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <signal.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-gguf.h"
+#include "hr-runtime.h"
+#include "llama-models.h"
+
+#define MIB 1048576.0
+
+typedef struct {
+  const char *model;     /* LmModel id */
+  guint32     context;   /* num_ctx per slot */
+  guint32     slots;
+  gboolean    flash;
+  const char *kv;        /* f16, q8_0, q4_0 */
+} Setting;
+
+/* Every setting the suite runs: contexts, 1, 2 and 4 slots, the three KV
+ * types, flash attention on and off, on all five models. */
+static const Setting settings[] = {
+  { "llama3.2-3b", 512, 1, TRUE, "f16" },
+  { "llama3.2-3b", 4096, 1, TRUE, "f16" },
+  { "llama3.2-3b", 16384, 1, TRUE, "f16" },
+  { "llama3.2-3b", 512, 1, FALSE, "f16" },
+  { "llama3.2-3b", 4096, 1, FALSE, "f16" },
+  { "llama3.2-3b", 16384, 1, FALSE, "f16" },
+  { "llama3.2-3b", 4096, 2, TRUE, "f16" },
+  { "llama3.2-3b", 4096, 4, TRUE, "f16" },
+  { "llama3.2-3b", 4096, 2, FALSE, "f16" },
+  { "llama3.2-3b", 4096, 1, TRUE, "q8_0" },
+  { "llama3.2-3b", 16384, 1, TRUE, "q4_0" },
+  { "qwen2.5-0.5b", 4096, 1, TRUE, "f16" },
+  { "qwen2.5-0.5b", 16384, 1, TRUE, "f16" },
+  { "qwen2.5-0.5b", 4096, 1, FALSE, "f16" },
+  { "qwen2.5-0.5b", 2048, 4, FALSE, "f16" },
+  { "qwen2.5-0.5b", 4096, 1, TRUE, "q4_0" },
+  { "gemma2-2b", 4096, 1, TRUE, "f16" },
+  { "gemma2-2b", 8192, 1, FALSE, "f16" },
+  { "gemma2-2b", 8192, 1, TRUE, "q4_0" },
+  { "gemma2-2b", 4096, 1, FALSE, "f16" },
+  { "gemma2-2b", 8192, 2, TRUE, "f16" },
+  { "gemma2-2b", 4096, 4, FALSE, "f16" },
+  { "gemma3-1b", 512, 1, TRUE, "f16" },
+  { "gemma3-1b", 4096, 1, TRUE, "f16" },
+  { "gemma3-1b", 16384, 1, FALSE, "f16" },
+  { "gemma3-1b", 4096, 2, TRUE, "f16" },
+  { "gemma3-1b", 4096, 1, TRUE, "q4_0" },
+  { "gemma3-1b", 8192, 4, TRUE, "q8_0" },
+  { "qwen3-30b-a3b", 4096, 1, TRUE, "f16" },
+  { "qwen3-30b-a3b", 16384, 1, TRUE, "f16" },
+  { "qwen3-30b-a3b", 4096, 1, FALSE, "f16" },
+  { "qwen3-30b-a3b", 4096, 2, TRUE, "q8_0" },
+};
+
+/* What llama-server logged, in MiB as printed (-1 = no such line). */
+typedef struct {
+  double model, kv, compute, output;
+  guint  n_model, n_kv, n_compute, n_output;
+  gboolean listening;
+  gboolean refused_v;    /* "quantized V cache requires flash_attn" */
+  GString *log;
+} Logged;
+
+typedef struct {
+  char  *dir;
+  char  *server;
+  GHashTable *paths;     /* model id -> written GGUF path */
+  GHashTable *specs;     /* model id -> HrModelSpec */
+  GString *report;
+  double worst[5];       /* weights, kv, output, compute, total: worst |error| in % */
+  double worst_mib[5];
+} Suite;
+
+static Suite suite;
+
+static LmModel *
+model_for (const char *id)
+{
+  static LmModel *(*const builders[]) (void) = {
+    lm_llama32_3b, lm_qwen25_05b, lm_gemma2_2b, lm_gemma3_1b, lm_qwen3_30b_a3b,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
+    {
+      LmModel *m = builders[i] ();
+
+      if (g_strcmp0 (m->id, id) == 0)
+        return m;
+      lm_model_free (m);
+    }
+  g_assert_not_reached ();
+}
+
+/* The file and the spec Headroom reads from it, written once per model. */
+static const HrModelSpec *
+spec_for (const char  *id,
+          const char **out_path)
+{
+  HrModelSpec *spec = g_hash_table_lookup (suite.specs, id);
+
+  if (spec == NULL)
+    {
+      g_autoptr(LmModel) m = model_for (id);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrGgufFile) file = NULL;
+      char *path = g_strdup_printf ("%s/%s.gguf", suite.dir, id);
+
+      lm_model_write (m, path);
+      file = hr_gguf_file_load (path, NULL, &error);
+      g_assert_no_error (error);
+      spec = hr_gguf_file_to_model_spec (file, m->like, NULL, &error);
+      g_assert_no_error (error);
+      g_hash_table_insert (suite.paths, g_strdup (id), path);
+      g_hash_table_insert (suite.specs, g_strdup (id), spec);
+    }
+  *out_path = g_hash_table_lookup (suite.paths, id);
+  return spec;
+}
+
+static guint16
+free_port (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, &error);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+/* "<prefix>: <BACKEND> <what> buffer size = <MiB> MiB" (the line Ollama's
+ * llm/llama_server.go bufferSizeRegex reads). */
+static void
+parse_line (Logged     *logged,
+            const char *line)
+{
+  static const char *const kinds[] = { " model buffer size", " KV buffer size",
+                                       " compute buffer size", " output buffer size" };
+  double *sums[] = { &logged->model, &logged->kv, &logged->compute, &logged->output };
+  guint *counts[] = { &logged->n_model, &logged->n_kv, &logged->n_compute, &logged->n_output };
+
+  g_string_append_printf (logged->log, "%s\n", line);
+  if (strstr (line, "listening on http://") != NULL)
+    logged->listening = TRUE;
+  if (strstr (line, "quantized V cache requires flash_attn") != NULL)
+    logged->refused_v = TRUE;
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      const char *at = strstr (line, kinds[k]);
+      const char *eq;
+
+      if (at == NULL || (eq = strchr (at, '=')) == NULL)
+        continue;
+      *sums[k] += g_ascii_strtod (eq + 1, NULL);
+      (*counts[k])++;
+    }
+}
+
+typedef struct {
+  GSubprocess *server;
+  GMainLoop   *loop;
+  guint        tries;
+  gboolean     done;
+} Stop;
+
+static void
+stop_waited (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  Stop *stop = data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  stop->done = TRUE;
+  g_main_loop_quit (stop->loop);
+}
+
+static gboolean
+stop_again (gpointer data)
+{
+  Stop *stop = data;
+
+  if (g_subprocess_get_identifier (stop->server) == NULL)
+    return G_SOURCE_CONTINUE;
+  if (++stop->tries >= 10)
+    g_subprocess_force_exit (stop->server);
+  else
+    g_subprocess_send_signal (stop->server, SIGTERM);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_server (GSubprocess *server)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  Stop stop = { server, NULL, 0, FALSE };
+  GSource *timer;
+
+  g_main_context_push_thread_default (context);
+  stop.loop = g_main_loop_new (context, FALSE);
+  if (g_subprocess_get_identifier (server) != NULL)
+    g_subprocess_send_signal (server, SIGTERM);
+  g_subprocess_wait_async (server, NULL, stop_waited, &stop);
+  timer = g_timeout_source_new_seconds (1);
+  g_source_set_callback (timer, stop_again, &stop, NULL);
+  g_source_attach (timer, context);
+  while (!stop.done)
+    g_main_loop_run (stop.loop);
+  g_source_destroy (timer);
+  g_source_unref (timer);
+  g_main_loop_unref (stop.loop);
+  g_main_context_pop_thread_default (context);
+}
+
+static void
+run_server (const Setting *s,
+            const char    *path,
+            Logged        *logged)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autofree char *ctx = g_strdup_printf ("%u", s->context * s->slots);
+  g_autofree char *np = g_strdup_printf ("%u", s->slots);
+  char *line;
+
+  memset (logged, 0, sizeof *logged);
+  logged->log = g_string_new (NULL);
+  server = g_subprocess_launcher_spawn (launcher, &error, suite.server,
+                                        "--model", path, "--host", "127.0.0.1", "--port", port,
+                                        "--no-webui", "-c", ctx, "-np", np, "-b", "512", "-ub", "512",
+                                        "--cache-type-k", s->kv, "--cache-type-v", s->kv,
+                                        "--flash-attn", s->flash ? "on" : "off",
+                                        "--log-verbosity", "4", "--no-log-prefix", "--no-log-timestamps",
+                                        "--no-repack", "--no-warmup", "-t", "2", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error)) != NULL)
+    {
+      parse_line (logged, line);
+      g_free (line);
+      if (logged->listening)
+        break;
+    }
+  g_assert_no_error (error);
+  /* Done reading: stop it by its PID. SIGTERM asks llama-server to shut
+   * down; one that arrives while it is still starting its loops can be
+   * lost, so it is sent again every second, and after ten SIGKILL ends it. */
+  g_input_stream_close (G_INPUT_STREAM (lines), NULL, NULL);
+  stop_server (server);
+}
+
+/* Compares one term; returns the error in MiB and records the worst. */
+static double
+compare (guint       slot,
+         double      logged_mib,
+         guint64     predicted,
+         double     *out_percent)
+{
+  double mib = (double) predicted / MIB;
+  double diff = mib - logged_mib;
+  double percent = logged_mib > 0 ? 100.0 * diff / logged_mib : (predicted == 0 ? 0 : 100);
+
+  suite.worst[slot] = MAX (suite.worst[slot], ABS (percent));
+  suite.worst_mib[slot] = MAX (suite.worst_mib[slot], ABS (diff));
+  *out_percent = percent;
+  return diff;
+}
+
+static void
+test_setting (gconstpointer data)
+{
+  const Setting *s = data;
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s->model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+  HrKvCacheType kv;
+  double w_diff, kv_diff, out_diff, c_diff, t_diff;
+  double w_pc, kv_pc, out_pc, c_pc, t_pc, total_logged;
+
+  g_assert_true (hr_kv_cache_type_from_string (s->kv, &kv));
+  hr_runtime_inputs_init (&in, spec, s->context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = s->slots;
+  in.kv_type = kv;
+  in.flash_attention = s->flash ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+
+  run_server (s, path, &logged);
+  if (!logged.listening)
+    g_printerr ("%s", logged.log->str);
+  g_assert_true (logged.listening);
+  g_assert_cmpuint (logged.n_model, >=, 1);
+  g_assert_cmpuint (logged.n_kv, >=, 1);
+  g_assert_cmpuint (logged.n_compute, ==, 1);
+  g_assert_cmpuint (logged.n_output, ==, 1);
+
+  w_diff = compare (0, logged.model, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS), &w_pc);
+  kv_diff = compare (1, logged.kv, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), &kv_pc);
+  out_diff = compare (2, logged.output, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT), &out_pc);
+  c_diff = compare (3, logged.compute, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE), &c_pc);
+  total_logged = logged.model + logged.kv + logged.output + logged.compute;
+  t_diff = compare (4, total_logged, p.total_bytes, &t_pc);
+
+  if (suite.report != NULL)
+    g_string_append_printf (suite.report,
+                            "| %s | %u | %u | %s | %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
+                            s->model, s->context, s->slots, s->flash ? "on" : "off", s->kv,
+                            logged.model, logged.model + w_diff, logged.kv, logged.kv + kv_diff,
+                            logged.output, logged.output + out_diff,
+                            logged.compute, logged.compute + c_diff, c_diff, c_pc,
+                            total_logged, total_logged + t_diff, t_pc);
+  g_string_free (logged.log, TRUE);
+
+  /* Weights, KV and output: what llama.cpp printed, to its two decimals. */
+  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051);
+  g_assert_cmpfloat (ABS (kv_diff), <=, 0.0051 * logged.n_kv);
+  g_assert_cmpfloat (ABS (out_diff), <=, 0.0051);
+  /* Compute: within max(1 MiB, 3 %). Total: within 1 %. */
+  g_assert_cmpfloat (ABS (c_diff), <=, MAX (1.0, 0.03 * logged.compute));
+  g_assert_cmpfloat (ABS (t_pc), <=, 1.0);
+}
+
+/* Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to both caches whatever the
+ * flash-attention setting; llama.cpp refuses a quantized V cache without
+ * it, and Headroom says so instead of predicting an f16 cache. */
+static void
+test_quantized_v_without_flash (void)
+{
+  static const Setting s = { "qwen2.5-0.5b", 4096, 1, FALSE, "q8_0" };
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_OFF;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "flash attention"));
+
+  run_server (&s, path, &logged);
+  g_assert_false (logged.listening);
+  g_assert_true (logged.refused_v);
+  g_string_free (logged.log, TRUE);
+}
+
+static void
+write_report (void)
+{
+  const char *report = g_getenv ("HEADROOM_LLAMA_REPORT");
+  g_autoptr(GError) error = NULL;
+  static const char *const names[] = { "weights", "KV cache", "output", "compute", "total" };
+
+  if (report == NULL || suite.report == NULL)
+    return;
+  g_string_append (suite.report, "\nWorst error per term:\n\n");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_string_append_printf (suite.report, "- %s: %.2f MiB, %.2f %%\n", names[i], suite.worst_mib[i], suite.worst[i]);
+  g_assert_true (g_file_set_contents (report, suite.report->str, -1, &error));
+  g_assert_no_error (error);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL)
+    g_test_set_nonfatal_assertions ();
+  suite.server = g_strdup (g_getenv ("HEADROOM_LLAMA_SERVER"));
+  if (suite.server == NULL || !g_file_test (suite.server, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_printerr ("HEADROOM_LLAMA_SERVER is not set to an executable llama-server: "
+                  "run build-aux/test, which builds it (build-aux/llama-server) and sets it\n");
+      return 1;
+    }
+  suite.dir = g_dir_make_tmp ("headroom-llama-XXXXXX", &error);
+  g_assert_no_error (error);
+  suite.paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  suite.specs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) hr_model_spec_free);
+  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL)
+    suite.report = g_string_new ("| model | num_ctx | slots | flash | KV | weights MiB llama.cpp / Headroom | KV MiB | output MiB | compute MiB (error) | total MiB (error) |\n"
+                                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    {
+      const Setting *s = &settings[i];
+      g_autofree char *name = g_strdup_printf ("/llama/%s/ctx%u-np%u-fa%s-%s", s->model, s->context,
+                                               s->slots, s->flash ? "on" : "off", s->kv);
+      g_test_add_data_func (name, s, test_setting);
+    }
+  g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+
+  status = g_test_run ();
+  write_report ();
+
+  {
+    GHashTableIter iter;
+    gpointer path;
+
+    g_hash_table_iter_init (&iter, suite.paths);
+    while (g_hash_table_iter_next (&iter, NULL, &path))
+      g_unlink (path);
+  }
+  g_rmdir (suite.dir);
+  g_hash_table_unref (suite.paths);
+  g_hash_table_unref (suite.specs);
+  if (suite.report != NULL)
+    g_string_free (suite.report, TRUE);
+  g_free (suite.dir);
+  g_free (suite.server);
+  return status;
+}
