@@ -258,6 +258,63 @@ _hr_memory_chart_pool_segment_label (HrMemoryChart *self,
 /* ------------------------------------------------------------------ */
 /* Models mode                                                         */
 
+/* The vertical grid and its labels, every @step up to @axis_max. */
+static void
+draw_grid (HrMemoryChart *self,
+           GtkSnapshot   *snapshot,
+           double         x0,
+           double         scale,
+           double         step,
+           double         axis_max,
+           double         top,
+           double         bottom,
+           double         width)
+{
+  for (double v = 0; v <= axis_max + step / 2; v += step)
+    {
+      double x = x0 + v * scale;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *text = NULL;
+      g_autoptr(PangoLayout) layout = NULL;
+      int tw;
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, x - 0.5, top - 4, 1, bottom - top + 8);
+      g_ascii_formatd (buf, sizeof buf, "%g", v);
+      text = v == 0 ? g_strdup ("0")
+                    : g_strdup_printf ("%s %s", buf, hr_gui_unit_label (self->unit));
+      layout = _hr_memory_chart_make_layout (self, text, FALSE);
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      _hr_memory_chart_draw_layout (snapshot, layout, CLAMP (x - tw / 2.0, 0, width - tw), bottom + AXIS_GAP,
+                                    &self->colors.dim_fg);
+    }
+}
+
+/* The budget, headroom and pool lines over the bars. */
+static void
+draw_board_lines (HrMemoryChart *self,
+                  GtkSnapshot   *snapshot,
+                  GArray        *hits,
+                  const HrBoard *board,
+                  double         x0,
+                  double         scale,
+                  double         top,
+                  double         bottom)
+{
+  const guint64 values[3] = {
+    hr_board_budget_bytes (board), hr_board_headroom_bytes (board), board->pool_bytes,
+  };
+  const Segment segs[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
+
+  for (guint s = 0; s < 3; s++)
+    {
+      double x = x0 + to_unit (self, values[s]) * scale;
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x - LINE_WIDTH / 2, top - 6,
+                                  LINE_WIDTH, bottom - top + 12);
+      _hr_memory_chart_add_hit (hits, x - 4, top - 6, 8, bottom - top + 12, 0, segs[s]);
+    }
+}
+
 double
 _hr_memory_chart_draw_models (HrMemoryChart *self,
                               GtkSnapshot   *snapshot,
@@ -333,24 +390,7 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   top = y;
   bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
 
-  /* Grid and axis labels */
-  for (double v = 0; v <= axis_max + step / 2; v += step)
-    {
-      double x = x0 + v * scale;
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      g_autofree char *text = NULL;
-      g_autoptr(PangoLayout) layout = NULL;
-      int tw;
-
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, x - 0.5, top - 4, 1, bottom - top + 8);
-      g_ascii_formatd (buf, sizeof buf, "%g", v);
-      text = v == 0 ? g_strdup ("0")
-                    : g_strdup_printf ("%s %s", buf, hr_gui_unit_label (self->unit));
-      layout = _hr_memory_chart_make_layout (self, text, FALSE);
-      pango_layout_get_pixel_size (layout, &tw, NULL);
-      _hr_memory_chart_draw_layout (snapshot, layout, CLAMP (x - tw / 2.0, 0, width - tw), bottom + AXIS_GAP,
-                                    &self->colors.dim_fg);
-    }
+  draw_grid (self, snapshot, x0, scale, step, axis_max, top, bottom, width);
 
   for (guint i = 0; i < self->bars->len; i++)
     {
@@ -393,22 +433,7 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
         }
     }
 
-  /* Budget, headroom and pool lines over the bars */
-  {
-    const guint64 values[3] = {
-      hr_board_budget_bytes (board), hr_board_headroom_bytes (board), board->pool_bytes,
-    };
-    const Segment segs[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
-
-    for (guint s = 0; s < 3; s++)
-      {
-        double x = x0 + to_unit (self, values[s]) * scale;
-
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x - LINE_WIDTH / 2, top - 6,
-                                    LINE_WIDTH, bottom - top + 12);
-        _hr_memory_chart_add_hit (hits, x - 4, top - 6, 8, bottom - top + 12, 0, segs[s]);
-      }
-  }
+  draw_board_lines (self, snapshot, hits, board, x0, scale, top, bottom);
 
   y = bottom + AXIS_GAP + th + 6;
 
