@@ -12,6 +12,7 @@
 G_BEGIN_DECLS
 
 GPtrArray    *hr_window_get_messages      (HrWindow        *self);
+AdwViewStack *hr_window_get_stack         (HrWindow        *self);
 HrGgufPage   *hr_window_get_gguf_page     (HrWindow        *self);
 void          _hr_window_class_actions_init (GtkWidgetClass *widget_class);
 

@@ -25,7 +25,6 @@ G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
 
 HrWindow     *hr_window_new             (GtkApplication *application);
 HrModelsPage *hr_window_get_models_page (HrWindow       *self);
-AdwViewStack *hr_window_get_stack       (HrWindow       *self);
 void          hr_window_add_toast       (HrWindow       *self,
                                          const char     *message);
 
