@@ -1,0 +1,688 @@
+/* hr-memory-chart.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMemoryChart's widget: colours from the theme, measuring, snapshot,
+ * the rows it follows, its properties and API, and export.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+#include "hr-memory-chart-private.h"
+#include "hr-pool.h"
+
+G_DEFINE_FINAL_TYPE (HrMemoryChart, hr_memory_chart, GTK_TYPE_WIDGET)
+
+G_DEFINE_ENUM_TYPE (HrMemoryChartMode, hr_memory_chart_mode,
+                    G_DEFINE_ENUM_VALUE (HR_MEMORY_CHART_MODE_MODELS, "models"),
+                    G_DEFINE_ENUM_VALUE (HR_MEMORY_CHART_MODE_POOL, "pool"))
+
+enum {
+  PROP_0,
+  PROP_MODE,
+  PROP_UNIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* Colours                                                             */
+
+static void
+lookup_color (GtkStyleContext *context,
+              const char      *name,
+              const char      *fallback_name,
+              const char      *fallback_spec,
+              GdkRGBA         *out)
+{
+  if (gtk_style_context_lookup_color (context, name, out))
+    return;
+  if (fallback_name != NULL && gtk_style_context_lookup_color (context, fallback_name, out))
+    return;
+  gdk_rgba_parse (out, fallback_spec);
+}
+
+static void
+load_colors (HrMemoryChart *self)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+  Colors *c = &self->colors;
+
+  /* Named colours of libadwaita 1.2 and of ui/style.css (style-dark.css). */
+  lookup_color (context, "hr_weights_color", "blue_3", "#3584e4", &c->seg[SEG_WEIGHTS]);
+  lookup_color (context, "hr_kv_color", "purple_2", "#c061cb", &c->seg[SEG_KV_CACHE]);
+  lookup_color (context, "hr_overhead_color", "orange_3", "#ff7800", &c->seg[SEG_OVERHEAD]);
+  lookup_color (context, "hr_learned_color", "brown_2", "#b5835a", &c->seg[SEG_LEARNED]);
+  lookup_color (context, "hr_resident_color", "light_5", "#9a9996", &c->seg[SEG_RESIDENT]);
+  lookup_color (context, "hr_reserve_color", "light_3", "#deddda", &c->seg[SEG_RESERVE]);
+  lookup_color (context, "hr_free_color", "success_color", "#26a269", &c->seg[SEG_FREE]);
+  lookup_color (context, "success_color", NULL, "#1b8553", &c->seg[SEG_LINE_BUDGET]);
+  lookup_color (context, "warning_color", NULL, "#9c6e03", &c->seg[SEG_LINE_HEADROOM]);
+  lookup_color (context, "error_color", NULL, "#c01c28", &c->seg[SEG_LINE_POOL]);
+  lookup_color (context, "window_fg_color", NULL, "rgba(0,0,0,0.8)", &c->fg);
+  lookup_color (context, "window_bg_color", NULL, "#fafafa", &c->bg);
+  lookup_color (context, "accent_bg_color", NULL, "#3584e4", &c->selection);
+
+  c->dim_fg = c->fg;
+  c->dim_fg.alpha *= 0.6f;
+  c->grid = c->fg;
+  c->grid.alpha *= 0.12f;
+  c->selection.alpha = 0.16f;
+  c->hover = c->fg;
+  c->hover.alpha = 0.18f;
+}
+
+/* ------------------------------------------------------------------ */
+/* GtkWidget                                                           */
+
+static void
+hr_memory_chart_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+
+  _hr_memory_chart_draw_chart (self, snapshot, self->hits,
+                               gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+}
+
+static void
+hr_memory_chart_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+  gboolean pool = self->mode == HR_MEMORY_CHART_MODE_POOL;
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = pool ? 180 : 200;
+      *natural = pool ? 200 : 380;
+    }
+  else
+    {
+      double width = for_size > 0 ? for_size : (pool ? 240 : 520);
+      double height = _hr_memory_chart_draw_chart (self, NULL, NULL, width, 0);
+
+      *minimum = *natural = (int) ceil (height);
+    }
+}
+
+/* The pool column's legend wraps its long names, so its height follows
+ * the width it gets; the models chart's does not. */
+static GtkSizeRequestMode
+hr_memory_chart_get_request_mode (GtkWidget *widget)
+{
+  return HR_MEMORY_CHART (widget)->mode == HR_MEMORY_CHART_MODE_POOL ?
+         GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
+static void
+hr_memory_chart_css_changed (GtkWidget         *widget,
+                             GtkCssStyleChange *change)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+
+  GTK_WIDGET_CLASS (hr_memory_chart_parent_class)->css_changed (widget, change);
+
+  load_colors (self);
+  g_hash_table_remove_all (self->layouts);
+  gtk_widget_queue_resize (widget);
+}
+
+/* ------------------------------------------------------------------ */
+/* The list                                                            */
+
+static void
+collect_bars (HrMemoryChart *self)
+{
+  guint n;
+
+  g_ptr_array_set_size (self->bars, 0);
+  self->n_rows = 0;
+
+  if (self->rows == NULL || self->mode != HR_MEMORY_CHART_MODE_MODELS)
+    return;
+
+  self->n_rows = g_list_model_get_n_items (self->rows);
+  n = MIN (self->n_rows, HR_MEMORY_CHART_MAX_BARS);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (self->bars, g_list_model_get_item (self->rows, i));
+}
+
+static void
+on_items_changed (GListModel    *model,
+                  guint          position,
+                  guint          removed,
+                  guint          added,
+                  HrMemoryChart *self)
+{
+  /* Only the first rows are drawn: later changes move nothing on screen,
+   * except the count under the chart. */
+  if (position >= HR_MEMORY_CHART_MAX_BARS && removed == added)
+    return;
+
+  hr_memory_chart_update (self);
+}
+
+/**
+ * hr_memory_chart_update:
+ * @self: a #HrMemoryChart
+ *
+ * The rows' evaluations changed (a slider moved): re-reads the first rows of
+ * the list, rewrites the accessible description and redraws.
+ */
+void
+hr_memory_chart_update (HrMemoryChart *self)
+{
+  guint bars_before;
+  gboolean truncated_before;
+
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  bars_before = self->bars->len;
+  truncated_before = self->n_rows > self->bars->len;
+
+  collect_bars (self);
+  _hr_memory_chart_update_description (self);
+
+  /* The height depends on the number of bars (and the note under them),
+   * not on their figures: a slider step only needs a redraw. */
+  if (bars_before == self->bars->len && truncated_before == (self->n_rows > self->bars->len))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_memory_chart_dispose (GObject *object)
+{
+  HrMemoryChart *self = (HrMemoryChart *)object;
+
+  if (self->rows != NULL)
+    g_clear_signal_handler (&self->items_changed_id, self->rows);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->selected);
+  g_clear_object (&self->followed);
+  if (self->bars != NULL)
+    g_ptr_array_set_size (self->bars, 0);
+
+  G_OBJECT_CLASS (hr_memory_chart_parent_class)->dispose (object);
+}
+
+static void
+hr_memory_chart_finalize (GObject *object)
+{
+  HrMemoryChart *self = (HrMemoryChart *)object;
+
+  g_clear_pointer (&self->bars, g_ptr_array_unref);
+  g_clear_pointer (&self->hits, g_array_unref);
+  g_clear_pointer (&self->layouts, g_hash_table_unref);
+  g_clear_pointer (&self->board, hr_board_free);
+  g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->learned_text, g_free);
+
+  G_OBJECT_CLASS (hr_memory_chart_parent_class)->finalize (object);
+}
+
+static void
+hr_memory_chart_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_UNIT:
+      g_value_set_int (value, self->unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_memory_chart_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE:
+      hr_memory_chart_set_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_UNIT:
+      hr_memory_chart_set_unit (self, g_value_get_int (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_memory_chart_class_init (HrMemoryChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_memory_chart_dispose;
+  object_class->finalize = hr_memory_chart_finalize;
+  object_class->get_property = hr_memory_chart_get_property;
+  object_class->set_property = hr_memory_chart_set_property;
+
+  widget_class->snapshot = hr_memory_chart_snapshot;
+  widget_class->measure = hr_memory_chart_measure;
+  widget_class->get_request_mode = hr_memory_chart_get_request_mode;
+  widget_class->css_changed = hr_memory_chart_css_changed;
+  widget_class->query_tooltip = _hr_memory_chart_query_tooltip;
+
+  /**
+   * HrMemoryChart:mode:
+   *
+   * "models": one bar per model of the list; "pool": the board's pool as one
+   * column for the selected model.
+   */
+  properties[PROP_MODE] =
+    g_param_spec_enum ("mode", NULL, NULL,
+                       HR_TYPE_MEMORY_CHART_MODE, HR_MEMORY_CHART_MODE_MODELS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * HrMemoryChart:unit:
+   *
+   * The axis and labels in GB (0, bytes / 1e9) or GiB (1, bytes / 1024^3).
+   */
+  properties[PROP_UNIT] =
+    g_param_spec_int ("unit", NULL, NULL,
+                      HR_UNIT_GB, HR_UNIT_GIB, HR_UNIT_GB,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "memorychart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+hr_memory_chart_init (HrMemoryChart *self)
+{
+  GtkEventController *motion;
+
+  self->bars = g_ptr_array_new_with_free_func (g_object_unref);
+  self->hits = g_array_new (FALSE, FALSE, sizeof (HitRect));
+  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->hover_bar = -1;
+  self->hover_segment = N_SEGS;
+  self->description = g_strdup ("");
+
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (_hr_memory_chart_on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (_hr_memory_chart_on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory chart"),
+                                  -1);
+  load_colors (self);
+}
+
+/**
+ * hr_memory_chart_new:
+ * @mode: models (one bar per model) or pool (one column)
+ *
+ * Returns: (transfer floating): a new #HrMemoryChart
+ */
+GtkWidget *
+hr_memory_chart_new (HrMemoryChartMode mode)
+{
+  return g_object_new (HR_TYPE_MEMORY_CHART, "mode", mode, NULL);
+}
+
+/**
+ * hr_memory_chart_get_mode:
+ * @self: a #HrMemoryChart
+ *
+ * Returns: the chart's mode
+ */
+HrMemoryChartMode
+hr_memory_chart_get_mode (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), HR_MEMORY_CHART_MODE_MODELS);
+
+  return self->mode;
+}
+
+/**
+ * hr_memory_chart_set_mode:
+ * @self: a #HrMemoryChart
+ * @mode: models or pool
+ *
+ * Sets what the chart draws.
+ */
+void
+hr_memory_chart_set_mode (HrMemoryChart     *self,
+                          HrMemoryChartMode  mode)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  if (self->mode == mode)
+    return;
+
+  self->mode = mode;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  mode == HR_MEMORY_CHART_MODE_POOL ? _("Pool chart")
+                                                                    : _("Memory chart"),
+                                  -1);
+  hr_memory_chart_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+/**
+ * hr_memory_chart_get_unit:
+ * @self: a #HrMemoryChart
+ *
+ * Returns: the unit of the axis and the labels
+ */
+HrUnit
+hr_memory_chart_get_unit (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), HR_UNIT_GB);
+
+  return self->unit;
+}
+
+/**
+ * hr_memory_chart_set_unit:
+ * @self: a #HrMemoryChart
+ * @unit: GB (decimal) or GiB (binary), the "units" preference
+ *
+ * Sets the unit the axis, the legend and the description use.
+ */
+void
+hr_memory_chart_set_unit (HrMemoryChart *self,
+                          HrUnit         unit)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  if (self->unit == unit)
+    return;
+
+  self->unit = unit;
+  hr_memory_chart_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+}
+
+/**
+ * hr_memory_chart_set_rows:
+ * @self: a #HrMemoryChart
+ * @rows: (nullable): a #GListModel of #HrModelRow, in the order to draw
+ *
+ * Sets the list whose first %HR_MEMORY_CHART_MAX_BARS rows the chart draws
+ * in models mode.
+ */
+void
+hr_memory_chart_set_rows (HrMemoryChart *self,
+                          GListModel    *rows)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+  g_return_if_fail (rows == NULL || G_IS_LIST_MODEL (rows));
+
+  if (self->rows == rows)
+    return;
+
+  if (self->rows != NULL)
+    g_clear_signal_handler (&self->items_changed_id, self->rows);
+  g_set_object (&self->rows, rows);
+  if (rows != NULL)
+    self->items_changed_id = g_signal_connect (rows, "items-changed",
+                                               G_CALLBACK (on_items_changed), self);
+
+  hr_memory_chart_update (self);
+}
+
+/**
+ * hr_memory_chart_set_scenario:
+ * @self: a #HrMemoryChart
+ * @scenario: the board and settings the rows were evaluated under; the chart
+ *   copies the scenario and its board
+ *
+ * Sets the board (budget, headroom and pool lines) and the inputs the
+ * tooltips' formulas name. Call hr_memory_chart_update() after the rows are
+ * re-evaluated.
+ */
+void
+hr_memory_chart_set_scenario (HrMemoryChart    *self,
+                              const HrEvaluationInputs *scenario)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+  g_return_if_fail (scenario != NULL && scenario->board != NULL);
+
+  if (self->board == NULL || self->board != scenario->board)
+    {
+      HrBoard *copy = hr_board_copy (scenario->board);
+
+      g_clear_pointer (&self->board, hr_board_free);
+      self->board = copy;
+    }
+  self->scenario = *scenario;
+  self->scenario.board = self->board;
+  self->has_scenario = TRUE;
+}
+
+/**
+ * hr_memory_chart_set_learned_text:
+ * @self: a #HrMemoryChart
+ * @text: (nullable): what the board's learned overhead rests on
+ *   (hr_calibration_describe()); %NULL when no runtime model is selected
+ *
+ * With a text, the rows' learned overhead (hr_model_row_get_learned_bytes())
+ * is drawn as its own "Learned overhead" segment after the overhead, in the
+ * legend, the pool column and the tooltips, which give @text. Takes effect
+ * at the next hr_memory_chart_update().
+ */
+void
+hr_memory_chart_set_learned_text (HrMemoryChart *self,
+                                  const char    *text)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  if (g_strcmp0 (self->learned_text, text) == 0)
+    return;
+  g_free (self->learned_text);
+  self->learned_text = g_strdup (text);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * hr_memory_chart_set_selected:
+ * @self: a #HrMemoryChart
+ * @row: (nullable): the selected row
+ *
+ * Highlights @row's bar (models mode) or draws its column (pool mode).
+ */
+void
+hr_memory_chart_set_selected (HrMemoryChart *self,
+                              HrModelRow    *row)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  if (g_set_object (&self->selected, row))
+    {
+      if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+        _hr_memory_chart_update_description (self);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
+/**
+ * hr_memory_chart_get_description:
+ * @self: a #HrMemoryChart
+ *
+ * The accessible description: every drawn bar's figures in words, e.g.
+ * "llama3.2:3b: weights 2.0 GB, KV cache 0.47 GB, total 2.47 GB, fits with
+ * 2.63 GB to spare."
+ *
+ * Returns: (transfer none): the description
+ */
+const char *
+hr_memory_chart_get_description (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
+
+  return self->description;
+}
+
+/**
+ * hr_memory_chart_get_n_bars:
+ * @self: a #HrMemoryChart
+ *
+ * Returns: how many bars models mode draws (at most %HR_MEMORY_CHART_MAX_BARS)
+ */
+guint
+hr_memory_chart_get_n_bars (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), 0);
+
+  return self->bars->len;
+}
+
+static double
+heading_height (HrMemoryChart *self,
+                const char    *heading,
+                int            width)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  int h;
+
+  if (heading == NULL)
+    return 0;
+
+  layout = g_object_ref (_hr_memory_chart_cached_layout (self, heading, TRUE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE));
+  pango_layout_get_pixel_size (layout, NULL, &h);
+  return PAD + h;
+}
+
+/**
+ * hr_memory_chart_get_export_height:
+ * @self: a #HrMemoryChart
+ * @width: the exported image's width, pixels
+ * @heading: (nullable): a heading drawn above the chart
+ *
+ * Returns: the height, in pixels, hr_memory_chart_render() needs at @width
+ */
+int
+hr_memory_chart_get_export_height (HrMemoryChart *self,
+                                   int            width,
+                                   const char    *heading)
+{
+  double height;
+
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), 0);
+
+  height = heading_height (self, heading, width) + _hr_memory_chart_draw_chart (self, NULL, NULL, width, 0);
+  if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+    height = MAX (height, 320);
+
+  return (int) ceil (height);
+}
+
+/**
+ * hr_memory_chart_render:
+ * @self: a #HrMemoryChart
+ * @width: pixels
+ * @height: pixels
+ * @heading: (nullable): a heading drawn above the chart, such as the inputs
+ *   (board, precision, context, KV cache type)
+ *
+ * Draws the chart the way it is drawn on screen, on the window's background
+ * colour, for export as PNG (a GskRenderer) or SVG (gsk_render_node_draw()
+ * on a cairo SVG surface).
+ *
+ * Returns: (transfer full) (nullable): the render node
+ */
+GskRenderNode *
+hr_memory_chart_render (HrMemoryChart *self,
+                        int            width,
+                        int            height,
+                        const char    *heading)
+{
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  double offset;
+
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  snapshot = gtk_snapshot_new ();
+  _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, 0, 0, width, height);
+
+  offset = heading_height (self, heading, width);
+  if (heading != NULL)
+    {
+      PangoLayout *layout = _hr_memory_chart_cached_layout (self, heading, TRUE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
+
+      _hr_memory_chart_draw_layout (snapshot, layout, PAD, PAD, &self->colors.fg);
+    }
+
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, (float) offset));
+  _hr_memory_chart_draw_chart (self, snapshot, NULL, width, height - offset);
+  gtk_snapshot_restore (snapshot);
+
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+static void
+on_followed_changed (HrMemoryChart *self)
+{
+  if (hr_scenario_get_board (self->followed) == NULL)
+    return;
+  hr_memory_chart_set_scenario (self, hr_scenario_peek_evaluation_inputs (self->followed));
+  hr_memory_chart_set_learned_text (self, hr_scenario_get_calibration_text (self->followed));
+  hr_memory_chart_update (self);
+}
+
+/**
+ * hr_memory_chart_follow:
+ * @self: a #HrMemoryChart
+ * @scenario: the scenario the rows are evaluated under; set once
+ *
+ * On each #HrScenario::changed, takes @scenario's inputs and learned
+ * overhead text and updates (hr_memory_chart_update()). Connect whatever
+ * re-evaluates the rows first: the chart draws their cached evaluations.
+ */
+void
+hr_memory_chart_follow (HrMemoryChart *self,
+                        HrScenario    *scenario)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  g_return_if_fail (self->followed == NULL);
+
+  self->followed = g_object_ref (scenario);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_followed_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_followed_changed (self);
+}
