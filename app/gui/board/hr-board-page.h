@@ -1,0 +1,36 @@
+/* hr-board-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrBoardPage: the Board page: one Ollama server on a board, reached over
+ * its HTTP API only (ollama-api.md). The connection (URL, an optional token
+ * kept in the keyring, saved servers), the server version, the models on
+ * the board and what is loaded now (refreshed every few seconds while the
+ * page is shown), per model Measure, Unload, Delete and Add to Catalog, a
+ * pull behind the pull check with one overall progress bar, and a "Try it"
+ * chat. The connection itself is an HrBoardConnection the page and its
+ * pull and chat panels observe.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-board-connection.h"
+#include "hr-models-page.h"
+
+G_BEGIN_DECLS
+
+/** HR_BOARD_PAGE_REFRESH_SECONDS: how often the lists refresh while the page is shown. */
+#define HR_BOARD_PAGE_REFRESH_SECONDS HR_BOARD_CONNECTION_REFRESH_SECONDS
+
+#define HR_TYPE_BOARD_PAGE (hr_board_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrBoardPage, hr_board_page, HR, BOARD_PAGE, AdwBin)
+
+GtkWidget      *hr_board_page_new               (void);
+void            hr_board_page_set_models_page   (HrBoardPage  *self,
+                                                 HrModelsPage *models_page);
+void            hr_board_page_connect           (HrBoardPage  *self,
+                                                 const char   *url);
+
+G_END_DECLS
