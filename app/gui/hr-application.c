@@ -9,11 +9,17 @@
 
 #include "hr-application.h"
 #include "hr-preferences-window.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 #include "hr-window.h"
 
 struct _HrApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
+  HrSession      *session;
+  HrScenario     *scenario;
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -127,6 +133,8 @@ hr_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (application);
 
+  hr_application_get_scenario (HR_APPLICATION (application));
+
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
@@ -135,9 +143,24 @@ hr_application_startup (GApplication *application)
 }
 
 static void
+hr_application_dispose (GObject *object)
+{
+  HrApplication *self = (HrApplication *)object;
+
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (hr_application_parent_class)->dispose (object);
+}
+
+static void
 hr_application_class_init (HrApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = hr_application_dispose;
 
   app_class->activate = hr_application_activate;
   app_class->startup = hr_application_startup;
@@ -163,4 +186,49 @@ hr_application_new (void)
                        "flags", G_APPLICATION_DEFAULT_FLAGS,
                        "resource-base-path", "/io/github/headroom/Headroom",
                        NULL);
+}
+
+/**
+ * hr_application_get_session:
+ * @self: the #HrApplication
+ *
+ * The application's one session (created on first use, on the app's
+ * settings; its windows load it with hr_session_load_async()).
+ *
+ * Returns: (transfer none): the session every page shares
+ */
+HrSession *
+hr_application_get_session (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+
+  if (self->session == NULL)
+    {
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APPLICATION_ID);
+      self->session = hr_session_new (self->settings);
+    }
+  return self->session;
+}
+
+/**
+ * hr_application_get_scenario:
+ * @self: the #HrApplication
+ *
+ * The application's one scenario, on its session, bound to the settings
+ * (hr_scenario_bind_settings()).
+ *
+ * Returns: (transfer none): the scenario every page shares
+ */
+HrScenario *
+hr_application_get_scenario (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+
+  if (self->scenario == NULL)
+    {
+      self->scenario = hr_scenario_new (hr_application_get_session (self));
+      hr_scenario_bind_settings (self->scenario, self->settings);
+    }
+  return self->scenario;
 }
