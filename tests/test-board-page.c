@@ -7,7 +7,7 @@
  * typed address normalised, the server saved), the models and what is
  * loaded with the figures `ollama ps` prints, measuring one model (the
  * table, the chart, /api/ps beside the prediction, the archive and the
- * Models page's rate), a pull with one overall bar that only moves forward
+ * scenario's measured rate), a pull with one overall bar that only moves forward
  * and ends at 1, the model then in the catalog with the figures of
  * /api/show, a cancelled pull, a refused pull with both reasons and no
  * request sent, a mid-stream pull error with Ollama's text and what to do,
@@ -41,7 +41,8 @@ static char *test_home;   /* HOME and the XDG user directories of this run */
 typedef struct {
   FakeOllama   *fake;
   HrWindow     *window;
-  HrModelsPage *models;
+  HrSession    *session;
+  HrScenario   *scenario;
   HrBoardPage  *page;
   guint         expected;
 } Fixture;
@@ -89,7 +90,11 @@ open_page (Fixture *f)
   f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_assert_nonnull (f->window);
   g_object_ref (f->window);
-  f->models = hr_window_get_models_page (f->window);
+  f->session = hr_application_get_session (test_app);
+  f->scenario = hr_application_get_scenario (test_app);
+  g_assert_true (hr_session_get_loaded (f->session));
+  /* The session outlives the windows: forget the measurements of an earlier test. */
+  hr_session_reload_measurements (f->session);
   stack = hr_window_get_stack (f->window);
   adw_view_stack_set_visible_child_name (stack, "board");
   f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
@@ -285,7 +290,7 @@ test_board_page_connect (void)
 
     g_variant_get_child (saved, 0, "(&s&s)", &id, &url);
     g_assert_cmpstr (url, ==, fake_ollama_get_url (f.fake));
-    g_assert_cmpstr (id, ==, hr_models_page_get_scenario (f.models)->board->id);
+    g_assert_cmpstr (id, ==, hr_scenario_get_board (f.scenario)->id);
   }
   {
     g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
@@ -316,7 +321,7 @@ test_board_page_actions (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.add-to-catalog", "s", "llama3.2:3b"));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
   g_assert_true (g_str_has_prefix (last_message (f.page), "Added llama3.2:3b to the catalog: 3.21 B parameters, "));
-  g_assert_cmpuint (hr_model_row_get_spec (hr_models_page_find_row (f.models, "llama3.2:3b"))->parameters, ==, 3212749888);
+  g_assert_cmpuint (hr_session_find_model (f.session, "llama3.2:3b")->parameters, ==, 3212749888);
 
   /* Delete asks first; Cancel sends nothing. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:3b"));
@@ -416,6 +421,7 @@ test_board_page_saved_servers (void)
   g_autoptr(GPtrArray) combos = g_ptr_array_new ();
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(GVariant) boards = NULL;
+  g_autofree char *first_board = NULL;
 
   fake_ollama_set_version (other, "0.12.6");
   /* As people write it: no scheme. */
@@ -428,13 +434,15 @@ test_board_page_saved_servers (void)
   g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==, fake_ollama_get_url (other));
 
   /* The second server belongs to another board. */
+  first_board = g_strdup (hr_scenario_get_board_id (f.scenario));
   {
-    GPtrArray *hardware = hr_models_page_get_boards (f.models);
+    GPtrArray *hardware = hr_session_get_boards (f.session);
+    const char *other_board = ((HrBoard *) g_ptr_array_index (hardware, 1))->id;
 
     g_assert_cmpuint (hardware->len, >, 1);
-    adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 1);
-    g_assert_cmpstr (hr_models_page_get_scenario (f.models)->board->id, ==,
-                     ((HrBoard *) g_ptr_array_index (hardware, 1))->id);
+    g_assert_cmpstr (first_board, !=, other_board);
+    hr_scenario_set_board_id (f.scenario, other_board);
+    g_assert_cmpstr (hr_scenario_get_board (f.scenario)->id, ==, other_board);
   }
   connect_page (&f, fake_ollama_get_url (f.fake));
   g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
@@ -453,7 +461,7 @@ test_board_page_saved_servers (void)
   adw_combo_row_set_selected (saved, 0);
   g_assert_true (iterate_until (page_is_idle, f.page, 10000));
   g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.12.6");
-  g_assert_cmpuint (adw_combo_row_get_selected (hr_models_page_get_board_row (f.models)), ==, 0);
+  g_assert_cmpstr (hr_scenario_get_board_id (f.scenario), ==, first_board);
   {
     g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
     g_assert_cmpstr (last, ==, fake_ollama_get_url (other));
@@ -553,7 +561,6 @@ test_board_page_measure (void)
   GPtrArray *rows;
   GPtrArray *ps;
   HrMeasureRun *run;
-  HrModelRow *row;
   const char *path;
   g_auto(GStrv) cells = NULL;
 
@@ -628,9 +635,7 @@ test_board_page_measure (void)
   path = hr_measure_run_get_saved_path (run);
   g_assert_nonnull (path);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  row = hr_models_page_find_row (f.models, "llama3.2:3b");
-  g_assert_nonnull (row);
-  g_assert_cmpfloat_with_epsilon (hr_model_row_get_measured_tps (row), 20.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_scenario_get_measured_tps (f.scenario, "llama3.2:3b"), 20.0, 1e-9);
 
   /* The board is as it was found: not loaded. */
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
@@ -672,7 +677,7 @@ test_board_page_measure_cancel (void)
   /* It was not loaded before, so it is not now; nothing reached the archive. */
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
   g_assert_null (hr_measure_run_get_saved_path (hr_measure_window_get_run (window)));
-  archive = hr_data_measurements_dir ();
+  archive = hr_session_dup_measurements_dir (f.session);
   dir = g_dir_open (archive, 0, NULL);
   g_assert_true (dir == NULL || g_dir_read_name (dir) == NULL);
 
@@ -713,7 +718,6 @@ test_board_page_pull (void)
   g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
   GtkProgressBar *bar;
   AdwMessageDialog *dialog;
-  HrModelRow *row;
   const HrModelSpec *spec;
   gulong handler;
 
@@ -745,9 +749,8 @@ test_board_page_pull (void)
   /* In the catalog with the figures of /api/show. */
   g_assert_true (g_str_has_prefix (hr_pull_panel_get_pull_note (pull (f.page)),
                                    "Pulled llama3.2:3b. Added llama3.2:3b to the catalog: 3.21 B parameters, "));
-  row = hr_models_page_find_row (f.models, "llama3.2:3b");
-  g_assert_nonnull (row);
-  spec = hr_model_row_get_spec (row);
+  spec = hr_session_find_model (f.session, "llama3.2:3b");
+  g_assert_nonnull (spec);
   g_assert_cmpuint (spec->parameters, ==, 3212749888);
   g_assert_cmpuint (spec->layers, ==, 28);
   g_assert_cmpuint (spec->kv_heads, ==, 8);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-application.h"
 #include "hr-board-page.h"
 #include "hr-gguf-page.h"
 #include "hr-hub-page.h"
@@ -383,7 +384,22 @@ hr_window_init (HrWindow *self)
 HrWindow *
 hr_window_new (GtkApplication *application)
 {
-  return g_object_new (HR_TYPE_WINDOW, "application", application, NULL);
+  HrWindow *self = g_object_new (HR_TYPE_WINDOW, "application", application, NULL);
+  GtkWidget *board = adw_view_stack_get_child_by_name (self->stack, "board");
+
+  /* The Board page works on the application's session and scenario. */
+  if (HR_IS_APPLICATION (application) && HR_IS_BOARD_PAGE (board))
+    {
+      HrSession *session = hr_application_get_session (HR_APPLICATION (application));
+
+      if (!hr_session_get_loaded (session))
+        hr_session_load (session);
+      g_object_set (board,
+                    "session", session,
+                    "scenario", hr_application_get_scenario (HR_APPLICATION (application)),
+                    NULL);
+    }
+  return self;
 }
 
 /**

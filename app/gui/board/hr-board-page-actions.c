@@ -191,16 +191,14 @@ on_shown (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaShow) show = hr_ollama_client_show_finish (HR_OLLAMA_CLIENT (source), result, &error);
   g_autofree char *message = NULL;
-  HrModelsPage *page;
 
   if (is_cancelled (error))
     return;
-  page = _hr_board_page_get_models_page (self);
   if (show == NULL)
     message = g_strdup_printf (_("Could not add %s to the catalog: %s"), model, error->message);
-  else if (page == NULL)
-    message = g_strdup_printf (_("Could not add %s to the catalog: the Models page is not there"), model);
-  else if (!hr_models_page_add_model (page, show->spec, &error))
+  else if (self->session == NULL)
+    message = g_strdup_printf (_("Could not add %s to the catalog: there is no catalog to add it to"), model);
+  else if (!hr_session_add_model (self->session, show->spec, &error))
     message = g_strdup_printf (_("Could not add %s to the catalog: %s"), model, error->message);
   else
     message = describe_added (show->spec);
@@ -229,10 +227,8 @@ static void
 on_measure_saved (HrMeasureWindow *window,
                   HrBoardPage     *self)
 {
-  HrModelsPage *page = _hr_board_page_get_models_page (self);
-
-  if (page != NULL)
-    hr_models_page_reload_measurements (page);
+  if (self->session != NULL)
+    hr_session_reload_measurements (self->session);
   hr_board_connection_refresh (self->connection);
 }
 
@@ -252,6 +248,12 @@ measure_action (GtkWidget  *widget,
     gtk_window_destroy (self->measure_window);
 
   window = hr_measure_window_new (client (self), model, _hr_board_page_get_board_id (self));
+  if (self->session != NULL)
+    {
+      g_autofree char *archive = hr_session_dup_measurements_dir (self->session);
+
+      hr_measure_window_set_archive_dir (window, archive);
+    }
   if (GTK_IS_WINDOW (root))
     gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
   g_signal_connect_object (window, "saved", G_CALLBACK (on_measure_saved), self, 0);

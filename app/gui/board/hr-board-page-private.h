@@ -39,8 +39,8 @@ struct _HrBoardPage
   HrChatPanel         *chat_panel;
 
   HrBoardConnection   *connection;
-  GSettings           *settings;
-  HrModelsPage        *models_page;      /* weak */
+  HrSession           *session;
+  HrScenario          *scenario;
   char                *models_key;       /* names the rows were built for */
   char                *loaded_key;
   GPtrArray           *messages;         /* every toast the page raised */
@@ -51,7 +51,6 @@ struct _HrBoardPage
 void               _hr_board_page_class_actions_init  (GtkWidgetClass *widget_class);
 void               _hr_board_page_update_actions      (HrBoardPage    *self);
 const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
-HrModelsPage      *_hr_board_page_get_models_page     (HrBoardPage    *self);
 
 /* Test access. */
 HrBoardConnection *_hr_board_page_get_connection      (HrBoardPage    *self);

@@ -11,7 +11,6 @@
 #include "hr-gui-format.h"
 #include "hr-ollama-host.h"
 #include "hr-units.h"
-#include "hr-window.h"
 
 /*
  * The page shows what its HrBoardConnection says: the server row and the
@@ -23,6 +22,15 @@
  */
 
 G_DEFINE_FINAL_TYPE (HrBoardPage, hr_board_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------ */
 /* The lists                                                           */
@@ -358,24 +366,22 @@ on_token_found (HrBoardPage *self,
 static void
 load_saved (HrBoardPage *self)
 {
-  g_autoptr(GVariant) boards = g_settings_get_value (self->settings, "ollama-boards");
+  GArray *servers = self->session != NULL ? hr_session_get_servers (self->session) : NULL;
   const char *current = hr_board_connection_get_url (self->connection);
-  GVariantIter iter;
-  const char *id, *url;
   guint selected = GTK_INVALID_LIST_POSITION;
-  guint n = 0;
+  guint n = servers != NULL ? servers->len : 0;
 
   /* Refilling the list moves the selection: that is not the person choosing. */
   g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_string_list_splice (self->saved_list, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->saved_list)), NULL);
-  g_variant_iter_init (&iter, boards);
-  while (g_variant_iter_next (&iter, "(&s&s)", &id, &url))
+  for (guint i = 0; i < n; i++)
     {
-      gtk_string_list_append (self->saved_list, url);
-      if (g_strcmp0 (url, current) == 0)
-        selected = n;
-      n++;
+      const HrSavedServer *server = &g_array_index (servers, HrSavedServer, i);
+
+      gtk_string_list_append (self->saved_list, server->url);
+      if (g_strcmp0 (server->url, current) == 0)
+        selected = i;
     }
   adw_combo_row_set_selected (self->saved_row, selected);
   g_signal_handlers_unblock_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
@@ -387,40 +393,20 @@ static gboolean
 is_saved (HrBoardPage *self,
           const char  *url)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->saved_list));
-
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->saved_list, i), url) == 0)
-      return TRUE;
-  return FALSE;
+  return self->session != NULL && hr_session_get_server_board (self->session, url) != NULL;
 }
 
-/* A server that answered is saved (URL only) with the board chosen now. */
-static void
-save_server (HrBoardPage *self)
-{
-  const char *current = hr_board_connection_get_url (self->connection);
-  g_autoptr(GVariant) old = g_settings_get_value (self->settings, "ollama-boards");
-  GVariantBuilder builder;
-  GVariantIter iter;
-  const char *id, *url;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ss)"));
-  g_variant_iter_init (&iter, old);
-  while (g_variant_iter_next (&iter, "(&s&s)", &id, &url))
-    if (g_strcmp0 (url, current) != 0)
-      g_variant_builder_add (&builder, "(ss)", id, url);
-  g_variant_builder_add (&builder, "(ss)", _hr_board_page_get_board_id (self), current);
-  g_settings_set_value (self->settings, "ollama-boards", g_variant_builder_end (&builder));
-  g_settings_set_string (self->settings, "last-ollama-board", current);
-  load_saved (self);
-}
-
+/* A server that answered is saved (URL only) with the board chosen now;
+ * the session's ::servers-changed then refills the list. */
 static void
 on_state_changed (HrBoardPage *self)
 {
-  if (hr_board_connection_get_state (self->connection) == HR_BOARD_CONNECTION_CONNECTED)
-    save_server (self);
+  if (self->session == NULL ||
+      hr_board_connection_get_state (self->connection) != HR_BOARD_CONNECTION_CONNECTED)
+    return;
+  hr_session_remember_server (self->session, hr_board_connection_get_url (self->connection),
+                              _hr_board_page_get_board_id (self));
+  load_saved (self);
 }
 
 /* A saved server belongs to the board it was saved with: choose that
@@ -429,28 +415,13 @@ static void
 select_saved_board (HrBoardPage *self,
                     const char  *url)
 {
-  HrModelsPage *page = _hr_board_page_get_models_page (self);
-  g_autoptr(GVariant) saved = g_settings_get_value (self->settings, "ollama-boards");
-  GVariantIter iter;
-  const char *id, *saved_url;
-  GPtrArray *boards;
+  const char *id;
 
-  if (page == NULL)
+  if (self->session == NULL || self->scenario == NULL)
     return;
-  boards = hr_models_page_get_boards (page);
-  g_variant_iter_init (&iter, saved);
-  while (g_variant_iter_next (&iter, "(&s&s)", &id, &saved_url))
-    {
-      if (g_strcmp0 (saved_url, url) != 0)
-        continue;
-      for (guint i = 0; boards != NULL && i < boards->len; i++)
-        {
-          const HrBoard *board = g_ptr_array_index (boards, i);
-
-          if (g_strcmp0 (board->id, id) == 0)
-            adw_combo_row_set_selected (hr_models_page_get_board_row (page), i);
-        }
-    }
+  id = hr_session_get_server_board (self->session, url);
+  if (id != NULL && hr_session_find_board (self->session, id) != NULL)
+    hr_scenario_set_board_id (self->scenario, id);
 }
 
 static void
@@ -525,7 +496,7 @@ hr_board_page_map (GtkWidget *widget)
   /* Reconnect to the last server the first time the page is shown. */
   if (!self->auto_connected && hr_board_connection_get_client (self->connection) == NULL)
     {
-      g_autofree char *last = g_settings_get_string (self->settings, "last-ollama-board");
+      g_autofree char *last = self->session != NULL ? hr_session_dup_last_server (self->session) : g_strdup ("");
       const char *host = g_getenv ("OLLAMA_HOST");
 
       self->auto_connected = TRUE;
@@ -550,7 +521,6 @@ hr_board_page_dispose (GObject *object)
   if (self->measure_window != NULL)
     gtk_window_destroy (self->measure_window);
   g_clear_weak_pointer (&self->measure_window);
-  g_clear_weak_pointer (&self->models_page);
   if (self->connection != NULL)
     g_signal_handlers_disconnect_by_data (self->connection, self);
 
@@ -560,6 +530,9 @@ hr_board_page_dispose (GObject *object)
     g_object_run_dispose (G_OBJECT (self->connection));
   g_clear_object (&self->connection);
 
+  g_clear_object (&self->session);
+  g_clear_object (&self->scenario);
+
   G_OBJECT_CLASS (hr_board_page_parent_class)->dispose (object);
 }
 
@@ -568,7 +541,6 @@ hr_board_page_finalize (GObject *object)
 {
   HrBoardPage *self = HR_BOARD_PAGE (object);
 
-  g_clear_object (&self->settings);
   g_clear_pointer (&self->models_key, g_free);
   g_clear_pointer (&self->loaded_key, g_free);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
@@ -577,13 +549,62 @@ hr_board_page_finalize (GObject *object)
 }
 
 static void
+hr_board_page_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_board_page_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_board_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_board_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_board_page_class_init (HrBoardPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = hr_board_page_dispose;
   object_class->finalize = hr_board_page_finalize;
+  object_class->get_property = hr_board_page_get_property;
+  object_class->set_property = hr_board_page_set_property;
+
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION, rw);
+  properties[PROP_SCENARIO] = g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->map = hr_board_page_map;
   widget_class->unmap = hr_board_page_unmap;
 
@@ -639,27 +660,31 @@ observe_connection (HrBoardPage *self)
                            G_CONNECT_SWAPPED);
 }
 
+/* OLLAMA_HOST first, then the last server, then localhost (ollama-api.md). */
+static void
+show_default_url (HrBoardPage *self)
+{
+  g_autofree char *last = self->session != NULL ? hr_session_dup_last_server (self->session) : NULL;
+  g_autofree char *initial = hr_ollama_default_host (last);
+  g_autofree char *normalized = hr_ollama_host_normalize (initial, NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->url_row), normalized ? normalized : initial);
+}
+
 static void
 hr_board_page_init (HrBoardPage *self)
 {
-  g_autofree char *last = NULL;
-  g_autofree char *initial = NULL;
-  g_autofree char *normalized = NULL;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APPLICATION_ID);
   self->messages = g_ptr_array_new_with_free_func (g_free);
   self->connection = hr_board_connection_new ();
   hr_pull_panel_set_connection (self->pull_panel, self->connection);
   hr_chat_panel_set_connection (self->chat_panel, self->connection);
+  g_object_bind_property (self, "session", self->pull_panel, "session", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "scenario", self->pull_panel, "scenario", G_BINDING_SYNC_CREATE);
   observe_connection (self);
 
-  /* OLLAMA_HOST first, then the last server, then localhost (ollama-api.md). */
-  last = g_settings_get_string (self->settings, "last-ollama-board");
-  initial = hr_ollama_default_host (last);
-  normalized = hr_ollama_host_normalize (initial, NULL);
-  gtk_editable_set_text (GTK_EDITABLE (self->url_row), normalized ? normalized : initial);
+  show_default_url (self);
   load_saved (self);
   g_signal_connect (self->saved_row, "notify::selected", G_CALLBACK (on_saved_selected), self);
 
@@ -679,44 +704,94 @@ hr_board_page_new (void)
 }
 
 /**
- * hr_board_page_set_models_page:
+ * hr_board_page_get_session:
  * @self: a #HrBoardPage
- * @models_page: (nullable): the Models page whose board, scenario and
- *   catalog the pull check, Measure and Add to Catalog use
  *
- * In the window the page finds the Models page itself; this is for a page
- * shown on its own.
+ * Returns: (transfer none) (nullable): the session the page saves servers
+ *   in and adds models to
  */
-void
-hr_board_page_set_models_page (HrBoardPage  *self,
-                               HrModelsPage *page)
+HrSession *
+hr_board_page_get_session (HrBoardPage *self)
 {
-  g_return_if_fail (HR_IS_BOARD_PAGE (self));
-
-  g_set_weak_pointer (&self->models_page, page);
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->session;
 }
 
-HrModelsPage *
-_hr_board_page_get_models_page (HrBoardPage *self)
+/**
+ * hr_board_page_set_session:
+ * @self: a #HrBoardPage
+ * @session: (nullable): the session whose saved servers the page offers
+ *   and remembers (hr_session_get_servers(), hr_session_remember_server()),
+ *   whose catalog Add to Catalog and a pull add to, and whose measurement
+ *   archive Measure saves into
+ *
+ * Set once by the window. Until the page connects, the URL row shows the
+ * default server: OLLAMA_HOST, else the last one connected to, else
+ * localhost.
+ */
+void
+hr_board_page_set_session (HrBoardPage *self,
+                           HrSession   *session)
 {
-  GtkWidget *window;
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+  g_return_if_fail (session == NULL || HR_IS_SESSION (session));
 
-  if (self->models_page != NULL)
-    return self->models_page;
-  window = gtk_widget_get_ancestor (GTK_WIDGET (self), HR_TYPE_WINDOW);
-  return window != NULL ? hr_window_get_models_page (HR_WINDOW (window)) : NULL;
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+  if (hr_board_connection_get_client (self->connection) == NULL)
+    show_default_url (self);
+  load_saved (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_board_page_get_scenario:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none) (nullable): the shared scenario
+ */
+HrScenario *
+hr_board_page_get_scenario (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->scenario;
+}
+
+/**
+ * hr_board_page_set_scenario:
+ * @self: a #HrBoardPage
+ * @scenario: (nullable): the shared scenario: its board is the one a
+ *   measurement is filed under and a saved server is remembered with, and
+ *   the pull check evaluates under it; choosing a saved server chooses its
+ *   board (hr_scenario_set_board_id())
+ *
+ * Set once by the window.
+ */
+void
+hr_board_page_set_scenario (HrBoardPage *self,
+                            HrScenario  *scenario)
+{
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+  g_return_if_fail (scenario == NULL || HR_IS_SCENARIO (scenario));
+
+  if (g_set_object (&self->scenario, scenario))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /* The board chosen now: measurements are filed under it. */
 const char *
 _hr_board_page_get_board_id (HrBoardPage *self)
 {
-  HrModelsPage *page = _hr_board_page_get_models_page (self);
-  const HrEvaluationInputs *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
+  const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
 
-  if (scenario == NULL || scenario->board == NULL || scenario->board->id == NULL)
+  if (board == NULL || board->id == NULL)
     return "unknown";
-  return scenario->board->id;
+  return board->id;
 }
 
 /**

@@ -9,14 +9,17 @@
  * page is shown), per model Measure, Unload, Delete and Add to Catalog, a
  * pull behind the pull check with one overall progress bar, and a "Try it"
  * chat. The connection itself is an HrBoardConnection the page and its
- * pull and chat panels observe.
+ * pull and chat panels observe. The window sets the page's "session"
+ * (saved servers, the catalog, the measurement archive) and "scenario"
+ * (the board measurements are filed under and the pull check's inputs).
  */
 #pragma once
 
 #include <adwaita.h>
 
 #include "hr-board-connection.h"
-#include "hr-models-page.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
@@ -28,8 +31,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrBoardPage, hr_board_page, HR, BOARD_PAGE, AdwBin)
 
 GtkWidget      *hr_board_page_new               (void);
-void            hr_board_page_set_models_page   (HrBoardPage  *self,
-                                                 HrModelsPage *models_page);
+HrSession      *hr_board_page_get_session       (HrBoardPage  *self);
+void            hr_board_page_set_session       (HrBoardPage  *self,
+                                                 HrSession    *session);
+HrScenario     *hr_board_page_get_scenario      (HrBoardPage  *self);
+void            hr_board_page_set_scenario      (HrBoardPage  *self,
+                                                 HrScenario   *scenario);
 void            hr_board_page_connect           (HrBoardPage  *self,
                                                  const char   *url);
 

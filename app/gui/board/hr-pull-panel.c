@@ -13,7 +13,6 @@
 #include "hr-pull-panel.h"
 #include "hr-pull-progress.h"
 #include "hr-units.h"
-#include "hr-window.h"
 
 struct _HrPullPanel
 {
@@ -30,6 +29,8 @@ struct _HrPullPanel
   GtkLabel          *pull_note_label;
 
   HrBoardConnection *connection;
+  HrSession         *session;
+  HrScenario        *scenario;
   GCancellable      *pull_cancellable;
   char              *pull_model;
   char              *check_text;
@@ -45,6 +46,8 @@ G_DEFINE_FINAL_TYPE (HrPullPanel, hr_pull_panel, ADW_TYPE_BIN)
 enum {
   PROP_0,
   PROP_CONNECTION,
+  PROP_SESSION,
+  PROP_SCENARIO,
   PROP_PULLING,
   PROP_CAN_PULL,
   N_PROPS
@@ -140,35 +143,27 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Call, call_free)
 /* ------------------------------------------------------------------ */
 /* The catalog and the scenario                                        */
 
-static HrModelsPage *
-models_page (HrPullPanel *self)
+/* The catalog's model of that name, with or without the ":latest" tag. */
+static const HrModelSpec *
+find_spec (HrPullPanel *self,
+           const char  *name)
 {
-  GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), HR_TYPE_WINDOW);
+  const HrModelSpec *spec;
 
-  return window != NULL ? hr_window_get_models_page (HR_WINDOW (window)) : NULL;
-}
-
-static HrModelRow *
-find_catalog_row (HrPullPanel *self,
-                  const char  *name)
-{
-  HrModelsPage *page = models_page (self);
-  HrModelRow *row;
-
-  if (page == NULL || name == NULL)
+  if (self->session == NULL || name == NULL)
     return NULL;
-  row = hr_models_page_find_row (page, name);
-  if (row == NULL && g_str_has_suffix (name, ":latest"))
+  spec = hr_session_find_model (self->session, name);
+  if (spec == NULL && g_str_has_suffix (name, ":latest"))
     {
       g_autofree char *bare = g_strndup (name, strlen (name) - strlen (":latest"));
-      row = hr_models_page_find_row (page, bare);
+      spec = hr_session_find_model (self->session, bare);
     }
-  else if (row == NULL && strrchr (name, ':') == NULL)
+  else if (spec == NULL && strrchr (name, ':') == NULL)
     {
       g_autofree char *tagged = g_strconcat (name, ":latest", NULL);
-      row = hr_models_page_find_row (page, tagged);
+      spec = hr_session_find_model (self->session, tagged);
     }
-  return row;
+  return spec;
 }
 
 static char *
@@ -202,11 +197,10 @@ check_pull (HrPullPanel *self,
             const char  *model,
             char       **out_numbers)
 {
-  HrModelsPage *page = models_page (self);
-  const HrEvaluationInputs *scenario = page != NULL ? hr_models_page_get_scenario (page) : NULL;
-  HrModelRow *row = find_catalog_row (self, model);
+  const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
+  const HrModelSpec *spec = find_spec (self, model);
   g_autoptr(HrModelSpec) own = NULL;
-  const HrModelSpec *spec;
+  HrEvaluationInputs inputs;
   HrEvaluation evaluation;
   GPtrArray *reasons;
   g_autofree char *total = NULL;
@@ -216,13 +210,13 @@ check_pull (HrPullPanel *self,
   g_autofree char *floor_tps = NULL;
   double size_gb;
 
-  if (scenario == NULL || scenario->board == NULL)
+  if (board == NULL)
     return refuse (out_numbers, g_strdup (_("there is no board on the Models page to check the pull against")));
+  hr_scenario_get_evaluation_inputs (self->scenario, &inputs);
 
-  if (row != NULL)
+  if (spec != NULL)
     {
-      spec = hr_model_row_get_spec (row);
-      evaluation = *hr_model_row_get_evaluation (row);
+      hr_scenario_evaluate (self->scenario, spec, &evaluation);
     }
   else
     {
@@ -234,21 +228,21 @@ check_pull (HrPullPanel *self,
       own = hr_model_spec_new (model);
       own->file_bytes = (guint64) (size_gb * 1e9 + 0.5);
       hr_model_spec_set_source (own, HR_SPEC_FIELD_FILE_BYTES, "the download size given on the Board page");
-      hr_evaluate (scenario, own, 0.0, 0, &evaluation);
+      hr_evaluate (&inputs, own, 0.0, 0, &evaluation);
       spec = own;
     }
 
-  reasons = hr_pull_check (spec, &evaluation, scenario->floor_tps);
+  reasons = hr_pull_check (spec, &evaluation, inputs.floor_tps);
 
   total = hr_gui_format_size (evaluation.footprint.total, HR_UNIT_GB);
-  budget = hr_gui_format_size (hr_board_budget_bytes (scenario->board), HR_UNIT_GB);
-  headroom = hr_gui_format_size (hr_board_headroom_bytes (scenario->board), HR_UNIT_GB);
+  budget = hr_gui_format_size (hr_board_budget_bytes (board), HR_UNIT_GB);
+  headroom = hr_gui_format_size (hr_board_headroom_bytes (board), HR_UNIT_GB);
   tps = hr_format_decimal (evaluation.tps, 1);
-  floor_tps = hr_format_decimal (scenario->floor_tps, 1);
+  floor_tps = hr_format_decimal (inputs.floor_tps, 1);
   /* Translators: the pull check's figures: model, its memory at num_ctx, the board's name,
    * budget and headroom, its decode rate, the rate's source, and the board's floor */
   *out_numbers = g_strdup_printf (_("%1$s needs %2$s on %3$s, whose budget is %4$s and headroom %5$s; it decodes at %6$s t/s (%7$s) against a floor of %8$s t/s."),
-                                  spec->name, total, scenario->board->name, budget, headroom, tps,
+                                  spec->name, total, board->name, budget, headroom, tps,
                                   hr_gui_rate_source_label (evaluation.source), floor_tps);
   return reasons;
 }
@@ -258,14 +252,12 @@ add_to_catalog (HrPullPanel        *self,
                 const HrModelSpec  *spec,
                 GError            **error)
 {
-  HrModelsPage *page = models_page (self);
-
-  if (page == NULL)
+  if (self->session == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the Models page is not there"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("there is no catalog to add it to"));
       return FALSE;
     }
-  return hr_models_page_add_model (page, spec, error);
+  return hr_session_add_model (self->session, spec, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -573,6 +565,8 @@ hr_pull_panel_dispose (GObject *object)
   self->disposed = TRUE;
   cancel_pull (self);
   g_clear_object (&self->connection);
+  g_clear_object (&self->session);
+  g_clear_object (&self->scenario);
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_PULL_PANEL);
 
   G_OBJECT_CLASS (hr_pull_panel_parent_class)->dispose (object);
@@ -603,6 +597,12 @@ hr_pull_panel_get_property (GObject    *object,
     case PROP_CONNECTION:
       g_value_set_object (value, self->connection);
       break;
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
     case PROP_PULLING:
       g_value_set_boolean (value, self->pulling);
       break;
@@ -627,6 +627,12 @@ hr_pull_panel_set_property (GObject      *object,
     case PROP_CONNECTION:
       hr_pull_panel_set_connection (self, g_value_get_object (value));
       break;
+    case PROP_SESSION:
+      hr_pull_panel_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_pull_panel_set_scenario (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -646,6 +652,8 @@ hr_pull_panel_class_init (HrPullPanelClass *klass)
   object_class->set_property = hr_pull_panel_set_property;
 
   properties[PROP_CONNECTION] = g_param_spec_object ("connection", NULL, NULL, HR_TYPE_BOARD_CONNECTION, rw);
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION, rw);
+  properties[PROP_SCENARIO] = g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO, rw);
   properties[PROP_PULLING] = g_param_spec_boolean ("pulling", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_PULL] = g_param_spec_boolean ("can-pull", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -705,6 +713,40 @@ hr_pull_panel_set_connection (HrPullPanel       *self,
     g_signal_connect_object (connection, "notify::client", G_CALLBACK (on_client_changed), self,
                              G_CONNECT_SWAPPED);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
+}
+
+/**
+ * hr_pull_panel_set_session:
+ * @self: a #HrPullPanel
+ * @session: (nullable): the session whose catalog the pull check looks the
+ *   model up in, and a pulled model is added to (hr_session_add_model())
+ */
+void
+hr_pull_panel_set_session (HrPullPanel *self,
+                           HrSession   *session)
+{
+  g_return_if_fail (HR_IS_PULL_PANEL (self));
+  g_return_if_fail (session == NULL || HR_IS_SESSION (session));
+
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_pull_panel_set_scenario:
+ * @self: a #HrPullPanel
+ * @scenario: (nullable): the shared scenario the pull check evaluates the
+ *   model under (hr_scenario_evaluate(), hr_scenario_get_evaluation_inputs())
+ */
+void
+hr_pull_panel_set_scenario (HrPullPanel *self,
+                            HrScenario  *scenario)
+{
+  g_return_if_fail (HR_IS_PULL_PANEL (self));
+  g_return_if_fail (scenario == NULL || HR_IS_SCENARIO (scenario));
+
+  if (g_set_object (&self->scenario, scenario))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**

@@ -15,6 +15,8 @@
 #include <adwaita.h>
 
 #include "hr-board-connection.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +36,10 @@ G_DECLARE_FINAL_TYPE (HrPullPanel, hr_pull_panel, HR, PULL_PANEL, AdwBin)
 GtkWidget      *hr_pull_panel_new             (void);
 void            hr_pull_panel_set_connection  (HrPullPanel       *self,
                                                HrBoardConnection *connection);
+void            hr_pull_panel_set_session     (HrPullPanel       *self,
+                                               HrSession         *session);
+void            hr_pull_panel_set_scenario    (HrPullPanel       *self,
+                                               HrScenario        *scenario);
 void            hr_pull_panel_pull            (HrPullPanel       *self);
 void            hr_pull_panel_cancel          (HrPullPanel       *self);
 gboolean        hr_pull_panel_is_pulling      (HrPullPanel       *self);
