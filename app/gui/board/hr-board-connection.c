@@ -6,12 +6,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#ifdef HAVE_LIBSECRET
-#include <libsecret/secret.h>
-#endif
 
 #include "hr-board-connection.h"
 #include "hr-ollama-host.h"
+#include "hr-token-store.h"
 
 /*
  * Every call to the server is asynchronous and cancellable; a callback holds
@@ -20,11 +18,6 @@
  * refreshed by a timer that runs only while "auto-refresh" is on (the page
  * turns it on while it is shown) and the server is connected.
  */
-
-/** TOKEN_SCHEMA_NAME: the libsecret schema the tokens are stored under, keyed by URL. */
-#define TOKEN_SCHEMA_NAME "io.github.headroom.Headroom.OllamaToken"
-/** KEYRING_TIMEOUT_SECONDS: the keyring may need D-Bus activation; connect without it after this. */
-#define KEYRING_TIMEOUT_SECONDS 5
 
 struct _HrBoardConnection
 {
@@ -43,11 +36,10 @@ struct _HrBoardConnection
   char                   *typed_token;      /* the token given to the last connect */
   GHashTable             *session_tokens;   /* URL -> token, this session only */
   char                   *token_note;
+  HrTokenStore           *token_store;
   gboolean                use_keyring;
   gboolean                keyring_unavailable;
   GCancellable           *keyring_cancellable;
-  guint                   keyring_timeout;
-  gboolean                keyring_timed_out;
 
   GCancellable           *connect_cancellable;
   GCancellable           *refresh_cancellable;
@@ -268,21 +260,6 @@ stop_timer (HrBoardConnection *self)
 /* ------------------------------------------------------------------ */
 /* The token: the keyring when there is one, else this session's memory */
 
-#ifdef HAVE_LIBSECRET
-static const SecretSchema *
-token_schema (void)
-{
-  static const SecretSchema schema = {
-    TOKEN_SCHEMA_NAME, SECRET_SCHEMA_NONE,
-    {
-      { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { NULL, 0 },
-    },
-  };
-  return &schema;
-}
-#endif
-
 /* Said only once a token is in use: without one the keyring does not matter. */
 static void
 say_keyring_unavailable (HrBoardConnection *self)
@@ -295,7 +272,6 @@ say_keyring_unavailable (HrBoardConnection *self)
                 PROP_TOKEN_NOTE);
 }
 
-#ifdef HAVE_LIBSECRET
 static void
 on_token_stored (GObject      *source,
                  GAsyncResult *result,
@@ -304,30 +280,21 @@ on_token_stored (GObject      *source,
   g_autoptr(HrBoardConnection) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!secret_password_store_finish (result, &error) && !is_cancelled (error) && !self->disposed)
+  if (!hr_token_store_store_finish (HR_TOKEN_STORE (source), result, &error) &&
+      !is_cancelled (error) && !self->disposed)
     say_keyring_unavailable (self);
 }
-#endif
 
 static void
 remember_token (HrBoardConnection *self,
                 const char        *token)
 {
   g_hash_table_replace (self->session_tokens, g_strdup (self->url), g_strdup (token));
-#ifdef HAVE_LIBSECRET
   if (self->keyring_unavailable || !self->use_keyring)
     say_keyring_unavailable (self);
   else
-    {
-      g_autofree char *label = g_strdup_printf (_("Ollama token for %s"), self->url);
-
-      secret_password_store (token_schema (), SECRET_COLLECTION_DEFAULT, label, token,
-                             self->connect_cancellable, on_token_stored, g_object_ref (self),
-                             "url", self->url, NULL);
-    }
-#else
-  say_keyring_unavailable (self);
-#endif
+    hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_OLLAMA, self->url, token,
+                                self->connect_cancellable, on_token_stored, g_object_ref (self));
 }
 
 /* ------------------------------------------------------------------ */
@@ -383,26 +350,6 @@ connect_now (HrBoardConnection *self)
   hr_ollama_client_version_async (self->client, self->connect_cancellable, on_version, g_object_ref (self));
 }
 
-#ifdef HAVE_LIBSECRET
-static gboolean
-on_keyring_timeout (gpointer user_data)
-{
-  HrBoardConnection *self = user_data;
-
-  self->keyring_timeout = 0;
-  self->keyring_timed_out = TRUE;
-  g_cancellable_cancel (self->keyring_cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-cancel_keyring (HrBoardConnection *self)
-{
-  g_clear_handle_id (&self->keyring_timeout, g_source_remove);
-  self->keyring_timed_out = FALSE;
-  cancel_and_clear (&self->keyring_cancellable);
-}
-
 static void
 on_token_looked_up (GObject      *source,
                     GAsyncResult *result,
@@ -410,16 +357,12 @@ on_token_looked_up (GObject      *source,
 {
   g_autoptr(HrBoardConnection) self = user_data;
   g_autoptr(GError) error = NULL;
-  char *token = secret_password_lookup_finish (result, &error);
+  g_autofree char *token = hr_token_store_lookup_finish (HR_TOKEN_STORE (source), result, &error);
 
-  if (self->disposed || (is_cancelled (error) && !self->keyring_timed_out))
-    {
-      secret_password_free (token);
-      return;
-    }
-  g_clear_handle_id (&self->keyring_timeout, g_source_remove);
+  if (self->disposed || is_cancelled (error))
+    return;
   g_clear_object (&self->keyring_cancellable);
-  self->keyring_timed_out = FALSE;
+  /* A keyring that fails or does not answer in time: connect without it. */
   if (error != NULL)
     say_keyring_unavailable (self);
   if (token != NULL)
@@ -427,19 +370,15 @@ on_token_looked_up (GObject      *source,
       hr_ollama_client_set_token (self->client, token);
       g_hash_table_replace (self->session_tokens, g_strdup (self->url), g_strdup (token));
       g_signal_emit (self, signals[TOKEN_FOUND], 0, token);
-      secret_password_free (token);
     }
   connect_now (self);
 }
-#endif
 
 /* Drop everything that belongs to the previous server. */
 static void
 reset (HrBoardConnection *self)
 {
-#ifdef HAVE_LIBSECRET
-  cancel_keyring (self);
-#endif
+  cancel_and_clear (&self->keyring_cancellable);
   cancel_and_clear (&self->connect_cancellable);
   cancel_and_clear (&self->refresh_cancellable);
   self->refresh_pending = 0;
@@ -492,8 +431,8 @@ choose_token (HrBoardConnection *self,
  * turns to %HR_BOARD_CONNECTION_CONNECTED and the lists are read. A @token
  * is sent as a bearer token and kept in the keyring (or, without one, in
  * memory for the session); without one, the token remembered this session
- * is sent, or for a @saved server the keyring's, looked up for at most
- * KEYRING_TIMEOUT_SECONDS. What fails is said in "error" in the client's
+ * is sent, or for a @saved server the keyring's (HrTokenStore), looked up
+ * for at most %HR_TOKEN_STORE_LOOKUP_TIMEOUT_MS. What fails is said in "error" in the client's
  * words, with the state %HR_BOARD_CONNECTION_FAILED.
  */
 void
@@ -530,14 +469,11 @@ hr_board_connection_connect (HrBoardConnection *self,
 
   if (choose_token (self, token, saved))
     {
-#ifdef HAVE_LIBSECRET
       /* A server connected to before may have a token in the keyring. */
       self->keyring_cancellable = g_cancellable_new ();
-      self->keyring_timeout = g_timeout_add_seconds (KEYRING_TIMEOUT_SECONDS, on_keyring_timeout, self);
-      secret_password_lookup (token_schema (), self->keyring_cancellable, on_token_looked_up,
-                              g_object_ref (self), "url", normalized, NULL);
+      hr_token_store_lookup_async (self->token_store, HR_TOKEN_KIND_OLLAMA, normalized,
+                                   self->keyring_cancellable, on_token_looked_up, g_object_ref (self));
       return;
-#endif
     }
   connect_now (self);
 }
@@ -594,13 +530,12 @@ hr_board_connection_dispose (GObject *object)
 
   self->disposed = TRUE;
   stop_timer (self);
-#ifdef HAVE_LIBSECRET
-  cancel_keyring (self);
-#endif
+  cancel_and_clear (&self->keyring_cancellable);
   cancel_and_clear (&self->connect_cancellable);
   cancel_and_clear (&self->refresh_cancellable);
   cancel_and_clear (&self->action_cancellable);
   g_clear_object (&self->client);
+  g_clear_object (&self->token_store);
 
   G_OBJECT_CLASS (hr_board_connection_parent_class)->dispose (object);
 }
@@ -723,10 +658,10 @@ hr_board_connection_init (HrBoardConnection *self)
   self->models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_model_free);
   self->loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_loaded_free);
   self->session_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->token_store = hr_token_store_new ();
   self->use_keyring = TRUE;
-#ifndef HAVE_LIBSECRET
-  say_keyring_unavailable (self);
-#endif
+  if (!hr_token_store_is_built ())
+    say_keyring_unavailable (self);
 }
 
 /**
@@ -909,8 +844,7 @@ hr_board_connection_get_use_keyring (HrBoardConnection *self)
  * hr_board_connection_set_use_keyring:
  * @self: a #HrBoardConnection
  * @use_keyring: whether tokens are stored in and read from the keyring
- *   (libsecret, schema `io.github.headroom.Headroom.OllamaToken` keyed by
- *   URL); %FALSE keeps them in memory for the session only, and says so
+ *   (HrTokenStore, %HR_TOKEN_KIND_OLLAMA, keyed by URL); %FALSE keeps them in memory for the session only, and says so
  *
  * The tests turn the keyring off so no token reaches a real one.
  */
