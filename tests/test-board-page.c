@@ -29,7 +29,7 @@
 #include "hr-board-page-private.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
-#include "hr-window.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 /* ------------------------------------------------------------------ */
@@ -71,6 +71,12 @@ page_is_idle (gpointer data)
   return !hr_board_connection_get_busy (conn (data));
 }
 
+static gboolean
+session_loaded (gpointer data)
+{
+  return hr_session_get_loaded (data);
+}
+
 static void
 open_page (Fixture *f)
 {
@@ -92,7 +98,7 @@ open_page (Fixture *f)
   g_object_ref (f->window);
   f->session = hr_application_get_session (test_app);
   f->scenario = hr_application_get_scenario (test_app);
-  g_assert_true (hr_session_get_loaded (f->session));
+  g_assert_true (iterate_until (session_loaded, f->session, 10000));
   /* The session outlives the windows: forget the measurements of an earlier test. */
   hr_session_reload_measurements (f->session);
   stack = hr_window_get_stack (f->window);

@@ -22,7 +22,8 @@
 #include "hr-hub-page.h"
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 static char *isolated_root;

@@ -90,7 +90,7 @@ preferences_activated (GSimpleAction *action,
     return;
 
   preferences = hr_preferences_window_new (GTK_WINDOW (window),
-                                           hr_models_page_get_boards (hr_window_get_models_page (window)));
+                                           hr_session_get_boards (hr_application_get_session (self)));
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -142,6 +142,24 @@ hr_application_startup (GApplication *application)
                                          preferences_accels);
 }
 
+/* The session lives while a window shows it: the last window closed, the
+ * next window (a test's, or the app's after a quit was cancelled) reads
+ * the files afresh, as a new start would. */
+static void
+hr_application_window_removed (GtkApplication *application,
+                               GtkWindow      *window)
+{
+  HrApplication *self = HR_APPLICATION (application);
+
+  GTK_APPLICATION_CLASS (hr_application_parent_class)->window_removed (application, window);
+
+  if (gtk_application_get_windows (application) == NULL)
+    {
+      g_clear_object (&self->scenario);
+      g_clear_object (&self->session);
+    }
+}
+
 static void
 hr_application_dispose (GObject *object)
 {
@@ -159,8 +177,10 @@ hr_application_class_init (HrApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   object_class->dispose = hr_application_dispose;
+  gtk_app_class->window_removed = hr_application_window_removed;
 
   app_class->activate = hr_application_activate;
   app_class->startup = hr_application_startup;
