@@ -4,9 +4,8 @@
  *
  * The Board page's actions ("board." prefix): connect, refresh, and per
  * model measure, unload, delete and add-to-catalog; pull and cancel-pull
- * (the pull panel's), send, stop-chat and new-chat (the chat panel's); and
- * toast, which keeps the message for the tests and hands it to the
- * window's `win.toast`.
+ * (the pull panel's), send, stop-chat and new-chat (the chat panel's).
+ * What a person should know is said through the window's `win.toast`.
  */
 
 #include "config.h"
@@ -28,7 +27,7 @@ static void
 toast (HrBoardPage *self,
        const char  *message)
 {
-  gtk_widget_activate_action (GTK_WIDGET (self), "board.toast", "s", message);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", message);
 }
 
 static HrOllamaClient *
@@ -325,18 +324,6 @@ new_chat_action (GtkWidget  *widget,
   hr_chat_panel_new_conversation (HR_BOARD_PAGE (widget)->chat_panel);
 }
 
-static void
-toast_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  HrBoardPage *self = HR_BOARD_PAGE (widget);
-  const char *message = g_variant_get_string (parameter, NULL);
-
-  g_ptr_array_add (self->messages, g_strdup (message));
-  gtk_widget_activate_action (widget, "win.toast", "s", message);
-}
-
 /**
  * _hr_board_page_update_actions:
  * @self: a #HrBoardPage
@@ -386,7 +373,6 @@ _hr_board_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "board.send", NULL, send_action);
   gtk_widget_class_install_action (widget_class, "board.stop-chat", NULL, stop_chat_action);
   gtk_widget_class_install_action (widget_class, "board.new-chat", NULL, new_chat_action);
-  gtk_widget_class_install_action (widget_class, "board.toast", "s", toast_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "board.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "board.refresh", NULL);

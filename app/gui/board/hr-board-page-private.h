@@ -43,7 +43,6 @@ struct _HrBoardPage
   HrScenario          *scenario;
   char                *models_key;       /* names the rows were built for */
   char                *loaded_key;
-  GPtrArray           *messages;         /* every toast the page raised */
   gboolean             auto_connected;
   GtkWindow           *measure_window;   /* weak */
 };
@@ -56,7 +55,6 @@ const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
 HrBoardConnection *_hr_board_page_get_connection      (HrBoardPage    *self);
 HrPullPanel       *_hr_board_page_get_pull_panel      (HrBoardPage    *self);
 HrChatPanel       *_hr_board_page_get_chat_panel      (HrBoardPage    *self);
-GPtrArray         *_hr_board_page_get_messages        (HrBoardPage    *self);
 const char        *_hr_board_page_get_token_note      (HrBoardPage    *self);
 HrMeasureWindow   *_hr_board_page_get_measure_window  (HrBoardPage    *self);
 

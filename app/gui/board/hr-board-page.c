@@ -543,7 +543,6 @@ hr_board_page_finalize (GObject *object)
 
   g_clear_pointer (&self->models_key, g_free);
   g_clear_pointer (&self->loaded_key, g_free);
-  g_clear_pointer (&self->messages, g_ptr_array_unref);
 
   G_OBJECT_CLASS (hr_board_page_parent_class)->finalize (object);
 }
@@ -676,7 +675,6 @@ hr_board_page_init (HrBoardPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->messages = g_ptr_array_new_with_free_func (g_free);
   self->connection = hr_board_connection_new ();
   hr_pull_panel_set_connection (self->pull_panel, self->connection);
   hr_chat_panel_set_connection (self->chat_panel, self->connection);
@@ -831,20 +829,6 @@ _hr_board_page_get_chat_panel (HrBoardPage *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
   return self->chat_panel;
-}
-
-/**
- * _hr_board_page_get_messages:
- * @self: a #HrBoardPage
- *
- * Returns: (transfer none) (element-type utf8): every toast the page (and
- *   its panels) raised, in order
- */
-GPtrArray *
-_hr_board_page_get_messages (HrBoardPage *self)
-{
-  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
-  return self->messages;
 }
 
 /**

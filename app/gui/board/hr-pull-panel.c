@@ -68,7 +68,7 @@ static void
 toast (HrPullPanel *self,
        const char  *message)
 {
-  gtk_widget_activate_action (GTK_WIDGET (self), "board.toast", "s", message);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", message);
 }
 
 static void
