@@ -781,15 +781,17 @@ hr_board_page_set_scenario (HrBoardPage *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
-/* The board chosen now: measurements are filed under it. */
+/* The board chosen now: measurements are filed under it and a server is
+ * saved with it. Before the session has loaded, the scenario's setting. */
 const char *
 _hr_board_page_get_board_id (HrBoardPage *self)
 {
   const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
+  const char *id = self->scenario != NULL ? hr_scenario_get_board_id (self->scenario) : NULL;
 
-  if (board == NULL || board->id == NULL)
-    return "unknown";
-  return board->id;
+  if (board != NULL && board->id != NULL)
+    return board->id;
+  return id != NULL && *id != '\0' ? id : "unknown";
 }
 
 /**
