@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-board-format.h"
 #include "hr-board-page-private.h"
 #include "hr-gui-format.h"
 #include "hr-ollama-host.h"
@@ -167,18 +168,6 @@ delete_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static char *
-describe_added (const HrModelSpec *spec)
-{
-  g_autofree char *parameters = hr_format_decimal (spec->parameters / 1e9, 2);
-  g_autofree char *weights = hr_ollama_format_size (spec->file_bytes);
-
-  /* Translators: a model added to the catalog from /api/show: name, parameters in billions, precision, weights */
-  return g_strdup_printf (_("Added %1$s to the catalog: %2$s B parameters, %3$s, %4$s of weights"),
-                          spec->name, parameters, spec->precision ? spec->precision : _("unknown precision"),
-                          weights);
-}
-
 static void
 on_shown (GObject      *source,
           GAsyncResult *result,
@@ -200,7 +189,7 @@ on_shown (GObject      *source,
   else if (!hr_session_add_model (self->session, show->spec, &error))
     message = g_strdup_printf (_("Could not add %s to the catalog: %s"), model, error->message);
   else
-    message = describe_added (show->spec);
+    message = hr_board_format_added (show->spec);
   toast (self, message);
   hr_board_connection_end_action (self->connection);
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-evaluate.h"
+#include "hr-board-format.h"
 #include "hr-gui-format.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-panel.h"
@@ -166,18 +167,6 @@ find_spec (HrPullPanel *self,
   return spec;
 }
 
-static char *
-describe_added (const HrModelSpec *spec)
-{
-  g_autofree char *parameters = hr_format_decimal (spec->parameters / 1e9, 2);
-  g_autofree char *weights = hr_ollama_format_size (spec->file_bytes);
-
-  /* Translators: a model added to the catalog from /api/show: name, parameters in billions, precision, weights */
-  return g_strdup_printf (_("Added %1$s to the catalog: %2$s B parameters, %3$s, %4$s of weights"),
-                          spec->name, parameters, spec->precision ? spec->precision : _("unknown precision"),
-                          weights);
-}
-
 static GPtrArray *
 refuse (char      **out_numbers,
         char       *reason)
@@ -326,7 +315,7 @@ on_pull_shown (GObject      *source,
     return;
   if (show != NULL && add_to_catalog (self, show->spec, &error))
     {
-      g_autofree char *added = describe_added (show->spec);
+      g_autofree char *added = hr_board_format_added (show->spec);
 
       note = g_strdup_printf (_("Pulled %s. %s."), model, added);
       set_pull_note (self, note, "success");
