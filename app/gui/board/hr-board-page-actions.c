@@ -37,10 +37,20 @@ client (HrBoardPage *self)
   return self->connection != NULL ? hr_board_connection_get_client (self->connection) : NULL;
 }
 
-/* A call about one model: the page (a reference) and the model's name. */
+/* How an unload or a delete ends: the client's _finish. */
+typedef gboolean (*CallFinish) (HrOllamaClient  *client,
+                                GAsyncResult    *result,
+                                GError         **error);
+
+/* A call about one model: the page (a reference), the model's name, and
+ * for an unload or a delete how it ends and what is said then (translated
+ * formats: the model; the model and the error). */
 typedef struct {
   HrBoardPage *self;
   char        *model;
+  CallFinish   finish;
+  const char  *done;
+  const char  *failed;
 } Call;
 
 static Call *
@@ -67,23 +77,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Call, call_free)
 /* ------------------------------------------------------------------ */
 /* Unload, delete, add to catalog                                      */
 
+/* An unload or a delete ended: say how, and list the board again. */
 static void
-on_unloaded (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+on_changed_board (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
   g_autoptr(Call) call = user_data;
   HrBoardPage *self = call->self;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
 
-  hr_ollama_client_unload_finish (HR_OLLAMA_CLIENT (source), result, &error);
+  call->finish (HR_OLLAMA_CLIENT (source), result, &error);
   if (is_cancelled (error))
     return;
   if (error != NULL)
-    message = g_strdup_printf (_("Could not unload %s: %s"), call->model, error->message);
+    message = g_strdup_printf (call->failed, call->model, error->message);
   else
-    message = g_strdup_printf (_("Unloaded %s"), call->model);
+    message = g_strdup_printf (call->done, call->model);
   toast (self, message);
   hr_board_connection_end_action (self->connection);
   hr_board_connection_refresh (self->connection);
@@ -96,33 +107,16 @@ unload_action (GtkWidget  *widget,
 {
   HrBoardPage *self = HR_BOARD_PAGE (widget);
   const char *model = g_variant_get_string (parameter, NULL);
+  Call *call;
 
   if (client (self) == NULL)
     return;
+  call = call_new (self, model);
+  call->finish = hr_ollama_client_unload_finish;
+  call->done = _("Unloaded %s");
+  call->failed = _("Could not unload %s: %s");
   hr_ollama_client_unload_async (client (self), model, hr_board_connection_begin_action (self->connection),
-                                 on_unloaded, call_new (self, model));
-}
-
-static void
-on_deleted (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(Call) call = user_data;
-  HrBoardPage *self = call->self;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
-
-  hr_ollama_client_delete_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (is_cancelled (error))
-    return;
-  if (error != NULL)
-    message = g_strdup_printf (_("Could not delete %s: %s"), call->model, error->message);
-  else
-    message = g_strdup_printf (_("Deleted %s from the board"), call->model);
-  toast (self, message);
-  hr_board_connection_end_action (self->connection);
-  hr_board_connection_refresh (self->connection);
+                                 on_changed_board, call);
 }
 
 static void
@@ -131,11 +125,16 @@ on_delete_response (AdwMessageDialog *dialog,
                     HrBoardPage      *self)
 {
   const char *model = g_object_get_data (G_OBJECT (dialog), "hr-model");
+  Call *call;
 
   if (g_strcmp0 (response, "delete") != 0 || client (self) == NULL)
     return;
+  call = call_new (self, model);
+  call->finish = hr_ollama_client_delete_finish;
+  call->done = _("Deleted %s from the board");
+  call->failed = _("Could not delete %s: %s");
   hr_ollama_client_delete_async (client (self), model, hr_board_connection_begin_action (self->connection),
-                                 on_deleted, call_new (self, model));
+                                 on_changed_board, call);
 }
 
 static void
