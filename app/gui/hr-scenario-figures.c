@@ -101,6 +101,25 @@ hr_scenario_get_measured_tps (HrScenario *self,
 }
 
 /**
+ * hr_scenario_get_rates_serial:
+ * @self: a #HrScenario
+ *
+ * A number that changes whenever hr_scenario_get_measured_tps() may answer
+ * differently (another board, its edits, the catalog or the archive read
+ * again), so a list of thousands of rows looks its rates up only then,
+ * not on every slider step.
+ *
+ * Returns: the serial
+ */
+guint
+hr_scenario_get_rates_serial (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 0);
+
+  return self->rates_serial;
+}
+
+/**
  * hr_scenario_get_runtime_template:
  * @self: a #HrScenario
  *

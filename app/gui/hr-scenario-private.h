@@ -33,6 +33,7 @@ struct _HrScenario
   const HrPrecision  *precision_info;   /* NULL: as pulled */
   HrEfficiencyFit     fit;
   GHashTable         *rates;            /* model name -> double*, measured on the board */
+  guint               rates_serial;     /* bumped on each refit */
   HrEvaluationInputs  inputs;
   HrRuntimeInputs     runtime_inputs;   /* the template every prediction starts from */
   HrCalibration       calibration;      /* the board's learned overhead under it */

@@ -123,6 +123,7 @@ refit (HrScenario *self)
   g_autoptr(GArray) points = NULL;
 
   g_clear_pointer (&self->rates, g_hash_table_unref);
+  self->rates_serial++;
   self->fit = (HrEfficiencyFit) { 0 };
   if (self->board == NULL)
     return;
