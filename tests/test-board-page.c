@@ -7,7 +7,7 @@
  * typed address normalised, the server saved), the models and what is
  * loaded with the figures `ollama ps` prints, measuring one model (the
  * table, the chart, /api/ps beside the prediction, the archive and the
- * Models page's rate), a pull with one overall bar that only moves forward
+ * scenario's measured rate), a pull with one overall bar that only moves forward
  * and ends at 1, the model then in the catalog with the figures of
  * /api/show, a cancelled pull, a refused pull with both reasons and no
  * request sent, a mid-stream pull error with Ollama's text and what to do,
@@ -26,10 +26,9 @@
 #include "fake-ollama.h"
 #include "hr-application.h"
 #include "hr-catalog.h"
-#include "hr-board-page.h"
+#include "hr-board-page-private.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
-#include "hr-models-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
 
@@ -42,10 +41,23 @@ static char *test_home;   /* HOME and the XDG user directories of this run */
 typedef struct {
   FakeOllama   *fake;
   HrWindow     *window;
-  HrModelsPage *models;
+  HrSession    *session;
+  HrScenario   *scenario;
   HrBoardPage  *page;
   guint         expected;
 } Fixture;
+
+static HrBoardConnection *
+conn (HrBoardPage *page)
+{
+  return _hr_board_page_get_connection (page);
+}
+
+static HrPullPanel *
+pull (HrBoardPage *page)
+{
+  return _hr_board_page_get_pull_panel (page);
+}
 
 static gboolean
 page_is_drawn (gpointer data)
@@ -56,7 +68,13 @@ page_is_drawn (gpointer data)
 static gboolean
 page_is_idle (gpointer data)
 {
-  return !hr_board_page_is_busy (data);
+  return !hr_board_connection_get_busy (conn (data));
+}
+
+static gboolean
+session_loaded (gpointer data)
+{
+  return hr_session_get_loaded (data);
 }
 
 static void
@@ -78,12 +96,16 @@ open_page (Fixture *f)
   f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_assert_nonnull (f->window);
   g_object_ref (f->window);
-  f->models = hr_window_get_models_page (f->window);
+  f->session = hr_application_get_session (test_app);
+  f->scenario = hr_application_get_scenario (test_app);
+  g_assert_true (iterate_until (session_loaded, f->session, 10000));
+  /* The session outlives the windows: forget the measurements of an earlier test. */
+  hr_session_reload_measurements (f->session);
   stack = hr_window_get_stack (f->window);
   adw_view_stack_set_visible_child_name (stack, "board");
   f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
   /* No token reaches a real keyring from a test. */
-  hr_board_page_set_use_keyring (f->page, FALSE);
+  hr_board_connection_set_use_keyring (conn (f->page), FALSE);
   g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
 }
 
@@ -199,9 +221,9 @@ set_spin (HrBoardPage *page,
 }
 
 static const char *
-last_message (HrBoardPage *page)
+last_message (HrWindow *window)
 {
-  GPtrArray *messages = hr_board_page_get_messages (page);
+  GPtrArray *messages = hr_window_get_messages (window);
 
   return messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
 }
@@ -228,17 +250,17 @@ test_board_page_connect (void)
   typed = g_strdup (fake_ollama_get_url (f.fake) + strlen ("http://"));
   connect_page (&f, typed);
 
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
-  g_assert_null (hr_board_page_get_error (f.page));
-  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_page_get_client (f.page)), ==,
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
+  g_assert_null (hr_board_connection_get_error (conn (f.page)));
+  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==,
                    fake_ollama_get_url (f.fake));
   subtitle = g_strdup_printf ("Ollama 0.31.2 at %s", fake_ollama_get_url (f.fake));
   g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Server"));
   g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, subtitle);
 
   /* The models on the board, as /api/tags lists them. */
-  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 1);
-  model = g_ptr_array_index (hr_board_page_get_models (f.page), 0);
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
+  model = g_ptr_array_index (hr_board_connection_get_models (conn (f.page)), 0);
   g_assert_cmpstr (model->name, ==, "llama3.2:3b");
   g_assert_cmpuint (model->size, ==, 2019393189);
   row = find_row (GTK_WIDGET (f.page), "llama3.2:3b");
@@ -247,8 +269,8 @@ test_board_page_connect (void)
 
   /* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
    * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
-  g_assert_cmpuint (hr_board_page_get_loaded (f.page)->len, ==, 1);
-  loaded = g_ptr_array_index (hr_board_page_get_loaded (f.page), 0);
+  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f.page))->len, ==, 1);
+  loaded = g_ptr_array_index (hr_board_connection_get_loaded (conn (f.page)), 0);
   g_assert_cmpuint (loaded->size, ==, 2589139424);
   g_assert_cmpuint (loaded->size_vram, ==, 2589139424);
   {
@@ -274,7 +296,7 @@ test_board_page_connect (void)
 
     g_variant_get_child (saved, 0, "(&s&s)", &id, &url);
     g_assert_cmpstr (url, ==, fake_ollama_get_url (f.fake));
-    g_assert_cmpstr (id, ==, hr_models_page_get_scenario (f.models)->board->id);
+    g_assert_cmpstr (id, ==, hr_scenario_get_board (f.scenario)->id);
   }
   {
     g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
@@ -284,9 +306,9 @@ test_board_page_connect (void)
   /* Unload from the page: /api/ps is then empty and the list says so. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.unload", "s", "llama3.2:3b"));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_cmpstr (last_message (f.page), ==, "Unloaded llama3.2:3b");
+  g_assert_cmpstr (last_message (f.window), ==, "Unloaded llama3.2:3b");
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
-  g_assert_cmpuint (hr_board_page_get_loaded (f.page)->len, ==, 0);
+  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f.page))->len, ==, 0);
   g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Nothing is loaded"));
 
   close_page (&f);
@@ -304,8 +326,8 @@ test_board_page_actions (void)
   /* Add to Catalog: the figures of /api/show. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.add-to-catalog", "s", "llama3.2:3b"));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_true (g_str_has_prefix (last_message (f.page), "Added llama3.2:3b to the catalog: 3.21 B parameters, "));
-  g_assert_cmpuint (hr_model_row_get_spec (hr_models_page_find_row (f.models, "llama3.2:3b"))->parameters, ==, 3212749888);
+  g_assert_true (g_str_has_prefix (last_message (f.window), "Added llama3.2:3b to the catalog: 3.21 B parameters, "));
+  g_assert_cmpuint (hr_session_find_model (f.session, "llama3.2:3b")->parameters, ==, 3212749888);
 
   /* Delete asks first; Cancel sends nothing. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:3b"));
@@ -323,8 +345,8 @@ test_board_page_actions (void)
   spin (50);
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/delete"), ==, 1);
-  g_assert_cmpstr (last_message (f.page), ==, "Deleted llama3.2:3b from the board");
-  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 0);
+  g_assert_cmpstr (last_message (f.window), ==, "Deleted llama3.2:3b from the board");
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 0);
   g_assert_nonnull (find_row (GTK_WIDGET (f.page), "No models on this board"));
 
   /* Deleting it again: the server's 404, in words. */
@@ -333,7 +355,7 @@ test_board_page_actions (void)
   adw_message_dialog_response (find_dialog (), "delete");
   spin (50);
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_true (g_str_has_prefix (last_message (f.page), "Could not delete llama3.2:3b: "));
+  g_assert_true (g_str_has_prefix (last_message (f.window), "Could not delete llama3.2:3b: "));
 
   close_page (&f);
 }
@@ -379,16 +401,16 @@ test_board_page_refresh (void)
   g_assert_true (iterate_until (page_is_drawn, f.page, 2000));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 2);
-  g_assert_nonnull (hr_board_page_get_error (f.page));
-  g_assert_true (g_str_has_prefix (hr_board_page_get_error (f.page), "Could not list the models on the board: "));
-  g_assert_nonnull (strstr (hr_board_page_get_error (f.page), "something broke"));
-  g_assert_cmpuint (hr_board_page_get_models (f.page)->len, ==, 1);
+  g_assert_nonnull (hr_board_connection_get_error (conn (f.page)));
+  g_assert_true (g_str_has_prefix (hr_board_connection_get_error (conn (f.page)), "Could not list the models on the board: "));
+  g_assert_nonnull (strstr (hr_board_connection_get_error (conn (f.page)), "something broke"));
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
 
   /* Retry once the server is well: the banner goes. */
   fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.refresh", NULL));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_null (hr_board_page_get_error (f.page));
+  g_assert_null (hr_board_connection_get_error (conn (f.page)));
 
   close_page (&f);
 }
@@ -405,6 +427,7 @@ test_board_page_saved_servers (void)
   g_autoptr(GPtrArray) combos = g_ptr_array_new ();
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr(GVariant) boards = NULL;
+  g_autofree char *first_board = NULL;
 
   fake_ollama_set_version (other, "0.12.6");
   /* As people write it: no scheme. */
@@ -413,20 +436,22 @@ test_board_page_saved_servers (void)
   open_page (&f);
   g_assert_true (iterate_until (page_is_idle, f.page, 10000));
   g_unsetenv ("OLLAMA_HOST");
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
-  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_page_get_client (f.page)), ==, fake_ollama_get_url (other));
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.12.6");
+  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==, fake_ollama_get_url (other));
 
   /* The second server belongs to another board. */
+  first_board = g_strdup (hr_scenario_get_board_id (f.scenario));
   {
-    GPtrArray *hardware = hr_models_page_get_boards (f.models);
+    GPtrArray *hardware = hr_session_get_boards (f.session);
+    const char *other_board = ((HrBoard *) g_ptr_array_index (hardware, 1))->id;
 
     g_assert_cmpuint (hardware->len, >, 1);
-    adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 1);
-    g_assert_cmpstr (hr_models_page_get_scenario (f.models)->board->id, ==,
-                     ((HrBoard *) g_ptr_array_index (hardware, 1))->id);
+    g_assert_cmpstr (first_board, !=, other_board);
+    hr_scenario_set_board_id (f.scenario, other_board);
+    g_assert_cmpstr (hr_scenario_get_board (f.scenario)->id, ==, other_board);
   }
   connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
   boards = g_settings_get_value (settings, "ollama-boards");
   g_assert_cmpuint (g_variant_n_children (boards), ==, 2);
 
@@ -441,8 +466,8 @@ test_board_page_saved_servers (void)
   /* Switch back to the first server: its board comes back with it. */
   adw_combo_row_set_selected (saved, 0);
   g_assert_true (iterate_until (page_is_idle, f.page, 10000));
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.12.6");
-  g_assert_cmpuint (adw_combo_row_get_selected (hr_models_page_get_board_row (f.models)), ==, 0);
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.12.6");
+  g_assert_cmpstr (hr_scenario_get_board_id (f.scenario), ==, first_board);
   {
     g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
     g_assert_cmpstr (last, ==, fake_ollama_get_url (other));
@@ -465,22 +490,22 @@ test_board_page_token (void)
   open_page (&f);
   fake_ollama_set_token (f.fake, "s3cret-token");
   connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_null (hr_board_page_get_version (f.page));
-  g_assert_nonnull (hr_board_page_get_error (f.page));
-  g_assert_nonnull (strstr (hr_board_page_get_error (f.page), "token"));
-  g_assert_cmpstr (hr_board_page_get_token_note (f.page), ==, "");
+  g_assert_null (hr_board_connection_get_version (conn (f.page)));
+  g_assert_nonnull (hr_board_connection_get_error (conn (f.page)));
+  g_assert_nonnull (strstr (hr_board_connection_get_error (conn (f.page)), "token"));
+  g_assert_cmpstr (_hr_board_page_get_token_note (f.page), ==, "");
 
   set_entry (f.page, "_Token", "s3cret-token");
   connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
   g_assert_cmpstr (fake_ollama_last_authorization (f.fake), ==, "Bearer s3cret-token");
-  g_assert_cmpstr (hr_board_page_get_token_note (f.page), ==,
+  g_assert_cmpstr (_hr_board_page_get_token_note (f.page), ==,
                    "The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time.");
 
   /* Cleared from the row, the session still has it. */
   set_entry (f.page, "_Token", "");
   connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_cmpstr (hr_board_page_get_version (f.page), ==, "0.31.2");
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
 
   /* Never in the settings. */
   g_object_get (settings, "settings-schema", &schema, NULL);
@@ -510,8 +535,8 @@ test_board_page_refused_connection (void)
 
   expected = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
                               url);
-  g_assert_null (hr_board_page_get_version (f.page));
-  g_assert_cmpstr (hr_board_page_get_error (f.page), ==, expected);
+  g_assert_null (hr_board_connection_get_version (conn (f.page)));
+  g_assert_cmpstr (hr_board_connection_get_error (conn (f.page)), ==, expected);
   collect (GTK_WIDGET (f.page), ADW_TYPE_STATUS_PAGE, pages);
   g_assert_cmpuint (pages->len, ==, 1);
   status_page = g_ptr_array_index (pages, 0);
@@ -520,7 +545,7 @@ test_board_page_refused_connection (void)
   g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (status_page)), ==, expected);
   /* Nothing to act on without a server. */
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
-  g_assert_null (hr_board_page_get_measure_window (f.page));
+  g_assert_null (_hr_board_page_get_measure_window (f.page));
 
   close_page (&f);
 }
@@ -542,7 +567,6 @@ test_board_page_measure (void)
   GPtrArray *rows;
   GPtrArray *ps;
   HrMeasureRun *run;
-  HrModelRow *row;
   const char *path;
   g_auto(GStrv) cells = NULL;
 
@@ -555,7 +579,7 @@ test_board_page_measure (void)
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
-  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f.page));
   g_assert_nonnull (window);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Measure llama3.2:3b");
 
@@ -617,16 +641,14 @@ test_board_page_measure (void)
   path = hr_measure_run_get_saved_path (run);
   g_assert_nonnull (path);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  row = hr_models_page_find_row (f.models, "llama3.2:3b");
-  g_assert_nonnull (row);
-  g_assert_cmpfloat_with_epsilon (hr_model_row_get_measured_tps (row), 20.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_scenario_get_measured_tps (f.scenario, "llama3.2:3b"), 20.0, 1e-9);
 
   /* The board is as it was found: not loaded. */
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
 
   gtk_window_destroy (GTK_WINDOW (window));
   spin (50);
-  g_assert_null (hr_board_page_get_measure_window (f.page));
+  g_assert_null (_hr_board_page_get_measure_window (f.page));
   close_page (&f);
 }
 
@@ -649,7 +671,7 @@ test_board_page_measure_cancel (void)
   connect_page (&f, fake_ollama_get_url (f.fake));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
-  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f.page));
   g_assert_true (hr_measure_window_start (window));
   g_assert_true (iterate_until (first_run_done, window, 10000));
   g_assert_true (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
@@ -661,7 +683,7 @@ test_board_page_measure_cancel (void)
   /* It was not loaded before, so it is not now; nothing reached the archive. */
   g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
   g_assert_null (hr_measure_run_get_saved_path (hr_measure_window_get_run (window)));
-  archive = hr_data_measurements_dir ();
+  archive = hr_session_dup_measurements_dir (f.session);
   dir = g_dir_open (archive, 0, NULL);
   g_assert_true (dir == NULL || g_dir_read_name (dir) == NULL);
 
@@ -686,7 +708,7 @@ on_fraction (GtkProgressBar *bar,
 static gboolean
 pull_done (gpointer data)
 {
-  return !hr_board_page_is_pulling (data) && !hr_board_page_is_busy (data);
+  return !hr_pull_panel_is_pulling (pull (data)) && !hr_board_connection_get_busy (conn (data));
 }
 
 static const FakeLayer llama32_layers[] = {
@@ -702,7 +724,6 @@ test_board_page_pull (void)
   g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
   GtkProgressBar *bar;
   AdwMessageDialog *dialog;
-  HrModelRow *row;
   const HrModelSpec *spec;
   gulong handler;
 
@@ -712,15 +733,15 @@ test_board_page_pull (void)
   fake_ollama_set_pull_steps (f.fake, 8, 15, TRUE);
   connect_page (&f, fake_ollama_get_url (f.fake));
 
-  bar = hr_board_page_get_pull_bar (f.page);
+  bar = hr_pull_panel_get_bar (pull (f.page));
   handler = g_signal_connect (bar, "notify::fraction", G_CALLBACK (on_fraction), fractions);
 
   set_entry (f.page, "_Model Name", "llama3.2:3b");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   /* llama3.2:3b fits the seed board and has a measured rate there. */
-  g_assert_true (g_str_has_prefix (hr_board_page_get_check_text (f.page), "The pull check passes.\nllama3.2:3b needs "));
+  g_assert_true (g_str_has_prefix (hr_pull_panel_get_check_text (pull (f.page)), "The pull check passes.\nllama3.2:3b needs "));
   g_assert_null (find_dialog ());
-  g_assert_true (hr_board_page_is_pulling (f.page));
+  g_assert_true (hr_pull_panel_is_pulling (pull (f.page)));
   g_assert_true (iterate_until (pull_done, f.page, 20000));
   g_signal_handler_disconnect (bar, handler);
 
@@ -732,11 +753,10 @@ test_board_page_pull (void)
   g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), ==, 1.0);
 
   /* In the catalog with the figures of /api/show. */
-  g_assert_true (g_str_has_prefix (hr_board_page_get_pull_note (f.page),
+  g_assert_true (g_str_has_prefix (hr_pull_panel_get_pull_note (pull (f.page)),
                                    "Pulled llama3.2:3b. Added llama3.2:3b to the catalog: 3.21 B parameters, "));
-  row = hr_models_page_find_row (f.models, "llama3.2:3b");
-  g_assert_nonnull (row);
-  spec = hr_model_row_get_spec (row);
+  spec = hr_session_find_model (f.session, "llama3.2:3b");
+  g_assert_nonnull (spec);
   g_assert_cmpuint (spec->parameters, ==, 3212749888);
   g_assert_cmpuint (spec->layers, ==, 28);
   g_assert_cmpuint (spec->kv_heads, ==, 8);
@@ -756,18 +776,18 @@ test_board_page_pull (void)
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   dialog = find_dialog ();
   /* The seed board's headroom is 6.1 GB: 40.0 - 6.1 = 33.9 GB over. */
-  g_assert_cmpstr (hr_board_page_get_check_text (f.page), ==,
+  g_assert_cmpstr (hr_pull_panel_get_check_text (pull (f.page)), ==,
                    "The pull check refuses this pull:\n"
                    "• bigmodel:70b is over by 33.90 GB\n"
                    "• bigmodel:70b has no rate this board has measured\n"
                    "bigmodel:70b needs 40.0 GB on Jetson Orin Nano Super, whose budget is 5.1 GB and headroom 6.1 GB; "
                    "it decodes at 0.9 t/s (extrapolated) against a floor of 10.2 t/s.");
-  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_board_page_get_check_text (f.page));
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_pull_panel_get_check_text (pull (f.page)));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Pull bigmodel:70b Anyway?");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "pull"), ==, ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_response (dialog, "cancel");
   spin (50);
-  g_assert_false (hr_board_page_is_pulling (f.page));
+  g_assert_false (hr_pull_panel_is_pulling (pull (f.page)));
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 1);
 
   /* "Pull anyway": sent; the registry does not know it: Ollama's text and what to do. */
@@ -776,9 +796,9 @@ test_board_page_pull (void)
   adw_message_dialog_response (find_dialog (), "pull");
   g_assert_true (iterate_until (pull_done, f.page, 10000));
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 2);
-  g_assert_cmpstr (hr_board_page_get_pull_note (f.page), ==,
+  g_assert_cmpstr (hr_pull_panel_get_pull_note (pull (f.page)), ==,
                    "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist - check the model name and its tag");
-  g_assert_true (g_str_has_suffix (hr_board_page_get_check_text (f.page), "\nPulled anyway, as you asked."));
+  g_assert_true (g_str_has_suffix (hr_pull_panel_get_check_text (pull (f.page)), "\nPulled anyway, as you asked."));
 
   close_page (&f);
 }
@@ -786,18 +806,20 @@ test_board_page_pull (void)
 static gboolean
 pull_moving (gpointer data)
 {
-  return gtk_progress_bar_get_fraction (hr_board_page_get_pull_bar (data)) > 0.05;
+  return gtk_progress_bar_get_fraction (hr_pull_panel_get_bar (pull (data))) > 0.05;
 }
 
 static void
 test_board_page_pull_cancel (void)
 {
   Fixture f = { 0 };
+  guint toasts;
 
   open_page (&f);
   fake_ollama_add_registry_model (f.fake, "llama3.2:3b", llama32_layers, G_N_ELEMENTS (llama32_layers));
   fake_ollama_set_pull_steps (f.fake, 200, 20, FALSE);
   connect_page (&f, fake_ollama_get_url (f.fake));
+  toasts = hr_window_get_messages (f.window)->len;
 
   set_entry (f.page, "_Model Name", "llama3.2:3b");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
@@ -806,10 +828,10 @@ test_board_page_pull_cancel (void)
   g_assert_true (iterate_until (pull_done, f.page, 5000));
 
   /* Not an error: what happens next is said instead. */
-  g_assert_cmpstr (hr_board_page_get_pull_note (f.page), ==,
+  g_assert_cmpstr (hr_pull_panel_get_pull_note (pull (f.page)), ==,
                    "Pull of llama3.2:3b stopped. Pulling it again resumes from the partial files while the server keeps them (until `ollama serve` restarts).");
-  g_assert_cmpuint (hr_board_page_get_messages (f.page)->len, ==, 0);
-  g_assert_null (hr_board_page_get_error (f.page));
+  g_assert_cmpuint (hr_window_get_messages (f.window)->len, ==, toasts);
+  g_assert_null (hr_board_connection_get_error (conn (f.page)));
   g_assert_true (iterate_until (no_streams, f.fake, 5000));
 
   close_page (&f);
@@ -821,7 +843,7 @@ test_board_page_pull_cancel (void)
 static gboolean
 chat_done (gpointer data)
 {
-  return !hr_board_page_is_chatting (data);
+  return !hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (data));
 }
 
 static void
@@ -881,7 +903,7 @@ test_board_page_try_it (void)
   set_entry (f.page, "Messa_ge", "And etcd?");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
   spin (150);
-  g_assert_true (hr_board_page_is_chatting (f.page));
+  g_assert_true (hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (f.page)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.stop-chat", NULL));
   g_assert_true (iterate_until (chat_done, f.page, 5000));
   g_clear_pointer (&labels, g_ptr_array_unref);
@@ -892,7 +914,7 @@ test_board_page_try_it (void)
     seen_rates |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)),
                              "Stopped; the unanswered message is not kept in the conversation.") == 0;
   g_assert_true (seen_rates);
-  g_assert_null (hr_board_page_get_error (f.page));
+  g_assert_null (hr_board_connection_get_error (conn (f.page)));
 
   fake_ollama_set_stream_timing (f.fake, 10, 2, 0, FALSE);
   set_entry (f.page, "Messa_ge", "And the scheduler's queue?");
@@ -990,7 +1012,7 @@ test_board_page_screenshot (void)
   g_assert_true (iterate_until (pull_done, f.page, 5000));
 
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
-  window = HR_MEASURE_WINDOW (hr_board_page_get_measure_window (f.page));
+  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f.page));
   gtk_window_set_default_size (GTK_WINDOW (window), 820, 900);
   hr_measure_window_start (window);
   g_assert_true (iterate_until (measure_done, window, 20000));

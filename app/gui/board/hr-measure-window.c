@@ -441,7 +441,7 @@ hr_measure_window_class_init (HrMeasureWindowClass *klass)
   g_type_ensure (HR_TYPE_RUN_CHART);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/headroom/Headroom/hr-measure-window.ui");
+                                               "/io/github/headroom/Headroom/board/hr-measure-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, contexts_row);
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, runs_spin);

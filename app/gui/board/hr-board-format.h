@@ -1,0 +1,17 @@
+/* hr-board-format.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the Board page and its panels say about models, in one place.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "hr-model-spec.h"
+
+G_BEGIN_DECLS
+
+char *hr_board_format_added (const HrModelSpec *spec);
+
+G_END_DECLS

@@ -1,0 +1,61 @@
+/* hr-board-page-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Board page's insides, shared by hr-board-page.c (the lists, the
+ * server rows, the saved servers) and hr-board-page-actions.c (its
+ * actions), and the tests' access to them.
+ */
+#pragma once
+
+#include "hr-board-connection.h"
+#include "hr-board-page.h"
+#include "hr-chat-panel.h"
+#include "hr-measure-window.h"
+#include "hr-pull-panel.h"
+
+G_BEGIN_DECLS
+
+struct _HrBoardPage
+{
+  AdwBin               parent_instance;
+
+  /* template */
+  AdwComboRow         *saved_row;
+  GtkStringList       *saved_list;
+  AdwEntryRow         *url_row;
+  AdwPasswordEntryRow *token_row;
+  AdwActionRow        *status_row;
+  GtkImage            *status_icon;
+  GtkSpinner          *busy_spinner;
+  GtkLabel            *token_note;
+  GtkRevealer         *error_revealer;
+  GtkLabel            *error_label;
+  GtkStack            *content_stack;
+  AdwStatusPage       *status_page;
+  GtkListBox          *models_list;
+  GtkListBox          *loaded_list;
+  HrPullPanel         *pull_panel;
+  HrChatPanel         *chat_panel;
+
+  HrBoardConnection   *connection;
+  HrSession           *session;
+  HrScenario          *scenario;
+  char                *models_key;       /* names the rows were built for */
+  char                *loaded_key;
+  gboolean             auto_connected;
+  GtkWindow           *measure_window;   /* weak */
+};
+
+void               _hr_board_page_class_actions_init  (GtkWidgetClass *widget_class);
+void               _hr_board_page_update_actions      (HrBoardPage    *self);
+const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
+
+/* Test access. */
+HrBoardConnection *_hr_board_page_get_connection      (HrBoardPage    *self);
+HrPullPanel       *_hr_board_page_get_pull_panel      (HrBoardPage    *self);
+HrChatPanel       *_hr_board_page_get_chat_panel      (HrBoardPage    *self);
+const char        *_hr_board_page_get_token_note      (HrBoardPage    *self);
+HrMeasureWindow   *_hr_board_page_get_measure_window  (HrBoardPage    *self);
+
+G_END_DECLS

@@ -1,0 +1,862 @@
+/* hr-board-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-board-page-private.h"
+#include "hr-gui-format.h"
+#include "hr-ollama-host.h"
+#include "hr-units.h"
+
+/*
+ * The page shows what its HrBoardConnection says: the server row and the
+ * status page follow "state", "version" and "error", the lists follow
+ * ::models-changed and ::loaded-changed, and the refresh timer runs while
+ * the page is mapped (the visible page of the window's stack) by turning
+ * the connection's "auto-refresh" on and off. The actions are in
+ * hr-board-page-actions.c.
+ */
+
+G_DEFINE_FINAL_TYPE (HrBoardPage, hr_board_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* The lists                                                           */
+
+static char *
+format_modified (const char *iso)
+{
+  g_autoptr(GDateTime) when = NULL;
+  g_autoptr(GDateTime) local = NULL;
+
+  if (iso == NULL || *iso == '\0')
+    return g_strdup (_("unknown"));
+  when = g_date_time_new_from_iso8601 (iso, NULL);
+  if (when == NULL)
+    return g_strdup (iso);
+  local = g_date_time_to_local (when);
+  return g_date_time_format (local, "%Y-%m-%d %H:%M");
+}
+
+/* ------------------------------------------------------------------ */
+/* The lists                                                           */
+
+static void
+clear_list (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static GtkWidget *
+empty_row (const char *title,
+                 const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *t = g_markup_escape_text (title, -1);
+  g_autofree char *s = g_markup_escape_text (subtitle, -1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), t);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), s);
+  gtk_widget_add_css_class (row, "dim-label");
+  return row;
+}
+
+static char *
+model_subtitle (const HrOllamaModel *model)
+{
+  g_autofree char *size = hr_ollama_format_size (model->size);
+  g_autofree char *modified = format_modified (model->modified_at);
+
+  /* Translators: a model on the board: size, parameters, quantization, family, when it was modified */
+  return g_strdup_printf (_("%1$s · %2$s parameters · %3$s · %4$s · modified %5$s"),
+                          size,
+                          model->parameter_size ? model->parameter_size : _("unknown"),
+                          model->quantization_level ? model->quantization_level : _("unknown"),
+                          model->family ? model->family : _("unknown"),
+                          modified);
+}
+
+static char *
+loaded_subtitle (const HrOllamaLoaded *loaded)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *size = hr_ollama_format_size (loaded->size);
+  g_autofree char *vram = hr_ollama_format_size (loaded->size_vram);
+  g_autofree char *processor = hr_ollama_format_processor (loaded->size, loaded->size_vram);
+  g_autofree char *until = hr_ollama_format_until (loaded->expires_at, now);
+  g_autofree char *context = NULL;
+
+  if (loaded->context_length > 0)
+    context = hr_format_count (loaded->context_length);
+  else
+    context = g_strdup (_("not reported"));
+
+  /* Translators: a loaded model: its size, the part on the GPU, the CPU/GPU split
+   * as `ollama ps` prints it, num_ctx, and when it unloads */
+  return g_strdup_printf (_("%1$s, %2$s on the GPU (%3$s) · context %4$s tokens · until: %5$s"),
+                          size, vram, processor, context, until);
+}
+
+static void
+set_row_text (AdwActionRow *row,
+              const char   *title,
+              const char   *subtitle)
+{
+  g_autofree char *t = g_markup_escape_text (title, -1);
+  g_autofree char *s = g_markup_escape_text (subtitle, -1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), t);
+  adw_action_row_set_subtitle (row, s);
+}
+
+static GtkWidget *
+action_button (const char *label,
+               const char *action,
+               const char *model,
+               const char *accessible)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (model));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+  return button;
+}
+
+static GtkWidget *
+model_row_new (const HrOllamaModel *model)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *subtitle = model_subtitle (model);
+  g_autofree char *measure_a11y = g_strdup_printf (_("Measure %s"), model->name);
+  g_autofree char *more_a11y = g_strdup_printf (_("More actions for %s"), model->name);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) add = g_menu_item_new (_("_Add to Catalog"), NULL);
+  g_autoptr(GMenuItem) unload = g_menu_item_new (_("_Unload"), NULL);
+  g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete…"), NULL);
+  GtkWidget *more;
+
+  set_row_text (ADW_ACTION_ROW (row), model->name, subtitle);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                             action_button (_("_Measure…"), "board.measure", model->name, measure_a11y));
+
+  g_menu_item_set_action_and_target_value (add, "board.add-to-catalog", g_variant_new_string (model->name));
+  g_menu_item_set_action_and_target_value (unload, "board.unload", g_variant_new_string (model->name));
+  g_menu_item_set_action_and_target_value (delete, "board.delete", g_variant_new_string (model->name));
+  g_menu_append_item (menu, add);
+  g_menu_append_item (menu, unload);
+  g_menu_append_item (menu, delete);
+
+  more = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (more), "view-more-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (more), G_MENU_MODEL (menu));
+  gtk_widget_set_valign (more, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (more, more_a11y);
+  gtk_widget_add_css_class (more, "flat");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (more),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, more_a11y,
+                                  -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), more);
+  return row;
+}
+
+static GtkWidget *
+loaded_row_new (const HrOllamaLoaded *loaded)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *subtitle = loaded_subtitle (loaded);
+  g_autofree char *a11y = g_strdup_printf (_("Unload %s"), loaded->name);
+
+  set_row_text (ADW_ACTION_ROW (row), loaded->name, subtitle);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                             action_button (_("_Unload"), "board.unload", loaded->name, a11y));
+  return row;
+}
+
+static char *
+names_key (GPtrArray *items,
+           gsize      name_offset)
+{
+  GString *key = g_string_new (NULL);
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const char *name = G_STRUCT_MEMBER (const char *, g_ptr_array_index (items, i), name_offset);
+      g_string_append (key, name ? name : "");
+      g_string_append_c (key, '\n');
+    }
+  return g_string_free (key, FALSE);
+}
+
+
+static void
+on_models_changed (HrBoardPage *self)
+{
+  GPtrArray *models = hr_board_connection_get_models (self->connection);
+  g_autofree char *key = names_key (models, G_STRUCT_OFFSET (HrOllamaModel, name));
+
+  if (g_strcmp0 (key, self->models_key) == 0 && models->len > 0)
+    {
+      /* Same models: update the rows in place, so focus and open menus stay. */
+      GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->models_list));
+
+      for (guint i = 0; i < models->len && child != NULL; i++)
+        {
+          const HrOllamaModel *model = g_ptr_array_index (models, i);
+          g_autofree char *subtitle = model_subtitle (model);
+
+          set_row_text (ADW_ACTION_ROW (child), model->name, subtitle);
+          child = gtk_widget_get_next_sibling (child);
+        }
+      return;
+    }
+
+  g_free (self->models_key);
+  self->models_key = g_steal_pointer (&key);
+  clear_list (self->models_list);
+  if (models->len == 0)
+    gtk_list_box_append (self->models_list,
+                         empty_row (_("No models on this board"),
+                                    _("Pull one below; `ollama pull` on the board works too.")));
+  for (guint i = 0; i < models->len; i++)
+    gtk_list_box_append (self->models_list, model_row_new (g_ptr_array_index (models, i)));
+}
+
+static void
+on_loaded_changed (HrBoardPage *self)
+{
+  GPtrArray *loaded = hr_board_connection_get_loaded (self->connection);
+  g_autofree char *key = names_key (loaded, G_STRUCT_OFFSET (HrOllamaLoaded, name));
+
+  if (g_strcmp0 (key, self->loaded_key) == 0 && loaded->len > 0)
+    {
+      GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->loaded_list));
+
+      for (guint i = 0; i < loaded->len && child != NULL; i++)
+        {
+          const HrOllamaLoaded *one = g_ptr_array_index (loaded, i);
+          g_autofree char *subtitle = loaded_subtitle (one);
+
+          set_row_text (ADW_ACTION_ROW (child), one->name, subtitle);
+          child = gtk_widget_get_next_sibling (child);
+        }
+      return;
+    }
+
+  g_free (self->loaded_key);
+  self->loaded_key = g_steal_pointer (&key);
+  clear_list (self->loaded_list);
+  if (loaded->len == 0)
+    gtk_list_box_append (self->loaded_list,
+                         empty_row (_("Nothing is loaded"),
+                                    _("A model loads when it is first asked for, or when it is measured.")));
+  for (guint i = 0; i < loaded->len; i++)
+    gtk_list_box_append (self->loaded_list, loaded_row_new (g_ptr_array_index (loaded, i)));
+}
+
+/* ------------------------------------------------------------------ */
+/* The server rows                                                     */
+
+static void
+set_label (GtkLabel   *label,
+           const char *text)
+{
+  gtk_label_set_text (label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
+}
+
+static void
+show_banner (HrBoardPage *self,
+             const char  *message)
+{
+  gtk_label_set_text (self->error_label, message != NULL ? message : "");
+  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
+  /* A hidden revealer would still take the box's spacing. */
+  gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), message != NULL);
+}
+
+static void
+show_connected (HrBoardPage *self)
+{
+  /* Translators: the server's version and its URL: "Ollama 0.31.2 at http://10.0.0.5:11434" */
+  g_autofree char *subtitle = g_strdup_printf (_("Ollama %s at %s"),
+                                               hr_board_connection_get_version (self->connection),
+                                               hr_board_connection_get_url (self->connection));
+
+  adw_action_row_set_subtitle (self->status_row, subtitle);
+  gtk_image_set_from_icon_name (self->status_icon, "network-server-symbolic");
+  gtk_stack_set_visible_child_name (self->content_stack, "connected");
+}
+
+static void
+show_failed (HrBoardPage *self)
+{
+  adw_status_page_set_title (self->status_page, hr_board_connection_get_failure_title (self->connection));
+  adw_status_page_set_description (self->status_page, hr_board_connection_get_error (self->connection));
+  adw_status_page_set_icon_name (self->status_page, "network-offline-symbolic");
+  gtk_image_set_from_icon_name (self->status_icon, "network-offline-symbolic");
+  adw_action_row_set_subtitle (self->status_row, _("Not connected"));
+  gtk_stack_set_visible_child_name (self->content_stack, "disconnected");
+}
+
+/* The server row, the status page and the banner, from the connection. */
+static void
+on_status_changed (HrBoardPage *self)
+{
+  HrBoardConnectionState state = hr_board_connection_get_state (self->connection);
+  const char *error = hr_board_connection_get_error (self->connection);
+
+  gtk_spinner_set_spinning (self->busy_spinner, state == HR_BOARD_CONNECTION_CONNECTING);
+  switch (state)
+    {
+    case HR_BOARD_CONNECTION_CONNECTING:
+      adw_action_row_set_subtitle (self->status_row, _("Connecting…"));
+      break;
+    case HR_BOARD_CONNECTION_CONNECTED:
+      show_connected (self);
+      break;
+    case HR_BOARD_CONNECTION_FAILED:
+      show_failed (self);
+      break;
+    case HR_BOARD_CONNECTION_DISCONNECTED:
+    default:
+      break;
+    }
+  /* A failed connect is the status page's to say; a failed refresh, the banner's. */
+  show_banner (self, state == HR_BOARD_CONNECTION_FAILED ? NULL : error);
+  _hr_board_page_update_actions (self);
+}
+
+static void
+on_token_note_changed (HrBoardPage *self)
+{
+  set_label (self->token_note, hr_board_connection_get_token_note (self->connection));
+}
+
+static void
+on_token_found (HrBoardPage *self,
+                const char  *token)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->token_row), token);
+}
+
+/* ------------------------------------------------------------------ */
+/* Saved servers                                                       */
+
+static void
+load_saved (HrBoardPage *self)
+{
+  GArray *servers = self->session != NULL ? hr_session_get_servers (self->session) : NULL;
+  const char *current = hr_board_connection_get_url (self->connection);
+  guint selected = GTK_INVALID_LIST_POSITION;
+  guint n = servers != NULL ? servers->len : 0;
+
+  /* Refilling the list moves the selection: that is not the person choosing. */
+  g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  gtk_string_list_splice (self->saved_list, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->saved_list)), NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const HrSavedServer *server = &g_array_index (servers, HrSavedServer, i);
+
+      gtk_string_list_append (self->saved_list, server->url);
+      if (g_strcmp0 (server->url, current) == 0)
+        selected = i;
+    }
+  adw_combo_row_set_selected (self->saved_row, selected);
+  g_signal_handlers_unblock_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  /* One saved server is the one in the URL row: offer a choice from two. */
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_row), n > 1);
+}
+
+static gboolean
+is_saved (HrBoardPage *self,
+          const char  *url)
+{
+  return self->session != NULL && hr_session_get_server_board (self->session, url) != NULL;
+}
+
+/* A server that answered is saved (URL only) with the board chosen now;
+ * the session's ::servers-changed then refills the list. */
+static void
+on_state_changed (HrBoardPage *self)
+{
+  if (self->session == NULL ||
+      hr_board_connection_get_state (self->connection) != HR_BOARD_CONNECTION_CONNECTED)
+    return;
+  hr_session_remember_server (self->session, hr_board_connection_get_url (self->connection),
+                              _hr_board_page_get_board_id (self));
+  load_saved (self);
+}
+
+/* A saved server belongs to the board it was saved with: choose that
+ * board, so the pull check and the archive use it. */
+static void
+select_saved_board (HrBoardPage *self,
+                    const char  *url)
+{
+  const char *id;
+
+  if (self->session == NULL || self->scenario == NULL)
+    return;
+  id = hr_session_get_server_board (self->session, url);
+  if (id != NULL && hr_session_find_board (self->session, id) != NULL)
+    hr_scenario_set_board_id (self->scenario, id);
+}
+
+static void
+on_saved_selected (AdwComboRow *row,
+                   GParamSpec  *pspec,
+                   HrBoardPage *self)
+{
+  guint selected = adw_combo_row_get_selected (row);
+  const char *url;
+
+  if (selected == GTK_INVALID_LIST_POSITION ||
+      selected >= g_list_model_get_n_items (G_LIST_MODEL (self->saved_list)))
+    return;
+  url = gtk_string_list_get_string (self->saved_list, selected);
+  if (g_strcmp0 (url, hr_board_connection_get_url (self->connection)) == 0 &&
+      hr_board_connection_is_connected (self->connection))
+    return;
+  select_saved_board (self, url);
+  /* Another server: its own token, if any, comes from the keyring. */
+  gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
+  hr_board_page_connect (self, url);
+}
+
+/**
+ * hr_board_page_connect:
+ * @self: a #HrBoardPage
+ * @url: (nullable): the server as a person types it ("10.0.0.5:11434",
+ *   "board.local", "https://proxy/ollama"); %NULL for what the URL row holds
+ *
+ * Connects the page's HrBoardConnection (hr_board_connection_connect())
+ * to @url with the token in the token row, and shows the normalised URL;
+ * once the server answers it is saved (URL only, with the board chosen
+ * now) and the lists are read. A token is kept in the keyring (or, without
+ * one, in memory for the session); never in the settings. Whatever fails
+ * is said on the page in the client's words.
+ */
+void
+hr_board_page_connect (HrBoardPage *self,
+                       const char  *url)
+{
+  g_autofree char *normalized = NULL;
+  const char *token;
+
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+
+  if (url == NULL)
+    url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
+  normalized = hr_ollama_host_normalize (url, NULL);
+  token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+  hr_board_connection_connect (self->connection, url, token,
+                               normalized != NULL && is_saved (self, normalized));
+  if (hr_board_connection_get_state (self->connection) == HR_BOARD_CONNECTION_CONNECTING)
+    gtk_editable_set_text (GTK_EDITABLE (self->url_row), hr_board_connection_get_url (self->connection));
+}
+
+static void
+on_url_activated (HrBoardPage *self)
+{
+  hr_board_page_connect (self, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_board_page_map (GtkWidget *widget)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (widget);
+
+  GTK_WIDGET_CLASS (hr_board_page_parent_class)->map (widget);
+
+  /* Reconnect to the last server the first time the page is shown. */
+  if (!self->auto_connected && hr_board_connection_get_client (self->connection) == NULL)
+    {
+      g_autofree char *last = self->session != NULL ? hr_session_dup_last_server (self->session) : g_strdup ("");
+      const char *host = g_getenv ("OLLAMA_HOST");
+
+      self->auto_connected = TRUE;
+      if (*last != '\0' || (host != NULL && *host != '\0'))
+        hr_board_page_connect (self, NULL);
+    }
+  hr_board_connection_set_auto_refresh (self->connection, TRUE);
+}
+
+static void
+hr_board_page_unmap (GtkWidget *widget)
+{
+  hr_board_connection_set_auto_refresh (HR_BOARD_PAGE (widget)->connection, FALSE);
+  GTK_WIDGET_CLASS (hr_board_page_parent_class)->unmap (widget);
+}
+
+static void
+hr_board_page_dispose (GObject *object)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  if (self->measure_window != NULL)
+    gtk_window_destroy (self->measure_window);
+  g_clear_weak_pointer (&self->measure_window);
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_BOARD_PAGE);
+  /* After the panels: they let go of it in their own dispose. */
+  if (self->connection != NULL)
+    g_object_run_dispose (G_OBJECT (self->connection));
+  g_clear_object (&self->connection);
+
+  g_clear_object (&self->session);
+  g_clear_object (&self->scenario);
+
+  G_OBJECT_CLASS (hr_board_page_parent_class)->dispose (object);
+}
+
+static void
+hr_board_page_finalize (GObject *object)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  g_clear_pointer (&self->models_key, g_free);
+  g_clear_pointer (&self->loaded_key, g_free);
+
+  G_OBJECT_CLASS (hr_board_page_parent_class)->finalize (object);
+}
+
+static void
+hr_board_page_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_board_page_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_board_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_board_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_board_page_class_init (HrBoardPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = hr_board_page_dispose;
+  object_class->finalize = hr_board_page_finalize;
+  object_class->get_property = hr_board_page_get_property;
+  object_class->set_property = hr_board_page_set_property;
+
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION, rw);
+  properties[PROP_SCENARIO] = g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  widget_class->map = hr_board_page_map;
+  widget_class->unmap = hr_board_page_unmap;
+
+  g_type_ensure (HR_TYPE_PULL_PANEL);
+  g_type_ensure (HR_TYPE_CHAT_PANEL);
+  g_type_ensure (HR_TYPE_MEASURE_WINDOW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/board/hr-board-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, saved_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, saved_list);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, url_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, token_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_icon);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, busy_spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, token_note);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_page);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, models_list);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, loaded_list);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, pull_panel);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, chat_panel);
+  gtk_widget_class_bind_template_callback (widget_class, on_url_activated);
+
+  _hr_board_page_class_actions_init (widget_class);
+}
+
+static void
+observe_connection (HrBoardPage *self)
+{
+  g_signal_connect_object (self->connection, "notify::state", G_CALLBACK (on_status_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::error", G_CALLBACK (on_status_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::client", G_CALLBACK (_hr_board_page_update_actions), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::token-note", G_CALLBACK (on_token_note_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "token-found", G_CALLBACK (on_token_found), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "models-changed", G_CALLBACK (on_models_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "loaded-changed", G_CALLBACK (on_loaded_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->pull_panel, "notify::pulling", G_CALLBACK (_hr_board_page_update_actions), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->pull_panel, "notify::can-pull", G_CALLBACK (_hr_board_page_update_actions), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_panel, "notify::chatting", G_CALLBACK (_hr_board_page_update_actions), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_panel, "notify::can-send", G_CALLBACK (_hr_board_page_update_actions), self,
+                           G_CONNECT_SWAPPED);
+}
+
+/* OLLAMA_HOST first, then the last server, then localhost (ollama-api.md). */
+static void
+show_default_url (HrBoardPage *self)
+{
+  g_autofree char *last = self->session != NULL ? hr_session_dup_last_server (self->session) : NULL;
+  g_autofree char *initial = hr_ollama_default_host (last);
+  g_autofree char *normalized = hr_ollama_host_normalize (initial, NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->url_row), normalized ? normalized : initial);
+}
+
+static void
+hr_board_page_init (HrBoardPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->connection = hr_board_connection_new ();
+  hr_pull_panel_set_connection (self->pull_panel, self->connection);
+  hr_chat_panel_set_connection (self->chat_panel, self->connection);
+  g_object_bind_property (self, "session", self->pull_panel, "session", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "scenario", self->pull_panel, "scenario", G_BINDING_SYNC_CREATE);
+  observe_connection (self);
+
+  show_default_url (self);
+  load_saved (self);
+  g_signal_connect (self->saved_row, "notify::selected", G_CALLBACK (on_saved_selected), self);
+
+  on_token_note_changed (self);
+  _hr_board_page_update_actions (self);
+}
+
+/**
+ * hr_board_page_new:
+ *
+ * Returns: (transfer floating): a new #HrBoardPage, not connected
+ */
+GtkWidget *
+hr_board_page_new (void)
+{
+  return g_object_new (HR_TYPE_BOARD_PAGE, NULL);
+}
+
+/**
+ * hr_board_page_get_session:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none) (nullable): the session the page saves servers
+ *   in and adds models to
+ */
+HrSession *
+hr_board_page_get_session (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->session;
+}
+
+/**
+ * hr_board_page_set_session:
+ * @self: a #HrBoardPage
+ * @session: (nullable): the session whose saved servers the page offers
+ *   and remembers (hr_session_get_servers(), hr_session_remember_server()),
+ *   whose catalog Add to Catalog and a pull add to, and whose measurement
+ *   archive Measure saves into
+ *
+ * Set once by the window. Until the page connects, the URL row shows the
+ * default server: OLLAMA_HOST, else the last one connected to, else
+ * localhost.
+ */
+void
+hr_board_page_set_session (HrBoardPage *self,
+                           HrSession   *session)
+{
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+  g_return_if_fail (session == NULL || HR_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+  if (hr_board_connection_get_client (self->connection) == NULL)
+    show_default_url (self);
+  load_saved (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_board_page_get_scenario:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none) (nullable): the shared scenario
+ */
+HrScenario *
+hr_board_page_get_scenario (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->scenario;
+}
+
+/**
+ * hr_board_page_set_scenario:
+ * @self: a #HrBoardPage
+ * @scenario: (nullable): the shared scenario: its board is the one a
+ *   measurement is filed under and a saved server is remembered with, and
+ *   the pull check evaluates under it; choosing a saved server chooses its
+ *   board (hr_scenario_set_board_id())
+ *
+ * Set once by the window.
+ */
+void
+hr_board_page_set_scenario (HrBoardPage *self,
+                            HrScenario  *scenario)
+{
+  g_return_if_fail (HR_IS_BOARD_PAGE (self));
+  g_return_if_fail (scenario == NULL || HR_IS_SCENARIO (scenario));
+
+  if (g_set_object (&self->scenario, scenario))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+}
+
+/* The board chosen now: measurements are filed under it and a server is
+ * saved with it. Before the session has loaded, the scenario's setting. */
+const char *
+_hr_board_page_get_board_id (HrBoardPage *self)
+{
+  const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
+  const char *id = self->scenario != NULL ? hr_scenario_get_board_id (self->scenario) : NULL;
+
+  if (board != NULL && board->id != NULL)
+    return board->id;
+  return id != NULL && *id != '\0' ? id : "unknown";
+}
+
+/**
+ * _hr_board_page_get_connection:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none): the page's connection
+ */
+HrBoardConnection *
+_hr_board_page_get_connection (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->connection;
+}
+
+/**
+ * _hr_board_page_get_pull_panel:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none): the page's "Pull a Model"
+ */
+HrPullPanel *
+_hr_board_page_get_pull_panel (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->pull_panel;
+}
+
+/**
+ * _hr_board_page_get_chat_panel:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none): the page's "Try It"
+ */
+HrChatPanel *
+_hr_board_page_get_chat_panel (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->chat_panel;
+}
+
+/**
+ * _hr_board_page_get_token_note:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none): what the page says about where the token is
+ *   kept ("" when there is nothing to say)
+ */
+const char *
+_hr_board_page_get_token_note (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->token_note)) ? gtk_label_get_text (self->token_note) : "";
+}
+
+/**
+ * _hr_board_page_get_measure_window:
+ * @self: a #HrBoardPage
+ *
+ * Returns: (transfer none) (nullable): the measure window Measure opened
+ *   last, while it is open
+ */
+HrMeasureWindow *
+_hr_board_page_get_measure_window (HrBoardPage *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  return self->measure_window != NULL ? HR_MEASURE_WINDOW (self->measure_window) : NULL;
+}

@@ -1,0 +1,300 @@
+/* test-board-connection.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrBoardConnection without a window, against the in-process fake Ollama
+ * (tests/fake-ollama.h): the states a connect goes through and what each
+ * notifies, the lists and their signals, a failed refresh that keeps what
+ * was listed, auto-refresh only while it is on, an address that is not
+ * one, a server that is not there, a token kept for the session only, and
+ * a new server dropping the old one's lists.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "fake-ollama.h"
+#include "hr-board-connection.h"
+
+typedef struct {
+  FakeOllama        *fake;
+  HrBoardConnection *connection;
+  GPtrArray         *states;      /* every "state" notified, as strings */
+  guint              models_changed;
+  guint              loaded_changed;
+  guint              busy_changes;
+} Fixture;
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !hr_board_connection_get_busy (data);
+}
+
+static gboolean
+iterate_until (GSourceFunc done,
+               gpointer    data,
+               guint       timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static void
+on_state (HrBoardConnection *connection,
+          GParamSpec        *pspec,
+          Fixture           *f)
+{
+  GEnumClass *klass = g_type_class_ref (HR_TYPE_BOARD_CONNECTION_STATE);
+  GEnumValue *value = g_enum_get_value (klass, hr_board_connection_get_state (connection));
+
+  g_ptr_array_add (f->states, g_strdup (value->value_nick));
+  g_type_class_unref (klass);
+}
+
+static void
+on_models_changed (HrBoardConnection *connection,
+                   Fixture           *f)
+{
+  f->models_changed++;
+}
+
+static void
+on_loaded_changed (HrBoardConnection *connection,
+                   Fixture           *f)
+{
+  f->loaded_changed++;
+}
+
+static void
+on_busy (HrBoardConnection *connection,
+         GParamSpec        *pspec,
+         Fixture           *f)
+{
+  f->busy_changes++;
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->fake = fake_ollama_new ();
+  fake_ollama_add_llama32 (f->fake);
+  f->connection = hr_board_connection_new ();
+  hr_board_connection_set_use_keyring (f->connection, FALSE);
+  f->states = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (f->connection, "notify::state", G_CALLBACK (on_state), f);
+  g_signal_connect (f->connection, "notify::busy", G_CALLBACK (on_busy), f);
+  g_signal_connect (f->connection, "models-changed", G_CALLBACK (on_models_changed), f);
+  g_signal_connect (f->connection, "loaded-changed", G_CALLBACK (on_loaded_changed), f);
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  g_assert_finalize_object (f->connection);
+  g_ptr_array_unref (f->states);
+  fake_ollama_free (f->fake);
+}
+
+static void
+connect_and_wait (Fixture    *f,
+                  const char *url,
+                  const char *token)
+{
+  hr_board_connection_connect (f->connection, url, token, FALSE);
+  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+}
+
+static void
+test_connect (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *typed = g_strdup (fake_ollama_get_url (f->fake) + strlen ("http://"));
+  const HrOllamaModel *model;
+
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_DISCONNECTED);
+  g_assert_null (hr_board_connection_get_client (f->connection));
+  fake_ollama_load (f->fake, "llama3.2:3b", 4096);
+
+  /* Typed without the scheme: normalised. Busy until the lists are in. */
+  hr_board_connection_connect (f->connection, typed, NULL, FALSE);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_CONNECTING);
+  g_assert_true (hr_board_connection_get_busy (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, fake_ollama_get_url (f->fake));
+  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+
+  g_assert_cmpuint (f->states->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->states, 0), ==, "connecting");
+  g_assert_cmpstr (g_ptr_array_index (f->states, 1), ==, "connected");
+  /* Busy once, then not: one notify each way. */
+  g_assert_cmpuint (f->busy_changes, ==, 2);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_version (f->connection), ==, "0.31.2");
+  g_assert_null (hr_board_connection_get_error (f->connection));
+
+  /* Emptied by the connect, then listed. */
+  g_assert_cmpuint (f->models_changed, ==, 2);
+  g_assert_cmpuint (f->loaded_changed, ==, 2);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+  model = g_ptr_array_index (hr_board_connection_get_models (f->connection), 0);
+  g_assert_cmpstr (model->name, ==, "llama3.2:3b");
+  g_assert_cmpuint (hr_board_connection_get_loaded (f->connection)->len, ==, 1);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/tags"), ==, 1);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/ps"), ==, 1);
+}
+
+static void
+test_refresh_failure (Fixture       *f,
+                      gconstpointer  data)
+{
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+
+  /* A refresh that fails says why and keeps what was listed. */
+  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_500, "something broke");
+  hr_board_connection_refresh (f->connection);
+  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_true (g_str_has_prefix (hr_board_connection_get_error (f->connection),
+                                   "Could not list the models on the board: "));
+  g_assert_nonnull (strstr (hr_board_connection_get_error (f->connection), "something broke"));
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_CONNECTED);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+
+  /* The next one that works clears it. */
+  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  hr_board_connection_refresh (f->connection);
+  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_null (hr_board_connection_get_error (f->connection));
+}
+
+static gboolean
+tags_twice (gpointer data)
+{
+  return fake_ollama_count (data, "/api/tags") >= 2;
+}
+
+static void
+test_auto_refresh (Fixture       *f,
+                   gconstpointer  data)
+{
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/tags"), ==, 1);
+
+  /* Off (the default): nothing more is asked. */
+  g_assert_false (iterate_until (tags_twice, f->fake, HR_BOARD_CONNECTION_REFRESH_SECONDS * 1000 + 500));
+
+  /* On: at once, then on the timer. */
+  hr_board_connection_set_auto_refresh (f->connection, TRUE);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/tags"), ==, 1);
+  g_assert_true (iterate_until (tags_twice, f->fake, 5000));
+  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  hr_board_connection_set_auto_refresh (f->connection, FALSE);
+}
+
+static void
+test_bad_address (Fixture       *f,
+                  gconstpointer  data)
+{
+  hr_board_connection_connect (f->connection, "ftp://h", NULL, FALSE);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpstr (hr_board_connection_get_failure_title (f->connection), ==, "Not a Server Address");
+  g_assert_nonnull (hr_board_connection_get_error (f->connection));
+  g_assert_null (hr_board_connection_get_client (f->connection));
+  g_assert_false (hr_board_connection_get_busy (f->connection));
+}
+
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *url = fake_ollama_refused_url ();
+  g_autofree char *expected = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
+                                               url);
+
+  connect_and_wait (f, url, NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpstr (hr_board_connection_get_failure_title (f->connection), ==, "Could Not Connect");
+  g_assert_cmpstr (hr_board_connection_get_error (f->connection), ==, expected);
+  g_assert_false (hr_board_connection_is_connected (f->connection));
+}
+
+static void
+test_token (Fixture       *f,
+            gconstpointer  data)
+{
+  fake_ollama_set_token (f->fake, "s3cret-token");
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_null (hr_board_connection_get_token_note (f->connection));
+
+  connect_and_wait (f, fake_ollama_get_url (f->fake), "s3cret-token");
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Bearer s3cret-token");
+  g_assert_cmpstr (hr_board_connection_get_token_note (f->connection), ==,
+                   "The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time.");
+
+  /* Without one given, the session's is sent. */
+  connect_and_wait (f, fake_ollama_get_url (f->fake), "");
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+}
+
+static void
+on_client (HrBoardConnection *connection,
+           GParamSpec        *pspec,
+           guint             *count)
+{
+  (*count)++;
+}
+
+static void
+test_new_server (Fixture       *f,
+                 gconstpointer  data)
+{
+  FakeOllama *other = fake_ollama_new ();
+  guint clients = 0;
+
+  fake_ollama_set_version (other, "0.12.6");
+  g_signal_connect (f->connection, "notify::client", G_CALLBACK (on_client), &clients);
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+
+  /* Another server: a new client, and the old one's lists go. */
+  hr_board_connection_connect (f->connection, fake_ollama_get_url (other), NULL, FALSE);
+  g_assert_cmpuint (clients, ==, 2);
+  g_assert_null (hr_board_connection_get_version (f->connection));
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+  g_assert_cmpstr (hr_board_connection_get_version (f->connection), ==, "0.12.6");
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+
+  g_signal_handlers_disconnect_by_func (f->connection, on_client, &clients);
+  fake_ollama_free (other);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_unsetenv ("OLLAMA_HOST");
+
+  g_test_add ("/board-connection/connect", Fixture, NULL, setup, test_connect, teardown);
+  g_test_add ("/board-connection/refresh-failure", Fixture, NULL, setup, test_refresh_failure, teardown);
+  g_test_add ("/board-connection/auto-refresh", Fixture, NULL, setup, test_auto_refresh, teardown);
+  g_test_add ("/board-connection/bad-address", Fixture, NULL, setup, test_bad_address, teardown);
+  g_test_add ("/board-connection/refused", Fixture, NULL, setup, test_refused, teardown);
+  g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
+  g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
+
+  return g_test_run ();
+}
