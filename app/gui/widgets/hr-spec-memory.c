@@ -365,7 +365,7 @@ hr_spec_memory_class_init (HrSpecMemoryClass *klass)
 
   g_type_ensure (HR_TYPE_MEMORY_CHART);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-spec-memory.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/widgets/hr-spec-memory.ui");
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, heading);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, precision_scale);

@@ -904,7 +904,7 @@ hr_hub_page_class_init (HrHubPageClass *klass)
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/headroom/Headroom/hr-hub-page.ui");
+                                               "/io/github/headroom/Headroom/hub/hr-hub-page.ui");
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, scroller);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, repo_entry);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, recent_button);

@@ -827,7 +827,7 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-gguf-page.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/gguf/hr-gguf-page.ui");
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, state_stack);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, spinner);
