@@ -15,7 +15,8 @@
 
 #include "gguf-writer.h"
 #include "hr-catalog.h"
-#include "hr-gguf-page.h"
+#include "hr-gguf-page-private.h"
+#include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
 #include "hr-window.h"
 #include "gui-test-util.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hr-error.h"
-#include "hr-gguf-page.h"
+#include "hr-gguf-page-private.h"
 #include "hr-memory.h"
 #include "hr-model-facts.h"
 #include "hr-precision.h"

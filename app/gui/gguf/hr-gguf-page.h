@@ -30,12 +30,5 @@ void              hr_gguf_page_open            (HrGgufPage   *self,
 void              hr_gguf_page_choose_file     (HrGgufPage   *self,
                                                 GtkWindow    *parent);
 void              hr_gguf_page_cancel          (HrGgufPage   *self);
-const char       *hr_gguf_page_get_state       (HrGgufPage   *self);
-const char       *hr_gguf_page_get_digest      (HrGgufPage   *self);
-gboolean          hr_gguf_page_is_hashing      (HrGgufPage   *self);
-const HrModelSpec *hr_gguf_page_get_spec       (HrGgufPage   *self);
-GtkWidget        *hr_gguf_page_get_cards       (HrGgufPage   *self);
-AdwStatusPage    *hr_gguf_page_get_error_page  (HrGgufPage   *self);
-HrSpecMemory     *hr_gguf_page_get_memory      (HrGgufPage   *self);
 
 G_END_DECLS

@@ -29,17 +29,9 @@ G_DECLARE_FINAL_TYPE (HrHubPage, hr_hub_page, HR, HUB_PAGE, AdwBin)
 GtkWidget         *hr_hub_page_new             (void);
 void               hr_hub_page_set_models_page (HrHubPage     *self,
                                                 HrModelsPage  *page);
-void               hr_hub_page_set_client      (HrHubPage     *self,
-                                                HrHubClient   *client);
 void               hr_hub_page_look_up         (HrHubPage     *self,
                                                 const char    *text);
 void               hr_hub_page_cancel          (HrHubPage     *self);
-const char        *hr_hub_page_get_state       (HrHubPage     *self);
-const HrHubLookup *hr_hub_page_get_lookup      (HrHubPage     *self);
-GtkWidget         *hr_hub_page_get_cards       (HrHubPage     *self);
-AdwStatusPage     *hr_hub_page_get_error_page  (HrHubPage     *self);
-HrSpecMemory      *hr_hub_page_get_memory      (HrHubPage     *self);
-GtkEditable       *hr_hub_page_get_entry       (HrHubPage     *self);
 void               hr_hub_page_focus_entry     (HrHubPage     *self);
 
 G_END_DECLS

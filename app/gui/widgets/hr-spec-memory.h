@@ -34,11 +34,5 @@ void               hr_spec_memory_set_can_add      (HrSpecMemory      *self,
 gboolean           hr_spec_memory_add_to_catalog   (HrSpecMemory      *self,
                                                     GError           **error);
 void               hr_spec_memory_refresh          (HrSpecMemory      *self);
-const char        *hr_spec_memory_get_summary      (HrSpecMemory      *self);
-const char        *hr_spec_memory_get_add_status   (HrSpecMemory      *self);
-GtkRange          *hr_spec_memory_get_precision_scale (HrSpecMemory   *self);
-GtkRange          *hr_spec_memory_get_context_scale (HrSpecMemory     *self);
-GtkButton         *hr_spec_memory_get_add_button   (HrSpecMemory      *self);
-HrMemoryChart     *hr_spec_memory_get_chart        (HrSpecMemory      *self);
 
 G_END_DECLS
