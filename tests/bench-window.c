@@ -17,7 +17,8 @@
 #include <math.h>
 
 #include "hr-application.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 
 #define N_ROWS  10000
 #define N_STEPS 100

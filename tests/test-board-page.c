@@ -29,7 +29,8 @@
 #include "hr-board-page.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 /* ------------------------------------------------------------------ */

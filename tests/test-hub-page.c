@@ -23,7 +23,8 @@
 #include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 static char *isolated_root;

@@ -23,7 +23,8 @@
 #include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-runtime.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 static char *isolated_root;

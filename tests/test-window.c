@@ -21,7 +21,8 @@
 #include "hr-gui-format.h"
 #include "hr-memory.h"
 #include "hr-preferences-window.h"
-#include "hr-window.h"
+#include "hr-models-page-private.h"
+#include "hr-window-private.h"
 #include "gui-test-util.h"
 
 /* ------------------------------------------------------------------ */

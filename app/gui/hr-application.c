@@ -9,11 +9,17 @@
 
 #include "hr-application.h"
 #include "hr-preferences-window.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 #include "hr-window.h"
 
 struct _HrApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
+  HrSession      *session;
+  HrScenario     *scenario;
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -84,7 +90,7 @@ preferences_activated (GSimpleAction *action,
     return;
 
   preferences = hr_preferences_window_new (GTK_WINDOW (window),
-                                           hr_models_page_get_boards (hr_window_get_models_page (window)));
+                                           hr_session_get_boards (hr_application_get_session (self)));
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -127,6 +133,8 @@ hr_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (application);
 
+  hr_application_get_scenario (HR_APPLICATION (application));
+
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
@@ -134,10 +142,45 @@ hr_application_startup (GApplication *application)
                                          preferences_accels);
 }
 
+/* The session lives while a window shows it: the last window closed, the
+ * next window (a test's, or the app's after a quit was cancelled) reads
+ * the files afresh, as a new start would. */
+static void
+hr_application_window_removed (GtkApplication *application,
+                               GtkWindow      *window)
+{
+  HrApplication *self = HR_APPLICATION (application);
+
+  GTK_APPLICATION_CLASS (hr_application_parent_class)->window_removed (application, window);
+
+  if (gtk_application_get_windows (application) == NULL)
+    {
+      g_clear_object (&self->scenario);
+      g_clear_object (&self->session);
+    }
+}
+
+static void
+hr_application_dispose (GObject *object)
+{
+  HrApplication *self = (HrApplication *)object;
+
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (hr_application_parent_class)->dispose (object);
+}
+
 static void
 hr_application_class_init (HrApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
+
+  object_class->dispose = hr_application_dispose;
+  gtk_app_class->window_removed = hr_application_window_removed;
 
   app_class->activate = hr_application_activate;
   app_class->startup = hr_application_startup;
@@ -163,4 +206,49 @@ hr_application_new (void)
                        "flags", G_APPLICATION_DEFAULT_FLAGS,
                        "resource-base-path", "/io/github/headroom/Headroom",
                        NULL);
+}
+
+/**
+ * hr_application_get_session:
+ * @self: the #HrApplication
+ *
+ * The application's one session (created on first use, on the app's
+ * settings; its windows load it with hr_session_load_async()).
+ *
+ * Returns: (transfer none): the session every page shares
+ */
+HrSession *
+hr_application_get_session (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+
+  if (self->session == NULL)
+    {
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APPLICATION_ID);
+      self->session = hr_session_new (self->settings);
+    }
+  return self->session;
+}
+
+/**
+ * hr_application_get_scenario:
+ * @self: the #HrApplication
+ *
+ * The application's one scenario, on its session, bound to the settings
+ * (hr_scenario_bind_settings()).
+ *
+ * Returns: (transfer none): the scenario every page shares
+ */
+HrScenario *
+hr_application_get_scenario (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+
+  if (self->scenario == NULL)
+    {
+      self->scenario = hr_scenario_new (hr_application_get_session (self));
+      hr_scenario_bind_settings (self->scenario, self->settings);
+    }
+  return self->scenario;
 }

@@ -3,11 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrApplication: the AdwApplication io.github.headroom.Headroom, its
- * app-wide actions (quit, about, preferences, shortcuts) and their keys.
+ * app-wide actions (quit, about, preferences, shortcuts) and their keys,
+ * and the one HrSession and HrScenario its windows share.
  */
 #pragma once
 
 #include <adwaita.h>
+
+#include "hr-scenario.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +19,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (HrApplication, hr_application, HR, APPLICATION, AdwApplication)
 
-HrApplication *hr_application_new (void);
+HrApplication *hr_application_new          (void);
+HrSession     *hr_application_get_session  (HrApplication *self);
+HrScenario    *hr_application_get_scenario (HrApplication *self);
 
 G_END_DECLS

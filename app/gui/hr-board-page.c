@@ -16,6 +16,7 @@
 #include "hr-measure-window.h"
 #include "hr-ollama-host.h"
 #include "hr-units.h"
+#include "hr-models-page-private.h"
 #include "hr-window.h"
 
 /*

@@ -259,3 +259,29 @@ hr_gui_format_tps (double tps)
 
   return hr_format_decimal (tps, 1);
 }
+
+/**
+ * hr_gui_label_spin_by_row:
+ * @spin: a spin button at the end of an #AdwPreferencesRow
+ *
+ * Names @spin, for a screen reader, by its row's title without the
+ * mnemonic underscore ("Parallel _slots" -> "Parallel slots"); nothing
+ * when @spin is not in a row.
+ */
+void
+hr_gui_label_spin_by_row (GtkSpinButton *spin)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_PREFERENCES_ROW);
+  g_autoptr(GString) title = NULL;
+
+  if (row == NULL)
+    return;
+
+  title = g_string_new (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  g_string_replace (title, "__", "\x01", 0);
+  g_string_replace (title, "_", "", 0);
+  g_string_replace (title, "\x01", "_", 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title->str,
+                                  -1);
+}

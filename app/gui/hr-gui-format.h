@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <adwaita.h>
 
 #include "hr-board.h"
 #include "hr-memory.h"
@@ -34,5 +34,6 @@ const char *hr_gui_kv_cache_type_label  (HrKvCacheType type);
 char       *hr_gui_format_context       (guint32       tokens);
 char       *hr_gui_format_tps           (double        tps);
 const char *hr_gui_unit_label           (HrUnit        unit);
+void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
 
 G_END_DECLS

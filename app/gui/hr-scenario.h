@@ -106,6 +106,7 @@ void               hr_scenario_revert_board          (HrScenario         *self);
 const HrPrecision *hr_scenario_get_precision_info    (HrScenario         *self);
 void               hr_scenario_get_evaluation_inputs (HrScenario         *self,
                                                       HrEvaluationInputs *out);
+const HrEvaluationInputs *hr_scenario_peek_evaluation_inputs (HrScenario *self);
 const HrEfficiencyFit *hr_scenario_get_fit           (HrScenario         *self);
 double             hr_scenario_get_measured_tps      (HrScenario         *self,
                                                       const char         *model_name);

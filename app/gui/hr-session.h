@@ -84,5 +84,12 @@ void           hr_session_remember_server      (HrSession           *self,
                                                 const char          *board_id);
 void           hr_session_forget_server        (HrSession           *self,
                                                 const char          *url);
+char          *hr_session_dup_last_server      (HrSession           *self);
+
+/* Added by the implementation (not in the first contract):
+ *   signal "model-added" (const char *name): after "catalog-changed" from
+ *     hr_session_add_model(), so the Models page selects the new model;
+ *   signal "problem" (const char *message): a file that could not be read
+ *     on hr_session_reload_measurements(); the window toasts it. */
 
 G_END_DECLS

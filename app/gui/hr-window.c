@@ -7,16 +7,10 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-application.h"
 #include "hr-board-page.h"
-#include "hr-gguf-page.h"
 #include "hr-hub-page.h"
-#include "hr-window.h"
-
-typedef enum {
-  EXPORT_PNG,
-  EXPORT_SVG,
-  EXPORT_CSV,
-} ExportKind;
+#include "hr-window-private.h"
 
 struct _HrWindow
 {
@@ -33,6 +27,8 @@ struct _HrWindow
   HrGgufPage           *gguf_page;
 
   GSettings            *settings;
+  HrSession            *session;
+  HrScenario           *scenario;
   GPtrArray            *messages;   /* every toast shown, in order */
 };
 
@@ -79,153 +75,6 @@ hr_window_get_messages (HrWindow *self)
 }
 
 /* ------------------------------------------------------------------ */
-/* Export                                                              */
-
-static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    HrWindow        *self)
-{
-  ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "hr-export-kind"));
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  gboolean ok = FALSE;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    goto out;
-
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  path = file ? g_file_get_path (file) : NULL;
-  if (path == NULL)
-    {
-      hr_window_add_toast (self, _("Export needs a local file"));
-      goto out;
-    }
-
-  switch (kind)
-    {
-    case EXPORT_PNG:
-      ok = hr_models_page_export_png (self->models_page, path, &error);
-      break;
-    case EXPORT_SVG:
-      ok = hr_models_page_export_svg (self->models_page, path, &error);
-      break;
-    case EXPORT_CSV:
-    default:
-      ok = hr_models_page_export_csv (self->models_page, path, &error);
-      break;
-    }
-
-  if (ok)
-    {
-      g_autofree char *message = g_strdup_printf (_("Exported to %s"), path);
-
-      hr_window_add_toast (self, message);
-    }
-  else
-    {
-      hr_window_add_toast (self, error->message);
-    }
-
-out:
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  HrWindow *self = HR_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  ExportKind kind;
-  const char *title;
-  const char *name;
-
-  if (g_str_equal (action_name, "win.export-png"))
-    {
-      kind = EXPORT_PNG;
-      title = _("Export Chart as PNG");
-      name = "headroom-chart.png";
-      gtk_file_filter_set_name (filter, _("PNG images"));
-      gtk_file_filter_add_mime_type (filter, "image/png");
-    }
-  else if (g_str_equal (action_name, "win.export-svg"))
-    {
-      kind = EXPORT_SVG;
-      title = _("Export Chart as SVG");
-      name = "headroom-chart.svg";
-      gtk_file_filter_set_name (filter, _("SVG images"));
-      gtk_file_filter_add_mime_type (filter, "image/svg+xml");
-    }
-  else
-    {
-      kind = EXPORT_CSV;
-      title = _("Export Table as CSV");
-      name = "headroom-models.csv";
-      gtk_file_filter_set_name (filter, _("CSV files"));
-      gtk_file_filter_add_mime_type (filter, "text/csv");
-    }
-
-  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "hr-export-kind", GINT_TO_POINTER (kind));
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  HrWindow *self = HR_WINDOW (widget);
-
-  adw_view_stack_set_visible_child_name (self->stack, "models");
-  hr_models_page_focus_search (self->models_page);
-}
-
-static void
-toggle_sidebar_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
-{
-  HrWindow *self = HR_WINDOW (widget);
-  AdwFlap *flap = hr_models_page_get_flap (self->models_page);
-
-  adw_view_stack_set_visible_child_name (self->stack, "models");
-  adw_flap_set_reveal_flap (flap, !adw_flap_get_reveal_flap (flap));
-}
-
-static void
-show_page_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  HrWindow *self = HR_WINDOW (widget);
-
-  adw_view_stack_set_visible_child_name (self->stack, g_variant_get_string (parameter, NULL));
-}
-
-/* "Open GGUF File…": the File page, and a file chooser over it. */
-static void
-open_gguf_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  HrWindow *self = HR_WINDOW (widget);
-
-  adw_view_stack_set_visible_child_name (self->stack, "file");
-  hr_gguf_page_choose_file (self->gguf_page, GTK_WINDOW (self));
-}
-
-/* ------------------------------------------------------------------ */
 /* GObject                                                             */
 
 static gboolean
@@ -245,6 +94,95 @@ hr_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (hr_window_parent_class)->close_request (window);
 }
 
+/* ------------------------------------------------------------------ */
+/* The session and the scenario                                        */
+
+static void
+show_problems (HrWindow *self)
+{
+  GPtrArray *problems = hr_session_get_problems (self->session);
+
+  for (guint i = 0; i < problems->len; i++)
+    hr_window_add_toast (self, g_ptr_array_index (problems, i));
+}
+
+static void
+on_problem (HrSession  *session,
+            const char *message,
+            HrWindow   *self)
+{
+  hr_window_add_toast (self, message);
+}
+
+/* Every page that has the "session" and "scenario" properties gets them. */
+static void
+give_pages (HrWindow   *self,
+            HrScenario *scenario)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GObjectClass *klass = G_OBJECT_GET_CLASS (child);
+
+      if (g_object_class_find_property (klass, "session") != NULL)
+        g_object_set (child, "session", self->session, NULL);
+      if (g_object_class_find_property (klass, "scenario") != NULL)
+        g_object_set (child, "scenario", scenario, NULL);
+    }
+}
+
+/* The application's session and scenario, once the window belongs to it;
+ * a window shown without an application (the page tests) has its own. */
+static void
+ensure_session (HrWindow *self,
+                gboolean  own)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->session != NULL)
+    return;
+
+  if (HR_IS_APPLICATION (application))
+    {
+      self->session = g_object_ref (hr_application_get_session (HR_APPLICATION (application)));
+      self->scenario = g_object_ref (hr_application_get_scenario (HR_APPLICATION (application)));
+    }
+  else if (own)
+    {
+      self->session = hr_session_new (self->settings);
+      self->scenario = hr_scenario_new (self->session);
+      hr_scenario_bind_settings (self->scenario, self->settings);
+    }
+  else
+    {
+      return;
+    }
+  give_pages (self, self->scenario);
+
+  /* What could not be read is told once the session is loaded. */
+  g_signal_connect_object (self->session, "problem", G_CALLBACK (on_problem), self, 0);
+  if (hr_session_get_loaded (self->session))
+    show_problems (self);
+  else
+    g_signal_connect_object (self->session, "notify::loaded", G_CALLBACK (show_problems), self,
+                             G_CONNECT_SWAPPED);
+  hr_session_load_async (self->session, NULL, NULL, NULL);
+}
+
+static void
+on_application_set (HrWindow *self)
+{
+  ensure_session (self, FALSE);
+}
+
+static void
+hr_window_realize (GtkWidget *widget)
+{
+  ensure_session (HR_WINDOW (widget), TRUE);
+  GTK_WIDGET_CLASS (hr_window_parent_class)->realize (widget);
+}
+
 static void
 hr_window_dispose (GObject *object)
 {
@@ -262,6 +200,8 @@ hr_window_finalize (GObject *object)
   HrWindow *self = (HrWindow *)object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
 
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
@@ -277,6 +217,7 @@ hr_window_class_init (HrWindowClass *klass)
   object_class->dispose = hr_window_dispose;
   object_class->finalize = hr_window_finalize;
   window_class->close_request = hr_window_close_request;
+  widget_class->realize = hr_window_realize;
 
   g_type_ensure (HR_TYPE_MODELS_PAGE);
   g_type_ensure (HR_TYPE_HUB_PAGE);
@@ -293,24 +234,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hub_page);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, gguf_page);
 
-  gtk_widget_class_install_action (widget_class, "win.export-png", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-svg", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
-  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
-  gtk_widget_class_install_action (widget_class, "win.open-gguf", NULL, open_gguf_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-png", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.export-csv", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "s", "models");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "s", "hub");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "s", "board");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.show-page", "s", "file");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-gguf", NULL);
+  _hr_window_class_actions_init (widget_class);
 }
 
 /* A flap folds while it is being allocated: showing a header bar button
@@ -339,7 +263,6 @@ queue_sync_flap_buttons (HrWindow *self)
 static void
 hr_window_init (HrWindow *self)
 {
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   AdwFlap *flap;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -365,18 +288,17 @@ hr_window_init (HrWindow *self)
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   sync_flap_buttons (self);
 
-  hr_models_page_load (self->models_page, problems);
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
   hr_hub_page_set_models_page (self->hub_page, self->models_page);
   hr_gguf_page_set_models_page (self->gguf_page, self->models_page);
-  for (guint i = 0; i < problems->len; i++)
-    hr_window_add_toast (self, g_ptr_array_index (problems, i));
 }
 
 /**
  * hr_window_new:
  * @application: the #HrApplication
  *
- * Opens a window on the built-in and the user's catalog and boards.
+ * Opens a window on @application's session and scenario; it starts
+ * loading the session (hr_session_load_async()).
  *
  * Returns: (transfer full): a new #HrWindow
  */
@@ -413,4 +335,18 @@ hr_window_get_stack (HrWindow *self)
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
 
   return self->stack;
+}
+
+/**
+ * hr_window_get_gguf_page:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none): the File page
+ */
+HrGgufPage *
+hr_window_get_gguf_page (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+
+  return self->gguf_page;
 }

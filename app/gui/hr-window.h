@@ -2,9 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrWindow: the main window. An AdwViewStack of three pages (Models,
- * Hugging Face, Board) behind an AdwViewSwitcherTitle, toasts for what went
- * wrong at start, and the export actions.
+ * HrWindow: the main window. An AdwViewStack of four pages (Models,
+ * Hugging Face, Board, File) behind an AdwViewSwitcherTitle, each given
+ * the application's HrSession and HrScenario; toasts, the export actions
+ * and the page actions (hr-window-actions.c). Pages reach the window only
+ * through its actions:
+ *   win.toast      "s"  shows a message in a toast (kept for the tests)
+ *   win.show-page  "s"  "models", "hub", "board" or "file"
+ *   win.open-gguf  "s"  the File page on a path; "" lets the person choose
  */
 #pragma once
 
@@ -23,6 +28,5 @@ HrModelsPage *hr_window_get_models_page (HrWindow       *self);
 AdwViewStack *hr_window_get_stack       (HrWindow       *self);
 void          hr_window_add_toast       (HrWindow       *self,
                                          const char     *message);
-GPtrArray    *hr_window_get_messages    (HrWindow       *self);
 
 G_END_DECLS

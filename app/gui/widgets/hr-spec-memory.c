@@ -12,6 +12,7 @@
 #include "hr-model-row.h"
 #include "hr-precision.h"
 #include "hr-spec-memory-private.h"
+#include "hr-models-page-private.h"
 #include "hr-window.h"
 
 /* The precision slider: the model's own files first, then the Models page's

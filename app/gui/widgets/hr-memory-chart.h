@@ -14,6 +14,7 @@
 
 #include "hr-evaluate.h"
 #include "hr-model-row.h"
+#include "hr-scenario.h"
 #include "hr-units.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,8 @@ void               hr_memory_chart_set_selected     (HrMemoryChart     *self,
                                                      HrModelRow        *row);
 void               hr_memory_chart_set_learned_text (HrMemoryChart     *self,
                                                      const char        *text);
+void               hr_memory_chart_follow           (HrMemoryChart     *self,
+                                                     HrScenario        *scenario);
 void               hr_memory_chart_update           (HrMemoryChart     *self);
 const char        *hr_memory_chart_get_description  (HrMemoryChart     *self);
 guint              hr_memory_chart_get_n_bars       (HrMemoryChart     *self);

@@ -15,6 +15,7 @@
 #include "hr-calibration.h"
 #include "hr-evaluate.h"
 #include "hr-runtime.h"
+#include "hr-scenario.h"
 #include "hr-units.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,11 @@ void        hr_boards_view_update           (HrBoardsView          *self,
                                              gboolean               runtime_from_board,
                                              HrUnit                 unit,
                                              const char            *inputs);
+void        hr_boards_view_follow           (HrBoardsView          *self,
+                                             HrScenario            *scenario,
+                                             GListModel            *rows);
+void        hr_boards_view_set_unit         (HrBoardsView          *self,
+                                             HrUnit                 unit);
 guint       hr_boards_view_get_n_models     (HrBoardsView          *self);
 guint       hr_boards_view_get_n_boards     (HrBoardsView          *self);
 const HrEvaluation *hr_boards_view_get_evaluation (HrBoardsView    *self,

@@ -13,6 +13,7 @@
 #include "hr-calibration.h"
 #include "hr-evaluate.h"
 #include "hr-model-row.h"
+#include "hr-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ void        hr_explain_panel_update     (HrExplainPanel   *self,
 void        hr_explain_panel_set_runtime (HrExplainPanel        *self,
                                           const HrRuntimeInputs *runtime,
                                           const HrCalibration   *calibration);
+void        hr_explain_panel_set_scenario (HrExplainPanel  *self,
+                                          HrScenario      *scenario);
 const char *hr_explain_panel_get_figure (HrExplainPanel   *self,
                                          const char       *key);
 

@@ -64,6 +64,7 @@ struct _HrExplainPanel
   GtkWidget  *values[N_FIGS];
 
   HrModelRow *row;
+  HrScenario *followed;  /* "changed" refreshes the panel */
   HrBoard    *board;     /* owned copy */
   HrEvaluationInputs  scenario;  /* .board points at self->board */
 
@@ -422,6 +423,7 @@ hr_explain_panel_dispose (GObject *object)
   HrExplainPanel *self = (HrExplainPanel *)object;
 
   g_clear_object (&self->row);
+  g_clear_object (&self->followed);
 
   G_OBJECT_CLASS (hr_explain_panel_parent_class)->dispose (object);
 }
@@ -632,4 +634,38 @@ hr_explain_panel_get_figure (HrExplainPanel *self,
     return self->runtime_learned;
 
   return NULL;
+}
+
+static void
+on_scenario_changed (HrExplainPanel *self)
+{
+  if (hr_scenario_get_board (self->followed) == NULL)
+    return;
+  hr_explain_panel_set_runtime (self, hr_scenario_get_runtime_template (self->followed),
+                                hr_scenario_get_calibration (self->followed));
+  hr_explain_panel_update (self, hr_scenario_peek_evaluation_inputs (self->followed));
+}
+
+/**
+ * hr_explain_panel_set_scenario:
+ * @self: a #HrExplainPanel
+ * @scenario: the scenario the figures are computed under; set once
+ *
+ * Follows @scenario: on each #HrScenario::changed the panel takes its
+ * runtime, learned overhead and inputs and recomputes its figures (connect
+ * whatever re-evaluates the rows first: the panel reads the row's cached
+ * evaluation).
+ */
+void
+hr_explain_panel_set_scenario (HrExplainPanel *self,
+                               HrScenario     *scenario)
+{
+  g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  g_return_if_fail (self->followed == NULL);
+
+  self->followed = g_object_ref (scenario);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_scenario_changed (self);
 }

@@ -35,6 +35,10 @@ struct _HrBoardsView
   GArray     *columns;   /* Column */
   char       *inputs;
   guint       n_listed;  /* models in the page's list, laid out or not */
+
+  HrScenario *scenario;  /* followed while the view shows */
+  GListModel *rows;      /* HrModelRow, the page's order */
+  HrUnit      unit;
 };
 
 G_DEFINE_FINAL_TYPE (HrBoardsView, hr_boards_view, ADW_TYPE_BIN)
@@ -527,13 +531,121 @@ hr_boards_view_finalize (GObject *object)
   G_OBJECT_CLASS (hr_boards_view_parent_class)->finalize (object);
 }
 
+/* ------------------------------------------------------------------ */
+/* Following the scenario                                              */
+
+/* The view is laid out only while it shows: with thousands of models, the
+ * list's slider steps stay as fast as without it. */
+static void
+refresh (HrBoardsView *self)
+{
+  g_autoptr(GPtrArray) specs = NULL;
+  g_autofree char *inputs = NULL;
+  HrSession *session;
+  guint n;
+
+  if (self->scenario == NULL || self->rows == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)) ||
+      hr_scenario_get_board (self->scenario) == NULL)
+    return;
+
+  session = hr_scenario_get_session (self->scenario);
+  n = MIN (g_list_model_get_n_items (self->rows), HR_BOARDS_VIEW_MAX_MODELS);
+  specs = g_ptr_array_new_full (n, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (self->rows, i);
+
+      g_ptr_array_add (specs, (gpointer) hr_model_row_get_spec (row));
+    }
+  inputs = hr_scenario_describe (self->scenario);
+  hr_boards_view_update (self, hr_session_get_boards (session), specs,
+                         hr_session_get_measurements (session), hr_session_get_catalog (session),
+                         hr_scenario_peek_evaluation_inputs (self->scenario),
+                         hr_scenario_get_runtime_template (self->scenario),
+                         hr_scenario_get_runtime (self->scenario) == HR_SCENARIO_RUNTIME_BOARD,
+                         self->unit, inputs);
+}
+
+static void
+on_rows_changed (GListModel   *rows,
+                 guint         position,
+                 guint         removed,
+                 guint         added,
+                 HrBoardsView *self)
+{
+  refresh (self);
+}
+
+/**
+ * hr_boards_view_follow:
+ * @self: a #HrBoardsView
+ * @scenario: the scenario every cell is computed under (its session gives
+ *   the boards, the archive and the catalog)
+ * @rows: (element-type HrModelRow): the models, in the page's order (the
+ *   first %HR_BOARDS_VIEW_MAX_MODELS are laid out)
+ *
+ * Lays the view out again on each #HrScenario::changed and change of
+ * @rows, while it shows (and when it is shown). Set once.
+ */
+void
+hr_boards_view_follow (HrBoardsView *self,
+                       HrScenario   *scenario,
+                       GListModel   *rows)
+{
+  g_return_if_fail (HR_IS_BOARDS_VIEW (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  g_return_if_fail (G_IS_LIST_MODEL (rows));
+  g_return_if_fail (self->scenario == NULL);
+
+  self->scenario = g_object_ref (scenario);
+  self->rows = g_object_ref (rows);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (rows, "items-changed", G_CALLBACK (on_rows_changed), self, 0);
+  refresh (self);
+}
+
+/**
+ * hr_boards_view_set_unit:
+ * @self: a #HrBoardsView
+ * @unit: the unit the margins are shown in
+ */
+void
+hr_boards_view_set_unit (HrBoardsView *self,
+                         HrUnit        unit)
+{
+  g_return_if_fail (HR_IS_BOARDS_VIEW (self));
+
+  self->unit = unit;
+  refresh (self);
+}
+
+static void
+hr_boards_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hr_boards_view_parent_class)->map (widget);
+  refresh (HR_BOARDS_VIEW (widget));
+}
+
+static void
+hr_boards_view_dispose (GObject *object)
+{
+  HrBoardsView *self = (HrBoardsView *)object;
+
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->rows);
+
+  G_OBJECT_CLASS (hr_boards_view_parent_class)->dispose (object);
+}
+
 static void
 hr_boards_view_class_init (HrBoardsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = hr_boards_view_dispose;
   object_class->finalize = hr_boards_view_finalize;
+  widget_class->map = hr_boards_view_map;
 
   gtk_widget_class_set_css_name (widget_class, "boardsview");
 }

@@ -74,6 +74,7 @@ struct _HrMemoryChart
   HrBoard           *board;       /* owned copy */
   HrEvaluationInputs         scenario;    /* .board points at self->board */
   gboolean           has_scenario;
+  HrScenario        *followed;    /* nullable: hr_memory_chart_follow() */
 
   Colors             colors;
   GHashTable        *layouts;     /* "bold|width|text" -> PangoLayout, shaped once */
@@ -1213,6 +1214,7 @@ hr_memory_chart_dispose (GObject *object)
     g_clear_signal_handler (&self->items_changed_id, self->rows);
   g_clear_object (&self->rows);
   g_clear_object (&self->selected);
+  g_clear_object (&self->followed);
   if (self->bars != NULL)
     g_ptr_array_set_size (self->bars, 0);
 
@@ -1649,4 +1651,37 @@ hr_memory_chart_render (HrMemoryChart *self,
   gtk_snapshot_restore (snapshot);
 
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+static void
+on_followed_changed (HrMemoryChart *self)
+{
+  if (hr_scenario_get_board (self->followed) == NULL)
+    return;
+  hr_memory_chart_set_scenario (self, hr_scenario_peek_evaluation_inputs (self->followed));
+  hr_memory_chart_set_learned_text (self, hr_scenario_get_calibration_text (self->followed));
+  hr_memory_chart_update (self);
+}
+
+/**
+ * hr_memory_chart_follow:
+ * @self: a #HrMemoryChart
+ * @scenario: the scenario the rows are evaluated under; set once
+ *
+ * On each #HrScenario::changed, takes @scenario's inputs and learned
+ * overhead text and updates (hr_memory_chart_update()). Connect whatever
+ * re-evaluates the rows first: the chart draws their cached evaluations.
+ */
+void
+hr_memory_chart_follow (HrMemoryChart *self,
+                        HrScenario    *scenario)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  g_return_if_fail (self->followed == NULL);
+
+  self->followed = g_object_ref (scenario);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_followed_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_followed_changed (self);
 }

@@ -1,0 +1,1034 @@
+/* hr-scenario.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-boards-view.h"
+#include "hr-gui-format.h"
+#include "hr-measurement.h"
+#include "hr-model-row.h"
+#include "hr-precision.h"
+#include "hr-scenario.h"
+
+#define CONTEXT_MIN 512
+#define CONTEXT_MAX 131072
+#define SLOTS_MIN 1
+#define SLOTS_MAX 8
+#define BATCH_MIN 1
+#define BATCH_MAX 65536
+
+static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
+static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board" };
+
+struct _HrScenario
+{
+  GObject             parent_instance;
+
+  HrSession          *session;
+
+  /* properties */
+  char               *board_id;
+  char               *precision;
+  guint32             context_tokens;
+  HrKvCacheType       kv_type;
+  guint32             parallel_slots;
+  HrScenarioRuntime   runtime;
+  gboolean            flash_attention;
+  guint32             batch;
+
+  /* derived */
+  HrBoard            *board;            /* the selected board, as edited; NULL before loading */
+  const HrPrecision  *precision_info;   /* NULL: as pulled */
+  HrEfficiencyFit     fit;
+  GHashTable         *rates;            /* model name -> double*, measured on the board */
+  HrEvaluationInputs  inputs;
+  HrRuntimeInputs     runtime_inputs;   /* the template every prediction starts from */
+  HrCalibration       calibration;      /* the board's learned overhead under it */
+  char               *calibration_text;
+  char               *server_version;   /* the board's, from its newest measurement; nullable */
+};
+
+G_DEFINE_FINAL_TYPE (HrScenario, hr_scenario, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_BOARD_ID,
+  PROP_PRECISION,
+  PROP_CONTEXT_TOKENS,
+  PROP_KV_CACHE_TYPE,
+  PROP_PARALLEL_SLOTS,
+  PROP_RUNTIME,
+  PROP_FLASH_ATTENTION,
+  PROP_BATCH,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------ */
+/* What the figures are computed from                                  */
+
+static void
+build_inputs (HrScenario *self)
+{
+  hr_evaluation_inputs_init (&self->inputs, self->board, &self->fit);
+  self->inputs.precision = self->precision_info;
+  self->inputs.kv_type = self->kv_type;
+  self->inputs.context_tokens = self->context_tokens;
+  self->inputs.parallel_slots = self->parallel_slots;
+}
+
+/* The runtime template and the board's learned overhead under it: after
+ * the board, the measurements or a runtime setting changed (never on a
+ * context step: the context is each measurement's own). */
+static void
+update_runtime (HrScenario *self)
+{
+  HrRuntimeInputs *in = &self->runtime_inputs;
+  GPtrArray *measurements = hr_session_get_measurements (self->session);
+  g_autoptr(GArray) points = NULL;
+
+  g_clear_pointer (&self->server_version, g_free);
+  g_clear_pointer (&self->calibration_text, g_free);
+  if (self->board != NULL)
+    self->server_version = g_strdup (hr_gui_board_server_version (measurements, self->board->id));
+
+  hr_runtime_inputs_init (in, NULL, self->context_tokens);
+  in->flash_attention = self->flash_attention ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
+  in->kv_type = self->kv_type;
+  in->parallel_slots = self->parallel_slots;
+  in->precision = self->precision_info;
+  in->batch = self->batch;
+  switch (self->runtime)
+    {
+    case HR_SCENARIO_RUNTIME_OLLAMA_0_30:
+      in->era = HR_RUNTIME_ERA_OLLAMA_0_30;
+      break;
+    case HR_SCENARIO_RUNTIME_OLLAMA_0_12:
+      in->era = HR_RUNTIME_ERA_OLLAMA_0_12;
+      break;
+    case HR_SCENARIO_RUNTIME_BOARD:
+      in->era = HR_RUNTIME_ERA_AUTO;
+      in->server_version = self->server_version;
+      break;
+    case HR_SCENARIO_RUNTIME_NONE:
+    default:
+      break;
+    }
+
+  if (self->runtime == HR_SCENARIO_RUNTIME_NONE || self->board == NULL)
+    {
+      hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+      return;
+    }
+
+  points = hr_calibration_points_from_archive (measurements, self->board->id,
+                                               self->runtime == HR_SCENARIO_RUNTIME_BOARD
+                                               ? self->server_version : NULL,
+                                               hr_session_get_catalog (self->session), in);
+  if (!hr_calibration_fit ((const HrResidualPoint *) (gpointer) points->data, points->len,
+                           &self->calibration, NULL))
+    hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+  self->calibration_text = hr_calibration_describe (&self->calibration);
+}
+
+/* The board's efficiency and measured rates (seed-facts.md, "decode rate"). */
+static void
+refit (HrScenario *self)
+{
+  GPtrArray *measurements = hr_session_get_measurements (self->session);
+  g_autoptr(GArray) points = NULL;
+
+  g_clear_pointer (&self->rates, g_hash_table_unref);
+  self->fit = (HrEfficiencyFit) { 0 };
+  if (self->board == NULL)
+    return;
+
+  points = hr_measurement_archive_points (measurements, self->board->id,
+                                          hr_session_get_catalog (self->session));
+  /* No measured model on the board is not an error here: rates are then
+   * extrapolated, and the summary says so. */
+  if (!hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
+                               self->board->bandwidth_bytes_per_s, &self->fit, NULL))
+    self->fit = (HrEfficiencyFit) { 0 };
+  self->rates = hr_measurement_archive_rates (measurements, self->board->id);
+}
+
+static void
+recompute (HrScenario *self)
+{
+  refit (self);
+  update_runtime (self);
+  build_inputs (self);
+}
+
+static void
+emit_changed (HrScenario *self)
+{
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* The selected board as saved: the one of board-id, else the first. */
+static void
+reload_board (HrScenario *self)
+{
+  GPtrArray *boards = hr_session_get_boards (self->session);
+  const HrBoard *board = hr_session_find_board (self->session, self->board_id);
+
+  if (board == NULL && boards->len > 0)
+    board = g_ptr_array_index (boards, 0);
+  g_clear_pointer (&self->board, hr_board_free);
+  if (board != NULL)
+    self->board = hr_board_copy (board);
+  recompute (self);
+}
+
+static void
+on_session_data_changed (HrScenario *self)
+{
+  if (!hr_session_get_loaded (self->session))
+    return;
+  reload_board (self);
+  emit_changed (self);
+}
+
+/* The catalog or the archive: the same board, edits kept, refitted. */
+static void
+on_session_figures_changed (HrScenario *self)
+{
+  if (self->board == NULL)
+    return;
+  recompute (self);
+  emit_changed (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+
+/**
+ * hr_scenario_get_board_id:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the id of the selected board (#HrScenario:board-id)
+ */
+const char *
+hr_scenario_get_board_id (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->board_id;
+}
+
+/**
+ * hr_scenario_set_board_id:
+ * @self: a #HrScenario
+ * @board_id: a board id of the session; an unknown id selects its first
+ *   board
+ *
+ * Selects the board (its saved values: unsaved edits are dropped).
+ */
+void
+hr_scenario_set_board_id (HrScenario *self,
+                          const char *board_id)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (board_id != NULL);
+
+  if (g_strcmp0 (self->board_id, board_id) == 0)
+    return;
+  g_free (self->board_id);
+  self->board_id = g_strdup (board_id);
+  reload_board (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOARD_ID]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_precision:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): "as-pulled" or a precision id (hr-precision.h)
+ */
+const char *
+hr_scenario_get_precision (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->precision;
+}
+
+/**
+ * hr_scenario_set_precision:
+ * @self: a #HrScenario
+ * @precision: "as-pulled", or a precision id hr_precision_lookup() knows;
+ *   an unknown id is "as pulled"
+ *
+ * Sizes every model's weights at @precision.
+ */
+void
+hr_scenario_set_precision (HrScenario *self,
+                           const char *precision)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (precision != NULL);
+
+  if (g_strcmp0 (self->precision, precision) == 0)
+    return;
+  g_free (self->precision);
+  self->precision = g_strdup (precision);
+  self->precision_info = g_str_equal (precision, "as-pulled") ? NULL : hr_precision_lookup (precision);
+  update_runtime (self);
+  build_inputs (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRECISION]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_context_tokens:
+ * @self: a #HrScenario
+ *
+ * Returns: the context window (num_ctx) in tokens, 512 ... 131,072
+ */
+guint32
+hr_scenario_get_context_tokens (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 0);
+
+  return self->context_tokens;
+}
+
+/**
+ * hr_scenario_set_context_tokens:
+ * @self: a #HrScenario
+ * @context_tokens: the context window in tokens; clamped to 512 ... 131,072
+ *   (the "default-context" key's range)
+ */
+void
+hr_scenario_set_context_tokens (HrScenario *self,
+                                guint32     context_tokens)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  context_tokens = CLAMP (context_tokens, CONTEXT_MIN, CONTEXT_MAX);
+  if (self->context_tokens == context_tokens)
+    return;
+  self->context_tokens = context_tokens;
+  /* Not update_runtime(): each measurement's own context is fitted. */
+  self->runtime_inputs.context_tokens = context_tokens;
+  build_inputs (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_TOKENS]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_kv_cache_type:
+ * @self: a #HrScenario
+ *
+ * Returns: the KV cache's element type (#HrScenario:kv-cache-type)
+ */
+HrKvCacheType
+hr_scenario_get_kv_cache_type (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), HR_KV_CACHE_F16);
+
+  return self->kv_type;
+}
+
+/**
+ * hr_scenario_set_kv_cache_type:
+ * @self: a #HrScenario
+ * @kv_type: the KV cache's element type (OLLAMA_KV_CACHE_TYPE)
+ */
+void
+hr_scenario_set_kv_cache_type (HrScenario    *self,
+                               HrKvCacheType  kv_type)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail ((guint) kv_type < G_N_ELEMENTS (kv_nicks));
+
+  if (self->kv_type == kv_type)
+    return;
+  self->kv_type = kv_type;
+  update_runtime (self);
+  build_inputs (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KV_CACHE_TYPE]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_parallel_slots:
+ * @self: a #HrScenario
+ *
+ * Returns: the parallel slots (OLLAMA_NUM_PARALLEL), 1 ... 8
+ */
+guint32
+hr_scenario_get_parallel_slots (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 1);
+
+  return self->parallel_slots;
+}
+
+/**
+ * hr_scenario_set_parallel_slots:
+ * @self: a #HrScenario
+ * @parallel_slots: how many requests are served at once; clamped to 1 ... 8
+ *   (the "parallel-slots" key's range)
+ */
+void
+hr_scenario_set_parallel_slots (HrScenario *self,
+                                guint32     parallel_slots)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  parallel_slots = CLAMP (parallel_slots, SLOTS_MIN, SLOTS_MAX);
+  if (self->parallel_slots == parallel_slots)
+    return;
+  self->parallel_slots = parallel_slots;
+  update_runtime (self);
+  build_inputs (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARALLEL_SLOTS]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_runtime:
+ * @self: a #HrScenario
+ *
+ * Returns: the runtime the footprint models
+ */
+HrScenarioRuntime
+hr_scenario_get_runtime (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), HR_SCENARIO_RUNTIME_NONE);
+
+  return self->runtime;
+}
+
+/**
+ * hr_scenario_set_runtime:
+ * @self: a #HrScenario
+ * @runtime: the runtime the footprint models
+ */
+void
+hr_scenario_set_runtime (HrScenario        *self,
+                         HrScenarioRuntime  runtime)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail ((guint) runtime < G_N_ELEMENTS (runtime_nicks));
+
+  if (self->runtime == runtime)
+    return;
+  self->runtime = runtime;
+  update_runtime (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNTIME]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_flash_attention:
+ * @self: a #HrScenario
+ *
+ * Returns: whether the runtime prediction assumes flash attention on
+ */
+gboolean
+hr_scenario_get_flash_attention (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), TRUE);
+
+  return self->flash_attention;
+}
+
+/**
+ * hr_scenario_set_flash_attention:
+ * @self: a #HrScenario
+ * @flash_attention: whether flash attention is on
+ */
+void
+hr_scenario_set_flash_attention (HrScenario *self,
+                                 gboolean    flash_attention)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  flash_attention = !!flash_attention;
+  if (self->flash_attention == flash_attention)
+    return;
+  self->flash_attention = flash_attention;
+  update_runtime (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLASH_ATTENTION]);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_get_batch:
+ * @self: a #HrScenario
+ *
+ * Returns: the batch (llama.cpp's -b, Ollama's num_batch) in tokens
+ */
+guint32
+hr_scenario_get_batch (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 512);
+
+  return self->batch;
+}
+
+/**
+ * hr_scenario_set_batch:
+ * @self: a #HrScenario
+ * @batch: the batch in tokens; clamped to 1 ... 65,536 (the "batch" key's
+ *   range); 512 is Ollama's num_batch default
+ */
+void
+hr_scenario_set_batch (HrScenario *self,
+                       guint32     batch)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  batch = CLAMP (batch, BATCH_MIN, BATCH_MAX);
+  if (self->batch == batch)
+    return;
+  self->batch = batch;
+  update_runtime (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BATCH]);
+  emit_changed (self);
+}
+
+static guint
+nick_index (const char * const *nicks,
+            guint               n_nicks,
+            const char         *nick)
+{
+  for (guint i = 0; i < n_nicks; i++)
+    if (g_strcmp0 (nicks[i], nick) == 0)
+      return i;
+  return 0;
+}
+
+/**
+ * hr_scenario_bind_settings:
+ * @self: a #HrScenario
+ * @settings: the app's settings (io.github.headroom.Headroom)
+ *
+ * Binds every property to its key (g_settings_bind(), both ways): the
+ * scenario takes the keys' values now and follows them; a property set
+ * here is written to its key.
+ */
+void
+hr_scenario_bind_settings (HrScenario *self,
+                           GSettings  *settings)
+{
+  static const struct { const char *property; const char *key; } bindings[] = {
+    { "board-id", "default-board" },
+    { "precision", "precision" },
+    { "context-tokens", "default-context" },
+    { "kv-cache-type", "kv-cache-type" },
+    { "parallel-slots", "parallel-slots" },
+    { "runtime", "runtime" },
+    { "flash-attention", "flash-attention" },
+    { "batch", "batch" },
+  };
+
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    g_settings_bind (settings, bindings[i].key, self, bindings[i].property, G_SETTINGS_BIND_DEFAULT);
+}
+
+/* ------------------------------------------------------------------ */
+/* The board                                                           */
+
+/**
+ * hr_scenario_get_board:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none) (nullable): the selected board with the editor's
+ *   unsaved values; %NULL only before the session loaded
+ */
+const HrBoard *
+hr_scenario_get_board (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->board;
+}
+
+/**
+ * hr_scenario_set_edited_board:
+ * @self: a #HrScenario
+ * @board: the selected board with unsaved values (copied; its id is the
+ *   selected board's); valid (hr_board_validate())
+ *
+ * Computes every figure on @board (the efficiency is refitted on its
+ * bandwidth) until it is saved (hr_session_save_board()), reverted
+ * (hr_scenario_revert_board()) or another board is selected.
+ */
+void
+hr_scenario_set_edited_board (HrScenario    *self,
+                              const HrBoard *board)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (board != NULL);
+
+  g_clear_pointer (&self->board, hr_board_free);
+  self->board = hr_board_copy (board);
+  recompute (self);
+  emit_changed (self);
+}
+
+/**
+ * hr_scenario_revert_board:
+ * @self: a #HrScenario
+ *
+ * Drops the unsaved values: the selected board as the session has it.
+ */
+void
+hr_scenario_revert_board (HrScenario *self)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  reload_board (self);
+  emit_changed (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* What the figures are computed from                                  */
+
+/**
+ * hr_scenario_get_precision_info:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none) (nullable): the precision every model is sized
+ *   at, or %NULL for "as pulled" (each model's own file)
+ */
+const HrPrecision *
+hr_scenario_get_precision_info (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->precision_info;
+}
+
+/**
+ * hr_scenario_get_evaluation_inputs:
+ * @self: a #HrScenario
+ * @out: (out caller-allocates): the inputs of hr_evaluate(): board (owned
+ *   by @self, valid until the next "changed"), precision, KV cache type,
+ *   context, slots, the board's fit and floor rate
+ */
+void
+hr_scenario_get_evaluation_inputs (HrScenario         *self,
+                                   HrEvaluationInputs *out)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (out != NULL);
+
+  *out = self->inputs;
+}
+
+/**
+ * hr_scenario_peek_evaluation_inputs:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the inputs hr_scenario_get_evaluation_inputs()
+ *   copies, valid until the next "changed"
+ */
+const HrEvaluationInputs *
+hr_scenario_peek_evaluation_inputs (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return &self->inputs;
+}
+
+/**
+ * hr_scenario_get_fit:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the board's efficiency, fitted on its measured
+ *   models (hr_rate_fit_efficiency()); n_points 0 when none was measured
+ */
+const HrEfficiencyFit *
+hr_scenario_get_fit (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return &self->fit;
+}
+
+/**
+ * hr_scenario_get_measured_tps:
+ * @self: a #HrScenario
+ * @model_name: a model name
+ *
+ * Returns: the decode rate measured for @model_name on the selected board
+ *   (hr_measurement_archive_rates()), tokens/s; 0 when never measured
+ */
+double
+hr_scenario_get_measured_tps (HrScenario *self,
+                              const char *model_name)
+{
+  const double *tps;
+
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 0.0);
+
+  if (self->rates == NULL || model_name == NULL)
+    return 0.0;
+  tps = g_hash_table_lookup (self->rates, model_name);
+  return tps ? *tps : 0.0;
+}
+
+/**
+ * hr_scenario_get_runtime_template:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none) (nullable): the runtime inputs every prediction
+ *   starts from (era, server version, flash attention, batch; spec and
+ *   sizes are each model's), or %NULL with no runtime ("Weights + KV only")
+ */
+const HrRuntimeInputs *
+hr_scenario_get_runtime_template (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->runtime == HR_SCENARIO_RUNTIME_NONE ? NULL : &self->runtime_inputs;
+}
+
+/**
+ * hr_scenario_get_calibration:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the overhead learned from the board's
+ *   measurements under the runtime (hr_calibration_fit()); empty with no
+ *   runtime
+ */
+const HrCalibration *
+hr_scenario_get_calibration (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return &self->calibration;
+}
+
+/**
+ * hr_scenario_get_calibration_text:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none) (nullable): what the learned overhead rests on
+ *   (hr_calibration_describe()), or %NULL with no runtime
+ */
+const char *
+hr_scenario_get_calibration_text (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->calibration_text;
+}
+
+/**
+ * hr_scenario_get_server_version:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none) (nullable): the Ollama version of the board's
+ *   newest measurement ("ollama 0.31.2", hr_gui_board_server_version())
+ */
+const char *
+hr_scenario_get_server_version (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->server_version;
+}
+
+/**
+ * hr_scenario_evaluate:
+ * @self: a #HrScenario
+ * @spec: a model
+ * @out: (out caller-allocates): its evaluation
+ *
+ * Evaluates @spec as a row of the Models page would be: its measured rate
+ * on the board, the runtime's footprint and the learned overhead when a
+ * runtime is selected (hr_model_row_evaluate_runtime()). The session must
+ * be loaded.
+ */
+void
+hr_scenario_evaluate (HrScenario        *self,
+                      const HrModelSpec *spec,
+                      HrEvaluation      *out)
+{
+  g_autoptr(HrModelRow) row = NULL;
+
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (spec != NULL && out != NULL);
+  g_return_if_fail (self->board != NULL);
+
+  row = hr_model_row_new (spec);
+  hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self, spec->name));
+  hr_model_row_evaluate_runtime (row, &self->inputs, hr_scenario_get_runtime_template (self),
+                                 &self->calibration);
+  *out = *hr_model_row_get_evaluation (row);
+}
+
+/**
+ * hr_scenario_describe:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer full): the inputs in one line, for the title of an
+ *   exported file: "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super),
+ *   precision as pulled, context 4,096 tokens, KV cache f16, 1 parallel
+ *   slot", then ", runtime ..., flash attention on/off" with a runtime;
+ *   "Headroom" before the session loaded
+ */
+char *
+hr_scenario_describe (HrScenario *self)
+{
+  g_autofree char *context = NULL;
+  g_autofree char *text = NULL;
+  const char *precision;
+  HrRuntimeEra era;
+
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  if (self->board == NULL)
+    return g_strdup (_("Headroom"));
+
+  context = hr_gui_format_context (self->inputs.context_tokens);
+  precision = self->inputs.precision ? self->inputs.precision->label : _("as pulled");
+
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Headroom: %1$s (%2$s), precision %3$s, context %4$s, "
+                                       "KV cache %5$s, %6$u parallel slot",
+                                       "Headroom: %1$s (%2$s), precision %3$s, context %4$s, "
+                                       "KV cache %5$s, %6$u parallel slots",
+                                       self->inputs.parallel_slots),
+                          self->board->name, self->board->id, precision, context,
+                          hr_gui_kv_cache_type_label (self->inputs.kv_type),
+                          self->inputs.parallel_slots);
+  if (self->runtime == HR_SCENARIO_RUNTIME_NONE)
+    return g_steal_pointer (&text);
+
+  era = self->runtime_inputs.era == HR_RUNTIME_ERA_AUTO ?
+        hr_runtime_era_for_version (self->runtime_inputs.server_version) : self->runtime_inputs.era;
+  /* Translators: the inputs line, then the runtime era and flash attention on/off */
+  return g_strdup_printf (_("%1$s, runtime %2$s, flash attention %3$s"), text, hr_runtime_era_label (era),
+                          self->flash_attention ? _("on") : _("off"));
+}
+
+/**
+ * hr_scenario_get_session:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the session the scenario reads its boards,
+ *   catalog and measurements from
+ */
+HrSession *
+hr_scenario_get_session (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->session;
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_scenario_dispose (GObject *object)
+{
+  HrScenario *self = (HrScenario *)object;
+
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (hr_scenario_parent_class)->dispose (object);
+}
+
+static void
+hr_scenario_finalize (GObject *object)
+{
+  HrScenario *self = (HrScenario *)object;
+
+  g_clear_pointer (&self->board_id, g_free);
+  g_clear_pointer (&self->precision, g_free);
+  g_clear_pointer (&self->board, hr_board_free);
+  g_clear_pointer (&self->rates, g_hash_table_unref);
+  g_clear_pointer (&self->calibration_text, g_free);
+  g_clear_pointer (&self->server_version, g_free);
+
+  G_OBJECT_CLASS (hr_scenario_parent_class)->finalize (object);
+}
+
+static void
+hr_scenario_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HrScenario *self = HR_SCENARIO (object);
+
+  switch (prop_id)
+    {
+    case PROP_BOARD_ID:
+      g_value_set_string (value, self->board_id);
+      break;
+    case PROP_PRECISION:
+      g_value_set_string (value, self->precision);
+      break;
+    case PROP_CONTEXT_TOKENS:
+      g_value_set_uint (value, self->context_tokens);
+      break;
+    case PROP_KV_CACHE_TYPE:
+      g_value_set_string (value, kv_nicks[self->kv_type]);
+      break;
+    case PROP_PARALLEL_SLOTS:
+      g_value_set_uint (value, self->parallel_slots);
+      break;
+    case PROP_RUNTIME:
+      g_value_set_string (value, runtime_nicks[self->runtime]);
+      break;
+    case PROP_FLASH_ATTENTION:
+      g_value_set_boolean (value, self->flash_attention);
+      break;
+    case PROP_BATCH:
+      g_value_set_uint (value, self->batch);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_scenario_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  HrScenario *self = HR_SCENARIO (object);
+
+  switch (prop_id)
+    {
+    case PROP_BOARD_ID:
+      hr_scenario_set_board_id (self, g_value_get_string (value) ? g_value_get_string (value) : "");
+      break;
+    case PROP_PRECISION:
+      hr_scenario_set_precision (self, g_value_get_string (value) ? g_value_get_string (value) : "as-pulled");
+      break;
+    case PROP_CONTEXT_TOKENS:
+      hr_scenario_set_context_tokens (self, g_value_get_uint (value));
+      break;
+    case PROP_KV_CACHE_TYPE:
+      hr_scenario_set_kv_cache_type (self, nick_index (kv_nicks, G_N_ELEMENTS (kv_nicks),
+                                                       g_value_get_string (value)));
+      break;
+    case PROP_PARALLEL_SLOTS:
+      hr_scenario_set_parallel_slots (self, g_value_get_uint (value));
+      break;
+    case PROP_RUNTIME:
+      hr_scenario_set_runtime (self, nick_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks),
+                                                 g_value_get_string (value)));
+      break;
+    case PROP_FLASH_ATTENTION:
+      hr_scenario_set_flash_attention (self, g_value_get_boolean (value));
+      break;
+    case PROP_BATCH:
+      hr_scenario_set_batch (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_scenario_class_init (HrScenarioClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = hr_scenario_dispose;
+  object_class->finalize = hr_scenario_finalize;
+  object_class->get_property = hr_scenario_get_property;
+  object_class->set_property = hr_scenario_set_property;
+
+  properties[PROP_BOARD_ID] =
+    g_param_spec_string ("board-id", NULL, NULL, "jetson-orin-nano-super", flags);
+  properties[PROP_PRECISION] =
+    g_param_spec_string ("precision", NULL, NULL, "as-pulled", flags);
+  properties[PROP_CONTEXT_TOKENS] =
+    g_param_spec_uint ("context-tokens", NULL, NULL, CONTEXT_MIN, CONTEXT_MAX, 4096, flags);
+  properties[PROP_KV_CACHE_TYPE] =
+    g_param_spec_string ("kv-cache-type", NULL, NULL, "f16", flags);
+  properties[PROP_PARALLEL_SLOTS] =
+    g_param_spec_uint ("parallel-slots", NULL, NULL, SLOTS_MIN, SLOTS_MAX, 1, flags);
+  properties[PROP_RUNTIME] =
+    g_param_spec_string ("runtime", NULL, NULL, "none", flags);
+  properties[PROP_FLASH_ATTENTION] =
+    g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
+  properties[PROP_BATCH] =
+    g_param_spec_uint ("batch", NULL, NULL, BATCH_MIN, BATCH_MAX, 512, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * HrScenario::changed:
+   *
+   * Emitted once after anything a figure depends on changed: a property,
+   * the board's unsaved values, or the session's boards, catalog or
+   * measurements. Listeners re-read the scenario and recompute.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+hr_scenario_init (HrScenario *self)
+{
+  self->board_id = g_strdup ("jetson-orin-nano-super");
+  self->precision = g_strdup ("as-pulled");
+  self->context_tokens = 4096;
+  self->kv_type = HR_KV_CACHE_F16;
+  self->parallel_slots = 1;
+  self->runtime = HR_SCENARIO_RUNTIME_NONE;
+  self->flash_attention = TRUE;
+  self->batch = 512;
+  hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+}
+
+/**
+ * hr_scenario_new:
+ * @session: the session whose boards, catalog and measurements the figures
+ *   use
+ *
+ * Returns: (transfer full): a scenario at the settings' defaults (the seed
+ *   board, as pulled, 4,096 tokens, f16, 1 slot, no runtime, flash
+ *   attention on, batch 512); hr_scenario_bind_settings() binds it
+ */
+HrScenario *
+hr_scenario_new (HrSession *session)
+{
+  HrScenario *self;
+
+  g_return_val_if_fail (HR_IS_SESSION (session), NULL);
+
+  self = g_object_new (HR_TYPE_SCENARIO, NULL);
+  self->session = g_object_ref (session);
+  g_signal_connect_swapped (session, "notify::loaded", G_CALLBACK (on_session_data_changed), self);
+  g_signal_connect_swapped (session, "boards-changed", G_CALLBACK (on_session_data_changed), self);
+  g_signal_connect_swapped (session, "catalog-changed", G_CALLBACK (on_session_figures_changed), self);
+  g_signal_connect_swapped (session, "measurements-changed", G_CALLBACK (on_session_figures_changed), self);
+  if (hr_session_get_loaded (session))
+    reload_board (self);
+  build_inputs (self);
+  return self;
+}

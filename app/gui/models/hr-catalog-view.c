@@ -1,0 +1,809 @@
+/* hr-catalog-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-catalog-view.h"
+#include "hr-gui-format.h"
+
+struct _HrCatalogView
+{
+  GtkBox              parent_instance;
+
+  /* template */
+  GtkSearchEntry     *search_entry;
+  GtkLabel           *count_label;
+  GtkColumnView      *column_view;
+
+  HrScenario         *scenario;         /* for the precision column */
+  HrUnit              unit;
+  GListStore         *store;            /* HrModelRow */
+  GtkCustomFilter    *filter;
+  char               *search_folded;
+  GtkFilterListModel *filter_model;
+  GtkSortListModel   *sort_model;
+  GtkSingleSelection *selection;
+  guint               scroll_to;
+  guint               scroll_id;
+};
+
+G_DEFINE_FINAL_TYPE (HrCatalogView, hr_catalog_view, GTK_TYPE_BOX)
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                               */
+
+/**
+ * hr_catalog_view_column_title:
+ * @column: a column
+ *
+ * Returns: (transfer none): the column's title, as the table and the CSV
+ *   header show it
+ */
+const char *
+hr_catalog_view_column_title (HrModelsColumn column)
+{
+  switch (column)
+    {
+    case HR_MODELS_COLUMN_NAME:         return _("Name");
+    case HR_MODELS_COLUMN_PARAMETERS:   return _("Parameters");
+    case HR_MODELS_COLUMN_PRECISION:    return _("Precision");
+    case HR_MODELS_COLUMN_FILE_SIZE:    return _("File size");
+    case HR_MODELS_COLUMN_KV_PER_TOKEN: return _("KV bytes/token");
+    case HR_MODELS_COLUMN_KV_CACHE:     return _("KV cache");
+    case HR_MODELS_COLUMN_TOTAL:        return _("Total");
+    case HR_MODELS_COLUMN_VERDICT:      return _("Verdict");
+    case HR_MODELS_COLUMN_TPS:          return _("t/s");
+    case HR_MODELS_COLUMN_SOURCE:       return _("Source");
+    case HR_MODELS_COLUMN_SPEED:        return _("Speed");
+    case HR_MODELS_N_COLUMNS:
+    default:                            return "";
+    }
+}
+
+/**
+ * hr_catalog_view_cell_text:
+ * @self: a #HrCatalogView
+ * @row: a row of the page
+ * @column: a column
+ *
+ * The text the table shows in @column for @row (the CSV export writes the
+ * same text). The name column holds the model's name only; the page adds
+ * the recommended star and the context note beside it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_catalog_view_cell_text (HrCatalogView   *self,
+                          HrModelRow     *row,
+                          HrModelsColumn  column)
+{
+  const HrModelSpec *spec = hr_model_row_get_spec (row);
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+
+  switch (column)
+    {
+    case HR_MODELS_COLUMN_NAME:
+      return g_strdup (hr_model_row_get_name (row));
+    case HR_MODELS_COLUMN_PARAMETERS:
+      {
+        g_autofree char *billions = NULL;
+
+        if (spec->parameters == 0)
+          return g_strdup ("–");
+        billions = hr_format_decimal (spec->parameters / 1e9, 2);
+        /* Translators: a parameter count in billions, "3.21 B"; the exact count is in the explain panel */
+        return g_strdup_printf (_("%s B"), billions);
+      }
+    case HR_MODELS_COLUMN_PRECISION:
+      if (self->scenario != NULL && hr_scenario_get_precision_info (self->scenario) != NULL)
+        return g_strdup (hr_scenario_get_precision_info (self->scenario)->label);
+      return g_strdup (spec->precision ? spec->precision : "–");
+    case HR_MODELS_COLUMN_FILE_SIZE:
+      return spec->file_bytes ? hr_gui_format_size (spec->file_bytes, self->unit) : g_strdup ("–");
+    case HR_MODELS_COLUMN_KV_PER_TOKEN:
+      return hr_format_count (hr_model_row_get_kv_per_token (row));
+    case HR_MODELS_COLUMN_KV_CACHE:
+      return hr_gui_format_size (e->footprint.kv_cache, self->unit);
+    case HR_MODELS_COLUMN_TOTAL:
+      return hr_gui_format_size (e->footprint.total, self->unit);
+    case HR_MODELS_COLUMN_VERDICT:
+      return hr_gui_format_verdict (e->verdict, e->margin_bytes, self->unit);
+    case HR_MODELS_COLUMN_TPS:
+      return hr_gui_format_tps (e->tps);
+    case HR_MODELS_COLUMN_SOURCE:
+      return g_strdup (hr_gui_rate_source_label (e->source));
+    case HR_MODELS_COLUMN_SPEED:
+      return g_strdup (hr_gui_speed_label (e->speed));
+    case HR_MODELS_N_COLUMNS:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static char *
+context_note (HrModelRow *row)
+{
+  const HrModelSpec *spec = hr_model_row_get_spec (row);
+  g_autofree char *limit = NULL;
+
+  if (!hr_model_row_get_evaluation (row)->past_context_limit)
+    return NULL;
+
+  limit = hr_format_count (spec->context_length);
+  /* Translators: beside a model's name when the context slider is past its native limit */
+  return g_strdup_printf (_("past its %s-token limit"), limit);
+}
+
+static void
+set_label_text (GtkWidget  *label,
+                const char *text)
+{
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+static void
+refresh_cell (GtkListItem *item)
+{
+  HrCatalogView *self = g_object_get_data (G_OBJECT (item), "hr-view");
+  HrModelsColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "hr-column"));
+  HrModelRow *row = gtk_list_item_get_item (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  g_autofree char *text = NULL;
+
+  if (row == NULL || child == NULL)
+    return;
+
+  text = hr_catalog_view_cell_text (self, row, column);
+
+  if (column == HR_MODELS_COLUMN_NAME)
+    {
+      GtkWidget *star = gtk_widget_get_first_child (child);
+      GtkWidget *label = gtk_widget_get_next_sibling (star);
+      GtkWidget *note = gtk_widget_get_next_sibling (label);
+      g_autofree char *note_text = context_note (row);
+
+      gtk_widget_set_visible (star, hr_model_row_get_recommended (row));
+      set_label_text (label, text);
+      set_label_text (note, note_text ? note_text : "");
+      gtk_widget_set_visible (note, note_text != NULL);
+    }
+  else if (column == HR_MODELS_COLUMN_VERDICT)
+    {
+      const HrEvaluation *e = hr_model_row_get_evaluation (row);
+      const char *css = hr_gui_verdict_css_class (e->verdict);
+
+      set_label_text (child, text);
+      if (!gtk_widget_has_css_class (child, css))
+        {
+          gtk_widget_remove_css_class (child, "success");
+          gtk_widget_remove_css_class (child, "warning");
+          gtk_widget_remove_css_class (child, "error");
+          gtk_widget_add_css_class (child, css);
+        }
+    }
+  else
+    {
+      set_label_text (child, text);
+    }
+}
+
+/* The list keeps about 200 rows of cells bound for smooth scrolling, but
+ * only a screenful is mapped: the others refresh when they are mapped. */
+static void
+on_row_changed (HrModelRow  *row,
+                GtkListItem *item)
+{
+  GtkWidget *child = gtk_list_item_get_child (item);
+
+  if (child != NULL && gtk_widget_get_mapped (child))
+    refresh_cell (item);
+  else
+    g_object_set_data (G_OBJECT (item), "hr-stale", GINT_TO_POINTER (TRUE));
+}
+
+static gboolean
+refresh_stale_cell (gpointer user_data)
+{
+  GtkListItem *item = user_data;
+
+  g_object_set_data (G_OBJECT (item), "hr-refresh-pending", NULL);
+  if (g_object_get_data (G_OBJECT (item), "hr-stale") != NULL)
+    {
+      g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
+      refresh_cell (item);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* A cell is mapped while the list allocates its rows: changing a label
+ * right then would leave it unallocated for this frame's drawing, so a
+ * stale cell refreshes from an idle that runs before the next frame. */
+static void
+on_cell_mapped (GtkWidget   *child,
+                GtkListItem *item)
+{
+  if (g_object_get_data (G_OBJECT (item), "hr-stale") == NULL ||
+      g_object_get_data (G_OBJECT (item), "hr-refresh-pending") != NULL)
+    return;
+
+  g_object_set_data (G_OBJECT (item), "hr-refresh-pending", GINT_TO_POINTER (TRUE));
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh_stale_cell, g_object_ref (item), g_object_unref);
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            HrCatalogView             *self)
+{
+  HrModelsColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "hr-column"));
+  GtkWidget *child;
+
+  g_object_set_data (G_OBJECT (item), "hr-view", self);
+  g_object_set_data (G_OBJECT (item), "hr-column", GINT_TO_POINTER (column));
+
+  switch (column)
+    {
+    case HR_MODELS_COLUMN_NAME:
+      {
+        GtkWidget *star = gtk_image_new_from_icon_name ("starred-symbolic");
+        GtkWidget *label = gtk_label_new (NULL);
+        GtkWidget *note = gtk_label_new (NULL);
+
+        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+        gtk_widget_add_css_class (star, "recommended-star");
+        gtk_widget_set_tooltip_text (star, _("Recommended: the largest model that fits and is fast enough"));
+        gtk_accessible_update_property (GTK_ACCESSIBLE (star),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recommended"),
+                                        -1);
+        gtk_widget_set_visible (star, FALSE);
+        gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+        gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+        gtk_widget_add_css_class (note, "caption");
+        gtk_widget_add_css_class (note, "warning");
+        gtk_widget_set_visible (note, FALSE);
+        gtk_box_append (GTK_BOX (child), star);
+        gtk_box_append (GTK_BOX (child), label);
+        gtk_box_append (GTK_BOX (child), note);
+      }
+      break;
+    case HR_MODELS_COLUMN_VERDICT:
+      child = gtk_label_new (NULL);
+      gtk_widget_add_css_class (child, "verdict-pill");
+      gtk_widget_add_css_class (child, "numeric");
+      gtk_widget_set_halign (child, GTK_ALIGN_START);
+      break;
+    case HR_MODELS_COLUMN_PRECISION:
+    case HR_MODELS_COLUMN_SOURCE:
+    case HR_MODELS_COLUMN_SPEED:
+      child = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (child), 0.0);
+      break;
+    default:
+      child = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (child), 1.0);
+      gtk_widget_add_css_class (child, "numeric");
+      break;
+    }
+
+  g_signal_connect (child, "map", G_CALLBACK (on_cell_mapped), item);
+  gtk_list_item_set_child (item, child);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           HrCatalogView             *self)
+{
+  HrModelRow *row = gtk_list_item_get_item (item);
+
+  g_signal_connect (row, "changed", G_CALLBACK (on_row_changed), item);
+  hr_model_row_watch (row);
+  g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
+  refresh_cell (item);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             HrCatalogView             *self)
+{
+  HrModelRow *row = gtk_list_item_get_item (item);
+
+  if (row != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (row, on_row_changed, item);
+      hr_model_row_unwatch (row);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Sorting and filtering                                               */
+
+/* Which columns the column view's sorter consults (see
+ * sort_depends_on_figures()). */
+static gboolean probing_sort;
+static guint    probed_columns;
+
+#define FIGURE_COLUMNS ((1u << HR_MODELS_COLUMN_KV_PER_TOKEN) | (1u << HR_MODELS_COLUMN_KV_CACHE) | \
+                        (1u << HR_MODELS_COLUMN_TOTAL) | (1u << HR_MODELS_COLUMN_VERDICT) | \
+                        (1u << HR_MODELS_COLUMN_TPS) | (1u << HR_MODELS_COLUMN_SOURCE) | \
+                        (1u << HR_MODELS_COLUMN_SPEED))
+
+#define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  HrModelRow *ra = (HrModelRow *) a;
+  HrModelRow *rb = (HrModelRow *) b;
+  HrModelsColumn column = GPOINTER_TO_INT (user_data);
+  const HrModelSpec *sa = hr_model_row_get_spec (ra);
+  const HrModelSpec *sb = hr_model_row_get_spec (rb);
+  const HrEvaluation *ea = hr_model_row_get_evaluation (ra);
+  const HrEvaluation *eb = hr_model_row_get_evaluation (rb);
+  int result = GTK_ORDERING_EQUAL;
+
+  if (G_UNLIKELY (probing_sort))
+    probed_columns |= 1u << column;
+
+  switch (column)
+    {
+    case HR_MODELS_COLUMN_NAME:
+      break;
+    case HR_MODELS_COLUMN_PARAMETERS:
+      result = CMP (sa->parameters, sb->parameters);
+      break;
+    case HR_MODELS_COLUMN_PRECISION:
+      result = g_strcmp0 (sa->precision, sb->precision);
+      result = CMP (result, 0);
+      break;
+    case HR_MODELS_COLUMN_FILE_SIZE:
+      result = CMP (sa->file_bytes, sb->file_bytes);
+      break;
+    case HR_MODELS_COLUMN_KV_PER_TOKEN:
+      result = CMP (hr_model_row_get_kv_per_token (ra), hr_model_row_get_kv_per_token (rb));
+      break;
+    case HR_MODELS_COLUMN_KV_CACHE:
+      result = CMP (ea->footprint.kv_cache, eb->footprint.kv_cache);
+      break;
+    case HR_MODELS_COLUMN_TOTAL:
+      result = CMP (ea->footprint.total, eb->footprint.total);
+      break;
+    case HR_MODELS_COLUMN_VERDICT:
+      /* fits before tight before over; inside a verdict, the smaller total first */
+      result = CMP (ea->verdict, eb->verdict);
+      if (result == GTK_ORDERING_EQUAL)
+        result = CMP (ea->footprint.total, eb->footprint.total);
+      break;
+    case HR_MODELS_COLUMN_TPS:
+      result = CMP (ea->tps, eb->tps);
+      break;
+    case HR_MODELS_COLUMN_SOURCE:
+      result = CMP (ea->source, eb->source);
+      break;
+    case HR_MODELS_COLUMN_SPEED:
+      result = CMP (ea->speed, eb->speed);
+      break;
+    case HR_MODELS_N_COLUMNS:
+    default:
+      break;
+    }
+
+  if (result == GTK_ORDERING_EQUAL)
+    result = CMP (strcmp (hr_model_row_get_name (ra), hr_model_row_get_name (rb)), 0);
+
+  return result;
+}
+
+static gboolean
+filter_row (gpointer item,
+            gpointer user_data)
+{
+  HrCatalogView *self = user_data;
+
+  return hr_model_row_matches (item, self->search_folded);
+}
+
+static void
+update_count (HrCatalogView *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  guint all = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_autofree char *shown_text = hr_format_count (shown);
+  g_autofree char *all_text = hr_format_count (all);
+  g_autofree char *text = NULL;
+
+  if (shown == all)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s model", "%s models", all), all_text);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s model", "%s of %s models", all),
+                            shown_text, all_text);
+
+  gtk_label_set_text (self->count_label, text);
+}
+
+static void
+on_search_changed (HrCatalogView   *self,
+                   GtkSearchEntry *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  g_strstrip (folded);
+  if (self->search_folded != NULL && strstr (folded, self->search_folded) != NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (self->search_folded != NULL && strstr (self->search_folded, folded) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+
+  g_free (self->search_folded);
+  self->search_folded = g_steal_pointer (&folded);
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
+}
+
+static void
+on_filter_items_changed (GListModel   *model,
+                         guint         position,
+                         guint         removed,
+                         guint         added,
+                         HrCatalogView *self)
+{
+  update_count (self);
+}
+
+
+/* Scrolls the list so the selected row is in view, from an idle so a list
+ * just re-sorted has its new height. GTK 4.8 has no call to scroll a column
+ * view to a row, so this moves the view's adjustment, as a person scrolling
+ * would: every row has the same height. */
+static gboolean
+scroll_to_selected (gpointer user_data)
+{
+  HrCatalogView *self = user_data;
+  GtkAdjustment *adjustment;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sort_model));
+  double row_height, row_top, value, page;
+
+  self->scroll_id = 0;
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  if (adjustment == NULL || n == 0 || self->scroll_to >= n)
+    return G_SOURCE_REMOVE;
+
+  row_height = gtk_adjustment_get_upper (adjustment) / n;
+  row_top = row_height * self->scroll_to;
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+
+  if (row_top < value || row_top + 2 * row_height > value + page)
+    gtk_adjustment_set_value (adjustment, row_top - (page - row_height) / 2);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * hr_catalog_view_select_row:
+ * @self: a #HrCatalogView
+ * @row: (nullable): a row of the page; %NULL selects the recommended row
+ *
+ * Selects @row in the list (if the search shows it) and scrolls to it.
+ */
+void
+hr_catalog_view_select_row (HrCatalogView *self,
+                           HrModelRow   *row)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+
+  model = G_LIST_MODEL (self->sort_model);
+  n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) item = g_list_model_get_item (model, i);
+
+      if ((row != NULL && item == row) || (row == NULL && hr_model_row_get_recommended (item)))
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          self->scroll_to = i;
+          if (self->scroll_id == 0)
+            self->scroll_id = g_idle_add (scroll_to_selected, self);
+          return;
+        }
+    }
+}
+
+
+/* Whether the list's order can change when the figures do: not when it is
+ * sorted by name, parameters, precision or file size. Comparing two rows
+ * asks the primary sort column, whose comparison never returns equal for
+ * two rows (the name breaks ties), so no later column is consulted. When
+ * in doubt, yes. */
+static gboolean
+sort_depends_on_figures (HrCatalogView *self,
+                         GPtrArray     *rows)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+
+  if (rows->len < 2)
+    return FALSE;
+
+  probed_columns = 0;
+  probing_sort = TRUE;
+  gtk_sorter_compare (sorter, g_ptr_array_index (rows, 0), g_ptr_array_index (rows, 1));
+  probing_sort = FALSE;
+
+  return probed_columns == 0 || (probed_columns & FIGURE_COLUMNS) != 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Columns                                                             */
+
+static void
+setup_columns (HrCatalogView *self)
+{
+  /* Fixed widths: a cell whose text changes then never makes the view
+   * measure every bound cell of its column again. */
+  static const int widths[HR_MODELS_N_COLUMNS] = {
+    [HR_MODELS_COLUMN_NAME] = 110,
+    [HR_MODELS_COLUMN_PARAMETERS] = 100,
+    [HR_MODELS_COLUMN_PRECISION] = 75,
+    [HR_MODELS_COLUMN_FILE_SIZE] = 70,
+    [HR_MODELS_COLUMN_KV_PER_TOKEN] = 115,
+    [HR_MODELS_COLUMN_KV_CACHE] = 75,
+    [HR_MODELS_COLUMN_TOTAL] = 75,
+    [HR_MODELS_COLUMN_VERDICT] = 120,
+    [HR_MODELS_COLUMN_TPS] = 45,
+    [HR_MODELS_COLUMN_SOURCE] = 90,
+    [HR_MODELS_COLUMN_SPEED] = 75,
+  };
+  GtkColumnViewColumn *sort_column = NULL;
+
+  for (int c = 0; c < HR_MODELS_N_COLUMNS; c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      g_autoptr(GtkCustomSorter) sorter = NULL;
+
+      g_object_set_data (G_OBJECT (factory), "hr-column", GINT_TO_POINTER (c));
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), self);
+
+      column = gtk_column_view_column_new (hr_catalog_view_column_title (c),
+                                           g_steal_pointer (&factory));
+      sorter = gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL);
+      gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_fixed_width (column, widths[c]);
+      if (c == HR_MODELS_COLUMN_NAME)
+        gtk_column_view_column_set_expand (column, TRUE);
+      if (c == HR_MODELS_COLUMN_PARAMETERS)
+        sort_column = column;
+
+      gtk_column_view_append_column (self->column_view, column);
+    }
+
+  /* The seed's tables list models by parameters, smallest first. */
+  gtk_column_view_sort_by_column (self->column_view, sort_column, GTK_SORT_ASCENDING);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                */
+
+/**
+ * hr_catalog_view_set_rows:
+ * @self: a #HrCatalogView
+ * @rows: (element-type HrModelRow): the rows to list, evaluated; referenced
+ *
+ * Replaces the listed rows in one splice.
+ */
+void
+hr_catalog_view_set_rows (HrCatalogView *self,
+                          GPtrArray     *rows)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+  g_return_if_fail (rows != NULL);
+
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       rows->pdata, rows->len);
+}
+
+/**
+ * hr_catalog_view_figures_changed:
+ * @self: a #HrCatalogView
+ * @rows: (element-type HrModelRow): the rows, just re-evaluated in place
+ *
+ * Tells the sort model once that the order may have changed, when the
+ * table is sorted by a figure (not by name, parameters, precision or file
+ * size).
+ */
+void
+hr_catalog_view_figures_changed (HrCatalogView *self,
+                                 GPtrArray     *rows)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+
+  if (sort_depends_on_figures (self, rows))
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+}
+
+/**
+ * hr_catalog_view_set_scenario:
+ * @self: a #HrCatalogView
+ * @scenario: the scenario whose precision the Precision column names
+ */
+void
+hr_catalog_view_set_scenario (HrCatalogView *self,
+                              HrScenario    *scenario)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  g_set_object (&self->scenario, scenario);
+}
+
+/**
+ * hr_catalog_view_set_unit:
+ * @self: a #HrCatalogView
+ * @unit: the unit sizes are shown in; cells refresh with their rows
+ */
+void
+hr_catalog_view_set_unit (HrCatalogView *self,
+                          HrUnit         unit)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+
+  self->unit = unit;
+}
+
+/**
+ * hr_catalog_view_get_rows:
+ * @self: a #HrCatalogView
+ *
+ * Returns: (transfer none): the rows as the table shows them: searched and
+ *   sorted
+ */
+GListModel *
+hr_catalog_view_get_rows (HrCatalogView *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->sort_model);
+}
+
+/**
+ * hr_catalog_view_get_selection:
+ * @self: a #HrCatalogView
+ *
+ * Returns: (transfer none): the selection over hr_catalog_view_get_rows()
+ */
+GtkSingleSelection *
+hr_catalog_view_get_selection (HrCatalogView *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG_VIEW (self), NULL);
+
+  return self->selection;
+}
+
+/**
+ * hr_catalog_view_focus_search:
+ * @self: a #HrCatalogView
+ *
+ * Moves the keyboard focus to the search entry.
+ */
+void
+hr_catalog_view_focus_search (HrCatalogView *self)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/** hr_catalog_view_get_column_view: @self: a view. Returns: (transfer none): the table */
+GtkColumnView *
+hr_catalog_view_get_column_view (HrCatalogView *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG_VIEW (self), NULL);
+
+  return self->column_view;
+}
+
+/** hr_catalog_view_get_search_entry: @self: a view. Returns: (transfer none): the search entry */
+GtkEditable *
+hr_catalog_view_get_search_entry (HrCatalogView *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG_VIEW (self), NULL);
+
+  return GTK_EDITABLE (self->search_entry);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_catalog_view_dispose (GObject *object)
+{
+  HrCatalogView *self = (HrCatalogView *)object;
+
+  g_clear_handle_id (&self->scroll_id, g_source_remove);
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->store);
+  g_clear_object (&self->scenario);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_CATALOG_VIEW);
+
+  G_OBJECT_CLASS (hr_catalog_view_parent_class)->dispose (object);
+}
+
+static void
+hr_catalog_view_finalize (GObject *object)
+{
+  HrCatalogView *self = (HrCatalogView *)object;
+
+  g_clear_pointer (&self->search_folded, g_free);
+
+  G_OBJECT_CLASS (hr_catalog_view_parent_class)->finalize (object);
+}
+
+static void
+hr_catalog_view_class_init (HrCatalogViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_catalog_view_dispose;
+  object_class->finalize = hr_catalog_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/models/hr-catalog-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrCatalogView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, HrCatalogView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCatalogView, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+}
+
+static void
+hr_catalog_view_init (HrCatalogView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->search_folded = g_strdup ("");
+  self->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                                  g_object_ref (GTK_FILTER (self->filter)));
+  setup_columns (self);
+  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
+                                              g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
+  gtk_single_selection_set_autoselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect (self->filter_model, "items-changed",
+                    G_CALLBACK (on_filter_items_changed), self);
+  update_count (self);
+}
+
+/**
+ * hr_catalog_view_new:
+ *
+ * Returns: (transfer floating): a new, empty #HrCatalogView
+ */
+GtkWidget *
+hr_catalog_view_new (void)
+{
+  return g_object_new (HR_TYPE_CATALOG_VIEW, NULL);
+}

@@ -1,0 +1,755 @@
+/* hr-models-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-board-editor.h"
+#include "hr-models-page-private.h"
+#include "hr-pool.h"
+#include "hr-scenario-controls.h"
+
+/*
+ * How a slider step stays fast with 10,000 rows: the scenario emits
+ * "changed" once; the page, connected first, re-evaluates every row in
+ * place (hr_evaluate() allocates nothing), runs hr_recommend() over two
+ * preallocated arrays, the few cells bound to rows refresh through
+ * HrModelRow::changed, and the sort model is told once that the order may
+ * have changed. Nothing is removed from or added to the list. The charts,
+ * the explain panel and the Boards view (laid out only while it shows)
+ * listen to the same "changed" after the page and read the rows' cached
+ * evaluations.
+ */
+
+struct _HrModelsPage
+{
+  AdwBin              parent_instance;
+
+  /* template */
+  AdwFlap            *flap;
+  HrBoardEditor      *board_editor;
+  HrScenarioControls *scenario_controls;
+  HrCatalogView      *catalog_view;
+  HrMemoryChart      *memory_chart;
+  HrMemoryChart      *pool_chart;
+  HrExplainPanel     *explain_panel;
+  AdwFlap            *explain_flap;
+  GtkLabel           *pool_note;
+  GtkStack           *view_stack;
+  HrBoardsView       *boards_view;
+
+  HrSession          *session;
+  HrScenario         *scenario;
+  GSettings          *settings;         /* "units" */
+  HrUnit              unit;
+
+  GPtrArray          *rows;             /* HrModelRow*, the store's order */
+  GArray             *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
+  GPtrArray          *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
+  char               *shown_board_id;   /* the board the rows were last evaluated on */
+};
+
+G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* Re-evaluating in place                                              */
+
+/* On a unified board, the note under the pool column (hr_pool_layout()). */
+static void
+update_pool_note (HrModelsPage *self)
+{
+  HrPoolLayout layout;
+
+  hr_pool_layout (hr_scenario_get_board (self->scenario), &layout);
+  gtk_label_set_text (self->pool_note, layout.note);
+  gtk_widget_set_visible (GTK_WIDGET (self->pool_note), layout.unified && layout.note[0] != '\0');
+}
+
+static void
+reevaluate (HrModelsPage *self)
+{
+  const HrEvaluationInputs *inputs = hr_scenario_peek_evaluation_inputs (self->scenario);
+  const HrRuntimeInputs *runtime = hr_scenario_get_runtime_template (self->scenario);
+  const HrCalibration *calibration = hr_scenario_get_calibration (self->scenario);
+  HrModelSpec **specs;
+  HrEvaluation *evaluations;
+  guint n = self->rows->len;
+  gint best;
+
+  g_array_set_size (self->evaluations, n);
+  g_ptr_array_set_size (self->spec_ptrs, n);
+  evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
+  specs = (HrModelSpec **) self->spec_ptrs->pdata;
+
+  for (guint i = 0; i < n; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->rows, i);
+
+      hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
+                                                                        hr_model_row_get_name (row)));
+      hr_model_row_evaluate_runtime (row, inputs, runtime, calibration);
+      evaluations[i] = *hr_model_row_get_evaluation (row);
+      specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
+    }
+
+  best = hr_recommend (specs, evaluations, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->rows, i);
+
+      hr_model_row_set_recommended (row, (gint) i == best);
+      hr_model_row_changed (row);
+    }
+
+  /* The figures moved: the order may have too. */
+  hr_catalog_view_figures_changed (self->catalog_view, self->rows);
+  update_pool_note (self);
+}
+
+static void
+on_scenario_changed (HrModelsPage *self)
+{
+  const HrBoard *board = hr_scenario_get_board (self->scenario);
+
+  if (board == NULL)
+    return;
+
+  reevaluate (self);
+  /* Another board: its recommendation is selected. */
+  if (g_strcmp0 (self->shown_board_id, board->id) != 0)
+    {
+      g_free (self->shown_board_id);
+      self->shown_board_id = g_strdup (board->id);
+      hr_catalog_view_select_row (self->catalog_view, NULL);
+    }
+}
+
+/* The session's catalog, as new rows in one splice. */
+static void
+rebuild_rows (HrModelsPage *self)
+{
+  GPtrArray *catalog = hr_session_get_catalog (self->session);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (catalog->len, g_object_unref);
+
+  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
+    return;
+
+  for (guint i = 0; i < catalog->len; i++)
+    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (catalog, i)));
+  g_ptr_array_unref (self->rows);
+  self->rows = g_ptr_array_ref (rows);
+
+  reevaluate (self);
+  hr_catalog_view_set_rows (self->catalog_view, rows);
+  g_free (self->shown_board_id);
+  self->shown_board_id = g_strdup (hr_scenario_get_board (self->scenario)->id);
+  hr_catalog_view_select_row (self->catalog_view, NULL);
+}
+
+static void
+on_model_added (HrModelsPage *self,
+                const char   *name)
+{
+  HrModelRow *row = hr_models_page_find_row (self, name);
+
+  if (row != NULL)
+    hr_catalog_view_select_row (self->catalog_view, row);
+}
+
+static void
+on_selected_item_changed (GtkSingleSelection *selection,
+                          GParamSpec         *pspec,
+                          HrModelsPage       *self)
+{
+  HrModelRow *row = gtk_single_selection_get_selected_item (selection);
+
+  hr_memory_chart_set_selected (self->memory_chart, row);
+  hr_memory_chart_set_selected (self->pool_chart, row);
+  if (self->scenario != NULL && hr_scenario_get_board (self->scenario) != NULL)
+    hr_explain_panel_set_row (self->explain_panel, row,
+                              hr_scenario_peek_evaluation_inputs (self->scenario));
+}
+
+static void
+on_units_changed (GSettings    *settings,
+                  const char   *key,
+                  HrModelsPage *self)
+{
+  self->unit = g_settings_get_enum (settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  hr_catalog_view_set_unit (self->catalog_view, self->unit);
+  hr_board_editor_set_unit (self->board_editor, self->unit);
+  hr_boards_view_set_unit (self->boards_view, self->unit);
+  hr_memory_chart_set_unit (self->memory_chart, self->unit);
+  hr_memory_chart_set_unit (self->pool_chart, self->unit);
+  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
+    return;
+  reevaluate (self);
+  hr_memory_chart_update (self->memory_chart);
+  hr_memory_chart_update (self->pool_chart);
+}
+
+/* ------------------------------------------------------------------ */
+/* The session and the scenario                                        */
+
+/**
+ * hr_models_page_set_session:
+ * @self: a #HrModelsPage
+ * @session: the session whose catalog the page lists; set once
+ *
+ * The page lists the catalog once @session is loaded and again on each
+ * #HrSession::catalog-changed, and selects a model added by
+ * hr_session_add_model().
+ */
+void
+hr_models_page_set_session (HrModelsPage *self,
+                            HrSession    *session)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+  g_return_if_fail (HR_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  g_return_if_fail (self->session == NULL);
+
+  self->session = g_object_ref (session);
+  g_signal_connect_object (session, "notify::loaded", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
+  rebuild_rows (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_models_page_set_scenario:
+ * @self: a #HrModelsPage
+ * @scenario: the scenario the rows are evaluated under; set once, on the
+ *   page's session
+ *
+ * Connects the page to #HrScenario::changed first, then the controls, the
+ * board editor, the charts, the explain panel and the Boards view, so
+ * they read rows already re-evaluated.
+ */
+void
+hr_models_page_set_scenario (HrModelsPage *self,
+                             HrScenario   *scenario)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+
+  self->scenario = g_object_ref (scenario);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
+  hr_catalog_view_set_scenario (self->catalog_view, scenario);
+  hr_scenario_controls_set_scenario (self->scenario_controls, scenario);
+  hr_board_editor_set_scenario (self->board_editor, scenario);
+  hr_memory_chart_follow (self->memory_chart, scenario);
+  hr_memory_chart_follow (self->pool_chart, scenario);
+  hr_explain_panel_set_scenario (self->explain_panel, scenario);
+  hr_boards_view_follow (self->boards_view, scenario, hr_catalog_view_get_rows (self->catalog_view));
+  if (self->session != NULL)
+    rebuild_rows (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+}
+
+/**
+ * hr_models_page_get_session:
+ * @self: a #HrModelsPage
+ *
+ * Returns: (transfer none) (nullable): the page's session
+ */
+HrSession *
+hr_models_page_get_session (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return self->session;
+}
+
+/**
+ * hr_models_page_get_scenario_object:
+ * @self: a #HrModelsPage
+ *
+ * Returns: (transfer none) (nullable): the page's scenario (#HrModelsPage:scenario)
+ */
+HrScenario *
+hr_models_page_get_scenario_object (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return self->scenario;
+}
+
+/**
+ * hr_models_page_focus_search:
+ * @self: a #HrModelsPage
+ *
+ * Moves the keyboard focus to the search entry.
+ */
+void
+hr_models_page_focus_search (HrModelsPage *self)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  hr_catalog_view_focus_search (self->catalog_view);
+}
+
+/** hr_models_page_get_flap: @self: a page. Returns: (transfer none): the sidebar's flap */
+AdwFlap *
+hr_models_page_get_flap (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return self->flap;
+}
+
+/** hr_models_page_get_explain_flap: @self: a page. Returns: (transfer none): the explain panel's flap */
+AdwFlap *
+hr_models_page_get_explain_flap (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return self->explain_flap;
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_models_page_dispose (GObject *object)
+{
+  HrModelsPage *self = (HrModelsPage *)object;
+
+  if (self->memory_chart != NULL)
+    hr_memory_chart_set_rows (self->memory_chart, NULL);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (hr_models_page_parent_class)->dispose (object);
+}
+
+static void
+hr_models_page_finalize (GObject *object)
+{
+  HrModelsPage *self = (HrModelsPage *)object;
+
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->evaluations, g_array_unref);
+  g_clear_pointer (&self->spec_ptrs, g_ptr_array_unref);
+  g_clear_pointer (&self->shown_board_id, g_free);
+
+  G_OBJECT_CLASS (hr_models_page_parent_class)->finalize (object);
+}
+
+static void
+hr_models_page_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  HrModelsPage *self = HR_MODELS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_models_page_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  HrModelsPage *self = HR_MODELS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      if (g_value_get_object (value) != NULL)
+        hr_models_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      if (g_value_get_object (value) != NULL)
+        hr_models_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_models_page_class_init (HrModelsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_models_page_dispose;
+  object_class->finalize = hr_models_page_finalize;
+  object_class->get_property = hr_models_page_get_property;
+  object_class->set_property = hr_models_page_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HR_TYPE_BOARD_EDITOR);
+  g_type_ensure (HR_TYPE_SCENARIO_CONTROLS);
+  g_type_ensure (HR_TYPE_CATALOG_VIEW);
+  g_type_ensure (HR_TYPE_MEMORY_CHART);
+  g_type_ensure (HR_TYPE_EXPLAIN_PANEL);
+  g_type_ensure (HR_TYPE_BOARDS_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/models/hr-models-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, flap);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, board_editor);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, scenario_controls);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, catalog_view);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, memory_chart);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_chart);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_panel);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_flap);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_note);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, boards_view);
+}
+
+static void
+hr_models_page_init (HrModelsPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->evaluations = g_array_new (FALSE, TRUE, sizeof (HrEvaluation));
+  self->spec_ptrs = g_ptr_array_new ();
+
+  g_signal_connect (hr_catalog_view_get_selection (self->catalog_view), "notify::selected-item",
+                    G_CALLBACK (on_selected_item_changed), self);
+  hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  g_signal_connect (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
+  on_units_changed (self->settings, "units", self);
+}
+
+/**
+ * hr_models_page_new:
+ *
+ * Returns: (transfer floating): a new, empty #HrModelsPage; it lists the
+ *   catalog once given a session and a scenario
+ */
+GtkWidget *
+hr_models_page_new (void)
+{
+  return g_object_new (HR_TYPE_MODELS_PAGE, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Into the session and the scenario (hr-models-page-private.h)        */
+
+/**
+ * hr_models_page_set_catalog:
+ * @self: a #HrModelsPage
+ * @specs: (element-type HrModelSpec): the models to list; copied
+ *
+ * hr_session_set_catalog(): the benchmark and the tests list a catalog of
+ * their own.
+ */
+void
+hr_models_page_set_catalog (HrModelsPage *self,
+                            GPtrArray    *specs)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  hr_session_set_catalog (self->session, specs);
+}
+
+/**
+ * hr_models_page_add_model:
+ * @self: a #HrModelsPage
+ * @spec: the model to add (copied)
+ * @error: return location for a #GError
+ *
+ * hr_session_add_model(); the page then lists and selects the model.
+ *
+ * Returns: %TRUE when saved; errors as hr_session_add_model()
+ */
+gboolean
+hr_models_page_add_model (HrModelsPage       *self,
+                          const HrModelSpec  *spec,
+                          GError            **error)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
+
+  return hr_session_add_model (self->session, spec, error);
+}
+
+/**
+ * hr_models_page_reload_measurements:
+ * @self: a #HrModelsPage
+ *
+ * hr_session_reload_measurements(): the scenario refits, the rows follow.
+ */
+void
+hr_models_page_reload_measurements (HrModelsPage *self)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  hr_session_reload_measurements (self->session);
+}
+
+/**
+ * hr_models_page_get_boards:
+ * @self: a #HrModelsPage
+ *
+ * Returns: (transfer none) (element-type HrBoard): hr_session_get_boards()
+ */
+GPtrArray *
+hr_models_page_get_boards (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return hr_session_get_boards (self->session);
+}
+
+/**
+ * hr_models_page_get_scenario:
+ * @self: a #HrModelsPage
+ *
+ * Returns: (transfer none) (nullable): the inputs the rows were last
+ *   evaluated under (hr_scenario_peek_evaluation_inputs()); %NULL before
+ *   the session loaded
+ */
+const HrEvaluationInputs *
+hr_models_page_get_scenario (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
+    return NULL;
+  return hr_scenario_peek_evaluation_inputs (self->scenario);
+}
+
+/**
+ * hr_models_page_get_calibration_text:
+ * @self: a page
+ *
+ * Returns: (transfer none) (nullable): hr_scenario_get_calibration_text()
+ */
+const char *
+hr_models_page_get_calibration_text (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return hr_scenario_get_calibration_text (self->scenario);
+}
+
+/**
+ * hr_models_page_describe_inputs:
+ * @self: a #HrModelsPage
+ *
+ * Returns: (transfer full): hr_scenario_describe()
+ */
+char *
+hr_models_page_describe_inputs (HrModelsPage *self)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  return hr_scenario_describe (self->scenario);
+}
+
+/* ------------------------------------------------------------------ */
+/* The rows (hr-models-page-private.h)                                 */
+
+/** hr_models_page_get_rows: @self: a page. Returns: (transfer none): the rows as the table shows them: searched and sorted */
+GListModel *
+hr_models_page_get_rows (HrModelsPage *self)
+{
+  return hr_catalog_view_get_rows (self->catalog_view);
+}
+
+/**
+ * hr_models_page_find_row:
+ * @self: a #HrModelsPage
+ * @name: a model name
+ *
+ * Returns: (transfer none) (nullable): the row of the model named @name,
+ *   searched or not
+ */
+HrModelRow *
+hr_models_page_find_row (HrModelsPage *self,
+                         const char   *name)
+{
+  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->rows, i);
+
+      if (g_strcmp0 (hr_model_row_get_name (row), name) == 0)
+        return row;
+    }
+  return NULL;
+}
+
+/** hr_models_page_select_row: @self: a page. @row: (nullable): a row; %NULL: the recommended one. Selects it and scrolls to it. */
+void
+hr_models_page_select_row (HrModelsPage *self,
+                           HrModelRow   *row)
+{
+  hr_catalog_view_select_row (self->catalog_view, row);
+}
+
+/** hr_models_page_cell_text: @self: a page. @row: a row. @column: a column. Returns: (transfer full): the cell's text (hr_catalog_view_cell_text()) */
+char *
+hr_models_page_cell_text (HrModelsPage   *self,
+                          HrModelRow     *row,
+                          HrModelsColumn  column)
+{
+  return hr_catalog_view_cell_text (self->catalog_view, row, column);
+}
+
+/** hr_models_page_column_title: @column: a column. Returns: (transfer none): its title (hr_catalog_view_column_title()) */
+const char *
+hr_models_page_column_title (HrModelsColumn column)
+{
+  return hr_catalog_view_column_title (column);
+}
+
+/* ------------------------------------------------------------------ */
+/* The widgets (hr-models-page-private.h)                              */
+
+/** hr_models_page_get_context_scale: @self: a page. Returns: (transfer none): the context slider (log2 of tokens, 9..17) */
+GtkRange *
+hr_models_page_get_context_scale (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_context_scale (self->scenario_controls);
+}
+
+/** hr_models_page_get_precision_scale: @self: a page. Returns: (transfer none): the precision slider (0 = as pulled) */
+GtkRange *
+hr_models_page_get_precision_scale (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_precision_scale (self->scenario_controls);
+}
+
+/** hr_models_page_get_kv_row: @self: a page. Returns: (transfer none): the KV cache type row */
+AdwComboRow *
+hr_models_page_get_kv_row (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_kv_row (self->scenario_controls);
+}
+
+/** hr_models_page_get_board_row: @self: a page. Returns: (transfer none): the board selector */
+AdwComboRow *
+hr_models_page_get_board_row (HrModelsPage *self)
+{
+  return hr_board_editor_get_board_row (self->board_editor);
+}
+
+/** hr_models_page_get_slots_spin: @self: a page. Returns: (transfer none): the parallel slots spin button */
+GtkSpinButton *
+hr_models_page_get_slots_spin (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_slots_spin (self->scenario_controls);
+}
+
+/** hr_models_page_get_runtime_row: @self: a page. Returns: (transfer none): the Runtime control */
+AdwComboRow *
+hr_models_page_get_runtime_row (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_runtime_row (self->scenario_controls);
+}
+
+/** hr_models_page_get_flash_switch: @self: a page. Returns: (transfer none): the flash attention switch */
+GtkSwitch *
+hr_models_page_get_flash_switch (HrModelsPage *self)
+{
+  return hr_scenario_controls_get_flash_switch (self->scenario_controls);
+}
+
+/** hr_models_page_get_search_entry: @self: a page. Returns: (transfer none): the search entry */
+GtkEditable *
+hr_models_page_get_search_entry (HrModelsPage *self)
+{
+  return hr_catalog_view_get_search_entry (self->catalog_view);
+}
+
+/** hr_models_page_get_column_view: @self: a page. Returns: (transfer none): the catalog table */
+GtkColumnView *
+hr_models_page_get_column_view (HrModelsPage *self)
+{
+  return hr_catalog_view_get_column_view (self->catalog_view);
+}
+
+/** hr_models_page_get_memory_chart: @self: a page. Returns: (transfer none): the per-model chart */
+HrMemoryChart *
+hr_models_page_get_memory_chart (HrModelsPage *self)
+{
+  return self->memory_chart;
+}
+
+/** hr_models_page_get_pool_chart: @self: a page. Returns: (transfer none): the pool column chart */
+HrMemoryChart *
+hr_models_page_get_pool_chart (HrModelsPage *self)
+{
+  return self->pool_chart;
+}
+
+/** hr_models_page_get_explain_panel: @self: a page. Returns: (transfer none): the explain panel */
+HrExplainPanel *
+hr_models_page_get_explain_panel (HrModelsPage *self)
+{
+  return self->explain_panel;
+}
+
+/** hr_models_page_get_pool_note: @self: a page. Returns: (transfer none): the unified-memory note under the pool column */
+GtkLabel *
+hr_models_page_get_pool_note (HrModelsPage *self)
+{
+  return self->pool_note;
+}
+
+/** hr_models_page_get_view_stack: @self: a page. Returns: (transfer none): the "models" / "boards" stack */
+GtkStack *
+hr_models_page_get_view_stack (HrModelsPage *self)
+{
+  return self->view_stack;
+}
+
+/** hr_models_page_get_boards_view: @self: a page. Returns: (transfer none): the Boards view */
+HrBoardsView *
+hr_models_page_get_boards_view (HrModelsPage *self)
+{
+  return self->boards_view;
+}

@@ -1,0 +1,471 @@
+/* hr-scenario-controls.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-gui-format.h"
+#include "hr-precision.h"
+#include "hr-scenario-controls.h"
+
+/* The precisions the slider offers, in bits order; NULL is "as pulled". */
+static const char * const precision_ids[] = {
+  NULL, "int4", "q4_K_M", "q5_K_M", "q6_K", "q8_0", "fp16", "fp32",
+};
+
+#define CONTEXT_MIN_LOG2 9   /* 512 tokens */
+#define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
+
+/* The settings' nicks, in the order of the rows' items. */
+static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
+static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board" };
+
+struct _HrScenarioControls
+{
+  GtkBox              parent_instance;
+
+  /* template */
+  GtkScale           *precision_scale;
+  GtkScale           *context_scale;
+  GtkLabel           *precision_value;
+  GtkLabel           *context_value;
+  AdwComboRow        *kv_row;
+  GtkSpinButton      *slots_spin;
+  AdwComboRow        *runtime_row;
+  GtkSwitch          *flash_switch;
+
+  HrScenario         *scenario;
+  GtkStringList      *runtime_names;
+  char               *runtime_version;  /* the version the fourth item names */
+  gboolean            runtime_named;
+  gboolean            updating;         /* refilling the runtime items */
+  const HrPrecision  *precisions[G_N_ELEMENTS (precision_ids)];
+  guint               n_precisions;
+};
+
+G_DEFINE_FINAL_TYPE (HrScenarioControls, hr_scenario_controls, GTK_TYPE_BOX)
+
+/* ------------------------------------------------------------------ */
+/* Sliders                                                             */
+
+static char *
+format_precision_value (GtkScale *scale,
+                        double    value,
+                        gpointer  user_data)
+{
+  HrScenarioControls *self = user_data;
+  guint index = (guint) value;
+  const HrPrecision *precision;
+  g_autofree char *bits = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (index >= self->n_precisions || self->precisions[index] == NULL)
+    return g_strdup (_("as pulled"));
+
+  precision = self->precisions[index];
+  bits = g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight));
+  /* Translators: the precision slider's value, "Q4_K_M, 4.6 bits per weight" */
+  return g_strdup_printf (_("%1$s, %2$s bits per weight"), precision->label, bits);
+}
+
+static char *
+format_context_value (GtkScale *scale,
+                      double    value,
+                      gpointer  user_data)
+{
+  int log2 = CLAMP ((int) value, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2);
+
+  return hr_gui_format_context ((guint32) 1 << log2);
+}
+
+/* The value beside each slider's heading, and what a screen reader says
+ * for it (the scale's own value is an index or a power of two). */
+static void
+update_slider_labels (HrScenarioControls *self)
+{
+  g_autofree char *precision = format_precision_value (self->precision_scale,
+                                                       gtk_range_get_value (GTK_RANGE (self->precision_scale)),
+                                                       self);
+  g_autofree char *context = format_context_value (self->context_scale,
+                                                   gtk_range_get_value (GTK_RANGE (self->context_scale)),
+                                                   self);
+
+  gtk_label_set_text (self->precision_value, precision);
+  gtk_label_set_text (self->context_value, context);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->precision_scale),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, precision,
+                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->context_scale),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, context,
+                                  -1);
+}
+
+static void
+setup_precision_scale (HrScenarioControls *self)
+{
+  self->n_precisions = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (precision_ids); i++)
+    {
+      const HrPrecision *precision = precision_ids[i] ? hr_precision_lookup (precision_ids[i]) : NULL;
+      const char *label;
+      g_autofree char *markup = NULL;
+
+      if (precision_ids[i] != NULL && precision == NULL)
+        continue;
+
+      if (precision == NULL)
+        label = _("as pulled");
+      else if (g_strcmp0 (precision->id, "fp16") == 0)
+        label = _("FP16/BF16");
+      else
+        label = precision->label;
+
+      self->precisions[self->n_precisions] = precision;
+      markup = g_markup_printf_escaped ("<small>%s</small>", label);
+      gtk_scale_add_mark (self->precision_scale, self->n_precisions,
+                          self->n_precisions % 2 == 0 ? GTK_POS_BOTTOM : GTK_POS_TOP, markup);
+      self->n_precisions++;
+    }
+
+  gtk_range_set_range (GTK_RANGE (self->precision_scale), 0, MAX (1, self->n_precisions - 1));
+}
+
+static void
+setup_context_scale (HrScenarioControls *self)
+{
+  static const struct { int log2; const char *label; } marks[] = {
+    { 9, "512" }, { 11, "2K" }, { 12, "4K" }, { 13, "8K" }, { 14, "16K" }, { 15, "32K" }, { 17, "128K" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", marks[i].label);
+
+      gtk_scale_add_mark (self->context_scale, marks[i].log2, GTK_POS_BOTTOM, markup);
+    }
+}
+
+static void
+on_slider_changed (HrScenarioControls *self)
+{
+  update_slider_labels (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bindings: scenario property <-> control                             */
+
+static gboolean
+precision_to_index (GBinding     *binding,
+                    const GValue *from,
+                    GValue       *to,
+                    gpointer      user_data)
+{
+  HrScenarioControls *self = user_data;
+  const char *id = g_value_get_string (from);
+  guint index = 0;
+
+  for (guint i = 0; i < self->n_precisions; i++)
+    if (self->precisions[i] != NULL && g_ascii_strcasecmp (self->precisions[i]->id, id) == 0)
+      index = i;
+  g_value_set_double (to, index);
+  return TRUE;
+}
+
+static gboolean
+index_to_precision (GBinding     *binding,
+                    const GValue *from,
+                    GValue       *to,
+                    gpointer      user_data)
+{
+  HrScenarioControls *self = user_data;
+  guint index = (guint) g_value_get_double (from);
+
+  if (index >= self->n_precisions || self->precisions[index] == NULL)
+    g_value_set_string (to, "as-pulled");
+  else
+    g_value_set_string (to, self->precisions[index]->id);
+  return TRUE;
+}
+
+/* The nearest power of two the slider has. */
+static gboolean
+context_to_log2 (GBinding     *binding,
+                 const GValue *from,
+                 GValue       *to,
+                 gpointer      user_data)
+{
+  guint context = g_value_get_uint (from);
+  int log2 = CONTEXT_MIN_LOG2;
+
+  while (log2 < CONTEXT_MAX_LOG2 && ((guint) 1 << log2) * 3 / 2 < context)
+    log2++;
+  g_value_set_double (to, log2);
+  return TRUE;
+}
+
+static gboolean
+log2_to_context (GBinding     *binding,
+                 const GValue *from,
+                 GValue       *to,
+                 gpointer      user_data)
+{
+  int log2 = (int) g_value_get_double (from);
+
+  g_value_set_uint (to, (guint) 1 << CLAMP (log2, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2));
+  return TRUE;
+}
+
+static gboolean
+nick_to_index (const char * const *nicks,
+               guint               n_nicks,
+               const GValue       *from,
+               GValue             *to)
+{
+  for (guint i = 0; i < n_nicks; i++)
+    if (g_strcmp0 (nicks[i], g_value_get_string (from)) == 0)
+      {
+        g_value_set_uint (to, i);
+        return TRUE;
+      }
+  g_value_set_uint (to, 0);
+  return TRUE;
+}
+
+static gboolean
+kv_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  return nick_to_index (kv_nicks, G_N_ELEMENTS (kv_nicks), from, to);
+}
+
+static gboolean
+index_to_kv (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  guint index = g_value_get_uint (from);
+
+  if (index >= G_N_ELEMENTS (kv_nicks))
+    return FALSE;
+  g_value_set_string (to, kv_nicks[index]);
+  return TRUE;
+}
+
+static gboolean
+runtime_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  return nick_to_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks), from, to);
+}
+
+static gboolean
+index_to_runtime (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  HrScenarioControls *self = user_data;
+  guint index = g_value_get_uint (from);
+
+  /* Refilling the items moves the selection: that is not the person choosing. */
+  if (self->updating || index >= G_N_ELEMENTS (runtime_nicks))
+    return FALSE;
+  g_value_set_string (to, runtime_nicks[index]);
+  return TRUE;
+}
+
+static gboolean
+runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "none") != 0);
+  return TRUE;
+}
+
+/* The fourth runtime item names the version it models, or says none is
+ * known: refilled only when the board's version changes. */
+static void
+update_runtime_names (HrScenarioControls *self)
+{
+  g_autofree char *board_item = NULL;
+  const char *items[G_N_ELEMENTS (runtime_nicks) + 1];
+  const char *version = self->scenario ? hr_scenario_get_server_version (self->scenario) : NULL;
+
+  if (self->runtime_named && g_strcmp0 (version, self->runtime_version) == 0)
+    return;
+  self->runtime_named = TRUE;
+  g_free (self->runtime_version);
+  self->runtime_version = g_strdup (version);
+
+  if (version != NULL)
+    /* Translators: a Runtime item, "From the board's server version (ollama 0.31.2)" */
+    board_item = g_strdup_printf (_("From the board's server version (%s)"), version);
+  else
+    board_item = g_strdup (_("From the board's server version (none measured yet: the newest)"));
+
+  items[HR_SCENARIO_RUNTIME_NONE] = _("Weights + KV only");
+  items[HR_SCENARIO_RUNTIME_OLLAMA_0_30] = _("Ollama 0.30+ (llama-server)");
+  items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
+  items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
+  items[G_N_ELEMENTS (runtime_nicks)] = NULL;
+
+  self->updating = TRUE;
+  gtk_string_list_splice (self->runtime_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->runtime_names)), items);
+  if (self->scenario != NULL)
+    adw_combo_row_set_selected (self->runtime_row, hr_scenario_get_runtime (self->scenario));
+  self->updating = FALSE;
+}
+
+/**
+ * hr_scenario_controls_set_scenario:
+ * @self: a #HrScenarioControls
+ * @scenario: the scenario the controls show and change; set once
+ *
+ * Binds every control to its property of @scenario, both ways.
+ */
+void
+hr_scenario_controls_set_scenario (HrScenarioControls *self,
+                                   HrScenario         *scenario)
+{
+  GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+
+  g_return_if_fail (HR_IS_SCENARIO_CONTROLS (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  g_return_if_fail (self->scenario == NULL);
+
+  self->scenario = g_object_ref (scenario);
+  update_runtime_names (self);
+  g_object_bind_property_full (scenario, "precision",
+                               gtk_range_get_adjustment (GTK_RANGE (self->precision_scale)), "value",
+                               flags, precision_to_index, index_to_precision, self, NULL);
+  g_object_bind_property_full (scenario, "context-tokens",
+                               gtk_range_get_adjustment (GTK_RANGE (self->context_scale)), "value",
+                               flags, context_to_log2, log2_to_context, NULL, NULL);
+  g_object_bind_property_full (scenario, "kv-cache-type", self->kv_row, "selected",
+                               flags, kv_to_index, index_to_kv, NULL, NULL);
+  g_object_bind_property (scenario, "parallel-slots",
+                          gtk_spin_button_get_adjustment (self->slots_spin), "value", flags);
+  g_object_bind_property_full (scenario, "runtime", self->runtime_row, "selected",
+                               flags, runtime_to_index, index_to_runtime, self, NULL);
+  g_object_bind_property_full (scenario, "runtime", self->flash_switch, "sensitive",
+                               G_BINDING_SYNC_CREATE, runtime_to_sensitive, NULL, NULL, NULL);
+  g_object_bind_property (scenario, "flash-attention", self->flash_switch, "active", flags);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (update_runtime_names), self,
+                           G_CONNECT_SWAPPED);
+  update_slider_labels (self);
+}
+
+/* Accessors for the page and the tests */
+
+/** hr_scenario_controls_get_precision_scale: @self: the controls. Returns: (transfer none): the precision slider (0 = as pulled) */
+GtkRange *
+hr_scenario_controls_get_precision_scale (HrScenarioControls *self)
+{
+  return GTK_RANGE (self->precision_scale);
+}
+
+/** hr_scenario_controls_get_context_scale: @self: the controls. Returns: (transfer none): the context slider (log2 of tokens, 9..17) */
+GtkRange *
+hr_scenario_controls_get_context_scale (HrScenarioControls *self)
+{
+  return GTK_RANGE (self->context_scale);
+}
+
+/** hr_scenario_controls_get_kv_row: @self: the controls. Returns: (transfer none): the KV cache type row (0 f16, 1 q8_0, 2 q4_0) */
+AdwComboRow *
+hr_scenario_controls_get_kv_row (HrScenarioControls *self)
+{
+  return self->kv_row;
+}
+
+/** hr_scenario_controls_get_slots_spin: @self: the controls. Returns: (transfer none): the parallel slots spin button */
+GtkSpinButton *
+hr_scenario_controls_get_slots_spin (HrScenarioControls *self)
+{
+  return self->slots_spin;
+}
+
+/** hr_scenario_controls_get_runtime_row: @self: the controls. Returns: (transfer none): the Runtime control */
+AdwComboRow *
+hr_scenario_controls_get_runtime_row (HrScenarioControls *self)
+{
+  return self->runtime_row;
+}
+
+/** hr_scenario_controls_get_flash_switch: @self: the controls. Returns: (transfer none): the flash attention switch */
+GtkSwitch *
+hr_scenario_controls_get_flash_switch (HrScenarioControls *self)
+{
+  return self->flash_switch;
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+hr_scenario_controls_dispose (GObject *object)
+{
+  HrScenarioControls *self = (HrScenarioControls *)object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SCENARIO_CONTROLS);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->runtime_names);
+
+  G_OBJECT_CLASS (hr_scenario_controls_parent_class)->dispose (object);
+}
+
+static void
+hr_scenario_controls_finalize (GObject *object)
+{
+  HrScenarioControls *self = (HrScenarioControls *)object;
+
+  g_clear_pointer (&self->runtime_version, g_free);
+
+  G_OBJECT_CLASS (hr_scenario_controls_parent_class)->finalize (object);
+}
+
+static void
+hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_scenario_controls_dispose;
+  object_class->finalize = hr_scenario_controls_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/models/hr-scenario-controls.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, precision_scale);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, context_scale);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, precision_value);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, context_value);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, kv_row);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, slots_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, runtime_row);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, flash_switch);
+}
+
+static void
+hr_scenario_controls_init (HrScenarioControls *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->runtime_names = gtk_string_list_new (NULL);
+  adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
+  update_runtime_names (self);
+  setup_precision_scale (self);
+  setup_context_scale (self);
+  update_slider_labels (self);
+  g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
+  g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
+  hr_gui_label_spin_by_row (self->slots_spin);
+}
+
+/**
+ * hr_scenario_controls_new:
+ *
+ * Returns: (transfer floating): new controls; hr_scenario_controls_set_scenario()
+ *   binds them
+ */
+GtkWidget *
+hr_scenario_controls_new (void)
+{
+  return g_object_new (HR_TYPE_SCENARIO_CONTROLS, NULL);
+}

@@ -1,0 +1,268 @@
+/* test-scenario.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrScenario without a window, on the shipped data: the seed board's
+ * budget and the efficiency fitted from the shipped measurements
+ * (seed-facts.md), a seed row's verdict, the properties bound to GSettings
+ * both ways, one "changed" per change, the board's unsaved edits, the
+ * runtime template and the line an export is titled with.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "hr-gui-format.h"
+#include "hr-scenario.h"
+
+typedef struct {
+  GSettings  *settings;
+  HrSession  *session;
+  HrScenario *scenario;
+  guint       changed;
+} Fixture;
+
+static void
+on_changed (HrScenario *scenario,
+            Fixture    *f)
+{
+  f->changed++;
+}
+
+static void
+reset_settings (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  f->settings = g_settings_new (APPLICATION_ID);
+  reset_settings (f->settings);
+  f->session = hr_session_new (f->settings);
+  hr_session_load (f->session);
+  f->scenario = hr_scenario_new (f->session);
+  hr_scenario_bind_settings (f->scenario, f->settings);
+  g_signal_connect (f->scenario, "changed", G_CALLBACK (on_changed), f);
+  f->changed = 0;
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_finalize_object (f->scenario);
+  g_assert_finalize_object (f->session);
+  g_clear_object (&f->settings);
+}
+
+static void
+test_scenario_seed_board (Fixture       *f,
+                          gconstpointer  data)
+{
+  const HrBoard *board = hr_scenario_get_board (f->scenario);
+  const HrEfficiencyFit *fit = hr_scenario_get_fit (f->scenario);
+  const HrModelSpec *spec = hr_session_find_model (f->session, "llama3.2:3b");
+  HrEvaluationInputs inputs;
+  HrEvaluation e;
+  g_autofree char *efficiency = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *line = NULL;
+
+  g_assert_cmpstr (hr_scenario_get_board_id (f->scenario), ==, "jetson-orin-nano-super");
+  g_assert_nonnull (board);
+  g_assert_cmpuint (hr_board_budget_bytes (board), ==, 5100000000);
+
+  /* The two shipped measurements on the seed board fit 0.36 (seed-facts.md). */
+  g_assert_cmpuint (fit->n_points, ==, 2);
+  efficiency = hr_format_decimal (fit->efficiency, 2);
+  g_assert_cmpstr (efficiency, ==, "0.36");
+  g_assert_cmpfloat_with_epsilon (hr_scenario_get_measured_tps (f->scenario, "llama3.2:3b"), 18.4, 0.05);
+  g_assert_cmpfloat (hr_scenario_get_measured_tps (f->scenario, "qwen2.5:14b"), ==, 0.0);
+
+  hr_scenario_get_evaluation_inputs (f->scenario, &inputs);
+  g_assert_true (inputs.board == board);
+  g_assert_null (inputs.precision);
+  g_assert_null (hr_scenario_get_precision_info (f->scenario));
+  g_assert_cmpint (inputs.kv_type, ==, HR_KV_CACHE_F16);
+  g_assert_cmpuint (inputs.context_tokens, ==, 4096);
+  g_assert_cmpuint (inputs.parallel_slots, ==, 1);
+  g_assert_cmpfloat (inputs.fit.efficiency, ==, fit->efficiency);
+
+  /* seed-facts.md, "Budget and verdicts": llama3.2:3b at 4,096 tokens. */
+  g_assert_nonnull (spec);
+  hr_scenario_evaluate (f->scenario, spec, &e);
+  total = hr_gui_format_size (e.footprint.total, HR_UNIT_GB);
+  verdict = hr_gui_format_verdict (e.verdict, e.margin_bytes, HR_UNIT_GB);
+  g_assert_cmpstr (total, ==, "2.47 GB");
+  g_assert_cmpstr (verdict, ==, "fits 2.63 GB");
+  g_assert_cmpuint (e.footprint.total + e.margin_bytes, ==, 5100000000);
+  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_MEASURED);
+
+  /* No runtime: the plain math, nothing learned. */
+  g_assert_null (hr_scenario_get_runtime_template (f->scenario));
+  g_assert_null (hr_scenario_get_calibration_text (f->scenario));
+  line = hr_scenario_describe (f->scenario);
+  g_assert_cmpstr (line, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as "
+                             "pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
+  g_assert_cmpuint (f->changed, ==, 0);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_scenario_settings (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *runtime = NULL;
+  g_autofree char *line = NULL;
+  guint notified = 0;
+
+  g_signal_connect (f->scenario, "notify::context-tokens", G_CALLBACK (count_notify), &notified);
+
+  /* A change of context in the settings: one notify, one "changed". */
+  g_settings_set_uint (f->settings, "default-context", 8192);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (f->scenario), ==, 8192);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (f->changed, ==, 1);
+  g_assert_cmpuint (hr_scenario_peek_evaluation_inputs (f->scenario)->context_tokens, ==, 8192);
+
+  /* The same value again changes nothing. */
+  hr_scenario_set_context_tokens (f->scenario, 8192);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (f->changed, ==, 1);
+
+  /* A property set here is written to its key, with one "changed". */
+  hr_scenario_set_parallel_slots (f->scenario, 2);
+  g_assert_cmpuint (g_settings_get_uint (f->settings, "parallel-slots"), ==, 2);
+  g_assert_cmpuint (f->changed, ==, 2);
+  hr_scenario_set_parallel_slots (f->scenario, 99);
+  g_assert_cmpuint (hr_scenario_get_parallel_slots (f->scenario), ==, 8);
+  g_assert_cmpuint (f->changed, ==, 3);
+
+  g_settings_set_enum (f->settings, "kv-cache-type", HR_KV_CACHE_Q8_0);
+  g_assert_cmpint (hr_scenario_get_kv_cache_type (f->scenario), ==, HR_KV_CACHE_Q8_0);
+  g_assert_cmpuint (f->changed, ==, 4);
+
+  g_settings_set_string (f->settings, "precision", "q8_0");
+  g_assert_cmpstr (hr_scenario_get_precision_info (f->scenario)->id, ==, "q8_0");
+  g_assert_cmpuint (f->changed, ==, 5);
+
+  /* The runtime: the template, and what the learned overhead rests on. */
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  runtime = g_settings_get_string (f->settings, "runtime");
+  g_assert_cmpstr (runtime, ==, "ollama-0.30");
+  g_assert_cmpuint (f->changed, ==, 6);
+  g_assert_nonnull (hr_scenario_get_runtime_template (f->scenario));
+  g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->era, ==, HR_RUNTIME_ERA_OLLAMA_0_30);
+  g_assert_nonnull (hr_scenario_get_calibration_text (f->scenario));
+
+  g_settings_set_boolean (f->settings, "flash-attention", FALSE);
+  g_assert_false (hr_scenario_get_flash_attention (f->scenario));
+  g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->flash_attention, ==, HR_FLASH_ATTENTION_OFF);
+  g_assert_cmpuint (f->changed, ==, 7);
+
+  g_settings_set_uint (f->settings, "batch", 1024);
+  g_assert_cmpuint (hr_scenario_get_batch (f->scenario), ==, 1024);
+  g_assert_cmpuint (hr_scenario_get_runtime_template (f->scenario)->batch, ==, 1024);
+  g_assert_cmpuint (f->changed, ==, 8);
+
+  line = hr_scenario_describe (f->scenario);
+  g_assert_cmpstr (line, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision Q8_0, "
+                             "context 8,192 tokens, KV cache q8_0, 8 parallel slots, runtime Ollama 0.30 and newer "
+                             "(llama-server buffers), flash attention off");
+
+  /* Another board, from the settings; an unknown id is the first board. */
+  g_settings_set_string (f->settings, "default-board", "dgx-spark");
+  g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==, "dgx-spark");
+  g_assert_cmpuint (f->changed, ==, 9);
+  hr_scenario_set_board_id (f->scenario, "no-such-board");
+  g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==,
+                   ((HrBoard *) g_ptr_array_index (hr_session_get_boards (f->session), 0))->id);
+  g_assert_cmpuint (f->changed, ==, 10);
+}
+
+static void
+test_scenario_edited_board (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autoptr(HrBoard) edited = hr_board_copy (hr_scenario_get_board (f->scenario));
+  g_autoptr(GError) error = NULL;
+  double efficiency = hr_scenario_get_fit (f->scenario)->efficiency;
+
+  edited->pool_bytes = 16000000000;
+  edited->bandwidth_bytes_per_s = 204e9;
+  hr_scenario_set_edited_board (f->scenario, edited);
+  g_assert_cmpuint (f->changed, ==, 1);
+  g_assert_cmpuint (hr_board_budget_bytes (hr_scenario_get_board (f->scenario)), ==, 13100000000);
+  /* The same measured rates on twice the bandwidth: half the efficiency. */
+  g_assert_cmpfloat_with_epsilon (hr_scenario_get_fit (f->scenario)->efficiency, efficiency / 2, 1e-9);
+  g_assert_true (hr_scenario_peek_evaluation_inputs (f->scenario)->board == hr_scenario_get_board (f->scenario));
+
+  hr_scenario_revert_board (f->scenario);
+  g_assert_cmpuint (f->changed, ==, 2);
+  g_assert_cmpuint (hr_scenario_get_board (f->scenario)->pool_bytes, ==, 8000000000);
+  g_assert_cmpfloat (hr_scenario_get_fit (f->scenario)->efficiency, ==, efficiency);
+
+  /* Saved through the session: "changed" once, the saved values stay. */
+  hr_scenario_set_edited_board (f->scenario, edited);
+  g_assert_true (hr_session_save_board (f->session, hr_scenario_get_board (f->scenario), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->changed, ==, 4);
+  g_assert_cmpuint (hr_scenario_get_board (f->scenario)->pool_bytes, ==, 16000000000);
+
+  /* The archive read again: refitted, "changed" once. */
+  hr_session_reload_measurements (f->session);
+  g_assert_cmpuint (f->changed, ==, 5);
+  g_remove (boards_path);
+}
+
+static void
+test_scenario_before_load (void)
+{
+  g_autoptr(HrSession) session = hr_session_new (NULL);
+  g_autoptr(HrScenario) scenario = hr_scenario_new (session);
+  g_autofree char *before = hr_scenario_describe (scenario);
+  Fixture f = { 0 };
+
+  g_signal_connect (scenario, "changed", G_CALLBACK (on_changed), &f);
+  g_assert_null (hr_scenario_get_board (scenario));
+  g_assert_cmpstr (before, ==, "Headroom");
+  g_assert_true (hr_scenario_get_session (scenario) == session);
+
+  hr_session_load (session);
+  g_assert_cmpuint (f.changed, ==, 1);
+  g_assert_cmpstr (hr_scenario_get_board (scenario)->id, ==, "jetson-orin-nano-super");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/scenario/seed-board", Fixture, NULL, fixture_set_up, test_scenario_seed_board, fixture_tear_down);
+  g_test_add ("/scenario/settings", Fixture, NULL, fixture_set_up, test_scenario_settings, fixture_tear_down);
+  g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
+              fixture_tear_down);
+  g_test_add_func ("/scenario/before-load", test_scenario_before_load);
+
+  return g_test_run ();
+}

@@ -1,0 +1,380 @@
+/* test-session.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrSession without a window: loading the shipped catalog, boards and
+ * measurements in a worker thread, a broken user catalog and boards file
+ * (named exactly, never saved over), adding a model, saving a board,
+ * reloading the archive and the saved Ollama servers.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-catalog.h"
+#include "hr-error.h"
+#include "hr-session.h"
+
+static guint
+count_files (const char *dir,
+             const char *suffix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, suffix))
+      n++;
+  return n;
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_no_error (error);
+}
+
+static void
+count_signal (gpointer  instance,
+              guint    *count)
+{
+  (*count)++;
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_session_load_finish (HR_SESSION (source), result, &error));
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+static HrSession *
+loaded_session (GSettings *settings)
+{
+  HrSession *session = hr_session_new (settings);
+
+  hr_session_load (session);
+  g_assert_true (hr_session_get_loaded (session));
+  return session;
+}
+
+static void
+test_session_load_async (void)
+{
+  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  g_autofree char *measurements_dir = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
+  g_autoptr(GPtrArray) builtin = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(HrSession) session = hr_session_new (NULL);
+  const HrBoard *seed;
+  gboolean done = FALSE;
+  guint notified = 0;
+
+  g_assert_nonnull (builtin);
+  g_signal_connect (session, "notify::loaded", G_CALLBACK (count_notify), &notified);
+  g_assert_false (hr_session_get_loaded (session));
+  g_assert_cmpuint (hr_session_get_catalog (session)->len, ==, 0);
+
+  hr_session_load_async (session, NULL, on_loaded, &done);
+  /* Nothing is the session's before the main loop hears back. */
+  g_assert_false (hr_session_get_loaded (session));
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (hr_session_get_loaded (session));
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (hr_session_get_problems (session)->len, ==, 0);
+  g_assert_cmpuint (hr_session_get_catalog (session)->len, ==, builtin->len);
+  g_assert_nonnull (hr_session_find_model (session, "llama3.2:3b"));
+  g_assert_null (hr_session_find_model (session, "no-such-model"));
+  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, count_files (measurements_dir, ".json"));
+  g_assert_true (hr_session_get_boards_writable (session));
+
+  /* seed-facts.md, "Budget and verdicts": 8.0 - 1.9 - 1.0 = 5.1 GB. */
+  seed = hr_session_find_board (session, "jetson-orin-nano-super");
+  g_assert_nonnull (seed);
+  g_assert_cmpuint (seed->pool_bytes, ==, 8000000000);
+  g_assert_cmpuint (hr_board_budget_bytes (seed), ==, 5100000000);
+  g_assert_nonnull (hr_session_find_board (session, "dgx-spark"));
+
+  /* A second load does nothing. */
+  done = FALSE;
+  hr_session_load_async (session, NULL, on_loaded, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (notified, ==, 1);
+}
+
+static void
+test_session_broken_user_files (void)
+{
+  static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
+  static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autofree char *catalog_expected = NULL;
+  g_autofree char *boards_expected = NULL;
+  g_autofree char *add_expected = NULL;
+  g_autofree char *save_expected = NULL;
+  g_autofree char *catalog_after = NULL;
+  g_autofree char *boards_after = NULL;
+  g_autoptr(GError) catalog_error = NULL;
+  g_autoptr(GError) boards_error = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrSession) session = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(HrBoard) board = NULL;
+  GPtrArray *problems;
+
+  write_file (catalog_path, bad_catalog);
+  write_file (boards_path, bad_boards);
+  g_assert_null (hr_catalog_load_file (catalog_path, &catalog_error));
+  g_assert_null (hr_boards_load_file (boards_path, &boards_error));
+  catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                      catalog_path, catalog_error->message);
+  boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                     boards_path, boards_error->message);
+
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, catalog_expected);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, boards_expected);
+  session = loaded_session (NULL);
+  g_test_assert_expected_messages ();
+
+  problems = hr_session_get_problems (session);
+  g_assert_cmpuint (problems->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, catalog_expected);
+  g_assert_cmpstr (g_ptr_array_index (problems, 1), ==, boards_expected);
+  /* The built-in data is there. */
+  g_assert_nonnull (hr_session_find_model (session, "llama3.2:3b"));
+  g_assert_nonnull (hr_session_find_board (session, "jetson-orin-nano-super"));
+  g_assert_false (hr_session_get_boards_writable (session));
+
+  /* Adding a model does not write over the catalog that failed. */
+  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+  g_free (spec->name);
+  spec->name = g_strdup ("mine:3b");
+  g_assert_false (hr_session_add_model (session, spec, &error));
+  add_expected = g_strdup_printf ("Your catalog %s could not be read, so it was not saved over: %s",
+                                  catalog_path, catalog_error->message);
+  g_assert_cmpstr (error->message, ==, add_expected);
+  g_assert_null (hr_session_find_model (session, "mine:3b"));
+  g_clear_error (&error);
+
+  /* Nor does saving a board write over the boards file that failed. */
+  board = hr_board_copy (hr_session_find_board (session, "jetson-orin-nano-super"));
+  g_assert_false (hr_session_save_board (session, board, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  save_expected = g_strdup_printf ("Not saving: %s could not be read (%s). Fix or move it, then open "
+                                   "Headroom again.", boards_path, boards_error->message);
+  g_assert_cmpstr (error->message, ==, save_expected);
+
+  g_assert_true (g_file_get_contents (catalog_path, &catalog_after, NULL, NULL));
+  g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
+  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+  g_assert_cmpstr (boards_after, ==, bad_boards);
+}
+
+static void
+on_model_added (HrSession  *session,
+                const char *name,
+                char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (name);
+}
+
+static void
+test_session_add_model (void)
+{
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autofree char *added = NULL;
+  g_autoptr(HrSession) session = loaded_session (NULL);
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = hr_session_get_catalog (session)->len;
+  guint changed = 0;
+
+  g_signal_connect (session, "catalog-changed", G_CALLBACK (count_signal), &changed);
+  g_signal_connect (session, "model-added", G_CALLBACK (on_model_added), &added);
+
+  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+  g_free (spec->name);
+  spec->name = g_strdup ("mine:3b");
+  g_assert_true (hr_session_add_model (session, spec, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpstr (added, ==, "mine:3b");
+  g_assert_cmpuint (hr_session_get_catalog (session)->len, ==, n + 1);
+  g_assert_nonnull (hr_session_find_model (session, "mine:3b"));
+
+  saved = hr_catalog_load_file (catalog_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  g_assert_cmpstr (((HrModelSpec *) g_ptr_array_index (saved, 0))->name, ==, "mine:3b");
+
+  /* An unusable model changes nothing. */
+  spec->parameters = 0;
+  g_assert_false (hr_session_add_model (session, spec, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpuint (changed, ==, 1);
+
+  /* hr_session_set_catalog() replaces the list in memory only. */
+  g_ptr_array_set_size (saved, 0);
+  hr_session_set_catalog (session, saved);
+  g_assert_cmpuint (changed, ==, 2);
+  g_assert_cmpuint (hr_session_get_catalog (session)->len, ==, 0);
+  g_unlink (catalog_path);
+}
+
+static void
+test_session_save_board (void)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autoptr(HrSession) session = loaded_session (NULL);
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = hr_session_get_boards (session)->len;
+  guint changed = 0;
+
+  g_signal_connect (session, "boards-changed", G_CALLBACK (count_signal), &changed);
+  board = hr_board_copy (hr_session_find_board (session, "jetson-orin-nano-super"));
+  board->reply_tokens = 30;
+  g_assert_true (hr_session_save_board (session, board, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpuint (hr_session_get_boards (session)->len, ==, n);
+  g_assert_cmpuint (hr_session_find_board (session, "jetson-orin-nano-super")->reply_tokens, ==, 30);
+
+  saved = hr_boards_load_file (boards_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (saved, 0))->id, ==, "jetson-orin-nano-super");
+  g_assert_cmpuint (((HrBoard *) g_ptr_array_index (saved, 0))->reply_tokens, ==, 30);
+  g_assert_cmpuint (((HrBoard *) g_ptr_array_index (saved, 0))->pool_bytes, ==, 8000000000);
+  g_unlink (boards_path);
+}
+
+static void
+on_problem (HrSession  *session,
+            const char *message,
+            GPtrArray  *out)
+{
+  g_ptr_array_add (out, g_strdup (message));
+}
+
+static void
+test_session_reload_measurements (void)
+{
+  g_autoptr(HrSession) session = loaded_session (NULL);
+  g_autofree char *dir = hr_session_dup_measurements_dir (session);
+  g_autofree char *bad = g_build_filename (dir, "broken.json", NULL);
+  g_autofree char *expected_dir = hr_data_measurements_dir ();
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  guint n = hr_session_get_measurements (session)->len;
+  guint changed = 0;
+
+  g_assert_cmpstr (dir, ==, expected_dir);
+  g_signal_connect (session, "measurements-changed", G_CALLBACK (count_signal), &changed);
+  g_signal_connect (session, "problem", G_CALLBACK (on_problem), problems);
+
+  write_file (bad, "{ \"version\": ");
+  hr_session_reload_measurements (session);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, n);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "broken.json"));
+  g_assert_cmpuint (hr_session_get_problems (session)->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (hr_session_get_problems (session), 0), ==,
+                   g_ptr_array_index (problems, 0));
+  g_unlink (bad);
+}
+
+static void
+test_session_servers (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(HrSession) session = NULL;
+  g_autofree char *last = NULL;
+  GArray *servers;
+  guint changed = 0;
+
+  g_settings_reset (settings, "ollama-boards");
+  g_settings_reset (settings, "last-ollama-board");
+  session = hr_session_new (settings);
+  g_signal_connect (session, "servers-changed", G_CALLBACK (count_signal), &changed);
+  servers = hr_session_get_servers (session);
+  g_assert_cmpuint (servers->len, ==, 0);
+
+  hr_session_remember_server (session, "http://a:11434", "jetson-orin-nano-super");
+  hr_session_remember_server (session, "http://b:11434", "dgx-spark");
+  g_assert_cmpuint (changed, ==, 2);
+  servers = hr_session_get_servers (session);
+  g_assert_cmpuint (servers->len, ==, 2);
+  g_assert_cmpstr (g_array_index (servers, HrSavedServer, 0).url, ==, "http://a:11434");
+  g_assert_cmpstr (g_array_index (servers, HrSavedServer, 1).board_id, ==, "dgx-spark");
+  g_assert_cmpstr (hr_session_get_server_board (session, "http://a:11434"), ==, "jetson-orin-nano-super");
+  g_assert_null (hr_session_get_server_board (session, "http://c:11434"));
+  last = hr_session_dup_last_server (session);
+  g_assert_cmpstr (last, ==, "http://b:11434");
+  g_clear_pointer (&last, g_free);
+
+  /* The same URL again: one entry, moved last, with its new board. */
+  hr_session_remember_server (session, "http://a:11434", "dgx-spark");
+  servers = hr_session_get_servers (session);
+  g_assert_cmpuint (servers->len, ==, 2);
+  g_assert_cmpstr (g_array_index (servers, HrSavedServer, 1).url, ==, "http://a:11434");
+  g_assert_cmpstr (hr_session_get_server_board (session, "http://a:11434"), ==, "dgx-spark");
+
+  /* Forgetting the last server clears "last-ollama-board". */
+  hr_session_forget_server (session, "http://a:11434");
+  g_assert_cmpuint (hr_session_get_servers (session)->len, ==, 1);
+  last = hr_session_dup_last_server (session);
+  g_assert_cmpstr (last, ==, "");
+  g_clear_pointer (&last, g_free);
+
+  /* A change made in the settings is heard. */
+  g_settings_reset (settings, "ollama-boards");
+  g_assert_cmpuint (hr_session_get_servers (session)->len, ==, 0);
+  g_assert_cmpuint (changed, ==, 5);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/session/load-async", test_session_load_async);
+  g_test_add_func ("/session/broken-user-files", test_session_broken_user_files);
+  g_test_add_func ("/session/add-model", test_session_add_model);
+  g_test_add_func ("/session/save-board", test_session_save_board);
+  g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
+  g_test_add_func ("/session/servers", test_session_servers);
+
+  return g_test_run ();
+}
