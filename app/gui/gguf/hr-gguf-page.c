@@ -31,6 +31,9 @@ struct _HrGgufPage
   GtkBox         *cards_box;
   HrSpecMemory   *memory;
 
+  HrSession      *session;
+  HrScenario     *scenario;
+  gboolean        built;         /* the template, built on first show */
   GtkFileChooserNative *chooser;
   GCancellable   *cancellable;   /* header read and hashing of the file shown */
   HrGgufFile     *file;
@@ -43,6 +46,17 @@ struct _HrGgufPage
 };
 
 G_DEFINE_FINAL_TYPE (HrGgufPage, hr_gguf_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void ensure_built (HrGgufPage *self);
 
 /* ------------------------------------------------------------------ */
 /* Reading the header, in a thread                                     */
@@ -685,6 +699,7 @@ hr_gguf_page_open (HrGgufPage *self,
   g_return_if_fail (HR_IS_GGUF_PAGE (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  ensure_built (self);
   cancel_work (self);
   path = g_file_get_path (file);
   if (path == NULL)
@@ -812,8 +827,73 @@ hr_gguf_page_finalize (GObject *object)
   g_clear_pointer (&self->file, hr_gguf_file_unref);
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->digest, g_free);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (hr_gguf_page_parent_class)->finalize (object);
+}
+
+/* The page's widgets, built the first time it is shown (or used): a page
+ * the window opens on another tab costs nothing at start-up. */
+static void
+ensure_built (HrGgufPage *self)
+{
+  if (self->built)
+    return;
+  self->built = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  if (self->scenario != NULL)
+    hr_spec_memory_set_scenario (self->memory, self->scenario);
+}
+
+static void
+hr_gguf_page_map (GtkWidget *widget)
+{
+  ensure_built (HR_GGUF_PAGE (widget));
+  GTK_WIDGET_CLASS (hr_gguf_page_parent_class)->map (widget);
+}
+
+static void
+hr_gguf_page_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_gguf_page_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_gguf_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_gguf_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -824,6 +904,28 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
 
   object_class->dispose = hr_gguf_page_dispose;
   object_class->finalize = hr_gguf_page_finalize;
+  object_class->get_property = hr_gguf_page_get_property;
+  object_class->set_property = hr_gguf_page_set_property;
+  widget_class->map = hr_gguf_page_map;
+
+  /**
+   * HrGgufPage:session:
+   *
+   * The application's data; set once by the window.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrGgufPage:scenario:
+   *
+   * What the memory cards are computed under (their sliders are its
+   * precision and context); set once by the window.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
@@ -844,7 +946,6 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
 static void
 hr_gguf_page_init (HrGgufPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", FALSE);
 }
 
@@ -860,17 +961,41 @@ hr_gguf_page_new (void)
 }
 
 /**
- * hr_gguf_page_set_models_page:
+ * hr_gguf_page_set_session:
  * @self: a #HrGgufPage
- * @page: the window's Models page (board, KV cache type, slots; the catalog)
+ * @session: the application's session (held); set once
  */
 void
-hr_gguf_page_set_models_page (HrGgufPage   *self,
-                              HrModelsPage *page)
+hr_gguf_page_set_session (HrGgufPage *self,
+                          HrSession  *session)
 {
   g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  g_return_if_fail (HR_IS_SESSION (session));
 
-  hr_spec_memory_set_models_page (self->memory, page);
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_gguf_page_set_scenario:
+ * @self: a #HrGgufPage
+ * @scenario: the window's scenario (held); set once: the memory cards are
+ *   computed under it, and "Add to Catalog" adds to its session
+ */
+void
+hr_gguf_page_set_scenario (HrGgufPage *self,
+                           HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
+  if (self->built)
+    hr_spec_memory_set_scenario (self->memory, scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -883,6 +1008,7 @@ const char *
 hr_gguf_page_get_state (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
@@ -940,6 +1066,7 @@ GtkWidget *
 hr_gguf_page_get_cards (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_WIDGET (self->cards_box);
 }
@@ -954,6 +1081,7 @@ AdwStatusPage *
 hr_gguf_page_get_error_page (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->error_page;
 }
@@ -968,6 +1096,7 @@ HrSpecMemory *
 hr_gguf_page_get_memory (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->memory;
 }

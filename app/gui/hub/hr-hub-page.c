@@ -38,6 +38,9 @@ struct _HrHubPage
   AdwExpanderRow *token_expander;
   AdwPasswordEntryRow *token_row;
 
+  HrSession      *session;
+  HrScenario     *scenario;
+  gboolean        built;         /* the template, built on first show */
   GSettings      *settings;
   HrHubClient    *client;
   gboolean        client_given;  /* set with hr_hub_page_set_client() */
@@ -49,15 +52,30 @@ struct _HrHubPage
 
 G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
 
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void ensure_built (HrHubPage *self);
+
 /* ------------------------------------------------------------------ */
 /* Recent lookups                                                      */
 
 static void
 rebuild_recent_menu (HrHubPage *self)
 {
-  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
-  g_autoptr(GMenu) menu = g_menu_new ();
+  g_auto(GStrv) recent = NULL;
+  g_autoptr(GMenu) menu = NULL;
 
+  if (!self->built)
+    return;
+  recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  menu = g_menu_new ();
   for (guint i = 0; recent[i] != NULL; i++)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (recent[i], NULL);
@@ -287,6 +305,7 @@ hr_hub_page_look_up (HrHubPage  *self,
 
   g_return_if_fail (HR_IS_HUB_PAGE (self));
 
+  ensure_built (self);
   if (text != NULL)
     gtk_editable_set_text (GTK_EDITABLE (self->repo_entry), text);
   typed = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->repo_entry))));
@@ -485,11 +504,91 @@ hr_hub_page_finalize (GObject *object)
   HrHubPage *self = HR_HUB_PAGE (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
   g_clear_object (&self->client);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
 
   G_OBJECT_CLASS (hr_hub_page_parent_class)->finalize (object);
+}
+
+/* The page's widgets, built the first time it is shown (or used): a page
+ * the window opens on another tab costs nothing at start-up. */
+static void
+ensure_built (HrHubPage *self)
+{
+  if (self->built)
+    return;
+  self->built = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  rebuild_recent_menu (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
+  if (self->scenario != NULL)
+    hr_spec_memory_set_scenario (self->memory, self->scenario);
+#ifdef HAVE_LIBSECRET
+  if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
+    adw_expander_row_set_subtitle (self->token_expander,
+                                   _("HF_TOKEN is set and wins over a stored token"));
+#else
+  /* Without libsecret there is no keyring to keep a token in. */
+  gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
+#endif
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("owner/name, optionally followed by @ and a branch, tag or commit"),
+                                  -1);
+}
+
+static void
+hr_hub_page_map (GtkWidget *widget)
+{
+  ensure_built (HR_HUB_PAGE (widget));
+  GTK_WIDGET_CLASS (hr_hub_page_parent_class)->map (widget);
+}
+
+static void
+hr_hub_page_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_hub_page_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_hub_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_hub_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -500,6 +599,28 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 
   object_class->dispose = hr_hub_page_dispose;
   object_class->finalize = hr_hub_page_finalize;
+  object_class->get_property = hr_hub_page_get_property;
+  object_class->set_property = hr_hub_page_set_property;
+  widget_class->map = hr_hub_page_map;
+
+  /**
+   * HrHubPage:session:
+   *
+   * The application's data; set once by the window.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrHubPage:scenario:
+   *
+   * What the memory cards are computed under (their sliders are its
+   * precision and context); set once by the window.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
@@ -534,28 +655,11 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 static void
 hr_hub_page_init (HrHubPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
-
   self->settings = g_settings_new (APPLICATION_ID);
   g_signal_connect_object (self->settings, "changed::recent-hf-lookups",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
-  rebuild_recent_menu (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
-#ifdef HAVE_LIBSECRET
-  if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
-    adw_expander_row_set_subtitle (self->token_expander,
-                                   _("HF_TOKEN is set and wins over a stored token"));
-#else
-  /* Without libsecret there is no keyring to keep a token in. */
-  gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
-#endif
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("owner/name, optionally followed by @ and a branch, tag or commit"),
-                                  -1);
 }
 
 /**
@@ -570,18 +674,41 @@ hr_hub_page_new (void)
 }
 
 /**
- * hr_hub_page_set_models_page:
+ * hr_hub_page_set_session:
  * @self: a #HrHubPage
- * @page: the window's Models page: its board, KV cache type and slots are
- *   the memory chart's, and "Add to Catalog" adds to its catalog
+ * @session: the application's session (held); set once
  */
 void
-hr_hub_page_set_models_page (HrHubPage    *self,
-                             HrModelsPage *page)
+hr_hub_page_set_session (HrHubPage *self,
+                         HrSession *session)
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
+  g_return_if_fail (HR_IS_SESSION (session));
 
-  hr_spec_memory_set_models_page (self->memory, page);
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_hub_page_set_scenario:
+ * @self: a #HrHubPage
+ * @scenario: the window's scenario (held); set once: the memory cards are
+ *   computed under it, and "Add to Catalog" adds to its session
+ */
+void
+hr_hub_page_set_scenario (HrHubPage  *self,
+                          HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
+  if (self->built)
+    hr_spec_memory_set_scenario (self->memory, scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -612,6 +739,7 @@ const char *
 hr_hub_page_get_state (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
@@ -641,6 +769,7 @@ GtkWidget *
 hr_hub_page_get_cards (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_WIDGET (self->cards_box);
 }
@@ -655,6 +784,7 @@ AdwStatusPage *
 hr_hub_page_get_error_page (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->error_page;
 }
@@ -669,6 +799,7 @@ HrSpecMemory *
 hr_hub_page_get_memory (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->memory;
 }
@@ -683,6 +814,7 @@ GtkEditable *
 hr_hub_page_get_entry (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_EDITABLE (self->repo_entry);
 }
@@ -697,6 +829,7 @@ void
 hr_hub_page_focus_entry (HrHubPage *self)
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
+  ensure_built (self);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->repo_entry));
 }
