@@ -89,6 +89,7 @@ hr_token_store_set_lookup_timeout (HrTokenStore *self,
   self->lookup_timeout_ms = timeout_ms;
 }
 
+#ifndef HAVE_LIBSECRET
 static GError *
 error_not_built (Op op)
 {
@@ -106,6 +107,7 @@ error_not_built (Op op)
                                   _("This Headroom was built without keyring support (libsecret), so there is no stored token to forget"));
     }
 }
+#endif
 
 #ifdef HAVE_LIBSECRET
 
