@@ -7,15 +7,12 @@
 
 #include <glib/gi18n.h>
 
-#ifdef HAVE_LIBSECRET
-#include <libsecret/secret.h>
-#endif
-
 #include "hr-error.h"
 #include "hr-hub-cards.h"
 #include "hr-hub-page-private.h"
 #include "hr-model-facts.h"
 #include "hr-net-error.h"
+#include "hr-token-store.h"
 
 struct _HrHubPage
 {
@@ -44,6 +41,7 @@ struct _HrHubPage
   GSettings      *settings;
   HrHubClient    *client;
   gboolean        client_given;  /* set with hr_hub_page_set_client() */
+  HrTokenStore   *token_store;   /* made when a token is first applied */
   GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
   char           *pending_text; /* what it looks up, as typed */
@@ -400,21 +398,8 @@ on_entry_changed (HrHubPage *self)
 /* ------------------------------------------------------------------ */
 /* The token                                                           */
 
-#ifdef HAVE_LIBSECRET
-/* The schema HrHubClient reads (hr-hub-client.c): one token per endpoint. */
-static const SecretSchema *
-token_schema (void)
-{
-  static const SecretSchema schema = {
-    HR_HUB_TOKEN_SCHEMA, SECRET_SCHEMA_NONE,
-    {
-      { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { NULL, 0 },
-    }
-  };
-  return &schema;
-}
-
+/* The keyring answers through HrTokenStore (the Hub schema, keyed by the
+ * endpoint), the same entry HrHubClient reads. */
 static void
 on_token_saved (GObject      *source,
                 GAsyncResult *result,
@@ -422,7 +407,7 @@ on_token_saved (GObject      *source,
 {
   g_autoptr(HrHubPage) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean ok = secret_password_store_finish (result, &error);
+  gboolean ok = hr_token_store_store_finish (HR_TOKEN_STORE (source), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
     return;
@@ -444,38 +429,35 @@ on_token_cleared (GObject      *source,
   g_autoptr(HrHubPage) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  secret_password_clear_finish (result, &error);
+  hr_token_store_clear_finish (HR_TOKEN_STORE (source), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
     return;
   adw_expander_row_set_subtitle (self->token_expander,
                                  error != NULL ? error->message : _("No token is stored: lookups are anonymous unless HF_TOKEN is set"));
 }
-#endif
 
 static void
 on_token_apply (HrHubPage *self)
 {
-#ifdef HAVE_LIBSECRET
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   const char *endpoint = hr_hub_client_get_endpoint (ensure_client (self));
-  g_autofree char *label = g_strdup_printf (_("Hugging Face token for %s"), endpoint);
   g_autofree char *stripped = g_strstrip (g_strdup (token));
 
+  if (self->token_store == NULL)
+    self->token_store = hr_token_store_new ();
   g_cancellable_cancel (self->token_cancellable);
   g_clear_object (&self->token_cancellable);
   self->token_cancellable = g_cancellable_new ();
   if (*stripped == '\0')
-    secret_password_clear (token_schema (), self->token_cancellable, on_token_cleared, g_object_ref (self),
-                           "endpoint", endpoint, NULL);
+    hr_token_store_clear_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
+                                on_token_cleared, g_object_ref (self));
   else
-    secret_password_store (token_schema (), SECRET_COLLECTION_DEFAULT, label, stripped,
-                           self->token_cancellable, on_token_saved, g_object_ref (self),
-                           "endpoint", endpoint, NULL);
+    hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
+                                self->token_cancellable, on_token_saved, g_object_ref (self));
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
   /* A client of the page's own reads the keyring again at the next lookup. */
   if (!self->client_given)
     g_clear_object (&self->client);
-#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -507,6 +489,7 @@ hr_hub_page_finalize (GObject *object)
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
   g_clear_object (&self->client);
+  g_clear_object (&self->token_store);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
 
@@ -527,14 +510,12 @@ ensure_built (HrHubPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
   if (self->scenario != NULL)
     hr_spec_memory_set_scenario (self->memory, self->scenario);
-#ifdef HAVE_LIBSECRET
-  if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
+  if (!hr_token_store_is_built ())
+    /* Without libsecret there is no keyring to keep a token in. */
+    gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
+  else if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
     adw_expander_row_set_subtitle (self->token_expander,
                                    _("HF_TOKEN is set and wins over a stored token"));
-#else
-  /* Without libsecret there is no keyring to keep a token in. */
-  gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
-#endif
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
