@@ -11,16 +11,8 @@
 #include "hr-gui-format.h"
 #include "hr-model-row.h"
 #include "hr-precision.h"
+#include "hr-scenario-sliders.h"
 #include "hr-spec-memory-private.h"
-
-/* The precision slider: the model's own files ("as-pulled") first, then the
- * ids of the Models page's slider (hr-scenario-controls.c, hr-precision.c). */
-static const char * const precision_ids[] = {
-  NULL, "int4", "q4_K_M", "q5_K_M", "q6_K", "q8_0", "fp16", "fp32",
-};
-
-#define CONTEXT_MIN_LOG2 9   /* 512 tokens */
-#define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
 
 struct _HrSpecMemory
 {
@@ -44,8 +36,6 @@ struct _HrSpecMemory
   HrModelSpec       *spec;
   HrModelRow        *row;
   GListStore        *rows;
-  const HrPrecision *precisions[G_N_ELEMENTS (precision_ids)];
-  guint              n_precisions;
   gboolean           can_add;
   char              *cannot_add_reason;
   char              *invalid;      /* why the model cannot be sized, or NULL */
@@ -277,115 +267,6 @@ on_add_clicked (HrSpecMemory *self)
 }
 
 static void
-setup_precision_scale (HrSpecMemory *self)
-{
-  self->n_precisions = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (precision_ids); i++)
-    {
-      const HrPrecision *precision = precision_ids[i] ? hr_precision_lookup (precision_ids[i]) : NULL;
-      g_autofree char *markup = NULL;
-      const char *label;
-
-      if (precision_ids[i] != NULL && precision == NULL)
-        continue;
-      if (precision == NULL)
-        label = _("as published");
-      else if (g_strcmp0 (precision->id, "fp16") == 0)
-        label = _("FP16/BF16");
-      else
-        label = precision->label;
-      self->precisions[self->n_precisions] = precision;
-      markup = g_markup_printf_escaped ("<small>%s</small>", label);
-      gtk_scale_add_mark (self->precision_scale, self->n_precisions,
-                          self->n_precisions % 2 == 0 ? GTK_POS_BOTTOM : GTK_POS_TOP, markup);
-      self->n_precisions++;
-    }
-  gtk_range_set_range (GTK_RANGE (self->precision_scale), 0, MAX (1, self->n_precisions - 1));
-  gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
-}
-
-/* The sliders are the scenario's "precision" and "context-tokens", both
- * ways, with the Models page's transforms (hr-scenario-controls.c): moving
- * one here moves the Models page's and every other figure. */
-static gboolean
-precision_to_index (GBinding     *binding,
-                    const GValue *from,
-                    GValue       *to,
-                    gpointer      user_data)
-{
-  HrSpecMemory *self = user_data;
-  const char *id = g_value_get_string (from);
-
-  for (guint i = 1; i < self->n_precisions; i++)
-    if (g_strcmp0 (self->precisions[i]->id, id) == 0)
-      {
-        g_value_set_double (to, i);
-        return TRUE;
-      }
-  g_value_set_double (to, 0);
-  return TRUE;
-}
-
-static gboolean
-index_to_precision (GBinding     *binding,
-                    const GValue *from,
-                    GValue       *to,
-                    gpointer      user_data)
-{
-  HrSpecMemory *self = user_data;
-  guint index = (guint) g_value_get_double (from);
-
-  if (index >= self->n_precisions || self->precisions[index] == NULL)
-    g_value_set_string (to, "as-pulled");
-  else
-    g_value_set_string (to, self->precisions[index]->id);
-  return TRUE;
-}
-
-/* The nearest power of two the slider has. */
-static gboolean
-context_to_log2 (GBinding     *binding,
-                 const GValue *from,
-                 GValue       *to,
-                 gpointer      user_data)
-{
-  guint context = g_value_get_uint (from);
-  int log2 = CONTEXT_MIN_LOG2;
-
-  while (log2 < CONTEXT_MAX_LOG2 && ((guint) 1 << log2) * 3 / 2 < context)
-    log2++;
-  g_value_set_double (to, log2);
-  return TRUE;
-}
-
-static gboolean
-log2_to_context (GBinding     *binding,
-                 const GValue *from,
-                 GValue       *to,
-                 gpointer      user_data)
-{
-  int log2 = (int) g_value_get_double (from);
-
-  g_value_set_uint (to, (guint) 1 << CLAMP (log2, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2));
-  return TRUE;
-}
-
-static void
-setup_context_scale (HrSpecMemory *self)
-{
-  static const struct { int log2; const char *label; } marks[] = {
-    { 9, "512" }, { 11, "2K" }, { 12, "4K" }, { 13, "8K" }, { 14, "16K" }, { 15, "32K" }, { 17, "128K" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    {
-      g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", marks[i].label);
-
-      gtk_scale_add_mark (self->context_scale, marks[i].log2, GTK_POS_BOTTOM, markup);
-    }
-}
-
-static void
 hr_spec_memory_dispose (GObject *object)
 {
   HrSpecMemory *self = HR_SPEC_MEMORY (object);
@@ -498,8 +379,7 @@ hr_spec_memory_init (HrSpecMemory *self)
   self->rows = g_list_store_new (HR_TYPE_MODEL_ROW);
   hr_memory_chart_set_rows (self->chart, G_LIST_MODEL (self->rows));
 
-  setup_precision_scale (self);
-  setup_context_scale (self);
+  hr_scenario_sliders_setup (self->precision_scale, _("as published"), self->context_scale);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 
   self->settings = g_settings_new (APPLICATION_ID);
@@ -533,15 +413,13 @@ hr_spec_memory_new (void)
  * KV cache type, slot count, runtime, precision or context changed anywhere
  * (the Models page, another page's sliders) changes them here. The
  * precision and context sliders are bound to @scenario's "precision" and
- * "context-tokens", both ways (g_object_bind_property_full()), so they move
+ * "context-tokens", both ways (hr_scenario_sliders_bind()), so they move
  * with the Models page's. "Add to Catalog" adds to hr_scenario_get_session().
  */
 void
 hr_spec_memory_set_scenario (HrSpecMemory *self,
                              HrScenario   *scenario)
 {
-  GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
-
   g_return_if_fail (HR_IS_SPEC_MEMORY (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
 
@@ -550,12 +428,7 @@ hr_spec_memory_set_scenario (HrSpecMemory *self,
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
-  g_object_bind_property_full (scenario, "precision",
-                               gtk_range_get_adjustment (GTK_RANGE (self->precision_scale)), "value",
-                               flags, precision_to_index, index_to_precision, self, NULL);
-  g_object_bind_property_full (scenario, "context-tokens",
-                               gtk_range_get_adjustment (GTK_RANGE (self->context_scale)), "value",
-                               flags, context_to_log2, log2_to_context, NULL, NULL);
+  hr_scenario_sliders_bind (scenario, self->precision_scale, self->context_scale);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (hr_spec_memory_refresh), self,
                            G_CONNECT_SWAPPED);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
