@@ -167,6 +167,10 @@ main (int   argc,
 
   window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   page = hr_window_get_models_page (window);
+  /* The session loads off the main thread; the synthetic catalog replaces
+   * what it read. */
+  while (!hr_session_get_loaded (hr_models_page_get_session (page)))
+    g_main_context_iteration (NULL, TRUE);
   catalog = synthetic_catalog ();
   hr_models_page_set_catalog (page, catalog);
   context = hr_models_page_get_context_scale (page);

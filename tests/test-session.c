@@ -195,6 +195,8 @@ test_session_broken_user_files (void)
   g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
   g_assert_cmpstr (catalog_after, ==, bad_catalog);
   g_assert_cmpstr (boards_after, ==, bad_boards);
+  g_unlink (catalog_path);
+  g_unlink (boards_path);
 }
 
 static void
@@ -363,11 +365,53 @@ test_session_servers (void)
   g_assert_cmpuint (changed, ==, 5);
 }
 
+/* This run's own data, config and cache folders (not
+ * G_TEST_OPTION_ISOLATE_DIRS: its g_set_user_dirs() allocations are
+ * reported as leaks under the GUI tests' fast unwinder). */
+static char *isolated_root;
+
+static void
+isolate_dirs (void)
+{
+  static const char * const vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+  g_autoptr(GError) error = NULL;
+
+  isolated_root = g_dir_make_tmp ("headroom-test-session-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, vars[i], NULL);
+
+      g_setenv (vars[i], dir, TRUE);
+    }
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *entry;
+
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, entry, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  int result;
+
+  isolate_dirs ();
+  g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/session/load-async", test_session_load_async);
   g_test_add_func ("/session/broken-user-files", test_session_broken_user_files);
@@ -376,5 +420,8 @@ main (int   argc,
   g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
   g_test_add_func ("/session/servers", test_session_servers);
 
-  return g_test_run ();
+  result = g_test_run ();
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  return result;
 }

@@ -18,6 +18,7 @@
 
 #include "hr-application.h"
 #include "hr-catalog.h"
+#include "hr-gguf-page-private.h"
 #include "hr-gui-format.h"
 #include "hr-memory.h"
 #include "hr-preferences-window.h"
@@ -42,6 +43,14 @@ typedef struct {
   HrModelsPage  *page;
 } Fixture;
 
+static gboolean
+session_loaded (gpointer data)
+{
+  HrSession *session = hr_models_page_get_session (data);
+
+  return session != NULL && hr_session_get_loaded (session);
+}
+
 static void
 open_window (Fixture *f)
 {
@@ -56,6 +65,7 @@ open_window (Fixture *f)
   g_object_ref (f->window);
   f->page = hr_window_get_models_page (f->window);
 
+  g_assert_true (iterate_until (session_loaded, f->page, 5000));
   g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
   spin (200);
 }
@@ -743,6 +753,80 @@ test_window_pages (void)
   close_window (&f);
 }
 
+
+/* The window's actions for pages (GUI-CONTRACT.md): win.toast keeps the
+ * message, win.show-page names a page, win.open-gguf opens a path on the
+ * File page; and the scenario, changed in the settings, reaches every
+ * figure of the Models page with one "changed". */
+static void
+count_changed (HrScenario *scenario,
+               guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_window_actions_and_scenario (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "headroom-no-such-file.gguf", NULL);
+  g_autofree char *kv_before = NULL;
+  g_autofree char *kv_after = NULL;
+  HrScenario *scenario;
+  GPtrArray *messages;
+  AdwViewStack *stack;
+  HrGgufPage *gguf;
+  guint changed = 0;
+  Fixture f = { 0 };
+
+  open_window (&f);
+  stack = hr_window_get_stack (f.window);
+  messages = hr_window_get_messages (f.window);
+  g_assert_cmpuint (messages->len, ==, 0);
+
+  /* win.toast */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.toast", "s", "Hello from a page"));
+  g_assert_cmpuint (messages->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, "Hello from a page");
+
+  /* win.show-page, and win.open-gguf on a path: the File page opens it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "file"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "file");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
+  gguf = hr_window_get_gguf_page (f.window);
+  g_assert_cmpstr (hr_gguf_page_get_state (gguf), ==, "intro");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.open-gguf", "s", missing));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "file");
+  spin (300);
+  g_assert_cmpstr (hr_gguf_page_get_state (gguf), !=, "intro");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
+
+  /* The page and the application share one scenario and one session. */
+  scenario = hr_models_page_get_scenario_object (f.page);
+  g_assert_true (scenario == hr_application_get_scenario (f.app));
+  g_assert_true (hr_models_page_get_session (f.page) == hr_application_get_session (f.app));
+
+  /* A context set in the settings: one "changed", and the table, the
+   * slider and the inputs line follow. */
+  g_signal_connect (scenario, "changed", G_CALLBACK (count_changed), &changed);
+  kv_before = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  g_assert_cmpstr (kv_before, ==, "0.47 GB");
+  g_settings_set_uint (settings, "default-context", 8192);
+  g_assert_cmpuint (changed, ==, 1);
+  kv_after = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  g_assert_cmpstr (kv_after, ==, "0.94 GB");
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.page)), ==, 13);
+  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 8192);
+
+  /* And a slider step is written to the settings, with one "changed". */
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 11);
+  g_assert_cmpuint (changed, ==, 2);
+  g_assert_cmpuint (g_settings_get_uint (settings, "default-context"), ==, 2048);
+  g_signal_handlers_disconnect_by_func (scenario, count_changed, &changed);
+
+  close_window (&f);
+}
+
 static GtkWindow *
 find_toplevel (GType type)
 {
@@ -912,6 +996,7 @@ main (int   argc,
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/pages", test_window_pages);
+  g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
 

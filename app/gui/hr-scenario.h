@@ -110,6 +110,7 @@ const HrEvaluationInputs *hr_scenario_peek_evaluation_inputs (HrScenario *self);
 const HrEfficiencyFit *hr_scenario_get_fit           (HrScenario         *self);
 double             hr_scenario_get_measured_tps      (HrScenario         *self,
                                                       const char         *model_name);
+guint              hr_scenario_get_rates_serial      (HrScenario         *self);
 const HrRuntimeInputs *hr_scenario_get_runtime_template (HrScenario      *self);
 const HrCalibration *hr_scenario_get_calibration     (HrScenario         *self);
 const char        *hr_scenario_get_calibration_text  (HrScenario         *self);

@@ -49,159 +49,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* ------------------------------------------------------------------ */
-/* Reading the files (any thread: paths are worked out beforehand)     */
-
-typedef struct {
-  /* in */
-  char      *builtin_catalog;
-  char      *builtin_boards;
-  char      *user_catalog_path;
-  char      *user_boards_path;
-  char      *measurement_dirs[2];  /* built-in, the user's */
-  /* out */
-  GPtrArray *problems;
-  GPtrArray *catalog;
-  GPtrArray *boards;
-  GPtrArray *user_boards;
-  char      *user_boards_problem;
-  GPtrArray *measurements;
-} LoadData;
-
-static void
-load_data_free (LoadData *data)
-{
-  g_free (data->builtin_catalog);
-  g_free (data->builtin_boards);
-  g_free (data->user_catalog_path);
-  g_free (data->user_boards_path);
-  for (guint i = 0; i < G_N_ELEMENTS (data->measurement_dirs); i++)
-    g_free (data->measurement_dirs[i]);
-  g_clear_pointer (&data->problems, g_ptr_array_unref);
-  g_clear_pointer (&data->catalog, g_ptr_array_unref);
-  g_clear_pointer (&data->boards, g_ptr_array_unref);
-  g_clear_pointer (&data->user_boards, g_ptr_array_unref);
-  g_free (data->user_boards_problem);
-  g_clear_pointer (&data->measurements, g_ptr_array_unref);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadData, load_data_free)
-
-static LoadData *
-load_data_new (void)
-{
-  LoadData *data = g_new0 (LoadData, 1);
-
-  data->builtin_catalog = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  data->builtin_boards = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
-  data->user_catalog_path = hr_data_user_file ("catalog.json");
-  data->user_boards_path = hr_data_user_file ("boards.json");
-  data->measurement_dirs[0] = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
-  data->measurement_dirs[1] = hr_data_measurements_dir ();
-  data->problems = g_ptr_array_new_with_free_func (g_free);
-  return data;
-}
-
-static char *
-problem_message (const char   *path,
-                 const GError *error)
-{
-  /* Translators: a file that could not be read at start: path, then the reason */
-  return g_strdup_printf (_("Could not read %s: %s. It was left as it is."), path, error->message);
-}
-
-/* A user's file: an empty list when there is none, NULL when it could not
- * be read (named in @problems, its reason in @out_problem). */
-static GPtrArray *
-load_user_file (const char      *path,
-                GPtrArray     *(*load) (const char *, GError **),
-                GDestroyNotify   free_func,
-                GPtrArray       *problems,
-                char           **out_problem)
-{
-  g_autoptr(GError) error = NULL;
-  GPtrArray *result;
-
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return g_ptr_array_new_with_free_func (free_func);
-
-  result = load (path, &error);
-  if (result == NULL)
-    {
-      g_ptr_array_add (problems, problem_message (path, error));
-      if (out_problem != NULL)
-        *out_problem = g_strdup (error->message);
-    }
-  return result;
-}
-
-/* The measurement archive: built-in, then the user's. */
-static GPtrArray *
-load_measurements (char * const *dirs,
-                   guint         n_dirs,
-                   GPtrArray    *problems)
-{
-  GPtrArray *measurements = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
-
-  for (guint d = 0; d < n_dirs; d++)
-    {
-      g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) found = hr_measurement_archive_load (dirs[d], errors, &error);
-
-      if (found == NULL)
-        {
-          g_ptr_array_add (problems, problem_message (dirs[d], error));
-          continue;
-        }
-      for (guint i = 0; i < errors->len; i++)
-        g_ptr_array_add (problems, g_strdup (g_ptr_array_index (errors, i)));
-      for (guint i = 0; i < found->len; i++)
-        g_ptr_array_add (measurements, g_steal_pointer (&found->pdata[i]));
-      g_ptr_array_set_free_func (found, NULL);
-    }
-  return measurements;
-}
-
-static void
-load_data_run (LoadData *data)
-{
-  g_autoptr(GPtrArray) user_catalog = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* The catalog */
-  data->catalog = hr_catalog_load_file (data->builtin_catalog, &error);
-  if (data->catalog == NULL)
-    {
-      g_ptr_array_add (data->problems, problem_message (data->builtin_catalog, error));
-      g_clear_error (&error);
-      data->catalog = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
-    }
-  user_catalog = load_user_file (data->user_catalog_path, hr_catalog_load_file,
-                                 (GDestroyNotify) hr_model_spec_free, data->problems, NULL);
-  if (user_catalog != NULL)
-    hr_catalog_merge (data->catalog, user_catalog);
-
-  /* The boards */
-  data->boards = hr_boards_load_file (data->builtin_boards, &error);
-  if (data->boards == NULL)
-    {
-      g_ptr_array_add (data->problems, problem_message (data->builtin_boards, error));
-      g_clear_error (&error);
-      data->boards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_board_free);
-    }
-  data->user_boards = load_user_file (data->user_boards_path, hr_boards_load_file,
-                                      (GDestroyNotify) hr_board_free, data->problems,
-                                      &data->user_boards_problem);
-  if (data->user_boards != NULL)
-    hr_boards_merge (data->boards, data->user_boards);
-  if (data->boards->len == 0)
-    g_ptr_array_add (data->boards, hr_board_new ("none", _("No board")));
-
-  data->measurements = load_measurements (data->measurement_dirs,
-                                          G_N_ELEMENTS (data->measurement_dirs), data->problems);
-}
+#include "hr-session-private.h"
 
 /* Back on the main thread: what was read becomes the session's. */
 static void
@@ -241,7 +89,7 @@ load_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  load_data_run (task_data);
+  _hr_session_load_data_run (task_data);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -303,7 +151,7 @@ hr_session_load_async (HrSession           *self,
   self->loading = TRUE;
   inner = g_task_new (self, cancellable, on_load_done, g_steal_pointer (&outer));
   g_task_set_return_on_cancel (inner, FALSE);
-  g_task_set_task_data (inner, load_data_new (), (GDestroyNotify) load_data_free);
+  g_task_set_task_data (inner, _hr_session_load_data_new (), (GDestroyNotify) _hr_session_load_data_free);
   g_task_run_in_thread (inner, load_thread);
 }
 
@@ -346,8 +194,8 @@ hr_session_load (HrSession *self)
 
   if (self->loaded)
     return;
-  data = load_data_new ();
-  load_data_run (data);
+  data = _hr_session_load_data_new ();
+  _hr_session_load_data_run (data);
   apply_load (self, data);
 }
 
@@ -685,7 +533,7 @@ hr_session_reload_measurements (HrSession *self)
   dirs[0] = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
   dirs[1] = hr_data_measurements_dir ();
   g_ptr_array_unref (self->measurements);
-  self->measurements = load_measurements (dirs, G_N_ELEMENTS (dirs), problems);
+  self->measurements = _hr_session_load_measurements (dirs, G_N_ELEMENTS (dirs), problems);
   g_free (dirs[0]);
   g_free (dirs[1]);
 

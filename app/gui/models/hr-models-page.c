@@ -50,6 +50,8 @@ struct _HrModelsPage
   GArray             *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
   GPtrArray          *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
   char               *shown_board_id;   /* the board the rows were last evaluated on */
+  guint               rates_serial;     /* hr_scenario_get_rates_serial() the rows' rates are of */
+  gboolean            rates_set;
 };
 
 G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
@@ -86,8 +88,12 @@ reevaluate (HrModelsPage *self)
   HrModelSpec **specs;
   HrEvaluation *evaluations;
   guint n = self->rows->len;
+  gboolean lookup_rates = !self->rates_set ||
+                          self->rates_serial != hr_scenario_get_rates_serial (self->scenario);
   gint best;
 
+  self->rates_set = TRUE;
+  self->rates_serial = hr_scenario_get_rates_serial (self->scenario);
   g_array_set_size (self->evaluations, n);
   g_ptr_array_set_size (self->spec_ptrs, n);
   evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
@@ -97,8 +103,9 @@ reevaluate (HrModelsPage *self)
     {
       HrModelRow *row = g_ptr_array_index (self->rows, i);
 
-      hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
-                                                                        hr_model_row_get_name (row)));
+      if (lookup_rates)
+        hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
+                                                                          hr_model_row_get_name (row)));
       hr_model_row_evaluate_runtime (row, inputs, runtime, calibration);
       evaluations[i] = *hr_model_row_get_evaluation (row);
       specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
@@ -152,6 +159,7 @@ rebuild_rows (HrModelsPage *self)
   g_ptr_array_unref (self->rows);
   self->rows = g_ptr_array_ref (rows);
 
+  self->rates_set = FALSE;
   reevaluate (self);
   hr_catalog_view_set_rows (self->catalog_view, rows);
   g_free (self->shown_board_id);

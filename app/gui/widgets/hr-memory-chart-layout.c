@@ -1,0 +1,455 @@
+/* hr-memory-chart-layout.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMemoryChart's drawing: shaped text, rectangles, the legend and the
+ * models mode's bars against the budget, headroom and pool lines.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+#include "hr-memory-chart-private.h"
+#include "hr-pool.h"
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+/* Shaping text is the costly part of a frame: a slider step redraws the
+ * same names, ticks and legend, so each layout is made once and kept until
+ * the style (the font) changes. */
+PangoLayout *
+_hr_memory_chart_cached_layout (HrMemoryChart      *self,
+                                const char         *text,
+                                gboolean            bold,
+                                int                 width,
+                                PangoEllipsizeMode  ellipsize)
+{
+  g_autofree char *key = g_strdup_printf ("%d|%d|%d|%s", bold, width, ellipsize, text);
+  PangoLayout *layout = g_hash_table_lookup (self->layouts, key);
+
+  if (layout != NULL)
+    return layout;
+
+  if (g_hash_table_size (self->layouts) > 2000)
+    g_hash_table_remove_all (self->layouts);
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  if (bold)
+    {
+      PangoAttrList *attrs = pango_attr_list_new ();
+
+      pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+      pango_layout_set_attributes (layout, attrs);
+      pango_attr_list_unref (attrs);
+    }
+  if (width > 0)
+    {
+      pango_layout_set_width (layout, width * PANGO_SCALE);
+      if (ellipsize != PANGO_ELLIPSIZE_NONE)
+        pango_layout_set_ellipsize (layout, ellipsize);
+      else
+        pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+    }
+
+  g_hash_table_insert (self->layouts, g_steal_pointer (&key), layout);
+  return layout;
+}
+
+PangoLayout *
+_hr_memory_chart_make_layout (HrMemoryChart *self,
+                              const char    *text,
+                              gboolean       bold)
+{
+  return g_object_ref (_hr_memory_chart_cached_layout (self, text, bold, -1, PANGO_ELLIPSIZE_NONE));
+}
+
+void
+_hr_memory_chart_draw_layout (GtkSnapshot   *snapshot,
+                              PangoLayout   *layout,
+                              double         x,
+                              double         y,
+                              const GdkRGBA *color)
+{
+  if (snapshot == NULL)
+    return;
+
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) x, (float) y));
+  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+void
+_hr_memory_chart_draw_rect (GtkSnapshot   *snapshot,
+                            const GdkRGBA *color,
+                            double         x,
+                            double         y,
+                            double         width,
+                            double         height)
+{
+  if (snapshot == NULL || width <= 0 || height <= 0)
+    return;
+
+  gtk_snapshot_append_color (snapshot, color,
+                             &GRAPHENE_RECT_INIT ((float) x, (float) y,
+                                                  (float) width, (float) height));
+}
+
+void
+_hr_memory_chart_add_hit (GArray  *hits,
+                          double   x,
+                          double   y,
+                          double   width,
+                          double   height,
+                          guint    bar,
+                          Segment  segment)
+{
+  HitRect hit;
+
+  if (hits == NULL || width <= 0 || height <= 0)
+    return;
+
+  graphene_rect_init (&hit.rect, (float) x, (float) y, (float) width, (float) height);
+  hit.bar = bar;
+  hit.segment = segment;
+  g_array_append_val (hits, hit);
+}
+
+static double
+to_unit (HrMemoryChart *self,
+         guint64        bytes)
+{
+  return self->unit == HR_UNIT_GIB ? hr_bytes_to_gib (bytes) : hr_bytes_to_gb (bytes);
+}
+
+/* A legend entry: a swatch (or a line) and "Budget 5.1 GB". Flows into
+ * lines no wider than @width; returns the height used. */
+static double
+draw_legend (HrMemoryChart *self,
+             GtkSnapshot   *snapshot,
+             double         x0,
+             double         y0,
+             double         width,
+             const Segment *segments,
+             const guint64 *values,
+             guint          n)
+{
+  double x = x0;
+  double y = y0;
+  double line_height = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PangoLayout) layout = NULL;
+      g_autofree char *text = NULL;
+      int tw, th;
+      double item_width;
+
+      if (values != NULL && values[i] != G_MAXUINT64)
+        {
+          g_autofree char *size = hr_gui_format_size (values[i], self->unit);
+
+          /* Translators: a chart legend entry, "Budget 5.1 GB" */
+          text = g_strdup_printf (_("%1$s %2$s"), _hr_memory_chart_segment_label (segments[i]), size);
+        }
+      else
+        text = g_strdup (_hr_memory_chart_segment_label (segments[i]));
+
+      layout = _hr_memory_chart_make_layout (self, text, FALSE);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      item_width = SWATCH + 6 + tw;
+
+      if (x > x0 && x + item_width > x0 + width)
+        {
+          x = x0;
+          y += line_height + 4;
+          line_height = 0;
+        }
+
+      if (segments[i] >= SEG_LINE_BUDGET)
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segments[i]],
+                                    x + SWATCH / 2 - LINE_WIDTH / 2, y + (th - SWATCH) / 2.0, LINE_WIDTH, SWATCH);
+      else
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segments[i]],
+                                    x, y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+      _hr_memory_chart_draw_layout (snapshot, layout, x + SWATCH + 6, y, &self->colors.fg);
+
+      x += item_width + LEGEND_GAP;
+      line_height = MAX (line_height, th);
+    }
+
+  return y + line_height - y0;
+}
+
+/* 1, 2 or 5 x 10^k: a tick step giving about @target ticks over @range. */
+static double
+nice_step (double range,
+           double target)
+{
+  double raw, magnitude, fraction;
+
+  if (!(range > 0) || !(target >= 1))
+    return 1.0;
+
+  raw = range / target;
+  magnitude = pow (10.0, floor (log10 (raw)));
+  fraction = raw / magnitude;
+
+  if (fraction <= 1.0)
+    return magnitude;
+  if (fraction <= 2.0)
+    return 2.0 * magnitude;
+  if (fraction <= 5.0)
+    return 5.0 * magnitude;
+  return 10.0 * magnitude;
+}
+
+int
+_hr_memory_chart_text_height (HrMemoryChart *self)
+{
+  g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, "0", FALSE);
+  int th;
+
+  pango_layout_get_pixel_size (layout, NULL, &th);
+  return th;
+}
+
+/* The footprint's overhead without the learned part, and the learned
+ * part drawn on its own (a negative learned overhead has already been
+ * taken off the overhead: nothing to draw). */
+guint64
+_hr_memory_chart_learned_part (HrModelRow *row)
+{
+  gint64 learned = hr_model_row_get_learned_bytes (row);
+
+  return learned > 0 ? (guint64) learned : 0;
+}
+
+guint64
+_hr_memory_chart_overhead_part (HrModelRow *row)
+{
+  guint64 overhead = hr_model_row_get_evaluation (row)->footprint.overhead;
+  guint64 learned = _hr_memory_chart_learned_part (row);
+
+  return overhead > learned ? overhead - learned : 0;
+}
+
+/* The pool column's resident band: on a unified board it is the OS and
+ * the desktop in the model's own memory (hr_pool_layout()). */
+const char *
+_hr_memory_chart_pool_segment_label (HrMemoryChart *self,
+                                     Segment        segment)
+{
+  if (segment == SEG_RESIDENT && self->board != NULL && self->board->unified)
+    {
+      HrPoolLayout layout;
+
+      hr_pool_layout (self->board, &layout);
+      return layout.bands[HR_POOL_BAND_RESIDENT].label;
+    }
+  return _hr_memory_chart_segment_label (segment);
+}
+
+/* ------------------------------------------------------------------ */
+/* Models mode                                                         */
+
+/* The vertical grid and its labels, every @step up to @axis_max. */
+static void
+draw_grid (HrMemoryChart *self,
+           GtkSnapshot   *snapshot,
+           double         x0,
+           double         scale,
+           double         step,
+           double         axis_max,
+           double         top,
+           double         bottom,
+           double         width)
+{
+  for (double v = 0; v <= axis_max + step / 2; v += step)
+    {
+      double x = x0 + v * scale;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *text = NULL;
+      g_autoptr(PangoLayout) layout = NULL;
+      int tw;
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, x - 0.5, top - 4, 1, bottom - top + 8);
+      g_ascii_formatd (buf, sizeof buf, "%g", v);
+      text = v == 0 ? g_strdup ("0")
+                    : g_strdup_printf ("%s %s", buf, hr_gui_unit_label (self->unit));
+      layout = _hr_memory_chart_make_layout (self, text, FALSE);
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      _hr_memory_chart_draw_layout (snapshot, layout, CLAMP (x - tw / 2.0, 0, width - tw), bottom + AXIS_GAP,
+                                    &self->colors.dim_fg);
+    }
+}
+
+/* The budget, headroom and pool lines over the bars. */
+static void
+draw_board_lines (HrMemoryChart *self,
+                  GtkSnapshot   *snapshot,
+                  GArray        *hits,
+                  const HrBoard *board,
+                  double         x0,
+                  double         scale,
+                  double         top,
+                  double         bottom)
+{
+  const guint64 values[3] = {
+    hr_board_budget_bytes (board), hr_board_headroom_bytes (board), board->pool_bytes,
+  };
+  const Segment segs[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
+
+  for (guint s = 0; s < 3; s++)
+    {
+      double x = x0 + to_unit (self, values[s]) * scale;
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x - LINE_WIDTH / 2, top - 6,
+                                  LINE_WIDTH, bottom - top + 12);
+      _hr_memory_chart_add_hit (hits, x - 4, top - 6, 8, bottom - top + 12, 0, segs[s]);
+    }
+}
+
+double
+_hr_memory_chart_draw_models (HrMemoryChart *self,
+                              GtkSnapshot   *snapshot,
+                              GArray        *hits,
+                              double         width,
+                              double         height)
+{
+  static const Segment plain_segments[] = {
+    SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
+  };
+  static const Segment runtime_segments[] = {
+    SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
+  };
+  const Segment *legend_segments = self->learned_text != NULL ? runtime_segments : plain_segments;
+  guint n_legend = self->learned_text != NULL ? G_N_ELEMENTS (runtime_segments) : G_N_ELEMENTS (plain_segments);
+  guint n_areas = n_legend - 3;
+  guint64 legend_values[G_N_ELEMENTS (runtime_segments)] = {
+    G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64,
+  };
+  const HrBoard *board = self->has_scenario ? self->board : NULL;
+  double y = PAD;
+  double name_width = 0;
+  double x0, x1, top, bottom;
+  double max_value = 0;
+  double step, axis_max, scale;
+  int th = _hr_memory_chart_text_height (self);
+
+  if (board != NULL)
+    {
+      legend_values[n_areas] = hr_board_budget_bytes (board);
+      legend_values[n_areas + 1] = hr_board_headroom_bytes (board);
+      legend_values[n_areas + 2] = board->pool_bytes;
+    }
+
+  y += draw_legend (self, snapshot, PAD, y, width - 2 * PAD,
+                    legend_segments, board != NULL ? legend_values : NULL,
+                    board != NULL ? n_legend : n_areas);
+  y += 10;
+
+  if (self->bars->len == 0 || board == NULL)
+    {
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, _("No models to show"), FALSE);
+
+      _hr_memory_chart_draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
+      return y + th + PAD;
+    }
+
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->bars, i);
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, hr_model_row_get_name (row), FALSE);
+      int tw;
+
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      name_width = MAX (name_width, tw);
+      max_value = MAX (max_value, to_unit (self, hr_model_row_get_evaluation (row)->footprint.total));
+    }
+  name_width = CLAMP (name_width, 40, MAX (40, width * 0.35));
+  /* The axis ends a little past the pool, or at twice the pool: a bar
+   * longer than that is cut short with a break mark, so one huge model does
+   * not squeeze the rest against the left edge. */
+  max_value = CLAMP (max_value, to_unit (self, board->pool_bytes), 2 * to_unit (self, board->pool_bytes));
+
+  x0 = PAD + name_width + NAME_GAP;
+  x1 = width - PAD - 8;
+  if (x1 - x0 < 40)
+    x1 = x0 + 40;
+
+  step = nice_step (max_value, MAX (2.0, (x1 - x0) / 90.0));
+  axis_max = ceil (max_value * 1.02 / step) * step;
+  scale = (x1 - x0) / axis_max;
+
+  top = y;
+  bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
+
+  draw_grid (self, snapshot, x0, scale, step, axis_max, top, bottom, width);
+
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->bars, i);
+      const HrFootprint *f = &hr_model_row_get_evaluation (row)->footprint;
+      double by = top + i * (BAR_HEIGHT + BAR_GAP);
+      double x = x0;
+      const guint64 parts[4] = { f->weights, f->kv_cache, _hr_memory_chart_overhead_part (row), _hr_memory_chart_learned_part (row) };
+      const Segment segs[4] = { SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED };
+      PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), row == self->selected,
+                                                            (int) name_width, PANGO_ELLIPSIZE_END);
+
+      if (row == self->selected)
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
+                                    width - PAD, BAR_HEIGHT + BAR_GAP);
+
+      _hr_memory_chart_draw_layout (snapshot, layout, PAD, by + (BAR_HEIGHT - th) / 2.0, &self->colors.fg);
+
+      for (guint s = 0; s < G_N_ELEMENTS (parts); s++)
+        {
+          double w = to_unit (self, parts[s]) * scale;
+
+          if (w <= 0 || x >= x1)
+            continue;
+          w = MIN (w, x1 - x);
+          /* Keep a hairline between segments, never below one pixel. */
+          _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x, by,
+                                      MAX (1.0, w - (w > 3 ? 1 : 0)), BAR_HEIGHT);
+          if (hits == self->hits && self->hover_bar == (int) i && self->hover_segment == segs[s])
+            _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, by, MAX (1.0, w - 1), BAR_HEIGHT);
+          _hr_memory_chart_add_hit (hits, x, by, MAX (1.0, w), BAR_HEIGHT, i, segs[s]);
+          x += w;
+        }
+
+      if (to_unit (self, f->total) * scale > x1 - x0 + 0.5)
+        {
+          /* The break mark of a bar cut short */
+          _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
+          _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
+        }
+    }
+
+  draw_board_lines (self, snapshot, hits, board, x0, scale, top, bottom);
+
+  y = bottom + AXIS_GAP + th + 6;
+
+  if (self->n_rows > self->bars->len)
+    {
+      g_autofree char *shown = hr_format_count (self->bars->len);
+      g_autofree char *all = hr_format_count (self->n_rows);
+      g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
+                                                 "search to narrow the list"), shown, all);
+      PangoLayout *layout = _hr_memory_chart_cached_layout (self, text, FALSE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
+      int lh;
+
+      pango_layout_get_pixel_size (layout, NULL, &lh);
+      _hr_memory_chart_draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
+      y += lh + 4;
+    }
+
+  return y + PAD - 6;
+}

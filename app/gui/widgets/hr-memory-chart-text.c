@@ -1,0 +1,370 @@
+/* hr-memory-chart-text.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMemoryChart's words: the segments' names, the accessible description
+ * of what is drawn and the tooltips of the hovered segment.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+#include "hr-memory-chart-private.h"
+#include "hr-pool.h"
+
+const char *
+_hr_memory_chart_segment_label (Segment segment)
+{
+  switch (segment)
+    {
+    case SEG_WEIGHTS:       return _("Weights");
+    case SEG_KV_CACHE:      return _("KV cache");
+    case SEG_OVERHEAD:      return _("Overhead");
+    case SEG_LEARNED:       return _("Learned overhead");
+    case SEG_RESIDENT:      return _("Resident");
+    case SEG_RESERVE:       return _("Reserve");
+    case SEG_FREE:          return _("Free");
+    case SEG_LINE_BUDGET:   return _("Budget");
+    /* Translators: the memory term (pool - resident), not the app's name */
+    case SEG_LINE_HEADROOM: return C_("memory", "Headroom");
+    case SEG_LINE_POOL:     return _("Pool");
+    case N_SEGS:
+    default:                return "";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Description and tooltips                                            */
+
+void
+_hr_memory_chart_update_description (HrMemoryChart *self)
+{
+  GString *text = g_string_new (NULL);
+
+  if (!self->has_scenario)
+    {
+      g_string_append (text, _("No board selected"));
+    }
+  else if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+    {
+      g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
+
+      if (self->selected == NULL)
+        {
+          g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
+        }
+      else
+        {
+          PoolPart parts[POOL_MAX_PARTS];
+          guint64 sum;
+          guint n = _hr_memory_chart_pool_parts (self, parts, &sum);
+
+          g_string_append_printf (text, _("%s pool %s with %s:"), self->board->name, pool,
+                                  hr_model_row_get_name (self->selected));
+          for (guint i = 0; i < n; i++)
+            {
+              g_autofree char *size = hr_gui_format_size (parts[i].bytes, self->unit);
+
+              g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
+                                      _hr_memory_chart_segment_label (parts[i].segment), size);
+            }
+          if (sum > self->board->pool_bytes)
+            {
+              g_autofree char *over = hr_gui_format_size (sum - self->board->pool_bytes, self->unit);
+
+              g_string_append (text, "; ");
+              g_string_append_printf (text, _("%s past the pool"), over);
+            }
+        }
+    }
+  else
+    {
+      g_autofree char *budget = hr_gui_format_size (hr_board_budget_bytes (self->board), self->unit);
+      g_autofree char *headroom = hr_gui_format_size (hr_board_headroom_bytes (self->board), self->unit);
+      g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
+
+      g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
+                              self->board->name, budget, headroom, pool);
+      if (self->learned_text != NULL)
+        {
+          g_string_append_c (text, ' ');
+          /* Translators: the chart's description: the learned overhead, then what it rests on */
+          g_string_append_printf (text, _("Overhead includes the learned overhead: %s."), self->learned_text);
+        }
+
+      for (guint i = 0; i < self->bars->len; i++)
+        {
+          HrModelRow *row = g_ptr_array_index (self->bars, i);
+          const HrEvaluation *e = hr_model_row_get_evaluation (row);
+          g_autofree char *weights = hr_gui_format_size (e->footprint.weights, self->unit);
+          g_autofree char *kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
+          g_autofree char *total = hr_gui_format_size (e->footprint.total, self->unit);
+          g_autofree char *verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes,
+                                                                     self->unit);
+
+          g_string_append_c (text, ' ');
+          if (e->footprint.overhead > 0)
+            {
+              g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
+
+              /* Translators: what a screen reader says for one bar of the chart */
+              g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, overhead %4$s, "
+                                              "total %5$s, %6$s."),
+                                      hr_model_row_get_name (row), weights, kv, overhead, total,
+                                      verdict);
+            }
+          else
+            {
+              /* Translators: what a screen reader says for one bar of the chart */
+              g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, total %4$s, %5$s."),
+                                      hr_model_row_get_name (row), weights, kv, total, verdict);
+            }
+        }
+
+      if (self->n_rows > self->bars->len)
+        {
+          g_autofree char *more = hr_format_count (self->n_rows - self->bars->len);
+
+          g_string_append_c (text, ' ');
+          g_string_append_printf (text, _("%s more models are in the list but not drawn."), more);
+        }
+    }
+
+  g_free (self->description);
+  self->description = g_string_free (text, FALSE);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->description,
+                                  -1);
+}
+
+static char *
+tooltip_for_hit (HrMemoryChart *self,
+                 const HitRect *hit)
+{
+  HrModelRow *row = NULL;
+  const HrModelSpec *spec = NULL;
+  const HrEvaluation *e = NULL;
+  g_autofree char *formula = NULL;
+  const char *name = NULL;
+  guint64 bytes = 0;
+  g_autofree char *count = NULL;
+  g_autofree char *size = NULL;
+
+  if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+    row = self->selected;
+  else if (hit->segment < SEG_LINE_BUDGET && hit->bar < self->bars->len)
+    row = g_ptr_array_index (self->bars, hit->bar);
+
+  if (row != NULL)
+    {
+      spec = hr_model_row_get_spec (row);
+      e = hr_model_row_get_evaluation (row);
+      name = hr_model_row_get_name (row);
+    }
+
+  switch (hit->segment)
+    {
+    case SEG_WEIGHTS:
+      g_return_val_if_fail (e != NULL, NULL);
+      bytes = e->footprint.weights;
+      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
+        formula = g_strdup (_("as the runtime loads them: weights on the GPU and the output layer, and on a "
+                              "unified board what stays in host memory; the explain panel shows each term"));
+      else
+        formula = hr_formula_weights (spec, &self->scenario, e);
+      break;
+    case SEG_KV_CACHE:
+      g_return_val_if_fail (e != NULL, NULL);
+      bytes = e->footprint.kv_cache;
+      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
+        formula = g_strdup (_("as the runtime allocates it, padded to its cells (and any recurrent state); "
+                              "the explain panel shows the formula"));
+      else
+        formula = hr_formula_kv_cache (spec, &self->scenario, e);
+      break;
+    case SEG_OVERHEAD:
+      g_return_val_if_fail (e != NULL, NULL);
+      if (self->learned_text != NULL)
+        {
+          bytes = _hr_memory_chart_overhead_part (row);
+          formula = g_strdup (_("what the runtime loads besides the weights and the KV cache: its "
+                                "compute buffer (the old estimator also a reserve and a buffer layer); "
+                                "the explain panel shows each term"));
+        }
+      else
+        {
+          bytes = e->footprint.overhead;
+          formula = hr_formula_overhead (e);
+        }
+      break;
+    case SEG_LEARNED:
+      g_return_val_if_fail (e != NULL, NULL);
+      bytes = _hr_memory_chart_learned_part (row);
+      formula = g_strdup (self->learned_text ? self->learned_text : "");
+      break;
+    case SEG_RESIDENT:
+      bytes = self->board->resident_bytes;
+      if (self->board->unified)
+        {
+          HrPoolLayout layout;
+
+          hr_pool_layout (self->board, &layout);
+          formula = g_strdup (layout.bands[HR_POOL_BAND_RESIDENT].note);
+        }
+      else
+        formula = g_strdup (_("held by the OS and the app's own stack before any model loads"));
+      break;
+    case SEG_RESERVE:
+      bytes = self->board->reserve_bytes;
+      formula = g_strdup (_("held back for bursts and other processes"));
+      break;
+    case SEG_FREE:
+      {
+        PoolPart parts[POOL_MAX_PARTS];
+        guint64 sum;
+
+        guint n = _hr_memory_chart_pool_parts (self, parts, &sum);
+
+        bytes = parts[n - 1].bytes;
+        formula = g_strdup (_("pool - resident - weights - KV cache - overhead - reserve"));
+      }
+      break;
+    case SEG_LINE_BUDGET:
+      bytes = hr_board_budget_bytes (self->board);
+      formula = hr_formula_budget (self->board);
+      name = NULL;
+      break;
+    case SEG_LINE_HEADROOM:
+      bytes = hr_board_headroom_bytes (self->board);
+      formula = hr_formula_headroom (self->board);
+      name = NULL;
+      break;
+    case SEG_LINE_POOL:
+      bytes = self->board->pool_bytes;
+      formula = g_strdup_printf (_("the memory of %s"), self->board->name);
+      name = NULL;
+      break;
+    case N_SEGS:
+    default:
+      return NULL;
+    }
+
+  count = hr_format_count (bytes);
+  size = hr_gui_format_size_both (bytes);
+
+  if (name != NULL)
+    /* Translators: a chart tooltip: model, segment, exact bytes, size, formula */
+    return g_strdup_printf (_("%1$s: %2$s\n%3$s bytes = %4$s\n%5$s"),
+                            name, _hr_memory_chart_pool_segment_label (self, hit->segment), count, size, formula);
+
+  return g_strdup_printf (_("%1$s\n%2$s bytes = %3$s\n%4$s"),
+                          _hr_memory_chart_pool_segment_label (self, hit->segment), count, size, formula);
+}
+
+static int
+hit_test (HrMemoryChart *self,
+          double         x,
+          double         y)
+{
+  /* Lines are added last and drawn on top: test them first. */
+  for (int i = (int) self->hits->len - 1; i >= 0; i--)
+    {
+      const HitRect *hit = &g_array_index (self->hits, HitRect, i);
+
+      if (graphene_rect_contains_point (&hit->rect, &GRAPHENE_POINT_INIT ((float) x, (float) y)))
+        return i;
+    }
+  return -1;
+}
+
+/**
+ * hr_memory_chart_get_tooltip_at:
+ * @self: a #HrMemoryChart
+ * @x: widget coordinate, pixels
+ * @y: widget coordinate, pixels
+ *
+ * The tooltip the chart shows at (@x, @y), from the rectangles of the last
+ * frame drawn on screen: the segment's exact bytes, GB and GiB, and its
+ * formula.
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL where nothing is
+ */
+char *
+hr_memory_chart_get_tooltip_at (HrMemoryChart *self,
+                                double         x,
+                                double         y)
+{
+  int index;
+
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
+
+  index = hit_test (self, x, y);
+  if (index < 0 || !self->has_scenario)
+    return NULL;
+
+  return tooltip_for_hit (self, &g_array_index (self->hits, HitRect, index));
+}
+
+gboolean
+_hr_memory_chart_query_tooltip (GtkWidget  *widget,
+                                int         x,
+                                int         y,
+                                gboolean    keyboard_mode,
+                                GtkTooltip *tooltip)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+  g_autofree char *text = NULL;
+
+  if (keyboard_mode)
+    return FALSE;
+
+  text = hr_memory_chart_get_tooltip_at (self, x, y);
+  if (text == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+void
+_hr_memory_chart_on_motion (GtkEventControllerMotion *controller,
+                            double                    x,
+                            double                    y,
+                            HrMemoryChart            *self)
+{
+  int index = hit_test (self, x, y);
+  int bar = -1;
+  Segment segment = N_SEGS;
+
+  if (index >= 0)
+    {
+      const HitRect *hit = &g_array_index (self->hits, HitRect, index);
+
+      bar = (int) hit->bar;
+      segment = hit->segment;
+    }
+
+  if (bar != self->hover_bar || segment != self->hover_segment)
+    {
+      self->hover_bar = bar;
+      self->hover_segment = segment;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+void
+_hr_memory_chart_on_leave (GtkEventControllerMotion *controller,
+                           HrMemoryChart            *self)
+{
+  if (self->hover_bar != -1)
+    {
+      self->hover_bar = -1;
+      self->hover_segment = N_SEGS;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}

@@ -1,0 +1,174 @@
+/* hr-pool-chart.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrMemoryChart's pool mode: the board's pool as one column for the
+ * selected model (resident, weights, KV cache, overhead, reserve, free),
+ * and the drawing of either mode (draw_chart).
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "hr-formula.h"
+#include "hr-gui-format.h"
+#include "hr-memory-chart-private.h"
+#include "hr-pool.h"
+
+/* ------------------------------------------------------------------ */
+/* Pool mode                                                           */
+
+guint
+_hr_memory_chart_pool_parts (HrMemoryChart *self,
+                             PoolPart      *parts,
+                             guint64       *out_sum)
+{
+  const HrBoard *board = self->board;
+  const HrFootprint *f = &hr_model_row_get_evaluation (self->selected)->footprint;
+  guint64 sum = 0;
+  guint n = 0;
+
+  parts[n++] = (PoolPart) { SEG_RESIDENT, board->resident_bytes };
+  parts[n++] = (PoolPart) { SEG_WEIGHTS, f->weights };
+  parts[n++] = (PoolPart) { SEG_KV_CACHE, f->kv_cache };
+  parts[n++] = (PoolPart) { SEG_OVERHEAD, self->learned_text != NULL ? _hr_memory_chart_overhead_part (self->selected) : f->overhead };
+  if (self->learned_text != NULL)
+    parts[n++] = (PoolPart) { SEG_LEARNED, _hr_memory_chart_learned_part (self->selected) };
+  parts[n++] = (PoolPart) { SEG_RESERVE, board->reserve_bytes };
+
+  for (guint i = 0; i < n; i++)
+    hr_add_u64 (sum, parts[i].bytes, &sum);
+
+  parts[n++] = (PoolPart) { SEG_FREE, sum < board->pool_bytes ? board->pool_bytes - sum : 0 };
+  *out_sum = sum;
+
+  return n;
+}
+
+static double
+draw_pool (HrMemoryChart *self,
+           GtkSnapshot   *snapshot,
+           GArray        *hits,
+           double         width,
+           double         height)
+{
+  PoolPart parts[POOL_MAX_PARTS];
+  guint n_parts;
+  guint64 sum = 0;
+  double y = PAD;
+  double col_top, col_bottom, col_height, scale_max, scale;
+  double legend_x, legend_y;
+  int th = _hr_memory_chart_text_height (self);
+  g_autoptr(PangoLayout) title = NULL;
+  int title_h;
+
+  if (self->selected == NULL || !self->has_scenario)
+    {
+      PangoLayout *layout = _hr_memory_chart_cached_layout (self, _("Select a model to see the pool"), FALSE,
+                                                            (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
+
+      _hr_memory_chart_draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
+      return y + 2 * th + PAD;
+    }
+
+  title = g_object_ref (_hr_memory_chart_cached_layout (self, hr_model_row_get_name (self->selected), TRUE,
+                                                        (int) (width - 2 * PAD), PANGO_ELLIPSIZE_END));
+  pango_layout_get_pixel_size (title, NULL, &title_h);
+  _hr_memory_chart_draw_layout (snapshot, title, PAD, y, &self->colors.fg);
+  y += title_h + 10;
+
+  n_parts = _hr_memory_chart_pool_parts (self, parts, &sum);
+  scale_max = (double) MAX (sum, self->board->pool_bytes);
+
+  col_top = y;
+  col_bottom = MAX (height - PAD, col_top + (n_parts + 1) * (2 * th + 6));
+  col_height = col_bottom - col_top;
+  scale = col_height / scale_max;
+
+  /* Bottom up: resident, weights, KV cache, overhead, (learned overhead,)
+   * reserve, free. */
+  {
+    double yy = col_bottom;
+
+    for (guint i = 0; i < n_parts; i++)
+      {
+        double h = parts[i].bytes * scale;
+
+        if (h <= 0)
+          continue;
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[parts[i].segment], PAD, yy - h,
+                                    POOL_COLUMN, MAX (1.0, h - (h > 3 ? 1 : 0)));
+        if (hits == self->hits && self->hover_bar == 0 && self->hover_segment == parts[i].segment)
+          _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, PAD, yy - h, POOL_COLUMN, MAX (1.0, h - 1));
+        _hr_memory_chart_add_hit (hits, PAD, yy - h, POOL_COLUMN, MAX (1.0, h), 0, parts[i].segment);
+        yy -= h;
+      }
+
+    /* The pool line, where the board's memory ends */
+    {
+      double py = col_bottom - self->board->pool_bytes * scale;
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[SEG_LINE_POOL], PAD - 6, py - LINE_WIDTH / 2,
+                                  POOL_COLUMN + 12, LINE_WIDTH);
+      _hr_memory_chart_add_hit (hits, PAD - 6, py - 4, POOL_COLUMN + 12, 8, 0, SEG_LINE_POOL);
+    }
+  }
+
+  /* The legend, top to bottom in the column's order: the name, and its
+   * size dimmed under it, so a narrow chart cuts nothing short. */
+  legend_x = PAD + POOL_COLUMN + 12;
+  legend_y = col_top;
+  for (int i = (int) n_parts; i >= 0; i--)
+    {
+      Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
+      guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
+      g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+      int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
+      /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
+      PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
+                                                          PANGO_ELLIPSIZE_NONE);
+      PangoLayout *value = _hr_memory_chart_cached_layout (self, size, FALSE, text_width, PANGO_ELLIPSIZE_END);
+      int name_h;
+
+      if (segment == SEG_LINE_POOL)
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
+                                    SWATCH, LINE_WIDTH);
+      else
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x,
+                                    legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+      pango_layout_get_pixel_size (name, NULL, &name_h);
+      _hr_memory_chart_draw_layout (snapshot, name, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
+      _hr_memory_chart_draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + name_h, &self->colors.dim_fg);
+      legend_y += name_h + th + 6;
+    }
+
+  if (sum > self->board->pool_bytes)
+    {
+      g_autofree char *over = hr_gui_format_size (sum - self->board->pool_bytes, self->unit);
+      g_autofree char *text = g_strdup_printf (_("%s past the pool"), over);
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, text, TRUE);
+
+      _hr_memory_chart_draw_layout (snapshot, layout, legend_x, legend_y + 4, &self->colors.seg[SEG_LINE_POOL]);
+      legend_y += th + 10;
+    }
+
+  return MAX (col_bottom, legend_y) + PAD;
+}
+
+double
+_hr_memory_chart_draw_chart (HrMemoryChart *self,
+                             GtkSnapshot   *snapshot,
+                             GArray        *hits,
+                             double         width,
+                             double         height)
+{
+  if (hits != NULL)
+    g_array_set_size (hits, 0);
+
+  if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+    return draw_pool (self, snapshot, hits, width, height);
+
+  return _hr_memory_chart_draw_models (self, snapshot, hits, width, height);
+}
