@@ -15,7 +15,8 @@
 
 #include "gguf-writer.h"
 #include "hr-catalog.h"
-#include "hr-gguf-page.h"
+#include "hr-gguf-page-private.h"
+#include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
 #include "hr-models-page-private.h"
 #include "hr-window-private.h"
@@ -138,7 +139,10 @@ fixture_open (Fixture *f)
   f->models = hr_window_get_models_page (f->window);
   f->page = HR_GGUF_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (f->window), "file"));
   g_assert_nonnull (f->page);
+  /* Built on first show: until then the page is an empty bin. */
+  g_assert_null (adw_bin_get_child (ADW_BIN (f->page)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "file"));
+  g_assert_nonnull (adw_bin_get_child (ADW_BIN (f->page)));
   g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
   g_assert_cmpstr (hr_gguf_page_get_state (f->page), ==, "intro");
 }

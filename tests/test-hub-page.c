@@ -5,7 +5,8 @@
  * The Hugging Face page in the real window under Xvfb, against the fake Hub
  * (fake-hub.c): the Qwen/Qwen2.5-3B-Instruct lookup's four cards show the
  * figures of seed-facts.md ("A Hugging Face lookup"), the memory summary
- * follows the page's own sliders, "Add to Catalog" adds a row whose origin
+ * follows the cards' sliders, which are the shared scenario's (the Models
+ * page's move with them), "Add to Catalog" adds a row whose origin
  * is hf:Qwen/Qwen2.5-3B-Instruct@<sha>, a failed lookup says why on the page,
  * and a cancelled lookup adds nothing.
  */
@@ -19,7 +20,8 @@
 #include "fake-hub.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
-#include "hr-hub-page.h"
+#include "hr-hub-page-private.h"
+#include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
 #include "hr-models-page-private.h"
@@ -61,7 +63,10 @@ fixture_open (Fixture *f)
   g_assert_nonnull (f->page);
   hr_hub_page_set_client (f->page, f->client);
 
+  /* Built on first show: until then the page is an empty bin. */
+  g_assert_null (adw_bin_get_child (ADW_BIN (f->page)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "hub"));
+  g_assert_nonnull (adw_bin_get_child (ADW_BIN (f->page)));
   g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
   g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "intro");
 }
@@ -167,11 +172,25 @@ test_qwen_cards (void)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (memory)));
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 6.17 GB + KV cache 0.15 GB = 6.32 GB: over by 0.22 GB.");
-  /* The page's own sliders: Q4_K_M (4.6 bits) and 32,768 tokens. */
+  /* The cards' sliders: Q4_K_M (4.6 bits) and 32,768 tokens. */
   gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
   gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 15);
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 1.77 GB + KV cache 1.21 GB = 2.98 GB: fits with 2.12 GB to spare.");
+  /* The sliders are the shared scenario's: the Models page's moved with
+   * them, and moving the Models page's moves these and the figures. */
+  g_assert_cmpstr (hr_scenario_get_precision (hr_models_page_get_scenario_object (f.models)), ==, "q4_K_M");
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario_object (f.models)), ==, 32768);
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_precision_scale (f.models)), ==, 2);
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.models)), ==, 15);
+  gtk_range_set_value (hr_models_page_get_context_scale (f.models), 12);
+  g_assert_cmpfloat (gtk_range_get_value (hr_spec_memory_get_context_scale (memory)), ==, 12);
+  g_assert_true (g_str_has_prefix (hr_spec_memory_get_summary (memory), "Weights 1.77 GB + KV cache 0.15 GB = "));
+  gtk_range_set_value (hr_models_page_get_precision_scale (f.models), 0);
+  g_assert_cmpfloat (gtk_range_get_value (hr_spec_memory_get_precision_scale (memory)), ==, 0);
+  g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
+                   "Weights 6.17 GB + KV cache 0.15 GB = 6.32 GB: over by 0.22 GB.");
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
   /* Past the native context: said so. */
   gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 17);
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory),

@@ -18,6 +18,7 @@
 
 #include "hr-application.h"
 #include "hr-catalog.h"
+#include "hr-gguf-page-private.h"
 #include "hr-gui-format.h"
 #include "hr-memory.h"
 #include "hr-preferences-window.h"

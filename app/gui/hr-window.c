@@ -289,8 +289,6 @@ hr_window_init (HrWindow *self)
   sync_flap_buttons (self);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
-  hr_hub_page_set_models_page (self->hub_page, self->models_page);
-  hr_gguf_page_set_models_page (self->gguf_page, self->models_page);
 }
 
 /**

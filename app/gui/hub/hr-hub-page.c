@@ -7,17 +7,12 @@
 
 #include <glib/gi18n.h>
 
-#ifdef HAVE_LIBSECRET
-#include <libsecret/secret.h>
-#endif
-
 #include "hr-error.h"
-#include "hr-hub-page.h"
-#include "hr-memory.h"
+#include "hr-hub-cards.h"
+#include "hr-hub-page-private.h"
 #include "hr-model-facts.h"
 #include "hr-net-error.h"
-#include "hr-precision.h"
-#include "hr-units.h"
+#include "hr-token-store.h"
 
 struct _HrHubPage
 {
@@ -40,9 +35,13 @@ struct _HrHubPage
   AdwExpanderRow *token_expander;
   AdwPasswordEntryRow *token_row;
 
+  HrSession      *session;
+  HrScenario     *scenario;
+  gboolean        built;         /* the template, built on first show */
   GSettings      *settings;
   HrHubClient    *client;
   gboolean        client_given;  /* set with hr_hub_page_set_client() */
+  HrTokenStore   *token_store;   /* made when a token is first applied */
   GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
   char           *pending_text; /* what it looks up, as typed */
@@ -51,15 +50,30 @@ struct _HrHubPage
 
 G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
 
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void ensure_built (HrHubPage *self);
+
 /* ------------------------------------------------------------------ */
 /* Recent lookups                                                      */
 
 static void
 rebuild_recent_menu (HrHubPage *self)
 {
-  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
-  g_autoptr(GMenu) menu = g_menu_new ();
+  g_auto(GStrv) recent = NULL;
+  g_autoptr(GMenu) menu = NULL;
 
+  if (!self->built)
+    return;
+  recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  menu = g_menu_new ();
   for (guint i = 0; recent[i] != NULL; i++)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (recent[i], NULL);
@@ -88,401 +102,6 @@ remember (HrHubPage  *self,
   g_settings_set_strv (self->settings, "recent-hf-lookups", (const char * const *) next->pdata);
 }
 
-/* ------------------------------------------------------------------ */
-/* The four cards                                                      */
-
-static char *
-count (guint64 value)
-{
-  return hr_format_count (value);
-}
-
-static char *
-capitalized (const char *sentence)
-{
-  gunichar first;
-  char buf[8];
-  int n;
-
-  if (sentence == NULL || *sentence == '\0')
-    return g_strdup ("");
-  first = g_unichar_totitle (g_utf8_get_char (sentence));
-  n = g_unichar_to_utf8 (first, buf);
-  return g_strdup_printf ("%.*s%s", n, buf, g_utf8_next_char (sentence));
-}
-
-static char *
-format_ids (GArray *ids)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < ids->len; i++)
-    {
-      if (i > 0)
-        /* Translators: between token ids, "151645 and 151643" */
-        g_string_append (out, _(" and "));
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, g_array_index (ids, gint64, i));
-    }
-  return g_string_free (out, FALSE);
-}
-
-static void
-add_bytes_fact (GtkWidget  *group,
-                const char *title,
-                guint64     bytes,
-                const char *what)
-{
-  g_autofree char *exact = NULL;
-  g_autofree char *value = NULL;
-  g_autofree char *both = hr_format_gb_gib (bytes, 2);
-  g_autofree char *subtitle = NULL;
-
-  exact = count (bytes);
-  /* Translators: an exact byte count, "6,183,464,935 bytes" */
-  value = g_strdup_printf (_("%s bytes"), exact);
-  subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
-  hr_model_facts_add (group, title, value, subtitle);
-}
-
-static GtkWidget *
-architecture_card (const HrHubLookup *l)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("1. Architecture and Size"),
-                                               _("From config.json and the stored weights’ headers"));
-  const HrHfConfig *c = l->config;
-  g_autofree char *value = NULL;
-  g_autofree char *subtitle = NULL;
-
-  if (l->architecture != NULL || l->model_type != NULL)
-    {
-      subtitle = g_strdup_printf (_("model_type %s"), l->model_type ? l->model_type : _("unknown"));
-      hr_model_facts_add (group, _("Architecture"), l->architecture ? l->architecture : _("unknown"), subtitle);
-      g_clear_pointer (&subtitle, g_free);
-    }
-
-  if (l->parameters > 0)
-    {
-      g_autoptr(GString) dtypes = g_string_new (NULL);
-
-      for (guint i = 0; l->parameters_by_dtype != NULL && i < l->parameters_by_dtype->len; i++)
-        {
-          const HrSafetensorsDtype *d = g_ptr_array_index (l->parameters_by_dtype, i);
-          g_autofree char *n = count (d->parameters);
-
-          g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
-        }
-      value = count (l->parameters);
-      if (dtypes->len > 0)
-        /* Translators: "BF16 3,085,938,688, from the Hub's safetensors field" */
-        subtitle = g_strdup_printf (_("%1$s; from %2$s"), dtypes->str, l->parameters_source);
-      else
-        subtitle = g_strdup_printf (_("from %s"), l->parameters_source);
-      hr_model_facts_add (group, _("Parameters"), value, subtitle);
-      g_clear_pointer (&value, g_free);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Parameters"), _("unknown"), _("The Hub, the index and the headers gave no count"));
-
-  if (l->has_derived)
-    {
-      g_autofree char *derived = count (l->derived.total);
-
-      if (l->parameters > 0)
-        {
-          g_autofree char *percent = hr_format_decimal (l->derived_difference * 100.0, 2);
-
-          subtitle = g_strdup_printf (_("Counted from config.json’s shapes: %s %% from the stored count"), percent);
-        }
-      else
-        subtitle = g_strdup (_("Counted from config.json’s shapes"));
-      hr_model_facts_add (group, _("Derived from config.json"), derived, subtitle);
-      g_clear_pointer (&subtitle, g_free);
-      if (c != NULL && c->experts > 0)
-        {
-          g_autofree char *active = count (l->derived.active);
-
-          subtitle = g_strdup_printf (_("%u of %u experts per token"), c->experts_per_token, c->experts);
-          hr_model_facts_add (group, _("Active per token"), active, subtitle);
-          g_clear_pointer (&subtitle, g_free);
-        }
-    }
-
-  if (c == NULL && l->spec != NULL && l->gguf != NULL)
-    {
-      /* A GGUF repository: the figures come from the chosen file's header. */
-      const HrModelSpec *spec = l->spec;
-      g_autofree char *source = g_strdup_printf (_("from the GGUF header of %s"), l->gguf_chosen);
-
-      value = g_strdup_printf ("%u", spec->layers);
-      hr_model_facts_add (group, _("Layers"), value, source);
-      g_clear_pointer (&value, g_free);
-      value = count (spec->embedding_length);
-      hr_model_facts_add (group, _("Hidden size"), value, source);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", spec->heads);
-      hr_model_facts_add (group, _("Attention heads"), value, source);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", spec->kv_heads);
-      hr_model_facts_add (group, _("Key/value heads"), value, source);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", spec->key_length);
-      hr_model_facts_add (group, _("Head dim"), value, source);
-      g_clear_pointer (&value, g_free);
-      if (spec->vocab_size > 0)
-        {
-          value = count (spec->vocab_size);
-          hr_model_facts_add (group, _("Vocabulary"), value, source);
-          g_clear_pointer (&value, g_free);
-        }
-      if (spec->context_length > 0)
-        {
-          g_autofree char *n = count (spec->context_length);
-
-          value = g_strdup_printf (_("%s tokens"), n);
-          hr_model_facts_add (group, _("Native context"), value, source);
-          g_clear_pointer (&value, g_free);
-        }
-      return group;
-    }
-  if (c == NULL)
-    {
-      hr_model_facts_add_warning (group, _("config.json"),
-                                  l->config_problem ? l->config_problem : _("The repository has no config.json"));
-      return group;
-    }
-
-  value = g_strdup_printf ("%u", c->layers);
-  hr_model_facts_add (group, _("Layers"), value, "num_hidden_layers");
-  g_clear_pointer (&value, g_free);
-  value = count (c->hidden_size);
-  hr_model_facts_add (group, _("Hidden size"), value, "hidden_size");
-  g_clear_pointer (&value, g_free);
-  if (c->intermediate_size > 0)
-    {
-      value = count (c->intermediate_size);
-      hr_model_facts_add (group, _("Intermediate size"), value, "intermediate_size");
-      g_clear_pointer (&value, g_free);
-    }
-  value = g_strdup_printf ("%u", c->heads);
-  hr_model_facts_add (group, _("Attention heads"), value, "num_attention_heads");
-  g_clear_pointer (&value, g_free);
-  value = g_strdup_printf ("%u", c->kv_heads);
-  hr_model_facts_add (group, _("Key/value heads"), value,
-                      c->kv_heads < c->heads ? _("num_key_value_heads: grouped-query attention") : "num_key_value_heads");
-  g_clear_pointer (&value, g_free);
-  value = g_strdup_printf ("%u", c->head_dim);
-  hr_model_facts_add (group, _("Head dim"), value, c->head_dim_explicit ? "head_dim" : _("hidden size / heads"));
-  g_clear_pointer (&value, g_free);
-  value = count (c->vocab_size);
-  hr_model_facts_add (group, _("Vocabulary"), value, "vocab_size");
-  g_clear_pointer (&value, g_free);
-
-  if (c->max_position_embeddings > 0)
-    {
-      g_autofree char *n = count (c->max_position_embeddings);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      hr_model_facts_add (group, _("Native context"), value, "max_position_embeddings");
-      g_clear_pointer (&value, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Native context"), _("unknown"), _("config.json has no max_position_embeddings"));
-
-  if (l->has_tokenizer_max_length)
-    {
-      g_autofree char *n = count (l->tokenizer_max_length);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      if (c->max_position_embeddings > 0 && l->tokenizer_max_length > c->max_position_embeddings)
-        hr_model_facts_add (group, _("Tokenizer cap"), value,
-                            _("model_max_length in tokenizer_config.json: not the native limit"));
-      else
-        hr_model_facts_add (group, _("Tokenizer cap"), value, "model_max_length");
-      g_clear_pointer (&value, g_free);
-    }
-
-  if (c->sliding_window > 0)
-    {
-      g_autofree char *n = count (c->sliding_window);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      hr_model_facts_add (group, _("Sliding window"), value, "sliding_window");
-      g_clear_pointer (&value, g_free);
-    }
-  hr_model_facts_add (group, _("Tied embeddings"), c->tied_embeddings ? _("yes") : _("no"), "tie_word_embeddings");
-  if (c->quant_method != NULL)
-    {
-      if (c->quant_bits > 0)
-        value = g_strdup_printf (_("%s, %u bits"), c->quant_method, c->quant_bits);
-      else
-        value = g_strdup (c->quant_method);
-      hr_model_facts_add (group, _("Quantization"), value, "quantization_config");
-      g_clear_pointer (&value, g_free);
-    }
-  return group;
-}
-
-static GtkWidget *
-kind_card (const HrHubLookup *l)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("2. Base or Instruct"),
-                                               _("From the model card, the tags and the tokenizer and generation configs"));
-  const char *kind;
-
-  if (l->kind == NULL)
-    {
-      hr_model_facts_add (group, _("Kind"), _("unknown"), NULL);
-      return group;
-    }
-
-  switch (l->kind->kind)
-    {
-    case HR_HF_KIND_BASE:
-      kind = _("Base model");
-      break;
-    case HR_HF_KIND_INSTRUCT:
-      kind = _("Instruct (chat) model");
-      break;
-    case HR_HF_KIND_UNKNOWN:
-    default:
-      kind = _("unknown");
-      break;
-    }
-  hr_model_facts_add (group, _("Kind"), kind, NULL);
-  hr_model_facts_add (group, _("Base model"),
-                      l->kind->base_model ? l->kind->base_model : _("none named"),
-                      _("cardData base_model"));
-  if (l->bos_token_id >= 0)
-    {
-      g_autofree char *bos = g_strdup_printf ("%" G_GINT64_FORMAT, l->bos_token_id);
-
-      hr_model_facts_add (group, _("BOS token"), bos, NULL);
-    }
-  if (l->eos_token_ids != NULL && l->eos_token_ids->len > 0)
-    {
-      g_autofree char *eos = format_ids (l->eos_token_ids);
-
-      hr_model_facts_add (group, _("EOS tokens"), eos, _("generation_config.json eos_token_id"));
-    }
-  for (guint i = 0; i < l->kind->evidence->len; i++)
-    {
-      g_autofree char *sentence = capitalized (g_ptr_array_index (l->kind->evidence, i));
-      GtkWidget *row = hr_model_facts_add (group, sentence, NULL, NULL);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("emblem-ok-symbolic");
-
-      gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Evidence"), -1);
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-    }
-  return group;
-}
-
-static GtkWidget *
-download_card (const HrHubLookup *l)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("3. Download"),
-                                               _("Sizes from the file tree: GB is bytes / 1e9, GiB is bytes / 1024³"));
-  g_autofree char *files = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file", "%u files", l->files->len),
-                                            l->files->len);
-  const char *precision_id = hr_hub_lookup_weight_precision (l);
-  const HrPrecision *precision = hr_precision_lookup (precision_id);
-
-  add_bytes_fact (group, _("All files"), l->total_bytes, files);
-
-  if (l->weight_files->len > 0)
-    {
-      g_autofree char *shards = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u weight file", "%u weight files",
-                                                              l->weight_files->len),
-                                                 l->weight_files->len);
-
-      add_bytes_fact (group, _("Weights"), l->weight_file_bytes, shards);
-      for (guint i = 0; i < l->weight_files->len; i++)
-        {
-          const HrHubFile *f = g_ptr_array_index (l->weight_files, i);
-
-          add_bytes_fact (group, f->path, f->size, NULL);
-        }
-    }
-  if (l->largest != NULL)
-    {
-      g_autofree char *what = g_strdup_printf (_("the largest file: %s"), l->largest->path);
-
-      add_bytes_fact (group, _("Largest file"), l->largest->size, what);
-    }
-  if (l->n_tensors > 0)
-    {
-      g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tensor", "%u tensors", l->n_tensors),
-                                            l->n_tensors);
-
-      add_bytes_fact (group, _("Tensor data"), l->tensor_bytes, n);
-    }
-  if (precision != NULL && l->parameters > 0)
-    {
-      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      g_autofree char *what = NULL;
-
-      g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight);
-      /* Translators: parameters x bits / 8 at the repository's own precision */
-      what = g_strdup_printf (_("parameters × %1$s bits / 8 at %2$s"), buf, precision->label);
-      add_bytes_fact (group, _("Weights at the repository’s precision"), bytes, what);
-    }
-  for (guint i = 0; l->gguf_files != NULL && i < l->gguf_files->len; i++)
-    {
-      const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
-      g_autofree char *title = g_strdup_printf ("%s %s", g->label ? g->label : "?", g->path);
-
-      add_bytes_fact (group, title, g->size, g->parts > 1 ? _("split in parts, summed") : NULL);
-    }
-  if (l->gguf != NULL && l->spec != NULL && l->spec->parameters > 0)
-    {
-      g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters), 3);
-      g_autofree char *what = g_strdup_printf (_("%s: file size × 8 / parameters, from its header"), l->gguf_chosen);
-
-      hr_model_facts_add (group, _("Bits per parameter"), bits, what);
-    }
-  return group;
-}
-
-static GtkWidget *
-license_card (const HrHubLookup *l)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("4. License"),
-                                               _("The badge is a label; the file is the contract."));
-  g_autofree char *tag = NULL;
-
-  if (l->license_name != NULL)
-    tag = g_strdup_printf ("%s (%s)", l->license ? l->license : "?", l->license_name);
-  else
-    tag = g_strdup (l->license ? l->license : _("none given"));
-  hr_model_facts_add (group, _("License tag"), tag, _("What the Hub’s badge shows"));
-
-  if (l->license_file != NULL)
-    hr_model_facts_add (group, _("License file"),
-                        l->license_title ? l->license_title : _("(no title)"),
-                        l->license_file);
-
-  if (l->non_commercial)
-    {
-      g_autofree char *text = NULL;
-
-      /* Translators: %s says where the restriction is written: 'LICENSE says “non commercial”' */
-      text = g_strdup_printf (_("Not for commercial use: %s. The badge is a label; the file is the contract: read it before you ship."),
-                              l->non_commercial_reason ? l->non_commercial_reason : l->license);
-      hr_model_facts_add_warning (group, _("Commercial use"), text);
-    }
-  else if (l->license_file != NULL)
-    hr_model_facts_add (group, _("Commercial use"), _("no restricting phrase found"),
-                        _("Read the file before you ship: the badge is a label; the file is the contract."));
-  else if (l->license != NULL && hr_hf_license_tag_is_open (l->license))
-    hr_model_facts_add (group, _("Commercial use"), _("an open license tag"),
-                        _("The repository’s LICENSE was not read: the tag is a known open license."));
-  else
-    hr_model_facts_add_warning (group, _("Commercial use"),
-                                _("Unknown: no license file was found to read. Ask the authors before you ship."));
-  return group;
-}
-
 static void
 show_answer (HrHubPage *self)
 {
@@ -498,10 +117,7 @@ show_answer (HrHubPage *self)
     revision = g_strdup_printf (_("%1$s at commit %2$s"), l->revision, l->sha);
   gtk_label_set_text (self->revision_label, revision);
 
-  gtk_box_append (self->cards_box, architecture_card (l));
-  gtk_box_append (self->cards_box, kind_card (l));
-  gtk_box_append (self->cards_box, download_card (l));
-  gtk_box_append (self->cards_box, license_card (l));
+  hr_hub_cards_append (self->cards_box, l);
 
   if (l->spec != NULL)
     {
@@ -687,6 +303,7 @@ hr_hub_page_look_up (HrHubPage  *self,
 
   g_return_if_fail (HR_IS_HUB_PAGE (self));
 
+  ensure_built (self);
   if (text != NULL)
     gtk_editable_set_text (GTK_EDITABLE (self->repo_entry), text);
   typed = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->repo_entry))));
@@ -781,21 +398,8 @@ on_entry_changed (HrHubPage *self)
 /* ------------------------------------------------------------------ */
 /* The token                                                           */
 
-#ifdef HAVE_LIBSECRET
-/* The schema HrHubClient reads (hr-hub-client.c): one token per endpoint. */
-static const SecretSchema *
-token_schema (void)
-{
-  static const SecretSchema schema = {
-    HR_HUB_TOKEN_SCHEMA, SECRET_SCHEMA_NONE,
-    {
-      { "endpoint", SECRET_SCHEMA_ATTRIBUTE_STRING },
-      { NULL, 0 },
-    }
-  };
-  return &schema;
-}
-
+/* The keyring answers through HrTokenStore (the Hub schema, keyed by the
+ * endpoint), the same entry HrHubClient reads. */
 static void
 on_token_saved (GObject      *source,
                 GAsyncResult *result,
@@ -803,7 +407,7 @@ on_token_saved (GObject      *source,
 {
   g_autoptr(HrHubPage) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean ok = secret_password_store_finish (result, &error);
+  gboolean ok = hr_token_store_store_finish (HR_TOKEN_STORE (source), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
     return;
@@ -825,38 +429,35 @@ on_token_cleared (GObject      *source,
   g_autoptr(HrHubPage) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  secret_password_clear_finish (result, &error);
+  hr_token_store_clear_finish (HR_TOKEN_STORE (source), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
     return;
   adw_expander_row_set_subtitle (self->token_expander,
                                  error != NULL ? error->message : _("No token is stored: lookups are anonymous unless HF_TOKEN is set"));
 }
-#endif
 
 static void
 on_token_apply (HrHubPage *self)
 {
-#ifdef HAVE_LIBSECRET
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   const char *endpoint = hr_hub_client_get_endpoint (ensure_client (self));
-  g_autofree char *label = g_strdup_printf (_("Hugging Face token for %s"), endpoint);
   g_autofree char *stripped = g_strstrip (g_strdup (token));
 
+  if (self->token_store == NULL)
+    self->token_store = hr_token_store_new ();
   g_cancellable_cancel (self->token_cancellable);
   g_clear_object (&self->token_cancellable);
   self->token_cancellable = g_cancellable_new ();
   if (*stripped == '\0')
-    secret_password_clear (token_schema (), self->token_cancellable, on_token_cleared, g_object_ref (self),
-                           "endpoint", endpoint, NULL);
+    hr_token_store_clear_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
+                                on_token_cleared, g_object_ref (self));
   else
-    secret_password_store (token_schema (), SECRET_COLLECTION_DEFAULT, label, stripped,
-                           self->token_cancellable, on_token_saved, g_object_ref (self),
-                           "endpoint", endpoint, NULL);
+    hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
+                                self->token_cancellable, on_token_saved, g_object_ref (self));
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
   /* A client of the page's own reads the keyring again at the next lookup. */
   if (!self->client_given)
     g_clear_object (&self->client);
-#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -885,11 +486,90 @@ hr_hub_page_finalize (GObject *object)
   HrHubPage *self = HR_HUB_PAGE (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
   g_clear_object (&self->client);
+  g_clear_object (&self->token_store);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
 
   G_OBJECT_CLASS (hr_hub_page_parent_class)->finalize (object);
+}
+
+/* The page's widgets, built the first time it is shown (or used): a page
+ * the window opens on another tab costs nothing at start-up. */
+static void
+ensure_built (HrHubPage *self)
+{
+  if (self->built)
+    return;
+  self->built = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  rebuild_recent_menu (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
+  if (self->scenario != NULL)
+    hr_spec_memory_set_scenario (self->memory, self->scenario);
+  if (!hr_token_store_is_built ())
+    /* Without libsecret there is no keyring to keep a token in. */
+    gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
+  else if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
+    adw_expander_row_set_subtitle (self->token_expander,
+                                   _("HF_TOKEN is set and wins over a stored token"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("owner/name, optionally followed by @ and a branch, tag or commit"),
+                                  -1);
+}
+
+static void
+hr_hub_page_map (GtkWidget *widget)
+{
+  ensure_built (HR_HUB_PAGE (widget));
+  GTK_WIDGET_CLASS (hr_hub_page_parent_class)->map (widget);
+}
+
+static void
+hr_hub_page_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_hub_page_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  HrHubPage *self = HR_HUB_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_hub_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_hub_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -900,11 +580,33 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 
   object_class->dispose = hr_hub_page_dispose;
   object_class->finalize = hr_hub_page_finalize;
+  object_class->get_property = hr_hub_page_get_property;
+  object_class->set_property = hr_hub_page_set_property;
+  widget_class->map = hr_hub_page_map;
+
+  /**
+   * HrHubPage:session:
+   *
+   * The application's data; set once by the window.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrHubPage:scenario:
+   *
+   * What the memory cards are computed under (their sliders are its
+   * precision and context); set once by the window.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/headroom/Headroom/hr-hub-page.ui");
+                                               "/io/github/headroom/Headroom/hub/hr-hub-page.ui");
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, scroller);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, repo_entry);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, recent_button);
@@ -934,28 +636,11 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 static void
 hr_hub_page_init (HrHubPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
-
   self->settings = g_settings_new (APPLICATION_ID);
   g_signal_connect_object (self->settings, "changed::recent-hf-lookups",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
-  rebuild_recent_menu (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
-#ifdef HAVE_LIBSECRET
-  if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
-    adw_expander_row_set_subtitle (self->token_expander,
-                                   _("HF_TOKEN is set and wins over a stored token"));
-#else
-  /* Without libsecret there is no keyring to keep a token in. */
-  gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
-#endif
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->repo_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Hugging Face repository"),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("owner/name, optionally followed by @ and a branch, tag or commit"),
-                                  -1);
 }
 
 /**
@@ -970,18 +655,41 @@ hr_hub_page_new (void)
 }
 
 /**
- * hr_hub_page_set_models_page:
+ * hr_hub_page_set_session:
  * @self: a #HrHubPage
- * @page: the window's Models page: its board, KV cache type and slots are
- *   the memory chart's, and "Add to Catalog" adds to its catalog
+ * @session: the application's session (held); set once
  */
 void
-hr_hub_page_set_models_page (HrHubPage    *self,
-                             HrModelsPage *page)
+hr_hub_page_set_session (HrHubPage *self,
+                         HrSession *session)
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
+  g_return_if_fail (HR_IS_SESSION (session));
 
-  hr_spec_memory_set_models_page (self->memory, page);
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_hub_page_set_scenario:
+ * @self: a #HrHubPage
+ * @scenario: the window's scenario (held); set once: the memory cards are
+ *   computed under it, and "Add to Catalog" adds to its session
+ */
+void
+hr_hub_page_set_scenario (HrHubPage  *self,
+                          HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_HUB_PAGE (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
+  if (self->built)
+    hr_spec_memory_set_scenario (self->memory, scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -1012,6 +720,7 @@ const char *
 hr_hub_page_get_state (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
@@ -1041,6 +750,7 @@ GtkWidget *
 hr_hub_page_get_cards (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_WIDGET (self->cards_box);
 }
@@ -1055,6 +765,7 @@ AdwStatusPage *
 hr_hub_page_get_error_page (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->error_page;
 }
@@ -1069,6 +780,7 @@ HrSpecMemory *
 hr_hub_page_get_memory (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->memory;
 }
@@ -1083,6 +795,7 @@ GtkEditable *
 hr_hub_page_get_entry (HrHubPage *self)
 {
   g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_EDITABLE (self->repo_entry);
 }
@@ -1097,6 +810,7 @@ void
 hr_hub_page_focus_entry (HrHubPage *self)
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
+  ensure_built (self);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->repo_entry));
 }

@@ -9,11 +9,9 @@
 #include <string.h>
 
 #include "hr-error.h"
-#include "hr-gguf-page.h"
-#include "hr-memory.h"
+#include "hr-gguf-cards.h"
+#include "hr-gguf-page-private.h"
 #include "hr-model-facts.h"
-#include "hr-precision.h"
-#include "hr-units.h"
 
 /* Bytes read per step while hashing. */
 #define HASH_CHUNK (1024 * 1024)
@@ -31,6 +29,9 @@ struct _HrGgufPage
   GtkBox         *cards_box;
   HrSpecMemory   *memory;
 
+  HrSession      *session;
+  HrScenario     *scenario;
+  gboolean        built;         /* the template, built on first show */
   GtkFileChooserNative *chooser;
   GCancellable   *cancellable;   /* header read and hashing of the file shown */
   HrGgufFile     *file;
@@ -43,6 +44,17 @@ struct _HrGgufPage
 };
 
 G_DEFINE_FINAL_TYPE (HrGgufPage, hr_gguf_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void ensure_built (HrGgufPage *self);
 
 /* ------------------------------------------------------------------ */
 /* Reading the header, in a thread                                     */
@@ -190,270 +202,6 @@ hash_thread (GTask        *task,
 }
 
 /* ------------------------------------------------------------------ */
-/* Cards                                                               */
-
-static char *
-count_or_unknown (guint64 value)
-{
-  return value == 0 ? g_strdup (_("unknown")) : hr_format_count (value);
-}
-
-static char *
-token_text (gboolean    present,
-            guint32     id,
-            const char *text)
-{
-  if (!present)
-    return g_strdup (_("none"));
-  if (text == NULL)
-    return g_strdup_printf (_("%u (not in the vocabulary)"), id);
-  return g_strdup_printf ("%u %s", id, text);
-}
-
-static void
-add_count (GtkWidget  *group,
-           const char *title,
-           guint64     value,
-           const char *subtitle)
-{
-  g_autofree char *text = count_or_unknown (value);
-
-  hr_model_facts_add (group, title, text, subtitle);
-}
-
-static void
-add_bytes (GtkWidget  *group,
-           const char *title,
-           guint64     bytes,
-           const char *what)
-{
-  g_autofree char *exact = hr_format_count (bytes);
-  g_autofree char *value = g_strdup_printf (_("%s bytes"), exact);
-  g_autofree char *both = hr_format_gb_gib (bytes, 2);
-  g_autofree char *subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
-
-  hr_model_facts_add (group, title, value, subtitle);
-}
-
-static GtkWidget *
-file_card (HrGgufPage   *self,
-           const Header *h)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("File"), NULL);
-  g_autofree char *version = g_strdup_printf ("%u", hr_gguf_file_get_version (h->file));
-  g_autofree char *header = hr_format_count (hr_gguf_file_get_header_bytes (h->file));
-  g_autofree char *header_text = g_strdup_printf (_("%s bytes read"), header);
-  g_autofree char *offset = hr_format_count (hr_gguf_file_get_data_offset (h->file));
-  g_autofree char *offset_text = g_strdup_printf (_("tensor data from byte %s, aligned to %u"), offset,
-                                                  (guint) hr_gguf_file_get_alignment (h->file));
-
-  add_bytes (group, _("File size"), hr_gguf_file_get_file_bytes (h->file), NULL);
-  hr_model_facts_add (group, _("GGUF version"), version, NULL);
-  hr_model_facts_add (group, _("Header"), header_text, offset_text);
-
-  if (h->blob_digest != NULL)
-    self->digest_row = hr_model_facts_add (group, _("sha256"), h->blob_digest + 7,
-                                           _("Taken from the Ollama blob’s name (blobs/sha256-…), not computed"));
-  else
-    {
-      self->digest_row = hr_model_facts_add (group, _("sha256"), _("computing…"),
-                                             _("Computed over the whole file for the catalog row’s origin"));
-      self->hash_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-      gtk_widget_set_valign (GTK_WIDGET (self->hash_bar), GTK_ALIGN_CENTER);
-      gtk_widget_set_size_request (GTK_WIDGET (self->hash_bar), 120, -1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->hash_bar),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("sha256 progress"), -1);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (self->digest_row), GTK_WIDGET (self->hash_bar));
-    }
-
-  if (hr_gguf_file_get_file_bytes (h->file) < hr_gguf_file_get_tensor_data_end (h->file))
-    {
-      g_autofree char *end = hr_format_count (hr_gguf_file_get_tensor_data_end (h->file));
-      g_autofree char *text = g_strdup_printf (_("The file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy."), end);
-
-      hr_model_facts_add_warning (group, _("Incomplete file"), text);
-    }
-  return group;
-}
-
-static GtkWidget *
-model_card (const Header *h)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("Architecture and Size"),
-                                               _("From the header’s metadata and tensor shapes"));
-  const HrModelSpec *spec = h->spec;
-  const char *general_name = hr_gguf_file_get_string (h->file, "general.name");
-  guint64 file_type = 0;
-  guint n_tensors = hr_gguf_file_get_n_tensors (h->file);
-  g_autofree char *value = NULL;
-  g_autofree char *subtitle = NULL;
-
-  hr_model_facts_add (group, _("Architecture"), spec->architecture ? spec->architecture : _("unknown"),
-                      "general.architecture");
-  hr_model_facts_add (group, _("Name"), general_name ? general_name : _("(none)"), "general.name");
-  if (hr_gguf_file_get_uint (h->file, "general.file_type", &file_type))
-    {
-      const char *label = file_type <= G_MAXUINT32 ? hr_ggml_file_type_label ((guint32) file_type) : NULL;
-
-      subtitle = g_strdup_printf ("general.file_type %" G_GUINT64_FORMAT, file_type);
-      hr_model_facts_add (group, _("File type"), label ? label : _("unknown"), subtitle);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("File type"), _("not stated"), _("no general.file_type"));
-
-  value = hr_format_count (spec->parameters);
-  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "summed from %u tensor shape", "summed from %u tensor shapes",
-                                           n_tensors), n_tensors);
-  hr_model_facts_add (group, _("Parameters"), value, subtitle);
-  g_clear_pointer (&value, g_free);
-  g_clear_pointer (&subtitle, g_free);
-
-  add_count (group, _("Layers"), spec->layers, "block_count");
-  add_count (group, _("Attention heads"), spec->heads, "attention.head_count");
-  if (spec->layer_kv_heads != NULL)
-    {
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-        g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
-      subtitle = g_strdup_printf (_("at most; per layer: %s"), list->str);
-      add_count (group, _("Key/value heads"), spec->kv_heads, subtitle);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    add_count (group, _("Key/value heads"), spec->kv_heads, "attention.head_count_kv");
-  add_count (group, _("Key length"), spec->key_length, "attention.key_length");
-  add_count (group, _("Value length"), spec->value_length, "attention.value_length");
-  add_count (group, _("Embedding length"), spec->embedding_length, "embedding_length");
-  if (spec->context_length > 0)
-    {
-      g_autofree char *n = hr_format_count (spec->context_length);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      hr_model_facts_add (group, _("Native context"), value, "context_length");
-      g_clear_pointer (&value, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Native context"), _("unknown"), _("no context_length key"));
-  if (spec->sliding_window > 0)
-    {
-      g_autofree char *n = hr_format_count (spec->sliding_window);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      if (spec->layer_sliding != NULL)
-        {
-          guint n_sliding = 0;
-
-          for (guint i = 0; i < spec->layer_sliding->len; i++)
-            n_sliding += g_array_index (spec->layer_sliding, guint8, i) != 0;
-          subtitle = g_strdup_printf (_("on %u of %u layers"), n_sliding, spec->layers);
-        }
-      hr_model_facts_add (group, _("Sliding window"), value, subtitle);
-      g_clear_pointer (&value, g_free);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Sliding window"), _("none"), NULL);
-  if (spec->expert_count > 0)
-    {
-      value = g_strdup_printf (_("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
-      hr_model_facts_add (group, _("Experts"), value, NULL);
-      g_clear_pointer (&value, g_free);
-    }
-  hr_model_facts_add (group, _("Tied embeddings"),
-                      spec->tied_embeddings ? _("yes") : _("no"),
-                      spec->tied_embeddings ? _("no output.weight tensor") : NULL);
-  return group;
-}
-
-static GtkWidget *
-tokenizer_card (const Header *h)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("Tokenizer"),
-                                               _("Which vocabulary and chat markers the file carries"));
-  g_autoptr(HrGgufTokenizer) tok = hr_gguf_file_get_tokenizer (h->file);
-  g_autofree char *vocab = hr_format_count (tok->vocab_size);
-  g_autofree char *merges = hr_format_count (tok->merges);
-  g_autofree char *merges_text = g_strdup_printf (_("%s merges"), merges);
-  g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
-  g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
-
-  hr_model_facts_add (group, _("Tokenizer model"), tok->model ? tok->model : _("(none)"), "tokenizer.ggml.model");
-  hr_model_facts_add (group, _("Pre-tokenizer"), tok->pre ? tok->pre : _("(none)"), "tokenizer.ggml.pre");
-  hr_model_facts_add (group, _("Vocabulary"), vocab, merges_text);
-  hr_model_facts_add (group, _("BOS"), bos, "tokenizer.ggml.bos_token_id");
-  hr_model_facts_add (group, _("EOS"), eos, "tokenizer.ggml.eos_token_id");
-  if (tok->has_chat_template)
-    {
-      g_autofree char *length = hr_format_count (tok->chat_template_length);
-      g_autofree char *value = g_strdup_printf (_("yes, %s bytes"), length);
-
-      hr_model_facts_add (group, _("Chat template"), value, "tokenizer.chat_template");
-      if (tok->chat_markers->len > 0)
-        {
-          g_autoptr(GString) joined = g_string_new (NULL);
-
-          for (guint i = 0; i < tok->chat_markers->len; i++)
-            g_string_append_printf (joined, "%s%s", i > 0 ? " " : "", (char *) g_ptr_array_index (tok->chat_markers, i));
-          hr_model_facts_add (group, _("Chat markers"), joined->str, _("Special tokens the template uses"));
-        }
-      else
-        hr_model_facts_add (group, _("Chat markers"), _("none found in the vocabulary"), NULL);
-    }
-  else
-    hr_model_facts_add (group, _("Chat template"), _("no"), NULL);
-  return group;
-}
-
-static GtkWidget *
-tensors_card (const Header *h)
-{
-  GtkWidget *group = hr_model_facts_group_new (_("Tensors"),
-                                               _("Exact bytes from each tensor’s ggml type and shape"));
-  guint n_types;
-  const HrGgmlTypeInfo *types = hr_ggml_type_list (&n_types);
-  guint64 tensor_bytes = hr_gguf_file_get_tensor_bytes (h->file);
-  double bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (h->file), h->spec->parameters);
-  g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (h->file));
-
-  hr_model_facts_add (group, _("Tensors"), n, NULL);
-  for (guint i = 0; i < n_types; i++)
-    {
-      guint64 bytes;
-      guint count = hr_gguf_file_count_tensors_of_type (h->file, types[i].type, &bytes);
-      g_autofree char *b = NULL;
-      g_autofree char *value = NULL;
-
-      if (count == 0)
-        continue;
-      b = hr_format_count (bytes);
-      value = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", count),
-                               count, b);
-      hr_model_facts_add (group, types[i].name, value, NULL);
-    }
-  add_bytes (group, _("Tensor bytes"), tensor_bytes, NULL);
-  if (bits > 0.0)
-    {
-      g_autofree char *text = hr_format_decimal (bits, 2);
-
-      hr_model_facts_add (group, _("Bits per parameter"), text, _("file size × 8 / parameters, over the whole file"));
-    }
-  else
-    hr_model_facts_add (group, _("Bits per parameter"), _("unknown"), _("no parameters or no file size"));
-  if (h->split_problem != NULL)
-    hr_model_facts_add_warning (group, _("Split model"), h->split_problem);
-  else if (hr_gguf_file_get_n_shards (h->file) > 1)
-    {
-      g_autofree char *text = g_strdup_printf (_("%u shards, summed: the tensor figures, file size and memory cover the whole model"),
-                                               hr_gguf_file_get_n_shards (h->file));
-
-      hr_model_facts_add (group, _("Split model"), NULL, text);
-    }
-  return group;
-}
-
-/* ------------------------------------------------------------------ */
 /* Digest                                                              */
 
 static void
@@ -573,10 +321,10 @@ show_header (HrGgufPage *self,
   hr_model_facts_clear (self->cards_box);
   gtk_label_set_text (self->title_label, general_name ? general_name : self->spec->name);
   gtk_label_set_text (self->path_label, h->display);
-  gtk_box_append (self->cards_box, file_card (self, h));
-  gtk_box_append (self->cards_box, model_card (h));
-  gtk_box_append (self->cards_box, tokenizer_card (h));
-  gtk_box_append (self->cards_box, tensors_card (h));
+  gtk_box_append (self->cards_box, hr_gguf_cards_file (h->file, h->blob_digest, &self->digest_row, &self->hash_bar));
+  gtk_box_append (self->cards_box, hr_gguf_cards_model (h->file, h->spec));
+  gtk_box_append (self->cards_box, hr_gguf_cards_tokenizer (h->file));
+  gtk_box_append (self->cards_box, hr_gguf_cards_tensors (h->file, h->spec, h->split_problem));
 
   hr_spec_memory_set_spec (self->memory, self->spec);
   if (h->blob_digest != NULL)
@@ -657,6 +405,7 @@ hr_gguf_page_open (HrGgufPage *self,
   g_return_if_fail (HR_IS_GGUF_PAGE (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  ensure_built (self);
   cancel_work (self);
   path = g_file_get_path (file);
   if (path == NULL)
@@ -784,8 +533,73 @@ hr_gguf_page_finalize (GObject *object)
   g_clear_pointer (&self->file, hr_gguf_file_unref);
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->digest, g_free);
+  g_clear_object (&self->scenario);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (hr_gguf_page_parent_class)->finalize (object);
+}
+
+/* The page's widgets, built the first time it is shown (or used): a page
+ * the window opens on another tab costs nothing at start-up. */
+static void
+ensure_built (HrGgufPage *self)
+{
+  if (self->built)
+    return;
+  self->built = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  if (self->scenario != NULL)
+    hr_spec_memory_set_scenario (self->memory, self->scenario);
+}
+
+static void
+hr_gguf_page_map (GtkWidget *widget)
+{
+  ensure_built (HR_GGUF_PAGE (widget));
+  GTK_WIDGET_CLASS (hr_gguf_page_parent_class)->map (widget);
+}
+
+static void
+hr_gguf_page_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_gguf_page_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  HrGgufPage *self = HR_GGUF_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      hr_gguf_page_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_SCENARIO:
+      hr_gguf_page_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -796,10 +610,32 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
 
   object_class->dispose = hr_gguf_page_dispose;
   object_class->finalize = hr_gguf_page_finalize;
+  object_class->get_property = hr_gguf_page_get_property;
+  object_class->set_property = hr_gguf_page_set_property;
+  widget_class->map = hr_gguf_page_map;
+
+  /**
+   * HrGgufPage:session:
+   *
+   * The application's data; set once by the window.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrGgufPage:scenario:
+   *
+   * What the memory cards are computed under (their sliders are its
+   * precision and context); set once by the window.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-gguf-page.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/gguf/hr-gguf-page.ui");
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, state_stack);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, loading_page);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, spinner);
@@ -816,7 +652,6 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
 static void
 hr_gguf_page_init (HrGgufPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "gguf.cancel", FALSE);
 }
 
@@ -832,17 +667,41 @@ hr_gguf_page_new (void)
 }
 
 /**
- * hr_gguf_page_set_models_page:
+ * hr_gguf_page_set_session:
  * @self: a #HrGgufPage
- * @page: the window's Models page (board, KV cache type, slots; the catalog)
+ * @session: the application's session (held); set once
  */
 void
-hr_gguf_page_set_models_page (HrGgufPage   *self,
-                              HrModelsPage *page)
+hr_gguf_page_set_session (HrGgufPage *self,
+                          HrSession  *session)
 {
   g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  g_return_if_fail (HR_IS_SESSION (session));
 
-  hr_spec_memory_set_models_page (self->memory, page);
+  if (g_set_object (&self->session, session))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_gguf_page_set_scenario:
+ * @self: a #HrGgufPage
+ * @scenario: the window's scenario (held); set once: the memory cards are
+ *   computed under it, and "Add to Catalog" adds to its session
+ */
+void
+hr_gguf_page_set_scenario (HrGgufPage *self,
+                           HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
+
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
+  if (self->built)
+    hr_spec_memory_set_scenario (self->memory, scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -855,6 +714,7 @@ const char *
 hr_gguf_page_get_state (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
@@ -912,6 +772,7 @@ GtkWidget *
 hr_gguf_page_get_cards (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return GTK_WIDGET (self->cards_box);
 }
@@ -926,6 +787,7 @@ AdwStatusPage *
 hr_gguf_page_get_error_page (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->error_page;
 }
@@ -940,6 +802,7 @@ HrSpecMemory *
 hr_gguf_page_get_memory (HrGgufPage *self)
 {
   g_return_val_if_fail (HR_IS_GGUF_PAGE (self), NULL);
+  ensure_built (self);
 
   return self->memory;
 }

@@ -4,16 +4,17 @@
  *
  * HrGgufPage: the File page. A local GGUF file (a llama.cpp download, an
  * Ollama blob) read header only, in a thread: the same facts as
- * `headroom-cli gguf` as cards, its memory on the current board at the
- * page's own precision and context, and "Add to Catalog" with the file's
- * sha256 digest as the row's origin.
+ * `headroom-cli gguf` as cards, its memory under the window's shared
+ * scenario, and "Add to Catalog" with the file's sha256 digest as the row's
+ * origin. Its widgets are built the first time it is shown.
  */
 #pragma once
 
 #include <adwaita.h>
 
 #include "hr-gguf.h"
-#include "hr-models-page.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 #include "hr-spec-memory.h"
 
 G_BEGIN_DECLS
@@ -23,19 +24,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrGgufPage, hr_gguf_page, HR, GGUF_PAGE, AdwBin)
 
 GtkWidget        *hr_gguf_page_new             (void);
-void              hr_gguf_page_set_models_page (HrGgufPage   *self,
-                                                HrModelsPage *page);
+void              hr_gguf_page_set_session     (HrGgufPage   *self,
+                                                HrSession    *session);
+void              hr_gguf_page_set_scenario    (HrGgufPage   *self,
+                                                HrScenario   *scenario);
 void              hr_gguf_page_open            (HrGgufPage   *self,
                                                 GFile        *file);
 void              hr_gguf_page_choose_file     (HrGgufPage   *self,
                                                 GtkWindow    *parent);
 void              hr_gguf_page_cancel          (HrGgufPage   *self);
-const char       *hr_gguf_page_get_state       (HrGgufPage   *self);
-const char       *hr_gguf_page_get_digest      (HrGgufPage   *self);
-gboolean          hr_gguf_page_is_hashing      (HrGgufPage   *self);
-const HrModelSpec *hr_gguf_page_get_spec       (HrGgufPage   *self);
-GtkWidget        *hr_gguf_page_get_cards       (HrGgufPage   *self);
-AdwStatusPage    *hr_gguf_page_get_error_page  (HrGgufPage   *self);
-HrSpecMemory     *hr_gguf_page_get_memory      (HrGgufPage   *self);
 
 G_END_DECLS

@@ -11,18 +11,8 @@
 #include "hr-gui-format.h"
 #include "hr-model-row.h"
 #include "hr-precision.h"
-#include "hr-spec-memory.h"
-#include "hr-models-page-private.h"
-#include "hr-window.h"
-
-/* The precision slider: the model's own files first, then the Models page's
- * menu (the same ids, hr-precision.c). */
-static const char * const precision_ids[] = {
-  NULL, "int4", "q4_K_M", "q5_K_M", "q6_K", "q8_0", "fp16", "fp32",
-};
-
-#define CONTEXT_MIN_LOG2 9   /* 512 tokens */
-#define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
+#include "hr-scenario-sliders.h"
+#include "hr-spec-memory-private.h"
 
 struct _HrSpecMemory
 {
@@ -40,14 +30,12 @@ struct _HrSpecMemory
   GtkButton         *add_button;
   GtkLabel          *add_status;
 
-  HrModelsPage      *models_page;  /* weak */
+  HrScenario        *scenario;     /* the window's, shared by every page */
   GSettings         *settings;
   HrUnit             unit;
   HrModelSpec       *spec;
   HrModelRow        *row;
   GListStore        *rows;
-  const HrPrecision *precisions[G_N_ELEMENTS (precision_ids)];
-  guint              n_precisions;
   gboolean           can_add;
   char              *cannot_add_reason;
   char              *invalid;      /* why the model cannot be sized, or NULL */
@@ -55,20 +43,25 @@ struct _HrSpecMemory
 
 G_DEFINE_FINAL_TYPE (HrSpecMemory, hr_spec_memory, GTK_TYPE_BOX)
 
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* What the scenario sizes the weights at: NULL is each model's own files. */
 static const HrPrecision *
 selected_precision (HrSpecMemory *self)
 {
-  guint index = (guint) gtk_range_get_value (GTK_RANGE (self->precision_scale));
-
-  return index < self->n_precisions ? self->precisions[index] : NULL;
+  return self->scenario != NULL ? hr_scenario_get_precision_info (self->scenario) : NULL;
 }
 
 static guint32
 selected_context (HrSpecMemory *self)
 {
-  int log2 = (int) gtk_range_get_value (GTK_RANGE (self->context_scale));
-
-  return (guint32) 1 << CLAMP (log2, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2);
+  return self->scenario != NULL ? hr_scenario_get_context_tokens (self->scenario) : 1u << 12;
 }
 
 static char *
@@ -108,7 +101,7 @@ update_slider_labels (HrSpecMemory *self)
 static void
 update_add_button (HrSpecMemory *self)
 {
-  gboolean sensitive = self->spec != NULL && self->invalid == NULL && self->models_page != NULL && self->can_add;
+  gboolean sensitive = self->spec != NULL && self->invalid == NULL && self->scenario != NULL && self->can_add;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), sensitive);
   if (self->spec != NULL && self->invalid != NULL)
@@ -122,15 +115,14 @@ update_add_button (HrSpecMemory *self)
  * @self: a #HrSpecMemory
  *
  * Re-evaluates the model (hr_evaluate(), through #HrModelRow) under the
- * Models page's scenario with this widget's precision and context, and
- * redraws the chart and the figures. The pages call it when they are shown;
- * it also runs when the Models page's board, KV cache type, parallel slots
- * or the units preference change.
+ * shared #HrScenario (hr_scenario_get_evaluation_inputs(): its board,
+ * precision, context, KV cache type and slots) and redraws the chart and
+ * the figures. It runs on the scenario's "changed", when the units
+ * preference changes and when the widget is mapped.
  */
 void
 hr_spec_memory_refresh (HrSpecMemory *self)
 {
-  const HrEvaluationInputs *base;
   HrEvaluationInputs scenario;
   const HrEvaluation *e;
   g_autofree char *budget = NULL;
@@ -146,8 +138,9 @@ hr_spec_memory_refresh (HrSpecMemory *self)
   update_slider_labels (self);
   update_add_button (self);
 
-  base = self->models_page != NULL ? hr_models_page_get_scenario (self->models_page) : NULL;
-  if (self->row == NULL || base == NULL || base->board == NULL)
+  if (self->scenario != NULL)
+    hr_scenario_get_evaluation_inputs (self->scenario, &scenario);
+  if (self->row == NULL || self->scenario == NULL || scenario.board == NULL)
     {
       gtk_label_set_text (self->scenario_label, "");
       gtk_label_set_text (self->summary_label, self->invalid != NULL ? self->invalid : "");
@@ -155,9 +148,6 @@ hr_spec_memory_refresh (HrSpecMemory *self)
       return;
     }
 
-  scenario = *base;
-  scenario.precision = selected_precision (self);
-  scenario.context_tokens = selected_context (self);
   hr_model_row_evaluate (self->row, &scenario);
   e = hr_model_row_get_evaluation (self->row);
 
@@ -201,12 +191,6 @@ hr_spec_memory_refresh (HrSpecMemory *self)
 }
 
 static void
-on_slider_changed (HrSpecMemory *self)
-{
-  hr_spec_memory_refresh (self);
-}
-
-static void
 on_units_changed (HrSpecMemory *self)
 {
   self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
@@ -226,13 +210,14 @@ on_map (HrSpecMemory *self)
  * @error: return location for a #GError
  *
  * Adds the model, with its origin, to the user's catalog through
- * hr_models_page_add_model(), and says so under the button.
+ * hr_session_add_model() (the scenario's session saves it atomically and
+ * emits "catalog-changed"), and says so under the button.
  *
  * Returns: %TRUE when added; %FALSE with @error set by
- *   hr_models_page_add_model(), %HR_CORE_ERROR_INVALID_DATA when the model
+ *   hr_session_add_model(), %HR_CORE_ERROR_INVALID_DATA when the model
  *   cannot be sized (hr_model_spec_validate()), or
- *   %G_IO_ERROR_NOT_INITIALIZED when there is no model, no Models page, or
- *   the model cannot be added yet (the reason given to
+ *   %G_IO_ERROR_NOT_INITIALIZED when there is no model, no scenario yet,
+ *   or the model cannot be added yet (the reason given to
  *   hr_spec_memory_set_can_add())
  */
 gboolean
@@ -248,7 +233,7 @@ hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
       g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, self->invalid);
       return FALSE;
     }
-  if (self->spec == NULL || self->models_page == NULL || !self->can_add)
+  if (self->spec == NULL || self->scenario == NULL || !self->can_add)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            self->cannot_add_reason != NULL && self->spec != NULL
@@ -256,7 +241,7 @@ hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
       return FALSE;
     }
 
-  if (!hr_models_page_add_model (self->models_page, self->spec, error))
+  if (!hr_session_add_model (hr_scenario_get_session (self->scenario), self->spec, error))
     return FALSE;
 
   /* Translators: after Add to Catalog: the model's name, then where it came from */
@@ -271,13 +256,10 @@ static void
 on_add_clicked (HrSpecMemory *self)
 {
   g_autoptr(GError) error = NULL;
-  GtkRoot *root;
 
   if (hr_spec_memory_add_to_catalog (self, &error))
     {
-      root = gtk_widget_get_root (GTK_WIDGET (self));
-      if (HR_IS_WINDOW (root))
-        hr_window_add_toast (HR_WINDOW (root), gtk_label_get_text (self->add_status));
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", gtk_label_get_text (self->add_status));
       return;
     }
   gtk_widget_add_css_class (GTK_WIDGET (self->add_status), "error");
@@ -285,54 +267,10 @@ on_add_clicked (HrSpecMemory *self)
 }
 
 static void
-setup_precision_scale (HrSpecMemory *self)
-{
-  self->n_precisions = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (precision_ids); i++)
-    {
-      const HrPrecision *precision = precision_ids[i] ? hr_precision_lookup (precision_ids[i]) : NULL;
-      g_autofree char *markup = NULL;
-      const char *label;
-
-      if (precision_ids[i] != NULL && precision == NULL)
-        continue;
-      if (precision == NULL)
-        label = _("as published");
-      else if (g_strcmp0 (precision->id, "fp16") == 0)
-        label = _("FP16/BF16");
-      else
-        label = precision->label;
-      self->precisions[self->n_precisions] = precision;
-      markup = g_markup_printf_escaped ("<small>%s</small>", label);
-      gtk_scale_add_mark (self->precision_scale, self->n_precisions,
-                          self->n_precisions % 2 == 0 ? GTK_POS_BOTTOM : GTK_POS_TOP, markup);
-      self->n_precisions++;
-    }
-  gtk_range_set_range (GTK_RANGE (self->precision_scale), 0, MAX (1, self->n_precisions - 1));
-  gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
-}
-
-static void
-setup_context_scale (HrSpecMemory *self)
-{
-  static const struct { int log2; const char *label; } marks[] = {
-    { 9, "512" }, { 11, "2K" }, { 12, "4K" }, { 13, "8K" }, { 14, "16K" }, { 15, "32K" }, { 17, "128K" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    {
-      g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", marks[i].label);
-
-      gtk_scale_add_mark (self->context_scale, marks[i].log2, GTK_POS_BOTTOM, markup);
-    }
-}
-
-static void
 hr_spec_memory_dispose (GObject *object)
 {
   HrSpecMemory *self = HR_SPEC_MEMORY (object);
 
-  g_clear_weak_pointer (&self->models_page);
   if (self->chart != NULL)
     hr_memory_chart_set_rows (self->chart, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SPEC_MEMORY);
@@ -346,6 +284,7 @@ hr_spec_memory_finalize (GObject *object)
   HrSpecMemory *self = HR_SPEC_MEMORY (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->scenario);
   g_clear_object (&self->rows);
   g_clear_object (&self->row);
   g_clear_pointer (&self->spec, hr_model_spec_free);
@@ -356,6 +295,42 @@ hr_spec_memory_finalize (GObject *object)
 }
 
 static void
+hr_spec_memory_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  HrSpecMemory *self = HR_SPEC_MEMORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_spec_memory_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  HrSpecMemory *self = HR_SPEC_MEMORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      hr_spec_memory_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_spec_memory_class_init (HrSpecMemoryClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -363,10 +338,24 @@ hr_spec_memory_class_init (HrSpecMemoryClass *klass)
 
   object_class->dispose = hr_spec_memory_dispose;
   object_class->finalize = hr_spec_memory_finalize;
+  object_class->get_property = hr_spec_memory_get_property;
+  object_class->set_property = hr_spec_memory_set_property;
+
+  /**
+   * HrSpecMemory:scenario:
+   *
+   * The window's scenario: the figures are computed under it, and the
+   * precision and context sliders are its "precision" and
+   * "context-tokens". Set once.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_MEMORY_CHART);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-spec-memory.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/widgets/hr-spec-memory.ui");
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, heading);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, scenario_label);
   gtk_widget_class_bind_template_child (widget_class, HrSpecMemory, precision_scale);
@@ -390,10 +379,7 @@ hr_spec_memory_init (HrSpecMemory *self)
   self->rows = g_list_store_new (HR_TYPE_MODEL_ROW);
   hr_memory_chart_set_rows (self->chart, G_LIST_MODEL (self->rows));
 
-  setup_precision_scale (self);
-  setup_context_scale (self);
-  g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
-  g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
+  hr_scenario_sliders_setup (self->precision_scale, _("as published"), self->context_scale);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 
   self->settings = g_settings_new (APPLICATION_ID);
@@ -418,33 +404,34 @@ hr_spec_memory_new (void)
 }
 
 /**
- * hr_spec_memory_set_models_page:
+ * hr_spec_memory_set_scenario:
  * @self: a #HrSpecMemory
- * @page: (nullable): the window's Models page, held weakly: its scenario
- *   (board, KV cache type, parallel slots) is the one shown, and "Add to
- *   Catalog" adds to its catalog
+ * @scenario: the window's scenario (held); set once, later calls with
+ *   another scenario are refused
  *
- * Follows @page's board, KV cache type and parallel slots as they change.
+ * Computes the figures under @scenario and follows its "changed": a board,
+ * KV cache type, slot count, runtime, precision or context changed anywhere
+ * (the Models page, another page's sliders) changes them here. The
+ * precision and context sliders are bound to @scenario's "precision" and
+ * "context-tokens", both ways (hr_scenario_sliders_bind()), so they move
+ * with the Models page's. "Add to Catalog" adds to hr_scenario_get_session().
  */
 void
-hr_spec_memory_set_models_page (HrSpecMemory *self,
-                                HrModelsPage *page)
+hr_spec_memory_set_scenario (HrSpecMemory *self,
+                             HrScenario   *scenario)
 {
   g_return_if_fail (HR_IS_SPEC_MEMORY (self));
-  g_return_if_fail (page == NULL || HR_IS_MODELS_PAGE (page));
+  g_return_if_fail (HR_IS_SCENARIO (scenario));
 
-  if (self->models_page == page)
+  if (self->scenario == scenario)
     return;
-  g_set_weak_pointer (&self->models_page, page);
-  if (page != NULL)
-    {
-      g_signal_connect_object (hr_models_page_get_board_row (page), "notify::selected",
-                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
-      g_signal_connect_object (hr_models_page_get_kv_row (page), "notify::selected",
-                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
-      g_signal_connect_object (hr_models_page_get_slots_spin (page), "value-changed",
-                               G_CALLBACK (on_slider_changed), self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
-    }
+  g_return_if_fail (self->scenario == NULL);
+
+  self->scenario = g_object_ref (scenario);
+  hr_scenario_sliders_bind (scenario, self->precision_scale, self->context_scale);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (hr_spec_memory_refresh), self,
+                           G_CONNECT_SWAPPED);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
   hr_spec_memory_refresh (self);
 }
 
@@ -453,19 +440,16 @@ hr_spec_memory_set_models_page (HrSpecMemory *self,
  * @self: a #HrSpecMemory
  * @spec: (nullable): the model (copied), or %NULL for none
  *
- * Shows @spec's memory. The precision slider goes back to "as published"
- * when the model's name changes; the context slider keeps its place. The
- * status under the button is cleared.
+ * Shows @spec's memory under the scenario as it is (the sliders are the
+ * scenario's and keep their place). The status under the button is
+ * cleared.
  */
 void
 hr_spec_memory_set_spec (HrSpecMemory      *self,
                          const HrModelSpec *spec)
 {
-  gboolean same_model;
-
   g_return_if_fail (HR_IS_SPEC_MEMORY (self));
 
-  same_model = spec != NULL && self->spec != NULL && g_strcmp0 (spec->name, self->spec->name) == 0;
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->invalid, g_free);
   g_clear_object (&self->row);
@@ -484,8 +468,6 @@ hr_spec_memory_set_spec (HrSpecMemory      *self,
         self->invalid = g_strdup_printf (_("Headroom cannot size this model: %s."), error->message);
       else
         self->row = hr_model_row_new (self->spec);
-      if (!same_model)
-        gtk_range_set_value (GTK_RANGE (self->precision_scale), 0);
     }
   hr_spec_memory_refresh (self);
   if (self->row != NULL)
@@ -559,7 +541,7 @@ hr_spec_memory_get_add_status (HrSpecMemory *self)
   return gtk_label_get_text (self->add_status);
 }
 
-/** hr_spec_memory_get_precision_scale: @self: a #HrSpecMemory. Returns: (transfer none): the precision slider (0 = as published, then the Models page's menu) */
+/** hr_spec_memory_get_precision_scale: @self: a #HrSpecMemory. Returns: (transfer none): the precision slider, bound to the scenario's "precision" (0 = as published, then the Models page's ids) */
 GtkRange *
 hr_spec_memory_get_precision_scale (HrSpecMemory *self)
 {
@@ -567,7 +549,7 @@ hr_spec_memory_get_precision_scale (HrSpecMemory *self)
   return GTK_RANGE (self->precision_scale);
 }
 
-/** hr_spec_memory_get_context_scale: @self: a #HrSpecMemory. Returns: (transfer none): the context slider, log2 of the tokens (9..17) */
+/** hr_spec_memory_get_context_scale: @self: a #HrSpecMemory. Returns: (transfer none): the context slider, log2 of the scenario's "context-tokens" (9..17) */
 GtkRange *
 hr_spec_memory_get_context_scale (HrSpecMemory *self)
 {

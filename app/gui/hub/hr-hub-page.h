@@ -5,16 +5,17 @@
  * HrHubPage: the Hugging Face page. A repository id (owner/name[@revision])
  * with recent lookups; the lookup's answer to the seed's four week-3
  * questions as four cards (architecture and size, base or instruct,
- * download, license); the model's memory on the current board at the page's
- * own precision and context; and "Add to Catalog". A lookup that fails says
- * why on the page.
+ * download, license); the model's memory under the window's shared
+ * scenario; and "Add to Catalog". A lookup that fails says why on the page.
+ * Its widgets are built the first time it is shown.
  */
 #pragma once
 
 #include <adwaita.h>
 
 #include "hr-hub-client.h"
-#include "hr-models-page.h"
+#include "hr-scenario.h"
+#include "hr-session.h"
 #include "hr-spec-memory.h"
 
 G_BEGIN_DECLS
@@ -27,19 +28,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrHubPage, hr_hub_page, HR, HUB_PAGE, AdwBin)
 
 GtkWidget         *hr_hub_page_new             (void);
-void               hr_hub_page_set_models_page (HrHubPage     *self,
-                                                HrModelsPage  *page);
-void               hr_hub_page_set_client      (HrHubPage     *self,
-                                                HrHubClient   *client);
+void               hr_hub_page_set_session     (HrHubPage     *self,
+                                                HrSession     *session);
+void               hr_hub_page_set_scenario    (HrHubPage     *self,
+                                                HrScenario    *scenario);
 void               hr_hub_page_look_up         (HrHubPage     *self,
                                                 const char    *text);
 void               hr_hub_page_cancel          (HrHubPage     *self);
-const char        *hr_hub_page_get_state       (HrHubPage     *self);
-const HrHubLookup *hr_hub_page_get_lookup      (HrHubPage     *self);
-GtkWidget         *hr_hub_page_get_cards       (HrHubPage     *self);
-AdwStatusPage     *hr_hub_page_get_error_page  (HrHubPage     *self);
-HrSpecMemory      *hr_hub_page_get_memory      (HrHubPage     *self);
-GtkEditable       *hr_hub_page_get_entry       (HrHubPage     *self);
 void               hr_hub_page_focus_entry     (HrHubPage     *self);
 
 G_END_DECLS

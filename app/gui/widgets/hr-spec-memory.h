@@ -3,10 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrSpecMemory: the memory of one model that is not (yet) in the catalog,
- * on the Models page's current board, KV cache type and parallel slots, at
- * this widget's own precision and context sliders: the stacked memory chart,
- * the figures in words, and "Add to Catalog". The Hugging Face and File
- * pages show it under their facts.
+ * under the window's shared #HrScenario (board, KV cache type, parallel
+ * slots, runtime; its precision and context are this widget's two sliders,
+ * bound to the scenario both ways): the stacked memory chart, the figures
+ * in words, and "Add to Catalog" (hr_session_add_model()). The Hugging
+ * Face and File pages show it under their facts.
  */
 #pragma once
 
@@ -14,7 +15,7 @@
 
 #include "hr-memory-chart.h"
 #include "hr-model-spec.h"
-#include "hr-models-page.h"
+#include "hr-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -23,8 +24,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrSpecMemory, hr_spec_memory, HR, SPEC_MEMORY, GtkBox)
 
 GtkWidget         *hr_spec_memory_new              (void);
-void               hr_spec_memory_set_models_page  (HrSpecMemory      *self,
-                                                    HrModelsPage      *page);
+void               hr_spec_memory_set_scenario     (HrSpecMemory      *self,
+                                                    HrScenario        *scenario);
 void               hr_spec_memory_set_spec         (HrSpecMemory      *self,
                                                     const HrModelSpec *spec);
 const HrModelSpec *hr_spec_memory_get_spec         (HrSpecMemory      *self);
@@ -34,11 +35,5 @@ void               hr_spec_memory_set_can_add      (HrSpecMemory      *self,
 gboolean           hr_spec_memory_add_to_catalog   (HrSpecMemory      *self,
                                                     GError           **error);
 void               hr_spec_memory_refresh          (HrSpecMemory      *self);
-const char        *hr_spec_memory_get_summary      (HrSpecMemory      *self);
-const char        *hr_spec_memory_get_add_status   (HrSpecMemory      *self);
-GtkRange          *hr_spec_memory_get_precision_scale (HrSpecMemory   *self);
-GtkRange          *hr_spec_memory_get_context_scale (HrSpecMemory     *self);
-GtkButton         *hr_spec_memory_get_add_button   (HrSpecMemory      *self);
-HrMemoryChart     *hr_spec_memory_get_chart        (HrSpecMemory      *self);
 
 G_END_DECLS

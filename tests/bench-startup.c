@@ -1,0 +1,261 @@
+/* bench-startup.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * How long the Headroom window takes to show, against a bare
+ * AdwApplicationWindow (bench-startup-bare.c) started in the same run:
+ * under GSK_RENDERER=gl and then cairo, the two programs are started in
+ * turn (one unmeasured start of each first, then RUNS of each,
+ * alternating), each with bench-startup-hook.so preloaded, which prints the
+ * end of the first painted frame (GdkFrameClock::after-paint) and quits.
+ * Measured per start: the time from just before the fork to that frame
+ * (both g_get_monotonic_time(), CLOCK_MONOTONIC), the child's peak
+ * resident set (wait4()'s ru_maxrss, KiB) and its CPU time (ru_utime +
+ * ru_stime: steadier than the wall clock on a loaded machine). Prints the
+ * medians, and the window's over the bare window's. Aim (issue 10): both ratios at most 1.3
+ * under each renderer. Needs a display: run it with
+ * `bash build-aux/test --benchmark bench-startup` (Xvfb, D-Bus session).
+ *
+ * Arguments: the headroom executable, the bare program, the hook module.
+ * BENCH_STARTUP_RUNS overrides the number of starts of each (default 9).
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#define DEFAULT_RUNS 9
+#define DEADLINE_MS  60000  /* one start that takes longer is a failure */
+
+typedef struct {
+  double ms;       /* fork to the end of the first painted frame */
+  double rss_mib;  /* peak resident set */
+  double cpu_ms;   /* user + system time of the whole start, all threads */
+} Start;
+
+static char **
+child_env (const char *renderer,
+           const char *hook,
+           const char *home)
+{
+  char **env = g_get_environ ();
+  g_autofree char *config = g_build_filename (home, "config", NULL);
+  g_autofree char *data = g_build_filename (home, "data", NULL);
+  g_autofree char *cache = g_build_filename (home, "cache", NULL);
+
+  env = g_environ_setenv (env, "GSK_RENDERER", renderer, TRUE);
+  /* The test environment turns GL off for the cairo runs of the suite. */
+  env = g_environ_unsetenv (env, "GDK_DEBUG");
+  env = g_environ_setenv (env, "LD_PRELOAD", hook, TRUE);
+  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config, TRUE);
+  env = g_environ_setenv (env, "XDG_DATA_HOME", data, TRUE);
+  env = g_environ_setenv (env, "XDG_CACHE_HOME", cache, TRUE);
+  return env;
+}
+
+/* Reads the child's stdout until it closes, looking for the hook's line. */
+static gint64
+read_first_frame (int fd)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () + (gint64) DEADLINE_MS * 1000;
+  const char *line;
+
+  for (;;)
+    {
+      struct pollfd p = { fd, POLLIN, 0 };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+      char buf[4096];
+      ssize_t n;
+
+      if (left <= 0)
+        return -1;
+      if (poll (&p, 1, (int) left) <= 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return -1;
+        }
+      n = read (fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      g_string_append_len (out, buf, n);
+    }
+  line = strstr (out->str, "bench-startup first-frame ");
+  if (line == NULL)
+    return -1;
+  return g_ascii_strtoll (line + strlen ("bench-startup first-frame "), NULL, 10);
+}
+
+static gboolean
+start_once (const char  *program,
+            char       **env,
+            Start       *out,
+            GError     **error)
+{
+  char *argv[] = { (char *) program, NULL };
+  struct rusage usage;
+  GPid pid;
+  int out_fd = -1;
+  int status = 0;
+  gint64 started, painted;
+
+  started = g_get_monotonic_time ();
+  if (!g_spawn_async_with_pipes (NULL, argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                 &pid, NULL, &out_fd, NULL, error))
+    return FALSE;
+  painted = read_first_frame (out_fd);
+  close (out_fd);
+  if (painted < 0)
+    kill (pid, SIGKILL);
+  while (wait4 (pid, &status, 0, &usage) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+
+  if (painted < 0)
+    {
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+                   "%s printed no first frame within %d s (is there a display?)", program, DEADLINE_MS / 1000);
+      return FALSE;
+    }
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+                   "%s did not exit cleanly after its first frame (wait status %d)", program, status);
+      return FALSE;
+    }
+  out->ms = (double) (painted - started) / 1000.0;
+  out->rss_mib = (double) usage.ru_maxrss / 1024.0;
+  out->cpu_ms = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0
+                + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
+  return TRUE;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+  if (values->len % 2 == 1)
+    return g_array_index (values, double, values->len / 2);
+  return (g_array_index (values, double, values->len / 2 - 1) + g_array_index (values, double, values->len / 2)) / 2.0;
+}
+
+static gboolean
+bench_renderer (const char  *renderer,
+                const char  *window,
+                const char  *bare,
+                const char  *hook,
+                const char  *home,
+                guint        runs,
+                GError     **error)
+{
+  g_auto(GStrv) env = child_env (renderer, hook, home);
+  const char *programs[2] = { window, bare };
+  GArray *ms[2], *rss[2], *cpu[2];
+  double m_ms[2], m_rss[2], m_cpu[2];
+  gboolean ok = TRUE;
+  Start s;
+
+  for (guint p = 0; p < 2; p++)
+    {
+      ms[p] = g_array_new (FALSE, FALSE, sizeof (double));
+      rss[p] = g_array_new (FALSE, FALSE, sizeof (double));
+      cpu[p] = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+
+  /* One start of each to warm the page cache, the fonts and the shaders. */
+  for (guint p = 0; p < 2 && ok; p++)
+    ok = start_once (programs[p], env, &s, error);
+
+  for (guint i = 0; i < runs && ok; i++)
+    for (guint p = 0; p < 2 && ok; p++)
+      {
+        ok = start_once (programs[p], env, &s, error);
+        g_array_append_val (ms[p], s.ms);
+        g_array_append_val (rss[p], s.rss_mib);
+        g_array_append_val (cpu[p], s.cpu_ms);
+      }
+
+  for (guint p = 0; p < 2; p++)
+    {
+      m_ms[p] = ok ? median (ms[p]) : 0;
+      m_rss[p] = ok ? median (rss[p]) : 0;
+      m_cpu[p] = ok ? median (cpu[p]) : 0;
+      g_array_unref (ms[p]);
+      g_array_unref (rss[p]);
+      g_array_unref (cpu[p]);
+    }
+  if (!ok)
+    return FALSE;
+  g_print ("GSK_RENDERER=%s, %u starts each, alternating:\n", renderer, runs);
+  g_print ("  headroom window:           %7.1f ms to the first frame, peak RSS %6.1f MiB, CPU %7.1f ms\n",
+           m_ms[0], m_rss[0], m_cpu[0]);
+  g_print ("  bare AdwApplicationWindow: %7.1f ms to the first frame, peak RSS %6.1f MiB, CPU %7.1f ms\n",
+           m_ms[1], m_rss[1], m_cpu[1]);
+  g_print ("  ratio (window / bare): time %.2f, RSS %.2f (aim: at most 1.3 each); CPU %.2f\n",
+           m_ms[0] / m_ms[1], m_rss[0] / m_rss[1], m_cpu[0] / m_cpu[1]);
+  return TRUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const char * const renderers[] = { "gl", "cairo" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = NULL;
+  const char *runs_env = g_getenv ("BENCH_STARTUP_RUNS");
+  guint64 runs = DEFAULT_RUNS;
+
+  if (argc != 4)
+    {
+      g_printerr ("usage: %s HEADROOM BARE-PROGRAM HOOK-MODULE\n", argv[0]);
+      return 2;
+    }
+  if (runs_env != NULL && (!g_ascii_string_to_unsigned (runs_env, 10, 1, 100, &runs, &error)))
+    {
+      g_printerr ("BENCH_STARTUP_RUNS: %s (give 1 to 100)\n", error->message);
+      return 2;
+    }
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_printerr ("bench-startup needs a display: run it with bash build-aux/test --benchmark bench-startup\n");
+      return 77;
+    }
+
+  home = g_dir_make_tmp ("bench-startup-XXXXXX", &error);
+  if (home == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (renderers); r++)
+    if (!bench_renderer (renderers[r], argv[1], argv[2], argv[3], home, (guint) runs, &error))
+      {
+        g_printerr ("bench-startup: %s\n", error->message);
+        return 1;
+      }
+  return 0;
+}
