@@ -1022,6 +1022,43 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (terms, 1), "bytes"), ==, 469762048);
 }
 
+/* Multi-head latent attention (DeepSeek-V3's shape, as convert_hf_to_gguf.py
+ * writes deepseek2: head_count_kv 1, key_length 576 = kv_lora_rank 512 +
+ * qk_rope_head_dim 64, value_length 512): llama.cpp caches the one latent
+ * and no V (src/llama-kv-cache.cpp, has_v = !is_mla), so a token costs
+ * 61 x 576 elements, not 61 x (576 + 512). */
+static void
+test_mla_latent (void)
+{
+  g_autoptr(HrModelSpec) spec = hr_model_spec_new ("deepseek-v3");
+  HrRuntimePrediction p;
+  const HrRuntimeTerm *kv;
+
+  spec->architecture = g_strdup ("deepseek2");
+  spec->parameters = G_GUINT64_CONSTANT (671026529280);
+  spec->file_bytes = G_GUINT64_CONSTANT (404430186912);
+  spec->precision = g_strdup ("q4_K_M");
+  spec->layers = 61;
+  spec->heads = 128;
+  spec->kv_heads = 1;
+  spec->key_length = 576;
+  spec->value_length = 512;
+  spec->kv_latent = TRUE;
+  spec->embedding_length = 7168;
+  spec->feed_forward_length = 18432;
+  spec->context_length = 163840;
+  spec->vocab_size = 129280;
+
+  g_assert_cmpuint (hr_model_spec_kv_elements_per_token (spec), ==, 61 * 576);
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 70272);
+
+  predict (spec, HR_RUNTIME_ERA_OLLAMA_0_30, 4096, 1, &p);
+  /* 61 x 576 x 4,096 cells x 2 bytes. */
+  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 287834112);
+  kv = hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_KV_CACHE);
+  g_assert_nonnull (strstr (kv->formula, "61 layers x 1 KV head x 576 latent elements"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1049,6 +1086,7 @@ main (int   argc,
   g_test_add_func ("/runtime/skip-text", test_skip_text);
   g_test_add_func ("/runtime/errors", test_errors);
   g_test_add_func ("/runtime/json", test_json);
+  g_test_add_func ("/runtime/mla-latent", test_mla_latent);
 
   return g_test_run ();
 }

@@ -164,20 +164,12 @@ hr_memory_effective_bits (guint64 file_bytes,
   return (double) file_bytes * 8.0 / (double) parameters;
 }
 
-/* Elements of K and V per token over all layers:
- * sum over layers of KV heads x (key length + value length). */
+/* Elements of K and V per token over all layers (hr_model_spec_kv_elements_per_token():
+ * per layer KV heads x (key length + value length), or one latent under MLA). */
 static guint64
 kv_elements_per_token (const HrModelSpec *spec)
 {
-  guint64 per_layer_dims = (guint64) spec->key_length + spec->value_length;
-  guint64 total = 0;
-
-  if (spec->layer_kv_heads == NULL)
-    return (guint64) spec->layers * spec->kv_heads * per_layer_dims;
-
-  for (guint i = 0; i < spec->layers; i++)
-    total += (guint64) hr_model_spec_layer_kv_heads (spec, i) * per_layer_dims;
-  return total;
+  return hr_model_spec_kv_elements_per_token (spec);
 }
 
 static guint64

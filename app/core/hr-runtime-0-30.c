@@ -161,7 +161,11 @@ layout_0_30 (Ctx    *ctx,
   const HrModelSpec *spec = ctx->spec;
   HrRuntimePrediction *out = ctx->out;
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : 512;
-  guint64 dims = (guint64) spec->key_length + spec->value_length;
+  /* Under multi-head latent attention llama.cpp caches one latent of
+   * key_length (kv_lora_rank + rope dims) per KV head and no V at all
+   * (src/llama-kv-cache.cpp: has_v = !is_mla). */
+  guint64 dims = spec->kv_latent ? (guint64) spec->key_length
+                                 : (guint64) spec->key_length + spec->value_length;
   guint64 n_ctx;
 
   memset (l, 0, sizeof *l);
@@ -278,7 +282,12 @@ kv_formula_0_30 (Ctx           *ctx,
 {
   const HrModelSpec *spec = ctx->spec;
 
-  if (l->mixed_heads)
+  if (spec->kv_latent)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u layers x %u KV head x %u latent elements (multi-head latent attention: no V cache) x %s cells x %s bytes = %s bytes"),
+                spec->layers, l->n_sliding > 0 ? l->kvh_sliding : l->kvh_global, spec->key_length,
+                rt_count (&ctx->counts, l->n_sliding > 0 ? l->cells_swa : l->cells), elem, rt_count (&ctx->counts, kv_bytes));
+  else if (l->mixed_heads)
     g_snprintf (term->formula, sizeof term->formula,
                 _("sum over layers of KV heads x (%u + %u) x cells x %s bytes; global layers %s cells, sliding layers %s cells = %s bytes"),
                 spec->key_length, spec->value_length, elem,
