@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "hr-catalog.h"
+#include "hr-catalog-private.h"
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-json-private.h"
 #include "hr-precision.h"
 #include "hr-units.h"
 
-#define CATALOG_VERSION 1
 #define MAX_ENTRIES     1000000
 #define MAX_U32_FIELD   G_GUINT64_CONSTANT (4294967295)
 #define MAX_BYTES       G_GUINT64_CONSTANT (1000000000000000) /* 1 PB */
@@ -119,12 +119,12 @@ hr_file_save_atomic (const char  *path,
 
 /* The user's copies win: an entry whose key (the string at @key_offset)
  * matches a built-in one replaces it in place; new ones are appended. */
-static void
-merge_by_key (GPtrArray      *into,
-              GPtrArray      *overrides,
-              glong           key_offset,
-              GBoxedCopyFunc  copy,
-              GDestroyNotify  free_entry)
+void
+_hr_catalog_merge_by_key (GPtrArray      *into,
+                          GPtrArray      *overrides,
+                          glong           key_offset,
+                          GBoxedCopyFunc  copy,
+                          GDestroyNotify  free_entry)
 {
   for (guint i = 0; i < overrides->len; i++)
     {
@@ -147,11 +147,11 @@ merge_by_key (GPtrArray      *into,
 /* ---------------------------------------------------------------------- */
 /* Shared reading                                                         */
 
-static gboolean
-load_file_contents (const char  *path,
-                    char       **out_data,
-                    gsize       *out_length,
-                    GError     **error)
+gboolean
+_hr_catalog_load_file_contents (const char  *path,
+                                char       **out_data,
+                                gsize       *out_length,
+                                GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
 
@@ -178,7 +178,7 @@ get_top_array (HrJsonDoc   *doc,
   JsonObject *object;
   JsonNode *node;
   g_autofree char *problem = NULL;
-  guint32 version = CATALOG_VERSION;
+  guint32 version = HR_CATALOG_FILE_VERSION;
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -194,11 +194,11 @@ get_top_array (HrJsonDoc   *doc,
                    display_name, _hr_json_doc_member_line (doc, object, "version"), problem);
       return NULL;
     }
-  if (version != CATALOG_VERSION)
+  if (version != HR_CATALOG_FILE_VERSION)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
                    _("%s: line %u: version %u is not one this Headroom reads (it reads version %d)"),
-                   display_name, _hr_json_doc_member_line (doc, object, "version"), version, CATALOG_VERSION);
+                   display_name, _hr_json_doc_member_line (doc, object, "version"), version, HR_CATALOG_FILE_VERSION);
       return NULL;
     }
 
@@ -219,16 +219,16 @@ get_top_array (HrJsonDoc   *doc,
 }
 
 /* "catalog.json: line 12: entry 3 (\"llama3.2:3b\"): field ..." */
-static void
-set_entry_error (GError     **error,
-                 HrJsonDoc   *doc,
-                 const char  *display_name,
-                 JsonArray   *array,
-                 guint        index,
-                 JsonObject  *object,
-                 const char  *field,
-                 const char  *name,
-                 const char  *problem)
+void
+_hr_catalog_set_entry_error (GError     **error,
+                             HrJsonDoc   *doc,
+                             const char  *display_name,
+                             JsonArray   *array,
+                             guint        index,
+                             JsonObject  *object,
+                             const char  *field,
+                             const char  *name,
+                             const char  *problem)
 {
   guint line = 0;
 
@@ -246,8 +246,8 @@ set_entry_error (GError     **error,
 }
 
 /* Which field a validate message is about: the first quoted word. */
-static char *
-field_of_problem (const char *problem)
+char *
+_hr_catalog_field_of_problem (const char *problem)
 {
   const char *start = strchr (problem, '"');
   const char *end;
@@ -332,13 +332,13 @@ spec_from_object (HrJsonDoc   *doc,
 
   if (!JSON_NODE_HOLDS_OBJECT (element))
     {
-      set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
       return NULL;
     }
   object = json_node_get_object (element);
 
 #define READ(expr, member) \
-  G_STMT_START { if (!(expr)) { set_entry_error (error, doc, display_name, array, index, object, member, spec->name, problem); return NULL; } } G_STMT_END
+  G_STMT_START { if (!(expr)) { _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, member, spec->name, problem); return NULL; } } G_STMT_END
 
   READ (_hr_json_get_string (object, "name", TRUE, &spec->name, &problem), "name");
   READ (_hr_json_get_string (object, "architecture", FALSE, &spec->architecture, &problem), "architecture");
@@ -367,7 +367,7 @@ spec_from_object (HrJsonDoc   *doc,
   if (spec->key_length == 0 && spec->value_length == 0 && head_dim == 0)
     {
       problem = g_strdup (_("field \"head_dim\" (or \"key_length\" and \"value_length\") is missing"));
-      set_entry_error (error, doc, display_name, array, index, object, "head_dim", spec->name, problem);
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "head_dim", spec->name, problem);
       return NULL;
     }
 
@@ -387,14 +387,14 @@ spec_from_object (HrJsonDoc   *doc,
   else if (sources != NULL && !JSON_NODE_HOLDS_NULL (sources))
     {
       problem = g_strdup (_("field \"sources\" must be an object of field names to texts"));
-      set_entry_error (error, doc, display_name, array, index, object, "sources", spec->name, problem);
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "sources", spec->name, problem);
       return NULL;
     }
 
   if (spec->layer_kv_heads != NULL && spec->layer_kv_heads->len != spec->layers)
     {
       problem = g_strdup_printf (_("field \"layer_kv_heads\" has %u values for %u layers"), spec->layer_kv_heads->len, spec->layers);
-      set_entry_error (error, doc, display_name, array, index, object, "layer_kv_heads", spec->name, problem);
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "layer_kv_heads", spec->name, problem);
       return NULL;
     }
 
@@ -403,8 +403,8 @@ spec_from_object (HrJsonDoc   *doc,
 
     if (!hr_model_spec_validate (spec, &invalid))
       {
-        field = field_of_problem (invalid->message);
-        set_entry_error (error, doc, display_name, array, index, object, field, spec->name, invalid->message);
+        field = _hr_catalog_field_of_problem (invalid->message);
+        _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, field, spec->name, invalid->message);
         return NULL;
       }
   }
@@ -415,25 +415,13 @@ spec_from_object (HrJsonDoc   *doc,
 
 /* The two files of entries, `{"version": 1, "models"|"boards": [...]}`:
  * each entry read by its kind, its key unique. */
-typedef struct {
-  const char *member;     /* the top-level array */
-  const char *key_field;  /* the field that must be unique */
-  const char *twice;      /* the message for a repeated key, untranslated */
-  gpointer  (*from_object) (HrJsonDoc   *doc,
-                            const char  *display_name,
-                            JsonArray   *array,
-                            guint        index,
-                            GError     **error);
-  const char *(*key_of) (gconstpointer entry);
-  GDestroyNotify free_entry;
-} EntryKind;
 
-static GPtrArray *
-load_entries (const char      *data,
-              gssize           length,
-              const char      *display_name,
-              const EntryKind *kind,
-              GError         **error)
+GPtrArray *
+_hr_catalog_load_entries (const char      *data,
+                          gssize           length,
+                          const char      *display_name,
+                          const HrCatalogEntryKind *kind,
+                          GError         **error)
 {
   g_autoptr(HrJsonDoc) doc = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -462,7 +450,7 @@ load_entries (const char      *data,
         {
           g_autofree char *problem = g_strdup_printf (_(kind->twice), key);
 
-          set_entry_error (error, doc, display_name, array, i,
+          _hr_catalog_set_entry_error (error, doc, display_name, array, i,
                            json_node_get_object (json_array_get_element (array, i)), kind->key_field, key, problem);
           kind->free_entry (entry);
           return NULL;
@@ -489,7 +477,7 @@ spec_key (gconstpointer entry)
   return ((const HrModelSpec *) entry)->name;
 }
 
-static const EntryKind catalog_entries = {
+static const HrCatalogEntryKind catalog_entries = {
   "models", "name", N_("the name \"%s\" appears twice"),
   spec_entry, spec_key, (GDestroyNotify) hr_model_spec_free,
 };
@@ -520,7 +508,7 @@ hr_catalog_load_data (const char  *data,
                       const char  *display_name,
                       GError     **error)
 {
-  return load_entries (data, length, display_name, &catalog_entries, error);
+  return _hr_catalog_load_entries (data, length, display_name, &catalog_entries, error);
 }
 
 /**
@@ -541,16 +529,16 @@ hr_catalog_load_file (const char  *path,
   g_autofree char *data = NULL;
   gsize length;
 
-  if (!load_file_contents (path, &data, &length, error))
+  if (!_hr_catalog_load_file_contents (path, &data, &length, error))
     return NULL;
   return hr_catalog_load_data (data, length, path, error);
 }
 
-static void
-add_u64 (JsonBuilder *builder,
-         const char  *member,
-         guint64      value,
-         gboolean     always)
+void
+_hr_catalog_add_u64 (JsonBuilder *builder,
+                     const char  *member,
+                     guint64      value,
+                     gboolean     always)
 {
   if (value == 0 && !always)
     return;
@@ -558,10 +546,10 @@ add_u64 (JsonBuilder *builder,
   json_builder_add_int_value (builder, (gint64) MIN (value, (guint64) G_MAXINT64));
 }
 
-static void
-add_string (JsonBuilder *builder,
-            const char  *member,
-            const char  *value)
+void
+_hr_catalog_add_string (JsonBuilder *builder,
+                        const char  *member,
+                        const char  *value)
 {
   if (value == NULL)
     return;
@@ -606,7 +594,7 @@ hr_catalog_to_data (GPtrArray *specs,
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, CATALOG_VERSION);
+  json_builder_add_int_value (builder, HR_CATALOG_FILE_VERSION);
   json_builder_set_member_name (builder, "models");
   json_builder_begin_array (builder);
   for (guint i = 0; i < specs->len; i++)
@@ -614,23 +602,23 @@ hr_catalog_to_data (GPtrArray *specs,
       const HrModelSpec *spec = g_ptr_array_index (specs, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "name", spec->name);
-      add_string (builder, "architecture", spec->architecture);
-      add_u64 (builder, "parameters", spec->parameters, TRUE);
-      add_string (builder, "precision", spec->precision);
-      add_u64 (builder, "file_bytes", spec->file_bytes, FALSE);
-      add_u64 (builder, "layers", spec->layers, TRUE);
-      add_u64 (builder, "heads", spec->heads, FALSE);
-      add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
-      add_u64 (builder, "key_length", spec->key_length, TRUE);
-      add_u64 (builder, "value_length", spec->value_length, TRUE);
-      add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
-      add_u64 (builder, "feed_forward_length", spec->feed_forward_length, FALSE);
-      add_u64 (builder, "context_length", spec->context_length, FALSE);
-      add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
-      add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);
-      add_u64 (builder, "expert_count", spec->expert_count, FALSE);
-      add_u64 (builder, "expert_used_count", spec->expert_used_count, FALSE);
+      _hr_catalog_add_string (builder, "name", spec->name);
+      _hr_catalog_add_string (builder, "architecture", spec->architecture);
+      _hr_catalog_add_u64 (builder, "parameters", spec->parameters, TRUE);
+      _hr_catalog_add_string (builder, "precision", spec->precision);
+      _hr_catalog_add_u64 (builder, "file_bytes", spec->file_bytes, FALSE);
+      _hr_catalog_add_u64 (builder, "layers", spec->layers, TRUE);
+      _hr_catalog_add_u64 (builder, "heads", spec->heads, FALSE);
+      _hr_catalog_add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
+      _hr_catalog_add_u64 (builder, "key_length", spec->key_length, TRUE);
+      _hr_catalog_add_u64 (builder, "value_length", spec->value_length, TRUE);
+      _hr_catalog_add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
+      _hr_catalog_add_u64 (builder, "feed_forward_length", spec->feed_forward_length, FALSE);
+      _hr_catalog_add_u64 (builder, "context_length", spec->context_length, FALSE);
+      _hr_catalog_add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
+      _hr_catalog_add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);
+      _hr_catalog_add_u64 (builder, "expert_count", spec->expert_count, FALSE);
+      _hr_catalog_add_u64 (builder, "expert_used_count", spec->expert_used_count, FALSE);
       if (spec->tied_embeddings)
         {
           json_builder_set_member_name (builder, "tied_embeddings");
@@ -638,12 +626,12 @@ hr_catalog_to_data (GPtrArray *specs,
         }
       add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
       add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
-      add_string (builder, "origin", spec->origin);
+      _hr_catalog_add_string (builder, "origin", spec->origin);
 
       json_builder_set_member_name (builder, "sources");
       json_builder_begin_object (builder);
       for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
-        add_string (builder, hr_spec_field_name (f), spec->sources[f]);
+        _hr_catalog_add_string (builder, hr_spec_field_name (f), spec->sources[f]);
       json_builder_end_object (builder);
 
       json_builder_end_object (builder);
@@ -708,7 +696,7 @@ void
 hr_catalog_merge (GPtrArray *into,
                   GPtrArray *overrides)
 {
-  merge_by_key (into, overrides, G_STRUCT_OFFSET (HrModelSpec, name),
+  _hr_catalog_merge_by_key (into, overrides, G_STRUCT_OFFSET (HrModelSpec, name),
                 (GBoxedCopyFunc) hr_model_spec_copy, (GDestroyNotify) hr_model_spec_free);
 }
 
@@ -732,281 +720,3 @@ hr_catalog_find (GPtrArray  *specs,
   return NULL;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Boards                                                                 */
-
-static HrBoard *
-board_from_object (HrJsonDoc   *doc,
-                   const char  *display_name,
-                   JsonArray   *array,
-                   guint        index,
-                   GError     **error)
-{
-  JsonNode *element = json_array_get_element (array, index);
-  JsonObject *object;
-  JsonNode *turn;
-  g_autoptr(HrBoard) board = hr_board_new (NULL, NULL);
-  g_autofree char *problem = NULL;
-  double bandwidth_gb_s = 0.0;
-
-  if (!JSON_NODE_HOLDS_OBJECT (element))
-    {
-      set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
-      return NULL;
-    }
-  object = json_node_get_object (element);
-
-#define READ(obj, expr, member) \
-  G_STMT_START { if (!(expr)) { set_entry_error (error, doc, display_name, array, index, obj, member, board->id, problem); return NULL; } } G_STMT_END
-
-  READ (object, _hr_json_get_string (object, "id", TRUE, &board->id, &problem), "id");
-  READ (object, _hr_json_get_string (object, "name", TRUE, &board->name, &problem), "name");
-  READ (object, _hr_json_get_u64 (object, "pool_bytes", TRUE, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
-  READ (object, _hr_json_get_u64 (object, "resident_bytes", TRUE, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
-  READ (object, _hr_json_get_u64 (object, "reserve_bytes", TRUE, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
-  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", TRUE, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
-  board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
-  READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
-  READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
-  {
-    g_autofree char *backend = NULL;
-    double host_bandwidth_gb_s = 0.0;
-
-    READ (object, _hr_json_get_string (object, "backend", FALSE, &backend, &problem), "backend");
-    if (backend != NULL && !hr_board_backend_from_string (backend, &board->backend))
-      {
-        problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
-        READ (object, FALSE, "backend");
-      }
-    READ (object, _hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, &problem), "host_pool_bytes");
-    READ (object, _hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, &problem), "host_resident_bytes");
-    READ (object, _hr_json_get_u64 (object, "host_reserve_bytes", FALSE, G_MAXUINT64, &board->host_reserve_bytes, &problem), "host_reserve_bytes");
-    READ (object, _hr_json_get_double (object, "host_bandwidth_gb_s", FALSE, &host_bandwidth_gb_s, &problem), "host_bandwidth_gb_s");
-    board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
-  }
-
-  turn = json_object_get_member (object, "turn_budget");
-  if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn))
-    {
-      JsonObject *t = json_node_get_object (turn);
-
-      READ (t, _hr_json_get_u32 (t, "reply_tokens", FALSE, 1000000, &board->reply_tokens, &problem), "reply_tokens");
-      READ (t, _hr_json_get_u32 (t, "stage_ceiling_ms", FALSE, 86400000, &board->stage_ceiling_ms, &problem), "stage_ceiling_ms");
-      READ (t, _hr_json_get_u32 (t, "prefill_allowance_ms", FALSE, 86400000, &board->prefill_allowance_ms, &problem), "prefill_allowance_ms");
-    }
-  else if (turn != NULL && !JSON_NODE_HOLDS_NULL (turn))
-    {
-      problem = g_strdup (_("field \"turn_budget\" must be an object"));
-      set_entry_error (error, doc, display_name, array, index, object, "turn_budget", board->id, problem);
-      return NULL;
-    }
-#undef READ
-
-  {
-    g_autoptr(GError) invalid = NULL;
-
-    if (!hr_board_validate (board, &invalid))
-      {
-        g_autofree char *field = field_of_problem (invalid->message);
-        JsonObject *where = object;
-
-        if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn) && field != NULL &&
-            json_object_has_member (json_node_get_object (turn), field))
-          where = json_node_get_object (turn);
-        set_entry_error (error, doc, display_name, array, index, where, field, board->id, invalid->message);
-        return NULL;
-      }
-  }
-
-  return g_steal_pointer (&board);
-}
-
-static gpointer
-board_entry (HrJsonDoc   *doc,
-             const char  *display_name,
-             JsonArray   *array,
-             guint        index,
-             GError     **error)
-{
-  return board_from_object (doc, display_name, array, index, error);
-}
-
-static const char *
-board_key (gconstpointer entry)
-{
-  return ((const HrBoard *) entry)->id;
-}
-
-static const EntryKind board_entries = {
-  "boards", "id", N_("the id \"%s\" appears twice"),
-  board_entry, board_key, (GDestroyNotify) hr_board_free,
-};
-
-/**
- * hr_boards_load_data:
- * @data: the JSON text of a boards file (see data/boards.json)
- * @length: bytes, or -1 when NUL-terminated
- * @display_name: the file's name, for messages
- * @error: return location for a #GError
- *
- * Parses `{"version": 1, "boards": [...]}`: id, name, pool_bytes,
- * resident_bytes, reserve_bytes (bytes) and bandwidth_gb_s (decimal GB/s)
- * required; unified, turn_budget and source optional; backend ("cuda",
- * the default, "metal" or "cpu") and a discrete board's host memory
- * (host_pool_bytes, host_resident_bytes, host_reserve_bytes,
- * host_bandwidth_gb_s; 0 = not known) optional. Each board is
- * validated (hr_board_validate()); ids must be unique.
- *
- * Returns: (transfer full) (element-type HrBoard): the boards, or %NULL with
- *   an %HR_CORE_ERROR naming the file, the line, the entry and the field.
- */
-GPtrArray *
-hr_boards_load_data (const char  *data,
-                     gssize       length,
-                     const char  *display_name,
-                     GError     **error)
-{
-  return load_entries (data, length, display_name, &board_entries, error);
-}
-
-/**
- * hr_boards_load_file:
- * @path: a boards JSON file
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type HrBoard): see hr_boards_load_data();
- *   %HR_CORE_ERROR_NOT_FOUND when the file does not exist.
- */
-GPtrArray *
-hr_boards_load_file (const char  *path,
-                     GError     **error)
-{
-  g_autofree char *data = NULL;
-  gsize length;
-
-  if (!load_file_contents (path, &data, &length, error))
-    return NULL;
-  return hr_boards_load_data (data, length, path, error);
-}
-
-/**
- * hr_boards_save_file:
- * @boards: (element-type HrBoard): the boards
- * @path: the file to write
- * @error: return location for a #GError
- *
- * Validates every board and saves atomically; on any failure the file on
- * disk is untouched.
- *
- * Returns: %TRUE on success; %HR_CORE_ERROR_INVALID_DATA or a #G_FILE_ERROR.
- */
-gboolean
-hr_boards_save_file (GPtrArray   *boards,
-                     const char  *path,
-                     GError     **error)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, CATALOG_VERSION);
-  json_builder_set_member_name (builder, "boards");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < boards->len; i++)
-    {
-      const HrBoard *board = g_ptr_array_index (boards, i);
-      g_autoptr(GError) invalid = NULL;
-
-      if (!hr_board_validate (board, &invalid))
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("not saving %s: board \"%s\": %s"), path,
-                       board->id ? board->id : "", invalid->message);
-          return FALSE;
-        }
-
-      json_builder_begin_object (builder);
-      add_string (builder, "id", board->id);
-      add_string (builder, "name", board->name);
-      add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
-      add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
-      add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
-      json_builder_set_member_name (builder, "bandwidth_gb_s");
-      json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
-      json_builder_set_member_name (builder, "unified");
-      json_builder_add_boolean_value (builder, board->unified);
-      json_builder_set_member_name (builder, "turn_budget");
-      json_builder_begin_object (builder);
-      add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
-      add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
-      add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
-      json_builder_end_object (builder);
-      add_string (builder, "source", board->source);
-      add_string (builder, "backend", hr_board_backend_to_string (board->backend));
-      if (board->host_pool_bytes > 0)
-        {
-          add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
-          add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
-          add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
-          json_builder_set_member_name (builder, "host_bandwidth_gb_s");
-          json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  data = json_generator_to_data (generator, &length);
-  return hr_file_save_atomic (path, data, length, error);
-}
-
-/**
- * hr_boards_merge:
- * @into: (element-type HrBoard): the built-in boards, changed in place
- * @overrides: (element-type HrBoard): the user's boards
- *
- * The user's copies win by id; new boards are appended.
- */
-void
-hr_boards_merge (GPtrArray *into,
-                 GPtrArray *overrides)
-{
-  merge_by_key (into, overrides, G_STRUCT_OFFSET (HrBoard, id),
-                (GBoxedCopyFunc) hr_board_copy, (GDestroyNotify) hr_board_free);
-}
-
-/**
- * hr_boards_find:
- * @boards: (element-type HrBoard): the boards
- * @id_or_name: an id ("jetson-orin-nano-super") or a name (case-insensitive)
- *
- * Returns: (nullable) (transfer none): the board, or %NULL.
- */
-HrBoard *
-hr_boards_find (GPtrArray  *boards,
-                const char *id_or_name)
-{
-  if (id_or_name == NULL)
-    return NULL;
-  for (guint i = 0; i < boards->len; i++)
-    {
-      HrBoard *board = g_ptr_array_index (boards, i);
-      if (g_strcmp0 (board->id, id_or_name) == 0)
-        return board;
-    }
-  for (guint i = 0; i < boards->len; i++)
-    {
-      HrBoard *board = g_ptr_array_index (boards, i);
-      if (board->name != NULL && g_ascii_strcasecmp (board->name, id_or_name) == 0)
-        return board;
-    }
-  return NULL;
-}

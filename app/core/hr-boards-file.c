@@ -1,0 +1,300 @@
+/* hr-boards-file.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * boards.json: reading, saving and merging the boards, through the entry
+ * loader the catalog uses (hr-catalog-private.h).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-board.h"
+#include "hr-catalog.h"
+#include "hr-catalog-private.h"
+#include "hr-error.h"
+#include "hr-json.h"
+#include "hr-units.h"
+
+#define MAX_U32_FIELD   G_GUINT64_CONSTANT (4294967295)
+#define MAX_BYTES       G_GUINT64_CONSTANT (1000000000000000) /* 1 PB */
+
+/* ---------------------------------------------------------------------- */
+/* Boards                                                                 */
+
+static HrBoard *
+board_from_object (HrJsonDoc   *doc,
+                   const char  *display_name,
+                   JsonArray   *array,
+                   guint        index,
+                   GError     **error)
+{
+  JsonNode *element = json_array_get_element (array, index);
+  JsonObject *object;
+  JsonNode *turn;
+  g_autoptr(HrBoard) board = hr_board_new (NULL, NULL);
+  g_autofree char *problem = NULL;
+  double bandwidth_gb_s = 0.0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
+      return NULL;
+    }
+  object = json_node_get_object (element);
+
+#define READ(obj, expr, member) \
+  G_STMT_START { if (!(expr)) { _hr_catalog_set_entry_error (error, doc, display_name, array, index, obj, member, board->id, problem); return NULL; } } G_STMT_END
+
+  READ (object, _hr_json_get_string (object, "id", TRUE, &board->id, &problem), "id");
+  READ (object, _hr_json_get_string (object, "name", TRUE, &board->name, &problem), "name");
+  READ (object, _hr_json_get_u64 (object, "pool_bytes", TRUE, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
+  READ (object, _hr_json_get_u64 (object, "resident_bytes", TRUE, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
+  READ (object, _hr_json_get_u64 (object, "reserve_bytes", TRUE, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
+  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", TRUE, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
+  board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+  READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
+  READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
+  {
+    g_autofree char *backend = NULL;
+    double host_bandwidth_gb_s = 0.0;
+
+    READ (object, _hr_json_get_string (object, "backend", FALSE, &backend, &problem), "backend");
+    if (backend != NULL && !hr_board_backend_from_string (backend, &board->backend))
+      {
+        problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
+        READ (object, FALSE, "backend");
+      }
+    READ (object, _hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, &problem), "host_pool_bytes");
+    READ (object, _hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, &problem), "host_resident_bytes");
+    READ (object, _hr_json_get_u64 (object, "host_reserve_bytes", FALSE, G_MAXUINT64, &board->host_reserve_bytes, &problem), "host_reserve_bytes");
+    READ (object, _hr_json_get_double (object, "host_bandwidth_gb_s", FALSE, &host_bandwidth_gb_s, &problem), "host_bandwidth_gb_s");
+    board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
+  }
+
+  turn = json_object_get_member (object, "turn_budget");
+  if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn))
+    {
+      JsonObject *t = json_node_get_object (turn);
+
+      READ (t, _hr_json_get_u32 (t, "reply_tokens", FALSE, 1000000, &board->reply_tokens, &problem), "reply_tokens");
+      READ (t, _hr_json_get_u32 (t, "stage_ceiling_ms", FALSE, 86400000, &board->stage_ceiling_ms, &problem), "stage_ceiling_ms");
+      READ (t, _hr_json_get_u32 (t, "prefill_allowance_ms", FALSE, 86400000, &board->prefill_allowance_ms, &problem), "prefill_allowance_ms");
+    }
+  else if (turn != NULL && !JSON_NODE_HOLDS_NULL (turn))
+    {
+      problem = g_strdup (_("field \"turn_budget\" must be an object"));
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "turn_budget", board->id, problem);
+      return NULL;
+    }
+#undef READ
+
+  {
+    g_autoptr(GError) invalid = NULL;
+
+    if (!hr_board_validate (board, &invalid))
+      {
+        g_autofree char *field = _hr_catalog_field_of_problem (invalid->message);
+        JsonObject *where = object;
+
+        if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn) && field != NULL &&
+            json_object_has_member (json_node_get_object (turn), field))
+          where = json_node_get_object (turn);
+        _hr_catalog_set_entry_error (error, doc, display_name, array, index, where, field, board->id, invalid->message);
+        return NULL;
+      }
+  }
+
+  return g_steal_pointer (&board);
+}
+
+static gpointer
+board_entry (HrJsonDoc   *doc,
+             const char  *display_name,
+             JsonArray   *array,
+             guint        index,
+             GError     **error)
+{
+  return board_from_object (doc, display_name, array, index, error);
+}
+
+static const char *
+board_key (gconstpointer entry)
+{
+  return ((const HrBoard *) entry)->id;
+}
+
+static const HrCatalogEntryKind board_entries = {
+  "boards", "id", N_("the id \"%s\" appears twice"),
+  board_entry, board_key, (GDestroyNotify) hr_board_free,
+};
+
+/**
+ * hr_boards_load_data:
+ * @data: the JSON text of a boards file (see data/boards.json)
+ * @length: bytes, or -1 when NUL-terminated
+ * @display_name: the file's name, for messages
+ * @error: return location for a #GError
+ *
+ * Parses `{"version": 1, "boards": [...]}`: id, name, pool_bytes,
+ * resident_bytes, reserve_bytes (bytes) and bandwidth_gb_s (decimal GB/s)
+ * required; unified, turn_budget and source optional; backend ("cuda",
+ * the default, "metal" or "cpu") and a discrete board's host memory
+ * (host_pool_bytes, host_resident_bytes, host_reserve_bytes,
+ * host_bandwidth_gb_s; 0 = not known) optional. Each board is
+ * validated (hr_board_validate()); ids must be unique.
+ *
+ * Returns: (transfer full) (element-type HrBoard): the boards, or %NULL with
+ *   an %HR_CORE_ERROR naming the file, the line, the entry and the field.
+ */
+GPtrArray *
+hr_boards_load_data (const char  *data,
+                     gssize       length,
+                     const char  *display_name,
+                     GError     **error)
+{
+  return _hr_catalog_load_entries (data, length, display_name, &board_entries, error);
+}
+
+/**
+ * hr_boards_load_file:
+ * @path: a boards JSON file
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type HrBoard): see hr_boards_load_data();
+ *   %HR_CORE_ERROR_NOT_FOUND when the file does not exist.
+ */
+GPtrArray *
+hr_boards_load_file (const char  *path,
+                     GError     **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (!_hr_catalog_load_file_contents (path, &data, &length, error))
+    return NULL;
+  return hr_boards_load_data (data, length, path, error);
+}
+
+/**
+ * hr_boards_save_file:
+ * @boards: (element-type HrBoard): the boards
+ * @path: the file to write
+ * @error: return location for a #GError
+ *
+ * Validates every board and saves atomically; on any failure the file on
+ * disk is untouched.
+ *
+ * Returns: %TRUE on success; %HR_CORE_ERROR_INVALID_DATA or a #G_FILE_ERROR.
+ */
+gboolean
+hr_boards_save_file (GPtrArray   *boards,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *data = NULL;
+  gsize length;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, HR_CATALOG_FILE_VERSION);
+  json_builder_set_member_name (builder, "boards");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < boards->len; i++)
+    {
+      const HrBoard *board = g_ptr_array_index (boards, i);
+      g_autoptr(GError) invalid = NULL;
+
+      if (!hr_board_validate (board, &invalid))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("not saving %s: board \"%s\": %s"), path,
+                       board->id ? board->id : "", invalid->message);
+          return FALSE;
+        }
+
+      json_builder_begin_object (builder);
+      _hr_catalog_add_string (builder, "id", board->id);
+      _hr_catalog_add_string (builder, "name", board->name);
+      _hr_catalog_add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
+      json_builder_set_member_name (builder, "bandwidth_gb_s");
+      json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
+      json_builder_set_member_name (builder, "unified");
+      json_builder_add_boolean_value (builder, board->unified);
+      json_builder_set_member_name (builder, "turn_budget");
+      json_builder_begin_object (builder);
+      _hr_catalog_add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
+      _hr_catalog_add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
+      _hr_catalog_add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
+      json_builder_end_object (builder);
+      _hr_catalog_add_string (builder, "source", board->source);
+      _hr_catalog_add_string (builder, "backend", hr_board_backend_to_string (board->backend));
+      if (board->host_pool_bytes > 0)
+        {
+          _hr_catalog_add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
+          _hr_catalog_add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
+          _hr_catalog_add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
+          json_builder_set_member_name (builder, "host_bandwidth_gb_s");
+          json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  data = json_generator_to_data (generator, &length);
+  return hr_file_save_atomic (path, data, length, error);
+}
+
+/**
+ * hr_boards_merge:
+ * @into: (element-type HrBoard): the built-in boards, changed in place
+ * @overrides: (element-type HrBoard): the user's boards
+ *
+ * The user's copies win by id; new boards are appended.
+ */
+void
+hr_boards_merge (GPtrArray *into,
+                 GPtrArray *overrides)
+{
+  _hr_catalog_merge_by_key (into, overrides, G_STRUCT_OFFSET (HrBoard, id),
+                (GBoxedCopyFunc) hr_board_copy, (GDestroyNotify) hr_board_free);
+}
+
+/**
+ * hr_boards_find:
+ * @boards: (element-type HrBoard): the boards
+ * @id_or_name: an id ("jetson-orin-nano-super") or a name (case-insensitive)
+ *
+ * Returns: (nullable) (transfer none): the board, or %NULL.
+ */
+HrBoard *
+hr_boards_find (GPtrArray  *boards,
+                const char *id_or_name)
+{
+  if (id_or_name == NULL)
+    return NULL;
+  for (guint i = 0; i < boards->len; i++)
+    {
+      HrBoard *board = g_ptr_array_index (boards, i);
+      if (g_strcmp0 (board->id, id_or_name) == 0)
+        return board;
+    }
+  for (guint i = 0; i < boards->len; i++)
+    {
+      HrBoard *board = g_ptr_array_index (boards, i);
+      if (board->name != NULL && g_ascii_strcasecmp (board->name, id_or_name) == 0)
+        return board;
+    }
+  return NULL;
+}
