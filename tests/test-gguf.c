@@ -22,6 +22,8 @@
 #include "gguf-writer.h"
 #include "hr-error.h"
 #include "hr-gguf.h"
+#include "hr-gguf-keys.h"
+#include "hr-gguf-report.h"
 #include "hr-memory.h"
 #include "hr-ollama-store.h"
 #include "hr-precision.h"
@@ -1028,6 +1030,18 @@ test_gguf_per_layer (void)
   g_assert_cmpstr (error->message, ==, "llama.block_count should be a non-negative integer; it is a STRING");
   g_clear_error (&error);
 
+  /* one layer past HR_MODEL_SPEC_MAX_LAYERS, the limit /api/show shares */
+  g_byte_array_set_size (w, 0);
+  gw_header (w, 3, 0, 2);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", HR_MODEL_SPEC_MAX_LAYERS + 1);
+  g_clear_pointer (&file, hr_gguf_file_unref);
+  file = parse_ok (w);
+  g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
+  g_assert_cmpstr (error->message, ==, "llama.block_count is 4,097; Headroom accepts at most 4,096 layers");
+  g_clear_error (&error);
+
   g_byte_array_set_size (w, 0);
   gw_header (w, 3, 0, 0);
   g_clear_pointer (&file, hr_gguf_file_unref);
@@ -1884,6 +1898,66 @@ test_cli_gguf_json_and_usage (void)
   g_unlink (path);
 }
 
+/* The split-model loading `headroom-cli gguf` and the File page share, and
+ * the report built on it. */
+static void
+test_gguf_load_model_and_report (void)
+{
+  g_autoptr(GgufWriter) w0 = write_shard (0);
+  g_autoptr(GgufWriter) w1 = write_shard (1);
+  g_autofree char *first = write_temp ("tiny-00001-of-00002.gguf", w0);
+  g_autofree char *second = write_temp ("tiny-00002-of-00002.gguf", w1);
+  g_autofree char *renamed = write_temp ("tiny.gguf", w0);
+  g_autofree char *problem = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(HrGgufReport) report = NULL;
+
+  file = hr_gguf_file_load_model (first, NULL, NULL, &problem, &error);
+  g_assert_no_error (error);
+  g_assert_null (problem);
+  g_assert_cmpuint (hr_gguf_file_get_n_shards (file), ==, 2);
+  g_assert_cmpuint (hr_gguf_file_get_parameters (file), ==, 1280);
+  g_clear_pointer (&file, hr_gguf_file_unref);
+
+  /* a later shard: an error naming the first */
+  g_assert_null (hr_gguf_file_load_model (second, NULL, NULL, &problem, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  expected = g_strdup_printf ("%s is shard 2 of 2 of a split model; the model's metadata is in the first shard: open %s",
+                              second, first);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+
+  /* a first shard not named like one: the first shard alone, and why */
+  file = hr_gguf_file_load_model (renamed, NULL, NULL, &problem, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (problem, ==, "the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found");
+  g_assert_cmpuint (hr_gguf_file_get_n_shards (file), ==, 1);
+  g_clear_pointer (&problem, g_free);
+
+  /* the report: both shards summed, types in hr_ggml_type_list() order */
+  report = hr_gguf_report_build (first, NULL, NULL, "gguf:test", NULL, 4096, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (report->split);
+  g_assert_cmpuint (report->split_count, ==, 2);
+  g_assert_cmpuint (report->n_shards, ==, 2);
+  g_assert_null (report->split_problem);
+  g_assert_cmpuint (report->n_tensors, ==, 2);
+  g_assert_cmpuint (report->types->len, ==, 2);
+  g_assert_cmpstr (g_array_index (report->types, HrGgufReportType, 0).name, ==, "F32");
+  g_assert_cmpuint (g_array_index (report->types, HrGgufReportType, 0).bytes, ==, 1024);
+  g_assert_cmpstr (g_array_index (report->types, HrGgufReportType, 1).name, ==, "Q4_K");
+  g_assert_cmpuint (report->tensor_bytes, ==, 1024 + 576);
+  g_assert_cmpuint (report->context_tokens, ==, 4096);
+  g_assert_cmpuint (report->footprint.total, >=, report->footprint.weights);
+  g_assert_cmpuint (report->budget, ==, 0); /* no board */
+
+  g_unlink (first);
+  g_unlink (second);
+  g_unlink (renamed);
+}
+
 static void
 test_cli_gguf_split (void)
 {
@@ -1951,6 +2025,7 @@ main (int   argc,
   g_test_add_func ("/gguf/sliding", test_gguf_sliding);
   g_test_add_func ("/gguf/split", test_gguf_split);
   g_test_add_func ("/gguf/split-shards", test_gguf_split_shards);
+  g_test_add_func ("/gguf/load-model-and-report", test_gguf_load_model_and_report);
   g_test_add_func ("/gguf/load-file", test_gguf_load_file);
   g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);

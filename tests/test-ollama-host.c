@@ -239,40 +239,6 @@ test_ps_until (void)
   g_free (text);
 }
 
-static void
-test_json_reads (void)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *obj;
-  guint64 v = 0;
-
-  g_assert_true (json_parser_load_from_data (parser,
-    "{\"a\": 5, \"b\": 6.0e9, \"c\": -1, \"d\": 1.5, \"e\": \"x\", \"f\": {\"g\": 1}, \"h\": [1], \"t\": true, \"n\": null}",
-    -1, NULL));
-  obj = json_node_get_object (json_parser_get_root (parser));
-  g_assert_true (hr_ollama_json_u64 (obj, "a", &v));
-  g_assert_cmpuint (v, ==, 5);
-  /* Large byte counts may arrive as doubles. */
-  g_assert_true (hr_ollama_json_u64 (obj, "b", &v));
-  g_assert_cmpuint (v, ==, 6000000000);
-  g_assert_false (hr_ollama_json_u64 (obj, "c", &v));
-  g_assert_false (hr_ollama_json_u64 (obj, "d", &v));
-  g_assert_false (hr_ollama_json_u64 (obj, "e", &v));
-  g_assert_false (hr_ollama_json_u64 (obj, "f", &v));
-  g_assert_false (hr_ollama_json_u64 (obj, "missing", &v));
-  g_assert_cmpstr (hr_ollama_json_string (obj, "e"), ==, "x");
-  /* A member of the wrong type is as absent, never a critical. */
-  g_assert_null (hr_ollama_json_string (obj, "f"));
-  g_assert_null (hr_ollama_json_string (obj, "n"));
-  g_assert_nonnull (hr_ollama_json_object (obj, "f"));
-  g_assert_null (hr_ollama_json_object (obj, "h"));
-  g_assert_nonnull (hr_ollama_json_array (obj, "h"));
-  g_assert_null (hr_ollama_json_array (obj, "f"));
-  g_assert_true (hr_ollama_json_bool (obj, "t"));
-  g_assert_false (hr_ollama_json_bool (obj, "f"));
-  g_assert_false (hr_ollama_json_bool (obj, "a"));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -287,7 +253,6 @@ main (int   argc,
   g_test_add_func ("/ollama-host/ps-size", test_ps_size);
   g_test_add_func ("/ollama-host/ps-processor", test_ps_processor);
   g_test_add_func ("/ollama-host/ps-until", test_ps_until);
-  g_test_add_func ("/ollama-host/json-reads", test_json_reads);
 
   return g_test_run ();
 }

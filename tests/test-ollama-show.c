@@ -169,6 +169,58 @@ test_verbose_kv_array (void)
   g_assert_false (show->has_file_type);
 }
 
+/* The one key mapper gives /api/show the GGUF file's sliding layers:
+ * llama.cpp's gemma3 rule (five sliding layers, then a global one) when
+ * model_info hides the pattern. */
+static void
+test_sliding_layers (void)
+{
+  const char *json =
+    "{\"model_info\": {"
+    "  \"general.architecture\": \"gemma3\","
+    "  \"gemma3.block_count\": 6,"
+    "  \"gemma3.attention.head_count\": 8,"
+    "  \"gemma3.attention.sliding_window\": 512,"
+    "  \"gemma3.attention.sliding_window_pattern\": null}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (show->spec->sliding_window, ==, 512);
+  g_assert_nonnull (show->spec->layer_sliding);
+  g_assert_cmpuint (show->spec->layer_sliding->len, ==, 6);
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpuint (g_array_index (show->spec->layer_sliding, guint8, i), ==, i < 5);
+  g_assert_cmpstr (hr_model_spec_get_source (show->spec, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "Ollama /api/show model_info gemma3.attention.sliding_window; sliding layers: "
+                   "llama.cpp rule: gemma3 has 5 sliding layers per global layer");
+  /* no head_count_kv: one KV head per head */
+  g_assert_cmpuint (show->spec->kv_heads, ==, 8);
+}
+
+/* With `verbose` the pattern is there, as GGUF's booleans. */
+static void
+test_sliding_pattern (void)
+{
+  const char *json =
+    "{\"model_info\": {"
+    "  \"general.architecture\": \"gemma3\","
+    "  \"gemma3.block_count\": 4,"
+    "  \"gemma3.attention.sliding_window\": 512,"
+    "  \"gemma3.attention.sliding_window_pattern\": [true, false, true, false]}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaShow) show = parse (json, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (show->spec->layer_sliding);
+  g_assert_cmpuint (show->spec->layer_sliding->len, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpuint (g_array_index (show->spec->layer_sliding, guint8, i), ==, i % 2 == 0);
+  g_assert_cmpstr (hr_model_spec_get_source (show->spec, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "Ollama /api/show model_info gemma3.attention.sliding_window; sliding layers: "
+                   "Ollama /api/show model_info gemma3.attention.sliding_window_pattern");
+}
+
 static void
 assert_fails (const char *json,
               gint        code,
@@ -196,6 +248,13 @@ test_invalid (void)
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 28.5}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: model_info \"llama.block_count\" is not a whole number");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 4097}}",
+                HR_CORE_ERROR_LIMIT,
+                "/api/show for m:1: model_info \"llama.block_count\" is 4,097; Headroom accepts at most 4,096 layers");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 2,"
+                " \"llama.attention.head_count_kv\": [8, 8, 8]}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"llama.attention.head_count_kv\" is not an array of one count per layer");
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"general.parameter_count\": -3}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: model_info \"general.parameter_count\" is not a whole number");
@@ -229,6 +288,8 @@ main (int   argc,
   g_test_add_func ("/ollama-show/llama-like", test_llama_like);
   g_test_add_func ("/ollama-show/hidden-kv-array", test_hidden_kv_array);
   g_test_add_func ("/ollama-show/verbose-kv-array", test_verbose_kv_array);
+  g_test_add_func ("/ollama-show/sliding-layers", test_sliding_layers);
+  g_test_add_func ("/ollama-show/sliding-pattern", test_sliding_pattern);
   g_test_add_func ("/ollama-show/invalid", test_invalid);
 
   return g_test_run ();

@@ -308,3 +308,40 @@ hr_cli_context_clear (HrCliContext *ctx)
   g_clear_pointer (&ctx->warnings, g_ptr_array_unref);
   ctx->board = NULL;
 }
+
+/**
+ * hr_cli_parse_options:
+ * @command: the subcommand ("fit"), for `--help` and messages
+ * @parameter_string: (nullable): what follows the options in `--help`
+ *   ("MODEL")
+ * @entries: (array zero-terminated=1): the subcommand's options
+ * @argc: (inout): the arguments, the subcommand first
+ * @argv: (inout) (array length=argc): the arguments; the options are
+ *   removed
+ *
+ * Parses a subcommand's options, naming the program "headroom-cli COMMAND"
+ * and translating the option texts.
+ *
+ * Returns: %TRUE; %FALSE after printing the usage error on stderr.
+ */
+gboolean
+hr_cli_parse_options (const char   *command,
+                      const char   *parameter_string,
+                      GOptionEntry *entries,
+                      int          *argc,
+                      char       ***argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
+
+  g_set_prgname (prgname);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      hr_cli_usage_error ("%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

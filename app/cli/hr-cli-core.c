@@ -59,28 +59,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TableOptions, table_options_clear)
 #define OPT_MODELS       { "models", 0, 0, G_OPTION_ARG_STRING, &o.models_text, N_("Only these models, comma-separated, in this order"), N_("A,B,...") }
 #define OPT_JSON         { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of a table"), NULL }
 
-static gboolean
-parse_options (const char   *command,
-               const char   *parameter_string,
-               GOptionEntry *entries,
-               int          *argc,
-               char       ***argv)
-{
-  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
-
-  g_set_prgname (prgname);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      hr_cli_usage_error ("%s", error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Checks --context, --kv-type and --parallel. */
 static gboolean
 resolve_scenario_options (TableOptions *o)
@@ -172,7 +150,7 @@ hr_cli_cmd_weights (int    argc,
   guint64 count = 0, bytes;
   g_autofree char *count_fmt = NULL, *bytes_fmt = NULL, *gb = NULL, *gib = NULL, *bits = NULL;
 
-  if (!parse_options ("weights", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("weights", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
@@ -283,7 +261,7 @@ hr_cli_cmd_catalog (int    argc,
   g_auto(HrCliContext) ctx = { 0 };
   g_autoptr(JsonBuilder) b = NULL;
 
-  if (!parse_options ("catalog", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("catalog", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
@@ -472,7 +450,7 @@ hr_cli_cmd_fit (int    argc,
   g_autofree char *budget = NULL, *pool = NULL, *resident = NULL, *reserve = NULL, *kv_header = NULL;
   HrEvaluationInputs s;
 
-  if (!parse_options ("fit", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("fit", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
@@ -569,7 +547,7 @@ hr_cli_cmd_dashboard (int    argc,
   HrEvaluationInputs s;
   gint best;
 
-  if (!parse_options ("dashboard", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("dashboard", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
@@ -693,7 +671,7 @@ hr_cli_cmd_check (int    argc,
   HrEvaluation e;
   HrEvaluationInputs s;
 
-  if (!parse_options ("check", _("MODEL"), entries, &argc, &argv))
+  if (!hr_cli_parse_options ("check", _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc != 2)
     return hr_cli_usage_error ("%s", _("check takes one model name, e.g. headroom-cli check llama3.2:3b"));

@@ -19,7 +19,7 @@
 
 #include "hr-cli.h"
 #include "hr-error.h"
-#include "hr-gguf.h"
+#include "hr-gguf-report.h"
 #include "hr-memory.h"
 #include "hr-ollama-store.h"
 #include "hr-precision.h"
@@ -152,280 +152,191 @@ token_text (gboolean    present,
   return g_strdup_printf ("%u %s", id, text);
 }
 
-static int
-inspect (const char         *path,
-         const char         *display_path,
-         const HrOllamaBlob *blob,
-         gboolean            verified,
-         gboolean            as_json,
-         HrCliContext       *ctx,
-         guint32             context_tokens)
+static JsonObject *
+tokenizer_json (const HrGgufTokenizer *tok)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrGgufFile) file = NULL;
-  g_autoptr(HrModelSpec) spec = NULL;
-  g_autoptr(HrGgufTokenizer) tok = NULL;
-  g_autofree char *origin = NULL;
-  const HrGgmlTypeInfo *types;
-  guint n_types;
-  guint64 file_type = 0;
-  gboolean has_file_type;
-  const char *file_type_label = NULL;
-  double bits = 0.0;
-  guint32 split_index = 0, split_count = 0;
-  gboolean split;
-  HrFootprint footprint;
-  HrVerdict verdict;
-  guint64 margin = 0;
-  const char *general_name;
-  g_autofree char *split_problem = NULL;
+  JsonObject *t = json_object_new ();
+  JsonArray *markers = json_array_new ();
 
-  file = hr_gguf_file_load (path, NULL, &error);
-  if (file == NULL)
-    return hr_cli_fail (g_steal_pointer (&error));
+  json_object_set_member (t, "model", string_or_null (tok->model));
+  json_object_set_member (t, "pre", string_or_null (tok->pre));
+  json_object_set_int_member (t, "vocab_size", (gint64) tok->vocab_size);
+  json_object_set_int_member (t, "merges", (gint64) tok->merges);
+  add_token (t, "bos", tok->has_bos, tok->bos_id, tok->bos_token);
+  add_token (t, "eos", tok->has_eos, tok->eos_id, tok->eos_token);
+  json_object_set_boolean_member (t, "chat_template", tok->has_chat_template);
+  for (guint i = 0; i < tok->chat_markers->len; i++)
+    json_array_add_string_element (markers, g_ptr_array_index (tok->chat_markers, i));
+  json_object_set_array_member (t, "chat_markers", markers);
+  return t;
+}
 
-  /* A split model: the first shard holds the metadata; sum every shard's
-   * tensors and size when all of them sit beside it. */
-  split = hr_gguf_file_get_split (file, &split_index, &split_count);
-  if (split && split_index > 0)
+static JsonObject *
+tensors_json (const HrGgufReport *r)
+{
+  JsonObject *tensors = json_object_new ();
+  JsonArray *by_type = json_array_new ();
+
+  json_object_set_int_member (tensors, "count", r->n_tensors);
+  json_object_set_int_member (tensors, "bytes", (gint64) r->tensor_bytes);
+  for (guint i = 0; i < r->types->len; i++)
     {
-      g_autofree char *suffix = g_strdup_printf ("-%05u-of-%05u.gguf", split_index + 1, split_count);
-      g_autofree char *first = NULL;
+      const HrGgufReportType *type = &g_array_index (r->types, HrGgufReportType, i);
+      JsonObject *entry = json_object_new ();
 
-      if (g_str_has_suffix (display_path, suffix))
-        first = g_strdup_printf ("%.*s-00001-of-%05u.gguf",
-                                 (int) (strlen (display_path) - strlen (suffix)), display_path, split_count);
-      g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("%s is shard %u of %u of a split model; the model's metadata is in the first shard: open %s"),
-                   display_path, split_index + 1, split_count, first != NULL ? first : _("the first shard"));
-      return hr_cli_fail (g_steal_pointer (&error));
+      json_object_set_string_member (entry, "type", type->name);
+      json_object_set_int_member (entry, "count", type->count);
+      json_object_set_int_member (entry, "bytes", (gint64) type->bytes);
+      json_array_add_object_element (by_type, entry);
     }
-  if (split && split_index == 0)
-    {
-      g_auto(GStrv) shard_paths = hr_gguf_split_shard_paths (path, split_count);
+  json_object_set_array_member (tensors, "by_type", by_type);
+  return tensors;
+}
 
-      if (shard_paths == NULL)
-        split_problem = g_strdup (_("the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found"));
-      for (guint i = 1; shard_paths != NULL && shard_paths[i] != NULL && split_problem == NULL; i++)
-        {
-          g_autoptr(HrGgufFile) shard = hr_gguf_file_load (shard_paths[i], NULL, &error);
+static JsonObject *
+memory_json (const HrGgufReport *r)
+{
+  JsonObject *memory = json_object_new ();
 
-          if (shard == NULL || !hr_gguf_file_add_shard (file, shard, &error))
-            {
-              split_problem = g_strdup (error->message);
-              g_clear_error (&error);
-            }
-        }
-    }
+  json_object_set_string_member (memory, "board", r->board->id);
+  json_object_set_int_member (memory, "context_tokens", r->context_tokens);
+  json_object_set_string_member (memory, "kv_cache_type", hr_kv_cache_type_to_string (HR_KV_CACHE_F16));
+  json_object_set_int_member (memory, "parallel_slots", 1);
+  json_object_set_int_member (memory, "weights", (gint64) r->footprint.weights);
+  json_object_set_int_member (memory, "kv_cache", (gint64) r->footprint.kv_cache);
+  json_object_set_int_member (memory, "total", (gint64) r->footprint.total);
+  json_object_set_int_member (memory, "budget", (gint64) r->budget);
+  json_object_set_string_member (memory, "verdict", hr_verdict_to_string (r->verdict));
+  json_object_set_int_member (memory, "margin", (gint64) r->margin);
+  return memory;
+}
 
-  if (blob != NULL)
-    origin = g_strconcat ("gguf:", blob->digest, NULL);
-  else
-    origin = g_strconcat ("gguf:", path, NULL);
+static void
+print_json (const HrGgufReport *r,
+            const char         *path,
+            const HrOllamaBlob *blob,
+            gboolean            verified)
+{
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  const HrModelSpec *spec = r->spec;
+  JsonObject *o = json_object_new ();
 
-  spec = hr_gguf_file_to_model_spec (file, blob != NULL ? blob->name : NULL, origin, &error);
-  if (spec == NULL)
-    {
-      g_prefix_error (&error, "%s: ", display_path);
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
-
-  tok = hr_gguf_file_get_tokenizer (file);
-  has_file_type = hr_gguf_file_get_uint (file, "general.file_type", &file_type);
-  if (has_file_type && file_type <= G_MAXUINT32)
-    file_type_label = hr_ggml_file_type_label ((guint32) file_type);
-  bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (file), spec->parameters);
-  general_name = hr_gguf_file_get_string (file, "general.name");
-
-  hr_memory_footprint (spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &footprint);
-  verdict = hr_board_verdict (ctx->board, footprint.total, &margin);
-
-  types = hr_ggml_type_list (&n_types);
-
-  if (as_json)
-    {
-      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-      JsonObject *o = json_object_new ();
-      JsonObject *t = json_object_new ();
-      JsonObject *tensors = json_object_new ();
-      JsonArray *by_type = json_array_new ();
-      JsonArray *markers = json_array_new ();
-      JsonObject *memory = json_object_new ();
-
-      json_node_take_object (root, o);
-      json_object_set_string_member (o, "file", path);
-      if (blob != NULL)
-        {
-          JsonObject *ol = json_object_new ();
-
-          json_object_set_string_member (ol, "model", blob->name);
-          json_object_set_string_member (ol, "manifest", blob->manifest_file);
-          json_object_set_string_member (ol, "digest", blob->digest);
-          json_object_set_string_member (ol, "blob", blob->blob_file);
-          json_object_set_int_member (ol, "size", (gint64) blob->size);
-          json_object_set_boolean_member (ol, "size_matches", TRUE);
-          json_object_set_boolean_member (ol, "sha256_verified", verified);
-          json_object_set_object_member (o, "ollama", ol);
-        }
-      json_object_set_int_member (o, "gguf_version", hr_gguf_file_get_version (file));
-      json_object_set_string_member (o, "architecture", spec->architecture);
-      json_object_set_member (o, "name", string_or_null (general_name));
-      if (has_file_type)
-        json_object_set_int_member (o, "file_type", (gint64) file_type);
-      else
-        json_object_set_null_member (o, "file_type");
-      json_object_set_member (o, "file_type_label", string_or_null (file_type_label));
-      json_object_set_int_member (o, "parameters", (gint64) spec->parameters);
-      json_object_set_int_member (o, "layers", spec->layers);
-      json_object_set_int_member (o, "heads", spec->heads);
-      json_object_set_int_member (o, "kv_heads", spec->kv_heads);
-      if (spec->layer_kv_heads != NULL)
-        {
-          JsonArray *per_layer = json_array_new ();
-
-          for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-            json_array_add_int_element (per_layer, g_array_index (spec->layer_kv_heads, guint32, i));
-          json_object_set_array_member (o, "layer_kv_heads", per_layer);
-        }
-      else
-        json_object_set_null_member (o, "layer_kv_heads");
-      json_object_set_int_member (o, "key_length", spec->key_length);
-      json_object_set_int_member (o, "value_length", spec->value_length);
-      json_object_set_int_member (o, "embedding_length", spec->embedding_length);
-      json_object_set_int_member (o, "context_length", spec->context_length);
-      json_object_set_int_member (o, "sliding_window", spec->sliding_window);
-      json_object_set_int_member (o, "expert_count", spec->expert_count);
-      json_object_set_int_member (o, "expert_used_count", spec->expert_used_count);
-      json_object_set_boolean_member (o, "tied_embeddings", spec->tied_embeddings);
-
-      json_object_set_member (t, "model", string_or_null (tok->model));
-      json_object_set_member (t, "pre", string_or_null (tok->pre));
-      json_object_set_int_member (t, "vocab_size", (gint64) tok->vocab_size);
-      json_object_set_int_member (t, "merges", (gint64) tok->merges);
-      add_token (t, "bos", tok->has_bos, tok->bos_id, tok->bos_token);
-      add_token (t, "eos", tok->has_eos, tok->eos_id, tok->eos_token);
-      json_object_set_boolean_member (t, "chat_template", tok->has_chat_template);
-      for (guint i = 0; i < tok->chat_markers->len; i++)
-        json_array_add_string_element (markers, g_ptr_array_index (tok->chat_markers, i));
-      json_object_set_array_member (t, "chat_markers", markers);
-      json_object_set_object_member (o, "tokenizer", t);
-
-      json_object_set_int_member (tensors, "count", hr_gguf_file_get_n_tensors (file));
-      json_object_set_int_member (tensors, "bytes", (gint64) hr_gguf_file_get_tensor_bytes (file));
-      for (guint i = 0; i < n_types; i++)
-        {
-          guint64 bytes;
-          guint count = hr_gguf_file_count_tensors_of_type (file, types[i].type, &bytes);
-          JsonObject *entry;
-
-          if (count == 0)
-            continue;
-          entry = json_object_new ();
-          json_object_set_string_member (entry, "type", types[i].name);
-          json_object_set_int_member (entry, "count", count);
-          json_object_set_int_member (entry, "bytes", (gint64) bytes);
-          json_array_add_object_element (by_type, entry);
-        }
-      json_object_set_array_member (tensors, "by_type", by_type);
-      json_object_set_object_member (o, "tensors", tensors);
-
-      json_object_set_int_member (o, "header_bytes", (gint64) hr_gguf_file_get_header_bytes (file));
-      json_object_set_int_member (o, "alignment", (gint64) hr_gguf_file_get_alignment (file));
-      json_object_set_int_member (o, "data_offset", (gint64) hr_gguf_file_get_data_offset (file));
-      json_object_set_int_member (o, "file_bytes", (gint64) hr_gguf_file_get_file_bytes (file));
-      json_object_set_double_member (o, "bits_per_parameter", bits);
-      if (split)
-        {
-          JsonObject *s = json_object_new ();
-
-          json_object_set_int_member (s, "index", split_index);
-          json_object_set_int_member (s, "count", split_count);
-          json_object_set_int_member (s, "shards_summed", hr_gguf_file_get_n_shards (file));
-          json_object_set_member (s, "problem", string_or_null (split_problem));
-          json_object_set_object_member (o, "split", s);
-        }
-      else
-        json_object_set_null_member (o, "split");
-
-      json_object_set_string_member (memory, "board", ctx->board->id);
-      json_object_set_int_member (memory, "context_tokens", context_tokens);
-      json_object_set_string_member (memory, "kv_cache_type", hr_kv_cache_type_to_string (HR_KV_CACHE_F16));
-      json_object_set_int_member (memory, "parallel_slots", 1);
-      json_object_set_int_member (memory, "weights", (gint64) footprint.weights);
-      json_object_set_int_member (memory, "kv_cache", (gint64) footprint.kv_cache);
-      json_object_set_int_member (memory, "total", (gint64) footprint.total);
-      json_object_set_int_member (memory, "budget", (gint64) hr_board_budget_bytes (ctx->board));
-      json_object_set_string_member (memory, "verdict", hr_verdict_to_string (verdict));
-      json_object_set_int_member (memory, "margin", (gint64) margin);
-      json_object_set_object_member (o, "memory", memory);
-
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
+  json_node_take_object (root, o);
+  json_object_set_string_member (o, "file", path);
   if (blob != NULL)
     {
-      g_autofree char *size = hr_format_count (blob->size);
+      JsonObject *ol = json_object_new ();
 
-      row (_("model"), "%s", blob->name);
-      row (_("manifest"), "%s", blob->manifest_file);
-      row (_("model digest"), "%s", blob->digest);
-      row (_("GGUF file"), "%s", blob->blob_file);
-      row (_("size check"), _("%s bytes, as the manifest says"), size);
-      row (_("sha256 check"), "%s", verified ? _("matches the manifest's digest")
-                                             : _("not checked (add --verify)"));
+      json_object_set_string_member (ol, "model", blob->name);
+      json_object_set_string_member (ol, "manifest", blob->manifest_file);
+      json_object_set_string_member (ol, "digest", blob->digest);
+      json_object_set_string_member (ol, "blob", blob->blob_file);
+      json_object_set_int_member (ol, "size", (gint64) blob->size);
+      json_object_set_boolean_member (ol, "size_matches", TRUE);
+      json_object_set_boolean_member (ol, "sha256_verified", verified);
+      json_object_set_object_member (o, "ollama", ol);
+    }
+  json_object_set_int_member (o, "gguf_version", hr_gguf_file_get_version (r->file));
+  json_object_set_string_member (o, "architecture", spec->architecture);
+  json_object_set_member (o, "name", string_or_null (r->general_name));
+  if (r->has_file_type)
+    json_object_set_int_member (o, "file_type", (gint64) r->file_type);
+  else
+    json_object_set_null_member (o, "file_type");
+  json_object_set_member (o, "file_type_label", string_or_null (r->file_type_label));
+  json_object_set_int_member (o, "parameters", (gint64) spec->parameters);
+  json_object_set_int_member (o, "layers", spec->layers);
+  json_object_set_int_member (o, "heads", spec->heads);
+  json_object_set_int_member (o, "kv_heads", spec->kv_heads);
+  if (spec->layer_kv_heads != NULL)
+    {
+      JsonArray *per_layer = json_array_new ();
+
+      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+        json_array_add_int_element (per_layer, g_array_index (spec->layer_kv_heads, guint32, i));
+      json_object_set_array_member (o, "layer_kv_heads", per_layer);
     }
   else
-    row (_("file"), "%s", display_path);
+    json_object_set_null_member (o, "layer_kv_heads");
+  json_object_set_int_member (o, "key_length", spec->key_length);
+  json_object_set_int_member (o, "value_length", spec->value_length);
+  json_object_set_int_member (o, "embedding_length", spec->embedding_length);
+  json_object_set_int_member (o, "context_length", spec->context_length);
+  json_object_set_int_member (o, "sliding_window", spec->sliding_window);
+  json_object_set_int_member (o, "expert_count", spec->expert_count);
+  json_object_set_int_member (o, "expert_used_count", spec->expert_used_count);
+  json_object_set_boolean_member (o, "tied_embeddings", spec->tied_embeddings);
+  json_object_set_object_member (o, "tokenizer", tokenizer_json (r->tokenizer));
+  json_object_set_object_member (o, "tensors", tensors_json (r));
 
-  row (_("GGUF version"), "%u", hr_gguf_file_get_version (file));
-  row (_("architecture"), "%s", spec->architecture);
-  row (_("name"), "%s", general_name != NULL ? general_name : _("(none)"));
-  if (file_type_label != NULL)
-    row (_("file type"), _("%s (general.file_type %u)"), file_type_label, (guint) file_type);
-  else if (has_file_type)
-    row (_("file type"), _("unknown (general.file_type %" G_GUINT64_FORMAT ")"), file_type);
+  json_object_set_int_member (o, "header_bytes", (gint64) r->header_bytes);
+  json_object_set_int_member (o, "alignment", (gint64) r->alignment);
+  json_object_set_int_member (o, "data_offset", (gint64) r->data_offset);
+  json_object_set_int_member (o, "file_bytes", (gint64) r->file_bytes);
+  json_object_set_double_member (o, "bits_per_parameter", r->bits_per_parameter);
+  if (r->split)
+    {
+      JsonObject *s = json_object_new ();
+
+      json_object_set_int_member (s, "index", r->split_index);
+      json_object_set_int_member (s, "count", r->split_count);
+      json_object_set_int_member (s, "shards_summed", r->n_shards);
+      json_object_set_member (s, "problem", string_or_null (r->split_problem));
+      json_object_set_object_member (o, "split", s);
+    }
+  else
+    json_object_set_null_member (o, "split");
+  json_object_set_object_member (o, "memory", memory_json (r));
+
+  hr_cli_print_json (root);
+}
+
+/* The rows from the file type to the tied embeddings. */
+static void
+print_model (const HrGgufReport *r)
+{
+  const HrModelSpec *spec = r->spec;
+  g_autofree char *params = hr_format_count (spec->parameters);
+  g_autofree char *n = hr_format_count (r->n_tensors);
+  g_autofree char *layers = count_or_unknown (spec->layers);
+  g_autofree char *heads = count_or_unknown (spec->heads);
+  g_autofree char *kv = count_or_unknown (spec->kv_heads);
+  g_autofree char *kl = count_or_unknown (spec->key_length);
+  g_autofree char *vl = count_or_unknown (spec->value_length);
+  g_autofree char *emb = count_or_unknown (spec->embedding_length);
+  g_autofree char *ctx_len = count_or_unknown (spec->context_length);
+
+  if (r->file_type_label != NULL)
+    row (_("file type"), _("%s (general.file_type %u)"), r->file_type_label, (guint) r->file_type);
+  else if (r->has_file_type)
+    row (_("file type"), _("unknown (general.file_type %" G_GUINT64_FORMAT ")"), r->file_type);
   else
     row (_("file type"), "%s", _("not stated (no general.file_type)"));
 
-  {
-    g_autofree char *params = hr_format_count (spec->parameters);
-    g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
+  row (_("parameters"),
+       g_dngettext (GETTEXT_PACKAGE, "%s (summed from %s tensor shape)", "%s (summed from %s tensor shapes)",
+                    r->n_tensors),
+       params, n);
+  row (_("layers"), "%s", layers);
+  row (_("heads"), "%s", heads);
+  if (spec->layer_kv_heads != NULL)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
 
-    row (_("parameters"),
-         g_dngettext (GETTEXT_PACKAGE, "%s (summed from %s tensor shape)", "%s (summed from %s tensor shapes)",
-                      hr_gguf_file_get_n_tensors (file)),
-         params, n);
-  }
-  {
-    g_autofree char *layers = count_or_unknown (spec->layers);
-    g_autofree char *heads = count_or_unknown (spec->heads);
-    g_autofree char *kv = count_or_unknown (spec->kv_heads);
-    g_autofree char *kl = count_or_unknown (spec->key_length);
-    g_autofree char *vl = count_or_unknown (spec->value_length);
-    g_autofree char *emb = count_or_unknown (spec->embedding_length);
-    g_autofree char *ctx_len = count_or_unknown (spec->context_length);
+      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+        g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
+      row (_("KV heads"), _("%s at most; per layer: %s"), kv, list->str);
+    }
+  else
+    row (_("KV heads"), "%s", kv);
+  row (_("key length"), "%s", kl);
+  row (_("value length"), "%s", vl);
+  row (_("embedding length"), "%s", emb);
+  if (spec->context_length > 0)
+    row (_("native context"), _("%s tokens"), ctx_len);
+  else
+    row (_("native context"), "%s", _("unknown (no context_length key)"));
 
-    row (_("layers"), "%s", layers);
-    row (_("heads"), "%s", heads);
-    if (spec->layer_kv_heads != NULL)
-      {
-        g_autoptr(GString) list = g_string_new (NULL);
-
-        for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-          g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
-        row (_("KV heads"), _("%s at most; per layer: %s"), kv, list->str);
-      }
-    else
-      row (_("KV heads"), "%s", kv);
-    row (_("key length"), "%s", kl);
-    row (_("value length"), "%s", vl);
-    row (_("embedding length"), "%s", emb);
-    if (spec->context_length > 0)
-      row (_("native context"), _("%s tokens"), ctx_len);
-    else
-      row (_("native context"), "%s", _("unknown (no context_length key)"));
-  }
   if (spec->sliding_window > 0)
     {
       g_autofree char *window = hr_format_count (spec->sliding_window);
@@ -446,107 +357,155 @@ inspect (const char         *path,
   if (spec->expert_count > 0)
     row (_("experts"), _("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
   row (_("tied embeddings"), "%s", spec->tied_embeddings ? _("yes (no output.weight tensor)") : _("no"));
+}
+
+static void
+print_tokenizer (const HrGgufTokenizer *tok)
+{
+  g_autofree char *vocab = hr_format_count (tok->vocab_size);
+  g_autofree char *merges = hr_format_count (tok->merges);
+  g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
+  g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
 
   row (_("tokenizer"), "%s", tok->model != NULL ? tok->model : _("(none)"));
   row (_("pre-tokenizer"), "%s", tok->pre != NULL ? tok->pre : _("(none)"));
-  {
-    g_autofree char *vocab = hr_format_count (tok->vocab_size);
-    g_autofree char *merges = hr_format_count (tok->merges);
-    g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
-    g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
-
-    row (_("vocabulary"), _("%s tokens, %s merges"), vocab, merges);
-    row (_("BOS"), "%s", bos);
-    row (_("EOS"), "%s", eos);
-  }
-  if (tok->has_chat_template)
+  row (_("vocabulary"), _("%s tokens, %s merges"), vocab, merges);
+  row (_("BOS"), "%s", bos);
+  row (_("EOS"), "%s", eos);
+  if (!tok->has_chat_template)
     {
-      g_autofree char *length = hr_format_count (tok->chat_template_length);
+      row (_("chat template"), "%s", _("no"));
+      return;
+    }
 
-      row (_("chat template"), _("yes (%s bytes)"), length);
-      if (tok->chat_markers->len > 0)
-        {
-          g_ptr_array_add (tok->chat_markers, NULL);
-          {
-            g_autofree char *joined = g_strjoinv (" ", (char **) tok->chat_markers->pdata);
+  {
+    g_autofree char *length = hr_format_count (tok->chat_template_length);
 
-            row (_("chat markers"), "%s", joined);
-          }
-          g_ptr_array_remove_index (tok->chat_markers, tok->chat_markers->len - 1);
-        }
-      else
-        row (_("chat markers"), "%s", _("none found in the vocabulary"));
+    row (_("chat template"), _("yes (%s bytes)"), length);
+  }
+  if (tok->chat_markers->len > 0)
+    {
+      g_autoptr(GString) joined = g_string_new (NULL);
+
+      for (guint i = 0; i < tok->chat_markers->len; i++)
+        g_string_append_printf (joined, "%s%s", i > 0 ? " " : "",
+                                (const char *) g_ptr_array_index (tok->chat_markers, i));
+      row (_("chat markers"), "%s", joined->str);
     }
   else
-    row (_("chat template"), "%s", _("no"));
+    row (_("chat markers"), "%s", _("none found in the vocabulary"));
+}
 
-  {
-    g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
+/* The tensors, the layout, the file size and the split. */
+static void
+print_tensors (const HrGgufReport *r)
+{
+  g_autofree char *n = hr_format_count (r->n_tensors);
+  g_autofree char *bytes = hr_format_count (r->tensor_bytes);
+  g_autofree char *both = hr_format_gb_gib (r->tensor_bytes, 2);
+  g_autofree char *header = hr_format_count (r->header_bytes);
+  g_autofree char *offset = hr_format_count (r->data_offset);
+  g_autofree char *fbytes = hr_format_count (r->file_bytes);
+  g_autofree char *fboth = hr_format_gb_gib (r->file_bytes, 2);
+  g_autofree char *bits_text = hr_format_decimal (r->bits_per_parameter, 2);
 
-    row (_("tensors"), "%s", n);
-  }
-  for (guint i = 0; i < n_types; i++)
+  row (_("tensors"), "%s", n);
+  for (guint i = 0; i < r->types->len; i++)
     {
-      guint64 bytes;
-      guint count = hr_gguf_file_count_tensors_of_type (file, types[i].type, &bytes);
-      g_autofree char *label = NULL;
-      g_autofree char *b = NULL;
+      const HrGgufReportType *type = &g_array_index (r->types, HrGgufReportType, i);
+      g_autofree char *label = g_strdup_printf ("  %s", type->name);
+      g_autofree char *b = hr_format_count (type->bytes);
 
-      if (count == 0)
-        continue;
-      label = g_strdup_printf ("  %s", types[i].name);
-      b = hr_format_count (bytes);
-      row (label, g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", count),
-           count, b);
+      row (label, g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", type->count),
+           type->count, b);
     }
-  {
-    g_autofree char *bytes = hr_format_count (hr_gguf_file_get_tensor_bytes (file));
-    g_autofree char *both = hr_format_gb_gib (hr_gguf_file_get_tensor_bytes (file), 2);
-    g_autofree char *header = hr_format_count (hr_gguf_file_get_header_bytes (file));
-    g_autofree char *offset = hr_format_count (hr_gguf_file_get_data_offset (file));
-    g_autofree char *fbytes = hr_format_count (hr_gguf_file_get_file_bytes (file));
-    g_autofree char *fboth = hr_format_gb_gib (hr_gguf_file_get_file_bytes (file), 2);
-    g_autofree char *bits_text = hr_format_decimal (bits, 2);
-
-    row (_("tensor bytes"), "%s (%s)", bytes, both);
-    row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
-         header, offset, (guint) hr_gguf_file_get_alignment (file));
-    row (_("file size"), _("%s bytes (%s)"), fbytes, fboth);
-    if (bits > 0.0)
-      row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
-    else
-      row (_("bits per parameter"), "%s", _("unknown (no parameters or no file size)"));
-  }
-  if (hr_gguf_file_get_file_bytes (file) < hr_gguf_file_get_tensor_data_end (file))
+  row (_("tensor bytes"), "%s (%s)", bytes, both);
+  row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
+       header, offset, (guint) r->alignment);
+  row (_("file size"), _("%s bytes (%s)"), fbytes, fboth);
+  if (r->bits_per_parameter > 0.0)
+    row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
+  else
+    row (_("bits per parameter"), "%s", _("unknown (no parameters or no file size)"));
+  if (r->file_bytes < r->tensor_data_end)
     {
-      g_autofree char *end = hr_format_count (hr_gguf_file_get_tensor_data_end (file));
+      g_autofree char *end = hr_format_count (r->tensor_data_end);
 
       row (_("warning"), _("the file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy"),
            end);
     }
-  if (split && hr_gguf_file_get_n_shards (file) == split_count)
+  if (r->split && r->n_shards == r->split_count)
     row (_("split"), _("%u shards, summed: the tensor figures, file size and memory cover the whole model"),
-         split_count);
-  else if (split)
+         r->split_count);
+  else if (r->split)
     row (_("split"), _("shard 1 of %u: the tensor figures above cover this shard only (%s)"),
-         split_count, split_problem);
+         r->split_count, r->split_problem);
+}
 
-  {
-    g_autofree char *ctx_text = hr_format_count (context_tokens);
-    g_autofree char *weights = hr_format_gb_gib (footprint.weights, 2);
-    g_autofree char *kv = hr_format_gb_gib (footprint.kv_cache, 2);
-    g_autofree char *total = hr_format_gb_gib (footprint.total, 2);
-    g_autofree char *phrase = verdict_phrase (verdict, margin, hr_board_budget_bytes (ctx->board));
+static void
+print_text (const HrGgufReport *r,
+            const char         *display_path,
+            const HrOllamaBlob *blob,
+            gboolean            verified)
+{
+  g_autofree char *ctx_text = hr_format_count (r->context_tokens);
+  g_autofree char *weights = hr_format_gb_gib (r->footprint.weights, 2);
+  g_autofree char *kv = hr_format_gb_gib (r->footprint.kv_cache, 2);
+  g_autofree char *total = hr_format_gb_gib (r->footprint.total, 2);
+  g_autofree char *phrase = verdict_phrase (r->verdict, r->margin, r->budget);
 
-    printf (_("memory on %s at %s tokens (f16 KV cache, 1 slot):\n"), ctx->board->name, ctx_text);
-    row (_("  weights"), "%s", weights);
-    row (_("  KV cache"), "%s", kv);
-    row (_("  total"), "%s", total);
-    row (_("  verdict"), "%s", phrase);
-    if (spec->context_length > 0 && context_tokens > spec->context_length)
-      row (_("  note"), _("%s tokens is past the model's native context"), ctx_text);
-  }
+  if (blob != NULL)
+    {
+      g_autofree char *size = hr_format_count (blob->size);
 
+      row (_("model"), "%s", blob->name);
+      row (_("manifest"), "%s", blob->manifest_file);
+      row (_("model digest"), "%s", blob->digest);
+      row (_("GGUF file"), "%s", blob->blob_file);
+      row (_("size check"), _("%s bytes, as the manifest says"), size);
+      row (_("sha256 check"), "%s", verified ? _("matches the manifest's digest")
+                                             : _("not checked (add --verify)"));
+    }
+  else
+    row (_("file"), "%s", display_path);
+
+  row (_("GGUF version"), "%u", hr_gguf_file_get_version (r->file));
+  row (_("architecture"), "%s", r->spec->architecture);
+  row (_("name"), "%s", r->general_name != NULL ? r->general_name : _("(none)"));
+  print_model (r);
+  print_tokenizer (r->tokenizer);
+  print_tensors (r);
+
+  printf (_("memory on %s at %s tokens (f16 KV cache, 1 slot):\n"), r->board->name, ctx_text);
+  row (_("  weights"), "%s", weights);
+  row (_("  KV cache"), "%s", kv);
+  row (_("  total"), "%s", total);
+  row (_("  verdict"), "%s", phrase);
+  if (r->spec->context_length > 0 && r->context_tokens > r->spec->context_length)
+    row (_("  note"), _("%s tokens is past the model's native context"), ctx_text);
+}
+
+static int
+inspect (const char         *path,
+         const char         *display_path,
+         const HrOllamaBlob *blob,
+         gboolean            verified,
+         gboolean            as_json,
+         HrCliContext       *ctx,
+         guint32             context_tokens)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufReport) report = NULL;
+  g_autofree char *origin = g_strconcat ("gguf:", blob != NULL ? blob->digest : path, NULL);
+
+  report = hr_gguf_report_build (path, display_path, blob != NULL ? blob->name : NULL, origin,
+                                 ctx->board, context_tokens, NULL, &error);
+  if (report == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (as_json)
+    print_json (report, path, blob, verified);
+  else
+    print_text (report, display_path, blob, verified);
   return HR_CLI_EXIT_OK;
 }
 

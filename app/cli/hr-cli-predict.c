@@ -87,28 +87,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
 #define OPT_JSON     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of text"), NULL }
 
-static gboolean
-parse_options (const char   *command,
-               const char   *parameter_string,
-               GOptionEntry *entries,
-               int          *argc,
-               char       ***argv)
-{
-  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *prgname = g_strdup_printf ("headroom-cli %s", command);
-
-  g_set_prgname (prgname);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      hr_cli_usage_error ("%s", error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Checks every shared option; prints one usage line and returns FALSE on
  * the first bad one. */
 static gboolean
@@ -329,7 +307,7 @@ hr_cli_cmd_predict (int    argc,
   guint64 margin, footprint;
   int status = HR_CLI_EXIT_OK;
 
-  if (!parse_options ("predict", _("MODEL"), entries, &argc, &argv))
+  if (!hr_cli_parse_options ("predict", _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc < 2)
     return hr_cli_usage_error ("%s", _("give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\""));
@@ -497,6 +475,305 @@ csv_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
+/* The rows (models) and columns (boards) asked for, in order. */
+static gboolean
+pick_rows_and_boards (HrCliContext  *ctx,
+                      const Options *o,
+                      GPtrArray     *rows,
+                      GPtrArray     *boards,
+                      int           *out_status)
+{
+  if (o->models_text == NULL)
+    for (guint i = 0; i < ctx->catalog->len; i++)
+      g_ptr_array_add (rows, g_ptr_array_index (ctx->catalog, i));
+  else
+    {
+      g_auto(GStrv) names = g_strsplit (o->models_text, ",", -1);
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          HrModelSpec *spec = hr_catalog_find (ctx->catalog, g_strstrip (names[i]));
+          if (spec == NULL)
+            {
+              *out_status = hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
+              return FALSE;
+            }
+          g_ptr_array_add (rows, spec);
+        }
+    }
+  if (o->boards == NULL)
+    for (guint i = 0; i < ctx->boards->len; i++)
+      g_ptr_array_add (boards, g_ptr_array_index (ctx->boards, i));
+  else
+    {
+      g_auto(GStrv) names = g_strsplit (o->boards, ",", -1);
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          HrBoard *board = hr_boards_find (ctx->boards, g_strstrip (names[i]));
+          if (board == NULL)
+            {
+              *out_status = hr_cli_usage_error (_("unknown board \"%s\"; run \"headroom-cli matrix\" without --boards to see them all"), names[i]);
+              return FALSE;
+            }
+          g_ptr_array_add (boards, board);
+        }
+    }
+  if (rows->len == 0 || boards->len == 0)
+    {
+      *out_status = hr_cli_usage_error ("%s", _("the matrix needs at least one model and one board"));
+      return FALSE;
+    }
+  return TRUE;
+
+}
+
+/* One board's column: every model's evaluation, and the runtime model's
+ * prediction with the board's learned overhead unless --runtime none. */
+static gboolean
+fill_column (Column         *c,
+             HrCliContext   *ctx,
+             const Options  *o,
+             GPtrArray      *rows,
+             GError        **error)
+{
+  g_autoptr(GArray) points = NULL;
+  HrEvaluationInputs s;
+  HrRuntimeInputs template_inputs;
+
+  c->rates = hr_measurement_archive_rates (ctx->measurements, c->board->id);
+  points = hr_measurement_archive_points (ctx->measurements, c->board->id, ctx->catalog);
+  if (points->len > 0)
+    hr_rate_fit_efficiency ((const HrRatePoint *) (gconstpointer) points->data, points->len,
+                            c->board->bandwidth_bytes_per_s, &c->fit, NULL);
+  inputs_from_options (&template_inputs, o, NULL);
+  if (!o->no_runtime)
+    board_calibration (ctx, c->board, o->version, &template_inputs, &c->calibration);
+  else
+    hr_calibration_fit (NULL, 0, &c->calibration, NULL);
+
+  hr_evaluation_inputs_init (&s, c->board, &c->fit);
+  s.precision = o->precision;
+  s.kv_type = o->kv_type;
+  s.context_tokens = o->context;
+  s.parallel_slots = MAX (o->parallel, 1);
+
+  c->evals = g_new0 (HrEvaluation, rows->len);
+  c->runtime = g_new0 (gint64, rows->len);
+  c->learned = g_new0 (gint64, rows->len);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, r);
+      const double *tps = g_hash_table_lookup (c->rates, spec->name);
+      HrEvaluation *e = &c->evals[r];
+
+      hr_evaluate (&s, spec, tps ? *tps : NAN, 0, e);
+      c->runtime[r] = -1;
+      if (!o->no_runtime)
+        {
+          HrRuntimeInputs in;
+          HrRuntimePrediction p;
+          guint64 footprint, seed;
+
+          inputs_from_options (&in, o, spec);
+          in.skip_text = TRUE;
+          if (!hr_runtime_predict (&in, &p, error))
+            return FALSE;
+          c->runtime[r] = (gint64) MIN (p.total_bytes, (guint64) G_MAXINT64);
+          hr_calibration_apply (&c->calibration, &p);
+          c->learned[r] = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_LEARNED);
+          footprint = pool_footprint (c->board, &p);
+          seed = e->footprint.weights + e->footprint.kv_cache;
+          e->footprint.overhead = footprint > seed ? footprint - seed : 0;
+          e->footprint.total = footprint;
+          e->verdict = hr_board_verdict (c->board, footprint, &e->margin_bytes);
+        }
+    }
+  c->recommended = hr_recommend ((HrModelSpec * const *) rows->pdata, c->evals, rows->len);
+  return TRUE;
+}
+
+static void
+print_matrix_json (const Options *o,
+                   GPtrArray     *rows,
+                   GArray        *columns)
+{
+  g_autoptr(JsonBuilder) jb = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (jb);
+  json_builder_set_member_name (jb, "context_tokens");
+  json_builder_add_int_value (jb, o->context);
+  json_builder_set_member_name (jb, "precision");
+  json_builder_add_string_value (jb, o->precision ? o->precision->id : "as pulled");
+  json_builder_set_member_name (jb, "kv_cache_type");
+  json_builder_add_string_value (jb, hr_kv_cache_type_to_string (o->kv_type));
+  json_builder_set_member_name (jb, "parallel_slots");
+  json_builder_add_int_value (jb, MAX (o->parallel, 1));
+  json_builder_set_member_name (jb, "runtime");
+  json_builder_add_string_value (jb, o->no_runtime ? "none" : hr_runtime_era_to_string (o->era));
+  json_builder_set_member_name (jb, "boards");
+  json_builder_begin_array (jb);
+  for (guint b = 0; b < columns->len; b++)
+    {
+      Column *c = &g_array_index (columns, Column, b);
+      g_autofree char *describe = hr_calibration_describe (&c->calibration);
+
+      json_builder_begin_object (jb);
+      json_builder_set_member_name (jb, "id");
+      json_builder_add_string_value (jb, c->board->id);
+      json_builder_set_member_name (jb, "name");
+      json_builder_add_string_value (jb, c->board->name);
+      json_builder_set_member_name (jb, "unified");
+      json_builder_add_boolean_value (jb, c->board->unified);
+      json_builder_set_member_name (jb, "budget_bytes");
+      json_builder_add_int_value (jb, (gint64) hr_board_budget_bytes (c->board));
+      json_builder_set_member_name (jb, "efficiency");
+      json_builder_add_double_value (jb, c->fit.efficiency);
+      json_builder_set_member_name (jb, "learned_overhead");
+      json_builder_add_string_value (jb, describe);
+      json_builder_set_member_name (jb, "recommended");
+      if (c->recommended >= 0)
+        json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name);
+      else
+        json_builder_add_null_value (jb);
+      json_builder_set_member_name (jb, "cells");
+      json_builder_begin_array (jb);
+      for (guint r = 0; r < rows->len; r++)
+        {
+          const HrEvaluation *e = &c->evals[r];
+
+          json_builder_begin_object (jb);
+          json_builder_set_member_name (jb, "model");
+          json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
+          json_builder_set_member_name (jb, "footprint_bytes");
+          json_builder_add_int_value (jb, (gint64) MIN (e->footprint.total, (guint64) G_MAXINT64));
+          json_builder_set_member_name (jb, "predicted_bytes");
+          if (c->runtime[r] >= 0)
+            json_builder_add_int_value (jb, c->runtime[r]);
+          else
+            json_builder_add_null_value (jb);
+          json_builder_set_member_name (jb, "learned_bytes");
+          json_builder_add_int_value (jb, c->learned[r]);
+          json_builder_set_member_name (jb, "verdict");
+          json_builder_add_string_value (jb, hr_verdict_to_string (e->verdict));
+          json_builder_set_member_name (jb, "margin_bytes");
+          json_builder_add_int_value (jb, (gint64) MIN (e->margin_bytes, (guint64) G_MAXINT64));
+          json_builder_set_member_name (jb, "tps");
+          json_builder_add_double_value (jb, e->tps);
+          json_builder_set_member_name (jb, "source");
+          json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
+          json_builder_set_member_name (jb, "speed");
+          json_builder_add_string_value (jb, hr_speed_to_string (e->speed));
+          json_builder_end_object (jb);
+        }
+      json_builder_end_array (jb);
+      json_builder_end_object (jb);
+    }
+  json_builder_end_array (jb);
+  json_builder_end_object (jb);
+  root = json_builder_get_root (jb);
+  hr_cli_print_json (root);
+}
+
+static void
+print_matrix_csv (GPtrArray *rows,
+                  GArray    *columns)
+{
+  g_autoptr(GString) out = g_string_new ("model,board,verdict,margin_gb,footprint_gb,tps,source,speed,recommended\n");
+
+  for (guint r = 0; r < rows->len; r++)
+    for (guint b = 0; b < columns->len; b++)
+      {
+        Column *c = &g_array_index (columns, Column, b);
+        const HrEvaluation *e = &c->evals[r];
+        g_autofree char *margin = gb ((double) e->margin_bytes, 2);
+        g_autofree char *total = gb ((double) e->footprint.total, 2);
+        g_autofree char *tps = hr_format_decimal (e->tps, 1);
+
+        csv_field (out, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
+        g_string_append_c (out, ',');
+        csv_field (out, c->board->id);
+        g_string_append_printf (out, ",%s,%s,%s,%s,%s,%s,%s\n",
+                                hr_verdict_to_string (e->verdict), margin, total, tps,
+                                hr_rate_source_to_string (e->source), hr_speed_to_string (e->speed),
+                                c->recommended == (gint) r ? "yes" : "no");
+      }
+  fputs (out->str, stdout);
+}
+
+static void
+print_matrix_table (const Options *o,
+                    GPtrArray     *rows,
+                    GArray        *columns)
+{
+  g_autofree char *ctx_count = hr_format_count (o->context);
+  g_autofree guint *widths = g_new0 (guint, columns->len);
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  guint name_width = strlen ("model");
+
+  printf (g_dngettext (GETTEXT_PACKAGE,
+                       "context %s tokens, %s, %s KV cache, %u slot\n",
+                       "context %s tokens, %s, %s KV cache, %u slots\n",
+                       MAX (o->parallel, 1)),
+          ctx_count, o->precision ? o->precision->id : _("as pulled"),
+          hr_kv_cache_type_to_string (o->kv_type), MAX (o->parallel, 1));
+  if (o->no_runtime)
+    printf ("%s\n", _("footprint: weights + KV cache (the seed's)"));
+  else
+    printf (_("footprint: %s + learned overhead; unified boards add what stays in host memory\n"),
+            hr_runtime_era_label (o->era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o->version) : o->era));
+  printf ("%s\n", _("cell: verdict, margin in GB, decode t/s (m measured, e estimate, x extrapolated)"));
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      name_width = MAX (name_width, strlen (((HrModelSpec *) g_ptr_array_index (rows, r))->name));
+      for (guint b = 0; b < columns->len; b++)
+        {
+          Column *c = &g_array_index (columns, Column, b);
+          char *text = cell_text (&c->evals[r]);
+
+          widths[b] = MAX (widths[b], MAX (strlen (text), strlen (c->board->id)));
+          g_ptr_array_add (cells, text);
+        }
+    }
+
+  printf ("%-*s", (int) name_width + 2, "model");
+  for (guint b = 0; b < columns->len; b++)
+    {
+      Column *c = &g_array_index (columns, Column, b);
+      if (b + 1 < columns->len)
+        printf ("%-*s", (int) widths[b] + 2, c->board->id);
+      else
+        printf ("%s", c->board->id);
+    }
+  printf ("\n");
+  for (guint r = 0; r < rows->len; r++)
+    {
+      printf ("%-*s", (int) name_width + 2, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
+      for (guint b = 0; b < columns->len; b++)
+        {
+          const char *text = g_ptr_array_index (cells, r * columns->len + b);
+          if (b + 1 < columns->len)
+            printf ("%-*s", (int) widths[b] + 2, text);
+          else
+            printf ("%s", text);
+        }
+      printf ("\n");
+    }
+  for (guint b = 0; b < columns->len; b++)
+    {
+      Column *c = &g_array_index (columns, Column, b);
+      g_autofree char *describe = hr_calibration_describe (&c->calibration);
+
+      const char *best = c->recommended >= 0 ?
+        ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name : _("none");
+
+      if (o->no_runtime)
+        printf (_("%s: recommended %s\n"), c->board->id, best);
+      else
+        printf (_("%s: recommended %s; %s\n"), c->board->id, best, describe);
+    }
+}
+
 /**
  * hr_cli_cmd_matrix:
  * @argc: arguments, the subcommand first
@@ -537,7 +814,7 @@ hr_cli_cmd_matrix (int    argc,
   g_autoptr(GError) error = NULL;
   int status = HR_CLI_EXIT_OK;
 
-  if (!parse_options ("matrix", NULL, entries, &argc, &argv))
+  if (!hr_cli_parse_options ("matrix", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
   if (argc > 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
@@ -548,37 +825,8 @@ hr_cli_cmd_matrix (int    argc,
   if (!load_context (&ctx, &o, &status))
     return status;
 
-  /* Rows and columns. */
-  if (o.models_text == NULL)
-    for (guint i = 0; i < ctx.catalog->len; i++)
-      g_ptr_array_add (rows, g_ptr_array_index (ctx.catalog, i));
-  else
-    {
-      g_auto(GStrv) names = g_strsplit (o.models_text, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrModelSpec *spec = hr_catalog_find (ctx.catalog, g_strstrip (names[i]));
-          if (spec == NULL)
-            return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
-          g_ptr_array_add (rows, spec);
-        }
-    }
-  if (o.boards == NULL)
-    for (guint i = 0; i < ctx.boards->len; i++)
-      g_ptr_array_add (boards, g_ptr_array_index (ctx.boards, i));
-  else
-    {
-      g_auto(GStrv) names = g_strsplit (o.boards, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrBoard *board = hr_boards_find (ctx.boards, g_strstrip (names[i]));
-          if (board == NULL)
-            return hr_cli_usage_error (_("unknown board \"%s\"; run \"headroom-cli matrix\" without --boards to see them all"), names[i]);
-          g_ptr_array_add (boards, board);
-        }
-    }
-  if (rows->len == 0 || boards->len == 0)
-    return hr_cli_usage_error ("%s", _("the matrix needs at least one model and one board"));
+  if (!pick_rows_and_boards (&ctx, &o, rows, boards, &status))
+    return status;
 
   columns = g_array_sized_new (FALSE, TRUE, sizeof (Column), boards->len);
   g_array_set_clear_func (columns, (GDestroyNotify) column_clear);
@@ -587,237 +835,17 @@ hr_cli_cmd_matrix (int    argc,
   for (guint b = 0; b < boards->len; b++)
     {
       Column *c = &g_array_index (columns, Column, b);
-      g_autoptr(GArray) points = NULL;
-      HrEvaluationInputs s;
-      HrRuntimeInputs template_inputs;
 
       c->board = g_ptr_array_index (boards, b);
-      c->rates = hr_measurement_archive_rates (ctx.measurements, c->board->id);
-      points = hr_measurement_archive_points (ctx.measurements, c->board->id, ctx.catalog);
-      if (points->len > 0)
-        hr_rate_fit_efficiency ((const HrRatePoint *) (gconstpointer) points->data, points->len,
-                                c->board->bandwidth_bytes_per_s, &c->fit, NULL);
-      inputs_from_options (&template_inputs, &o, NULL);
-      if (!o.no_runtime)
-        board_calibration (&ctx, c->board, o.version, &template_inputs, &c->calibration);
-      else
-        hr_calibration_fit (NULL, 0, &c->calibration, NULL);
-
-      hr_evaluation_inputs_init (&s, c->board, &c->fit);
-      s.precision = o.precision;
-      s.kv_type = o.kv_type;
-      s.context_tokens = o.context;
-      s.parallel_slots = MAX (o.parallel, 1);
-
-      c->evals = g_new0 (HrEvaluation, rows->len);
-      c->runtime = g_new0 (gint64, rows->len);
-      c->learned = g_new0 (gint64, rows->len);
-      for (guint r = 0; r < rows->len; r++)
-        {
-          const HrModelSpec *spec = g_ptr_array_index (rows, r);
-          const double *tps = g_hash_table_lookup (c->rates, spec->name);
-          HrEvaluation *e = &c->evals[r];
-
-          hr_evaluate (&s, spec, tps ? *tps : NAN, 0, e);
-          c->runtime[r] = -1;
-          if (!o.no_runtime)
-            {
-              HrRuntimeInputs in;
-              HrRuntimePrediction p;
-              guint64 footprint, seed;
-
-              inputs_from_options (&in, &o, spec);
-              in.skip_text = TRUE;
-              if (!hr_runtime_predict (&in, &p, &error))
-                return hr_cli_fail (g_steal_pointer (&error));
-              c->runtime[r] = (gint64) MIN (p.total_bytes, (guint64) G_MAXINT64);
-              hr_calibration_apply (&c->calibration, &p);
-              c->learned[r] = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_LEARNED);
-              footprint = pool_footprint (c->board, &p);
-              seed = e->footprint.weights + e->footprint.kv_cache;
-              e->footprint.overhead = footprint > seed ? footprint - seed : 0;
-              e->footprint.total = footprint;
-              e->verdict = hr_board_verdict (c->board, footprint, &e->margin_bytes);
-            }
-        }
-      c->recommended = hr_recommend ((HrModelSpec * const *) rows->pdata, c->evals, rows->len);
+      if (!fill_column (c, &ctx, &o, rows, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
     }
 
   if (o.json)
-    {
-      g_autoptr(JsonBuilder) jb = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (jb);
-      json_builder_set_member_name (jb, "context_tokens");
-      json_builder_add_int_value (jb, o.context);
-      json_builder_set_member_name (jb, "precision");
-      json_builder_add_string_value (jb, o.precision ? o.precision->id : "as pulled");
-      json_builder_set_member_name (jb, "kv_cache_type");
-      json_builder_add_string_value (jb, hr_kv_cache_type_to_string (o.kv_type));
-      json_builder_set_member_name (jb, "parallel_slots");
-      json_builder_add_int_value (jb, MAX (o.parallel, 1));
-      json_builder_set_member_name (jb, "runtime");
-      json_builder_add_string_value (jb, o.no_runtime ? "none" : hr_runtime_era_to_string (o.era));
-      json_builder_set_member_name (jb, "boards");
-      json_builder_begin_array (jb);
-      for (guint b = 0; b < columns->len; b++)
-        {
-          Column *c = &g_array_index (columns, Column, b);
-          g_autofree char *describe = hr_calibration_describe (&c->calibration);
-
-          json_builder_begin_object (jb);
-          json_builder_set_member_name (jb, "id");
-          json_builder_add_string_value (jb, c->board->id);
-          json_builder_set_member_name (jb, "name");
-          json_builder_add_string_value (jb, c->board->name);
-          json_builder_set_member_name (jb, "unified");
-          json_builder_add_boolean_value (jb, c->board->unified);
-          json_builder_set_member_name (jb, "budget_bytes");
-          json_builder_add_int_value (jb, (gint64) hr_board_budget_bytes (c->board));
-          json_builder_set_member_name (jb, "efficiency");
-          json_builder_add_double_value (jb, c->fit.efficiency);
-          json_builder_set_member_name (jb, "learned_overhead");
-          json_builder_add_string_value (jb, describe);
-          json_builder_set_member_name (jb, "recommended");
-          if (c->recommended >= 0)
-            json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name);
-          else
-            json_builder_add_null_value (jb);
-          json_builder_set_member_name (jb, "cells");
-          json_builder_begin_array (jb);
-          for (guint r = 0; r < rows->len; r++)
-            {
-              const HrEvaluation *e = &c->evals[r];
-
-              json_builder_begin_object (jb);
-              json_builder_set_member_name (jb, "model");
-              json_builder_add_string_value (jb, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-              json_builder_set_member_name (jb, "footprint_bytes");
-              json_builder_add_int_value (jb, (gint64) MIN (e->footprint.total, (guint64) G_MAXINT64));
-              json_builder_set_member_name (jb, "predicted_bytes");
-              if (c->runtime[r] >= 0)
-                json_builder_add_int_value (jb, c->runtime[r]);
-              else
-                json_builder_add_null_value (jb);
-              json_builder_set_member_name (jb, "learned_bytes");
-              json_builder_add_int_value (jb, c->learned[r]);
-              json_builder_set_member_name (jb, "verdict");
-              json_builder_add_string_value (jb, hr_verdict_to_string (e->verdict));
-              json_builder_set_member_name (jb, "margin_bytes");
-              json_builder_add_int_value (jb, (gint64) MIN (e->margin_bytes, (guint64) G_MAXINT64));
-              json_builder_set_member_name (jb, "tps");
-              json_builder_add_double_value (jb, e->tps);
-              json_builder_set_member_name (jb, "source");
-              json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
-              json_builder_set_member_name (jb, "speed");
-              json_builder_add_string_value (jb, hr_speed_to_string (e->speed));
-              json_builder_end_object (jb);
-            }
-          json_builder_end_array (jb);
-          json_builder_end_object (jb);
-        }
-      json_builder_end_array (jb);
-      json_builder_end_object (jb);
-      root = json_builder_get_root (jb);
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
-  if (o.csv)
-    {
-      g_autoptr(GString) out = g_string_new ("model,board,verdict,margin_gb,footprint_gb,tps,source,speed,recommended\n");
-
-      for (guint r = 0; r < rows->len; r++)
-        for (guint b = 0; b < columns->len; b++)
-          {
-            Column *c = &g_array_index (columns, Column, b);
-            const HrEvaluation *e = &c->evals[r];
-            g_autofree char *margin = gb ((double) e->margin_bytes, 2);
-            g_autofree char *total = gb ((double) e->footprint.total, 2);
-            g_autofree char *tps = hr_format_decimal (e->tps, 1);
-
-            csv_field (out, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-            g_string_append_c (out, ',');
-            csv_field (out, c->board->id);
-            g_string_append_printf (out, ",%s,%s,%s,%s,%s,%s,%s\n",
-                                    hr_verdict_to_string (e->verdict), margin, total, tps,
-                                    hr_rate_source_to_string (e->source), hr_speed_to_string (e->speed),
-                                    c->recommended == (gint) r ? "yes" : "no");
-          }
-      fputs (out->str, stdout);
-      return HR_CLI_EXIT_OK;
-    }
-
-  /* The table. */
-  {
-    g_autofree char *ctx_count = hr_format_count (o.context);
-    g_autofree guint *widths = g_new0 (guint, columns->len);
-    g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-    guint name_width = strlen ("model");
-
-    printf (g_dngettext (GETTEXT_PACKAGE,
-                         "context %s tokens, %s, %s KV cache, %u slot\n",
-                         "context %s tokens, %s, %s KV cache, %u slots\n",
-                         MAX (o.parallel, 1)),
-            ctx_count, o.precision ? o.precision->id : _("as pulled"),
-            hr_kv_cache_type_to_string (o.kv_type), MAX (o.parallel, 1));
-    if (o.no_runtime)
-      printf ("%s\n", _("footprint: weights + KV cache (the seed's)"));
-    else
-      printf (_("footprint: %s + learned overhead; unified boards add what stays in host memory\n"),
-              hr_runtime_era_label (o.era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o.version) : o.era));
-    printf ("%s\n", _("cell: verdict, margin in GB, decode t/s (m measured, e estimate, x extrapolated)"));
-
-    for (guint r = 0; r < rows->len; r++)
-      {
-        name_width = MAX (name_width, strlen (((HrModelSpec *) g_ptr_array_index (rows, r))->name));
-        for (guint b = 0; b < columns->len; b++)
-          {
-            Column *c = &g_array_index (columns, Column, b);
-            char *text = cell_text (&c->evals[r]);
-
-            widths[b] = MAX (widths[b], MAX (strlen (text), strlen (c->board->id)));
-            g_ptr_array_add (cells, text);
-          }
-      }
-
-    printf ("%-*s", (int) name_width + 2, "model");
-    for (guint b = 0; b < columns->len; b++)
-      {
-        Column *c = &g_array_index (columns, Column, b);
-        if (b + 1 < columns->len)
-          printf ("%-*s", (int) widths[b] + 2, c->board->id);
-        else
-          printf ("%s", c->board->id);
-      }
-    printf ("\n");
-    for (guint r = 0; r < rows->len; r++)
-      {
-        printf ("%-*s", (int) name_width + 2, ((HrModelSpec *) g_ptr_array_index (rows, r))->name);
-        for (guint b = 0; b < columns->len; b++)
-          {
-            const char *text = g_ptr_array_index (cells, r * columns->len + b);
-            if (b + 1 < columns->len)
-              printf ("%-*s", (int) widths[b] + 2, text);
-            else
-              printf ("%s", text);
-          }
-        printf ("\n");
-      }
-    for (guint b = 0; b < columns->len; b++)
-      {
-        Column *c = &g_array_index (columns, Column, b);
-        g_autofree char *describe = hr_calibration_describe (&c->calibration);
-
-        const char *best = c->recommended >= 0 ?
-          ((HrModelSpec *) g_ptr_array_index (rows, c->recommended))->name : _("none");
-
-        if (o.no_runtime)
-          printf (_("%s: recommended %s\n"), c->board->id, best);
-        else
-          printf (_("%s: recommended %s; %s\n"), c->board->id, best, describe);
-      }
-  }
+    print_matrix_json (&o, rows, columns);
+  else if (o.csv)
+    print_matrix_csv (rows, columns);
+  else
+    print_matrix_table (&o, rows, columns);
   return HR_CLI_EXIT_OK;
 }

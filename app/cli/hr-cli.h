@@ -53,6 +53,11 @@ gboolean hr_cli_parse_u32     (const char   *option,
                                guint32       min,
                                guint32       max,
                                guint32      *out);
+gboolean hr_cli_parse_options (const char   *command,
+                               const char   *parameter_string,
+                               GOptionEntry *entries,
+                               int          *argc,
+                               char       ***argv);
 
 int hr_cli_cmd_weights   (int argc, char **argv);
 int hr_cli_cmd_catalog   (int argc, char **argv);

@@ -11,6 +11,7 @@
 
 #include "hr-catalog.h"
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-json-private.h"
 #include "hr-precision.h"
 #include "hr-units.h"
@@ -374,12 +375,13 @@ spec_from_object (HrJsonDoc   *doc,
   if (sources != NULL && JSON_NODE_HOLDS_OBJECT (sources))
     {
       JsonObject *s = json_node_get_object (sources);
-      const char *fallback = json_object_get_string_member_with_default (s, "default", NULL);
+      const char *fallback = hr_json_string (s, "default");
 
       for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
         {
-          const char *text = json_object_get_string_member_with_default (s, hr_spec_field_name (f), fallback);
-          hr_model_spec_set_source (spec, f, text);
+          const char *text = hr_json_string (s, hr_spec_field_name (f));
+
+          hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
         }
     }
   else if (sources != NULL && !JSON_NODE_HOLDS_NULL (sources))
@@ -411,6 +413,87 @@ spec_from_object (HrJsonDoc   *doc,
   return g_steal_pointer (&spec);
 }
 
+/* The two files of entries, `{"version": 1, "models"|"boards": [...]}`:
+ * each entry read by its kind, its key unique. */
+typedef struct {
+  const char *member;     /* the top-level array */
+  const char *key_field;  /* the field that must be unique */
+  const char *twice;      /* the message for a repeated key, untranslated */
+  gpointer  (*from_object) (HrJsonDoc   *doc,
+                            const char  *display_name,
+                            JsonArray   *array,
+                            guint        index,
+                            GError     **error);
+  const char *(*key_of) (gconstpointer entry);
+  GDestroyNotify free_entry;
+} EntryKind;
+
+static GPtrArray *
+load_entries (const char      *data,
+              gssize           length,
+              const char      *display_name,
+              const EntryKind *kind,
+              GError         **error)
+{
+  g_autoptr(HrJsonDoc) doc = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GHashTable) keys = NULL;
+  JsonArray *array;
+
+  doc = _hr_json_doc_parse (data, length, display_name, error);
+  if (doc == NULL)
+    return NULL;
+
+  array = get_top_array (doc, display_name, kind->member, error);
+  if (array == NULL)
+    return NULL;
+
+  entries = g_ptr_array_new_with_free_func (kind->free_entry);
+  keys = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      gpointer entry = kind->from_object (doc, display_name, array, i, error);
+      const char *key;
+
+      if (entry == NULL)
+        return NULL;
+      key = kind->key_of (entry);
+      if (g_hash_table_contains (keys, key))
+        {
+          g_autofree char *problem = g_strdup_printf (_(kind->twice), key);
+
+          set_entry_error (error, doc, display_name, array, i,
+                           json_node_get_object (json_array_get_element (array, i)), kind->key_field, key, problem);
+          kind->free_entry (entry);
+          return NULL;
+        }
+      g_ptr_array_add (entries, entry);
+      g_hash_table_add (keys, (gpointer) key);
+    }
+  return g_steal_pointer (&entries);
+}
+
+static gpointer
+spec_entry (HrJsonDoc   *doc,
+            const char  *display_name,
+            JsonArray   *array,
+            guint        index,
+            GError     **error)
+{
+  return spec_from_object (doc, display_name, array, index, error);
+}
+
+static const char *
+spec_key (gconstpointer entry)
+{
+  return ((const HrModelSpec *) entry)->name;
+}
+
+static const EntryKind catalog_entries = {
+  "models", "name", N_("the name \"%s\" appears twice"),
+  spec_entry, spec_key, (GDestroyNotify) hr_model_spec_free,
+};
+
 /**
  * hr_catalog_load_data:
  * @data: the JSON text of a catalog (see data/catalog.json)
@@ -437,40 +520,7 @@ hr_catalog_load_data (const char  *data,
                       const char  *display_name,
                       GError     **error)
 {
-  g_autoptr(HrJsonDoc) doc = NULL;
-  g_autoptr(GPtrArray) specs = NULL;
-  g_autoptr(GHashTable) names = NULL;
-  JsonArray *models;
-
-  doc = _hr_json_doc_parse (data, length, display_name, error);
-  if (doc == NULL)
-    return NULL;
-
-  models = get_top_array (doc, display_name, "models", error);
-  if (models == NULL)
-    return NULL;
-
-  specs = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
-  names = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < json_array_get_length (models); i++)
-    {
-      HrModelSpec *spec = spec_from_object (doc, display_name, models, i, error);
-
-      if (spec == NULL)
-        return NULL;
-      if (g_hash_table_contains (names, spec->name))
-        {
-          g_autofree char *problem = g_strdup_printf (_("the name \"%s\" appears twice"), spec->name);
-          set_entry_error (error, doc, display_name, models, i,
-                           json_node_get_object (json_array_get_element (models, i)), "name", spec->name, problem);
-          hr_model_spec_free (spec);
-          return NULL;
-        }
-      g_ptr_array_add (specs, spec);
-      g_hash_table_add (names, spec->name);
-    }
-
-  return g_steal_pointer (&specs);
+  return load_entries (data, length, display_name, &catalog_entries, error);
 }
 
 /**
@@ -755,6 +805,27 @@ board_from_object (HrJsonDoc   *doc,
   return g_steal_pointer (&board);
 }
 
+static gpointer
+board_entry (HrJsonDoc   *doc,
+             const char  *display_name,
+             JsonArray   *array,
+             guint        index,
+             GError     **error)
+{
+  return board_from_object (doc, display_name, array, index, error);
+}
+
+static const char *
+board_key (gconstpointer entry)
+{
+  return ((const HrBoard *) entry)->id;
+}
+
+static const EntryKind board_entries = {
+  "boards", "id", N_("the id \"%s\" appears twice"),
+  board_entry, board_key, (GDestroyNotify) hr_board_free,
+};
+
 /**
  * hr_boards_load_data:
  * @data: the JSON text of a boards file (see data/boards.json)
@@ -776,37 +847,7 @@ hr_boards_load_data (const char  *data,
                      const char  *display_name,
                      GError     **error)
 {
-  g_autoptr(HrJsonDoc) doc = NULL;
-  g_autoptr(GPtrArray) boards = NULL;
-  JsonArray *array;
-
-  doc = _hr_json_doc_parse (data, length, display_name, error);
-  if (doc == NULL)
-    return NULL;
-
-  array = get_top_array (doc, display_name, "boards", error);
-  if (array == NULL)
-    return NULL;
-
-  boards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_board_free);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      HrBoard *board = board_from_object (doc, display_name, array, i, error);
-
-      if (board == NULL)
-        return NULL;
-      for (guint j = 0; j < boards->len; j++)
-        if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, j))->id, board->id) == 0)
-          {
-            g_autofree char *problem = g_strdup_printf (_("the id \"%s\" appears twice"), board->id);
-            set_entry_error (error, doc, display_name, array, i,
-                             json_node_get_object (json_array_get_element (array, i)), "id", board->id, problem);
-            hr_board_free (board);
-            return NULL;
-          }
-      g_ptr_array_add (boards, board);
-    }
-  return g_steal_pointer (&boards);
+  return load_entries (data, length, display_name, &board_entries, error);
 }
 
 /**

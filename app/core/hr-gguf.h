@@ -30,13 +30,18 @@ G_BEGIN_DECLS
  */
 #define HR_GGUF_DEFAULT_ALIGNMENT 32
 
-/* Caps. Real files stay far below each (a 3B model: ~40 keys, 255 tensors,
- * a 128,256-entry vocabulary, 280,147 merges, a chat template of a few kB;
- * the largest published vocabularies are about 260,000 entries). */
+/* Caps, one set for a GGUF file and for the same keys from /api/show
+ * (hr-gguf-keys.h). Real files stay far below each (a 3B model: ~40 keys,
+ * 28 layers, 255 tensors, a 128,256-entry vocabulary, 280,147 merges, a
+ * chat template of a few kB; the largest published vocabularies are about
+ * 260,000 entries). */
 
+/* Layers: HR_MODEL_SPEC_MAX_LAYERS (hr-model-spec.h), the one limit for a
+ * header, /api/show and the catalog. */
 /** HR_GGUF_MAX_KV_COUNT: most metadata key/values accepted. */
 #define HR_GGUF_MAX_KV_COUNT      G_GUINT64_CONSTANT (65536)
-/** HR_GGUF_MAX_TENSOR_COUNT: most tensors accepted in one file. */
+/** HR_GGUF_MAX_TENSOR_COUNT: most tensors accepted in one file, in all the
+ * shards of a split model, and in /api/show's list. */
 #define HR_GGUF_MAX_TENSOR_COUNT  G_GUINT64_CONSTANT (65536)
 /** HR_GGUF_MAX_STRING_LENGTH: longest string (key, value or element), bytes. */
 #define HR_GGUF_MAX_STRING_LENGTH G_GUINT64_CONSTANT (16777216)
@@ -149,6 +154,11 @@ gboolean     hr_gguf_file_add_shard        (HrGgufFile         *file,
                                             const HrGgufFile   *shard,
                                             GError            **error);
 guint        hr_gguf_file_get_n_shards     (const HrGgufFile   *file);
+HrGgufFile  *hr_gguf_file_load_model       (const char         *path,
+                                            const char         *display,
+                                            GCancellable       *cancellable,
+                                            char              **out_split_problem,
+                                            GError            **error);
 
 HrGgufTokenizer *hr_gguf_file_get_tokenizer (const HrGgufFile  *file);
 void         hr_gguf_tokenizer_free        (HrGgufTokenizer    *tokenizer);

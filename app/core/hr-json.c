@@ -7,8 +7,10 @@
 #include <glib/gi18n.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-json-private.h"
 
 struct _HrJsonDoc {
@@ -288,4 +290,215 @@ _hr_json_get_bool (JsonObject  *object,
     }
   *out = json_node_get_boolean (node);
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Typed reads of untrusted JSON (hr-json.h)                                */
+
+/**
+ * hr_json_member:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the member, or %NULL when @object
+ *   is %NULL or the member is absent or `null`.
+ */
+JsonNode *
+hr_json_member (JsonObject *object,
+                const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+/**
+ * hr_json_string:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the string, or %NULL when @member is
+ *   absent, `null` or not a string.
+ */
+const char *
+hr_json_string (JsonObject *object,
+                const char *member)
+{
+  JsonNode *node = hr_json_member (object, member);
+
+  /* The _with_default getter asserts a value node; for one it gives NULL
+   * unless the value is a string. */
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+  return json_object_get_string_member_with_default (object, member, NULL);
+}
+
+/**
+ * hr_json_bool:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ * @default_value: what an absent or non-boolean member reads as
+ *
+ * Returns: the boolean, only when @member is `true` or `false` (a number
+ *   is not a boolean here, as json-glib's getter would make it).
+ */
+gboolean
+hr_json_bool (JsonObject *object,
+              const char *member,
+              gboolean    default_value)
+{
+  JsonNode *node = hr_json_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return default_value;
+  return json_node_get_boolean (node);
+}
+
+/**
+ * hr_json_object:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the member when it is an object.
+ */
+JsonObject *
+hr_json_object (JsonObject *object,
+                const char *member)
+{
+  JsonNode *node = hr_json_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * hr_json_array:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ *
+ * Returns: (nullable) (transfer none): the member when it is an array.
+ */
+JsonArray *
+hr_json_array (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = hr_json_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * hr_json_node_u64:
+ * @node: (nullable): a JSON node from an untrusted document
+ * @max: the largest value accepted
+ * @out: (out): the value
+ *
+ * Reads a count or a byte count. json-glib gives integers as gint64 and
+ * large or formatted ones (`6.0e9`, past 2^63) as doubles; both are
+ * accepted when whole, not negative, below 2^64 and at most @max. Past
+ * 2^53 a double is the nearest one the sender's number rounds to.
+ *
+ * Returns: %TRUE when @node holds such a number.
+ */
+gboolean
+hr_json_node_u64 (JsonNode *node,
+                  guint64   max,
+                  guint64  *out)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+
+      if (v < 0 || (guint64) v > max)
+        return FALSE;
+      *out = (guint64) v;
+      return TRUE;
+    }
+  if (type == G_TYPE_DOUBLE)
+    {
+      double v = json_node_get_double (node);
+
+      /* 18446744073709551616.0 is 2^64: at or past it nothing fits. */
+      if (!(v >= 0.0 && v < 18446744073709551616.0) || v != floor (v) || (guint64) v > max)
+        return FALSE;
+      *out = (guint64) v;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * hr_json_u64:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ * @max: the largest value accepted
+ * @out: (out): the value
+ *
+ * Returns: %TRUE when @member holds a whole, non-negative number of at
+ *   most @max (see hr_json_node_u64()); %FALSE when it is absent or not
+ *   such a number.
+ */
+gboolean
+hr_json_u64 (JsonObject *object,
+             const char *member,
+             guint64     max,
+             guint64    *out)
+{
+  return hr_json_node_u64 (hr_json_member (object, member), max, out);
+}
+
+/**
+ * hr_json_parse_object:
+ * @parser: a parser; the returned object is its root's, valid while it lives
+ * @data: (array length=length): the document
+ * @length: its bytes
+ * @display_name: the file's name for messages ("config.json")
+ * @error: return location for a #GError
+ *
+ * Parses a document that must be one JSON object.
+ *
+ * Returns: (nullable) (transfer none): the root object, or %NULL with
+ *   %HR_CORE_ERROR_PARSE when @data is empty, holds a NUL byte, is not
+ *   JSON, or is not an object.
+ */
+JsonObject *
+hr_json_parse_object (JsonParser  *parser,
+                      const char  *data,
+                      gsize        length,
+                      const char  *display_name,
+                      GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  if (data == NULL || length == 0 || length > G_MAXSSIZE || memchr (data, '\0', length) != NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("%s is empty or not text"), display_name);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("%s is not valid JSON: %s"), display_name, local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("%s is not a JSON object"), display_name);
+      return NULL;
+    }
+  return json_node_get_object (root);
 }

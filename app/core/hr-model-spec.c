@@ -288,7 +288,6 @@ hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
 /* Sanity caps: far past any model that exists, close enough to catch a typo
  * or a corrupt file before it turns into a multi-terabyte figure. */
 #define MAX_PARAMETERS G_GUINT64_CONSTANT (100000000000000) /* 1e14 */
-#define MAX_LAYERS     4096
 #define MAX_HEADS      65536
 #define MAX_HEAD_DIM   65536
 #define MAX_CONTEXT    (64u * 1024u * 1024u)
@@ -317,8 +316,8 @@ hr_model_spec_validate (const HrModelSpec *spec,
   if (hr_precision_lookup (spec->precision) == NULL)
     INVALID (_("field \"precision\": \"%s\" is not a precision Headroom knows"),
              spec->precision ? spec->precision : "");
-  if (spec->layers == 0 || spec->layers > MAX_LAYERS)
-    INVALID (_("field \"layers\" must be between 1 and %d"), MAX_LAYERS);
+  if (spec->layers == 0 || spec->layers > HR_MODEL_SPEC_MAX_LAYERS)
+    INVALID (_("field \"layers\" must be between 1 and %d"), HR_MODEL_SPEC_MAX_LAYERS);
   if (spec->kv_heads == 0 || spec->kv_heads > MAX_HEADS)
     INVALID (_("field \"kv_heads\" must be between 1 and %d"), MAX_HEADS);
   if (spec->heads != 0 && spec->kv_heads > spec->heads)

@@ -13,6 +13,16 @@
 
 G_BEGIN_DECLS
 
+/**
+ * HR_MODEL_SPEC_MAX_LAYERS: most blocks (`{arch}.block_count`) a model spec
+ * accepts, from a GGUF header, /api/show or the catalog. 8 times llama.cpp's own
+ * limit (LLAMA_MAX_LAYERS, 512, src/llama-hparams.h), so every model
+ * llama.cpp can load is accepted, while the per-layer arrays and the
+ * per-layer loops of the memory math stay a few thousand steps long for a
+ * hostile header. The largest published models have 126 layers.
+ */
+#define HR_MODEL_SPEC_MAX_LAYERS 4096
+
 /* Fields whose provenance is recorded ("seed: running-larger-models.txt",
  * "config.json num_hidden_layers", "GGUF llama.block_count", ...). */
 typedef enum {

@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-ollama-api.h"
+#include "hr-json.h"
 #include "hr-ollama-host.h"
 
 /**
@@ -35,7 +36,7 @@ hr_ollama_api_error_text (const char *data,
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  text = hr_ollama_json_string (json_node_get_object (root), "error");
+  text = hr_json_string (json_node_get_object (root), "error");
   return g_strdup (text);
 }
 
@@ -55,7 +56,7 @@ hr_ollama_api_parse_version (JsonNode  *root,
   const char *version = NULL;
 
   if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    version = hr_ollama_json_string (json_node_get_object (root), "version");
+    version = hr_json_string (json_node_get_object (root), "version");
   if (version == NULL)
     {
       g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, _("no \"version\""));
@@ -68,7 +69,7 @@ static char *
 dup_member (JsonObject *obj,
             const char *name)
 {
-  return obj != NULL ? g_strdup (hr_ollama_json_string (obj, name)) : NULL;
+  return obj != NULL ? g_strdup (hr_json_string (obj, name)) : NULL;
 }
 
 /* The "models" list of /api/tags or /api/ps; null or absent means none
@@ -109,7 +110,7 @@ named_entry (JsonArray *array,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
   obj = json_node_get_object (node);
-  return hr_ollama_json_string (obj, "name") != NULL ? obj : NULL;
+  return hr_json_string (obj, "name") != NULL ? obj : NULL;
 }
 
 /**
@@ -142,12 +143,12 @@ hr_ollama_api_parse_tags (JsonNode  *root,
 
       if (obj == NULL)
         continue;
-      details = hr_ollama_json_object (obj, "details");
+      details = hr_json_object (obj, "details");
       model = g_new0 (HrOllamaModel, 1);
       model->name = dup_member (obj, "name");
       model->model = dup_member (obj, "model");
-      model->digest = hr_ollama_digest_bare (hr_ollama_json_string (obj, "digest"));
-      if (!hr_ollama_json_u64 (obj, "size", &model->size))
+      model->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
+      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &model->size))
         model->size = 0;
       model->modified_at = dup_member (obj, "modified_at");
       model->format = dup_member (details, "format");
@@ -190,18 +191,18 @@ hr_ollama_api_parse_ps (JsonNode  *root,
 
       if (obj == NULL)
         continue;
-      details = hr_ollama_json_object (obj, "details");
+      details = hr_json_object (obj, "details");
       l = g_new0 (HrOllamaLoaded, 1);
       l->name = dup_member (obj, "name");
       l->model = dup_member (obj, "model");
-      l->digest = hr_ollama_digest_bare (hr_ollama_json_string (obj, "digest"));
-      if (!hr_ollama_json_u64 (obj, "size", &l->size))
+      l->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
+      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &l->size))
         l->size = 0;
-      if (!hr_ollama_json_u64 (obj, "size_vram", &l->size_vram))
+      if (!hr_json_u64 (obj, "size_vram", G_MAXUINT64, &l->size_vram))
         l->size_vram = 0;
-      if (hr_ollama_json_u64 (obj, "context_length", &ctx) && ctx <= G_MAXUINT32)
+      if (hr_json_u64 (obj, "context_length", G_MAXUINT64, &ctx) && ctx <= G_MAXUINT32)
         l->context_length = (guint32) ctx;
-      expires = hr_ollama_json_string (obj, "expires_at");
+      expires = hr_json_string (obj, "expires_at");
       if (expires != NULL)
         l->expires_at = g_date_time_new_from_iso8601 (expires, NULL);
       l->family = dup_member (details, "family");
@@ -239,25 +240,25 @@ hr_ollama_api_reply_line (JsonNode           *node,
       return FALSE;
     }
   obj = json_node_get_object (node);
-  line->error = hr_ollama_json_string (obj, "error");
+  line->error = hr_json_string (obj, "error");
   if (line->error != NULL)
     return TRUE;
   if (chat)
     {
-      JsonObject *message = hr_ollama_json_object (obj, "message");
+      JsonObject *message = hr_json_object (obj, "message");
 
       if (message != NULL)
         {
-          line->content = hr_ollama_json_string (message, "content");
-          line->thinking = hr_ollama_json_string (message, "thinking");
+          line->content = hr_json_string (message, "content");
+          line->thinking = hr_json_string (message, "thinking");
         }
     }
   else
     {
-      line->content = hr_ollama_json_string (obj, "response");
-      line->thinking = hr_ollama_json_string (obj, "thinking");
+      line->content = hr_json_string (obj, "response");
+      line->thinking = hr_json_string (obj, "thinking");
     }
-  line->done = hr_ollama_json_bool (obj, "done");
+  line->done = hr_json_bool (obj, "done", FALSE);
   return TRUE;
 }
 
@@ -267,7 +268,7 @@ timing_field (JsonObject *obj,
 {
   guint64 v;
 
-  if (!hr_ollama_json_u64 (obj, name, &v) || v > G_MAXINT64)
+  if (!hr_json_u64 (obj, name, G_MAXUINT64, &v) || v > G_MAXINT64)
     return -1;
   return (gint64) v;
 }
@@ -285,7 +286,7 @@ hr_ollama_api_reply_done (JsonObject    *object,
                           HrOllamaReply *reply)
 {
   g_free (reply->done_reason);
-  reply->done_reason = g_strdup (hr_ollama_json_string (object, "done_reason"));
+  reply->done_reason = g_strdup (hr_json_string (object, "done_reason"));
   reply->total_duration = timing_field (object, "total_duration");
   reply->load_duration = timing_field (object, "load_duration");
   reply->prompt_eval_count = timing_field (object, "prompt_eval_count");

@@ -12,6 +12,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "hr-json.h"
+
 G_BEGIN_DECLS
 
 /** HR_OLLAMA_DEFAULT_PORT: the port `ollama serve` listens on by default. */
@@ -47,20 +49,5 @@ char     *hr_ollama_format_processor (guint64      size,
                                       guint64      size_vram);
 char     *hr_ollama_format_until     (GDateTime   *expires_at,
                                       GDateTime   *now);
-
-/* Typed reads of untrusted JSON: a member of the wrong type is as absent. */
-const char *hr_ollama_json_string (JsonObject  *object,
-                                   const char  *member);
-gboolean    hr_ollama_json_u64    (JsonObject  *object,
-                                   const char  *member,
-                                   guint64     *out);
-gboolean    hr_ollama_json_bool   (JsonObject  *object,
-                                   const char  *member);
-JsonObject *hr_ollama_json_object (JsonObject  *object,
-                                   const char  *member);
-JsonArray  *hr_ollama_json_array  (JsonObject  *object,
-                                   const char  *member);
-gboolean    hr_ollama_node_u64    (JsonNode    *node,
-                                   guint64     *out);
 
 G_END_DECLS

@@ -8,15 +8,14 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-gguf-keys.h"
+#include "hr-json.h"
 #include "hr-memory.h"
 #include "hr-ollama-host.h"
 #include "hr-ollama-show.h"
 #include "hr-precision.h"
 #include "hr-units.h"
 
-/* Caps on what an untrusted answer may claim. */
-#define MAX_TENSORS  1000000
-#define MAX_LAYERS   4096
 #define MAX_U32      G_MAXUINT32
 
 typedef struct {
@@ -25,79 +24,63 @@ typedef struct {
   const char *arch;
 } ShowCtx;
 
-static gboolean
-bad_value (const ShowCtx *ctx,
-           const char    *key,
-           const char    *expected,
-           GError       **error)
+
+/* model_info as a source of keys for the mapper (hr-gguf-keys.h). */
+static void
+info_lookup (gconstpointer   source,
+             const char     *key,
+             HrGgufKeyValue *out)
 {
-  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-               _("/api/show for %s: model_info \"%s\" is not %s"),
-               ctx->name, key, expected);
-  return FALSE;
-}
+  JsonNode *node = json_object_get_member ((JsonObject *) source, key);
 
-#define node_to_u64 hr_ollama_node_u64
-
-typedef enum {
-  VALUE_ABSENT,  /* not in model_info */
-  VALUE_HIDDEN,  /* null: an array /api/show leaves out without verbose */
-  VALUE_SCALAR,
-  VALUE_ARRAY,
-} ValueKind;
-
-/* Reads ARCH.@suffix (or @suffix itself when @full) as a u32 scalar or, when
- * @array is not NULL, as an array of u32 (one per layer). */
-static gboolean
-get_u32 (const ShowCtx *ctx,
-         const char    *suffix,
-         gboolean       full,
-         guint32       *out,
-         GArray       **array,
-         ValueKind     *kind,
-         GError       **error)
-{
-  g_autofree char *key = full ? g_strdup (suffix) : g_strdup_printf ("%s.%s", ctx->arch, suffix);
-  JsonNode *node;
-  guint64 v;
-
-  *kind = VALUE_ABSENT;
-  if (!json_object_has_member (ctx->info, key))
-    return TRUE;
-  node = json_object_get_member (ctx->info, key);
+  if (node == NULL)
+    return;
+  out->handle = node;
+  out->type_name = json_node_type_name (node);
   if (JSON_NODE_HOLDS_NULL (node))
+    out->kind = HR_GGUF_KEY_HIDDEN;
+  else if (JSON_NODE_HOLDS_ARRAY (node))
     {
-      *kind = VALUE_HIDDEN;
-      return TRUE;
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+      JsonNode *first = n > 0 ? json_array_get_element (array, 0) : NULL;
+
+      out->length = n;
+      out->kind = HR_GGUF_KEY_ARRAY;
+      out->numeric = TRUE;
+      out->booleans = first != NULL && JSON_NODE_HOLDS_VALUE (first) &&
+                      json_node_get_value_type (first) == G_TYPE_BOOLEAN;
     }
-  if (JSON_NODE_HOLDS_ARRAY (node) && array != NULL)
+  else
     {
-      JsonArray *a = json_node_get_array (node);
-      guint n = json_array_get_length (a);
-      g_autoptr(GArray) values = NULL;
-
-      if (n == 0 || n > MAX_LAYERS)
-        return bad_value (ctx, key, _("an array of one count per layer"), error);
-      values = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
-      for (guint i = 0; i < n; i++)
-        {
-          guint32 item;
-
-          if (!node_to_u64 (json_array_get_element (a, i), &v) || v > MAX_U32)
-            return bad_value (ctx, key, _("an array of whole numbers"), error);
-          item = (guint32) v;
-          g_array_append_val (values, item);
-        }
-      *array = g_steal_pointer (&values);
-      *kind = VALUE_ARRAY;
-      return TRUE;
+      out->kind = HR_GGUF_KEY_SCALAR;
+      out->is_count = hr_json_node_u64 (node, G_MAXUINT64, &out->count);
     }
-  if (!node_to_u64 (node, &v) || v > MAX_U32)
-    return bad_value (ctx, key, _("a whole number"), error);
-  *out = (guint32) v;
-  *kind = VALUE_SCALAR;
-  return TRUE;
 }
+
+static gboolean
+info_element (gconstpointer         source,
+              const HrGgufKeyValue *value,
+              guint64               index,
+              guint64              *out_value)
+{
+  JsonArray *array = json_node_get_array ((JsonNode *) value->handle);
+  JsonNode *element;
+
+  if (index >= json_array_get_length (array))
+    return FALSE;
+  element = json_array_get_element (array, (guint) index);
+  /* A per-layer pattern comes as booleans, as GGUF stores it. */
+  if (value->booleans && JSON_NODE_HOLDS_VALUE (element) &&
+      json_node_get_value_type (element) == G_TYPE_BOOLEAN)
+    {
+      *out_value = json_node_get_boolean (element) ? 1 : 0;
+      return TRUE;
+    }
+  return hr_json_node_u64 (element, G_MAXUINT64, out_value);
+}
+
+static const HrGgufKeySourceFuncs info_keys = { info_lookup, info_element };
 
 static guint32
 array_max (GArray *values)
@@ -109,18 +92,6 @@ array_max (GArray *values)
   return max;
 }
 
-static void
-set_source (HrModelSpec *spec,
-            HrSpecField  field,
-            const char  *arch,
-            const char  *suffix)
-{
-  g_autofree char *source = g_strdup_printf ("Ollama /api/show model_info %s%s%s",
-                                             arch != NULL ? arch : "",
-                                             arch != NULL ? "." : "", suffix);
-  hr_model_spec_set_source (spec, field, source);
-}
-
 static gboolean
 parse_tensors (const ShowCtx *ctx,
                JsonArray     *array,
@@ -130,11 +101,11 @@ parse_tensors (const ShowCtx *ctx,
   g_autoptr(GPtrArray) tensors = NULL;
   guint n = json_array_get_length (array);
 
-  if (n > MAX_TENSORS)
+  if (n > HR_GGUF_MAX_TENSOR_COUNT)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                    _("/api/show for %s lists %u tensors, more than the %u Headroom accepts"),
-                   ctx->name, n, MAX_TENSORS);
+                   ctx->name, n, (guint) HR_GGUF_MAX_TENSOR_COUNT);
       return FALSE;
     }
 
@@ -156,8 +127,8 @@ parse_tensors (const ShowCtx *ctx,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         goto bad;
       obj = json_node_get_object (node);
-      name = hr_ollama_json_string (obj, "name");
-      type_name = hr_ollama_json_string (obj, "type");
+      name = hr_json_string (obj, "name");
+      type_name = hr_json_string (obj, "type");
       shape_node = json_object_get_member (obj, "shape");
       if (name == NULL || type_name == NULL || shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
         goto bad;
@@ -166,7 +137,7 @@ parse_tensors (const ShowCtx *ctx,
       if (n_dims < 1 || n_dims > 4)
         goto bad;
       for (guint d = 0; d < n_dims; d++)
-        if (!node_to_u64 (json_array_get_element (shape, d), &dims[d]) || dims[d] == 0)
+        if (!hr_json_node_u64 (json_array_get_element (shape, d), G_MAXUINT64, &dims[d]) || dims[d] == 0)
           goto bad;
 
       type = hr_ggml_type_info_by_name (type_name);
@@ -240,6 +211,115 @@ kv_heads_from_tensors (GPtrArray *tensors,
   return any ? g_steal_pointer (&values) : NULL;
 }
 
+/* Parameters, file type and quantization, and the details. */
+static gboolean
+map_parameters_and_type (HrOllamaShow     *show,
+                         const HrGgufKeys *keys,
+                         JsonObject       *obj,
+                         GError          **error)
+{
+  HrModelSpec *spec = show->spec;
+  JsonObject *details = hr_json_object (obj, "details");
+  guint32 file_type = 0;
+  gboolean found;
+
+  if (!hr_gguf_keys_get_u64 (keys, "general.parameter_count", &spec->parameters, &found, error))
+    return FALSE;
+  if (found)
+    hr_model_spec_set_source (spec, HR_SPEC_FIELD_PARAMETERS,
+                              "Ollama /api/show model_info general.parameter_count");
+
+  if (!hr_gguf_keys_get_u32 (keys, "general.file_type", &file_type, &found, error))
+    return FALSE;
+  if (found)
+    {
+      show->has_file_type = TRUE;
+      show->file_type = file_type;
+      show->quantization = g_strdup (hr_ggml_file_type_label (file_type));
+    }
+  if (details != NULL)
+    {
+      const char *level = hr_json_string (details, "quantization_level");
+
+      if (show->quantization == NULL && level != NULL && *level != '\0')
+        show->quantization = g_strdup (level);
+      show->family = g_strdup (hr_json_string (details, "family"));
+      show->parameter_size = g_strdup (hr_json_string (details, "parameter_size"));
+    }
+  if (show->quantization != NULL)
+    {
+      spec->precision = g_strdup (hr_gguf_keys_precision_id (show->quantization));
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_PRECISION,
+                                show->has_file_type ? "Ollama /api/show model_info general.file_type"
+                                                    : "Ollama /api/show details.quantization_level");
+    }
+  return TRUE;
+}
+
+/* The tensor list: exact weight bytes, bits per weight, tied embeddings. */
+static gboolean
+map_tensors (HrOllamaShow  *show,
+             const ShowCtx *ctx,
+             JsonObject    *obj,
+             GError       **error)
+{
+  HrModelSpec *spec = show->spec;
+  JsonNode *node = json_object_get_member (obj, "tensors");
+  GPtrArray *tensors = NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("/api/show for %s: \"tensors\" is not a list"), ctx->name);
+      return FALSE;
+    }
+  if (!parse_tensors (ctx, json_node_get_array (node), &tensors, error))
+    return FALSE;
+  hr_model_spec_take_tensors (spec, tensors);
+  show->n_tensors = tensors->len;
+  show->weight_bytes = hr_model_spec_tensor_bytes (spec);
+  if (show->weight_bytes == G_MAXUINT64)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                   _("/api/show for %s: the tensors add up to more than 2^64 bytes"), ctx->name);
+      return FALSE;
+    }
+  if (show->weight_bytes > 0)
+    {
+      spec->file_bytes = show->weight_bytes;
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_FILE_BYTES,
+                                "Ollama /api/show tensors (exact ggml bytes of every tensor; the GGUF blob adds its header)");
+    }
+  if (spec->parameters > 0 && show->weight_bytes > 0)
+    show->bits_per_weight = hr_memory_effective_bits (show->weight_bytes, spec->parameters);
+  show->tied_embeddings = hr_gguf_keys_tied_embeddings (tensors);
+  spec->tied_embeddings = show->tied_embeddings;
+  return TRUE;
+}
+
+/* The strings of an array member ("capabilities"), others skipped. */
+static GStrv
+strings_of (JsonObject *obj,
+            const char *member)
+{
+  JsonArray *array = hr_json_array (obj, member);
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  if (array == NULL)
+    return NULL;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
+        g_strv_builder_add (builder, json_node_get_string (item));
+    }
+  return g_strv_builder_end (builder);
+}
+
 /**
  * hr_ollama_show_parse:
  * @root: the JSON answer of `POST /api/show` (without `verbose`)
@@ -247,27 +327,29 @@ kv_heads_from_tensors (GPtrArray *tensors,
  * @error: return location for a #GError
  *
  * Maps /api/show to a model spec (ollama-api.md, "/api/show"):
- * parameters from `general.parameter_count`; layers from
- * `ARCH.block_count`; heads and KV heads from `ARCH.attention.head_count` and
- * `.head_count_kv` (a scalar, or a per-layer array; an array hidden as
- * `null` without `verbose` is recovered from the `blk.N.attn_k.weight`
- * shapes, kv heads = shape[1] / key length); key and value lengths from
- * `ARCH.attention.key_length` / `.value_length`, defaulting to
- * embedding_length / head_count; context limit from `ARCH.context_length`;
- * sliding window from `ARCH.attention.sliding_window`; the file type from
- * `general.file_type` (llama.cpp's llama_ftype numbering, labelled by
- * hr_ggml_file_type_label(), else `details.quantization_level`).
- * The tensor list gives exact weight bytes (hr_ggml_tensor_bytes() per
- * tensor, summed) and the effective bits per weight (weight bytes x 8 /
- * parameters); the model is tied when it has `token_embd.weight` and no
- * `output.weight`. Every value is type-checked: whole numbers may arrive as
- * doubles; a mistyped value is an error, a missing one is left 0 (unknown).
+ * parameters from `general.parameter_count`; the architecture keys of
+ * `model_info` (layers, heads, KV heads, key and value lengths, context,
+ * sliding window and its layers, vocabulary, experts) through the one GGUF
+ * key mapper, hr_gguf_keys_map(), as for a GGUF file; a head_count_kv
+ * array hidden as `null` without `verbose` is recovered from the
+ * `blk.N.attn_k.weight` shapes (kv heads = shape[1] / key length); the
+ * file type from `general.file_type` (llama.cpp's llama_ftype numbering,
+ * labelled by hr_ggml_file_type_label(), else
+ * `details.quantization_level`, as a precision by
+ * hr_gguf_keys_precision_id()). The tensor list gives exact weight bytes
+ * (hr_ggml_tensor_bytes() per tensor, summed) and the effective bits per
+ * weight (weight bytes x 8 / parameters); the model is tied when it has
+ * `token_embd.weight` and no `output.weight`. Every value is type-checked:
+ * whole numbers may arrive as doubles; a mistyped value is an error, a
+ * missing one is left 0 (unknown).
  *
  * Returns: (transfer full): the parsed answer, or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA (not an object, no model_info or
- *   architecture, a mistyped value, a malformed tensor),
- *   %HR_CORE_ERROR_UNSUPPORTED (a tensor type Headroom does not know),
- *   %HR_CORE_ERROR_LIMIT (too many tensors) or %HR_CORE_ERROR_OVERFLOW.
+ *   architecture, a mistyped value, a per-layer array not of one count per
+ *   layer, a malformed tensor), %HR_CORE_ERROR_UNSUPPORTED (a tensor type
+ *   Headroom does not know), %HR_CORE_ERROR_LIMIT (more than
+ *   %HR_MODEL_SPEC_MAX_LAYERS layers, too many tensors) or
+ *   %HR_CORE_ERROR_OVERFLOW.
  */
 HrOllamaShow *
 hr_ollama_show_parse (JsonNode    *root,
@@ -279,13 +361,8 @@ hr_ollama_show_parse (JsonNode    *root,
   JsonObject *obj;
   JsonNode *node;
   HrModelSpec *spec;
-  guint32 v32 = 0;
-  ValueKind kind;
-  g_autoptr(GArray) heads_array = NULL;
-  g_autoptr(GArray) kv_array = NULL;
-  ValueKind heads_kind, kv_kind;
-  guint32 heads = 0, kv_heads = 0;
-  guint64 parameters = 0;
+  HrGgufKeys keys = { HR_GGUF_KEYS_FROM_OLLAMA_SHOW, name, NULL, &info_keys, NULL };
+  gboolean kv_hidden = FALSE;
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -303,179 +380,33 @@ hr_ollama_show_parse (JsonNode    *root,
       return NULL;
     }
   ctx.info = json_node_get_object (node);
-  ctx.arch = hr_ollama_json_string (ctx.info, "general.architecture");
+  ctx.arch = hr_json_string (ctx.info, "general.architecture");
   if (ctx.arch == NULL || *ctx.arch == '\0')
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                    _("/api/show for %s: model_info \"general.architecture\" is missing"), name);
       return NULL;
     }
+  keys.arch = ctx.arch;
+  keys.source = ctx.info;
 
   show->spec = spec = hr_model_spec_new (name);
   spec->architecture = g_strdup (ctx.arch);
   spec->origin = g_strdup_printf ("ollama:%s", name);
 
-  /* Parameters. */
-  if (json_object_has_member (ctx.info, "general.parameter_count"))
-    {
-      if (!node_to_u64 (json_object_get_member (ctx.info, "general.parameter_count"), &parameters))
-        {
-          bad_value (&ctx, "general.parameter_count", _("a whole number"), error);
-          return NULL;
-        }
-      spec->parameters = parameters;
-      set_source (spec, HR_SPEC_FIELD_PARAMETERS, NULL, "general.parameter_count");
-    }
-
-  /* File type and quantization. */
-  if (!get_u32 (&ctx, "general.file_type", TRUE, &v32, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    {
-      const char *label = hr_ggml_file_type_label (v32);
-
-      show->has_file_type = TRUE;
-      show->file_type = v32;
-      if (label != NULL)
-        show->quantization = g_strdup (label);
-    }
-  node = json_object_get_member (obj, "details");
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *details = json_node_get_object (node);
-      const char *level = hr_ollama_json_string (details, "quantization_level");
-
-      if (show->quantization == NULL && level != NULL && *level != '\0')
-        show->quantization = g_strdup (level);
-      show->family = g_strdup (hr_ollama_json_string (details, "family"));
-      show->parameter_size = g_strdup (hr_ollama_json_string (details, "parameter_size"));
-    }
-  if (show->quantization != NULL)
-    {
-      const HrPrecision *precision = hr_precision_lookup (show->quantization);
-
-      if (precision == NULL && g_ascii_strcasecmp (show->quantization, "F32") == 0)
-        precision = hr_precision_lookup ("fp32");
-      spec->precision = g_strdup (precision != NULL ? precision->id : show->quantization);
-      hr_model_spec_set_source (spec, HR_SPEC_FIELD_PRECISION,
-                                show->has_file_type ? "Ollama /api/show model_info general.file_type"
-                                                    : "Ollama /api/show details.quantization_level");
-    }
-
-  /* Shape of the network. */
-  if (!get_u32 (&ctx, "block_count", FALSE, &spec->layers, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_LAYERS, ctx.arch, "block_count");
-  if (spec->layers > MAX_LAYERS)
-    {
-      bad_value (&ctx, "block_count", _("a layer count Headroom accepts (at most 4096)"), error);
-      return NULL;
-    }
-
-  if (!get_u32 (&ctx, "embedding_length", FALSE, &spec->embedding_length, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_EMBEDDING_LENGTH, ctx.arch, "embedding_length");
-
-  if (!get_u32 (&ctx, "attention.head_count", FALSE, &heads, &heads_array, &heads_kind, error) ||
-      !get_u32 (&ctx, "attention.head_count_kv", FALSE, &kv_heads, &kv_array, &kv_kind, error))
-    return NULL;
-  if (heads_kind == VALUE_ARRAY)
-    heads = array_max (heads_array);
-  if (heads_kind == VALUE_SCALAR || heads_kind == VALUE_ARRAY)
-    {
-      spec->heads = heads;
-      set_source (spec, HR_SPEC_FIELD_HEADS, ctx.arch, "attention.head_count");
-    }
-
-  if (!get_u32 (&ctx, "attention.key_length", FALSE, &spec->key_length, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_KEY_LENGTH, ctx.arch, "attention.key_length");
-  else if (spec->heads > 0 && spec->embedding_length > 0)
-    {
-      spec->key_length = spec->embedding_length / spec->heads;
-      hr_model_spec_set_source (spec, HR_SPEC_FIELD_KEY_LENGTH,
-                                "embedding_length / head_count (Ollama /api/show has no key_length)");
-    }
-  if (!get_u32 (&ctx, "attention.value_length", FALSE, &spec->value_length, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_VALUE_LENGTH, ctx.arch, "attention.value_length");
-  else if (spec->heads > 0 && spec->embedding_length > 0)
-    {
-      spec->value_length = spec->embedding_length / spec->heads;
-      hr_model_spec_set_source (spec, HR_SPEC_FIELD_VALUE_LENGTH,
-                                "embedding_length / head_count (Ollama /api/show has no value_length)");
-    }
-
-  if (!get_u32 (&ctx, "context_length", FALSE, &spec->context_length, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_CONTEXT_LENGTH, ctx.arch, "context_length");
-  if (!get_u32 (&ctx, "attention.sliding_window", FALSE, &spec->sliding_window, NULL, &kind, error))
-    return NULL;
-  if (kind == VALUE_SCALAR)
-    set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, ctx.arch, "attention.sliding_window");
-  if (!get_u32 (&ctx, "vocab_size", FALSE, &spec->vocab_size, NULL, &kind, error) ||
-      !get_u32 (&ctx, "expert_count", FALSE, &spec->expert_count, NULL, &kind, error) ||
-      !get_u32 (&ctx, "expert_used_count", FALSE, &spec->expert_used_count, NULL, &kind, error))
+  if (!map_parameters_and_type (show, &keys, obj, error) ||
+      !hr_gguf_keys_map (&keys, spec, &kv_hidden, error))
     return NULL;
   {
     g_autofree char *pooling = g_strdup_printf ("%s.pooling_type", ctx.arch);
     show->embedding_model = json_object_has_member (ctx.info, pooling);
   }
 
-  /* Tensors. */
-  node = json_object_get_member (obj, "tensors");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      GPtrArray *tensors = NULL;
+  if (!map_tensors (show, &ctx, obj, error))
+    return NULL;
 
-      if (!parse_tensors (&ctx, json_node_get_array (node), &tensors, error))
-        return NULL;
-      hr_model_spec_take_tensors (spec, tensors);
-      show->n_tensors = tensors->len;
-      show->weight_bytes = hr_model_spec_tensor_bytes (spec);
-      if (show->weight_bytes == G_MAXUINT64)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                       _("/api/show for %s: the tensors add up to more than 2^64 bytes"), name);
-          return NULL;
-        }
-      if (show->weight_bytes > 0)
-        {
-          spec->file_bytes = show->weight_bytes;
-          hr_model_spec_set_source (spec, HR_SPEC_FIELD_FILE_BYTES,
-                                    "Ollama /api/show tensors (exact ggml bytes of every tensor; the GGUF blob adds its header)");
-        }
-      if (spec->parameters > 0 && show->weight_bytes > 0)
-        show->bits_per_weight = hr_memory_effective_bits (show->weight_bytes, spec->parameters);
-      show->tied_embeddings = find_tensor (tensors, "token_embd.weight") != NULL &&
-                              find_tensor (tensors, "output.weight") == NULL;
-      spec->tied_embeddings = show->tied_embeddings;
-    }
-  else if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("/api/show for %s: \"tensors\" is not a list"), name);
-      return NULL;
-    }
-
-  /* KV heads: scalar, per-layer array, or hidden (null) and recovered. */
-  if (kv_kind == VALUE_SCALAR)
-    {
-      spec->kv_heads = kv_heads;
-      set_source (spec, HR_SPEC_FIELD_KV_HEADS, ctx.arch, "attention.head_count_kv");
-    }
-  else if (kv_kind == VALUE_ARRAY)
-    {
-      spec->kv_heads = array_max (kv_array);
-      spec->layer_kv_heads = g_steal_pointer (&kv_array);
-      set_source (spec, HR_SPEC_FIELD_KV_HEADS, ctx.arch, "attention.head_count_kv (per layer)");
-    }
-  else if (kv_kind == VALUE_HIDDEN && spec->tensors != NULL)
+  /* KV heads hidden (null) without verbose: recovered from the tensors. */
+  if (kv_hidden && spec->tensors != NULL)
     {
       GArray *derived = kv_heads_from_tensors (spec->tensors, spec->layers, spec->key_length);
 
@@ -487,29 +418,8 @@ hr_ollama_show_parse (JsonNode    *root,
                                     "blk.N.attn_k.weight shapes / key_length (Ollama /api/show hides the head_count_kv array without verbose)");
         }
     }
-  else if (kv_kind == VALUE_ABSENT && spec->heads > 0)
-    {
-      /* GGUF's rule: without head_count_kv, every head has its own K and V. */
-      spec->kv_heads = spec->heads;
-      hr_model_spec_set_source (spec, HR_SPEC_FIELD_KV_HEADS,
-                                "attention.head_count (no head_count_kv: one KV head per head)");
-    }
 
-  node = json_object_get_member (obj, "capabilities");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *caps = json_node_get_array (node);
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-      for (guint i = 0; i < json_array_get_length (caps); i++)
-        {
-          JsonNode *item = json_array_get_element (caps, i);
-          if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
-            g_strv_builder_add (builder, json_node_get_string (item));
-        }
-      show->capabilities = g_strv_builder_end (builder);
-    }
-
+  show->capabilities = strings_of (obj, "capabilities");
   return g_steal_pointer (&show);
 }
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hr-json.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-progress.h"
 
@@ -55,7 +56,6 @@ hr_pull_progress_free (HrPullProgress *progress)
   g_free (progress);
 }
 
-#define member_u64 hr_ollama_json_u64
 
 static void
 recount (HrPullProgress *progress)
@@ -117,9 +117,9 @@ hr_pull_progress_feed (HrPullProgress *progress,
                        JsonObject     *line,
                        gint64          now_us)
 {
-  const char *error_text = hr_ollama_json_string (line, "error");
-  const char *status = hr_ollama_json_string (line, "status");
-  const char *digest_text = hr_ollama_json_string (line, "digest");
+  const char *error_text = hr_json_string (line, "error");
+  const char *status = hr_json_string (line, "status");
+  const char *digest_text = hr_json_string (line, "digest");
   g_autofree char *digest = hr_ollama_digest_prefixed (digest_text);
   HrPullLayer *layer = NULL;
   guint64 total = 0;
@@ -165,8 +165,8 @@ hr_pull_progress_feed (HrPullProgress *progress,
         }
     }
 
-  has_total = member_u64 (line, "total", &total);
-  if (!member_u64 (line, "completed", &completed))
+  has_total = hr_json_u64 (line, "total", G_MAXUINT64, &total);
+  if (!hr_json_u64 (line, "completed", G_MAXUINT64, &completed))
     completed = 0;
 
   if (layer == NULL)

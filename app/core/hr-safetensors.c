@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-safetensors.h"
 #include "hr-units.h"
 
@@ -244,7 +245,6 @@ parse_tensor (HrSafetensorsHeader *header,
               GError             **error)
 {
   JsonObject *obj;
-  JsonNode *dtype_node, *shape_node, *offsets_node;
   JsonArray *shape, *offsets;
   const char *dtype;
   guint64 elements = 1;
@@ -259,24 +259,21 @@ parse_tensor (HrSafetensorsHeader *header,
     }
   obj = json_node_get_object (node);
 
-  dtype_node = json_object_get_member (obj, "dtype");
-  if (dtype_node == NULL || !JSON_NODE_HOLDS_VALUE (dtype_node) ||
-      json_node_get_value_type (dtype_node) != G_TYPE_STRING)
+  dtype = hr_json_string (obj, "dtype");
+  if (dtype == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                    _("Tensor “%s” in the safetensors header has no dtype string"), name);
       return FALSE;
     }
-  dtype = json_node_get_string (dtype_node);
 
-  shape_node = json_object_get_member (obj, "shape");
-  if (shape_node == NULL || !JSON_NODE_HOLDS_ARRAY (shape_node))
+  shape = hr_json_array (obj, "shape");
+  if (shape == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                    _("Tensor “%s” in the safetensors header has no shape array"), name);
       return FALSE;
     }
-  shape = json_node_get_array (shape_node);
   for (guint i = 0; i < json_array_get_length (shape); i++)
     {
       guint64 dim;
@@ -296,9 +293,8 @@ parse_tensor (HrSafetensorsHeader *header,
         }
     }
 
-  offsets_node = json_object_get_member (obj, "data_offsets");
-  if (offsets_node == NULL || !JSON_NODE_HOLDS_ARRAY (offsets_node) ||
-      json_array_get_length (offsets = json_node_get_array (offsets_node)) != 2 ||
+  offsets = hr_json_array (obj, "data_offsets");
+  if (offsets == NULL || json_array_get_length (offsets) != 2 ||
       !node_get_u64 (json_array_get_element (offsets, 0), &span->begin) ||
       !node_get_u64 (json_array_get_element (offsets, 1), &span->end))
     {
@@ -434,12 +430,10 @@ hr_safetensors_header_parse_json (const char *json,
 
               for (GList *k = keys; k != NULL; k = k->next)
                 {
-                  JsonNode *value = json_object_get_member (meta, k->data);
+                  const char *value = hr_json_string (meta, k->data);
 
-                  if (JSON_NODE_HOLDS_VALUE (value) &&
-                      json_node_get_value_type (value) == G_TYPE_STRING)
-                    g_hash_table_replace (header->metadata, g_strdup (k->data),
-                                          g_strdup (json_node_get_string (value)));
+                  if (value != NULL)
+                    g_hash_table_replace (header->metadata, g_strdup (k->data), g_strdup (value));
                 }
             }
           continue;

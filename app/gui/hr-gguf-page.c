@@ -95,46 +95,18 @@ read_header_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *origin = NULL;
-  guint32 split_index = 0, split_count = 0;
 
   h->path = g_strdup (path);
   h->display = g_filename_display_name (path);
   h->blob_digest = digest_from_blob_name (path);
 
-  h->file = hr_gguf_file_load (path, cancellable, &error);
+  /* A split model: the first shard holds the metadata, the others are
+   * summed in (as headroom-cli gguf). */
+  h->file = hr_gguf_file_load_model (path, h->display, cancellable, &h->split_problem, &error);
   if (h->file == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
-    }
-
-  /* A split model: the first shard holds the metadata (as headroom-cli gguf). */
-  if (hr_gguf_file_get_split (h->file, &split_index, &split_count))
-    {
-      if (split_index > 0)
-        {
-          g_task_return_new_error (task, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                                   _("%s is shard %u of %u of a split model; the model’s metadata is in the first shard: open that one"),
-                                   h->display, split_index + 1, split_count);
-          return;
-        }
-      else
-        {
-          g_auto(GStrv) shard_paths = hr_gguf_split_shard_paths (path, split_count);
-
-          if (shard_paths == NULL)
-            h->split_problem = g_strdup (_("the file is not named NAME-00001-of-NNNNN.gguf, so its other shards cannot be found"));
-          for (guint i = 1; shard_paths != NULL && shard_paths[i] != NULL && h->split_problem == NULL; i++)
-            {
-              g_autoptr(HrGgufFile) shard = hr_gguf_file_load (shard_paths[i], cancellable, &error);
-
-              if (shard == NULL || !hr_gguf_file_add_shard (h->file, shard, &error))
-                {
-                  h->split_problem = g_strdup (error->message);
-                  g_clear_error (&error);
-                }
-            }
-        }
     }
 
   /* A blob's name is a digest, not a model name: general.name then. */

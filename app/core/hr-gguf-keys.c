@@ -1,0 +1,608 @@
+/* hr-gguf-keys.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The one GGUF key -> model spec mapper (hr-gguf-keys.h). The keys are the
+ * GGUF specification's and llama.cpp's (ggml docs/gguf.md "LLM";
+ * shared/reference/hf-hub.md, "GGUF header"; shared/reference/ollama-api.md,
+ * "/api/show" for the same keys as JSON).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-gguf-keys.h"
+#include "hr-precision.h"
+#include "hr-units.h"
+
+typedef enum {
+  PROBLEM_NOT_COUNT,    /* present, not a non-negative whole number */
+  PROBLEM_TOO_LARGE,    /* a whole number past 32 bits */
+  PROBLEM_BAD_ARRAY,    /* an array that is not one number per layer */
+  PROBLEM_BAD_ELEMENT,  /* an element that is not a whole number */
+} Problem;
+
+static gboolean
+fail (const HrGgufKeys     *keys,
+      const char           *key,
+      Problem               problem,
+      const HrGgufKeyValue *value,
+      guint64               detail,
+      guint32               layers,
+      GError              **error)
+{
+  if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
+    {
+      const char *expected = problem == PROBLEM_BAD_ARRAY ? _("an array of one count per layer")
+                           : problem == PROBLEM_BAD_ELEMENT ? _("an array of whole numbers")
+                           : _("a whole number");
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("/api/show for %s: model_info \"%s\" is not %s"),
+                   keys->model_name, key, expected);
+      return FALSE;
+    }
+
+  switch (problem)
+    {
+    case PROBLEM_NOT_COUNT:
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s should be a non-negative integer; it is a %s"), key, value->type_name);
+      break;
+    case PROBLEM_TOO_LARGE:
+      {
+        g_autofree char *n = hr_format_count (detail);
+
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                     _("%s is %s, past any real model"), key, n);
+      }
+      break;
+    case PROBLEM_BAD_ARRAY:
+      {
+        g_autofree char *n = hr_format_count (value->length);
+
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                     _("%s is an array of %s %s values; a per-layer array needs one integer for each of the %u layers"),
+                     key, n, value->type_name, layers);
+      }
+      break;
+    case PROBLEM_BAD_ELEMENT:
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s has an unusable value for layer %u"), key, (guint) detail);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+static void
+lookup (const HrGgufKeys *keys,
+        const char       *key,
+        HrGgufKeyValue   *out)
+{
+  memset (out, 0, sizeof *out);
+  keys->funcs->lookup (keys->source, key, out);
+}
+
+/* A scalar count; absent and hidden are not found. */
+static gboolean
+get_count (const HrGgufKeys *keys,
+           const char       *key,
+           guint64           max,
+           guint64          *out_value,
+           gboolean         *out_found,
+           GError          **error)
+{
+  HrGgufKeyValue value;
+
+  *out_found = FALSE;
+  lookup (keys, key, &value);
+  if (value.kind == HR_GGUF_KEY_ABSENT || value.kind == HR_GGUF_KEY_HIDDEN)
+    return TRUE;
+  if (value.kind != HR_GGUF_KEY_SCALAR || !value.is_count)
+    return fail (keys, key, PROBLEM_NOT_COUNT, &value, 0, 0, error);
+  if (value.count > max)
+    return fail (keys, key, PROBLEM_TOO_LARGE, &value, value.count, 0, error);
+  *out_value = value.count;
+  *out_found = TRUE;
+  return TRUE;
+}
+
+/**
+ * hr_gguf_keys_get_u32:
+ * @keys: the keys
+ * @key: the full key ("general.file_type")
+ * @out_value: (out): the value, when found
+ * @out_found: (out): whether the key holds a value (absent and /api/show's
+ *   hidden `null` are not found)
+ * @error: return location for a #GError
+ *
+ * Reads a count that fits 32 bits.
+ *
+ * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when the key is
+ *   present but not a non-negative whole number of at most 2^32 - 1.
+ */
+gboolean
+hr_gguf_keys_get_u32 (const HrGgufKeys *keys,
+                      const char       *key,
+                      guint32          *out_value,
+                      gboolean         *out_found,
+                      GError          **error)
+{
+  guint64 v = 0;
+
+  if (!get_count (keys, key, G_MAXUINT32, &v, out_found, error))
+    return FALSE;
+  if (*out_found)
+    *out_value = (guint32) v;
+  return TRUE;
+}
+
+/**
+ * hr_gguf_keys_get_u64:
+ * @keys: the keys
+ * @key: the full key ("general.parameter_count")
+ * @out_value: (out): the value, when found
+ * @out_found: (out): whether the key holds a value
+ * @error: return location for a #GError
+ *
+ * Reads a count of up to 64 bits (a double from JSON when it is whole).
+ *
+ * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when the key is
+ *   present but not a non-negative whole number.
+ */
+gboolean
+hr_gguf_keys_get_u64 (const HrGgufKeys *keys,
+                      const char       *key,
+                      guint64          *out_value,
+                      gboolean         *out_found,
+                      GError          **error)
+{
+  return get_count (keys, key, G_MAXUINT64, out_value, out_found, error);
+}
+
+/* `{arch}.@suffix` as a count of 32 bits. */
+static gboolean
+get_arch_u32 (const HrGgufKeys *keys,
+              const char       *suffix,
+              guint32          *out_value,
+              gboolean         *out_found,
+              GError          **error)
+{
+  g_autofree char *key = g_strconcat (keys->arch, ".", suffix, NULL);
+
+  return hr_gguf_keys_get_u32 (keys, key, out_value, out_found, error);
+}
+
+/* A per-layer count: a scalar, or an array with one whole number per
+ * layer. Sets *out_max, and *out_layers (guint32 per layer) for an array;
+ * *out_hidden when the value is withheld. */
+static gboolean
+get_per_layer (const HrGgufKeys *keys,
+               const char       *suffix,
+               guint32           layers,
+               guint32          *out_max,
+               GArray          **out_layers,
+               gboolean         *out_found,
+               gboolean         *out_hidden,
+               GError          **error)
+{
+  g_autofree char *key = g_strconcat (keys->arch, ".", suffix, NULL);
+  g_autoptr(GArray) per_layer = NULL;
+  HrGgufKeyValue value;
+  guint32 max = 0;
+
+  *out_layers = NULL;
+  *out_found = FALSE;
+  lookup (keys, key, &value);
+  *out_hidden = value.kind == HR_GGUF_KEY_HIDDEN;
+  if (value.kind != HR_GGUF_KEY_ARRAY)
+    return hr_gguf_keys_get_u32 (keys, key, out_max, out_found, error);
+
+  if (value.length != layers || !value.numeric || value.booleans)
+    return fail (keys, key, PROBLEM_BAD_ARRAY, &value, 0, layers, error);
+
+  per_layer = g_array_sized_new (FALSE, FALSE, sizeof (guint32), layers);
+  for (guint32 i = 0; i < layers; i++)
+    {
+      guint64 v;
+      guint32 v32;
+
+      if (!keys->funcs->element (keys->source, &value, i, &v) || v > G_MAXUINT32)
+        return fail (keys, key, PROBLEM_BAD_ELEMENT, &value, i, layers, error);
+      v32 = (guint32) v;
+      g_array_append_val (per_layer, v32);
+      max = MAX (max, v32);
+    }
+  *out_max = max;
+  *out_layers = g_steal_pointer (&per_layer);
+  *out_found = TRUE;
+  return TRUE;
+}
+
+static const char *
+source_prefix (const HrGgufKeys *keys)
+{
+  return keys->origin == HR_GGUF_KEYS_FROM_FILE ? "GGUF " : "Ollama /api/show model_info ";
+}
+
+static void
+set_source (const HrGgufKeys *keys,
+            HrModelSpec      *spec,
+            HrSpecField       field,
+            const char       *suffix)
+{
+  g_autofree char *source = g_strdup_printf ("%s%s.%s", source_prefix (keys), keys->arch, suffix);
+
+  hr_model_spec_set_source (spec, field, source);
+}
+
+static void
+fill_sliding (HrModelSpec *spec,
+              guint64      period)
+{
+  spec->layer_sliding = g_array_sized_new (FALSE, FALSE, sizeof (guint8), spec->layers);
+  for (guint32 i = 0; i < spec->layers; i++)
+    {
+      guint8 sliding = (i % period) < (period - 1);
+
+      g_array_append_val (spec->layer_sliding, sliding);
+    }
+}
+
+/* Which layers use the sliding window: the source's own per-layer pattern
+ * when present, else llama.cpp's rule for the architecture
+ * (src/llama-model.cpp, hparams.set_swa_pattern: gemma2 every other layer
+ * from layer 0, gemma3 five of every six). */
+static void
+map_layer_sliding (const HrGgufKeys *keys,
+                   HrModelSpec      *spec)
+{
+  g_autofree char *key = g_strconcat (keys->arch, ".attention.sliding_window_pattern", NULL);
+  g_autofree char *combined = NULL;
+  HrGgufKeyValue value;
+  const char *source = NULL;
+  gboolean own = FALSE;
+
+  if (spec->sliding_window == 0 || spec->layers == 0)
+    return;
+
+  lookup (keys, key, &value);
+  if (value.kind == HR_GGUF_KEY_ARRAY && value.length == spec->layers && value.numeric)
+    {
+      spec->layer_sliding = g_array_sized_new (FALSE, FALSE, sizeof (guint8), spec->layers);
+      for (guint32 i = 0; i < spec->layers; i++)
+        {
+          guint64 v = 0;
+          guint8 sliding;
+
+          keys->funcs->element (keys->source, &value, i, &v);
+          sliding = v != 0;
+          g_array_append_val (spec->layer_sliding, sliding);
+        }
+      own = TRUE;
+    }
+  else if (value.kind == HR_GGUF_KEY_SCALAR && value.is_count &&
+           value.count >= 2 && value.count <= spec->layers)
+    {
+      fill_sliding (spec, value.count);
+      own = TRUE;
+    }
+  else if (g_strcmp0 (keys->arch, "gemma2") == 0)
+    {
+      fill_sliding (spec, 2);
+      source = "llama.cpp rule: gemma2 alternates sliding and global layers";
+    }
+  else if (g_strcmp0 (keys->arch, "gemma3") == 0)
+    {
+      fill_sliding (spec, 6);
+      source = "llama.cpp rule: gemma3 has 5 sliding layers per global layer";
+    }
+  else
+    return;
+
+  combined = g_strdup_printf ("%s%s.attention.sliding_window; sliding layers: %s%s",
+                              source_prefix (keys), keys->arch,
+                              own ? source_prefix (keys) : "", own ? key : source);
+  hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, combined);
+}
+
+static gboolean
+map_layers (const HrGgufKeys *keys,
+            HrModelSpec      *spec,
+            GError          **error)
+{
+  guint32 v = 0;
+  gboolean found;
+
+  if (!get_arch_u32 (keys, "block_count", &v, &found, error))
+    return FALSE;
+  if (!found)
+    return TRUE;
+  if (v > HR_MODEL_SPEC_MAX_LAYERS)
+    {
+      g_autofree char *n = hr_format_count (v);
+      g_autofree char *max = hr_format_count (HR_MODEL_SPEC_MAX_LAYERS);
+
+      if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                     _("/api/show for %s: model_info \"%s.block_count\" is %s; Headroom accepts at most %s layers"),
+                     keys->model_name, keys->arch, n, max);
+      else
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                     _("%s.block_count is %s; Headroom accepts at most %s layers"), keys->arch, n, max);
+      return FALSE;
+    }
+  spec->layers = v;
+  set_source (keys, spec, HR_SPEC_FIELD_LAYERS, "block_count");
+  return TRUE;
+}
+
+/* Heads and KV heads; *out_kv_hidden when the KV heads are withheld. */
+static gboolean
+map_heads (const HrGgufKeys *keys,
+           HrModelSpec      *spec,
+           gboolean         *out_kv_hidden,
+           GError          **error)
+{
+  GArray *per_layer = NULL;
+  guint32 v = 0;
+  gboolean found, hidden;
+
+  if (!get_per_layer (keys, "attention.head_count", spec->layers, &v, &per_layer, &found, &hidden, error))
+    return FALSE;
+  g_clear_pointer (&per_layer, g_array_unref); /* the spec keeps one head count */
+  if (found)
+    {
+      spec->heads = v;
+      set_source (keys, spec, HR_SPEC_FIELD_HEADS, "attention.head_count");
+    }
+
+  if (!get_per_layer (keys, "attention.head_count_kv", spec->layers, &v, &per_layer, &found, &hidden, error))
+    return FALSE;
+  *out_kv_hidden = hidden;
+  if (found)
+    {
+      spec->kv_heads = v;
+      spec->layer_kv_heads = per_layer;
+      set_source (keys, spec, HR_SPEC_FIELD_KV_HEADS,
+                  per_layer != NULL ? "attention.head_count_kv (per layer)" : "attention.head_count_kv");
+    }
+  else if (!hidden && spec->heads > 0)
+    {
+      /* GGUF's rule: without head_count_kv, every head has its own K and V. */
+      g_autofree char *source = keys->origin == HR_GGUF_KEYS_FROM_FILE
+        ? g_strdup_printf ("GGUF %s.attention.head_count (no head_count_kv)", keys->arch)
+        : g_strdup ("attention.head_count (no head_count_kv: one KV head per head)");
+
+      spec->kv_heads = spec->heads;
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_KV_HEADS, source);
+    }
+  return TRUE;
+}
+
+static gboolean
+map_key_value_lengths (const HrGgufKeys *keys,
+                       HrModelSpec      *spec,
+                       GError          **error)
+{
+  guint32 v = 0;
+  gboolean found;
+
+  if (!get_arch_u32 (keys, "attention.key_length", &v, &found, error))
+    return FALSE;
+  if (found)
+    {
+      spec->key_length = v;
+      set_source (keys, spec, HR_SPEC_FIELD_KEY_LENGTH, "attention.key_length");
+    }
+  if (!get_arch_u32 (keys, "attention.value_length", &v, &found, error))
+    return FALSE;
+  if (found)
+    {
+      spec->value_length = v;
+      set_source (keys, spec, HR_SPEC_FIELD_VALUE_LENGTH, "attention.value_length");
+    }
+  if (spec->heads == 0 || spec->embedding_length == 0)
+    return TRUE;
+
+  /* Absent: embedding length / heads, as llama.cpp's n_embd_head_k. */
+  if (spec->key_length == 0)
+    {
+      g_autofree char *source = keys->origin == HR_GGUF_KEYS_FROM_FILE
+        ? g_strdup_printf ("GGUF %s.embedding_length / %s.attention.head_count", keys->arch, keys->arch)
+        : g_strdup ("embedding_length / head_count (Ollama /api/show has no key_length)");
+
+      spec->key_length = spec->embedding_length / spec->heads;
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_KEY_LENGTH, source);
+    }
+  if (spec->value_length == 0)
+    {
+      g_autofree char *source = keys->origin == HR_GGUF_KEYS_FROM_FILE
+        ? g_strdup_printf ("GGUF %s.embedding_length / %s.attention.head_count", keys->arch, keys->arch)
+        : g_strdup ("embedding_length / head_count (Ollama /api/show has no value_length)");
+
+      spec->value_length = spec->embedding_length / spec->heads;
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_VALUE_LENGTH, source);
+    }
+  return TRUE;
+}
+
+/* Vocabulary, experts and the feed-forward length. */
+static gboolean
+map_counts (const HrGgufKeys *keys,
+            HrModelSpec      *spec,
+            GError          **error)
+{
+  HrGgufKeyValue tokens;
+  guint32 v = 0;
+  gboolean found;
+
+  /* n_ff for the runtime model's compute-buffer estimate; a per-layer array
+   * (some architectures vary it) is left to the estimate's own fallback. */
+  {
+    g_autoptr(GError) ff_error = NULL;
+
+    if (get_arch_u32 (keys, "feed_forward_length", &v, &found, &ff_error) && found)
+      spec->feed_forward_length = v;
+  }
+
+  lookup (keys, "tokenizer.ggml.tokens", &tokens);
+  if (tokens.kind == HR_GGUF_KEY_ARRAY && tokens.length > 0 && tokens.length <= G_MAXUINT32)
+    spec->vocab_size = (guint32) tokens.length;
+  else
+    {
+      if (!get_arch_u32 (keys, "vocab_size", &v, &found, error))
+        return FALSE;
+      if (found)
+        spec->vocab_size = v;
+    }
+
+  if (!get_arch_u32 (keys, "expert_count", &v, &found, error))
+    return FALSE;
+  if (found)
+    spec->expert_count = v;
+  if (!get_arch_u32 (keys, "expert_used_count", &v, &found, error))
+    return FALSE;
+  if (found)
+    spec->expert_used_count = v;
+  return TRUE;
+}
+
+/**
+ * hr_gguf_keys_map:
+ * @keys: the keys, with their architecture
+ * @spec: the spec to fill (its name, origin and architecture already set)
+ * @out_kv_heads_hidden: (out) (optional): set when the KV heads are
+ *   withheld (/api/show's `null` array), for the caller to recover them
+ * @error: return location for a #GError
+ *
+ * Maps the architecture keys onto @spec (the keys of hf-hub.md, "GGUF
+ * header"): layers `{arch}.block_count`; heads `{arch}.attention.head_count`
+ * (a per-layer array gives its largest value); KV heads
+ * `{arch}.attention.head_count_kv` (absent = heads; an array gives
+ * #HrModelSpec.layer_kv_heads, 0 for layers without attention, and its
+ * largest value); key and value lengths `{arch}.attention.key_length` /
+ * `value_length` (absent = embedding length / heads, llama.cpp's
+ * n_embd_head_k); embedding `{arch}.embedding_length`; feed-forward
+ * `{arch}.feed_forward_length` (a scalar; anything else is left 0); native
+ * context `{arch}.context_length`; sliding window
+ * `{arch}.attention.sliding_window` with #HrModelSpec.layer_sliding from
+ * `{arch}.attention.sliding_window_pattern` or llama.cpp's gemma2/gemma3
+ * rule; vocabulary the length of `tokenizer.ggml.tokens`, else
+ * `{arch}.vocab_size`; experts `{arch}.expert_count` and
+ * `expert_used_count`. Each field's source names the key it came from.
+ * Parameters, precision, file size and tensors are the caller's: they
+ * come from different places in a file and in /api/show.
+ *
+ * Returns: %TRUE; %FALSE with @error set: %HR_CORE_ERROR_INVALID_DATA when
+ *   a count key has the wrong type, a value past 32 bits, or a per-layer
+ *   array not of one whole number per layer; %HR_CORE_ERROR_LIMIT for
+ *   more than %HR_MODEL_SPEC_MAX_LAYERS layers.
+ */
+gboolean
+hr_gguf_keys_map (const HrGgufKeys *keys,
+                  HrModelSpec      *spec,
+                  gboolean         *out_kv_heads_hidden,
+                  GError          **error)
+{
+  gboolean kv_hidden = FALSE;
+  guint32 v = 0;
+  gboolean found;
+
+  if (out_kv_heads_hidden != NULL)
+    *out_kv_heads_hidden = FALSE;
+  if (!map_layers (keys, spec, error))
+    return FALSE;
+
+  if (!get_arch_u32 (keys, "embedding_length", &v, &found, error))
+    return FALSE;
+  if (found)
+    {
+      spec->embedding_length = v;
+      set_source (keys, spec, HR_SPEC_FIELD_EMBEDDING_LENGTH, "embedding_length");
+    }
+
+  if (!map_heads (keys, spec, &kv_hidden, error) ||
+      !map_key_value_lengths (keys, spec, error))
+    return FALSE;
+
+  if (!get_arch_u32 (keys, "context_length", &v, &found, error))
+    return FALSE;
+  if (found)
+    {
+      spec->context_length = v;
+      set_source (keys, spec, HR_SPEC_FIELD_CONTEXT_LENGTH, "context_length");
+    }
+
+  if (!get_arch_u32 (keys, "attention.sliding_window", &v, &found, error))
+    return FALSE;
+  if (found && v > 0)
+    {
+      spec->sliding_window = v;
+      set_source (keys, spec, HR_SPEC_FIELD_SLIDING_WINDOW, "attention.sliding_window");
+      map_layer_sliding (keys, spec);
+    }
+
+  if (!map_counts (keys, spec, error))
+    return FALSE;
+  if (out_kv_heads_hidden != NULL)
+    *out_kv_heads_hidden = kv_hidden;
+  return TRUE;
+}
+
+/**
+ * hr_gguf_keys_precision_id:
+ * @label: (nullable): a llama.cpp file type label ("Q4_K_M", "F16"), from
+ *   hr_ggml_file_type_label() or Ollama's `details.quantization_level`
+ *
+ * The precision a file type is: the #HrPrecision of the same id, and for
+ * llama.cpp's F32 and F16 file types the fp32 and fp16 precisions.
+ *
+ * Returns: (transfer none) (nullable): the precision's id, else @label
+ *   itself (a file type Headroom has no precision for).
+ */
+const char *
+hr_gguf_keys_precision_id (const char *label)
+{
+  const HrPrecision *precision = hr_precision_lookup (label);
+
+  if (label == NULL)
+    return NULL;
+  if (precision == NULL && g_ascii_strcasecmp (label, "F32") == 0)
+    precision = hr_precision_lookup ("fp32");
+  else if (precision == NULL && g_ascii_strcasecmp (label, "F16") == 0)
+    precision = hr_precision_lookup ("fp16");
+  return precision != NULL ? precision->id : label;
+}
+
+/**
+ * hr_gguf_keys_tied_embeddings:
+ * @tensors: (nullable) (element-type HrTensorInfo): a model's tensors
+ *
+ * Whether the output projection reuses the token embedding: llama.cpp
+ * loads `token_embd.weight` as the output when there is no `output.weight`
+ * (src/llama-model.cpp, load_tensors).
+ *
+ * Returns: %TRUE when @tensors has `token_embd.weight` and no
+ *   `output.weight`.
+ */
+gboolean
+hr_gguf_keys_tied_embeddings (GPtrArray *tensors)
+{
+  gboolean has_output = FALSE, has_embd = FALSE;
+
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      const HrTensorInfo *info = g_ptr_array_index (tensors, i);
+
+      if (strcmp (info->name, "output.weight") == 0)
+        has_output = TRUE;
+      else if (strcmp (info->name, "token_embd.weight") == 0)
+        has_embd = TRUE;
+    }
+  return has_embd && !has_output;
+}

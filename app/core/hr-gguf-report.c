@@ -1,0 +1,130 @@
+/* hr-gguf-report.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The GGUF report (hr-gguf-report.h), built once from the header.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-error.h"
+#include "hr-gguf-report.h"
+#include "hr-precision.h"
+
+static void
+collect_types (HrGgufReport *report)
+{
+  guint n_types;
+  const HrGgmlTypeInfo *types = hr_ggml_type_list (&n_types);
+
+  report->types = g_array_new (FALSE, FALSE, sizeof (HrGgufReportType));
+  for (guint i = 0; i < n_types; i++)
+    {
+      HrGgufReportType entry = { types[i].name, 0, 0 };
+
+      entry.count = hr_gguf_file_count_tensors_of_type (report->file, types[i].type, &entry.bytes);
+      if (entry.count > 0)
+        g_array_append_val (report->types, entry);
+    }
+}
+
+/**
+ * hr_gguf_report_build:
+ * @path: a GGUF file, or the first shard of a split model
+ * @display: (nullable): @path as a person reads it, for messages (%NULL:
+ *   @path)
+ * @name: (nullable): the model's name (an Ollama model's "llama3.2:3b");
+ *   %NULL takes `general.name`, else the architecture
+ * @origin: (nullable): where the file came from ("gguf:sha256:<hex>")
+ * @board: (nullable): the board to put the memory on; %NULL leaves the
+ *   verdict, margin and budget 0
+ * @context_tokens: the context window, tokens
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Reads the header (hr_gguf_file_load_model(): a split model's shards
+ * summed), maps it to a spec and collects what `headroom-cli gguf` prints:
+ * the tokenizer, the tensors per type, the layout, the bits per parameter
+ * (file size x 8 / parameters, seed-facts.md W6: 5.03 for llama3.2:3b),
+ * and the memory at @context_tokens with an f16 KV cache and 1 slot
+ * (hr_memory_footprint()) against @board (hr_board_verdict()).
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL with @error
+ *   set: hr_gguf_file_load_model()'s errors, or
+ *   hr_gguf_file_to_model_spec()'s prefixed with "@display: ".
+ */
+HrGgufReport *
+hr_gguf_report_build (const char     *path,
+                      const char     *display,
+                      const char     *name,
+                      const char     *origin,
+                      const HrBoard  *board,
+                      guint32         context_tokens,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  g_autoptr(HrGgufReport) report = g_new0 (HrGgufReport, 1);
+  HrGgufFile *file;
+
+  if (display == NULL)
+    display = path;
+  report->file = file = hr_gguf_file_load_model (path, display, cancellable,
+                                                 &report->split_problem, error);
+  if (file == NULL)
+    return NULL;
+  report->spec = hr_gguf_file_to_model_spec (file, name, origin, error);
+  if (report->spec == NULL)
+    {
+      g_prefix_error (error, "%s: ", display);
+      return NULL;
+    }
+
+  report->tokenizer = hr_gguf_file_get_tokenizer (file);
+  report->general_name = hr_gguf_file_get_string (file, "general.name");
+  report->has_file_type = hr_gguf_file_get_uint (file, "general.file_type", &report->file_type);
+  if (report->has_file_type && report->file_type <= G_MAXUINT32)
+    report->file_type_label = hr_ggml_file_type_label ((guint32) report->file_type);
+
+  report->n_tensors = hr_gguf_file_get_n_tensors (file);
+  report->tensor_bytes = hr_gguf_file_get_tensor_bytes (file);
+  collect_types (report);
+  report->header_bytes = hr_gguf_file_get_header_bytes (file);
+  report->alignment = hr_gguf_file_get_alignment (file);
+  report->data_offset = hr_gguf_file_get_data_offset (file);
+  report->file_bytes = hr_gguf_file_get_file_bytes (file);
+  report->tensor_data_end = hr_gguf_file_get_tensor_data_end (file);
+  report->bits_per_parameter = hr_memory_effective_bits (report->file_bytes, report->spec->parameters);
+
+  report->split = hr_gguf_file_get_split (file, &report->split_index, &report->split_count);
+  report->n_shards = hr_gguf_file_get_n_shards (file);
+
+  report->board = board;
+  report->context_tokens = context_tokens;
+  hr_memory_footprint (report->spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &report->footprint);
+  if (board != NULL)
+    {
+      report->verdict = hr_board_verdict (board, report->footprint.total, &report->margin);
+      report->budget = hr_board_budget_bytes (board);
+    }
+  return g_steal_pointer (&report);
+}
+
+/**
+ * hr_gguf_report_free:
+ * @report: (nullable): a report
+ *
+ * Frees @report, its header, spec and tokenizer facts.
+ */
+void
+hr_gguf_report_free (HrGgufReport *report)
+{
+  if (report == NULL)
+    return;
+  g_clear_pointer (&report->file, hr_gguf_file_unref);
+  g_clear_pointer (&report->spec, hr_model_spec_free);
+  g_clear_pointer (&report->tokenizer, hr_gguf_tokenizer_free);
+  g_clear_pointer (&report->types, g_array_unref);
+  g_free (report->split_problem);
+  g_free (report);
+}
