@@ -208,7 +208,7 @@ hr_http_abort (HrHttp *self)
  * hr_http_response_free:
  * @response: (nullable): a response from hr_http_send_finish()
  *
- * Frees @response; an unread stream is closed.
+ * Frees @response; dropping an unread stream drops its connection.
  */
 void
 hr_http_response_free (HrHttpResponse *response)
@@ -218,8 +218,6 @@ hr_http_response_free (HrHttpResponse *response)
   g_free (response->reason);
   g_clear_pointer (&response->headers, soup_message_headers_unref);
   g_clear_pointer (&response->body, g_bytes_unref);
-  if (response->stream != NULL)
-    g_input_stream_close (response->stream, NULL, NULL);
   g_clear_object (&response->stream);
   g_clear_object (&response->message);
   g_free (response->url);

@@ -109,6 +109,70 @@ error_not_built (Op op)
 }
 #endif
 
+typedef struct {
+  Op            op;
+  GCancellable *internal;    /* cancelled by the caller's or the timer */
+  GCancellable *caller;
+  gulong        caller_handler;
+  guint         timer_id;
+  gboolean      timed_out;
+} Call;
+
+static void
+call_free (Call *call)
+{
+  g_clear_handle_id (&call->timer_id, g_source_remove);
+  if (call->caller != NULL)
+    g_cancellable_disconnect (call->caller, call->caller_handler);
+  g_clear_object (&call->caller);
+  g_clear_object (&call->internal);
+  g_free (call);
+}
+
+static void
+on_caller_cancelled (GCancellable *cancellable,
+                     gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+#ifdef HAVE_LIBSECRET
+static gboolean
+on_timeout (gpointer user_data)
+{
+  Call *call = user_data;
+
+  call->timer_id = 0;
+  call->timed_out = TRUE;
+  g_cancellable_cancel (call->internal);
+  return G_SOURCE_REMOVE;
+}
+#endif
+
+static GTask *
+call_new (HrTokenStore        *self,
+          Op                   op,
+          gpointer             tag,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Call *call = g_new0 (Call, 1);
+
+  g_task_set_source_tag (task, tag);
+  call->op = op;
+  call->internal = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      call->caller = g_object_ref (cancellable);
+      call->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_caller_cancelled),
+                                                    g_object_ref (call->internal), g_object_unref);
+    }
+  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
+  return task;
+}
+
 #ifdef HAVE_LIBSECRET
 
 static const SecretSchema *
@@ -179,68 +243,6 @@ error_from_secret (Op      op,
                       _("The keyring failed, so %s: %s"), consequence (op), error->message);
 }
 
-typedef struct {
-  Op            op;
-  GCancellable *internal;    /* cancelled by the caller's or the timer */
-  GCancellable *caller;
-  gulong        caller_handler;
-  guint         timer_id;
-  gboolean      timed_out;
-} Call;
-
-static void
-call_free (Call *call)
-{
-  g_clear_handle_id (&call->timer_id, g_source_remove);
-  if (call->caller != NULL)
-    g_cancellable_disconnect (call->caller, call->caller_handler);
-  g_clear_object (&call->caller);
-  g_clear_object (&call->internal);
-  g_free (call);
-}
-
-static void
-on_caller_cancelled (GCancellable *cancellable,
-                     gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  Call *call = user_data;
-
-  call->timer_id = 0;
-  call->timed_out = TRUE;
-  g_cancellable_cancel (call->internal);
-  return G_SOURCE_REMOVE;
-}
-
-static GTask *
-call_new (HrTokenStore        *self,
-          Op                   op,
-          gpointer             tag,
-          GCancellable        *cancellable,
-          GAsyncReadyCallback  callback,
-          gpointer             user_data)
-{
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  Call *call = g_new0 (Call, 1);
-
-  g_task_set_source_tag (task, tag);
-  call->op = op;
-  call->internal = g_cancellable_new ();
-  if (cancellable != NULL)
-    {
-      call->caller = g_object_ref (cancellable);
-      call->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_caller_cancelled),
-                                                    g_object_ref (call->internal), g_object_unref);
-    }
-  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
-  return task;
-}
-
 /* Returns @error on @task, mapped; a lookup cut by the timer as TIMEOUT. */
 static void
 call_return_error (GTask  *task,
@@ -307,6 +309,17 @@ on_done (GObject      *source,
 
 #endif /* HAVE_LIBSECRET */
 
+static gboolean
+propagate_boolean (HrTokenStore  *self,
+                   GAsyncResult  *result,
+                   gpointer       tag,
+                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tag, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /**
  * hr_token_store_lookup_async:
  * @self: a store
@@ -332,19 +345,16 @@ hr_token_store_lookup_async (HrTokenStore        *self,
   g_return_if_fail (HR_IS_TOKEN_STORE (self));
   g_return_if_fail (key != NULL);
 
+  task = call_new (self, OP_LOOKUP, hr_token_store_lookup_async, cancellable, callback, user_data);
 #ifdef HAVE_LIBSECRET
   {
-    Call *call;
+    Call *call = g_task_get_task_data (task);
 
-    task = call_new (self, OP_LOOKUP, hr_token_store_lookup_async, cancellable, callback, user_data);
-    call = g_task_get_task_data (task);
     call->timer_id = g_timeout_add (self->lookup_timeout_ms, on_timeout, call);
     secret_password_lookup (schema_for (kind), call->internal, on_looked_up,
                             g_steal_pointer (&task), attribute_for (kind), key, NULL);
   }
 #else
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_token_store_lookup_async);
   g_task_return_error (task, error_not_built (OP_LOOKUP));
 #endif
 }
@@ -399,22 +409,19 @@ hr_token_store_store_async (HrTokenStore        *self,
   g_return_if_fail (key != NULL);
   g_return_if_fail (token != NULL && token[0] != '\0');
 
+  task = call_new (self, OP_STORE, hr_token_store_store_async, cancellable, callback, user_data);
 #ifdef HAVE_LIBSECRET
   {
     g_autofree char *label = kind == HR_TOKEN_KIND_HUB
                              ? g_strdup_printf (_("Hugging Face token for %s"), key)
                              : g_strdup_printf (_("Ollama token for %s"), key);
-    Call *call;
+    Call *call = g_task_get_task_data (task);
 
-    task = call_new (self, OP_STORE, hr_token_store_store_async, cancellable, callback, user_data);
-    call = g_task_get_task_data (task);
     secret_password_store (schema_for (kind), SECRET_COLLECTION_DEFAULT, label, token,
                            call->internal, on_done, g_steal_pointer (&task),
                            attribute_for (kind), key, NULL);
   }
 #else
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_token_store_store_async);
   g_task_return_error (task, error_not_built (OP_STORE));
 #endif
 }
@@ -433,9 +440,7 @@ hr_token_store_store_finish (HrTokenStore  *self,
                              GAsyncResult  *result,
                              GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_token_store_store_async, FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return propagate_boolean (self, result, hr_token_store_store_async, error);
 }
 
 /**
@@ -462,18 +467,11 @@ hr_token_store_clear_async (HrTokenStore        *self,
   g_return_if_fail (HR_IS_TOKEN_STORE (self));
   g_return_if_fail (key != NULL);
 
+  task = call_new (self, OP_CLEAR, hr_token_store_clear_async, cancellable, callback, user_data);
 #ifdef HAVE_LIBSECRET
-  {
-    Call *call;
-
-    task = call_new (self, OP_CLEAR, hr_token_store_clear_async, cancellable, callback, user_data);
-    call = g_task_get_task_data (task);
-    secret_password_clear (schema_for (kind), call->internal, on_done, g_steal_pointer (&task),
-                           attribute_for (kind), key, NULL);
-  }
+  secret_password_clear (schema_for (kind), ((Call *) g_task_get_task_data (task))->internal,
+                         on_done, g_steal_pointer (&task), attribute_for (kind), key, NULL);
 #else
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_token_store_clear_async);
   g_task_return_error (task, error_not_built (OP_CLEAR));
 #endif
 }
@@ -492,7 +490,5 @@ hr_token_store_clear_finish (HrTokenStore  *self,
                              GAsyncResult  *result,
                              GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_token_store_clear_async, FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return propagate_boolean (self, result, hr_token_store_clear_async, error);
 }
