@@ -458,6 +458,7 @@ test_cli (Fixture       *f,
   /* The text form, from the cache this time: one manifest request. */
   fake_registry_reset_counts (f->fake);
   g_assert_cmpint (run_cli (f, &out2, &err2, "llama3.2:3b", NULL), ==, 0);
+  g_test_message ("%s", out2);
   g_assert_cmpuint (f->fake->registry_requests, ==, 1);
   g_assert_nonnull (strstr (out2, "application/vnd.ollama.image.model"));
   g_assert_nonnull (strstr (out2, "2,019,377,376 bytes"));
