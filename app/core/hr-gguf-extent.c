@@ -177,8 +177,13 @@ walk (Walk *w)
     }
   w->pos = 4;
   w->rest = 8 + 8;
-  if (!take_u32 (w, &version) || (version != 2 && version != 3 && (w->bad = TRUE)))
+  if (!take_u32 (w, &version))
     return FALSE;
+  if (version != 2 && version != 3)
+    {
+      w->bad = TRUE; /* version 1, another, or a big-endian file */
+      return FALSE;
+    }
   w->rest = 8;
   if (!take_u64 (w, &n_tensors))
     return FALSE;
