@@ -372,6 +372,11 @@ test_bad_inputs (Fixture       *f,
                 "Reading the config blob of phi4:latest stalled: the registry or its storage host sent nothing more "
                 "within 1 second; try again later");
   g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new ("ftp://mirror.example", f->cache);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                "ftp://mirror.example is not an http or https address: check HEADROOM_OLLAMA_REGISTRY");
 }
 
 static void
@@ -433,6 +438,7 @@ test_cli (Fixture       *f,
           gconstpointer  data)
 {
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
+  g_autofree char *out4 = NULL, *err4 = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *root, *model, *predict, *layer;
@@ -465,6 +471,9 @@ test_cli (Fixture       *f,
   g_assert_nonnull (strstr (out2, "  KV heads           8\n"));
   g_assert_nonnull (strstr (out2, "bits per weight: "));
   g_assert_nonnull (strstr (out2, "total: "));
+
+  g_assert_cmpint (run_cli (f, &out4, &err4, "a b", NULL), ==, 2);
+  g_assert_nonnull (strstr (err4, "is not an Ollama model name"));
 
   g_assert_cmpint (run_cli (f, &out3, &err3, "qwen9:70b", NULL), ==, 1);
   g_assert_cmpstr (err3, ==, "headroom-cli: qwen9:70b is not in the Ollama library\n");

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "hr-cli.h"
+#include "hr-error.h"
 #include "hr-gguf.h"
 #include "hr-ollama-registry.h"
 #include "hr-units.h"
@@ -48,6 +49,11 @@ resolve (const char *name,
   hr_ollama_registry_lookup_async (registry, name, NULL, on_lookup, lib);
   g_main_loop_run (lib->loop);
   g_clear_pointer (&lib->loop, g_main_loop_unref);
+  if (lib->model == NULL && g_error_matches (lib->error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT))
+    {
+      *out_status = hr_cli_usage_error ("%s", lib->error->message);
+      return NULL;
+    }
   if (lib->model == NULL)
     {
       *out_status = hr_cli_fail (g_steal_pointer (&lib->error));
@@ -207,7 +213,7 @@ wrap_json (JsonNode *predict,
  * `HEADROOM_OLLAMA_REGISTRY`, else https://registry.ollama.ai.
  *
  * Returns: 0; 1 when the lookup fails (an unknown model: "NAME is not in
- *   the Ollama library"); 2 for bad arguments.
+ *   the Ollama library"); 2 for bad arguments or a name that is not one.
  */
 int
 hr_cli_cmd_library (int    argc,

@@ -252,6 +252,9 @@ transport_error (Lookup     *lk,
   if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
                         _("The registry sent more than Headroom reads for %s of %s"), what, name);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->base);
   return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
                       error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
                       _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
