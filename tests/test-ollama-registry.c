@@ -151,6 +151,9 @@ fixture_setup (Fixture       *f,
              LAYER ("model", LLAMA_MODEL, "2019377376") ","
              LAYER ("template", PHI4_TEMPLATE, "275"));
   fake_registry_add_blob (f->fake, LLAMA_MODEL, f->llama_header, LLAMA_BYTES);
+  add_model (f, "/v2/library/llava/manifests/7b", "llama",
+             LAYER ("model", PHI4_MODEL, "9053114464") ","
+             LAYER ("projector", "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539", "624434336"));
   add_model (f, "/v2/library/nomodel/manifests/latest", "llama", LAYER ("license", PHI4_LICENSE, "1084"));
   add_model (f, "/v2/library/html/manifests/latest", "llama",
              LAYER ("model", "sha256:0000000000000000000000000000000000000000000000000000000000000001", "29"));
@@ -240,6 +243,20 @@ test_phi4 (Fixture       *f,
   g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
   g_assert_cmpuint (f->fake->ranges->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (f->fake->ranges, 1), ==, "bytes=0-65535");
+}
+
+/* A vision model: the projector layer is sized from its manifest entry. */
+static void
+test_projector (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llava:7b", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (m->manifest->projector);
+  g_assert_cmpuint (m->manifest->projector->size, ==, 624434336);
+  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + 624434336 + m->manifest->config->size);
 }
 
 /* A 2 MB header read by growing ranges: never more than the header plus
@@ -489,6 +506,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/registry/phi4", test_phi4);
   ADD ("/registry/llama-header", test_llama_header);
+  ADD ("/registry/projector", test_projector);
   ADD ("/registry/cache", test_cache);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
