@@ -402,6 +402,20 @@ test_helpers (void)
   g_assert_cmpuint (hr_http_retry_after (h), ==, 42);
 }
 
+static void
+test_link_next (void)
+{
+  g_autofree char *abs = hr_http_link_next ("<https://hub.example/api/models/a/b/tree/main?cursor=xyz>; rel=\"next\"",
+                                           "https://hub.example/api/models/a/b/tree/main");
+  g_autofree char *rel = hr_http_link_next ("<https://x/first>; rel=\"prev\", </api/t?cursor=2>; rel=\"next\"",
+                                           "http://127.0.0.1:4242/api/t");
+
+  g_assert_cmpstr (abs, ==, "https://hub.example/api/models/a/b/tree/main?cursor=xyz");
+  g_assert_cmpstr (rel, ==, "http://127.0.0.1:4242/api/t?cursor=2");
+  g_assert_null (hr_http_link_next ("<https://x/first>; rel=\"prev\"", "https://x/"));
+  g_assert_null (hr_http_link_next (NULL, "https://x/"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -415,6 +429,7 @@ main (int   argc,
   g_test_add_func ("/http/cap-and-range", test_cap_and_range);
   g_test_add_func ("/http/refused", test_refused);
   g_test_add_func ("/http/helpers", test_helpers);
+  g_test_add_func ("/http/link-next", test_link_next);
 
   return g_test_run ();
 }

@@ -161,20 +161,6 @@ test_tree (void)
 }
 
 static void
-test_link_next (void)
-{
-  g_autofree char *abs = hr_hub_link_next ("<https://hub.example/api/models/a/b/tree/main?cursor=xyz>; rel=\"next\"",
-                                           "https://hub.example/api/models/a/b/tree/main");
-  g_autofree char *rel = hr_hub_link_next ("<https://x/first>; rel=\"prev\", </api/t?cursor=2>; rel=\"next\"",
-                                           "http://127.0.0.1:4242/api/t");
-
-  g_assert_cmpstr (abs, ==, "https://hub.example/api/models/a/b/tree/main?cursor=xyz");
-  g_assert_cmpstr (rel, ==, "http://127.0.0.1:4242/api/t?cursor=2");
-  g_assert_null (hr_hub_link_next ("<https://x/first>; rel=\"prev\"", "https://x/"));
-  g_assert_null (hr_hub_link_next (NULL, "https://x/"));
-}
-
-static void
 test_choose_gguf (void)
 {
   const char *info =
@@ -306,7 +292,6 @@ main (int   argc,
   g_test_add_func ("/hub-info/model-info", test_model_info);
   g_test_add_func ("/hub-info/model-info-errors", test_model_info_errors);
   g_test_add_func ("/hub-info/tree", test_tree);
-  g_test_add_func ("/hub-info/link-next", test_link_next);
   g_test_add_func ("/hub-info/choose-gguf", test_choose_gguf);
   g_test_add_func ("/hub-info/assemble-and-finish", test_assemble_and_finish);
   g_test_add_func ("/hub-info/index-parameters", test_index_parameters);

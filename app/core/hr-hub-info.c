@@ -564,44 +564,6 @@ hr_hub_answers_read_tree_page (HrHubAnswers  *a,
 }
 
 /* Link: <https://...>; rel="next" */
-/**
- * hr_hub_link_next:
- * @link: (nullable): a response's `Link` header, all its values joined by ","
- * @base_url: the URL of the response, for a relative target
- *
- * The tree is paged by RFC 8288 links: `<https://...>; rel="next"`.
- *
- * Returns: (transfer full) (nullable): the absolute URL of the next page,
- *   or %NULL for the last.
- */
-char *
-hr_hub_link_next (const char *link,
-                  const char *base_url)
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (link == NULL)
-    return NULL;
-  parts = g_strsplit (link, ",", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      const char *p = g_strstrip (parts[i]);
-      const char *lt = strchr (p, '<');
-      const char *gt = lt ? strchr (lt, '>') : NULL;
-
-      if (lt != NULL && gt != NULL && strstr (gt, "rel=\"next\"") != NULL)
-        {
-          g_autofree char *target = g_strndup (lt + 1, gt - lt - 1);
-
-          return g_uri_resolve_relative (base_url, target,
-                                         G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED_PATH |
-                                         G_URI_FLAGS_ENCODED_QUERY | G_URI_FLAGS_ENCODED_FRAGMENT |
-                                         G_URI_FLAGS_SCHEME_NORMALIZE, NULL);
-        }
-    }
-  return NULL;
-}
-
 /* The index: tensor count and, without the API's figure, the parameters. */
 static void
 read_index (HrHubAnswers *a)

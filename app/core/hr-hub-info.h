@@ -4,7 +4,7 @@
  *
  * What a Hugging Face Hub lookup found (HrHubLookup), and the pure mapping
  * of the Hub's answers into it: the model info, the file tree's pages and
- * Link header, config.json and its siblings, the safetensors index and
+ config.json and its siblings, the safetensors index and
  * headers (hf-hub.md). No network: HrHubClient fetches, these read, and
  * tests/test-hub-info.c and the fuzz harness call them directly.
  */
@@ -149,8 +149,6 @@ void          hr_hub_answers_group_files     (HrHubAnswers  *a);
 void          hr_hub_answers_assemble        (HrHubAnswers  *a);
 HrHubLookup  *hr_hub_answers_finish          (HrHubAnswers  *a,
                                               GError       **error);
-char         *hr_hub_link_next               (const char    *link,
-                                              const char    *base_url);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHubLookup, hr_hub_lookup_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHubAnswers, hr_hub_answers_free)

@@ -218,6 +218,10 @@ hr_http_response_free (HrHttpResponse *response)
   g_free (response->reason);
   g_clear_pointer (&response->headers, soup_message_headers_unref);
   g_clear_pointer (&response->body, g_bytes_unref);
+  if (response->caller != NULL)
+    g_cancellable_disconnect (response->caller, response->caller_handler);
+  g_clear_object (&response->caller);
+  g_clear_object (&response->cancellable);
   g_clear_object (&response->stream);
   g_clear_object (&response->message);
   g_free (response->url);
@@ -323,6 +327,41 @@ hr_http_retry_after (SoupMessageHeaders *headers)
         }
     }
   return 0;
+}
+
+/**
+ * hr_http_link_next:
+ * @link: (nullable): a response's `Link` header, all its values joined by ","
+ * @base_url: the URL of the response, for a relative target
+ *
+ * RFC 8288 links, as the Hub pages its file tree: `<https://...>; rel="next"`.
+ *
+ * Returns: (transfer full) (nullable): the absolute URL of the next page,
+ *   or %NULL for the last.
+ */
+char *
+hr_http_link_next (const char *link,
+                   const char *base_url)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (link == NULL)
+    return NULL;
+  parts = g_strsplit (link, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *p = g_strstrip (parts[i]);
+      const char *lt = strchr (p, '<');
+      const char *gt = lt ? strchr (lt, '>') : NULL;
+
+      if (lt != NULL && gt != NULL && strstr (gt, "rel=\"next\"") != NULL)
+        {
+          g_autofree char *target = g_strndup (lt + 1, gt - lt - 1);
+
+          return g_uri_resolve_relative (base_url, target, SOUP_HTTP_URI_FLAGS, NULL);
+        }
+    }
+  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -530,7 +569,7 @@ static void
 call_free (Call *call)
 {
   call_stop_timers (call);
-  if (call->caller != NULL)
+  if (call->caller != NULL && call->caller_handler != 0)
     g_cancellable_disconnect (call->caller, call->caller_handler);
   g_clear_object (&call->caller);
   g_clear_object (&call->internal);
@@ -632,7 +671,15 @@ return_response (GTask *task)
   resp->url = g_strdup (call->url);
 
   if (call->received == NULL)
-    resp->stream = g_steal_pointer (&call->input);
+    {
+      /* The caller's cancellable keeps cancelling the message's while the
+       * stream is read: the link moves to the response. */
+      resp->stream = g_steal_pointer (&call->input);
+      resp->cancellable = g_steal_pointer (&call->internal);
+      resp->caller = g_steal_pointer (&call->caller);
+      resp->caller_handler = call->caller_handler;
+      call->caller_handler = 0;
+    }
   else
     {
       if (call->ignored_range)

@@ -84,6 +84,11 @@ typedef struct {
  * @url: the final URL, after redirects
  * @total: the whole file's size from Content-Range or X-Linked-Size,
  *   bytes; 0 = unknown
+ * @cancellable: (nullable): with @stream, the cancellable the message was
+ *   sent with: still cancelled by the caller's while @stream is read, so
+ *   cancelling aborts the message and its connection, not only the read
+ * @caller: (nullable): the caller's cancellable, held for that link
+ * @caller_handler: the link's handler on @caller
  */
 typedef struct {
   guint               status;
@@ -94,6 +99,9 @@ typedef struct {
   SoupMessage        *message;
   char               *url;
   guint64             total;
+  GCancellable       *cancellable;
+  GCancellable       *caller;
+  gulong              caller_handler;
 } HrHttpResponse;
 
 void hr_http_response_free (HrHttpResponse *response);
@@ -126,5 +134,7 @@ gboolean        hr_http_same_origin   (GUri                *a,
 char           *hr_http_host_label    (GUri                *uri);
 char           *hr_http_body_excerpt  (GBytes              *body);
 guint           hr_http_retry_after   (SoupMessageHeaders  *headers);
+char           *hr_http_link_next     (const char          *link,
+                                       const char          *base_url);
 
 G_END_DECLS

@@ -169,7 +169,7 @@ read_tree_part (GTask          *task,
       lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE, "%s", error->message));
       return;
     }
-  next = hr_hub_link_next (soup_message_headers_get_list (resp->headers, "Link"), resp->url);
+  next = hr_http_link_next (soup_message_headers_get_list (resp->headers, "Link"), resp->url);
   if (next != NULL)
     {
       Part *more;

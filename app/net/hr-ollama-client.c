@@ -456,7 +456,8 @@ on_sent (GObject      *source,
     call->tick_id = g_timeout_add_seconds (1, on_pull_tick, call);
   hr_ndjson_reader_read_async (call->reader,
                                call->stream == HR_OLLAMA_STREAM_PULL ? on_pull_line : on_reply_line,
-                               call, call->cancellable, on_stream_done, g_steal_pointer (&task));
+                               call, call->response->cancellable, on_stream_done,
+                               g_steal_pointer (&task));
 }
 
 /**

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * libFuzzer harness for the Hub's answer mapping (hr-hub-info.c): the
- * input as the model info, a tree page, a Link header, and as each small
+ * input as the model info, a tree page, and as each small
  * file of the second step, then the whole lookup assembled and finished.
  * Any bytes must give a result or an HR_CORE_ERROR, never a crash, a leak
  * or undefined behaviour. Built with clang only when -Dfuzzing=true; the
@@ -28,8 +28,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(HrHubAnswers) a = hr_hub_answers_new ("fuzz/model", "main");
   g_autoptr(HrHubLookup) lookup = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *link = g_strndup (text, MIN (size, 4096));
-  g_autofree char *next = hr_hub_link_next (link, "https://hub.example/api/models/a/b/tree/main");
   g_autofree char *gguf = NULL;
 
   if (!hr_hub_answers_read_model_info (a, "https://hub.example", text, size, &error))
