@@ -106,6 +106,18 @@ test_manifest (void)
   g_assert_cmpstr (error->message, ==, "The manifest of x:latest has no model layer (application/vnd.ollama.image.model): nothing to size");
   g_clear_error (&error);
 
+  {
+    const char *empty = "{\"config\":{\"mediaType\":\"x\",\"digest\":\"sha256:3bdb1cd8ba8c2a7b2d7c1aee9f3c2b9f8d0b6b3b7f2c4e6a8d0f1e3c5a7b9d1f\",\"size\":1},"
+                        "\"layers\":[{\"mediaType\":\"application/vnd.ollama.image.model\","
+                        "\"digest\":\"sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20\",\"size\":0}]}";
+    g_autoptr(HrOllamaManifest) e = hr_ollama_manifest_parse (empty, strlen (empty), "x:latest", &error);
+
+    g_assert_null (e);
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_assert_cmpstr (error->message, ==, "The manifest of x:latest lists an empty model layer: nothing to size");
+    g_clear_error (&error);
+  }
+
   bad = hr_ollama_manifest_parse (bad_digest, strlen (bad_digest), "x:latest", &error);
   g_assert_null (bad);
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);

@@ -233,8 +233,9 @@ layer_read (JsonNode   *node,
  *
  * Returns: (transfer full) (nullable): the manifest, or %NULL with @error:
  *   %HR_CORE_ERROR_PARSE (not JSON), %HR_CORE_ERROR_INVALID_DATA (a layer
- *   or the config malformed, or no layer of type
- *   %HR_OLLAMA_MEDIA_MODEL), %HR_CORE_ERROR_LIMIT (too many layers).
+ *   or the config malformed, no layer of type %HR_OLLAMA_MEDIA_MODEL, or
+ *   an empty one), %HR_CORE_ERROR_LIMIT (too many layers),
+ *   %HR_CORE_ERROR_OVERFLOW (sizes that do not add up in 64 bits).
  */
 HrOllamaManifest *
 hr_ollama_manifest_parse (const char  *data,
@@ -293,6 +294,12 @@ hr_ollama_manifest_parse (const char  *data,
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                    _("The manifest of %s has no model layer (%s): nothing to size"),
                    name, HR_OLLAMA_MEDIA_MODEL);
+      return NULL;
+    }
+  if (m->model->size == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("The manifest of %s lists an empty model layer: nothing to size"), name);
       return NULL;
     }
   return g_steal_pointer (&m);
