@@ -101,7 +101,7 @@ storage_handler (SoupServer        *server,
   fake->storage_requests++;
   note_auth (fake, msg);
   g_ptr_array_add (fake->ranges, g_strdup (range != NULL ? range : "(none)"));
-  if (fake->storage_stall)
+  if (fake->storage_stall && range != NULL)
     {
       soup_server_message_pause (msg);
       g_ptr_array_add (fake->stalled, g_object_ref (msg));

@@ -31,7 +31,7 @@ typedef struct {
   GPtrArray  *ranges;            /* char*: the storage host's Range headers, in order */
   /* Faults */
   gboolean    redirect_loop;     /* blobs redirect to themselves */
-  gboolean    storage_stall;     /* the storage host never answers */
+  gboolean    storage_stall;     /* the storage host never answers a Range request */
 } FakeRegistry;
 
 FakeRegistry *fake_registry_new            (void);

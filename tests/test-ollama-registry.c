@@ -386,7 +386,7 @@ test_bad_inputs (Fixture       *f,
   hr_ollama_registry_set_limits (f->registry, HR_OLLAMA_REGISTRY_HEADER_CAP, 500);
   f->fake->storage_stall = TRUE;
   assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                "Reading the config blob of phi4:latest stalled: the registry or its storage host sent nothing more "
+                "Reading the GGUF header of phi4:latest stalled: the registry or its storage host sent nothing more "
                 "within 1 second; try again later");
   g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
 
