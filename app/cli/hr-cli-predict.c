@@ -313,6 +313,29 @@ int
 hr_cli_cmd_predict (int    argc,
                     char **argv)
 {
+  return hr_cli_predict_run ("predict", argc, argv, NULL);
+}
+
+/**
+ * hr_cli_predict_run:
+ * @command: the subcommand, for its --help
+ * @argc: arguments, the subcommand first
+ * @argv: (array length=argc): the arguments
+ * @source: (nullable): where MODEL comes from, and what is printed with
+ *   the prediction; %NULL = the catalog (`headroom-cli predict`)
+ *
+ * Parses predict's options, resolves MODEL and prints its prediction, as
+ * text or (with --json) as predict's JSON object, which @source may wrap.
+ *
+ * Returns: 0, 1 or 2 as hr_cli_cmd_predict().
+ */
+int
+hr_cli_predict_run (const char                *command,
+                    int                        argc,
+                    char                     **argv,
+                    const HrCliPredictSource  *source)
+{
+  g_autoptr(HrModelSpec) resolved = NULL;
   g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
     OPT_CONTEXT,
@@ -340,8 +363,10 @@ hr_cli_cmd_predict (int    argc,
   gboolean split;
   int status = HR_CLI_EXIT_OK;
 
-  if (!hr_cli_parse_options ("predict", _("MODEL"), entries, &argc, &argv))
+  if (!hr_cli_parse_options (command, _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
+  if (argc < 2 && source != NULL)
+    return hr_cli_usage_error ("%s", source->usage);
   if (argc < 2)
     return hr_cli_usage_error ("%s", _("give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\""));
   if (argc > 2)
@@ -357,7 +382,13 @@ hr_cli_cmd_predict (int    argc,
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
 
-  spec = hr_catalog_find (ctx.catalog, argv[1]);
+  if (source != NULL)
+    {
+      resolved = source->resolve (argv[1], source->data, &status);
+      if (resolved == NULL)
+        return status;
+    }
+  spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
     return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
 
@@ -393,10 +424,19 @@ hr_cli_cmd_predict (int    argc,
       json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx.board));
       if (split && !hr_cli_predict_split (&ctx, &in, num_gpu, object, &error))
         return hr_cli_fail (g_steal_pointer (&error));
+      if (source != NULL)
+        {
+          g_autoptr(JsonNode) wrapped = source->wrap_json (g_steal_pointer (&root), source->data);
+
+          hr_cli_print_json (wrapped);
+          return HR_CLI_EXIT_OK;
+        }
       hr_cli_print_json (root);
       return HR_CLI_EXIT_OK;
     }
 
+  if (source != NULL)
+    source->print_text (source->data);
   {
     g_autofree char *ctx_count = hr_format_count (p.context_tokens);
 

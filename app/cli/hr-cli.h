@@ -104,5 +104,30 @@ int hr_cli_cmd_matrix    (int argc, char **argv);
 int hr_cli_cmd_gguf      (int argc, char **argv);
 int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
+int hr_cli_cmd_library   (int argc, char **argv);
+
+/**
+ * HrCliPredictSource:
+ * @usage: the usage line printed when MODEL is missing
+ * @resolve: MODEL -> a spec (transfer full); %NULL after printing why,
+ *   with the exit status in its last argument
+ * @print_text: prints what comes before the prediction's text
+ * @wrap_json: takes predict's JSON object, returns the document to print
+ * @data: for the three
+ *
+ * Where `hr_cli_predict_run()` gets its model from when not the catalog.
+ */
+typedef struct {
+  const char  *usage;
+  HrModelSpec *(*resolve)    (const char *model, gpointer data, int *out_status);
+  void         (*print_text) (gpointer data);
+  JsonNode    *(*wrap_json)  (JsonNode *predict, gpointer data);
+  gpointer     data;
+} HrCliPredictSource;
+
+int hr_cli_predict_run (const char               *command,
+                        int                       argc,
+                        char                    **argv,
+                        const HrCliPredictSource *source);
 
 G_END_DECLS

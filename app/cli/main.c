@@ -29,6 +29,7 @@ static const HrCliCommand commands[] = {
   { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--boards A,B] [--json|--csv]") },
   { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [--board NAME] [--context N]") },
   { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [--board NAME]") },
+  { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [predict's options] [--board NAME] [--json]") },
   { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] version|list|ps|show MODEL|measure MODEL [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL [--force]|unload MODEL|delete MODEL") },
 };
 

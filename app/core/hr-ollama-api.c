@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-ollama-api.h"
+#include "hr-json.h"
 #include "hr-ollama-host.h"
 
 /**

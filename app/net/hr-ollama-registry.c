@@ -1,0 +1,667 @@
+/* hr-ollama-registry.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The steps of a lookup, one after another:
+ *  1. GET /v2/NAMESPACE/MODEL/manifests/TAG (Accept: the manifest types);
+ *  2. the config blob, GET /v2/NAMESPACE/MODEL/blobs/DIGEST, checked
+ *     against its digest (or read from the cache);
+ *  3. the model blob's GGUF header by Range, each request asking for the
+ *     least the header can still take (hr_gguf_header_extent()) plus
+ *     HR_OLLAMA_REGISTRY_MARGIN, until it is whole (or from the cache).
+ * The blobs answer 307 to a storage host; HrHttp follows it. No token is
+ * ever set on this HrHttp, so no Authorization header goes anywhere.
+ * Only a lookup that succeeded writes the cache.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-gguf-extent.h"
+#include "hr-http.h"
+#include "hr-net-error.h"
+#include "hr-ollama-registry.h"
+#include "hr-units.h"
+
+#define CAP_MANIFEST     (4 * 1024 * 1024)
+#define CAP_CONFIG       (1024 * 1024)
+#define DEADLINE_MS      30000
+#define CONNECT_MS       10000
+
+struct _HrOllamaRegistry {
+  GObject  parent_instance;
+  HrHttp  *http;
+  char    *endpoint;
+  char    *cache_dir;
+  guint64  header_cap;
+  guint    deadline_ms;
+};
+
+G_DEFINE_FINAL_TYPE (HrOllamaRegistry, hr_ollama_registry, G_TYPE_OBJECT)
+
+typedef struct {
+  HrOllamaRegistry     *registry;
+  HrOllamaName          name;
+  char                 *base;       /* https://HOST, or the endpoint */
+  char                 *blob_url;   /* the model blob's storage URL, once known */
+  GBytes               *config;     /* the config blob's bytes, for the cache */
+  GByteArray           *header;     /* what has been read of the model blob */
+  HrOllamaLibraryModel *model;
+} Lookup;
+
+static void
+lookup_free (Lookup *lk)
+{
+  g_clear_object (&lk->registry);
+  hr_ollama_name_clear (&lk->name);
+  g_free (lk->base);
+  g_free (lk->blob_url);
+  g_clear_pointer (&lk->config, g_bytes_unref);
+  g_clear_pointer (&lk->header, g_byte_array_unref);
+  g_clear_pointer (&lk->model, hr_ollama_library_model_free);
+  g_free (lk);
+}
+
+/**
+ * hr_ollama_library_model_free:
+ * @model: (nullable): a lookup's result
+ */
+void
+hr_ollama_library_model_free (HrOllamaLibraryModel *model)
+{
+  if (model == NULL)
+    return;
+  g_free (model->name);
+  g_free (model->manifest_url);
+  g_free (model->manifest_digest);
+  g_clear_pointer (&model->manifest, hr_ollama_manifest_free);
+  g_clear_pointer (&model->config, hr_ollama_config_free);
+  g_clear_pointer (&model->gguf, hr_gguf_file_unref);
+  g_free (model);
+}
+
+static void
+hr_ollama_registry_finalize (GObject *object)
+{
+  HrOllamaRegistry *self = HR_OLLAMA_REGISTRY (object);
+
+  g_clear_object (&self->http);
+  g_free (self->endpoint);
+  g_free (self->cache_dir);
+  G_OBJECT_CLASS (hr_ollama_registry_parent_class)->finalize (object);
+}
+
+static void
+hr_ollama_registry_class_init (HrOllamaRegistryClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = hr_ollama_registry_finalize;
+}
+
+static void
+hr_ollama_registry_init (HrOllamaRegistry *self)
+{
+  self->header_cap = HR_OLLAMA_REGISTRY_HEADER_CAP;
+  self->deadline_ms = DEADLINE_MS;
+}
+
+/**
+ * hr_ollama_registry_new:
+ * @endpoint: (nullable): the registry for names without a host; %NULL or
+ *   "" = `HEADROOM_OLLAMA_REGISTRY`, else %HR_OLLAMA_REGISTRY_DEFAULT
+ *   (a trailing slash is dropped). A name with a host goes to https://HOST.
+ * @cache_dir: (nullable): where to cache; %NULL = $XDG_CACHE_HOME/headroom
+ *
+ * Returns: (transfer full): a registry client. It never sends a token.
+ */
+HrOllamaRegistry *
+hr_ollama_registry_new (const char *endpoint,
+                        const char *cache_dir)
+{
+  HrOllamaRegistry *self = g_object_new (HR_TYPE_OLLAMA_REGISTRY, NULL);
+  g_autofree char *user_agent = g_strdup_printf ("headroom/%s ", PACKAGE_VERSION);
+  gsize n;
+
+  if (endpoint == NULL || endpoint[0] == '\0')
+    endpoint = g_getenv ("HEADROOM_OLLAMA_REGISTRY");
+  if (endpoint == NULL || endpoint[0] == '\0')
+    endpoint = HR_OLLAMA_REGISTRY_DEFAULT;
+  self->endpoint = g_strdup (endpoint);
+  n = strlen (self->endpoint);
+  while (n > 0 && self->endpoint[n - 1] == '/')
+    self->endpoint[--n] = '\0';
+  self->cache_dir = cache_dir != NULL ? g_strdup (cache_dir)
+                                      : g_build_filename (g_get_user_cache_dir (), "headroom", NULL);
+  self->http = hr_http_new (HR_HTTP_WORDING_HUB, user_agent, 4);
+  return self;
+}
+
+/**
+ * hr_ollama_registry_get_endpoint:
+ * @self: a registry client
+ *
+ * Returns: (transfer none): the registry for names without a host.
+ */
+const char *
+hr_ollama_registry_get_endpoint (HrOllamaRegistry *self)
+{
+  g_return_val_if_fail (HR_IS_OLLAMA_REGISTRY (self), NULL);
+  return self->endpoint;
+}
+
+/**
+ * hr_ollama_registry_set_limits:
+ * @self: a registry client
+ * @header_cap: most GGUF header bytes read (> 0; default
+ *   %HR_OLLAMA_REGISTRY_HEADER_CAP)
+ * @deadline_ms: each request's overall deadline, redirects included, ms
+ *   (> 0; default 30,000)
+ */
+void
+hr_ollama_registry_set_limits (HrOllamaRegistry *self,
+                               guint64           header_cap,
+                               guint             deadline_ms)
+{
+  g_return_if_fail (HR_IS_OLLAMA_REGISTRY (self));
+  g_return_if_fail (header_cap > 0 && deadline_ms > 0);
+  self->header_cap = header_cap;
+  self->deadline_ms = deadline_ms;
+}
+
+/* ------------------------------------------------------------------ */
+/* The cache: one file per digest, written whole or not at all          */
+
+static char *
+cache_path (Lookup     *lk,
+            const char *kind,
+            const char *digest)
+{
+  g_autofree char *file = g_strconcat ("sha256-", digest + strlen ("sha256:"), NULL);
+
+  return g_build_filename (lk->registry->cache_dir, "ollama", kind, file, NULL);
+}
+
+static GBytes *
+cache_read (Lookup     *lk,
+            const char *kind,
+            const char *digest)
+{
+  g_autofree char *path = cache_path (lk, kind, digest);
+  char *data = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &data, &length, NULL))
+    return NULL;
+  return g_bytes_new_take (data, length);
+}
+
+/* g_file_set_contents() writes a temporary file and renames it over. A
+ * cache that cannot be written costs the next lookup its requests only. */
+static void
+cache_write (Lookup       *lk,
+             const char   *kind,
+             const char   *digest,
+             const guint8 *data,
+             gsize         length)
+{
+  g_autofree char *path = cache_path (lk, kind, digest);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents (path, (const char *) data, (gssize) length, &error))
+    g_debug ("not cached: %s: %s", path, error != NULL ? error->message : g_strerror (errno));
+}
+
+static char *
+sha256_digest (const guint8 *data,
+               gsize         length)
+{
+  g_autofree char *hex = g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, length);
+
+  return g_strconcat ("sha256:", hex, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors in words                                                     */
+
+static GError *
+transport_error (Lookup     *lk,
+                 const char *what,
+                 GError     *error)
+{
+  g_autofree char *name = hr_ollama_name_display (&lk->name);
+  guint seconds = (lk->registry->deadline_ms + 999) / 1000;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return g_error_copy (error);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "Reading %s of %s stalled: the registry or its storage host sent nothing more within %u second; try again later",
+                                     "Reading %s of %s stalled: the registry or its storage host sent nothing more within %u seconds; try again later",
+                                     seconds),
+                        what, name, seconds);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                        _("Reading %s of %s went round in redirects (more than %u, or one without a Location): the registry or a proxy is misconfigured"),
+                        what, name, HR_HTTP_MAX_REDIRECTS);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
+                        _("The registry sent more than Headroom reads for %s of %s"), what, name);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->base);
+  return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
+                      error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
+                      _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
+                      lk->base, what, name);
+}
+
+/* A manifest or blob answer that is not a success. */
+static GError *
+status_error (Lookup         *lk,
+              const char     *what,
+              HrHttpResponse *resp,
+              gboolean        manifest)
+{
+  g_autofree char *name = hr_ollama_name_display (&lk->name);
+  gsize size = 0;
+  const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
+  g_autofree char *code = hr_ollama_registry_error_code (data, size);
+
+  if (resp->status == 404 && code != NULL && manifest)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                        _("%s is not in the Ollama library"), name);
+  if (resp->status == 404 && code != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                        _("The registry lists %s of %s but does not have it (%s)"), what, name, code);
+  if (resp->status == 404)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                        _("%s answered 404 without a registry error for %s of %s: is HEADROOM_OLLAMA_REGISTRY an Ollama registry?"),
+                        lk->base, what, name);
+  if (resp->status == 401 || resp->status == 403)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                        _("The registry refused %s of %s (HTTP %u): Headroom sends no credentials to a registry, so only public models can be looked up"),
+                        what, name, resp->status);
+  if (resp->status == 429)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                        _("The registry is rate-limiting requests (HTTP 429) for %s of %s; try again later"), what, name);
+  return g_error_new (HR_NET_ERROR, resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
+                      _("The registry answered HTTP %u (%s) for %s of %s"), resp->status, resp->reason, what, name);
+}
+
+/* ------------------------------------------------------------------ */
+/* The steps                                                           */
+
+static void
+send (GTask               *task,
+      const char          *url,
+      const char          *accept,
+      gint64               start,
+      gint64               end,
+      guint64              cap,
+      GAsyncReadyCallback  callback)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  HrHttpRequest request = {
+    .method = "GET",
+    .url = url,
+    .accept = accept,
+    .range_start = start,
+    .range_end = end,
+    .cap = cap,
+    .deadline_ms = lk->registry->deadline_ms,
+    .connect_ms = CONNECT_MS,
+    .bytes_counter = &lk->model->bytes_read,
+  };
+
+  lk->model->requests++;
+  hr_http_send_async (lk->registry->http, &request, g_task_get_cancellable (task), callback, task);
+}
+
+static char *
+blob_url (Lookup     *lk,
+          const char *digest)
+{
+  return g_strdup_printf ("%s/v2/%s/%s/blobs/%s", lk->base, lk->name.namespace_, lk->name.model, digest);
+}
+
+static void
+finish (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  HrOllamaLibraryModel *m = lk->model;
+
+  if (!m->cached)
+    {
+      gsize config_size;
+      const guint8 *config = g_bytes_get_data (lk->config, &config_size);
+
+      cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
+      cache_write (lk, "headers", m->manifest->model->digest, lk->header->data, (gsize) m->header_bytes);
+    }
+  g_task_return_pointer (task, g_steal_pointer (&lk->model), (GDestroyNotify) hr_ollama_library_model_free);
+  g_object_unref (task);
+}
+
+/* The header, whole in @data: parse it. */
+static gboolean
+header_parse (Lookup        *lk,
+              const guint8  *data,
+              gsize          length,
+              guint64        end,
+              GError       **error)
+{
+  HrOllamaLibraryModel *m = lk->model;
+  g_autoptr(GError) local = NULL;
+
+  m->gguf = hr_gguf_file_parse_data (data, length, &local);
+  if (m->gguf == NULL)
+    {
+      g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                   g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_PARSE)
+                   ? _("The model layer of %s is not a GGUF file (%s)")
+                   : _("The GGUF header of %s could not be read: %s"),
+                   m->name, local->message);
+      return FALSE;
+    }
+  hr_gguf_file_set_file_bytes (m->gguf, m->manifest->model->size);
+  m->header_bytes = end;
+  return TRUE;
+}
+
+static void on_header (GObject *source, GAsyncResult *result, gpointer user_data);
+
+/* Asks for the rest of the header, or parses it when it is whole. */
+static void
+header_next (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  HrOllamaLibraryModel *m = lk->model;
+  guint64 end = 0, need = 0, want, layer = m->manifest->model->size;
+  g_autoptr(GError) error = NULL;
+
+  if (hr_gguf_header_extent (lk->header->data, lk->header->len, &end, &need) || need == 0)
+    {
+      if (!header_parse (lk, lk->header->data, lk->header->len, end, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          g_object_unref (task);
+          return;
+        }
+      m->header_bytes = end > 0 ? end : hr_gguf_file_get_header_bytes (m->gguf);
+      finish (task);
+      return;
+    }
+  if (need > lk->registry->header_cap || need > layer)
+    {
+      g_autofree char *cap = hr_format_count (lk->registry->header_cap);
+      g_autofree char *at_least = hr_format_count (need);
+
+      g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
+                               need > layer
+                               ? _("The model layer of %s ends inside its GGUF header (the header needs at least %s bytes)")
+                               : _("The GGUF header of %s is larger than the %s bytes Headroom reads (it needs at least %s): not read"),
+                               m->name, need > layer ? at_least : cap, at_least);
+      g_object_unref (task);
+      return;
+    }
+  want = MIN (MIN (need + HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), layer);
+  send (task, lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
+}
+
+static void
+on_header (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
+  gsize size;
+  const guint8 *data;
+
+  if (resp == NULL || resp->status != 206)
+    {
+      g_task_return_error (task, resp == NULL
+                           ? transport_error (lk, _("the GGUF header"), error)
+                           : resp->status == 200
+                           ? g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                                          _("The storage host sent the whole model blob of %s instead of the range asked for"),
+                                          lk->model->name)
+                           : status_error (lk, _("the model blob"), resp, FALSE));
+      g_object_unref (task);
+      return;
+    }
+  if (resp->total > 0 && resp->total != lk->model->manifest->model->size)
+    {
+      g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                               _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
+                               lk->model->name, resp->total, lk->model->manifest->model->size);
+      g_object_unref (task);
+      return;
+    }
+  g_free (lk->blob_url);
+  lk->blob_url = g_strdup (resp->url); /* the storage host's URL: no second redirect */
+  data = g_bytes_get_data (resp->body, &size);
+  if (size == 0)
+    {
+      g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                               _("The storage host sent no bytes of the model blob of %s"), lk->model->name);
+      g_object_unref (task);
+      return;
+    }
+  g_byte_array_append (lk->header, data, (guint) size);
+  header_next (task);
+}
+
+/* The header from the cache when it is there and whole, else the first Range. */
+static void
+header_start (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  HrOllamaLibraryModel *m = lk->model;
+  g_autoptr(GBytes) cached = cache_read (lk, "headers", m->manifest->model->digest);
+  guint64 end, need;
+
+  if (cached != NULL && m->cached)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (cached, &size);
+
+      if (hr_gguf_header_extent (data, size, &end, &need) && header_parse (lk, data, size, end, NULL))
+        {
+          finish (task);
+          return;
+        }
+    }
+  m->cached = FALSE;
+  lk->blob_url = blob_url (lk, m->manifest->model->digest);
+  lk->header = g_byte_array_new ();
+  send (task, lk->blob_url, NULL, 0,
+        (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap),
+                      m->manifest->model->size) - 1,
+        0, on_header);
+}
+
+static gboolean
+config_read (Lookup  *lk,
+             GBytes  *bytes,
+             GError **error)
+{
+  HrOllamaLibraryModel *m = lk->model;
+  gsize size;
+  const char *data = g_bytes_get_data (bytes, &size);
+  g_autofree char *digest = sha256_digest ((const guint8 *) data, size);
+
+  if (strcmp (digest, m->manifest->config->digest) != 0)
+    {
+      g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                   _("The config blob of %s does not match its digest %s"), m->name, m->manifest->config->digest);
+      return FALSE;
+    }
+  m->config = hr_ollama_config_parse (data, size, m->name, error);
+  if (m->config == NULL)
+    return FALSE;
+  lk->config = g_bytes_ref (bytes);
+  return TRUE;
+}
+
+static void
+on_config (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
+
+  if (resp == NULL)
+    error = transport_error (lk, _("the config blob"), g_steal_pointer (&error));
+  else if (resp->status != 200)
+    error = status_error (lk, _("the config blob"), resp, FALSE);
+  else
+    config_read (lk, resp->body, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  header_start (task);
+}
+
+static void
+config_start (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GBytes) cached = cache_read (lk, "blobs", lk->model->manifest->config->digest);
+  g_autofree char *url = NULL;
+
+  if (cached != NULL && config_read (lk, cached, NULL))
+    {
+      lk->model->cached = TRUE;
+      header_start (task);
+      return;
+    }
+  url = blob_url (lk, lk->model->manifest->config->digest);
+  send (task, url, NULL, -1, -1, CAP_CONFIG, on_config);
+}
+
+static void
+on_manifest (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GTask *task = user_data;
+  Lookup *lk = g_task_get_task_data (task);
+  HrOllamaLibraryModel *m = lk->model;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
+  gsize size = 0;
+  const char *data = NULL;
+
+  if (resp == NULL)
+    error = transport_error (lk, _("the manifest"), g_steal_pointer (&error));
+  else if (resp->status != 200)
+    error = status_error (lk, _("the manifest"), resp, TRUE);
+  else
+    {
+      g_autoptr(GError) local = NULL;
+
+      data = g_bytes_get_data (resp->body, &size);
+      m->manifest = hr_ollama_manifest_parse (data, size, m->name, &local);
+      if (m->manifest == NULL)
+        error = g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE, "%s", local->message);
+    }
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  m->manifest_digest = sha256_digest ((const guint8 *) data, size);
+  config_start (task);
+}
+
+/**
+ * hr_ollama_registry_lookup_async:
+ * @self: a registry client
+ * @name: a model name, `[host/][namespace/]model[:tag]`
+ *   (hr_ollama_name_parse())
+ * @cancellable: (nullable): cancels the lookup
+ * @callback: called with the result
+ * @user_data: data for @callback
+ *
+ * Looks @name up: its manifest, config blob and model GGUF header (see the
+ * file's comment for the steps and the cache).
+ */
+void
+hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
+                                 const char          *name,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task;
+  Lookup *lk;
+  GError *error = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (HR_IS_OLLAMA_REGISTRY (self));
+  g_return_if_fail (name != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hr_ollama_registry_lookup_async);
+  lk = g_new0 (Lookup, 1);
+  lk->registry = g_object_ref (self);
+  lk->model = g_new0 (HrOllamaLibraryModel, 1);
+  g_task_set_task_data (task, lk, (GDestroyNotify) lookup_free);
+  if (!hr_ollama_name_parse (name, &lk->name, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  lk->base = lk->name.explicit_host ? g_strconcat ("https://", lk->name.host, NULL) : g_strdup (self->endpoint);
+  lk->model->name = hr_ollama_name_display (&lk->name);
+  path = hr_ollama_name_path (&lk->name);
+  lk->model->manifest_url = g_strconcat (lk->base, path, NULL);
+  send (task, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
+}
+
+/**
+ * hr_ollama_registry_lookup_finish:
+ * @self: a registry client
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the model, or %NULL with @error:
+ *   %HR_CORE_ERROR_INVALID_ARGUMENT (not a model name);
+ *   %HR_NET_ERROR_NOT_FOUND ("NAME is not in the Ollama library": the
+ *   registry's 404 with an error body); %HR_NET_ERROR_BAD_PATH (a 404
+ *   without one); %HR_NET_ERROR_UNAUTHORIZED, %HR_NET_ERROR_RATE_LIMITED,
+ *   %HR_NET_ERROR_SERVER, %HR_NET_ERROR_FAILED (other statuses, or the
+ *   registry unreachable); %HR_NET_ERROR_INVALID_RESPONSE (a manifest
+ *   without a model layer, a config not matching its digest, a blob that
+ *   is not GGUF, a redirect loop, a blob of another size than listed);
+ *   %HR_NET_ERROR_TIMEOUT (a host stalled past the deadline);
+ *   %HR_NET_ERROR_TOO_LARGE (a header past the cap, or an answer past its
+ *   cap); %HR_NET_ERROR_TRUNCATED; %G_IO_ERROR_CANCELLED. Nothing is cached
+ *   on an error.
+ */
+HrOllamaLibraryModel *
+hr_ollama_registry_lookup_finish (HrOllamaRegistry  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_ollama_registry_lookup_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,77 @@
+/* hr-ollama-registry.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrOllamaRegistry: a model in the Ollama library, sized exactly before it
+ * is pulled. One lookup reads the tag's manifest (every layer's exact
+ * bytes), the config blob, and the model blob's GGUF header by HTTP Range
+ * (the blob redirects to a storage host), on HrHttp with no credential of
+ * any kind. The config and the header are cached by digest under
+ * $XDG_CACHE_HOME/headroom/ollama/, so a second lookup of the same tag
+ * costs one manifest request.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "hr-gguf.h"
+#include "hr-ollama-manifest.h"
+
+G_BEGIN_DECLS
+
+/** HR_OLLAMA_REGISTRY_DEFAULT: the registry when HEADROOM_OLLAMA_REGISTRY is not set. */
+#define HR_OLLAMA_REGISTRY_DEFAULT "https://registry.ollama.ai"
+/** HR_OLLAMA_REGISTRY_HEADER_CAP: most GGUF header bytes read, 64 MiB (the
+ * Hub lookup's cap; real headers are a few MB, hr-gguf.h). */
+#define HR_OLLAMA_REGISTRY_HEADER_CAP (G_GUINT64_CONSTANT (64) * 1024 * 1024)
+/** HR_OLLAMA_REGISTRY_MARGIN: bytes asked for past what a header needs at least, 64 kB. */
+#define HR_OLLAMA_REGISTRY_MARGIN (64 * 1024)
+
+/**
+ * HrOllamaLibraryModel:
+ * @name: the model as Ollama shows it ("phi4:latest")
+ * @manifest_url: the manifest's URL
+ * @manifest_digest: "sha256:" and the hex SHA-256 of the manifest's bytes
+ * @manifest: the layers
+ * @config: the config blob's facts
+ * @gguf: the model layer's GGUF header (its file size is the layer's)
+ * @header_bytes: the header's length, bytes
+ * @bytes_read: body bytes this lookup received over the network
+ * @requests: HTTP requests this lookup sent (redirects not counted)
+ * @cached: whether the config and the header came from the cache
+ */
+typedef struct {
+  char             *name;
+  char             *manifest_url;
+  char             *manifest_digest;
+  HrOllamaManifest *manifest;
+  HrOllamaConfig   *config;
+  HrGgufFile       *gguf;
+  guint64           header_bytes;
+  guint64           bytes_read;
+  guint             requests;
+  gboolean          cached;
+} HrOllamaLibraryModel;
+
+void hr_ollama_library_model_free (HrOllamaLibraryModel *model);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrOllamaLibraryModel, hr_ollama_library_model_free)
+
+#define HR_TYPE_OLLAMA_REGISTRY (hr_ollama_registry_get_type ())
+G_DECLARE_FINAL_TYPE (HrOllamaRegistry, hr_ollama_registry, HR, OLLAMA_REGISTRY, GObject)
+
+HrOllamaRegistry     *hr_ollama_registry_new          (const char          *endpoint,
+                                                       const char          *cache_dir);
+const char           *hr_ollama_registry_get_endpoint (HrOllamaRegistry    *self);
+void                  hr_ollama_registry_set_limits   (HrOllamaRegistry    *self,
+                                                       guint64              header_cap,
+                                                       guint                deadline_ms);
+void                  hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
+                                                       const char          *name,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+HrOllamaLibraryModel *hr_ollama_registry_lookup_finish (HrOllamaRegistry   *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,520 @@
+/* test-ollama-registry.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrOllamaRegistry against the fake registry and storage host in this
+ * process (tests/fake-registry.h): the seed's phi4 manifest to the byte,
+ * a llama3.2:3b header read by growing Range requests behind a 307 with no
+ * Authorization anywhere, the cache hit, every bad input's message, and
+ * `headroom-cli library` on the same fake.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <locale.h>
+
+#include "fake-registry.h"
+#include "gguf-writer.h"
+#include "hr-gguf.h"
+#include "hr-error.h"
+#include "hr-net-error.h"
+#include "hr-ollama-registry.h"
+#include "hr-runtime.h"
+
+/* shared/seeds/from-api-to-gpu-weeks-1-4.txt, the phi4 manifest (seed-facts.md W7). */
+#define PHI4_MODEL    "sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20"
+#define PHI4_TEMPLATE "sha256:32695b892af87ef8fca6e13a1a31c67c1441d7398be037e366e2fc763857c06a"
+#define PHI4_LICENSE  "sha256:fa8235e5b48faca34e3ca98cf4f694ef08bd216d28b58071a1f85b1d50cb814d"
+#define PHI4_PARAMS   "sha256:45a1c652dddc9efdcefa977ab81cfbe26b6e52bc8e78f2f4c698538783e0ac80"
+#define LLAMA_MODEL   "sha256:dde5aa3fc5ffc17176b5e8bdc82f587b24b2678c6c66101bf7da77af9f7ccdff"
+#define LLAMA_BYTES   G_GUINT64_CONSTANT (2019377376) /* seed-facts.md W6 */
+
+typedef struct {
+  FakeRegistry     *fake;
+  HrOllamaRegistry *registry;
+  char             *cache;
+  GBytes           *llama_header;
+} Fixture;
+
+/* A phi4-shaped header (phi3 architecture, seed: 40 layers of 5120). */
+static GBytes *
+write_phi4 (void)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 embd[2] = { 5120, 100352 };
+
+  gw_header (w, 3, 1, 9);
+  gw_kv_str (w, "general.architecture", "phi3");
+  gw_kv_u32 (w, "phi3.block_count", 40);
+  gw_kv_u32 (w, "phi3.context_length", 16384);
+  gw_kv_u32 (w, "phi3.embedding_length", 5120);
+  gw_kv_u32 (w, "phi3.feed_forward_length", 17920);
+  gw_kv_u32 (w, "phi3.attention.head_count", 40);
+  gw_kv_u32 (w, "phi3.attention.head_count_kv", 10);
+  gw_kv_u32 (w, "phi3.attention.sliding_window", 131072);
+  gw_kv_u32 (w, "general.file_type", 15);
+  gw_tensor (w, "token_embd.weight", 2, embd, GW_Q4_K, 0);
+  return g_byte_array_free_to_bytes (w);
+}
+
+/* llama3.2:3b's keys and its 255 tensors (tests/gguf-writer.h), with a
+ * 128,256-token vocabulary: a header of about 2 MB. */
+static GBytes *
+write_llama32 (void)
+{
+  GgufWriter *w = gw_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GwTensorSpec specs[260];
+  guint n = gw_llama32_3b_tensors (specs, names);
+  const guint n_vocab = 128256;
+
+  gw_header (w, 3, n, 15);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 28);
+  gw_kv_u32 (w, "llama.context_length", 131072);
+  gw_kv_u32 (w, "llama.embedding_length", 3072);
+  gw_kv_u32 (w, "llama.feed_forward_length", 8192);
+  gw_kv_u32 (w, "llama.attention.head_count", 24);
+  gw_kv_u32 (w, "llama.attention.head_count_kv", 8);
+  gw_kv_f32 (w, "llama.rope.freq_base", 500000.0f);
+  gw_kv_u32 (w, "llama.attention.key_length", 128);
+  gw_kv_u32 (w, "llama.attention.value_length", 128);
+  gw_kv_u32 (w, "general.file_type", 15);
+  gw_kv_u32 (w, "llama.vocab_size", n_vocab);
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_kv_array (w, "tokenizer.ggml.tokens", GW_STRING, n_vocab);
+  for (guint i = 0; i < n_vocab; i++)
+    {
+      g_autofree char *t = g_strdup_printf ("t%u", i);
+
+      gw_str (w, t);
+    }
+  gw_kv_array (w, "tokenizer.ggml.token_type", GW_INT32, n_vocab);
+  for (guint i = 0; i < n_vocab; i++)
+    gw_u32 (w, 1);
+  gw_write_tensors (w, specs, n);
+  return g_byte_array_free_to_bytes (w);
+}
+
+static char *
+manifest_json (const char *config_digest,
+               guint64     config_size,
+               const char *layers)
+{
+  return g_strdup_printf ("{\"schemaVersion\":2,\"mediaType\":\"application/vnd.docker.distribution.manifest.v2+json\","
+                          "\"config\":{\"mediaType\":\"application/vnd.docker.container.image.v1+json\","
+                          "\"digest\":\"%s\",\"size\":%" G_GUINT64_FORMAT "},\"layers\":[%s]}",
+                          config_digest, config_size, layers);
+}
+
+static void
+add_model (Fixture    *f,
+           const char *path,
+           const char *family,
+           const char *layers)
+{
+  g_autofree char *config = g_strdup_printf ("{\"model_format\":\"gguf\",\"model_family\":\"%s\",\"model_families\":[\"%s\"],"
+                                             "\"model_type\":\"3.2B\",\"file_type\":\"Q4_K_M\",\"architecture\":\"amd64\","
+                                             "\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}",
+                                             family, family);
+  guint64 size;
+  g_autofree char *digest = fake_registry_add_config (f->fake, config, &size);
+  g_autofree char *json = manifest_json (digest, size, layers);
+
+  fake_registry_add_manifest (f->fake, path, json);
+}
+
+#define LAYER(type, digest, size) \
+  "{\"mediaType\":\"application/vnd.ollama.image." type "\",\"digest\":\"" digest "\",\"size\":" size "}"
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GBytes) phi4 = write_phi4 ();
+  g_autoptr(GBytes) text = g_bytes_new_static ("not a gguf file, an HTML page", 29);
+
+  f->fake = fake_registry_new ();
+  f->cache = g_dir_make_tmp ("headroom-registry-XXXXXX", NULL);
+  g_assert_nonnull (f->cache);
+  f->registry = hr_ollama_registry_new (f->fake->registry_url, f->cache);
+  f->llama_header = write_llama32 ();
+
+  add_model (f, "/v2/library/phi4/manifests/latest", "phi3",
+             LAYER ("model", PHI4_MODEL, "9053114464") ","
+             LAYER ("template", PHI4_TEMPLATE, "275") ","
+             LAYER ("license", PHI4_LICENSE, "1084") ","
+             LAYER ("params", PHI4_PARAMS, "82"));
+  fake_registry_add_blob (f->fake, PHI4_MODEL, phi4, G_GUINT64_CONSTANT (9053114464));
+  add_model (f, "/v2/library/llama3.2/manifests/3b", "llama",
+             LAYER ("model", LLAMA_MODEL, "2019377376") ","
+             LAYER ("template", PHI4_TEMPLATE, "275"));
+  fake_registry_add_blob (f->fake, LLAMA_MODEL, f->llama_header, LLAMA_BYTES);
+  add_model (f, "/v2/library/llava/manifests/7b", "llama",
+             LAYER ("model", PHI4_MODEL, "9053114464") ","
+             LAYER ("projector", "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539", "624434336"));
+  add_model (f, "/v2/library/nomodel/manifests/latest", "llama", LAYER ("license", PHI4_LICENSE, "1084"));
+  add_model (f, "/v2/library/html/manifests/latest", "llama",
+             LAYER ("model", "sha256:0000000000000000000000000000000000000000000000000000000000000001", "29"));
+  fake_registry_add_blob (f->fake, "sha256:0000000000000000000000000000000000000000000000000000000000000001", text, 29);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (f->cache);
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->cache);
+
+  g_clear_object (&f->registry);
+  fake_registry_free (f->fake);
+  g_bytes_unref (f->llama_header);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  g_free (f->cache);
+}
+
+static void
+on_lookup (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static HrOllamaLibraryModel *
+lookup (Fixture     *f,
+        const char  *name,
+        GError     **error)
+{
+  GAsyncResult *result = NULL;
+  HrOllamaLibraryModel *m;
+
+  hr_ollama_registry_lookup_async (f->registry, name, NULL, on_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  m = hr_ollama_registry_lookup_finish (f->registry, result, error);
+  g_object_unref (result);
+  return m;
+}
+
+static gboolean
+cache_is_empty (Fixture *f)
+{
+  g_autofree char *dir = g_build_filename (f->cache, "ollama", NULL);
+
+  return !g_file_test (dir, G_FILE_TEST_EXISTS);
+}
+
+/* The seed's phi4 manifest, layer by layer, and its config and header. */
+static void
+test_phi4 (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = lookup (f, "phi4", &error);
+  const HrOllamaLayer *l;
+  guint64 v = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (m->name, ==, "phi4:latest");
+  g_assert_cmpuint (m->manifest->layers->len, ==, 4);
+  l = g_ptr_array_index (m->manifest->layers, 0);
+  g_assert_cmpstr (l->media_type, ==, "application/vnd.ollama.image.model");
+  g_assert_cmpstr (l->digest, ==, PHI4_MODEL);
+  g_assert_cmpuint (l->size, ==, G_GUINT64_CONSTANT (9053114464));
+  g_assert_true (m->manifest->model == l);
+  g_assert_cmpuint (((HrOllamaLayer *) g_ptr_array_index (m->manifest->layers, 1))->size, ==, 275);
+  g_assert_cmpuint (((HrOllamaLayer *) g_ptr_array_index (m->manifest->layers, 2))->size, ==, 1084);
+  g_assert_cmpuint (((HrOllamaLayer *) g_ptr_array_index (m->manifest->layers, 3))->size, ==, 82);
+  g_assert_cmpstr (m->config->format, ==, "gguf");
+  g_assert_cmpstr (m->config->family, ==, "phi3");
+  g_assert_cmpstr (m->config->file_type, ==, "Q4_K_M");
+  g_assert_cmpstr (hr_gguf_file_get_string (m->gguf, "general.architecture"), ==, "phi3");
+  g_assert_true (hr_gguf_file_get_uint (m->gguf, "phi3.block_count", &v));
+  g_assert_cmpuint (v, ==, 40);
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (m->gguf), ==, G_GUINT64_CONSTANT (9053114464));
+  g_assert_true (g_str_has_prefix (m->manifest_digest, "sha256:"));
+  /* Ollama's Accept, one manifest and one config request to the registry
+   * and one blob request, redirected: the header fits the first 64 kB. */
+  g_assert_cmpstr (f->fake->last_accept, ==, HR_OLLAMA_MANIFEST_ACCEPT);
+  g_assert_cmpuint (f->fake->registry_requests, ==, 3);
+  g_assert_cmpuint (f->fake->storage_requests, ==, 2);
+  g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+  g_assert_cmpuint (f->fake->ranges->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->fake->ranges, 1), ==, "bytes=0-65535");
+}
+
+/* A vision model: the projector layer is sized from its manifest entry. */
+static void
+test_projector (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llava:7b", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (m->manifest->projector);
+  g_assert_cmpuint (m->manifest->projector->size, ==, 624434336);
+  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + 624434336 + m->manifest->config->size);
+}
+
+/* A 2 MB header read by growing ranges: never more than the header plus
+ * 64 kB, and the prediction from it. */
+static void
+test_llama_header (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  guint64 header = g_bytes_get_size (f->llama_header);
+
+  m = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (m->name, ==, "llama3.2:3b");
+  g_assert_cmpuint (m->header_bytes, ==, header);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (m->gguf), ==, 255);
+  g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+  g_assert_cmpuint (f->fake->storage_requests, >, 2);
+  g_assert_cmpuint (f->fake->storage_bytes_sent, <=, header + 64 * 1024 + m->manifest->config->size);
+  g_assert_cmpuint (f->fake->storage_bytes_sent, >=, header);
+  g_assert_cmpuint (m->bytes_read, >=, f->fake->storage_bytes_sent);
+
+  spec = hr_gguf_file_to_model_spec (m->gguf, m->name, "ollama", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spec->layers, ==, 28);
+  g_assert_cmpuint (spec->heads, ==, 24);
+  g_assert_cmpuint (spec->kv_heads, ==, 8);
+  g_assert_cmpuint (spec->key_length, ==, 128);
+  g_assert_cmpuint (spec->value_length, ==, 128);
+  g_assert_cmpuint (spec->context_length, ==, 131072);
+  g_assert_cmpuint (spec->parameters, ==, G_GUINT64_CONSTANT (3212749888)); /* seed-facts.md W5 */
+  g_assert_cmpuint (spec->file_bytes, ==, LLAMA_BYTES);
+  hr_runtime_inputs_init (&in, spec, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.parallel_slots = 1;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  /* The same figure test-runtime.c asserts for llama3.2:3b at 4096
+   * (ollama-api.md: 2.55 GB, "2.6" in ollama ps). */
+  g_assert_cmpuint (p.total_bytes, ==, G_GUINT64_CONSTANT (2550507776));
+}
+
+/* The second lookup of a tag costs its manifest only. */
+static void
+test_cache (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) first = lookup (f, "llama3.2:3b", &error);
+  g_autoptr(HrOllamaLibraryModel) second = NULL;
+
+  g_assert_no_error (error);
+  g_assert_false (first->cached);
+  fake_registry_reset_counts (f->fake);
+  second = lookup (f, "library/llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_true (second->cached);
+  g_assert_cmpuint (f->fake->registry_requests, ==, 1);
+  g_assert_cmpuint (f->fake->storage_requests, ==, 0);
+  g_assert_cmpuint (second->requests, ==, 1);
+  g_assert_cmpuint (second->header_bytes, ==, first->header_bytes);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (second->gguf), ==, 255);
+  g_assert_cmpstr (second->manifest_digest, ==, first->manifest_digest);
+}
+
+static void
+assert_fails (Fixture    *f,
+              const char *name,
+              GQuark      domain,
+              gint        code,
+              const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = lookup (f, name, &error);
+
+  g_assert_null (m);
+  g_assert_error (error, domain, code);
+  if (g_str_has_suffix (message, "*"))
+    {
+      g_autofree char *prefix = g_strndup (message, strlen (message) - 1);
+
+      if (!g_str_has_prefix (error->message, prefix))
+        g_assert_cmpstr (error->message, ==, message);
+    }
+  else
+    g_assert_cmpstr (error->message, ==, message);
+  g_assert_true (cache_is_empty (f));
+}
+
+static void
+test_unknown (Fixture       *f,
+              gconstpointer  data)
+{
+  assert_fails (f, "qwen9:70b", HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND, "qwen9:70b is not in the Ollama library");
+  /* Nothing else was tried. */
+  g_assert_cmpuint (f->fake->registry_requests, ==, 1);
+  g_assert_cmpuint (f->fake->storage_requests, ==, 0);
+}
+
+static void
+test_bad_inputs (Fixture       *f,
+                 gconstpointer  data)
+{
+  assert_fails (f, "nomodel", HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                "The manifest of nomodel:latest has no model layer (application/vnd.ollama.image.model): nothing to size");
+  assert_fails (f, "html", HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                "The model layer of html:latest is not a GGUF file (*");
+  assert_fails (f, "a/b/c/d", HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                "“a/b/c/d” is not an Ollama model name; give it as [host/][namespace/]model[:tag], "
+                "with letters, digits, “_”, “-” and “.” only");
+
+  hr_ollama_registry_set_limits (f->registry, 256 * 1024, 30000);
+  assert_fails (f, "llama3.2:3b", HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
+                "The GGUF header of llama3.2:3b is larger than the 262,144 bytes Headroom reads (it needs at least *");
+
+  hr_ollama_registry_set_limits (f->registry, HR_OLLAMA_REGISTRY_HEADER_CAP, 30000);
+  f->fake->redirect_loop = TRUE;
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                "Reading the config blob of phi4:latest went round in redirects (more than 10, or one without a Location): "
+                "the registry or a proxy is misconfigured");
+  f->fake->redirect_loop = FALSE;
+
+  hr_ollama_registry_set_limits (f->registry, HR_OLLAMA_REGISTRY_HEADER_CAP, 500);
+  f->fake->storage_stall = TRUE;
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                "Reading the GGUF header of phi4:latest stalled: the registry or its storage host sent nothing more "
+                "within 1 second; try again later");
+  g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new ("ftp://mirror.example", f->cache);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                "ftp://mirror.example is not an http or https address: check HEADROOM_OLLAMA_REGISTRY");
+}
+
+static void
+test_endpoint (void)
+{
+  g_autoptr(HrOllamaRegistry) a = NULL;
+  g_autoptr(HrOllamaRegistry) b = NULL;
+
+  g_setenv ("HEADROOM_OLLAMA_REGISTRY", "http://mirror.example:5000/", TRUE);
+  a = hr_ollama_registry_new (NULL, "/nonexistent");
+  g_assert_cmpstr (hr_ollama_registry_get_endpoint (a), ==, "http://mirror.example:5000");
+  g_unsetenv ("HEADROOM_OLLAMA_REGISTRY");
+  b = hr_ollama_registry_new (NULL, "/nonexistent");
+  g_assert_cmpstr (hr_ollama_registry_get_endpoint (b), ==, "https://registry.ollama.ai");
+}
+
+/* ------------------------------------------------------------------ */
+/* headroom-cli library                                                 */
+
+static int
+run_cli (Fixture     *f,
+         char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+  va_list ap;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  g_ptr_array_add (args, (char *) "library");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", f->fake->registry_url, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", f->cache, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", f->cache, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", f->cache, TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_subprocess_communicate_utf8_finish (process, result, out, err, &error));
+  g_assert_no_error (error);
+  g_object_unref (result);
+  return g_subprocess_get_exit_status (process);
+}
+
+static void
+test_cli (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL, *out3 = NULL, *err3 = NULL;
+  g_autofree char *out4 = NULL, *err4 = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *model, *predict, *layer;
+
+  g_assert_cmpint (run_cli (f, &out, &err, "llama3.2:3b", "--context", "4096", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  layer = json_array_get_object_element (json_object_get_array_member (root, "layers"), 0);
+  g_assert_cmpstr (json_object_get_string_member (layer, "digest"), ==, LLAMA_MODEL);
+  g_assert_cmpint (json_object_get_int_member (layer, "bytes"), ==, (gint64) LLAMA_BYTES);
+  model = json_object_get_object_member (root, "model");
+  g_assert_cmpstr (json_object_get_string_member (model, "architecture"), ==, "llama");
+  g_assert_cmpint (json_object_get_int_member (model, "layers"), ==, 28);
+  g_assert_cmpint (json_object_get_int_member (model, "kv_heads"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (model, "header_bytes"), ==, (gint64) g_bytes_get_size (f->llama_header));
+  predict = json_object_get_object_member (root, "predict");
+  g_assert_cmpstr (json_object_get_string_member (predict, "model"), ==, "llama3.2:3b");
+  g_assert_true (json_object_has_member (predict, "verdict"));
+  g_assert_true (json_object_has_member (predict, "terms"));
+  /* predict's own figure for this header at 4096 (test_llama_header), with
+   * no overhead learned on the seed board. */
+  g_assert_cmpint (json_object_get_int_member (predict, "total_bytes"), ==, G_GINT64_CONSTANT (2550507776));
+  g_assert_cmpint (json_object_get_int_member (root, "bytes_read"), >, (gint64) g_bytes_get_size (f->llama_header));
+
+  /* The text form, from the cache this time: one manifest request. */
+  fake_registry_reset_counts (f->fake);
+  g_assert_cmpint (run_cli (f, &out2, &err2, "llama3.2:3b", NULL), ==, 0);
+  g_test_message ("%s", out2);
+  g_assert_cmpuint (f->fake->registry_requests, ==, 1);
+  g_assert_nonnull (strstr (out2, "application/vnd.ollama.image.model"));
+  g_assert_nonnull (strstr (out2, "2,019,377,376 bytes"));
+  g_assert_nonnull (strstr (out2, "  KV heads           8\n"));
+  g_assert_nonnull (strstr (out2, "bits per weight: "));
+  g_assert_nonnull (strstr (out2, "total: "));
+
+  g_assert_cmpint (run_cli (f, &out4, &err4, "a b", NULL), ==, 2);
+  g_assert_nonnull (strstr (err4, "is not an Ollama model name"));
+
+  g_assert_cmpint (run_cli (f, &out3, &err3, "qwen9:70b", NULL), ==, 1);
+  g_assert_cmpstr (err3, ==, "headroom-cli: qwen9:70b is not in the Ollama library\n");
+  g_assert_cmpstr (out3, ==, "");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/registry/phi4", test_phi4);
+  ADD ("/registry/llama-header", test_llama_header);
+  ADD ("/registry/projector", test_projector);
+  ADD ("/registry/cache", test_cache);
+  ADD ("/registry/unknown", test_unknown);
+  ADD ("/registry/bad-inputs", test_bad_inputs);
+  ADD ("/registry/cli", test_cli);
+#undef ADD
+  g_test_add_func ("/registry/endpoint", test_endpoint);
+  return g_test_run ();
+}
