@@ -847,7 +847,7 @@ test_cli (void)
     "revision            main (commit aa8e72537993ba99e69dfaafa59ed015b17504d1)",
     "architecture        Qwen2ForCausalLM (model_type qwen2)",
     "parameters          3,085,938,688 (BF16 3,085,938,688), from the Hub API (safetensors field)",
-    "config check        3,085,938,688 derived from config.json, 0.00 % apart",
+    "config check        3,085,938,688 derived from config.json: the same count as the stored 3,085,938,688",
     "layers              36",
     "hidden size         2,048",
     "intermediate size   11,008",

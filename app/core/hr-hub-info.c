@@ -41,6 +41,7 @@ gguf_entry_free (HrHubGgufFile *file)
 {
   g_free (file->path);
   g_free (file->label);
+  g_free (file->problem);
   g_free (file);
 }
 
@@ -89,6 +90,8 @@ hr_hub_lookup_free (HrHubLookup *lookup)
   g_free (lookup->gguf_chosen);
   g_clear_pointer (&lookup->gguf, hr_gguf_file_unref);
   g_clear_pointer (&lookup->spec, hr_model_spec_free);
+  g_clear_pointer (&lookup->notes, g_ptr_array_unref);
+  g_free (lookup->derived_comparison);
   g_free (lookup);
 }
 
@@ -102,6 +105,7 @@ hub_lookup_new (void)
   lookup->files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->weight_files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->gguf_files = g_ptr_array_new_with_free_func ((GDestroyNotify) gguf_entry_free);
+  lookup->notes = g_ptr_array_new_with_free_func (g_free);
   lookup->bos_token_id = -1;
   return lookup;
 }
@@ -362,7 +366,8 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
   if (st != NULL)
     {
       JsonObject *params = json_object_member (st, "parameters");
-      guint64 total = 0;
+      guint64 total = 0, sum = 0;
+      char *note = NULL;
 
       if (params != NULL)
         {
@@ -382,10 +387,23 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
                   if (bits % 8 == 0 && bits > 0)
                     hr_mul_u64 (count, bits / 8, &d->bytes);
                   g_ptr_array_add (r->parameters_by_dtype, d);
+                  if (!hr_add_u64 (sum, count, &sum))
+                    sum = G_MAXUINT64;
+                  if (strcmp (l->data, "I32") == 0 || strcmp (l->data, "U32") == 0 ||
+                      strcmp (l->data, "U8") == 0)
+                    a->api_packed = TRUE;
                 }
             }
         }
-      if (json_u64 (json_object_get_member (st, "total"), &total) && total > 0)
+      if (!json_u64 (json_object_get_member (st, "total"), &total))
+        total = 0;
+      /* The per-dtype map is the more detailed of the two (issue 16). */
+      a->api_dtype_sum = sum;
+      total = hr_safetensors_reconcile (total, sum, _("the Hub's safetensors.total"),
+                                        _("its per-dtype parameters"), _("parameters"), &note);
+      if (note != NULL)
+        g_ptr_array_add (r->notes, note);
+      if (total > 0)
         {
           r->parameters = total;
           r->parameters_source = g_strdup (_("the Hub API (safetensors field)"));
@@ -434,7 +452,6 @@ void
 hr_hub_answers_group_files (HrHubAnswers *a)
 {
   HrHubLookup *r = a->result;
-  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gboolean have_safetensors = FALSE;
 
   r->total_bytes = 0;
@@ -461,40 +478,35 @@ hr_hub_answers_group_files (HrHubAnswers *a)
           g_ptr_array_add (r->weight_files, hub_file_copy (f));
           hr_add_u64 (r->weight_file_bytes, f->size, &r->weight_file_bytes);
         }
-      if (g_str_has_suffix (f->path, ".gguf"))
-        {
-          guint part = 1, parts = 1;
-          g_autofree char *key = NULL;
-          HrHubGgufFile *entry;
-
-          if (hr_hf_gguf_split_part (f->path, &part, &parts))
-            key = g_strndup (f->path, strlen (f->path) - 20);
-          else
-            key = g_strdup (f->path);
-          entry = g_hash_table_lookup (groups, key);
-          if (entry == NULL)
-            {
-              entry = g_new0 (HrHubGgufFile, 1);
-              entry->label = hr_hf_gguf_quant_label (f->path);
-              entry->parts = parts;
-              g_ptr_array_add (r->gguf_files, entry);
-              g_hash_table_insert (groups, g_steal_pointer (&key), entry);
-            }
-          if (part == 1)
-            {
-              g_free (entry->path);
-              entry->path = g_strdup (f->path);
-            }
-          hr_add_u64 (entry->size, f->size, &entry->size);
-        }
     }
-  for (guint i = 0; i < r->gguf_files->len; i++)
-    {
-      HrHubGgufFile *entry = g_ptr_array_index (r->gguf_files, i);
 
-      if (entry->path == NULL)
-        entry->path = g_strdup ("?");
-    }
+  /* GGUF: one entry per quantization, a split's shards summed. */
+  {
+    g_autofree const char **paths = g_new0 (const char *, r->files->len + 1);
+    g_autofree guint64 *sizes = g_new0 (guint64, r->files->len + 1);
+    g_autoptr(GPtrArray) groups = NULL;
+
+    for (guint i = 0; i < r->files->len; i++)
+      {
+        const HrHubFile *f = g_ptr_array_index (r->files, i);
+
+        paths[i] = f->path;
+        sizes[i] = f->size;
+      }
+    groups = hr_hf_gguf_group_files (paths, sizes, r->files->len);
+    for (guint i = 0; i < groups->len; i++)
+      {
+        HrHfGgufGroup *g = g_ptr_array_index (groups, i);
+        HrHubGgufFile *entry = g_new0 (HrHubGgufFile, 1);
+
+        entry->path = g_strdup (g->first_path != NULL ? g->first_path : "?");
+        entry->label = g_steal_pointer (&g->label);
+        entry->size = g->bytes;
+        entry->parts = g->parts;
+        entry->problem = g_steal_pointer (&g->problem);
+        g_ptr_array_add (r->gguf_files, entry);
+      }
+  }
   g_ptr_array_sort (r->gguf_files, compare_gguf_entry);
 }
 
@@ -580,7 +592,14 @@ read_index (HrHubAnswers *a)
         {
           r->n_tensors = index->n_tensors;
           if (index->has_total_size)
-            r->tensor_bytes = index->total_size;
+            {
+              r->tensor_bytes = index->total_size;
+              a->has_index_total = TRUE;
+              a->index_total = index->total_size;
+            }
+          /* The weight map settles tying (issue 16). */
+          if (r->config != NULL)
+            hr_hf_config_settle_tied (r->config, index->has_lm_head);
           if (!a->api_parameters && index->has_total_size && r->config != NULL)
             {
               const char *precision = hr_hf_config_precision (r->config);
@@ -655,7 +674,6 @@ hr_hub_answers_assemble (HrHubAnswers *a)
               g_free (r->model_type);
               r->model_type = g_strdup (r->config->model_type);
             }
-          r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
           if (r->config->bos_token_id >= 0)
             r->bos_token_id = r->config->bos_token_id;
           g_array_append_vals (r->eos_token_ids, r->config->eos_token_ids->data, r->config->eos_token_ids->len);
@@ -736,6 +754,133 @@ hr_hub_answers_assemble (HrHubAnswers *a)
     }
 
   read_index (a);
+  if (r->config != NULL)
+    r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
+}
+
+/**
+ * hr_hub_answers_wants_headers:
+ * @a: the answers, after hr_hub_answers_assemble()
+ *
+ * Whether the lookup reads every safetensors shard's header: when no count
+ * was found yet, or when the API's per-dtype map counts packed containers
+ * (I32, U32, U8: GPTQ/AWQ qweight, mlx, 4-bit), whose parameters only the
+ * unpacked shapes give (hr_safetensors_header_parameters()).
+ *
+ * Returns: %TRUE when the weight files are safetensors and a count is
+ *   missing or packed.
+ */
+gboolean
+hr_hub_answers_wants_headers (HrHubAnswers *a)
+{
+  HrHubLookup *r = a->result;
+
+  if (r->weight_files->len == 0 ||
+      !g_str_has_suffix (((HrHubFile *) g_ptr_array_index (r->weight_files, 0))->path, ".safetensors"))
+    return FALSE;
+  return r->parameters == 0 || a->api_packed;
+}
+
+/**
+ * hr_hub_answers_gguf_shard_paths:
+ * @a: the answers, with the chosen GGUF file's header read
+ *
+ * The later shards of the chosen GGUF file when it is part 1 of a split
+ * (llama.cpp's `split.count`, names as gguf-split writes them,
+ * hr_gguf_split_shard_paths()), those the model info lists.
+ *
+ * Returns: (transfer full) (nullable): a %NULL-terminated list of paths,
+ *   or %NULL when the file is not split or lists no further shard.
+ */
+char **
+hr_hub_answers_gguf_shard_paths (HrHubAnswers *a)
+{
+  HrHubLookup *r = a->result;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) all = NULL;
+  guint32 count = 0, index = 0;
+  gboolean any = FALSE;
+
+  if (r->gguf == NULL || r->gguf_chosen == NULL ||
+      !hr_gguf_file_get_split (r->gguf, &index, &count) || count < 2 || index != 0)
+    return NULL;
+  all = hr_gguf_split_shard_paths (r->gguf_chosen, count);
+  for (guint i = 1; all != NULL && all[i] != NULL; i++)
+    if (hr_hub_answers_has_sibling (a, all[i]))
+      {
+        g_strv_builder_add (builder, all[i]);
+        any = TRUE;
+      }
+  return any ? g_strv_builder_end (builder) : NULL;
+}
+
+/* The summed shard headers: parameters from the unpacked shapes, the
+ * index's total_size against the headers' bytes, tying from the headers
+ * when there was no index. */
+static void
+read_headers_sum (HrHubAnswers        *a,
+                  HrSafetensorsHeader *sum,
+                  guint                n_files)
+{
+  HrHubLookup *r = a->result;
+  guint bits = r->config != NULL ? r->config->quant_bits : 0;
+  guint64 parameters = hr_safetensors_header_parameters (sum, bits);
+  g_autofree char *shards = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u shard's header",
+                                                          "the %u shards' headers", n_files), n_files);
+  char *note = NULL;
+
+  if (a->api_parameters && sum->packed_elements > 0 && r->parameters != parameters)
+    {
+      g_autofree char *api = hr_format_count (r->parameters);
+      g_autofree char *unpacked = hr_format_count (parameters);
+      g_autofree char *packed = hr_format_count (sum->packed_elements);
+
+      g_ptr_array_add (r->notes,
+                       g_strdup_printf (_("the Hub API counts %s parameters, packed containers as one each; "
+                                          "%s unpack %s packed elements to %s parameters; using %s"),
+                                        api, shards, packed, unpacked, unpacked));
+    }
+  r->parameters = parameters;
+  r->n_tensors = sum->n_tensors;
+  r->tensor_bytes = hr_safetensors_reconcile (a->has_index_total ? a->index_total : 0, sum->data_bytes,
+                                              _("model.safetensors.index.json total_size"), shards,
+                                              _("bytes"), &note);
+  if (note != NULL)
+    g_ptr_array_add (r->notes, note);
+  if (r->config != NULL && a->index == NULL)
+    {
+      hr_hf_config_settle_tied (r->config, sum->has_lm_head);
+      r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
+    }
+}
+
+/* The chosen GGUF split's later shards, summed into its first. */
+static gboolean
+add_gguf_shards (HrHubAnswers  *a,
+                 GError       **error)
+{
+  HrHubLookup *r = a->result;
+  guint32 count = 0;
+
+  r->gguf_parts_read = 1;
+  for (guint i = 0; a->gguf_shards != NULL && i < a->gguf_shards->len; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!hr_gguf_file_add_shard (r->gguf, g_ptr_array_index (a->gguf_shards, i), &local))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("The GGUF shards of %s do not add up: %s"), r->gguf_chosen, local->message);
+          return FALSE;
+        }
+      r->gguf_parts_read++;
+    }
+  if (hr_gguf_file_get_split (r->gguf, NULL, &count) && count > r->gguf_parts_read)
+    g_ptr_array_add (r->notes,
+                     g_strdup_printf (_("%s is part 1 of %u, and only %u of them are in the repository: "
+                                        "the size and parameters cover those"),
+                                      r->gguf_chosen, count, r->gguf_parts_read));
+  return TRUE;
 }
 
 /**
@@ -774,9 +919,7 @@ hr_hub_answers_finish (HrHubAnswers  *a,
               return NULL;
             }
         }
-      r->parameters = sum->parameters;
-      r->n_tensors = sum->n_tensors;
-      r->tensor_bytes = sum->data_bytes;
+      read_headers_sum (a, sum, n_files);
       g_ptr_array_set_size (r->parameters_by_dtype, 0);
       g_ptr_array_extend_and_steal (r->parameters_by_dtype, g_steal_pointer (&sum->dtypes));
       g_clear_pointer (&r->parameters_source, g_free);
@@ -788,6 +931,8 @@ hr_hub_answers_finish (HrHubAnswers  *a,
     }
 
   /* The model spec: from the config, or from the GGUF header. */
+  if (r->gguf != NULL && !add_gguf_shards (a, out_error))
+    return NULL;
   if (r->gguf != NULL)
     {
       r->spec = hr_gguf_file_to_model_spec (r->gguf, r->repo, origin, NULL);
@@ -840,7 +985,10 @@ hr_hub_answers_finish (HrHubAnswers  *a,
       r->parameters_source = g_strdup (_("derived from config.json (no stored count)"));
     }
   if (r->has_derived && r->parameters > 0)
-    r->derived_difference = hr_hf_parameters_relative_difference (r->derived.total, r->parameters);
+    {
+      r->derived_difference = hr_hf_parameters_relative_difference (r->derived.total, r->parameters);
+      r->derived_comparison = hr_hf_parameters_describe_difference (r->derived.total, r->parameters);
+    }
 
   return g_steal_pointer (&a->result);
 }
@@ -889,6 +1037,7 @@ hr_hub_answers_free (HrHubAnswers *a)
   g_clear_pointer (&a->license, g_bytes_unref);
   g_free (a->license_path);
   g_clear_pointer (&a->headers, g_ptr_array_unref);
+  g_clear_pointer (&a->gguf_shards, g_ptr_array_unref);
   g_free (a);
 }
 
