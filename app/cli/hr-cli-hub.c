@@ -282,17 +282,20 @@ print_kind_and_download (const HrHubLookup *l)
     row (i == 0 ? _("figures disagree") : "", g_ptr_array_index (l->notes, i));
 }
 
-/* The weights' bytes: the tensor data the Hub lists when known (packed or
- * quantized weights are sized as stored), else parameters x the precision. */
+/* The weights' bytes: the tensor data the Hub lists when known (the
+ * safetensors index or headers, the GGUF header over every part read:
+ * packed or quantized weights are sized as stored), else parameters x the
+ * precision's bits. */
 static guint64
 weight_bytes (const HrHubLookup *l,
               const HrPrecision *precision,
               gboolean          *out_stored)
 {
   guint64 computed = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+  guint64 stored = l->gguf != NULL ? hr_gguf_file_get_tensor_bytes (l->gguf) : l->tensor_bytes;
 
-  *out_stored = l->gguf == NULL && l->tensor_bytes > 0 && l->tensor_bytes != computed;
-  return *out_stored ? l->tensor_bytes : computed;
+  *out_stored = stored > 0 && stored != computed;
+  return *out_stored ? stored : computed;
 }
 
 /* 4. License, the weights at their own dtype (week 4), and memory */

@@ -284,8 +284,10 @@ read_tags_and_card (HrHubLookup *r,
  * lower-case hex digits), the id as the Hub spells it (a renamed repository
  * answers with its new one: @a's repo follows), gated, tags, card data,
  * the API's config, safetensors (parameters per dtype, bytes = count x the
- * dtype's bits / 8) and siblings (paths with ".." or a leading "/" are
- * dropped).
+ * dtype's bits / 8; `total` against the per-dtype map's sum with
+ * hr_safetensors_reconcile(): the map wins and a note says they disagree;
+ * I32, U32 or U8 entries mark packed containers) and siblings (paths with
+ * ".." or a leading "/" are dropped).
  *
  * Returns: %FALSE with %HR_CORE_ERROR_INVALID_DATA when it is not a JSON
  *   object or has no commit sha.
@@ -445,8 +447,9 @@ compare_gguf_entry (gconstpointer a,
  *
  * The tree gives the sizes: sums them (total_bytes, bytes), finds the
  * largest file, picks the weight files (the .safetensors shards, else
- * .bin/.pt/.pth) and groups the GGUF files by quantization, split parts
- * summed, sorted by path.
+ * .bin/.pt/.pth) and groups the GGUF files by quantization with
+ * hr_hf_gguf_group_files() (a split's parts summed, its missing parts in
+ * problem; path "?" when part 1 is missing), sorted by path.
  */
 void
 hr_hub_answers_group_files (HrHubAnswers *a)
@@ -636,10 +639,11 @@ read_index (HrHubAnswers *a)
  * architecture, derived parameter count, BOS/EOS), tokenizer_config.json
  * (model_max_length), generation_config.json (its BOS/EOS win), the card's
  * base_model with the tags for base or instruct, the license tag and file,
- * and the safetensors index (tensor count and bytes; without the API's
- * count, parameters = total_size / bytes per parameter for bf16, fp16 or
- * fp32 weights that are not quantized). Files that do not parse are as
- * absent; config.json's problem is kept in config_problem.
+ * and the safetensors index (tensor count and bytes; its weight map settles
+ * tying, hr_hf_config_settle_tied(); without the API's count, parameters =
+ * total_size / bytes per parameter for bf16, fp16 or fp32 weights that are
+ * not quantized), then the count derived from config.json. Files that do
+ * not parse are as absent; config.json's problem is kept in config_problem.
  */
 void
 hr_hub_answers_assemble (HrHubAnswers *a)
@@ -825,8 +829,8 @@ read_headers_sum (HrHubAnswers        *a,
   HrHubLookup *r = a->result;
   guint bits = r->config != NULL ? r->config->quant_bits : 0;
   guint64 parameters = hr_safetensors_header_parameters (sum, bits);
-  g_autofree char *shards = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u shard's header",
-                                                          "the %u shards' headers", n_files), n_files);
+  g_autofree char *shards = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the header of %u shard",
+                                                          "the headers of %u shards", n_files), n_files);
   char *note = NULL;
 
   if (a->api_parameters && sum->packed_elements > 0 && r->parameters != parameters)
@@ -836,9 +840,9 @@ read_headers_sum (HrHubAnswers        *a,
       g_autofree char *packed = hr_format_count (sum->packed_elements);
 
       g_ptr_array_add (r->notes,
-                       g_strdup_printf (_("the Hub API counts %s parameters, packed containers as one each; "
-                                          "%s unpack %s packed elements to %s parameters; using %s"),
-                                        api, shards, packed, unpacked, unpacked));
+                       g_strdup_printf (_("the Hub API counts %s parameters, each packed container as one; "
+                                          "unpacking the %s packed elements in %s gives %s; using %s"),
+                                        api, packed, shards, unpacked, unpacked));
     }
   r->parameters = parameters;
   r->n_tensors = sum->n_tensors;
@@ -889,12 +893,18 @@ add_gguf_shards (HrHubAnswers  *a,
  * @error: return location for a #GError
  *
  * Sums the safetensors headers read (when there are any, their count
- * wins), builds the model spec (from the GGUF header, else config.json,
- * origin "hf:REPO@SHA") with the parameters and file bytes found and their
- * sources, and the derived count's relative difference from the stored one.
+ * wins, from the unpacked shapes, hr_safetensors_header_parameters(); their
+ * bytes win over the index's total_size, a note says when they disagree;
+ * without an index they settle tying), adds the chosen GGUF split's other
+ * parts to its first (hr_gguf_file_add_shard()), builds the model spec
+ * (from the GGUF header, else config.json, origin "hf:REPO@SHA") with the
+ * parameters and file bytes found and their sources, and the derived
+ * count's relative difference from the stored one and its comparison to
+ * the digit (hr_hf_parameters_describe_difference()).
  *
  * Returns: (transfer full): the result, taken from @a; or %NULL with
- *   %HR_CORE_ERROR_INVALID_DATA when the headers do not add up.
+ *   %HR_CORE_ERROR_INVALID_DATA when the headers or the GGUF parts do not
+ *   add up.
  */
 HrHubLookup *
 hr_hub_answers_finish (HrHubAnswers  *a,
