@@ -195,13 +195,14 @@ json_u64 (JsonNode *node,
  * @a: the answers, after the model info
  * @path: a path in the repository ("config.json")
  *
- * Returns: whether the model info lists @path among the siblings.
+ * Returns: whether the model info lists @path among the siblings (%FALSE
+ *   before a model info was read).
  */
 gboolean
 hr_hub_answers_has_sibling (HrHubAnswers *a,
              const char *path)
 {
-  for (guint i = 0; i < a->siblings->len; i++)
+  for (guint i = 0; a->siblings != NULL && i < a->siblings->len; i++)
     if (strcmp (g_ptr_array_index (a->siblings, i), path) == 0)
       return TRUE;
   return FALSE;
