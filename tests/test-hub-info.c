@@ -195,7 +195,7 @@ test_assemble_and_finish (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *index = g_strdup_printf ("{\"metadata\":{\"total_size\":%" G_GUINT64_FORMAT "},"
                                             "\"weight_map\":{\"model.norm.weight\":\"" QWEN_SHARD2 "\","
-                                            "\"lm_head.weight\":\"" QWEN_SHARD1 "\"}}",
+                                            "\"model.embed_tokens.weight\":\"" QWEN_SHARD1 "\"}}",
                                             QWEN_TOTAL_SIZE);
 
   a->config = hub_fixture ("qwen2.5-3b-instruct/config.json");

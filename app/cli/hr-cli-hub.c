@@ -150,9 +150,9 @@ print_architecture (const HrHubLookup *l)
   if (l->has_derived && l->parameters > 0)
     {
       g_autofree char *derived = hr_format_count (l->derived.total);
-      g_autofree char *percent = hr_format_decimal (l->derived_difference * 100.0, 2);
 
-      rowf (_("config check"), _("%s derived from config.json, %s %% apart"), derived, percent);
+      /* To the digit (issue 16): a few missing norms are not "0.00 % apart". */
+      rowf (_("config check"), _("%s derived from config.json: %s"), derived, l->derived_comparison);
       if (l->config->experts > 0)
         {
           g_autofree char *active = hr_format_count (l->derived.active);
@@ -182,6 +182,14 @@ print_architecture (const HrHubLookup *l)
     }
   else if (l->config_problem != NULL)
     row (_("config.json"), l->config_problem);
+  if (c == NULL && l->gguf != NULL && l->spec != NULL && l->spec->context_length > 0)
+    {
+      g_autofree char *ctx = hr_format_count (l->spec->context_length);
+
+      /* A GGUF-only repository: its header says it. */
+      rowf (_("native context"), _("%s tokens (%s.context_length in the GGUF header)"), ctx,
+            l->spec->architecture ? l->spec->architecture : "?");
+    }
   if (l->has_tokenizer_max_length)
     {
       g_autofree char *cap = hr_format_count (l->tokenizer_max_length);
@@ -248,14 +256,46 @@ print_kind_and_download (const HrHubLookup *l)
       const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
       g_autofree char *size = hr_format_count (g->size);
 
-      rowf (i == 0 ? _("GGUF files") : "", _("%s %s, %s bytes"), g->label ? g->label : "?", g->path, size);
+      if (g->parts > 1)
+        rowf (i == 0 ? _("GGUF files") : "", _("%s %s, %s bytes over %u parts"),
+              g->label ? g->label : "?", g->path, size, g->parts);
+      else
+        rowf (i == 0 ? _("GGUF files") : "", _("%s %s, %s bytes"), g->label ? g->label : "?", g->path, size);
+      if (g->problem != NULL)
+        row ("", g->problem);
     }
   if (l->gguf != NULL && l->spec != NULL && l->spec->parameters > 0)
     {
       g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters), 3);
 
-      rowf (_("GGUF header"), _("%s: %s bits per weight over the whole file"), l->gguf_chosen, bits);
+      if (l->gguf_parts_read > 1)
+        {
+          g_autofree char *bytes = hr_format_count (l->spec->file_bytes);
+
+          rowf (_("GGUF header"), _("%s and its other %u parts: %s bits per weight over %s bytes"),
+                l->gguf_chosen, l->gguf_parts_read - 1, bits, bytes);
+        }
+      else
+        rowf (_("GGUF header"), _("%s: %s bits per weight over the whole file"), l->gguf_chosen, bits);
     }
+  for (guint i = 0; i < l->notes->len; i++)
+    row (i == 0 ? _("figures disagree") : "", g_ptr_array_index (l->notes, i));
+}
+
+/* The weights' bytes: the tensor data the Hub lists when known (the
+ * safetensors index or headers, the GGUF header over every part read:
+ * packed or quantized weights are sized as stored), else parameters x the
+ * precision's bits. */
+static guint64
+weight_bytes (const HrHubLookup *l,
+              const HrPrecision *precision,
+              gboolean          *out_stored)
+{
+  guint64 computed = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+  guint64 stored = l->gguf != NULL ? hr_gguf_file_get_tensor_bytes (l->gguf) : l->tensor_bytes;
+
+  *out_stored = stored > 0 && stored != computed;
+  return *out_stored ? stored : computed;
 }
 
 /* 4. License, the weights at their own dtype (week 4), and memory */
@@ -285,11 +325,13 @@ print_license_and_memory (const HrHubLookup *l,
   /* Weights at the repository's own dtype (week 4), and memory. */
   if (precision != NULL && l->parameters > 0)
     {
-      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+      gboolean stored;
+      guint64 bytes = weight_bytes (l, precision, &stored);
       g_autofree char *b = hr_format_count (bytes);
       g_autofree char *gb = hr_format_bytes (bytes, HR_UNIT_GB, 2);
       g_autofree char *gib = hr_format_bytes (bytes, HR_UNIT_GIB, 2);
-      g_autofree char *label = g_strdup_printf (_("weights (%s)"), precision->id);
+      g_autofree char *label = stored ? g_strdup (_("weights (stored)"))
+                                      : g_strdup_printf (_("weights (%s)"), precision->id);
 
       rowf (label, _("%s bytes: %s (decimal, / 1e9), %s (binary, / 1024^3)"), b, gb, gib);
     }
@@ -330,9 +372,12 @@ to_json (const HrHubLookup *l,
 
   if (precision != NULL && l->parameters > 0)
     {
-      guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
+      gboolean stored;
+      guint64 bytes = weight_bytes (l, precision, &stored);
 
       json_object_set_string_member (obj, "weight_precision", precision->id);
+      if (stored)
+        json_object_set_string_member (obj, "weight_bytes_source", "tensor data");
       json_object_set_int_member (obj, "weight_bytes", (gint64) bytes);
       json_object_set_double_member (obj, "weight_gb", hr_bytes_to_gb (bytes));
       json_object_set_double_member (obj, "weight_gib", hr_bytes_to_gib (bytes));

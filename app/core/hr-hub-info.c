@@ -13,6 +13,7 @@
 
 #include "hr-error.h"
 #include "hr-hub-info.h"
+#include "hr-hub-info-private.h"
 #include "hr-units.h"
 
 /* ------------------------------------------------------------------ */
@@ -41,6 +42,7 @@ gguf_entry_free (HrHubGgufFile *file)
 {
   g_free (file->path);
   g_free (file->label);
+  g_free (file->problem);
   g_free (file);
 }
 
@@ -89,6 +91,8 @@ hr_hub_lookup_free (HrHubLookup *lookup)
   g_free (lookup->gguf_chosen);
   g_clear_pointer (&lookup->gguf, hr_gguf_file_unref);
   g_clear_pointer (&lookup->spec, hr_model_spec_free);
+  g_clear_pointer (&lookup->notes, g_ptr_array_unref);
+  g_free (lookup->derived_comparison);
   g_free (lookup);
 }
 
@@ -102,6 +106,7 @@ hub_lookup_new (void)
   lookup->files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->weight_files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->gguf_files = g_ptr_array_new_with_free_func ((GDestroyNotify) gguf_entry_free);
+  lookup->notes = g_ptr_array_new_with_free_func (g_free);
   lookup->bos_token_id = -1;
   return lookup;
 }
@@ -190,13 +195,14 @@ json_u64 (JsonNode *node,
  * @a: the answers, after the model info
  * @path: a path in the repository ("config.json")
  *
- * Returns: whether the model info lists @path among the siblings.
+ * Returns: whether the model info lists @path among the siblings (%FALSE
+ *   before a model info was read).
  */
 gboolean
 hr_hub_answers_has_sibling (HrHubAnswers *a,
              const char *path)
 {
-  for (guint i = 0; i < a->siblings->len; i++)
+  for (guint i = 0; a->siblings != NULL && i < a->siblings->len; i++)
     if (strcmp (g_ptr_array_index (a->siblings, i), path) == 0)
       return TRUE;
   return FALSE;
@@ -280,8 +286,10 @@ read_tags_and_card (HrHubLookup *r,
  * lower-case hex digits), the id as the Hub spells it (a renamed repository
  * answers with its new one: @a's repo follows), gated, tags, card data,
  * the API's config, safetensors (parameters per dtype, bytes = count x the
- * dtype's bits / 8) and siblings (paths with ".." or a leading "/" are
- * dropped).
+ * dtype's bits / 8; `total` against the per-dtype map's sum with
+ * hr_safetensors_reconcile(): the map wins and a note says they disagree;
+ * I32, U32 or U8 entries mark packed containers) and siblings (paths with
+ * ".." or a leading "/" are dropped).
  *
  * Returns: %FALSE with %HR_CORE_ERROR_INVALID_DATA when it is not a JSON
  *   object or has no commit sha.
@@ -362,7 +370,8 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
   if (st != NULL)
     {
       JsonObject *params = json_object_member (st, "parameters");
-      guint64 total = 0;
+      guint64 total = 0, sum = 0;
+      char *note = NULL;
 
       if (params != NULL)
         {
@@ -382,10 +391,23 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
                   if (bits % 8 == 0 && bits > 0)
                     hr_mul_u64 (count, bits / 8, &d->bytes);
                   g_ptr_array_add (r->parameters_by_dtype, d);
+                  if (!hr_add_u64 (sum, count, &sum))
+                    sum = G_MAXUINT64;
+                  if (strcmp (l->data, "I32") == 0 || strcmp (l->data, "U32") == 0 ||
+                      strcmp (l->data, "U8") == 0)
+                    a->api_packed = TRUE;
                 }
             }
         }
-      if (json_u64 (json_object_get_member (st, "total"), &total) && total > 0)
+      if (!json_u64 (json_object_get_member (st, "total"), &total))
+        total = 0;
+      /* The per-dtype map is the more detailed of the two (issue 16). */
+      a->api_dtype_sum = sum;
+      total = hr_safetensors_reconcile (total, sum, _("the Hub's safetensors.total"),
+                                        _("its per-dtype parameters"), _("parameters"), &note);
+      if (note != NULL)
+        g_ptr_array_add (r->notes, note);
+      if (total > 0)
         {
           r->parameters = total;
           r->parameters_source = g_strdup (_("the Hub API (safetensors field)"));
@@ -427,14 +449,14 @@ compare_gguf_entry (gconstpointer a,
  *
  * The tree gives the sizes: sums them (total_bytes, bytes), finds the
  * largest file, picks the weight files (the .safetensors shards, else
- * .bin/.pt/.pth) and groups the GGUF files by quantization, split parts
- * summed, sorted by path.
+ * .bin/.pt/.pth) and groups the GGUF files by quantization with
+ * hr_hf_gguf_group_files() (a split's parts summed, its missing parts in
+ * problem; path "?" when part 1 is missing), sorted by path.
  */
 void
 hr_hub_answers_group_files (HrHubAnswers *a)
 {
   HrHubLookup *r = a->result;
-  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gboolean have_safetensors = FALSE;
 
   r->total_bytes = 0;
@@ -461,40 +483,35 @@ hr_hub_answers_group_files (HrHubAnswers *a)
           g_ptr_array_add (r->weight_files, hub_file_copy (f));
           hr_add_u64 (r->weight_file_bytes, f->size, &r->weight_file_bytes);
         }
-      if (g_str_has_suffix (f->path, ".gguf"))
-        {
-          guint part = 1, parts = 1;
-          g_autofree char *key = NULL;
-          HrHubGgufFile *entry;
-
-          if (hr_hf_gguf_split_part (f->path, &part, &parts))
-            key = g_strndup (f->path, strlen (f->path) - 20);
-          else
-            key = g_strdup (f->path);
-          entry = g_hash_table_lookup (groups, key);
-          if (entry == NULL)
-            {
-              entry = g_new0 (HrHubGgufFile, 1);
-              entry->label = hr_hf_gguf_quant_label (f->path);
-              entry->parts = parts;
-              g_ptr_array_add (r->gguf_files, entry);
-              g_hash_table_insert (groups, g_steal_pointer (&key), entry);
-            }
-          if (part == 1)
-            {
-              g_free (entry->path);
-              entry->path = g_strdup (f->path);
-            }
-          hr_add_u64 (entry->size, f->size, &entry->size);
-        }
     }
-  for (guint i = 0; i < r->gguf_files->len; i++)
-    {
-      HrHubGgufFile *entry = g_ptr_array_index (r->gguf_files, i);
 
-      if (entry->path == NULL)
-        entry->path = g_strdup ("?");
-    }
+  /* GGUF: one entry per quantization, a split's shards summed. */
+  {
+    g_autofree const char **paths = g_new0 (const char *, r->files->len + 1);
+    g_autofree guint64 *sizes = g_new0 (guint64, r->files->len + 1);
+    g_autoptr(GPtrArray) groups = NULL;
+
+    for (guint i = 0; i < r->files->len; i++)
+      {
+        const HrHubFile *f = g_ptr_array_index (r->files, i);
+
+        paths[i] = f->path;
+        sizes[i] = f->size;
+      }
+    groups = hr_hf_gguf_group_files (paths, sizes, r->files->len);
+    for (guint i = 0; i < groups->len; i++)
+      {
+        HrHfGgufGroup *g = g_ptr_array_index (groups, i);
+        HrHubGgufFile *entry = g_new0 (HrHubGgufFile, 1);
+
+        entry->path = g_strdup (g->first_path != NULL ? g->first_path : "?");
+        entry->label = g_steal_pointer (&g->label);
+        entry->size = g->bytes;
+        entry->parts = g->parts;
+        entry->problem = g_steal_pointer (&g->problem);
+        g_ptr_array_add (r->gguf_files, entry);
+      }
+  }
   g_ptr_array_sort (r->gguf_files, compare_gguf_entry);
 }
 
@@ -580,7 +597,14 @@ read_index (HrHubAnswers *a)
         {
           r->n_tensors = index->n_tensors;
           if (index->has_total_size)
-            r->tensor_bytes = index->total_size;
+            {
+              r->tensor_bytes = index->total_size;
+              a->has_index_total = TRUE;
+              a->index_total = index->total_size;
+            }
+          /* The weight map settles tying (issue 16). */
+          if (r->config != NULL)
+            hr_hf_config_settle_tied (r->config, index->has_lm_head);
           if (!a->api_parameters && index->has_total_size && r->config != NULL)
             {
               const char *precision = hr_hf_config_precision (r->config);
@@ -617,10 +641,11 @@ read_index (HrHubAnswers *a)
  * architecture, derived parameter count, BOS/EOS), tokenizer_config.json
  * (model_max_length), generation_config.json (its BOS/EOS win), the card's
  * base_model with the tags for base or instruct, the license tag and file,
- * and the safetensors index (tensor count and bytes; without the API's
- * count, parameters = total_size / bytes per parameter for bf16, fp16 or
- * fp32 weights that are not quantized). Files that do not parse are as
- * absent; config.json's problem is kept in config_problem.
+ * and the safetensors index (tensor count and bytes; its weight map settles
+ * tying, hr_hf_config_settle_tied(); without the API's count, parameters =
+ * total_size / bytes per parameter for bf16, fp16 or fp32 weights that are
+ * not quantized), then the count derived from config.json. Files that do
+ * not parse are as absent; config.json's problem is kept in config_problem.
  */
 void
 hr_hub_answers_assemble (HrHubAnswers *a)
@@ -655,7 +680,6 @@ hr_hub_answers_assemble (HrHubAnswers *a)
               g_free (r->model_type);
               r->model_type = g_strdup (r->config->model_type);
             }
-          r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
           if (r->config->bos_token_id >= 0)
             r->bos_token_id = r->config->bos_token_id;
           g_array_append_vals (r->eos_token_ids, r->config->eos_token_ids->data, r->config->eos_token_ids->len);
@@ -736,6 +760,8 @@ hr_hub_answers_assemble (HrHubAnswers *a)
     }
 
   read_index (a);
+  if (r->config != NULL)
+    r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
 }
 
 /**
@@ -744,12 +770,18 @@ hr_hub_answers_assemble (HrHubAnswers *a)
  * @error: return location for a #GError
  *
  * Sums the safetensors headers read (when there are any, their count
- * wins), builds the model spec (from the GGUF header, else config.json,
- * origin "hf:REPO@SHA") with the parameters and file bytes found and their
- * sources, and the derived count's relative difference from the stored one.
+ * wins, from the unpacked shapes, hr_safetensors_header_parameters(); their
+ * bytes win over the index's total_size, a note says when they disagree;
+ * without an index they settle tying), adds the chosen GGUF split's other
+ * parts to its first (hr_gguf_file_add_shard()), builds the model spec
+ * (from the GGUF header, else config.json, origin "hf:REPO@SHA") with the
+ * parameters and file bytes found and their sources, and the derived
+ * count's relative difference from the stored one and its comparison to
+ * the digit (hr_hf_parameters_describe_difference()).
  *
  * Returns: (transfer full): the result, taken from @a; or %NULL with
- *   %HR_CORE_ERROR_INVALID_DATA when the headers do not add up.
+ *   %HR_CORE_ERROR_INVALID_DATA when the headers or the GGUF parts do not
+ *   add up.
  */
 HrHubLookup *
 hr_hub_answers_finish (HrHubAnswers  *a,
@@ -774,9 +806,7 @@ hr_hub_answers_finish (HrHubAnswers  *a,
               return NULL;
             }
         }
-      r->parameters = sum->parameters;
-      r->n_tensors = sum->n_tensors;
-      r->tensor_bytes = sum->data_bytes;
+      hr_hub_answers_sum_headers (a, sum, n_files);
       g_ptr_array_set_size (r->parameters_by_dtype, 0);
       g_ptr_array_extend_and_steal (r->parameters_by_dtype, g_steal_pointer (&sum->dtypes));
       g_clear_pointer (&r->parameters_source, g_free);
@@ -788,6 +818,8 @@ hr_hub_answers_finish (HrHubAnswers  *a,
     }
 
   /* The model spec: from the config, or from the GGUF header. */
+  if (r->gguf != NULL && !hr_hub_answers_add_gguf_shards (a, out_error))
+    return NULL;
   if (r->gguf != NULL)
     {
       r->spec = hr_gguf_file_to_model_spec (r->gguf, r->repo, origin, NULL);
@@ -840,7 +872,10 @@ hr_hub_answers_finish (HrHubAnswers  *a,
       r->parameters_source = g_strdup (_("derived from config.json (no stored count)"));
     }
   if (r->has_derived && r->parameters > 0)
-    r->derived_difference = hr_hf_parameters_relative_difference (r->derived.total, r->parameters);
+    {
+      r->derived_difference = hr_hf_parameters_relative_difference (r->derived.total, r->parameters);
+      r->derived_comparison = hr_hf_parameters_describe_difference (r->derived.total, r->parameters);
+    }
 
   return g_steal_pointer (&a->result);
 }
@@ -889,53 +924,8 @@ hr_hub_answers_free (HrHubAnswers *a)
   g_clear_pointer (&a->license, g_bytes_unref);
   g_free (a->license_path);
   g_clear_pointer (&a->headers, g_ptr_array_unref);
+  g_clear_pointer (&a->gguf_shards, g_ptr_array_unref);
   g_free (a);
-}
-
-static gint
-compare_path (gconstpointer a,
-              gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/**
- * hr_hub_answers_choose_gguf:
- * @a: the answers, after the model info
- *
- * The GGUF file whose header the lookup reads: among the siblings ending in
- * ".gguf" (a split model by its first part), the first in path order whose
- * quantization label is Q4_K_M, else the first in path order (the tree's
- * sizes are not known yet).
- *
- * Returns: (transfer full) (nullable): its path, or %NULL when the
- *   repository has no GGUF file.
- */
-char *
-hr_hub_answers_choose_gguf (HrHubAnswers *a)
-{
-  g_autoptr(GPtrArray) ggufs = g_ptr_array_new ();
-
-  for (guint i = 0; a->siblings != NULL && i < a->siblings->len; i++)
-    {
-      const char *path = g_ptr_array_index (a->siblings, i);
-      guint part, parts;
-
-      if (g_str_has_suffix (path, ".gguf") &&
-          (!hr_hf_gguf_split_part (path, &part, &parts) || part == 1))
-        g_ptr_array_add (ggufs, (gpointer) path);
-    }
-  if (ggufs->len == 0)
-    return NULL;
-  g_ptr_array_sort (ggufs, compare_path);
-  for (guint i = 0; i < ggufs->len; i++)
-    {
-      g_autofree char *label = hr_hf_gguf_quant_label (g_ptr_array_index (ggufs, i));
-
-      if (g_strcmp0 (label, "Q4_K_M") == 0)
-        return g_strdup (g_ptr_array_index (ggufs, i));
-    }
-  return g_strdup (g_ptr_array_index (ggufs, 0));
 }
 
 /**

@@ -33,6 +33,7 @@ typedef struct {
   char    *label; /* "Q4_K_M", or NULL when the name has none */
   guint64  size;  /* bytes over all parts */
   guint    parts; /* 1, or the split count */
+  char    *problem; /* a split's missing parts (hr_hf_gguf_group_files()), or NULL */
 } HrHubGgufFile;
 
 typedef struct {
@@ -90,6 +91,11 @@ typedef struct {
   HrModelSpec *spec;            /* origin "hf:owner/name@sha", or NULL */
   guint        requests;        /* HTTP requests made */
   guint64      bytes_received;  /* body bytes received */
+
+  /* Appended for issue 16. */
+  GPtrArray   *notes;           /* char*: two figures that disagree, and which was used */
+  char        *derived_comparison; /* the derived count against the stored one, to the digit */
+  guint        gguf_parts_read; /* GGUF headers read for the chosen quantization (its shards) */
 } HrHubLookup;
 
 void         hr_hub_lookup_free          (HrHubLookup *lookup);
@@ -110,6 +116,12 @@ const char  *hr_hub_lookup_weight_precision (const HrHubLookup *lookup);
  * @license: (nullable): the LICENSE file's
  * @license_path: (nullable): which file @license is
  * @headers: (element-type HrSafetensorsHeader) (nullable): the shards' headers read
+ * @api_dtype_sum: the API's per-dtype `parameters` map summed, 0 when absent
+ * @api_packed: that map counts packed containers (I32, U32 or U8 entries)
+ * @gguf_shards: (element-type HrGgufFile) (nullable): the later shards of the
+ *   chosen GGUF split, as read
+ * @has_index_total: the index gave a total_size
+ * @index_total: that total_size, bytes
  *
  * The raw answers of one lookup, as they arrive.
  */
@@ -126,6 +138,11 @@ typedef struct {
   GBytes      *license;
   char        *license_path;
   GPtrArray   *headers;
+  guint64      api_dtype_sum;   /* the API's per-dtype parameters summed (0 = none) */
+  gboolean     api_packed;      /* that map holds packed containers (I32, U32, U8) */
+  GPtrArray   *gguf_shards;     /* HrGgufFile*: the chosen split's later shards, read */
+  gboolean     has_index_total; /* the index gave total_size */
+  guint64      index_total;     /* its total_size, bytes */
 } HrHubAnswers;
 
 HrHubAnswers *hr_hub_answers_new             (const char    *repo,
@@ -147,6 +164,8 @@ gboolean      hr_hub_answers_read_tree_page  (HrHubAnswers  *a,
                                               GError       **error);
 void          hr_hub_answers_group_files     (HrHubAnswers  *a);
 void          hr_hub_answers_assemble        (HrHubAnswers  *a);
+gboolean      hr_hub_answers_wants_headers   (HrHubAnswers  *a);
+char        **hr_hub_answers_gguf_shard_paths (HrHubAnswers  *a);
 HrHubLookup  *hr_hub_answers_finish          (HrHubAnswers  *a,
                                               GError       **error);
 

@@ -557,7 +557,10 @@ add_file (JsonBuilder     *b,
  * max_position_embeddings, tokenizer_model_max_length, tied_embeddings,
  * bos/eos ids, kind with base_model and evidence, files, total bytes,
  * weight shards, largest file, license (tag, file, title, non_commercial),
- * GGUF files, and the derived count with its relative difference.
+ * GGUF files (each split's problem, the parts read, their bytes and
+ * parameters), the derived count with its relative difference and its
+ * comparison to the digit, a GGUF-only repository's context_length, and the
+ * notes where two figures disagree (issue 16).
  *
  * Returns: (transfer full): a JSON object node.
  */
@@ -590,6 +593,8 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
       add_u64 (b, "derived_active_parameters", lookup->derived.active);
       json_builder_set_member_name (b, "derived_relative_difference");
       json_builder_add_double_value (b, lookup->derived_difference);
+      if (lookup->derived_comparison != NULL)
+        add_str (b, "derived_comparison", lookup->derived_comparison);
     }
   if (c != NULL)
     {
@@ -615,6 +620,8 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
     }
   else
     add_str (b, "config_problem", lookup->config_problem);
+  if (c == NULL && lookup->gguf != NULL && lookup->spec != NULL && lookup->spec->context_length > 0)
+    add_u64 (b, "context_length", lookup->spec->context_length);
   json_builder_set_member_name (b, "tokenizer_model_max_length");
   if (lookup->has_tokenizer_max_length)
     json_builder_add_int_value (b, (gint64) MIN (lookup->tokenizer_max_length, G_MAXINT64));
@@ -679,10 +686,29 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
           add_str (b, "label", g->label);
           add_u64 (b, "size", g->size);
           add_u64 (b, "parts", g->parts);
+          if (g->problem != NULL)
+            add_str (b, "problem", g->problem);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
       add_str (b, "gguf_chosen", lookup->gguf_chosen);
+      if (lookup->gguf != NULL)
+        {
+          add_u64 (b, "gguf_parts_read", lookup->gguf_parts_read);
+          if (lookup->spec != NULL)
+            {
+              add_u64 (b, "gguf_file_bytes", lookup->spec->file_bytes);
+              add_u64 (b, "gguf_parameters", lookup->spec->parameters);
+            }
+        }
+    }
+  if (lookup->notes->len > 0)
+    {
+      json_builder_set_member_name (b, "notes");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < lookup->notes->len; i++)
+        json_builder_add_string_value (b, g_ptr_array_index (lookup->notes, i));
+      json_builder_end_array (b);
     }
   add_u64 (b, "requests", lookup->requests);
   add_u64 (b, "bytes_received", lookup->bytes_received);

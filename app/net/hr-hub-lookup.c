@@ -9,10 +9,12 @@
  *  2. in parallel: config.json, generation_config.json,
  *     tokenizer_config.json, the file tree (paged by Link rel="next"),
  *     model.safetensors.index.json, the LICENSE file when the license tag is
- *     not a well-known open one, and for GGUF repos one file's header;
+ *     not a well-known open one, and for GGUF repos one file's header (for
+ *     a split model, the first part's, then every other part's, in parallel);
  *  3. only when neither the API's safetensors field nor the index gives the
- *     parameter count: every safetensors shard's header, in parallel, by
- *     Range (bytes=0-100000, then the rest when the header is larger).
+ *     parameter count, or the API counts packed containers: every
+ *     safetensors shard's header, in parallel, by Range (bytes=0-100000,
+ *     then the rest when the header is larger).
  * Every request goes through HrHttp: its own deadline, a body cap, and the
  * token to the Hub's own origin only.
  */
@@ -41,6 +43,7 @@ typedef enum {
   PART_LICENSE,
   PART_TREE,
   PART_GGUF,
+  PART_GGUF_SHARD,
   PART_HEADER,
 } PartKind;
 
@@ -67,6 +70,7 @@ typedef struct {
   char     *url;    /* for tree pages */
   guint     page;
   guint64   file_size;
+  gint64    read;   /* PART_GGUF_SHARD: bytes asked for */
 } Part;
 
 static void
@@ -141,6 +145,7 @@ resolve_url (Lookup     *lk,
 static void lookup_step_done (GTask *task);
 static void on_part (GObject *source, GAsyncResult *result, gpointer user_data);
 static void start_part (GTask *task, PartKind kind, const char *path, gint64 start, gint64 end, gsize cap);
+static void start_gguf_shard (GTask *task, const char *path, gint64 read);
 
 static gboolean
 gguf_read_more (Lookup  *lk,
@@ -224,6 +229,49 @@ read_gguf_part (GTask          *task,
     hr_gguf_file_set_file_bytes (gguf, lk->gguf_size);
   lk->a->result->gguf_header_bytes_read = size;
   lk->a->result->gguf = g_steal_pointer (&gguf);
+
+  /* A split model: every other part of this quantization too (issue 16). */
+  {
+    g_auto(GStrv) shards = hr_hub_answers_gguf_shard_paths (lk->a);
+
+    for (guint i = 0; shards != NULL && shards[i] != NULL; i++)
+      start_gguf_shard (task, shards[i], GGUF_FIRST_READ);
+  }
+}
+
+/* A later part of the chosen split: its header, read again twice as far
+ * while it is cut short; its size from Content-Range. */
+static void
+read_gguf_shard_part (GTask          *task,
+                      Part           *part,
+                      HrHttpResponse *resp)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gsize size;
+  const guint8 *data = g_bytes_get_data (resp->body, &size);
+  g_autoptr(HrGgufFile) gguf = hr_gguf_file_parse_data (data, size, &error);
+
+  if (gguf == NULL && g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED) &&
+      part->read < GGUF_MAX_READ && size == (gsize) part->read &&
+      (resp->total == 0 || (guint64) part->read < resp->total))
+    {
+      start_gguf_shard (task, part->path, part->read * 2);
+      return;
+    }
+  if (gguf == NULL)
+    {
+      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                                    _("The GGUF header of %s could not be read: %s"),
+                                    part->path, error->message));
+      return;
+    }
+  if (resp->total > 0)
+    hr_gguf_file_set_file_bytes (gguf, resp->total);
+  if (lk->a->gguf_shards == NULL)
+    lk->a->gguf_shards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gguf_file_unref);
+  g_ptr_array_add (lk->a->gguf_shards, g_steal_pointer (&gguf));
+  lk->a->result->gguf_header_bytes_read += size;
 }
 
 /* A safetensors header: its length first, then the rest when it is longer than the probe. */
@@ -331,6 +379,9 @@ on_part (GObject      *source,
     case PART_GGUF:
       read_gguf_part (task, part, resp);
       break;
+    case PART_GGUF_SHARD:
+      read_gguf_shard_part (task, part, resp);
+      break;
     case PART_HEADER:
       read_header_part (task, part, resp);
       break;
@@ -373,6 +424,24 @@ start_part (GTask      *task,
   lk->pending++;
   hr_hub_client_get (lk->client, url, start, end, cap, &lk->a->result->bytes_received,
                  lk->cancellable, on_part, part);
+}
+
+static void
+start_gguf_shard (GTask      *task,
+                  const char *path,
+                  gint64      read)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  Part *part = g_new0 (Part, 1);
+  g_autofree char *url = resolve_url (lk, path);
+
+  part->task = g_object_ref (task);
+  part->kind = PART_GGUF_SHARD;
+  part->path = g_strdup (path);
+  part->read = read;
+  lk->pending++;
+  hr_hub_client_get (lk->client, url, 0, read - 1, 0, &lk->a->result->bytes_received,
+                     lk->cancellable, on_part, part);
 }
 
 static void
@@ -422,8 +491,7 @@ lookup_step_done (GTask *task)
     {
       hr_hub_answers_group_files (lk->a);
       hr_hub_answers_assemble (lk->a);
-      if (lk->a->result->parameters == 0 && lk->a->result->weight_files->len > 0 &&
-          g_str_has_suffix (((HrHubFile *) g_ptr_array_index (lk->a->result->weight_files, 0))->path, ".safetensors"))
+      if (hr_hub_answers_wants_headers (lk->a))
         {
           start_header_reads (task);
           if (lk->pending > 0)

@@ -56,6 +56,33 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   a->license = g_bytes_new (data, size);
   a->license_path = g_strdup ("LICENSE");
   hr_hub_answers_assemble (a);
+  hr_hub_answers_wants_headers (a);
+
+  /* The input as a safetensors header and as a GGUF split's first part
+   * and a later one: the sums, reconciliations and shard checks. */
+  {
+    HrSafetensorsHeader *header = hr_safetensors_header_parse (data, size, NULL);
+    HrGgufFile *gguf_file = hr_gguf_file_parse_data (data, size, NULL);
+
+    if (header != NULL)
+      {
+        a->headers = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_safetensors_header_free);
+        g_ptr_array_add (a->headers, header);
+      }
+    if (gguf_file != NULL && a->result->gguf == NULL)
+      {
+        g_auto(GStrv) shards = NULL;
+
+        a->result->gguf = gguf_file;
+        g_free (a->result->gguf_chosen);
+        a->result->gguf_chosen = g_strdup ("fuzz-00001-of-00002.gguf");
+        shards = hr_hub_answers_gguf_shard_paths (a);
+        a->gguf_shards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gguf_file_unref);
+        g_ptr_array_add (a->gguf_shards, hr_gguf_file_ref (gguf_file));
+      }
+    else if (gguf_file != NULL)
+      hr_gguf_file_unref (gguf_file);
+  }
   lookup = hr_hub_answers_finish (a, &error);
   if (lookup == NULL)
     g_assert_true (error != NULL && error->domain == HR_CORE_ERROR);

@@ -1,0 +1,565 @@
+/* test-hub-rules.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Issue 16's rules in the Hub lookup, against the fake Hub (fake-hub.c):
+ * a GGUF model split into shards is sized from every shard of the chosen
+ * quantization, a GGUF-only repository's context length comes from the
+ * header, an index whose total_size disagrees with its shards and an API
+ * answer whose safetensors.total disagrees with its per-dtype map are told
+ * apart (the detailed figure wins, the output says so), and a GPTQ
+ * repository's packed I32 qweight is counted as the weights it holds.
+ * Each test asserts the exact counts, bytes and the lines a person reads.
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "fake-hub.h"
+#include "gguf-writer.h"
+#include "hr-hub-client.h"
+#include "hr-memory.h"
+#include "hr-units.h"
+#include "hub-test-util.h"
+
+static void
+assert_line (const char *out,
+             const char *line)
+{
+  g_autofree char *with_newline = g_strconcat ("\n", line, "\n", NULL);
+
+  if (strstr (out, with_newline) == NULL)
+    g_error ("missing line: %s\nin:\n%s", line, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* A GGUF model split into 3 shards, and another quantization          */
+
+#define TINY_GGUF_REPO "test-org/Tiny-Llama-GGUF"
+#define TINY_GGUF_SHA  "3333333333333333333333333333333333333333"
+
+/* The tiny llama: 2 blocks, embedding 256, FFN 512, 4 heads, 2 KV heads
+ * of 64, vocab 1,024, untied output; Q4_K with Q6_K on V, down and the
+ * embeddings, as llama.cpp's Q4_K_M. Split by gguf-split: shard 1 holds
+ * the metadata, the embeddings and block 0, shard 2 block 1, shard 3 the
+ * output. */
+static guint
+tiny_tensors (GwTensorSpec *out,
+              GPtrArray    *names,
+              guint        *out_shard_start)
+{
+  guint n = 0;
+
+#define ADD(nm, nd, d0, d1, ty) G_STMT_START { \
+    out[n].name = nm; out[n].n_dims = nd; out[n].dims[0] = d0; out[n].dims[1] = d1; \
+    out[n].type = ty; n++; } G_STMT_END
+
+  ADD ("token_embd.weight", 2, 256, 1024, GW_Q6_K);
+  for (guint i = 0; i < 2; i++)
+    {
+      char *nm;
+
+#define NAME(suffix) (nm = g_strdup_printf ("blk.%u." suffix, i), g_ptr_array_add (names, nm), nm)
+      ADD (NAME ("attn_norm.weight"), 1, 256, 1, GW_F32);
+      ADD (NAME ("attn_q.weight"), 2, 256, 256, GW_Q4_K);
+      ADD (NAME ("attn_k.weight"), 2, 256, 128, GW_Q4_K);
+      ADD (NAME ("attn_v.weight"), 2, 256, 128, GW_Q6_K);
+      ADD (NAME ("attn_output.weight"), 2, 256, 256, GW_Q4_K);
+      ADD (NAME ("ffn_gate.weight"), 2, 256, 512, GW_Q4_K);
+      ADD (NAME ("ffn_up.weight"), 2, 256, 512, GW_Q4_K);
+      ADD (NAME ("ffn_down.weight"), 2, 512, 256, GW_Q6_K);
+      ADD (NAME ("ffn_norm.weight"), 1, 256, 1, GW_F32);
+#undef NAME
+    }
+  ADD ("output_norm.weight", 1, 256, 1, GW_F32);
+  ADD ("output.weight", 2, 256, 1024, GW_Q6_K);
+#undef ADD
+  /* Shard 1: the embeddings and block 0; shard 2: block 1; shard 3: the output. */
+  out_shard_start[0] = 0;
+  out_shard_start[1] = 10;
+  out_shard_start[2] = 19;
+  out_shard_start[3] = n;
+  return n;
+}
+
+/* One shard as gguf-split writes it; its file size and its parameters. */
+static GBytes *
+tiny_shard (guint    shard,
+            guint64 *out_size,
+            guint64 *out_parameters)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GwTensorSpec specs[32];
+  guint start[4];
+  guint n = tiny_tensors (specs, names, start);
+  guint first = start[shard], last = start[shard + 1];
+  GgufWriter *w = gw_new ();
+  guint64 offset = 0;
+
+  g_assert_cmpuint (n, ==, 21);
+  gw_header (w, 3, last - first, shard == 0 ? 11 : 3);
+  if (shard == 0)
+    {
+      gw_kv_str (w, "general.architecture", "llama");
+      gw_kv_str (w, "general.name", "Tiny Llama");
+      gw_kv_u32 (w, "general.file_type", 15);
+      gw_kv_u32 (w, "llama.block_count", 2);
+      gw_kv_u32 (w, "llama.context_length", 8192);
+      gw_kv_u32 (w, "llama.embedding_length", 256);
+      gw_kv_u32 (w, "llama.feed_forward_length", 512);
+      gw_kv_u32 (w, "llama.attention.head_count", 4);
+    }
+  gw_key (w, "split.no", GW_UINT16); gw_u16 (w, (guint16) shard);
+  gw_key (w, "split.count", GW_UINT16); gw_u16 (w, 3);
+  gw_key (w, "split.tensors.count", GW_INT32); gw_u32 (w, n);
+  *out_parameters = 0;
+  for (guint i = first; i < last; i++)
+    {
+      gw_tensor (w, specs[i].name, specs[i].n_dims, specs[i].dims, specs[i].type, offset);
+      offset = gw_align (offset + gw_spec_bytes (&specs[i]), 32);
+      *out_parameters += specs[i].dims[0] * (specs[i].n_dims > 1 ? specs[i].dims[1] : 1);
+    }
+  *out_size = gw_align (w->len, 32) + offset;
+  return g_byte_array_free_to_bytes (w);
+}
+
+static void
+add_tiny_gguf (FakeHub  *fake,
+               gboolean  with_part_2,
+               guint64  *out_sizes,
+               guint64  *out_parameters)
+{
+  FakeRepo *repo = fake_add_repo (fake, TINY_GGUF_REPO, TINY_GGUF_SHA,
+                                  "{\"tags\":[\"gguf\",\"license:apache-2.0\"],\"config\":{},"
+                                  "\"gguf\":{\"architecture\":\"llama\",\"context_length\":8192}}");
+
+  repo_add_file (repo, "README.md", 1000, FALSE, NULL, FALSE);
+  for (guint s = 0; s < 3; s++)
+    {
+      g_autofree char *path = g_strdup_printf ("Tiny-Llama-Q4_K_M-%05u-of-00003.gguf", s + 1);
+      g_autoptr(GBytes) head = tiny_shard (s, &out_sizes[s], &out_parameters[s]);
+
+      if (s != 1 || with_part_2)
+        repo_add_file (repo, path, out_sizes[s], TRUE, head, TRUE);
+    }
+  repo_add_file (repo, "Tiny-Llama-Q8_0.gguf", 3000000, TRUE, NULL, TRUE);
+}
+
+static void
+test_gguf_shards (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 sizes[3], parameters[3], size_sum, parameter_sum;
+  const HrHubGgufFile *g;
+  const char * const text_args[] = { "hub", TINY_GGUF_REPO, NULL };
+  const char * const json_args[] = { "hub", TINY_GGUF_REPO, "--json", NULL };
+  g_autofree char *bits = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *size_text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *obj;
+  CliRun run;
+
+  add_tiny_gguf (fake, TRUE, sizes, parameters);
+  size_sum = sizes[0] + sizes[1] + sizes[2];
+  parameter_sum = parameters[0] + parameters[1] + parameters[2];
+  /* The tiny model's tensors: 1,024 x 256 twice, 2 x (2 x 256 x 256 +
+   * 2 x 256 x 128 + 3 x 256 x 512 + 2 x 256), and the output norm. */
+  g_assert_cmpuint (parameter_sum, ==, 2 * 262144 + 2 * (131072 + 65536 + 393216 + 512) + 256);
+  g_assert_cmpuint (parameter_sum, ==, 1705216);
+
+  lookup = run_lookup (client, TINY_GGUF_REPO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lookup->gguf_files->len, ==, 2);
+  g = g_ptr_array_index (lookup->gguf_files, 0);
+  g_assert_cmpstr (g->path, ==, "Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
+  g_assert_cmpstr (g->label, ==, "Q4_K_M");
+  g_assert_cmpuint (g->parts, ==, 3);
+  g_assert_cmpuint (g->size, ==, size_sum);
+  g_assert_null (g->problem);
+  g = g_ptr_array_index (lookup->gguf_files, 1);
+  g_assert_cmpstr (g->label, ==, "Q8_0");
+  g_assert_cmpuint (g->parts, ==, 1);
+
+  /* Every shard's header, not the first one's: before, the figures were
+   * shard 1's alone. */
+  g_assert_cmpstr (lookup->gguf_chosen, ==, "Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
+  g_assert_cmpuint (lookup->gguf_parts_read, ==, 3);
+  g_assert_cmpuint (hr_gguf_file_get_n_tensors (lookup->gguf), ==, 21);
+  g_assert_cmpuint (lookup->spec->parameters, ==, parameter_sum);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, size_sum);
+  g_assert_cmpuint (lookup->parameters, ==, parameter_sum);
+  g_assert_cmpstr (lookup->parameters_source, ==, "the GGUF header of Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
+  g_assert_cmpuint (lookup->notes->len, ==, 0);
+  /* A GGUF-only repository: the context length is the header's. */
+  g_assert_null (lookup->config);
+  g_assert_cmpuint (lookup->spec->context_length, ==, 8192);
+  g_assert_cmpuint (lookup->spec->layers, ==, 2);
+  g_assert_cmpuint (log_count (fake, "Q8_0.gguf"), ==, 0);
+  g_test_message ("shard 1 alone: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " parameters; "
+                  "all three: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " parameters",
+                  sizes[0], parameters[0], size_sum, parameter_sum);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  size_text = hr_format_count (size_sum);
+  line = g_strdup_printf ("GGUF files          Q4_K_M Tiny-Llama-Q4_K_M-00001-of-00003.gguf, %s bytes over 3 parts",
+                          size_text);
+  assert_line (run.out, line);
+  g_free (line);
+  bits = hr_format_decimal (hr_memory_effective_bits (size_sum, parameter_sum), 3);
+  line = g_strdup_printf ("GGUF header         Tiny-Llama-Q4_K_M-00001-of-00003.gguf and its other 2 parts: "
+                          "%s bits per weight over %s bytes", bits, size_text);
+  assert_line (run.out, line);
+  assert_line (run.out, "native context      8,192 tokens (llama.context_length in the GGUF header)");
+  /* The weights as stored: every part's tensor data. */
+  {
+    g_autofree char *tensor_text = hr_format_count (hr_gguf_file_get_tensor_bytes (lookup->gguf));
+    g_autofree char *weights = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), "
+                                                "0.00 GiB (binary, / 1024^3)", tensor_text);
+
+    g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, 1183232);
+    assert_line (run.out, weights);
+  }
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  obj = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (obj, "context_length"), ==, 8192);
+  g_assert_cmpint (json_object_get_int_member (obj, "gguf_parts_read"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (obj, "gguf_file_bytes"), ==, (gint64) size_sum);
+  g_assert_cmpint (json_object_get_int_member (obj, "gguf_parameters"), ==, (gint64) parameter_sum);
+  g_assert_false (json_object_has_member (obj, "notes"));
+  g_free (run.out);
+  g_free (run.err);
+}
+
+/* A split with part 2 missing: sized from what is there, and said. */
+static void
+test_gguf_shard_missing (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 sizes[3], parameters[3];
+  const HrHubGgufFile *g;
+
+  add_tiny_gguf (fake, FALSE, sizes, parameters);
+  lookup = run_lookup (client, TINY_GGUF_REPO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g = g_ptr_array_index (lookup->gguf_files, 0);
+  g_assert_cmpuint (g->size, ==, sizes[0] + sizes[2]);
+  g_assert_cmpstr (g->problem, ==, "part 2 of 3 is missing from the repository; the size covers 2 parts");
+  g_assert_cmpuint (lookup->gguf_parts_read, ==, 2);
+  g_assert_cmpuint (lookup->spec->parameters, ==, parameters[0] + parameters[2]);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, sizes[0] + sizes[2]);
+  g_assert_cmpuint (lookup->notes->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==,
+                   "Tiny-Llama-Q4_K_M-00001-of-00003.gguf is part 1 of 3, and only 2 of them are in the "
+                   "repository: the size and parameters cover those");
+}
+
+/* ------------------------------------------------------------------ */
+/* safetensors repositories                                            */
+
+/* A safetensors file: the 8-byte length, the JSON header; the data is the
+ * fake's zeros. Tensors are "name:DTYPE:d0xd1" and laid out in order. */
+static GBytes *
+st_file (const char * const *tensors,
+         guint64            *out_size,
+         guint64            *out_data_bytes)
+{
+  g_autoptr(GString) json = g_string_new ("{\"__metadata__\":{\"format\":\"pt\"}");
+  GByteArray *out = g_byte_array_new ();
+  guint64 offset = 0;
+  guint8 len[8];
+
+  for (guint i = 0; tensors[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (tensors[i], ":", 3);
+      g_auto(GStrv) dims = g_strsplit (f[2], "x", 2);
+      guint64 d0 = g_ascii_strtoull (dims[0], NULL, 10);
+      guint64 d1 = dims[1] != NULL ? g_ascii_strtoull (dims[1], NULL, 10) : 0;
+      guint64 bytes = d0 * (d1 > 0 ? d1 : 1) * hr_safetensors_dtype_bits (f[1]) / 8;
+
+      if (d1 > 0)
+        g_string_append_printf (json, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "],"
+                                "\"data_offsets\":[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]}",
+                                f[0], f[1], d0, d1, offset, offset + bytes);
+      else
+        g_string_append_printf (json, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[%" G_GUINT64_FORMAT "],"
+                                "\"data_offsets\":[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]}",
+                                f[0], f[1], d0, offset, offset + bytes);
+      offset += bytes;
+    }
+  g_string_append (json, "}");
+  for (guint i = 0; i < 8; i++)
+    len[i] = (guint8) ((guint64) json->len >> (8 * i));
+  g_byte_array_append (out, len, 8);
+  g_byte_array_append (out, (const guint8 *) json->str, json->len);
+  *out_size = 8 + json->len + offset;
+  *out_data_bytes = offset;
+  return g_byte_array_free_to_bytes (out);
+}
+
+static void
+add_bytes_file (FakeRepo   *repo,
+                const char *path,
+                const char *text)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+  repo_add_file (repo, path, strlen (text), FALSE, bytes, FALSE);
+}
+
+/* An older tiny llama config without a dtype: the index's total_size
+ * gives no parameter count, the shards' headers do. */
+#define TINY_CONFIG \
+  "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
+  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
+  "\"vocab_size\":1024,\"tie_word_embeddings\":false,\"max_position_embeddings\":4096}"
+
+static void
+test_index_disagrees (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const shard1[] = { "model.embed_tokens.weight:F32:1024x256",
+                                         "model.layers.0.self_attn.q_proj.weight:F32:256x256", NULL };
+  static const char * const shard2[] = { "model.layers.0.mlp.down_proj.weight:F32:256x512",
+                                         "lm_head.weight:F32:1024x256", NULL };
+  guint64 size1, size2, data1, data2;
+  g_autoptr(GBytes) head1 = st_file (shard1, &size1, &data1);
+  g_autoptr(GBytes) head2 = st_file (shard2, &size2, &data2);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-sharded", "4444444444444444444444444444444444444444",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  g_autofree char *index = NULL;
+  g_autofree char *note = NULL;
+  const char * const text_args[] = { "hub", "test-org/tiny-sharded", NULL };
+  CliRun run;
+
+  /* The index says 4,096 bytes more than the shards hold. */
+  index = g_strdup_printf ("{\"metadata\":{\"total_size\":%" G_GUINT64_FORMAT "},\"weight_map\":{"
+                           "\"model.embed_tokens.weight\":\"model-00001-of-00002.safetensors\","
+                           "\"model.layers.0.self_attn.q_proj.weight\":\"model-00001-of-00002.safetensors\","
+                           "\"model.layers.0.mlp.down_proj.weight\":\"model-00002-of-00002.safetensors\","
+                           "\"lm_head.weight\":\"model-00002-of-00002.safetensors\"}}", data1 + data2 + 4096);
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  add_bytes_file (repo, "model.safetensors.index.json", index);
+  repo_add_file (repo, "model-00001-of-00002.safetensors", size1, TRUE, head1, TRUE);
+  repo_add_file (repo, "model-00002-of-00002.safetensors", size2, TRUE, head2, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-sharded", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (data1 + data2, ==, 4 * (2 * 262144 + 65536 + 131072));
+  g_assert_cmpuint (lookup->tensor_bytes, ==, 2883584);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, 2883584);
+  g_assert_cmpuint (lookup->parameters, ==, 720896);
+  g_assert_cmpuint (lookup->n_tensors, ==, 4);
+  g_assert_cmpstr (lookup->parameters_source, ==, "the safetensors headers of 2 files");
+  g_assert_cmpuint (lookup->notes->len, ==, 1);
+  note = g_strdup ("model.safetensors.index.json total_size gives 2,887,680 bytes but the headers of 2 shards "
+                   "add up to 2,883,584 bytes (4,096 apart); using 2,883,584");
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, note);
+  /* The index lists lm_head.weight: not tied. */
+  g_assert_false (lookup->config->tied_embeddings);
+  g_assert_cmpstr (lookup->config->tied_source, ==, "the weights list lm_head.weight: not tied");
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autofree char *line = g_strconcat ("figures disagree    ", note, NULL);
+
+    assert_line (run.out, line);
+  }
+  assert_line (run.out, "tensors             4, 2,883,584 bytes of tensor data");
+  g_free (run.out);
+  g_free (run.err);
+}
+
+/* The API's safetensors.total against its own per-dtype map (the issue's
+ * figures: 333,312 against 7,615,616,512). */
+static void
+test_api_total_disagrees (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  FakeRepo *repo = fake_add_repo (fake, "test-org/api-disagrees", "5555555555555555555555555555555555555555",
+                                  "{\"tags\":[\"license:apache-2.0\"],"
+                                  "\"safetensors\":{\"parameters\":{\"BF16\":7615616512},\"total\":333312}}");
+  const char * const json_args[] = { "hub", "test-org/api-disagrees", "--json", NULL };
+  const char * const text_args[] = { "hub", "test-org/api-disagrees", NULL };
+  const char *note = "the Hub's safetensors.total gives 333,312 parameters but its per-dtype parameters add up "
+                     "to 7,615,616,512 parameters (7,615,283,200 apart); using 7,615,616,512";
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *notes;
+  CliRun run;
+
+  repo_add_file (repo, "README.md", 100, FALSE, NULL, FALSE);
+  lookup = run_lookup (client, "test-org/api-disagrees", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lookup->parameters, ==, 7615616512);
+  g_assert_cmpstr (lookup->parameters_source, ==, "the Hub API (safetensors field)");
+  g_assert_cmpuint (lookup->notes->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, note);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "parameters          7,615,616,512 (BF16 7,615,616,512), from the Hub API (safetensors field)");
+  {
+    g_autofree char *line = g_strconcat ("figures disagree    ", note, NULL);
+
+    assert_line (run.out, line);
+  }
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  notes = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "notes");
+  g_assert_cmpuint (json_array_get_length (notes), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (notes, 0), ==, note);
+  g_free (run.out);
+  g_free (run.err);
+}
+
+/* GPTQ at 4 bits, group 128: qweight I32 [in / 8, out], qzeros I32
+ * [in / 128, out / 8], scales F16 [in / 128, out], g_idx I32 [in]
+ * (AutoGPTQ's layout); the embeddings, norms and lm_head stay F16. */
+#define GPTQ_CONFIG \
+  "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
+  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
+  "\"vocab_size\":1024,\"tie_word_embeddings\":false,\"max_position_embeddings\":4096,\"torch_dtype\":\"float16\"," \
+  "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":128,\"desc_act\":false}}"
+
+static char **
+gptq_tensors (void)
+{
+  static const char * const linear[][3] = {
+    { "self_attn.q_proj", "256", "256" }, { "self_attn.k_proj", "256", "128" },
+    { "self_attn.v_proj", "256", "128" }, { "self_attn.o_proj", "256", "256" },
+    { "mlp.gate_proj", "256", "512" }, { "mlp.up_proj", "256", "512" }, { "mlp.down_proj", "512", "256" },
+  };
+  GPtrArray *b = g_ptr_array_new ();
+
+  g_ptr_array_add (b, g_strdup ("model.embed_tokens.weight:F16:1024x256"));
+  for (guint i = 0; i < G_N_ELEMENTS (linear); i++)
+    {
+      guint64 in = g_ascii_strtoull (linear[i][1], NULL, 10);
+      guint64 out = g_ascii_strtoull (linear[i][2], NULL, 10);
+
+      g_ptr_array_add (b, g_strdup_printf ("model.layers.0.%s.qweight:I32:%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT,
+                                               linear[i][0], in / 8, out));
+      g_ptr_array_add (b, g_strdup_printf ("model.layers.0.%s.qzeros:I32:%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT,
+                                               linear[i][0], in / 128, out / 8));
+      g_ptr_array_add (b, g_strdup_printf ("model.layers.0.%s.scales:F16:%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT,
+                                               linear[i][0], in / 128, out));
+      g_ptr_array_add (b, g_strdup_printf ("model.layers.0.%s.g_idx:I32:%" G_GUINT64_FORMAT, linear[i][0], in));
+    }
+  g_ptr_array_add (b, g_strdup ("model.layers.0.input_layernorm.weight:F16:256"));
+  g_ptr_array_add (b, g_strdup ("model.layers.0.post_attention_layernorm.weight:F16:256"));
+  g_ptr_array_add (b, g_strdup ("model.norm.weight:F16:256"));
+  g_ptr_array_add (b, g_strdup ("lm_head.weight:F16:1024x256"));
+  g_ptr_array_add (b, NULL);
+  return (char **) g_ptr_array_free (b, FALSE);
+}
+
+static void
+test_gptq_packed (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) tensors = gptq_tensors ();
+  guint64 size, data;
+  g_autoptr(GBytes) head = st_file ((const char * const *) tensors, &size, &data);
+  /* The Hub's map counts the I32 containers (qweight, qzeros, g_idx) and
+   * the F16 elements (embeddings, lm_head, norms, scales). */
+  const guint64 linear = 2 * 65536 + 2 * 32768 + 3 * 131072;   /* in x out, summed: 589,824 */
+  const guint64 i32 = linear / 8 + linear / 1024 + (6 * 256 + 512);
+  const guint64 f16 = 2 * 262144 + 3 * 256 + linear / 128;
+  g_autofree char *info = g_strdup_printf ("{\"tags\":[\"license:apache-2.0\"],"
+                                           "\"config\":{\"model_type\":\"llama\",\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4}},"
+                                           "\"safetensors\":{\"parameters\":{\"F16\":%" G_GUINT64_FORMAT ",\"I32\":%" G_GUINT64_FORMAT "},"
+                                           "\"total\":%" G_GUINT64_FORMAT "}}", f16, i32, f16 + i32);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-gptq", "6666666666666666666666666666666666666666", info);
+  /* Embeddings, lm_head, 3 norms and the linear layers' weights. */
+  const guint64 expected = 2 * 262144 + 3 * 256 + linear;
+  const char * const text_args[] = { "hub", "test-org/tiny-gptq", NULL };
+  g_autofree char *note = NULL;
+  g_autofree char *data_text = NULL;
+  g_autofree char *line = NULL;
+  CliRun run;
+
+  add_bytes_file (repo, "config.json", GPTQ_CONFIG);
+  repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-gptq", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (expected, ==, 1114880);
+  /* Before: the API's 606,016 containers and elements. */
+  g_assert_cmpuint (f16 + i32, ==, 606016);
+  g_assert_cmpuint (lookup->parameters, ==, expected);
+  g_assert_cmpstr (lookup->parameters_source, ==, "the safetensors header of 1 file");
+  g_assert_cmpuint (lookup->tensor_bytes, ==, data);
+  g_assert_cmpuint (data, ==, 4 * i32 + 2 * f16);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, data);
+  g_assert_true (lookup->has_derived);
+  g_assert_cmpuint (lookup->derived.total, ==, expected);
+  g_assert_cmpstr (lookup->derived_comparison, ==, "the same count as the stored 1,114,880");
+  g_assert_cmpuint (lookup->notes->len, ==, 1);
+  note = g_strdup ("the Hub API counts 606,016 parameters, each packed container as one; unpacking the "
+                   "73,728 packed elements in the header of 1 shard gives 1,114,880; using 1,114,880");
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, note);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "config check        1,114,880 derived from config.json: the same count as the stored 1,114,880");
+  {
+    g_autofree char *figures = g_strconcat ("figures disagree    ", note, NULL);
+
+    assert_line (run.out, figures);
+  }
+  data_text = hr_format_count (data);
+  line = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), 0.00 GiB (binary, / 1024^3)", data_text);
+  assert_line (run.out, line);
+  g_free (run.out);
+  g_free (run.err);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_unsetenv ("HF_TOKEN");
+  g_unsetenv ("HF_ENDPOINT");
+
+  g_test_add_func ("/hub-rules/gguf-shards", test_gguf_shards);
+  g_test_add_func ("/hub-rules/gguf-shard-missing", test_gguf_shard_missing);
+  g_test_add_func ("/hub-rules/index-disagrees", test_index_disagrees);
+  g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
+  g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
+
+  return g_test_run ();
+}
