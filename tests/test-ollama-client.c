@@ -587,7 +587,7 @@ test_deadline_and_inactivity (void)
   fake_ollama_set_stream_timing (fake, 300, 400, 0, FALSE);
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
-  expected = g_strdup_printf ("%s sent nothing for 0.1 s - the board may be overloaded or the connection lost; try again", url);
+  expected = g_strdup_printf ("%s sent nothing new for 0.1 s - the board may be overloaded or the connection lost; try again", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
 

@@ -26,6 +26,7 @@ struct _HrOllamaClient
   guint        deadline_ms;
   guint        connect_ms;
   guint        inactivity_ms;
+  guint        load_ms;
   gsize        max_line_bytes;
   guint64      max_response_bytes;
 };
@@ -103,6 +104,7 @@ hr_ollama_client_init (HrOllamaClient *self)
   self->deadline_ms = HR_OLLAMA_DEADLINE_MS;
   self->connect_ms = HR_OLLAMA_CONNECT_TIMEOUT_MS;
   self->inactivity_ms = HR_OLLAMA_INACTIVITY_MS;
+  self->load_ms = HR_OLLAMA_LOAD_WAIT_MS;
   self->max_line_bytes = HR_OLLAMA_MAX_LINE_BYTES;
   self->max_response_bytes = HR_OLLAMA_MAX_RESPONSE_BYTES;
 }
@@ -197,12 +199,16 @@ hr_ollama_client_set_token (HrOllamaClient *self,
  * @deadline_ms: the whole of a plain call (version, tags, ps, show,
  *   unload, delete), in ms; 0 for none
  * @connect_ms: time to connect and send the request, in ms; 0 for none
- * @inactivity_ms: silence allowed in a stream once its first byte has
- *   arrived, in ms; 0 for none
+ * @inactivity_ms: the longest a stream may go without progress (a line
+ *   that says something new: repeated identical lines, blank lines and
+ *   bytes that end no line do not count), and a pull's wait for its answer
+ *   and its first line, in ms; 0 for none
  *
- * Streams (generate, chat, pull) and load have no deadline: the first byte
- * of a cold load may take minutes. They are bounded by @connect_ms, then by
- * @inactivity_ms, and by the caller's cancellable.
+ * Streams have no overall deadline. A pull is bounded by @connect_ms, then
+ * @inactivity_ms to its first line and between lines of progress;
+ * generate and chat wait up to the load wait
+ * (hr_ollama_client_set_load_wait()) for their first line, then
+ * @inactivity_ms; every call by the caller's cancellable.
  */
 void
 hr_ollama_client_set_timeouts (HrOllamaClient *self,
@@ -214,6 +220,35 @@ hr_ollama_client_set_timeouts (HrOllamaClient *self,
   self->deadline_ms = deadline_ms;
   self->connect_ms = connect_ms;
   self->inactivity_ms = inactivity_ms;
+}
+
+/**
+ * hr_ollama_client_set_load_wait:
+ * @self: a client
+ * @load_ms: how long generate and chat (and load, which has no deadline)
+ *   wait for the answer and its first line, in ms; 0 for no limit.
+ *   %HR_OLLAMA_LOAD_WAIT_MS (10 minutes) by default: a cold load of a large
+ *   model can take minutes before the first token.
+ */
+void
+hr_ollama_client_set_load_wait (HrOllamaClient *self,
+                                guint           load_ms)
+{
+  g_return_if_fail (HR_IS_OLLAMA_CLIENT (self));
+  self->load_ms = load_ms;
+}
+
+/**
+ * hr_ollama_client_get_load_wait:
+ * @self: a client
+ *
+ * Returns: the wait set by hr_ollama_client_set_load_wait(), in ms.
+ */
+guint
+hr_ollama_client_get_load_wait (HrOllamaClient *self)
+{
+  g_return_val_if_fail (HR_IS_OLLAMA_CLIENT (self), 0);
+  return self->load_ms;
 }
 
 /**
@@ -452,12 +487,28 @@ on_sent (GObject      *source,
                                        call->client->max_line_bytes,
                                        call->client->max_response_bytes);
   hr_ndjson_reader_set_inactivity_limit (call->reader, call->client->inactivity_ms);
+  hr_ndjson_reader_set_first_line_limit (call->reader,
+                                         call->stream == HR_OLLAMA_STREAM_PULL
+                                         ? call->client->inactivity_ms : call->client->load_ms);
   if (call->stream == HR_OLLAMA_STREAM_PULL)
     call->tick_id = g_timeout_add_seconds (1, on_pull_tick, call);
   hr_ndjson_reader_read_async (call->reader,
                                call->stream == HR_OLLAMA_STREAM_PULL ? on_pull_line : on_reply_line,
                                call, call->response->cancellable, on_stream_done,
                                g_steal_pointer (&task));
+}
+
+/* The HTTP deadline of @call: a plain call's whole; for a stream or a load
+ * (no deadline of its own) the wait for the answer to begin: the load wait
+ * for generate, chat and load, the inactivity limit for a pull. */
+static guint
+call_wait_ms (HrOllamaCall *call)
+{
+  if (call->has_deadline)
+    return call->client->deadline_ms;
+  if (call->stream == HR_OLLAMA_STREAM_PULL)
+    return call->client->inactivity_ms;
+  return call->client->load_ms;
 }
 
 /**
@@ -487,7 +538,7 @@ hr_ollama_call_start (GTask      *task,
     .range_start = -1,
     .range_end = -1,
     .cap = self->max_response_bytes,
-    .deadline_ms = call->has_deadline ? self->deadline_ms : 0,
+    .deadline_ms = call_wait_ms (call),
     .connect_ms = self->connect_ms,
     .stream = call->stream != HR_OLLAMA_STREAM_NONE,
   };
