@@ -17,7 +17,8 @@
  * @data: (array length=size) (nullable): an answer's body
  * @size: its length in bytes
  *
- * Ollama's own error text of an answer: `{"error": "..."}`.
+ * Ollama's own error text of an answer: `{"error": "..."}`, made safe
+ * (hr_json_safe_text(), at most %HR_JSON_SAFE_LONG characters).
  *
  * Returns: (transfer full) (nullable): the text, or %NULL when the body is
  *   empty, not JSON, not an object or has no string "error".
@@ -37,7 +38,7 @@ hr_ollama_api_error_text (const char *data,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
   text = hr_json_string (json_node_get_object (root), "error");
-  return g_strdup (text);
+  return text != NULL ? hr_json_safe_text (text, -1, HR_JSON_SAFE_LONG) : NULL;
 }
 
 /**
@@ -45,7 +46,9 @@ hr_ollama_api_error_text (const char *data,
  * @root: (nullable): the answer of `GET /api/version`; %NULL for an empty body
  * @error: return location for a #GError
  *
- * Returns: (transfer full): the "version" string ("0.31.2"), or %NULL with
+ * Returns: (transfer full): the "version" string ("0.31.2"), made safe to
+ *   print and save (hr_json_safe_text(), at most %HR_JSON_SAFE_SHORT
+ *   characters), or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA whose message says what was wrong
  *   ("no \"version\"").
  */
@@ -62,7 +65,7 @@ hr_ollama_api_parse_version (JsonNode  *root,
       g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, _("no \"version\""));
       return NULL;
     }
-  return g_strdup (version);
+  return hr_json_safe_text (version, -1, HR_JSON_SAFE_SHORT);
 }
 
 static char *

@@ -304,7 +304,6 @@ handle_line (HrNdjsonReader  *self,
   {
     g_autofree char *copy = g_strndup (data, len);
     guint hash = g_str_hash (copy);
-
     gboolean fresh = !self->have_last || hash != self->last_hash;
 
     self->last_hash = hash;
@@ -351,16 +350,7 @@ on_read (GObject      *source,
                          _("%s sent no line for %s s after it began to answer - the board may be overloaded or the connection lost; try again"),
                          self->source_label, limit);
         }
-      else if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-               error->domain != HR_NET_ERROR)
-        {
-          g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
 
-          g_clear_error (&error);
-          g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
-                       _("the connection to %s dropped in the middle of the answer (%s); try again"),
-                       self->source_label, why);
-        }
       finish (self, g_steal_pointer (&error));
       return;
     }

@@ -13,6 +13,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "hr-http.h"
+#include "hr-json.h"
 #include "hr-net-error.h"
 #include "hr-ollama-client-private.h"
 #include "hr-ollama-host.h"
@@ -290,7 +292,7 @@ error_for_status (HrOllamaCall   *call,
   const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
   g_autofree char *ollama = hr_ollama_api_error_text (data, size);
   g_autofree char *excerpt = NULL;
-  const char *reason = resp->reason;
+  g_autofree char *reason = hr_json_safe_text (resp->reason, -1, HR_JSON_SAFE_SHORT);
   guint status = resp->status;
 
   switch (status)
@@ -306,6 +308,10 @@ error_for_status (HrOllamaCall   *call,
                           self->base_url, status, reason);
 
     case SOUP_STATUS_NOT_FOUND:
+      if (ollama != NULL && call->model != NULL && g_strcmp0 (call->path, "/api/delete") == 0)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                            _("%s - %s is not on the board at %s, so there is nothing to delete"),
+                            ollama, call->model, self->base_url);
       if (ollama != NULL && call->model != NULL)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                             _("%s - %s is not on the board at %s; pull it first"),
@@ -320,9 +326,20 @@ error_for_status (HrOllamaCall   *call,
 
     case SOUP_STATUS_SERVICE_UNAVAILABLE:
     case 429: /* Too Many Requests */
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
-                          _("Ollama at %s is busy (%s) - try again in a moment"),
-                          self->base_url, ollama != NULL ? ollama : reason);
+      {
+        guint wait = hr_http_retry_after (resp->headers);
+
+        if (wait > 0)
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "Ollama at %s is busy (%s) - it asks to try again in %u second",
+                                           "Ollama at %s is busy (%s) - it asks to try again in %u seconds",
+                                           wait),
+                              self->base_url, ollama != NULL ? ollama : reason, wait);
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                            _("Ollama at %s is busy (%s) - try again in a moment"),
+                            self->base_url, ollama != NULL ? ollama : reason);
+      }
 
     case SOUP_STATUS_BAD_REQUEST:
       if (ollama != NULL)
@@ -575,8 +592,10 @@ on_reply_line (JsonNode  *node,
     }
   if (line.error != NULL)
     {
+      g_autofree char *safe = hr_json_safe_text (line.error, -1, HR_JSON_SAFE_LONG);
+
       g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM,
-                   _("Ollama stopped with an error: %s"), line.error);
+                   _("Ollama stopped with an error: %s"), safe);
       return FALSE;
     }
 
