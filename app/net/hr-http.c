@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hr-http.h"
+#include "hr-json.h"
 #include "hr-ndjson-reader.h"
 #include "hr-net-error.h"
 
@@ -759,6 +760,23 @@ read_next (GTask *task)
 
 static void send_message (GTask *task);
 
+/* A request with a body (POST, DELETE) redirected to another origin: not
+ * followed (it would send the request, or a GET in its place, to a host
+ * the user never named); the message says where it pointed. */
+static GError *
+error_cross_origin (Call  *call,
+                    GUri  *to,
+                    guint  status)
+{
+  g_autofree char *label = call_label (call);
+  g_autofree char *target = to != NULL ? hr_http_host_label (to) : g_strdup (_("an address that is not a URL"));
+  g_autofree char *safe = hr_json_safe_text (target, -1, HR_JSON_SAFE_SHORT);
+
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                      _("%s answered the %s with a %u redirect to %s; Headroom does not send a %s on to another server - if the server moved, use its new address"),
+                      label, call->method, status, safe, call->method);
+}
+
 /* A 3xx with a Location: on to it, as RFC 9110 15.4 says. */
 static void
 follow_redirect (GTask *task)
@@ -777,6 +795,18 @@ follow_redirect (GTask *task)
       return_error (task, error_redirects (call));
       g_object_unref (task);
       return;
+    }
+  if (strcmp (call->method, "GET") != 0 && strcmp (call->method, "HEAD") != 0)
+    {
+      g_autoptr(GUri) from = g_uri_parse (call->url, SOUP_HTTP_URI_FLAGS, NULL);
+      g_autoptr(GUri) to = g_uri_parse (next, SOUP_HTTP_URI_FLAGS, NULL);
+
+      if (from == NULL || to == NULL || !hr_http_same_origin (from, to))
+        {
+          return_error (task, error_cross_origin (call, to, status));
+          g_object_unref (task);
+          return;
+        }
     }
   if (status == SOUP_STATUS_SEE_OTHER ||
       ((status == SOUP_STATUS_MOVED_PERMANENTLY || status == SOUP_STATUS_FOUND) &&
