@@ -161,7 +161,7 @@ test_impossible (void)
       g_autoptr(GError) error = NULL;
 
       g_assert_null (hr_ollama_api_parse_ps (root, &error));
-      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
       g_assert_cmpstr (error->message, ==, ps[i].message);
     }
   for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
@@ -171,7 +171,7 @@ test_impossible (void)
       g_autoptr(GError) error = NULL;
 
       g_assert_null (hr_ollama_api_parse_tags (root, &error));
-      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
       g_assert_nonnull (strstr (error->message, "/api/tags gives m a \"size\" of "));
     }
 

@@ -699,6 +699,17 @@ cmd_measure (HrOllamaClient *client,
               "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
     }
 
+  {
+    guint load_s = hr_ollama_client_get_load_wait (client) / 1000;
+
+    /* A cold load of a large model can take minutes before its first token. */
+    if (load_s > 0)
+      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                    "headroom-cli: each run waits up to %u second for %s to load and answer; Ctrl-C cancels\n",
+                                    "headroom-cli: each run waits up to %u seconds for %s to load and answer; Ctrl-C cancels\n",
+                                    load_s),
+               load_s, model);
+  }
   waiter_init (&w);
   sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
   hr_measure_run_start_async (run, cancellable, on_answer, &w);

@@ -133,7 +133,7 @@ named_entry (JsonArray   *array,
     {
       g_autofree char *text = member_text (name);
 
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                    _("%s lists a model whose \"name\" is %s, not a model name"), endpoint, text);
     }
   return NULL;
@@ -161,7 +161,7 @@ checked_u64 (JsonObject  *obj,
     return TRUE;
   text = member_text (node);
   safe_name = hr_json_safe_text (name, -1, HR_JSON_SAFE_SHORT);
-  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                _("%s gives %s a \"%s\" of %s, which is impossible; nothing was read from it"),
                endpoint, safe_name, field, text);
   return FALSE;
@@ -182,8 +182,8 @@ checked_u64 (JsonObject  *obj,
  * Returns: (transfer full) (element-type HrOllamaModel): the models in the
  *   answer's order (empty for `"models": null`), or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA ("not a JSON object", "\"models\" is not a
- *   list", "/api/tags gives llama3.2 a \"size\" of -5, which is
- *   impossible; ...").
+ *   list"), or %HR_CORE_ERROR_LIMIT for an impossible value ("/api/tags
+ *   gives llama3.2 a \"size\" of -5, which is impossible; ...").
  */
 GPtrArray *
 hr_ollama_api_parse_tags (JsonNode  *root,
@@ -238,7 +238,8 @@ hr_ollama_api_parse_tags (JsonNode  *root,
  * the field and the value.
  *
  * Returns: (transfer full) (element-type HrOllamaLoaded): the loaded
- *   models, or %NULL with %HR_CORE_ERROR_INVALID_DATA.
+ *   models, or %NULL with %HR_CORE_ERROR_INVALID_DATA (the shape) or
+ *   %HR_CORE_ERROR_LIMIT (an impossible value).
  */
 GPtrArray *
 hr_ollama_api_parse_ps (JsonNode  *root,
@@ -281,7 +282,7 @@ hr_ollama_api_parse_ps (JsonNode  *root,
               g_autofree char *text = member_text (expires);
               g_autofree char *safe_name = hr_json_safe_text (name, -1, HR_JSON_SAFE_SHORT);
 
-              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                            _("%s gives %s an \"expires_at\" of %s, which is not a date"),
                            "/api/ps", safe_name, text);
               return NULL;
