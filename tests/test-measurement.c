@@ -140,6 +140,36 @@ test_measurement_save_round_trip (void)
     g_assert_cmpuint (archive->len, ==, 2);
   }
 
+  /* Issue 15: impossible numbers and raw server text are never saved. */
+  {
+    g_autoptr(HrMeasurement) bad = hr_measurement_new ();
+    g_autoptr(GPtrArray) archive = NULL;
+    HrMeasuredSize impossible = { 4096, 100, 200, 0 };
+
+    g_clear_error (&error);
+
+    bad->board = g_strdup ("dgx-spark");
+    bad->model = g_strdup ("x");
+    bad->decode_tps_mean = 10;
+    g_array_append_val (bad->sizes, impossible);
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_assert_nonnull (strstr (error->message, "reported_vram_bytes 200 is more than reported_bytes 100"));
+    g_clear_error (&error);
+    g_array_set_size (bad->sizes, 0);
+    bad->runtime_version = g_strdup ("ollama 0.1\033[2J");
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_clear_error (&error);
+    g_free (bad->runtime_version);
+    bad->runtime_version = g_strnfill (100000, '7');
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_clear_error (&error);
+    archive = hr_measurement_archive_load (dir, NULL, NULL);
+    g_assert_cmpuint (archive->len, ==, 2);
+  }
+
   g_remove (path);
   g_remove (path2);
   g_rmdir (dir);

@@ -94,6 +94,10 @@ hr_measurement_from_json (JsonNode    *node,
       !_hr_json_get_u64 (object, "weight_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &m->weight_bytes, &problem))
     FAIL ("%s", problem);
 
+  if (m->runtime_version != NULL &&
+      (strlen (m->runtime_version) > 200 || strpbrk (m->runtime_version, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") != NULL))
+    FAIL ("%s", _("field \"runtime_version\" must be at most 200 bytes of text without control characters"));
+
   member = json_object_get_member (object, "decode_tps");
   if (member == NULL || !JSON_NODE_HOLDS_OBJECT (member))
     FAIL ("%s", _("field \"decode_tps\" is missing or not an object with a \"mean\""));
@@ -122,6 +126,10 @@ hr_measurement_from_json (JsonNode    *node,
               !_hr_json_get_u64 (s, "reported_vram_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.reported_vram_bytes, &problem) ||
               !_hr_json_get_u64 (s, "predicted_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.predicted_bytes, &problem))
             FAIL ("sizes[%u]: %s", i, problem);
+          /* Issue 15: never keep a record of numbers that cannot be. */
+          if (size.reported_vram_bytes > size.reported_bytes)
+            FAIL (_("sizes[%u]: reported_vram_bytes %" G_GUINT64_FORMAT " is more than reported_bytes %" G_GUINT64_FORMAT),
+                  i, size.reported_vram_bytes, size.reported_bytes);
           g_array_append_val (m->sizes, size);
         }
     }
