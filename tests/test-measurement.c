@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <utime.h>
 
 #include "hr-catalog.h"
 #include "hr-error.h"
@@ -175,6 +176,41 @@ test_measurement_save_round_trip (void)
   g_rmdir (dir);
 }
 
+/* Issue 15: a temporary file an interrupted save left is removed when the
+ * archive is next read; a fresh one (a save under way) and a broken
+ * measurement file are left as they are. */
+static void
+test_measurement_stale_temporaries (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "stale", NULL);
+  g_autofree char *old = g_build_filename (dir, "b-m-1.json.Ab3dE9", NULL);
+  g_autofree char *fresh = g_build_filename (dir, "b-m-2.json.Zz0011", NULL);
+  g_autofree char *broken = g_build_filename (dir, "b-m-3.json", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt.Ab3dE9", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) archive = NULL;
+  struct utimbuf times = { 1000000000, 1000000000 };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (old, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (fresh, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (broken, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "x", -1, NULL));
+  g_assert_cmpint (g_utime (old, &times), ==, 0);
+  g_assert_cmpint (g_utime (other, &times), ==, 0);
+  g_assert_cmpint (g_utime (broken, &times), ==, 0);
+
+  archive = hr_measurement_archive_load (dir, errors, NULL);
+  g_assert_cmpuint (archive->len, ==, 0);
+  g_assert_cmpuint (errors->len, ==, 1);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (broken, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "{\"board\":");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -182,5 +218,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/measurement/seed-archive", test_measurement_seed_archive);
   g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
   g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
+  g_test_add_func ("/measurement/stale-temporaries", test_measurement_stale_temporaries);
   return g_test_run ();
 }

@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "hr-catalog.h"
@@ -333,6 +335,58 @@ compare_paths (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* g_file_set_contents_full()'s temporary name: "NAME.json." + 6 of
+ * [A-Za-z0-9] (g_mkstemp()'s XXXXXX). */
+static gboolean
+is_save_temporary (const char *name)
+{
+  const char *dot = strrchr (name, '.');
+
+  if (dot == NULL || strlen (dot + 1) != 6 || dot - name < 5 || strncmp (dot - 5, ".json", 5) != 0)
+    return FALSE;
+  for (const char *p = dot + 1; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * hr_file_remove_stale_temporaries:
+ * @directory: a folder hr_file_save_atomic() writes into
+ *
+ * Removes the temporary files a save that was interrupted (kill -9, power
+ * loss) left beside its target: `NAME.json.XXXXXX`, untouched for at least
+ * a minute (so a save running right now in another process is left alone).
+ * The targets themselves are never touched. Call it when the folder is
+ * first read.
+ *
+ * Returns: how many were removed.
+ */
+guint
+hr_file_remove_stale_temporaries (const char *directory)
+{
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+  guint removed = 0;
+
+  if (dir == NULL)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (!is_save_temporary (name))
+        continue;
+      path = g_build_filename (directory, name, NULL);
+      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode) && now - (gint64) st.st_mtime >= 60 &&
+          g_unlink (path) == 0)
+        removed++;
+    }
+  return removed;
+}
+
 /**
  * hr_measurement_archive_load:
  * @directory: an archive directory
@@ -340,8 +394,10 @@ compare_paths (gconstpointer a,
  *   that could not be read is appended (the file is skipped, never changed)
  * @error: return location for a #GError
  *
- * Reads every *.json file of @directory in name order. A missing directory
- * is an empty archive.
+ * Reads every *.json file of @directory in name order, after removing the
+ * temporary files interrupted saves left there
+ * (hr_file_remove_stale_temporaries()). A missing directory is an empty
+ * archive; a file that cannot be read is never rewritten.
  *
  * Returns: (transfer full) (element-type HrMeasurement): the measurements;
  *   %NULL with a #G_FILE_ERROR only when the directory exists but cannot be
@@ -358,6 +414,8 @@ hr_measurement_archive_load (const char  *directory,
   g_autoptr(GError) local_error = NULL;
   const char *name;
 
+  /* What an interrupted save left behind goes first (issue 15). */
+  hr_file_remove_stale_temporaries (directory);
   dir = g_dir_open (directory, 0, &local_error);
   if (dir == NULL)
     {
