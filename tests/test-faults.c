@@ -407,6 +407,33 @@ test_delete_missing (void)
   fault_server_free (server);
 }
 
+/* Userinfo in the server URL: basic auth to that origin, the password in
+ * no message. */
+static void
+test_userinfo (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *with_user = g_strdup_printf ("http://admin:secret@%s", url + strlen ("http://"));
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+  double elapsed;
+
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", with_user, "version", NULL), ==, 0);
+  /* base64 ("admin:secret") */
+  g_assert_cmpstr (fault_server_last_authorization (server), ==, "Basic YWRtaW46c2VjcmV0");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  fault_server_set (server, "/api/tags", FAULT_STALL_HEADERS, 0, NULL);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", with_user, "--timeout", "1", "list", NULL), ==, 1);
+  g_assert_null (strstr (err, "secret"));
+  g_assert_null (strstr (out, "secret"));
+  expected = g_strdup_printf ("headroom-cli: %s did not answer within 1 s", url);
+  g_assert_true (g_str_has_prefix (err, expected));
+  assert_gave_up (elapsed, 1.0);
+  fault_server_free (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -425,5 +452,6 @@ main (int   argc,
   g_test_add_func ("/faults/retry-after", test_retry_after);
   g_test_add_func ("/faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/faults/delete-missing", test_delete_missing);
+  g_test_add_func ("/faults/userinfo", test_userinfo);
   return g_test_run ();
 }

@@ -28,6 +28,7 @@ struct _HrHttp
   HrHttpWording  wording;
   char          *label;    /* the service as messages name it (Ollama's base URL) */
   char          *token;    /* NULL = none */
+  char          *basic;    /* "Basic ..." for the origin when no token; NULL = none */
   GUri          *origin;   /* where the token may go */
 };
 
@@ -89,6 +90,7 @@ hr_http_finalize (GObject *object)
 
   g_free (self->label);
   g_free (self->token);
+  g_free (self->basic);
   g_clear_pointer (&self->origin, g_uri_unref);
 
   G_OBJECT_CLASS (hr_http_parent_class)->finalize (object);
@@ -171,12 +173,47 @@ hr_http_set_token (HrHttp     *self,
 {
   g_return_if_fail (HR_IS_HTTP (self));
   g_clear_pointer (&self->token, g_free);
-  g_clear_pointer (&self->origin, g_uri_unref);
   if (token == NULL || token[0] == '\0')
     return;
   g_return_if_fail (origin != NULL);
   self->token = g_strdup (token);
+  g_clear_pointer (&self->origin, g_uri_unref);
   self->origin = g_uri_parse (origin, SOUP_HTTP_URI_FLAGS, NULL);
+}
+
+/**
+ * hr_http_set_basic_auth:
+ * @self: a layer
+ * @user: (nullable): the user; %NULL for none
+ * @password: (nullable): the password ("" when %NULL)
+ * @origin: (nullable): the URL whose scheme, host and port they belong
+ *   to; required with a user
+ *
+ * HTTP basic auth (RFC 7617) for a reverse proxy: `Authorization: Basic
+ * base64(user:password)` goes with every request to @origin when no bearer
+ * token is set, and never to another origin. The password is never logged
+ * or put in a message.
+ */
+void
+hr_http_set_basic_auth (HrHttp     *self,
+                        const char *user,
+                        const char *password,
+                        const char *origin)
+{
+  g_return_if_fail (HR_IS_HTTP (self));
+  g_clear_pointer (&self->basic, g_free);
+  if (user == NULL)
+    return;
+  g_return_if_fail (origin != NULL);
+  {
+    g_autofree char *pair = g_strconcat (user, ":", password != NULL ? password : "", NULL);
+    g_autofree char *encoded = g_base64_encode ((const guchar *) pair, strlen (pair));
+
+    self->basic = g_strconcat ("Basic ", encoded, NULL);
+    memset (pair, 0, strlen (pair));
+  }
+  if (self->origin == NULL)
+    self->origin = g_uri_parse (origin, SOUP_HTTP_URI_FLAGS, NULL);
 }
 
 /**
@@ -888,6 +925,8 @@ send_message (GTask *task)
 
       soup_message_headers_replace (headers, "Authorization", bearer);
     }
+  else if (self->token == NULL && self->basic != NULL && hr_http_same_origin (self->origin, uri))
+    soup_message_headers_replace (headers, "Authorization", self->basic);
   if (call->range_start >= 0)
     soup_message_headers_set_range (headers, call->range_start, call->range_end);
   if (call->accept != NULL)

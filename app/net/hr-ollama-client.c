@@ -140,9 +140,12 @@ hr_ollama_default_host (const char *setting)
  * @error: return location for a #GError
  *
  * Creates a client for one board with one #SoupSession. The host is
- * normalised by hr_ollama_host_normalize(). Defaults: deadline 30 s for a
- * plain call, 10 s to connect and send, 300 s of silence in a running
- * stream, 4 MiB per line, 64 MiB per answer.
+ * normalised by hr_ollama_host_normalize(); its userinfo
+ * (`http://admin:secret@h:11434`) becomes HTTP basic auth to that origin
+ * only, and the base URL (in every message) leaves it out. Defaults:
+ * deadline 30 s for a plain call, 10 s to connect and send, 60 s without
+ * progress in a stream, 600 s for a model's load, 4 MiB per line, 64 MiB
+ * per answer.
  *
  * Returns: (transfer full): the client, or %NULL with
  *   %HR_CORE_ERROR_INVALID_ARGUMENT when @host is not an address.
@@ -152,7 +155,9 @@ hr_ollama_client_new (const char  *host,
                       GError     **error)
 {
   g_autofree char *chosen = host != NULL ? g_strdup (host) : hr_ollama_default_host (NULL);
-  g_autofree char *url = hr_ollama_host_normalize (chosen, error);
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  g_autofree char *url = hr_ollama_host_normalize_full (chosen, &user, &password, error);
   HrOllamaClient *self;
 
   if (url == NULL)
@@ -160,6 +165,10 @@ hr_ollama_client_new (const char  *host,
   self = g_object_new (HR_TYPE_OLLAMA_CLIENT, NULL);
   self->base_url = g_steal_pointer (&url);
   hr_http_set_label (self->http, self->base_url);
+  /* A proxy's basic auth, from the URL's userinfo: to this origin only. */
+  hr_http_set_basic_auth (self->http, user, password, self->base_url);
+  if (password != NULL)
+    memset (password, 0, strlen (password));
   return self;
 }
 
