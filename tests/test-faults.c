@@ -434,6 +434,46 @@ test_userinfo (void)
   fault_server_free (server);
 }
 
+static gboolean
+on_tls_incoming (GSocketService    *service,
+                 GSocketConnection *connection,
+                 GObject           *source,
+                 gpointer           user_data)
+{
+  /* A TLS alert (handshake failure, "protocol version"), as a TLS server
+   * sends to a plain HTTP request, then the end. */
+  static const guint8 alert[] = { 0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46 };
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+
+  g_output_stream_write_all (out, alert, sizeof alert, NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* http:// to a TLS port: the message says to try https://. */
+static void
+test_http_to_tls (void)
+{
+  FaultServer *server = fault_server_new ();
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL, *url = NULL;
+  guint16 port;
+  double elapsed;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (on_tls_incoming), NULL);
+  g_socket_service_start (service);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5", "version", NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "try https:// instead of http://"));
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+  fault_server_free (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -453,5 +493,6 @@ main (int   argc,
   g_test_add_func ("/faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/faults/delete-missing", test_delete_missing);
   g_test_add_func ("/faults/userinfo", test_userinfo);
+  g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
   return g_test_run ();
 }

@@ -534,6 +534,19 @@ error_for_transport (Call     *call,
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("the answer from %s ended before its last line - the connection dropped or the server stopped; try again"),
                         label);
+  /* Plain HTTP to a TLS port: the server resets the connection or answers
+   * with a TLS alert, which is no HTTP response. */
+  if (g_str_has_prefix (call->url, "http://") &&
+      (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
+       error->domain == SOUP_SESSION_ERROR))
+    {
+      g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
+                          _("%s closed the connection without an HTTP answer (%s) - if the server speaks TLS, try https:// instead of http://"),
+                          label, why);
+    }
   return error_for_ollama (label, transport_code (error), error);
 }
 
