@@ -14,6 +14,7 @@ typedef struct {
   FaultMode  mode;
   guint      status;
   char      *text;
+  guint      healthy_first; /* requests answered healthily before the fault */
 } Fault;
 
 /* One paused message being fed by a timer. */
@@ -142,6 +143,8 @@ healthy (SoupServerMessage *msg,
            "\"digest\":\"" DIGEST "\",\"details\":{\"format\":\"gguf\",\"family\":\"llama\"}}]}";
   else if (g_str_equal (path, "/api/ps"))
     body = "{\"models\":[]}";
+  else if (g_str_equal (path, "/api/generate"))
+    body = "{\"model\":\"m:latest\",\"response\":\"\",\"done\":true,\"done_reason\":\"unload\"}";
   else if (g_str_equal (path, "/api/show"))
     body = "{\"details\":{\"format\":\"gguf\",\"family\":\"llama\"},"
            "\"model_info\":{\"general.architecture\":\"llama\"}}";
@@ -179,6 +182,12 @@ on_request (SoupServer        *server,
   g_hash_table_insert (self->hits, g_strdup (path), GUINT_TO_POINTER (hits + 1));
   g_free (self->authorization);
   self->authorization = g_strdup (auth);
+  if (fault != NULL && fault->healthy_first > 0)
+    {
+      fault->healthy_first--;
+      healthy (msg, path);
+      return;
+    }
   if (fault == NULL || fault->mode == FAULT_NONE)
     {
       healthy (msg, path);
@@ -321,6 +330,24 @@ fault_server_set (FaultServer *self,
   fault->status = status;
   fault->text = g_strdup (text != NULL ? text : "");
   g_hash_table_replace (self->faults, g_strdup (path), fault);
+}
+
+/**
+ * fault_server_set_healthy_first:
+ * @self: a server
+ * @path: a path whose fault is set
+ * @count: how many requests to @path are answered healthily before the
+ *   fault (generate's unload before the cold run, say)
+ */
+void
+fault_server_set_healthy_first (FaultServer *self,
+                                const char  *path,
+                                guint        count)
+{
+  Fault *fault = g_hash_table_lookup (self->faults, path);
+
+  g_assert_nonnull (fault);
+  fault->healthy_first = count;
 }
 
 /** fault_server_set_drip_ms: the interval of %FAULT_DRIP and %FAULT_REPEAT. */

@@ -39,6 +39,9 @@ void         fault_server_set        (FaultServer *self,
                                       FaultMode    mode,
                                       guint        status,
                                       const char  *text);
+void         fault_server_set_healthy_first (FaultServer *self,
+                                             const char  *path,
+                                             guint        count);
 void         fault_server_set_drip_ms (FaultServer *self,
                                        guint        ms);
 guint        fault_server_hits       (FaultServer *self,

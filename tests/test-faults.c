@@ -235,6 +235,7 @@ test_measure_stall (void)
                                 "--measurements", archive, NULL), ==, 1);
       g_test_message ("%s", err);
       g_assert_nonnull (strstr (err, "headroom-cli: each run waits up to 1 second for m:latest to load and answer; Ctrl-C cancels\n"));
+      /* The unload before the cold run is a plain call: its deadline. */
       g_assert_nonnull (strstr (err, "did not answer within 1 s"));
       assert_gave_up (elapsed, 1.0);
       assert_nothing_saved (archive);
@@ -474,6 +475,30 @@ test_http_to_tls (void)
   fault_server_free (server);
 }
 
+/* Generate's first byte: the load wait, said as such. */
+static void
+test_generate_load_wait (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL, *archive = archive_dir ();
+  g_autofree char *expected = NULL;
+  double elapsed;
+
+  /* The unload before the cold run is answered; the run's generate stalls. */
+  fault_server_set (server, "/api/generate", FAULT_STALL_HEADERS, 0, NULL);
+  fault_server_set_healthy_first (server, "/api/generate", 1);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
+                            "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                            "--measurements", archive, NULL), ==, 1);
+  g_test_message ("%s", err);
+  expected = g_strdup_printf ("%s did not begin to answer within 1 s - m:latest may still be loading", url);
+  g_assert_nonnull (strstr (err, expected));
+  assert_gave_up (elapsed, 1.0);
+  assert_nothing_saved (archive);
+  fault_server_free (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -494,5 +519,6 @@ main (int   argc,
   g_test_add_func ("/faults/delete-missing", test_delete_missing);
   g_test_add_func ("/faults/userinfo", test_userinfo);
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
+  g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);
   return g_test_run ();
 }

@@ -484,6 +484,7 @@ answer_done (GTask *task)
 }
 
 static void on_stream_done (GObject *source, GAsyncResult *result, gpointer user_data);
+static guint call_wait_ms (HrOllamaCall *call);
 static gboolean on_reply_line (JsonNode *node, gpointer user_data, GError **error);
 static gboolean on_pull_line (JsonNode *node, gpointer user_data, GError **error);
 static gboolean on_pull_tick (gpointer user_data);
@@ -500,6 +501,21 @@ on_sent (GObject      *source,
   call->response = hr_http_send_finish (HR_HTTP (source), result, &error);
   if (call->response == NULL)
     {
+      guint wait_ms = call_wait_ms (call);
+      gint64 waited_ms = (g_get_monotonic_time () - call->started_us) / 1000;
+
+      /* Generate, chat or load ran out of the load wait (not the connect
+       * limit): say what was waited for. */
+      if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT) && !call->has_deadline &&
+          call->stream != HR_OLLAMA_STREAM_PULL && wait_ms > 0 && waited_ms >= wait_ms)
+        {
+          g_autofree char *limit = g_strdup_printf ("%u", (wait_ms + 999) / 1000);
+
+          g_clear_error (&error);
+          error = g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                               _("%s did not begin to answer within %s s - %s may still be loading (a large model can take minutes): allow a longer wait, or check `ollama ps`"),
+                               call->client->base_url, limit, call->model != NULL ? call->model : _("the model"));
+        }
       hr_ollama_call_return_error (task, error);
       return;
     }
