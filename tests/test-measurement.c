@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <utime.h>
 
 #include "hr-catalog.h"
 #include "hr-error.h"
@@ -140,9 +141,74 @@ test_measurement_save_round_trip (void)
     g_assert_cmpuint (archive->len, ==, 2);
   }
 
+  /* Issue 15: impossible numbers and raw server text are never saved. */
+  {
+    g_autoptr(HrMeasurement) bad = hr_measurement_new ();
+    g_autoptr(GPtrArray) archive = NULL;
+    HrMeasuredSize impossible = { 4096, 100, 200, 0 };
+
+    g_clear_error (&error);
+
+    bad->board = g_strdup ("dgx-spark");
+    bad->model = g_strdup ("x");
+    bad->decode_tps_mean = 10;
+    g_array_append_val (bad->sizes, impossible);
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_assert_nonnull (strstr (error->message, "reported_vram_bytes 200 is more than reported_bytes 100"));
+    g_clear_error (&error);
+    g_array_set_size (bad->sizes, 0);
+    bad->runtime_version = g_strdup ("ollama 0.1\033[2J");
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_clear_error (&error);
+    g_free (bad->runtime_version);
+    bad->runtime_version = g_strnfill (100000, '7');
+    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_clear_error (&error);
+    archive = hr_measurement_archive_load (dir, NULL, NULL);
+    g_assert_cmpuint (archive->len, ==, 2);
+  }
+
   g_remove (path);
   g_remove (path2);
   g_rmdir (dir);
+}
+
+/* Issue 15: a temporary file an interrupted save left is removed when the
+ * archive is next read; a fresh one (a save under way) and a broken
+ * measurement file are left as they are. */
+static void
+test_measurement_stale_temporaries (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "stale", NULL);
+  g_autofree char *old = g_build_filename (dir, "b-m-1.json.Ab3dE9", NULL);
+  g_autofree char *fresh = g_build_filename (dir, "b-m-2.json.Zz0011", NULL);
+  g_autofree char *broken = g_build_filename (dir, "b-m-3.json", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt.Ab3dE9", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) archive = NULL;
+  struct utimbuf times = { 1000000000, 1000000000 };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (old, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (fresh, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (broken, "{\"board\":", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "x", -1, NULL));
+  g_assert_cmpint (g_utime (old, &times), ==, 0);
+  g_assert_cmpint (g_utime (other, &times), ==, 0);
+  g_assert_cmpint (g_utime (broken, &times), ==, 0);
+
+  archive = hr_measurement_archive_load (dir, errors, NULL);
+  g_assert_cmpuint (archive->len, ==, 0);
+  g_assert_cmpuint (errors->len, ==, 1);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (broken, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "{\"board\":");
 }
 
 int
@@ -152,5 +218,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/measurement/seed-archive", test_measurement_seed_archive);
   g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
   g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
+  g_test_add_func ("/measurement/stale-temporaries", test_measurement_stale_temporaries);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-ollama-api.h"
 
 static JsonNode *
@@ -65,7 +66,7 @@ test_tags (void)
     "\"digest\":\"a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72\","
     "\"details\":{\"format\":\"gguf\",\"family\":\"llama\",\"parameter_size\":\"3.2B\","
     "\"quantization_level\":\"Q4_K_M\"}},"
-    "{\"model\":\"no-name\"}, 7, {\"name\":\"tiny\",\"size\":-1}]}");
+    "{\"model\":\"no-name\"}, 7, {\"name\":\"tiny\"}]}");
   g_autoptr(JsonNode) none = parse ("{\"models\":null}");
   g_autoptr(JsonNode) bad = parse ("{\"models\":{}}");
   g_autoptr(GError) error = NULL;
@@ -106,7 +107,7 @@ test_ps (void)
     "\"digest\":\"sha256:357c53fb659c5076de1d65ccb0b397446227b71a42be9d1603d46168015c9e4b\","
     "\"expires_at\":\"2025-06-01T12:05:00Z\","
     "\"details\":{\"family\":\"qwen2\",\"parameter_size\":\"3.1B\",\"quantization_level\":\"Q4_K_M\"}},"
-    "{\"name\":\"odd\",\"context_length\":4294967296,\"expires_at\":\"soon\"}]}");
+    "{\"name\":\"odd\"}]}");
   g_autoptr(JsonNode) array = parse ("[]");
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) loaded = hr_ollama_api_parse_ps (root, &error);
@@ -130,6 +131,73 @@ test_ps (void)
   g_assert_null (hr_ollama_api_parse_ps (array, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
   g_assert_cmpstr (error->message, ==, "not a JSON object");
+}
+
+/* Issue 15: every impossible number fails the answer with the field and
+ * the value, never a silent 0. */
+static void
+test_impossible (void)
+{
+  static const struct { const char *entry; const char *message; } ps[] = {
+    /* json-glib 1.6 reads 2^64 - 1 and 2^70 as the gint64 -1: the message shows what it read. */
+    { "\"size\":18446744073709551615", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
+    { "\"size\":1180591620717411303424", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
+    { "\"size\":-5", "/api/ps gives m a \"size\" of -5, which is impossible; nothing was read from it" },
+    { "\"size\":\"big\"", "/api/ps gives m a \"size\" of \"big\", which is impossible; nothing was read from it" },
+    { "\"size\":null", "/api/ps gives m a \"size\" of null, which is impossible; nothing was read from it" },
+    { "\"size\":10,\"size_vram\":11", "/api/ps gives m a \"size_vram\" of 11, which is impossible; nothing was read from it" },
+    { "\"context_length\":1099511627776", "/api/ps gives m a \"context_length\" of 1099511627776, which is impossible; nothing was read from it" },
+    { "\"expires_at\":\"soon\"", "/api/ps gives m an \"expires_at\" of \"soon\", which is not a date" },
+    { "\"expires_at\":7", "/api/ps gives m an \"expires_at\" of 7, which is not a date" },
+  };
+  static const char *tags[] = {
+    "\"size\":-5", "\"size\":\"big\"", "\"size\":9223372036854775808", "\"size\":null", "\"size\":1.5",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"models\":[{\"name\":\"m\",%s}]}", ps[i].entry);
+      g_autoptr(JsonNode) root = parse (text);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_null (hr_ollama_api_parse_ps (root, &error));
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
+      g_assert_cmpstr (error->message, ==, ps[i].message);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"models\":[{\"name\":\"m\",%s}]}", tags[i]);
+      g_autoptr(JsonNode) root = parse (text);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_null (hr_ollama_api_parse_tags (root, &error));
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
+      g_assert_nonnull (strstr (error->message, "/api/tags gives m a \"size\" of "));
+    }
+
+  {
+    g_autoptr(JsonNode) root = parse ("{\"models\":[{\"name\":42,\"size\":1}]}");
+    g_autoptr(GError) error = NULL;
+
+    g_assert_null (hr_ollama_api_parse_tags (root, &error));
+    g_assert_cmpstr (error->message, ==, "/api/tags lists a model whose \"name\" is 42, not a model name");
+  }
+}
+
+/* Text from outside: control characters escaped, length capped. */
+static void
+test_safe_text (void)
+{
+  g_autofree char *escaped = hr_json_safe_text ("pulling \033[2J\033]0;x\007 done\n", -1, 80);
+  g_autofree char *big = g_malloc (50 * 1024 * 1024 + 1);
+  g_autofree char *capped = NULL;
+
+  g_assert_cmpstr (escaped, ==, "pulling \\x1b[2J\\x1b]0;x\\x07 done\\n");
+  memset (big, '9', 50 * 1024 * 1024);
+  big[50 * 1024 * 1024] = '\0';
+  capped = hr_json_safe_text (big, -1, 80);
+  g_assert_cmpuint (g_utf8_strlen (capped, -1), ==, 81);
+  g_assert_true (g_str_has_suffix (capped, "\u2026"));
 }
 
 static void
@@ -209,6 +277,8 @@ main (int   argc,
   g_test_add_func ("/ollama-api/version", test_version);
   g_test_add_func ("/ollama-api/tags", test_tags);
   g_test_add_func ("/ollama-api/ps", test_ps);
+  g_test_add_func ("/ollama-api/impossible", test_impossible);
+  g_test_add_func ("/ollama-api/safe-text", test_safe_text);
   g_test_add_func ("/ollama-api/reply-lines", test_reply_lines);
   g_test_add_func ("/ollama-api/rates", test_rates);
 

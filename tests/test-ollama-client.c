@@ -587,7 +587,7 @@ test_deadline_and_inactivity (void)
   fake_ollama_set_stream_timing (fake, 300, 400, 0, FALSE);
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
-  expected = g_strdup_printf ("%s sent nothing for 0.1 s - the board may be overloaded or the connection lost; try again", url);
+  expected = g_strdup_printf ("%s sent nothing new for 0.1 s - the board may be overloaded or the connection lost; try again", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
 
@@ -694,7 +694,8 @@ test_load_unload_delete (void)
   g_assert_false (hr_ollama_client_delete_finish (client, wait_for (&wait), &error));
   g_clear_object (&wait.result);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
-  expected = g_strdup_printf ("model 'llama3.2:3b' not found - llama3.2:3b is not on the board at %s; pull it first", url);
+  /* Issue 15: deleting a missing model does not advise pulling it. */
+  expected = g_strdup_printf ("model 'llama3.2:3b' not found - llama3.2:3b is not on the board at %s, so there is nothing to delete", url);
   g_assert_cmpstr (error->message, ==, expected);
 
   g_clear_object (&client);

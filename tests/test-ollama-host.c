@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <locale.h>
 
 #include "hr-error.h"
@@ -69,6 +71,50 @@ test_host_invalid (void)
   g_assert_null (url);
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
   g_assert_cmpstr (error->message, ==, "\"my board\" is not a host name or an IP address");
+}
+
+/* Issue 15: userinfo is a proxy's basic auth, handed out, never printed. */
+static void
+test_host_userinfo (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user = NULL, *password = NULL, *url = NULL;
+
+  url = hr_ollama_host_normalize_full ("http://admin:secret@Board.local:11434/ollama/", &user, &password, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (url, ==, "http://board.local:11434/ollama");
+  g_assert_cmpstr (user, ==, "admin");
+  g_assert_cmpstr (password, ==, "secret");
+  g_clear_pointer (&url, g_free);
+  g_clear_pointer (&user, g_free);
+  g_clear_pointer (&password, g_free);
+
+  url = hr_ollama_host_normalize_full ("me:p%40ss%3Aw@10.0.0.5", &user, &password, &error);
+  g_assert_cmpstr (url, ==, "http://10.0.0.5:11434");
+  g_assert_cmpstr (user, ==, "me");
+  g_assert_cmpstr (password, ==, "p@ss:w");
+  g_clear_pointer (&url, g_free);
+  g_clear_pointer (&user, g_free);
+  g_clear_pointer (&password, g_free);
+
+  /* Plain normalize drops it; no userinfo gives no user. */
+  url = hr_ollama_host_normalize ("https://admin:secret@h", &error);
+  g_assert_cmpstr (url, ==, "https://h:443");
+  g_clear_pointer (&url, g_free);
+  url = hr_ollama_host_normalize_full ("h", &user, &password, &error);
+  g_assert_null (user);
+  g_assert_null (password);
+  g_clear_pointer (&url, g_free);
+
+  /* A message never shows the password. */
+  url = hr_ollama_host_normalize_full ("ftp://admin:secret@h", &user, &password, &error);
+  g_assert_null (url);
+  g_assert_cmpstr (error->message, ==,
+                   "\"ftp://admin:***@h\" is not an Ollama address: use http:// or https://, or just host:port");
+  g_clear_error (&error);
+  url = hr_ollama_host_normalize_full ("http://admin:secret@my board", &user, &password, &error);
+  g_assert_null (url);
+  g_assert_null (strstr (error->message, "secret"));
 }
 
 static void
@@ -248,6 +294,7 @@ main (int   argc,
 
   g_test_add_func ("/ollama-host/normalize", test_host_rules);
   g_test_add_func ("/ollama-host/invalid", test_host_invalid);
+  g_test_add_func ("/ollama-host/userinfo", test_host_userinfo);
   g_test_add_func ("/ollama-host/model-names", test_model_names);
   g_test_add_func ("/ollama-host/digests", test_digests);
   g_test_add_func ("/ollama-host/ps-size", test_ps_size);

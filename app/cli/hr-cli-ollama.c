@@ -34,6 +34,7 @@ typedef struct {
   char     *board;
   char     *measurements;
   char     *size_text;
+  char     *timeout_text;
 } OllamaOptions;
 
 static void
@@ -45,6 +46,7 @@ ollama_options_clear (OllamaOptions *o)
   g_free (o->num_predict_text);
   g_free (o->board);
   g_free (o->size_text);
+  g_free (o->timeout_text);
   g_free (o->measurements);
 }
 
@@ -697,6 +699,17 @@ cmd_measure (HrOllamaClient *client,
               "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
     }
 
+  {
+    guint load_s = hr_ollama_client_get_load_wait (client) / 1000;
+
+    /* A cold load of a large model can take minutes before its first token. */
+    if (load_s > 0)
+      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                    "headroom-cli: each run waits up to %u second for %s to load and answer; Ctrl-C cancels\n",
+                                    "headroom-cli: each run waits up to %u seconds for %s to load and answer; Ctrl-C cancels\n",
+                                    load_s),
+               load_s, model);
+  }
   waiter_init (&w);
   sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
   hr_measure_run_start_async (run, cancellable, on_answer, &w);
@@ -763,6 +776,9 @@ hr_cli_cmd_ollama (int    argc,
     { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure, pull: the board (default: the first)"), N_("NAME") },
     { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &o.size_text, N_("pull: the download size in GB of a model the catalog does not know"), N_("GB") },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout_text,
+      N_("The longest silence accepted from the server, for every wait (default: 10 s to connect, 30 s for an answer, 60 s between new lines of a stream, 600 s for a model to load)"),
+      N_("SECONDS") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL"));
@@ -821,6 +837,15 @@ hr_cli_cmd_ollama (int    argc,
   if (client == NULL)
     return hr_cli_usage_error ("%s", error->message);
   hr_ollama_client_set_token (client, g_getenv ("HEADROOM_OLLAMA_TOKEN"));
+  if (o.timeout_text != NULL)
+    {
+      guint32 seconds;
+
+      if (!hr_cli_parse_u32 ("--timeout", o.timeout_text, 1, 86400, &seconds))
+        return 2;
+      hr_ollama_client_set_timeouts (client, seconds * 1000, MIN (seconds, 10) * 1000, seconds * 1000);
+      hr_ollama_client_set_load_wait (client, seconds * 1000);
+    }
 
   if (g_str_equal (verb, "version"))
     return cmd_version (client, &o);

@@ -458,6 +458,61 @@ hr_json_u64 (JsonObject *object,
 }
 
 /**
+ * hr_json_safe_text:
+ * @text: (nullable): text from outside (a server's version, status or error)
+ * @length: its bytes, or -1 when NUL-terminated
+ * @max_chars: characters kept at most (> 0)
+ *
+ * Makes text from outside safe to print, show or save: invalid UTF-8 is
+ * replaced, control characters (C0, DEL and C1, which carry terminal escape
+ * sequences) are written as `\n`, `\t` or `\xNN`, and a text longer than
+ * @max_chars characters is cut there with an ellipsis. At most
+ * 4 x @max_chars + 8 bytes of @text are read, so a 50 MiB text costs no more
+ * than a short one.
+ *
+ * Returns: (transfer full): the safe text ("" for %NULL).
+ */
+char *
+hr_json_safe_text (const char *text,
+                   gssize      length,
+                   guint       max_chars)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+  gsize size;
+  gsize window = (gsize) max_chars * 4 + 8;
+  guint chars = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+  size = length < 0 ? strnlen (text, window + 1) : (gsize) length;
+  valid = g_utf8_make_valid (text, (gssize) MIN (size, window));
+  out = g_string_new (NULL);
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (chars == max_chars)
+        {
+          g_string_append (out, "\u2026");
+          return g_string_free (out, FALSE);
+        }
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_unichar (out, c);
+      chars++;
+    }
+  if (size > window)
+    g_string_append (out, "\u2026");
+  return g_string_free (out, FALSE);
+}
+
+/**
  * hr_json_parse_object:
  * @parser: a parser; the returned object is its root's, valid while it lives
  * @data: (array length=length): the document

@@ -15,6 +15,11 @@
 
 G_BEGIN_DECLS
 
+/** HR_JSON_SAFE_SHORT: characters kept of a short text from outside (a version, a status). */
+#define HR_JSON_SAFE_SHORT 80
+/** HR_JSON_SAFE_LONG: characters kept of a longer one (an error text). */
+#define HR_JSON_SAFE_LONG  400
+
 JsonNode   *hr_json_member       (JsonObject  *object,
                                   const char  *member);
 const char *hr_json_string       (JsonObject  *object,
@@ -33,6 +38,9 @@ gboolean    hr_json_u64          (JsonObject  *object,
                                   const char  *member,
                                   guint64      max,
                                   guint64     *out);
+char       *hr_json_safe_text    (const char  *text,
+                                  gssize       length,
+                                  guint        max_chars);
 JsonObject *hr_json_parse_object (JsonParser  *parser,
                                   const char  *data,
                                   gsize        length,

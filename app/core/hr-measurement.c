@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "hr-catalog.h"
@@ -94,6 +96,10 @@ hr_measurement_from_json (JsonNode    *node,
       !_hr_json_get_u64 (object, "weight_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &m->weight_bytes, &problem))
     FAIL ("%s", problem);
 
+  if (m->runtime_version != NULL &&
+      (strlen (m->runtime_version) > 200 || strpbrk (m->runtime_version, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") != NULL))
+    FAIL ("%s", _("field \"runtime_version\" must be at most 200 bytes of text without control characters"));
+
   member = json_object_get_member (object, "decode_tps");
   if (member == NULL || !JSON_NODE_HOLDS_OBJECT (member))
     FAIL ("%s", _("field \"decode_tps\" is missing or not an object with a \"mean\""));
@@ -122,6 +128,10 @@ hr_measurement_from_json (JsonNode    *node,
               !_hr_json_get_u64 (s, "reported_vram_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.reported_vram_bytes, &problem) ||
               !_hr_json_get_u64 (s, "predicted_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.predicted_bytes, &problem))
             FAIL ("sizes[%u]: %s", i, problem);
+          /* Issue 15: never keep a record of numbers that cannot be. */
+          if (size.reported_vram_bytes > size.reported_bytes)
+            FAIL (_("sizes[%u]: reported_vram_bytes %" G_GUINT64_FORMAT " is more than reported_bytes %" G_GUINT64_FORMAT),
+                  i, size.reported_vram_bytes, size.reported_bytes);
           g_array_append_val (m->sizes, size);
         }
     }
@@ -325,6 +335,58 @@ compare_paths (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* g_file_set_contents_full()'s temporary name: "NAME.json." + 6 of
+ * [A-Za-z0-9] (g_mkstemp()'s XXXXXX). */
+static gboolean
+is_save_temporary (const char *name)
+{
+  const char *dot = strrchr (name, '.');
+
+  if (dot == NULL || strlen (dot + 1) != 6 || dot - name < 5 || strncmp (dot - 5, ".json", 5) != 0)
+    return FALSE;
+  for (const char *p = dot + 1; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * hr_file_remove_stale_temporaries:
+ * @directory: a folder hr_file_save_atomic() writes into
+ *
+ * Removes the temporary files a save that was interrupted (kill -9, power
+ * loss) left beside its target: `NAME.json.XXXXXX`, untouched for at least
+ * a minute (so a save running right now in another process is left alone).
+ * The targets themselves are never touched. Call it when the folder is
+ * first read.
+ *
+ * Returns: how many were removed.
+ */
+guint
+hr_file_remove_stale_temporaries (const char *directory)
+{
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  const char *name;
+  guint removed = 0;
+
+  if (dir == NULL)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (!is_save_temporary (name))
+        continue;
+      path = g_build_filename (directory, name, NULL);
+      if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode) && now - (gint64) st.st_mtime >= 60 &&
+          g_unlink (path) == 0)
+        removed++;
+    }
+  return removed;
+}
+
 /**
  * hr_measurement_archive_load:
  * @directory: an archive directory
@@ -332,8 +394,10 @@ compare_paths (gconstpointer a,
  *   that could not be read is appended (the file is skipped, never changed)
  * @error: return location for a #GError
  *
- * Reads every *.json file of @directory in name order. A missing directory
- * is an empty archive.
+ * Reads every *.json file of @directory in name order, after removing the
+ * temporary files interrupted saves left there
+ * (hr_file_remove_stale_temporaries()). A missing directory is an empty
+ * archive; a file that cannot be read is never rewritten.
  *
  * Returns: (transfer full) (element-type HrMeasurement): the measurements;
  *   %NULL with a #G_FILE_ERROR only when the directory exists but cannot be
@@ -350,6 +414,8 @@ hr_measurement_archive_load (const char  *directory,
   g_autoptr(GError) local_error = NULL;
   const char *name;
 
+  /* What an interrupted save left behind goes first (issue 15). */
+  hr_file_remove_stale_temporaries (directory);
   dir = g_dir_open (directory, 0, &local_error);
   if (dir == NULL)
     {

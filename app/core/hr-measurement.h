@@ -48,6 +48,7 @@ gboolean       hr_measurement_save       (HrMeasurement *measurement,
                                           const char    *directory,
                                           char         **out_path,
                                           GError       **error);
+guint          hr_file_remove_stale_temporaries (const char *directory);
 GPtrArray     *hr_measurement_archive_load (const char  *directory,
                                             GPtrArray   *out_errors,
                                             GError     **error);

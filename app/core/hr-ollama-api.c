@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-ollama-api.h"
 #include "hr-json.h"
 #include "hr-ollama-host.h"
@@ -17,7 +18,8 @@
  * @data: (array length=size) (nullable): an answer's body
  * @size: its length in bytes
  *
- * Ollama's own error text of an answer: `{"error": "..."}`.
+ * Ollama's own error text of an answer: `{"error": "..."}`, made safe
+ * (hr_json_safe_text(), at most %HR_JSON_SAFE_LONG characters).
  *
  * Returns: (transfer full) (nullable): the text, or %NULL when the body is
  *   empty, not JSON, not an object or has no string "error".
@@ -37,7 +39,7 @@ hr_ollama_api_error_text (const char *data,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
   text = hr_json_string (json_node_get_object (root), "error");
-  return g_strdup (text);
+  return text != NULL ? hr_json_safe_text (text, -1, HR_JSON_SAFE_LONG) : NULL;
 }
 
 /**
@@ -45,7 +47,9 @@ hr_ollama_api_error_text (const char *data,
  * @root: (nullable): the answer of `GET /api/version`; %NULL for an empty body
  * @error: return location for a #GError
  *
- * Returns: (transfer full): the "version" string ("0.31.2"), or %NULL with
+ * Returns: (transfer full): the "version" string ("0.31.2"), made safe to
+ *   print and save (hr_json_safe_text(), at most %HR_JSON_SAFE_SHORT
+ *   characters), or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA whose message says what was wrong
  *   ("no \"version\"").
  */
@@ -62,7 +66,7 @@ hr_ollama_api_parse_version (JsonNode  *root,
       g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, _("no \"version\""));
       return NULL;
     }
-  return g_strdup (version);
+  return hr_json_safe_text (version, -1, HR_JSON_SAFE_SHORT);
 }
 
 static char *
@@ -99,18 +103,69 @@ models_array (JsonNode   *root,
   return TRUE;
 }
 
-/* The entry @i of @array when it is an object with a string "name". */
+/* A member's JSON text for a message, made safe and short. */
+static char *
+member_text (JsonNode *node)
+{
+  g_autofree char *json = json_to_string (node, FALSE);
+
+  return hr_json_safe_text (json, -1, 40);
+}
+
+/* The entry @i of @array when it is an object; NULL (skipped) when it is
+ * not one; an error when its "name" is there but not text. */
 static JsonObject *
-named_entry (JsonArray *array,
-             guint      i)
+named_entry (JsonArray   *array,
+             guint        i,
+             const char  *endpoint,
+             GError     **error)
 {
   JsonNode *node = json_array_get_element (array, i);
+  JsonNode *name;
   JsonObject *obj;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
   obj = json_node_get_object (node);
-  return hr_json_string (obj, "name") != NULL ? obj : NULL;
+  if (hr_json_string (obj, "name") != NULL)
+    return obj;
+  name = json_object_get_member (obj, "name");
+  if (name != NULL)
+    {
+      g_autofree char *text = member_text (name);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("%s lists a model whose \"name\" is %s, not a model name"), endpoint, text);
+    }
+  return NULL;
+}
+
+/* Reads @field of @obj (model @name) as a count of at most @max into
+ * @out: absent is 0; present but not a whole number from 0 to @max (null,
+ * text, negative, fractional, past @max) is an error naming the field and
+ * the value, never a silent 0. */
+static gboolean
+checked_u64 (JsonObject  *obj,
+             const char  *endpoint,
+             const char  *name,
+             const char  *field,
+             guint64      max,
+             guint64     *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, field);
+  g_autofree char *text = NULL;
+  g_autofree char *safe_name = NULL;
+
+  *out = 0;
+  if (node == NULL || hr_json_node_u64 (node, max, out))
+    return TRUE;
+  text = member_text (node);
+  safe_name = hr_json_safe_text (name, -1, HR_JSON_SAFE_SHORT);
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+               _("%s gives %s a \"%s\" of %s, which is impossible; nothing was read from it"),
+               endpoint, safe_name, field, text);
+  return FALSE;
 }
 
 /**
@@ -118,13 +173,18 @@ named_entry (JsonArray *array,
  * @root: (nullable): the answer of `GET /api/tags`
  * @error: return location for a #GError
  *
- * Entries that are not objects or have no string "name" are skipped; a
- * missing size is 0 bytes; digests are made bare (hr_ollama_digest_bare()).
+ * Entries that are not objects or have no "name" are skipped; a missing
+ * size is 0 bytes; digests are made bare (hr_ollama_digest_bare()). A
+ * number that cannot be (a size that is null, text, negative, fractional
+ * or over %HR_OLLAMA_MAX_MODEL_BYTES) or a "name" that is not text fails
+ * the whole answer with an error naming the field and the value: it is
+ * never read as 0.
  *
  * Returns: (transfer full) (element-type HrOllamaModel): the models in the
  *   answer's order (empty for `"models": null`), or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA ("not a JSON object", "\"models\" is not a
- *   list").
+ *   list"), or %HR_CORE_ERROR_LIMIT for an impossible value ("/api/tags
+ *   gives llama3.2 a \"size\" of -5, which is impossible; ...").
  */
 GPtrArray *
 hr_ollama_api_parse_tags (JsonNode  *root,
@@ -137,19 +197,26 @@ hr_ollama_api_parse_tags (JsonNode  *root,
     return NULL;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
-      JsonObject *obj = named_entry (array, i);
+      JsonObject *obj = named_entry (array, i, "/api/tags", error);
       JsonObject *details;
       HrOllamaModel *model;
+      guint64 size;
 
       if (obj == NULL)
-        continue;
+        {
+          if (error != NULL && *error != NULL)
+            return NULL;
+          continue;
+        }
+      if (!checked_u64 (obj, "/api/tags", hr_json_string (obj, "name"), "size",
+                        HR_OLLAMA_MAX_MODEL_BYTES, &size, error))
+        return NULL;
       details = hr_json_object (obj, "details");
       model = g_new0 (HrOllamaModel, 1);
       model->name = dup_member (obj, "name");
       model->model = dup_member (obj, "model");
       model->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
-      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &model->size))
-        model->size = 0;
+      model->size = size;
       model->modified_at = dup_member (obj, "modified_at");
       model->format = dup_member (details, "format");
       model->family = dup_member (details, "family");
@@ -166,11 +233,14 @@ hr_ollama_api_parse_tags (JsonNode  *root,
  * @error: return location for a #GError
  *
  * As hr_ollama_api_parse_tags(); sizes are bytes (0 when absent), a
- * context length over 2^32 - 1 counts as not reported (0), an expiry that
- * is not ISO 8601 as none.
+ * context length 0 when absent. A size over %HR_OLLAMA_MAX_MODEL_BYTES, a
+ * size_vram over the size, a context length over %HR_OLLAMA_MAX_CONTEXT
+ * or an expiry that is not ISO 8601 fails the answer with an error naming
+ * the field and the value.
  *
  * Returns: (transfer full) (element-type HrOllamaLoaded): the loaded
- *   models, or %NULL with %HR_CORE_ERROR_INVALID_DATA.
+ *   models, or %NULL with %HR_CORE_ERROR_INVALID_DATA (the shape) or
+ *   %HR_CORE_ERROR_LIMIT (an impossible value).
  */
 GPtrArray *
 hr_ollama_api_parse_ps (JsonNode  *root,
@@ -183,28 +253,51 @@ hr_ollama_api_parse_ps (JsonNode  *root,
     return NULL;
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
-      JsonObject *obj = named_entry (array, i);
+      JsonObject *obj = named_entry (array, i, "/api/ps", error);
       JsonObject *details;
       HrOllamaLoaded *l;
-      const char *expires;
-      guint64 ctx = 0;
+      JsonNode *expires;
+      const char *name;
+      guint64 size, size_vram, ctx;
+      g_autoptr(GDateTime) expires_at = NULL;
 
       if (obj == NULL)
-        continue;
+        {
+          if (error != NULL && *error != NULL)
+            return NULL;
+          continue;
+        }
+      name = hr_json_string (obj, "name");
+      if (!checked_u64 (obj, "/api/ps", name, "size", HR_OLLAMA_MAX_MODEL_BYTES, &size, error) ||
+          !checked_u64 (obj, "/api/ps", name, "size_vram", size, &size_vram, error) ||
+          !checked_u64 (obj, "/api/ps", name, "context_length", HR_OLLAMA_MAX_CONTEXT, &ctx, error))
+        return NULL;
+      expires = json_object_get_member (obj, "expires_at");
+      if (expires != NULL)
+        {
+          const char *iso = hr_json_string (obj, "expires_at");
+
+          expires_at = iso != NULL ? g_date_time_new_from_iso8601 (iso, NULL) : NULL;
+          if (expires_at == NULL)
+            {
+              g_autofree char *text = member_text (expires);
+              g_autofree char *safe_name = hr_json_safe_text (name, -1, HR_JSON_SAFE_SHORT);
+
+              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                           _("%s gives %s an \"expires_at\" of %s, which is not a date"),
+                           "/api/ps", safe_name, text);
+              return NULL;
+            }
+        }
       details = hr_json_object (obj, "details");
       l = g_new0 (HrOllamaLoaded, 1);
       l->name = dup_member (obj, "name");
       l->model = dup_member (obj, "model");
       l->digest = hr_ollama_digest_bare (hr_json_string (obj, "digest"));
-      if (!hr_json_u64 (obj, "size", G_MAXUINT64, &l->size))
-        l->size = 0;
-      if (!hr_json_u64 (obj, "size_vram", G_MAXUINT64, &l->size_vram))
-        l->size_vram = 0;
-      if (hr_json_u64 (obj, "context_length", G_MAXUINT64, &ctx) && ctx <= G_MAXUINT32)
-        l->context_length = (guint32) ctx;
-      expires = hr_json_string (obj, "expires_at");
-      if (expires != NULL)
-        l->expires_at = g_date_time_new_from_iso8601 (expires, NULL);
+      l->size = size;
+      l->size_vram = size_vram;
+      l->context_length = (guint32) ctx;
+      l->expires_at = g_steal_pointer (&expires_at);
       l->family = dup_member (details, "family");
       l->parameter_size = dup_member (details, "parameter_size");
       l->quantization_level = dup_member (details, "quantization_level");

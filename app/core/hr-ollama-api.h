@@ -15,6 +15,14 @@
 
 G_BEGIN_DECLS
 
+/** HR_OLLAMA_MAX_MODEL_BYTES: the largest model size believed, 2^50 bytes
+ * (1 PiB: a thousand times the largest model any board can hold); a size
+ * past it is an error, never a number to save. */
+#define HR_OLLAMA_MAX_MODEL_BYTES (G_GUINT64_CONSTANT (1) << 50)
+/** HR_OLLAMA_MAX_CONTEXT: the largest context length believed, 2^31 - 1
+ * tokens (models ship at most 10^7). */
+#define HR_OLLAMA_MAX_CONTEXT ((guint64) G_MAXINT32)
+
 /* A model on the board (/api/tags). */
 typedef struct {
   char    *name;               /* "llama3.2:latest" */

@@ -71,14 +71,113 @@ parse_port (const char *text,
  * does. `0.0.0.0` and `[::]` are listening addresses, not targets: they mean
  * this machine (`127.0.0.1`, `[::1]`).
  *
+ * Userinfo (`http://admin:secret@h:11434`, for a reverse proxy's basic
+ * auth) is dropped from the URL: hr_ollama_host_normalize_full() hands it
+ * out. Messages never show the password.
+ *
  * Returns: (transfer full): the base URL without a trailing slash, such as
  *   "http://10.0.0.5:11434" or "http://h:56789/path"; %NULL with
  *   %HR_CORE_ERROR_INVALID_ARGUMENT when the scheme is neither http nor https
  *   or the host contains characters no host name has.
  */
+static char *normalize (const char *text, char **user, char **password, GError **error);
+
 char *
 hr_ollama_host_normalize (const char  *text,
                           GError     **error)
+{
+  return hr_ollama_host_normalize_full (text, NULL, NULL, error);
+}
+
+/* Takes `user[:password]@` off the front of @hostport (the part before the
+ * first '/' that follows the last '@' of the authority); percent-escapes
+ * are decoded. Returns whether there was userinfo. */
+static gboolean
+take_userinfo (char  *hostport,
+               char **out_user,
+               char **out_password)
+{
+  char *slash = strchr (hostport, '/');
+  char *at = NULL;
+  char *colon;
+
+  for (char *p = hostport; *p != '\0' && (slash == NULL || p < slash); p++)
+    if (*p == '@')
+      at = p;
+  if (at == NULL)
+    return FALSE;
+  *at = '\0';
+  colon = strchr (hostport, ':');
+  if (colon != NULL)
+    *colon = '\0';
+  *out_user = g_uri_unescape_string (hostport, NULL);
+  *out_password = colon != NULL ? g_uri_unescape_string (colon + 1, NULL) : NULL;
+  if (*out_user == NULL)
+    *out_user = g_strdup (hostport);
+  if (colon != NULL && *out_password == NULL)
+    *out_password = g_strdup (colon + 1);
+  memmove (hostport, at + 1, strlen (at + 1) + 1);
+  return TRUE;
+}
+
+/* @text with a password in it shown as "***", for messages. */
+static char *
+text_without_password (const char *text)
+{
+  const char *start = strstr (text, "://");
+  const char *at, *colon;
+
+  start = start != NULL ? start + 3 : text;
+  at = strchr (start, '@');
+  if (at == NULL)
+    return g_strdup (text);
+  colon = memchr (start, ':', at - start);
+  if (colon == NULL)
+    return g_strdup (text);
+  return g_strdup_printf ("%.*s***%s", (int) (colon + 1 - text), text, at);
+}
+
+/**
+ * hr_ollama_host_normalize_full:
+ * @text: (nullable): as for hr_ollama_host_normalize()
+ * @out_user: (out) (optional) (transfer full) (nullable): the userinfo's
+ *   user, percent-decoded; %NULL when the text has no userinfo
+ * @out_password: (out) (optional) (transfer full) (nullable): its password,
+ *   or %NULL
+ * @error: return location for a #GError
+ *
+ * hr_ollama_host_normalize(), handing out the userinfo it drops from the
+ * URL (HTTP basic auth for a reverse proxy: the client sends it to that
+ * origin only). Error messages show a password as `***`.
+ *
+ * Returns: (transfer full): the base URL, without userinfo; %NULL with
+ *   %HR_CORE_ERROR_INVALID_ARGUMENT.
+ */
+char *
+hr_ollama_host_normalize_full (const char  *text,
+                               char       **out_user,
+                               char       **out_password,
+                               GError     **error)
+{
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  g_autofree char *url = NULL;
+
+  url = normalize (text, &user, &password, error);
+  if (url == NULL)
+    return NULL;
+  if (out_user != NULL)
+    *out_user = g_steal_pointer (&user);
+  if (out_password != NULL)
+    *out_password = g_steal_pointer (&password);
+  return g_steal_pointer (&url);
+}
+
+static char *
+normalize (const char  *text,
+           char       **user,
+           char       **password,
+           GError     **error)
 {
   g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
   g_autofree char *scheme = NULL;
@@ -109,12 +208,15 @@ hr_ollama_host_normalize (const char  *text,
         default_port = 443;
       else
         {
+          g_autofree char *shown = text_without_password (trimmed);
+
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                        _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),
-                       trimmed);
+                       shown);
           return NULL;
         }
     }
+  take_userinfo (hostport, user, password);
 
   slash = strchr (hostport, '/');
   if (slash != NULL)

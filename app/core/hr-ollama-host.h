@@ -23,6 +23,10 @@ G_BEGIN_DECLS
 
 char     *hr_ollama_host_normalize   (const char  *text,
                                       GError     **error);
+char     *hr_ollama_host_normalize_full (const char  *text,
+                                         char       **out_user,
+                                         char       **out_password,
+                                         GError     **error);
 
 /* A model name: [host/][namespace/]model[:tag]. */
 typedef struct {

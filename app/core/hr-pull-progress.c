@@ -133,14 +133,14 @@ hr_pull_progress_feed (HrPullProgress *progress,
   if (error_text != NULL)
     {
       g_free (progress->error);
-      progress->error = g_strdup (error_text);
+      progress->error = hr_json_safe_text (error_text, -1, HR_JSON_SAFE_LONG);
       return HR_PULL_LINE_ERROR;
     }
 
   if (status != NULL)
     {
       g_free (progress->status);
-      progress->status = g_strdup (status);
+      progress->status = hr_json_safe_text (status, -1, HR_JSON_SAFE_SHORT);
     }
 
   if (digest == NULL)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hr-http.h"
+#include "hr-json.h"
 #include "hr-ndjson-reader.h"
 #include "hr-net-error.h"
 
@@ -27,6 +28,7 @@ struct _HrHttp
   HrHttpWording  wording;
   char          *label;    /* the service as messages name it (Ollama's base URL) */
   char          *token;    /* NULL = none */
+  char          *basic;    /* "Basic ..." for the origin when no token; NULL = none */
   GUri          *origin;   /* where the token may go */
 };
 
@@ -88,6 +90,7 @@ hr_http_finalize (GObject *object)
 
   g_free (self->label);
   g_free (self->token);
+  g_free (self->basic);
   g_clear_pointer (&self->origin, g_uri_unref);
 
   G_OBJECT_CLASS (hr_http_parent_class)->finalize (object);
@@ -170,12 +173,47 @@ hr_http_set_token (HrHttp     *self,
 {
   g_return_if_fail (HR_IS_HTTP (self));
   g_clear_pointer (&self->token, g_free);
-  g_clear_pointer (&self->origin, g_uri_unref);
   if (token == NULL || token[0] == '\0')
     return;
   g_return_if_fail (origin != NULL);
   self->token = g_strdup (token);
+  g_clear_pointer (&self->origin, g_uri_unref);
   self->origin = g_uri_parse (origin, SOUP_HTTP_URI_FLAGS, NULL);
+}
+
+/**
+ * hr_http_set_basic_auth:
+ * @self: a layer
+ * @user: (nullable): the user; %NULL for none
+ * @password: (nullable): the password ("" when %NULL)
+ * @origin: (nullable): the URL whose scheme, host and port they belong
+ *   to; required with a user
+ *
+ * HTTP basic auth (RFC 7617) for a reverse proxy: `Authorization: Basic
+ * base64(user:password)` goes with every request to @origin when no bearer
+ * token is set, and never to another origin. The password is never logged
+ * or put in a message.
+ */
+void
+hr_http_set_basic_auth (HrHttp     *self,
+                        const char *user,
+                        const char *password,
+                        const char *origin)
+{
+  g_return_if_fail (HR_IS_HTTP (self));
+  g_clear_pointer (&self->basic, g_free);
+  if (user == NULL)
+    return;
+  g_return_if_fail (origin != NULL);
+  {
+    g_autofree char *pair = g_strconcat (user, ":", password != NULL ? password : "", NULL);
+    g_autofree char *encoded = g_base64_encode ((const guchar *) pair, strlen (pair));
+
+    self->basic = g_strconcat ("Basic ", encoded, NULL);
+    memset (pair, 0, strlen (pair));
+  }
+  if (self->origin == NULL)
+    self->origin = g_uri_parse (origin, SOUP_HTTP_URI_FLAGS, NULL);
 }
 
 /**
@@ -226,142 +264,6 @@ hr_http_response_free (HrHttpResponse *response)
   g_clear_object (&response->message);
   g_free (response->url);
   g_free (response);
-}
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-
-/**
- * hr_http_same_origin:
- * @a: (nullable): a URI
- * @b: (nullable): another
- *
- * Returns: %TRUE when both have the same scheme, host (case-insensitive)
- *   and port (RFC 6454's origin); %FALSE when either is %NULL.
- */
-gboolean
-hr_http_same_origin (GUri *a,
-                     GUri *b)
-{
-  if (a == NULL || b == NULL)
-    return FALSE;
-  return g_ascii_strcasecmp (g_uri_get_scheme (a), g_uri_get_scheme (b)) == 0 &&
-         g_uri_get_host (a) != NULL && g_uri_get_host (b) != NULL &&
-         g_ascii_strcasecmp (g_uri_get_host (a), g_uri_get_host (b)) == 0 &&
-         g_uri_get_port (a) == g_uri_get_port (b);
-}
-
-/**
- * hr_http_host_label:
- * @uri: (nullable): a URI
- *
- * Returns: (transfer full): the host as messages name it,
- *   "huggingface.co" or "127.0.0.1:4242"; "?" without a host.
- */
-char *
-hr_http_host_label (GUri *uri)
-{
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
-    return g_strdup ("?");
-  if (g_uri_get_port (uri) > 0)
-    return g_strdup_printf ("%s:%d", g_uri_get_host (uri), g_uri_get_port (uri));
-  return g_strdup (g_uri_get_host (uri));
-}
-
-/**
- * hr_http_body_excerpt:
- * @body: (nullable): a body
- *
- * Returns: (transfer full): its first 120 bytes as valid UTF-8, trimmed,
- *   control characters as spaces, in double quotes ("\"404 page not
- *   found\""); "an empty body" for none.
- */
-char *
-hr_http_body_excerpt (GBytes *body)
-{
-  g_autofree char *text = NULL;
-  const char *data;
-  gsize size = 0;
-
-  data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
-  if (size == 0)
-    return g_strdup (_("an empty body"));
-  text = g_utf8_make_valid (data, MIN (size, 120));
-  g_strstrip (text);
-  for (char *p = text; *p != '\0'; p++)
-    if ((guchar) *p < 0x20)
-      *p = ' ';
-  return g_strdup_printf ("\"%s\"", text);
-}
-
-/**
- * hr_http_retry_after:
- * @headers: a response's headers
- *
- * The wait a 429 asks for: `Retry-After` in seconds (RFC 9110 10.2.3; the
- * HTTP-date form is not used by the Hub), else the `t=` of a `RateLimit`
- * header (draft-ietf-httpapi-ratelimit-headers, as the Hub sends it).
- *
- * Returns: seconds to wait, at most 86400; 0 = not said.
- */
-guint
-hr_http_retry_after (SoupMessageHeaders *headers)
-{
-  const char *value = soup_message_headers_get_one (headers, "Retry-After");
-  guint64 seconds;
-
-  if (value != NULL && g_ascii_string_to_unsigned (value, 10, 0, 86400, &seconds, NULL))
-    return (guint) seconds;
-  value = soup_message_headers_get_one (headers, "RateLimit");
-  if (value != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (value, ";", -1);
-
-      for (guint i = 0; parts[i] != NULL; i++)
-        {
-          const char *p = g_strstrip (parts[i]);
-
-          if (g_str_has_prefix (p, "t=") &&
-              g_ascii_string_to_unsigned (p + 2, 10, 0, 86400, &seconds, NULL))
-            return (guint) seconds;
-        }
-    }
-  return 0;
-}
-
-/**
- * hr_http_link_next:
- * @link: (nullable): a response's `Link` header, all its values joined by ","
- * @base_url: the URL of the response, for a relative target
- *
- * RFC 8288 links, as the Hub pages its file tree: `<https://...>; rel="next"`.
- *
- * Returns: (transfer full) (nullable): the absolute URL of the next page,
- *   or %NULL for the last.
- */
-char *
-hr_http_link_next (const char *link,
-                   const char *base_url)
-{
-  g_auto(GStrv) parts = NULL;
-
-  if (link == NULL)
-    return NULL;
-  parts = g_strsplit (link, ",", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      const char *p = g_strstrip (parts[i]);
-      const char *lt = strchr (p, '<');
-      const char *gt = lt ? strchr (lt, '>') : NULL;
-
-      if (lt != NULL && gt != NULL && strstr (gt, "rel=\"next\"") != NULL)
-        {
-          g_autofree char *target = g_strndup (lt + 1, gt - lt - 1);
-
-          return g_uri_resolve_relative (base_url, target, SOUP_HTTP_URI_FLAGS, NULL);
-        }
-    }
-  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -496,6 +398,19 @@ error_for_transport (Call     *call,
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("the answer from %s ended before its last line - the connection dropped or the server stopped; try again"),
                         label);
+  /* Plain HTTP to a TLS port: the server resets the connection or answers
+   * with a TLS alert, which is no HTTP response. */
+  if (g_str_has_prefix (call->url, "http://") &&
+      (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
+       error->domain == SOUP_SESSION_ERROR))
+    {
+      g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
+                          _("%s closed the connection without an HTTP answer (%s) - if the server speaks TLS, try https:// instead of http://"),
+                          label, why);
+    }
   return error_for_ollama (label, transport_code (error), error);
 }
 
@@ -759,6 +674,23 @@ read_next (GTask *task)
 
 static void send_message (GTask *task);
 
+/* A request with a body (POST, DELETE) redirected to another origin: not
+ * followed (it would send the request, or a GET in its place, to a host
+ * the user never named); the message says where it pointed. */
+static GError *
+error_cross_origin (Call  *call,
+                    GUri  *to,
+                    guint  status)
+{
+  g_autofree char *label = call_label (call);
+  g_autofree char *target = to != NULL ? hr_http_host_label (to) : g_strdup (_("an address that is not a URL"));
+  g_autofree char *safe = hr_json_safe_text (target, -1, HR_JSON_SAFE_SHORT);
+
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                      _("%s answered the %s with a %u redirect to %s; Headroom does not send a %s on to another server - if the server moved, use its new address"),
+                      label, call->method, status, safe, call->method);
+}
+
 /* A 3xx with a Location: on to it, as RFC 9110 15.4 says. */
 static void
 follow_redirect (GTask *task)
@@ -777,6 +709,18 @@ follow_redirect (GTask *task)
       return_error (task, error_redirects (call));
       g_object_unref (task);
       return;
+    }
+  if (strcmp (call->method, "GET") != 0 && strcmp (call->method, "HEAD") != 0)
+    {
+      g_autoptr(GUri) from = g_uri_parse (call->url, SOUP_HTTP_URI_FLAGS, NULL);
+      g_autoptr(GUri) to = g_uri_parse (next, SOUP_HTTP_URI_FLAGS, NULL);
+
+      if (from == NULL || to == NULL || !hr_http_same_origin (from, to))
+        {
+          return_error (task, error_cross_origin (call, to, status));
+          g_object_unref (task);
+          return;
+        }
     }
   if (status == SOUP_STATUS_SEE_OTHER ||
       ((status == SOUP_STATUS_MOVED_PERMANENTLY || status == SOUP_STATUS_FOUND) &&
@@ -858,6 +802,8 @@ send_message (GTask *task)
 
       soup_message_headers_replace (headers, "Authorization", bearer);
     }
+  else if (self->token == NULL && self->basic != NULL && hr_http_same_origin (self->origin, uri))
+    soup_message_headers_replace (headers, "Authorization", self->basic);
   if (call->range_start >= 0)
     soup_message_headers_set_range (headers, call->range_start, call->range_end);
   if (call->accept != NULL)

@@ -118,6 +118,10 @@ void            hr_http_set_label     (HrHttp              *self,
 void            hr_http_set_token     (HrHttp              *self,
                                        const char          *token,
                                        const char          *origin);
+void            hr_http_set_basic_auth (HrHttp             *self,
+                                       const char          *user,
+                                       const char          *password,
+                                       const char          *origin);
 gboolean        hr_http_has_token     (HrHttp              *self);
 void            hr_http_abort         (HrHttp              *self);
 void            hr_http_send_async    (HrHttp              *self,

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "hr-json.h"
 #include "hr-ndjson-reader.h"
 #include "hr-net-error.h"
 
@@ -21,6 +22,8 @@ struct _HrNdjsonReader
   gsize         max_line_bytes;
   guint64       max_total_bytes;
   guint         inactivity_ms;
+  guint         first_line_ms;
+  gboolean      first_line_set;
 
   /* While a read is running. */
   GTask        *task;        /* borrowed: the running read's task */
@@ -32,6 +35,8 @@ struct _HrNdjsonReader
   HrNdjsonLineFunc line_func;
   gpointer      line_data;
   GByteArray   *buffer;
+  guint         last_hash;   /* of the last line that counted as progress */
+  gboolean      have_last;
   guint64       lines;
   guint64       bytes;
 };
@@ -107,12 +112,15 @@ hr_ndjson_reader_new (GInputStream *stream,
 /**
  * hr_ndjson_reader_set_inactivity_limit:
  * @self: a reader
- * @limit_ms: milliseconds without a byte after which reading stops with
+ * @limit_ms: milliseconds without progress after which reading stops with
  *   %HR_NET_ERROR_TIMEOUT; 0 for none
  *
- * The limit counts from the first byte on, never before it: a cold load of
- * a large model may take minutes before the first line (ollama-api.md,
- * "Known quirks"); the caller's cancellable covers that wait.
+ * Progress is a line that says something new: bytes that end no line (a
+ * server dripping one byte a second), blank lines and a line identical to
+ * the one before (a stalled pull repeating its progress) do not restart
+ * the limit. It counts from the start of the read; the wait for the first
+ * line has its own limit (hr_ndjson_reader_set_first_line_limit()), the
+ * same one unless set.
  */
 void
 hr_ndjson_reader_set_inactivity_limit (HrNdjsonReader *self,
@@ -120,6 +128,24 @@ hr_ndjson_reader_set_inactivity_limit (HrNdjsonReader *self,
 {
   g_return_if_fail (HR_IS_NDJSON_READER (self));
   self->inactivity_ms = limit_ms;
+}
+
+/**
+ * hr_ndjson_reader_set_first_line_limit:
+ * @self: a reader
+ * @limit_ms: milliseconds allowed before the first line, 0 for none
+ *
+ * A cold load of a large model may take minutes before generate's first
+ * line (ollama-api.md, "Known quirks"): that wait is given a longer limit
+ * than the silence allowed afterwards.
+ */
+void
+hr_ndjson_reader_set_first_line_limit (HrNdjsonReader *self,
+                                       guint           limit_ms)
+{
+  g_return_if_fail (HR_IS_NDJSON_READER (self));
+  self->first_line_ms = limit_ms;
+  self->first_line_set = TRUE;
 }
 
 /**
@@ -166,12 +192,21 @@ on_inactivity (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The limit now running: the first line's until one came, then progress's. */
+static guint
+current_limit (HrNdjsonReader *self)
+{
+  return self->have_last || !self->first_line_set ? self->inactivity_ms : self->first_line_ms;
+}
+
 static void
 arm_timer (HrNdjsonReader *self)
 {
+  guint limit = current_limit (self);
+
   g_clear_handle_id (&self->timer_id, g_source_remove);
-  if (self->inactivity_ms > 0)
-    self->timer_id = g_timeout_add (self->inactivity_ms, on_inactivity, self);
+  if (limit > 0)
+    self->timer_id = g_timeout_add (limit, on_inactivity, self);
 }
 
 /* Ends the read: stops the timer and the cancellable chain, then returns. */
@@ -229,6 +264,7 @@ static gboolean
 handle_line (HrNdjsonReader  *self,
              const char      *data,
              gsize            len,
+             gboolean         at_end,
              GError         **error)
 {
   g_autoptr(JsonParser) parser = NULL;
@@ -246,15 +282,35 @@ handle_line (HrNdjsonReader  *self,
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, (gssize) len, &local))
     {
-      g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                   _("%s sent a line that is not JSON (%s) - is this address an Ollama server?"),
-                   self->source_label, local->message);
+      g_autofree char *why = hr_json_safe_text (local->message, -1, HR_JSON_SAFE_SHORT);
+
+      if (at_end)
+        g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                     _("the connection to %s dropped in the middle of a line; try again"),
+                     self->source_label);
+      else
+        g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                     _("%s sent a line that is not JSON (%s) - is this address an Ollama server?"),
+                     self->source_label, why);
       return FALSE;
     }
   root = json_parser_get_root (parser);
   if (root == NULL)
     return TRUE;
 
+  /* Progress is a line that says something new: a repeat of the last one
+   * (a stalled pull's identical progress) does not restart the timer, nor
+   * do blank lines or bytes that end no line (a drip). */
+  {
+    g_autofree char *copy = g_strndup (data, len);
+    guint hash = g_str_hash (copy);
+    gboolean fresh = !self->have_last || hash != self->last_hash;
+
+    self->last_hash = hash;
+    self->have_last = TRUE;
+    if (fresh)
+      arm_timer (self);
+  }
   self->lines++;
   return self->line_func (root, self->line_data, error);
 }
@@ -282,13 +338,19 @@ on_read (GObject      *source,
     {
       if (self->timed_out)
         {
-          g_autofree char *limit = g_strdup_printf ("%.1f", self->inactivity_ms / 1000.0);
+          g_autofree char *limit = g_strdup_printf ("%.1f", current_limit (self) / 1000.0);
 
           g_clear_error (&error);
-          g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                       _("%s sent nothing for %s s - the board may be overloaded or the connection lost; try again"),
-                       self->source_label, limit);
+          if (self->have_last)
+            g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                         _("%s sent nothing new for %s s - the board may be overloaded or the connection lost; try again"),
+                         self->source_label, limit);
+          else
+            g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                         _("%s sent no line for %s s after it began to answer - the board may be overloaded or the connection lost; try again"),
+                         self->source_label, limit);
         }
+
       finish (self, g_steal_pointer (&error));
       return;
     }
@@ -298,7 +360,7 @@ on_read (GObject      *source,
     {
       /* End of stream: a last line without its newline still counts. */
       if (self->buffer->len > 0 &&
-          !handle_line (self, (const char *) self->buffer->data, self->buffer->len, &error))
+          !handle_line (self, (const char *) self->buffer->data, self->buffer->len, TRUE, &error))
         {
           finish (self, g_steal_pointer (&error));
           return;
@@ -308,7 +370,6 @@ on_read (GObject      *source,
       return;
     }
 
-  arm_timer (self);
   self->bytes += size;
   if (self->bytes > self->max_total_bytes)
     {
@@ -328,7 +389,7 @@ on_read (GObject      *source,
         continue;
       if (i - start > self->max_line_bytes)
         break;
-      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, &error))
+      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, FALSE, &error))
         {
           finish (self, g_steal_pointer (&error));
           return;
@@ -403,6 +464,7 @@ hr_ndjson_reader_read_async (HrNdjsonReader      *self,
   self->line_func = line_func;
   self->line_data = line_data;
   self->timed_out = FALSE;
+  self->have_last = FALSE;
   g_clear_object (&self->internal);
   self->internal = g_cancellable_new ();
   if (self->buffer == NULL)
@@ -414,6 +476,7 @@ hr_ndjson_reader_read_async (HrNdjsonReader      *self,
                                                     g_object_ref (self->internal), g_object_unref);
     }
 
+  arm_timer (self);
   read_next (self);
 }
 

@@ -34,6 +34,8 @@ HrNdjsonReader *hr_ndjson_reader_new          (GInputStream        *stream,
                                                const char          *source_label,
                                                gsize                max_line_bytes,
                                                guint64              max_total_bytes);
+void            hr_ndjson_reader_set_first_line_limit (HrNdjsonReader *self,
+                                                       guint           limit_ms);
 void            hr_ndjson_reader_set_inactivity_limit (HrNdjsonReader *self,
                                                        guint           limit_ms);
 void            hr_ndjson_reader_read_async   (HrNdjsonReader      *self,

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-error.h"
 #include "hr-net-error.h"
 #include "hr-ollama-client-private.h"
 
@@ -22,7 +23,15 @@ return_unexpected (HrOllamaCall *call,
                    GTask        *task,
                    GError       *error)
 {
-  hr_ollama_call_return_error (task, hr_ollama_call_error_unexpected (call, error->message));
+  /* An impossible number (issue 15) is the server's fault, not a sign that
+   * something other than Ollama answered: said as it is. */
+  if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT))
+    hr_ollama_call_return_error (task, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                                                    _("%s answered with a number that cannot be: %s"),
+                                                    hr_ollama_client_get_base_url (call->client),
+                                                    error->message));
+  else
+    hr_ollama_call_return_error (task, hr_ollama_call_error_unexpected (call, error->message));
   g_error_free (error);
 }
 

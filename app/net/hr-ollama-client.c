@@ -13,6 +13,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "hr-http.h"
+#include "hr-json.h"
 #include "hr-net-error.h"
 #include "hr-ollama-client-private.h"
 #include "hr-ollama-host.h"
@@ -26,6 +28,7 @@ struct _HrOllamaClient
   guint        deadline_ms;
   guint        connect_ms;
   guint        inactivity_ms;
+  guint        load_ms;
   gsize        max_line_bytes;
   guint64      max_response_bytes;
 };
@@ -103,6 +106,7 @@ hr_ollama_client_init (HrOllamaClient *self)
   self->deadline_ms = HR_OLLAMA_DEADLINE_MS;
   self->connect_ms = HR_OLLAMA_CONNECT_TIMEOUT_MS;
   self->inactivity_ms = HR_OLLAMA_INACTIVITY_MS;
+  self->load_ms = HR_OLLAMA_LOAD_WAIT_MS;
   self->max_line_bytes = HR_OLLAMA_MAX_LINE_BYTES;
   self->max_response_bytes = HR_OLLAMA_MAX_RESPONSE_BYTES;
 }
@@ -136,9 +140,12 @@ hr_ollama_default_host (const char *setting)
  * @error: return location for a #GError
  *
  * Creates a client for one board with one #SoupSession. The host is
- * normalised by hr_ollama_host_normalize(). Defaults: deadline 30 s for a
- * plain call, 10 s to connect and send, 300 s of silence in a running
- * stream, 4 MiB per line, 64 MiB per answer.
+ * normalised by hr_ollama_host_normalize(); its userinfo
+ * (`http://admin:secret@h:11434`) becomes HTTP basic auth to that origin
+ * only, and the base URL (in every message) leaves it out. Defaults:
+ * deadline 30 s for a plain call, 10 s to connect and send, 60 s without
+ * progress in a stream, 600 s for a model's load, 4 MiB per line, 64 MiB
+ * per answer.
  *
  * Returns: (transfer full): the client, or %NULL with
  *   %HR_CORE_ERROR_INVALID_ARGUMENT when @host is not an address.
@@ -148,7 +155,9 @@ hr_ollama_client_new (const char  *host,
                       GError     **error)
 {
   g_autofree char *chosen = host != NULL ? g_strdup (host) : hr_ollama_default_host (NULL);
-  g_autofree char *url = hr_ollama_host_normalize (chosen, error);
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  g_autofree char *url = hr_ollama_host_normalize_full (chosen, &user, &password, error);
   HrOllamaClient *self;
 
   if (url == NULL)
@@ -156,6 +165,10 @@ hr_ollama_client_new (const char  *host,
   self = g_object_new (HR_TYPE_OLLAMA_CLIENT, NULL);
   self->base_url = g_steal_pointer (&url);
   hr_http_set_label (self->http, self->base_url);
+  /* A proxy's basic auth, from the URL's userinfo: to this origin only. */
+  hr_http_set_basic_auth (self->http, user, password, self->base_url);
+  if (password != NULL)
+    memset (password, 0, strlen (password));
   return self;
 }
 
@@ -197,12 +210,16 @@ hr_ollama_client_set_token (HrOllamaClient *self,
  * @deadline_ms: the whole of a plain call (version, tags, ps, show,
  *   unload, delete), in ms; 0 for none
  * @connect_ms: time to connect and send the request, in ms; 0 for none
- * @inactivity_ms: silence allowed in a stream once its first byte has
- *   arrived, in ms; 0 for none
+ * @inactivity_ms: the longest a stream may go without progress (a line
+ *   that says something new: repeated identical lines, blank lines and
+ *   bytes that end no line do not count), and a pull's wait for its answer
+ *   and its first line, in ms; 0 for none
  *
- * Streams (generate, chat, pull) and load have no deadline: the first byte
- * of a cold load may take minutes. They are bounded by @connect_ms, then by
- * @inactivity_ms, and by the caller's cancellable.
+ * Streams have no overall deadline. A pull is bounded by @connect_ms, then
+ * @inactivity_ms to its first line and between lines of progress;
+ * generate and chat wait up to the load wait
+ * (hr_ollama_client_set_load_wait()) for their first line, then
+ * @inactivity_ms; every call by the caller's cancellable.
  */
 void
 hr_ollama_client_set_timeouts (HrOllamaClient *self,
@@ -214,6 +231,35 @@ hr_ollama_client_set_timeouts (HrOllamaClient *self,
   self->deadline_ms = deadline_ms;
   self->connect_ms = connect_ms;
   self->inactivity_ms = inactivity_ms;
+}
+
+/**
+ * hr_ollama_client_set_load_wait:
+ * @self: a client
+ * @load_ms: how long generate and chat (and load, which has no deadline)
+ *   wait for the answer and its first line, in ms; 0 for no limit.
+ *   %HR_OLLAMA_LOAD_WAIT_MS (10 minutes) by default: a cold load of a large
+ *   model can take minutes before the first token.
+ */
+void
+hr_ollama_client_set_load_wait (HrOllamaClient *self,
+                                guint           load_ms)
+{
+  g_return_if_fail (HR_IS_OLLAMA_CLIENT (self));
+  self->load_ms = load_ms;
+}
+
+/**
+ * hr_ollama_client_get_load_wait:
+ * @self: a client
+ *
+ * Returns: the wait set by hr_ollama_client_set_load_wait(), in ms.
+ */
+guint
+hr_ollama_client_get_load_wait (HrOllamaClient *self)
+{
+  g_return_val_if_fail (HR_IS_OLLAMA_CLIENT (self), 0);
+  return self->load_ms;
 }
 
 /**
@@ -255,7 +301,7 @@ error_for_status (HrOllamaCall   *call,
   const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
   g_autofree char *ollama = hr_ollama_api_error_text (data, size);
   g_autofree char *excerpt = NULL;
-  const char *reason = resp->reason;
+  g_autofree char *reason = hr_json_safe_text (resp->reason, -1, HR_JSON_SAFE_SHORT);
   guint status = resp->status;
 
   switch (status)
@@ -271,6 +317,10 @@ error_for_status (HrOllamaCall   *call,
                           self->base_url, status, reason);
 
     case SOUP_STATUS_NOT_FOUND:
+      if (ollama != NULL && call->model != NULL && g_strcmp0 (call->path, "/api/delete") == 0)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                            _("%s - %s is not on the board at %s, so there is nothing to delete"),
+                            ollama, call->model, self->base_url);
       if (ollama != NULL && call->model != NULL)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                             _("%s - %s is not on the board at %s; pull it first"),
@@ -285,9 +335,20 @@ error_for_status (HrOllamaCall   *call,
 
     case SOUP_STATUS_SERVICE_UNAVAILABLE:
     case 429: /* Too Many Requests */
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
-                          _("Ollama at %s is busy (%s) - try again in a moment"),
-                          self->base_url, ollama != NULL ? ollama : reason);
+      {
+        guint wait = hr_http_retry_after (resp->headers);
+
+        if (wait > 0)
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "Ollama at %s is busy (%s) - it asks to try again in %u second",
+                                           "Ollama at %s is busy (%s) - it asks to try again in %u seconds",
+                                           wait),
+                              self->base_url, ollama != NULL ? ollama : reason, wait);
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                            _("Ollama at %s is busy (%s) - try again in a moment"),
+                            self->base_url, ollama != NULL ? ollama : reason);
+      }
 
     case SOUP_STATUS_BAD_REQUEST:
       if (ollama != NULL)
@@ -423,6 +484,7 @@ answer_done (GTask *task)
 }
 
 static void on_stream_done (GObject *source, GAsyncResult *result, gpointer user_data);
+static guint call_wait_ms (HrOllamaCall *call);
 static gboolean on_reply_line (JsonNode *node, gpointer user_data, GError **error);
 static gboolean on_pull_line (JsonNode *node, gpointer user_data, GError **error);
 static gboolean on_pull_tick (gpointer user_data);
@@ -439,6 +501,21 @@ on_sent (GObject      *source,
   call->response = hr_http_send_finish (HR_HTTP (source), result, &error);
   if (call->response == NULL)
     {
+      guint wait_ms = call_wait_ms (call);
+      gint64 waited_ms = (g_get_monotonic_time () - call->started_us) / 1000;
+
+      /* Generate, chat or load ran out of the load wait (not the connect
+       * limit): say what was waited for. */
+      if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT) && !call->has_deadline &&
+          call->stream != HR_OLLAMA_STREAM_PULL && wait_ms > 0 && waited_ms >= wait_ms)
+        {
+          g_autofree char *limit = g_strdup_printf ("%u", (wait_ms + 999) / 1000);
+
+          g_clear_error (&error);
+          error = g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                               _("%s did not begin to answer within %s s - %s may still be loading (a large model can take minutes): allow a longer wait, or check `ollama ps`"),
+                               call->client->base_url, limit, call->model != NULL ? call->model : _("the model"));
+        }
       hr_ollama_call_return_error (task, error);
       return;
     }
@@ -452,12 +529,28 @@ on_sent (GObject      *source,
                                        call->client->max_line_bytes,
                                        call->client->max_response_bytes);
   hr_ndjson_reader_set_inactivity_limit (call->reader, call->client->inactivity_ms);
+  hr_ndjson_reader_set_first_line_limit (call->reader,
+                                         call->stream == HR_OLLAMA_STREAM_PULL
+                                         ? call->client->inactivity_ms : call->client->load_ms);
   if (call->stream == HR_OLLAMA_STREAM_PULL)
     call->tick_id = g_timeout_add_seconds (1, on_pull_tick, call);
   hr_ndjson_reader_read_async (call->reader,
                                call->stream == HR_OLLAMA_STREAM_PULL ? on_pull_line : on_reply_line,
                                call, call->response->cancellable, on_stream_done,
                                g_steal_pointer (&task));
+}
+
+/* The HTTP deadline of @call: a plain call's whole; for a stream or a load
+ * (no deadline of its own) the wait for the answer to begin: the load wait
+ * for generate, chat and load, the inactivity limit for a pull. */
+static guint
+call_wait_ms (HrOllamaCall *call)
+{
+  if (call->has_deadline)
+    return call->client->deadline_ms;
+  if (call->stream == HR_OLLAMA_STREAM_PULL)
+    return call->client->inactivity_ms;
+  return call->client->load_ms;
 }
 
 /**
@@ -487,7 +580,7 @@ hr_ollama_call_start (GTask      *task,
     .range_start = -1,
     .range_end = -1,
     .cap = self->max_response_bytes,
-    .deadline_ms = call->has_deadline ? self->deadline_ms : 0,
+    .deadline_ms = call_wait_ms (call),
     .connect_ms = self->connect_ms,
     .stream = call->stream != HR_OLLAMA_STREAM_NONE,
   };
@@ -524,8 +617,10 @@ on_reply_line (JsonNode  *node,
     }
   if (line.error != NULL)
     {
+      g_autofree char *safe = hr_json_safe_text (line.error, -1, HR_JSON_SAFE_LONG);
+
       g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM,
-                   _("Ollama stopped with an error: %s"), line.error);
+                   _("Ollama stopped with an error: %s"), safe);
       return FALSE;
     }
 

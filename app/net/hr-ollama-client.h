@@ -24,8 +24,13 @@ G_BEGIN_DECLS
 #define HR_OLLAMA_DEADLINE_MS          30000
 /** HR_OLLAMA_CONNECT_TIMEOUT_MS: default time allowed to connect and send a request. */
 #define HR_OLLAMA_CONNECT_TIMEOUT_MS   10000
-/** HR_OLLAMA_INACTIVITY_MS: default silence allowed in a stream once it has started. */
-#define HR_OLLAMA_INACTIVITY_MS        300000
+/** HR_OLLAMA_INACTIVITY_MS: default time a stream may go without progress
+ * (a line that says something new) once it has started, and a pull's wait
+ * for its answer to begin. */
+#define HR_OLLAMA_INACTIVITY_MS        60000
+/** HR_OLLAMA_LOAD_WAIT_MS: default wait for generate's or chat's first
+ * line: a cold load of a large model can take minutes (ollama-api.md). */
+#define HR_OLLAMA_LOAD_WAIT_MS         600000
 /** HR_OLLAMA_MAX_LINE_BYTES: default cap on one stream line (a generate
  * stream's last line may carry a `context` array of token ids). */
 #define HR_OLLAMA_MAX_LINE_BYTES       (4 * 1024 * 1024)
@@ -70,6 +75,9 @@ void            hr_ollama_client_set_timeouts  (HrOllamaClient  *self,
                                                 guint            deadline_ms,
                                                 guint            connect_ms,
                                                 guint            inactivity_ms);
+void            hr_ollama_client_set_load_wait (HrOllamaClient *self,
+                                                guint           load_ms);
+guint           hr_ollama_client_get_load_wait (HrOllamaClient *self);
 void            hr_ollama_client_set_caps      (HrOllamaClient  *self,
                                                 gsize            max_line_bytes,
                                                 guint64          max_response_bytes);
