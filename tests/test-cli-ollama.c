@@ -61,6 +61,9 @@ run_cli_full (guint        interrupt_ms,
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  /* The Ollama library the pull check looks a model up in: a loopback
+   * port where nothing listens, so no test reaches the real registry. */
+  g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", "http://127.0.0.1:9", TRUE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
   g_assert_no_error (error);
   if (interrupt_ms > 0)
@@ -240,7 +243,9 @@ test_pull (void)
   /* A model the catalog does not know: refused as not on the menu, or
    * checked against the size the user gives. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", NULL), ==, 1);
-  g_assert_cmpstr (out, ==, "  refused: \"mystery:70b\" is not on the menu: it is not in the catalog (give its download size with --size GB to check it anyway)\n");
+  g_assert_cmpstr (out, ==, "  refused: \"mystery:70b\" is not in the catalog and could not be sized from the Ollama library: "
+                            "Could not reach the Ollama registry at http://127.0.0.1:9 for the manifest of mystery:70b: "
+                            "check the network or HEADROOM_OLLAMA_REGISTRY (give its download size with --size GB to check it anyway)\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", "--size", "40", NULL), ==, 1);

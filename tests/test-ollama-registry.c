@@ -414,11 +414,12 @@ test_endpoint (void)
 /* headroom-cli library                                                 */
 
 static int
-run_cli (Fixture     *f,
-         char       **out,
-         char       **err,
-         const char  *first,
-         ...)
+run_cli_command (Fixture     *f,
+                 char       **out,
+                 char       **err,
+                 const char  *command,
+                 const char  *first,
+                 va_list      ap)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -426,14 +427,11 @@ run_cli (Fixture     *f,
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   GAsyncResult *result = NULL;
-  va_list ap;
 
   g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
-  g_ptr_array_add (args, (char *) "library");
-  va_start (ap, first);
+  g_ptr_array_add (args, (char *) command);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) a);
-  va_end (ap);
   g_ptr_array_add (args, NULL);
   g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", f->fake->registry_url, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", f->cache, TRUE);
@@ -448,6 +446,62 @@ run_cli (Fixture     *f,
   g_assert_no_error (error);
   g_object_unref (result);
   return g_subprocess_get_exit_status (process);
+}
+
+/* headroom-cli library ARGS... */
+static int
+run_cli (Fixture     *f,
+         char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  va_list ap;
+  int status;
+
+  va_start (ap, first);
+  status = run_cli_command (f, out, err, "library", first, ap);
+  va_end (ap);
+  return status;
+}
+
+/* headroom-cli ollama ARGS... */
+static int
+run_ollama_cli (Fixture     *f,
+                char       **out,
+                char       **err,
+                const char  *first,
+                ...)
+{
+  va_list ap;
+  int status;
+
+  va_start (ap, first);
+  status = run_cli_command (f, out, err, "ollama", first, ap);
+  va_end (ap);
+  return status;
+}
+
+/* `headroom-cli ollama pull` of a model the catalog lacks: sized from the
+ * library with exact figures, refused on the seed board with every reason,
+ * and nothing sent to the board (nothing listens at its address). */
+static void
+test_pull_check (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  add_model (f, "/v2/library/bigmodel/manifests/latest", "phi3",
+             LAYER ("model", PHI4_MODEL, "9053114464") ","
+             LAYER ("template", PHI4_TEMPLATE, "275"));
+  g_assert_cmpint (run_ollama_cli (f, &out, &err, "--host", "http://127.0.0.1:9", "pull", "bigmodel", NULL), ==, 1);
+  g_test_message ("%s%s", out, err);
+  /* phi4's header (9,053,114,464 bytes) against the Jetson's 5.1 GB budget,
+   * at the seed's rate model. */
+  g_assert_cmpstr (out, ==, "  refused: bigmodel:latest is over by 3.79 GB\n"
+                            "  refused: bigmodel:latest decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+  g_assert_true (g_str_has_prefix (err, "headroom-cli: note: the model is not in the catalog; it was sized from its manifest and GGUF header in the Ollama library\n"));
+  g_assert_nonnull (strstr (err, "the pull check refused it; run with --force to pull it anyway"));
 }
 
 static void
@@ -514,6 +568,7 @@ main (int   argc,
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);
+  ADD ("/registry/pull-check", test_pull_check);
 #undef ADD
   g_test_add_func ("/registry/endpoint", test_endpoint);
   return g_test_run ();

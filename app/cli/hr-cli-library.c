@@ -35,20 +35,39 @@ on_lookup (GObject      *source,
   g_main_loop_quit (lib->loop);
 }
 
+/* Looks @name up in the library into @lib (lib->model or lib->error). */
+static void
+look_up (Library    *lib,
+         const char *name)
+{
+  g_autoptr(HrOllamaRegistry) registry = hr_ollama_registry_new (NULL, NULL);
+
+  lib->loop = g_main_loop_new (NULL, FALSE);
+  hr_ollama_registry_lookup_async (registry, name, NULL, on_lookup, lib);
+  g_main_loop_run (lib->loop);
+  g_clear_pointer (&lib->loop, g_main_loop_unref);
+}
+
+/* The spec of a looked-up model, with the provenance the catalog records:
+ * ollama:MODEL:TAG@DIGEST. */
+static HrModelSpec *
+library_spec (const HrOllamaLibraryModel  *model,
+              GError                     **error)
+{
+  g_autofree char *origin = g_strdup_printf ("ollama:%s@%s", model->name, model->manifest_digest);
+
+  return hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
+}
+
 static HrModelSpec *
 resolve (const char *name,
          gpointer    data,
          int        *out_status)
 {
   Library *lib = data;
-  g_autoptr(HrOllamaRegistry) registry = hr_ollama_registry_new (NULL, NULL);
-  g_autofree char *origin = NULL;
   HrModelSpec *spec;
 
-  lib->loop = g_main_loop_new (NULL, FALSE);
-  hr_ollama_registry_lookup_async (registry, name, NULL, on_lookup, lib);
-  g_main_loop_run (lib->loop);
-  g_clear_pointer (&lib->loop, g_main_loop_unref);
+  look_up (lib, name);
   if (lib->model == NULL && g_error_matches (lib->error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT))
     {
       *out_status = hr_cli_usage_error ("%s", lib->error->message);
@@ -59,11 +78,42 @@ resolve (const char *name,
       *out_status = hr_cli_fail (g_steal_pointer (&lib->error));
       return NULL;
     }
-  /* The provenance the catalog will record: ollama:MODEL:TAG@DIGEST. */
-  origin = g_strdup_printf ("ollama:%s@%s", lib->model->name, lib->model->manifest_digest);
-  spec = hr_gguf_file_to_model_spec (lib->model->gguf, lib->model->name, origin, &lib->error);
+  spec = library_spec (lib->model, &lib->error);
   if (spec == NULL)
     *out_status = hr_cli_fail (g_steal_pointer (&lib->error));
+  return spec;
+}
+
+/**
+ * hr_cli_library_spec:
+ * @name: a model as Ollama names it ("qwen2.5-coder:14b", "user/model:tag")
+ * @error: return location for a #GError
+ *
+ * Looks @name up in the Ollama library (HrOllamaRegistry: its manifest,
+ * config blob and GGUF header, at $HEADROOM_OLLAMA_REGISTRY or
+ * registry.ollama.ai; no credential is sent) and sizes it from the header,
+ * as `headroom-cli library` does; for the pull check of a model the catalog
+ * lacks.
+ *
+ * Returns: (transfer full): the model with exact bytes, its origin
+ *   "ollama:MODEL:TAG@sha256:..."; or %NULL with the registry's error
+ *   (%HR_CORE_ERROR_NOT_FOUND: "qwen9:70b is not in the Ollama library").
+ */
+HrModelSpec *
+hr_cli_library_spec (const char  *name,
+                     GError     **error)
+{
+  Library lib = { NULL };
+  HrModelSpec *spec;
+
+  look_up (&lib, name);
+  if (lib.model == NULL)
+    {
+      g_propagate_error (error, lib.error);
+      return NULL;
+    }
+  spec = library_spec (lib.model, error);
+  hr_ollama_library_model_free (lib.model);
   return spec;
 }
 

@@ -452,6 +452,7 @@ pull_reasons (const char     *model,
 {
   g_auto(HrCliContext) ctx = { 0 };
   const HrModelSpec *spec;
+  g_autoptr(HrModelSpec) library = NULL;
   GPtrArray *reasons;
   HrEvaluation e;
   HrEvaluationInputs s;
@@ -462,11 +463,22 @@ pull_reasons (const char     *model,
   spec = hr_catalog_find (ctx.catalog, model);
   if (spec == NULL && o->size_text == NULL)
     {
-      reasons = g_ptr_array_new_with_free_func (g_free);
-      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog (give its download size with --size GB to check it anyway)"), model));
-      return reasons;
+      /* A model the catalog lacks is looked up in the Ollama library and
+       * checked with its exact figures; --size stays for offline use. */
+      g_autoptr(GError) lookup_error = NULL;
+
+      library = hr_cli_library_spec (model, &lookup_error);
+      if (library == NULL)
+        {
+          reasons = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not in the catalog and could not be sized from the Ollama library: %s (give its download size with --size GB to check it anyway)"),
+                                                     model, lookup_error->message));
+          return reasons;
+        }
+      fprintf (stderr, "headroom-cli: %s\n", _("note: the model is not in the catalog; it was sized from its manifest and GGUF header in the Ollama library"));
+      spec = library;
     }
-  hr_evaluation_inputs_init (&s, ctx.board, &ctx.fit);
+  hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
   if (spec == NULL)
     {
       /* A model the catalog does not know: the size the user gives stands

@@ -106,6 +106,9 @@ int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
 int hr_cli_cmd_library   (int argc, char **argv);
 
+HrModelSpec *hr_cli_library_spec (const char  *name,
+                                  GError     **error);
+
 /**
  * HrCliPredictSource:
  * @usage: the usage line printed when MODEL is missing
