@@ -755,6 +755,21 @@ test_window_pages (void)
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "preferences"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "shortcuts"));
 
+  /* The shortcuts window is built when it is first asked for, on Ctrl+?. */
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (f.app),
+                                                                  "win.show-help-overlay");
+
+    g_assert_cmpuint (g_strv_length (accels), ==, 1);
+    g_assert_cmpstr (accels[0], ==, "<Control>question");
+    g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
+    g_action_group_activate_action (G_ACTION_GROUP (f.app), "shortcuts", NULL);
+    g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)))));
+    gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window))));
+  }
+
   /* The units preference reaches the table and the chart. */
   {
     g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
