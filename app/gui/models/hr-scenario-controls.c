@@ -368,20 +368,6 @@ hr_scenario_controls_get_context_scale (HrScenarioControls *self)
   return GTK_RANGE (self->context_scale);
 }
 
-/** hr_scenario_controls_get_kv_row: @self: the controls. Returns: (transfer none): the KV cache type row (0 f16, 1 q8_0, 2 q4_0) */
-AdwComboRow *
-hr_scenario_controls_get_kv_row (HrScenarioControls *self)
-{
-  return self->kv_row;
-}
-
-/** hr_scenario_controls_get_slots_spin: @self: the controls. Returns: (transfer none): the parallel slots spin button */
-GtkSpinButton *
-hr_scenario_controls_get_slots_spin (HrScenarioControls *self)
-{
-  return self->slots_spin;
-}
-
 /** hr_scenario_controls_get_runtime_row: @self: the controls. Returns: (transfer none): the Runtime control */
 AdwComboRow *
 hr_scenario_controls_get_runtime_row (HrScenarioControls *self)
