@@ -3,12 +3,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What every window test needs: running the main loop until something is
- * true, settings back to their defaults, and removing a test's own folders.
+ * true, settings back to their defaults, removing a test's own folders,
+ * and finding a control by the title of its row.
  * Header-only, for the tests in tests/ that include it.
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 /* Iterates the default main context until @done returns TRUE or
  * @timeout_ms passes; with @done NULL, just spins for @timeout_ms. */
@@ -76,4 +77,45 @@ remove_tree (const char *path)
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+/* The first widget of @type at or under @root, depth first. */
+static G_GNUC_UNUSED GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The row under @root titled @title, as the .ui file writes it (with its
+ * mnemonic underline), or NULL: how a test reaches a control as a person
+ * does, by its label, without a getter on the page. */
+static G_GNUC_UNUSED AdwPreferencesRow *
+find_titled_row (GtkWidget  *root,
+                 const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (root) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
+    return ADW_PREFERENCES_ROW (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwPreferencesRow *found = find_titled_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }

@@ -39,6 +39,16 @@ typedef struct {
   HrHubPage    *page;
 } Fixture;
 
+/* The controls, found as a person finds them: by their rows' titles. */
+static AdwComboRow *
+board_row (HrModelsPage *page)
+{
+  AdwPreferencesRow *row = find_titled_row (GTK_WIDGET (page), "_Board");
+
+  g_assert_true (ADW_IS_COMBO_ROW (row));
+  return ADW_COMBO_ROW (row);
+}
+
 static void
 fixture_open (Fixture *f)
 {
@@ -179,8 +189,8 @@ test_qwen_cards (void)
                    "Weights 1.77 GB + KV cache 1.21 GB = 2.98 GB: fits with 2.12 GB to spare.");
   /* The sliders are the shared scenario's: the Models page's moved with
    * them, and moving the Models page's moves these and the figures. */
-  g_assert_cmpstr (hr_scenario_get_precision (hr_models_page_get_scenario_object (f.models)), ==, "q4_K_M");
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario_object (f.models)), ==, 32768);
+  g_assert_cmpstr (hr_scenario_get_precision (hr_models_page_get_scenario (f.models)), ==, "q4_K_M");
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.models)), ==, 32768);
   g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_precision_scale (f.models)), ==, 2);
   g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.models)), ==, 15);
   gtk_range_set_value (hr_models_page_get_context_scale (f.models), 12);
@@ -199,10 +209,10 @@ test_qwen_cards (void)
   /* The Models page's board is the chart's: Q4_K_M at 131,072 tokens is
    * over on the Jetson, and fits on the DGX Spark. */
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
-  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_models_page_get_boards (f.models), 1))->id, ==, "dgx-spark");
-  adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 1);
+  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_session_get_boards (hr_models_page_get_session (f.models)), 1))->id, ==, "dgx-spark");
+  adw_combo_row_set_selected (board_row (f.models), 1);
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": fits with "));
-  adw_combo_row_set_selected (hr_models_page_get_board_row (f.models), 0);
+  adw_combo_row_set_selected (board_row (f.models), 0);
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
 
   recent = g_settings_get_strv (settings, "recent-hf-lookups");

@@ -36,6 +36,23 @@ typedef struct {
   HrModelsPage *page;
 } Fixture;
 
+/* What the rows were last evaluated under. */
+static const HrEvaluationInputs *
+page_inputs (HrModelsPage *page)
+{
+  return hr_scenario_peek_evaluation_inputs (hr_models_page_get_scenario (page));
+}
+
+/* The controls, found as a person finds them: by their rows' titles. */
+static AdwComboRow *
+board_row (HrModelsPage *page)
+{
+  AdwPreferencesRow *row = find_titled_row (GTK_WIDGET (page), "_Board");
+
+  g_assert_true (ADW_IS_COMBO_ROW (row));
+  return ADW_COMBO_ROW (row);
+}
+
 static void
 open_window (Fixture *f)
 {
@@ -72,13 +89,13 @@ static void
 select_board (Fixture    *f,
               const char *id)
 {
-  GPtrArray *boards = hr_models_page_get_boards (f->page);
+  GPtrArray *boards = hr_session_get_boards (hr_models_page_get_session (f->page));
 
   for (guint i = 0; i < boards->len; i++)
     if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, i))->id, id) == 0)
       {
-        adw_combo_row_set_selected (hr_models_page_get_board_row (f->page), i);
-        g_assert_cmpstr (hr_models_page_get_scenario (f->page)->board->id, ==, id);
+        adw_combo_row_set_selected (board_row (f->page), i);
+        g_assert_cmpstr (page_inputs (f->page)->board->id, ==, id);
         settle ();
         return;
       }
@@ -177,7 +194,7 @@ test_runtime_phi4_on_dgx_spark (void)
   g_assert_null (hr_models_page_get_calibration_text (f.page));
 
   select_board (&f, "dgx-spark");
-  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 4096);
+  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 4096);
   adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 1);
   settle ();
   runtime = g_settings_get_string (settings, "runtime");
@@ -339,7 +356,7 @@ test_runtime_boards_view (void)
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
   g_assert_true (iterate_until (widget_is_drawn, view, 2000));
 
-  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_models_page_get_boards (f.page)->len);
+  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_session_get_boards (hr_models_page_get_session (f.page))->len);
   for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
     {
       const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");

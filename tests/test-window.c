@@ -43,6 +43,32 @@ typedef struct {
   HrModelsPage  *page;
 } Fixture;
 
+/* What the rows were last evaluated under. */
+static const HrEvaluationInputs *
+page_inputs (HrModelsPage *page)
+{
+  return hr_scenario_peek_evaluation_inputs (hr_models_page_get_scenario (page));
+}
+
+
+static AdwComboRow *
+kv_row (HrModelsPage *page)
+{
+  AdwPreferencesRow *row = find_titled_row (GTK_WIDGET (page), "_KV cache type");
+
+  g_assert_true (ADW_IS_COMBO_ROW (row));
+  return ADW_COMBO_ROW (row);
+}
+
+static GtkSpinButton *
+slots_spin (HrModelsPage *page)
+{
+  AdwPreferencesRow *row = find_titled_row (GTK_WIDGET (page), "Parallel _slots");
+
+  g_assert_nonnull (row);
+  return GTK_SPIN_BUTTON (find_descendant (GTK_WIDGET (row), GTK_TYPE_SPIN_BUTTON));
+}
+
 static gboolean
 session_loaded (gpointer data)
 {
@@ -250,7 +276,7 @@ test_window_seed_board (void)
     }
   g_assert_cmpuint (recommended, ==, 1);
 
-  scenario = hr_models_page_get_scenario (f.page);
+  scenario = page_inputs (f.page);
   g_assert_cmpstr (scenario->board->id, ==, "jetson-orin-nano-super");
   g_assert_cmpuint (scenario->context_tokens, ==, 4096);
   g_assert_null (scenario->precision);
@@ -337,7 +363,7 @@ test_window_context_and_kv_type (void)
 
   /* 16,384 tokens: seed-facts.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
   gtk_range_set_value (context, 14);
-  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 16384);
+  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 16384);
   g_assert_cmpuint (e->footprint.kv_cache, ==, 1879048192);
   g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_F16, 16384, 1));
   {
@@ -355,8 +381,8 @@ test_window_context_and_kv_type (void)
 
   /* KV cache q8_0: 34 bytes per 32 elements, exactly as the core says */
   gtk_range_set_value (context, 12);
-  adw_combo_row_set_selected (hr_models_page_get_kv_row (f.page), 1);
-  g_assert_cmpint (hr_models_page_get_scenario (f.page)->kv_type, ==, HR_KV_CACHE_Q8_0);
+  adw_combo_row_set_selected (kv_row (f.page), 1);
+  g_assert_cmpint (page_inputs (f.page)->kv_type, ==, HR_KV_CACHE_Q8_0);
   g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_Q8_0, 4096, 1));
   g_assert_cmpuint (e->footprint.kv_cache, ==, 249561088);
   g_assert_cmpuint (hr_model_row_get_kv_per_token (row), ==, 60928);
@@ -369,14 +395,14 @@ test_window_context_and_kv_type (void)
   }
 
   /* Two parallel slots double the cache. */
-  gtk_spin_button_set_value (hr_models_page_get_slots_spin (f.page), 2);
+  gtk_spin_button_set_value (slots_spin (f.page), 2);
   g_assert_cmpuint (e->footprint.kv_cache, ==, 2 * 249561088);
 
   /* Past a model's native context, its row says so. */
-  adw_combo_row_set_selected (hr_models_page_get_kv_row (f.page), 0);
-  gtk_spin_button_set_value (hr_models_page_get_slots_spin (f.page), 1);
+  adw_combo_row_set_selected (kv_row (f.page), 0);
+  gtk_spin_button_set_value (slots_spin (f.page), 1);
   gtk_range_set_value (context, 17);
-  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 131072);
+  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 131072);
   row = hr_models_page_find_row (f.page, "gemma2:2b");
   g_assert_true (hr_model_row_get_evaluation (row)->past_context_limit);
   search (&f, "gemma2:2b", 1);
@@ -386,7 +412,7 @@ test_window_context_and_kv_type (void)
   /* Precision: FP16 sketches every model at 16 bits per weight. */
   gtk_range_set_value (context, 12);
   gtk_range_set_value (hr_models_page_get_precision_scale (f.page), 6);
-  g_assert_cmpstr (hr_models_page_get_scenario (f.page)->precision->id, ==, "fp16");
+  g_assert_cmpstr (page_inputs (f.page)->precision->id, ==, "fp16");
   row = hr_models_page_find_row (f.page, "llama3.2:3b");
   g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.weights, ==,
                     hr_memory_spec_weight_bytes (hr_model_row_get_spec (row),
@@ -742,7 +768,7 @@ test_window_pages (void)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
 
   /* A spin button in a row is named by the row's title */
-  gtk_test_accessible_assert_property (hr_models_page_get_slots_spin (f.page),
+  gtk_test_accessible_assert_property (slots_spin (f.page),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Parallel slots");
   /* The sliders say their value in words, not as an index or a power of two */
   gtk_test_accessible_assert_property (hr_models_page_get_context_scale (f.page),
@@ -754,6 +780,21 @@ test_window_pages (void)
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "about"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "preferences"));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "shortcuts"));
+
+  /* The shortcuts window is built when it is first asked for, on Ctrl+?. */
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (f.app),
+                                                                  "win.show-help-overlay");
+
+    g_assert_cmpuint (g_strv_length (accels), ==, 1);
+    g_assert_cmpstr (accels[0], ==, "<Control>question");
+    g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
+    g_action_group_activate_action (G_ACTION_GROUP (f.app), "shortcuts", NULL);
+    g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)))));
+    gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window))));
+  }
 
   /* The units preference reaches the table and the chart. */
   {
@@ -820,7 +861,7 @@ test_window_actions_and_scenario (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
 
   /* The page and the application share one scenario and one session. */
-  scenario = hr_models_page_get_scenario_object (f.page);
+  scenario = hr_models_page_get_scenario (f.page);
   g_assert_true (scenario == hr_application_get_scenario (f.app));
   g_assert_true (hr_models_page_get_session (f.page) == hr_application_get_session (f.app));
 
@@ -834,7 +875,7 @@ test_window_actions_and_scenario (void)
   kv_after = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
   g_assert_cmpstr (kv_after, ==, "0.94 GB");
   g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.page)), ==, 13);
-  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 8192);
+  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 8192);
 
   /* And a slider step is written to the settings, with one "changed". */
   gtk_range_set_value (hr_models_page_get_context_scale (f.page), 11);
@@ -904,7 +945,7 @@ test_window_preferences_and_about (void)
   adw_combo_row_set_selected (rows[0], 0);
   g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 0);
 
-  boards = hr_models_page_get_boards (f.page);
+  boards = hr_session_get_boards (hr_models_page_get_session (f.page));
   for (guint i = 0; i < boards->len; i++)
     if (g_str_equal (((HrBoard *) g_ptr_array_index (boards, i))->id, "dgx-spark"))
       dgx = i;

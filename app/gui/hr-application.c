@@ -130,6 +130,8 @@ hr_application_startup (GApplication *application)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
+  /* GtkApplication's own, were the shortcuts window where it looks. */
+  static const char *help_accels[] = { "<Control>question", NULL };
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (application);
 
@@ -140,6 +142,8 @@ hr_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences",
                                          preferences_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay",
+                                         help_accels);
 }
 
 /* The session lives while a window shows it: the last window closed, the

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's actions and their keys: export (PNG, SVG, CSV), search,
- * the sidebar, and the three actions pages use instead of the window's
- * API: win.toast, win.show-page and win.open-gguf.
+ * the sidebar, the keyboard shortcuts window, and the three actions pages
+ * use instead of the window's API: win.toast, win.show-page and
+ * win.open-gguf.
  */
 
 #include "config.h"
@@ -191,13 +192,36 @@ toast_action (GtkWidget  *widget,
   hr_window_add_toast (HR_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
+/* The shortcuts window is built the first time it is asked for: were it
+ * at the resource path GtkApplication looks in (gtk/help-overlay.ui),
+ * every window would build it at start-up. */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+
+  if (gtk_application_window_get_help_overlay (window) == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/headroom/Headroom/help-overlay.ui");
+
+      gtk_application_window_set_help_overlay (window,
+                                               GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder,
+                                                                                             "help_overlay")));
+    }
+  gtk_window_present (GTK_WINDOW (gtk_application_window_get_help_overlay (window)));
+}
+
 /**
  * _hr_window_class_actions_init:
  * @widget_class: #HrWindow's class
  *
  * Installs the window's actions (win.export-png, win.export-svg,
  * win.export-csv, win.search, win.toggle-sidebar, win.show-page "s",
- * win.open-gguf "s", win.toast "s") and their keys.
+ * win.open-gguf "s", win.toast "s", win.show-help-overlay) and their keys
+ * (Ctrl+? for the shortcuts is the application's accelerator).
  */
 void
 _hr_window_class_actions_init (GtkWidgetClass *widget_class)
@@ -210,6 +234,7 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.open-gguf", "s", open_gguf_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);

@@ -15,17 +15,12 @@
 
 #include <adwaita.h>
 
-#include "hr-models-page.h"
-
 G_BEGIN_DECLS
 
 #define HR_TYPE_WINDOW (hr_window_get_type ())
 
 G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
 
-HrWindow     *hr_window_new             (GtkApplication *application);
-HrModelsPage *hr_window_get_models_page (HrWindow       *self);
-void          hr_window_add_toast       (HrWindow       *self,
-                                         const char     *message);
+HrWindow *hr_window_new (GtkApplication *application);
 
 G_END_DECLS

@@ -277,6 +277,7 @@ pull_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
+  _hr_board_page_ensure_built (HR_BOARD_PAGE (widget));
   hr_pull_panel_pull (HR_BOARD_PAGE (widget)->pull_panel);
 }
 
@@ -285,6 +286,7 @@ cancel_pull_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
+  _hr_board_page_ensure_built (HR_BOARD_PAGE (widget));
   hr_pull_panel_cancel (HR_BOARD_PAGE (widget)->pull_panel);
 }
 
@@ -293,6 +295,7 @@ send_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
+  _hr_board_page_ensure_built (HR_BOARD_PAGE (widget));
   hr_chat_panel_send (HR_BOARD_PAGE (widget)->chat_panel);
 }
 
@@ -301,6 +304,7 @@ stop_chat_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
 {
+  _hr_board_page_ensure_built (HR_BOARD_PAGE (widget));
   hr_chat_panel_stop (HR_BOARD_PAGE (widget)->chat_panel);
 }
 
@@ -309,6 +313,7 @@ new_chat_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *parameter)
 {
+  _hr_board_page_ensure_built (HR_BOARD_PAGE (widget));
   hr_chat_panel_new_conversation (HR_BOARD_PAGE (widget)->chat_panel);
 }
 
@@ -325,18 +330,21 @@ _hr_board_page_update_actions (HrBoardPage *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean connected = hr_board_connection_is_connected (self->connection);
-  gboolean pulling = hr_pull_panel_is_pulling (self->pull_panel);
-  gboolean chatting = hr_chat_panel_is_chatting (self->chat_panel);
+  /* Before the page is built no pull or chat can be under way or typed. */
+  gboolean pulling = self->built && hr_pull_panel_is_pulling (self->pull_panel);
+  gboolean chatting = self->built && hr_chat_panel_is_chatting (self->chat_panel);
+  gboolean can_pull = self->built && hr_pull_panel_get_can_pull (self->pull_panel);
+  gboolean can_send = self->built && hr_chat_panel_get_can_send (self->chat_panel);
 
   gtk_widget_action_set_enabled (widget, "board.measure", connected);
   gtk_widget_action_set_enabled (widget, "board.unload", connected);
   gtk_widget_action_set_enabled (widget, "board.delete", connected);
   gtk_widget_action_set_enabled (widget, "board.add-to-catalog", connected);
   gtk_widget_action_set_enabled (widget, "board.pull",
-                                 connected && !pulling && hr_pull_panel_get_can_pull (self->pull_panel));
+                                 connected && !pulling && can_pull);
   gtk_widget_action_set_enabled (widget, "board.cancel-pull", pulling);
   gtk_widget_action_set_enabled (widget, "board.send",
-                                 connected && !chatting && hr_chat_panel_get_can_send (self->chat_panel));
+                                 connected && !chatting && can_send);
   gtk_widget_action_set_enabled (widget, "board.stop-chat", chatting);
   gtk_widget_action_set_enabled (widget, "board.refresh", client (self) != NULL);
 }

@@ -43,12 +43,14 @@ struct _HrBoardPage
   HrScenario          *scenario;
   char                *models_key;       /* names the rows were built for */
   char                *loaded_key;
+  gboolean             built;            /* the template, built on first show */
   gboolean             auto_connected;
   GtkWindow           *measure_window;   /* weak */
 };
 
 void               _hr_board_page_class_actions_init  (GtkWidgetClass *widget_class);
 void               _hr_board_page_update_actions      (HrBoardPage    *self);
+void               _hr_board_page_ensure_built        (HrBoardPage    *self);
 const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
 
 /* Test access. */

@@ -371,6 +371,8 @@ load_saved (HrBoardPage *self)
   guint selected = GTK_INVALID_LIST_POSITION;
   guint n = servers != NULL ? servers->len : 0;
 
+  if (!self->built)
+    return;
   /* Refilling the list moves the selection: that is not the person choosing. */
   g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_string_list_splice (self->saved_list, 0,
@@ -467,6 +469,7 @@ hr_board_page_connect (HrBoardPage *self,
 
   g_return_if_fail (HR_IS_BOARD_PAGE (self));
 
+  _hr_board_page_ensure_built (self);
   if (url == NULL)
     url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
   normalized = hr_ollama_host_normalize (url, NULL);
@@ -491,6 +494,7 @@ hr_board_page_map (GtkWidget *widget)
 {
   HrBoardPage *self = HR_BOARD_PAGE (widget);
 
+  _hr_board_page_ensure_built (self);
   GTK_WIDGET_CLASS (hr_board_page_parent_class)->map (widget);
 
   /* Reconnect to the last server the first time the page is shown. */
@@ -670,23 +674,55 @@ show_default_url (HrBoardPage *self)
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), normalized ? normalized : initial);
 }
 
+/* The status rows and the lists as the connection says now: the page may
+ * be built after the connection was used (a test, or an action). */
 static void
-hr_board_page_init (HrBoardPage *self)
+sync_connection (HrBoardPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  on_status_changed (self);
+  on_token_note_changed (self);
+  if (hr_board_connection_is_connected (self->connection))
+    {
+      on_models_changed (self);
+      on_loaded_changed (self);
+    }
+}
 
-  self->connection = hr_board_connection_new ();
+/**
+ * _hr_board_page_ensure_built:
+ * @self: a #HrBoardPage
+ *
+ * Builds the page's widgets from its template the first time it is shown
+ * (or used): the window opens on another page, so the Board page costs
+ * nothing at start-up. Does nothing once built.
+ */
+void
+_hr_board_page_ensure_built (HrBoardPage *self)
+{
+  if (self->built)
+    return;
+  self->built = TRUE;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
   hr_pull_panel_set_connection (self->pull_panel, self->connection);
   hr_chat_panel_set_connection (self->chat_panel, self->connection);
   g_object_bind_property (self, "session", self->pull_panel, "session", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self, "scenario", self->pull_panel, "scenario", G_BINDING_SYNC_CREATE);
   observe_connection (self);
 
-  show_default_url (self);
+  if (hr_board_connection_get_client (self->connection) == NULL)
+    show_default_url (self);
+  else
+    gtk_editable_set_text (GTK_EDITABLE (self->url_row), hr_board_connection_get_url (self->connection));
   load_saved (self);
   g_signal_connect (self->saved_row, "notify::selected", G_CALLBACK (on_saved_selected), self);
+  sync_connection (self);
+}
 
-  on_token_note_changed (self);
+static void
+hr_board_page_init (HrBoardPage *self)
+{
+  self->connection = hr_board_connection_new ();
   _hr_board_page_update_actions (self);
 }
 
@@ -741,7 +777,7 @@ hr_board_page_set_session (HrBoardPage *self,
   g_set_object (&self->session, session);
   if (session != NULL)
     g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
-  if (hr_board_connection_get_client (self->connection) == NULL)
+  if (self->built && hr_board_connection_get_client (self->connection) == NULL)
     show_default_url (self);
   load_saved (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -817,6 +853,7 @@ HrPullPanel *
 _hr_board_page_get_pull_panel (HrBoardPage *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  _hr_board_page_ensure_built (self);
   return self->pull_panel;
 }
 
@@ -830,6 +867,7 @@ HrChatPanel *
 _hr_board_page_get_chat_panel (HrBoardPage *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  _hr_board_page_ensure_built (self);
   return self->chat_panel;
 }
 
@@ -844,6 +882,7 @@ const char *
 _hr_board_page_get_token_note (HrBoardPage *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
+  _hr_board_page_ensure_built (self);
   return gtk_widget_get_visible (GTK_WIDGET (self->token_note)) ? gtk_label_get_text (self->token_note) : "";
 }
 

@@ -236,6 +236,24 @@ on_cell_mapped (GtkWidget   *child,
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh_stale_cell, g_object_ref (item), g_object_unref);
 }
 
+static const char *
+star_tooltip (void)
+{
+  return _("Recommended: the largest model that fits and is fast enough");
+}
+
+static gboolean
+on_star_query_tooltip (GtkWidget  *star,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  gtk_tooltip_set_text (tooltip, star_tooltip ());
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
@@ -257,9 +275,13 @@ setup_cell (GtkSignalListItemFactory *factory,
 
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
         gtk_widget_add_css_class (star, "recommended-star");
-        gtk_widget_set_tooltip_text (star, _("Recommended: the largest model that fits and is fast enough"));
+        /* The tooltip is made when it is asked for: a list of many rows
+         * would otherwise set one up per row at start-up. */
+        gtk_widget_set_has_tooltip (star, TRUE);
+        g_signal_connect (star, "query-tooltip", G_CALLBACK (on_star_query_tooltip), NULL);
         gtk_accessible_update_property (GTK_ACCESSIBLE (star),
                                         GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recommended"),
+                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, star_tooltip (),
                                         -1);
         gtk_widget_set_visible (star, FALSE);
         gtk_label_set_xalign (GTK_LABEL (label), 0.0);

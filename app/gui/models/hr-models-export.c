@@ -25,6 +25,20 @@ window_renderer (HrModelsPage *self)
   return NULL;
 }
 
+/* The memory chart EXPORT_WIDTH wide, headed by the inputs (@title_out,
+ * hr_models_page_describe_inputs()), and its height in pixels. */
+static GskRenderNode *
+render_chart (HrModelsPage  *self,
+              char         **title_out,
+              int           *height_out)
+{
+  HrMemoryChart *chart = hr_models_page_get_memory_chart (self);
+
+  *title_out = hr_models_page_describe_inputs (self);
+  *height_out = hr_memory_chart_get_export_height (chart, EXPORT_WIDTH, *title_out);
+  return hr_memory_chart_render (chart, EXPORT_WIDTH, *height_out, *title_out);
+}
+
 /**
  * hr_models_page_export_png:
  * @self: a #HrModelsPage
@@ -48,9 +62,7 @@ hr_models_page_export_png (HrModelsPage  *self,
 
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
 
-  title = hr_models_page_describe_inputs (self);
-  height = hr_memory_chart_get_export_height (hr_models_page_get_memory_chart (self), EXPORT_WIDTH, title);
-  node = hr_memory_chart_render (hr_models_page_get_memory_chart (self), EXPORT_WIDTH, height, title);
+  node = render_chart (self, &title, &height);
 
   return hr_export_png (node, window_renderer (self), EXPORT_WIDTH, height, path, title,
                         hr_memory_chart_get_description (hr_models_page_get_memory_chart (self)), error);
@@ -78,9 +90,7 @@ hr_models_page_export_svg (HrModelsPage  *self,
 
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
 
-  title = hr_models_page_describe_inputs (self);
-  height = hr_memory_chart_get_export_height (hr_models_page_get_memory_chart (self), EXPORT_WIDTH, title);
-  node = hr_memory_chart_render (hr_models_page_get_memory_chart (self), EXPORT_WIDTH, height, title);
+  node = render_chart (self, &title, &height);
 
   return hr_export_svg (node, EXPORT_WIDTH, height, path, title,
                         hr_memory_chart_get_description (hr_models_page_get_memory_chart (self)), error);

@@ -22,12 +22,6 @@ G_BEGIN_DECLS
 /* Into the session and the scenario */
 void                      hr_models_page_set_catalog         (HrModelsPage      *self,
                                                               GPtrArray         *specs);
-gboolean                  hr_models_page_add_model           (HrModelsPage      *self,
-                                                              const HrModelSpec *spec,
-                                                              GError           **error);
-void                      hr_models_page_reload_measurements (HrModelsPage      *self);
-GPtrArray                *hr_models_page_get_boards          (HrModelsPage      *self);
-const HrEvaluationInputs *hr_models_page_get_scenario        (HrModelsPage      *self);
 const char               *hr_models_page_get_calibration_text (HrModelsPage     *self);
 char                     *hr_models_page_describe_inputs     (HrModelsPage      *self);
 
@@ -45,9 +39,6 @@ const char       *hr_models_page_column_title        (HrModelsColumn     column)
 /* The widgets */
 GtkRange         *hr_models_page_get_context_scale   (HrModelsPage      *self);
 GtkRange         *hr_models_page_get_precision_scale (HrModelsPage      *self);
-AdwComboRow      *hr_models_page_get_kv_row          (HrModelsPage      *self);
-AdwComboRow      *hr_models_page_get_board_row       (HrModelsPage      *self);
-GtkSpinButton    *hr_models_page_get_slots_spin      (HrModelsPage      *self);
 AdwComboRow      *hr_models_page_get_runtime_row     (HrModelsPage      *self);
 GtkSwitch        *hr_models_page_get_flash_switch    (HrModelsPage      *self);
 GtkEditable      *hr_models_page_get_search_entry    (HrModelsPage      *self);

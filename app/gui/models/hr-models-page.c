@@ -290,13 +290,13 @@ hr_models_page_get_session (HrModelsPage *self)
 }
 
 /**
- * hr_models_page_get_scenario_object:
+ * hr_models_page_get_scenario:
  * @self: a #HrModelsPage
  *
  * Returns: (transfer none) (nullable): the page's scenario (#HrModelsPage:scenario)
  */
 HrScenario *
-hr_models_page_get_scenario_object (HrModelsPage *self)
+hr_models_page_get_scenario (HrModelsPage *self)
 {
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
 
@@ -503,72 +503,6 @@ hr_models_page_set_catalog (HrModelsPage *self,
 }
 
 /**
- * hr_models_page_add_model:
- * @self: a #HrModelsPage
- * @spec: the model to add (copied)
- * @error: return location for a #GError
- *
- * hr_session_add_model(); the page then lists and selects the model.
- *
- * Returns: %TRUE when saved; errors as hr_session_add_model()
- */
-gboolean
-hr_models_page_add_model (HrModelsPage       *self,
-                          const HrModelSpec  *spec,
-                          GError            **error)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), FALSE);
-
-  return hr_session_add_model (self->session, spec, error);
-}
-
-/**
- * hr_models_page_reload_measurements:
- * @self: a #HrModelsPage
- *
- * hr_session_reload_measurements(): the scenario refits, the rows follow.
- */
-void
-hr_models_page_reload_measurements (HrModelsPage *self)
-{
-  g_return_if_fail (HR_IS_MODELS_PAGE (self));
-
-  hr_session_reload_measurements (self->session);
-}
-
-/**
- * hr_models_page_get_boards:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (element-type HrBoard): hr_session_get_boards()
- */
-GPtrArray *
-hr_models_page_get_boards (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  return hr_session_get_boards (self->session);
-}
-
-/**
- * hr_models_page_get_scenario:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (nullable): the inputs the rows were last
- *   evaluated under (hr_scenario_peek_evaluation_inputs()); %NULL before
- *   the session loaded
- */
-const HrEvaluationInputs *
-hr_models_page_get_scenario (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
-    return NULL;
-  return hr_scenario_peek_evaluation_inputs (self->scenario);
-}
-
-/**
  * hr_models_page_get_calibration_text:
  * @self: a page
  *
@@ -669,27 +603,6 @@ GtkRange *
 hr_models_page_get_precision_scale (HrModelsPage *self)
 {
   return hr_scenario_controls_get_precision_scale (self->scenario_controls);
-}
-
-/** hr_models_page_get_kv_row: @self: a page. Returns: (transfer none): the KV cache type row */
-AdwComboRow *
-hr_models_page_get_kv_row (HrModelsPage *self)
-{
-  return hr_scenario_controls_get_kv_row (self->scenario_controls);
-}
-
-/** hr_models_page_get_board_row: @self: a page. Returns: (transfer none): the board selector */
-AdwComboRow *
-hr_models_page_get_board_row (HrModelsPage *self)
-{
-  return hr_board_editor_get_board_row (self->board_editor);
-}
-
-/** hr_models_page_get_slots_spin: @self: a page. Returns: (transfer none): the parallel slots spin button */
-GtkSpinButton *
-hr_models_page_get_slots_spin (HrModelsPage *self)
-{
-  return hr_scenario_controls_get_slots_spin (self->scenario_controls);
 }
 
 /** hr_models_page_get_runtime_row: @self: a page. Returns: (transfer none): the Runtime control */

@@ -26,7 +26,7 @@ GtkWidget  *hr_models_page_new           (void);
 HrSession  *hr_models_page_get_session   (HrModelsPage  *self);
 void        hr_models_page_set_session   (HrModelsPage  *self,
                                           HrSession     *session);
-HrScenario *hr_models_page_get_scenario_object (HrModelsPage *self);
+HrScenario *hr_models_page_get_scenario  (HrModelsPage  *self);
 void        hr_models_page_set_scenario  (HrModelsPage  *self,
                                           HrScenario    *scenario);
 void        hr_models_page_focus_search  (HrModelsPage  *self);

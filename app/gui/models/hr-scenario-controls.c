@@ -10,8 +10,10 @@
 #include "hr-gui-format.h"
 #include "hr-precision.h"
 #include "hr-scenario-controls.h"
+#include "hr-scenario-sliders.h"
 
-/* The precisions the slider offers, in bits order; NULL is "as pulled". */
+/* The precisions the slider offers, in bits order; NULL is "as pulled":
+ * the marks hr_scenario_sliders_setup() puts on it, in the same order. */
 static const char * const precision_ids[] = {
   NULL, "int4", "q4_K_M", "q5_K_M", "q6_K", "q8_0", "fp16", "fp32",
 };
@@ -103,50 +105,21 @@ update_slider_labels (HrScenarioControls *self)
                                   -1);
 }
 
+/* The sliders' marks and ranges, as every page that shows memory has them
+ * (hr-scenario-sliders.c); the controls keep the precisions of the marks
+ * for the value they say beside the heading. */
 static void
-setup_precision_scale (HrScenarioControls *self)
+setup_sliders (HrScenarioControls *self)
 {
   self->n_precisions = 0;
-
   for (guint i = 0; i < G_N_ELEMENTS (precision_ids); i++)
     {
       const HrPrecision *precision = precision_ids[i] ? hr_precision_lookup (precision_ids[i]) : NULL;
-      const char *label;
-      g_autofree char *markup = NULL;
 
-      if (precision_ids[i] != NULL && precision == NULL)
-        continue;
-
-      if (precision == NULL)
-        label = _("as pulled");
-      else if (g_strcmp0 (precision->id, "fp16") == 0)
-        label = _("FP16/BF16");
-      else
-        label = precision->label;
-
-      self->precisions[self->n_precisions] = precision;
-      markup = g_markup_printf_escaped ("<small>%s</small>", label);
-      gtk_scale_add_mark (self->precision_scale, self->n_precisions,
-                          self->n_precisions % 2 == 0 ? GTK_POS_BOTTOM : GTK_POS_TOP, markup);
-      self->n_precisions++;
+      if (precision_ids[i] == NULL || precision != NULL)
+        self->precisions[self->n_precisions++] = precision;
     }
-
-  gtk_range_set_range (GTK_RANGE (self->precision_scale), 0, MAX (1, self->n_precisions - 1));
-}
-
-static void
-setup_context_scale (HrScenarioControls *self)
-{
-  static const struct { int log2; const char *label; } marks[] = {
-    { 9, "512" }, { 11, "2K" }, { 12, "4K" }, { 13, "8K" }, { 14, "16K" }, { 15, "32K" }, { 17, "128K" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    {
-      g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", marks[i].label);
-
-      gtk_scale_add_mark (self->context_scale, marks[i].log2, GTK_POS_BOTTOM, markup);
-    }
+  hr_scenario_sliders_setup (self->precision_scale, _("as pulled"), self->context_scale);
 }
 
 static void
@@ -157,67 +130,6 @@ on_slider_changed (HrScenarioControls *self)
 
 /* ------------------------------------------------------------------ */
 /* Bindings: scenario property <-> control                             */
-
-static gboolean
-precision_to_index (GBinding     *binding,
-                    const GValue *from,
-                    GValue       *to,
-                    gpointer      user_data)
-{
-  HrScenarioControls *self = user_data;
-  const char *id = g_value_get_string (from);
-  guint index = 0;
-
-  for (guint i = 0; i < self->n_precisions; i++)
-    if (self->precisions[i] != NULL && g_ascii_strcasecmp (self->precisions[i]->id, id) == 0)
-      index = i;
-  g_value_set_double (to, index);
-  return TRUE;
-}
-
-static gboolean
-index_to_precision (GBinding     *binding,
-                    const GValue *from,
-                    GValue       *to,
-                    gpointer      user_data)
-{
-  HrScenarioControls *self = user_data;
-  guint index = (guint) g_value_get_double (from);
-
-  if (index >= self->n_precisions || self->precisions[index] == NULL)
-    g_value_set_string (to, "as-pulled");
-  else
-    g_value_set_string (to, self->precisions[index]->id);
-  return TRUE;
-}
-
-/* The nearest power of two the slider has. */
-static gboolean
-context_to_log2 (GBinding     *binding,
-                 const GValue *from,
-                 GValue       *to,
-                 gpointer      user_data)
-{
-  guint context = g_value_get_uint (from);
-  int log2 = CONTEXT_MIN_LOG2;
-
-  while (log2 < CONTEXT_MAX_LOG2 && ((guint) 1 << log2) * 3 / 2 < context)
-    log2++;
-  g_value_set_double (to, log2);
-  return TRUE;
-}
-
-static gboolean
-log2_to_context (GBinding     *binding,
-                 const GValue *from,
-                 GValue       *to,
-                 gpointer      user_data)
-{
-  int log2 = (int) g_value_get_double (from);
-
-  g_value_set_uint (to, (guint) 1 << CLAMP (log2, CONTEXT_MIN_LOG2, CONTEXT_MAX_LOG2));
-  return TRUE;
-}
 
 static gboolean
 nick_to_index (const char * const *nicks,
@@ -332,12 +244,7 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
 
   self->scenario = g_object_ref (scenario);
   update_runtime_names (self);
-  g_object_bind_property_full (scenario, "precision",
-                               gtk_range_get_adjustment (GTK_RANGE (self->precision_scale)), "value",
-                               flags, precision_to_index, index_to_precision, self, NULL);
-  g_object_bind_property_full (scenario, "context-tokens",
-                               gtk_range_get_adjustment (GTK_RANGE (self->context_scale)), "value",
-                               flags, context_to_log2, log2_to_context, NULL, NULL);
+  hr_scenario_sliders_bind (scenario, self->precision_scale, self->context_scale);
   g_object_bind_property_full (scenario, "kv-cache-type", self->kv_row, "selected",
                                flags, kv_to_index, index_to_kv, NULL, NULL);
   g_object_bind_property (scenario, "parallel-slots",
@@ -366,20 +273,6 @@ GtkRange *
 hr_scenario_controls_get_context_scale (HrScenarioControls *self)
 {
   return GTK_RANGE (self->context_scale);
-}
-
-/** hr_scenario_controls_get_kv_row: @self: the controls. Returns: (transfer none): the KV cache type row (0 f16, 1 q8_0, 2 q4_0) */
-AdwComboRow *
-hr_scenario_controls_get_kv_row (HrScenarioControls *self)
-{
-  return self->kv_row;
-}
-
-/** hr_scenario_controls_get_slots_spin: @self: the controls. Returns: (transfer none): the parallel slots spin button */
-GtkSpinButton *
-hr_scenario_controls_get_slots_spin (HrScenarioControls *self)
-{
-  return self->slots_spin;
 }
 
 /** hr_scenario_controls_get_runtime_row: @self: the controls. Returns: (transfer none): the Runtime control */
@@ -450,8 +343,7 @@ hr_scenario_controls_init (HrScenarioControls *self)
   self->runtime_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
   update_runtime_names (self);
-  setup_precision_scale (self);
-  setup_context_scale (self);
+  setup_sliders (self);
   update_slider_labels (self);
   g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
   g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);

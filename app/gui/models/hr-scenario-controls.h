@@ -24,8 +24,6 @@ void           hr_scenario_controls_set_scenario        (HrScenarioControls *sel
                                                          HrScenario         *scenario);
 GtkRange      *hr_scenario_controls_get_precision_scale (HrScenarioControls *self);
 GtkRange      *hr_scenario_controls_get_context_scale   (HrScenarioControls *self);
-AdwComboRow   *hr_scenario_controls_get_kv_row          (HrScenarioControls *self);
-GtkSpinButton *hr_scenario_controls_get_slots_spin      (HrScenarioControls *self);
 AdwComboRow   *hr_scenario_controls_get_runtime_row     (HrScenarioControls *self);
 GtkSwitch     *hr_scenario_controls_get_flash_switch    (HrScenarioControls *self);
 
