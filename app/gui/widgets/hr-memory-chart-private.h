@@ -33,6 +33,8 @@ typedef enum {
   SEG_KV_CACHE,
   SEG_OVERHEAD,
   SEG_LEARNED,
+  SEG_VRAM,      /* a partial model's bytes on the GPU (hr-offload.h) */
+  SEG_HOST,      /* and in host memory */
   SEG_RESIDENT,
   SEG_RESERVE,
   SEG_FREE,
