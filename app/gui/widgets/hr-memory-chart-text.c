@@ -168,6 +168,20 @@ tooltip_for_hit (HrMemoryChart *self,
   g_autofree char *count = NULL;
   g_autofree char *size = NULL;
 
+  if (_hr_memory_chart_pool_is_split (self) && hit->segment != SEG_VRAM && hit->segment != SEG_HOST)
+    {
+      /* The two memories of a board with host memory: the column's figure */
+      const char *memory = hit->bar == 0 ? _("VRAM") : _("host memory");
+
+      bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
+      count = hr_format_count (bytes);
+      size = hr_gui_format_size_both (bytes);
+      /* Translators: a pool tooltip on a board with two memories: the part, which memory,
+         exact bytes, size */
+      return g_strdup_printf (_("%1$s of the %2$s\n%3$s bytes = %4$s"),
+                              _hr_memory_chart_segment_label (hit->segment), memory, count, size);
+    }
+
   if (self->mode == HR_MEMORY_CHART_MODE_POOL)
     row = self->selected;
   else if (hit->segment < SEG_LINE_BUDGET && hit->bar < self->bars->len)
