@@ -204,9 +204,10 @@ draw_pool_split (HrMemoryChart *self,
 
       _hr_memory_chart_draw_layout (snapshot, heading, legend_x, legend_y, &self->colors.fg);
       legend_y += th + 4;
-      for (int i = (int) n[c]; i >= -1; i--)
+      for (int i = (int) n[c] + 1; i >= 0; i--)
         {
-          Segment segment = i == (int) n[c] ? SEG_LINE_POOL : i == -1 ? SEG_LINE_BUDGET : parts[c][i].segment;
+          Segment segment = i == (int) n[c] + 1 ? SEG_LINE_POOL : i == (int) n[c] ? SEG_LINE_BUDGET
+                            : parts[c][i].segment;
           guint64 bytes = _hr_memory_chart_split_part (self, c, segment);
           g_autofree char *size = hr_gui_format_size (bytes, self->unit);
           g_autofree char *line = g_strdup_printf ("%s %s", _hr_memory_chart_segment_label (segment), size);
