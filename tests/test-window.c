@@ -968,6 +968,99 @@ test_window_german (void)
   close_window (&f);
 }
 
+/* The window as drawn, for a person to look at (HR_TEST_SHOTS). */
+static void
+save_png (GtkWidget  *widget,
+          const char *path)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* Issue 12's window on the RTX 3060 12 GB board: qwen2.5:14b at 32,768
+ * tokens is "partial 34/49" with the figures `headroom-cli fit --board
+ * rtx-3060-12gb --context 32768` and `dashboard` print; the pool shows both
+ * memories, the explain panel the split and its finders, whose button sets
+ * the context. */
+static void
+test_window_partial_offload (void)
+{
+  Fixture f = { 0 };
+  HrModelRow *row;
+  HrExplainPanel *panel;
+  HrMemoryChart *pool;
+  g_autofree char *verdict = NULL;
+  g_autofree char *tps = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *speed = NULL;
+  g_autofree char *small_tps = NULL;
+  HrScenario *scenario;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  g_object_set (scenario, "board-id", "rtx-3060-12gb", NULL);
+  hr_scenario_set_context_tokens (scenario, 32768);
+  spin (100);
+
+  row = hr_models_page_find_row (f.page, "qwen2.5:14b");
+  g_assert_nonnull (row);
+  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  tps = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_TPS);
+  source = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SOURCE);
+  speed = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SPEED);
+  g_assert_cmpstr (verdict, ==, "partial 34/49");
+  g_assert_cmpstr (tps, ==, "11.0 prior");
+  g_assert_cmpstr (source, ==, "prior");
+  g_assert_cmpstr (speed, ==, "likely ok");
+  small_tps = hr_models_page_cell_text (f.page, hr_models_page_find_row (f.page, "llama3.1:8b"),
+                                        HR_MODELS_COLUMN_TPS);
+  g_assert_cmpstr (small_tps, ==, "49.2 prior");
+
+  hr_models_page_select_row (f.page, row);
+  pool = hr_models_page_get_pool_chart (f.page);
+  g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
+                   "NVIDIA GeForce RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, VRAM 10.65 GB, Reserve 0.5 GB, "
+                   "Free 0.74 GB, Budget 11.38 GB, Pool 12.88 GB; host memory: Resident 4.0 GB, Host memory "
+                   "5.27 GB, Reserve 2.0 GB, Free 23.09 GB, Budget 28.36 GB, Pool 34.36 GB");
+  panel = hr_models_page_get_explain_panel (f.page);
+  g_assert_true (g_str_has_prefix (hr_explain_panel_get_figure (panel, "split"), "34 of 49 layers on the GPU"));
+  g_assert_true (g_str_has_suffix (hr_explain_panel_get_figure (panel, "split-rate"),
+                                   "= 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s"));
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-gpu"), ==, "10,752 tokens");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-partial"), ==, "32,768 tokens");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "best-precision"), ==, "FP16");
+
+  /* The finder's button sets the context: all on the GPU at 10,752 tokens */
+  hr_explain_panel_use_found_context (panel, FALSE);
+  spin (100);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (scenario), ==, 10752);
+  g_clear_pointer (&verdict, g_free);
+  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  g_assert_true (g_str_has_prefix (verdict, "fits "));
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "split-rate"), ==, "");
+
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "window-partial.png", NULL);
+
+      hr_scenario_set_context_tokens (scenario, 32768);
+      spin (300);
+      save_png (GTK_WIDGET (f.window), path);
+    }
+
+  g_object_set (scenario, "board-id", "jetson-orin-nano-super", NULL);
+  hr_scenario_set_context_tokens (scenario, 4096);
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1017,6 +1110,7 @@ main (int   argc,
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
+  g_test_add_func ("/window/partial-offload", test_window_partial_offload);
 
   test_app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);

@@ -563,7 +563,7 @@ setup_columns (HrCatalogView *self)
     [HR_MODELS_COLUMN_KV_CACHE] = 75,
     [HR_MODELS_COLUMN_TOTAL] = 75,
     [HR_MODELS_COLUMN_VERDICT] = 120,
-    [HR_MODELS_COLUMN_TPS] = 45,
+    [HR_MODELS_COLUMN_TPS] = 80, /* "11.0 prior" */
     [HR_MODELS_COLUMN_SOURCE] = 90,
     [HR_MODELS_COLUMN_SPEED] = 75,
   };

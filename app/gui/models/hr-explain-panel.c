@@ -731,8 +731,9 @@ hr_explain_panel_get_found_context (HrExplainPanel *self,
  * @self: a #HrExplainPanel
  * @allow_partial: which finder, as hr_explain_panel_get_found_context()
  *
- * Activates that finder's "Use This Context" button (for tests and
- * keyboard users): the followed scenario's context becomes the answer.
+ * Clicks that finder's "Use This Context" button (for tests): the followed
+ * scenario's context becomes the answer; nothing when the button is
+ * insensitive (no answer).
  */
 void
 hr_explain_panel_use_found_context (HrExplainPanel *self,
@@ -742,7 +743,8 @@ hr_explain_panel_use_found_context (HrExplainPanel *self,
 
   g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
 
-  gtk_widget_activate (self->use_context[figure]);
+  if (gtk_widget_get_sensitive (self->use_context[figure]))
+    g_signal_emit_by_name (self->use_context[figure], "clicked");
 }
 
 static void

@@ -61,6 +61,30 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
         {
           g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
         }
+      else if (_hr_memory_chart_pool_is_split (self))
+        {
+          static const Segment order[2][6] = {
+            { SEG_RESIDENT, SEG_VRAM, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
+            { SEG_RESIDENT, SEG_HOST, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
+          };
+
+          /* Translators: the pool's description on a board with two memories, then each
+             memory's parts: "RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, ..." */
+          g_string_append_printf (text, _("%s with %s:"), self->board->name,
+                                  hr_model_row_get_name (self->selected));
+          for (guint c = 0; c < 2; c++)
+            {
+              g_string_append_printf (text, "%s %s:", c == 0 ? "" : ";", c == 0 ? _("VRAM") : _("host memory"));
+              for (guint i = 0; i < G_N_ELEMENTS (order[c]); i++)
+                {
+                  g_autofree char *size = hr_gui_format_size (_hr_memory_chart_split_part (self, c, order[c][i]),
+                                                              self->unit);
+
+                  g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
+                                          _hr_memory_chart_segment_label (order[c][i]), size);
+                }
+            }
+        }
       else
         {
           PoolPart parts[POOL_MAX_PARTS];

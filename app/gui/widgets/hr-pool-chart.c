@@ -164,6 +164,7 @@ draw_pool_split (HrMemoryChart *self,
   PoolPart parts[2][4];
   guint n[2];
   double col_top = y, col_bottom, scale, legend_x, legend_y;
+  gboolean narrow;
   double scale_max = 0;
   int th = _hr_memory_chart_text_height (self);
   const char *titles[2] = { _("VRAM"), _("Host memory") };
@@ -177,8 +178,11 @@ draw_pool_split (HrMemoryChart *self,
         hr_add_u64 (sum, parts[c][i].bytes, &sum);
       scale_max = MAX (scale_max, (double) MAX (sum, c == 0 ? b->pool_bytes : b->host_pool_bytes));
     }
+  /* The legend goes right of the columns where it fits, else under them. */
+  legend_x = PAD + 2 * (POOL_COLUMN + 16);
+  narrow = width - legend_x < 150;
   col_top += th + 4;
-  col_bottom = MAX (height - PAD, col_top + 10 * (2 * th + 6));
+  col_bottom = narrow ? col_top + 200 : MAX (height - PAD, col_top + 10 * (2 * th + 6));
   scale = (col_bottom - col_top) / MAX (scale_max, 1.0);
 
   for (guint c = 0; c < 2; c++)
@@ -194,8 +198,9 @@ draw_pool_split (HrMemoryChart *self,
     }
 
   /* The legend: each memory's heading, then its parts top down with sizes. */
-  legend_x = PAD + 2 * (POOL_COLUMN + 16);
-  legend_y = y;
+  if (narrow)
+    legend_x = PAD;
+  legend_y = narrow ? col_bottom + 12 : y;
   for (guint c = 0; c < 2; c++)
     {
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
