@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-board-editor.h"
 #include "hr-catalog.h"
 #include "hr-gguf-page-private.h"
 #include "hr-gui-format.h"
@@ -968,6 +969,24 @@ test_window_german (void)
   close_window (&f);
 }
 
+/* The first widget of @type under @root, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The window as drawn, for a person to look at (HR_TEST_SHOTS). */
 static void
 save_png (GtkWidget  *widget,
@@ -1046,6 +1065,36 @@ test_window_partial_offload (void)
   verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
   g_assert_true (g_str_has_prefix (verdict, "fits "));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "split-rate"), ==, "");
+
+  /* The board editor's host side: the built-in figures are an assumption;
+   * an invalid value marks its field and changes nothing. */
+  {
+    GtkWidget *editor = find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR);
+    GtkSpinButton *host_pool, *host_resident;
+    AdwComboRow *backend;
+    AdwActionRow *host_row;
+
+    g_assert_nonnull (editor);
+    host_pool = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_spin"));
+    host_resident = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_resident_spin"));
+    backend = ADW_COMBO_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "backend_row"));
+    host_row = ADW_ACTION_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_row"));
+    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_pool), 34.36, 0.005);
+    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_resident), 4.0, 0.005);
+    g_assert_cmpuint (adw_combo_row_get_selected (backend), ==, HR_BOARD_BACKEND_CUDA);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (host_row)));
+    g_assert_nonnull (strstr (adw_action_row_get_subtitle (host_row), "an assumption of a typical desktop"));
+
+    gtk_spin_button_set_value (host_resident, 40.0);
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+    gtk_spin_button_set_value (host_resident, 8.0);
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 8000000000);
+    hr_scenario_revert_board (scenario);
+    spin (50);
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+  }
 
   if (g_getenv ("HR_TEST_SHOTS") != NULL)
     {
