@@ -13,7 +13,9 @@
 
 #include <string.h>
 
+#include "hr-catalog.h"
 #include "hr-memory-chart.h"
+#include "hr-priors.h"
 
 static HrBoard *
 seed_board (void)
@@ -207,6 +209,149 @@ test_memory_chart_on_screen (void)
   g_assert_finalize_object (chart);
 }
 
+static gboolean
+find_tooltip (GtkWidget  *chart,
+              const char *prefix,
+              char      **out)
+{
+  for (int y = 0; y < gtk_widget_get_height (chart); y += 2)
+    for (int x = 0; x < gtk_widget_get_width (chart); x += 2)
+      {
+        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (HR_MEMORY_CHART (chart), x, y);
+
+        if (tooltip != NULL && g_str_has_prefix (tooltip, prefix))
+          {
+            *out = g_steal_pointer (&tooltip);
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+/* With HR_TEST_SHOTS set, the chart as exported, for a person to look at. */
+static void
+save_shot (GtkWidget  *chart,
+           const char *name)
+{
+  const char *dir = g_getenv ("HR_TEST_SHOTS");
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autofree char *path = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int height;
+
+  if (dir == NULL)
+    return;
+  height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 700, "RTX 3060 12 GB, 32,768 tokens");
+  node = hr_memory_chart_render (HR_MEMORY_CHART (chart), 700, height, "RTX 3060 12 GB, 32,768 tokens");
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 700, height);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  path = g_build_filename (dir, name, NULL);
+  cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+}
+
+/* Issue 12: qwen2.5:14b at 32,768 tokens on the RTX 3060 12 GB board
+ * (data/boards.json) is split 34/49, 10.65 GB in VRAM and 5.27 GB in host
+ * memory, as `headroom-cli fit --board rtx-3060-12gb --context 32768`
+ * prints it; the chart draws and names both parts, the pool both memories. */
+static void
+test_memory_chart_partial (void)
+{
+  g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
+  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_autoptr(HrModelRow) row = NULL;
+  g_autoptr(HrModelRow) small_row = NULL;
+  const HrBoard *board = NULL;
+  const HrModelSpec *spec = NULL, *small = NULL;
+  g_autofree char *vram_tip = NULL;
+  g_autofree char *host_tip = NULL;
+  g_autofree char *pool_tip = NULL;
+  GtkWidget *window, *chart;
+  HrEvaluationInputs scenario;
+
+  g_assert_nonnull (boards);
+  g_assert_nonnull (catalog);
+  for (guint i = 0; i < boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "rtx-3060-12gb") == 0)
+      board = boards->pdata[i];
+  for (guint i = 0; i < catalog->len; i++)
+    {
+      const HrModelSpec *m = catalog->pdata[i];
+
+      if (g_strcmp0 (m->name, "qwen2.5:14b") == 0)
+        spec = m;
+      else if (g_strcmp0 (m->name, "llama3.1:8b") == 0)
+        small = m;
+    }
+  g_assert_nonnull (board);
+  g_assert_nonnull (spec);
+  g_assert_nonnull (small);
+
+  hr_evaluation_inputs_init (&scenario, board, NULL);
+  scenario.context_tokens = 32768;
+  row = hr_model_row_new (spec);
+  hr_model_row_evaluate (row, &scenario);
+  small_row = hr_model_row_new (small);
+  hr_model_row_evaluate (small_row, &scenario);
+  g_list_store_append (store, small_row);
+  g_list_store_append (store, row);
+  g_assert_cmpint (hr_model_row_get_evaluation (row)->verdict, ==, HR_VERDICT_PARTIAL);
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
+  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
+  g_object_ref (chart);
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
+  gtk_window_set_child (GTK_WINDOW (window), chart);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (chart))
+    g_main_context_iteration (NULL, TRUE);
+  spin (200);
+
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+                            "qwen2.5:14b: total 15.91 GB, partial: 34 of 49 layers on the GPU, "
+                            "10.65 GB in VRAM and 5.27 GB in host memory; partial, 25.09 GB of host "
+                            "memory left."));
+  g_assert_true (find_tooltip (chart, "qwen2.5:14b: VRAM\n", &vram_tip));
+  g_assert_cmpstr (vram_tip, ==, "qwen2.5:14b: VRAM\n10,645,148,128 bytes = 10.65 GB (9.91 GiB)\n"
+                                 "34 of 49 layers on the GPU, with their KV cache and the GPU's compute "
+                                 "buffer (PROCESSOR 33%/67% CPU/GPU); the explain panel shows each term");
+  g_assert_true (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &host_tip));
+  g_assert_cmpstr (host_tip, ==, "qwen2.5:14b: Host memory\n5,267,580,960 bytes = 5.27 GB (4.91 GiB)\n"
+                                 "15 layers in host memory, run by the CPU, with the token embedding, "
+                                 "their KV cache and the CPU's compute buffer");
+  /* The model that fits keeps its weights, KV cache and overhead */
+  g_clear_pointer (&vram_tip, g_free);
+  g_assert_true (find_tooltip (chart, "llama3.1:8b: Weights\n", &vram_tip));
+  save_shot (chart, "memory-chart-partial.png");
+
+  /* The pool: both memories, each with its budget line */
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
+  gtk_widget_set_size_request (chart, 700, 480);
+  spin (200);
+  g_assert_true (find_tooltip (chart, "Budget of the host memory\n", &pool_tip));
+  g_assert_cmpstr (pool_tip, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
+  g_clear_pointer (&pool_tip, g_free);
+  g_assert_true (find_tooltip (chart, "Budget of the VRAM\n", &pool_tip));
+  g_clear_pointer (&pool_tip, g_free);
+  g_assert_true (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &pool_tip));
+  save_shot (chart, "pool-chart-partial.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
+  g_assert_finalize_object (chart);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -222,6 +367,7 @@ main (int   argc,
   g_test_add_func ("/memory-chart/description", test_memory_chart_description);
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
   g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
+  g_test_add_func ("/memory-chart/partial", test_memory_chart_partial);
 
   return g_test_run ();
 }

@@ -414,6 +414,24 @@ test_runtime_boards_view (void)
           }
       g_assert_true (found);
     }
+  /* Issue 12: with the RTX 3060 12 GB board chosen, its column shows the
+   * split and the prior rate, as `headroom-cli fit` and `dashboard` do at
+   * 32,768 tokens; the seed's column keeps its measured rate. */
+  select_board (&f, "rtx-3060-12gb");
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 15);
+  settle ();
+  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 32768);
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
+  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
+  g_assert_cmpstr (cell, ==, "fits · 2.3 GB · 49.2 t/s prior");
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
+  g_assert_true (g_str_has_suffix (cell, " t/s measured"));
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
+  select_board (&f, "jetson-orin-nano-super");
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
   close_window (&f);
   g_unlink (csv_path);

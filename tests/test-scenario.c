@@ -13,6 +13,7 @@
 
 #include <glib/gstdio.h>
 
+#include "hr-formula.h"
 #include "hr-gui-format.h"
 #include "hr-scenario.h"
 
@@ -291,6 +292,95 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* Issue 12 on the RTX 3060 12 GB board (no measurement of its own):
+ * qwen2.5:14b at 32,768 tokens is split 34/49 as `headroom-cli fit
+ * --board rtx-3060-12gb --context 32768` prints it, rated with the priors
+ * the session read (`headroom-cli dashboard`: 11.0 t/s prior, likely ok). */
+static void
+test_scenario_partial_offload (Fixture       *f,
+                               gconstpointer  data)
+{
+  const HrModelSpec *spec = hr_session_find_model (f->session, "qwen2.5:14b");
+  const HrModelSpec *small = hr_session_find_model (f->session, "llama3.1:8b");
+  const HrEvaluationInputs *inputs;
+  HrEvaluation e;
+  g_autofree char *verdict = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *tps = NULL;
+  g_autofree char *vram = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *split = NULL;
+  g_autofree char *rate = NULL;
+  g_autofree char *max_gpu = NULL;
+  g_autofree char *max_partial = NULL;
+  g_autofree char *best = NULL;
+  g_autofree char *small_tps = NULL;
+  guint32 context = 0;
+
+  g_assert_cmpfloat (hr_session_get_prior (f->session, HR_HARDWARE_DISCRETE_NVIDIA, NULL), >, 0.0);
+  g_assert_cmpfloat (hr_session_get_prior (f->session, HR_HARDWARE_CPU, NULL), >, 0.0);
+
+  g_object_set (f->scenario, "board-id", "rtx-3060-12gb", NULL);
+  hr_scenario_set_context_tokens (f->scenario, 32768);
+  inputs = hr_scenario_peek_evaluation_inputs (f->scenario);
+  g_assert_cmpstr (inputs->board->id, ==, "rtx-3060-12gb");
+  g_assert_cmpuint (inputs->fit.n_points, ==, 0);
+  g_assert_cmpfloat (inputs->prior_efficiency, ==,
+                     hr_session_get_prior (f->session, HR_HARDWARE_DISCRETE_NVIDIA, NULL));
+  g_assert_cmpfloat (inputs->cpu_prior_efficiency, ==,
+                     hr_session_get_prior (f->session, HR_HARDWARE_CPU, NULL));
+
+  hr_scenario_evaluate (f->scenario, spec, &e);
+  g_assert_true (e.split);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
+  verdict = hr_gui_format_evaluation_verdict (&e, HR_UNIT_GB);
+  g_assert_cmpstr (verdict, ==, "partial 34/49");
+  g_assert_cmpstr (hr_gui_verdict_css_class (e.verdict), ==, "accent");
+  vram = hr_gui_format_size (e.vram_bytes, HR_UNIT_GB);
+  host = hr_gui_format_size (e.host_bytes, HR_UNIT_GB);
+  g_assert_cmpstr (vram, ==, "10.65 GB");
+  g_assert_cmpstr (host, ==, "5.27 GB");
+  g_assert_cmpstr (e.processor, ==, "33%/67% CPU/GPU");
+  sentence = hr_gui_format_evaluation_sentence (&e, HR_UNIT_GB);
+  g_assert_cmpstr (sentence, ==, "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and 5.27 GB in host memory");
+  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_PRIOR);
+  g_assert_cmpint (e.speed, ==, HR_SPEED_LIKELY_OK);
+  tps = hr_gui_format_evaluation_tps (&e);
+  g_assert_cmpstr (tps, ==, "11.0 prior");
+  g_assert_cmpstr (hr_gui_speed_label (e.speed), ==, "likely ok");
+
+  /* The explain panel's texts */
+  split = hr_formula_split (spec, inputs, &e);
+  g_assert_cmpstr (split, ==,
+                   "34 of 49 layers on the GPU (the output layer and the last blocks, as llama.cpp's fit places them)\n"
+                   "VRAM: 6.02 GB weights + 4.43 GB KV cache + 0.2 GB compute = 10,645,148,128 bytes = 10.65 GB (9.91 GiB)\n"
+                   "host memory: 2.98 GB weights + 2.01 GB KV cache + 0.27 GB compute = 5,267,580,960 bytes = "
+                   "5.27 GB (4.91 GiB) (the token embedding, 0.45 GB, always stays there)\n"
+                   "ollama ps would show PROCESSOR 33%/67% CPU/GPU");
+  g_assert_cmpuint (e.vram_bytes, ==, 10645148128);
+  g_assert_cmpuint (e.host_bytes, ==, 5267580960);
+  rate = hr_formula_split_rate (spec, inputs, &e);
+  g_assert_cmpstr (rate, ==, "t = 6,019,621,344 bytes / (360.0 GB/s x 0.67) on the GPU + 2,532,702,240 bytes / "
+                             "(51.2 GB/s x 0.75) on the CPU = 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s");
+  max_gpu = hr_formula_max_context (spec, inputs, FALSE, &context);
+  g_assert_cmpstr (max_gpu, ==, "10,752 tokens");
+  g_assert_cmpuint (context, ==, 10752);
+  max_partial = hr_formula_max_context (spec, inputs, TRUE, &context);
+  g_assert_cmpstr (max_partial, ==, "32,768 tokens");
+  g_assert_cmpuint (context, ==, 32768);
+  /* `headroom-cli predict ... --best-precision`: fp16 with partial offload */
+  best = hr_formula_best_precision (spec, inputs, TRUE);
+  g_assert_cmpstr (best, ==, "FP16");
+
+  /* A model all on the GPU: a plain verdict, its prior rate named */
+  hr_scenario_evaluate (f->scenario, small, &e);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
+  g_assert_cmpuint (e.gpu_layers, ==, 33);
+  small_tps = hr_gui_format_evaluation_tps (&e);
+  g_assert_cmpstr (small_tps, ==, "49.2 prior");
+  g_assert_null (hr_formula_split_rate (small, inputs, &e));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +395,8 @@ main (int   argc,
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
+  g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
+              fixture_tear_down);
 
   result = g_test_run ();
   remove_tree (isolated_root);

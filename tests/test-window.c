@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-board-editor.h"
 #include "hr-catalog.h"
 #include "hr-gguf-page-private.h"
 #include "hr-gui-format.h"
@@ -1009,6 +1010,147 @@ test_window_german (void)
   close_window (&f);
 }
 
+/* The first widget of @type under @root, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The window as drawn, for a person to look at (HR_TEST_SHOTS). */
+static void
+save_png (GtkWidget  *widget,
+          const char *path)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* Issue 12's window on the RTX 3060 12 GB board: qwen2.5:14b at 32,768
+ * tokens is "partial 34/49" with the figures `headroom-cli fit --board
+ * rtx-3060-12gb --context 32768` and `dashboard` print; the pool shows both
+ * memories, the explain panel the split and its finders, whose button sets
+ * the context. */
+static void
+test_window_partial_offload (void)
+{
+  Fixture f = { 0 };
+  HrModelRow *row;
+  HrExplainPanel *panel;
+  HrMemoryChart *pool;
+  g_autofree char *verdict = NULL;
+  g_autofree char *tps = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *speed = NULL;
+  g_autofree char *small_tps = NULL;
+  HrScenario *scenario;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  g_object_set (scenario, "board-id", "rtx-3060-12gb", NULL);
+  hr_scenario_set_context_tokens (scenario, 32768);
+  spin (100);
+
+  row = hr_models_page_find_row (f.page, "qwen2.5:14b");
+  g_assert_nonnull (row);
+  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  tps = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_TPS);
+  source = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SOURCE);
+  speed = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SPEED);
+  g_assert_cmpstr (verdict, ==, "partial 34/49");
+  g_assert_cmpstr (tps, ==, "11.0 prior");
+  g_assert_cmpstr (source, ==, "prior");
+  g_assert_cmpstr (speed, ==, "likely ok");
+  small_tps = hr_models_page_cell_text (f.page, hr_models_page_find_row (f.page, "llama3.1:8b"),
+                                        HR_MODELS_COLUMN_TPS);
+  g_assert_cmpstr (small_tps, ==, "49.2 prior");
+
+  hr_models_page_select_row (f.page, row);
+  pool = hr_models_page_get_pool_chart (f.page);
+  g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
+                   "NVIDIA GeForce RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, VRAM 10.65 GB, Reserve 0.5 GB, "
+                   "Free 0.74 GB, Budget 11.38 GB, Pool 12.88 GB; host memory: Resident 4.0 GB, Host memory "
+                   "5.27 GB, Reserve 2.0 GB, Free 23.09 GB, Budget 28.36 GB, Pool 34.36 GB");
+  panel = hr_models_page_get_explain_panel (f.page);
+  g_assert_true (g_str_has_prefix (hr_explain_panel_get_figure (panel, "split"), "34 of 49 layers on the GPU"));
+  g_assert_true (g_str_has_suffix (hr_explain_panel_get_figure (panel, "split-rate"),
+                                   "= 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s"));
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-gpu"), ==, "10,752 tokens");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-partial"), ==, "32,768 tokens");
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "best-precision"), ==, "FP16");
+
+  /* The finder's button sets the context: all on the GPU at 10,752 tokens */
+  hr_explain_panel_use_found_context (panel, FALSE);
+  spin (100);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (scenario), ==, 10752);
+  g_clear_pointer (&verdict, g_free);
+  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  g_assert_true (g_str_has_prefix (verdict, "fits "));
+  g_assert_cmpstr (hr_explain_panel_get_figure (panel, "split-rate"), ==, "");
+
+  /* The board editor's host side: the built-in figures are an assumption;
+   * an invalid value marks its field and changes nothing. */
+  {
+    GtkWidget *editor = find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR);
+    GtkSpinButton *host_pool, *host_resident;
+    AdwComboRow *backend;
+    AdwActionRow *host_row;
+
+    g_assert_nonnull (editor);
+    host_pool = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_spin"));
+    host_resident = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_resident_spin"));
+    backend = ADW_COMBO_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "backend_row"));
+    host_row = ADW_ACTION_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_row"));
+    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_pool), 34.36, 0.005);
+    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_resident), 4.0, 0.005);
+    g_assert_cmpuint (adw_combo_row_get_selected (backend), ==, HR_BOARD_BACKEND_CUDA);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (host_row)));
+    g_assert_nonnull (strstr (adw_action_row_get_subtitle (host_row), "an assumption of a typical desktop"));
+
+    gtk_spin_button_set_value (host_resident, 40.0);
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+    gtk_spin_button_set_value (host_resident, 8.0);
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 8000000000);
+    hr_scenario_revert_board (scenario);
+    spin (50);
+    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+  }
+
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "window-partial.png", NULL);
+
+      hr_scenario_set_context_tokens (scenario, 32768);
+      spin (300);
+      save_png (GTK_WIDGET (f.window), path);
+    }
+
+  g_object_set (scenario, "board-id", "jetson-orin-nano-super", NULL);
+  hr_scenario_set_context_tokens (scenario, 4096);
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1058,6 +1200,7 @@ main (int   argc,
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
+  g_test_add_func ("/window/partial-offload", test_window_partial_offload);
 
   test_app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);

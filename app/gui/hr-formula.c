@@ -8,7 +8,10 @@
 #include <glib/gi18n.h>
 
 #include "hr-formula.h"
+#include "hr-error.h"
 #include "hr-gui-format.h"
+#include "hr-offload.h"
+#include "hr-priors.h"
 #include "hr-units.h"
 
 /* "%g" whatever the locale: 4.6, 16, 8.5 */
@@ -316,6 +319,10 @@ hr_formula_verdict (const HrBoard      *board,
       return g_strdup_printf (_("%1$s total is past the %2$s budget; %3$s headroom - %1$s total "
                                 "= %4$s left above the resident memory: tight"),
                               total, budget, headroom, margin);
+    case HR_VERDICT_PARTIAL:
+      return g_strdup_printf (_("%1$u of %2$u layers fit the GPU; the rest stays in host memory "
+                                "with %3$s of it to spare: partial"),
+                              evaluation->gpu_layers, evaluation->total_layers, margin);
     case HR_VERDICT_OVER:
     default:
       return g_strdup_printf (_("%1$s total - %2$s headroom = over by %3$s"),
@@ -365,6 +372,21 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
   if (evaluation->source == HR_RATE_SOURCE_MEASURED)
     return g_strdup_printf (_("%s t/s measured on this board (the measurement archive's "
                               "mean decode rate)"), tps);
+
+  if (evaluation->source == HR_RATE_SOURCE_PRIOR && evaluation->split
+      && evaluation->verdict == HR_VERDICT_PARTIAL)
+    return g_strdup_printf (_("%s t/s, a prior: the GPU's layers at its efficiency and the "
+                              "CPU's at the CPU's prior efficiency (see Partial offload speed)"), tps);
+
+  if (evaluation->source == HR_RATE_SOURCE_PRIOR)
+    {
+      g_autofree char *prior = hr_format_decimal (scenario->prior_efficiency, 2);
+
+      return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, a prior: this "
+                                "board has no measurements, so the efficiency is the mean of "
+                                "published runs on its kind of hardware (data/priors.json)"),
+                              ceiling, prior, tps);
+    }
 
   if (fit->n_points == 0)
     return g_strdup_printf (_("%s t/s extrapolated: this board has no measurements to fit "
@@ -423,6 +445,10 @@ hr_formula_speed (const HrEvaluationInputs   *scenario,
       return g_strdup_printf (_("%s t/s >= %s t/s floor: ok"), tps, floor_tps);
     case HR_SPEED_SLOW:
       return g_strdup_printf (_("%s t/s < %s t/s floor: slow"), tps, floor_tps);
+    case HR_SPEED_LIKELY_OK:
+      return g_strdup_printf (_("%s t/s >= %s t/s floor, from a prior: likely ok"), tps, floor_tps);
+    case HR_SPEED_LIKELY_SLOW:
+      return g_strdup_printf (_("%s t/s < %s t/s floor, from a prior: likely slow"), tps, floor_tps);
     case HR_SPEED_UNKNOWN:
     default:
       return g_strdup (_("the rate is extrapolated, so the speed is unknown"));
@@ -453,4 +479,186 @@ hr_formula_context (const HrModelSpec *spec,
     return g_strdup_printf (_("%1$s is past the model's native limit of %2$s"), tokens, limit);
 
   return g_strdup_printf (_("%1$s of the model's native %2$s"), tokens, limit);
+}
+
+/* The split hr_evaluate() made for the row (its evaluate_split()): the same
+ * inputs, so the figures are the row's. */
+static void
+split_inputs (const HrEvaluationInputs *scenario,
+              const HrModelSpec        *spec,
+              HrOffloadInputs          *in)
+{
+  hr_offload_inputs_init (in, scenario->board, spec, scenario->context_tokens);
+  in->runtime.precision = scenario->precision;
+  in->runtime.kv_type = scenario->kv_type;
+  in->runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
+  if (scenario->num_gpu_set)
+    in->num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+}
+
+static char *
+format_side (const char          *name,
+             const HrOffloadSide *side)
+{
+  g_autofree char *weights = hr_gui_format_size (side->weights, HR_UNIT_GB);
+  g_autofree char *kv = hr_gui_format_size (side->kv_cache, HR_UNIT_GB);
+  g_autofree char *compute = hr_gui_format_size (side->compute, HR_UNIT_GB);
+  g_autofree char *total = format_bytes_and_size (side->total);
+
+  /* Translators: one side of a GPU/host split, "VRAM: 9.03 GB weights + 1.1 GB KV cache +
+     0.52 GB compute = 10,652,000,000 bytes = 10.65 GB (9.92 GiB)" */
+  return g_strdup_printf (_("%1$s: %2$s weights + %3$s KV cache + %4$s compute = %5$s"),
+                          name, weights, kv, compute, total);
+}
+
+/**
+ * hr_formula_split:
+ * @spec: the model
+ * @scenario: the scenario (a board with host memory, hr_board_has_host())
+ * @evaluation: what hr_evaluate() gave
+ *
+ * The GPU/host split (hr_offload_predict(), with the inputs hr_evaluate()
+ * used): the layers on the GPU, VRAM and host bytes term by term, and the
+ * PROCESSOR text `ollama ps` would show.
+ *
+ * Returns: (transfer full) (nullable): "34 of 49 layers on the GPU ...", or
+ *   %NULL for a row without a split
+ */
+char *
+hr_formula_split (const HrModelSpec        *spec,
+                  const HrEvaluationInputs *scenario,
+                  const HrEvaluation       *evaluation)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autofree char *vram = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *embd = NULL;
+
+  if (!evaluation->split)
+    return NULL;
+  split_inputs (scenario, spec, &in);
+  if (!hr_offload_predict (&in, split, NULL))
+    return NULL;
+
+  vram = format_side (_("VRAM"), &split->vram);
+  host = format_side (_("host memory"), &split->host);
+  embd = hr_gui_format_size (split->token_embd_bytes, HR_UNIT_GB);
+  /* Translators: the split: layers on the GPU of the total, the two sides, the token
+     embedding's size, and the PROCESSOR column of `ollama ps` */
+  return g_strdup_printf (_("%1$u of %2$u layers on the GPU (the output layer and the last blocks, "
+                            "as llama.cpp's fit places them)\n%3$s\n%4$s (the token embedding, "
+                            "%5$s, always stays there)\nollama ps would show PROCESSOR %6$s"),
+                          split->gpu_layers, split->total_layers, vram, host, embd,
+                          split->processor);
+}
+
+/**
+ * hr_formula_split_rate:
+ * @spec: the model
+ * @scenario: the scenario
+ * @evaluation: what hr_evaluate() gave
+ *
+ * Returns: (transfer full) (nullable): a partial row's decode time, each
+ *   side's weights at its own bandwidth and efficiency
+ *   (hr_offload_decode_tps()), or %NULL for a row that is not partial
+ */
+char *
+hr_formula_split_rate (const HrModelSpec        *spec,
+                       const HrEvaluationInputs *scenario,
+                       const HrEvaluation       *evaluation)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  char *text = NULL;
+  double tps;
+
+  if (!evaluation->split || evaluation->verdict != HR_VERDICT_PARTIAL)
+    return NULL;
+  if (!(evaluation->gpu_efficiency > 0.0) || !(evaluation->host_efficiency > 0.0))
+    return g_strdup (_("No efficiency is known for one side (no measurement and no prior), "
+                       "so the rate of a partial offload is not worked out"));
+  split_inputs (scenario, spec, &in);
+  if (!hr_offload_predict (&in, split, NULL) ||
+      !hr_offload_decode_tps (split, scenario->board, evaluation->gpu_efficiency,
+                              evaluation->host_efficiency, &tps, &text, NULL))
+    return NULL;
+  return text;
+}
+
+/**
+ * hr_formula_max_context:
+ * @spec: the model
+ * @scenario: the scenario (its context is not used)
+ * @allow_partial: %FALSE: every layer on the GPU and fits; %TRUE: with
+ *   partial offload, at or above the board's floor
+ * @out_context: (out): the answer in tokens, 0 when none fits
+ *
+ * The largest context window (hr_offload_max_context(), in 256-token
+ * steps), at the GPU's fitted (else prior) efficiency and the CPU's prior.
+ *
+ * Returns: (transfer full) (nullable): the answer in words, or %NULL on a
+ *   board without host memory (no split to search)
+ */
+char *
+hr_formula_max_context (const HrModelSpec        *spec,
+                        const HrEvaluationInputs *scenario,
+                        gboolean                  allow_partial,
+                        guint32                  *out_context)
+{
+  HrOffloadInputs in;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tokens = NULL;
+  double gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
+  guint32 context = 0;
+
+  *out_context = 0;
+  if (scenario->board == NULL || !hr_board_has_host (scenario->board))
+    return NULL;
+  split_inputs (scenario, spec, &in);
+  if (!hr_offload_max_context (&in, allow_partial, gpu, scenario->cpu_prior_efficiency,
+                               &context, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+        return g_strdup (allow_partial
+                         ? _("none: not even 256 tokens run at the floor rate with partial offload")
+                         : _("none: not even 256 tokens fit all on the GPU"));
+      return g_strdup (error->message);
+    }
+  *out_context = context;
+  tokens = hr_gui_format_context (context);
+  return g_strdup (tokens);
+}
+
+/**
+ * hr_formula_best_precision:
+ * @spec: the model
+ * @scenario: the scenario, at its context
+ * @allow_partial: %FALSE: every layer on the GPU and fits; %TRUE: fits,
+ *   tight or partial
+ *
+ * Returns: (transfer full) (nullable): the precision with the most bits
+ *   per weight that fits (hr_offload_best_precision()), in words, or %NULL
+ *   on a board without host memory
+ */
+char *
+hr_formula_best_precision (const HrModelSpec        *spec,
+                           const HrEvaluationInputs *scenario,
+                           gboolean                  allow_partial)
+{
+  HrOffloadInputs in;
+  g_autoptr(GError) error = NULL;
+  const HrPrecision *best;
+
+  if (scenario->board == NULL || !hr_board_has_host (scenario->board))
+    return NULL;
+  split_inputs (scenario, spec, &in);
+  best = hr_offload_best_precision (&in, allow_partial, &error);
+  if (best == NULL)
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+        return g_strdup (_("none fits at this context"));
+      return g_strdup (error->message);
+    }
+  return g_strdup (best->label);
 }

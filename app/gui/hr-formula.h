@@ -42,4 +42,18 @@ char *hr_formula_speed           (const HrEvaluationInputs   *scenario,
 char *hr_formula_context         (const HrModelSpec  *spec,
                                   const HrEvaluationInputs   *scenario);
 
+char *hr_formula_split           (const HrModelSpec  *spec,
+                                  const HrEvaluationInputs *scenario,
+                                  const HrEvaluation *evaluation);
+char *hr_formula_split_rate      (const HrModelSpec  *spec,
+                                  const HrEvaluationInputs *scenario,
+                                  const HrEvaluation *evaluation);
+char *hr_formula_max_context     (const HrModelSpec  *spec,
+                                  const HrEvaluationInputs *scenario,
+                                  gboolean            allow_partial,
+                                  guint32            *out_context);
+char *hr_formula_best_precision  (const HrModelSpec  *spec,
+                                  const HrEvaluationInputs *scenario,
+                                  gboolean            allow_partial);
+
 G_END_DECLS

@@ -80,7 +80,7 @@ hr_gui_format_size_both (guint64 bytes)
  * hr_gui_verdict_label:
  * @verdict: a #HrVerdict
  *
- * Returns: "fits", "tight" or "over", translated
+ * Returns: "fits", "tight", "partial" or "over", translated
  */
 const char *
 hr_gui_verdict_label (HrVerdict verdict)
@@ -93,6 +93,9 @@ hr_gui_verdict_label (HrVerdict verdict)
     case HR_VERDICT_TIGHT:
       /* Translators: a verdict: past the budget but inside the headroom */
       return _("tight");
+    case HR_VERDICT_PARTIAL:
+      /* Translators: a verdict: runs, with part of the model in host memory */
+      return _("partial");
     case HR_VERDICT_OVER:
     default:
       /* Translators: a verdict: past the headroom */
@@ -105,7 +108,8 @@ hr_gui_verdict_label (HrVerdict verdict)
  * @verdict: a #HrVerdict
  *
  * Returns: the libadwaita style class the verdict pill takes: "success"
- *   (fits), "warning" (tight) or "error" (over)
+ *   (fits), "warning" (tight), "accent" (partial: it runs, part on the
+ *   CPU) or "error" (over)
  */
 const char *
 hr_gui_verdict_css_class (HrVerdict verdict)
@@ -116,6 +120,8 @@ hr_gui_verdict_css_class (HrVerdict verdict)
       return "success";
     case HR_VERDICT_TIGHT:
       return "warning";
+    case HR_VERDICT_PARTIAL:
+      return "accent";
     case HR_VERDICT_OVER:
     default:
       return "error";
@@ -164,6 +170,8 @@ hr_gui_format_verdict_sentence (HrVerdict verdict,
       return g_strdup_printf (_("fits with %s to spare"), margin);
     case HR_VERDICT_TIGHT:
       return g_strdup_printf (_("tight, %s left above the resident memory"), margin);
+    case HR_VERDICT_PARTIAL:
+      return g_strdup_printf (_("partial, %s of host memory left"), margin);
     case HR_VERDICT_OVER:
     default:
       return g_strdup_printf (_("over by %s"), margin);
@@ -171,10 +179,72 @@ hr_gui_format_verdict_sentence (HrVerdict verdict,
 }
 
 /**
+ * hr_gui_format_evaluation_verdict:
+ * @e: a row (hr_evaluate())
+ * @unit: GB or GiB
+ *
+ * Returns: (transfer full): the pill's text: a split's "partial 34/49"
+ *   (the layers on the GPU out of the total), else hr_gui_format_verdict()
+ */
+char *
+hr_gui_format_evaluation_verdict (const HrEvaluation *e,
+                                  HrUnit              unit)
+{
+  if (e->verdict == HR_VERDICT_PARTIAL && e->split)
+    /* Translators: the verdict pill of a model split between GPU and CPU:
+     * layers on the GPU out of the total, "partial 28/48" */
+    return g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers);
+  return hr_gui_format_verdict (e->verdict, e->margin_bytes, unit);
+}
+
+/**
+ * hr_gui_format_evaluation_sentence:
+ * @e: a row (hr_evaluate())
+ * @unit: GB or GiB
+ *
+ * Returns: (transfer full): the verdict as a screen reader says it; for a
+ *   split "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and 5.27 GB
+ *   in host memory", else hr_gui_format_verdict_sentence()
+ */
+char *
+hr_gui_format_evaluation_sentence (const HrEvaluation *e,
+                                   HrUnit              unit)
+{
+  g_autofree char *vram = NULL;
+  g_autofree char *host = NULL;
+
+  if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
+    return hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
+  vram = hr_gui_format_size (e->vram_bytes, unit);
+  host = hr_gui_format_size (e->host_bytes, unit);
+  /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
+  return g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
+                          e->gpu_layers, e->total_layers, vram, host);
+}
+
+/**
+ * hr_gui_format_evaluation_tps:
+ * @e: a row (hr_evaluate())
+ *
+ * Returns: (transfer full): the t/s cell: "23.2", or for a rate that is a
+ *   prior (the board has no measurement) "8.9 prior"; "–" without a rate
+ */
+char *
+hr_gui_format_evaluation_tps (const HrEvaluation *e)
+{
+  g_autofree char *tps = hr_gui_format_tps (e->tps);
+
+  if (!(e->tps > 0.0) || e->source != HR_RATE_SOURCE_PRIOR)
+    return g_steal_pointer (&tps);
+  /* Translators: a decode rate and its source word, "8.9 prior" */
+  return g_strdup_printf (_("%1$s %2$s"), tps, hr_gui_rate_source_label (e->source));
+}
+
+/**
  * hr_gui_rate_source_label:
  * @source: a #HrRateSource
  *
- * Returns: "measured", "estimate" or "extrapolated", translated
+ * Returns: "measured", "estimate", "extrapolated" or "prior", translated
  */
 const char *
 hr_gui_rate_source_label (HrRateSource source)
@@ -187,6 +257,9 @@ hr_gui_rate_source_label (HrRateSource source)
     case HR_RATE_SOURCE_ESTIMATE:
       /* Translators: a rate's source: ceiling x efficiency, inside the fitted band */
       return _("estimate");
+    case HR_RATE_SOURCE_PRIOR:
+      /* Translators: a rate's source: ceiling x the prior efficiency of the board's kind */
+      return _("prior");
     case HR_RATE_SOURCE_EXTRAPOLATED:
     default:
       /* Translators: a rate's source: ceiling x efficiency, outside the fitted band */
@@ -198,7 +271,7 @@ hr_gui_rate_source_label (HrRateSource source)
  * hr_gui_speed_label:
  * @speed: a #HrSpeed
  *
- * Returns: "ok", "slow" or "unknown", translated
+ * Returns: "ok", "slow", "unknown", "likely ok" or "likely slow", translated
  */
 const char *
 hr_gui_speed_label (HrSpeed speed)
@@ -211,6 +284,12 @@ hr_gui_speed_label (HrSpeed speed)
     case HR_SPEED_SLOW:
       /* Translators: speed: the rate is under the floor */
       return _("slow");
+    case HR_SPEED_LIKELY_OK:
+      /* Translators: speed: a prior rate (not measured on this board) meets the floor */
+      return _("likely ok");
+    case HR_SPEED_LIKELY_SLOW:
+      /* Translators: speed: a prior rate (not measured on this board) is under the floor */
+      return _("likely slow");
     case HR_SPEED_UNKNOWN:
     default:
       /* Translators: speed: the rate is extrapolated, so unknown */

@@ -11,6 +11,7 @@
 #include <adwaita.h>
 
 #include "hr-board.h"
+#include "hr-evaluate.h"
 #include "hr-memory.h"
 #include "hr-rates.h"
 #include "hr-units.h"
@@ -26,6 +27,11 @@ char       *hr_gui_format_verdict       (HrVerdict     verdict,
 char       *hr_gui_format_verdict_sentence (HrVerdict  verdict,
                                          guint64       margin_bytes,
                                          HrUnit        unit);
+char       *hr_gui_format_evaluation_verdict  (const HrEvaluation *e,
+                                               HrUnit              unit);
+char       *hr_gui_format_evaluation_sentence (const HrEvaluation *e,
+                                               HrUnit              unit);
+char       *hr_gui_format_evaluation_tps      (const HrEvaluation *e);
 const char *hr_gui_verdict_label        (HrVerdict     verdict);
 const char *hr_gui_verdict_css_class    (HrVerdict     verdict);
 const char *hr_gui_rate_source_label    (HrRateSource  source);

@@ -59,6 +59,14 @@ build_inputs (HrScenario *self)
   self->inputs.kv_type = self->kv_type;
   self->inputs.context_tokens = self->context_tokens;
   self->inputs.parallel_slots = self->parallel_slots;
+  /* A board without a measurement rates with its kind's prior; a split's
+   * host side with the CPU's (hr_evaluate() uses them only where needed). */
+  if (self->board != NULL)
+    {
+      self->inputs.prior_efficiency = hr_session_get_prior (self->session,
+                                                            hr_board_hardware_kind (self->board), NULL);
+      self->inputs.cpu_prior_efficiency = hr_session_get_prior (self->session, HR_HARDWARE_CPU, NULL);
+    }
 }
 
 /* The runtime template and the board's learned overhead under it: after

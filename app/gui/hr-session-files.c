@@ -32,6 +32,8 @@ _hr_session_load_data_free (LoadData *data)
   g_clear_pointer (&data->user_boards, g_ptr_array_unref);
   g_free (data->user_boards_problem);
   g_clear_pointer (&data->measurements, g_ptr_array_unref);
+  g_free (data->builtin_priors);
+  g_clear_pointer (&data->priors, hr_priors_free);
   g_free (data);
 }
 
@@ -49,6 +51,7 @@ _hr_session_load_data_new (void)
   data->user_boards_path = hr_data_user_file ("boards.json");
   data->measurement_dirs[0] = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
   data->measurement_dirs[1] = hr_data_measurements_dir ();
+  data->builtin_priors = g_build_filename (hr_data_builtin_dir (), "priors.json", NULL);
   data->problems = g_ptr_array_new_with_free_func (g_free);
   return data;
 }
@@ -153,4 +156,15 @@ _hr_session_load_data_run (LoadData *data)
 
   data->measurements = _hr_session_load_measurements (data->measurement_dirs,
                                           G_N_ELEMENTS (data->measurement_dirs), data->problems);
+
+  /* The prior efficiencies: without the file a board with no measurement
+   * has no rate, as before the priors; a file that is there but cannot be
+   * read is named like the others. */
+  data->priors = hr_priors_load_file (data->builtin_priors, &error);
+  if (data->priors == NULL)
+    {
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        g_ptr_array_add (data->problems, problem_message (data->builtin_priors, error));
+      g_clear_error (&error);
+    }
 }

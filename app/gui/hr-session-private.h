@@ -18,6 +18,7 @@ typedef struct {
   char      *user_catalog_path;
   char      *user_boards_path;
   char      *measurement_dirs[2];  /* built-in, the user's */
+  char      *builtin_priors;
   /* out */
   GPtrArray *problems;
   GPtrArray *catalog;
@@ -25,6 +26,7 @@ typedef struct {
   GPtrArray *user_boards;
   char      *user_boards_problem;
   GPtrArray *measurements;
+  HrPriors  *priors;               /* NULL: no priors file (no prior rates) */
 } LoadData;
 
 LoadData  *_hr_session_load_data_new      (void);

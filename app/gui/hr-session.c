@@ -26,6 +26,7 @@ struct _HrSession
   char       *user_boards_problem;
   GPtrArray  *measurements;        /* HrMeasurement*, built-in then the user's */
   GArray     *servers;             /* HrSavedServer */
+  HrPriors   *priors;              /* NULL: none read */
 };
 
 G_DEFINE_FINAL_TYPE (HrSession, hr_session, G_TYPE_OBJECT)
@@ -74,6 +75,8 @@ apply_load (HrSession *self,
   self->user_boards_problem = g_steal_pointer (&data->user_boards_problem);
   g_ptr_array_unref (self->measurements);
   self->measurements = g_steal_pointer (&data->measurements);
+  g_clear_pointer (&self->priors, hr_priors_free);
+  self->priors = g_steal_pointer (&data->priors);
 
   self->loading = FALSE;
   self->loaded = TRUE;
@@ -396,6 +399,34 @@ hr_session_find_board (HrSession  *self,
         return board;
     }
   return NULL;
+}
+
+/**
+ * hr_session_get_prior:
+ * @self: a #HrSession
+ * @kind: a kind of hardware
+ * @out_n_runs: (out) (optional): how many published runs the prior is the
+ *   mean of
+ *
+ * The prior decode efficiency of @kind, from the built-in priors
+ * (data/priors.json, hr_priors_efficiency()): what a board without a
+ * measurement of its own rates its models with.
+ *
+ * Returns: the efficiency (measured / ceiling), or 0 when the priors were
+ *   not read or none is known for @kind
+ */
+double
+hr_session_get_prior (HrSession      *self,
+                      HrHardwareKind  kind,
+                      guint          *out_n_runs)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), 0.0);
+
+  if (out_n_runs != NULL)
+    *out_n_runs = 0;
+  if (self->priors == NULL)
+    return 0.0;
+  return hr_priors_efficiency (self->priors, kind, out_n_runs);
 }
 
 /**
@@ -743,6 +774,7 @@ hr_session_finalize (GObject *object)
   g_clear_pointer (&self->user_boards_problem, g_free);
   g_clear_pointer (&self->measurements, g_ptr_array_unref);
   g_clear_pointer (&self->servers, g_array_unref);
+  g_clear_pointer (&self->priors, hr_priors_free);
 
   G_OBJECT_CLASS (hr_session_parent_class)->finalize (object);
 }

@@ -18,6 +18,7 @@
 #include "hr-catalog.h"
 #include "hr-measurement.h"
 #include "hr-model-spec.h"
+#include "hr-priors.h"
 
 G_BEGIN_DECLS
 
@@ -69,6 +70,11 @@ gboolean       hr_session_save_board           (HrSession           *self,
                                                 const HrBoard       *board,
                                                 GError             **error);
 gboolean       hr_session_get_boards_writable  (HrSession           *self);
+
+/* The prior efficiencies of data/priors.json (0 = none). */
+double         hr_session_get_prior            (HrSession           *self,
+                                                HrHardwareKind       kind,
+                                                guint               *out_n_runs);
 
 /* The measurement archive: HrMeasurement*, built-in then the user's. */
 GPtrArray     *hr_session_get_measurements     (HrSession           *self);

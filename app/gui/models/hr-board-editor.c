@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "hr-board-editor.h"
 #include "hr-gui-format.h"
@@ -24,6 +25,15 @@ struct _HrBoardEditor
   GtkSpinButton  *reply_spin;
   GtkSpinButton  *stage_spin;
   GtkSpinButton  *prefill_spin;
+  AdwComboRow    *backend_row;
+  AdwActionRow   *host_pool_row;
+  AdwActionRow   *host_bandwidth_row;
+  AdwActionRow   *host_resident_row;
+  AdwActionRow   *host_reserve_row;
+  GtkSpinButton  *host_pool_spin;
+  GtkSpinButton  *host_bandwidth_spin;
+  GtkSpinButton  *host_resident_spin;
+  GtkSpinButton  *host_reserve_spin;
   GtkButton      *save_button;
   GtkButton      *revert_button;
   GtkLabel       *board_summary;
@@ -46,9 +56,11 @@ show_message (HrBoardEditor *self,
     g_message ("%s", message);
 }
 
+#define N_SPINS 11
+
 static GtkSpinButton **
 editor_spins (HrBoardEditor *self,
-              GtkSpinButton *out[7])
+              GtkSpinButton *out[N_SPINS])
 {
   out[0] = self->pool_spin;
   out[1] = self->resident_spin;
@@ -57,6 +69,10 @@ editor_spins (HrBoardEditor *self,
   out[4] = self->reply_spin;
   out[5] = self->stage_spin;
   out[6] = self->prefill_spin;
+  out[7] = self->host_pool_spin;
+  out[8] = self->host_bandwidth_spin;
+  out[9] = self->host_resident_spin;
+  out[10] = self->host_reserve_spin;
   return out;
 }
 
@@ -92,6 +108,13 @@ update_summary (HrBoardEditor *self)
                                              fit->n_points),
                                 efficiency, fit->n_points);
     }
+  else if (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency > 0.0)
+    {
+      g_autofree char *prior = hr_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency, 2);
+
+      fitted = g_strdup_printf (_("no measured models on this board: rates are priors, efficiency %s "
+                                  "of its kind of hardware; measure one model to fit its own"), prior);
+    }
   else
     {
       fitted = g_strdup (_("no measured models on this board: rates are extrapolated"));
@@ -113,18 +136,50 @@ same_board (const HrBoard *a,
          a->bandwidth_bytes_per_s == b->bandwidth_bytes_per_s &&
          a->reply_tokens == b->reply_tokens &&
          a->stage_ceiling_ms == b->stage_ceiling_ms &&
-         a->prefill_allowance_ms == b->prefill_allowance_ms;
+         a->prefill_allowance_ms == b->prefill_allowance_ms &&
+         a->backend == b->backend &&
+         a->host_pool_bytes == b->host_pool_bytes &&
+         a->host_resident_bytes == b->host_resident_bytes &&
+         a->host_reserve_bytes == b->host_reserve_bytes &&
+         a->host_bandwidth_bytes_per_s == b->host_bandwidth_bytes_per_s;
 }
 
 static void
 clear_errors (HrBoardEditor *self)
 {
-  GtkSpinButton *spins[7];
+  GtkSpinButton *spins[N_SPINS];
 
   editor_spins (self, spins);
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (spins[i]), "error");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->backend_row), "error");
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), TRUE);
+}
+
+/* The host side: a discrete board's system RAM and the backend; a unified
+ * board has one pool, so the rows hide. Figures the built-in source calls
+ * an assumption say so in their subtitle. */
+static void
+load_host (HrBoardEditor *self,
+           const HrBoard *board)
+{
+  gboolean discrete = !board->unified;
+  gboolean assumed = board->source != NULL && strstr (board->source, "host memory is Headroom's assumption") != NULL;
+  AdwActionRow *rows[4] = { self->host_pool_row, self->host_bandwidth_row,
+                            self->host_resident_row, self->host_reserve_row };
+
+  adw_combo_row_set_selected (self->backend_row, (guint) board->backend);
+  gtk_spin_button_set_value (self->host_pool_spin, hr_bytes_to_gb (board->host_pool_bytes));
+  gtk_spin_button_set_value (self->host_bandwidth_spin, board->host_bandwidth_bytes_per_s / 1e9);
+  gtk_spin_button_set_value (self->host_resident_spin, hr_bytes_to_gb (board->host_resident_bytes));
+  gtk_spin_button_set_value (self->host_reserve_spin, hr_bytes_to_gb (board->host_reserve_bytes));
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    gtk_widget_set_visible (GTK_WIDGET (rows[i]), discrete);
+  adw_action_row_set_subtitle (self->host_pool_row,
+                               assumed ? _("System RAM the layers that do not fit the GPU live in: "
+                                           "an assumption of a typical desktop, not a measurement; "
+                                           "edit it to your machine")
+                                       : _("System RAM the layers that do not fit the GPU live in"));
 }
 
 /* The spins follow the scenario's board only when it is not the one they
@@ -147,6 +202,7 @@ load_editor (HrBoardEditor *self)
   gtk_spin_button_set_value (self->reply_spin, board->reply_tokens);
   gtk_spin_button_set_value (self->stage_spin, board->stage_ceiling_ms);
   gtk_spin_button_set_value (self->prefill_spin, board->prefill_allowance_ms);
+  load_host (self, board);
   self->updating = FALSE;
   clear_errors (self);
 }
@@ -158,12 +214,13 @@ on_scenario_changed (HrBoardEditor *self)
   update_summary (self);
 }
 
+static void apply_edit (HrBoardEditor *self, GtkWidget *field, HrBoard *edited);
+
 static void
 on_editor_changed (GtkSpinButton *spin,
                    HrBoardEditor *self)
 {
   g_autoptr(HrBoard) edited = NULL;
-  g_autoptr(GError) error = NULL;
   double value = gtk_spin_button_get_value (spin);
 
   if (self->updating || self->shown == NULL)
@@ -185,10 +242,31 @@ on_editor_changed (GtkSpinButton *spin,
     edited->stage_ceiling_ms = (guint32) value;
   else if (spin == self->prefill_spin)
     edited->prefill_allowance_ms = (guint32) value;
+  else if (spin == self->host_pool_spin)
+    edited->host_pool_bytes = hr_bytes_from_gb (value);
+  else if (spin == self->host_bandwidth_spin)
+    edited->host_bandwidth_bytes_per_s = value * 1e9;
+  else if (spin == self->host_resident_spin)
+    edited->host_resident_bytes = hr_bytes_from_gb (value);
+  else if (spin == self->host_reserve_spin)
+    edited->host_reserve_bytes = hr_bytes_from_gb (value);
 
-  if (!hr_board_validate (edited, &error))
+  apply_edit (self, GTK_WIDGET (spin), g_steal_pointer (&edited));
+}
+
+/* Validates @edited (owned): invalid, @field shows the error as the other
+ * fields do and nothing is applied; else it becomes the scenario's board. */
+static void
+apply_edit (HrBoardEditor *self,
+            GtkWidget     *field,
+            HrBoard       *edited)
+{
+  g_autoptr(HrBoard) board = edited;
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_board_validate (board, &error))
     {
-      gtk_widget_add_css_class (GTK_WIDGET (spin), "error");
+      gtk_widget_add_css_class (field, "error");
       gtk_label_set_text (self->board_summary, error->message);
       gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), FALSE);
       return;
@@ -196,8 +274,24 @@ on_editor_changed (GtkSpinButton *spin,
 
   clear_errors (self);
   hr_board_free (self->shown);
-  self->shown = hr_board_copy (edited);
-  hr_scenario_set_edited_board (self->scenario, edited);
+  self->shown = hr_board_copy (board);
+  hr_scenario_set_edited_board (self->scenario, board);
+}
+
+static void
+on_backend_selected (AdwComboRow   *row,
+                     GParamSpec    *pspec,
+                     HrBoardEditor *self)
+{
+  HrBoard *edited;
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (self->updating || self->shown == NULL || selected > HR_BOARD_BACKEND_CPU
+      || (guint) self->shown->backend == selected)
+    return;
+  edited = hr_board_copy (self->shown);
+  edited->backend = (HrBoardBackend) selected;
+  apply_edit (self, GTK_WIDGET (row), edited);
 }
 
 static void
@@ -400,6 +494,15 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, reply_spin);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, stage_spin);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, prefill_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, backend_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_pool_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_bandwidth_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_resident_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_reserve_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_pool_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_bandwidth_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_resident_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, host_reserve_spin);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, save_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, revert_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, board_summary);
@@ -410,7 +513,7 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
 static void
 hr_board_editor_init (HrBoardEditor *self)
 {
-  GtkSpinButton *spins[7];
+  GtkSpinButton *spins[N_SPINS];
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -422,6 +525,7 @@ hr_board_editor_init (HrBoardEditor *self)
       g_signal_connect (spins[i], "value-changed", G_CALLBACK (on_editor_changed), self);
       hr_gui_label_spin_by_row (spins[i]);
     }
+  g_signal_connect (self->backend_row, "notify::selected", G_CALLBACK (on_backend_selected), self);
 }
 
 /**

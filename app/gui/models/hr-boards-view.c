@@ -13,6 +13,7 @@
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
+#include "hr-priors.h"
 
 typedef struct {
   HrBoard         *board;        /* owned copy */
@@ -92,11 +93,22 @@ cell_text (const HrEvaluation *e,
 {
   g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
+  g_autofree char *vram = NULL;
+  g_autofree char *host = NULL;
 
-  /* Translators: a cell of the Boards view: verdict, margin, decode rate and its source,
-     "fits · 2.63 GB · 18.4 t/s measured" */
-  return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
-                          margin, tps, hr_gui_rate_source_label (e->source));
+  if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
+    /* Translators: a cell of the Boards view: verdict, margin, decode rate and its source,
+       "fits · 2.63 GB · 18.4 t/s measured" */
+    return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
+                            margin, tps, hr_gui_rate_source_label (e->source));
+  vram = hr_gui_format_size (e->vram_bytes, unit);
+  host = hr_gui_format_size (e->host_bytes, unit);
+  /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
+     VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
+     5.27 GB host · 4.1 t/s prior" */
+  return g_strdup_printf (_("partial %1$u/%2$u · %3$s VRAM + %4$s host · %5$s t/s %6$s"),
+                          e->gpu_layers, e->total_layers, vram, host, tps,
+                          hr_gui_rate_source_label (e->source));
 }
 
 static GtkWidget *
@@ -120,11 +132,17 @@ make_cell (const HrEvaluation *e,
            HrUnit              unit)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *pill = gtk_label_new (hr_gui_verdict_label (e->verdict));
+  g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL
+                                ? hr_gui_format_evaluation_verdict (e, unit)
+                                : g_strdup (hr_gui_verdict_label (e->verdict));
+  GtkWidget *pill = gtk_label_new (pill_text);
   g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
-  g_autofree char *figures = g_strdup_printf (_("%1$s · %2$s t/s"), margin, tps);
-  g_autofree char *sentence = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
+  /* Translators: a Boards view cell's figures: margin, decode rate and its source,
+     "2.63 GB · 18.4 t/s measured" */
+  g_autofree char *figures = g_strdup_printf (_("%1$s · %2$s t/s %3$s"), margin, tps,
+                                              hr_gui_rate_source_label (e->source));
+  g_autofree char *sentence = hr_gui_format_evaluation_sentence (e, unit);
   g_autofree char *description = NULL;
   GtkWidget *figures_label = grid_label (figures, "numeric", 0.0);
 
@@ -289,6 +307,12 @@ hr_boards_view_update (HrBoardsView          *self,
       rates = hr_measurement_archive_rates (measurements, c->board->id);
 
       hr_evaluation_inputs_init (&s, c->board, &fit);
+      /* The scenario's priors: the CPU's for every split, its board kind's
+       * for the boards of the same kind (hr-priors.h). */
+      s.cpu_prior_efficiency = scenario->cpu_prior_efficiency;
+      if (scenario->board != NULL
+          && hr_board_hardware_kind (scenario->board) == hr_board_hardware_kind (c->board))
+        s.prior_efficiency = scenario->prior_efficiency;
       s.precision = scenario->precision;
       s.kv_type = scenario->kv_type;
       s.context_tokens = scenario->context_tokens;

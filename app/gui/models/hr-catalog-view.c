@@ -112,9 +112,9 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_TOTAL:
       return hr_gui_format_size (e->footprint.total, self->unit);
     case HR_MODELS_COLUMN_VERDICT:
-      return hr_gui_format_verdict (e->verdict, e->margin_bytes, self->unit);
+      return hr_gui_format_evaluation_verdict (e, self->unit);
     case HR_MODELS_COLUMN_TPS:
-      return hr_gui_format_tps (e->tps);
+      return hr_gui_format_evaluation_tps (e);
     case HR_MODELS_COLUMN_SOURCE:
       return g_strdup (hr_gui_rate_source_label (e->source));
     case HR_MODELS_COLUMN_SPEED:
@@ -183,6 +183,7 @@ refresh_cell (GtkListItem *item)
         {
           gtk_widget_remove_css_class (child, "success");
           gtk_widget_remove_css_class (child, "warning");
+          gtk_widget_remove_css_class (child, "accent");
           gtk_widget_remove_css_class (child, "error");
           gtk_widget_add_css_class (child, css);
         }
@@ -584,7 +585,7 @@ setup_columns (HrCatalogView *self)
     [HR_MODELS_COLUMN_KV_CACHE] = 75,
     [HR_MODELS_COLUMN_TOTAL] = 75,
     [HR_MODELS_COLUMN_VERDICT] = 120,
-    [HR_MODELS_COLUMN_TPS] = 45,
+    [HR_MODELS_COLUMN_TPS] = 80, /* "11.0 prior" */
     [HR_MODELS_COLUMN_SOURCE] = 90,
     [HR_MODELS_COLUMN_SPEED] = 75,
   };

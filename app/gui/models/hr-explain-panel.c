@@ -22,11 +22,16 @@ typedef enum {
   FIG_HEADROOM,
   FIG_BUDGET,
   FIG_VERDICT,
+  FIG_SPLIT,
   FIG_CONTEXT,
   FIG_CEILING,
   FIG_RATE,
+  FIG_SPLIT_RATE,
   FIG_FLOOR,
   FIG_SPEED,
+  FIG_MAX_CONTEXT_GPU,
+  FIG_MAX_CONTEXT_PARTIAL,
+  FIG_BEST_PRECISION,
   N_FIGS
 } Figure;
 
@@ -45,12 +50,20 @@ static const struct {
   { "headroom", NC_("memory", "Headroom"), "memory" },
   { "budget", N_("Budget") },
   { "verdict", N_("Verdict") },
+  { "split", N_("GPU and host memory") },
   { "context", N_("Context window") },
   { "ceiling", N_("Ceiling") },
   { "rate", N_("Decode rate") },
+  { "split-rate", N_("Partial offload speed") },
   { "floor", N_("Floor") },
   { "speed", N_("Speed") },
+  { "max-context-gpu", N_("Largest context all on the GPU") },
+  { "max-context-partial", N_("Largest context with partial offload") },
+  { "best-precision", N_("Best precision at this context") },
 };
+
+/* The fit finders whose answer is a context: a button sets the slider to it. */
+#define IS_CONTEXT_FINDER(f) ((f) == FIG_MAX_CONTEXT_GPU || (f) == FIG_MAX_CONTEXT_PARTIAL)
 
 struct _HrExplainPanel
 {
@@ -62,6 +75,8 @@ struct _HrExplainPanel
   GtkWidget  *figures_box;
   GtkWidget  *headings[N_FIGS];
   GtkWidget  *values[N_FIGS];
+  GtkWidget  *use_context[N_FIGS];  /* the context finders' buttons, else NULL */
+  guint32     found_context[N_FIGS]; /* their answers, 0 = none */
 
   HrModelRow *row;
   HrScenario *followed;  /* "changed" refreshes the panel */
@@ -104,6 +119,12 @@ set_figure (HrExplainPanel *self,
   gtk_label_set_text (GTK_LABEL (self->values[figure]), text ? text : "");
   gtk_widget_set_visible (self->headings[figure], visible);
   gtk_widget_set_visible (self->values[figure], visible);
+  if (self->use_context[figure] != NULL)
+    {
+      gtk_widget_set_visible (self->use_context[figure], visible);
+      gtk_widget_set_sensitive (self->use_context[figure],
+                                self->found_context[figure] > 0 && self->followed != NULL);
+    }
   g_free (text);
 }
 
@@ -132,6 +153,39 @@ runtime_sized (HrExplainPanel *self)
   return self->has_runtime && self->row != NULL && !hr_model_row_get_runtime_failed (self->row);
 }
 static void refresh_runtime (HrExplainPanel *self);
+
+/* The GPU/host split, its speed and the fit finders: on a board with host
+ * memory only (the figures hide elsewhere). */
+static void
+refresh_split (HrExplainPanel     *self,
+               const HrModelSpec  *spec,
+               const HrEvaluation *e)
+{
+  const HrEvaluationInputs *sc = &self->scenario;
+  char *gpu, *partial;
+
+  set_figure (self, FIG_SPLIT, hr_formula_split (spec, sc, e));
+  set_figure (self, FIG_SPLIT_RATE, hr_formula_split_rate (spec, sc, e));
+  gpu = hr_formula_max_context (spec, sc, FALSE, &self->found_context[FIG_MAX_CONTEXT_GPU]);
+  set_figure (self, FIG_MAX_CONTEXT_GPU, gpu);
+  partial = hr_formula_max_context (spec, sc, TRUE, &self->found_context[FIG_MAX_CONTEXT_PARTIAL]);
+  set_figure (self, FIG_MAX_CONTEXT_PARTIAL, partial);
+  set_figure (self, FIG_BEST_PRECISION, hr_formula_best_precision (spec, sc, TRUE));
+}
+
+static void
+on_use_context_clicked (GtkButton      *button,
+                        HrExplainPanel *self)
+{
+  Figure figure = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "hr-figure"));
+  guint32 context = self->found_context[figure];
+
+  if (context == 0 || self->followed == NULL)
+    return;
+  /* Through the scenario's "context-tokens", as the slider is bound to it;
+   * the scenario clamps to the slider's range. */
+  hr_scenario_set_context_tokens (self->followed, context);
+}
 
 static void
 refresh (HrExplainPanel *self)
@@ -196,6 +250,7 @@ refresh (HrExplainPanel *self)
   set_figure (self, FIG_RATE, hr_formula_rate (sc, plain));
   set_figure (self, FIG_FLOOR, hr_formula_floor (sc->board, sc));
   set_figure (self, FIG_SPEED, hr_formula_speed (sc, e));
+  refresh_split (self, spec, e);
   refresh_runtime (self);
 }
 
@@ -496,6 +551,21 @@ hr_explain_panel_init (HrExplainPanel *self)
                                       -1);
       gtk_box_append (GTK_BOX (self->figures_box), self->headings[i]);
       gtk_box_append (GTK_BOX (self->figures_box), self->values[i]);
+      if (IS_CONTEXT_FINDER (i))
+        {
+          GtkWidget *button = gtk_button_new_with_mnemonic (_("_Use This Context"));
+
+          gtk_widget_set_halign (button, GTK_ALIGN_START);
+          gtk_widget_set_tooltip_text (button, _("Set the context window to this size"));
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
+                                          GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->values[i], NULL,
+                                          -1);
+          g_object_set_data (G_OBJECT (button), "hr-figure", GINT_TO_POINTER (i));
+          g_signal_connect (button, "clicked", G_CALLBACK (on_use_context_clicked), self);
+          gtk_widget_set_visible (button, FALSE);
+          self->use_context[i] = button;
+          gtk_box_append (GTK_BOX (self->figures_box), button);
+        }
     }
 
   self->runtime_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -608,7 +678,9 @@ hr_explain_panel_set_runtime (HrExplainPanel        *self,
  * @self: a #HrExplainPanel
  * @key: "weights", "bits", "kv-per-token", "kv-cache", "overhead", "total",
  *   "headroom", "budget", "verdict", "context", "ceiling", "rate", "floor"
- *   or "speed"; with a runtime model also "runtime" (the era), "runtime-terms"
+ *   or "speed"; on a board with host memory also "split", "split-rate"
+ *   (a partial row), "max-context-gpu", "max-context-partial" and
+ *   "best-precision" (empty when hidden); with a runtime model also "runtime" (the era), "runtime-terms"
  *   (each term's heading, one a line), "runtime-total" and "learned"
  *
  * Returns: (transfer none) (nullable): the text the panel shows for @key, or
@@ -634,6 +706,45 @@ hr_explain_panel_get_figure (HrExplainPanel *self,
     return self->runtime_learned;
 
   return NULL;
+}
+
+/**
+ * hr_explain_panel_get_found_context:
+ * @self: a #HrExplainPanel
+ * @allow_partial: %FALSE: the largest context all on the GPU; %TRUE: with
+ *   partial offload
+ *
+ * Returns: the context, in tokens, the finder's "Use This Context" button
+ *   sets the scenario to; 0 when none fits or the board has no host memory
+ */
+guint32
+hr_explain_panel_get_found_context (HrExplainPanel *self,
+                                    gboolean        allow_partial)
+{
+  g_return_val_if_fail (HR_IS_EXPLAIN_PANEL (self), 0);
+
+  return self->found_context[allow_partial ? FIG_MAX_CONTEXT_PARTIAL : FIG_MAX_CONTEXT_GPU];
+}
+
+/**
+ * hr_explain_panel_use_found_context:
+ * @self: a #HrExplainPanel
+ * @allow_partial: which finder, as hr_explain_panel_get_found_context()
+ *
+ * Clicks that finder's "Use This Context" button (for tests): the followed
+ * scenario's context becomes the answer; nothing when the button is
+ * insensitive (no answer).
+ */
+void
+hr_explain_panel_use_found_context (HrExplainPanel *self,
+                                    gboolean        allow_partial)
+{
+  Figure figure = allow_partial ? FIG_MAX_CONTEXT_PARTIAL : FIG_MAX_CONTEXT_GPU;
+
+  g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
+
+  if (gtk_widget_get_sensitive (self->use_context[figure]))
+    g_signal_emit_by_name (self->use_context[figure], "clicked");
 }
 
 static void

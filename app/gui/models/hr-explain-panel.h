@@ -35,4 +35,9 @@ void        hr_explain_panel_set_scenario (HrExplainPanel  *self,
 const char *hr_explain_panel_get_figure (HrExplainPanel   *self,
                                          const char       *key);
 
+guint32     hr_explain_panel_get_found_context (HrExplainPanel *self,
+                                                gboolean        allow_partial);
+void        hr_explain_panel_use_found_context (HrExplainPanel *self,
+                                                gboolean        allow_partial);
+
 G_END_DECLS

@@ -395,11 +395,17 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   for (guint i = 0; i < self->bars->len; i++)
     {
       HrModelRow *row = g_ptr_array_index (self->bars, i);
-      const HrFootprint *f = &hr_model_row_get_evaluation (row)->footprint;
+      const HrEvaluation *e = hr_model_row_get_evaluation (row);
+      const HrFootprint *f = &e->footprint;
       double by = top + i * (BAR_HEIGHT + BAR_GAP);
       double x = x0;
-      const guint64 parts[4] = { f->weights, f->kv_cache, _hr_memory_chart_overhead_part (row), _hr_memory_chart_learned_part (row) };
-      const Segment segs[4] = { SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED };
+      gboolean partial = e->split && e->verdict == HR_VERDICT_PARTIAL;
+      /* A partial model is drawn by where it lives: VRAM, then host memory. */
+      const guint64 parts[4] = { partial ? e->vram_bytes : f->weights, partial ? e->host_bytes : f->kv_cache,
+                                 partial ? 0 : _hr_memory_chart_overhead_part (row),
+                                 partial ? 0 : _hr_memory_chart_learned_part (row) };
+      const Segment segs[4] = { partial ? SEG_VRAM : SEG_WEIGHTS, partial ? SEG_HOST : SEG_KV_CACHE,
+                                SEG_OVERHEAD, SEG_LEARNED };
       PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), row == self->selected,
                                                             (int) name_width, PANGO_ELLIPSIZE_END);
 

@@ -33,6 +33,8 @@ typedef enum {
   SEG_KV_CACHE,
   SEG_OVERHEAD,
   SEG_LEARNED,
+  SEG_VRAM,      /* a partial model's bytes on the GPU (hr-offload.h) */
+  SEG_HOST,      /* and in host memory */
   SEG_RESIDENT,
   SEG_RESERVE,
   SEG_FREE,
@@ -103,6 +105,8 @@ PangoLayout * _hr_memory_chart_make_layout (HrMemoryChart *self, const char *tex
 void _hr_memory_chart_on_leave (GtkEventControllerMotion *controller, HrMemoryChart *self);
 void _hr_memory_chart_on_motion (GtkEventControllerMotion *controller, double x, double y, HrMemoryChart *self);
 guint64 _hr_memory_chart_overhead_part (HrModelRow *row);
+gboolean _hr_memory_chart_pool_is_split (HrMemoryChart *self);
+guint64 _hr_memory_chart_split_part (HrMemoryChart *self, guint bar, Segment segment);
 guint _hr_memory_chart_pool_parts (HrMemoryChart *self, PoolPart *parts, guint64 *out_sum);
 const char * _hr_memory_chart_pool_segment_label (HrMemoryChart *self, Segment segment);
 const char * _hr_memory_chart_segment_label (Segment segment);

@@ -25,6 +25,10 @@ _hr_memory_chart_segment_label (Segment segment)
     case SEG_KV_CACHE:      return _("KV cache");
     case SEG_OVERHEAD:      return _("Overhead");
     case SEG_LEARNED:       return _("Learned overhead");
+    /* Translators: a partial model's part on the GPU */
+    case SEG_VRAM:          return _("VRAM");
+    /* Translators: a partial model's part in host memory, run by the CPU */
+    case SEG_HOST:          return _("Host memory");
     case SEG_RESIDENT:      return _("Resident");
     case SEG_RESERVE:       return _("Reserve");
     case SEG_FREE:          return _("Free");
@@ -56,6 +60,30 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
       if (self->selected == NULL)
         {
           g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
+        }
+      else if (_hr_memory_chart_pool_is_split (self))
+        {
+          static const Segment order[2][6] = {
+            { SEG_RESIDENT, SEG_VRAM, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
+            { SEG_RESIDENT, SEG_HOST, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
+          };
+
+          /* Translators: the pool's description on a board with two memories, then each
+             memory's parts: "RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, ..." */
+          g_string_append_printf (text, _("%s with %s:"), self->board->name,
+                                  hr_model_row_get_name (self->selected));
+          for (guint c = 0; c < 2; c++)
+            {
+              g_string_append_printf (text, "%s %s:", c == 0 ? "" : ";", c == 0 ? _("VRAM") : _("host memory"));
+              for (guint i = 0; i < G_N_ELEMENTS (order[c]); i++)
+                {
+                  g_autofree char *size = hr_gui_format_size (_hr_memory_chart_split_part (self, c, order[c][i]),
+                                                              self->unit);
+
+                  g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
+                                          _hr_memory_chart_segment_label (order[c][i]), size);
+                }
+            }
         }
       else
         {
@@ -107,7 +135,16 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
                                                                      self->unit);
 
           g_string_append_c (text, ' ');
-          if (e->footprint.overhead > 0)
+          if (e->split && e->verdict == HR_VERDICT_PARTIAL)
+            {
+              g_autofree char *split = hr_gui_format_evaluation_sentence (e, self->unit);
+
+              /* Translators: what a screen reader says for a bar split between GPU and CPU:
+                 model, total, "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and ..." */
+              g_string_append_printf (text, _("%1$s: total %2$s, %3$s; %4$s."),
+                                      hr_model_row_get_name (row), total, split, verdict);
+            }
+          else if (e->footprint.overhead > 0)
             {
               g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
 
@@ -155,6 +192,20 @@ tooltip_for_hit (HrMemoryChart *self,
   g_autofree char *count = NULL;
   g_autofree char *size = NULL;
 
+  if (_hr_memory_chart_pool_is_split (self) && hit->segment != SEG_VRAM && hit->segment != SEG_HOST)
+    {
+      /* The two memories of a board with host memory: the column's figure */
+      const char *memory = hit->bar == 0 ? _("VRAM") : _("host memory");
+
+      bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
+      count = hr_format_count (bytes);
+      size = hr_gui_format_size_both (bytes);
+      /* Translators: a pool tooltip on a board with two memories: the part, which memory,
+         exact bytes, size */
+      return g_strdup_printf (_("%1$s of the %2$s\n%3$s bytes = %4$s"),
+                              _hr_memory_chart_segment_label (hit->segment), memory, count, size);
+    }
+
   if (self->mode == HR_MEMORY_CHART_MODE_POOL)
     row = self->selected;
   else if (hit->segment < SEG_LINE_BUDGET && hit->bar < self->bars->len)
@@ -201,6 +252,20 @@ tooltip_for_hit (HrMemoryChart *self,
           bytes = e->footprint.overhead;
           formula = hr_formula_overhead (e);
         }
+      break;
+    case SEG_VRAM:
+    case SEG_HOST:
+      g_return_val_if_fail (e != NULL, NULL);
+      bytes = hit->segment == SEG_VRAM ? e->vram_bytes : e->host_bytes;
+      formula = hit->segment == SEG_VRAM
+                /* Translators: a chart tooltip of a partial model's VRAM part */
+                ? g_strdup_printf (_("%1$u of %2$u layers on the GPU, with their KV cache and the GPU's "
+                                     "compute buffer (PROCESSOR %3$s); the explain panel shows each term"),
+                                   e->gpu_layers, e->total_layers, e->processor)
+                /* Translators: a chart tooltip of a partial model's host part */
+                : g_strdup_printf (_("%u layers in host memory, run by the CPU, with the token embedding, "
+                                     "their KV cache and the CPU's compute buffer"),
+                                   e->total_layers - e->gpu_layers);
       break;
     case SEG_LEARNED:
       g_return_val_if_fail (e != NULL, NULL);

@@ -59,6 +59,8 @@ load_colors (HrMemoryChart *self)
   lookup_color (context, "hr_kv_color", "purple_2", "#c061cb", &c->seg[SEG_KV_CACHE]);
   lookup_color (context, "hr_overhead_color", "orange_3", "#ff7800", &c->seg[SEG_OVERHEAD]);
   lookup_color (context, "hr_learned_color", "brown_2", "#b5835a", &c->seg[SEG_LEARNED]);
+  lookup_color (context, "hr_vram_color", "blue_5", "#1a5fb4", &c->seg[SEG_VRAM]);
+  lookup_color (context, "hr_host_color", "yellow_4", "#f5c211", &c->seg[SEG_HOST]);
   lookup_color (context, "hr_resident_color", "light_5", "#9a9996", &c->seg[SEG_RESIDENT]);
   lookup_color (context, "hr_reserve_color", "light_3", "#deddda", &c->seg[SEG_RESERVE]);
   lookup_color (context, "hr_free_color", "success_color", "#26a269", &c->seg[SEG_FREE]);
