@@ -420,7 +420,7 @@ test_runtime_boards_view (void)
   select_board (&f, "rtx-3060-12gb");
   gtk_range_set_value (hr_models_page_get_context_scale (f.page), 15);
   settle ();
-  g_assert_cmpuint (hr_models_page_get_scenario (f.page)->context_tokens, ==, 32768);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");

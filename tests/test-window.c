@@ -1010,23 +1010,6 @@ test_window_german (void)
   close_window (&f);
 }
 
-/* The first widget of @type under @root, depth first. */
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 /* The window as drawn, for a person to look at (HR_TEST_SHOTS). */
 static void
