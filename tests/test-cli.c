@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <utime.h>
 
 #define SEED_MODELS "qwen2.5:0.5b,gemma2:2b,llama3.2:3b,llama3.1:8b,qwen2.5:14b"
 
@@ -293,6 +294,31 @@ test_cli_missing_builtin_data (void)
   g_assert_nonnull (strstr (err, "/nonexistent/headroom-data/catalog.json"));
 }
 
+/* Issue 15: what an interrupted save left beside the user's catalog.json
+ * (catalog.json.XXXXXX, untouched for a minute) is removed on the next
+ * start; the catalog itself, broken here, is never rewritten. */
+static void
+test_cli_stale_temporaries (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+  g_autofree char *catalog = g_build_filename (dir, "catalog.json", NULL);
+  g_autofree char *left = g_build_filename (dir, "catalog.json.Qx81aB", NULL);
+  g_autofree char *contents = NULL;
+  struct utimbuf old = { 1000000000, 1000000000 };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (catalog, "{\"version\": 1, \"models\": [", -1, NULL));
+  g_assert_true (g_file_set_contents (left, "{\"version\": 1, \"mod", -1, NULL));
+  g_assert_cmpint (g_utime (left, &old), ==, 0);
+
+  run_cli (&r, "catalog", "--models", "llama3.2:3b", NULL);
+  g_assert_false (g_file_test (left, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (catalog, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "{\"version\": 1, \"models\": [");
+  g_assert_cmpint (g_unlink (catalog), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -307,5 +333,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
   g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
+  g_test_add_func ("/cli/stale-temporaries", test_cli_stale_temporaries);
   return g_test_run ();
 }

@@ -223,6 +223,14 @@ hr_cli_context_load (HrCliContext *ctx,
   ctx->warnings = g_ptr_array_new_with_free_func (g_free);
   ctx->measurements = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
 
+  /* What an interrupted save left beside the user's catalog.json and
+   * boards.json (the archive's folder is cleaned as it is read). */
+  {
+    g_autofree char *user_dir = hr_data_user_dir ();
+
+    hr_file_remove_stale_temporaries (user_dir);
+  }
+
   ctx->catalog = load_catalog (catalog_path, ctx->warnings, error);
   if (ctx->catalog == NULL)
     return FALSE;

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-measurement.h"
 #include "hr-session-private.h"
 
 
@@ -124,6 +125,11 @@ _hr_session_load_data_run (LoadData *data)
 {
   g_autoptr(GPtrArray) user_catalog = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *user_dir = g_path_get_dirname (data->user_catalog_path);
+
+  /* What an interrupted save left beside catalog.json and boards.json
+   * (the archive's folder is cleaned as it is read). */
+  hr_file_remove_stale_temporaries (user_dir);
 
   /* The catalog */
   data->catalog = hr_catalog_load_file (data->builtin_catalog, &error);
