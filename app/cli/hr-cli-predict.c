@@ -316,6 +316,73 @@ hr_cli_cmd_predict (int    argc,
   return hr_cli_predict_run ("predict", argc, argv, NULL);
 }
 
+/* predict's text: the scenario line, every term, the total as `ollama ps`
+ * would show it, and the verdict on the board (with the split where the
+ * board has host memory). */
+static int
+print_prediction (HrCliContext              *ctx,
+                  const HrModelSpec         *spec,
+                  const HrRuntimeInputs     *in,
+                  const HrRuntimePrediction *p,
+                  guint64                    footprint,
+                  gboolean                   split,
+                  gint32                     num_gpu)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *total_count = NULL, *total_gb = NULL, *total_gib = NULL, *ps = NULL;
+  g_autofree char *verdict = NULL, *budget = NULL;
+  guint64 margin;
+  HrVerdict v = hr_board_verdict (ctx->board, footprint, &margin);
+
+  {
+    g_autofree char *ctx_count = hr_format_count (p->context_tokens);
+
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "%s at %s tokens: %u slot, %s KV cache, flash attention %s, ubatch %u\n",
+                         "%s at %s tokens: %u slots, %s KV cache, flash attention %s, ubatch %u\n",
+                         p->parallel_slots),
+            spec->name, ctx_count, p->parallel_slots, hr_kv_cache_type_to_string (p->kv_type),
+            p->flash_attention ? _("on") : _("off"), p->ubatch);
+  }
+  printf (_("runtime: %s\n"), p->era_label);
+
+  print_terms (p);
+
+  total_count = hr_format_count (p->total_bytes);
+  total_gb = gb ((double) p->total_bytes, 2);
+  total_gib = hr_format_decimal (hr_bytes_to_gib (p->total_bytes), 2);
+  ps = hr_runtime_format_ps_size (p->total_bytes);
+  printf ("\n%s %s %s = %s GB = %s GiB\n", _("total:"), total_count, _("bytes"), total_gb, total_gib);
+  printf ("%s %s\n", _("ollama ps would show:"), ps);
+  if (p->host_bytes > 0)
+    {
+      g_autofree char *host = hr_format_count (p->host_bytes);
+      g_autofree char *host_gb = gb ((double) p->host_bytes, 2);
+
+      printf (_("also in host memory: %s bytes (%s GB), not in the ollama ps size\n"), host, host_gb);
+    }
+
+  verdict = verdict_text (v, margin);
+  budget = gb ((double) hr_board_budget_bytes (ctx->board), 1);
+  if (ctx->board->unified && p->host_bytes > 0)
+    {
+      g_autofree char *fp = gb ((double) footprint, 2);
+      printf (_("on %s (budget %s GB, unified: host memory counts): %s GB, %s\n"), ctx->board->name, budget, fp, verdict);
+    }
+  else if (!split)
+    printf (_("on %s (budget %s GB): %s\n"), ctx->board->name, budget, verdict);
+  else if (!hr_cli_predict_split (ctx, in, num_gpu, NULL, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+
+  if (p->n_notes > 0)
+    {
+      printf ("%s\n", _("notes:"));
+      for (guint i = 0; i < p->n_notes; i++)
+        printf ("  - %s\n", p->notes[i]);
+    }
+  return HR_CLI_EXIT_OK;
+}
+
 /**
  * hr_cli_predict_run:
  * @command: the subcommand, for its --help
@@ -350,8 +417,6 @@ hr_cli_predict_run (const char                *command,
   };
   g_auto(HrCliContext) ctx = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autofree char *total_count = NULL, *total_gb = NULL, *total_gib = NULL, *ps = NULL;
-  g_autofree char *verdict = NULL, *budget = NULL;
   const HrModelSpec *spec;
   HrRuntimeInputs in;
   HrRuntimePrediction p;
@@ -437,51 +502,5 @@ hr_cli_predict_run (const char                *command,
 
   if (source != NULL)
     source->print_text (source->data);
-  {
-    g_autofree char *ctx_count = hr_format_count (p.context_tokens);
-
-    printf (g_dngettext (GETTEXT_PACKAGE,
-                         "%s at %s tokens: %u slot, %s KV cache, flash attention %s, ubatch %u\n",
-                         "%s at %s tokens: %u slots, %s KV cache, flash attention %s, ubatch %u\n",
-                         p.parallel_slots),
-            spec->name, ctx_count, p.parallel_slots, hr_kv_cache_type_to_string (p.kv_type),
-            p.flash_attention ? _("on") : _("off"), p.ubatch);
-  }
-  printf (_("runtime: %s\n"), p.era_label);
-
-  print_terms (&p);
-
-  total_count = hr_format_count (p.total_bytes);
-  total_gb = gb ((double) p.total_bytes, 2);
-  total_gib = hr_format_decimal (hr_bytes_to_gib (p.total_bytes), 2);
-  ps = hr_runtime_format_ps_size (p.total_bytes);
-  printf ("\n%s %s %s = %s GB = %s GiB\n", _("total:"), total_count, _("bytes"), total_gb, total_gib);
-  printf ("%s %s\n", _("ollama ps would show:"), ps);
-  if (p.host_bytes > 0)
-    {
-      g_autofree char *host = hr_format_count (p.host_bytes);
-      g_autofree char *host_gb = gb ((double) p.host_bytes, 2);
-
-      printf (_("also in host memory: %s bytes (%s GB), not in the ollama ps size\n"), host, host_gb);
-    }
-
-  verdict = verdict_text (v, margin);
-  budget = gb ((double) hr_board_budget_bytes (ctx.board), 1);
-  if (ctx.board->unified && p.host_bytes > 0)
-    {
-      g_autofree char *fp = gb ((double) footprint, 2);
-      printf (_("on %s (budget %s GB, unified: host memory counts): %s GB, %s\n"), ctx.board->name, budget, fp, verdict);
-    }
-  else if (!split)
-    printf (_("on %s (budget %s GB): %s\n"), ctx.board->name, budget, verdict);
-  else if (!hr_cli_predict_split (&ctx, &in, num_gpu, NULL, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
-
-  if (p.n_notes > 0)
-    {
-      printf ("%s\n", _("notes:"));
-      for (guint i = 0; i < p.n_notes; i++)
-        printf ("  - %s\n", p.notes[i]);
-    }
-  return HR_CLI_EXIT_OK;
+  return print_prediction (&ctx, spec, &in, &p, footprint, split, num_gpu);
 }
