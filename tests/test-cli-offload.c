@@ -17,52 +17,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli-test-util.h"
+
 #define BOARD "rtx-3060-12gb"
 #define NOTE "note: the rates on rtx-3060-12gb are a prior, not a measurement: efficiency 0.67 for discrete-nvidia hardware, the mean of 3 published runs (data/priors.json).\n" \
              "      Measure one model on it (headroom-cli ollama measure MODEL) and its rates become its own.\n"
 
-typedef struct {
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-run_cli (Run *r, ...)
-{
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = NULL;
-  const char *arg;
-  va_list ap;
-  int wait_status;
-
-  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
-  va_start (ap, r);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (args, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  /* The child sees the test's own isolated data directory. */
-  envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  if (g_test_verbose ())
-    g_printerr ("%s", r->err);
-  r->status = WEXITSTATUS (wait_status);
-}
 
 static JsonObject *
 parse (JsonParser *parser,

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli-test-util.h"
+
 static const char catalog_json[] =
   "{\"version\": 1, \"models\": ["
   " {\"name\": \"llama3.2:3b\", \"architecture\": \"llama\", \"parameters\": 3212749888, \"precision\": \"q4_K_M\","
@@ -38,20 +40,6 @@ static const char measurement_json[] =
   "  {\"context_tokens\": 4096, \"reported_bytes\": 2600000000, \"reported_vram_bytes\": 2600000000, \"predicted_bytes\": 0},"
   "  {\"context_tokens\": 16384, \"reported_bytes\": 4100000000, \"reported_vram_bytes\": 4100000000, \"predicted_bytes\": 0}]}";
 
-typedef struct {
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 static char *catalog_path;
 static char *measurements_dir;
@@ -77,7 +65,7 @@ write_fixtures (void)
 
 /* Runs headroom-cli with the fixture catalog and archive appended. */
 static void
-run_cli (Run *r, ...)
+run_cli_with_fixtures (Run *r, ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -115,7 +103,7 @@ test_predict (void)
 {
   g_auto(Run) r = { 0 };
 
-  run_cli (&r, "predict", "llama3.2:3b", "--context", "16384", "--server-version", "0.31.2", NULL);
+  run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--context", "16384", "--server-version", "0.31.2", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   g_assert_cmpstr (r.out, ==,
@@ -157,7 +145,7 @@ test_predict_old_estimator (void)
 {
   g_auto(Run) r = { 0 };
 
-  run_cli (&r, "predict", "phi4", "--context", "4096", "--runtime", "ollama-0.12", "--parallel", "1", NULL);
+  run_cli_with_fixtures (&r, "predict", "phi4", "--context", "4096", "--runtime", "ollama-0.12", "--parallel", "1", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "phi4 at 4,096 tokens: 1 slot, f16 KV cache, flash attention off, ubatch 512\n"
@@ -213,13 +201,13 @@ test_predict_json (void)
 
   /* Ollama 0.30+ passes the KV type to the V cache too, and llama-server
    * refuses a quantized V cache without flash attention: no prediction. */
-  run_cli (&r, "predict", "llama3.2:3b", "--context", "4096", "--kv-type", "q8_0", "--flash-attention", "off", "--json", NULL);
+  run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--context", "4096", "--kv-type", "q8_0", "--flash-attention", "off", "--json", NULL);
   g_assert_cmpint (r.status, !=, 0);
   g_assert_nonnull (strstr (r.err, "quantized V cache requires flash_attn to be enabled"));
   run_clear (&r);
   memset (&r, 0, sizeof r);
 
-  run_cli (&r, "predict", "llama3.2:3b", "--context", "4096", "--flash-attention", "off", "--json", NULL);
+  run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--context", "4096", "--flash-attention", "off", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (parser));
@@ -242,7 +230,7 @@ test_matrix (void)
 {
   g_auto(Run) r = { 0 };
 
-  run_cli (&r, "matrix", "--boards", "jetson-orin-nano-super,rtx-3090", "--context", "16384", NULL);
+  run_cli_with_fixtures (&r, "matrix", "--boards", "jetson-orin-nano-super,rtx-3090", "--context", "16384", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "context 16,384 tokens, as pulled, f16 KV cache, 1 slot\n"
@@ -260,7 +248,7 @@ test_matrix_csv (void)
 {
   g_auto(Run) r = { 0 };
 
-  run_cli (&r, "matrix", "--boards", "jetson-orin-nano-super,rtx-3090", "--context", "16384", "--csv", NULL);
+  run_cli_with_fixtures (&r, "matrix", "--boards", "jetson-orin-nano-super,rtx-3090", "--context", "16384", "--csv", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "model,board,verdict,margin_gb,footprint_gb,tps,source,speed,recommended\n"
@@ -277,7 +265,7 @@ test_matrix_json (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *o, *board, *cell;
 
-  run_cli (&r, "matrix", "--boards", "jetson-orin-nano-super", "--models", "llama3.2:3b", "--runtime", "none", "--json", NULL);
+  run_cli_with_fixtures (&r, "matrix", "--boards", "jetson-orin-nano-super", "--models", "llama3.2:3b", "--runtime", "none", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (parser));
@@ -312,7 +300,7 @@ test_bad_arguments (void)
     {
       g_auto(Run) r = { 0 };
 
-      run_cli (&r, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4], cases[i].args[5]);
+      run_cli_with_fixtures (&r, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4], cases[i].args[5]);
       g_assert_cmpint (r.status, ==, 2);
       g_assert_cmpstr (r.out, ==, "");
       g_assert_cmpstr (r.err, ==, cases[i].err);
