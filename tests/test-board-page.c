@@ -803,6 +803,31 @@ test_board_page_pull (void)
   close_page (&f);
 }
 
+/* Issue 12: on a board without measurements (the RTX 3060 12 GB) the pull
+ * check allows a model on its kind's prior and says so once, with what to
+ * do, as `headroom-cli check qwen2.5:0.5b --board rtx-3060-12gb` does. */
+static void
+test_board_page_pull_prior (void)
+{
+  Fixture f = { 0 };
+
+  open_page (&f);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  hr_scenario_set_board_id (f.scenario, "rtx-3060-12gb");
+  set_entry (f.page, "_Model Name", "qwen2.5:0.5b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  g_assert_null (find_dialog ());
+  g_assert_cmpstr (hr_pull_panel_get_check_text (pull (f.page)), ==,
+                   "The pull check passes.\n"
+                   "qwen2.5:0.5b needs 0.58 GB on NVIDIA GeForce RTX 3060 12 GB, whose budget is 11.38 GB and headroom 11.88 GB; "
+                   "it decodes at 603.0 t/s (prior) against a floor of 10.2 t/s.\n"
+                   "The rates on NVIDIA GeForce RTX 3060 12 GB are a prior, not a measurement: efficiency 0.67 for discrete-nvidia "
+                   "hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates become its own.");
+  g_assert_true (iterate_until (pull_done, f.page, 10000));
+  hr_scenario_set_board_id (f.scenario, "jetson-orin-nano-super");
+  close_page (&f);
+}
+
 static gboolean
 pull_moving (gpointer data)
 {
@@ -1082,6 +1107,7 @@ main (int   argc,
   g_test_add_func ("/board-page/measure", test_board_page_measure);
   g_test_add_func ("/board-page/measure-cancel", test_board_page_measure_cancel);
   g_test_add_func ("/board-page/pull", test_board_page_pull);
+  g_test_add_func ("/board-page/pull-prior", test_board_page_pull_prior);
   g_test_add_func ("/board-page/pull-cancel", test_board_page_pull_cancel);
   g_test_add_func ("/board-page/try-it", test_board_page_try_it);
   g_test_add_func ("/board-page/screenshot", test_board_page_screenshot);

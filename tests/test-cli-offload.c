@@ -224,6 +224,36 @@ predict_at (const char *model,
   *out_tps = json_object_get_double_member (o, "tps");
 }
 
+/* The old scheduler's automatic slots on the board (Ollama 0.5.7 tries 4,
+ * then 1, against the free VRAM: 12.88 GB less 1.0 GB resident): llama3.2:3b
+ * with 4 slots fits at 12,288 tokens (10.92 GB), not at 16,384, where the
+ * server falls back to 1 slot and loads less (5.35 GB = the 4 x 4,096 KV
+ * tokens of the first). */
+static void
+test_predict_old_scheduler_slots (void)
+{
+  static const struct { const char *context; gint64 slots, total; const char *note; } cases[] = {
+    { "12288", 4, G_GINT64_CONSTANT (10922758122), "Automatic parallel slots: 4 fit the free memory (server/sched.go tries 4, then 1)." },
+    { "16384", 1, G_GINT64_CONSTANT (5352722410), "Automatic parallel slots: 4 did not fit the free memory, so 1 (server/sched.go)." },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *o;
+      JsonArray *notes;
+
+      run_cli (&r, "predict", "llama3.2:3b", "--runtime", "ollama-0.12", "--server-version", "0.5.7",
+               "--board", BOARD, "--context", cases[i].context, "--json", NULL);
+      o = parse (parser, &r);
+      g_assert_cmpint (json_object_get_int_member (o, "parallel_slots"), ==, cases[i].slots);
+      g_assert_cmpint (json_object_get_int_member (o, "total_bytes"), ==, cases[i].total);
+      notes = json_object_get_array_member (o, "notes");
+      g_assert_cmpstr (json_array_get_string_element (notes, json_array_get_length (notes) - 1), ==, cases[i].note);
+    }
+}
+
 static void
 test_max_context (void)
 {
@@ -359,6 +389,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/check", test_check);
   g_test_add_func ("/cli-offload/predict", test_predict);
   g_test_add_func ("/cli-offload/predict-json", test_predict_json);
+  g_test_add_func ("/cli-offload/predict-old-scheduler-slots", test_predict_old_scheduler_slots);
   g_test_add_func ("/cli-offload/max-context", test_max_context);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
   g_test_add_func ("/cli-offload/matrix", test_matrix);

@@ -430,8 +430,19 @@ test_runtime_boards_view (void)
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
   g_assert_true (g_str_has_suffix (cell, " t/s measured"));
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
+  /* With the Jetson selected, the RTX column keeps its own kind's prior
+   * (discrete NVIDIA), the 49.2p and 11.0p of `headroom-cli matrix --boards
+   * rtx-3060-12gb,jetson-orin-nano-super --context 32768`. */
   select_board (&f, "jetson-orin-nano-super");
+  settle ();
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
+  g_assert_cmpstr (cell, ==, "fits · 2.3 GB · 49.2 t/s prior");
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
+  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
   close_window (&f);
   g_unlink (csv_path);

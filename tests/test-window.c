@@ -1067,6 +1067,43 @@ test_window_partial_offload (void)
                                         HR_MODELS_COLUMN_TPS);
   g_assert_cmpstr (small_tps, ==, "49.2 prior");
 
+  /* Sorted by verdict: fits, tight, partial, over (HR_VERDICT_PARTIAL is
+   * numerically after HR_VERDICT_OVER); qwen2.5:14b's partial before the
+   * overs. */
+  {
+    GtkColumnView *view = hr_models_page_get_column_view (f.page);
+    g_autoptr(GtkColumnViewColumn) column =
+      g_list_model_get_item (gtk_column_view_get_columns (view), HR_MODELS_COLUMN_VERDICT);
+    GListModel *rows = hr_models_page_get_rows (f.page);
+    static const HrVerdict order[] = { HR_VERDICT_FITS, HR_VERDICT_TIGHT, HR_VERDICT_PARTIAL, HR_VERDICT_OVER };
+    guint at = 0, partials = 0, overs = 0;
+    gint qwen = -1, first_over = -1;
+
+    gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
+    spin (50);
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(HrModelRow) r = g_list_model_get_item (rows, i);
+        HrVerdict v = hr_model_row_get_evaluation (r)->verdict;
+
+        while (at < G_N_ELEMENTS (order) && order[at] != v)
+          at++;
+        g_assert_cmpuint (at, <, G_N_ELEMENTS (order));
+        partials += v == HR_VERDICT_PARTIAL;
+        overs += v == HR_VERDICT_OVER;
+        if (v == HR_VERDICT_OVER && first_over < 0)
+          first_over = (gint) i;
+        if (r == row)
+          qwen = (gint) i;
+      }
+    g_assert_cmpuint (partials, >, 0);
+    g_assert_cmpuint (overs, >, 0);
+    g_assert_cmpint (qwen, >=, 0);
+    g_assert_cmpint (qwen, <, first_over);
+    gtk_column_view_sort_by_column (view, NULL, GTK_SORT_ASCENDING);
+    spin (50);
+  }
+
   hr_models_page_select_row (f.page, row);
   pool = hr_models_page_get_pool_chart (f.page);
   g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,

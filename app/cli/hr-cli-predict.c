@@ -304,7 +304,10 @@ print_terms (const HrRuntimePrediction *p)
  * runtime, the one-pool verdict gives way to the GPU/host split with its
  * decode arithmetic (hr_cli_predict_split()); `--num-gpu N` places N layers
  * as Ollama's num_gpu does. `--max-context` and `--best-precision` print the
- * fit finders instead (hr_cli_predict_finders()).
+ * fit finders instead (hr_cli_predict_finders()). Without `--parallel` the
+ * old era's automatic slots are tried against the board's free memory
+ * (hr_offload_auto_parallel_slots()'s rule), so the size can fall as the
+ * context grows.
  *
  * Returns: 0, 1 when data cannot be read or the prediction fails, 2 for
  *   bad arguments or an unknown model.
@@ -461,6 +464,11 @@ hr_cli_predict_run (const char                *command,
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
                                ctx.board->id);
   hr_cli_predict_inputs (&in, &o, spec);
+  /* Without --parallel the old scheduler tries its slots against the
+   * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
+   * runtime notes the choice); the 0.30 era ignores it. */
+  if (in.parallel_slots == 0)
+    in.free_bytes = MAX (hr_board_headroom_bytes (ctx.board), 1);
   if (o.max_context || o.best_precision)
     {
       if (!hr_cli_predict_finders (&ctx, &in, num_gpu, o.max_context, o.best_precision, o.json, &error))

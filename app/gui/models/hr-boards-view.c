@@ -243,8 +243,11 @@ rebuild_grid (HrBoardsView *self,
  *   measured rates, efficiency fit and learned overhead come from it
  * @catalog: (element-type HrModelSpec): to predict the archive's sizes again
  *   (hr_calibration_points_from_archive())
- * @scenario: precision, KV cache type, context and parallel slots (its
- *   board is not used: each column has its own)
+ * @scenario: precision, KV cache type, context, parallel slots and the
+ *   CPU's prior (its board is not used: each column has its own, rated with
+ *   its own kind's prior from the view's scenario's session,
+ *   hr_session_get_prior(); without a scenario, only the boards of the
+ *   scenario board's kind get @scenario's prior)
  * @runtime: (nullable): the runtime settings; %NULL: weights + KV cache only
  * @runtime_from_board: the era and the learned overhead follow each board's
  *   own server version (hr_gui_board_server_version())
@@ -269,9 +272,11 @@ hr_boards_view_update (HrBoardsView          *self,
                        const char            *inputs)
 {
   g_autoptr(GPtrArray) rows = NULL;
+  HrSession *session;
   guint n;
 
   g_return_if_fail (HR_IS_BOARDS_VIEW (self));
+  session = self->scenario != NULL ? hr_scenario_get_session (self->scenario) : NULL;
   g_return_if_fail (boards != NULL && specs != NULL && scenario != NULL);
 
   n = MIN (specs->len, HR_BOARDS_VIEW_MAX_MODELS);
@@ -307,11 +312,14 @@ hr_boards_view_update (HrBoardsView          *self,
       rates = hr_measurement_archive_rates (measurements, c->board->id);
 
       hr_evaluation_inputs_init (&s, c->board, &fit);
-      /* The scenario's priors: the CPU's for every split, its board kind's
-       * for the boards of the same kind (hr-priors.h). */
+      /* The CPU's prior for every split; each board's own kind's prior
+       * (hr-priors.h), as `headroom-cli matrix` rates each board, whatever
+       * board the scenario has selected. */
       s.cpu_prior_efficiency = scenario->cpu_prior_efficiency;
-      if (scenario->board != NULL
-          && hr_board_hardware_kind (scenario->board) == hr_board_hardware_kind (c->board))
+      if (session != NULL)
+        s.prior_efficiency = hr_session_get_prior (session, hr_board_hardware_kind (c->board), NULL);
+      else if (scenario->board != NULL
+               && hr_board_hardware_kind (scenario->board) == hr_board_hardware_kind (c->board))
         s.prior_efficiency = scenario->prior_efficiency;
       s.precision = scenario->precision;
       s.kv_type = scenario->kv_type;

@@ -360,6 +360,22 @@ static guint    probed_columns;
 
 #define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
 
+/* A verdict's place in the Verdict column's order: fits, tight, partial
+ * (runs, part on the CPU), over. HR_VERDICT_PARTIAL comes after
+ * HR_VERDICT_OVER in the enum, so the enum's value cannot be compared. */
+static int
+verdict_rank (HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_FITS: return 0;
+    case HR_VERDICT_TIGHT: return 1;
+    case HR_VERDICT_PARTIAL: return 2;
+    case HR_VERDICT_OVER:
+    default: return 3;
+    }
+}
+
 static int
 compare_rows (gconstpointer a,
               gconstpointer b,
@@ -401,8 +417,8 @@ compare_rows (gconstpointer a,
       result = CMP (ea->footprint.total, eb->footprint.total);
       break;
     case HR_MODELS_COLUMN_VERDICT:
-      /* fits before tight before over; inside a verdict, the smaller total first */
-      result = CMP (ea->verdict, eb->verdict);
+      /* fits, tight, partial, over; inside a verdict, the smaller total first */
+      result = CMP (verdict_rank (ea->verdict), verdict_rank (eb->verdict));
       if (result == GTK_ORDERING_EQUAL)
         result = CMP (ea->footprint.total, eb->footprint.total);
       break;
