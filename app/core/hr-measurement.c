@@ -466,6 +466,38 @@ latest_by_model (GPtrArray  *measurements,
 }
 
 /**
+ * hr_measurement_archive_server_version:
+ * @measurements: (element-type HrMeasurement): the archive
+ * @board_id: a board id
+ *
+ * The Ollama version the board's newest measurement (by its ISO 8601 date)
+ * was made with: what "From the board's server version" models.
+ *
+ * Returns: (transfer none) (nullable): "ollama 0.31.2", or %NULL when no
+ *   measurement of the board names a version
+ */
+const char *
+hr_measurement_archive_server_version (GPtrArray  *measurements,
+                                       const char *board_id)
+{
+  const HrMeasurement *newest = NULL;
+
+  if (measurements == NULL || board_id == NULL)
+    return NULL;
+
+  for (guint i = 0; i < measurements->len; i++)
+    {
+      const HrMeasurement *m = g_ptr_array_index (measurements, i);
+
+      if (g_strcmp0 (m->board, board_id) != 0 || m->runtime_version == NULL)
+        continue;
+      if (newest == NULL || g_strcmp0 (m->date, newest->date) > 0)
+        newest = m;
+    }
+  return newest ? newest->runtime_version : NULL;
+}
+
+/**
  * hr_measurement_archive_rates:
  * @measurements: (element-type HrMeasurement): the archive
  * @board_id: a board id

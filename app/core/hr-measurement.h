@@ -52,6 +52,8 @@ guint          hr_file_remove_stale_temporaries (const char *directory);
 GPtrArray     *hr_measurement_archive_load (const char  *directory,
                                             GPtrArray   *out_errors,
                                             GError     **error);
+const char    *hr_measurement_archive_server_version (GPtrArray  *measurements,
+                                                      const char *board_id);
 GHashTable    *hr_measurement_archive_rates (GPtrArray  *measurements,
                                              const char *board_id);
 GArray        *hr_measurement_archive_points (GPtrArray  *measurements,

@@ -171,7 +171,7 @@ hr_scenario_get_calibration_text (HrScenario *self)
  * @self: a #HrScenario
  *
  * Returns: (transfer none) (nullable): the Ollama version of the board's
- *   newest measurement ("ollama 0.31.2", hr_gui_board_server_version())
+ *   newest measurement ("ollama 0.31.2", hr_measurement_archive_server_version())
  */
 const char *
 hr_scenario_get_server_version (HrScenario *self)

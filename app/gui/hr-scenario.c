@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-boards-view.h"
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
@@ -82,7 +81,7 @@ update_runtime (HrScenario *self)
   g_clear_pointer (&self->server_version, g_free);
   g_clear_pointer (&self->calibration_text, g_free);
   if (self->board != NULL)
-    self->server_version = g_strdup (hr_gui_board_server_version (measurements, self->board->id));
+    self->server_version = g_strdup (hr_measurement_archive_server_version (measurements, self->board->id));
 
   hr_runtime_inputs_init (in, NULL, self->context_tokens);
   in->flash_attention = self->flash_attention ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;

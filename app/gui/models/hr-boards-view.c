@@ -52,38 +52,6 @@ column_clear (Column *c)
   g_clear_pointer (&c->evals, g_free);
 }
 
-/**
- * hr_gui_board_server_version:
- * @measurements: (element-type HrMeasurement): the archive
- * @board_id: a board id
- *
- * The Ollama version the board's newest measurement (by its ISO 8601 date)
- * was made with: what "From the board's server version" models.
- *
- * Returns: (transfer none) (nullable): "ollama 0.31.2", or %NULL when no
- *   measurement of the board names a version
- */
-const char *
-hr_gui_board_server_version (GPtrArray  *measurements,
-                             const char *board_id)
-{
-  const HrMeasurement *newest = NULL;
-
-  if (measurements == NULL || board_id == NULL)
-    return NULL;
-
-  for (guint i = 0; i < measurements->len; i++)
-    {
-      const HrMeasurement *m = g_ptr_array_index (measurements, i);
-
-      if (g_strcmp0 (m->board, board_id) != 0 || m->runtime_version == NULL)
-        continue;
-      if (newest == NULL || g_strcmp0 (m->date, newest->date) > 0)
-        newest = m;
-    }
-  return newest ? newest->runtime_version : NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
 
@@ -250,7 +218,7 @@ rebuild_grid (HrBoardsView *self,
  *   scenario board's kind get @scenario's prior)
  * @runtime: (nullable): the runtime settings; %NULL: weights + KV cache only
  * @runtime_from_board: the era and the learned overhead follow each board's
- *   own server version (hr_gui_board_server_version())
+ *   own server version (hr_measurement_archive_server_version())
  * @unit: GB or GiB for the cells
  * @inputs: the inputs in words, shown above the table and put in the CSV
  *
@@ -334,7 +302,7 @@ hr_boards_view_update (HrBoardsView          *self,
           if (runtime_from_board)
             {
               board_runtime.era = HR_RUNTIME_ERA_AUTO;
-              board_runtime.server_version = hr_gui_board_server_version (measurements, c->board->id);
+              board_runtime.server_version = hr_measurement_archive_server_version (measurements, c->board->id);
             }
           residuals = hr_calibration_points_from_archive (measurements, c->board->id,
                                                           board_runtime.server_version,

@@ -55,7 +55,4 @@ const char *hr_boards_view_get_recommended  (HrBoardsView          *self,
                                              const char            *board_id);
 char       *hr_boards_view_to_csv           (HrBoardsView          *self);
 
-const char *hr_gui_board_server_version     (GPtrArray             *measurements,
-                                             const char            *board_id);
-
 G_END_DECLS
