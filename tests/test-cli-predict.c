@@ -288,12 +288,15 @@ test_bad_arguments (void)
   } cases[] = {
     { { "predict", NULL }, "headroom-cli: give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\"\n" },
     { { "predict", "nope:1b", NULL }, "headroom-cli: \"nope:1b\" is not in the catalog; run \"headroom-cli catalog\" to see the names\n" },
-    { { "predict", "phi4", "--runtime", "ollama-0.20", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12 or auto, not \"ollama-0.20\"\n" },
+    { { "predict", "phi4", "--runtime", "ollama-0.20", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto or seed, not \"ollama-0.20\"\n" },
+    { { "predict", "phi4", "--backend", "vulkan", NULL }, "headroom-cli: --backend must be cpu, cuda or metal, not \"vulkan\"\n" },
+    { { "gguf", "x.gguf", "--flash-attention", "maybe", NULL }, "headroom-cli: --flash-attention must be on, off or auto, not \"maybe\"\n" },
+    { { "hub", "a/b", "--kv-type", "q2", NULL }, "headroom-cli: --kv-type must be f16, q8_0 or q4_0, not \"q2\"\n" },
     { { "predict", "phi4", "--flash-attention", "maybe", NULL }, "headroom-cli: --flash-attention must be on, off or auto, not \"maybe\"\n" },
     { { "predict", "phi4", "--server-version", "latest", NULL }, "headroom-cli: --server-version must look like 0.31.2, not \"latest\"\n" },
     { { "matrix", "--json", "--csv", NULL }, "headroom-cli: give at most one of --json and --csv\n" },
     { { "matrix", "--boards", "abacus", NULL }, "headroom-cli: unknown board \"abacus\"; run \"headroom-cli matrix\" without --boards to see them all\n" },
-    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto or none, not \"vllm\"\n" },
+    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto, seed or none, not \"vllm\"\n" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

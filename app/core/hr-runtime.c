@@ -174,8 +174,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
       out->kv_type = inputs->kv_type;
       out->ubatch = 0;
       if (spec->context_length > 0 && out->context_tokens > spec->context_length)
-        rt_note (&ctx, _("%u tokens is past the model's native context of %u."),
-                 out->context_tokens, spec->context_length);
+        rt_note (&ctx, _("%s tokens is past the model's native context of %s."),
+                 rt_count (&ctx.counts, out->context_tokens), rt_count (&ctx.counts, spec->context_length));
       rt_predict_seed (&ctx);
       return finish (&ctx, error);
     }
