@@ -108,6 +108,7 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                     GError               **error)
 {
   const HrModelSpec *spec = inputs->spec;
+  HrModelSpec exact;
   Ctx ctx = { 0 };
   Figures f;
 
@@ -135,6 +136,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                    spec->name ? spec->name : _("the model"));
       return FALSE;
     }
+
+  /* A catalog row's exact blob bytes and parameter count, where it has
+   * them, stand for its rounded listing; the seed's method keeps the
+   * listing its tables print. */
+  if (inputs->era != HR_RUNTIME_ERA_SEED)
+    spec = hr_runtime_exact_spec (spec, &exact);
 
   ctx.in = inputs;
   ctx.spec = spec;
@@ -230,6 +237,35 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   else
     rt_predict_0_12 (&ctx, &f);
   return finish (&ctx, error);
+}
+
+/**
+ * hr_runtime_exact_spec:
+ * @spec: a model
+ * @scratch: (out caller-allocates): room for the exact view
+ *
+ * The model as the runtime sizes it: a catalog row's published exact blob
+ * bytes and parameter count (exact_file_bytes, exact_parameters) in place
+ * of the seed's rounded listing in file_bytes and parameters. A shallow
+ * copy into @scratch (its pointers are @spec's; nothing is allocated, so
+ * the slider hot path may call it); @spec itself when it has no exact
+ * figures.
+ *
+ * Returns: (transfer none): @spec or @scratch, valid as long as @spec
+ */
+const HrModelSpec *
+hr_runtime_exact_spec (const HrModelSpec *spec,
+                       HrModelSpec       *scratch)
+{
+  if (spec == NULL || (spec->exact_file_bytes == 0 && spec->exact_parameters == 0))
+    return spec;
+  *scratch = *spec;
+  if (spec->exact_file_bytes > 0)
+    scratch->file_bytes = spec->exact_file_bytes;
+  if (spec->exact_parameters > 0)
+    scratch->parameters = spec->exact_parameters;
+  scratch->exact_file_bytes = scratch->exact_parameters = 0;
+  return scratch;
 }
 
 /**

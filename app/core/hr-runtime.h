@@ -144,6 +144,8 @@ gboolean      hr_runtime_backend_from_string (const char         *str,
 guint         hr_runtime_auto_parallel_tries (const char         *version,
                                               guint32             out_tries[2]);
 char         *hr_runtime_format_ps_size   (guint64                bytes);
+const HrModelSpec *hr_runtime_exact_spec  (const HrModelSpec     *spec,
+                                           HrModelSpec           *scratch);
 JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
 
 G_END_DECLS
