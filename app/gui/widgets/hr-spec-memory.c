@@ -586,3 +586,19 @@ hr_spec_memory_get_chart (HrSpecMemory *self)
   g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
   return self->chart;
 }
+
+/** hr_spec_memory_get_evaluation: @self: a #HrSpecMemory. Returns: (transfer none) (nullable): the model's evaluation under the scenario (hr_scenario_evaluate_row()), %NULL without a chartable model */
+const HrEvaluation *
+hr_spec_memory_get_evaluation (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return self->row != NULL ? hr_model_row_get_evaluation (self->row) : NULL;
+}
+
+/** hr_spec_memory_get_scenario_text: @self: a #HrSpecMemory. Returns: (transfer none): the line that names the board, the settings and the method */
+const char *
+hr_spec_memory_get_scenario_text (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return gtk_label_get_text (self->scenario_label);
+}
