@@ -816,6 +816,13 @@ test_seed_method (void)
   g_assert_cmpint (term (&p, HR_RUNTIME_TERM_WEIGHTS), ==, (gint64) hr_memory_spec_weight_bytes (spec, NULL));
   g_assert_cmpuint (p.total_bytes, ==, hr_memory_spec_weight_bytes (spec, NULL) + G_GUINT64_CONSTANT (114688) * 16384);
   g_assert_cmpuint (p.parallel_slots, ==, 1);
+
+  /* On a server without a GPU the weights are not "on the GPU". */
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_WEIGHTS)->label, ==,
+                   "Weights (CPU backend, host memory)");
 }
 
 /* ------------------------------------------------- sliding-window models */
