@@ -748,83 +748,6 @@ test_old_estimator_q8_0 (void)
   g_assert_nonnull (strstr (p.kv_type_reason, "quantized kv cache requested but flash attention disabled"));
 }
 
-/* Ollama 0.13.4 to 0.29 (llm/server.go NewLlamaServer at commit
- * 9db4bdbad^, ollama/ollama): a quantized OLLAMA_KV_CACHE_TYPE is dropped
- * for f16 unless OLLAMA_FLASH_ATTENTION forces flash attention on, with the
- * warning "OLLAMA_FLASH_ATTENTION must be enabled to use a quantized
- * OLLAMA_KV_CACHE_TYPE". From 0.30.0 (llm/llama_server.go) the type goes to
- * llama-server as asked, which refuses it with flash attention off. */
-static void
-test_kv_fallback_before_0_30 (void)
-{
-  g_autoptr(HrModelSpec) spec = build_spec (&llama32_3b);
-  g_autoptr(GError) error = NULL;
-  HrRuntimeInputs in;
-  HrRuntimePrediction p;
-
-  hr_runtime_inputs_init (&in, spec, 4096);
-  in.server_version = "0.20.1";
-  in.kv_type = HR_KV_CACHE_Q8_0;
-  in.flash_attention = HR_FLASH_ATTENTION_OFF;
-  g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (p.era, ==, HR_RUNTIME_ERA_OLLAMA_0_30);
-  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_F16);
-  g_assert_cmpint (p.kv_type_requested, ==, HR_KV_CACHE_Q8_0);
-  g_assert_nonnull (strstr (p.kv_type_reason, "OLLAMA_FLASH_ATTENTION must be enabled to use a quantized OLLAMA_KV_CACHE_TYPE"));
-  g_assert_true (has_note (&p, "A q8_0 KV cache was asked for, but Ollama 0.20.1 drops it unless flash attention is forced on: the cache is f16 (llm/server.go NewLlamaServer)."));
-  /* 28 x 8 x 256 x 4,096 cells x 2 bytes: f16. */
-  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 469762048);
-
-  /* Auto is not forced on: still f16. */
-  in.flash_attention = HR_FLASH_ATTENTION_AUTO;
-  g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_F16);
-
-  /* Forced on: q8_0 as asked, no reason. */
-  in.flash_attention = HR_FLASH_ATTENTION_ON;
-  g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_Q8_0);
-  g_assert_null (p.kv_type_reason);
-
-  /* 0.30.0 and newer: refused, as llama-server refuses it. */
-  in.server_version = "0.30.0";
-  in.flash_attention = HR_FLASH_ATTENTION_OFF;
-  g_assert_false (hr_runtime_predict (&in, &p, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
-}
-
-/* The seed's method as a named mode: weights + KV cache, every layer the
- * whole context (seed-facts.md: llama3.2:3b 114,688 bytes per token). */
-static void
-test_seed_method (void)
-{
-  g_autoptr(HrModelSpec) spec = build_spec (&llama32_3b);
-  g_autoptr(GError) error = NULL;
-  HrRuntimeInputs in;
-  HrRuntimePrediction p;
-  HrRuntimeEra era;
-
-  g_assert_true (hr_runtime_era_from_string ("seed", &era));
-  g_assert_cmpint (era, ==, HR_RUNTIME_ERA_SEED);
-  hr_runtime_inputs_init (&in, spec, 16384);
-  in.era = HR_RUNTIME_ERA_SEED;
-  g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpstr (p.era_id, ==, "seed");
-  g_assert_cmpuint (p.n_terms, ==, 2);
-  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, G_GINT64_CONSTANT (114688) * 16384);
-  g_assert_cmpint (term (&p, HR_RUNTIME_TERM_WEIGHTS), ==, (gint64) hr_memory_spec_weight_bytes (spec, NULL));
-  g_assert_cmpuint (p.total_bytes, ==, hr_memory_spec_weight_bytes (spec, NULL) + G_GUINT64_CONSTANT (114688) * 16384);
-  g_assert_cmpuint (p.parallel_slots, ==, 1);
-
-  /* On a server without a GPU the weights are not "on the GPU". */
-  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
-  in.backend = HR_RUNTIME_BACKEND_CPU;
-  g_assert_true (hr_runtime_predict (&in, &p, &error));
-  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_WEIGHTS)->label, ==,
-                   "Weights (CPU backend, host memory)");
-}
-
 /* ------------------------------------------------- sliding-window models */
 
 static HrModelSpec *
@@ -1161,8 +1084,6 @@ main (int   argc,
   g_test_add_func ("/runtime/old-estimator/llama3.2-3b", test_old_estimator_llama32_3b);
   g_test_add_func ("/runtime/old-estimator/qwen2.5-0.5b", test_old_estimator_qwen25_05b);
   g_test_add_func ("/runtime/old-estimator/q8_0", test_old_estimator_q8_0);
-  g_test_add_func ("/runtime/kv-fallback-before-0.30", test_kv_fallback_before_0_30);
-  g_test_add_func ("/runtime/seed-method", test_seed_method);
   g_test_add_func ("/runtime/sliding-window", test_sliding_window);
   g_test_add_func ("/runtime/catalog-row-estimates", test_catalog_row_estimates);
   g_test_add_func ("/runtime/recurrent-state", test_recurrent_state);
