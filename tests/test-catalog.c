@@ -337,11 +337,59 @@ test_catalog_missing_file (void)
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
 }
 
+/* Issue 11: the exact published figures beside the seed's rounded listing.
+ * The listing stays in file_bytes and parameters (the seed's tables);
+ * the exact figures (seed-facts.md W6: 2,019,377,376 bytes and
+ * 3,212,749,888 parameters; ollama-api.md: llama3.1 8B's
+ * general.parameter_count 8,030,261,248) go to exact_file_bytes and
+ * exact_parameters, each with its source, and survive a save. */
+static void
+test_catalog_exact_sizes (void)
+{
+  g_autofree char *path = builtin ("catalog.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
+  g_autoptr(GPtrArray) again = NULL;
+  g_autofree char *data = NULL;
+  const HrModelSpec *l3, *l8, *phi, *back;
+
+  g_assert_no_error (error);
+  l3 = hr_catalog_find (catalog, "llama3.2:3b");
+  g_assert_cmpuint (l3->file_bytes, ==, 2000000000);
+  g_assert_cmpuint (l3->parameters, ==, 3200000000);
+  g_assert_cmpuint (l3->exact_file_bytes, ==, G_GUINT64_CONSTANT (2019377376));
+  g_assert_cmpuint (l3->exact_parameters, ==, G_GUINT64_CONSTANT (3212749888));
+  g_assert_cmpstr (hr_model_spec_get_source (l3, HR_SPEC_FIELD_FILE_BYTES), ==,
+                   "seed: running-larger-models.txt, labs/model_catalog.py MODELS (2.0 GB, rounded; the seed's tables use it)");
+  l8 = hr_catalog_find (catalog, "llama3.1:8b");
+  g_assert_cmpuint (l8->parameters, ==, 8000000000);
+  g_assert_cmpuint (l8->exact_parameters, ==, G_GUINT64_CONSTANT (8030261248));
+  g_assert_cmpuint (l8->exact_file_bytes, ==, 0);
+  /* phi4's listing is already the exact blob: no second figure. */
+  phi = hr_catalog_find (catalog, "phi4");
+  g_assert_cmpuint (phi->file_bytes, ==, G_GUINT64_CONSTANT (9053114464));
+  g_assert_cmpuint (phi->exact_file_bytes, ==, 0);
+
+  data = hr_catalog_to_data (catalog, NULL);
+  g_assert_nonnull (strstr (data, "\"file_bytes\" : 2019377376"));
+  g_assert_nonnull (strstr (data, "\"size\" : 2000000000"));
+  again = hr_catalog_load_data (data, -1, "saved", &error);
+  g_assert_no_error (error);
+  back = hr_catalog_find (again, "llama3.2:3b");
+  g_assert_cmpuint (back->file_bytes, ==, 2000000000);
+  g_assert_cmpuint (back->exact_file_bytes, ==, G_GUINT64_CONSTANT (2019377376));
+  g_assert_cmpuint (back->parameters, ==, 3200000000);
+  g_assert_cmpuint (back->exact_parameters, ==, G_GUINT64_CONSTANT (3212749888));
+  g_assert_cmpstr (hr_model_spec_get_source (back, HR_SPEC_FIELD_FILE_BYTES), ==,
+                   hr_model_spec_get_source (l3, HR_SPEC_FIELD_FILE_BYTES));
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/catalog/builtin", test_catalog_builtin);
+  g_test_add_func ("/catalog/exact-sizes", test_catalog_exact_sizes);
   g_test_add_func ("/catalog/boards-builtin", test_catalog_boards_builtin);
   g_test_add_func ("/catalog/malformed-json", test_catalog_malformed_json);
   g_test_add_func ("/catalog/invalid-field", test_catalog_invalid_field);

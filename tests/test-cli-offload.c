@@ -226,15 +226,17 @@ predict_at (const char *model,
 
 /* The old scheduler's automatic slots on the board (Ollama 0.5.7 tries 4,
  * then 1, against the free VRAM: 12.88 GB less 1.0 GB resident): llama3.2:3b
- * with 4 slots fits at 12,288 tokens (10.92 GB), not at 16,384, where the
- * server falls back to 1 slot and loads less (5.35 GB = the 4 x 4,096 KV
- * tokens of the first). */
+ * with 4 slots fits at 12,288 tokens (10.94 GB), not at 16,384, where the
+ * server falls back to 1 slot and loads less (5.37 GB = the 4 x 4,096 KV
+ * tokens of the first). The runtime sizes the catalog's exact blob
+ * (2,019,377,376 bytes) and parameter count (3,212,749,888), not the
+ * seed's rounded 2.0 GB and 3.2B listing. */
 static void
 test_predict_old_scheduler_slots (void)
 {
   static const struct { const char *context; gint64 slots, total; const char *note; } cases[] = {
-    { "12288", 4, G_GINT64_CONSTANT (10922758122), "Automatic parallel slots: 4 fit the free memory (server/sched.go tries 4, then 1)." },
-    { "16384", 1, G_GINT64_CONSTANT (5352722410), "Automatic parallel slots: 4 did not fit the free memory, so 1 (server/sched.go)." },
+    { "12288", 4, G_GINT64_CONSTANT (10942827547), "Automatic parallel slots: 4 fit the free memory (server/sched.go tries 4, then 1)." },
+    { "16384", 1, G_GINT64_CONSTANT (5372791835), "Automatic parallel slots: 4 did not fit the free memory, so 1 (server/sched.go)." },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

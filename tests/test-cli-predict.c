@@ -140,6 +140,54 @@ test_predict (void)
 }
 
 /* The old estimator, from a file size only: every term of llm/memory.go. */
+/* Issue 11: the built-in catalog carries llama3.2:3b's exact blob
+ * (2,019,377,376 bytes) and parameter count (3,212,749,888) from the seed
+ * (seed-facts.md W6), so the prediction on the DGX Spark says the 2.6 GB
+ * the seed's `ollama ps` said at 4,096 tokens. At 16,384 tokens it says
+ * 4.0 GB, not the seed's 4.1: weights 2,019,377,376 + KV 1,879,048,192
+ * (1,792 MiB, llama.cpp's figure to the byte) + CUDA compute 106,960,896
+ * (102 MiB) = 4,005,386,464 bytes, which `ollama ps` prints as 4.0 GB; the
+ * seed's 4.1 GB means at least 4.05 GB, some 45 MB more than the buffers
+ * modelled (the DGX Spark's graph at that context; ollama-api.md lists
+ * 88.0 MiB of compute for a newer graph, so it is not the compute
+ * buffer's model alone). A measurement of the board closes it: with the
+ * fixture archive's 4.1 GB the learned overhead makes it 4.1 (test_predict).
+ * The seed's method keeps the seed's rounded 2.0 GB listing its tables
+ * print. */
+static void
+test_exact_catalog_sizes (void)
+{
+  static const struct { const char *context, *lines[4]; } cases[] = {
+    { "4096", { "Weights on the GPU: 2,019,377,376 bytes (2.02 GB)\n",
+                "\ntotal: 2,558,351,584 bytes = 2.56 GB = 2.38 GiB\n",
+                "\nollama ps would show: 2.6 GB\n", NULL } },
+    { "16384", { "Weights on the GPU: 2,019,377,376 bytes (2.02 GB)\n",
+                 "\ntotal: 4,005,386,464 bytes = 4.01 GB = 3.73 GiB\n",
+                 "\nollama ps would show: 4.0 GB\n", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      run_cli (&r, "predict", "llama3.2:3b", "--board", "dgx-spark", "--context", cases[i].context, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.err, ==, "");
+      for (guint l = 0; cases[i].lines[l] != NULL; l++)
+        if (strstr (r.out, cases[i].lines[l]) == NULL)
+          g_error ("missing at %s tokens: %s\nin:\n%s", cases[i].context, cases[i].lines[l], r.out);
+    }
+
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", "llama3.2:3b", "--board", "dgx-spark", "--context", "4096", "--runtime", "seed", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "\nWeights: 2,000,000,000 bytes (2.00 GB)\n  the file as pulled: 2,000,000,000 bytes\n"));
+    g_assert_nonnull (strstr (r.out, "\nruntime: the seed's weights + KV cache (teaching mode, not a server's figure)\n"));
+  }
+}
+
 static void
 test_predict_old_estimator (void)
 {
@@ -288,12 +336,15 @@ test_bad_arguments (void)
   } cases[] = {
     { { "predict", NULL }, "headroom-cli: give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\"\n" },
     { { "predict", "nope:1b", NULL }, "headroom-cli: \"nope:1b\" is not in the catalog; run \"headroom-cli catalog\" to see the names\n" },
-    { { "predict", "phi4", "--runtime", "ollama-0.20", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12 or auto, not \"ollama-0.20\"\n" },
+    { { "predict", "phi4", "--runtime", "ollama-0.20", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto or seed, not \"ollama-0.20\"\n" },
+    { { "predict", "phi4", "--backend", "vulkan", NULL }, "headroom-cli: --backend must be cpu, cuda or metal, not \"vulkan\"\n" },
+    { { "gguf", "x.gguf", "--flash-attention", "maybe", NULL }, "headroom-cli: --flash-attention must be on, off or auto, not \"maybe\"\n" },
+    { { "hub", "a/b", "--kv-type", "q2", NULL }, "headroom-cli: --kv-type must be f16, q8_0 or q4_0, not \"q2\"\n" },
     { { "predict", "phi4", "--flash-attention", "maybe", NULL }, "headroom-cli: --flash-attention must be on, off or auto, not \"maybe\"\n" },
     { { "predict", "phi4", "--server-version", "latest", NULL }, "headroom-cli: --server-version must look like 0.31.2, not \"latest\"\n" },
     { { "matrix", "--json", "--csv", NULL }, "headroom-cli: give at most one of --json and --csv\n" },
     { { "matrix", "--boards", "abacus", NULL }, "headroom-cli: unknown board \"abacus\"; run \"headroom-cli matrix\" without --boards to see them all\n" },
-    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto or none, not \"vllm\"\n" },
+    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, auto, seed or none, not \"vllm\"\n" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -317,6 +368,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/predict", test_predict);
   g_test_add_func ("/cli/predict-old-estimator", test_predict_old_estimator);
+  g_test_add_func ("/cli/predict-exact-catalog-sizes", test_exact_catalog_sizes);
   g_test_add_func ("/cli/predict-json", test_predict_json);
   g_test_add_func ("/cli/matrix", test_matrix);
   g_test_add_func ("/cli/matrix-csv", test_matrix_csv);

@@ -1632,7 +1632,8 @@ test_cli_gguf_llama32 (void)
   data_offset = hr_format_count (gw_align (w->len, 32));
   template_bytes = hr_format_count (strlen (llama3_template));
   path = write_llama32_blob ();
-  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  /* The seed's method, named (the runtime prediction: test-cli-paths.c). */
+  run_cli ((const char *[]) { "gguf", path, "--runtime", "seed", NULL }, 0, &out, &err);
   expected = g_strdup_printf (
     "file                %s\n"
     "GGUF version        3\n"
@@ -1665,10 +1666,13 @@ test_cli_gguf_llama32 (void)
     "file size           2,019,377,376 bytes (2.02 GB (1.88 GiB))\n"
     "bits per parameter  5.03 (file size x 8 / parameters)\n"
     "memory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
-    "  weights           2.02 GB (1.88 GiB)\n"
-    "  KV cache          0.47 GB (0.44 GiB)\n"
-    "  total             2.49 GB (2.32 GiB)\n"
-    "  verdict           fits, 2.61 GB under the 5.10 GB budget\n",
+    "  method             the seed's weights + KV cache (teaching mode, not a server's figure)\n"
+    "  Weights            2.02 GB (1.88 GiB)\n"
+    "  KV cache           0.47 GB (0.44 GiB)\n"
+    "  total              2.49 GB (2.32 GiB)\n"
+    "  ollama ps          2.5 GB\n"
+    "  verdict            fits, 2.61 GB under budget\n"
+    "  notes              The seed's method (weights + KV cache), kept for teaching: a server also allocates a compute buffer, pads the cache and gives sliding-window layers fewer cells; the runtime prediction says what it will load.\n",
     path, template_bytes, header_bytes, data_offset);
   g_assert_cmpstr (err, ==, "");
   g_assert_cmpstr (out, ==, expected);
@@ -1714,7 +1718,7 @@ test_cli_gguf_ollama (void)
   total = hr_format_gb_gib (store.size + 2097152, 2);
   bits = hr_format_decimal (store.size * 8.0 / 64, 2);
 
-  run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:1b", "--verify", NULL }, 0, &out, &err);
+  run_cli ((const char *[]) { "gguf", "--ollama-models", store.dir, "tiny:1b", "--verify", "--runtime", "seed", NULL }, 0, &out, &err);
   g_assert_cmpstr (err, ==, "verifying sha256: 100%\n");
   expected = g_strdup_printf (
     "model               tiny:1b\n"
@@ -1750,11 +1754,14 @@ test_cli_gguf_ollama (void)
     "file size           %s bytes (%s)\n"
     "bits per parameter  %s (file size x 8 / parameters)\n"
     "memory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
-    "  weights           %s\n"
-    "  KV cache          0.00 GB (0.00 GiB)\n"
-    "  total             %s\n"
-    "  verdict           fits, 5.10 GB under the 5.10 GB budget\n"
-    "  note              4,096 tokens is past the model's native context\n",
+    "  method             the seed's weights + KV cache (teaching mode, not a server's figure)\n"
+    "  Weights            %s\n"
+    "  KV cache           0.00 GB (0.00 GiB)\n"
+    "  total              %s\n"
+    "  ollama ps          2.1 MB\n"
+    "  verdict            fits, 5.10 GB under budget\n"
+    "  notes              4,096 tokens is past the model's native context of 2,048.\n"
+    "                     The seed's method (weights + KV cache), kept for teaching: a server also allocates a compute buffer, pads the cache and gives sliding-window layers fewer cells; the runtime prediction says what it will load.\n",
     store.digest, store.digest + 7, size, header, offset, size, fboth, bits, weights, total);
   g_assert_cmpstr (out, ==, expected);
   g_clear_pointer (&out, g_free);
@@ -1828,7 +1835,7 @@ test_cli_gguf_json_and_usage (void)
     }
 
   path = write_llama32_blob ();
-  run_cli ((const char *[]) { "gguf", path, "--json", "--context", "16384", NULL }, 0, &out, &err);
+  run_cli ((const char *[]) { "gguf", path, "--json", "--context", "16384", "--runtime", "seed", NULL }, 0, &out, &err);
   g_assert_cmpstr (err, ==, "");
   json_parser_load_from_data (parser, out, -1, &error);
   g_assert_no_error (error);
@@ -1853,12 +1860,14 @@ test_cli_gguf_json_and_usage (void)
   entry = json_array_get_object_element (by_type, 1);
   g_assert_cmpstr (json_object_get_string_member (entry, "type"), ==, "Q4_K");
   g_assert_cmpint (json_object_get_int_member (entry, "count"), ==, 168);
-  memory = json_object_get_object_member (root, "memory");
+  memory = json_object_get_object_member (root, "prediction");
   g_assert_cmpstr (json_object_get_string_member (memory, "board"), ==, "jetson-orin-nano-super");
+  g_assert_cmpstr (json_object_get_string_member (memory, "method"), ==, "seed");
   g_assert_cmpint (json_object_get_int_member (memory, "context_tokens"), ==, 16384);
   /* 114,688 bytes per token x 16,384 */
-  g_assert_cmpint (json_object_get_int_member (memory, "kv_cache"), ==, G_GINT64_CONSTANT (1879048192));
-  g_assert_cmpint (json_object_get_int_member (memory, "total"), ==, G_GINT64_CONSTANT (2019377376) + G_GINT64_CONSTANT (1879048192));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 1), "id"), ==, "kv_cache");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 1), "bytes"), ==, G_GINT64_CONSTANT (1879048192));
+  g_assert_cmpint (json_object_get_int_member (memory, "total_bytes"), ==, G_GINT64_CONSTANT (2019377376) + G_GINT64_CONSTANT (1879048192));
   g_assert_cmpstr (json_object_get_string_member (memory, "verdict"), ==, "fits");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -1873,7 +1882,7 @@ test_cli_gguf_json_and_usage (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   run_cli ((const char *[]) { "gguf", path, "--context", "0", NULL }, 2, &out, &err);
-  g_assert_cmpstr (err, ==, "headroom-cli: --context must be a whole number from 1 to 16777216, not \"0\"\n");
+  g_assert_cmpstr (err, ==, "headroom-cli: --context must be a whole number from 1 to 67108864, not \"0\"\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 

@@ -727,8 +727,9 @@ static void
 test_cli (void)
 {
   g_autoptr(FakeHub) fake = fake_hub_new ();
-  const char * const text_args[] = { "hub", QWEN_REPO, NULL };
-  const char * const json_args[] = { "hub", QWEN_REPO "@main", "--json", NULL };
+  /* The seed's method, named (the runtime prediction: test-cli-paths.c). */
+  const char * const text_args[] = { "hub", QWEN_REPO, "--runtime", "seed", NULL };
+  const char * const json_args[] = { "hub", QWEN_REPO "@main", "--json", "--runtime", "seed", NULL };
   const char * const bad_args[] = { "hub", "not-a-repo", NULL };
   const char * const missing_args[] = { "hub", "test-org/missing", NULL };
   static const char * const expected_lines[] = {
@@ -780,7 +781,13 @@ test_cli (void)
         g_error ("missing line: %s", expected_lines[i]);
     }
   /* 6.17 GB + 0.15 GB against the seed board's 6.1 GB of headroom. */
-  g_assert_nonnull (strstr (run.out, "\nmemory              Jetson Orin Nano Super at 4,096 tokens: weights 6.17 GB + KV cache 0.15 GB = 6.32 GB; over by 0.22 GB\n"));
+  g_assert_nonnull (strstr (run.out, "\nmemory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
+                                     "  method             the seed's weights + KV cache (teaching mode, not a server's figure)\n"
+                                     "  Weights            6.17 GB (5.75 GiB)\n"
+                                     "  KV cache           0.15 GB (0.14 GiB)\n"
+                                     "  total              6.32 GB (5.89 GiB)\n"
+                                     "  ollama ps          6.3 GB\n"
+                                     "  verdict            over by 0.22 GB\n"));
   g_free (run.out);
   g_free (run.err);
 
@@ -793,12 +800,12 @@ test_cli (void)
   g_assert_cmpstr (json_object_get_string_member (obj, "sha"), ==, QWEN_SHA);
   g_assert_cmpstr (json_object_get_string_member (obj, "weight_precision"), ==, "bf16");
   g_assert_cmpint (json_object_get_int_member (obj, "weight_bytes"), ==, 6171877376);
-  memory = json_object_get_object_member (obj, "memory");
+  memory = json_object_get_object_member (obj, "prediction");
   g_assert_nonnull (memory);
   g_assert_cmpint (json_object_get_int_member (memory, "context_tokens"), ==, 4096);
   /* KV cache at f16: 2 x 36 layers x 2 KV heads x 128 x 2 bytes x 4,096 tokens. */
-  g_assert_cmpint (json_object_get_int_member (memory, "kv_cache_bytes"), ==, 150994944);
-  g_assert_cmpint (json_object_get_int_member (memory, "weights_bytes"), ==, 6171877376);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 1), "bytes"), ==, 150994944);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 0), "bytes"), ==, 6171877376);
   g_free (run.out);
   g_free (run.err);
 

@@ -394,7 +394,8 @@ test_q8_0_needs_flash_attention (void)
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_Q8_0);
   g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 469762048 / 2 / 32 * 34);
-  g_assert_false (has_note (&p, "A q8_0 KV cache needs flash attention; with it off the cache is f16."));
+  g_assert_null (p.kv_type_reason);
+  g_assert_cmpint (p.kv_type_requested, ==, HR_KV_CACHE_Q8_0);
   g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_KV_CACHE)->formula, ==,
                    "28 layers x 8 KV heads x (128 + 128) x 4,096 cells x 34/32 bytes = 249,561,088 bytes");
 
@@ -739,7 +740,12 @@ test_old_estimator_q8_0 (void)
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_false (p.flash_attention);
   g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 1073741824);
-  g_assert_true (has_note (&p, "A q8_0 KV cache needs flash attention; with it off the cache is f16."));
+  g_assert_true (has_note (&p, "A q8_0 KV cache was asked for, but flash attention is off: Ollama up to 0.13.3 falls back to an f16 cache with a warning (llm/server.go NewLlamaServer)."));
+  /* The prediction says which type it used and why. */
+  g_assert_cmpint (p.kv_type, ==, HR_KV_CACHE_F16);
+  g_assert_cmpint (p.kv_type_requested, ==, HR_KV_CACHE_Q8_0);
+  g_assert_nonnull (p.kv_type_reason);
+  g_assert_nonnull (strstr (p.kv_type_reason, "quantized kv cache requested but flash attention disabled"));
 }
 
 /* ------------------------------------------------- sliding-window models */

@@ -2,13 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * headroom-cli gguf FILE [--json]
+ * headroom-cli gguf FILE [sizing options] [--json]
  * headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] [--json]
  *
  * Reads a GGUF file's header (never its tensor data) and prints what the
  * seed's week-2 author read with a Python script, plus the exact tensor
  * bytes, the effective bits per parameter (seed-facts.md W6: 5.03 for
- * llama3.2:3b) and the memory Headroom predicts on the current board.
+ * llama3.2:3b) and the memory on the board, by the same prediction as
+ * `headroom-cli predict` (hr-cli-predict.c).
  */
 #include "config.h"
 
@@ -18,14 +19,13 @@
 #include <unistd.h>
 
 #include "hr-cli.h"
+#include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-gguf-report.h"
 #include "hr-memory.h"
 #include "hr-ollama-store.h"
 #include "hr-precision.h"
 #include "hr-units.h"
-
-#define DEFAULT_CONTEXT 4096
 
 typedef struct {
   gboolean tty;
@@ -83,27 +83,6 @@ count_or_unknown (guint64 value)
   if (value == 0)
     return g_strdup (_("unknown"));
   return hr_format_count (value);
-}
-
-static char *
-verdict_phrase (HrVerdict verdict,
-                guint64   margin,
-                guint64   budget)
-{
-  g_autofree char *m = hr_format_bytes (margin, HR_UNIT_GB, 2);
-  g_autofree char *b = hr_format_bytes (budget, HR_UNIT_GB, 2);
-
-  switch (verdict)
-    {
-    case HR_VERDICT_FITS:
-      return g_strdup_printf (_("fits, %s under the %s budget"), m, b);
-    case HR_VERDICT_TIGHT:
-      return g_strdup_printf (_("tight, %s left above the OS"), m);
-    case HR_VERDICT_OVER:
-      return g_strdup_printf (_("over by %s"), m);
-    default:
-      g_assert_not_reached ();
-    }
 }
 
 static JsonNode *
@@ -193,29 +172,12 @@ tensors_json (const HrGgufReport *r)
   return tensors;
 }
 
-static JsonObject *
-memory_json (const HrGgufReport *r)
-{
-  JsonObject *memory = json_object_new ();
-
-  json_object_set_string_member (memory, "board", r->board->id);
-  json_object_set_int_member (memory, "context_tokens", r->context_tokens);
-  json_object_set_string_member (memory, "kv_cache_type", hr_kv_cache_type_to_string (HR_KV_CACHE_F16));
-  json_object_set_int_member (memory, "parallel_slots", 1);
-  json_object_set_int_member (memory, "weights", (gint64) r->footprint.weights);
-  json_object_set_int_member (memory, "kv_cache", (gint64) r->footprint.kv_cache);
-  json_object_set_int_member (memory, "total", (gint64) r->footprint.total);
-  json_object_set_int_member (memory, "budget", (gint64) r->budget);
-  json_object_set_string_member (memory, "verdict", hr_verdict_to_string (r->verdict));
-  json_object_set_int_member (memory, "margin", (gint64) r->margin);
-  return memory;
-}
-
 static void
 print_json (const HrGgufReport *r,
             const char         *path,
             const HrOllamaBlob *blob,
-            gboolean            verified)
+            gboolean            verified,
+            JsonNode           *prediction)
 {
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   const HrModelSpec *spec = r->spec;
@@ -286,7 +248,7 @@ print_json (const HrGgufReport *r,
     }
   else
     json_object_set_null_member (o, "split");
-  json_object_set_object_member (o, "memory", memory_json (r));
+  json_object_set_member (o, "prediction", prediction);
 
   hr_cli_print_json (root);
 }
@@ -448,12 +410,6 @@ print_text (const HrGgufReport *r,
             const HrOllamaBlob *blob,
             gboolean            verified)
 {
-  g_autofree char *ctx_text = hr_format_count (r->context_tokens);
-  g_autofree char *weights = hr_format_gb_gib (r->footprint.weights, 2);
-  g_autofree char *kv = hr_format_gb_gib (r->footprint.kv_cache, 2);
-  g_autofree char *total = hr_format_gb_gib (r->footprint.total, 2);
-  g_autofree char *phrase = verdict_phrase (r->verdict, r->margin, r->budget);
-
   if (blob != NULL)
     {
       g_autofree char *size = hr_format_count (blob->size);
@@ -475,37 +431,36 @@ print_text (const HrGgufReport *r,
   print_model (r);
   print_tokenizer (r->tokenizer);
   print_tensors (r);
-
-  printf (_("memory on %s at %s tokens (f16 KV cache, 1 slot):\n"), r->board->name, ctx_text);
-  row (_("  weights"), "%s", weights);
-  row (_("  KV cache"), "%s", kv);
-  row (_("  total"), "%s", total);
-  row (_("  verdict"), "%s", phrase);
-  if (r->spec->context_length > 0 && r->context_tokens > r->spec->context_length)
-    row (_("  note"), _("%s tokens is past the model's native context"), ctx_text);
 }
 
 static int
-inspect (const char         *path,
-         const char         *display_path,
-         const HrOllamaBlob *blob,
-         gboolean            verified,
-         gboolean            as_json,
-         HrCliContext       *ctx,
-         guint32             context_tokens)
+inspect (const char                *path,
+         const char                *display_path,
+         const HrOllamaBlob        *blob,
+         gboolean                   verified,
+         HrCliContext              *ctx,
+         const HrCliPredictOptions *o)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HrGgufReport) report = NULL;
   g_autofree char *origin = g_strconcat ("gguf:", blob != NULL ? blob->digest : path, NULL);
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
 
   report = hr_gguf_report_build (path, display_path, blob != NULL ? blob->name : NULL, origin,
-                                 ctx->board, context_tokens, NULL, &error);
+                                 ctx->board, o->context, NULL, &error);
   if (report == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
-  if (as_json)
-    print_json (report, path, blob, verified);
+  /* The memory: the same prediction as `headroom-cli predict FILE`. */
+  if (!hr_cli_predict_spec (ctx, o, report->spec, &in, &p, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (o->json)
+    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p));
   else
-    print_text (report, display_path, blob, verified);
+    {
+      print_text (report, display_path, blob, verified);
+      hr_cli_print_memory (ctx, &p);
+    }
   return HR_CLI_EXIT_OK;
 }
 
@@ -514,80 +469,64 @@ inspect (const char         *path,
  * @argc: arguments after "headroom-cli"
  * @argv: (array length=argc): argv[0] is "gguf"
  *
- * `headroom-cli gguf FILE [--board NAME] [--context N] [--json]` and
- * `headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] ...`.
+ * `headroom-cli gguf FILE [sizing options] [--json]` and
+ * `headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] ...`: the
+ * header's facts, then the memory as `predict` sizes it
+ * (hr_cli_predict_spec()), with the options every sizing command takes
+ * (%HR_CLI_SIZING_OPTIONS: --runtime, --context, --parallel, --kv-type,
+ * --flash-attention, --batch, --backend, --board, --server-version).
  *
  * Returns: 0 when the header was read, 1 when the file, the manifest or
- *   the digest is bad (one line on stderr), 2 for bad arguments.
+ *   the digest is bad or the prediction fails (one line on stderr), 2 for
+ *   bad arguments.
  */
 int
 hr_cli_cmd_gguf (int    argc,
                  char **argv)
 {
-  g_autoptr(GOptionContext) options = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *models_dir = NULL;
-  g_autofree char *board_name = NULL;
-  g_autofree char *context_text = NULL;
   g_autofree char *display = NULL;
   g_autoptr(HrOllamaBlob) blob = NULL;
-  gboolean as_json = FALSE;
+  g_auto(HrCliPredictOptions) o = { 0 };
+  g_auto(HrCliContext) ctx = { 0 };
   gboolean verify = FALSE;
-  guint32 context_tokens = DEFAULT_CONTEXT;
-  HrCliContext ctx = { 0 };
   const char *path;
-  int status;
+  int status = HR_CLI_EXIT_OK;
   GOptionEntry entries[] = {
     { "ollama-models", 0, 0, G_OPTION_ARG_FILENAME, &models_dir,
       N_("Follow MODEL[:TAG] through this Ollama models directory"), N_("DIR") },
     { "verify", 0, 0, G_OPTION_ARG_NONE, &verify,
       N_("Also check the blob's sha256 digest against the manifest"), NULL },
-    { "board", 0, 0, G_OPTION_ARG_STRING, &board_name,
-      N_("The board to predict memory on (default: the seed's Jetson)"), N_("NAME") },
-    { "context", 0, 0, G_OPTION_ARG_STRING, &context_text,
-      N_("The context window in tokens (default 4096)"), N_("N") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
-      N_("Print JSON"), NULL },
+    HR_CLI_SIZING_OPTIONS,
+    OPT_JSON,
     { NULL }
   };
 
-  options = g_option_context_new (_("FILE | --ollama-models DIR MODEL[:TAG]"));
-  g_option_context_set_summary (options,
-                                _("Read a GGUF file's header (never its tensor data) and print its facts."));
-  g_option_context_add_main_entries (options, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    return hr_cli_usage_error ("%s", error->message);
-
+  if (!hr_cli_parse_options ("gguf", _("FILE | --ollama-models DIR MODEL[:TAG]"), entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
   if (argc != 2)
     return hr_cli_usage_error ("%s", models_dir != NULL
                                ? _("gguf --ollama-models DIR takes one MODEL[:TAG]")
                                : _("gguf takes one FILE (or --ollama-models DIR MODEL[:TAG])"));
   if (verify && models_dir == NULL)
     return hr_cli_usage_error ("%s", _("--verify needs --ollama-models: a plain file has no manifest digest to check against"));
-  if (context_text != NULL &&
-      !hr_cli_parse_u32 ("--context", context_text, 1, 16777216, &context_tokens))
+  if (!hr_cli_predict_options_resolve (&o, NULL))
     return HR_CLI_EXIT_USAGE;
-
-  if (!hr_cli_context_load (&ctx, board_name, NULL, NULL, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
+  if (!hr_cli_predict_load_context (&ctx, &o, &status))
+    return status;
 
   if (models_dir != NULL)
     {
       blob = hr_ollama_store_find_model (models_dir, argv[1], &error);
       if (blob == NULL)
-        {
-          hr_cli_context_clear (&ctx);
-          return hr_cli_fail (g_steal_pointer (&error));
-        }
+        return hr_cli_fail (g_steal_pointer (&error));
       if (verify)
         {
           VerifyProgress vp = { isatty (fileno (stderr)), 0 };
 
           if (!hr_ollama_blob_verify (blob, on_verify_progress, &vp, NULL, &error))
-            {
-              hr_cli_context_clear (&ctx);
-              return hr_cli_fail (g_steal_pointer (&error));
-            }
+            return hr_cli_fail (g_steal_pointer (&error));
         }
       path = blob->blob_path;
     }
@@ -595,7 +534,5 @@ hr_cli_cmd_gguf (int    argc,
     path = argv[1];
 
   display = g_filename_display_name (path);
-  status = inspect (path, display, blob, verify, as_json, &ctx, context_tokens);
-  hr_cli_context_clear (&ctx);
-  return status;
+  return inspect (path, display, blob, verify, &ctx, &o);
 }

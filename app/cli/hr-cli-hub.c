@@ -2,10 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * `headroom-cli hub REPO [--revision R] [--board NAME] [--json]`: the seed's
- * week-3 lookup of a Hugging Face repository (seed-facts.md, "A Hugging
- * Face lookup"), the weights at the repository's own dtype (week 4), and the
- * memory it needs on a board at 4,096 tokens.
+ * `headroom-cli hub REPO [--revision R] [sizing options] [--json]`: the
+ * seed's week-3 lookup of a Hugging Face repository (seed-facts.md, "A
+ * Hugging Face lookup"), the weights at the repository's own dtype (week
+ * 4), and the memory it needs on a board, by the same prediction as
+ * `headroom-cli predict` (hr-cli-predict.c).
  */
 #include "config.h"
 
@@ -13,12 +14,11 @@
 #include <stdio.h>
 
 #include "hr-cli.h"
+#include "hr-cli-predict.h"
 #include "hr-hub-client.h"
 #include "hr-memory.h"
 #include "hr-net-error.h"
 #include "hr-units.h"
-
-#define HUB_CONTEXT_TOKENS 4096
 
 typedef struct {
   GMainLoop   *loop;
@@ -71,52 +71,6 @@ format_ids (GArray *ids)
   for (guint i = 0; i < ids->len; i++)
     g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i ? _(" and ") : "", g_array_index (ids, gint64, i));
   return g_string_free (out, FALSE);
-}
-
-/* The memory of the model on the board at 4,096 tokens, f16 KV cache, one
- * slot: weights (the exact tensor bytes when known) + KV cache, against the
- * budget (seed-facts.md, "Budget and verdicts"). */
-typedef struct {
-  gboolean    known;
-  HrFootprint footprint;
-  HrVerdict   verdict;
-  guint64     margin;
-} HubMemory;
-
-static void
-hub_memory (const HrHubLookup *lookup,
-            const HrBoard     *board,
-            HubMemory         *out)
-{
-  const HrPrecision *precision;
-
-  *out = (HubMemory) { 0 };
-  if (lookup->spec == NULL || lookup->spec->parameters == 0 || lookup->spec->layers == 0 ||
-      lookup->spec->kv_heads == 0 || lookup->spec->key_length == 0)
-    return;
-  precision = hr_precision_lookup (lookup->spec->precision);
-  if (precision == NULL)
-    return;
-  hr_memory_footprint (lookup->spec, precision, HR_KV_CACHE_F16, HUB_CONTEXT_TOKENS, 1, 0, &out->footprint);
-  out->verdict = hr_board_verdict (board, out->footprint.total, &out->margin);
-  out->known = TRUE;
-}
-
-static char *
-verdict_sentence (const HubMemory *memory)
-{
-  g_autofree char *margin = hr_format_bytes (memory->margin, HR_UNIT_GB, 2);
-
-  switch (memory->verdict)
-    {
-    case HR_VERDICT_FITS:
-      return g_strdup_printf (_("fits, %s under budget"), margin);
-    case HR_VERDICT_TIGHT:
-      return g_strdup_printf (_("tight, %s left above the OS"), margin);
-    case HR_VERDICT_OVER:
-    default:
-      return g_strdup_printf (_("over by %s"), margin);
-    }
 }
 
 /* 1. Architecture and size */
@@ -298,14 +252,12 @@ weight_bytes (const HrHubLookup *l,
   return *out_stored ? stored : computed;
 }
 
-/* 4. License, the weights at their own dtype (week 4), and memory */
+/* 4. License, and the weights at their own dtype (week 4) */
 static void
-print_license_and_memory (const HrHubLookup *l,
-                          const HrBoard     *board)
+print_license_and_weights (const HrHubLookup *l)
 {
   const char *precision_id = hr_hub_lookup_weight_precision (l);
   const HrPrecision *precision = hr_precision_lookup (precision_id);
-  HubMemory memory;
 
   /* 4. License */
   if (l->license_name != NULL)
@@ -335,40 +287,63 @@ print_license_and_memory (const HrHubLookup *l,
 
       rowf (label, _("%s bytes: %s (decimal, / 1e9), %s (binary, / 1024^3)"), b, gb, gib);
     }
+}
 
-  hub_memory (l, board, &memory);
-  if (memory.known)
+/* The memory: the same prediction as `headroom-cli predict`
+ * (hr_cli_predict_spec()) of the spec the lookup built, when the lookup
+ * knows its shape. */
+static gboolean
+hub_predict (const HrHubLookup         *l,
+             HrCliContext              *ctx,
+             const HrCliPredictOptions *o,
+             HrRuntimePrediction       *out,
+             char                     **out_why)
+{
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+
+  *out_why = NULL;
+  if (l->spec == NULL || l->spec->parameters == 0 || l->spec->layers == 0 ||
+      l->spec->kv_heads == 0 || l->spec->key_length == 0)
+    return FALSE;
+  if (!hr_cli_predict_spec (ctx, o, l->spec, &in, out, &error))
     {
-      g_autofree char *w = hr_format_bytes (memory.footprint.weights, HR_UNIT_GB, 2);
-      g_autofree char *kv = hr_format_bytes (memory.footprint.kv_cache, HR_UNIT_GB, 2);
-      g_autofree char *total = hr_format_bytes (memory.footprint.total, HR_UNIT_GB, 2);
-      g_autofree char *verdict = verdict_sentence (&memory);
-
-      rowf (_("memory"), _("%s at 4,096 tokens: weights %s + KV cache %s = %s; %s"),
-            board->name, w, kv, total, verdict);
+      *out_why = g_strdup (error->message);
+      return FALSE;
     }
+  return TRUE;
 }
 
 static void
-print_text (const HrHubLookup *l,
-            const HrBoard     *board)
+print_text (const HrHubLookup         *l,
+            HrCliContext              *ctx,
+            const HrCliPredictOptions *o)
 {
+  HrRuntimePrediction p;
+  g_autofree char *why = NULL;
+
   rowf (_("repository"), "%s", l->repo);
   rowf (_("revision"), _("%s (commit %s)"), l->revision, l->sha);
   print_architecture (l);
   print_kind_and_download (l);
-  print_license_and_memory (l, board);
+  print_license_and_weights (l);
+  if (hub_predict (l, ctx, o, &p, &why))
+    hr_cli_print_memory (ctx, &p);
+  else if (why != NULL)
+    row (_("memory"), why);
 }
 
 static JsonNode *
-to_json (const HrHubLookup *l,
-         const HrBoard     *board)
+to_json (const HrHubLookup         *l,
+         HrCliContext              *ctx,
+         const HrCliPredictOptions *o)
 {
   g_autoptr(JsonNode) node = hr_hub_lookup_to_json (l);
   JsonObject *obj = json_node_get_object (node);
   const char *precision_id = hr_hub_lookup_weight_precision (l);
   const HrPrecision *precision = hr_precision_lookup (precision_id);
-  HubMemory memory;
+  HrRuntimePrediction p;
+  g_autofree char *why = NULL;
 
   if (precision != NULL && l->parameters > 0)
     {
@@ -382,21 +357,12 @@ to_json (const HrHubLookup *l,
       json_object_set_double_member (obj, "weight_gb", hr_bytes_to_gb (bytes));
       json_object_set_double_member (obj, "weight_gib", hr_bytes_to_gib (bytes));
     }
-  hub_memory (l, board, &memory);
-  if (memory.known)
-    {
-      JsonObject *m = json_object_new ();
-
-      json_object_set_string_member (m, "board", board->id);
-      json_object_set_int_member (m, "context_tokens", HUB_CONTEXT_TOKENS);
-      json_object_set_string_member (m, "kv_cache_type", "f16");
-      json_object_set_int_member (m, "weights_bytes", (gint64) memory.footprint.weights);
-      json_object_set_int_member (m, "kv_cache_bytes", (gint64) memory.footprint.kv_cache);
-      json_object_set_int_member (m, "total_bytes", (gint64) memory.footprint.total);
-      json_object_set_string_member (m, "verdict", hr_verdict_to_string (memory.verdict));
-      json_object_set_int_member (m, "margin_bytes", (gint64) memory.margin);
-      json_object_set_object_member (obj, "memory", m);
-    }
+  if (hub_predict (l, ctx, o, &p, &why))
+    json_object_set_member (obj, "prediction", hr_cli_prediction_json (ctx, l->spec, &p));
+  else
+    json_object_set_null_member (obj, "prediction");
+  if (why != NULL)
+    json_object_set_string_member (obj, "prediction_problem", why);
   return g_steal_pointer (&node);
 }
 
@@ -405,11 +371,13 @@ to_json (const HrHubLookup *l,
  * @argc: arguments, the subcommand first
  * @argv: (array length=argc): the arguments
  *
- * `headroom-cli hub REPO[@REVISION] [--revision R] [--board NAME] [--json]`:
+ * `headroom-cli hub REPO[@REVISION] [--revision R] [sizing options] [--json]`:
  * looks REPO up on the Hub at `HF_ENDPOINT` (token from `HF_TOKEN` or the
  * keyring) and prints the seed's week-3 answers (architecture and size,
  * base or instruct, download, license), the weights at the repository's
- * own dtype in GB and GiB, and the memory at 4,096 tokens on the board.
+ * own dtype in GB and GiB, and the memory on the board as `predict` sizes
+ * it (hr_cli_predict_spec()), with the options every sizing command takes
+ * (%HR_CLI_SIZING_OPTIONS).
  *
  * Returns: 0, 1 when the lookup fails (the reason on stderr), 2 for bad
  *   arguments.
@@ -419,15 +387,13 @@ hr_cli_cmd_hub (int    argc,
                 char **argv)
 {
   g_autofree char *revision = NULL;
-  g_autofree char *board_name = NULL;
-  gboolean json = FALSE;
+  g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
     { "revision", 0, 0, G_OPTION_ARG_STRING, &revision, N_("Branch, tag or commit (default main)"), N_("R") },
-    { "board", 0, 0, G_OPTION_ARG_STRING, &board_name, N_("Board for the memory line (default: the seed's board)"), N_("NAME") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON instead of text"), NULL },
+    HR_CLI_SIZING_OPTIONS,
+    OPT_JSON,
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("REPO — look a Hugging Face model up before downloading it"));
   g_autoptr(GError) error = NULL;
   g_autofree char *repo = NULL;
   g_autofree char *at_revision = NULL;
@@ -436,20 +402,20 @@ hr_cli_cmd_hub (int    argc,
   g_autoptr(HrHubLookup) lookup = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   HubWait wait = { 0 };
+  int status = HR_CLI_EXIT_OK;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_help_enabled (context, TRUE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return hr_cli_usage_error ("%s", error->message);
+  if (!hr_cli_parse_options ("hub", _("REPO — look a Hugging Face model up before downloading it"), entries, &argc, &argv))
+    return HR_CLI_EXIT_USAGE;
   if (argc != 2)
     return hr_cli_usage_error ("%s", _("give one repository, e.g. headroom-cli hub Qwen/Qwen2.5-3B-Instruct"));
   if (!hr_hf_repo_parse (argv[1], &repo, &at_revision, &error))
     return hr_cli_usage_error ("%s", error->message);
   if (at_revision != NULL && revision != NULL)
     return hr_cli_usage_error ("%s", _("give the revision once: after “@” or with --revision"));
-
-  if (!hr_cli_context_load (&ctx, board_name, NULL, NULL, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
+  if (!hr_cli_predict_options_resolve (&o, NULL))
+    return HR_CLI_EXIT_USAGE;
+  if (!hr_cli_predict_load_context (&ctx, &o, &status))
+    return status;
 
   client = hr_hub_client_new ();
   loop = g_main_loop_new (NULL, FALSE);
@@ -460,13 +426,13 @@ hr_cli_cmd_hub (int    argc,
   if (lookup == NULL)
     return hr_cli_fail (wait.error);
 
-  if (json)
+  if (o.json)
     {
-      g_autoptr(JsonNode) node = to_json (lookup, ctx.board);
+      g_autoptr(JsonNode) node = to_json (lookup, &ctx, &o);
 
       hr_cli_print_json (node);
     }
   else
-    print_text (lookup, ctx.board);
+    print_text (lookup, &ctx, &o);
   return HR_CLI_EXIT_OK;
 }

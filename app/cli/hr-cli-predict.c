@@ -21,6 +21,7 @@
 #include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-evaluate.h"
+#include "hr-gguf-report.h"
 #include "hr-measurement.h"
 #include "hr-runtime.h"
 #include "hr-units.h"
@@ -107,21 +108,17 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
       else if (!hr_runtime_era_from_string (runtime, &o->era))
         {
           hr_cli_usage_error (default_runtime != NULL ?
-                              _("--runtime must be ollama-0.30, ollama-0.12, auto or none, not \"%s\"") :
-                              _("--runtime must be ollama-0.30, ollama-0.12 or auto, not \"%s\""),
+                              _("--runtime must be ollama-0.30, ollama-0.12, auto, seed or none, not \"%s\"") :
+                              _("--runtime must be ollama-0.30, ollama-0.12, auto or seed, not \"%s\""),
                               runtime);
           return FALSE;
         }
     }
   if (o->backend_text != NULL)
     {
-      if (g_ascii_strcasecmp (o->backend_text, "cuda") == 0)
-        o->backend = HR_RUNTIME_BACKEND_CUDA;
-      else if (g_ascii_strcasecmp (o->backend_text, "metal") == 0)
-        o->backend = HR_RUNTIME_BACKEND_METAL;
-      else
+      if (!hr_runtime_backend_from_string (o->backend_text, &o->backend))
         {
-          hr_cli_usage_error (_("--backend must be cuda or metal, not \"%s\""), o->backend_text);
+          hr_cli_usage_error (_("--backend must be cpu, cuda or metal, not \"%s\""), o->backend_text);
           return FALSE;
         }
     }
@@ -266,6 +263,155 @@ hr_cli_pool_footprint (const HrBoard             *board,
   return total;
 }
 
+/**
+ * hr_cli_predict_spec:
+ * @ctx: a loaded context (board, catalog, measurements)
+ * @o: resolved options
+ * @spec: the model
+ * @out_inputs: (out caller-allocates): the runtime inputs used
+ * @out: (out caller-allocates): the prediction
+ * @error: return location for a #GError
+ *
+ * The one prediction every sizing command prints (predict, gguf, hub,
+ * library): hr_runtime_predict() on the options' scenario, without
+ * --parallel the old scheduler's automatic slots against the board's free
+ * memory, then the board's learned overhead (hr_calibration_apply()) for a
+ * server era; the seed's method (--runtime seed) adds none.
+ *
+ * Returns: %TRUE; %FALSE with hr_runtime_predict()'s error.
+ */
+gboolean
+hr_cli_predict_spec (HrCliContext              *ctx,
+                     const HrCliPredictOptions *o,
+                     const HrModelSpec         *spec,
+                     HrRuntimeInputs           *out_inputs,
+                     HrRuntimePrediction       *out,
+                     GError                   **error)
+{
+  HrCalibration cal;
+
+  hr_cli_predict_inputs (out_inputs, o, spec);
+  /* Without --parallel the old scheduler tries its slots against the
+   * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
+   * runtime notes the choice); the 0.30 era ignores it. */
+  if (out_inputs->parallel_slots == 0)
+    out_inputs->free_bytes = MAX (hr_board_headroom_bytes (ctx->board), 1);
+  if (!hr_runtime_predict (out_inputs, out, error))
+    return FALSE;
+  if (out->era == HR_RUNTIME_ERA_SEED)
+    return TRUE;
+  hr_cli_board_calibration (ctx, ctx->board, o->version, out_inputs, &cal);
+  hr_calibration_apply (&cal, out);
+  return TRUE;
+}
+
+/**
+ * hr_cli_prediction_json:
+ * @ctx: a loaded context
+ * @spec: the model
+ * @p: its prediction (hr_cli_predict_spec())
+ *
+ * The prediction in the one shape every sizing command prints
+ * (hr_runtime_prediction_to_json(): `method`, `terms` of id, bytes,
+ * formula and source, `total_bytes`, `ollama_ps_size`, ...) plus the
+ * model, the board, what the model takes from the board's pool, the
+ * verdict, margin and budget.
+ *
+ * Returns: (transfer full): a JSON object node.
+ */
+JsonNode *
+hr_cli_prediction_json (HrCliContext              *ctx,
+                        const HrModelSpec         *spec,
+                        const HrRuntimePrediction *p)
+{
+  JsonNode *root = hr_runtime_prediction_to_json (p);
+  JsonObject *object = json_node_get_object (root);
+  guint64 margin, footprint = hr_cli_pool_footprint (ctx->board, p);
+  HrVerdict v = hr_board_verdict (ctx->board, footprint, &margin);
+
+  json_object_set_string_member (object, "model", spec->name);
+  json_object_set_string_member (object, "board", ctx->board->id);
+  json_object_set_int_member (object, "pool_footprint_bytes", (gint64) MIN (footprint, (guint64) G_MAXINT64));
+  json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
+  json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
+  json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx->board));
+  return root;
+}
+
+static void
+memory_row (const char *label,
+            const char *value)
+{
+  printf ("  %-18s %s\n", label, value);
+}
+
+/**
+ * hr_cli_print_memory:
+ * @ctx: a loaded context
+ * @p: the prediction (hr_cli_predict_spec())
+ *
+ * The short form of the prediction that `gguf` and `hub` print under
+ * their facts: the scenario, the method that made the figures, one row per
+ * term, the total, what `ollama ps` would show, the verdict on the board,
+ * the KV cache type the server falls back to and the notes. `predict`
+ * prints every formula and source instead.
+ */
+void
+hr_cli_print_memory (HrCliContext              *ctx,
+                     const HrRuntimePrediction *p)
+{
+  g_autofree char *ctx_count = hr_format_count (p->context_tokens);
+  g_autofree char *total = hr_format_gb_gib (p->total_bytes, 2);
+  g_autofree char *ps = hr_runtime_format_ps_size (p->total_bytes);
+  g_autofree char *verdict = NULL;
+  guint64 margin, footprint = hr_cli_pool_footprint (ctx->board, p);
+  HrVerdict v = hr_board_verdict (ctx->board, footprint, &margin);
+
+  if (p->era == HR_RUNTIME_ERA_SEED)
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "memory on %s at %s tokens (%s KV cache, %u slot):\n",
+                         "memory on %s at %s tokens (%s KV cache, %u slots):\n", p->parallel_slots),
+            ctx->board->name, ctx_count, hr_kv_cache_type_to_string (p->kv_type), p->parallel_slots);
+  else
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "memory on %s at %s tokens (%s KV cache, %u slot, flash attention %s):\n",
+                         "memory on %s at %s tokens (%s KV cache, %u slots, flash attention %s):\n",
+                         p->parallel_slots),
+            ctx->board->name, ctx_count, hr_kv_cache_type_to_string (p->kv_type), p->parallel_slots,
+            p->flash_attention ? _("on") : _("off"));
+  memory_row (_("method"), p->era_label);
+  for (guint i = 0; i < p->n_terms; i++)
+    {
+      const HrRuntimeTerm *t = &p->terms[i];
+      g_autofree char *bytes = hr_format_gb_gib (t->bytes < 0 ? (guint64) -t->bytes : (guint64) t->bytes, 2);
+      g_autofree char *value = g_strconcat (t->bytes < 0 ? "-" : "", bytes, NULL);
+
+      memory_row (t->label, value);
+    }
+  memory_row (_("total"), total);
+  memory_row (_("ollama ps"), ps);
+  if (p->host_bytes > 0)
+    {
+      g_autofree char *host = hr_format_gb_gib (p->host_bytes, 2);
+      g_autofree char *text = g_strdup_printf (_("%s also in host memory (token_embd), not in the ollama ps size"), host);
+
+      memory_row (_("host memory"), text);
+    }
+  verdict = verdict_text (v, margin);
+  memory_row (_("verdict"), verdict);
+  if (p->kv_type_reason != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("%s, not the %s asked for: %s"),
+                                               hr_kv_cache_type_to_string (p->kv_type),
+                                               hr_kv_cache_type_to_string (p->kv_type_requested),
+                                               p->kv_type_reason);
+
+      memory_row (_("KV cache type"), text);
+    }
+  for (guint i = 0; i < p->n_notes; i++)
+    memory_row (i == 0 ? _("notes") : "", p->notes[i]);
+}
+
 static void
 print_terms (const HrRuntimePrediction *p)
 {
@@ -408,14 +554,11 @@ hr_cli_predict_run (const char                *command,
   g_autoptr(HrModelSpec) resolved = NULL;
   g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
-    OPT_CONTEXT,
-    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which Ollama to model: ollama-0.30, ollama-0.12 or auto (default: from --server-version, else the newest)"), N_("ERA") },
-    OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_PRECISION,
-    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
+    HR_CLI_SIZING_OPTIONS, OPT_PRECISION,
     { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
     { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload above the board's floor"), NULL },
     { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload"), NULL },
-    OPT_CATALOG, OPT_MEASURE, OPT_JSON,
+    OPT_JSON,
     { NULL }
   };
   g_auto(HrCliContext) ctx = { 0 };
@@ -423,9 +566,7 @@ hr_cli_predict_run (const char                *command,
   const HrModelSpec *spec;
   HrRuntimeInputs in;
   HrRuntimePrediction p;
-  HrCalibration cal;
-  HrVerdict v;
-  guint64 margin, footprint;
+  guint64 footprint;
   guint32 layers = 0;
   gint32 num_gpu = -1;
   gboolean split;
@@ -456,6 +597,18 @@ hr_cli_predict_run (const char                *command,
       if (resolved == NULL)
         return status;
     }
+  else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+    {
+      /* A GGUF file: its header, as `headroom-cli gguf FILE` reads it. */
+      g_autofree char *display = g_filename_display_name (argv[1]);
+      g_autofree char *origin = g_strconcat ("gguf:", argv[1], NULL);
+      g_autoptr(HrGgufReport) report = hr_gguf_report_build (argv[1], display, NULL, origin, ctx.board,
+                                                             o.context, NULL, &error);
+
+      if (report == NULL)
+        return hr_cli_fail (g_steal_pointer (&error));
+      resolved = hr_model_spec_copy (report->spec);
+    }
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
     return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
@@ -463,38 +616,26 @@ hr_cli_predict_run (const char                *command,
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
                                ctx.board->id);
-  hr_cli_predict_inputs (&in, &o, spec);
-  /* Without --parallel the old scheduler tries its slots against the
-   * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
-   * runtime notes the choice); the 0.30 era ignores it. */
-  if (in.parallel_slots == 0)
-    in.free_bytes = MAX (hr_board_headroom_bytes (ctx.board), 1);
   if (o.max_context || o.best_precision)
     {
+      hr_cli_predict_inputs (&in, &o, spec);
+      if (in.parallel_slots == 0)
+        in.free_bytes = MAX (hr_board_headroom_bytes (ctx.board), 1);
       if (!hr_cli_predict_finders (&ctx, &in, num_gpu, o.max_context, o.best_precision, o.json, &error))
         return hr_cli_fail (g_steal_pointer (&error));
       return HR_CLI_EXIT_OK;
     }
-  if (!hr_runtime_predict (&in, &p, &error))
+  if (!hr_cli_predict_spec (&ctx, &o, spec, &in, &p, &error))
     return hr_cli_fail (g_steal_pointer (&error));
-  hr_cli_board_calibration (&ctx, ctx.board, o.version, &in, &cal);
-  hr_calibration_apply (&cal, &p);
 
   footprint = hr_cli_pool_footprint (ctx.board, &p);
-  v = hr_board_verdict (ctx.board, footprint, &margin);
   split = hr_board_has_host (ctx.board) && p.era == HR_RUNTIME_ERA_OLLAMA_0_30;
 
   if (o.json)
     {
-      g_autoptr(JsonNode) root = hr_runtime_prediction_to_json (&p);
+      g_autoptr(JsonNode) root = hr_cli_prediction_json (&ctx, spec, &p);
       JsonObject *object = json_node_get_object (root);
 
-      json_object_set_string_member (object, "model", spec->name);
-      json_object_set_string_member (object, "board", ctx.board->id);
-      json_object_set_int_member (object, "pool_footprint_bytes", (gint64) MIN (footprint, (guint64) G_MAXINT64));
-      json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
-      json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
-      json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx.board));
       if (split && !hr_cli_predict_split (&ctx, &in, num_gpu, object, &error))
         return hr_cli_fail (g_steal_pointer (&error));
       if (source != NULL)

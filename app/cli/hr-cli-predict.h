@@ -14,6 +14,8 @@
 #include "hr-cli.h"
 #include "hr-runtime.h"
 
+#include <json-glib/json-glib.h>
+
 G_BEGIN_DECLS
 
 /* Options shared by predict and matrix. */
@@ -65,6 +67,17 @@ void     hr_cli_board_calibration       (HrCliContext          *ctx,
                                          HrCalibration         *out);
 guint64  hr_cli_pool_footprint          (const HrBoard             *board,
                                          const HrRuntimePrediction *p);
+gboolean hr_cli_predict_spec            (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         const HrModelSpec         *spec,
+                                         HrRuntimeInputs           *out_inputs,
+                                         HrRuntimePrediction       *out,
+                                         GError                   **error);
+JsonNode *hr_cli_prediction_json        (HrCliContext              *ctx,
+                                         const HrModelSpec         *spec,
+                                         const HrRuntimePrediction *p);
+void     hr_cli_print_memory            (HrCliContext              *ctx,
+                                         const HrRuntimePrediction *p);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_clear)
 
@@ -74,10 +87,21 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 #define OPT_FLASH    { "flash-attention", 0, 0, G_OPTION_ARG_STRING, &o.flash_text, N_("Flash attention: on, off or auto (default auto: as the server decides)"), N_("on|off|auto") }
 #define OPT_BATCH    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch_text, N_("Batch and micro-batch size (default 512, Ollama's num_batch)"), N_("N") }
 #define OPT_VERSION  { "server-version", 0, 0, G_OPTION_ARG_STRING, &o.version, N_("The Ollama server's version, e.g. 0.31.2 (picks the era and filters the measurements learned from)"), N_("V") }
-#define OPT_BACKEND  { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend_text, N_("GPU backend: cuda or metal (the old estimator's reserve differs)"), N_("cuda|metal") }
+#define OPT_BACKEND  { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend_text, N_("Backend: cuda, metal or cpu (a server without a GPU: every buffer in host memory; default cuda)"), N_("cpu|cuda|metal") }
+#define OPT_RUNTIME  { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which method sizes the model: ollama-0.30, ollama-0.12, auto (default: from --server-version, else the newest) or seed (the seed's weights + KV cache, for teaching)"), N_("ERA") }
+#define OPT_BOARD    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board to predict on, whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") }
+
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
 #define OPT_JSON     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON instead of text"), NULL }
+
+/* The options every command that sizes a model takes (predict, gguf, hub,
+ * library), in one place so they read and parse the same: the entries
+ * fill an HrCliPredictOptions named `o`, hr_cli_predict_options_resolve()
+ * checks them. */
+#define HR_CLI_SIZING_OPTIONS \
+  OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, \
+  OPT_CATALOG, OPT_MEASURE
 
 G_END_DECLS

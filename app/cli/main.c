@@ -25,10 +25,10 @@ static const HrCliCommand commands[] = {
   { "fit",       hr_cli_cmd_fit,       N_("[--board NAME] [--context N] [--kv-type f16|q8_0|q4_0] [--parallel N]") },
   { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR]") },
   { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME]") },
-  { "predict",   hr_cli_cmd_predict,   N_("MODEL [--context N] [--runtime ollama-0.30|ollama-0.12] [--parallel N] [--kv-type T] [--flash-attention on|off] [--num-gpu N] [--board NAME] [--max-context] [--best-precision]") },
+  { "predict",   hr_cli_cmd_predict,   N_("(MODEL | FILE.gguf) [--runtime ollama-0.30|ollama-0.12|auto|seed] [--context N] [--parallel N] [--kv-type T] [--flash-attention on|off|auto] [--batch N] [--backend cpu|cuda|metal] [--num-gpu N] [--board NAME] [--max-context] [--best-precision]") },
   { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--boards A,B] [--json|--csv]") },
-  { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [--board NAME] [--context N]") },
-  { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [--board NAME]") },
+  { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [predict's sizing options] [--board NAME]") },
+  { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [predict's sizing options] [--board NAME]") },
   { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [predict's options] [--board NAME] [--json]") },
   { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] version|list|ps|show MODEL|measure MODEL [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL [--force]|unload MODEL|delete MODEL") },
 };

@@ -328,6 +328,7 @@ spec_from_object (HrJsonDoc   *doc,
   g_autofree char *problem = NULL;
   g_autofree char *field = NULL;
   guint32 head_dim = 0;
+  guint64 listed_bytes = 0, listed_parameters = 0;
   JsonNode *sources;
 
   if (!JSON_NODE_HOLDS_OBJECT (element))
@@ -345,6 +346,21 @@ spec_from_object (HrJsonDoc   *doc,
   READ (_hr_json_get_u64 (object, "parameters", TRUE, G_MAXUINT64, &spec->parameters, &problem), "parameters");
   READ (_hr_json_get_string (object, "precision", TRUE, &spec->precision, &problem), "precision");
   READ (_hr_json_get_u64 (object, "file_bytes", FALSE, MAX_BYTES, &spec->file_bytes, &problem), "file_bytes");
+  READ (_hr_json_get_u64 (object, "size", FALSE, MAX_BYTES, &listed_bytes, &problem), "size");
+  READ (_hr_json_get_u64 (object, "listed_parameters", FALSE, G_MAXUINT64, &listed_parameters, &problem), "listed_parameters");
+  /* The seed's rounded listing ("size", "listed_parameters") is what its
+   * tables size by; the exact figures go to the runtime
+   * (hr_runtime_exact_spec()). */
+  if (listed_bytes > 0 && listed_bytes != spec->file_bytes)
+    {
+      spec->exact_file_bytes = spec->file_bytes;
+      spec->file_bytes = listed_bytes;
+    }
+  if (listed_parameters > 0 && listed_parameters != spec->parameters)
+    {
+      spec->exact_parameters = spec->parameters;
+      spec->parameters = listed_parameters;
+    }
   READ (_hr_json_get_u32 (object, "layers", TRUE, MAX_U32_FIELD, &spec->layers, &problem), "layers");
   READ (_hr_json_get_u32 (object, "heads", FALSE, MAX_U32_FIELD, &spec->heads, &problem), "heads");
   READ (_hr_json_get_u32 (object, "kv_heads", TRUE, MAX_U32_FIELD, &spec->kv_heads, &problem), "kv_heads");
@@ -381,6 +397,11 @@ spec_from_object (HrJsonDoc   *doc,
         {
           const char *text = hr_json_string (s, hr_spec_field_name (f));
 
+          /* The fields hold the listing where there is one: its source. */
+          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0 && hr_json_string (s, "size") != NULL)
+            text = hr_json_string (s, "size");
+          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0 && hr_json_string (s, "listed_parameters") != NULL)
+            text = hr_json_string (s, "listed_parameters");
           hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
         }
     }
@@ -492,7 +513,10 @@ static const HrCatalogEntryKind catalog_entries = {
  * Parses a catalog: `{"version": 1, "models": [...]}` with one object per
  * model (name, parameters, precision, layers, kv_heads, head_dim or
  * key_length/value_length required; file_bytes, heads, embedding_length,
- * feed_forward_length,
+ * feed_forward_length, size and listed_parameters (the seed's rounded
+ * listing where file_bytes and parameters are the exact published figures:
+ * the listing goes to file_bytes and parameters, the exact figures to
+ * exact_file_bytes and exact_parameters),
  * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
  * per-layer arrays and per-field sources optional). Every entry is validated
  * (hr_model_spec_validate()); names must be unique.
@@ -604,9 +628,13 @@ hr_catalog_to_data (GPtrArray *specs,
       json_builder_begin_object (builder);
       _hr_catalog_add_string (builder, "name", spec->name);
       _hr_catalog_add_string (builder, "architecture", spec->architecture);
-      _hr_catalog_add_u64 (builder, "parameters", spec->parameters, TRUE);
+      _hr_catalog_add_u64 (builder, "parameters", spec->exact_parameters > 0 ? spec->exact_parameters : spec->parameters, TRUE);
+      if (spec->exact_parameters > 0)
+        _hr_catalog_add_u64 (builder, "listed_parameters", spec->parameters, FALSE);
       _hr_catalog_add_string (builder, "precision", spec->precision);
-      _hr_catalog_add_u64 (builder, "file_bytes", spec->file_bytes, FALSE);
+      _hr_catalog_add_u64 (builder, "file_bytes", spec->exact_file_bytes > 0 ? spec->exact_file_bytes : spec->file_bytes, FALSE);
+      if (spec->exact_file_bytes > 0)
+        _hr_catalog_add_u64 (builder, "size", spec->file_bytes, FALSE);
       _hr_catalog_add_u64 (builder, "layers", spec->layers, TRUE);
       _hr_catalog_add_u64 (builder, "heads", spec->heads, FALSE);
       _hr_catalog_add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
@@ -631,7 +659,16 @@ hr_catalog_to_data (GPtrArray *specs,
       json_builder_set_member_name (builder, "sources");
       json_builder_begin_object (builder);
       for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
-        _hr_catalog_add_string (builder, hr_spec_field_name (f), spec->sources[f]);
+        {
+          const char *key = hr_spec_field_name (f);
+
+          /* The listing's source, under the listing's key. */
+          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
+            key = "size";
+          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
+            key = "listed_parameters";
+          _hr_catalog_add_string (builder, key, spec->sources[f]);
+        }
       json_builder_end_object (builder);
 
       json_builder_end_object (builder);

@@ -84,6 +84,12 @@ struct _HrModelSpec {
   /* Appended for multi-head latent attention (issue 16). */
   gboolean kv_latent;           /* MLA: the cache holds one latent of key_length
                                  * elements per token and layer; V is a view of it */
+  /* Appended for exact catalog sizes (issue 11). A catalog row may carry
+   * the seed's rounded listing in file_bytes and parameters (its tables
+   * size by them) and the published exact figures here, which the runtime
+   * prediction uses (hr_runtime_predict()); 0 = the same as the listing. */
+  guint64  exact_file_bytes;    /* the blob's exact bytes (an Ollama manifest's layer size) */
+  guint64  exact_parameters;    /* the exact parameter count (general.parameter_count) */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

@@ -128,7 +128,8 @@ static guint64
 fill_weights (Model                 *m,
               const HrRuntimeInputs *in)
 {
-  const HrModelSpec *spec = in->spec;
+  HrModelSpec exact;
+  const HrModelSpec *spec = hr_runtime_exact_spec (in->spec, &exact);
   guint64 sum = 0;
 
   if (spec->tensors != NULL && spec->tensors->len > 0 && same_precision (in))

@@ -75,11 +75,15 @@ resolve_flash_attention_0_12 (Ctx *ctx)
       break;
     }
 
-  /* The old engine fell back to an f16 cache without flash attention. */
+  /* Ollama v0.12.10 llm/server.go NewLlamaServer: the KV cache type is set
+   * only with flash attention on; otherwise it logs "quantized kv cache
+   * requested but flash attention disabled" and the runner keeps f16. */
   out->kv_type = ctx->in->kv_type;
   if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention)
     {
-      rt_note (ctx, _("A %s KV cache needs flash attention; with it off the cache is f16."),
+      if (ctx->text)
+        out->kv_type_reason = _("Flash attention is off, and Ollama up to 0.13.3 sets a quantized KV cache only with it on (llm/server.go NewLlamaServer: \"quantized kv cache requested but flash attention disabled\"): the cache is f16.");
+      rt_note (ctx, _("A %s KV cache was asked for, but flash attention is off: Ollama up to 0.13.3 falls back to an f16 cache with a warning (llm/server.go NewLlamaServer)."),
                hr_kv_cache_type_to_string (out->kv_type));
       out->kv_type = HR_KV_CACHE_F16;
     }
@@ -99,6 +103,7 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
                               GError **error)
 {
   HrRuntimePrediction *out = ctx->out;
+  guint key = ctx->have_version ? rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) : 0;
 
   switch (ctx->in->flash_attention)
     {
@@ -118,6 +123,24 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
     }
 
   out->kv_type = ctx->in->kv_type;
+  if (out->kv_type != HR_KV_CACHE_F16 && ctx->have_version && key > 0 && key < rt_version_key (0, 30, 0) &&
+      (key >= rt_version_key (0, 13, 4) ? ctx->in->flash_attention != HR_FLASH_ATTENTION_ON : !out->flash_attention))
+    {
+      /* Ollama 0.13.4 to 0.29 (llm/server.go NewLlamaServer, from commit
+       * bd6c1d6b4 "flash attn: add auto mode for llama engine" until
+       * 9db4bdbad moved every model to llm/llama_server.go in 0.30.0):
+       * unless OLLAMA_FLASH_ATTENTION forces flash attention on, a
+       * quantized OLLAMA_KV_CACHE_TYPE is dropped with the warning
+       * "OLLAMA_FLASH_ATTENTION must be enabled to use a quantized
+       * OLLAMA_KV_CACHE_TYPE" and the runner keeps f16. Before 0.13.4 the
+       * same function dropped it when flash attention was off. */
+      if (ctx->text)
+        out->kv_type_reason = _("Ollama before 0.30 keeps a quantized KV cache only when flash attention is forced on (OLLAMA_FLASH_ATTENTION=1; llm/server.go NewLlamaServer: \"OLLAMA_FLASH_ATTENTION must be enabled to use a quantized OLLAMA_KV_CACHE_TYPE\"): the cache is f16.");
+      rt_note (ctx, _("A %s KV cache was asked for, but Ollama %u.%u.%u drops it unless flash attention is forced on: the cache is f16 (llm/server.go NewLlamaServer)."),
+               hr_kv_cache_type_to_string (out->kv_type), ctx->version_major, ctx->version_minor, ctx->version_patch);
+      out->kv_type = HR_KV_CACHE_F16;
+      return TRUE;
+    }
   if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,

@@ -120,7 +120,9 @@ rt_add_term (Ctx               *ctx,
         case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
         case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
         case HR_RUNTIME_TERM_WEIGHTS:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") : _("Weights on the GPU");
+          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") :
+                        ctx->in->backend == HR_RUNTIME_BACKEND_CPU ? _("Weights (CPU backend, host memory)") :
+                        _("Weights on the GPU");
           break;
         case HR_RUNTIME_TERM_OUTPUT:
           term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");

@@ -120,6 +120,7 @@ guint64        rt_old_compute     (Ctx               *ctx,
                                    const Figures     *f,
                                    guint32            slots,
                                    Old               *o) G_GNUC_INTERNAL;
+void           rt_predict_seed    (Ctx               *ctx) G_GNUC_INTERNAL;
 void           rt_predict_0_12    (Ctx               *ctx,
                                    const Figures     *f) G_GNUC_INTERNAL;
 

@@ -24,6 +24,28 @@
 #include "hr-runtime-private.h"
 #include "hr-units.h"
 
+/* The total of the terms, or an overflow error (the prediction zeroed). */
+static gboolean
+finish (Ctx     *ctx,
+        GError **error)
+{
+  HrRuntimePrediction *out = ctx->out;
+  guint64 total = 0;
+
+  for (guint i = 0; i < out->n_terms && !ctx->overflow; i++)
+    total = rt_add (ctx, total, (guint64) MAX (out->terms[i].bytes, 0));
+  if (ctx->overflow)
+    {
+      memset (out, 0, sizeof *out);
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                   _("the prediction for %s does not fit 64 bits: check its figures"),
+                   ctx->spec->name ? ctx->spec->name : _("the model"));
+      return FALSE;
+    }
+  out->total_bytes = total;
+  return TRUE;
+}
+
 /* -------------------------------------------------------------- public */
 
 /**
@@ -67,6 +89,13 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * the default, CUDA, is the model checked against ollama-api.md's figures.
  * num_ctx above the model's context limit is clamped to it, as Ollama does.
  *
+ * With %HR_RUNTIME_ERA_SEED it gives the seed's weights + KV cache instead
+ * (hr-runtime-seed.c): the context and slots as asked, no clamp.
+ *
+ * A quantized KV cache with flash attention off: Ollama before 0.30 (and
+ * the 0.12 era) falls back to f16 and says so in kv_type_reason; 0.30 and
+ * newer pass it to llama-server, which refuses it (an error).
+ *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when
  *   there is no spec, no context, no layers, no KV heads or no head dims,
  *   or (Ollama 0.30+) a quantized KV cache with flash attention off, which
@@ -79,9 +108,9 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                     GError               **error)
 {
   const HrModelSpec *spec = inputs->spec;
+  HrModelSpec exact;
   Ctx ctx = { 0 };
   Figures f;
-  guint64 total = 0;
 
   /* The header only: the terms and notes are written as they are added
    * (a whole memset costs more than the bytes-only prediction itself). */
@@ -107,6 +136,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                    spec->name ? spec->name : _("the model"));
       return FALSE;
     }
+
+  /* A catalog row's exact blob bytes and parameter count, where it has
+   * them, stand for its rounded listing; the seed's method keeps the
+   * listing its tables print. */
+  if (inputs->era != HR_RUNTIME_ERA_SEED)
+    spec = hr_runtime_exact_spec (spec, &exact);
 
   ctx.in = inputs;
   ctx.spec = spec;
@@ -134,6 +169,22 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                   ctx.version_major, ctx.version_minor, ctx.version_patch);
       else if (out->era == HR_RUNTIME_ERA_OLLAMA_0_12 && key >= rt_version_key (0, 11, 11))
         rt_note (&ctx, _("From 0.11.11 models on Ollama's own engine report what was allocated instead of this estimate."));
+    }
+
+  out->kv_type_requested = inputs->kv_type;
+  if (out->era == HR_RUNTIME_ERA_SEED)
+    {
+      /* The seed's tables: the context as asked (a note, not a clamp, past
+       * the model's limit), the slots as asked, the KV type as asked. */
+      out->context_tokens = inputs->context_tokens;
+      out->parallel_slots = MAX (inputs->parallel_slots, 1);
+      out->kv_type = inputs->kv_type;
+      out->ubatch = 0;
+      if (spec->context_length > 0 && out->context_tokens > spec->context_length)
+        rt_note (&ctx, _("%s tokens is past the model's native context of %s."),
+                 rt_count (&ctx.counts, out->context_tokens), rt_count (&ctx.counts, spec->context_length));
+      rt_predict_seed (&ctx);
+      return finish (&ctx, error);
     }
 
   /* num_ctx: clamped to the model's limit (Ollama 0.9.3+, llm/server.go). */
@@ -185,20 +236,36 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
     rt_predict_0_30 (&ctx, &f);
   else
     rt_predict_0_12 (&ctx, &f);
+  return finish (&ctx, error);
+}
 
-  if (ctx.overflow)
-    {
-      memset (out, 0, sizeof *out);
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                   _("the prediction for %s does not fit 64 bits: check its figures"),
-                   spec->name ? spec->name : _("the model"));
-      return FALSE;
-    }
-
-  for (guint i = 0; i < out->n_terms; i++)
-    total = rt_add (&ctx, total, (guint64) MAX (out->terms[i].bytes, 0));
-  out->total_bytes = total;
-  return TRUE;
+/**
+ * hr_runtime_exact_spec:
+ * @spec: a model
+ * @scratch: (out caller-allocates): room for the exact view
+ *
+ * The model as the runtime sizes it: a catalog row's published exact blob
+ * bytes and parameter count (exact_file_bytes, exact_parameters) in place
+ * of the seed's rounded listing in file_bytes and parameters. A shallow
+ * copy into @scratch (its pointers are @spec's; nothing is allocated, so
+ * the slider hot path may call it); @spec itself when it has no exact
+ * figures.
+ *
+ * Returns: (transfer none): @spec or @scratch, valid as long as @spec
+ */
+const HrModelSpec *
+hr_runtime_exact_spec (const HrModelSpec *spec,
+                       HrModelSpec       *scratch)
+{
+  if (spec == NULL || (spec->exact_file_bytes == 0 && spec->exact_parameters == 0))
+    return spec;
+  *scratch = *spec;
+  if (spec->exact_file_bytes > 0)
+    scratch->file_bytes = spec->exact_file_bytes;
+  if (spec->exact_parameters > 0)
+    scratch->parameters = spec->exact_parameters;
+  scratch->exact_file_bytes = scratch->exact_parameters = 0;
+  return scratch;
 }
 
 /**
@@ -238,9 +305,12 @@ hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
  * hr_runtime_prediction_to_json:
  * @prediction: a prediction
  *
- * The prediction as JSON: era, settings, each term (id, label, bytes,
- * formula, source, note), the total in bytes, GB and as `ollama ps` shows
- * it, host bytes and the notes.
+ * The prediction as JSON, the one shape every command prints: `method`
+ * (the era id, or "seed"), era, settings, the KV cache type used and the
+ * one asked for with the reason they differ (null when they do not), each
+ * term (id, label, bytes, formula, source, note), `total_bytes` (also in
+ * GB and GiB), `ollama_ps_size` (as `ollama ps` shows it), host bytes and
+ * the notes.
  *
  * Returns: (transfer full): a JSON object node.
  */
@@ -251,6 +321,9 @@ hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction)
   g_autofree char *ps = hr_runtime_format_ps_size (prediction->total_bytes);
 
   json_builder_begin_object (builder);
+  /* Which method made the figures: an Ollama era, or the seed's. */
+  json_builder_set_member_name (builder, "method");
+  json_builder_add_string_value (builder, prediction->era_id);
   json_builder_set_member_name (builder, "era");
   json_builder_add_string_value (builder, prediction->era_id);
   json_builder_set_member_name (builder, "era_label");
@@ -261,6 +334,13 @@ hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction)
   json_builder_add_int_value (builder, prediction->parallel_slots);
   json_builder_set_member_name (builder, "kv_cache_type");
   json_builder_add_string_value (builder, hr_kv_cache_type_to_string (prediction->kv_type));
+  json_builder_set_member_name (builder, "kv_cache_type_requested");
+  json_builder_add_string_value (builder, hr_kv_cache_type_to_string (prediction->kv_type_requested));
+  json_builder_set_member_name (builder, "kv_cache_type_reason");
+  if (prediction->kv_type_reason != NULL)
+    json_builder_add_string_value (builder, prediction->kv_type_reason);
+  else
+    json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "flash_attention");
   json_builder_add_boolean_value (builder, prediction->flash_attention);
   json_builder_set_member_name (builder, "ubatch");

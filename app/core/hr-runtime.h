@@ -15,6 +15,10 @@
  *    reserve + one extra layer as a buffer + the repeating layers + KV cache +
  *    the output layer + a per-architecture compute graph (fs/ggml GraphSize).
  *
+ * And one method that is no server's: %HR_RUNTIME_ERA_SEED, the seed's own
+ * weights + KV cache (seed-facts.md), the method of the seed's tables, kept
+ * as a named teaching mode in the same shape.
+ *
  * Every term carries its bytes, its formula with the values substituted, the
  * source it follows and a note, so a window can show each one as it is.
  * Pure: no I/O, and with skip_text set no allocation (the slider hot path).
@@ -34,6 +38,7 @@ typedef enum {
   HR_RUNTIME_ERA_AUTO,        /* choose from server_version */
   HR_RUNTIME_ERA_OLLAMA_0_30, /* Ollama 0.30 and newer: llama-server buffers */
   HR_RUNTIME_ERA_OLLAMA_0_12, /* Ollama up to 0.12.10: the old estimator */
+  HR_RUNTIME_ERA_SEED,        /* not a server: the seed's weights + KV cache, its tables' method (teaching) */
 } HrRuntimeEra;
 
 typedef enum {
@@ -97,7 +102,11 @@ typedef struct {
   const char      *era_label;         /* translated */
   guint32          context_tokens;    /* num_ctx after the clamp to the model's limit */
   guint32          parallel_slots;    /* resolved */
-  HrKvCacheType    kv_type;           /* effective */
+  HrKvCacheType    kv_type;           /* effective: the type the server really uses */
+  HrKvCacheType    kv_type_requested; /* as asked (OLLAMA_KV_CACHE_TYPE); differs from kv_type
+                                       * when the server falls back to f16 (see kv_type_reason) */
+  const char      *kv_type_reason;    /* static, translated: why kv_type is not the one asked for;
+                                       * NULL when it is, or with skip_text */
   gboolean         flash_attention;   /* effective */
   guint32          ubatch;            /* effective micro-batch */
   guint32          kv_cells;          /* cells of a global layer (after padding) */
@@ -135,6 +144,8 @@ gboolean      hr_runtime_backend_from_string (const char         *str,
 guint         hr_runtime_auto_parallel_tries (const char         *version,
                                               guint32             out_tries[2]);
 char         *hr_runtime_format_ps_size   (guint64                bytes);
+const HrModelSpec *hr_runtime_exact_spec  (const HrModelSpec     *spec,
+                                           HrModelSpec           *scratch);
 JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
 
 G_END_DECLS

@@ -204,10 +204,60 @@ hr_scenario_evaluate (HrScenario        *self,
   g_return_if_fail (self->board != NULL);
 
   row = hr_model_row_new (spec);
+  hr_scenario_evaluate_row (self, row);
+  *out = *hr_model_row_get_evaluation (row);
+}
+
+/**
+ * hr_scenario_evaluate_row:
+ * @self: a #HrScenario
+ * @row: a model's row (a Models page row, or one a page holds for a model
+ *   not in the catalog)
+ *
+ * Evaluates @row as the Models page evaluates its rows, so one model shows
+ * one total on every page: the measured rate on the board, the runtime's
+ * prediction for the scenario (its era, flash attention and batch; the
+ * scenario's precision, context, KV cache type and slots) and the board's
+ * learned overhead (hr_model_row_evaluate_runtime()); with no runtime
+ * ("Weights + KV only") the seed's plain math. The session must be loaded.
+ */
+void
+hr_scenario_evaluate_row (HrScenario *self,
+                          HrModelRow *row)
+{
+  const HrModelSpec *spec;
+
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (HR_IS_MODEL_ROW (row));
+  g_return_if_fail (self->board != NULL);
+
+  spec = hr_model_row_get_spec (row);
   hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self, spec->name));
   hr_model_row_evaluate_runtime (row, &self->inputs, hr_scenario_get_runtime_template (self),
                                  &self->calibration);
-  *out = *hr_model_row_get_evaluation (row);
+}
+
+/**
+ * hr_scenario_get_method_label:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): which method makes the figures, translated:
+ *   the runtime era's label (hr_runtime_era_label(), the era the server
+ *   version picks under "auto"), or the seed's weights + KV cache with no
+ *   runtime
+ */
+const char *
+hr_scenario_get_method_label (HrScenario *self)
+{
+  HrRuntimeEra era;
+
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  if (self->runtime == HR_SCENARIO_RUNTIME_NONE)
+    return hr_runtime_era_label (HR_RUNTIME_ERA_SEED);
+  era = self->runtime_inputs.era == HR_RUNTIME_ERA_AUTO ?
+        hr_runtime_era_for_version (self->runtime_inputs.server_version) : self->runtime_inputs.era;
+  return hr_runtime_era_label (era);
 }
 
 /**

@@ -22,6 +22,7 @@
 
 #include "hr-calibration.h"
 #include "hr-evaluate.h"
+#include "hr-model-row.h"
 #include "hr-runtime.h"
 #include "hr-session.h"
 
@@ -118,6 +119,9 @@ const char        *hr_scenario_get_server_version    (HrScenario         *self);
 void               hr_scenario_evaluate              (HrScenario         *self,
                                                       const HrModelSpec  *spec,
                                                       HrEvaluation       *out);
+void               hr_scenario_evaluate_row          (HrScenario         *self,
+                                                      HrModelRow         *row);
+const char        *hr_scenario_get_method_label      (HrScenario         *self);
 char              *hr_scenario_describe              (HrScenario         *self);
 
 G_END_DECLS

@@ -114,10 +114,11 @@ update_add_button (HrSpecMemory *self)
  * hr_spec_memory_refresh:
  * @self: a #HrSpecMemory
  *
- * Re-evaluates the model (hr_evaluate(), through #HrModelRow) under the
- * shared #HrScenario (hr_scenario_get_evaluation_inputs(): its board,
- * precision, context, KV cache type and slots) and redraws the chart and
- * the figures. It runs on the scenario's "changed", when the units
+ * Re-evaluates the model under the shared #HrScenario as the Models page
+ * does (hr_scenario_evaluate_row(): its board, precision, context, KV cache
+ * type, slots, runtime and learned overhead, so the total is the Models
+ * page's for the same model) and redraws the chart and the figures, naming
+ * the method that made them (hr_scenario_get_method_label()). It runs on the scenario's "changed", when the units
  * preference changes and when the widget is mapped.
  */
 void
@@ -148,20 +149,24 @@ hr_spec_memory_refresh (HrSpecMemory *self)
       return;
     }
 
-  hr_model_row_evaluate (self->row, &scenario);
+  /* The Models page's evaluation, so the same model shows the same total
+   * here (the runtime's prediction and the learned overhead). */
+  hr_scenario_evaluate_row (self->scenario, self->row);
   e = hr_model_row_get_evaluation (self->row);
 
   budget = hr_gui_format_size (hr_board_budget_bytes (scenario.board), self->unit);
   scenario_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                /* Translators: board, budget, KV cache type, slots */
-                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slot, as set on the Models page.",
-                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slots, as set on the Models page.",
+                                                /* Translators: board, budget, KV cache type, slots, the method (a runtime era) */
+                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slot, as set on the Models page. Sized by: %5$s.",
+                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slots, as set on the Models page. Sized by: %5$s.",
                                                 scenario.parallel_slots),
                                    scenario.board->name, budget,
-                                   hr_gui_kv_cache_type_label (scenario.kv_type), scenario.parallel_slots);
+                                   hr_gui_kv_cache_type_label (scenario.kv_type), scenario.parallel_slots,
+                                   hr_scenario_get_method_label (self->scenario));
   gtk_label_set_text (self->scenario_label, scenario_text);
 
   hr_memory_chart_set_scenario (self->chart, &scenario);
+  hr_memory_chart_set_learned_text (self->chart, hr_scenario_get_calibration_text (self->scenario));
   hr_memory_chart_update (self->chart);
   hr_model_row_changed (self->row);
 
@@ -170,9 +175,18 @@ hr_spec_memory_refresh (HrSpecMemory *self)
   total = hr_gui_format_size (e->footprint.total, self->unit);
   verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, self->unit);
   summary = g_string_new (NULL);
-  /* Translators: weights + KV cache = total: verdict */
-  g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s = %3$s: %4$s."),
-                          weights, kv, total, verdict);
+  if (hr_scenario_get_runtime_template (self->scenario) != NULL && !hr_model_row_get_runtime_failed (self->row))
+    {
+      g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
+
+      /* Translators: weights + KV cache + the runtime's buffers and learned overhead = total: verdict */
+      g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s + overhead %3$s = %4$s: %5$s."),
+                              weights, kv, overhead, total, verdict);
+    }
+  else
+    /* Translators: weights + KV cache = total: verdict */
+    g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s = %3$s: %4$s."),
+                            weights, kv, total, verdict);
   if (e->past_context_limit)
     {
       g_autofree char *native = hr_gui_format_context (self->spec->context_length);
@@ -571,4 +585,20 @@ hr_spec_memory_get_chart (HrSpecMemory *self)
 {
   g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
   return self->chart;
+}
+
+/** hr_spec_memory_get_evaluation: @self: a #HrSpecMemory. Returns: (transfer none) (nullable): the model's evaluation under the scenario (hr_scenario_evaluate_row()), %NULL without a chartable model */
+const HrEvaluation *
+hr_spec_memory_get_evaluation (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return self->row != NULL ? hr_model_row_get_evaluation (self->row) : NULL;
+}
+
+/** hr_spec_memory_get_scenario_text: @self: a #HrSpecMemory. Returns: (transfer none): the line that names the board, the settings and the method */
+const char *
+hr_spec_memory_get_scenario_text (HrSpecMemory *self)
+{
+  g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), NULL);
+  return gtk_label_get_text (self->scenario_label);
 }
