@@ -160,21 +160,32 @@ test_refresh_failure (Fixture       *f,
 {
   connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
 
-  /* A refresh that fails says why and keeps what was listed. */
+  /* A refresh that fails says why; what was listed goes with the version,
+   * and the other call of the refresh is let go. */
+  f->models_changed = f->loaded_changed = 0;
   fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_500, "something broke");
   hr_board_connection_refresh (f->connection);
   g_assert_true (iterate_until (not_busy, f->connection, 5000));
   g_assert_true (g_str_has_prefix (hr_board_connection_get_error (f->connection),
                                    "Could not list the models on the board: "));
   g_assert_nonnull (strstr (hr_board_connection_get_error (f->connection), "something broke"));
-  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_CONNECTED);
-  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
-
-  /* The next one that works clears it. */
-  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpstr (hr_board_connection_get_failure_title (f->connection), ==, "Could Not Read the Board");
+  g_assert_null (hr_board_connection_get_version (f->connection));
+  g_assert_false (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+  g_assert_cmpuint (hr_board_connection_get_loaded (f->connection)->len, ==, 0);
+  g_assert_cmpuint (f->models_changed, >=, 1);
+  g_assert_cmpuint (f->loaded_changed, >=, 1);
+  /* Refresh does nothing without a server that answered. */
   hr_board_connection_refresh (f->connection);
-  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_false (hr_board_connection_get_busy (f->connection));
+
+  /* Connecting again, once it is well, clears it. */
+  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
   g_assert_null (hr_board_connection_get_error (f->connection));
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
 }
 
 static gboolean
