@@ -132,6 +132,10 @@ test_board_page_actions (void)
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   dialog = find_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Delete llama3.2:3b?");
+  /* What it frees: its size in /api/tags, 2,019,393,189 bytes; alone on
+   * the board, so no file of it is shared. */
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog),
+                                   "Deleting llama3.2:3b frees 2.0 GB on the board. This removes the model's files"));
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "delete"), ==, ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_response (dialog, "cancel");
   spin (50);
@@ -206,7 +210,29 @@ test_board_page_refresh (void)
   g_assert_null (hr_board_connection_get_version (conn (f.page)));
   g_assert_null (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
 
-  /* Retry once the server is well: connected again, the lists back. */
+  /* Retry once the server is well: connected again, the lists back.
+   * Ctrl+R (and F5) is the page's board.refresh. */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f.page));
+    gboolean bound = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+          continue;
+        for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+          {
+            g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+            g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+            g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+            bound |= g_str_equal (trigger, "<Control>r") && g_str_equal (action, "action(board.refresh)");
+          }
+      }
+    g_assert_true (bound);
+  }
   fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.refresh", NULL));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
@@ -673,6 +699,42 @@ chat_done (gpointer data)
   return !hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (data));
 }
 
+/* The transcript's turn @i: who spoke, what was said, and (a reply) its rates. */
+static void
+assert_turn (HrChatPanel *panel,
+             guint        i,
+             const char  *who,
+             const char  *text,
+             const char  *rates_prefix)
+{
+  GtkWidget *turn = gtk_widget_get_first_child (hr_chat_panel_get_transcript (panel));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  for (guint k = 0; k < i && turn != NULL; k++)
+    turn = gtk_widget_get_next_sibling (turn);
+  g_assert_nonnull (turn);
+  collect (turn, GTK_TYPE_LABEL, labels);
+  g_assert_cmpuint (labels->len, ==, rates_prefix != NULL ? 3 : 2);
+  g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (labels, 0)), ==, who);
+  if (text != NULL)
+    g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (labels, 1)), ==, text);
+  g_assert_true (gtk_label_get_selectable (g_ptr_array_index (labels, 1)));
+  if (rates_prefix != NULL)
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (g_ptr_array_index (labels, 2)), rates_prefix));
+}
+
+static guint
+n_turns_shown (HrChatPanel *panel)
+{
+  guint n = 0;
+
+  for (GtkWidget *turn = gtk_widget_get_first_child (hr_chat_panel_get_transcript (panel));
+       turn != NULL;
+       turn = gtk_widget_get_next_sibling (turn))
+    n++;
+  return n;
+}
+
 static void
 test_board_page_try_it (void)
 {
@@ -725,6 +787,21 @@ test_board_page_try_it (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==,
                    "Kubernetes schedules pods onto nodes.");
 
+  /* The transcript after two turns: both messages and both replies, in
+   * order, each reply with its rates. */
+  {
+    HrChatPanel *panel = _hr_board_page_get_chat_panel (f.page);
+    const char *rates = "Prefill 700.0 t/s · decode 20.0 t/s · TTFT ";
+
+    g_assert_cmpuint (n_turns_shown (panel), ==, 4);
+    g_assert_cmpuint (hr_chat_panel_get_n_turns (panel), ==, 4);
+    assert_turn (panel, 0, "You", "What does the scheduler do?", NULL);
+    assert_turn (panel, 1, "llama3.2:3b", "Kubernetes schedules pods onto nodes.", rates);
+    assert_turn (panel, 2, "You", "And the kubelet?", NULL);
+    assert_turn (panel, 3, "llama3.2:3b", NULL, rates);
+    g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (hr_chat_panel_get_transcript (panel)))));
+  }
+
   /* Stop: the unanswered message leaves the history; the next carries 4 + 1. */
   fake_ollama_set_stream_timing (f.fake, 30, 300, 0, FALSE);
   set_entry (f.page, "Messa_ge", "And etcd?");
@@ -742,6 +819,8 @@ test_board_page_try_it (void)
                              "Stopped; the unanswered message is not kept in the conversation.") == 0;
   g_assert_true (seen_rates);
   g_assert_null (hr_board_connection_get_error (conn (f.page)));
+  /* The unanswered message left the transcript too. */
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 4);
 
   fake_ollama_set_stream_timing (f.fake, 10, 2, 0, FALSE);
   set_entry (f.page, "Messa_ge", "And the scheduler's queue?");
@@ -752,6 +831,11 @@ test_board_page_try_it (void)
   g_assert_cmpuint (json_array_get_length (messages), ==, 6);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5), "content"), ==,
                    "And the scheduler's queue?");
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 6);
+
+  /* A new conversation empties it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.new-chat", NULL));
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 0);
 
   close_page (&f);
 }
