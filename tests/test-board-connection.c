@@ -16,6 +16,7 @@
 
 #include "fake-ollama.h"
 #include "hr-board-connection.h"
+#include "hr-board-format.h"
 
 typedef struct {
   FakeOllama        *fake;
@@ -188,6 +189,44 @@ test_refresh_failure (Fixture       *f,
   g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
 }
 
+static HrOllamaModel *
+listed (const char *name,
+        const char *digest,
+        guint64     size)
+{
+  HrOllamaModel *model = g_new0 (HrOllamaModel, 1);
+
+  model->name = g_strdup (name);
+  model->digest = g_strdup (digest);
+  model->size = size;
+  return model;
+}
+
+/* What the Delete dialog says a delete frees (hr_board_format_frees()). */
+static void
+test_frees (void)
+{
+  g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_model_free);
+  g_autofree char *alone = NULL, *shared = NULL, *twin = NULL;
+
+  g_ptr_array_add (models, listed ("qwen2.5:14b", "7cdf5a0187d5", 8988124069));
+  alone = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (alone, ==, "Deleting qwen2.5:14b frees 9.0 GB on the board.");
+  g_assert_null (hr_board_format_frees (models, "llama3.2:3b"));
+
+  /* Another model may share some of its files: an upper bound. */
+  g_ptr_array_add (models, listed ("llama3.2:3b", "a80c4f17acd5", 2019393189));
+  shared = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (shared, ==, "Deleting qwen2.5:14b frees up to 9.0 GB on the board: Ollama keeps a file shared "
+                               "with another model until no model uses it.");
+
+  /* The same manifest under another name shares every file. */
+  g_ptr_array_add (models, listed ("qwen2.5:latest", "7cdf5a0187d5", 8988124069));
+  twin = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (twin, ==, "Deleting qwen2.5:14b frees almost nothing on the board: qwen2.5:latest is the same "
+                             "model under another name, and its files stay for it.");
+}
+
 static gboolean
 tags_twice (gpointer data)
 {
@@ -306,6 +345,7 @@ main (int   argc,
   g_test_add ("/board-connection/refused", Fixture, NULL, setup, test_refused, teardown);
   g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
+  g_test_add_func ("/board-connection/frees", test_frees);
 
   return g_test_run ();
 }
