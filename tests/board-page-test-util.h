@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -247,6 +248,13 @@ board_test_setup (void)
 {
   g_autoptr(GError) error = NULL;
 
+  /* The build's translations, for a German screenshot (LANGUAGE=de). */
+  if (g_getenv ("HEADROOM_LOCALE_DIR") != NULL)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("HEADROOM_LOCALE_DIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
   g_setenv ("GTK_A11Y", "test", TRUE);
   /* Software GL under Xvfb stalls the main loop compiling shaders. */
   g_setenv ("GSK_RENDERER", "cairo", FALSE);

@@ -14,7 +14,8 @@
  * "Try it" with its history, and a server that is not there.
  *
  * With HEADROOM_BOARD_SCREENSHOT=DIR set, /board-page/screenshot saves the
- * connected page as DIR/board-light.png and DIR/board-dark.png.
+ * connected page as DIR/board-light.png, DIR/board-dark.png and, 360 px
+ * wide, DIR/board-narrow.png (run with LANGUAGE=de for German).
  */
 
 #include "config.h"
@@ -899,25 +900,34 @@ test_board_page_screenshot (void)
   fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
   fake_ollama_load (f.fake, "llama3.2:3b", 4096);
   connect_page (&f, fake_ollama_get_url (f.fake));
-  set_entry (f.page, "_Model Name", "qwen2.5:7b");
-  set_spin (f.page, "Download Si_ze (GB)", 4.7);
+  set_entry (f.page, _("_Model Name (such as llama3.2:3b)"), "qwen2.5:7b");
+  set_spin (f.page, _("Download Si_ze (GB)"), 4.7);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   if (iterate_until (dialog_shown, NULL, 1000))
     adw_message_dialog_response (find_dialog (), "pull");
-  set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
-  set_entry (f.page, "Messa_ge", "What does the scheduler do?");
+  set_entry (f.page, _("S_ystem Prompt"), "Answer in one sentence.");
+  set_entry (f.page, _("Messa_ge"), "What does the scheduler do?");
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
-  spin (1500);
+  g_assert_true (iterate_until (chat_done, f.page, 20000));
+  set_entry (f.page, _("Messa_ge"), "And the kubelet?");
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
+  g_assert_true (iterate_until (chat_done, f.page, 20000));
+  spin (300);
 
-  for (guint pass = 0; pass < 2; pass++)
+  /* Light, dark, and 360 px wide (LANGUAGE=de for German). */
+  for (guint pass = 0; pass < 3; pass++)
     {
-      g_autofree char *path = g_build_filename (dir, pass == 0 ? "board-light.png" : "board-dark.png", NULL);
+      static const char * const names[] = { "board-light.png", "board-dark.png", "board-narrow.png" };
+      g_autofree char *path = g_build_filename (dir, names[pass], NULL);
 
-      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
-                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
+      adw_style_manager_set_color_scheme (style, pass == 1 ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      if (pass == 2)
+        gtk_window_set_default_size (GTK_WINDOW (f.window), 360, 1700);
       spin (300);
       save_png (GTK_WIDGET (f.window), path);
     }
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
 
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.cancel-pull", NULL);
   g_assert_true (iterate_until (pull_done, f.page, 5000));
