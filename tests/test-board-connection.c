@@ -261,6 +261,15 @@ test_bad_address (Fixture       *f,
   g_assert_nonnull (hr_board_connection_get_error (f->connection));
   g_assert_null (hr_board_connection_get_client (f->connection));
   g_assert_false (hr_board_connection_get_busy (f->connection));
+
+  /* After a server that answered: its lists go too. */
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+  hr_board_connection_connect (f->connection, "ftp://h", NULL, FALSE);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+  g_assert_null (hr_board_connection_get_version (f->connection));
+  g_assert_false (hr_board_connection_get_busy (f->connection));
 }
 
 static void

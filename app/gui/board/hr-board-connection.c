@@ -483,7 +483,9 @@ hr_board_connection_connect (HrBoardConnection *self,
     client = hr_ollama_client_new (url, &error);
   if (client == NULL)
     {
+      reset (self);
       fail (self, TRUE, error->message);
+      update_busy (self);
       return;
     }
   if (self->timeout_s > 0)
