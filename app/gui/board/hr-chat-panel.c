@@ -131,7 +131,11 @@ add_turn (HrChatPanel  *self,
           const char   *text,
           GtkLabel    **text_label)
 {
-  GtkWidget *turn = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *turn = g_object_new (GTK_TYPE_BOX,
+                                  "orientation", GTK_ORIENTATION_VERTICAL,
+                                  "spacing", 3,
+                                  "accessible-role", GTK_ACCESSIBLE_ROLE_LIST_ITEM,
+                                  NULL);
   GtkWidget *heading = turn_label (who, "heading");
   GtkWidget *body = turn_label (text, NULL);
 
