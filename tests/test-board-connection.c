@@ -16,6 +16,7 @@
 
 #include "fake-ollama.h"
 #include "hr-board-connection.h"
+#include "hr-board-format.h"
 
 typedef struct {
   FakeOllama        *fake;
@@ -160,21 +161,70 @@ test_refresh_failure (Fixture       *f,
 {
   connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
 
-  /* A refresh that fails says why and keeps what was listed. */
+  /* A refresh that fails says why; what was listed goes with the version,
+   * and the other call of the refresh is let go. */
+  f->models_changed = f->loaded_changed = 0;
   fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_500, "something broke");
   hr_board_connection_refresh (f->connection);
   g_assert_true (iterate_until (not_busy, f->connection, 5000));
   g_assert_true (g_str_has_prefix (hr_board_connection_get_error (f->connection),
                                    "Could not list the models on the board: "));
   g_assert_nonnull (strstr (hr_board_connection_get_error (f->connection), "something broke"));
-  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_CONNECTED);
-  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
-
-  /* The next one that works clears it. */
-  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpstr (hr_board_connection_get_failure_title (f->connection), ==, "Could Not Read the Board");
+  g_assert_null (hr_board_connection_get_version (f->connection));
+  g_assert_false (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+  g_assert_cmpuint (hr_board_connection_get_loaded (f->connection)->len, ==, 0);
+  g_assert_cmpuint (f->models_changed, >=, 1);
+  g_assert_cmpuint (f->loaded_changed, >=, 1);
+  /* Refresh does nothing without a server that answered. */
   hr_board_connection_refresh (f->connection);
-  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_false (hr_board_connection_get_busy (f->connection));
+
+  /* Connecting again, once it is well, clears it. */
+  fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
   g_assert_null (hr_board_connection_get_error (f->connection));
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+}
+
+static HrOllamaModel *
+listed (const char *name,
+        const char *digest,
+        guint64     size)
+{
+  HrOllamaModel *model = g_new0 (HrOllamaModel, 1);
+
+  model->name = g_strdup (name);
+  model->digest = g_strdup (digest);
+  model->size = size;
+  return model;
+}
+
+/* What the Delete dialog says a delete frees (hr_board_format_frees()). */
+static void
+test_frees (void)
+{
+  g_autoptr(GPtrArray) models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_model_free);
+  g_autofree char *alone = NULL, *shared = NULL, *twin = NULL;
+
+  g_ptr_array_add (models, listed ("qwen2.5:14b", "7cdf5a0187d5", 8988124069));
+  alone = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (alone, ==, "Deleting qwen2.5:14b frees 9.0 GB on the board.");
+  g_assert_null (hr_board_format_frees (models, "llama3.2:3b"));
+
+  /* Another model may share some of its files: an upper bound. */
+  g_ptr_array_add (models, listed ("llama3.2:3b", "a80c4f17acd5", 2019393189));
+  shared = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (shared, ==, "Deleting qwen2.5:14b frees up to 9.0 GB on the board: Ollama keeps a file shared "
+                               "with another model until no model uses it.");
+
+  /* The same manifest under another name shares every file. */
+  g_ptr_array_add (models, listed ("qwen2.5:latest", "7cdf5a0187d5", 8988124069));
+  twin = hr_board_format_frees (models, "qwen2.5:14b");
+  g_assert_cmpstr (twin, ==, "Deleting qwen2.5:14b frees almost nothing on the board: qwen2.5:latest is the same "
+                             "model under another name, and its files stay for it.");
 }
 
 static gboolean
@@ -210,6 +260,15 @@ test_bad_address (Fixture       *f,
   g_assert_cmpstr (hr_board_connection_get_failure_title (f->connection), ==, "Not a Server Address");
   g_assert_nonnull (hr_board_connection_get_error (f->connection));
   g_assert_null (hr_board_connection_get_client (f->connection));
+  g_assert_false (hr_board_connection_get_busy (f->connection));
+
+  /* After a server that answered: its lists go too. */
+  connect_and_wait (f, fake_ollama_get_url (f->fake), NULL);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 1);
+  hr_board_connection_connect (f->connection, "ftp://h", NULL, FALSE);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
+  g_assert_null (hr_board_connection_get_version (f->connection));
   g_assert_false (hr_board_connection_get_busy (f->connection));
 }
 
@@ -295,6 +354,7 @@ main (int   argc,
   g_test_add ("/board-connection/refused", Fixture, NULL, setup, test_refused, teardown);
   g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
+  g_test_add_func ("/board-connection/frees", test_frees);
 
   return g_test_run ();
 }

@@ -14,219 +14,18 @@
  * "Try it" with its history, and a server that is not there.
  *
  * With HEADROOM_BOARD_SCREENSHOT=DIR set, /board-page/screenshot saves the
- * connected page as DIR/board-light.png and DIR/board-dark.png.
+ * connected page as DIR/board-light.png, DIR/board-dark.png and, 360 px
+ * wide, DIR/board-narrow.png (run with LANGUAGE=de for German).
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <string.h>
 
-#include "fake-ollama.h"
-#include "hr-application.h"
+#include "board-page-test-util.h"
 #include "hr-catalog.h"
-#include "hr-board-page-private.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
-#include "hr-window-private.h"
-#include "gui-test-util.h"
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-
-static HrApplication *test_app;
-static char *test_home;   /* HOME and the XDG user directories of this run */
-
-typedef struct {
-  FakeOllama   *fake;
-  HrWindow     *window;
-  HrSession    *session;
-  HrScenario   *scenario;
-  HrBoardPage  *page;
-  guint         expected;
-} Fixture;
-
-static HrBoardConnection *
-conn (HrBoardPage *page)
-{
-  return _hr_board_page_get_connection (page);
-}
-
-static HrPullPanel *
-pull (HrBoardPage *page)
-{
-  return _hr_board_page_get_pull_panel (page);
-}
-
-static gboolean
-page_is_drawn (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-page_is_idle (gpointer data)
-{
-  return !hr_board_connection_get_busy (conn (data));
-}
-
-static gboolean
-session_loaded (gpointer data)
-{
-  return hr_session_get_loaded (data);
-}
-
-static void
-open_page (Fixture *f)
-{
-  AdwViewStack *stack;
-
-  /* Each test starts without a catalog or measurements of the user's. */
-  {
-    g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
-
-    remove_tree (user_dir);
-  }
-  reset_settings (1100, 900);
-  f->fake = fake_ollama_new ();
-  fake_ollama_add_llama32 (f->fake);
-
-  g_application_activate (G_APPLICATION (test_app));
-  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
-  g_assert_nonnull (f->window);
-  g_object_ref (f->window);
-  f->session = hr_application_get_session (test_app);
-  f->scenario = hr_application_get_scenario (test_app);
-  g_assert_true (iterate_until (session_loaded, f->session, 10000));
-  /* The session outlives the windows: forget the measurements of an earlier test. */
-  hr_session_reload_measurements (f->session);
-  stack = hr_window_get_stack (f->window);
-  adw_view_stack_set_visible_child_name (stack, "board");
-  f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
-  /* No token reaches a real keyring from a test. */
-  hr_board_connection_set_use_keyring (conn (f->page), FALSE);
-  g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
-}
-
-static void
-connect_page (Fixture    *f,
-              const char *url)
-{
-  hr_board_page_connect (f->page, url);
-  g_assert_true (iterate_until (page_is_idle, f->page, 10000));
-}
-
-static gboolean
-no_streams (gpointer data)
-{
-  return fake_ollama_active_streams (data) == 0;
-}
-
-static void
-close_page (Fixture *f)
-{
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  spin (100);
-  g_assert_finalize_object (f->window);
-  /* Every stream the page started is closed. */
-  g_assert_true (iterate_until (no_streams, f->fake, 5000));
-  fake_ollama_free (f->fake);
-}
-
-/* Every widget of @type under @root. */
-static void
-collect (GtkWidget *root,
-         GType      type,
-         GPtrArray *out)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (out, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect (child, type, out);
-}
-
-/* The row whose title is @title, under @root. */
-static AdwActionRow *
-find_row (GtkWidget  *root,
-          const char *title)
-{
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-
-  collect (root, ADW_TYPE_ACTION_ROW, rows);
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
-      return g_ptr_array_index (rows, i);
-  return NULL;
-}
-
-/* The message dialog presented last, if any. */
-static AdwMessageDialog *
-find_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-  guint n = g_list_model_get_n_items (toplevels);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return ADW_MESSAGE_DIALOG (window);
-    }
-  return NULL;
-}
-
-static gboolean
-dialog_shown (gpointer data)
-{
-  return find_dialog () != NULL;
-}
-
-static void
-set_entry (HrBoardPage *page,
-           const char  *title,
-           const char  *text)
-{
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-
-  collect (GTK_WIDGET (page), ADW_TYPE_ENTRY_ROW, rows);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      AdwPreferencesRow *row = g_ptr_array_index (rows, i);
-
-      if (g_str_has_prefix (adw_preferences_row_get_title (row), title))
-        {
-          gtk_editable_set_text (GTK_EDITABLE (row), text);
-          return;
-        }
-    }
-  g_assert_not_reached ();
-}
-
-static void
-set_spin (HrBoardPage *page,
-          const char  *row_title,
-          double       value)
-{
-  AdwActionRow *row = find_row (GTK_WIDGET (page), row_title);
-  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
-
-  g_assert_nonnull (row);
-  collect (GTK_WIDGET (row), GTK_TYPE_SPIN_BUTTON, spins);
-  g_assert_cmpuint (spins->len, ==, 1);
-  gtk_spin_button_set_value (g_ptr_array_index (spins, 0), value);
-}
-
-static const char *
-last_message (HrWindow *window)
-{
-  GPtrArray *messages = hr_window_get_messages (window);
-
-  return messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* Connect, list, ps                                                   */
@@ -334,6 +133,10 @@ test_board_page_actions (void)
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   dialog = find_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Delete llama3.2:3b?");
+  /* What it frees: its size in /api/tags, 2,019,393,189 bytes; alone on
+   * the board, so no file of it is shared. */
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog),
+                                   "Deleting llama3.2:3b frees 2.0 GB on the board. This removes the model's files"));
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "delete"), ==, ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_response (dialog, "cancel");
   spin (50);
@@ -369,8 +172,8 @@ tags_counted (gpointer data)
 }
 
 /* The lists refresh every HR_BOARD_PAGE_REFRESH_SECONDS while the page is
- * shown, not while another page is; a failed refresh says why in a banner
- * and keeps what was listed. */
+ * shown, not while another page is; a failed refresh says why, and what
+ * was listed goes (it may no longer be so) until Retry connects again. */
 static void
 test_board_page_refresh (void)
 {
@@ -404,13 +207,39 @@ test_board_page_refresh (void)
   g_assert_nonnull (hr_board_connection_get_error (conn (f.page)));
   g_assert_true (g_str_has_prefix (hr_board_connection_get_error (conn (f.page)), "Could not list the models on the board: "));
   g_assert_nonnull (strstr (hr_board_connection_get_error (conn (f.page)), "something broke"));
-  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 0);
+  g_assert_null (hr_board_connection_get_version (conn (f.page)));
+  g_assert_null (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
 
-  /* Retry once the server is well: the banner goes. */
+  /* Retry once the server is well: connected again, the lists back.
+   * Ctrl+R (and F5) is the page's board.refresh. */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f.page));
+    gboolean bound = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+          continue;
+        for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+          {
+            g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+            g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+            g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+            bound |= g_str_equal (trigger, "<Control>r") && g_str_equal (action, "action(board.refresh)");
+          }
+      }
+    g_assert_true (bound);
+  }
   fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.refresh", NULL));
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
   g_assert_null (hr_board_connection_get_error (conn (f.page)));
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
+  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
 
   close_page (&f);
 }
@@ -871,6 +700,42 @@ chat_done (gpointer data)
   return !hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (data));
 }
 
+/* The transcript's turn @i: who spoke, what was said, and (a reply) its rates. */
+static void
+assert_turn (HrChatPanel *panel,
+             guint        i,
+             const char  *who,
+             const char  *text,
+             const char  *rates_prefix)
+{
+  GtkWidget *turn = gtk_widget_get_first_child (hr_chat_panel_get_transcript (panel));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  for (guint k = 0; k < i && turn != NULL; k++)
+    turn = gtk_widget_get_next_sibling (turn);
+  g_assert_nonnull (turn);
+  collect (turn, GTK_TYPE_LABEL, labels);
+  g_assert_cmpuint (labels->len, ==, rates_prefix != NULL ? 3 : 2);
+  g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (labels, 0)), ==, who);
+  if (text != NULL)
+    g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (labels, 1)), ==, text);
+  g_assert_true (gtk_label_get_selectable (g_ptr_array_index (labels, 1)));
+  if (rates_prefix != NULL)
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (g_ptr_array_index (labels, 2)), rates_prefix));
+}
+
+static guint
+n_turns_shown (HrChatPanel *panel)
+{
+  guint n = 0;
+
+  for (GtkWidget *turn = gtk_widget_get_first_child (hr_chat_panel_get_transcript (panel));
+       turn != NULL;
+       turn = gtk_widget_get_next_sibling (turn))
+    n++;
+  return n;
+}
+
 static void
 test_board_page_try_it (void)
 {
@@ -923,6 +788,21 @@ test_board_page_try_it (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==,
                    "Kubernetes schedules pods onto nodes.");
 
+  /* The transcript after two turns: both messages and both replies, in
+   * order, each reply with its rates. */
+  {
+    HrChatPanel *panel = _hr_board_page_get_chat_panel (f.page);
+    const char *rates = "Prefill 700.0 t/s · decode 20.0 t/s · TTFT ";
+
+    g_assert_cmpuint (n_turns_shown (panel), ==, 4);
+    g_assert_cmpuint (hr_chat_panel_get_n_turns (panel), ==, 4);
+    assert_turn (panel, 0, "You", "What does the scheduler do?", NULL);
+    assert_turn (panel, 1, "llama3.2:3b", "Kubernetes schedules pods onto nodes.", rates);
+    assert_turn (panel, 2, "You", "And the kubelet?", NULL);
+    assert_turn (panel, 3, "llama3.2:3b", NULL, rates);
+    g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (hr_chat_panel_get_transcript (panel)))));
+  }
+
   /* Stop: the unanswered message leaves the history; the next carries 4 + 1. */
   fake_ollama_set_stream_timing (f.fake, 30, 300, 0, FALSE);
   set_entry (f.page, "Messa_ge", "And etcd?");
@@ -940,6 +820,8 @@ test_board_page_try_it (void)
                              "Stopped; the unanswered message is not kept in the conversation.") == 0;
   g_assert_true (seen_rates);
   g_assert_null (hr_board_connection_get_error (conn (f.page)));
+  /* The unanswered message left the transcript too. */
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 4);
 
   fake_ollama_set_stream_timing (f.fake, 10, 2, 0, FALSE);
   set_entry (f.page, "Messa_ge", "And the scheduler's queue?");
@@ -950,6 +832,11 @@ test_board_page_try_it (void)
   g_assert_cmpuint (json_array_get_length (messages), ==, 6);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5), "content"), ==,
                    "And the scheduler's queue?");
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 6);
+
+  /* A new conversation empties it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.new-chat", NULL));
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 0);
 
   close_page (&f);
 }
@@ -1013,25 +900,34 @@ test_board_page_screenshot (void)
   fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
   fake_ollama_load (f.fake, "llama3.2:3b", 4096);
   connect_page (&f, fake_ollama_get_url (f.fake));
-  set_entry (f.page, "_Model Name", "qwen2.5:7b");
-  set_spin (f.page, "Download Si_ze (GB)", 4.7);
+  set_entry (f.page, _("_Model Name (such as llama3.2:3b)"), "qwen2.5:7b");
+  set_spin (f.page, _("Download Si_ze (GB)"), 4.7);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
   if (iterate_until (dialog_shown, NULL, 1000))
     adw_message_dialog_response (find_dialog (), "pull");
-  set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
-  set_entry (f.page, "Messa_ge", "What does the scheduler do?");
+  set_entry (f.page, _("S_ystem Prompt"), "Answer in one sentence.");
+  set_entry (f.page, _("Messa_ge"), "What does the scheduler do?");
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
-  spin (1500);
+  g_assert_true (iterate_until (chat_done, f.page, 20000));
+  set_entry (f.page, _("Messa_ge"), "And the kubelet?");
+  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
+  g_assert_true (iterate_until (chat_done, f.page, 20000));
+  spin (300);
 
-  for (guint pass = 0; pass < 2; pass++)
+  /* Light, dark, and 360 px wide (LANGUAGE=de for German). */
+  for (guint pass = 0; pass < 3; pass++)
     {
-      g_autofree char *path = g_build_filename (dir, pass == 0 ? "board-light.png" : "board-dark.png", NULL);
+      static const char * const names[] = { "board-light.png", "board-dark.png", "board-narrow.png" };
+      g_autofree char *path = g_build_filename (dir, names[pass], NULL);
 
-      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
-                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
+      adw_style_manager_set_color_scheme (style, pass == 1 ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      if (pass == 2)
+        gtk_window_set_default_size (GTK_WINDOW (f.window), 360, 1700);
       spin (300);
       save_png (GTK_WIDGET (f.window), path);
     }
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
 
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.cancel-pull", NULL);
   g_assert_true (iterate_until (pull_done, f.page, 5000));
@@ -1061,39 +957,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
-  g_setenv ("GTK_A11Y", "test", TRUE);
-  /* Software GL under Xvfb stalls the main loop compiling shaders. */
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_unsetenv ("OLLAMA_HOST");
-
-  /* The user's directories are a fresh temporary one, set before GLib
-   * reads them. Not G_TEST_OPTION_ISOLATE_DIRS: it also hides the system's
-   * XDG_DATA_DIRS, where GIO finds the MIME database gdk-pixbuf needs to
-   * load an SVG icon, and GLib 2.74 drops the directory lists it replaces
-   * for each test (leaks that no suppression can name without full stack
-   * unwinding). open_page() empties the user's Headroom data per test. */
-  test_home = g_dir_make_tmp ("test-board-page-XXXXXX", &error);
-  if (test_home == NULL)
-    g_error ("Could not make a temporary home: %s", error->message);
-  {
-    static const char * const dirs[][2] = {
-      { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
-      { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
-    };
-
-    g_setenv ("HOME", test_home, TRUE);
-    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-      {
-        g_autofree char *path = g_build_filename (test_home, dirs[i][1], NULL);
-
-        g_mkdir_with_parents (path, 0700);
-        g_setenv (dirs[i][0], path, TRUE);
-      }
-  }
-
+  board_test_setup ();
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
@@ -1112,15 +976,5 @@ main (int   argc,
   g_test_add_func ("/board-page/try-it", test_board_page_try_it);
   g_test_add_func ("/board-page/screenshot", test_board_page_screenshot);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
-  remove_tree (test_home);
-  g_free (test_home);
-  return result;
+  return board_test_run ();
 }

@@ -27,6 +27,8 @@ struct _HrBoardConnection
   char                   *url;              /* the client's normalised URL */
   HrBoardConnectionState  state;
   gboolean                bad_address;      /* FAILED because the address was not one */
+  gboolean                lost;             /* FAILED after it had connected */
+  guint                   timeout_s;        /* 0: the client's own deadlines */
   char                   *version;          /* NULL until connected */
   char                   *error;
   GPtrArray              *models;           /* HrOllamaModel* (/api/tags) */
@@ -44,7 +46,6 @@ struct _HrBoardConnection
   GCancellable           *connect_cancellable;
   GCancellable           *refresh_cancellable;
   guint                   refresh_pending;
-  gboolean                refresh_failed;
   guint                   refresh_source;
   gboolean                auto_refresh;
   GCancellable           *action_cancellable;
@@ -72,6 +73,7 @@ enum {
   PROP_TOKEN_NOTE,
   PROP_USE_KEYRING,
   PROP_AUTO_REFRESH,
+  PROP_TIMEOUT,
   N_PROPS
 };
 
@@ -146,14 +148,34 @@ update_busy (HrBoardConnection *self)
 /* ------------------------------------------------------------------ */
 /* Refreshing                                                          */
 
+static void fail (HrBoardConnection *self,
+                  gboolean           bad_address,
+                  const char        *message);
+
 static void
 refresh_done (HrBoardConnection *self)
 {
   if (--self->refresh_pending > 0)
     return;
   g_clear_object (&self->refresh_cancellable);
-  if (!self->refresh_failed)
-    set_error (self, NULL);
+  update_busy (self);
+}
+
+/* A refresh failed: what was listed may no longer be so. The lists and the
+ * version go (so nothing that needs the server can be asked for), the
+ * other call of the refresh is cancelled, and "error" says why. */
+static void
+lose (HrBoardConnection *self,
+      const char        *message)
+{
+  cancel_and_clear (&self->refresh_cancellable);
+  self->refresh_pending = 0;
+  g_ptr_array_set_size (self->models, 0);
+  g_ptr_array_set_size (self->loaded, 0);
+  self->lost = TRUE;
+  fail (self, FALSE, message);
+  g_signal_emit (self, signals[MODELS_CHANGED], 0);
+  g_signal_emit (self, signals[LOADED_CHANGED], 0);
   update_busy (self);
 }
 
@@ -172,8 +194,8 @@ on_tags (GObject      *source,
     {
       g_autofree char *message = g_strdup_printf (_("Could not list the models on the board: %s"),
                                                   error->message);
-      self->refresh_failed = TRUE;
-      set_error (self, message);
+      lose (self, message);
+      return;
     }
   else
     {
@@ -199,8 +221,8 @@ on_ps (GObject      *source,
     {
       g_autofree char *message = g_strdup_printf (_("Could not read what is loaded (/api/ps): %s"),
                                                   error->message);
-      self->refresh_failed = TRUE;
-      set_error (self, message);
+      lose (self, message);
+      return;
     }
   else
     {
@@ -217,8 +239,11 @@ on_ps (GObject      *source,
  *
  * Lists the models on the board (/api/tags) and what is loaded (/api/ps)
  * again; ::models-changed and ::loaded-changed follow. Does nothing unless
- * connected, or while a refresh is still waiting. A failure is said in
- * "error" and keeps what was listed; a refresh that succeeds clears it.
+ * connected, or while a refresh is still waiting. A failure empties the
+ * lists, forgets the version and turns the state to
+ * %HR_BOARD_CONNECTION_FAILED with "error" saying why: what was listed may
+ * no longer be so, and nothing may be asked of a server that did not
+ * answer. Connecting again (the page's Retry) starts afresh.
  */
 void
 hr_board_connection_refresh (HrBoardConnection *self)
@@ -230,7 +255,6 @@ hr_board_connection_refresh (HrBoardConnection *self)
 
   self->refresh_cancellable = g_cancellable_new ();
   self->refresh_pending = 2;
-  self->refresh_failed = FALSE;
   hr_ollama_client_tags_async (self->client, self->refresh_cancellable, on_tags, g_object_ref (self));
   hr_ollama_client_ps_async (self->client, self->refresh_cancellable, on_ps, g_object_ref (self));
   update_busy (self);
@@ -305,6 +329,8 @@ fail (HrBoardConnection *self,
       gboolean           bad_address,
       const char        *message)
 {
+  if (bad_address)
+    self->lost = FALSE;
   g_object_freeze_notify (G_OBJECT (self));
   set_string (self, &self->version, NULL, PROP_VERSION);
   stop_timer (self);
@@ -383,7 +409,9 @@ reset (HrBoardConnection *self)
   cancel_and_clear (&self->refresh_cancellable);
   self->refresh_pending = 0;
   stop_timer (self);
+  self->lost = FALSE;
   set_string (self, &self->version, NULL, PROP_VERSION);
+  set_error (self, NULL);
   g_ptr_array_set_size (self->models, 0);
   g_ptr_array_set_size (self->loaded, 0);
   g_signal_emit (self, signals[MODELS_CHANGED], 0);
@@ -449,12 +477,23 @@ hr_board_connection_connect (HrBoardConnection *self,
   g_return_if_fail (url != NULL);
 
   normalized = hr_ollama_host_normalize (url, &error);
+  /* From @url, not @normalized: its userinfo is the client's basic auth;
+   * "url", what is shown and saved, leaves it out. */
   if (normalized != NULL)
-    client = hr_ollama_client_new (normalized, &error);
+    client = hr_ollama_client_new (url, &error);
   if (client == NULL)
     {
+      reset (self);
       fail (self, TRUE, error->message);
+      update_busy (self);
       return;
+    }
+  if (self->timeout_s > 0)
+    {
+      /* The same deadlines as `headroom-cli ollama --timeout`. */
+      hr_ollama_client_set_timeouts (client, self->timeout_s * 1000, MIN (self->timeout_s, 10) * 1000,
+                                     self->timeout_s * 1000);
+      hr_ollama_client_set_load_wait (client, self->timeout_s * 1000);
     }
 
   g_object_freeze_notify (G_OBJECT (self));
@@ -594,6 +633,9 @@ hr_board_connection_get_property (GObject    *object,
     case PROP_AUTO_REFRESH:
       g_value_set_boolean (value, self->auto_refresh);
       break;
+    case PROP_TIMEOUT:
+      g_value_set_uint (value, self->timeout_s);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -614,6 +656,9 @@ hr_board_connection_set_property (GObject      *object,
       break;
     case PROP_AUTO_REFRESH:
       hr_board_connection_set_auto_refresh (self, g_value_get_boolean (value));
+      break;
+    case PROP_TIMEOUT:
+      hr_board_connection_set_timeout (self, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -642,6 +687,7 @@ hr_board_connection_class_init (HrBoardConnectionClass *klass)
   properties[PROP_TOKEN_NOTE] = g_param_spec_string ("token-note", NULL, NULL, NULL, ro);
   properties[PROP_USE_KEYRING] = g_param_spec_boolean ("use-keyring", NULL, NULL, TRUE, rw);
   properties[PROP_AUTO_REFRESH] = g_param_spec_boolean ("auto-refresh", NULL, NULL, FALSE, rw);
+  properties[PROP_TIMEOUT] = g_param_spec_uint ("timeout", NULL, NULL, 0, 86400, 0, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[MODELS_CHANGED] = g_signal_new ("models-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -761,14 +807,17 @@ hr_board_connection_get_error (HrBoardConnection *self)
  * hr_board_connection_get_failure_title:
  * @self: a #HrBoardConnection
  *
- * Returns: a heading for a failed connect: "Not a Server Address" when the
- *   address could not be read as one, else "Could Not Connect"
+ * Returns: a heading for a failure: "Not a Server Address" when the
+ *   address could not be read as one, "Could Not Read the Board" when a refresh
+ *   failed after the server had answered, else "Could Not Connect"
  */
 const char *
 hr_board_connection_get_failure_title (HrBoardConnection *self)
 {
   g_return_val_if_fail (HR_IS_BOARD_CONNECTION (self), NULL);
-  return self->bad_address ? _("Not a Server Address") : _("Could Not Connect");
+  if (self->bad_address)
+    return _("Not a Server Address");
+  return self->lost ? _("Could Not Read the Board") : _("Could Not Connect");
 }
 
 /**
@@ -904,4 +953,43 @@ hr_board_connection_set_auto_refresh (HrBoardConnection *self,
       stop_timer (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTO_REFRESH]);
+}
+
+/**
+ * hr_board_connection_get_timeout:
+ * @self: a #HrBoardConnection
+ *
+ * Returns: the longest silence accepted from the server, in seconds, or 0
+ *   for the client's own deadlines
+ */
+guint
+hr_board_connection_get_timeout (HrBoardConnection *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_CONNECTION (self), 0);
+  return self->timeout_s;
+}
+
+/**
+ * hr_board_connection_set_timeout:
+ * @self: a #HrBoardConnection
+ * @seconds: the longest silence accepted from the server, 1 to 86400
+ *   seconds, or 0 for the client's defaults (%HR_OLLAMA_DEADLINE_MS and
+ *   the others of hr-ollama-client.h)
+ *
+ * Applied to the clients of later connects as `headroom-cli ollama
+ * --timeout` applies it: the deadline of a plain call, the wait for a
+ * stream's progress and for a reply's first token, and at most 10 s to
+ * connect. The tests set it small, so a stalled server gives up quickly.
+ */
+void
+hr_board_connection_set_timeout (HrBoardConnection *self,
+                                 guint              seconds)
+{
+  g_return_if_fail (HR_IS_BOARD_CONNECTION (self));
+  g_return_if_fail (seconds <= 86400);
+
+  if (self->timeout_s == seconds)
+    return;
+  self->timeout_s = seconds;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
 }

@@ -27,8 +27,9 @@ G_BEGIN_DECLS
  * @HR_BOARD_CONNECTION_DISCONNECTED: no server asked for yet
  * @HR_BOARD_CONNECTION_CONNECTING: waiting for the keyring or for /api/version
  * @HR_BOARD_CONNECTION_CONNECTED: the server answered with its version
- * @HR_BOARD_CONNECTION_FAILED: the address was not one, or the server did
- *   not answer; "error" says why
+ * @HR_BOARD_CONNECTION_FAILED: the address was not one, the server did
+ *   not answer, or a refresh failed (the lists are then empty); "error"
+ *   says why
  *
  * Where the connection stands.
  */
@@ -57,6 +58,7 @@ G_DECLARE_FINAL_TYPE (HrBoardConnection, hr_board_connection, HR, BOARD_CONNECTI
  *   "token-note"    string          read   where the token is kept, when that is worth saying
  *   "use-keyring"   boolean         read/write
  *   "auto-refresh"  boolean         read/write  refresh every few seconds while connected
+ *   "timeout"       guint           read/write  longest silence accepted, s (0: defaults)
  * Signals:
  *   "models-changed"  the models on the board were listed (again)
  *   "loaded-changed"  what is loaded was listed (again)
@@ -89,6 +91,10 @@ void                    hr_board_connection_set_use_keyring  (HrBoardConnection 
 gboolean                hr_board_connection_get_auto_refresh (HrBoardConnection *self);
 void                    hr_board_connection_set_auto_refresh (HrBoardConnection *self,
                                                               gboolean           auto_refresh);
+
+guint                   hr_board_connection_get_timeout      (HrBoardConnection *self);
+void                    hr_board_connection_set_timeout      (HrBoardConnection *self,
+                                                              guint              seconds);
 
 GCancellable           *hr_board_connection_begin_action     (HrBoardConnection *self);
 void                    hr_board_connection_end_action       (HrBoardConnection *self);

@@ -35,3 +35,59 @@ hr_board_format_added (const HrModelSpec *spec)
                           spec->name, parameters, spec->precision ? spec->precision : _("unknown precision"),
                           weights);
 }
+
+/**
+ * hr_board_format_frees:
+ * @models: (element-type HrOllamaModel): the models on the board, as
+ *   /api/tags listed them
+ * @name: the model to be deleted
+ *
+ * What deleting @name frees, for the Delete dialog, from its size in
+ * /api/tags (decimal units, as `ollama list` prints it,
+ * hr_ollama_format_size()). Ollama keeps each file (blob) once, by its
+ * digest, however many models use it, and deletes only the blobs no other
+ * model uses; /api/tags gives each model's manifest digest but not its
+ * layers'. So: alone on the board, the size is what is freed; another
+ * model with the same manifest digest shares every file, so almost
+ * nothing is freed; otherwise another model may share some of its files
+ * (the same weights under another tag), and the size is an upper bound.
+ *
+ * Returns: (transfer full) (nullable): "Deleting qwen2.5:14b frees 9.0 GB
+ *   on the board." or the "up to" and "almost nothing" sentences; %NULL
+ *   when @name is not in @models
+ */
+char *
+hr_board_format_frees (GPtrArray  *models,
+                       const char *name)
+{
+  const HrOllamaModel *model = NULL;
+  const HrOllamaModel *twin = NULL;
+  g_autofree char *size = NULL;
+
+  g_return_val_if_fail (models != NULL && name != NULL, NULL);
+
+  for (guint i = 0; i < models->len && model == NULL; i++)
+    if (g_strcmp0 (((HrOllamaModel *) g_ptr_array_index (models, i))->name, name) == 0)
+      model = g_ptr_array_index (models, i);
+  if (model == NULL)
+    return NULL;
+  for (guint i = 0; i < models->len && twin == NULL; i++)
+    {
+      const HrOllamaModel *other = g_ptr_array_index (models, i);
+
+      if (other != model && model->digest != NULL && g_strcmp0 (other->digest, model->digest) == 0)
+        twin = other;
+    }
+
+  size = hr_ollama_format_size (model->size);
+  if (twin != NULL)
+    /* Translators: the model to delete, and another name of the same files */
+    return g_strdup_printf (_("Deleting %1$s frees almost nothing on the board: %2$s is the same model under "
+                              "another name, and its files stay for it."), model->name, twin->name);
+  if (models->len == 1)
+    /* Translators: the model to delete and its size on disk, "9.0 GB" */
+    return g_strdup_printf (_("Deleting %1$s frees %2$s on the board."), model->name, size);
+  /* Translators: the model to delete and its size on disk, "9.0 GB" */
+  return g_strdup_printf (_("Deleting %1$s frees up to %2$s on the board: Ollama keeps a file shared with "
+                            "another model until no model uses it."), model->name, size);
+}

@@ -9,9 +9,12 @@
 #include <glib.h>
 
 #include "hr-model-spec.h"
+#include "hr-ollama-api.h"
 
 G_BEGIN_DECLS
 
-char *hr_board_format_added (const HrModelSpec *spec);
+char *hr_board_format_added  (const HrModelSpec *spec);
+char *hr_board_format_frees  (GPtrArray         *models,
+                              const char        *name);
 
 G_END_DECLS

@@ -147,12 +147,21 @@ delete_action (GtkWidget  *widget,
   GtkRoot *root = gtk_widget_get_root (widget);
   g_autofree char *heading = g_strdup_printf (_("Delete %s?"), model);
   g_autofree char *body = NULL;
+  g_autofree char *frees = NULL;
   GtkWidget *dialog;
 
   if (client (self) == NULL)
     return;
   body = g_strdup_printf (_("This removes the model's files from the board at %s. A loaded copy stays loaded until it is unloaded. Using the model again means pulling it again."),
                           hr_board_connection_get_url (self->connection));
+  frees = hr_board_format_frees (hr_board_connection_get_models (self->connection), model);
+  if (frees != NULL)
+    {
+      g_autofree char *said = g_strdup_printf ("%s %s", frees, body);
+
+      g_free (body);
+      body = g_steal_pointer (&said);
+    }
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading, body);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),

@@ -29,10 +29,11 @@ struct _HrBoardPage
   GtkImage            *status_icon;
   GtkSpinner          *busy_spinner;
   GtkLabel            *token_note;
-  GtkRevealer         *error_revealer;
-  GtkLabel            *error_label;
   GtkStack            *content_stack;
   AdwStatusPage       *status_page;
+  GtkButton           *retry_button;
+  GtkSpinner          *connecting_spinner;
+  GtkLabel            *connecting_label;
   GtkListBox          *models_list;
   GtkListBox          *loaded_list;
   HrPullPanel         *pull_panel;

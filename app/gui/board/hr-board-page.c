@@ -286,51 +286,65 @@ set_label (GtkLabel   *label,
 }
 
 static void
-show_banner (HrBoardPage *self,
-             const char  *message)
-{
-  gtk_label_set_text (self->error_label, message != NULL ? message : "");
-  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
-  /* A hidden revealer would still take the box's spacing. */
-  gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), message != NULL);
-}
-
-static void
 show_connected (HrBoardPage *self)
 {
   /* Translators: the server's version and its URL: "Ollama 0.31.2 at http://10.0.0.5:11434" */
   g_autofree char *subtitle = g_strdup_printf (_("Ollama %s at %s"),
                                                hr_board_connection_get_version (self->connection),
                                                hr_board_connection_get_url (self->connection));
+  /* A row's subtitle is markup; the version is the server's text. */
+  g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
 
-  adw_action_row_set_subtitle (self->status_row, subtitle);
+  adw_action_row_set_subtitle (self->status_row, escaped);
   gtk_image_set_from_icon_name (self->status_icon, "network-server-symbolic");
   gtk_stack_set_visible_child_name (self->content_stack, "connected");
 }
 
+/* The lists of the old server are gone at once (the connection emptied
+ * them); until the new one answers, say whom the page waits for. */
+static void
+show_connecting (HrBoardPage *self)
+{
+  /* Translators: while the page waits for a server's version: "Connecting to http://10.0.0.5:11434…" */
+  g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), hr_board_connection_get_url (self->connection));
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+  adw_action_row_set_subtitle (self->status_row, escaped);
+  gtk_label_set_text (self->connecting_label, text);
+  gtk_image_set_from_icon_name (self->status_icon, "network-offline-symbolic");
+  gtk_stack_set_visible_child_name (self->content_stack, "connecting");
+}
+
+/* A failed connect, or a server lost after it answered: its error in the
+ * client's words (the same as `headroom-cli ollama` prints) and Retry. */
 static void
 show_failed (HrBoardPage *self)
 {
+  /* The description is markup; the error may hold the server's text. */
+  const char *said = hr_board_connection_get_error (self->connection);
+  g_autofree char *error = g_markup_escape_text (said != NULL ? said : "", -1);
+
   adw_status_page_set_title (self->status_page, hr_board_connection_get_failure_title (self->connection));
-  adw_status_page_set_description (self->status_page, hr_board_connection_get_error (self->connection));
+  adw_status_page_set_description (self->status_page, error);
   adw_status_page_set_icon_name (self->status_page, "network-offline-symbolic");
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), hr_board_connection_get_client (self->connection) != NULL);
   gtk_image_set_from_icon_name (self->status_icon, "network-offline-symbolic");
   adw_action_row_set_subtitle (self->status_row, _("Not connected"));
   gtk_stack_set_visible_child_name (self->content_stack, "disconnected");
 }
 
-/* The server row, the status page and the banner, from the connection. */
+/* The server row and the page below it, from the connection. */
 static void
 on_status_changed (HrBoardPage *self)
 {
   HrBoardConnectionState state = hr_board_connection_get_state (self->connection);
-  const char *error = hr_board_connection_get_error (self->connection);
 
   gtk_spinner_set_spinning (self->busy_spinner, state == HR_BOARD_CONNECTION_CONNECTING);
+  gtk_spinner_set_spinning (self->connecting_spinner, state == HR_BOARD_CONNECTION_CONNECTING);
   switch (state)
     {
     case HR_BOARD_CONNECTION_CONNECTING:
-      adw_action_row_set_subtitle (self->status_row, _("Connecting…"));
+      show_connecting (self);
       break;
     case HR_BOARD_CONNECTION_CONNECTED:
       show_connected (self);
@@ -342,8 +356,6 @@ on_status_changed (HrBoardPage *self)
     default:
       break;
     }
-  /* A failed connect is the status page's to say; a failed refresh, the banner's. */
-  show_banner (self, state == HR_BOARD_CONNECTION_FAILED ? NULL : error);
   _hr_board_page_update_actions (self);
 }
 
@@ -625,10 +637,11 @@ hr_board_page_class_init (HrBoardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_icon);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, token_note);
-  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, error_revealer);
-  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, error_label);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_page);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connecting_spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connecting_label);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, models_list);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, loaded_list);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, pull_panel);
@@ -643,6 +656,7 @@ observe_connection (HrBoardPage *self)
 {
   g_signal_connect_object (self->connection, "notify::state", G_CALLBACK (on_status_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notify::error", G_CALLBACK (on_status_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connection, "notify::url", G_CALLBACK (on_status_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->connection, "notify::client", G_CALLBACK (_hr_board_page_update_actions), self,
                            G_CONNECT_SWAPPED);

@@ -21,8 +21,8 @@ struct _HrChatPanel
   GtkSpinButton     *temperature_spin;
   GtkSpinButton     *seed_spin;
   AdwEntryRow       *message_row;
-  GtkBox            *reply_box;
-  GtkLabel          *reply_label;
+  GtkScrolledWindow *transcript_scroller;
+  GtkBox            *transcript;
   GtkLabel          *rates_label;
 
   HrBoardConnection *connection;
@@ -30,6 +30,10 @@ struct _HrChatPanel
   GCancellable      *chat_cancellable;
   JsonArray         *history;          /* user and assistant turns */
   GString           *reply;
+  GtkWidget         *asked;            /* the turn of the message waiting for its reply */
+  GtkWidget         *answer;           /* the turn its reply streams into */
+  GtkLabel          *answer_label;
+  guint              scroll_tick;
   gboolean           chatting;
   gboolean           can_send;
   gboolean           disposed;
@@ -78,12 +82,98 @@ set_label (GtkLabel   *label,
   gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
 }
 
-static void
-set_reply (HrChatPanel *self,
-           const char  *text)
+/* ------------------------------------------------------------------ */
+/* The transcript                                                      */
+
+static gboolean
+scroll_to_end (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
 {
-  gtk_label_set_text (self->reply_label, text != NULL ? text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->reply_box), text != NULL && *text != '\0');
+  HrChatPanel *self = user_data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->transcript_scroller);
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+  self->scroll_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows the transcript's end once the new text is laid out. */
+static void
+follow_end (HrChatPanel *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->transcript_scroller),
+                          gtk_widget_get_first_child (GTK_WIDGET (self->transcript)) != NULL);
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->transcript_scroller), scroll_to_end, self, NULL);
+}
+
+static GtkWidget *
+turn_label (const char *text,
+            const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+/* One turn of the transcript: who said it (the person, or the model), and
+ * what; its text label is returned in @text_label. */
+static GtkWidget *
+add_turn (HrChatPanel  *self,
+          const char   *who,
+          const char   *text,
+          GtkLabel    **text_label)
+{
+  GtkWidget *turn = g_object_new (GTK_TYPE_BOX,
+                                  "orientation", GTK_ORIENTATION_VERTICAL,
+                                  "spacing", 3,
+                                  "accessible-role", GTK_ACCESSIBLE_ROLE_LIST_ITEM,
+                                  NULL);
+  GtkWidget *heading = turn_label (who, "heading");
+  GtkWidget *body = turn_label (text, NULL);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (body), GTK_ACCESSIBLE_PROPERTY_LABEL, who, -1);
+  gtk_label_set_selectable (GTK_LABEL (heading), FALSE);
+  gtk_box_append (GTK_BOX (turn), heading);
+  gtk_box_append (GTK_BOX (turn), body);
+  gtk_box_append (self->transcript, turn);
+  if (text_label != NULL)
+    *text_label = GTK_LABEL (body);
+  follow_end (self);
+  return turn;
+}
+
+/* The message that got no reply leaves the transcript, as it leaves the
+ * conversation. */
+static void
+drop_pending (HrChatPanel *self)
+{
+  if (self->asked != NULL)
+    gtk_box_remove (self->transcript, self->asked);
+  if (self->answer != NULL)
+    gtk_box_remove (self->transcript, self->answer);
+  self->asked = self->answer = NULL;
+  self->answer_label = NULL;
+  follow_end (self);
+}
+
+static void
+clear_transcript (HrChatPanel *self)
+{
+  GtkWidget *child;
+
+  self->asked = self->answer = NULL;
+  self->answer_label = NULL;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->transcript))) != NULL)
+    gtk_box_remove (self->transcript, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->transcript_scroller), FALSE);
 }
 
 static void
@@ -133,7 +223,9 @@ on_chat_chunk (const char *content,
   if (self->disposed || content == NULL || *content == '\0')
     return;
   g_string_append (self->reply, content);
-  set_reply (self, self->reply->str);
+  if (self->answer_label != NULL)
+    gtk_label_set_text (self->answer_label, self->reply->str);
+  follow_end (self);
 }
 
 static void
@@ -152,7 +244,9 @@ show_rates (HrChatPanel         *self,
     ttft = g_strdup (_("n/a"));
   /* Translators: the reply's rates: prefill t/s, decode t/s, client TTFT in ms */
   text = g_strdup_printf (_("Prefill %1$s t/s · decode %2$s t/s · TTFT %3$s ms"), prefill, decode, ttft);
-  set_rates (self, text, FALSE);
+  if (self->answer != NULL)
+    gtk_box_append (GTK_BOX (self->answer), turn_label (text, "dim-label"));
+  set_rates (self, NULL, FALSE);
 }
 
 static void
@@ -174,6 +268,7 @@ on_chatted (GObject      *source,
 
       if (n > 0)
         json_array_remove_element (self->history, n - 1);
+      drop_pending (self);
       g_clear_object (&self->chat_cancellable);
       update_state (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -188,8 +283,12 @@ on_chatted (GObject      *source,
   json_object_set_string_member (turn, "role", "assistant");
   json_object_set_string_member (turn, "content", reply->text ? reply->text : "");
   json_array_add_object_element (self->history, turn);
-  set_reply (self, reply->text && *reply->text ? reply->text : self->reply->str);
+  if (self->answer_label != NULL)
+    gtk_label_set_text (self->answer_label, reply->text && *reply->text ? reply->text : self->reply->str);
   show_rates (self, reply);
+  self->asked = self->answer = NULL;
+  self->answer_label = NULL;
+  follow_end (self);
   update_state (self);
 }
 
@@ -256,7 +355,8 @@ hr_chat_panel_send (HrChatPanel *self)
   json_object_set_int_member (options, "seed", gtk_spin_button_get_value_as_int (self->seed_spin));
 
   g_string_truncate (self->reply, 0);
-  set_reply (self, NULL);
+  self->asked = add_turn (self, _("You"), message, NULL);
+  self->answer = add_turn (self, model, "", &self->answer_label);
   set_rates (self, _("Waiting for the first token…"), FALSE);
   self->chat_cancellable = g_cancellable_new ();
   gtk_editable_set_text (GTK_EDITABLE (self->message_row), "");
@@ -295,7 +395,7 @@ hr_chat_panel_new_conversation (HrChatPanel *self)
   cancel_chat (self);
   forget_history (self);
   g_string_truncate (self->reply, 0);
-  set_reply (self, NULL);
+  clear_transcript (self);
   set_rates (self, NULL, FALSE);
   update_state (self);
 }
@@ -357,6 +457,8 @@ on_client_changed (HrChatPanel *self)
 {
   cancel_chat (self);
   forget_history (self);
+  clear_transcript (self);
+  set_rates (self, NULL, FALSE);
   update_state (self);
 }
 
@@ -382,6 +484,11 @@ hr_chat_panel_dispose (GObject *object)
 
   self->disposed = TRUE;
   cancel_chat (self);
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->transcript_scroller), self->scroll_tick);
+  self->scroll_tick = 0;
+  self->asked = self->answer = NULL;
+  self->answer_label = NULL;
   g_clear_object (&self->connection);
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_CHAT_PANEL);
 
@@ -469,8 +576,8 @@ hr_chat_panel_class_init (HrChatPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrChatPanel, temperature_spin);
   gtk_widget_class_bind_template_child (widget_class, HrChatPanel, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, HrChatPanel, message_row);
-  gtk_widget_class_bind_template_child (widget_class, HrChatPanel, reply_box);
-  gtk_widget_class_bind_template_child (widget_class, HrChatPanel, reply_label);
+  gtk_widget_class_bind_template_child (widget_class, HrChatPanel, transcript_scroller);
+  gtk_widget_class_bind_template_child (widget_class, HrChatPanel, transcript);
   gtk_widget_class_bind_template_child (widget_class, HrChatPanel, rates_label);
   gtk_widget_class_bind_template_callback (widget_class, on_message_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_message_activated);
@@ -551,4 +658,34 @@ hr_chat_panel_get_can_send (HrChatPanel *self)
 {
   g_return_val_if_fail (HR_IS_CHAT_PANEL (self), FALSE);
   return self->can_send;
+}
+
+/**
+ * hr_chat_panel_get_transcript:
+ * @self: a #HrChatPanel
+ *
+ * Returns: (transfer none): the transcript: a vertical #GtkBox with one
+ *   child per turn, in order, each a box of labels: who spoke ("You", or
+ *   the model's name) and what was said, and after a reply its rates
+ *   (prefill and decode tokens/s, time to first token)
+ */
+GtkWidget *
+hr_chat_panel_get_transcript (HrChatPanel *self)
+{
+  g_return_val_if_fail (HR_IS_CHAT_PANEL (self), NULL);
+  return GTK_WIDGET (self->transcript);
+}
+
+/**
+ * hr_chat_panel_get_n_turns:
+ * @self: a #HrChatPanel
+ *
+ * Returns: the turns kept in the conversation (the person's messages that
+ *   were answered, and the answers), which the next message is sent after
+ */
+guint
+hr_chat_panel_get_n_turns (HrChatPanel *self)
+{
+  g_return_val_if_fail (HR_IS_CHAT_PANEL (self), 0);
+  return json_array_get_length (self->history);
 }

@@ -5,8 +5,9 @@
  * HrChatPanel: the Board page's "Try It": one chat message at a time to a
  * model on the board (/api/chat, streamed), with a system prompt, the
  * temperature and the seed; the conversation is kept for follow-ups until
- * a new one is started, and each reply's prefill and decode rates and
- * time to first token are shown. It observes the page's HrBoardConnection:
+ * a new one is started and shown as a transcript (the person's messages
+ * and the model's replies, in order, scrollable, the text selectable),
+ * each reply with its prefill and decode rates and time to first token. It observes the page's HrBoardConnection:
  * the model choice follows the board's models, and a new server ends the
  * conversation.
  */
@@ -37,5 +38,7 @@ void       hr_chat_panel_stop             (HrChatPanel       *self);
 void       hr_chat_panel_new_conversation (HrChatPanel       *self);
 gboolean   hr_chat_panel_is_chatting      (HrChatPanel       *self);
 gboolean   hr_chat_panel_get_can_send     (HrChatPanel       *self);
+GtkWidget *hr_chat_panel_get_transcript   (HrChatPanel       *self);
+guint      hr_chat_panel_get_n_turns      (HrChatPanel       *self);
 
 G_END_DECLS

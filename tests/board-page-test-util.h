@@ -1,0 +1,307 @@
+/* board-page-test-util.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the Board page's window tests share (test-board-page.c,
+ * test-board-faults.c): the real HrApplication with a fresh temporary
+ * home, the page opened in its window against the fake Ollama
+ * (tests/fake-ollama.h), and finding rows, labels and dialogs in it.
+ * Header-only; include it once, after gui-test-util.h.
+ */
+#pragma once
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "fake-ollama.h"
+#include "hr-application.h"
+#include "hr-board-page-private.h"
+#include "hr-window-private.h"
+#include "gui-test-util.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static HrApplication *test_app;
+static char *test_home;   /* HOME and the XDG user directories of this run */
+
+typedef struct {
+  FakeOllama   *fake;
+  HrWindow     *window;
+  HrSession    *session;
+  HrScenario   *scenario;
+  HrBoardPage  *page;
+  guint         expected;
+} Fixture;
+
+static G_GNUC_UNUSED HrBoardConnection *
+conn (HrBoardPage *page)
+{
+  return _hr_board_page_get_connection (page);
+}
+
+static G_GNUC_UNUSED HrPullPanel *
+pull (HrBoardPage *page)
+{
+  return _hr_board_page_get_pull_panel (page);
+}
+
+static G_GNUC_UNUSED gboolean
+page_is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static G_GNUC_UNUSED gboolean
+page_is_idle (gpointer data)
+{
+  return !hr_board_connection_get_busy (conn (data));
+}
+
+static G_GNUC_UNUSED gboolean
+session_loaded (gpointer data)
+{
+  return hr_session_get_loaded (data);
+}
+
+static G_GNUC_UNUSED void
+open_page (Fixture *f)
+{
+  AdwViewStack *stack;
+
+  /* Each test starts without a catalog or measurements of the user's. */
+  {
+    g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+
+    remove_tree (user_dir);
+  }
+  reset_settings (1100, 900);
+  f->fake = fake_ollama_new ();
+  fake_ollama_add_llama32 (f->fake);
+
+  g_application_activate (G_APPLICATION (test_app));
+  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_assert_nonnull (f->window);
+  g_object_ref (f->window);
+  f->session = hr_application_get_session (test_app);
+  f->scenario = hr_application_get_scenario (test_app);
+  g_assert_true (iterate_until (session_loaded, f->session, 10000));
+  /* The session outlives the windows: forget the measurements of an earlier test. */
+  hr_session_reload_measurements (f->session);
+  stack = hr_window_get_stack (f->window);
+  adw_view_stack_set_visible_child_name (stack, "board");
+  f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
+  /* No token reaches a real keyring from a test. */
+  hr_board_connection_set_use_keyring (conn (f->page), FALSE);
+  g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
+}
+
+static G_GNUC_UNUSED void
+connect_page (Fixture    *f,
+              const char *url)
+{
+  hr_board_page_connect (f->page, url);
+  g_assert_true (iterate_until (page_is_idle, f->page, 10000));
+}
+
+static G_GNUC_UNUSED gboolean
+no_streams (gpointer data)
+{
+  return fake_ollama_active_streams (data) == 0;
+}
+
+static G_GNUC_UNUSED void
+close_page (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (100);
+  g_assert_finalize_object (f->window);
+  /* Every stream the page started is closed. */
+  g_assert_true (iterate_until (no_streams, f->fake, 5000));
+  fake_ollama_free (f->fake);
+}
+
+/* Every widget of @type under @root. */
+static G_GNUC_UNUSED void
+collect (GtkWidget *root,
+         GType      type,
+         GPtrArray *out)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+/* The row whose title is @title, under @root. */
+static G_GNUC_UNUSED AdwActionRow *
+find_row (GtkWidget  *root,
+          const char *title)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (root, ADW_TYPE_ACTION_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
+      return g_ptr_array_index (rows, i);
+  return NULL;
+}
+
+/* The message dialog presented last, if any. */
+static G_GNUC_UNUSED AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+static G_GNUC_UNUSED gboolean
+dialog_shown (gpointer data)
+{
+  return find_dialog () != NULL;
+}
+
+static G_GNUC_UNUSED void
+set_entry (HrBoardPage *page,
+           const char  *title,
+           const char  *text)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (page), ADW_TYPE_ENTRY_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      AdwPreferencesRow *row = g_ptr_array_index (rows, i);
+
+      if (g_str_has_prefix (adw_preferences_row_get_title (row), title))
+        {
+          gtk_editable_set_text (GTK_EDITABLE (row), text);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static G_GNUC_UNUSED void
+set_spin (HrBoardPage *page,
+          const char  *row_title,
+          double       value)
+{
+  AdwActionRow *row = find_row (GTK_WIDGET (page), row_title);
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+
+  g_assert_nonnull (row);
+  collect (GTK_WIDGET (row), GTK_TYPE_SPIN_BUTTON, spins);
+  g_assert_cmpuint (spins->len, ==, 1);
+  gtk_spin_button_set_value (g_ptr_array_index (spins, 0), value);
+}
+
+static G_GNUC_UNUSED const char *
+last_message (HrWindow *window)
+{
+  GPtrArray *messages = hr_window_get_messages (window);
+
+  return messages->len > 0 ? g_ptr_array_index (messages, messages->len - 1) : NULL;
+}
+
+/* Every label's text under @root, in order. */
+static G_GNUC_UNUSED GPtrArray *
+label_texts (GtkWidget *root)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GPtrArray *texts = g_ptr_array_new ();
+
+  collect (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    g_ptr_array_add (texts, (gpointer) gtk_label_get_text (g_ptr_array_index (labels, i)));
+  return texts;
+}
+
+static G_GNUC_UNUSED gboolean
+has_label (GtkWidget  *root,
+           const char *text)
+{
+  g_autoptr(GPtrArray) texts = label_texts (root);
+
+  for (guint i = 0; i < texts->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (texts, i), text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Before g_test_init(): the user's directories are a fresh temporary one,
+ * set before GLib reads them, and the environment a window test wants. */
+static void
+board_test_setup (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The build's translations, for a German screenshot (LANGUAGE=de). */
+  if (g_getenv ("HEADROOM_LOCALE_DIR") != NULL)
+    {
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("HEADROOM_LOCALE_DIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  /* Software GL under Xvfb stalls the main loop compiling shaders. */
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_unsetenv ("OLLAMA_HOST");
+
+  /* The user's directories are a fresh temporary one, set before GLib
+   * reads them. Not G_TEST_OPTION_ISOLATE_DIRS: it also hides the system's
+   * XDG_DATA_DIRS, where GIO finds the MIME database gdk-pixbuf needs to
+   * load an SVG icon, and GLib 2.74 drops the directory lists it replaces
+   * for each test (leaks that no suppression can name without full stack
+   * unwinding). open_page() empties the user's Headroom data per test. */
+  test_home = g_dir_make_tmp ("test-board-page-XXXXXX", &error);
+  if (test_home == NULL)
+    g_error ("Could not make a temporary home: %s", error->message);
+  {
+    static const char * const dirs[][2] = {
+      { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
+      { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
+    };
+
+    g_setenv ("HOME", test_home, TRUE);
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+      {
+        g_autofree char *path = g_build_filename (test_home, dirs[i][1], NULL);
+
+        g_mkdir_with_parents (path, 0700);
+        g_setenv (dirs[i][0], path, TRUE);
+      }
+  }
+}
+
+/* After the tests are added: runs them in the real application. */
+static int
+board_test_run (void)
+{
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  test_app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+
+  result = g_test_run ();
+
+  g_object_unref (test_app);
+  remove_tree (test_home);
+  g_free (test_home);
+  return result;
+}
