@@ -667,7 +667,7 @@ hr_measurement_archive_remove (GPtrArray      *measurements,
   if (m == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("no measurement has the id “%s”"), id);
+                   _("no measurement has the id \"%s\""), id);
       return FALSE;
     }
   {
@@ -679,7 +679,7 @@ hr_measurement_archive_remove (GPtrArray      *measurements,
   if (g_strcmp0 (dir, want) != 0)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("measurement “%s” is part of the built-in data (%s), which is never changed; only your own measurements in %s can be deleted"),
+                   _("measurement \"%s\" is part of the built-in data (%s), which is never changed; only your own measurements in %s can be deleted"),
                    id, m->path, directory);
       return FALSE;
     }
