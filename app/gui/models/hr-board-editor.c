@@ -38,7 +38,6 @@ struct _HrBoardEditor
   GtkButton      *save_button;
   GtkButton      *revert_button;
   GtkLabel       *board_summary;
-  AdwToastOverlay *toast_overlay;
   HrMeasurementsRow *measurements_row;
 
   HrScenario     *scenario;
@@ -458,14 +457,6 @@ hr_board_editor_get_measurements_row (HrBoardEditor *self)
   return self->measurements_row;
 }
 
-static void
-undo_delete_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  hr_measurements_row_undo (HR_BOARD_EDITOR (widget)->measurements_row);
-}
-
 /** hr_board_editor_get_board_row: @self: the editor. Returns: (transfer none): the board selector */
 AdwComboRow *
 hr_board_editor_get_board_row (HrBoardEditor *self)
@@ -533,10 +524,7 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, save_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, revert_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, board_summary);
-  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, measurements_row);
-  /* The toast's Undo: the toast lives in the editor's own overlay. */
-  gtk_widget_class_install_action (widget_class, "board-editor.undo-delete", NULL, undo_delete_action);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
 }
@@ -548,7 +536,6 @@ hr_board_editor_init (HrBoardEditor *self)
 
   g_type_ensure (HR_TYPE_MEASUREMENTS_ROW);
   gtk_widget_init_template (GTK_WIDGET (self));
-  hr_measurements_row_set_toast_overlay (self->measurements_row, self->toast_overlay);
 
   self->board_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));

@@ -7,8 +7,7 @@
  * reserve, bandwidth and turn budget (unsaved values go to
  * hr_scenario_set_edited_board(), saving to hr_session_save_board()), and
  * the board's summary line, and the board's measurements
- * (HrMeasurementsRow), each deletable with Undo in a toast on the editor's
- * own overlay (action "board-editor.undo-delete").
+ * (HrMeasurementsRow), each of the user's deletable with Undo in a toast.
  */
 #pragma once
 

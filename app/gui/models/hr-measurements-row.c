@@ -17,7 +17,6 @@ struct _HrMeasurementsRow
 
   HrScenario      *scenario;
   HrSession       *session;
-  AdwToastOverlay *overlay;      /* nullable */
   HrUnit           unit;
   GPtrArray       *rows;         /* GtkWidget*, added to the expander */
   GPtrArray       *ids;          /* char*, one per row */
@@ -216,17 +215,27 @@ on_scenario_changed (HrMeasurementsRow *self)
 /* Deleting and undoing                                                */
 
 static void
+on_undo_clicked (AdwToast          *toast,
+                 HrMeasurementsRow *self)
+{
+  hr_measurements_row_undo (self);
+}
+
+/* A toast in the window's overlay (full width, above everything), with
+ * Undo when @undoable; "win.toast" without one. */
+static void
 show_text (HrMeasurementsRow *self,
            const char        *text,
            gboolean           undoable)
 {
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
   AdwToast *toast;
 
   g_free (self->toast_title);
   self->toast_title = g_strdup (text);
   if (self->toast != NULL)
     adw_toast_dismiss (self->toast);
-  if (self->overlay == NULL)
+  if (overlay == NULL)
     {
       if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", text))
         g_message ("%s", text);
@@ -241,10 +250,10 @@ show_text (HrMeasurementsRow *self,
   if (undoable)
     {
       adw_toast_set_button_label (toast, _("_Undo"));
-      adw_toast_set_action_name (toast, "board-editor.undo-delete");
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self, 0);
     }
   g_set_weak_pointer (&self->toast, toast);
-  adw_toast_overlay_add_toast (self->overlay, toast);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
 }
 
 /**
@@ -333,7 +342,6 @@ hr_measurements_row_dispose (GObject *object)
 
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
-  g_clear_weak_pointer (&self->overlay);
   g_clear_weak_pointer (&self->toast);
 
   G_OBJECT_CLASS (hr_measurements_row_parent_class)->dispose (object);
@@ -413,22 +421,6 @@ hr_measurements_row_set_scenario (HrMeasurementsRow *self,
 }
 
 /**
- * hr_measurements_row_set_toast_overlay:
- * @self: a #HrMeasurementsRow
- * @overlay: (nullable): where the toasts with Undo go; its widget must
- *   carry the "board-editor.undo-delete" action that calls
- *   hr_measurements_row_undo(). %NULL: plain "win.toast" messages
- */
-void
-hr_measurements_row_set_toast_overlay (HrMeasurementsRow *self,
-                                       AdwToastOverlay   *overlay)
-{
-  g_return_if_fail (HR_IS_MEASUREMENTS_ROW (self));
-
-  g_set_weak_pointer (&self->overlay, overlay);
-}
-
-/**
  * hr_measurements_row_set_unit:
  * @self: a #HrMeasurementsRow
  * @unit: the unit the sizes are shown in
@@ -474,6 +466,21 @@ hr_measurements_row_get_texts (HrMeasurementsRow *self)
   g_return_val_if_fail (HR_IS_MEASUREMENTS_ROW (self), NULL);
 
   return self->texts;
+}
+
+/**
+ * hr_measurements_row_get_toast:
+ * @self: a #HrMeasurementsRow
+ *
+ * Returns: (transfer none) (nullable): the toast shown last, while it is
+ *   shown
+ */
+AdwToast *
+hr_measurements_row_get_toast (HrMeasurementsRow *self)
+{
+  g_return_val_if_fail (HR_IS_MEASUREMENTS_ROW (self), NULL);
+
+  return self->toast;
 }
 
 /**

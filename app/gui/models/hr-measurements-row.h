@@ -8,8 +8,9 @@
  * the server version, the model, the decode rate and the /api/ps size per
  * context. A record of the user's archive can be deleted (through
  * HrSession, which removes the file atomically and emits
- * ::measurements-changed); a toast on the overlay it is given offers to
- * undo that. Built-in records say so and have no delete button.
+ * ::measurements-changed); a toast in the window's AdwToastOverlay (the
+ * nearest one above the row) offers to undo that. Built-in records say so
+ * and have no delete button.
  */
 #pragma once
 
@@ -27,8 +28,6 @@ G_DECLARE_FINAL_TYPE (HrMeasurementsRow, hr_measurements_row, HR, MEASUREMENTS_R
 GtkWidget  *hr_measurements_row_new               (void);
 void        hr_measurements_row_set_scenario      (HrMeasurementsRow *self,
                                                    HrScenario        *scenario);
-void        hr_measurements_row_set_toast_overlay (HrMeasurementsRow *self,
-                                                   AdwToastOverlay   *overlay);
 void        hr_measurements_row_set_unit          (HrMeasurementsRow *self,
                                                    HrUnit             unit);
 gboolean    hr_measurements_row_delete            (HrMeasurementsRow *self,
@@ -37,6 +36,7 @@ gboolean    hr_measurements_row_undo              (HrMeasurementsRow *self);
 GPtrArray  *hr_measurements_row_get_ids           (HrMeasurementsRow *self);
 GPtrArray  *hr_measurements_row_get_texts         (HrMeasurementsRow *self);
 const char *hr_measurements_row_get_toast_title   (HrMeasurementsRow *self);
+AdwToast   *hr_measurements_row_get_toast         (HrMeasurementsRow *self);
 char       *hr_measurements_format_date           (const char        *iso8601);
 
 G_END_DECLS
