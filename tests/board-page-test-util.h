@@ -16,6 +16,7 @@
 
 #include "fake-ollama.h"
 #include "hr-application.h"
+#include "hr-board-chooser.h"
 #include "hr-board-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
@@ -97,12 +98,42 @@ open_page (Fixture *f)
   g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
 }
 
+/* Issue 14: a server without a remembered board asks which board it is
+ * on; answer with the board the Models page shows, as before. */
+static G_GNUC_UNUSED gboolean
+chooser_or_saved (gpointer data)
+{
+  Fixture *f = data;
+  const char *url = hr_board_connection_get_url (conn (f->page));
+
+  return _hr_board_page_get_board_chooser (f->page) != NULL ||
+         hr_board_connection_get_state (conn (f->page)) != HR_BOARD_CONNECTION_CONNECTED ||
+         hr_session_get_server_board (f->session, url) != NULL;
+}
+
+static G_GNUC_UNUSED void
+answer_board_chooser (Fixture *f)
+{
+  GtkWindow *chooser;
+
+  g_assert_true (iterate_until (chooser_or_saved, f, 5000));
+  chooser = _hr_board_page_get_board_chooser (f->page);
+  if (chooser == NULL)
+    return;
+  hr_board_chooser_set_board_id (HR_BOARD_CHOOSER (chooser), hr_scenario_get_board (f->scenario)->id);
+  /* As its button does: the response, then the dialog closes. */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (chooser), "choose");
+  gtk_window_close (chooser);
+  spin (20);
+}
+
 static G_GNUC_UNUSED void
 connect_page (Fixture    *f,
               const char *url)
 {
   hr_board_page_connect (f->page, url);
   g_assert_true (iterate_until (page_is_idle, f->page, 10000));
+  answer_board_chooser (f);
 }
 
 static G_GNUC_UNUSED gboolean

@@ -264,6 +264,7 @@ test_board_page_saved_servers (void)
   g_setenv ("OLLAMA_HOST", host, TRUE);
   open_page (&f);
   g_assert_true (iterate_until (page_is_idle, f.page, 10000));
+  answer_board_chooser (&f);
   g_unsetenv ("OLLAMA_HOST");
   g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.12.6");
   g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==, fake_ollama_get_url (other));

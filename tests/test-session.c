@@ -365,6 +365,93 @@ test_session_servers (void)
   g_assert_cmpuint (changed, ==, 5);
 }
 
+/* Issue 14: one record deleted through the session, and put back. */
+static void
+test_session_delete_measurement (void)
+{
+  g_autoptr(HrSession) session = loaded_session (NULL);
+  g_autofree char *dir = hr_session_dup_measurements_dir (session);
+  g_autofree char *path = g_build_filename (dir, "rtx-4090-qwen2.5_7b-20261201T120000Z.json", NULL);
+  g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", "dgx-spark-phi4-week2.json", NULL);
+  g_autoptr(HrMeasurement) removed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) rates = NULL;
+  HrMeasurement *record;
+  guint n, changed = 0;
+
+  write_file (path, "{\"board\": \"rtx-4090\", \"model\": \"qwen2.5:7b\", \"date\": \"2026-12-01T12:00:00Z\", "
+                    "\"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": 101.5}}");
+  hr_session_reload_measurements (session);
+  n = hr_session_get_measurements (session)->len;
+  record = hr_measurement_archive_find (hr_session_get_measurements (session), "rtx-4090-qwen2.5_7b-20261201T120000Z");
+  g_assert_nonnull (record);
+  g_assert_true (hr_session_is_measurement_deletable (session, record));
+  g_assert_false (hr_session_is_measurement_deletable (session,
+                                                       hr_measurement_archive_find (hr_session_get_measurements (session),
+                                                                                    "dgx-spark-phi4-week2")));
+  g_signal_connect (session, "measurements-changed", G_CALLBACK (count_signal), &changed);
+
+  removed = hr_session_delete_measurement (session, "rtx-4090-qwen2.5_7b-20261201T120000Z", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (removed);
+  g_assert_cmpstr (removed->model, ==, "qwen2.5:7b");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, n - 1);
+  rates = hr_measurement_archive_rates (hr_session_get_measurements (session), "rtx-4090");
+  g_assert_null (g_hash_table_lookup (rates, "qwen2.5:7b"));
+  g_clear_pointer (&rates, g_hash_table_unref);
+  /* Only the file went: no temporary is left in the archive. */
+  g_assert_cmpuint (count_files (dir, ""), ==, 0);
+
+  /* Undo: the same file, the same id, the rate back. */
+  g_assert_true (hr_session_restore_measurement (session, removed, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (changed, ==, 2);
+  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, n);
+  rates = hr_measurement_archive_rates (hr_session_get_measurements (session), "rtx-4090");
+  g_assert_cmpfloat (*(double *) g_hash_table_lookup (rates, "qwen2.5:7b"), ==, 101.5);
+  /* Never over a file that is there again. */
+  g_assert_false (hr_session_restore_measurement (session, removed, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
+  g_clear_error (&error);
+  g_assert_cmpuint (changed, ==, 2);
+
+  /* An unknown id and a built-in record: nothing changes. */
+  g_assert_null (hr_session_delete_measurement (session, "no-such-record", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "no measurement has the id \"no-such-record\"");
+  g_clear_error (&error);
+  g_assert_null (hr_session_delete_measurement (session, "dgx-spark-phi4-week2", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (g_file_test (builtin, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (changed, ==, 2);
+  g_unlink (path);
+}
+
+/* The board offered first for a new server: the one chosen last. */
+static void
+test_session_last_server_board (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(HrSession) session = NULL;
+
+  g_settings_reset (settings, "ollama-boards");
+  g_settings_reset (settings, "last-ollama-board");
+  session = loaded_session (settings);
+  g_assert_null (hr_session_get_last_server_board (session));
+  hr_session_remember_server (session, "http://a:11434", "dgx-spark");
+  hr_session_remember_server (session, "http://b:11434", "rtx-4090");
+  g_assert_cmpstr (hr_session_get_last_server_board (session), ==, "rtx-4090");
+  /* A board that no longer exists is passed over. */
+  hr_session_remember_server (session, "http://c:11434", "gone-board");
+  g_assert_cmpstr (hr_session_get_last_server_board (session), ==, "rtx-4090");
+  g_settings_reset (settings, "ollama-boards");
+  g_settings_reset (settings, "last-ollama-board");
+}
+
 /* This run's own data, config and cache folders (not
  * G_TEST_OPTION_ISOLATE_DIRS: its g_set_user_dirs() allocations are
  * reported as leaks under the GUI tests' fast unwinder). */
@@ -419,6 +506,8 @@ main (int   argc,
   g_test_add_func ("/session/save-board", test_session_save_board);
   g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
   g_test_add_func ("/session/servers", test_session_servers);
+  g_test_add_func ("/session/delete-measurement", test_session_delete_measurement);
+  g_test_add_func ("/session/last-server-board", test_session_last_server_board);
 
   result = g_test_run ();
   remove_tree (isolated_root);

@@ -695,6 +695,12 @@ cmd_measure (HrOllamaClient *client,
       return hr_cli_fail (g_steal_pointer (&error));
     }
   archive = o->measurements != NULL ? g_strdup (o->measurements) : hr_data_measurements_dir ();
+  /* Issue 14: say which board the run set is filed under before it starts. */
+  if (o->board != NULL)
+    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s)\n"), ctx.board->id, ctx.board->name);
+  else
+    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the default; --board NAME chooses another\n"),
+             ctx.board->id, ctx.board->name);
 
   run = hr_measure_run_new (client, model, ctx.board->id);
   hr_measure_run_set_contexts (run, (const guint32 *) contexts->data, contexts->len);
@@ -785,7 +791,7 @@ hr_cli_cmd_ollama (int    argc,
     { "contexts", 0, 0, G_OPTION_ARG_STRING, &o.contexts_text, N_("measure: num_ctx values (default 2048,4096)"), N_("N,N") },
     { "runs", 0, 0, G_OPTION_ARG_STRING, &o.runs_text, N_("measure: runs per context, the first cold (default 3)"), N_("N") },
     { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
-    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure, pull: the board (default: the first)"), N_("NAME") },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure: the board the measurement is saved to; pull: the board checked (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
     { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &o.size_text, N_("pull: the download size in GB of a model the catalog does not know"), N_("GB") },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout_text,

@@ -105,6 +105,7 @@ int hr_cli_cmd_gguf      (int argc, char **argv);
 int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
 int hr_cli_cmd_library   (int argc, char **argv);
+int hr_cli_cmd_measurements (int argc, char **argv);
 
 HrModelSpec *hr_cli_library_spec (const char  *name,
                                   GError     **error);

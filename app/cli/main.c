@@ -30,7 +30,8 @@ static const HrCliCommand commands[] = {
   { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [predict's sizing options] [--board NAME]") },
   { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [predict's sizing options] [--board NAME]") },
   { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [predict's options] [--board NAME] [--json]") },
-  { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] version|list|ps|show MODEL|measure MODEL [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL [--force]|unload MODEL|delete MODEL") },
+  { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] version|list|ps|show MODEL|measure MODEL [--board NAME] [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL [--force]|unload MODEL|delete MODEL") },
+  { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--json] | delete ID") },
 };
 
 static void

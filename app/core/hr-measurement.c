@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -572,4 +573,174 @@ hr_measurement_archive_points (GPtrArray  *measurements,
     }
   g_array_sort (points, compare_points);
   return points;
+}
+
+/* ------------------------------------------------------------------ */
+/* Seeing and removing one record                                      */
+
+/**
+ * hr_measurement_dup_id:
+ * @measurement: a measurement read from the archive
+ *
+ * A record's id is its file's name without ".json"
+ * ("jetson-orin-nano-super-llama3.2_3b-20260101T120000Z"): stable for as
+ * long as the file is there, and what `headroom-cli measurements` prints.
+ *
+ * Returns: (transfer full) (nullable): the id, or %NULL for a measurement
+ *   that was not read from a file
+ */
+char *
+hr_measurement_dup_id (const HrMeasurement *measurement)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (measurement != NULL, NULL);
+
+  if (measurement->path == NULL)
+    return NULL;
+  base = g_path_get_basename (measurement->path);
+  if (g_str_has_suffix (base, ".json"))
+    base[strlen (base) - strlen (".json")] = '\0';
+  return g_steal_pointer (&base);
+}
+
+/**
+ * hr_measurement_archive_find:
+ * @measurements: (element-type HrMeasurement): the archive
+ * @id: a record's id (hr_measurement_dup_id())
+ *
+ * Looks from the end, so a record of the user's archive (read after the
+ * built-in one) wins over a built-in file of the same name.
+ *
+ * Returns: (transfer none) (nullable): the record, or %NULL
+ */
+HrMeasurement *
+hr_measurement_archive_find (GPtrArray  *measurements,
+                             const char *id)
+{
+  g_return_val_if_fail (measurements != NULL, NULL);
+
+  for (guint i = measurements->len; id != NULL && i > 0; i--)
+    {
+      HrMeasurement *m = g_ptr_array_index (measurements, i - 1);
+      g_autofree char *m_id = hr_measurement_dup_id (m);
+
+      if (g_strcmp0 (m_id, id) == 0)
+        return m;
+    }
+  return NULL;
+}
+
+/**
+ * hr_measurement_archive_remove:
+ * @measurements: (element-type HrMeasurement): the archive as loaded
+ * @directory: the archive folder records may be removed from (the user's);
+ *   a record read from anywhere else (the built-in data) is never removed
+ * @id: the record's id (hr_measurement_dup_id())
+ * @out_removed: (out) (optional) (transfer full): the record as it was on
+ *   disk, for hr_measurement_restore()
+ * @error: return location for a #GError
+ *
+ * Removes one record's file. Removing a file is atomic: the archive holds
+ * the record or does not, never part of it. @measurements is not changed;
+ * read the archive again afterwards.
+ *
+ * Returns: %TRUE when removed; %FALSE with %HR_CORE_ERROR_NOT_FOUND (no
+ *   record has @id), %HR_CORE_ERROR_INVALID_ARGUMENT (the record is not in
+ *   @directory: built-in data), or a #G_FILE_ERROR naming the file.
+ */
+gboolean
+hr_measurement_archive_remove (GPtrArray      *measurements,
+                               const char     *directory,
+                               const char     *id,
+                               HrMeasurement **out_removed,
+                               GError        **error)
+{
+  HrMeasurement *m;
+  g_autoptr(HrMeasurement) copy = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *want = NULL;
+
+  g_return_val_if_fail (measurements != NULL && directory != NULL && id != NULL, FALSE);
+
+  m = hr_measurement_archive_find (measurements, id);
+  if (m == NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("no measurement has the id \"%s\""), id);
+      return FALSE;
+    }
+  {
+    g_autofree char *parent = g_path_get_dirname (m->path);
+
+    dir = g_canonicalize_filename (parent, NULL);
+    want = g_canonicalize_filename (directory, NULL);
+  }
+  if (g_strcmp0 (dir, want) != 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("measurement \"%s\" is part of the built-in data (%s), which is never changed; only your own measurements in %s can be deleted"),
+                   id, m->path, directory);
+      return FALSE;
+    }
+
+  /* What was on disk, to put back on undo. */
+  copy = hr_measurement_load_file (m->path, error);
+  if (copy == NULL)
+    return FALSE;
+  if (g_unlink (m->path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("could not delete %s: %s"), m->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (out_removed != NULL)
+    *out_removed = g_steal_pointer (&copy);
+  return TRUE;
+}
+
+/**
+ * hr_measurement_restore:
+ * @measurement: a record hr_measurement_archive_remove() gave back
+ * @error: return location for a #GError
+ *
+ * Writes @measurement's document back to the file it was removed from,
+ * atomically (hr_file_save_atomic()), so it is in the archive again under
+ * the same id.
+ *
+ * Returns: %TRUE when restored; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
+ *   (no path or document), %G_FILE_ERROR_EXIST (a file of that name is
+ *   there again) or the save's #G_FILE_ERROR.
+ */
+gboolean
+hr_measurement_restore (const HrMeasurement  *measurement,
+                        GError              **error)
+{
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (measurement != NULL, FALSE);
+
+  if (measurement->path == NULL || measurement->document == NULL)
+    {
+      g_set_error_literal (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                           _("this measurement was not read from the archive, so there is nothing to put back"));
+      return FALSE;
+    }
+  if (g_file_test (measurement->path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("%s exists again, so the deleted measurement was not put back over it"),
+                   measurement->path);
+      return FALSE;
+    }
+  generator = json_generator_new ();
+  json_generator_set_root (generator, measurement->document);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  data = json_generator_to_data (generator, &length);
+  return hr_file_save_atomic (measurement->path, data, length, error);
 }

@@ -59,6 +59,16 @@ GHashTable    *hr_measurement_archive_rates (GPtrArray  *measurements,
 GArray        *hr_measurement_archive_points (GPtrArray  *measurements,
                                               const char *board_id,
                                               GPtrArray  *catalog);
+char          *hr_measurement_dup_id     (const HrMeasurement *measurement);
+HrMeasurement *hr_measurement_archive_find (GPtrArray  *measurements,
+                                            const char *id);
+gboolean       hr_measurement_archive_remove (GPtrArray      *measurements,
+                                              const char     *directory,
+                                              const char     *id,
+                                              HrMeasurement **out_removed,
+                                              GError        **error);
+gboolean       hr_measurement_restore    (const HrMeasurement *measurement,
+                                          GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrMeasurement, hr_measurement_free)
 

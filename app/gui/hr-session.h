@@ -80,6 +80,15 @@ double         hr_session_get_prior            (HrSession           *self,
 GPtrArray     *hr_session_get_measurements     (HrSession           *self);
 char          *hr_session_dup_measurements_dir (HrSession           *self);
 void           hr_session_reload_measurements  (HrSession           *self);
+/* One record at a time (hr-session-measurements.c). */
+HrMeasurement *hr_session_delete_measurement   (HrSession           *self,
+                                                const char          *id,
+                                                GError             **error);
+gboolean       hr_session_restore_measurement  (HrSession           *self,
+                                                const HrMeasurement *measurement,
+                                                GError             **error);
+gboolean       hr_session_is_measurement_deletable (HrSession           *self,
+                                                    const HrMeasurement *measurement);
 
 /* Saved Ollama servers (GSettings "ollama-boards", "last-ollama-board"). */
 GArray        *hr_session_get_servers          (HrSession           *self);
@@ -91,6 +100,7 @@ void           hr_session_remember_server      (HrSession           *self,
 void           hr_session_forget_server        (HrSession           *self,
                                                 const char          *url);
 char          *hr_session_dup_last_server      (HrSession           *self);
+const char    *hr_session_get_last_server_board (HrSession          *self);
 
 /* Added by the implementation (not in the first contract):
  *   signal "model-added" (const char *name): after "catalog-changed" from

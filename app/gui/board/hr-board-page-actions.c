@@ -228,6 +228,34 @@ on_measure_saved (HrMeasureWindow *window,
   hr_board_connection_refresh (self->connection);
 }
 
+/* Opens the Measure window for @model, saving to @board_id: the board the
+ * server belongs to (issue 14), never merely the Models page's. */
+void
+_hr_board_page_open_measure (HrBoardPage *self,
+                             const char  *model,
+                             const char  *board_id)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  HrMeasureWindow *window;
+
+  if (self->measure_window != NULL)
+    gtk_window_destroy (self->measure_window);
+
+  window = hr_measure_window_new (client (self), model, board_id);
+  if (self->session != NULL)
+    {
+      g_autofree char *archive = hr_session_dup_measurements_dir (self->session);
+
+      hr_measure_window_set_archive_dir (window, archive);
+      hr_measure_window_set_session (window, self->session);
+    }
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
+  g_signal_connect_object (window, "saved", G_CALLBACK (on_measure_saved), self, 0);
+  g_set_weak_pointer (&self->measure_window, GTK_WINDOW (window));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static void
 measure_action (GtkWidget  *widget,
                 const char *action_name,
@@ -235,26 +263,16 @@ measure_action (GtkWidget  *widget,
 {
   HrBoardPage *self = HR_BOARD_PAGE (widget);
   const char *model = g_variant_get_string (parameter, NULL);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  HrMeasureWindow *window;
+  const char *board;
 
   if (client (self) == NULL)
     return;
-  if (self->measure_window != NULL)
-    gtk_window_destroy (self->measure_window);
-
-  window = hr_measure_window_new (client (self), model, _hr_board_page_get_board_id (self));
-  if (self->session != NULL)
-    {
-      g_autofree char *archive = hr_session_dup_measurements_dir (self->session);
-
-      hr_measure_window_set_archive_dir (window, archive);
-    }
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
-  g_signal_connect_object (window, "saved", G_CALLBACK (on_measure_saved), self, 0);
-  g_set_weak_pointer (&self->measure_window, GTK_WINDOW (window));
-  gtk_window_present (GTK_WINDOW (window));
+  /* A server without a remembered board is asked about first. */
+  board = _hr_board_page_get_server_board (self);
+  if (board == NULL && self->session != NULL)
+    _hr_board_page_ask_server_board (self, model);
+  else
+    _hr_board_page_open_measure (self, model, board != NULL ? board : _hr_board_page_get_board_id (self));
 }
 
 /* ------------------------------------------------------------------ */

@@ -47,12 +47,19 @@ struct _HrBoardPage
   gboolean             built;            /* the template, built on first show */
   gboolean             auto_connected;
   GtkWindow           *measure_window;   /* weak */
+  GtkWindow           *board_chooser;    /* weak: asking which board a server is on */
 };
 
 void               _hr_board_page_class_actions_init  (GtkWidgetClass *widget_class);
 void               _hr_board_page_update_actions      (HrBoardPage    *self);
 void               _hr_board_page_ensure_built        (HrBoardPage    *self);
 const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
+const char        *_hr_board_page_get_server_board    (HrBoardPage    *self);
+void               _hr_board_page_ask_server_board    (HrBoardPage    *self,
+                                                       const char     *model);
+void               _hr_board_page_open_measure        (HrBoardPage    *self,
+                                                       const char     *model,
+                                                       const char     *board_id);
 
 /* Test access. */
 HrBoardConnection *_hr_board_page_get_connection      (HrBoardPage    *self);
@@ -60,5 +67,6 @@ HrPullPanel       *_hr_board_page_get_pull_panel      (HrBoardPage    *self);
 HrChatPanel       *_hr_board_page_get_chat_panel      (HrBoardPage    *self);
 const char        *_hr_board_page_get_token_note      (HrBoardPage    *self);
 HrMeasureWindow   *_hr_board_page_get_measure_window  (HrBoardPage    *self);
+GtkWindow         *_hr_board_page_get_board_chooser   (HrBoardPage    *self);
 
 G_END_DECLS

@@ -410,16 +410,27 @@ is_saved (HrBoardPage *self,
   return self->session != NULL && hr_session_get_server_board (self->session, url) != NULL;
 }
 
-/* A server that answered is saved (URL only) with the board chosen now;
- * the session's ::servers-changed then refills the list. */
+/* A server that answered is saved (URL only) with the board it runs on:
+ * the one remembered for it, else the one the person chooses now (issue
+ * 14: never merely the board the Models page shows). The session's
+ * ::servers-changed then refills the list. */
 static void
 on_state_changed (HrBoardPage *self)
 {
+  const char *url;
+  const char *board;
+
   if (self->session == NULL ||
       hr_board_connection_get_state (self->connection) != HR_BOARD_CONNECTION_CONNECTED)
     return;
-  hr_session_remember_server (self->session, hr_board_connection_get_url (self->connection),
-                              _hr_board_page_get_board_id (self));
+  url = hr_board_connection_get_url (self->connection);
+  board = _hr_board_page_get_server_board (self);
+  if (board == NULL)
+    {
+      _hr_board_page_ask_server_board (self, NULL);
+      return;
+    }
+  hr_session_remember_server (self->session, url, board);
   load_saved (self);
 }
 
@@ -537,6 +548,9 @@ hr_board_page_dispose (GObject *object)
   if (self->measure_window != NULL)
     gtk_window_destroy (self->measure_window);
   g_clear_weak_pointer (&self->measure_window);
+  if (self->board_chooser != NULL)
+    gtk_window_destroy (self->board_chooser);
+  g_clear_weak_pointer (&self->board_chooser);
   if (self->connection != NULL)
     g_signal_handlers_disconnect_by_data (self->connection, self);
 

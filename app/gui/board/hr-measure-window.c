@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "hr-board-chooser.h"
 #include "hr-catalog.h"
 #include "hr-measure-window.h"
 #include "hr-ollama-host.h"
@@ -38,6 +39,7 @@ struct _HrMeasureWindow
 
   /* template */
   AdwWindowTitle  *window_title;
+  AdwActionRow    *board_row;
   AdwEntryRow     *contexts_row;
   GtkSpinButton   *runs_spin;
   GtkLabel        *status_label;
@@ -46,8 +48,10 @@ struct _HrMeasureWindow
   GtkListBox      *ps_list;
 
   HrOllamaClient  *client;
+  HrSession       *session;   /* nullable: the board's name and changing it */
   char            *model;
   char            *board_id;
+  char            *board_text;
   char            *archive_dir;
   HrMeasureRun    *run;
   GCancellable    *cancellable;
@@ -213,6 +217,58 @@ on_status (HrMeasureRun    *run,
 }
 
 /* ------------------------------------------------------------------ */
+/* The board                                                           */
+
+/* The board's name when the session knows it, else its id. */
+static const char *
+board_name (HrMeasureWindow *self)
+{
+  const HrBoard *board = self->session != NULL ? hr_session_find_board (self->session, self->board_id) : NULL;
+
+  return board != NULL && board->name != NULL ? board->name : self->board_id;
+}
+
+static void
+update_board_row (HrMeasureWindow *self)
+{
+  g_autofree char *escaped = NULL;
+
+  g_free (self->board_text);
+  /* Translators: above the Start button: the board a measurement is filed under */
+  self->board_text = g_strdup_printf (_("Saves to board: %s"), board_name (self));
+  escaped = g_markup_escape_text (self->board_text, -1);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->board_row), escaped);
+}
+
+static void
+on_board_chosen (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(HrMeasureWindow) self = user_data;
+  g_autofree char *id = hr_board_chooser_ask_finish (result, NULL);
+
+  if (id == NULL || self->disposed || self->session == NULL)
+    return;
+  hr_measure_window_set_board_id (self, id);
+  /* The server belongs to the board chosen for it from now on. */
+  hr_session_remember_server (self->session, hr_ollama_client_get_base_url (self->client), id);
+}
+
+static void
+change_board_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrMeasureWindow *self = HR_MEASURE_WINDOW (widget);
+
+  if (self->session == NULL || self->cancellable != NULL)
+    return;
+  hr_board_chooser_ask (widget, self->session, hr_ollama_client_get_base_url (self->client),
+                        self->board_id, NULL, on_board_chosen, g_object_ref (self));
+}
+
+/* ------------------------------------------------------------------ */
 /* Running                                                             */
 
 static void
@@ -222,6 +278,7 @@ update_actions (HrMeasureWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "measure.start", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "measure.cancel", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "measure.change-board", !running && self->session != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->contexts_row), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->runs_spin), !running);
 }
@@ -247,9 +304,9 @@ on_finished (GObject      *source,
       const char *path = hr_measure_run_get_saved_path (self->run);
 
       if (path != NULL)
-        /* Translators: the mean decode rate, then the file the measurement was saved to */
-        text = g_strdup_printf (_("Done: decode %1$s t/s on average over the warm runs. Saved to %2$s; the Models page now uses this rate."),
-                                mean, path);
+        /* Translators: the mean decode rate, the file the measurement was saved to, the board's name */
+        text = g_strdup_printf (_("Done: decode %1$s t/s on average over the warm runs. Saved to %2$s as a measurement of %3$s."),
+                                mean, path, board_name (self));
       else
         text = g_strdup_printf (_("Done: decode %s t/s on average over the warm runs."), mean);
       set_status (self, text, "success");
@@ -398,6 +455,7 @@ hr_measure_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->run, self);
   g_clear_object (&self->run);
   g_clear_object (&self->client);
+  g_clear_object (&self->session);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_MEASURE_WINDOW);
 
@@ -411,6 +469,7 @@ hr_measure_window_finalize (GObject *object)
 
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->board_id, g_free);
+  g_clear_pointer (&self->board_text, g_free);
   g_clear_pointer (&self->archive_dir, g_free);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->ps_rows, g_ptr_array_unref);
@@ -443,6 +502,7 @@ hr_measure_window_class_init (HrMeasureWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/board/hr-measure-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, board_row);
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, contexts_row);
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, runs_spin);
   gtk_widget_class_bind_template_child (widget_class, HrMeasureWindow, status_label);
@@ -452,6 +512,7 @@ hr_measure_window_class_init (HrMeasureWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "measure.start", NULL, start_action);
   gtk_widget_class_install_action (widget_class, "measure.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "measure.change-board", NULL, change_board_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
@@ -473,10 +534,14 @@ hr_measure_window_init (HrMeasureWindow *self)
  * hr_measure_window_new:
  * @client: the board's client
  * @model: the model to measure, as Ollama names it
- * @board_id: the board the archive files the measurement under
+ * @board_id: the board the archive files the measurement under: the one
+ *   the server belongs to (hr_session_get_server_board()), never merely the
+ *   board the Models page shows
  *
  * Returns: (transfer full): a new window, not started and not shown; its
- *   archive is hr_data_measurements_dir()
+ *   archive is hr_data_measurements_dir(). It names the board above Start
+ *   ("Saves to board: …"); hr_measure_window_set_session() gives it the
+ *   board's name and a way to change it.
  */
 HrMeasureWindow *
 hr_measure_window_new (HrOllamaClient *client,
@@ -499,7 +564,77 @@ hr_measure_window_new (HrOllamaClient *client,
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_window_title_set_title (self->window_title, title);
   adw_window_title_set_subtitle (self->window_title, hr_ollama_client_get_base_url (client));
+  update_board_row (self);
   return self;
+}
+
+/**
+ * hr_measure_window_set_session:
+ * @self: a #HrMeasureWindow
+ * @session: (nullable): the session: the board is named as it names it,
+ *   and "Change…" offers its boards and remembers the choice with the
+ *   server (hr_session_remember_server())
+ */
+void
+hr_measure_window_set_session (HrMeasureWindow *self,
+                               HrSession       *session)
+{
+  g_return_if_fail (HR_IS_MEASURE_WINDOW (self));
+  g_return_if_fail (session == NULL || HR_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  update_board_row (self);
+  update_actions (self);
+}
+
+/**
+ * hr_measure_window_get_board_id:
+ * @self: a #HrMeasureWindow
+ *
+ * Returns: (transfer none): the id of the board the next run set is saved
+ *   under
+ */
+const char *
+hr_measure_window_get_board_id (HrMeasureWindow *self)
+{
+  g_return_val_if_fail (HR_IS_MEASURE_WINDOW (self), NULL);
+
+  return self->board_id;
+}
+
+/**
+ * hr_measure_window_set_board_id:
+ * @self: a #HrMeasureWindow
+ * @board_id: the board the next run set is saved under
+ *
+ * Changes the board (a run set under way keeps the board it started with).
+ */
+void
+hr_measure_window_set_board_id (HrMeasureWindow *self,
+                                const char      *board_id)
+{
+  g_return_if_fail (HR_IS_MEASURE_WINDOW (self));
+  g_return_if_fail (board_id != NULL);
+
+  g_free (self->board_id);
+  self->board_id = g_strdup (board_id);
+  update_board_row (self);
+}
+
+/**
+ * hr_measure_window_get_board_text:
+ * @self: a #HrMeasureWindow
+ *
+ * Returns: (transfer none): the line above Start that names the board,
+ *   "Saves to board: Jetson Orin Nano Super"
+ */
+const char *
+hr_measure_window_get_board_text (HrMeasureWindow *self)
+{
+  g_return_val_if_fail (HR_IS_MEASURE_WINDOW (self), NULL);
+
+  return self->board_text;
 }
 
 /**

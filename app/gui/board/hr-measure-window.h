@@ -17,6 +17,7 @@
 #include "hr-measure.h"
 #include "hr-ollama-client.h"
 #include "hr-run-chart.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,12 @@ HrMeasureWindow *hr_measure_window_new         (HrOllamaClient  *client,
                                                 const char      *board_id);
 void             hr_measure_window_set_archive_dir (HrMeasureWindow *self,
                                                     const char      *directory);
+void             hr_measure_window_set_session (HrMeasureWindow *self,
+                                                HrSession       *session);
+const char      *hr_measure_window_get_board_id (HrMeasureWindow *self);
+void             hr_measure_window_set_board_id (HrMeasureWindow *self,
+                                                 const char      *board_id);
+const char      *hr_measure_window_get_board_text (HrMeasureWindow *self);
 gboolean         hr_measure_window_start       (HrMeasureWindow *self);
 void             hr_measure_window_cancel      (HrMeasureWindow *self);
 gboolean         hr_measure_window_is_running  (HrMeasureWindow *self);

@@ -10,6 +10,7 @@
 
 #include "hr-board-editor.h"
 #include "hr-gui-format.h"
+#include "hr-measurements-row.h"
 
 struct _HrBoardEditor
 {
@@ -37,6 +38,7 @@ struct _HrBoardEditor
   GtkButton      *save_button;
   GtkButton      *revert_button;
   GtkLabel       *board_summary;
+  HrMeasurementsRow *measurements_row;
 
   HrScenario     *scenario;
   HrSession      *session;
@@ -421,6 +423,7 @@ hr_board_editor_set_scenario (HrBoardEditor *self,
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self,
                            G_CONNECT_SWAPPED);
   on_scenario_changed (self);
+  hr_measurements_row_set_scenario (self->measurements_row, scenario);
 }
 
 /**
@@ -435,8 +438,23 @@ hr_board_editor_set_unit (HrBoardEditor *self,
   g_return_if_fail (HR_IS_BOARD_EDITOR (self));
 
   self->unit = unit;
+  hr_measurements_row_set_unit (self->measurements_row, unit);
   if (self->scenario != NULL)
     update_summary (self);
+}
+
+/**
+ * hr_board_editor_get_measurements_row:
+ * @self: a #HrBoardEditor
+ *
+ * Returns: (transfer none): the list of the board's measurements
+ */
+HrMeasurementsRow *
+hr_board_editor_get_measurements_row (HrBoardEditor *self)
+{
+  g_return_val_if_fail (HR_IS_BOARD_EDITOR (self), NULL);
+
+  return self->measurements_row;
 }
 
 /** hr_board_editor_get_board_row: @self: the editor. Returns: (transfer none): the board selector */
@@ -506,6 +524,7 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, save_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, revert_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, board_summary);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, measurements_row);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
 }
@@ -515,6 +534,7 @@ hr_board_editor_init (HrBoardEditor *self)
 {
   GtkSpinButton *spins[N_SPINS];
 
+  g_type_ensure (HR_TYPE_MEASUREMENTS_ROW);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->board_names = gtk_string_list_new (NULL);

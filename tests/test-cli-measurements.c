@@ -1,0 +1,323 @@
+/* test-cli-measurements.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Issue 14: `headroom-cli ollama measure` names the board it saves to and
+ * takes --board; `headroom-cli measurements` lists the archive with an id
+ * per record and `measurements delete ID` removes one of yours, never a
+ * built-in one. Exact lines, exit codes 0 / 1 / 2.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "fake-ollama.h"
+
+typedef struct {
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Runs headroom-cli while this process's main loop serves the fake, in
+ * the test's isolated data directory. */
+static void
+run_cli (Run        *r,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+  va_list ap;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", "http://127.0.0.1:9", TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_subprocess_communicate_utf8_finish (process, result, &r->out, &r->err, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  r->status = g_subprocess_get_exit_status (process);
+  if (g_test_verbose ())
+    g_printerr ("%s", r->err);
+}
+
+static void
+write_record (const char *dir,
+              const char *name,
+              const char *board,
+              const char *model,
+              const char *date,
+              const char *tps)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = g_strdup_printf ("{\"board\": \"%s\", \"model\": \"%s\", \"date\": \"%s\", "
+                                           "\"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": %s}, "
+                                           "\"sizes\": [{\"context_tokens\": 2048, \"reported_bytes\": 2354265824, "
+                                           "\"reported_vram_bytes\": 2354265824, \"predicted_bytes\": 2410000000}, "
+                                           "{\"context_tokens\": 4096, \"reported_bytes\": 2589139424, "
+                                           "\"reported_vram_bytes\": 2589139424, \"predicted_bytes\": 0}]}",
+                                           board, model, date, tps);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  g_assert_no_error (error);
+}
+
+/* The board is named before the run starts, --board chooses it, and an
+ * unknown board lists the ids. */
+static void
+test_measure_board (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "archive-measure", NULL);
+  g_autoptr(GDir) d = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  const char *name;
+
+  fake_ollama_add_llama32 (fake);
+  fake_ollama_set_final_timing (fake, 5908400000, 18, 62570000, 89, 3817895000);
+
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "dgx-spark", "--contexts", "2048",
+             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board dgx-spark (NVIDIA DGX Spark (GB10))\n"));
+    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on dgx-spark (llama3.2:3b, Ollama 0.31.2)\nsaved "));
+  }
+  /* The one file is filed under the DGX Spark. */
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  name = g_dir_read_name (d);
+  g_assert_nonnull (name);
+  g_assert_true (g_str_has_prefix (name, "dgx-spark-llama3.2_3b-"));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_null (g_dir_read_name (d));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"board\" : \"dgx-spark\""));
+
+  {
+    g_auto(Run) r = { 0 };
+
+    /* Without --board: the default, and the way to choose another. */
+    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board jetson-orin-nano-super "
+                                            "(Jetson Orin Nano Super), the default; --board NAME chooses another\n"));
+    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on jetson-orin-nano-super (llama3.2:3b, Ollama 0.31.2)\n"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "nope", "--measurements", dir, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, dgx-spark, "
+                                "rtx-3060-12gb, rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, "
+                                "mac-m4-max-64gb\n");
+    g_assert_cmpstr (r.out, ==, "");
+  }
+  /* Nothing was sent for the unknown board: two measurements' worth. */
+  fake_ollama_free (fake);
+}
+
+static void
+test_list (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "archive-list", NULL);
+
+  write_record (dir, "jetson-orin-nano-super-llama3.2_3b-20261201T101500Z.json",
+                "jetson-orin-nano-super", "llama3.2:3b", "2026-12-01T10:15:00Z", "18.44");
+  write_record (dir, "dgx-spark-llama3.2_3b-20261201T111500Z.json",
+                "dgx-spark", "llama3.2:3b", "2026-12-01T11:15:00Z", "61.2");
+
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "--measurements", dir, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==,
+                     "ID                                                   BOARD                   DATE                  SERVER         MODEL         t/s  SIZES                         ARCHIVE\n"
+                     "dgx-spark-llama3.2_3b-20261201T111500Z               dgx-spark               2026-12-01T11:15:00Z  ollama 0.31.2  llama3.2:3b  61.2  2048: 2.35 GB, 4096: 2.59 GB  yours\n"
+                     "jetson-orin-nano-super-llama3.2_3b-20261201T101500Z  jetson-orin-nano-super  2026-12-01T10:15:00Z  ollama 0.31.2  llama3.2:3b  18.4  2048: 2.35 GB, 4096: 2.59 GB  yours\n");
+    g_assert_cmpstr (r.err, ==, "");
+  }
+  {
+    g_auto(Run) r = { 0 };
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonArray *records;
+    JsonObject *record;
+
+    run_cli (&r, "measurements", "--measurements", dir, "--board", "dgx-spark", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    records = json_node_get_array (json_parser_get_root (parser));
+    g_assert_cmpuint (json_array_get_length (records), ==, 1);
+    record = json_array_get_object_element (records, 0);
+    g_assert_cmpstr (json_object_get_string_member (record, "id"), ==, "dgx-spark-llama3.2_3b-20261201T111500Z");
+    g_assert_cmpstr (json_object_get_string_member (record, "board"), ==, "dgx-spark");
+    g_assert_cmpfloat (json_object_get_double_member (record, "decode_tps"), ==, 61.2);
+    g_assert_true (json_object_get_boolean_member (record, "deletable"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (record, "sizes")), ==, 2);
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    /* The built-in archive and yours (empty here): the seed's records. */
+    run_cli (&r, "measurements", "--board", "jetson-orin-nano-super", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==,
+                     "ID                                  BOARD                   DATE  SERVER  MODEL         t/s  SIZES  ARCHIVE\n"
+                     "jetson-orin-nano-super-llama3.1-8b  jetson-orin-nano-super  -     -       llama3.1:8b   7.4  -      built-in\n"
+                     "jetson-orin-nano-super-llama3.2-3b  jetson-orin-nano-super  -     -       llama3.2:3b  18.4  -      built-in\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "--measurements", dir, "--board", "rtx-4090", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "no measurements of rtx-4090; measure one with headroom-cli ollama measure MODEL --board rtx-4090\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "--board", "nope", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, "));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "list", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: unexpected argument \"list\"; use headroom-cli measurements [--board NAME] or "
+                                "headroom-cli measurements delete ID\n");
+  }
+}
+
+static void
+test_delete (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "headroom", "measurements", NULL);
+  g_autofree char *path = g_build_filename (dir, "dgx-spark-phi4-20261201T120000Z.json", NULL);
+  g_autofree char *builtin = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "measurements",
+                                               "dgx-spark-phi4-week2.json", NULL);
+
+  /* In your own archive (XDG_DATA_HOME/headroom/measurements). */
+  write_record (dir, "dgx-spark-phi4-20261201T120000Z.json", "dgx-spark", "phi4", "2026-12-01T12:00:00Z", "30");
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "deleted dgx-spark-phi4-20261201T120000Z (dgx-spark, phi4, 2026-12-01T12:00:00Z)\n");
+    g_assert_cmpstr (r.err, ==, "");
+  }
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  /* No temporary or other file is left behind. */
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+
+    g_assert_null (g_dir_read_name (d));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    /* Gone: the same id is unknown now. */
+    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: no measurement has the id \"dgx-spark-phi4-20261201T120000Z\"; "
+                                "\"headroom-cli measurements\" lists the ids\n");
+    g_assert_cmpstr (r.out, ==, "");
+  }
+  {
+    g_auto(Run) r = { 0 };
+    g_autofree char *expected = g_strdup_printf ("headroom-cli: measurement \"dgx-spark-phi4-week2\" is part of the built-in data (%s), "
+                                                 "which is never changed; only your own measurements in %s can be deleted\n",
+                                                 builtin, dir);
+
+    /* A built-in record is never changed. */
+    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-week2", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_cmpstr (r.err, ==, expected);
+    g_assert_true (g_file_test (builtin, G_FILE_TEST_IS_REGULAR));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "measurements", "delete", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: measurements delete takes one id, e.g. headroom-cli measurements delete "
+                                "jetson-orin-nano-super-llama3.2_3b-20260101T120000Z\n");
+  }
+}
+
+/* The command is in the usage text. */
+static void
+test_usage (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--json] | delete ID\n"));
+  g_assert_nonnull (strstr (r.out, "measure MODEL [--board NAME] "));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_unsetenv ("OLLAMA_HOST");
+  g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
+
+  g_test_add_func ("/cli-measurements/measure-board", test_measure_board);
+  g_test_add_func ("/cli-measurements/list", test_list);
+  g_test_add_func ("/cli-measurements/delete", test_delete);
+  g_test_add_func ("/cli-measurements/usage", test_usage);
+
+  return g_test_run ();
+}
