@@ -10,6 +10,7 @@
 #include "hr-explain-panel.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
+#include "hr-library-lookup.h"
 #include "hr-units.h"
 
 typedef enum {
@@ -32,6 +33,7 @@ typedef enum {
   FIG_MAX_CONTEXT_GPU,
   FIG_MAX_CONTEXT_PARTIAL,
   FIG_BEST_PRECISION,
+  FIG_LIBRARY,
   N_FIGS
 } Figure;
 
@@ -60,6 +62,7 @@ static const struct {
   { "max-context-gpu", N_("Largest context all on the GPU") },
   { "max-context-partial", N_("Largest context with partial offload") },
   { "best-precision", N_("Best precision at this context") },
+  { "library", N_("From the Ollama library") },
 };
 
 /* The fit finders whose answer is a context: a button sets the slider to it. */
@@ -251,6 +254,7 @@ refresh (HrExplainPanel *self)
   set_figure (self, FIG_FLOOR, hr_formula_floor (sc->board, sc));
   set_figure (self, FIG_SPEED, hr_formula_speed (sc, e));
   refresh_split (self, spec, e);
+  set_figure (self, FIG_LIBRARY, hr_library_lookup_describe (spec));
   refresh_runtime (self);
 }
 
@@ -680,7 +684,8 @@ hr_explain_panel_set_runtime (HrExplainPanel        *self,
  *   "headroom", "budget", "verdict", "context", "ceiling", "rate", "floor"
  *   or "speed"; on a board with host memory also "split", "split-rate"
  *   (a partial row), "max-context-gpu", "max-context-partial" and
- *   "best-precision" (empty when hidden); with a runtime model also "runtime" (the era), "runtime-terms"
+ *   "best-precision" (empty when hidden); "library" (a model sized from
+ *   the Ollama library: its provenance, manifest and header; else empty); with a runtime model also "runtime" (the era), "runtime-terms"
  *   (each term's heading, one a line), "runtime-total" and "learned"
  *
  * Returns: (transfer none) (nullable): the text the panel shows for @key, or
