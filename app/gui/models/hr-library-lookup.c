@@ -397,8 +397,7 @@ hr_library_lookup_look_up (HrLibraryLookup *self)
   if (self->offer_name == NULL || self->session == NULL)
     return;
   cancel (self);
-  if (self->registry == NULL)
-    self->registry = hr_ollama_registry_new (NULL, NULL);
+  hr_library_lookup_get_registry (self);
   self->cancellable = g_cancellable_new ();
   show (GTK_WIDGET (self->lookup_button), FALSE);
   show (GTK_WIDGET (self->error_label), FALSE);
@@ -492,6 +491,26 @@ hr_library_lookup_set_session (HrLibraryLookup *self,
     return;
   on_entry_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/**
+ * hr_library_lookup_get_registry:
+ * @self: a #HrLibraryLookup
+ *
+ * The registry client the lookups use, made on first use
+ * (HEADROOM_OLLAMA_REGISTRY, else registry.ollama.ai; the cache under
+ * $XDG_CACHE_HOME/headroom/); the tests set its limits.
+ *
+ * Returns: (transfer none): the client
+ */
+HrOllamaRegistry *
+hr_library_lookup_get_registry (HrLibraryLookup *self)
+{
+  g_return_val_if_fail (HR_IS_LIBRARY_LOOKUP (self), NULL);
+
+  if (self->registry == NULL)
+    self->registry = hr_ollama_registry_new (NULL, NULL);
+  return self->registry;
 }
 
 /** hr_library_lookup_get_busy: @self: a lookup. Returns: whether a lookup is under way */

@@ -40,6 +40,7 @@ void         hr_library_lookup_set_session  (HrLibraryLookup *self,
 void         hr_library_lookup_look_up      (HrLibraryLookup *self);
 void         hr_library_lookup_add_to_catalog (HrLibraryLookup *self);
 gboolean     hr_library_lookup_get_busy     (HrLibraryLookup *self);
+HrOllamaRegistry *hr_library_lookup_get_registry (HrLibraryLookup *self);
 const char  *hr_library_lookup_get_offer    (HrLibraryLookup *self);
 const char  *hr_library_lookup_get_message  (HrLibraryLookup *self);
 
