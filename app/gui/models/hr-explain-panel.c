@@ -14,6 +14,7 @@
 #include "hr-units.h"
 
 typedef enum {
+  FIG_LIBRARY,
   FIG_WEIGHTS,
   FIG_BITS,
   FIG_KV_PER_TOKEN,
@@ -33,7 +34,6 @@ typedef enum {
   FIG_MAX_CONTEXT_GPU,
   FIG_MAX_CONTEXT_PARTIAL,
   FIG_BEST_PRECISION,
-  FIG_LIBRARY,
   N_FIGS
 } Figure;
 
@@ -42,6 +42,7 @@ static const struct {
   const char *heading;
   const char *context;   /* msgctxt of @heading, or NULL */
 } figures[N_FIGS] = {
+  { "library", N_("From the Ollama library") },
   { "weights", N_("Weights") },
   { "bits", N_("Bits per weight of the file") },
   { "kv-per-token", N_("KV cache per token") },
@@ -62,7 +63,6 @@ static const struct {
   { "max-context-gpu", N_("Largest context all on the GPU") },
   { "max-context-partial", N_("Largest context with partial offload") },
   { "best-precision", N_("Best precision at this context") },
-  { "library", N_("From the Ollama library") },
 };
 
 /* The fit finders whose answer is a context: a button sets the slider to it. */
