@@ -149,8 +149,8 @@ hr_library_lookup_describe (const HrModelSpec *spec)
   if (!hr_library_lookup_is_library (spec))
     return NULL;
 
-  /* Translators: %s is "ollama:MODEL:TAG@sha256:…" */
   text = g_string_new (NULL);
+  /* Translators: %s is "ollama:MODEL:TAG@sha256:…" */
   g_string_append_printf (text, _("Provenance: %s"), spec->origin);
   manifest = hr_model_spec_get_source (spec, HR_SPEC_FIELD_FILE_BYTES);
   header = hr_model_spec_get_source (spec, HR_SPEC_FIELD_PARAMETERS);
