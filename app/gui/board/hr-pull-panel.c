@@ -671,8 +671,12 @@ on_name_changed (HrPullPanel *self)
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->pull_row));
   gboolean can_pull = name != NULL && *name != '\0';
 
-  /* A lookup of the name before it stops. */
-  cancel_lookup (self);
+  /* A lookup of the name before it stops, and what it said. */
+  if (self->lookup_cancellable != NULL)
+    {
+      cancel_lookup (self);
+      set_check_text (self, NULL, NULL);
+    }
   if (can_pull == self->can_pull)
     return;
   self->can_pull = can_pull;

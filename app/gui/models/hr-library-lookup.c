@@ -323,6 +323,8 @@ on_entry_changed (HrLibraryLookup *self)
   /* Translators: a button under the Models page's search; %s is a model name */
   self->offer_text = g_strdup_printf (_("Look up %s in the Ollama library"), self->offer_name);
   gtk_label_set_text (self->lookup_label, self->offer_text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->lookup_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, self->offer_text, -1);
   show (GTK_WIDGET (self->lookup_button), TRUE);
 }
 
