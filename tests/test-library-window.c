@@ -364,6 +364,14 @@ test_lookup (void)
   gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "phi4");
   spin (100);
   g_assert_null (hr_library_lookup_get_offer (f.lookup));
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "gemma3:27b-it-q8_0");
+  g_assert_cmpstr (hr_library_lookup_get_offer (f.lookup), ==, "Look up gemma3:27b-it-q8_0 in the Ollama library");
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "user/model:tag");
+  g_assert_cmpstr (hr_library_lookup_get_offer (f.lookup), ==, "Look up user/model:tag in the Ollama library");
+  /* Not an Ollama model name: nothing offered. */
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "a/b/c/d");
+  g_assert_null (hr_library_lookup_get_offer (f.lookup));
+  g_assert_cmpuint (registry->registry_requests, ==, 0);
   search_and_enter (&f, "qwen2.5-coder:14b");
 
   /* A row of the table with exact figures, marked "library", selected. */
