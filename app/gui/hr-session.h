@@ -108,4 +108,16 @@ const char    *hr_session_get_last_server_board (HrSession          *self);
  *   signal "problem" (const char *message): a file that could not be read
  *     on hr_session_reload_measurements(); the window toasts it. */
 
+/* Models looked up in the Ollama library (hr-session-library.c): for this
+ * run only, never saved; a change emits "catalog-changed" (the Models page
+ * lists them with the catalog), a model joining them also "model-added". */
+GPtrArray     *hr_session_get_library          (HrSession           *self);
+const HrModelSpec *hr_session_find_library_model (HrSession         *self,
+                                                const char          *name);
+void           hr_session_add_library_model    (HrSession           *self,
+                                                const HrModelSpec   *spec);
+gboolean       hr_session_add_library_to_catalog (HrSession         *self,
+                                                const char          *name,
+                                                GError             **error);
+
 G_END_DECLS

@@ -9,7 +9,10 @@
 
 #include "hr-evaluate.h"
 #include "hr-board-format.h"
+#include "hr-error.h"
 #include "hr-gui-format.h"
+#include "hr-library-lookup.h"
+#include "hr-net-error.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-panel.h"
 #include "hr-pull-progress.h"
@@ -33,6 +36,8 @@ struct _HrPullPanel
   HrSession         *session;
   HrScenario        *scenario;
   GCancellable      *pull_cancellable;
+  GCancellable      *lookup_cancellable; /* the Ollama library lookup before the check */
+  HrOllamaRegistry  *registry;
   char              *pull_model;
   char              *check_text;
   char              *pull_note;
@@ -98,6 +103,14 @@ cancel_pull (HrPullPanel *self)
     g_cancellable_cancel (self->pull_cancellable);
   g_clear_object (&self->pull_cancellable);
   update_pulling (self);
+}
+
+static void
+cancel_lookup (HrPullPanel *self)
+{
+  if (self->lookup_cancellable != NULL)
+    g_cancellable_cancel (self->lookup_cancellable);
+  g_clear_object (&self->lookup_cancellable);
 }
 
 static void
@@ -179,15 +192,18 @@ refuse (char      **out_numbers,
 }
 
 /* The pull check (hr_pull_check(), seed-facts.md "Checking a pull before it
- * starts") under the shared scenario, with its numbers. Returns the
- * reasons to refuse; *out_numbers says what they were checked against. */
+ * starts") under the shared scenario, with its numbers: of the catalog's
+ * model, else of @library (sized from the Ollama library), else of the
+ * size typed. Returns the reasons to refuse; *out_numbers says what they
+ * were checked against. */
 static GPtrArray *
-check_pull (HrPullPanel *self,
-            const char  *model,
-            char       **out_numbers)
+check_pull (HrPullPanel       *self,
+            const char        *model,
+            const HrModelSpec *library,
+            char             **out_numbers)
 {
   const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
-  const HrModelSpec *spec = find_spec (self, model);
+  const HrModelSpec *spec = find_spec (self, model) != NULL ? find_spec (self, model) : library;
   g_autoptr(HrModelSpec) own = NULL;
   HrEvaluationInputs inputs;
   HrEvaluation evaluation;
@@ -458,41 +474,20 @@ ask_pull_anyway (HrPullPanel *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/**
- * hr_pull_panel_pull:
- * @self: a #HrPullPanel
- *
- * Pulls the model whose name is typed, after the pull check: the check's
- * verdict, every reason and its figures are shown; when it passes the
- * pull starts, when it refuses a dialog offers "Pull Anyway". Does
- * nothing without a connection, while a pull is under way or without a
- * name; a name that is not one is said in the pull note.
- */
-void
-hr_pull_panel_pull (HrPullPanel *self)
+/* Shows the check: @lead (what the figures came from) first, the verdict,
+ * every reason and the numbers; when it passes the pull starts, when it
+ * refuses a dialog offers "Pull Anyway". */
+static void
+show_check (HrPullPanel *self,
+            const char  *model,
+            GPtrArray   *reasons,
+            const char  *numbers,
+            const char  *lead)
 {
-  g_autofree char *model = NULL;
-  g_autofree char *numbers = NULL;
-  g_autoptr(GPtrArray) reasons = NULL;
-  g_autoptr(GError) error = NULL;
-  HrOllamaModelName parsed;
-  GString *text;
+  GString *text = g_string_new (NULL);
 
-  g_return_if_fail (HR_IS_PULL_PANEL (self));
-
-  model = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->pull_row))));
-  if (self->connection == NULL || hr_board_connection_get_client (self->connection) == NULL ||
-      self->pull_cancellable != NULL || *model == '\0')
-    return;
-  if (!hr_ollama_model_name_parse (model, &parsed, &error))
-    {
-      set_pull_note (self, error->message, "error");
-      return;
-    }
-  hr_ollama_model_name_clear (&parsed);
-
-  reasons = check_pull (self, model, &numbers);
-  text = g_string_new (NULL);
+  if (lead != NULL)
+    g_string_append_printf (text, "%s\n", lead);
   if (reasons->len == 0)
     g_string_append (text, _("The pull check passes."));
   else
@@ -505,6 +500,7 @@ hr_pull_panel_pull (HrPullPanel *self)
   self->check_text = g_string_free (text, FALSE);
   set_label (self->check_label, self->check_text);
   gtk_widget_remove_css_class (GTK_WIDGET (self->check_label), "warning");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->check_label), "error");
   set_pull_note (self, NULL, NULL);
 
   if (reasons->len == 0)
@@ -514,6 +510,140 @@ hr_pull_panel_pull (HrPullPanel *self)
     }
   gtk_widget_add_css_class (GTK_WIDGET (self->check_label), "warning");
   ask_pull_anyway (self, model);
+}
+
+static void
+set_check_text (HrPullPanel *self,
+                const char  *text,
+                const char  *css_class)
+{
+  g_free (self->check_text);
+  self->check_text = g_strdup (text);
+  set_label (self->check_label, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->check_label), "warning");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->check_label), "error");
+  if (css_class != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->check_label), css_class);
+}
+
+/* The library's answer about a model the catalog lacks: the check with its
+ * exact figures (as `headroom-cli ollama pull` does), or why not. */
+static void
+on_library_lookup (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(Call) call = user_data;
+  HrPullPanel *self = call->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) found = hr_ollama_registry_lookup_finish (HR_OLLAMA_REGISTRY (source), result, &error);
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GPtrArray) reasons = NULL;
+  g_autofree char *numbers = NULL;
+  g_autofree char *lead = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *read = NULL;
+
+  if (self->disposed || is_cancelled (error))
+    return;
+  g_clear_object (&self->lookup_cancellable);
+  if (found != NULL)
+    spec = hr_library_lookup_spec (found, &error);
+  if (spec == NULL && (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND) ||
+                       g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT)))
+    {
+      /* "qwen9:70b is not in the Ollama library", and nothing else. */
+      set_check_text (self, error->message, "error");
+      return;
+    }
+  if (spec == NULL)
+    {
+      /* Offline, or the library's answer could not be read: the check
+       * cannot size it; a typed size can, or "Pull Anyway". */
+      reasons = refuse (&numbers,
+                        /* Translators: the first %s is the model, the second the lookup's error */
+                        g_strdup_printf (_("\"%s\" is not in the catalog and could not be sized from the Ollama library: %s "
+                                           "(give its download size in GB to check it anyway)"),
+                                         call->model, error->message));
+      show_check (self, call->model, reasons, NULL, NULL);
+      return;
+    }
+
+  bytes = hr_format_count (spec->file_bytes);
+  read = hr_format_count (found->bytes_read);
+  /* Translators: the model typed, its manifest's digest, its model layer's exact bytes, the bytes read */
+  lead = g_strdup_printf (_("%1$s is not in the catalog; it was sized from its manifest and GGUF header in the Ollama library "
+                            "(manifest %2$s, model layer %3$s bytes, %4$s bytes read)."),
+                          call->model, found->manifest_digest, bytes, read);
+  reasons = check_pull (self, call->model, spec, &numbers);
+  show_check (self, call->model, reasons, numbers, lead);
+}
+
+/* A model the catalog lacks, with no size typed: looked up first. */
+static void
+look_up (HrPullPanel *self,
+         const char  *model)
+{
+  g_autofree char *text = NULL;
+
+  cancel_lookup (self);
+  if (self->registry == NULL)
+    self->registry = hr_ollama_registry_new (NULL, NULL);
+  self->lookup_cancellable = g_cancellable_new ();
+  /* Translators: %s is a model name; said while the registry answers */
+  text = g_strdup_printf (_("%s is not in the catalog: looking it up in the Ollama library…"), model);
+  set_check_text (self, text, NULL);
+  set_pull_note (self, NULL, NULL);
+  hr_ollama_registry_lookup_async (self->registry, model, self->lookup_cancellable,
+                                   on_library_lookup, call_new (self, model));
+}
+
+/**
+ * hr_pull_panel_pull:
+ * @self: a #HrPullPanel
+ *
+ * Pulls the model whose name is typed, after the pull check: the check's
+ * verdict, every reason and its figures are shown; when it passes the
+ * pull starts, when it refuses a dialog offers "Pull Anyway". A model the
+ * catalog lacks, with no download size typed, is first looked up in the
+ * Ollama library (HrOllamaRegistry, as `headroom-cli ollama pull` does)
+ * and checked with its exact figures, the check saying so; an unknown
+ * model says "NAME is not in the Ollama library" only; a library that
+ * cannot be reached or read refuses with its message (a typed size, or
+ * "Pull Anyway"). Does nothing without a connection, while a pull or a
+ * lookup is under way or without a name; a name that is not one is said
+ * in the pull note.
+ */
+void
+hr_pull_panel_pull (HrPullPanel *self)
+{
+  g_autofree char *model = NULL;
+  g_autofree char *numbers = NULL;
+  g_autoptr(GPtrArray) reasons = NULL;
+  g_autoptr(GError) error = NULL;
+  HrOllamaModelName parsed;
+
+  g_return_if_fail (HR_IS_PULL_PANEL (self));
+
+  model = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->pull_row))));
+  if (self->connection == NULL || hr_board_connection_get_client (self->connection) == NULL ||
+      self->pull_cancellable != NULL || self->lookup_cancellable != NULL || *model == '\0')
+    return;
+  if (!hr_ollama_model_name_parse (model, &parsed, &error))
+    {
+      set_pull_note (self, error->message, "error");
+      return;
+    }
+  hr_ollama_model_name_clear (&parsed);
+
+  if (find_spec (self, model) == NULL && gtk_spin_button_get_value (self->size_spin) <= 0.0 &&
+      self->scenario != NULL && hr_scenario_get_board (self->scenario) != NULL)
+    {
+      look_up (self, model);
+      return;
+    }
+  reasons = check_pull (self, model, NULL, &numbers);
+  show_check (self, model, reasons, numbers, NULL);
 }
 
 /**
@@ -541,6 +671,12 @@ on_name_changed (HrPullPanel *self)
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->pull_row));
   gboolean can_pull = name != NULL && *name != '\0';
 
+  /* A lookup of the name before it stops, and what it said. */
+  if (self->lookup_cancellable != NULL)
+    {
+      cancel_lookup (self);
+      set_check_text (self, NULL, NULL);
+    }
   if (can_pull == self->can_pull)
     return;
   self->can_pull = can_pull;
@@ -567,6 +703,8 @@ hr_pull_panel_dispose (GObject *object)
 
   self->disposed = TRUE;
   cancel_pull (self);
+  cancel_lookup (self);
+  g_clear_object (&self->registry);
   g_clear_object (&self->connection);
   g_clear_object (&self->session);
   g_clear_object (&self->scenario);

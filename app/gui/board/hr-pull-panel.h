@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrPullPanel: the Board page's "Pull a Model": the model's name (and its
- * download size when the catalog does not know it), the pull check
+ * HrPullPanel: the Board page's "Pull a Model": the model's name (a model
+ * the catalog does not know is sized from the Ollama library, or from the
+ * download size typed when the library cannot be reached), the pull check
  * against the shared scenario before anything is sent (with "Pull Anyway"
  * when it refuses), one overall progress bar that only moves forward, and
  * once the pull is done the model in the catalog with the figures of

@@ -10,6 +10,7 @@
 
 #include "hr-catalog-view.h"
 #include "hr-gui-format.h"
+#include "hr-library-lookup.h"
 
 struct _HrCatalogView
 {
@@ -172,6 +173,8 @@ refresh_cell (GtkListItem *item)
       set_label_text (label, text);
       set_label_text (note, note_text ? note_text : "");
       gtk_widget_set_visible (note, note_text != NULL);
+      gtk_widget_set_visible (gtk_widget_get_next_sibling (note),
+                              hr_library_lookup_is_library (hr_model_row_get_spec (row)));
     }
   else if (column == HR_MODELS_COLUMN_VERDICT)
     {
@@ -293,6 +296,7 @@ setup_cell (GtkSignalListItemFactory *factory,
         gtk_box_append (GTK_BOX (child), star);
         gtk_box_append (GTK_BOX (child), label);
         gtk_box_append (GTK_BOX (child), note);
+        gtk_box_append (GTK_BOX (child), hr_library_lookup_new_badge ());
       }
       break;
     case HR_MODELS_COLUMN_VERDICT:
@@ -746,6 +750,21 @@ hr_catalog_view_focus_search (HrCatalogView *self)
   g_return_if_fail (HR_IS_CATALOG_VIEW (self));
 
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/**
+ * hr_catalog_view_set_library_lookup:
+ * @self: a #HrCatalogView
+ * @lookup: the Ollama library lookup (hr_library_lookup_new()), placed
+ *   under the search
+ */
+void
+hr_catalog_view_set_library_lookup (HrCatalogView *self,
+                                    GtkWidget     *lookup)
+{
+  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+
+  gtk_box_insert_child_after (GTK_BOX (self), lookup, gtk_widget_get_first_child (GTK_WIDGET (self)));
 }
 
 /** hr_catalog_view_get_column_view: @self: a view. Returns: (transfer none): the table */

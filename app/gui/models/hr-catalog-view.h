@@ -50,6 +50,8 @@ GtkSingleSelection *hr_catalog_view_get_selection   (HrCatalogView  *self);
 void                hr_catalog_view_select_row      (HrCatalogView  *self,
                                                      HrModelRow     *row);
 void                hr_catalog_view_focus_search    (HrCatalogView  *self);
+void                hr_catalog_view_set_library_lookup (HrCatalogView *self,
+                                                        GtkWidget     *lookup);
 GtkColumnView      *hr_catalog_view_get_column_view (HrCatalogView  *self);
 GtkEditable        *hr_catalog_view_get_search_entry (HrCatalogView *self);
 const char         *hr_catalog_view_column_title    (HrModelsColumn  column);

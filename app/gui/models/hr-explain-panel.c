@@ -10,9 +10,11 @@
 #include "hr-explain-panel.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
+#include "hr-library-lookup.h"
 #include "hr-units.h"
 
 typedef enum {
+  FIG_LIBRARY,
   FIG_WEIGHTS,
   FIG_BITS,
   FIG_KV_PER_TOKEN,
@@ -40,6 +42,7 @@ static const struct {
   const char *heading;
   const char *context;   /* msgctxt of @heading, or NULL */
 } figures[N_FIGS] = {
+  { "library", N_("From the Ollama library") },
   { "weights", N_("Weights") },
   { "bits", N_("Bits per weight of the file") },
   { "kv-per-token", N_("KV cache per token") },
@@ -251,6 +254,7 @@ refresh (HrExplainPanel *self)
   set_figure (self, FIG_FLOOR, hr_formula_floor (sc->board, sc));
   set_figure (self, FIG_SPEED, hr_formula_speed (sc, e));
   refresh_split (self, spec, e);
+  set_figure (self, FIG_LIBRARY, hr_library_lookup_describe (spec));
   refresh_runtime (self);
 }
 
@@ -680,7 +684,8 @@ hr_explain_panel_set_runtime (HrExplainPanel        *self,
  *   "headroom", "budget", "verdict", "context", "ceiling", "rate", "floor"
  *   or "speed"; on a board with host memory also "split", "split-rate"
  *   (a partial row), "max-context-gpu", "max-context-partial" and
- *   "best-precision" (empty when hidden); with a runtime model also "runtime" (the era), "runtime-terms"
+ *   "best-precision" (empty when hidden); "library" (a model sized from
+ *   the Ollama library: its provenance, manifest and header; else empty); with a runtime model also "runtime" (the era), "runtime-terms"
  *   (each term's heading, one a line), "runtime-total" and "learned"
  *
  * Returns: (transfer none) (nullable): the text the panel shows for @key, or

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-board-editor.h"
+#include "hr-library-lookup.h"
 #include "hr-models-page-private.h"
 #include "hr-pool.h"
 #include "hr-scenario-controls.h"
@@ -156,6 +157,9 @@ rebuild_rows (HrModelsPage *self)
 
   for (guint i = 0; i < catalog->len; i++)
     g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (catalog, i)));
+  /* The models looked up in the Ollama library in this run (hr-session-library.c). */
+  for (guint i = 0; i < hr_session_get_library (self->session)->len; i++)
+    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (hr_session_get_library (self->session), i)));
   g_ptr_array_unref (self->rows);
   self->rows = g_ptr_array_ref (rows);
 
@@ -236,6 +240,8 @@ hr_models_page_set_session (HrModelsPage *self,
   g_signal_connect_object (session, "notify::loaded", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "catalog-changed", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
+  hr_catalog_view_set_library_lookup (self->catalog_view,
+                                      hr_library_lookup_new (session, hr_catalog_view_get_search_entry (self->catalog_view)));
   rebuild_rows (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
