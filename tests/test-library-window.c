@@ -26,6 +26,7 @@
 #include "fake-registry.h"
 #include "gguf-writer.h"
 #include "hr-application.h"
+#include "hr-board-chooser.h"
 #include "hr-board-page-private.h"
 #include "hr-library-lookup.h"
 #include "hr-models-page-private.h"
@@ -611,6 +612,29 @@ close_ollama (FakeOllama *ollama)
   fake_ollama_free (ollama);
 }
 
+/* A server without a remembered board asks which board it is on
+ * (issue 14): answer with the board the Models page shows. */
+static gboolean
+chooser_shown (gpointer data)
+{
+  return _hr_board_page_get_board_chooser (data) != NULL;
+}
+
+static void
+answer_board_chooser (HrBoardPage *page)
+{
+  HrApplication *app = HR_APPLICATION (g_application_get_default ());
+  HrScenario *scenario = hr_application_get_scenario (app);
+  GtkWindow *chooser;
+
+  g_assert_true (iterate_until (chooser_shown, page, 5000));
+  chooser = _hr_board_page_get_board_chooser (page);
+  hr_board_chooser_set_board_id (HR_BOARD_CHOOSER (chooser), hr_scenario_get_board (scenario)->id);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (chooser), "choose");
+  gtk_window_close (chooser);
+  spin (20);
+}
+
 static HrBoardPage *
 open_board (Fixture    *f,
             FakeOllama *ollama)
@@ -624,6 +648,7 @@ open_board (Fixture    *f,
   g_assert_true (iterate_until (widget_is_drawn, page, 5000));
   hr_board_page_connect (page, fake_ollama_get_url (ollama));
   g_assert_true (iterate_until (page_is_idle, page, 10000));
+  answer_board_chooser (page);
   return page;
 }
 
