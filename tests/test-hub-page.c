@@ -25,6 +25,7 @@
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
 #include "hr-models-page-private.h"
+#include "hr-token-store.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
 
@@ -465,6 +466,73 @@ test_cancel (void)
   fixture_close (&f);
 }
 
+static gboolean
+token_status_said (gpointer data)
+{
+  return hr_hub_page_get_token_status (data) != NULL;
+}
+
+/* No Secret Service on the tests' bus (dbus-run-session, no keyring): a
+ * token typed in the page cannot be remembered, and the page says so in
+ * words, but it is sent to the Hub for the rest of the session. */
+static void
+test_token_without_keyring (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) empty = g_bytes_new_static ("{}", 2);
+  AdwStatusPage *status;
+  AdwPasswordEntryRow *row;
+  FakeRepo *gated;
+
+  fixture_open (&f);
+  status = hr_hub_page_get_error_page (f.page);
+  gated = fake_add_repo (f.fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
+                         "{\"gated\":\"manual\",\"tags\":[\"license:llama3.1\"]}");
+  gated->gated = TRUE;
+  repo_add_file (gated, "config.json", 2, FALSE, empty, FALSE);
+  f.fake->valid_token = g_strdup ("hf_fixture_token");
+
+  /* Without a token: gated. */
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Access Needed");
+  g_assert_null (hr_hub_page_get_token_status (f.page));
+
+  row = hr_hub_page_get_token_row (f.page);
+  gtk_editable_set_text (GTK_EDITABLE (row), "  hf_fixture_token ");
+  g_signal_emit_by_name (row, "apply");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "");
+  if (!iterate_until (token_status_said, f.page, 10000))
+    {
+      g_test_skip ("a Secret Service answers on this bus");
+      fixture_close (&f);
+      return;
+    }
+  if (hr_token_store_is_built ())
+    g_assert_cmpstr (hr_hub_page_get_token_status (f.page), ==,
+                     "The keyring is not available (no Secret Service is running), so the token could not be "
+                     "remembered. It is used until you quit Headroom; to give a token at every start without a "
+                     "keyring, set HF_TOKEN in the environment.");
+  else
+    g_assert_cmpstr (hr_hub_page_get_token_status (f.page), ==,
+                     "This Headroom was built without keyring support (libsecret), so the token could not be "
+                     "remembered. It is used until you quit Headroom; to give a token at every start without a "
+                     "keyring, set HF_TOKEN in the environment.");
+
+  /* The token is used anyway, to the Hub. */
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (f.fake->hub_authorization, ==, "Bearer hf_fixture_token");
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->repo, ==, "test-org/gated-model");
+
+  /* Emptied: forgotten for the session too, the lookup is anonymous again. */
+  gtk_editable_set_text (GTK_EDITABLE (row), "");
+  g_signal_emit_by_name (row, "apply");
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Access Needed");
+  spin (200);
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -497,6 +565,7 @@ main (int   argc,
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
+  g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
 
   result = g_test_run ();
 
