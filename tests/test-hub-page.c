@@ -20,6 +20,8 @@
 #include "fake-hub.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
+#include "hr-memory.h"
+#include "hr-precision.h"
 #include "hr-hub-page-private.h"
 #include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
@@ -466,6 +468,52 @@ test_cancel (void)
   fixture_close (&f);
 }
 
+/* The card sized the model at Q4_K_M: the catalog gets Q4_K_M, with the
+ * weights the card showed, not the repository's BF16. */
+static void
+test_add_at_card_precision (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrPrecision *q4 = hr_precision_lookup ("q4_K_M");
+  guint64 weights = hr_memory_weight_bytes (QWEN_PARAMETERS, q4->bits_per_weight);
+  const HrModelSpec *spec;
+  HrSpecMemory *memory;
+
+  fixture_open (&f);
+  look_up (&f, QWEN_REPO);
+  memory = hr_hub_page_get_memory (f.page);
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->spec->precision, ==, "bf16");
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
+  g_assert_true (g_str_has_prefix (hr_spec_memory_get_summary (memory), "Weights 1.77 GB + "));
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+
+  spec = hr_model_row_get_spec (hr_models_page_find_row (f.models, QWEN_REPO));
+  g_assert_cmpstr (spec->precision, ==, "q4_K_M");
+  g_assert_cmpuint (spec->file_bytes, ==, weights);
+  g_assert_cmpuint (spec->parameters, ==, QWEN_PARAMETERS);
+  g_assert_cmpfloat_with_epsilon (hr_memory_effective_bits (spec->file_bytes, spec->parameters), 4.6, 0.001);
+  g_assert_cmpstr (spec->origin, ==, "hf:" QWEN_REPO "@" QWEN_SHA);
+
+  saved = hr_catalog_load_file (catalog_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  g_assert_cmpstr (((HrModelSpec *) g_ptr_array_index (saved, 0))->precision, ==, "q4_K_M");
+  g_assert_cmpuint (((HrModelSpec *) g_ptr_array_index (saved, 0))->file_bytes, ==, weights);
+
+  /* Back at "as published": the repository's own BF16 files. */
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 0);
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+  spec = hr_model_row_get_spec (hr_models_page_find_row (f.models, QWEN_REPO));
+  g_assert_cmpstr (spec->precision, ==, "bf16");
+  g_assert_cmpuint (spec->file_bytes, ==, QWEN_TOTAL_SIZE);
+
+  fixture_close (&f);
+  g_unlink (catalog_path);
+}
+
 static gboolean
 token_status_said (gpointer data)
 {
@@ -562,6 +610,7 @@ main (int   argc,
 
   g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
+  g_test_add_func ("/hub-page/add-at-card-precision", test_add_at_card_precision);
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
