@@ -11,10 +11,14 @@
 #include "hr-error.h"
 #include "hr-gguf-cards.h"
 #include "hr-gguf-page-private.h"
+#include "hr-json.h"
 #include "hr-model-facts.h"
 
 /* Bytes read per step while hashing. */
 #define HASH_CHUNK (1024 * 1024)
+
+/* Characters of general.name kept in a catalog name. */
+#define CATALOG_NAME_MAX 80
 
 struct _HrGgufPage
 {
@@ -96,6 +100,23 @@ digest_from_blob_name (const char *path)
   return g_strconcat ("sha256:", base + 7, NULL);
 }
 
+/* The header's general.name made safe for a catalog name
+ * (hr_json_safe_text(): control characters escaped, cut at
+ * CATALOG_NAME_MAX characters with an ellipsis, spaces at the ends
+ * dropped), or %NULL when
+ * the header names none. */
+static char *
+catalog_name (HrGgufFile *file)
+{
+  const char *general_name = hr_gguf_file_get_string (file, "general.name");
+  g_autofree char *safe = NULL;
+
+  if (general_name == NULL)
+    return NULL;
+  safe = g_strstrip (hr_json_safe_text (general_name, -1, CATALOG_NAME_MAX));
+  return *safe != '\0' ? g_steal_pointer (&safe) : NULL;
+}
+
 static void
 read_header_thread (GTask        *task,
                     gpointer      source_object,
@@ -121,12 +142,15 @@ read_header_thread (GTask        *task,
       return;
     }
 
-  /* A blob's name is a digest, not a model name: general.name then. */
+  /* The catalog row is named by general.name; without one, by the file's
+   * name (a blob's name is a digest: the architecture then). */
+  name = catalog_name (h->file);
   if (h->blob_digest == NULL)
     {
       g_autofree char *base = g_path_get_basename (h->display);
 
-      name = g_str_has_suffix (base, ".gguf") ? g_strndup (base, strlen (base) - 5) : g_strdup (base);
+      if (name == NULL)
+        name = g_str_has_suffix (base, ".gguf") ? g_strndup (base, strlen (base) - 5) : g_strdup (base);
       origin = g_strconcat ("gguf:", path, NULL);
     }
   else
@@ -390,8 +414,10 @@ cancel_work (HrGgufPage *self)
  * a #GIOError naming the file). Then computes the file's sha256 in a thread
  * with a progress bar, unless the file is an Ollama blob named
  * `sha256-<hex>`, whose name is its digest; the catalog row's origin is
- * "gguf:sha256:<hex>", and "Add to Catalog" waits for it. Whatever the page
- * was reading or hashing before is cancelled.
+ * "gguf:sha256:<hex>", and "Add to Catalog" waits for it. The row is named
+ * by the header's `general.name` (control characters escaped, cut at 80
+ * characters with an ellipsis, hr_json_safe_text()), else by the file's name without
+ * ".gguf". Whatever the page was reading or hashing before is cancelled.
  */
 void
 hr_gguf_page_open (HrGgufPage *self,
