@@ -103,8 +103,7 @@ digest_from_blob_name (const char *path)
 /* The header's general.name made safe for a catalog name
  * (hr_json_safe_text(): control characters escaped, cut at
  * CATALOG_NAME_MAX characters with an ellipsis, spaces at the ends
- * dropped), or %NULL when
- * the header names none. */
+ * dropped), or %NULL when the header names none. */
 static char *
 catalog_name (HrGgufFile *file)
 {
