@@ -32,6 +32,9 @@ struct _HrGgufPage
   GtkLabel       *path_label;
   GtkBox         *cards_box;
   HrSpecMemory   *memory;
+  GtkWidget      *open_button;          /* on the intro */
+  GtkWidget      *reopen_button;        /* on the error page */
+  GtkWidget      *open_another_button;  /* beside a file's name */
 
   HrSession      *session;
   HrScenario     *scenario;
@@ -669,6 +672,9 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, path_label);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, cards_box);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, memory);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, reopen_button);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, open_another_button);
 
   gtk_widget_class_install_action (widget_class, "gguf.cancel", NULL, cancel_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "gguf.cancel", NULL);
@@ -830,4 +836,29 @@ hr_gguf_page_get_memory (HrGgufPage *self)
   ensure_built (self);
 
   return self->memory;
+}
+
+/**
+ * hr_gguf_page_focus_open:
+ * @self: a #HrGgufPage
+ *
+ * Moves the keyboard focus to the page's button that opens a file (the
+ * intro's "Open GGUF File…", the error page's "Open Another File…" or the
+ * "Open…" beside the file shown), so Enter opens the file chooser.
+ */
+void
+hr_gguf_page_focus_open (HrGgufPage *self)
+{
+  const char *state;
+
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  ensure_built (self);
+
+  state = gtk_stack_get_visible_child_name (self->state_stack);
+  if (g_strcmp0 (state, "error") == 0)
+    gtk_widget_grab_focus (self->reopen_button);
+  else if (g_strcmp0 (state, "answer") == 0)
+    gtk_widget_grab_focus (self->open_another_button);
+  else
+    gtk_widget_grab_focus (self->open_button);
 }
