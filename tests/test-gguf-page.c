@@ -443,6 +443,39 @@ test_open_action (void)
   fixture_close (&f);
 }
 
+static int
+minimum_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* A phone-sized window: in every state, nothing on the page asks for more
+ * than 360 pixels. */
+static void
+test_narrow (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_gguf ();
+  g_autoptr(GBytes) text = g_bytes_new_static ("hello, this is not a model\n", 27);
+  g_autofree char *path = write_file ("a-rather-long-file-name-of-a-model-Q4_K_M.gguf", bytes);
+  g_autofree char *not_gguf = write_file ("notes.gguf", text);
+
+  fixture_open (&f);
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  open_path (&f, not_gguf);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "error");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  fixture_close (&f);
+  g_unlink (path);
+  g_unlink (not_gguf);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -474,6 +507,7 @@ main (int   argc,
   g_test_add_func ("/gguf-page/bad-files", test_bad_files);
   g_test_add_func ("/gguf-page/unsized-model", test_unsized_model);
   g_test_add_func ("/gguf-page/open-action", test_open_action);
+  g_test_add_func ("/gguf-page/narrow", test_narrow);
 
   result = g_test_run ();
 

@@ -514,6 +514,33 @@ test_add_at_card_precision (void)
   g_unlink (catalog_path);
 }
 
+static int
+minimum_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* A phone-sized window: in every state, nothing on the page asks for more
+ * than 360 pixels. */
+static void
+test_narrow (void)
+{
+  Fixture f = { 0 };
+
+  fixture_open (&f);
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  look_up (&f, "Qwen/No-Such-Model");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  fixture_close (&f);
+}
+
 static gboolean
 token_status_said (gpointer data)
 {
@@ -615,6 +642,7 @@ main (int   argc,
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
   g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
+  g_test_add_func ("/hub-page/narrow", test_narrow);
 
   result = g_test_run ();
 
