@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cli-test-util.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
 #include "hr-gguf-page-private.h"
@@ -476,6 +477,66 @@ test_narrow (void)
   g_unlink (not_gguf);
 }
 
+/* The page says what `headroom-cli gguf FILE` says ("headroom-cli: " and
+ * the message), in the page's error state. */
+static void
+assert_says_as_cli (Fixture    *f,
+                    const char *path,
+                    const char *expected)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *cli_line = g_strdup_printf ("headroom-cli: %s\n", expected);
+  g_autofree char *escaped = g_markup_escape_text (expected, -1);
+  AdwStatusPage *status = hr_gguf_page_get_error_page (f->page);
+
+  run_cli (&run, "gguf", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.err, ==, cli_line);
+  open_path (f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Usable GGUF File");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
+}
+
+/* Issue 15's broken files in the window: a cut file and absurd counts
+ * give the CLI's words, and the page still opens a good file after. */
+static void
+test_faults (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) whole = tiny_gguf ();
+  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (whole, 0, 40);
+  g_autofree char *truncated = write_file ("cut.gguf", cut);
+  g_autofree char *absurd = NULL;
+  g_autofree char *good = write_file ("good.gguf", whole);
+  g_autofree char *expected = NULL;
+  GgufWriter *w = gw_new ();
+  g_autoptr(GBytes) absurd_bytes = NULL;
+
+  /* 2^40 tensors announced in a 64-byte file. */
+  gw_header (w, 3, G_GUINT64_CONSTANT (1) << 40, 1);
+  gw_kv_str (w, "general.architecture", "llama");
+  absurd_bytes = g_byte_array_free_to_bytes (w);
+  absurd = write_file ("absurd.gguf", absurd_bytes);
+
+  fixture_open (&f);
+  expected = g_strdup_printf ("%s: %s", truncated, "the GGUF header is truncated: the data ends at byte 40, inside the key of "
+                              "metadata entry 1 of 15; the file is incomplete (an interrupted download or copy?)");
+  assert_says_as_cli (&f, truncated, expected);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%s: %s", absurd, "the GGUF header claims 1,099,511,627,776 tensors; the limit is 65,536");
+  assert_says_as_cli (&f, absurd, expected);
+
+  /* Still usable: a good file opens. */
+  open_path (&f, good);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Name", "Tiny Test");
+  fixture_close (&f);
+  g_unlink (truncated);
+  g_unlink (absurd);
+  g_unlink (good);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -508,6 +569,7 @@ main (int   argc,
   g_test_add_func ("/gguf-page/unsized-model", test_unsized_model);
   g_test_add_func ("/gguf-page/open-action", test_open_action);
   g_test_add_func ("/gguf-page/narrow", test_narrow);
+  g_test_add_func ("/gguf-page/faults", test_faults);
 
   result = g_test_run ();
 
