@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fake-hub.h"
+#include "fault-server.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
 #include "hr-memory.h"
@@ -541,6 +542,120 @@ test_narrow (void)
   fixture_close (&f);
 }
 
+static void
+on_client_lookup (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* What headroom-cli hub prints after "headroom-cli: " for @text: the
+ * lookup's error message, from the same client. */
+static char *
+cli_message (HrHubClient *client,
+             const char  *text)
+{
+  g_autofree char *repo = NULL;
+  g_autofree char *revision = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHubLookup) lookup = NULL;
+
+  g_assert_true (hr_hf_repo_parse (text, &repo, &revision, &error));
+  hr_hub_client_lookup_async (client, repo, revision, NULL, on_client_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  lookup = hr_hub_client_lookup_finish (client, result, &error);
+  g_assert_null (lookup);
+  g_assert_nonnull (error);
+  return g_strdup (error->message);
+}
+
+/* The page shows @expected, which the CLI says too, under @title. */
+static void
+assert_fault (Fixture     *f,
+              HrHubClient *client,
+              const char  *text,
+              const char  *title,
+              const char  *expected)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+  g_autofree char *cli = cli_message (client, text);
+  g_autofree char *escaped = g_markup_escape_text (expected, -1);
+
+  g_assert_cmpstr (cli, ==, expected);
+  hr_hub_page_set_client (f->page, client);
+  look_up (f, text);
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, title);
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
+}
+
+/* Issue 15's hostile Hub in the window: a stall, a 500 with a body,
+ * malformed JSON and a 401 on a gated repository each give the CLI's
+ * words, in bounded time, and a later good lookup still works. */
+static void
+test_faults (void)
+{
+  Fixture f = { 0 };
+  FaultServer *faults = fault_server_new ();
+  const char *info_path = "/api/models/" QWEN_REPO "/revision/main";
+  g_autoptr(HrHubClient) hostile = g_object_new (HR_TYPE_HUB_CLIENT,
+                                                 "endpoint", fault_server_get_url (faults),
+                                                 "token", "",
+                                                 "use-keyring", FALSE,
+                                                 "timeout", 500,
+                                                 NULL);
+  g_autoptr(HrHubClient) wrong_token = NULL;
+  g_autofree char *expected = NULL;
+  gint64 start;
+
+  fixture_open (&f);
+
+  /* Reads the request, never answers: given up at the client's deadline. */
+  fault_server_set (faults, info_path, FAULT_STALL_HEADERS, 0, NULL);
+  start = g_get_monotonic_time ();
+  expected = g_strdup_printf ("%s did not answer within 1 second: check the network or HF_ENDPOINT, then try again",
+                              fault_server_get_url (faults) + strlen ("http://"));
+  assert_fault (&f, hostile, QWEN_REPO, "Could Not Reach the Hub", expected);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  /* A 500 with the server's words. */
+  fault_server_set (faults, info_path, FAULT_BODY, 500, "{\"error\":\"Internal Error: the shard is on fire\"}");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup ("The Hub failed (HTTP 500): try again later");
+  assert_fault (&f, hostile, QWEN_REPO, "The Lookup Failed", expected);
+
+  /* 200, but not JSON. */
+  fault_server_set (faults, info_path, FAULT_BODY, 200, "{\"sha\": \"aa8e");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup ("The Hub's model information for " QWEN_REPO " is not a JSON object: check HF_ENDPOINT");
+  assert_fault (&f, hostile, QWEN_REPO, "The Lookup Failed", expected);
+
+  /* A gated repository and a token the Hub refuses. */
+  fake_fault (f.fake, "/api/models/test-org/gated-model", 401, "GatedRepo",
+              "Access to model test-org/gated-model is restricted. You must have access to it and be authenticated to access it. Please log in.");
+  fake_add_repo (f.fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
+                 "{\"gated\":\"manual\"}")->gated = TRUE;
+  wrong_token = g_object_new (HR_TYPE_HUB_CLIENT, "endpoint", f.fake->hub_url, "token", "hf_wrong",
+                              "use-keyring", FALSE, NULL);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, "
+                              "then set a token that has access (HF_TOKEN or the stored token)", f.fake->hub_url);
+  assert_fault (&f, wrong_token, "test-org/gated-model", "Access Needed", expected);
+
+  /* Still usable: the good Hub answers, nothing of the faults remembered. */
+  g_clear_pointer (&f.fake->fault_prefix, g_free);
+  hr_hub_page_set_client (f.page, f.client);
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->sha, ==, QWEN_SHA);
+
+  fixture_close (&f);
+  fault_server_free (faults);
+}
+
 static gboolean
 token_status_said (gpointer data)
 {
@@ -643,6 +758,7 @@ main (int   argc,
   g_test_add_func ("/hub-page/cancel", test_cancel);
   g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
   g_test_add_func ("/hub-page/narrow", test_narrow);
+  g_test_add_func ("/hub-page/faults", test_faults);
 
   result = g_test_run ();
 
