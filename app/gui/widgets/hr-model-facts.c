@@ -45,6 +45,15 @@ fit_value (GtkLabel   *label,
       gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
       gtk_label_set_width_chars (label, VALUE_MIN_CHARS);
       gtk_label_set_max_width_chars (label, 40);
+      /* A digest broken across lines must not gain a hyphen it lacks. */
+      if (gtk_label_get_attributes (label) == NULL)
+        {
+          PangoAttrList *attributes = pango_attr_list_new ();
+
+          pango_attr_list_insert (attributes, pango_attr_insert_hyphens_new (FALSE));
+          gtk_label_set_attributes (label, attributes);
+          pango_attr_list_unref (attributes);
+        }
     }
 }
 
