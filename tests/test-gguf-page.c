@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cli-test-util.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
 #include "hr-gguf-page-private.h"
@@ -38,7 +39,7 @@ static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XD
 #define TINY_TEMPLATE "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
 
 static GBytes *
-tiny_gguf (void)
+tiny_gguf_named (const char *general_name)
 {
   const guint64 E = 256, F = 512, KV = 128, V = 320;
   GwTensorSpec specs[32];
@@ -76,9 +77,10 @@ tiny_gguf (void)
   for (guint i = 4; i < V; i++)
     g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
 
-  gw_header (w, 3, n, 15);
+  gw_header (w, 3, n, general_name != NULL ? 15 : 14);
   gw_kv_str (w, "general.architecture", "llama");
-  gw_kv_str (w, "general.name", "Tiny Test");
+  if (general_name != NULL)
+    gw_kv_str (w, "general.name", general_name);
   gw_kv_u32 (w, "general.file_type", 15);
   gw_kv_u32 (w, "llama.block_count", 2);
   gw_kv_u32 (w, "llama.context_length", 2048);
@@ -99,6 +101,12 @@ tiny_gguf (void)
   for (guint64 i = 0; i < TINY_TENSOR_BYTES; i += 4096)
     w->data[data_offset + i] = (guint8) (i / 4096);
   return g_byte_array_free_to_bytes (w);
+}
+
+static GBytes *
+tiny_gguf (void)
+{
+  return tiny_gguf_named ("Tiny Test");
 }
 
 static char *
@@ -257,7 +265,9 @@ test_facts_and_digest (void)
                    "Weights 0.0 GB + KV cache 0.0 GB = 0.0 GB: fits with 5.1 GB to spare.");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
   g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
-  row = hr_models_page_find_row (f.models, "tiny-test-Q4_K_M");
+  /* Named by general.name, not by the file. */
+  g_assert_null (hr_models_page_find_row (f.models, "tiny-test-Q4_K_M"));
+  row = hr_models_page_find_row (f.models, "Tiny Test");
   g_assert_nonnull (row);
   g_assert_cmpstr (hr_model_row_get_spec (row)->origin, ==, origin);
   g_assert_cmpuint (hr_model_row_get_spec (row)->parameters, ==, TINY_PARAMETERS);
@@ -266,6 +276,41 @@ test_facts_and_digest (void)
   fixture_close (&f);
   g_unlink (catalog_path);
   g_unlink (path);
+}
+
+/* general.name names the catalog row, made safe; a header without one
+ * leaves the file's name. */
+static void
+test_catalog_name (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) hostile = tiny_gguf_named ("  Tiny\x1b[31m Test\n ");
+  g_autoptr(GBytes) unnamed = tiny_gguf_named (NULL);
+  g_autofree char *hostile_path = write_file ("model-3b.gguf", hostile);
+  g_autofree char *unnamed_path = NULL;
+  g_autofree char *long_name = g_strnfill (300, 'x');
+  g_autoptr(GBytes) long_bytes = tiny_gguf_named (long_name);
+  g_autofree char *long_path = write_file ("long.gguf", long_bytes);
+
+  fixture_open (&f);
+  open_path (&f, hostile_path);
+  g_assert_cmpstr (hr_gguf_page_get_spec (f.page)->name, ==, "Tiny\\x1b[31m Test\\n");
+
+  g_unlink (hostile_path);
+  unnamed_path = write_file ("model-3b.gguf", unnamed);
+  open_path (&f, unnamed_path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (hr_gguf_page_get_spec (f.page)->name, ==, "model-3b");
+
+  open_path (&f, long_path);
+  /* 80 characters kept, then an ellipsis. */
+  g_assert_cmpuint (g_utf8_strlen (hr_gguf_page_get_spec (f.page)->name, -1), ==, 81);
+  g_assert_true (g_str_has_prefix (hr_gguf_page_get_spec (f.page)->name, "xxxxxxxxxx"));
+  g_assert_true (g_str_has_suffix (hr_gguf_page_get_spec (f.page)->name, "x…"));
+
+  fixture_close (&f);
+  g_unlink (unnamed_path);
+  g_unlink (long_path);
 }
 
 /* An Ollama blob is named by its digest: the page takes it from the name. */
@@ -399,6 +444,99 @@ test_open_action (void)
   fixture_close (&f);
 }
 
+static int
+minimum_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* A phone-sized window: in every state, nothing on the page asks for more
+ * than 360 pixels. */
+static void
+test_narrow (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_gguf ();
+  g_autoptr(GBytes) text = g_bytes_new_static ("hello, this is not a model\n", 27);
+  g_autofree char *path = write_file ("a-rather-long-file-name-of-a-model-Q4_K_M.gguf", bytes);
+  g_autofree char *not_gguf = write_file ("notes.gguf", text);
+
+  fixture_open (&f);
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  open_path (&f, not_gguf);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "error");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  fixture_close (&f);
+  g_unlink (path);
+  g_unlink (not_gguf);
+}
+
+/* The page says what `headroom-cli gguf FILE` says ("headroom-cli: " and
+ * the message), in the page's error state. */
+static void
+assert_says_as_cli (Fixture    *f,
+                    const char *path,
+                    const char *expected)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *cli_line = g_strdup_printf ("headroom-cli: %s\n", expected);
+  g_autofree char *escaped = g_markup_escape_text (expected, -1);
+  AdwStatusPage *status = hr_gguf_page_get_error_page (f->page);
+
+  run_cli (&run, "gguf", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.err, ==, cli_line);
+  open_path (f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Usable GGUF File");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
+}
+
+/* Issue 15's broken files in the window: a cut file and absurd counts
+ * give the CLI's words, and the page still opens a good file after. */
+static void
+test_faults (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) whole = tiny_gguf ();
+  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (whole, 0, 40);
+  g_autofree char *truncated = write_file ("cut.gguf", cut);
+  g_autofree char *absurd = NULL;
+  g_autofree char *good = write_file ("good.gguf", whole);
+  g_autofree char *expected = NULL;
+  GgufWriter *w = gw_new ();
+  g_autoptr(GBytes) absurd_bytes = NULL;
+
+  /* 2^40 tensors announced in a 64-byte file. */
+  gw_header (w, 3, G_GUINT64_CONSTANT (1) << 40, 1);
+  gw_kv_str (w, "general.architecture", "llama");
+  absurd_bytes = g_byte_array_free_to_bytes (w);
+  absurd = write_file ("absurd.gguf", absurd_bytes);
+
+  fixture_open (&f);
+  expected = g_strdup_printf ("%s: %s", truncated, "the GGUF header is truncated: the data ends at byte 40, inside the key of "
+                              "metadata entry 1 of 15; the file is incomplete (an interrupted download or copy?)");
+  assert_says_as_cli (&f, truncated, expected);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%s: %s", absurd, "the GGUF header claims 1,099,511,627,776 tensors; the limit is 65,536");
+  assert_says_as_cli (&f, absurd, expected);
+
+  /* Still usable: a good file opens. */
+  open_path (&f, good);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Name", "Tiny Test");
+  fixture_close (&f);
+  g_unlink (truncated);
+  g_unlink (absurd);
+  g_unlink (good);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -425,10 +563,13 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/gguf-page/facts-and-digest", test_facts_and_digest);
+  g_test_add_func ("/gguf-page/catalog-name", test_catalog_name);
   g_test_add_func ("/gguf-page/ollama-blob", test_ollama_blob);
   g_test_add_func ("/gguf-page/bad-files", test_bad_files);
   g_test_add_func ("/gguf-page/unsized-model", test_unsized_model);
   g_test_add_func ("/gguf-page/open-action", test_open_action);
+  g_test_add_func ("/gguf-page/narrow", test_narrow);
+  g_test_add_func ("/gguf-page/faults", test_faults);
 
   result = g_test_run ();
 

@@ -18,13 +18,17 @@
 #include <string.h>
 
 #include "fake-hub.h"
+#include "fault-server.h"
 #include "gguf-writer.h"
 #include "hr-catalog.h"
+#include "hr-memory.h"
+#include "hr-precision.h"
 #include "hr-hub-page-private.h"
 #include "hr-spec-memory-private.h"
 #include "hr-model-facts.h"
 #include "hub-fixtures.h"
 #include "hr-models-page-private.h"
+#include "hr-token-store.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
 
@@ -465,6 +469,260 @@ test_cancel (void)
   fixture_close (&f);
 }
 
+/* The card sized the model at Q4_K_M: the catalog gets Q4_K_M, with the
+ * weights the card showed, not the repository's BF16. */
+static void
+test_add_at_card_precision (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrPrecision *q4 = hr_precision_lookup ("q4_K_M");
+  guint64 weights = hr_memory_weight_bytes (QWEN_PARAMETERS, q4->bits_per_weight);
+  const HrModelSpec *spec;
+  HrSpecMemory *memory;
+
+  fixture_open (&f);
+  look_up (&f, QWEN_REPO);
+  memory = hr_hub_page_get_memory (f.page);
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->spec->precision, ==, "bf16");
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
+  g_assert_true (g_str_has_prefix (hr_spec_memory_get_summary (memory), "Weights 1.77 GB + "));
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+
+  spec = hr_model_row_get_spec (hr_models_page_find_row (f.models, QWEN_REPO));
+  g_assert_cmpstr (spec->precision, ==, "q4_K_M");
+  g_assert_cmpuint (spec->file_bytes, ==, weights);
+  g_assert_cmpuint (spec->parameters, ==, QWEN_PARAMETERS);
+  g_assert_cmpfloat_with_epsilon (hr_memory_effective_bits (spec->file_bytes, spec->parameters), 4.6, 0.001);
+  g_assert_cmpstr (spec->origin, ==, "hf:" QWEN_REPO "@" QWEN_SHA);
+
+  saved = hr_catalog_load_file (catalog_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->len, ==, 1);
+  g_assert_cmpstr (((HrModelSpec *) g_ptr_array_index (saved, 0))->precision, ==, "q4_K_M");
+  g_assert_cmpuint (((HrModelSpec *) g_ptr_array_index (saved, 0))->file_bytes, ==, weights);
+
+  /* Back at "as published": the repository's own BF16 files. */
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 0);
+  g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
+  spec = hr_model_row_get_spec (hr_models_page_find_row (f.models, QWEN_REPO));
+  g_assert_cmpstr (spec->precision, ==, "bf16");
+  g_assert_cmpuint (spec->file_bytes, ==, QWEN_TOTAL_SIZE);
+
+  fixture_close (&f);
+  g_unlink (catalog_path);
+}
+
+static int
+minimum_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* A phone-sized window: in every state, nothing on the page asks for more
+ * than 360 pixels. */
+static void
+test_narrow (void)
+{
+  Fixture f = { 0 };
+
+  fixture_open (&f);
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  look_up (&f, "Qwen/No-Such-Model");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+  g_assert_cmpint (minimum_width (GTK_WIDGET (f.page)), <=, 360);
+  fixture_close (&f);
+}
+
+static void
+on_client_lookup (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* What headroom-cli hub prints after "headroom-cli: " for @text: the
+ * lookup's error message, from the same client. */
+static char *
+cli_message (HrHubClient *client,
+             const char  *text)
+{
+  g_autofree char *repo = NULL;
+  g_autofree char *revision = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHubLookup) lookup = NULL;
+
+  g_assert_true (hr_hf_repo_parse (text, &repo, &revision, &error));
+  hr_hub_client_lookup_async (client, repo, revision, NULL, on_client_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  lookup = hr_hub_client_lookup_finish (client, result, &error);
+  g_assert_null (lookup);
+  g_assert_nonnull (error);
+  return g_strdup (error->message);
+}
+
+/* The page shows @expected, which the CLI says too, under @title. */
+static void
+assert_fault (Fixture     *f,
+              HrHubClient *client,
+              const char  *text,
+              const char  *title,
+              const char  *expected)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+  g_autofree char *cli = cli_message (client, text);
+  g_autofree char *escaped = g_markup_escape_text (expected, -1);
+
+  g_assert_cmpstr (cli, ==, expected);
+  hr_hub_page_set_client (f->page, client);
+  look_up (f, text);
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, title);
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
+}
+
+/* Issue 15's hostile Hub in the window: a stall, a 500 with a body,
+ * malformed JSON and a 401 on a gated repository each give the CLI's
+ * words, in bounded time, and a later good lookup still works. */
+static void
+test_faults (void)
+{
+  Fixture f = { 0 };
+  FaultServer *faults = fault_server_new ();
+  const char *info_path = "/api/models/" QWEN_REPO "/revision/main";
+  g_autoptr(HrHubClient) hostile = g_object_new (HR_TYPE_HUB_CLIENT,
+                                                 "endpoint", fault_server_get_url (faults),
+                                                 "token", "",
+                                                 "use-keyring", FALSE,
+                                                 "timeout", 500,
+                                                 NULL);
+  g_autoptr(HrHubClient) wrong_token = NULL;
+  g_autofree char *expected = NULL;
+  gint64 start;
+
+  fixture_open (&f);
+
+  /* Reads the request, never answers: given up at the client's deadline. */
+  fault_server_set (faults, info_path, FAULT_STALL_HEADERS, 0, NULL);
+  start = g_get_monotonic_time ();
+  expected = g_strdup_printf ("%s did not answer within 1 second: check the network or HF_ENDPOINT, then try again",
+                              fault_server_get_url (faults) + strlen ("http://"));
+  assert_fault (&f, hostile, QWEN_REPO, "Could Not Reach the Hub", expected);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  /* A 500 with the server's words. */
+  fault_server_set (faults, info_path, FAULT_BODY, 500, "{\"error\":\"Internal Error: the shard is on fire\"}");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup ("The Hub failed (HTTP 500): try again later");
+  assert_fault (&f, hostile, QWEN_REPO, "The Lookup Failed", expected);
+
+  /* 200, but not JSON. */
+  fault_server_set (faults, info_path, FAULT_BODY, 200, "{\"sha\": \"aa8e");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup ("The Hub's model information for " QWEN_REPO " is not a JSON object: check HF_ENDPOINT");
+  assert_fault (&f, hostile, QWEN_REPO, "The Lookup Failed", expected);
+
+  /* A gated repository and a token the Hub refuses. */
+  fake_fault (f.fake, "/api/models/test-org/gated-model", 401, "GatedRepo",
+              "Access to model test-org/gated-model is restricted. You must have access to it and be authenticated to access it. Please log in.");
+  fake_add_repo (f.fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
+                 "{\"gated\":\"manual\"}")->gated = TRUE;
+  wrong_token = g_object_new (HR_TYPE_HUB_CLIENT, "endpoint", f.fake->hub_url, "token", "hf_wrong",
+                              "use-keyring", FALSE, NULL);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, "
+                              "then set a token that has access (HF_TOKEN or the stored token)", f.fake->hub_url);
+  assert_fault (&f, wrong_token, "test-org/gated-model", "Access Needed", expected);
+
+  /* Still usable: the good Hub answers, nothing of the faults remembered. */
+  g_clear_pointer (&f.fake->fault_prefix, g_free);
+  hr_hub_page_set_client (f.page, f.client);
+  look_up (&f, QWEN_REPO);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->sha, ==, QWEN_SHA);
+
+  fixture_close (&f);
+  fault_server_free (faults);
+}
+
+static gboolean
+token_status_said (gpointer data)
+{
+  return hr_hub_page_get_token_status (data) != NULL;
+}
+
+/* No Secret Service on the tests' bus (dbus-run-session, no keyring): a
+ * token typed in the page cannot be remembered, and the page says so in
+ * words, but it is sent to the Hub for the rest of the session. */
+static void
+test_token_without_keyring (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) empty = g_bytes_new_static ("{}", 2);
+  AdwStatusPage *status;
+  AdwPasswordEntryRow *row;
+  FakeRepo *gated;
+
+  fixture_open (&f);
+  status = hr_hub_page_get_error_page (f.page);
+  gated = fake_add_repo (f.fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
+                         "{\"gated\":\"manual\",\"tags\":[\"license:llama3.1\"]}");
+  gated->gated = TRUE;
+  repo_add_file (gated, "config.json", 2, FALSE, empty, FALSE);
+  f.fake->valid_token = g_strdup ("hf_fixture_token");
+
+  /* Without a token: gated. */
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Access Needed");
+  g_assert_null (hr_hub_page_get_token_status (f.page));
+
+  row = hr_hub_page_get_token_row (f.page);
+  gtk_editable_set_text (GTK_EDITABLE (row), "  hf_fixture_token ");
+  g_signal_emit_by_name (row, "apply");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "");
+  if (!iterate_until (token_status_said, f.page, 10000))
+    {
+      g_test_skip ("a Secret Service answers on this bus");
+      fixture_close (&f);
+      return;
+    }
+  if (hr_token_store_is_built ())
+    g_assert_cmpstr (hr_hub_page_get_token_status (f.page), ==,
+                     "The keyring is not available (no Secret Service is running), so the token could not be "
+                     "remembered. It is used until you quit Headroom; to give a token at every start without a "
+                     "keyring, set HF_TOKEN in the environment.");
+  else
+    g_assert_cmpstr (hr_hub_page_get_token_status (f.page), ==,
+                     "This Headroom was built without keyring support (libsecret), so the token could not be "
+                     "remembered. It is used until you quit Headroom; to give a token at every start without a "
+                     "keyring, set HF_TOKEN in the environment.");
+
+  /* The token is used anyway, to the Hub. */
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (f.fake->hub_authorization, ==, "Bearer hf_fixture_token");
+  g_assert_cmpstr (hr_hub_page_get_lookup (f.page)->repo, ==, "test-org/gated-model");
+
+  /* Emptied: forgotten for the session too, the lookup is anonymous again. */
+  gtk_editable_set_text (GTK_EDITABLE (row), "");
+  g_signal_emit_by_name (row, "apply");
+  look_up (&f, "test-org/gated-model");
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Access Needed");
+  spin (200);
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -494,9 +752,13 @@ main (int   argc,
 
   g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
+  g_test_add_func ("/hub-page/add-at-card-precision", test_add_at_card_precision);
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
+  g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
+  g_test_add_func ("/hub-page/narrow", test_narrow);
+  g_test_add_func ("/hub-page/faults", test_faults);
 
   result = g_test_run ();
 

@@ -24,6 +24,11 @@ struct _HrApplication
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
 
+/* The same as data/io.github.headroom.Headroom.metainfo.xml.in's
+ * <url type="homepage"> and <url type="bugtracker">. */
+#define HR_APPLICATION_WEBSITE   "https://github.com/headroom/Headroom"
+#define HR_APPLICATION_ISSUE_URL "https://github.com/headroom/Headroom/issues"
+
 static HrWindow *
 active_window (HrApplication *self)
 {
@@ -73,6 +78,9 @@ about_activated (GSimpleAction *action,
                         "translator-credits", _("translator-credits"),
                         "license-type", GTK_LICENSE_GPL_3_0,
                         "copyright", "© 2026 The Headroom developers",
+                        /* The metainfo's homepage and bugtracker URLs. */
+                        "website", HR_APPLICATION_WEBSITE,
+                        "issue-url", HR_APPLICATION_ISSUE_URL,
                         NULL);
   gtk_window_present (GTK_WINDOW (about));
 }
@@ -123,6 +131,30 @@ hr_application_activate (GApplication *application)
     window = hr_window_new (GTK_APPLICATION (self));
 
   gtk_window_present (GTK_WINDOW (window));
+}
+
+/* `headroom FILE.gguf…` and a file manager's "Open With": each file on the
+ * File page (win.open-gguf), the first in the window already open, the
+ * others each in a window of its own. */
+static void
+hr_application_open (GApplication  *application,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  HrApplication *self = HR_APPLICATION (application);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      HrWindow *window = i == 0 ? active_window (self) : NULL;
+      g_autofree char *path = g_file_get_path (files[i]);
+      g_autofree char *uri = path == NULL ? g_file_get_uri (files[i]) : NULL;
+
+      if (window == NULL)
+        window = hr_window_new (GTK_APPLICATION (self));
+      gtk_window_present (GTK_WINDOW (window));
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.open-gguf", "s", path != NULL ? path : uri);
+    }
 }
 
 static void
@@ -187,6 +219,7 @@ hr_application_class_init (HrApplicationClass *klass)
   gtk_app_class->window_removed = hr_application_window_removed;
 
   app_class->activate = hr_application_activate;
+  app_class->open = hr_application_open;
   app_class->startup = hr_application_startup;
 }
 
@@ -198,8 +231,9 @@ hr_application_init (HrApplication *self)
 /**
  * hr_application_new:
  *
- * Returns: (transfer full): the application, id io.github.headroom.Headroom;
- *   its resources (templates, style.css) live under
+ * Returns: (transfer full): the application, id io.github.headroom.Headroom,
+ *   which opens the files it is given (G_APPLICATION_HANDLES_OPEN) on the
+ *   File page; its resources (templates, style.css) live under
  *   /io/github/headroom/Headroom/
  */
 HrApplication *
@@ -207,7 +241,7 @@ hr_application_new (void)
 {
   return g_object_new (HR_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS | G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/headroom/Headroom",
                        NULL);
 }

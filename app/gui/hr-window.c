@@ -60,6 +60,21 @@ hr_window_add_toast (HrWindow   *self,
 }
 
 /**
+ * hr_window_get_toast_overlay:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none): the overlay the window's toasts show in
+ *   (hr_window_show_toast())
+ */
+AdwToastOverlay *
+hr_window_get_toast_overlay (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+
+  return self->toast_overlay;
+}
+
+/**
  * hr_window_get_messages:
  * @self: a #HrWindow
  *

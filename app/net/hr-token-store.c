@@ -469,8 +469,13 @@ hr_token_store_clear_async (HrTokenStore        *self,
 
   task = call_new (self, OP_CLEAR, hr_token_store_clear_async, cancellable, callback, user_data);
 #ifdef HAVE_LIBSECRET
-  secret_password_clear (schema_for (kind), ((Call *) g_task_get_task_data (task))->internal,
-                         on_done, g_steal_pointer (&task), attribute_for (kind), key, NULL);
+  {
+    /* Read before the task is stolen: arguments have no order. */
+    Call *call = g_task_get_task_data (task);
+
+    secret_password_clear (schema_for (kind), call->internal,
+                           on_done, g_steal_pointer (&task), attribute_for (kind), key, NULL);
+  }
 #else
   g_task_return_error (task, error_not_built (OP_CLEAR));
 #endif

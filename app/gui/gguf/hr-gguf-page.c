@@ -11,10 +11,14 @@
 #include "hr-error.h"
 #include "hr-gguf-cards.h"
 #include "hr-gguf-page-private.h"
+#include "hr-json.h"
 #include "hr-model-facts.h"
 
 /* Bytes read per step while hashing. */
 #define HASH_CHUNK (1024 * 1024)
+
+/* Characters of general.name kept in a catalog name. */
+#define CATALOG_NAME_MAX 80
 
 struct _HrGgufPage
 {
@@ -28,6 +32,9 @@ struct _HrGgufPage
   GtkLabel       *path_label;
   GtkBox         *cards_box;
   HrSpecMemory   *memory;
+  GtkWidget      *open_button;          /* on the intro */
+  GtkWidget      *reopen_button;        /* on the error page */
+  GtkWidget      *open_another_button;  /* beside a file's name */
 
   HrSession      *session;
   HrScenario     *scenario;
@@ -96,6 +103,22 @@ digest_from_blob_name (const char *path)
   return g_strconcat ("sha256:", base + 7, NULL);
 }
 
+/* The header's general.name made safe for a catalog name
+ * (hr_json_safe_text(): control characters escaped, cut at
+ * CATALOG_NAME_MAX characters with an ellipsis, spaces at the ends
+ * dropped), or %NULL when the header names none. */
+static char *
+catalog_name (HrGgufFile *file)
+{
+  const char *general_name = hr_gguf_file_get_string (file, "general.name");
+  g_autofree char *safe = NULL;
+
+  if (general_name == NULL)
+    return NULL;
+  safe = g_strstrip (hr_json_safe_text (general_name, -1, CATALOG_NAME_MAX));
+  return *safe != '\0' ? g_steal_pointer (&safe) : NULL;
+}
+
 static void
 read_header_thread (GTask        *task,
                     gpointer      source_object,
@@ -121,12 +144,15 @@ read_header_thread (GTask        *task,
       return;
     }
 
-  /* A blob's name is a digest, not a model name: general.name then. */
+  /* The catalog row is named by general.name; without one, by the file's
+   * name (a blob's name is a digest: the architecture then). */
+  name = catalog_name (h->file);
   if (h->blob_digest == NULL)
     {
       g_autofree char *base = g_path_get_basename (h->display);
 
-      name = g_str_has_suffix (base, ".gguf") ? g_strndup (base, strlen (base) - 5) : g_strdup (base);
+      if (name == NULL)
+        name = g_str_has_suffix (base, ".gguf") ? g_strndup (base, strlen (base) - 5) : g_strdup (base);
       origin = g_strconcat ("gguf:", path, NULL);
     }
   else
@@ -390,8 +416,10 @@ cancel_work (HrGgufPage *self)
  * a #GIOError naming the file). Then computes the file's sha256 in a thread
  * with a progress bar, unless the file is an Ollama blob named
  * `sha256-<hex>`, whose name is its digest; the catalog row's origin is
- * "gguf:sha256:<hex>", and "Add to Catalog" waits for it. Whatever the page
- * was reading or hashing before is cancelled.
+ * "gguf:sha256:<hex>", and "Add to Catalog" waits for it. The row is named
+ * by the header's `general.name` (control characters escaped, cut at 80
+ * characters with an ellipsis, hr_json_safe_text()), else by the file's name without
+ * ".gguf". Whatever the page was reading or hashing before is cancelled.
  */
 void
 hr_gguf_page_open (HrGgufPage *self,
@@ -644,6 +672,9 @@ hr_gguf_page_class_init (HrGgufPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, path_label);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, cards_box);
   gtk_widget_class_bind_template_child (widget_class, HrGgufPage, memory);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, reopen_button);
+  gtk_widget_class_bind_template_child (widget_class, HrGgufPage, open_another_button);
 
   gtk_widget_class_install_action (widget_class, "gguf.cancel", NULL, cancel_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "gguf.cancel", NULL);
@@ -805,4 +836,29 @@ hr_gguf_page_get_memory (HrGgufPage *self)
   ensure_built (self);
 
   return self->memory;
+}
+
+/**
+ * hr_gguf_page_focus_open:
+ * @self: a #HrGgufPage
+ *
+ * Moves the keyboard focus to the page's button that opens a file (the
+ * intro's "Open GGUF File…", the error page's "Open Another File…" or the
+ * "Open…" beside the file shown), so Enter opens the file chooser.
+ */
+void
+hr_gguf_page_focus_open (HrGgufPage *self)
+{
+  const char *state;
+
+  g_return_if_fail (HR_IS_GGUF_PAGE (self));
+  ensure_built (self);
+
+  state = gtk_stack_get_visible_child_name (self->state_stack);
+  if (g_strcmp0 (state, "error") == 0)
+    gtk_widget_grab_focus (self->reopen_button);
+  else if (g_strcmp0 (state, "answer") == 0)
+    gtk_widget_grab_focus (self->open_another_button);
+  else
+    gtk_widget_grab_focus (self->open_button);
 }

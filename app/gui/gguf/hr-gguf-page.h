@@ -33,5 +33,6 @@ void              hr_gguf_page_open            (HrGgufPage   *self,
 void              hr_gguf_page_choose_file     (HrGgufPage   *self,
                                                 GtkWindow    *parent);
 void              hr_gguf_page_cancel          (HrGgufPage   *self);
+void              hr_gguf_page_focus_open      (HrGgufPage   *self);
 
 G_END_DECLS

@@ -19,5 +19,7 @@ GtkWidget         *hr_hub_page_get_cards       (HrHubPage     *self);
 AdwStatusPage     *hr_hub_page_get_error_page  (HrHubPage     *self);
 HrSpecMemory      *hr_hub_page_get_memory      (HrHubPage     *self);
 GtkEditable       *hr_hub_page_get_entry       (HrHubPage     *self);
+const char        *hr_hub_page_get_token_status (HrHubPage    *self);
+AdwPasswordEntryRow *hr_hub_page_get_token_row  (HrHubPage     *self);
 
 G_END_DECLS

@@ -34,13 +34,15 @@ struct _HrHubPage
   AdwPreferencesGroup *token_group;
   AdwExpanderRow *token_expander;
   AdwPasswordEntryRow *token_row;
+  GtkLabel       *token_status;
 
   HrSession      *session;
   HrScenario     *scenario;
   gboolean        built;         /* the template, built on first show */
   GSettings      *settings;
-  HrHubClient    *client;
-  gboolean        client_given;  /* set with hr_hub_page_set_client() */
+  HrHubClient    *client;        /* the one lookups use, made on first use */
+  HrHubClient    *given_client;  /* set with hr_hub_page_set_client(), or NULL */
+  char           *session_token; /* typed in the page: used until quit, or NULL */
   HrTokenStore   *token_store;   /* made when a token is first applied */
   GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
@@ -221,10 +223,32 @@ set_busy (HrHubPage *self,
   gtk_spinner_set_spinning (self->spinner, busy);
 }
 
+/* The client lookups use: the given one (a test's), or one of the page's
+ * own (HF_ENDPOINT, HF_TOKEN or the keyring); a token typed in the page
+ * replaces theirs, at the same endpoint, for as long as Headroom runs. */
 static HrHubClient *
 ensure_client (HrHubPage *self)
 {
-  if (self->client == NULL)
+  if (self->client != NULL)
+    return self->client;
+
+  if (self->session_token != NULL)
+    {
+      guint timeout = HR_HUB_DEFAULT_TIMEOUT_MS;
+
+      if (self->given_client != NULL)
+        g_object_get (self->given_client, "timeout", &timeout, NULL);
+      self->client = g_object_new (HR_TYPE_HUB_CLIENT,
+                                   "endpoint", self->given_client != NULL
+                                               ? hr_hub_client_get_endpoint (self->given_client) : NULL,
+                                   "token", self->session_token,
+                                   "use-keyring", FALSE,
+                                   "timeout", timeout,
+                                   NULL);
+    }
+  else if (self->given_client != NULL)
+    self->client = g_object_ref (self->given_client);
+  else
     self->client = hr_hub_client_new ();
   return self->client;
 }
@@ -398,8 +422,24 @@ on_entry_changed (HrHubPage *self)
 /* ------------------------------------------------------------------ */
 /* The token                                                           */
 
+/* Says @text under the token row (%NULL hides it); @warning marks a token
+ * that could not be kept. */
+static void
+set_token_status (HrHubPage  *self,
+                  const char *text,
+                  gboolean    warning)
+{
+  gtk_label_set_text (self->token_status, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->token_status), text != NULL);
+  if (warning)
+    gtk_widget_add_css_class (GTK_WIDGET (self->token_status), "warning");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->token_status), "warning");
+}
+
 /* The keyring answers through HrTokenStore (the Hub schema, keyed by the
- * endpoint), the same entry HrHubClient reads. */
+ * endpoint), the same entry HrHubClient reads. Whatever it answers, the
+ * token typed is the page's for this session (ensure_client()). */
 static void
 on_token_saved (GObject      *source,
                 GAsyncResult *result,
@@ -413,12 +453,18 @@ on_token_saved (GObject      *source,
     return;
   if (!ok)
     {
-      g_autofree char *text = g_strdup_printf (_("Could not store the token in the keyring: %s"), error->message);
+      /* Translators: %s says why the keyring could not keep the token,
+       * "The keyring is not available (no Secret Service is running), so
+       * the token could not be remembered" */
+      g_autofree char *text = g_strdup_printf (_("%s. It is used until you quit Headroom; to give a token at every start without a keyring, set HF_TOKEN in the environment."),
+                                               error->message);
 
-      adw_expander_row_set_subtitle (self->token_expander, text);
+      adw_expander_row_set_subtitle (self->token_expander, _("Used until you quit: not remembered"));
+      set_token_status (self, text, TRUE);
       return;
     }
   adw_expander_row_set_subtitle (self->token_expander, _("Stored in the keyring; the next lookup sends it to the Hub only"));
+  set_token_status (self, NULL, FALSE);
 }
 
 static void
@@ -433,7 +479,8 @@ on_token_cleared (GObject      *source,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->token_expander == NULL)
     return;
   adw_expander_row_set_subtitle (self->token_expander,
-                                 error != NULL ? error->message : _("No token is stored: lookups are anonymous unless HF_TOKEN is set"));
+                                 _("No token is stored: lookups are anonymous unless HF_TOKEN is set"));
+  set_token_status (self, error != NULL ? error->message : NULL, error != NULL);
 }
 
 static void
@@ -448,16 +495,20 @@ on_token_apply (HrHubPage *self)
   g_cancellable_cancel (self->token_cancellable);
   g_clear_object (&self->token_cancellable);
   self->token_cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->session_token, g_free);
   if (*stripped == '\0')
     hr_token_store_clear_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
                                 on_token_cleared, g_object_ref (self));
   else
-    hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
-                                self->token_cancellable, on_token_saved, g_object_ref (self));
+    {
+      self->session_token = g_strdup (stripped);
+      hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
+                                  self->token_cancellable, on_token_saved, g_object_ref (self));
+    }
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
-  /* A client of the page's own reads the keyring again at the next lookup. */
-  if (!self->client_given)
-    g_clear_object (&self->client);
+  /* The next lookup's client carries the token typed, or reads the
+   * keyring and HF_TOKEN again when it was emptied. */
+  g_clear_object (&self->client);
 }
 
 /* ------------------------------------------------------------------ */
@@ -489,6 +540,8 @@ hr_hub_page_finalize (GObject *object)
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
   g_clear_object (&self->client);
+  g_clear_object (&self->given_client);
+  g_clear_pointer (&self->session_token, g_free);
   g_clear_object (&self->token_store);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
@@ -512,7 +565,8 @@ ensure_built (HrHubPage *self)
     hr_spec_memory_set_scenario (self->memory, self->scenario);
   if (!hr_token_store_is_built ())
     /* Without libsecret there is no keyring to keep a token in. */
-    gtk_widget_set_visible (GTK_WIDGET (self->token_group), FALSE);
+    adw_expander_row_set_subtitle (self->token_expander,
+                                   _("For gated and private repositories; without a keyring, a token typed here lasts until you quit"));
   else if (g_getenv ("HF_TOKEN") != NULL && *g_getenv ("HF_TOKEN") != '\0')
     adw_expander_row_set_subtitle (self->token_expander,
                                    _("HF_TOKEN is set and wins over a stored token"));
@@ -623,6 +677,7 @@ hr_hub_page_class_init (HrHubPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_group);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_expander);
   gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_row);
+  gtk_widget_class_bind_template_child (widget_class, HrHubPage, token_status);
   gtk_widget_class_bind_template_callback (widget_class, on_token_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
@@ -697,7 +752,8 @@ hr_hub_page_set_scenario (HrHubPage  *self,
  * @self: a #HrHubPage
  * @client: (nullable): the Hub client to look up with; %NULL makes one
  *   with hr_hub_client_new() (HF_ENDPOINT, HF_TOKEN or the keyring) at the
- *   next lookup
+ *   next lookup. A token typed in the page replaces @client's token (a
+ *   client at @client's endpoint and timeout carrying it).
  */
 void
 hr_hub_page_set_client (HrHubPage   *self,
@@ -706,8 +762,40 @@ hr_hub_page_set_client (HrHubPage   *self,
   g_return_if_fail (HR_IS_HUB_PAGE (self));
   g_return_if_fail (client == NULL || HR_IS_HUB_CLIENT (client));
 
-  g_set_object (&self->client, client);
-  self->client_given = client != NULL;
+  g_set_object (&self->given_client, client);
+  g_clear_object (&self->client);
+}
+
+/**
+ * hr_hub_page_get_token_status:
+ * @self: a #HrHubPage
+ *
+ * Returns: (nullable): what the page says under the token row about the
+ *   last token typed (why it could not be remembered), or %NULL when it
+ *   says nothing
+ */
+const char *
+hr_hub_page_get_token_status (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->token_status)) ? gtk_label_get_text (self->token_status) : NULL;
+}
+
+/**
+ * hr_hub_page_get_token_row:
+ * @self: a #HrHubPage
+ *
+ * Returns: (transfer none): the token's password row (type, then apply)
+ */
+AdwPasswordEntryRow *
+hr_hub_page_get_token_row (HrHubPage *self)
+{
+  g_return_val_if_fail (HR_IS_HUB_PAGE (self), NULL);
+  ensure_built (self);
+
+  return self->token_row;
 }
 
 /**

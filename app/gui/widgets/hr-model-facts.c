@@ -10,7 +10,9 @@
 #include "hr-model-facts.h"
 
 #define VALUE_KEY "hr-fact-value"
-#define VALUE_MIN_CHARS 36
+/* A long value wraps at no fewer characters than this: a sha256 digest in
+ * two lines of 32, and a row that fits a 360 px window. */
+#define VALUE_MIN_CHARS 32
 
 /**
  * hr_model_facts_group_new:
@@ -29,6 +31,30 @@ hr_model_facts_group_new (const char *title,
   if (description != NULL)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
   return group;
+}
+
+/* A figure stays on one line; a long value (a digest, a title) wraps, but
+ * never narrower than VALUE_MIN_CHARS. */
+static void
+fit_value (GtkLabel   *label,
+           const char *value)
+{
+  if (g_utf8_strlen (value, -1) > VALUE_MIN_CHARS)
+    {
+      gtk_label_set_wrap (label, TRUE);
+      gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_width_chars (label, VALUE_MIN_CHARS);
+      gtk_label_set_max_width_chars (label, 40);
+      /* A digest broken across lines must not gain a hyphen it lacks. */
+      if (gtk_label_get_attributes (label) == NULL)
+        {
+          PangoAttrList *attributes = pango_attr_list_new ();
+
+          pango_attr_list_insert (attributes, pango_attr_insert_hyphens_new (FALSE));
+          gtk_label_set_attributes (label, attributes);
+          pango_attr_list_unref (attributes);
+        }
+    }
 }
 
 /**
@@ -66,20 +92,10 @@ hr_model_facts_add (GtkWidget  *group,
       GtkWidget *label = gtk_label_new (value);
       g_autofree char *accessible = g_strdup_printf (_("%1$s: %2$s"), title, value);
 
-      glong length = g_utf8_strlen (value, -1);
-
       gtk_label_set_selectable (GTK_LABEL (label), TRUE);
       gtk_label_set_xalign (GTK_LABEL (label), 1.0);
       gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
-      /* A figure stays on one line; a long value (a digest, a title)
-       * wraps, but never narrower than VALUE_MIN_CHARS. */
-      if (length > VALUE_MIN_CHARS)
-        {
-          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-          gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-          gtk_label_set_width_chars (GTK_LABEL (label), VALUE_MIN_CHARS);
-          gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
-        }
+      fit_value (GTK_LABEL (label), value);
       gtk_widget_add_css_class (label, "numeric");
       gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
@@ -193,7 +209,8 @@ hr_model_facts_get_subtitle (GtkWidget  *root,
  * @value: the new value text
  *
  * Changes a fact's value (a digest that was being computed, say) and what a
- * screen reader reads for the row.
+ * screen reader reads for the row; a long value wraps, as in
+ * hr_model_facts_add().
  */
 void
 hr_model_facts_set_value (GtkWidget  *row,
@@ -208,6 +225,7 @@ hr_model_facts_set_value (GtkWidget  *row,
   label = g_object_get_data (G_OBJECT (row), VALUE_KEY);
   g_return_if_fail (label != NULL);
   gtk_label_set_text (label, value);
+  fit_value (label, value);
   accessible = g_strdup_printf (_("%1$s: %2$s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), value);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
 }

@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-gui-format.h"
+#include "hr-memory.h"
 #include "hr-model-row.h"
 #include "hr-precision.h"
 #include "hr-scenario-sliders.h"
@@ -218,13 +219,42 @@ on_map (HrSpecMemory *self)
   hr_spec_memory_refresh (self);
 }
 
+/* The model as the card sizes it: at the precision slider's precision the
+ * weights are hr_memory_spec_weight_bytes() (parameters x bits / 8), and the
+ * published files' tensor list no longer describes them. */
+static HrModelSpec *
+spec_as_shown (HrSpecMemory *self)
+{
+  const HrPrecision *precision = selected_precision (self);
+  HrModelSpec *spec = hr_model_spec_copy (self->spec);
+  char bits[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *source = NULL;
+
+  if (precision == NULL || self->spec->parameters == 0 ||
+      (self->spec->precision != NULL && g_ascii_strcasecmp (precision->id, self->spec->precision) == 0))
+    return spec;
+
+  spec->file_bytes = hr_memory_spec_weight_bytes (self->spec, precision);
+  g_free (spec->precision);
+  spec->precision = g_strdup (precision->id);
+  hr_model_spec_take_tensors (spec, NULL);
+  g_ascii_formatd (bits, sizeof bits, "%g", precision->bits_per_weight);
+  source = g_strdup_printf ("parameters x %s bits / 8 at %s, the precision it was sized at when added",
+                            bits, precision->label);
+  hr_model_spec_set_source (spec, HR_SPEC_FIELD_PRECISION, "the precision slider when it was added");
+  hr_model_spec_set_source (spec, HR_SPEC_FIELD_FILE_BYTES, source);
+  return spec;
+}
+
 /**
  * hr_spec_memory_add_to_catalog:
  * @self: a #HrSpecMemory
  * @error: return location for a #GError
  *
  * Adds the model, with its origin, to the user's catalog through
- * hr_session_add_model() (the scenario's session saves it atomically and
+ * hr_session_add_model(), at the precision the card sizes it at: when the
+ * precision slider is not "as published", the entry's precision is the
+ * slider's and its file size hr_memory_spec_weight_bytes() at it (the scenario's session saves it atomically and
  * emits "catalog-changed"), and says so under the button.
  *
  * Returns: %TRUE when added; %FALSE with @error set by
@@ -238,6 +268,7 @@ gboolean
 hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
                                GError       **error)
 {
+  g_autoptr(HrModelSpec) shown = NULL;
   g_autofree char *done = NULL;
 
   g_return_val_if_fail (HR_IS_SPEC_MEMORY (self), FALSE);
@@ -255,7 +286,8 @@ hr_spec_memory_add_to_catalog (HrSpecMemory  *self,
       return FALSE;
     }
 
-  if (!hr_session_add_model (hr_scenario_get_session (self->scenario), self->spec, error))
+  shown = spec_as_shown (self);
+  if (!hr_session_add_model (hr_scenario_get_session (self->scenario), shown, error))
     return FALSE;
 
   /* Translators: after Add to Catalog: the model's name, then where it came from */
