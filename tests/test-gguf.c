@@ -1994,6 +1994,66 @@ test_cli_gguf_split (void)
   g_unlink (first);
 }
 
+/* Issue 15: a head count of 0 is an impossible number, named with its key;
+ * a recurrent architecture (llama.cpp's llm_arch_is_recurrent, whose
+ * converters write head_count 0) is said to be one Headroom does not size. */
+static void
+test_zero_heads (void)
+{
+  static const struct {
+    const char *arch;
+    guint32     heads;
+    gboolean    kv_key;
+    guint32     kv;
+    gboolean    kv_array;
+    gint        code;
+    const char *message;
+  } cases[] = {
+    { "llama", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "llama.attention.head_count is 0; a model has at least one attention head" },
+    { "llama", 32, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "llama.attention.head_count_kv is 0; a model has at least one KV head" },
+    { "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
+      "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
+    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
+      "Headroom does not size it" },
+    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "rwkv7 is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
+      "Headroom does not size it" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GgufWriter) w = gw_new ();
+      g_autoptr(HrGgufFile) file = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *blocks = g_strconcat (cases[i].arch, ".block_count", NULL);
+      g_autofree char *embd = g_strconcat (cases[i].arch, ".embedding_length", NULL);
+      g_autofree char *heads = g_strconcat (cases[i].arch, ".attention.head_count", NULL);
+      g_autofree char *kv = g_strconcat (cases[i].arch, ".attention.head_count_kv", NULL);
+      const guint32 zeros[2] = { 0, 0 };
+
+      gw_header (w, 3, 0, cases[i].kv_key ? 5 : 4);
+      gw_kv_str (w, "general.architecture", cases[i].arch);
+      gw_kv_u32 (w, blocks, 2);
+      gw_kv_u32 (w, embd, 2048);
+      gw_kv_u32 (w, heads, cases[i].heads);
+      if (cases[i].kv_key && cases[i].kv_array)
+        gw_kv_u32_array (w, kv, zeros, 2);
+      else if (cases[i].kv_key)
+        gw_kv_u32 (w, kv, cases[i].kv);
+      file = parse_ok (w);
+      g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+      g_assert_error (error, HR_CORE_ERROR, cases[i].code);
+      g_assert_cmpstr (error->message, ==, cases[i].message);
+    }
+  g_assert_true (hr_gguf_keys_arch_is_recurrent ("mamba2"));
+  g_assert_true (hr_gguf_keys_arch_is_recurrent ("rwkv6qwen2"));
+  g_assert_false (hr_gguf_keys_arch_is_recurrent ("jamba")); /* hybrid: attention layers have a KV cache */
+  g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2016,6 +2076,7 @@ main (int   argc,
   g_test_add_func ("/gguf/load-model-and-report", test_gguf_load_model_and_report);
   g_test_add_func ("/gguf/load-file", test_gguf_load_file);
   g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
+  g_test_add_func ("/gguf/spec/zero-heads", test_zero_heads);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
   g_test_add_func ("/cli/gguf/ollama-verify", test_cli_gguf_ollama);
   g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
