@@ -314,6 +314,8 @@ print_license_and_memory (const HrHubLookup *l,
     row (_("license"), l->license ? l->license : _("none given"));
   if (l->license_file != NULL)
     rowf (l->license_file, "“%s”", l->license_title ? l->license_title : _("(no title)"));
+  if (l->license_unread != NULL)
+    row (_("license file"), l->license_unread);
   if (l->non_commercial)
     {
       rowf (_("commercial use"), _("restricted: %s"), l->non_commercial_reason);

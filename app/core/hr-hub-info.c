@@ -86,6 +86,7 @@ hr_hub_lookup_free (HrHubLookup *lookup)
   g_free (lookup->license_name);
   g_free (lookup->license_file);
   g_free (lookup->license_title);
+  g_free (lookup->license_unread);
   g_free (lookup->non_commercial_reason);
   g_clear_pointer (&lookup->gguf_files, g_ptr_array_unref);
   g_free (lookup->gguf_chosen);
