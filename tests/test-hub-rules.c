@@ -607,6 +607,57 @@ test_empty_header (void)
   g_free (run.err);
 }
 
+#define TINY_CONFIG_BF16 \
+  "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
+  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
+  "\"vocab_size\":1024,\"tie_word_embeddings\":false,\"max_position_embeddings\":4096,\"torch_dtype\":\"bfloat16\"}"
+
+/* A tensor of a dtype this version does not know. */
+static void
+test_unknown_dtype (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 size;
+  /* 1024 x 256 embeddings and lm_head in an invented 8-bit type, a
+   * 256 x 256 projection in BF16; config.json says bfloat16. */
+  g_autoptr(GBytes) head = st_raw ("{\"model.embed_tokens.weight\":{\"dtype\":\"F8_E3M4X\",\"shape\":[1024,256],\"data_offsets\":[0,262144]},"
+                                   "\"model.layers.0.self_attn.q_proj.weight\":{\"dtype\":\"BF16\",\"shape\":[256,256],\"data_offsets\":[262144,393216]},"
+                                   "\"lm_head.weight\":{\"dtype\":\"F8_E3M4X\",\"shape\":[1024,256],\"data_offsets\":[393216,655360]}}",
+                                   655360, &size);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-odd", "8888888888888888888888888888888888888888",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  const char * const text_args[] = { "hub", "test-org/tiny-odd", NULL };
+  const char *said = "F8_E3M4X (524,288 elements in 524,288 bytes): an element size Headroom does not know, "
+                     "so those bytes are the headers' data_offsets, unchecked";
+  CliRun run;
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG_BF16);
+  repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-odd", NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* Its elements are counted from the shapes, its bytes from data_offsets,
+   * and the lookup says so instead of taking it for config.json's bf16. */
+  g_assert_cmpuint (lookup->parameters, ==, 2 * 262144 + 65536);
+  g_assert_cmpuint (lookup->tensor_bytes, ==, 655360);
+  g_assert_cmpstr (lookup->unknown_dtypes, ==, said);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "parameters          589,824 (BF16 65,536, F8_E3M4X 524,288), from the safetensors header of 1 file");
+  {
+    g_autofree char *line = g_strconcat ("unknown dtype       ", said, NULL);
+
+    assert_line (run.out, line);
+  }
+  g_free (run.out);
+  g_free (run.err);
+}
+
 /* A 403 on LICENSE alone: the lookup goes on with the card's license. */
 static void
 test_license_forbidden (void)
@@ -658,6 +709,7 @@ main (int   argc,
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
   g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
+  g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
 
   return g_test_run ();

@@ -251,6 +251,8 @@ print_kind_and_download (const HrHubLookup *l)
 
       rowf (_("tensors"), _("%u, %s bytes of tensor data"), l->n_tensors, bytes);
     }
+  if (l->unknown_dtypes != NULL)
+    row (_("unknown dtype"), l->unknown_dtypes);
   for (guint i = 0; i < l->gguf_files->len; i++)
     {
       const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
