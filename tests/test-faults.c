@@ -249,9 +249,11 @@ static void
 test_impossible_ps (void)
 {
   static const struct { const char *entry; const char *said; } cases[] = {
-    { "\"size\":18446744073709551615", "a \"size\" of -1" },
-    { "\"size\":1180591620717411303424", "a \"size\" of -1" },
-    { "\"size\":-5", "a \"size\" of -5" },
+    { "\"size\":18446744073709551615", "a \"size\" of -1 (negative, or 2^63 or more), which is impossible" },
+    { "\"size\":1180591620717411303424", "a \"size\" of -1 (negative, or 2^63 or more), which is impossible" },
+    { "\"size\":9223372036854775808", "a \"size\" of -9223372036854775808 (negative, or 2^63 or more)" },
+    { "\"size\":1e999", "a \"size\" of a number too large to read, which is impossible" },
+    { "\"size\":-5", "a \"size\" of -5 (negative, or 2^63 or more)" },
     { "\"size\":\"big\"", "a \"size\" of \"big\"" },
     { "\"size\":null", "a \"size\" of null" },
     { "\"size\":100,\"size_vram\":200", "a \"size_vram\" of 200" },
@@ -289,7 +291,10 @@ static void
 test_impossible_tags (void)
 {
   static const struct { const char *entry; const char *said; } cases[] = {
-    { "\"name\":\"m:latest\",\"size\":-5", "/api/tags gives m:latest a \"size\" of -5" },
+    { "\"name\":\"m:latest\",\"size\":-5", "/api/tags gives m:latest a \"size\" of -5 (negative, or 2^63 or more)" },
+    { "\"name\":\"m:latest\",\"size\":9223372036854775808",
+      "/api/tags gives m:latest a \"size\" of -9223372036854775808 (negative, or 2^63 or more), which is impossible" },
+    { "\"name\":\"m:latest\",\"size\":1e999", "/api/tags gives m:latest a \"size\" of a number too large to read" },
     { "\"name\":\"m:latest\",\"size\":\"big\"", "/api/tags gives m:latest a \"size\" of \"big\"" },
     { "\"name\":\"m:latest\",\"size\":null", "/api/tags gives m:latest a \"size\" of null" },
     { "\"name\":42,\"size\":5", "/api/tags lists a model whose \"name\" is 42, not a model name" },

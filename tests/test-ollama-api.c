@@ -139,10 +139,13 @@ static void
 test_impossible (void)
 {
   static const struct { const char *entry; const char *message; } ps[] = {
-    /* json-glib 1.6 reads 2^64 - 1 and 2^70 as the gint64 -1: the message shows what it read. */
-    { "\"size\":18446744073709551615", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
-    { "\"size\":1180591620717411303424", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
-    { "\"size\":-5", "/api/ps gives m a \"size\" of -5, which is impossible; nothing was read from it" },
+    /* json-glib 1.6 reads 2^64 - 1 and 2^70 as the gint64 -1, 2^63 as
+     * -2^63: the message shows what it read and that it may be too large. */
+    { "\"size\":18446744073709551615", "/api/ps gives m a \"size\" of -1 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":1180591620717411303424", "/api/ps gives m a \"size\" of -1 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":9223372036854775808", "/api/ps gives m a \"size\" of -9223372036854775808 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":-5", "/api/ps gives m a \"size\" of -5 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":1e999", "/api/ps gives m a \"size\" of a number too large to read, which is impossible; nothing was read from it" },
     { "\"size\":\"big\"", "/api/ps gives m a \"size\" of \"big\", which is impossible; nothing was read from it" },
     { "\"size\":null", "/api/ps gives m a \"size\" of null, which is impossible; nothing was read from it" },
     { "\"size\":10,\"size_vram\":11", "/api/ps gives m a \"size_vram\" of 11, which is impossible; nothing was read from it" },

@@ -108,8 +108,17 @@ static char *
 member_text (JsonNode *node)
 {
   g_autofree char *json = json_to_string (node, FALSE);
+  g_autofree char *safe = hr_json_safe_text (json, -1, 40);
 
-  return hr_json_safe_text (json, -1, 40);
+  /* json-glib reads an integer of 2^63 or more as a negative one (2^64
+   * and beyond as -1), and a number past a double's range as infinity. */
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64 &&
+      json_node_get_int (node) < 0)
+    return g_strdup_printf (_("%s (negative, or 2^63 or more)"), safe);
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      !isfinite (json_node_get_double (node)))
+    return g_strdup (_("a number too large to read"));
+  return g_steal_pointer (&safe);
 }
 
 /* The entry @i of @array when it is an object; NULL (skipped) when it is
