@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "fault-server.h"
@@ -508,6 +509,52 @@ test_generate_load_wait (void)
   fault_server_free (server);
 }
 
+/* Issue 16: a measure whose stream is cut after 2 of its 3 runs keeps the
+ * 2 runs (saved, with "failed" saying how far it got) and says it failed. */
+static void
+test_measure_cut_keeps_runs (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL, *archive = archive_dir ();
+  g_autofree char *failed = NULL, *expected = NULL, *saved = NULL, *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *runs;
+  const char *start, *end;
+  double elapsed;
+
+  /* The unload before the cold run and runs 1 and 2 answer; run 3 is cut. */
+  fault_server_set (server, "/api/generate", FAULT_CUT_LINE, 0, "{\"model\":\"m:latest\",\"response\":\"Hel\"");
+  fault_server_set_healthy_first (server, "/api/generate", 3);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5",
+                            "measure", "m:latest", "--contexts", "2048", "--runs", "3",
+                            "--measurements", archive, NULL), ==, 1);
+  g_test_message ("%s%s", out, err);
+  failed = g_strdup_printf ("failed after 2 of 3 runs: the connection to %s dropped in the middle of a line; try again", url);
+  expected = g_strdup_printf ("headroom-cli: %s; the 2 completed runs were saved in ", failed);
+  start = strstr (err, expected);
+  g_assert_nonnull (start);
+  start += strlen (expected);
+  end = strchr (start, '\n');
+  g_assert_nonnull (end);
+  g_assert_cmpstr (end, ==, "\n");
+  saved = g_strndup (start, end - start);
+  g_assert_true (g_str_has_prefix (saved, archive));
+
+  g_assert_true (g_file_get_contents (saved, &text, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "failed"), ==, failed);
+  runs = json_object_get_array_member (root, "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (runs, 1), "run"), ==, 2);
+  g_assert_cmpfloat (elapsed, <, 30.0);
+  fault_server_free (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -520,6 +567,7 @@ main (int   argc,
   g_test_add_func ("/faults/pull-repeat", test_pull_repeat);
   g_test_add_func ("/faults/pull-cut", test_pull_cut);
   g_test_add_func ("/faults/measure-stall", test_measure_stall);
+  g_test_add_func ("/faults/measure-cut-keeps-runs", test_measure_cut_keeps_runs);
   g_test_add_func ("/faults/impossible-ps", test_impossible_ps);
   g_test_add_func ("/faults/impossible-tags", test_impossible_tags);
   g_test_add_func ("/faults/escapes-and-huge", test_escapes_and_huge);
