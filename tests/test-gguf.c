@@ -2054,6 +2054,83 @@ test_zero_heads (void)
   g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
 }
 
+/* Issue 16: tensors of a ggml type this version does not know are printed
+ * apart, with their type ids, their bytes from the layout, and the name of
+ * one whose size nothing tells (text and JSON). */
+static void
+test_cli_gguf_unknown_types (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 embd[2] = { 64, 100 }, square[2] = { 64, 64 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "unknown-types.gguf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *unknown;
+  JsonArray *types, *names;
+  guint64 data_offset;
+  guint header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+  gw_header (w, 3, 3, 4);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 1);
+  gw_kv_u32 (w, "llama.embedding_length", 64);
+  gw_kv_u32 (w, "llama.attention.head_count", 4);
+  gw_tensor (w, "token_embd.weight", 2, embd, 1, 0);             /* F16: 12,800 bytes */
+  gw_tensor (w, "blk.0.ffn_up.weight", 2, square, 99, 12800);    /* to the next offset: 8,192 */
+  gw_tensor (w, "blk.0.ffn_down.weight", 2, square, 77, 20992);  /* the last */
+  header_len = w->len;
+  data_offset = gw_align (header_len, 32);
+  g_byte_array_set_size (w, data_offset + 20992 + 8192);
+  memset (w->data + header_len, 0, w->len - header_len);
+
+  /* The whole file: the last one is sized to the file's end. */
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+  g_assert_no_error (error);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                          "tensors"), "unknown_types");
+  g_assert_cmpint (json_object_get_int_member (unknown, "count"), ==, 2);
+  types = json_object_get_array_member (unknown, "types");
+  g_assert_cmpuint (json_array_get_length (types), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (types, 0), ==, 77);
+  g_assert_cmpint (json_array_get_int_element (types, 1), ==, 99);
+  g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 16384);
+  g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (unknown, "unsized_names")), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Cut where the last one starts: nothing tells its size. */
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, data_offset + 20992, &error));
+  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  g_assert_nonnull (strstr (out, "\n  F16               1 tensor, 12,800 bytes\n"
+                                 "  unknown types     2 tensors of ggml types 77, 99, which this version does not know: "
+                                 "8,192 bytes, from the layout (the next tensor's offset or the file's end)\n"
+                                 "  unknown size      blk.0.ffn_down.weight (nothing after it tells its size; "
+                                 "not in the tensor bytes)\n"
+                                 "tensor bytes        20,992 "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                          "tensors"), "unknown_types");
+  g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 8192);
+  g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 1);
+  names = json_object_get_array_member (unknown, "unsized_names");
+  g_assert_cmpuint (json_array_get_length (names), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (names, 0), ==, "blk.0.ffn_down.weight");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2081,6 +2158,7 @@ main (int   argc,
   g_test_add_func ("/cli/gguf/ollama-verify", test_cli_gguf_ollama);
   g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
   g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
+  g_test_add_func ("/cli/gguf/unknown-types", test_cli_gguf_unknown_types);
 
   return g_test_run ();
 }

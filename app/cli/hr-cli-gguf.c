@@ -171,6 +171,26 @@ tokenizer_json (const HrGgufTokenizer *tok)
   return t;
 }
 
+/* Tensors of a ggml type this version does not know (issue 16). */
+static JsonObject *
+unknown_types_json (const HrGgufReport *r)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *types = json_array_new ();
+  JsonArray *unsized = json_array_new ();
+
+  json_object_set_int_member (o, "count", r->n_unknown_types);
+  for (guint i = 0; i < r->unknown_types->len; i++)
+    json_array_add_int_element (types, g_array_index (r->unknown_types, guint32, i));
+  json_object_set_array_member (o, "types", types);
+  json_object_set_int_member (o, "bytes", (gint64) r->unknown_bytes);
+  json_object_set_int_member (o, "unsized", r->n_unsized);
+  for (guint i = 0; i < r->unsized_names->len; i++)
+    json_array_add_string_element (unsized, g_ptr_array_index (r->unsized_names, i));
+  json_object_set_array_member (o, "unsized_names", unsized);
+  return o;
+}
+
 static JsonObject *
 tensors_json (const HrGgufReport *r)
 {
@@ -190,6 +210,7 @@ tensors_json (const HrGgufReport *r)
       json_array_add_object_element (by_type, entry);
     }
   json_object_set_array_member (tensors, "by_type", by_type);
+  json_object_set_object_member (tensors, "unknown_types", unknown_types_json (r));
   return tensors;
 }
 
@@ -397,6 +418,30 @@ print_tokenizer (const HrGgufTokenizer *tok)
 }
 
 /* The tensors, the layout, the file size and the split. */
+/* Tensors of a ggml type this version does not know (issue 16): sized
+ * from the layout, the unsized ones named. */
+static void
+print_unknown_types (const HrGgufReport *r)
+{
+  g_autoptr(GString) ids = g_string_new (NULL);
+  g_autofree char *b = hr_format_count (r->unknown_bytes);
+  g_autofree char *names = NULL;
+
+  for (guint i = 0; i < r->unknown_types->len; i++)
+    g_string_append_printf (ids, "%s%u", i > 0 ? ", " : "", g_array_index (r->unknown_types, guint32, i));
+  row (_("  unknown types"), g_dngettext (GETTEXT_PACKAGE,
+                                          "%u tensor of ggml type %s, which this version does not know: %s bytes, from the layout (the next tensor's offset or the file's end)",
+                                          "%u tensors of ggml types %s, which this version does not know: %s bytes, from the layout (the next tensor's offset or the file's end)",
+                                          r->n_unknown_types),
+       r->n_unknown_types, ids->str, b);
+  if (r->n_unsized == 0)
+    return;
+  g_ptr_array_add (r->unsized_names, NULL);
+  names = g_strjoinv (", ", (char **) r->unsized_names->pdata);
+  g_ptr_array_remove_index (r->unsized_names, r->unsized_names->len - 1);
+  row (_("  unknown size"), _("%s (nothing after it tells its size; not in the tensor bytes)"), names);
+}
+
 static void
 print_tensors (const HrGgufReport *r)
 {
@@ -419,6 +464,8 @@ print_tensors (const HrGgufReport *r)
       row (label, g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", type->count),
            type->count, b);
     }
+  if (r->n_unknown_types > 0)
+    print_unknown_types (r);
   row (_("tensor bytes"), "%s (%s)", bytes, both);
   row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
        header, offset, (guint) r->alignment);
