@@ -144,7 +144,7 @@ hr_ollama_default_host (const char *setting)
  * (`http://admin:secret@h:11434`) becomes HTTP basic auth to that origin
  * only, and the base URL (in every message) leaves it out. Defaults:
  * deadline 30 s for a plain call, 10 s to connect and send, 60 s without
- * progress in a stream, 600 s for a model's load, 4 MiB per line, 64 MiB
+ * progress in a stream, 600 s for a model's load, 8,000,000 bytes per line (Ollama's own client's), 64 MiB
  * per answer.
  *
  * Returns: (transfer full): the client, or %NULL with
