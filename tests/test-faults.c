@@ -555,6 +555,35 @@ test_measure_cut_keeps_runs (void)
   fault_server_free (server);
 }
 
+/* Issue 16: a 401 with Ollama's signin_url (a cloud model on a server not
+ * signed in, api/types.go AuthorizationError) says where to sign in, for a
+ * plain call and a stream alike. */
+static void
+test_signin_url (void)
+{
+  const char *paths[] = { "/api/version", "/api/generate" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      FaultServer *server = fault_server_new ();
+      const char *url = fault_server_get_url (server);
+      g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+      double elapsed;
+
+      fault_server_set (server, paths[i], FAULT_BODY, 401,
+                        "{\"error\":\"unauthorized\",\"signin_url\":\"https://ollama.com/connect?name=board&key=abc\"}");
+      if (i == 0)
+        g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "version", NULL), ==, 1);
+      else
+        g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "unload", "m:latest", NULL), ==, 1);
+      expected = g_strdup_printf ("headroom-cli: %s answered 401 Unauthorized: Ollama there is not signed in to ollama.com - "
+                                  "sign in at https://ollama.com/connect?name=board&key=abc "
+                                  "(or run \"ollama signin\" on that machine)\n", url);
+      g_assert_cmpstr (err, ==, expected);
+      fault_server_free (server);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -574,6 +603,7 @@ main (int   argc,
   g_test_add_func ("/faults/retry-after", test_retry_after);
   g_test_add_func ("/faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/faults/delete-missing", test_delete_missing);
+  g_test_add_func ("/faults/signin-url", test_signin_url);
   g_test_add_func ("/faults/userinfo", test_userinfo);
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
   g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);

@@ -37,6 +37,22 @@ test_error_text (void)
   g_assert_null (hr_ollama_api_error_text ("[\"error\"]", 9));
   g_assert_null (hr_ollama_api_error_text (NULL, 0));
   g_assert_null (hr_ollama_api_error_text ("", 0));
+  /* An empty error is no error, as Ollama's client reads it. */
+  g_assert_null (hr_ollama_api_error_text ("{\"error\":\"\"}", strlen ("{\"error\":\"\"}")));
+}
+
+/* Issue 16: a 401's signin_url (api/types.go, AuthorizationError). */
+static void
+test_signin_url (void)
+{
+  const char *body = "{\"error\":\"unauthorized\",\"signin_url\":\"https://ollama.com/connect?name=b\\u001b[2J\"}";
+  g_autofree char *url = hr_ollama_api_signin_url (body, strlen (body));
+
+  /* Made safe like every text from outside. */
+  g_assert_cmpstr (url, ==, "https://ollama.com/connect?name=b\\x1b[2J");
+  g_assert_null (hr_ollama_api_signin_url ("{\"error\":\"unauthorized\"}", strlen ("{\"error\":\"unauthorized\"}")));
+  g_assert_null (hr_ollama_api_signin_url ("{\"signin_url\":\"\"}", strlen ("{\"signin_url\":\"\"}")));
+  g_assert_null (hr_ollama_api_signin_url ("{\"signin_url\":7}", strlen ("{\"signin_url\":7}")));
 }
 
 static void
@@ -277,6 +293,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/ollama-api/error-text", test_error_text);
+  g_test_add_func ("/ollama-api/signin-url", test_signin_url);
   g_test_add_func ("/ollama-api/version", test_version);
   g_test_add_func ("/ollama-api/tags", test_tags);
   g_test_add_func ("/ollama-api/ps", test_ps);

@@ -24,9 +24,12 @@
  * Returns: (transfer full) (nullable): the text, or %NULL when the body is
  *   empty, not JSON, not an object or has no string "error".
  */
-char *
-hr_ollama_api_error_text (const char *data,
-                          gsize       size)
+/* The string @member of an answer body that is a JSON object, made safe. */
+static char *
+body_string (const char *data,
+             gsize       size,
+             const char *member,
+             gssize      cap)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   JsonNode *root;
@@ -38,8 +41,35 @@ hr_ollama_api_error_text (const char *data,
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  text = hr_json_string (json_node_get_object (root), "error");
-  return text != NULL ? hr_json_safe_text (text, -1, HR_JSON_SAFE_LONG) : NULL;
+  text = hr_json_string (json_node_get_object (root), member);
+  return text != NULL && *text != '\0' ? hr_json_safe_text (text, -1, cap) : NULL;
+}
+
+char *
+hr_ollama_api_error_text (const char *data,
+                          gsize       size)
+{
+  return body_string (data, size, "error", HR_JSON_SAFE_LONG);
+}
+
+/**
+ * hr_ollama_api_signin_url:
+ * @data: (array length=size) (nullable): a 401 answer's body
+ * @size: its length in bytes
+ *
+ * Where Ollama says to sign in: the `signin_url` of a 401 answer or stream
+ * line (api/types.go, AuthorizationError; a cloud model on a server not
+ * signed in to ollama.com), made safe (at most %HR_JSON_SAFE_LONG
+ * characters).
+ *
+ * Returns: (transfer full) (nullable): the address, or %NULL when the body
+ *   has no non-empty string "signin_url".
+ */
+char *
+hr_ollama_api_signin_url (const char *data,
+                          gsize       size)
+{
+  return body_string (data, size, "signin_url", HR_JSON_SAFE_LONG);
 }
 
 /**

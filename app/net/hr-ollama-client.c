@@ -308,6 +308,17 @@ error_for_status (HrOllamaCall   *call,
     {
     case SOUP_STATUS_UNAUTHORIZED:
     case SOUP_STATUS_FORBIDDEN:
+      {
+        /* Ollama itself: a cloud model on a server not signed in to
+         * ollama.com (api/client.go, AuthorizationError's signin_url). */
+        g_autofree char *signin = status == SOUP_STATUS_UNAUTHORIZED
+          ? hr_ollama_api_signin_url (data, size) : NULL;
+
+        if (signin != NULL)
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                              _("%s answered %u %s: Ollama there is not signed in to ollama.com - sign in at %s (or run \"ollama signin\" on that machine)"),
+                              self->base_url, status, reason, signin);
+      }
       if (!hr_http_has_token (self->http))
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
                             _("%s answered %u %s: a proxy in front of Ollama wants a token - set the board's token"),
