@@ -249,6 +249,14 @@ test_reply_lines (void)
 
   g_assert_true (hr_ollama_api_reply_line (err, FALSE, &line, &error));
   g_assert_cmpstr (line.error, ==, "out of memory");
+  /* Issue 16: an empty "error" is none, as api/client.go reads a stream. */
+  {
+    g_autoptr(JsonNode) empty = parse ("{\"error\":\"\",\"response\":\"a\",\"done\":false}");
+
+    g_assert_true (hr_ollama_api_reply_line (empty, FALSE, &line, &error));
+    g_assert_null (line.error);
+    g_assert_cmpstr (line.content, ==, "a");
+  }
 
   g_assert_false (hr_ollama_api_reply_line (arr, FALSE, &line, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);

@@ -353,7 +353,7 @@ hr_ollama_api_parse_ps (JsonNode  *root,
  * @error: return location for a #GError
  *
  * Returns: %TRUE with @line filled (only @line's error for an
- *   `{"error": ...}` line); %FALSE with %HR_CORE_ERROR_INVALID_DATA ("a
+ *   `{"error": ...}` line; an empty "error" is none, as in Ollama's client); %FALSE with %HR_CORE_ERROR_INVALID_DATA ("a
  *   stream line that is not an object").
  */
 gboolean
@@ -373,6 +373,9 @@ hr_ollama_api_reply_line (JsonNode           *node,
     }
   obj = json_node_get_object (node);
   line->error = hr_json_string (obj, "error");
+  /* api/client.go stream(): only a non-empty "error" ends a stream. */
+  if (line->error != NULL && *line->error == '\0')
+    line->error = NULL;
   if (line->error != NULL)
     return TRUE;
   if (chat)
