@@ -630,6 +630,7 @@ test_unknown_dtype (void)
   FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-odd", "8888888888888888888888888888888888888888",
                                   "{\"tags\":[\"license:apache-2.0\"]}");
   const char * const text_args[] = { "hub", "test-org/tiny-odd", NULL };
+  const char * const json_args[] = { "hub", "test-org/tiny-odd", "--json", NULL };
   const char *said = "F8_E3M4X (524,288 elements in 524,288 bytes): an element size Headroom does not know, "
                      "so those bytes are the headers' data_offsets, unchecked";
   CliRun run;
@@ -656,6 +657,16 @@ test_unknown_dtype (void)
   }
   g_free (run.out);
   g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autofree char *member = g_strdup_printf ("\"unknown_dtypes\" : \"%s\"", said);
+
+    g_assert_nonnull (strstr (run.out, member));
+  }
+  g_free (run.out);
+  g_free (run.err);
 }
 
 /* A 403 on LICENSE alone: the lookup goes on with the card's license. */
@@ -667,6 +678,7 @@ test_license_forbidden (void)
   g_autoptr(HrHubLookup) lookup = NULL;
   g_autoptr(GError) error = NULL;
   const char * const text_args[] = { "hub", QWEN_REPO, NULL };
+  const char * const json_args[] = { "hub", QWEN_REPO, "--json", NULL };
   const char *said = "LICENSE could not be read (HTTP 403); the license shown is the model card's";
   CliRun run;
 
@@ -690,6 +702,16 @@ test_license_forbidden (void)
     g_autofree char *line = g_strconcat ("license file        ", said, NULL);
 
     assert_line (run.out, line);
+  }
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autofree char *member = g_strdup_printf ("\"license_unread\" : \"%s\"", said);
+
+    g_assert_nonnull (strstr (run.out, member));
   }
   g_free (run.out);
   g_free (run.err);
