@@ -2131,6 +2131,54 @@ test_cli_gguf_unknown_types (void)
   g_assert_cmpstr (json_array_get_string_element (names, 0), ==, "blk.0.ffn_down.weight");
 }
 
+/* Issue 15: a header without head counts is not sized: no 0-byte KV cache
+ * that "fits" (text and JSON say which key is missing). */
+static void
+test_cli_gguf_no_heads (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 embd[2] = { 64, 100 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "no-heads.gguf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *said = "the header has no llama.attention.head_count, so the KV cache cannot be sized and there is no verdict";
+  JsonObject *memory;
+  guint header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+  gw_header (w, 3, 1, 3);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 2);
+  gw_kv_u32 (w, "llama.embedding_length", 64);
+  gw_tensor (w, "token_embd.weight", 2, embd, 1, 0);
+  header_len = w->len;
+  g_byte_array_set_size (w, gw_align (header_len, 32) + 12800);
+  memset (w->data + header_len, 0, w->len - header_len);
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+
+  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  {
+    g_autofree char *tail = g_strdup_printf ("(f16 KV cache, 1 slot):\n  not sized         %s\n", said);
+
+    g_assert_true (g_str_has_suffix (out, tail));
+  }
+  g_assert_null (strstr (out, "fits"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  memory = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "memory");
+  g_assert_cmpstr (json_object_get_string_member (memory, "problem"), ==, said);
+  g_assert_false (json_object_has_member (memory, "verdict"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2159,6 +2207,7 @@ main (int   argc,
   g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
   g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
   g_test_add_func ("/cli/gguf/unknown-types", test_cli_gguf_unknown_types);
+  g_test_add_func ("/cli/gguf/no-heads", test_cli_gguf_no_heads);
 
   return g_test_run ();
 }

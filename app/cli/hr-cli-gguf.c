@@ -223,6 +223,11 @@ memory_json (const HrGgufReport *r)
   json_object_set_int_member (memory, "context_tokens", r->context_tokens);
   json_object_set_string_member (memory, "kv_cache_type", hr_kv_cache_type_to_string (HR_KV_CACHE_F16));
   json_object_set_int_member (memory, "parallel_slots", 1);
+  if (r->memory_problem != NULL)
+    {
+      json_object_set_string_member (memory, "problem", r->memory_problem);
+      return memory;
+    }
   json_object_set_int_member (memory, "weights", (gint64) r->footprint.weights);
   json_object_set_int_member (memory, "kv_cache", (gint64) r->footprint.kv_cache);
   json_object_set_int_member (memory, "total", (gint64) r->footprint.total);
@@ -524,6 +529,11 @@ print_text (const HrGgufReport *r,
   print_tensors (r);
 
   printf (_("memory on %s at %s tokens (f16 KV cache, 1 slot):\n"), r->board->name, ctx_text);
+  if (r->memory_problem != NULL)
+    {
+      row (_("  not sized"), "%s", r->memory_problem);
+      return;
+    }
   row (_("  weights"), "%s", weights);
   row (_("  KV cache"), "%s", kv);
   row (_("  total"), "%s", total);

@@ -68,6 +68,25 @@ collect_unknown (HrGgufReport *report)
   g_array_sort (report->unknown_types, compare_u32);
 }
 
+/* Why the KV cache cannot be sized: a count the header lacks (issue 15:
+ * without head counts it would be 0 bytes and everything would "fit"). */
+static char *
+memory_problem (const HrModelSpec *spec)
+{
+  const char *arch = spec->architecture != NULL ? spec->architecture : "?";
+  g_autofree char *key = NULL;
+
+  if (spec->layers == 0)
+    key = g_strdup_printf ("%s.block_count", arch);
+  else if (spec->kv_heads == 0)
+    key = g_strdup_printf ("%s.attention.head_count", arch);
+  else if (spec->key_length == 0 || spec->value_length == 0)
+    key = g_strdup_printf ("%s.attention.key_length (or %s.embedding_length)", arch, arch);
+  else
+    return NULL;
+  return g_strdup_printf (_("the header has no %s, so the KV cache cannot be sized and there is no verdict"), key);
+}
+
 /**
  * hr_gguf_report_build:
  * @path: a GGUF file, or the first shard of a split model
@@ -89,7 +108,9 @@ collect_unknown (HrGgufReport *report)
  * of those without a size), the layout, the bits per parameter
  * (file size x 8 / parameters, seed-facts.md W6: 5.03 for llama3.2:3b),
  * and the memory at @context_tokens with an f16 KV cache and 1 slot
- * (hr_memory_footprint()) against @board (hr_board_verdict()).
+ * (hr_memory_footprint()) against @board (hr_board_verdict()); when the
+ * header lacks a count the KV cache needs (layers, heads, head size),
+ * memory_problem says which and the memory is left 0.
  *
  * Returns: (transfer full) (nullable): the report, or %NULL with @error
  *   set: hr_gguf_file_load_model()'s errors, or
@@ -144,6 +165,9 @@ hr_gguf_report_build (const char     *path,
 
   report->board = board;
   report->context_tokens = context_tokens;
+  report->memory_problem = memory_problem (report->spec);
+  if (report->memory_problem != NULL)
+    return g_steal_pointer (&report);
   hr_memory_footprint (report->spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &report->footprint);
   if (board != NULL)
     {
@@ -171,5 +195,6 @@ hr_gguf_report_free (HrGgufReport *report)
   g_clear_pointer (&report->unknown_types, g_array_unref);
   g_clear_pointer (&report->unsized_names, g_ptr_array_unref);
   g_free (report->split_problem);
+  g_free (report->memory_problem);
   g_free (report);
 }

@@ -97,6 +97,7 @@ typedef struct {
   guint64          unknown_bytes;   /* the unknown-type tensors' bytes, from the layout */
   GArray          *unknown_types;   /* guint32: the ggml type ids this version does not know, ascending */
   GPtrArray       *unsized_names;   /* char*: the unsized tensors' names, made safe to print */
+  char            *memory_problem;  /* why the memory cannot be sized (a count the header lacks), or NULL */
 } HrGgufReport;
 
 HrGgufReport *hr_gguf_report_build   (const char     *path,
