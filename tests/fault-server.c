@@ -144,7 +144,11 @@ healthy (SoupServerMessage *msg,
   else if (g_str_equal (path, "/api/ps"))
     body = "{\"models\":[]}";
   else if (g_str_equal (path, "/api/generate"))
-    body = "{\"model\":\"m:latest\",\"response\":\"\",\"done\":true,\"done_reason\":\"unload\"}";
+    /* One answer for the unload and a run alike: a run's timings (96
+     * tokens in 4 s, 24 t/s; Ollama's durations are nanoseconds). */
+    body = "{\"model\":\"m:latest\",\"response\":\"\",\"done\":true,\"done_reason\":\"stop\","
+           "\"total_duration\":4500000000,\"load_duration\":100000000,\"prompt_eval_count\":20,"
+           "\"prompt_eval_duration\":400000000,\"eval_count\":96,\"eval_duration\":4000000000}";
   else if (g_str_equal (path, "/api/show"))
     body = "{\"details\":{\"format\":\"gguf\",\"family\":\"llama\"},"
            "\"model_info\":{\"general.architecture\":\"llama\"}}";

@@ -138,7 +138,20 @@ test_catalog_invalid_field (void)
   c = hr_catalog_load_data (text, -1, "catalog.json", &error);
   g_assert_null (c);
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" must not be negative");
+  /* json-glib reads -3 and 2^64 - 3 alike: both are out of range (issue 15). */
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" is negative or too large: "
+                   "it must be a whole number from 0 to 4,294,967,295");
+  g_clear_error (&error);
+
+  /* A file_bytes of 2^64 is too large, with its limit and line. */
+  c = hr_catalog_load_data ("{ \"version\": 1, \"models\": [\n"
+                            "  { \"name\": \"g\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
+                            "    \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n"
+                            "    \"file_bytes\": 18446744073709551616 } ] }\n", -1, "catalog.json", &error);
+  g_assert_null (c);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 4: entry 1 (\"g\"): field \"file_bytes\" is negative or too large: "
+                   "it must be a whole number from 0 to 1,000,000,000,000,000");
   g_clear_error (&error);
 
   c = hr_catalog_load_data (absurd, -1, "catalog.json", &error);

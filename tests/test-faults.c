@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "fault-server.h"
@@ -249,9 +250,11 @@ static void
 test_impossible_ps (void)
 {
   static const struct { const char *entry; const char *said; } cases[] = {
-    { "\"size\":18446744073709551615", "a \"size\" of -1" },
-    { "\"size\":1180591620717411303424", "a \"size\" of -1" },
-    { "\"size\":-5", "a \"size\" of -5" },
+    { "\"size\":18446744073709551615", "a \"size\" of -1 (negative, or 2^63 or more), which is impossible" },
+    { "\"size\":1180591620717411303424", "a \"size\" of -1 (negative, or 2^63 or more), which is impossible" },
+    { "\"size\":9223372036854775808", "a \"size\" of -9223372036854775808 (negative, or 2^63 or more)" },
+    { "\"size\":1e999", "a \"size\" of a number too large to read, which is impossible" },
+    { "\"size\":-5", "a \"size\" of -5 (negative, or 2^63 or more)" },
     { "\"size\":\"big\"", "a \"size\" of \"big\"" },
     { "\"size\":null", "a \"size\" of null" },
     { "\"size\":100,\"size_vram\":200", "a \"size_vram\" of 200" },
@@ -289,7 +292,10 @@ static void
 test_impossible_tags (void)
 {
   static const struct { const char *entry; const char *said; } cases[] = {
-    { "\"name\":\"m:latest\",\"size\":-5", "/api/tags gives m:latest a \"size\" of -5" },
+    { "\"name\":\"m:latest\",\"size\":-5", "/api/tags gives m:latest a \"size\" of -5 (negative, or 2^63 or more)" },
+    { "\"name\":\"m:latest\",\"size\":9223372036854775808",
+      "/api/tags gives m:latest a \"size\" of -9223372036854775808 (negative, or 2^63 or more), which is impossible" },
+    { "\"name\":\"m:latest\",\"size\":1e999", "/api/tags gives m:latest a \"size\" of a number too large to read" },
     { "\"name\":\"m:latest\",\"size\":\"big\"", "/api/tags gives m:latest a \"size\" of \"big\"" },
     { "\"name\":\"m:latest\",\"size\":null", "/api/tags gives m:latest a \"size\" of null" },
     { "\"name\":42,\"size\":5", "/api/tags lists a model whose \"name\" is 42, not a model name" },
@@ -399,12 +405,13 @@ test_delete_missing (void)
 {
   FaultServer *server = fault_server_new ();
   const char *url = fault_server_get_url (server);
-  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
   double elapsed;
 
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "delete", "m:latest", NULL), ==, 1);
-  g_assert_nonnull (strstr (err, "so there is nothing to delete"));
-  g_assert_null (strstr (err, "pull it first"));
+  expected = g_strdup_printf ("headroom-cli: model 'm' not found - m:latest is not on the board at %s, "
+                              "so there is nothing to delete\n", url);
+  g_assert_cmpstr (err, ==, expected);
   fault_server_free (server);
 }
 
@@ -458,7 +465,7 @@ test_http_to_tls (void)
   FaultServer *server = fault_server_new ();
   g_autoptr(GSocketService) service = g_socket_service_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL, *err = NULL, *url = NULL;
+  g_autofree char *out = NULL, *err = NULL, *url = NULL, *expected = NULL;
   guint16 port;
   double elapsed;
 
@@ -469,7 +476,10 @@ test_http_to_tls (void)
   url = g_strdup_printf ("http://127.0.0.1:%u", port);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5", "version", NULL), ==, 1);
   g_test_message ("%s", err);
-  g_assert_nonnull (strstr (err, "try https:// instead of http://"));
+  /* The part in brackets is libsoup's own word for what came back. */
+  expected = g_strdup_printf ("headroom-cli: %s closed the connection without an HTTP answer (", url);
+  g_assert_true (g_str_has_prefix (err, expected));
+  g_assert_true (g_str_has_suffix (err, ") - if the server speaks TLS, try https:// instead of http://\n"));
   g_socket_service_stop (service);
   g_socket_listener_close (G_SOCKET_LISTENER (service));
   fault_server_free (server);
@@ -499,6 +509,81 @@ test_generate_load_wait (void)
   fault_server_free (server);
 }
 
+/* Issue 16: a measure whose stream is cut after 2 of its 3 runs keeps the
+ * 2 runs (saved, with "failed" saying how far it got) and says it failed. */
+static void
+test_measure_cut_keeps_runs (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL, *archive = archive_dir ();
+  g_autofree char *failed = NULL, *expected = NULL, *saved = NULL, *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *runs;
+  const char *start, *end;
+  double elapsed;
+
+  /* The unload before the cold run and runs 1 and 2 answer; run 3 is cut. */
+  fault_server_set (server, "/api/generate", FAULT_CUT_LINE, 0, "{\"model\":\"m:latest\",\"response\":\"Hel\"");
+  fault_server_set_healthy_first (server, "/api/generate", 3);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5",
+                            "measure", "m:latest", "--contexts", "2048", "--runs", "3",
+                            "--measurements", archive, NULL), ==, 1);
+  g_test_message ("%s%s", out, err);
+  failed = g_strdup_printf ("failed after 2 of 3 runs: the connection to %s dropped in the middle of a line; try again", url);
+  expected = g_strdup_printf ("headroom-cli: %s; the 2 completed runs were saved in ", failed);
+  start = strstr (err, expected);
+  g_assert_nonnull (start);
+  start += strlen (expected);
+  end = strchr (start, '\n');
+  g_assert_nonnull (end);
+  g_assert_cmpstr (end, ==, "\n");
+  saved = g_strndup (start, end - start);
+  g_assert_true (g_str_has_prefix (saved, archive));
+
+  g_assert_true (g_file_get_contents (saved, &text, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "failed"), ==, failed);
+  runs = json_object_get_array_member (root, "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (runs, 1), "run"), ==, 2);
+  g_assert_cmpfloat (elapsed, <, 30.0);
+  fault_server_free (server);
+}
+
+/* Issue 16: a 401 with Ollama's signin_url (a cloud model on a server not
+ * signed in, api/types.go AuthorizationError) says where to sign in, for a
+ * plain call and a stream alike. */
+static void
+test_signin_url (void)
+{
+  const char *paths[] = { "/api/version", "/api/generate" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      FaultServer *server = fault_server_new ();
+      const char *url = fault_server_get_url (server);
+      g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+      double elapsed;
+
+      fault_server_set (server, paths[i], FAULT_BODY, 401,
+                        "{\"error\":\"unauthorized\",\"signin_url\":\"https://ollama.com/connect?name=board&key=abc\"}");
+      if (i == 0)
+        g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "version", NULL), ==, 1);
+      else
+        g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "unload", "m:latest", NULL), ==, 1);
+      expected = g_strdup_printf ("headroom-cli: %s answered 401 Unauthorized: Ollama there is not signed in to ollama.com - "
+                                  "sign in at https://ollama.com/connect?name=board&key=abc "
+                                  "(or run \"ollama signin\" on that machine)\n", url);
+      g_assert_cmpstr (err, ==, expected);
+      fault_server_free (server);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -511,12 +596,14 @@ main (int   argc,
   g_test_add_func ("/faults/pull-repeat", test_pull_repeat);
   g_test_add_func ("/faults/pull-cut", test_pull_cut);
   g_test_add_func ("/faults/measure-stall", test_measure_stall);
+  g_test_add_func ("/faults/measure-cut-keeps-runs", test_measure_cut_keeps_runs);
   g_test_add_func ("/faults/impossible-ps", test_impossible_ps);
   g_test_add_func ("/faults/impossible-tags", test_impossible_tags);
   g_test_add_func ("/faults/escapes-and-huge", test_escapes_and_huge);
   g_test_add_func ("/faults/retry-after", test_retry_after);
   g_test_add_func ("/faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/faults/delete-missing", test_delete_missing);
+  g_test_add_func ("/faults/signin-url", test_signin_url);
   g_test_add_func ("/faults/userinfo", test_userinfo);
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
   g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);

@@ -2003,6 +2003,191 @@ test_cli_gguf_split (void)
   g_unlink (first);
 }
 
+/* Issue 15: a head count of 0 is an impossible number, named with its key;
+ * a recurrent architecture (llama.cpp's llm_arch_is_recurrent, whose
+ * converters write head_count 0) is said to be one Headroom does not size. */
+static void
+test_zero_heads (void)
+{
+  static const struct {
+    const char *arch;
+    guint32     heads;
+    gboolean    kv_key;
+    guint32     kv;
+    gboolean    kv_array;
+    gint        code;
+    const char *message;
+  } cases[] = {
+    { "llama", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "llama.attention.head_count is 0; a model has at least one attention head" },
+    { "llama", 32, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "llama.attention.head_count_kv is 0; a model has at least one KV head" },
+    { "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
+      "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
+    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
+      "Headroom does not size it" },
+    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "rwkv7 is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
+      "Headroom does not size it" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GgufWriter) w = gw_new ();
+      g_autoptr(HrGgufFile) file = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *blocks = g_strconcat (cases[i].arch, ".block_count", NULL);
+      g_autofree char *embd = g_strconcat (cases[i].arch, ".embedding_length", NULL);
+      g_autofree char *heads = g_strconcat (cases[i].arch, ".attention.head_count", NULL);
+      g_autofree char *kv = g_strconcat (cases[i].arch, ".attention.head_count_kv", NULL);
+      const guint32 zeros[2] = { 0, 0 };
+
+      gw_header (w, 3, 0, cases[i].kv_key ? 5 : 4);
+      gw_kv_str (w, "general.architecture", cases[i].arch);
+      gw_kv_u32 (w, blocks, 2);
+      gw_kv_u32 (w, embd, 2048);
+      gw_kv_u32 (w, heads, cases[i].heads);
+      if (cases[i].kv_key && cases[i].kv_array)
+        gw_kv_u32_array (w, kv, zeros, 2);
+      else if (cases[i].kv_key)
+        gw_kv_u32 (w, kv, cases[i].kv);
+      file = parse_ok (w);
+      g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+      g_assert_error (error, HR_CORE_ERROR, cases[i].code);
+      g_assert_cmpstr (error->message, ==, cases[i].message);
+    }
+  g_assert_true (hr_gguf_keys_arch_is_recurrent ("mamba2"));
+  g_assert_true (hr_gguf_keys_arch_is_recurrent ("rwkv6qwen2"));
+  g_assert_false (hr_gguf_keys_arch_is_recurrent ("jamba")); /* hybrid: attention layers have a KV cache */
+  g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
+}
+
+/* Issue 16: tensors of a ggml type this version does not know are printed
+ * apart, with their type ids, their bytes from the layout, and the name of
+ * one whose size nothing tells (text and JSON). */
+static void
+test_cli_gguf_unknown_types (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 embd[2] = { 64, 100 }, square[2] = { 64, 64 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "unknown-types.gguf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *unknown;
+  JsonArray *types, *names;
+  guint64 data_offset;
+  guint header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+  gw_header (w, 3, 3, 4);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 1);
+  gw_kv_u32 (w, "llama.embedding_length", 64);
+  gw_kv_u32 (w, "llama.attention.head_count", 4);
+  gw_tensor (w, "token_embd.weight", 2, embd, 1, 0);             /* F16: 12,800 bytes */
+  gw_tensor (w, "blk.0.ffn_up.weight", 2, square, 99, 12800);    /* to the next offset: 8,192 */
+  gw_tensor (w, "blk.0.ffn_down.weight", 2, square, 77, 20992);  /* the last */
+  header_len = w->len;
+  data_offset = gw_align (header_len, 32);
+  g_byte_array_set_size (w, data_offset + 20992 + 8192);
+  memset (w->data + header_len, 0, w->len - header_len);
+
+  /* The whole file: the last one is sized to the file's end. */
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+  g_assert_no_error (error);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                          "tensors"), "unknown_types");
+  g_assert_cmpint (json_object_get_int_member (unknown, "count"), ==, 2);
+  types = json_object_get_array_member (unknown, "types");
+  g_assert_cmpuint (json_array_get_length (types), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (types, 0), ==, 77);
+  g_assert_cmpint (json_array_get_int_element (types, 1), ==, 99);
+  g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 16384);
+  g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (unknown, "unsized_names")), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Cut where the last one starts: nothing tells its size. */
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, data_offset + 20992, &error));
+  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  g_assert_nonnull (strstr (out, "\n  F16               1 tensor, 12,800 bytes\n"
+                                 "  unknown types     2 tensors of ggml types 77, 99, which this version does not know: "
+                                 "8,192 bytes, from the layout (the next tensor's offset or the file's end)\n"
+                                 "  unknown size      blk.0.ffn_down.weight (nothing after it tells its size; "
+                                 "not in the tensor bytes)\n"
+                                 "tensor bytes        20,992 "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                          "tensors"), "unknown_types");
+  g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 8192);
+  g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 1);
+  names = json_object_get_array_member (unknown, "unsized_names");
+  g_assert_cmpuint (json_array_get_length (names), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (names, 0), ==, "blk.0.ffn_down.weight");
+}
+
+/* Issue 15: a header without head counts is not sized: no 0-byte KV cache
+ * that "fits" (text and JSON say which key is missing). */
+static void
+test_cli_gguf_no_heads (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 embd[2] = { 64, 100 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "no-heads.gguf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *said = "the header has no llama.attention.head_count, so the KV cache cannot be sized and there is no verdict";
+  JsonObject *memory;
+  guint header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+  gw_header (w, 3, 1, 3);
+  gw_kv_str (w, "general.architecture", "llama");
+  gw_kv_u32 (w, "llama.block_count", 2);
+  gw_kv_u32 (w, "llama.embedding_length", 64);
+  gw_tensor (w, "token_embd.weight", 2, embd, 1, 0);
+  header_len = w->len;
+  g_byte_array_set_size (w, gw_align (header_len, 32) + 12800);
+  memset (w->data + header_len, 0, w->len - header_len);
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+
+  run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
+  {
+    g_autofree char *tail = g_strdup_printf ("\nmemory:\n  not sized         %s\n", said);
+
+    g_assert_true (g_str_has_suffix (out, tail));
+  }
+  g_assert_null (strstr (out, "fits"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  memory = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (memory, "prediction_problem"), ==, said);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (memory, "prediction")));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2025,10 +2210,13 @@ main (int   argc,
   g_test_add_func ("/gguf/load-model-and-report", test_gguf_load_model_and_report);
   g_test_add_func ("/gguf/load-file", test_gguf_load_file);
   g_test_add_func ("/ollama-store/follow-verify", test_ollama_store);
+  g_test_add_func ("/gguf/spec/zero-heads", test_zero_heads);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
   g_test_add_func ("/cli/gguf/ollama-verify", test_cli_gguf_ollama);
   g_test_add_func ("/cli/gguf/json-usage", test_cli_gguf_json_and_usage);
   g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
+  g_test_add_func ("/cli/gguf/unknown-types", test_cli_gguf_unknown_types);
+  g_test_add_func ("/cli/gguf/no-heads", test_cli_gguf_no_heads);
 
   return g_test_run ();
 }

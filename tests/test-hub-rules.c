@@ -19,8 +19,10 @@
 #include "fake-hub.h"
 #include "gguf-writer.h"
 #include "hr-hub-client.h"
+#include "hr-net-error.h"
 #include "hr-memory.h"
 #include "hr-units.h"
+#include "hub-fixtures.h"
 #include "hub-test-util.h"
 
 static void
@@ -547,6 +549,174 @@ test_gptq_packed (void)
   g_free (run.err);
 }
 
+/* ------------------------------------------------------------------ */
+/* Issue 15: broken weights files and a forbidden LICENSE              */
+
+/* A safetensors file of @json as its header, with @data_bytes of data. */
+static GBytes *
+st_raw (const char *json,
+        guint64     data_bytes,
+        guint64    *out_size)
+{
+  GByteArray *out = g_byte_array_new ();
+  gsize len = strlen (json);
+  guint8 n[8];
+
+  for (guint i = 0; i < 8; i++)
+    n[i] = (guint8) ((guint64) len >> (8 * i));
+  g_byte_array_append (out, n, 8);
+  g_byte_array_append (out, (const guint8 *) json, len);
+  *out_size = 8 + len + data_bytes;
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* A model.safetensors whose header is `{}` is no model that fits. */
+static void
+test_empty_header (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 size;
+  g_autoptr(GBytes) head = st_raw ("{}", 0, &size);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-empty", "7777777777777777777777777777777777777777",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  const char * const text_args[] = { "hub", "test-org/tiny-empty", NULL };
+  const char *said = "The safetensors header of model.safetensors could not be read: The safetensors header lists no tensors";
+  CliRun run;
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-empty", NULL, NULL, &error);
+  g_assert_null (lookup);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE);
+  g_assert_cmpstr (error->message, ==, said);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, !=, 0);
+  {
+    g_autofree char *line = g_strconcat ("headroom-cli: ", said, "\n", NULL);
+
+    g_assert_cmpstr (run.err, ==, line);
+  }
+  g_assert_null (strstr (run.out, "fits"));
+  g_free (run.out);
+  g_free (run.err);
+}
+
+#define TINY_CONFIG_BF16 \
+  "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
+  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
+  "\"vocab_size\":1024,\"tie_word_embeddings\":false,\"max_position_embeddings\":4096,\"torch_dtype\":\"bfloat16\"}"
+
+/* A tensor of a dtype this version does not know. */
+static void
+test_unknown_dtype (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 size;
+  /* 1024 x 256 embeddings and lm_head in an invented 8-bit type, a
+   * 256 x 256 projection in BF16; config.json says bfloat16. */
+  g_autoptr(GBytes) head = st_raw ("{\"model.embed_tokens.weight\":{\"dtype\":\"F8_E3M4X\",\"shape\":[1024,256],\"data_offsets\":[0,262144]},"
+                                   "\"model.layers.0.self_attn.q_proj.weight\":{\"dtype\":\"BF16\",\"shape\":[256,256],\"data_offsets\":[262144,393216]},"
+                                   "\"lm_head.weight\":{\"dtype\":\"F8_E3M4X\",\"shape\":[1024,256],\"data_offsets\":[393216,655360]}}",
+                                   655360, &size);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-odd", "8888888888888888888888888888888888888888",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  const char * const text_args[] = { "hub", "test-org/tiny-odd", NULL };
+  const char * const json_args[] = { "hub", "test-org/tiny-odd", "--json", NULL };
+  const char *said = "F8_E3M4X (524,288 elements in 524,288 bytes): an element size Headroom does not know, "
+                     "so those bytes are the headers' data_offsets, unchecked";
+  CliRun run;
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG_BF16);
+  repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-odd", NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* Its elements are counted from the shapes, its bytes from data_offsets,
+   * and the lookup says so instead of taking it for config.json's bf16. */
+  g_assert_cmpuint (lookup->parameters, ==, 2 * 262144 + 65536);
+  g_assert_cmpuint (lookup->tensor_bytes, ==, 655360);
+  g_assert_cmpstr (lookup->unknown_dtypes, ==, said);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "parameters          589,824 (BF16 65,536, F8_E3M4X 524,288), from the safetensors header of 1 file");
+  {
+    g_autofree char *line = g_strconcat ("unknown dtype       ", said, NULL);
+
+    assert_line (run.out, line);
+  }
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autofree char *member = g_strdup_printf ("\"unknown_dtypes\" : \"%s\"", said);
+
+    g_assert_nonnull (strstr (run.out, member));
+  }
+  g_free (run.out);
+  g_free (run.err);
+}
+
+/* A 403 on LICENSE alone: the lookup goes on with the card's license. */
+static void
+test_license_forbidden (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  const char * const text_args[] = { "hub", QWEN_REPO, NULL };
+  const char * const json_args[] = { "hub", QWEN_REPO, "--json", NULL };
+  const char *said = "LICENSE could not be read (HTTP 403); the license shown is the model card's";
+  CliRun run;
+
+  add_qwen (fake, QWEN_REPO, QWEN_FULL);
+  fake_fault (fake, "/" QWEN_REPO "/resolve/" QWEN_SHA "/LICENSE", 403, NULL, "Forbidden");
+
+  lookup = run_lookup (client, QWEN_REPO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lookup->license, ==, "other");
+  g_assert_cmpstr (lookup->license_name, ==, "qwen-research");
+  g_assert_null (lookup->license_file);
+  g_assert_cmpstr (lookup->license_unread, ==, said);
+  /* The rest of the lookup is whole. */
+  g_assert_cmpuint (lookup->spec->parameters, ==, 3085938688);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "license             other (qwen-research)");
+  {
+    g_autofree char *line = g_strconcat ("license file        ", said, NULL);
+
+    assert_line (run.out, line);
+  }
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autofree char *member = g_strdup_printf ("\"license_unread\" : \"%s\"", said);
+
+    g_assert_nonnull (strstr (run.out, member));
+  }
+  g_free (run.out);
+  g_free (run.err);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -560,6 +730,9 @@ main (int   argc,
   g_test_add_func ("/hub-rules/index-disagrees", test_index_disagrees);
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
   g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
+  g_test_add_func ("/hub-rules/empty-header", test_empty_header);
+  g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
+  g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
 
   return g_test_run ();
 }

@@ -37,6 +37,22 @@ test_error_text (void)
   g_assert_null (hr_ollama_api_error_text ("[\"error\"]", 9));
   g_assert_null (hr_ollama_api_error_text (NULL, 0));
   g_assert_null (hr_ollama_api_error_text ("", 0));
+  /* An empty error is no error, as Ollama's client reads it. */
+  g_assert_null (hr_ollama_api_error_text ("{\"error\":\"\"}", strlen ("{\"error\":\"\"}")));
+}
+
+/* Issue 16: a 401's signin_url (api/types.go, AuthorizationError). */
+static void
+test_signin_url (void)
+{
+  const char *body = "{\"error\":\"unauthorized\",\"signin_url\":\"https://ollama.com/connect?name=b\\u001b[2J\"}";
+  g_autofree char *url = hr_ollama_api_signin_url (body, strlen (body));
+
+  /* Made safe like every text from outside. */
+  g_assert_cmpstr (url, ==, "https://ollama.com/connect?name=b\\x1b[2J");
+  g_assert_null (hr_ollama_api_signin_url ("{\"error\":\"unauthorized\"}", strlen ("{\"error\":\"unauthorized\"}")));
+  g_assert_null (hr_ollama_api_signin_url ("{\"signin_url\":\"\"}", strlen ("{\"signin_url\":\"\"}")));
+  g_assert_null (hr_ollama_api_signin_url ("{\"signin_url\":7}", strlen ("{\"signin_url\":7}")));
 }
 
 static void
@@ -139,10 +155,13 @@ static void
 test_impossible (void)
 {
   static const struct { const char *entry; const char *message; } ps[] = {
-    /* json-glib 1.6 reads 2^64 - 1 and 2^70 as the gint64 -1: the message shows what it read. */
-    { "\"size\":18446744073709551615", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
-    { "\"size\":1180591620717411303424", "/api/ps gives m a \"size\" of -1, which is impossible; nothing was read from it" },
-    { "\"size\":-5", "/api/ps gives m a \"size\" of -5, which is impossible; nothing was read from it" },
+    /* json-glib 1.6 reads 2^64 - 1 and 2^70 as the gint64 -1, 2^63 as
+     * -2^63: the message shows what it read and that it may be too large. */
+    { "\"size\":18446744073709551615", "/api/ps gives m a \"size\" of -1 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":1180591620717411303424", "/api/ps gives m a \"size\" of -1 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":9223372036854775808", "/api/ps gives m a \"size\" of -9223372036854775808 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":-5", "/api/ps gives m a \"size\" of -5 (negative, or 2^63 or more), which is impossible; nothing was read from it" },
+    { "\"size\":1e999", "/api/ps gives m a \"size\" of a number too large to read, which is impossible; nothing was read from it" },
     { "\"size\":\"big\"", "/api/ps gives m a \"size\" of \"big\", which is impossible; nothing was read from it" },
     { "\"size\":null", "/api/ps gives m a \"size\" of null, which is impossible; nothing was read from it" },
     { "\"size\":10,\"size_vram\":11", "/api/ps gives m a \"size_vram\" of 11, which is impossible; nothing was read from it" },
@@ -230,6 +249,14 @@ test_reply_lines (void)
 
   g_assert_true (hr_ollama_api_reply_line (err, FALSE, &line, &error));
   g_assert_cmpstr (line.error, ==, "out of memory");
+  /* Issue 16: an empty "error" is none, as api/client.go reads a stream. */
+  {
+    g_autoptr(JsonNode) empty = parse ("{\"error\":\"\",\"response\":\"a\",\"done\":false}");
+
+    g_assert_true (hr_ollama_api_reply_line (empty, FALSE, &line, &error));
+    g_assert_null (line.error);
+    g_assert_cmpstr (line.content, ==, "a");
+  }
 
   g_assert_false (hr_ollama_api_reply_line (arr, FALSE, &line, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
@@ -274,6 +301,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/ollama-api/error-text", test_error_text);
+  g_test_add_func ("/ollama-api/signin-url", test_signin_url);
   g_test_add_func ("/ollama-api/version", test_version);
   g_test_add_func ("/ollama-api/tags", test_tags);
   g_test_add_func ("/ollama-api/ps", test_ps);

@@ -533,6 +533,23 @@ test_stream_errors (void)
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
 
+  /* Issue 16: by default a line as long as Ollama's own client takes
+   * (8,000,000 bytes, api/client.go) is read: a 5,000,000-byte one is, and
+   * the stream then ends without its last line; 8,100,000 is too long. */
+  hr_ollama_client_set_caps (client, HR_OLLAMA_MAX_LINE_BYTES, HR_OLLAMA_MAX_RESPONSE_BYTES);
+  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "5000000");
+  error = generate_error (client, NULL);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
+  g_assert_cmpstr (error->message, ==, truncated);
+  g_clear_error (&error);
+  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "8100000");
+  error = generate_error (client, NULL);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE);
+  expected = g_strdup_printf ("%s sent a line longer than 8000000 bytes - that is not an Ollama stream; check the address", url);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_clear_pointer (&expected, g_free);
+
   /* 500 before the stream starts: Ollama's text. */
   fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_500,
                          "model requires more system memory (5.5 GiB) than is available (3.4 GiB)");

@@ -53,6 +53,16 @@ test_host_rules (void)
   /* A port that is not a number gives the default, as Ollama does. */
   assert_host ("h:abc", "http://h:11434");
   assert_host ("https://h:99999", "https://h:443");
+  /* Issue 16, envconfig.Host and envconfig.Var as Ollama's client reads
+   * OLLAMA_HOST: an empty host is this machine, quotes around the value go,
+   * bare ollama.com is its cloud over TLS. */
+  assert_host (":11434", "http://127.0.0.1:11434");
+  assert_host (":8080", "http://127.0.0.1:8080");
+  assert_host ("\"10.0.0.5:11434\"", "http://10.0.0.5:11434");
+  assert_host ("  'http://h:1/x'  ", "http://h:1/x");
+  assert_host ("ollama.com", "https://ollama.com:443");
+  assert_host ("http://ollama.com", "http://ollama.com:80");
+  assert_host ("ollama.com:11434", "http://ollama.com:11434");
 }
 
 static void

@@ -276,6 +276,16 @@ test_invalid (void)
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"}, \"tensors\": {}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: \"tensors\" is not a list");
+  /* Issue 15: a head count of 0 is impossible; a recurrent model is not sized. */
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 2,"
+                " \"llama.attention.head_count\": 32, \"llama.attention.head_count_kv\": 0}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info \"llama.attention.head_count_kv\" is 0; a model has at least one KV head");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"mamba\", \"mamba.block_count\": 64,"
+                " \"mamba.attention.head_count\": 0}}",
+                HR_CORE_ERROR_UNSUPPORTED,
+                "/api/show for m:1: mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
+                "Headroom does not size it");
 }
 
 int

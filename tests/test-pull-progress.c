@@ -159,6 +159,9 @@ test_error_line (void)
   g_assert_false (hr_pull_progress_stalled (p, T0 + 100 * SEC));
   /* A mistyped error member is not taken for an error. */
   g_assert_cmpint (feed (p, "{\"error\": {\"x\": 1}, \"status\": \"s\"}", T0 + SEC), ==, HR_PULL_LINE_STATUS);
+  /* Nor an empty one (issue 16: Ollama's client ends a stream on a
+   * non-empty "error" only). */
+  g_assert_cmpint (feed (p, "{\"error\": \"\", \"status\": \"s\"}", T0 + SEC), ==, HR_PULL_LINE_STATUS);
 }
 
 static void

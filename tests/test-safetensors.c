@@ -171,10 +171,16 @@ test_metadata_shapes (void)
   g_assert_no_error (error);
   /* A scalar: the empty shape holds one element. */
   g_assert_cmpuint (array->parameters, ==, 1);
+  /* No tensors at all is no weights file (issue 15): `{}`, or only metadata. */
   empty = parse_json ("{}", &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (empty->n_tensors, ==, 0);
-  g_assert_cmpuint (empty->data_bytes, ==, 0);
+  g_assert_null (empty);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "The safetensors header lists no tensors");
+  g_clear_error (&error);
+  empty = parse_json ("{\"__metadata__\":{\"format\":\"pt\"}}", &error);
+  g_assert_null (empty);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "The safetensors header lists no tensors");
 }
 
 static void

@@ -150,6 +150,26 @@ tokenizer_json (const HrGgufTokenizer *tok)
   return t;
 }
 
+/* Tensors of a ggml type this version does not know (issue 16). */
+static JsonObject *
+unknown_types_json (const HrGgufReport *r)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *types = json_array_new ();
+  JsonArray *unsized = json_array_new ();
+
+  json_object_set_int_member (o, "count", r->n_unknown_types);
+  for (guint i = 0; i < r->unknown_types->len; i++)
+    json_array_add_int_element (types, g_array_index (r->unknown_types, guint32, i));
+  json_object_set_array_member (o, "types", types);
+  json_object_set_int_member (o, "bytes", (gint64) r->unknown_bytes);
+  json_object_set_int_member (o, "unsized", r->n_unsized);
+  for (guint i = 0; i < r->unsized_names->len; i++)
+    json_array_add_string_element (unsized, g_ptr_array_index (r->unsized_names, i));
+  json_object_set_array_member (o, "unsized_names", unsized);
+  return o;
+}
+
 static JsonObject *
 tensors_json (const HrGgufReport *r)
 {
@@ -169,6 +189,7 @@ tensors_json (const HrGgufReport *r)
       json_array_add_object_element (by_type, entry);
     }
   json_object_set_array_member (tensors, "by_type", by_type);
+  json_object_set_object_member (tensors, "unknown_types", unknown_types_json (r));
   return tensors;
 }
 
@@ -177,7 +198,8 @@ print_json (const HrGgufReport *r,
             const char         *path,
             const HrOllamaBlob *blob,
             gboolean            verified,
-            JsonNode           *prediction)
+            JsonNode           *prediction,
+            const char         *prediction_problem)
 {
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   const HrModelSpec *spec = r->spec;
@@ -249,6 +271,8 @@ print_json (const HrGgufReport *r,
   else
     json_object_set_null_member (o, "split");
   json_object_set_member (o, "prediction", prediction);
+  if (prediction_problem != NULL)
+    json_object_set_string_member (o, "prediction_problem", prediction_problem);
 
   hr_cli_print_json (root);
 }
@@ -359,6 +383,30 @@ print_tokenizer (const HrGgufTokenizer *tok)
 }
 
 /* The tensors, the layout, the file size and the split. */
+/* Tensors of a ggml type this version does not know (issue 16): sized
+ * from the layout, the unsized ones named. */
+static void
+print_unknown_types (const HrGgufReport *r)
+{
+  g_autoptr(GString) ids = g_string_new (NULL);
+  g_autofree char *b = hr_format_count (r->unknown_bytes);
+  g_autofree char *names = NULL;
+
+  for (guint i = 0; i < r->unknown_types->len; i++)
+    g_string_append_printf (ids, "%s%u", i > 0 ? ", " : "", g_array_index (r->unknown_types, guint32, i));
+  row (_("  unknown types"), g_dngettext (GETTEXT_PACKAGE,
+                                          "%u tensor of ggml type %s, which this version does not know: %s bytes, from the layout (the next tensor's offset or the file's end)",
+                                          "%u tensors of ggml types %s, which this version does not know: %s bytes, from the layout (the next tensor's offset or the file's end)",
+                                          r->n_unknown_types),
+       r->n_unknown_types, ids->str, b);
+  if (r->n_unsized == 0)
+    return;
+  g_ptr_array_add (r->unsized_names, NULL);
+  names = g_strjoinv (", ", (char **) r->unsized_names->pdata);
+  g_ptr_array_remove_index (r->unsized_names, r->unsized_names->len - 1);
+  row (_("  unknown size"), _("%s (nothing after it tells its size; not in the tensor bytes)"), names);
+}
+
 static void
 print_tensors (const HrGgufReport *r)
 {
@@ -381,6 +429,8 @@ print_tensors (const HrGgufReport *r)
       row (label, g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", type->count),
            type->count, b);
     }
+  if (r->n_unknown_types > 0)
+    print_unknown_types (r);
   row (_("tensor bytes"), "%s (%s)", bytes, both);
   row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
        header, offset, (guint) r->alignment);
@@ -451,11 +501,29 @@ inspect (const char                *path,
                                  ctx->board, o->context, NULL, &error);
   if (report == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
+  /* A header without the counts the KV cache needs has no memory and no
+   * verdict (issue 15), rather than a KV cache of 0 bytes that "fits". */
+  if (report->memory_problem != NULL)
+    {
+      if (o->json)
+        {
+          g_autoptr(JsonNode) none = json_node_new (JSON_NODE_NULL);
+
+          print_json (report, path, blob, verified, g_steal_pointer (&none), report->memory_problem);
+        }
+      else
+        {
+          print_text (report, display_path, blob, verified);
+          printf ("%s\n", _("memory:"));
+          row (_("  not sized"), "%s", report->memory_problem);
+        }
+      return HR_CLI_EXIT_OK;
+    }
   /* The memory: the same prediction as `headroom-cli predict FILE`. */
   if (!hr_cli_predict_spec (ctx, o, report->spec, &in, &p, &error))
     return hr_cli_fail (g_steal_pointer (&error));
   if (o->json)
-    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p));
+    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p), NULL);
   else
     {
       print_text (report, display_path, blob, verified);

@@ -205,6 +205,8 @@ print_kind_and_download (const HrHubLookup *l)
 
       rowf (_("tensors"), _("%u, %s bytes of tensor data"), l->n_tensors, bytes);
     }
+  if (l->unknown_dtypes != NULL)
+    row (_("unknown dtype"), l->unknown_dtypes);
   for (guint i = 0; i < l->gguf_files->len; i++)
     {
       const HrHubGgufFile *g = g_ptr_array_index (l->gguf_files, i);
@@ -266,6 +268,8 @@ print_license_and_weights (const HrHubLookup *l)
     row (_("license"), l->license ? l->license : _("none given"));
   if (l->license_file != NULL)
     rowf (l->license_file, "“%s”", l->license_title ? l->license_title : _("(no title)"));
+  if (l->license_unread != NULL)
+    row (_("license file"), l->license_unread);
   if (l->non_commercial)
     {
       rowf (_("commercial use"), _("restricted: %s"), l->non_commercial_reason);

@@ -341,6 +341,31 @@ map_layers (const HrGgufKeys *keys,
   return TRUE;
 }
 
+/* A head count key that is there but 0 (in every layer, for an array): no
+ * attention model has that (hparams.n_head () > 0 for every architecture
+ * llama.cpp gives a KV cache; the recurrent ones are refused earlier). */
+static gboolean
+check_heads_present (const HrGgufKeys *keys,
+                     const char       *suffix,
+                     gboolean          per_layer,
+                     const char       *what,
+                     GError          **error)
+{
+  if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                 per_layer
+                 ? _("/api/show for %s: model_info \"%s.%s\" is 0 in every layer; a model has at least one %s")
+                 : _("/api/show for %s: model_info \"%s.%s\" is 0; a model has at least one %s"),
+                 keys->model_name, keys->arch, suffix, what);
+  else
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                 per_layer
+                 ? _("%s.%s is 0 in every layer; a model has at least one %s")
+                 : _("%s.%s is 0; a model has at least one %s"),
+                 keys->arch, suffix, what);
+  return FALSE;
+}
+
 /* Heads and KV heads; *out_kv_hidden when the KV heads are withheld. */
 static gboolean
 map_heads (const HrGgufKeys *keys,
@@ -354,6 +379,13 @@ map_heads (const HrGgufKeys *keys,
 
   if (!get_per_layer (keys, "attention.head_count", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
+  if (found && v == 0)
+    {
+      gboolean array = per_layer != NULL;
+
+      g_clear_pointer (&per_layer, g_array_unref);
+      return check_heads_present (keys, "attention.head_count", array, _("attention head"), error);
+    }
   g_clear_pointer (&per_layer, g_array_unref); /* the spec keeps one head count */
   if (found)
     {
@@ -364,6 +396,13 @@ map_heads (const HrGgufKeys *keys,
   if (!get_per_layer (keys, "attention.head_count_kv", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
   *out_kv_hidden = hidden;
+  if (found && v == 0)
+    {
+      gboolean array = per_layer != NULL;
+
+      g_clear_pointer (&per_layer, g_array_unref);
+      return check_heads_present (keys, "attention.head_count_kv", array, _("KV head"), error);
+    }
   if (found)
     {
       spec->kv_heads = v;
@@ -513,8 +552,10 @@ map_counts (const HrGgufKeys *keys,
  *
  * Returns: %TRUE; %FALSE with @error set: %HR_CORE_ERROR_INVALID_DATA when
  *   a count key has the wrong type, a value past 32 bits, or a per-layer
- *   array not of one whole number per layer; %HR_CORE_ERROR_LIMIT for
- *   more than %HR_MODEL_SPEC_MAX_LAYERS layers.
+ *   array not of one whole number per layer, or a head count of 0 (in
+ *   every layer); %HR_CORE_ERROR_LIMIT for more than
+ *   %HR_MODEL_SPEC_MAX_LAYERS layers; %HR_CORE_ERROR_UNSUPPORTED for a
+ *   recurrent architecture (hr_gguf_keys_arch_is_recurrent()).
  */
 gboolean
 hr_gguf_keys_map (const HrGgufKeys *keys,
@@ -528,6 +569,18 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
 
   if (out_kv_heads_hidden != NULL)
     *out_kv_heads_hidden = FALSE;
+  if (hr_gguf_keys_arch_is_recurrent (keys->arch))
+    {
+      if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                     _("/api/show for %s: %s is a recurrent architecture (a fixed state per sequence, no attention KV cache); Headroom does not size it"),
+                     keys->model_name, keys->arch);
+      else
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                     _("%s is a recurrent architecture (a fixed state per sequence, no attention KV cache); Headroom does not size it"),
+                     keys->arch);
+      return FALSE;
+    }
   if (!map_layers (keys, spec, error))
     return FALSE;
 
@@ -565,6 +618,31 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
   if (out_kv_heads_hidden != NULL)
     *out_kv_heads_hidden = kv_hidden;
   return TRUE;
+}
+
+/**
+ * hr_gguf_keys_arch_is_recurrent:
+ * @arch: (nullable): a GGUF `general.architecture` ("mamba", "llama")
+ *
+ * Whether llama.cpp runs @arch as a recurrent model: a fixed-size state per
+ * sequence instead of an attention KV cache (src/llama-arch.cpp,
+ * llm_arch_is_recurrent: mamba, mamba2, rwkv6, rwkv6qwen2, rwkv7, arwkv7;
+ * their converters write head_count 0). Headroom's memory math models the
+ * KV cache only, so it does not size these.
+ *
+ * Returns: %TRUE for those architectures.
+ */
+gboolean
+hr_gguf_keys_arch_is_recurrent (const char *arch)
+{
+  static const char *const recurrent[] = {
+    "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7",
+  };
+
+  for (guint i = 0; arch != NULL && i < G_N_ELEMENTS (recurrent); i++)
+    if (strcmp (arch, recurrent[i]) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /**

@@ -130,6 +130,7 @@ gboolean     hr_gguf_keys_map            (const HrGgufKeys *keys,
                                           HrModelSpec      *spec,
                                           gboolean         *out_kv_heads_hidden,
                                           GError          **error);
+gboolean     hr_gguf_keys_arch_is_recurrent (const char     *arch);
 const char  *hr_gguf_keys_precision_id   (const char       *label);
 gboolean     hr_gguf_keys_tied_embeddings (GPtrArray       *tensors);
 

@@ -10,6 +10,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf-report.h"
+#include "hr-json.h"
 #include "hr-precision.h"
 
 static void
@@ -29,6 +30,63 @@ collect_types (HrGgufReport *report)
     }
 }
 
+static gint
+compare_u32 (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The tensors of a ggml type this version does not know (issue 16): their
+ * type ids, their bytes from the layout, and the names of those with no
+ * known size. */
+static void
+collect_unknown (HrGgufReport *report)
+{
+  report->unknown_types = g_array_new (FALSE, FALSE, sizeof (guint32));
+  report->unsized_names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; report->n_unknown_types > 0 && i < report->n_tensors; i++)
+    {
+      const HrTensorInfo *info = hr_gguf_file_get_tensor (report->file, i);
+      gboolean seen = FALSE;
+
+      if (info == NULL || hr_ggml_type_info (info->type) != NULL)
+        continue;
+      for (guint j = 0; j < report->unknown_types->len && !seen; j++)
+        seen = g_array_index (report->unknown_types, guint32, j) == info->type;
+      if (!seen)
+        g_array_append_val (report->unknown_types, info->type);
+      if (info->bytes == 0 && info->elements > 0)
+        g_ptr_array_add (report->unsized_names, hr_json_safe_text (info->name, -1, HR_JSON_SAFE_SHORT));
+      else if (report->unknown_bytes + info->bytes >= report->unknown_bytes)
+        report->unknown_bytes += info->bytes;
+      else
+        report->unknown_bytes = G_MAXUINT64;
+    }
+  g_array_sort (report->unknown_types, compare_u32);
+}
+
+/* Why the KV cache cannot be sized: a count the header lacks (issue 15:
+ * without head counts it would be 0 bytes and everything would "fit"). */
+static char *
+memory_problem (const HrModelSpec *spec)
+{
+  const char *arch = spec->architecture != NULL ? spec->architecture : "?";
+  g_autofree char *key = NULL;
+
+  if (spec->layers == 0)
+    key = g_strdup_printf ("%s.block_count", arch);
+  else if (spec->kv_heads == 0)
+    key = g_strdup_printf ("%s.attention.head_count", arch);
+  else if (spec->key_length == 0 || spec->value_length == 0)
+    key = g_strdup_printf ("%s.attention.key_length (or %s.embedding_length)", arch, arch);
+  else
+    return NULL;
+  return g_strdup_printf (_("the header has no %s, so the KV cache cannot be sized and there is no verdict"), key);
+}
+
 /**
  * hr_gguf_report_build:
  * @path: a GGUF file, or the first shard of a split model
@@ -45,10 +103,14 @@ collect_types (HrGgufReport *report)
  *
  * Reads the header (hr_gguf_file_load_model(): a split model's shards
  * summed), maps it to a spec and collects what `headroom-cli gguf` prints:
- * the tokenizer, the tensors per type, the layout, the bits per parameter
+ * the tokenizer, the tensors per type (those of a ggml type this version
+ * does not know apart: their type ids, bytes from the layout and the names
+ * of those without a size), the layout, the bits per parameter
  * (file size x 8 / parameters, seed-facts.md W6: 5.03 for llama3.2:3b),
  * and the memory at @context_tokens with an f16 KV cache and 1 slot
- * (hr_memory_footprint()) against @board (hr_board_verdict()).
+ * (hr_memory_footprint()) against @board (hr_board_verdict()); when the
+ * header lacks a count the KV cache needs (layers, heads, head size),
+ * memory_problem says which and the memory is left 0.
  *
  * Returns: (transfer full) (nullable): the report, or %NULL with @error
  *   set: hr_gguf_file_load_model()'s errors, or
@@ -90,6 +152,7 @@ hr_gguf_report_build (const char     *path,
   report->tensor_bytes = hr_gguf_file_get_tensor_bytes (file);
   collect_types (report);
   report->n_unknown_types = hr_gguf_file_get_unknown_tensors (file, &report->n_unsized);
+  collect_unknown (report);
   report->header_bytes = hr_gguf_file_get_header_bytes (file);
   report->alignment = hr_gguf_file_get_alignment (file);
   report->data_offset = hr_gguf_file_get_data_offset (file);
@@ -102,6 +165,9 @@ hr_gguf_report_build (const char     *path,
 
   report->board = board;
   report->context_tokens = context_tokens;
+  report->memory_problem = memory_problem (report->spec);
+  if (report->memory_problem != NULL)
+    return g_steal_pointer (&report);
   hr_memory_footprint (report->spec, NULL, HR_KV_CACHE_F16, context_tokens, 1, 0, &report->footprint);
   if (board != NULL)
     {
@@ -126,6 +192,9 @@ hr_gguf_report_free (HrGgufReport *report)
   g_clear_pointer (&report->spec, hr_model_spec_free);
   g_clear_pointer (&report->tokenizer, hr_gguf_tokenizer_free);
   g_clear_pointer (&report->types, g_array_unref);
+  g_clear_pointer (&report->unknown_types, g_array_unref);
+  g_clear_pointer (&report->unsized_names, g_ptr_array_unref);
   g_free (report->split_problem);
+  g_free (report->memory_problem);
   g_free (report);
 }

@@ -94,6 +94,10 @@ typedef struct {
   guint64          budget;
   guint            n_unknown_types; /* tensors of a ggml type this version does not know */
   guint            n_unsized;       /* of those, sized "unknown" (no next offset, no file size) */
+  guint64          unknown_bytes;   /* the unknown-type tensors' bytes, from the layout */
+  GArray          *unknown_types;   /* guint32: the ggml type ids this version does not know, ascending */
+  GPtrArray       *unsized_names;   /* char*: the unsized tensors' names, made safe to print */
+  char            *memory_problem;  /* why the memory cannot be sized (a count the header lacks), or NULL */
 } HrGgufReport;
 
 HrGgufReport *hr_gguf_report_build   (const char     *path,

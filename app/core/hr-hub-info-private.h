@@ -16,5 +16,6 @@ void     hr_hub_answers_sum_headers     (HrHubAnswers        *a,
                                          guint                n_files);
 gboolean hr_hub_answers_add_gguf_shards (HrHubAnswers        *a,
                                          GError             **error);
+void     hr_hub_answers_note_unknown_dtypes (HrHubAnswers    *a);
 
 G_END_DECLS

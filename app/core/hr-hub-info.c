@@ -86,6 +86,8 @@ hr_hub_lookup_free (HrHubLookup *lookup)
   g_free (lookup->license_name);
   g_free (lookup->license_file);
   g_free (lookup->license_title);
+  g_free (lookup->license_unread);
+  g_free (lookup->unknown_dtypes);
   g_free (lookup->non_commercial_reason);
   g_clear_pointer (&lookup->gguf_files, g_ptr_array_unref);
   g_free (lookup->gguf_chosen);
@@ -816,6 +818,8 @@ hr_hub_answers_finish (HrHubAnswers  *a,
                                                            n_files),
                                               n_files);
     }
+
+  hr_hub_answers_note_unknown_dtypes (a);
 
   /* The model spec: from the config, or from the GGUF header. */
   if (r->gguf != NULL && !hr_hub_answers_add_gguf_shards (a, out_error))

@@ -96,6 +96,8 @@ typedef struct {
   GPtrArray   *notes;           /* char*: two figures that disagree, and which was used */
   char        *derived_comparison; /* the derived count against the stored one, to the digit */
   guint        gguf_parts_read; /* GGUF headers read for the chosen quantization (its shards) */
+  char        *license_unread;  /* why the LICENSE file could not be read (its HTTP status), or NULL */
+  char        *unknown_dtypes;  /* the dtypes without a known element size, said, or NULL */
 } HrHubLookup;
 
 void         hr_hub_lookup_free          (HrHubLookup *lookup);

@@ -15,6 +15,7 @@
 #include "hr-error.h"
 #include "hr-hub-info.h"
 #include "hr-hub-info-private.h"
+#include "hr-json.h"
 #include "hr-units.h"
 
 /**
@@ -209,4 +210,52 @@ hr_hub_answers_choose_gguf (HrHubAnswers *a)
         return g_strdup (g_ptr_array_index (ggufs, i));
     }
   return g_strdup (g_ptr_array_index (ggufs, 0));
+}
+
+/**
+ * hr_hub_answers_note_unknown_dtypes: (skip)
+ * @a: the answers, with the per-dtype counts settled
+ *
+ * Names every dtype of the per-dtype counts that Headroom has no element
+ * size for (hr_safetensors_dtype_bits() is 0) in the result's
+ * unknown_dtypes, so such a tensor is never taken for the config's
+ * precision without a word (issue 15): its bytes are the headers'
+ * data_offsets, which tile the data but cannot be checked against the
+ * shape.
+ */
+void
+hr_hub_answers_note_unknown_dtypes (HrHubAnswers *a)
+{
+  HrHubLookup *r = a->result;
+  g_autoptr(GString) text = NULL;
+
+  for (guint i = 0; i < r->parameters_by_dtype->len; i++)
+    {
+      const HrSafetensorsDtype *d = g_ptr_array_index (r->parameters_by_dtype, i);
+      g_autofree char *safe = NULL;
+      g_autofree char *elements = NULL;
+      g_autofree char *bytes = NULL;
+
+      if (hr_safetensors_dtype_bits (d->dtype) != 0)
+        continue;
+      safe = hr_json_safe_text (d->dtype, -1, HR_JSON_SAFE_SHORT);
+      elements = hr_format_count (d->parameters);
+      if (text == NULL)
+        text = g_string_new (NULL);
+      else
+        g_string_append (text, "; ");
+      if (d->bytes > 0)
+        {
+          bytes = hr_format_count (d->bytes);
+          g_string_append_printf (text, _("%s (%s elements in %s bytes): an element size Headroom does not know, "
+                                          "so those bytes are the headers' data_offsets, unchecked"),
+                                  safe, elements, bytes);
+        }
+      else
+        g_string_append_printf (text, _("%s (%s elements): an element size Headroom does not know, "
+                                        "so their bytes are not known"),
+                                safe, elements);
+    }
+  g_free (r->unknown_dtypes);
+  r->unknown_dtypes = text != NULL ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }

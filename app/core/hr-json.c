@@ -12,6 +12,7 @@
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-json-private.h"
+#include "hr-units.h"
 
 struct _HrJsonDoc {
   JsonParser *parser;
@@ -163,7 +164,12 @@ _hr_json_get_u64 (JsonObject  *object,
       gint64 v = json_node_get_int (node);
       if (v < 0)
         {
-          *out_problem = g_strdup_printf (_("field \"%s\" must not be negative"), member);
+          /* json-glib reads an integer of 2^63 or more as a negative one
+           * (2^64 and beyond as -1), so a negative value may be either. */
+          g_autofree char *limit = hr_format_count (max);
+
+          *out_problem = g_strdup_printf (_("field \"%s\" is negative or too large: it must be a whole number from 0 to %s"),
+                                          member, limit);
           return FALSE;
         }
       if ((guint64) v > max)

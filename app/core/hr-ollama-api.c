@@ -24,9 +24,12 @@
  * Returns: (transfer full) (nullable): the text, or %NULL when the body is
  *   empty, not JSON, not an object or has no string "error".
  */
-char *
-hr_ollama_api_error_text (const char *data,
-                          gsize       size)
+/* The string @member of an answer body that is a JSON object, made safe. */
+static char *
+body_string (const char *data,
+             gsize       size,
+             const char *member,
+             gssize      cap)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   JsonNode *root;
@@ -38,8 +41,35 @@ hr_ollama_api_error_text (const char *data,
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  text = hr_json_string (json_node_get_object (root), "error");
-  return text != NULL ? hr_json_safe_text (text, -1, HR_JSON_SAFE_LONG) : NULL;
+  text = hr_json_string (json_node_get_object (root), member);
+  return text != NULL && *text != '\0' ? hr_json_safe_text (text, -1, cap) : NULL;
+}
+
+char *
+hr_ollama_api_error_text (const char *data,
+                          gsize       size)
+{
+  return body_string (data, size, "error", HR_JSON_SAFE_LONG);
+}
+
+/**
+ * hr_ollama_api_signin_url:
+ * @data: (array length=size) (nullable): a 401 answer's body
+ * @size: its length in bytes
+ *
+ * Where Ollama says to sign in: the `signin_url` of a 401 answer or stream
+ * line (api/types.go, AuthorizationError; a cloud model on a server not
+ * signed in to ollama.com), made safe (at most %HR_JSON_SAFE_LONG
+ * characters).
+ *
+ * Returns: (transfer full) (nullable): the address, or %NULL when the body
+ *   has no non-empty string "signin_url".
+ */
+char *
+hr_ollama_api_signin_url (const char *data,
+                          gsize       size)
+{
+  return body_string (data, size, "signin_url", HR_JSON_SAFE_LONG);
 }
 
 /**
@@ -108,8 +138,17 @@ static char *
 member_text (JsonNode *node)
 {
   g_autofree char *json = json_to_string (node, FALSE);
+  g_autofree char *safe = hr_json_safe_text (json, -1, 40);
 
-  return hr_json_safe_text (json, -1, 40);
+  /* json-glib reads an integer of 2^63 or more as a negative one (2^64
+   * and beyond as -1), and a number past a double's range as infinity. */
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64 &&
+      json_node_get_int (node) < 0)
+    return g_strdup_printf (_("%s (negative, or 2^63 or more)"), safe);
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      !isfinite (json_node_get_double (node)))
+    return g_strdup (_("a number too large to read"));
+  return g_steal_pointer (&safe);
 }
 
 /* The entry @i of @array when it is an object; NULL (skipped) when it is
@@ -314,7 +353,7 @@ hr_ollama_api_parse_ps (JsonNode  *root,
  * @error: return location for a #GError
  *
  * Returns: %TRUE with @line filled (only @line's error for an
- *   `{"error": ...}` line); %FALSE with %HR_CORE_ERROR_INVALID_DATA ("a
+ *   `{"error": ...}` line; an empty "error" is none, as in Ollama's client); %FALSE with %HR_CORE_ERROR_INVALID_DATA ("a
  *   stream line that is not an object").
  */
 gboolean
@@ -334,6 +373,9 @@ hr_ollama_api_reply_line (JsonNode           *node,
     }
   obj = json_node_get_object (node);
   line->error = hr_json_string (obj, "error");
+  /* api/client.go stream(): only a non-empty "error" ends a stream. */
+  if (line->error != NULL && *line->error == '\0')
+    line->error = NULL;
   if (line->error != NULL)
     return TRUE;
   if (chat)

@@ -86,6 +86,8 @@ typedef struct {
 
 char       *hr_ollama_api_error_text   (const char      *data,
                                         gsize            size);
+char       *hr_ollama_api_signin_url   (const char      *data,
+                                        gsize            size);
 char       *hr_ollama_api_parse_version (JsonNode       *root,
                                          GError        **error);
 GPtrArray  *hr_ollama_api_parse_tags   (JsonNode        *root,

@@ -68,8 +68,11 @@ parse_port (const char *text,
  * `https://`; an IPv6 address gets brackets; a path prefix (a reverse proxy
  * mounting Ollama under one) is kept and its trailing slashes trimmed; a port
  * that is not a number from 0 to 65535 is replaced by the default, as Ollama
- * does. `0.0.0.0` and `[::]` are listening addresses, not targets: they mean
- * this machine (`127.0.0.1`, `[::1]`).
+ * does; white space and then quotes around the text are dropped (envconfig.Var);
+ * a bare `ollama.com` is `https://ollama.com:443`; an empty host (`:11434`)
+ * is this machine. `0.0.0.0` and `[::]` are listening addresses, not
+ * targets: they mean this machine (`127.0.0.1`, `[::1]`, as
+ * envconfig.ConnectableHost does).
  *
  * Userinfo (`http://admin:secret@h:11434`, for a reverse proxy's basic
  * auth) is dropped from the URL: hr_ollama_host_normalize_full() hands it
@@ -173,13 +176,31 @@ hr_ollama_host_normalize_full (const char  *text,
   return g_steal_pointer (&url);
 }
 
+/* @text without surrounding white space and then without the quotes
+ * around it, as envconfig.Var reads every variable
+ * (strings.Trim (strings.TrimSpace (v), "\"'")): OLLAMA_HOST="'h:1'". */
+static char *
+trim_value (const char *text)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
+  const char *start = stripped;
+  gsize len;
+
+  while (*start == '"' || *start == '\'')
+    start++;
+  len = strlen (start);
+  while (len > 0 && (start[len - 1] == '"' || start[len - 1] == '\''))
+    len--;
+  return g_strndup (start, len);
+}
+
 static char *
 normalize (const char  *text,
            char       **user,
            char       **password,
            GError     **error)
 {
-  g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_autofree char *trimmed = trim_value (text);
   g_autofree char *scheme = NULL;
   g_autofree char *host = NULL;
   g_autofree char *port_text = NULL;
@@ -193,7 +214,13 @@ normalize (const char  *text,
   guint port;
 
   sep = strstr (trimmed, "://");
-  if (sep == NULL)
+  if (sep == NULL && g_ascii_strcasecmp (trimmed, "ollama.com") == 0)
+    {
+      /* envconfig.Host: bare "ollama.com" is Ollama's cloud, over TLS. */
+      scheme = g_strdup ("https");
+      hostport = g_strdup ("ollama.com:443");
+    }
+  else if (sep == NULL)
     {
       scheme = g_strdup ("http");
       hostport = g_strdup (trimmed);

@@ -130,7 +130,7 @@ hr_pull_progress_feed (HrPullProgress *progress,
     progress->started_us = progress->last_progress_us = now_us;
   progress->on_layer = FALSE;
 
-  if (error_text != NULL)
+  if (error_text != NULL && *error_text != '\0') /* an empty one is none (api/client.go) */
     {
       g_free (progress->error);
       progress->error = hr_json_safe_text (error_text, -1, HR_JSON_SAFE_LONG);

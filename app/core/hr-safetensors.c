@@ -549,6 +549,14 @@ hr_safetensors_header_parse_json (const char *json,
       expected_begin = s->end;
     }
 
+  if (spans->len == 0)
+    {
+      /* `{}` (or only __metadata__) is well-formed, but no weights file is
+       * empty: sizing it would say a model of 0 bytes "fits". */
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("The safetensors header lists no tensors"));
+      return NULL;
+    }
   header->data_bytes = expected_begin;
   header->n_tensors = spans->len;
   g_ptr_array_sort (header->dtypes, compare_dtype);

@@ -639,6 +639,8 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
   json_builder_end_array (b);
   add_u64 (b, "tensors", lookup->n_tensors);
   add_u64 (b, "tensor_bytes", lookup->tensor_bytes);
+  if (lookup->unknown_dtypes != NULL)
+    add_str (b, "unknown_dtypes", lookup->unknown_dtypes);
 
   if (lookup->kind != NULL)
     {
@@ -668,6 +670,8 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
   add_str (b, "license_name", lookup->license_name);
   add_str (b, "license_file", lookup->license_file);
   add_str (b, "license_title", lookup->license_title);
+  if (lookup->license_unread != NULL)
+    add_str (b, "license_unread", lookup->license_unread);
   json_builder_set_member_name (b, "non_commercial");
   json_builder_add_boolean_value (b, lookup->non_commercial);
   add_str (b, "non_commercial_reason", lookup->non_commercial_reason);

@@ -350,6 +350,20 @@ on_part (GObject      *source,
     }
   if (lk->error != NULL)
     goto done;
+  if ((resp->status < 200 || resp->status >= 300) && part->kind == PART_LICENSE)
+    {
+      /* The license file is a detail: the card's tag still says the
+       * license, so the lookup goes on and says the file was unreadable. */
+      HrHubLookup *r = lk->a->result;
+
+      g_free (r->license_unread);
+      r->license_unread = r->license != NULL
+        ? g_strdup_printf (_("%s could not be read (HTTP %u); the license shown is the model card's"),
+                           part->path, resp->status)
+        : g_strdup_printf (_("%s could not be read (HTTP %u), and the model card names no license"),
+                           part->path, resp->status);
+      goto done;
+    }
   if (resp->status < 200 || resp->status >= 300)
     {
       lookup_fail (lk, hr_hub_client_status_error (lk->client, resp, lk->a->repo, lk->revision, part->path));

@@ -89,6 +89,8 @@ hr_measure_run_to_json (HrMeasureRun *self)
   json_object_set_string_member (root, "runtime_version", runtime);
   json_object_set_string_member (root, "server", hr_ollama_client_get_base_url (self->client));
   json_object_set_string_member (root, "source", "headroom measure: client TTFT, Ollama's timing fields, /api/ps");
+  if (self->failure != NULL) /* a set cut short: its completed runs (issue 16) */
+    json_object_set_string_member (root, "failed", self->failure);
   if (self->package_bytes > 0)
     json_object_set_int_member (root, "weight_bytes", (gint64) self->package_bytes);
   if (self->show != NULL && self->show->weight_bytes > 0)

@@ -44,6 +44,7 @@ struct _HrMeasureRun
   char           *date;
   char           *saved_path;
   GError         *pending;        /* the error to return once the board is restored */
+  char           *failure;        /* "failed after N of M runs: ...", for a set cut short, or NULL */
 };
 
 gboolean hr_measure_run_save (HrMeasureRun  *self,

@@ -63,6 +63,7 @@ hr_measure_run_finalize (GObject *object)
   g_array_unref (self->ps);
   g_free (self->date);
   g_free (self->saved_path);
+  g_free (self->failure);
   g_clear_error (&self->pending);
 
   G_OBJECT_CLASS (hr_measure_run_parent_class)->finalize (object);
@@ -408,16 +409,85 @@ restore (GTask *task)
     hr_ollama_client_unload_async (self->client, self->model, NULL, on_restored, task);
 }
 
-/* Takes @task and @error. */
+/* Takes @task and @error: returns @error once the board is restored. */
 static void
-fail (GTask  *task,
-      GError *error)
+fail_as_is (GTask  *task,
+            GError *error)
 {
   HrMeasureRun *self = g_task_get_source_object (task);
 
   g_clear_error (&self->pending);
   self->pending = error;
   restore (task);
+}
+
+/* The mean decode rate of the runs that reported one; 0 when none did. */
+static double
+decode_mean (GArray *results)
+{
+  double sum = 0;
+  guint n = 0;
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      const HrMeasureResult *r = &g_array_index (results, HrMeasureResult, i);
+
+      if (r->decode_tps >= 0)
+        {
+          sum += r->decode_tps;
+          n++;
+        }
+    }
+  return n > 0 ? sum / n : 0;
+}
+
+/* A run set cut short by @error (taken) after some runs completed: keeps
+ * what was measured (issue 16). The completed runs are saved, with the
+ * failure in the document's "failed"; the error returned says how far the
+ * set got and whether the runs were saved. */
+static GError *
+keep_completed_runs (HrMeasureRun *self,
+                     GError       *error)
+{
+  g_autoptr(GError) cause = error;
+  g_autoptr(GError) save_error = NULL;
+  guint total = self->runs * self->contexts->len;
+  guint done = self->results->len;
+  g_autofree char *failed = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                          "failed after %u of %u run: %s",
+                                                          "failed after %u of %u runs: %s", total),
+                                             done, total, cause->message);
+
+  g_free (self->failure);
+  self->failure = g_strdup (failed);
+  self->decode_mean = decode_mean (self->results);
+  if (self->archive_dir == NULL)
+    return g_error_new_literal (cause->domain, cause->code, failed);
+  if (self->decode_mean <= 0)
+    return g_error_new (cause->domain, cause->code,
+                        _("%s; nothing was saved: no completed run reported a decode rate"), failed);
+  if (!hr_measure_run_save (self, &save_error))
+    return g_error_new (cause->domain, cause->code,
+                        _("%s; the completed runs could not be saved either: %s"), failed, save_error->message);
+  return g_error_new (cause->domain, cause->code,
+                      g_dngettext (GETTEXT_PACKAGE,
+                                   "%s; the %u completed run was saved in %s",
+                                   "%s; the %u completed runs were saved in %s", done),
+                      failed, done, self->saved_path);
+}
+
+/* Takes @task and @error. A failure after some runs completed keeps them
+ * (keep_completed_runs()); a cancel saves nothing. */
+static void
+fail (GTask  *task,
+      GError *error)
+{
+  HrMeasureRun *self = g_task_get_source_object (task);
+
+  if (self->results->len > 0 && self->failure == NULL &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    error = keep_completed_runs (self, error);
+  fail_as_is (task, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -577,8 +647,6 @@ next_context (GTask *task)
 {
   HrMeasureRun *self = g_task_get_source_object (task);
   GError *error = NULL;
-  double sum = 0;
-  guint n = 0;
 
   if (self->ctx_index < self->contexts->len)
     {
@@ -589,20 +657,10 @@ next_context (GTask *task)
       return;
     }
 
-  for (guint i = 0; i < self->results->len; i++)
-    {
-      const HrMeasureResult *r = &g_array_index (self->results, HrMeasureResult, i);
-      if (r->decode_tps >= 0)
-        {
-          sum += r->decode_tps;
-          n++;
-        }
-    }
-  self->decode_mean = n > 0 ? sum / n : 0;
-
+  self->decode_mean = decode_mean (self->results);
   if (self->archive_dir != NULL && !hr_measure_run_save (self, &error))
     {
-      fail (task, error);
+      fail_as_is (task, error);
       return;
     }
   restore (task);
@@ -759,6 +817,7 @@ hr_measure_run_start_async (HrMeasureRun        *self,
   self->decode_mean = 0;
   g_clear_pointer (&self->show, hr_ollama_show_free);
   g_clear_pointer (&self->saved_path, g_free);
+  g_clear_pointer (&self->failure, g_free);
   g_clear_pointer (&self->digest, g_free);
   g_clear_pointer (&self->server_version, g_free);
   g_array_set_size (self->results, 0);
@@ -780,8 +839,11 @@ hr_measure_run_start_async (HrMeasureRun        *self,
  *   archive directory was set) and the board restored; %FALSE with
  *   G_IO_ERROR_CANCELLED, an %HR_NET_ERROR from the server (the model not
  *   on the board is %HR_NET_ERROR_NOT_FOUND; no decode figures at all is
- *   %HR_NET_ERROR_INVALID_RESPONSE), or the archive's error. Nothing is
- *   written to the archive unless the whole run set completed.
+ *   %HR_NET_ERROR_INVALID_RESPONSE), or the archive's error. A set that
+ *   fails after some runs completed keeps them: the error's message says
+ *   "failed after N of M runs: REASON" and where the completed runs were
+ *   saved (their document's "failed" says the same); a cancelled set saves
+ *   nothing.
  */
 gboolean
 hr_measure_run_finish (HrMeasureRun  *self,

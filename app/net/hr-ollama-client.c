@@ -144,7 +144,7 @@ hr_ollama_default_host (const char *setting)
  * (`http://admin:secret@h:11434`) becomes HTTP basic auth to that origin
  * only, and the base URL (in every message) leaves it out. Defaults:
  * deadline 30 s for a plain call, 10 s to connect and send, 60 s without
- * progress in a stream, 600 s for a model's load, 4 MiB per line, 64 MiB
+ * progress in a stream, 600 s for a model's load, 8,000,000 bytes per line (Ollama's own client's), 64 MiB
  * per answer.
  *
  * Returns: (transfer full): the client, or %NULL with
@@ -308,6 +308,17 @@ error_for_status (HrOllamaCall   *call,
     {
     case SOUP_STATUS_UNAUTHORIZED:
     case SOUP_STATUS_FORBIDDEN:
+      {
+        /* Ollama itself: a cloud model on a server not signed in to
+         * ollama.com (api/client.go, AuthorizationError's signin_url). */
+        g_autofree char *signin = status == SOUP_STATUS_UNAUTHORIZED
+          ? hr_ollama_api_signin_url (data, size) : NULL;
+
+        if (signin != NULL)
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                              _("%s answered %u %s: Ollama there is not signed in to ollama.com - sign in at %s (or run \"ollama signin\" on that machine)"),
+                              self->base_url, status, reason, signin);
+      }
       if (!hr_http_has_token (self->http))
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
                             _("%s answered %u %s: a proxy in front of Ollama wants a token - set the board's token"),

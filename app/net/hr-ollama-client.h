@@ -32,8 +32,9 @@ G_BEGIN_DECLS
  * line: a cold load of a large model can take minutes (ollama-api.md). */
 #define HR_OLLAMA_LOAD_WAIT_MS         600000
 /** HR_OLLAMA_MAX_LINE_BYTES: default cap on one stream line (a generate
- * stream's last line may carry a `context` array of token ids). */
-#define HR_OLLAMA_MAX_LINE_BYTES       (4 * 1024 * 1024)
+ * stream's last line may carry a `context` array of token ids): Ollama's
+ * own client's, 8 MB (api/client.go, maxBufferSize = 8 * format.MegaByte). */
+#define HR_OLLAMA_MAX_LINE_BYTES       8000000
 /** HR_OLLAMA_MAX_RESPONSE_BYTES: default cap on one answer or stream. */
 #define HR_OLLAMA_MAX_RESPONSE_BYTES   (64 * 1024 * 1024)
 

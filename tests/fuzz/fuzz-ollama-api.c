@@ -32,6 +32,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *text = hr_ollama_api_error_text ((const char *) data, size);
+  g_autofree char *signin = hr_ollama_api_signin_url ((const char *) data, size);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) tags = NULL;
   g_autoptr(GPtrArray) ps = NULL;

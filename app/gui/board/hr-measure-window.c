@@ -317,6 +317,13 @@ on_finished (GObject      *source,
     {
       set_status (self, _("Cancelled. The board was left as it was found, and nothing was saved."), NULL);
     }
+  else if (hr_measure_run_get_saved_path (self->run) != NULL)
+    {
+      /* Cut short after some runs: the message says which were kept and where. */
+      text = g_strdup_printf (_("The measurement stopped: %s."), error->message);
+      set_status (self, text, "error");
+      g_signal_emit (self, signals[SIGNAL_SAVED], 0);
+    }
   else
     {
       text = g_strdup_printf (_("The measurement stopped: %s. Nothing was saved, and the board was left as it was found."),
