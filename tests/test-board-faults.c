@@ -244,11 +244,11 @@ test_impossible_numbers (void)
   open_faulty (&f);
   refresh_fails (&f, server, "/api/tags", FAULT_BODY, 200, "{\"models\":[{\"name\":\"m:latest\",\"size\":-5}]}",
                  "Could not list the models on the board: URL answered with a number that cannot be: /api/tags gives m:latest "
-                 "a \"size\" of -5, which is impossible; nothing was read from it");
+                 "a \"size\" of -5 (negative, or 2^63 or more), which is impossible; nothing was read from it");
   refresh_fails (&f, server, "/api/ps", FAULT_BODY, 200,
                  "{\"models\":[{\"name\":\"m:latest\",\"size\":18446744073709551615}]}",
                  "Could not read what is loaded (/api/ps): URL answered with a number that cannot be: /api/ps gives m:latest "
-                 "a \"size\" of -1, which is impossible; nothing was read from it");
+                 "a \"size\" of -1 (negative, or 2^63 or more), which is impossible; nothing was read from it");
   assert_usable (&f);
   close_page (&f);
   fault_server_free (server);
