@@ -21,6 +21,7 @@ struct _HrWindow
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton      *sidebar_button;
   GtkToggleButton      *explain_button;
+  AdwViewSwitcherBar   *switcher_bar;
   guint                 sync_buttons_id;
   guint                 build_id;       /* the idle that builds the pages */
   gulong                after_paint_id; /* on the frame clock, until the first frame */
@@ -36,6 +37,14 @@ struct _HrWindow
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_PAGES_BUILT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /**
  * hr_window_add_toast:
@@ -264,6 +273,7 @@ build_pages (HrWindow *self)
 
   if (self->session != NULL)
     give_pages (self, self->scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGES_BUILT]);
 }
 
 static gboolean
@@ -363,6 +373,24 @@ hr_window_finalize (GObject *object)
 }
 
 static void
+hr_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  HrWindow *self = HR_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAGES_BUILT:
+      g_value_set_boolean (value, self->pages_built);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_window_class_init (HrWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -371,10 +399,23 @@ hr_window_class_init (HrWindowClass *klass)
 
   object_class->dispose = hr_window_dispose;
   object_class->finalize = hr_window_finalize;
+  object_class->get_property = hr_window_get_property;
   window_class->close_request = hr_window_close_request;
   widget_class->realize = hr_window_realize;
   widget_class->map = hr_window_map;
   widget_class->unmap = hr_window_unmap;
+
+  /**
+   * HrWindow:pages-built:
+   *
+   * Whether the four pages are built: %FALSE until the idle after the
+   * window's first painted frame (or the first hr_window_get_models_page(),
+   * hr_window_get_stack() or hr_window_get_gguf_page()); then %TRUE for good.
+   */
+  properties[PROP_PAGES_BUILT] =
+    g_param_spec_boolean ("pages-built", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
@@ -382,6 +423,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, explain_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
 
   _hr_window_class_actions_init (widget_class);
 }
