@@ -7,8 +7,8 @@
  * aim); the sidebar's header bar button and F9 hide and show the sidebar
  * both ways at the default and at a phone's width; and at 360 px wide the
  * Models page and the window fit (issue 14), the flaps folded.
- * HR_TEST_SHOTS=DIR saves the window at 360 px with the sidebar shown and
- * hidden.
+ * HR_TEST_SHOTS=DIR saves the window at 1280 x 800 (light and dark) and
+ * at 360 px with the sidebar shown and hidden.
  */
 
 #include "config.h"
@@ -151,6 +151,28 @@ test_layout_early_page (void)
   g_assert_finalize_object (window);
 }
 
+static void
+save_png (GtkWidget  *widget,
+          const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GtkSnapshot *snapshot;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    return;
+  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), name, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 /* ------------------------------------------------------------------ */
 /* The sidebar                                                         */
 
@@ -208,6 +230,17 @@ test_layout_sidebar_wide (void)
 
   g_assert_false (adw_flap_get_folded (flap));
   g_assert_true (adw_flap_get_reveal_flap (flap));
+  save_png (GTK_WIDGET (window), "window-1280-light.png");
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      AdwStyleManager *style = adw_style_manager_get_default ();
+
+      adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+      spin (300);
+      save_png (GTK_WIDGET (window), "window-1280-dark.png");
+      adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+      spin (100);
+    }
   check_sidebar_toggles (window);
 
   /* Hidden at a wide width, the button is still there to bring it back,
@@ -231,28 +264,6 @@ test_layout_sidebar_wide (void)
 
 /* ------------------------------------------------------------------ */
 /* 360 px wide                                                         */
-
-static void
-save_png (GtkWidget  *widget,
-          const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  GtkSnapshot *snapshot;
-
-  if (g_getenv ("HR_TEST_SHOTS") == NULL)
-    return;
-  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), name, NULL);
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
 
 static int
 minimum_width (GtkWidget *widget)
