@@ -106,24 +106,29 @@ on_problem (HrSession  *session,
   hr_window_add_toast (self, message);
 }
 
-/* Every page that has the "session" and "scenario" properties gets them. */
+/* A page that has the "session" and "scenario" properties gets them. */
 static void
-give_pages (HrWindow   *self,
-            HrScenario *scenario)
+give_page (HrWindow  *self,
+           GtkWidget *page)
+{
+  GObjectClass *klass = G_OBJECT_GET_CLASS (page);
+
+  if (g_object_class_find_property (klass, "session") != NULL)
+    g_object_set (page, "session", self->session, NULL);
+  if (g_object_class_find_property (klass, "scenario") != NULL)
+    g_object_set (page, "scenario", self->scenario, NULL);
+}
+
+/* Every page, once they are built. */
+static void
+give_pages (HrWindow *self)
 {
   if (!self->pages_built)
     return;
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    {
-      GObjectClass *klass = G_OBJECT_GET_CLASS (child);
-
-      if (g_object_class_find_property (klass, "session") != NULL)
-        g_object_set (child, "session", self->session, NULL);
-      if (g_object_class_find_property (klass, "scenario") != NULL)
-        g_object_set (child, "scenario", scenario, NULL);
-    }
+    give_page (self, child);
 }
 
 /* The application's session and scenario, once the window belongs to it;
@@ -152,7 +157,7 @@ ensure_session (HrWindow *self,
     {
       return;
     }
-  give_pages (self, self->scenario);
+  give_pages (self);
 
   /* What could not be read is told once the session is loaded. */
   g_signal_connect_object (self->session, "problem", G_CALLBACK (on_problem), self, 0);
@@ -257,6 +262,10 @@ build_pages (HrWindow *self)
   self->models_page = HR_MODELS_PAGE (pages[0]);
   self->hub_page = HR_HUB_PAGE (pages[1]);
   self->gguf_page = HR_GGUF_PAGE (pages[3]);
+  /* Given the session before they are in the window: the rows are set on
+   * a table that is not yet mapped, laid out once. */
+  for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
+    give_page (self, pages[i]);
   swap_in_pages (self, pages, G_N_ELEMENTS (pages));
 
   flap = hr_models_page_get_flap (self->models_page);
@@ -271,8 +280,6 @@ build_pages (HrWindow *self)
                            self, G_CONNECT_SWAPPED);
   sync_flap_buttons (self);
 
-  if (self->session != NULL)
-    give_pages (self, self->scenario);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGES_BUILT]);
 }
 
