@@ -231,12 +231,13 @@ swap_in_pages (HrWindow   *self,
       g_autofree char *name = g_strdup (adw_view_stack_page_get_name (old));
       g_autofree char *title = g_strdup (adw_view_stack_page_get_title (old));
       g_autofree char *icon = g_strdup (adw_view_stack_page_get_icon_name (old));
+      gboolean underline = adw_view_stack_page_get_use_underline (old);
       AdwViewStackPage *page;
 
       adw_view_stack_remove (self->stack, g_ptr_array_index (placeholders, i));
       page = adw_view_stack_add_titled (self->stack, pages[i], name, title);
       adw_view_stack_page_set_icon_name (page, icon);
-      adw_view_stack_page_set_use_underline (page, TRUE);
+      adw_view_stack_page_set_use_underline (page, underline);
     }
   if (visible != NULL)
     adw_view_stack_set_visible_child_name (self->stack, visible);
