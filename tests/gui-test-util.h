@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What every window test needs: running the main loop until something is
- * true, settings back to their defaults, removing a test's own folders,
+ * true, a window's pages built after its first frame, settings back to
+ * their defaults, removing a test's own folders,
  * and finding a control by the title of its row.
  * Header-only, for the tests in tests/ that include it.
  */
@@ -40,6 +41,25 @@ static G_GNUC_UNUSED gboolean
 widget_is_drawn (gpointer data)
 {
   return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static G_GNUC_UNUSED gboolean
+window_pages_built (gpointer window)
+{
+  gboolean built = FALSE;
+
+  g_object_get (window, "pages-built", &built, NULL);
+  return built;
+}
+
+/* Waits until @window (a HrWindow) has built its pages, which it does in
+ * an idle after its first painted frame (HrWindow:pages-built), without
+ * asking for a page (which would build them at once). */
+static G_GNUC_UNUSED gboolean
+wait_for_window_pages (GtkWidget *window,
+                       guint      timeout_ms)
+{
+  return iterate_until (window_pages_built, window, timeout_ms);
 }
 
 /* Every key of the app's schema back to its default, and the window at

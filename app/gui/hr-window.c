@@ -21,7 +21,11 @@ struct _HrWindow
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton      *sidebar_button;
   GtkToggleButton      *explain_button;
+  AdwViewSwitcherBar   *switcher_bar;
   guint                 sync_buttons_id;
+  guint                 build_id;       /* the idle that builds the pages */
+  gulong                after_paint_id; /* on the frame clock, until the first frame */
+  gboolean              pages_built;
   HrModelsPage         *models_page;
   HrHubPage            *hub_page;
   HrGgufPage           *gguf_page;
@@ -33,6 +37,14 @@ struct _HrWindow
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_PAGES_BUILT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /**
  * hr_window_add_toast:
@@ -90,26 +102,6 @@ hr_window_get_messages (HrWindow *self)
 }
 
 /* ------------------------------------------------------------------ */
-/* GObject                                                             */
-
-static gboolean
-hr_window_close_request (GtkWindow *window)
-{
-  HrWindow *self = HR_WINDOW (window);
-  int width, height;
-
-  gtk_window_get_default_size (window, &width, &height);
-  g_settings_set_boolean (self->settings, "window-is-maximized", gtk_window_is_maximized (window));
-  if (!gtk_window_is_maximized (window))
-    {
-      g_settings_set_int (self->settings, "window-width", width);
-      g_settings_set_int (self->settings, "window-height", height);
-    }
-
-  return GTK_WINDOW_CLASS (hr_window_parent_class)->close_request (window);
-}
-
-/* ------------------------------------------------------------------ */
 /* The session and the scenario                                        */
 
 static void
@@ -129,22 +121,29 @@ on_problem (HrSession  *session,
   hr_window_add_toast (self, message);
 }
 
-/* Every page that has the "session" and "scenario" properties gets them. */
+/* A page that has the "session" and "scenario" properties gets them. */
 static void
-give_pages (HrWindow   *self,
-            HrScenario *scenario)
+give_page (HrWindow  *self,
+           GtkWidget *page)
 {
+  GObjectClass *klass = G_OBJECT_GET_CLASS (page);
+
+  if (g_object_class_find_property (klass, "session") != NULL)
+    g_object_set (page, "session", self->session, NULL);
+  if (g_object_class_find_property (klass, "scenario") != NULL)
+    g_object_set (page, "scenario", self->scenario, NULL);
+}
+
+/* Every page, once they are built. */
+static void
+give_pages (HrWindow *self)
+{
+  if (!self->pages_built)
+    return;
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    {
-      GObjectClass *klass = G_OBJECT_GET_CLASS (child);
-
-      if (g_object_class_find_property (klass, "session") != NULL)
-        g_object_set (child, "session", self->session, NULL);
-      if (g_object_class_find_property (klass, "scenario") != NULL)
-        g_object_set (child, "scenario", scenario, NULL);
-    }
+    give_page (self, child);
 }
 
 /* The application's session and scenario, once the window belongs to it;
@@ -173,7 +172,7 @@ ensure_session (HrWindow *self,
     {
       return;
     }
-  give_pages (self, self->scenario);
+  give_pages (self);
 
   /* What could not be read is told once the session is loaded. */
   g_signal_connect_object (self->session, "problem", G_CALLBACK (on_problem), self, 0);
@@ -191,6 +190,156 @@ on_application_set (HrWindow *self)
   ensure_session (self, FALSE);
 }
 
+/* ------------------------------------------------------------------ */
+/* The pages, built after the first frame                              */
+
+/* A flap folds while it is being allocated: showing a header bar button
+ * right then would change the header bar after its own allocation, so the
+ * buttons follow the flaps from an idle, before the next frame. The
+ * sidebar's button shows at every width while the Models page does (F9
+ * and the button hide and show the sidebar both ways); the explain
+ * panel's only while its flap is folded (unfolded, the panel is always
+ * beside the charts). */
+static gboolean
+sync_flap_buttons (gpointer user_data)
+{
+  HrWindow *self = user_data;
+  gboolean on_models;
+
+  self->sync_buttons_id = 0;
+  on_models = self->pages_built &&
+              g_strcmp0 (adw_view_stack_get_visible_child_name (self->stack), "models") == 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), on_models);
+  gtk_widget_set_visible (GTK_WIDGET (self->explain_button),
+                          on_models && adw_flap_get_folded (hr_models_page_get_explain_flap (self->models_page)));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_sync_flap_buttons (HrWindow *self)
+{
+  if (self->sync_buttons_id == 0)
+    self->sync_buttons_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, sync_flap_buttons, self, NULL);
+}
+
+/* The template's stack holds an empty placeholder under each page's name,
+ * title and icon, so the first frame shows the header bar and the view
+ * switcher at once; each placeholder is replaced by its page, in the same
+ * order, keeping the page that was visible. */
+static void
+swap_in_pages (HrWindow   *self,
+               GtkWidget **pages,
+               guint       n_pages)
+{
+  g_autofree char *visible = g_strdup (adw_view_stack_get_visible_child_name (self->stack));
+  g_autoptr(GPtrArray) placeholders = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    g_ptr_array_add (placeholders, child);
+  g_return_if_fail (placeholders->len == n_pages);
+
+  for (guint i = 0; i < n_pages; i++)
+    {
+      AdwViewStackPage *old = adw_view_stack_get_page (self->stack, g_ptr_array_index (placeholders, i));
+      g_autofree char *name = g_strdup (adw_view_stack_page_get_name (old));
+      g_autofree char *title = g_strdup (adw_view_stack_page_get_title (old));
+      g_autofree char *icon = g_strdup (adw_view_stack_page_get_icon_name (old));
+      gboolean underline = adw_view_stack_page_get_use_underline (old);
+      AdwViewStackPage *page;
+
+      adw_view_stack_remove (self->stack, g_ptr_array_index (placeholders, i));
+      page = adw_view_stack_add_titled (self->stack, pages[i], name, title);
+      adw_view_stack_page_set_icon_name (page, icon);
+      adw_view_stack_page_set_use_underline (page, underline);
+    }
+  if (visible != NULL)
+    adw_view_stack_set_visible_child_name (self->stack, visible);
+}
+
+/* Builds the four pages (once): from an idle after the first frame, or at
+ * once when something asks for a page before that. */
+static void
+build_pages (HrWindow *self)
+{
+  GtkWidget *pages[4];
+  AdwFlap *flap;
+
+  if (self->pages_built)
+    return;
+  self->pages_built = TRUE;
+  g_clear_handle_id (&self->build_id, g_source_remove);
+
+  pages[0] = hr_models_page_new ();
+  pages[1] = hr_hub_page_new ();
+  pages[2] = hr_board_page_new ();
+  pages[3] = hr_gguf_page_new ();
+  self->models_page = HR_MODELS_PAGE (pages[0]);
+  self->hub_page = HR_HUB_PAGE (pages[1]);
+  self->gguf_page = HR_GGUF_PAGE (pages[3]);
+  /* Given the session before they are in the window: the rows are set on
+   * a table that is not yet mapped, laid out once. */
+  for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
+    give_page (self, pages[i]);
+  swap_in_pages (self, pages, G_N_ELEMENTS (pages));
+
+  flap = hr_models_page_get_flap (self->models_page);
+  g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  flap = hr_models_page_get_explain_flap (self->models_page);
+  g_signal_connect_object (flap, "notify::folded", G_CALLBACK (queue_sync_flap_buttons), self,
+                           G_CONNECT_SWAPPED);
+  g_object_bind_property (flap, "reveal-flap", self->explain_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (queue_sync_flap_buttons),
+                           self, G_CONNECT_SWAPPED);
+  sync_flap_buttons (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGES_BUILT]);
+}
+
+static gboolean
+build_pages_idle (gpointer user_data)
+{
+  HrWindow *self = user_data;
+
+  self->build_id = 0;
+  build_pages (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The first frame is painted: the pages are built from the next idle, so
+ * the frame reaches the screen first. */
+static void
+on_after_paint (GdkFrameClock *clock,
+                HrWindow      *self)
+{
+  g_clear_signal_handler (&self->after_paint_id, clock);
+  if (!self->pages_built && self->build_id == 0)
+    self->build_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, build_pages_idle, self, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static gboolean
+hr_window_close_request (GtkWindow *window)
+{
+  HrWindow *self = HR_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_boolean (self->settings, "window-is-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window))
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+
+  return GTK_WINDOW_CLASS (hr_window_parent_class)->close_request (window);
+}
+
 static void
 hr_window_realize (GtkWidget *widget)
 {
@@ -199,11 +348,35 @@ hr_window_realize (GtkWidget *widget)
 }
 
 static void
+hr_window_map (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  GdkFrameClock *clock;
+
+  GTK_WIDGET_CLASS (hr_window_parent_class)->map (widget);
+
+  clock = gtk_widget_get_frame_clock (widget);
+  if (!self->pages_built && self->after_paint_id == 0 && clock != NULL)
+    self->after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
+}
+
+static void
+hr_window_unmap (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  if (self->after_paint_id != 0)
+    g_clear_signal_handler (&self->after_paint_id, gtk_widget_get_frame_clock (widget));
+  GTK_WIDGET_CLASS (hr_window_parent_class)->unmap (widget);
+}
+
+static void
 hr_window_dispose (GObject *object)
 {
   HrWindow *self = (HrWindow *)object;
 
   g_clear_handle_id (&self->sync_buttons_id, g_source_remove);
+  g_clear_handle_id (&self->build_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_WINDOW);
 
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
@@ -223,6 +396,24 @@ hr_window_finalize (GObject *object)
 }
 
 static void
+hr_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  HrWindow *self = HR_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAGES_BUILT:
+      g_value_set_boolean (value, self->pages_built);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_window_class_init (HrWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -231,13 +422,23 @@ hr_window_class_init (HrWindowClass *klass)
 
   object_class->dispose = hr_window_dispose;
   object_class->finalize = hr_window_finalize;
+  object_class->get_property = hr_window_get_property;
   window_class->close_request = hr_window_close_request;
   widget_class->realize = hr_window_realize;
+  widget_class->map = hr_window_map;
+  widget_class->unmap = hr_window_unmap;
 
-  g_type_ensure (HR_TYPE_MODELS_PAGE);
-  g_type_ensure (HR_TYPE_HUB_PAGE);
-  g_type_ensure (HR_TYPE_BOARD_PAGE);
-  g_type_ensure (HR_TYPE_GGUF_PAGE);
+  /**
+   * HrWindow:pages-built:
+   *
+   * Whether the four pages are built: %FALSE until the idle after the
+   * window's first painted frame (or the first hr_window_get_models_page(),
+   * hr_window_get_stack() or hr_window_get_gguf_page()); then %TRUE for good.
+   */
+  properties[PROP_PAGES_BUILT] =
+    g_param_spec_boolean ("pages-built", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
@@ -245,41 +446,14 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, explain_button);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, models_page);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, hub_page);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, gguf_page);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
 
   _hr_window_class_actions_init (widget_class);
-}
-
-/* A flap folds while it is being allocated: showing a header bar button
- * right then would change the header bar after its own allocation, so the
- * buttons follow the flaps from an idle, before the next frame. */
-static gboolean
-sync_flap_buttons (gpointer user_data)
-{
-  HrWindow *self = user_data;
-
-  self->sync_buttons_id = 0;
-  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button),
-                          adw_flap_get_folded (hr_models_page_get_flap (self->models_page)));
-  gtk_widget_set_visible (GTK_WIDGET (self->explain_button),
-                          adw_flap_get_folded (hr_models_page_get_explain_flap (self->models_page)));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-queue_sync_flap_buttons (HrWindow *self)
-{
-  if (self->sync_buttons_id == 0)
-    self->sync_buttons_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, sync_flap_buttons, self, NULL);
 }
 
 static void
 hr_window_init (HrWindow *self)
 {
-  AdwFlap *flap;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->messages = g_ptr_array_new_with_free_func (g_free);
@@ -291,17 +465,6 @@ hr_window_init (HrWindow *self)
   if (g_settings_get_boolean (self->settings, "window-is-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  flap = hr_models_page_get_flap (self->models_page);
-  g_signal_connect_object (flap, "notify::folded", G_CALLBACK (queue_sync_flap_buttons), self,
-                           G_CONNECT_SWAPPED);
-  g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  flap = hr_models_page_get_explain_flap (self->models_page);
-  g_signal_connect_object (flap, "notify::folded", G_CALLBACK (queue_sync_flap_buttons), self,
-                           G_CONNECT_SWAPPED);
-  g_object_bind_property (flap, "reveal-flap", self->explain_button, "active",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  sync_flap_buttons (self);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
 }
@@ -325,12 +488,16 @@ hr_window_new (GtkApplication *application)
  * hr_window_get_models_page:
  * @self: a #HrWindow
  *
+ * The pages are built after the window's first frame; asking for one
+ * earlier builds them at once.
+ *
  * Returns: (transfer none): the Models page
  */
 HrModelsPage *
 hr_window_get_models_page (HrWindow *self)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  build_pages (self);
 
   return self->models_page;
 }
@@ -339,6 +506,9 @@ hr_window_get_models_page (HrWindow *self)
  * hr_window_get_stack:
  * @self: a #HrWindow
  *
+ * Builds the pages first if the window has not yet (see
+ * hr_window_get_models_page()).
+ *
  * Returns: (transfer none): the view stack holding the pages "models",
  *   "hub", "board" and "file"
  */
@@ -346,6 +516,7 @@ AdwViewStack *
 hr_window_get_stack (HrWindow *self)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  build_pages (self);
 
   return self->stack;
 }
@@ -354,12 +525,16 @@ hr_window_get_stack (HrWindow *self)
  * hr_window_get_gguf_page:
  * @self: a #HrWindow
  *
+ * Builds the pages first if the window has not yet (see
+ * hr_window_get_models_page()).
+ *
  * Returns: (transfer none): the File page
  */
 HrGgufPage *
 hr_window_get_gguf_page (HrWindow *self)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  build_pages (self);
 
   return self->gguf_page;
 }
