@@ -59,7 +59,7 @@ static char *
 cell_text (const HrEvaluation *e,
            HrUnit              unit)
 {
-  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
@@ -69,8 +69,8 @@ cell_text (const HrEvaluation *e,
        "fits · 2.63 GB · 18.4 t/s measured" */
     return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
                             margin, tps, hr_gui_rate_source_label (e->source));
-  vram = hr_gui_format_size (e->vram_bytes, unit);
-  host = hr_gui_format_size (e->host_bytes, unit);
+  vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
+  host = hr_gui_format_size_fixed (e->host_bytes, unit);
   /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
      VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
      5.27 GB host · 4.1 t/s prior" */
@@ -104,7 +104,7 @@ make_cell (const HrEvaluation *e,
                                 ? hr_gui_format_evaluation_verdict (e, unit)
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
   GtkWidget *pill = gtk_label_new (pill_text);
-  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
   /* Translators: a Boards view cell's figures: margin, decode rate and its source,
      "2.63 GB · 18.4 t/s measured" */
@@ -334,8 +334,8 @@ hr_boards_view_update (HrBoardsView          *self,
 
   if (self->n_listed > n)
     {
-      g_autofree char *shown = hr_format_count (n);
-      g_autofree char *all = hr_format_count (self->n_listed);
+      g_autofree char *shown = hr_gui_format_count (n);
+      g_autofree char *all = hr_gui_format_count (self->n_listed);
       g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
                                                  "search to narrow the list"), shown, all);
 

@@ -93,27 +93,19 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_NAME:
       return g_strdup (hr_model_row_get_name (row));
     case HR_MODELS_COLUMN_PARAMETERS:
-      {
-        g_autofree char *billions = NULL;
-
-        if (spec->parameters == 0)
-          return g_strdup ("–");
-        billions = hr_format_decimal (spec->parameters / 1e9, 2);
-        /* Translators: a parameter count in billions, "3.21 B"; the exact count is in the explain panel */
-        return g_strdup_printf (_("%s B"), billions);
-      }
+      return hr_gui_format_parameters (spec->parameters);
     case HR_MODELS_COLUMN_PRECISION:
       if (self->scenario != NULL && hr_scenario_get_precision_info (self->scenario) != NULL)
         return g_strdup (hr_scenario_get_precision_info (self->scenario)->label);
       return g_strdup (spec->precision ? spec->precision : "–");
     case HR_MODELS_COLUMN_FILE_SIZE:
-      return spec->file_bytes ? hr_gui_format_size (spec->file_bytes, self->unit) : g_strdup ("–");
+      return spec->file_bytes ? hr_gui_format_size_fixed (spec->file_bytes, self->unit) : g_strdup ("–");
     case HR_MODELS_COLUMN_KV_PER_TOKEN:
-      return hr_format_count (hr_model_row_get_kv_per_token (row));
+      return hr_gui_format_count (hr_model_row_get_kv_per_token (row));
     case HR_MODELS_COLUMN_KV_CACHE:
-      return hr_gui_format_size (e->footprint.kv_cache, self->unit);
+      return hr_gui_format_size_fixed (e->footprint.kv_cache, self->unit);
     case HR_MODELS_COLUMN_TOTAL:
-      return hr_gui_format_size (e->footprint.total, self->unit);
+      return hr_gui_format_size_fixed (e->footprint.total, self->unit);
     case HR_MODELS_COLUMN_VERDICT:
       return hr_gui_format_evaluation_verdict (e, self->unit);
     case HR_MODELS_COLUMN_TPS:
@@ -137,7 +129,7 @@ context_note (HrModelRow *row)
   if (!hr_model_row_get_evaluation (row)->past_context_limit)
     return NULL;
 
-  limit = hr_format_count (spec->context_length);
+  limit = hr_gui_format_count (spec->context_length);
   /* Translators: beside a model's name when the context slider is past its native limit */
   return g_strdup_printf (_("past its %s-token limit"), limit);
 }
@@ -476,8 +468,8 @@ update_count (HrCatalogView *self)
 {
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
   guint all = g_list_model_get_n_items (G_LIST_MODEL (self->store));
-  g_autofree char *shown_text = hr_format_count (shown);
-  g_autofree char *all_text = hr_format_count (all);
+  g_autofree char *shown_text = hr_gui_format_count (shown);
+  g_autofree char *all_text = hr_gui_format_count (all);
   g_autofree char *text = NULL;
 
   if (shown == all)

@@ -222,8 +222,8 @@ refresh (HrExplainPanel *self)
       g_autofree char *kv = hr_formula_kv_cache (spec, sc, plain);
       g_autofree char *weights_size = hr_gui_format_size_both (e->footprint.weights);
       g_autofree char *kv_size = hr_gui_format_size_both (e->footprint.kv_cache);
-      g_autofree char *weights_count = hr_format_count (e->footprint.weights);
-      g_autofree char *kv_count = hr_format_count (e->footprint.kv_cache);
+      g_autofree char *weights_count = hr_gui_format_count (e->footprint.weights);
+      g_autofree char *kv_count = hr_gui_format_count (e->footprint.kv_cache);
 
       /* Translators: the runtime's weights (bytes, size), then the plain math's formula */
       set_figure (self, FIG_WEIGHTS, g_strdup_printf (_("%1$s bytes = %2$s as the runtime loads them "
@@ -389,7 +389,7 @@ refresh_runtime (HrExplainPanel *self)
 
       if (t != NULL)
         {
-          count = hr_format_count ((guint64) ABS (t->bytes));
+          count = hr_gui_format_count ((guint64) ABS (t->bytes));
           size = hr_gui_format_size_both ((guint64) ABS (t->bytes));
           /* Translators: a runtime term: its name, its exact bytes (signed) and its size */
           title = g_strdup_printf (_("%1$s: %2$s%3$s bytes = %4$s"), t->label,
@@ -409,7 +409,7 @@ refresh_runtime (HrExplainPanel *self)
 
   if (ok)
     {
-      total_count = hr_format_count (p->total_bytes);
+      total_count = hr_gui_format_count (p->total_bytes);
       total_size = hr_gui_format_size_both (p->total_bytes);
       ps = hr_runtime_format_ps_size (p->total_bytes);
       /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */

@@ -164,7 +164,7 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
 
       if (self->n_rows > self->bars->len)
         {
-          g_autofree char *more = hr_format_count (self->n_rows - self->bars->len);
+          g_autofree char *more = hr_gui_format_count (self->n_rows - self->bars->len);
 
           g_string_append_c (text, ' ');
           g_string_append_printf (text, _("%s more models are in the list but not drawn."), more);
@@ -198,7 +198,7 @@ tooltip_for_hit (HrMemoryChart *self,
       const char *memory = hit->bar == 0 ? _("VRAM") : _("host memory");
 
       bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
-      count = hr_format_count (bytes);
+      count = hr_gui_format_count (bytes);
       size = hr_gui_format_size_both (bytes);
       /* Translators: a pool tooltip on a board with two memories: the part, which memory,
          exact bytes, size */
@@ -319,7 +319,7 @@ tooltip_for_hit (HrMemoryChart *self,
       return NULL;
     }
 
-  count = hr_format_count (bytes);
+  count = hr_gui_format_count (bytes);
   size = hr_gui_format_size_both (bytes);
 
   if (name != NULL)

@@ -214,7 +214,7 @@ draw_pool_split (HrMemoryChart *self,
           Segment segment = i == (int) n[c] + 1 ? SEG_LINE_POOL : i == (int) n[c] ? SEG_LINE_BUDGET
                             : parts[c][i].segment;
           guint64 bytes = _hr_memory_chart_split_part (self, c, segment);
-          g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+          g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
           g_autofree char *line = g_strdup_printf ("%s %s", _hr_memory_chart_segment_label (segment), size);
           PangoLayout *label = _hr_memory_chart_cached_layout (self, line, FALSE, text_width, PANGO_ELLIPSIZE_END);
 
@@ -312,7 +312,7 @@ draw_pool (HrMemoryChart *self,
     {
       Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
-      g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+      g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
       /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
       PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
