@@ -78,20 +78,13 @@ natural_width (GtkWidget *widget)
   return natural;
 }
 
-/* A label styled as the pills are, never shown: it measures their texts. */
+/* A label styled as the pills are, in the window (an unrooted label does
+ * not take the application's style sheet) but never laid out: it
+ * measures their texts. hr_catalog_columns_setup() adds it. */
 static GtkWidget *
 verdict_probe (GtkColumnView *view)
 {
-  GtkWidget *probe = g_object_get_data (G_OBJECT (view), "hr-verdict-probe");
-
-  if (probe == NULL)
-    {
-      probe = g_object_ref_sink (gtk_label_new (NULL));
-      gtk_widget_add_css_class (probe, "verdict-pill");
-      gtk_widget_add_css_class (probe, "numeric");
-      g_object_set_data_full (G_OBJECT (view), "hr-verdict-probe", probe, g_object_unref);
-    }
-  return probe;
+  return g_object_get_data (G_OBJECT (view), "hr-verdict-probe");
 }
 
 static int
@@ -200,7 +193,6 @@ hr_catalog_columns_fit (GtkColumnView *view,
       if (c == HR_MODELS_COLUMN_VERDICT)
         width = MAX (width, hr_catalog_columns_verdict_width (view, rows, unit) + CELL_CHROME);
       /* Only wider: a column the user widened stays as wide. */
-      if (g_getenv ("HR_DEBUG_WIDTHS")) g_printerr ("col %u width %d\n", c, width);
       if (gtk_column_view_column_get_fixed_width (column) < width)
         gtk_column_view_column_set_fixed_width (column, width);
     }
@@ -255,7 +247,8 @@ on_key_pressed (GtkEventControllerKey *controller,
 /**
  * hr_catalog_columns_setup:
  * @view: the table, its columns appended in #HrModelsColumn order
- * @owner: the widget that holds the "table" action group (the view)
+ * @owner: the box around @view (the #HrCatalogView): it holds the "table"
+ *   action group and the label that measures the pills
  * @rows: (element-type HrModelRow): every row the table may show
  *
  * Shows the columns hr_catalog_columns_default_visible() names, gives
@@ -272,6 +265,7 @@ hr_catalog_columns_setup (GtkColumnView *view,
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) section = g_menu_new ();
   GtkEventController *keys;
+  GtkWidget *probe;
   guint n = g_list_model_get_n_items (columns);
 
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
@@ -300,6 +294,13 @@ hr_catalog_columns_setup (GtkColumnView *view,
       gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
     }
   gtk_widget_insert_action_group (owner, "table", G_ACTION_GROUP (group));
+
+  probe = gtk_label_new (NULL);
+  gtk_widget_add_css_class (probe, "verdict-pill");
+  gtk_widget_add_css_class (probe, "numeric");
+  gtk_widget_set_child_visible (probe, FALSE);
+  gtk_box_append (GTK_BOX (owner), probe);
+  g_object_set_data_full (G_OBJECT (view), "hr-verdict-probe", g_object_ref (probe), g_object_unref);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
