@@ -165,7 +165,12 @@ refresh_cell (GtkListItem *item)
 
       gtk_widget_set_visible (star, hr_model_row_get_recommended (row));
       set_label_text (label, text);
+      /* The name keeps up to 18 characters before the note beside it,
+       * which gives way first (its tooltip has it whole). */
+      gtk_label_set_width_chars (GTK_LABEL (label), (int) MIN (g_utf8_strlen (text, -1), 18));
       set_label_text (note, note_text ? note_text : "");
+      if (note_text != NULL)
+        gtk_widget_set_tooltip_text (note, note_text);
       gtk_widget_set_visible (note, note_text != NULL);
     }
   else if (column == HR_MODELS_COLUMN_VERDICT)
@@ -299,6 +304,8 @@ setup_cell (GtkSignalListItemFactory *factory,
         gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
         gtk_widget_set_has_tooltip (label, TRUE);
         g_signal_connect (label, "query-tooltip", G_CALLBACK (on_name_query_tooltip), NULL);
+        gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
+        gtk_label_set_xalign (GTK_LABEL (note), 0.0);
         gtk_widget_add_css_class (note, "caption");
         gtk_widget_add_css_class (note, "warning");
         gtk_widget_set_visible (note, FALSE);

@@ -102,10 +102,21 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
             }
           if (sum > self->board->pool_bytes)
             {
-              g_autofree char *over = hr_gui_format_size (sum - self->board->pool_bytes, self->unit);
+              const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
+              g_autofree char *past = hr_gui_format_size_fixed (sum - self->board->pool_bytes, self->unit);
+              g_autofree char *reserve = hr_gui_format_size_fixed (self->board->reserve_bytes, self->unit);
 
               g_string_append (text, "; ");
-              g_string_append_printf (text, _("%s past the pool"), over);
+              if (e->verdict == HR_VERDICT_OVER)
+                {
+                  g_autofree char *over = hr_gui_format_size_fixed (e->margin_bytes, self->unit);
+
+                  g_string_append_printf (text, _("%s past the headroom"), over);
+                  g_string_append (text, ", ");
+                  g_string_append_printf (text, _("%s past the pool line with the %s reserve"), past, reserve);
+                }
+              else
+                g_string_append_printf (text, _("%s into the %s reserve"), past, reserve);
             }
         }
     }
