@@ -463,6 +463,58 @@ hr_gui_format_tps (double tps)
   return hr_gui_format_decimal (tps, 1);
 }
 
+static void
+setup_name_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  int max_chars = GPOINTER_TO_INT (user_data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  if (max_chars > 0)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), max_chars);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_name_item (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  const char *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (label), name);
+  gtk_widget_set_tooltip_text (label, name);
+}
+
+/**
+ * hr_gui_name_factory:
+ * @max_chars: the most characters a name takes before it is cut in the
+ *   middle; 0 or less: never cut (a popover's list)
+ *
+ * A factory for a list of #GtkStringObject names (an #AdwComboRow's boards)
+ * that cuts a name too long for its place in the middle, so names that
+ * share their start stay apart ("NVIDIA Ge…3060 12 GB" and "NVIDIA
+ * GeForce RTX 3090", not two "NVIDIA GeForce RTX 3…"), with the whole name
+ * in the tooltip.
+ *
+ * Returns: (transfer full): the factory
+ */
+GtkListItemFactory *
+hr_gui_name_factory (int max_chars)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_name_item), GINT_TO_POINTER (max_chars));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_name_item), NULL);
+  return factory;
+}
+
 /**
  * hr_gui_label_spin_by_row:
  * @spin: a spin button at the end of an #AdwPreferencesRow

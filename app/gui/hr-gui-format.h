@@ -48,5 +48,6 @@ char       *hr_gui_format_context       (guint32       tokens);
 char       *hr_gui_format_tps           (double        tps);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
+GtkListItemFactory *hr_gui_name_factory (int max_chars);
 
 G_END_DECLS
