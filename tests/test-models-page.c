@@ -285,6 +285,8 @@ test_headers_english (void)
   check_headers_and_columns ();
 }
 
+static void test_boards_view (void);
+
 /* German, in a child: gettext ignores LANGUAGE in the "C" locale, so the
  * child takes the environment's (C.UTF-8) again. */
 static void
@@ -309,6 +311,7 @@ test_german (void)
   }
   check_headers_and_columns ();
   check_pills_on_every_board ();
+  test_boards_view ();
 }
 
 /* One number of decimals per column, parameters one way, bits to two
@@ -427,6 +430,102 @@ test_tab_leaves_table (void)
   close_window (&f);
 }
 
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The window as drawn, for a person to look at (HR_TEST_SHOTS=DIR). */
+static void
+save_png (GtkWidget  *widget,
+          const char *name)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    return;
+  /* "de-boards.png" in the German child */
+  file = g_strconcat (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0 ? "de-" : "", name, NULL);
+  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), file, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* The Boards view: every board's name whole (the RTX 3060 and 3090 apart),
+ * and the model column in view however far the boards scroll sideways. */
+static void
+test_boards_view (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *view;
+  GtkWidget *model;
+  GtkWidget *sideways;
+  GtkAdjustment *adjustment;
+  GPtrArray *boards;
+  graphene_rect_t bounds;
+
+  open_window (&f);
+  save_png (GTK_WIDGET (f.window), "models.png");
+  view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
+  spin (200);
+
+  boards = hr_session_get_boards (hr_application_get_session (test_app));
+  for (guint b = 0; b < boards->len; b++)
+    {
+      const HrBoard *board = g_ptr_array_index (boards, b);
+      GtkWidget *name = find_label (view, board->name);
+
+      g_assert_nonnull (name);
+      g_assert_true (gtk_widget_is_drawable (name));
+      g_assert_cmpint (natural_width (name), <=, given_width (name));
+    }
+
+  model = find_label (view, "llama3.2:3b");
+  g_assert_nonnull (model);
+  sideways = gtk_widget_get_ancestor (find_label (view, ((HrBoard *) g_ptr_array_index (boards, 0))->name),
+                                      GTK_TYPE_SCROLLED_WINDOW);
+  adjustment = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sideways));
+  /* The boards are wider than the view at the default size. */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
+  save_png (GTK_WIDGET (f.window), "boards.png");
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  spin (100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  g_assert_true (gtk_widget_is_drawable (model));
+  g_assert_true (gtk_widget_compute_bounds (model, view, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view));
+  save_png (GTK_WIDGET (f.window), "boards-scrolled.png");
+
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -458,6 +557,7 @@ main (int   argc,
   g_test_add_func ("/models-page/figures", test_figures);
   g_test_add_func ("/models-page/empty-search", test_empty_search);
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
+  g_test_add_func ("/models-page/boards-view", test_boards_view);
 
   test_app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
