@@ -430,6 +430,50 @@ test_tab_leaves_table (void)
   close_window (&f);
 }
 
+/* A quantized KV cache with flash attention off: the runtime model of
+ * Ollama 0.12 keeps f16 (hr-runtime-0-30.c), and the column and the explain panel say which type the
+ * figures are in and why, so "KV bytes/token" and "KV cache" agree. */
+static void
+test_kv_type_without_flash_attention (void)
+{
+  Fixture f = { 0 };
+  HrScenario *scenario;
+  HrModelRow *row;
+  const HrEvaluation *e;
+  g_autofree char *per_token = NULL;
+  g_autofree char *per_token_fa = NULL;
+  const char *figure;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  g_object_set (scenario, "runtime", "ollama-0.12", "kv-cache-type", "q8_0", "flash-attention", FALSE, NULL);
+  spin (100);
+  row = hr_models_page_find_row (f.page, "llama3.2:3b");
+  hr_models_page_select_row (f.page, row);
+  spin (100);
+  e = hr_model_row_get_evaluation (row);
+
+  g_assert_cmpint (hr_model_row_get_kv_type (row), ==, HR_KV_CACHE_F16);
+  per_token = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_KV_PER_TOKEN);
+  g_assert_cmpstr (per_token, ==, "114,688 (f16)");
+  /* 114,688 bytes x 4,096 tokens: the cache the KV cache column shows */
+  g_assert_cmpuint (e->footprint.kv_cache, >=, 114688ull * 4096);
+  figure = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "kv-per-token");
+  g_assert_nonnull (strstr (figure, "= 114,688 bytes"));
+  g_assert_nonnull (strstr (figure, "KV cache f16, not q8_0: with flash attention off, Ollama keeps an f16 cache"));
+
+  /* With flash attention, the q8_0 asked for, and no note. */
+  g_object_set (scenario, "flash-attention", TRUE, NULL);
+  spin (100);
+  per_token_fa = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_KV_PER_TOKEN);
+  g_assert_cmpstr (per_token_fa, ==, "60,928");
+  figure = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "kv-per-token");
+  g_assert_null (strstr (figure, "not q8_0"));
+
+  g_object_set (scenario, "runtime", "none", "kv-cache-type", "f16", NULL);
+  close_window (&f);
+}
+
 static GtkWidget *
 find_label (GtkWidget  *root,
             const char *text)
@@ -558,6 +602,7 @@ main (int   argc,
   g_test_add_func ("/models-page/empty-search", test_empty_search);
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/models-page/boards-view", test_boards_view);
+  g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
 
   test_app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);

@@ -435,6 +435,30 @@ hr_gui_kv_cache_type_label (HrKvCacheType type)
 }
 
 /**
+ * hr_gui_kv_fallback_note:
+ * @asked: the KV cache type the scenario asks for
+ * @used: the type the figures are in (hr_model_row_get_kv_type())
+ *
+ * Why the KV cache is not in the type asked for: the runtime model
+ * resolves a quantized cache with flash attention off to f16, as Ollama
+ * does (llama.cpp refuses a quantized V cache without flash attention).
+ *
+ * Returns: (transfer full) (nullable): the reason in words; %NULL when
+ *   @used is @asked
+ */
+char *
+hr_gui_kv_fallback_note (HrKvCacheType asked,
+                         HrKvCacheType used)
+{
+  if (asked == used)
+    return NULL;
+  /* Translators: %1$s is the KV cache type used ("f16"), %2$s the one asked for ("q8_0") */
+  return g_strdup_printf (_("%1$s, not %2$s: with flash attention off, Ollama keeps an %1$s cache "
+                            "(llama.cpp needs flash attention for a quantized V cache)"),
+                          hr_gui_kv_cache_type_label (used), hr_gui_kv_cache_type_label (asked));
+}
+
+/**
  * hr_gui_format_context:
  * @tokens: a context window (num_ctx) in tokens
  *

@@ -45,6 +45,8 @@ const char *hr_gui_rate_source_label    (HrRateSource  source);
 const char *hr_gui_speed_label          (HrSpeed       speed);
 const char *hr_gui_kv_cache_type_label  (HrKvCacheType type);
 char       *hr_gui_format_context       (guint32       tokens);
+char       *hr_gui_kv_fallback_note     (HrKvCacheType asked,
+                                         HrKvCacheType used);
 char       *hr_gui_format_tps           (double        tps);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);

@@ -68,6 +68,16 @@ hr_catalog_view_column_title (HrModelsColumn column)
     }
 }
 
+/* The KV cache type the scenario asks for. */
+static HrKvCacheType
+kv_type_asked (HrCatalogView *self)
+{
+  const HrEvaluationInputs *inputs = self->scenario != NULL
+                                     ? hr_scenario_peek_evaluation_inputs (self->scenario) : NULL;
+
+  return inputs != NULL ? inputs->kv_type : HR_KV_CACHE_F16;
+}
+
 /**
  * hr_catalog_view_cell_text:
  * @self: a #HrCatalogView
@@ -101,7 +111,16 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_FILE_SIZE:
       return spec->file_bytes ? hr_gui_format_size_fixed (spec->file_bytes, self->unit) : g_strdup ("–");
     case HR_MODELS_COLUMN_KV_PER_TOKEN:
-      return hr_gui_format_count (hr_model_row_get_kv_per_token (row));
+      {
+        g_autofree char *count = hr_gui_format_count (hr_model_row_get_kv_per_token (row));
+        HrKvCacheType used = hr_model_row_get_kv_type (row);
+
+        if (kv_type_asked (self) == used)
+          return g_steal_pointer (&count);
+        /* Translators: KV bytes per token and the cache type they are in, when it is not the
+           one asked for (flash attention off): "114,688 (f16)" */
+        return g_strdup_printf (_("%1$s (%2$s)"), count, hr_gui_kv_cache_type_label (used));
+      }
     case HR_MODELS_COLUMN_KV_CACHE:
       return hr_gui_format_size_fixed (e->footprint.kv_cache, self->unit);
     case HR_MODELS_COLUMN_TOTAL:
@@ -187,6 +206,13 @@ refresh_cell (GtkListItem *item)
           gtk_widget_remove_css_class (child, "error");
           gtk_widget_add_css_class (child, css);
         }
+    }
+  else if (column == HR_MODELS_COLUMN_KV_PER_TOKEN)
+    {
+      g_autofree char *why = hr_gui_kv_fallback_note (kv_type_asked (self), hr_model_row_get_kv_type (row));
+
+      set_label_text (child, text);
+      gtk_widget_set_tooltip_text (child, why);
     }
   else
     {

@@ -239,7 +239,18 @@ refresh (HrExplainPanel *self)
       set_figure (self, FIG_KV_CACHE, hr_formula_kv_cache (spec, sc, e));
     }
   set_figure (self, FIG_BITS, hr_formula_effective_bits (spec));
-  set_figure (self, FIG_KV_PER_TOKEN, hr_formula_kv_per_token (spec, sc->kv_type));
+  {
+    /* The per-token figure in the type the cache is in, and why it is not
+     * the one asked for. */
+    HrKvCacheType used = hr_model_row_get_kv_type (self->row);
+    g_autofree char *per_token = hr_formula_kv_per_token (spec, used);
+    g_autofree char *why = hr_gui_kv_fallback_note (sc->kv_type, used);
+
+    set_figure (self, FIG_KV_PER_TOKEN,
+                why == NULL ? g_steal_pointer (&per_token)
+                            /* Translators: the KV-per-token formula, then why its type is not the one asked for */
+                            : g_strdup_printf (_("%1$s; KV cache %2$s"), per_token, why));
+  }
   set_figure (self, FIG_OVERHEAD, hr_formula_overhead (e));
   set_figure (self, FIG_TOTAL, hr_formula_total (e));
   set_figure (self, FIG_HEADROOM, hr_formula_headroom (sc->board));
