@@ -94,6 +94,18 @@ given_width (GtkWidget *widget)
 }
 
 static void
+collect_labels (GtkWidget *root,
+                GPtrArray *out)
+{
+  if (GTK_IS_LABEL (root))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static void
 collect_by_class (GtkWidget  *root,
                   const char *css_class,
                   GPtrArray  *out)
@@ -427,6 +439,23 @@ test_tab_leaves_table (void)
   g_assert_nonnull (focus);
   g_assert_false (focus == GTK_WIDGET (view) || gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
   g_assert_true (gtk_widget_get_can_focus (GTK_WIDGET (view)));
+
+  /* The explain panel's labels can be selected with the mouse but are no
+   * tab stops. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    guint selectable = 0;
+
+    collect_labels (GTK_WIDGET (hr_models_page_get_explain_panel (f.page)), labels);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        GtkWidget *label = g_ptr_array_index (labels, i);
+
+        selectable += gtk_label_get_selectable (GTK_LABEL (label));
+        g_assert_false (gtk_widget_get_focusable (label));
+      }
+    g_assert_cmpuint (selectable, >, 0);
+  }
   close_window (&f);
 }
 

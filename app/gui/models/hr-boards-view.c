@@ -710,6 +710,7 @@ hr_boards_view_init (HrBoardsView *self)
   self->inputs_label = grid_label ("", "dim-label", 0.0);
   gtk_label_set_wrap (GTK_LABEL (self->inputs_label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (self->inputs_label), TRUE);
+  gtk_widget_set_focusable (self->inputs_label, FALSE);
   gtk_widget_set_margin_start (self->inputs_label, 12);
   gtk_widget_set_margin_end (self->inputs_label, 12);
   gtk_widget_set_margin_top (self->inputs_label, 6);
