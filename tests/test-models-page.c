@@ -17,8 +17,11 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-catalog.h"
+#include "hr-error.h"
 #include "hr-gui-format.h"
 #include "hr-models-page-private.h"
+#include "hr-rename-dialog.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
 
@@ -503,6 +506,90 @@ test_kv_type_without_flash_attention (void)
   close_window (&f);
 }
 
+/* "Rename…" for a model the user added: checked, saved, and shown. */
+static void
+test_rename (void)
+{
+  Fixture f = { 0 };
+  HrSession *session;
+  HrExplainPanel *panel;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(HrModelSpec) shadow = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+  gboolean has_new = FALSE, has_old = FALSE;
+
+  open_window (&f);
+  session = hr_application_get_session (test_app);
+  panel = hr_models_page_get_explain_panel (f.page);
+
+  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+  g_free (spec->name);
+  spec->name = g_strdup ("my-model");
+  g_assert_true (hr_session_add_model (session, spec, &error));
+  g_assert_no_error (error);
+  spin (100);
+
+  /* The button shows for the user's model only. */
+  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
+  spin (50);
+  g_assert_false (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "my-model"));
+  spin (50);
+  g_assert_true (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+
+  /* What the dialog refuses as it is typed, and the session refuses too. */
+  g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "   "));
+  g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "llama3.2:3b"));
+  g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-model"));
+  g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-llama"));
+  g_assert_false (hr_session_rename_model (session, "my-model", " ", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_session_rename_model (session, "my-model", "llama3.2:3b", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_session_rename_model (session, "llama3.2:1b", "mine", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_nonnull (hr_session_find_model (session, "llama3.2:1b"));
+
+  /* Renamed: in the file, the session and the table, and selected. */
+  g_assert_true (hr_session_rename_model (session, "my-model", "  my-llama ", &error));
+  g_assert_no_error (error);
+  spin (100);
+  g_assert_null (hr_session_find_model (session, "my-model"));
+  g_assert_nonnull (hr_session_find_model (session, "my-llama"));
+  g_assert_null (hr_models_page_find_row (f.page, "my-model"));
+  g_assert_nonnull (hr_models_page_find_row (f.page, "my-llama"));
+  saved = hr_catalog_load_file (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < saved->len; i++)
+    {
+      const HrModelSpec *s = g_ptr_array_index (saved, i);
+
+      has_new |= g_strcmp0 (s->name, "my-llama") == 0;
+      has_old |= g_strcmp0 (s->name, "my-model") == 0;
+    }
+  g_assert_true (has_new);
+  g_assert_false (has_old);
+
+  /* A user's copy that replaced a built-in model: renamed, the built-in
+   * one shows again. */
+  shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+  shadow->context_length = 4096;
+  g_assert_true (hr_session_add_model (session, shadow, &error));
+  g_assert_true (hr_session_rename_model (session, "gemma2:2b", "my-gemma", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_session_find_model (session, "my-gemma")->context_length, ==, 4096);
+  g_assert_nonnull (hr_session_find_model (session, "gemma2:2b"));
+  g_assert_cmpuint (hr_session_find_model (session, "gemma2:2b")->context_length, !=, 4096);
+
+  g_unlink (path);
+  close_window (&f);
+}
+
 static GtkWidget *
 find_label (GtkWidget  *root,
             const char *text)
@@ -632,6 +719,7 @@ main (int   argc,
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/models-page/boards-view", test_boards_view);
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
+  g_test_add_func ("/models-page/rename", test_rename);
 
   test_app = hr_application_new ();
   g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);

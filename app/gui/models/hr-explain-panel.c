@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-explain-panel.h"
+#include "hr-rename-dialog.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
 #include "hr-units.h"
@@ -70,6 +71,7 @@ struct _HrExplainPanel
   AdwBin      parent_instance;
 
   GtkWidget  *title;
+  GtkWidget  *rename_button; /* for a model the user added */
   GtkWidget  *subtitle;
   GtkWidget  *empty;
   GtkWidget  *figures_box;
@@ -266,6 +268,7 @@ refresh (HrExplainPanel *self)
 }
 
 static GtkWidget *make_label (const char *text, const char *css_class, gboolean selectable);
+static void on_rename_clicked (GtkButton *button, HrExplainPanel *self);
 
 static void
 clear_runtime_texts (HrExplainPanel *self)
@@ -548,7 +551,21 @@ hr_explain_panel_init (HrExplainPanel *self)
   gtk_box_append (GTK_BOX (box), self->empty);
 
   self->figures_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_box_append (GTK_BOX (self->figures_box), self->title);
+  {
+    GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_widget_set_hexpand (self->title, TRUE);
+    /* Translators: the explain panel's button to rename a model the user added */
+    self->rename_button = gtk_button_new_with_mnemonic (_("Re_name…"));
+    gtk_widget_add_css_class (self->rename_button, "flat");
+    gtk_widget_set_valign (self->rename_button, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (self->rename_button, _("Give this model of your catalog another name"));
+    gtk_widget_set_visible (self->rename_button, FALSE);
+    g_signal_connect (self->rename_button, "clicked", G_CALLBACK (on_rename_clicked), self);
+    gtk_box_append (GTK_BOX (title_box), self->title);
+    gtk_box_append (GTK_BOX (title_box), self->rename_button);
+    gtk_box_append (GTK_BOX (self->figures_box), title_box);
+  }
   gtk_box_append (GTK_BOX (self->figures_box), self->subtitle);
 
   for (guint i = 0; i < N_FIGS; i++)
@@ -612,6 +629,46 @@ hr_explain_panel_new (void)
   return g_object_new (HR_TYPE_EXPLAIN_PANEL, NULL);
 }
 
+/* "Rename…" shows for a model of the user's catalog only (it reads the
+ * small user file, once per selected row). */
+static void
+update_rename_button (HrExplainPanel *self)
+{
+  HrSession *session = self->followed != NULL ? hr_scenario_get_session (self->followed) : NULL;
+
+  gtk_widget_set_visible (self->rename_button,
+                          session != NULL && self->row != NULL &&
+                          hr_session_model_is_users (session, hr_model_row_get_name (self->row)));
+}
+
+static void
+on_rename_clicked (GtkButton      *button,
+                   HrExplainPanel *self)
+{
+  HrSession *session = self->followed != NULL ? hr_scenario_get_session (self->followed) : NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (session == NULL || self->row == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (hr_rename_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                        session, hr_model_row_get_name (self->row))));
+}
+
+/**
+ * hr_explain_panel_get_rename_button:
+ * @self: a #HrExplainPanel
+ *
+ * Returns: (transfer none): the "Rename…" button, shown for a model the
+ *   user added (hr_session_model_is_users())
+ */
+GtkWidget *
+hr_explain_panel_get_rename_button (HrExplainPanel *self)
+{
+  g_return_val_if_fail (HR_IS_EXPLAIN_PANEL (self), NULL);
+
+  return self->rename_button;
+}
+
 /**
  * hr_explain_panel_set_row:
  * @self: a #HrExplainPanel
@@ -629,6 +686,7 @@ hr_explain_panel_set_row (HrExplainPanel   *self,
 
   g_set_object (&self->row, row);
   copy_scenario (self, scenario);
+  update_rename_button (self);
   refresh (self);
 }
 
