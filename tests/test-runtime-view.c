@@ -426,7 +426,7 @@ test_runtime_boards_view (void)
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "fits · 2.3 GB · 49.2 t/s prior");
+  g_assert_cmpstr (cell, ==, "fits · 2.30 GB · 49.2 t/s prior");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
   g_assert_true (g_str_has_suffix (cell, " t/s measured"));
@@ -438,7 +438,7 @@ test_runtime_boards_view (void)
   g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "fits · 2.3 GB · 49.2 t/s prior");
+  g_assert_cmpstr (cell, ==, "fits · 2.30 GB · 49.2 t/s prior");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");

@@ -286,7 +286,7 @@ hr_gui_format_verdict_sentence (HrVerdict verdict,
                                 guint64   margin_bytes,
                                 HrUnit    unit)
 {
-  g_autofree char *margin = hr_gui_format_size_fixed (margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size (margin_bytes, unit);
 
   switch (verdict)
     {
@@ -339,8 +339,8 @@ hr_gui_format_evaluation_sentence (const HrEvaluation *e,
 
   if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
     return hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
-  vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
-  host = hr_gui_format_size_fixed (e->host_bytes, unit);
+  vram = hr_gui_format_size (e->vram_bytes, unit);
+  host = hr_gui_format_size (e->host_bytes, unit);
   /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
   return g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
                           e->gpu_layers, e->total_layers, vram, host);
