@@ -626,12 +626,23 @@ save_png (GtkWidget  *widget,
   file = g_strconcat (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0 ? "de-" : "", name, NULL);
   path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), file, NULL);
   paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* A window between two frames has nothing to draw yet: a few tries. */
+  for (guint attempt = 0; node == NULL && attempt < 20; attempt++)
+    {
+      spin (50);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static gboolean
+stack_settled (gpointer data)
+{
+  return !gtk_stack_get_transition_running (data);
 }
 
 /* The Boards view: every board's name whole (the RTX 3060 and 3090 apart),
@@ -652,6 +663,7 @@ test_boards_view (void)
   view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
   g_assert_true (iterate_until (widget_is_drawn, view, 3000));
+  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (f.page), 3000));
   spin (200);
 
   boards = hr_session_get_boards (hr_application_get_session (test_app));
