@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hr-catalog.h"
+#include "hr-gui-format.h"
 #include "hr-memory-chart.h"
 #include "hr-priors.h"
 
@@ -128,11 +129,19 @@ test_memory_chart_over_the_pool (void)
   chart = g_object_ref_sink (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
   hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
-  /* 1.9 + 9.0 + 0.81 + 1.0 = 12.71 GB in an 8.0 GB pool */
+  /* 1.9 + 9.0 + 0.81 + 1.0 = 12.71 GB in an 8.0 GB pool: 4.71 GB past
+   * the pool line with the reserve on top; the table's "over 3.71 GB" is
+   * measured from the headroom (8.0 - 1.9 = 6.1 GB), and the chart names
+   * both lines. */
   g_assert_cmpstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)), ==,
                    "Jetson Orin Nano Super pool 8.0 GB with qwen2.5:14b: Resident 1.9 GB, "
                    "Weights 9.0 GB, KV cache 0.81 GB, Overhead 0.0 GB, Reserve 1.0 GB, Free 0.0 GB; "
-                   "4.71 GB past the pool");
+                   "3.71 GB past the headroom, 4.71 GB past the pool line with the 1.00 GB reserve");
+  {
+    g_autofree char *pill = hr_gui_format_evaluation_verdict (hr_model_row_get_evaluation (row), HR_UNIT_GB);
+
+    g_assert_cmpstr (pill, ==, "over 3.71 GB");
+  }
 
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);

@@ -630,7 +630,7 @@ test_window_export (void)
         }
       if (g_str_equal (hr_model_row_get_name (row), "llama3.2:3b"))
         g_assert_cmpstr (lines[i + 2], ==,
-                         "llama3.2:3b,3.20 B,q4_K_M,2.0 GB,\"114,688\",0.47 GB,2.47 GB,fits 2.63 GB,"
+                         "llama3.2:3b,3.20 B,q4_K_M,2.00 GB,\"114,688\",0.47 GB,2.47 GB,fits 2.63 GB,"
                          "18.4,measured,ok,2000000000,469762048,2469762048,2630237952,no,no");
     }
 

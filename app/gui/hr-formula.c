@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 
 #include "hr-formula.h"
 #include "hr-error.h"
@@ -14,20 +15,20 @@
 #include "hr-priors.h"
 #include "hr-units.h"
 
-/* "%g" whatever the locale: 4.6, 16, 8.5 */
+/* "%g" with the locale's decimal separator: 68, 102.4 (GB/s) */
 static char *
-format_bits (double bits)
+format_plain (double value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_auto(GStrv) parts = g_strsplit (g_ascii_formatd (buf, sizeof buf, "%g", value), ".", -1);
 
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", bits));
+  return g_strjoinv (localeconv ()->decimal_point, parts);
 }
-
 
 static char *
 format_bytes_and_size (guint64 bytes)
 {
-  g_autofree char *count = hr_format_count (bytes);
+  g_autofree char *count = hr_gui_format_count (bytes);
   g_autofree char *size = hr_gui_format_size_both (bytes);
 
   /* Translators: "469,762,048 bytes = 0.47 GB (0.44 GiB)" */
@@ -69,8 +70,8 @@ hr_formula_weights (const HrModelSpec  *spec,
   if (precision != NULL && spec->parameters > 0 &&
       hr_memory_weight_bytes (spec->parameters, precision->bits_per_weight) == weights)
     {
-      g_autofree char *params = hr_format_count (spec->parameters);
-      g_autofree char *bits = format_bits (precision->bits_per_weight);
+      g_autofree char *params = hr_gui_format_count (spec->parameters);
+      g_autofree char *bits = hr_gui_format_bits (precision->bits_per_weight);
 
       /* Translators: "3,212,749,888 parameters x 4.6 bits / 8 = ..." */
       return g_strdup_printf (_("%1$s parameters x %2$s bits (%3$s) / 8 = %4$s"),
@@ -101,9 +102,9 @@ hr_formula_effective_bits (const HrModelSpec *spec)
   if (spec->file_bytes == 0 || spec->parameters == 0)
     return NULL;
 
-  file = hr_format_count (spec->file_bytes);
-  params = hr_format_count (spec->parameters);
-  bits = hr_format_decimal (hr_memory_effective_bits (spec->file_bytes, spec->parameters), 3);
+  file = hr_gui_format_count (spec->file_bytes);
+  params = hr_gui_format_count (spec->parameters);
+  bits = hr_gui_format_bits (hr_memory_effective_bits (spec->file_bytes, spec->parameters));
 
   return g_strdup_printf (_("%s bytes x 8 / %s parameters = %s bits per weight in the real file"),
                           file, params, bits);
@@ -164,7 +165,7 @@ hr_formula_kv_per_token (const HrModelSpec *spec,
                          HrKvCacheType      kv_type)
 {
   guint64 per_token = hr_memory_kv_bytes_per_token (spec, kv_type);
-  g_autofree char *count = hr_format_count (per_token);
+  g_autofree char *count = hr_gui_format_count (per_token);
   g_autofree char *factors = kv_factors (spec, kv_type, per_token);
 
   if (factors != NULL)
@@ -190,7 +191,7 @@ hr_formula_kv_cache (const HrModelSpec  *spec,
   guint64 kv = evaluation->footprint.kv_cache;
   guint64 per_token = hr_memory_kv_bytes_per_token (spec, scenario->kv_type);
   g_autofree char *factors = kv_factors (spec, scenario->kv_type, per_token);
-  g_autofree char *tokens = hr_format_count (scenario->context_tokens);
+  g_autofree char *tokens = hr_gui_format_count (scenario->context_tokens);
   g_autofree char *rhs = format_bytes_and_size (kv);
   guint64 product = 0;
 
@@ -198,7 +199,7 @@ hr_formula_kv_cache (const HrModelSpec  *spec,
       !hr_mul_u64 (product, MAX (scenario->parallel_slots, 1), &product) ||
       product != kv)
     {
-      g_autofree char *per = hr_format_count (per_token);
+      g_autofree char *per = hr_gui_format_count (per_token);
 
       /* A quantized cache rounds the whole cache up to 32-element blocks. */
       return g_strdup_printf (_("%1$s bytes per token x %2$s tokens x %3$u parallel slots, "
@@ -208,7 +209,7 @@ hr_formula_kv_cache (const HrModelSpec  *spec,
 
   if (factors == NULL)
     {
-      g_autofree char *per = hr_format_count (per_token);
+      g_autofree char *per = hr_gui_format_count (per_token);
 
       factors = g_strdup_printf (_("%s bytes per token"), per);
     }
@@ -343,8 +344,8 @@ hr_formula_ceiling (const HrBoard      *board,
                     const HrEvaluation *evaluation)
 {
   g_autofree char *weights = hr_gui_format_size (evaluation->footprint.weights, HR_UNIT_GB);
-  g_autofree char *bandwidth = format_bits (board->bandwidth_bytes_per_s / 1e9);
-  g_autofree char *ceiling = hr_format_decimal (evaluation->ceiling_tps, 1);
+  g_autofree char *bandwidth = format_plain (board->bandwidth_bytes_per_s / 1e9);
+  g_autofree char *ceiling = hr_gui_format_decimal (evaluation->ceiling_tps, 1);
 
   return g_strdup_printf (_("%1$s GB/s / %2$s weights = %3$s t/s ceiling"),
                           bandwidth, weights, ceiling);
@@ -363,9 +364,9 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
                  const HrEvaluation *evaluation)
 {
   const HrEfficiencyFit *fit = &scenario->fit;
-  g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
-  g_autofree char *ceiling = hr_format_decimal (evaluation->ceiling_tps, 1);
-  g_autofree char *efficiency = hr_format_decimal (fit->efficiency, 2);
+  g_autofree char *tps = hr_gui_format_decimal (evaluation->tps, 1);
+  g_autofree char *ceiling = hr_gui_format_decimal (evaluation->ceiling_tps, 1);
+  g_autofree char *efficiency = hr_gui_format_decimal (fit->efficiency, 2);
   g_autofree char *low = NULL;
   g_autofree char *high = NULL;
 
@@ -380,7 +381,7 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
 
   if (evaluation->source == HR_RATE_SOURCE_PRIOR)
     {
-      g_autofree char *prior = hr_format_decimal (scenario->prior_efficiency, 2);
+      g_autofree char *prior = hr_gui_format_decimal (scenario->prior_efficiency, 2);
 
       return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, a prior: this "
                                 "board has no measurements, so the efficiency is the mean of "
@@ -417,9 +418,9 @@ char *
 hr_formula_floor (const HrBoard    *board,
                   const HrEvaluationInputs *scenario)
 {
-  g_autofree char *stage = hr_format_count (board->stage_ceiling_ms);
-  g_autofree char *prefill = hr_format_count (board->prefill_allowance_ms);
-  g_autofree char *floor_tps = hr_format_decimal (scenario->floor_tps, 1);
+  g_autofree char *stage = hr_gui_format_count (board->stage_ceiling_ms);
+  g_autofree char *prefill = hr_gui_format_count (board->prefill_allowance_ms);
+  g_autofree char *floor_tps = hr_gui_format_decimal (scenario->floor_tps, 1);
 
   return g_strdup_printf (_("%1$u tokens / ((%2$s ms - %3$s ms) / 1000) = %4$s t/s floor"),
                           board->reply_tokens, stage, prefill, floor_tps);
@@ -436,8 +437,8 @@ char *
 hr_formula_speed (const HrEvaluationInputs   *scenario,
                   const HrEvaluation *evaluation)
 {
-  g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
-  g_autofree char *floor_tps = hr_format_decimal (scenario->floor_tps, 1);
+  g_autofree char *tps = hr_gui_format_decimal (evaluation->tps, 1);
+  g_autofree char *floor_tps = hr_gui_format_decimal (scenario->floor_tps, 1);
 
   switch (evaluation->speed)
     {

@@ -5,15 +5,81 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "hr-gui-format.h"
 
+/* Replaces every @from byte of @ascii by @to (a separator of the locale). */
+static char *
+replace_separator (char       *ascii,
+                   char        from,
+                   const char *to)
+{
+  GString *out;
+
+  if (to == NULL || (to[0] == from && to[1] == '\0') || strchr (ascii, from) == NULL)
+    return ascii;
+  out = g_string_sized_new (strlen (ascii) + 8);
+  for (const char *p = ascii; *p != '\0'; p++)
+    {
+      if (*p == from)
+        g_string_append (out, to);
+      else
+        g_string_append_c (out, *p);
+    }
+  g_free (ascii);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * hr_gui_format_decimal:
+ * @value: the number
+ * @decimals: digits after the decimal separator (0..9)
+ *
+ * hr_format_decimal() with the decimal separator of the locale's
+ * LC_NUMERIC: "0.66" in English, "0,66" in German. The CLI, the CSV
+ * files and the JSON keep hr_format_decimal()'s '.'.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_decimal (double value,
+                       int    decimals)
+{
+  const struct lconv *conv = localeconv ();
+
+  return replace_separator (hr_format_decimal (value, decimals), '.',
+                            conv->decimal_point != NULL && conv->decimal_point[0] != '\0'
+                            ? conv->decimal_point : ".");
+}
+
+/**
+ * hr_gui_format_count:
+ * @count: a whole number
+ *
+ * hr_format_count() with the thousands separator of the locale's
+ * LC_NUMERIC: "4,096" in English, "4.096" in German; a locale without
+ * one (C, POSIX) keeps the ','.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_count (guint64 count)
+{
+  const struct lconv *conv = localeconv ();
+
+  return replace_separator (hr_format_count (count), ',',
+                            conv->thousands_sep != NULL && conv->thousands_sep[0] != '\0'
+                            ? conv->thousands_sep : ",");
+}
+
 /*
  * Two decimals, then one trailing zero dropped: "2.0 GB", "0.47 GB",
  * "5.1 GB", "0.05 GB". This is how seed-facts.md prints the seed board
- * ("weights 2.0", "kv 0.47", "budget 5.1 GB").
+ * ("weights 2.0", "kv 0.47", "budget 5.1 GB"), in sentences; a column of
+ * figures takes hr_gui_format_size_fixed().
  */
 static char *
 format_two_decimals_trimmed (double value)
@@ -24,7 +90,7 @@ format_two_decimals_trimmed (double value)
   if (len > 1 && str[len - 1] == '0')
     str[len - 1] = '\0';
 
-  return str;
+  return replace_separator (str, '.', localeconv ()->decimal_point);
 }
 
 /**
@@ -58,6 +124,63 @@ hr_gui_format_size (guint64 bytes,
                                                             : hr_bytes_to_gb (bytes));
   /* Translators: a size, "2.47 GB"; %1$s is the number, %2$s the unit */
   return g_strdup_printf (_("%1$s %2$s"), number, hr_gui_unit_label (unit));
+}
+
+/**
+ * hr_gui_format_size_fixed:
+ * @bytes: a size in bytes
+ * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3)
+ *
+ * A size as a column of figures shows it: always two decimals, so the
+ * decimal separators line up ("2.00 GB" above "0.47 GB", never "2.0 GB").
+ *
+ * Returns: (transfer full): "2.00 GB"
+ */
+char *
+hr_gui_format_size_fixed (guint64 bytes,
+                          HrUnit  unit)
+{
+  g_autofree char *number = NULL;
+
+  number = hr_gui_format_decimal (unit == HR_UNIT_GIB ? hr_bytes_to_gib (bytes)
+                                                      : hr_bytes_to_gb (bytes), 2);
+  /* Translators: a size, "2.47 GB"; %1$s is the number, %2$s the unit */
+  return g_strdup_printf (_("%1$s %2$s"), number, hr_gui_unit_label (unit));
+}
+
+/**
+ * hr_gui_format_parameters:
+ * @parameters: a parameter count; 0 for unknown
+ *
+ * How the window shows a parameter count wherever it names one in short:
+ * billions with two decimals (the exact count is in the explain panel).
+ *
+ * Returns: (transfer full): "3.21 B"; "–" for 0
+ */
+char *
+hr_gui_format_parameters (guint64 parameters)
+{
+  g_autofree char *billions = NULL;
+
+  if (parameters == 0)
+    return g_strdup ("–");
+  billions = hr_gui_format_decimal (parameters / 1e9, 2);
+  /* Translators: a parameter count in billions, "3.21 B"; the exact count is in the explain panel */
+  return g_strdup_printf (_("%s B"), billions);
+}
+
+/**
+ * hr_gui_format_bits:
+ * @bits: bits per weight
+ *
+ * Bits per weight, always to two decimals: "4.60", "16.00", "5.03".
+ *
+ * Returns: (transfer full): the number
+ */
+char *
+hr_gui_format_bits (double bits)
+{
+  return hr_gui_format_decimal (bits, 2);
 }
 
 /**
@@ -134,14 +257,15 @@ hr_gui_verdict_css_class (HrVerdict verdict)
  * @margin_bytes: the margin hr_board_verdict() gives with it
  * @unit: GB or GiB
  *
- * Returns: (transfer full): the pill's text, "fits 2.63 GB"
+ * Returns: (transfer full): the pill's text, "fits 2.63 GB": the margin
+ *   always to two decimals (hr_gui_format_size_fixed())
  */
 char *
 hr_gui_format_verdict (HrVerdict verdict,
                        guint64   margin_bytes,
                        HrUnit    unit)
 {
-  g_autofree char *margin = hr_gui_format_size (margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size_fixed (margin_bytes, unit);
 
   /* Translators: a verdict and its margin, "fits 2.63 GB" */
   return g_strdup_printf (_("%1$s %2$s"), hr_gui_verdict_label (verdict), margin);
@@ -311,15 +435,39 @@ hr_gui_kv_cache_type_label (HrKvCacheType type)
 }
 
 /**
+ * hr_gui_kv_fallback_note:
+ * @asked: the KV cache type the scenario asks for
+ * @used: the type the figures are in (hr_model_row_get_kv_type())
+ *
+ * Why the KV cache is not in the type asked for: the runtime model
+ * resolves a quantized cache with flash attention off to f16, as Ollama
+ * does (llama.cpp refuses a quantized V cache without flash attention).
+ *
+ * Returns: (transfer full) (nullable): the reason in words; %NULL when
+ *   @used is @asked
+ */
+char *
+hr_gui_kv_fallback_note (HrKvCacheType asked,
+                         HrKvCacheType used)
+{
+  if (asked == used)
+    return NULL;
+  /* Translators: %1$s is the KV cache type used ("f16"), %2$s the one asked for ("q8_0") */
+  return g_strdup_printf (_("%1$s, not %2$s: with flash attention off, Ollama keeps an %1$s cache "
+                            "(llama.cpp needs flash attention for a quantized V cache)"),
+                          hr_gui_kv_cache_type_label (used), hr_gui_kv_cache_type_label (asked));
+}
+
+/**
  * hr_gui_format_context:
  * @tokens: a context window (num_ctx) in tokens
  *
- * Returns: (transfer full): "4,096 tokens"
+ * Returns: (transfer full): "4,096 tokens" (hr_gui_format_count())
  */
 char *
 hr_gui_format_context (guint32 tokens)
 {
-  g_autofree char *count = hr_format_count (tokens);
+  g_autofree char *count = hr_gui_format_count (tokens);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s token", "%s tokens", tokens), count);
 }
@@ -336,7 +484,59 @@ hr_gui_format_tps (double tps)
   if (!(tps > 0.0))
     return g_strdup ("–");
 
-  return hr_format_decimal (tps, 1);
+  return hr_gui_format_decimal (tps, 1);
+}
+
+static void
+setup_name_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  int max_chars = GPOINTER_TO_INT (user_data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  if (max_chars > 0)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), max_chars);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_name_item (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+  const char *name = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (label), name);
+  gtk_widget_set_tooltip_text (label, name);
+}
+
+/**
+ * hr_gui_name_factory:
+ * @max_chars: the most characters a name takes before it is cut in the
+ *   middle; 0 or less: never cut (a popover's list)
+ *
+ * A factory for a list of #GtkStringObject names (an #AdwComboRow's boards)
+ * that cuts a name too long for its place in the middle, so names that
+ * share their start stay apart ("NVIDIA Ge…3060 12 GB" and "NVIDIA
+ * GeForce RTX 3090", not two "NVIDIA GeForce RTX 3…"), with the whole name
+ * in the tooltip.
+ *
+ * Returns: (transfer full): the factory
+ */
+GtkListItemFactory *
+hr_gui_name_factory (int max_chars)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_name_item), GINT_TO_POINTER (max_chars));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_name_item), NULL);
+  return factory;
 }
 
 /**

@@ -21,6 +21,13 @@ G_BEGIN_DECLS
 char       *hr_gui_format_size          (guint64       bytes,
                                          HrUnit        unit);
 char       *hr_gui_format_size_both     (guint64       bytes);
+char       *hr_gui_format_size_fixed    (guint64       bytes,
+                                         HrUnit        unit);
+char       *hr_gui_format_decimal       (double        value,
+                                         int           decimals);
+char       *hr_gui_format_count         (guint64       count);
+char       *hr_gui_format_parameters    (guint64       parameters);
+char       *hr_gui_format_bits          (double        bits);
 char       *hr_gui_format_verdict       (HrVerdict     verdict,
                                          guint64       margin_bytes,
                                          HrUnit        unit);
@@ -38,8 +45,11 @@ const char *hr_gui_rate_source_label    (HrRateSource  source);
 const char *hr_gui_speed_label          (HrSpeed       speed);
 const char *hr_gui_kv_cache_type_label  (HrKvCacheType type);
 char       *hr_gui_format_context       (guint32       tokens);
+char       *hr_gui_kv_fallback_note     (HrKvCacheType asked,
+                                         HrKvCacheType used);
 char       *hr_gui_format_tps           (double        tps);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
+GtkListItemFactory *hr_gui_name_factory (int max_chars);
 
 G_END_DECLS

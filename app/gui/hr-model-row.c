@@ -168,8 +168,9 @@ hr_model_row_get_evaluation (HrModelRow *self)
  * hr_model_row_get_kv_per_token:
  * @self: a #HrModelRow
  *
- * Returns: the KV cache bytes one token takes under the last scenario's KV
- *   cache type (hr_memory_kv_bytes_per_token()), for one parallel slot
+ * Returns: the KV cache bytes one token takes in the KV cache type the
+ *   last evaluation used (hr_model_row_get_kv_type(),
+ *   hr_memory_kv_bytes_per_token()), for one parallel slot
  */
 guint64
 hr_model_row_get_kv_per_token (HrModelRow *self)
@@ -177,6 +178,26 @@ hr_model_row_get_kv_per_token (HrModelRow *self)
   g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0);
 
   return self->kv_per_token;
+}
+
+/**
+ * hr_model_row_get_kv_type:
+ * @self: a #HrModelRow
+ *
+ * The KV cache type the row's KV figures are in: the scenario's, or the
+ * one the runtime model resolved (#HrRuntimePrediction's kv_type: with
+ * flash attention off Ollama keeps an f16 cache, as llama.cpp refuses a
+ * quantized V cache without it; hr-runtime-0-30.c). Compare with the
+ * scenario's type to say why they differ (hr_gui_kv_fallback_note()).
+ *
+ * Returns: the type; %HR_KV_CACHE_F16 before the first evaluation
+ */
+HrKvCacheType
+hr_model_row_get_kv_type (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), HR_KV_CACHE_F16);
+
+  return self->kv_type < 0 ? HR_KV_CACHE_F16 : (HrKvCacheType) self->kv_type;
 }
 
 /**
@@ -319,6 +340,12 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
     {
       self->runtime_failed = TRUE;
       return;
+    }
+  /* The per-token figure in the type the runtime's KV cache is in. */
+  if (self->kv_type != (int) p.kv_type)
+    {
+      self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, p.kv_type);
+      self->kv_type = (int) p.kv_type;
     }
   /* What hr_calibration_apply() adds, without the term's texts (that
    * allocates, and this runs for every row on every slider step); the

@@ -29,6 +29,7 @@ gboolean            hr_model_row_matches           (HrModelRow         *self,
                                                     const char         *folded_needle);
 const HrEvaluation *hr_model_row_get_evaluation    (HrModelRow         *self);
 guint64             hr_model_row_get_kv_per_token  (HrModelRow         *self);
+HrKvCacheType       hr_model_row_get_kv_type       (HrModelRow         *self);
 double              hr_model_row_get_measured_tps  (HrModelRow         *self);
 void                hr_model_row_set_measured_tps  (HrModelRow         *self,
                                                     double              measured_tps);

@@ -61,6 +61,12 @@ gboolean       hr_session_add_model            (HrSession           *self,
                                                 GError             **error);
 void           hr_session_set_catalog          (HrSession           *self,
                                                 GPtrArray           *specs);
+gboolean       hr_session_model_is_users       (HrSession           *self,
+                                                const char          *name);
+gboolean       hr_session_rename_model         (HrSession           *self,
+                                                const char          *name,
+                                                const char          *new_name,
+                                                GError             **error);
 
 /* The boards: HrBoard*, built-in merged with the user's (the user's win by id). */
 GPtrArray     *hr_session_get_boards           (HrSession           *self);

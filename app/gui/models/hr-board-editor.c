@@ -533,12 +533,17 @@ static void
 hr_board_editor_init (HrBoardEditor *self)
 {
   GtkSpinButton *spins[N_SPINS];
+  g_autoptr(GtkListItemFactory) names = hr_gui_name_factory (20);
+  g_autoptr(GtkListItemFactory) list_names = hr_gui_name_factory (0);
 
   g_type_ensure (HR_TYPE_MEASUREMENTS_ROW);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->board_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));
+  /* Boards whose names share their start stay apart (issue 14). */
+  adw_combo_row_set_factory (self->board_row, names);
+  adw_combo_row_set_list_factory (self->board_row, list_names);
   editor_spins (self, spins);
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     {

@@ -30,7 +30,8 @@ struct _HrBoardsView
   GtkWidget  *inputs_label;
   GtkWidget  *note_label;
   GtkWidget  *scrolled;
-  GtkWidget  *grid;
+  GtkWidget  *grid;      /* the boards' cells, scrolling sideways */
+  GtkWidget  *names;     /* the model column beside it, fixed */
 
   GPtrArray  *models;    /* char*, the model names in the page's order */
   GArray     *columns;   /* Column */
@@ -59,7 +60,7 @@ static char *
 cell_text (const HrEvaluation *e,
            HrUnit              unit)
 {
-  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
@@ -69,8 +70,8 @@ cell_text (const HrEvaluation *e,
        "fits · 2.63 GB · 18.4 t/s measured" */
     return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
                             margin, tps, hr_gui_rate_source_label (e->source));
-  vram = hr_gui_format_size (e->vram_bytes, unit);
-  host = hr_gui_format_size (e->host_bytes, unit);
+  vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
+  host = hr_gui_format_size_fixed (e->host_bytes, unit);
   /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
      VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
      5.27 GB host · 4.1 t/s prior" */
@@ -104,7 +105,7 @@ make_cell (const HrEvaluation *e,
                                 ? hr_gui_format_evaluation_verdict (e, unit)
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
   GtkWidget *pill = gtk_label_new (pill_text);
-  g_autofree char *margin = hr_gui_format_size (e->margin_bytes, unit);
+  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
   /* Translators: a Boards view cell's figures: margin, decode rate and its source,
      "2.63 GB · 18.4 t/s measured" */
@@ -142,26 +143,54 @@ make_cell (const HrEvaluation *e,
   return box;
 }
 
+static GtkWidget *
+new_grid (void)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_widget_set_margin_top (grid, 6);
+  gtk_widget_set_margin_bottom (grid, 12);
+  return grid;
+}
+
+/* Puts @name in the model column and @cell beside it, the two kept to one
+ * height (they sit in two grids). */
+static void
+attach_row (GtkWidget *names,
+            int        row,
+            GtkWidget *name,
+            GtkWidget *first_cell)
+{
+  g_autoptr(GtkSizeGroup) height = gtk_size_group_new (GTK_SIZE_GROUP_VERTICAL);
+
+  gtk_grid_attach (GTK_GRID (names), name, 0, row, 1, 1);
+  gtk_size_group_add_widget (height, name);
+  if (first_cell != NULL)
+    gtk_size_group_add_widget (height, first_cell);
+}
+
+/* The model column stays in place while the boards scroll sideways: it is
+ * a grid of its own beside the horizontal scroller of the boards' grid;
+ * both scroll up and down together in the view's scroller. */
 static void
 rebuild_grid (HrBoardsView *self,
               HrUnit        unit)
 {
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *corner;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *names = new_grid ();
+  GtkWidget *grid = new_grid ();
+  GtkWidget *sideways = gtk_scrolled_window_new ();
+  int n_columns = (int) self->columns->len;
+  GtkWidget *first[3] = { NULL, NULL, NULL };
 
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_widget_set_margin_start (grid, 12);
+  gtk_widget_set_margin_start (names, 12);
+  gtk_widget_set_margin_end (names, 18);
   gtk_widget_set_margin_end (grid, 12);
-  gtk_widget_set_margin_top (grid, 6);
-  gtk_widget_set_margin_bottom (grid, 12);
   gtk_accessible_update_property (GTK_ACCESSIBLE (grid),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
                                   -1);
-
-  corner = grid_label (_("Model"), "heading", 0.0);
-  gtk_grid_attach (GTK_GRID (grid), corner, 0, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), grid_label (_("Recommended"), "dim-label", 0.0), 0, 1, 1, 1);
 
   for (guint b = 0; b < self->columns->len; b++)
     {
@@ -173,29 +202,48 @@ rebuild_grid (HrBoardsView *self,
 
       if (c->learned_text != NULL)
         gtk_widget_set_tooltip_text (name, c->learned_text);
-      gtk_grid_attach (GTK_GRID (grid), name, (int) b + 1, 0, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), recommended, (int) b + 1, 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), name, (int) b, 0, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), recommended, (int) b, 1, 1, 1);
+      if (b == 0)
+        {
+          first[0] = name;
+          first[1] = recommended;
+        }
     }
+  attach_row (names, 0, grid_label (_("Model"), "heading", 0.0), first[0]);
+  attach_row (names, 1, grid_label (_("Recommended"), "dim-label", 0.0), first[1]);
+  gtk_grid_attach (GTK_GRID (names), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL), 0, 2, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
-                   0, 2, (int) self->columns->len + 1, 1);
+                   0, 2, MAX (n_columns, 1), 1);
 
   for (guint r = 0; r < self->models->len; r++)
     {
       const char *model = g_ptr_array_index (self->models, r);
+      GtkWidget *first_cell = NULL;
 
-      gtk_grid_attach (GTK_GRID (grid), grid_label (model, NULL, 0.0), 0, (int) r + 3, 1, 1);
       for (guint b = 0; b < self->columns->len; b++)
         {
           Column *c = &g_array_index (self->columns, Column, b);
+          GtkWidget *cell = make_cell (&c->evals[r], model, c->board, c->recommended == (gint) r, unit);
 
-          gtk_grid_attach (GTK_GRID (grid),
-                           make_cell (&c->evals[r], model, c->board, c->recommended == (gint) r, unit),
-                           (int) b + 1, (int) r + 3, 1, 1);
+          gtk_grid_attach (GTK_GRID (grid), cell, (int) b, (int) r + 3, 1, 1);
+          if (b == 0)
+            first_cell = cell;
         }
+      attach_row (names, (int) r + 3, grid_label (model, NULL, 0.0), first_cell);
     }
 
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), grid);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sideways), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sideways), grid);
+  gtk_widget_set_hexpand (sideways, TRUE);
+  gtk_box_append (GTK_BOX (box), names);
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  gtk_box_append (GTK_BOX (box), sideways);
+  gtk_widget_set_margin_start (grid, 18);
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), box);
   self->grid = grid;
+  self->names = names;
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,8 +382,8 @@ hr_boards_view_update (HrBoardsView          *self,
 
   if (self->n_listed > n)
     {
-      g_autofree char *shown = hr_format_count (n);
-      g_autofree char *all = hr_format_count (self->n_listed);
+      g_autofree char *shown = hr_gui_format_count (n);
+      g_autofree char *all = hr_gui_format_count (self->n_listed);
       g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
                                                  "search to narrow the list"), shown, all);
 
@@ -662,6 +710,7 @@ hr_boards_view_init (HrBoardsView *self)
   self->inputs_label = grid_label ("", "dim-label", 0.0);
   gtk_label_set_wrap (GTK_LABEL (self->inputs_label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (self->inputs_label), TRUE);
+  gtk_widget_set_focusable (self->inputs_label, FALSE);
   gtk_widget_set_margin_start (self->inputs_label, 12);
   gtk_widget_set_margin_end (self->inputs_label, 12);
   gtk_widget_set_margin_top (self->inputs_label, 6);
@@ -673,6 +722,8 @@ hr_boards_view_init (HrBoardsView *self)
   gtk_box_append (GTK_BOX (box), self->note_label);
 
   self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (self->scrolled, TRUE);
   gtk_box_append (GTK_BOX (box), self->scrolled);
 

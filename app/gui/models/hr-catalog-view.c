@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-catalog-view.h"
+#include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
 #include "hr-library-lookup.h"
 
@@ -20,6 +21,8 @@ struct _HrCatalogView
   GtkSearchEntry     *search_entry;
   GtkLabel           *count_label;
   GtkColumnView      *column_view;
+  GtkStack           *stack;
+  AdwStatusPage      *empty_page;
 
   HrScenario         *scenario;         /* for the precision column */
   HrUnit              unit;
@@ -66,6 +69,16 @@ hr_catalog_view_column_title (HrModelsColumn column)
     }
 }
 
+/* The KV cache type the scenario asks for. */
+static HrKvCacheType
+kv_type_asked (HrCatalogView *self)
+{
+  const HrEvaluationInputs *inputs = self->scenario != NULL
+                                     ? hr_scenario_peek_evaluation_inputs (self->scenario) : NULL;
+
+  return inputs != NULL ? inputs->kv_type : HR_KV_CACHE_F16;
+}
+
 /**
  * hr_catalog_view_cell_text:
  * @self: a #HrCatalogView
@@ -91,27 +104,28 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_NAME:
       return g_strdup (hr_model_row_get_name (row));
     case HR_MODELS_COLUMN_PARAMETERS:
-      {
-        g_autofree char *billions = NULL;
-
-        if (spec->parameters == 0)
-          return g_strdup ("–");
-        billions = hr_format_decimal (spec->parameters / 1e9, 2);
-        /* Translators: a parameter count in billions, "3.21 B"; the exact count is in the explain panel */
-        return g_strdup_printf (_("%s B"), billions);
-      }
+      return hr_gui_format_parameters (spec->parameters);
     case HR_MODELS_COLUMN_PRECISION:
       if (self->scenario != NULL && hr_scenario_get_precision_info (self->scenario) != NULL)
         return g_strdup (hr_scenario_get_precision_info (self->scenario)->label);
       return g_strdup (spec->precision ? spec->precision : "–");
     case HR_MODELS_COLUMN_FILE_SIZE:
-      return spec->file_bytes ? hr_gui_format_size (spec->file_bytes, self->unit) : g_strdup ("–");
+      return spec->file_bytes ? hr_gui_format_size_fixed (spec->file_bytes, self->unit) : g_strdup ("–");
     case HR_MODELS_COLUMN_KV_PER_TOKEN:
-      return hr_format_count (hr_model_row_get_kv_per_token (row));
+      {
+        g_autofree char *count = hr_gui_format_count (hr_model_row_get_kv_per_token (row));
+        HrKvCacheType used = hr_model_row_get_kv_type (row);
+
+        if (kv_type_asked (self) == used)
+          return g_steal_pointer (&count);
+        /* Translators: KV bytes per token and the cache type they are in, when it is not the
+           one asked for (flash attention off): "114,688 (f16)" */
+        return g_strdup_printf (_("%1$s (%2$s)"), count, hr_gui_kv_cache_type_label (used));
+      }
     case HR_MODELS_COLUMN_KV_CACHE:
-      return hr_gui_format_size (e->footprint.kv_cache, self->unit);
+      return hr_gui_format_size_fixed (e->footprint.kv_cache, self->unit);
     case HR_MODELS_COLUMN_TOTAL:
-      return hr_gui_format_size (e->footprint.total, self->unit);
+      return hr_gui_format_size_fixed (e->footprint.total, self->unit);
     case HR_MODELS_COLUMN_VERDICT:
       return hr_gui_format_evaluation_verdict (e, self->unit);
     case HR_MODELS_COLUMN_TPS:
@@ -135,7 +149,7 @@ context_note (HrModelRow *row)
   if (!hr_model_row_get_evaluation (row)->past_context_limit)
     return NULL;
 
-  limit = hr_format_count (spec->context_length);
+  limit = hr_gui_format_count (spec->context_length);
   /* Translators: beside a model's name when the context slider is past its native limit */
   return g_strdup_printf (_("past its %s-token limit"), limit);
 }
@@ -171,7 +185,12 @@ refresh_cell (GtkListItem *item)
 
       gtk_widget_set_visible (star, hr_model_row_get_recommended (row));
       set_label_text (label, text);
+      /* The name keeps up to 18 characters before the note beside it,
+       * which gives way first (its tooltip has it whole). */
+      gtk_label_set_width_chars (GTK_LABEL (label), (int) MIN (g_utf8_strlen (text, -1), 18));
       set_label_text (note, note_text ? note_text : "");
+      if (note_text != NULL)
+        gtk_widget_set_tooltip_text (note, note_text);
       gtk_widget_set_visible (note, note_text != NULL);
       gtk_widget_set_visible (gtk_widget_get_next_sibling (note),
                               hr_library_lookup_is_library (hr_model_row_get_spec (row)));
@@ -190,6 +209,13 @@ refresh_cell (GtkListItem *item)
           gtk_widget_remove_css_class (child, "error");
           gtk_widget_add_css_class (child, css);
         }
+    }
+  else if (column == HR_MODELS_COLUMN_KV_PER_TOKEN)
+    {
+      g_autofree char *why = hr_gui_kv_fallback_note (kv_type_asked (self), hr_model_row_get_kv_type (row));
+
+      set_label_text (child, text);
+      gtk_widget_set_tooltip_text (child, why);
     }
   else
     {
@@ -258,6 +284,21 @@ on_star_query_tooltip (GtkWidget  *star,
   return TRUE;
 }
 
+/* A name cut short by a narrow column shows whole in its tooltip. */
+static gboolean
+on_name_query_tooltip (GtkWidget  *label,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  if (!pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, gtk_label_get_text (GTK_LABEL (label)));
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
@@ -290,6 +331,10 @@ setup_cell (GtkSignalListItemFactory *factory,
         gtk_widget_set_visible (star, FALSE);
         gtk_label_set_xalign (GTK_LABEL (label), 0.0);
         gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+        gtk_widget_set_has_tooltip (label, TRUE);
+        g_signal_connect (label, "query-tooltip", G_CALLBACK (on_name_query_tooltip), NULL);
+        gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
+        gtk_label_set_xalign (GTK_LABEL (note), 0.0);
         gtk_widget_add_css_class (note, "caption");
         gtk_widget_add_css_class (note, "warning");
         gtk_widget_set_visible (note, FALSE);
@@ -460,8 +505,8 @@ update_count (HrCatalogView *self)
 {
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
   guint all = g_list_model_get_n_items (G_LIST_MODEL (self->store));
-  g_autofree char *shown_text = hr_format_count (shown);
-  g_autofree char *all_text = hr_format_count (all);
+  g_autofree char *shown_text = hr_gui_format_count (shown);
+  g_autofree char *all_text = hr_gui_format_count (all);
   g_autofree char *text = NULL;
 
   if (shown == all)
@@ -471,6 +516,20 @@ update_count (HrCatalogView *self)
                             shown_text, all_text);
 
   gtk_label_set_text (self->count_label, text);
+
+  /* A search that matches nothing says so, instead of a bare table. */
+  if (shown == 0 && all > 0)
+    {
+      const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+      g_autofree char *stripped = g_strstrip (g_strdup (search));
+      /* Translators: the title shown when a search of the Models table matches no model */
+      g_autofree char *title = g_strdup_printf (_("No models match “%s”"), stripped);
+
+      adw_status_page_set_title (self->empty_page, title);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+    }
+  else
+    gtk_stack_set_visible_child_name (self->stack, "table");
 }
 
 static void
@@ -594,21 +653,6 @@ sort_depends_on_figures (HrCatalogView *self,
 static void
 setup_columns (HrCatalogView *self)
 {
-  /* Fixed widths: a cell whose text changes then never makes the view
-   * measure every bound cell of its column again. */
-  static const int widths[HR_MODELS_N_COLUMNS] = {
-    [HR_MODELS_COLUMN_NAME] = 110,
-    [HR_MODELS_COLUMN_PARAMETERS] = 100,
-    [HR_MODELS_COLUMN_PRECISION] = 75,
-    [HR_MODELS_COLUMN_FILE_SIZE] = 70,
-    [HR_MODELS_COLUMN_KV_PER_TOKEN] = 115,
-    [HR_MODELS_COLUMN_KV_CACHE] = 75,
-    [HR_MODELS_COLUMN_TOTAL] = 75,
-    [HR_MODELS_COLUMN_VERDICT] = 120,
-    [HR_MODELS_COLUMN_TPS] = 80, /* "11.0 prior" */
-    [HR_MODELS_COLUMN_SOURCE] = 90,
-    [HR_MODELS_COLUMN_SPEED] = 75,
-  };
   GtkColumnViewColumn *sort_column = NULL;
 
   for (int c = 0; c < HR_MODELS_N_COLUMNS; c++)
@@ -627,7 +671,6 @@ setup_columns (HrCatalogView *self)
       sorter = gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (c), NULL);
       gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
       gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_fixed_width (column, widths[c]);
       if (c == HR_MODELS_COLUMN_NAME)
         gtk_column_view_column_set_expand (column, TRUE);
       if (c == HR_MODELS_COLUMN_PARAMETERS)
@@ -659,6 +702,7 @@ hr_catalog_view_set_rows (HrCatalogView *self,
 
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        rows->pdata, rows->len);
+  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
 }
 
 /**
@@ -666,7 +710,8 @@ hr_catalog_view_set_rows (HrCatalogView *self,
  * @self: a #HrCatalogView
  * @rows: (element-type HrModelRow): the rows, just re-evaluated in place
  *
- * Tells the sort model once that the order may have changed, when the
+ * Widens the Verdict column to its widest pill (hr_catalog_columns_fit())
+ * and tells the sort model once that the order may have changed, when the
  * table is sorted by a figure (not by name, parameters, precision or file
  * size).
  */
@@ -676,6 +721,7 @@ hr_catalog_view_figures_changed (HrCatalogView *self,
 {
   g_return_if_fail (HR_IS_CATALOG_VIEW (self));
 
+  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
   if (sort_depends_on_figures (self, rows))
     gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
 }
@@ -831,7 +877,16 @@ hr_catalog_view_class_init (HrCatalogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrCatalogView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, HrCatalogView, count_label);
   gtk_widget_class_bind_template_child (widget_class, HrCatalogView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, HrCatalogView, stack);
+  gtk_widget_class_bind_template_child (widget_class, HrCatalogView, empty_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+}
+
+/* The headers are measured in the window's fonts once the table shows. */
+static void
+on_column_view_mapped (HrCatalogView *self)
+{
+  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
 }
 
 static void
@@ -845,6 +900,8 @@ hr_catalog_view_init (HrCatalogView *self)
   self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
                                                   g_object_ref (GTK_FILTER (self->filter)));
   setup_columns (self);
+  hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self), G_LIST_MODEL (self->store));
+  g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-explain-panel.h"
+#include "hr-rename-dialog.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
 #include "hr-library-lookup.h"
@@ -73,6 +74,7 @@ struct _HrExplainPanel
   AdwBin      parent_instance;
 
   GtkWidget  *title;
+  GtkWidget  *rename_button; /* for a model the user added */
   GtkWidget  *subtitle;
   GtkWidget  *empty;
   GtkWidget  *figures_box;
@@ -225,8 +227,8 @@ refresh (HrExplainPanel *self)
       g_autofree char *kv = hr_formula_kv_cache (spec, sc, plain);
       g_autofree char *weights_size = hr_gui_format_size_both (e->footprint.weights);
       g_autofree char *kv_size = hr_gui_format_size_both (e->footprint.kv_cache);
-      g_autofree char *weights_count = hr_format_count (e->footprint.weights);
-      g_autofree char *kv_count = hr_format_count (e->footprint.kv_cache);
+      g_autofree char *weights_count = hr_gui_format_count (e->footprint.weights);
+      g_autofree char *kv_count = hr_gui_format_count (e->footprint.kv_cache);
 
       /* Translators: the runtime's weights (bytes, size), then the plain math's formula */
       set_figure (self, FIG_WEIGHTS, g_strdup_printf (_("%1$s bytes = %2$s as the runtime loads them "
@@ -242,7 +244,18 @@ refresh (HrExplainPanel *self)
       set_figure (self, FIG_KV_CACHE, hr_formula_kv_cache (spec, sc, e));
     }
   set_figure (self, FIG_BITS, hr_formula_effective_bits (spec));
-  set_figure (self, FIG_KV_PER_TOKEN, hr_formula_kv_per_token (spec, sc->kv_type));
+  {
+    /* The per-token figure in the type the cache is in, and why it is not
+     * the one asked for. */
+    HrKvCacheType used = hr_model_row_get_kv_type (self->row);
+    g_autofree char *per_token = hr_formula_kv_per_token (spec, used);
+    g_autofree char *why = hr_gui_kv_fallback_note (sc->kv_type, used);
+
+    set_figure (self, FIG_KV_PER_TOKEN,
+                why == NULL ? g_steal_pointer (&per_token)
+                            /* Translators: the KV-per-token formula, then why its type is not the one asked for */
+                            : g_strdup_printf (_("%1$s; KV cache %2$s"), per_token, why));
+  }
   set_figure (self, FIG_OVERHEAD, hr_formula_overhead (e));
   set_figure (self, FIG_TOTAL, hr_formula_total (e));
   set_figure (self, FIG_HEADROOM, hr_formula_headroom (sc->board));
@@ -259,6 +272,7 @@ refresh (HrExplainPanel *self)
 }
 
 static GtkWidget *make_label (const char *text, const char *css_class, gboolean selectable);
+static void on_rename_clicked (GtkButton *button, HrExplainPanel *self);
 
 static void
 clear_runtime_texts (HrExplainPanel *self)
@@ -393,7 +407,7 @@ refresh_runtime (HrExplainPanel *self)
 
       if (t != NULL)
         {
-          count = hr_format_count ((guint64) ABS (t->bytes));
+          count = hr_gui_format_count ((guint64) ABS (t->bytes));
           size = hr_gui_format_size_both ((guint64) ABS (t->bytes));
           /* Translators: a runtime term: its name, its exact bytes (signed) and its size */
           title = g_strdup_printf (_("%1$s: %2$s%3$s bytes = %4$s"), t->label,
@@ -413,7 +427,7 @@ refresh_runtime (HrExplainPanel *self)
 
   if (ok)
     {
-      total_count = hr_format_count (p->total_bytes);
+      total_count = hr_gui_format_count (p->total_bytes);
       total_size = hr_gui_format_size_both (p->total_bytes);
       ps = hr_runtime_format_ps_size (p->total_bytes);
       /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
@@ -470,6 +484,9 @@ make_label (const char *text,
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), selectable);
+  /* Selectable to copy a formula with the mouse and the label's menu, but
+   * no tab stop: Tab moves between the panel's controls (issue 14). */
+  gtk_widget_set_focusable (label, FALSE);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
 
@@ -538,7 +555,21 @@ hr_explain_panel_init (HrExplainPanel *self)
   gtk_box_append (GTK_BOX (box), self->empty);
 
   self->figures_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_box_append (GTK_BOX (self->figures_box), self->title);
+  {
+    GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_widget_set_hexpand (self->title, TRUE);
+    /* Translators: the explain panel's button to rename a model the user added */
+    self->rename_button = gtk_button_new_with_mnemonic (_("Re_name…"));
+    gtk_widget_add_css_class (self->rename_button, "flat");
+    gtk_widget_set_valign (self->rename_button, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (self->rename_button, _("Give this model of your catalog another name"));
+    gtk_widget_set_visible (self->rename_button, FALSE);
+    g_signal_connect (self->rename_button, "clicked", G_CALLBACK (on_rename_clicked), self);
+    gtk_box_append (GTK_BOX (title_box), self->title);
+    gtk_box_append (GTK_BOX (title_box), self->rename_button);
+    gtk_box_append (GTK_BOX (self->figures_box), title_box);
+  }
   gtk_box_append (GTK_BOX (self->figures_box), self->subtitle);
 
   for (guint i = 0; i < N_FIGS; i++)
@@ -602,6 +633,46 @@ hr_explain_panel_new (void)
   return g_object_new (HR_TYPE_EXPLAIN_PANEL, NULL);
 }
 
+/* "Rename…" shows for a model of the user's catalog only (it reads the
+ * small user file, once per selected row). */
+static void
+update_rename_button (HrExplainPanel *self)
+{
+  HrSession *session = self->followed != NULL ? hr_scenario_get_session (self->followed) : NULL;
+
+  gtk_widget_set_visible (self->rename_button,
+                          session != NULL && self->row != NULL &&
+                          hr_session_model_is_users (session, hr_model_row_get_name (self->row)));
+}
+
+static void
+on_rename_clicked (GtkButton      *button,
+                   HrExplainPanel *self)
+{
+  HrSession *session = self->followed != NULL ? hr_scenario_get_session (self->followed) : NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (session == NULL || self->row == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (hr_rename_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                        session, hr_model_row_get_name (self->row))));
+}
+
+/**
+ * hr_explain_panel_get_rename_button:
+ * @self: a #HrExplainPanel
+ *
+ * Returns: (transfer none): the "Rename…" button, shown for a model the
+ *   user added (hr_session_model_is_users())
+ */
+GtkWidget *
+hr_explain_panel_get_rename_button (HrExplainPanel *self)
+{
+  g_return_val_if_fail (HR_IS_EXPLAIN_PANEL (self), NULL);
+
+  return self->rename_button;
+}
+
 /**
  * hr_explain_panel_set_row:
  * @self: a #HrExplainPanel
@@ -619,6 +690,7 @@ hr_explain_panel_set_row (HrExplainPanel   *self,
 
   g_set_object (&self->row, row);
   copy_scenario (self, scenario);
+  update_rename_button (self);
   refresh (self);
 }
 

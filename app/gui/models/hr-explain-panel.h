@@ -40,4 +40,6 @@ guint32     hr_explain_panel_get_found_context (HrExplainPanel *self,
 void        hr_explain_panel_use_found_context (HrExplainPanel *self,
                                                 gboolean        allow_partial);
 
+GtkWidget          *hr_explain_panel_get_rename_button (HrExplainPanel *self);
+
 G_END_DECLS

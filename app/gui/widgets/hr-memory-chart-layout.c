@@ -152,7 +152,7 @@ draw_legend (HrMemoryChart *self,
 
       if (values != NULL && values[i] != G_MAXUINT64)
         {
-          g_autofree char *size = hr_gui_format_size (values[i], self->unit);
+          g_autofree char *size = hr_gui_format_size_fixed (values[i], self->unit);
 
           /* Translators: a chart legend entry, "Budget 5.1 GB" */
           text = g_strdup_printf (_("%1$s %2$s"), _hr_memory_chart_segment_label (segments[i]), size);
@@ -445,8 +445,8 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
 
   if (self->n_rows > self->bars->len)
     {
-      g_autofree char *shown = hr_format_count (self->bars->len);
-      g_autofree char *all = hr_format_count (self->n_rows);
+      g_autofree char *shown = hr_gui_format_count (self->bars->len);
+      g_autofree char *all = hr_gui_format_count (self->n_rows);
       g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
                                                  "search to narrow the list"), shown, all);
       PangoLayout *layout = _hr_memory_chart_cached_layout (self, text, FALSE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);

@@ -102,10 +102,21 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
             }
           if (sum > self->board->pool_bytes)
             {
-              g_autofree char *over = hr_gui_format_size (sum - self->board->pool_bytes, self->unit);
+              const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
+              g_autofree char *past = hr_gui_format_size_fixed (sum - self->board->pool_bytes, self->unit);
+              g_autofree char *reserve = hr_gui_format_size_fixed (self->board->reserve_bytes, self->unit);
 
               g_string_append (text, "; ");
-              g_string_append_printf (text, _("%s past the pool"), over);
+              if (e->verdict == HR_VERDICT_OVER)
+                {
+                  g_autofree char *over = hr_gui_format_size_fixed (e->margin_bytes, self->unit);
+
+                  g_string_append_printf (text, _("%s past the headroom"), over);
+                  g_string_append (text, ", ");
+                  g_string_append_printf (text, _("%s past the pool line with the %s reserve"), past, reserve);
+                }
+              else
+                g_string_append_printf (text, _("%s into the %s reserve"), past, reserve);
             }
         }
     }
@@ -164,7 +175,7 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
 
       if (self->n_rows > self->bars->len)
         {
-          g_autofree char *more = hr_format_count (self->n_rows - self->bars->len);
+          g_autofree char *more = hr_gui_format_count (self->n_rows - self->bars->len);
 
           g_string_append_c (text, ' ');
           g_string_append_printf (text, _("%s more models are in the list but not drawn."), more);
@@ -198,7 +209,7 @@ tooltip_for_hit (HrMemoryChart *self,
       const char *memory = hit->bar == 0 ? _("VRAM") : _("host memory");
 
       bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
-      count = hr_format_count (bytes);
+      count = hr_gui_format_count (bytes);
       size = hr_gui_format_size_both (bytes);
       /* Translators: a pool tooltip on a board with two memories: the part, which memory,
          exact bytes, size */
@@ -319,7 +330,7 @@ tooltip_for_hit (HrMemoryChart *self,
       return NULL;
     }
 
-  count = hr_format_count (bytes);
+  count = hr_gui_format_count (bytes);
   size = hr_gui_format_size_both (bytes);
 
   if (name != NULL)

@@ -214,7 +214,7 @@ draw_pool_split (HrMemoryChart *self,
           Segment segment = i == (int) n[c] + 1 ? SEG_LINE_POOL : i == (int) n[c] ? SEG_LINE_BUDGET
                             : parts[c][i].segment;
           guint64 bytes = _hr_memory_chart_split_part (self, c, segment);
-          g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+          g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
           g_autofree char *line = g_strdup_printf ("%s %s", _hr_memory_chart_segment_label (segment), size);
           PangoLayout *label = _hr_memory_chart_cached_layout (self, line, FALSE, text_width, PANGO_ELLIPSIZE_END);
 
@@ -230,6 +230,54 @@ draw_pool_split (HrMemoryChart *self,
       legend_y += 8;
     }
   return MAX (col_bottom, legend_y) + PAD;
+}
+
+/* Under the legend, when the column passes the pool line, what passes
+ * which line, wrapped to the legend's width: the table's "over" figure is
+ * measured from the headroom (the pool less the resident memory), the
+ * column from the pool line with the reserve stacked on. Returns the y
+ * under the text. */
+static double
+draw_past_pool (HrMemoryChart *self,
+                GtkSnapshot   *snapshot,
+                double         x,
+                double         y,
+                int            text_width,
+                guint64        sum)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
+  g_autofree char *past = hr_gui_format_size_fixed (sum - self->board->pool_bytes, self->unit);
+  g_autofree char *reserve = hr_gui_format_size_fixed (self->board->reserve_bytes, self->unit);
+  g_autofree char *headline = NULL;
+  g_autofree char *detail = NULL;
+  PangoLayout *layout;
+  int h;
+
+  if (e->verdict == HR_VERDICT_OVER)
+    {
+      g_autofree char *over = hr_gui_format_size_fixed (e->margin_bytes, self->unit);
+
+      /* Translators: under the pool column: the table's "over" figure and the line it is measured from */
+      headline = g_strdup_printf (_("%s past the headroom"), over);
+      /* Translators: under the pool column: how far the column with the reserve on top passes the pool line */
+      detail = g_strdup_printf (_("%s past the pool line with the %s reserve"), past, reserve);
+    }
+  else
+    /* Translators: under the pool column of a tight model: how much of the reserve it takes */
+    headline = g_strdup_printf (_("%s into the %s reserve"), past, reserve);
+
+  layout = _hr_memory_chart_cached_layout (self, headline, TRUE, text_width, PANGO_ELLIPSIZE_NONE);
+  _hr_memory_chart_draw_layout (snapshot, layout, x, y, &self->colors.seg[SEG_LINE_POOL]);
+  pango_layout_get_pixel_size (layout, NULL, &h);
+  y += h + 2;
+  if (detail != NULL)
+    {
+      layout = _hr_memory_chart_cached_layout (self, detail, FALSE, text_width, PANGO_ELLIPSIZE_NONE);
+      _hr_memory_chart_draw_layout (snapshot, layout, x, y, &self->colors.dim_fg);
+      pango_layout_get_pixel_size (layout, NULL, &h);
+      y += h + 2;
+    }
+  return y + 6;
 }
 
 static double
@@ -312,7 +360,7 @@ draw_pool (HrMemoryChart *self,
     {
       Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
-      g_autofree char *size = hr_gui_format_size (bytes, self->unit);
+      g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
       /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
       PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
@@ -333,14 +381,8 @@ draw_pool (HrMemoryChart *self,
     }
 
   if (sum > self->board->pool_bytes)
-    {
-      g_autofree char *over = hr_gui_format_size (sum - self->board->pool_bytes, self->unit);
-      g_autofree char *text = g_strdup_printf (_("%s past the pool"), over);
-      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, text, TRUE);
-
-      _hr_memory_chart_draw_layout (snapshot, layout, legend_x, legend_y + 4, &self->colors.seg[SEG_LINE_POOL]);
-      legend_y += th + 10;
-    }
+    legend_y = draw_past_pool (self, snapshot, legend_x, legend_y + 4,
+                               (int) MAX (20, width - legend_x - PAD / 2), sum);
 
   return MAX (col_bottom, legend_y) + PAD;
 }

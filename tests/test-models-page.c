@@ -1,0 +1,747 @@
+/* test-models-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Models page's table as a person reads it, at the window's default
+ * size on the built-in data: no verdict pill and no header is cut, in
+ * English and German, on every board at every context preset; the main
+ * columns are on screen; figures print one way; a search that matches
+ * nothing says so; Tab leaves the table in one stop.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-catalog.h"
+#include "hr-error.h"
+#include "hr-gui-format.h"
+#include "hr-models-page-private.h"
+#include "hr-rename-dialog.h"
+#include "hr-window-private.h"
+#include "gui-test-util.h"
+
+static char *isolated_root;
+static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
+static HrApplication *test_app;
+
+typedef struct {
+  HrWindow     *window;
+  HrModelsPage *page;
+} Fixture;
+
+static gboolean
+session_loaded (gpointer data)
+{
+  HrSession *session = hr_models_page_get_session (data);
+
+  return session != NULL && hr_session_get_loaded (session);
+}
+
+/* The window at the schema's default size, as a new user first sees it. */
+static void
+open_window (Fixture *f)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GVariant) width = NULL;
+  g_autoptr(GVariant) height = NULL;
+
+  reset_settings (0, 0);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  width = g_settings_get_default_value (settings, "window-width");
+  height = g_settings_get_default_value (settings, "window-height");
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, g_variant_get_int32 (width));
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, g_variant_get_int32 (height));
+
+  g_application_activate (G_APPLICATION (test_app));
+  f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_assert_nonnull (f->window);
+  g_object_ref (f->window);
+  f->page = hr_window_get_models_page (f->window);
+  g_assert_true (iterate_until (session_loaded, f->page, 5000));
+  g_assert_true (iterate_until (widget_is_drawn, f->page, 5000));
+  spin (200);
+}
+
+static void
+close_window (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  g_assert_finalize_object (f->window);
+}
+
+static int
+natural_width (GtkWidget *widget)
+{
+  int natural = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  return natural;
+}
+
+/* The width a widget was given with its CSS padding and border (as
+ * gtk_widget_measure() counts them; gtk_widget_get_width() does not). */
+static int
+given_width (GtkWidget *widget)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, &bounds));
+  return (int) (bounds.size.width + 0.5);
+}
+
+static void
+collect_labels (GtkWidget *root,
+                GPtrArray *out)
+{
+  if (GTK_IS_LABEL (root))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static void
+collect_by_class (GtkWidget  *root,
+                  const char *css_class,
+                  GPtrArray  *out)
+{
+  if (gtk_widget_has_css_class (root, css_class))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_by_class (child, css_class, out);
+}
+
+/* How much of a pill its cell leaves visible (the cell clips what
+ * overflows it; a label is given its natural width even when the cell is
+ * narrower), in pixels. */
+static int
+visible_width (GtkWidget *pill)
+{
+  GtkWidget *cell = gtk_widget_get_parent (pill);
+  graphene_rect_t pill_bounds, cell_bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (pill, cell, &pill_bounds));
+  g_assert_true (gtk_widget_compute_bounds (cell, cell, &cell_bounds));
+  return (int) (MIN (pill_bounds.origin.x + pill_bounds.size.width,
+                     cell_bounds.origin.x + cell_bounds.size.width)
+                - MAX (pill_bounds.origin.x, cell_bounds.origin.x) + 0.5);
+}
+
+/* Every drawn verdict pill shows whole: returns how many were checked, or
+ * -1 (after a message with @where, when @where is given) at the first
+ * that is cut. */
+static int
+check_pills (GtkColumnView *view,
+             const char    *where)
+{
+  g_autoptr(GPtrArray) pills = g_ptr_array_new ();
+  int checked = 0;
+
+  collect_by_class (GTK_WIDGET (view), "verdict-pill", pills);
+  for (guint i = 0; i < pills->len; i++)
+    {
+      GtkWidget *pill = g_ptr_array_index (pills, i);
+
+      if (!gtk_widget_is_drawable (pill) || gtk_widget_get_width (pill) == 0)
+        continue;
+      if (natural_width (pill) > given_width (pill) || natural_width (pill) > visible_width (pill))
+        {
+          if (where != NULL)
+            g_test_message ("%s: the pill \"%s\" needs %d px and shows %d", where,
+                            gtk_label_get_text (GTK_LABEL (pill)), natural_width (pill),
+                            MIN (given_width (pill), visible_width (pill)));
+          return -1;
+        }
+      checked++;
+    }
+  return checked;
+}
+
+static gboolean
+pills_whole (gpointer data)
+{
+  return check_pills (data, NULL) >= 0;
+}
+
+/* Scrolls the table from top to bottom, checking the pills at each half
+ * page, once the list has laid out the cells it just bound. */
+static void
+assert_all_pills_whole (Fixture    *f,
+                        const char *where)
+{
+  GtkColumnView *view = hr_models_page_get_column_view (f->page);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  guint checked = 0;
+  double value = 0;
+
+  do
+    {
+      int n;
+
+      gtk_adjustment_set_value (adjustment, value);
+      spin (20);
+      iterate_until (pills_whole, view, 1000);
+      n = check_pills (view, where);
+      g_assert_cmpint (n, >, 0);
+      checked += (guint) n;
+      value += gtk_adjustment_get_page_size (adjustment) / 2;
+    }
+  while (value < gtk_adjustment_get_upper (adjustment));
+  g_assert_cmpuint (checked, >=, g_list_model_get_n_items (hr_models_page_get_rows (f->page)));
+}
+
+/* The context slider's marks (hr-scenario-controls.ui). */
+static const guint32 context_presets[] = { 512, 2048, 4096, 8192, 16384, 32768, 131072 };
+
+static void
+check_pills_on_every_board (void)
+{
+  Fixture f = { 0 };
+  HrScenario *scenario;
+  GPtrArray *boards;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  boards = hr_session_get_boards (hr_application_get_session (test_app));
+  g_assert_cmpuint (boards->len, >=, 9);
+
+  for (guint b = 0; b < boards->len; b++)
+    for (guint c = 0; c < G_N_ELEMENTS (context_presets); c++)
+      {
+        const HrBoard *board = g_ptr_array_index (boards, b);
+        g_autofree char *where = g_strdup_printf ("%s at %u tokens", board->id, context_presets[c]);
+
+        g_object_set (scenario, "board-id", board->id, NULL);
+        hr_scenario_set_context_tokens (scenario, context_presets[c]);
+        spin (60);
+        assert_all_pills_whole (&f, where);
+      }
+  close_window (&f);
+}
+
+/* No visible column's header is cut, and the main columns end inside the
+ * table's viewport at the default size. */
+static void
+check_headers_and_columns (void)
+{
+  Fixture f = { 0 };
+  GtkColumnView *view;
+  GtkWidget *scroller;
+  GtkWidget *header;
+  GListModel *columns;
+  guint c = 0;
+
+  open_window (&f);
+  view = hr_models_page_get_column_view (f.page);
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  columns = gtk_column_view_get_columns (view);
+  header = gtk_widget_get_first_child (GTK_WIDGET (view));
+
+  for (GtkWidget *title = gtk_widget_get_first_child (header);
+       title != NULL;
+       title = gtk_widget_get_next_sibling (title), c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_get_visible (title))
+        {
+          g_assert_false (gtk_column_view_column_get_visible (column));
+          continue;
+        }
+      if (natural_width (title) > given_width (title))
+        g_error ("the header \"%s\" needs %d px and has %d", gtk_column_view_column_get_title (column),
+                 natural_width (title), given_width (title));
+      g_assert_true (gtk_widget_compute_bounds (title, scroller, &bounds));
+      if (bounds.origin.x + bounds.size.width > gtk_widget_get_width (scroller) + 0.5)
+        g_error ("the column \"%s\" ends at %.0f px, past the table's %d px",
+                 gtk_column_view_column_get_title (column), bounds.origin.x + bounds.size.width,
+                 gtk_widget_get_width (scroller));
+    }
+  g_assert_cmpuint (c, ==, HR_MODELS_N_COLUMNS);
+
+  /* t/s and Speed show; the header's menu brings back a hidden column. */
+  {
+    g_autoptr(GtkColumnViewColumn) tps = g_list_model_get_item (columns, HR_MODELS_COLUMN_TPS);
+    g_autoptr(GtkColumnViewColumn) speed = g_list_model_get_item (columns, HR_MODELS_COLUMN_SPEED);
+    g_autoptr(GtkColumnViewColumn) source = g_list_model_get_item (columns, HR_MODELS_COLUMN_SOURCE);
+
+    g_assert_true (gtk_column_view_column_get_visible (tps));
+    g_assert_true (gtk_column_view_column_get_visible (speed));
+    g_assert_false (gtk_column_view_column_get_visible (source));
+    g_assert_nonnull (gtk_column_view_column_get_header_menu (source));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "table.show-source", NULL));
+    g_assert_true (gtk_column_view_column_get_visible (source));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "table.show-source", NULL));
+    g_assert_false (gtk_column_view_column_get_visible (source));
+  }
+  close_window (&f);
+}
+
+static void
+test_pills_english (void)
+{
+  check_pills_on_every_board ();
+}
+
+static void
+test_headers_english (void)
+{
+  check_headers_and_columns ();
+}
+
+static void test_boards_view (void);
+
+/* German, in a child: gettext ignores LANGUAGE in the "C" locale, so the
+ * child takes the environment's (C.UTF-8) again. */
+static void
+test_german (void)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_setenv ("LANGUAGE", "de", TRUE);
+  setlocale (LC_ALL, "");
+  {
+    g_autofree char *tight = hr_gui_format_verdict (HR_VERDICT_TIGHT, 660000000, HR_UNIT_GB);
+    g_autofree char *parameters = hr_gui_format_parameters (3212749888);
+
+    g_assert_cmpstr (hr_catalog_view_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
+    g_assert_cmpstr (tight, ==, "knapp 0.66 GB");
+    g_assert_cmpstr (parameters, ==, "3.21 Mrd.");
+  }
+  check_headers_and_columns ();
+  check_pills_on_every_board ();
+  test_boards_view ();
+}
+
+/* One number of decimals per column, parameters one way, bits to two
+ * decimals, counts with the locale's separators. */
+static void
+test_figures (void)
+{
+  Fixture f = { 0 };
+  HrModelRow *row;
+  g_autofree char *parameters = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *qwen_file = NULL;
+  g_autofree char *qwen_total = NULL;
+  g_autofree char *bits = NULL;
+  g_autofree char *sixteen = NULL;
+  g_autofree char *count = NULL;
+
+  open_window (&f);
+  row = hr_models_page_find_row (f.page, "llama3.2:3b");
+  g_assert_nonnull (row);
+  parameters = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_PARAMETERS);
+  file = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_FILE_SIZE);
+  g_assert_cmpstr (parameters, ==, "3.20 B");
+  g_assert_cmpstr (file, ==, "2.00 GB");
+  row = hr_models_page_find_row (f.page, "qwen2.5:0.5b");
+  qwen_file = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_FILE_SIZE);
+  qwen_total = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_TOTAL);
+  g_assert_cmpstr (qwen_file, ==, "0.40 GB");
+  g_assert_cmpstr (qwen_total, ==, "0.45 GB");
+  close_window (&f);
+
+  bits = hr_gui_format_bits (4.6);
+  sixteen = hr_gui_format_bits (16);
+  g_assert_cmpstr (bits, ==, "4.60");
+  g_assert_cmpstr (sixteen, ==, "16.00");
+  count = hr_gui_format_count (4096);
+  g_assert_cmpstr (count, ==, "4,096");
+
+  /* Where a German locale is installed, its separators. */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") != NULL)
+    {
+      g_autofree char *de_count = hr_gui_format_count (4096);
+      g_autofree char *de_size = hr_gui_format_size_fixed (660000000, HR_UNIT_GB);
+
+      g_assert_cmpstr (de_count, ==, "4.096");
+      g_assert_cmpstr (de_size, ==, "0,66 GB");
+      setlocale (LC_NUMERIC, "C.UTF-8");
+    }
+  else
+    g_test_message ("de_DE.UTF-8 is not installed: the German separators are not checked");
+}
+
+static gboolean
+shows_empty_page (gpointer data)
+{
+  GtkWidget *status = find_descendant (data, ADW_TYPE_STATUS_PAGE);
+
+  return status != NULL && gtk_widget_is_drawable (status);
+}
+
+static void
+test_empty_search (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *status;
+  GtkColumnView *view;
+
+  open_window (&f);
+  view = hr_models_page_get_column_view (f.page);
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "no-such-model");
+  g_assert_true (iterate_until (shows_empty_page, f.page, 3000));
+  status = find_descendant (GTK_WIDGET (f.page), ADW_TYPE_STATUS_PAGE);
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==, "No models match “no-such-model”");
+  g_assert_false (gtk_widget_is_drawable (GTK_WIDGET (view)));
+
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "llama");
+  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
+  g_assert_false (gtk_widget_is_drawable (status));
+  close_window (&f);
+}
+
+/* Tab from a row leaves the table: the focus is not on another row. */
+static void
+test_tab_leaves_table (void)
+{
+  Fixture f = { 0 };
+  GtkColumnView *view;
+  GtkEventController *keys = NULL;
+  GListModel *controllers;
+  GtkWidget *focus;
+  gboolean handled = FALSE;
+
+  open_window (&f);
+  view = hr_models_page_get_column_view (f.page);
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (view), GTK_DIR_TAB_FORWARD));
+  focus = gtk_root_get_focus (GTK_ROOT (f.window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        keys = controller;
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (keys);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Tab, 0, 0, &handled);
+  g_assert_true (handled);
+  focus = gtk_root_get_focus (GTK_ROOT (f.window));
+  g_assert_nonnull (focus);
+  g_assert_false (focus == GTK_WIDGET (view) || gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+  g_assert_true (gtk_widget_get_can_focus (GTK_WIDGET (view)));
+
+  /* The explain panel's labels can be selected with the mouse but are no
+   * tab stops. */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    guint selectable = 0;
+
+    collect_labels (GTK_WIDGET (hr_models_page_get_explain_panel (f.page)), labels);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        GtkWidget *label = g_ptr_array_index (labels, i);
+
+        selectable += gtk_label_get_selectable (GTK_LABEL (label));
+        g_assert_false (gtk_widget_get_focusable (label));
+      }
+    g_assert_cmpuint (selectable, >, 0);
+  }
+  close_window (&f);
+}
+
+/* A quantized KV cache with flash attention off: the runtime model of
+ * Ollama 0.12 keeps f16 (hr-runtime-0-30.c), and the column and the explain panel say which type the
+ * figures are in and why, so "KV bytes/token" and "KV cache" agree. */
+static void
+test_kv_type_without_flash_attention (void)
+{
+  Fixture f = { 0 };
+  HrScenario *scenario;
+  HrModelRow *row;
+  const HrEvaluation *e;
+  g_autofree char *per_token = NULL;
+  g_autofree char *per_token_fa = NULL;
+  const char *figure;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  g_object_set (scenario, "runtime", "ollama-0.12", "kv-cache-type", "q8_0", "flash-attention", FALSE, NULL);
+  spin (100);
+  row = hr_models_page_find_row (f.page, "llama3.2:3b");
+  hr_models_page_select_row (f.page, row);
+  spin (100);
+  e = hr_model_row_get_evaluation (row);
+
+  g_assert_cmpint (hr_model_row_get_kv_type (row), ==, HR_KV_CACHE_F16);
+  per_token = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_KV_PER_TOKEN);
+  g_assert_cmpstr (per_token, ==, "114,688 (f16)");
+  /* 114,688 bytes x 4,096 tokens: the cache the KV cache column shows */
+  g_assert_cmpuint (e->footprint.kv_cache, >=, 114688ull * 4096);
+  figure = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "kv-per-token");
+  g_assert_nonnull (strstr (figure, "= 114,688 bytes"));
+  g_assert_nonnull (strstr (figure, "KV cache f16, not q8_0: with flash attention off, Ollama keeps an f16 cache"));
+
+  /* With flash attention, the q8_0 asked for, and no note. */
+  g_object_set (scenario, "flash-attention", TRUE, NULL);
+  spin (100);
+  per_token_fa = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_KV_PER_TOKEN);
+  g_assert_cmpstr (per_token_fa, ==, "60,928");
+  figure = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "kv-per-token");
+  g_assert_null (strstr (figure, "not q8_0"));
+
+  g_object_set (scenario, "runtime", "none", "kv-cache-type", "f16", NULL);
+  close_window (&f);
+}
+
+/* "Rename…" for a model the user added: checked, saved, and shown. */
+static void
+test_rename (void)
+{
+  Fixture f = { 0 };
+  HrSession *session;
+  HrExplainPanel *panel;
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(HrModelSpec) shadow = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+  gboolean has_new = FALSE, has_old = FALSE;
+
+  open_window (&f);
+  session = hr_application_get_session (test_app);
+  panel = hr_models_page_get_explain_panel (f.page);
+
+  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+  g_free (spec->name);
+  spec->name = g_strdup ("my-model");
+  g_assert_true (hr_session_add_model (session, spec, &error));
+  g_assert_no_error (error);
+  spin (100);
+
+  /* The button shows for the user's model only. */
+  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
+  spin (50);
+  g_assert_false (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "my-model"));
+  spin (50);
+  g_assert_true (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+
+  /* What the dialog refuses as it is typed, and the session refuses too. */
+  g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "   "));
+  g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "llama3.2:3b"));
+  g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-model"));
+  g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-llama"));
+  g_assert_false (hr_session_rename_model (session, "my-model", " ", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_session_rename_model (session, "my-model", "llama3.2:3b", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (hr_session_rename_model (session, "llama3.2:1b", "mine", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_nonnull (hr_session_find_model (session, "llama3.2:1b"));
+
+  /* Renamed: in the file, the session and the table, and selected. */
+  g_assert_true (hr_session_rename_model (session, "my-model", "  my-llama ", &error));
+  g_assert_no_error (error);
+  spin (100);
+  g_assert_null (hr_session_find_model (session, "my-model"));
+  g_assert_nonnull (hr_session_find_model (session, "my-llama"));
+  g_assert_null (hr_models_page_find_row (f.page, "my-model"));
+  g_assert_nonnull (hr_models_page_find_row (f.page, "my-llama"));
+  saved = hr_catalog_load_file (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < saved->len; i++)
+    {
+      const HrModelSpec *s = g_ptr_array_index (saved, i);
+
+      has_new |= g_strcmp0 (s->name, "my-llama") == 0;
+      has_old |= g_strcmp0 (s->name, "my-model") == 0;
+    }
+  g_assert_true (has_new);
+  g_assert_false (has_old);
+
+  /* A user's copy that replaced a built-in model: renamed, the built-in
+   * one shows again. */
+  shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+  shadow->context_length = 4096;
+  g_assert_true (hr_session_add_model (session, shadow, &error));
+  g_assert_true (hr_session_rename_model (session, "gemma2:2b", "my-gemma", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_session_find_model (session, "my-gemma")->context_length, ==, 4096);
+  g_assert_nonnull (hr_session_find_model (session, "gemma2:2b"));
+  g_assert_cmpuint (hr_session_find_model (session, "gemma2:2b")->context_length, !=, 4096);
+
+  g_unlink (path);
+  close_window (&f);
+}
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The window as drawn, for a person to look at (HR_TEST_SHOTS=DIR). */
+static void
+save_png (GtkWidget  *widget,
+          const char *name)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    return;
+  /* "de-boards.png" in the German child */
+  file = g_strconcat (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0 ? "de-" : "", name, NULL);
+  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), file, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  /* A window between two frames has nothing to draw yet: a few tries. */
+  for (guint attempt = 0; node == NULL && attempt < 20; attempt++)
+    {
+      spin (50);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static gboolean
+stack_settled (gpointer data)
+{
+  return !gtk_stack_get_transition_running (data);
+}
+
+/* The Boards view: every board's name whole (the RTX 3060 and 3090 apart),
+ * and the model column in view however far the boards scroll sideways. */
+static void
+test_boards_view (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *view;
+  GtkWidget *model;
+  GtkWidget *sideways;
+  GtkAdjustment *adjustment;
+  GPtrArray *boards;
+  graphene_rect_t bounds;
+
+  open_window (&f);
+  save_png (GTK_WIDGET (f.window), "models.png");
+  view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
+  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (f.page), 3000));
+  spin (200);
+
+  boards = hr_session_get_boards (hr_application_get_session (test_app));
+  for (guint b = 0; b < boards->len; b++)
+    {
+      const HrBoard *board = g_ptr_array_index (boards, b);
+      GtkWidget *name = find_label (view, board->name);
+
+      g_assert_nonnull (name);
+      g_assert_true (gtk_widget_is_drawable (name));
+      g_assert_cmpint (natural_width (name), <=, given_width (name));
+    }
+
+  model = find_label (view, "llama3.2:3b");
+  g_assert_nonnull (model);
+  sideways = gtk_widget_get_ancestor (find_label (view, ((HrBoard *) g_ptr_array_index (boards, 0))->name),
+                                      GTK_TYPE_SCROLLED_WINDOW);
+  adjustment = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sideways));
+  /* The boards are wider than the view at the default size. */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
+  save_png (GTK_WIDGET (f.window), "boards.png");
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  spin (100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  g_assert_true (gtk_widget_is_drawable (model));
+  g_assert_true (gtk_widget_compute_bounds (model, view, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view));
+  save_png (GTK_WIDGET (f.window), "boards-scrolled.png");
+
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
+  close_window (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+  g_autoptr(GError) error = NULL;
+  int result;
+
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  isolated_root = g_dir_make_tmp ("headroom-test-models-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
+
+      g_setenv (xdg_vars[i], dir, TRUE);
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/models-page/pills-english", test_pills_english);
+  g_test_add_func ("/models-page/headers-english", test_headers_english);
+  g_test_add_func ("/models-page/german", test_german);
+  g_test_add_func ("/models-page/figures", test_figures);
+  g_test_add_func ("/models-page/empty-search", test_empty_search);
+  g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
+  g_test_add_func ("/models-page/boards-view", test_boards_view);
+  g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
+  g_test_add_func ("/models-page/rename", test_rename);
+
+  test_app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+
+  result = g_test_run ();
+
+  g_object_unref (test_app);
+  remove_tree (isolated_root);
+  g_free (isolated_root);
+  return result;
+}
