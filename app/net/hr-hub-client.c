@@ -547,6 +547,68 @@ add_file (JsonBuilder     *b,
   json_builder_end_object (b);
 }
 
+/* The config.json figures of hr_hub_lookup_to_json(). */
+static void
+add_config (JsonBuilder      *b,
+            const HrHfConfig *c)
+{
+  add_u64 (b, "layers", c->layers);
+  add_u64 (b, "hidden_size", c->hidden_size);
+  add_u64 (b, "intermediate_size", c->intermediate_size);
+  add_u64 (b, "heads", c->heads);
+  add_u64 (b, "kv_heads", c->kv_heads);
+  add_u64 (b, "head_dim", c->head_dim);
+  add_u64 (b, "vocab_size", c->vocab_size);
+  add_u64 (b, "max_position_embeddings", c->max_position_embeddings);
+  add_u64 (b, "sliding_window", c->sliding_window);
+  json_builder_set_member_name (b, "tied_embeddings");
+  json_builder_add_boolean_value (b, c->tied_embeddings);
+  add_str (b, "dtype", c->dtype);
+  if (c->experts > 0)
+    {
+      add_u64 (b, "experts", c->experts);
+      add_u64 (b, "experts_per_token", c->experts_per_token);
+    }
+  if (c->quant_method != NULL)
+    add_str (b, "quant_method", c->quant_method);
+}
+
+/* The GGUF files of a GGUF repository, and the one read, of
+ * hr_hub_lookup_to_json(). */
+static void
+add_gguf_files (JsonBuilder        *b,
+                const HrHubLookup  *lookup)
+{
+  if (lookup->gguf_files->len == 0)
+    return;
+  json_builder_set_member_name (b, "gguf_files");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < lookup->gguf_files->len; i++)
+    {
+      const HrHubGgufFile *g = g_ptr_array_index (lookup->gguf_files, i);
+
+      json_builder_begin_object (b);
+      add_str (b, "path", g->path);
+      add_str (b, "label", g->label);
+      add_u64 (b, "size", g->size);
+      add_u64 (b, "parts", g->parts);
+      if (g->problem != NULL)
+        add_str (b, "problem", g->problem);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_str (b, "gguf_chosen", lookup->gguf_chosen);
+  if (lookup->gguf != NULL)
+    {
+      add_u64 (b, "gguf_parts_read", lookup->gguf_parts_read);
+      if (lookup->spec != NULL)
+        {
+          add_u64 (b, "gguf_file_bytes", lookup->spec->file_bytes);
+          add_u64 (b, "gguf_parameters", lookup->spec->parameters);
+        }
+    }
+}
+
 /**
  * hr_hub_lookup_to_json:
  * @lookup: a lookup
@@ -597,27 +659,7 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
         add_str (b, "derived_comparison", lookup->derived_comparison);
     }
   if (c != NULL)
-    {
-      add_u64 (b, "layers", c->layers);
-      add_u64 (b, "hidden_size", c->hidden_size);
-      add_u64 (b, "intermediate_size", c->intermediate_size);
-      add_u64 (b, "heads", c->heads);
-      add_u64 (b, "kv_heads", c->kv_heads);
-      add_u64 (b, "head_dim", c->head_dim);
-      add_u64 (b, "vocab_size", c->vocab_size);
-      add_u64 (b, "max_position_embeddings", c->max_position_embeddings);
-      add_u64 (b, "sliding_window", c->sliding_window);
-      json_builder_set_member_name (b, "tied_embeddings");
-      json_builder_add_boolean_value (b, c->tied_embeddings);
-      add_str (b, "dtype", c->dtype);
-      if (c->experts > 0)
-        {
-          add_u64 (b, "experts", c->experts);
-          add_u64 (b, "experts_per_token", c->experts_per_token);
-        }
-      if (c->quant_method != NULL)
-        add_str (b, "quant_method", c->quant_method);
-    }
+    add_config (b, c);
   else
     add_str (b, "config_problem", lookup->config_problem);
   if (c == NULL && lookup->gguf != NULL && lookup->spec != NULL && lookup->spec->context_length > 0)
@@ -677,35 +719,7 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
   add_str (b, "non_commercial_reason", lookup->non_commercial_reason);
   add_str (b, "gated", lookup->gated);
 
-  if (lookup->gguf_files->len > 0)
-    {
-      json_builder_set_member_name (b, "gguf_files");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < lookup->gguf_files->len; i++)
-        {
-          const HrHubGgufFile *g = g_ptr_array_index (lookup->gguf_files, i);
-
-          json_builder_begin_object (b);
-          add_str (b, "path", g->path);
-          add_str (b, "label", g->label);
-          add_u64 (b, "size", g->size);
-          add_u64 (b, "parts", g->parts);
-          if (g->problem != NULL)
-            add_str (b, "problem", g->problem);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      add_str (b, "gguf_chosen", lookup->gguf_chosen);
-      if (lookup->gguf != NULL)
-        {
-          add_u64 (b, "gguf_parts_read", lookup->gguf_parts_read);
-          if (lookup->spec != NULL)
-            {
-              add_u64 (b, "gguf_file_bytes", lookup->spec->file_bytes);
-              add_u64 (b, "gguf_parameters", lookup->spec->parameters);
-            }
-        }
-    }
+  add_gguf_files (b, lookup);
   if (lookup->notes->len > 0)
     {
       json_builder_set_member_name (b, "notes");
