@@ -23,6 +23,7 @@
 #include <glib/gi18n.h>
 
 #include "board-page-test-util.h"
+#include "hr-board-format.h"
 #include "hr-catalog.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
@@ -64,7 +65,7 @@ test_board_page_connect (void)
   g_assert_cmpuint (model->size, ==, 2019393189);
   row = find_row (GTK_WIDGET (f.page), "llama3.2:3b");
   g_assert_nonnull (row);
-  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.2B parameters · Q4_K_M · llama · modified "));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.20 B parameters · Q4_K_M · llama · modified "));
 
   /* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
    * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
@@ -958,6 +959,33 @@ test_board_page_screenshot (void)
   close_page (&f);
 }
 
+/* Ollama's details.parameter_size, shown the way the Models table shows a
+ * parameter count; anything else is kept as the server said it. */
+static void
+test_board_page_parameter_size (void)
+{
+  const struct { const char *in; const char *out; } cases[] = {
+    { "3.2B", "3.20 B" },
+    { "494.03M", "0.49 B" },
+    { "70.6B", "70.60 B" },
+    { "1.2T", "1200.00 B" },
+    { "about 3B", "about 3B" },
+    { "3.2", "3.2" },
+    { "3.2Bq", "3.2Bq" },
+    { "-1B", "-1B" },
+    { "9999T", "9999T" },
+    { "", "unknown" },
+    { NULL, "unknown" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = hr_board_format_parameter_size (cases[i].in);
+
+      g_assert_cmpstr (text, ==, cases[i].out);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -967,6 +995,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
+  g_test_add_func ("/board-page/parameter-size", test_board_page_parameter_size);
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
