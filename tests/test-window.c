@@ -814,6 +814,65 @@ test_window_pages (void)
 }
 
 
+static gboolean
+column_visible (HrModelsPage  *page,
+                HrModelsColumn c)
+{
+  GListModel *columns = gtk_column_view_get_columns (hr_models_page_get_column_view (page));
+  g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+  return gtk_column_view_column_get_visible (column);
+}
+
+/* The columns hidden or shown from the header's menu are as the user left
+ * them when the window opens again; the setting follows each pick. */
+static void
+test_window_hidden_columns_remembered (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) hidden = NULL;
+  g_auto(GStrv) again = NULL;
+  const char * const defaults[] = { "precision", "file-size", "kv-per-token", "source", NULL };
+  const char * const picked[] = { "precision", "file-size", "kv-per-token", "speed", NULL };
+
+  open_window (&f);
+  hidden = g_settings_get_strv (settings, "hidden-catalog-columns");
+  g_assert_true (g_strv_equal ((const char * const *) hidden, defaults));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+
+  /* Show Source, hide Speed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                                             "table.show-source", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                                             "table.show-speed", NULL));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  again = g_settings_get_strv (settings, "hidden-catalog-columns");
+  g_assert_true (g_strv_equal ((const char * const *) again, picked));
+  close_window (&f);
+
+  /* Opened again (without open_window()'s reset of the settings). */
+  g_application_activate (G_APPLICATION (test_app));
+  f.app = test_app;
+  f.window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (f.app)));
+  g_assert_nonnull (f.window);
+  g_object_ref (f.window);
+  f.page = hr_window_get_models_page (f.window);
+  g_assert_true (iterate_until (session_loaded, f.page, 5000));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_PRECISION));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_NAME));
+
+  /* Changed from outside (another window, `gsettings set`): the table follows. */
+  g_settings_reset (settings, "hidden-catalog-columns");
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  close_window (&f);
+}
+
 /* The window's actions for pages (GUI-CONTRACT.md): win.toast keeps the
  * message, win.show-page names a page, win.open-gguf opens a path on the
  * File page; and the scenario, changed in the settings, reaches every
@@ -1217,6 +1276,7 @@ main (int   argc,
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/pages", test_window_pages);
+  g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
