@@ -752,6 +752,58 @@ test_window_board_editor_saves (void)
   g_unlink (boards_path);
 }
 
+/* The first widget under @root of @type whose string property @name is
+ * @value. */
+static GtkWidget *
+find_with_property (GtkWidget  *root,
+                    GType       type,
+                    const char *name,
+                    const char *value)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (root, name, &text, NULL);
+      if (g_strcmp0 (text, value) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_property (child, type, name, value);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The shortcuts window names F9 as the Controls button's tooltip does,
+ * in the language the window is in. */
+static void
+assert_controls_shortcut_agrees (Fixture *f)
+{
+  GtkWidget *button = find_with_property (GTK_WIDGET (f->window), GTK_TYPE_TOGGLE_BUTTON,
+                                          "icon-name", "sidebar-show-symbolic");
+  GtkWindow *overlay;
+  GtkWidget *shortcut;
+  g_autofree char *title = NULL;
+  g_autofree char *with_key = NULL;
+
+  g_assert_nonnull (button);
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "shortcuts", NULL);
+  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window)));
+  g_assert_nonnull (overlay);
+  shortcut = find_with_property (GTK_WIDGET (overlay), GTK_TYPE_SHORTCUTS_SHORTCUT, "accelerator", "F9");
+  g_assert_nonnull (shortcut);
+  g_object_get (shortcut, "title", &title, NULL);
+  with_key = g_strdup_printf ("%s (F9)", title);
+  g_assert_cmpstr (with_key, ==, gtk_widget_get_tooltip_text (button));
+  gtk_window_close (overlay);
+}
+
 static void
 test_window_pages (void)
 {
@@ -796,6 +848,7 @@ test_window_pages (void)
       gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)))));
     gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window))));
   }
+  assert_controls_shortcut_agrees (&f);
 
   /* The units preference reaches the table and the chart. */
   {
@@ -1066,6 +1119,7 @@ test_window_german (void)
   g_assert_cmpstr (hr_models_page_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
   open_window (&f);
   g_assert_true (shows_label (GTK_WIDGET (f.window), "Kontextfenster"));
+  assert_controls_shortcut_agrees (&f);
   close_window (&f);
 }
 
