@@ -23,7 +23,6 @@
 #include <glib/gi18n.h>
 
 #include "board-page-test-util.h"
-#include "hr-board-format.h"
 #include "hr-catalog.h"
 #include "hr-measure-window.h"
 #include "hr-pull-progress.h"
@@ -959,33 +958,6 @@ test_board_page_screenshot (void)
   close_page (&f);
 }
 
-/* Ollama's details.parameter_size, shown the way the Models table shows a
- * parameter count; anything else is kept as the server said it. */
-static void
-test_board_page_parameter_size (void)
-{
-  const struct { const char *in; const char *out; } cases[] = {
-    { "3.2B", "3.20 B" },
-    { "494.03M", "0.49 B" },
-    { "70.6B", "70.60 B" },
-    { "1.2T", "1200.00 B" },
-    { "about 3B", "about 3B" },
-    { "3.2", "3.2" },
-    { "3.2Bq", "3.2Bq" },
-    { "-1B", "-1B" },
-    { "9999T", "9999T" },
-    { "", "unknown" },
-    { NULL, "unknown" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text = hr_board_format_parameter_size (cases[i].in);
-
-      g_assert_cmpstr (text, ==, cases[i].out);
-    }
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -995,7 +967,6 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  g_test_add_func ("/board-page/parameter-size", test_board_page_parameter_size);
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
