@@ -202,6 +202,25 @@ listed (const char *name,
   return model;
 }
 
+/* Ollama's details.parameter_size, shown the way the Models table shows a
+ * parameter count; anything else is kept as the server said it. */
+static void
+test_parameter_size (void)
+{
+  const char *cases[][2] = {
+    { "3.2B", "3.20 B" }, { "494.03M", "0.49 B" }, { "70.6B", "70.60 B" }, { "1.2T", "1200.00 B" },
+    { "about 3B", "about 3B" }, { "3.2", "3.2" }, { "3.2Bq", "3.2Bq" }, { "-1B", "-1B" },
+    { "9999T", "9999T" }, { "", "unknown" }, { NULL, "unknown" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = hr_board_format_parameter_size (cases[i][0]);
+
+      g_assert_cmpstr (text, ==, cases[i][1]);
+    }
+}
+
 /* What the Delete dialog says a delete frees (hr_board_format_frees()). */
 static void
 test_frees (void)
@@ -355,6 +374,7 @@ main (int   argc,
   g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
   g_test_add_func ("/board-connection/frees", test_frees);
+  g_test_add_func ("/board-connection/parameter-size", test_parameter_size);
 
   return g_test_run ();
 }

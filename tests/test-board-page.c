@@ -64,7 +64,7 @@ test_board_page_connect (void)
   g_assert_cmpuint (model->size, ==, 2019393189);
   row = find_row (GTK_WIDGET (f.page), "llama3.2:3b");
   g_assert_nonnull (row);
-  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.2B parameters · Q4_K_M · llama · modified "));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.20 B parameters · Q4_K_M · llama · modified "));
 
   /* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
    * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
@@ -460,12 +460,16 @@ test_board_page_measure (void)
   ps = hr_measure_window_get_ps_rows (window);
   g_assert_cmpuint (ps->len, ==, 2);
   /* The fake loads 2,019,377,376 + 114,688 x 2,048 + 100,000,000 =
-   * 2,354,265,824 bytes; the runtime model predicts 2.41 GB. */
+   * 2,354,265,824 bytes; the runtime model predicts 2.41 GB. Both are
+   * shown to two decimals and the difference is that of the figures
+   * shown: 2.35 - 2.41 = -0.06. */
   g_assert_cmpstr (g_ptr_array_index (ps, 0), ==,
-                   "num_ctx 2,048: Loaded 2.4 GB, 2.4 GB on the GPU (100% GPU); predicted 2.41 GB "
+                   "num_ctx 2,048: Loaded 2.35 GB, 2.35 GB on the GPU (100% GPU); predicted 2.41 GB "
                    "(runtime model, Ollama 0.30 and newer (llama-server buffers)); difference −0.06 GB (−2.4%)");
+  /* 2,019,377,376 + 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes. */
   g_assert_true (g_str_has_prefix (g_ptr_array_index (ps, 1),
-                                   "num_ctx 4,096: Loaded 2.6 GB, 2.6 GB on the GPU (100% GPU); predicted 2.65 GB "));
+                                   "num_ctx 4,096: Loaded 2.59 GB, 2.59 GB on the GPU (100% GPU); predicted 2.65 GB "));
+  g_assert_nonnull (strstr (g_ptr_array_index (ps, 1), "; difference −0.06 GB ("));
 
   /* Saved in the archive, and the Models page uses the measured rate. */
   path = hr_measure_run_get_saved_path (run);

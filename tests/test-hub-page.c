@@ -131,9 +131,13 @@ test_qwen_cards (void)
   /* 1. Architecture and size */
   assert_fact (&f, "Architecture", "Qwen2ForCausalLM");
   assert_subtitle (&f, "Architecture", "model_type qwen2");
-  assert_fact (&f, "Parameters", "3,085,938,688");
+  assert_fact (&f, "Parameters", "3.09 B");
   g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Parameters"),
                                    "BF16 3,085,938,688; from "));
+  /* The count derived from config.json is shown the same way, exact below. */
+  assert_fact (&f, "Derived from config.json", "3.09 B");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Derived from config.json"),
+                                   "3,085,938,688 counted from config.json’s shapes: "));
   assert_fact (&f, "Layers", "36");
   assert_fact (&f, "Hidden size", "2,048");
   assert_fact (&f, "Intermediate size", "11,008");

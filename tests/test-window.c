@@ -197,27 +197,60 @@ find_button (GtkWidget  *root,
 typedef struct {
   HrModelsPage *page;
   guint         n;
+  const char   *name;   /* (nullable): every row's name holds it */
 } SearchWait;
 
 static gboolean
 search_done (gpointer data)
 {
   SearchWait *wait = data;
+  GListModel *rows = hr_models_page_get_rows (wait->page);
+  guint n = g_list_model_get_n_items (rows);
+  g_autofree char *wanted = wait->name != NULL ? g_utf8_casefold (wait->name, -1) : NULL;
 
-  return g_list_model_get_n_items (hr_models_page_get_rows (wait->page)) == wait->n;
+  if (n != wait->n)
+    return FALSE;
+  for (guint i = 0; wanted != NULL && i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+      g_autofree char *name = g_utf8_casefold (hr_model_row_get_name (row), -1);
+
+      if (strstr (name, wanted) == NULL)
+        return FALSE;
+    }
+  return TRUE;
 }
 
-/* Types @name into the search entry and waits for the list to show @n rows. */
+typedef struct {
+  GtkWidget  *root;
+  const char *texts[4];   /* NULL-terminated */
+} LabelsWait;
+
+static gboolean
+labels_shown (gpointer data)
+{
+  LabelsWait *wait = data;
+
+  for (guint i = 0; wait->texts[i] != NULL; i++)
+    if (!shows_label (wait->root, wait->texts[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Types @name into the search entry and waits for the list to hold @n
+ * rows, each of them named with @name. The count alone is no sign the
+ * search ran: the entry's "search-changed" comes 150 ms after the text
+ * (GtkSearchEntry's search-delay), and a list of one row for the last
+ * search already has the count the next one waits for. */
 static void
 search (Fixture    *f,
         const char *name,
         guint       n)
 {
-  SearchWait wait = { f->page, n };
+  SearchWait wait = { f->page, n, name };
 
   gtk_editable_set_text (hr_models_page_get_search_entry (f->page), name);
   g_assert_true (iterate_until (search_done, &wait, 3000));
-  spin (100);
 }
 
 static char *
@@ -296,16 +329,20 @@ test_window_seed_board (void)
       g_assert_cmpstr (verdict, ==, seed_rows[i].verdict);
 
       search (&f, seed_rows[i].name, 1);
-      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].name));
-      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].verdict));
-      g_assert_true (shows_label (GTK_WIDGET (view), seed_rows[i].total));
+      {
+        /* The row's cells are bound on a later frame than the search. */
+        LabelsWait shown = { GTK_WIDGET (view),
+                             { seed_rows[i].name, seed_rows[i].verdict, seed_rows[i].total, NULL } };
+
+        g_assert_true (iterate_until (labels_shown, &shown, 3000));
+      }
     }
 
   /* Selecting a row scrolls the list to it: the last of the list. */
   gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
   {
     GListModel *rows = hr_models_page_get_rows (f.page);
-    SearchWait wait = { f.page, catalog->len };
+    SearchWait wait = { f.page, catalog->len, NULL };
     g_autoptr(HrModelRow) first = NULL;
     g_autoptr(HrModelRow) last = NULL;
 
@@ -377,8 +414,12 @@ test_window_context_and_kv_type (void)
     g_assert_cmpstr (verdict, ==, "fits 1.22 GB");
   }
   search (&f, "llama3.2:3b", 1);
-  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)), "1.88 GB"));
-  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)), "fits 1.22 GB"));
+  {
+    LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                         { "1.88 GB", "fits 1.22 GB", NULL } };
+
+    g_assert_true (iterate_until (labels_shown, &shown, 3000));
+  }
 
   /* KV cache q8_0: 34 bytes per 32 elements, exactly as the core says */
   gtk_range_set_value (context, 12);
@@ -407,8 +448,12 @@ test_window_context_and_kv_type (void)
   row = hr_models_page_find_row (f.page, "gemma2:2b");
   g_assert_true (hr_model_row_get_evaluation (row)->past_context_limit);
   search (&f, "gemma2:2b", 1);
-  g_assert_true (shows_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
-                              "past its 8,192-token limit"));
+  {
+    LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                         { "past its 8,192-token limit", NULL } };
+
+    g_assert_true (iterate_until (labels_shown, &shown, 3000));
+  }
 
   /* Precision: FP16 sketches every model at 16 bits per weight. */
   gtk_range_set_value (context, 12);
@@ -752,6 +797,58 @@ test_window_board_editor_saves (void)
   g_unlink (boards_path);
 }
 
+/* The first widget under @root of @type whose string property @name is
+ * @value. */
+static GtkWidget *
+find_with_property (GtkWidget  *root,
+                    GType       type,
+                    const char *name,
+                    const char *value)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (root, name, &text, NULL);
+      if (g_strcmp0 (text, value) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_property (child, type, name, value);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The shortcuts window names F9 as the Controls button's tooltip does,
+ * in the language the window is in. */
+static void
+assert_controls_shortcut_agrees (Fixture *f)
+{
+  GtkWidget *button = find_with_property (GTK_WIDGET (f->window), GTK_TYPE_TOGGLE_BUTTON,
+                                          "icon-name", "sidebar-show-symbolic");
+  GtkWindow *overlay;
+  GtkWidget *shortcut;
+  g_autofree char *title = NULL;
+  g_autofree char *with_key = NULL;
+
+  g_assert_nonnull (button);
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "shortcuts", NULL);
+  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window)));
+  g_assert_nonnull (overlay);
+  shortcut = find_with_property (GTK_WIDGET (overlay), GTK_TYPE_SHORTCUTS_SHORTCUT, "accelerator", "F9");
+  g_assert_nonnull (shortcut);
+  g_object_get (shortcut, "title", &title, NULL);
+  with_key = g_strdup_printf ("%s (F9)", title);
+  g_assert_cmpstr (with_key, ==, gtk_widget_get_tooltip_text (button));
+  gtk_window_close (overlay);
+}
+
 static void
 test_window_pages (void)
 {
@@ -796,6 +893,7 @@ test_window_pages (void)
       gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)))));
     gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window))));
   }
+  assert_controls_shortcut_agrees (&f);
 
   /* The units preference reaches the table and the chart. */
   {
@@ -813,6 +911,65 @@ test_window_pages (void)
   close_window (&f);
 }
 
+
+static gboolean
+column_visible (HrModelsPage  *page,
+                HrModelsColumn c)
+{
+  GListModel *columns = gtk_column_view_get_columns (hr_models_page_get_column_view (page));
+  g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+  return gtk_column_view_column_get_visible (column);
+}
+
+/* The columns hidden or shown from the header's menu are as the user left
+ * them when the window opens again; the setting follows each pick. */
+static void
+test_window_hidden_columns_remembered (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) hidden = NULL;
+  g_auto(GStrv) again = NULL;
+  const char * const defaults[] = { "precision", "file-size", "kv-per-token", "source", NULL };
+  const char * const picked[] = { "precision", "file-size", "kv-per-token", "speed", NULL };
+
+  open_window (&f);
+  hidden = g_settings_get_strv (settings, "hidden-catalog-columns");
+  g_assert_true (g_strv_equal ((const char * const *) hidden, defaults));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+
+  /* Show Source, hide Speed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                                             "table.show-source", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (hr_models_page_get_column_view (f.page)),
+                                             "table.show-speed", NULL));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  again = g_settings_get_strv (settings, "hidden-catalog-columns");
+  g_assert_true (g_strv_equal ((const char * const *) again, picked));
+  close_window (&f);
+
+  /* Opened again (without open_window()'s reset of the settings). */
+  g_application_activate (G_APPLICATION (test_app));
+  f.app = test_app;
+  f.window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (f.app)));
+  g_assert_nonnull (f.window);
+  g_object_ref (f.window);
+  f.page = hr_window_get_models_page (f.window);
+  g_assert_true (iterate_until (session_loaded, f.page, 5000));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_PRECISION));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_NAME));
+
+  /* Changed from outside (another window, `gsettings set`): the table follows. */
+  g_settings_reset (settings, "hidden-catalog-columns");
+  g_assert_false (column_visible (f.page, HR_MODELS_COLUMN_SOURCE));
+  g_assert_true (column_visible (f.page, HR_MODELS_COLUMN_SPEED));
+  close_window (&f);
+}
 
 /* The window's actions for pages (GUI-CONTRACT.md): win.toast keeps the
  * message, win.show-page names a page, win.open-gguf opens a path on the
@@ -1007,6 +1164,7 @@ test_window_german (void)
   g_assert_cmpstr (hr_models_page_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
   open_window (&f);
   g_assert_true (shows_label (GTK_WIDGET (f.window), "Kontextfenster"));
+  assert_controls_shortcut_agrees (&f);
   close_window (&f);
 }
 
@@ -1217,6 +1375,7 @@ main (int   argc,
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/pages", test_window_pages);
+  g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);

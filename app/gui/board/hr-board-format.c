@@ -7,7 +7,11 @@
 
 #include <glib/gi18n.h>
 
+#include <math.h>
+#include <string.h>
+
 #include "hr-board-format.h"
+#include "hr-gui-format.h"
 #include "hr-ollama-host.h"
 #include "hr-units.h"
 
@@ -17,7 +21,7 @@
  *
  * Returns: (transfer full): what was added, for a toast or the pull note:
  *   "Added llama3.2:3b to the catalog: 3.21 B parameters, Q4_K_M, 2.0 GB of
- *   weights" (parameters in billions, two decimals; the weights' size as
+ *   weights" (parameters as hr_gui_format_parameters() prints them; the weights' size as
  *   `ollama list` prints it, hr_ollama_format_size())
  */
 char *
@@ -28,12 +32,45 @@ hr_board_format_added (const HrModelSpec *spec)
 
   g_return_val_if_fail (spec != NULL, NULL);
 
-  parameters = hr_format_decimal (spec->parameters / 1e9, 2);
+  parameters = hr_gui_format_parameters (spec->parameters);
   weights = hr_ollama_format_size (spec->file_bytes);
-  /* Translators: a model added to the catalog from /api/show: name, parameters in billions, precision, weights */
-  return g_strdup_printf (_("Added %1$s to the catalog: %2$s B parameters, %3$s, %4$s of weights"),
+  /* Translators: a model added to the catalog from /api/show: name, parameters ("3.21 B"), precision, weights */
+  return g_strdup_printf (_("Added %1$s to the catalog: %2$s parameters, %3$s, %4$s of weights"),
                           spec->name, parameters, spec->precision ? spec->precision : _("unknown precision"),
                           weights);
+}
+
+/**
+ * hr_board_format_parameter_size:
+ * @parameter_size: (nullable): Ollama's details.parameter_size, "3.2B",
+ *   "494.03M", "137M" (Ollama's format.HumanNumber: a number and one of
+ *   K, M, B or T, for 10^3, 10^6, 10^9 and 10^12)
+ *
+ * The parameter count the way the rest of the window shows it
+ * (hr_gui_format_parameters()): "3.2B" -> "3.20 B", "137M" -> "0.14 B".
+ * Text that is not such a count (or one past 10^15) is returned as it
+ * came, so nothing the server said is lost.
+ *
+ * Returns: (transfer full): the text; "unknown" for %NULL or ""
+ */
+char *
+hr_board_format_parameter_size (const char *parameter_size)
+{
+  const char *units = "KMBT";
+  const char *unit;
+  char *end = NULL;
+  double value;
+
+  if (parameter_size == NULL || parameter_size[0] == '\0')
+    return g_strdup (_("unknown"));
+  value = g_ascii_strtod (parameter_size, &end);
+  if (end == parameter_size || *end == '\0' || end[1] != '\0' ||
+      (unit = strchr (units, *end)) == NULL || !isfinite (value) || value <= 0.0)
+    return g_strdup (parameter_size);
+  value *= pow (1000.0, (double) (unit - units + 1));
+  if (value >= 1e15)
+    return g_strdup (parameter_size);
+  return hr_gui_format_parameters ((guint64) llround (value));
 }
 
 /**

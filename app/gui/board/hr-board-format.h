@@ -16,5 +16,6 @@ G_BEGIN_DECLS
 char *hr_board_format_added  (const HrModelSpec *spec);
 char *hr_board_format_frees  (GPtrArray         *models,
                               const char        *name);
+char *hr_board_format_parameter_size (const char *parameter_size);
 
 G_END_DECLS

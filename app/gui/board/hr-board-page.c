@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-board-format.h"
 #include "hr-board-page-private.h"
 #include "hr-gui-format.h"
 #include "hr-ollama-host.h"
@@ -81,11 +82,12 @@ model_subtitle (const HrOllamaModel *model)
 {
   g_autofree char *size = hr_ollama_format_size (model->size);
   g_autofree char *modified = format_modified (model->modified_at);
+  g_autofree char *parameters = hr_board_format_parameter_size (model->parameter_size);
 
   /* Translators: a model on the board: size, parameters, quantization, family, when it was modified */
   return g_strdup_printf (_("%1$s · %2$s parameters · %3$s · %4$s · modified %5$s"),
                           size,
-                          model->parameter_size ? model->parameter_size : _("unknown"),
+                          parameters,
                           model->quantization_level ? model->quantization_level : _("unknown"),
                           model->family ? model->family : _("unknown"),
                           modified);
@@ -102,7 +104,7 @@ loaded_subtitle (const HrOllamaLoaded *loaded)
   g_autofree char *context = NULL;
 
   if (loaded->context_length > 0)
-    context = hr_format_count (loaded->context_length);
+    context = hr_gui_format_count (loaded->context_length);
   else
     context = g_strdup (_("not reported"));
 

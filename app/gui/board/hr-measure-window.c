@@ -7,9 +7,11 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "hr-board-chooser.h"
 #include "hr-catalog.h"
+#include "hr-gui-format.h"
 #include "hr-measure-window.h"
 #include "hr-ollama-host.h"
 #include "hr-units.h"
@@ -131,7 +133,7 @@ on_run_done (HrMeasureRun          *run,
   int row = (int) self->rows->len + 1;
   g_autofree char *label = NULL;
 
-  cells[COLUMN_CONTEXT] = hr_format_count (result->context);
+  cells[COLUMN_CONTEXT] = hr_gui_format_count (result->context);
   cells[COLUMN_RUN] = g_strdup_printf ("%u", result->run);
   cells[COLUMN_COLD] = g_strdup (result->cold ? _("cold") : _("warm"));
   cells[COLUMN_TTFT] = format_client_ms (result->ttft_ms);
@@ -164,22 +166,28 @@ describe_ps (const HrMeasurePs *ps)
   if (!ps->listed)
     return g_strdup (_("The model was not in /api/ps after the runs, so there is no loaded size to compare."));
 
-  size = hr_ollama_format_size (ps->size);
-  vram = hr_ollama_format_size (ps->size_vram);
+  /* Both sizes to two decimals, and the difference of the two figures as
+   * shown (in hundredths of a GB), so that "2.35 GB" against "2.41 GB"
+   * reads "−0.06 GB" and never a sum that does not add up. */
+  size = hr_gui_format_size_fixed (ps->size, HR_UNIT_GB);
+  vram = hr_gui_format_size_fixed (ps->size_vram, HR_UNIT_GB);
   processor = hr_ollama_format_processor (ps->size, ps->size_vram);
   /* Translators: what /api/ps reported: size, the part on the GPU, the CPU/GPU split */
   loaded = g_strdup_printf (_("Loaded %1$s, %2$s on the GPU (%3$s)"), size, vram, processor);
   if (ps->predicted == 0)
     return g_strdup_printf (_("%s; Headroom has no prediction for this model."), loaded);
 
-  predicted = hr_format_decimal (hr_bytes_to_gb (ps->predicted), 2);
+  predicted = hr_gui_format_decimal (hr_bytes_to_gb (ps->predicted), 2);
   {
-    g_autofree char *gb = hr_format_decimal (fabs ((double) ps->difference) / 1e9, 2);
-    g_autofree char *percent = hr_format_decimal (fabs (ps->difference_percent), 1);
-    const char *sign = ps->difference < 0 ? "−" : "+";
+    gint64 shown = (gint64) llround (hr_bytes_to_gb (ps->size) * 100.0)
+                   - (gint64) llround (hr_bytes_to_gb (ps->predicted) * 100.0);
+    g_autofree char *gb = hr_gui_format_decimal (llabs (shown) / 100.0, 2);
+    g_autofree char *percent = hr_gui_format_decimal (fabs (ps->difference_percent), 1);
+    const char *sign = shown < 0 ? "−" : shown > 0 ? "+" : "";
+    const char *percent_sign = ps->difference < 0 ? "−" : "+";
 
     /* Translators: the loaded size against the prediction: sign, GB, sign, percent */
-    difference = g_strdup_printf (_("difference %1$s%2$s GB (%3$s%4$s%%)"), sign, gb, sign, percent);
+    difference = g_strdup_printf (_("difference %1$s%2$s GB (%3$s%4$s%%)"), sign, gb, percent_sign, percent);
   }
   /* Translators: loaded size, predicted GB, how it was predicted, the difference */
   return g_strdup_printf (_("%1$s; predicted %2$s GB (%3$s); %4$s"),
@@ -194,7 +202,7 @@ on_ps_done (HrMeasureRun      *run,
             HrMeasureWindow   *self)
 {
   GtkWidget *row = adw_action_row_new ();
-  g_autofree char *context = hr_format_count (ps->context);
+  g_autofree char *context = hr_gui_format_count (ps->context);
   g_autofree char *title = NULL;
   g_autofree char *subtitle = describe_ps (ps);
   g_autofree char *escaped = g_markup_escape_text (subtitle, -1);

@@ -569,8 +569,8 @@ on_library_lookup (GObject      *source,
       return;
     }
 
-  bytes = hr_format_count (spec->file_bytes);
-  read = hr_format_count (found->bytes_read);
+  bytes = hr_gui_format_count (spec->file_bytes);
+  read = hr_gui_format_count (found->bytes_read);
   /* Translators: the model typed, its manifest's digest, its model layer's exact bytes, the bytes read */
   lead = g_strdup_printf (_("%1$s is not in the catalog; it was sized from its manifest and GGUF header in the Ollama library "
                             "(manifest %2$s, model layer %3$s bytes, %4$s bytes read)."),

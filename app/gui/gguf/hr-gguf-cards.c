@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-gguf-cards.h"
+#include "hr-gui-format.h"
 #include "hr-memory.h"
 #include "hr-model-facts.h"
 #include "hr-units.h"
@@ -20,7 +21,7 @@
 static char *
 count_or_unknown (guint64 value)
 {
-  return value == 0 ? g_strdup (_("unknown")) : hr_format_count (value);
+  return value == 0 ? g_strdup (_("unknown")) : hr_gui_format_count (value);
 }
 
 static char *
@@ -52,7 +53,7 @@ add_bytes (GtkWidget  *group,
            guint64     bytes,
            const char *what)
 {
-  g_autofree char *exact = hr_format_count (bytes);
+  g_autofree char *exact = hr_gui_format_count (bytes);
   g_autofree char *value = g_strdup_printf (_("%s bytes"), exact);
   g_autofree char *both = hr_format_gb_gib (bytes, 2);
   g_autofree char *subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
@@ -82,9 +83,9 @@ hr_gguf_cards_file (HrGgufFile      *file,
 {
   GtkWidget *group = hr_model_facts_group_new (_("File"), NULL);
   g_autofree char *version = g_strdup_printf ("%u", hr_gguf_file_get_version (file));
-  g_autofree char *header = hr_format_count (hr_gguf_file_get_header_bytes (file));
+  g_autofree char *header = hr_gui_format_count (hr_gguf_file_get_header_bytes (file));
   g_autofree char *header_text = g_strdup_printf (_("%s bytes read"), header);
-  g_autofree char *offset = hr_format_count (hr_gguf_file_get_data_offset (file));
+  g_autofree char *offset = hr_gui_format_count (hr_gguf_file_get_data_offset (file));
   g_autofree char *offset_text = g_strdup_printf (_("tensor data from byte %s, aligned to %u"), offset,
                                                   (guint) hr_gguf_file_get_alignment (file));
 
@@ -109,7 +110,7 @@ hr_gguf_cards_file (HrGgufFile      *file,
 
   if (hr_gguf_file_get_file_bytes (file) < hr_gguf_file_get_tensor_data_end (file))
     {
-      g_autofree char *end = hr_format_count (hr_gguf_file_get_tensor_data_end (file));
+      g_autofree char *end = hr_gui_format_count (hr_gguf_file_get_tensor_data_end (file));
       g_autofree char *text = g_strdup_printf (_("The file is shorter than its tensors need (%s bytes): it is incomplete or a header-only copy."), end);
 
       hr_model_facts_add_warning (group, _("Incomplete file"), text);
@@ -151,9 +152,15 @@ hr_gguf_cards_model (HrGgufFile        *file,
   else
     hr_model_facts_add (group, _("File type"), _("not stated"), _("no general.file_type"));
 
-  value = hr_format_count (spec->parameters);
-  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "summed from %u tensor shape", "summed from %u tensor shapes",
-                                           n_tensors), n_tensors);
+  value = hr_gui_format_parameters (spec->parameters);
+  {
+    g_autofree char *exact = hr_gui_format_count (spec->parameters);
+
+    /* Translators: the exact parameter count, then how many tensors it sums */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, summed from %u tensor shape",
+                                             "%s, summed from %u tensor shapes", n_tensors),
+                                exact, n_tensors);
+  }
   hr_model_facts_add (group, _("Parameters"), value, subtitle);
   g_clear_pointer (&value, g_free);
   g_clear_pointer (&subtitle, g_free);
@@ -177,7 +184,7 @@ hr_gguf_cards_model (HrGgufFile        *file,
   add_count (group, _("Embedding length"), spec->embedding_length, "embedding_length");
   if (spec->context_length > 0)
     {
-      g_autofree char *n = hr_format_count (spec->context_length);
+      g_autofree char *n = hr_gui_format_count (spec->context_length);
 
       value = g_strdup_printf (_("%s tokens"), n);
       hr_model_facts_add (group, _("Native context"), value, "context_length");
@@ -187,7 +194,7 @@ hr_gguf_cards_model (HrGgufFile        *file,
     hr_model_facts_add (group, _("Native context"), _("unknown"), _("no context_length key"));
   if (spec->sliding_window > 0)
     {
-      g_autofree char *n = hr_format_count (spec->sliding_window);
+      g_autofree char *n = hr_gui_format_count (spec->sliding_window);
 
       value = g_strdup_printf (_("%s tokens"), n);
       if (spec->layer_sliding != NULL)
@@ -229,8 +236,8 @@ hr_gguf_cards_tokenizer (HrGgufFile *file)
   GtkWidget *group = hr_model_facts_group_new (_("Tokenizer"),
                                                _("Which vocabulary and chat markers the file carries"));
   g_autoptr(HrGgufTokenizer) tok = hr_gguf_file_get_tokenizer (file);
-  g_autofree char *vocab = hr_format_count (tok->vocab_size);
-  g_autofree char *merges = hr_format_count (tok->merges);
+  g_autofree char *vocab = hr_gui_format_count (tok->vocab_size);
+  g_autofree char *merges = hr_gui_format_count (tok->merges);
   g_autofree char *merges_text = g_strdup_printf (_("%s merges"), merges);
   g_autofree char *bos = token_text (tok->has_bos, tok->bos_id, tok->bos_token);
   g_autofree char *eos = token_text (tok->has_eos, tok->eos_id, tok->eos_token);
@@ -242,7 +249,7 @@ hr_gguf_cards_tokenizer (HrGgufFile *file)
   hr_model_facts_add (group, _("EOS"), eos, "tokenizer.ggml.eos_token_id");
   if (tok->has_chat_template)
     {
-      g_autofree char *length = hr_format_count (tok->chat_template_length);
+      g_autofree char *length = hr_gui_format_count (tok->chat_template_length);
       g_autofree char *value = g_strdup_printf (_("yes, %s bytes"), length);
 
       hr_model_facts_add (group, _("Chat template"), value, "tokenizer.chat_template");
@@ -284,7 +291,7 @@ hr_gguf_cards_tensors (HrGgufFile        *file,
   const HrGgmlTypeInfo *types = hr_ggml_type_list (&n_types);
   guint64 tensor_bytes = hr_gguf_file_get_tensor_bytes (file);
   double bits = hr_memory_effective_bits (hr_gguf_file_get_file_bytes (file), spec->parameters);
-  g_autofree char *n = hr_format_count (hr_gguf_file_get_n_tensors (file));
+  g_autofree char *n = hr_gui_format_count (hr_gguf_file_get_n_tensors (file));
 
   hr_model_facts_add (group, _("Tensors"), n, NULL);
   for (guint i = 0; i < n_types; i++)
@@ -296,7 +303,7 @@ hr_gguf_cards_tensors (HrGgufFile        *file,
 
       if (count == 0)
         continue;
-      b = hr_format_count (bytes);
+      b = hr_gui_format_count (bytes);
       value = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tensor, %s bytes", "%u tensors, %s bytes", count),
                                count, b);
       hr_model_facts_add (group, types[i].name, value, NULL);
@@ -304,7 +311,7 @@ hr_gguf_cards_tensors (HrGgufFile        *file,
   add_bytes (group, _("Tensor bytes"), tensor_bytes, NULL);
   if (bits > 0.0)
     {
-      g_autofree char *text = hr_format_decimal (bits, 2);
+      g_autofree char *text = hr_gui_format_bits (bits);
 
       hr_model_facts_add (group, _("Bits per parameter"), text, _("file size × 8 / parameters, over the whole file"));
     }

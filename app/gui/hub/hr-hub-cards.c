@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-gui-format.h"
 #include "hr-hub-cards.h"
 #include "hr-memory.h"
 #include "hr-model-facts.h"
@@ -20,7 +21,7 @@
 static char *
 count (guint64 value)
 {
-  return hr_format_count (value);
+  return hr_gui_format_count (value);
 }
 
 static char *
@@ -213,12 +214,17 @@ architecture_card (const HrHubLookup *l)
 
           g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
         }
-      value = count (l->parameters);
+      value = hr_gui_format_parameters (l->parameters);
       if (dtypes->len > 0)
         /* Translators: "BF16 3,085,938,688, from the Hub's safetensors field" */
         subtitle = g_strdup_printf (_("%1$s; from %2$s"), dtypes->str, l->parameters_source);
       else
-        subtitle = g_strdup_printf (_("from %s"), l->parameters_source);
+        {
+          g_autofree char *exact = count (l->parameters);
+
+          /* Translators: the exact parameter count, then where it came from */
+          subtitle = g_strdup_printf (_("%1$s, from %2$s"), exact, l->parameters_source);
+        }
       hr_model_facts_add (group, _("Parameters"), value, subtitle);
       g_clear_pointer (&value, g_free);
       g_clear_pointer (&subtitle, g_free);
@@ -228,23 +234,30 @@ architecture_card (const HrHubLookup *l)
 
   if (l->has_derived)
     {
-      g_autofree char *derived = count (l->derived.total);
+      g_autofree char *derived = hr_gui_format_parameters (l->derived.total);
+      g_autofree char *exact = count (l->derived.total);
 
       if (l->parameters > 0)
         {
-          g_autofree char *percent = hr_format_decimal (l->derived_difference * 100.0, 2);
+          g_autofree char *percent = hr_gui_format_decimal (l->derived_difference * 100.0, 2);
 
-          subtitle = g_strdup_printf (_("Counted from config.json’s shapes: %s %% from the stored count"), percent);
+          /* Translators: the exact parameter count, then how far it is from the stored one */
+          subtitle = g_strdup_printf (_("%1$s counted from config.json’s shapes: %2$s %% from the stored count"),
+                                      exact, percent);
         }
       else
-        subtitle = g_strdup (_("Counted from config.json’s shapes"));
+        /* Translators: the exact parameter count */
+        subtitle = g_strdup_printf (_("%s counted from config.json’s shapes"), exact);
       hr_model_facts_add (group, _("Derived from config.json"), derived, subtitle);
       g_clear_pointer (&subtitle, g_free);
       if (c != NULL && c->experts > 0)
         {
-          g_autofree char *active = count (l->derived.active);
+          g_autofree char *active = hr_gui_format_parameters (l->derived.active);
+          g_autofree char *active_exact = count (l->derived.active);
 
-          subtitle = g_strdup_printf (_("%u of %u experts per token"), c->experts_per_token, c->experts);
+          /* Translators: the exact active parameter count, then the experts */
+          subtitle = g_strdup_printf (_("%1$s; %2$u of %3$u experts per token"),
+                                      active_exact, c->experts_per_token, c->experts);
           hr_model_facts_add (group, _("Active per token"), active, subtitle);
           g_clear_pointer (&subtitle, g_free);
         }
@@ -363,12 +376,11 @@ download_card (const HrHubLookup *l)
   if (precision != NULL && l->parameters > 0)
     {
       guint64 bytes = hr_memory_weight_bytes (l->parameters, precision->bits_per_weight);
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *bits = hr_gui_format_bits (precision->bits_per_weight);
       g_autofree char *what = NULL;
 
-      g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight);
       /* Translators: parameters x bits / 8 at the repository's own precision */
-      what = g_strdup_printf (_("parameters × %1$s bits / 8 at %2$s"), buf, precision->label);
+      what = g_strdup_printf (_("parameters × %1$s bits / 8 at %2$s"), bits, precision->label);
       add_bytes_fact (group, _("Weights at the repository’s precision"), bytes, what);
     }
   for (guint i = 0; l->gguf_files != NULL && i < l->gguf_files->len; i++)
@@ -380,7 +392,7 @@ download_card (const HrHubLookup *l)
     }
   if (l->gguf != NULL && l->spec != NULL && l->spec->parameters > 0)
     {
-      g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters), 3);
+      g_autofree char *bits = hr_gui_format_bits (hr_memory_effective_bits (l->spec->file_bytes, l->spec->parameters));
       g_autofree char *what = g_strdup_printf (_("%s: file size × 8 / parameters, from its header"), l->gguf_chosen);
 
       hr_model_facts_add (group, _("Bits per parameter"), bits, what);

@@ -43,31 +43,18 @@ static const char * const column_ids[HR_MODELS_N_COLUMNS] = {
   [HR_MODELS_COLUMN_SPEED] = "speed",
 };
 
+/* The GSettings key that remembers the columns the user hid, by their
+ * column_ids. By default the table shows at the window's default size
+ * (1100 px) the name, the figures that decide (parameters, KV cache,
+ * total, verdict) and the rate (t/s, speed); precision, file size, KV
+ * bytes per token and the rate's source (the t/s cell already says
+ * "prior") are in the header's menu and in the explain panel. */
+#define HIDDEN_KEY "hidden-catalog-columns"
+
 /* What a cell adds around its child in libadwaita 1.2's table:
  * "columnview > listview > row > cell { padding: 8px 6px; }" and the 1 px
  * left border of every cell but the first. */
 #define CELL_CHROME 13
-
-/**
- * hr_catalog_columns_default_visible:
- * @column: a column
- *
- * The table shows at the window's default size (1100 px) the name, the
- * figures that decide (parameters, KV cache, total, verdict) and the rate
- * (t/s, speed); precision, file size, KV bytes per token and the rate's
- * source (the t/s cell already says "prior") are in the header's menu and
- * in the explain panel.
- *
- * Returns: whether @column shows before the user picks
- */
-gboolean
-hr_catalog_columns_default_visible (HrModelsColumn column)
-{
-  return column != HR_MODELS_COLUMN_PRECISION &&
-         column != HR_MODELS_COLUMN_FILE_SIZE &&
-         column != HR_MODELS_COLUMN_KV_PER_TOKEN &&
-         column != HR_MODELS_COLUMN_SOURCE;
-}
 
 static int
 natural_width (GtkWidget *widget)
@@ -207,12 +194,57 @@ on_show_column (GSimpleAction *action,
   GtkColumnView *view = gtk_column_view_column_get_column_view (column);
   GListModel *rows = g_object_get_data (G_OBJECT (action), "hr-rows");
 
+  GSettings *settings = view != NULL ? g_object_get_data (G_OBJECT (view), "hr-settings") : NULL;
+
   g_simple_action_set_state (action, state);
   gtk_column_view_column_set_visible (column, g_variant_get_boolean (state));
+  if (view == NULL)
+    return;
+  /* Remembered for the next run: every column now hidden, by its id. */
+  if (settings != NULL)
+    {
+      GListModel *columns = gtk_column_view_get_columns (view);
+      g_autoptr(GStrvBuilder) hidden = g_strv_builder_new ();
+      g_auto(GStrv) ids = NULL;
+      g_auto(GStrv) was = g_settings_get_strv (settings, HIDDEN_KEY);
+
+      for (guint c = 0; c < g_list_model_get_n_items (columns) && c < HR_MODELS_N_COLUMNS; c++)
+        {
+          g_autoptr(GtkColumnViewColumn) each = g_list_model_get_item (columns, c);
+
+          if (!gtk_column_view_column_get_visible (each))
+            g_strv_builder_add (hidden, column_ids[c]);
+        }
+      ids = g_strv_builder_end (hidden);
+      if (!g_strv_equal ((const char * const *) ids, (const char * const *) was))
+        g_settings_set_strv (settings, HIDDEN_KEY, (const char * const *) ids);
+    }
   /* A column just shown has its header measured now. */
-  if (view != NULL)
-    hr_catalog_columns_fit (view, rows,
-                            GPOINTER_TO_INT (g_object_get_data (G_OBJECT (view), "hr-unit")));
+  hr_catalog_columns_fit (view, rows,
+                          GPOINTER_TO_INT (g_object_get_data (G_OBJECT (view), "hr-unit")));
+}
+
+/* Another window (or `gsettings set`) changed the hidden columns: each
+ * check item follows, and through it its column. */
+static void
+on_hidden_changed (GSettings    *settings,
+                   const char   *key,
+                   GActionGroup *group)
+{
+  g_auto(GStrv) hidden = g_settings_get_strv (settings, HIDDEN_KEY);
+
+  for (guint c = 0; c < HR_MODELS_N_COLUMNS; c++)
+    {
+      g_autofree char *name = g_strdup_printf ("show-%s", column_ids[c]);
+      gboolean visible = !g_strv_contains ((const char * const *) hidden, column_ids[c]);
+      g_autoptr(GVariant) state = NULL;
+
+      if (c == HR_MODELS_COLUMN_NAME || !g_action_group_has_action (group, name))
+        continue;
+      state = g_action_group_get_action_state (group, name);
+      if (g_variant_get_boolean (state) != visible)
+        g_action_group_change_action_state (group, name, g_variant_new_boolean (visible));
+    }
 }
 
 /* Tab and Shift+Tab leave the table in one stop (GTK 4.8's list moves the
@@ -251,9 +283,11 @@ on_key_pressed (GtkEventControllerKey *controller,
  *   action group and the label that measures the pills
  * @rows: (element-type HrModelRow): every row the table may show
  *
- * Shows the columns hr_catalog_columns_default_visible() names, gives
- * every header a menu of check items to show or hide each column but the
- * name ("table.show-NAME"), and makes Tab leave the table in one stop.
+ * Shows the columns but those the "hidden-catalog-columns" setting names
+ * (by default precision, file size, KV bytes per token and source),
+ * gives every header a menu of check items to show or hide each column
+ * but the name ("table.show-NAME"; what the user picks is saved in that
+ * setting for the next run), and makes Tab leave the table in one stop.
  */
 void
 hr_catalog_columns_setup (GtkColumnView *view,
@@ -267,11 +301,16 @@ hr_catalog_columns_setup (GtkColumnView *view,
   GtkEventController *keys;
   GtkWidget *probe;
   guint n = g_list_model_get_n_items (columns);
+  GSettings *settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) hidden = g_settings_get_strv (settings, HIDDEN_KEY);
+
+  g_object_set_data_full (G_OBJECT (view), "hr-settings", settings, g_object_unref);
 
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
-      gboolean visible = hr_catalog_columns_default_visible (c);
+      gboolean visible = c == HR_MODELS_COLUMN_NAME ||
+                         !g_strv_contains ((const char * const *) hidden, column_ids[c]);
       g_autofree char *name = g_strdup_printf ("show-%s", column_ids[c]);
       g_autofree char *detailed = g_strdup_printf ("table.%s", name);
       g_autoptr(GSimpleAction) action = NULL;
@@ -294,6 +333,7 @@ hr_catalog_columns_setup (GtkColumnView *view,
       gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
     }
   gtk_widget_insert_action_group (owner, "table", G_ACTION_GROUP (group));
+  g_signal_connect_object (settings, "changed::" HIDDEN_KEY, G_CALLBACK (on_hidden_changed), group, 0);
 
   probe = gtk_label_new (NULL);
   gtk_widget_add_css_class (probe, "verdict-pill");

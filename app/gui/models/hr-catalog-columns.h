@@ -24,6 +24,5 @@ void     hr_catalog_columns_fit       (GtkColumnView *view,
 int      hr_catalog_columns_verdict_width (GtkColumnView *view,
                                        GListModel    *rows,
                                        HrUnit         unit);
-gboolean hr_catalog_columns_default_visible (HrModelsColumn column);
 
 G_END_DECLS

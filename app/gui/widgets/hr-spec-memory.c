@@ -69,7 +69,7 @@ static char *
 precision_text (HrSpecMemory *self)
 {
   const HrPrecision *precision = selected_precision (self);
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *bits = NULL;
 
   if (precision == NULL)
     {
@@ -80,9 +80,9 @@ precision_text (HrSpecMemory *self)
         return g_strdup_printf (_("as published: %s"), own->label);
       return g_strdup (_("as published"));
     }
-  g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight);
-  /* Translators: the precision slider's value, "Q4_K_M, 4.6 bits per weight" */
-  return g_strdup_printf (_("%1$s, %2$s bits per weight"), precision->label, buf);
+  bits = hr_gui_format_bits (precision->bits_per_weight);
+  /* Translators: the precision slider's value, "Q4_K_M, 4.60 bits per weight" */
+  return g_strdup_printf (_("%1$s, %2$s bits per weight"), precision->label, bits);
 }
 
 static void
