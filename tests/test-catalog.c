@@ -393,7 +393,7 @@ test_catalog_missing_file (void)
  * The listing stays in file_bytes and parameters (the seed's tables);
  * the exact figures (seed-facts.md W6: 2,019,377,376 bytes and
  * 3,212,749,888 parameters; ollama-api.md: llama3.1 8B's
- * general.parameter_count 8,030,261,248) go to exact_file_bytes and
+ * general.parameter_count 8,030,261,248 and its 4,920,738,944-byte blob) go to exact_file_bytes and
  * exact_parameters, each with its source, and survive a save. */
 static void
 test_catalog_exact_sizes (void)
@@ -416,7 +416,8 @@ test_catalog_exact_sizes (void)
   l8 = hr_catalog_find (catalog, "llama3.1:8b");
   g_assert_cmpuint (l8->parameters, ==, 8000000000);
   g_assert_cmpuint (l8->exact_parameters, ==, G_GUINT64_CONSTANT (8030261248));
-  g_assert_cmpuint (l8->exact_file_bytes, ==, 0);
+  g_assert_cmpuint (l8->file_bytes, ==, 4900000000);
+  g_assert_cmpuint (l8->exact_file_bytes, ==, G_GUINT64_CONSTANT (4920738944));
   /* phi4's listing is already the exact blob: no second figure. */
   phi = hr_catalog_find (catalog, "phi4");
   g_assert_cmpuint (phi->file_bytes, ==, G_GUINT64_CONSTANT (9053114464));
@@ -484,7 +485,9 @@ test_catalog_exact_sources_saved (void)
                                    "seed: from-api-to-gpu-weeks-1-4.txt week 4 and seed-facts.md W5/W6: llama3.2:3b has 3,212,749,888 parameters"));
   l8 = hr_catalog_find (catalog, "llama3.1:8b");
   g_assert_true (g_str_has_prefix (l8->exact_parameters_source, "ollama-api.md /api/show example"));
-  g_assert_null (l8->exact_file_bytes_source);
+  g_assert_true (g_str_has_prefix (l8->exact_file_bytes_source, "Ollama model blob sha256:667b0c1932bc..."));
+  g_assert_cmpstr (hr_model_spec_get_source (l8, HR_SPEC_FIELD_FILE_BYTES), ==,
+                   "seed: running-larger-models.txt, labs/model_catalog.py MODELS (4.9 GB, rounded; the seed's tables use it)");
 
   /* The runtime's view names the exact figures' sources. */
   view = hr_runtime_exact_spec (l3, &scratch);

@@ -61,7 +61,7 @@ test_measurement_seed_archive (void)
 /* Issue 11: a measurement that did not record its weight bytes is sized
  * by the catalog as pulled: the exact blob where the row has one
  * (llama3.2:3b, 2,019,377,376 bytes, seed-facts.md W6), the listing
- * (llama3.1:8b, 4.9 GB) where it has none. */
+ * (qwen2.5:14b, 9.0 GB) where it has none. */
 static void
 test_measurement_points_exact_bytes (void)
 {
@@ -70,7 +70,7 @@ test_measurement_points_exact_bytes (void)
   g_autoptr(GPtrArray) archive = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
   g_autoptr(GArray) points = NULL;
   static const struct { const char *model; double tps; } runs[] = {
-    { "llama3.2:3b", 41.0 }, { "llama3.1:8b", 17.5 },
+    { "llama3.2:3b", 41.0 }, { "qwen2.5:14b", 9.5 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
@@ -86,7 +86,7 @@ test_measurement_points_exact_bytes (void)
   g_assert_cmpuint (points->len, ==, 2);
   g_assert_cmpuint (g_array_index (points, HrRatePoint, 0).weight_bytes, ==, G_GUINT64_CONSTANT (2019377376));
   g_assert_cmpfloat (g_array_index (points, HrRatePoint, 0).decode_tps, ==, 41.0);
-  g_assert_cmpuint (g_array_index (points, HrRatePoint, 1).weight_bytes, ==, G_GUINT64_CONSTANT (4900000000));
+  g_assert_cmpuint (g_array_index (points, HrRatePoint, 1).weight_bytes, ==, G_GUINT64_CONSTANT (9000000000));
 }
 
 static void
