@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hr-calibration.h"
+#include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-measurement.h"
 #include "hr-units.h"
@@ -306,6 +307,43 @@ test_closes_the_seed_gap (void)
   g_assert_cmpint (cal.kind, ==, HR_CALIBRATION_NONE);
 }
 
+/* Issue 11: the overhead learned from the seed's DGX Spark point
+ * (llama3.2:3b at 4,096 tokens, `ollama ps` 2.6 GB; from-api-to-gpu-weeks-1-4.txt
+ * week 4) with the built-in catalog's row. The prediction weighs the exact
+ * blob (2,019,377,376 bytes, seed-facts.md W6), so the residual is what
+ * the runtime really added; with only the rounded 2.0 GB listing the
+ * 19,377,376 bytes of weights it leaves out would be learned as overhead. */
+static void
+test_learns_from_exact_bytes (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
+  g_autoptr(GPtrArray) rounded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  g_autoptr(GPtrArray) archive = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
+  g_autoptr(GArray) exact_points = NULL;
+  g_autoptr(GArray) rounded_points = NULL;
+  HrModelSpec *listing;
+  gint64 exact_residual, rounded_residual;
+
+  g_assert_no_error (error);
+  listing = hr_model_spec_copy (hr_catalog_find (catalog, "llama3.2:3b"));
+  g_assert_cmpuint (listing->exact_file_bytes, ==, G_GUINT64_CONSTANT (2019377376));
+  listing->exact_file_bytes = 0;
+  g_ptr_array_add (rounded, listing);
+  g_ptr_array_add (archive, measurement ("dgx-spark", "ollama 0.31.2", "llama3.2:3b", 4096, 2600000000, 1));
+
+  exact_points = hr_calibration_points_from_archive (archive, "dgx-spark", "0.31.2", catalog, NULL);
+  rounded_points = hr_calibration_points_from_archive (archive, "dgx-spark", "0.31.2", rounded, NULL);
+  g_assert_cmpuint (exact_points->len, ==, 1);
+  g_assert_cmpuint (rounded_points->len, ==, 1);
+  exact_residual = g_array_index (exact_points, HrResidualPoint, 0).residual_bytes;
+  rounded_residual = g_array_index (rounded_points, HrResidualPoint, 0).residual_bytes;
+  /* 2,600,000,000 - (2,019,377,376 weights + 469,762,048 KV + 69,212,160 compute) */
+  g_assert_cmpint (exact_residual, ==, 41648416);
+  g_assert_cmpint (rounded_residual - exact_residual, ==, 19377376);
+}
+
 static void
 test_negative_residual (void)
 {
@@ -351,6 +389,7 @@ main (int   argc,
   g_test_add_func ("/calibration/zero-measurements", test_zero_measurements);
   g_test_add_func ("/calibration/outliers", test_outliers);
   g_test_add_func ("/calibration/closes-the-seed-gap", test_closes_the_seed_gap);
+  g_test_add_func ("/calibration/exact-bytes", test_learns_from_exact_bytes);
   g_test_add_func ("/calibration/negative-residual", test_negative_residual);
   g_test_add_func ("/calibration/same-version", test_same_version);
 

@@ -15,6 +15,7 @@
 #include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-memory.h"
+#include "hr-runtime.h"
 
 static char *
 builtin (const char *name)
@@ -212,6 +213,47 @@ test_boards_invalid (void)
   g_assert_cmpstr (error->message, ==, "boards.json: line 5: entry 1 (\"t\"): \"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode");
 }
 
+/* Every figure and source the catalog format carries is the same in @a
+ * and @b. */
+static void
+assert_same_spec (const HrModelSpec *a,
+                  const HrModelSpec *b)
+{
+  g_assert_cmpstr (a->name, ==, b->name);
+  g_assert_cmpstr (a->architecture, ==, b->architecture);
+  g_assert_cmpstr (a->precision, ==, b->precision);
+  g_assert_cmpstr (a->origin, ==, b->origin);
+  g_assert_cmpuint (a->parameters, ==, b->parameters);
+  g_assert_cmpuint (a->file_bytes, ==, b->file_bytes);
+  g_assert_cmpuint (a->exact_parameters, ==, b->exact_parameters);
+  g_assert_cmpuint (a->exact_file_bytes, ==, b->exact_file_bytes);
+  g_assert_cmpstr (a->exact_parameters_source, ==, b->exact_parameters_source);
+  g_assert_cmpstr (a->exact_file_bytes_source, ==, b->exact_file_bytes_source);
+  g_assert_cmpuint (a->layers, ==, b->layers);
+  g_assert_cmpuint (a->heads, ==, b->heads);
+  g_assert_cmpuint (a->kv_heads, ==, b->kv_heads);
+  g_assert_cmpuint (a->key_length, ==, b->key_length);
+  g_assert_cmpuint (a->value_length, ==, b->value_length);
+  g_assert_cmpuint (a->embedding_length, ==, b->embedding_length);
+  g_assert_cmpuint (a->feed_forward_length, ==, b->feed_forward_length);
+  g_assert_cmpuint (a->context_length, ==, b->context_length);
+  g_assert_cmpuint (a->sliding_window, ==, b->sliding_window);
+  g_assert_cmpuint (a->vocab_size, ==, b->vocab_size);
+  g_assert_cmpuint (a->expert_count, ==, b->expert_count);
+  g_assert_cmpuint (a->expert_used_count, ==, b->expert_used_count);
+  g_assert_cmpint (a->tied_embeddings, ==, b->tied_embeddings);
+  g_assert_cmpint (a->layer_kv_heads != NULL, ==, b->layer_kv_heads != NULL);
+  if (a->layer_kv_heads != NULL)
+    g_assert_cmpmem (a->layer_kv_heads->data, a->layer_kv_heads->len * sizeof (guint32),
+                     b->layer_kv_heads->data, b->layer_kv_heads->len * sizeof (guint32));
+  g_assert_cmpint (a->layer_sliding != NULL, ==, b->layer_sliding != NULL);
+  if (a->layer_sliding != NULL)
+    g_assert_cmpmem (a->layer_sliding->data, a->layer_sliding->len,
+                     b->layer_sliding->data, b->layer_sliding->len);
+  for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+    g_assert_cmpstr (hr_model_spec_get_source (a, f), ==, hr_model_spec_get_source (b, f));
+}
+
 static void
 test_catalog_round_trip_and_merge (void)
 {
@@ -231,11 +273,8 @@ test_catalog_round_trip_and_merge (void)
   for (guint i = 0; i < catalog->len; i++)
     {
       const HrModelSpec *a = g_ptr_array_index (catalog, i), *b = g_ptr_array_index (again, i);
-      g_assert_cmpstr (a->name, ==, b->name);
-      g_assert_cmpuint (a->parameters, ==, b->parameters);
-      g_assert_cmpuint (a->file_bytes, ==, b->file_bytes);
+      assert_same_spec (a, b);
       g_assert_cmpuint (hr_memory_kv_bytes_per_token (a, HR_KV_CACHE_F16), ==, hr_memory_kv_bytes_per_token (b, HR_KV_CACHE_F16));
-      g_assert_cmpstr (hr_model_spec_get_source (a, HR_SPEC_FIELD_LAYERS), ==, hr_model_spec_get_source (b, HR_SPEC_FIELD_LAYERS));
     }
 
   n = catalog->len;
@@ -354,7 +393,7 @@ test_catalog_missing_file (void)
  * The listing stays in file_bytes and parameters (the seed's tables);
  * the exact figures (seed-facts.md W6: 2,019,377,376 bytes and
  * 3,212,749,888 parameters; ollama-api.md: llama3.1 8B's
- * general.parameter_count 8,030,261,248) go to exact_file_bytes and
+ * general.parameter_count 8,030,261,248 and its 4,920,738,944-byte blob) go to exact_file_bytes and
  * exact_parameters, each with its source, and survive a save. */
 static void
 test_catalog_exact_sizes (void)
@@ -377,7 +416,8 @@ test_catalog_exact_sizes (void)
   l8 = hr_catalog_find (catalog, "llama3.1:8b");
   g_assert_cmpuint (l8->parameters, ==, 8000000000);
   g_assert_cmpuint (l8->exact_parameters, ==, G_GUINT64_CONSTANT (8030261248));
-  g_assert_cmpuint (l8->exact_file_bytes, ==, 0);
+  g_assert_cmpuint (l8->file_bytes, ==, 4900000000);
+  g_assert_cmpuint (l8->exact_file_bytes, ==, G_GUINT64_CONSTANT (4920738944));
   /* phi4's listing is already the exact blob: no second figure. */
   phi = hr_catalog_find (catalog, "phi4");
   g_assert_cmpuint (phi->file_bytes, ==, G_GUINT64_CONSTANT (9053114464));
@@ -395,6 +435,82 @@ test_catalog_exact_sizes (void)
   g_assert_cmpuint (back->exact_parameters, ==, G_GUINT64_CONSTANT (3212749888));
   g_assert_cmpstr (hr_model_spec_get_source (back, HR_SPEC_FIELD_FILE_BYTES), ==,
                    hr_model_spec_get_source (l3, HR_SPEC_FIELD_FILE_BYTES));
+  g_assert_cmpstr (back->exact_file_bytes_source, ==, l3->exact_file_bytes_source);
+  g_assert_cmpstr (back->exact_parameters_source, ==, l3->exact_parameters_source);
+}
+
+/* The JSON object of model @name in the catalog text @data. */
+static JsonObject *
+model_object (JsonParser *parser,
+              const char *data,
+              const char *name)
+{
+  JsonArray *models;
+
+  g_assert_true (json_parser_load_from_data (parser, data, -1, NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "models");
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *model = json_array_get_object_element (models, i);
+      if (g_strcmp0 (json_object_get_string_member (model, "name"), name) == 0)
+        return model;
+    }
+  g_assert_not_reached ();
+}
+
+/* Issue 11: a saved catalog keeps both figures and both sources of
+ * llama3.2:3b's size and parameter count, member for member as the
+ * built-in file writes them, and the exact figures' sources come back
+ * on loading it. */
+static void
+test_catalog_exact_sources_saved (void)
+{
+  g_autofree char *path = builtin ("catalog.json");
+  g_autofree char *text = NULL, *data = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
+  g_autoptr(JsonParser) original_parser = json_parser_new ();
+  g_autoptr(JsonParser) saved_parser = json_parser_new ();
+  static const char *const figures[] = { "file_bytes", "size", "parameters", "listed_parameters" };
+  JsonObject *original, *saved, *original_sources, *saved_sources;
+  const HrModelSpec *l3, *l8;
+  HrModelSpec scratch;
+  const HrModelSpec *view;
+
+  g_assert_no_error (error);
+  l3 = hr_catalog_find (catalog, "llama3.2:3b");
+  g_assert_true (g_str_has_prefix (l3->exact_file_bytes_source,
+                                   "seed: from-api-to-gpu-weeks-1-4.txt week 4 and seed-facts.md W6: the llama3.2:3b Q4_K_M blob is 2,019,377,376 bytes"));
+  g_assert_true (g_str_has_prefix (l3->exact_parameters_source,
+                                   "seed: from-api-to-gpu-weeks-1-4.txt week 4 and seed-facts.md W5/W6: llama3.2:3b has 3,212,749,888 parameters"));
+  l8 = hr_catalog_find (catalog, "llama3.1:8b");
+  g_assert_true (g_str_has_prefix (l8->exact_parameters_source, "ollama-api.md /api/show example"));
+  g_assert_true (g_str_has_prefix (l8->exact_file_bytes_source, "Ollama model blob sha256:667b0c1932bc..."));
+  g_assert_cmpstr (hr_model_spec_get_source (l8, HR_SPEC_FIELD_FILE_BYTES), ==,
+                   "seed: running-larger-models.txt, labs/model_catalog.py MODELS (4.9 GB, rounded; the seed's tables use it)");
+
+  /* The runtime's view names the exact figures' sources. */
+  view = hr_runtime_exact_spec (l3, &scratch);
+  g_assert_cmpuint (view->file_bytes, ==, G_GUINT64_CONSTANT (2019377376));
+  g_assert_cmpstr (hr_model_spec_get_source (view, HR_SPEC_FIELD_FILE_BYTES), ==, l3->exact_file_bytes_source);
+  g_assert_cmpstr (hr_model_spec_get_source (view, HR_SPEC_FIELD_PARAMETERS), ==, l3->exact_parameters_source);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  data = hr_catalog_to_data (catalog, NULL);
+  original = model_object (original_parser, text, "llama3.2:3b");
+  saved = model_object (saved_parser, data, "llama3.2:3b");
+  original_sources = json_object_get_object_member (original, "sources");
+  saved_sources = json_object_get_object_member (saved, "sources");
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      g_assert_true (json_object_has_member (saved, figures[i]));
+      g_assert_cmpint (json_object_get_int_member (saved, figures[i]), ==,
+                       json_object_get_int_member (original, figures[i]));
+      g_assert_cmpstr (json_object_get_string_member (saved_sources, figures[i]), ==,
+                       json_object_get_string_member (original_sources, figures[i]));
+    }
+  g_assert_cmpint (json_object_get_int_member (saved, "file_bytes"), ==, 2019377376);
+  g_assert_cmpint (json_object_get_int_member (saved, "size"), ==, 2000000000);
 }
 
 int
@@ -403,6 +519,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/catalog/builtin", test_catalog_builtin);
   g_test_add_func ("/catalog/exact-sizes", test_catalog_exact_sizes);
+  g_test_add_func ("/catalog/exact-sources-saved", test_catalog_exact_sources_saved);
   g_test_add_func ("/catalog/boards-builtin", test_catalog_boards_builtin);
   g_test_add_func ("/catalog/malformed-json", test_catalog_malformed_json);
   g_test_add_func ("/catalog/invalid-field", test_catalog_invalid_field);

@@ -363,14 +363,15 @@ test_measured_board (void)
 
   /* One measurement on the board: its fit (52.0 / (360 / 4.9) = 0.71) times
    * the GPU, the measured row stays measured, and only a split's CPU side
-   * is a prior, which the note says instead. */
+   * is a prior, which the note says instead. The total weighs the
+   * catalog's exact 4,920,738,944-byte blob (issue 11). */
   g_assert_true (g_file_set_contents (file,
                                       "{\"board\": \"rtx-3060-12gb\", \"model\": \"llama3.1:8b\", \"date\": null, "
                                       "\"runtime_version\": null, \"decode_tps\": {\"mean\": 52.0}, "
                                       "\"weight_bytes\": 4900000000, \"source\": \"test\"}", -1, NULL));
   run_cli (&r, "dashboard", "--board", BOARD, "--measurements", dir, "--models", "llama3.1:8b,qwen2.5:14b", "--context", "32768", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "  llama3.1:8b        9.47  fits      33/33  100% GPU             73.5   52.0  measured      ok\n"));
+  g_assert_nonnull (strstr (r.out, "  llama3.1:8b        9.49  fits      33/33  100% GPU             73.5   52.0  measured      ok\n"));
   g_assert_nonnull (strstr (r.out, "  qwen2.5:14b       15.91  partial   34/49  33%/67% CPU/GPU      15.1   11.2  prior         likely ok\n"));
   g_assert_true (g_str_has_suffix (r.out, "note: a partial model's rate on rtx-3060-12gb times its CPU layers with a prior: efficiency 0.75 for cpu hardware, the mean of 2 published runs (data/priors.json).\n"));
   g_assert_null (strstr (r.out, "are a prior, not a measurement"));

@@ -58,6 +58,37 @@ test_measurement_seed_archive (void)
   g_assert_cmpuint (g_hash_table_size (rates), ==, 0);
 }
 
+/* Issue 11: a measurement that did not record its weight bytes is sized
+ * by the catalog as pulled: the exact blob where the row has one
+ * (llama3.2:3b, 2,019,377,376 bytes, seed-facts.md W6), the listing
+ * (qwen2.5:14b, 9.0 GB) where it has none. */
+static void
+test_measurement_points_exact_bytes (void)
+{
+  g_autofree char *catalog_path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(GPtrArray) archive = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
+  g_autoptr(GArray) points = NULL;
+  static const struct { const char *model; double tps; } runs[] = {
+    { "llama3.2:3b", 41.0 }, { "qwen2.5:14b", 9.5 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      HrMeasurement *m = hr_measurement_new ();
+
+      m->board = g_strdup ("dgx-spark");
+      m->model = g_strdup (runs[i].model);
+      m->decode_tps_mean = runs[i].tps;
+      g_ptr_array_add (archive, m);
+    }
+  points = hr_measurement_archive_points (archive, "dgx-spark", catalog);
+  g_assert_cmpuint (points->len, ==, 2);
+  g_assert_cmpuint (g_array_index (points, HrRatePoint, 0).weight_bytes, ==, G_GUINT64_CONSTANT (2019377376));
+  g_assert_cmpfloat (g_array_index (points, HrRatePoint, 0).decode_tps, ==, 41.0);
+  g_assert_cmpuint (g_array_index (points, HrRatePoint, 1).weight_bytes, ==, G_GUINT64_CONSTANT (9000000000));
+}
+
 static void
 test_measurement_bad_files (void)
 {
@@ -216,6 +247,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/measurement/seed-archive", test_measurement_seed_archive);
+  g_test_add_func ("/measurement/points-exact-bytes", test_measurement_points_exact_bytes);
   g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
   g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
   g_test_add_func ("/measurement/stale-temporaries", test_measurement_stale_temporaries);

@@ -427,8 +427,9 @@ test_runtime_boards_view (void)
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
   /* The runtime sizes the catalog's exact parameter count, 8,030,261,248
-   * (ollama-api.md), not the seed's rounded 8B. */
-  g_assert_cmpstr (cell, ==, "fits · 2.29 GB · 49.2 t/s prior");
+   * (ollama-api.md), and blob, 4,920,738,944 bytes, not the seed's rounded
+   * 8B and 4.9 GB. */
+  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
   g_assert_true (g_str_has_suffix (cell, " t/s measured"));
@@ -440,7 +441,7 @@ test_runtime_boards_view (void)
   g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "fits · 2.29 GB · 49.2 t/s prior");
+  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");

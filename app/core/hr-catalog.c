@@ -397,11 +397,19 @@ spec_from_object (HrJsonDoc   *doc,
         {
           const char *text = hr_json_string (s, hr_spec_field_name (f));
 
-          /* The fields hold the listing where there is one: its source. */
-          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0 && hr_json_string (s, "size") != NULL)
-            text = hr_json_string (s, "size");
-          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0 && hr_json_string (s, "listed_parameters") != NULL)
-            text = hr_json_string (s, "listed_parameters");
+          /* The fields hold the listing where there is one: its source
+           * is under the listing's key, the exact figure's under the
+           * figure's own. */
+          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
+            {
+              spec->exact_file_bytes_source = g_strdup (text != NULL ? text : fallback);
+              text = hr_json_string (s, "size");
+            }
+          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
+            {
+              spec->exact_parameters_source = g_strdup (text != NULL ? text : fallback);
+              text = hr_json_string (s, "listed_parameters");
+            }
           hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
         }
     }
@@ -516,7 +524,9 @@ static const HrCatalogEntryKind catalog_entries = {
  * feed_forward_length, size and listed_parameters (the seed's rounded
  * listing where file_bytes and parameters are the exact published figures:
  * the listing goes to file_bytes and parameters, the exact figures to
- * exact_file_bytes and exact_parameters),
+ * exact_file_bytes and exact_parameters; `sources` gives the exact
+ * figures' sources under "file_bytes" and "parameters", the listing's
+ * under "size" and "listed_parameters"),
  * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
  * per-layer arrays and per-field sources optional). Every entry is validated
  * (hr_model_spec_validate()); names must be unique.
@@ -662,11 +672,18 @@ hr_catalog_to_data (GPtrArray *specs,
         {
           const char *key = hr_spec_field_name (f);
 
-          /* The listing's source, under the listing's key. */
+          /* The exact figure's source under the figure's key, the
+           * listing's under the listing's. */
           if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
-            key = "size";
+            {
+              _hr_catalog_add_string (builder, key, spec->exact_file_bytes_source);
+              key = "size";
+            }
           if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
-            key = "listed_parameters";
+            {
+              _hr_catalog_add_string (builder, key, spec->exact_parameters_source);
+              key = "listed_parameters";
+            }
           _hr_catalog_add_string (builder, key, spec->sources[f]);
         }
       json_builder_end_object (builder);

@@ -17,6 +17,7 @@
 #include "hr-measurement.h"
 #include "hr-memory.h"
 #include "hr-model-spec.h"
+#include "hr-runtime.h"
 
 #define MAX_MEASUREMENT_FILE (16 * 1024 * 1024)
 #define MAX_ARCHIVE_FILES    100000
@@ -541,7 +542,9 @@ compare_points (gconstpointer a,
  *
  * The points hr_rate_fit_efficiency() fits: one per model measured on
  * @board_id (the newest), with its weight bytes from the measurement, else
- * from the catalog as pulled. Models without a known size are left out.
+ * from the catalog as pulled: the exact blob bytes where the row has them
+ * (hr_runtime_exact_spec()), else its listing. Models without a known size
+ * are left out.
  *
  * Returns: (transfer full) (element-type HrRatePoint): the points, sorted by
  *   weight size.
@@ -565,8 +568,12 @@ hr_measurement_archive_points (GPtrArray  *measurements,
       if (point.weight_bytes == 0 && catalog != NULL)
         {
           const HrModelSpec *spec = hr_catalog_find (catalog, m->model);
+          HrModelSpec scratch;
+
+          /* The blob that was measured: its exact bytes where the
+           * catalog has them, not the seed's rounded listing. */
           if (spec != NULL)
-            point.weight_bytes = hr_memory_spec_weight_bytes (spec, NULL);
+            point.weight_bytes = hr_memory_spec_weight_bytes (hr_runtime_exact_spec (spec, &scratch), NULL);
         }
       if (point.weight_bytes > 0)
         g_array_append_val (points, point);

@@ -153,6 +153,8 @@ hr_model_spec_copy (const HrModelSpec *spec)
     }
   for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
     copy->sources[i] = g_strdup (spec->sources[i]);
+  copy->exact_file_bytes_source = g_strdup (spec->exact_file_bytes_source);
+  copy->exact_parameters_source = g_strdup (spec->exact_parameters_source);
   return copy;
 }
 
@@ -174,6 +176,8 @@ hr_model_spec_free (HrModelSpec *spec)
   g_clear_pointer (&spec->tensors, g_ptr_array_unref);
   for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
     g_free (spec->sources[i]);
+  g_free (spec->exact_file_bytes_source);
+  g_free (spec->exact_parameters_source);
   g_free (spec);
 }
 

@@ -90,6 +90,8 @@ struct _HrModelSpec {
    * prediction uses (hr_runtime_predict()); 0 = the same as the listing. */
   guint64  exact_file_bytes;    /* the blob's exact bytes (an Ollama manifest's layer size) */
   guint64  exact_parameters;    /* the exact parameter count (general.parameter_count) */
+  char    *exact_file_bytes_source; /* where exact_file_bytes came from, or NULL */
+  char    *exact_parameters_source; /* where exact_parameters came from, or NULL */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

@@ -246,7 +246,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
  *
  * The model as the runtime sizes it: a catalog row's published exact blob
  * bytes and parameter count (exact_file_bytes, exact_parameters) in place
- * of the seed's rounded listing in file_bytes and parameters. A shallow
+ * of the seed's rounded listing in file_bytes and parameters, with their
+ * sources (exact_file_bytes_source, exact_parameters_source). A shallow
  * copy into @scratch (its pointers are @spec's; nothing is allocated, so
  * the slider hot path may call it); @spec itself when it has no exact
  * figures.
@@ -261,10 +262,19 @@ hr_runtime_exact_spec (const HrModelSpec *spec,
     return spec;
   *scratch = *spec;
   if (spec->exact_file_bytes > 0)
-    scratch->file_bytes = spec->exact_file_bytes;
+    {
+      scratch->file_bytes = spec->exact_file_bytes;
+      if (spec->exact_file_bytes_source != NULL)
+        scratch->sources[HR_SPEC_FIELD_FILE_BYTES] = spec->exact_file_bytes_source;
+    }
   if (spec->exact_parameters > 0)
-    scratch->parameters = spec->exact_parameters;
+    {
+      scratch->parameters = spec->exact_parameters;
+      if (spec->exact_parameters_source != NULL)
+        scratch->sources[HR_SPEC_FIELD_PARAMETERS] = spec->exact_parameters_source;
+    }
   scratch->exact_file_bytes = scratch->exact_parameters = 0;
+  scratch->exact_file_bytes_source = scratch->exact_parameters_source = NULL;
   return scratch;
 }
 
