@@ -102,7 +102,10 @@ hr_gguf_cards_file (HrGgufFile      *file,
                                              _("Computed over the whole file for the catalog row’s origin"));
       *hash_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
       gtk_widget_set_valign (GTK_WIDGET (*hash_bar), GTK_ALIGN_CENTER);
-      gtk_widget_set_size_request (GTK_WIDGET (*hash_bar), 120, -1);
+      /* Short (style.css), so that at 360 px the row's title and value
+       * keep their width (a 150 px bar squeezed them to a letter a line). */
+      gtk_widget_add_css_class (GTK_WIDGET (*hash_bar), "hr-hash-bar");
+      gtk_widget_set_size_request (GTK_WIDGET (*hash_bar), 48, -1);
       gtk_accessible_update_property (GTK_ACCESSIBLE (*hash_bar),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _("sha256 progress"), -1);
       adw_action_row_add_suffix (ADW_ACTION_ROW (*digest_row), GTK_WIDGET (*hash_bar));
