@@ -245,6 +245,117 @@ test_phi4 (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (f->fake->ranges, 1), ==, "bytes=0-65535");
 }
 
+typedef struct {
+  GArray  *steps;  /* HrOllamaRegistryStep */
+  GArray  *ranges; /* guint */
+  GArray  *bytes;  /* guint64 */
+  gboolean freed;
+} Progress;
+
+static void
+on_progress (HrOllamaRegistryStep step,
+             guint                range,
+             guint64              bytes_read,
+             gpointer             user_data)
+{
+  Progress *pr = user_data;
+
+  g_assert_false (pr->freed);
+  g_array_append_val (pr->steps, step);
+  g_array_append_val (pr->ranges, range);
+  g_array_append_val (pr->bytes, bytes_read);
+}
+
+static void
+progress_freed (gpointer user_data)
+{
+  ((Progress *) user_data)->freed = TRUE;
+}
+
+static HrOllamaLibraryModel *
+lookup_progress (Fixture     *f,
+                 const char  *name,
+                 Progress    *pr)
+{
+  GAsyncResult *result = NULL;
+  g_autoptr(GError) error = NULL;
+  HrOllamaLibraryModel *m;
+
+  pr->steps = g_array_new (FALSE, FALSE, sizeof (HrOllamaRegistryStep));
+  pr->ranges = g_array_new (FALSE, FALSE, sizeof (guint));
+  pr->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  pr->freed = FALSE;
+  hr_ollama_registry_lookup_full_async (f->registry, name, on_progress, pr, progress_freed,
+                                        NULL, on_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  /* The last report came before the result, the data freed with the task. */
+  g_assert_cmpuint (g_array_index (pr->steps, HrOllamaRegistryStep, pr->steps->len - 1), ==,
+                    HR_OLLAMA_REGISTRY_STEP_DONE);
+  m = hr_ollama_registry_lookup_finish (f->registry, result, &error);
+  g_assert_no_error (error);
+  g_object_unref (result);
+  g_assert_true (pr->freed);
+  return m;
+}
+
+static void
+progress_clear (Progress *pr)
+{
+  g_array_unref (pr->steps);
+  g_array_unref (pr->ranges);
+  g_array_unref (pr->bytes);
+}
+
+/* Progress of a lookup whose header takes several ranges: the manifest,
+ * the config, header ranges 1, 2, … in order; bytes never going back and
+ * ending at the bytes the result says it read; a cached lookup reports
+ * the manifest only. */
+static void
+test_progress (Fixture       *f,
+               gconstpointer  data)
+{
+  Progress pr, again;
+  g_autoptr(HrOllamaLibraryModel) m = lookup_progress (f, "llama3.2:3b", &pr);
+  g_autoptr(HrOllamaLibraryModel) m2 = NULL;
+  guint last_range = 0;
+
+  g_assert_cmpuint (pr.steps->len, >=, 4);
+  g_assert_cmpuint (g_array_index (pr.steps, HrOllamaRegistryStep, 0), ==, HR_OLLAMA_REGISTRY_STEP_MANIFEST);
+  g_assert_cmpuint (g_array_index (pr.bytes, guint64, 0), ==, 0);
+  for (guint i = 1; i < pr.steps->len; i++)
+    {
+      HrOllamaRegistryStep step = g_array_index (pr.steps, HrOllamaRegistryStep, i);
+      guint range = g_array_index (pr.ranges, guint, i);
+
+      g_assert_cmpuint (step, >=, g_array_index (pr.steps, HrOllamaRegistryStep, i - 1));
+      g_assert_cmpuint (g_array_index (pr.bytes, guint64, i), >=, g_array_index (pr.bytes, guint64, i - 1));
+      if (step == HR_OLLAMA_REGISTRY_STEP_HEADER)
+        {
+          g_assert_cmpuint (range, >=, last_range);
+          g_assert_cmpuint (range, <=, last_range + 1);
+          last_range = range;
+        }
+      else
+        g_assert_cmpuint (range, ==, 0);
+    }
+  /* Every header Range request was reported: as many as the storage host saw. */
+  g_assert_cmpuint (last_range, ==, f->fake->ranges->len - 1);
+  g_assert_cmpuint (last_range, >=, 2);
+  g_assert_cmpuint (g_array_index (pr.bytes, guint64, pr.bytes->len - 1), ==, m->bytes_read);
+  g_assert_cmpuint (m->bytes_read, >=, m->header_bytes);
+
+  m2 = lookup_progress (f, "llama3.2:3b", &again);
+  g_assert_true (m2->cached);
+  g_assert_cmpuint (again.steps->len, >=, 3);
+  for (guint i = 0; i + 1 < again.steps->len; i++)
+    g_assert_cmpuint (g_array_index (again.steps, HrOllamaRegistryStep, i), ==, HR_OLLAMA_REGISTRY_STEP_MANIFEST);
+  g_assert_cmpuint (g_array_index (again.bytes, guint64, again.bytes->len - 1), ==, m2->bytes_read);
+  g_assert_cmpuint (m2->bytes_read, >, 0);
+  progress_clear (&pr);
+  progress_clear (&again);
+}
+
 /* A vision model: the projector layer is sized from its manifest entry. */
 static void
 test_projector (Fixture       *f,
@@ -564,6 +675,7 @@ main (int   argc,
   ADD ("/registry/phi4", test_phi4);
   ADD ("/registry/llama-header", test_llama_header);
   ADD ("/registry/projector", test_projector);
+  ADD ("/registry/progress", test_progress);
   ADD ("/registry/cache", test_cache);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);

@@ -12,6 +12,10 @@
  * The blobs answer 307 to a storage host; HrHttp follows it. No token is
  * ever set on this HrHttp, so no Authorization header goes anywhere.
  * Only a lookup that succeeded writes the cache.
+ * Progress (hr_ollama_registry_lookup_full_async()) is reported when each
+ * request starts and ends, and every HR_OLLAMA_REGISTRY_PROGRESS_MS while
+ * its body is read (HrHttp adds each chunk to the byte counter), all on
+ * the task's main context, where every step of the lookup runs.
  */
 #include "config.h"
 
@@ -51,11 +55,25 @@ typedef struct {
   GBytes               *config;     /* the config blob's bytes, for the cache */
   GByteArray           *header;     /* what has been read of the model blob */
   HrOllamaLibraryModel *model;
+  HrOllamaRegistryProgress progress;
+  gpointer              progress_data;
+  GDestroyNotify        progress_destroy;
+  GSource              *ticker;     /* reports progress while a body is read */
+  HrOllamaRegistryStep  step;       /* the request under way */
+  guint                 range;      /* header Range requests sent */
+  guint64               reported;   /* bytes in the last report */
+  GCancellable         *cancellable; /* no report once it is cancelled */
 } Lookup;
 
 static void
 lookup_free (Lookup *lk)
 {
+  if (lk->ticker != NULL)
+    g_source_destroy (lk->ticker);
+  g_clear_pointer (&lk->ticker, g_source_unref);
+  g_clear_object (&lk->cancellable);
+  if (lk->progress_destroy != NULL)
+    lk->progress_destroy (lk->progress_data);
   g_clear_object (&lk->registry);
   hr_ollama_name_clear (&lk->name);
   g_free (lk->base);
@@ -295,10 +313,69 @@ status_error (Lookup         *lk,
 }
 
 /* ------------------------------------------------------------------ */
+/* Progress                                                            */
+
+static void
+progress_report (Lookup *lk)
+{
+  if (lk->progress == NULL || g_cancellable_is_cancelled (lk->cancellable))
+    return;
+  lk->reported = lk->model->bytes_read;
+  lk->progress (lk->step, lk->step == HR_OLLAMA_REGISTRY_STEP_HEADER ? lk->range : 0,
+                lk->model->bytes_read, lk->progress_data);
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  Lookup *lk = user_data;
+
+  if (lk->model->bytes_read != lk->reported)
+    progress_report (lk);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A request starts: say which, and report while its body is read. */
+static void
+progress_start (Lookup               *lk,
+                GTask                *task,
+                HrOllamaRegistryStep  step)
+{
+  lk->step = step;
+  if (step == HR_OLLAMA_REGISTRY_STEP_HEADER)
+    lk->range++;
+  if (lk->progress == NULL)
+    return;
+  progress_report (lk);
+  if (lk->ticker == NULL)
+    {
+      lk->ticker = g_timeout_source_new (HR_OLLAMA_REGISTRY_PROGRESS_MS);
+      g_source_set_callback (lk->ticker, on_tick, lk, NULL);
+      g_source_set_static_name (lk->ticker, "[headroom] registry progress");
+      g_source_attach (lk->ticker, g_task_get_context (task));
+    }
+}
+
+/* A request ended (or the lookup is over): no more ticks; the bytes it
+ * brought are reported when there are new ones. */
+static void
+progress_stop (Lookup *lk)
+{
+  if (lk->ticker != NULL)
+    {
+      g_source_destroy (lk->ticker);
+      g_clear_pointer (&lk->ticker, g_source_unref);
+    }
+  if (lk->model != NULL && lk->model->bytes_read != lk->reported)
+    progress_report (lk);
+}
+
+/* ------------------------------------------------------------------ */
 /* The steps                                                           */
 
 static void
 send (GTask               *task,
+      HrOllamaRegistryStep step,
       const char          *url,
       const char          *accept,
       gint64               start,
@@ -320,6 +397,7 @@ send (GTask               *task,
   };
 
   lk->model->requests++;
+  progress_start (lk, task, step);
   hr_http_send_async (lk->registry->http, &request, g_task_get_cancellable (task), callback, task);
 }
 
@@ -344,6 +422,8 @@ finish (GTask *task)
       cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
       cache_write (lk, "headers", m->manifest->model->digest, lk->header->data, (gsize) m->header_bytes);
     }
+  lk->step = HR_OLLAMA_REGISTRY_STEP_DONE;
+  progress_report (lk);
   g_task_return_pointer (task, g_steal_pointer (&lk->model), (GDestroyNotify) hr_ollama_library_model_free);
   g_object_unref (task);
 }
@@ -411,7 +491,7 @@ header_next (GTask *task)
       return;
     }
   want = MIN (MIN (need + HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), layer);
-  send (task, lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
+  send (task, HR_OLLAMA_REGISTRY_STEP_HEADER, lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
 }
 
 static void
@@ -426,6 +506,7 @@ on_header (GObject      *source,
   gsize size;
   const guint8 *data;
 
+  progress_stop (lk);
   if (resp == NULL || resp->status != 206)
     {
       g_task_return_error (task, resp == NULL
@@ -483,7 +564,7 @@ header_start (GTask *task)
   m->cached = FALSE;
   lk->blob_url = blob_url (lk, m->manifest->model->digest);
   lk->header = g_byte_array_new ();
-  send (task, lk->blob_url, NULL, 0,
+  send (task, HR_OLLAMA_REGISTRY_STEP_HEADER, lk->blob_url, NULL, 0,
         (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap),
                       m->manifest->model->size) - 1,
         0, on_header);
@@ -522,6 +603,7 @@ on_config (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
 
+  progress_stop (lk);
   if (resp == NULL)
     error = transport_error (lk, _("the config blob"), g_steal_pointer (&error));
   else if (resp->status != 200)
@@ -551,7 +633,7 @@ config_start (GTask *task)
       return;
     }
   url = blob_url (lk, lk->model->manifest->config->digest);
-  send (task, url, NULL, -1, -1, CAP_CONFIG, on_config);
+  send (task, HR_OLLAMA_REGISTRY_STEP_CONFIG, url, NULL, -1, -1, CAP_CONFIG, on_config);
 }
 
 static void
@@ -567,6 +649,7 @@ on_manifest (GObject      *source,
   gsize size = 0;
   const char *data = NULL;
 
+  progress_stop (lk);
   if (resp == NULL)
     error = transport_error (lk, _("the manifest"), g_steal_pointer (&error));
   else if (resp->status != 200)
@@ -600,7 +683,7 @@ on_manifest (GObject      *source,
  * @user_data: data for @callback
  *
  * Looks @name up: its manifest, config blob and model GGUF header (see the
- * file's comment for the steps and the cache).
+ * file's comment for the steps and the cache), without progress reports.
  */
 void
 hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
@@ -608,6 +691,39 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
                                  GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
+{
+  hr_ollama_registry_lookup_full_async (self, name, NULL, NULL, NULL, cancellable, callback, user_data);
+}
+
+/**
+ * hr_ollama_registry_lookup_full_async:
+ * @self: a registry client
+ * @name: a model name, `[host/][namespace/]model[:tag]`
+ *   (hr_ollama_name_parse())
+ * @progress: (nullable) (scope notified): called as the lookup goes: when
+ *   each request starts and ends and every %HR_OLLAMA_REGISTRY_PROGRESS_MS
+ *   while a body is read, on the thread-default main context of this
+ *   call; last with %HR_OLLAMA_REGISTRY_STEP_DONE just before @callback
+ *   when the lookup succeeds. Never called once @cancellable is cancelled.
+ * @progress_data: data for @progress
+ * @progress_destroy: (nullable): frees @progress_data when the lookup is over
+ * @cancellable: (nullable): cancels the lookup
+ * @callback: called with the result
+ * @user_data: data for @callback
+ *
+ * hr_ollama_registry_lookup_async() with progress: the request under way
+ * (manifest, config blob, header Range N) and the body bytes received so
+ * far, for a window or a terminal to show while the registry answers.
+ */
+void
+hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
+                                      const char               *name,
+                                      HrOllamaRegistryProgress  progress,
+                                      gpointer                  progress_data,
+                                      GDestroyNotify            progress_destroy,
+                                      GCancellable             *cancellable,
+                                      GAsyncReadyCallback       callback,
+                                      gpointer                  user_data)
 {
   GTask *task;
   Lookup *lk;
@@ -618,10 +734,14 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
   g_return_if_fail (name != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_ollama_registry_lookup_async);
+  g_task_set_source_tag (task, hr_ollama_registry_lookup_full_async);
   lk = g_new0 (Lookup, 1);
   lk->registry = g_object_ref (self);
   lk->model = g_new0 (HrOllamaLibraryModel, 1);
+  lk->progress = progress;
+  lk->progress_data = progress_data;
+  lk->progress_destroy = progress_destroy;
+  lk->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, lk, (GDestroyNotify) lookup_free);
   if (!hr_ollama_name_parse (name, &lk->name, &error))
     {
@@ -633,7 +753,7 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
   lk->model->name = hr_ollama_name_display (&lk->name);
   path = hr_ollama_name_path (&lk->name);
   lk->model->manifest_url = g_strconcat (lk->base, path, NULL);
-  send (task, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
+  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
 }
 
 /**
@@ -662,6 +782,6 @@ hr_ollama_registry_lookup_finish (HrOllamaRegistry  *self,
                                   GError           **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_ollama_registry_lookup_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_ollama_registry_lookup_full_async, NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
 }
