@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "hr-cli.h"
 #include "hr-error.h"
@@ -22,7 +23,45 @@ typedef struct {
   GMainLoop            *loop;
   HrOllamaLibraryModel *model;
   GError               *error;
+  const char           *name;
+  gboolean              progress_shown;
 } Library;
+
+/* On a terminal's stderr, one line rewritten in place: the request under
+ * way and the bytes read so far; wiped when the lookup is over, so what
+ * stays is stdout's "read: N bytes" (and nothing goes into a pipe). */
+static void
+on_progress (HrOllamaRegistryStep step,
+             guint                range,
+             guint64              bytes_read,
+             gpointer             user_data)
+{
+  Library *lib = user_data;
+  g_autofree char *read = g_format_size (bytes_read);
+
+  /* Carriage return and "erase to end of line": the line is rewritten. */
+  fputs ("\r\033[K", stderr);
+  switch (step)
+    {
+    case HR_OLLAMA_REGISTRY_STEP_MANIFEST:
+      fprintf (stderr, _("Reading the manifest of %s… %s"), lib->name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_CONFIG:
+      fprintf (stderr, _("Reading the config blob of %s… %s"), lib->name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_HEADER:
+      if (range <= 1)
+        fprintf (stderr, _("Reading the GGUF header of %s… %s"), lib->name, read);
+      else
+        fprintf (stderr, _("Reading the GGUF header of %s, part %u… %s"), lib->name, range, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_DONE:
+    default:
+      break;
+    }
+  lib->progress_shown = step != HR_OLLAMA_REGISTRY_STEP_DONE;
+  fflush (stderr);
+}
 
 static void
 on_lookup (GObject      *source,
@@ -43,9 +82,15 @@ look_up (Library    *lib,
   g_autoptr(HrOllamaRegistry) registry = hr_ollama_registry_new (NULL, NULL);
 
   lib->loop = g_main_loop_new (NULL, FALSE);
-  hr_ollama_registry_lookup_async (registry, name, NULL, on_lookup, lib);
+  lib->name = name;
+  hr_ollama_registry_lookup_full_async (registry, name, isatty (STDERR_FILENO) ? on_progress : NULL, lib, NULL,
+                                        NULL, on_lookup, lib);
   g_main_loop_run (lib->loop);
   g_clear_pointer (&lib->loop, g_main_loop_unref);
+  /* A failed lookup: its message starts on a clean line. */
+  if (lib->progress_shown)
+    fputs ("\r\033[K", stderr);
+  lib->progress_shown = FALSE;
 }
 
 /* The spec of a looked-up model, with the provenance the catalog records:
