@@ -58,6 +58,28 @@ write_phi4 (void)
   return g_byte_array_free_to_bytes (w);
 }
 
+/* A vision projector (an mmproj GGUF, clip architecture) with two F32
+ * tensors: 4096 x 1024 + 1024 elements x 4 bytes = 16,781,312 tensor bytes
+ * (a test figure, not a real projector's). */
+#define PROJECTOR_DIGEST  "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539"
+#define PROJECTOR_BYTES   G_GUINT64_CONSTANT (624434336) /* the layer's size in the manifest */
+#define PROJECTOR_TENSORS G_GUINT64_CONSTANT (16781312)
+
+static GBytes *
+write_projector (void)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 mm[2] = { 4096, 1024 };
+  const guint64 bias[1] = { 1024 };
+
+  gw_header (w, 3, 2, 2);
+  gw_kv_str (w, "general.architecture", "clip");
+  gw_kv_u32 (w, "clip.vision.embedding_length", 1024);
+  gw_tensor (w, "mm.0.weight", 2, mm, GW_F32, 0);
+  gw_tensor (w, "mm.0.bias", 1, bias, GW_F32, 4096 * 1024 * 4);
+  return g_byte_array_free_to_bytes (w);
+}
+
 /* llama3.2:3b's keys and its 255 tensors (tests/gguf-writer.h), with a
  * 128,256-token vocabulary: a header of about 2 MB. */
 static GBytes *
@@ -133,6 +155,7 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   g_autoptr(GBytes) phi4 = write_phi4 ();
+  g_autoptr(GBytes) projector = write_projector ();
   g_autoptr(GBytes) text = g_bytes_new_static ("not a gguf file, an HTML page", 29);
 
   f->fake = fake_registry_new ();
@@ -153,7 +176,8 @@ fixture_setup (Fixture       *f,
   fake_registry_add_blob (f->fake, LLAMA_MODEL, f->llama_header, LLAMA_BYTES);
   add_model (f, "/v2/library/llava/manifests/7b", "llama",
              LAYER ("model", PHI4_MODEL, "9053114464") ","
-             LAYER ("projector", "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539", "624434336"));
+             LAYER ("projector", PROJECTOR_DIGEST, "624434336"));
+  fake_registry_add_blob (f->fake, PROJECTOR_DIGEST, projector, PROJECTOR_BYTES);
   add_model (f, "/v2/library/nomodel/manifests/latest", "llama", LAYER ("license", PHI4_LICENSE, "1084"));
   add_model (f, "/v2/library/html/manifests/latest", "llama",
              LAYER ("model", "sha256:0000000000000000000000000000000000000000000000000000000000000001", "29"));
@@ -356,18 +380,39 @@ test_progress (Fixture       *f,
   progress_clear (&again);
 }
 
-/* A vision model: the projector layer is sized from its manifest entry. */
+/* A vision model: the projector layer counts in the download with its
+ * manifest bytes, and its header is read for what Ollama loads of it (the
+ * sum of its tensors, llm/llama_server.go mmprojMemoryRequirement()); a
+ * second lookup takes both headers from the cache. */
 static void
 test_projector (Fixture       *f,
                 gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llava:7b", &error);
+  g_autoptr(HrOllamaLibraryModel) again = NULL;
 
   g_assert_no_error (error);
   g_assert_nonnull (m->manifest->projector);
-  g_assert_cmpuint (m->manifest->projector->size, ==, 624434336);
-  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + 624434336 + m->manifest->config->size);
+  g_assert_cmpuint (m->manifest->projector->size, ==, PROJECTOR_BYTES);
+  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + PROJECTOR_BYTES + m->manifest->config->size);
+  g_assert_nonnull (m->projector_gguf);
+  g_assert_cmpstr (hr_gguf_file_get_string (m->projector_gguf, "general.architecture"), ==, "clip");
+  g_assert_cmpuint (m->projector_bytes, ==, PROJECTOR_TENSORS);
+  g_assert_cmpuint (m->projector_header_bytes, >, 0);
+  g_assert_cmpuint (m->projector_header_bytes, <, 4096);
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (m->projector_gguf), ==, PROJECTOR_BYTES);
+  /* The model's header, then the projector's: one range each. */
+  g_assert_cmpuint (f->fake->storage_requests, ==, 3);
+  g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+
+  fake_registry_reset_counts (f->fake);
+  again = lookup (f, "llava:7b", &error);
+  g_assert_no_error (error);
+  g_assert_true (again->cached);
+  g_assert_cmpuint (again->requests, ==, 1);
+  g_assert_cmpuint (f->fake->storage_requests, ==, 0);
+  g_assert_cmpuint (again->projector_bytes, ==, PROJECTOR_TENSORS);
 }
 
 /* A 2 MB header read by growing ranges: never more than the header plus

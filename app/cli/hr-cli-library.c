@@ -55,6 +55,9 @@ on_progress (HrOllamaRegistryStep step,
       else
         fprintf (stderr, _("Reading the GGUF header of %s, part %u… %s"), lib->name, range, read);
       break;
+    case HR_OLLAMA_REGISTRY_STEP_PROJECTOR:
+      fprintf (stderr, _("Reading the vision projector's GGUF header of %s… %s"), lib->name, read);
+      break;
     case HR_OLLAMA_REGISTRY_STEP_DONE:
     default:
       break;

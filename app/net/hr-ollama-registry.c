@@ -8,7 +8,9 @@
  *     against its digest (or read from the cache);
  *  3. the model blob's GGUF header by Range, each request asking for the
  *     least the header can still take (hr_gguf_header_extent()) plus
- *     HR_OLLAMA_REGISTRY_MARGIN, until it is whole (or from the cache).
+ *     HR_OLLAMA_REGISTRY_MARGIN, until it is whole (or from the cache);
+ *  4. the same for the vision projector blob's header, when the manifest
+ *     has a projector layer: its tensor bytes are what Ollama loads.
  * The blobs answer 307 to a storage host; HrHttp follows it. No token is
  * ever set on this HrHttp, so no Authorization header goes anywhere.
  * Only a lookup that succeeded writes the cache.
@@ -53,7 +55,10 @@ typedef struct {
   char                 *base;       /* https://HOST, or the endpoint */
   char                 *blob_url;   /* the model blob's storage URL, once known */
   GBytes               *config;     /* the config blob's bytes, for the cache */
-  GByteArray           *header;     /* what has been read of the model blob */
+  const HrOllamaLayer  *blob;       /* the layer whose header is read */
+  GByteArray           *header;     /* what has been read of its header */
+  GByteArray           *model_header;     /* the model's header, read: for the cache */
+  GByteArray           *projector_header; /* the projector's, read: for the cache */
   HrOllamaLibraryModel *model;
   HrOllamaRegistryProgress progress;
   gpointer              progress_data;
@@ -80,6 +85,8 @@ lookup_free (Lookup *lk)
   g_free (lk->blob_url);
   g_clear_pointer (&lk->config, g_bytes_unref);
   g_clear_pointer (&lk->header, g_byte_array_unref);
+  g_clear_pointer (&lk->model_header, g_byte_array_unref);
+  g_clear_pointer (&lk->projector_header, g_byte_array_unref);
   g_clear_pointer (&lk->model, hr_ollama_library_model_free);
   g_free (lk);
 }
@@ -99,6 +106,7 @@ hr_ollama_library_model_free (HrOllamaLibraryModel *model)
   g_clear_pointer (&model->manifest, hr_ollama_manifest_free);
   g_clear_pointer (&model->config, hr_ollama_config_free);
   g_clear_pointer (&model->gguf, hr_gguf_file_unref);
+  g_clear_pointer (&model->projector_gguf, hr_gguf_file_unref);
   g_free (model);
 }
 
@@ -321,7 +329,8 @@ progress_report (Lookup *lk)
   if (lk->progress == NULL || g_cancellable_is_cancelled (lk->cancellable))
     return;
   lk->reported = lk->model->bytes_read;
-  lk->progress (lk->step, lk->step == HR_OLLAMA_REGISTRY_STEP_HEADER ? lk->range : 0,
+  lk->progress (lk->step,
+                lk->step == HR_OLLAMA_REGISTRY_STEP_HEADER || lk->step == HR_OLLAMA_REGISTRY_STEP_PROJECTOR ? lk->range : 0,
                 lk->model->bytes_read, lk->progress_data);
 }
 
@@ -342,7 +351,7 @@ progress_start (Lookup               *lk,
                 HrOllamaRegistryStep  step)
 {
   lk->step = step;
-  if (step == HR_OLLAMA_REGISTRY_STEP_HEADER)
+  if (step == HR_OLLAMA_REGISTRY_STEP_HEADER || step == HR_OLLAMA_REGISTRY_STEP_PROJECTOR)
     lk->range++;
   if (lk->progress == NULL)
     return;
@@ -420,15 +429,23 @@ finish (GTask *task)
       const guint8 *config = g_bytes_get_data (lk->config, &config_size);
 
       cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
-      cache_write (lk, "headers", m->manifest->model->digest, lk->header->data, (gsize) m->header_bytes);
     }
+  if (lk->model_header != NULL)
+    cache_write (lk, "headers", m->manifest->model->digest, lk->model_header->data, (gsize) m->header_bytes);
+  if (lk->projector_header != NULL)
+    cache_write (lk, "headers", m->manifest->projector->digest, lk->projector_header->data,
+                 (gsize) m->projector_header_bytes);
   lk->step = HR_OLLAMA_REGISTRY_STEP_DONE;
   progress_report (lk);
   g_task_return_pointer (task, g_steal_pointer (&lk->model), (GDestroyNotify) hr_ollama_library_model_free);
   g_object_unref (task);
 }
 
-/* The header, whole in @data: parse it. */
+/* The header of lk->blob, whole in @data (@end bytes long): parse it. The
+ * model's gives the model's facts; the vision projector's its tensor
+ * bytes, what Ollama loads of it (llm/llama_server.go,
+ * mmprojMemoryRequirement(): the sum of the projector GGUF's tensor
+ * sizes, read from its header). */
 static gboolean
 header_parse (Lookup        *lk,
               const guint8  *data,
@@ -437,32 +454,69 @@ header_parse (Lookup        *lk,
               GError       **error)
 {
   HrOllamaLibraryModel *m = lk->model;
+  gboolean projector = lk->blob == m->manifest->projector;
   g_autoptr(GError) local = NULL;
+  HrGgufFile *gguf = hr_gguf_file_parse_data (data, length, &local);
 
-  m->gguf = hr_gguf_file_parse_data (data, length, &local);
-  if (m->gguf == NULL)
+  if (gguf == NULL)
     {
       g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                    g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_PARSE)
-                   ? _("The model layer of %s is not a GGUF file (%s)")
-                   : _("The GGUF header of %s could not be read: %s"),
+                   ? (projector ? _("The vision projector layer of %s is not a GGUF file (%s)")
+                                : _("The model layer of %s is not a GGUF file (%s)"))
+                   : (projector ? _("The GGUF header of the vision projector of %s could not be read: %s")
+                                : _("The GGUF header of %s could not be read: %s")),
                    m->name, local->message);
       return FALSE;
     }
-  hr_gguf_file_set_file_bytes (m->gguf, m->manifest->model->size);
-  m->header_bytes = end;
+  hr_gguf_file_set_file_bytes (gguf, lk->blob->size);
+  if (end == 0)
+    end = hr_gguf_file_get_header_bytes (gguf);
+  if (projector)
+    {
+      m->projector_gguf = gguf;
+      m->projector_bytes = hr_gguf_file_get_tensor_bytes (gguf);
+      m->projector_header_bytes = end;
+    }
+  else
+    {
+      m->gguf = gguf;
+      m->header_bytes = end;
+    }
   return TRUE;
+}
+
+static void header_start (GTask *task, const HrOllamaLayer *blob);
+
+/* A header is whole and parsed: the projector's next, if there is one. */
+static void
+header_done (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  const HrOllamaLayer *projector = lk->model->manifest->projector;
+
+  if (lk->blob != projector && projector != NULL)
+    header_start (task, projector);
+  else
+    finish (task);
 }
 
 static void on_header (GObject *source, GAsyncResult *result, gpointer user_data);
 
-/* Asks for the rest of the header, or parses it when it is whole. */
+static HrOllamaRegistryStep
+header_step (Lookup *lk)
+{
+  return lk->blob == lk->model->manifest->projector ? HR_OLLAMA_REGISTRY_STEP_PROJECTOR
+                                                    : HR_OLLAMA_REGISTRY_STEP_HEADER;
+}
+
+/* Asks for the rest of lk->blob's header, or parses it when it is whole. */
 static void
 header_next (GTask *task)
 {
   Lookup *lk = g_task_get_task_data (task);
   HrOllamaLibraryModel *m = lk->model;
-  guint64 end = 0, need = 0, want, layer = m->manifest->model->size;
+  guint64 end = 0, need = 0, want, layer = lk->blob->size;
   g_autoptr(GError) error = NULL;
 
   if (hr_gguf_header_extent (lk->header->data, lk->header->len, &end, &need) || need == 0)
@@ -473,8 +527,11 @@ header_next (GTask *task)
           g_object_unref (task);
           return;
         }
-      m->header_bytes = end > 0 ? end : hr_gguf_file_get_header_bytes (m->gguf);
-      finish (task);
+      if (lk->blob == m->manifest->projector)
+        lk->projector_header = g_steal_pointer (&lk->header);
+      else
+        lk->model_header = g_steal_pointer (&lk->header);
+      header_done (task);
       return;
     }
   if (need > lk->registry->header_cap || need > layer)
@@ -491,7 +548,7 @@ header_next (GTask *task)
       return;
     }
   want = MIN (MIN (need + HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), layer);
-  send (task, HR_OLLAMA_REGISTRY_STEP_HEADER, lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
+  send (task, header_step (lk), lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
 }
 
 static void
@@ -515,15 +572,19 @@ on_header (GObject      *source,
                            ? g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                                           _("The storage host sent the whole model blob of %s instead of the range asked for"),
                                           lk->model->name)
-                           : status_error (lk, _("the model blob"), resp, FALSE));
+                           : status_error (lk, lk->blob == lk->model->manifest->projector
+                                               ? _("the vision projector blob") : _("the model blob"),
+                                           resp, FALSE));
       g_object_unref (task);
       return;
     }
-  if (resp->total > 0 && resp->total != lk->model->manifest->model->size)
+  if (resp->total > 0 && resp->total != lk->blob->size)
     {
       g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                               _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
-                               lk->model->name, resp->total, lk->model->manifest->model->size);
+                               lk->blob == lk->model->manifest->projector
+                               ? _("The vision projector blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists")
+                               : _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
+                               lk->model->name, resp->total, lk->blob->size);
       g_object_unref (task);
       return;
     }
@@ -541,15 +602,18 @@ on_header (GObject      *source,
   header_next (task);
 }
 
-/* The header from the cache when it is there and whole, else the first Range. */
+/* The header of @blob (the model layer, then the vision projector's) from
+ * the cache when it is there and whole, else its first Range. */
 static void
-header_start (GTask *task)
+header_start (GTask               *task,
+              const HrOllamaLayer *blob)
 {
   Lookup *lk = g_task_get_task_data (task);
   HrOllamaLibraryModel *m = lk->model;
-  g_autoptr(GBytes) cached = cache_read (lk, "headers", m->manifest->model->digest);
+  g_autoptr(GBytes) cached = cache_read (lk, "headers", blob->digest);
   guint64 end, need;
 
+  lk->blob = blob;
   if (cached != NULL && m->cached)
     {
       gsize size;
@@ -557,16 +621,17 @@ header_start (GTask *task)
 
       if (hr_gguf_header_extent (data, size, &end, &need) && header_parse (lk, data, size, end, NULL))
         {
-          finish (task);
+          header_done (task);
           return;
         }
     }
   m->cached = FALSE;
-  lk->blob_url = blob_url (lk, m->manifest->model->digest);
+  g_free (lk->blob_url);
+  lk->blob_url = blob_url (lk, blob->digest);
   lk->header = g_byte_array_new ();
-  send (task, HR_OLLAMA_REGISTRY_STEP_HEADER, lk->blob_url, NULL, 0,
-        (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap),
-                      m->manifest->model->size) - 1,
+  lk->range = 0;
+  send (task, header_step (lk), lk->blob_url, NULL, 0,
+        (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), blob->size) - 1,
         0, on_header);
 }
 
@@ -616,7 +681,7 @@ on_config (GObject      *source,
       g_object_unref (task);
       return;
     }
-  header_start (task);
+  header_start (task, lk->model->manifest->model);
 }
 
 static void
@@ -629,7 +694,7 @@ config_start (GTask *task)
   if (cached != NULL && config_read (lk, cached, NULL))
     {
       lk->model->cached = TRUE;
-      header_start (task);
+      header_start (task, lk->model->manifest->model);
       return;
     }
   url = blob_url (lk, lk->model->manifest->config->digest);

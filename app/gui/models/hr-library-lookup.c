@@ -408,6 +408,10 @@ on_progress (HrOllamaRegistryStep step,
              /* Translators: a model name, the HTTP Range request's number (2, 3, …), then bytes read so far */
              : g_strdup_printf (_("Reading the GGUF header of %s, part %u… %s"), self->offer_name, range, read);
       break;
+    case HR_OLLAMA_REGISTRY_STEP_PROJECTOR:
+      /* Translators: a model name, then bytes read so far ("1.2 MB") */
+      text = g_strdup_printf (_("Reading the vision projector's GGUF header of %s… %s"), self->offer_name, read);
+      break;
     case HR_OLLAMA_REGISTRY_STEP_DONE:
     default:
       /* Translators: a model name, then the bytes read ("1.2 MB") */
