@@ -710,6 +710,63 @@ test_cli (Fixture       *f,
   g_assert_cmpstr (out3, ==, "");
 }
 
+static JsonObject *
+cli_predict (Fixture    *f,
+             JsonParser *parser,
+             const char *name)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (run_cli (f, &out, &err, name, "--context", "4096", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* The projector in `library`: its download bytes and tensor bytes in the
+ * model's JSON, and a `projector` term in the prediction: llava:7b (phi4's
+ * model layer and a projector) predicts phi4's total plus the projector's
+ * tensor bytes; the text says both figures. */
+static void
+test_cli_projector (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonParser) with = json_parser_new ();
+  g_autoptr(JsonParser) without = json_parser_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *root = cli_predict (f, with, "llava:7b");
+  JsonObject *plain = cli_predict (f, without, "phi4");
+  JsonObject *model = json_object_get_object_member (root, "model");
+  JsonObject *predict = json_object_get_object_member (root, "predict");
+  JsonArray *terms = json_object_get_array_member (predict, "terms");
+  JsonObject *projector = NULL;
+  gint64 sum = 0;
+
+  g_assert_cmpint (json_object_get_int_member (model, "projector_bytes"), ==, (gint64) PROJECTOR_BYTES);
+  g_assert_cmpint (json_object_get_int_member (model, "projector_tensor_bytes"), ==, (gint64) PROJECTOR_TENSORS);
+  for (guint i = 0; i < json_array_get_length (terms); i++)
+    {
+      JsonObject *term = json_array_get_object_element (terms, i);
+
+      sum += json_object_get_int_member (term, "bytes");
+      if (g_strcmp0 (json_object_get_string_member (term, "id"), "projector") == 0)
+        projector = term;
+    }
+  g_assert_nonnull (projector);
+  g_assert_cmpint (json_object_get_int_member (projector, "bytes"), ==, (gint64) PROJECTOR_TENSORS);
+  g_assert_nonnull (strstr (json_object_get_string_member (projector, "source"), "mmprojMemoryRequirement"));
+  g_assert_cmpint (json_object_get_int_member (predict, "total_bytes"), ==, sum);
+  g_assert_cmpint (json_object_get_int_member (predict, "total_bytes"), ==,
+                   json_object_get_int_member (json_object_get_object_member (plain, "predict"), "total_bytes") +
+                   (gint64) PROJECTOR_TENSORS);
+
+  g_assert_cmpint (run_cli (f, &out, &err, "llava:7b", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "vision projector: 624,434,336 bytes to download, 16,781,312 bytes of tensors "
+                                 "loaded beside the weights (the prediction's projector term)\n"));
+  g_assert_nonnull (strstr (out, "Vision projector"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -725,6 +782,7 @@ main (int   argc,
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);
+  ADD ("/registry/cli-projector", test_cli_projector);
   ADD ("/registry/pull-check", test_pull_check);
 #undef ADD
   g_test_add_func ("/registry/endpoint", test_endpoint);

@@ -103,8 +103,11 @@ library_spec (const HrOllamaLibraryModel  *model,
               GError                     **error)
 {
   g_autofree char *origin = g_strdup_printf ("ollama:%s@%s", model->name, model->manifest_digest);
+  HrModelSpec *spec = hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
 
-  return hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
+  if (spec != NULL)
+    spec->projector_bytes = model->projector_bytes;
+  return spec;
 }
 
 static HrModelSpec *
@@ -205,8 +208,10 @@ print_text (gpointer data)
   if (m->manifest->projector != NULL)
     {
       g_autofree char *bytes = hr_format_count (m->manifest->projector->size);
+      g_autofree char *tensors = hr_format_count (m->projector_bytes);
 
-      printf (_("vision projector: %s bytes, loaded beside the weights (not in the prediction below)\n"), bytes);
+      printf (_("vision projector: %s bytes to download, %s bytes of tensors loaded beside the weights (the prediction's projector term)\n"),
+              bytes, tensors);
     }
   printf ("%s\n", _("header:"));
   printf ("  %-18s %s\n", _("architecture"), spec->architecture != NULL ? spec->architecture : _("unknown"));
@@ -251,6 +256,7 @@ model_json (const HrOllamaLibraryModel *m)
   set_u64 (o, "parameters", spec->parameters);
   set_u64 (o, "file_bytes", m->manifest->model->size);
   set_u64 (o, "projector_bytes", m->manifest->projector != NULL ? m->manifest->projector->size : 0);
+  set_u64 (o, "projector_tensor_bytes", m->projector_bytes);
   set_u64 (o, "layers", spec->layers);
   set_u64 (o, "heads", spec->heads);
   set_u64 (o, "kv_heads", spec->kv_heads);

@@ -90,6 +90,9 @@ struct _HrModelSpec {
    * prediction uses (hr_runtime_predict()); 0 = the same as the listing. */
   guint64  exact_file_bytes;    /* the blob's exact bytes (an Ollama manifest's layer size) */
   guint64  exact_parameters;    /* the exact parameter count (general.parameter_count) */
+  /* Appended for vision models from the Ollama library (issue 13). */
+  guint64  projector_bytes;     /* the vision projector Ollama loads beside the weights:
+                                 * its GGUF's tensor bytes; 0 = none */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

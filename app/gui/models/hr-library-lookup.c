@@ -88,6 +88,7 @@ hr_library_lookup_spec (const HrOllamaLibraryModel  *model,
     return NULL;
 
   spec->file_bytes = model->manifest->model->size;
+  spec->projector_bytes = model->projector_bytes;
   layer_bytes = hr_format_count (model->manifest->model->size);
   manifest = g_strdup_printf ("Ollama manifest %s (%s), model layer %s of %s bytes",
                               model->manifest_url, model->manifest_digest,
@@ -95,8 +96,9 @@ hr_library_lookup_spec (const HrOllamaLibraryModel  *model,
   if (model->manifest->projector != NULL)
     {
       g_autofree char *projector = hr_format_count (model->manifest->projector->size);
-      g_autofree char *with = g_strdup_printf ("%s; vision projector of %s bytes, loaded beside the weights",
-                                               manifest, projector);
+      g_autofree char *tensors = hr_format_count (model->projector_bytes);
+      g_autofree char *with = g_strdup_printf ("%s; vision projector of %s bytes, %s bytes of tensors loaded beside the weights",
+                                               manifest, projector, tensors);
 
       g_free (manifest);
       manifest = g_steal_pointer (&with);
