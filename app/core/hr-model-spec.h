@@ -93,6 +93,9 @@ struct _HrModelSpec {
   /* Appended for vision models from the Ollama library (issue 13). */
   guint64  projector_bytes;     /* the vision projector Ollama loads beside the weights:
                                  * its GGUF's tensor bytes; 0 = none */
+  /* Appended for issue 16. */
+  guint32  unknown_tensors;     /* tensors of a type this version does not know: not in
+                                 * tensors nor file_bytes, so the weights are a lower bound */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

@@ -174,6 +174,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   ctx.arch_gptoss = rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss");
   ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
+  if (spec->unknown_tensors > 0)
+    rt_note (&ctx, g_dngettext (GETTEXT_PACKAGE,
+                                "The weights are a lower bound: %u tensor has a type this version of Headroom does not know, and its bytes are not counted.",
+                                "The weights are a lower bound: %u tensors have a type this version of Headroom does not know, and their bytes are not counted.",
+                                spec->unknown_tensors),
+             spec->unknown_tensors);
 
   /* The era. */
   out->era = inputs->era != HR_RUNTIME_ERA_AUTO ? inputs->era : hr_runtime_era_for_version (inputs->server_version);
