@@ -834,8 +834,9 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
  *   without one); %HR_NET_ERROR_UNAUTHORIZED, %HR_NET_ERROR_RATE_LIMITED,
  *   %HR_NET_ERROR_SERVER, %HR_NET_ERROR_FAILED (other statuses, or the
  *   registry unreachable); %HR_NET_ERROR_INVALID_RESPONSE (a manifest
- *   without a model layer, a config not matching its digest, a blob that
- *   is not GGUF, a redirect loop, a blob of another size than listed);
+ *   without a model layer, a config not matching its digest, a model or
+ *   vision projector blob that is not GGUF, a redirect loop, a blob of
+ *   another size than listed);
  *   %HR_NET_ERROR_TIMEOUT (a host stalled past the deadline);
  *   %HR_NET_ERROR_TOO_LARGE (a header past the cap, or an answer past its
  *   cap); %HR_NET_ERROR_TRUNCATED; %G_IO_ERROR_CANCELLED. Nothing is cached
