@@ -165,6 +165,47 @@ test_list_ps_version (void)
   fake_ollama_free (fake);
 }
 
+/* Issue 16: an /api/show tensor list with a type this version does not
+ * know: the answer is kept, the count printed, the weights a lower bound. */
+static void
+test_show_unknown_tensor_type (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+
+  fake_ollama_add_model (fake, "newtype:1b",
+                         "sha256:1111111111111111111111111111111111111111111111111111111111111111", 1000000,
+                         "{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 2,"
+                         " \"llama.embedding_length\": 64, \"llama.attention.head_count\": 4,"
+                         " \"llama.attention.head_count_kv\": 2},"
+                         " \"tensors\": [{\"name\": \"output_norm.weight\", \"type\": \"F32\", \"shape\": [64]},"
+                         " {\"name\": \"blk.0.attn_q.weight\", \"type\": \"Q9_Z\", \"shape\": [64, 64]}]}");
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "show", "newtype:1b", NULL), ==, 0);
+  g_test_message ("%s", out);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, "\nweight_bytes       256 (0.00 GB (0.00 GiB), 1 tensors)\n"));
+  g_assert_nonnull (strstr (out, "\nunknown_tensors    1 (unknown size: of a type this version does not know, "
+                                 "such as Q9_Z; weight_bytes leaves them out)\n"));
+  g_assert_nonnull (strstr (out, "\nkv_heads           2\n"));
+  /* No bits per weight from a lower bound. */
+  g_assert_null (strstr (out, "bits_per_weight"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "show", "newtype:1b", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (root, "unknown_tensors"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (root, "unknown_tensor_type"), ==, "Q9_Z");
+  g_assert_cmpint (json_object_get_int_member (root, "weight_bytes"), ==, 256);
+  g_assert_cmpint (json_object_get_int_member (root, "tensors"), ==, 1);
+  fake_ollama_free (fake);
+}
+
 static const FakeLayer qwen_layers[] = {
   { "sha256:ac9bc7a69dab38da1c790838955f1293420b55ab555ef6b4615efa1c1507b1ed", 8988110976, FALSE },
   { "sha256:eb4402837c7829a690fa845de4d7f3fd842c2adee476d5341da8a46ea9255175", 1482, TRUE },
@@ -359,6 +400,7 @@ main (int   argc,
   g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
 
   g_test_add_func ("/cli-ollama/list-ps-version", test_list_ps_version);
+  g_test_add_func ("/cli-ollama/show-unknown-tensor-type", test_show_unknown_tensor_type);
   g_test_add_func ("/cli-ollama/pull", test_pull);
   g_test_add_func ("/cli-ollama/measure", test_measure);
   g_test_add_func ("/cli-ollama/failures", test_failures);

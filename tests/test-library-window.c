@@ -342,8 +342,41 @@ screenshots (Fixture *f)
 /* The Models page                                                     */
 
 static void
+on_busy_text (GObject    *label,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  g_ptr_array_add (user_data, g_strdup (gtk_label_get_text (GTK_LABEL (label))));
+}
+
+/* Every text the busy line beside the spinner shows from now on. */
+static GtkLabel *
+record_busy_texts (Fixture   *f,
+                   GPtrArray *texts)
+{
+  GtkWidget *spinner = find_descendant (GTK_WIDGET (f->lookup), GTK_TYPE_SPINNER);
+  GtkWidget *label = gtk_widget_get_next_sibling (spinner);
+
+  g_assert_true (GTK_IS_LABEL (label));
+  g_signal_connect (label, "notify::label", G_CALLBACK (on_busy_text), texts);
+  return GTK_LABEL (label);
+}
+
+static gboolean
+any_has_prefix (GPtrArray  *texts,
+                const char *prefix)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (texts, i), prefix))
+      return TRUE;
+  return FALSE;
+}
+
+static void
 test_lookup (void)
 {
+  g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func (g_free);
+  GtkLabel *busy_label;
   Fixture f = { 0 };
   guint catalog_len;
   HrModelRow *row;
@@ -373,7 +406,19 @@ test_lookup (void)
   gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "a/b/c/d");
   g_assert_null (hr_library_lookup_get_offer (f.lookup));
   g_assert_cmpuint (registry->registry_requests, ==, 0);
+  busy_label = record_busy_texts (&f, busy);
   search_and_enter (&f, "qwen2.5-coder:14b");
+  /* The busy line said which request was under way and the bytes read so
+   * far, the header's ranges one by one, and last all that was read
+   * (2,398,793 bytes, READ_QWEN). */
+  g_signal_handlers_disconnect_by_func (busy_label, on_busy_text, busy);
+  for (guint i = 0; i < busy->len; i++)
+    g_test_message ("busy: %s", (char *) g_ptr_array_index (busy, i));
+  g_assert_true (any_has_prefix (busy, "Reading the manifest of qwen2.5-coder:14b… "));
+  g_assert_true (any_has_prefix (busy, "Reading the config blob of qwen2.5-coder:14b… "));
+  g_assert_true (any_has_prefix (busy, "Reading the GGUF header of qwen2.5-coder:14b… "));
+  g_assert_true (any_has_prefix (busy, "Reading the GGUF header of qwen2.5-coder:14b, part 2… "));
+  g_assert_cmpstr (g_ptr_array_index (busy, busy->len - 1), ==, "Read 2.4\u00a0MB for qwen2.5-coder:14b"); /* g_format_size(): a no-break space */
 
   /* A row of the table with exact figures, marked "library", selected. */
   row = hr_models_page_find_row (f.page, "qwen2.5-coder:14b");
@@ -531,6 +576,8 @@ static void
 test_cancel (void)
 {
   Fixture f = { 0 };
+  g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func (g_free);
+  GtkLabel *busy_label;
   GtkEditable *search;
 
   open_window (&f);
@@ -541,9 +588,13 @@ test_cancel (void)
   g_signal_emit_by_name (search, "activate");
   g_assert_true (hr_library_lookup_get_busy (f.lookup));
   spin (200);
+  busy_label = record_busy_texts (&f, busy);
   gtk_editable_set_text (search, "bigmode");
   g_assert_false (hr_library_lookup_get_busy (f.lookup));
   spin (200);
+  /* A cancelled lookup reports no more progress. */
+  g_signal_handlers_disconnect_by_func (busy_label, on_busy_text, busy);
+  g_assert_cmpuint (busy->len, ==, 0);
   g_assert_cmpuint (hr_session_get_library (f.session)->len, ==, 0);
   g_assert_null (hr_models_page_find_row (f.page, "bigmodel:latest"));
   g_assert_cmpstr (hr_library_lookup_get_offer (f.lookup), ==, "Look up bigmode in the Ollama library");

@@ -58,6 +58,28 @@ write_phi4 (void)
   return g_byte_array_free_to_bytes (w);
 }
 
+/* A vision projector (an mmproj GGUF, clip architecture) with two F32
+ * tensors: 4096 x 1024 + 1024 elements x 4 bytes = 16,781,312 tensor bytes
+ * (a test figure, not a real projector's). */
+#define PROJECTOR_DIGEST  "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539"
+#define PROJECTOR_BYTES   G_GUINT64_CONSTANT (624434336) /* the layer's size in the manifest */
+#define PROJECTOR_TENSORS G_GUINT64_CONSTANT (16781312)
+
+static GBytes *
+write_projector (void)
+{
+  GgufWriter *w = gw_new ();
+  const guint64 mm[2] = { 4096, 1024 };
+  const guint64 bias[1] = { 1024 };
+
+  gw_header (w, 3, 2, 2);
+  gw_kv_str (w, "general.architecture", "clip");
+  gw_kv_u32 (w, "clip.vision.embedding_length", 1024);
+  gw_tensor (w, "mm.0.weight", 2, mm, GW_F32, 0);
+  gw_tensor (w, "mm.0.bias", 1, bias, GW_F32, 4096 * 1024 * 4);
+  return g_byte_array_free_to_bytes (w);
+}
+
 /* llama3.2:3b's keys and its 255 tensors (tests/gguf-writer.h), with a
  * 128,256-token vocabulary: a header of about 2 MB. */
 static GBytes *
@@ -133,6 +155,7 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   g_autoptr(GBytes) phi4 = write_phi4 ();
+  g_autoptr(GBytes) projector = write_projector ();
   g_autoptr(GBytes) text = g_bytes_new_static ("not a gguf file, an HTML page", 29);
 
   f->fake = fake_registry_new ();
@@ -153,7 +176,8 @@ fixture_setup (Fixture       *f,
   fake_registry_add_blob (f->fake, LLAMA_MODEL, f->llama_header, LLAMA_BYTES);
   add_model (f, "/v2/library/llava/manifests/7b", "llama",
              LAYER ("model", PHI4_MODEL, "9053114464") ","
-             LAYER ("projector", "sha256:72d6f08a42f656d36b356dbe0920675899a99ce21192fd66266fb7d82ed07539", "624434336"));
+             LAYER ("projector", PROJECTOR_DIGEST, "624434336"));
+  fake_registry_add_blob (f->fake, PROJECTOR_DIGEST, projector, PROJECTOR_BYTES);
   add_model (f, "/v2/library/nomodel/manifests/latest", "llama", LAYER ("license", PHI4_LICENSE, "1084"));
   add_model (f, "/v2/library/html/manifests/latest", "llama",
              LAYER ("model", "sha256:0000000000000000000000000000000000000000000000000000000000000001", "29"));
@@ -245,18 +269,150 @@ test_phi4 (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (f->fake->ranges, 1), ==, "bytes=0-65535");
 }
 
-/* A vision model: the projector layer is sized from its manifest entry. */
+typedef struct {
+  GArray  *steps;  /* HrOllamaRegistryStep */
+  GArray  *ranges; /* guint */
+  GArray  *bytes;  /* guint64 */
+  gboolean freed;
+} Progress;
+
+static void
+on_progress (HrOllamaRegistryStep step,
+             guint                range,
+             guint64              bytes_read,
+             gpointer             user_data)
+{
+  Progress *pr = user_data;
+
+  g_assert_false (pr->freed);
+  g_array_append_val (pr->steps, step);
+  g_array_append_val (pr->ranges, range);
+  g_array_append_val (pr->bytes, bytes_read);
+}
+
+static void
+progress_freed (gpointer user_data)
+{
+  ((Progress *) user_data)->freed = TRUE;
+}
+
+static HrOllamaLibraryModel *
+lookup_progress (Fixture     *f,
+                 const char  *name,
+                 Progress    *pr)
+{
+  GAsyncResult *result = NULL;
+  g_autoptr(GError) error = NULL;
+  HrOllamaLibraryModel *m;
+
+  pr->steps = g_array_new (FALSE, FALSE, sizeof (HrOllamaRegistryStep));
+  pr->ranges = g_array_new (FALSE, FALSE, sizeof (guint));
+  pr->bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  pr->freed = FALSE;
+  hr_ollama_registry_lookup_full_async (f->registry, name, on_progress, pr, progress_freed,
+                                        NULL, on_lookup, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  /* The last report came before the result, the data freed with the task. */
+  g_assert_cmpuint (g_array_index (pr->steps, HrOllamaRegistryStep, pr->steps->len - 1), ==,
+                    HR_OLLAMA_REGISTRY_STEP_DONE);
+  m = hr_ollama_registry_lookup_finish (f->registry, result, &error);
+  g_assert_no_error (error);
+  g_object_unref (result);
+  g_assert_true (pr->freed);
+  return m;
+}
+
+static void
+progress_clear (Progress *pr)
+{
+  g_array_unref (pr->steps);
+  g_array_unref (pr->ranges);
+  g_array_unref (pr->bytes);
+}
+
+/* Progress of a lookup whose header takes several ranges: the manifest,
+ * the config, header ranges 1, 2, … in order; bytes never going back and
+ * ending at the bytes the result says it read; a cached lookup reports
+ * the manifest only. */
+static void
+test_progress (Fixture       *f,
+               gconstpointer  data)
+{
+  Progress pr, again;
+  g_autoptr(HrOllamaLibraryModel) m = lookup_progress (f, "llama3.2:3b", &pr);
+  g_autoptr(HrOllamaLibraryModel) m2 = NULL;
+  guint last_range = 0;
+
+  g_assert_cmpuint (pr.steps->len, >=, 4);
+  g_assert_cmpuint (g_array_index (pr.steps, HrOllamaRegistryStep, 0), ==, HR_OLLAMA_REGISTRY_STEP_MANIFEST);
+  g_assert_cmpuint (g_array_index (pr.bytes, guint64, 0), ==, 0);
+  for (guint i = 1; i < pr.steps->len; i++)
+    {
+      HrOllamaRegistryStep step = g_array_index (pr.steps, HrOllamaRegistryStep, i);
+      guint range = g_array_index (pr.ranges, guint, i);
+
+      g_assert_cmpuint (step, >=, g_array_index (pr.steps, HrOllamaRegistryStep, i - 1));
+      g_assert_cmpuint (g_array_index (pr.bytes, guint64, i), >=, g_array_index (pr.bytes, guint64, i - 1));
+      if (step == HR_OLLAMA_REGISTRY_STEP_HEADER)
+        {
+          g_assert_cmpuint (range, >=, last_range);
+          g_assert_cmpuint (range, <=, last_range + 1);
+          last_range = range;
+        }
+      else
+        g_assert_cmpuint (range, ==, 0);
+    }
+  /* Every header Range request was reported: as many as the storage host saw. */
+  g_assert_cmpuint (last_range, ==, f->fake->ranges->len - 1);
+  g_assert_cmpuint (last_range, >=, 2);
+  g_assert_cmpuint (g_array_index (pr.bytes, guint64, pr.bytes->len - 1), ==, m->bytes_read);
+  g_assert_cmpuint (m->bytes_read, >=, m->header_bytes);
+
+  m2 = lookup_progress (f, "llama3.2:3b", &again);
+  g_assert_true (m2->cached);
+  g_assert_cmpuint (again.steps->len, >=, 3);
+  for (guint i = 0; i + 1 < again.steps->len; i++)
+    g_assert_cmpuint (g_array_index (again.steps, HrOllamaRegistryStep, i), ==, HR_OLLAMA_REGISTRY_STEP_MANIFEST);
+  g_assert_cmpuint (g_array_index (again.bytes, guint64, again.bytes->len - 1), ==, m2->bytes_read);
+  g_assert_cmpuint (m2->bytes_read, >, 0);
+  progress_clear (&pr);
+  progress_clear (&again);
+}
+
+/* A vision model: the projector layer counts in the download with its
+ * manifest bytes, and its header is read for what Ollama loads of it (the
+ * sum of its tensors, llm/llama_server.go mmprojMemoryRequirement()); a
+ * second lookup takes both headers from the cache. */
 static void
 test_projector (Fixture       *f,
                 gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llava:7b", &error);
+  g_autoptr(HrOllamaLibraryModel) again = NULL;
 
   g_assert_no_error (error);
   g_assert_nonnull (m->manifest->projector);
-  g_assert_cmpuint (m->manifest->projector->size, ==, 624434336);
-  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + 624434336 + m->manifest->config->size);
+  g_assert_cmpuint (m->manifest->projector->size, ==, PROJECTOR_BYTES);
+  g_assert_cmpuint (m->manifest->total_bytes, ==, G_GUINT64_CONSTANT (9053114464) + PROJECTOR_BYTES + m->manifest->config->size);
+  g_assert_nonnull (m->projector_gguf);
+  g_assert_cmpstr (hr_gguf_file_get_string (m->projector_gguf, "general.architecture"), ==, "clip");
+  g_assert_cmpuint (m->projector_bytes, ==, PROJECTOR_TENSORS);
+  g_assert_cmpuint (m->projector_header_bytes, >, 0);
+  g_assert_cmpuint (m->projector_header_bytes, <, 4096);
+  g_assert_cmpuint (hr_gguf_file_get_file_bytes (m->projector_gguf), ==, PROJECTOR_BYTES);
+  /* The model's header, then the projector's: one range each. */
+  g_assert_cmpuint (f->fake->storage_requests, ==, 3);
+  g_assert_cmpuint (f->fake->authorization_seen, ==, 0);
+
+  fake_registry_reset_counts (f->fake);
+  again = lookup (f, "llava:7b", &error);
+  g_assert_no_error (error);
+  g_assert_true (again->cached);
+  g_assert_cmpuint (again->requests, ==, 1);
+  g_assert_cmpuint (f->fake->storage_requests, ==, 0);
+  g_assert_cmpuint (again->projector_bytes, ==, PROJECTOR_TENSORS);
 }
 
 /* A 2 MB header read by growing ranges: never more than the header plus
@@ -554,6 +710,63 @@ test_cli (Fixture       *f,
   g_assert_cmpstr (out3, ==, "");
 }
 
+static JsonObject *
+cli_predict (Fixture    *f,
+             JsonParser *parser,
+             const char *name)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (run_cli (f, &out, &err, name, "--context", "4096", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* The projector in `library`: its download bytes and tensor bytes in the
+ * model's JSON, and a `projector` term in the prediction: llava:7b (phi4's
+ * model layer and a projector) predicts phi4's total plus the projector's
+ * tensor bytes; the text says both figures. */
+static void
+test_cli_projector (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonParser) with = json_parser_new ();
+  g_autoptr(JsonParser) without = json_parser_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *root = cli_predict (f, with, "llava:7b");
+  JsonObject *plain = cli_predict (f, without, "phi4");
+  JsonObject *model = json_object_get_object_member (root, "model");
+  JsonObject *predict = json_object_get_object_member (root, "predict");
+  JsonArray *terms = json_object_get_array_member (predict, "terms");
+  JsonObject *projector = NULL;
+  gint64 sum = 0;
+
+  g_assert_cmpint (json_object_get_int_member (model, "projector_bytes"), ==, (gint64) PROJECTOR_BYTES);
+  g_assert_cmpint (json_object_get_int_member (model, "projector_tensor_bytes"), ==, (gint64) PROJECTOR_TENSORS);
+  for (guint i = 0; i < json_array_get_length (terms); i++)
+    {
+      JsonObject *term = json_array_get_object_element (terms, i);
+
+      sum += json_object_get_int_member (term, "bytes");
+      if (g_strcmp0 (json_object_get_string_member (term, "id"), "projector") == 0)
+        projector = term;
+    }
+  g_assert_nonnull (projector);
+  g_assert_cmpint (json_object_get_int_member (projector, "bytes"), ==, (gint64) PROJECTOR_TENSORS);
+  g_assert_nonnull (strstr (json_object_get_string_member (projector, "source"), "mmprojMemoryRequirement"));
+  g_assert_cmpint (json_object_get_int_member (predict, "total_bytes"), ==, sum);
+  g_assert_cmpint (json_object_get_int_member (predict, "total_bytes"), ==,
+                   json_object_get_int_member (json_object_get_object_member (plain, "predict"), "total_bytes") +
+                   (gint64) PROJECTOR_TENSORS);
+
+  g_assert_cmpint (run_cli (f, &out, &err, "llava:7b", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "vision projector: 624,434,336 bytes to download, 16,781,312 bytes of tensors "
+                                 "loaded beside the weights (the prediction's projector term)\n"));
+  g_assert_nonnull (strstr (out, "Vision projector"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -564,10 +777,12 @@ main (int   argc,
   ADD ("/registry/phi4", test_phi4);
   ADD ("/registry/llama-header", test_llama_header);
   ADD ("/registry/projector", test_projector);
+  ADD ("/registry/progress", test_progress);
   ADD ("/registry/cache", test_cache);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);
+  ADD ("/registry/cli-projector", test_cli_projector);
   ADD ("/registry/pull-check", test_pull_check);
 #undef ADD
   g_test_add_func ("/registry/endpoint", test_endpoint);

@@ -7,9 +7,11 @@
 #include "config.h"
 
 #include <locale.h>
+#include <string.h>
 
 #include "hr-error.h"
 #include "hr-ollama-show.h"
+#include "hr-runtime.h"
 
 static HrOllamaShow *
 parse (const char  *json,
@@ -262,10 +264,6 @@ test_invalid (void)
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: model_info \"llama.attention.head_count_kv\" is not a whole number");
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"},"
-                " \"tensors\": [{\"name\": \"a\", \"type\": \"Q9_Z\", \"shape\": [32]}]}",
-                HR_CORE_ERROR_UNSUPPORTED,
-                "/api/show for m:1: tensor \"a\" has type \"Q9_Z\", which Headroom does not know");
-  assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"},"
                 " \"tensors\": [{\"name\": \"a\", \"type\": \"F32\", \"shape\": [1, 2, 3, 4, 5]}]}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: tensor 0 is not {\"name\", \"type\", \"shape\": [1 to 4 sizes]}");
@@ -288,6 +286,70 @@ test_invalid (void)
                 "Headroom does not size it");
 }
 
+/* Issue 16: tensors of a type this version does not know (a newer ggml
+ * type, here "Q9_Z" and "MXFP9") keep the rest of the answer: the metadata,
+ * the known tensors' exact bytes as a lower bound that says so, the count,
+ * and a prediction that notes its weights are a lower bound. */
+static void
+test_unknown_tensor_type (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(HrOllamaShow) show = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  gboolean noted = FALSE;
+  const char *tail = strstr (llama_like, "  {\"name\": \"output_norm.weight\"");
+  const guint64 known = 323205120 + 5308416 + 1769472 + 12288; /* test_llama_like's four */
+
+  g_assert_nonnull (tail);
+  json = g_strdup_printf ("%.*s"
+                          "  {\"name\": \"blk.0.attn_v.weight\", \"type\": \"Q9_Z\", \"shape\": [3072, 1024]},"
+                          "  {\"name\": \"blk.0.attn_output.weight\", \"type\": \"MXFP9\", \"shape\": [3072, 3072]},"
+                          "%s",
+                          (int) (tail - llama_like), llama_like, tail);
+  show = parse (json, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (show);
+  g_assert_cmpuint (show->spec->layers, ==, 28);
+  g_assert_cmpuint (show->spec->kv_heads, ==, 8);
+  g_assert_cmpuint (show->spec->parameters, ==, 3212749888);
+  g_assert_cmpstr (show->quantization, ==, "Q4_K_M");
+  g_assert_cmpuint (show->n_tensors, ==, 4);
+  g_assert_cmpuint (show->n_unknown_tensors, ==, 2);
+  g_assert_cmpstr (show->unknown_type, ==, "Q9_Z");
+  g_assert_cmpuint (show->spec->unknown_tensors, ==, 2);
+  g_assert_cmpuint (show->spec->tensors->len, ==, 4);
+  g_assert_cmpuint (show->weight_bytes, ==, known);
+  g_assert_cmpuint (show->spec->file_bytes, ==, known);
+  g_assert_cmpfloat (show->bits_per_weight, ==, 0.0);
+  g_assert_cmpstr (hr_model_spec_get_source (show->spec, HR_SPEC_FIELD_FILE_BYTES), ==,
+                   "Ollama /api/show tensors, a lower bound: 2 of type \"Q9_Z\" (this version does not know it) are not counted");
+
+  hr_runtime_inputs_init (&in, show->spec, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < p.n_notes; i++)
+    noted |= g_strcmp0 (p.notes[i], "The weights are a lower bound: 2 tensors have a type this version of "
+                                    "Headroom does not know, and their bytes are not counted.") == 0;
+  g_assert_true (noted);
+
+  /* Every tensor unknown: the metadata stays, no weight bytes at all. */
+  {
+    g_autoptr(HrOllamaShow) all = parse ("{\"model_info\": {\"general.architecture\": \"llama\"},"
+                                         " \"tensors\": [{\"name\": \"a\", \"type\": \"Q9_Z\", \"shape\": [32]}]}",
+                                         &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (all->spec->architecture, ==, "llama");
+    g_assert_cmpuint (all->n_tensors, ==, 0);
+    g_assert_cmpuint (all->n_unknown_tensors, ==, 1);
+    g_assert_cmpuint (all->weight_bytes, ==, 0);
+    g_assert_cmpuint (all->spec->file_bytes, ==, 0);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -296,6 +358,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/ollama-show/llama-like", test_llama_like);
+  g_test_add_func ("/ollama-show/unknown-tensor-type", test_unknown_tensor_type);
   g_test_add_func ("/ollama-show/hidden-kv-array", test_hidden_kv_array);
   g_test_add_func ("/ollama-show/verbose-kv-array", test_verbose_kv_array);
   g_test_add_func ("/ollama-show/sliding-layers", test_sliding_layers);

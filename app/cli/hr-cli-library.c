@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "hr-cli.h"
 #include "hr-error.h"
@@ -22,7 +23,48 @@ typedef struct {
   GMainLoop            *loop;
   HrOllamaLibraryModel *model;
   GError               *error;
+  const char           *name;
+  gboolean              progress_shown;
 } Library;
+
+/* On a terminal's stderr, one line rewritten in place: the request under
+ * way and the bytes read so far; wiped when the lookup is over, so what
+ * stays is stdout's "read: N bytes" (and nothing goes into a pipe). */
+static void
+on_progress (HrOllamaRegistryStep step,
+             guint                range,
+             guint64              bytes_read,
+             gpointer             user_data)
+{
+  Library *lib = user_data;
+  g_autofree char *read = g_format_size (bytes_read);
+
+  /* Carriage return and "erase to end of line": the line is rewritten. */
+  fputs ("\r\033[K", stderr);
+  switch (step)
+    {
+    case HR_OLLAMA_REGISTRY_STEP_MANIFEST:
+      fprintf (stderr, _("Reading the manifest of %s… %s"), lib->name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_CONFIG:
+      fprintf (stderr, _("Reading the config blob of %s… %s"), lib->name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_HEADER:
+      if (range <= 1)
+        fprintf (stderr, _("Reading the GGUF header of %s… %s"), lib->name, read);
+      else
+        fprintf (stderr, _("Reading the GGUF header of %s, part %u… %s"), lib->name, range, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_PROJECTOR:
+      fprintf (stderr, _("Reading the vision projector's GGUF header of %s… %s"), lib->name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_DONE:
+    default:
+      break;
+    }
+  lib->progress_shown = step != HR_OLLAMA_REGISTRY_STEP_DONE;
+  fflush (stderr);
+}
 
 static void
 on_lookup (GObject      *source,
@@ -43,9 +85,15 @@ look_up (Library    *lib,
   g_autoptr(HrOllamaRegistry) registry = hr_ollama_registry_new (NULL, NULL);
 
   lib->loop = g_main_loop_new (NULL, FALSE);
-  hr_ollama_registry_lookup_async (registry, name, NULL, on_lookup, lib);
+  lib->name = name;
+  hr_ollama_registry_lookup_full_async (registry, name, isatty (STDERR_FILENO) ? on_progress : NULL, lib, NULL,
+                                        NULL, on_lookup, lib);
   g_main_loop_run (lib->loop);
   g_clear_pointer (&lib->loop, g_main_loop_unref);
+  /* A failed lookup: its message starts on a clean line. */
+  if (lib->progress_shown)
+    fputs ("\r\033[K", stderr);
+  lib->progress_shown = FALSE;
 }
 
 /* The spec of a looked-up model, with the provenance the catalog records:
@@ -55,8 +103,11 @@ library_spec (const HrOllamaLibraryModel  *model,
               GError                     **error)
 {
   g_autofree char *origin = g_strdup_printf ("ollama:%s@%s", model->name, model->manifest_digest);
+  HrModelSpec *spec = hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
 
-  return hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
+  if (spec != NULL)
+    spec->projector_bytes = model->projector_bytes;
+  return spec;
 }
 
 static HrModelSpec *
@@ -157,8 +208,10 @@ print_text (gpointer data)
   if (m->manifest->projector != NULL)
     {
       g_autofree char *bytes = hr_format_count (m->manifest->projector->size);
+      g_autofree char *tensors = hr_format_count (m->projector_bytes);
 
-      printf (_("vision projector: %s bytes, loaded beside the weights (not in the prediction below)\n"), bytes);
+      printf (_("vision projector: %s bytes to download, %s bytes of tensors loaded beside the weights (the prediction's projector term)\n"),
+              bytes, tensors);
     }
   printf ("%s\n", _("header:"));
   printf ("  %-18s %s\n", _("architecture"), spec->architecture != NULL ? spec->architecture : _("unknown"));
@@ -203,6 +256,7 @@ model_json (const HrOllamaLibraryModel *m)
   set_u64 (o, "parameters", spec->parameters);
   set_u64 (o, "file_bytes", m->manifest->model->size);
   set_u64 (o, "projector_bytes", m->manifest->projector != NULL ? m->manifest->projector->size : 0);
+  set_u64 (o, "projector_tensor_bytes", m->projector_bytes);
   set_u64 (o, "layers", spec->layers);
   set_u64 (o, "heads", spec->heads);
   set_u64 (o, "kv_heads", spec->kv_heads);

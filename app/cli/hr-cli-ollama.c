@@ -309,6 +309,8 @@ cmd_show (HrOllamaClient *client,
       json_builder_set_member_name (b, "bits_per_weight");
       json_builder_add_double_value (b, round (show->bits_per_weight * 1000) / 1000);
       add_int (b, "tensors", show->n_tensors);
+      add_int (b, "unknown_tensors", show->n_unknown_tensors);
+      add_string (b, "unknown_tensor_type", show->unknown_type);
       add_int (b, "layers", s->layers);
       add_int (b, "heads", s->heads);
       add_int (b, "kv_heads", s->kv_heads);
@@ -338,8 +340,17 @@ cmd_show (HrOllamaClient *client,
     if (show->weight_bytes > 0)
       {
         printf ("%-18s %s (%s, %u tensors)\n", "weight_bytes", weights, weights_gb, show->n_tensors);
-        printf ("%-18s %s\n", "bits_per_weight", bits);
+        if (show->n_unknown_tensors == 0)
+          printf ("%-18s %s\n", "bits_per_weight", bits);
         printf ("%-18s %s\n", "tied_embeddings", show->tied_embeddings ? _("yes") : _("no"));
+      }
+    if (show->n_unknown_tensors > 0)
+      {
+        /* Translators: after a count of tensors; %s is their type as Ollama names it ("Q9_Z") */
+        g_autofree char *why = g_strdup_printf (_("(unknown size: of a type this version does not know, such as %s; weight_bytes leaves them out)"),
+                                                show->unknown_type);
+
+        printf ("%-18s %u %s\n", "unknown_tensors", show->n_unknown_tensors, why);
       }
     printf ("%-18s %u\n", "layers", s->layers);
     printf ("%-18s %u\n", "heads", s->heads);

@@ -92,6 +92,12 @@ struct _HrModelSpec {
   guint64  exact_parameters;    /* the exact parameter count (general.parameter_count) */
   char    *exact_file_bytes_source; /* where exact_file_bytes came from, or NULL */
   char    *exact_parameters_source; /* where exact_parameters came from, or NULL */
+  /* Appended for vision models from the Ollama library (issue 13). */
+  guint64  projector_bytes;     /* the vision projector Ollama loads beside the weights:
+                                 * its GGUF's tensor bytes; 0 = none */
+  /* Appended for issue 16. */
+  guint32  unknown_tensors;     /* tensors of a type this version does not know: not in
+                                 * tensors nor file_bytes, so the weights are a lower bound */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

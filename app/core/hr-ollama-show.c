@@ -92,10 +92,19 @@ array_max (GArray *values)
   return max;
 }
 
+/* The tensors whose type this version does not know: left out of the
+ * list (their bytes are unknown, never 0), counted and named. */
+typedef struct {
+  guint  count;
+  char  *first_type;   /* the first unknown type's name */
+  char  *first_tensor; /* the first tensor of an unknown type */
+} Unknown;
+
 static gboolean
 parse_tensors (const ShowCtx *ctx,
                JsonArray     *array,
                GPtrArray    **out_tensors,
+               Unknown       *unknown,
                GError       **error)
 {
   g_autoptr(GPtrArray) tensors = NULL;
@@ -143,10 +152,12 @@ parse_tensors (const ShowCtx *ctx,
       type = hr_ggml_type_info_by_name (type_name);
       if (type == NULL)
         {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                       _("/api/show for %s: tensor \"%s\" has type \"%s\", which Headroom does not know"),
-                       ctx->name, name, type_name);
-          return FALSE;
+          if (unknown->count++ == 0)
+            {
+              unknown->first_type = g_strdup (type_name);
+              unknown->first_tensor = g_strdup (name);
+            }
+          continue;
         }
       info = hr_tensor_info_new (name, type->type, n_dims, dims, &local);
       if (info == NULL)
@@ -266,6 +277,7 @@ map_tensors (HrOllamaShow  *show,
   HrModelSpec *spec = show->spec;
   JsonNode *node = json_object_get_member (obj, "tensors");
   GPtrArray *tensors = NULL;
+  Unknown unknown = { 0 };
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
@@ -275,8 +287,16 @@ map_tensors (HrOllamaShow  *show,
                    _("/api/show for %s: \"tensors\" is not a list"), ctx->name);
       return FALSE;
     }
-  if (!parse_tensors (ctx, json_node_get_array (node), &tensors, error))
-    return FALSE;
+  if (!parse_tensors (ctx, json_node_get_array (node), &tensors, &unknown, error))
+    {
+      g_free (unknown.first_type);
+      g_free (unknown.first_tensor);
+      return FALSE;
+    }
+  show->n_unknown_tensors = unknown.count;
+  show->unknown_type = unknown.first_type;
+  g_free (unknown.first_tensor);
+  spec->unknown_tensors = unknown.count;
   hr_model_spec_take_tensors (spec, tensors);
   show->n_tensors = tensors->len;
   show->weight_bytes = hr_model_spec_tensor_bytes (spec);
@@ -286,13 +306,22 @@ map_tensors (HrOllamaShow  *show,
                    _("/api/show for %s: the tensors add up to more than 2^64 bytes"), ctx->name);
       return FALSE;
     }
-  if (show->weight_bytes > 0)
+  if (show->weight_bytes > 0 && unknown.count == 0)
     {
       spec->file_bytes = show->weight_bytes;
       hr_model_spec_set_source (spec, HR_SPEC_FIELD_FILE_BYTES,
                                 "Ollama /api/show tensors (exact ggml bytes of every tensor; the GGUF blob adds its header)");
     }
-  if (spec->parameters > 0 && show->weight_bytes > 0)
+  else if (show->weight_bytes > 0)
+    {
+      g_autofree char *source = g_strdup_printf ("Ollama /api/show tensors, a lower bound: %u of type \"%s\" "
+                                                 "(this version does not know it) are not counted",
+                                                 unknown.count, show->unknown_type);
+
+      spec->file_bytes = show->weight_bytes;
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_FILE_BYTES, source);
+    }
+  if (spec->parameters > 0 && show->weight_bytes > 0 && unknown.count == 0)
     show->bits_per_weight = hr_memory_effective_bits (show->weight_bytes, spec->parameters);
   show->tied_embeddings = hr_gguf_keys_tied_embeddings (tensors);
   spec->tied_embeddings = show->tied_embeddings;
@@ -339,15 +368,20 @@ strings_of (JsonObject *obj,
  * hr_gguf_keys_precision_id()). The tensor list gives exact weight bytes
  * (hr_ggml_tensor_bytes() per tensor, summed) and the effective bits per
  * weight (weight bytes x 8 / parameters); the model is tied when it has
- * `token_embd.weight` and no `output.weight`. Every value is type-checked:
+ * `token_embd.weight` and no `output.weight`. A tensor of a type this
+ * version does not know (a newer ggml type) keeps the rest: it is left out
+ * of the list and counted in @n_unknown_tensors (the first type named in
+ * @unknown_type, the spec's unknown_tensors set), so the weight bytes are a
+ * lower bound (the file size's source says so, and the runtime prediction
+ * notes it) and no bits per weight are given. Every value is type-checked:
  * whole numbers may arrive as doubles; a mistyped value is an error, a
  * missing one is left 0 (unknown).
  *
  * Returns: (transfer full): the parsed answer, or %NULL with
  *   %HR_CORE_ERROR_INVALID_DATA (not an object, no model_info or
  *   architecture, a mistyped value, a per-layer array not of one count per
- *   layer, a malformed tensor), %HR_CORE_ERROR_UNSUPPORTED (a tensor type
- *   Headroom does not know), %HR_CORE_ERROR_LIMIT (more than
+ *   layer, a malformed tensor), %HR_CORE_ERROR_UNSUPPORTED (a recurrent
+ *   architecture), %HR_CORE_ERROR_LIMIT (more than
  *   %HR_MODEL_SPEC_MAX_LAYERS layers, too many tensors) or
  *   %HR_CORE_ERROR_OVERFLOW.
  */
@@ -438,6 +472,7 @@ hr_ollama_show_free (HrOllamaShow *show)
   g_free (show->quantization);
   g_free (show->family);
   g_free (show->parameter_size);
+  g_free (show->unknown_type);
   g_strfreev (show->capabilities);
   g_free (show);
 }

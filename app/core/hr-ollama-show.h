@@ -23,12 +23,16 @@ typedef struct {
   char        *quantization;    /* "Q4_K_M" (file_type label, else details.quantization_level) */
   char        *family;          /* details.family, or NULL */
   char        *parameter_size;  /* details.parameter_size ("3.2B"), or NULL */
-  guint64      weight_bytes;    /* sum of the tensors' exact bytes (0 = no tensor list) */
-  guint        n_tensors;       /* tensors in the list */
+  guint64      weight_bytes;    /* sum of the tensors' exact bytes (0 = no tensor list);
+                                 * a lower bound when n_unknown_tensors > 0 */
+  guint        n_tensors;       /* tensors in the list (of a type this version knows) */
   double       bits_per_weight; /* weight_bytes x 8 / parameters (0 = unknown) */
   gboolean     tied_embeddings; /* token_embd.weight and no output.weight */
   gboolean     embedding_model; /* ARCH.pooling_type present: an embedding model */
   GStrv        capabilities;    /* "completion", "tools", ... or NULL */
+  /* Appended for issue 16: a tensor type this version does not know. */
+  guint        n_unknown_tensors; /* tensors of an unknown type: not in the list, size unknown */
+  char        *unknown_type;      /* the first such type's name ("Q9_Z"), or NULL */
 } HrOllamaShow;
 
 HrOllamaShow *hr_ollama_show_parse (JsonNode     *root,

@@ -103,6 +103,7 @@ rt_add_term (Ctx               *ctx,
     [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
     [HR_RUNTIME_TERM_COMPUTE] = "compute",
     [HR_RUNTIME_TERM_LEARNED] = "learned",
+    [HR_RUNTIME_TERM_PROJECTOR] = "projector",
   };
   HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
 
@@ -133,6 +134,7 @@ rt_add_term (Ctx               *ctx,
           term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
           break;
         case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
+        case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
         case HR_RUNTIME_N_TERM_KINDS:
         default: break;
         }

@@ -46,6 +46,29 @@ finish (Ctx     *ctx,
   return TRUE;
 }
 
+#define SRC_PROJECTOR \
+  "Ollama llm/llama_server.go mmprojMemoryRequirement (the projector GGUF's tensor sizes, summed from " \
+  "its header, passed to llama-server as --mmproj) and, before 0.30, llm/memory.go " \
+  "projectorMemoryRequirements (the same sum, loaded on the first GPU)"
+
+/* A vision model's projector: its tensor bytes, beside the weights. */
+static void
+add_projector (Ctx *ctx)
+{
+  guint64 bytes = ctx->spec->projector_bytes;
+  HrRuntimeTerm *term;
+
+  if (bytes == 0)
+    return;
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_PROJECTOR, (gint64) MIN (bytes, (guint64) G_MAXINT64), SRC_PROJECTOR);
+  if (!ctx->text)
+    return;
+  g_snprintf (term->formula, sizeof term->formula, _("the projector's tensors = %s bytes"),
+              rt_count (&ctx->counts, bytes));
+  g_snprintf (term->note, sizeof term->note, "%s",
+              _("Loaded with the model, on the first GPU; when it fits the model, Ollama also asks llama-server to keep 1 GiB more free for the projector's buffers (mmprojOffloadHeadroom), which is not in the size."));
+}
+
 /* -------------------------------------------------------------- public */
 
 /**
@@ -151,6 +174,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   ctx.arch_gptoss = rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss");
   ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
+  if (spec->unknown_tensors > 0)
+    rt_note (&ctx, g_dngettext (GETTEXT_PACKAGE,
+                                "The weights are a lower bound: %u tensor has a type this version of Headroom does not know, and its bytes are not counted.",
+                                "The weights are a lower bound: %u tensors have a type this version of Headroom does not know, and their bytes are not counted.",
+                                spec->unknown_tensors),
+             spec->unknown_tensors);
 
   /* The era. */
   out->era = inputs->era != HR_RUNTIME_ERA_AUTO ? inputs->era : hr_runtime_era_for_version (inputs->server_version);
@@ -236,6 +265,7 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
     rt_predict_0_30 (&ctx, &f);
   else
     rt_predict_0_12 (&ctx, &f);
+  add_projector (&ctx);
   return finish (&ctx, error);
 }
 

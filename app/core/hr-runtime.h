@@ -62,6 +62,7 @@ typedef enum {
   HR_RUNTIME_TERM_RECURRENT_STATE, /* recurrent (SSM) layers' state, f32 */
   HR_RUNTIME_TERM_COMPUTE,         /* compute buffer / graph */
   HR_RUNTIME_TERM_LEARNED,         /* the board's learned residual (hr-calibration.h) */
+  HR_RUNTIME_TERM_PROJECTOR,       /* a vision model's projector (mmproj), loaded beside the weights */
   HR_RUNTIME_N_TERM_KINDS
 } HrRuntimeTermKind;
 

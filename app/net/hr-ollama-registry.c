@@ -8,10 +8,16 @@
  *     against its digest (or read from the cache);
  *  3. the model blob's GGUF header by Range, each request asking for the
  *     least the header can still take (hr_gguf_header_extent()) plus
- *     HR_OLLAMA_REGISTRY_MARGIN, until it is whole (or from the cache).
+ *     HR_OLLAMA_REGISTRY_MARGIN, until it is whole (or from the cache);
+ *  4. the same for the vision projector blob's header, when the manifest
+ *     has a projector layer: its tensor bytes are what Ollama loads.
  * The blobs answer 307 to a storage host; HrHttp follows it. No token is
  * ever set on this HrHttp, so no Authorization header goes anywhere.
  * Only a lookup that succeeded writes the cache.
+ * Progress (hr_ollama_registry_lookup_full_async()) is reported when each
+ * request starts and ends, and every HR_OLLAMA_REGISTRY_PROGRESS_MS while
+ * its body is read (HrHttp adds each chunk to the byte counter), all on
+ * the task's main context, where every step of the lookup runs.
  */
 #include "config.h"
 
@@ -49,19 +55,38 @@ typedef struct {
   char                 *base;       /* https://HOST, or the endpoint */
   char                 *blob_url;   /* the model blob's storage URL, once known */
   GBytes               *config;     /* the config blob's bytes, for the cache */
-  GByteArray           *header;     /* what has been read of the model blob */
+  const HrOllamaLayer  *blob;       /* the layer whose header is read */
+  GByteArray           *header;     /* what has been read of its header */
+  GByteArray           *model_header;     /* the model's header, read: for the cache */
+  GByteArray           *projector_header; /* the projector's, read: for the cache */
   HrOllamaLibraryModel *model;
+  HrOllamaRegistryProgress progress;
+  gpointer              progress_data;
+  GDestroyNotify        progress_destroy;
+  GSource              *ticker;     /* reports progress while a body is read */
+  HrOllamaRegistryStep  step;       /* the request under way */
+  guint                 range;      /* header Range requests sent */
+  guint64               reported;   /* bytes in the last report */
+  GCancellable         *cancellable; /* no report once it is cancelled */
 } Lookup;
 
 static void
 lookup_free (Lookup *lk)
 {
+  if (lk->ticker != NULL)
+    g_source_destroy (lk->ticker);
+  g_clear_pointer (&lk->ticker, g_source_unref);
+  g_clear_object (&lk->cancellable);
+  if (lk->progress_destroy != NULL)
+    lk->progress_destroy (lk->progress_data);
   g_clear_object (&lk->registry);
   hr_ollama_name_clear (&lk->name);
   g_free (lk->base);
   g_free (lk->blob_url);
   g_clear_pointer (&lk->config, g_bytes_unref);
   g_clear_pointer (&lk->header, g_byte_array_unref);
+  g_clear_pointer (&lk->model_header, g_byte_array_unref);
+  g_clear_pointer (&lk->projector_header, g_byte_array_unref);
   g_clear_pointer (&lk->model, hr_ollama_library_model_free);
   g_free (lk);
 }
@@ -81,6 +106,7 @@ hr_ollama_library_model_free (HrOllamaLibraryModel *model)
   g_clear_pointer (&model->manifest, hr_ollama_manifest_free);
   g_clear_pointer (&model->config, hr_ollama_config_free);
   g_clear_pointer (&model->gguf, hr_gguf_file_unref);
+  g_clear_pointer (&model->projector_gguf, hr_gguf_file_unref);
   g_free (model);
 }
 
@@ -295,10 +321,70 @@ status_error (Lookup         *lk,
 }
 
 /* ------------------------------------------------------------------ */
+/* Progress                                                            */
+
+static void
+progress_report (Lookup *lk)
+{
+  if (lk->progress == NULL || g_cancellable_is_cancelled (lk->cancellable))
+    return;
+  lk->reported = lk->model->bytes_read;
+  lk->progress (lk->step,
+                lk->step == HR_OLLAMA_REGISTRY_STEP_HEADER || lk->step == HR_OLLAMA_REGISTRY_STEP_PROJECTOR ? lk->range : 0,
+                lk->model->bytes_read, lk->progress_data);
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  Lookup *lk = user_data;
+
+  if (lk->model->bytes_read != lk->reported)
+    progress_report (lk);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A request starts: say which, and report while its body is read. */
+static void
+progress_start (Lookup               *lk,
+                GTask                *task,
+                HrOllamaRegistryStep  step)
+{
+  lk->step = step;
+  if (step == HR_OLLAMA_REGISTRY_STEP_HEADER || step == HR_OLLAMA_REGISTRY_STEP_PROJECTOR)
+    lk->range++;
+  if (lk->progress == NULL)
+    return;
+  progress_report (lk);
+  if (lk->ticker == NULL)
+    {
+      lk->ticker = g_timeout_source_new (HR_OLLAMA_REGISTRY_PROGRESS_MS);
+      g_source_set_callback (lk->ticker, on_tick, lk, NULL);
+      g_source_set_static_name (lk->ticker, "[headroom] registry progress");
+      g_source_attach (lk->ticker, g_task_get_context (task));
+    }
+}
+
+/* A request ended (or the lookup is over): no more ticks; the bytes it
+ * brought are reported when there are new ones. */
+static void
+progress_stop (Lookup *lk)
+{
+  if (lk->ticker != NULL)
+    {
+      g_source_destroy (lk->ticker);
+      g_clear_pointer (&lk->ticker, g_source_unref);
+    }
+  if (lk->model != NULL && lk->model->bytes_read != lk->reported)
+    progress_report (lk);
+}
+
+/* ------------------------------------------------------------------ */
 /* The steps                                                           */
 
 static void
 send (GTask               *task,
+      HrOllamaRegistryStep step,
       const char          *url,
       const char          *accept,
       gint64               start,
@@ -320,6 +406,7 @@ send (GTask               *task,
   };
 
   lk->model->requests++;
+  progress_start (lk, task, step);
   hr_http_send_async (lk->registry->http, &request, g_task_get_cancellable (task), callback, task);
 }
 
@@ -342,13 +429,23 @@ finish (GTask *task)
       const guint8 *config = g_bytes_get_data (lk->config, &config_size);
 
       cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
-      cache_write (lk, "headers", m->manifest->model->digest, lk->header->data, (gsize) m->header_bytes);
     }
+  if (lk->model_header != NULL)
+    cache_write (lk, "headers", m->manifest->model->digest, lk->model_header->data, (gsize) m->header_bytes);
+  if (lk->projector_header != NULL)
+    cache_write (lk, "headers", m->manifest->projector->digest, lk->projector_header->data,
+                 (gsize) m->projector_header_bytes);
+  lk->step = HR_OLLAMA_REGISTRY_STEP_DONE;
+  progress_report (lk);
   g_task_return_pointer (task, g_steal_pointer (&lk->model), (GDestroyNotify) hr_ollama_library_model_free);
   g_object_unref (task);
 }
 
-/* The header, whole in @data: parse it. */
+/* The header of lk->blob, whole in @data (@end bytes long): parse it. The
+ * model's gives the model's facts; the vision projector's its tensor
+ * bytes, what Ollama loads of it (llm/llama_server.go,
+ * mmprojMemoryRequirement(): the sum of the projector GGUF's tensor
+ * sizes, read from its header). */
 static gboolean
 header_parse (Lookup        *lk,
               const guint8  *data,
@@ -357,32 +454,69 @@ header_parse (Lookup        *lk,
               GError       **error)
 {
   HrOllamaLibraryModel *m = lk->model;
+  gboolean projector = lk->blob == m->manifest->projector;
   g_autoptr(GError) local = NULL;
+  HrGgufFile *gguf = hr_gguf_file_parse_data (data, length, &local);
 
-  m->gguf = hr_gguf_file_parse_data (data, length, &local);
-  if (m->gguf == NULL)
+  if (gguf == NULL)
     {
       g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                    g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_PARSE)
-                   ? _("The model layer of %s is not a GGUF file (%s)")
-                   : _("The GGUF header of %s could not be read: %s"),
+                   ? (projector ? _("The vision projector layer of %s is not a GGUF file (%s)")
+                                : _("The model layer of %s is not a GGUF file (%s)"))
+                   : (projector ? _("The GGUF header of the vision projector of %s could not be read: %s")
+                                : _("The GGUF header of %s could not be read: %s")),
                    m->name, local->message);
       return FALSE;
     }
-  hr_gguf_file_set_file_bytes (m->gguf, m->manifest->model->size);
-  m->header_bytes = end;
+  hr_gguf_file_set_file_bytes (gguf, lk->blob->size);
+  if (end == 0)
+    end = hr_gguf_file_get_header_bytes (gguf);
+  if (projector)
+    {
+      m->projector_gguf = gguf;
+      m->projector_bytes = hr_gguf_file_get_tensor_bytes (gguf);
+      m->projector_header_bytes = end;
+    }
+  else
+    {
+      m->gguf = gguf;
+      m->header_bytes = end;
+    }
   return TRUE;
+}
+
+static void header_start (GTask *task, const HrOllamaLayer *blob);
+
+/* A header is whole and parsed: the projector's next, if there is one. */
+static void
+header_done (GTask *task)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  const HrOllamaLayer *projector = lk->model->manifest->projector;
+
+  if (lk->blob != projector && projector != NULL)
+    header_start (task, projector);
+  else
+    finish (task);
 }
 
 static void on_header (GObject *source, GAsyncResult *result, gpointer user_data);
 
-/* Asks for the rest of the header, or parses it when it is whole. */
+static HrOllamaRegistryStep
+header_step (Lookup *lk)
+{
+  return lk->blob == lk->model->manifest->projector ? HR_OLLAMA_REGISTRY_STEP_PROJECTOR
+                                                    : HR_OLLAMA_REGISTRY_STEP_HEADER;
+}
+
+/* Asks for the rest of lk->blob's header, or parses it when it is whole. */
 static void
 header_next (GTask *task)
 {
   Lookup *lk = g_task_get_task_data (task);
   HrOllamaLibraryModel *m = lk->model;
-  guint64 end = 0, need = 0, want, layer = m->manifest->model->size;
+  guint64 end = 0, need = 0, want, layer = lk->blob->size;
   g_autoptr(GError) error = NULL;
 
   if (hr_gguf_header_extent (lk->header->data, lk->header->len, &end, &need) || need == 0)
@@ -393,8 +527,11 @@ header_next (GTask *task)
           g_object_unref (task);
           return;
         }
-      m->header_bytes = end > 0 ? end : hr_gguf_file_get_header_bytes (m->gguf);
-      finish (task);
+      if (lk->blob == m->manifest->projector)
+        lk->projector_header = g_steal_pointer (&lk->header);
+      else
+        lk->model_header = g_steal_pointer (&lk->header);
+      header_done (task);
       return;
     }
   if (need > lk->registry->header_cap || need > layer)
@@ -411,7 +548,7 @@ header_next (GTask *task)
       return;
     }
   want = MIN (MIN (need + HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), layer);
-  send (task, lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
+  send (task, header_step (lk), lk->blob_url, NULL, (gint64) lk->header->len, (gint64) want - 1, 0, on_header);
 }
 
 static void
@@ -426,6 +563,7 @@ on_header (GObject      *source,
   gsize size;
   const guint8 *data;
 
+  progress_stop (lk);
   if (resp == NULL || resp->status != 206)
     {
       g_task_return_error (task, resp == NULL
@@ -434,15 +572,19 @@ on_header (GObject      *source,
                            ? g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                                           _("The storage host sent the whole model blob of %s instead of the range asked for"),
                                           lk->model->name)
-                           : status_error (lk, _("the model blob"), resp, FALSE));
+                           : status_error (lk, lk->blob == lk->model->manifest->projector
+                                               ? _("the vision projector blob") : _("the model blob"),
+                                           resp, FALSE));
       g_object_unref (task);
       return;
     }
-  if (resp->total > 0 && resp->total != lk->model->manifest->model->size)
+  if (resp->total > 0 && resp->total != lk->blob->size)
     {
       g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                               _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
-                               lk->model->name, resp->total, lk->model->manifest->model->size);
+                               lk->blob == lk->model->manifest->projector
+                               ? _("The vision projector blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists")
+                               : _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
+                               lk->model->name, resp->total, lk->blob->size);
       g_object_unref (task);
       return;
     }
@@ -460,15 +602,18 @@ on_header (GObject      *source,
   header_next (task);
 }
 
-/* The header from the cache when it is there and whole, else the first Range. */
+/* The header of @blob (the model layer, then the vision projector's) from
+ * the cache when it is there and whole, else its first Range. */
 static void
-header_start (GTask *task)
+header_start (GTask               *task,
+              const HrOllamaLayer *blob)
 {
   Lookup *lk = g_task_get_task_data (task);
   HrOllamaLibraryModel *m = lk->model;
-  g_autoptr(GBytes) cached = cache_read (lk, "headers", m->manifest->model->digest);
+  g_autoptr(GBytes) cached = cache_read (lk, "headers", blob->digest);
   guint64 end, need;
 
+  lk->blob = blob;
   if (cached != NULL && m->cached)
     {
       gsize size;
@@ -476,16 +621,17 @@ header_start (GTask *task)
 
       if (hr_gguf_header_extent (data, size, &end, &need) && header_parse (lk, data, size, end, NULL))
         {
-          finish (task);
+          header_done (task);
           return;
         }
     }
   m->cached = FALSE;
-  lk->blob_url = blob_url (lk, m->manifest->model->digest);
+  g_free (lk->blob_url);
+  lk->blob_url = blob_url (lk, blob->digest);
   lk->header = g_byte_array_new ();
-  send (task, lk->blob_url, NULL, 0,
-        (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap),
-                      m->manifest->model->size) - 1,
+  lk->range = 0;
+  send (task, header_step (lk), lk->blob_url, NULL, 0,
+        (gint64) MIN (MIN ((guint64) HR_OLLAMA_REGISTRY_MARGIN, lk->registry->header_cap), blob->size) - 1,
         0, on_header);
 }
 
@@ -522,6 +668,7 @@ on_config (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
 
+  progress_stop (lk);
   if (resp == NULL)
     error = transport_error (lk, _("the config blob"), g_steal_pointer (&error));
   else if (resp->status != 200)
@@ -534,7 +681,7 @@ on_config (GObject      *source,
       g_object_unref (task);
       return;
     }
-  header_start (task);
+  header_start (task, lk->model->manifest->model);
 }
 
 static void
@@ -547,11 +694,11 @@ config_start (GTask *task)
   if (cached != NULL && config_read (lk, cached, NULL))
     {
       lk->model->cached = TRUE;
-      header_start (task);
+      header_start (task, lk->model->manifest->model);
       return;
     }
   url = blob_url (lk, lk->model->manifest->config->digest);
-  send (task, url, NULL, -1, -1, CAP_CONFIG, on_config);
+  send (task, HR_OLLAMA_REGISTRY_STEP_CONFIG, url, NULL, -1, -1, CAP_CONFIG, on_config);
 }
 
 static void
@@ -567,6 +714,7 @@ on_manifest (GObject      *source,
   gsize size = 0;
   const char *data = NULL;
 
+  progress_stop (lk);
   if (resp == NULL)
     error = transport_error (lk, _("the manifest"), g_steal_pointer (&error));
   else if (resp->status != 200)
@@ -600,7 +748,7 @@ on_manifest (GObject      *source,
  * @user_data: data for @callback
  *
  * Looks @name up: its manifest, config blob and model GGUF header (see the
- * file's comment for the steps and the cache).
+ * file's comment for the steps and the cache), without progress reports.
  */
 void
 hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
@@ -608,6 +756,39 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
                                  GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
+{
+  hr_ollama_registry_lookup_full_async (self, name, NULL, NULL, NULL, cancellable, callback, user_data);
+}
+
+/**
+ * hr_ollama_registry_lookup_full_async:
+ * @self: a registry client
+ * @name: a model name, `[host/][namespace/]model[:tag]`
+ *   (hr_ollama_name_parse())
+ * @progress: (nullable) (scope notified): called as the lookup goes: when
+ *   each request starts and ends and every %HR_OLLAMA_REGISTRY_PROGRESS_MS
+ *   while a body is read, on the thread-default main context of this
+ *   call; last with %HR_OLLAMA_REGISTRY_STEP_DONE just before @callback
+ *   when the lookup succeeds. Never called once @cancellable is cancelled.
+ * @progress_data: data for @progress
+ * @progress_destroy: (nullable): frees @progress_data when the lookup is over
+ * @cancellable: (nullable): cancels the lookup
+ * @callback: called with the result
+ * @user_data: data for @callback
+ *
+ * hr_ollama_registry_lookup_async() with progress: the request under way
+ * (manifest, config blob, header Range N) and the body bytes received so
+ * far, for a window or a terminal to show while the registry answers.
+ */
+void
+hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
+                                      const char               *name,
+                                      HrOllamaRegistryProgress  progress,
+                                      gpointer                  progress_data,
+                                      GDestroyNotify            progress_destroy,
+                                      GCancellable             *cancellable,
+                                      GAsyncReadyCallback       callback,
+                                      gpointer                  user_data)
 {
   GTask *task;
   Lookup *lk;
@@ -618,10 +799,14 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
   g_return_if_fail (name != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, hr_ollama_registry_lookup_async);
+  g_task_set_source_tag (task, hr_ollama_registry_lookup_full_async);
   lk = g_new0 (Lookup, 1);
   lk->registry = g_object_ref (self);
   lk->model = g_new0 (HrOllamaLibraryModel, 1);
+  lk->progress = progress;
+  lk->progress_data = progress_data;
+  lk->progress_destroy = progress_destroy;
+  lk->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, lk, (GDestroyNotify) lookup_free);
   if (!hr_ollama_name_parse (name, &lk->name, &error))
     {
@@ -633,7 +818,7 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
   lk->model->name = hr_ollama_name_display (&lk->name);
   path = hr_ollama_name_path (&lk->name);
   lk->model->manifest_url = g_strconcat (lk->base, path, NULL);
-  send (task, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
+  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
 }
 
 /**
@@ -649,8 +834,9 @@ hr_ollama_registry_lookup_async (HrOllamaRegistry    *self,
  *   without one); %HR_NET_ERROR_UNAUTHORIZED, %HR_NET_ERROR_RATE_LIMITED,
  *   %HR_NET_ERROR_SERVER, %HR_NET_ERROR_FAILED (other statuses, or the
  *   registry unreachable); %HR_NET_ERROR_INVALID_RESPONSE (a manifest
- *   without a model layer, a config not matching its digest, a blob that
- *   is not GGUF, a redirect loop, a blob of another size than listed);
+ *   without a model layer, a config not matching its digest, a model or
+ *   vision projector blob that is not GGUF, a redirect loop, a blob of
+ *   another size than listed);
  *   %HR_NET_ERROR_TIMEOUT (a host stalled past the deadline);
  *   %HR_NET_ERROR_TOO_LARGE (a header past the cap, or an answer past its
  *   cap); %HR_NET_ERROR_TRUNCATED; %G_IO_ERROR_CANCELLED. Nothing is cached
@@ -662,6 +848,6 @@ hr_ollama_registry_lookup_finish (HrOllamaRegistry  *self,
                                   GError           **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_ollama_registry_lookup_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_ollama_registry_lookup_full_async, NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
 }

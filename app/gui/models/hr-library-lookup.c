@@ -88,6 +88,7 @@ hr_library_lookup_spec (const HrOllamaLibraryModel  *model,
     return NULL;
 
   spec->file_bytes = model->manifest->model->size;
+  spec->projector_bytes = model->projector_bytes;
   layer_bytes = hr_format_count (model->manifest->model->size);
   manifest = g_strdup_printf ("Ollama manifest %s (%s), model layer %s of %s bytes",
                               model->manifest_url, model->manifest_digest,
@@ -95,8 +96,9 @@ hr_library_lookup_spec (const HrOllamaLibraryModel  *model,
   if (model->manifest->projector != NULL)
     {
       g_autofree char *projector = hr_format_count (model->manifest->projector->size);
-      g_autofree char *with = g_strdup_printf ("%s; vision projector of %s bytes, loaded beside the weights",
-                                               manifest, projector);
+      g_autofree char *tensors = hr_format_count (model->projector_bytes);
+      g_autofree char *with = g_strdup_printf ("%s; vision projector of %s bytes, %s bytes of tensors loaded beside the weights",
+                                               manifest, projector, tensors);
 
       g_free (manifest);
       manifest = g_steal_pointer (&with);
@@ -377,13 +379,58 @@ on_lookup (GObject      *source,
   hr_session_add_library_model (self->session, spec);
 }
 
+/* The registry's progress, in the busy line: the request under way and
+ * the bytes read so far ("Reading the GGUF header of NAME… 1.2 MB"). */
+static void
+on_progress (HrOllamaRegistryStep step,
+             guint                range,
+             guint64              bytes_read,
+             gpointer             user_data)
+{
+  HrLibraryLookup *self = user_data;
+  g_autofree char *read = g_format_size (bytes_read);
+  g_autofree char *text = NULL;
+
+  if (!self->busy || self->offer_name == NULL)
+    return;
+  switch (step)
+    {
+    case HR_OLLAMA_REGISTRY_STEP_MANIFEST:
+      /* Translators: while the registry answers; a model name, then bytes read so far ("1.2 MB") */
+      text = g_strdup_printf (_("Reading the manifest of %s… %s"), self->offer_name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_CONFIG:
+      /* Translators: a model name, then bytes read so far ("1.2 MB") */
+      text = g_strdup_printf (_("Reading the config blob of %s… %s"), self->offer_name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_HEADER:
+      text = range <= 1
+             /* Translators: a model name, then bytes read so far ("1.2 MB") */
+             ? g_strdup_printf (_("Reading the GGUF header of %s… %s"), self->offer_name, read)
+             /* Translators: a model name, the HTTP Range request's number (2, 3, …), then bytes read so far */
+             : g_strdup_printf (_("Reading the GGUF header of %s, part %u… %s"), self->offer_name, range, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_PROJECTOR:
+      /* Translators: a model name, then bytes read so far ("1.2 MB") */
+      text = g_strdup_printf (_("Reading the vision projector's GGUF header of %s… %s"), self->offer_name, read);
+      break;
+    case HR_OLLAMA_REGISTRY_STEP_DONE:
+    default:
+      /* Translators: a model name, then the bytes read ("1.2 MB") */
+      text = g_strdup_printf (_("Read %2$s for %1$s"), self->offer_name, read);
+      break;
+    }
+  gtk_label_set_text (self->busy_label, text);
+}
+
 /**
  * hr_library_lookup_look_up:
  * @self: a #HrLibraryLookup
  *
  * Looks the offered name up in the Ollama library (what "Look up NAME in
  * the Ollama library" and Enter in the search do): a spinner while the
- * registry answers, then the model as a row of the list with exact
+ * registry answers, beside the request under way and the bytes read so
+ * far (hr_ollama_registry_lookup_full_async()'s progress), then the model as a row of the list with exact
  * figures, or the registry's message ("NAME is not in the Ollama
  * library", a manifest without a model layer, a blob that is not GGUF, a
  * redirect loop, a stalled storage host, a header past the cap), with
@@ -408,8 +455,9 @@ hr_library_lookup_look_up (HrLibraryLookup *self)
                           self->offer_name, hr_ollama_registry_get_endpoint (self->registry));
   gtk_label_set_text (self->busy_label, busy);
   set_busy (self, TRUE);
-  hr_ollama_registry_lookup_async (self->registry, self->offer_name, self->cancellable,
-                                   on_lookup, g_object_ref (self));
+  hr_ollama_registry_lookup_full_async (self->registry, self->offer_name,
+                                        on_progress, g_object_ref (self), g_object_unref,
+                                        self->cancellable, on_lookup, g_object_ref (self));
 }
 
 /**
