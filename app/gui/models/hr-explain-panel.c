@@ -558,7 +558,13 @@ hr_explain_panel_init (HrExplainPanel *self)
   {
     GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
+    /* The title takes the row's room, the button at its end; the panel
+     * itself does not expand. An AdwFlap whose flap and content both
+     * expand gives the flap at least half its width and the content what
+     * is left, which is negative when the Models page's explain flap is
+     * narrower than the panel and not yet folded (a phone's width). */
     gtk_widget_set_hexpand (self->title, TRUE);
+    gtk_widget_set_hexpand (GTK_WIDGET (self), FALSE);
     /* Translators: the explain panel's button to rename a model the user added */
     self->rename_button = gtk_button_new_with_mnemonic (_("Re_name…"));
     gtk_widget_add_css_class (self->rename_button, "flat");
