@@ -80,45 +80,6 @@ write_projector (void)
   return g_byte_array_free_to_bytes (w);
 }
 
-/* llama3.2:3b's keys and its 255 tensors (tests/gguf-writer.h), with a
- * 128,256-token vocabulary: a header of about 2 MB. */
-static GBytes *
-write_llama32 (void)
-{
-  GgufWriter *w = gw_new ();
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GwTensorSpec specs[260];
-  guint n = gw_llama32_3b_tensors (specs, names);
-  const guint n_vocab = 128256;
-
-  gw_header (w, 3, n, 15);
-  gw_kv_str (w, "general.architecture", "llama");
-  gw_kv_u32 (w, "llama.block_count", 28);
-  gw_kv_u32 (w, "llama.context_length", 131072);
-  gw_kv_u32 (w, "llama.embedding_length", 3072);
-  gw_kv_u32 (w, "llama.feed_forward_length", 8192);
-  gw_kv_u32 (w, "llama.attention.head_count", 24);
-  gw_kv_u32 (w, "llama.attention.head_count_kv", 8);
-  gw_kv_f32 (w, "llama.rope.freq_base", 500000.0f);
-  gw_kv_u32 (w, "llama.attention.key_length", 128);
-  gw_kv_u32 (w, "llama.attention.value_length", 128);
-  gw_kv_u32 (w, "general.file_type", 15);
-  gw_kv_u32 (w, "llama.vocab_size", n_vocab);
-  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
-  gw_kv_array (w, "tokenizer.ggml.tokens", GW_STRING, n_vocab);
-  for (guint i = 0; i < n_vocab; i++)
-    {
-      g_autofree char *t = g_strdup_printf ("t%u", i);
-
-      gw_str (w, t);
-    }
-  gw_kv_array (w, "tokenizer.ggml.token_type", GW_INT32, n_vocab);
-  for (guint i = 0; i < n_vocab; i++)
-    gw_u32 (w, 1);
-  gw_write_tensors (w, specs, n);
-  return g_byte_array_free_to_bytes (w);
-}
-
 static char *
 manifest_json (const char *config_digest,
                guint64     config_size,
@@ -162,7 +123,7 @@ fixture_setup (Fixture       *f,
   f->cache = g_dir_make_tmp ("headroom-registry-XXXXXX", NULL);
   g_assert_nonnull (f->cache);
   f->registry = hr_ollama_registry_new (f->fake->registry_url, f->cache);
-  f->llama_header = write_llama32 ();
+  f->llama_header = gw_llama32_3b_header ();
 
   add_model (f, "/v2/library/phi4/manifests/latest", "phi3",
              LAYER ("model", PHI4_MODEL, "9053114464") ","

@@ -177,23 +177,7 @@ print_json (GPtrArray  *records,
       json_builder_set_member_name (b, "decode_tps");
       json_builder_add_double_value (b, m->decode_tps_mean);
       json_builder_set_member_name (b, "sizes");
-      json_builder_begin_array (b);
-      for (guint s = 0; s < m->sizes->len; s++)
-        {
-          const HrMeasuredSize *size = &g_array_index (m->sizes, HrMeasuredSize, s);
-
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "context_tokens");
-          json_builder_add_int_value (b, size->context_tokens);
-          json_builder_set_member_name (b, "reported_bytes");
-          json_builder_add_int_value (b, (gint64) size->reported_bytes);
-          json_builder_set_member_name (b, "reported_vram_bytes");
-          json_builder_add_int_value (b, (gint64) size->reported_vram_bytes);
-          json_builder_set_member_name (b, "predicted_bytes");
-          json_builder_add_int_value (b, (gint64) size->predicted_bytes);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
+      hr_measured_sizes_to_json (b, m->sizes);
       json_builder_set_member_name (b, "path");
       json_builder_add_string_value (b, m->path);
       json_builder_set_member_name (b, "deletable");

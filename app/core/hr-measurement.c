@@ -146,6 +146,41 @@ hr_measurement_from_json (JsonNode    *node,
 }
 
 /**
+ * hr_measured_sizes_to_json:
+ * @builder: a #JsonBuilder where a value is expected (after a member name,
+ *   or in an array)
+ * @sizes: (element-type HrMeasuredSize): the sizes of one measurement
+ *
+ * Adds @sizes as the archive's "sizes" array: one object per context
+ * window, with context_tokens (tokens) and reported_bytes,
+ * reported_vram_bytes and predicted_bytes (bytes), as `/api/ps` reported
+ * them and Headroom predicted them. The
+ * archive's documents and `headroom-cli measurements --json` share it.
+ */
+void
+hr_measured_sizes_to_json (JsonBuilder  *builder,
+                           const GArray *sizes)
+{
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < sizes->len; i++)
+    {
+      const HrMeasuredSize *s = &g_array_index (sizes, HrMeasuredSize, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "context_tokens");
+      json_builder_add_int_value (builder, s->context_tokens);
+      json_builder_set_member_name (builder, "reported_bytes");
+      json_builder_add_int_value (builder, (gint64) s->reported_bytes);
+      json_builder_set_member_name (builder, "reported_vram_bytes");
+      json_builder_add_int_value (builder, (gint64) s->reported_vram_bytes);
+      json_builder_set_member_name (builder, "predicted_bytes");
+      json_builder_add_int_value (builder, (gint64) s->predicted_bytes);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+/**
  * hr_measurement_load_file:
  * @path: a measurement JSON file
  * @error: return location for a #GError
@@ -226,22 +261,7 @@ build_document (HrMeasurement *m)
   if (m->sizes->len > 0)
     {
       json_builder_set_member_name (builder, "sizes");
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < m->sizes->len; i++)
-        {
-          const HrMeasuredSize *s = &g_array_index (m->sizes, HrMeasuredSize, i);
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "context_tokens");
-          json_builder_add_int_value (builder, s->context_tokens);
-          json_builder_set_member_name (builder, "reported_bytes");
-          json_builder_add_int_value (builder, (gint64) s->reported_bytes);
-          json_builder_set_member_name (builder, "reported_vram_bytes");
-          json_builder_add_int_value (builder, (gint64) s->reported_vram_bytes);
-          json_builder_set_member_name (builder, "predicted_bytes");
-          json_builder_add_int_value (builder, (gint64) s->predicted_bytes);
-          json_builder_end_object (builder);
-        }
-      json_builder_end_array (builder);
+      hr_measured_sizes_to_json (builder, m->sizes);
     }
   json_builder_end_object (builder);
   return json_builder_get_root (builder);

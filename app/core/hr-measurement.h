@@ -44,6 +44,8 @@ HrMeasurement *hr_measurement_load_file  (const char    *path,
 HrMeasurement *hr_measurement_from_json  (JsonNode      *node,
                                           const char    *display_name,
                                           GError       **error);
+void           hr_measured_sizes_to_json (JsonBuilder   *builder,
+                                          const GArray  *sizes);
 gboolean       hr_measurement_save       (HrMeasurement *measurement,
                                           const char    *directory,
                                           char         **out_path,
