@@ -124,7 +124,7 @@ test_zero_measurements (void)
   g_assert_cmpint (cal.kind, ==, HR_CALIBRATION_NONE);
   g_assert_cmpint (hr_calibration_overhead_bytes (&cal, 4096), ==, 0);
   text = hr_calibration_describe (&cal);
-  g_assert_cmpstr (text, ==, "no measurement on this board yet: the overhead is the model's estimate");
+  g_assert_cmpstr (text, ==, "no memory size measured on this board yet: the overhead is the model's estimate");
 
   /* Applied, the term is there, 0 bytes, saying so. */
   p.total_bytes = 1000;
@@ -134,8 +134,8 @@ test_zero_measurements (void)
   g_assert_nonnull (term);
   g_assert_cmpint (term->bytes, ==, 0);
   g_assert_cmpstr (term->label, ==, "Learned overhead");
-  g_assert_cmpstr (term->note, ==, "no measurement on this board yet: the overhead is the model's estimate");
-  g_assert_cmpstr (term->formula, ==, "0 bytes (nothing measured yet)");
+  g_assert_cmpstr (term->note, ==, "no memory size measured on this board yet: the overhead is the model's estimate");
+  g_assert_cmpstr (term->formula, ==, "0 bytes (no size measured yet)");
   g_assert_cmpuint (p.total_bytes, ==, 1000);
 
   /* Points promised but missing. */

@@ -227,8 +227,8 @@ test_predict_old_estimator (void)
                    "  source: Ollama fs/ggml/ggml.go GraphSize, the full-offload graph of the architecture (llm/memory.go: GQA x KV / 6 when the architecture has no formula)\n"
                    "\n"
                    "Learned overhead: 0 bytes (0.00 GB)\n"
-                   "  0 bytes (nothing measured yet)\n"
-                   "  note: no measurement on this board yet: the overhead is the model's estimate\n"
+                   "  0 bytes (no size measured yet)\n"
+                   "  note: no memory size measured on this board yet: the overhead is the model's estimate\n"
                    "  source: Headroom app/core/hr-calibration.c: least-squares fit of reported - predicted (/api/ps size less the runtime model's total) = a + b x num_ctx over this board's measurements at this server version, outliers beyond 3 x 1.4826 x MAD of a Theil-Sen line set aside\n"
                    "\n"
                    "total: 10,867,506,308 bytes = 10.87 GB = 10.12 GiB\n"
@@ -288,7 +288,7 @@ test_matrix (void)
                    "llama3.2:3b  fits 0.77 60.0m         fits 20.27 311.8p\n"
                    "phi4         over 6.58 13.3x         fits 11.99 69.3p\n"
                    "jetson-orin-nano-super: recommended llama3.2:3b; learned from 2 measurements on this board, residual now 0.00 GB\n"
-                   "rtx-3090: recommended phi4; no measurement on this board yet: the overhead is the model's estimate\n");
+                   "rtx-3090: recommended phi4; no memory size measured on this board yet: the overhead is the model's estimate\n");
 }
 
 static void

@@ -231,7 +231,7 @@ test_runtime_phi4_on_dgx_spark (void)
   g_assert_nonnull (strstr (terms, "Weights on the GPU: 8,757,678,176 bytes"));
   g_assert_nonnull (strstr (terms, "KV cache: 838,860,800 bytes"));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "learned"), ==,
-                   "no measurement on this board yet: the overhead is the model's estimate");
+                   "no memory size measured on this board yet: the overhead is the model's estimate");
   /* The weights as the runtime places them (on the GPU, and token_embd in
    * the same unified memory); the ceiling stays the file's: 9.05 GB. */
   {

@@ -264,7 +264,7 @@ hr_calibration_describe (const HrCalibration *calibration)
   GString *text;
 
   if (calibration->kind == HR_CALIBRATION_NONE)
-    return g_strdup (_("no measurement on this board yet: the overhead is the model's estimate"));
+    return g_strdup (_("no memory size measured on this board yet: the overhead is the model's estimate"));
 
   rms = hr_format_decimal (calibration->residual_rms_bytes / 1e9, 2);
   text = g_string_new (NULL);
@@ -331,7 +331,7 @@ hr_calibration_apply (const HrCalibration *calibration,
   switch (calibration->kind)
     {
     case HR_CALIBRATION_NONE:
-      g_snprintf (term->formula, sizeof term->formula, "%s", _("0 bytes (nothing measured yet)"));
+      g_snprintf (term->formula, sizeof term->formula, "%s", _("0 bytes (no size measured yet)"));
       break;
     case HR_CALIBRATION_CONSTANT:
       {
