@@ -613,3 +613,36 @@ hr_gui_expander_row_defer_rows (AdwExpanderRow *expander,
   g_object_set_data (G_OBJECT (expander), "hr-deferred-rows", list);
   gtk_widget_set_visible (list, FALSE);
 }
+
+/**
+ * hr_gui_rows_bound_subtitles:
+ * @root: a widget whose descendants include #AdwActionRow<!-- -->s (an
+ *   #AdwComboRow is one, and an #AdwExpanderRow's header is one)
+ * @lines: the most lines a subtitle may take, at least 1
+ *
+ * Gives every row under @root whose subtitle may take any number of lines
+ * (#AdwActionRow:subtitle-lines 0, libadwaita's default) at most @lines,
+ * past which it is ellipsized; pick @lines so that no subtitle reaches it.
+ * A subtitle of unbounded lines is a wrapping label without ellipsis, and
+ * GTK 4.8 measures such a label's width for a given height by a binary
+ * search over widths in Pango units, shaping the text again at each step:
+ * the Models page's sidebar shaped each subtitle about 170 times in its
+ * first layout (18 ms of it). A label that may ellipsize is measured
+ * directly. libadwaita 1.2 has no setter for the lines of an expander
+ * row's subtitle; its header is an #AdwActionRow among its descendants,
+ * which this walk reaches.
+ */
+void
+hr_gui_rows_bound_subtitles (GtkWidget *root,
+                             int        lines)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+  g_return_if_fail (lines >= 1);
+
+  if (ADW_IS_ACTION_ROW (root) && adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (root)) == 0)
+    adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (root), lines);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    hr_gui_rows_bound_subtitles (child, lines);
+}
