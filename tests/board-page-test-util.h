@@ -92,7 +92,7 @@ open_page (Fixture *f)
   hr_session_reload_measurements (f->session);
   stack = hr_window_get_stack (f->window);
   adw_view_stack_set_visible_child_name (stack, "board");
-  f->page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
+  f->page = HR_BOARD_PAGE (hr_window_get_page (f->window, "board"));
   /* No token reaches a real keyring from a test. */
   hr_board_connection_set_use_keyring (conn (f->page), FALSE);
   g_assert_true (iterate_until (page_is_drawn, f->page, 5000));

@@ -145,7 +145,7 @@ fixture_open (Fixture *f)
   f->window = g_object_ref_sink (HR_WINDOW (g_object_new (HR_TYPE_WINDOW, NULL)));
   gtk_window_present (GTK_WINDOW (f->window));
   f->models = hr_window_get_models_page (f->window);
-  f->page = HR_GGUF_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (f->window), "file"));
+  f->page = HR_GGUF_PAGE (hr_window_get_page (f->window, "file"));
   g_assert_nonnull (f->page);
   /* Built on first show: until then the page is an empty bin. */
   g_assert_null (adw_bin_get_child (ADW_BIN (f->page)));

@@ -73,7 +73,7 @@ fixture_open (Fixture *f)
   f->window = g_object_ref_sink (HR_WINDOW (g_object_new (HR_TYPE_WINDOW, NULL)));
   gtk_window_present (GTK_WINDOW (f->window));
   f->models = hr_window_get_models_page (f->window);
-  f->page = HR_HUB_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (f->window), "hub"));
+  f->page = HR_HUB_PAGE (hr_window_get_page (f->window, "hub"));
   g_assert_nonnull (f->page);
   hr_hub_page_set_client (f->page, f->client);
 

@@ -655,7 +655,7 @@ open_board (Fixture    *f,
   HrBoardPage *page;
 
   adw_view_stack_set_visible_child_name (stack, "board");
-  page = HR_BOARD_PAGE (adw_view_stack_get_child_by_name (stack, "board"));
+  page = HR_BOARD_PAGE (hr_window_get_page (f->window, "board"));
   hr_board_connection_set_use_keyring (_hr_board_page_get_connection (page), FALSE);
   g_assert_true (iterate_until (widget_is_drawn, page, 5000));
   hr_board_page_connect (page, fake_ollama_get_url (ollama));

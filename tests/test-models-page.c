@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-board-editor.h"
 #include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-gui-format.h"
@@ -288,10 +289,94 @@ check_headers_and_columns (void)
   close_window (&f);
 }
 
+/* The subtitle label of @row: its descendant label showing the subtitle. */
+static GtkLabel *
+find_subtitle_label (GtkWidget  *root,
+                     const char *subtitle)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), subtitle) == 0)
+    return GTK_LABEL (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_subtitle_label (child, subtitle);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Counts the rows under @root whose subtitle is shown, and fails on one
+ * that is cut or squeezed: the sidebar's rows may take a bounded number of
+ * lines (a start-up saving, hr_gui_rows_bound_subtitles()), which no text
+ * reaches, and a subtitle beside wide buttons once took a letter a line. */
+static guint
+check_subtitles_whole (GtkWidget *root)
+{
+  guint shown = 0;
+
+  if (ADW_IS_ACTION_ROW (root) && gtk_widget_get_mapped (root))
+    {
+      const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (root));
+      GtkLabel *label = subtitle != NULL && *subtitle != '\0' ? find_subtitle_label (root, subtitle) : NULL;
+
+      if (label != NULL && gtk_widget_get_mapped (GTK_WIDGET (label)))
+        {
+          if (pango_layout_is_ellipsized (gtk_label_get_layout (label)))
+            g_error ("the subtitle “%s” is cut: %d px wide, %d lines", subtitle,
+                     gtk_widget_get_width (GTK_WIDGET (label)),
+                     pango_layout_get_line_count (gtk_label_get_layout (label)));
+          /* Not squeezed to a letter a line by the row's suffix. */
+          if (gtk_widget_get_width (GTK_WIDGET (label)) < 80)
+            g_error ("the subtitle “%s” is %d px wide", subtitle, gtk_widget_get_width (GTK_WIDGET (label)));
+          g_assert_cmpint (adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (root)), >, 0);
+          shown++;
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    shown += check_subtitles_whole (child);
+  return shown;
+}
+
+/* Every subtitle of the sidebar whole, Edit Board open, on a board with
+ * one pool and on one with host memory (whose subtitle is the longest). */
+static void
+check_sidebar_subtitles (void)
+{
+  const char *boards[] = { "jetson-orin-nano-super", "rtx-3060-12gb" };
+  AdwExpanderRow *editor;
+  Fixture f = { 0 };
+
+  open_window (&f);
+  /* The board editor's first expander is Edit Board. */
+  editor = ADW_EXPANDER_ROW (find_descendant (find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR),
+                                              ADW_TYPE_EXPANDER_ROW));
+  g_assert_nonnull (editor);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (editor)), ==, _("_Edit Board"));
+  adw_expander_row_set_expanded (editor, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (boards); i++)
+    {
+      GtkWidget *sidebar = gtk_widget_get_ancestor (GTK_WIDGET (editor), GTK_TYPE_SCROLLED_WINDOW);
+
+      hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), boards[i]);
+      spin (600);  /* past the expander's animation */
+      g_assert_cmpuint (check_subtitles_whole (sidebar), >=, 12);
+    }
+  close_window (&f);
+}
+
 static void
 test_pills_english (void)
 {
   check_pills_on_every_board ();
+}
+
+static void
+test_subtitles_english (void)
+{
+  check_sidebar_subtitles ();
 }
 
 static void
@@ -326,6 +411,7 @@ test_german (void)
   }
   check_headers_and_columns ();
   check_pills_on_every_board ();
+  check_sidebar_subtitles ();
   test_boards_view ();
 }
 
@@ -725,6 +811,7 @@ main (int   argc,
 
   g_test_add_func ("/models-page/pills-english", test_pills_english);
   g_test_add_func ("/models-page/headers-english", test_headers_english);
+  g_test_add_func ("/models-page/subtitles-english", test_subtitles_english);
   g_test_add_func ("/models-page/german", test_german);
   g_test_add_func ("/models-page/figures", test_figures);
   g_test_add_func ("/models-page/empty-search", test_empty_search);

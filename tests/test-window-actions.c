@@ -385,10 +385,10 @@ test_shortcuts_window (void)
   /* The window's keys, and each page's (the Board page's Ctrl+R and F5,
    * Escape on the Hugging Face and File pages). */
   add_class_keys (real, GTK_WIDGET (window));
-  for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (hr_window_get_stack (window)));
-       page != NULL;
-       page = gtk_widget_get_next_sibling (page))
-    add_class_keys (real, page);
+  for (GtkWidget *slot = gtk_widget_get_first_child (GTK_WIDGET (hr_window_get_stack (window)));
+       slot != NULL;
+       slot = gtk_widget_get_next_sibling (slot))
+    add_class_keys (real, adw_bin_get_child (ADW_BIN (slot)));
 
   /* The ones issue 14 found missing are among them. */
   g_assert_true (g_hash_table_contains (real, "<Control>f"));
@@ -525,8 +525,7 @@ static void
 test_page_focus (void)
 {
   HrWindow *window = open_window ();
-  AdwViewStack *stack = hr_window_get_stack (window);
-  HrHubPage *hub = HR_HUB_PAGE (adw_view_stack_get_child_by_name (stack, "hub"));
+  HrHubPage *hub = HR_HUB_PAGE (hr_window_get_page (window, "hub"));
   GtkWidget *button;
 
   /* Alt+2: the repository entry, ready to type in. */

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "hr-application.h"
+#include "hr-board-page.h"
+#include "hr-hub-page.h"
 #include "hr-models-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
@@ -93,14 +95,15 @@ test_layout_first_frame (void)
   ff.window = g_object_ref (HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app))));
 
   /* Presented, not yet drawn: the header bar and the switcher's four
-   * pages are there, each an empty placeholder. */
+   * pages are there, each an empty bin the page will sit in. */
   g_assert_false (window_pages_built (ff.window));
   stack = find_descendant (GTK_WIDGET (ff.window), ADW_TYPE_VIEW_STACK);
   g_assert_nonnull (stack);
   first = gtk_widget_get_first_child (stack);
   g_assert_cmpstr (adw_view_stack_page_get_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack), first)),
                    ==, "models");
-  g_assert_false (HR_IS_MODELS_PAGE (first));
+  g_assert_true (ADW_IS_BIN (first));
+  g_assert_null (adw_bin_get_child (ADW_BIN (first)));
   g_assert_null (find_descendant (GTK_WIDGET (ff.window), HR_TYPE_MODELS_PAGE));
 
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (ff.window));
@@ -110,11 +113,16 @@ test_layout_first_frame (void)
   g_signal_handler_disconnect (clock, id);
   g_assert_false (ff.built_at_first_frame);
 
-  /* Then the pages, without anyone asking, in the switcher's order. */
+  /* Then the pages, without anyone asking, each in its own bin: the
+   * stack's pages (and so the switchers' buttons) are the same objects. */
   g_assert_true (wait_for_window_pages (GTK_WIDGET (ff.window), 10000));
-  g_assert_true (HR_IS_MODELS_PAGE (gtk_widget_get_first_child (stack)));
-  g_assert_true (adw_view_stack_get_child_by_name (ADW_VIEW_STACK (stack), "file") ==
-                 GTK_WIDGET (hr_window_get_gguf_page (ff.window)));
+  g_assert_true (gtk_widget_get_first_child (stack) == first);
+  g_assert_true (HR_IS_MODELS_PAGE (adw_bin_get_child (ADW_BIN (first))));
+  g_assert_true (hr_window_get_page (ff.window, "models") == GTK_WIDGET (hr_window_get_models_page (ff.window)));
+  g_assert_true (hr_window_get_page (ff.window, "file") == GTK_WIDGET (hr_window_get_gguf_page (ff.window)));
+  g_assert_true (HR_IS_HUB_PAGE (hr_window_get_page (ff.window, "hub")));
+  g_assert_true (HR_IS_BOARD_PAGE (hr_window_get_page (ff.window, "board")));
+  g_assert_null (hr_window_get_page (ff.window, "nowhere"));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (ADW_VIEW_STACK (stack)), ==, "models");
   {
     const char *names[] = { "models", "hub", "board", "file" };

@@ -766,6 +766,34 @@ test_window_malformed_user_files (void)
   g_unlink (boards_path);
 }
 
+/* The first widget under @root of @type whose string property @name is
+ * @value. */
+static GtkWidget *
+find_with_property (GtkWidget  *root,
+                    GType       type,
+                    const char *name,
+                    const char *value)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (root, name, &text, NULL);
+      if (g_strcmp0 (text, value) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_property (child, type, name, value);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_window_board_editor_saves (void)
 {
@@ -797,32 +825,39 @@ test_window_board_editor_saves (void)
   g_unlink (boards_path);
 }
 
-/* The first widget under @root of @type whose string property @name is
- * @value. */
-static GtkWidget *
-find_with_property (GtkWidget  *root,
-                    GType       type,
-                    const char *name,
-                    const char *value)
+
+/* Edit Board's rows are out of the layout until it is first opened (its
+ * fourteen rows were a third of the Models page's first layout), then in
+ * it for good; a unified board's host rows stay hidden when it opens, a
+ * discrete board's show. */
+static void
+test_window_board_editor_deferred (void)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    {
-      g_autofree char *text = NULL;
+  AdwExpanderRow *editor;
+  GtkWidget *save, *host;
+  Fixture f = { 0 };
 
-      g_object_get (root, name, &text, NULL);
-      if (g_strcmp0 (text, value) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_with_property (child, type, name, value);
+  open_window (&f);
+  editor = ADW_EXPANDER_ROW (find_with_property (GTK_WIDGET (f.page), ADW_TYPE_EXPANDER_ROW, "title", "_Edit Board"));
+  save = find_button (GTK_WIDGET (f.page), "_Save");
+  host = find_with_property (GTK_WIDGET (f.page), ADW_TYPE_ACTION_ROW, "title", "_Host Memory (GB)");
+  g_assert_nonnull (editor);
+  g_assert_nonnull (save);
+  g_assert_nonnull (host);
+  g_assert_false (adw_expander_row_get_expanded (editor));
+  g_assert_false (gtk_widget_is_visible (save));
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  adw_expander_row_set_expanded (editor, TRUE);
+  g_assert_true (gtk_widget_is_visible (save));
+  g_assert_false (gtk_widget_is_visible (host));  /* the Jetson has one pool */
+  hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), "rtx-3060-12gb");
+  g_assert_true (gtk_widget_is_visible (host));
+  g_assert_true (iterate_until (widget_is_drawn, save, 5000));
+
+  adw_expander_row_set_expanded (editor, FALSE);
+  adw_expander_row_set_expanded (editor, TRUE);
+  g_assert_true (gtk_widget_is_visible (save));
+  close_window (&f);
 }
 
 /* The shortcuts window names F9 as the Controls button's tooltip does,
@@ -1374,6 +1409,7 @@ main (int   argc,
   g_test_add_func ("/window/export", test_window_export);
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
+  g_test_add_func ("/window/board-editor-deferred", test_window_board_editor_deferred);
   g_test_add_func ("/window/pages", test_window_pages);
   g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);

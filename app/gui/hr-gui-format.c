@@ -564,3 +564,85 @@ hr_gui_label_spin_by_row (GtkSpinButton *spin)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title->str,
                                   -1);
 }
+
+static void
+show_deferred_rows (AdwExpanderRow *expander)
+{
+  GtkWidget *list = g_object_get_data (G_OBJECT (expander), "hr-deferred-rows");
+
+  if (list == NULL || !adw_expander_row_get_expanded (expander))
+    return;
+  gtk_widget_set_visible (list, TRUE);
+  g_object_set_data (G_OBJECT (expander), "hr-deferred-rows", NULL);
+  g_object_set_data (G_OBJECT (expander), "hr-deferred-rows-shown", GINT_TO_POINTER (TRUE));
+  g_signal_handlers_disconnect_by_func (expander, show_deferred_rows, NULL);
+}
+
+/**
+ * hr_gui_expander_row_defer_rows:
+ * @expander: an expander row, collapsed or not
+ * @row: a widget added to @expander with adw_expander_row_add_row()
+ *
+ * Keeps the rows of a collapsed @expander out of the layout until it is
+ * first expanded, and shows them, for good, as it expands; nothing when
+ * @expander is expanded or has been. A collapsed #AdwExpanderRow keeps its
+ * rows in a #GtkRevealer, and GTK 4.8's revealer measures its child while
+ * hidden, so each row's labels and spin buttons would be laid out at every
+ * size change for nothing (33 ms of the Models page's first layout, with
+ * the board editor's fourteen rows). The list @row sits in is hidden, not
+ * the rows, so a row's own visibility is left to its owner. Call it again
+ * after adding rows to a list that was empty: it is idempotent.
+ */
+void
+hr_gui_expander_row_defer_rows (AdwExpanderRow *expander,
+                                GtkWidget      *row)
+{
+  GtkWidget *list;
+
+  g_return_if_fail (ADW_IS_EXPANDER_ROW (expander));
+  g_return_if_fail (GTK_IS_WIDGET (row));
+
+  if (adw_expander_row_get_expanded (expander) ||
+      g_object_get_data (G_OBJECT (expander), "hr-deferred-rows-shown") != NULL)
+    return;
+  list = gtk_widget_get_ancestor (row, GTK_TYPE_LIST_BOX);
+  g_return_if_fail (list != NULL && gtk_widget_is_ancestor (list, GTK_WIDGET (expander)));
+
+  if (g_object_get_data (G_OBJECT (expander), "hr-deferred-rows") == NULL)
+    g_signal_connect (expander, "notify::expanded", G_CALLBACK (show_deferred_rows), NULL);
+  g_object_set_data (G_OBJECT (expander), "hr-deferred-rows", list);
+  gtk_widget_set_visible (list, FALSE);
+}
+
+/**
+ * hr_gui_rows_bound_subtitles:
+ * @root: a widget whose descendants include #AdwActionRow<!-- -->s (an
+ *   #AdwComboRow is one, and an #AdwExpanderRow's header is one)
+ * @lines: the most lines a subtitle may take, at least 1
+ *
+ * Gives every row under @root whose subtitle may take any number of lines
+ * (#AdwActionRow:subtitle-lines 0, libadwaita's default) at most @lines,
+ * past which it is ellipsized; pick @lines so that no subtitle reaches it.
+ * A subtitle of unbounded lines is a wrapping label without ellipsis, and
+ * GTK 4.8 measures such a label's width for a given height by a binary
+ * search over widths in Pango units, shaping the text again at each step:
+ * the Models page's sidebar shaped each subtitle about 170 times in its
+ * first layout (18 ms of it). A label that may ellipsize is measured
+ * directly. libadwaita 1.2 has no setter for the lines of an expander
+ * row's subtitle; its header is an #AdwActionRow among its descendants,
+ * which this walk reaches.
+ */
+void
+hr_gui_rows_bound_subtitles (GtkWidget *root,
+                             int        lines)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+  g_return_if_fail (lines >= 1);
+
+  if (ADW_IS_ACTION_ROW (root) && adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (root)) == 0)
+    adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (root), lines);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    hr_gui_rows_bound_subtitles (child, lines);
+}

@@ -335,7 +335,7 @@ show_page_action (GtkWidget  *widget,
   HrWindow *self = HR_WINDOW (widget);
   const char *name = g_variant_get_string (parameter, NULL);
 
-  if (adw_view_stack_get_child_by_name (hr_window_get_stack (self), name) == NULL)
+  if (hr_window_get_page (self, name) == NULL)
     {
       g_warning ("win.show-page: no page named “%s”", name);
       return;
@@ -344,7 +344,7 @@ show_page_action (GtkWidget  *widget,
   /* Where a person starts on the page: the Hub's repository entry, the
    * File page's open button. */
   if (g_str_equal (name, "hub"))
-    hr_hub_page_focus_entry (HR_HUB_PAGE (adw_view_stack_get_child_by_name (hr_window_get_stack (self), name)));
+    hr_hub_page_focus_entry (HR_HUB_PAGE (hr_window_get_page (self, name)));
   else if (g_str_equal (name, "file"))
     hr_gguf_page_focus_open (hr_window_get_gguf_page (self));
 }

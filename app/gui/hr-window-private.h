@@ -23,6 +23,8 @@ void          hr_window_add_toast         (HrWindow        *self,
                                            const char      *message);
 GPtrArray    *hr_window_get_messages      (HrWindow        *self);
 AdwViewStack *hr_window_get_stack         (HrWindow        *self);
+GtkWidget    *hr_window_get_page          (HrWindow        *self,
+                                           const char      *name);
 HrGgufPage   *hr_window_get_gguf_page     (HrWindow        *self);
 AdwToastOverlay *hr_window_get_toast_overlay (HrWindow      *self);
 void          hr_window_show_toast        (HrWindow        *self,

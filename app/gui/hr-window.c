@@ -140,10 +140,10 @@ give_pages (HrWindow *self)
 {
   if (!self->pages_built)
     return;
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    give_page (self, child);
+  for (GtkWidget *slot = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
+       slot != NULL;
+       slot = gtk_widget_get_next_sibling (slot))
+    give_page (self, adw_bin_get_child (ADW_BIN (slot)));
 }
 
 /* The application's session and scenario, once the window belongs to it;
@@ -222,40 +222,23 @@ queue_sync_flap_buttons (HrWindow *self)
     self->sync_buttons_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, sync_flap_buttons, self, NULL);
 }
 
-/* The template's stack holds an empty placeholder under each page's name,
+/* The template's stack holds an empty AdwBin under each page's name,
  * title and icon, so the first frame shows the header bar and the view
- * switcher at once; each placeholder is replaced by its page, in the same
- * order, keeping the page that was visible. */
+ * switchers at once; each page is put into its bin, in the stack's order.
+ * The stack's pages stay as they are: removing and adding them would make
+ * both view switchers destroy and rebuild their buttons. */
 static void
-swap_in_pages (HrWindow   *self,
-               GtkWidget **pages,
-               guint       n_pages)
+fill_page_slots (HrWindow   *self,
+                 GtkWidget **pages,
+                 guint       n_pages)
 {
-  g_autofree char *visible = g_strdup (adw_view_stack_get_visible_child_name (self->stack));
-  g_autoptr(GPtrArray) placeholders = g_ptr_array_new ();
+  GtkWidget *slot = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
 
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->stack));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    g_ptr_array_add (placeholders, child);
-  g_return_if_fail (placeholders->len == n_pages);
-
-  for (guint i = 0; i < n_pages; i++)
+  for (guint i = 0; i < n_pages; i++, slot = gtk_widget_get_next_sibling (slot))
     {
-      AdwViewStackPage *old = adw_view_stack_get_page (self->stack, g_ptr_array_index (placeholders, i));
-      g_autofree char *name = g_strdup (adw_view_stack_page_get_name (old));
-      g_autofree char *title = g_strdup (adw_view_stack_page_get_title (old));
-      g_autofree char *icon = g_strdup (adw_view_stack_page_get_icon_name (old));
-      gboolean underline = adw_view_stack_page_get_use_underline (old);
-      AdwViewStackPage *page;
-
-      adw_view_stack_remove (self->stack, g_ptr_array_index (placeholders, i));
-      page = adw_view_stack_add_titled (self->stack, pages[i], name, title);
-      adw_view_stack_page_set_icon_name (page, icon);
-      adw_view_stack_page_set_use_underline (page, underline);
+      g_return_if_fail (ADW_IS_BIN (slot));
+      adw_bin_set_child (ADW_BIN (slot), pages[i]);
     }
-  if (visible != NULL)
-    adw_view_stack_set_visible_child_name (self->stack, visible);
 }
 
 /* Builds the four pages (once): from an idle after the first frame, or at
@@ -282,7 +265,7 @@ build_pages (HrWindow *self)
    * a table that is not yet mapped, laid out once. */
   for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
     give_page (self, pages[i]);
-  swap_in_pages (self, pages, G_N_ELEMENTS (pages));
+  fill_page_slots (self, pages, G_N_ELEMENTS (pages));
 
   flap = hr_models_page_get_flap (self->models_page);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
@@ -509,8 +492,9 @@ hr_window_get_models_page (HrWindow *self)
  * Builds the pages first if the window has not yet (see
  * hr_window_get_models_page()).
  *
- * Returns: (transfer none): the view stack holding the pages "models",
- *   "hub", "board" and "file"
+ * Returns: (transfer none): the view stack whose children "models",
+ *   "hub", "board" and "file" are the bins the pages sit in (see
+ *   hr_window_get_page())
  */
 AdwViewStack *
 hr_window_get_stack (HrWindow *self)
@@ -519,6 +503,32 @@ hr_window_get_stack (HrWindow *self)
   build_pages (self);
 
   return self->stack;
+}
+
+/**
+ * hr_window_get_page:
+ * @self: a #HrWindow
+ * @name: a page's name in the view stack: "models", "hub", "board" or "file"
+ *
+ * The page itself: the view stack's child under @name is the bin it sits
+ * in. Builds the pages first if the window has not yet (see
+ * hr_window_get_models_page()).
+ *
+ * Returns: (transfer none) (nullable): the page, or %NULL if no page has
+ *   that name
+ */
+GtkWidget *
+hr_window_get_page (HrWindow   *self,
+                    const char *name)
+{
+  GtkWidget *slot;
+
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  build_pages (self);
+
+  slot = adw_view_stack_get_child_by_name (self->stack, name);
+  return slot != NULL ? adw_bin_get_child (ADW_BIN (slot)) : NULL;
 }
 
 /**

@@ -551,6 +551,10 @@ hr_board_editor_init (HrBoardEditor *self)
       hr_gui_label_spin_by_row (spins[i]);
     }
   g_signal_connect (self->backend_row, "notify::selected", G_CALLBACK (on_backend_selected), self);
+  /* Laid out when Edit Board is first opened, not at start-up. */
+  hr_gui_expander_row_defer_rows (self->editor_row, GTK_WIDGET (self->backend_row));
+  /* No subtitle here reaches sixteen lines, even in German beside two buttons. */
+  hr_gui_rows_bound_subtitles (GTK_WIDGET (self), 16);
 }
 
 /**

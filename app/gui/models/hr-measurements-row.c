@@ -187,6 +187,9 @@ rebuild (HrMeasurementsRow *self)
       adw_expander_row_add_row (ADW_EXPANDER_ROW (self), row);
       g_ptr_array_add (self->rows, row);
     }
+  /* Laid out when the list is first opened, not at start-up. */
+  if (self->rows->len > 0)
+    hr_gui_expander_row_defer_rows (ADW_EXPANDER_ROW (self), g_ptr_array_index (self->rows, 0));
 
   if (records->len == 0)
     subtitle = g_strdup (_("None on this board yet: measure a model on the Board page"));

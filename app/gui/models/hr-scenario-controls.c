@@ -348,6 +348,8 @@ hr_scenario_controls_init (HrScenarioControls *self)
   g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
   g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
   hr_gui_label_spin_by_row (self->slots_spin);
+  /* No subtitle here reaches sixteen lines, even in German beside two buttons. */
+  hr_gui_rows_bound_subtitles (GTK_WIDGET (self), 16);
 }
 
 /**
