@@ -272,67 +272,27 @@ has_label (GtkWidget  *root,
   return FALSE;
 }
 
-/* Before g_test_init(): the user's directories are a fresh temporary one,
- * set before GLib reads them, and the environment a window test wants. */
+/* In place of g_test_init(): the environment a Board page test wants,
+ * then gui_test_init()'s user folders, HOME too, in the environment's
+ * locale, with the build's translations for a German screenshot
+ * (LANGUAGE=de). open_page() empties the user's Headroom data per test. */
 static void
-board_test_setup (void)
+board_test_setup (int    *argc,
+                  char ***argv)
 {
-  g_autoptr(GError) error = NULL;
-
-  /* The build's translations, for a German screenshot (LANGUAGE=de). */
-  if (g_getenv ("HEADROOM_LOCALE_DIR") != NULL)
-    {
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("HEADROOM_LOCALE_DIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-    }
   g_setenv ("GTK_A11Y", "test", TRUE);
   /* Software GL under Xvfb stalls the main loop compiling shaders. */
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_unsetenv ("OLLAMA_HOST");
-
-  /* The user's directories are a fresh temporary one, set before GLib
-   * reads them. Not G_TEST_OPTION_ISOLATE_DIRS: it also hides the system's
-   * XDG_DATA_DIRS, where GIO finds the MIME database gdk-pixbuf needs to
-   * load an SVG icon, and GLib 2.74 drops the directory lists it replaces
-   * for each test (leaks that no suppression can name without full stack
-   * unwinding). open_page() empties the user's Headroom data per test. */
-  test_home = g_dir_make_tmp ("test-board-page-XXXXXX", &error);
-  if (test_home == NULL)
-    g_error ("Could not make a temporary home: %s", error->message);
-  {
-    static const char * const dirs[][2] = {
-      { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
-      { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
-    };
-
-    g_setenv ("HOME", test_home, TRUE);
-    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-      {
-        g_autofree char *path = g_build_filename (test_home, dirs[i][1], NULL);
-
-        g_mkdir_with_parents (path, 0700);
-        g_setenv (dirs[i][0], path, TRUE);
-      }
-  }
+  test_home = gui_test_init (argc, argv,
+                             GUI_TEST_TRANSLATED | GUI_TEST_HOME | GUI_TEST_ENVIRONMENT_LOCALE);
 }
 
-/* After the tests are added: runs them in the real application. */
+/* After the tests are added: runs them in the real application, then
+ * removes the temporary home. */
 static int
 board_test_run (void)
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
-  remove_tree (test_home);
-  g_free (test_home);
-  return result;
+  test_app = gui_test_app_new ();
+  return gui_test_run_and_clean (&test_app, &test_home);
 }

@@ -2,15 +2,21 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What every window test needs: running the main loop until something is
- * true, a window's pages built after its first frame, settings back to
- * their defaults, removing a test's own folders,
- * and finding a control by the title of its row.
- * Header-only, for the tests in tests/ that include it.
+ * What every window test needs: its main()'s set-up and clean-up (user
+ * folders of its own, GTK and libadwaita started, the application
+ * registered), running the main loop until something is true, a window's
+ * pages built after its first frame, settings back to their defaults,
+ * removing a test's own folders, and finding a control by the title of its
+ * row. Header-only, for the tests in tests/ that include it after
+ * config.h (APPLICATION_ID, GETTEXT_PACKAGE, LOCALEDIR).
  */
 #pragma once
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "hr-application.h"
 
 /* Iterates the default main context until @done returns TRUE or
  * @timeout_ms passes; with @done NULL, just spins for @timeout_ms. */
@@ -97,6 +103,128 @@ remove_tree (const char *path)
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+/* What gui_test_init() does besides the default; OR them together. */
+typedef enum {
+  GUI_TEST_DEFAULT            = 0,
+  /* Headroom's text domain bound to the build's translations
+   * (HEADROOM_LOCALE_DIR, which meson test sets to the build's po/; else
+   * the installed LOCALEDIR), so that a test switches to German with
+   * LANGUAGE=de. */
+  GUI_TEST_TRANSLATED         = 1 << 0,
+  /* HOME too is the run's temporary folder (for what reads ~ directly). */
+  GUI_TEST_HOME               = 1 << 1,
+  /* g_test_init() and gtk_init(), which keep the environment's locale
+   * (LC_ALL=C.UTF-8 under meson test), instead of gtk_test_init(), which
+   * sets en_US.UTF-8 (and stays in "C" where that is not installed). */
+  GUI_TEST_ENVIRONMENT_LOCALE = 1 << 2,
+} GuiTestFlags;
+
+/* In place of g_test_init() at the top of a window test's main(), after
+ * the test's own environment variables (GTK_A11Y, GSK_RENDERER, ...):
+ * with @flags, binds the translations; makes the run's own temporary
+ * folder, headroom-PROGRAM-XXXXXX, and points XDG_DATA_HOME,
+ * XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_STATE_HOME at its data, config,
+ * cache and state folders before GLib reads them; then starts GLib's test
+ * framework, GTK and libadwaita. Not G_TEST_OPTION_ISOLATE_DIRS: it also
+ * empties XDG_DATA_DIRS, which hides the shared MIME database that GTK
+ * needs to load its SVG icons, GLib 2.74 drops the directory lists it
+ * replaces for each test (leaks no suppression can name without full
+ * stack unwinding), and gtk_test_init() ignores the option anyway.
+ * g_error()s where the folder cannot be made.
+ *
+ * Returns: (transfer full): the temporary folder's path, for
+ * gui_test_run_and_clean() to remove. */
+static G_GNUC_UNUSED char *
+gui_test_init (int          *argc,
+               char       ***argv,
+               GuiTestFlags  flags)
+{
+  static const char * const dirs[][2] = {
+    { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
+    { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *program = g_path_get_basename (*argc > 0 ? (*argv)[0] : "test");
+  g_autofree char *template = g_strdup_printf ("headroom-%s-XXXXXX", program);
+  char *root;
+
+  if (flags & GUI_TEST_TRANSLATED)
+    {
+      const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+
+      bindtextdomain (GETTEXT_PACKAGE, locale_dir != NULL ? locale_dir : LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+
+  root = g_dir_make_tmp (template, &error);
+  if (root == NULL)
+    g_error ("Could not make a temporary folder for the test's user files: %s", error->message);
+  if (flags & GUI_TEST_HOME)
+    g_setenv ("HOME", root, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = g_build_filename (root, dirs[i][1], NULL);
+
+      g_mkdir_with_parents (path, 0700);
+      g_setenv (dirs[i][0], path, TRUE);
+    }
+
+  if (flags & GUI_TEST_ENVIRONMENT_LOCALE)
+    {
+      g_test_init (argc, argv, NULL);
+      gtk_init ();
+    }
+  else
+    gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  return root;
+}
+
+/* The application for the whole run, made and registered once, as the
+ * real one is, but G_APPLICATION_NON_UNIQUE so that the test programs
+ * meson runs side by side do not reach each other's instance. Its tests
+ * g_application_activate() it for a window. g_error()s where it cannot be
+ * registered.
+ *
+ * Returns: (transfer full): the application, for gui_test_run_and_clean()
+ * to release. */
+static G_GNUC_UNUSED HrApplication *
+gui_test_app_new (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrApplication *app = hr_application_new ();
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("Could not register the application: %s", error->message);
+  return app;
+}
+
+/* The end of a window test's main(): runs the tests (g_test_run()), then
+ * releases *@app (NULL, or @app NULL, where the test made none) and
+ * removes *@root, gui_test_init()'s folder, with all in it, clearing
+ * both, so that LeakSanitizer finds nothing of them. Registered, the
+ * application stays referenced by its D-Bus exports until a shutdown only
+ * g_application_run() performs, so it is not finalized here; the tests
+ * check each window it opened with g_assert_finalize_object().
+ *
+ * Returns: g_test_run()'s result, for main() to return. */
+static G_GNUC_UNUSED int
+gui_test_run_and_clean (HrApplication **app,
+                        char          **root)
+{
+  int result = g_test_run ();
+
+  if (app != NULL)
+    g_clear_object (app);
+  if (*root != NULL)
+    remove_tree (*root);
+  g_clear_pointer (root, g_free);
+  return result;
 }
 
 /* The first widget of @type at or under @root, depth first. */

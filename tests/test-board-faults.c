@@ -488,10 +488,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  board_test_setup ();
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
+  board_test_setup (&argc, &argv);
 
   g_test_add_func ("/board-faults/narrow", test_narrow);
   g_test_add_func ("/board-faults/server-gone", test_server_gone);

@@ -962,10 +962,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  board_test_setup ();
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
+  board_test_setup (&argc, &argv);
 
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);

@@ -33,7 +33,6 @@
 #include "gui-test-util.h"
 
 static char *isolated_root;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 
 typedef struct {
   FakeHub      *fake;
@@ -731,28 +730,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
-  isolated_root = g_dir_make_tmp ("headroom-test-hub-page-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_ENDPOINT");
-
-  /* Software GL (llvmpipe) registers its JIT code's unwind tables with
-   * malloc inside the unwinder's lock, which deadlocks ASAN's slow unwinder
-   * (fast_unwind_on_malloc=0): draw with cairo, without GL. */
+  /* Cairo, not GL: see test-gguf-page.c. */
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_DEFAULT);
 
   g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
@@ -764,9 +747,5 @@ main (int   argc,
   g_test_add_func ("/hub-page/narrow", test_narrow);
   g_test_add_func ("/hub-page/faults", test_faults);
 
-  result = g_test_run ();
-
-  remove_tree (isolated_root);
-  g_free (isolated_root);
-  return result;
+  return gui_test_run_and_clean (NULL, &isolated_root);
 }

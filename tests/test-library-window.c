@@ -53,7 +53,6 @@ static FakeRegistry *registry;
 static GBytes *qwen_header;
 static char *qwen_manifest_digest;
 static char *big_manifest_digest;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 
 /* ------------------------------------------------------------------ */
 /* The fake library                                                    */
@@ -766,27 +765,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
-  g_autoptr(GError) error = NULL;
   int result;
 
   g_setenv ("GTK_A11Y", "test", TRUE);
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-
-  isolated_root = g_dir_make_tmp ("headroom-test-library-window-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
   registry_setup ();
 
   g_test_add_func ("/library-window/lookup", test_lookup);
@@ -796,19 +779,11 @@ main (int   argc,
   g_test_add_func ("/library-window/pull", test_pull);
   g_test_add_func ("/library-window/pull-offline", test_pull_offline);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
+  test_app = gui_test_app_new ();
+  result = gui_test_run_and_clean (&test_app, &isolated_root);
   fake_registry_free (registry);
   g_bytes_unref (qwen_header);
   g_free (qwen_manifest_digest);
   g_free (big_manifest_digest);
-  remove_tree (isolated_root);
-  g_free (isolated_root);
   return result;
 }

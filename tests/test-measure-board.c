@@ -441,53 +441,19 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
   g_setenv ("GTK_A11Y", "test", TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   /* Dates in the locale's format, in one known time zone. */
   g_setenv ("TZ", "UTC", TRUE);
   g_unsetenv ("OLLAMA_HOST");
-
-  /* As test-board-page.c: a fresh temporary home, set before GLib reads it. */
-  test_home = g_dir_make_tmp ("test-measure-board-XXXXXX", &error);
-  if (test_home == NULL)
-    g_error ("Could not make a temporary home: %s", error->message);
-  {
-    static const char * const dirs[][2] = {
-      { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" },
-      { "XDG_CACHE_HOME", "cache" }, { "XDG_STATE_HOME", "state" },
-    };
-
-    g_setenv ("HOME", test_home, TRUE);
-    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-      {
-        g_autofree char *path = g_build_filename (test_home, dirs[i][1], NULL);
-
-        g_mkdir_with_parents (path, 0700);
-        g_setenv (dirs[i][0], path, TRUE);
-      }
-  }
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
+  /* As test-board-page.c: a temporary home, in the environment's locale. */
+  test_home = gui_test_init (&argc, &argv, GUI_TEST_HOME | GUI_TEST_ENVIRONMENT_LOCALE);
 
   g_test_add_func ("/measure-board/remembered-board", test_remembered_board);
   g_test_add_func ("/measure-board/ask-first", test_ask_first);
   g_test_add_func ("/measure-board/editor-list", test_editor_list);
   g_test_add_func ("/measure-board/screenshot", test_screenshot);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
-  remove_tree (test_home);
-  g_free (test_home);
-  return result;
+  test_app = gui_test_app_new ();
+  return gui_test_run_and_clean (&test_app, &test_home);
 }

@@ -27,7 +27,6 @@
 #include "gui-test-util.h"
 
 static char *isolated_root;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 static HrApplication *test_app;
 
 typedef struct {
@@ -788,26 +787,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
-  g_autoptr(GError) error = NULL;
-  int result;
-
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-
-  isolated_root = g_dir_make_tmp ("headroom-test-models-page-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
 
   g_test_add_func ("/models-page/pills-english", test_pills_english);
   g_test_add_func ("/models-page/headers-english", test_headers_english);
@@ -820,15 +801,6 @@ main (int   argc,
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
   g_test_add_func ("/models-page/rename", test_rename);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
-  remove_tree (isolated_root);
-  g_free (isolated_root);
-  return result;
+  test_app = gui_test_app_new ();
+  return gui_test_run_and_clean (&test_app, &isolated_root);
 }

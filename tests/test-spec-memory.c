@@ -21,7 +21,6 @@
 #include "hr-window-private.h"
 
 static char *isolated_root;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 
 static void
 settle (void)
@@ -94,27 +93,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
-  isolated_root = g_dir_make_tmp ("headroom-test-spec-memory-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
   /* Cairo, not GL: see test-gguf-page.c. */
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_DEFAULT);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
   g_test_add_func ("/spec-memory/same-total-as-models-page", test_same_total_as_models_page);
-  result = g_test_run ();
 
-  remove_tree (isolated_root);
-  g_free (isolated_root);
-  return result;
+  return gui_test_run_and_clean (NULL, &isolated_root);
 }

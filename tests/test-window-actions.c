@@ -23,7 +23,6 @@
 #include "hr-window-private.h"
 
 static char *isolated_root;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 
 /* One application for the whole run, registered once, as the real one is. */
 static HrApplication *test_app;
@@ -577,22 +576,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int result;
-
-  isolated_root = g_dir_make_tmp ("headroom-test-window-actions-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_DEFAULT);
 
   g_test_add_func ("/window-actions/open-files", test_open_files);
   g_test_add_func ("/window-actions/mime-type", test_mime_type);
@@ -601,16 +587,6 @@ main (int   argc,
   g_test_add_func ("/window-actions/page-focus", test_page_focus);
   g_test_add_func ("/window-actions/about-links", test_about_links);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app),
-                           g_application_get_flags (G_APPLICATION (test_app)) | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  g_object_unref (test_app);
-  remove_tree (isolated_root);
-  g_free (isolated_root);
-  return result;
+  test_app = gui_test_app_new ();
+  return gui_test_run_and_clean (&test_app, &isolated_root);
 }

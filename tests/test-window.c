@@ -33,7 +33,6 @@
 /* The user data dir of whoever runs the tests, and this run's own. */
 static char *real_user_data_dir;
 static char *isolated_root;
-static const char * const xdg_vars[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME" };
 
 /* One application for the whole run, registered once, as the real one is. */
 static HrApplication *test_app;
@@ -1368,9 +1367,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
-
-  g_autoptr(GError) error = NULL;
   int result;
 
   /* GTK's test accessibility backend, so the chart's role and description
@@ -1381,27 +1377,8 @@ main (int   argc,
    * through the system libraries; what these tests check does not depend
    * on the renderer, so they draw with cairo. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
-
-  bindtextdomain (GETTEXT_PACKAGE, locale_dir ? locale_dir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-
-  /* The user's data, config and cache dirs are a temporary directory of
-   * this run's own. (G_TEST_OPTION_ISOLATE_DIRS would also empty
-   * XDG_DATA_DIRS, which hides the shared MIME database GTK needs to load
-   * its SVG icons; and gtk_test_init() ignores the option anyway.) */
-  isolated_root = g_dir_make_tmp ("headroom-test-window-XXXXXX", &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (xdg_vars); i++)
-    {
-      g_autofree char *dir = g_build_filename (isolated_root, xdg_vars[i], NULL);
-
-      g_setenv (xdg_vars[i], dir, TRUE);
-    }
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
   real_user_data_dir = g_build_filename (g_get_home_dir (), ".local", "share", NULL);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
 
   g_test_add_func ("/window/seed-board", test_window_seed_board);
   g_test_add_func ("/window/context-and-kv-type", test_window_context_and_kv_type);
@@ -1417,19 +1394,8 @@ main (int   argc,
   g_test_add_func ("/window/german", test_window_german);
   g_test_add_func ("/window/partial-offload", test_window_partial_offload);
 
-  test_app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (test_app), G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (test_app), NULL, &error))
-    g_error ("Could not register the application: %s", error->message);
-
-  result = g_test_run ();
-
-  /* Registered, the application stays referenced by its D-Bus exports
-   * until a shutdown only g_application_run() performs; every window it
-   * opened was checked with g_assert_finalize_object(). */
-  g_object_unref (test_app);
-  remove_tree (isolated_root);
-  g_free (isolated_root);
+  test_app = gui_test_app_new ();
+  result = gui_test_run_and_clean (&test_app, &isolated_root);
   g_free (real_user_data_dir);
   return result;
 }
