@@ -21,7 +21,9 @@
  * hr_cli_usage_error:
  * @format: printf-style message, already translated
  *
- * Prints "headroom-cli: MESSAGE" as one line on stderr.
+ * Prints "headroom-cli: MESSAGE" as one line on stderr, after what is
+ * already printed on stdout (flushed first, so the two read in order when
+ * they go to the same place).
  *
  * Returns: %HR_CLI_EXIT_USAGE (2).
  */
@@ -35,6 +37,8 @@ hr_cli_usage_error (const char *format,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* What was printed comes before the message where the two streams meet. */
+  fflush (stdout);
   fprintf (stderr, "headroom-cli: %s\n", message);
   return HR_CLI_EXIT_USAGE;
 }
@@ -43,13 +47,15 @@ hr_cli_usage_error (const char *format,
  * hr_cli_fail:
  * @error: (transfer full): what went wrong
  *
- * Prints the error's message as one line on stderr and frees it.
+ * Prints the error's message as one line on stderr (stdout flushed first,
+ * as hr_cli_usage_error()) and frees it.
  *
  * Returns: %HR_CLI_EXIT_FAILED (1).
  */
 int
 hr_cli_fail (GError *error)
 {
+  fflush (stdout);
   fprintf (stderr, "headroom-cli: %s\n", error->message);
   g_error_free (error);
   return HR_CLI_EXIT_FAILED;
@@ -289,6 +295,7 @@ hr_cli_context_load (HrCliContext *ctx,
                                                        priors_error->message));
   }
 
+  fflush (stdout);
   for (guint i = 0; i < ctx->warnings->len; i++)
     fprintf (stderr, "headroom-cli: %s\n", (char *) g_ptr_array_index (ctx->warnings, i));
 
