@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -205,6 +206,49 @@ test_cli_bad_arguments (void)
     }
 }
 
+/* A file that cannot be opened is said in words, with the system's reason,
+ * and exits 1 as every file that cannot be read does. */
+static void
+test_cli_unreadable_files (void)
+{
+  g_autofree char *missing = g_build_filename (g_get_user_data_dir (), "no-such-model.gguf", NULL);
+  g_autofree char *catalog = g_build_filename (g_get_user_data_dir (), "no-such-catalog.json", NULL);
+  g_autofree char *folder = g_dir_make_tmp ("headroom-folder-XXXXXX", NULL);
+  g_autofree char *expected = NULL;
+  g_auto(Run) rg = { 0 };
+  g_auto(Run) rd = { 0 };
+  g_auto(Run) rp = { 0 };
+  g_auto(Run) rc = { 0 };
+
+  run_cli (&rg, "gguf", missing, NULL);
+  g_assert_cmpint (rg.status, ==, 1);
+  g_assert_cmpstr (rg.out, ==, "");
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s; check the path, or find a model Ollama pulled with "
+                              "--ollama-models DIR MODEL[:TAG]\n", missing, g_strerror (ENOENT));
+  g_assert_cmpstr (rg.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  run_cli (&rd, "gguf", folder, NULL);
+  g_assert_cmpint (rd.status, ==, 1);
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: it is a folder, not a file\n", folder);
+  g_assert_cmpstr (rd.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+  g_rmdir (folder);
+
+  /* predict takes FILE.gguf too: a missing one is not "not in the catalog". */
+  run_cli (&rp, "predict", missing, NULL);
+  g_assert_cmpint (rp.status, ==, 1);
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s\n", missing, g_strerror (ENOENT));
+  g_assert_cmpstr (rp.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  run_cli (&rc, "fit", "--catalog", catalog, NULL);
+  g_assert_cmpint (rc.status, ==, 1);
+  g_assert_cmpstr (rc.out, ==, "");
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s\n", catalog, g_strerror (ENOENT));
+  g_assert_cmpstr (rc.err, ==, expected);
+}
+
 static void
 test_cli_malformed_user_catalog (void)
 {
@@ -291,6 +335,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
+  g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
   g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
   g_test_add_func ("/cli/stale-temporaries", test_cli_stale_temporaries);
