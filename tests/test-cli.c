@@ -102,6 +102,27 @@ test_cli_fit (void)
   g_assert_nonnull (strstr (r16.out, "llama3.2:3b         2.0     1.88    3.88   fits, 1.22 GB under budget\n"));
 }
 
+/* An absurd context is in --context's range (1 to 67,108,864, as for
+ * predict and matrix): a clean table with every row over, its columns
+ * widened to the longest figure, never run together. */
+static void
+test_cli_fit_absurd_context (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "fit", "--models", SEED_MODELS, "--context", "10000000", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+                   "budget 5.1 GB: an 8.0 GB pool, 1.9 GB resident, 1.0 GB held back\n"
+                   "model           weights kv@10000000   total   verdict\n"
+                   "qwen2.5:0.5b        0.4      122.88  123.28   over by 117.18 GB (past the model's context limit)\n"
+                   "gemma2:2b           1.6     1064.96 1066.56   over by 1060.46 GB (past the model's context limit)\n"
+                   "llama3.2:3b         2.0     1146.88 1148.88   over by 1142.78 GB (past the model's context limit)\n"
+                   "llama3.1:8b         4.9     1310.72 1315.62   over by 1309.52 GB (past the model's context limit)\n"
+                   "qwen2.5:14b         9.0     1966.08 1975.08   over by 1968.98 GB (past the model's context limit)\n");
+}
+
 static void
 test_cli_dashboard (void)
 {
@@ -331,6 +352,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/weights-json", test_cli_weights_json);
   g_test_add_func ("/cli/catalog", test_cli_catalog);
   g_test_add_func ("/cli/fit", test_cli_fit);
+  g_test_add_func ("/cli/fit-absurd-context", test_cli_fit_absurd_context);
   g_test_add_func ("/cli/dashboard", test_cli_dashboard);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
