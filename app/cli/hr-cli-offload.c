@@ -284,10 +284,23 @@ print_at (HrCliContext          *ctx,
       json_builder_add_value (b, g_steal_pointer (&node));
       return TRUE;
     }
-  vram = gb (split->vram.total);
-  host = gb (split->host.total);
   tps_text = hr_format_decimal (tps, 1);
   verdict = split_verdict_text (split);
+  if (ctx->board->unified)
+    {
+      guint64 pool;
+
+      /* One memory: the GPU's buffers and what stays in host memory (the
+       * token embedding, the host compute buffer) share the pool. */
+      hr_add_u64 (split->vram.total, split->host.total, &pool);
+      vram = gb (pool);
+      printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
+              split->gpu_layers, split->total_layers, vram, split->processor, verdict,
+              tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+      return TRUE;
+    }
+  vram = gb (split->vram.total);
+  host = gb (split->host.total);
   printf (_("  %u/%u layers on the GPU, %s GB VRAM + %s GB host, %s; %s; %s t/s (%s, %s)\n"),
           split->gpu_layers, split->total_layers, vram, host, split->processor, verdict,
           tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
@@ -413,7 +426,8 @@ report_precision (HrCliContext          *ctx,
  * The fit finders, each twice: every layer on the GPU with the verdict fits,
  * and with partial offload (fits, tight or partial), for the context at or
  * above the board's floor at the fitted (else prior) GPU efficiency and the
- * CPU's prior. After each answer the prediction at it: layers, VRAM, host,
+ * CPU's prior. After each answer the prediction at it: layers, VRAM, host
+ * (on a unified board one figure, the bytes it takes of the one pool),
  * PROCESSOR, verdict and rate. "none fits" is an answer, not an error. JSON:
  * {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
  * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}.
