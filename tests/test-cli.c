@@ -171,13 +171,19 @@ test_cli_check (void)
   g_auto(Run) r14 = { 0 };
   g_auto(Run) r3 = { 0 };
   g_auto(Run) rx = { 0 };
+  g_auto(Run) r70 = { 0 };
+  g_auto(Run) r8 = { 0 };
   g_auto(Run) rj = { 0 };
 
+  /* Over the budget, and q2_K (predict --best-precision's answer with
+   * partial offload) is not: the hint names the command that finds it. */
   run_cli (&r14, "check", "qwen2.5:14b", NULL);
   g_assert_cmpint (r14.status, ==, 1);
   g_assert_cmpstr (r14.out, ==,
                    "  refused: qwen2.5:14b is over by 3.71 GB\n"
-                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n"
+                   "  hint: at q2_K (2.625 bits per weight) it is not over; try \"headroom-cli predict qwen2.5:14b "
+                   "--board jetson-orin-nano-super --best-precision\" to pick the highest precision that fits\n");
 
   run_cli (&r3, "check", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL);
   g_assert_cmpint (r3.status, ==, 0);
@@ -186,6 +192,21 @@ test_cli_check (void)
   run_cli (&rx, "check", "qwen2.5:0.5b", NULL);
   g_assert_cmpint (rx.status, ==, 1);
   g_assert_cmpstr (rx.out, ==, "  refused: qwen2.5:0.5b has no rate this board has measured\n");
+
+  /* No precision brings a 70B model into 5.1 GB: no hint. */
+  run_cli (&r70, "check", "llama3.1:70b", NULL);
+  g_assert_cmpint (r70.status, ==, 1);
+  g_assert_cmpstr (r70.out, ==,
+                   "  refused: llama3.1:70b is over by 38.24 GB\n"
+                   "  refused: llama3.1:70b has no rate this board has measured\n");
+
+  /* The hint carries check's scenario into predict's command line. */
+  run_cli (&r8, "check", "llama3.1:8b", "--context", "32768", "--kv-type", "q8_0", NULL);
+  g_assert_cmpint (r8.status, ==, 1);
+  g_assert_true (g_str_has_suffix (r8.out,
+                   "  hint: at q3_K_L (3.4375 bits per weight) it is not over; try \"headroom-cli predict llama3.1:8b "
+                   "--board jetson-orin-nano-super --context 32768 --kv-type q8_0 --best-precision\" to pick the highest "
+                   "precision that fits\n"));
 
   run_cli (&rj, "check", "no-such-model:7b", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 1);

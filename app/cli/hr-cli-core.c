@@ -738,13 +738,49 @@ hr_cli_cmd_dashboard (int    argc,
 /* ---------------------------------------------------------------------- */
 /* check                                                                  */
 
+/* Under an "over" refusal: when a lower precision would not be over
+ * (hr_cli_lower_precision_fits()), the predict command that finds the
+ * highest precision that fits, with check's board and scenario. */
+static void
+print_precision_hint (HrCliContext       *ctx,
+                      const HrModelSpec  *spec,
+                      const TableOptions *o)
+{
+  g_autoptr(GString) command = g_string_new (NULL);
+  const HrPrecision *lower;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, spec, o->context);
+  in.kv_type = o->kv_type;
+  in.parallel_slots = o->parallel;
+  lower = hr_cli_lower_precision_fits (ctx, &in);
+  if (lower == NULL)
+    return;
+  g_string_printf (command, "headroom-cli predict %s --board %s", spec->name, ctx->board->id);
+  if (o->context_text != NULL)
+    g_string_append_printf (command, " --context %u", o->context);
+  if (o->kv_type_text != NULL)
+    g_string_append_printf (command, " --kv-type %s", hr_kv_cache_type_to_string (o->kv_type));
+  if (o->parallel_text != NULL)
+    g_string_append_printf (command, " --parallel %u", o->parallel);
+  g_string_append (command, " --best-precision");
+  printf ("  ");
+  /* Translators: the first %s is a precision's id ("q2_K"), %g its bits
+   * per weight, the last %s a command line */
+  printf (_("hint: at %s (%g bits per weight) it is not over; try \"%s\" to pick the highest precision that fits"),
+          lower->id, lower->bits_per_weight, command->str);
+  printf ("\n");
+}
+
 /**
  * hr_cli_cmd_check:
  * @argc: arguments, the subcommand first
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
- * reason to refuse at once (seed-facts.md "Checking a pull"). A partial
+ * reason to refuse at once (seed-facts.md "Checking a pull"). A model over
+ * the board's memory that a lower precision takes off "over" gets a hint
+ * naming `predict --best-precision` (print_precision_hint()). A partial
  * model prints its split; a rate that is a prior prints the one note.
  *
  * Returns: 0 allowed, 1 refused (or data unreadable), 2 for bad arguments.
@@ -831,6 +867,8 @@ hr_cli_cmd_check (int    argc,
     {
       for (guint i = 0; i < reasons->len; i++)
         printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
+      if (spec != NULL && e.verdict == HR_VERDICT_OVER)
+        print_precision_hint (&ctx, spec, &o);
     }
   else
     {

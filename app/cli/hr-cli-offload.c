@@ -414,6 +414,36 @@ report_precision (HrCliContext          *ctx,
 }
 
 /**
+ * hr_cli_lower_precision_fits:
+ * @ctx: a loaded context (its board)
+ * @runtime: the model and the scenario (its precision is ignored; the era
+ *   is forced to 0.30, as for the finders)
+ *
+ * Whether a lower precision would take the model off "over": the answer
+ * `predict --best-precision` gives with partial offload
+ * (hr_offload_best_precision() with allow_partial, so fits, tight or
+ * partial, the verdicts `check` does not refuse on memory), when it has
+ * fewer bits per weight than the precision the model is pulled at.
+ *
+ * Returns: (transfer none) (nullable): that precision; %NULL when none is
+ *   accepted, it is not lower, or the model's own precision is not known.
+ */
+const HrPrecision *
+hr_cli_lower_precision_fits (HrCliContext          *ctx,
+                             const HrRuntimeInputs *runtime)
+{
+  HrOffloadInputs in;
+  const HrPrecision *own, *best;
+
+  own = runtime->spec->precision != NULL ? hr_precision_lookup (runtime->spec->precision) : NULL;
+  if (own == NULL)
+    return NULL;
+  offload_inputs (&in, ctx->board, runtime, -1);
+  best = hr_offload_best_precision (&in, TRUE, NULL);
+  return best != NULL && best->bits_per_weight < own->bits_per_weight ? best : NULL;
+}
+
+/**
  * hr_cli_predict_finders:
  * @ctx: a loaded context (its board and fit)
  * @runtime: predict's runtime inputs (the era is forced to 0.30)

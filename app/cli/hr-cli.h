@@ -96,6 +96,8 @@ gboolean hr_cli_predict_finders (HrCliContext          *ctx,
                                  gboolean               best_precision,
                                  gboolean               json,
                                  GError               **error);
+const HrPrecision *hr_cli_lower_precision_fits (HrCliContext          *ctx,
+                                                const HrRuntimeInputs *runtime);
 
 int hr_cli_cmd_weights   (int argc, char **argv);
 int hr_cli_cmd_catalog   (int argc, char **argv);
