@@ -412,7 +412,7 @@ evaluate_rows (HrCliContext *ctx,
   return evals;
 }
 
-/* A column's width: at least @min, and wide enough for @text with a space
+/* A column's width: at least @width, and wide enough for @text with a space
  * before it, so that no two columns run together (an absurd --context
  * makes the KV cache's header and figures longer than the seed's widths). */
 static int
@@ -763,6 +763,16 @@ print_precision_hint (HrCliContext       *ctx,
     g_string_append_printf (command, " --kv-type %s", hr_kv_cache_type_to_string (o->kv_type));
   if (o->parallel_text != NULL)
     g_string_append_printf (command, " --parallel %u", o->parallel);
+  if (o->catalog != NULL)
+    {
+      g_autofree char *quoted = g_shell_quote (o->catalog);
+      g_string_append_printf (command, " --catalog %s", quoted);
+    }
+  if (o->measurements != NULL)
+    {
+      g_autofree char *quoted = g_shell_quote (o->measurements);
+      g_string_append_printf (command, " --measurements %s", quoted);
+    }
   g_string_append (command, " --best-precision");
   printf ("  ");
   /* Translators: the first %s is a precision's id ("q2_K"), %g its bits
