@@ -294,6 +294,23 @@ test_max_context (void)
   g_assert_cmpfloat (t4, <, 27.0 / 2.65);
 }
 
+/* A unified board has one pool: the prediction at each answer says what
+ * the model takes of it, the GPU's buffers and what stays in host memory
+ * together, not a VRAM + host split (the discrete board's, above). */
+static void
+test_max_context_unified (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "predict", "llama3.1:8b", "--board", "dgx-spark", "--max-context", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "largest context all on the GPU (fits): 131,072 tokens\n"
+                   "  33/33 layers on the GPU, 22.88 GB of the unified pool, 100% GPU; fits, 91.63 GB under budget; 43.5 t/s (estimate, ok)\n"
+                   "largest context with partial offload, at or above the 10.2 t/s floor: 131,072 tokens\n"
+                   "  33/33 layers on the GPU, 22.88 GB of the unified pool, 100% GPU; fits, 91.63 GB under budget; 43.5 t/s (estimate, ok)\n");
+}
+
 static void
 test_best_precision (void)
 {
@@ -394,6 +411,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/predict-json", test_predict_json);
   g_test_add_func ("/cli-offload/predict-old-scheduler-slots", test_predict_old_scheduler_slots);
   g_test_add_func ("/cli-offload/max-context", test_max_context);
+  g_test_add_func ("/cli-offload/max-context-unified", test_max_context_unified);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);

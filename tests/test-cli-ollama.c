@@ -36,6 +36,7 @@ on_interrupt (gpointer user_data)
  * SIGINT (Ctrl-C) after @interrupt_ms when that is not 0. */
 static int
 run_cli_full (guint        interrupt_ms,
+              gboolean     merge,
               char       **out,
               char       **err,
               const char  *first,
@@ -57,7 +58,8 @@ run_cli_full (guint        interrupt_ms,
   g_ptr_array_add (args, NULL);
 
   /* The test's isolated directories, which the environment does not carry. */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                       (merge ? G_SUBPROCESS_FLAGS_STDERR_MERGE : G_SUBPROCESS_FLAGS_STDERR_PIPE));
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
@@ -91,7 +93,7 @@ run_cli (char       **out,
   int status;
 
   va_start (ap, first);
-  status = run_cli_full (0, out, err, first, ap);
+  status = run_cli_full (0, FALSE, out, err, first, ap);
   va_end (ap);
   return status;
 }
@@ -107,7 +109,23 @@ run_cli_interrupted (guint        after_ms,
   int status;
 
   va_start (ap, first);
-  status = run_cli_full (after_ms, out, err, first, ap);
+  status = run_cli_full (after_ms, FALSE, out, err, first, ap);
+  va_end (ap);
+  return status;
+}
+
+/* Runs the CLI with stderr going where stdout goes (2>&1, a log), into
+ * @out, to check the order a person reads the two in. */
+static int
+run_cli_merged (char       **out,
+                const char  *first,
+                ...)
+{
+  va_list ap;
+  int status;
+
+  va_start (ap, first);
+  status = run_cli_full (0, TRUE, out, NULL, first, ap);
   va_end (ap);
   return status;
 }
@@ -210,6 +228,33 @@ static const FakeLayer qwen_layers[] = {
   { "sha256:ac9bc7a69dab38da1c790838955f1293420b55ab555ef6b4615efa1c1507b1ed", 8988110976, FALSE },
   { "sha256:eb4402837c7829a690fa845de4d7f3fd842c2adee476d5341da8a46ea9255175", 1482, TRUE },
 };
+
+/* A refusal read as one stream: the notes, the reasons in the pull check's
+ * order (memory, then the rate, as hr_pull_check() and the Board page give
+ * them), then the conclusion, whatever the streams' buffering. */
+static void
+test_pull_refusal_order (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *out = NULL;
+  g_autofree char *sized = NULL;
+
+  g_assert_cmpint (run_cli_merged (&out, "--host", url, "pull", "qwen2.5:14b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==,
+                   "  refused: qwen2.5:14b is over by 3.71 GB\n"
+                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n"
+                   "headroom-cli: the pull check refused it; run with --force to pull it anyway\n");
+
+  g_assert_cmpint (run_cli_merged (&sized, "--host", url, "pull", "mystery:70b", "--size", "40", NULL), ==, 1);
+  g_assert_cmpstr (sized, ==,
+                   "headroom-cli: note: the model is not in the catalog; only the size you gave is checked (its KV cache is not known)\n"
+                   "  refused: mystery:70b is over by 33.90 GB\n"
+                   "  refused: mystery:70b has no rate this board has measured\n"
+                   "headroom-cli: the pull check refused it; run with --force to pull it anyway\n");
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 0);
+  fake_ollama_free (fake);
+}
 
 static void
 test_pull (void)
@@ -401,6 +446,7 @@ main (int   argc,
 
   g_test_add_func ("/cli-ollama/list-ps-version", test_list_ps_version);
   g_test_add_func ("/cli-ollama/show-unknown-tensor-type", test_show_unknown_tensor_type);
+  g_test_add_func ("/cli-ollama/pull-refusal-order", test_pull_refusal_order);
   g_test_add_func ("/cli-ollama/pull", test_pull);
   g_test_add_func ("/cli-ollama/measure", test_measure);
   g_test_add_func ("/cli-ollama/failures", test_failures);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -101,6 +102,27 @@ test_cli_fit (void)
   g_assert_nonnull (strstr (r16.out, "llama3.2:3b         2.0     1.88    3.88   fits, 1.22 GB under budget\n"));
 }
 
+/* An absurd context is in --context's range (1 to 67,108,864, as for
+ * predict and matrix): a clean table with every row over, its columns
+ * widened to the longest figure, never run together. */
+static void
+test_cli_fit_absurd_context (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "fit", "--models", SEED_MODELS, "--context", "10000000", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+                   "budget 5.1 GB: an 8.0 GB pool, 1.9 GB resident, 1.0 GB held back\n"
+                   "model           weights kv@10000000   total   verdict\n"
+                   "qwen2.5:0.5b        0.4      122.88  123.28   over by 117.18 GB (past the model's context limit)\n"
+                   "gemma2:2b           1.6     1064.96 1066.56   over by 1060.46 GB (past the model's context limit)\n"
+                   "llama3.2:3b         2.0     1146.88 1148.88   over by 1142.78 GB (past the model's context limit)\n"
+                   "llama3.1:8b         4.9     1310.72 1315.62   over by 1309.52 GB (past the model's context limit)\n"
+                   "qwen2.5:14b         9.0     1966.08 1975.08   over by 1968.98 GB (past the model's context limit)\n");
+}
+
 static void
 test_cli_dashboard (void)
 {
@@ -149,13 +171,19 @@ test_cli_check (void)
   g_auto(Run) r14 = { 0 };
   g_auto(Run) r3 = { 0 };
   g_auto(Run) rx = { 0 };
+  g_auto(Run) r70 = { 0 };
+  g_auto(Run) r8 = { 0 };
   g_auto(Run) rj = { 0 };
 
+  /* Over the budget, and q2_K (predict --best-precision's answer with
+   * partial offload) is not: the hint names the command that finds it. */
   run_cli (&r14, "check", "qwen2.5:14b", NULL);
   g_assert_cmpint (r14.status, ==, 1);
   g_assert_cmpstr (r14.out, ==,
                    "  refused: qwen2.5:14b is over by 3.71 GB\n"
-                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
+                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n"
+                   "  hint: at q2_K (2.625 bits per weight) it is not over; try \"headroom-cli predict qwen2.5:14b "
+                   "--board jetson-orin-nano-super --best-precision\" to pick the highest precision that fits\n");
 
   run_cli (&r3, "check", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL);
   g_assert_cmpint (r3.status, ==, 0);
@@ -164,6 +192,21 @@ test_cli_check (void)
   run_cli (&rx, "check", "qwen2.5:0.5b", NULL);
   g_assert_cmpint (rx.status, ==, 1);
   g_assert_cmpstr (rx.out, ==, "  refused: qwen2.5:0.5b has no rate this board has measured\n");
+
+  /* No precision brings a 70B model into 5.1 GB: no hint. */
+  run_cli (&r70, "check", "llama3.1:70b", NULL);
+  g_assert_cmpint (r70.status, ==, 1);
+  g_assert_cmpstr (r70.out, ==,
+                   "  refused: llama3.1:70b is over by 38.24 GB\n"
+                   "  refused: llama3.1:70b has no rate this board has measured\n");
+
+  /* The hint carries check's scenario into predict's command line. */
+  run_cli (&r8, "check", "llama3.1:8b", "--context", "32768", "--kv-type", "q8_0", NULL);
+  g_assert_cmpint (r8.status, ==, 1);
+  g_assert_true (g_str_has_suffix (r8.out,
+                   "  hint: at q3_K_L (3.4375 bits per weight) it is not over; try \"headroom-cli predict llama3.1:8b "
+                   "--board jetson-orin-nano-super --context 32768 --kv-type q8_0 --best-precision\" to pick the highest "
+                   "precision that fits\n"));
 
   run_cli (&rj, "check", "no-such-model:7b", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 1);
@@ -203,6 +246,49 @@ test_cli_bad_arguments (void)
       g_assert_true (g_str_has_suffix (r.err, "\n"));
       g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
     }
+}
+
+/* A file that cannot be opened is said in words, with the system's reason,
+ * and exits 1 as every file that cannot be read does. */
+static void
+test_cli_unreadable_files (void)
+{
+  g_autofree char *missing = g_build_filename (g_get_user_data_dir (), "no-such-model.gguf", NULL);
+  g_autofree char *catalog = g_build_filename (g_get_user_data_dir (), "no-such-catalog.json", NULL);
+  g_autofree char *folder = g_dir_make_tmp ("headroom-folder-XXXXXX", NULL);
+  g_autofree char *expected = NULL;
+  g_auto(Run) rg = { 0 };
+  g_auto(Run) rd = { 0 };
+  g_auto(Run) rp = { 0 };
+  g_auto(Run) rc = { 0 };
+
+  run_cli (&rg, "gguf", missing, NULL);
+  g_assert_cmpint (rg.status, ==, 1);
+  g_assert_cmpstr (rg.out, ==, "");
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s; check the path, or find a model Ollama pulled with "
+                              "--ollama-models DIR MODEL[:TAG]\n", missing, g_strerror (ENOENT));
+  g_assert_cmpstr (rg.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  run_cli (&rd, "gguf", folder, NULL);
+  g_assert_cmpint (rd.status, ==, 1);
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: it is a folder, not a file\n", folder);
+  g_assert_cmpstr (rd.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+  g_rmdir (folder);
+
+  /* predict takes FILE.gguf too: a missing one is not "not in the catalog". */
+  run_cli (&rp, "predict", missing, NULL);
+  g_assert_cmpint (rp.status, ==, 1);
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s\n", missing, g_strerror (ENOENT));
+  g_assert_cmpstr (rp.err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  run_cli (&rc, "fit", "--catalog", catalog, NULL);
+  g_assert_cmpint (rc.status, ==, 1);
+  g_assert_cmpstr (rc.out, ==, "");
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: %s\n", catalog, g_strerror (ENOENT));
+  g_assert_cmpstr (rc.err, ==, expected);
 }
 
 static void
@@ -287,10 +373,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/weights-json", test_cli_weights_json);
   g_test_add_func ("/cli/catalog", test_cli_catalog);
   g_test_add_func ("/cli/fit", test_cli_fit);
+  g_test_add_func ("/cli/fit-absurd-context", test_cli_fit_absurd_context);
   g_test_add_func ("/cli/dashboard", test_cli_dashboard);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
+  g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
   g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
   g_test_add_func ("/cli/stale-temporaries", test_cli_stale_temporaries);

@@ -1886,10 +1886,11 @@ test_cli_gguf_json_and_usage (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* a missing file: exit 1 with GIO's message */
+  /* a missing file: exit 1, in the CLI's words (test-cli.c checks more) */
   missing = g_build_filename (g_get_user_cache_dir (), "absent.gguf", NULL);
   run_cli ((const char *[]) { "gguf", missing, NULL }, 1, &out, &err);
-  expected = g_strdup_printf ("headroom-cli: Error opening file %s: No such file or directory\n", missing);
+  expected = g_strdup_printf ("headroom-cli: cannot open %s: No such file or directory; check the path, or find a "
+                              "model Ollama pulled with --ollama-models DIR MODEL[:TAG]\n", missing);
   g_assert_cmpstr (out, ==, "");
   g_assert_cmpstr (err, ==, expected);
   g_unlink (path);

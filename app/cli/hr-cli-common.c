@@ -4,10 +4,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "hr-catalog.h"
 #include "hr-cli.h"
@@ -21,7 +25,9 @@
  * hr_cli_usage_error:
  * @format: printf-style message, already translated
  *
- * Prints "headroom-cli: MESSAGE" as one line on stderr.
+ * Prints "headroom-cli: MESSAGE" as one line on stderr, after what is
+ * already printed on stdout (flushed first, so the two read in order when
+ * they go to the same place).
  *
  * Returns: %HR_CLI_EXIT_USAGE (2).
  */
@@ -35,6 +41,8 @@ hr_cli_usage_error (const char *format,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* What was printed comes before the message where the two streams meet. */
+  fflush (stdout);
   fprintf (stderr, "headroom-cli: %s\n", message);
   return HR_CLI_EXIT_USAGE;
 }
@@ -43,13 +51,15 @@ hr_cli_usage_error (const char *format,
  * hr_cli_fail:
  * @error: (transfer full): what went wrong
  *
- * Prints the error's message as one line on stderr and frees it.
+ * Prints the error's message as one line on stderr (stdout flushed first,
+ * as hr_cli_usage_error()) and frees it.
  *
  * Returns: %HR_CLI_EXIT_FAILED (1).
  */
 int
 hr_cli_fail (GError *error)
 {
+  fflush (stdout);
   fprintf (stderr, "headroom-cli: %s\n", error->message);
   g_error_free (error);
   return HR_CLI_EXIT_FAILED;
@@ -107,6 +117,46 @@ hr_cli_parse_u32 (const char *option,
   return TRUE;
 }
 
+/**
+ * hr_cli_check_readable:
+ * @path: a file the user named (a GGUF file, a catalog)
+ * @error: return location for a #GError
+ *
+ * Opens @path for reading and closes it again, so that a file that is
+ * missing, unreadable or a folder is told in the CLI's words before a
+ * reader's own message: "cannot open PATH: REASON", the reason the system's
+ * (g_strerror()), or "it is a folder, not a file".
+ *
+ * Returns: %TRUE when @path is a file that can be opened; %FALSE with a
+ *   %G_FILE_ERROR (g_file_error_from_errno(); %G_FILE_ERROR_ISDIR for a
+ *   folder).
+ */
+gboolean
+hr_cli_check_readable (const char  *path,
+                       GError     **error)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  GStatBuf st;
+  int fd = g_open (path, O_RDONLY, 0);
+  int saved = errno;
+
+  if (fd < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("cannot open %s: %s"), display, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      g_close (fd, NULL);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+                   _("cannot open %s: it is a folder, not a file"), display);
+      return FALSE;
+    }
+  g_close (fd, NULL);
+  return TRUE;
+}
+
 /* A missing built-in file means an uninstalled or broken installation:
  * say how to point Headroom at its data. */
 static void
@@ -128,7 +178,7 @@ load_catalog (const char  *catalog_path,
   g_autoptr(GError) user_error = NULL;
 
   if (catalog_path != NULL)
-    return hr_catalog_load_file (catalog_path, error);
+    return hr_cli_check_readable (catalog_path, error) ? hr_catalog_load_file (catalog_path, error) : NULL;
 
   builtin = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
   catalog = hr_catalog_load_file (builtin, error);
@@ -289,6 +339,7 @@ hr_cli_context_load (HrCliContext *ctx,
                                                        priors_error->message));
   }
 
+  fflush (stdout);
   for (guint i = 0; i < ctx->warnings->len; i++)
     fprintf (stderr, "headroom-cli: %s\n", (char *) g_ptr_array_index (ctx->warnings, i));
 

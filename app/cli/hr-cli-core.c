@@ -412,8 +412,47 @@ evaluate_rows (HrCliContext *ctx,
   return evals;
 }
 
+/* A column's width: at least @width, and wide enough for @text with a space
+ * before it, so that no two columns run together (an absurd --context
+ * makes the KV cache's header and figures longer than the seed's widths). */
+static int
+column_width (int         width,
+              const char *text)
+{
+  return MAX (width, (int) g_utf8_strlen (text, -1) + 1);
+}
+
+/* One model's figures in the fit table, as printed. */
+typedef struct {
+  char *w, *kv, *total, *layers, *vram, *host;
+} FitCells;
+
+static void
+fit_cells_clear (FitCells *c)
+{
+  g_free (c->w);
+  g_free (c->kv);
+  g_free (c->total);
+  g_free (c->layers);
+  g_free (c->vram);
+  g_free (c->host);
+}
+
+static void
+fit_cells (const HrEvaluation *e,
+           FitCells           *out)
+{
+  out->w = fmt (hr_bytes_to_gb (e->footprint.weights), 1);
+  out->kv = fmt (hr_bytes_to_gb (e->footprint.kv_cache), 2);
+  out->total = fmt (hr_bytes_to_gb (e->footprint.total), 2);
+  out->layers = e->split ? hr_cli_split_layers_text (e) : g_strdup ("-");
+  out->vram = e->split ? fmt (hr_bytes_to_gb (e->vram_bytes), 2) : g_strdup ("-");
+  out->host = e->split ? fmt (hr_bytes_to_gb (e->host_bytes), 2) : g_strdup ("-");
+}
+
 /* The fit table: the seed's columns, and on a board that splits (a
- * discrete GPU with host memory) the split's too. */
+ * discrete GPU with host memory) the split's too. The figures' columns keep
+ * the seed's widths and grow where a figure or header needs more. */
 static void
 print_fit_table (const HrBoard            *board,
                  const HrEvaluationInputs *s,
@@ -426,6 +465,20 @@ print_fit_table (const HrBoard            *board,
   g_autofree char *resident = fmt (hr_bytes_to_gb (board->resident_bytes), 1);
   g_autofree char *reserve = fmt (hr_bytes_to_gb (board->reserve_bytes), 1);
   g_autofree char *kv_header = g_strdup_printf ("kv@%u", s->context_tokens);
+  g_autofree FitCells *cells = g_new0 (FitCells, MAX (rows->len, 1));
+  int ww = column_width (9, "weights"), kw = column_width (9, kv_header), tw = column_width (8, "total");
+  int lw = 8, vw = 8, hw = 8;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      fit_cells (&evals[i], &cells[i]);
+      ww = column_width (ww, cells[i].w);
+      kw = column_width (kw, cells[i].kv);
+      tw = column_width (tw, cells[i].total);
+      lw = column_width (lw, cells[i].layers);
+      vw = column_width (vw, cells[i].vram);
+      hw = column_width (hw, cells[i].host);
+    }
 
   if (takes_an (pool))
     printf (_("budget %s GB: an %s GB pool, %s GB resident, %s GB held back"), budget, pool, resident, reserve);
@@ -441,36 +494,27 @@ print_fit_table (const HrBoard            *board,
       printf (_("host memory %s GB, %s GB resident: %s GB free for the layers that do not fit the GPU"),
               host, host_resident, host_free);
       printf ("\n");
-      printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s\n", "model", "weights", kv_header, "total",
-              "layers", "VRAM", "host", "processor", "verdict");
+      printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s\n", "model", ww, "weights", kw, kv_header, tw, "total",
+              lw, "layers", vw, "VRAM", hw, "host", "processor", "verdict");
     }
   else
-    printf ("%-14s%9s%9s%8s   verdict\n", "model", "weights", kv_header, "total");
+    printf ("%-14s%*s%*s%*s   verdict\n", "model", ww, "weights", kw, kv_header, tw, "total");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
       const HrEvaluation *e = &evals[i];
-      g_autofree char *w = fmt (hr_bytes_to_gb (e->footprint.weights), 1);
-      g_autofree char *kv = fmt (hr_bytes_to_gb (e->footprint.kv_cache), 2);
-      g_autofree char *total = fmt (hr_bytes_to_gb (e->footprint.total), 2);
+      const FitCells *c = &cells[i];
       g_autofree char *verdict = hr_cli_verdict_text (e);
       const char *past = e->past_context_limit ? _(" (past the model's context limit)") : "";
 
-      if (split && e->split)
-        {
-          g_autofree char *layers = hr_cli_split_layers_text (e);
-          g_autofree char *vram = fmt (hr_bytes_to_gb (e->vram_bytes), 2);
-          g_autofree char *host = fmt (hr_bytes_to_gb (e->host_bytes), 2);
-
-          printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s%s\n", spec->name, w, kv, total,
-                  layers, vram, host, e->processor, verdict, past);
-        }
-      else if (split)
-        printf ("%-14s%9s%9s%8s%8s%8s%8s  %-17s%s%s\n", spec->name, w, kv, total,
-                "-", "-", "-", "-", verdict, past);
+      if (split)
+        printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total,
+                lw, c->layers, vw, c->vram, hw, c->host, e->split ? e->processor : "-", verdict, past);
       else
-        printf ("%-14s%9s%9s%8s   %s%s\n", spec->name, w, kv, total, verdict, past);
+        printf ("%-14s%*s%*s%*s   %s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total, verdict, past);
     }
+  for (guint i = 0; i < rows->len; i++)
+    fit_cells_clear (&cells[i]);
 }
 
 /**
@@ -694,13 +738,59 @@ hr_cli_cmd_dashboard (int    argc,
 /* ---------------------------------------------------------------------- */
 /* check                                                                  */
 
+/* Under an "over" refusal: when a lower precision would not be over
+ * (hr_cli_lower_precision_fits()), the predict command that finds the
+ * highest precision that fits, with check's board and scenario. */
+static void
+print_precision_hint (HrCliContext       *ctx,
+                      const HrModelSpec  *spec,
+                      const TableOptions *o)
+{
+  g_autoptr(GString) command = g_string_new (NULL);
+  const HrPrecision *lower;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, spec, o->context);
+  in.kv_type = o->kv_type;
+  in.parallel_slots = o->parallel;
+  lower = hr_cli_lower_precision_fits (ctx, &in);
+  if (lower == NULL)
+    return;
+  g_string_printf (command, "headroom-cli predict %s --board %s", spec->name, ctx->board->id);
+  if (o->context_text != NULL)
+    g_string_append_printf (command, " --context %u", o->context);
+  if (o->kv_type_text != NULL)
+    g_string_append_printf (command, " --kv-type %s", hr_kv_cache_type_to_string (o->kv_type));
+  if (o->parallel_text != NULL)
+    g_string_append_printf (command, " --parallel %u", o->parallel);
+  if (o->catalog != NULL)
+    {
+      g_autofree char *quoted = g_shell_quote (o->catalog);
+      g_string_append_printf (command, " --catalog %s", quoted);
+    }
+  if (o->measurements != NULL)
+    {
+      g_autofree char *quoted = g_shell_quote (o->measurements);
+      g_string_append_printf (command, " --measurements %s", quoted);
+    }
+  g_string_append (command, " --best-precision");
+  printf ("  ");
+  /* Translators: the first %s is a precision's id ("q2_K"), %g its bits
+   * per weight, the last %s a command line */
+  printf (_("hint: at %s (%g bits per weight) it is not over; try \"%s\" to pick the highest precision that fits"),
+          lower->id, lower->bits_per_weight, command->str);
+  printf ("\n");
+}
+
 /**
  * hr_cli_cmd_check:
  * @argc: arguments, the subcommand first
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
- * reason to refuse at once (seed-facts.md "Checking a pull"). A partial
+ * reason to refuse at once (seed-facts.md "Checking a pull"). A model over
+ * the board's memory that a lower precision takes off "over" gets a hint
+ * naming `predict --best-precision` (print_precision_hint()). A partial
  * model prints its split; a rate that is a prior prints the one note.
  *
  * Returns: 0 allowed, 1 refused (or data unreadable), 2 for bad arguments.
@@ -787,6 +877,8 @@ hr_cli_cmd_check (int    argc,
     {
       for (guint i = 0; i < reasons->len; i++)
         printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
+      if (spec != NULL && e.verdict == HR_VERDICT_OVER)
+        print_precision_hint (&ctx, spec, &o);
     }
   else
     {

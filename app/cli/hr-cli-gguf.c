@@ -544,9 +544,10 @@ inspect (const char                *path,
  * (%HR_CLI_SIZING_OPTIONS: --runtime, --context, --parallel, --kv-type,
  * --flash-attention, --batch, --backend, --board, --server-version).
  *
- * Returns: 0 when the header was read, 1 when the file, the manifest or
- *   the digest is bad or the prediction fails (one line on stderr), 2 for
- *   bad arguments.
+ * Returns: 0 when the header was read, 1 when the file cannot be opened
+ *   ("cannot open FILE: REASON", hr_cli_check_readable()), the file, the
+ *   manifest or the digest is bad or the prediction fails (one line on
+ *   stderr), 2 for bad arguments.
  */
 int
 hr_cli_cmd_gguf (int    argc,
@@ -597,6 +598,19 @@ hr_cli_cmd_gguf (int    argc,
             return hr_cli_fail (g_steal_pointer (&error));
         }
       path = blob->blob_path;
+    }
+  else if (!hr_cli_check_readable (argv[1], &error))
+    {
+      /* A missing file may be a model Ollama pulled: say how to find it. */
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        {
+          char *message = g_strdup_printf (_("%s; check the path, or find a model Ollama pulled with --ollama-models DIR MODEL[:TAG]"),
+                                           error->message);
+
+          g_free (error->message);
+          error->message = message;
+        }
+      return hr_cli_fail (g_steal_pointer (&error));
     }
   else
     path = argv[1];

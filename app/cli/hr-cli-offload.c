@@ -284,10 +284,23 @@ print_at (HrCliContext          *ctx,
       json_builder_add_value (b, g_steal_pointer (&node));
       return TRUE;
     }
-  vram = gb (split->vram.total);
-  host = gb (split->host.total);
   tps_text = hr_format_decimal (tps, 1);
   verdict = split_verdict_text (split);
+  if (ctx->board->unified)
+    {
+      guint64 pool;
+
+      /* One memory: the GPU's buffers and what stays in host memory (the
+       * token embedding, the host compute buffer) share the pool. */
+      hr_add_u64 (split->vram.total, split->host.total, &pool);
+      vram = gb (pool);
+      printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
+              split->gpu_layers, split->total_layers, vram, split->processor, verdict,
+              tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+      return TRUE;
+    }
+  vram = gb (split->vram.total);
+  host = gb (split->host.total);
   printf (_("  %u/%u layers on the GPU, %s GB VRAM + %s GB host, %s; %s; %s t/s (%s, %s)\n"),
           split->gpu_layers, split->total_layers, vram, host, split->processor, verdict,
           tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
@@ -401,6 +414,36 @@ report_precision (HrCliContext          *ctx,
 }
 
 /**
+ * hr_cli_lower_precision_fits:
+ * @ctx: a loaded context (its board)
+ * @runtime: the model and the scenario (its precision is ignored; the era
+ *   is forced to 0.30, as for the finders)
+ *
+ * Whether a lower precision would take the model off "over": the answer
+ * `predict --best-precision` gives with partial offload
+ * (hr_offload_best_precision() with allow_partial, so fits, tight or
+ * partial, the verdicts `check` does not refuse on memory), when it has
+ * fewer bits per weight than the precision the model is pulled at.
+ *
+ * Returns: (transfer none) (nullable): that precision; %NULL when none is
+ *   accepted, it is not lower, or the model's own precision is not known.
+ */
+const HrPrecision *
+hr_cli_lower_precision_fits (HrCliContext          *ctx,
+                             const HrRuntimeInputs *runtime)
+{
+  HrOffloadInputs in;
+  const HrPrecision *own, *best;
+
+  own = runtime->spec->precision != NULL ? hr_precision_lookup (runtime->spec->precision) : NULL;
+  if (own == NULL)
+    return NULL;
+  offload_inputs (&in, ctx->board, runtime, -1);
+  best = hr_offload_best_precision (&in, TRUE, NULL);
+  return best != NULL && best->bits_per_weight < own->bits_per_weight ? best : NULL;
+}
+
+/**
  * hr_cli_predict_finders:
  * @ctx: a loaded context (its board and fit)
  * @runtime: predict's runtime inputs (the era is forced to 0.30)
@@ -413,7 +456,8 @@ report_precision (HrCliContext          *ctx,
  * The fit finders, each twice: every layer on the GPU with the verdict fits,
  * and with partial offload (fits, tight or partial), for the context at or
  * above the board's floor at the fitted (else prior) GPU efficiency and the
- * CPU's prior. After each answer the prediction at it: layers, VRAM, host,
+ * CPU's prior. After each answer the prediction at it: layers, VRAM, host
+ * (on a unified board one figure, the bytes it takes of the one pool),
  * PROCESSOR, verdict and rate. "none fits" is an answer, not an error. JSON:
  * {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
  * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}.

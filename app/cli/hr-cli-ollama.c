@@ -557,6 +557,9 @@ cmd_pull (HrOllamaClient *client,
               root = take_builder_root (b);
               hr_cli_print_json (root);
             }
+          /* The conclusion comes after the reasons where both streams go
+           * to one place (2>&1, a log). */
+          fflush (stdout);
           fprintf (stderr, "headroom-cli: %s\n", _("the pull check refused it; run with --force to pull it anyway"));
           return HR_CLI_EXIT_FAILED;
         }
@@ -577,6 +580,7 @@ cmd_pull (HrOllamaClient *client,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_autofree char *message = hr_pull_cancelled_message (model);
+          fflush (stdout);
           fprintf (stderr, "headroom-cli: %s\n", message);
           return HR_CLI_EXIT_FAILED;
         }

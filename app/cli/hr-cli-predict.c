@@ -455,7 +455,7 @@ print_terms (const HrRuntimePrediction *p)
  * (hr_offload_auto_parallel_slots()'s rule), so the size can fall as the
  * context grows.
  *
- * Returns: 0, 1 when data cannot be read or the prediction fails, 2 for
+ * Returns: 0, 1 when data or FILE.gguf cannot be read or the prediction fails, 2 for
  *   bad arguments or an unknown model.
  */
 int
@@ -532,6 +532,18 @@ print_prediction (HrCliContext              *ctx,
   return HR_CLI_EXIT_OK;
 }
 
+/* MODEL names a file, not a catalog name: something is there, or it looks
+ * like a path to a GGUF file (an absolute or ./ path, or a .gguf name). */
+static gboolean
+names_a_file (const char *model)
+{
+  g_autofree char *lower = g_ascii_strdown (model, -1);
+
+  return g_file_test (model, G_FILE_TEST_EXISTS) || g_path_is_absolute (model) ||
+         g_str_has_prefix (model, "./") || g_str_has_prefix (model, "../") ||
+         g_str_has_suffix (lower, ".gguf");
+}
+
 /**
  * hr_cli_predict_run:
  * @command: the subcommand, for its --help
@@ -597,14 +609,16 @@ hr_cli_predict_run (const char                *command,
       if (resolved == NULL)
         return status;
     }
-  else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && g_file_test (argv[1], G_FILE_TEST_IS_REGULAR))
+  else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && names_a_file (argv[1]))
     {
       /* A GGUF file: its header, as `headroom-cli gguf FILE` reads it. */
       g_autofree char *display = g_filename_display_name (argv[1]);
       g_autofree char *origin = g_strconcat ("gguf:", argv[1], NULL);
-      g_autoptr(HrGgufReport) report = hr_gguf_report_build (argv[1], display, NULL, origin, ctx.board,
-                                                             o.context, NULL, &error);
+      g_autoptr(HrGgufReport) report = NULL;
 
+      if (!hr_cli_check_readable (argv[1], &error))
+        return hr_cli_fail (g_steal_pointer (&error));
+      report = hr_gguf_report_build (argv[1], display, NULL, origin, ctx.board, o.context, NULL, &error);
       if (report == NULL)
         return hr_cli_fail (g_steal_pointer (&error));
       resolved = hr_model_spec_copy (report->spec);

@@ -4,7 +4,8 @@
  *
  * Shared pieces of headroom-cli: each subcommand is
  *   int hr_cli_cmd_NAME (int argc, char **argv)   (argv[0] is the subcommand)
- * returning 0 (ok / allowed), 1 (refused or failed) or 2 (usage).
+ * returning 0 (ok / allowed), 1 (refused or failed, a file that cannot be
+ * read included) or 2 (usage).
  */
 #pragma once
 
@@ -64,6 +65,8 @@ gboolean hr_cli_parse_u32     (const char   *option,
                                guint32       min,
                                guint32       max,
                                guint32      *out);
+gboolean hr_cli_check_readable (const char  *path,
+                                GError     **error);
 gboolean hr_cli_parse_options (const char   *command,
                                const char   *parameter_string,
                                GOptionEntry *entries,
@@ -93,6 +96,8 @@ gboolean hr_cli_predict_finders (HrCliContext          *ctx,
                                  gboolean               best_precision,
                                  gboolean               json,
                                  GError               **error);
+const HrPrecision *hr_cli_lower_precision_fits (HrCliContext          *ctx,
+                                                const HrRuntimeInputs *runtime);
 
 int hr_cli_cmd_weights   (int argc, char **argv);
 int hr_cli_cmd_catalog   (int argc, char **argv);
