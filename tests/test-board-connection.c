@@ -17,6 +17,7 @@
 #include "fake-ollama.h"
 #include "hr-board-connection.h"
 #include "hr-board-format.h"
+#include "hr-gui-format.h"
 
 typedef struct {
   FakeOllama        *fake;
@@ -221,6 +222,33 @@ test_parameter_size (void)
     }
 }
 
+/* A small model's count keeps two significant figures (issue 14's
+ * leftovers: a 1,262,848-parameter GGUF showed "0.00 B"): millions below
+ * 0.1 billion, the count itself below 10^5, never "100.00 M". */
+static void
+test_small_parameters (void)
+{
+  const struct { guint64 parameters; const char *text; } counts[] = {
+    { 1262848, "1.26 M" }, { 12345678, "12.35 M" }, { 99994999, "99.99 M" }, { 99995000, "0.10 B" },
+    { 100000000, "0.10 B" }, { 494030000, "0.49 B" }, { 3212749888, "3.21 B" }, { 100000, "0.10 M" },
+    { 99999, "99,999" }, { 7, "7" }, { 0, "–" },
+  };
+  const char *sizes[][2] = { { "1.26M", "1.26 M" }, { "137M", "0.14 B" }, { "50K", "50,000" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *text = hr_gui_format_parameters (counts[i].parameters);
+
+      g_assert_cmpstr (text, ==, counts[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *text = hr_board_format_parameter_size (sizes[i][0]);
+
+      g_assert_cmpstr (text, ==, sizes[i][1]);
+    }
+}
+
 /* What the Delete dialog says a delete frees (hr_board_format_frees()). */
 static void
 test_frees (void)
@@ -375,6 +403,7 @@ main (int   argc,
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
   g_test_add_func ("/board-connection/frees", test_frees);
   g_test_add_func ("/board-connection/parameter-size", test_parameter_size);
+  g_test_add_func ("/board-connection/small-parameters", test_small_parameters);
 
   return g_test_run ();
 }
