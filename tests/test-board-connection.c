@@ -6,8 +6,9 @@
  * (tests/fake-ollama.h): the states a connect goes through and what each
  * notifies, the lists and their signals, a failed refresh that keeps what
  * was listed, auto-refresh only while it is on, an address that is not
- * one, a server that is not there, a token kept for the session only, and
- * a new server dropping the old one's lists.
+ * one, a server that is not there, a token kept for the session only, a
+ * new server dropping the old one's lists, and connecting again with the
+ * URL's userinfo.
  */
 
 #include "config.h"
@@ -354,6 +355,38 @@ test_token (Fixture       *f,
   g_assert_true (hr_board_connection_is_connected (f->connection));
 }
 
+/* Connecting again (no URL) uses the URL as given, its userinfo included,
+ * though "url" leaves the password out. */
+static void
+test_connect_again (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *url = fake_ollama_get_url (f->fake);
+  g_autofree char *with_user = g_strdup_printf ("http://admin:secret@%s", url + strlen ("http://"));
+
+  connect_and_wait (f, with_user, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, url);
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+
+  connect_and_wait (f, url, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_null (fake_ollama_last_authorization (f->fake));
+
+  connect_and_wait (f, with_user, NULL);
+  connect_and_wait (f, NULL, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, url);
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+
+  /* An address that is none keeps the server last asked for. */
+  connect_and_wait (f, "http://[nope", NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  connect_and_wait (f, NULL, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+}
+
 static void
 on_client (HrBoardConnection *connection,
            GParamSpec        *pspec,
@@ -401,6 +434,7 @@ main (int   argc,
   g_test_add ("/board-connection/refused", Fixture, NULL, setup, test_refused, teardown);
   g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
+  g_test_add ("/board-connection/connect-again", Fixture, NULL, setup, test_connect_again, teardown);
   g_test_add_func ("/board-connection/frees", test_frees);
   g_test_add_func ("/board-connection/parameter-size", test_parameter_size);
   g_test_add_func ("/board-connection/small-parameters", test_small_parameters);
