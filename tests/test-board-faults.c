@@ -425,6 +425,32 @@ test_userinfo_retry (void)
   fault_server_free (server);
 }
 
+/* OLLAMA_HOST with userinfo: the page connects to it when shown with the
+ * basic auth, and shows and saves the URL without the password. */
+static void
+test_ollama_host_userinfo (void)
+{
+  Fixture f = { 0 };
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *with_user = g_strdup_printf ("admin:secret@%s", url + strlen ("http://"));
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *last = NULL;
+
+  g_setenv ("OLLAMA_HOST", with_user, TRUE);
+  open_faulty (&f);
+  g_assert_true (iterate_until (page_settled, f.page, (TIMEOUT_S + 30) * 1000));
+  answer_board_chooser (&f);
+  g_unsetenv ("OLLAMA_HOST");
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_CONNECTED);
+  g_assert_cmpstr (fault_server_last_authorization (server), ==, "Basic YWRtaW46c2VjcmV0");
+  g_assert_cmpstr (hr_board_connection_get_url (conn (f.page)), ==, url);
+  last = g_settings_get_string (settings, "last-ollama-board");
+  g_assert_cmpstr (last, ==, url);
+  close_page (&f);
+  fault_server_free (server);
+}
+
 /* ------------------------------------------------------------------ */
 /* Streams: Try It (stall after the headers, drip, a line cut)         */
 
@@ -558,6 +584,7 @@ main (int   argc,
   g_test_add_func ("/board-faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/board-faults/userinfo", test_userinfo);
   g_test_add_func ("/board-faults/userinfo-retry", test_userinfo_retry);
+  g_test_add_func ("/board-faults/ollama-host-userinfo", test_ollama_host_userinfo);
   g_test_add_func ("/board-faults/chat-streams", test_chat_streams);
 
   return board_test_run ();

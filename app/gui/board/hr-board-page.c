@@ -537,8 +537,14 @@ hr_board_page_map (GtkWidget *widget)
       const char *host = g_getenv ("OLLAMA_HOST");
 
       self->auto_connected = TRUE;
+      /* As given, not as the URL row shows it: OLLAMA_HOST's userinfo is
+       * a proxy's basic auth. */
       if (*last != '\0' || (host != NULL && *host != '\0'))
-        hr_board_page_connect (self, NULL);
+        {
+          g_autofree char *initial = hr_ollama_default_host (last);
+
+          hr_board_page_connect (self, initial);
+        }
     }
   hr_board_connection_set_auto_refresh (self->connection, TRUE);
 }
