@@ -6,8 +6,9 @@
  * (tests/fake-ollama.h): the states a connect goes through and what each
  * notifies, the lists and their signals, a failed refresh that keeps what
  * was listed, auto-refresh only while it is on, an address that is not
- * one, a server that is not there, a token kept for the session only, and
- * a new server dropping the old one's lists.
+ * one, a server that is not there, a token kept for the session only, a
+ * new server dropping the old one's lists, and connecting again with the
+ * URL's userinfo.
  */
 
 #include "config.h"
@@ -17,6 +18,7 @@
 #include "fake-ollama.h"
 #include "hr-board-connection.h"
 #include "hr-board-format.h"
+#include "hr-gui-format.h"
 
 typedef struct {
   FakeOllama        *fake;
@@ -221,6 +223,33 @@ test_parameter_size (void)
     }
 }
 
+/* A small model's count keeps two significant figures (issue 14's
+ * leftovers: a 1,262,848-parameter GGUF showed "0.00 B"): millions below
+ * 0.1 billion, the count itself below 10^5, never "100.00 M". */
+static void
+test_small_parameters (void)
+{
+  const struct { guint64 parameters; const char *text; } counts[] = {
+    { 1262848, "1.26 M" }, { 12345678, "12.35 M" }, { 99994999, "99.99 M" }, { 99995000, "0.10 B" },
+    { 100000000, "0.10 B" }, { 494030000, "0.49 B" }, { 3212749888, "3.21 B" }, { 100000, "0.10 M" },
+    { 99999, "99,999" }, { 7, "7" }, { 0, "–" },
+  };
+  const char *sizes[][2] = { { "1.26M", "1.26 M" }, { "137M", "0.14 B" }, { "50K", "50,000" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *text = hr_gui_format_parameters (counts[i].parameters);
+
+      g_assert_cmpstr (text, ==, counts[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *text = hr_board_format_parameter_size (sizes[i][0]);
+
+      g_assert_cmpstr (text, ==, sizes[i][1]);
+    }
+}
+
 /* What the Delete dialog says a delete frees (hr_board_format_frees()). */
 static void
 test_frees (void)
@@ -326,6 +355,38 @@ test_token (Fixture       *f,
   g_assert_true (hr_board_connection_is_connected (f->connection));
 }
 
+/* Connecting again (no URL) uses the URL as given, its userinfo included,
+ * though "url" leaves the password out. */
+static void
+test_connect_again (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *url = fake_ollama_get_url (f->fake);
+  g_autofree char *with_user = g_strdup_printf ("http://admin:secret@%s", url + strlen ("http://"));
+
+  connect_and_wait (f, with_user, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, url);
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+
+  connect_and_wait (f, url, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_null (fake_ollama_last_authorization (f->fake));
+
+  connect_and_wait (f, with_user, NULL);
+  connect_and_wait (f, NULL, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, url);
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+
+  /* An address that is none keeps the server last asked for. */
+  connect_and_wait (f, "http://[nope", NULL);
+  g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_FAILED);
+  connect_and_wait (f, NULL, NULL);
+  g_assert_true (hr_board_connection_is_connected (f->connection));
+  g_assert_cmpstr (fake_ollama_last_authorization (f->fake), ==, "Basic YWRtaW46c2VjcmV0");
+}
+
 static void
 on_client (HrBoardConnection *connection,
            GParamSpec        *pspec,
@@ -373,8 +434,10 @@ main (int   argc,
   g_test_add ("/board-connection/refused", Fixture, NULL, setup, test_refused, teardown);
   g_test_add ("/board-connection/token", Fixture, NULL, setup, test_token, teardown);
   g_test_add ("/board-connection/new-server", Fixture, NULL, setup, test_new_server, teardown);
+  g_test_add ("/board-connection/connect-again", Fixture, NULL, setup, test_connect_again, teardown);
   g_test_add_func ("/board-connection/frees", test_frees);
   g_test_add_func ("/board-connection/parameter-size", test_parameter_size);
+  g_test_add_func ("/board-connection/small-parameters", test_small_parameters);
 
   return g_test_run ();
 }

@@ -369,6 +369,88 @@ test_userinfo (void)
   fault_server_free (server);
 }
 
+/* Retry after a lost server, from a URL with userinfo: the retry sends the
+ * password again (the URL shown, and the one in the URL row, leave it
+ * out), and it is still saved nowhere. */
+static void
+test_userinfo_retry (void)
+{
+  Fixture f = { 0 };
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *with_user = g_strdup_printf ("http://admin:secret@%s", url + strlen ("http://"));
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  g_autoptr(GVariant) saved = NULL;
+  g_autofree char *printed = NULL;
+  g_autofree char *last = NULL;
+  GtkWidget *retry = NULL;
+  guint asked;
+
+  open_faulty (&f);
+  connect_timed (&f, with_user);
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_CONNECTED);
+  g_assert_cmpstr (hr_board_connection_get_url (conn (f.page)), ==, url);
+
+  /* The server goes away... */
+  fault_server_set (server, "/api/tags", FAULT_BODY, 500, "{\"error\":\"gone\"}");
+  refresh_timed (&f);
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_FAILED);
+
+  /* ... and comes back: Retry, the button the page shows. */
+  fault_server_set (server, "/api/tags", FAULT_NONE, 0, NULL);
+  asked = fault_server_hits (server, "/api/version");
+  collect (GTK_WIDGET (f.page), GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len && retry == NULL; i++)
+    if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, i)), "_Retry") == 0)
+      retry = g_ptr_array_index (buttons, i);
+  g_assert_nonnull (retry);
+  g_assert_true (gtk_widget_is_drawable (retry));
+  g_signal_emit_by_name (retry, "clicked");
+  g_assert_true (iterate_until (page_settled, f.page, (TIMEOUT_S + 30) * 1000));
+  g_assert_cmpuint (fault_server_hits (server, "/api/version"), >, asked);
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_CONNECTED);
+  g_assert_cmpstr (fault_server_last_authorization (server), ==, "Basic YWRtaW46c2VjcmV0");
+  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "m:latest"));
+
+  /* Shown and saved without it. */
+  g_assert_cmpstr (hr_board_connection_get_url (conn (f.page)), ==, url);
+  g_assert_null (strstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), "secret"));
+  saved = g_settings_get_value (settings, "ollama-boards");
+  printed = g_variant_print (saved, FALSE);
+  last = g_settings_get_string (settings, "last-ollama-board");
+  g_assert_null (strstr (printed, "secret"));
+  g_assert_cmpstr (last, ==, url);
+  close_page (&f);
+  fault_server_free (server);
+}
+
+/* OLLAMA_HOST with userinfo: the page connects to it when shown with the
+ * basic auth, and shows and saves the URL without the password. */
+static void
+test_ollama_host_userinfo (void)
+{
+  Fixture f = { 0 };
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *with_user = g_strdup_printf ("admin:secret@%s", url + strlen ("http://"));
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *last = NULL;
+
+  g_setenv ("OLLAMA_HOST", with_user, TRUE);
+  open_faulty (&f);
+  g_assert_true (iterate_until (page_settled, f.page, (TIMEOUT_S + 30) * 1000));
+  answer_board_chooser (&f);
+  g_unsetenv ("OLLAMA_HOST");
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_CONNECTED);
+  g_assert_cmpstr (fault_server_last_authorization (server), ==, "Basic YWRtaW46c2VjcmV0");
+  g_assert_cmpstr (hr_board_connection_get_url (conn (f.page)), ==, url);
+  last = g_settings_get_string (settings, "last-ollama-board");
+  g_assert_cmpstr (last, ==, url);
+  close_page (&f);
+  fault_server_free (server);
+}
+
 /* ------------------------------------------------------------------ */
 /* Streams: Try It (stall after the headers, drip, a line cut)         */
 
@@ -498,6 +580,8 @@ main (int   argc,
   g_test_add_func ("/board-faults/escapes-and-huge", test_escapes_and_huge);
   g_test_add_func ("/board-faults/cross-origin-redirect", test_cross_origin_redirect);
   g_test_add_func ("/board-faults/userinfo", test_userinfo);
+  g_test_add_func ("/board-faults/userinfo-retry", test_userinfo_retry);
+  g_test_add_func ("/board-faults/ollama-host-userinfo", test_ollama_host_userinfo);
   g_test_add_func ("/board-faults/chat-streams", test_chat_streams);
 
   return board_test_run ();

@@ -221,7 +221,7 @@ test_facts_and_digest (void)
   assert_fact (&f, "Name", "Tiny Test");
   assert_fact (&f, "File type", "Q4_K_M");
   assert_subtitle (&f, "File type", "general.file_type 15");
-  assert_fact (&f, "Parameters", "0.00 B");
+  assert_fact (&f, "Parameters", "1.26 M");
   assert_subtitle (&f, "Parameters", "1,262,848, summed from 20 tensor shapes");
   assert_fact (&f, "Layers", "2");
   assert_fact (&f, "Attention heads", "4");

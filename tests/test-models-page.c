@@ -6,7 +6,8 @@
  * size on the built-in data: no verdict pill and no header is cut, in
  * English and German, on every board at every context preset; the main
  * columns are on screen; figures print one way; a search that matches
- * nothing says so; Tab leaves the table in one stop.
+ * nothing says so; Tab leaves the table in one stop, and the Boards view's
+ * grid in one stop, its cells reached with the arrows.
  */
 
 #include "config.h"
@@ -783,6 +784,197 @@ test_boards_view (void)
   close_window (&f);
 }
 
+/* Where @cell sits among the cells: its column, and its row counted
+ * from @first's. */
+static void
+cell_position (GtkWidget *cell,
+               GtkWidget *first,
+               int       *column,
+               int       *row)
+{
+  int first_row;
+
+  gtk_grid_query_child (GTK_GRID (gtk_widget_get_parent (cell)), cell, column, row, NULL, NULL);
+  gtk_grid_query_child (GTK_GRID (gtk_widget_get_parent (first)), first, NULL, &first_row, NULL, NULL);
+  *row -= first_row;
+}
+
+/* The focus is on the cell at (@column, @row). */
+static void
+assert_focus_on (Fixture   *f,
+                 GPtrArray *cells,
+                 int        column,
+                 int        row)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  int at_column = -1, at_row = -1;
+
+  g_assert_nonnull (focus);
+  g_assert_true (g_ptr_array_find (cells, focus, NULL));
+  cell_position (focus, g_ptr_array_index (cells, 0), &at_column, &at_row);
+  g_assert_cmpint (at_column, ==, column);
+  g_assert_cmpint (at_row, ==, row);
+}
+
+/* A key pressed on the focused cell, as its key controller in the grid gets it. */
+static void
+press (GPtrArray       *cells,
+       guint            keyval,
+       GdkModifierType  state)
+{
+  GtkWidget *grid = gtk_widget_get_parent (g_ptr_array_index (cells, 0));
+  GtkEventController *keys = NULL;
+  GListModel *controllers = gtk_widget_observe_controllers (grid);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && keys == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        keys = controller;
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (keys);
+  g_signal_emit_by_name (keys, "key-pressed", keyval, 0, state, &handled);
+  g_assert_true (handled);
+}
+
+/* The focus left the Boards view (no other stop in it, such as its scrollers). */
+static void
+assert_focus_outside (Fixture   *f,
+                      GtkWidget *view)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (f->window));
+
+  g_assert_nonnull (focus);
+  g_assert_false (focus == view || gtk_widget_is_ancestor (focus, view));
+}
+
+/* Tab or Shift+Tab: the window's binding moves the focus so. */
+static void
+tab (Fixture          *f,
+     GtkDirectionType  direction)
+{
+  g_signal_emit_by_name (f->window, "move-focus", direction);
+}
+
+/* The Boards view's grid is one tab stop: Tab enters it on the cell last
+ * moved to (the first at first) and the next Tab leaves it; the arrows,
+ * Home and End (with Ctrl the first and last cell), Page Up and Page Down
+ * move between the cells, the focused one scrolled into view. */
+static void
+test_boards_view_keyboard (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *view;
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  GPtrArray *boards;
+  int n_boards, n_models, column = -1, row = -1;
+  guint tab_stops = 0;
+  GtkWidget *focus;
+  const char *tooltip;
+  graphene_rect_t bounds;
+
+  open_window (&f);
+  view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
+  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (f.page), 3000));
+  spin (100);
+
+  boards = hr_session_get_boards (hr_application_get_session (test_app));
+  n_boards = (int) hr_boards_view_get_n_boards (HR_BOARDS_VIEW (view));
+  n_models = (int) hr_boards_view_get_n_models (HR_BOARDS_VIEW (view));
+  g_assert_cmpint (n_boards, >, 2);
+  g_assert_cmpint (n_models, >, 20);
+  collect_by_class (view, "boards-cell", cells);
+  g_assert_cmpuint (cells->len, ==, (guint) (n_boards * n_models));
+  for (guint i = 0; i < cells->len; i++)
+    tab_stops += gtk_widget_get_focusable (g_ptr_array_index (cells, i));
+  g_assert_cmpuint (tab_stops, ==, 1);
+
+  /* In on the first cell, out with the next Tab, back with Shift+Tab. */
+  g_assert_true (gtk_widget_child_focus (view, GTK_DIR_TAB_FORWARD));
+  assert_focus_on (&f, cells, 0, 0);
+  tab (&f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&f, view);
+  tab (&f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&f, cells, 0, 0);
+
+  /* The arrows; Tab leaves and comes back to the cell last moved to. */
+  press (cells, GDK_KEY_Right, 0);
+  assert_focus_on (&f, cells, 1, 0);
+  press (cells, GDK_KEY_Down, 0);
+  assert_focus_on (&f, cells, 1, 1);
+  tab (&f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&f, view);
+  tab (&f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&f, cells, 1, 1);
+  tab (&f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_outside (&f, view);
+  tab (&f, GTK_DIR_TAB_FORWARD);
+  assert_focus_on (&f, cells, 1, 1);
+
+  /* The focused cell says which model on which board it is. */
+  focus = gtk_root_get_focus (GTK_ROOT (f.window));
+  tooltip = gtk_widget_get_tooltip_text (focus);
+  g_assert_nonnull (tooltip);
+  g_assert_nonnull (strstr (tooltip, ((HrBoard *) g_ptr_array_index (boards, 1))->name));
+
+  press (cells, GDK_KEY_End, 0);
+  assert_focus_on (&f, cells, n_boards - 1, 1);
+  press (cells, GDK_KEY_Left, 0);
+  assert_focus_on (&f, cells, n_boards - 2, 1);
+  press (cells, GDK_KEY_Home, 0);
+  assert_focus_on (&f, cells, 0, 1);
+  press (cells, GDK_KEY_Up, 0);
+  press (cells, GDK_KEY_Up, 0);
+  assert_focus_on (&f, cells, 0, 0);
+  press (cells, GDK_KEY_Left, 0);
+  assert_focus_on (&f, cells, 0, 0);
+
+  /* A page down and up; to the last cell and back to the first. */
+  press (cells, GDK_KEY_Page_Down, 0);
+  cell_position (gtk_root_get_focus (GTK_ROOT (f.window)), g_ptr_array_index (cells, 0), &column, &row);
+  g_assert_cmpint (column, ==, 0);
+  g_assert_cmpint (row, >, 1);
+  g_assert_cmpint (row, <, n_models - 1);
+  press (cells, GDK_KEY_Page_Up, 0);
+  assert_focus_on (&f, cells, 0, 0);
+  press (cells, GDK_KEY_End, GDK_CONTROL_MASK);
+  assert_focus_on (&f, cells, n_boards - 1, n_models - 1);
+  spin (200);
+  focus = gtk_root_get_focus (GTK_ROOT (f.window));
+  g_assert_true (gtk_widget_compute_bounds (focus, view, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view) + 1);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (view) + 1);
+  press (cells, GDK_KEY_Home, GDK_CONTROL_MASK);
+  assert_focus_on (&f, cells, 0, 0);
+
+  /* Laid out again (another unit) with the focus in it: on the same cell. */
+  press (cells, GDK_KEY_Right, 0);
+  press (cells, GDK_KEY_Down, 0);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GIB);
+  g_ptr_array_set_size (cells, 0);
+  collect_by_class (view, "boards-cell", cells);
+  assert_focus_on (&f, cells, 1, 1);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GB);
+  g_ptr_array_set_size (cells, 0);
+  collect_by_class (view, "boards-cell", cells);
+  assert_focus_on (&f, cells, 1, 1);
+
+  /* For a person to look at: the focus ring on a cell. */
+  gtk_window_set_focus_visible (GTK_WINDOW (f.window), TRUE);
+  spin (100);
+  save_png (GTK_WIDGET (f.window), "boards-focus.png");
+
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -798,6 +990,7 @@ main (int   argc,
   g_test_add_func ("/models-page/empty-search", test_empty_search);
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/models-page/boards-view", test_boards_view);
+  g_test_add_func ("/models-page/boards-view-keyboard", test_boards_view_keyboard);
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
   g_test_add_func ("/models-page/rename", test_rename);
 

@@ -152,21 +152,36 @@ hr_gui_format_size_fixed (guint64 bytes,
  * hr_gui_format_parameters:
  * @parameters: a parameter count; 0 for unknown
  *
- * How the window shows a parameter count wherever it names one in short:
- * billions with two decimals (the exact count is in the explain panel).
+ * How the window shows a parameter count wherever it names one in short,
+ * always to two significant figures or more. From 0.1 billion (as rounded
+ * to two decimals: never "100.00 M") in billions with two decimals,
+ * "3.21 B", "0.49 B" (Ollama's "494.03M" one unit up, so a column of
+ * models reads in one unit); from 10^5 in millions with two decimals,
+ * "1.26 M"; below that the count itself with the locale's separators,
+ * "50,000" (hr_gui_format_count()). The exact count is in the explain
+ * panel.
  *
- * Returns: (transfer full): "3.21 B"; "–" for 0
+ * Returns: (transfer full): "3.21 B", "1.26 M", "50,000"; "–" for 0
  */
 char *
 hr_gui_format_parameters (guint64 parameters)
 {
-  g_autofree char *billions = NULL;
+  g_autofree char *number = NULL;
 
   if (parameters == 0)
     return g_strdup ("–");
-  billions = hr_gui_format_decimal (parameters / 1e9, 2);
+  if (parameters < 100000)
+    return hr_gui_format_count (parameters);
+  if (parameters < G_GUINT64_CONSTANT (99995000)) /* what would round to "100.00 M" is "0.10 B" */
+    {
+      number = hr_gui_format_decimal (parameters / 1e6, 2);
+      /* Translators: a parameter count in millions, "1.26 M" (German "1.26 Mio."); the exact count
+         is in the explain panel */
+      return g_strdup_printf (_("%s M"), number);
+    }
+  number = hr_gui_format_decimal (parameters / 1e9, 2);
   /* Translators: a parameter count in billions, "3.21 B"; the exact count is in the explain panel */
-  return g_strdup_printf (_("%s B"), billions);
+  return g_strdup_printf (_("%s B"), number);
 }
 
 /**

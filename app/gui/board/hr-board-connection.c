@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "hr-board-connection.h"
 #include "hr-ollama-host.h"
@@ -25,6 +26,7 @@ struct _HrBoardConnection
 
   HrOllamaClient         *client;
   char                   *url;              /* the client's normalised URL */
+  char                   *given_url;        /* as given, userinfo included: never shown */
   HrBoardConnectionState  state;
   gboolean                bad_address;      /* FAILED because the address was not one */
   gboolean                lost;             /* FAILED after it had connected */
@@ -115,6 +117,15 @@ set_string (HrBoardConnection  *self,
   g_free (*field);
   *field = g_strdup (value);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* A URL as given may hold a password: wiped, not only freed. */
+static void
+wipe_string (char **str)
+{
+  if (*str != NULL)
+    memset (*str, 0, strlen (*str));
+  g_clear_pointer (str, g_free);
 }
 
 static void
@@ -448,8 +459,11 @@ choose_token (HrBoardConnection *self,
 /**
  * hr_board_connection_connect:
  * @self: a #HrBoardConnection
- * @url: the server as a person types it ("10.0.0.5:11434", "board.local",
- *   "https://proxy/ollama")
+ * @url: (nullable): the server as a person types it ("10.0.0.5:11434",
+ *   "board.local", "https://proxy/ollama", "http://user:pass@proxy"); %NULL
+ *   for the server last asked for again, with the URL as it was given: its
+ *   userinfo (a proxy's basic auth, which "url" leaves out) is kept here
+ *   for that, never shown
  * @token: (nullable): a bearer token for a proxy that wants one, or %NULL
  *   or "" for none
  * @saved: whether @url is a saved server, whose token may be in the keyring
@@ -472,9 +486,14 @@ hr_board_connection_connect (HrBoardConnection *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *normalized = NULL;
   g_autoptr(HrOllamaClient) client = NULL;
+  char *given;
 
   g_return_if_fail (HR_IS_BOARD_CONNECTION (self));
-  g_return_if_fail (url != NULL);
+  g_return_if_fail (url != NULL || self->given_url != NULL);
+
+  /* Taken now: self->given_url is replaced below. */
+  given = g_strdup (url != NULL ? url : self->given_url);
+  url = given;
 
   normalized = hr_ollama_host_normalize (url, &error);
   /* From @url, not @normalized: its userinfo is the client's basic auth;
@@ -483,6 +502,7 @@ hr_board_connection_connect (HrBoardConnection *self,
     client = hr_ollama_client_new (url, &error);
   if (client == NULL)
     {
+      wipe_string (&given);
       reset (self);
       fail (self, TRUE, error->message);
       update_busy (self);
@@ -501,6 +521,8 @@ hr_board_connection_connect (HrBoardConnection *self,
   if (g_set_object (&self->client, client))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
   set_string (self, &self->url, normalized, PROP_URL);
+  wipe_string (&self->given_url);
+  self->given_url = g_steal_pointer (&given);
   set_state (self, HR_BOARD_CONNECTION_CONNECTING);
   self->connect_cancellable = g_cancellable_new ();
   update_busy (self);
@@ -585,6 +607,7 @@ hr_board_connection_finalize (GObject *object)
   HrBoardConnection *self = HR_BOARD_CONNECTION (object);
 
   g_clear_pointer (&self->url, g_free);
+  wipe_string (&self->given_url);
   g_clear_pointer (&self->version, g_free);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->models, g_ptr_array_unref);
@@ -748,12 +771,7 @@ hr_board_connection_get_url (HrBoardConnection *self)
   return self->url;
 }
 
-/**
- * hr_board_connection_get_state:
- * @self: a #HrBoardConnection
- *
- * Returns: where the connection stands
- */
+/** hr_board_connection_get_state: @self: a #HrBoardConnection. Returns: where the connection stands */
 HrBoardConnectionState
 hr_board_connection_get_state (HrBoardConnection *self)
 {
@@ -775,13 +793,7 @@ hr_board_connection_is_connected (HrBoardConnection *self)
   return self->client != NULL && self->version != NULL;
 }
 
-/**
- * hr_board_connection_get_version:
- * @self: a #HrBoardConnection
- *
- * Returns: (nullable): the server's version ("0.31.2"), or %NULL when not
- *   connected
- */
+/** hr_board_connection_get_version: @self: a #HrBoardConnection. Returns: (nullable): the server's version ("0.31.2"), or %NULL when not connected */
 const char *
 hr_board_connection_get_version (HrBoardConnection *self)
 {
@@ -789,13 +801,7 @@ hr_board_connection_get_version (HrBoardConnection *self)
   return self->version;
 }
 
-/**
- * hr_board_connection_get_error:
- * @self: a #HrBoardConnection
- *
- * Returns: (nullable): what went wrong with the server (a failed connect,
- *   or a failed refresh), or %NULL
- */
+/** hr_board_connection_get_error: @self: a #HrBoardConnection. Returns: (nullable): what went wrong (a failed connect or refresh), or %NULL */
 const char *
 hr_board_connection_get_error (HrBoardConnection *self)
 {
@@ -834,13 +840,7 @@ hr_board_connection_get_busy (HrBoardConnection *self)
   return self->busy;
 }
 
-/**
- * hr_board_connection_get_token_note:
- * @self: a #HrBoardConnection
- *
- * Returns: (nullable): what to say about where the token is kept (the
- *   keyring is not available), or %NULL when there is nothing to say
- */
+/** hr_board_connection_get_token_note: @self: a #HrBoardConnection. Returns: (nullable): where the token is kept (the keyring is not available), or %NULL for nothing to say */
 const char *
 hr_board_connection_get_token_note (HrBoardConnection *self)
 {
@@ -876,12 +876,7 @@ hr_board_connection_get_loaded (HrBoardConnection *self)
   return self->loaded;
 }
 
-/**
- * hr_board_connection_get_use_keyring:
- * @self: a #HrBoardConnection
- *
- * Returns: whether tokens are stored in and read from the keyring
- */
+/** hr_board_connection_get_use_keyring: @self: a #HrBoardConnection. Returns: whether tokens are stored in and read from the keyring */
 gboolean
 hr_board_connection_get_use_keyring (HrBoardConnection *self)
 {

@@ -47,7 +47,8 @@ hr_board_format_added (const HrModelSpec *spec)
  *   K, M, B or T, for 10^3, 10^6, 10^9 and 10^12)
  *
  * The parameter count the way the rest of the window shows it
- * (hr_gui_format_parameters()): "3.2B" -> "3.20 B", "137M" -> "0.14 B".
+ * (hr_gui_format_parameters()): "3.2B" -> "3.20 B", "137M" -> "0.14 B",
+ * "1.26M" -> "1.26 M".
  * Text that is not such a count (or one past 10^15) is returned as it
  * came, so nothing the server said is lost.
  *

@@ -479,9 +479,12 @@ on_saved_selected (AdwComboRow *row,
  *   "board.local", "https://proxy/ollama"); %NULL for what the URL row holds
  *
  * Connects the page's HrBoardConnection (hr_board_connection_connect())
- * to @url with the token in the token row, and shows the normalised URL;
- * once the server answers it is saved (URL only, with the board chosen
- * now) and the lists are read. A token is kept in the keyring (or, without
+ * to @url with the token in the token row, and shows the normalised URL
+ * (without the userinfo of "http://user:pass@host"); once the server
+ * answers it is saved (URL only, with the board chosen now) and the lists
+ * are read. A @url that is the one shown for the server last asked for
+ * (Retry, or Connect with the URL row as it was) connects again with the
+ * URL as it was given, so a proxy's basic auth goes with it. A token is kept in the keyring (or, without
  * one, in memory for the session); never in the settings. Whatever fails
  * is said on the page in the client's words.
  */
@@ -491,6 +494,7 @@ hr_board_page_connect (HrBoardPage *self,
 {
   g_autofree char *normalized = NULL;
   const char *token;
+  gboolean again;
 
   g_return_if_fail (HR_IS_BOARD_PAGE (self));
 
@@ -499,7 +503,11 @@ hr_board_page_connect (HrBoardPage *self,
     url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
   normalized = hr_ollama_host_normalize (url, NULL);
   token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
-  hr_board_connection_connect (self->connection, url, token,
+  /* The URL row still shows the server last asked for: that server again,
+   * with the URL as it was given (a password in it is not shown). */
+  again = hr_board_connection_get_client (self->connection) != NULL &&
+          g_strcmp0 (url, hr_board_connection_get_url (self->connection)) == 0;
+  hr_board_connection_connect (self->connection, again ? NULL : url, token,
                                normalized != NULL && is_saved (self, normalized));
   if (hr_board_connection_get_state (self->connection) == HR_BOARD_CONNECTION_CONNECTING)
     gtk_editable_set_text (GTK_EDITABLE (self->url_row), hr_board_connection_get_url (self->connection));
@@ -529,8 +537,14 @@ hr_board_page_map (GtkWidget *widget)
       const char *host = g_getenv ("OLLAMA_HOST");
 
       self->auto_connected = TRUE;
+      /* As given, not as the URL row shows it: OLLAMA_HOST's userinfo is
+       * a proxy's basic auth. */
       if (*last != '\0' || (host != NULL && *host != '\0'))
-        hr_board_page_connect (self, NULL);
+        {
+          g_autofree char *initial = hr_ollama_default_host (last);
+
+          hr_board_page_connect (self, initial);
+        }
     }
   hr_board_connection_set_auto_refresh (self->connection, TRUE);
 }

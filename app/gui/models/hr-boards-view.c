@@ -32,6 +32,9 @@ struct _HrBoardsView
   GtkWidget  *scrolled;
   GtkWidget  *grid;      /* the boards' cells, scrolling sideways */
   GtkWidget  *names;     /* the model column beside it, fixed */
+  GPtrArray  *cells;     /* GtkWidget*, the grid's cells row by row (not owned) */
+  guint       focus_row; /* the cell that is the grid's one tab stop */
+  guint       focus_column;
 
   GPtrArray  *models;    /* char*, the model names in the page's order */
   GArray     *columns;   /* Column */
@@ -55,6 +58,40 @@ column_clear (Column *c)
 
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
+
+/* A cell: a box that takes the focus itself when it may (GtkBox only
+ * passes it on to its children, and none of a cell's takes it). */
+#define HR_TYPE_BOARDS_CELL (hr_boards_cell_get_type ())
+G_DECLARE_FINAL_TYPE (HrBoardsCell, hr_boards_cell, HR, BOARDS_CELL, GtkBox)
+
+struct _HrBoardsCell
+{
+  GtkBox parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (HrBoardsCell, hr_boards_cell, GTK_TYPE_BOX)
+
+static gboolean
+hr_boards_cell_focus (GtkWidget        *widget,
+                      GtkDirectionType  direction)
+{
+  if (!gtk_widget_get_focusable (widget) || gtk_widget_is_focus (widget))
+    return FALSE;
+  return gtk_widget_grab_focus (widget);
+}
+
+static void
+hr_boards_cell_class_init (HrBoardsCellClass *klass)
+{
+  GTK_WIDGET_CLASS (klass)->focus = hr_boards_cell_focus;
+}
+
+static void
+hr_boards_cell_init (HrBoardsCell *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
+  gtk_box_set_spacing (GTK_BOX (self), 6);
+}
 
 static char *
 cell_text (const HrEvaluation *e,
@@ -100,7 +137,7 @@ make_cell (const HrEvaluation *e,
            gboolean            recommended,
            HrUnit              unit)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *box = g_object_new (HR_TYPE_BOARDS_CELL, NULL);
   g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL
                                 ? hr_gui_format_evaluation_verdict (e, unit)
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
@@ -138,9 +175,139 @@ make_cell (const HrEvaluation *e,
   gtk_accessible_update_property (GTK_ACCESSIBLE (box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, description,
                                   -1);
-  gtk_widget_set_focusable (box, TRUE);
+  /* Only the grid's one tab stop is focusable (set_tab_stop()). */
+  gtk_widget_set_focusable (box, FALSE);
   gtk_widget_add_css_class (box, "boards-cell");
   return box;
+}
+
+/* ------------------------------------------------------------------ */
+/* The keyboard                                                        */
+
+/* The grid is one tab stop: only the cell last moved to is focusable, so
+ * Tab enters the grid on it and the next Tab leaves the grid; the arrow
+ * keys, Home and End (with Ctrl the first and the last cell), Page Up and
+ * Page Down move between the cells. A cell says its accessible label when
+ * it takes the focus. */
+
+static GtkWidget *
+cell_at (HrBoardsView *self,
+         guint         row,
+         guint         column)
+{
+  return g_ptr_array_index (self->cells, row * self->columns->len + column);
+}
+
+/* Makes the cell at (@row, @column) the tab stop; @grab: and focuses it. */
+static void
+set_tab_stop (HrBoardsView *self,
+              guint         row,
+              guint         column,
+              gboolean      grab)
+{
+  GtkWidget *old = cell_at (self, self->focus_row, self->focus_column);
+  GtkWidget *cell = cell_at (self, row, column);
+
+  gtk_widget_set_focusable (cell, TRUE);
+  if (grab)
+    gtk_widget_grab_focus (cell);
+  if (old != cell)
+    gtk_widget_set_focusable (old, FALSE);
+  self->focus_row = row;
+  self->focus_column = column;
+}
+
+/* Scrolls @adjustment the least that shows @start to @start + @size of
+ * its viewport's coordinates, focus ring included. */
+static void
+scroll_to_show (GtkAdjustment *adjustment,
+                double         start,
+                double         size)
+{
+  const double ring = 4.0; /* the outline and its offset, style.css */
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  start += value - ring;
+  size += 2 * ring;
+  if (start < value)
+    gtk_adjustment_set_value (adjustment, start);
+  else if (start + size > value + page)
+    gtk_adjustment_set_value (adjustment, MIN (start, start + size - page));
+}
+
+/* The whole of @cell in view, sideways in the grid's scroller and up and
+ * down in the view's. */
+static void
+scroll_to_cell (HrBoardsView *self,
+                GtkWidget    *cell)
+{
+  GtkWidget *sideways = gtk_widget_get_ancestor (self->grid, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *across = gtk_widget_get_parent (self->grid);       /* the sideways viewport */
+  GtkWidget *down = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->scrolled));
+  graphene_rect_t bounds;
+
+  if (gtk_widget_compute_bounds (cell, across, &bounds))
+    scroll_to_show (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sideways)),
+                    bounds.origin.x, bounds.size.width);
+  if (gtk_widget_compute_bounds (cell, down, &bounds))
+    scroll_to_show (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scrolled)),
+                    bounds.origin.y, bounds.size.height);
+}
+
+/* The rows a page of the view's scroller shows, at least one. */
+static gint64
+rows_per_page (HrBoardsView *self)
+{
+  GtkAdjustment *vertical = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scrolled));
+  int row_height = gtk_widget_get_height (cell_at (self, self->focus_row, self->focus_column)) +
+                   gtk_grid_get_row_spacing (GTK_GRID (self->grid));
+
+  return MAX (1, (gint64) (gtk_adjustment_get_page_size (vertical) / MAX (row_height, 1)));
+}
+
+static gboolean
+on_grid_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     HrBoardsView          *self)
+{
+  gint64 row = self->focus_row;
+  gint64 column = self->focus_column;
+  gint64 forward = gtk_widget_get_direction (self->grid) == GTK_TEXT_DIR_RTL ? -1 : 1;
+  gboolean control = (state & GDK_CONTROL_MASK) != 0;
+  gboolean home_or_end = keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home ||
+                         keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End;
+
+  /* Shift, Alt and Ctrl with the arrows are the window's and the scroller's. */
+  if (self->cells->len == 0 || (state & (GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 ||
+      (control && !home_or_end) || gtk_widget_get_focus_child (self->grid) == NULL)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Left: case GDK_KEY_KP_Left: column -= forward; break;
+    case GDK_KEY_Right: case GDK_KEY_KP_Right: column += forward; break;
+    case GDK_KEY_Up: case GDK_KEY_KP_Up: row--; break;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down: row++; break;
+    case GDK_KEY_Page_Up: case GDK_KEY_KP_Page_Up: row -= rows_per_page (self); break;
+    case GDK_KEY_Page_Down: case GDK_KEY_KP_Page_Down: row += rows_per_page (self); break;
+    case GDK_KEY_Home: case GDK_KEY_KP_Home:
+      column = 0;
+      row = control ? 0 : row;
+      break;
+    case GDK_KEY_End: case GDK_KEY_KP_End:
+      column = (gint64) self->columns->len - 1;
+      row = control ? (gint64) self->models->len - 1 : row;
+      break;
+    default:
+      return FALSE;
+    }
+  /* At an edge the focus stays in the grid, as in a table. */
+  set_tab_stop (self, (guint) CLAMP (row, 0, (gint64) self->models->len - 1),
+                (guint) CLAMP (column, 0, (gint64) self->columns->len - 1), TRUE);
+  scroll_to_cell (self, cell_at (self, self->focus_row, self->focus_column));
+  return TRUE;
 }
 
 static GtkWidget *
@@ -182,8 +349,12 @@ rebuild_grid (HrBoardsView *self,
   GtkWidget *names = new_grid ();
   GtkWidget *grid = new_grid ();
   GtkWidget *sideways = gtk_scrolled_window_new ();
+
+  g_ptr_array_set_size (self->cells, 0);
   int n_columns = (int) self->columns->len;
   GtkWidget *first[3] = { NULL, NULL, NULL };
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gboolean had_focus = self->grid != NULL && gtk_widget_get_focus_child (self->grid) != NULL;
 
   gtk_widget_set_margin_start (names, 12);
   gtk_widget_set_margin_end (names, 18);
@@ -227,6 +398,7 @@ rebuild_grid (HrBoardsView *self,
           GtkWidget *cell = make_cell (&c->evals[r], model, c->board, c->recommended == (gint) r, unit);
 
           gtk_grid_attach (GTK_GRID (grid), cell, (int) b, (int) r + 3, 1, 1);
+          g_ptr_array_add (self->cells, cell);
           if (b == 0)
             first_cell = cell;
         }
@@ -241,9 +413,19 @@ rebuild_grid (HrBoardsView *self,
   gtk_box_append (GTK_BOX (box), sideways);
   gtk_widget_set_margin_start (grid, 18);
 
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_grid_key_pressed), self);
+  gtk_widget_add_controller (grid, keys);
+
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), box);
   self->grid = grid;
   self->names = names;
+  /* The tab stop stays where it was, as near as the new grid allows. */
+  if (self->cells->len > 0)
+    {
+      self->focus_row = MIN (self->focus_row, self->models->len - 1);
+      self->focus_column = MIN (self->focus_column, self->columns->len - 1);
+      set_tab_stop (self, self->focus_row, self->focus_column, had_focus);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -573,6 +755,7 @@ hr_boards_view_finalize (GObject *object)
   HrBoardsView *self = (HrBoardsView *)object;
 
   g_clear_pointer (&self->models, g_ptr_array_unref);
+  g_clear_pointer (&self->cells, g_ptr_array_unref);
   g_clear_pointer (&self->columns, g_array_unref);
   g_clear_pointer (&self->inputs, g_free);
 
@@ -704,13 +887,18 @@ hr_boards_view_init (HrBoardsView *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
 
   self->models = g_ptr_array_new_with_free_func (g_free);
+  self->cells = g_ptr_array_new ();
   self->columns = g_array_new (FALSE, TRUE, sizeof (Column));
   g_array_set_clear_func (self->columns, (GDestroyNotify) column_clear);
 
   self->inputs_label = grid_label ("", "dim-label", 0.0);
   gtk_label_set_wrap (GTK_LABEL (self->inputs_label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (self->inputs_label), TRUE);
+  /* Selectable with the mouse, but no tab stop; not focusable is not
+   * enough: GTK 4.8's label then still answers Tab without moving the
+   * focus, and Tab stops there for good. */
   gtk_widget_set_focusable (self->inputs_label, FALSE);
+  gtk_widget_set_can_focus (self->inputs_label, FALSE);
   gtk_widget_set_margin_start (self->inputs_label, 12);
   gtk_widget_set_margin_end (self->inputs_label, 12);
   gtk_widget_set_margin_top (self->inputs_label, 6);
