@@ -307,12 +307,14 @@ find_subtitle_label (GtkWidget  *root,
   return NULL;
 }
 
-/* Counts the rows under @root whose subtitle is shown, and fails on one
- * that is cut or squeezed: the sidebar's rows may take a bounded number of
- * lines (a start-up saving, hr_gui_rows_bound_subtitles()), which no text
- * reaches, and a subtitle beside wide buttons once took a letter a line. */
+/* Counts the rows under @root whose subtitle is shown, and says in
+ * @problem (if not yet set) the first one that is cut or squeezed: the
+ * sidebar's rows may take a bounded number of lines (a start-up saving,
+ * hr_gui_rows_bound_subtitles()), which no text reaches, and a subtitle
+ * beside wide buttons once took a letter a line. */
 static guint
-check_subtitles_whole (GtkWidget *root)
+check_subtitles_whole (GtkWidget  *root,
+                       char      **problem)
 {
   guint shown = 0;
 
@@ -323,21 +325,40 @@ check_subtitles_whole (GtkWidget *root)
 
       if (label != NULL && gtk_widget_get_mapped (GTK_WIDGET (label)))
         {
-          if (pango_layout_is_ellipsized (gtk_label_get_layout (label)))
-            g_error ("the subtitle “%s” is cut: %d px wide, %d lines", subtitle,
-                     gtk_widget_get_width (GTK_WIDGET (label)),
-                     pango_layout_get_line_count (gtk_label_get_layout (label)));
+          PangoLayout *layout = gtk_label_get_layout (label);
+          int width = gtk_widget_get_width (GTK_WIDGET (label));
+
+          if (*problem == NULL && pango_layout_is_ellipsized (layout))
+            *problem = g_strdup_printf ("the subtitle “%s” is cut: %d px wide, %d lines", subtitle,
+                                        width, pango_layout_get_line_count (layout));
           /* Not squeezed to a letter a line by the row's suffix. */
-          if (gtk_widget_get_width (GTK_WIDGET (label)) < 80)
-            g_error ("the subtitle “%s” is %d px wide", subtitle, gtk_widget_get_width (GTK_WIDGET (label)));
+          if (*problem == NULL && width < 80)
+            *problem = g_strdup_printf ("the subtitle “%s” is %d px wide", subtitle, width);
           g_assert_cmpint (adw_action_row_get_subtitle_lines (ADW_ACTION_ROW (root)), >, 0);
           shown++;
         }
     }
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    shown += check_subtitles_whole (child);
+    shown += check_subtitles_whole (child, problem);
   return shown;
+}
+
+typedef struct {
+  GtkWidget *sidebar;
+  char      *problem;  /* the last check's, or NULL */
+  guint      shown;
+} SubtitleCheck;
+
+/* For iterate_until(): a row just shown is laid out in a later frame. */
+static gboolean
+subtitles_whole (gpointer data)
+{
+  SubtitleCheck *check = data;
+
+  g_clear_pointer (&check->problem, g_free);
+  check->shown = check_subtitles_whole (check->sidebar, &check->problem);
+  return check->problem == NULL && check->shown >= 12;
 }
 
 /* Every subtitle of the sidebar whole, Edit Board open, on a board with
@@ -358,11 +379,14 @@ check_sidebar_subtitles (void)
   adw_expander_row_set_expanded (editor, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (boards); i++)
     {
-      GtkWidget *sidebar = gtk_widget_get_ancestor (GTK_WIDGET (editor), GTK_TYPE_SCROLLED_WINDOW);
+      SubtitleCheck check = { gtk_widget_get_ancestor (GTK_WIDGET (editor), GTK_TYPE_SCROLLED_WINDOW), NULL, 0 };
 
       hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), boards[i]);
       spin (600);  /* past the expander's animation */
-      g_assert_cmpuint (check_subtitles_whole (sidebar), >=, 12);
+      if (!iterate_until (subtitles_whole, &check, 10000))
+        g_error ("on %s, %u subtitles shown: %s", boards[i], check.shown,
+                 check.problem != NULL ? check.problem : "fewer than 12");
+      g_free (check.problem);
     }
   close_window (&f);
 }
