@@ -428,10 +428,12 @@ test_german (void)
   {
     g_autofree char *tight = hr_gui_format_verdict (HR_VERDICT_TIGHT, 660000000, HR_UNIT_GB);
     g_autofree char *parameters = hr_gui_format_parameters (3212749888);
+    g_autofree char *millions = hr_gui_format_parameters (1262848);
 
     g_assert_cmpstr (hr_catalog_view_column_title (HR_MODELS_COLUMN_VERDICT), ==, "Urteil");
     g_assert_cmpstr (tight, ==, "knapp 0.66 GB");
     g_assert_cmpstr (parameters, ==, "3.21 Mrd.");
+    g_assert_cmpstr (millions, ==, "1.26 Mio.");
   }
   check_headers_and_columns ();
   check_pills_on_every_board ();
