@@ -542,6 +542,48 @@ test_page_focus (void)
   close_window (window);
 }
 
+/* What a Tab that moved nowhere leaves focused, or NULL: GTK 4.8 lets a
+ * selectable label that is not focusable take the focus and keep it. */
+static char *
+tab_trap (HrWindow *window,
+          guint     presses)
+{
+  GtkWidget *previous = gtk_root_get_focus (GTK_ROOT (window));
+
+  for (guint i = 0; i < presses; i++)
+    {
+      GtkWidget *focus;
+
+      g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_FORWARD);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (focus != NULL && focus == previous)
+        return g_strdup_printf ("%s “%s”", G_OBJECT_TYPE_NAME (focus),
+                                GTK_IS_LABEL (focus) ? gtk_label_get_label (GTK_LABEL (focus)) : "");
+      previous = focus;
+    }
+  return NULL;
+}
+
+/* Tab goes on through every page, whatever it shows: no widget keeps it. */
+static void
+test_tab_never_stuck (void)
+{
+  const char *pages[] = { "models", "hub", "board", "file" };
+  HrWindow *window = open_window ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *trap = NULL;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", pages[i]));
+      spin (100);
+      trap = tab_trap (window, 120);
+      if (trap != NULL)
+        g_error ("on the %s page Tab stays on %s", pages[i], trap);
+    }
+  close_window (window);
+}
+
 static void
 test_about_links (void)
 {
@@ -585,6 +627,7 @@ main (int   argc,
   g_test_add_func ("/window-actions/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window-actions/toasts", test_toasts);
   g_test_add_func ("/window-actions/page-focus", test_page_focus);
+  g_test_add_func ("/window-actions/tab-never-stuck", test_tab_never_stuck);
   g_test_add_func ("/window-actions/about-links", test_about_links);
 
   test_app = gui_test_app_new ();

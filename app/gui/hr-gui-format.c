@@ -661,3 +661,23 @@ hr_gui_rows_bound_subtitles (GtkWidget *root,
        child = gtk_widget_get_next_sibling (child))
     hr_gui_rows_bound_subtitles (child, lines);
 }
+
+/**
+ * hr_gui_label_no_tab_stop:
+ * @label: a label, selectable or not
+ *
+ * Keeps @label out of the Tab chain while it stays selectable with the
+ * mouse (its context menu copies the selection). #GtkWidget:focusable
+ * %FALSE is not enough for a selectable label in GTK 4.8: its focus
+ * handler takes the focus anyway and then answers every Tab without
+ * moving it, so the keyboard is trapped there; a label that cannot focus
+ * at all is passed over.
+ */
+void
+hr_gui_label_no_tab_stop (GtkLabel *label)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_widget_set_focusable (GTK_WIDGET (label), FALSE);
+  gtk_widget_set_can_focus (GTK_WIDGET (label), FALSE);
+}

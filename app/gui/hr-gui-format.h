@@ -50,6 +50,7 @@ char       *hr_gui_kv_fallback_note     (HrKvCacheType asked,
 char       *hr_gui_format_tps           (double        tps);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
+void        hr_gui_label_no_tab_stop    (GtkLabel      *label);
 void        hr_gui_rows_bound_subtitles (GtkWidget     *root,
                                          int            lines);
 void        hr_gui_expander_row_defer_rows (AdwExpanderRow *expander,

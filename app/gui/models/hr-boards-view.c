@@ -894,11 +894,8 @@ hr_boards_view_init (HrBoardsView *self)
   self->inputs_label = grid_label ("", "dim-label", 0.0);
   gtk_label_set_wrap (GTK_LABEL (self->inputs_label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (self->inputs_label), TRUE);
-  /* Selectable with the mouse, but no tab stop; not focusable is not
-   * enough: GTK 4.8's label then still answers Tab without moving the
-   * focus, and Tab stops there for good. */
-  gtk_widget_set_focusable (self->inputs_label, FALSE);
-  gtk_widget_set_can_focus (self->inputs_label, FALSE);
+  /* Selectable with the mouse, but no tab stop. */
+  hr_gui_label_no_tab_stop (GTK_LABEL (self->inputs_label));
   gtk_widget_set_margin_start (self->inputs_label, 12);
   gtk_widget_set_margin_end (self->inputs_label, 12);
   gtk_widget_set_margin_top (self->inputs_label, 6);
