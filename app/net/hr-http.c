@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "hr-http.h"
@@ -448,7 +449,7 @@ error_too_large (Call *call)
       g_autoptr(GUri) uri = g_uri_parse (call->url, SOUP_HTTP_URI_FLAGS, NULL);
 
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                          _("The Hub sent more than %" G_GUINT64_FORMAT " bytes for %s: refusing to read further"),
+                          _("The Hub sent more than %" PRIu64 " bytes for %s: refusing to read further"),
                           call->cap, uri != NULL ? g_uri_get_path (uri) : call->url);
     }
   {
