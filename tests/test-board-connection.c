@@ -325,7 +325,7 @@ test_refused (Fixture       *f,
               gconstpointer  data)
 {
   g_autofree char *url = fake_ollama_refused_url ();
-  g_autofree char *expected = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
+  g_autofree char *expected = g_strdup_printf ("nothing is listening at %s; is `ollama serve` running, and bound to an address this machine can reach?",
                                                url);
 
   connect_and_wait (f, url, NULL);

@@ -157,7 +157,7 @@ test_server_gone (void)
   /* Stopped: the next refresh says so, and nothing of it stays. */
   fault_server_free (server);
   refresh_timed (&f);
-  expected = g_strdup_printf ("Could not list the models on the board: nothing is listening at %s - is `ollama serve` "
+  expected = g_strdup_printf ("Could not list the models on the board: nothing is listening at %s; is `ollama serve` "
                               "running, and bound to an address this machine can reach?", url);
   assert_failed (&f, "Could Not Read the Board", expected);
   assert_nothing_saved (&f, NULL);
@@ -197,7 +197,7 @@ test_new_url (void)
   /* Stall before the headers: the words of `headroom-cli ollama`. */
   g_assert_true (iterate_until (page_settled, f.page, (TIMEOUT_S + 30) * 1000));
   elapsed = (g_get_monotonic_time () - start) / 1e6;
-  expected = g_strdup_printf ("%s did not answer within %d s - the board may be overloaded, or something other than "
+  expected = g_strdup_printf ("%s did not answer within %d s: the board may be overloaded, or something other than "
                               "Ollama is listening there", url, TIMEOUT_S);
   assert_failed (&f, "Could Not Connect", expected);
   assert_gave_up (elapsed);
@@ -260,7 +260,7 @@ test_retry_after (void)
   Fixture f = { 0 };
   FaultServer *server = fault_server_new ();
   g_autofree char *expected = g_strdup_printf ("Could not list the models on the board: Ollama at %s is busy (too many "
-                                               "requests) - it asks to try again in 30 seconds",
+                                               "requests); it asks to try again in 30 seconds",
                                                fault_server_get_url (server));
 
   open_faulty (&f);
@@ -318,7 +318,7 @@ test_cross_origin_redirect (void)
   FaultServer *other = fault_server_new ();
   g_autofree char *target = g_strdup_printf ("%s/api/delete", fault_server_get_url (other));
   g_autofree char *expected = g_strdup_printf ("Could not delete m:latest: %s answered the DELETE with a 301 redirect "
-                                               "to %s; Headroom does not send a DELETE on to another server - if the "
+                                               "to %s; Headroom does not send a DELETE on to another server; if the "
                                                "server moved, use its new address",
                                                fault_server_get_url (server),
                                                fault_server_get_url (other) + strlen ("http://"));
@@ -362,7 +362,7 @@ test_userinfo (void)
 
   fault_server_set (server, "/api/tags", FAULT_STALL_HEADERS, 0, NULL);
   assert_gave_up (refresh_timed (&f));
-  expected = g_strdup_printf ("Could not list the models on the board: %s did not answer within %d s - the board may "
+  expected = g_strdup_printf ("Could not list the models on the board: %s did not answer within %d s: the board may "
                               "be overloaded, or something other than Ollama is listening there", url, TIMEOUT_S);
   assert_failed (&f, "Could Not Read the Board", expected);
   close_page (&f);
@@ -467,11 +467,11 @@ test_chat_streams (void)
   FaultServer *server = fault_server_new ();
   const char *url = fault_server_get_url (server);
   struct { FaultMode mode; const char *text; const char *format; } cases[] = {
-    { FAULT_STALL_HEADERS, NULL, "%s did not begin to answer within 1 s - m:latest may still be loading (a large model can "
-                             "take minutes): allow a longer wait, or check `ollama ps`" },
-    { FAULT_STALL_BODY, NULL, "%s sent no line for 1.0 s after it began to answer - the board may be overloaded "
+    { FAULT_STALL_HEADERS, NULL, "%s did not begin to answer within 1 s: m:latest may still be loading (a large model can "
+                             "take minutes); allow a longer wait, or check `ollama ps`" },
+    { FAULT_STALL_BODY, NULL, "%s sent no line for 1.0 s after it began to answer: the board may be overloaded "
                               "or the connection lost; try again" },
-    { FAULT_DRIP, NULL, "%s sent nothing new for 1.0 s - the board may be overloaded or the connection lost; "
+    { FAULT_DRIP, NULL, "%s sent nothing new for 1.0 s: the board may be overloaded or the connection lost; "
                         "try again" },
     { FAULT_CUT_LINE, "{\"message\":{\"role\":\"assistant\",\"content\":\"Hel\"},\"done\":false}",
       "the connection to %s dropped in the middle of a line; try again" },

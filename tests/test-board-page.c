@@ -363,7 +363,7 @@ test_board_page_refused_connection (void)
   open_page (&f);
   connect_page (&f, url);
 
-  expected = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
+  expected = g_strdup_printf ("nothing is listening at %s; is `ollama serve` running, and bound to an address this machine can reach?",
                               url);
   g_assert_null (hr_board_connection_get_version (conn (f.page)));
   g_assert_cmpstr (hr_board_connection_get_error (conn (f.page)), ==, expected);
@@ -631,7 +631,7 @@ test_board_page_pull (void)
   g_assert_true (iterate_until (pull_done, f.page, 10000));
   g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 2);
   g_assert_cmpstr (hr_pull_panel_get_pull_note (pull (f.page)), ==,
-                   "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist - check the model name and its tag");
+                   "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist; check the model name and its tag");
   g_assert_true (g_str_has_suffix (hr_pull_panel_get_check_text (pull (f.page)), "\nPulled anyway, as you asked."));
 
   close_page (&f);

@@ -178,7 +178,7 @@ test_list_ps_version (void)
 
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "delete", "nosuch:1b", NULL), ==, 1);
   g_assert_cmpstr (out, ==, "");
-  g_assert_true (g_str_has_prefix (err, "headroom-cli: model 'nosuch:1b' not found - nosuch:1b is not on the board at "));
+  g_assert_true (g_str_has_prefix (err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
 
   fake_ollama_free (fake);
 }
@@ -322,7 +322,7 @@ test_pull (void)
 
   /* An unknown tag mid-stream: Ollama's text and what to do. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
-  g_assert_true (g_str_has_suffix (err, "headroom-cli: Ollama could not pull qwen2.5:99b: pull model manifest: file does not exist - check the model name and its tag\n"));
+  g_assert_true (g_str_has_suffix (err, "headroom-cli: Ollama could not pull qwen2.5:99b: pull model manifest: file does not exist; check the model name and its tag\n"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
@@ -408,7 +408,7 @@ test_failures (void)
   /* Connection refused: bind a port, close it. */
   refused = fake_ollama_refused_url ();
   g_assert_cmpint (run_cli (&out, &err, "--host", refused, "list", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: nothing is listening at %s - is `ollama serve` running, and bound to an"
+  expected = g_strdup_printf ("headroom-cli: nothing is listening at %s; is `ollama serve` running, and bound to an"
                               " address this machine can reach?\n", refused);
   g_assert_cmpstr (err, ==, expected);
   g_assert_cmpstr (out, ==, "");

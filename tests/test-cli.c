@@ -365,6 +365,31 @@ test_cli_stale_temporaries (void)
   g_assert_cmpint (g_unlink (catalog), ==, 0);
 }
 
+/* headroom-cli reads the translations where HEADROOM_LOCALE_DIR points (meson
+ * test sets it to the build's po/), as the window does: an uninstalled
+ * build speaks German with LANGUAGE=de. */
+static void
+test_cli_german (void)
+{
+  g_auto(GStrv) envp = g_get_environ ();
+  const char *argv[] = { g_getenv ("HEADROOM_CLI"), "--help", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status;
+
+  if (g_getenv ("HEADROOM_LOCALE_DIR") == NULL)
+    {
+      g_test_skip ("HEADROOM_LOCALE_DIR is not set");
+      return;
+    }
+  envp = g_environ_setenv (envp, "LANGUAGE", "de", TRUE);
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &wait_status, NULL));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_str_has_prefix (out, "Aufruf: headroom-cli BEFEHL [OPTIONEN] [--json]\n\nBefehle:\n"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -382,5 +407,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
   g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
   g_test_add_func ("/cli/stale-temporaries", test_cli_stale_temporaries);
+  g_test_add_func ("/cli/german", test_cli_german);
   return g_test_run ();
 }

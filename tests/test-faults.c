@@ -122,7 +122,7 @@ test_pull_stall_headers (void)
   fault_server_set (server, "/api/pull", FAULT_STALL_HEADERS, 0, NULL);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
                             "pull", "m:latest", "--force", "--size", "1", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: %s did not answer within 1 s - the board may be overloaded, "
+  expected = g_strdup_printf ("headroom-cli: %s did not answer within 1 s: the board may be overloaded, "
                               "or something other than Ollama is listening there\n", url);
   assert_said (err, expected);
   assert_gave_up (elapsed, 1.0);
@@ -141,7 +141,7 @@ test_pull_stall_body (void)
   fault_server_set (server, "/api/pull", FAULT_STALL_BODY, 0, NULL);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
                             "pull", "m:latest", "--force", "--size", "1", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: %s sent no line for 1.0 s after it began to answer - the board may be "
+  expected = g_strdup_printf ("headroom-cli: %s sent no line for 1.0 s after it began to answer: the board may be "
                               "overloaded or the connection lost; try again\n", url);
   assert_said (err, expected);
   assert_gave_up (elapsed, 1.0);
@@ -161,7 +161,7 @@ test_pull_drip (void)
   fault_server_set (server, "/api/pull", FAULT_DRIP, 0, NULL);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
                             "pull", "m:latest", "--force", "--size", "1", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: %s sent nothing new for 1.0 s - the board may be overloaded or the "
+  expected = g_strdup_printf ("headroom-cli: %s sent nothing new for 1.0 s: the board may be overloaded or the "
                               "connection lost; try again\n", url);
   assert_said (err, expected);
   assert_gave_up (elapsed, 1.0);
@@ -187,9 +187,9 @@ test_pull_repeat (void)
       fault_server_set (server, "/api/pull", FAULT_REPEAT, 0, lines[i]);
       g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
                                 "pull", "m:latest", "--force", "--size", "1", NULL), ==, 1);
-      expected = g_strdup_printf (i == 0 ? "headroom-cli: %s sent nothing new for 1.0 s - the board may be overloaded or the "
+      expected = g_strdup_printf (i == 0 ? "headroom-cli: %s sent nothing new for 1.0 s: the board may be overloaded or the "
                                            "connection lost; try again\n"
-                                         : "headroom-cli: %s sent no line for 1.0 s after it began to answer - the board "
+                                         : "headroom-cli: %s sent no line for 1.0 s after it began to answer: the board "
                                            "may be overloaded or the connection lost; try again\n", url);
       assert_said (err, expected);
       assert_gave_up (elapsed, 1.0);
@@ -361,7 +361,7 @@ test_retry_after (void)
 
   fault_server_set (server, "/api/tags", FAULT_RETRY_AFTER, 0, "30");
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "list", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: Ollama at %s is busy (too many requests) - it asks to try again in 30 seconds\n", url);
+  expected = g_strdup_printf ("headroom-cli: Ollama at %s is busy (too many requests); it asks to try again in 30 seconds\n", url);
   assert_said (err, expected);
   fault_server_free (server);
 }
@@ -387,7 +387,7 @@ test_cross_origin_redirect (void)
       g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "delete", "m:latest", NULL), ==, 1);
       other_host = g_strdup (fault_server_get_url (other) + strlen ("http://"));
       expected = g_strdup_printf ("headroom-cli: %s answered the DELETE with a %u redirect to %s; Headroom does not send "
-                                  "a DELETE on to another server - if the server moved, use its new address\n",
+                                  "a DELETE on to another server; if the server moved, use its new address\n",
                                   url, statuses[i], other_host);
       assert_said (err, expected);
       g_assert_cmpuint (fault_server_hits (other, "/api/delete"), ==, 0);
@@ -409,7 +409,7 @@ test_delete_missing (void)
   double elapsed;
 
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "delete", "m:latest", NULL), ==, 1);
-  expected = g_strdup_printf ("headroom-cli: model 'm' not found - m:latest is not on the board at %s, "
+  expected = g_strdup_printf ("headroom-cli: model 'm' not found: m:latest is not on the board at %s, "
                               "so there is nothing to delete\n", url);
   g_assert_cmpstr (err, ==, expected);
   fault_server_free (server);
@@ -479,7 +479,7 @@ test_http_to_tls (void)
   /* The part in brackets is libsoup's own word for what came back. */
   expected = g_strdup_printf ("headroom-cli: %s closed the connection without an HTTP answer (", url);
   g_assert_true (g_str_has_prefix (err, expected));
-  g_assert_true (g_str_has_suffix (err, ") - if the server speaks TLS, try https:// instead of http://\n"));
+  g_assert_true (g_str_has_suffix (err, "); if the server speaks TLS, try https:// instead of http://\n"));
   g_socket_service_stop (service);
   g_socket_listener_close (G_SOCKET_LISTENER (service));
   fault_server_free (server);
@@ -502,7 +502,7 @@ test_generate_load_wait (void)
                             "measure", "m:latest", "--contexts", "2048", "--runs", "1",
                             "--measurements", archive, NULL), ==, 1);
   g_test_message ("%s", err);
-  expected = g_strdup_printf ("%s did not begin to answer within 1 s - m:latest may still be loading", url);
+  expected = g_strdup_printf ("%s did not begin to answer within 1 s: m:latest may still be loading", url);
   g_assert_nonnull (strstr (err, expected));
   assert_gave_up (elapsed, 1.0);
   assert_nothing_saved (archive);
@@ -576,7 +576,7 @@ test_signin_url (void)
         g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "version", NULL), ==, 1);
       else
         g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "unload", "m:latest", NULL), ==, 1);
-      expected = g_strdup_printf ("headroom-cli: %s answered 401 Unauthorized: Ollama there is not signed in to ollama.com - "
+      expected = g_strdup_printf ("headroom-cli: %s answered 401 Unauthorized: Ollama there is not signed in to ollama.com; "
                                   "sign in at https://ollama.com/connect?name=board&key=abc "
                                   "(or run \"ollama signin\" on that machine)\n", url);
       g_assert_cmpstr (err, ==, expected);

@@ -304,7 +304,7 @@ test_deadline (void)
   req.deadline_ms = 300;
   g_assert_null (send (ollama, &req, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
-  ollama_message = g_strdup_printf ("%s did not answer within 0.3 s - the board may be overloaded, or something other than Ollama is listening there",
+  ollama_message = g_strdup_printf ("%s did not answer within 0.3 s: the board may be overloaded, or something other than Ollama is listening there",
                                     a->base);
   g_assert_cmpstr (error->message, ==, ollama_message);
 }
@@ -355,7 +355,7 @@ test_refused (void)
   hr_http_set_label (ollama, base);
   g_assert_null (send (ollama, &req, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_CONNECTION_REFUSED);
-  message = g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?",
+  message = g_strdup_printf ("nothing is listening at %s; is `ollama serve` running, and bound to an address this machine can reach?",
                              base);
   g_assert_cmpstr (error->message, ==, message);
   g_clear_error (&error);
@@ -363,7 +363,7 @@ test_refused (void)
 
   g_assert_null (send (hub, &req, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_CONNECTION_REFUSED);
-  message = g_strdup_printf ("Could not reach %s — check the network or HF_ENDPOINT", base + strlen ("http://"));
+  message = g_strdup_printf ("Could not reach %s; check the network or HF_ENDPOINT", base + strlen ("http://"));
   g_assert_cmpstr (error->message, ==, message);
   g_clear_error (&error);
 

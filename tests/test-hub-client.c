@@ -636,7 +636,7 @@ test_offline (void)
   lookup = run_lookup (client, QWEN_REPO, NULL, NULL, &error);
   g_assert_null (lookup);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_CONNECTION_REFUSED);
-  expected = g_strdup_printf ("Could not reach 127.0.0.1:%u — check the network or HF_ENDPOINT", port);
+  expected = g_strdup_printf ("Could not reach 127.0.0.1:%u; check the network or HF_ENDPOINT", port);
   g_assert_cmpstr (error->message, ==, expected);
 }
 

@@ -135,10 +135,10 @@ test_caps_and_errors (void)
     g_ptr_array_unref (run.lines);
   }
   assert_fails ("{\"a\":1}\n{\"k\":\"12345\"}\n", 12, 1000, 0, HR_NET_ERROR_TOO_LARGE,
-                "http://board:11434 sent a line longer than 12 bytes - that is not an Ollama stream; check the address", 1);
+                "http://board:11434 sent a line longer than 12 bytes: that is not an Ollama stream; check the address", 1);
   /* A line over the cap with no newline in sight yet. */
   assert_fails ("{\"k\":\"123456789012345678901234567890", 16, 1000, 0, HR_NET_ERROR_TOO_LARGE,
-                "http://board:11434 sent a line longer than 16 bytes - that is not an Ollama stream; check the address", 0);
+                "http://board:11434 sent a line longer than 16 bytes: that is not an Ollama stream; check the address", 0);
   assert_fails ("{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", 1024, 16, 0, HR_NET_ERROR_TOO_LARGE,
                 "http://board:11434 sent more than 16 bytes in one answer; Headroom stopped reading", 0);
   assert_fails ("{\"a\":1}\nnot json\n{\"a\":3}\n", 1024, 1024, 0, HR_NET_ERROR_INVALID_RESPONSE, NULL, 1);
@@ -213,7 +213,7 @@ test_inactivity (void)
   elapsed_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
   g_assert_cmpstr (error->message, ==,
-                   "http://board:11434 sent nothing new for 0.1 s - the board may be overloaded or the connection lost; try again");
+                   "http://board:11434 sent nothing new for 0.1 s: the board may be overloaded or the connection lost; try again");
   g_assert_cmpuint (run.lines->len, ==, 1);
   g_assert_cmpfloat (elapsed_ms, >=, 350);
   g_assert_cmpfloat (elapsed_ms, <, 2000);

@@ -310,7 +310,7 @@ test_connection_refused (void)
   g_autoptr(HrOllamaClient) client = client_for (url);
   g_autoptr(GError) error = version_error (client);
   g_autofree char *expected =
-    g_strdup_printf ("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?", url);
+    g_strdup_printf ("nothing is listening at %s; is `ollama serve` running, and bound to an address this machine can reach?", url);
 
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_CONNECTION_REFUSED);
   g_assert_cmpstr (error->message, ==, expected);
@@ -330,7 +330,7 @@ test_resolve_and_tls (void)
   error = version_error (dns);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_RESOLVE);
   g_assert_cmpstr (error->message, ==,
-                   "the host name in http://board.invalid:11434 does not resolve - check its spelling, or use the board's IP address");
+                   "the host name in http://board.invalid:11434 does not resolve; check its spelling, or use the board's IP address");
   g_clear_error (&error);
 
   /* A certificate nobody vouches for. */
@@ -338,7 +338,7 @@ test_resolve_and_tls (void)
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
   expected = g_strdup_printf ("the secure connection to %s failed (", https);
   g_assert_true (g_str_has_prefix (error->message, expected));
-  g_assert_true (g_str_has_suffix (error->message, ") - check the server's certificate, or use http:// if it does not speak TLS"));
+  g_assert_true (g_str_has_suffix (error->message, "); check the server's certificate, or use http:// if it does not speak TLS"));
   g_clear_error (&error);
 
   g_clear_object (&tls);
@@ -364,7 +364,7 @@ test_status_errors (void)
   g_clear_object (&wait.result);
   g_assert_null (show);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
-  expected = g_strdup_printf ("model 'nosuch' not found - nosuch is not on the board at %s; pull it first", url);
+  expected = g_strdup_printf ("model 'nosuch' not found: nosuch is not on the board at %s; pull it first", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
@@ -372,7 +372,7 @@ test_status_errors (void)
   /* 404 in plain text: the path prefix is wrong. */
   error = version_error (wrong_prefix);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH);
-  expected = g_strdup_printf ("%s/ollama/api/version answered 404 with \"404 page not found\", not Ollama's JSON -"
+  expected = g_strdup_printf ("%s/ollama/api/version answered 404 with \"404 page not found\", not Ollama's JSON:"
                               " the address or its path prefix is wrong; use the address `ollama serve` listens on,"
                               " such as http://10.0.0.5:11434", url);
   g_assert_cmpstr (error->message, ==, expected);
@@ -394,7 +394,7 @@ test_status_errors (void)
   error = version_error (client);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_BUSY);
   expected = g_strdup_printf ("Ollama at %s is busy (server busy, please try again.  maximum pending requests exceeded)"
-                              " - try again in a moment", url);
+                              "; try again in a moment", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
@@ -405,7 +405,7 @@ test_status_errors (void)
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE);
   expected = g_strdup_printf ("%s sent an answer that is not JSON (", url);
   g_assert_true (g_str_has_prefix (error->message, expected));
-  g_assert_true (g_str_has_suffix (error->message, ") - is this address an Ollama server?"));
+  g_assert_true (g_str_has_suffix (error->message, "); is this address an Ollama server?"));
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
 
@@ -439,7 +439,7 @@ test_token (void)
 
   error = version_error (client);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED);
-  expected = g_strdup_printf ("%s answered 401 Unauthorized: a proxy in front of Ollama wants a token - set the board's token", url);
+  expected = g_strdup_printf ("%s answered 401 Unauthorized: a proxy in front of Ollama wants a token; set the board's token", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_assert_null (fake_ollama_last_authorization (fake));
   g_clear_error (&error);
@@ -448,7 +448,7 @@ test_token (void)
   hr_ollama_client_set_token (client, "wrong");
   error = version_error (client);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED);
-  expected = g_strdup_printf ("%s answered 401 Unauthorized: the proxy in front of Ollama did not accept the token - check the board's token", url);
+  expected = g_strdup_printf ("%s answered 401 Unauthorized: the proxy in front of Ollama did not accept the token; check the board's token", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
 
@@ -486,7 +486,7 @@ test_stream_errors (void)
   FakeOllama *fake = fake_ollama_new ();
   const char *url = fake_ollama_get_url (fake);
   g_autoptr(HrOllamaClient) client = client_for (url);
-  g_autofree char *truncated = g_strdup_printf ("the answer from %s ended before its last line - the connection dropped"
+  g_autofree char *truncated = g_strdup_printf ("the answer from %s ended before its last line: the connection dropped"
                                                 " or the server stopped; try again", url);
   g_autofree char *expected = NULL;
   GError *error = NULL;
@@ -528,7 +528,7 @@ test_stream_errors (void)
   hr_ollama_client_set_caps (client, 1024, HR_OLLAMA_MAX_RESPONSE_BYTES);
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE);
-  expected = g_strdup_printf ("%s sent a line longer than 1 KiB - that is not an Ollama stream; check the address", url);
+  expected = g_strdup_printf ("%s sent a line longer than 1 KiB: that is not an Ollama stream; check the address", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
@@ -545,7 +545,7 @@ test_stream_errors (void)
   fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "8100000");
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE);
-  expected = g_strdup_printf ("%s sent a line longer than 8000000 bytes - that is not an Ollama stream; check the address", url);
+  expected = g_strdup_printf ("%s sent a line longer than 8000000 bytes: that is not an Ollama stream; check the address", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
   g_clear_pointer (&expected, g_free);
@@ -561,7 +561,7 @@ test_stream_errors (void)
   fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_404_JSON, NULL);
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
-  expected = g_strdup_printf ("model 'llama3.2:3b' not found - llama3.2:3b is not on the board at %s; pull it first", url);
+  expected = g_strdup_printf ("model 'llama3.2:3b' not found: llama3.2:3b is not on the board at %s; pull it first", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
 
@@ -590,7 +590,7 @@ test_deadline_and_inactivity (void)
   error = version_error (client);
   elapsed_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
-  expected = g_strdup_printf ("%s did not answer within 0.2 s - the board may be overloaded, or something other than"
+  expected = g_strdup_printf ("%s did not answer within 0.2 s: the board may be overloaded, or something other than"
                               " Ollama is listening there", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_assert_cmpfloat (elapsed_ms, >=, 200);
@@ -604,7 +604,7 @@ test_deadline_and_inactivity (void)
   fake_ollama_set_stream_timing (fake, 300, 400, 0, FALSE);
   error = generate_error (client, NULL);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT);
-  expected = g_strdup_printf ("%s sent nothing new for 0.1 s - the board may be overloaded or the connection lost; try again", url);
+  expected = g_strdup_printf ("%s sent nothing new for 0.1 s: the board may be overloaded or the connection lost; try again", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
 
@@ -712,7 +712,7 @@ test_load_unload_delete (void)
   g_clear_object (&wait.result);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
   /* Issue 15: deleting a missing model does not advise pulling it. */
-  expected = g_strdup_printf ("model 'llama3.2:3b' not found - llama3.2:3b is not on the board at %s, so there is nothing to delete", url);
+  expected = g_strdup_printf ("model 'llama3.2:3b' not found: llama3.2:3b is not on the board at %s, so there is nothing to delete", url);
   g_assert_cmpstr (error->message, ==, expected);
 
   g_clear_object (&client);
@@ -770,7 +770,7 @@ test_pull (void)
   const char *url = fake_ollama_get_url (fake);
   g_autoptr(HrOllamaClient) client = client_for (url);
   g_autoptr(GPtrArray) models = NULL;
-  g_autofree char *truncated = g_strdup_printf ("the answer from %s ended before its last line - the connection dropped"
+  g_autofree char *truncated = g_strdup_printf ("the answer from %s ended before its last line: the connection dropped"
                                                 " or the server stopped; try again", url);
   GError *error = NULL;
   PullSeen seen = { 0 };
@@ -801,14 +801,14 @@ test_pull (void)
   memset (&seen, 0, sizeof seen);
   g_assert_false (pull (client, "nosuch:99b", &seen, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM);
-  g_assert_cmpstr (error->message, ==, "Ollama could not pull nosuch:99b: pull model manifest: file does not exist - check the model name and its tag");
+  g_assert_cmpstr (error->message, ==, "Ollama could not pull nosuch:99b: pull model manifest: file does not exist; check the model name and its tag");
   g_clear_error (&error);
 
   /* An error line halfway. */
   fake_ollama_set_fault (fake, "/api/pull", FAKE_FAULT_ERROR_LINE, "write /usr/share/ollama/.ollama/models/blobs/sha256-fd7b-partial: no space left on device");
   g_assert_false (pull (client, "phi4", &seen, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM);
-  g_assert_cmpstr (error->message, ==, "Ollama could not pull phi4: write /usr/share/ollama/.ollama/models/blobs/sha256-fd7b-partial: no space left on device - free space on the board (delete models it does not need), then pull again");
+  g_assert_cmpstr (error->message, ==, "Ollama could not pull phi4: write /usr/share/ollama/.ollama/models/blobs/sha256-fd7b-partial: no space left on device; free space on the board (delete models it does not need), then pull again");
   g_clear_error (&error);
 
   /* A dropped connection, and a stream without success. */

@@ -179,21 +179,21 @@ static void
 test_error_messages (void)
 {
   assert_message ("pull model manifest: file does not exist", HR_PULL_ERROR_UNKNOWN_MODEL,
-                  "Ollama could not pull llama3.3:99b: pull model manifest: file does not exist - check the model name and its tag");
+                  "Ollama could not pull llama3.3:99b: pull model manifest: file does not exist; check the model name and its tag");
   assert_message ("write /root/.ollama/models/blobs/sha256-dde5-partial: no space left on device", HR_PULL_ERROR_NO_SPACE,
                   "Ollama could not pull llama3.3:99b: write /root/.ollama/models/blobs/sha256-dde5-partial: no space left on device"
-                  " - free space on the board (delete models it does not need), then pull again");
+                  "; free space on the board (delete models it does not need), then pull again");
   assert_message ("max retries exceeded: EOF", HR_PULL_ERROR_NETWORK,
-                  "Ollama could not pull llama3.3:99b: max retries exceeded: EOF - the board could not reach the registry:"
+                  "Ollama could not pull llama3.3:99b: max retries exceeded: EOF; the board could not reach the registry:"
                   " check its network, then pull again (it resumes from the partial files)");
   assert_message ("digest mismatch, file must be downloaded again: want sha256:1, got sha256:2", HR_PULL_ERROR_CORRUPT,
                   "Ollama could not pull llama3.3:99b: digest mismatch, file must be downloaded again: want sha256:1, got sha256:2"
-                  " - the download was damaged on the way: pull again");
+                  "; the download was damaged on the way: pull again");
   assert_message ("unauthorized: access denied", HR_PULL_ERROR_UNAUTHORIZED,
-                  "Ollama could not pull llama3.3:99b: unauthorized: access denied - the registry refused access:"
+                  "Ollama could not pull llama3.3:99b: unauthorized: access denied; the registry refused access:"
                   " check the name, and that the board may pull it");
   assert_message ("something else", HR_PULL_ERROR_OTHER,
-                  "Ollama could not pull llama3.3:99b: something else - see the server's log on the board");
+                  "Ollama could not pull llama3.3:99b: something else; see the server's log on the board");
 }
 
 static void

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <string.h>
 
 #include "hr-error.h"
@@ -345,6 +347,50 @@ test_index (void)
   g_assert_cmpstr (error->message, ==, "model.safetensors.index.json is not a JSON object");
 }
 
+/* A message with a 64-bit figure is one msgid that xgettext extracts whole
+ * (%<PRIu64>), so it is translated at run time: German, in a subprocess
+ * with the build's translations (HEADROOM_LOCALE_DIR, set by meson test). */
+static void
+test_german (void)
+{
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+
+  if (locale_dir == NULL)
+    {
+      g_test_skip ("HEADROOM_LOCALE_DIR is not set");
+      return;
+    }
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_setenv ("LANGUAGE", "de", TRUE);
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  {
+    guint8 data[16] = { 0 };
+    g_autoptr(GError) error = NULL;
+    guint64 n = 0;
+    guint64 big = G_GUINT64_CONSTANT (25000001);
+
+    /* The catalog is there: a message without a 64-bit figure. */
+    g_assert_cmpstr (_("The safetensors header is not valid JSON: %s"), ==,
+                     "Der safetensors-Header ist kein gültiges JSON: %s");
+    for (guint i = 0; i < 8; i++)
+      data[i] = (guint8) (big >> (8 * i));
+    g_assert_false (hr_safetensors_header_length (data, sizeof data, &n, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT);
+    g_assert_cmpstr (error->message, ==,
+                     "Der safetensors-Header gibt 25000001 Bytes an, über der Grenze von 25.000.000 Bytes; "
+                     "die Datei ist beschädigt oder kein safetensors");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +403,7 @@ main (int   argc,
   g_test_add_func ("/safetensors/metadata", test_metadata_shapes);
   g_test_add_func ("/safetensors/errors", test_errors);
   g_test_add_func ("/safetensors/length", test_length);
+  g_test_add_func ("/safetensors/german", test_german);
   g_test_add_func ("/safetensors/index", test_index);
 
   return g_test_run ();

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,7 +296,7 @@ print_model (const HrGgufReport *r)
   if (r->file_type_label != NULL)
     row (_("file type"), _("%s (general.file_type %u)"), r->file_type_label, (guint) r->file_type);
   else if (r->has_file_type)
-    row (_("file type"), _("unknown (general.file_type %" G_GUINT64_FORMAT ")"), r->file_type);
+    row (_("file type"), _("unknown (general.file_type %" PRIu64 ")"), r->file_type);
   else
     row (_("file type"), "%s", _("not stated (no general.file_type)"));
 

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * headroom-cli: the same core as the window, for a headless box.
+ * HEADROOM_LOCALE_DIR, when set, is where the translations are (an
+ * uninstalled build's po/ directory); else the installed LOCALEDIR.
  */
 #include "config.h"
 
@@ -48,11 +50,15 @@ int
 main (int   argc,
       char *argv[])
 {
+  const char *locale_dir = g_getenv ("HEADROOM_LOCALE_DIR");
+
   setlocale (LC_ALL, "");
   /* Figures keep a '.' decimal point in every language, as the seed's tables
    * and every JSON consumer expect. */
   setlocale (LC_NUMERIC, "C");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* HEADROOM_LOCALE_DIR: the translations of an uninstalled build
+   * (<build>/po), as the window reads them (app/gui/main.c). */
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir != NULL && locale_dir[0] != '\0' ? locale_dir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "hr-catalog.h"
@@ -296,7 +297,7 @@ read_u32_array (JsonObject  *object,
       v = json_node_get_value_type (element) == G_TYPE_BOOLEAN ? json_node_get_boolean (element) : json_node_get_int (element);
       if (v < 0 || v > max)
         {
-          *out_problem = g_strdup_printf (_("field \"%s\": value %" G_GINT64_FORMAT " is out of range"), member, v);
+          *out_problem = g_strdup_printf (_("field \"%s\": value %" PRId64 " is out of range"), member, v);
           g_array_unref (values);
           return FALSE;
         }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -31,7 +32,7 @@ node_get_count (JsonNode    *node,
   if (hr_json_node_u64 (node, max, out))
     return TRUE;
   g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-               _("%s: “%s” is not a whole number between 0 and %" G_GUINT64_FORMAT),
+               _("%s: “%s” is not a whole number between 0 and %" PRIu64),
                file, key, max);
   return FALSE;
 }

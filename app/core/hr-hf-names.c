@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -138,7 +139,7 @@ hr_hf_kind_evidence (const char                 *repo,
         if (text != NULL && g_strv_contains (end_of_turn_tokens, text))
           {
             g_ptr_array_add (ev->evidence,
-                             g_strdup_printf (_("generation_config.json ends a turn on token %" G_GINT64_FORMAT " “%s”, a chat end-of-turn token"),
+                             g_strdup_printf (_("generation_config.json ends a turn on token %" PRId64 " “%s”, a chat end-of-turn token"),
                                               id, text));
             strong = TRUE;
             break;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,7 +175,7 @@ _hr_json_get_u64 (JsonObject  *object,
         }
       if ((guint64) v > max)
         {
-          *out_problem = g_strdup_printf (_("field \"%s\" is %" G_GINT64_FORMAT ", more than the largest plausible value %" G_GUINT64_FORMAT), member, v, max);
+          *out_problem = g_strdup_printf (_("field \"%s\" is %" PRId64 ", more than the largest plausible value %" PRIu64), member, v, max);
           return FALSE;
         }
       *out = (guint64) v;
@@ -195,7 +196,7 @@ _hr_json_get_u64 (JsonObject  *object,
         }
       if (v > (double) max)
         {
-          *out_problem = g_strdup_printf (_("field \"%s\" is more than the largest plausible value %" G_GUINT64_FORMAT), member, max);
+          *out_problem = g_strdup_printf (_("field \"%s\" is more than the largest plausible value %" PRIu64), member, max);
           return FALSE;
         }
       *out = (guint64) v;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
@@ -132,7 +133,7 @@ hr_measurement_from_json (JsonNode    *node,
             FAIL ("sizes[%u]: %s", i, problem);
           /* Issue 15: never keep a record of numbers that cannot be. */
           if (size.reported_vram_bytes > size.reported_bytes)
-            FAIL (_("sizes[%u]: reported_vram_bytes %" G_GUINT64_FORMAT " is more than reported_bytes %" G_GUINT64_FORMAT),
+            FAIL (_("sizes[%u]: reported_vram_bytes %" PRIu64 " is more than reported_bytes %" PRIu64),
                   i, size.reported_vram_bytes, size.reported_bytes);
           g_array_append_val (m->sizes, size);
         }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "hr-error.h"
 #include "hr-precision.h"
@@ -215,7 +216,7 @@ hr_ggml_tensor_bytes (guint32         type,
   if (dims[0] % info->block_weights != 0)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("a %s tensor row of %" G_GUINT64_FORMAT " weights is not a whole number of %u-weight blocks"),
+                   _("a %s tensor row of %" PRIu64 " weights is not a whole number of %u-weight blocks"),
                    info->name, dims[0], info->block_weights);
       return FALSE;
     }

@@ -365,7 +365,7 @@ hr_pull_error_classify (const char *ollama_text)
  *
  * Returns: (transfer full): Ollama's text and what to do, e.g.
  *   "Ollama could not pull llama3.3:99b: pull model manifest: file does not
- *   exist - check the model name and its tag".
+ *   exist; check the model name and its tag".
  */
 char *
 hr_pull_error_message (const char *model,
@@ -397,7 +397,7 @@ hr_pull_error_message (const char *model,
     }
 
   /* TRANSLATORS: model, Ollama's own error text, what to do */
-  return g_strdup_printf (_("Ollama could not pull %s: %s - %s"), model, ollama_text, advice);
+  return g_strdup_printf (_("Ollama could not pull %s: %s; %s"), model, ollama_text, advice);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -186,14 +187,14 @@ hr_safetensors_header_length (const guint8 *data,
   if (n > HR_SAFETENSORS_MAX_HEADER)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                   _("The safetensors header claims %" G_GUINT64_FORMAT " bytes, over the 25,000,000-byte limit; the file is damaged or not safetensors"),
+                   _("The safetensors header claims %" PRIu64 " bytes, over the 25,000,000-byte limit; the file is damaged or not safetensors"),
                    n);
       return FALSE;
     }
   if (n < 2)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("The safetensors header length is %" G_GUINT64_FORMAT " bytes, too short for a JSON object"),
+                   _("The safetensors header length is %" PRIu64 " bytes, too short for a JSON object"),
                    n);
       return FALSE;
     }
@@ -369,7 +370,7 @@ parse_tensor (HrSafetensorsHeader *header,
   if (span->end < span->begin)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("Tensor “%s” in the safetensors header ends (%" G_GUINT64_FORMAT ") before it begins (%" G_GUINT64_FORMAT ")"),
+                   _("Tensor “%s” in the safetensors header ends (%" PRIu64 ") before it begins (%" PRIu64 ")"),
                    name, span->end, span->begin);
       return FALSE;
     }
@@ -392,7 +393,7 @@ parse_tensor (HrSafetensorsHeader *header,
       if (expected != span_bytes)
         {
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("Tensor “%s” in the safetensors header has %" G_GUINT64_FORMAT " %s elements (%" G_GUINT64_FORMAT " bytes) but its data_offsets span %" G_GUINT64_FORMAT " bytes"),
+                       _("Tensor “%s” in the safetensors header has %" PRIu64 " %s elements (%" PRIu64 " bytes) but its data_offsets span %" PRIu64 " bytes"),
                        name, elements, dtype, expected, span_bytes);
           return FALSE;
         }
@@ -457,7 +458,7 @@ hr_safetensors_header_parse_json (const char *json,
   if (length > HR_SAFETENSORS_MAX_HEADER)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                   _("The safetensors header is %" G_GSIZE_FORMAT " bytes, over the 25,000,000-byte limit"),
+                   _("The safetensors header is %zu bytes, over the 25,000,000-byte limit"),
                    length);
       return NULL;
     }
@@ -535,14 +536,14 @@ hr_safetensors_header_parse_json (const char *json,
           const Span *prev = &g_array_index (spans, Span, i - 1);
 
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("Tensors “%s” and “%s” in the safetensors header overlap at byte %" G_GUINT64_FORMAT),
+                       _("Tensors “%s” and “%s” in the safetensors header overlap at byte %" PRIu64),
                        prev->name, s->name, s->begin);
           return NULL;
         }
       if (s->begin > expected_begin)
         {
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("The safetensors data has a hole: bytes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " belong to no tensor (next is “%s”)"),
+                       _("The safetensors data has a hole: bytes %" PRIu64 " to %" PRIu64 " belong to no tensor (next is “%s”)"),
                        expected_begin, s->begin, s->name);
           return NULL;
         }
@@ -590,7 +591,7 @@ hr_safetensors_header_parse (const guint8 *data,
   if (length - 8 < n)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED,
-                   _("The safetensors header is %" G_GUINT64_FORMAT " bytes but only %" G_GSIZE_FORMAT " were read"),
+                   _("The safetensors header is %" PRIu64 " bytes but only %zu were read"),
                    n, length - 8);
       return NULL;
     }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "hr-http.h"
@@ -310,12 +311,12 @@ error_for_limit (Call *call)
     {
       limit = format_seconds (call->connect_ms);
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                          _("could not connect to %s within %s s - is the board on, and on this network?"),
+                          _("could not connect to %s within %s s; is the board on, and on this network?"),
                           label, limit);
     }
   limit = format_seconds (call->deadline_ms);
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                      _("%s did not answer within %s s - the board may be overloaded, or something other than Ollama is listening there"),
+                      _("%s did not answer within %s s: the board may be overloaded, or something other than Ollama is listening there"),
                       label, limit);
 }
 
@@ -342,19 +343,19 @@ error_for_ollama (const char *label,
     {
     case HR_NET_ERROR_CONNECTION_REFUSED:
       return g_error_new (HR_NET_ERROR, code,
-                          _("nothing is listening at %s - is `ollama serve` running, and bound to an address this machine can reach?"),
+                          _("nothing is listening at %s; is `ollama serve` running, and bound to an address this machine can reach?"),
                           label);
     case HR_NET_ERROR_RESOLVE:
       return g_error_new (HR_NET_ERROR, code,
-                          _("the host name in %s does not resolve - check its spelling, or use the board's IP address"),
+                          _("the host name in %s does not resolve; check its spelling, or use the board's IP address"),
                           label);
     case HR_NET_ERROR_TLS:
       return g_error_new (HR_NET_ERROR, code,
-                          _("the secure connection to %s failed (%s) - check the server's certificate, or use http:// if it does not speak TLS"),
+                          _("the secure connection to %s failed (%s); check the server's certificate, or use http:// if it does not speak TLS"),
                           label, error->message);
     case HR_NET_ERROR_TIMEOUT:
       return g_error_new (HR_NET_ERROR, code,
-                          _("could not connect to %s in time - is the board on, and on this network?"),
+                          _("could not connect to %s in time; is the board on, and on this network?"),
                           label);
     default:
       break;
@@ -362,7 +363,7 @@ error_for_ollama (const char *label,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
-                        _("cannot reach %s (%s) - is the board on, and on this network?"),
+                        _("cannot reach %s (%s); is the board on, and on this network?"),
                         label, error->message);
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
                       _("talking to %s failed: %s"), label, error->message);
@@ -392,11 +393,11 @@ error_for_transport (Call     *call,
       if (code == HR_NET_ERROR_TIMEOUT)
         code = HR_NET_ERROR_FAILED;
       return g_error_new (HR_NET_ERROR, code,
-                          _("Could not reach %s — check the network or HF_ENDPOINT"), label);
+                          _("Could not reach %s; check the network or HF_ENDPOINT"), label);
     }
   if (reading)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
-                        _("the answer from %s ended before its last line - the connection dropped or the server stopped; try again"),
+                        _("the answer from %s ended before its last line: the connection dropped or the server stopped; try again"),
                         label);
   /* Plain HTTP to a TLS port: the server resets the connection or answers
    * with a TLS alert, which is no HTTP response. */
@@ -408,7 +409,7 @@ error_for_transport (Call     *call,
       g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
 
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
-                          _("%s closed the connection without an HTTP answer (%s) - if the server speaks TLS, try https:// instead of http://"),
+                          _("%s closed the connection without an HTTP answer (%s); if the server speaks TLS, try https:// instead of http://"),
                           label, why);
     }
   return error_for_ollama (label, transport_code (error), error);
@@ -434,7 +435,7 @@ error_redirects (Call *call)
                         _("%s redirected too often or without a valid Location: check HF_ENDPOINT"),
                         label);
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                      _("%s redirected too often or without a valid Location - use the address `ollama serve` listens on"),
+                      _("%s redirected too often or without a valid Location; use the address `ollama serve` listens on"),
                       label);
 }
 
@@ -448,7 +449,7 @@ error_too_large (Call *call)
       g_autoptr(GUri) uri = g_uri_parse (call->url, SOUP_HTTP_URI_FLAGS, NULL);
 
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                          _("The Hub sent more than %" G_GUINT64_FORMAT " bytes for %s: refusing to read further"),
+                          _("The Hub sent more than %" PRIu64 " bytes for %s: refusing to read further"),
                           call->cap, uri != NULL ? g_uri_get_path (uri) : call->url);
     }
   {
@@ -687,7 +688,7 @@ error_cross_origin (Call  *call,
   g_autofree char *safe = hr_json_safe_text (target, -1, HR_JSON_SAFE_SHORT);
 
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                      _("%s answered the %s with a %u redirect to %s; Headroom does not send a %s on to another server - if the server moved, use its new address"),
+                      _("%s answered the %s with a %u redirect to %s; Headroom does not send a %s on to another server; if the server moved, use its new address"),
                       label, call->method, status, safe, call->method);
 }
 

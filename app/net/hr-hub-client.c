@@ -498,7 +498,7 @@ hr_hub_client_lookup_async (HrHubClient         *self,
  *   %HR_NET_ERROR_RATE_LIMITED (with the seconds to wait),
  *   %HR_NET_ERROR_SERVER (5xx), %HR_NET_ERROR_TIMEOUT,
  *   %HR_NET_ERROR_RESOLVE / %HR_NET_ERROR_CONNECTION_REFUSED /
- *   %HR_NET_ERROR_TLS / %HR_NET_ERROR_FAILED ("Could not reach HOST — check
+ *   %HR_NET_ERROR_TLS / %HR_NET_ERROR_FAILED ("Could not reach HOST; check
  *   the network or HF_ENDPOINT"), %HR_NET_ERROR_TOO_LARGE (a body over its
  *   cap), %HR_NET_ERROR_INVALID_RESPONSE (JSON or headers that do not parse),
  *   %HR_NET_ERROR_BAD_PATH (a bad endpoint or repository id).

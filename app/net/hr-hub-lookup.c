@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "hr-error.h"
@@ -300,7 +301,7 @@ read_header_part (GTask          *task,
       if (resp->total > 0 && n + 8 > resp->total)
         {
           lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                                        _("The safetensors header of %s claims %" G_GUINT64_FORMAT " bytes, more than the file holds"),
+                                        _("The safetensors header of %s claims %" PRIu64 " bytes, more than the file holds"),
                                         part->path, n));
           return;
         }

@@ -290,7 +290,7 @@ handle_line (HrNdjsonReader  *self,
                      self->source_label);
       else
         g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                     _("%s sent a line that is not JSON (%s) - is this address an Ollama server?"),
+                     _("%s sent a line that is not JSON (%s); is this address an Ollama server?"),
                      self->source_label, why);
       return FALSE;
     }
@@ -343,11 +343,11 @@ on_read (GObject      *source,
           g_clear_error (&error);
           if (self->have_last)
             g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                         _("%s sent nothing new for %s s - the board may be overloaded or the connection lost; try again"),
+                         _("%s sent nothing new for %s s: the board may be overloaded or the connection lost; try again"),
                          self->source_label, limit);
           else
             g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                         _("%s sent no line for %s s after it began to answer - the board may be overloaded or the connection lost; try again"),
+                         _("%s sent no line for %s s after it began to answer: the board may be overloaded or the connection lost; try again"),
                          self->source_label, limit);
         }
 
@@ -412,7 +412,7 @@ on_read (GObject      *source,
       g_autofree char *cap = hr_ndjson_format_cap (self->max_line_bytes);
 
       g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                   _("%s sent a line longer than %s - that is not an Ollama stream; check the address"),
+                   _("%s sent a line longer than %s: that is not an Ollama stream; check the address"),
                    self->source_label, cap);
       finish (self, g_steal_pointer (&error));
       return;

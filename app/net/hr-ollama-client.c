@@ -287,7 +287,7 @@ static GError *
 error_truncated (HrOllamaCall *call)
 {
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
-                      _("the answer from %s ended before its last line - the connection dropped or the server stopped; try again"),
+                      _("the answer from %s ended before its last line: the connection dropped or the server stopped; try again"),
                       call->client->base_url);
 }
 
@@ -316,32 +316,32 @@ error_for_status (HrOllamaCall   *call,
 
         if (signin != NULL)
           return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                              _("%s answered %u %s: Ollama there is not signed in to ollama.com - sign in at %s (or run \"ollama signin\" on that machine)"),
+                              _("%s answered %u %s: Ollama there is not signed in to ollama.com; sign in at %s (or run \"ollama signin\" on that machine)"),
                               self->base_url, status, reason, signin);
       }
       if (!hr_http_has_token (self->http))
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                            _("%s answered %u %s: a proxy in front of Ollama wants a token - set the board's token"),
+                            _("%s answered %u %s: a proxy in front of Ollama wants a token; set the board's token"),
                             self->base_url, status, reason);
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                          _("%s answered %u %s: the proxy in front of Ollama did not accept the token - check the board's token"),
+                          _("%s answered %u %s: the proxy in front of Ollama did not accept the token; check the board's token"),
                           self->base_url, status, reason);
 
     case SOUP_STATUS_NOT_FOUND:
       if (ollama != NULL && call->model != NULL && g_strcmp0 (call->path, "/api/delete") == 0)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                            _("%s - %s is not on the board at %s, so there is nothing to delete"),
+                            _("%s: %s is not on the board at %s, so there is nothing to delete"),
                             ollama, call->model, self->base_url);
       if (ollama != NULL && call->model != NULL)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                            _("%s - %s is not on the board at %s; pull it first"),
+                            _("%s: %s is not on the board at %s; pull it first"),
                             ollama, call->model, self->base_url);
       if (ollama != NULL)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                             _("%s answered: %s"), self->base_url, ollama);
       excerpt = hr_http_body_excerpt (resp->body);
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                          _("%s%s answered 404 with %s, not Ollama's JSON - the address or its path prefix is wrong; use the address `ollama serve` listens on, such as http://10.0.0.5:11434"),
+                          _("%s%s answered 404 with %s, not Ollama's JSON: the address or its path prefix is wrong; use the address `ollama serve` listens on, such as http://10.0.0.5:11434"),
                           self->base_url, call->path, excerpt);
 
     case SOUP_STATUS_SERVICE_UNAVAILABLE:
@@ -352,12 +352,12 @@ error_for_status (HrOllamaCall   *call,
         if (wait > 0)
           return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
                               g_dngettext (GETTEXT_PACKAGE,
-                                           "Ollama at %s is busy (%s) - it asks to try again in %u second",
-                                           "Ollama at %s is busy (%s) - it asks to try again in %u seconds",
+                                           "Ollama at %s is busy (%s); it asks to try again in %u second",
+                                           "Ollama at %s is busy (%s); it asks to try again in %u seconds",
                                            wait),
                               self->base_url, ollama != NULL ? ollama : reason, wait);
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
-                            _("Ollama at %s is busy (%s) - try again in a moment"),
+                            _("Ollama at %s is busy (%s); try again in a moment"),
                             self->base_url, ollama != NULL ? ollama : reason);
       }
 
@@ -377,7 +377,7 @@ error_for_status (HrOllamaCall   *call,
   excerpt = hr_http_body_excerpt (resp->body);
   if (status >= 500)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_SERVER,
-                        _("%s answered %u %s with %s - the server or a proxy in front of it failed; try again, or read the server's log"),
+                        _("%s answered %u %s with %s: the server or a proxy in front of it failed; try again, or read the server's log"),
                         self->base_url, status, reason, excerpt);
   if (ollama != NULL)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
@@ -399,7 +399,7 @@ hr_ollama_call_error_unexpected (HrOllamaCall *call,
                                  const char   *what)
 {
   return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                      _("%s sent an unexpected answer to %s: %s - is this address an Ollama server?"),
+                      _("%s sent an unexpected answer to %s: %s; is this address an Ollama server?"),
                       call->client->base_url, call->path, what);
 }
 
@@ -483,7 +483,7 @@ answer_done (GTask *task)
       if (!json_parser_load_from_data (parser, data, (gssize) size, &error))
         {
           hr_ollama_call_return_error (task, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                                                          _("%s sent an answer that is not JSON (%s) - is this address an Ollama server?"),
+                                                          _("%s sent an answer that is not JSON (%s); is this address an Ollama server?"),
                                                           call->client->base_url, error->message));
           return;
         }
@@ -524,7 +524,7 @@ on_sent (GObject      *source,
 
           g_clear_error (&error);
           error = g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                               _("%s did not begin to answer within %s s - %s may still be loading (a large model can take minutes): allow a longer wait, or check `ollama ps`"),
+                               _("%s did not begin to answer within %s s: %s may still be loading (a large model can take minutes); allow a longer wait, or check `ollama ps`"),
                                call->client->base_url, limit, call->model != NULL ? call->model : _("the model"));
         }
       hr_ollama_call_return_error (task, error);

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "hr-error.h"
@@ -582,8 +583,8 @@ on_header (GObject      *source,
     {
       g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                                lk->blob == lk->model->manifest->projector
-                               ? _("The vision projector blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists")
-                               : _("The model blob of %s holds %" G_GUINT64_FORMAT " bytes, not the %" G_GUINT64_FORMAT " its manifest lists"),
+                               ? _("The vision projector blob of %s holds %" PRIu64 " bytes, not the %" PRIu64 " its manifest lists")
+                               : _("The model blob of %s holds %" PRIu64 " bytes, not the %" PRIu64 " its manifest lists"),
                                lk->model->name, resp->total, lk->blob->size);
       g_object_unref (task);
       return;
