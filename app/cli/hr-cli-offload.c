@@ -168,6 +168,8 @@ add_split_members (JsonObject      *o,
   json_object_set_int_member (o, "total_layers", split->total_layers);
   json_object_set_int_member (o, "vram_bytes", (gint64) MIN (split->vram.total, (guint64) G_MAXINT64));
   json_object_set_int_member (o, "host_bytes", (gint64) MIN (split->host.total, (guint64) G_MAXINT64));
+  if (split->pool_bytes > 0)
+    json_object_set_int_member (o, "pool_bytes", (gint64) MIN (split->pool_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "processor", split->processor);
   json_object_set_int_member (o, "ps_size_bytes", (gint64) MIN (split->size_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "verdict", hr_verdict_to_string (split->verdict));
@@ -288,12 +290,10 @@ print_at (HrCliContext          *ctx,
   verdict = split_verdict_text (split);
   if (ctx->board->unified)
     {
-      guint64 pool;
-
-      /* One memory: the GPU's buffers and what stays in host memory (the
-       * token embedding, the host compute buffer) share the pool. */
-      hr_add_u64 (split->vram.total, split->host.total, &pool);
-      vram = gb (pool);
+      /* One memory: the figure the verdict is judged on, the runtime
+       * total and what stays in host memory (hr_offload_pool_bytes()), as
+       * predict prints it at this context. */
+      vram = gb (split->pool_bytes);
       printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
               split->gpu_layers, split->total_layers, vram, split->processor, verdict,
               tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
@@ -457,10 +457,13 @@ hr_cli_lower_precision_fits (HrCliContext          *ctx,
  * and with partial offload (fits, tight or partial), for the context at or
  * above the board's floor at the fitted (else prior) GPU efficiency and the
  * CPU's prior. After each answer the prediction at it: layers, VRAM, host
- * (on a unified board one figure, the bytes it takes of the one pool),
- * PROCESSOR, verdict and rate. "none fits" is an answer, not an error. JSON:
- * {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
- * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}.
+ * (on a unified board one figure, the bytes it takes of the one pool,
+ * hr_offload_pool_bytes(), as predict at that context prints and judges
+ * it), PROCESSOR, verdict and rate. "none fits" is an answer, not an error.
+ * JSON: {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
+ * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}};
+ * on a unified board "at" also has "pool_bytes" (predict's
+ * "pool_footprint_bytes" at that context).
  *
  * Returns: %TRUE on success, or the core's errors other than NOT_FOUND.
  */

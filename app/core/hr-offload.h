@@ -73,6 +73,8 @@ typedef struct {
   guint64  host_read_bytes;  /* weights the CPU reads per token (no token_embd: one row a token) */
   HrVerdict verdict;         /* fits / tight / partial / over */
   guint64  margin_bytes;     /* see hr_offload_predict() */
+  guint64  pool_bytes;       /* unified board: what the model takes of the one pool, the
+                              * figure the verdict is judged on (hr_offload_pool_bytes()); else 0 */
   char     processor[32];    /* "100% GPU", "16%/84% CPU/GPU", "100% CPU" */
 } HrOffload;
 
@@ -80,6 +82,8 @@ void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
                                     const HrBoard         *board,
                                     const HrModelSpec     *spec,
                                     guint32                context_tokens);
+guint64   hr_offload_pool_bytes    (const HrBoard             *board,
+                                    const HrRuntimePrediction *prediction);
 gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
                                     HrOffload             *out,
                                     GError               **error);
