@@ -410,6 +410,79 @@ test_finders_unified_agree (void)
     }
 }
 
+/* A Jetson archive with two measured sizes of llama3.2:3b at Ollama 0.31.2:
+ * the board's learned overhead, which predict adds to the runtime total. */
+static const char learned_json[] =
+  "{\"board\": \"jetson-orin-nano-super\", \"model\": \"llama3.2:3b\", \"date\": \"2026-11-29\","
+  " \"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": 18.0}, \"weight_bytes\": 2019377376,"
+  " \"source\": \"test fixture\", \"sizes\": ["
+  "  {\"context_tokens\": 4096, \"reported_bytes\": 2600000000, \"reported_vram_bytes\": 2600000000, \"predicted_bytes\": 0},"
+  "  {\"context_tokens\": 16384, \"reported_bytes\": 4100000000, \"reported_vram_bytes\": 4100000000, \"predicted_bytes\": 0}]}";
+
+/* predict --json with the learned archive at @context: its learned term,
+ * verdict, margin and pool figure. */
+static void
+predict_learned (const char *dir,
+                 guint32     context,
+                 gint64     *out_learned,
+                 char      **out_verdict,
+                 gint64     *out_margin,
+                 gint64     *out_pool)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *tokens = g_strdup_printf ("%u", context);
+  JsonArray *terms;
+  JsonObject *o;
+
+  run_cli (&r, "predict", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--server-version", "0.31.2",
+           "--measurements", dir, "--context", tokens, "--json", NULL);
+  o = parse (parser, &r);
+  terms = json_object_get_array_member (o, "terms");
+  *out_learned = 0;
+  for (guint i = 0; i < json_array_get_length (terms); i++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (terms, i), "id"), "learned"))
+      *out_learned = json_object_get_int_member (json_array_get_object_element (terms, i), "bytes");
+  *out_verdict = g_strdup (json_object_get_string_member (o, "verdict"));
+  *out_margin = json_object_get_int_member (o, "margin_bytes");
+  *out_pool = json_object_get_int_member (o, "pool_footprint_bytes");
+}
+
+/* With a learned overhead on a unified board, --max-context judges the
+ * pool figure predict judges, learned overhead included: predict at the
+ * answer agrees, one step further it no longer fits. */
+static void
+test_finders_unified_learned (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "learned", NULL);
+  g_autofree char *file = g_build_filename (dir, "jetson-llama3.2-3b.json", NULL);
+  g_autofree char *verdict = NULL, *next = NULL;
+  gint64 learned, margin, pool;
+  JsonObject *gpu, *at;
+  guint32 context;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, learned_json, -1, &error));
+  run_cli (&r, "predict", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--server-version", "0.31.2",
+           "--measurements", dir, "--max-context", "--json", NULL);
+  gpu = json_object_get_object_member (json_object_get_object_member (parse (parser, &r), "max_context"), "gpu");
+  at = json_object_get_object_member (gpu, "at");
+  context = (guint32) json_object_get_int_member (gpu, "context_tokens");
+  predict_learned (dir, context, &learned, &verdict, &margin, &pool);
+  g_assert_cmpint (learned, >, 0);
+  g_assert_cmpstr (json_object_get_string_member (at, "verdict"), ==, verdict);
+  g_assert_cmpstr (verdict, ==, "fits");
+  g_assert_cmpint (json_object_get_int_member (at, "margin_bytes"), ==, margin);
+  g_assert_cmpint (json_object_get_int_member (at, "pool_bytes"), ==, pool);
+  predict_learned (dir, context + 256, &learned, &next, &margin, &pool);
+  g_assert_cmpstr (next, !=, "fits");
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 static void
 test_best_precision (void)
 {
@@ -512,6 +585,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/max-context", test_max_context);
   g_test_add_func ("/cli-offload/max-context-unified", test_max_context_unified);
   g_test_add_func ("/cli-offload/finders-unified-agree", test_finders_unified_agree);
+  g_test_add_func ("/cli-offload/finders-unified-learned", test_finders_unified_learned);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);

@@ -384,6 +384,19 @@ test_offload_board_kinds (void)
   g_assert_cmpuint (split->prediction.host_bytes, ==, EMBD);
   g_assert_cmpuint (split->pool_bytes, ==, split->prediction.total_bytes + EMBD);
   g_assert_cmpuint (split->margin_bytes, ==, split->prediction.total_bytes + EMBD - 1);
+  {
+    /* a learned overhead moves the pool figure as predict's total, and
+     * not the GPU's buffers */
+    HrCalibration cal = { .kind = HR_CALIBRATION_CONSTANT, .constant_bytes = 1000.0, .n_points = 1, .n_used = 1 };
+    guint64 total = split->prediction.total_bytes, vram = split->vram.total;
+
+    in.calibration = &cal;
+    g_assert_true (hr_offload_predict (&in, split, &error));
+    g_assert_cmpuint (split->prediction.total_bytes, ==, total + 1000);
+    g_assert_cmpuint (split->pool_bytes, ==, total + 1000 + EMBD);
+    g_assert_cmpuint (split->vram.total, ==, vram);
+    in.calibration = NULL;
+  }
 
   /* cpu: every layer in host memory, the seed's verdict on its pool */
   board->unified = FALSE;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "hr-cli.h"
+#include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-units.h"
 
@@ -24,14 +25,24 @@ gb (guint64 bytes)
 }
 
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
- * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic). */
+ * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
+ * unified board the learned overhead predict adds (hr_cli_predict_spec():
+ * the board's measurements at predict's server version, against predict's
+ * inputs), filled into @cal, so the pool figure is predict's. */
 static void
 offload_inputs (HrOffloadInputs       *out,
+                HrCliContext          *ctx,
                 const HrBoard         *board,
                 const HrRuntimeInputs *runtime,
-                gint32                 num_gpu)
+                gint32                 num_gpu,
+                HrCalibration         *cal)
 {
   hr_offload_inputs_init (out, board, runtime->spec, runtime->context_tokens);
+  if (board->unified)
+    {
+      hr_cli_board_calibration (ctx, board, runtime->server_version, runtime, cal);
+      out->calibration = cal;
+    }
   out->runtime = *runtime;
   out->runtime.era = HR_RUNTIME_ERA_OLLAMA_0_30;
   out->runtime.server_version = NULL;
@@ -211,6 +222,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
 {
   const HrBoard *board = ctx->board;
   HrOffloadInputs in;
+  HrCalibration cal;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *text = NULL, *verdict = NULL, *ps = NULL, *tps_text = NULL;
   g_autofree char *free_vram = NULL, *target = NULL, *embd = NULL;
@@ -218,7 +230,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
   HrSpeed speed;
   double tps;
 
-  offload_inputs (&in, board, runtime, num_gpu);
+  offload_inputs (&in, ctx, board, runtime, num_gpu, &cal);
   if (!hr_offload_predict (&in, split, error))
     return FALSE;
   split_rate (ctx, board, &in.runtime, split, &tps, &source, &speed, &text);
@@ -265,13 +277,14 @@ print_at (HrCliContext          *ctx,
           GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *vram = NULL, *host = NULL, *tps_text = NULL, *verdict = NULL;
   HrRateSource source;
   HrSpeed speed;
   double tps;
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   if (!hr_offload_predict (&in, split, error))
     return FALSE;
   split_rate (ctx, ctx->board, &in.runtime, split, &tps, &source, &speed, NULL);
@@ -317,12 +330,13 @@ report_context (HrCliContext          *ctx,
                 GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   HrRuntimeInputs at = *runtime;
   g_autoptr(GError) local = NULL;
   double gpu, host;
   guint32 context = 0;
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   efficiencies (ctx, ctx->board, &gpu, &host);
   if (!hr_offload_max_context (&in, partial, gpu, host, &context, &local) &&
       !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
@@ -373,12 +387,13 @@ report_precision (HrCliContext          *ctx,
                   GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   HrRuntimeInputs at = *runtime;
   g_autoptr(GError) local = NULL;
   const HrPrecision *best;
   g_autofree char *count = hr_format_count (runtime->context_tokens);
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   best = hr_offload_best_precision (&in, partial, &local);
   if (best == NULL && !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
     {
@@ -433,12 +448,13 @@ hr_cli_lower_precision_fits (HrCliContext          *ctx,
                              const HrRuntimeInputs *runtime)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   const HrPrecision *own, *best;
 
   own = runtime->spec->precision != NULL ? hr_precision_lookup (runtime->spec->precision) : NULL;
   if (own == NULL)
     return NULL;
-  offload_inputs (&in, ctx->board, runtime, -1);
+  offload_inputs (&in, ctx, ctx->board, runtime, -1, &cal);
   best = hr_offload_best_precision (&in, TRUE, NULL);
   return best != NULL && best->bits_per_weight < own->bits_per_weight ? best : NULL;
 }

@@ -417,7 +417,8 @@ build_model (Model                     *m,
  *
  * The runtime defaults (hr_runtime_inputs_init()) in the Ollama 0.30 era,
  * the backend of the board (Metal for a "metal" board, else CUDA), automatic
- * layers (num_gpu -1, Ollama's default) and llama.cpp's 1024 MiB margin.
+ * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin and
+ * no learned overhead.
  */
 void
 hr_offload_inputs_init (HrOffloadInputs   *inputs,
@@ -629,7 +630,9 @@ hr_offload_pool_bytes (const HrBoard             *board,
  * seed's (hr_board_verdict()) on what the model takes of that pool, the
  * runtime total and what stays in host memory together
  * (hr_offload_pool_bytes(), in pool_bytes: the figure `predict` and the
- * window's table judge at one context), and PROCESSOR "100% GPU". A "cpu"
+ * window's table judge at one context, with the board's learned overhead
+ * when inputs->calibration is set: hr_calibration_apply() on the
+ * prediction, as they apply it), and PROCESSOR "100% GPU". A "cpu"
  * board keeps every layer in host memory: the verdict is the
  * seed's on the host total against its pool, PROCESSOR "100% CPU".
  *
@@ -678,6 +681,8 @@ hr_offload_predict (const HrOffloadInputs *inputs,
       return FALSE;
     }
 
+  if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
+    hr_calibration_apply (inputs->calibration, &out->prediction);
   build_model (&m, &runtime, &out->prediction);
   out->total_layers = m.n + 1;
   out->token_embd_bytes = m.token_embd;

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "hr-board.h"
+#include "hr-calibration.h"
 #include "hr-model-spec.h"
 #include "hr-precision.h"
 #include "hr-runtime.h"
@@ -46,6 +47,8 @@ typedef struct {
   HrRuntimeInputs runtime;          /* the model and the server's settings (era 0.30) */
   gint32          num_gpu;          /* Ollama's num_gpu: -1 = automatic (no -ngl), 0 = CPU only, N = -ngl N */
   guint64         fit_margin_bytes; /* free VRAM llama.cpp leaves, default 1024 MiB */
+  const HrCalibration *calibration; /* nullable, not owned: the board's learned overhead; added
+                                     * to a unified board's pool figure (see hr_offload_predict()) */
 } HrOffloadInputs;
 
 /* One side's bytes, term by term. */
