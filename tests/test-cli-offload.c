@@ -306,9 +306,181 @@ test_max_context_unified (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "largest context all on the GPU (fits): 131,072 tokens\n"
-                   "  33/33 layers on the GPU, 22.88 GB of the unified pool, 100% GPU; fits, 91.63 GB under budget; 43.5 t/s (estimate, ok)\n"
+                   "  33/33 layers on the GPU, 22.60 GB of the unified pool, 100% GPU; fits, 91.32 GB under budget; 43.5 t/s (estimate, ok)\n"
                    "largest context with partial offload, at or above the 10.2 t/s floor: 131,072 tokens\n"
-                   "  33/33 layers on the GPU, 22.88 GB of the unified pool, 100% GPU; fits, 91.63 GB under budget; 43.5 t/s (estimate, ok)\n");
+                   "  33/33 layers on the GPU, 22.60 GB of the unified pool, 100% GPU; fits, 91.32 GB under budget; 43.5 t/s (estimate, ok)\n");
+}
+
+/* predict --json on @board at @context (and @precision): the verdict, the
+ * margin and what the model takes of the pool. */
+static void
+predict_pool (const char *model,
+              const char *board,
+              guint32     context,
+              const char *precision,
+              char      **out_verdict,
+              gint64     *out_margin,
+              gint64     *out_pool)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *tokens = g_strdup_printf ("%u", context);
+  JsonObject *o;
+
+  if (precision != NULL)
+    run_cli (&r, "predict", model, "--board", board, "--context", tokens, "--precision", precision, "--json", NULL);
+  else
+    run_cli (&r, "predict", model, "--board", board, "--context", tokens, "--json", NULL);
+  o = parse (parser, &r);
+  *out_verdict = g_strdup (json_object_get_string_member (o, "verdict"));
+  *out_margin = json_object_get_int_member (o, "margin_bytes");
+  *out_pool = json_object_get_int_member (o, "pool_footprint_bytes");
+}
+
+/* A finder's "at" object against predict at its answer: the same verdict,
+ * margin and pool figure. */
+static void
+assert_same_as_predict (JsonObject *at,
+                        const char *model,
+                        const char *board,
+                        guint32     context,
+                        const char *precision)
+{
+  g_autofree char *verdict = NULL;
+  gint64 margin, pool;
+
+  predict_pool (model, board, context, precision, &verdict, &margin, &pool);
+  g_assert_cmpstr (json_object_get_string_member (at, "verdict"), ==, verdict);
+  g_assert_cmpint (json_object_get_int_member (at, "margin_bytes"), ==, margin);
+  g_assert_cmpint (json_object_get_int_member (at, "pool_bytes"), ==, pool);
+}
+
+/* On unified boards the finders judge what predict judges at their answer:
+ * the runtime total and what stays in host memory, against the budget. At
+ * --max-context's answer predict gives the same verdict and figure, one
+ * step (256 tokens) further it no longer fits (or runs); at
+ * --best-precision's answer predict gives the same. (The finders once
+ * judged the GPU's buffers alone: llama3.2:3b "fit" the Jetson at 25,600
+ * tokens, "0.01 GB under budget", where predict at 25,600 said tight.) */
+static void
+test_finders_unified_agree (void)
+{
+  static const struct { const char *model, *board; } cases[] = {
+    { "llama3.2:3b", "jetson-orin-nano-super" },
+    { "qwen3:4b", "jetson-orin-nano-super" },
+    { "phi4-mini", "jetson-orin-nano-super" },
+    { "llama3.1:8b", "mac-m3-pro-18gb" },
+    { "gemma3:27b", "mac-m2-max-32gb" },
+  }; /* none of them runs at its model's whole context there, so a next step exists */
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_auto(Run) rp = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonParser) pparser = json_parser_new ();
+      JsonObject *o;
+
+      run_cli (&r, "predict", cases[i].model, "--board", cases[i].board, "--max-context", "--json", NULL);
+      o = json_object_get_object_member (parse (parser, &r), "max_context");
+      for (guint k = 0; k < 2; k++)
+        {
+          JsonObject *answer = json_object_get_object_member (o, k == 0 ? "gpu" : "partial");
+          guint32 context = (guint32) json_object_get_int_member (answer, "context_tokens");
+          g_autofree char *verdict = NULL;
+          gint64 margin, pool;
+
+          assert_same_as_predict (json_object_get_object_member (answer, "at"), cases[i].model, cases[i].board, context, NULL);
+          predict_pool (cases[i].model, cases[i].board, context + 256, NULL, &verdict, &margin, &pool);
+          if (k == 0)
+            g_assert_cmpstr (verdict, !=, "fits");
+          else
+            g_assert_cmpstr (verdict, ==, "over");
+        }
+
+      run_cli (&rp, "predict", cases[i].model, "--board", cases[i].board, "--best-precision", "--context", "8192", "--json", NULL);
+      o = json_object_get_object_member (parse (pparser, &rp), "best_precision");
+      for (guint k = 0; k < 2; k++)
+        {
+          JsonObject *answer = json_object_get_object_member (o, k == 0 ? "gpu" : "partial");
+
+          assert_same_as_predict (json_object_get_object_member (answer, "at"), cases[i].model, cases[i].board, 8192,
+                                  json_object_get_string_member (answer, "precision"));
+        }
+    }
+}
+
+/* A Jetson archive with two measured sizes of llama3.2:3b at Ollama 0.31.2:
+ * the board's learned overhead, which predict adds to the runtime total. */
+static const char learned_json[] =
+  "{\"board\": \"jetson-orin-nano-super\", \"model\": \"llama3.2:3b\", \"date\": \"2026-11-29\","
+  " \"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": 18.0}, \"weight_bytes\": 2019377376,"
+  " \"source\": \"test fixture\", \"sizes\": ["
+  "  {\"context_tokens\": 4096, \"reported_bytes\": 2600000000, \"reported_vram_bytes\": 2600000000, \"predicted_bytes\": 0},"
+  "  {\"context_tokens\": 16384, \"reported_bytes\": 4100000000, \"reported_vram_bytes\": 4100000000, \"predicted_bytes\": 0}]}";
+
+/* predict --json with the learned archive at @context: its learned term,
+ * verdict, margin and pool figure. */
+static void
+predict_learned (const char *dir,
+                 guint32     context,
+                 gint64     *out_learned,
+                 char      **out_verdict,
+                 gint64     *out_margin,
+                 gint64     *out_pool)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *tokens = g_strdup_printf ("%u", context);
+  JsonArray *terms;
+  JsonObject *o;
+
+  run_cli (&r, "predict", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--server-version", "0.31.2",
+           "--measurements", dir, "--context", tokens, "--json", NULL);
+  o = parse (parser, &r);
+  terms = json_object_get_array_member (o, "terms");
+  *out_learned = 0;
+  for (guint i = 0; i < json_array_get_length (terms); i++)
+    if (g_str_equal (json_object_get_string_member (json_array_get_object_element (terms, i), "id"), "learned"))
+      *out_learned = json_object_get_int_member (json_array_get_object_element (terms, i), "bytes");
+  *out_verdict = g_strdup (json_object_get_string_member (o, "verdict"));
+  *out_margin = json_object_get_int_member (o, "margin_bytes");
+  *out_pool = json_object_get_int_member (o, "pool_footprint_bytes");
+}
+
+/* With a learned overhead on a unified board, --max-context judges the
+ * pool figure predict judges, learned overhead included: predict at the
+ * answer agrees, one step further it no longer fits. */
+static void
+test_finders_unified_learned (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "learned", NULL);
+  g_autofree char *file = g_build_filename (dir, "jetson-llama3.2-3b.json", NULL);
+  g_autofree char *verdict = NULL, *next = NULL;
+  gint64 learned, margin, pool;
+  JsonObject *gpu, *at;
+  guint32 context;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, learned_json, -1, &error));
+  run_cli (&r, "predict", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--server-version", "0.31.2",
+           "--measurements", dir, "--max-context", "--json", NULL);
+  gpu = json_object_get_object_member (json_object_get_object_member (parse (parser, &r), "max_context"), "gpu");
+  at = json_object_get_object_member (gpu, "at");
+  context = (guint32) json_object_get_int_member (gpu, "context_tokens");
+  predict_learned (dir, context, &learned, &verdict, &margin, &pool);
+  g_assert_cmpint (learned, >, 0);
+  g_assert_cmpstr (json_object_get_string_member (at, "verdict"), ==, verdict);
+  g_assert_cmpstr (verdict, ==, "fits");
+  g_assert_cmpint (json_object_get_int_member (at, "margin_bytes"), ==, margin);
+  g_assert_cmpint (json_object_get_int_member (at, "pool_bytes"), ==, pool);
+  predict_learned (dir, context + 256, &learned, &next, &margin, &pool);
+  g_assert_cmpstr (next, !=, "fits");
+  g_unlink (file);
+  g_rmdir (dir);
 }
 
 static void
@@ -412,6 +584,8 @@ main (int   argc,
   g_test_add_func ("/cli-offload/predict-old-scheduler-slots", test_predict_old_scheduler_slots);
   g_test_add_func ("/cli-offload/max-context", test_max_context);
   g_test_add_func ("/cli-offload/max-context-unified", test_max_context_unified);
+  g_test_add_func ("/cli-offload/finders-unified-agree", test_finders_unified_agree);
+  g_test_add_func ("/cli-offload/finders-unified-learned", test_finders_unified_learned);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);

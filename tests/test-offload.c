@@ -379,7 +379,24 @@ test_offload_board_kinds (void)
   g_assert_cmpuint (split->gpu_layers, ==, 5);
   g_assert_cmpstr (split->processor, ==, "100% GPU");
   g_assert_cmpint (split->verdict, ==, HR_VERDICT_OVER);
-  g_assert_cmpuint (split->margin_bytes, ==, split->prediction.total_bytes - 1);
+  /* judged on the runtime total and the token embedding, which stays in
+   * host memory, the same pool (the free pool is 1 byte) */
+  g_assert_cmpuint (split->prediction.host_bytes, ==, EMBD);
+  g_assert_cmpuint (split->pool_bytes, ==, split->prediction.total_bytes + EMBD);
+  g_assert_cmpuint (split->margin_bytes, ==, split->prediction.total_bytes + EMBD - 1);
+  {
+    /* a learned overhead moves the pool figure as predict's total, and
+     * not the GPU's buffers */
+    HrCalibration cal = { .kind = HR_CALIBRATION_CONSTANT, .constant_bytes = 1000.0, .n_points = 1, .n_used = 1 };
+    guint64 total = split->prediction.total_bytes, vram = split->vram.total;
+
+    in.calibration = &cal;
+    g_assert_true (hr_offload_predict (&in, split, &error));
+    g_assert_cmpuint (split->prediction.total_bytes, ==, total + 1000);
+    g_assert_cmpuint (split->pool_bytes, ==, total + 1000 + EMBD);
+    g_assert_cmpuint (split->vram.total, ==, vram);
+    in.calibration = NULL;
+  }
 
   /* cpu: every layer in host memory, the seed's verdict on its pool */
   board->unified = FALSE;
@@ -603,6 +620,164 @@ test_offload_best_precision (void)
   g_free (split);
 }
 
+/* A direct evaluation at one context and precision on a unified board, as
+ * `predict` and the window's table judge it: the runtime prediction's
+ * total plus what it keeps in host memory (the same pool), against the
+ * board's budget (hr_board_verdict()). Written out here, apart from
+ * app/core/hr-offload.c, so that a finder judging another figure fails. */
+static HrVerdict
+unified_verdict (const HrOffloadInputs *in,
+                 guint32                context,
+                 const HrPrecision     *precision,
+                 guint64               *out_pool,
+                 guint64               *out_margin)
+{
+  HrRuntimeInputs runtime = in->runtime;
+  HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  g_autoptr(GError) error = NULL;
+  HrVerdict verdict;
+
+  runtime.context_tokens = context;
+  runtime.precision = precision;
+  runtime.parallel_slots = 1;
+  g_assert_true (hr_runtime_predict (&runtime, p, &error));
+  g_assert_no_error (error);
+  *out_pool = p->total_bytes + p->host_bytes;
+  verdict = hr_board_verdict (in->board, *out_pool, out_margin);
+  g_free (p);
+  return verdict;
+}
+
+/* The finder's answer on a unified board against direct evaluations: at
+ * the answer the split's verdict, margin and pool figure are the direct
+ * one's and accepted; one step past it is not (or the answer is the
+ * model's whole context). */
+static void
+check_unified_context (HrOffloadInputs *in,
+                       gboolean         allow_partial,
+                       double           eg,
+                       double           eh,
+                       guint           *n_limited)
+{
+  const HrModelSpec *spec = in->runtime.spec;
+  g_autoptr(GError) error = NULL;
+  HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 pool, margin;
+  guint32 context;
+  HrVerdict v;
+  double tps;
+
+  g_assert_true (hr_offload_max_context (in, allow_partial, eg, eh, &context, &error));
+  g_assert_no_error (error);
+  v = unified_verdict (in, context, NULL, &pool, &margin);
+  in->runtime.context_tokens = context;
+  g_assert_true (hr_offload_predict (in, split, &error));
+  g_assert_cmpint (split->verdict, ==, v);
+  g_assert_cmpuint (split->margin_bytes, ==, margin);
+  g_assert_cmpuint (split->pool_bytes, ==, pool);
+  if (allow_partial)
+    g_assert_cmpint (v, !=, HR_VERDICT_OVER);
+  else
+    g_assert_cmpint (v, ==, HR_VERDICT_FITS);
+  g_test_message ("%s on %s: %s up to %u tokens (%s, %" G_GUINT64_FORMAT " bytes of the pool)",
+                  spec->name, in->board->id, allow_partial ? "runs" : "fits", context,
+                  hr_verdict_to_string (v), pool);
+  if (context < spec->context_length)
+    {
+      (*n_limited)++;
+      v = unified_verdict (in, context + HR_OFFLOAD_CONTEXT_STEP, NULL, &pool, &margin);
+      if (!allow_partial)
+        g_assert_cmpint (v, !=, HR_VERDICT_FITS);
+      else if (v != HR_VERDICT_OVER)
+        {
+          in->runtime.context_tokens = context + HR_OFFLOAD_CONTEXT_STEP;
+          g_assert_true (hr_offload_predict (in, split, &error));
+          g_assert_true (hr_offload_decode_tps (split, in->board, eg, eh, &tps, NULL, &error));
+          g_assert_cmpfloat (tps, <, hr_board_floor_tps (in->board));
+        }
+    }
+  g_free (split);
+}
+
+/* The best precision on a unified board: the direct evaluation fits at it,
+ * and at no precision with more bits per weight. */
+static void
+check_unified_precision (HrOffloadInputs *in,
+                         guint32          context)
+{
+  g_autoptr(GError) error = NULL;
+  const HrPrecision *best, *list;
+  guint64 pool, margin;
+  guint n;
+
+  in->runtime.context_tokens = context;
+  best = hr_offload_best_precision (in, FALSE, &error);
+  if (best == NULL)
+    {
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+      g_clear_error (&error);
+    }
+  else
+    g_assert_cmpint (unified_verdict (in, context, best, &pool, &margin), ==, HR_VERDICT_FITS);
+  list = hr_precision_list (&n);
+  for (guint i = 0; i < n; i++)
+    if (best == NULL || list[i].bits_per_weight > best->bits_per_weight)
+      g_assert_cmpint (unified_verdict (in, context, &list[i], &pool, &margin), !=, HR_VERDICT_FITS);
+}
+
+/* The finders on every unified board of data/boards.json judge what a
+ * direct evaluation judges: the runtime total and what stays in host
+ * memory against the budget. (They once judged the GPU's buffers alone, so
+ * on the Jetson llama3.2:3b "fit" at 25,600 tokens where predict at 25,600
+ * said tight.) */
+static void
+test_offload_unified_finders (void)
+{
+  static const char *names[] = { "llama3.2:3b", "qwen3:4b", "gemma3:4b", "llama3.1:8b", "phi4", "gemma3:27b" };
+  g_autoptr(GPtrArray) boards = builtin ("boards.json");
+  g_autoptr(GPtrArray) catalog = builtin ("catalog.json");
+  double eh = prior (HR_HARDWARE_CPU);
+  guint n_boards = 0, n_limited = 0;
+
+  for (guint b = 0; b < boards->len; b++)
+    {
+      const HrBoard *board = g_ptr_array_index (boards, b);
+      double eg = prior (hr_board_hardware_kind (board));
+
+      if (!board->unified)
+        continue;
+      n_boards++;
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          const HrModelSpec *spec = hr_catalog_find (catalog, names[i]);
+          g_autoptr(GError) error = NULL;
+          HrOffloadInputs in;
+          guint32 context;
+
+          g_assert_nonnull (spec);
+          hr_offload_inputs_init (&in, board, spec, 4096);
+          if (!hr_offload_max_context (&in, FALSE, 0, 0, &context, &error))
+            {
+              /* not even 256 tokens: the direct evaluation agrees */
+              guint64 pool, margin;
+
+              g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+              g_assert_cmpint (unified_verdict (&in, HR_OFFLOAD_CONTEXT_STEP, NULL, &pool, &margin), !=, HR_VERDICT_FITS);
+              continue;
+            }
+          check_unified_context (&in, FALSE, 0, 0, &n_limited);
+          if (hr_offload_max_context (&in, TRUE, eg, eh, &context, NULL))
+            check_unified_context (&in, TRUE, eg, eh, &n_limited);
+          check_unified_precision (&in, 4096);
+          check_unified_precision (&in, 32768);
+        }
+    }
+  /* the Jetson, the DGX Spark and four Macs; most answers short of the
+   * model's whole context, where the next step is checked */
+  g_assert_cmpuint (n_boards, ==, 6);
+  g_assert_cmpuint (n_limited, >=, 10);
+}
+
 /* ollama#9221: a Qwen2.5-32B at n_ctx 8,192 (4 slots x 2,048) on one GPU,
  * every layer there: the host compute buffer was 26.01 MiB, ubatch 512 x 4 x
  * (5,120 + 8,192 cells) = 27,262,976 B = 26.00 MiB. */
@@ -678,6 +853,7 @@ main (int   argc,
   g_test_add_func ("/offload/parallel-slots", test_offload_parallel_slots);
   g_test_add_func ("/offload/max-context", test_offload_max_context);
   g_test_add_func ("/offload/best-precision", test_offload_best_precision);
+  g_test_add_func ("/offload/unified-finders", test_offload_unified_finders);
   g_test_add_func ("/offload/host-compute-9221", test_offload_host_compute_9221);
   g_test_add_func ("/offload/rtx3060-table", test_offload_rtx3060_table);
   return g_test_run ();

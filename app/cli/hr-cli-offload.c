@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "hr-cli.h"
+#include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-units.h"
 
@@ -24,14 +25,24 @@ gb (guint64 bytes)
 }
 
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
- * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic). */
+ * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
+ * unified board the learned overhead predict adds (hr_cli_predict_spec():
+ * the board's measurements at predict's server version, against predict's
+ * inputs), filled into @cal, so the pool figure is predict's. */
 static void
 offload_inputs (HrOffloadInputs       *out,
+                HrCliContext          *ctx,
                 const HrBoard         *board,
                 const HrRuntimeInputs *runtime,
-                gint32                 num_gpu)
+                gint32                 num_gpu,
+                HrCalibration         *cal)
 {
   hr_offload_inputs_init (out, board, runtime->spec, runtime->context_tokens);
+  if (board->unified)
+    {
+      hr_cli_board_calibration (ctx, board, runtime->server_version, runtime, cal);
+      out->calibration = cal;
+    }
   out->runtime = *runtime;
   out->runtime.era = HR_RUNTIME_ERA_OLLAMA_0_30;
   out->runtime.server_version = NULL;
@@ -168,6 +179,8 @@ add_split_members (JsonObject      *o,
   json_object_set_int_member (o, "total_layers", split->total_layers);
   json_object_set_int_member (o, "vram_bytes", (gint64) MIN (split->vram.total, (guint64) G_MAXINT64));
   json_object_set_int_member (o, "host_bytes", (gint64) MIN (split->host.total, (guint64) G_MAXINT64));
+  if (split->pool_bytes > 0)
+    json_object_set_int_member (o, "pool_bytes", (gint64) MIN (split->pool_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "processor", split->processor);
   json_object_set_int_member (o, "ps_size_bytes", (gint64) MIN (split->size_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "verdict", hr_verdict_to_string (split->verdict));
@@ -209,6 +222,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
 {
   const HrBoard *board = ctx->board;
   HrOffloadInputs in;
+  HrCalibration cal;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *text = NULL, *verdict = NULL, *ps = NULL, *tps_text = NULL;
   g_autofree char *free_vram = NULL, *target = NULL, *embd = NULL;
@@ -216,7 +230,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
   HrSpeed speed;
   double tps;
 
-  offload_inputs (&in, board, runtime, num_gpu);
+  offload_inputs (&in, ctx, board, runtime, num_gpu, &cal);
   if (!hr_offload_predict (&in, split, error))
     return FALSE;
   split_rate (ctx, board, &in.runtime, split, &tps, &source, &speed, &text);
@@ -263,13 +277,14 @@ print_at (HrCliContext          *ctx,
           GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *vram = NULL, *host = NULL, *tps_text = NULL, *verdict = NULL;
   HrRateSource source;
   HrSpeed speed;
   double tps;
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   if (!hr_offload_predict (&in, split, error))
     return FALSE;
   split_rate (ctx, ctx->board, &in.runtime, split, &tps, &source, &speed, NULL);
@@ -288,12 +303,10 @@ print_at (HrCliContext          *ctx,
   verdict = split_verdict_text (split);
   if (ctx->board->unified)
     {
-      guint64 pool;
-
-      /* One memory: the GPU's buffers and what stays in host memory (the
-       * token embedding, the host compute buffer) share the pool. */
-      hr_add_u64 (split->vram.total, split->host.total, &pool);
-      vram = gb (pool);
+      /* One memory: the figure the verdict is judged on, the runtime
+       * total and what stays in host memory (hr_offload_pool_bytes()), as
+       * predict prints it at this context. */
+      vram = gb (split->pool_bytes);
       printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
               split->gpu_layers, split->total_layers, vram, split->processor, verdict,
               tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
@@ -317,12 +330,13 @@ report_context (HrCliContext          *ctx,
                 GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   HrRuntimeInputs at = *runtime;
   g_autoptr(GError) local = NULL;
   double gpu, host;
   guint32 context = 0;
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   efficiencies (ctx, ctx->board, &gpu, &host);
   if (!hr_offload_max_context (&in, partial, gpu, host, &context, &local) &&
       !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
@@ -373,12 +387,13 @@ report_precision (HrCliContext          *ctx,
                   GError               **error)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   HrRuntimeInputs at = *runtime;
   g_autoptr(GError) local = NULL;
   const HrPrecision *best;
   g_autofree char *count = hr_format_count (runtime->context_tokens);
 
-  offload_inputs (&in, ctx->board, runtime, num_gpu);
+  offload_inputs (&in, ctx, ctx->board, runtime, num_gpu, &cal);
   best = hr_offload_best_precision (&in, partial, &local);
   if (best == NULL && !g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
     {
@@ -433,12 +448,13 @@ hr_cli_lower_precision_fits (HrCliContext          *ctx,
                              const HrRuntimeInputs *runtime)
 {
   HrOffloadInputs in;
+  HrCalibration cal;
   const HrPrecision *own, *best;
 
   own = runtime->spec->precision != NULL ? hr_precision_lookup (runtime->spec->precision) : NULL;
   if (own == NULL)
     return NULL;
-  offload_inputs (&in, ctx->board, runtime, -1);
+  offload_inputs (&in, ctx, ctx->board, runtime, -1, &cal);
   best = hr_offload_best_precision (&in, TRUE, NULL);
   return best != NULL && best->bits_per_weight < own->bits_per_weight ? best : NULL;
 }
@@ -457,10 +473,13 @@ hr_cli_lower_precision_fits (HrCliContext          *ctx,
  * and with partial offload (fits, tight or partial), for the context at or
  * above the board's floor at the fitted (else prior) GPU efficiency and the
  * CPU's prior. After each answer the prediction at it: layers, VRAM, host
- * (on a unified board one figure, the bytes it takes of the one pool),
- * PROCESSOR, verdict and rate. "none fits" is an answer, not an error. JSON:
- * {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
- * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}.
+ * (on a unified board one figure, the bytes it takes of the one pool,
+ * hr_offload_pool_bytes(), as predict at that context prints and judges
+ * it), PROCESSOR, verdict and rate. "none fits" is an answer, not an error.
+ * JSON: {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
+ * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}};
+ * on a unified board "at" also has "pool_bytes" (predict's
+ * "pool_footprint_bytes" at that context).
  *
  * Returns: %TRUE on success, or the core's errors other than NOT_FOUND.
  */

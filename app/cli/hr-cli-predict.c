@@ -256,11 +256,7 @@ guint64
 hr_cli_pool_footprint (const HrBoard             *board,
                 const HrRuntimePrediction *p)
 {
-  guint64 total = p->total_bytes;
-
-  if (board->unified)
-    hr_add_u64 (total, p->host_bytes, &total);
-  return total;
+  return hr_offload_pool_bytes (board, p);
 }
 
 /**

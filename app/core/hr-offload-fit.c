@@ -94,7 +94,11 @@ acceptable (const HrOffloadInputs *inputs,
  * The largest num_ctx, in steps of %HR_OFFLOAD_CONTEXT_STEP tokens up to the
  * model's context limit (the limit itself when it is accepted; 1,048,576
  * tokens when the limit is unknown), that is still accepted. Memory grows
- * and speed falls with the context, so the search bisects.
+ * and speed falls with the context, so the search bisects. The verdict is
+ * hr_offload_predict()'s at each candidate, so on a unified board it is
+ * judged on the pool figure (hr_offload_pool_bytes()) a prediction at that
+ * one context is judged on: at the answer a prediction gives the same
+ * verdict, one step past it one that is not accepted.
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_NOT_FOUND when not
  *   even %HR_OFFLOAD_CONTEXT_STEP tokens are accepted, or
@@ -172,7 +176,9 @@ out:
  *
  * The precision with the most bits per weight (hr_precision_list(), the
  * first on a tie) at which the model is still accepted at the inputs'
- * context. inputs->runtime.precision is ignored.
+ * context, by hr_offload_predict()'s verdict (on a unified board the pool
+ * figure, as for hr_offload_max_context()). inputs->runtime.precision is
+ * ignored.
  *
  * Returns: (transfer none) (nullable): the precision, or %NULL with
  *   %HR_CORE_ERROR_NOT_FOUND when none is accepted, or with

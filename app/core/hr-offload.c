@@ -417,7 +417,8 @@ build_model (Model                     *m,
  *
  * The runtime defaults (hr_runtime_inputs_init()) in the Ollama 0.30 era,
  * the backend of the board (Metal for a "metal" board, else CUDA), automatic
- * layers (num_gpu -1, Ollama's default) and llama.cpp's 1024 MiB margin.
+ * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin and
+ * no learned overhead.
  */
 void
 hr_offload_inputs_init (HrOffloadInputs   *inputs,
@@ -562,6 +563,35 @@ judge_discrete (const HrBoard *board,
 }
 
 /**
+ * hr_offload_pool_bytes:
+ * @board: the board
+ * @prediction: the runtime prediction (hr_runtime_predict(), with any
+ *   learned overhead already applied)
+ *
+ * What a model takes of the board's pool when it is judged at one context
+ * and precision: the runtime total (the ollama ps size, and the learned
+ * overhead when applied) and, on a unified board, the bytes the runtime
+ * keeps in host memory (prediction->host_bytes, the input token
+ * embedding), which there come out of the same pool. Every one-pool
+ * verdict on a runtime prediction is judged on this figure
+ * (hr_board_verdict()), the fit finders' (hr_offload_max_context(),
+ * hr_offload_best_precision()) through hr_offload_predict() too, so a
+ * finder's answer gets the verdict a direct prediction at it gets.
+ *
+ * Returns: bytes (saturating at G_MAXUINT64)
+ */
+guint64
+hr_offload_pool_bytes (const HrBoard             *board,
+                       const HrRuntimePrediction *prediction)
+{
+  guint64 total = prediction->total_bytes;
+
+  if (board->unified)
+    hr_add_u64 (total, prediction->host_bytes, &total); /* G_MAXUINT64 on overflow */
+  return total;
+}
+
+/**
  * hr_offload_predict:
  * @inputs: the board, the model and the server's settings
  * @out: (out caller-allocates): the split
@@ -597,8 +627,13 @@ judge_discrete (const HrBoard *board,
  * parameter count. The KV cache is spread over the layers by their KV heads.
  *
  * A unified board keeps every layer in its one pool: the verdict is the
- * seed's (hr_board_verdict()) on the runtime total, and PROCESSOR "100%
- * GPU". A "cpu" board keeps every layer in host memory: the verdict is the
+ * seed's (hr_board_verdict()) on what the model takes of that pool, the
+ * runtime total and what stays in host memory together
+ * (hr_offload_pool_bytes(), in pool_bytes: the figure `predict` and the
+ * window's table judge at one context, with the board's learned overhead
+ * when inputs->calibration is set: hr_calibration_apply() on the
+ * prediction, as they apply it), and PROCESSOR "100% GPU". A "cpu"
+ * board keeps every layer in host memory: the verdict is the
  * seed's on the host total against its pool, PROCESSOR "100% CPU".
  *
  * On a discrete board the verdict and margin are: over when the VRAM used
@@ -630,6 +665,7 @@ hr_offload_predict (const HrOffloadInputs *inputs,
   HrLayerFraction overflow = HR_LAYER_FRACTION_MOE;
 
   memset (out, 0, G_STRUCT_OFFSET (HrOffload, total_layers));
+  out->pool_bytes = 0;
   if (board == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
@@ -645,6 +681,8 @@ hr_offload_predict (const HrOffloadInputs *inputs,
       return FALSE;
     }
 
+  if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
+    hr_calibration_apply (inputs->calibration, &out->prediction);
   build_model (&m, &runtime, &out->prediction);
   out->total_layers = m.n + 1;
   out->token_embd_bytes = m.token_embd;
@@ -677,7 +715,10 @@ hr_offload_predict (const HrOffloadInputs *inputs,
   if (board->backend == HR_BOARD_BACKEND_CPU)
     out->verdict = hr_board_verdict (board, out->host.total, &out->margin_bytes);
   else if (board->unified)
-    out->verdict = hr_board_verdict (board, out->vram.total, &out->margin_bytes);
+    {
+      out->pool_bytes = hr_offload_pool_bytes (board, &out->prediction);
+      out->verdict = hr_board_verdict (board, out->pool_bytes, &out->margin_bytes);
+    }
   else
     judge_discrete (board, out);
   return TRUE;

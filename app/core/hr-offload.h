@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "hr-board.h"
+#include "hr-calibration.h"
 #include "hr-model-spec.h"
 #include "hr-precision.h"
 #include "hr-runtime.h"
@@ -46,6 +47,8 @@ typedef struct {
   HrRuntimeInputs runtime;          /* the model and the server's settings (era 0.30) */
   gint32          num_gpu;          /* Ollama's num_gpu: -1 = automatic (no -ngl), 0 = CPU only, N = -ngl N */
   guint64         fit_margin_bytes; /* free VRAM llama.cpp leaves, default 1024 MiB */
+  const HrCalibration *calibration; /* nullable, not owned: the board's learned overhead; added
+                                     * to a unified board's pool figure (see hr_offload_predict()) */
 } HrOffloadInputs;
 
 /* One side's bytes, term by term. */
@@ -73,6 +76,8 @@ typedef struct {
   guint64  host_read_bytes;  /* weights the CPU reads per token (no token_embd: one row a token) */
   HrVerdict verdict;         /* fits / tight / partial / over */
   guint64  margin_bytes;     /* see hr_offload_predict() */
+  guint64  pool_bytes;       /* unified board: what the model takes of the one pool, the
+                              * figure the verdict is judged on (hr_offload_pool_bytes()); else 0 */
   char     processor[32];    /* "100% GPU", "16%/84% CPU/GPU", "100% CPU" */
 } HrOffload;
 
@@ -80,6 +85,8 @@ void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
                                     const HrBoard         *board,
                                     const HrModelSpec     *spec,
                                     guint32                context_tokens);
+guint64   hr_offload_pool_bytes    (const HrBoard             *board,
+                                    const HrRuntimePrediction *prediction);
 gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
                                     HrOffload             *out,
                                     GError               **error);
