@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hr-model-row.h"
+#include "hr-offload.h"
 
 /*
  * The catalog list can hold 10,000 rows, and every slider step re-evaluates
@@ -372,9 +373,8 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   else
     overhead = overhead > (guint64) -learned ? overhead - (guint64) -learned : 0;
 
-  total = p.total_bytes;
-  if (scenario->board->unified)
-    total += p.host_bytes;
+  /* The figure every one-pool verdict is judged on, the fit finders' too. */
+  total = hr_offload_pool_bytes (scenario->board, &p);
 
   f = &self->evaluation.footprint;
   f->weights = weights;
