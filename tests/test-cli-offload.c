@@ -564,6 +564,20 @@ test_best_precision (void)
   g_assert_cmpstr (v2, !=, "fits");
 }
 
+/* On a board that splits, a long name widens the name column too. */
+static void
+test_fit_long_names (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "fit", "--board", BOARD, "--models", "mistral-nemo:12b,llama3.2:3b", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_suffix (r.out,
+                   "model              weights  kv@4096   total  layers    VRAM    host  processor        verdict\n"
+                   "mistral-nemo:12b       7.1     0.67    7.90   41/41    7.50    0.40  100% GPU         fits, 3.88 GB under budget\n"
+                   "llama3.2:3b            2.0     0.47    2.80   29/29    2.56    0.24  100% GPU         fits, 8.83 GB under budget\n"));
+}
+
 static void
 test_matrix (void)
 {
@@ -648,6 +662,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/finders-unified-agree", test_finders_unified_agree);
   g_test_add_func ("/cli-offload/finders-unified-learned", test_finders_unified_learned);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
+  g_test_add_func ("/cli-offload/fit-long-names", test_fit_long_names);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);
 

@@ -146,6 +146,47 @@ test_cli_dashboard (void)
                    "======================================================================\n");
 }
 
+/* Names longer than the seed's 14-character column (mistral-nemo:12b,
+ * deepseek-r1:1.5b) widen it to the longest name shown and one space, so
+ * every row stays in line; the seed's names keep the seed's width (above). */
+static void
+test_cli_long_names (void)
+{
+  g_auto(Run) rf = { 0 };
+  g_auto(Run) rd = { 0 };
+  g_auto(Run) rc = { 0 };
+
+  run_cli (&rf, "fit", "--models", "mistral-nemo:12b,deepseek-r1:1.5b,llama3.2:3b", NULL);
+  g_assert_cmpint (rf.status, ==, 0);
+  g_assert_cmpstr (rf.out, ==,
+                   "budget 5.1 GB: an 8.0 GB pool, 1.9 GB resident, 1.0 GB held back\n"
+                   "model              weights  kv@4096   total   verdict\n"
+                   "mistral-nemo:12b       7.1     0.67    7.77   over by 1.67 GB\n"
+                   "deepseek-r1:1.5b       1.1     0.12    1.23   fits, 3.87 GB under budget\n"
+                   "llama3.2:3b            2.0     0.47    2.47   fits, 2.63 GB under budget\n");
+
+  run_cli (&rd, "dashboard", "--models", "mistral-nemo:12b,deepseek-r1:1.5b,llama3.2:3b", NULL);
+  g_assert_cmpint (rd.status, ==, 0);
+  g_assert_cmpstr (rd.out, ==,
+                   "======================================================================\n"
+                   "  Model budget 5.1 GB   floor 10.2 t/s   peak 102 GB/s\n"
+                   "======================================================================\n"
+                   "  model             total GB  memory   ceiling    t/s  source        speed\n"
+                   "  mistral-nemo:12b      7.77  over        14.4    5.2  estimate      slow\n"
+                   "  deepseek-r1:1.5b      1.23  fits        91.3   32.9  estimate      ok\n"
+                   "  llama3.2:3b           2.47  fits        51.0   18.4  measured      ok\n"
+                   "----------------------------------------------------------------------\n"
+                   "  recommended: llama3.2:3b\n"
+                   "======================================================================\n");
+
+  run_cli (&rc, "catalog", "--models", "mistral-nemo:12b,llama3.2:3b", NULL);
+  g_assert_cmpint (rc.status, ==, 0);
+  g_assert_cmpstr (rc.out, ==,
+                   "model              params    quant  predicted   pulled\n"
+                   "mistral-nemo:12b    12.2B     q4_0       6.9G     7.1G\n"
+                   "llama3.2:3b          3.2B   q4_K_M       1.8G     2.0G\n");
+}
+
 static void
 test_cli_dashboard_empty_archive (void)
 {
@@ -400,6 +441,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/fit", test_cli_fit);
   g_test_add_func ("/cli/fit-absurd-context", test_cli_fit_absurd_context);
   g_test_add_func ("/cli/dashboard", test_cli_dashboard);
+  g_test_add_func ("/cli/long-names", test_cli_long_names);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);

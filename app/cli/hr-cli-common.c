@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "hr-catalog.h"
@@ -155,6 +156,34 @@ hr_cli_check_readable (const char  *path,
     }
   g_close (fd, NULL);
   return TRUE;
+}
+
+/**
+ * hr_cli_name_width:
+ * @specs: (element-type HrModelSpec): the models a table prints, one a row
+ * @min_width: the column's width before any name is longer (14, the
+ *   seed's tables')
+ *
+ * The width of a table's model-name column: @min_width, or the longest
+ * name in @specs plus one space, so that a long name ("mistral-nemo:12b")
+ * keeps its row in line and apart from the next column. Names are counted
+ * in bytes, as printf's "%-*s" pads them.
+ *
+ * Returns: the width in characters, at least @min_width.
+ */
+int
+hr_cli_name_width (GPtrArray *specs,
+                   int        min_width)
+{
+  int width = min_width;
+
+  for (guint i = 0; i < specs->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, i);
+
+      width = MAX (width, (int) MIN (strlen (spec->name), 1000) + 1);
+    }
+  return width;
 }
 
 /* A missing built-in file means an uninstalled or broken installation:

@@ -260,6 +260,7 @@ hr_cli_cmd_catalog (int    argc,
   g_autoptr(GError) error = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   g_autoptr(JsonBuilder) b = NULL;
+  int nw;
 
   if (!hr_cli_parse_options ("catalog", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -271,6 +272,7 @@ hr_cli_cmd_catalog (int    argc,
   rows = select_models (ctx.catalog, &o);
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
+  nw = hr_cli_name_width (rows, 14);
 
   if (o.json)
     {
@@ -278,7 +280,7 @@ hr_cli_cmd_catalog (int    argc,
       json_builder_begin_array (b);
     }
   else
-    printf ("%-14s%8s%9s%11s%9s\n", "model", "params", "quant", "predicted", "pulled");
+    printf ("%-*s%8s%9s%11s%9s\n", nw, "model", "params", "quant", "predicted", "pulled");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -310,7 +312,7 @@ hr_cli_cmd_catalog (int    argc,
           json_builder_end_object (b);
         }
       else
-        printf ("%-14s%7sB%9s%10sG%8s%s\n", spec->name, params, spec->precision, pred,
+        printf ("%-*s%7sB%9s%10sG%8s%s\n", nw, spec->name, params, spec->precision, pred,
                 pulled, spec->file_bytes ? "G" : " ");
     }
 
@@ -467,7 +469,7 @@ print_fit_table (const HrBoard            *board,
   g_autofree char *kv_header = g_strdup_printf ("kv@%u", s->context_tokens);
   g_autofree FitCells *cells = g_new0 (FitCells, MAX (rows->len, 1));
   int ww = column_width (9, "weights"), kw = column_width (9, kv_header), tw = column_width (8, "total");
-  int lw = 8, vw = 8, hw = 8;
+  int lw = 8, vw = 8, hw = 8, nw = hr_cli_name_width (rows, 14);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -494,11 +496,11 @@ print_fit_table (const HrBoard            *board,
       printf (_("host memory %s GB, %s GB resident: %s GB free for the layers that do not fit the GPU"),
               host, host_resident, host_free);
       printf ("\n");
-      printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s\n", "model", ww, "weights", kw, kv_header, tw, "total",
+      printf ("%-*s%*s%*s%*s%*s%*s%*s  %-17s%s\n", nw, "model", ww, "weights", kw, kv_header, tw, "total",
               lw, "layers", vw, "VRAM", hw, "host", "processor", "verdict");
     }
   else
-    printf ("%-14s%*s%*s%*s   verdict\n", "model", ww, "weights", kw, kv_header, tw, "total");
+    printf ("%-*s%*s%*s%*s   verdict\n", nw, "model", ww, "weights", kw, kv_header, tw, "total");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
@@ -508,10 +510,10 @@ print_fit_table (const HrBoard            *board,
       const char *past = e->past_context_limit ? _(" (past the model's context limit)") : "";
 
       if (split)
-        printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total,
+        printf ("%-*s%*s%*s%*s%*s%*s%*s  %-17s%s%s\n", nw, spec->name, ww, c->w, kw, c->kv, tw, c->total,
                 lw, c->layers, vw, c->vram, hw, c->host, e->split ? e->processor : "-", verdict, past);
       else
-        printf ("%-14s%*s%*s%*s   %s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total, verdict, past);
+        printf ("%-*s%*s%*s%*s   %s%s\n", nw, spec->name, ww, c->w, kw, c->kv, tw, c->total, verdict, past);
     }
   for (guint i = 0; i < rows->len; i++)
     fit_cells_clear (&cells[i]);
@@ -619,6 +621,7 @@ hr_cli_cmd_dashboard (int    argc,
   HrEvaluationInputs s;
   gboolean split;
   gint best;
+  int nw;
 
   if (!hr_cli_parse_options ("dashboard", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -696,16 +699,17 @@ hr_cli_cmd_dashboard (int    argc,
   budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
   floor_text = fmt (s.floor_tps, 1);
   peak = fmt (ctx.board->bandwidth_bytes_per_s / 1e9, 0);
+  nw = hr_cli_name_width (rows, 14);
 
   printf ("%s\n", rule);
   printf ("  ");
   printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
   printf ("\n%s\n", rule);
   if (split)
-    printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "layers",
+    printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "layers",
             "processor", "ceiling", "t/s", "source");
   else
-    printf ("  %-14s%9s  %-8s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "ceiling", "t/s", "source");
+    printf ("  %-*s%9s  %-8s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "ceiling", "t/s", "source");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
@@ -715,12 +719,12 @@ hr_cli_cmd_dashboard (int    argc,
       g_autofree char *layers = hr_cli_split_layers_text (&evals[i]);
 
       if (split)
-        printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", spec->name, total,
+        printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", nw, spec->name, total,
                 hr_verdict_to_string (evals[i].verdict), layers,
                 evals[i].split ? evals[i].processor : "-", ceiling, tps,
                 hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
       else
-        printf ("  %-14s%9s  %-8s%8s%7s  %-14s%s\n", spec->name, total,
+        printf ("  %-*s%9s  %-8s%8s%7s  %-14s%s\n", nw, spec->name, total,
                 hr_verdict_to_string (evals[i].verdict), ceiling, tps,
                 hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
     }

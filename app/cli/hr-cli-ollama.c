@@ -12,6 +12,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "hr-catalog.h"
@@ -167,6 +168,7 @@ cmd_list (HrOllamaClient *client,
   g_auto(Waiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) models = NULL;
+  int nw = 32;
 
   waiter_init (&w);
   hr_ollama_client_tags_async (client, NULL, on_answer, &w);
@@ -200,8 +202,10 @@ cmd_list (HrOllamaClient *client,
       return HR_CLI_EXIT_OK;
     }
 
+  for (guint i = 0; i < models->len; i++)
+    nw = MAX (nw, (int) MIN (strlen (((const HrOllamaModel *) g_ptr_array_index (models, i))->name), 1000));
   /* TRANSLATORS: column headings of `headroom-cli ollama list`, as `ollama list` has them */
-  printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PARAMETERS"),
+  printf ("%-*s %-12s  %8s  %-10s  %-12s  %s\n", nw, _("NAME"), _("ID"), _("SIZE"), _("PARAMETERS"),
           _("QUANTIZATION"), _("MODIFIED"));
   for (guint i = 0; i < models->len; i++)
     {
@@ -210,7 +214,7 @@ cmd_list (HrOllamaClient *client,
       g_autofree char *size = hr_ollama_format_size (m->size);
       g_autofree char *modified = g_strndup (m->modified_at != NULL ? m->modified_at : "", 10);
 
-      printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", m->name, id != NULL ? id : "", size,
+      printf ("%-*s %-12s  %8s  %-10s  %-12s  %s\n", nw, m->name, id != NULL ? id : "", size,
               m->parameter_size != NULL ? m->parameter_size : "",
               m->quantization_level != NULL ? m->quantization_level : "", modified);
     }
@@ -225,6 +229,7 @@ cmd_ps (HrOllamaClient *client,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  int nw = 32;
 
   waiter_init (&w);
   hr_ollama_client_ps_async (client, NULL, on_answer, &w);
@@ -260,8 +265,10 @@ cmd_ps (HrOllamaClient *client,
       return HR_CLI_EXIT_OK;
     }
 
+  for (guint i = 0; i < loaded->len; i++)
+    nw = MAX (nw, (int) MIN (strlen (((const HrOllamaLoaded *) g_ptr_array_index (loaded, i))->name), 1000));
   /* TRANSLATORS: column headings of `headroom-cli ollama ps`, as `ollama ps` has them */
-  printf ("%-32s %-12s  %8s  %-16s  %7s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PROCESSOR"),
+  printf ("%-*s %-12s  %8s  %-16s  %7s  %s\n", nw, _("NAME"), _("ID"), _("SIZE"), _("PROCESSOR"),
           _("CONTEXT"), _("UNTIL"));
   for (guint i = 0; i < loaded->len; i++)
     {
@@ -271,7 +278,7 @@ cmd_ps (HrOllamaClient *client,
       g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
       g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
 
-      printf ("%-32s %-12s  %8s  %-16s  %7u  %s\n", l->name, id != NULL ? id : "", size, processor,
+      printf ("%-*s %-12s  %8s  %-16s  %7u  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
               l->context_length, until);
     }
   return HR_CLI_EXIT_OK;

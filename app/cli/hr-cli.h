@@ -67,6 +67,8 @@ gboolean hr_cli_parse_u32     (const char   *option,
                                guint32      *out);
 gboolean hr_cli_check_readable (const char  *path,
                                 GError     **error);
+int      hr_cli_name_width    (GPtrArray    *specs,
+                               int           min_width);
 gboolean hr_cli_parse_options (const char   *command,
                                const char   *parameter_string,
                                GOptionEntry *entries,
