@@ -253,6 +253,41 @@ test_cli_check (void)
   g_assert_cmpint (rj.status, ==, 1);
   g_assert_nonnull (strstr (rj.out, "\"allowed\" : false"));
   g_assert_nonnull (strstr (rj.out, "\\\"no-such-model:7b\\\" is not on the menu: it is not in the catalog"));
+  g_assert_nonnull (strstr (rj.out, "\"suggestion\" : null"));
+}
+
+/* A name not on the menu is a reason to refuse, as the seed's pull check
+ * has it (exit 1, README), with a hint: the nearest catalog name when one
+ * is close (case-insensitive, or within two edits), and where the names
+ * are listed. */
+static void
+test_cli_check_unknown_name (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rn = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, "check", "qwen2.5-14b", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+                   "  refused: \"qwen2.5-14b\" is not on the menu: it is not in the catalog\n"
+                   "  hint: did you mean qwen2.5:14b? \"headroom-cli catalog\" lists the names\n");
+
+  run_cli (&rn, "check", "nothing-like-it:1b", NULL);
+  g_assert_cmpint (rn.status, ==, 1);
+  g_assert_cmpstr (rn.out, ==,
+                   "  refused: \"nothing-like-it:1b\" is not on the menu: it is not in the catalog\n"
+                   "  hint: \"headroom-cli catalog\" lists the names\n");
+
+  run_cli (&rj, "check", "Llama3.2:3B", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 1);
+  g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_false (json_object_get_boolean_member (o, "allowed"));
+  g_assert_cmpstr (json_object_get_string_member (o, "suggestion"), ==, "llama3.2:3b");
 }
 
 static void
@@ -269,6 +304,20 @@ test_cli_bad_arguments (void)
     { { "fit", "--kv-type", "f32" }, "headroom-cli: --kv-type must be f16, q8_0 or q4_0, not \"f32\"\n" },
     { { "fit", "--parallel", "0" }, "headroom-cli: --parallel must be a whole number from 1 to 64, not \"0\"\n" },
     { { "check" }, "headroom-cli: check takes one model name, e.g. headroom-cli check llama3.2:3b\n" },
+    /* A name not in the catalog: the nearest one when it is close. */
+    { { "predict", "lama3.2:3b" }, "headroom-cli: \"lama3.2:3b\" is not in the catalog (did you mean llama3.2:3b?); run \"headroom-cli catalog\" to see the names\n" },
+    { { "predict", "QWEN2.5:14B" }, "headroom-cli: \"QWEN2.5:14B\" is not in the catalog (did you mean qwen2.5:14b?); run \"headroom-cli catalog\" to see the names\n" },
+    { { "predict", "zzz:1b" }, "headroom-cli: \"zzz:1b\" is not in the catalog; run \"headroom-cli catalog\" to see the names\n" },
+    { { "dashboard", "--models", "llama3.2:3b,qwen2.5-14b" }, "headroom-cli: \"qwen2.5-14b\" is not in the catalog (did you mean qwen2.5:14b?); run \"headroom-cli catalog\" to see the names\n" },
+    /* An empty --models list or name is a usage error, not an empty table. */
+    { { "fit", "--models", "" }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "catalog", "--models", " , " }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "fit", "--models", "llama3.2:3b,,gemma2:2b" }, "headroom-cli: --models has an empty name in \"llama3.2:3b,,gemma2:2b\" (two commas, or one at an end)\n" },
+    { { "dashboard", "--models", "llama3.2:3b," }, "headroom-cli: --models has an empty name in \"llama3.2:3b,\" (two commas, or one at an end)\n" },
+    { { "matrix", "--models", "" }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "matrix", "--boards", "dgx-spark,,rtx-3090" }, "headroom-cli: --boards has an empty name in \"dgx-spark,,rtx-3090\" (two commas, or one at an end)\n" },
+    { { "matrix", "--boards", "dgx-spark,nosuch" }, "headroom-cli: unknown board \"nosuch\"; the boards are: jetson-orin-nano-super, dgx-spark, rtx-3060-12gb, "
+                                                    "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb\n" },
     { { "frobnicate" }, "headroom-cli: unknown command \"frobnicate\"; run \"headroom-cli --help\" for the list\n" },
   };
 
@@ -444,6 +493,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/long-names", test_cli_long_names);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
+  g_test_add_func ("/cli/check-unknown-name", test_cli_check_unknown_name);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);

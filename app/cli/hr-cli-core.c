@@ -79,36 +79,17 @@ resolve_scenario_options (TableOptions *o)
   return TRUE;
 }
 
-/* The rows to print: the whole catalog, or the --models list in its order.
- * Returns NULL after printing a usage error for an unknown name. */
+/* The rows to print: the whole catalog, or the --models list in its order
+ * (hr_cli_select_models()). Returns NULL after printing a usage error. */
 static GPtrArray *
 select_models (GPtrArray    *catalog,
                TableOptions *o)
 {
-  GPtrArray *rows = g_ptr_array_new ();
-  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
-  if (o->models_text == NULL)
-    {
-      for (guint i = 0; i < catalog->len; i++)
-        g_ptr_array_add (rows, g_ptr_array_index (catalog, i));
-      return rows;
-    }
-
-  names = g_strsplit (o->models_text, ",", -1);
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      HrModelSpec *spec = hr_catalog_find (catalog, g_strstrip (names[i]));
-
-      if (spec == NULL)
-        {
-          hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
-          g_ptr_array_unref (rows);
-          return NULL;
-        }
-      g_ptr_array_add (rows, spec);
-    }
-  return rows;
+  if (!hr_cli_select_models (catalog, o->models_text, rows))
+    return NULL;
+  return g_steal_pointer (&rows);
 }
 
 static char *
@@ -809,7 +790,7 @@ hr_cli_cmd_check (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) reasons = NULL;
   const HrModelSpec *spec;
-  const char *name;
+  const char *name, *suggestion = NULL;
   HrEvaluation e = { 0 };
   HrEvaluationInputs s;
 
@@ -831,8 +812,11 @@ hr_cli_cmd_check (int    argc,
   spec = hr_catalog_find (ctx.catalog, name);
   if (spec == NULL)
     {
+      /* The seed's pull check: a name not on the menu is one more reason
+       * to refuse (exit 1), with the nearest name to try. */
       reasons = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), name));
+      suggestion = hr_cli_suggest_model (ctx.catalog, name);
     }
   else
     {
@@ -873,6 +857,14 @@ hr_cli_cmd_check (int    argc,
           json_builder_add_string_value (b, hr_speed_to_string (e.speed));
           hr_cli_add_split_json (b, &e);
         }
+      else
+        {
+          json_builder_set_member_name (b, "suggestion");
+          if (suggestion != NULL)
+            json_builder_add_string_value (b, suggestion);
+          else
+            json_builder_add_null_value (b);
+        }
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       hr_cli_print_json (root);
@@ -883,6 +875,16 @@ hr_cli_cmd_check (int    argc,
         printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
       if (spec != NULL && e.verdict == HR_VERDICT_OVER)
         print_precision_hint (&ctx, spec, &o);
+      else if (spec == NULL)
+        {
+          printf ("  ");
+          if (suggestion != NULL)
+            /* Translators: %s is the catalog's name nearest to the one typed */
+            printf (_("hint: did you mean %s? \"headroom-cli catalog\" lists the names"), suggestion);
+          else
+            printf ("%s", _("hint: \"headroom-cli catalog\" lists the names"));
+          printf ("\n");
+        }
     }
   else
     {

@@ -709,8 +709,12 @@ cmd_measure (HrOllamaClient *client,
   if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
     return HR_CLI_EXIT_USAGE;
 
-  /* The board the archive files the run set under. */
-  if (!hr_cli_context_load (&ctx, o->board, NULL, o->measurements, &error))
+  /* The board the archive files the run set under. --measurements is
+   * where the run set is saved, a new folder made then: only one that is
+   * there is read (and must be a folder that opens). */
+  if (!hr_cli_context_load (&ctx, o->board, NULL,
+                            o->measurements != NULL && g_file_test (o->measurements, G_FILE_TEST_EXISTS) ? o->measurements : NULL,
+                            &error))
     {
       if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
         return hr_cli_usage_error ("%s", error->message);

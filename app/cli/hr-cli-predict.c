@@ -621,7 +621,7 @@ hr_cli_predict_run (const char                *command,
     }
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
-    return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
+    return hr_cli_unknown_model (ctx.catalog, argv[1]);
 
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),

@@ -67,6 +67,18 @@ gboolean hr_cli_parse_u32     (const char   *option,
                                guint32      *out);
 gboolean hr_cli_check_readable (const char  *path,
                                 GError     **error);
+gboolean hr_cli_check_folder   (const char  *path,
+                                GError     **error);
+const char *hr_cli_suggest_model (GPtrArray  *catalog,
+                                  const char *name);
+int      hr_cli_unknown_model (GPtrArray    *catalog,
+                               const char   *name);
+gboolean hr_cli_select_models (GPtrArray    *catalog,
+                               const char   *models_text,
+                               GPtrArray    *rows);
+gboolean hr_cli_select_boards (GPtrArray    *boards,
+                               const char   *boards_text,
+                               GPtrArray    *out);
 int      hr_cli_name_width    (GPtrArray    *specs,
                                int           min_width);
 gboolean hr_cli_parse_options (const char   *command,
