@@ -360,7 +360,8 @@ test_usage (void)
 
   run_cli (&r, "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--json] | delete ID\n"));
+  g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--measurements DIR] [--json]\n"
+                                   "  headroom-cli measurements delete ID [--measurements DIR]\n"));
   g_assert_nonnull (strstr (r.out, "measure MODEL [--board NAME] "));
 }
 

@@ -455,6 +455,109 @@ test_cli_stale_temporaries (void)
   g_assert_cmpint (g_unlink (catalog), ==, 0);
 }
 
+/* The "--name" options in @text (each followed by something that is not
+ * part of a name) added to @into. */
+static void
+collect_options (GHashTable *into,
+                 const char *text)
+{
+  g_autoptr(GRegex) re = g_regex_new ("(?<![A-Za-z0-9-])--([a-z][a-z-]*[a-z])", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  g_regex_match (re, text, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      g_hash_table_add (into, g_match_info_fetch (match, 1));
+      g_match_info_next (match, NULL);
+    }
+}
+
+/* The top-level --help keeps up with the commands: every option a
+ * command's own --help lists is in that command's lines of the summary,
+ * in SIZING where a line says [SIZING], or --json in the Usage line.
+ * (It once lacked ollama --timeout and --size, predict --server-version,
+ * catalog --models and measurements delete's --measurements.) */
+static void
+test_cli_help_lists_options (void)
+{
+  static const char *names[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
+                                 "gguf", "hub", "library", "ollama", "measurements" };
+  g_auto(Run) top = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *sizing = NULL;
+  guint n_commands = 0;
+
+  run_cli (&top, "--help", NULL);
+  g_assert_cmpint (top.status, ==, 0);
+  lines = g_strsplit (top.out, "\n", -1);
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (g_str_has_prefix (lines[k], "  SIZING: "))
+      sizing = lines[k];
+  g_assert_nonnull (sizing);
+  g_assert_true (g_str_has_prefix (top.out, "Usage: headroom-cli COMMAND [OPTIONS] [--json]\n"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_auto(Run) help = { 0 };
+      g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *prefix = g_strdup_printf ("  headroom-cli %s ", names[i]);
+      g_auto(GStrv) help_lines = NULL;
+      GHashTableIter iter;
+      gpointer option;
+      guint n_lines = 0;
+
+      run_cli (&help, names[i], "--help", NULL);
+      g_assert_cmpint (help.status, ==, 0);
+      help_lines = g_strsplit (help.out, "\n", -1);
+      for (guint k = 0; help_lines[k] != NULL; k++)
+        if (g_regex_match_simple ("^\\s+--[a-z]", help_lines[k], 0, 0))
+          {
+            g_auto(GStrv) words = g_strsplit_set (g_strstrip (help_lines[k]), " =", 2);
+            collect_options (listed, words[0]);
+          }
+      g_hash_table_remove (listed, "help");
+      g_hash_table_remove (listed, "help-all");
+      g_assert_cmpuint (g_hash_table_size (listed), >, 0);
+
+      g_hash_table_add (summary, g_strdup ("json"));
+      for (guint k = 0; lines[k] != NULL; k++)
+        if (g_str_has_prefix (lines[k], prefix))
+          {
+            n_lines++;
+            collect_options (summary, lines[k]);
+            if (strstr (lines[k], "[SIZING]") != NULL)
+              collect_options (summary, sizing);
+          }
+      g_assert_cmpuint (n_lines, >, 0);
+      n_commands++;
+
+      g_hash_table_iter_init (&iter, listed);
+      while (g_hash_table_iter_next (&iter, &option, NULL))
+        {
+          g_test_message ("%s --%s", names[i], (const char *) option);
+          g_assert_true (g_hash_table_contains (summary, option));
+        }
+    }
+  /* Every command in the summary is checked here. */
+  {
+    guint n = 0;
+
+    for (guint k = 0; lines[k] != NULL; k++)
+      if (g_str_has_prefix (lines[k], "  headroom-cli "))
+        {
+          g_autofree char *name = g_strndup (lines[k] + 15, strcspn (lines[k] + 15, " "));
+          gboolean known = FALSE;
+
+          for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+            known |= g_str_equal (name, names[i]);
+          g_assert_true (known);
+          n++;
+        }
+    g_assert_cmpuint (n, >=, n_commands);
+  }
+}
+
 /* headroom-cli reads the translations where HEADROOM_LOCALE_DIR points (meson
  * test sets it to the build's po/), as the window does: an uninstalled
  * build speaks German with LANGUAGE=de. */
@@ -494,6 +597,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
   g_test_add_func ("/cli/check-unknown-name", test_cli_check_unknown_name);
+  g_test_add_func ("/cli/help-lists-options", test_cli_help_lists_options);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
