@@ -426,6 +426,14 @@ test_failures (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* measure prints its results table's header with the first result, not
+   * before the error of a server that is not there. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", refused, "measure", "llama3.2:3b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_true (g_str_has_suffix (err, expected));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   /* Usage. */
   g_assert_cmpint (run_cli (&out, &err, NULL), ==, 2);
   g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload or delete\n");

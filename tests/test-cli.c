@@ -215,6 +215,8 @@ test_cli_check (void)
   g_auto(Run) r70 = { 0 };
   g_auto(Run) r8 = { 0 };
   g_auto(Run) rj = { 0 };
+  g_auto(Run) rt = { 0 };
+  g_auto(Run) rd = { 0 };
 
   /* Over the budget, and q2_K (predict --best-precision's answer with
    * partial offload) is not: the hint names the command that finds it. */
@@ -254,6 +256,16 @@ test_cli_check (void)
   g_assert_nonnull (strstr (rj.out, "\"allowed\" : false"));
   g_assert_nonnull (strstr (rj.out, "\\\"no-such-model:7b\\\" is not on the menu: it is not in the catalog"));
   g_assert_nonnull (strstr (rj.out, "\"suggestion\" : null"));
+
+  /* Rates in JSON to 2 decimals, written short: 11.33 and 4.08 t/s, not
+   * 4.0800000000000001. */
+  run_cli (&rt, "check", "qwen2.5:14b", "--json", NULL);
+  g_assert_cmpint (rt.status, ==, 1);
+  g_assert_nonnull (strstr (rt.out, "\n  \"tps\" : 4.08,\n"));
+  run_cli (&rd, "dashboard", "--models", "qwen2.5:14b", "--json", NULL);
+  g_assert_cmpint (rd.status, ==, 0);
+  g_assert_nonnull (strstr (rd.out, "\n  \"floor_tps\" : 10.19,\n  \"bandwidth_gb_s\" : 102.0,\n"));
+  g_assert_nonnull (strstr (rd.out, "\n      \"ceiling_tps\" : 11.33,\n      \"tps\" : 4.08,\n"));
 }
 
 /* A name not on the menu is a reason to refuse, as the seed's pull check

@@ -66,23 +66,65 @@ hr_cli_fail (GError *error)
   return HR_CLI_EXIT_FAILED;
 }
 
+/* A fractional number json-glib printed with 17 significant digits
+ * ("4.0800000000000001"), in the shortest form that reads back as the same
+ * double ("4.08"). */
+static gboolean
+shorten_number (const GMatchInfo *match,
+                GString          *result,
+                gpointer          user_data)
+{
+  g_autofree char *lead = g_match_info_fetch (match, 1);
+  g_autofree char *number = g_match_info_fetch (match, 2);
+  double value = g_ascii_strtod (number, NULL);
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (result, lead);
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        {
+          /* Still a fraction, as json-glib writes a double ("5.0"). */
+          g_string_append (result, buffer);
+          if (strpbrk (buffer, ".eEn") == NULL)
+            g_string_append (result, ".0");
+          return FALSE;
+        }
+    }
+  g_string_append (result, number);
+  return FALSE;
+}
+
 /**
  * hr_cli_print_json:
  * @node: the document to print (not consumed)
  *
- * Prints @node pretty-printed on stdout with a trailing newline.
+ * Prints @node pretty-printed on stdout with a trailing newline, each
+ * fractional number in the shortest form that reads back as the same
+ * double (json-glib writes 17 significant digits: 4.0800000000000001).
  */
 void
 hr_cli_print_json (JsonNode *node)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GRegex) number = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *shorter = NULL;
 
   json_generator_set_root (generator, node);
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
   text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
+  /* A value is a whole line of the pretty output, after "key : " or alone
+   * in an array; a line never starts inside a string (its newlines are
+   * escaped), so no string's text is touched. */
+  number = g_regex_new ("^(\\s*(?:\"(?:[^\"\\\\]|\\\\.)*\" : )?)(-?[0-9]+\\.[0-9]+(?:[eE][-+]?[0-9]+)?)(?=,?$)",
+                        G_REGEX_MULTILINE | G_REGEX_OPTIMIZE, 0, NULL);
+  shorter = g_regex_replace_eval (number, text, -1, 0, 0, shorten_number, NULL, NULL);
+  printf ("%s\n", shorter != NULL ? shorter : text);
 }
 
 /**
@@ -116,6 +158,21 @@ hr_cli_parse_u32 (const char *option,
     }
   *out = (guint32) value;
   return TRUE;
+}
+
+/**
+ * hr_cli_json_rate:
+ * @tps: a rate in tokens per second
+ *
+ * A rate as the JSON documents carry it: to 2 decimals (1/100 t/s; the
+ * text prints 1), so that "tps" reads 4.08, not 4.0800000000000001.
+ *
+ * Returns: @tps rounded to 2 decimals; @tps itself when it is not finite.
+ */
+double
+hr_cli_json_rate (double tps)
+{
+  return isfinite (tps) ? round (tps * 100.0) / 100.0 : tps;
 }
 
 /**

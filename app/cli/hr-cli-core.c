@@ -341,9 +341,9 @@ add_evaluation_json (JsonBuilder        *b,
   json_builder_set_member_name (b, "margin_bytes");
   json_builder_add_int_value (b, (gint64) e->margin_bytes);
   json_builder_set_member_name (b, "ceiling_tps");
-  json_builder_add_double_value (b, e->ceiling_tps);
+  json_builder_add_double_value (b, hr_cli_json_rate (e->ceiling_tps));
   json_builder_set_member_name (b, "tps");
-  json_builder_add_double_value (b, e->tps);
+  json_builder_add_double_value (b, hr_cli_json_rate (e->tps));
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, hr_rate_source_to_string (e->source));
   json_builder_set_member_name (b, "speed");
@@ -637,7 +637,7 @@ hr_cli_cmd_dashboard (int    argc,
       json_builder_begin_object (b);
       add_board_json (b, ctx.board, &s);
       json_builder_set_member_name (b, "floor_tps");
-      json_builder_add_double_value (b, s.floor_tps);
+      json_builder_add_double_value (b, hr_cli_json_rate (s.floor_tps));
       json_builder_set_member_name (b, "bandwidth_gb_s");
       json_builder_add_double_value (b, ctx.board->bandwidth_bytes_per_s / 1e9);
       json_builder_set_member_name (b, "efficiency");
@@ -850,7 +850,7 @@ hr_cli_cmd_check (int    argc,
           json_builder_set_member_name (b, "verdict");
           json_builder_add_string_value (b, hr_verdict_to_string (e.verdict));
           json_builder_set_member_name (b, "tps");
-          json_builder_add_double_value (b, e.tps);
+          json_builder_add_double_value (b, hr_cli_json_rate (e.tps));
           json_builder_set_member_name (b, "source");
           json_builder_add_string_value (b, hr_rate_source_to_string (e.source));
           json_builder_set_member_name (b, "speed");

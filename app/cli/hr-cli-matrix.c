@@ -255,7 +255,7 @@ print_matrix_json (const HrCliPredictOptions *o,
           json_builder_set_member_name (jb, "margin_bytes");
           json_builder_add_int_value (jb, (gint64) MIN (e->margin_bytes, (guint64) G_MAXINT64));
           json_builder_set_member_name (jb, "tps");
-          json_builder_add_double_value (jb, e->tps);
+          json_builder_add_double_value (jb, hr_cli_json_rate (e->tps));
           json_builder_set_member_name (jb, "source");
           json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
           json_builder_set_member_name (jb, "speed");

@@ -185,7 +185,7 @@ add_split_members (JsonObject      *o,
   json_object_set_int_member (o, "ps_size_bytes", (gint64) MIN (split->size_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "verdict", hr_verdict_to_string (split->verdict));
   json_object_set_int_member (o, "margin_bytes", (gint64) MIN (split->margin_bytes, (guint64) G_MAXINT64));
-  json_object_set_double_member (o, "tps", tps);
+  json_object_set_double_member (o, "tps", hr_cli_json_rate (tps));
   json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
   if (text != NULL)

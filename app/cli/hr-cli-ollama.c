@@ -617,6 +617,19 @@ cmd_pull (HrOllamaClient *client,
 /* ------------------------------------------------------------------ */
 /* measure                                                             */
 
+/* The results table's header, once, when the first result arrives (a
+ * server that is not there prints only the error). */
+static void
+print_measure_header (gboolean *printed)
+{
+  if (*printed)
+    return;
+  *printed = TRUE;
+  /* TRANSLATORS: the seed's benchmark columns */
+  printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
+          "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
+}
+
 static void
 on_measure_run (HrMeasureRun *run,
                 gpointer      result_ptr,
@@ -629,6 +642,7 @@ on_measure_run (HrMeasureRun *run,
   g_autofree char *ttft = r->ttft_ms < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%.1f", r->ttft_ms);
   g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
 
+  print_measure_header (user_data);
   printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s\n", r->context, r->run,
           r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
   fflush (stdout);
@@ -643,6 +657,7 @@ on_measure_ps (HrMeasureRun *run,
   g_autofree char *size = hr_ollama_format_size (p->size);
   g_autofree char *processor = hr_ollama_format_processor (p->size, p->size_vram);
 
+  print_measure_header (user_data);
   if (!p->listed)
     {
       printf (_("  num_ctx %u: /api/ps does not list the model\n"), p->context);
@@ -700,7 +715,7 @@ cmd_measure (HrOllamaClient *client,
   guint32 runs = HR_MEASURE_RUNS;
   guint32 num_predict = HR_MEASURE_NUM_PREDICT;
   guint sigint;
-  gboolean ok;
+  gboolean ok, header_printed = FALSE;
 
   if (!parse_contexts (o->contexts_text != NULL ? o->contexts_text : "2048,4096", contexts))
     return HR_CLI_EXIT_USAGE;
@@ -736,11 +751,8 @@ cmd_measure (HrOllamaClient *client,
   hr_measure_run_set_predictor (run, hr_measure_predict_runtime, NULL, NULL);
   if (!o->json)
     {
-      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), NULL);
-      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), NULL);
-      /* TRANSLATORS: the seed's benchmark columns */
-      printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
-              "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
+      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), &header_printed);
+      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), &header_printed);
     }
 
   {

@@ -60,6 +60,7 @@ int      hr_cli_usage_error   (const char   *format,
                                ...) G_GNUC_PRINTF (1, 2);
 int      hr_cli_fail          (GError       *error);
 void     hr_cli_print_json    (JsonNode     *node);
+double   hr_cli_json_rate     (double        tps);
 gboolean hr_cli_parse_u32     (const char   *option,
                                const char   *text,
                                guint32       min,
