@@ -293,6 +293,65 @@ test_delete (void)
   }
 }
 
+/* A --measurements folder that is not there is an error in the words a
+ * missing file gets (exit 1), in every command that reads the archive,
+ * not an empty archive (dashboard once fell back to the priors); a file
+ * given for the folder too. The default location missing stays an empty
+ * archive, and `ollama measure` saving to a new folder makes it
+ * (test-cli-ollama.c's measure). */
+static void
+test_missing_folder (void)
+{
+  g_autofree char *missing = g_build_filename (g_get_user_data_dir (), "no-such-archive", NULL);
+  g_autofree char *file = g_build_filename (g_get_user_data_dir (), "a-file.json", NULL);
+  g_autofree char *missing_err = g_strdup_printf ("headroom-cli: cannot open %s: No such file or directory\n", missing);
+  g_autofree char *file_err = g_strdup_printf ("headroom-cli: cannot open %s: it is a file, not a folder\n", file);
+  const char *commands[][4] = {
+    { "dashboard", NULL },
+    { "measurements", NULL },
+    { "measurements", "delete", "jetson-orin-nano-super-llama3.2_3b-20260101T120000Z", NULL },
+    { "check", "llama3.2:3b", NULL },
+    { "predict", "llama3.2:3b", NULL },
+    { "matrix", NULL },
+    { "ollama", "pull", "llama3.2:3b", NULL },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, "{}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    for (guint k = 0; k < 2; k++)
+      {
+        g_auto(Run) r = { 0 };
+        const char *dir = k == 0 ? missing : file;
+
+        if (commands[i][1] == NULL)
+          run_cli (&r, commands[i][0], "--measurements", dir, NULL);
+        else if (commands[i][2] == NULL)
+          run_cli (&r, commands[i][0], commands[i][1], "--measurements", dir, NULL);
+        else if (g_str_equal (commands[i][0], "ollama"))
+          run_cli (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir,
+                   "--host", "http://127.0.0.1:9", NULL);
+        else
+          run_cli (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir, NULL);
+        g_test_message ("%s %s", commands[i][0], dir);
+        g_assert_cmpint (r.status, ==, 1);
+        g_assert_cmpstr (r.out, ==, "");
+        g_assert_cmpstr (r.err, ==, k == 0 ? missing_err : file_err);
+      }
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+
+  {
+    g_auto(Run) r = { 0 };
+
+    /* No archive of yours yet: the built-in records. */
+    run_cli (&r, "measurements", "--board", "dgx-spark", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.err, ==, "");
+    g_assert_nonnull (strstr (r.out, "dgx-spark-phi4-week2"));
+  }
+  g_unlink (file);
+}
+
 /* The command is in the usage text. */
 static void
 test_usage (void)
@@ -301,7 +360,8 @@ test_usage (void)
 
   run_cli (&r, "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--json] | delete ID\n"));
+  g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--measurements DIR] [--json]\n"
+                                   "  headroom-cli measurements delete ID [--measurements DIR]\n"));
   g_assert_nonnull (strstr (r.out, "measure MODEL [--board NAME] "));
 }
 
@@ -317,6 +377,7 @@ main (int   argc,
   g_test_add_func ("/cli-measurements/measure-board", test_measure_board);
   g_test_add_func ("/cli-measurements/list", test_list);
   g_test_add_func ("/cli-measurements/delete", test_delete);
+  g_test_add_func ("/cli-measurements/missing-folder", test_missing_folder);
   g_test_add_func ("/cli-measurements/usage", test_usage);
 
   return g_test_run ();

@@ -307,8 +307,68 @@ test_max_context_unified (void)
   g_assert_cmpstr (r.out, ==,
                    "largest context all on the GPU (fits): 131,072 tokens\n"
                    "  33/33 layers on the GPU, 22.60 GB of the unified pool, 100% GPU; fits, 91.32 GB under budget; 43.5 t/s (estimate, ok)\n"
-                   "largest context with partial offload, at or above the 10.2 t/s floor: 131,072 tokens\n"
+                   "largest context that still runs (fits or tight), at or above the 10.2 t/s floor: 131,072 tokens\n"
                    "  33/33 layers on the GPU, 22.60 GB of the unified pool, 100% GPU; fits, 91.32 GB under budget; 43.5 t/s (estimate, ok)\n");
+}
+
+/* The member names of @o, in order, comma-separated. */
+static char *
+member_names (JsonObject *o)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  GList *members = json_object_get_members (o);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    g_string_append_printf (names, "%s%s", names->len > 0 ? "," : "", (const char *) l->data);
+  g_list_free (members);
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+/* One pool has no partial offload: on a unified board the finders' second
+ * answer is what still runs (fits or tight), and says so; a discrete
+ * board keeps "with partial offload" (test_best_precision()). The JSON
+ * keys are the same on both. */
+static void
+test_finders_unified_labels (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rc = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_auto(Run) rd = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) dparser = json_parser_new ();
+  JsonObject *u, *d;
+  g_autofree char *uk = NULL, *dk = NULL, *uat = NULL, *dat = NULL;
+
+  run_cli (&r, "predict", "qwen2.5:14b", "--board", "jetson-orin-nano-super", "--best-precision", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "best precision all on the GPU (fits) at 4,096 tokens: iq2_xxs (2.0625 bits per weight)\n"
+                   "  49/49 layers on the GPU, 4.73 GB of the unified pool, 100% GPU; fits, 0.37 GB under budget; 9.6 t/s (estimate, slow)\n"
+                   "best precision that still runs (fits or tight) at 4,096 tokens: q2_K (2.625 bits per weight)\n"
+                   "  49/49 layers on the GPU, 5.77 GB of the unified pool, 100% GPU; tight, 0.33 GB left above the OS; 7.6 t/s (estimate, slow)\n");
+
+  run_cli (&rc, "predict", "qwen2.5:14b", "--board", "jetson-orin-nano-super", "--max-context", NULL);
+  g_assert_cmpint (rc.status, ==, 0);
+  g_assert_cmpstr (rc.out, ==,
+                   "largest context all on the GPU: qwen2.5:14b does not fit Jetson Orin Nano Super's GPU even at 256 tokens\n"
+                   "largest context that still runs (fits or tight): qwen2.5:14b does not run on Jetson Orin Nano Super above its floor even at 256 tokens\n");
+
+  run_cli (&rj, "predict", "qwen2.5:14b", "--board", "jetson-orin-nano-super", "--best-precision", "--json", NULL);
+  run_cli (&rd, "predict", "gemma3:12b", "--board", BOARD, "--best-precision", "--json", NULL);
+  u = json_object_get_object_member (parse (parser, &rj), "best_precision");
+  d = json_object_get_object_member (parse (dparser, &rd), "best_precision");
+  uk = member_names (u);
+  dk = member_names (d);
+  g_assert_cmpstr (uk, ==, "gpu,partial");
+  g_assert_cmpstr (dk, ==, uk);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (u, "partial"), "precision"), ==, "q2_K");
+  uat = member_names (json_object_get_object_member (json_object_get_object_member (u, "partial"), "at"));
+  dat = member_names (json_object_get_object_member (json_object_get_object_member (d, "partial"), "at"));
+  g_assert_cmpstr (uat, ==, "gpu_layers,total_layers,vram_bytes,host_bytes,pool_bytes,processor,ps_size_bytes,"
+                            "verdict,margin_bytes,tps,source,speed,decode");
+  g_assert_cmpstr (dat, ==, "gpu_layers,total_layers,vram_bytes,host_bytes,processor,ps_size_bytes,"
+                            "verdict,margin_bytes,tps,source,speed,decode");
 }
 
 /* predict --json on @board at @context (and @precision): the verdict, the
@@ -504,6 +564,20 @@ test_best_precision (void)
   g_assert_cmpstr (v2, !=, "fits");
 }
 
+/* On a board that splits, a long name widens the name column too. */
+static void
+test_fit_long_names (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "fit", "--board", BOARD, "--models", "mistral-nemo:12b,llama3.2:3b", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_suffix (r.out,
+                   "model              weights  kv@4096   total  layers    VRAM    host  processor        verdict\n"
+                   "mistral-nemo:12b       7.1     0.67    7.90   41/41    7.50    0.40  100% GPU         fits, 3.88 GB under budget\n"
+                   "llama3.2:3b            2.0     0.47    2.80   29/29    2.56    0.24  100% GPU         fits, 8.83 GB under budget\n"));
+}
+
 static void
 test_matrix (void)
 {
@@ -584,9 +658,11 @@ main (int   argc,
   g_test_add_func ("/cli-offload/predict-old-scheduler-slots", test_predict_old_scheduler_slots);
   g_test_add_func ("/cli-offload/max-context", test_max_context);
   g_test_add_func ("/cli-offload/max-context-unified", test_max_context_unified);
+  g_test_add_func ("/cli-offload/finders-unified-labels", test_finders_unified_labels);
   g_test_add_func ("/cli-offload/finders-unified-agree", test_finders_unified_agree);
   g_test_add_func ("/cli-offload/finders-unified-learned", test_finders_unified_learned);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
+  g_test_add_func ("/cli-offload/fit-long-names", test_fit_long_names);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);
 

@@ -150,6 +150,17 @@ test_list_ps_version (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* A name longer than the 32-character NAME column widens it. */
+  fake_ollama_add_model (fake, "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
+                         "f0c4a80c4f17acd5ab5d3ff6a5fd52a3a0c1bcbd8cc1b5e1e8c7c1d5ff3d8e2c", 2019393189, NULL);
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "NAME                                              ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
+                   "llama3.2:3b                                       a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n"
+                   "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M f0c4a80c4f17    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   /* As `ollama ps` shows it (seed-facts.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
   g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
   g_assert_cmpstr (out, ==,
@@ -412,6 +423,14 @@ test_failures (void)
                               " address this machine can reach?\n", refused);
   g_assert_cmpstr (err, ==, expected);
   g_assert_cmpstr (out, ==, "");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* measure prints its results table's header with the first result, not
+   * before the error of a server that is not there. */
+  g_assert_cmpint (run_cli (&out, &err, "--host", refused, "measure", "llama3.2:3b", NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_true (g_str_has_suffix (err, expected));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 

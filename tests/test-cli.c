@@ -146,6 +146,47 @@ test_cli_dashboard (void)
                    "======================================================================\n");
 }
 
+/* Names longer than the seed's 14-character column (mistral-nemo:12b,
+ * deepseek-r1:1.5b) widen it to the longest name shown and one space, so
+ * every row stays in line; the seed's names keep the seed's width (above). */
+static void
+test_cli_long_names (void)
+{
+  g_auto(Run) rf = { 0 };
+  g_auto(Run) rd = { 0 };
+  g_auto(Run) rc = { 0 };
+
+  run_cli (&rf, "fit", "--models", "mistral-nemo:12b,deepseek-r1:1.5b,llama3.2:3b", NULL);
+  g_assert_cmpint (rf.status, ==, 0);
+  g_assert_cmpstr (rf.out, ==,
+                   "budget 5.1 GB: an 8.0 GB pool, 1.9 GB resident, 1.0 GB held back\n"
+                   "model              weights  kv@4096   total   verdict\n"
+                   "mistral-nemo:12b       7.1     0.67    7.77   over by 1.67 GB\n"
+                   "deepseek-r1:1.5b       1.1     0.12    1.23   fits, 3.87 GB under budget\n"
+                   "llama3.2:3b            2.0     0.47    2.47   fits, 2.63 GB under budget\n");
+
+  run_cli (&rd, "dashboard", "--models", "mistral-nemo:12b,deepseek-r1:1.5b,llama3.2:3b", NULL);
+  g_assert_cmpint (rd.status, ==, 0);
+  g_assert_cmpstr (rd.out, ==,
+                   "======================================================================\n"
+                   "  Model budget 5.1 GB   floor 10.2 t/s   peak 102 GB/s\n"
+                   "======================================================================\n"
+                   "  model             total GB  memory   ceiling    t/s  source        speed\n"
+                   "  mistral-nemo:12b      7.77  over        14.4    5.2  estimate      slow\n"
+                   "  deepseek-r1:1.5b      1.23  fits        91.3   32.9  estimate      ok\n"
+                   "  llama3.2:3b           2.47  fits        51.0   18.4  measured      ok\n"
+                   "----------------------------------------------------------------------\n"
+                   "  recommended: llama3.2:3b\n"
+                   "======================================================================\n");
+
+  run_cli (&rc, "catalog", "--models", "mistral-nemo:12b,llama3.2:3b", NULL);
+  g_assert_cmpint (rc.status, ==, 0);
+  g_assert_cmpstr (rc.out, ==,
+                   "model              params    quant  predicted   pulled\n"
+                   "mistral-nemo:12b    12.2B     q4_0       6.9G     7.1G\n"
+                   "llama3.2:3b          3.2B   q4_K_M       1.8G     2.0G\n");
+}
+
 static void
 test_cli_dashboard_empty_archive (void)
 {
@@ -174,6 +215,8 @@ test_cli_check (void)
   g_auto(Run) r70 = { 0 };
   g_auto(Run) r8 = { 0 };
   g_auto(Run) rj = { 0 };
+  g_auto(Run) rt = { 0 };
+  g_auto(Run) rd = { 0 };
 
   /* Over the budget, and q2_K (predict --best-precision's answer with
    * partial offload) is not: the hint names the command that finds it. */
@@ -212,6 +255,51 @@ test_cli_check (void)
   g_assert_cmpint (rj.status, ==, 1);
   g_assert_nonnull (strstr (rj.out, "\"allowed\" : false"));
   g_assert_nonnull (strstr (rj.out, "\\\"no-such-model:7b\\\" is not on the menu: it is not in the catalog"));
+  g_assert_nonnull (strstr (rj.out, "\"suggestion\" : null"));
+
+  /* Rates in JSON to 2 decimals, written short: 11.33 and 4.08 t/s, not
+   * 4.0800000000000001. */
+  run_cli (&rt, "check", "qwen2.5:14b", "--json", NULL);
+  g_assert_cmpint (rt.status, ==, 1);
+  g_assert_nonnull (strstr (rt.out, "\n  \"tps\" : 4.08,\n"));
+  run_cli (&rd, "dashboard", "--models", "qwen2.5:14b", "--json", NULL);
+  g_assert_cmpint (rd.status, ==, 0);
+  g_assert_nonnull (strstr (rd.out, "\n  \"floor_tps\" : 10.19,\n  \"bandwidth_gb_s\" : 102.0,\n"));
+  g_assert_nonnull (strstr (rd.out, "\n      \"ceiling_tps\" : 11.33,\n      \"tps\" : 4.08,\n"));
+}
+
+/* A name not on the menu is a reason to refuse, as the seed's pull check
+ * has it (exit 1, README), with a hint: the nearest catalog name when one
+ * is close (case-insensitive, or within two edits), and where the names
+ * are listed. */
+static void
+test_cli_check_unknown_name (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rn = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+
+  run_cli (&r, "check", "qwen2.5-14b", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpstr (r.out, ==,
+                   "  refused: \"qwen2.5-14b\" is not on the menu: it is not in the catalog\n"
+                   "  hint: did you mean qwen2.5:14b? \"headroom-cli catalog\" lists the names\n");
+
+  run_cli (&rn, "check", "nothing-like-it:1b", NULL);
+  g_assert_cmpint (rn.status, ==, 1);
+  g_assert_cmpstr (rn.out, ==,
+                   "  refused: \"nothing-like-it:1b\" is not on the menu: it is not in the catalog\n"
+                   "  hint: \"headroom-cli catalog\" lists the names\n");
+
+  run_cli (&rj, "check", "Llama3.2:3B", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 1);
+  g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_false (json_object_get_boolean_member (o, "allowed"));
+  g_assert_cmpstr (json_object_get_string_member (o, "suggestion"), ==, "llama3.2:3b");
 }
 
 static void
@@ -228,6 +316,20 @@ test_cli_bad_arguments (void)
     { { "fit", "--kv-type", "f32" }, "headroom-cli: --kv-type must be f16, q8_0 or q4_0, not \"f32\"\n" },
     { { "fit", "--parallel", "0" }, "headroom-cli: --parallel must be a whole number from 1 to 64, not \"0\"\n" },
     { { "check" }, "headroom-cli: check takes one model name, e.g. headroom-cli check llama3.2:3b\n" },
+    /* A name not in the catalog: the nearest one when it is close. */
+    { { "predict", "lama3.2:3b" }, "headroom-cli: \"lama3.2:3b\" is not in the catalog (did you mean llama3.2:3b?); run \"headroom-cli catalog\" to see the names\n" },
+    { { "predict", "QWEN2.5:14B" }, "headroom-cli: \"QWEN2.5:14B\" is not in the catalog (did you mean qwen2.5:14b?); run \"headroom-cli catalog\" to see the names\n" },
+    { { "predict", "zzz:1b" }, "headroom-cli: \"zzz:1b\" is not in the catalog; run \"headroom-cli catalog\" to see the names\n" },
+    { { "dashboard", "--models", "llama3.2:3b,qwen2.5-14b" }, "headroom-cli: \"qwen2.5-14b\" is not in the catalog (did you mean qwen2.5:14b?); run \"headroom-cli catalog\" to see the names\n" },
+    /* An empty --models list or name is a usage error, not an empty table. */
+    { { "fit", "--models", "" }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "catalog", "--models", " , " }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "fit", "--models", "llama3.2:3b,,gemma2:2b" }, "headroom-cli: --models has an empty name in \"llama3.2:3b,,gemma2:2b\" (two commas, or one at an end)\n" },
+    { { "dashboard", "--models", "llama3.2:3b," }, "headroom-cli: --models has an empty name in \"llama3.2:3b,\" (two commas, or one at an end)\n" },
+    { { "matrix", "--models", "" }, "headroom-cli: --models needs at least one name, comma-separated\n" },
+    { { "matrix", "--boards", "dgx-spark,,rtx-3090" }, "headroom-cli: --boards has an empty name in \"dgx-spark,,rtx-3090\" (two commas, or one at an end)\n" },
+    { { "matrix", "--boards", "dgx-spark,nosuch" }, "headroom-cli: unknown board \"nosuch\"; the boards are: jetson-orin-nano-super, dgx-spark, rtx-3060-12gb, "
+                                                    "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb\n" },
     { { "frobnicate" }, "headroom-cli: unknown command \"frobnicate\"; run \"headroom-cli --help\" for the list\n" },
   };
 
@@ -365,6 +467,109 @@ test_cli_stale_temporaries (void)
   g_assert_cmpint (g_unlink (catalog), ==, 0);
 }
 
+/* The "--name" options in @text (each followed by something that is not
+ * part of a name) added to @into. */
+static void
+collect_options (GHashTable *into,
+                 const char *text)
+{
+  g_autoptr(GRegex) re = g_regex_new ("(?<![A-Za-z0-9-])--([a-z][a-z-]*[a-z])", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  g_regex_match (re, text, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      g_hash_table_add (into, g_match_info_fetch (match, 1));
+      g_match_info_next (match, NULL);
+    }
+}
+
+/* The top-level --help keeps up with the commands: every option a
+ * command's own --help lists is in that command's lines of the summary,
+ * in SIZING where a line says [SIZING], or --json in the Usage line.
+ * (It once lacked ollama --timeout and --size, predict --server-version,
+ * catalog --models and measurements delete's --measurements.) */
+static void
+test_cli_help_lists_options (void)
+{
+  static const char *names[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
+                                 "gguf", "hub", "library", "ollama", "measurements" };
+  g_auto(Run) top = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *sizing = NULL;
+  guint n_commands = 0;
+
+  run_cli (&top, "--help", NULL);
+  g_assert_cmpint (top.status, ==, 0);
+  lines = g_strsplit (top.out, "\n", -1);
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (g_str_has_prefix (lines[k], "  SIZING: "))
+      sizing = lines[k];
+  g_assert_nonnull (sizing);
+  g_assert_true (g_str_has_prefix (top.out, "Usage: headroom-cli COMMAND [OPTIONS] [--json]\n"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_auto(Run) help = { 0 };
+      g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *prefix = g_strdup_printf ("  headroom-cli %s ", names[i]);
+      g_auto(GStrv) help_lines = NULL;
+      GHashTableIter iter;
+      gpointer option;
+      guint n_lines = 0;
+
+      run_cli (&help, names[i], "--help", NULL);
+      g_assert_cmpint (help.status, ==, 0);
+      help_lines = g_strsplit (help.out, "\n", -1);
+      for (guint k = 0; help_lines[k] != NULL; k++)
+        if (g_regex_match_simple ("^\\s+--[a-z]", help_lines[k], 0, 0))
+          {
+            g_auto(GStrv) words = g_strsplit_set (g_strstrip (help_lines[k]), " =", 2);
+            collect_options (listed, words[0]);
+          }
+      g_hash_table_remove (listed, "help");
+      g_hash_table_remove (listed, "help-all");
+      g_assert_cmpuint (g_hash_table_size (listed), >, 0);
+
+      g_hash_table_add (summary, g_strdup ("json"));
+      for (guint k = 0; lines[k] != NULL; k++)
+        if (g_str_has_prefix (lines[k], prefix))
+          {
+            n_lines++;
+            collect_options (summary, lines[k]);
+            if (strstr (lines[k], "[SIZING]") != NULL)
+              collect_options (summary, sizing);
+          }
+      g_assert_cmpuint (n_lines, >, 0);
+      n_commands++;
+
+      g_hash_table_iter_init (&iter, listed);
+      while (g_hash_table_iter_next (&iter, &option, NULL))
+        {
+          g_test_message ("%s --%s", names[i], (const char *) option);
+          g_assert_true (g_hash_table_contains (summary, option));
+        }
+    }
+  /* Every command in the summary is checked here. */
+  {
+    guint n = 0;
+
+    for (guint k = 0; lines[k] != NULL; k++)
+      if (g_str_has_prefix (lines[k], "  headroom-cli "))
+        {
+          g_autofree char *name = g_strndup (lines[k] + 15, strcspn (lines[k] + 15, " "));
+          gboolean known = FALSE;
+
+          for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+            known |= g_str_equal (name, names[i]);
+          g_assert_true (known);
+          n++;
+        }
+    g_assert_cmpuint (n, >=, n_commands);
+  }
+}
+
 /* headroom-cli reads the translations where HEADROOM_LOCALE_DIR points (meson
  * test sets it to the build's po/), as the window does: an uninstalled
  * build speaks German with LANGUAGE=de. */
@@ -400,8 +605,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/fit", test_cli_fit);
   g_test_add_func ("/cli/fit-absurd-context", test_cli_fit_absurd_context);
   g_test_add_func ("/cli/dashboard", test_cli_dashboard);
+  g_test_add_func ("/cli/long-names", test_cli_long_names);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
   g_test_add_func ("/cli/check", test_cli_check);
+  g_test_add_func ("/cli/check-unknown-name", test_cli_check_unknown_name);
+  g_test_add_func ("/cli/help-lists-options", test_cli_help_lists_options);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);

@@ -1661,9 +1661,9 @@ test_cli_gguf_llama32 (void)
     "  F32               58 tensors, 700,672 bytes\n"
     "  Q4_K              168 tensors, 1,362,493,440 bytes\n"
     "  Q6_K              29 tensors, 648,345,600 bytes\n"
-    "tensor bytes        2,011,539,712 (2.01 GB (1.87 GiB))\n"
+    "tensor bytes        2,011,539,712 bytes (2.01 GB, 1.87 GiB)\n"
     "header bytes        %s (tensor data from byte %s, aligned to 32)\n"
-    "file size           2,019,377,376 bytes (2.02 GB (1.88 GiB))\n"
+    "file size           2,019,377,376 bytes (2.02 GB, 1.88 GiB)\n"
     "bits per parameter  5.03 (file size x 8 / parameters)\n"
     "memory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
     "  method             the seed's weights + KV cache (teaching mode, not a server's figure)\n"
@@ -1712,7 +1712,12 @@ test_cli_gguf_ollama (void)
   size = hr_format_count (store.size);
   header = hr_format_count (header_len);
   offset = hr_format_count (gw_align (header_len, 32));
-  fboth = hr_format_gb_gib (store.size, 2);
+  {
+    g_autofree char *gb = hr_format_decimal (hr_bytes_to_gb (store.size), 2);
+    g_autofree char *gib = hr_format_decimal (hr_bytes_to_gib (store.size), 2);
+
+    fboth = g_strdup_printf ("%s GB, %s GiB", gb, gib);
+  }
   /* KV cache: 2 layers x 4 KV heads x (16 + 16) x 2 bytes x 4,096 tokens = 2,097,152 bytes */
   weights = hr_format_gb_gib (store.size, 2);
   total = hr_format_gb_gib (store.size + 2097152, 2);
@@ -1749,7 +1754,7 @@ test_cli_gguf_ollama (void)
     "chat template       no\n"
     "tensors             1\n"
     "  Q8_0              1 tensor, 68 bytes\n"
-    "tensor bytes        68 (0.00 GB (0.00 GiB))\n"
+    "tensor bytes        68 bytes (0.00 GB, 0.00 GiB)\n"
     "header bytes        %s (tensor data from byte %s, aligned to 32)\n"
     "file size           %s bytes (%s)\n"
     "bits per parameter  %s (file size x 8 / parameters)\n"

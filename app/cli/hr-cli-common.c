@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "hr-catalog.h"
@@ -65,23 +66,65 @@ hr_cli_fail (GError *error)
   return HR_CLI_EXIT_FAILED;
 }
 
+/* A fractional number json-glib printed with 17 significant digits
+ * ("4.0800000000000001"), in the shortest form that reads back as the same
+ * double ("4.08"). */
+static gboolean
+shorten_number (const GMatchInfo *match,
+                GString          *result,
+                gpointer          user_data)
+{
+  g_autofree char *lead = g_match_info_fetch (match, 1);
+  g_autofree char *number = g_match_info_fetch (match, 2);
+  double value = g_ascii_strtod (number, NULL);
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (result, lead);
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        {
+          /* Still a fraction, as json-glib writes a double ("5.0"). */
+          g_string_append (result, buffer);
+          if (strpbrk (buffer, ".eEn") == NULL)
+            g_string_append (result, ".0");
+          return FALSE;
+        }
+    }
+  g_string_append (result, number);
+  return FALSE;
+}
+
 /**
  * hr_cli_print_json:
  * @node: the document to print (not consumed)
  *
- * Prints @node pretty-printed on stdout with a trailing newline.
+ * Prints @node pretty-printed on stdout with a trailing newline, each
+ * fractional number in the shortest form that reads back as the same
+ * double (json-glib writes 17 significant digits: 4.0800000000000001).
  */
 void
 hr_cli_print_json (JsonNode *node)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GRegex) number = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *shorter = NULL;
 
   json_generator_set_root (generator, node);
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
   text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
+  /* A value is a whole line of the pretty output, after "key : " or alone
+   * in an array; a line never starts inside a string (its newlines are
+   * escaped), so no string's text is touched. */
+  number = g_regex_new ("^(\\s*(?:\"(?:[^\"\\\\]|\\\\.)*\" : )?)(-?[0-9]+\\.[0-9]+(?:[eE][-+]?[0-9]+)?)(?=,?$)",
+                        G_REGEX_MULTILINE | G_REGEX_OPTIMIZE, 0, NULL);
+  shorter = g_regex_replace_eval (number, text, -1, 0, 0, shorten_number, NULL, NULL);
+  printf ("%s\n", shorter != NULL ? shorter : text);
 }
 
 /**
@@ -115,6 +158,21 @@ hr_cli_parse_u32 (const char *option,
     }
   *out = (guint32) value;
   return TRUE;
+}
+
+/**
+ * hr_cli_json_rate:
+ * @tps: a rate in tokens per second
+ *
+ * A rate as the JSON documents carry it: to 2 decimals (1/100 t/s; the
+ * text prints 1), so that "tps" reads 4.08, not 4.0800000000000001.
+ *
+ * Returns: @tps rounded to 2 decimals; @tps itself when it is not finite.
+ */
+double
+hr_cli_json_rate (double tps)
+{
+  return isfinite (tps) ? round (tps * 100.0) / 100.0 : tps;
 }
 
 /**
@@ -154,6 +212,318 @@ hr_cli_check_readable (const char  *path,
       return FALSE;
     }
   g_close (fd, NULL);
+  return TRUE;
+}
+
+/**
+ * hr_cli_check_folder:
+ * @path: a folder the user named (a measurement archive)
+ * @error: return location for a #GError
+ *
+ * Opens @path and closes it again, so that a folder that is missing or
+ * unreadable, or a file given for a folder, is an error in the same words
+ * hr_cli_check_readable() gives files ("cannot open PATH: REASON", the
+ * system's reason, or "it is a file, not a folder"), not an empty archive.
+ *
+ * Returns: %TRUE when @path is a folder that can be opened; %FALSE with a
+ *   %G_FILE_ERROR (g_file_error_from_errno(); %G_FILE_ERROR_NOTDIR for a
+ *   file).
+ */
+gboolean
+hr_cli_check_folder (const char  *path,
+                     GError     **error)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  GStatBuf st;
+  int fd = g_open (path, O_RDONLY, 0);
+  int saved = errno;
+
+  if (fd < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("cannot open %s: %s"), display, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) == 0 && !S_ISDIR (st.st_mode))
+    {
+      g_close (fd, NULL);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                   _("cannot open %s: it is a file, not a folder"), display);
+      return FALSE;
+    }
+  g_close (fd, NULL);
+  return TRUE;
+}
+
+/**
+ * hr_cli_name_width:
+ * @specs: (element-type HrModelSpec): the models a table prints, one a row
+ * @min_width: the column's width before any name is longer (14, the
+ *   seed's tables')
+ *
+ * The width of a table's model-name column: @min_width, or the longest
+ * name in @specs plus one space, so that a long name ("mistral-nemo:12b")
+ * keeps its row in line and apart from the next column. Names are counted
+ * in bytes, as printf's "%-*s" pads them.
+ *
+ * Returns: the width in characters, at least @min_width.
+ */
+int
+hr_cli_name_width (GPtrArray *specs,
+                   int        min_width)
+{
+  int width = min_width;
+
+  for (guint i = 0; i < specs->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, i);
+
+      width = MAX (width, (int) MIN (strlen (spec->name), 1000) + 1);
+    }
+  return width;
+}
+
+/* Levenshtein distance between two strings of characters, or @limit + 1
+ * once it is past @limit (the rows are cut short there). */
+static guint
+edit_distance (const gunichar *a,
+               glong           na,
+               const gunichar *b,
+               glong           nb,
+               guint           limit)
+{
+  g_autofree guint *prev = NULL, *cur = NULL;
+  guint result;
+
+  if ((guint) ABS (na - nb) > limit)
+    return limit + 1;
+  prev = g_new (guint, nb + 1);
+  cur = g_new (guint, nb + 1);
+  for (glong j = 0; j <= nb; j++)
+    prev[j] = (guint) j;
+  for (glong i = 1; i <= na; i++)
+    {
+      guint row_min;
+
+      cur[0] = (guint) i;
+      row_min = cur[0];
+      for (glong j = 1; j <= nb; j++)
+        {
+          guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+          cur[j] = MIN (MIN (prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
+          row_min = MIN (row_min, cur[j]);
+        }
+      if (row_min > limit)
+        return limit + 1;
+      memcpy (prev, cur, (gsize) (nb + 1) * sizeof (guint));
+    }
+  result = prev[nb];
+  return MIN (result, limit + 1);
+}
+
+/**
+ * hr_cli_suggest_model:
+ * @catalog: (element-type HrModelSpec): the catalog
+ * @name: a model name that is not in it
+ *
+ * The catalog name @name most likely meant: one that differs only in case
+ * ("Llama3.2:3B"), else the nearest within two edits (Levenshtein distance
+ * on the case-folded names: "lama3.2:3b", "qwen2.5-14b"), the first in
+ * catalog order on a tie.
+ *
+ * Returns: (transfer none) (nullable): that name, or %NULL when none is
+ *   that close.
+ */
+const char *
+hr_cli_suggest_model (GPtrArray  *catalog,
+                      const char *name)
+{
+  g_autofree char *folded = NULL;
+  g_autofree gunichar *chars = NULL;
+  const char *best = NULL;
+  guint best_distance = 3;
+  glong n = 0;
+
+  if (!g_utf8_validate (name, -1, NULL) || strlen (name) > 256)
+    return NULL;
+  folded = g_utf8_casefold (name, -1);
+  chars = g_utf8_to_ucs4_fast (folded, -1, &n);
+  for (guint i = 0; i < catalog->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (catalog, i);
+      g_autofree char *other = NULL;
+      g_autofree gunichar *other_chars = NULL;
+      glong m = 0;
+      guint d;
+
+      if (!g_utf8_validate (spec->name, -1, NULL))
+        continue;
+      other = g_utf8_casefold (spec->name, -1);
+      if (g_str_equal (folded, other))
+        return spec->name;
+      other_chars = g_utf8_to_ucs4_fast (other, -1, &m);
+      d = edit_distance (chars, n, other_chars, m, 2);
+      if (d < best_distance)
+        {
+          best_distance = d;
+          best = spec->name;
+        }
+    }
+  return best;
+}
+
+/**
+ * hr_cli_unknown_model:
+ * @catalog: (element-type HrModelSpec): the catalog
+ * @name: a model name that is not in it
+ *
+ * The usage error for a model name the catalog does not have: the name,
+ * the nearest catalog name when one is close (hr_cli_suggest_model()) and
+ * how to list them all.
+ *
+ * Returns: %HR_CLI_EXIT_USAGE (2).
+ */
+int
+hr_cli_unknown_model (GPtrArray  *catalog,
+                      const char *name)
+{
+  const char *suggestion = hr_cli_suggest_model (catalog, name);
+
+  if (suggestion != NULL)
+    /* Translators: the name typed, then the catalog's name nearest to it */
+    return hr_cli_usage_error (_("\"%s\" is not in the catalog (did you mean %s?); run \"headroom-cli catalog\" to see the names"),
+                               name, suggestion);
+  return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), name);
+}
+
+/* Splits a comma-separated --models or --boards list, each name stripped;
+ * NULL after a usage error when it is empty or has an empty name. */
+static GStrv
+split_list (const char *option,
+            const char *text)
+{
+  g_auto(GStrv) names = g_strsplit (text, ",", -1);
+  guint empty = 0, n = 0;
+
+  for (; names[n] != NULL; n++)
+    if (*g_strstrip (names[n]) == '\0')
+      empty++;
+  if (empty == n)
+    {
+      /* Translators: %s is the option, --models or --boards */
+      hr_cli_usage_error (_("%s needs at least one name, comma-separated"), option);
+      return NULL;
+    }
+  if (empty > 0)
+    {
+      /* Translators: the option (--models or --boards), then what was given */
+      hr_cli_usage_error (_("%s has an empty name in \"%s\" (two commas, or one at an end)"), option, text);
+      return NULL;
+    }
+  return g_steal_pointer (&names);
+}
+
+/**
+ * hr_cli_select_models:
+ * @catalog: (element-type HrModelSpec): the catalog
+ * @models_text: (nullable): --models, comma-separated names; %NULL for all
+ * @rows: (element-type HrModelSpec): where the rows go, borrowed from
+ *   @catalog: the whole catalog, or the names in their order
+ *
+ * The models a table prints. An empty list, an empty name ("a,,b") or a
+ * name not in the catalog (hr_cli_unknown_model()) is a usage error,
+ * printed.
+ *
+ * Returns: %TRUE; %FALSE after printing the usage error.
+ */
+gboolean
+hr_cli_select_models (GPtrArray  *catalog,
+                      const char *models_text,
+                      GPtrArray  *rows)
+{
+  g_auto(GStrv) names = NULL;
+
+  if (models_text == NULL)
+    {
+      for (guint i = 0; i < catalog->len; i++)
+        g_ptr_array_add (rows, g_ptr_array_index (catalog, i));
+      return TRUE;
+    }
+  names = split_list ("--models", models_text);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      HrModelSpec *spec = hr_catalog_find (catalog, names[i]);
+
+      if (spec == NULL)
+        {
+          hr_cli_unknown_model (catalog, names[i]);
+          return FALSE;
+        }
+      g_ptr_array_add (rows, spec);
+    }
+  return TRUE;
+}
+
+/* "unknown board "X"; the boards are: a, b, c", as an error. */
+static void
+set_unknown_board (GError    **error,
+                   GPtrArray  *boards,
+                   const char *name)
+{
+  g_autoptr(GString) ids = g_string_new (NULL);
+
+  for (guint i = 0; i < boards->len; i++)
+    g_string_append_printf (ids, "%s%s", i ? ", " : "", ((HrBoard *) g_ptr_array_index (boards, i))->id);
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+               _("unknown board \"%s\"; the boards are: %s"), name, ids->str);
+}
+
+/**
+ * hr_cli_select_boards:
+ * @boards: (element-type HrBoard): the boards
+ * @boards_text: (nullable): --boards, comma-separated ids or names; %NULL
+ *   for all
+ * @out: (element-type HrBoard): where the boards go, borrowed from @boards
+ *
+ * The boards a table prints, as hr_cli_select_models() picks models: an
+ * empty list or name is a usage error, and so is an unknown board, which
+ * lists the boards' ids as `--board` does.
+ *
+ * Returns: %TRUE; %FALSE after printing the usage error.
+ */
+gboolean
+hr_cli_select_boards (GPtrArray  *boards,
+                      const char *boards_text,
+                      GPtrArray  *out)
+{
+  g_auto(GStrv) names = NULL;
+
+  if (boards_text == NULL)
+    {
+      for (guint i = 0; i < boards->len; i++)
+        g_ptr_array_add (out, g_ptr_array_index (boards, i));
+      return TRUE;
+    }
+  names = split_list ("--boards", boards_text);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      HrBoard *board = hr_boards_find (boards, names[i]);
+
+      if (board == NULL)
+        {
+          g_autoptr(GError) error = NULL;
+
+          set_unknown_board (&error, boards, names[i]);
+          hr_cli_usage_error ("%s", error->message);
+          return FALSE;
+        }
+      g_ptr_array_add (out, board);
+    }
   return TRUE;
 }
 
@@ -249,7 +619,8 @@ load_archive (GPtrArray   *into,
  * @catalog_path: (nullable): a catalog file to use instead of the built-in
  *   catalog merged with the user's
  * @measurements_dir: (nullable): an archive to use instead of the built-in
- *   measurements plus the user's
+ *   measurements plus the user's; it must be a folder that can be opened
+ *   (hr_cli_check_folder())
  * @error: return location for a #GError
  *
  * Loads what a subcommand needs and fits the board's efficiency from its
@@ -258,7 +629,8 @@ load_archive (GPtrArray   *into,
  * explicitly named file is an error.
  *
  * Returns: %TRUE on success; %HR_CORE_ERROR_NOT_FOUND for an unknown board,
- *   or the loaders' errors.
+ *   hr_cli_check_folder()'s errors for @measurements_dir, or the loaders'
+ *   errors.
  */
 gboolean
 hr_cli_context_load (HrCliContext *ctx,
@@ -292,19 +664,16 @@ hr_cli_context_load (HrCliContext *ctx,
   ctx->board = hr_boards_find (ctx->boards, board_name ? board_name : DEFAULT_BOARD);
   if (ctx->board == NULL)
     {
-      g_autoptr(GString) ids = g_string_new (NULL);
-
-      for (guint i = 0; i < ctx->boards->len; i++)
-        g_string_append_printf (ids, "%s%s", i ? ", " : "", ((HrBoard *) g_ptr_array_index (ctx->boards, i))->id);
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("unknown board \"%s\"; the boards are: %s"),
-                   board_name ? board_name : DEFAULT_BOARD, ids->str);
+      set_unknown_board (error, ctx->boards, board_name ? board_name : DEFAULT_BOARD);
       return FALSE;
     }
 
   if (measurements_dir != NULL)
     {
-      if (!load_archive (ctx->measurements, measurements_dir, ctx->warnings, error))
+      /* A folder the user names must be there: a typo is not an empty
+       * archive. (The default location missing is an empty one.) */
+      if (!hr_cli_check_folder (measurements_dir, error) ||
+          !load_archive (ctx->measurements, measurements_dir, ctx->warnings, error))
         return FALSE;
     }
   else

@@ -79,36 +79,17 @@ resolve_scenario_options (TableOptions *o)
   return TRUE;
 }
 
-/* The rows to print: the whole catalog, or the --models list in its order.
- * Returns NULL after printing a usage error for an unknown name. */
+/* The rows to print: the whole catalog, or the --models list in its order
+ * (hr_cli_select_models()). Returns NULL after printing a usage error. */
 static GPtrArray *
 select_models (GPtrArray    *catalog,
                TableOptions *o)
 {
-  GPtrArray *rows = g_ptr_array_new ();
-  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
-  if (o->models_text == NULL)
-    {
-      for (guint i = 0; i < catalog->len; i++)
-        g_ptr_array_add (rows, g_ptr_array_index (catalog, i));
-      return rows;
-    }
-
-  names = g_strsplit (o->models_text, ",", -1);
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      HrModelSpec *spec = hr_catalog_find (catalog, g_strstrip (names[i]));
-
-      if (spec == NULL)
-        {
-          hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
-          g_ptr_array_unref (rows);
-          return NULL;
-        }
-      g_ptr_array_add (rows, spec);
-    }
-  return rows;
+  if (!hr_cli_select_models (catalog, o->models_text, rows))
+    return NULL;
+  return g_steal_pointer (&rows);
 }
 
 static char *
@@ -260,6 +241,7 @@ hr_cli_cmd_catalog (int    argc,
   g_autoptr(GError) error = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   g_autoptr(JsonBuilder) b = NULL;
+  int nw;
 
   if (!hr_cli_parse_options ("catalog", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -271,6 +253,7 @@ hr_cli_cmd_catalog (int    argc,
   rows = select_models (ctx.catalog, &o);
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
+  nw = hr_cli_name_width (rows, 14);
 
   if (o.json)
     {
@@ -278,7 +261,7 @@ hr_cli_cmd_catalog (int    argc,
       json_builder_begin_array (b);
     }
   else
-    printf ("%-14s%8s%9s%11s%9s\n", "model", "params", "quant", "predicted", "pulled");
+    printf ("%-*s%8s%9s%11s%9s\n", nw, "model", "params", "quant", "predicted", "pulled");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -310,7 +293,7 @@ hr_cli_cmd_catalog (int    argc,
           json_builder_end_object (b);
         }
       else
-        printf ("%-14s%7sB%9s%10sG%8s%s\n", spec->name, params, spec->precision, pred,
+        printf ("%-*s%7sB%9s%10sG%8s%s\n", nw, spec->name, params, spec->precision, pred,
                 pulled, spec->file_bytes ? "G" : " ");
     }
 
@@ -358,9 +341,9 @@ add_evaluation_json (JsonBuilder        *b,
   json_builder_set_member_name (b, "margin_bytes");
   json_builder_add_int_value (b, (gint64) e->margin_bytes);
   json_builder_set_member_name (b, "ceiling_tps");
-  json_builder_add_double_value (b, e->ceiling_tps);
+  json_builder_add_double_value (b, hr_cli_json_rate (e->ceiling_tps));
   json_builder_set_member_name (b, "tps");
-  json_builder_add_double_value (b, e->tps);
+  json_builder_add_double_value (b, hr_cli_json_rate (e->tps));
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, hr_rate_source_to_string (e->source));
   json_builder_set_member_name (b, "speed");
@@ -467,7 +450,7 @@ print_fit_table (const HrBoard            *board,
   g_autofree char *kv_header = g_strdup_printf ("kv@%u", s->context_tokens);
   g_autofree FitCells *cells = g_new0 (FitCells, MAX (rows->len, 1));
   int ww = column_width (9, "weights"), kw = column_width (9, kv_header), tw = column_width (8, "total");
-  int lw = 8, vw = 8, hw = 8;
+  int lw = 8, vw = 8, hw = 8, nw = hr_cli_name_width (rows, 14);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -494,11 +477,11 @@ print_fit_table (const HrBoard            *board,
       printf (_("host memory %s GB, %s GB resident: %s GB free for the layers that do not fit the GPU"),
               host, host_resident, host_free);
       printf ("\n");
-      printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s\n", "model", ww, "weights", kw, kv_header, tw, "total",
+      printf ("%-*s%*s%*s%*s%*s%*s%*s  %-17s%s\n", nw, "model", ww, "weights", kw, kv_header, tw, "total",
               lw, "layers", vw, "VRAM", hw, "host", "processor", "verdict");
     }
   else
-    printf ("%-14s%*s%*s%*s   verdict\n", "model", ww, "weights", kw, kv_header, tw, "total");
+    printf ("%-*s%*s%*s%*s   verdict\n", nw, "model", ww, "weights", kw, kv_header, tw, "total");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
@@ -508,10 +491,10 @@ print_fit_table (const HrBoard            *board,
       const char *past = e->past_context_limit ? _(" (past the model's context limit)") : "";
 
       if (split)
-        printf ("%-14s%*s%*s%*s%*s%*s%*s  %-17s%s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total,
+        printf ("%-*s%*s%*s%*s%*s%*s%*s  %-17s%s%s\n", nw, spec->name, ww, c->w, kw, c->kv, tw, c->total,
                 lw, c->layers, vw, c->vram, hw, c->host, e->split ? e->processor : "-", verdict, past);
       else
-        printf ("%-14s%*s%*s%*s   %s%s\n", spec->name, ww, c->w, kw, c->kv, tw, c->total, verdict, past);
+        printf ("%-*s%*s%*s%*s   %s%s\n", nw, spec->name, ww, c->w, kw, c->kv, tw, c->total, verdict, past);
     }
   for (guint i = 0; i < rows->len; i++)
     fit_cells_clear (&cells[i]);
@@ -619,6 +602,7 @@ hr_cli_cmd_dashboard (int    argc,
   HrEvaluationInputs s;
   gboolean split;
   gint best;
+  int nw;
 
   if (!hr_cli_parse_options ("dashboard", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -653,7 +637,7 @@ hr_cli_cmd_dashboard (int    argc,
       json_builder_begin_object (b);
       add_board_json (b, ctx.board, &s);
       json_builder_set_member_name (b, "floor_tps");
-      json_builder_add_double_value (b, s.floor_tps);
+      json_builder_add_double_value (b, hr_cli_json_rate (s.floor_tps));
       json_builder_set_member_name (b, "bandwidth_gb_s");
       json_builder_add_double_value (b, ctx.board->bandwidth_bytes_per_s / 1e9);
       json_builder_set_member_name (b, "efficiency");
@@ -696,16 +680,17 @@ hr_cli_cmd_dashboard (int    argc,
   budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
   floor_text = fmt (s.floor_tps, 1);
   peak = fmt (ctx.board->bandwidth_bytes_per_s / 1e9, 0);
+  nw = hr_cli_name_width (rows, 14);
 
   printf ("%s\n", rule);
   printf ("  ");
   printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
   printf ("\n%s\n", rule);
   if (split)
-    printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "layers",
+    printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "layers",
             "processor", "ceiling", "t/s", "source");
   else
-    printf ("  %-14s%9s  %-8s%8s%7s  %-14sspeed\n", "model", "total GB", "memory", "ceiling", "t/s", "source");
+    printf ("  %-*s%9s  %-8s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "ceiling", "t/s", "source");
   for (guint i = 0; i < rows->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
@@ -715,12 +700,12 @@ hr_cli_cmd_dashboard (int    argc,
       g_autofree char *layers = hr_cli_split_layers_text (&evals[i]);
 
       if (split)
-        printf ("  %-14s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", spec->name, total,
+        printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", nw, spec->name, total,
                 hr_verdict_to_string (evals[i].verdict), layers,
                 evals[i].split ? evals[i].processor : "-", ceiling, tps,
                 hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
       else
-        printf ("  %-14s%9s  %-8s%8s%7s  %-14s%s\n", spec->name, total,
+        printf ("  %-*s%9s  %-8s%8s%7s  %-14s%s\n", nw, spec->name, total,
                 hr_verdict_to_string (evals[i].verdict), ceiling, tps,
                 hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
     }
@@ -805,7 +790,7 @@ hr_cli_cmd_check (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) reasons = NULL;
   const HrModelSpec *spec;
-  const char *name;
+  const char *name, *suggestion = NULL;
   HrEvaluation e = { 0 };
   HrEvaluationInputs s;
 
@@ -827,8 +812,11 @@ hr_cli_cmd_check (int    argc,
   spec = hr_catalog_find (ctx.catalog, name);
   if (spec == NULL)
     {
+      /* The seed's pull check: a name not on the menu is one more reason
+       * to refuse (exit 1), with the nearest name to try. */
       reasons = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), name));
+      suggestion = hr_cli_suggest_model (ctx.catalog, name);
     }
   else
     {
@@ -862,12 +850,20 @@ hr_cli_cmd_check (int    argc,
           json_builder_set_member_name (b, "verdict");
           json_builder_add_string_value (b, hr_verdict_to_string (e.verdict));
           json_builder_set_member_name (b, "tps");
-          json_builder_add_double_value (b, e.tps);
+          json_builder_add_double_value (b, hr_cli_json_rate (e.tps));
           json_builder_set_member_name (b, "source");
           json_builder_add_string_value (b, hr_rate_source_to_string (e.source));
           json_builder_set_member_name (b, "speed");
           json_builder_add_string_value (b, hr_speed_to_string (e.speed));
           hr_cli_add_split_json (b, &e);
+        }
+      else
+        {
+          json_builder_set_member_name (b, "suggestion");
+          if (suggestion != NULL)
+            json_builder_add_string_value (b, suggestion);
+          else
+            json_builder_add_null_value (b);
         }
       json_builder_end_object (b);
       root = json_builder_get_root (b);
@@ -879,6 +875,16 @@ hr_cli_cmd_check (int    argc,
         printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
       if (spec != NULL && e.verdict == HR_VERDICT_OVER)
         print_precision_hint (&ctx, spec, &o);
+      else if (spec == NULL)
+        {
+          printf ("  ");
+          if (suggestion != NULL)
+            /* Translators: %s is the catalog's name nearest to the one typed */
+            printf (_("hint: did you mean %s? \"headroom-cli catalog\" lists the names"), suggestion);
+          else
+            printf ("%s", _("hint: \"headroom-cli catalog\" lists the names"));
+          printf ("\n");
+        }
     }
   else
     {

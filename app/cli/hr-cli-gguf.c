@@ -408,16 +408,26 @@ print_unknown_types (const HrGgufReport *r)
   row (_("  unknown size"), _("%s (nothing after it tells its size; not in the tensor bytes)"), names);
 }
 
+/* "2,011,539,712 bytes (2.01 GB, 1.87 GiB)": one pair of parentheses. */
+static char *
+bytes_gb_gib (guint64 bytes)
+{
+  g_autofree char *count = hr_format_count (bytes);
+  g_autofree char *gb = hr_format_decimal (hr_bytes_to_gb (bytes), 2);
+  g_autofree char *gib = hr_format_decimal (hr_bytes_to_gib (bytes), 2);
+
+  /* Translators: a byte count, then the same in GB (/ 1e9) and GiB (/ 1024^3) */
+  return g_strdup_printf (_("%s bytes (%s GB, %s GiB)"), count, gb, gib);
+}
+
 static void
 print_tensors (const HrGgufReport *r)
 {
   g_autofree char *n = hr_format_count (r->n_tensors);
-  g_autofree char *bytes = hr_format_count (r->tensor_bytes);
-  g_autofree char *both = hr_format_gb_gib (r->tensor_bytes, 2);
+  g_autofree char *bytes = bytes_gb_gib (r->tensor_bytes);
   g_autofree char *header = hr_format_count (r->header_bytes);
   g_autofree char *offset = hr_format_count (r->data_offset);
-  g_autofree char *fbytes = hr_format_count (r->file_bytes);
-  g_autofree char *fboth = hr_format_gb_gib (r->file_bytes, 2);
+  g_autofree char *fbytes = bytes_gb_gib (r->file_bytes);
   g_autofree char *bits_text = hr_format_decimal (r->bits_per_parameter, 2);
 
   row (_("tensors"), "%s", n);
@@ -432,10 +442,10 @@ print_tensors (const HrGgufReport *r)
     }
   if (r->n_unknown_types > 0)
     print_unknown_types (r);
-  row (_("tensor bytes"), "%s (%s)", bytes, both);
+  row (_("tensor bytes"), "%s", bytes);
   row (_("header bytes"), _("%s (tensor data from byte %s, aligned to %u)"),
        header, offset, (guint) r->alignment);
-  row (_("file size"), _("%s bytes (%s)"), fbytes, fboth);
+  row (_("file size"), "%s", fbytes);
   if (r->bits_per_parameter > 0.0)
     row (_("bits per parameter"), _("%s (file size x 8 / parameters)"), bits_text);
   else

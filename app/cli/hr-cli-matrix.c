@@ -108,39 +108,11 @@ pick_rows_and_boards (HrCliContext  *ctx,
                       GPtrArray     *boards,
                       int           *out_status)
 {
-  if (o->models_text == NULL)
-    for (guint i = 0; i < ctx->catalog->len; i++)
-      g_ptr_array_add (rows, g_ptr_array_index (ctx->catalog, i));
-  else
+  if (!hr_cli_select_models (ctx->catalog, o->models_text, rows) ||
+      !hr_cli_select_boards (ctx->boards, o->boards, boards))
     {
-      g_auto(GStrv) names = g_strsplit (o->models_text, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrModelSpec *spec = hr_catalog_find (ctx->catalog, g_strstrip (names[i]));
-          if (spec == NULL)
-            {
-              *out_status = hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), names[i]);
-              return FALSE;
-            }
-          g_ptr_array_add (rows, spec);
-        }
-    }
-  if (o->boards == NULL)
-    for (guint i = 0; i < ctx->boards->len; i++)
-      g_ptr_array_add (boards, g_ptr_array_index (ctx->boards, i));
-  else
-    {
-      g_auto(GStrv) names = g_strsplit (o->boards, ",", -1);
-      for (guint i = 0; names[i] != NULL; i++)
-        {
-          HrBoard *board = hr_boards_find (ctx->boards, g_strstrip (names[i]));
-          if (board == NULL)
-            {
-              *out_status = hr_cli_usage_error (_("unknown board \"%s\"; run \"headroom-cli matrix\" without --boards to see them all"), names[i]);
-              return FALSE;
-            }
-          g_ptr_array_add (boards, board);
-        }
+      *out_status = HR_CLI_EXIT_USAGE;
+      return FALSE;
     }
   if (rows->len == 0 || boards->len == 0)
     {
@@ -283,7 +255,7 @@ print_matrix_json (const HrCliPredictOptions *o,
           json_builder_set_member_name (jb, "margin_bytes");
           json_builder_add_int_value (jb, (gint64) MIN (e->margin_bytes, (guint64) G_MAXINT64));
           json_builder_set_member_name (jb, "tps");
-          json_builder_add_double_value (jb, e->tps);
+          json_builder_add_double_value (jb, hr_cli_json_rate (e->tps));
           json_builder_set_member_name (jb, "source");
           json_builder_add_string_value (jb, hr_rate_source_to_string (e->source));
           json_builder_set_member_name (jb, "speed");

@@ -185,7 +185,7 @@ add_split_members (JsonObject      *o,
   json_object_set_int_member (o, "ps_size_bytes", (gint64) MIN (split->size_bytes, (guint64) G_MAXINT64));
   json_object_set_string_member (o, "verdict", hr_verdict_to_string (split->verdict));
   json_object_set_int_member (o, "margin_bytes", (gint64) MIN (split->margin_bytes, (guint64) G_MAXINT64));
-  json_object_set_double_member (o, "tps", tps);
+  json_object_set_double_member (o, "tps", hr_cli_json_rate (tps));
   json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
   if (text != NULL)
@@ -355,14 +355,20 @@ report_context (HrCliContext          *ctx,
         json_builder_add_int_value (b, context);
     }
   else if (local != NULL)
-    printf ("%s: %s\n", partial ? _("largest context with partial offload") : _("largest context all on the GPU"),
+    printf ("%s: %s\n", !partial ? _("largest context all on the GPU") :
+                        ctx->board->unified ? _("largest context that still runs (fits or tight)") :
+                        _("largest context with partial offload"),
             local->message);
   else
     {
       g_autofree char *count = hr_format_count (context);
       g_autofree char *floor_text = hr_format_decimal (hr_board_floor_tps (ctx->board), 1);
 
-      if (partial)
+      /* One pool has no partial offload: the second answer is the largest
+       * context that is not over. */
+      if (partial && ctx->board->unified)
+        printf (_("largest context that still runs (fits or tight), at or above the %s t/s floor: %s tokens\n"), floor_text, count);
+      else if (partial)
         printf (_("largest context with partial offload, at or above the %s t/s floor: %s tokens\n"), floor_text, count);
       else
         printf (_("largest context all on the GPU (fits): %s tokens\n"), count);
@@ -411,8 +417,12 @@ report_precision (HrCliContext          *ctx,
         json_builder_add_null_value (b);
     }
   else if (best == NULL)
-    printf ("%s: %s\n", partial ? _("best precision with partial offload") : _("best precision all on the GPU"),
+    printf ("%s: %s\n", !partial ? _("best precision all on the GPU") :
+                        ctx->board->unified ? _("best precision that still runs (fits or tight)") :
+                        _("best precision with partial offload"),
             local->message);
+  else if (partial && ctx->board->unified)
+    printf (_("best precision that still runs (fits or tight) at %s tokens: %s (%g bits per weight)\n"), count, best->id, best->bits_per_weight);
   else if (partial)
     printf (_("best precision with partial offload at %s tokens: %s (%g bits per weight)\n"), count, best->id, best->bits_per_weight);
   else
@@ -470,14 +480,16 @@ hr_cli_lower_precision_fits (HrCliContext          *ctx,
  * @error: return location for a #GError
  *
  * The fit finders, each twice: every layer on the GPU with the verdict fits,
- * and with partial offload (fits, tight or partial), for the context at or
- * above the board's floor at the fitted (else prior) GPU efficiency and the
+ * and with partial offload (fits, tight or partial; on a unified board, one
+ * pool with no partial offload, this is "still runs": fits or tight), for
+ * the context at or above the board's floor at the fitted (else prior) GPU efficiency and the
  * CPU's prior. After each answer the prediction at it: layers, VRAM, host
  * (on a unified board one figure, the bytes it takes of the one pool,
  * hr_offload_pool_bytes(), as predict at that context prints and judges
  * it), PROCESSOR, verdict and rate. "none fits" is an answer, not an error.
  * JSON: {"model", "board", "max_context": {"gpu": {"context_tokens", "at"},
- * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}};
+ * "partial": ...}, "best_precision": {"gpu": {"precision", "at"}, ...}}
+ * (the same keys on every board);
  * on a unified board "at" also has "pool_bytes" (predict's
  * "pool_footprint_bytes" at that context).
  *

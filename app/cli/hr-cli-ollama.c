@@ -12,6 +12,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "hr-catalog.h"
@@ -167,6 +168,7 @@ cmd_list (HrOllamaClient *client,
   g_auto(Waiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) models = NULL;
+  int nw = 32;
 
   waiter_init (&w);
   hr_ollama_client_tags_async (client, NULL, on_answer, &w);
@@ -200,8 +202,10 @@ cmd_list (HrOllamaClient *client,
       return HR_CLI_EXIT_OK;
     }
 
+  for (guint i = 0; i < models->len; i++)
+    nw = MAX (nw, (int) MIN (strlen (((const HrOllamaModel *) g_ptr_array_index (models, i))->name), 1000));
   /* TRANSLATORS: column headings of `headroom-cli ollama list`, as `ollama list` has them */
-  printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PARAMETERS"),
+  printf ("%-*s %-12s  %8s  %-10s  %-12s  %s\n", nw, _("NAME"), _("ID"), _("SIZE"), _("PARAMETERS"),
           _("QUANTIZATION"), _("MODIFIED"));
   for (guint i = 0; i < models->len; i++)
     {
@@ -210,7 +214,7 @@ cmd_list (HrOllamaClient *client,
       g_autofree char *size = hr_ollama_format_size (m->size);
       g_autofree char *modified = g_strndup (m->modified_at != NULL ? m->modified_at : "", 10);
 
-      printf ("%-32s %-12s  %8s  %-10s  %-12s  %s\n", m->name, id != NULL ? id : "", size,
+      printf ("%-*s %-12s  %8s  %-10s  %-12s  %s\n", nw, m->name, id != NULL ? id : "", size,
               m->parameter_size != NULL ? m->parameter_size : "",
               m->quantization_level != NULL ? m->quantization_level : "", modified);
     }
@@ -225,6 +229,7 @@ cmd_ps (HrOllamaClient *client,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  int nw = 32;
 
   waiter_init (&w);
   hr_ollama_client_ps_async (client, NULL, on_answer, &w);
@@ -260,8 +265,10 @@ cmd_ps (HrOllamaClient *client,
       return HR_CLI_EXIT_OK;
     }
 
+  for (guint i = 0; i < loaded->len; i++)
+    nw = MAX (nw, (int) MIN (strlen (((const HrOllamaLoaded *) g_ptr_array_index (loaded, i))->name), 1000));
   /* TRANSLATORS: column headings of `headroom-cli ollama ps`, as `ollama ps` has them */
-  printf ("%-32s %-12s  %8s  %-16s  %7s  %s\n", _("NAME"), _("ID"), _("SIZE"), _("PROCESSOR"),
+  printf ("%-*s %-12s  %8s  %-16s  %7s  %s\n", nw, _("NAME"), _("ID"), _("SIZE"), _("PROCESSOR"),
           _("CONTEXT"), _("UNTIL"));
   for (guint i = 0; i < loaded->len; i++)
     {
@@ -271,7 +278,7 @@ cmd_ps (HrOllamaClient *client,
       g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
       g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
 
-      printf ("%-32s %-12s  %8s  %-16s  %7u  %s\n", l->name, id != NULL ? id : "", size, processor,
+      printf ("%-*s %-12s  %8s  %-16s  %7u  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
               l->context_length, until);
     }
   return HR_CLI_EXIT_OK;
@@ -610,6 +617,19 @@ cmd_pull (HrOllamaClient *client,
 /* ------------------------------------------------------------------ */
 /* measure                                                             */
 
+/* The results table's header, once, when the first result arrives (a
+ * server that is not there prints only the error). */
+static void
+print_measure_header (gboolean *printed)
+{
+  if (*printed)
+    return;
+  *printed = TRUE;
+  /* TRANSLATORS: the seed's benchmark columns */
+  printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
+          "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
+}
+
 static void
 on_measure_run (HrMeasureRun *run,
                 gpointer      result_ptr,
@@ -622,6 +642,7 @@ on_measure_run (HrMeasureRun *run,
   g_autofree char *ttft = r->ttft_ms < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%.1f", r->ttft_ms);
   g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
 
+  print_measure_header (user_data);
   printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s\n", r->context, r->run,
           r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
   fflush (stdout);
@@ -636,6 +657,7 @@ on_measure_ps (HrMeasureRun *run,
   g_autofree char *size = hr_ollama_format_size (p->size);
   g_autofree char *processor = hr_ollama_format_processor (p->size, p->size_vram);
 
+  print_measure_header (user_data);
   if (!p->listed)
     {
       printf (_("  num_ctx %u: /api/ps does not list the model\n"), p->context);
@@ -693,7 +715,7 @@ cmd_measure (HrOllamaClient *client,
   guint32 runs = HR_MEASURE_RUNS;
   guint32 num_predict = HR_MEASURE_NUM_PREDICT;
   guint sigint;
-  gboolean ok;
+  gboolean ok, header_printed = FALSE;
 
   if (!parse_contexts (o->contexts_text != NULL ? o->contexts_text : "2048,4096", contexts))
     return HR_CLI_EXIT_USAGE;
@@ -702,8 +724,12 @@ cmd_measure (HrOllamaClient *client,
   if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
     return HR_CLI_EXIT_USAGE;
 
-  /* The board the archive files the run set under. */
-  if (!hr_cli_context_load (&ctx, o->board, NULL, o->measurements, &error))
+  /* The board the archive files the run set under. --measurements is
+   * where the run set is saved, a new folder made then: only one that is
+   * there is read (and must be a folder that opens). */
+  if (!hr_cli_context_load (&ctx, o->board, NULL,
+                            o->measurements != NULL && g_file_test (o->measurements, G_FILE_TEST_EXISTS) ? o->measurements : NULL,
+                            &error))
     {
       if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
         return hr_cli_usage_error ("%s", error->message);
@@ -725,11 +751,8 @@ cmd_measure (HrOllamaClient *client,
   hr_measure_run_set_predictor (run, hr_measure_predict_runtime, NULL, NULL);
   if (!o->json)
     {
-      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), NULL);
-      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), NULL);
-      /* TRANSLATORS: the seed's benchmark columns */
-      printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
-              "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
+      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), &header_printed);
+      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), &header_printed);
     }
 
   {

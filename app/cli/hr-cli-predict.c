@@ -564,8 +564,8 @@ hr_cli_predict_run (const char                *command,
   GOptionEntry entries[] = {
     HR_CLI_SIZING_OPTIONS, OPT_PRECISION,
     { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
-    { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload above the board's floor"), NULL },
-    { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload"), NULL },
+    { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload (unified boards: that still runs) above the board's floor"), NULL },
+    { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload (unified boards: that still runs)"), NULL },
     OPT_JSON,
     { NULL }
   };
@@ -621,7 +621,7 @@ hr_cli_predict_run (const char                *command,
     }
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
-    return hr_cli_usage_error (_("\"%s\" is not in the catalog; run \"headroom-cli catalog\" to see the names"), argv[1]);
+    return hr_cli_unknown_model (ctx.catalog, argv[1]);
 
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),

@@ -60,6 +60,7 @@ int      hr_cli_usage_error   (const char   *format,
                                ...) G_GNUC_PRINTF (1, 2);
 int      hr_cli_fail          (GError       *error);
 void     hr_cli_print_json    (JsonNode     *node);
+double   hr_cli_json_rate     (double        tps);
 gboolean hr_cli_parse_u32     (const char   *option,
                                const char   *text,
                                guint32       min,
@@ -67,6 +68,20 @@ gboolean hr_cli_parse_u32     (const char   *option,
                                guint32      *out);
 gboolean hr_cli_check_readable (const char  *path,
                                 GError     **error);
+gboolean hr_cli_check_folder   (const char  *path,
+                                GError     **error);
+const char *hr_cli_suggest_model (GPtrArray  *catalog,
+                                  const char *name);
+int      hr_cli_unknown_model (GPtrArray    *catalog,
+                               const char   *name);
+gboolean hr_cli_select_models (GPtrArray    *catalog,
+                               const char   *models_text,
+                               GPtrArray    *rows);
+gboolean hr_cli_select_boards (GPtrArray    *boards,
+                               const char   *boards_text,
+                               GPtrArray    *out);
+int      hr_cli_name_width    (GPtrArray    *specs,
+                               int           min_width);
 gboolean hr_cli_parse_options (const char   *command,
                                const char   *parameter_string,
                                GOptionEntry *entries,

@@ -18,22 +18,27 @@
 typedef struct {
   const char *name;
   int (*run) (int argc, char **argv);
-  const char *usage;
+  const char *usage;  /* one line per form of the command, "\n" between */
 } HrCliCommand;
 
+/* Every option each command's --help lists is in its lines here (or in
+ * SIZING, or --json in the first line); tests/test-cli.c checks that. */
 static const HrCliCommand commands[] = {
   { "weights",   hr_cli_cmd_weights,   N_("(--parameters BILLIONS | --count N) --precision P") },
-  { "catalog",   hr_cli_cmd_catalog,   N_("[--catalog FILE]") },
-  { "fit",       hr_cli_cmd_fit,       N_("[--board NAME] [--context N] [--kv-type f16|q8_0|q4_0] [--parallel N]") },
-  { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR]") },
-  { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME]") },
-  { "predict",   hr_cli_cmd_predict,   N_("(MODEL | FILE.gguf) [--runtime ollama-0.30|ollama-0.12|auto|seed] [--context N] [--parallel N] [--kv-type T] [--flash-attention on|off|auto] [--batch N] [--backend cpu|cuda|metal] [--num-gpu N] [--board NAME] [--max-context] [--best-precision]") },
-  { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--boards A,B] [--json|--csv]") },
-  { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [predict's sizing options] [--board NAME]") },
-  { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [predict's sizing options] [--board NAME]") },
-  { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [predict's options] [--board NAME] [--json]") },
-  { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] version|list|ps|show MODEL|measure MODEL [--board NAME] [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL [--force]|unload MODEL|delete MODEL") },
-  { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--json] | delete ID") },
+  { "catalog",   hr_cli_cmd_catalog,   N_("[--catalog FILE] [--models A,B,...]") },
+  { "fit",       hr_cli_cmd_fit,       N_("[--board NAME] [--context N] [--kv-type f16|q8_0|q4_0] [--parallel N] [--catalog FILE] [--models A,B,...]") },
+  { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR] [--context N] [--kv-type T] [--parallel N] [--catalog FILE] [--models A,B,...]") },
+  { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME] [--measurements DIR] [--context N] [--kv-type T] [--parallel N] [--catalog FILE]") },
+  { "predict",   hr_cli_cmd_predict,   N_("(MODEL | FILE.gguf) [SIZING] [--precision P] [--num-gpu N] [--max-context] [--best-precision]") },
+  { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--precision P] [--kv-type T] [--parallel N] [--flash-attention on|off|auto] [--runtime ollama-0.30|ollama-0.12|auto|none] [--server-version V] [--boards A,B,...] [--models A,B,...] [--catalog FILE] [--measurements DIR] [--json|--csv]") },
+  { "gguf",      hr_cli_cmd_gguf,      N_("(FILE | --ollama-models DIR MODEL[:TAG] [--verify]) [SIZING]") },
+  { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [SIZING]") },
+  { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [SIZING] [--precision P] [--num-gpu N] [--max-context] [--best-precision]") },
+  { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] [--timeout SECONDS] version|list|ps|show MODEL|unload MODEL|delete MODEL\n"
+                                        "[--host URL] [--timeout SECONDS] measure MODEL [--board NAME] [--measurements DIR] [--contexts 2048,4096] [--runs 3] [--num-predict 96]\n"
+                                        "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]") },
+  { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--measurements DIR] [--json]\n"
+                                                "delete ID [--measurements DIR]") },
 };
 
 static void
@@ -42,7 +47,16 @@ print_usage (FILE *stream)
   fprintf (stream, "%s\n", _("Usage: headroom-cli COMMAND [OPTIONS] [--json]"));
   fprintf (stream, "\n%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  headroom-cli %s %s\n", commands[i].name, _(commands[i].usage));
+    {
+      g_auto(GStrv) lines = g_strsplit (_(commands[i].usage), "\n", -1);
+
+      for (guint k = 0; lines[k] != NULL; k++)
+        fprintf (stream, "  headroom-cli %s %s\n", commands[i].name, lines[k]);
+    }
+  /* Translators: SIZING stands for these options in the lines above; keep the option names */
+  fprintf (stream, "\n  %s\n", _("SIZING: [--runtime ollama-0.30|ollama-0.12|auto|seed] [--server-version V] [--context N] "
+                                  "[--parallel N] [--kv-type f16|q8_0|q4_0] [--flash-attention on|off|auto] [--batch N] "
+                                  "[--backend cpu|cuda|metal] [--board NAME] [--catalog FILE] [--measurements DIR]"));
   fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
 }
 
