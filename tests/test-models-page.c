@@ -411,6 +411,50 @@ test_headers_english (void)
 
 static void test_boards_view (void);
 
+static GtkWidget *
+find_label_prefix (GtkWidget  *root,
+                   const char *prefix)
+{
+  if (GTK_IS_LABEL (root) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (root)), prefix))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_prefix (child, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The sidebar's board summary with German separators, every figure of it:
+ * the floor and the efficiency as well as the sizes. */
+static void
+check_board_summary_german (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *summary;
+  const char *text;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_message ("de_DE.UTF-8 is not installed: the board summary's separators are not checked");
+      return;
+    }
+  open_window (&f);
+  summary = find_label_prefix (find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR), "Budget ");
+  g_assert_nonnull (summary);
+  text = gtk_label_get_text (GTK_LABEL (summary));
+  g_test_message ("board summary: %s", text);
+  g_assert_nonnull (strstr (text, "Untergrenze 10,2 t/s"));
+  g_assert_nonnull (strstr (text, "Effizienz 0,36"));
+  g_assert_null (strstr (text, "0.36"));
+  close_window (&f);
+  setlocale (LC_NUMERIC, "C.UTF-8");
+}
+
 /* German, in a child: gettext ignores LANGUAGE in the "C" locale, so the
  * child takes the environment's (C.UTF-8) again. */
 static void
@@ -439,6 +483,7 @@ test_german (void)
   check_pills_on_every_board ();
   check_sidebar_subtitles ();
   test_boards_view ();
+  check_board_summary_german ();
 }
 
 /* One number of decimals per column, parameters one way, bits to two

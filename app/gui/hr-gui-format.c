@@ -75,6 +75,28 @@ hr_gui_format_count (guint64 count)
                             ? conv->thousands_sep : ",");
 }
 
+/**
+ * hr_gui_format_plain:
+ * @value: the number
+ *
+ * @value as printf's "%g" prints it (at most six significant digits, no
+ * trailing zeros: "4.6", "16", "102.4") with the decimal separator of the
+ * locale's LC_NUMERIC: "4,6" in German. For axis ticks and bits per weight
+ * where the figure is shown as the data gives it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_plain (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const struct lconv *conv = localeconv ();
+
+  return replace_separator (g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", value)), '.',
+                            conv->decimal_point != NULL && conv->decimal_point[0] != '\0'
+                            ? conv->decimal_point : ".");
+}
+
 /*
  * Two decimals, then one trailing zero dropped: "2.0 GB", "0.47 GB",
  * "5.1 GB", "0.05 GB". This is how seed-facts.md prints the seed board
@@ -209,6 +231,26 @@ hr_gui_format_size_both (guint64 bytes)
 {
   g_autofree char *gb = hr_gui_format_size (bytes, HR_UNIT_GB);
   g_autofree char *gib = hr_gui_format_size (bytes, HR_UNIT_GIB);
+
+  /* Translators: a size in GB and GiB, "0.47 GB (0.44 GiB)" */
+  return g_strdup_printf (_("%s (%s)"), gb, gib);
+}
+
+/**
+ * hr_gui_format_size_both_fixed:
+ * @bytes: a size in bytes
+ *
+ * GB and GiB side by side, each always to two decimals, as the GGUF and
+ * Hub cards show an exact byte count's size: "6.17 GB (5.75 GiB)",
+ * "2.00 GB (1.86 GiB)"; the locale's decimal separator.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_size_both_fixed (guint64 bytes)
+{
+  g_autofree char *gb = hr_gui_format_size_fixed (bytes, HR_UNIT_GB);
+  g_autofree char *gib = hr_gui_format_size_fixed (bytes, HR_UNIT_GIB);
 
   /* Translators: a size in GB and GiB, "0.47 GB (0.44 GiB)" */
   return g_strdup_printf (_("%s (%s)"), gb, gib);

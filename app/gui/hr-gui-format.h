@@ -21,11 +21,13 @@ G_BEGIN_DECLS
 char       *hr_gui_format_size          (guint64       bytes,
                                          HrUnit        unit);
 char       *hr_gui_format_size_both     (guint64       bytes);
+char       *hr_gui_format_size_both_fixed (guint64     bytes);
 char       *hr_gui_format_size_fixed    (guint64       bytes,
                                          HrUnit        unit);
 char       *hr_gui_format_decimal       (double        value,
                                          int           decimals);
 char       *hr_gui_format_count         (guint64       count);
+char       *hr_gui_format_plain         (double        value);
 char       *hr_gui_format_parameters    (guint64       parameters);
 char       *hr_gui_format_bits          (double        bits);
 char       *hr_gui_format_verdict       (HrVerdict     verdict,
