@@ -500,6 +500,7 @@ test_figures (void)
   g_autofree char *bits = NULL;
   g_autofree char *sixteen = NULL;
   g_autofree char *count = NULL;
+  g_autofree char *plain = NULL;
 
   open_window (&f);
   row = hr_models_page_find_row (f.page, "llama3.2:3b");
@@ -521,15 +522,27 @@ test_figures (void)
   g_assert_cmpstr (sixteen, ==, "16.00");
   count = hr_gui_format_count (4096);
   g_assert_cmpstr (count, ==, "4,096");
+  plain = hr_gui_format_plain (4.6);
+  g_assert_cmpstr (plain, ==, "4.6");
 
   /* Where a German locale is installed, its separators. */
   if (setlocale (LC_NUMERIC, "de_DE.UTF-8") != NULL)
     {
       g_autofree char *de_count = hr_gui_format_count (4096);
       g_autofree char *de_size = hr_gui_format_size_fixed (660000000, HR_UNIT_GB);
+      g_autofree char *de_plain = hr_gui_format_plain (4.6);
+      g_autofree char *de_both = hr_gui_format_size_both_fixed (2000000000);
+      g_autofree char *de_ollama = hr_gui_format_ollama_size (9053114464);
+      g_autofree char *de_tps = hr_gui_format_ollama_tps (23.34);
+      g_autofree char *de_ms = hr_gui_format_ollama_ms (5908400000);
 
       g_assert_cmpstr (de_count, ==, "4.096");
       g_assert_cmpstr (de_size, ==, "0,66 GB");
+      g_assert_cmpstr (de_plain, ==, "4,6");
+      g_assert_cmpstr (de_both, ==, "2,00 GB (1,86 GiB)");
+      g_assert_cmpstr (de_ollama, ==, "9,1 GB");
+      g_assert_cmpstr (de_tps, ==, "23,3");
+      g_assert_cmpstr (de_ms, ==, "5908,4");
       setlocale (LC_NUMERIC, "C.UTF-8");
     }
   else

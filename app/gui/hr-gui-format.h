@@ -50,6 +50,9 @@ char       *hr_gui_format_context       (guint32       tokens);
 char       *hr_gui_kv_fallback_note     (HrKvCacheType asked,
                                          HrKvCacheType used);
 char       *hr_gui_format_tps           (double        tps);
+char       *hr_gui_format_ollama_tps    (double        tps);
+char       *hr_gui_format_ollama_ms     (gint64        duration_ns);
+char       *hr_gui_format_ollama_size   (guint64       bytes);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
 void        hr_gui_label_no_tab_stop    (GtkLabel      *label);

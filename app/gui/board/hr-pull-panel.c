@@ -311,8 +311,8 @@ on_pull_progress (const HrPullProgress *progress,
   if (layer != NULL && !progress->success)
     {
       g_autofree char *digest = hr_ollama_digest_short (layer->digest);
-      g_autofree char *done = hr_ollama_format_size (layer->completed);
-      g_autofree char *total = layer->total > 0 ? hr_ollama_format_size (layer->total) : g_strdup (_("unknown size"));
+      g_autofree char *done = hr_gui_format_ollama_size (layer->completed);
+      g_autofree char *total = layer->total > 0 ? hr_gui_format_ollama_size (layer->total) : g_strdup (_("unknown size"));
       g_autofree char *text = NULL;
 
       if (layer->present)
