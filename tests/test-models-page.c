@@ -411,6 +411,33 @@ test_headers_english (void)
 
 static void test_boards_view (void);
 
+/* The sidebar's board summary with German separators, every figure of it:
+ * the floor and the efficiency as well as the sizes. */
+static void
+check_board_summary_german (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *summary;
+  const char *text;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_message ("de_DE.UTF-8 is not installed: the board summary's separators are not checked");
+      return;
+    }
+  open_window (&f);
+  summary = GTK_WIDGET (gtk_widget_get_template_child (find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR),
+                                                       HR_TYPE_BOARD_EDITOR, "board_summary"));
+  g_assert_true (GTK_IS_LABEL (summary));
+  text = gtk_label_get_text (GTK_LABEL (summary));
+  g_test_message ("board summary: %s", text);
+  g_assert_nonnull (strstr (text, "Untergrenze 10,2 t/s"));
+  g_assert_nonnull (strstr (text, "Effizienz 0,36"));
+  g_assert_null (strstr (text, "0.36"));
+  close_window (&f);
+  setlocale (LC_NUMERIC, "C.UTF-8");
+}
+
 /* German, in a child: gettext ignores LANGUAGE in the "C" locale, so the
  * child takes the environment's (C.UTF-8) again. */
 static void
@@ -439,6 +466,7 @@ test_german (void)
   check_pills_on_every_board ();
   check_sidebar_subtitles ();
   test_boards_view ();
+  check_board_summary_german ();
 }
 
 /* One number of decimals per column, parameters one way, bits to two
@@ -455,6 +483,7 @@ test_figures (void)
   g_autofree char *bits = NULL;
   g_autofree char *sixteen = NULL;
   g_autofree char *count = NULL;
+  g_autofree char *plain = NULL;
 
   open_window (&f);
   row = hr_models_page_find_row (f.page, "llama3.2:3b");
@@ -476,15 +505,27 @@ test_figures (void)
   g_assert_cmpstr (sixteen, ==, "16.00");
   count = hr_gui_format_count (4096);
   g_assert_cmpstr (count, ==, "4,096");
+  plain = hr_gui_format_plain (4.6);
+  g_assert_cmpstr (plain, ==, "4.6");
 
   /* Where a German locale is installed, its separators. */
   if (setlocale (LC_NUMERIC, "de_DE.UTF-8") != NULL)
     {
       g_autofree char *de_count = hr_gui_format_count (4096);
       g_autofree char *de_size = hr_gui_format_size_fixed (660000000, HR_UNIT_GB);
+      g_autofree char *de_plain = hr_gui_format_plain (4.6);
+      g_autofree char *de_both = hr_gui_format_size_both_fixed (2000000000);
+      g_autofree char *de_ollama = hr_gui_format_ollama_size (9053114464);
+      g_autofree char *de_tps = hr_gui_format_ollama_tps (23.34);
+      g_autofree char *de_ms = hr_gui_format_ollama_ms (5908400000);
 
       g_assert_cmpstr (de_count, ==, "4.096");
       g_assert_cmpstr (de_size, ==, "0,66 GB");
+      g_assert_cmpstr (de_plain, ==, "4,6");
+      g_assert_cmpstr (de_both, ==, "2,00 GB (1,86 GiB)");
+      g_assert_cmpstr (de_ollama, ==, "9,1 GB");
+      g_assert_cmpstr (de_tps, ==, "23,3");
+      g_assert_cmpstr (de_ms, ==, "5908,4");
       setlocale (LC_NUMERIC, "C.UTF-8");
     }
   else

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "hr-formula.h"
 #include "hr-error.h"
@@ -14,16 +13,6 @@
 #include "hr-offload.h"
 #include "hr-priors.h"
 #include "hr-units.h"
-
-/* "%g" with the locale's decimal separator: 68, 102.4 (GB/s) */
-static char *
-format_plain (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_auto(GStrv) parts = g_strsplit (g_ascii_formatd (buf, sizeof buf, "%g", value), ".", -1);
-
-  return g_strjoinv (localeconv ()->decimal_point, parts);
-}
 
 static char *
 format_bytes_and_size (guint64 bytes)
@@ -344,7 +333,7 @@ hr_formula_ceiling (const HrBoard      *board,
                     const HrEvaluation *evaluation)
 {
   g_autofree char *weights = hr_gui_format_size (evaluation->footprint.weights, HR_UNIT_GB);
-  g_autofree char *bandwidth = format_plain (board->bandwidth_bytes_per_s / 1e9);
+  g_autofree char *bandwidth = hr_gui_format_plain (board->bandwidth_bytes_per_s / 1e9);
   g_autofree char *ceiling = hr_gui_format_decimal (evaluation->ceiling_tps, 1);
 
   return g_strdup_printf (_("%1$s GB/s / %2$s weights = %3$s t/s ceiling"),

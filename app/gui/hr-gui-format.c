@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "hr-gui-format.h"
+#include "hr-ollama-host.h"
 
 /* Replaces every @from byte of @ascii by @to (a separator of the locale). */
 static char *
@@ -73,6 +75,28 @@ hr_gui_format_count (guint64 count)
   return replace_separator (hr_format_count (count), ',',
                             conv->thousands_sep != NULL && conv->thousands_sep[0] != '\0'
                             ? conv->thousands_sep : ",");
+}
+
+/**
+ * hr_gui_format_plain:
+ * @value: the number
+ *
+ * @value as printf's "%g" prints it (at most six significant digits, no
+ * trailing zeros: "4.6", "16", "102.4") with the decimal separator of the
+ * locale's LC_NUMERIC: "4,6" in German. For axis ticks and bits per weight
+ * where the figure is shown as the data gives it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_plain (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const struct lconv *conv = localeconv ();
+
+  return replace_separator (g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", value)), '.',
+                            conv->decimal_point != NULL && conv->decimal_point[0] != '\0'
+                            ? conv->decimal_point : ".");
 }
 
 /*
@@ -209,6 +233,26 @@ hr_gui_format_size_both (guint64 bytes)
 {
   g_autofree char *gb = hr_gui_format_size (bytes, HR_UNIT_GB);
   g_autofree char *gib = hr_gui_format_size (bytes, HR_UNIT_GIB);
+
+  /* Translators: a size in GB and GiB, "0.47 GB (0.44 GiB)" */
+  return g_strdup_printf (_("%s (%s)"), gb, gib);
+}
+
+/**
+ * hr_gui_format_size_both_fixed:
+ * @bytes: a size in bytes
+ *
+ * GB and GiB side by side, each always to two decimals, as the GGUF and
+ * Hub cards show an exact byte count's size: "6.17 GB (5.75 GiB)",
+ * "2.00 GB (1.86 GiB)"; the locale's decimal separator.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_size_both_fixed (guint64 bytes)
+{
+  g_autofree char *gb = hr_gui_format_size_fixed (bytes, HR_UNIT_GB);
+  g_autofree char *gib = hr_gui_format_size_fixed (bytes, HR_UNIT_GIB);
 
   /* Translators: a size in GB and GiB, "0.47 GB (0.44 GiB)" */
   return g_strdup_printf (_("%s (%s)"), gb, gib);
@@ -500,6 +544,59 @@ hr_gui_format_tps (double tps)
     return g_strdup ("–");
 
   return hr_gui_format_decimal (tps, 1);
+}
+
+/**
+ * hr_gui_format_ollama_tps:
+ * @tps: a rate in tokens per second, negative when not known
+ *
+ * hr_ollama_format_tps() with the locale's decimal separator.
+ *
+ * Returns: (transfer full): one decimal, "23.3" ("23,3" in German); "n/a"
+ *   (translated) when not known
+ */
+char *
+hr_gui_format_ollama_tps (double tps)
+{
+  if (tps < 0 || !isfinite (tps))
+    return g_strdup (_("n/a"));
+  return hr_gui_format_decimal (tps, 1);
+}
+
+/**
+ * hr_gui_format_ollama_ms:
+ * @duration_ns: a duration in nanoseconds, negative when absent
+ *
+ * hr_ollama_format_ms() with the locale's decimal separator.
+ *
+ * Returns: (transfer full): milliseconds with one decimal, "5908.4"
+ *   ("5908,4" in German); "n/a" (translated) when absent
+ */
+char *
+hr_gui_format_ollama_ms (gint64 duration_ns)
+{
+  if (duration_ns < 0)
+    return g_strdup (_("n/a"));
+  return hr_gui_format_decimal ((double) duration_ns / 1e6, 1);
+}
+
+/**
+ * hr_gui_format_ollama_size:
+ * @bytes: a size in bytes
+ *
+ * hr_ollama_format_size() (how `ollama list` prints SIZE: "9.1 GB",
+ * "19 GB") with the locale's decimal separator: "9,1 GB" in German.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_gui_format_ollama_size (guint64 bytes)
+{
+  const struct lconv *conv = localeconv ();
+
+  return replace_separator (hr_ollama_format_size (bytes), '.',
+                            conv->decimal_point != NULL && conv->decimal_point[0] != '\0'
+                            ? conv->decimal_point : ".");
 }
 
 static void

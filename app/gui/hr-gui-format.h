@@ -21,11 +21,13 @@ G_BEGIN_DECLS
 char       *hr_gui_format_size          (guint64       bytes,
                                          HrUnit        unit);
 char       *hr_gui_format_size_both     (guint64       bytes);
+char       *hr_gui_format_size_both_fixed (guint64     bytes);
 char       *hr_gui_format_size_fixed    (guint64       bytes,
                                          HrUnit        unit);
 char       *hr_gui_format_decimal       (double        value,
                                          int           decimals);
 char       *hr_gui_format_count         (guint64       count);
+char       *hr_gui_format_plain         (double        value);
 char       *hr_gui_format_parameters    (guint64       parameters);
 char       *hr_gui_format_bits          (double        bits);
 char       *hr_gui_format_verdict       (HrVerdict     verdict,
@@ -48,6 +50,9 @@ char       *hr_gui_format_context       (guint32       tokens);
 char       *hr_gui_kv_fallback_note     (HrKvCacheType asked,
                                          HrKvCacheType used);
 char       *hr_gui_format_tps           (double        tps);
+char       *hr_gui_format_ollama_tps    (double        tps);
+char       *hr_gui_format_ollama_ms     (gint64        duration_ns);
+char       *hr_gui_format_ollama_size   (guint64       bytes);
 const char *hr_gui_unit_label           (HrUnit        unit);
 void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
 void        hr_gui_label_no_tab_stop    (GtkLabel      *label);

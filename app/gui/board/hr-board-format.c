@@ -22,7 +22,7 @@
  * Returns: (transfer full): what was added, for a toast or the pull note:
  *   "Added llama3.2:3b to the catalog: 3.21 B parameters, Q4_K_M, 2.0 GB of
  *   weights" (parameters as hr_gui_format_parameters() prints them; the weights' size as
- *   `ollama list` prints it, hr_ollama_format_size())
+ *   `ollama list` prints it, hr_gui_format_ollama_size())
  */
 char *
 hr_board_format_added (const HrModelSpec *spec)
@@ -33,7 +33,7 @@ hr_board_format_added (const HrModelSpec *spec)
   g_return_val_if_fail (spec != NULL, NULL);
 
   parameters = hr_gui_format_parameters (spec->parameters);
-  weights = hr_ollama_format_size (spec->file_bytes);
+  weights = hr_gui_format_ollama_size (spec->file_bytes);
   /* Translators: a model added to the catalog from /api/show: name, parameters ("3.21 B"), precision, weights */
   return g_strdup_printf (_("Added %1$s to the catalog: %2$s parameters, %3$s, %4$s of weights"),
                           spec->name, parameters, spec->precision ? spec->precision : _("unknown precision"),
@@ -82,7 +82,7 @@ hr_board_format_parameter_size (const char *parameter_size)
  *
  * What deleting @name frees, for the Delete dialog, from its size in
  * /api/tags (decimal units, as `ollama list` prints it,
- * hr_ollama_format_size()). Ollama keeps each file (blob) once, by its
+ * hr_gui_format_ollama_size()). Ollama keeps each file (blob) once, by its
  * digest, however many models use it, and deletes only the blobs no other
  * model uses; /api/tags gives each model's manifest digest but not its
  * layers'. So: alone on the board, the size is what is freed; another
@@ -117,7 +117,7 @@ hr_board_format_frees (GPtrArray  *models,
         twin = other;
     }
 
-  size = hr_ollama_format_size (model->size);
+  size = hr_gui_format_ollama_size (model->size);
   if (twin != NULL)
     /* Translators: the model to delete, and another name of the same files */
     return g_strdup_printf (_("Deleting %1$s frees almost nothing on the board: %2$s is the same model under "

@@ -80,7 +80,7 @@ empty_row (const char *title,
 static char *
 model_subtitle (const HrOllamaModel *model)
 {
-  g_autofree char *size = hr_ollama_format_size (model->size);
+  g_autofree char *size = hr_gui_format_ollama_size (model->size);
   g_autofree char *modified = format_modified (model->modified_at);
   g_autofree char *parameters = hr_board_format_parameter_size (model->parameter_size);
 
@@ -97,8 +97,8 @@ static char *
 loaded_subtitle (const HrOllamaLoaded *loaded)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *size = hr_ollama_format_size (loaded->size);
-  g_autofree char *vram = hr_ollama_format_size (loaded->size_vram);
+  g_autofree char *size = hr_gui_format_ollama_size (loaded->size);
+  g_autofree char *vram = hr_gui_format_ollama_size (loaded->size_vram);
   g_autofree char *processor = hr_ollama_format_processor (loaded->size, loaded->size_vram);
   g_autofree char *until = hr_ollama_format_until (loaded->expires_at, now);
   g_autofree char *context = NULL;

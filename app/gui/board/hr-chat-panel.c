@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-chat-panel.h"
+#include "hr-gui-format.h"
 #include "hr-ollama-host.h"
 
 struct _HrChatPanel
@@ -232,14 +233,14 @@ static void
 show_rates (HrChatPanel         *self,
             const HrOllamaReply *reply)
 {
-  g_autofree char *prefill = hr_ollama_format_tps (hr_ollama_rate_tps (reply->prompt_eval_count,
+  g_autofree char *prefill = hr_gui_format_ollama_tps (hr_ollama_rate_tps (reply->prompt_eval_count,
                                                                        reply->prompt_eval_duration));
-  g_autofree char *decode = hr_ollama_format_tps (hr_ollama_rate_tps (reply->eval_count, reply->eval_duration));
+  g_autofree char *decode = hr_gui_format_ollama_tps (hr_ollama_rate_tps (reply->eval_count, reply->eval_duration));
   g_autofree char *ttft = NULL;
   g_autofree char *text = NULL;
 
   if (reply->ttft_ms >= 0)
-    ttft = hr_ollama_format_ms ((gint64) (reply->ttft_ms * 1e6));
+    ttft = hr_gui_format_ollama_ms ((gint64) (reply->ttft_ms * 1e6));
   else
     ttft = g_strdup (_("n/a"));
   /* Translators: the reply's rates: prefill t/s, decode t/s, client TTFT in ms */

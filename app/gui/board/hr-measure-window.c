@@ -121,7 +121,7 @@ format_client_ms (double ms)
 {
   if (ms < 0)
     return g_strdup (_("n/a"));
-  return hr_ollama_format_ms ((gint64) llround (ms * 1e6));
+  return hr_gui_format_ollama_ms ((gint64) llround (ms * 1e6));
 }
 
 static void
@@ -138,9 +138,9 @@ on_run_done (HrMeasureRun          *run,
   cells[COLUMN_COLD] = g_strdup (result->cold ? _("cold") : _("warm"));
   cells[COLUMN_TTFT] = format_client_ms (result->ttft_ms);
   cells[COLUMN_TOTAL] = format_client_ms (result->client_total_ms);
-  cells[COLUMN_LOAD] = hr_ollama_format_ms (result->load_duration);
-  cells[COLUMN_PREFILL] = hr_ollama_format_tps (result->prefill_tps);
-  cells[COLUMN_DECODE] = hr_ollama_format_tps (result->decode_tps);
+  cells[COLUMN_LOAD] = hr_gui_format_ollama_ms (result->load_duration);
+  cells[COLUMN_PREFILL] = hr_gui_format_ollama_tps (result->prefill_tps);
+  cells[COLUMN_DECODE] = hr_gui_format_ollama_tps (result->decode_tps);
 
   for (int c = 0; c < N_COLUMNS; c++)
     add_cell (self, c, row, cells[c], FALSE);
@@ -308,7 +308,7 @@ on_finished (GObject      *source,
 
   if (ok)
     {
-      g_autofree char *mean = hr_ollama_format_tps (hr_measure_run_get_decode_mean (self->run));
+      g_autofree char *mean = hr_gui_format_ollama_tps (hr_measure_run_get_decode_mean (self->run));
       const char *path = hr_measure_run_get_saved_path (self->run);
 
       if (path != NULL)

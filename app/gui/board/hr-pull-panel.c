@@ -242,8 +242,8 @@ check_pull (HrPullPanel       *self,
   total = hr_gui_format_size (evaluation.footprint.total, HR_UNIT_GB);
   budget = hr_gui_format_size (hr_board_budget_bytes (board), HR_UNIT_GB);
   headroom = hr_gui_format_size (hr_board_headroom_bytes (board), HR_UNIT_GB);
-  tps = hr_format_decimal (evaluation.tps, 1);
-  floor_tps = hr_format_decimal (inputs.floor_tps, 1);
+  tps = hr_gui_format_decimal (evaluation.tps, 1);
+  floor_tps = hr_gui_format_decimal (inputs.floor_tps, 1);
   /* Translators: the pull check's figures: model, its memory at num_ctx, the board's name,
    * budget and headroom, its decode rate, the rate's source, and the board's floor */
   *out_numbers = g_strdup_printf (_("%1$s needs %2$s on %3$s, whose budget is %4$s and headroom %5$s; it decodes at %6$s t/s (%7$s) against a floor of %8$s t/s."),
@@ -253,7 +253,7 @@ check_pull (HrPullPanel       *self,
    * with what to do, as `headroom-cli check` says it (hr-cli-split.c). */
   if (evaluation.source == HR_RATE_SOURCE_PRIOR && inputs.fit.n_points == 0)
     {
-      g_autofree char *eff = hr_format_decimal (inputs.prior_efficiency, 2);
+      g_autofree char *eff = hr_gui_format_decimal (inputs.prior_efficiency, 2);
       g_autofree char *numbers = g_steal_pointer (out_numbers);
 
       /* Translators: the first %s is the pull check's figures, the second the
@@ -311,8 +311,8 @@ on_pull_progress (const HrPullProgress *progress,
   if (layer != NULL && !progress->success)
     {
       g_autofree char *digest = hr_ollama_digest_short (layer->digest);
-      g_autofree char *done = hr_ollama_format_size (layer->completed);
-      g_autofree char *total = layer->total > 0 ? hr_ollama_format_size (layer->total) : g_strdup (_("unknown size"));
+      g_autofree char *done = hr_gui_format_ollama_size (layer->completed);
+      g_autofree char *total = layer->total > 0 ? hr_gui_format_ollama_size (layer->total) : g_strdup (_("unknown size"));
       g_autofree char *text = NULL;
 
       if (layer->present)

@@ -55,7 +55,7 @@ add_bytes (GtkWidget  *group,
 {
   g_autofree char *exact = hr_gui_format_count (bytes);
   g_autofree char *value = g_strdup_printf (_("%s bytes"), exact);
-  g_autofree char *both = hr_format_gb_gib (bytes, 2);
+  g_autofree char *both = hr_gui_format_size_both_fixed (bytes);
   g_autofree char *subtitle = what != NULL ? g_strdup_printf ("%s · %s", both, what) : g_strdup (both);
 
   hr_model_facts_add (group, title, value, subtitle);

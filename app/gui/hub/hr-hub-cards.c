@@ -61,7 +61,7 @@ add_bytes_fact (GtkWidget  *group,
 {
   g_autofree char *exact = NULL;
   g_autofree char *value = NULL;
-  g_autofree char *both = hr_format_gb_gib (bytes, 2);
+  g_autofree char *both = hr_gui_format_size_both_fixed (bytes);
   g_autofree char *subtitle = NULL;
 
   exact = count (bytes);

@@ -99,10 +99,10 @@ update_summary (HrBoardEditor *self)
   budget = hr_gui_format_size (hr_board_budget_bytes (board), self->unit);
   headroom = hr_gui_format_size (hr_board_headroom_bytes (board), self->unit);
   pool = hr_gui_format_size (board->pool_bytes, self->unit);
-  floor_tps = hr_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->floor_tps, 1);
+  floor_tps = hr_gui_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->floor_tps, 1);
   if (fit->n_points > 0)
     {
-      g_autofree char *efficiency = hr_format_decimal (fit->efficiency, 2);
+      g_autofree char *efficiency = hr_gui_format_decimal (fit->efficiency, 2);
 
       fitted = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                              "efficiency %s, fitted on %u measured model",
@@ -112,7 +112,7 @@ update_summary (HrBoardEditor *self)
     }
   else if (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency > 0.0)
     {
-      g_autofree char *prior = hr_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency, 2);
+      g_autofree char *prior = hr_gui_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency, 2);
 
       fitted = g_strdup_printf (_("no measured models on this board: rates are priors, efficiency %s "
                                   "of its kind of hardware; measure one model to fit its own"), prior);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-library-lookup.h"
+#include "hr-gui-format.h"
 #include "hr-units.h"
 
 struct _HrLibraryLookup
@@ -271,8 +272,8 @@ show_result (HrLibraryLookup   *self,
              const HrModelSpec *spec,
              const char        *read_note)
 {
-  g_autofree char *bytes = hr_format_count (spec->file_bytes);
-  g_autofree char *params = hr_format_count (spec->parameters);
+  g_autofree char *bytes = hr_gui_format_count (spec->file_bytes);
+  g_autofree char *params = hr_gui_format_count (spec->parameters);
   g_autofree char *text = NULL;
 
   /* Translators: a model looked up in the Ollama library: its name, its exact file
@@ -367,7 +368,7 @@ on_lookup (GObject      *source,
       return;
     }
 
-  read = hr_format_count (model->bytes_read);
+  read = hr_gui_format_count (model->bytes_read);
   /* Translators: after a lookup: the bytes received and the HTTP requests sent */
   note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " Read %s bytes in %u request.",
                                        " Read %s bytes in %u requests.", model->requests),

@@ -74,9 +74,9 @@ format_sizes (HrMeasurementsRow   *self,
   for (guint i = 0; i < m->sizes->len; i++)
     {
       const HrMeasuredSize *s = &g_array_index (m->sizes, HrMeasuredSize, i);
-      g_autofree char *context = hr_format_count (s->context_tokens);
-      g_autofree char *size = hr_format_decimal (self->unit == HR_UNIT_GIB ? hr_bytes_to_gib (s->reported_bytes)
-                                                                           : hr_bytes_to_gb (s->reported_bytes), 2);
+      g_autofree char *context = hr_gui_format_count (s->context_tokens);
+      g_autofree char *size = hr_gui_format_decimal (self->unit == HR_UNIT_GIB ? hr_bytes_to_gib (s->reported_bytes)
+                                                                               : hr_bytes_to_gb (s->reported_bytes), 2);
 
       if (i > 0)
         g_string_append (text, " · ");
@@ -102,7 +102,7 @@ build_row (HrMeasurementsRow   *self,
            const char          *id)
 {
   GtkWidget *row = adw_action_row_new ();
-  g_autofree char *tps = hr_format_decimal (m->decode_tps_mean, 1);
+  g_autofree char *tps = hr_gui_format_decimal (m->decode_tps_mean, 1);
   g_autofree char *date = hr_measurements_format_date (m->date);
   g_autofree char *sizes = format_sizes (self, m);
   g_autofree char *title = NULL;

@@ -62,13 +62,12 @@ format_precision_value (GtkScale *scale,
   guint index = (guint) value;
   const HrPrecision *precision;
   g_autofree char *bits = NULL;
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (index >= self->n_precisions || self->precisions[index] == NULL)
     return g_strdup (_("as pulled"));
 
   precision = self->precisions[index];
-  bits = g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", precision->bits_per_weight));
+  bits = hr_gui_format_plain (precision->bits_per_weight);
   /* Translators: the precision slider's value, "Q4_K_M, 4.6 bits per weight" */
   return g_strdup_printf (_("%1$s, %2$s bits per weight"), precision->label, bits);
 }

@@ -273,15 +273,14 @@ draw_grid (HrMemoryChart *self,
   for (double v = 0; v <= axis_max + step / 2; v += step)
     {
       double x = x0 + v * scale;
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *tick = hr_gui_format_plain (v);
       g_autofree char *text = NULL;
       g_autoptr(PangoLayout) layout = NULL;
       int tw;
 
       _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, x - 0.5, top - 4, 1, bottom - top + 8);
-      g_ascii_formatd (buf, sizeof buf, "%g", v);
       text = v == 0 ? g_strdup ("0")
-                    : g_strdup_printf ("%s %s", buf, hr_gui_unit_label (self->unit));
+                    : g_strdup_printf ("%s %s", tick, hr_gui_unit_label (self->unit));
       layout = _hr_memory_chart_make_layout (self, text, FALSE);
       pango_layout_get_pixel_size (layout, &tw, NULL);
       _hr_memory_chart_draw_layout (snapshot, layout, CLAMP (x - tw / 2.0, 0, width - tw), bottom + AXIS_GAP,

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "hr-gui-format.h"
 #include "hr-ollama-client.h"
 #include "hr-run-chart.h"
 
@@ -113,11 +114,9 @@ static char *
 format_value (double value,
               int    digits)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (value < 0 || !isfinite (value))
     return g_strdup (_("n/a"));
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, digits == 0 ? "%.0f" : "%.1f", value));
+  return hr_gui_format_decimal (value, digits == 0 ? 0 : 1);
 }
 
 static void
