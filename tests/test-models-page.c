@@ -289,23 +289,7 @@ check_headers_and_columns (void)
   close_window (&f);
 }
 
-/* The subtitle label of @row: its descendant label showing the subtitle. */
-static GtkLabel *
-find_subtitle_label (GtkWidget  *root,
-                     const char *subtitle)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), subtitle) == 0)
-    return GTK_LABEL (root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found = find_subtitle_label (child, subtitle);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
+static GtkWidget *find_label (GtkWidget *root, const char *text);
 
 /* Counts the rows under @root whose subtitle is shown, and says in
  * @problem (if not yet set) the first one that is cut or squeezed: the
@@ -321,7 +305,7 @@ check_subtitles_whole (GtkWidget  *root,
   if (ADW_IS_ACTION_ROW (root) && gtk_widget_get_mapped (root))
     {
       const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (root));
-      GtkLabel *label = subtitle != NULL && *subtitle != '\0' ? find_subtitle_label (root, subtitle) : NULL;
+      GtkLabel *label = subtitle != NULL && *subtitle != '\0' ? GTK_LABEL (find_label (root, subtitle)) : NULL;
 
       if (label != NULL && gtk_widget_get_mapped (GTK_WIDGET (label)))
         {

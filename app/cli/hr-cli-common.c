@@ -175,6 +175,43 @@ hr_cli_json_rate (double tps)
   return isfinite (tps) ? round (tps * 100.0) / 100.0 : tps;
 }
 
+/* Opens @path for reading and closes it again: %TRUE when it can be opened
+ * and is a folder exactly when @want_folder; else %FALSE with the error
+ * hr_cli_check_readable() and hr_cli_check_folder() document. */
+static gboolean
+check_path (const char  *path,
+            gboolean     want_folder,
+            GError     **error)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  GStatBuf st;
+  int fd = g_open (path, O_RDONLY, 0);
+  int saved = errno;
+  gboolean folder;
+
+  if (fd < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("cannot open %s: %s"), display, g_strerror (saved));
+      return FALSE;
+    }
+  folder = fstat (fd, &st) == 0 && S_ISDIR (st.st_mode);
+  g_close (fd, NULL);
+  if (folder && !want_folder)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+                   _("cannot open %s: it is a folder, not a file"), display);
+      return FALSE;
+    }
+  if (!folder && want_folder)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                   _("cannot open %s: it is a file, not a folder"), display);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * hr_cli_check_readable:
  * @path: a file the user named (a GGUF file, a catalog)
@@ -193,26 +230,7 @@ gboolean
 hr_cli_check_readable (const char  *path,
                        GError     **error)
 {
-  g_autofree char *display = g_filename_display_name (path);
-  GStatBuf st;
-  int fd = g_open (path, O_RDONLY, 0);
-  int saved = errno;
-
-  if (fd < 0)
-    {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("cannot open %s: %s"), display, g_strerror (saved));
-      return FALSE;
-    }
-  if (fstat (fd, &st) == 0 && S_ISDIR (st.st_mode))
-    {
-      g_close (fd, NULL);
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
-                   _("cannot open %s: it is a folder, not a file"), display);
-      return FALSE;
-    }
-  g_close (fd, NULL);
-  return TRUE;
+  return check_path (path, FALSE, error);
 }
 
 /**
@@ -233,26 +251,7 @@ gboolean
 hr_cli_check_folder (const char  *path,
                      GError     **error)
 {
-  g_autofree char *display = g_filename_display_name (path);
-  GStatBuf st;
-  int fd = g_open (path, O_RDONLY, 0);
-  int saved = errno;
-
-  if (fd < 0)
-    {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("cannot open %s: %s"), display, g_strerror (saved));
-      return FALSE;
-    }
-  if (fstat (fd, &st) == 0 && !S_ISDIR (st.st_mode))
-    {
-      g_close (fd, NULL);
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
-                   _("cannot open %s: it is a file, not a folder"), display);
-      return FALSE;
-    }
-  g_close (fd, NULL);
-  return TRUE;
+  return check_path (path, TRUE, error);
 }
 
 /**
