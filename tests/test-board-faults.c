@@ -281,7 +281,7 @@ test_escapes_and_huge (void)
   Fixture f = { 0 };
   FaultServer *server = fault_server_new ();
   const char *url = fault_server_get_url (server);
-  g_autofree char *expected = g_strdup_printf ("Ollama 0.1\\x1b[2J\\x1b]0;pwned\\x07 <b> at %s", url);
+  g_autofree char *expected = g_strdup_printf ("Ollama 0.1\\x1b[2J\\x1b]0;pwned\\x07 <b> at %s, on Jetson Orin Nano Super", url);
   g_autofree char *filler = g_strnfill (100000, '7');
   g_autofree char *huge = g_strdup_printf ("{\"version\":\"%s\"}", filler);
   const char *subtitle;

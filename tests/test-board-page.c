@@ -53,7 +53,8 @@ test_board_page_connect (void)
   g_assert_null (hr_board_connection_get_error (conn (f.page)));
   g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==,
                    fake_ollama_get_url (f.fake));
-  subtitle = g_strdup_printf ("Ollama 0.31.2 at %s", fake_ollama_get_url (f.fake));
+  /* The version, the URL and the board the server was saved with. */
+  subtitle = g_strdup_printf ("Ollama 0.31.2 at %s, on Jetson Orin Nano Super", fake_ollama_get_url (f.fake));
   g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Server"));
   g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, subtitle);
 

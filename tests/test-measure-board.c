@@ -164,6 +164,8 @@ test_remembered_board (void)
   /* A remembered server is not asked about, and keeps its board. */
   g_assert_null (_hr_board_page_get_board_chooser (f.page));
   g_assert_cmpstr (hr_session_get_server_board (f.session, fake_ollama_get_url (f.fake)), ==, BOARD_B);
+  /* The page says which board that is. */
+  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (f.page->status_row), ", on NVIDIA DGX Spark (GB10)"));
   hr_scenario_set_board_id (f.scenario, BOARD_A);
   g_assert_cmpstr (hr_scenario_get_board (f.scenario)->id, ==, BOARD_A);
   g_assert_cmpfloat (hr_scenario_get_measured_tps (f.scenario, "llama3.2:3b"), ==, 18.4);
@@ -219,7 +221,9 @@ test_ask_first (void)
   g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (chooser)), ==, "choose");
   g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (chooser)), ==, "cancel");
   g_assert_null (hr_session_get_server_board (f.session, fake_ollama_get_url (f.fake)));
+  g_assert_null (strstr (adw_action_row_get_subtitle (f.page->status_row), ", on "));
   answer (chooser, "rtx-4090");
+  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (f.page->status_row), ", on NVIDIA GeForce RTX 4090"));
   g_assert_null (_hr_board_page_get_board_chooser (f.page));
   g_assert_cmpstr (hr_session_get_server_board (f.session, fake_ollama_get_url (f.fake)), ==, "rtx-4090");
   /* The board the server is on is now the one the pull check uses. */

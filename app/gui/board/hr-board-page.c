@@ -287,15 +287,27 @@ set_label (GtkLabel   *label,
   gtk_widget_set_visible (GTK_WIDGET (label), text != NULL && *text != '\0');
 }
 
+/* The status row names the board the server was saved with (what its
+ * measurements are filed under), once it has one. */
 static void
 show_connected (HrBoardPage *self)
 {
-  /* Translators: the server's version and its URL: "Ollama 0.31.2 at http://10.0.0.5:11434" */
-  g_autofree char *subtitle = g_strdup_printf (_("Ollama %s at %s"),
-                                               hr_board_connection_get_version (self->connection),
-                                               hr_board_connection_get_url (self->connection));
+  const char *url = hr_board_connection_get_url (self->connection);
+  const char *id = self->session != NULL ? hr_session_get_server_board (self->session, url) : NULL;
+  const HrBoard *board = id != NULL ? hr_session_find_board (self->session, id) : NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *escaped = NULL;
+
+  if (board != NULL)
+    /* Translators: the server's version, its URL and the board it runs on:
+       "Ollama 0.31.2 at http://10.0.0.5:11434, on NVIDIA DGX Spark (GB10)" */
+    subtitle = g_strdup_printf (_("Ollama %s at %s, on %s"),
+                                hr_board_connection_get_version (self->connection), url, board->name);
+  else
+    /* Translators: the server's version and its URL: "Ollama 0.31.2 at http://10.0.0.5:11434" */
+    subtitle = g_strdup_printf (_("Ollama %s at %s"), hr_board_connection_get_version (self->connection), url);
   /* A row's subtitle is markup; the version is the server's text. */
-  g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
+  escaped = g_markup_escape_text (subtitle, -1);
 
   adw_action_row_set_subtitle (self->status_row, escaped);
   gtk_image_set_from_icon_name (self->status_icon, "network-server-symbolic");
@@ -387,6 +399,8 @@ load_saved (HrBoardPage *self)
 
   if (!self->built)
     return;
+  if (hr_board_connection_get_state (self->connection) == HR_BOARD_CONNECTION_CONNECTED)
+    show_connected (self);
   /* Refilling the list moves the selection: that is not the person choosing. */
   g_signal_handlers_block_matched (self->saved_row, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_string_list_splice (self->saved_list, 0,
