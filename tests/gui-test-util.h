@@ -49,6 +49,33 @@ widget_is_drawn (gpointer data)
   return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
 }
 
+/* Writes @widget as drawn to the PNG file @path, for a person to look at
+ * (the screenshot runs); right after a style change the widget may not
+ * have drawn yet, so its snapshot is retried for up to 5 s. */
+static G_GNUC_UNUSED void
+gui_test_save_png (GtkWidget  *widget,
+                   const char *path)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  for (guint tries = 0; node == NULL && tries < 50; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        spin (100);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &bounds);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 static G_GNUC_UNUSED gboolean
 window_pages_built (gpointer window)
 {

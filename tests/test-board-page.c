@@ -851,31 +851,6 @@ test_board_page_try_it (void)
 /* Screenshots (only with HEADROOM_BOARD_SCREENSHOT)                   */
 
 static void
-save_png (GtkWidget  *widget,
-          const char *path)
-{
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  /* Right after a style change the widget may not have drawn yet. */
-  for (guint tries = 0; node == NULL && tries < 50; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (100);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &bounds);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
-static void
 test_board_page_screenshot (void)
 {
   const char *dir = g_getenv ("HEADROOM_BOARD_SCREENSHOT");
@@ -898,7 +873,7 @@ test_board_page_screenshot (void)
 
     connect_page (&f, refused);
     spin (300);
-    save_png (GTK_WIDGET (f.window), path);
+    gui_test_save_png (GTK_WIDGET (f.window), path);
   }
   fake_ollama_add_registry_model (f.fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
   fake_ollama_set_pull_steps (f.fake, 400, 30, FALSE);
@@ -931,7 +906,7 @@ test_board_page_screenshot (void)
       if (pass == 2)
         gtk_window_set_default_size (GTK_WINDOW (f.window), 360, 1700);
       spin (300);
-      save_png (GTK_WIDGET (f.window), path);
+      gui_test_save_png (GTK_WIDGET (f.window), path);
     }
   gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
 
@@ -950,7 +925,7 @@ test_board_page_screenshot (void)
       adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
                                                            : ADW_COLOR_SCHEME_FORCE_DARK);
       spin (300);
-      save_png (GTK_WIDGET (window), path);
+      gui_test_save_png (GTK_WIDGET (window), path);
     }
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -249,30 +249,6 @@ find_button (GtkWidget  *root,
   return NULL;
 }
 
-static void
-save_png (GtkWidget  *widget,
-          const char *path)
-{
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  for (guint tries = 0; node == NULL && tries < 50; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (100);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &bounds);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
 /* HEADROOM_LIBRARY_SCREENSHOT=DIR: the page with the library row and the
  * explain panel, light and dark. */
 static void
@@ -292,7 +268,7 @@ screenshots (Fixture *f)
 
       adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT : ADW_COLOR_SCHEME_FORCE_DARK);
       spin (400);
-      save_png (GTK_WIDGET (f->window), path);
+      gui_test_save_png (GTK_WIDGET (f->window), path);
     }
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
   spin (200);

@@ -367,30 +367,6 @@ test_editor_list (void)
 /* Screenshots (only with HEADROOM_MEASURE_SCREENSHOT)                 */
 
 static void
-save_png (GtkWidget  *widget,
-          const char *path)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  for (guint tries = 0; node == NULL && tries < 50; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (100);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &bounds);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
-static void
 test_screenshot (void)
 {
   const char *dir = g_getenv ("HEADROOM_MEASURE_SCREENSHOT");
@@ -418,14 +394,14 @@ test_screenshot (void)
   connect_page (&f, fake_ollama_get_url (f.fake));
   g_assert_true (iterate_until (chooser_shown, f.page, 5000));
   spin (400);
-  save_png (GTK_WIDGET (_hr_board_page_get_board_chooser (f.page)), chooser_path);
+  gui_test_save_png (GTK_WIDGET (_hr_board_page_get_board_chooser (f.page)), chooser_path);
   answer (_hr_board_page_get_board_chooser (f.page), BOARD_B);
 
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
   window = _hr_board_page_get_measure_window (f.page);
   gtk_window_set_default_size (GTK_WINDOW (window), 820, 560);
   spin (400);
-  save_png (GTK_WIDGET (window), window_path);
+  gui_test_save_png (GTK_WIDGET (window), window_path);
   gtk_window_destroy (GTK_WINDOW (window));
 
   hr_scenario_set_board_id (f.scenario, BOARD_A);
@@ -433,11 +409,11 @@ test_screenshot (void)
   editor = HR_BOARD_EDITOR (find_descendant (GTK_WIDGET (f.window), HR_TYPE_BOARD_EDITOR));
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (hr_board_editor_get_measurements_row (editor)), TRUE);
   spin (600);
-  save_png (GTK_WIDGET (f.window), editor_path);
+  gui_test_save_png (GTK_WIDGET (f.window), editor_path);
   gtk_widget_activate_action (GTK_WIDGET (hr_board_editor_get_measurements_row (editor)), "measurements.delete", "s",
                               BOARD_A "-llama3.2_3b-20261201T101500Z");
   spin (600);
-  save_png (GTK_WIDGET (f.window), undo_path);
+  gui_test_save_png (GTK_WIDGET (f.window), undo_path);
   close_page (&f);
 }
 
