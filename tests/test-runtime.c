@@ -868,10 +868,12 @@ test_recurrent_state (void)
   spec->key_length = 128;
   spec->value_length = 128;
   spec->embedding_length = 2048;
-  spec->ssm_conv_kernel = 4;
-  spec->ssm_inner_size = 4096;
-  spec->ssm_state_size = 128;
-  spec->ssm_group_count = 8;
+  spec->recurrent_r = 3 * (4096 + 2 * 8 * 128);
+  spec->recurrent_s = 128 * 4096;
+  spec->layer_recurrent = g_array_new (FALSE, TRUE, sizeof (guint8));
+  g_array_set_size (spec->layer_recurrent, 4);
+  g_array_index (spec->layer_recurrent, guint8, 0) = 1;
+  g_array_index (spec->layer_recurrent, guint8, 2) = 1;
   spec->layer_kv_heads = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_val (spec->layer_kv_heads, zero);
   g_array_append_val (spec->layer_kv_heads, eight);
@@ -884,7 +886,7 @@ test_recurrent_state (void)
   /* Attention layers only: 2 x 8 x 256 x 8192 x 2. */
   g_assert_cmpint (term (&p, HR_RUNTIME_TERM_KV_CACHE), ==, 2 * 8 * 256 * 8192 * 2);
   g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_RECURRENT_STATE)->formula, ==,
-                   "2 recurrent layers x ((4 - 1) x (4096 + 2 x 8 x 128) + 128 x 4096) values x 2 slots x 4 bytes = 8,683,520 bytes");
+                   "2 recurrent layers x (18,432 + 524,288) values x 2 slots x 4 bytes = 8,683,520 bytes");
 
   /* The old estimator: f32, without the slots. */
   predict (spec, HR_RUNTIME_ERA_OLLAMA_0_12, 4096, 2, &p);

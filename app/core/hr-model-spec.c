@@ -144,6 +144,8 @@ hr_model_spec_copy (const HrModelSpec *spec)
   copy->origin = g_strdup (spec->origin);
   copy->layer_kv_heads = copy_array (spec->layer_kv_heads);
   copy->layer_sliding = copy_array (spec->layer_sliding);
+  copy->layer_recurrent = copy_array (spec->layer_recurrent);
+  copy->recurrent_source = g_strdup (spec->recurrent_source);
   copy->tensors = NULL;
   if (spec->tensors != NULL)
     {
@@ -173,6 +175,8 @@ hr_model_spec_free (HrModelSpec *spec)
   g_free (spec->origin);
   g_clear_pointer (&spec->layer_kv_heads, g_array_unref);
   g_clear_pointer (&spec->layer_sliding, g_array_unref);
+  g_clear_pointer (&spec->layer_recurrent, g_array_unref);
+  g_free (spec->recurrent_source);
   g_clear_pointer (&spec->tensors, g_ptr_array_unref);
   for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
     g_free (spec->sources[i]);
@@ -287,6 +291,43 @@ hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
   if (spec->layer_sliding != NULL)
     return layer < spec->layer_sliding->len && g_array_index (spec->layer_sliding, guint8, layer) != 0;
   return TRUE;
+}
+
+/**
+ * hr_model_spec_layer_is_recurrent:
+ * @spec: a spec
+ * @layer: a layer index
+ *
+ * Whether llama.cpp keeps a recurrent state (a conv / token-shift row of
+ * @spec->recurrent_r values and a state row of @spec->recurrent_s values,
+ * f32, per slot) for @layer: hparams.is_recr () and the hybrid memory's
+ * filter_recr (src/llama-model.cpp create_memory).
+ *
+ * Returns: %TRUE for such a layer; %FALSE without @spec->layer_recurrent.
+ */
+gboolean
+hr_model_spec_layer_is_recurrent (const HrModelSpec *spec,
+                                  guint              layer)
+{
+  return spec->layer_recurrent != NULL && layer < spec->layer_recurrent->len &&
+         g_array_index (spec->layer_recurrent, guint8, layer) != 0;
+}
+
+/**
+ * hr_model_spec_recurrent_layers:
+ * @spec: a spec
+ *
+ * Returns: how many of @spec's layers keep a recurrent state
+ *   (hr_model_spec_layer_is_recurrent()); 0 for a pure attention model.
+ */
+guint
+hr_model_spec_recurrent_layers (const HrModelSpec *spec)
+{
+  guint n = 0;
+
+  for (guint i = 0; spec->layer_recurrent != NULL && i < spec->layer_recurrent->len && i < spec->layers; i++)
+    n += g_array_index (spec->layer_recurrent, guint8, i) != 0;
+  return n;
 }
 
 /**

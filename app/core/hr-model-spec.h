@@ -77,10 +77,6 @@ struct _HrModelSpec {
   char    *sources[HR_SPEC_N_FIELDS]; /* provenance per field, or NULL */
   /* Appended for the runtime model (hr-runtime.h); 0 = unknown / none. */
   guint32  feed_forward_length; /* FFN intermediate size (n_ff) */
-  guint32  ssm_conv_kernel;     /* recurrent layers: ARCH.ssm.conv_kernel (d_conv) */
-  guint32  ssm_inner_size;      /* ARCH.ssm.inner_size (d_inner) */
-  guint32  ssm_state_size;      /* ARCH.ssm.state_size (d_state) */
-  guint32  ssm_group_count;     /* ARCH.ssm.group_count (n_group) */
   /* Appended for multi-head latent attention (issue 16). */
   gboolean kv_latent;           /* MLA: the cache holds one latent of key_length
                                  * elements per token and layer; V is a view of it */
@@ -98,6 +94,15 @@ struct _HrModelSpec {
   /* Appended for issue 16. */
   guint32  unknown_tensors;     /* tensors of a type this version does not know: not in
                                  * tensors nor file_bytes, so the weights are a lower bound */
+  /* Hybrid and recurrent models (llama.cpp src/llama-hparams.cpp, src/llama-memory-recurrent.cpp). */
+  GArray  *layer_recurrent;     /* guint8 per layer: 1 = llama.cpp keeps recurrent state for the
+                                 * layer (hparams.is_recr, the memory's filter_recr); NULL = none.
+                                 * A layer may have both (falcon-h1) or neither (nemotron-h MLP). */
+  guint32  recurrent_r;         /* n_embd_r (): conv / token-shift state values per recurrent
+                                 * layer and slot, f32 */
+  guint32  recurrent_s;         /* n_embd_s (): SSM / WKV / delta-net state values per recurrent
+                                 * layer and slot, f32 */
+  char    *recurrent_source;    /* how recurrent_r and recurrent_s were worked out, or NULL */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())
@@ -122,6 +127,9 @@ guint32      hr_model_spec_layer_kv_heads (const HrModelSpec *spec,
 gboolean     hr_model_spec_layer_is_sliding (const HrModelSpec *spec,
                                              guint              layer);
 guint64      hr_model_spec_kv_elements_per_token (const HrModelSpec *spec);
+gboolean     hr_model_spec_layer_is_recurrent (const HrModelSpec *spec,
+                                               guint              layer);
+guint        hr_model_spec_recurrent_layers (const HrModelSpec *spec);
 
 HrTensorInfo *hr_tensor_info_new  (const char     *name,
                                    guint32         type,

@@ -38,8 +38,11 @@
   "bytes each; llama-server reserves one output per slot) and Ollama llm/llama_server.go " \
   "(an `output buffer` line counts toward the size)"
 #define SRC_030_RS \
-  "llama.cpp src/llama-memory-recurrent.cpp (per slot: (d_conv - 1) x (d_inner + 2 x n_group x d_state) " \
-  "+ d_state x d_inner values, always f32)"
+  "llama.cpp src/llama-memory-recurrent.cpp (one r and one s row per recurrent layer and slot, f32: " \
+  "max(1, n_seq_max) x (1 + n_rs_seq) rows, n_rs_seq 0 without speculative decoding) and " \
+  "src/llama-hparams.cpp n_embd_r / n_embd_s (Mamba: (d_conv - 1) x (d_inner + 2 x n_group x d_state) " \
+  "and d_state x d_inner; RWKV: token_shift_count x n_embd and n_embd x head_size; LFM2: n_embd x (L_cache - 1); " \
+  "Kimi KDA: 3 x (d_conv - 1) x heads x head_dim and head_dim^2 x heads)"
 
 /* ---------------------------------------------------------- settings */
 
@@ -214,12 +217,10 @@ layout_0_30 (Ctx    *ctx,
     {
       guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
 
+      if (rt_layer_recurrent (spec, i))
+        l->n_recurrent++;
       if (kvh == 0)
-        {
-          if (rt_layer_recurrent (spec, i))
-            l->n_recurrent++;
-          continue;
-        }
+        continue;
       if (rt_layer_sliding (spec, i))
         {
           if (l->n_sliding > 0 && kvh != l->kvh_sliding)
@@ -398,12 +399,16 @@ recurrent_term_0_30 (Ctx          *ctx,
     return;
   rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots), 4);
   term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) MIN (rs, (guint64) G_MAXINT64), SRC_030_RS);
-  if (ctx->text)
-    g_snprintf (term->formula, sizeof term->formula,
-                _("%u recurrent layers x ((%u - 1) x (%u + 2 x %u x %u) + %u x %u) values x %s slots x 4 bytes = %s bytes"),
-                l->n_recurrent, spec->ssm_conv_kernel, spec->ssm_inner_size, spec->ssm_group_count,
-                spec->ssm_state_size, spec->ssm_state_size, spec->ssm_inner_size,
-                rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  if (!ctx->text)
+    return;
+  g_snprintf (term->formula, sizeof term->formula,
+              _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
+              l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+              rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  g_snprintf (term->note, sizeof term->note,
+              _("Each recurrent layer keeps, per slot, a row of n_embd_r = %s values (the convolution or token-shift state) and one of n_embd_s = %s values (the state itself), always f32, whatever the context: it does not grow with num_ctx.%s%s"),
+              rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+              spec->recurrent_source != NULL ? " " : "", spec->recurrent_source != NULL ? spec->recurrent_source : "");
 }
 
 /* The CPU backend's output buffer: llama-server reserves one output row

@@ -385,25 +385,19 @@ rt_layer_sliding (const HrModelSpec *spec,
 
 gboolean
 rt_layer_recurrent (const HrModelSpec *spec,
-                 guint              i)
+                    guint              i)
 {
-  return hr_model_spec_layer_kv_heads (spec, i) == 0 &&
-         spec->ssm_state_size > 0 && spec->ssm_inner_size > 0;
+  return hr_model_spec_layer_is_recurrent (spec, i) &&
+         (spec->recurrent_r > 0 || spec->recurrent_s > 0);
 }
 
-/* Values of recurrent state per layer per slot (llama.cpp n_embd_r + n_embd_s). */
+/* Values of recurrent state per layer per slot: llama.cpp's n_embd_r () +
+ * n_embd_s () (src/llama-hparams.cpp), as the spec's mapper worked them out
+ * for the architecture. */
 guint64
 rt_recurrent_values (Ctx *ctx)
 {
-  const HrModelSpec *spec = ctx->spec;
-  guint64 r = 0, s;
-
-  if (spec->ssm_conv_kernel > 0)
-    r = rt_mul (ctx, spec->ssm_conv_kernel - 1,
-             rt_add (ctx, spec->ssm_inner_size,
-                  rt_mul (ctx, 2, rt_mul (ctx, spec->ssm_group_count, spec->ssm_state_size))));
-  s = rt_mul (ctx, spec->ssm_state_size, spec->ssm_inner_size);
-  return rt_add (ctx, r, s);
+  return rt_add (ctx, ctx->spec->recurrent_r, ctx->spec->recurrent_s);
 }
 
 /* Appends " @text" to @term's note (cut at HR_RUNTIME_TEXT_LEN). */
