@@ -252,6 +252,67 @@ test_offload_dense_partial (void)
   g_free (split);
 }
 
+/* Each layer's KV and recurrent state goes with the layer (llama.cpp
+ * dev_layer (il)): a hybrid whose blocks 0-2 are recurrent and block 3 has
+ * attention, with -ngl 2 (the output layer and block 3 on the GPU), holds
+ * the whole KV cache on the GPU and the state of blocks 0-2 in host memory;
+ * with -ngl 3 block 2's state moves to the GPU. A sliding-window layer
+ * holds fewer cells than a global one, so it takes less. */
+static void
+test_offload_state_by_layer (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autoptr(HrModelSpec) swa = synthetic_spec (FALSE, FALSE);
+  HrOffload *split = g_new0 (HrOffload, 1);
+  guint32 kvh[4] = { 0, 0, 0, 2 };
+  guint8 recr[4] = { 1, 1, 1, 0 };
+  guint8 sliding[4] = { 1, 1, 1, 0 };
+  /* Per recurrent layer and slot: (r + s) x 4 bytes = (96 + 1,000) x 4. */
+  const guint64 rs_layer = (96 + 1000) * 4;
+
+  spec->architecture = g_strdup ("qwen35");
+  spec->layer_kv_heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (spec->layer_kv_heads, kvh, 4);
+  spec->layer_recurrent = g_array_new (FALSE, FALSE, sizeof (guint8));
+  g_array_append_vals (spec->layer_recurrent, recr, 4);
+  spec->recurrent_r = 96;
+  spec->recurrent_s = 1000;
+
+  predict_at (spec, 100 * HR_OFFLOAD_FIT_MARGIN_BYTES, 2, split);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&split->prediction, HR_RUNTIME_TERM_KV_CACHE), ==, KV_LAYER);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&split->prediction, HR_RUNTIME_TERM_RECURRENT_STATE), ==, 3 * rs_layer);
+  g_assert_cmpuint (hr_runtime_layer_state_bytes (&split->prediction, spec, 0), ==, rs_layer);
+  g_assert_cmpuint (hr_runtime_layer_state_bytes (&split->prediction, spec, 3), ==, KV_LAYER);
+  g_assert_cmpuint (split->vram.kv_cache, ==, KV_LAYER);
+  g_assert_cmpuint (split->host.kv_cache, ==, 3 * rs_layer);
+  predict_at (spec, 100 * HR_OFFLOAD_FIT_MARGIN_BYTES, 3, split);
+  g_assert_cmpuint (split->vram.kv_cache, ==, KV_LAYER + rs_layer);
+  g_assert_cmpuint (split->host.kv_cache, ==, 2 * rs_layer);
+
+  /* Sliding layers 0-2 over a 32-token window: at 1,024 tokens the global
+   * layer holds 1,024 cells and each sliding one pad256(min(1,024, 32 +
+   * ubatch 512)) = 768. */
+  swa->sliding_window = 32;
+  swa->layer_sliding = g_array_new (FALSE, FALSE, sizeof (guint8));
+  g_array_append_vals (swa->layer_sliding, sliding, 4);
+  {
+    g_autoptr(HrBoard) board = discrete_board (100 * HR_OFFLOAD_FIT_MARGIN_BYTES);
+    g_autoptr(GError) error = NULL;
+    HrOffloadInputs in;
+    const guint64 per_cell = 2 * (64 + 64) * 2;
+
+    hr_offload_inputs_init (&in, board, swa, 1024);
+    in.num_gpu = 2;
+    g_assert_true (hr_offload_predict (&in, split, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (split->prediction.kv_cells, ==, 1024);
+    g_assert_cmpuint (split->prediction.kv_cells_sliding, ==, 768);
+    g_assert_cmpuint (split->vram.kv_cache, ==, 1024 * per_cell);
+    g_assert_cmpuint (split->host.kv_cache, ==, 3 * 768 * per_cell);
+  }
+  g_free (split);
+}
+
 static void
 test_offload_output_alone (void)
 {
@@ -846,6 +907,7 @@ main (int   argc,
   g_test_add_func ("/offload/dense-full", test_offload_dense_full);
   g_test_add_func ("/offload/dense-partial", test_offload_dense_partial);
   g_test_add_func ("/offload/output-alone", test_offload_output_alone);
+  g_test_add_func ("/offload/state-by-layer", test_offload_state_by_layer);
   g_test_add_func ("/offload/num-gpu", test_offload_num_gpu);
   g_test_add_func ("/offload/moe", test_offload_moe);
   g_test_add_func ("/offload/board-kinds", test_offload_board_kinds);

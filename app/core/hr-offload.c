@@ -184,8 +184,13 @@ fill_weights (Model                 *m,
   return sum;
 }
 
-/* The KV cache (and recurrent state) spread over the layers by their KV
- * heads, the remainder on the last so the parts add up to the term. */
+/* The KV cache and the recurrent state by layer: llama.cpp puts each
+ * layer's K, V and r, s tensors on that layer's device
+ * (src/llama-kv-cache.cpp, src/llama-memory-recurrent.cpp: dev_layer (il)).
+ * Each layer's share is hr_runtime_layer_state_bytes(), scaled so the parts
+ * add up to the prediction's terms (exact for Ollama 0.30+, whose terms
+ * are these sums; proportional for the old estimator), the remainder on
+ * the last layer that has any. */
 static void
 fill_kv (Model                     *m,
          const HrModelSpec         *spec,
@@ -193,27 +198,21 @@ fill_kv (Model                     *m,
 {
   guint64 rs = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_RECURRENT_STATE), 0);
   guint64 kv = (guint64) MAX (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE), 0) + rs;
-  guint64 w_sum = 0, given = 0, q, r;
+  double w_sum = 0;
+  guint64 given = 0;
   gint last = -1;
 
   for (guint i = 0; i < m->n; i++)
-    {
-      guint32 w = hr_model_spec_layer_kv_heads (spec, i);
-
-      w_sum += w > 0 ? w : (rs > 0 ? 1 : 0);
-    }
-  if (w_sum == 0)
+    w_sum += (double) hr_runtime_layer_state_bytes (p, spec, i);
+  if (w_sum <= 0 || kv == 0)
     return;
-  q = kv / w_sum;
-  r = kv % w_sum;
   for (guint i = 0; i < m->n; i++)
     {
-      guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
-      guint64 w = kvh > 0 ? kvh : (rs > 0 ? 1 : 0);
+      double w = (double) hr_runtime_layer_state_bytes (p, spec, i);
 
-      if (w == 0)
+      if (w <= 0)
         continue;
-      m->layers[i].kv = q * w + r * w / w_sum;
+      m->layers[i].kv = MIN ((guint64) ((double) kv * (w / w_sum)), kv - given);
       given += m->layers[i].kv;
       last = (gint) i;
     }

@@ -342,6 +342,59 @@ hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
 }
 
 /**
+ * hr_runtime_layer_state_bytes:
+ * @prediction: a prediction of @spec (hr_runtime_predict())
+ * @spec: the model it predicts
+ * @layer: a layer index, 0 .. @spec->layers - 1
+ *
+ * What one layer keeps per context under @prediction's resolved settings:
+ * its KV cache, KV heads x (key + value length; the latent alone under
+ * multi-head latent attention) x the cells of its kind of layer (global
+ * @prediction->kv_cells or sliding-window @prediction->kv_cells_sliding)
+ * x the cache type's element size (llama.cpp src/llama-kv-cache.cpp, one
+ * K and one V tensor per layer), plus its recurrent state, (n_embd_r +
+ * n_embd_s) x 4 bytes x slots for a recurrent layer
+ * (src/llama-memory-recurrent.cpp). llama.cpp places both on the layer's
+ * device, so a partial offload splits them by layer.
+ *
+ * Returns: bytes; 0 for a layer with neither (a nemotron-h MLP layer).
+ */
+guint64
+hr_runtime_layer_state_bytes (const HrRuntimePrediction *prediction,
+                              const HrModelSpec         *spec,
+                              guint                      layer)
+{
+  guint32 kvh = hr_model_spec_layer_kv_heads (spec, layer);
+  guint64 bytes = 0;
+
+  if (kvh > 0)
+    {
+      guint32 den = 1;
+      guint64 num = hr_kv_cache_element_bytes_scaled (prediction->kv_type, &den);
+      guint64 dims = spec->kv_latent ? (guint64) spec->key_length
+                                     : (guint64) spec->key_length + spec->value_length;
+      guint64 cells = rt_layer_sliding (spec, layer) && prediction->kv_cells_sliding > 0
+                      ? prediction->kv_cells_sliding : prediction->kv_cells;
+      guint64 elements;
+
+      if (!hr_mul_u64 (kvh, dims, &elements) || !hr_mul_u64 (elements, cells, &elements) ||
+          !hr_mul_u64 (elements, num, &elements))
+        return G_MAXUINT64;
+      bytes = elements / den;
+    }
+  if (rt_layer_recurrent (spec, layer))
+    {
+      guint64 rs;
+
+      if (!hr_mul_u64 ((guint64) spec->recurrent_r + spec->recurrent_s, 4, &rs) ||
+          !hr_mul_u64 (rs, MAX (prediction->parallel_slots, 1), &rs) ||
+          !hr_add_u64 (bytes, rs, &bytes))
+        return G_MAXUINT64;
+    }
+  return bytes;
+}
+
+/**
  * hr_runtime_prediction_to_json:
  * @prediction: a prediction
  *

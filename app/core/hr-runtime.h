@@ -130,6 +130,9 @@ const HrRuntimeTerm *hr_runtime_prediction_get_term (const HrRuntimePrediction *
                                                      HrRuntimeTermKind          kind);
 gint64        hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
                                                 HrRuntimeTermKind          kind);
+guint64       hr_runtime_layer_state_bytes (const HrRuntimePrediction *prediction,
+                                            const HrModelSpec         *spec,
+                                            guint                      layer);
 gboolean      hr_runtime_parse_version    (const char            *version,
                                            guint                 *out_major,
                                            guint                 *out_minor,
