@@ -214,6 +214,7 @@ hr_gguf_cards_model (HrGgufFile        *file,
     }
   else
     hr_model_facts_add (group, _("Sliding window"), _("none"), NULL);
+  hr_model_facts_add_layer_kinds (group, spec);
   if (spec->expert_count > 0)
     {
       value = g_strdup_printf (_("%u, %u used per token"), spec->expert_count, spec->expert_used_count);

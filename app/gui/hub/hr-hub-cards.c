@@ -108,6 +108,7 @@ add_gguf_facts (GtkWidget         *group,
       hr_model_facts_add (group, _("Native context"), value, source);
       g_clear_pointer (&value, g_free);
     }
+  hr_model_facts_add_layer_kinds (group, spec);
 }
 
 static void
@@ -277,6 +278,8 @@ architecture_card (const HrHubLookup *l)
     }
 
   add_config_facts (group, l);
+  if (l->spec != NULL)
+    hr_model_facts_add_layer_kinds (group, l->spec);
   return group;
 }
 

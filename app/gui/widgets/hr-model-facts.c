@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-gui-format.h"
 #include "hr-model-facts.h"
 
 #define VALUE_KEY "hr-fact-value"
@@ -228,6 +229,55 @@ hr_model_facts_set_value (GtkWidget  *row,
   fit_value (label, value);
   accessible = g_strdup_printf (_("%1$s: %2$s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), value);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+}
+
+/**
+ * hr_model_facts_add_layer_kinds:
+ * @group: a card from hr_model_facts_group_new()
+ * @spec: the model
+ *
+ * For a hybrid or recurrent model (@spec->layer_recurrent set), adds two
+ * facts: "Attention layers" (how many layers have a KV cache, from
+ * #HrModelSpec.layer_kv_heads) and "Recurrent layers" (how many keep a
+ * recurrent state, with its size per layer and slot: n_embd_r + n_embd_s
+ * values, f32, as llama.cpp allocates it in src/llama-memory-recurrent.cpp;
+ * the subtitle says how it was worked out when the spec records it). Adds
+ * nothing for a model with attention in every layer.
+ */
+void
+hr_model_facts_add_layer_kinds (GtkWidget         *group,
+                                const HrModelSpec *spec)
+{
+  guint n_attention = 0, n_recurrent;
+  g_autofree char *value = NULL;
+  g_autofree char *r = NULL;
+  g_autofree char *s = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *subtitle = NULL;
+
+  g_return_if_fail (ADW_IS_PREFERENCES_GROUP (group));
+  if (spec->layer_recurrent == NULL)
+    return;
+  n_recurrent = hr_model_spec_recurrent_layers (spec);
+  for (guint i = 0; i < spec->layers; i++)
+    n_attention += hr_model_spec_layer_kv_heads (spec, i) > 0;
+
+  /* Translators: "8 of 32", layers that have a KV cache */
+  value = g_strdup_printf (_("%u of %u"), n_attention, spec->layers);
+  hr_model_facts_add (group, _("Attention layers"), value,
+                      _("only these layers keep a KV cache that grows with the context"));
+  g_clear_pointer (&value, g_free);
+
+  r = hr_gui_format_count (spec->recurrent_r);
+  s = hr_gui_format_count (spec->recurrent_s);
+  bytes = hr_gui_format_size_both_fixed (((guint64) spec->recurrent_r + spec->recurrent_s) * 4 * n_recurrent);
+  value = g_strdup_printf (_("%u of %u"), n_recurrent, spec->layers);
+  /* Translators: the recurrent state per slot: "n_embd_r 12,288 + n_embd_s
+   * 524,288 values a layer, f32: 50.0 MB (47.7 MiB) per slot" */
+  subtitle = g_strdup_printf (_("state n_embd_r %s + n_embd_s %s values a layer, f32: %s per slot, whatever the context%s%s"),
+                              r, s, bytes, spec->recurrent_source != NULL ? " · " : "",
+                              spec->recurrent_source != NULL ? spec->recurrent_source : "");
+  hr_model_facts_add (group, _("Recurrent layers"), value, subtitle);
 }
 
 /**

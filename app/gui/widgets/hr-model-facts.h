@@ -10,6 +10,8 @@
 
 #include <adwaita.h>
 
+#include "hr-model-spec.h"
+
 G_BEGIN_DECLS
 
 GtkWidget  *hr_model_facts_group_new   (const char  *title,
@@ -29,6 +31,8 @@ const char *hr_model_facts_get_subtitle (GtkWidget  *root,
                                         const char  *title);
 void        hr_model_facts_set_value   (GtkWidget   *row,
                                         const char  *value);
+void        hr_model_facts_add_layer_kinds (GtkWidget         *group,
+                                            const HrModelSpec *spec);
 void        hr_model_facts_clear       (GtkBox      *box);
 
 G_END_DECLS
