@@ -260,7 +260,8 @@ _hr_catalog_read_layers (JsonObject   *object,
   for (guint i = 0; spec->layer_recurrent != NULL && i < spec->layer_recurrent->len; i++)
     recurrent += g_array_index (spec->layer_recurrent, guint8, i) != 0;
   if (recurrent > 0 && spec->recurrent_r == 0 && spec->recurrent_s == 0)
-    PROBLEM ("recurrent_r", _("fields \"recurrent_r\" and \"recurrent_s\" are missing: %u layers keep a recurrent state"), recurrent);
+    PROBLEM (types != NULL ? "layer_types" : interval > 0 ? "full_attention_interval" : "layer_recurrent",
+             _("fields \"recurrent_r\" and \"recurrent_s\" are missing: %u layers keep a recurrent state"), recurrent);
   if (recurrent == 0 && (spec->recurrent_r > 0 || spec->recurrent_s > 0))
     PROBLEM (spec->recurrent_r > 0 ? "recurrent_r" : "recurrent_s", "%s",
              _("fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")"));
