@@ -540,8 +540,13 @@ static const HrCatalogEntryKind catalog_entries = {
  * figures' sources under "file_bytes" and "parameters", the listing's
  * under "size" and "listed_parameters"),
  * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
- * per-layer arrays and per-field sources optional). Every entry is validated
- * (hr_model_spec_validate()); names must be unique.
+ * projector_bytes, per-layer arrays and per-field sources optional; the
+ * layer schedule and the recurrent-state sizes, "layer_types",
+ * "full_attention_interval", "sliding_window_pattern", "layer_recurrent",
+ * "recurrent_r" and "recurrent_s", are read by _hr_catalog_read_layers()
+ * in hr-catalog-layers.c, with sources."recurrent" going to
+ * recurrent_source). Every entry is validated (hr_model_spec_validate());
+ * names must be unique.
  *
  * Returns: (transfer full) (element-type HrModelSpec): the models; or %NULL
  *   with %HR_CORE_ERROR_PARSE (not JSON), %HR_CORE_ERROR_UNSUPPORTED (another
