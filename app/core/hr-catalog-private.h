@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "hr-json-private.h"
+#include "hr-model-spec.h"
 
 G_BEGIN_DECLS
 
@@ -63,5 +64,15 @@ void       _hr_catalog_add_u64             (JsonBuilder               *builder,
 void       _hr_catalog_add_string          (JsonBuilder               *builder,
                                             const char                *member,
                                             const char                *value);
+gboolean   _hr_catalog_read_u32_array      (JsonObject                *object,
+                                            const char                *member,
+                                            guint32                    max,
+                                            GArray                   **out,
+                                            gsize                      element_size,
+                                            char                     **out_problem);
+gboolean   _hr_catalog_read_layers         (JsonObject                *object,
+                                            HrModelSpec               *spec,
+                                            const char               **out_field,
+                                            char                     **out_problem);
 
 G_END_DECLS

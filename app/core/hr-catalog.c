@@ -261,8 +261,10 @@ _hr_catalog_field_of_problem (const char *problem)
 /* ---------------------------------------------------------------------- */
 /* Catalog                                                                */
 
-static gboolean
-read_u32_array (JsonObject  *object,
+/* A list of whole numbers in 0 .. @max, as guint8 or guint32 by
+ * @element_size; an absent or null member leaves *@out alone. */
+gboolean
+_hr_catalog_read_u32_array (JsonObject  *object,
                 const char  *member,
                 guint32      max,
                 GArray     **out,
@@ -378,8 +380,14 @@ spec_from_object (HrJsonDoc   *doc,
   READ (_hr_json_get_u32 (object, "expert_used_count", FALSE, MAX_U32_FIELD, &spec->expert_used_count, &problem), "expert_used_count");
   READ (_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, &problem), "tied_embeddings");
   READ (_hr_json_get_string (object, "origin", FALSE, &spec->origin, &problem), "origin");
-  READ (read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
-  READ (read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
+  READ (_hr_catalog_read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
+  READ (_hr_catalog_read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
+  READ (_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, &problem), "projector_bytes");
+  {
+    const char *layers_field = NULL;
+
+    READ (_hr_catalog_read_layers (object, spec, &layers_field, &problem), layers_field);
+  }
 
   if (spec->key_length == 0 && spec->value_length == 0 && head_dim == 0)
     {
@@ -413,6 +421,9 @@ spec_from_object (HrJsonDoc   *doc,
             }
           hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
         }
+      /* How recurrent_r and recurrent_s were worked out. */
+      if (hr_json_string (s, "recurrent") != NULL)
+        spec->recurrent_source = g_strdup (hr_json_string (s, "recurrent"));
     }
   else if (sources != NULL && !JSON_NODE_HOLDS_NULL (sources))
     {
@@ -529,8 +540,13 @@ static const HrCatalogEntryKind catalog_entries = {
  * figures' sources under "file_bytes" and "parameters", the listing's
  * under "size" and "listed_parameters"),
  * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
- * per-layer arrays and per-field sources optional). Every entry is validated
- * (hr_model_spec_validate()); names must be unique.
+ * projector_bytes, per-layer arrays and per-field sources optional; the
+ * layer schedule and the recurrent-state sizes, "layer_types",
+ * "full_attention_interval", "sliding_window_pattern", "layer_recurrent",
+ * "recurrent_r" and "recurrent_s", are read by _hr_catalog_read_layers()
+ * in hr-catalog-layers.c, with sources."recurrent" going to
+ * recurrent_source). Every entry is validated (hr_model_spec_validate());
+ * names must be unique.
  *
  * Returns: (transfer full) (element-type HrModelSpec): the models; or %NULL
  *   with %HR_CORE_ERROR_PARSE (not JSON), %HR_CORE_ERROR_UNSUPPORTED (another
@@ -665,6 +681,10 @@ hr_catalog_to_data (GPtrArray *specs,
         }
       add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
       add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
+      add_array (builder, "layer_recurrent", spec->layer_recurrent, TRUE);
+      _hr_catalog_add_u64 (builder, "recurrent_r", spec->recurrent_r, FALSE);
+      _hr_catalog_add_u64 (builder, "recurrent_s", spec->recurrent_s, FALSE);
+      _hr_catalog_add_u64 (builder, "projector_bytes", spec->projector_bytes, FALSE);
       _hr_catalog_add_string (builder, "origin", spec->origin);
 
       json_builder_set_member_name (builder, "sources");
@@ -687,6 +707,7 @@ hr_catalog_to_data (GPtrArray *specs,
             }
           _hr_catalog_add_string (builder, key, spec->sources[f]);
         }
+      _hr_catalog_add_string (builder, "recurrent", spec->recurrent_source);
       json_builder_end_object (builder);
 
       json_builder_end_object (builder);
