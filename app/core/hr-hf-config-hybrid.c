@@ -294,6 +294,20 @@ hybrid_lfm2 (const HrHfScope *scope,
   return TRUE;
 }
 
+/* The Mamba-2 keys of the hybrid converters, in find_hparam order with the
+ * "mamba" prefix (conversion/granite.py GraniteHybridModel.find_hparam:
+ * the keys, then each prefixed with "mamba_"). */
+static const char * const mamba_group_keys[] = {
+  "n_groups", "num_groups", "mamba_n_groups", "mamba_num_groups", NULL,
+};
+static const char * const mamba_conv_keys[] = {
+  "conv_kernel", "d_conv", "mamba_conv_kernel", "mamba_d_conv", NULL,
+};
+static const char * const mamba_state_keys[] = {
+  "state_size", "d_state", "state_dim", "ssm_state_size",
+  "mamba_state_size", "mamba_d_state", "mamba_state_dim", "mamba_ssm_state_size", NULL,
+};
+
 /* Granite 4.0 hybrid (GraniteMoeHybridConfig): layer_types "mamba" /
  * "attention" (absent: every layer "mamba", layers_block_type). The
  * converter (conversion/granite.py GraniteHybridModel, find_hparam with the
@@ -308,10 +322,7 @@ hybrid_granite (const HrHfScope *scope,
                 HrHfConfig      *config,
                 GError         **error)
 {
-  static const char * const expand_k[] = { "expand", "num_heads", "mamba_expand", NULL };
-  static const char * const group_k[] = { "n_groups", "num_groups", "mamba_n_groups", NULL };
-  static const char * const conv_k[] = { "conv_kernel", "d_conv", "mamba_d_conv", NULL };
-  static const char * const state_k[] = { "state_size", "d_state", "state_dim", "ssm_state_size", "mamba_d_state", NULL };
+  static const char * const expand_k[] = { "expand", "num_heads", "mamba_expand", "mamba_num_heads", NULL };
   g_autofree guint8 *recurrent = g_new0 (guint8, config->layers);
   g_autofree guint8 *attends = g_new0 (guint8, config->layers);
   g_autoptr(GError) local = NULL;
@@ -323,8 +334,8 @@ hybrid_granite (const HrHfScope *scope,
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  if (!get_count (scope, expand_k, 2, &expand, error) || !get_count (scope, group_k, 1, &groups, error) ||
-      !get_count (scope, conv_k, 4, &conv, error) || !get_count (scope, state_k, 256, &state, error))
+  if (!get_count (scope, expand_k, 2, &expand, error) || !get_count (scope, mamba_group_keys, 1, &groups, error) ||
+      !get_count (scope, mamba_conv_keys, 4, &conv, error) || !get_count (scope, mamba_state_keys, 256, &state, error))
     return FALSE;
   for (guint i = 0; i < config->layers; i++)
     {
@@ -341,8 +352,8 @@ hybrid_granite (const HrHfScope *scope,
  * MLP, "E" MoE) or layer_types ("mamba"/"linear_attention",
  * "attention"/"full_attention", "mlp", "moe"). The converter
  * (conversion/nemotron.py NemotronHModel) takes d_model = mamba_head_dim
- * and ssm.inner_size = mamba_num_heads x mamba_head_dim, n_groups,
- * conv_kernel, ssm_state_size; head_count_kv 0 outside "*" layers.
+ * (the first of mamba_head_dim, hidden_size, d_model) and ssm.inner_size =
+ * mamba_num_heads x d_model, with the group, kernel and state keys above; head_count_kv 0 outside "*" layers.
  * llama.cpp src/models/nemotron-h.cpp: is_recr = n_head_kv == 0 and
  * n_ff == 0 (the "M" layers). */
 static gboolean
@@ -350,11 +361,8 @@ hybrid_nemotron_h (const HrHfScope *scope,
                    HrHfConfig      *config,
                    GError         **error)
 {
-  static const char * const hd_k[] = { "mamba_head_dim", NULL };
-  static const char * const nh_k[] = { "mamba_num_heads", NULL };
-  static const char * const group_k[] = { "n_groups", "mamba_n_groups", NULL };
-  static const char * const conv_k[] = { "conv_kernel", "mamba_d_conv", NULL };
-  static const char * const state_k[] = { "ssm_state_size", "state_size", NULL };
+  static const char * const hd_k[] = { "mamba_head_dim", "hidden_size", "d_model", NULL };
+  static const char * const nh_k[] = { "num_heads", "mamba_num_heads", NULL };
   g_autofree guint8 *recurrent = g_new0 (guint8, config->layers);
   g_autofree guint8 *attends = g_new0 (guint8, config->layers);
   JsonNode *pattern = get (scope, "hybrid_override_pattern");
@@ -390,8 +398,8 @@ hybrid_nemotron_h (const HrHfScope *scope,
         }
     }
   if (!get_count (scope, hd_k, 0, &hd, error) || !get_count (scope, nh_k, 0, &nh, error) ||
-      !get_count (scope, group_k, 0, &groups, error) || !get_count (scope, conv_k, 0, &conv, error) ||
-      !get_count (scope, state_k, 0, &state, error))
+      !get_count (scope, mamba_group_keys, 0, &groups, error) || !get_count (scope, mamba_conv_keys, 0, &conv, error) ||
+      !get_count (scope, mamba_state_keys, 0, &state, error))
     return FALSE;
   for (guint i = 0; i < config->layers; i++)
     {
