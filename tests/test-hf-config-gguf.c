@@ -473,6 +473,201 @@ test_deepseek_v3 (void)
   assert_same_prediction (hub, gguf, 8192);
 }
 
+static HrModelSpec *
+inline_spec (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHfConfig) config = hr_hf_config_parse (json, strlen (json), &error);
+  HrModelSpec *spec;
+
+  g_assert_no_error (error);
+  spec = hr_hf_config_to_model_spec (config, "inline", NULL, &error);
+  g_assert_no_error (error);
+  return spec;
+}
+
+/* meta-llama/Llama-4-Scout-17B-16E-Instruct's text_config (the values of
+ * the published file, the unused ones left out): the converter writes no
+ * chunking key and llama.cpp always chunks at 8,192 on three layers of four
+ * (src/models/llama4.cpp); 36 chunked and 12 full layers. The GGUF side
+ * needs the mapper to know that rule (attention-variant branch). */
+static void
+test_llama4 (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Llama4ForConditionalGeneration\"],\"model_type\":\"llama4\","
+    "\"text_config\":{\"model_type\":\"llama4_text\",\"hidden_size\":5120,\"num_hidden_layers\":48,"
+    "\"num_attention_heads\":40,\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":8192,"
+    "\"intermediate_size_mlp\":16384,\"num_local_experts\":16,\"num_experts_per_tok\":1,"
+    "\"interleave_moe_layer_step\":1,\"vocab_size\":202048,\"max_position_embeddings\":10485760,"
+    "\"attention_chunk_size\":8192,\"no_rope_layers\":[]}}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "llama4");
+  g_assert_cmpuint (hub->sliding_window, ==, 8192);
+  g_assert_cmpuint (count_layers (hub, hr_model_spec_layer_is_sliding), ==, 36);
+  g_assert_false (hr_model_spec_layer_is_sliding (hub, 3));
+  g_assert_true (hr_model_spec_layer_is_sliding (hub, 4));
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "llama.cpp src/models/llama4.cpp: chunked attention, n_swa 8192 on 3 layers of 4");
+
+  header_init (&h, "llama4");
+  put_text_model (&h, 48, 10485760, 5120, 16384, 40, 8, 202048);
+  put_u32 (&h, "attention.key_length", 128);
+  put_u32 (&h, "attention.value_length", 128);
+  put_u32 (&h, "expert_count", 16);
+  put_u32 (&h, "expert_used_count", 1);
+  put_u32 (&h, "expert_feed_forward_length", 8192);
+  put_u32 (&h, "interleave_moe_layer_step", 1);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  if (gguf->sliding_window == 0)
+    {
+      g_test_incomplete ("the GGUF mapper does not apply llama.cpp's llama4 chunking (8192, 3 of 4)");
+      return;
+    }
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 16384);
+}
+
+/* microsoft/Phi-3-mini-4k-instruct: sliding_window 2047, which llama.cpp
+ * switches off ("Phi SWA is currently disabled", src/models/phi3.cpp); the
+ * runtime applies that on both paths through the architecture "phi3". */
+static void
+test_phi3 (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Phi3ForCausalLM\"],\"model_type\":\"phi3\",\"hidden_size\":3072,"
+    "\"num_hidden_layers\":32,\"num_attention_heads\":32,\"num_key_value_heads\":32,\"intermediate_size\":8192,"
+    "\"vocab_size\":32064,\"max_position_embeddings\":4096,\"sliding_window\":2047,\"tie_word_embeddings\":false}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "phi3");
+  header_init (&h, "phi3");
+  put_text_model (&h, 32, 4096, 3072, 8192, 32, 32, 32064);
+  put_u32 (&h, "attention.sliding_window", 2047);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 4096);
+  /* Every layer full: 32 x 4,096 cells x 2 x 32 x 96 x 2 bytes. */
+  predict (hub, 4096, &p);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (32) * 4096 * 2 * 32 * 96 * 2);
+}
+
+/* Qwen/Qwen3-30B-A3B: 128 experts of 768; the runtime's per-expert n_ff
+ * comes from moe_intermediate_size on the config path and from
+ * blk.0.ffn_down_exps on the GGUF path. */
+static void
+test_qwen3_moe (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Qwen3MoeForCausalLM\"],\"model_type\":\"qwen3_moe\",\"hidden_size\":2048,"
+    "\"num_hidden_layers\":48,\"num_attention_heads\":32,\"num_key_value_heads\":4,\"head_dim\":128,"
+    "\"intermediate_size\":6144,\"moe_intermediate_size\":768,\"num_experts\":128,\"num_experts_per_tok\":8,"
+    "\"vocab_size\":151936,\"max_position_embeddings\":40960,\"sliding_window\":null,"
+    "\"use_sliding_window\":false,\"tie_word_embeddings\":false}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 exps[3] = { 768, 2048, 128 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "qwen3moe");
+  g_assert_cmpuint (hub->feed_forward_length, ==, 768);
+  header_init (&h, "qwen3moe");
+  put_text_model (&h, 48, 40960, 2048, 6144, 32, 4, 151936);
+  put_u32 (&h, "attention.key_length", 128);
+  put_u32 (&h, "attention.value_length", 128);
+  put_u32 (&h, "expert_count", 128);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 768);
+  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 8192);
+}
+
+/* mistralai/Mistral-Small-3.1-24B-Instruct-2503: the language model in
+ * text_config (model_type "mistral"), converted as "mistral3"
+ * (conversion/mistral3.py Ministral3Model). */
+static void
+test_mistral3 (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Mistral3ForConditionalGeneration\"],\"model_type\":\"mistral3\","
+    "\"text_config\":{\"model_type\":\"mistral\",\"hidden_size\":5120,\"num_hidden_layers\":40,"
+    "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":32768,"
+    "\"vocab_size\":131072,\"max_position_embeddings\":131072,\"sliding_window\":null},"
+    "\"vision_config\":{\"model_type\":\"pixtral\",\"hidden_size\":1024,\"num_hidden_layers\":24}}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "mistral3");
+  header_init (&h, "mistral3");
+  put_text_model (&h, 40, 131072, 5120, 32768, 32, 8, 131072);
+  put_u32 (&h, "attention.key_length", 128);
+  put_u32 (&h, "attention.value_length", 128);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 8192);
+}
+
+/* Gemma3TextConfig's rules one by one: layer_types wins; a
+ * sliding_window_pattern key replaces the default 6; an absent
+ * sliding_window and num_key_value_heads take 4096 and 4; a null
+ * sliding_window stays off. */
+static void
+test_gemma3_rules (void)
+{
+#define GEMMA3_TEXT "{\"model_type\":\"gemma3_text\",\"hidden_size\":640,\"num_hidden_layers\":8,\"num_attention_heads\":4,"
+  g_autoptr(HrModelSpec) typed = inline_spec (GEMMA3_TEXT "\"num_key_value_heads\":1,\"sliding_window\":512,"
+    "\"layer_types\":[\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\","
+    "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\"]}");
+  g_autoptr(HrModelSpec) keyed = inline_spec (GEMMA3_TEXT "\"num_key_value_heads\":1,\"sliding_window\":512,"
+                                              "\"sliding_window_pattern\":4}");
+  g_autoptr(HrModelSpec) bare = inline_spec (GEMMA3_TEXT "\"head_dim\":256}");
+  g_autoptr(HrModelSpec) off = inline_spec (GEMMA3_TEXT "\"num_key_value_heads\":1,\"sliding_window\":null}");
+#undef GEMMA3_TEXT
+
+  g_assert_false (hr_model_spec_layer_is_sliding (typed, 0));
+  g_assert_true (hr_model_spec_layer_is_sliding (typed, 5));
+  g_assert_false (hr_model_spec_layer_is_sliding (typed, 7));
+  g_assert_cmpuint (count_layers (typed, hr_model_spec_layer_is_sliding), ==, 6);
+
+  g_assert_cmpuint (count_layers (keyed, hr_model_spec_layer_is_sliding), ==, 6);
+  g_assert_false (hr_model_spec_layer_is_sliding (keyed, 3));
+  g_assert_false (hr_model_spec_layer_is_sliding (keyed, 7));
+  g_assert_cmpstr (hr_model_spec_get_source (keyed, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "config.json sliding_window; sliding layers: sliding_window_pattern 4 "
+                   "(layer i slides unless (i + 1) % 4 == 0)");
+
+  g_assert_cmpuint (bare->sliding_window, ==, 4096);
+  g_assert_cmpuint (bare->kv_heads, ==, 4);
+  g_assert_cmpuint (bare->key_length, ==, 256);
+  g_assert_cmpuint (bare->vocab_size, ==, 262208);
+  g_assert_cmpstr (hr_model_spec_get_source (bare, HR_SPEC_FIELD_KV_HEADS), ==,
+                   "transformers default (configuration_gemma3.py num_key_value_heads): 4");
+  g_assert_cmpstr (hr_model_spec_get_source (bare, HR_SPEC_FIELD_KEY_LENGTH), ==, "config.json head_dim");
+  g_assert_cmpstr (hr_model_spec_get_source (bare, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "transformers default (configuration_gemma3.py sliding_window): 4096; sliding layers: "
+                   "transformers default pattern 6 (layer i slides unless (i + 1) % 6 == 0)");
+  g_assert_false (hr_model_spec_layer_is_sliding (bare, 5));
+
+  g_assert_cmpuint (off->sliding_window, ==, 0);
+  g_assert_null (off->layer_sliding);
+  /* No head_dim: Gemma3TextConfig's 256, not 640 / 4. */
+  g_assert_cmpuint (off->key_length, ==, 256);
+}
+
 /* A hybrid family's GGUF side: compared when the mapper fills the
  * recurrent layers, marked incomplete while it refuses the architecture or
  * leaves them out (the GGUF mapping of hybrids is another branch's). */
@@ -690,11 +885,16 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hf-config-gguf/gemma3", test_gemma3);
+  g_test_add_func ("/hf-config-gguf/gemma3-rules", test_gemma3_rules);
   g_test_add_func ("/hf-config-gguf/gemma2", test_gemma2);
   g_test_add_func ("/hf-config-gguf/cohere2", test_cohere2);
   g_test_add_func ("/hf-config-gguf/gpt-oss", test_gpt_oss);
   g_test_add_func ("/hf-config-gguf/qwen3", test_qwen3);
   g_test_add_func ("/hf-config-gguf/deepseek-v3", test_deepseek_v3);
+  g_test_add_func ("/hf-config-gguf/llama4", test_llama4);
+  g_test_add_func ("/hf-config-gguf/phi3", test_phi3);
+  g_test_add_func ("/hf-config-gguf/qwen3-moe", test_qwen3_moe);
+  g_test_add_func ("/hf-config-gguf/mistral3", test_mistral3);
   g_test_add_func ("/hf-config-gguf/qwen3-next", test_qwen3_next);
   g_test_add_func ("/hf-config-gguf/lfm2", test_lfm2);
   g_test_add_func ("/hf-config-gguf/granite-hybrid", test_granite_hybrid);

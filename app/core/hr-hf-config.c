@@ -55,6 +55,17 @@ scope_get (const Scope *scope,
   return NULL;
 }
 
+/* Whether any block of the scope has @key, null included. */
+static gboolean
+scope_has (const Scope *scope,
+           const char  *key)
+{
+  for (guint i = 0; i < scope->n; i++)
+    if (json_object_has_member (scope->chain[i], key))
+      return TRUE;
+  return FALSE;
+}
+
 /* Returns TRUE when found (value in *out), FALSE when absent; sets error
  * (and returns FALSE) when present but malformed. */
 static gboolean
@@ -345,6 +356,26 @@ sizes:
   return TRUE;
 }
 
+/* layer_types (@node) lists "full_attention" for every layer. */
+static gboolean
+all_full_attention (JsonNode *node)
+{
+  JsonArray *types;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+  types = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (types); i++)
+    {
+      JsonNode *t = json_array_get_element (types, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (t) || json_node_get_value_type (t) != G_TYPE_STRING ||
+          strcmp (json_node_get_string (t), "full_attention") != 0)
+        return FALSE;
+    }
+  return json_array_get_length (types) > 0;
+}
+
 /* The sliding window and, from layer_types, which layers use it. */
 static gboolean
 parse_sliding (const Scope *scope,
@@ -354,8 +385,9 @@ parse_sliding (const Scope *scope,
   JsonNode *node;
   gboolean found;
 
-  /* Sliding window: absent (not null) takes the family's default. */
-  if (scope_get (scope, "sliding_window") == NULL)
+  /* Sliding window: absent (not null: Qwen3's "sliding_window": null is
+   * off) takes the family's default. */
+  if (!scope_has (scope, "sliding_window"))
     take_default (config, "sliding_window", HR_SPEC_FIELD_SLIDING_WINDOW, &config->sliding_window);
   else if (!scope_get_u32 (scope, "sliding_window", &config->sliding_window, &found, error))
     return FALSE;
@@ -384,6 +416,29 @@ parse_sliding (const Scope *scope,
 
           g_array_append_val (config->layer_sliding, sliding);
         }
+    }
+  else if (g_strcmp0 (config->gguf_arch, "llama4") == 0 && !all_full_attention (node))
+    {
+      /* Llama 4's chunked attention: convert_hf_to_gguf.py writes no key
+       * for it, and llama.cpp always runs 8,192-token chunks on three
+       * layers of four (src/models/llama4.cpp: n_swa = 8192,
+       * load_swa_pattern (ml, 4)), the cache sized as a sliding window's
+       * (src/llama-kv-cache-iswa.cpp). Llama4TextConfig's defaults are the
+       * same (attention_chunk_size 8192, no_rope_layer_interval 4). Only
+       * layer_types of "full_attention" alone (MobileLLM) make the converter
+       * write sliding_window 0, which turns chunking off (conversion/llama.py
+       * Llama4Model). */
+      config->sliding_window = 8192;
+      config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layers);
+      for (guint i = 0; i < config->layers; i++)
+        {
+          guint8 sliding = (i + 1) % 4 != 0;
+
+          g_array_append_val (config->layer_sliding, sliding);
+        }
+      g_free (config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
+      config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] =
+        g_strdup ("llama.cpp src/models/llama4.cpp: chunked attention, n_swa 8192 on 3 layers of 4");
     }
   else if (config->sliding_window > 0)
     {
