@@ -853,6 +853,49 @@ test_nemotron_h (void)
   compare_hybrid (hub, &h, 8192);
 }
 
+/* moonshotai/Kimi-Linear-48B-A3B-Instruct (values from memory of the
+ * published config, not re-checked): MLA on layers 4, 8, ... 24 and 27
+ * (1-based full_attn_layers), KDA elsewhere; n_embd_r = 3 x (4 - 1) x 32 x
+ * 128 = 36,864, n_embd_s = 128 x 128 x 32 = 524,288. */
+static void
+test_kimi_linear (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"KimiLinearForCausalLM\"],\"model_type\":\"kimi_linear\",\"hidden_size\":2304,"
+    "\"num_hidden_layers\":27,\"num_attention_heads\":32,\"num_key_value_heads\":32,\"kv_lora_rank\":512,"
+    "\"q_lora_rank\":null,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+    "\"intermediate_size\":9216,\"moe_intermediate_size\":1024,\"num_experts\":256,\"num_experts_per_token\":8,"
+    "\"num_shared_experts\":1,\"first_k_dense_replace\":1,\"vocab_size\":163840,"
+    "\"linear_attn_config\":{\"full_attn_layers\":[4,8,12,16,20,24,27],\"head_dim\":128,\"num_heads\":32,"
+    "\"short_conv_kernel_size\":4}}");
+  guint32 kv[27] = { 0 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "kimi-linear");
+  kv[3] = kv[7] = kv[11] = kv[15] = kv[19] = kv[23] = kv[26] = 1;
+  for (guint i = 0; i < 27; i++)
+    {
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, kv[i] == 0);
+    }
+  g_assert_cmpuint (hub->key_length, ==, 576);
+  g_assert_true (hub->kv_latent);
+  g_assert_cmpuint (hub->recurrent_r, ==, 36864);
+  g_assert_cmpuint (hub->recurrent_s, ==, 524288);
+
+  header_init (&h, "kimi-linear");
+  put_text_model (&h, 27, 1048576, 2304, 9216, 32, 0, 163840);
+  put_u32_array (&h, "attention.head_count_kv", kv, 27);
+  put_u32 (&h, "attention.key_length", 576);
+  put_u32 (&h, "attention.value_length", 512);
+  put_u32 (&h, "attention.key_length_mla", 192);
+  put_u32 (&h, "attention.value_length_mla", 128);
+  put_u32 (&h, "attention.kv_lora_rank", 512);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "kda.head_dim", 128);
+  compare_hybrid (hub, &h, 8192);
+}
+
 /* mistralai/Mamba-Codestral-7B-v0.1: every layer recurrent, none attends;
  * d_inner = expand 2 x 4,096 = 8,192, n_group 8, d_state 128, d_conv 4:
  * n_embd_r = 3 x (8,192 + 2 x 8 x 128) = 30,720, n_embd_s = 1,048,576. */
@@ -899,6 +942,7 @@ main (int   argc,
   g_test_add_func ("/hf-config-gguf/lfm2", test_lfm2);
   g_test_add_func ("/hf-config-gguf/granite-hybrid", test_granite_hybrid);
   g_test_add_func ("/hf-config-gguf/nemotron-h", test_nemotron_h);
+  g_test_add_func ("/hf-config-gguf/kimi-linear", test_kimi_linear);
   g_test_add_func ("/hf-config-gguf/mamba2", test_mamba2);
 
   return g_test_run ();

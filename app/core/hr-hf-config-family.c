@@ -84,6 +84,7 @@ static const Family families[] = {
   { "lfm2",             "lfm2",          NULL, 0, 0, 0, 0, 0, 0 },
   { "nemotron_h",       "nemotron_h",    NULL, 0, 0, 0, 0, 0, 0 },
   { "mamba2",           "mamba2",        NULL, 0, 0, 0, 0, 0, 0 },
+  { "kimi_linear",      "kimi-linear",   NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const Family *

@@ -113,7 +113,9 @@ set_layers (HrHfConfig  *config,
   config->layer_kv_heads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), config->layers);
   for (guint i = 0; i < config->layers; i++)
     {
-      guint32 kv = attends[i] ? config->kv_heads : 0;
+      /* MLA layers cache one latent: one KV head (Kimi Linear's
+       * converter writes head_count_kv 1 there). */
+      guint32 kv = attends[i] ? (config->mla ? 1 : config->kv_heads) : 0;
 
       g_array_append_val (config->layer_recurrent, recurrent[i]);
       g_array_append_val (config->layer_kv_heads, kv);
@@ -454,6 +456,65 @@ hybrid_mamba2 (const HrHfScope *scope,
   return TRUE;
 }
 
+/* Kimi Linear (moonshotai/Kimi-Linear-48B-A3B, configuration_kimi.py in
+ * the repository): linear_attn_config.full_attn_layers (1-based) are MLA
+ * layers, the rest KDA (delta-attention) layers. The converter
+ * (conversion/kimi_linear.py KimiLinearModel) writes head_count_kv 1 on the
+ * full-attention layers and 0 on KDA layers, ssm.conv_kernel =
+ * short_conv_kernel_size and kda.head_dim = linear_attn_config.head_dim;
+ * llama.cpp (src/llama-hparams.cpp, n_embd_head_kda): n_embd_r = 3 x
+ * (d_conv - 1) x n_head x head_dim, n_embd_s = head_dim x head_dim x
+ * n_head, with n_head the attention head count. */
+static gboolean
+hybrid_kimi_linear (const HrHfScope *scope,
+                    HrHfConfig      *config,
+                    GError         **error)
+{
+  g_autofree guint8 *recurrent = g_new0 (guint8, config->layers);
+  g_autofree guint8 *attends = g_new0 (guint8, config->layers);
+  JsonNode *node = get (scope, "linear_attn_config");
+  JsonObject *lac;
+  JsonArray *full;
+  guint64 conv = 0, hd = 0, r, st;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node) ||
+      (full = hr_json_array (json_node_get_object (node), "full_attn_layers")) == NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("config.json has no “%s”, which the recurrent state of this model needs"),
+                   "linear_attn_config.full_attn_layers");
+      return FALSE;
+    }
+  lac = json_node_get_object (node);
+  if (!hr_json_u64 (lac, "short_conv_kernel_size", G_MAXUINT32, &conv) ||
+      !hr_json_u64 (lac, "head_dim", G_MAXUINT32, &hd))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("config.json has no “%s”, which the recurrent state of this model needs"),
+                   "linear_attn_config.short_conv_kernel_size, head_dim");
+      return FALSE;
+    }
+  for (guint k = 0; k < json_array_get_length (full); k++)
+    {
+      guint64 v;
+
+      if (hr_json_node_u64 (json_array_get_element (full, k), G_MAXUINT32, &v) && v >= 1 && v <= config->layers)
+        attends[v - 1] = 1;
+    }
+  for (guint i = 0; i < config->layers; i++)
+    recurrent[i] = !attends[i];
+  set_layers (config, recurrent, attends);
+  r = 3 * (conv > 0 ? conv - 1 : 3) * (guint64) config->heads * hd;
+  st = hd * hd * config->heads;
+  config->recurrent_r = (guint32) MIN (r, G_MAXUINT32);
+  config->recurrent_s = (guint32) MIN (st, G_MAXUINT32);
+  config->recurrent_source =
+    g_strdup_printf ("llama.cpp src/llama-hparams.cpp n_embd_r = 3 x (d_conv %u - 1) x n_head %u x head_dim %u = %u; "
+                     "n_embd_s = head_dim^2 x n_head = %u (config.json linear_attn_config)",
+                     (guint) conv, config->heads, (guint) hd, config->recurrent_r, config->recurrent_s);
+  return TRUE;
+}
+
 /**
  * _hr_hf_read_hybrid:
  * @scope: the config's scope, deepest sub-config first
@@ -462,7 +523,7 @@ hybrid_mamba2 (const HrHfScope *scope,
  *
  * For the hybrid and recurrent families (model_type qwen3_next,
  * qwen3_5_text, qwen3_5_moe_text, lfm2, granitemoehybrid, nemotron_h,
- * mamba2) fills #HrHfConfig.layer_recurrent, layer_kv_heads (0 for layers
+ * mamba2, kimi_linear) fills #HrHfConfig.layer_recurrent, layer_kv_heads (0 for layers
  * without attention), recurrent_r (llama.cpp n_embd_r(), f32 values per
  * recurrent layer and slot), recurrent_s (n_embd_s()) and
  * recurrent_source, as llama.cpp derives them from the GGUF
@@ -494,5 +555,7 @@ _hr_hf_read_hybrid (const HrHfScope *scope,
     return hybrid_nemotron_h (scope, config, error);
   if (strcmp (type, "mamba2") == 0)
     return hybrid_mamba2 (scope, config, error);
+  if (strcmp (type, "kimi_linear") == 0)
+    return hybrid_kimi_linear (scope, config, error);
   return TRUE;
 }
