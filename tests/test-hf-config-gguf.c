@@ -466,7 +466,8 @@ test_deepseek_v3 (void)
   put_u32 (&h, "expert_shared_count", 1);
   put_u32 (&h, "expert_feed_forward_length", 2048);
   put_u32 (&h, "leading_dense_block_count", 3);
-  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  /* The first expert tensor is layer 3's: layers 0-2 are dense. */
+  put_tensor (&h, "blk.3.ffn_down_exps.weight", 3, exps);
   gguf = gguf_spec (&h, &error);
   g_assert_no_error (error);
   assert_same_spec (hub, gguf);
@@ -865,10 +866,11 @@ test_kimi_linear (void)
     "\"num_hidden_layers\":27,\"num_attention_heads\":32,\"num_key_value_heads\":32,\"kv_lora_rank\":512,"
     "\"q_lora_rank\":null,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
     "\"intermediate_size\":9216,\"moe_intermediate_size\":1024,\"num_experts\":256,\"num_experts_per_token\":8,"
-    "\"num_shared_experts\":1,\"first_k_dense_replace\":1,\"vocab_size\":163840,"
+    "\"num_shared_experts\":1,\"first_k_dense_replace\":1,\"vocab_size\":163840,\"max_position_embeddings\":1048576,"
     "\"linear_attn_config\":{\"full_attn_layers\":[4,8,12,16,20,24,27],\"head_dim\":128,\"num_heads\":32,"
     "\"short_conv_kernel_size\":4}}");
   guint32 kv[27] = { 0 };
+  const guint64 exps[3] = { 1024, 2304, 256 };
   Header h;
 
   g_assert_cmpstr (hub->architecture, ==, "kimi-linear");
@@ -893,16 +895,28 @@ test_kimi_linear (void)
   put_u32 (&h, "attention.kv_lora_rank", 512);
   put_u32 (&h, "ssm.conv_kernel", 4);
   put_u32 (&h, "kda.head_dim", 128);
+  put_u32 (&h, "expert_count", 256);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 1024);
+  put_u32 (&h, "expert_shared_count", 1);
+  put_u32 (&h, "leading_dense_block_count", 1);
+  put_tensor (&h, "blk.1.ffn_down_exps.weight", 3, exps);
   compare_hybrid (hub, &h, 8192);
 }
 
 /* mistralai/Mamba-Codestral-7B-v0.1: every layer recurrent, none attends;
  * d_inner = expand 2 x 4,096 = 8,192, n_group 8, d_state 128, d_conv 4:
- * n_embd_r = 3 x (8,192 + 2 x 8 x 128) = 30,720, n_embd_s = 1,048,576. */
+ * n_embd_r = 3 x (8,192 + 2 x 8 x 128) = 30,720, n_embd_s = 1,048,576.
+ * The converter (conversion/mamba.py Mamba2Model) writes head_count 0,
+ * feed_forward_length 0 and a placeholder context_length of 2^20 ("for
+ * those who use the default"), which the header here leaves out: the
+ * config has no context limit, so neither path gives one. */
 static void
 test_mamba2 (void)
 {
   g_autoptr(HrHfConfig) config = load_config ("mamba-codestral-7b-config.json");
+  g_autoptr(HrModelSpec) hub = NULL;
+  Header h;
 
   g_assert_cmpstr (config->gguf_arch, ==, "mamba2");
   g_assert_cmpuint (config->heads, ==, 0);
@@ -916,9 +930,21 @@ test_mamba2 (void)
   g_assert_cmpuint (config->recurrent_r, ==, 30720);
   g_assert_cmpuint (config->recurrent_s, ==, 1048576);
   g_assert_cmpuint (hr_hf_config_feed_forward_length (config), ==, 0);
-  /* The GGUF side (conversion/mamba.py writes head_count 0) needs a spec
-   * without attention, which the model spec does not accept yet. */
-  g_test_incomplete ("mamba2: the GGUF side needs an attention-free model spec (hybrid branch)");
+
+  hub = hr_hf_config_to_model_spec (config, "mistralai/Mamba-Codestral-7B-v0.1", NULL, NULL);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 64);
+  header_init (&h, "mamba2");
+  put_u32 (&h, "embedding_length", 4096);
+  put_u32 (&h, "feed_forward_length", 0);
+  put_u32 (&h, "attention.head_count", 0);
+  put_u32 (&h, "block_count", 64);
+  put_u32 (&h, "vocab_size", 32768);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.inner_size", 8192);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.time_step_rank", 128);
+  put_u32 (&h, "ssm.group_count", 8);
+  compare_hybrid (hub, &h, 8192);
 }
 
 int
