@@ -536,8 +536,22 @@ parse_moe_mla (const Scope *scope,
  *    = one KV head;
  *  - `head_dim`: a positive integer wins even when it differs from
  *    hidden / heads; absent or null = hidden_size / num_attention_heads;
- *  - `sliding_window` counts only when `use_sliding_window` is not false;
- *    `layer_types` ("sliding_attention"/"full_attention") marks each layer;
+ *  - a key the config leaves out takes its family's transformers default
+ *    (_hr_hf_family_default(): Gemma3TextConfig head_dim 256, vocab_size
+ *    262208, num_key_value_heads 4, sliding_window 4096 ...; each one
+ *    applied is listed in #HrHfConfig.defaults);
+ *  - `sliding_window` counts only when `use_sliding_window` is not false
+ *    (null is off, absent takes the default); `layer_types`
+ *    ("sliding_attention"/"full_attention") marks each layer, else the
+ *    class's pattern does ("sliding_attention" if bool((i + 1) % pattern):
+ *    `sliding_window_pattern`, or 6 for Gemma 3, 4 for Cohere 2, 2 for
+ *    Gemma 2 and gpt-oss); Llama 4 chunks at 8,192 on three layers of four
+ *    as llama.cpp runs it;
+ *  - hybrid and recurrent families (Qwen3-Next / Qwen3.5, LFM2, Granite 4.0
+ *    H, Nemotron-H, Mamba-2, Kimi Linear): the recurrent layers, the KV
+ *    heads per layer and llama.cpp's n_embd_r / n_embd_s
+ *    (_hr_hf_read_hybrid());
+ *  - #HrHfConfig.gguf_arch: the architecture convert_hf_to_gguf.py writes;
  *  - MoE: the one alias table of hr_hf_moe_keys() (`n_routed_experts` >
  *    `num_local_experts` > `num_experts` > `moe_num_experts`, experts per
  *    token, shared experts, expert width, leading dense layers);
@@ -767,12 +781,17 @@ hr_hf_config_feed_forward_length (const HrHfConfig *config)
  * @origin: (nullable): provenance ("hf:Qwen/Qwen2.5-3B-Instruct@aa8e...")
  * @error: return location for a #GError
  *
- * Builds an HrModelSpec from the config: layers, heads, KV heads, key and
+ * Builds an HrModelSpec from the config, named as llama.cpp names the
+ * architecture (#HrHfConfig.gguf_arch, else the model_type) so the runtime's
+ * per-architecture rules apply as to the GGUF: layers, heads, KV heads, key and
  * value head dims (MLA: qk_nope + qk_rope and v_head_dim, per head, as
  * transformers caches them), hidden size, native context
  * (max_position_embeddings), sliding window and per-layer sliding flags,
- * vocab, experts, tied embeddings, precision (hr_hf_config_precision()) and
- * a source for each field ("config.json num_hidden_layers"). The parameter
+ * vocab, experts, tied embeddings, precision (hr_hf_config_precision()),
+ * the feed-forward width (hr_hf_config_feed_forward_length()), the
+ * recurrent layers and state of hybrid models, and a source for each field
+ * ("config.json num_hidden_layers", or "transformers default
+ * (configuration_gemma3.py head_dim): 256"). The parameter
  * count and file bytes are left 0 for the caller, which knows the stored
  * counts.
  *
