@@ -669,6 +669,55 @@ test_gemma3_rules (void)
   g_assert_cmpuint (off->key_length, ==, 256);
 }
 
+/* zai-org/GLM-4.5-Air: 46 layers and one multi-token-prediction layer,
+ * which the converter appends (conversion/glm.py Glm4MoeModel: block_count
+ * = num_hidden_layers + num_nextn_predict_layers, nextn_predict_layers 1)
+ * and llama.cpp keeps out of the main KV cache (src/llama-hparams.cpp
+ * n_layer () = n_layer_all - n_layer_nextn; create_memory's filter il <
+ * n_layer ()). The config path has the 46 trunk layers. */
+static void
+test_glm4_moe (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Glm4MoeForCausalLM\"],\"model_type\":\"glm4_moe\",\"hidden_size\":4096,"
+    "\"num_hidden_layers\":46,\"num_attention_heads\":96,\"num_key_value_heads\":8,\"head_dim\":128,"
+    "\"intermediate_size\":10944,\"moe_intermediate_size\":1408,\"n_routed_experts\":128,"
+    "\"num_experts_per_tok\":8,\"n_shared_experts\":1,\"first_k_dense_replace\":1,\"vocab_size\":151552,"
+    "\"max_position_embeddings\":131072,\"num_nextn_predict_layers\":1,\"partial_rotary_factor\":0.5,"
+    "\"attention_bias\":true,\"tie_word_embeddings\":false}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 exps[3] = { 1408, 4096, 128 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "glm4moe");
+  g_assert_cmpuint (hub->layers, ==, 46);
+  header_init (&h, "glm4moe");
+  put_text_model (&h, 47, 131072, 4096, 10944, 96, 8, 151552);
+  put_u32 (&h, "attention.key_length", 128);
+  put_u32 (&h, "attention.value_length", 128);
+  put_u32 (&h, "expert_count", 128);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 1408);
+  put_u32 (&h, "expert_shared_count", 1);
+  put_u32 (&h, "leading_dense_block_count", 1);
+  put_u32 (&h, "nextn_predict_layers", 1);
+  put_tensor (&h, "blk.1.ffn_down_exps.weight", 3, exps);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  if (gguf->layers != hub->layers)
+    {
+      g_autofree char *msg = g_strdup_printf ("the GGUF mapper counts %u layers, the MTP layer included; llama.cpp "
+                                              "caches %u (n_layer_all - nextn_predict_layers)",
+                                              gguf->layers, hub->layers);
+
+      g_test_incomplete (msg);
+      return;
+    }
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 8192);
+}
+
 /* A hybrid family's GGUF side: compared when the mapper fills the
  * recurrent layers, marked incomplete while it refuses the architecture or
  * leaves them out (the GGUF mapping of hybrids is another branch's). */
@@ -964,6 +1013,7 @@ main (int   argc,
   g_test_add_func ("/hf-config-gguf/phi3", test_phi3);
   g_test_add_func ("/hf-config-gguf/qwen3-moe", test_qwen3_moe);
   g_test_add_func ("/hf-config-gguf/mistral3", test_mistral3);
+  g_test_add_func ("/hf-config-gguf/glm4-moe", test_glm4_moe);
   g_test_add_func ("/hf-config-gguf/qwen3-next", test_qwen3_next);
   g_test_add_func ("/hf-config-gguf/lfm2", test_lfm2);
   g_test_add_func ("/hf-config-gguf/granite-hybrid", test_granite_hybrid);
