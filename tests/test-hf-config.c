@@ -266,7 +266,7 @@ test_text_config (void)
   g_assert_cmpstr (hr_hf_config_precision (c), ==, "int4");
 
   spec = hr_hf_config_to_model_spec (c, "google/gemma-3-4b-it", NULL, NULL);
-  g_assert_cmpstr (spec->architecture, ==, "gemma3_text");
+  g_assert_cmpstr (spec->architecture, ==, "gemma3");
   g_assert_cmpuint (spec->sliding_window, ==, 1024);
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 0));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));

@@ -669,6 +669,54 @@ test_unknown_dtype (void)
   g_free (run.err);
 }
 
+/* google/gemma-3-12b-it (tests/fixtures/configs/gemma-3-12b-it-config.json):
+ * text_config has no head_dim, vocab_size or sliding_window_pattern, so
+ * Gemma3TextConfig's defaults apply (256, 262,208, a pattern of 6); `hub`
+ * then sizes llama.cpp's KV cache: 40 sliding layers x 1,536 cells + 8
+ * global layers x 4,096, at 2 x 8 x 256 x 2 bytes (f16) = 771,751,936
+ * bytes, where all 48 layers sliding at head dim 240 gave 566,231,040. */
+static void
+test_gemma3_defaults (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autofree char *path = g_build_filename (g_getenv ("HEADROOM_SOURCE_DIR"), "tests", "fixtures", "configs",
+                                            "gemma-3-12b-it-config.json", NULL);
+  g_autofree char *config = NULL;
+  guint64 size;
+  /* One BF16 tensor stands for the weights; the KV cache does not depend on them. */
+  g_autoptr(GBytes) head = st_raw ("{\"language_model.model.embed_tokens.weight\":{\"dtype\":\"BF16\","
+                                   "\"shape\":[256,256],\"data_offsets\":[0,131072]}}", 131072, &size);
+  FakeRepo *repo = fake_add_repo (fake, "google/gemma-3-12b-it", "9999999999999999999999999999999999999999",
+                                  "{\"tags\":[\"license:gemma\"]}");
+  const char * const text_args[] = { "hub", "google/gemma-3-12b-it", "--context", "4096", "--parallel", "1",
+                                     "--kv-type", "f16", "--runtime", "ollama-0.30", NULL };
+  const char * const json_args[] = { "hub", "google/gemma-3-12b-it", "--context", "32768", "--parallel", "1",
+                                     "--kv-type", "f16", "--runtime", "ollama-0.30", "--json", NULL };
+  CliRun run;
+
+  g_assert_true (g_file_get_contents (path, &config, NULL, NULL));
+  add_bytes_file (repo, "config.json", config);
+  repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+  run_cli (fake, text_args, &run);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_line (run.out, "head dim            256 (transformers default (configuration_gemma3.py head_dim): 256)");
+  assert_line (run.out, "vocab               262,208");
+  assert_line (run.out, "sliding window      1024 tokens, on 40 of 48 layers");
+  assert_line (run.out, "defaults            head_dim: transformers default (configuration_gemma3.py head_dim): 256");
+  assert_line (run.out, "  KV cache           0.77 GB (0.72 GiB)");
+  g_free (run.out);
+  g_free (run.err);
+
+  run_cli (fake, json_args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  /* 40 x 1,536 x 8,192 + 8 x 32,768 x 8,192 bytes: llama.cpp's 2.65 GB. */
+  g_assert_nonnull (strstr (run.out, "\"bytes\" : 2650800128"));
+  g_free (run.out);
+  g_free (run.err);
+}
+
 /* A 403 on LICENSE alone: the lookup goes on with the card's license. */
 static void
 test_license_forbidden (void)
@@ -733,6 +781,7 @@ main (int   argc,
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
   g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
+  g_test_add_func ("/hub-rules/gemma3-defaults", test_gemma3_defaults);
 
   return g_test_run ();
 }

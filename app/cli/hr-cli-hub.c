@@ -127,12 +127,39 @@ print_architecture (const HrHubLookup *l)
       row (_("intermediate size"), inter);
       rowf (_("attention heads"), "%u", c->heads);
       rowf (_("key/value heads"), "%u", c->kv_heads);
-      rowf (_("head dim"), c->head_dim_explicit ? _("%u (head_dim)") : _("%u (hidden / heads)"), c->head_dim);
+      if (c->default_sources[HR_SPEC_FIELD_KEY_LENGTH] != NULL)
+        rowf (_("head dim"), _("%u (%s)"), c->head_dim, c->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
+      else
+        rowf (_("head dim"), c->head_dim_explicit ? _("%u (head_dim)") : _("%u (hidden / heads)"), c->head_dim);
       row (_("vocab"), vocab);
-      rowf (_("native context"), _("%s tokens (max_position_embeddings)"), ctx);
-      if (c->sliding_window > 0)
+      if (c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH] != NULL)
+        rowf (_("native context"), _("%s tokens (%s)"), ctx, c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH]);
+      else
+        rowf (_("native context"), _("%s tokens (max_position_embeddings)"), ctx);
+      if (c->sliding_window > 0 && c->layer_sliding != NULL)
+        {
+          guint n = 0;
+
+          for (guint i = 0; i < c->layer_sliding->len; i++)
+            n += g_array_index (c->layer_sliding, guint8, i) != 0;
+          rowf (_("sliding window"), _("%u tokens, on %u of %u layers"), c->sliding_window, n, c->layers);
+        }
+      else if (c->sliding_window > 0)
         rowf (_("sliding window"), _("%u tokens"), c->sliding_window);
+      if (c->layer_recurrent != NULL)
+        {
+          guint n = 0;
+
+          for (guint i = 0; i < c->layer_recurrent->len; i++)
+            n += g_array_index (c->layer_recurrent, guint8, i) != 0;
+          rowf (_("recurrent layers"), _("%u of %u (%u + %u state values per layer and slot)"), n, c->layers,
+                c->recurrent_r, c->recurrent_s);
+          row ("", c->recurrent_source);
+        }
       row (_("tied embeddings"), c->tied_embeddings ? _("yes") : _("no"));
+      /* What transformers' configuration class filled in for absent keys. */
+      for (guint i = 0; c->defaults != NULL && i < c->defaults->len; i++)
+        row (i == 0 ? _("defaults") : "", g_ptr_array_index (c->defaults, i));
     }
   else if (l->config_problem != NULL)
     row (_("config.json"), l->config_problem);

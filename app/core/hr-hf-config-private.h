@@ -32,4 +32,13 @@ char   *_hr_hf_find_language_config (JsonObject  *top,
 void    _hr_hf_read_quantization    (const HrHfScope *scope,
                                      HrHfConfig      *config);
 
+const char *_hr_hf_family_gguf_arch (const HrHfConfig *config);
+gboolean    _hr_hf_family_default   (const HrHfConfig *config,
+                                     const char       *key,
+                                     guint32          *out_value,
+                                     char            **out_note);
+gboolean    _hr_hf_read_hybrid      (const HrHfScope  *scope,
+                                     HrHfConfig       *config,
+                                     GError          **error);
+
 G_END_DECLS

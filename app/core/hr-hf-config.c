@@ -55,6 +55,17 @@ scope_get (const Scope *scope,
   return NULL;
 }
 
+/* Whether any block of the scope has @key, null included. */
+static gboolean
+scope_has (const Scope *scope,
+           const char  *key)
+{
+  for (guint i = 0; i < scope->n; i++)
+    if (json_object_has_member (scope->chain[i], key))
+      return TRUE;
+  return FALSE;
+}
+
 /* Returns TRUE when found (value in *out), FALSE when absent; sets error
  * (and returns FALSE) when present but malformed. */
 static gboolean
@@ -188,6 +199,13 @@ hr_hf_config_free (HrHfConfig *config)
   g_free (config->tied_source);
   g_free (config->dtype);
   g_clear_pointer (&config->eos_token_ids, g_array_unref);
+  g_free (config->gguf_arch);
+  g_clear_pointer (&config->defaults, g_ptr_array_unref);
+  for (guint i = 0; i < HR_SPEC_N_FIELDS; i++)
+    g_free (config->default_sources[i]);
+  g_clear_pointer (&config->layer_recurrent, g_array_unref);
+  g_clear_pointer (&config->layer_kv_heads, g_array_unref);
+  g_free (config->recurrent_source);
   g_free (config);
 }
 
@@ -213,6 +231,30 @@ static const char * const post_norm_types[] = {
   "gemma2", "gemma3", "gemma3_text", "olmo2", NULL,
 };
 
+/* The family's transformers default for an absent @key
+ * (_hr_hf_family_default()), recorded in config->defaults and, for a spec
+ * field (@field >= 0), as that field's source. */
+static gboolean
+take_default (HrHfConfig *config,
+              const char *key,
+              int         field,
+              guint32    *out)
+{
+  g_autofree char *note = NULL;
+  guint32 value;
+
+  if (!_hr_hf_family_default (config, key, &value, &note))
+    return FALSE;
+  *out = value;
+  g_ptr_array_add (config->defaults, g_strdup_printf ("%s: %s", key, note));
+  if (field >= 0 && field < HR_SPEC_N_FIELDS)
+    {
+      g_free (config->default_sources[field]);
+      config->default_sources[field] = g_steal_pointer (&note);
+    }
+  return TRUE;
+}
+
 /* Layers, heads, KV heads, sizes, vocabulary and context. */
 static gboolean
 parse_shape (const Scope *scope,
@@ -224,7 +266,7 @@ parse_shape (const Scope *scope,
   static const char * const hidden_keys[] = { "hidden_size", "n_embd", "d_model", NULL };
   static const char * const inter_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
   static const char * const ctx_keys[] = { "max_position_embeddings", "n_positions", "seq_length", NULL };
-  gboolean found;
+  gboolean found, no_attention;
   guint32 value;
 
   config->gpt2_style = scope_get (scope, "n_embd") != NULL;
@@ -239,7 +281,12 @@ parse_shape (const Scope *scope,
     }
   if (!scope_get_u32_alias (scope, head_keys, &config->heads, &found, error))
     return FALSE;
-  if (!found || config->heads == 0)
+  /* Mamba-2 has no attention: the converter writes head_count 0
+   * (conversion/mamba.py Mamba2Model). */
+  no_attention = !found && g_strcmp0 (config->gguf_arch, "mamba2") == 0;
+  if (no_attention)
+    config->heads = config->kv_heads = config->head_dim = 0;
+  else if (!found || config->heads == 0)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                    _("config.json gives no attention head count (num_attention_heads or n_head)"));
@@ -253,11 +300,14 @@ parse_shape (const Scope *scope,
                    _("config.json gives no hidden size (hidden_size or n_embd)"));
       return FALSE;
     }
+  if (no_attention)
+    goto sizes;
 
   /* KV heads: the key, or multi_query, or the attention heads. */
   if (!scope_get_u32 (scope, "num_key_value_heads", &config->kv_heads, &found, error))
     return FALSE;
-  if (!found || config->kv_heads == 0)
+  if ((!found || config->kv_heads == 0) &&
+      !(!found && take_default (config, "num_key_value_heads", HR_SPEC_FIELD_KV_HEADS, &config->kv_heads)))
     config->kv_heads = scope_get_bool (scope, "multi_query", FALSE) ? 1 : config->heads;
   if (config->kv_heads > config->heads)
     {
@@ -275,6 +325,8 @@ parse_shape (const Scope *scope,
       config->head_dim = value;
       config->head_dim_explicit = TRUE;
     }
+  else if (take_default (config, "head_dim", HR_SPEC_FIELD_KEY_LENGTH, &config->head_dim))
+    config->default_sources[HR_SPEC_FIELD_VALUE_LENGTH] = g_strdup (config->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
   else if (config->hidden_size % config->heads == 0)
     config->head_dim = config->hidden_size / config->heads;
   else
@@ -285,18 +337,43 @@ parse_shape (const Scope *scope,
       return FALSE;
     }
 
+sizes:
   if (!scope_get_u32_alias (scope, inter_keys, &config->intermediate_size, &found, error))
     return FALSE;
   if (!found && config->gpt2_style)
     config->intermediate_size = (guint32) MIN ((guint64) config->hidden_size * 4, MAX_DIM);
   if (!scope_get_u32 (scope, "vocab_size", &config->vocab_size, &found, error))
     return FALSE;
+  if (!found)
+    take_default (config, "vocab_size", -1, &config->vocab_size);
   if (!scope_get_u32_alias (scope, ctx_keys, &config->max_position_embeddings, &found, error))
     return FALSE;
+  if (!found)
+    take_default (config, "max_position_embeddings", HR_SPEC_FIELD_CONTEXT_LENGTH, &config->max_position_embeddings);
   if (config->gpt2_style && !scope_get_u32 (scope, "n_positions", &config->gpt2_positions, &found, error))
     return FALSE;
 
   return TRUE;
+}
+
+/* layer_types (@node) lists "full_attention" for every layer. */
+static gboolean
+all_full_attention (JsonNode *node)
+{
+  JsonArray *types;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+  types = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (types); i++)
+    {
+      JsonNode *t = json_array_get_element (types, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (t) || json_node_get_value_type (t) != G_TYPE_STRING ||
+          strcmp (json_node_get_string (t), "full_attention") != 0)
+        return FALSE;
+    }
+  return json_array_get_length (types) > 0;
 }
 
 /* The sliding window and, from layer_types, which layers use it. */
@@ -308,8 +385,11 @@ parse_sliding (const Scope *scope,
   JsonNode *node;
   gboolean found;
 
-  /* Sliding window. */
-  if (!scope_get_u32 (scope, "sliding_window", &config->sliding_window, &found, error))
+  /* Sliding window: absent (not null: Qwen3's "sliding_window": null is
+   * off) takes the family's default. */
+  if (!scope_has (scope, "sliding_window"))
+    take_default (config, "sliding_window", HR_SPEC_FIELD_SLIDING_WINDOW, &config->sliding_window);
+  else if (!scope_get_u32 (scope, "sliding_window", &config->sliding_window, &found, error))
     return FALSE;
   if (!scope_get_bool (scope, "use_sliding_window", TRUE))
     config->sliding_window = 0;
@@ -335,6 +415,55 @@ parse_sliding (const Scope *scope,
                            strcmp (json_node_get_string (t), "sliding_attention") == 0;
 
           g_array_append_val (config->layer_sliding, sliding);
+        }
+    }
+  else if (g_strcmp0 (config->gguf_arch, "llama4") == 0 && !all_full_attention (node))
+    {
+      /* Llama 4's chunked attention: convert_hf_to_gguf.py writes no key
+       * for it, and llama.cpp always runs 8,192-token chunks on three
+       * layers of four (src/models/llama4.cpp: n_swa = 8192,
+       * load_swa_pattern (ml, 4)), the cache sized as a sliding window's
+       * (src/llama-kv-cache-iswa.cpp). Llama4TextConfig's defaults are the
+       * same (attention_chunk_size 8192, no_rope_layer_interval 4). Only
+       * layer_types of "full_attention" alone (MobileLLM) make the converter
+       * write sliding_window 0, which turns chunking off (conversion/llama.py
+       * Llama4Model). */
+      config->sliding_window = 8192;
+      config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layers);
+      for (guint i = 0; i < config->layers; i++)
+        {
+          guint8 sliding = (i + 1) % 4 != 0;
+
+          g_array_append_val (config->layer_sliding, sliding);
+        }
+      g_free (config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
+      config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] =
+        g_strdup ("llama.cpp src/models/llama4.cpp: chunked attention, n_swa 8192 on 3 layers of 4");
+    }
+  else if (config->sliding_window > 0)
+    {
+      /* No layer_types: the class builds them from its pattern,
+       * "sliding_attention" if bool((i + 1) % pattern)
+       * (configuration_gemma3.py, configuration_cohere2.py: the
+       * sliding_window_pattern key, else the class default;
+       * configuration_gemma2.py, configuration_gpt_oss.py: 2). */
+      guint32 period = 0;
+      gboolean from_key = FALSE;
+
+      if (!scope_get_u32 (scope, "sliding_window_pattern", &period, &from_key, error))
+        return FALSE;
+      if ((from_key && period > 0) ||
+          take_default (config, "sliding_window_pattern", -1, &period))
+        {
+          config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layers);
+          for (guint i = 0; i < config->layers; i++)
+            {
+              guint8 sliding = (i + 1) % period != 0;
+
+              g_array_append_val (config->layer_sliding, sliding);
+            }
+          config->sliding_pattern = period;
+          config->sliding_pattern_from_key = from_key;
         }
     }
 
@@ -407,8 +536,22 @@ parse_moe_mla (const Scope *scope,
  *    = one KV head;
  *  - `head_dim`: a positive integer wins even when it differs from
  *    hidden / heads; absent or null = hidden_size / num_attention_heads;
- *  - `sliding_window` counts only when `use_sliding_window` is not false;
- *    `layer_types` ("sliding_attention"/"full_attention") marks each layer;
+ *  - a key the config leaves out takes its family's transformers default
+ *    (_hr_hf_family_default(): Gemma3TextConfig head_dim 256, vocab_size
+ *    262208, num_key_value_heads 4, sliding_window 4096 ...; each one
+ *    applied is listed in #HrHfConfig.defaults);
+ *  - `sliding_window` counts only when `use_sliding_window` is not false
+ *    (null is off, absent takes the default); `layer_types`
+ *    ("sliding_attention"/"full_attention") marks each layer, else the
+ *    class's pattern does ("sliding_attention" if bool((i + 1) % pattern):
+ *    `sliding_window_pattern`, or 6 for Gemma 3, 4 for Cohere 2, 2 for
+ *    Gemma 2 and gpt-oss); Llama 4 chunks at 8,192 on three layers of four
+ *    as llama.cpp runs it;
+ *  - hybrid and recurrent families (Qwen3-Next / Qwen3.5, LFM2, Granite 4.0
+ *    H, Nemotron-H, Mamba-2, Kimi Linear): the recurrent layers, the KV
+ *    heads per layer and llama.cpp's n_embd_r / n_embd_s
+ *    (_hr_hf_read_hybrid());
+ *  - #HrHfConfig.gguf_arch: the architecture convert_hf_to_gguf.py writes;
  *  - MoE: the one alias table of hr_hf_moe_keys() (`n_routed_experts` >
  *    `num_local_experts` > `num_experts` > `moe_num_experts`, experts per
  *    token, shared experts, expert width, leading dense layers);
@@ -464,6 +607,8 @@ hr_hf_config_parse (const char *data,
   if (scope.n > 1)
     config->text_model_type = g_strdup (hr_json_string (scope.chain[0], "model_type"));
   type = config->text_model_type ? config->text_model_type : config->model_type;
+  config->defaults = g_ptr_array_new_with_free_func (g_free);
+  config->gguf_arch = g_strdup (_hr_hf_family_gguf_arch (config));
 
   if (!parse_shape (&scope, config, error))
     return NULL;
@@ -484,6 +629,12 @@ hr_hf_config_parse (const char *data,
     return NULL;
 
   if (!parse_moe_mla (&scope, config, error))
+    return NULL;
+  /* nemotron_h with experts converts to nemotron_h_moe. */
+  g_free (config->gguf_arch);
+  config->gguf_arch = g_strdup (_hr_hf_family_gguf_arch (config));
+
+  if (!_hr_hf_read_hybrid (&scope, config, error))
     return NULL;
 
   /* Quantization: the deepest block that has a quantization_config. */
@@ -594,18 +745,53 @@ hr_hf_config_precision (const HrHfConfig *config)
 }
 
 /**
+ * hr_hf_config_feed_forward_length:
+ * @config: a parsed config
+ *
+ * The feed-forward width llama.cpp computes with, as the GGUF converter
+ * writes it (`{arch}.feed_forward_length`): intermediate_size; for a
+ * mixture of experts one expert's width (moe_intermediate_size, the
+ * ffn_down_exps rows; `{arch}.expert_feed_forward_length`); LFM2's
+ * adjusted width (conversion/lfm2.py _add_feed_forward_length:
+ * block_auto_adjust_ff_dim: int(2 x ff / 3), x block_ffn_dim_multiplier,
+ * rounded up to block_multiple_of); 0 for Mamba-2 (the converter writes
+ * 0) and Nemotron-H (a per-layer list).
+ *
+ * Returns: the width in values (0 = unknown).
+ */
+guint32
+hr_hf_config_feed_forward_length (const HrHfConfig *config)
+{
+  g_return_val_if_fail (config != NULL, 0);
+
+  if (g_strcmp0 (config->gguf_arch, "mamba2") == 0 || g_strcmp0 (config->gguf_arch, "nemotron_h") == 0 ||
+      g_strcmp0 (config->gguf_arch, "nemotron_h_moe") == 0)
+    return 0;
+  if (config->experts > 1 && config->moe_intermediate_size > 0)
+    return config->moe_intermediate_size;
+  if (g_strcmp0 (config->gguf_arch, "lfm2") == 0 && config->lfm2_ff > 0)
+    return config->lfm2_ff;
+  return config->intermediate_size;
+}
+
+/**
  * hr_hf_config_to_model_spec:
  * @config: a parsed config
  * @name: the spec's name ("Qwen/Qwen2.5-3B-Instruct")
  * @origin: (nullable): provenance ("hf:Qwen/Qwen2.5-3B-Instruct@aa8e...")
  * @error: return location for a #GError
  *
- * Builds an HrModelSpec from the config: layers, heads, KV heads, key and
+ * Builds an HrModelSpec from the config, named as llama.cpp names the
+ * architecture (#HrHfConfig.gguf_arch, else the model_type) so the runtime's
+ * per-architecture rules apply as to the GGUF: layers, heads, KV heads, key and
  * value head dims (MLA: qk_nope + qk_rope and v_head_dim, per head, as
  * transformers caches them), hidden size, native context
  * (max_position_embeddings), sliding window and per-layer sliding flags,
- * vocab, experts, tied embeddings, precision (hr_hf_config_precision()) and
- * a source for each field ("config.json num_hidden_layers"). The parameter
+ * vocab, experts, tied embeddings, precision (hr_hf_config_precision()),
+ * the feed-forward width (hr_hf_config_feed_forward_length()), the
+ * recurrent layers and state of hybrid models, and a source for each field
+ * ("config.json num_hidden_layers", or "transformers default
+ * (configuration_gemma3.py head_dim): 256"). The parameter
  * count and file bytes are left 0 for the caller, which knows the stored
  * counts.
  *
@@ -626,7 +812,10 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
   g_return_val_if_fail (config != NULL, NULL);
 
   spec = hr_model_spec_new (name);
-  spec->architecture = g_strdup (config->text_model_type ? config->text_model_type : config->model_type);
+  /* llama.cpp's name for the family, the one the runtime's per-architecture
+   * rules and the GGUF path use; the model_type when the family is not listed. */
+  spec->architecture = g_strdup (config->gguf_arch != NULL ? config->gguf_arch
+                                 : config->text_model_type ? config->text_model_type : config->model_type);
   spec->precision = g_strdup (hr_hf_config_precision (config));
   spec->layers = config->layers;
   spec->heads = config->heads;
@@ -656,6 +845,20 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
       spec->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layer_sliding->len);
       g_array_append_vals (spec->layer_sliding, config->layer_sliding->data, config->layer_sliding->len);
     }
+  if (config->layer_kv_heads != NULL)
+    {
+      spec->layer_kv_heads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), config->layer_kv_heads->len);
+      g_array_append_vals (spec->layer_kv_heads, config->layer_kv_heads->data, config->layer_kv_heads->len);
+    }
+  if (config->layer_recurrent != NULL)
+    {
+      spec->layer_recurrent = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layer_recurrent->len);
+      g_array_append_vals (spec->layer_recurrent, config->layer_recurrent->data, config->layer_recurrent->len);
+      spec->recurrent_r = config->recurrent_r;
+      spec->recurrent_s = config->recurrent_s;
+      spec->recurrent_source = g_strdup (config->recurrent_source);
+    }
+  spec->feed_forward_length = hr_hf_config_feed_forward_length (config);
   spec->origin = g_strdup (origin);
 
 #define SOURCE(field, key) \
@@ -680,6 +883,25 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
     SOURCE (HR_SPEC_FIELD_PRECISION, config->quant_bits && config->quant_source ? config->quant_source
             : "dtype");
 #undef SOURCE
+  if (config->sliding_window > 0 && config->layer_sliding != NULL && config->sliding_pattern > 0)
+    {
+      g_free (src);
+      src = g_strdup_printf (config->sliding_pattern_from_key
+                             ? "%s%s; sliding layers: sliding_window_pattern %u (layer i slides unless (i + 1) %% %u == 0)"
+                             : "%s%s; sliding layers: transformers default pattern %u (layer i slides unless (i + 1) %% %u == 0)",
+                             config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL ? "" : prefix,
+                             config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL
+                             ? config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] : "sliding_window",
+                             config->sliding_pattern, config->sliding_pattern);
+      hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, src);
+    }
+  else if (config->sliding_window > 0 && config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL)
+    hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
+  /* A transformers default names its class, not a key of the file. */
+  for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+    if (config->default_sources[f] != NULL && f != HR_SPEC_FIELD_SLIDING_WINDOW &&
+        !(f == HR_SPEC_FIELD_KV_HEADS && config->mla))
+      hr_model_spec_set_source (spec, f, config->default_sources[f]);
 
   return spec;
 }

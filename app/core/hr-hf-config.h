@@ -105,6 +105,20 @@ typedef struct {
   gboolean  qk_norm;           /* per-head q_norm / k_norm (Qwen3, Gemma 3, OLMo 2) */
   gboolean  post_norms;        /* post-attention and post-FFN norms (Gemma 2/3, OLMo 2) */
   gboolean  o_bias;            /* the output projection carries a bias (attention_bias on llama-likes) */
+  /* Appended for the family defaults and hybrid models (hr-hf-config-family.c,
+   * hr-hf-config-hybrid.c). */
+  char     *gguf_arch;         /* general.architecture convert_hf_to_gguf.py writes ("gemma3"), or NULL */
+  GPtrArray *defaults;         /* char*: each transformers default applied for an absent key,
+                                * "head_dim: transformers default (configuration_gemma3.py head_dim): 256" */
+  char     *default_sources[HR_SPEC_N_FIELDS]; /* a spec field's source when a default gave it, or NULL */
+  GArray   *layer_recurrent;   /* guint8 per layer (1 = llama.cpp keeps recurrent state), or NULL */
+  GArray   *layer_kv_heads;    /* guint32 per layer (0 = no attention), or NULL when uniform */
+  guint32   recurrent_r;       /* llama.cpp n_embd_r (): f32 values per recurrent layer and slot */
+  guint32   recurrent_s;       /* llama.cpp n_embd_s () */
+  char     *recurrent_source;  /* how recurrent_r and recurrent_s were worked out, or NULL */
+  guint32   sliding_pattern;   /* period layer_sliding was built from without layer_types, or 0 */
+  gboolean  sliding_pattern_from_key; /* it was the sliding_window_pattern key, not the class default */
+  guint32   lfm2_ff;           /* LFM2's adjusted feed-forward width (hr_hf_config_feed_forward_length()), or 0 */
 } HrHfConfig;
 
 typedef struct {
@@ -182,6 +196,7 @@ void         hr_hf_config_settle_tied    (HrHfConfig            *config,
                                           gboolean               index_has_lm_head);
 const char  *hr_hf_dtype_to_precision    (const char            *dtype);
 const char  *hr_hf_config_precision      (const HrHfConfig      *config);
+guint32      hr_hf_config_feed_forward_length (const HrHfConfig *config);
 HrModelSpec *hr_hf_config_to_model_spec  (const HrHfConfig      *config,
                                           const char            *name,
                                           const char            *origin,

@@ -193,15 +193,18 @@ figure_n_ff (Ctx     *ctx,
   const HrModelSpec *spec = ctx->spec;
   guint64 emb = rt_embedding_of (spec);
 
-  /* A mixture of experts: each expert's n_ff, from the expert tensors
-   * (ARCH.feed_forward_length is the dense width there, when present). */
+  /* A mixture of experts: each expert's n_ff, from the first layer's
+   * expert tensor (ARCH.feed_forward_length is the dense width there, when
+   * present); leading dense layers (DeepSeek's first_k_dense_replace,
+   * ARCH.leading_dense_block_count) have none, so it may be blk.3's. */
   if (spec->expert_count > 1 && spec->tensors != NULL)
     {
       for (guint i = 0; i < spec->tensors->len; i++)
         {
           const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
 
-          if (g_strcmp0 (t->name, "blk.0.ffn_down_exps.weight") == 0)
+          if (t->name != NULL && g_str_has_prefix (t->name, "blk.") &&
+              g_str_has_suffix (t->name, ".ffn_down_exps.weight"))
             {
               f->n_ff = (guint32) MIN (t->dims[0], G_MAXUINT32);
               f->n_ff_from = "tensor";

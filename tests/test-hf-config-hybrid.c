@@ -1,0 +1,291 @@
+/* test-hf-config-hybrid.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Hybrid and recurrent families through the config path and the GGUF
+ * path (hf-gguf-test-util.h): the config side's recurrent layers, KV heads
+ * per layer and llama.cpp's n_embd_r / n_embd_s (src/llama-hparams.cpp)
+ * are asserted against the arithmetic written out in each test; the GGUF
+ * side is compared term by term where the GGUF mapper fills the recurrent
+ * layers, and marked incomplete (g_test_incomplete()) where it refuses the
+ * architecture or leaves them out.
+ *
+ * Fixtures (tests/fixtures/configs/) and where their values come from:
+ *  - qwen3-next-80b-a3b-config.json: Qwen/Qwen3-Next-80B-A3B-Instruct;
+ *  - lfm2-1.2b-config.json: LiquidAI/LFM2-1.2B (attention at layers 2, 5,
+ *    8, 10, 12, 14);
+ *  - nemotron-nano-9b-v2-config.json: nvidia/NVIDIA-Nemotron-Nano-9B-v2
+ *    (its hybrid_override_pattern, 4 attention layers of 56);
+ *  - mamba-codestral-7b-config.json: mistralai/Mamba-Codestral-7B-v0.1;
+ *  - granite-4.0-h-shaped-config.json: shaped after ibm-granite's Granite
+ *    4.0 H models (mamba_* keys); its layer_types are not a published
+ *    file's, the recurrent-state arithmetic is what it tests.
+ */
+#include "config.h"
+
+#include "hf-gguf-test-util.h"
+
+/* Qwen/Qwen3-Next-80B-A3B: full attention every 4th layer
+ * (full_attention_interval 4); the gated delta net's state, llama.cpp
+ * src/llama-hparams.cpp with the GGUF conversion/qwen.py Qwen3NextModel
+ * writes: d_conv 4, d_inner 128 x 32 = 4,096, n_group 16, d_state 128:
+ * n_embd_r = 3 x (4,096 + 2 x 16 x 128) = 24,576; n_embd_s = 128 x 4,096 =
+ * 524,288. */
+static void
+test_qwen3_next (void)
+{
+  g_autoptr(HrModelSpec) hub = hub_spec ("qwen3-next-80b-a3b-config.json");
+  const guint64 exps[3] = { 512, 2048, 512 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "qwen3next");
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 36);
+  for (guint i = 0; i < 48; i++)
+    {
+      gboolean attends = (i + 1) % 4 == 0;
+
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, !attends);
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, attends ? 2 : 0);
+    }
+  g_assert_cmpuint (hub->recurrent_r, ==, 24576);
+  g_assert_cmpuint (hub->recurrent_s, ==, 524288);
+  g_assert_cmpuint (hub->key_length, ==, 256);
+  g_assert_cmpuint (hub->feed_forward_length, ==, 512);
+  g_assert_nonnull (hub->recurrent_source);
+
+  header_init (&h, "qwen3next");
+  put_text_model (&h, 48, 262144, 2048, 5120, 16, 2, 151936);
+  put_u32 (&h, "attention.key_length", 256);
+  put_u32 (&h, "attention.value_length", 256);
+  put_u32 (&h, "expert_count", 512);
+  put_u32 (&h, "expert_used_count", 10);
+  put_u32 (&h, "expert_feed_forward_length", 512);
+  put_u32 (&h, "expert_shared_feed_forward_length", 512);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.group_count", 16);
+  put_u32 (&h, "ssm.time_step_rank", 32);
+  put_u32 (&h, "ssm.inner_size", 4096);
+  put_u32 (&h, "full_attention_interval", 4);
+  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  compare_hybrid (hub, &h, 8192);
+}
+
+/* LiquidAI/LFM2-1.2B: 10 short-conv layers; n_embd_r = 2,048 x (3 - 1) =
+ * 4,096, n_embd_s = 0 (src/llama-hparams.cpp, n_shortconv_l_cache); the
+ * feed-forward width int(2 x 12,288 / 3) = 8,192 (conversion/lfm2.py). */
+static void
+test_lfm2 (void)
+{
+  g_autoptr(HrModelSpec) hub = hub_spec ("lfm2-1.2b-config.json");
+  static const guint attn[] = { 2, 5, 8, 10, 12, 14 };
+  guint32 kv[16] = { 0 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "lfm2");
+  for (guint k = 0; k < G_N_ELEMENTS (attn); k++)
+    kv[attn[k]] = 8;
+  for (guint i = 0; i < 16; i++)
+    {
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, kv[i] == 0);
+    }
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 10);
+  g_assert_cmpuint (hub->recurrent_r, ==, 4096);
+  g_assert_cmpuint (hub->recurrent_s, ==, 0);
+  g_assert_cmpuint (hub->feed_forward_length, ==, 8192);
+
+  header_init (&h, "lfm2");
+  put_text_model (&h, 16, 128000, 2048, 8192, 32, 0, 65536);
+  put_u32_array (&h, "attention.head_count_kv", kv, 16);
+  put_u32 (&h, "shortconv.l_cache", 3);
+  compare_hybrid (hub, &h, 8192);
+}
+
+/* Granite 4.0 H shape: mamba_expand 2 x 1,536 = d_inner 3,072, one group,
+ * d_state 128, d_conv 4 (conversion/granite.py GraniteHybridModel):
+ * n_embd_r = 3 x (3,072 + 2 x 128) = 9,984, n_embd_s = 128 x 3,072 =
+ * 393,216; head_count_kv 0 on the 36 mamba layers. */
+static void
+test_granite_hybrid (void)
+{
+  g_autoptr(HrModelSpec) hub = hub_spec ("granite-4.0-h-shaped-config.json");
+  guint32 kv[40] = { 0 };
+  const guint64 exps[3] = { 512, 1536, 64 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "granitehybrid");
+  kv[5] = kv[15] = kv[25] = kv[35] = 4;
+  for (guint i = 0; i < 40; i++)
+    {
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, kv[i] == 0);
+    }
+  g_assert_cmpuint (hub->recurrent_r, ==, 9984);
+  g_assert_cmpuint (hub->recurrent_s, ==, 393216);
+
+  header_init (&h, "granitehybrid");
+  put_text_model (&h, 40, 131072, 1536, 512, 12, 0, 100352);
+  put_u32_array (&h, "attention.head_count_kv", kv, 40);
+  put_u32 (&h, "expert_count", 64);
+  put_u32 (&h, "expert_used_count", 6);
+  put_u32 (&h, "expert_shared_feed_forward_length", 1024);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.group_count", 1);
+  put_u32 (&h, "ssm.inner_size", 3072);
+  put_u32 (&h, "ssm.time_step_rank", 48);
+  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  compare_hybrid (hub, &h, 8192);
+}
+
+/* nvidia/NVIDIA-Nemotron-Nano-9B-v2: "M" layers recurrent, "*" attend,
+ * "-" are MLP only; d_inner = 128 heads x mamba_head_dim 80 = 10,240,
+ * n_group 8, d_state 128, d_conv 4: n_embd_r = 3 x (10,240 + 2 x 8 x 128) =
+ * 36,864, n_embd_s = 128 x 10,240 = 1,310,720. */
+static void
+test_nemotron_h (void)
+{
+  static const char pattern[] = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+  g_autoptr(HrModelSpec) hub = hub_spec ("nemotron-nano-9b-v2-config.json");
+  guint32 kv[56], ff[56];
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "nemotron_h");
+  for (guint i = 0; i < 56; i++)
+    {
+      kv[i] = pattern[i] == '*' ? 8 : 0;
+      ff[i] = pattern[i] == '-' ? 15680 : 0;
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, pattern[i] == 'M');
+    }
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 27);
+  g_assert_cmpuint (hub->recurrent_r, ==, 36864);
+  g_assert_cmpuint (hub->recurrent_s, ==, 1310720);
+
+  header_init (&h, "nemotron_h");
+  put_u32 (&h, "block_count", 56);
+  put_u32 (&h, "context_length", 131072);
+  put_u32 (&h, "embedding_length", 4480);
+  put_u32_array (&h, "feed_forward_length", ff, 56);
+  put_u32 (&h, "attention.head_count", 40);
+  put_u32_array (&h, "attention.head_count_kv", kv, 56);
+  put_u32 (&h, "attention.key_length", 128);
+  put_u32 (&h, "attention.value_length", 128);
+  put_u32 (&h, "vocab_size", 131072);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.group_count", 8);
+  put_u32 (&h, "ssm.inner_size", 10240);
+  put_u32 (&h, "ssm.time_step_rank", 128);
+  compare_hybrid (hub, &h, 8192);
+}
+
+/* moonshotai/Kimi-Linear-48B-A3B-Instruct (values from memory of the
+ * published config, not re-checked): MLA on layers 4, 8, ... 24 and 27
+ * (1-based full_attn_layers), KDA elsewhere; n_embd_r = 3 x (4 - 1) x 32 x
+ * 128 = 36,864, n_embd_s = 128 x 128 x 32 = 524,288. */
+static void
+test_kimi_linear (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"KimiLinearForCausalLM\"],\"model_type\":\"kimi_linear\",\"hidden_size\":2304,"
+    "\"num_hidden_layers\":27,\"num_attention_heads\":32,\"num_key_value_heads\":32,\"kv_lora_rank\":512,"
+    "\"q_lora_rank\":null,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,"
+    "\"intermediate_size\":9216,\"moe_intermediate_size\":1024,\"num_experts\":256,\"num_experts_per_token\":8,"
+    "\"num_shared_experts\":1,\"first_k_dense_replace\":1,\"vocab_size\":163840,\"max_position_embeddings\":1048576,"
+    "\"linear_attn_config\":{\"full_attn_layers\":[4,8,12,16,20,24,27],\"head_dim\":128,\"num_heads\":32,"
+    "\"short_conv_kernel_size\":4}}");
+  guint32 kv[27] = { 0 };
+  const guint64 exps[3] = { 1024, 2304, 256 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "kimi-linear");
+  kv[3] = kv[7] = kv[11] = kv[15] = kv[19] = kv[23] = kv[26] = 1;
+  for (guint i = 0; i < 27; i++)
+    {
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, kv[i] == 0);
+    }
+  g_assert_cmpuint (hub->key_length, ==, 576);
+  g_assert_true (hub->kv_latent);
+  g_assert_cmpuint (hub->recurrent_r, ==, 36864);
+  g_assert_cmpuint (hub->recurrent_s, ==, 524288);
+
+  header_init (&h, "kimi-linear");
+  put_text_model (&h, 27, 1048576, 2304, 9216, 32, 0, 163840);
+  put_u32_array (&h, "attention.head_count_kv", kv, 27);
+  put_u32 (&h, "attention.key_length", 576);
+  put_u32 (&h, "attention.value_length", 512);
+  put_u32 (&h, "attention.key_length_mla", 192);
+  put_u32 (&h, "attention.value_length_mla", 128);
+  put_u32 (&h, "attention.kv_lora_rank", 512);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "kda.head_dim", 128);
+  put_u32 (&h, "expert_count", 256);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 1024);
+  put_u32 (&h, "expert_shared_count", 1);
+  put_u32 (&h, "leading_dense_block_count", 1);
+  put_tensor (&h, "blk.1.ffn_down_exps.weight", 3, exps);
+  compare_hybrid (hub, &h, 8192);
+}
+
+/* mistralai/Mamba-Codestral-7B-v0.1: every layer recurrent, none attends;
+ * d_inner = expand 2 x 4,096 = 8,192, n_group 8, d_state 128, d_conv 4:
+ * n_embd_r = 3 x (8,192 + 2 x 8 x 128) = 30,720, n_embd_s = 1,048,576.
+ * The converter (conversion/mamba.py Mamba2Model) writes head_count 0,
+ * feed_forward_length 0 and a placeholder context_length of 2^20 ("for
+ * those who use the default"), which the header here leaves out: the
+ * config has no context limit, so neither path gives one. */
+static void
+test_mamba2 (void)
+{
+  g_autoptr(HrHfConfig) config = load_config ("mamba-codestral-7b-config.json");
+  g_autoptr(HrModelSpec) hub = NULL;
+  Header h;
+
+  g_assert_cmpstr (config->gguf_arch, ==, "mamba2");
+  g_assert_cmpuint (config->heads, ==, 0);
+  g_assert_nonnull (config->layer_recurrent);
+  g_assert_cmpuint (config->layer_recurrent->len, ==, 64);
+  for (guint i = 0; i < 64; i++)
+    {
+      g_assert_cmpuint (g_array_index (config->layer_recurrent, guint8, i), ==, 1);
+      g_assert_cmpuint (g_array_index (config->layer_kv_heads, guint32, i), ==, 0);
+    }
+  g_assert_cmpuint (config->recurrent_r, ==, 30720);
+  g_assert_cmpuint (config->recurrent_s, ==, 1048576);
+  g_assert_cmpuint (hr_hf_config_feed_forward_length (config), ==, 0);
+
+  hub = hr_hf_config_to_model_spec (config, "mistralai/Mamba-Codestral-7B-v0.1", NULL, NULL);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 64);
+  header_init (&h, "mamba2");
+  put_u32 (&h, "embedding_length", 4096);
+  put_u32 (&h, "feed_forward_length", 0);
+  put_u32 (&h, "attention.head_count", 0);
+  put_u32 (&h, "block_count", 64);
+  put_u32 (&h, "vocab_size", 32768);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.inner_size", 8192);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.time_step_rank", 128);
+  put_u32 (&h, "ssm.group_count", 8);
+  compare_hybrid (hub, &h, 8192);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/hf-config-hybrid/qwen3-next", test_qwen3_next);
+  g_test_add_func ("/hf-config-hybrid/lfm2", test_lfm2);
+  g_test_add_func ("/hf-config-hybrid/granite-hybrid", test_granite_hybrid);
+  g_test_add_func ("/hf-config-hybrid/nemotron-h", test_nemotron_h);
+  g_test_add_func ("/hf-config-hybrid/kimi-linear", test_kimi_linear);
+  g_test_add_func ("/hf-config-hybrid/mamba2", test_mamba2);
+
+  return g_test_run ();
+}
