@@ -241,15 +241,16 @@ test_predict_old_estimator (void)
 
 /* llama-server run by hand (--runtime llama-server): without --context its
  * -c is unset, so --fit gives each of the 4 automatic slots phi4's trained
- * 16,384 tokens in one unified stream of 65,536 cells (no clamp); with
- * --parallel 2 the cache is two streams of -c / 2. */
+ * 16,384 tokens in one unified stream of 65,536 cells (no clamp), which the
+ * DGX Spark holds; llama3.2:3b's 4 x 131,072 do not fit the RTX 3090, and
+ * --fit shrinks them; with --parallel 2 the cache is two streams of -c / 2. */
 static void
 test_predict_llama_server (void)
 {
   {
     g_auto(Run) r = { 0 };
 
-    run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", NULL);
+    run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", "--board", "dgx-spark", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==,
                    "phi4 at 65,536 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"
@@ -278,12 +279,20 @@ test_predict_llama_server (void)
                    "total: 22,501,369,952 bytes = 22.50 GB = 20.96 GiB\n"
                    "ollama ps would show: 22 GB\n"
                    "also in host memory: 295,436,288 bytes (0.30 GB), not in the ollama ps size\n"
-                   "on Jetson Orin Nano Super (budget 5.1 GB, unified: host memory counts): 22.80 GB, over by 16.70 GB\n"
+                   "on NVIDIA DGX Spark (GB10) (budget 113.9 GB, unified: host memory counts): 22.80 GB, fits, 91.13 GB under budget\n"
                    "notes:\n"
-                   "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp). Where that would leave less than 1 GiB of the device's memory free (--fit-target), --fit shrinks the context, to no less than 4,096 per stream (--fit-ctx); Headroom predicts the size before any shrinking.\n"
+                   "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx).\n"
                    "  - One request may use at most 16,384 tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of 65,536 cells per stream is allocated whole: no clamp.\n"
                    "  - Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do).\n"
                    "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--runtime", "llama-server", "--board", "rtx-3090", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.out, "llama3.2:3b at 183,552 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"));
+    g_assert_nonnull (strstr (r.out, "\n  - --fit: 524,288 tokens would take 63,808,323,840 bytes, leaving less than 1,024 MiB of the 24,769,803,776 bytes free, so llama-server shrinks the context between 4,096 (2,550,513,920 bytes) and 524,288 to 183,552 (common/fit.cpp: linearly, rounded down to 256).\n"));
   }
   {
     g_auto(Run) r = { 0 };

@@ -220,6 +220,59 @@ test_sliding_window (void)
   g_assert_cmpuint (p.kv_cells_sliding, ==, 6144);
 }
 
+/* --fit with the device's memory known (free_bytes) and -c unset
+ * (common/fit.cpp): no change while the margin (1 GiB) stays free; else
+ * n_ctx = 4096 x streams + (n_ctx_max - that) x (free - margin - used_min)
+ * / (used_max - used_min), rounded down to 256 x streams, where used_* are
+ * the buffers at the two ends. */
+static void
+test_fit (void)
+{
+  g_autoptr(HrModelSpec) spec = llama32_3b (131072);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p, at_max, at_min;
+  guint64 free = G_GUINT64_CONSTANT (24000000000);
+  guint64 target = free - 1024 * 1024 * 1024;
+  guint64 expected;
+
+  predict (spec, 524288, 0, &at_max);
+  predict (spec, 4096, 0, &at_min);
+  expected = 4096 + (524288 - 4096) * (target - at_min.total_bytes) / (at_max.total_bytes - at_min.total_bytes);
+  expected -= expected % 256;
+
+  hr_runtime_inputs_init (&in, spec, 0);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.free_bytes = free;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.context_tokens, ==, expected);
+  g_assert_cmpuint (p.context_tokens, ==, 176896);
+  g_assert_cmpuint (p.kv_cells, ==, 176896);
+  g_assert_cmpuint (p.total_bytes, <=, target);
+
+  /* Room to spare: the trained context for every slot. */
+  in.free_bytes = at_max.total_bytes + 1024 * 1024 * 1024;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.context_tokens, ==, 524288);
+  /* One byte short of the margin: shrunk. */
+  in.free_bytes -= 1;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.context_tokens, <, 524288);
+
+  /* Not even 4,096 fits: the smallest, 4,096 per stream (-np 2: 8,192). */
+  in.free_bytes = 1;
+  in.parallel_slots = 2;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.context_tokens, ==, 8192);
+  g_assert_true (has_note (&p, "--fit: even 8,192 tokens leave less than 1,024 MiB free of 1 bytes, so it takes the smallest context, 8,192, and would move layers off the device (not predicted here)."));
+
+  /* A -c given is never fitted. */
+  in.context_tokens = 65536;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.context_tokens, ==, 65536);
+}
+
 /* -b 2048 -ub 512 by default; n_batch = min(n_ctx, n_batch), n_ubatch =
  * min(n_batch, n_ubatch) (src/llama-context.cpp). */
 static void
@@ -316,6 +369,7 @@ main (int    argc,
   g_test_add_func ("/runtime-llama-server/no-clamp", test_no_clamp);
   g_test_add_func ("/runtime-llama-server/streams", test_streams);
   g_test_add_func ("/runtime-llama-server/sliding-window", test_sliding_window);
+  g_test_add_func ("/runtime-llama-server/fit", test_fit);
   g_test_add_func ("/runtime-llama-server/batch", test_batch);
   g_test_add_func ("/runtime-llama-server/errors", test_errors);
   g_test_add_func ("/runtime-llama-server/json", test_json);

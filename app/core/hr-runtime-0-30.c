@@ -194,6 +194,64 @@ rt_resolve_flash_attention (Ctx     *ctx,
   return resolve_flash_attention_0_30 (ctx, error);
 }
 
+/* What --fit measures at one context: the model, context (KV) and
+ * compute buffers of the prediction (src/llama-context.cpp
+ * memory_breakdown: not the output buffer; the projector, a separate
+ * model, aside either). */
+static guint64
+fit_used (Ctx     *ctx,
+          guint32  n_ctx)
+{
+  HrRuntimeInputs in = *ctx->in;
+  HrRuntimePrediction p;
+  guint64 aside;
+
+  in.context_tokens = n_ctx;
+  in.free_bytes = 0;
+  in.skip_text = TRUE;
+  if (!hr_runtime_predict (&in, &p, NULL))
+    return G_MAXUINT64;
+  aside = (guint64) MAX (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR), 0) +
+          (guint64) MAX (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT), 0);
+  return p.total_bytes - MIN (aside, p.total_bytes);
+}
+
+/* common/fit.cpp common_params_fit_impl step 2, for an unset -c: when the
+ * buffers at n_ctx_max leave less than the margin (--fit-target, 1 GiB)
+ * of @free, the context falls linearly between n_ctx_min = 4096 x streams
+ * (--fit-ctx) and n_ctx_max to what fits, rounded down to 256 x streams. */
+static guint64
+fit_context (Ctx     *ctx,
+             guint64  n_ctx_max,
+             guint64  streams)
+{
+  guint64 free = ctx->in->free_bytes;
+  guint64 margin = ctx->in->fit_target_bytes > 0 ? ctx->in->fit_target_bytes : 1024 * MIB;
+  guint64 n_ctx_min = 4096 * streams;
+  guint64 used_max, used_min, target, n_ctx, align = 256 * streams;
+  Counts *c = &ctx->counts;
+
+  used_max = fit_used (ctx, (guint32) n_ctx_max);
+  if (used_max <= free && free - used_max >= margin)
+    return n_ctx_max;
+  if (n_ctx_max <= n_ctx_min)
+    return n_ctx_max;
+  used_min = fit_used (ctx, (guint32) n_ctx_min);
+  target = free > margin ? free - margin : 0;
+  if (target <= used_min || used_max <= used_min)
+    {
+      rt_note (ctx, _("--fit: even %s tokens leave less than %s MiB free of %s bytes, so it takes the smallest context, %s, and would move layers off the device (not predicted here)."),
+               rt_count (c, n_ctx_min), rt_count (c, margin / MIB), rt_count (c, free), rt_count (c, n_ctx_min));
+      return n_ctx_min;
+    }
+  n_ctx = n_ctx_min + (n_ctx_max - n_ctx_min) * (target - used_min) / (used_max - used_min);
+  n_ctx = MAX (n_ctx - n_ctx % align, n_ctx_min);
+  rt_note (ctx, _("--fit: %s tokens would take %s bytes, leaving less than %s MiB of the %s bytes free, so llama-server shrinks the context between %s (%s bytes) and %s to %s (common/fit.cpp: linearly, rounded down to %s)."),
+           rt_count (c, n_ctx_max), rt_count (c, used_max), rt_count (c, margin / MIB), rt_count (c, free),
+           rt_count (c, n_ctx_min), rt_count (c, used_min), rt_count (c, n_ctx_max), rt_count (c, n_ctx), rt_count (c, align));
+  return n_ctx;
+}
+
 /**
  * rt_resolve_llama_server: (skip)
  * @ctx: the prediction under way (era %HR_RUNTIME_ERA_LLAMA_SERVER)
@@ -211,7 +269,8 @@ rt_resolve_flash_attention (Ctx     *ctx,
  *    common_fit_params), so every slot gets the trained context; nothing
  *    clamps n_ctx to the trained context (src/llama-context.cpp only
  *    warns, tools/server/server-context.cpp n_ctx_slot() caps what one
- *    request may use, not the cache).
+ *    request may use, not the cache);
+ *  - with free_bytes known and -c unset, --fit's shrinking (fit_context()).
  *
  * Sets out->context_tokens (n_ctx), out->parallel_slots and
  * out->kv_unified.
@@ -252,8 +311,14 @@ rt_resolve_llama_server (Ctx     *ctx,
     {
       /* common/fit.cpp saturates at UINT32_MAX. */
       n_ctx = MIN ((guint64) spec->context_length * out->parallel_slots, (guint64) G_MAXUINT32);
-      rt_note (ctx, _("No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = %s x %s = %s (common/fit.cpp). Where that would leave less than 1 GiB of the device's memory free (--fit-target), --fit shrinks the context, to no less than 4,096 per stream (--fit-ctx); Headroom predicts the size before any shrinking."),
-               rt_count (c, spec->context_length), rt_count (c, out->parallel_slots), rt_count (c, n_ctx));
+      if (ctx->in->free_bytes > 0)
+        rt_note (ctx, _("No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = %s x %s = %s (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx)."),
+                 rt_count (c, spec->context_length), rt_count (c, out->parallel_slots), rt_count (c, n_ctx));
+      else
+        rt_note (ctx, _("No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = %s x %s = %s (common/fit.cpp). Where that would leave less than 1 GiB of the device's memory free (--fit-target), --fit shrinks the context, to no less than 4,096 per stream (--fit-ctx); Headroom predicts the size before any shrinking."),
+                 rt_count (c, spec->context_length), rt_count (c, out->parallel_slots), rt_count (c, n_ctx));
+      if (ctx->in->free_bytes > 0)
+        n_ctx = fit_context (ctx, n_ctx, out->kv_unified ? 1 : out->parallel_slots);
     }
   out->context_tokens = (guint32) n_ctx;
 

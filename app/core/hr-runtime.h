@@ -102,7 +102,10 @@ typedef struct {
   HrRuntimeEra       era;
   const char        *server_version;  /* "0.31.2" or "ollama 0.31.2" (nullable) */
   HrRuntimeBackend   backend;
-  guint64            free_bytes;      /* old era's automatic slots: free GPU memory, 0 = unknown */
+  guint64            free_bytes;      /* old era's automatic slots: free GPU memory, 0 = unknown;
+                                       * llama-server: the memory --fit fits an unset -c to
+                                       * (the device's free memory; CPU: physical RAM) */
+  guint64            fit_target_bytes; /* llama-server --fit-target, the margin --fit keeps free; 0 = 1 GiB */
   gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
 } HrRuntimeInputs;
 

@@ -35,6 +35,7 @@
 #include <gio/gio.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-error.h"
 #include "hr-gguf.h"
@@ -95,6 +96,8 @@ typedef struct {
   const char *model;     /* LmModel id */
   guint32     n_ctx;     /* -c, 0 = not given (the trained context per slot) */
   guint32     slots;     /* -np, 0 = not given (auto: 4, unified) */
+  guint32     fit_room_mib; /* > 0: --fit-target leaves this much of the physical
+                             * memory to fit into (0 = the 1 GiB default margin) */
 } ServerSetting;
 
 static const ServerSetting server_settings[] = {
@@ -105,7 +108,18 @@ static const ServerSetting server_settings[] = {
   { "gemma3-1b", 8192, 0 },
   { "llama3.2-3b", 8192, 0 },
   { "llama3.2-3b", 16384, 2 },
+  { "llama3.2-3b", 0, 0, 3584 },
+  { "gemma3-1b", 0, 2, 1200 },
 };
+
+/* What llama.cpp's CPU backend takes as the device's memory for --fit:
+ * the physical memory (ggml/src/ggml-cpu/ggml-cpu.cpp
+ * ggml_backend_cpu_device_get_memory, free = total), in bytes. */
+static guint64
+physical_bytes (void)
+{
+  return (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGE_SIZE);
+}
 
 /* What llama-server logged, in MiB as printed (-1 = no such line). */
 typedef struct {
@@ -349,6 +363,11 @@ run_server_defaults (const ServerSetting *s,
       g_ptr_array_add (args, g_strdup ("-np"));
       g_ptr_array_add (args, g_strdup_printf ("%u", s->slots));
     }
+  if (s->fit_room_mib > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--fit-target"));
+      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, physical_bytes () / 1048576 - s->fit_room_mib));
+    }
   for (const char *const *a = (const char *const[]) { "--no-webui", "--log-verbosity", "4", "--no-log-prefix",
                                                      "--no-log-timestamps", "--no-repack", "--no-warmup",
                                                      "-t", "2", NULL };
@@ -470,6 +489,10 @@ test_server_defaults (gconstpointer data)
   in.parallel_slots = s->slots;
   in.batch = 0;
   in.ubatch = 0;
+  /* --fit fits an unset -c to the physical memory, less its margin. */
+  in.free_bytes = physical_bytes ();
+  if (s->fit_room_mib > 0)
+    in.fit_target_bytes = (physical_bytes () / 1048576 - s->fit_room_mib) * G_GUINT64_CONSTANT (1048576);
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
   g_assert_true (p.flash_attention);
@@ -493,8 +516,9 @@ test_server_defaults (gconstpointer data)
 
   if (suite.report != NULL)
     g_string_append_printf (suite.report,
-                            "| %s (llama-server defaults%s%s) | %u | %u | auto | f16 | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
+                            "| %s (llama-server defaults%s%s%s) | %u | %u | auto | f16 | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
                             s->model, s->n_ctx > 0 ? ", -c" : "", s->slots > 0 ? ", -np" : "",
+                            s->fit_room_mib > 0 ? ", --fit-target" : "",
                             p.context_tokens, p.parallel_slots,
                             logged.model, logged.model + w_diff, logged.kv, logged.kv + kv_diff,
                             logged.output, logged.output + out_diff,
@@ -591,7 +615,8 @@ main (int    argc,
   for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
     {
       const ServerSetting *s = &server_settings[i];
-      g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u", s->model, s->n_ctx, s->slots);
+      g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
+                                               s->fit_room_mib > 0 ? "-fit" : "");
       g_test_add_data_func (name, s, test_server_defaults);
     }
 
