@@ -172,6 +172,9 @@ fill_column (Column         *c,
 
           hr_cli_predict_inputs (&in, o, spec);
           in.skip_text = TRUE;
+          /* llama-server's --fit fits an unset -c to the board's memory. */
+          if (in.era == HR_RUNTIME_ERA_LLAMA_SERVER)
+            in.free_bytes = MAX (hr_board_headroom_bytes (c->board), 1);
           if (!hr_runtime_predict (&in, &p, error))
             return FALSE;
           c->runtime[r] = (gint64) MIN (p.total_bytes, (guint64) G_MAXINT64);
