@@ -235,6 +235,32 @@ test_scenario_edited_board (Fixture       *f,
   g_remove (boards_path);
 }
 
+/* The window's llama-server choice: the settings nick, the era, no slots
+ * (llama-server's -np auto, whatever the slots setting), the default
+ * micro-batch, and the method line. */
+static void
+test_scenario_llama_server (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *runtime = NULL;
+  const HrRuntimeInputs *in;
+
+  g_settings_set_uint (f->settings, "parallel-slots", 2);
+  g_settings_set_string (f->settings, "runtime", "llama-server");
+  g_assert_cmpint (hr_scenario_get_runtime (f->scenario), ==, HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+  runtime = g_settings_get_string (f->settings, "runtime");
+  g_assert_cmpstr (runtime, ==, "llama-server");
+  in = hr_scenario_get_runtime_template (f->scenario);
+  g_assert_nonnull (in);
+  g_assert_cmpint (in->era, ==, HR_RUNTIME_ERA_LLAMA_SERVER);
+  g_assert_cmpuint (in->parallel_slots, ==, 0);
+  g_assert_cmpuint (in->ubatch, ==, 0);
+  g_assert_cmpuint (hr_scenario_get_parallel_slots (f->scenario), ==, 2);
+  g_assert_cmpstr (hr_scenario_get_method_label (f->scenario), ==, "llama-server with its own defaults (llama.cpp)");
+}
+
 static void
 test_scenario_before_load (void)
 {
@@ -394,6 +420,7 @@ main (int   argc,
   g_test_add ("/scenario/settings", Fixture, NULL, fixture_set_up, test_scenario_settings, fixture_tear_down);
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);
+  g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
   g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
               fixture_tear_down);

@@ -172,6 +172,9 @@ fill_column (Column         *c,
 
           hr_cli_predict_inputs (&in, o, spec);
           in.skip_text = TRUE;
+          /* llama-server's --fit fits an unset -c to the board's memory. */
+          if (in.era == HR_RUNTIME_ERA_LLAMA_SERVER)
+            in.free_bytes = MAX (hr_board_headroom_bytes (c->board), 1);
           if (!hr_runtime_predict (&in, &p, error))
             return FALSE;
           c->runtime[r] = (gint64) MIN (p.total_bytes, (guint64) G_MAXINT64);
@@ -378,7 +381,7 @@ print_matrix_table (const HrCliPredictOptions *o,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli matrix [--context N] [--precision P] [--kv-type T]
- * [--parallel N] [--runtime ollama-0.30|ollama-0.12|auto|none]
+ * [--parallel N] [--runtime ollama-0.30|ollama-0.12|llama-server|auto|none]
  * [--boards A,B] [--models A,B] [--catalog FILE] [--measurements DIR]
  * [--json|--csv]`: rows are catalog models, columns the boards; each cell
  * the verdict, margin and expected decode rate (hr_evaluate()) with the
@@ -397,7 +400,7 @@ hr_cli_cmd_matrix (int    argc,
   g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
     OPT_CONTEXT, OPT_PRECISION, OPT_KV_TYPE, OPT_PARALLEL, OPT_FLASH,
-    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Footprint: ollama-0.30, ollama-0.12, auto or none (the seed's weights + KV cache); default ollama-0.30"), N_("ERA") },
+    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Footprint: ollama-0.30, ollama-0.12, llama-server, auto or none (the seed's weights + KV cache); default ollama-0.30"), N_("ERA") },
     OPT_VERSION,
     { "boards", 0, 0, G_OPTION_ARG_STRING, &o.boards, N_("Only these boards, comma-separated, in this order"), N_("A,B,...") },
     { "models", 0, 0, G_OPTION_ARG_STRING, &o.models_text, N_("Only these models, comma-separated, in this order"), N_("A,B,...") },

@@ -108,8 +108,8 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
       else if (!hr_runtime_era_from_string (runtime, &o->era))
         {
           hr_cli_usage_error (default_runtime != NULL ?
-                              _("--runtime must be ollama-0.30, ollama-0.12, auto, seed or none, not \"%s\"") :
-                              _("--runtime must be ollama-0.30, ollama-0.12, auto or seed, not \"%s\""),
+                              _("--runtime must be ollama-0.30, ollama-0.12, llama-server, auto, seed or none, not \"%s\"") :
+                              _("--runtime must be ollama-0.30, ollama-0.12, llama-server, auto or seed, not \"%s\""),
                               runtime);
           return FALSE;
         }
@@ -146,7 +146,11 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
  * @spec: (nullable): the model
  *
  * hr_runtime_inputs_init() with the options' precision, slots, KV cache
- * type, flash attention, batch, era, server version and backend.
+ * type, flash attention, batch, era, server version and backend. With
+ * --runtime llama-server, --context is llama-server's -c (the whole cache)
+ * and without it the context is left unset (0: the trained context per
+ * slot), and --batch is -b alone: without it both batches are left to
+ * llama-server's defaults (2048 / 512).
  */
 void
 hr_cli_predict_inputs (HrRuntimeInputs           *in,
@@ -160,6 +164,13 @@ hr_cli_predict_inputs (HrRuntimeInputs           *in,
   in->flash_attention = o->flash;
   in->batch = o->batch;
   in->ubatch = o->batch;
+  if (o->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      if (o->context_text == NULL)
+        in->context_tokens = 0;
+      in->batch = o->batch_text != NULL ? o->batch : 0;
+      in->ubatch = 0;
+    }
   in->era = o->era;
   in->server_version = o->version;
   in->backend = o->backend;
@@ -289,8 +300,9 @@ hr_cli_predict_spec (HrCliContext              *ctx,
   hr_cli_predict_inputs (out_inputs, o, spec);
   /* Without --parallel the old scheduler tries its slots against the
    * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
-   * runtime notes the choice); the 0.30 era ignores it. */
-  if (out_inputs->parallel_slots == 0)
+   * runtime notes the choice); the 0.30 era ignores it. llama-server's
+   * --fit fits an unset -c to it. */
+  if (out_inputs->parallel_slots == 0 || out_inputs->era == HR_RUNTIME_ERA_LLAMA_SERVER)
     out_inputs->free_bytes = MAX (hr_board_headroom_bytes (ctx->board), 1);
   if (!hr_runtime_predict (out_inputs, out, error))
     return FALSE;
@@ -434,7 +446,7 @@ print_terms (const HrRuntimePrediction *p)
  * @argc: arguments, the subcommand first
  * @argv: (array length=argc): the arguments
  *
- * `headroom-cli predict MODEL [--context N] [--runtime ollama-0.30|ollama-0.12|auto]
+ * `headroom-cli predict MODEL [--context N] [--runtime ollama-0.30|ollama-0.12|llama-server|auto]
  * [--server-version V] [--parallel N] [--kv-type T] [--flash-attention on|off|auto]
  * [--batch N] [--backend cuda|metal] [--precision P] [--num-gpu N]
  * [--max-context] [--best-precision] [--board NAME]

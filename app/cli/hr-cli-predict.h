@@ -81,14 +81,14 @@ void     hr_cli_print_memory            (HrCliContext              *ctx,
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_clear)
 
-#define OPT_CONTEXT  { "context", 0, 0, G_OPTION_ARG_STRING, &o.context_text, N_("Context window (num_ctx) in tokens (default 4096)"), N_("N") }
-#define OPT_PARALLEL { "parallel", 0, 0, G_OPTION_ARG_STRING, &o.parallel_text, N_("Parallel slots, 1 to 64 (default: the server's, 1 from Ollama 0.10)"), N_("N") }
+#define OPT_CONTEXT  { "context", 0, 0, G_OPTION_ARG_STRING, &o.context_text, N_("Context window (num_ctx) in tokens (default 4096); with --runtime llama-server its -c, the whole KV cache the slots share or divide (default: the model's trained context for each slot)"), N_("N") }
+#define OPT_PARALLEL { "parallel", 0, 0, G_OPTION_ARG_STRING, &o.parallel_text, N_("Parallel slots, 1 to 64 (default: the server's, 1 from Ollama 0.10; llama-server: 4 sharing one unified cache)"), N_("N") }
 #define OPT_KV_TYPE  { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o.kv_type_text, N_("KV cache type: f16, q8_0 or q4_0 (default f16)"), N_("TYPE") }
 #define OPT_FLASH    { "flash-attention", 0, 0, G_OPTION_ARG_STRING, &o.flash_text, N_("Flash attention: on, off or auto (default auto: as the server decides)"), N_("on|off|auto") }
-#define OPT_BATCH    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch_text, N_("Batch and micro-batch size (default 512, Ollama's num_batch)"), N_("N") }
+#define OPT_BATCH    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch_text, N_("Batch and micro-batch size (default 512, Ollama's num_batch); with --runtime llama-server its -b (default 2048, micro-batch 512)"), N_("N") }
 #define OPT_VERSION  { "server-version", 0, 0, G_OPTION_ARG_STRING, &o.version, N_("The Ollama server's version, e.g. 0.31.2 (picks the era and filters the measurements learned from)"), N_("V") }
 #define OPT_BACKEND  { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend_text, N_("Backend: cuda, metal or cpu (a server without a GPU: every buffer in host memory; default cuda)"), N_("cpu|cuda|metal") }
-#define OPT_RUNTIME  { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which method sizes the model: ollama-0.30, ollama-0.12, auto (default: from --server-version, else the newest) or seed (the seed's weights + KV cache, for teaching)"), N_("ERA") }
+#define OPT_RUNTIME  { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which method sizes the model: ollama-0.30, ollama-0.12, llama-server (llama.cpp's server run by hand, its own defaults), auto (default: from --server-version, else the newest) or seed (the seed's weights + KV cache, for teaching)"), N_("ERA") }
 #define OPT_BOARD    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board to predict on, whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") }
 
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }

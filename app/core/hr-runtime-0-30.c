@@ -29,6 +29,10 @@
   "llama.cpp src/llama-context.cpp (kv_unified off, as with Ollama's -np: n_ctx_seq = pad256(n_ctx / slots), " \
   "one stream per slot), src/llama-kv-cache.cpp (n_stream streams of n_ctx_seq cells) and " \
   "src/llama-kv-cache-iswa.cpp (a sliding-window stream: pad256(min(n_ctx_seq, window + ubatch)) cells)"
+#define SRC_LSRV_KV \
+  "llama.cpp tools/server/server.cpp (-np auto: 4 slots, kv_unified true), src/llama-context.cpp " \
+  "(kv_unified: n_ctx_seq = n_ctx = pad256(-c)), src/llama-kv-cache.cpp (n_stream 1 when unified) and " \
+  "src/llama-kv-cache-iswa.cpp (a unified sliding-window stream: pad256(min(n_ctx, window x slots + ubatch)))"
 #define SRC_030_WEIGHTS_CPU \
   "llama.cpp src/llama-model-loader.cpp (CPU backend: one CPU model buffer holds every tensor, " \
   "CPU_Mapped with mmap, the file's span of them) and Ollama llm/llama_server.go MemorySize " \
@@ -106,7 +110,8 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
                               GError **error)
 {
   HrRuntimePrediction *out = ctx->out;
-  guint key = ctx->have_version ? rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) : 0;
+  gboolean lsrv = out->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+  guint key = ctx->have_version && !lsrv ? rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) : 0;
 
   switch (ctx->in->flash_attention)
     {
@@ -119,6 +124,11 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
     case HR_FLASH_ATTENTION_AUTO:
     default:
       out->flash_attention = TRUE;
+      if (lsrv)
+        {
+          rt_note (ctx, "%s", _("Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do)."));
+          break;
+        }
       rt_note (ctx, "%s", ctx->in->backend == HR_RUNTIME_BACKEND_CPU ?
                _("Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the backend supports it (llama.cpp's CPU backend does).") :
                _("Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the GPU backend supports it (CUDA and Metal do)."));
@@ -143,6 +153,13 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
                hr_kv_cache_type_to_string (out->kv_type), ctx->version_major, ctx->version_minor, ctx->version_patch);
       out->kv_type = HR_KV_CACHE_F16;
       return TRUE;
+    }
+  if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention && lsrv)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("llama-server refuses a %s V cache without flash attention (\"quantized V cache requires flash_attn to be enabled\"): this model would not load. Turn flash attention on or auto, or use an f16 cache."),
+                   hr_kv_cache_type_to_string (out->kv_type));
+      return FALSE;
     }
   if (out->kv_type != HR_KV_CACHE_F16 && !out->flash_attention)
     {
@@ -177,6 +194,147 @@ rt_resolve_flash_attention (Ctx     *ctx,
   return resolve_flash_attention_0_30 (ctx, error);
 }
 
+/* What --fit measures at one context: the model, context (KV) and
+ * compute buffers of the prediction (src/llama-context.cpp
+ * memory_breakdown: not the output buffer; the projector, a separate
+ * model, aside either). */
+static guint64
+fit_used (Ctx     *ctx,
+          guint32  n_ctx)
+{
+  HrRuntimeInputs in = *ctx->in;
+  HrRuntimePrediction p;
+  guint64 aside;
+
+  in.context_tokens = n_ctx;
+  in.free_bytes = 0;
+  in.skip_text = TRUE;
+  if (!hr_runtime_predict (&in, &p, NULL))
+    return G_MAXUINT64;
+  aside = (guint64) MAX (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR), 0) +
+          (guint64) MAX (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT), 0);
+  return p.total_bytes - MIN (aside, p.total_bytes);
+}
+
+/* common/fit.cpp common_params_fit_impl step 2, for an unset -c: when the
+ * buffers at n_ctx_max leave less than the margin (--fit-target, 1 GiB)
+ * of @free, the context falls linearly between n_ctx_min = 4096 x streams
+ * (--fit-ctx) and n_ctx_max to what fits, rounded down to 256 x streams. */
+static guint64
+fit_context (Ctx     *ctx,
+             guint64  n_ctx_max,
+             guint64  streams)
+{
+  guint64 free = ctx->in->free_bytes;
+  guint64 margin = ctx->in->fit_target_bytes > 0 ? ctx->in->fit_target_bytes : 1024 * MIB;
+  guint64 n_ctx_min = 4096 * streams;
+  guint64 used_max, used_min, target, n_ctx, align = 256 * streams;
+  Counts *c = &ctx->counts;
+
+  used_max = fit_used (ctx, (guint32) n_ctx_max);
+  if (used_max <= free && free - used_max >= margin)
+    return n_ctx_max;
+  if (n_ctx_max <= n_ctx_min)
+    return n_ctx_max;
+  used_min = fit_used (ctx, (guint32) n_ctx_min);
+  target = free > margin ? free - margin : 0;
+  if (target <= used_min || used_max <= used_min)
+    {
+      rt_note (ctx, _("--fit: even %s tokens leave less than %s MiB free of %s bytes, so it takes the smallest context, %s, and would move layers off the device (not predicted here)."),
+               rt_count (c, n_ctx_min), rt_count (c, margin / MIB), rt_count (c, free), rt_count (c, n_ctx_min));
+      return n_ctx_min;
+    }
+  n_ctx = n_ctx_min + (n_ctx_max - n_ctx_min) * (target - used_min) / (used_max - used_min);
+  n_ctx = MAX (n_ctx - n_ctx % align, n_ctx_min);
+  rt_note (ctx, _("--fit: %s tokens would take %s bytes, leaving less than %s MiB of the %s bytes free, so llama-server shrinks the context between %s (%s bytes) and %s to %s (common/fit.cpp: linearly, rounded down to %s)."),
+           rt_count (c, n_ctx_max), rt_count (c, used_max), rt_count (c, margin / MIB), rt_count (c, free),
+           rt_count (c, n_ctx_min), rt_count (c, used_min), rt_count (c, n_ctx_max), rt_count (c, n_ctx), rt_count (c, align));
+  return n_ctx;
+}
+
+/**
+ * rt_resolve_llama_server: (skip)
+ * @ctx: the prediction under way (era %HR_RUNTIME_ERA_LLAMA_SERVER)
+ * @error: set when there is no context to size
+ *
+ * llama-server's own settings, as it resolves them when started by hand:
+ *  - slots: -np defaults to -1, auto (common/arg.cpp
+ *    common_params_parser_init for LLAMA_EXAMPLE_SERVER), which
+ *    tools/server/server.cpp turns into n_parallel = 4 with kv_unified =
+ *    true; an -np N given keeps kv_unified at its default, false
+ *    (common/common.h), one stream per slot;
+ *  - the context: -c is n_ctx, the whole cache; unset (0), --fit (on by
+ *    default, common/common.h fit_params) sets n_ctx = n_ctx_train x
+ *    n_seq_max before anything is measured (common/fit.cpp
+ *    common_fit_params), so every slot gets the trained context; nothing
+ *    clamps n_ctx to the trained context (src/llama-context.cpp only
+ *    warns, tools/server/server-context.cpp n_ctx_slot() caps what one
+ *    request may use, not the cache);
+ *  - with free_bytes known and -c unset, --fit's shrinking (fit_context()).
+ *
+ * Sets out->context_tokens (n_ctx), out->parallel_slots and
+ * out->kv_unified.
+ *
+ * Returns: %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when -c is unset
+ *   and the model has no trained context.
+ */
+gboolean
+rt_resolve_llama_server (Ctx     *ctx,
+                         GError **error)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  guint64 n_ctx, per_slot;
+  Counts *c = &ctx->counts;
+
+  if (ctx->in->parallel_slots > 0)
+    {
+      out->parallel_slots = ctx->in->parallel_slots;
+      out->kv_unified = FALSE;
+    }
+  else
+    {
+      out->parallel_slots = 4;
+      out->kv_unified = TRUE;
+    }
+
+  if (ctx->in->context_tokens > 0)
+    n_ctx = ctx->in->context_tokens;
+  else if (spec->context_length == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("%s names no trained context, which llama-server takes when -c is not given: give a context"),
+                   spec->name ? spec->name : _("the model"));
+      return FALSE;
+    }
+  else
+    {
+      /* common/fit.cpp saturates at UINT32_MAX. */
+      n_ctx = MIN ((guint64) spec->context_length * out->parallel_slots, (guint64) G_MAXUINT32);
+      if (ctx->in->free_bytes > 0)
+        rt_note (ctx, _("No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = %s x %s = %s (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx)."),
+                 rt_count (c, spec->context_length), rt_count (c, out->parallel_slots), rt_count (c, n_ctx));
+      else
+        rt_note (ctx, _("No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = %s x %s = %s (common/fit.cpp). Where that would leave less than 1 GiB of the device's memory free (--fit-target), --fit shrinks the context, to no less than 4,096 per stream (--fit-ctx); Headroom predicts the size before any shrinking."),
+                 rt_count (c, spec->context_length), rt_count (c, out->parallel_slots), rt_count (c, n_ctx));
+      if (ctx->in->free_bytes > 0)
+        n_ctx = fit_context (ctx, n_ctx, out->kv_unified ? 1 : out->parallel_slots);
+    }
+  out->context_tokens = (guint32) n_ctx;
+
+  /* What one request may use: n_ctx_seq, capped at the trained context
+   * (tools/server/server-context.cpp n_ctx_slot()). */
+  n_ctx = rt_pad_up (n_ctx, KV_PAD_0_30);
+  per_slot = out->kv_unified ? n_ctx : rt_pad_up (n_ctx / out->parallel_slots, KV_PAD_0_30);
+  if (spec->context_length > 0 && per_slot > spec->context_length)
+    rt_note (ctx, _("One request may use at most %s tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of %s cells per stream is allocated whole: no clamp."),
+             rt_count (c, spec->context_length), rt_count (c, per_slot));
+  else if (out->kv_unified)
+    rt_note (ctx, _("The %s slots share one cache of %s cells: one request may use all of it, and together they can hold %s tokens (tools/server/server.cpp, -np auto)."),
+             rt_count (c, out->parallel_slots), rt_count (c, n_ctx), rt_count (c, n_ctx));
+  return TRUE;
+}
+
 /* ------------------------------------------------------------ era 0.30 */
 
 /* The cells llama.cpp gives each layer, and which layers there are. */
@@ -186,7 +344,11 @@ layout_0_30 (Ctx    *ctx,
 {
   const HrModelSpec *spec = ctx->spec;
   HrRuntimePrediction *out = ctx->out;
-  guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : 512;
+  gboolean lsrv = out->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+  /* The batch defaults: Ollama's num_batch 512 (api/types.go), which it
+   * passes as -b and -ub; llama-server's own -b 2048 and -ub 512
+   * (common/common.h n_batch, n_ubatch). */
+  guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
   /* Under multi-head latent attention llama.cpp caches one latent of
    * key_length (kv_lora_rank + rope dims) per KV head and no V at all
    * (src/llama-kv-cache.cpp: has_v = !is_mla). */
@@ -196,21 +358,38 @@ layout_0_30 (Ctx    *ctx,
 
   memset (l, 0, sizeof *l);
   l->slots = out->parallel_slots;
-  l->ctx_total = rt_mul (ctx, out->context_tokens, l->slots);
+  l->unified = out->kv_unified;
+  /* Ollama passes -c num_ctx x slots; llama-server's -c is n_ctx itself. */
+  l->ctx_total = lsrv ? out->context_tokens : rt_mul (ctx, out->context_tokens, l->slots);
   /* llama.cpp: n_batch = min(n_ctx, n_batch), n_ubatch = min(n_batch, n_ubatch). */
   batch = MIN (batch, l->ctx_total);
   l->ubatch = MIN (ctx->in->ubatch > 0 ? ctx->in->ubatch : 512, batch);
   out->ubatch = (guint32) l->ubatch;
 
-  /* Ollama passes -np, so kv_unified is off: one stream per slot of
-   * n_ctx_seq = pad256(pad256(n_ctx) / slots) cells. */
+  /* src/llama-context.cpp: n_ctx = pad256(n_ctx); with kv_unified one
+   * stream of n_ctx_seq = n_ctx cells that every slot shares, else (as
+   * with Ollama's -np, or llama-server's -np N) one stream per slot of
+   * n_ctx_seq = pad256(n_ctx / slots) cells (src/llama-kv-cache.cpp
+   * n_stream). A sliding-window layer's stream holds
+   * pad256(min(n_ctx_seq, window x (unified ? slots : 1) + ubatch))
+   * cells (src/llama-kv-cache-iswa.cpp). */
   n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
-  l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
-  l->cells = rt_mul (ctx, l->cells_seq, l->slots);
+  if (l->unified)
+    {
+      l->cells_seq = n_ctx;
+      l->cells = n_ctx;
+    }
+  else
+    {
+      l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
+      l->cells = rt_mul (ctx, l->cells_seq, l->slots);
+    }
   if (spec->sliding_window > 0)
     {
-      l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, spec->sliding_window, l->ubatch), KV_PAD_0_30));
-      l->cells_swa = rt_mul (ctx, l->cells_swa_seq, l->slots);
+      guint64 window = l->unified ? rt_mul (ctx, spec->sliding_window, l->slots) : spec->sliding_window;
+
+      l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, window, l->ubatch), KV_PAD_0_30));
+      l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
     }
 
   for (guint i = 0; i < spec->layers; i++)
@@ -338,7 +517,22 @@ kv_note_0_30 (Ctx           *ctx,
   const HrModelSpec *spec = ctx->spec;
   Counts *c = &ctx->counts;
 
-  if (l->slots > 1 && l->n_sliding > 0)
+  if (l->unified && l->n_sliding > 0)
+    g_snprintf (term->note, sizeof term->note,
+                _("llama-server's -np auto: %s slots share one unified stream of pad256(n_ctx) = pad256(%s) = %s cells; a sliding-window layer's stream holds pad256(min(%s, window x slots + ubatch)) = pad256(min(%s, %s x %s + %s)) = %s cells."),
+                rt_count (c, l->slots), rt_count (c, l->ctx_total), rt_count (c, l->cells),
+                rt_count (c, l->cells), rt_count (c, l->cells), rt_count (c, spec->sliding_window),
+                rt_count (c, l->slots), rt_count (c, l->ubatch), rt_count (c, l->cells_swa));
+  else if (l->unified)
+    g_snprintf (term->note, sizeof term->note,
+                _("llama-server's -np auto: %s slots share one unified stream of pad256(n_ctx) = pad256(%s) = %s cells."),
+                rt_count (c, l->slots), rt_count (c, l->ctx_total), rt_count (c, l->cells));
+  else if (ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER && l->slots > 1)
+    g_snprintf (term->note, sizeof term->note,
+                _("With -np %s llama-server's cache is not unified: each slot has its own stream of pad256(pad256(%s) / %s) = %s cells, %s in all."),
+                rt_count (c, l->slots), rt_count (c, l->ctx_total), rt_count (c, l->slots),
+                rt_count (c, l->cells_seq), rt_count (c, l->cells));
+  else if (l->slots > 1 && l->n_sliding > 0)
     g_snprintf (term->note, sizeof term->note,
                 _("Ollama passes -np %s, so llama.cpp's cache is not unified: each slot has its own stream of pad256(pad256(%s x %s) / %s) = %s cells, %s in all; a sliding-window layer's stream holds pad256(min(%s, window + ubatch)) = pad256(min(%s, %s + %s)) = %s cells, %s in all."),
                 rt_count (c, l->slots), rt_count (c, ctx->out->context_tokens), rt_count (c, l->slots), rt_count (c, l->slots),
@@ -376,7 +570,7 @@ kv_term_0_30 (Ctx          *ctx,
   char elem[32];
 
   term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) MIN (kv_bytes, (guint64) G_MAXINT64),
-                      l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
+                      l->unified ? SRC_LSRV_KV : l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
   if (!ctx->text)
     return;
   if (per_den == 1)

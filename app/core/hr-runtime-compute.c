@@ -6,7 +6,8 @@
  * graph_reserve builds the worst-case graph (ubatch tokens against one
  * slot's stream of the KV cache: with Ollama's -np the cache is not
  * unified, so the graph does not grow with slots) and ggml-alloc lays it
- * out with reuse; the logged size is the peak of the tensors alive at
+ * out with reuse (llama-server's -np auto: one unified stream, so the graph
+ * spans every cell); the logged size is the peak of the tensors alive at
  * once. The graph inputs live through the whole graph: the attention mask
  * (llama-graph.cpp build_attn_inp_kq_mask: cells x ubatch, f16 with flash
  * attention, f32 without; one per kind of layer, global and
@@ -167,6 +168,10 @@ compute_cpu (Ctx           *ctx,
                 rt_count (c, l->ubatch), rt_count (c, width), rt_count (c, emb), rt_count (c, kv),
                 rt_count (c, l->ubatch), rt_count (c, compute));
   g_snprintf (term->note, sizeof term->note, "%s",
+              l->unified ?
+              _("The compute buffer is one graph against the unified stream the slots share: the mask spans all of its cells. The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
+              out->era == HR_RUNTIME_ERA_LLAMA_SERVER ?
+              _("The compute buffer is one slot's graph whatever the number of slots (with -np N llama-server's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
               _("The compute buffer is one slot's graph whatever the number of slots (Ollama's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention."));
   if (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0)
     rt_append_note (term, g_strcmp0 (f->n_ff_from, "parameters") == 0 ?

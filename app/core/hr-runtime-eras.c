@@ -105,8 +105,8 @@ hr_runtime_era_for_version (const char *version)
  * hr_runtime_era_to_string:
  * @era: an era
  *
- * Returns: "ollama-0.30", "ollama-0.12", "seed" or "auto" (the CLI's
- *   --runtime words).
+ * Returns: "ollama-0.30", "ollama-0.12", "llama-server", "seed" or "auto"
+ *   (the CLI's --runtime words).
  */
 const char *
 hr_runtime_era_to_string (HrRuntimeEra era)
@@ -115,6 +115,7 @@ hr_runtime_era_to_string (HrRuntimeEra era)
     {
     case HR_RUNTIME_ERA_OLLAMA_0_30: return "ollama-0.30";
     case HR_RUNTIME_ERA_OLLAMA_0_12: return "ollama-0.12";
+    case HR_RUNTIME_ERA_LLAMA_SERVER: return "llama-server";
     case HR_RUNTIME_ERA_SEED: return "seed";
     case HR_RUNTIME_ERA_AUTO:
     default: return "auto";
@@ -123,7 +124,8 @@ hr_runtime_era_to_string (HrRuntimeEra era)
 
 /**
  * hr_runtime_era_from_string:
- * @str: "ollama-0.30", "ollama-0.12", "seed" or "auto" (case-insensitive)
+ * @str: "ollama-0.30", "ollama-0.12", "llama-server", "seed" or "auto"
+ *   (case-insensitive)
  * @out_era: (out): the era
  *
  * Returns: %TRUE when @str names an era.
@@ -133,7 +135,7 @@ hr_runtime_era_from_string (const char   *str,
                             HrRuntimeEra *out_era)
 {
   static const HrRuntimeEra eras[] = { HR_RUNTIME_ERA_AUTO, HR_RUNTIME_ERA_OLLAMA_0_30, HR_RUNTIME_ERA_OLLAMA_0_12,
-                                       HR_RUNTIME_ERA_SEED };
+                                       HR_RUNTIME_ERA_LLAMA_SERVER, HR_RUNTIME_ERA_SEED };
 
   if (str == NULL)
     return FALSE;
@@ -159,6 +161,7 @@ hr_runtime_era_label (HrRuntimeEra era)
     {
     case HR_RUNTIME_ERA_OLLAMA_0_30: return _("Ollama 0.30 and newer (llama-server buffers)");
     case HR_RUNTIME_ERA_OLLAMA_0_12: return _("Ollama up to 0.12 (the old estimator)");
+    case HR_RUNTIME_ERA_LLAMA_SERVER: return _("llama-server with its own defaults (llama.cpp)");
     case HR_RUNTIME_ERA_SEED: return _("the seed's weights + KV cache (teaching mode, not a server's figure)");
     case HR_RUNTIME_ERA_AUTO:
     default: return _("chosen from the server version");

@@ -65,11 +65,12 @@ typedef struct {
 typedef struct {
   guint64  slots;
   guint64  ubatch;
-  guint64  ctx_total;      /* num_ctx x slots */
-  guint64  cells_seq;      /* cells of one slot's stream: pad256(pad256(ctx_total) / slots) */
-  guint64  cells;          /* every stream of a global layer: cells_seq x slots */
+  gboolean unified;        /* one stream for every slot (llama-server's -np auto) */
+  guint64  ctx_total;      /* n_ctx: num_ctx x slots (Ollama), -c (llama-server) */
+  guint64  cells_seq;      /* cells of one stream: pad256(pad256(ctx_total) / slots), unified pad256(ctx_total) */
+  guint64  cells;          /* every stream of a global layer: cells_seq x streams */
   guint64  cells_swa_seq;  /* one stream of a sliding-window layer, 0 = none */
-  guint64  cells_swa;      /* cells_swa_seq x slots */
+  guint64  cells_swa;      /* cells_swa_seq x streams */
   guint    n_global, n_sliding, n_recurrent;
   guint32  kvh_global, kvh_sliding;
   gboolean mixed_heads;
@@ -111,6 +112,8 @@ gboolean       rt_layer_recurrent (const HrModelSpec *spec,
 guint64        rt_recurrent_values (Ctx              *ctx) G_GNUC_INTERNAL;
 gboolean       rt_resolve_flash_attention (Ctx       *ctx,
                                            GError   **error) G_GNUC_INTERNAL;
+gboolean       rt_resolve_llama_server (Ctx          *ctx,
+                                        GError      **error) G_GNUC_INTERNAL;
 void           rt_predict_0_30    (Ctx               *ctx,
                                    const Figures     *f) G_GNUC_INTERNAL;
 void           rt_compute_0_30    (Ctx               *ctx,

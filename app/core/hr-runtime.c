@@ -112,6 +112,11 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * the default, CUDA, is the model checked against ollama-api.md's figures.
  * num_ctx above the model's context limit is clamped to it, as Ollama does.
  *
+ * With %HR_RUNTIME_ERA_LLAMA_SERVER the same buffers with llama-server's
+ * own defaults (rt_resolve_llama_server()): context_tokens is -c, the whole
+ * cache, 0 for unset (the trained context for each slot), never clamped;
+ * no parallel_slots is -np auto (4 slots, one unified KV stream).
+ *
  * With %HR_RUNTIME_ERA_SEED it gives the seed's weights + KV cache instead
  * (hr-runtime-seed.c): the context and slots as asked, no clamp.
  *
@@ -120,7 +125,8 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * newer pass it to llama-server, which refuses it (an error).
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when
- *   there is no spec, no context, no layers, no KV heads or no head dims,
+ *   there is no spec, no context (llama-server: none given and no trained
+ *   one), no layers, no KV heads or no head dims,
  *   or (Ollama 0.30+) a quantized KV cache with flash attention off, which
  *   llama-server refuses to load; %HR_CORE_ERROR_OVERFLOW when a figure
  *   does not fit 64 bits.
@@ -146,7 +152,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no model to predict"));
       return FALSE;
     }
-  if (inputs->context_tokens == 0)
+  /* llama-server's -c may be unset (0): the trained context per slot. */
+  if (inputs->context_tokens == 0 && inputs->era != HR_RUNTIME_ERA_LLAMA_SERVER)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                    _("the context window must be at least 1 token"));
@@ -216,9 +223,18 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
       return finish (&ctx, error);
     }
 
-  /* num_ctx: clamped to the model's limit (Ollama 0.9.3+, llm/server.go). */
+  /* num_ctx: clamped to the model's limit (Ollama 0.9.3+, llm/server.go);
+   * llama-server keeps -c as given (hr-runtime-0-30.c). */
   out->context_tokens = inputs->context_tokens;
-  if (spec->context_length > 0 && out->context_tokens > spec->context_length)
+  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      if (!rt_resolve_llama_server (&ctx, error))
+        {
+          memset (out, 0, sizeof *out);
+          return FALSE;
+        }
+    }
+  else if (spec->context_length > 0 && out->context_tokens > spec->context_length)
     {
       rt_note (&ctx, _("num_ctx %u is past the model's limit: Ollama clamps it to %u."),
                 out->context_tokens, spec->context_length);
@@ -232,8 +248,10 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
     }
   rt_figure_weights (&ctx, &f);
 
-  /* Parallel slots. */
-  if (inputs->parallel_slots > 0)
+  /* Parallel slots (llama-server's are resolved above). */
+  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    ;
+  else if (inputs->parallel_slots > 0)
     out->parallel_slots = inputs->parallel_slots;
   else if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30)
     out->parallel_slots = 1;
@@ -261,7 +279,7 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
         }
     }
 
-  if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30)
+  if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30 || out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
     rt_predict_0_30 (&ctx, &f);
   else
     rt_predict_0_12 (&ctx, &f);
@@ -425,6 +443,8 @@ hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction)
   json_builder_add_int_value (builder, prediction->context_tokens);
   json_builder_set_member_name (builder, "parallel_slots");
   json_builder_add_int_value (builder, prediction->parallel_slots);
+  json_builder_set_member_name (builder, "kv_unified");
+  json_builder_add_boolean_value (builder, prediction->kv_unified);
   json_builder_set_member_name (builder, "kv_cache_type");
   json_builder_add_string_value (builder, hr_kv_cache_type_to_string (prediction->kv_type));
   json_builder_set_member_name (builder, "kv_cache_type_requested");

@@ -15,6 +15,12 @@
  *    reserve + one extra layer as a buffer + the repeating layers + KV cache +
  *    the output layer + a per-architecture compute graph (fs/ggml GraphSize).
  *
+ *  - llama-server run by hand (%HR_RUNTIME_ERA_LLAMA_SERVER): the same
+ *    buffers with llama-server's own defaults instead of Ollama's flags
+ *    (tools/server/server.cpp, common/common.h, common/fit.cpp): -c unset
+ *    takes the trained context of each of 4 automatic slots in one unified
+ *    KV stream, batch 2048 / ubatch 512, no clamp to the trained context.
+ *
  * And one method that is no server's: %HR_RUNTIME_ERA_SEED, the seed's own
  * weights + KV cache (seed-facts.md), the method of the seed's tables, kept
  * as a named teaching mode in the same shape.
@@ -39,6 +45,7 @@ typedef enum {
   HR_RUNTIME_ERA_OLLAMA_0_30, /* Ollama 0.30 and newer: llama-server buffers */
   HR_RUNTIME_ERA_OLLAMA_0_12, /* Ollama up to 0.12.10: the old estimator */
   HR_RUNTIME_ERA_SEED,        /* not a server: the seed's weights + KV cache, its tables' method (teaching) */
+  HR_RUNTIME_ERA_LLAMA_SERVER, /* llama.cpp's llama-server run by hand, with its own defaults */
 } HrRuntimeEra;
 
 typedef enum {
@@ -84,25 +91,33 @@ typedef struct {
 typedef struct {
   const HrModelSpec *spec;            /* not owned; the tensor list is used when present */
   const HrPrecision *precision;       /* NULL = as pulled (the file as it is) */
-  guint32            context_tokens;  /* num_ctx per slot */
-  guint32            parallel_slots;  /* 0 = the era's default (old era: automatic) */
+  guint32            context_tokens;  /* num_ctx per slot; llama-server: -c, the whole cache
+                                       * (0 = unset: the trained context per slot) */
+  guint32            parallel_slots;  /* 0 = the era's default (old era: automatic;
+                                       * llama-server: -np auto, 4 slots, unified) */
   HrKvCacheType      kv_type;         /* requested (OLLAMA_KV_CACHE_TYPE) */
   HrFlashAttention   flash_attention;
-  guint32            batch;           /* 0 = 512, Ollama's num_batch default */
-  guint32            ubatch;          /* 0 = 512 */
+  guint32            batch;           /* 0 = the era's default: 512 (Ollama's num_batch), 2048 (llama-server -b) */
+  guint32            ubatch;          /* 0 = 512 (both) */
   HrRuntimeEra       era;
   const char        *server_version;  /* "0.31.2" or "ollama 0.31.2" (nullable) */
   HrRuntimeBackend   backend;
-  guint64            free_bytes;      /* old era's automatic slots: free GPU memory, 0 = unknown */
+  guint64            free_bytes;      /* old era's automatic slots: free GPU memory, 0 = unknown;
+                                       * llama-server: the memory --fit fits an unset -c to
+                                       * (the device's free memory; CPU: physical RAM) */
+  guint64            fit_target_bytes; /* llama-server --fit-target, the margin --fit keeps free; 0 = 1 GiB */
   gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
 } HrRuntimeInputs;
 
 typedef struct {
   HrRuntimeEra     era;               /* resolved, never AUTO */
-  const char      *era_id;            /* "ollama-0.30" / "ollama-0.12" */
+  const char      *era_id;            /* "ollama-0.30" / "ollama-0.12" / "llama-server" / "seed" */
   const char      *era_label;         /* translated */
-  guint32          context_tokens;    /* num_ctx after the clamp to the model's limit */
+  guint32          context_tokens;    /* num_ctx after the clamp to the model's limit;
+                                       * llama-server: n_ctx, the whole cache, not clamped */
   guint32          parallel_slots;    /* resolved */
+  gboolean         kv_unified;        /* llama-server: one KV stream the slots share
+                                       * (kv_unified); FALSE: one stream per slot */
   HrKvCacheType    kv_type;           /* effective: the type the server really uses */
   HrKvCacheType    kv_type_requested; /* as asked (OLLAMA_KV_CACHE_TYPE); differs from kv_type
                                        * when the server falls back to f16 (see kv_type_reason) */

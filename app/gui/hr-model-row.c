@@ -334,7 +334,8 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   in.spec = self->spec;
   in.precision = scenario->precision;
   in.context_tokens = scenario->context_tokens;
-  in.parallel_slots = scenario->parallel_slots;
+  /* llama-server's slots are its own (-np auto), whatever the setting. */
+  in.parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
   in.kv_type = scenario->kv_type;
   in.skip_text = TRUE;
   if (!hr_runtime_predict (&in, &p, NULL))

@@ -21,7 +21,7 @@
 #define BATCH_MAX 65536
 
 static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board" };
+static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 
 G_DEFINE_FINAL_TYPE (HrScenario, hr_scenario, G_TYPE_OBJECT)
@@ -100,6 +100,13 @@ update_runtime (HrScenario *self)
     case HR_SCENARIO_RUNTIME_BOARD:
       in->era = HR_RUNTIME_ERA_AUTO;
       in->server_version = self->server_version;
+      break;
+    case HR_SCENARIO_RUNTIME_LLAMA_SERVER:
+      /* llama-server's defaults: -np auto (4 slots, one unified cache;
+       * hr_runtime_predict() with no slots), -b as set, -ub 512. */
+      in->era = HR_RUNTIME_ERA_LLAMA_SERVER;
+      in->parallel_slots = 0;
+      in->ubatch = 0;
       break;
     case HR_SCENARIO_RUNTIME_NONE:
     default:

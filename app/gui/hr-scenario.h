@@ -34,16 +34,20 @@ G_BEGIN_DECLS
  * @HR_SCENARIO_RUNTIME_OLLAMA_0_30: Ollama 0.30 and newer (llama-server)
  * @HR_SCENARIO_RUNTIME_OLLAMA_0_12: Ollama up to 0.12
  * @HR_SCENARIO_RUNTIME_BOARD: the era of the board's server version
+ * @HR_SCENARIO_RUNTIME_LLAMA_SERVER: llama.cpp's llama-server run by hand,
+ *   with its own defaults: the context is its -c, the whole cache the 4
+ *   automatic slots share (the parallel-slots setting does not apply)
  *
  * The runtime the footprint models; the order and nicks of the settings
  * enum io.github.headroom.Headroom.Runtime ("none", "ollama-0.30",
- * "ollama-0.12", "board").
+ * "ollama-0.12", "board", "llama-server").
  */
 typedef enum {
   HR_SCENARIO_RUNTIME_NONE,
   HR_SCENARIO_RUNTIME_OLLAMA_0_30,
   HR_SCENARIO_RUNTIME_OLLAMA_0_12,
   HR_SCENARIO_RUNTIME_BOARD,
+  HR_SCENARIO_RUNTIME_LLAMA_SERVER,
 } HrScenarioRuntime;
 
 #define HR_TYPE_SCENARIO (hr_scenario_get_type ())

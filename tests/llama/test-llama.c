@@ -19,6 +19,12 @@
  * HEADROOM_LLAMA_SERVER. HEADROOM_LLAMA_REPORT names a file to write the
  * comparison table to (Markdown).
  *
+ * A second table (server_settings) runs llama-server with its own defaults,
+ * as someone who starts it by hand: no -np, -b, -ub, --flash-attn or cache
+ * type, -c and -np only where the setting gives them, against
+ * %HR_RUNTIME_ERA_LLAMA_SERVER (one unified stream for -np auto, the trained
+ * context per slot without -c), with the same tolerances.
+ *
  * Two flags Ollama does not pass keep the figures about the model, not the
  * machine: --no-repack (llama.cpp would otherwise copy Q4_0/Q4_K/Q8_0
  * weights into a CPU_REPACK buffer on CPUs with AVX2 or NEON; the copy is
@@ -29,6 +35,7 @@
 #include <gio/gio.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-error.h"
 #include "hr-gguf.h"
@@ -81,6 +88,38 @@ static const Setting settings[] = {
   { "qwen3-30b-a3b", 4096, 1, FALSE, "f16" },
   { "qwen3-30b-a3b", 4096, 2, TRUE, "q8_0" },
 };
+
+/* llama-server run by hand with its own defaults (HR_RUNTIME_ERA_LLAMA_SERVER):
+ * no -np, -b, -ub, --flash-attn, --cache-type or --fit flags; -c only where
+ * the setting gives a context; -np only where it gives slots. */
+typedef struct {
+  const char *model;     /* LmModel id */
+  guint32     n_ctx;     /* -c, 0 = not given (the trained context per slot) */
+  guint32     slots;     /* -np, 0 = not given (auto: 4, unified) */
+  guint32     fit_room_mib; /* > 0: --fit-target leaves this much of the physical
+                             * memory to fit into (0 = the 1 GiB default margin) */
+} ServerSetting;
+
+static const ServerSetting server_settings[] = {
+  { "qwen2.5-0.5b", 0, 0 },
+  { "qwen2.5-0.5b", 65536, 0 },
+  { "qwen2.5-0.5b", 0, 2 },
+  { "gemma3-1b", 0, 0 },
+  { "gemma3-1b", 8192, 0 },
+  { "llama3.2-3b", 8192, 0 },
+  { "llama3.2-3b", 16384, 2 },
+  { "llama3.2-3b", 0, 0, 3584 },
+  { "gemma3-1b", 0, 2, 1200 },
+};
+
+/* What llama.cpp's CPU backend takes as the device's memory for --fit:
+ * the physical memory (ggml/src/ggml-cpu/ggml-cpu.cpp
+ * ggml_backend_cpu_device_get_memory, free = total), in bytes. */
+static guint64
+physical_bytes (void)
+{
+  return (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGE_SIZE);
+}
 
 /* What llama-server logged, in MiB as printed (-1 = no such line). */
 typedef struct {
@@ -290,6 +329,66 @@ run_server (const Setting *s,
   stop_server (server);
 }
 
+/* llama-server with its defaults: only the model, -c and -np where given,
+ * and the flags that keep the figures about the model (as run_server()). */
+static void
+run_server_defaults (const ServerSetting *s,
+                     const char          *path,
+                     Logged              *logged)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  char *line;
+
+  memset (logged, 0, sizeof *logged);
+  logged->log = g_string_new (NULL);
+  g_ptr_array_add (args, g_strdup (suite.server));
+  g_ptr_array_add (args, g_strdup ("--model"));
+  g_ptr_array_add (args, g_strdup (path));
+  g_ptr_array_add (args, g_strdup ("--host"));
+  g_ptr_array_add (args, g_strdup ("127.0.0.1"));
+  g_ptr_array_add (args, g_strdup ("--port"));
+  g_ptr_array_add (args, g_strdup_printf ("%u", free_port ()));
+  if (s->n_ctx > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("-c"));
+      g_ptr_array_add (args, g_strdup_printf ("%u", s->n_ctx));
+    }
+  if (s->slots > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("-np"));
+      g_ptr_array_add (args, g_strdup_printf ("%u", s->slots));
+    }
+  if (s->fit_room_mib > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--fit-target"));
+      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, physical_bytes () / 1048576 - s->fit_room_mib));
+    }
+  for (const char *const *a = (const char *const[]) { "--no-webui", "--log-verbosity", "4", "--no-log-prefix",
+                                                     "--no-log-timestamps", "--no-repack", "--no-warmup",
+                                                     "-t", "2", NULL };
+       *a != NULL; a++)
+    g_ptr_array_add (args, g_strdup (*a));
+  g_ptr_array_add (args, NULL);
+  server = g_subprocess_launcher_spawnv (launcher, (const char *const *) args->pdata, &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error)) != NULL)
+    {
+      parse_line (logged, line);
+      g_free (line);
+      if (logged->listening)
+        break;
+    }
+  g_assert_no_error (error);
+  g_input_stream_close (G_INPUT_STREAM (lines), NULL, NULL);
+  stop_server (server);
+}
+
 /* Compares one term; returns the error in MiB and records the worst. */
 static double
 compare (guint       slot,
@@ -362,6 +461,74 @@ test_setting (gconstpointer data)
   g_assert_cmpfloat (ABS (kv_diff), <=, 0.0051 * logged.n_kv);
   g_assert_cmpfloat (ABS (out_diff), <=, 0.0051);
   /* Compute: within max(1 MiB, 3 %). Total: within 1 %. */
+  g_assert_cmpfloat (ABS (c_diff), <=, MAX (1.0, 0.03 * logged.compute));
+  g_assert_cmpfloat (ABS (t_pc), <=, 1.0);
+}
+
+/* llama-server's own defaults against HR_RUNTIME_ERA_LLAMA_SERVER: -c
+ * unset takes the trained context for each slot (common/fit.cpp), -np
+ * auto is 4 slots in one unified stream (tools/server/server.cpp), flash
+ * attention auto, batch 2048 / ubatch 512; the same tolerances as
+ * test_setting(). */
+static void
+test_server_defaults (gconstpointer data)
+{
+  const ServerSetting *s = data;
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s->model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+  double w_diff, kv_diff, out_diff, c_diff, t_diff;
+  double w_pc, kv_pc, out_pc, c_pc, t_pc, total_logged;
+
+  hr_runtime_inputs_init (&in, spec, s->n_ctx);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = s->slots;
+  in.batch = 0;
+  in.ubatch = 0;
+  /* --fit fits an unset -c to the physical memory, less its margin. */
+  in.free_bytes = physical_bytes ();
+  if (s->fit_room_mib > 0)
+    in.fit_target_bytes = (physical_bytes () / 1048576 - s->fit_room_mib) * G_GUINT64_CONSTANT (1048576);
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_true (p.flash_attention);
+  g_assert_cmpint (p.kv_unified, ==, s->slots == 0);
+
+  run_server_defaults (s, path, &logged);
+  if (!logged.listening)
+    g_printerr ("%s", logged.log->str);
+  g_assert_true (logged.listening);
+  g_assert_cmpuint (logged.n_model, >=, 1);
+  g_assert_cmpuint (logged.n_kv, >=, 1);
+  g_assert_cmpuint (logged.n_compute, ==, 1);
+  g_assert_cmpuint (logged.n_output, ==, 1);
+
+  w_diff = compare (0, logged.model, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS), &w_pc);
+  kv_diff = compare (1, logged.kv, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), &kv_pc);
+  out_diff = compare (2, logged.output, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT), &out_pc);
+  c_diff = compare (3, logged.compute, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE), &c_pc);
+  total_logged = logged.model + logged.kv + logged.output + logged.compute;
+  t_diff = compare (4, total_logged, p.total_bytes, &t_pc);
+
+  if (suite.report != NULL)
+    g_string_append_printf (suite.report,
+                            "| %s (llama-server defaults%s%s%s) | %u | %u | auto | f16 | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
+                            s->model, s->n_ctx > 0 ? ", -c" : "", s->slots > 0 ? ", -np" : "",
+                            s->fit_room_mib > 0 ? ", --fit-target" : "",
+                            p.context_tokens, p.parallel_slots,
+                            logged.model, logged.model + w_diff, logged.kv, logged.kv + kv_diff,
+                            logged.output, logged.output + out_diff,
+                            logged.compute, logged.compute + c_diff, c_diff, c_pc,
+                            total_logged, total_logged + t_diff, t_pc);
+  g_string_free (logged.log, TRUE);
+
+  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051);
+  g_assert_cmpfloat (ABS (kv_diff), <=, 0.0051 * logged.n_kv);
+  g_assert_cmpfloat (ABS (out_diff), <=, 0.0051);
   g_assert_cmpfloat (ABS (c_diff), <=, MAX (1.0, 0.03 * logged.compute));
   g_assert_cmpfloat (ABS (t_pc), <=, 1.0);
 }
@@ -445,6 +612,13 @@ main (int    argc,
       g_test_add_data_func (name, s, test_setting);
     }
   g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+  for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
+    {
+      const ServerSetting *s = &server_settings[i];
+      g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
+                                               s->fit_room_mib > 0 ? "-fit" : "");
+      g_test_add_data_func (name, s, test_server_defaults);
+    }
 
   status = g_test_run ();
   write_report ();

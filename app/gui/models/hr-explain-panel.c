@@ -369,7 +369,8 @@ refresh_runtime (HrExplainPanel *self)
   in.spec = hr_model_row_get_spec (self->row);
   in.precision = self->scenario.precision;
   in.context_tokens = self->scenario.context_tokens;
-  in.parallel_slots = self->scenario.parallel_slots;
+  /* llama-server's slots are its own (-np auto), whatever the setting. */
+  in.parallel_slots = in.era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : self->scenario.parallel_slots;
   in.kv_type = self->scenario.kv_type;
   in.skip_text = FALSE;
 

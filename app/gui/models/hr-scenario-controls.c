@@ -23,7 +23,7 @@ static const char * const precision_ids[] = {
 
 /* The settings' nicks, in the order of the rows' items. */
 static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board" };
+static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 struct _HrScenarioControls
 {
@@ -189,6 +189,14 @@ runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointe
   return TRUE;
 }
 
+/* llama-server's slots are its own (-np auto): the setting does not apply. */
+static gboolean
+runtime_to_slots_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "llama-server") != 0);
+  return TRUE;
+}
+
 /* The fourth runtime item names the version it models, or says none is
  * known: refilled only when the board's version changes. */
 static void
@@ -214,6 +222,7 @@ update_runtime_names (HrScenarioControls *self)
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_30] = _("Ollama 0.30+ (llama-server)");
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
   items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
+  items[HR_SCENARIO_RUNTIME_LLAMA_SERVER] = _("llama-server, its own defaults (4 slots share the context)");
   items[G_N_ELEMENTS (runtime_nicks)] = NULL;
 
   self->updating = TRUE;
@@ -253,6 +262,8 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
   g_object_bind_property_full (scenario, "runtime", self->flash_switch, "sensitive",
                                G_BINDING_SYNC_CREATE, runtime_to_sensitive, NULL, NULL, NULL);
   g_object_bind_property (scenario, "flash-attention", self->flash_switch, "active", flags);
+  g_object_bind_property_full (scenario, "runtime", self->slots_spin, "sensitive",
+                               G_BINDING_SYNC_CREATE, runtime_to_slots_sensitive, NULL, NULL, NULL);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (update_runtime_names), self,
                            G_CONNECT_SWAPPED);
   update_slider_labels (self);
