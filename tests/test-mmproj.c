@@ -20,6 +20,7 @@
 #include "hr-gguf.h"
 #include "hr-mmproj.h"
 #include "hr-ollama-store.h"
+#include "hr-safetensors.h"
 #include "mmproj-fixtures.h"
 
 #define MIB G_GUINT64_CONSTANT (1048576)
@@ -127,6 +128,37 @@ test_inline (void)
     g_assert_cmpuint (lspec->tensors->len, ==, 4);
     g_assert_cmpuint (hr_model_spec_tensor_bytes (lspec), ==, MMPROJ_INLINE_BYTES + MMPROJ_INLINE_TEXT_BYTES);
   }
+}
+
+/* A safetensors header with a Qwen2.5-VL-style tower ("visual.") and a
+ * Llava-style projector: the tower's tensors, elements and bytes; the
+ * index counts the tower's names. */
+static void
+test_safetensors (void)
+{
+  static const char json[] =
+    "{\"__metadata__\":{\"format\":\"pt\"},"
+    "\"model.embed_tokens.weight\":{\"dtype\":\"BF16\",\"shape\":[8,4],\"data_offsets\":[0,64]},"
+    "\"visual.blocks.0.attn.qkv.weight\":{\"dtype\":\"BF16\",\"shape\":[12,4],\"data_offsets\":[64,160]},"
+    "\"visual.merger.mlp.0.bias\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[160,176]},"
+    "\"model.multi_modal_projector.linear_1.weight\":{\"dtype\":\"F16\",\"shape\":[4,2],\"data_offsets\":[176,192]}}";
+  static const char index_json[] =
+    "{\"metadata\":{\"total_size\":192},\"weight_map\":{\"model.embed_tokens.weight\":\"a.safetensors\","
+    "\"visual.blocks.0.attn.qkv.weight\":\"a.safetensors\",\"visual.merger.mlp.0.bias\":\"a.safetensors\"}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrSafetensorsHeader) header = hr_safetensors_header_parse_json (json, strlen (json), &error);
+  HrSafetensorsIndex *index;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (header->n_tensors, ==, 4);
+  g_assert_cmpuint (header->tower_tensors, ==, 3);
+  g_assert_cmpuint (header->tower_parameters, ==, 48 + 4 + 8);
+  g_assert_cmpuint (header->tower_bytes, ==, 96 + 16 + 16);
+  g_assert_cmpuint (header->data_bytes, ==, 192);
+  index = hr_safetensors_index_parse (index_json, strlen (index_json), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (index->tower_tensors, ==, 2);
+  hr_safetensors_index_free (index);
 }
 
 /* shouldDisableMMProjOffload, case by case, and mmprojFitTargetMiB. */
@@ -434,6 +466,7 @@ main (int   argc,
   g_test_add_func ("/mmproj/names", test_names);
   g_test_add_func ("/mmproj/file-bytes", test_file_bytes);
   g_test_add_func ("/mmproj/inline", test_inline);
+  g_test_add_func ("/mmproj/safetensors", test_safetensors);
   g_test_add_func ("/mmproj/decision", test_decision);
   g_test_add_func ("/mmproj/store", test_store);
   g_test_add_func ("/mmproj/cli-gguf-mmproj", test_cli_gguf_mmproj);
