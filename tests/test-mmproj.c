@@ -16,10 +16,12 @@
 
 #include <json-glib/json-glib.h>
 
+#include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-gguf.h"
 #include "hr-mmproj.h"
 #include "hr-ollama-store.h"
+#include "hr-runtime.h"
 #include "hr-safetensors.h"
 #include "mmproj-fixtures.h"
 
@@ -203,6 +205,48 @@ test_decision (void)
   g_assert_cmpuint (hr_mmproj_fit_margin_bytes (p, HR_MMPROJ_OFFLOAD_ON, 2048 * MIB, TRUE), ==, 2048 * MIB);
   g_assert_cmpuint (hr_mmproj_fit_margin_bytes (p, HR_MMPROJ_OFFLOAD_LIMITED_VRAM, GIB, FALSE), ==, GIB);
   g_assert_cmpuint (hr_mmproj_fit_margin_bytes (0, HR_MMPROJ_OFFLOAD_ON, GIB, FALSE), ==, GIB);
+}
+
+/* A catalog row with a separate projector layer: projector_bytes and its
+ * source; the prediction's projector term is that figure. A row without
+ * the field has none. (The figures: llama3.2:3b's listing with llava:7b's
+ * projector layer of 624,434,336 bytes, a test row, not a real model.) */
+#define CATALOG_ROW \
+  "{\"version\":1,\"models\":[{\"name\":\"tiny-llava\",\"architecture\":\"llama\",\"parameters\":3212749888," \
+  "\"precision\":\"q4_K_M\",\"file_bytes\":2019377376,\"layers\":28,\"heads\":24,\"kv_heads\":8,\"head_dim\":128," \
+  "\"embedding_length\":3072,\"context_length\":131072,\"vocab_size\":128256,\"tied_embeddings\":true," \
+  "\"projector_bytes\":624434336,\"sources\":{\"default\":\"a test row\"," \
+  "\"projector_bytes\":\"ollama.com/library/llava:7b manifest: the image.projector layer, 624,434,336 bytes\"}}," \
+  "{\"name\":\"tiny-plain\",\"architecture\":\"llama\",\"parameters\":3212749888,\"precision\":\"q4_K_M\"," \
+  "\"layers\":28,\"kv_heads\":8,\"head_dim\":128,\"sources\":{\"default\":\"a test row\"}}]}"
+
+static void
+test_catalog (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) specs = hr_catalog_load_data (CATALOG_ROW, -1, "test.json", &error);
+  const HrModelSpec *llava, *plain;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+
+  g_assert_no_error (error);
+  llava = g_ptr_array_index (specs, 0);
+  plain = g_ptr_array_index (specs, 1);
+  g_assert_cmpuint (llava->projector_bytes, ==, 624434336);
+  g_assert_cmpstr (llava->projector_source, ==, "ollama.com/library/llava:7b manifest: the image.projector layer, 624,434,336 bytes");
+  g_assert_cmpuint (plain->projector_bytes, ==, 0);
+  g_assert_null (plain->projector_source);
+  hr_runtime_inputs_init (&in, llava, 4096);
+  in.skip_text = FALSE;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR), ==, 624434336);
+  g_assert_true (g_str_has_prefix (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_PROJECTOR)->note,
+                                   "Loaded by llama-server's clip loader on the GPU unless Ollama passes --no-mmproj-offload"));
+  /* a 0.12-era prediction says the old estimator counted it */
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_12;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_PROJECTOR)->note, ==,
+                   "Loaded with the model, on the first GPU, and in the size the old estimator reported (llm/memory.go projectorMemoryRequirements).");
 }
 
 /* ------------------------------------------------------------ the store */
@@ -468,6 +512,7 @@ main (int   argc,
   g_test_add_func ("/mmproj/inline", test_inline);
   g_test_add_func ("/mmproj/safetensors", test_safetensors);
   g_test_add_func ("/mmproj/decision", test_decision);
+  g_test_add_func ("/mmproj/catalog", test_catalog);
   g_test_add_func ("/mmproj/store", test_store);
   g_test_add_func ("/mmproj/cli-gguf-mmproj", test_cli_gguf_mmproj);
   g_test_add_func ("/mmproj/cli-gguf-inline", test_cli_gguf_inline);
