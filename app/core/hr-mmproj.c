@@ -22,9 +22,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-hf-config.h"
 #include "hr-mmproj.h"
 
 #define MIB (G_GUINT64_CONSTANT (1024) * 1024)
@@ -46,6 +48,93 @@ gboolean
 hr_mmproj_path_is_projector (const char *path)
 {
   return path != NULL && g_str_has_suffix (path, ".gguf") && strstr (path, "mmproj") != NULL;
+}
+
+/* llama.cpp common/download.cpp extract_quant_bits: the first number in
+ * the file's quantization tag ("Q4_K_M" 4, "F16" 16, "BF16" 16), 0 = none. */
+static int
+quant_bits (const char *path)
+{
+  g_autofree char *label = hr_hf_gguf_quant_label (path);
+  const char *digit;
+
+  if (label == NULL || (digit = strpbrk (label, "0123456789")) == NULL)
+    return 0;
+  return atoi (digit);
+}
+
+/* The directories of @path, split ("a/b/c.gguf" -> "a", "b"). */
+static char **
+dirs_of (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  guint n = g_strv_length (parts);
+
+  g_free (parts[n - 1]);
+  parts[n - 1] = NULL;
+  return g_steal_pointer (&parts);
+}
+
+static int
+compare_path (gconstpointer a,
+              gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * hr_mmproj_choose_sibling:
+ * @paths: (array length=n_paths): the files beside the model ('/'-separated,
+ *   relative to one root: a repository's siblings, a folder's names)
+ * @n_paths: their number
+ * @model_path: the model's GGUF, relative to the same root
+ *
+ * The projector llama.cpp's -hf takes with @model_path
+ * (common/download.cpp find_best_sibling, keyword "mmproj"): among @paths
+ * that are projectors (hr_mmproj_path_is_projector()) and whose directory
+ * holds the model's (is it, or one above it), the deepest; then the one
+ * whose quantization bits are closest to the model's (the first number of
+ * the tag: Q4_K_M 4, F16 16); the first in path order on a tie.
+ *
+ * Returns: (transfer full) (nullable): its path, or %NULL when there is none.
+ */
+char *
+hr_mmproj_choose_sibling (const char * const *paths,
+                          guint               n_paths,
+                          const char         *model_path)
+{
+  g_autoptr(GPtrArray) candidates = g_ptr_array_new ();
+  g_auto(GStrv) model_dirs = dirs_of (model_path);
+  int model_bits = quant_bits (model_path);
+  const char *best = NULL;
+  guint best_depth = 0;
+  int best_diff = 0;
+
+  for (guint i = 0; i < n_paths; i++)
+    if (hr_mmproj_path_is_projector (paths[i]) && strcmp (paths[i], model_path) != 0)
+      g_ptr_array_add (candidates, (gpointer) paths[i]);
+  g_ptr_array_sort (candidates, compare_path);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const char *path = g_ptr_array_index (candidates, i);
+      g_auto(GStrv) dirs = dirs_of (path);
+      guint depth = g_strv_length (dirs);
+      gboolean inside = depth <= g_strv_length (model_dirs);
+      int diff;
+
+      for (guint d = 0; inside && d < depth; d++)
+        inside = strcmp (dirs[d], model_dirs[d]) == 0;
+      if (!inside)
+        continue;
+      diff = abs (quant_bits (path) - model_bits);
+      if (best == NULL || depth > best_depth || (depth == best_depth && diff < best_diff))
+        {
+          best = path;
+          best_depth = depth;
+          best_diff = diff;
+        }
+    }
+  return g_strdup (best);
 }
 
 /**

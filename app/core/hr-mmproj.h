@@ -34,6 +34,9 @@ typedef enum {
 } HrMmprojOffload;
 
 gboolean        hr_mmproj_path_is_projector  (const char       *path);
+char           *hr_mmproj_choose_sibling     (const char * const *paths,
+                                              guint             n_paths,
+                                              const char       *model_path);
 gboolean        hr_mmproj_tensor_is_inline   (const char       *name);
 gboolean        hr_mmproj_arch_has_inline    (const char       *architecture);
 guint64         hr_mmproj_inline_bytes       (const HrGgufFile *file,
