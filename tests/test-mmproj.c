@@ -501,6 +501,73 @@ test_cli_gguf_store (void)
   store_clear (&store);
 }
 
+/* predict on a discrete board: qwen2.5:14b at 16,384 tokens puts 44 of
+ * 49 layers on the RTX 3060 12 GB; with an 851,251,104-byte projector
+ * (a test figure) Ollama offloads it (11.9 GB free >= projector + 1 GiB)
+ * and pads the fit margin to ceil((851,251,104 + 1 GiB) / MiB) = 1,836
+ * MiB, and 40 fit. */
+static void
+test_cli_split (void)
+{
+  g_autofree char *data = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "vision-catalog.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) builtin = hr_catalog_load_file (data, &error);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  g_autofree char *plain = NULL;
+  g_autofree char *vision = NULL;
+  HrModelSpec *copy;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < builtin->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (builtin, i);
+
+      if (g_strcmp0 (spec->name, "qwen2.5:14b") != 0)
+        continue;
+      g_ptr_array_add (rows, hr_model_spec_copy (spec));
+      copy = hr_model_spec_copy (spec);
+      g_free (copy->name);
+      copy->name = g_strdup ("vision-14b");
+      copy->projector_bytes = 851251104;
+      g_ptr_array_add (rows, copy);
+    }
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
+  g_assert_true (hr_catalog_save_file (rows, path, &error));
+  g_assert_no_error (error);
+  /* the saved catalog keeps no projector_bytes yet (the writer is the
+   * catalog branch's): give it to the copy by hand */
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *patched = NULL;
+    char *at;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+    at = strstr (text, "\"name\" : \"vision-14b\",");
+    g_assert_nonnull (at);
+    at += strlen ("\"name\" : \"vision-14b\",");
+    if (strstr (text, "\"projector_bytes\"") == NULL)
+      {
+        patched = g_strdup_printf ("%.*s \"projector_bytes\" : 851251104,%s", (int) (at - text), text, at);
+        g_assert_true (g_file_set_contents (path, patched, -1, &error));
+      }
+  }
+
+  plain = run_cli ((const char *[]) { "predict", "qwen2.5:14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                      "--context", "16384", NULL }, 0);
+  vision = run_cli ((const char *[]) { "predict", "vision-14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                       "--context", "16384", NULL }, 0);
+  assert_line (plain, "  free VRAM 11,884,901,888 bytes less the 1024 MiB fit margin: 10,811,160,064 bytes for the model");
+  assert_line (plain, "  layers: 44/49 on the GPU (the output layer and the last blocks), 5 on the CPU");
+  assert_line (vision, "  free VRAM 11,884,901,888 bytes less the 1,836 MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): "
+                       "9,959,716,352 bytes for the model");
+  assert_line (vision, "  projector: 851,251,104 bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)");
+  assert_line (vision, "  layers: 40/49 on the GPU (the output layer and the last blocks), 9 on the CPU");
+  /* 11,884,901,888 - 1,836 x 1,048,576 = 9,959,716,352 */
+  g_assert_cmpuint (G_GUINT64_CONSTANT (11884901888) - 1836 * MIB, ==, G_GUINT64_CONSTANT (9959716352));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -517,5 +584,6 @@ main (int   argc,
   g_test_add_func ("/mmproj/cli-gguf-mmproj", test_cli_gguf_mmproj);
   g_test_add_func ("/mmproj/cli-gguf-inline", test_cli_gguf_inline);
   g_test_add_func ("/mmproj/cli-gguf-store", test_cli_gguf_store);
+  g_test_add_func ("/mmproj/cli-split", test_cli_split);
   return g_test_run ();
 }
