@@ -22,6 +22,7 @@
 #include "hr-models-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
+#include "mmproj-fixtures.h"
 
 static char *isolated_root;
 
@@ -536,6 +537,58 @@ test_faults (void)
   g_unlink (good);
 }
 
+/* A model with two mmproj files beside it: the page reads the one
+ * llama.cpp's -hf would take (F16: 16 bits, 12 from the model's 4; F32 is
+ * 28 away) and shows the Vision Projector card with its exact bytes, the
+ * padded fit margin and Ollama's rules. With HEADROOM_GGUF_SCREENSHOT set
+ * to a folder, the page is saved there as gguf-projector.png. */
+static void
+test_projector (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_gguf ();
+  g_autoptr(GgufWriter) projector = mmproj_write_projector ();
+  g_autoptr(GBytes) projector_bytes = g_bytes_new (projector->data, projector->len);
+  g_autofree char *path = write_file ("vision/tiny-test-Q4_K_M.gguf", bytes);
+  g_autofree char *f16 = write_file ("vision/mmproj-tiny-F16.gguf", projector_bytes);
+  g_autofree char *f32 = write_file ("vision/mmproj-tiny-F32.gguf", projector_bytes);
+  g_autofree char *plain = write_file ("plain/tiny-test-Q4_K_M.gguf", bytes);
+  const char *dir = g_getenv ("HEADROOM_GGUF_SCREENSHOT");
+
+  fixture_open (&f);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Projector", "55,296 bytes");
+  assert_subtitle (&f, "Projector", "0.00 GB (0.00 GiB) · mmproj-tiny-F16.gguf: all its 3 tensors, as Ollama counts a separate projector");
+  assert_fact (&f, "Fit margin", "1,025 MiB");
+  assert_fact (&f, "In ollama ps", "no");
+  g_assert_cmpuint (hr_gguf_page_get_spec (f.page)->projector_bytes, ==, MMPROJ_FILE_TENSOR_BYTES);
+  if (dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (dir, "gguf-projector.png", NULL);
+      GtkWidget *card = GTK_WIDGET (gtk_widget_get_ancestor (hr_model_facts_find_row (cards (&f), "Projector"),
+                                                             ADW_TYPE_PREFERENCES_GROUP));
+
+      gtk_window_set_default_size (GTK_WINDOW (f.window), 1100, 1000);
+      spin (200);
+      gtk_widget_grab_focus (hr_model_facts_find_row (cards (&f), "In ollama ps"));
+      spin (300);
+      gui_test_save_png (card, png);
+      png = (g_free (png), g_build_filename (dir, "gguf-projector-window.png", NULL));
+      gui_test_save_png (GTK_WIDGET (f.window), png);
+    }
+
+  /* the same model alone in its folder: no card */
+  open_path (&f, plain);
+  g_assert_null (hr_model_facts_get_value (cards (&f), "Projector"));
+  g_assert_cmpuint (hr_gguf_page_get_spec (f.page)->projector_bytes, ==, 0);
+  fixture_close (&f);
+  g_unlink (path);
+  g_unlink (f16);
+  g_unlink (f32);
+  g_unlink (plain);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -555,6 +608,7 @@ main (int   argc,
   g_test_add_func ("/gguf-page/open-action", test_open_action);
   g_test_add_func ("/gguf-page/narrow", test_narrow);
   g_test_add_func ("/gguf-page/faults", test_faults);
+  g_test_add_func ("/gguf-page/projector", test_projector);
 
   return gui_test_run_and_clean (NULL, &isolated_root);
 }

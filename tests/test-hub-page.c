@@ -31,6 +31,7 @@
 #include "hr-token-store.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
+#include "mmproj-fixtures.h"
 
 static char *isolated_root;
 
@@ -387,6 +388,48 @@ test_gguf_repo (void)
   }
 }
 
+/* A GGUF repository with two mmproj files: the one llama.cpp's -hf takes
+ * with the F32 model (F32, 0 bits away; F16 is 16) is read, and the
+ * Vision Projector card shows its exact bytes; with
+ * HEADROOM_HUB_SCREENSHOT set to a folder the card is saved there as
+ * hub-projector.png. */
+static void
+test_projector (void)
+{
+  Fixture f = { 0 };
+  guint64 file_size = 0;
+  g_autoptr(GBytes) head = small_gguf (&file_size);
+  g_autoptr(GgufWriter) projector = mmproj_write_projector ();
+  g_autoptr(GBytes) projector_head = g_bytes_new (projector->data, projector->len);
+  const char *repo_id = "test-org/Small-Vision-GGUF";
+  const char *dir = g_getenv ("HEADROOM_HUB_SCREENSHOT");
+  FakeRepo *repo;
+
+  fixture_open (&f);
+  repo = fake_add_repo (f.fake, repo_id, "5555555555555555555555555555555555555555",
+                        "{\"tags\":[\"gguf\",\"license:apache-2.0\"],\"cardData\":{\"license\":\"apache-2.0\"},"
+                        "\"config\":{},\"gguf\":{\"architecture\":\"llama\",\"context_length\":4096}}");
+  repo_add_file (repo, "Small-Test-F32.gguf", file_size, TRUE, head, TRUE);
+  repo_add_file (repo, "mmproj-Small-F16.gguf", projector->len, TRUE, projector_head, TRUE);
+  repo_add_file (repo, "mmproj-Small-F32.gguf", projector->len, TRUE, projector_head, TRUE);
+
+  look_up (&f, repo_id);
+  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+  assert_fact (&f, "Projector", "55,296 bytes");
+  assert_subtitle (&f, "Projector", "0.00 GB (0.00 GiB) · mmproj-Small-F32.gguf: all its 3 tensors, as Ollama counts a separate projector");
+  assert_fact (&f, "Fit margin", "1,025 MiB");
+  g_assert_cmpuint (hr_hub_page_get_lookup (f.page)->spec->projector_bytes, ==, MMPROJ_FILE_TENSOR_BYTES);
+  if (dir != NULL)
+    {
+      g_autofree char *png = g_build_filename (dir, "hub-projector.png", NULL);
+      GtkWidget *row = hr_model_facts_find_row (hr_hub_page_get_cards (f.page), "Projector");
+
+      spin (300);
+      gui_test_save_png (gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP), png);
+    }
+  fixture_close (&f);
+}
+
 static void
 test_errors (void)
 {
@@ -741,6 +784,7 @@ main (int   argc,
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
   g_test_add_func ("/hub-page/add-at-card-precision", test_add_at_card_precision);
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
+  g_test_add_func ("/hub-page/projector", test_projector);
   g_test_add_func ("/hub-page/errors", test_errors);
   g_test_add_func ("/hub-page/cancel", test_cancel);
   g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);

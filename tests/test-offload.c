@@ -313,6 +313,73 @@ test_offload_state_by_layer (void)
   g_free (split);
 }
 
+/* A projector of 1 MiB pads llama.cpp's fit margin to 1,025 MiB
+ * (LLAMA_ARG_FIT_TARGET, Ollama llm/llama_server.go mmprojFitTargetMiB):
+ * the board that held three layers holds two; a margin the user set is
+ * kept; a projector the GPU cannot hold with 1 GiB beside it stays in host
+ * memory (--no-mmproj-offload, limited-vram) and pads nothing; num_gpu 2
+ * of 5 layers is partial-text-offload, num_gpu 0 cpu-only. */
+static void
+test_offload_projector (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GError) error = NULL;
+  HrOffload *split = g_new0 (HrOffload, 1);
+  HrOffloadInputs in;
+  guint64 compute, free_vram;
+
+  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, -1, split);
+  compute = compute_of (split);
+  free_vram = HR_OFFLOAD_FIT_MARGIN_BYTES + OUT_GRP + compute + 2 * (BLOCK + KV_LAYER) + 1000;
+  predict_at (spec, free_vram, -1, split);
+  g_assert_cmpuint (split->gpu_layers, ==, 3);
+  g_assert_cmpuint (split->fit_margin_used_bytes, ==, HR_OFFLOAD_FIT_MARGIN_BYTES);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_ON);
+  g_assert_cmpuint (split->projector_vram_bytes, ==, 0);
+
+  spec->projector_bytes = MIB;
+  predict_at (spec, free_vram, -1, split);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_ON);
+  g_assert_cmpuint (split->fit_margin_used_bytes, ==, 1025 * MIB);
+  g_assert_cmpint (split->target_bytes, ==, (gint64) (free_vram - 1025 * MIB));
+  g_assert_cmpuint (split->gpu_layers, ==, 2);
+  g_assert_cmpuint (split->vram.weights, ==, OUT_GRP + BLOCK);
+  g_assert_cmpuint (split->projector_vram_bytes, ==, MIB);
+  g_assert_cmpuint (split->projector_host_bytes, ==, 0);
+  /* the projector's weights are in neither side: ollama ps does not see them */
+  g_assert_cmpuint (split->vram.total, ==, OUT_GRP + BLOCK + KV_LAYER + compute);
+
+  /* the user's LLAMA_ARG_FIT_TARGET in Ollama's environment: unpadded */
+  board = discrete_board (free_vram);
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.fit_margin_from_user = TRUE;
+  g_assert_true (hr_offload_predict (&in, split, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (split->fit_margin_used_bytes, ==, HR_OFFLOAD_FIT_MARGIN_BYTES);
+  g_assert_cmpuint (split->gpu_layers, ==, 3);
+
+  /* free VRAM under projector + 1 GiB: limited-vram, no padding, 3 layers */
+  spec->projector_bytes = free_vram - HR_OFFLOAD_FIT_MARGIN_BYTES + 1;
+  predict_at (spec, free_vram, -1, split);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_LIMITED_VRAM);
+  g_assert_cmpuint (split->fit_margin_used_bytes, ==, HR_OFFLOAD_FIT_MARGIN_BYTES);
+  g_assert_cmpuint (split->gpu_layers, ==, 3);
+  g_assert_cmpuint (split->projector_vram_bytes, ==, 0);
+  g_assert_cmpuint (split->projector_host_bytes, ==, free_vram - HR_OFFLOAD_FIT_MARGIN_BYTES + 1);
+
+  spec->projector_bytes = MIB;
+  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, 2, split);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_PARTIAL_TEXT);
+  g_assert_cmpuint (split->gpu_layers, ==, 2);
+  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, 5, split);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_ON);
+  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, 0, split);
+  g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_CPU_ONLY);
+  g_assert_cmpuint (split->projector_host_bytes, ==, MIB);
+  g_free (split);
+}
+
 static void
 test_offload_output_alone (void)
 {
@@ -906,6 +973,7 @@ main (int   argc,
   g_test_add_func ("/offload/processor", test_offload_processor);
   g_test_add_func ("/offload/dense-full", test_offload_dense_full);
   g_test_add_func ("/offload/dense-partial", test_offload_dense_partial);
+  g_test_add_func ("/offload/projector", test_offload_projector);
   g_test_add_func ("/offload/output-alone", test_offload_output_alone);
   g_test_add_func ("/offload/state-by-layer", test_offload_state_by_layer);
   g_test_add_func ("/offload/num-gpu", test_offload_num_gpu);

@@ -23,6 +23,7 @@
 #include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-runtime.h"
+#include "hr-session.h"
 #include "hr-models-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
@@ -469,6 +470,64 @@ test_runtime_unified_note (void)
   close_window (&f);
 }
 
+static gboolean
+vision_is_searched (gpointer data)
+{
+  Fixture *f = data;
+
+  return g_list_model_get_n_items (hr_models_page_get_rows (f->page)) == 1;
+}
+
+/* A vision model in the table: phi4 with an 851,251,104-byte projector
+ * (a test figure) under Ollama 0.30 on the DGX Spark. The explain panel
+ * lists the projector as its own term, in bytes, GB and GiB; the row's
+ * total carries it, in the overhead, and says it apart. */
+static void
+test_runtime_projector (void)
+{
+  Fixture f;
+  g_autoptr(GPtrArray) catalog = load_catalog ();
+  g_autoptr(HrModelSpec) vision = hr_model_spec_copy (hr_catalog_find (catalog, "phi4"));
+  g_autoptr(GError) error = NULL;
+  g_autofree HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  g_autofree char *size = hr_gui_format_size_both (851251104);
+  g_autofree char *expected = g_strdup_printf ("Vision projector: 851,251,104 bytes = %s", size);
+  HrExplainPanel *panel;
+  HrModelRow *row;
+  const char *terms;
+
+  g_free (vision->name);
+  vision->name = g_strdup ("phi4-vision-test");
+  vision->projector_bytes = 851251104;
+  open_window (&f);
+  panel = hr_models_page_get_explain_panel (f.page);
+  select_board (&f, "dgx-spark");
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 1);
+  settle ();
+  g_assert_true (hr_session_add_model (hr_models_page_get_session (f.page), vision, &error));
+  g_assert_no_error (error);
+  settle ();
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "phi4-vision-test");
+  g_assert_true (iterate_until (vision_is_searched, &f, 2000));
+  settle ();
+  row = hr_models_page_find_row (f.page, "phi4-vision-test");
+  g_assert_nonnull (row);
+  hr_models_page_select_row (f.page, row);
+  spin (50);
+
+  terms = hr_explain_panel_get_figure (panel, "runtime-terms");
+  g_assert_nonnull (terms);
+  if (strstr (terms, expected) == NULL)
+    g_error ("no “%s” in:\n%s", expected, terms);
+  g_assert_cmpuint (hr_model_row_get_projector_bytes (row), ==, 851251104);
+  predict_phi4 (catalog, 4096, p);
+  /* phi4's own total and host bytes, and the projector on top */
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.total, ==, p->total_bytes + p->host_bytes + 851251104);
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
+  settle ();
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -482,6 +541,7 @@ main (int   argc,
   g_test_add_func ("/runtime-view/learned-overhead", test_runtime_learned_overhead);
   g_test_add_func ("/runtime-view/boards-view", test_runtime_boards_view);
   g_test_add_func ("/runtime-view/unified-note", test_runtime_unified_note);
+  g_test_add_func ("/runtime-view/projector", test_runtime_projector);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * headroom-cli gguf FILE [sizing options] [--json]
+ * headroom-cli gguf FILE [--mmproj FILE] [sizing options] [--json]
  * headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] [--json]
  *
  * Reads a GGUF file's header (never its tensor data) and prints what the
@@ -24,6 +24,7 @@
 #include "hr-error.h"
 #include "hr-gguf-report.h"
 #include "hr-memory.h"
+#include "hr-mmproj.h"
 #include "hr-ollama-store.h"
 #include "hr-precision.h"
 #include "hr-units.h"
@@ -200,7 +201,8 @@ print_json (const HrGgufReport *r,
             const HrOllamaBlob *blob,
             gboolean            verified,
             JsonNode           *prediction,
-            const char         *prediction_problem)
+            const char         *prediction_problem,
+            JsonNode           *projector)
 {
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   const HrModelSpec *spec = r->spec;
@@ -271,6 +273,7 @@ print_json (const HrGgufReport *r,
     }
   else
     json_object_set_null_member (o, "split");
+  json_object_set_member (o, "projector", projector);
   json_object_set_member (o, "prediction", prediction);
   if (prediction_problem != NULL)
     json_object_set_string_member (o, "prediction_problem", prediction_problem);
@@ -494,16 +497,92 @@ print_text (const HrGgufReport *r,
   print_tensors (r);
 }
 
+/* The projector a model is sized with: a separate file (--mmproj, or the
+ * manifest's projector layer), or the model's own v./mm./a. tensors. */
+typedef struct {
+  const char *display;   /* the file, for a person; NULL = inside the model's file */
+  guint       tensors;
+  char       *architecture;
+} Projector;
+
+/* Reads a separate projector GGUF's header and puts all its tensor bytes
+ * in the spec (Ollama llm/llama_server.go mmprojMemoryRequirement). */
+static gboolean
+load_projector (const char   *path,
+                const char   *display,
+                HrModelSpec  *spec,
+                Projector    *pj,
+                GError      **error)
+{
+  g_autoptr(HrGgufFile) file = hr_gguf_file_load (path, NULL, error);
+  g_autoptr(GError) local_error = NULL;
+  guint64 bytes;
+
+  if (file == NULL)
+    {
+      g_prefix_error (error, _("the projector %s: "), display);
+      return FALSE;
+    }
+  bytes = hr_mmproj_file_bytes (file, &local_error);
+  if (bytes == 0)
+    {
+      g_set_error (error, local_error->domain, local_error->code, _("the projector %s: %s"), display, local_error->message);
+      return FALSE;
+    }
+  /* Its own file wins over tensors inside the model's (Ollama passes
+   * projectors[0] only); those were moved out of the weights already. */
+  spec->projector_bytes = bytes;
+  g_free (spec->projector_source);
+  spec->projector_source = g_strdup_printf ("%s: all its tensors (Ollama llm/llama_server.go mmprojMemoryRequirement)",
+                                            display);
+  pj->display = display;
+  pj->tensors = hr_gguf_file_get_n_tensors (file);
+  pj->architecture = g_strdup (hr_gguf_file_get_string (file, "general.architecture"));
+  return TRUE;
+}
+
+/* "projector  FILE (clip): 3 tensors, N bytes (x GB, y GiB), all its tensors". */
+static void
+print_projector (const HrModelSpec *spec,
+                 const Projector   *pj,
+                 const HrGgufFile  *model)
+{
+  g_autofree char *bytes = bytes_gb_gib (spec->projector_bytes);
+
+  if (spec->projector_bytes == 0)
+    return;
+  if (pj->display != NULL)
+    row (_("projector"),
+         g_dngettext (GETTEXT_PACKAGE, "%s (%s): %u tensor, %s: all of it, as Ollama counts a separate projector (mmprojMemoryRequirement)",
+                      "%s (%s): %u tensors, %s: all of them, as Ollama counts a separate projector (mmprojMemoryRequirement)",
+                      pj->tensors),
+         pj->display, pj->architecture != NULL ? pj->architecture : _("no architecture"), pj->tensors, bytes);
+  else
+    {
+      guint n = 0;
+
+      hr_mmproj_inline_bytes (model, &n);
+      row (_("projector"),
+           g_dngettext (GETTEXT_PACKAGE, "inside the model's file: %u v./mm./a. tensor, %s, a term of its own and out of the weights (Ollama gives %s its own file as --mmproj)",
+                        "inside the model's file: %u v./mm./a. tensors, %s, a term of their own and out of the weights (Ollama gives %s its own file as --mmproj)",
+                        n),
+           n, bytes, spec->architecture);
+    }
+}
+
 static int
 inspect (const char                *path,
          const char                *display_path,
          const HrOllamaBlob        *blob,
          gboolean                   verified,
+         const char                *mmproj_path,
          HrCliContext              *ctx,
          const HrCliPredictOptions *o)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HrGgufReport) report = NULL;
+  g_autofree char *mmproj_display = NULL;
+  Projector pj = { 0 };
   g_autofree char *origin = g_strconcat ("gguf:", blob != NULL ? blob->digest : path, NULL);
   HrRuntimeInputs in;
   HrRuntimePrediction p;
@@ -512,6 +591,12 @@ inspect (const char                *path,
                                  ctx->board, o->context, NULL, &error);
   if (report == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
+  if (mmproj_path != NULL)
+    {
+      mmproj_display = g_filename_display_name (mmproj_path);
+      if (!load_projector (mmproj_path, mmproj_display, report->spec, &pj, &error))
+        return hr_cli_fail (g_steal_pointer (&error));
+    }
   /* A header without the counts the KV cache needs has no memory and no
    * verdict (issue 15), rather than a KV cache of 0 bytes that "fits". */
   if (report->memory_problem != NULL)
@@ -520,26 +605,36 @@ inspect (const char                *path,
         {
           g_autoptr(JsonNode) none = json_node_new (JSON_NODE_NULL);
 
-          print_json (report, path, blob, verified, g_steal_pointer (&none), report->memory_problem);
+          print_json (report, path, blob, verified, g_steal_pointer (&none), report->memory_problem,
+                      hr_cli_projector_json (ctx, report->spec, mmproj_display));
         }
       else
         {
           print_text (report, display_path, blob, verified);
+          print_projector (report->spec, &pj, report->file);
           printf ("%s\n", _("memory:"));
           row (_("  not sized"), "%s", report->memory_problem);
         }
+      g_free (pj.architecture);
       return HR_CLI_EXIT_OK;
     }
   /* The memory: the same prediction as `headroom-cli predict FILE`. */
   if (!hr_cli_predict_spec (ctx, o, report->spec, &in, &p, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
+    {
+      g_free (pj.architecture);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
   if (o->json)
-    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p), NULL);
+    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p), NULL,
+                hr_cli_projector_json (ctx, report->spec, mmproj_display));
   else
     {
       print_text (report, display_path, blob, verified);
+      print_projector (report->spec, &pj, report->file);
       hr_cli_print_memory (ctx, &p);
+      hr_cli_print_projector (ctx, report->spec, -1);
     }
+  g_free (pj.architecture);
   return HR_CLI_EXIT_OK;
 }
 
@@ -548,9 +643,11 @@ inspect (const char                *path,
  * @argc: arguments after "headroom-cli"
  * @argv: (array length=argc): argv[0] is "gguf"
  *
- * `headroom-cli gguf FILE [sizing options] [--json]` and
+ * `headroom-cli gguf FILE [--mmproj FILE] [sizing options] [--json]` and
  * `headroom-cli gguf --ollama-models DIR MODEL[:TAG] [--verify] ...`: the
- * header's facts, then the memory as `predict` sizes it
+ * header's facts, the projector (--mmproj's file, the manifest's
+ * projector layer, or v./mm./a. tensors inside the model's file, as Ollama
+ * counts each: hr-mmproj.h), then the memory as `predict` sizes it
  * (hr_cli_predict_spec()), with the options every sizing command takes
  * (%HR_CLI_SIZING_OPTIONS: --runtime, --context, --parallel, --kv-type,
  * --flash-attention, --batch, --backend, --board, --server-version).
@@ -571,6 +668,7 @@ hr_cli_cmd_gguf (int    argc,
   g_auto(HrCliPredictOptions) o = { 0 };
   g_auto(HrCliContext) ctx = { 0 };
   gboolean verify = FALSE;
+  g_autofree char *mmproj = NULL;
   const char *path;
   int status = HR_CLI_EXIT_OK;
   GOptionEntry entries[] = {
@@ -578,6 +676,8 @@ hr_cli_cmd_gguf (int    argc,
       N_("Follow MODEL[:TAG] through this Ollama models directory"), N_("DIR") },
     { "verify", 0, 0, G_OPTION_ARG_NONE, &verify,
       N_("Also check the blob's sha256 digest against the manifest"), NULL },
+    { "mmproj", 0, 0, G_OPTION_ARG_FILENAME, &mmproj,
+      N_("The model's vision or audio projector GGUF, sized as Ollama counts it (all its tensors)"), N_("FILE") },
     HR_CLI_SIZING_OPTIONS,
     OPT_JSON,
     { NULL }
@@ -591,6 +691,8 @@ hr_cli_cmd_gguf (int    argc,
                                : _("gguf takes one FILE (or --ollama-models DIR MODEL[:TAG])"));
   if (verify && models_dir == NULL)
     return hr_cli_usage_error ("%s", _("--verify needs --ollama-models: a plain file has no manifest digest to check against"));
+  if (mmproj != NULL && models_dir != NULL)
+    return hr_cli_usage_error ("%s", _("--mmproj goes with a FILE: with --ollama-models the manifest's projector layer is read"));
   if (!hr_cli_predict_options_resolve (&o, NULL))
     return HR_CLI_EXIT_USAGE;
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
@@ -626,6 +728,10 @@ hr_cli_cmd_gguf (int    argc,
   else
     path = argv[1];
 
+  if (mmproj != NULL && !hr_cli_check_readable (mmproj, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+
   display = g_filename_display_name (path);
-  return inspect (path, display, blob, verify, &ctx, &o);
+  return inspect (path, display, blob, verify,
+                  mmproj != NULL ? mmproj : blob != NULL ? blob->projector_path : NULL, &ctx, &o);
 }

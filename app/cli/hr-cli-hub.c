@@ -190,6 +190,46 @@ print_architecture (const HrHubLookup *l)
     }
 }
 
+/* The projector: the mmproj files and the one read (a GGUF repository),
+ * or the checkpoint's vision / audio tower (safetensors). */
+static void
+print_projector (const HrHubLookup *l)
+{
+  for (guint i = 0; i < l->mmproj_files->len; i++)
+    {
+      const HrHubFile *f = g_ptr_array_index (l->mmproj_files, i);
+      g_autofree char *size = hr_format_count (f->size);
+
+      rowf (i == 0 ? _("mmproj files") : "", _("%s, %s bytes"), f->path, size);
+    }
+  if (l->mmproj != NULL && l->spec != NULL && l->spec->projector_bytes > 0)
+    {
+      g_autofree char *bytes = hr_format_count (l->spec->projector_bytes);
+      g_autofree char *both = hr_format_gb_gib (l->spec->projector_bytes, 2);
+      guint n = hr_gguf_file_get_n_tensors (l->mmproj);
+
+      rowf (_("projector"),
+            g_dngettext (GETTEXT_PACKAGE,
+                         "%s: %u tensor, %s bytes, %s, from its header (llama.cpp's -hf takes this one with %s; Ollama counts all its tensors)",
+                         "%s: %u tensors, %s bytes, %s, from its header (llama.cpp's -hf takes this one with %s; Ollama counts all its tensors)",
+                         n),
+            l->mmproj_chosen, n, bytes, both, l->gguf_chosen);
+    }
+  if (l->tower_tensors > 0)
+    {
+      g_autofree char *bytes = hr_format_count (l->tower_bytes);
+      g_autofree char *both = hr_format_gb_gib (l->tower_bytes, 2);
+      g_autofree char *params = hr_format_count (l->tower_parameters);
+
+      rowf (_("vision tower"),
+            g_dngettext (GETTEXT_PACKAGE,
+                         "%u tensor, %s parameters, %s bytes, %s at the checkpoint's dtype: sized as the projector, apart from the weights",
+                         "%u tensors, %s parameters, %s bytes, %s at the checkpoint's dtype: sized as the projector, apart from the weights",
+                         l->tower_tensors),
+            l->tower_tensors, params, bytes, both);
+    }
+}
+
 /* 2. Base or instruct; 3. Download */
 static void
 print_kind_and_download (const HrHubLookup *l)
@@ -261,6 +301,7 @@ print_kind_and_download (const HrHubLookup *l)
       else
         rowf (_("GGUF header"), _("%s: %s bits per weight over the whole file"), l->gguf_chosen, bits);
     }
+  print_projector (l);
   for (guint i = 0; i < l->notes->len; i++)
     row (i == 0 ? _("figures disagree") : "", g_ptr_array_index (l->notes, i));
 }
@@ -359,7 +400,10 @@ print_text (const HrHubLookup         *l,
   print_kind_and_download (l);
   print_license_and_weights (l);
   if (hub_predict (l, ctx, o, &p, &why))
-    hr_cli_print_memory (ctx, &p);
+    {
+      hr_cli_print_memory (ctx, &p);
+      hr_cli_print_projector (ctx, l->spec, -1);
+    }
   else if (why != NULL)
     row (_("memory"), why);
 }
@@ -388,6 +432,8 @@ to_json (const HrHubLookup         *l,
       json_object_set_double_member (obj, "weight_gb", hr_bytes_to_gb (bytes));
       json_object_set_double_member (obj, "weight_gib", hr_bytes_to_gib (bytes));
     }
+  if (l->spec != NULL)
+    json_object_set_member (obj, "projector", hr_cli_projector_json (ctx, l->spec, l->mmproj_chosen));
   if (hub_predict (l, ctx, o, &p, &why))
     json_object_set_member (obj, "prediction", hr_cli_prediction_json (ctx, l->spec, &p));
   else

@@ -105,8 +105,15 @@ library_spec (const HrOllamaLibraryModel  *model,
   g_autofree char *origin = g_strdup_printf ("ollama:%s@%s", model->name, model->manifest_digest);
   HrModelSpec *spec = hr_gguf_file_to_model_spec (model->gguf, model->name, origin, error);
 
-  if (spec != NULL)
-    spec->projector_bytes = model->projector_bytes;
+  /* The projector layer's tensors; without one, any v./mm./a. tensors
+   * inside the model's blob stay the projector (hr_mmproj_take_inline()). */
+  if (spec != NULL && model->projector_bytes > 0)
+    {
+      spec->projector_bytes = model->projector_bytes;
+      g_free (spec->projector_source);
+      spec->projector_source = g_strdup ("the manifest's projector layer: all its tensors "
+                                         "(Ollama llm/llama_server.go mmprojMemoryRequirement)");
+    }
   return spec;
 }
 

@@ -192,6 +192,15 @@ add_split_members (JsonObject      *o,
     json_object_set_string_member (o, "decode", text);
   else
     json_object_set_null_member (o, "decode");
+  /* A projector (hr-mmproj.h): where it went and the margin fit kept. */
+  if (split->projector_vram_bytes > 0 || split->projector_host_bytes > 0)
+    {
+      json_object_set_int_member (o, "fit_margin_bytes", (gint64) split->fit_margin_used_bytes);
+      json_object_set_int_member (o, "projector_vram_bytes", (gint64) split->projector_vram_bytes);
+      json_object_set_int_member (o, "projector_host_bytes", (gint64) split->projector_host_bytes);
+      if (split->mmproj_offload != HR_MMPROJ_OFFLOAD_ON)
+        json_object_set_string_member (o, "no_mmproj_offload", hr_mmproj_offload_reason (split->mmproj_offload));
+    }
 }
 
 /**
@@ -246,8 +255,26 @@ hr_cli_predict_split (HrCliContext          *ctx,
   if (split->user_layers)
     printf (_("  num_gpu %d: %u of %u layers on the GPU, as -ngl puts them (no fit)\n"),
             num_gpu, split->gpu_layers, split->total_layers);
+  else if (split->fit_margin_used_bytes != HR_OFFLOAD_FIT_MARGIN_BYTES && split->projector_vram_bytes > 0)
+    {
+      g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
+
+      /* Ollama llm/llama_server.go mmprojFitTargetMiB, extraEnvsForStart */
+      printf (_("  free VRAM %s bytes less the %s MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): %s bytes for the model\n"),
+              free_vram, mib, target);
+    }
   else
     printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
+  if (split->projector_vram_bytes > 0 || split->projector_host_bytes > 0)
+    {
+      g_autofree char *pj = hr_format_count (split->projector_vram_bytes + split->projector_host_bytes);
+
+      if (split->projector_vram_bytes > 0)
+        printf (_("  projector: %s bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)\n"), pj);
+      else
+        printf (_("  projector: %s bytes in host memory (--no-mmproj-offload, %s), in neither side below\n"), pj,
+                hr_mmproj_offload_reason (split->mmproj_offload));
+    }
   printf (_("  layers: %u/%u on the GPU (the output layer and the last blocks), %u on the CPU\n"),
           split->gpu_layers, split->total_layers, split->total_layers - split->gpu_layers);
   if (split->partial_layers > 0)

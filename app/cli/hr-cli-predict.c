@@ -19,6 +19,7 @@
 #include "hr-catalog.h"
 #include "hr-cli.h"
 #include "hr-cli-predict.h"
+#include "hr-mmproj.h"
 #include "hr-error.h"
 #include "hr-evaluate.h"
 #include "hr-gguf-report.h"
@@ -397,7 +398,18 @@ hr_cli_print_memory (HrCliContext              *ctx,
       memory_row (t->label, value);
     }
   memory_row (_("total"), total);
-  memory_row (_("ollama ps"), ps);
+  if (p->era == HR_RUNTIME_ERA_OLLAMA_0_30 && hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_PROJECTOR) > 0)
+    {
+      guint64 projector = (guint64) hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_PROJECTOR);
+      g_autofree char *without = hr_runtime_format_ps_size (p->total_bytes > projector ? p->total_bytes - projector : 0);
+      /* TRANSLATORS: the ollama ps size without the projector, then with it */
+      g_autofree char *text = g_strdup_printf (_("%s (the total less the projector's weights, which clip.cpp loads without a buffer line Ollama counts; %s with them)"),
+                                               without, ps);
+
+      memory_row (_("ollama ps"), text);
+    }
+  else
+    memory_row (_("ollama ps"), ps);
   if (p->host_bytes > 0)
     {
       g_autofree char *host = hr_format_gb_gib (p->host_bytes, 2);
@@ -418,6 +430,109 @@ hr_cli_print_memory (HrCliContext              *ctx,
     }
   for (guint i = 0; i < p->n_notes; i++)
     memory_row (i == 0 ? _("notes") : "", p->notes[i]);
+}
+
+/**
+ * hr_cli_print_projector:
+ * @ctx: a loaded context (its board)
+ * @spec: the model, with projector_bytes set
+ * @num_gpu: Ollama's num_gpu (-1 automatic)
+ *
+ * Under hr_cli_print_memory(), for a model with a vision or audio
+ * projector: what Ollama does with it on the board (hr-mmproj.h):
+ * whether it passes --no-mmproj-offload and why
+ * (shouldDisableMMProjOffload), and the fit margin it gives llama-server
+ * (LLAMA_ARG_FIT_TARGET, mmprojFitTargetMiB). Prints nothing without a
+ * projector.
+ */
+void
+hr_cli_print_projector (HrCliContext      *ctx,
+                        const HrModelSpec *spec,
+                        gint32             num_gpu)
+{
+  HrMmprojOffload offload;
+  g_autofree char *need = NULL;
+  g_autofree char *free_text = NULL;
+  g_autofree char *text = NULL;
+
+  if (spec->projector_bytes == 0)
+    return;
+  offload = hr_mmproj_offload_on_board (ctx->board, num_gpu, spec);
+  need = hr_format_gb_gib (spec->projector_bytes + HR_MMPROJ_OFFLOAD_HEADROOM_BYTES, 2);
+  free_text = hr_format_gb_gib (hr_board_headroom_bytes (ctx->board), 2);
+  switch (offload)
+    {
+    case HR_MMPROJ_OFFLOAD_ON:
+      {
+        g_autofree char *mib = hr_format_count (hr_mmproj_fit_target_mib (spec->projector_bytes));
+
+        text = g_strdup_printf (_("on the GPU: the GPU's free %s holds projector + 1 GiB = %s; llama.cpp's fit keeps %s MiB free, not 1,024 (LLAMA_ARG_FIT_TARGET = ceil((projector + 1 GiB) / MiB))"),
+                                free_text, need, mib);
+        break;
+      }
+    case HR_MMPROJ_OFFLOAD_LIMITED_VRAM:
+      text = g_strdup_printf (_("in host memory (--no-mmproj-offload, limited-vram): the GPU's free %s is less than projector + 1 GiB = %s; fit keeps its 1,024 MiB"),
+                              free_text, need);
+      break;
+    case HR_MMPROJ_OFFLOAD_CPU_ONLY:
+      text = g_strdup (_("in host memory (--no-mmproj-offload, cpu-only): num_gpu 0, or no GPU"));
+      break;
+    case HR_MMPROJ_OFFLOAD_PARTIAL_TEXT:
+    default:
+      text = g_strdup (_("in host memory (--no-mmproj-offload, partial-text-offload): num_gpu is below the model's layers"));
+      break;
+    }
+  memory_row (_("projector offload"), text);
+}
+
+/**
+ * hr_cli_projector_json:
+ * @ctx: a loaded context (its board)
+ * @spec: the model
+ * @file: (nullable): the projector's file, or %NULL for one inside the model's
+ *
+ * The projector's figures for `--json`: bytes, source, the file, and
+ * Ollama's offload decision and fit target on the board
+ * (hr_cli_print_projector()'s rules).
+ *
+ * Returns: (transfer full): a JSON node: an object, or null without a projector.
+ */
+JsonNode *
+hr_cli_projector_json (HrCliContext      *ctx,
+                       const HrModelSpec *spec,
+                       const char        *file)
+{
+  JsonNode *node;
+  JsonObject *o;
+  HrMmprojOffload offload;
+
+  if (spec->projector_bytes == 0)
+    return json_node_new (JSON_NODE_NULL);
+  offload = hr_mmproj_offload_on_board (ctx->board, -1, spec);
+  o = json_object_new ();
+  json_object_set_int_member (o, "bytes", (gint64) MIN (spec->projector_bytes, (guint64) G_MAXINT64));
+  if (file != NULL)
+    json_object_set_string_member (o, "file", file);
+  else
+    json_object_set_null_member (o, "file");
+  if (spec->projector_source != NULL)
+    json_object_set_string_member (o, "source", spec->projector_source);
+  else
+    json_object_set_null_member (o, "source");
+  json_object_set_boolean_member (o, "offload", offload == HR_MMPROJ_OFFLOAD_ON);
+  if (offload == HR_MMPROJ_OFFLOAD_ON)
+    {
+      json_object_set_null_member (o, "no_offload_reason");
+      json_object_set_int_member (o, "fit_target_mib", (gint64) hr_mmproj_fit_target_mib (spec->projector_bytes));
+    }
+  else
+    {
+      json_object_set_string_member (o, "no_offload_reason", hr_mmproj_offload_reason (offload));
+      json_object_set_null_member (o, "fit_target_mib");
+    }
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, o);
+  return node;
 }
 
 static void

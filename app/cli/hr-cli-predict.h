@@ -78,6 +78,12 @@ JsonNode *hr_cli_prediction_json        (HrCliContext              *ctx,
                                          const HrRuntimePrediction *p);
 void     hr_cli_print_memory            (HrCliContext              *ctx,
                                          const HrRuntimePrediction *p);
+void     hr_cli_print_projector         (HrCliContext              *ctx,
+                                         const HrModelSpec         *spec,
+                                         gint32                     num_gpu);
+JsonNode *hr_cli_projector_json         (HrCliContext              *ctx,
+                                         const HrModelSpec         *spec,
+                                         const char                *file);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_clear)
 

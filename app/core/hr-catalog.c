@@ -378,11 +378,13 @@ spec_from_object (HrJsonDoc   *doc,
   READ (_hr_json_get_u32 (object, "vocab_size", FALSE, MAX_U32_FIELD, &spec->vocab_size, &problem), "vocab_size");
   READ (_hr_json_get_u32 (object, "expert_count", FALSE, MAX_U32_FIELD, &spec->expert_count, &problem), "expert_count");
   READ (_hr_json_get_u32 (object, "expert_used_count", FALSE, MAX_U32_FIELD, &spec->expert_used_count, &problem), "expert_used_count");
+  /* A separate vision projector layer (Ollama's image.projector), beyond
+   * file_bytes; a projector inside the model's blob is in file_bytes. */
+  READ (_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, &problem), "projector_bytes");
   READ (_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, &problem), "tied_embeddings");
   READ (_hr_json_get_string (object, "origin", FALSE, &spec->origin, &problem), "origin");
   READ (_hr_catalog_read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
   READ (_hr_catalog_read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
-  READ (_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, &problem), "projector_bytes");
   {
     const char *layers_field = NULL;
 
@@ -401,6 +403,10 @@ spec_from_object (HrJsonDoc   *doc,
     {
       JsonObject *s = json_node_get_object (sources);
       const char *fallback = hr_json_string (s, "default");
+
+      if (spec->projector_bytes > 0)
+        spec->projector_source = g_strdup (hr_json_string (s, "projector_bytes") != NULL
+                                           ? hr_json_string (s, "projector_bytes") : fallback);
 
       for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
         {

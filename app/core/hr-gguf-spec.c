@@ -13,6 +13,7 @@
 #include "hr-error.h"
 #include "hr-gguf-keys.h"
 #include "hr-gguf-private.h"
+#include "hr-mmproj.h"
 #include "hr-precision.h"
 #include "hr-units.h"
 
@@ -150,6 +151,9 @@ hr_gguf_file_to_model_spec (const HrGgufFile  *file,
     g_ptr_array_add (tensors, hr_tensor_info_copy (g_ptr_array_index (file->tensors, i)));
   spec->tied_embeddings = hr_gguf_keys_tied_embeddings (tensors);
   hr_model_spec_take_tensors (spec, g_steal_pointer (&tensors));
+  /* A projector inside the model's own file (gemma3, qwen2.5vl ... as
+   * Ollama stores them): its own term, out of the weights. */
+  hr_mmproj_take_inline (spec);
 
   return g_steal_pointer (&spec);
 }

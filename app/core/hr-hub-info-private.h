@@ -17,5 +17,6 @@ void     hr_hub_answers_sum_headers     (HrHubAnswers        *a,
 gboolean hr_hub_answers_add_gguf_shards (HrHubAnswers        *a,
                                          GError             **error);
 void     hr_hub_answers_note_unknown_dtypes (HrHubAnswers    *a);
+void     hr_hub_answers_add_projector   (HrHubAnswers        *a);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "hr-error.h"
 #include "hr-hub-info.h"
 #include "hr-hub-info-private.h"
+#include "hr-mmproj.h"
 #include "hr-units.h"
 
 /* ------------------------------------------------------------------ */
@@ -95,6 +96,9 @@ hr_hub_lookup_free (HrHubLookup *lookup)
   g_clear_pointer (&lookup->spec, hr_model_spec_free);
   g_clear_pointer (&lookup->notes, g_ptr_array_unref);
   g_free (lookup->derived_comparison);
+  g_clear_pointer (&lookup->mmproj_files, g_ptr_array_unref);
+  g_free (lookup->mmproj_chosen);
+  g_clear_pointer (&lookup->mmproj, hr_gguf_file_unref);
   g_free (lookup);
 }
 
@@ -109,6 +113,7 @@ hub_lookup_new (void)
   lookup->weight_files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->gguf_files = g_ptr_array_new_with_free_func ((GDestroyNotify) gguf_entry_free);
   lookup->notes = g_ptr_array_new_with_free_func (g_free);
+  lookup->mmproj_files = g_ptr_array_new_with_free_func ((GDestroyNotify) hub_file_free);
   lookup->bos_token_id = -1;
   return lookup;
 }
@@ -453,7 +458,8 @@ compare_gguf_entry (gconstpointer a,
  * largest file, picks the weight files (the .safetensors shards, else
  * .bin/.pt/.pth) and groups the GGUF files by quantization with
  * hr_hf_gguf_group_files() (a split's parts summed, its missing parts in
- * problem; path "?" when part 1 is missing), sorted by path.
+ * problem; path "?" when part 1 is missing), sorted by path; mmproj files
+ * (hr_mmproj_path_is_projector()) go to mmproj_files instead.
  */
 void
 hr_hub_answers_group_files (HrHubAnswers *a)
@@ -493,14 +499,23 @@ hr_hub_answers_group_files (HrHubAnswers *a)
     g_autofree guint64 *sizes = g_new0 (guint64, r->files->len + 1);
     g_autoptr(GPtrArray) groups = NULL;
 
+    guint n = 0;
+
+    /* A projector is no quantization of the model (hr_mmproj_path_is_projector()). */
+    g_ptr_array_set_size (r->mmproj_files, 0);
     for (guint i = 0; i < r->files->len; i++)
       {
         const HrHubFile *f = g_ptr_array_index (r->files, i);
 
-        paths[i] = f->path;
-        sizes[i] = f->size;
+        if (hr_mmproj_path_is_projector (f->path))
+          {
+            g_ptr_array_add (r->mmproj_files, hub_file_copy (f));
+            continue;
+          }
+        paths[n] = f->path;
+        sizes[n++] = f->size;
       }
-    groups = hr_hf_gguf_group_files (paths, sizes, r->files->len);
+    groups = hr_hf_gguf_group_files (paths, sizes, n);
     for (guint i = 0; i < groups->len; i++)
       {
         HrHfGgufGroup *g = g_ptr_array_index (groups, i);
@@ -598,6 +613,7 @@ read_index (HrHubAnswers *a)
       if (index != NULL)
         {
           r->n_tensors = index->n_tensors;
+          a->index_tower_tensors = index->tower_tensors;
           if (index->has_total_size)
             {
               r->tensor_bytes = index->total_size;
@@ -809,6 +825,9 @@ hr_hub_answers_finish (HrHubAnswers  *a,
             }
         }
       hr_hub_answers_sum_headers (a, sum, n_files);
+      r->tower_tensors = sum->tower_tensors;
+      r->tower_parameters = sum->tower_parameters;
+      r->tower_bytes = sum->tower_bytes;
       g_ptr_array_set_size (r->parameters_by_dtype, 0);
       g_ptr_array_extend_and_steal (r->parameters_by_dtype, g_steal_pointer (&sum->dtypes));
       g_clear_pointer (&r->parameters_source, g_free);
@@ -869,6 +888,8 @@ hr_hub_answers_finish (HrHubAnswers  *a,
           hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_FILE_BYTES, _("the weight files' sizes"));
         }
     }
+
+  hr_hub_answers_add_projector (a);
 
   if (r->parameters == 0 && r->has_derived)
     {

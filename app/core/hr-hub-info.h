@@ -98,6 +98,14 @@ typedef struct {
   guint        gguf_parts_read; /* GGUF headers read for the chosen quantization (its shards) */
   char        *license_unread;  /* why the LICENSE file could not be read (its HTTP status), or NULL */
   char        *unknown_dtypes;  /* the dtypes without a known element size, said, or NULL */
+  /* Appended for projectors (hr-mmproj.h). */
+  GPtrArray   *mmproj_files;    /* HrHubFile*: the repository's mmproj GGUFs, not in gguf_files */
+  char        *mmproj_chosen;   /* the one whose header was read (llama.cpp -hf's pick), or NULL */
+  HrGgufFile  *mmproj;          /* its header, or NULL */
+  guint64      mmproj_header_bytes_read;
+  guint        tower_tensors;   /* safetensors headers: vision / audio tower tensors */
+  guint64      tower_parameters;
+  guint64      tower_bytes;     /* their data bytes, at the checkpoint's dtype */
 } HrHubLookup;
 
 void         hr_hub_lookup_free          (HrHubLookup *lookup);
@@ -145,6 +153,7 @@ typedef struct {
   GPtrArray   *gguf_shards;     /* HrGgufFile*: the chosen split's later shards, read */
   gboolean     has_index_total; /* the index gave total_size */
   guint64      index_total;     /* its total_size, bytes */
+  guint        index_tower_tensors; /* the index's weight_map names this many tower tensors */
 } HrHubAnswers;
 
 HrHubAnswers *hr_hub_answers_new             (const char    *repo,
@@ -159,6 +168,8 @@ gboolean      hr_hub_answers_has_sibling     (HrHubAnswers  *a,
                                               const char    *path);
 const char   *hr_hub_answers_license_sibling (HrHubAnswers  *a);
 char         *hr_hub_answers_choose_gguf     (HrHubAnswers  *a);
+char         *hr_hub_answers_choose_mmproj   (HrHubAnswers  *a,
+                                              const char    *model_path);
 void          hr_hub_answers_read_gguf_field (HrHubAnswers  *a);
 gboolean      hr_hub_answers_read_tree_page  (HrHubAnswers  *a,
                                               const char    *data,

@@ -16,6 +16,7 @@
 #include "hr-hub-info.h"
 #include "hr-hub-info-private.h"
 #include "hr-json.h"
+#include "hr-mmproj.h"
 #include "hr-units.h"
 
 /**
@@ -25,10 +26,12 @@
  * Whether the lookup reads every safetensors shard's header: when no count
  * was found yet, or when the API's per-dtype map counts packed containers
  * (I32, U32, U8: GPTQ/AWQ qweight, mlx, 4-bit), whose parameters only the
- * unpacked shapes give (hr_safetensors_header_parameters()).
+ * unpacked shapes give (hr_safetensors_header_parameters()), or when the
+ * index's weight_map names a vision or audio tower, whose bytes only the
+ * headers give (the projector, hr_hub_answers_add_projector()).
  *
  * Returns: %TRUE when the weight files are safetensors and a count is
- *   missing or packed.
+ *   missing or packed, or the index names tower tensors.
  */
 gboolean
 hr_hub_answers_wants_headers (HrHubAnswers *a)
@@ -38,7 +41,7 @@ hr_hub_answers_wants_headers (HrHubAnswers *a)
   if (r->weight_files->len == 0 ||
       !g_str_has_suffix (((HrHubFile *) g_ptr_array_index (r->weight_files, 0))->path, ".safetensors"))
     return FALSE;
-  return r->parameters == 0 || a->api_packed;
+  return r->parameters == 0 || a->api_packed || a->index_tower_tensors > 0;
 }
 
 /**
@@ -178,7 +181,8 @@ compare_path (gconstpointer a,
  * @a: the answers, after the model info
  *
  * The GGUF file whose header the lookup reads: among the siblings ending in
- * ".gguf" (a split model by its first part), the first in path order whose
+ * ".gguf" (a split model by its first part; no mmproj file,
+ * hr_mmproj_path_is_projector()), the first in path order whose
  * quantization label is Q4_K_M, else the first in path order (the tree's
  * sizes are not known yet).
  *
@@ -195,7 +199,7 @@ hr_hub_answers_choose_gguf (HrHubAnswers *a)
       const char *path = g_ptr_array_index (a->siblings, i);
       guint part, parts;
 
-      if (g_str_has_suffix (path, ".gguf") &&
+      if (g_str_has_suffix (path, ".gguf") && !hr_mmproj_path_is_projector (path) &&
           (!hr_hf_gguf_split_part (path, &part, &parts) || part == 1))
         g_ptr_array_add (ggufs, (gpointer) path);
     }

@@ -157,6 +157,7 @@ hr_model_spec_copy (const HrModelSpec *spec)
     copy->sources[i] = g_strdup (spec->sources[i]);
   copy->exact_file_bytes_source = g_strdup (spec->exact_file_bytes_source);
   copy->exact_parameters_source = g_strdup (spec->exact_parameters_source);
+  copy->projector_source = g_strdup (spec->projector_source);
   return copy;
 }
 
@@ -182,6 +183,7 @@ hr_model_spec_free (HrModelSpec *spec)
     g_free (spec->sources[i]);
   g_free (spec->exact_file_bytes_source);
   g_free (spec->exact_parameters_source);
+  g_free (spec->projector_source);
   g_free (spec);
 }
 

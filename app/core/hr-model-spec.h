@@ -91,6 +91,7 @@ struct _HrModelSpec {
   /* Appended for vision models from the Ollama library (issue 13). */
   guint64  projector_bytes;     /* the vision projector Ollama loads beside the weights:
                                  * its GGUF's tensor bytes; 0 = none */
+  char    *projector_source;    /* where projector_bytes came from, or NULL */
   /* Appended for issue 16. */
   guint32  unknown_tensors;     /* tensors of a type this version does not know: not in
                                  * tensors nor file_bytes, so the weights are a lower bound */

@@ -590,6 +590,26 @@ hr_offload_pool_bytes (const HrBoard             *board,
   return total;
 }
 
+/* The projector (Ollama llm/llama_server.go, hr-mmproj.h): whether it is
+ * offloaded, on this board's one GPU (its free memory, its pool as the
+ * total), and the fit margin Ollama pads for it. A CPU board has no GPU
+ * to test. */
+static void
+place_projector (const HrOffloadInputs *inputs,
+                 const HrBoard         *board,
+                 HrOffload             *out)
+{
+  guint64 projector = inputs->runtime.spec != NULL ? inputs->runtime.spec->projector_bytes : 0;
+
+  out->mmproj_offload = projector > 0 ? hr_mmproj_offload_on_board (board, inputs->num_gpu, inputs->runtime.spec)
+                                      : HR_MMPROJ_OFFLOAD_ON;
+  out->fit_margin_used_bytes = hr_mmproj_fit_margin_bytes (projector, out->mmproj_offload,
+                                                           inputs->fit_margin_bytes,
+                                                           inputs->fit_margin_from_user);
+  out->projector_vram_bytes = out->mmproj_offload == HR_MMPROJ_OFFLOAD_ON ? projector : 0;
+  out->projector_host_bytes = out->mmproj_offload == HR_MMPROJ_OFFLOAD_ON ? 0 : projector;
+}
+
 /**
  * hr_offload_predict:
  * @inputs: the board, the model and the server's settings
@@ -643,6 +663,17 @@ hr_offload_pool_bytes (const HrBoard             *board,
  * does not, or when the board's host memory is not known (margin the
  * excess, or the host bytes needed).
  *
+ * A vision or audio projector (spec->projector_bytes) follows Ollama
+ * llm/llama_server.go: --no-mmproj-offload for num_gpu 0, for a num_gpu
+ * below the layers, or when the GPU's free memory is under the projector
+ * + 1 GiB (hr_mmproj_offload_decision(); a CPU board counts as num_gpu 0);
+ * offloaded, the fit margin becomes ceil((projector + 1 GiB) / MiB) MiB
+ * (LLAMA_ARG_FIT_TARGET, mmprojFitTargetMiB) unless the user set it
+ * (inputs->fit_margin_from_user), which moves layers to the host. The
+ * projector's own bytes are in projector_vram_bytes / projector_host_bytes,
+ * not in the sides nor in size_bytes (clip.cpp logs no buffer line for
+ * them that `ollama ps` counts; see hr-runtime.c).
+ *
  * `ollama ps` SIZE is the VRAM when every layer is whole on the GPU, else
  * the VRAM and the host buffers together (Ollama llm/llama_server.go
  * MemorySize); PROCESSOR follows hr_offload_format_processor().
@@ -686,8 +717,9 @@ hr_offload_predict (const HrOffloadInputs *inputs,
   out->total_layers = m.n + 1;
   out->token_embd_bytes = m.token_embd;
   out->free_vram_bytes = hr_board_headroom_bytes (board);
+  place_projector (inputs, board, out);
   out->target_bytes = (gint64) MIN (out->free_vram_bytes, (guint64) G_MAXINT64) -
-                      (gint64) MIN (inputs->fit_margin_bytes, (guint64) G_MAXINT64);
+                      (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64);
   out->user_layers = inputs->num_gpu >= 0;
 
   if (board->backend == HR_BOARD_BACKEND_CPU)
@@ -706,7 +738,7 @@ hr_offload_predict (const HrOffloadInputs *inputs,
     }
   else
     fit_layers (&m, out->target_bytes, out->free_vram_bytes,
-                (gint64) MIN (inputs->fit_margin_bytes, (guint64) G_MAXINT64), &n, &part, &overflow);
+                (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64), &n, &part, &overflow);
 
   place (&m, n, part, overflow, out);
   g_free (m.layers);

@@ -18,6 +18,7 @@
 
 #include "hr-board.h"
 #include "hr-calibration.h"
+#include "hr-mmproj.h"
 #include "hr-model-spec.h"
 #include "hr-precision.h"
 #include "hr-runtime.h"
@@ -49,6 +50,8 @@ typedef struct {
   guint64         fit_margin_bytes; /* free VRAM llama.cpp leaves, default 1024 MiB */
   const HrCalibration *calibration; /* nullable, not owned: the board's learned overhead; added
                                      * to a unified board's pool figure (see hr_offload_predict()) */
+  gboolean        fit_margin_from_user; /* fit_margin_bytes is the user's LLAMA_ARG_FIT_TARGET in
+                                         * Ollama's environment: Ollama keeps it unpadded */
 } HrOffloadInputs;
 
 /* One side's bytes, term by term. */
@@ -79,6 +82,12 @@ typedef struct {
   guint64  pool_bytes;       /* unified board: what the model takes of the one pool, the
                               * figure the verdict is judged on (hr_offload_pool_bytes()); else 0 */
   char     processor[32];    /* "100% GPU", "16%/84% CPU/GPU", "100% CPU" */
+  /* A vision or audio projector (spec->projector_bytes; hr-mmproj.h): */
+  HrMmprojOffload mmproj_offload;  /* whether Ollama passes --no-mmproj-offload, and why */
+  guint64  fit_margin_used_bytes;  /* the margin fit left: fit_margin_bytes, or projector + 1 GiB
+                                    * rounded up to MiB (LLAMA_ARG_FIT_TARGET) */
+  guint64  projector_vram_bytes;   /* the projector's weights on the GPU (not in size_bytes) */
+  guint64  projector_host_bytes;   /* ... or in host memory with --no-mmproj-offload */
 } HrOffload;
 
 void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,

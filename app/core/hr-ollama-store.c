@@ -15,6 +15,7 @@
 #include "hr-error.h"
 #include "hr-json-private.h"
 #include "hr-ollama-host.h"
+#include "hr-ollama-manifest.h"
 #include "hr-ollama-store.h"
 #include "hr-units.h"
 
@@ -38,6 +39,9 @@ hr_ollama_blob_free (HrOllamaBlob *blob)
   g_free (blob->digest);
   g_free (blob->blob_path);
   g_free (blob->blob_file);
+  g_free (blob->projector_digest);
+  g_free (blob->projector_path);
+  g_free (blob->projector_file);
   g_free (blob);
 }
 
@@ -79,6 +83,38 @@ join_children (const char *dir)
   g_ptr_array_sort (names, compare_strings);
   g_ptr_array_add (names, NULL);
   return g_strjoinv (", ", (char **) names->pdata);
+}
+
+/* The projector layer's digest and size (Ollama server/images.go: a
+ * manifest layer of application/vnd.ollama.image.projector is passed to
+ * the runner as the projector, llm/llama_server.go --mmproj). */
+static gboolean
+read_projector_layer (HrOllamaBlob  *blob,
+                      JsonObject    *layer,
+                      guint          line,
+                      GError       **error)
+{
+  g_autofree char *problem = NULL;
+  g_autofree char *digest = NULL;
+  g_autofree char *bare = NULL;
+
+  if (!_hr_json_get_string (layer, "digest", TRUE, &digest, &problem) ||
+      !_hr_json_get_u64 (layer, "size", TRUE, G_MAXINT64, &blob->projector_size, &problem))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s, line %u: the projector layer's %s"), blob->manifest_file, line, problem);
+      return FALSE;
+    }
+  bare = hr_ollama_digest_bare (digest);
+  if (bare == NULL || !g_str_has_prefix (digest, "sha256:"))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("%s, line %u: the projector layer's digest \"%s\" is not sha256:<64 hex digits>"),
+                   blob->manifest_file, line, digest);
+      return FALSE;
+    }
+  blob->projector_digest = g_strconcat ("sha256:", bare, NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -127,7 +163,14 @@ parse_manifest (HrOllamaBlob  *blob,
                        _("%s, line %u: %s"), blob->manifest_file, line, problem);
           return FALSE;
         }
-      if (media_type == NULL || !g_str_has_suffix (media_type, "image.model"))
+      if (media_type != NULL && strcmp (media_type, HR_OLLAMA_MEDIA_PROJECTOR) == 0 &&
+          blob->projector_digest == NULL)
+        {
+          if (!read_projector_layer (blob, layer, line, error))
+            return FALSE;
+          continue;
+        }
+      if (media_type == NULL || !g_str_has_suffix (media_type, "image.model") || blob->digest != NULL)
         continue;
 
       if (!_hr_json_get_string (layer, "digest", TRUE, &blob->digest, &problem) ||
@@ -148,14 +191,56 @@ parse_manifest (HrOllamaBlob  *blob,
       g_free (blob->digest);
       blob->digest = g_strconcat ("sha256:", bare, NULL);
       blob->media_type = g_steal_pointer (&media_type);
-      return TRUE;
     }
+  if (blob->digest != NULL)
+    return TRUE;
 
   g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
                _("%s: the manifest has no layer whose mediaType ends in \"image.model\"; "
                  "it is not a model package"),
                blob->manifest_file);
   return FALSE;
+}
+
+/* The projector layer's blob: present, and as large as the manifest says. */
+static gboolean
+find_projector_blob (HrOllamaBlob  *blob,
+                     const char    *models_dir,
+                     const char    *display_dir,
+                     GError       **error)
+{
+  g_autofree char *name = g_strdup (blob->projector_digest);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  *strchr (name, ':') = '-';
+  blob->projector_file = g_build_filename ("blobs", name, NULL);
+  blob->projector_path = g_build_filename (models_dir, "blobs", name, NULL);
+  file = g_file_new_for_path (blob->projector_path);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  if (info == NULL)
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                     _("the projector blob %s named by %s is missing from %s; pull the model again (ollama pull %s)"),
+                     blob->projector_file, blob->manifest_file, display_dir, blob->name);
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if ((guint64) g_file_info_get_size (info) != blob->projector_size)
+    {
+      g_autofree char *have = hr_format_count ((guint64) g_file_info_get_size (info));
+      g_autofree char *want = hr_format_count (blob->projector_size);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("the projector blob %s is %s bytes but the manifest says %s; "
+                     "it is incomplete or was changed: pull the model again (ollama pull %s)"),
+                   blob->projector_file, have, want, blob->name);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -169,7 +254,10 @@ parse_manifest (HrOllamaBlob  *blob,
  * `manifests/<host>/<namespace>/<model>/<tag>` (defaults registry.ollama.ai,
  * library, latest), takes the layer whose mediaType ends in "image.model",
  * and finds `blobs/<digest with ':' turned into '-'>`. The blob's size on
- * disk must equal the layer's size in the manifest. Nothing is hashed; see
+ * disk must equal the layer's size in the manifest. A layer of
+ * application/vnd.ollama.image.projector (a vision model's projector,
+ * which Ollama passes to llama-server as --mmproj) is found the same way,
+ * in the blob's projector_* fields. Nothing is hashed; see
  * hr_ollama_blob_verify().
  *
  * Returns: (transfer full) (nullable): the blob, or %NULL with @error set:
@@ -309,6 +397,9 @@ hr_ollama_store_find_model (const char  *models_dir,
                    blob->blob_file, have, want, blob->name);
       return NULL;
     }
+
+  if (blob->projector_digest != NULL && !find_projector_blob (blob, models_dir, display_dir, error))
+    return NULL;
 
   return g_steal_pointer (&blob);
 }

@@ -36,6 +36,12 @@ typedef struct {
   char    *blob_path;     /* absolute path of the blob */
   char    *blob_file;     /* relative: "blobs/sha256-<64 hex>" */
   guint64  blob_bytes;    /* the blob's size on disk */
+  /* The manifest's vision projector layer
+   * (application/vnd.ollama.image.projector), or NULL / 0 without one. */
+  char    *projector_digest; /* "sha256:<64 hex>" */
+  guint64  projector_size;   /* its size in the manifest (= on disk), bytes */
+  char    *projector_path;   /* absolute path of its blob */
+  char    *projector_file;   /* relative: "blobs/sha256-<64 hex>" */
 } HrOllamaBlob;
 
 /**

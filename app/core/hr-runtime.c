@@ -47,11 +47,22 @@ finish (Ctx     *ctx,
 }
 
 #define SRC_PROJECTOR \
-  "Ollama llm/llama_server.go mmprojMemoryRequirement (the projector GGUF's tensor sizes, summed from " \
-  "its header, passed to llama-server as --mmproj) and, before 0.30, llm/memory.go " \
-  "projectorMemoryRequirements (the same sum, loaded on the first GPU)"
+  "Ollama llm/llama_server.go mmprojMemoryRequirement (a separate projector GGUF: all its tensors; the " \
+  "model's own GGUF: its v., mm. and a. tensors), passed to llama-server as --mmproj and loaded by " \
+  "llama.cpp tools/mtmd/clip.cpp load_tensors; before 0.30, llm/memory.go projectorMemoryRequirements " \
+  "(the same sum, loaded on the first GPU)"
 
-/* A vision model's projector: its tensor bytes, beside the weights. */
+/* A vision model's projector: its tensor bytes, beside the weights.
+ *
+ * Whether `ollama ps` shows it (0.30+): Ollama sums the buffer lines that
+ * match llm/llama_server.go bufferSizeRegex ("<func>: <backend>
+ * (model|KV|compute|output|RS) buffer size = N MiB"). clip.cpp allocates
+ * the projector's weights (load_tensors,
+ * ggml_backend_alloc_ctx_tensors_from_buft) without such a line; it logs
+ * only "load_hparams: model size: N MiB", which the regex does not match.
+ * Its compute buffer it does log, in reserve_compute_meta ("%s: %10s
+ * compute buffer size = %8.2f MiB", tools/mtmd/clip.cpp), which matches:
+ * that buffer is in the ps size, the weights are not. */
 static void
 add_projector (Ctx *ctx)
 {
@@ -65,8 +76,12 @@ add_projector (Ctx *ctx)
     return;
   g_snprintf (term->formula, sizeof term->formula, _("the projector's tensors = %s bytes"),
               rt_count (&ctx->counts, bytes));
-  g_snprintf (term->note, sizeof term->note, "%s",
-              _("Loaded with the model, on the first GPU; when it fits the model, Ollama also asks llama-server to keep 1 GiB more free for the projector's buffers (mmprojOffloadHeadroom), which is not in the size."));
+  if (ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_30)
+    g_snprintf (term->note, sizeof term->note, "%s",
+                _("Loaded by llama-server's clip loader on the GPU unless Ollama passes --no-mmproj-offload; Ollama then pads llama.cpp's fit margin by it + 1 GiB (mmprojFitTargetMiB). Not in the ollama ps size: clip.cpp logs no “model buffer size” line for these weights, which bufferSizeRegex would count; only its “reserve_compute_meta: … compute buffer size” line (tools/mtmd/clip.cpp), not predicted here, is counted."));
+  else
+    g_snprintf (term->note, sizeof term->note, "%s",
+                _("Loaded with the model, on the first GPU, and in the size the old estimator reported (llm/memory.go projectorMemoryRequirements)."));
 }
 
 /* -------------------------------------------------------------- public */

@@ -11,6 +11,7 @@
 
 #include "hr-error.h"
 #include "hr-json.h"
+#include "hr-mmproj.h"
 #include "hr-safetensors.h"
 #include "hr-units.h"
 
@@ -402,6 +403,13 @@ parse_tensor (HrSafetensorsHeader *header,
 
   if (hr_safetensors_tensor_is_lm_head (name))
     header->has_lm_head = TRUE;
+  if (hr_mmproj_safetensors_is_tower (name))
+    {
+      /* both within the header's sums, which are checked for overflow */
+      header->tower_tensors++;
+      header->tower_parameters += elements;
+      header->tower_bytes += span_bytes;
+    }
   if (hr_safetensors_tensor_is_aux (name))
     header->aux_parameters += elements;  /* <= header->parameters: cannot overflow first */
   else if (is_packed (name, dtype))
@@ -642,6 +650,9 @@ hr_safetensors_header_merge (HrSafetensorsHeader       *into,
     }
   into->has_lm_head |= other->has_lm_head;
   into->n_tensors += other->n_tensors;
+  into->tower_tensors += other->tower_tensors;
+  hr_add_u64 (into->tower_parameters, other->tower_parameters, &into->tower_parameters);
+  hr_add_u64 (into->tower_bytes, other->tower_bytes, &into->tower_bytes);
   g_ptr_array_sort (into->dtypes, compare_dtype);
   return TRUE;
 }
@@ -862,6 +873,8 @@ hr_safetensors_index_parse (const char *data,
       index->n_tensors++;
       if (hr_safetensors_tensor_is_lm_head (l->data))
         index->has_lm_head = TRUE;
+      if (hr_mmproj_safetensors_is_tower (l->data))
+        index->tower_tensors++;
       if (!g_hash_table_contains (seen, shard))
         {
           g_hash_table_add (seen, (gpointer) shard);

@@ -52,6 +52,11 @@ typedef struct {
   guint64     packed_elements; /* their stored elements (containers, not weights) */
   guint64     aux_parameters;  /* elements of quantization state: scales, qzeros, g_idx ... */
   gboolean    has_lm_head;   /* a tensor named lm_head.weight (or *.lm_head.weight) */
+  /* Appended for projectors: the vision / audio tower's tensors
+   * (hr_mmproj_safetensors_is_tower()). */
+  guint       tower_tensors;
+  guint64     tower_parameters; /* their stored elements */
+  guint64     tower_bytes;      /* their data bytes (data_offsets) */
 } HrSafetensorsHeader;
 
 typedef struct {
@@ -60,6 +65,7 @@ typedef struct {
   guint       n_tensors;     /* entries in weight_map */
   GPtrArray  *shards;        /* char*: shard file names, sorted, each once */
   gboolean    has_lm_head;   /* weight_map lists lm_head.weight (or *.lm_head.weight) */
+  guint       tower_tensors; /* weight_map entries of a vision / audio tower (hr_mmproj_safetensors_is_tower()) */
 } HrSafetensorsIndex;
 
 guint                hr_safetensors_dtype_bits    (const char          *dtype);

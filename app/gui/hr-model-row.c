@@ -30,6 +30,7 @@ struct _HrModelRow
   int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
   HrEvaluation  plain;         /* weights + KV cache only: what the rate and the seed's formulas use */
   gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
+  guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
 };
 
@@ -283,6 +284,7 @@ hr_model_row_evaluate (HrModelRow       *self,
   hr_evaluate (scenario, self->spec, self->measured_tps, 0, &self->evaluation);
   self->plain = self->evaluation;
   self->learned_bytes = 0;
+  self->projector_bytes = 0;
   self->runtime_failed = FALSE;
   if (self->kv_type != (int) scenario->kv_type)
     {
@@ -305,8 +307,9 @@ hr_model_row_evaluate (HrModelRow       *self,
  * weights = weights on the GPU + the output layer (+ on a unified board
  * what stays in host memory, the same memory); KV cache = KV cache +
  * recurrent state; overhead = compute buffer (+ the old estimator's reserve
- * and buffer layer) + the learned overhead, which
- * hr_model_row_get_learned_bytes() gives on its own. The verdict and margin
+ * and buffer layer) + a vision projector + the learned overhead, which
+ * hr_model_row_get_projector_bytes() and hr_model_row_get_learned_bytes()
+ * give on their own. The verdict and margin
  * follow the new total (hr_board_verdict()); the rate stays the seed's
  * (it reads the weights' bytes). When the runtime model cannot size the
  * model, the plain math stays and hr_model_row_get_runtime_failed() says so.
@@ -369,6 +372,10 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   overhead = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE)) +
              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RESERVE)) +
              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_BUFFER_LAYER));
+  /* A vision projector: in the total (hr_offload_pool_bytes()), so in
+   * the overhead the chart draws, and on its own for the texts. */
+  self->projector_bytes = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR));
+  overhead += self->projector_bytes;
   if (learned >= 0)
     overhead += (guint64) learned;
   else
@@ -401,6 +408,23 @@ hr_model_row_get_plain_evaluation (HrModelRow *self)
   g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
 
   return &self->plain;
+}
+
+/**
+ * hr_model_row_get_projector_bytes:
+ * @self: a #HrModelRow
+ *
+ * Returns: the vision projector's bytes (the runtime's projector term,
+ *   Ollama llm/llama_server.go mmprojMemoryRequirement) that the last
+ *   hr_model_row_evaluate_runtime() counted in the footprint's overhead;
+ *   0 without a projector or a runtime
+ */
+guint64
+hr_model_row_get_projector_bytes (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0);
+
+  return self->projector_bytes;
 }
 
 /**

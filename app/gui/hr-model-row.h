@@ -43,6 +43,7 @@ void                hr_model_row_evaluate_runtime  (HrModelRow            *self,
                                                     const HrRuntimeInputs *runtime,
                                                     const HrCalibration   *calibration);
 gint64              hr_model_row_get_learned_bytes (HrModelRow         *self);
+guint64             hr_model_row_get_projector_bytes (HrModelRow       *self);
 const HrEvaluation *hr_model_row_get_plain_evaluation (HrModelRow      *self);
 gboolean            hr_model_row_get_runtime_failed (HrModelRow        *self);
 void                hr_model_row_changed           (HrModelRow         *self);

@@ -609,6 +609,44 @@ add_gguf_files (JsonBuilder        *b,
     }
 }
 
+/* The projector of hr_hub_lookup_to_json(): the mmproj files, the one
+ * read and its tensor bytes; a checkpoint's vision / audio tower. */
+static void
+add_projector (JsonBuilder       *b,
+               const HrHubLookup *lookup)
+{
+  if (lookup->mmproj_files->len > 0)
+    {
+      json_builder_set_member_name (b, "mmproj_files");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < lookup->mmproj_files->len; i++)
+        {
+          const HrHubFile *f = g_ptr_array_index (lookup->mmproj_files, i);
+
+          json_builder_begin_object (b);
+          add_str (b, "path", f->path);
+          add_u64 (b, "size", f->size);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
+  if (lookup->mmproj_chosen != NULL)
+    {
+      add_str (b, "mmproj_chosen", lookup->mmproj_chosen);
+      if (lookup->mmproj != NULL)
+        add_u64 (b, "mmproj_tensor_bytes", hr_gguf_file_get_tensor_bytes (lookup->mmproj));
+    }
+  if (lookup->tower_tensors > 0)
+    {
+      json_builder_set_member_name (b, "tower");
+      json_builder_begin_object (b);
+      add_u64 (b, "tensors", lookup->tower_tensors);
+      add_u64 (b, "parameters", lookup->tower_parameters);
+      add_u64 (b, "bytes", lookup->tower_bytes);
+      json_builder_end_object (b);
+    }
+}
+
 /**
  * hr_hub_lookup_to_json:
  * @lookup: a lookup
@@ -720,6 +758,7 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
   add_str (b, "gated", lookup->gated);
 
   add_gguf_files (b, lookup);
+  add_projector (b, lookup);
   if (lookup->notes->len > 0)
     {
       json_builder_set_member_name (b, "notes");

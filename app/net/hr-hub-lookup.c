@@ -10,9 +10,12 @@
  *     tokenizer_config.json, the file tree (paged by Link rel="next"),
  *     model.safetensors.index.json, the LICENSE file when the license tag is
  *     not a well-known open one, and for GGUF repos one file's header (for
- *     a split model, the first part's, then every other part's, in parallel);
+ *     a split model, the first part's, then every other part's, in parallel)
+ *     and the header of the mmproj file llama.cpp's -hf would take with it
+ *     (hr_hub_answers_choose_mmproj());
  *  3. only when neither the API's safetensors field nor the index gives the
- *     parameter count, or the API counts packed containers: every
+ *     parameter count, or the API counts packed containers, or the index
+ *     names a vision or audio tower: every
  *     safetensors shard's header, in parallel, by Range (bytes=0-100000,
  *     then the rest when the header is larger).
  * Every request goes through HrHttp: its own deadline, a body cap, and the
@@ -46,6 +49,7 @@ typedef enum {
   PART_GGUF,
   PART_GGUF_SHARD,
   PART_HEADER,
+  PART_MMPROJ,
 } PartKind;
 
 typedef struct {
@@ -71,7 +75,7 @@ typedef struct {
   char     *url;    /* for tree pages */
   guint     page;
   guint64   file_size;
-  gint64    read;   /* PART_GGUF_SHARD: bytes asked for */
+  gint64    read;   /* PART_GGUF_SHARD, PART_MMPROJ: bytes asked for */
 } Part;
 
 static void
@@ -147,6 +151,7 @@ static void lookup_step_done (GTask *task);
 static void on_part (GObject *source, GAsyncResult *result, gpointer user_data);
 static void start_part (GTask *task, PartKind kind, const char *path, gint64 start, gint64 end, gsize cap);
 static void start_gguf_shard (GTask *task, const char *path, gint64 read);
+static void start_mmproj (GTask *task, const char *path, gint64 read);
 
 static gboolean
 gguf_read_more (Lookup  *lk,
@@ -275,6 +280,40 @@ read_gguf_shard_part (GTask          *task,
   lk->a->result->gguf_header_bytes_read += size;
 }
 
+/* The projector's header (an mmproj GGUF beside the model), read again
+ * twice as far while it is cut short; its size from Content-Range. */
+static void
+read_mmproj_part (GTask          *task,
+                  Part           *part,
+                  HrHttpResponse *resp)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gsize size;
+  const guint8 *data = g_bytes_get_data (resp->body, &size);
+  g_autoptr(HrGgufFile) gguf = hr_gguf_file_parse_data (data, size, &error);
+
+  if (gguf == NULL && g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED) &&
+      part->read < GGUF_MAX_READ && size == (gsize) part->read &&
+      (resp->total == 0 || (guint64) part->read < resp->total))
+    {
+      start_mmproj (task, part->path, part->read * 2);
+      return;
+    }
+  if (gguf == NULL)
+    {
+      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                                    _("The GGUF header of the projector %s could not be read: %s"),
+                                    part->path, error->message));
+      return;
+    }
+  if (resp->total > 0)
+    hr_gguf_file_set_file_bytes (gguf, resp->total);
+  g_clear_pointer (&lk->a->result->mmproj, hr_gguf_file_unref);
+  lk->a->result->mmproj = g_steal_pointer (&gguf);
+  lk->a->result->mmproj_header_bytes_read = size;
+}
+
 /* A safetensors header: its length first, then the rest when it is longer than the probe. */
 static void
 read_header_part (GTask          *task,
@@ -400,6 +439,9 @@ on_part (GObject      *source,
     case PART_HEADER:
       read_header_part (task, part, resp);
       break;
+    case PART_MMPROJ:
+      read_mmproj_part (task, part, resp);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -452,6 +494,24 @@ start_gguf_shard (GTask      *task,
 
   part->task = g_object_ref (task);
   part->kind = PART_GGUF_SHARD;
+  part->path = g_strdup (path);
+  part->read = read;
+  lk->pending++;
+  hr_hub_client_get (lk->client, url, 0, read - 1, 0, &lk->a->result->bytes_received,
+                     lk->cancellable, on_part, part);
+}
+
+static void
+start_mmproj (GTask      *task,
+              const char *path,
+              gint64      read)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  Part *part = g_new0 (Part, 1);
+  g_autofree char *url = resolve_url (lk, path);
+
+  part->task = g_object_ref (task);
+  part->kind = PART_MMPROJ;
   part->path = g_strdup (path);
   part->read = read;
   lk->pending++;
@@ -553,6 +613,10 @@ start_second_step (GTask *task)
       r->gguf_chosen = g_strdup (chosen);
       lk->gguf_read = GGUF_FIRST_READ;
       start_part (task, PART_GGUF, chosen, 0, GGUF_FIRST_READ - 1, 0);
+      /* and the projector llama.cpp's -hf would take with it */
+      r->mmproj_chosen = hr_hub_answers_choose_mmproj (lk->a, chosen);
+      if (r->mmproj_chosen != NULL)
+        start_mmproj (task, r->mmproj_chosen, GGUF_FIRST_READ);
     }
 
   lk->pending--;

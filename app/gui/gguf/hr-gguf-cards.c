@@ -14,6 +14,7 @@
 #include "hr-gguf-cards.h"
 #include "hr-gui-format.h"
 #include "hr-memory.h"
+#include "hr-mmproj.h"
 #include "hr-model-facts.h"
 #include "hr-units.h"
 
@@ -330,5 +331,59 @@ hr_gguf_cards_tensors (HrGgufFile        *file,
 
       hr_model_facts_add (group, _("Split model"), NULL, text);
     }
+  return group;
+}
+
+/**
+ * hr_gguf_cards_projector:
+ * @spec: the model, its projector_bytes set (a vision or audio model)
+ * @file: (nullable): the projector's own file (an mmproj GGUF beside the
+ *   model, a Hub repository's mmproj file), or %NULL for a projector inside
+ *   the model's file or a checkpoint's vision tower (spec->projector_source
+ *   says which)
+ * @n_tensors: the projector's tensors, 0 when not known
+ *
+ * The "Vision Projector" card the File and Hub pages show: the projector's
+ * bytes in GB and GiB, where they were read, the fit margin Ollama gives
+ * llama-server when it offloads the projector (Ollama llm/llama_server.go
+ * mmprojFitTargetMiB: ceil((projector + 1 GiB) / MiB)) and the rules for
+ * --no-mmproj-offload (shouldDisableMMProjOffload), and whether `ollama
+ * ps` counts it (its weights not: llama.cpp tools/mtmd/clip.cpp logs no
+ * buffer line for them that Ollama's bufferSizeRegex reads).
+ *
+ * Returns: (transfer floating): the card
+ */
+GtkWidget *
+hr_gguf_cards_projector (const HrModelSpec *spec,
+                         const char        *file,
+                         guint              n_tensors)
+{
+  GtkWidget *group = hr_model_facts_group_new (_("Vision Projector"),
+                                               _("The image or audio encoder llama-server loads beside the model (--mmproj)"));
+  g_autofree char *exact = hr_gui_format_count (spec->projector_bytes);
+  g_autofree char *value = g_strdup_printf (_("%s bytes"), exact);
+  g_autofree char *both = hr_gui_format_size_both_fixed (spec->projector_bytes);
+  g_autofree char *where = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *mib = hr_gui_format_count (hr_mmproj_fit_target_mib (spec->projector_bytes));
+  g_autofree char *margin = g_strdup_printf (_("%s MiB"), mib);
+
+  if (file != NULL && n_tensors > 0)
+    /* Translators: the projector's file and its tensor count */
+    where = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: all its %u tensor, as Ollama counts a separate projector",
+                                          "%s: all its %u tensors, as Ollama counts a separate projector", n_tensors),
+                             file, n_tensors);
+  else if (file != NULL)
+    where = g_strdup_printf (_("%s: all its tensors, as Ollama counts a separate projector"), file);
+  else
+    where = g_strdup (spec->projector_source != NULL ? spec->projector_source : _("inside the model's file"));
+  subtitle = g_strdup_printf ("%s · %s", both, where);
+  hr_model_facts_add (group, _("Projector"), value, subtitle);
+  hr_model_facts_add (group, _("Fit margin"), margin,
+                      _("What llama.cpp's fit keeps free on each GPU, not 1,024 MiB, when Ollama offloads the projector: projector + 1 GiB (LLAMA_ARG_FIT_TARGET)"));
+  hr_model_facts_add (group, _("Offload"), _("on the GPU"),
+                      _("Unless Ollama passes --no-mmproj-offload, which keeps it in host memory: for num_gpu 0, for num_gpu below the model’s layers, or when a GPU has less free than projector + 1 GiB"));
+  hr_model_facts_add (group, _("In ollama ps"), _("no"),
+                      _("clip.cpp logs no buffer line for the projector’s weights, so Ollama’s size leaves them out; its compute buffer line is counted"));
   return group;
 }

@@ -24,4 +24,8 @@ GtkWidget *hr_gguf_cards_tensors   (HrGgufFile        *file,
                                     const HrModelSpec *spec,
                                     const char        *split_problem);
 
+GtkWidget *hr_gguf_cards_projector (const HrModelSpec *spec,
+                                    const char        *file,
+                                    guint              n_tensors);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf-cards.h"
+#include "hr-mmproj.h"
 #include "hr-gguf-page-private.h"
 #include "hr-json.h"
 #include "hr-model-facts.h"
@@ -73,6 +74,8 @@ typedef struct {
   HrGgufFile  *file;
   HrModelSpec *spec;
   char        *split_problem;
+  char        *projector;         /* the mmproj file beside the model, its name, or NULL */
+  guint        projector_tensors;
 } Header;
 
 static void
@@ -84,6 +87,7 @@ header_free (Header *h)
   g_clear_pointer (&h->file, hr_gguf_file_unref);
   g_clear_pointer (&h->spec, hr_model_spec_free);
   g_free (h->split_problem);
+  g_free (h->projector);
   g_free (h);
 }
 
@@ -117,6 +121,42 @@ catalog_name (HrGgufFile *file)
     return NULL;
   safe = g_strstrip (hr_json_safe_text (general_name, -1, CATALOG_NAME_MAX));
   return *safe != '\0' ? g_steal_pointer (&safe) : NULL;
+}
+
+/* The projector llama.cpp's -hf would take beside @path in its folder
+ * (hr_mmproj_choose_sibling()): its header's tensors become the spec's
+ * projector, as Ollama counts a separate file. Nothing when the folder
+ * has none or @path is a projector itself; an unreadable one is skipped. */
+static void
+read_sibling_projector (Header       *h,
+                        GCancellable *cancellable)
+{
+  g_autofree char *dir = g_path_get_dirname (h->path);
+  g_autofree char *base = g_path_get_basename (h->path);
+  g_autoptr(GDir) folder = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *chosen = NULL;
+  g_autofree char *chosen_path = NULL;
+  g_autoptr(HrGgufFile) file = NULL;
+  const char *name;
+
+  if (hr_mmproj_path_is_projector (base) || (folder = g_dir_open (dir, 0, NULL)) == NULL)
+    return;
+  while ((name = g_dir_read_name (folder)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  chosen = hr_mmproj_choose_sibling ((const char * const *) names->pdata, names->len, base);
+  if (chosen == NULL)
+    return;
+  chosen_path = g_build_filename (dir, chosen, NULL);
+  file = hr_gguf_file_load (chosen_path, cancellable, NULL);
+  if (file == NULL || hr_gguf_file_get_tensor_bytes (file) == 0)
+    return;
+  h->projector = g_filename_display_name (chosen);
+  h->projector_tensors = hr_gguf_file_get_n_tensors (file);
+  h->spec->projector_bytes = hr_gguf_file_get_tensor_bytes (file);
+  g_free (h->spec->projector_source);
+  h->spec->projector_source = g_strdup_printf ("%s beside the model: all its tensors "
+                                               "(Ollama llm/llama_server.go mmprojMemoryRequirement)", h->projector);
 }
 
 static void
@@ -165,6 +205,8 @@ read_header_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  if (h->blob_digest == NULL)
+    read_sibling_projector (h, cancellable);
   g_task_return_pointer (task, g_steal_pointer (&h), (GDestroyNotify) header_free);
 }
 
@@ -351,6 +393,8 @@ show_header (HrGgufPage *self,
   gtk_box_append (self->cards_box, hr_gguf_cards_model (h->file, h->spec));
   gtk_box_append (self->cards_box, hr_gguf_cards_tokenizer (h->file));
   gtk_box_append (self->cards_box, hr_gguf_cards_tensors (h->file, h->spec, h->split_problem));
+  if (h->spec->projector_bytes > 0)
+    gtk_box_append (self->cards_box, hr_gguf_cards_projector (h->spec, h->projector, h->projector_tensors));
 
   hr_spec_memory_set_spec (self->memory, self->spec);
   if (h->blob_digest != NULL)

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-gui-format.h"
+#include "hr-gguf-cards.h"
 #include "hr-hub-cards.h"
 #include "hr-memory.h"
 #include "hr-model-facts.h"
@@ -450,8 +451,10 @@ license_card (const HrHubLookup *l)
  * Appends the four cards for @lookup to @box, in the order of the
  * questions: "1. Architecture and Size" (config.json, the weights' headers
  * or a GGUF file's header), "2. Base or Instruct", "3. Download" (sizes in
- * bytes, GB = bytes / 1e9 and GiB = bytes / 1024^3) and "4. License".
- * Read them back with hr_model_facts_get_value().
+ * bytes, GB = bytes / 1e9 and GiB = bytes / 1024^3) and "4. License";
+ * then, for a vision or audio model, "Vision Projector"
+ * (hr_gguf_cards_projector(): the mmproj file read, or the checkpoint's
+ * tower). Read them back with hr_model_facts_get_value().
  */
 void
 hr_hub_cards_append (GtkBox            *box,
@@ -464,4 +467,7 @@ hr_hub_cards_append (GtkBox            *box,
   gtk_box_append (box, kind_card (lookup));
   gtk_box_append (box, download_card (lookup));
   gtk_box_append (box, license_card (lookup));
+  if (lookup->spec != NULL && lookup->spec->projector_bytes > 0)
+    gtk_box_append (box, hr_gguf_cards_projector (lookup->spec, lookup->mmproj != NULL ? lookup->mmproj_chosen : NULL,
+                                                  lookup->mmproj != NULL ? hr_gguf_file_get_n_tensors (lookup->mmproj) : 0));
 }

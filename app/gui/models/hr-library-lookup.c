@@ -89,7 +89,15 @@ hr_library_lookup_spec (const HrOllamaLibraryModel  *model,
     return NULL;
 
   spec->file_bytes = model->manifest->model->size;
-  spec->projector_bytes = model->projector_bytes;
+  /* The projector layer's tensors; without one, any v./mm./a. tensors
+   * inside the model's blob stay the projector (hr_mmproj_take_inline()). */
+  if (model->projector_bytes > 0)
+    {
+      spec->projector_bytes = model->projector_bytes;
+      g_free (spec->projector_source);
+      spec->projector_source = g_strdup ("the manifest's projector layer: all its tensors "
+                                         "(Ollama llm/llama_server.go mmprojMemoryRequirement)");
+    }
   layer_bytes = hr_format_count (model->manifest->model->size);
   manifest = g_strdup_printf ("Ollama manifest %s (%s), model layer %s of %s bytes",
                               model->manifest_url, model->manifest_digest,

@@ -178,11 +178,21 @@ hr_spec_memory_refresh (HrSpecMemory *self)
   summary = g_string_new (NULL);
   if (hr_scenario_get_runtime_template (self->scenario) != NULL && !hr_model_row_get_runtime_failed (self->row))
     {
-      g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
+      guint64 projector = hr_model_row_get_projector_bytes (self->row);
+      g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead - projector, self->unit);
 
-      /* Translators: weights + KV cache + the runtime's buffers and learned overhead = total: verdict */
-      g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s + overhead %3$s = %4$s: %5$s."),
-                              weights, kv, overhead, total, verdict);
+      if (projector > 0)
+        {
+          g_autofree char *pj = hr_gui_format_size (projector, self->unit);
+
+          /* Translators: weights + KV cache + the vision projector + the runtime's buffers and learned overhead = total: verdict */
+          g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s + vision projector %3$s + overhead %4$s = %5$s: %6$s."),
+                                  weights, kv, pj, overhead, total, verdict);
+        }
+      else
+        /* Translators: weights + KV cache + the runtime's buffers and learned overhead = total: verdict */
+        g_string_append_printf (summary, _("Weights %1$s + KV cache %2$s + overhead %3$s = %4$s: %5$s."),
+                                weights, kv, overhead, total, verdict);
     }
   else
     /* Translators: weights + KV cache = total: verdict */
