@@ -299,7 +299,7 @@ test_builtin_new_models (void)
 
   catalog = hr_catalog_load_data (data, length, path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 20);
+  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 28);
   for (guint i = 0; i < SEED_MODELS; i++)
     g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (catalog, i))->name, ==, seed_names[i]);
 
@@ -384,6 +384,52 @@ test_builtin_new_models (void)
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 16);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 8);
+
+  /* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
+   * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
+  spec = hr_catalog_find (catalog, "llama4:scout");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (spec->sliding_window, ==, 8192);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 2));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 3));
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 47));
+  g_assert_cmpuint (spec->expert_count, ==, 16);
+  g_assert_cmpuint (spec->expert_used_count, ==, 1);
+
+  /* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
+   * keep neither a KV cache nor a recurrent state. */
+  spec = hr_catalog_find (catalog, "nemotron-3-nano:30b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 23);
+  g_assert_cmpuint (spec->recurrent_r, ==, 3 * (64 * 64 + 2 * 8 * 128));
+  g_assert_cmpuint (spec->recurrent_s, ==, 128 * 64 * 64);
+  g_assert_true (hr_model_spec_layer_is_recurrent (spec, 0));
+  g_assert_false (hr_model_spec_layer_is_recurrent (spec, 1));
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 1), ==, 0);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 2);
+  g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 51), ==, 0);
+
+  spec = hr_catalog_find (catalog, "qwen3.6:35b-a3b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 30);
+  g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
+  g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 2);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+
+  spec = hr_catalog_find (catalog, "ministral-3:3b");
+  g_assert_nonnull (spec);
+  g_assert_true (spec->tied_embeddings);
+  g_assert_cmpuint (spec->layers, ==, 26);
+  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:8b"));
+  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:14b"));
+  g_assert_nonnull (hr_catalog_find (catalog, "mistral-small3.2:24b"));
+  spec = hr_catalog_find (catalog, "qwen3-coder:30b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (spec->feed_forward_length, ==, 768);
+  g_assert_null (spec->layer_recurrent);
 }
 
 int
