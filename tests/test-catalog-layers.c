@@ -15,6 +15,7 @@
 
 #include "hr-catalog.h"
 #include "hr-error.h"
+#include "hr-memory.h"
 
 /* The seed's 30 models are the file's first 51,651 bytes (up to the 30th
  * entry's closing brace), unchanged since commit a9d0e8a. */
@@ -225,6 +226,37 @@ test_malformed (void)
     }
 }
 
+/* "kv_latent": multi-head latent attention caches key_length values per
+ * token and layer and no V (llama.cpp src/llama-kv-cache.cpp: has_v =
+ * !is_mla); anything but true or false is refused. */
+static void
+test_kv_latent (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) c = load ("\"layers\": 3, \"kv_heads\": 1, \"key_length\": 576, \"value_length\": 512,\n"
+                                 "    \"kv_latent\": true", &error);
+  g_autoptr(GPtrArray) plain = NULL;
+  g_autoptr(GPtrArray) bad = NULL;
+  const HrModelSpec *spec;
+
+  g_assert_no_error (error);
+  spec = g_ptr_array_index (c, 0);
+  g_assert_true (spec->kv_latent);
+  /* 3 layers x 1 head x 576 x 2 bytes: no 512-value V rows. */
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 3 * 576 * 2);
+
+  plain = load ("\"layers\": 3, \"kv_heads\": 1, \"key_length\": 576, \"value_length\": 512", &error);
+  g_assert_no_error (error);
+  spec = g_ptr_array_index (plain, 0);
+  g_assert_false (spec->kv_latent);
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 3 * (576 + 512) * 2);
+
+  bad = load ("\"layers\": 3, \"kv_heads\": 1, \"head_dim\": 64,\n    \"kv_latent\": 1", &error);
+  g_assert_null (bad);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "catalog.json: line 4: entry 1 (\"m\"): field \"kv_latent\" must be true or false");
+}
+
 /* A user's catalog with a bad schedule is refused with the file's name and
  * line, and the file is left exactly as it was. */
 static void
@@ -299,7 +331,7 @@ test_builtin_new_models (void)
 
   catalog = hr_catalog_load_data (data, length, path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 20);
+  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 29);
   for (guint i = 0; i < SEED_MODELS; i++)
     g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (catalog, i))->name, ==, seed_names[i]);
 
@@ -384,6 +416,59 @@ test_builtin_new_models (void)
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 16);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 8);
+
+  /* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
+   * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
+  spec = hr_catalog_find (catalog, "llama4:scout");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (spec->sliding_window, ==, 8192);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 2));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 3));
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 47));
+  g_assert_cmpuint (spec->expert_count, ==, 16);
+  g_assert_cmpuint (spec->expert_used_count, ==, 1);
+
+  /* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
+   * keep neither a KV cache nor a recurrent state. */
+  spec = hr_catalog_find (catalog, "nemotron-3-nano:30b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 23);
+  g_assert_cmpuint (spec->recurrent_r, ==, 3 * (64 * 64 + 2 * 8 * 128));
+  g_assert_cmpuint (spec->recurrent_s, ==, 128 * 64 * 64);
+  g_assert_true (hr_model_spec_layer_is_recurrent (spec, 0));
+  g_assert_false (hr_model_spec_layer_is_recurrent (spec, 1));
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 1), ==, 0);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 2);
+  g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 51), ==, 0);
+
+  spec = hr_catalog_find (catalog, "qwen3.6:35b-a3b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 30);
+  g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
+  g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 2);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+
+  spec = hr_catalog_find (catalog, "ministral-3:3b");
+  g_assert_nonnull (spec);
+  g_assert_true (spec->tied_embeddings);
+  g_assert_cmpuint (spec->layers, ==, 26);
+  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:8b"));
+  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:14b"));
+  g_assert_nonnull (hr_catalog_find (catalog, "mistral-small3.2:24b"));
+  spec = hr_catalog_find (catalog, "qwen3-coder:30b");
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (spec->feed_forward_length, ==, 768);
+  g_assert_null (spec->layer_recurrent);
+
+  /* GLM-4.7-Flash converts to deepseek2 with MLA: one 576-value latent per
+   * token and layer (conversion/deepseek.py). */
+  spec = hr_catalog_find (catalog, "glm-4.7-flash");
+  g_assert_nonnull (spec);
+  g_assert_true (spec->kv_latent);
+  g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 47 * 576 * 2);
 }
 
 int
@@ -397,6 +482,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layers/sliding-window-pattern", test_sliding_window_pattern);
   g_test_add_func ("/catalog-layers/layer-recurrent-round-trip", test_layer_recurrent_round_trip);
   g_test_add_func ("/catalog-layers/malformed", test_malformed);
+  g_test_add_func ("/catalog-layers/kv-latent", test_kv_latent);
   g_test_add_func ("/catalog-layers/user-file-kept", test_user_file_kept);
   g_test_add_func ("/catalog-layers/builtin-new-models", test_builtin_new_models);
 

@@ -242,6 +242,7 @@ assert_same_spec (const HrModelSpec *a,
   g_assert_cmpuint (a->expert_count, ==, b->expert_count);
   g_assert_cmpuint (a->expert_used_count, ==, b->expert_used_count);
   g_assert_cmpint (a->tied_embeddings, ==, b->tied_embeddings);
+  g_assert_cmpint (a->kv_latent, ==, b->kv_latent);
   g_assert_cmpint (a->layer_kv_heads != NULL, ==, b->layer_kv_heads != NULL);
   if (a->layer_kv_heads != NULL)
     g_assert_cmpmem (a->layer_kv_heads->data, a->layer_kv_heads->len * sizeof (guint32),

@@ -382,6 +382,11 @@ spec_from_object (HrJsonDoc   *doc,
    * file_bytes; a projector inside the model's blob is in file_bytes. */
   READ (_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, &problem), "projector_bytes");
   READ (_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, &problem), "tied_embeddings");
+  /* Multi-head latent attention: the cache holds one latent of key_length
+   * per token and layer and no V (llama.cpp src/llama-kv-cache.cpp:
+   * has_v = !is_mla; conversion/deepseek.py writes key_length =
+   * kv_lora_rank + qk_rope_head_dim, value_length = kv_lora_rank). */
+  READ (_hr_json_get_bool (object, "kv_latent", &spec->kv_latent, &problem), "kv_latent");
   READ (_hr_json_get_string (object, "origin", FALSE, &spec->origin, &problem), "origin");
   READ (_hr_catalog_read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
   READ (_hr_catalog_read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
@@ -545,8 +550,8 @@ static const HrCatalogEntryKind catalog_entries = {
  * exact_file_bytes and exact_parameters; `sources` gives the exact
  * figures' sources under "file_bytes" and "parameters", the listing's
  * under "size" and "listed_parameters"),
- * context_length, sliding_window, vocab_size, tied_embeddings, expert counts,
- * projector_bytes, per-layer arrays and per-field sources optional; the
+ * context_length, sliding_window, vocab_size, tied_embeddings, kv_latent
+ * (multi-head latent attention), expert counts, projector_bytes, per-layer arrays and per-field sources optional; the
  * layer schedule and the recurrent-state sizes, "layer_types",
  * "full_attention_interval", "sliding_window_pattern", "layer_recurrent",
  * "recurrent_r" and "recurrent_s", are read by _hr_catalog_read_layers()
@@ -683,6 +688,11 @@ hr_catalog_to_data (GPtrArray *specs,
       if (spec->tied_embeddings)
         {
           json_builder_set_member_name (builder, "tied_embeddings");
+          json_builder_add_boolean_value (builder, TRUE);
+        }
+      if (spec->kv_latent)
+        {
+          json_builder_set_member_name (builder, "kv_latent");
           json_builder_add_boolean_value (builder, TRUE);
         }
       add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
