@@ -15,6 +15,7 @@
 #include "hr-catalog.h"
 #include "hr-device.h"
 #include "hr-error.h"
+#include "hr-units.h"
 
 #define GIB G_GUINT64_CONSTANT (1073741824)
 
@@ -300,6 +301,48 @@ test_devices_file (void)
 #undef REFUSED
 }
 
+static void
+test_devices_sizes (void)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 bytes = 0;
+
+  g_assert_true (hr_parse_size ("24GiB", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, 24 * GIB);
+  g_assert_true (hr_parse_size (" 23.5 gb ", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, 23500000000);
+  g_assert_true (hr_parse_size ("8192MiB", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, 8 * GIB);
+  g_assert_true (hr_parse_size ("1TB", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, G_GUINT64_CONSTANT (1000000000000));
+  g_assert_no_error (error);
+
+#define REFUSED(text, want) G_STMT_START { \
+    g_assert_false (hr_parse_size (text, &bytes, &error)); \
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT); \
+    g_assert_cmpstr (error->message, ==, want); \
+    g_clear_error (&error); } G_STMT_END
+
+  REFUSED ("24", "\"24\" has no unit: write 24GiB (binary, 1024^3) or 24GB (decimal, 1e9)");
+  REFUSED ("24XB", "\"24XB\" has an unknown unit \"XB\": use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB");
+  REFUSED ("-4GiB", "\"-4GiB\" is not a size: write a positive number and a unit, as 24GiB or 24GB");
+  REFUSED ("0GiB", "\"0GiB\" is not a size: write a positive number and a unit, as 24GiB or 24GB");
+  REFUSED ("2000TB", "\"2000TB\" must be between 1 byte and 1 PB");
+  REFUSED ("", "a size is missing (write it as 24GiB or 24GB)");
+#undef REFUSED
+}
+
+static void
+test_devices_first_only_text (void)
+{
+  g_autoptr(HrBoard) board = two_gpu_board ();
+  g_autoptr(HrBoard) one = hr_board_new ("one", "One");
+  g_autofree char *text = hr_board_first_device_only_text (board);
+
+  g_assert_cmpstr (text, ==, "Sized on its first GPU only (NVIDIA GeForce RTX 3090, 24.0 GiB): this board has 2 GPUs, and Headroom does not place a model across several GPUs yet; the other GPUs' memory and bandwidth are not counted.");
+  g_assert_null (hr_board_first_device_only_text (one));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -308,5 +351,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/devices/list", test_devices_list);
   g_test_add_func ("/devices/words", test_devices_words);
   g_test_add_func ("/devices/file", test_devices_file);
+  g_test_add_func ("/devices/sizes", test_devices_sizes);
+  g_test_add_func ("/devices/first-only-text", test_devices_first_only_text);
   return g_test_run ();
 }

@@ -485,3 +485,29 @@ hr_board_set_devices (HrBoard   *board,
       board->backend = hr_board_backend_for_device (first->backend);
     }
 }
+
+/**
+ * hr_board_first_device_only_text:
+ * @board: a board
+ *
+ * What the sizing of a board with several GPUs must say until Headroom
+ * places a model across them: every figure (fit, verdict, speed) is the
+ * first GPU's alone, as the board's own pool_bytes and bandwidth are.
+ *
+ * Returns: (transfer full) (nullable): the sentence, or %NULL when the
+ *   board has one GPU or none.
+ */
+char *
+hr_board_first_device_only_text (const HrBoard *board)
+{
+  const HrDevice *first;
+  g_autofree char *memory = NULL;
+
+  if (!hr_board_is_multi_device (board))
+    return NULL;
+  first = g_ptr_array_index (board->devices, 0);
+  memory = hr_format_bytes (first->memory_bytes, HR_UNIT_GIB, 1);
+  /* Translators: %s a GPU's name, %s its memory ("24.0 GiB"), %u how many GPUs the board has */
+  return g_strdup_printf (_("Sized on its first GPU only (%s, %s): this board has %u GPUs, and Headroom does not place a model across several GPUs yet; the other GPUs' memory and bandwidth are not counted."),
+                          first->name, memory, board->devices->len);
+}

@@ -103,6 +103,7 @@ GPtrArray  *hr_board_dup_devices         (const HrBoard  *board);
 void        hr_board_set_devices         (HrBoard        *board,
                                           GPtrArray      *devices);
 HrBoardBackend hr_board_backend_for_device (HrDeviceBackend backend);
+char       *hr_board_first_device_only_text (const HrBoard *board);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrBoard, hr_board_free)
 

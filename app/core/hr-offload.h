@@ -79,6 +79,9 @@ typedef struct {
   guint64  pool_bytes;       /* unified board: what the model takes of the one pool, the
                               * figure the verdict is judged on (hr_offload_pool_bytes()); else 0 */
   char     processor[32];    /* "100% GPU", "16%/84% CPU/GPU", "100% CPU" */
+  gboolean first_device_only;/* the board has several GPUs and every figure here is its
+                              * first GPU's alone (no placement across devices yet); the
+                              * prediction's first note says so */
 } HrOffload;
 
 void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
