@@ -493,7 +493,7 @@ static void
 test_cli_help_lists_options (void)
 {
   static const char *names[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
-                                 "gguf", "hub", "library", "ollama", "measurements" };
+                                 "gguf", "hub", "library", "ollama", "measurements", "boards" };
   g_auto(Run) top = { 0 };
   g_auto(GStrv) lines = NULL;
   const char *sizing = NULL;

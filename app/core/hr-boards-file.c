@@ -373,6 +373,58 @@ add_devices (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
+/* One board as boards.json holds it. */
+static void
+add_board (JsonBuilder   *builder,
+           const HrBoard *board)
+{
+  json_builder_begin_object (builder);
+  _hr_catalog_add_string (builder, "id", board->id);
+  _hr_catalog_add_string (builder, "name", board->name);
+  _hr_catalog_add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
+  _hr_catalog_add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
+  _hr_catalog_add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
+  json_builder_set_member_name (builder, "bandwidth_gb_s");
+  json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
+  json_builder_set_member_name (builder, "unified");
+  json_builder_add_boolean_value (builder, board->unified);
+  json_builder_set_member_name (builder, "turn_budget");
+  json_builder_begin_object (builder);
+  _hr_catalog_add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
+  _hr_catalog_add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
+  _hr_catalog_add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
+  json_builder_end_object (builder);
+  _hr_catalog_add_string (builder, "source", board->source);
+  _hr_catalog_add_string (builder, "backend", hr_board_backend_to_string (board->backend));
+  if (board->host_pool_bytes > 0)
+    {
+      _hr_catalog_add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
+      json_builder_set_member_name (builder, "host_bandwidth_gb_s");
+      json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
+    }
+  if (board->devices != NULL)
+    add_devices (builder, board->devices);
+  json_builder_end_object (builder);
+}
+
+/**
+ * hr_board_to_json:
+ * @board: a board
+ *
+ * Returns: (transfer full): the board as one element of boards.json's
+ *   "boards" array (hr_boards_save_file() writes the same), not validated.
+ */
+JsonNode *
+hr_board_to_json (const HrBoard *board)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  add_board (builder, board);
+  return json_builder_get_root (builder);
+}
+
 /**
  * hr_boards_save_file:
  * @boards: (element-type HrBoard): the boards
@@ -413,35 +465,7 @@ hr_boards_save_file (GPtrArray   *boards,
           return FALSE;
         }
 
-      json_builder_begin_object (builder);
-      _hr_catalog_add_string (builder, "id", board->id);
-      _hr_catalog_add_string (builder, "name", board->name);
-      _hr_catalog_add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
-      _hr_catalog_add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
-      _hr_catalog_add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
-      json_builder_set_member_name (builder, "bandwidth_gb_s");
-      json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
-      json_builder_set_member_name (builder, "unified");
-      json_builder_add_boolean_value (builder, board->unified);
-      json_builder_set_member_name (builder, "turn_budget");
-      json_builder_begin_object (builder);
-      _hr_catalog_add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
-      _hr_catalog_add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
-      _hr_catalog_add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
-      json_builder_end_object (builder);
-      _hr_catalog_add_string (builder, "source", board->source);
-      _hr_catalog_add_string (builder, "backend", hr_board_backend_to_string (board->backend));
-      if (board->host_pool_bytes > 0)
-        {
-          _hr_catalog_add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
-          _hr_catalog_add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
-          _hr_catalog_add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
-          json_builder_set_member_name (builder, "host_bandwidth_gb_s");
-          json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
-        }
-      if (board->devices != NULL)
-        add_devices (builder, board->devices);
-      json_builder_end_object (builder);
+      add_board (builder, board);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
