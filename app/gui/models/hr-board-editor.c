@@ -126,6 +126,18 @@ update_summary (HrBoardEditor *self)
 
   text = g_strdup_printf (_("Budget %1$s, headroom %2$s, pool %3$s; floor %4$s t/s; %5$s."),
                           budget, headroom, pool, floor_tps, fitted);
+  {
+    /* Until the placement across GPUs exists, every figure is the first GPU's. */
+    g_autofree char *first_only = hr_board_first_device_only_text (board);
+
+    if (first_only != NULL)
+      {
+        g_autofree char *both = g_strdup_printf ("%s\n%s", first_only, text);
+
+        gtk_label_set_text (self->board_summary, both);
+        return;
+      }
+  }
   gtk_label_set_text (self->board_summary, text);
 }
 
