@@ -343,6 +343,59 @@ test_devices_first_only_text (void)
   g_assert_null (hr_board_first_device_only_text (one));
 }
 
+/* The built-in boards people own with several GPUs: each GPU's memory and
+ * bandwidth off NVIDIA's spec, the first GPU the board's own figures, the
+ * host memory an assumption that says so. */
+static void
+test_devices_presets (void)
+{
+  static const struct {
+    const char *id;
+    guint       n;
+    guint64     memory[2];   /* the first GPU's and the last one's */
+    double      bandwidth[2];
+    guint64     host;
+  } presets[] = {
+    { "2x-rtx-3090",                   2, { 24 * GIB, 24 * GIB }, { 936e9, 936e9 },   32 * GIB },
+    { "rtx-3090-rtx-4090",             2, { 24 * GIB, 24 * GIB }, { 936e9, 1008e9 },  32 * GIB },
+    { "rtx-5090-rtx-3090",             2, { 32 * GIB, 24 * GIB }, { 1792e9, 936e9 },  32 * GIB },
+    { "rtx-4060ti-16gb-rtx-3060-12gb", 2, { 16 * GIB, 12 * GIB }, { 288e9, 360e9 },   32 * GIB },
+    { "4x-rtx-3090",                   4, { 24 * GIB, 24 * GIB }, { 936e9, 936e9 },   128 * GIB },
+    { "2x-rtx-a6000",                  2, { 48 * GIB, 48 * GIB }, { 768e9, 768e9 },   128 * GIB },
+  };
+  g_autofree char *path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (path, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      const HrBoard *b = hr_boards_find (boards, presets[i].id);
+      const HrDevice *first, *last;
+
+      g_test_message ("%s", presets[i].id);
+      g_assert_nonnull (b);
+      g_assert_cmpuint (hr_board_n_devices (b), ==, presets[i].n);
+      first = g_ptr_array_index (b->devices, 0);
+      last = g_ptr_array_index (b->devices, b->devices->len - 1);
+      g_assert_cmpuint (first->memory_bytes, ==, presets[i].memory[0]);
+      g_assert_cmpuint (last->memory_bytes, ==, presets[i].memory[1]);
+      g_assert_cmpfloat (first->bandwidth_bytes_per_s, ==, presets[i].bandwidth[0]);
+      g_assert_cmpfloat (last->bandwidth_bytes_per_s, ==, presets[i].bandwidth[1]);
+      g_assert_cmpuint (b->pool_bytes, ==, first->memory_bytes);
+      g_assert_cmpfloat (b->bandwidth_bytes_per_s, ==, first->bandwidth_bytes_per_s);
+      g_assert_cmpuint (first->resident_bytes, ==, 1000000000);
+      g_assert_cmpuint (last->resident_bytes, ==, 500000000);
+      g_assert_cmpuint (b->host_pool_bytes, ==, presets[i].host);
+      g_assert_true (hr_board_has_host (b));
+      g_assert_nonnull (strstr (b->source, "host memory is Headroom's assumption of a typical"));
+      g_assert_nonnull (strstr (b->source, "are Headroom's assumptions, not measurements"));
+      g_assert_nonnull (strstr (b->source, "it sizes this board on its first GPU only and says so"));
+      g_assert_true (hr_board_validate (b, &error));
+      g_assert_no_error (error);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -353,5 +406,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/devices/file", test_devices_file);
   g_test_add_func ("/devices/sizes", test_devices_sizes);
   g_test_add_func ("/devices/first-only-text", test_devices_first_only_text);
+  g_test_add_func ("/devices/presets", test_devices_presets);
   return g_test_run ();
 }
