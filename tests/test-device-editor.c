@@ -244,13 +244,43 @@ test_device_editor (void)
   g_unlink (boards_path);
 }
 
+/* A built-in board with two GPUs as the list shows it, in the language the
+ * test runs in (LANGUAGE=de for German): screenshots only. */
+static void
+test_device_editor_shot (void)
+{
+  HrWindow *window;
+  HrModelsPage *page;
+  GtkWidget *list, *row;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    {
+      g_test_skip ("HR_TEST_SHOTS is not set");
+      return;
+    }
+  window = open_window (360, 1600);
+  page = hr_window_get_models_page (window);
+  adw_flap_set_reveal_flap (hr_models_page_get_flap (page), TRUE);
+  hr_scenario_set_board_id (hr_models_page_get_scenario (page), "rtx-5090-rtx-3090");
+  spin (300);
+  list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
+  g_assert_nonnull (list);
+  row = find_type (list, ADW_TYPE_EXPANDER_ROW);
+  g_assert_nonnull (row);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
+  save_shot (GTK_WIDGET (window), g_getenv ("LANGUAGE") != NULL && g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ?
+                                  "device-editor-preset-360-de.png" : "device-editor-preset-360.png");
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
-  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
   g_test_add_func ("/device-editor/edit-save-remove", test_device_editor);
+  g_test_add_func ("/device-editor/shot", test_device_editor_shot);
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
 }
