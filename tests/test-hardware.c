@@ -221,6 +221,35 @@ test_hardware_paste_board (void)
   g_assert_cmpstr (error->message, ==, "no host memory was read (cat /proc/meminfo: MemTotal)");
 }
 
+/* rocm-smi, vulkaninfo --summary and /proc/meminfo pasted one after the
+ * other: each part goes to its parser. */
+static void
+test_hardware_paste_mixed (void)
+{
+  g_autofree char *rocm = fixture ("rocm-smi.txt");
+  g_autofree char *vulkan = fixture ("vulkaninfo-summary.txt");
+  g_autofree char *meminfo = fixture ("meminfo.txt");
+  g_autofree char *paste = g_strconcat ("$ rocm-smi --showproductname --showmeminfo vram\n", rocm,
+                                        "$ vulkaninfo --summary\n", vulkan,
+                                        "$ cat /proc/meminfo\n", meminfo, NULL);
+  g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_hardware_parse_paste (paste, reading, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (reading->devices->len, ==, 1);
+  g_assert_cmpstr (((HrDevice *) g_ptr_array_index (reading->devices, 0))->name, ==, "Radeon RX 7900 XTX");
+  g_assert_cmpuint (reading->vulkan_names->len, ==, 2);
+  g_assert_cmpuint (reading->host_total_bytes, ==, G_GUINT64_CONSTANT (65776232) * 1024);
+
+  board = hr_hardware_make_board (reading, "this-computer", "This computer", NULL, NULL, 0, 0.0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (((HrDevice *) g_ptr_array_index (board->devices, 0))->backend, ==, HR_DEVICE_BACKEND_ROCM);
+  g_assert_cmpint (board->backend, ==, HR_BOARD_BACKEND_CUDA);
+  g_assert_cmpfloat (board->bandwidth_bytes_per_s, ==, 0.0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -229,5 +258,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hardware/amd", test_hardware_amd);
   g_test_add_func ("/hardware/meminfo-vulkan", test_hardware_meminfo_vulkan);
   g_test_add_func ("/hardware/paste-board", test_hardware_paste_board);
+  g_test_add_func ("/hardware/paste-mixed", test_hardware_paste_mixed);
   return g_test_run ();
 }
