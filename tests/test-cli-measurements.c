@@ -155,7 +155,8 @@ test_measure_board (void)
     g_assert_cmpint (r.status, ==, 2);
     g_assert_cmpstr (r.err, ==, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, dgx-spark, "
                                 "rtx-3060-12gb, rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, "
-                                "mac-m4-max-64gb\n");
+                                "mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
+                                "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n");
     g_assert_cmpstr (r.out, ==, "");
   }
   /* Nothing was sent for the unknown board: two measurements' worth. */

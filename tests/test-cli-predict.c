@@ -414,7 +414,8 @@ test_bad_arguments (void)
     { { "predict", "phi4", "--server-version", "latest", NULL }, "headroom-cli: --server-version must look like 0.31.2, not \"latest\"\n" },
     { { "matrix", "--json", "--csv", NULL }, "headroom-cli: give at most one of --json and --csv\n" },
     { { "matrix", "--boards", "abacus", NULL }, "headroom-cli: unknown board \"abacus\"; the boards are: jetson-orin-nano-super, dgx-spark, rtx-3060-12gb, "
-                                                "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb\n" },
+                                                "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
+                                "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n" },
     { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, llama-server, auto, seed or none, not \"vllm\"\n" },
   };
 

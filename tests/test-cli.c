@@ -329,7 +329,8 @@ test_cli_bad_arguments (void)
     { { "matrix", "--models", "" }, "headroom-cli: --models needs at least one name, comma-separated\n" },
     { { "matrix", "--boards", "dgx-spark,,rtx-3090" }, "headroom-cli: --boards has an empty name in \"dgx-spark,,rtx-3090\" (two commas, or one at an end)\n" },
     { { "matrix", "--boards", "dgx-spark,nosuch" }, "headroom-cli: unknown board \"nosuch\"; the boards are: jetson-orin-nano-super, dgx-spark, rtx-3060-12gb, "
-                                                    "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb\n" },
+                                                    "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
+                                "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n" },
     { { "frobnicate" }, "headroom-cli: unknown command \"frobnicate\"; run \"headroom-cli --help\" for the list\n" },
   };
 
@@ -493,7 +494,7 @@ static void
 test_cli_help_lists_options (void)
 {
   static const char *names[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
-                                 "gguf", "hub", "library", "ollama", "measurements" };
+                                 "gguf", "hub", "library", "ollama", "measurements", "boards" };
   g_auto(Run) top = { 0 };
   g_auto(GStrv) lines = NULL;
   const char *sizing = NULL;

@@ -707,11 +707,42 @@ hr_cli_context_load (HrCliContext *ctx,
                                                        priors_error->message));
   }
 
+  {
+    g_autofree char *first_only = hr_board_first_device_only_text (ctx->board);
+
+    if (first_only != NULL)
+      g_ptr_array_add (ctx->warnings, g_steal_pointer (&first_only));
+  }
+
   fflush (stdout);
   for (guint i = 0; i < ctx->warnings->len; i++)
     fprintf (stderr, "headroom-cli: %s\n", (char *) g_ptr_array_index (ctx->warnings, i));
 
   return TRUE;
+}
+
+/**
+ * hr_cli_context_use_board:
+ * @ctx: a loaded context
+ * @board: (transfer full): a board made for this run (--gpus)
+ *
+ * Makes @board the context's board: added to @ctx->boards, with no
+ * measurement, rate or efficiency fit of its own (it has none). Says on
+ * stderr when it has several GPUs and is sized on its first
+ * (hr_board_first_device_only_text()).
+ */
+void
+hr_cli_context_use_board (HrCliContext *ctx,
+                          HrBoard      *board)
+{
+  g_autofree char *first_only = hr_board_first_device_only_text (board);
+
+  g_ptr_array_add (ctx->boards, board);
+  ctx->board = board;
+  g_clear_pointer (&ctx->rates, g_hash_table_unref);
+  memset (&ctx->fit, 0, sizeof ctx->fit);
+  if (first_only != NULL)
+    fprintf (stderr, "headroom-cli: %s\n", first_only);
 }
 
 /**

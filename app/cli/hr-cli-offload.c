@@ -124,7 +124,14 @@ split_rate (HrCliContext          *ctx,
 
   if (text)
     *text = NULL;
-  if (split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+  if (!(board->bandwidth_bytes_per_s > 0.0))
+    {
+      /* --gpus gives memory only: no speed rather than a made-up one */
+      if (text)
+        *text = g_strdup (_("not known: the GPU's memory bandwidth is not known (--gpus gives each GPU's memory only)"));
+      ok = FALSE;
+    }
+  else if (split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
     whole_rate (ctx, board, runtime, tps, source, text);
   else
     {
@@ -188,6 +195,14 @@ add_split_members (JsonObject      *o,
   json_object_set_double_member (o, "tps", hr_cli_json_rate (tps));
   json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
+  if (split->first_device_only)
+    {
+      g_autofree char *note = NULL;
+
+      json_object_set_boolean_member (o, "first_device_only", TRUE);
+      note = g_strdup (split->prediction.notes[0]);
+      json_object_set_string_member (o, "first_device_only_note", note);
+    }
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else
@@ -250,6 +265,8 @@ hr_cli_predict_split (HrCliContext          *ctx,
     }
 
   printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
+  if (split->first_device_only)
+    printf ("  %s\n", split->prediction.notes[0]);
   free_vram = hr_format_count (split->free_vram_bytes);
   target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
   if (split->user_layers)
@@ -291,7 +308,10 @@ hr_cli_predict_split (HrCliContext          *ctx,
   tps_text = hr_format_decimal (tps, 1);
   if (text != NULL)
     printf (_("  decode: %s\n"), text);
-  printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+  if (board->bandwidth_bytes_per_s > 0.0)
+    printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+  else
+    printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));
   return TRUE;
 }
 

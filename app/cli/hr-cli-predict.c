@@ -37,6 +37,7 @@ void
 hr_cli_predict_options_clear (HrCliPredictOptions *o)
 {
   g_free (o->board);
+  g_free (o->gpus_text);
   g_free (o->boards);
   g_free (o->catalog);
   g_free (o->measurements);
@@ -183,8 +184,11 @@ hr_cli_predict_inputs (HrRuntimeInputs           *in,
  * @o: resolved options (board, catalog, measurements)
  * @out_status: (out): the exit status on failure
  *
+ * With --gpus the context's board is the ad-hoc board of those GPUs
+ * (hr_cli_gpus_board()), with nothing measured on it.
+ *
  * Returns: %TRUE; %FALSE after printing the error (a usage error, 2, for an
- *   unknown --board).
+ *   unknown --board, a --gpus that does not read, or both given).
  */
 gboolean
 hr_cli_predict_load_context (HrCliContext              *ctx,
@@ -192,9 +196,28 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
                              int                       *out_status)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(HrBoard) gpus = NULL;
 
+  if (o->gpus_text != NULL && o->board != NULL)
+    {
+      *out_status = hr_cli_usage_error ("%s", _("--gpus and --board both name the board: give one of them"));
+      return FALSE;
+    }
+  if (o->gpus_text != NULL)
+    {
+      gpus = hr_cli_gpus_board (o->gpus_text, &error);
+      if (gpus == NULL)
+        {
+          *out_status = hr_cli_usage_error ("%s", error->message);
+          return FALSE;
+        }
+    }
   if (hr_cli_context_load (ctx, o->board, o->catalog, o->measurements, &error))
-    return TRUE;
+    {
+      if (gpus != NULL)
+        hr_cli_context_use_board (ctx, g_steal_pointer (&gpus));
+      return TRUE;
+    }
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
     *out_status = hr_cli_usage_error ("%s", error->message);
   else

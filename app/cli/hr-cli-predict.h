@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 /* Options shared by predict and matrix. */
 typedef struct {
   char    *board;
+  char    *gpus_text;
   char    *boards;
   char    *catalog;
   char    *measurements;
@@ -97,6 +98,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 #define OPT_RUNTIME  { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Which method sizes the model: ollama-0.30, ollama-0.12, llama-server (llama.cpp's server run by hand, its own defaults), auto (default: from --server-version, else the newest) or seed (the seed's weights + KV cache, for teaching)"), N_("ERA") }
 #define OPT_BOARD    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("Board to predict on, whose measurements the overhead is learned from (default: the seed's Jetson Orin Nano Super)"), N_("NAME") }
 
+#define OPT_GPUS     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o.gpus_text, N_("An ad-hoc board of discrete CUDA GPUs with these memories, in device order (24GiB,12GiB); their bandwidth is not known, host memory is this computer's"), N_("SIZE[,SIZE...]") }
+
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
@@ -107,7 +110,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
  * fill an HrCliPredictOptions named `o`, hr_cli_predict_options_resolve()
  * checks them. */
 #define HR_CLI_SIZING_OPTIONS \
-  OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, \
+  OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, OPT_GPUS, \
   OPT_CATALOG, OPT_MEASURE
 
 G_END_DECLS

@@ -43,6 +43,8 @@ gboolean hr_cli_context_load  (HrCliContext *ctx,
                                const char   *measurements_dir,
                                GError      **error);
 void     hr_cli_context_clear (HrCliContext *ctx);
+void     hr_cli_context_use_board (HrCliContext *ctx,
+                                   HrBoard      *board);
 double   hr_cli_context_measured_tps (HrCliContext *ctx,
                                       const char   *model);
 
@@ -113,6 +115,11 @@ gboolean hr_cli_predict_finders (HrCliContext          *ctx,
                                  GError               **error);
 const HrPrecision *hr_cli_lower_precision_fits (HrCliContext          *ctx,
                                                 const HrRuntimeInputs *runtime);
+
+/* hr-cli-boards.c: boards detect / import and the --gpus board. */
+HrBoard *hr_cli_gpus_board     (const char   *gpus_text,
+                                GError      **error);
+int hr_cli_cmd_boards    (int argc, char **argv);
 
 int hr_cli_cmd_weights   (int argc, char **argv);
 int hr_cli_cmd_catalog   (int argc, char **argv);

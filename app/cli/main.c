@@ -39,6 +39,8 @@ static const HrCliCommand commands[] = {
                                         "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]") },
   { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--measurements DIR] [--json]\n"
                                                 "delete ID [--measurements DIR]") },
+  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]\n"
+                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]") },
 };
 
 static void
@@ -56,7 +58,7 @@ print_usage (FILE *stream)
   /* Translators: SIZING stands for these options in the lines above; keep the option names */
   fprintf (stream, "\n  %s\n", _("SIZING: [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed] [--server-version V] [--context N] "
                                   "[--parallel N] [--kv-type f16|q8_0|q4_0] [--flash-attention on|off|auto] [--batch N] "
-                                  "[--backend cpu|cuda|metal] [--board NAME] [--catalog FILE] [--measurements DIR]"));
+                                  "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--catalog FILE] [--measurements DIR]"));
   fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
 }
 

@@ -55,6 +55,13 @@ hr_board_copy (const HrBoard *board)
   copy->id = g_strdup (board->id);
   copy->name = g_strdup (board->name);
   copy->source = g_strdup (board->source);
+  copy->devices = NULL;
+  if (board->devices != NULL)
+    {
+      copy->devices = g_ptr_array_new_full (board->devices->len, (GDestroyNotify) hr_device_free);
+      for (guint i = 0; i < board->devices->len; i++)
+        g_ptr_array_add (copy->devices, hr_device_copy (g_ptr_array_index (board->devices, i)));
+    }
   return copy;
 }
 
@@ -70,7 +77,41 @@ hr_board_free (HrBoard *board)
   g_free (board->id);
   g_free (board->name);
   g_free (board->source);
+  g_clear_pointer (&board->devices, g_ptr_array_unref);
   g_free (board);
+}
+
+static gboolean
+validate_devices (const HrBoard *board,
+                  GError       **error)
+{
+#define INVALID(...) G_STMT_START { g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, __VA_ARGS__); return FALSE; } G_STMT_END
+  const HrDevice *first;
+
+  if (board->devices == NULL)
+    return TRUE;
+  if (board->devices->len == 0 || board->devices->len > HR_DEVICE_MAX)
+    INVALID (_("field \"devices\" must list between 1 and %u devices"), HR_DEVICE_MAX);
+  if (board->backend == HR_BOARD_BACKEND_CPU)
+    INVALID (_("field \"devices\" is for a GPU board: a \"cpu\" board has no GPU"));
+  if (board->unified && board->devices->len > 1)
+    INVALID (_("field \"devices\" lists %u devices: a unified board has one pool and one device"), board->devices->len);
+  for (guint i = 0; i < board->devices->len; i++)
+    {
+      g_autoptr(GError) invalid = NULL;
+
+      if (!hr_device_validate (g_ptr_array_index (board->devices, i), TRUE, &invalid))
+        INVALID (_("device %u: %s"), i + 1, invalid->message);
+    }
+  first = g_ptr_array_index (board->devices, 0);
+  if (first->memory_bytes != board->pool_bytes || first->resident_bytes != board->resident_bytes ||
+      first->reserve_bytes != board->reserve_bytes || first->bandwidth_bytes_per_s != board->bandwidth_bytes_per_s)
+    INVALID (_("field \"devices\": the first device's memory, resident, reserve and bandwidth must be the board's \"pool_bytes\", \"resident_bytes\", \"reserve_bytes\" and \"bandwidth_gb_s\""));
+  if (hr_board_backend_for_device (first->backend) != board->backend)
+    INVALID (_("field \"backend\" must be the first device's: \"%s\" drives it"),
+             hr_board_backend_to_string (hr_board_backend_for_device (first->backend)));
+  return TRUE;
+#undef INVALID
 }
 
 /**
@@ -85,8 +126,13 @@ hr_board_free (HrBoard *board)
  * every other host figure 0) or a host pool under 1 PB, host resident +
  * host reserve below it and a host bandwidth in (0, 100 TB/s]; a unified or
  * "cpu" board has no host figures (its one pool is the memory).
+ * Devices (when the board lists them): 1 to %HR_DEVICE_MAX of them, on a
+ * GPU board, one at most on a unified board, each valid
+ * (hr_device_validate(), bandwidth required), the first one's figures the
+ * board's own (hr_board_set_devices()).
  *
- * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the field.
+ * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the
+ *   field; a device's problem reads "device N: " and the device's message.
  */
 gboolean
 hr_board_validate (const HrBoard *board,
@@ -116,7 +162,7 @@ hr_board_validate (const HrBoard *board,
     {
       if (board->host_resident_bytes > 0 || board->host_reserve_bytes > 0 || board->host_bandwidth_bytes_per_s != 0.0)
         INVALID (_("field \"host_pool_bytes\" is missing: the other host figures need the host memory's size"));
-      return TRUE;
+      return validate_devices (board, error);
     }
   if (board->unified)
     INVALID (_("field \"host_pool_bytes\" is for a discrete GPU: a unified board has one pool, \"pool_bytes\""));
@@ -129,7 +175,7 @@ hr_board_validate (const HrBoard *board,
     INVALID (_("\"host_resident_bytes\" plus \"host_reserve_bytes\" must be less than \"host_pool_bytes\": nothing would be left for layers in host memory"));
   if (!(board->host_bandwidth_bytes_per_s > 0.0) || board->host_bandwidth_bytes_per_s > 1e14)
     INVALID (_("field \"host_bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s"));
-  return TRUE;
+  return validate_devices (board, error);
 #undef INVALID
 }
 
@@ -328,4 +374,140 @@ hr_board_backend_from_string (const char     *str,
         return TRUE;
       }
   return FALSE;
+}
+
+/**
+ * hr_board_backend_for_device:
+ * @backend: a device's backend
+ *
+ * The board backend whose compute-buffer model (hr-runtime-compute.c)
+ * covers the device: "metal" for Metal, else "cuda" (llama.cpp's GPU
+ * backends, CUDA, HIP and Vulkan, share the GPU model there).
+ *
+ * Returns: the board backend.
+ */
+HrBoardBackend
+hr_board_backend_for_device (HrDeviceBackend backend)
+{
+  return backend == HR_DEVICE_BACKEND_METAL ? HR_BOARD_BACKEND_METAL : HR_BOARD_BACKEND_CUDA;
+}
+
+/**
+ * hr_board_n_devices:
+ * @board: a board
+ *
+ * Returns: the GPUs the board has: the length of its device list, else 1
+ *   for a GPU board (its fields describe the one GPU, or the unified pool)
+ *   and 0 for a "cpu" board.
+ */
+guint
+hr_board_n_devices (const HrBoard *board)
+{
+  if (board->devices != NULL)
+    return board->devices->len;
+  return board->backend == HR_BOARD_BACKEND_CPU ? 0 : 1;
+}
+
+/**
+ * hr_board_is_multi_device:
+ * @board: a board
+ *
+ * Returns: %TRUE when the board has more than one GPU.
+ */
+gboolean
+hr_board_is_multi_device (const HrBoard *board)
+{
+  return hr_board_n_devices (board) > 1;
+}
+
+/**
+ * hr_board_dup_devices:
+ * @board: a board
+ *
+ * Every GPU of the board as one list, for code that places a model across
+ * them. A board without a device list gives one device made of its own
+ * fields: named as the board, its pool, resident, reserve and bandwidth,
+ * integrated when the board is unified, else discrete, and "metal" or
+ * "cuda" after the board's backend. A "cpu" board gives an empty list.
+ *
+ * Returns: (transfer full) (element-type HrDevice): the devices, copies.
+ */
+GPtrArray *
+hr_board_dup_devices (const HrBoard *board)
+{
+  GPtrArray *devices = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_device_free);
+  HrDevice *device;
+
+  if (board->devices != NULL)
+    {
+      for (guint i = 0; i < board->devices->len; i++)
+        g_ptr_array_add (devices, hr_device_copy (g_ptr_array_index (board->devices, i)));
+      return devices;
+    }
+  if (board->backend == HR_BOARD_BACKEND_CPU)
+    return devices;
+  device = hr_device_new (board->name, board->pool_bytes,
+                          board->unified ? HR_DEVICE_KIND_INTEGRATED : HR_DEVICE_KIND_DISCRETE,
+                          board->backend == HR_BOARD_BACKEND_METAL ? HR_DEVICE_BACKEND_METAL : HR_DEVICE_BACKEND_CUDA);
+  device->resident_bytes = board->resident_bytes;
+  device->reserve_bytes = board->reserve_bytes;
+  device->bandwidth_bytes_per_s = board->bandwidth_bytes_per_s;
+  g_ptr_array_add (devices, device);
+  return devices;
+}
+
+/**
+ * hr_board_set_devices:
+ * @board: a board
+ * @devices: (nullable) (transfer full) (element-type HrDevice): the
+ *   devices, in llama.cpp's order; %NULL drops the list
+ *
+ * Sets the board's devices and copies the first one's memory, resident,
+ * reserve and bandwidth into pool_bytes, resident_bytes, reserve_bytes and
+ * bandwidth_bytes_per_s, and its backend (hr_board_backend_for_device())
+ * into backend, so that they keep meaning the first GPU. An empty list is
+ * kept as it is (hr_board_validate() refuses it). Nothing else changes.
+ */
+void
+hr_board_set_devices (HrBoard   *board,
+                      GPtrArray *devices)
+{
+  g_clear_pointer (&board->devices, g_ptr_array_unref);
+  board->devices = devices;
+  if (devices != NULL && devices->len > 0)
+    {
+      const HrDevice *first = g_ptr_array_index (devices, 0);
+
+      board->pool_bytes = first->memory_bytes;
+      board->resident_bytes = first->resident_bytes;
+      board->reserve_bytes = first->reserve_bytes;
+      board->bandwidth_bytes_per_s = first->bandwidth_bytes_per_s;
+      board->backend = hr_board_backend_for_device (first->backend);
+    }
+}
+
+/**
+ * hr_board_first_device_only_text:
+ * @board: a board
+ *
+ * What the sizing of a board with several GPUs must say until Headroom
+ * places a model across them: every figure (fit, verdict, speed) is the
+ * first GPU's alone, as the board's own pool_bytes and bandwidth are.
+ *
+ * Returns: (transfer full) (nullable): the sentence, or %NULL when the
+ *   board has one GPU or none.
+ */
+char *
+hr_board_first_device_only_text (const HrBoard *board)
+{
+  const HrDevice *first;
+  g_autofree char *memory = NULL;
+
+  if (!hr_board_is_multi_device (board))
+    return NULL;
+  first = g_ptr_array_index (board->devices, 0);
+  memory = hr_format_bytes (first->memory_bytes, HR_UNIT_GIB, 1);
+  /* Translators: %s a GPU's name, %s its memory ("24.0 GiB"), %u how many GPUs the board has */
+  return g_strdup_printf (_("Sized on its first GPU only (%s, %s): this board has %u GPUs, and Headroom does not place a model across several GPUs yet; the other GPUs' memory and bandwidth are not counted."),
+                          first->name, memory, board->devices->len);
 }

@@ -18,10 +18,20 @@
  * A board file written before these fields existed still loads: a missing
  * "backend" is "cuda" and missing host figures are 0, "not known", which
  * leaves a model that does not fit the VRAM "over", as before.
+ *
+ * A board with several GPUs also holds a list of devices (hr-device.h), in
+ * llama.cpp's device order. The board's own pool_bytes, resident_bytes,
+ * reserve_bytes, bandwidth_bytes_per_s and backend then stay the first
+ * device's figures (hr_board_set_devices() keeps them so), so that code
+ * reading only them sees the first GPU, as it does on a one-GPU board. A
+ * one-GPU board needs no list (devices NULL) and is what it always was;
+ * hr_board_dup_devices() gives every board's devices as one list.
  */
 #pragma once
 
 #include <glib-object.h>
+
+#include "hr-device.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +69,10 @@ struct _HrBoard {
   guint64  host_resident_bytes;       /* held by the OS and other programs */
   guint64  host_reserve_bytes;        /* held back */
   double   host_bandwidth_bytes_per_s;/* system RAM bandwidth, bytes per second */
+  /* Appended for several GPUs (hr-device.h). */
+  GPtrArray *devices;                 /* (element-type HrDevice) (nullable): NULL = the one
+                                       * device the fields above describe; else every device,
+                                       * the first one mirrored in the fields above */
 };
 
 #define HR_TYPE_BOARD (hr_board_get_type ())
@@ -83,6 +97,13 @@ guint64     hr_board_host_budget_bytes   (const HrBoard *board);
 const char *hr_board_backend_to_string   (HrBoardBackend backend);
 gboolean    hr_board_backend_from_string (const char     *str,
                                           HrBoardBackend *out_backend);
+guint       hr_board_n_devices           (const HrBoard  *board);
+gboolean    hr_board_is_multi_device     (const HrBoard  *board);
+GPtrArray  *hr_board_dup_devices         (const HrBoard  *board);
+void        hr_board_set_devices         (HrBoard        *board,
+                                          GPtrArray      *devices);
+HrBoardBackend hr_board_backend_for_device (HrDeviceBackend backend);
+char       *hr_board_first_device_only_text (const HrBoard *board);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrBoard, hr_board_free)
 

@@ -23,6 +23,136 @@
 /* ---------------------------------------------------------------------- */
 /* Boards                                                                 */
 
+/* One element of a board's "devices": name and memory_bytes required;
+ * resident_bytes, reserve_bytes (0), bandwidth_gb_s (required when
+ * @bandwidth_required), kind ("discrete") and backend ("cuda") optional. */
+static HrDevice *
+device_from_object (HrJsonDoc   *doc,
+                    const char  *display_name,
+                    JsonArray   *boards,
+                    guint        board_index,
+                    const char  *board_id,
+                    JsonArray   *devices,
+                    guint        index,
+                    GError     **error)
+{
+  JsonNode *element = json_array_get_element (devices, index);
+  JsonObject *object;
+  g_autoptr(HrDevice) device = hr_device_new (NULL, 0, HR_DEVICE_KIND_DISCRETE, HR_DEVICE_BACKEND_CUDA);
+  g_autofree char *problem = NULL;
+  g_autofree char *kind = NULL;
+  g_autofree char *backend = NULL;
+  double bandwidth_gb_s = 0.0;
+
+#define DEVICE_FAIL(obj, member) \
+  G_STMT_START { \
+    g_autofree char *where_text = g_strdup_printf (_("device %u: %s"), index + 1, problem); \
+    JsonObject *where_obj = (obj); \
+    const char *where_member = (member); \
+    if (where_obj != NULL && where_member != NULL && !json_object_has_member (where_obj, where_member)) \
+      where_obj = NULL; \
+    if (where_obj == NULL) \
+      { \
+        guint line = _hr_json_doc_element_line (doc, devices, index); \
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA, _("%s: line %u: entry %u (\"%s\"): %s"), \
+                     display_name, line, board_index + 1, board_id, where_text); \
+      } \
+    else \
+      _hr_catalog_set_entry_error (error, doc, display_name, boards, board_index, where_obj, where_member, board_id, where_text); \
+    return NULL; \
+  } G_STMT_END
+#define DEVICE_READ(expr, member) G_STMT_START { if (!(expr)) DEVICE_FAIL (object, member); } G_STMT_END
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      problem = g_strdup (_("expected an object"));
+      DEVICE_FAIL (NULL, NULL);
+    }
+  object = json_node_get_object (element);
+
+  DEVICE_READ (_hr_json_get_string (object, "name", TRUE, &device->name, &problem), "name");
+  DEVICE_READ (_hr_json_get_u64 (object, "memory_bytes", TRUE, G_MAXUINT64, &device->memory_bytes, &problem), "memory_bytes");
+  DEVICE_READ (_hr_json_get_u64 (object, "resident_bytes", FALSE, G_MAXUINT64, &device->resident_bytes, &problem), "resident_bytes");
+  DEVICE_READ (_hr_json_get_u64 (object, "reserve_bytes", FALSE, G_MAXUINT64, &device->reserve_bytes, &problem), "reserve_bytes");
+  DEVICE_READ (_hr_json_get_double (object, "bandwidth_gb_s", FALSE, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
+  device->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+  DEVICE_READ (_hr_json_get_string (object, "kind", FALSE, &kind, &problem), "kind");
+  if (kind != NULL && !hr_device_kind_from_string (kind, &device->kind))
+    {
+      problem = g_strdup (_("field \"kind\" must be \"discrete\" or \"integrated\""));
+      DEVICE_FAIL (object, "kind");
+    }
+  DEVICE_READ (_hr_json_get_string (object, "backend", FALSE, &backend, &problem), "backend");
+  if (backend != NULL && !hr_device_backend_from_string (backend, &device->backend))
+    {
+      problem = g_strdup (_("field \"backend\" must be \"cuda\", \"rocm\", \"vulkan\" or \"metal\""));
+      DEVICE_FAIL (object, "backend");
+    }
+
+  {
+    g_autoptr(GError) invalid = NULL;
+
+    if (!hr_device_validate (device, TRUE, &invalid))
+      {
+        g_autofree char *field = _hr_catalog_field_of_problem (invalid->message);
+
+        problem = g_strdup (invalid->message);
+        DEVICE_FAIL (object, field);
+      }
+  }
+#undef DEVICE_READ
+#undef DEVICE_FAIL
+  return g_steal_pointer (&device);
+}
+
+/* A board's "devices" array into a list (NULL when the member is absent).
+ * When the board object also gives pool_bytes, resident_bytes,
+ * reserve_bytes, bandwidth_gb_s or backend, each must be the first
+ * device's: the file says one thing once. */
+static gboolean
+devices_from_board (HrJsonDoc   *doc,
+                    const char  *display_name,
+                    JsonArray   *boards,
+                    guint        board_index,
+                    JsonObject  *object,
+                    const char  *board_id,
+                    GPtrArray  **out_devices,
+                    GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, "devices");
+  JsonArray *array;
+  g_autoptr(GPtrArray) devices = NULL;
+
+  *out_devices = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      _hr_catalog_set_entry_error (error, doc, display_name, boards, board_index, object, "devices", board_id,
+                                   _("field \"devices\" must be an array of devices"));
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) == 0 || json_array_get_length (array) > HR_DEVICE_MAX)
+    {
+      g_autofree char *problem = g_strdup_printf (_("field \"devices\" must list between 1 and %u devices"), HR_DEVICE_MAX);
+
+      _hr_catalog_set_entry_error (error, doc, display_name, boards, board_index, object, "devices", board_id, problem);
+      return FALSE;
+    }
+  devices = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_device_free);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      HrDevice *device = device_from_object (doc, display_name, boards, board_index, board_id, array, i, error);
+
+      if (device == NULL)
+        return FALSE;
+      g_ptr_array_add (devices, device);
+    }
+  *out_devices = g_steal_pointer (&devices);
+  return TRUE;
+}
+
 static HrBoard *
 board_from_object (HrJsonDoc   *doc,
                    const char  *display_name,
@@ -35,6 +165,8 @@ board_from_object (HrJsonDoc   *doc,
   JsonNode *turn;
   g_autoptr(HrBoard) board = hr_board_new (NULL, NULL);
   g_autofree char *problem = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  const HrDevice *first;
   double bandwidth_gb_s = 0.0;
 
   if (!JSON_NODE_HOLDS_OBJECT (element))
@@ -49,11 +181,33 @@ board_from_object (HrJsonDoc   *doc,
 
   READ (object, _hr_json_get_string (object, "id", TRUE, &board->id, &problem), "id");
   READ (object, _hr_json_get_string (object, "name", TRUE, &board->name, &problem), "name");
-  READ (object, _hr_json_get_u64 (object, "pool_bytes", TRUE, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
-  READ (object, _hr_json_get_u64 (object, "resident_bytes", TRUE, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
-  READ (object, _hr_json_get_u64 (object, "reserve_bytes", TRUE, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
-  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", TRUE, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
+  if (!devices_from_board (doc, display_name, array, index, object, board->id, &devices, error))
+    return NULL;
+  /* With a device list the first GPU's figures come from it, and may be
+   * left out here (older Headroom needs them: hr_boards_save_file() writes both). */
+  first = devices != NULL ? g_ptr_array_index (devices, 0) : NULL;
+  READ (object, _hr_json_get_u64 (object, "pool_bytes", first == NULL, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
+  READ (object, _hr_json_get_u64 (object, "resident_bytes", first == NULL, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
+  READ (object, _hr_json_get_u64 (object, "reserve_bytes", first == NULL, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
+  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", first == NULL, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
   board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+  if (first != NULL)
+    {
+      static const char *members[] = { "pool_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
+      const gboolean same[] = {
+        board->pool_bytes == first->memory_bytes, board->resident_bytes == first->resident_bytes,
+        board->reserve_bytes == first->reserve_bytes, board->bandwidth_bytes_per_s == first->bandwidth_bytes_per_s,
+      };
+      static const char *device_members[] = { "memory_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+        if (json_object_has_member (object, members[i]) && !same[i])
+          {
+            problem = g_strdup_printf (_("field \"%s\" must be the first device's \"%s\" (or be left out)"),
+                                       members[i], device_members[i]);
+            READ (object, FALSE, members[i]);
+          }
+    }
   READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
   READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
   {
@@ -65,6 +219,18 @@ board_from_object (HrJsonDoc   *doc,
       {
         problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
         READ (object, FALSE, "backend");
+      }
+    if (first != NULL)
+      {
+        HrBoardBackend wanted = hr_board_backend_for_device (first->backend);
+
+        if (backend != NULL && board->backend != wanted)
+          {
+            problem = g_strdup_printf (_("field \"backend\" must be the first device's: \"%s\" drives it"),
+                                       hr_board_backend_to_string (wanted));
+            READ (object, FALSE, "backend");
+          }
+        hr_board_set_devices (board, g_steal_pointer (&devices));
       }
     READ (object, _hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, &problem), "host_pool_bytes");
     READ (object, _hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, &problem), "host_resident_bytes");
@@ -142,8 +308,14 @@ static const HrCatalogEntryKind board_entries = {
  * required; unified, turn_budget and source optional; backend ("cuda",
  * the default, "metal" or "cpu") and a discrete board's host memory
  * (host_pool_bytes, host_resident_bytes, host_reserve_bytes,
- * host_bandwidth_gb_s; 0 = not known) optional. Each board is
- * validated (hr_board_validate()); ids must be unique.
+ * host_bandwidth_gb_s; 0 = not known) optional. A board with several
+ * GPUs lists them in "devices" (llama.cpp's device order), each
+ * `{"name", "memory_bytes", "resident_bytes", "reserve_bytes",
+ * "bandwidth_gb_s", "kind": "discrete"|"integrated",
+ * "backend": "cuda"|"rocm"|"vulkan"|"metal"}` (name, memory_bytes and
+ * bandwidth_gb_s required); pool_bytes, resident_bytes, reserve_bytes and
+ * bandwidth_gb_s may then be left out, and when given must be the first
+ * device's. Each board is validated (hr_board_validate()); ids must be unique.
  *
  * Returns: (transfer full) (element-type HrBoard): the boards, or %NULL with
  *   an %HR_CORE_ERROR naming the file, the line, the entry and the field.
@@ -175,6 +347,82 @@ hr_boards_load_file (const char  *path,
   if (!_hr_catalog_load_file_contents (path, &data, &length, error))
     return NULL;
   return hr_boards_load_data (data, length, path, error);
+}
+
+static void
+add_devices (JsonBuilder *builder,
+             GPtrArray   *devices)
+{
+  json_builder_set_member_name (builder, "devices");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const HrDevice *device = g_ptr_array_index (devices, i);
+
+      json_builder_begin_object (builder);
+      _hr_catalog_add_string (builder, "name", device->name);
+      _hr_catalog_add_u64 (builder, "memory_bytes", device->memory_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "resident_bytes", device->resident_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "reserve_bytes", device->reserve_bytes, TRUE);
+      json_builder_set_member_name (builder, "bandwidth_gb_s");
+      json_builder_add_double_value (builder, device->bandwidth_bytes_per_s / 1e9);
+      _hr_catalog_add_string (builder, "kind", hr_device_kind_to_string (device->kind));
+      _hr_catalog_add_string (builder, "backend", hr_device_backend_to_string (device->backend));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+/* One board as boards.json holds it. */
+static void
+add_board (JsonBuilder   *builder,
+           const HrBoard *board)
+{
+  json_builder_begin_object (builder);
+  _hr_catalog_add_string (builder, "id", board->id);
+  _hr_catalog_add_string (builder, "name", board->name);
+  _hr_catalog_add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
+  _hr_catalog_add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
+  _hr_catalog_add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
+  json_builder_set_member_name (builder, "bandwidth_gb_s");
+  json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
+  json_builder_set_member_name (builder, "unified");
+  json_builder_add_boolean_value (builder, board->unified);
+  json_builder_set_member_name (builder, "turn_budget");
+  json_builder_begin_object (builder);
+  _hr_catalog_add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
+  _hr_catalog_add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
+  _hr_catalog_add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
+  json_builder_end_object (builder);
+  _hr_catalog_add_string (builder, "source", board->source);
+  _hr_catalog_add_string (builder, "backend", hr_board_backend_to_string (board->backend));
+  if (board->host_pool_bytes > 0)
+    {
+      _hr_catalog_add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
+      _hr_catalog_add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
+      json_builder_set_member_name (builder, "host_bandwidth_gb_s");
+      json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
+    }
+  if (board->devices != NULL)
+    add_devices (builder, board->devices);
+  json_builder_end_object (builder);
+}
+
+/**
+ * hr_board_to_json:
+ * @board: a board
+ *
+ * Returns: (transfer full): the board as one element of boards.json's
+ *   "boards" array (hr_boards_save_file() writes the same), not validated.
+ */
+JsonNode *
+hr_board_to_json (const HrBoard *board)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  add_board (builder, board);
+  return json_builder_get_root (builder);
 }
 
 /**
@@ -217,33 +465,7 @@ hr_boards_save_file (GPtrArray   *boards,
           return FALSE;
         }
 
-      json_builder_begin_object (builder);
-      _hr_catalog_add_string (builder, "id", board->id);
-      _hr_catalog_add_string (builder, "name", board->name);
-      _hr_catalog_add_u64 (builder, "pool_bytes", board->pool_bytes, TRUE);
-      _hr_catalog_add_u64 (builder, "resident_bytes", board->resident_bytes, TRUE);
-      _hr_catalog_add_u64 (builder, "reserve_bytes", board->reserve_bytes, TRUE);
-      json_builder_set_member_name (builder, "bandwidth_gb_s");
-      json_builder_add_double_value (builder, board->bandwidth_bytes_per_s / 1e9);
-      json_builder_set_member_name (builder, "unified");
-      json_builder_add_boolean_value (builder, board->unified);
-      json_builder_set_member_name (builder, "turn_budget");
-      json_builder_begin_object (builder);
-      _hr_catalog_add_u64 (builder, "reply_tokens", board->reply_tokens, TRUE);
-      _hr_catalog_add_u64 (builder, "stage_ceiling_ms", board->stage_ceiling_ms, TRUE);
-      _hr_catalog_add_u64 (builder, "prefill_allowance_ms", board->prefill_allowance_ms, TRUE);
-      json_builder_end_object (builder);
-      _hr_catalog_add_string (builder, "source", board->source);
-      _hr_catalog_add_string (builder, "backend", hr_board_backend_to_string (board->backend));
-      if (board->host_pool_bytes > 0)
-        {
-          _hr_catalog_add_u64 (builder, "host_pool_bytes", board->host_pool_bytes, TRUE);
-          _hr_catalog_add_u64 (builder, "host_resident_bytes", board->host_resident_bytes, TRUE);
-          _hr_catalog_add_u64 (builder, "host_reserve_bytes", board->host_reserve_bytes, TRUE);
-          json_builder_set_member_name (builder, "host_bandwidth_gb_s");
-          json_builder_add_double_value (builder, board->host_bandwidth_bytes_per_s / 1e9);
-        }
-      json_builder_end_object (builder);
+      add_board (builder, board);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include "hr-board.h"
 #include "hr-model-spec.h"
 
@@ -41,6 +42,7 @@ GPtrArray *hr_boards_load_data    (const char   *data,
                                    gssize        length,
                                    const char   *display_name,
                                    GError      **error);
+JsonNode  *hr_board_to_json       (const HrBoard *board);
 gboolean   hr_boards_save_file    (GPtrArray    *boards,
                                    const char   *path,
                                    GError      **error);

@@ -121,6 +121,9 @@ evaluate_split (const HrEvaluationInputs *scenario,
  * prior), its ceiling the same at efficiency 1; a measured rate, taken with
  * every layer on the GPU, does not apply to it. Such a row allocates one
  * scratch split; a one-pool board's row allocates nothing.
+ *
+ * A board with several GPUs is judged on its first GPU alone (its own
+ * pool and bandwidth) and the row says so: first_device_only.
  */
 void
 hr_evaluate (const HrEvaluationInputs  *scenario,
@@ -159,6 +162,13 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
     }
   if (hr_board_has_host (scenario->board))
     evaluate_split (scenario, spec, out);
+  out->first_device_only = hr_board_is_multi_device (scenario->board);
+  if (!(scenario->board->bandwidth_bytes_per_s > 0.0))
+    {
+      /* a board whose bandwidth is not known (an ad-hoc --gpus board): no rate */
+      out->ceiling_tps = out->tps = 0.0;
+      out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+    }
   out->speed = hr_rate_speed (out->tps, out->source, scenario->floor_tps);
 }
 

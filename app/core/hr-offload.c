@@ -610,6 +610,26 @@ place_projector (const HrOffloadInputs *inputs,
   out->projector_host_bytes = out->mmproj_offload == HR_MMPROJ_OFFLOAD_ON ? 0 : projector;
 }
 
+/* A board with several GPUs is sized on its first one (its own pool_bytes
+ * and bandwidth) until the placement across devices exists: say so, as the
+ * first note, so no figure passes for the whole board's. */
+static void
+mark_first_device_only (const HrBoard *board,
+                        HrOffload     *out)
+{
+  g_autofree char *text = hr_board_first_device_only_text (board);
+  HrRuntimePrediction *p = &out->prediction;
+  guint keep;
+
+  out->first_device_only = text != NULL;
+  if (text == NULL)
+    return;
+  keep = MIN (p->n_notes, HR_RUNTIME_MAX_NOTES - 1);
+  memmove (p->notes[1], p->notes[0], (gsize) keep * HR_RUNTIME_TEXT_LEN);
+  g_strlcpy (p->notes[0], text, HR_RUNTIME_TEXT_LEN);
+  p->n_notes = keep + 1;
+}
+
 /**
  * hr_offload_predict:
  * @inputs: the board, the model and the server's settings
@@ -678,6 +698,11 @@ place_projector (const HrOffloadInputs *inputs,
  * the VRAM and the host buffers together (Ollama llm/llama_server.go
  * MemorySize); PROCESSOR follows hr_offload_format_processor().
  *
+ * A board with several GPUs (hr_board_is_multi_device()) is sized on its
+ * first GPU alone, the one its own fields describe: first_device_only is
+ * then set and the prediction's first note says so
+ * (hr_board_first_device_only_text()).
+ *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
  *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
  *   estimator placed layers differently, llm/memory.go estimateGPULayers,
@@ -695,6 +720,7 @@ hr_offload_predict (const HrOffloadInputs *inputs,
   HrLayerFraction overflow = HR_LAYER_FRACTION_MOE;
 
   memset (out, 0, G_STRUCT_OFFSET (HrOffload, total_layers));
+  out->first_device_only = FALSE;
   out->pool_bytes = 0;
   if (board == NULL)
     {
@@ -752,6 +778,7 @@ hr_offload_predict (const HrOffloadInputs *inputs,
     }
   else
     judge_discrete (board, out);
+  mark_first_device_only (board, out);
   return TRUE;
 }
 

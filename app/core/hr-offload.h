@@ -88,6 +88,9 @@ typedef struct {
                                     * rounded up to MiB (LLAMA_ARG_FIT_TARGET) */
   guint64  projector_vram_bytes;   /* the projector's weights on the GPU (not in size_bytes) */
   guint64  projector_host_bytes;   /* ... or in host memory with --no-mmproj-offload */
+  gboolean first_device_only;/* the board has several GPUs and every figure here is its
+                              * first GPU's alone (no placement across devices yet); the
+                              * prediction's first note says so */
 } HrOffload;
 
 void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "hr-error.h"
 #include "hr-units.h"
 
 /**
@@ -205,4 +206,70 @@ hr_add_u64 (guint64  a,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * hr_parse_size:
+ * @text: a size with its unit: "24GiB", "12 GiB", "23.5GB", "8192MiB",
+ *   "1TB"; units B, KB, MB, GB, TB (decimal, powers of 1000) and KiB, MiB,
+ *   GiB, TiB (binary, powers of 1024), case-insensitive
+ * @out_bytes: (out): the size in bytes, rounded to the nearest byte
+ * @error: return location for a #GError
+ *
+ * A bare number is refused: "24" could be GB or GiB, 7 % apart.
+ *
+ * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
+ *   saying what was wrong with @text (a size above 1 PB included).
+ */
+gboolean
+hr_parse_size (const char *text,
+               guint64    *out_bytes,
+               GError    **error)
+{
+  static const struct { const char *unit; double factor; } units[] = {
+    { "B", 1.0 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+  };
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+  double value;
+
+  if (text == NULL || text[0] == '\0')
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("a size is missing (write it as 24GiB or 24GB)"));
+      return FALSE;
+    }
+  copy = g_strstrip (g_strdup (text));
+  value = g_ascii_strtod (copy, &end);
+  if (end == copy || !isfinite (value) || value <= 0.0 || copy[0] == '-' || copy[0] == '+')
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("\"%s\" is not a size: write a positive number and a unit, as 24GiB or 24GB"), text);
+      return FALSE;
+    }
+  while (*end == ' ')
+    end++;
+  if (*end == '\0')
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("\"%s\" has no unit: write 24GiB (binary, 1024^3) or 24GB (decimal, 1e9)"), text);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_ascii_strcasecmp (end, units[i].unit) == 0)
+      {
+        double bytes = round (value * units[i].factor);
+
+        if (bytes < 1.0 || bytes > 1e15)
+          {
+            g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                         _("\"%s\" must be between 1 byte and 1 PB"), text);
+            return FALSE;
+          }
+        *out_bytes = (guint64) bytes;
+        return TRUE;
+      }
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+               _("\"%s\" has an unknown unit \"%s\": use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB"), text, end);
+  return FALSE;
 }

@@ -40,5 +40,8 @@ gboolean hr_mul_u64             (guint64     a,
 gboolean hr_add_u64             (guint64     a,
                                  guint64     b,
                                  guint64    *out);
+gboolean hr_parse_size          (const char *text,
+                                 guint64    *out_bytes,
+                                 GError    **error);
 
 G_END_DECLS

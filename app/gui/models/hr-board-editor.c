@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-board-editor.h"
+#include "hr-device-list.h"
 #include "hr-gui-format.h"
 #include "hr-measurements-row.h"
 
@@ -39,6 +40,7 @@ struct _HrBoardEditor
   GtkButton      *revert_button;
   GtkLabel       *board_summary;
   HrMeasurementsRow *measurements_row;
+  HrDeviceList   *device_list;
 
   HrScenario     *scenario;
   HrSession      *session;
@@ -124,7 +126,33 @@ update_summary (HrBoardEditor *self)
 
   text = g_strdup_printf (_("Budget %1$s, headroom %2$s, pool %3$s; floor %4$s t/s; %5$s."),
                           budget, headroom, pool, floor_tps, fitted);
+  {
+    /* Until the placement across GPUs exists, every figure is the first GPU's. */
+    g_autofree char *first_only = hr_board_first_device_only_text (board);
+
+    if (first_only != NULL)
+      {
+        g_autofree char *both = g_strdup_printf ("%s\n%s", first_only, text);
+
+        gtk_label_set_text (self->board_summary, both);
+        return;
+      }
+  }
   gtk_label_set_text (self->board_summary, text);
+}
+
+static gboolean
+same_devices (const HrBoard *a,
+              const HrBoard *b)
+{
+  guint n = a->devices != NULL ? a->devices->len : 0;
+
+  if (n != (b->devices != NULL ? b->devices->len : 0))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!hr_device_equal (g_ptr_array_index (a->devices, i), g_ptr_array_index (b->devices, i)))
+      return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -143,7 +171,8 @@ same_board (const HrBoard *a,
          a->host_pool_bytes == b->host_pool_bytes &&
          a->host_resident_bytes == b->host_resident_bytes &&
          a->host_reserve_bytes == b->host_reserve_bytes &&
-         a->host_bandwidth_bytes_per_s == b->host_bandwidth_bytes_per_s;
+         a->host_bandwidth_bytes_per_s == b->host_bandwidth_bytes_per_s &&
+         same_devices (a, b);
 }
 
 static void
@@ -155,6 +184,7 @@ clear_errors (HrBoardEditor *self)
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (spins[i]), "error");
   gtk_widget_remove_css_class (GTK_WIDGET (self->backend_row), "error");
+  hr_device_list_clear_errors (self->device_list);
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), TRUE);
 }
 
@@ -205,8 +235,56 @@ load_editor (HrBoardEditor *self)
   gtk_spin_button_set_value (self->stage_spin, board->stage_ceiling_ms);
   gtk_spin_button_set_value (self->prefill_spin, board->prefill_allowance_ms);
   load_host (self, board);
+  hr_device_list_set_board (self->device_list, board);
   self->updating = FALSE;
   clear_errors (self);
+}
+
+/* The first GPU's figures, after the device list changed them. */
+static void
+load_first_device (HrBoardEditor *self,
+                   const HrBoard *board)
+{
+  self->updating = TRUE;
+  gtk_spin_button_set_value (self->pool_spin, hr_bytes_to_gb (board->pool_bytes));
+  gtk_spin_button_set_value (self->resident_spin, hr_bytes_to_gb (board->resident_bytes));
+  gtk_spin_button_set_value (self->reserve_spin, hr_bytes_to_gb (board->reserve_bytes));
+  gtk_spin_button_set_value (self->bandwidth_spin, board->bandwidth_bytes_per_s / 1e9);
+  adw_combo_row_set_selected (self->backend_row, (guint) board->backend);
+  self->updating = FALSE;
+}
+
+/* A board that lists its devices keeps the first one's figures its own
+ * (hr_board_set_devices()): an edit of the board's figures goes into it. */
+static void
+sync_first_device (HrBoard *board)
+{
+  HrDevice *first;
+
+  if (board->devices == NULL || board->devices->len == 0)
+    return;
+  first = g_ptr_array_index (board->devices, 0);
+  first->memory_bytes = board->pool_bytes;
+  first->resident_bytes = board->resident_bytes;
+  first->reserve_bytes = board->reserve_bytes;
+  first->bandwidth_bytes_per_s = board->bandwidth_bytes_per_s;
+}
+
+static void apply_edit (HrBoardEditor *self, GtkWidget *field, HrBoard *edited);
+
+static void
+on_devices_changed (HrDeviceList  *list,
+                    GtkWidget     *field,
+                    HrBoardEditor *self)
+{
+  HrBoard *edited;
+
+  if (self->updating || self->shown == NULL)
+    return;
+  edited = hr_board_copy (self->shown);
+  hr_board_set_devices (edited, hr_device_list_get_devices (list));
+  apply_edit (self, field, edited);
+  load_first_device (self, self->shown);
 }
 
 static void
@@ -252,8 +330,12 @@ on_editor_changed (GtkSpinButton *spin,
     edited->host_resident_bytes = hr_bytes_from_gb (value);
   else if (spin == self->host_reserve_spin)
     edited->host_reserve_bytes = hr_bytes_from_gb (value);
+  sync_first_device (edited);
 
   apply_edit (self, GTK_WIDGET (spin), g_steal_pointer (&edited));
+  if (self->shown->devices != NULL && spin != self->host_pool_spin && spin != self->host_bandwidth_spin &&
+      spin != self->host_resident_spin && spin != self->host_reserve_spin)
+    hr_device_list_set_board (self->device_list, self->shown);
 }
 
 /* Validates @edited (owned): invalid, @field shows the error as the other
@@ -293,7 +375,14 @@ on_backend_selected (AdwComboRow   *row,
     return;
   edited = hr_board_copy (self->shown);
   edited->backend = (HrBoardBackend) selected;
+  /* the first GPU follows; a CPU-only board has no GPU to list */
+  if (edited->devices != NULL && edited->backend == HR_BOARD_BACKEND_CPU)
+    hr_board_set_devices (edited, NULL);
+  else if (edited->devices != NULL)
+    ((HrDevice *) g_ptr_array_index (edited->devices, 0))->backend =
+      edited->backend == HR_BOARD_BACKEND_METAL ? HR_DEVICE_BACKEND_METAL : HR_DEVICE_BACKEND_CUDA;
   apply_edit (self, GTK_WIDGET (row), edited);
+  hr_device_list_set_board (self->device_list, self->shown);
 }
 
 static void
@@ -525,6 +614,7 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, revert_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, board_summary);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, measurements_row);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, device_list);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
 }
@@ -537,7 +627,9 @@ hr_board_editor_init (HrBoardEditor *self)
   g_autoptr(GtkListItemFactory) list_names = hr_gui_name_factory (0);
 
   g_type_ensure (HR_TYPE_MEASUREMENTS_ROW);
+  g_type_ensure (HR_TYPE_DEVICE_LIST);
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self->device_list, "devices-changed", G_CALLBACK (on_devices_changed), self);
 
   self->board_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));

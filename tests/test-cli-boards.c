@@ -1,0 +1,226 @@
+/* test-cli-boards.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `headroom-cli boards detect` and `boards import`, and --gpus: what the
+ * machine's tools say made into a board (a fake nvidia-smi on PATH prints
+ * the fixture), the message where no tool is there (this machine has
+ * none), a line that cannot be read, and the ad-hoc board's output.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "cli-test-util.h"
+
+static char *
+fixture_path (const char *name)
+{
+  return g_build_filename (g_getenv ("HEADROOM_SOURCE_DIR"), "tests", "fixtures", "hardware", name, NULL);
+}
+
+/* Runs headroom-cli with PATH set to @path_dir only (and /bin for the
+ * fake tool's shell). */
+static void
+run_with_path (Run        *r,
+               const char *path_dir,
+               const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int wait_status;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("HEADROOM_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  envp = g_environ_setenv (envp, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  envp = g_environ_setenv (envp, "PATH", path_dir, TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static void
+test_detect_no_tool (void)
+{
+  g_autofree char *empty = g_dir_make_tmp ("headroom-path-XXXXXX", NULL);
+  const char *args[] = { "boards", "detect", NULL };
+  g_auto(Run) r = { 0 };
+
+  if (g_file_test ("/sys/class/drm/card0/device/mem_info_vram_total", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("this machine has an amdgpu DRM memory file");
+      return;
+    }
+  run_with_path (&r, empty, args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==, "headroom-cli: no GPU found: not there on this computer: nvidia-smi, rocm-smi, "
+                   "/sys/class/drm/card*/device/mem_info_vram_total, vulkaninfo (only /proc/meminfo was read). "
+                   "Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\"\n");
+  g_assert_cmpint (g_rmdir (empty), ==, 0);
+}
+
+/* A fake nvidia-smi that prints @body (a shell command) on PATH. */
+static char *
+fake_tool_dir (const char *body)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-tools-XXXXXX", NULL);
+  g_autofree char *tool = g_build_filename (dir, "nvidia-smi", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\n%s\n", body);
+
+  g_assert_true (g_file_set_contents (tool, script, -1, NULL));
+  g_assert_cmpint (g_chmod (tool, 0755), ==, 0);
+  return g_steal_pointer (&dir);
+}
+
+static void
+remove_tool_dir (const char *dir)
+{
+  g_autofree char *tool = g_build_filename (dir, "nvidia-smi", NULL);
+
+  g_assert_cmpint (g_remove (tool), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+static void
+test_detect_nvidia_smi (void)
+{
+  g_autofree char *fixture = fixture_path ("nvidia-smi-2gpu.txt");
+  g_autofree char *body = g_strdup_printf ("[ \"$1\" = --query-gpu=name,memory.total,memory.used ] && [ \"$2\" = --format=csv,noheader,nounits ] || exit 3\n/bin/cat '%s'", fixture);
+  g_autofree char *dir = fake_tool_dir (body);
+  g_autofree char *failing = fake_tool_dir ("echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9");
+  g_autofree char *boards_path = g_build_filename (g_get_user_data_dir (), "headroom", "boards.json", NULL);
+  const char *args[] = { "boards", "detect", NULL };
+  const char *save[] = { "boards", "detect", "--bandwidth", "936,360", "--host-bandwidth", "51.2", "--save", NULL };
+  const char *half[] = { "boards", "detect", "--save", NULL };
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rs = { 0 };
+  g_auto(Run) rh = { 0 };
+  g_auto(Run) rf = { 0 };
+  g_autofree char *saved = NULL;
+
+  run_with_path (&r, dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out,
+                   "This computer (this-computer)\n"
+                   "read:\n"
+                   "  nvidia-smi: NVIDIA GeForce RTX 3090, memory.total 24,576 MiB, memory.used 1,234 MiB\n"
+                   "  nvidia-smi: NVIDIA GeForce RTX 3060, memory.total 12,288 MiB, memory.used 210 MiB\n"
+                   "  /proc/meminfo: MemTotal "));
+  g_assert_nonnull (strstr (r.out, "GPU 1: NVIDIA GeForce RTX 3090, 24.0 GiB, 1.2 GiB in use, 0.5 GB reserved, bandwidth 936.0 GB/s (discrete, cuda)\n"));
+  g_assert_nonnull (strstr (r.out, "GPU 2: NVIDIA GeForce RTX 3060, 12.0 GiB, 0.2 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, cuda)\n"));
+  g_assert_nonnull (strstr (r.out, "  - GPU 2 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet\n"));
+  g_assert_true (g_str_has_suffix (r.out, "not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
+
+  /* --save refuses a half-made board and writes nothing */
+  run_with_path (&rh, dir, half);
+  g_assert_cmpint (rh.status, ==, 1);
+  g_assert_nonnull (strstr (rh.err, "headroom-cli: not saved: field \"host_bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s (give what is missing: --bandwidth, --host-bandwidth)\n"));
+  g_assert_false (g_file_test (boards_path, G_FILE_TEST_EXISTS));
+
+  /* complete: saved into the user's boards file, with its device list */
+  run_with_path (&rs, dir, save);
+  g_assert_cmpint (rs.status, ==, 0);
+  {
+    g_autofree char *line = g_strdup_printf ("saved as \"this-computer\" in %s\n", boards_path);
+
+    g_assert_true (g_str_has_suffix (rs.out, line));
+  }
+  g_assert_true (g_file_get_contents (boards_path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "\"name\" : \"NVIDIA GeForce RTX 3060\""));
+  g_assert_nonnull (strstr (saved, "\"bandwidth_gb_s\" : 360.0"));
+  g_assert_cmpint (g_remove (boards_path), ==, 0);
+
+  /* a tool that is there but fails: its words, no board */
+  run_with_path (&rf, failing, args);
+  g_assert_cmpint (rf.status, ==, 1);
+  g_assert_cmpstr (rf.out, ==, "");
+  g_assert_cmpstr (rf.err, ==, "headroom-cli: nvidia-smi failed: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
+
+  remove_tool_dir (dir);
+  remove_tool_dir (failing);
+}
+
+static void
+test_import (void)
+{
+  g_autofree char *paste = fixture_path ("remote-paste.txt");
+  g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "headroom-bad-paste.txt", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rb = { 0 };
+  JsonObject *o, *board;
+  JsonArray *devices;
+
+  run_cli (&r, "boards", "import", paste, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_false (json_object_get_boolean_member (o, "complete"));
+  board = json_object_get_object_member (o, "board");
+  g_assert_cmpstr (json_object_get_string_member (board, "id"), ==, "this-computer");
+  g_assert_cmpint (json_object_get_int_member (board, "host_pool_bytes"), ==, G_GINT64_CONSTANT (65776232) * 1024);
+  devices = json_object_get_array_member (board, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (devices, 1), "memory_bytes"), ==, G_GINT64_CONSTANT (12288) * 1048576);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "confirm")), ==, 3);
+
+  g_assert_true (g_file_set_contents (bad, "NVIDIA GeForce RTX 3090, 24576, 1234\nMemTotal: 65776232 kB\nGPU: one big card\n", -1, NULL));
+  run_cli (&rb, "boards", "import", bad, NULL);
+  g_assert_cmpint (rb.status, ==, 1);
+  g_assert_cmpstr (rb.out, ==, "");
+  g_assert_true (g_str_has_prefix (rb.err, "headroom-cli: line 3: cannot read \"GPU: one big card\": not the output of nvidia-smi"));
+  g_assert_cmpint (g_remove (bad), ==, 0);
+}
+
+static void
+test_gpus (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_auto(Run) rbad = { 0 };
+  g_auto(Run) rboth = { 0 };
+  JsonObject *o;
+
+  run_cli (&r, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "headroom-cli: Sized on its first GPU only (CUDA0, 24.0 GiB): this board has 2 GPUs, and Headroom does not place a model across several GPUs yet; the other GPUs' memory and bandwidth are not counted.\n");
+  g_assert_nonnull (strstr (r.out, "\non --gpus 24GiB,12GiB, as Ollama 0.30+ and llama.cpp's fit place it:\n"
+                               "  Sized on its first GPU only (CUDA0, 24.0 GiB): this board has 2 GPUs"));
+  g_assert_nonnull (strstr (r.out, "  free VRAM 25,769,803,776 bytes less the 1024 MiB fit margin: 24,696,061,952 bytes for the model\n"));
+  g_assert_nonnull (strstr (r.out, "  decode: not known: the GPU's memory bandwidth is not known (--gpus gives each GPU's memory only)\n"
+                               "  rate: not known, speed unknown\n"));
+
+  run_cli (&rj, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_get_boolean_member (o, "first_device_only"));
+  g_assert_cmpstr (json_object_get_string_member (o, "speed"), ==, "unknown");
+
+  run_cli (&rbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,lots", NULL);
+  g_assert_cmpint (rbad.status, ==, 2);
+  g_assert_cmpstr (rbad.err, ==, "headroom-cli: --gpus: \"lots\" is not a size: write a positive number and a unit, as 24GiB or 24GB\n");
+
+  run_cli (&rboth, "predict", "qwen2.5:14b", "--gpus", "24GiB", "--board", "rtx-3090", NULL);
+  g_assert_cmpint (rboth.status, ==, 2);
+  g_assert_cmpstr (rboth.err, ==, "headroom-cli: --gpus and --board both name the board: give one of them\n");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/cli-boards/detect-no-tool", test_detect_no_tool);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi", test_detect_nvidia_smi);
+  g_test_add_func ("/cli-boards/import", test_import);
+  g_test_add_func ("/cli-boards/gpus", test_gpus);
+  return g_test_run ();
+}
