@@ -276,6 +276,9 @@ sanitize (const char *text)
   for (char *p = copy; *p; p++)
     if (!g_ascii_isalnum (*p) && *p != '.' && *p != '-' && *p != '_')
       *p = '_';
+  /* A leading "." would make a hidden file the archive never lists. */
+  if (copy[0] == '.')
+    copy[0] = '_';
   return copy;
 }
 
