@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <utime.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
 
@@ -443,6 +444,41 @@ test_cache (Fixture       *f,
   g_assert_cmpstr (second->manifest_digest, ==, first->manifest_digest);
 }
 
+/* Issue 24: a kill during a cache save leaves `sha256-HEX.XXXXXX` beside
+ * the file it was writing; the next lookup removes those a minute old or
+ * more, in headers/ and blobs/, and leaves a save under way alone. */
+static void
+test_cache_stale_temporaries (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = NULL;
+  g_autofree char *hex = g_strnfill (64, 'a');
+  g_autofree char *name = g_strconcat ("sha256-", hex, ".Ab3dE9", NULL);
+  g_autofree char *fresh_name = g_strconcat ("sha256-", hex, ".Zz0011", NULL);
+  g_autofree char *headers = g_build_filename (f->cache, "ollama", "headers", NULL);
+  g_autofree char *blobs = g_build_filename (f->cache, "ollama", "blobs", NULL);
+  g_autofree char *old_header = g_build_filename (headers, name, NULL);
+  g_autofree char *old_blob = g_build_filename (blobs, name, NULL);
+  g_autofree char *fresh = g_build_filename (headers, fresh_name, NULL);
+  struct utimbuf times = { 1000000000, 1000000000 };
+
+  g_assert_cmpint (g_mkdir_with_parents (headers, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (blobs, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (old_header, "GGUF", -1, NULL));
+  g_assert_true (g_file_set_contents (old_blob, "{", -1, NULL));
+  g_assert_true (g_file_set_contents (fresh, "GGUF", -1, NULL));
+  g_assert_cmpint (g_utime (old_header, &times), ==, 0);
+  g_assert_cmpint (g_utime (old_blob, &times), ==, 0);
+
+  m = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (old_header, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (old_blob, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_unlink (fresh), ==, 0);
+}
+
 static void
 assert_fails (Fixture    *f,
               const char *name,
@@ -740,6 +776,7 @@ main (int   argc,
   ADD ("/registry/projector", test_projector);
   ADD ("/registry/progress", test_progress);
   ADD ("/registry/cache", test_cache);
+  ADD ("/registry/cache-stale-temporaries", test_cache_stale_temporaries);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

@@ -30,6 +30,7 @@
 #include "hr-error.h"
 #include "hr-gguf-extent.h"
 #include "hr-http.h"
+#include "hr-measurement.h"
 #include "hr-net-error.h"
 #include "hr-ollama-registry.h"
 #include "hr-units.h"
@@ -44,6 +45,7 @@ struct _HrOllamaRegistry {
   HrHttp  *http;
   char    *endpoint;
   char    *cache_dir;
+  gboolean cache_swept;   /* stale temporaries removed (first lookup) */
   guint64  header_cap;
   guint    deadline_ms;
 };
@@ -809,6 +811,16 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   lk->progress_destroy = progress_destroy;
   lk->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, lk, (GDestroyNotify) lookup_free);
+  /* What a save that was killed left in the cache goes first. */
+  if (!self->cache_swept)
+    {
+      g_autofree char *headers = g_build_filename (self->cache_dir, "ollama", "headers", NULL);
+      g_autofree char *blobs = g_build_filename (self->cache_dir, "ollama", "blobs", NULL);
+
+      hr_file_remove_stale_temporaries (headers);
+      hr_file_remove_stale_temporaries (blobs);
+      self->cache_swept = TRUE;
+    }
   if (!hr_ollama_name_parse (name, &lk->name, &error))
     {
       g_task_return_error (task, error);
