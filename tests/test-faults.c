@@ -485,6 +485,54 @@ test_http_to_tls (void)
   fault_server_free (server);
 }
 
+static gboolean
+on_bad_length_incoming (GSocketService    *service,
+                        GSocketConnection *connection,
+                        GObject           *source,
+                        gpointer          user_data)
+{
+  static const char answer[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                               "Content-Length: abc\r\n\r\n{\"version\":\"0.31.2\"}";
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: a server that answers with a broken header (Content-Length:
+ * abc) did answer: the message says what was wrong, and does not send the
+ * person to https://. */
+static void
+test_bad_content_length (void)
+{
+  FaultServer *server = fault_server_new ();
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL, *url = NULL, *expected = NULL;
+  guint16 port;
+  double elapsed;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (on_bad_length_incoming), NULL);
+  g_socket_service_start (service);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5", "version", NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_null (strstr (err, "https://"));
+  g_assert_null (strstr (err, "without an HTTP answer"));
+  expected = g_strdup_printf ("headroom-cli: %s sent an HTTP answer Headroom could not read (", url);
+  g_assert_true (g_str_has_prefix (err, expected));
+  g_assert_true (g_str_has_suffix (err, "); is it Ollama, or a proxy that mangles its answers?\n"));
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+  fault_server_free (server);
+}
+
 /* Generate's first byte: the load wait, said as such. */
 static void
 test_generate_load_wait (void)
@@ -606,6 +654,7 @@ main (int   argc,
   g_test_add_func ("/faults/signin-url", test_signin_url);
   g_test_add_func ("/faults/userinfo", test_userinfo);
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
+  g_test_add_func ("/faults/bad-content-length", test_bad_content_length);
   g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);
   return g_test_run ();
 }

@@ -399,6 +399,19 @@ error_for_transport (Call     *call,
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("the answer from %s ended before its last line: the connection dropped or the server stopped; try again"),
                         label);
+  /* A status line was read (or the headers held an encoding libsoup
+   * cannot follow, as "Content-Length: abc"): the server did answer in
+   * HTTP, so it is no TLS port. */
+  if (error->domain == SOUP_SESSION_ERROR &&
+      (!g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_PARSING) ||
+       (call->msg != NULL && soup_message_get_status (call->msg) != SOUP_STATUS_NONE)))
+    {
+      g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                          _("%s sent an HTTP answer Headroom could not read (%s); is it Ollama, or a proxy that mangles its answers?"),
+                          label, why);
+    }
   /* Plain HTTP to a TLS port: the server resets the connection or answers
    * with a TLS alert, which is no HTTP response. */
   if (g_str_has_prefix (call->url, "http://") &&
