@@ -549,6 +549,83 @@ test_bad_inputs (Fixture       *f,
                 "ftp://mirror.example is not an http or https address: check HEADROOM_OLLAMA_REGISTRY");
 }
 
+static gboolean
+on_cut_run (GThreadedSocketService *service,
+            GSocketConnection      *connection,
+            GObject                *source,
+            gpointer                user_data)
+{
+  /* 100 bytes promised, 4 sent, then the end. */
+  static const char answer[] = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99/2019377376\r\n"
+                               "Content-Length: 100\r\n\r\nGGUF";
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: what the storage host did is said of the storage host, by
+ * name, never of the registry or HEADROOM_OLLAMA_REGISTRY. */
+static void
+test_storage_host_named (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *storage = g_strdup (f->fake->storage_url + strlen ("http://"));
+  g_autofree char *expected = NULL;
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) first = NULL;
+  g_autofree char *headers = g_build_filename (f->cache, "ollama", "headers", NULL);
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", headers);
+  guint16 port;
+
+  f->fake->storage_status = 404;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 404 (Not Found) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", storage, f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND, expected);
+  g_clear_pointer (&expected, g_free);
+
+  f->fake->storage_status = 403;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 403 (Forbidden) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", storage, f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED, expected);
+  g_clear_pointer (&expected, g_free);
+  f->fake->storage_status = 0;
+
+  f->fake->blob_location = g_strdup ("file:///etc/passwd");
+  expected = g_strdup_printf ("The registry at %s sent Headroom to file:///etc/passwd for the config blob of phi4:latest, "
+                              "which is not an http or https address", f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_BAD_PATH, expected);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&f->fake->blob_location, g_free);
+
+  /* The config comes from the cache; the header's Range is cut short. */
+  first = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", G_CALLBACK (on_cut_run), NULL);
+  g_socket_service_start (service);
+  f->fake->blob_location = g_strdup_printf ("http://127.0.0.1:%u/blob", port);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llama3.2:3b", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
+    expected = g_strdup_printf ("The storage host 127.0.0.1:%u broke off the GGUF header of llama3.2:3b: "
+                                "the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)",
+                                port, f->fake->registry_url);
+    g_assert_cmpstr (error->message, ==, expected);
+  }
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+}
+
 static void
 test_endpoint (void)
 {
@@ -777,6 +854,7 @@ main (int   argc,
   ADD ("/registry/progress", test_progress);
   ADD ("/registry/cache", test_cache);
   ADD ("/registry/cache-stale-temporaries", test_cache_stale_temporaries);
+  ADD ("/registry/storage-host-named", test_storage_host_named);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

@@ -55,6 +55,7 @@ typedef struct {
   guint          connect_ms;
   gboolean       stream;
   guint64       *bytes_counter;
+  char         **failed_url;
 
   guint          redirects;
   SoupMessage   *msg;
@@ -392,6 +393,9 @@ error_for_transport (Call     *call,
       code = transport_code (error);
       if (code == HR_NET_ERROR_TIMEOUT)
         code = HR_NET_ERROR_FAILED;
+      if (reading)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                            _("%s broke off its answer: the connection dropped or the host stopped; try again"), label);
       return g_error_new (HR_NET_ERROR, code,
                           _("Could not reach %s; check the network or HF_ENDPOINT"), label);
     }
@@ -525,6 +529,11 @@ return_error (GTask  *task,
   Call *call = g_task_get_task_data (task);
 
   call_stop_timers (call);
+  if (call->failed_url != NULL)
+    {
+      g_free (*call->failed_url);
+      *call->failed_url = g_strdup (call->url);
+    }
   g_task_return_error (task, error);
 }
 
@@ -873,6 +882,7 @@ hr_http_send_async (HrHttp              *self,
   call->connect_ms = request->connect_ms;
   call->stream = request->stream;
   call->bytes_counter = request->bytes_counter;
+  call->failed_url = request->failed_url;
   call->internal = g_cancellable_new ();
   if (cancellable != NULL)
     {
@@ -900,7 +910,7 @@ hr_http_send_async (HrHttp              *self,
  *   %HR_NET_ERROR: %HR_NET_ERROR_TIMEOUT (a limit passed),
  *   %HR_NET_ERROR_CONNECTION_REFUSED, %HR_NET_ERROR_RESOLVE,
  *   %HR_NET_ERROR_TLS, %HR_NET_ERROR_TOO_LARGE (the body passed the cap),
- *   %HR_NET_ERROR_TRUNCATED (an Ollama body broke off),
+ *   %HR_NET_ERROR_TRUNCATED (a body broke off),
  *   %HR_NET_ERROR_INVALID_RESPONSE (too many redirects, or one without a
  *   Location), %HR_NET_ERROR_BAD_PATH or %HR_NET_ERROR_FAILED (not an
  *   http(s) URL; any other failure), worded as the layer's #HrHttpWording.

@@ -30,6 +30,7 @@
 #include "hr-error.h"
 #include "hr-gguf-extent.h"
 #include "hr-http.h"
+#include "hr-json.h"
 #include "hr-measurement.h"
 #include "hr-net-error.h"
 #include "hr-ollama-registry.h"
@@ -71,6 +72,7 @@ typedef struct {
   guint                 range;      /* header Range requests sent */
   guint64               reported;   /* bytes in the last report */
   GCancellable         *cancellable; /* no report once it is cancelled */
+  char                 *failed_url;  /* where the last request failed, after redirects */
 } Lookup;
 
 static void
@@ -86,6 +88,7 @@ lookup_free (Lookup *lk)
   hr_ollama_name_clear (&lk->name);
   g_free (lk->base);
   g_free (lk->blob_url);
+  g_free (lk->failed_url);
   g_clear_pointer (&lk->config, g_bytes_unref);
   g_clear_pointer (&lk->header, g_byte_array_unref);
   g_clear_pointer (&lk->model_header, g_byte_array_unref);
@@ -257,13 +260,49 @@ sha256_digest (const guint8 *data,
 /* ------------------------------------------------------------------ */
 /* Errors in words                                                     */
 
+/* The host of @url ("cdn.example:443") when it is not the registry's, the
+ * storage host a blob's redirect went to; else %NULL. */
+static char *
+storage_host (Lookup     *lk,
+              const char *url)
+{
+  g_autoptr(GUri) at = url != NULL ? g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
+  g_autoptr(GUri) base = g_uri_parse (lk->base, SOUP_HTTP_URI_FLAGS, NULL);
+
+  if (at == NULL || base == NULL || hr_http_same_origin (at, base))
+    return NULL;
+  return hr_http_host_label (at);
+}
+
 static GError *
 transport_error (Lookup     *lk,
                  const char *what,
                  GError     *error)
 {
   g_autofree char *name = hr_ollama_name_display (&lk->name);
+  g_autofree char *storage = NULL;
   guint seconds = (lk->registry->deadline_ms + 999) / 1000;
+
+  /* A redirect to something that is no http address (file://, ftp://):
+   * the registry sent Headroom there, HEADROOM_OLLAMA_REGISTRY is fine. */
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH) && lk->failed_url != NULL &&
+      !g_str_has_prefix (lk->failed_url, lk->base))
+    {
+      g_autofree char *to = hr_json_safe_text (lk->failed_url, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                          _("The registry at %s sent Headroom to %s for %s of %s, which is not an http or https address"),
+                          lk->base, to, what, name);
+    }
+  storage = storage_host (lk, lk->failed_url);
+  if (storage != NULL && g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                        _("The storage host %s broke off %s of %s: the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)"),
+                        storage, what, name, lk->base);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                        _("The registry at %s broke off %s of %s: the connection dropped or the registry stopped; try again"),
+                        lk->base, what, name);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return g_error_copy (error);
@@ -284,6 +323,10 @@ transport_error (Lookup     *lk,
   if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
                         _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->base);
+  if (storage != NULL)
+    return g_error_new (HR_NET_ERROR, error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
+                        _("Could not reach the storage host %s for %s of %s (the registry at %s sent Headroom there): check the network"),
+                        storage, what, name, lk->base);
   return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
                       error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
                       _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
@@ -301,7 +344,16 @@ status_error (Lookup         *lk,
   gsize size = 0;
   const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
   g_autofree char *code = hr_ollama_registry_error_code (data, size);
+  g_autofree char *storage = storage_host (lk, resp->url);
 
+  if (storage != NULL)
+    return g_error_new (HR_NET_ERROR,
+                        resp->status == 404 ? HR_NET_ERROR_NOT_FOUND
+                        : resp->status == 401 || resp->status == 403 ? HR_NET_ERROR_UNAUTHORIZED
+                        : resp->status == 429 ? HR_NET_ERROR_RATE_LIMITED
+                        : resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
+                        _("The storage host %s answered HTTP %u (%s) for %s of %s; the registry at %s sent Headroom there"),
+                        storage, resp->status, resp->reason, what, name, lk->base);
   if (resp->status == 404 && code != NULL && manifest)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                         _("%s is not in the Ollama library"), name);
@@ -406,6 +458,7 @@ send (GTask               *task,
     .deadline_ms = lk->registry->deadline_ms,
     .connect_ms = CONNECT_MS,
     .bytes_counter = &lk->model->bytes_read,
+    .failed_url = &lk->failed_url,
   };
 
   lk->model->requests++;
