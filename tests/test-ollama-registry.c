@@ -626,6 +626,45 @@ test_storage_host_named (Fixture       *f,
   g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
+/* Issue 24: a registry URL with `user:password@` never shows the password
+ * back: not in its messages, its endpoint or the manifest URL it keeps. */
+static void
+test_password_hidden (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *with_user = g_strdup_printf ("http://admin:s3cret@%s", f->fake->registry_url + strlen ("http://"));
+  g_autofree char *shown = g_strdup_printf ("http://admin:***@%s", f->fake->registry_url + strlen ("http://"));
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = NULL;
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (with_user, f->cache);
+  g_assert_cmpstr (hr_ollama_registry_get_endpoint (f->registry), ==, shown);
+
+  f->fake->storage_status = 404;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 404 (Not Found) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", f->fake->storage_url + strlen ("http://"), shown);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND, expected);
+  f->fake->storage_status = 0;
+
+  m = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (m->manifest_url, "s3cret"));
+  g_assert_true (g_str_has_prefix (m->manifest_url, shown));
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new ("http://admin:s3cret@127.0.0.1:9", f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) none = lookup (f, "phi4", &error);
+
+    g_assert_null (none);
+    g_assert_cmpstr (error->message, ==,
+                     "Could not reach the Ollama registry at http://admin:***@127.0.0.1:9 for the manifest of phi4:latest: "
+                     "check the network or HEADROOM_OLLAMA_REGISTRY");
+  }
+}
+
 static void
 test_endpoint (void)
 {
@@ -855,6 +894,7 @@ main (int   argc,
   ADD ("/registry/cache", test_cache);
   ADD ("/registry/cache-stale-temporaries", test_cache_stale_temporaries);
   ADD ("/registry/storage-host-named", test_storage_host_named);
+  ADD ("/registry/password-hidden", test_password_hidden);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

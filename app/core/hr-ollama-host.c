@@ -123,9 +123,17 @@ take_userinfo (char  *hostport,
   return TRUE;
 }
 
-/* @text with a password in it shown as "***", for messages. */
-static char *
-text_without_password (const char *text)
+/**
+ * hr_url_hide_password:
+ * @text: a URL or host as a person typed it ("http://user:pw@host:port")
+ *
+ * For messages and anything else shown: the password of a
+ * `user:password@` shown as "***"; text without one is copied.
+ *
+ * Returns: (transfer full): the text to show.
+ */
+char *
+hr_url_hide_password (const char *text)
 {
   const char *start = strstr (text, "://");
   const char *at, *colon;
@@ -235,7 +243,7 @@ normalize (const char  *text,
         default_port = 443;
       else
         {
-          g_autofree char *shown = text_without_password (trimmed);
+          g_autofree char *shown = hr_url_hide_password (trimmed);
 
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                        _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),

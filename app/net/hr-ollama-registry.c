@@ -33,6 +33,7 @@
 #include "hr-json.h"
 #include "hr-measurement.h"
 #include "hr-net-error.h"
+#include "hr-ollama-host.h"
 #include "hr-ollama-registry.h"
 #include "hr-units.h"
 
@@ -45,6 +46,7 @@ struct _HrOllamaRegistry {
   GObject  parent_instance;
   HrHttp  *http;
   char    *endpoint;
+  char    *endpoint_shown; /* the password of a user:password@ as "***" */
   char    *cache_dir;
   gboolean cache_swept;   /* stale temporaries removed (first lookup) */
   guint64  header_cap;
@@ -57,6 +59,7 @@ typedef struct {
   HrOllamaRegistry     *registry;
   HrOllamaName          name;
   char                 *base;       /* https://HOST, or the endpoint */
+  char                 *shown;      /* base for messages: no password */
   char                 *blob_url;   /* the model blob's storage URL, once known */
   GBytes               *config;     /* the config blob's bytes, for the cache */
   const HrOllamaLayer  *blob;       /* the layer whose header is read */
@@ -87,6 +90,7 @@ lookup_free (Lookup *lk)
   g_clear_object (&lk->registry);
   hr_ollama_name_clear (&lk->name);
   g_free (lk->base);
+  g_free (lk->shown);
   g_free (lk->blob_url);
   g_free (lk->failed_url);
   g_clear_pointer (&lk->config, g_bytes_unref);
@@ -123,6 +127,7 @@ hr_ollama_registry_finalize (GObject *object)
 
   g_clear_object (&self->http);
   g_free (self->endpoint);
+  g_free (self->endpoint_shown);
   g_free (self->cache_dir);
   G_OBJECT_CLASS (hr_ollama_registry_parent_class)->finalize (object);
 }
@@ -165,6 +170,7 @@ hr_ollama_registry_new (const char *endpoint,
   n = strlen (self->endpoint);
   while (n > 0 && self->endpoint[n - 1] == '/')
     self->endpoint[--n] = '\0';
+  self->endpoint_shown = hr_url_hide_password (self->endpoint);
   self->cache_dir = cache_dir != NULL ? g_strdup (cache_dir)
                                       : g_build_filename (g_get_user_cache_dir (), "headroom", NULL);
   self->http = hr_http_new (HR_HTTP_WORDING_HUB, user_agent, 4);
@@ -175,13 +181,14 @@ hr_ollama_registry_new (const char *endpoint,
  * hr_ollama_registry_get_endpoint:
  * @self: a registry client
  *
- * Returns: (transfer none): the registry for names without a host.
+ * Returns: (transfer none): the registry for names without a host, as
+ *   shown: the password of a `user:password@` as "***".
  */
 const char *
 hr_ollama_registry_get_endpoint (HrOllamaRegistry *self)
 {
   g_return_val_if_fail (HR_IS_OLLAMA_REGISTRY (self), NULL);
-  return self->endpoint;
+  return self->endpoint_shown;
 }
 
 /**
@@ -292,17 +299,17 @@ transport_error (Lookup     *lk,
 
       return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
                           _("The registry at %s sent Headroom to %s for %s of %s, which is not an http or https address"),
-                          lk->base, to, what, name);
+                          lk->shown, to, what, name);
     }
   storage = storage_host (lk, lk->failed_url);
   if (storage != NULL && g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("The storage host %s broke off %s of %s: the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)"),
-                        storage, what, name, lk->base);
+                        storage, what, name, lk->shown);
   if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("The registry at %s broke off %s of %s: the connection dropped or the registry stopped; try again"),
-                        lk->base, what, name);
+                        lk->shown, what, name);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return g_error_copy (error);
@@ -322,15 +329,15 @@ transport_error (Lookup     *lk,
                         _("The registry sent more than Headroom reads for %s of %s"), what, name);
   if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->base);
+                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->shown);
   if (storage != NULL)
     return g_error_new (HR_NET_ERROR, error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
                         _("Could not reach the storage host %s for %s of %s (the registry at %s sent Headroom there): check the network"),
-                        storage, what, name, lk->base);
+                        storage, what, name, lk->shown);
   return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
                       error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
                       _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
-                      lk->base, what, name);
+                      lk->shown, what, name);
 }
 
 /* A manifest or blob answer that is not a success. */
@@ -353,7 +360,7 @@ status_error (Lookup         *lk,
                         : resp->status == 429 ? HR_NET_ERROR_RATE_LIMITED
                         : resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
                         _("The storage host %s answered HTTP %u (%s) for %s of %s; the registry at %s sent Headroom there"),
-                        storage, resp->status, resp->reason, what, name, lk->base);
+                        storage, resp->status, resp->reason, what, name, lk->shown);
   if (resp->status == 404 && code != NULL && manifest)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                         _("%s is not in the Ollama library"), name);
@@ -363,7 +370,7 @@ status_error (Lookup         *lk,
   if (resp->status == 404)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
                         _("%s answered 404 without a registry error for %s of %s: is HEADROOM_OLLAMA_REGISTRY an Ollama registry?"),
-                        lk->base, what, name);
+                        lk->shown, what, name);
   if (resp->status == 401 || resp->status == 403)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
                         _("The registry refused %s of %s (HTTP %u): Headroom sends no credentials to a registry, so only public models can be looked up"),
@@ -850,6 +857,7 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   Lookup *lk;
   GError *error = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
 
   g_return_if_fail (HR_IS_OLLAMA_REGISTRY (self));
   g_return_if_fail (name != NULL);
@@ -883,8 +891,10 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   lk->base = lk->name.explicit_host ? g_strconcat ("https://", lk->name.host, NULL) : g_strdup (self->endpoint);
   lk->model->name = hr_ollama_name_display (&lk->name);
   path = hr_ollama_name_path (&lk->name);
-  lk->model->manifest_url = g_strconcat (lk->base, path, NULL);
-  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
+  lk->shown = hr_url_hide_password (lk->base);
+  lk->model->manifest_url = g_strconcat (lk->shown, path, NULL);
+  url = g_strconcat (lk->base, path, NULL);
+  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
 }
 
 /**
