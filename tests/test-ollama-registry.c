@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 #include <locale.h>
 
+#include "fake-ollama.h"
 #include "fake-registry.h"
 #include "gguf-writer.h"
 #include "hr-gguf.h"
@@ -665,6 +666,77 @@ test_password_hidden (Fixture       *f,
   }
 }
 
+static gboolean
+on_tls_run (GThreadedSocketService *service,
+            GSocketConnection      *connection,
+            GObject                *source,
+            gpointer                user_data)
+{
+  /* A TLS alert (protocol version), as a TLS server answers plain HTTP. */
+  static const guint8 alert[] = { 0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46 };
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, alert, sizeof alert, NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: a TLS problem with the registry says what it is and the way
+ * out, as the Ollama client does: a certificate nobody trusts, and
+ * http:// to a port that speaks TLS. */
+static void
+test_tls_causes (Fixture       *f,
+                 gconstpointer  data)
+{
+  FakeOllama *tls = fake_ollama_new_tls ();
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (2);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL, *plain = NULL;
+  guint16 port;
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (fake_ollama_get_url (tls), f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "phi4", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
+    g_test_message ("%s", error->message);
+    prefix = g_strdup_printf ("Could not read the manifest of phi4:latest from the registry at %s. "
+                              "The secure connection to %s failed (", fake_ollama_get_url (tls), fake_ollama_get_url (tls) + strlen ("https://"));
+    g_assert_true (g_str_has_prefix (error->message, prefix));
+    g_assert_true (g_str_has_suffix (error->message, "); check its certificate (one that is self-signed or for another name "
+                                                     "is not trusted), or use http:// if it does not speak TLS"));
+    g_clear_error (&error);
+  }
+  fake_ollama_free (tls);
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", G_CALLBACK (on_tls_run), NULL);
+  g_socket_service_start (service);
+  plain = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (plain, f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "phi4", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
+    g_test_message ("%s", error->message);
+    g_clear_pointer (&prefix, g_free);
+    prefix = g_strdup_printf ("Could not read the manifest of phi4:latest from the registry at %s. "
+                              "127.0.0.1:%u closed the connection without an HTTP answer (", plain, port);
+    g_assert_true (g_str_has_prefix (error->message, prefix));
+    g_assert_true (g_str_has_suffix (error->message, "); if it speaks TLS, use https:// instead of http://"));
+  }
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+}
+
 static void
 test_endpoint (void)
 {
@@ -895,6 +967,7 @@ main (int   argc,
   ADD ("/registry/cache-stale-temporaries", test_cache_stale_temporaries);
   ADD ("/registry/storage-host-named", test_storage_host_named);
   ADD ("/registry/password-hidden", test_password_hidden);
+  ADD ("/registry/tls-causes", test_tls_causes);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

@@ -370,6 +370,22 @@ error_for_ollama (const char *label,
                       _("talking to %s failed: %s"), label, error->message);
 }
 
+/* Plain HTTP to a TLS port: the server resets the connection or answers
+ * with a TLS alert, which is no HTTP response (a status line read, or an
+ * encoding libsoup cannot follow, is an HTTP answer: no TLS port). */
+static gboolean
+http_to_tls (Call   *call,
+             GError *error)
+{
+  if (!g_str_has_prefix (call->url, "http://"))
+    return FALSE;
+  if (error->domain == SOUP_SESSION_ERROR)
+    return g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_PARSING) &&
+           (call->msg == NULL || soup_message_get_status (call->msg) == SOUP_STATUS_NONE);
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE);
+}
+
 /* A failure of sending or reading. @reading: the body had begun. */
 static GError *
 error_for_transport (Call     *call,
@@ -396,6 +412,22 @@ error_for_transport (Call     *call,
       if (reading)
         return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                             _("%s broke off its answer: the connection dropped or the host stopped; try again"), label);
+      if (code == HR_NET_ERROR_TLS)
+        {
+          g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+          return g_error_new (HR_NET_ERROR, code,
+                              _("The secure connection to %s failed (%s); check its certificate (one that is self-signed or for another name is not trusted), or use http:// if it does not speak TLS"),
+                              label, why);
+        }
+      if (http_to_tls (call, error))
+        {
+          g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                              _("%s closed the connection without an HTTP answer (%s); if it speaks TLS, use https:// instead of http://"),
+                              label, why);
+        }
       return g_error_new (HR_NET_ERROR, code,
                           _("Could not reach %s; check the network or HF_ENDPOINT"), label);
     }
@@ -416,12 +448,7 @@ error_for_transport (Call     *call,
                           _("%s sent an HTTP answer Headroom could not read (%s); is it Ollama, or a proxy that mangles its answers?"),
                           label, why);
     }
-  /* Plain HTTP to a TLS port: the server resets the connection or answers
-   * with a TLS alert, which is no HTTP response. */
-  if (g_str_has_prefix (call->url, "http://") &&
-      (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
-       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
-       error->domain == SOUP_SESSION_ERROR))
+  if (http_to_tls (call, error))
     {
       g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
 

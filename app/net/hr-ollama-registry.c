@@ -302,6 +302,18 @@ transport_error (Lookup     *lk,
                           lk->shown, to, what, name);
     }
   storage = storage_host (lk, lk->failed_url);
+  /* A certificate nobody trusts, or http:// to a TLS port: HrHttp's
+   * message has the cause and the way out. */
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TLS))
+    {
+      if (storage != NULL)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                            _("Could not read %s of %s from the storage host %s (the registry at %s sent Headroom there). %s"),
+                            what, name, storage, lk->shown, error->message);
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                          _("Could not read %s of %s from the registry at %s. %s"),
+                          what, name, lk->shown, error->message);
+    }
   if (storage != NULL && g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("The storage host %s broke off %s of %s: the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)"),
