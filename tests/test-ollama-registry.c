@@ -737,6 +737,33 @@ test_tls_causes (Fixture       *f,
   g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
+/* Issue 24: a 429 with Retry-After says how long to wait, from the
+ * registry (the manifest) and from the storage host (a blob). */
+static void
+test_retry_after (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *expected = NULL;
+
+  f->fake->manifest_status = 429;
+  f->fake->retry_after = g_strdup ("30");
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                "The registry is rate-limiting requests (HTTP 429) for the manifest of phi4:latest; "
+                "it asks to try again in 30 seconds");
+  g_free (f->fake->retry_after);
+  f->fake->retry_after = NULL;
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                "The registry is rate-limiting requests (HTTP 429) for the manifest of phi4:latest; try again later");
+  f->fake->manifest_status = 0;
+
+  f->fake->storage_status = 429;
+  f->fake->retry_after = g_strdup ("1");
+  expected = g_strdup_printf ("The storage host %s is rate-limiting requests (HTTP 429) for the config blob of phi4:latest; "
+                              "it asks to try again in 1 second (the registry at %s sent Headroom there)",
+                              f->fake->storage_url + strlen ("http://"), f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED, expected);
+}
+
 static void
 test_endpoint (void)
 {
@@ -968,6 +995,7 @@ main (int   argc,
   ADD ("/registry/storage-host-named", test_storage_host_named);
   ADD ("/registry/password-hidden", test_password_hidden);
   ADD ("/registry/tls-causes", test_tls_causes);
+  ADD ("/registry/retry-after", test_retry_after);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

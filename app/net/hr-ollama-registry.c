@@ -364,7 +364,15 @@ status_error (Lookup         *lk,
   const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
   g_autofree char *code = hr_ollama_registry_error_code (data, size);
   g_autofree char *storage = storage_host (lk, resp->url);
+  guint wait = resp->status == 429 ? hr_http_retry_after (resp->headers) : 0;
 
+  if (storage != NULL && wait > 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second (the registry at %s sent Headroom there)",
+                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds (the registry at %s sent Headroom there)",
+                                     wait),
+                        storage, what, name, wait, lk->shown);
   if (storage != NULL)
     return g_error_new (HR_NET_ERROR,
                         resp->status == 404 ? HR_NET_ERROR_NOT_FOUND
@@ -387,6 +395,13 @@ status_error (Lookup         *lk,
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
                         _("The registry refused %s of %s (HTTP %u): Headroom sends no credentials to a registry, so only public models can be looked up"),
                         what, name, resp->status);
+  if (resp->status == 429 && wait > 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second",
+                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds",
+                                     wait),
+                        what, name, wait);
   if (resp->status == 429)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
                         _("The registry is rate-limiting requests (HTTP 429) for %s of %s; try again later"), what, name);
