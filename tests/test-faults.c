@@ -287,6 +287,28 @@ test_impossible_ps (void)
     }
 }
 
+/* Issue 24: /api/ps with a size of 0 (nothing said) and, from servers
+ * older than context_length in /api/ps, no context: both shown as
+ * unknown, never "0 B 100% CPU" or CONTEXT 0. */
+static void
+test_ps_unknown (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL;
+  double elapsed;
+
+  fault_server_set (server, "/api/ps", FAULT_BODY, 200,
+                    "{\"models\":[{\"name\":\"m:latest\",\"size\":0,\"size_vram\":0}]}");
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "ps", NULL), ==, 0);
+  g_test_message ("%s", out);
+  g_assert_true (g_str_has_prefix (out, "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
+                                        "m:latest                                        unknown  Unknown           "));
+  g_assert_null (strstr (out, "0 B"));
+  g_assert_null (strstr (out, "CPU"));
+  fault_server_free (server);
+}
+
 /* Impossible sizes in /api/tags, and a name that is a number. */
 static void
 test_impossible_tags (void)
@@ -646,6 +668,7 @@ main (int   argc,
   g_test_add_func ("/faults/measure-stall", test_measure_stall);
   g_test_add_func ("/faults/measure-cut-keeps-runs", test_measure_cut_keeps_runs);
   g_test_add_func ("/faults/impossible-ps", test_impossible_ps);
+  g_test_add_func ("/faults/ps-unknown", test_ps_unknown);
   g_test_add_func ("/faults/impossible-tags", test_impossible_tags);
   g_test_add_func ("/faults/escapes-and-huge", test_escapes_and_huge);
   g_test_add_func ("/faults/retry-after", test_retry_after);

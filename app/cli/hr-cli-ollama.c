@@ -274,7 +274,8 @@ cmd_ps (HrOllamaClient *client,
     {
       const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
       g_autofree char *id = hr_ollama_digest_short (l->digest);
-      g_autofree char *size = hr_ollama_format_size (l->size);
+      /* A size of 0: the server gave none (never a model of 0 bytes). */
+      g_autofree char *size = l->size > 0 ? hr_ollama_format_size (l->size) : g_strdup (_("unknown"));
       g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
       g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
 
