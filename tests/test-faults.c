@@ -306,6 +306,12 @@ test_ps_unknown (void)
                                         "m:latest                                        unknown  Unknown           "));
   g_assert_null (strstr (out, "0 B"));
   g_assert_null (strstr (out, "CPU"));
+  g_assert_cmpstr (out, ==, "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
+                            "m:latest                                        unknown  Unknown           unknown  Never\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "ps", "--json", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "\"context_length\" : null"));
   fault_server_free (server);
 }
 

@@ -255,7 +255,12 @@ cmd_ps (HrOllamaClient *client,
           add_int (b, "size", (gint64) l->size);
           add_int (b, "size_vram", (gint64) l->size_vram);
           add_string (b, "processor", processor);
-          add_int (b, "context_length", l->context_length);
+          /* 0: a server older than context_length in /api/ps */
+          json_builder_set_member_name (b, "context_length");
+          if (l->context_length > 0)
+            json_builder_add_int_value (b, l->context_length);
+          else
+            json_builder_add_null_value (b);
           add_string (b, "expires_at", expires);
           json_builder_end_object (b);
         }
@@ -278,9 +283,12 @@ cmd_ps (HrOllamaClient *client,
       g_autofree char *size = l->size > 0 ? hr_ollama_format_size (l->size) : g_strdup (_("unknown"));
       g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
       g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
+      /* 0: a server older than context_length in /api/ps said none */
+      g_autofree char *context = l->context_length > 0 ? g_strdup_printf ("%u", l->context_length)
+                                                       : g_strdup (_("unknown"));
 
-      printf ("%-*s %-12s  %8s  %-16s  %7u  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
-              l->context_length, until);
+      printf ("%-*s %-12s  %8s  %-16s  %7s  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
+              context, until);
     }
   return HR_CLI_EXIT_OK;
 }
