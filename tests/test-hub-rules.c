@@ -607,6 +607,30 @@ test_empty_header (void)
   g_free (run.err);
 }
 
+/* Issue 24: a 3-byte model.safetensors is too short to hold a header,
+ * and says so (not "contains a NUL byte"). */
+static void
+test_short_file (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) head = g_bytes_new ("\x01\x00\x00", 3);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-short", "7777777777777777777777777777777777777778",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  repo_add_file (repo, "model.safetensors", 3, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-short", NULL, NULL, &error);
+  g_assert_null (lookup);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
+  g_assert_cmpstr (error->message, ==,
+                   "The safetensors file model.safetensors is 3 bytes, too short to hold a header "
+                   "(8 bytes of length, then the JSON)");
+}
+
 #define TINY_CONFIG_BF16 \
   "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
@@ -731,6 +755,7 @@ main (int   argc,
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
   g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
+  g_test_add_func ("/hub-rules/short-file", test_short_file);
   g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
 

@@ -288,7 +288,19 @@ read_header_part (GTask          *task,
   g_autoptr(HrSafetensorsHeader) header = NULL;
   guint64 n;
 
-  if (size >= 8 && part->url == NULL)
+  if (size < 8 && part->url == NULL)
+    {
+      /* The first read holds the whole file: it cannot hold the 8-byte
+       * header length (safetensors' format), let alone the JSON. */
+      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                                    g_dngettext (GETTEXT_PACKAGE,
+                                                 "The safetensors file %s is %zu byte, too short to hold a header (8 bytes of length, then the JSON)",
+                                                 "The safetensors file %s is %zu bytes, too short to hold a header (8 bytes of length, then the JSON)",
+                                                 size),
+                                    part->path, size));
+      return;
+    }
+  if (part->url == NULL)
     {
       /* First read (bytes 0-100000). */
       if (!hr_safetensors_header_length (data, size, &n, &error))
