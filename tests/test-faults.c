@@ -585,6 +585,30 @@ test_generate_load_wait (void)
   fault_server_free (server);
 }
 
+/* Issue 24: while a run waits for its first byte, the person is told,
+ * again and again, that it is still waiting and why; --timeout ends it. */
+static void
+test_generate_wait_reported (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL, *archive = archive_dir ();
+  double elapsed;
+
+  fault_server_set (server, "/api/generate", FAULT_STALL_HEADERS, 0, NULL);
+  fault_server_set_healthy_first (server, "/api/generate", 1);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "3",
+                            "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                            "--measurements", archive, NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "headroom-cli: run 1 of 1 at num_ctx 2048 (cold): no answer from m:latest yet after 1 s "
+                                 "of at most 3 s; a cold run loads the model before its first token; Ctrl-C cancels\n"));
+  g_assert_nonnull (strstr (err, "yet after 2 s of at most 3 s;"));
+  assert_gave_up (elapsed, 3.0);
+  assert_nothing_saved (archive);
+  fault_server_free (server);
+}
+
 /* Issue 16: a measure whose stream is cut after 2 of its 3 runs keeps the
  * 2 runs (saved, with "failed" saying how far it got) and says it failed. */
 static void
@@ -685,5 +709,6 @@ main (int   argc,
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
   g_test_add_func ("/faults/bad-content-length", test_bad_content_length);
   g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);
+  g_test_add_func ("/faults/generate-wait-reported", test_generate_wait_reported);
   return g_test_run ();
 }

@@ -639,6 +639,16 @@ print_measure_header (gboolean *printed)
           "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
 }
 
+/* A run still without its first byte: said on stderr, so --json output
+ * stays clean. */
+static void
+on_measure_waiting (HrMeasureRun *run,
+                    const char   *text,
+                    gpointer      user_data)
+{
+  fprintf (stderr, _("headroom-cli: %s; Ctrl-C cancels\n"), text);
+}
+
 static void
 on_measure_run (HrMeasureRun *run,
                 gpointer      result_ptr,
@@ -763,6 +773,7 @@ cmd_measure (HrOllamaClient *client,
       g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), &header_printed);
       g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), &header_printed);
     }
+  g_signal_connect (run, "waiting", G_CALLBACK (on_measure_waiting), NULL);
 
   {
     guint load_s = hr_ollama_client_get_load_wait (client) / 1000;

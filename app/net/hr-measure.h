@@ -135,4 +135,6 @@ gboolean      hr_measure_predict_runtime    (const HrModelSpec    *spec,
                                              char                **out_source,
                                              gpointer              user_data);
 
+guint           hr_measure_wait_report_ms  (guint load_wait_ms);
+
 G_END_DECLS
