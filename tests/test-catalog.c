@@ -235,6 +235,21 @@ test_boards_id_file_name (void)
       g_assert_nonnull (strstr (error->message, ": field \"id\" is part of each measurement's file name: "
                                 "it may not start with \".\" nor hold \"/\", \"\\\" or control characters"));
     }
+
+  /* The name is printed as it is: a terminal escape in it is refused. */
+  {
+    const char *text =
+      "{ \"version\": 1, \"boards\": [\n"
+      "  { \"id\": \"b\", \"name\": \"N\\u001b[2J\", \"pool_bytes\": 1000, \"resident_bytes\": 1,\n"
+      "    \"reserve_bytes\": 1, \"bandwidth_gb_s\": 10 } ] }\n";
+    g_autoptr(GError) error = NULL;
+    GPtrArray *b = hr_boards_load_data (text, -1, "boards.json", &error);
+
+    g_assert_null (b);
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_assert_cmpstr (error->message, ==, "boards.json: line 2: entry 1 (\"b\"): field \"name\" holds a control character "
+                                         "(a terminal escape, a tab or a line break)");
+  }
 }
 
 /* Every figure and source the catalog format carries is the same in @a

@@ -107,6 +107,10 @@ hr_board_validate (const HrBoard *board,
     INVALID (_("field \"id\" is part of each measurement's file name: it may not start with \".\" nor hold \"/\", \"\\\" or control characters"));
   if (board->name == NULL || board->name[0] == '\0')
     INVALID (_("field \"name\" is missing or empty"));
+  /* Names are printed and shown as they are: no terminal escapes. */
+  if (strpbrk (board->name, "\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017"
+               "\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177") != NULL)
+    INVALID (_("field \"name\" holds a control character (a terminal escape, a tab or a line break)"));
   if (board->pool_bytes == 0 || board->pool_bytes > G_GUINT64_CONSTANT (1000000000000000))
     INVALID (_("field \"pool_bytes\" must be between 1 byte and 1 PB"));
   if (!hr_add_u64 (board->resident_bytes, board->reserve_bytes, &spoken_for) ||
