@@ -289,7 +289,10 @@ serve_model_info (FakeHub           *fake,
         json_object_set_int_member (s, "size", (gint64) f->size);
       json_array_add_object_element (siblings, s);
     }
-  json_object_set_array_member (obj, "siblings", siblings);
+  if (repo->no_siblings)
+    json_array_unref (siblings);
+  else
+    json_object_set_array_member (obj, "siblings", siblings);
 
   if (expand->len > 0)
     {

@@ -693,6 +693,44 @@ test_short_file (void)
                    "(8 bytes of length, then the JSON)");
 }
 
+/* Issue 24: model info without a siblings list (some mirrors, the
+ * expand forms) still reads config.json and the weights' headers; only a
+ * config.json that is really missing is said to be. */
+static void
+test_no_siblings (void)
+{
+  static const char * const tensors[] = { "model.embed_tokens.weight:F32:1024x256", "lm_head.weight:F32:1024x256", NULL };
+  guint64 size, data;
+  g_autoptr(GBytes) head = st_file (tensors, &size, &data);
+
+  for (guint with_config = 0; with_config < 2; with_config++)
+    {
+      g_autoptr(FakeHub) fake = fake_hub_new ();
+      g_autoptr(HrHubClient) client = client_for (fake, NULL);
+      g_autoptr(HrHubLookup) lookup = NULL;
+      g_autoptr(GError) error = NULL;
+      FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-nosiblings", "7777777777777777777777777777777777777779",
+                                      "{\"tags\":[\"license:apache-2.0\"]}");
+
+      repo->no_siblings = TRUE;
+      if (with_config)
+        add_bytes_file (repo, "config.json", TINY_CONFIG);
+      repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+      lookup = run_lookup (client, "test-org/tiny-nosiblings", NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (lookup->parameters, ==, 2 * 262144);
+      if (with_config)
+        {
+          g_assert_null (lookup->config_problem);
+          g_assert_nonnull (lookup->config);
+          g_assert_cmpuint (lookup->config->hidden_size, ==, 256);
+        }
+      else
+        g_assert_cmpstr (lookup->config_problem, ==, "the repository has no config.json");
+    }
+}
+
 #define TINY_CONFIG_BF16 \
   "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
@@ -819,6 +857,7 @@ main (int   argc,
   g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
   g_test_add_func ("/hub-rules/short-file", test_short_file);
+  g_test_add_func ("/hub-rules/no-siblings", test_no_siblings);
   g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
 

@@ -72,6 +72,7 @@ typedef struct {
   guint     page;
   guint64   file_size;
   gint64    read;   /* PART_GGUF_SHARD: bytes asked for */
+  gboolean  probe;  /* asked for without a siblings list: a 404 is "not there" */
 } Part;
 
 static void
@@ -377,6 +378,8 @@ on_part (GObject      *source,
                            part->path, resp->status);
       goto done;
     }
+  if ((resp->status == 404 || resp->status == 403) && part->probe)
+    goto done; /* the file is not in the repository: said where it is needed */
   if (resp->status < 200 || resp->status >= 300)
     {
       lookup_fail (lk, hr_hub_client_status_error (lk->client, resp, lk->a->repo, lk->revision, part->path));
@@ -471,6 +474,27 @@ start_gguf_shard (GTask      *task,
                      lk->cancellable, on_part, part);
 }
 
+/* A small JSON file, asked for as start_part() does; when the model info
+ * had no siblings list, a 404 means it is not there (no failure). */
+static void
+start_probe (GTask      *task,
+             PartKind    kind,
+             const char *path,
+             gsize       cap)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  Part *part = g_new0 (Part, 1);
+  g_autofree char *url = resolve_url (lk, path);
+
+  part->task = g_object_ref (task);
+  part->kind = kind;
+  part->path = g_strdup (path);
+  part->probe = !lk->a->siblings_listed;
+  lk->pending++;
+  hr_hub_client_get (lk->client, url, -1, -1, cap, &lk->a->result->bytes_received,
+                     lk->cancellable, on_part, part);
+}
+
 static void
 start_header_reads (GTask *task)
 {
@@ -538,17 +562,19 @@ start_second_step (GTask *task)
 
   lk->pending++;   /* held until every part is started */
 
-  if (hr_hub_answers_has_sibling (lk->a, "config.json"))
-    start_part (task, PART_CONFIG, "config.json", -1, -1, CAP_SMALL_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "generation_config.json"))
-    start_part (task, PART_GENERATION, "generation_config.json", -1, -1, CAP_SMALL_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "tokenizer_config.json"))
-    start_part (task, PART_TOKENIZER, "tokenizer_config.json", -1, -1, CAP_LARGE_JSON);
+  /* Without a siblings list, the files the lookup needs are asked for
+   * all the same; one that is not there is said missing where needed. */
+  if (hr_hub_answers_has_sibling (lk->a, "config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_CONFIG, "config.json", CAP_SMALL_JSON);
+  if (hr_hub_answers_has_sibling (lk->a, "generation_config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_GENERATION, "generation_config.json", CAP_SMALL_JSON);
+  if (hr_hub_answers_has_sibling (lk->a, "tokenizer_config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_TOKENIZER, "tokenizer_config.json", CAP_LARGE_JSON);
   start_part (task, PART_TREE, "tree", -1, -1, CAP_LARGE_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "model.safetensors.index.json"))
+  if (hr_hub_answers_has_sibling (lk->a, "model.safetensors.index.json") || !lk->a->siblings_listed)
     {
       lk->index_path = g_strdup ("model.safetensors.index.json");
-      start_part (task, PART_INDEX, lk->index_path, -1, -1, CAP_INDEX);
+      start_probe (task, PART_INDEX, lk->index_path, CAP_INDEX);
     }
   if (!hr_hf_license_tag_is_open (r->license) && (license = hr_hub_answers_license_sibling (lk->a)) != NULL)
     {
