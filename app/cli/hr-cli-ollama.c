@@ -662,8 +662,12 @@ on_measure_run (HrMeasureRun *run,
   g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
 
   print_measure_header (user_data);
-  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s\n", r->context, r->run,
+  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s", r->context, r->run,
           r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
+  /* A run that broke off keeps its row: what the client measured. */
+  if (r->failed != NULL)
+    printf ("  %s", _("failed"));
+  printf ("\n");
   fflush (stdout);
 }
 

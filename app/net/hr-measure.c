@@ -34,6 +34,7 @@ result_clear (gpointer data)
   HrMeasureResult *result = data;
 
   g_clear_pointer (&result->done_reason, g_free);
+  g_clear_pointer (&result->failed, g_free);
 }
 
 static void
@@ -93,7 +94,8 @@ hr_measure_run_class_init (HrMeasureRunClass *klass)
   /**
    * HrMeasureRun::run-done:
    * @self: the run set
-   * @result: (type gpointer): the completed run, a const #HrMeasureResult*
+   * @result: (type gpointer): the run, completed or broken off mid-stream
+   *   (its failed set), a const #HrMeasureResult*
    *   valid during the emission
    *
    * Emitted as each run completes, for a live view. Never emitted after
@@ -462,6 +464,18 @@ decode_mean (GArray *results)
   return n > 0 ? sum / n : 0;
 }
 
+/* Runs that completed (not those that broke off mid-stream). */
+static guint
+completed_runs (GArray *results)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < results->len; i++)
+    if (g_array_index (results, HrMeasureResult, i).failed == NULL)
+      n++;
+  return n;
+}
+
 /* A run set cut short by @error (taken) after some runs completed: keeps
  * what was measured (issue 16). The completed runs are saved, with the
  * failure in the document's "failed"; the error returned says how far the
@@ -473,7 +487,7 @@ keep_completed_runs (HrMeasureRun *self,
   g_autoptr(GError) cause = error;
   g_autoptr(GError) save_error = NULL;
   guint total = self->runs * self->contexts->len;
-  guint done = self->results->len;
+  guint done = completed_runs (self->results);
   g_autofree char *failed = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                           "failed after %u of %u run: %s",
                                                           "failed after %u of %u runs: %s", total),
@@ -505,7 +519,7 @@ fail (GTask  *task,
 {
   HrMeasureRun *self = g_task_get_source_object (task);
 
-  if (self->results->len > 0 && self->failure == NULL &&
+  if (completed_runs (self->results) > 0 && self->failure == NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     error = keep_completed_runs (self, error);
   fail_as_is (task, error);
@@ -618,13 +632,42 @@ on_wait_tick (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The first bytes of the answer came: the wait is over. */
+/* A chunk of the answer came: the wait is over; what a run that breaks
+ * off later got is counted. */
 static void
 on_first_chunk (const char *content,
                 const char *thinking,
                 gpointer    user_data)
 {
-  wait_stop (HR_MEASURE_RUN (user_data));
+  HrMeasureRun *self = HR_MEASURE_RUN (user_data);
+
+  wait_stop (self);
+  if (self->run_ttft_ms < 0)
+    self->run_ttft_ms = (g_get_monotonic_time () - self->wait_started) / 1000.0;
+  self->run_chunks++;
+}
+
+/* A run that broke off mid-stream (an error line, a cut): its row, marked
+ * failed, with what the client measured. */
+static void
+keep_failed_run (HrMeasureRun *self,
+                 const GError *error)
+{
+  HrMeasureResult r = { 0 };
+
+  r.context = g_array_index (self->contexts, guint32, self->ctx_index);
+  r.run = self->run_index + 1;
+  r.cold = self->run_index == 0;
+  r.ttft_ms = self->run_ttft_ms;
+  r.client_total_ms = (g_get_monotonic_time () - self->wait_started) / 1000.0;
+  r.total_duration = r.load_duration = r.prompt_eval_count = r.prompt_eval_duration = -1;
+  r.eval_count = self->run_chunks;
+  r.eval_duration = -1;
+  r.prefill_tps = r.decode_tps = -1;
+  r.failed = g_strdup (error->message);
+  g_array_append_val (self->results, r);
+  g_signal_emit (self, signals[SIGNAL_RUN_DONE], 0,
+                 &g_array_index (self->results, HrMeasureResult, self->results->len - 1));
 }
 
 static void
@@ -642,6 +685,10 @@ on_generated (GObject      *source,
   reply = hr_ollama_client_generate_finish (HR_OLLAMA_CLIENT (source), result, &error);
   if (reply == NULL)
     {
+      if (self->run_chunks > 0 &&
+          (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_STREAM) ||
+           g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED)))
+        keep_failed_run (self, error);
       fail (g_steal_pointer (&task), error);
       return;
     }
@@ -695,6 +742,8 @@ next_run (GTask *task)
   g_free (self->wait_run);
   self->wait_run = g_strdup (text);
   self->wait_started = g_get_monotonic_time ();
+  self->run_ttft_ms = -1;
+  self->run_chunks = 0;
   wait_stop (self);
   self->wait_timer = g_timeout_source_new (hr_measure_wait_report_ms (hr_ollama_client_get_load_wait (self->client)));
   g_source_set_callback (self->wait_timer, on_wait_tick, self, NULL);
