@@ -731,6 +731,49 @@ test_no_siblings (void)
     }
 }
 
+/* Issue 24: shards the file list gives only sizes for (no LFS entry) are
+ * sized from their headers; a shard whose header cannot be fetched is
+ * named, and the other shards' figures are kept. */
+static void
+test_shard_header_unreadable (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const shard1[] = { "model.embed_tokens.weight:F32:1024x256",
+                                         "model.layers.0.self_attn.q_proj.weight:F32:256x256", NULL };
+  static const char * const shard2[] = { "model.layers.0.mlp.down_proj.weight:F32:256x512",
+                                         "lm_head.weight:F32:1024x256", NULL };
+  guint64 size1, size2, data1, data2;
+  g_autoptr(GBytes) head1 = st_file (shard1, &size1, &data1);
+  g_autoptr(GBytes) head2 = st_file (shard2, &size2, &data2);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-halfread", "4444444444444444444444444444444444444446",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  gboolean named = FALSE;
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  /* Not LFS: the file list gives their sizes only. */
+  repo_add_file (repo, "model-00001-of-00002.safetensors", size1, FALSE, head1, TRUE);
+  repo_add_file (repo, "model-00002-of-00002.safetensors", size2, FALSE, head2, TRUE);
+  fake_fault (fake, "/test-org/tiny-halfread/resolve/4444444444444444444444444444444444444446/model-00002",
+              500, NULL, "Internal Error");
+
+  lookup = run_lookup (client, "test-org/tiny-halfread", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lookup->tensor_bytes, ==, data1);
+  g_assert_cmpuint (lookup->parameters, ==, 262144 + 65536);
+  g_assert_cmpuint (lookup->n_tensors, ==, 2);
+  for (guint i = 0; i < lookup->notes->len; i++)
+    {
+      g_test_message ("%s", (char *) g_ptr_array_index (lookup->notes, i));
+      named |= g_strcmp0 (g_ptr_array_index (lookup->notes, i),
+                          "the header of model-00002-of-00002.safetensors could not be read (HTTP 500): "
+                          "the figures cover the other 1 shard only") == 0;
+    }
+  g_assert_true (named);
+}
+
 #define TINY_CONFIG_BF16 \
   "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
@@ -858,6 +901,7 @@ main (int   argc,
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
   g_test_add_func ("/hub-rules/short-file", test_short_file);
   g_test_add_func ("/hub-rules/no-siblings", test_no_siblings);
+  g_test_add_func ("/hub-rules/shard-header-unreadable", test_shard_header_unreadable);
   g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
 

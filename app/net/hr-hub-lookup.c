@@ -62,6 +62,8 @@ typedef struct {
   guint64       gguf_size;
   gint64        gguf_read;     /* bytes asked for in the last GGUF read */
   gboolean      headers_phase;
+  GPtrArray    *headers_unread; /* char*: "PATH (HTTP 500)" for each shard header not fetched */
+  guint         headers_asked;  /* shard headers asked for */
 } Lookup;
 
 typedef struct {
@@ -96,6 +98,7 @@ lookup_free (Lookup *lk)
   g_clear_error (&lk->error);
   g_clear_pointer (&lk->a, hr_hub_answers_free);
   g_free (lk->index_path);
+  g_clear_pointer (&lk->headers_unread, g_ptr_array_unref);
   g_free (lk->gguf_path);
   g_free (lk);
 }
@@ -357,6 +360,19 @@ on_part (GObject      *source,
   g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
 
   lk->a->result->requests++;
+  /* A shard whose header cannot be fetched is named; the others' figures
+   * are kept (the note says what they cover). */
+  if (part->kind == PART_HEADER && lk->error == NULL &&
+      ((resp == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) ||
+       (resp != NULL && (resp->status < 200 || resp->status >= 300))))
+    {
+      if (lk->headers_unread == NULL)
+        lk->headers_unread = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (lk->headers_unread,
+                       resp != NULL ? g_strdup_printf (_("the header of %s could not be read (HTTP %u)"), part->path, resp->status)
+                                    : g_strdup_printf (_("the header of %s could not be read (%s)"), part->path, error->message));
+      goto done;
+    }
   if (resp == NULL)
     {
       lookup_fail (lk, g_steal_pointer (&error));
@@ -508,7 +524,10 @@ start_header_reads (GTask *task)
       const HrHubFile *f = g_ptr_array_index (r->weight_files, i);
 
       if (g_str_has_suffix (f->path, ".safetensors"))
-        start_part (task, PART_HEADER, f->path, 0, HR_SAFETENSORS_PROBE_BYTES - 1, 0);
+        {
+          lk->headers_asked++;
+          start_part (task, PART_HEADER, f->path, 0, HR_SAFETENSORS_PROBE_BYTES - 1, 0);
+        }
     }
 }
 
@@ -517,7 +536,19 @@ finish_lookup (GTask *task)
 {
   Lookup *lk = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  HrHubLookup *result = hr_hub_answers_finish (lk->a, &error);
+  HrHubLookup *result;
+
+  for (guint i = 0; lk->headers_unread != NULL && i < lk->headers_unread->len; i++)
+    {
+      guint read = lk->headers_asked - lk->headers_unread->len;
+
+      g_ptr_array_add (lk->a->result->notes,
+                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                     "%s: the figures cover the other %u shard only",
+                                                     "%s: the figures cover the other %u shards only", read),
+                                        (char *) g_ptr_array_index (lk->headers_unread, i), read));
+    }
+  result = hr_hub_answers_finish (lk->a, &error);
 
   if (result == NULL)
     g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE, "%s", error->message);
