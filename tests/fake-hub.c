@@ -183,7 +183,7 @@ serve_file (FakeHub           *fake,
     {
       g_assert_cmpint (n_ranges, ==, 1);
       start = ranges[0].start;
-      end = ranges[0].end;
+      end = MIN ((guint64) ranges[0].end, f->size - 1); /* as a real server cuts a range at the end */
       soup_message_headers_free_ranges (req, ranges);
       if (f->weight)
         fake->weight_range_end_max = MAX (fake->weight_range_end_max, end);
@@ -289,7 +289,10 @@ serve_model_info (FakeHub           *fake,
         json_object_set_int_member (s, "size", (gint64) f->size);
       json_array_add_object_element (siblings, s);
     }
-  json_object_set_array_member (obj, "siblings", siblings);
+  if (repo->no_siblings)
+    json_array_unref (siblings);
+  else
+    json_object_set_array_member (obj, "siblings", siblings);
 
   if (expand->len > 0)
     {

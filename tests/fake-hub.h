@@ -31,6 +31,7 @@ typedef struct {
   GPtrArray  *files;       /* FakeFile* */
   char       *info;        /* the model info's other fields, a JSON object */
   gboolean    gated;
+  gboolean    no_siblings;  /* the model info leaves the siblings list out */
 } FakeRepo;
 
 typedef struct {

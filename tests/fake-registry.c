@@ -59,7 +59,13 @@ registry_handler (SoupServer        *server,
       g_free (fake->last_accept);
       fake->last_accept = g_strdup (soup_message_headers_get_one (soup_server_message_get_request_headers (msg), "Accept"));
       json = g_hash_table_lookup (fake->manifests, path);
-      if (json == NULL)
+      if (fake->manifest_status != 0)
+        {
+          if (fake->retry_after != NULL)
+            soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", fake->retry_after);
+          respond (msg, fake->manifest_status, "application/json", "{}", 2);
+        }
+      else if (json == NULL)
         respond (msg, 404, "application/json", unknown, strlen (unknown));
       else
         respond (msg, 200, "application/vnd.docker.distribution.manifest.v2+json", json, strlen (json));
@@ -68,7 +74,8 @@ registry_handler (SoupServer        *server,
   blobs = strstr (path, "/blobs/");
   if (blobs != NULL && g_hash_table_contains (fake->blobs, blobs + strlen ("/blobs/")))
     {
-      g_autofree char *location = fake->redirect_loop
+      g_autofree char *location = fake->blob_location != NULL ? g_strdup (fake->blob_location)
+                                  : fake->redirect_loop
                                   ? g_strconcat (fake->registry_url, path, NULL)
                                   : g_strconcat (fake->storage_url, "/blob/", blobs + strlen ("/blobs/"),
                                                  "?X-Amz-Signature=fake", NULL);
@@ -105,6 +112,13 @@ storage_handler (SoupServer        *server,
     {
       soup_server_message_pause (msg);
       g_ptr_array_add (fake->stalled, g_object_ref (msg));
+      return;
+    }
+  if (fake->storage_status != 0)
+    {
+      if (fake->retry_after != NULL)
+        soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Retry-After", fake->retry_after);
+      respond (msg, fake->storage_status, "application/xml", "<Error><Code>AccessDenied</Code></Error>", 40);
       return;
     }
   if (blob == NULL)
@@ -191,6 +205,8 @@ fake_registry_free (FakeRegistry *fake)
   g_free (fake->registry_url);
   g_free (fake->storage_url);
   g_free (fake->last_accept);
+  g_free (fake->blob_location);
+  g_free (fake->retry_after);
   g_free (fake);
 }
 

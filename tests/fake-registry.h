@@ -32,6 +32,10 @@ typedef struct {
   /* Faults */
   gboolean    redirect_loop;     /* blobs redirect to themselves */
   gboolean    storage_stall;     /* the storage host never answers a Range request */
+  guint       storage_status;    /* the storage host answers this status (0 = serves the blob) */
+  char       *blob_location;     /* blobs redirect here instead of the storage host */
+  guint       manifest_status;   /* manifests answer this status with "{}" (0 = as added) */
+  char       *retry_after;       /* sent as Retry-After with manifest_status or storage_status */
 } FakeRegistry;
 
 FakeRegistry *fake_registry_new            (void);

@@ -213,6 +213,45 @@ test_boards_invalid (void)
   g_assert_cmpstr (error->message, ==, "boards.json: line 5: entry 1 (\"t\"): \"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode");
 }
 
+/* Issue 24: a board id is part of each measurement's file name; one that
+ * starts with "." (a hidden file the archive skips) or holds a slash or a
+ * control character is refused where the boards file is read. */
+static void
+test_boards_id_file_name (void)
+{
+  static const char *ids[] = { ".", "../../decoy/evil", ".hidden", "a/b", "a\\b", "a\\u001b[2Jb" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "{ \"version\": 1, \"boards\": [\n"
+        "  { \"id\": \"%s\", \"name\": \"N\", \"pool_bytes\": 1000, \"resident_bytes\": 1,\n"
+        "    \"reserve_bytes\": 1, \"bandwidth_gb_s\": 10 } ] }\n", ids[i]);
+      g_autoptr(GError) error = NULL;
+      GPtrArray *b = hr_boards_load_data (text, -1, "boards.json", &error);
+
+      g_assert_null (b);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, ": field \"id\" is part of each measurement's file name: "
+                                "it may not start with \".\" nor hold \"/\", \"\\\" or control characters"));
+    }
+
+  /* The name is printed as it is: a terminal escape in it is refused. */
+  {
+    const char *text =
+      "{ \"version\": 1, \"boards\": [\n"
+      "  { \"id\": \"b\", \"name\": \"N\\u001b[2J\", \"pool_bytes\": 1000, \"resident_bytes\": 1,\n"
+      "    \"reserve_bytes\": 1, \"bandwidth_gb_s\": 10 } ] }\n";
+    g_autoptr(GError) error = NULL;
+    GPtrArray *b = hr_boards_load_data (text, -1, "boards.json", &error);
+
+    g_assert_null (b);
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+    g_assert_cmpstr (error->message, ==, "boards.json: line 2: entry 1 (\"b\"): field \"name\" holds a control character "
+                                         "(a terminal escape, a tab or a line break)");
+  }
+}
+
 /* Every figure and source the catalog format carries is the same in @a
  * and @b. */
 static void
@@ -525,6 +564,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/catalog/malformed-json", test_catalog_malformed_json);
   g_test_add_func ("/catalog/invalid-field", test_catalog_invalid_field);
   g_test_add_func ("/catalog/boards-invalid", test_boards_invalid);
+  g_test_add_func ("/catalog/boards-id-file-name", test_boards_id_file_name);
   g_test_add_func ("/catalog/round-trip-and-merge", test_catalog_round_trip_and_merge);
   g_test_add_func ("/catalog/atomic-save", test_catalog_atomic_save);
   g_test_add_func ("/catalog/boards-save", test_boards_save_round_trip);

@@ -16,6 +16,7 @@
 #include <utime.h>
 
 #include "cli-test-util.h"
+#include "gguf-writer.h"
 
 #define SEED_MODELS "qwen2.5:0.5b,gemma2:2b,llama3.2:3b,llama3.1:8b,qwen2.5:14b"
 
@@ -468,6 +469,30 @@ test_cli_stale_temporaries (void)
   g_assert_cmpint (g_unlink (catalog), ==, 0);
 }
 
+/* Issue 24: a GGUF's general.architecture with an escape sequence is
+ * printed escaped, on the architecture line and in the "not sized" note. */
+static void
+test_cli_gguf_architecture_escaped (void)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "escape.gguf", NULL);
+  GgufWriter *w = gw_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  gw_header (w, 3, 0, 1);
+  gw_kv_str (w, "general.architecture", "evil\033[2J\033]0;owned\007");
+  bytes = g_byte_array_free_to_bytes (w);
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+
+  run_cli (&r, "gguf", path, NULL);
+  g_test_message ("%s%s", r.out, r.err);
+  g_assert_null (strchr (r.out, '\033'));
+  g_assert_null (strchr (r.err, '\033'));
+  g_assert_null (strchr (r.out, '\007'));
+  g_assert_nonnull (strstr (r.out, "architecture        evil\\x1b[2J\\x1b]0;owned\\x07\n"));
+}
+
 /* The "--name" options in @text (each followed by something that is not
  * part of a name) added to @into. */
 static void
@@ -615,6 +640,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);
   g_test_add_func ("/cli/missing-builtin-data", test_cli_missing_builtin_data);
+  g_test_add_func ("/cli/gguf-architecture-escaped", test_cli_gguf_architecture_escaped);
   g_test_add_func ("/cli/stale-temporaries", test_cli_stale_temporaries);
   g_test_add_func ("/cli/german", test_cli_german);
   return g_test_run ();

@@ -287,6 +287,34 @@ test_impossible_ps (void)
     }
 }
 
+/* Issue 24: /api/ps with a size of 0 (nothing said) and, from servers
+ * older than context_length in /api/ps, no context: both shown as
+ * unknown, never "0 B 100% CPU" or CONTEXT 0. */
+static void
+test_ps_unknown (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL;
+  double elapsed;
+
+  fault_server_set (server, "/api/ps", FAULT_BODY, 200,
+                    "{\"models\":[{\"name\":\"m:latest\",\"size\":0,\"size_vram\":0}]}");
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "ps", NULL), ==, 0);
+  g_test_message ("%s", out);
+  g_assert_true (g_str_has_prefix (out, "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
+                                        "m:latest                                        unknown  Unknown           "));
+  g_assert_null (strstr (out, "0 B"));
+  g_assert_null (strstr (out, "CPU"));
+  g_assert_cmpstr (out, ==, "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
+                            "m:latest                                        unknown  Unknown           unknown  Never\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "ps", "--json", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "\"context_length\" : null"));
+  fault_server_free (server);
+}
+
 /* Impossible sizes in /api/tags, and a name that is a number. */
 static void
 test_impossible_tags (void)
@@ -485,6 +513,54 @@ test_http_to_tls (void)
   fault_server_free (server);
 }
 
+static gboolean
+on_bad_length_incoming (GSocketService    *service,
+                        GSocketConnection *connection,
+                        GObject           *source,
+                        gpointer          user_data)
+{
+  static const char answer[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                               "Content-Length: abc\r\n\r\n{\"version\":\"0.31.2\"}";
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: a server that answers with a broken header (Content-Length:
+ * abc) did answer: the message says what was wrong, and does not send the
+ * person to https://. */
+static void
+test_bad_content_length (void)
+{
+  FaultServer *server = fault_server_new ();
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL, *url = NULL, *expected = NULL;
+  guint16 port;
+  double elapsed;
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "incoming", G_CALLBACK (on_bad_length_incoming), NULL);
+  g_socket_service_start (service);
+  url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5", "version", NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_null (strstr (err, "https://"));
+  g_assert_null (strstr (err, "without an HTTP answer"));
+  expected = g_strdup_printf ("headroom-cli: %s sent an HTTP answer Headroom could not read (", url);
+  g_assert_true (g_str_has_prefix (err, expected));
+  g_assert_true (g_str_has_suffix (err, "); is it Ollama, or a proxy that mangles its answers?\n"));
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+  fault_server_free (server);
+}
+
 /* Generate's first byte: the load wait, said as such. */
 static void
 test_generate_load_wait (void)
@@ -505,6 +581,30 @@ test_generate_load_wait (void)
   expected = g_strdup_printf ("%s did not begin to answer within 1 s: m:latest may still be loading", url);
   g_assert_nonnull (strstr (err, expected));
   assert_gave_up (elapsed, 1.0);
+  assert_nothing_saved (archive);
+  fault_server_free (server);
+}
+
+/* Issue 24: while a run waits for its first byte, the person is told,
+ * again and again, that it is still waiting and why; --timeout ends it. */
+static void
+test_generate_wait_reported (void)
+{
+  FaultServer *server = fault_server_new ();
+  const char *url = fault_server_get_url (server);
+  g_autofree char *out = NULL, *err = NULL, *archive = archive_dir ();
+  double elapsed;
+
+  fault_server_set (server, "/api/generate", FAULT_STALL_HEADERS, 0, NULL);
+  fault_server_set_healthy_first (server, "/api/generate", 1);
+  g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "3",
+                            "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                            "--measurements", archive, NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "headroom-cli: run 1 of 1 at num_ctx 2048 (cold): no answer from m:latest yet after 1 s "
+                                 "of at most 3 s; a cold run loads the model before its first token; Ctrl-C cancels\n"));
+  g_assert_nonnull (strstr (err, "yet after 2 s of at most 3 s;"));
+  assert_gave_up (elapsed, 3.0);
   assert_nothing_saved (archive);
   fault_server_free (server);
 }
@@ -598,6 +698,7 @@ main (int   argc,
   g_test_add_func ("/faults/measure-stall", test_measure_stall);
   g_test_add_func ("/faults/measure-cut-keeps-runs", test_measure_cut_keeps_runs);
   g_test_add_func ("/faults/impossible-ps", test_impossible_ps);
+  g_test_add_func ("/faults/ps-unknown", test_ps_unknown);
   g_test_add_func ("/faults/impossible-tags", test_impossible_tags);
   g_test_add_func ("/faults/escapes-and-huge", test_escapes_and_huge);
   g_test_add_func ("/faults/retry-after", test_retry_after);
@@ -606,6 +707,8 @@ main (int   argc,
   g_test_add_func ("/faults/signin-url", test_signin_url);
   g_test_add_func ("/faults/userinfo", test_userinfo);
   g_test_add_func ("/faults/http-to-tls", test_http_to_tls);
+  g_test_add_func ("/faults/bad-content-length", test_bad_content_length);
   g_test_add_func ("/faults/generate-load-wait", test_generate_load_wait);
+  g_test_add_func ("/faults/generate-wait-reported", test_generate_wait_reported);
   return g_test_run ();
 }

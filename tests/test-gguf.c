@@ -441,7 +441,20 @@ test_gguf_bad_magic_version (void)
   gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
   gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
   assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
-              "this GGUF file is big-endian (its version reads as 50331648, which is 3 byte-swapped); "
+              "this GGUF file is big-endian (its version reads as 50331648, which is 3 byte-swapped), "
+              "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
+              "Headroom reads little-endian GGUF files only");
+
+  /* Issue 24: a big-endian file whose magic was written as a number reads
+   * "FUGG"; it is told as big-endian, not as "not a GGUF file". */
+  g_byte_array_set_size (w, 0);
+  gw_bytes (w, "FUGG", 4);
+  gw_bytes (w, "\x00\x00\x00\x03", 4);
+  gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
+  gw_bytes (w, "\x00\x00\x00\x00\x00\x00\x00\x00", 8);
+  assert_bad (w, HR_CORE_ERROR_UNSUPPORTED,
+              "this GGUF file is big-endian (its magic reads 'FUGG' and its version 3 byte-swapped), "
+              "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
               "Headroom reads little-endian GGUF files only");
 }
 

@@ -392,6 +392,68 @@ test_index_disagrees (void)
   g_free (run.err);
 }
 
+/* Issue 24: with a bf16 config (so the index alone would give a count),
+ * an index total_size far from the shards' headers (10^15, double, half,
+ * smaller) never wins: the headers are read, their bytes and count are
+ * used, and the disagreement is said. */
+#define TINY_CONFIG_BF16_DTYPE \
+  "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
+  "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
+  "\"vocab_size\":1024,\"tie_word_embeddings\":false,\"max_position_embeddings\":4096,\"torch_dtype\":\"bfloat16\"}"
+
+static void
+test_index_total_never_wins (void)
+{
+  static const char * const shard1[] = { "model.embed_tokens.weight:BF16:1024x256",
+                                         "model.layers.0.self_attn.q_proj.weight:BF16:256x256", NULL };
+  static const char * const shard2[] = { "model.layers.0.mlp.down_proj.weight:BF16:256x512",
+                                         "lm_head.weight:BF16:1024x256", NULL };
+  guint64 size1, size2, data1, data2;
+  g_autoptr(GBytes) head1 = st_file (shard1, &size1, &data1);
+  g_autoptr(GBytes) head2 = st_file (shard2, &size2, &data2);
+  guint64 totals[] = { G_GUINT64_CONSTANT (1000000000000000), 0, 0, 0 };
+
+  totals[1] = 2 * (data1 + data2);
+  totals[2] = (data1 + data2) / 2;
+  totals[3] = data1 + data2 - 2;
+  for (guint i = 0; i < G_N_ELEMENTS (totals); i++)
+    {
+      g_autoptr(FakeHub) fake = fake_hub_new ();
+      g_autoptr(HrHubClient) client = client_for (fake, NULL);
+      g_autoptr(HrHubLookup) lookup = NULL;
+      g_autoptr(GError) error = NULL;
+      FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-bf16", "4444444444444444444444444444444444444445",
+                                      "{\"tags\":[\"license:apache-2.0\"]}");
+      g_autofree char *index = g_strdup_printf (
+        "{\"metadata\":{\"total_size\":%" G_GUINT64_FORMAT "},\"weight_map\":{"
+        "\"model.embed_tokens.weight\":\"model-00001-of-00002.safetensors\","
+        "\"model.layers.0.self_attn.q_proj.weight\":\"model-00001-of-00002.safetensors\","
+        "\"model.layers.0.mlp.down_proj.weight\":\"model-00002-of-00002.safetensors\","
+        "\"lm_head.weight\":\"model-00002-of-00002.safetensors\"}}", totals[i]);
+      g_autofree char *total = hr_format_count (totals[i]);
+      g_autofree char *note = NULL;
+      gboolean said = FALSE;
+
+      add_bytes_file (repo, "config.json", TINY_CONFIG_BF16_DTYPE);
+      add_bytes_file (repo, "model.safetensors.index.json", index);
+      repo_add_file (repo, "model-00001-of-00002.safetensors", size1, TRUE, head1, TRUE);
+      repo_add_file (repo, "model-00002-of-00002.safetensors", size2, TRUE, head2, TRUE);
+
+      lookup = run_lookup (client, "test-org/tiny-bf16", NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (lookup->tensor_bytes, ==, data1 + data2);
+      g_assert_cmpuint (lookup->parameters, ==, 720896);
+      g_assert_cmpstr (lookup->parameters_source, ==, "the safetensors headers of 2 files");
+      for (guint j = 0; j < lookup->parameters_by_dtype->len; j++)
+        g_assert_cmpuint (((HrSafetensorsDtype *) g_ptr_array_index (lookup->parameters_by_dtype, j))->bytes, <=, data1 + data2);
+      note = g_strdup_printf ("model.safetensors.index.json total_size gives %s bytes but the headers of 2 shards "
+                              "add up to 1,441,792 bytes (", total);
+      for (guint j = 0; j < lookup->notes->len; j++)
+        said |= g_str_has_prefix (g_ptr_array_index (lookup->notes, j), note);
+      g_assert_true (said);
+    }
+}
+
 /* The API's safetensors.total against its own per-dtype map (the issue's
  * figures: 333,312 against 7,615,616,512). */
 static void
@@ -607,6 +669,111 @@ test_empty_header (void)
   g_free (run.err);
 }
 
+/* Issue 24: a 3-byte model.safetensors is too short to hold a header,
+ * and says so (not "contains a NUL byte"). */
+static void
+test_short_file (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) head = g_bytes_new ("\x01\x00\x00", 3);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-short", "7777777777777777777777777777777777777778",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  repo_add_file (repo, "model.safetensors", 3, TRUE, head, TRUE);
+
+  lookup = run_lookup (client, "test-org/tiny-short", NULL, NULL, &error);
+  g_assert_null (lookup);
+  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
+  g_assert_cmpstr (error->message, ==,
+                   "The safetensors file model.safetensors is 3 bytes, too short to hold a header "
+                   "(8 bytes of length, then the JSON)");
+}
+
+/* Issue 24: model info without a siblings list (some mirrors, the
+ * expand forms) still reads config.json and the weights' headers; only a
+ * config.json that is really missing is said to be. */
+static void
+test_no_siblings (void)
+{
+  static const char * const tensors[] = { "model.embed_tokens.weight:F32:1024x256", "lm_head.weight:F32:1024x256", NULL };
+  guint64 size, data;
+  g_autoptr(GBytes) head = st_file (tensors, &size, &data);
+
+  for (guint with_config = 0; with_config < 2; with_config++)
+    {
+      g_autoptr(FakeHub) fake = fake_hub_new ();
+      g_autoptr(HrHubClient) client = client_for (fake, NULL);
+      g_autoptr(HrHubLookup) lookup = NULL;
+      g_autoptr(GError) error = NULL;
+      FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-nosiblings", "7777777777777777777777777777777777777779",
+                                      "{\"tags\":[\"license:apache-2.0\"]}");
+
+      repo->no_siblings = TRUE;
+      if (with_config)
+        add_bytes_file (repo, "config.json", TINY_CONFIG);
+      repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+
+      lookup = run_lookup (client, "test-org/tiny-nosiblings", NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (lookup->parameters, ==, 2 * 262144);
+      if (with_config)
+        {
+          g_assert_null (lookup->config_problem);
+          g_assert_nonnull (lookup->config);
+          g_assert_cmpuint (lookup->config->hidden_size, ==, 256);
+        }
+      else
+        g_assert_cmpstr (lookup->config_problem, ==, "the repository has no config.json");
+    }
+}
+
+/* Issue 24: shards the file list gives only sizes for (no LFS entry) are
+ * sized from their headers; a shard whose header cannot be fetched is
+ * named, and the other shards' figures are kept. */
+static void
+test_shard_header_unreadable (void)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const shard1[] = { "model.embed_tokens.weight:F32:1024x256",
+                                         "model.layers.0.self_attn.q_proj.weight:F32:256x256", NULL };
+  static const char * const shard2[] = { "model.layers.0.mlp.down_proj.weight:F32:256x512",
+                                         "lm_head.weight:F32:1024x256", NULL };
+  guint64 size1, size2, data1, data2;
+  g_autoptr(GBytes) head1 = st_file (shard1, &size1, &data1);
+  g_autoptr(GBytes) head2 = st_file (shard2, &size2, &data2);
+  FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-halfread", "4444444444444444444444444444444444444446",
+                                  "{\"tags\":[\"license:apache-2.0\"]}");
+  gboolean named = FALSE;
+
+  add_bytes_file (repo, "config.json", TINY_CONFIG);
+  /* Not LFS: the file list gives their sizes only. */
+  repo_add_file (repo, "model-00001-of-00002.safetensors", size1, FALSE, head1, TRUE);
+  repo_add_file (repo, "model-00002-of-00002.safetensors", size2, FALSE, head2, TRUE);
+  fake_fault (fake, "/test-org/tiny-halfread/resolve/4444444444444444444444444444444444444446/model-00002",
+              500, NULL, "Internal Error");
+
+  lookup = run_lookup (client, "test-org/tiny-halfread", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lookup->tensor_bytes, ==, data1);
+  g_assert_cmpuint (lookup->parameters, ==, 262144 + 65536);
+  g_assert_cmpuint (lookup->n_tensors, ==, 2);
+  for (guint i = 0; i < lookup->notes->len; i++)
+    {
+      g_test_message ("%s", (char *) g_ptr_array_index (lookup->notes, i));
+      named |= g_strcmp0 (g_ptr_array_index (lookup->notes, i),
+                          "the header of model-00002-of-00002.safetensors could not be read (HTTP 500): "
+                          "the figures cover the other 1 shard only") == 0;
+    }
+  g_assert_true (named);
+}
+
 #define TINY_CONFIG_BF16 \
   "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\",\"hidden_size\":256," \
   "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_hidden_layers\":1,\"intermediate_size\":512," \
@@ -776,9 +943,13 @@ main (int   argc,
   g_test_add_func ("/hub-rules/gguf-shards", test_gguf_shards);
   g_test_add_func ("/hub-rules/gguf-shard-missing", test_gguf_shard_missing);
   g_test_add_func ("/hub-rules/index-disagrees", test_index_disagrees);
+  g_test_add_func ("/hub-rules/index-total-never-wins", test_index_total_never_wins);
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
   g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
+  g_test_add_func ("/hub-rules/short-file", test_short_file);
+  g_test_add_func ("/hub-rules/no-siblings", test_no_siblings);
+  g_test_add_func ("/hub-rules/shard-header-unreadable", test_shard_header_unreadable);
   g_test_add_func ("/hub-rules/unknown-dtype", test_unknown_dtype);
   g_test_add_func ("/hub-rules/license-forbidden", test_license_forbidden);
   g_test_add_func ("/hub-rules/gemma3-defaults", test_gemma3_defaults);

@@ -377,7 +377,20 @@ test_failure (Fixture       *f,
   g_assert_false (measure (run, &seen, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM);
   g_assert_cmpstr (error->message, ==, "Ollama stopped with an error: llama runner process has terminated: signal: killed");
-  g_assert_cmpuint (seen.runs_seen, ==, 0);
+  /* Issue 24: the run that broke off keeps its row, marked failed, with
+   * its time to the first token and the chunks it got (2 lines). */
+  g_assert_cmpuint (seen.runs_seen, ==, 1);
+  {
+    GArray *results = hr_measure_run_get_results (run);
+    const HrMeasureResult *r = &g_array_index (results, HrMeasureResult, 0);
+
+    g_assert_cmpuint (results->len, ==, 1);
+    g_assert_cmpstr (r->failed, ==, "Ollama stopped with an error: llama runner process has terminated: signal: killed");
+    g_assert_cmpfloat (r->ttft_ms, >=, 0);
+    g_assert_cmpint (r->eval_count, ==, 2);
+    g_assert_cmpfloat (r->decode_tps, ==, -1);
+    g_assert_true (r->cold);
+  }
   assert_archive_intact (f);
   g_assert_false (fake_ollama_is_loaded (f->fake, "llama3.2:3b"));
 }

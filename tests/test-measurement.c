@@ -207,6 +207,37 @@ test_measurement_save_round_trip (void)
   g_rmdir (dir);
 }
 
+/* Issue 24: whatever the board id, the file a save writes is one the
+ * archive lists: a leading "." (".", "../x") never makes a hidden file. */
+static void
+test_measurement_save_listed (void)
+{
+  static const char *boards[] = { ".", "../../decoy/evil", ".hidden" };
+  g_autofree char *dir = g_dir_make_tmp ("headroom-listed-XXXXXX", NULL);
+  g_autoptr(GPtrArray) archive = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (boards); i++)
+    {
+      g_autoptr(HrMeasurement) m = hr_measurement_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *base = NULL;
+
+      m->board = g_strdup (boards[i]);
+      m->model = g_strdup ("phi4:latest");
+      m->date = g_strdup ("2026-11-29T12:00:00Z");
+      m->decode_tps_mean = 20;
+      g_assert_true (hr_measurement_save (m, dir, &path, &error));
+      g_assert_no_error (error);
+      base = g_path_get_basename (path);
+      g_assert_cmpint (base[0], !=, '.');
+      g_assert_true (g_str_has_prefix (path, dir));
+    }
+  archive = hr_measurement_archive_load (dir, NULL, NULL);
+  g_assert_cmpuint (archive->len, ==, 3);
+  g_assert_cmpstr (((HrMeasurement *) g_ptr_array_index (archive, 0))->board, ==, ".");
+}
+
 /* Issue 15: a temporary file an interrupted save left is removed when the
  * archive is next read; a fresh one (a save under way) and a broken
  * measurement file are left as they are. */
@@ -250,6 +281,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/measurement/points-exact-bytes", test_measurement_points_exact_bytes);
   g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
   g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
+  g_test_add_func ("/measurement/save-listed", test_measurement_save_listed);
   g_test_add_func ("/measurement/stale-temporaries", test_measurement_stale_temporaries);
   return g_test_run ();
 }

@@ -247,6 +247,18 @@ test_reply_lines (void)
   g_assert_true (hr_ollama_api_reply_line (gen, TRUE, &line, &error));
   g_assert_null (line.content);
 
+  /* Issue 24: a final line with done_reason and no done field (some
+   * Ollama-compatible servers) is the last line; done:false stays not. */
+  {
+    g_autoptr(JsonNode) reason = parse ("{\"response\":\"\",\"done_reason\":\"stop\",\"eval_count\":3}");
+    g_autoptr(JsonNode) not_done = parse ("{\"response\":\"\",\"done\":false,\"done_reason\":\"stop\"}");
+
+    g_assert_true (hr_ollama_api_reply_line (reason, FALSE, &line, &error));
+    g_assert_true (line.done);
+    g_assert_true (hr_ollama_api_reply_line (not_done, FALSE, &line, &error));
+    g_assert_false (line.done);
+  }
+
   g_assert_true (hr_ollama_api_reply_line (err, FALSE, &line, &error));
   g_assert_cmpstr (line.error, ==, "out of memory");
   /* Issue 16: an empty "error" is none, as api/client.go reads a stream. */

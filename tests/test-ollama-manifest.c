@@ -202,6 +202,37 @@ test_extent (void)
   g_assert_cmpuint (need, ==, 0);
 }
 
+/* Issue 24: a layer's size that is no byte count (past 2^63 - 1, below
+ * 0, a string, a float) is named with its field and its value. */
+static void
+test_layer_size_named (void)
+{
+  static const struct { const char *size; const char *shown; } cases[] = {
+    { "18446744073709551615", "18446744073709551615" },
+    { "1180591620717411303424", "1180591620717411303424" },
+    { "-5", "-5" },
+    { "\"2GB\"", "\"2GB\"" },
+    { "1e300", "1e300" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        "{\"config\":{\"mediaType\":\"x\",\"digest\":\"sha256:3bdb1cd8ba8c2a7b2d7c1aee9f3c2b9f8d0b6b3b7f2c4e6a8d0f1e3c5a7b9d1f\",\"size\":1},"
+        "\"layers\":[{\"mediaType\":\"application/vnd.ollama.image.model\","
+        "\"digest\":\"sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20\",\"size\":%s}]}", cases[i].size);
+      g_autofree char *expected = g_strdup_printf (
+        "The manifest of x:latest has a layer whose \"size\" is %s, not a whole number of bytes "
+        "from 0 to 9223372036854775807", cases[i].shown);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrOllamaManifest) m = hr_ollama_manifest_parse (json, strlen (json), "x:latest", &error);
+
+      g_assert_null (m);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+      g_assert_cmpstr (error->message, ==, expected);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -210,6 +241,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ollama-manifest/names", test_names);
   g_test_add_func ("/ollama-manifest/manifest", test_manifest);
+  g_test_add_func ("/ollama-manifest/layer-size-named", test_layer_size_named);
   g_test_add_func ("/ollama-manifest/config", test_config);
   g_test_add_func ("/ollama-manifest/extent", test_extent);
   return g_test_run ();

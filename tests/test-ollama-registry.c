@@ -11,9 +11,11 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <utime.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
 
+#include "fake-ollama.h"
 #include "fake-registry.h"
 #include "gguf-writer.h"
 #include "hr-gguf.h"
@@ -443,6 +445,41 @@ test_cache (Fixture       *f,
   g_assert_cmpstr (second->manifest_digest, ==, first->manifest_digest);
 }
 
+/* Issue 24: a kill during a cache save leaves `sha256-HEX.XXXXXX` beside
+ * the file it was writing; the next lookup removes those a minute old or
+ * more, in headers/ and blobs/, and leaves a save under way alone. */
+static void
+test_cache_stale_temporaries (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = NULL;
+  g_autofree char *hex = g_strnfill (64, 'a');
+  g_autofree char *name = g_strconcat ("sha256-", hex, ".Ab3dE9", NULL);
+  g_autofree char *fresh_name = g_strconcat ("sha256-", hex, ".Zz0011", NULL);
+  g_autofree char *headers = g_build_filename (f->cache, "ollama", "headers", NULL);
+  g_autofree char *blobs = g_build_filename (f->cache, "ollama", "blobs", NULL);
+  g_autofree char *old_header = g_build_filename (headers, name, NULL);
+  g_autofree char *old_blob = g_build_filename (blobs, name, NULL);
+  g_autofree char *fresh = g_build_filename (headers, fresh_name, NULL);
+  struct utimbuf times = { 1000000000, 1000000000 };
+
+  g_assert_cmpint (g_mkdir_with_parents (headers, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (blobs, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (old_header, "GGUF", -1, NULL));
+  g_assert_true (g_file_set_contents (old_blob, "{", -1, NULL));
+  g_assert_true (g_file_set_contents (fresh, "GGUF", -1, NULL));
+  g_assert_cmpint (g_utime (old_header, &times), ==, 0);
+  g_assert_cmpint (g_utime (old_blob, &times), ==, 0);
+
+  m = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (old_header, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (old_blob, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_unlink (fresh), ==, 0);
+}
+
 static void
 assert_fails (Fixture    *f,
               const char *name,
@@ -511,6 +548,220 @@ test_bad_inputs (Fixture       *f,
   f->registry = hr_ollama_registry_new ("ftp://mirror.example", f->cache);
   assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
                 "ftp://mirror.example is not an http or https address: check HEADROOM_OLLAMA_REGISTRY");
+}
+
+static gboolean
+on_cut_run (GThreadedSocketService *service,
+            GSocketConnection      *connection,
+            GObject                *source,
+            gpointer                user_data)
+{
+  /* 100 bytes promised, 4 sent, then the end. */
+  static const char answer[] = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-99/2019377376\r\n"
+                               "Content-Length: 100\r\n\r\nGGUF";
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: what the storage host did is said of the storage host, by
+ * name, never of the registry or HEADROOM_OLLAMA_REGISTRY. */
+static void
+test_storage_host_named (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *storage = g_strdup (f->fake->storage_url + strlen ("http://"));
+  g_autofree char *expected = NULL;
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) first = NULL;
+  g_autofree char *headers = g_build_filename (f->cache, "ollama", "headers", NULL);
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", headers);
+  guint16 port;
+
+  f->fake->storage_status = 404;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 404 (Not Found) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", storage, f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND, expected);
+  g_clear_pointer (&expected, g_free);
+
+  f->fake->storage_status = 403;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 403 (Forbidden) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", storage, f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED, expected);
+  g_clear_pointer (&expected, g_free);
+  f->fake->storage_status = 0;
+
+  f->fake->blob_location = g_strdup ("file:///etc/passwd");
+  expected = g_strdup_printf ("The registry at %s sent Headroom to file:///etc/passwd for the config blob of phi4:latest, "
+                              "which is not an http or https address", f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_BAD_PATH, expected);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&f->fake->blob_location, g_free);
+
+  /* The config comes from the cache; the header's Range is cut short. */
+  first = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", G_CALLBACK (on_cut_run), NULL);
+  g_socket_service_start (service);
+  f->fake->blob_location = g_strdup_printf ("http://127.0.0.1:%u/blob", port);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "llama3.2:3b", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
+    expected = g_strdup_printf ("The storage host 127.0.0.1:%u broke off the GGUF header of llama3.2:3b: "
+                                "the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)",
+                                port, f->fake->registry_url);
+    g_assert_cmpstr (error->message, ==, expected);
+  }
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+}
+
+/* Issue 24: a registry URL with `user:password@` never shows the password
+ * back: not in its messages, its endpoint or the manifest URL it keeps. */
+static void
+test_password_hidden (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *with_user = g_strdup_printf ("http://admin:s3cret@%s", f->fake->registry_url + strlen ("http://"));
+  g_autofree char *shown = g_strdup_printf ("http://admin:***@%s", f->fake->registry_url + strlen ("http://"));
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrOllamaLibraryModel) m = NULL;
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (with_user, f->cache);
+  g_assert_cmpstr (hr_ollama_registry_get_endpoint (f->registry), ==, shown);
+
+  f->fake->storage_status = 404;
+  expected = g_strdup_printf ("The storage host %s answered HTTP 404 (Not Found) for the config blob of phi4:latest; "
+                              "the registry at %s sent Headroom there", f->fake->storage_url + strlen ("http://"), shown);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND, expected);
+  f->fake->storage_status = 0;
+
+  m = lookup (f, "llama3.2:3b", &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (m->manifest_url, "s3cret"));
+  g_assert_true (g_str_has_prefix (m->manifest_url, shown));
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new ("http://admin:s3cret@127.0.0.1:9", f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) none = lookup (f, "phi4", &error);
+
+    g_assert_null (none);
+    g_assert_cmpstr (error->message, ==,
+                     "Could not reach the Ollama registry at http://admin:***@127.0.0.1:9 for the manifest of phi4:latest: "
+                     "check the network or HEADROOM_OLLAMA_REGISTRY");
+  }
+}
+
+static gboolean
+on_tls_run (GThreadedSocketService *service,
+            GSocketConnection      *connection,
+            GObject                *source,
+            gpointer                user_data)
+{
+  /* A TLS alert (protocol version), as a TLS server answers plain HTTP. */
+  static const guint8 alert[] = { 0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46 };
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  char buffer[4096];
+
+  g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL);
+  g_output_stream_write_all (out, alert, sizeof alert, NULL, NULL, NULL);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return TRUE;
+}
+
+/* Issue 24: a TLS problem with the registry says what it is and the way
+ * out, as the Ollama client does: a certificate nobody trusts, and
+ * http:// to a port that speaks TLS. */
+static void
+test_tls_causes (Fixture       *f,
+                 gconstpointer  data)
+{
+  FakeOllama *tls = fake_ollama_new_tls ();
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (2);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL, *plain = NULL;
+  guint16 port;
+
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (fake_ollama_get_url (tls), f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "phi4", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
+    g_test_message ("%s", error->message);
+    prefix = g_strdup_printf ("Could not read the manifest of phi4:latest from the registry at %s. "
+                              "The secure connection to %s failed (", fake_ollama_get_url (tls), fake_ollama_get_url (tls) + strlen ("https://"));
+    g_assert_true (g_str_has_prefix (error->message, prefix));
+    g_assert_true (g_str_has_suffix (error->message, "); check its certificate (one that is self-signed or for another name "
+                                                     "is not trusted), or use http:// if it does not speak TLS"));
+    g_clear_error (&error);
+  }
+  fake_ollama_free (tls);
+
+  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", G_CALLBACK (on_tls_run), NULL);
+  g_socket_service_start (service);
+  plain = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_object_unref (f->registry);
+  f->registry = hr_ollama_registry_new (plain, f->cache);
+  {
+    g_autoptr(HrOllamaLibraryModel) m = lookup (f, "phi4", &error);
+
+    g_assert_null (m);
+    g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TLS);
+    g_test_message ("%s", error->message);
+    g_clear_pointer (&prefix, g_free);
+    prefix = g_strdup_printf ("Could not read the manifest of phi4:latest from the registry at %s. "
+                              "127.0.0.1:%u closed the connection without an HTTP answer (", plain, port);
+    g_assert_true (g_str_has_prefix (error->message, prefix));
+    g_assert_true (g_str_has_suffix (error->message, "); if it speaks TLS, use https:// instead of http://"));
+  }
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+}
+
+/* Issue 24: a 429 with Retry-After says how long to wait, from the
+ * registry (the manifest) and from the storage host (a blob). */
+static void
+test_retry_after (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *expected = NULL;
+
+  f->fake->manifest_status = 429;
+  f->fake->retry_after = g_strdup ("30");
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                "The registry is rate-limiting requests (HTTP 429) for the manifest of phi4:latest; "
+                "it asks to try again in 30 seconds");
+  g_free (f->fake->retry_after);
+  f->fake->retry_after = NULL;
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                "The registry is rate-limiting requests (HTTP 429) for the manifest of phi4:latest; try again later");
+  f->fake->manifest_status = 0;
+
+  f->fake->storage_status = 429;
+  f->fake->retry_after = g_strdup ("1");
+  expected = g_strdup_printf ("The storage host %s is rate-limiting requests (HTTP 429) for the config blob of phi4:latest; "
+                              "it asks to try again in 1 second (the registry at %s sent Headroom there)",
+                              f->fake->storage_url + strlen ("http://"), f->fake->registry_url);
+  assert_fails (f, "phi4", HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED, expected);
 }
 
 static void
@@ -740,6 +991,11 @@ main (int   argc,
   ADD ("/registry/projector", test_projector);
   ADD ("/registry/progress", test_progress);
   ADD ("/registry/cache", test_cache);
+  ADD ("/registry/cache-stale-temporaries", test_cache_stale_temporaries);
+  ADD ("/registry/storage-host-named", test_storage_host_named);
+  ADD ("/registry/password-hidden", test_password_hidden);
+  ADD ("/registry/tls-causes", test_tls_causes);
+  ADD ("/registry/retry-after", test_retry_after);
   ADD ("/registry/unknown", test_unknown);
   ADD ("/registry/bad-inputs", test_bad_inputs);
   ADD ("/registry/cli", test_cli);

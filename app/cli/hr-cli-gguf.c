@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "hr-cli.h"
+#include "hr-json.h"
 #include "hr-cli-predict.h"
 #include "hr-error.h"
 #include "hr-gguf-report.h"
@@ -71,12 +72,16 @@ row (const char *label,
      ...)
 {
   g_autofree char *value = NULL;
+  g_autofree char *safe = NULL;
   va_list args;
 
   va_start (args, format);
   value = g_strdup_vprintf (format, args);
   va_end (args);
-  printf ("%-20s%s\n", label, value);
+  /* Every value may hold the file's own text (its architecture, name,
+   * tokens): control characters never reach the terminal raw. */
+  safe = hr_json_safe_text (value, -1, 65536);
+  printf ("%-20s%s\n", label, safe);
 }
 
 static char *

@@ -255,7 +255,12 @@ cmd_ps (HrOllamaClient *client,
           add_int (b, "size", (gint64) l->size);
           add_int (b, "size_vram", (gint64) l->size_vram);
           add_string (b, "processor", processor);
-          add_int (b, "context_length", l->context_length);
+          /* 0: a server older than context_length in /api/ps */
+          json_builder_set_member_name (b, "context_length");
+          if (l->context_length > 0)
+            json_builder_add_int_value (b, l->context_length);
+          else
+            json_builder_add_null_value (b);
           add_string (b, "expires_at", expires);
           json_builder_end_object (b);
         }
@@ -274,12 +279,16 @@ cmd_ps (HrOllamaClient *client,
     {
       const HrOllamaLoaded *l = g_ptr_array_index (loaded, i);
       g_autofree char *id = hr_ollama_digest_short (l->digest);
-      g_autofree char *size = hr_ollama_format_size (l->size);
+      /* A size of 0: the server gave none (never a model of 0 bytes). */
+      g_autofree char *size = l->size > 0 ? hr_ollama_format_size (l->size) : g_strdup (_("unknown"));
       g_autofree char *processor = hr_ollama_format_processor (l->size, l->size_vram);
       g_autofree char *until = hr_ollama_format_until (l->expires_at, now);
+      /* 0: a server older than context_length in /api/ps said none */
+      g_autofree char *context = l->context_length > 0 ? g_strdup_printf ("%u", l->context_length)
+                                                       : g_strdup (_("unknown"));
 
-      printf ("%-*s %-12s  %8s  %-16s  %7u  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
-              l->context_length, until);
+      printf ("%-*s %-12s  %8s  %-16s  %7s  %s\n", nw, l->name, id != NULL ? id : "", size, processor,
+              context, until);
     }
   return HR_CLI_EXIT_OK;
 }
@@ -630,6 +639,16 @@ print_measure_header (gboolean *printed)
           "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
 }
 
+/* A run still without its first byte: said on stderr, so --json output
+ * stays clean. */
+static void
+on_measure_waiting (HrMeasureRun *run,
+                    const char   *text,
+                    gpointer      user_data)
+{
+  fprintf (stderr, _("headroom-cli: %s; Ctrl-C cancels\n"), text);
+}
+
 static void
 on_measure_run (HrMeasureRun *run,
                 gpointer      result_ptr,
@@ -643,8 +662,12 @@ on_measure_run (HrMeasureRun *run,
   g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
 
   print_measure_header (user_data);
-  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s\n", r->context, r->run,
+  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s", r->context, r->run,
           r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
+  /* A run that broke off keeps its row: what the client measured. */
+  if (r->failed != NULL)
+    printf ("  %s", _("failed"));
+  printf ("\n");
   fflush (stdout);
 }
 
@@ -754,6 +777,7 @@ cmd_measure (HrOllamaClient *client,
       g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), &header_printed);
       g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), &header_printed);
     }
+  g_signal_connect (run, "waiting", G_CALLBACK (on_measure_waiting), NULL);
 
   {
     guint load_s = hr_ollama_client_get_load_wait (client) / 1000;

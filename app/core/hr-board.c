@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "hr-board.h"
 #include "hr-error.h"
@@ -119,7 +120,8 @@ validate_devices (const HrBoard *board,
  * @board: a board
  * @error: return location for a #GError
  *
- * Checks the figures make a budget: an id and a name, a pool above zero and
+ * Checks the figures make a budget: an id that can be part of a file name
+ * (no leading ".", no "/", "\\" or control character) and a name, a pool above zero and
  * under 1 PB, resident + reserve below the pool, a bandwidth in
  * (0, 100 TB/s], and a stage ceiling longer than the prefill allowance.
  * Host memory (discrete boards only): either none (host_pool_bytes 0 and
@@ -143,8 +145,18 @@ hr_board_validate (const HrBoard *board,
 
   if (board->id == NULL || board->id[0] == '\0')
     INVALID (_("field \"id\" is missing or empty"));
+  /* The id names each measurement's file (hr_measurement_save()); a
+   * leading "." would hide it from the archive's listing. */
+  if (board->id[0] == '.' || strpbrk (board->id, "/\\") != NULL ||
+      strpbrk (board->id, "\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017"
+               "\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177") != NULL)
+    INVALID (_("field \"id\" is part of each measurement's file name: it may not start with \".\" nor hold \"/\", \"\\\" or control characters"));
   if (board->name == NULL || board->name[0] == '\0')
     INVALID (_("field \"name\" is missing or empty"));
+  /* Names are printed and shown as they are: no terminal escapes. */
+  if (strpbrk (board->name, "\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017"
+               "\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177") != NULL)
+    INVALID (_("field \"name\" holds a control character (a terminal escape, a tab or a line break)"));
   if (board->pool_bytes == 0 || board->pool_bytes > G_GUINT64_CONSTANT (1000000000000000))
     INVALID (_("field \"pool_bytes\" must be between 1 byte and 1 PB"));
   if (!hr_add_u64 (board->resident_bytes, board->reserve_bytes, &spoken_for) ||

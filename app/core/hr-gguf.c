@@ -149,6 +149,22 @@ parse_preamble (Parser      *p,
         }
     }
 
+  /* A magic written as the number 0x46554747 on a big-endian machine
+   * reads "FUGG"; the version after it is big-endian too. */
+  if (memcmp (magic, "FUGG", 4) == 0)
+    {
+      guint32 version_be = 0;
+
+      p->stage = STAGE_COUNTS;
+      if (!hr_gguf_read_u32 (p, &version_be, error))
+        return FALSE;
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                   _("this GGUF file is big-endian (its magic reads 'FUGG' and its version %u byte-swapped), "
+                     "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
+                     "Headroom reads little-endian GGUF files only"),
+                   GUINT32_SWAP_LE_BE (version_be));
+      return FALSE;
+    }
   if (memcmp (magic, HR_GGUF_MAGIC, 4) != 0)
     {
       g_autofree char *shown = escape_magic (magic, 4);
@@ -176,7 +192,8 @@ parse_preamble (Parser      *p,
 
       if (swapped >= 1 && swapped <= 3)
         g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                     _("this GGUF file is big-endian (its version reads as %u, which is %u byte-swapped); "
+                     _("this GGUF file is big-endian (its version reads as %u, which is %u byte-swapped), "
+                       "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
                        "Headroom reads little-endian GGUF files only"),
                      version, swapped);
       else

@@ -424,7 +424,8 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
 
   node = json_object_get_member (obj, "siblings");
   a->siblings = g_ptr_array_new_with_free_func (g_free);
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+  a->siblings_listed = node != NULL && JSON_NODE_HOLDS_ARRAY (node);
+  if (a->siblings_listed)
     {
       JsonArray *siblings = json_node_get_array (node);
 

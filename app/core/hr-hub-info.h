@@ -118,6 +118,8 @@ const char  *hr_hub_lookup_weight_precision (const HrHubLookup *lookup);
  * @repo: the repository as asked, then as the Hub spells it
  * @info: (nullable): the model info's JSON
  * @siblings: (element-type utf8): the model info's file paths
+ * @siblings_listed: the model info had a siblings list (mirrors and the
+ *   `expand` forms of the API may leave it out)
  * @api_parameters: the API's safetensors field gave the parameter count
  * @config: (nullable): config.json's bytes
  * @generation: (nullable): generation_config.json's
@@ -140,6 +142,7 @@ typedef struct {
   char        *repo;
   JsonNode    *info;
   GPtrArray   *siblings;
+  gboolean     siblings_listed;
   gboolean     api_parameters;
   GBytes      *config;
   GBytes      *generation;

@@ -24,11 +24,14 @@
  * @a: the answers, after hr_hub_answers_assemble()
  *
  * Whether the lookup reads every safetensors shard's header: when no count
- * was found yet, or when the API's per-dtype map counts packed containers
+ * was found yet, when the API's per-dtype map counts packed containers
  * (I32, U32, U8: GPTQ/AWQ qweight, mlx, 4-bit), whose parameters only the
- * unpacked shapes give (hr_safetensors_header_parameters()), or when the
+ * unpacked shapes give (hr_safetensors_header_parameters()), when the
  * index's weight_map names a vision or audio tower, whose bytes only the
- * headers give (the projector, hr_hub_answers_add_projector()).
+ * headers give (the projector, hr_hub_answers_add_projector()), and when
+ * the index's total_size gave the count and config.json's derived count is
+ * another, or total_size is one no dtype explains for the API's count (the
+ * headers then win, hr_hub_answers_sum_headers()).
  *
  * Returns: %TRUE when the weight files are safetensors and a count is
  *   missing or packed, or the index names tower tensors.
@@ -41,7 +44,16 @@ hr_hub_answers_wants_headers (HrHubAnswers *a)
   if (r->weight_files->len == 0 ||
       !g_str_has_suffix (((HrHubFile *) g_ptr_array_index (r->weight_files, 0))->path, ".safetensors"))
     return FALSE;
-  return r->parameters == 0 || a->api_packed || a->index_tower_tensors > 0;
+  if (r->parameters == 0 || a->api_packed || a->index_tower_tensors > 0)
+    return TRUE;
+  /* The count came from the index's total_size alone and config.json's
+   * derived count does not confirm it to the parameter, or total_size is
+   * no size for the API's count (under 0.05 or over 8 bytes a parameter,
+   * as no dtype stores them): the headers say what the shards hold. */
+  if (a->has_index_total && !a->api_parameters)
+    return !r->has_derived || r->derived.total != r->parameters;
+  return a->has_index_total &&
+         ((double) a->index_total < 0.05 * (double) r->parameters || (double) a->index_total > 8.0 * (double) r->parameters);
 }
 
 /**

@@ -276,6 +276,9 @@ sanitize (const char *text)
   for (char *p = copy; *p; p++)
     if (!g_ascii_isalnum (*p) && *p != '.' && *p != '-' && *p != '_')
       *p = '_';
+  /* A leading "." would make a hidden file the archive never lists. */
+  if (copy[0] == '.')
+    copy[0] = '_';
   return copy;
 }
 
@@ -358,17 +361,28 @@ compare_paths (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* g_file_set_contents_full()'s temporary name: "NAME.json." + 6 of
- * [A-Za-z0-9] (g_mkstemp()'s XXXXXX). */
+/* g_file_set_contents_full()'s temporary name: the target's name, ".", and
+ * 6 of [A-Za-z0-9] (g_mkstemp()'s XXXXXX). Targets Headroom writes are
+ * "NAME.json" (catalog, boards, measurements) and "sha256-HEX" (the
+ * registry cache, hr-ollama-registry.c). */
 static gboolean
 is_save_temporary (const char *name)
 {
   const char *dot = strrchr (name, '.');
+  gsize target;
 
-  if (dot == NULL || strlen (dot + 1) != 6 || dot - name < 5 || strncmp (dot - 5, ".json", 5) != 0)
+  if (dot == NULL || strlen (dot + 1) != 6)
     return FALSE;
   for (const char *p = dot + 1; *p != '\0'; p++)
     if (!g_ascii_isalnum (*p))
+      return FALSE;
+  target = (gsize) (dot - name);
+  if (target >= 5 && strncmp (dot - 5, ".json", 5) == 0)
+    return TRUE;
+  if (target != strlen ("sha256-") + 64 || !g_str_has_prefix (name, "sha256-"))
+    return FALSE;
+  for (const char *p = name + strlen ("sha256-"); p < dot; p++)
+    if (!g_ascii_isxdigit (*p))
       return FALSE;
   return TRUE;
 }
@@ -378,7 +392,8 @@ is_save_temporary (const char *name)
  * @directory: a folder hr_file_save_atomic() writes into
  *
  * Removes the temporary files a save that was interrupted (kill -9, power
- * loss) left beside its target: `NAME.json.XXXXXX`, untouched for at least
+ * loss) left beside its target: `NAME.json.XXXXXX` or (the registry
+ * cache) `sha256-HEX.XXXXXX`, untouched for at least
  * a minute (so a save running right now in another process is left alone).
  * The targets themselves are never touched. Call it when the folder is
  * first read.

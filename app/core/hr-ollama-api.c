@@ -394,6 +394,10 @@ hr_ollama_api_reply_line (JsonNode           *node,
       line->thinking = hr_json_string (obj, "thinking");
     }
   line->done = hr_json_bool (obj, "done", FALSE);
+  /* Some Ollama-compatible servers end with done_reason and no done
+   * field: that is the last line (Ollama's own always says done). */
+  if (!json_object_has_member (obj, "done") && hr_json_string (obj, "done_reason") != NULL)
+    line->done = TRUE;
   return TRUE;
 }
 

@@ -123,9 +123,17 @@ take_userinfo (char  *hostport,
   return TRUE;
 }
 
-/* @text with a password in it shown as "***", for messages. */
-static char *
-text_without_password (const char *text)
+/**
+ * hr_url_hide_password:
+ * @text: a URL or host as a person typed it ("http://user:pw@host:port")
+ *
+ * For messages and anything else shown: the password of a
+ * `user:password@` shown as "***"; text without one is copied.
+ *
+ * Returns: (transfer full): the text to show.
+ */
+char *
+hr_url_hide_password (const char *text)
 {
   const char *start = strstr (text, "://");
   const char *at, *colon;
@@ -235,7 +243,7 @@ normalize (const char  *text,
         default_port = 443;
       else
         {
-          g_autofree char *shown = text_without_password (trimmed);
+          g_autofree char *shown = hr_url_hide_password (trimmed);
 
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                        _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),
@@ -573,7 +581,7 @@ hr_ollama_format_size (guint64 bytes)
  * (Ollama's cmd/cmd.go): "100% CPU" when nothing is on the GPU, "100% GPU"
  * when all of it is, else round((size - size_vram) / size x 100) percent on
  * the CPU and the rest on the GPU, as "19%/81% CPU/GPU"; "Unknown" when
- * @size_vram exceeds @size.
+ * @size_vram exceeds @size or @size is 0 (the server gave no size).
  *
  * Returns: (transfer full): the text.
  */
@@ -583,12 +591,13 @@ hr_ollama_format_processor (guint64 size,
 {
   double cpu;
 
+  /* A size of 0: /api/ps said nothing, so no share can be told. */
+  if (size == 0 || size_vram > size)
+    return g_strdup (_("Unknown"));
   if (size_vram == 0)
     return g_strdup (_("100% CPU"));
   if (size_vram == size)
     return g_strdup (_("100% GPU"));
-  if (size_vram > size)
-    return g_strdup (_("Unknown"));
 
   cpu = round ((double) (size - size_vram) / (double) size * 100.0);
   /* TRANSLATORS: the CPU and GPU shares of a loaded model, as `ollama ps` prints them */

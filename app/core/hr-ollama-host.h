@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 /** HR_OLLAMA_DEFAULT_URL: where a client looks when nothing else is set. */
 #define HR_OLLAMA_DEFAULT_URL "http://localhost:11434"
 
+char     *hr_url_hide_password       (const char  *text);
 char     *hr_ollama_host_normalize   (const char  *text,
                                       GError     **error);
 char     *hr_ollama_host_normalize_full (const char  *text,

@@ -192,8 +192,49 @@ layer_free (HrOllamaLayer *layer)
   g_free (layer);
 }
 
+/* A layer's "size" that is no byte count, for its message, as the
+ * manifest wrote it: json-glib reads an integer past 2^63 - 1 as -1 or
+ * G_MININT64, so the first "size" of @source (NUL-terminated) that is no
+ * whole number from 0 to 2^63 - 1 is taken from the text; the node's
+ * value when none is found there. */
+static char *
+size_shown (const char *source,
+            JsonNode   *node)
+{
+  for (const char *p = source != NULL ? strstr (source, "\"size\"") : NULL; p != NULL;
+       p = strstr (p + 1, "\"size\""))
+    {
+      const char *v = p + strlen ("\"size\"");
+      gsize n;
+      g_autofree char *token = NULL;
+
+      while (g_ascii_isspace (*v))
+        v++;
+      if (*v != ':')
+        continue;
+      v++;
+      while (g_ascii_isspace (*v))
+        v++;
+      n = *v == '"' ? (strchr (v + 1, '"') != NULL ? (gsize) (strchr (v + 1, '"') - v) + 1 : strlen (v))
+                    : strcspn (v, ",}] \t\r\n");
+      token = g_strndup (v, MIN (n, 64));
+      if (token[0] != '\0' && !g_ascii_string_to_unsigned (token, 10, 0, G_MAXINT64, NULL, NULL))
+        return hr_json_safe_text (token, -1, 40);
+    }
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    {
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+      return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", json_node_get_double (node)));
+    }
+  return g_strdup (json_node_type_name (node));
+}
+
 static HrOllamaLayer *
 layer_read (JsonNode   *node,
+            const char *source,
             const char *name,
             const char *what,
             GError    **error)
@@ -204,6 +245,16 @@ layer_read (JsonNode   *node,
   guint64 size = 0;
   HrOllamaLayer *layer;
 
+  if (obj != NULL && media != NULL && hr_ollama_digest_is_valid (digest) &&
+      hr_json_member (obj, "size") != NULL && !hr_json_u64 (obj, "size", G_MAXINT64, &size))
+    {
+      g_autofree char *value = size_shown (source, hr_json_member (obj, "size"));
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("The manifest of %s has a %s whose \"size\" is %s, not a whole number of bytes from 0 to 9223372036854775807"),
+                   name, what, value);
+      return NULL;
+    }
   if (media == NULL || !hr_ollama_digest_is_valid (digest) ||
       !hr_json_u64 (obj, "size", G_MAXINT64, &size))
     {
@@ -247,6 +298,7 @@ hr_ollama_manifest_parse (const char  *data,
   g_autoptr(HrOllamaManifest) m = NULL;
   g_autofree char *display = g_strdup_printf (_("the manifest of %s"), name);
   JsonObject *root = hr_json_parse_object (parser, data, length, display, error);
+  g_autofree char *source = g_strndup (data, length);
   JsonArray *layers;
 
   if (root == NULL)
@@ -267,13 +319,13 @@ hr_ollama_manifest_parse (const char  *data,
     }
   m = g_new0 (HrOllamaManifest, 1);
   m->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) layer_free);
-  m->config = layer_read (hr_json_member (root, "config"), name, _("config"), error);
+  m->config = layer_read (hr_json_member (root, "config"), source, name, _("config"), error);
   if (m->config == NULL)
     return NULL;
   m->total_bytes = m->config->size;
   for (guint i = 0; i < json_array_get_length (layers); i++)
     {
-      HrOllamaLayer *layer = layer_read (json_array_get_element (layers, i), name, _("layer"), error);
+      HrOllamaLayer *layer = layer_read (json_array_get_element (layers, i), source, name, _("layer"), error);
 
       if (layer == NULL)
         return NULL;

@@ -55,6 +55,7 @@ typedef struct {
   guint          connect_ms;
   gboolean       stream;
   guint64       *bytes_counter;
+  char         **failed_url;
 
   guint          redirects;
   SoupMessage   *msg;
@@ -369,6 +370,22 @@ error_for_ollama (const char *label,
                       _("talking to %s failed: %s"), label, error->message);
 }
 
+/* Plain HTTP to a TLS port: the server resets the connection or answers
+ * with a TLS alert, which is no HTTP response (a status line read, or an
+ * encoding libsoup cannot follow, is an HTTP answer: no TLS port). */
+static gboolean
+http_to_tls (Call   *call,
+             GError *error)
+{
+  if (!g_str_has_prefix (call->url, "http://"))
+    return FALSE;
+  if (error->domain == SOUP_SESSION_ERROR)
+    return g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_PARSING) &&
+           (call->msg == NULL || soup_message_get_status (call->msg) == SOUP_STATUS_NONE);
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE);
+}
+
 /* A failure of sending or reading. @reading: the body had begun. */
 static GError *
 error_for_transport (Call     *call,
@@ -392,6 +409,25 @@ error_for_transport (Call     *call,
       code = transport_code (error);
       if (code == HR_NET_ERROR_TIMEOUT)
         code = HR_NET_ERROR_FAILED;
+      if (reading)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                            _("%s broke off its answer: the connection dropped or the host stopped; try again"), label);
+      if (code == HR_NET_ERROR_TLS)
+        {
+          g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+          return g_error_new (HR_NET_ERROR, code,
+                              _("The secure connection to %s failed (%s); check its certificate (one that is self-signed or for another name is not trusted), or use http:// if it does not speak TLS"),
+                              label, why);
+        }
+      if (http_to_tls (call, error))
+        {
+          g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                              _("%s closed the connection without an HTTP answer (%s); if it speaks TLS, use https:// instead of http://"),
+                              label, why);
+        }
       return g_error_new (HR_NET_ERROR, code,
                           _("Could not reach %s; check the network or HF_ENDPOINT"), label);
     }
@@ -399,12 +435,20 @@ error_for_transport (Call     *call,
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
                         _("the answer from %s ended before its last line: the connection dropped or the server stopped; try again"),
                         label);
-  /* Plain HTTP to a TLS port: the server resets the connection or answers
-   * with a TLS alert, which is no HTTP response. */
-  if (g_str_has_prefix (call->url, "http://") &&
-      (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
-       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
-       error->domain == SOUP_SESSION_ERROR))
+  /* A status line was read (or the headers held an encoding libsoup
+   * cannot follow, as "Content-Length: abc"): the server did answer in
+   * HTTP, so it is no TLS port. */
+  if (error->domain == SOUP_SESSION_ERROR &&
+      (!g_error_matches (error, SOUP_SESSION_ERROR, SOUP_SESSION_ERROR_PARSING) ||
+       (call->msg != NULL && soup_message_get_status (call->msg) != SOUP_STATUS_NONE)))
+    {
+      g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                          _("%s sent an HTTP answer Headroom could not read (%s); is it Ollama, or a proxy that mangles its answers?"),
+                          label, why);
+    }
+  if (http_to_tls (call, error))
     {
       g_autofree char *why = hr_json_safe_text (error->message, -1, HR_JSON_SAFE_SHORT);
 
@@ -512,6 +556,11 @@ return_error (GTask  *task,
   Call *call = g_task_get_task_data (task);
 
   call_stop_timers (call);
+  if (call->failed_url != NULL)
+    {
+      g_free (*call->failed_url);
+      *call->failed_url = g_strdup (call->url);
+    }
   g_task_return_error (task, error);
 }
 
@@ -860,6 +909,7 @@ hr_http_send_async (HrHttp              *self,
   call->connect_ms = request->connect_ms;
   call->stream = request->stream;
   call->bytes_counter = request->bytes_counter;
+  call->failed_url = request->failed_url;
   call->internal = g_cancellable_new ();
   if (cancellable != NULL)
     {
@@ -887,7 +937,7 @@ hr_http_send_async (HrHttp              *self,
  *   %HR_NET_ERROR: %HR_NET_ERROR_TIMEOUT (a limit passed),
  *   %HR_NET_ERROR_CONNECTION_REFUSED, %HR_NET_ERROR_RESOLVE,
  *   %HR_NET_ERROR_TLS, %HR_NET_ERROR_TOO_LARGE (the body passed the cap),
- *   %HR_NET_ERROR_TRUNCATED (an Ollama body broke off),
+ *   %HR_NET_ERROR_TRUNCATED (a body broke off),
  *   %HR_NET_ERROR_INVALID_RESPONSE (too many redirects, or one without a
  *   Location), %HR_NET_ERROR_BAD_PATH or %HR_NET_ERROR_FAILED (not an
  *   http(s) URL; any other failure), worded as the layer's #HrHttpWording.

@@ -55,6 +55,9 @@ typedef enum {
  * @stream: a 2xx answer's body is left unread, as the response's @stream
  *   (its deadline stops there; the caller bounds the reading)
  * @bytes_counter: (nullable): body bytes received are added to it
+ * @failed_url: (out) (optional) (nullable): where a request that fails
+ *   stores the URL it failed at, after redirects (a storage host's, a
+ *   `file://` a redirect named); the caller frees it
  *
  * One request. hr_http_send_async() copies what it needs.
  */
@@ -71,6 +74,7 @@ typedef struct {
   guint       connect_ms;
   gboolean    stream;
   guint64    *bytes_counter;
+  char      **failed_url;
 } HrHttpRequest;
 
 /**

@@ -66,6 +66,8 @@ typedef struct {
   guint64       gguf_size;
   gint64        gguf_read;     /* bytes asked for in the last GGUF read */
   gboolean      headers_phase;
+  GPtrArray    *headers_unread; /* char*: "PATH (HTTP 500)" for each shard header not fetched */
+  guint         headers_asked;  /* shard headers asked for */
 } Lookup;
 
 typedef struct {
@@ -76,6 +78,7 @@ typedef struct {
   guint     page;
   guint64   file_size;
   gint64    read;   /* PART_GGUF_SHARD, PART_MMPROJ: bytes asked for */
+  gboolean  probe;  /* asked for without a siblings list: a 404 is "not there" */
 } Part;
 
 static void
@@ -99,6 +102,7 @@ lookup_free (Lookup *lk)
   g_clear_error (&lk->error);
   g_clear_pointer (&lk->a, hr_hub_answers_free);
   g_free (lk->index_path);
+  g_clear_pointer (&lk->headers_unread, g_ptr_array_unref);
   g_free (lk->gguf_path);
   g_free (lk);
 }
@@ -327,7 +331,19 @@ read_header_part (GTask          *task,
   g_autoptr(HrSafetensorsHeader) header = NULL;
   guint64 n;
 
-  if (size >= 8 && part->url == NULL)
+  if (size < 8 && part->url == NULL)
+    {
+      /* The first read holds the whole file: it cannot hold the 8-byte
+       * header length (safetensors' format), let alone the JSON. */
+      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                                    g_dngettext (GETTEXT_PACKAGE,
+                                                 "The safetensors file %s is %zu byte, too short to hold a header (8 bytes of length, then the JSON)",
+                                                 "The safetensors file %s is %zu bytes, too short to hold a header (8 bytes of length, then the JSON)",
+                                                 size),
+                                    part->path, size));
+      return;
+    }
+  if (part->url == NULL)
     {
       /* First read (bytes 0-100000). */
       if (!hr_safetensors_header_length (data, size, &n, &error))
@@ -383,6 +399,19 @@ on_part (GObject      *source,
   g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
 
   lk->a->result->requests++;
+  /* A shard whose header cannot be fetched is named; the others' figures
+   * are kept (the note says what they cover). */
+  if (part->kind == PART_HEADER && lk->error == NULL &&
+      ((resp == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) ||
+       (resp != NULL && (resp->status < 200 || resp->status >= 300))))
+    {
+      if (lk->headers_unread == NULL)
+        lk->headers_unread = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (lk->headers_unread,
+                       resp != NULL ? g_strdup_printf (_("the header of %s could not be read (HTTP %u)"), part->path, resp->status)
+                                    : g_strdup_printf (_("the header of %s could not be read (%s)"), part->path, error->message));
+      goto done;
+    }
   if (resp == NULL)
     {
       lookup_fail (lk, g_steal_pointer (&error));
@@ -404,6 +433,8 @@ on_part (GObject      *source,
                            part->path, resp->status);
       goto done;
     }
+  if ((resp->status == 404 || resp->status == 403) && part->probe)
+    goto done; /* the file is not in the repository: said where it is needed */
   if (resp->status < 200 || resp->status >= 300)
     {
       lookup_fail (lk, hr_hub_client_status_error (lk->client, resp, lk->a->repo, lk->revision, part->path));
@@ -501,6 +532,27 @@ start_gguf_shard (GTask      *task,
                      lk->cancellable, on_part, part);
 }
 
+/* A small JSON file, asked for as start_part() does; when the model info
+ * had no siblings list, a 404 means it is not there (no failure). */
+static void
+start_probe (GTask      *task,
+             PartKind    kind,
+             const char *path,
+             gsize       cap)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  Part *part = g_new0 (Part, 1);
+  g_autofree char *url = resolve_url (lk, path);
+
+  part->task = g_object_ref (task);
+  part->kind = kind;
+  part->path = g_strdup (path);
+  part->probe = !lk->a->siblings_listed;
+  lk->pending++;
+  hr_hub_client_get (lk->client, url, -1, -1, cap, &lk->a->result->bytes_received,
+                     lk->cancellable, on_part, part);
+}
+
 static void
 start_mmproj (GTask      *task,
               const char *path,
@@ -532,7 +584,10 @@ start_header_reads (GTask *task)
       const HrHubFile *f = g_ptr_array_index (r->weight_files, i);
 
       if (g_str_has_suffix (f->path, ".safetensors"))
-        start_part (task, PART_HEADER, f->path, 0, HR_SAFETENSORS_PROBE_BYTES - 1, 0);
+        {
+          lk->headers_asked++;
+          start_part (task, PART_HEADER, f->path, 0, HR_SAFETENSORS_PROBE_BYTES - 1, 0);
+        }
     }
 }
 
@@ -541,7 +596,19 @@ finish_lookup (GTask *task)
 {
   Lookup *lk = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  HrHubLookup *result = hr_hub_answers_finish (lk->a, &error);
+  HrHubLookup *result;
+
+  for (guint i = 0; lk->headers_unread != NULL && i < lk->headers_unread->len; i++)
+    {
+      guint read = lk->headers_asked - lk->headers_unread->len;
+
+      g_ptr_array_add (lk->a->result->notes,
+                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                     "%s: the figures cover the other %u shard only",
+                                                     "%s: the figures cover the other %u shards only", read),
+                                        (char *) g_ptr_array_index (lk->headers_unread, i), read));
+    }
+  result = hr_hub_answers_finish (lk->a, &error);
 
   if (result == NULL)
     g_task_return_new_error (task, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE, "%s", error->message);
@@ -586,17 +653,19 @@ start_second_step (GTask *task)
 
   lk->pending++;   /* held until every part is started */
 
-  if (hr_hub_answers_has_sibling (lk->a, "config.json"))
-    start_part (task, PART_CONFIG, "config.json", -1, -1, CAP_SMALL_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "generation_config.json"))
-    start_part (task, PART_GENERATION, "generation_config.json", -1, -1, CAP_SMALL_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "tokenizer_config.json"))
-    start_part (task, PART_TOKENIZER, "tokenizer_config.json", -1, -1, CAP_LARGE_JSON);
+  /* Without a siblings list, the files the lookup needs are asked for
+   * all the same; one that is not there is said missing where needed. */
+  if (hr_hub_answers_has_sibling (lk->a, "config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_CONFIG, "config.json", CAP_SMALL_JSON);
+  if (hr_hub_answers_has_sibling (lk->a, "generation_config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_GENERATION, "generation_config.json", CAP_SMALL_JSON);
+  if (hr_hub_answers_has_sibling (lk->a, "tokenizer_config.json") || !lk->a->siblings_listed)
+    start_probe (task, PART_TOKENIZER, "tokenizer_config.json", CAP_LARGE_JSON);
   start_part (task, PART_TREE, "tree", -1, -1, CAP_LARGE_JSON);
-  if (hr_hub_answers_has_sibling (lk->a, "model.safetensors.index.json"))
+  if (hr_hub_answers_has_sibling (lk->a, "model.safetensors.index.json") || !lk->a->siblings_listed)
     {
       lk->index_path = g_strdup ("model.safetensors.index.json");
-      start_part (task, PART_INDEX, lk->index_path, -1, -1, CAP_INDEX);
+      start_probe (task, PART_INDEX, lk->index_path, CAP_INDEX);
     }
   if (!hr_hf_license_tag_is_open (r->license) && (license = hr_hub_answers_license_sibling (lk->a)) != NULL)
     {

@@ -129,6 +129,8 @@ hr_measure_run_to_json (HrMeasureRun *self)
       set_rate (run, "decode_tps", r->decode_tps);
       if (r->done_reason != NULL)
         json_object_set_string_member (run, "done_reason", r->done_reason);
+      if (r->failed != NULL) /* broke off mid-stream: output_tokens are the chunks received */
+        json_object_set_string_member (run, "failed", r->failed);
       json_array_add_object_element (runs, run);
 
       if (r->decode_tps >= 0)

@@ -45,6 +45,11 @@ struct _HrMeasureRun
   char           *saved_path;
   GError         *pending;        /* the error to return once the board is restored */
   char           *failure;        /* "failed after N of M runs: ...", for a set cut short, or NULL */
+  GSource        *wait_timer;     /* reports a run's wait for its first byte */
+  gint64          wait_started;   /* monotonic µs when that run was sent */
+  char           *wait_run;       /* "run 1 of 3 at num_ctx 2048 (cold)" */
+  double          run_ttft_ms;    /* the run's first chunk, client ms (-1 = none yet) */
+  gint64          run_chunks;     /* text chunks the run received */
 };
 
 gboolean hr_measure_run_save (HrMeasureRun  *self,

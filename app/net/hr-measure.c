@@ -22,6 +22,7 @@ enum {
   SIGNAL_STATUS,
   SIGNAL_RUN_DONE,
   SIGNAL_PS_DONE,
+  SIGNAL_WAITING,
   N_SIGNALS
 };
 
@@ -33,6 +34,7 @@ result_clear (gpointer data)
   HrMeasureResult *result = data;
 
   g_clear_pointer (&result->done_reason, g_free);
+  g_clear_pointer (&result->failed, g_free);
 }
 
 static void
@@ -65,6 +67,10 @@ hr_measure_run_finalize (GObject *object)
   g_free (self->saved_path);
   g_free (self->failure);
   g_clear_error (&self->pending);
+  if (self->wait_timer != NULL)
+    g_source_destroy (self->wait_timer);
+  g_clear_pointer (&self->wait_timer, g_source_unref);
+  g_free (self->wait_run);
 
   G_OBJECT_CLASS (hr_measure_run_parent_class)->finalize (object);
 }
@@ -88,7 +94,8 @@ hr_measure_run_class_init (HrMeasureRunClass *klass)
   /**
    * HrMeasureRun::run-done:
    * @self: the run set
-   * @result: (type gpointer): the completed run, a const #HrMeasureResult*
+   * @result: (type gpointer): the run, completed or broken off mid-stream
+   *   (its failed set), a const #HrMeasureResult*
    *   valid during the emission
    *
    * Emitted as each run completes, for a live view. Never emitted after
@@ -109,6 +116,22 @@ hr_measure_run_class_init (HrMeasureRunClass *klass)
   signals[SIGNAL_PS_DONE] =
     g_signal_new ("ps-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * HrMeasureRun::waiting:
+   * @self: the run set
+   * @text: what is awaited and why, for a person ("run 1 of 3 at num_ctx
+   *   2048 (cold): no answer from MODEL yet after 10 s of at most 600 s; a
+   *   cold run loads the model before its first token")
+   *
+   * Emitted while a run has had no byte of its answer, every
+   * hr_measure_wait_report_ms() (the first token of a cold run waits for
+   * Ollama to load the model, which takes minutes for a large one). The
+   * same text goes to #HrMeasureRun::status.
+   */
+  signals[SIGNAL_WAITING] =
+    g_signal_new ("waiting", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -441,6 +464,18 @@ decode_mean (GArray *results)
   return n > 0 ? sum / n : 0;
 }
 
+/* Runs that completed (not those that broke off mid-stream). */
+static guint
+completed_runs (GArray *results)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < results->len; i++)
+    if (g_array_index (results, HrMeasureResult, i).failed == NULL)
+      n++;
+  return n;
+}
+
 /* A run set cut short by @error (taken) after some runs completed: keeps
  * what was measured (issue 16). The completed runs are saved, with the
  * failure in the document's "failed"; the error returned says how far the
@@ -452,7 +487,7 @@ keep_completed_runs (HrMeasureRun *self,
   g_autoptr(GError) cause = error;
   g_autoptr(GError) save_error = NULL;
   guint total = self->runs * self->contexts->len;
-  guint done = self->results->len;
+  guint done = completed_runs (self->results);
   g_autofree char *failed = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                           "failed after %u of %u run: %s",
                                                           "failed after %u of %u runs: %s", total),
@@ -484,7 +519,7 @@ fail (GTask  *task,
 {
   HrMeasureRun *self = g_task_get_source_object (task);
 
-  if (self->results->len > 0 && self->failure == NULL &&
+  if (completed_runs (self->results) > 0 && self->failure == NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     error = keep_completed_runs (self, error);
   fail_as_is (task, error);
@@ -556,6 +591,85 @@ on_ps_after (GObject      *source,
   next_context (g_steal_pointer (&task));
 }
 
+/**
+ * hr_measure_wait_report_ms:
+ * @load_wait_ms: how long a run waits for its first byte
+ *   (hr_ollama_client_get_load_wait()), ms
+ *
+ * How often a run that has had no byte yet is reported: every 10 s, or a
+ * quarter of a shorter wait (at least 1 s), so a person always hears a
+ * few times that it is still waiting before it gives up.
+ *
+ * Returns: ms.
+ */
+guint
+hr_measure_wait_report_ms (guint load_wait_ms)
+{
+  return CLAMP (load_wait_ms / 4 / 1000 * 1000, 1000, 10000);
+}
+
+static void
+wait_stop (HrMeasureRun *self)
+{
+  if (self->wait_timer != NULL)
+    g_source_destroy (self->wait_timer);
+  g_clear_pointer (&self->wait_timer, g_source_unref);
+}
+
+static gboolean
+on_wait_tick (gpointer user_data)
+{
+  HrMeasureRun *self = user_data;
+  guint elapsed = (guint) ((g_get_monotonic_time () - self->wait_started + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC);
+  guint limit = hr_ollama_client_get_load_wait (self->client) / 1000;
+  g_autofree char *text = NULL;
+
+  /* TRANSLATORS: the first %s is "run 1 of 3 at num_ctx 2048 (cold)" */
+  text = g_strdup_printf (_("%s: no answer from %s yet after %u s of at most %u s; a cold run loads the model before its first token"),
+                          self->wait_run, self->model, elapsed, limit);
+  status (self, text);
+  g_signal_emit (self, signals[SIGNAL_WAITING], 0, text);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A chunk of the answer came: the wait is over; what a run that breaks
+ * off later got is counted. */
+static void
+on_first_chunk (const char *content,
+                const char *thinking,
+                gpointer    user_data)
+{
+  HrMeasureRun *self = HR_MEASURE_RUN (user_data);
+
+  wait_stop (self);
+  if (self->run_ttft_ms < 0)
+    self->run_ttft_ms = (g_get_monotonic_time () - self->wait_started) / 1000.0;
+  self->run_chunks++;
+}
+
+/* A run that broke off mid-stream (an error line, a cut): its row, marked
+ * failed, with what the client measured. */
+static void
+keep_failed_run (HrMeasureRun *self,
+                 const GError *error)
+{
+  HrMeasureResult r = { 0 };
+
+  r.context = g_array_index (self->contexts, guint32, self->ctx_index);
+  r.run = self->run_index + 1;
+  r.cold = self->run_index == 0;
+  r.ttft_ms = self->run_ttft_ms;
+  r.client_total_ms = (g_get_monotonic_time () - self->wait_started) / 1000.0;
+  r.total_duration = r.load_duration = r.prompt_eval_count = r.prompt_eval_duration = -1;
+  r.eval_count = self->run_chunks;
+  r.eval_duration = -1;
+  r.prefill_tps = r.decode_tps = -1;
+  r.failed = g_strdup (error->message);
+  g_array_append_val (self->results, r);
+  g_signal_emit (self, signals[SIGNAL_RUN_DONE], 0,
+                 &g_array_index (self->results, HrMeasureResult, self->results->len - 1));
+}
+
 static void
 on_generated (GObject      *source,
               GAsyncResult *result,
@@ -567,9 +681,14 @@ on_generated (GObject      *source,
   GError *error = NULL;
   HrMeasureResult r = { 0 };
 
+  wait_stop (self);
   reply = hr_ollama_client_generate_finish (HR_OLLAMA_CLIENT (source), result, &error);
   if (reply == NULL)
     {
+      if (self->run_chunks > 0 &&
+          (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_STREAM) ||
+           g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED)))
+        keep_failed_run (self, error);
       fail (g_steal_pointer (&task), error);
       return;
     }
@@ -620,7 +739,17 @@ next_run (GTask *task)
   json_object_set_int_member (options, "seed", HR_MEASURE_SEED);
   json_object_set_int_member (options, "num_ctx", context);
   json_object_set_int_member (options, "num_predict", self->num_predict);
-  hr_ollama_client_generate_async (self->client, self->model, self->prompt, options, NULL, NULL,
+  g_free (self->wait_run);
+  self->wait_run = g_strdup (text);
+  self->wait_started = g_get_monotonic_time ();
+  self->run_ttft_ms = -1;
+  self->run_chunks = 0;
+  wait_stop (self);
+  self->wait_timer = g_timeout_source_new (hr_measure_wait_report_ms (hr_ollama_client_get_load_wait (self->client)));
+  g_source_set_callback (self->wait_timer, on_wait_tick, self, NULL);
+  g_source_set_static_name (self->wait_timer, "[headroom] measure first-byte wait");
+  g_source_attach (self->wait_timer, g_task_get_context (task));
+  hr_ollama_client_generate_async (self->client, self->model, self->prompt, options, on_first_chunk, self,
                                    g_task_get_cancellable (task), on_generated, task);
 }
 

@@ -30,8 +30,11 @@ G_BEGIN_DECLS
 /** HR_MEASURE_SEED: the fixed seed, with temperature 0. */
 #define HR_MEASURE_SEED        42
 
-/* One completed run. Timing fields are Ollama's ns, -1 when absent; rates
- * are tokens/s, -1 when not computable ("n/a"). */
+/* One run. Timing fields are Ollama's ns, -1 when absent; rates are
+ * tokens/s, -1 when not computable ("n/a"). A run that broke off
+ * mid-stream has @failed set: its ttft_ms and client_total_ms are the
+ * client's, eval_count the text chunks it received (Ollama streams one
+ * token a chunk), everything else -1. */
 typedef struct {
   guint32  context;            /* num_ctx */
   guint    run;                /* 1-based within the context */
@@ -47,6 +50,7 @@ typedef struct {
   double   prefill_tps;        /* prompt_eval_count / prompt_eval_duration x 1e9 */
   double   decode_tps;         /* eval_count / eval_duration x 1e9 */
   char    *done_reason;
+  char    *failed;             /* why the run broke off; NULL when it completed */
 } HrMeasureResult;
 
 /* What /api/ps said after a context's runs, beside the prediction. */
@@ -134,5 +138,7 @@ gboolean      hr_measure_predict_runtime    (const HrModelSpec    *spec,
                                              guint64              *out_bytes,
                                              char                **out_source,
                                              gpointer              user_data);
+
+guint           hr_measure_wait_report_ms  (guint load_wait_ms);
 
 G_END_DECLS

@@ -30,7 +30,10 @@
 #include "hr-error.h"
 #include "hr-gguf-extent.h"
 #include "hr-http.h"
+#include "hr-json.h"
+#include "hr-measurement.h"
 #include "hr-net-error.h"
+#include "hr-ollama-host.h"
 #include "hr-ollama-registry.h"
 #include "hr-units.h"
 
@@ -43,7 +46,9 @@ struct _HrOllamaRegistry {
   GObject  parent_instance;
   HrHttp  *http;
   char    *endpoint;
+  char    *endpoint_shown; /* the password of a user:password@ as "***" */
   char    *cache_dir;
+  gboolean cache_swept;   /* stale temporaries removed (first lookup) */
   guint64  header_cap;
   guint    deadline_ms;
 };
@@ -54,6 +59,7 @@ typedef struct {
   HrOllamaRegistry     *registry;
   HrOllamaName          name;
   char                 *base;       /* https://HOST, or the endpoint */
+  char                 *shown;      /* base for messages: no password */
   char                 *blob_url;   /* the model blob's storage URL, once known */
   GBytes               *config;     /* the config blob's bytes, for the cache */
   const HrOllamaLayer  *blob;       /* the layer whose header is read */
@@ -69,6 +75,7 @@ typedef struct {
   guint                 range;      /* header Range requests sent */
   guint64               reported;   /* bytes in the last report */
   GCancellable         *cancellable; /* no report once it is cancelled */
+  char                 *failed_url;  /* where the last request failed, after redirects */
 } Lookup;
 
 static void
@@ -83,7 +90,9 @@ lookup_free (Lookup *lk)
   g_clear_object (&lk->registry);
   hr_ollama_name_clear (&lk->name);
   g_free (lk->base);
+  g_free (lk->shown);
   g_free (lk->blob_url);
+  g_free (lk->failed_url);
   g_clear_pointer (&lk->config, g_bytes_unref);
   g_clear_pointer (&lk->header, g_byte_array_unref);
   g_clear_pointer (&lk->model_header, g_byte_array_unref);
@@ -118,6 +127,7 @@ hr_ollama_registry_finalize (GObject *object)
 
   g_clear_object (&self->http);
   g_free (self->endpoint);
+  g_free (self->endpoint_shown);
   g_free (self->cache_dir);
   G_OBJECT_CLASS (hr_ollama_registry_parent_class)->finalize (object);
 }
@@ -160,6 +170,7 @@ hr_ollama_registry_new (const char *endpoint,
   n = strlen (self->endpoint);
   while (n > 0 && self->endpoint[n - 1] == '/')
     self->endpoint[--n] = '\0';
+  self->endpoint_shown = hr_url_hide_password (self->endpoint);
   self->cache_dir = cache_dir != NULL ? g_strdup (cache_dir)
                                       : g_build_filename (g_get_user_cache_dir (), "headroom", NULL);
   self->http = hr_http_new (HR_HTTP_WORDING_HUB, user_agent, 4);
@@ -170,13 +181,14 @@ hr_ollama_registry_new (const char *endpoint,
  * hr_ollama_registry_get_endpoint:
  * @self: a registry client
  *
- * Returns: (transfer none): the registry for names without a host.
+ * Returns: (transfer none): the registry for names without a host, as
+ *   shown: the password of a `user:password@` as "***".
  */
 const char *
 hr_ollama_registry_get_endpoint (HrOllamaRegistry *self)
 {
   g_return_val_if_fail (HR_IS_OLLAMA_REGISTRY (self), NULL);
-  return self->endpoint;
+  return self->endpoint_shown;
 }
 
 /**
@@ -255,13 +267,61 @@ sha256_digest (const guint8 *data,
 /* ------------------------------------------------------------------ */
 /* Errors in words                                                     */
 
+/* The host of @url ("cdn.example:443") when it is not the registry's, the
+ * storage host a blob's redirect went to; else %NULL. */
+static char *
+storage_host (Lookup     *lk,
+              const char *url)
+{
+  g_autoptr(GUri) at = url != NULL ? g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
+  g_autoptr(GUri) base = g_uri_parse (lk->base, SOUP_HTTP_URI_FLAGS, NULL);
+
+  if (at == NULL || base == NULL || hr_http_same_origin (at, base))
+    return NULL;
+  return hr_http_host_label (at);
+}
+
 static GError *
 transport_error (Lookup     *lk,
                  const char *what,
                  GError     *error)
 {
   g_autofree char *name = hr_ollama_name_display (&lk->name);
+  g_autofree char *storage = NULL;
   guint seconds = (lk->registry->deadline_ms + 999) / 1000;
+
+  /* A redirect to something that is no http address (file://, ftp://):
+   * the registry sent Headroom there, HEADROOM_OLLAMA_REGISTRY is fine. */
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH) && lk->failed_url != NULL &&
+      !g_str_has_prefix (lk->failed_url, lk->base))
+    {
+      g_autofree char *to = hr_json_safe_text (lk->failed_url, -1, HR_JSON_SAFE_SHORT);
+
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                          _("The registry at %s sent Headroom to %s for %s of %s, which is not an http or https address"),
+                          lk->shown, to, what, name);
+    }
+  storage = storage_host (lk, lk->failed_url);
+  /* A certificate nobody trusts, or http:// to a TLS port: HrHttp's
+   * message has the cause and the way out. */
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TLS))
+    {
+      if (storage != NULL)
+        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                            _("Could not read %s of %s from the storage host %s (the registry at %s sent Headroom there). %s"),
+                            what, name, storage, lk->shown, error->message);
+      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
+                          _("Could not read %s of %s from the registry at %s. %s"),
+                          what, name, lk->shown, error->message);
+    }
+  if (storage != NULL && g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                        _("The storage host %s broke off %s of %s: the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)"),
+                        storage, what, name, lk->shown);
+  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
+                        _("The registry at %s broke off %s of %s: the connection dropped or the registry stopped; try again"),
+                        lk->shown, what, name);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return g_error_copy (error);
@@ -281,11 +341,15 @@ transport_error (Lookup     *lk,
                         _("The registry sent more than Headroom reads for %s of %s"), what, name);
   if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->base);
+                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->shown);
+  if (storage != NULL)
+    return g_error_new (HR_NET_ERROR, error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
+                        _("Could not reach the storage host %s for %s of %s (the registry at %s sent Headroom there): check the network"),
+                        storage, what, name, lk->shown);
   return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
                       error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
                       _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
-                      lk->base, what, name);
+                      lk->shown, what, name);
 }
 
 /* A manifest or blob answer that is not a success. */
@@ -299,7 +363,24 @@ status_error (Lookup         *lk,
   gsize size = 0;
   const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
   g_autofree char *code = hr_ollama_registry_error_code (data, size);
+  g_autofree char *storage = storage_host (lk, resp->url);
+  guint wait = resp->status == 429 ? hr_http_retry_after (resp->headers) : 0;
 
+  if (storage != NULL && wait > 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second (the registry at %s sent Headroom there)",
+                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds (the registry at %s sent Headroom there)",
+                                     wait),
+                        storage, what, name, wait, lk->shown);
+  if (storage != NULL)
+    return g_error_new (HR_NET_ERROR,
+                        resp->status == 404 ? HR_NET_ERROR_NOT_FOUND
+                        : resp->status == 401 || resp->status == 403 ? HR_NET_ERROR_UNAUTHORIZED
+                        : resp->status == 429 ? HR_NET_ERROR_RATE_LIMITED
+                        : resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
+                        _("The storage host %s answered HTTP %u (%s) for %s of %s; the registry at %s sent Headroom there"),
+                        storage, resp->status, resp->reason, what, name, lk->shown);
   if (resp->status == 404 && code != NULL && manifest)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
                         _("%s is not in the Ollama library"), name);
@@ -309,11 +390,18 @@ status_error (Lookup         *lk,
   if (resp->status == 404)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
                         _("%s answered 404 without a registry error for %s of %s: is HEADROOM_OLLAMA_REGISTRY an Ollama registry?"),
-                        lk->base, what, name);
+                        lk->shown, what, name);
   if (resp->status == 401 || resp->status == 403)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
                         _("The registry refused %s of %s (HTTP %u): Headroom sends no credentials to a registry, so only public models can be looked up"),
                         what, name, resp->status);
+  if (resp->status == 429 && wait > 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second",
+                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds",
+                                     wait),
+                        what, name, wait);
   if (resp->status == 429)
     return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
                         _("The registry is rate-limiting requests (HTTP 429) for %s of %s; try again later"), what, name);
@@ -404,6 +492,7 @@ send (GTask               *task,
     .deadline_ms = lk->registry->deadline_ms,
     .connect_ms = CONNECT_MS,
     .bytes_counter = &lk->model->bytes_read,
+    .failed_url = &lk->failed_url,
   };
 
   lk->model->requests++;
@@ -795,6 +884,7 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   Lookup *lk;
   GError *error = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
 
   g_return_if_fail (HR_IS_OLLAMA_REGISTRY (self));
   g_return_if_fail (name != NULL);
@@ -809,6 +899,16 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   lk->progress_destroy = progress_destroy;
   lk->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, lk, (GDestroyNotify) lookup_free);
+  /* What a save that was killed left in the cache goes first. */
+  if (!self->cache_swept)
+    {
+      g_autofree char *headers = g_build_filename (self->cache_dir, "ollama", "headers", NULL);
+      g_autofree char *blobs = g_build_filename (self->cache_dir, "ollama", "blobs", NULL);
+
+      hr_file_remove_stale_temporaries (headers);
+      hr_file_remove_stale_temporaries (blobs);
+      self->cache_swept = TRUE;
+    }
   if (!hr_ollama_name_parse (name, &lk->name, &error))
     {
       g_task_return_error (task, error);
@@ -818,8 +918,10 @@ hr_ollama_registry_lookup_full_async (HrOllamaRegistry         *self,
   lk->base = lk->name.explicit_host ? g_strconcat ("https://", lk->name.host, NULL) : g_strdup (self->endpoint);
   lk->model->name = hr_ollama_name_display (&lk->name);
   path = hr_ollama_name_path (&lk->name);
-  lk->model->manifest_url = g_strconcat (lk->base, path, NULL);
-  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, lk->model->manifest_url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
+  lk->shown = hr_url_hide_password (lk->base);
+  lk->model->manifest_url = g_strconcat (lk->shown, path, NULL);
+  url = g_strconcat (lk->base, path, NULL);
+  send (task, HR_OLLAMA_REGISTRY_STEP_MANIFEST, url, HR_OLLAMA_MANIFEST_ACCEPT, -1, -1, CAP_MANIFEST, on_manifest);
 }
 
 /**

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-gui-format.h"
+#include "hr-json.h"
 #include "hr-model-facts.h"
 
 #define VALUE_KEY "hr-fact-value"
@@ -90,13 +91,16 @@ hr_model_facts_add (GtkWidget  *group,
 
   if (value != NULL)
     {
-      GtkWidget *label = gtk_label_new (value);
-      g_autofree char *accessible = g_strdup_printf (_("%1$s: %2$s"), title, value);
+      /* A value may be the file's or the server's own text: its control
+       * characters are shown escaped, as the command line prints them. */
+      g_autofree char *shown = hr_json_safe_text (value, -1, 65536);
+      GtkWidget *label = gtk_label_new (shown);
+      g_autofree char *accessible = g_strdup_printf (_("%1$s: %2$s"), title, shown);
 
       gtk_label_set_selectable (GTK_LABEL (label), TRUE);
       gtk_label_set_xalign (GTK_LABEL (label), 1.0);
       gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
-      fit_value (GTK_LABEL (label), value);
+      fit_value (GTK_LABEL (label), shown);
       gtk_widget_add_css_class (label, "numeric");
       gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
@@ -219,15 +223,17 @@ hr_model_facts_set_value (GtkWidget  *row,
 {
   GtkLabel *label;
   g_autofree char *accessible = NULL;
+  g_autofree char *shown = NULL;
 
   g_return_if_fail (ADW_IS_ACTION_ROW (row));
   g_return_if_fail (value != NULL);
 
   label = g_object_get_data (G_OBJECT (row), VALUE_KEY);
   g_return_if_fail (label != NULL);
-  gtk_label_set_text (label, value);
-  fit_value (label, value);
-  accessible = g_strdup_printf (_("%1$s: %2$s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), value);
+  shown = hr_json_safe_text (value, -1, 65536);
+  gtk_label_set_text (label, shown);
+  fit_value (label, shown);
+  accessible = g_strdup_printf (_("%1$s: %2$s"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), shown);
   gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
 }
 
