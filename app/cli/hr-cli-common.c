@@ -611,6 +611,32 @@ load_archive (GPtrArray   *into,
   return TRUE;
 }
 
+static gboolean places_devices;
+
+/**
+ * hr_cli_context_places_devices:
+ * @places: %TRUE: the command places a model across a board's GPUs
+ *
+ * Set by a command whose output is the placement across several GPUs
+ * (predict's split, hr-offload-devices.c) before it loads its context:
+ * the note that a board with several GPUs is sized on its first one
+ * (hr_board_first_device_only_text()) is then left out for a board with
+ * host memory, the boards the split covers.
+ */
+void
+hr_cli_context_places_devices (gboolean places)
+{
+  places_devices = places;
+}
+
+static char *
+first_device_note (const HrBoard *board)
+{
+  if (places_devices && hr_board_has_host (board))
+    return NULL;
+  return hr_board_first_device_only_text (board);
+}
+
 /**
  * hr_cli_context_load:
  * @ctx: (out caller-allocates): the context; clear it with hr_cli_context_clear()
@@ -708,7 +734,7 @@ hr_cli_context_load (HrCliContext *ctx,
   }
 
   {
-    g_autofree char *first_only = hr_board_first_device_only_text (ctx->board);
+    g_autofree char *first_only = first_device_note (ctx->board);
 
     if (first_only != NULL)
       g_ptr_array_add (ctx->warnings, g_steal_pointer (&first_only));
@@ -735,7 +761,7 @@ void
 hr_cli_context_use_board (HrCliContext *ctx,
                           HrBoard      *board)
 {
-  g_autofree char *first_only = hr_board_first_device_only_text (board);
+  g_autofree char *first_only = first_device_note (board);
 
   g_ptr_array_add (ctx->boards, board);
   ctx->board = board;

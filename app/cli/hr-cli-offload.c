@@ -124,7 +124,19 @@ split_rate (HrCliContext          *ctx,
 
   if (text)
     *text = NULL;
-  if (!(board->bandwidth_bytes_per_s > 0.0))
+  if (split->n_devices > 0)
+    {
+      g_autoptr(GError) local = NULL;
+
+      /* Several GPUs (hr-offload-devices.c): each device's reads at its own
+       * bandwidth, the host's after; no bandwidth, no rate. */
+      efficiencies (ctx, board, &gpu, &host);
+      *source = HR_RATE_SOURCE_PRIOR;
+      ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, &local);
+      if (!ok && text)
+        *text = g_strdup_printf (_("not known: %s"), local->message);
+    }
+  else if (!(board->bandwidth_bytes_per_s > 0.0))
     {
       /* --gpus gives memory only: no speed rather than a made-up one */
       if (text)
@@ -174,6 +186,103 @@ print_side (const char          *label,
   printf (_("  %s %s bytes (%s GB): weights %s, KV cache %s, compute %s\n"), label, total, total_gb, w, kv, c);
 }
 
+/* Bytes with a sign: "1,024" or "-1,024". */
+static char *
+signed_count (gint64 bytes)
+{
+  g_autofree char *abs = hr_format_count (bytes >= 0 ? (guint64) bytes : (guint64) -(bytes + 1) + 1);
+
+  return bytes >= 0 ? g_steal_pointer (&abs) : g_strdup_printf ("-%s", abs);
+}
+
+/* A board with several GPUs: "devices" (one object per GPU Ollama gave
+ * llama-server: name, layers, first_layer, weights_bytes, kv_bytes,
+ * compute_bytes, total_bytes, free_bytes = its free memory after the load,
+ * negative when over), "binding_device" (the name of the one with the
+ * least free after, null when none holds layers) and its
+ * "binding_device_index" in the board's list, "spread",
+ * "pipeline_parallel" and "ollama_predicted_bytes". */
+static void
+add_device_members (JsonObject      *o,
+                    const HrOffload *split)
+{
+  JsonArray *devices = json_array_new ();
+
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      JsonObject *e = json_object_new ();
+
+      json_object_set_string_member (e, "name", d->name);
+      json_object_set_int_member (e, "index", d->board_index);
+      json_object_set_int_member (e, "layers", d->layers);
+      json_object_set_int_member (e, "first_layer", d->first_layer);
+      json_object_set_int_member (e, "partial_layers", d->partial_layers);
+      json_object_set_boolean_member (e, "output_layer", d->output_layer);
+      json_object_set_int_member (e, "weights_bytes", (gint64) MIN (d->side.weights, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "kv_bytes", (gint64) MIN (d->side.kv_cache, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "compute_bytes", (gint64) MIN (d->side.compute, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "total_bytes", (gint64) MIN (d->side.total, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "free_bytes", d->free_after_bytes);
+      json_array_add_object_element (devices, e);
+    }
+  json_object_set_array_member (o, "devices", devices);
+  if (split->binding_device >= 0)
+    {
+      json_object_set_string_member (o, "binding_device", split->devices[split->binding_device].name);
+      json_object_set_int_member (o, "binding_device_index", split->devices[split->binding_device].board_index);
+    }
+  else
+    {
+      json_object_set_null_member (o, "binding_device");
+      json_object_set_null_member (o, "binding_device_index");
+    }
+  json_object_set_boolean_member (o, "spread", split->spread);
+  json_object_set_boolean_member (o, "pipeline_parallel", split->pipeline_parallel);
+  json_object_set_int_member (o, "ollama_predicted_bytes", (gint64) MIN (split->ollama_predicted_bytes, (guint64) G_MAXINT64));
+}
+
+/* The devices' table under predict's split (several GPUs). */
+static void
+print_devices (const HrOffload *split)
+{
+  g_autofree char *est = hr_format_count (split->ollama_predicted_bytes);
+
+  if (split->n_devices == 1)
+    /* Ollama server/sched.go bestSingleGPUFit, singleLlamaServerGPUPlacement */
+    printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): its estimate %s bytes (PredictServerVRAM) is within 80 %% of that GPU's free memory, or main_gpu names it\n"),
+            split->devices[0].name, est);
+  else if (split->spread)
+    printf (_("  Ollama gives llama-server every GPU of the group: its estimate %s bytes (PredictServerVRAM) is above 80 %% of each one's free memory, or OLLAMA_SCHED_SPREAD is set\n"),
+            est);
+  if (split->n_devices > 1)
+    printf (split->pipeline_parallel ?
+            _("  per GPU (llama.cpp's layer split; pipeline parallelism: 4 copies of the graph inputs on each, Headroom's estimate):\n") :
+            _("  per GPU (llama.cpp's layer split):\n"));
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      g_autofree char *w = hr_format_count (d->side.weights);
+      g_autofree char *kv = hr_format_count (d->side.kv_cache);
+      g_autofree char *c = hr_format_count (d->side.compute);
+      g_autofree char *t = hr_format_count (d->side.total);
+      g_autofree char *f = signed_count (d->free_after_bytes);
+      g_autofree char *range = NULL;
+
+      if (d->layers == 0)
+        range = g_strdup (_("no layers"));
+      else
+        /* Translators: the first and last layer's index, the count; the output layer is index n_layer */
+        range = g_strdup_printf (d->output_layer ? _("layers %u-%u (%u, the output layer last)") : _("layers %u-%u (%u)"),
+                                 d->first_layer, d->first_layer + d->layers - 1, d->layers);
+      /* Translators: GPU index, its name, its layers, bytes */
+      printf (_("    GPU %u %s: %s: %s bytes: weights %s, KV cache %s, compute %s; free after %s\n"),
+              d->board_index, d->name, range, t, w, kv, c, f);
+      if (d->partial_layers > 0)
+        printf (_("      %u of its blocks keep their expert tensors in host memory\n"), d->partial_layers);
+    }
+}
+
 static void
 add_split_members (JsonObject      *o,
                    const HrOffload *split,
@@ -195,14 +304,8 @@ add_split_members (JsonObject      *o,
   json_object_set_double_member (o, "tps", hr_cli_json_rate (tps));
   json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
-  if (split->first_device_only)
-    {
-      g_autofree char *note = NULL;
-
-      json_object_set_boolean_member (o, "first_device_only", TRUE);
-      note = g_strdup (split->prediction.notes[0]);
-      json_object_set_string_member (o, "first_device_only_note", note);
-    }
+  if (split->n_devices > 0)
+    add_device_members (o, split);
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else
@@ -265,8 +368,6 @@ hr_cli_predict_split (HrCliContext          *ctx,
     }
 
   printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
-  if (split->first_device_only)
-    printf ("  %s\n", split->prediction.notes[0]);
   free_vram = hr_format_count (split->free_vram_bytes);
   target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
   if (split->user_layers)
@@ -297,6 +398,8 @@ hr_cli_predict_split (HrCliContext          *ctx,
   if (split->partial_layers > 0)
     printf (_("  %u of the GPU's blocks keep tensors in host memory (%s: the expert tensors first)\n"),
             split->partial_layers, hr_layer_fraction_to_string (split->overflow));
+  if (split->n_devices > 0)
+    print_devices (split);
   print_side (_("VRAM:"), &split->vram);
   print_side (_("host:"), &split->host);
   embd = hr_format_count (split->token_embd_bytes);
@@ -305,10 +408,18 @@ hr_cli_predict_split (HrCliContext          *ctx,
   printf (_("  ollama ps would show: %s, PROCESSOR %s\n"), ps, split->processor);
   verdict = split_verdict_text (split);
   printf (_("  verdict: %s\n"), verdict);
+  if (split->n_devices > 1 && split->binding_device >= 0)
+    {
+      const HrOffloadDevice *d = &split->devices[split->binding_device];
+      g_autofree char *f = signed_count (d->free_after_bytes);
+
+      /* Translators: GPU index, its name, bytes */
+      printf (_("  full first: GPU %u %s, %s bytes free after the load\n"), d->board_index, d->name, f);
+    }
   tps_text = hr_format_decimal (tps, 1);
   if (text != NULL)
     printf (_("  decode: %s\n"), text);
-  if (board->bandwidth_bytes_per_s > 0.0)
+  if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
     printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
   else
     printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));

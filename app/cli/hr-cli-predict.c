@@ -746,6 +746,8 @@ hr_cli_predict_run (const char                *command,
         return HR_CLI_EXIT_USAGE;
       num_gpu = (gint32) layers;
     }
+  /* The split below places a model across several GPUs (hr-offload-devices.c). */
+  hr_cli_context_places_devices (TRUE);
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
 
