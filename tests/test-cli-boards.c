@@ -277,8 +277,10 @@ test_two_rtx_3090 (void)
   g_assert_nonnull (strstr (r.out, "  ollama ps would show: 45 GB, PROCESSOR 100% GPU\n"
                                "  verdict: fits, 1.16 GB under budget\n"
                                "  full first: GPU 0 NVIDIA GeForce RTX 3090, 1,657,039,287 bytes free after the load\n"
-                               "  decode: t = 21,418,259,529 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (34.2 ms) + "
-                               "20,977,603,409 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (33.5 ms) = 67.6 ms per token: 14.8 t/s\n"));
+                               "  decode: every layer on the GPUs: 43,000,000,000 bytes of weights x (0.505 / 936.0 GB/s (NVIDIA GeForce RTX 3090) + "
+                               "0.495 / 936.0 GB/s (NVIDIA GeForce RTX 3090)) per token = 21.8 t/s ceiling, x 0.67 = 14.6 t/s\n"
+                               "  rate: 14.6 t/s (prior), speed likely ok\n"));
+  g_assert_nonnull (strstr (r.out, "  free VRAM 50,039,607,552 bytes less the 1,024 MiB fit margin on each of the 2 GPUs: 47,892,123,904 bytes for the model\n"));
 
   run_cli (&rl, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "65536", NULL);
   g_assert_cmpint (rl.status, ==, 0);
@@ -288,7 +290,10 @@ test_two_rtx_3090 (void)
                                 "    GPU 1 NVIDIA GeForce RTX 3090: layers 51-80 (30, the output layer last): 23,932,536,623 bytes: weights 15,753,637,679, KV cache 7,784,628,224, compute 394,270,720; free after 1,337,267,153\n"));
   g_assert_nonnull (strstr (rl.out, "  ollama ps would show: 65 GB, PROCESSOR 28%/72% CPU/GPU\n"
                                 "  verdict: partial 59/81, 11.81 GB of host memory left\n"
-                                "  full first: GPU 1 NVIDIA GeForce RTX 3090, 1,337,267,153 bytes free after the load\n"));
+                                "  full first: GPU 1 NVIDIA GeForce RTX 3090, 1,337,267,153 bytes free after the load\n"
+                                "  decode: t = 15,149,500,631 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (24.2 ms) + "
+                                "15,753,637,679 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (25.1 ms) + "
+                                "11,492,724,628 bytes / (51.2 GB/s x 0.75) on the CPU (299.3 ms) = 348.6 ms per token: 2.9 t/s\n"));
 
   run_cli (&rj, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 0);

@@ -107,6 +107,88 @@ whole_rate (HrCliContext          *ctx,
                            bw, weights, ceiling, eff, rate);
 }
 
+/* The rate with every layer on several GPUs (or the one Ollama chose), on
+ * the tables' terms (whole_rate(): the weights of the footprint, the
+ * board's measured rate or efficiency): a token passes the devices one
+ * after the other under the layer split, each reading its share of the
+ * weights (its weights over the GPUs' weights) at its own bandwidth:
+ *   ceiling = 1 / sum over devices of (share_d x weights / bandwidth_d)
+ * then x the efficiency. FALSE with the text when a device holding layers
+ * has no known bandwidth. */
+static gboolean
+whole_rate_devices (HrCliContext          *ctx,
+                    const HrBoard         *board,
+                    const HrRuntimeInputs *runtime,
+                    const HrOffload       *split,
+                    double                *tps,
+                    HrRateSource          *source,
+                    char                 **text)
+{
+  HrEvaluationInputs s;
+  HrEvaluation e;
+  double t = 0.0, eff, ceiling;
+  g_autoptr(GString) sum = g_string_new (NULL);
+
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+
+      if (d->layers > 0 && !(d->bandwidth_bytes_per_s > 0.0))
+        {
+          if (text)
+            *text = g_strdup_printf (_("not known: the memory bandwidth of %s is not known: it holds layers of the model"), d->name);
+          return FALSE;
+        }
+    }
+  hr_cli_context_scenario (ctx, board, &ctx->fit, &s);
+  s.precision = runtime->precision;
+  s.kv_type = runtime->kv_type;
+  s.context_tokens = runtime->context_tokens;
+  s.parallel_slots = MAX (runtime->parallel_slots, 1);
+  hr_evaluate (&s, runtime->spec, hr_cli_context_measured_tps (ctx, runtime->spec->name), 0, &e);
+  *source = e.source;
+  if (e.source == HR_RATE_SOURCE_MEASURED)
+    {
+      *tps = e.tps;
+      if (text)
+        {
+          g_autofree char *rate = hr_format_decimal (e.tps, 1);
+
+          *text = g_strdup_printf (_("measured on this board: %s t/s"), rate);
+        }
+      return TRUE;
+    }
+  eff = e.ceiling_tps > 0.0 ? e.tps / e.ceiling_tps : 0.0;
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      double share = split->vram.weights > 0 ? (double) d->side.weights / (double) split->vram.weights : 0.0;
+      g_autofree char *sh = NULL, *bw = NULL;
+
+      if (d->layers == 0)
+        continue;
+      t += share * (double) e.footprint.weights / d->bandwidth_bytes_per_s;
+      sh = hr_format_decimal (share, 3);
+      bw = hr_format_decimal (d->bandwidth_bytes_per_s / 1e9, 1);
+      /* Translators: a share (0.512), GB/s, a GPU's name */
+      g_string_append_printf (sum, "%s%s / %s GB/s (%s)", sum->len > 0 ? " + " : "", sh, bw, d->name);
+    }
+  ceiling = t > 0.0 ? 1.0 / t : 0.0;
+  *tps = ceiling * eff;
+  if (text)
+    {
+      g_autofree char *weights = hr_format_count (e.footprint.weights);
+      g_autofree char *c = hr_format_decimal (ceiling, 1);
+      g_autofree char *ef = hr_format_decimal (eff, 2);
+      g_autofree char *rate = hr_format_decimal (*tps, 1);
+
+      /* Translators: bytes, the sum of shares over bandwidths, t/s, efficiency, t/s */
+      *text = g_strdup_printf (_("every layer on the GPUs: %s bytes of weights x (%s) per token = %s t/s ceiling, x %s = %s t/s"),
+                               weights, sum->str, c, ef, rate);
+    }
+  return TRUE;
+}
+
 /* A split's rate with its source and speed: with every layer on the GPU
  * the tables' rate (whole_rate()), else the two-sided read time. */
 static gboolean
@@ -124,7 +206,9 @@ split_rate (HrCliContext          *ctx,
 
   if (text)
     *text = NULL;
-  if (split->n_devices > 0)
+  if (split->n_devices > 0 && split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+    ok = whole_rate_devices (ctx, board, runtime, split, tps, source, text);
+  else if (split->n_devices > 0)
     {
       g_autoptr(GError) local = NULL;
 
@@ -380,6 +464,14 @@ hr_cli_predict_split (HrCliContext          *ctx,
       /* Ollama llm/llama_server.go mmprojFitTargetMiB, extraEnvsForStart */
       printf (_("  free VRAM %s bytes less the %s MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): %s bytes for the model\n"),
               free_vram, mib, target);
+    }
+  else if (split->n_devices > 1)
+    {
+      g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
+
+      /* Translators: bytes, the margin in MiB, the GPUs, bytes */
+      printf (_("  free VRAM %s bytes less the %s MiB fit margin on each of the %u GPUs: %s bytes for the model\n"),
+              free_vram, mib, split->n_devices, target);
     }
   else
     printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
