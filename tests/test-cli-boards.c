@@ -188,6 +188,9 @@ test_gpus (void)
   g_auto(Run) rbad = { 0 };
   g_auto(Run) rboth = { 0 };
   g_auto(Run) r32 = { 0 };
+  g_auto(Run) rmain = { 0 };
+  g_auto(Run) rspread = { 0 };
+  g_auto(Run) rmbad = { 0 };
   JsonObject *o, *d;
   JsonArray *devices;
 
@@ -199,7 +202,7 @@ test_gpus (void)
   g_assert_nonnull (strstr (r.out, "\non --gpus 24GiB,12GiB, as Ollama 0.30+ and llama.cpp's fit place it:\n"
                                "  free VRAM 25,769,803,776 bytes less the 1024 MiB fit margin: 24,696,061,952 bytes for the model\n"
                                "  layers: 49/49 on the GPU (the output layer and the last blocks), 0 on the CPU\n"
-                               "  Ollama gives llama-server one GPU, CUDA0 (--split-mode none): its estimate 10,610,612,736 bytes (PredictServerVRAM) is within 80 % of that GPU's free memory, or main_gpu names it\n"
+                               "  Ollama gives llama-server one GPU, CUDA0 (--split-mode none): its estimate 10,610,612,736 bytes (PredictServerVRAM) is within 80 % of that GPU's free memory\n"
                                "    GPU 0 CUDA0: layers 0-48 (49, the output layer last): 10,283,780,608 bytes: weights 8,552,323,584, KV cache 1,610,612,736, compute 120,844,288; free after 15,486,023,168\n"));
   g_assert_null (strstr (r.out, "first GPU only"));
   g_assert_nonnull (strstr (r.out, "  decode: not known: the memory bandwidth of CUDA0 is not known: it holds layers of the model\n"
@@ -211,7 +214,7 @@ test_gpus (void)
   run_cli (&r32, "predict", "qwen2.5:32b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
   g_assert_cmpint (r32.status, ==, 0);
   g_assert_cmpstr (r32.err, ==, "");
-  g_assert_nonnull (strstr (r32.out, "  Ollama gives llama-server every GPU of the group: its estimate 22,147,483,648 bytes (PredictServerVRAM) is above 80 % of each one's free memory, or OLLAMA_SCHED_SPREAD is set\n"
+  g_assert_nonnull (strstr (r32.out, "  Ollama gives llama-server every GPU of the group: its estimate 22,147,483,648 bytes (PredictServerVRAM) is above 80 % of each one's free memory\n"
                                  "  per GPU (llama.cpp's layer split; pipeline parallelism: 4 copies of the graph inputs on each, Headroom's estimate):\n"
                                  "    GPU 0 CUDA0: layers 0-43 (44): 14,898,155,904 bytes: weights 13,134,444,928, KV cache 1,476,395,008, compute 287,315,968; free after 10,871,647,872\n"
                                  "    GPU 1 CUDA1: layers 44-64 (21, the output layer last): 7,376,283,264 bytes: weights 6,417,878,656, KV cache 671,088,640, compute 287,315,968; free after 5,508,618,624\n"
@@ -230,6 +233,7 @@ test_gpus (void)
   g_assert_cmpstr (json_object_get_string_member (o, "binding_device"), ==, "CUDA1");
   g_assert_cmpint (json_object_get_int_member (o, "binding_device_index"), ==, 1);
   g_assert_true (json_object_get_boolean_member (o, "spread"));
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu_choice"), ==, "none-fits");
   g_assert_true (json_object_get_boolean_member (o, "pipeline_parallel"));
   devices = json_object_get_array_member (o, "devices");
   g_assert_cmpuint (json_array_get_length (devices), ==, 2);
@@ -244,6 +248,21 @@ test_gpus (void)
   g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 21);
   g_assert_true (json_object_get_boolean_member (d, "output_layer"));
   g_assert_cmpint (json_object_get_int_member (d, "free_bytes"), ==, G_GINT64_CONSTANT (5508618624));
+
+  /* Ollama's inputs: main_gpu 1 puts it on CUDA1 alone; OLLAMA_SCHED_SPREAD
+   * spreads it, split 2:1 by free memory (33 and 16 of 49 layers). */
+  run_cli (&rmain, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--main-gpu", "1", NULL);
+  g_assert_cmpint (rmain.status, ==, 0);
+  g_assert_nonnull (strstr (rmain.out, "  Ollama gives llama-server one GPU, CUDA1 (--split-mode none): main_gpu names it\n"
+                                   "    GPU 1 CUDA1: layers 0-48 (49, the output layer last): 10,283,780,608 bytes: weights 8,552,323,584, KV cache 1,610,612,736, compute 120,844,288; free after 2,601,121,280\n"));
+  run_cli (&rspread, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--sched-spread", NULL);
+  g_assert_cmpint (rspread.status, ==, 0);
+  g_assert_nonnull (strstr (rspread.out, "  Ollama gives llama-server every GPU of the group: OLLAMA_SCHED_SPREAD is set\n"));
+  g_assert_nonnull (strstr (rspread.out, "    GPU 0 CUDA0: layers 0-32 (33): "));
+  g_assert_nonnull (strstr (rspread.out, "    GPU 1 CUDA1: layers 33-48 (16, the output layer last): "));
+  run_cli (&rmbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--main-gpu", "16", NULL);
+  g_assert_cmpint (rmbad.status, ==, 2);
+  g_assert_cmpstr (rmbad.err, ==, "headroom-cli: --main-gpu must be a whole number from 0 to 15, not \"16\"\n");
 
   run_cli (&rbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,lots", NULL);
   g_assert_cmpint (rbad.status, ==, 2);

@@ -350,6 +350,7 @@ test_devices_ollama_choice (void)
     predict_on (board, spec, FALSE, -1, s);
     g_assert_cmpuint (s->ollama_predicted_bytes, ==, 17048576);
     g_assert_cmpuint (s->n_devices, ==, 1);
+    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_FITS_ONE);
     g_assert_false (s->spread);
     g_assert_cmpuint (s->devices[0].board_index, ==, 1);
     g_assert_cmpstr (s->devices[0].name, ==, "CUDA1");
@@ -374,6 +375,7 @@ test_devices_ollama_choice (void)
     predict_on (board, spec, TRUE, -1, s);
     g_assert_cmpuint (s->n_devices, ==, 3);
     g_assert_true (s->spread);
+    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPREAD);
   }
   {
     /* No discrete GPU fits: every GPU of the group. */
@@ -383,6 +385,7 @@ test_devices_ollama_choice (void)
     predict_on (board, spec, FALSE, -1, s);
     g_assert_cmpuint (s->n_devices, ==, 2);
     g_assert_true (s->spread);
+    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_NONE_FITS);
   }
   {
     /* main_gpu 2: that GPU alone, whether or not the estimate fits. */
@@ -396,6 +399,13 @@ test_devices_ollama_choice (void)
     g_assert_true (hr_offload_predict (&in, s, &error));
     g_assert_cmpuint (s->n_devices, ==, 1);
     g_assert_cmpuint (s->devices[0].board_index, ==, 2);
+    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_GPU);
+
+    /* main_gpu 3 names no GPU of the group: every GPU, passed through */
+    in.main_gpu = 3;
+    g_assert_true (hr_offload_predict (&in, s, &error));
+    g_assert_cmpuint (s->n_devices, ==, 3);
+    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_OUTSIDE);
   }
 }
 

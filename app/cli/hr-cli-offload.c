@@ -24,6 +24,25 @@ gb (guint64 bytes)
   return hr_format_decimal (hr_bytes_to_gb (bytes), 2);
 }
 
+static gboolean placement_spread;
+static gint32 placement_main_gpu = -1;
+
+/**
+ * hr_cli_offload_set_placement:
+ * @sched_spread: OLLAMA_SCHED_SPREAD (--sched-spread): every GPU of the group
+ * @main_gpu: Ollama's main_gpu option (--main-gpu), -1 = not set
+ *
+ * Ollama's inputs to its choice of GPUs on a board with several
+ * (hr-offload-devices.c), for every split this command predicts.
+ */
+void
+hr_cli_offload_set_placement (gboolean sched_spread,
+                              gint32   main_gpu)
+{
+  placement_spread = sched_spread;
+  placement_main_gpu = main_gpu;
+}
+
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
  * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
  * unified board the learned overhead predict adds (hr_cli_predict_spec():
@@ -50,6 +69,9 @@ offload_inputs (HrOffloadInputs       *out,
   if (board->backend == HR_BOARD_BACKEND_METAL)
     out->runtime.backend = HR_RUNTIME_BACKEND_METAL;
   out->num_gpu = num_gpu;
+  out->sched_spread = placement_spread;
+  out->main_gpu_set = placement_main_gpu >= 0;
+  out->main_gpu = placement_main_gpu >= 0 ? (guint32) placement_main_gpu : 0;
 }
 
 /* The efficiencies a split with layers on the CPU is timed with: the
@@ -270,6 +292,22 @@ print_side (const char          *label,
   printf (_("  %s %s bytes (%s GB): weights %s, KV cache %s, compute %s\n"), label, total, total_gb, w, kv, c);
 }
 
+/* The JSON word for Ollama's choice of GPUs. */
+static const char *
+choice_name (HrOffloadChoice choice)
+{
+  switch (choice)
+    {
+    case HR_OFFLOAD_CHOICE_FITS_ONE:     return "fits-one";
+    case HR_OFFLOAD_CHOICE_MAIN_GPU:     return "main-gpu";
+    case HR_OFFLOAD_CHOICE_SPREAD:       return "sched-spread";
+    case HR_OFFLOAD_CHOICE_NONE_FITS:    return "none-fits";
+    case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE: return "main-gpu-outside";
+    case HR_OFFLOAD_CHOICE_ALL:
+    default:                             return "all";
+    }
+}
+
 /* Bytes with a sign: "1,024" or "-1,024". */
 static char *
 signed_count (gint64 bytes)
@@ -285,7 +323,9 @@ signed_count (gint64 bytes)
  * negative when over), "binding_device" (the name of the one with the
  * least free after, null when none holds layers) and its
  * "binding_device_index" in the board's list, "spread",
- * "pipeline_parallel" and "ollama_predicted_bytes". */
+ * "gpu_choice" (why those GPUs: "fits-one", "main-gpu", "sched-spread",
+ * "none-fits", "main-gpu-outside", "all"), "pipeline_parallel" and
+ * "ollama_predicted_bytes". */
 static void
 add_device_members (JsonObject      *o,
                     const HrOffload *split)
@@ -322,6 +362,7 @@ add_device_members (JsonObject      *o,
       json_object_set_null_member (o, "binding_device_index");
     }
   json_object_set_boolean_member (o, "spread", split->spread);
+  json_object_set_string_member (o, "gpu_choice", choice_name (split->choice));
   json_object_set_boolean_member (o, "pipeline_parallel", split->pipeline_parallel);
   json_object_set_int_member (o, "ollama_predicted_bytes", (gint64) MIN (split->ollama_predicted_bytes, (guint64) G_MAXINT64));
 }
@@ -332,13 +373,31 @@ print_devices (const HrOffload *split)
 {
   g_autofree char *est = hr_format_count (split->ollama_predicted_bytes);
 
-  if (split->n_devices == 1)
-    /* Ollama server/sched.go bestSingleGPUFit, singleLlamaServerGPUPlacement */
-    printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): its estimate %s bytes (PredictServerVRAM) is within 80 %% of that GPU's free memory, or main_gpu names it\n"),
-            split->devices[0].name, est);
-  else if (split->spread)
-    printf (_("  Ollama gives llama-server every GPU of the group: its estimate %s bytes (PredictServerVRAM) is above 80 %% of each one's free memory, or OLLAMA_SCHED_SPREAD is set\n"),
-            est);
+  /* Ollama server/sched.go selectLlamaServerPlacement */
+  switch (split->choice)
+    {
+    case HR_OFFLOAD_CHOICE_FITS_ONE:
+      printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): its estimate %s bytes (PredictServerVRAM) is within 80 %% of that GPU's free memory\n"),
+              split->devices[0].name, est);
+      break;
+    case HR_OFFLOAD_CHOICE_MAIN_GPU:
+      printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): main_gpu names it\n"), split->devices[0].name);
+      break;
+    case HR_OFFLOAD_CHOICE_SPREAD:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU of the group: OLLAMA_SCHED_SPREAD is set"));
+      break;
+    case HR_OFFLOAD_CHOICE_NONE_FITS:
+      printf (_("  Ollama gives llama-server every GPU of the group: its estimate %s bytes (PredictServerVRAM) is above 80 %% of each one's free memory\n"),
+              est);
+      break;
+    case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU of the group: main_gpu names none of them, and is passed through"));
+      break;
+    case HR_OFFLOAD_CHOICE_ALL:
+    default:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU: num_gpu 0 keeps every layer on the CPU"));
+      break;
+    }
   if (split->n_devices > 1)
     printf (split->pipeline_parallel ?
             _("  per GPU (llama.cpp's layer split; pipeline parallelism: 4 copies of the graph inputs on each, Headroom's estimate):\n") :

@@ -386,7 +386,8 @@ static guint
 select_gpus (const HrOffloadInputs *inputs,
              guint64                predicted,
              guint                  ids[HR_DEVICE_MAX],
-             gboolean              *out_spread)
+             gboolean              *out_spread,
+             HrOffloadChoice       *out_choice)
 {
   const HrBoard *board = inputs->board;
   GPtrArray *devs = board->devices;
@@ -398,6 +399,7 @@ select_gpus (const HrOffloadInputs *inputs,
   guint64 pick_avail = 0;
 
   *out_spread = FALSE;
+  *out_choice = HR_OFFLOAD_CHOICE_ALL;
   if (inputs->num_gpu == 0)
     {
       for (guint i = 0; i < n; i++)
@@ -457,9 +459,12 @@ select_gpus (const HrOffloadInputs *inputs,
     }
   if (pick >= 0)
     {
+      *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_GPU : HR_OFFLOAD_CHOICE_FITS_ONE;
       ids[0] = (guint) pick;
       return 1;
     }
+  *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_OUTSIDE :
+                inputs->sched_spread ? HR_OFFLOAD_CHOICE_SPREAD : HR_OFFLOAD_CHOICE_NONE_FITS;
 
   /* bestGPUGroupByAvailableMemory (availableMemoryForLoad: the discrete
    * GPUs' free memory and the integrated ones' capped by the system's). */
@@ -695,6 +700,7 @@ static gboolean
 predict_one (const HrOffloadInputs *inputs,
              guint                  index,
              guint64                predicted,
+             HrOffloadChoice        choice,
              HrOffload             *out,
              GError               **error)
 {
@@ -725,6 +731,7 @@ predict_one (const HrOffloadInputs *inputs,
   out->n_devices = 1;
   out->ollama_predicted_bytes = predicted;
   out->spread = FALSE;
+  out->choice = choice;
   find_binding (out);
   return TRUE;
 }
@@ -774,15 +781,16 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
   Model m;
   guint64 predicted, margin;
   gboolean spread;
+  HrOffloadChoice choice;
 
   /* A first pass for Ollama's estimate (the file and the model's shape). */
   if (!hr_offload_begin (inputs, board, out, &m, error))
     return FALSE;
   g_free (m.layers);
   predicted = inputs->num_gpu == 0 ? 0 : predict_server_vram (inputs, out);
-  d.nd = select_gpus (inputs, predicted, ids, &spread);
+  d.nd = select_gpus (inputs, predicted, ids, &spread, &choice);
   if (d.nd == 1 && inputs->num_gpu != 0)
-    return predict_one (inputs, ids[0], predicted, out, error);
+    return predict_one (inputs, ids[0], predicted, choice, out, error);
 
   for (guint i = 0; i < d.nd; i++)
     {
@@ -810,6 +818,7 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
   place_devices (&m, &d, &l, out);
   g_free (m.layers);
   out->spread = spread;
+  out->choice = choice;
   out->ollama_predicted_bytes = predicted;
   judge_devices (board, &d, out);
   find_binding (out);

@@ -702,6 +702,7 @@ hr_offload_begin (const HrOffloadInputs *inputs,
   out->n_devices = 0;
   out->binding_device = -1;
   out->spread = FALSE;
+  out->choice = HR_OFFLOAD_CHOICE_ALL;
   out->pipeline_parallel = FALSE;
   out->ollama_predicted_bytes = 0;
   memset (m, 0, sizeof *m);

@@ -67,6 +67,17 @@ typedef struct {
   guint64 total;    /* the sum */
 } HrOffloadSide;
 
+/* Why Ollama gave llama-server the GPUs it did (server/sched.go
+ * selectLlamaServerPlacement). */
+typedef enum {
+  HR_OFFLOAD_CHOICE_ALL,          /* num_gpu 0: every GPU passed through (nothing offloaded) */
+  HR_OFFLOAD_CHOICE_FITS_ONE,     /* the estimate fits 80 % of one GPU: that one (bestSingleGPUFit) */
+  HR_OFFLOAD_CHOICE_MAIN_GPU,     /* the user's main_gpu: that GPU (bestExplicitMainGPU) */
+  HR_OFFLOAD_CHOICE_SPREAD,       /* OLLAMA_SCHED_SPREAD: every GPU of the best group */
+  HR_OFFLOAD_CHOICE_NONE_FITS,    /* no single GPU holds the estimate: every GPU of the best group */
+  HR_OFFLOAD_CHOICE_MAIN_OUTSIDE, /* main_gpu names no GPU of a group: every GPU of the best group */
+} HrOffloadChoice;
+
 /* One GPU Ollama gave llama-server on a board with several (hr-offload-devices.c). */
 typedef struct {
   char     name[64];         /* "CUDA0 NVIDIA GeForce RTX 3090": llama.cpp's name and the device's */
@@ -114,6 +125,7 @@ typedef struct {
   HrOffloadDevice devices[HR_DEVICE_MAX];
   gint     binding_device;   /* index in devices[] of the one with the least free after, -1 none */
   gboolean spread;           /* Ollama spread the model over every GPU of a group */
+  HrOffloadChoice choice;    /* why those GPUs */
   gboolean pipeline_parallel;/* llama.cpp's pipeline parallelism: input copies on every device */
   guint64  ollama_predicted_bytes; /* Ollama's PredictServerVRAM, the one-GPU test's figure */
 } HrOffload;
