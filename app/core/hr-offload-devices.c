@@ -33,6 +33,20 @@
  * Each device holds its layers' weights and KV (and recurrent state); the
  * last device with layers the output layer; each device with layers its
  * own compute buffer. Pure: no I/O.
+ *
+ * What is an estimate or left out here:
+ *  - the compute buffer of each device is the runtime's one-GPU figure
+ *    (hr-runtime-compute.c), and with pipeline parallelism 3 more copies
+ *    of the graph inputs, figured as the host's input term (f32 hidden
+ *    state and mask); llama.cpp's real per-device graph is not laid out;
+ *  - fit's last try of step 4 (one more layer whose up, gate or attention
+ *    part overflows to the next device, LAYER_FRACTION_UP/GATE/ATTN) is
+ *    modelled on one GPU (hr-offload.c) but not across several: there the
+ *    dense-only layers stay as they are after the whole ones;
+ *  - fit's context step does not run (Ollama sets -c), nor do
+ *    --split-mode row / tensor, -ts, --cpu-moe or a draft model;
+ *  - Ollama's available memory is the device's free memory (memory -
+ *    resident); its OLLAMA_GPU_OVERHEAD is not an input.
  */
 #include "config.h"
 

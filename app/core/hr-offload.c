@@ -628,7 +628,9 @@ place_projector (const HrOffloadInputs *inputs,
  * A board with several GPUs (hr_board_is_multi_device(), discrete) is
  * placed across them as Ollama chooses them and llama.cpp fits them
  * (hr-offload-devices.c hr_offload_predict_devices()): n_devices, devices[]
- * and binding_device say where; the sides are the devices' sums.
+ * and binding_device say where, choice why; the sides are the devices'
+ * sums. inputs->sched_spread and inputs->main_gpu are Ollama's
+ * OLLAMA_SCHED_SPREAD and main_gpu there.
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
  *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
