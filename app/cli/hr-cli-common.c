@@ -611,28 +611,14 @@ load_archive (GPtrArray   *into,
   return TRUE;
 }
 
-static gboolean places_devices;
-
-/**
- * hr_cli_context_places_devices:
- * @places: %TRUE: the command places a model across a board's GPUs
- *
- * Set by a command whose output is the placement across several GPUs
- * (predict's split, hr-offload-devices.c) before it loads its context:
- * the note that a board with several GPUs is sized on its first one
- * (hr_board_first_device_only_text()) is then left out for a board with
- * host memory, the boards the split covers.
- */
-void
-hr_cli_context_places_devices (gboolean places)
-{
-  places_devices = places;
-}
-
+/* The note that a board with several GPUs is sized on its first one
+ * (hr_board_first_device_only_text()), where that is still so: a board
+ * with host memory is placed across its GPUs (hr-offload-devices.c, by
+ * predict's split and hr_evaluate()'s rows), one without is not. */
 static char *
 first_device_note (const HrBoard *board)
 {
-  if (places_devices && hr_board_has_host (board))
+  if (hr_board_has_host (board))
     return NULL;
   return hr_board_first_device_only_text (board);
 }
@@ -755,7 +741,8 @@ hr_cli_context_load (HrCliContext *ctx,
  * Makes @board the context's board: added to @ctx->boards, with no
  * measurement, rate or efficiency fit of its own (it has none). Says on
  * stderr when it has several GPUs and is sized on its first
- * (hr_board_first_device_only_text()).
+ * (hr_board_first_device_only_text(); not for a board with host memory,
+ * which is placed across its GPUs).
  */
 void
 hr_cli_context_use_board (HrCliContext *ctx,

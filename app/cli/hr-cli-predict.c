@@ -760,8 +760,6 @@ hr_cli_predict_run (const char                *command,
     }
   else
     hr_cli_offload_set_placement (sched_spread, -1);
-  /* The split below places a model across several GPUs (hr-offload-devices.c). */
-  hr_cli_context_places_devices (TRUE);
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
 

@@ -43,7 +43,6 @@ gboolean hr_cli_context_load  (HrCliContext *ctx,
                                const char   *measurements_dir,
                                GError      **error);
 void     hr_cli_context_clear (HrCliContext *ctx);
-void     hr_cli_context_places_devices (gboolean places);
 void     hr_cli_context_use_board (HrCliContext *ctx,
                                    HrBoard      *board);
 double   hr_cli_context_measured_tps (HrCliContext *ctx,
