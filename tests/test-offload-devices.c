@@ -453,6 +453,24 @@ test_devices_moe (void)
   g_assert_cmpuint (s->devices[0].read_bytes, ==, MOE_BLOCK - 3 * MOE_X / 2 + 3 * MOE_DENSE);
   g_assert_cmpuint (s->host_read_bytes, ==, 3 * 3 * MOE_X / 2);
 
+  /* With room on CUDA1 for the gate and down tensors of one more layer,
+   * step 4's last try keeps block 1's attention and ffn_up_exps on CUDA0
+   * (LAYER_FRACTION_UP: 263,168 + 524,288 bytes) and puts its ffn_gate_inp,
+   * ffn_gate_exps and ffn_down_exps (4,096 + 2 x 524,288) in CUDA1's
+   * buffer; GATE (all but ffn_down) no longer fits CUDA0. */
+  free[1] = MARGIN + c + OUT_GRP + 2 * MOE_X + 2 * (MOE_DENSE + KV_LAYER) + 1000;
+  {
+    g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+
+    predict_on (board, spec, TRUE, -1, s);
+  }
+  g_assert_cmpuint (s->gpu_layers, ==, 5);
+  assert_device (&s->devices[0], 0, 0, 4, MOE_BLOCK + (263168 + MOE_X) + 2 * MOE_DENSE, 4 * KV_LAYER, c);
+  assert_device (&s->devices[1], 1, 4, 1, OUT_GRP + (4096 + 2 * MOE_X), 0, c);
+  g_assert_cmpint (s->overflow, ==, HR_LAYER_FRACTION_UP);
+  g_assert_cmpuint (s->host.weights, ==, EMBD + 2 * 3 * MOE_X);
+  free[1] = MARGIN + c + OUT_GRP + 2 * (MOE_DENSE + KV_LAYER) + 1000;
+
   /* Without the surplus (CUDA0 too small for even the dense parts of all
    * four blocks) step 4 does not run: dense-only layers stay. */
   free[0] = MARGIN + c + 3 * (MOE_DENSE + KV_LAYER) + 1000;

@@ -26,7 +26,8 @@
  *      memory: "dense-only" layers);
  *    - a MoE whose dense parts all fit (global_surplus_cpu_moe > 0) then
  *      turns dense-only layers into whole ones front to back, device 0
- *      first (step 4).
+ *      first, each device then trying one more layer in part, the rest of
+ *      it on the next device (or the CPU after the last) (step 4).
  * 3. A user's num_gpu: no fit; load_tensors' proportional split of the
  *    last num_gpu layers by free memory.
  *
@@ -39,10 +40,6 @@
  *    (hr-runtime-compute.c), and with pipeline parallelism 3 more copies
  *    of the graph inputs, figured as the host's input term (f32 hidden
  *    state and mask); llama.cpp's real per-device graph is not laid out;
- *  - fit's last try of step 4 (one more layer whose up, gate or attention
- *    part overflows to the next device, LAYER_FRACTION_UP/GATE/ATTN) is
- *    modelled on one GPU (hr-offload.c) but not across several: there the
- *    dense-only layers stay as they are after the whole ones;
  *  - fit's context step does not run (Ollama sets -c), nor do
  *    --split-mode row / tensor, -ts, --cpu-moe or a draft model;
  *  - Ollama's available memory is the device's free memory (memory -
@@ -77,7 +74,40 @@ typedef struct {
 typedef struct {
   guint32 n_layer[HR_DEVICE_MAX]; /* layers on the device, the output layer counted */
   guint32 n_part[HR_DEVICE_MAX];  /* of them, the last ones with their experts on the CPU */
+  /* fit's step 4 last try: the device's first partial layer keeps this
+   * fraction (not just its dense part), the rest of it on the next device
+   * (to_next) or the CPU; unset: LAYER_FRACTION_MOE to the CPU. */
+  gboolean        has_overflow[HR_DEVICE_MAX];
+  HrLayerFraction overflow[HR_DEVICE_MAX];
+  gboolean        to_next[HR_DEVICE_MAX];
 } Layout;
+
+/* The fraction of the @j-th layer of device @i (set_ngl_tensor_split_tbo:
+ * the first n_full whole, the first partial one its overflow_type, the
+ * others LAYER_FRACTION_MOE). */
+static HrLayerFraction
+layer_fraction (const Layout *l,
+                guint         i,
+                guint32       j)
+{
+  guint32 full = l->n_layer[i] - l->n_part[i];
+
+  if (j < full)
+    return FRACTION_FULL;
+  if (j == full && l->has_overflow[i])
+    return l->overflow[i];
+  return HR_LAYER_FRACTION_MOE;
+}
+
+/* Whether the rest of device @i's @j-th layer goes to the next device. */
+static gboolean
+layer_to_next (const Devs   *d,
+               const Layout *l,
+               guint         i,
+               guint32       j)
+{
+  return l->has_overflow[i] && l->to_next[i] && i + 1 < d->nd && j == l->n_layer[i] - l->n_part[i];
+}
 
 /* ---------------------------------------------------------- memory */
 
@@ -145,16 +175,24 @@ layout_memory (const Model  *m,
   gboolean pipeline = layout_pipeline (m, d, l);
 
   for (guint i = 0; i < d->nd; i++)
+    mem[i] = 0;
+  for (guint i = 0; i < d->nd; i++)
     {
-      guint32 full = l->n_layer[i] - l->n_part[i];
-
-      mem[i] = 0;
       for (guint32 j = 0; j < l->n_layer[i]; j++, il++)
         {
+          const Layer *x;
+          guint64 gpu;
+
           if (il == m->n)
-            mem[i] += m->output;
-          else
-            mem[i] += on_gpu (&m->layers[il], j < full ? FRACTION_FULL : HR_LAYER_FRACTION_MOE) + m->layers[il].kv;
+            {
+              mem[i] += m->output;
+              continue;
+            }
+          x = &m->layers[il];
+          gpu = on_gpu (x, layer_fraction (l, i, j));
+          mem[i] += gpu + x->kv;
+          if (layer_to_next (d, l, i, j))
+            mem[i + 1] += x->total - gpu;
         }
       if (l->n_layer[i] > 0)
         mem[i] += device_compute (m, pipeline);
@@ -272,6 +310,60 @@ convert_fits (const Model *m,
   return device_fits (m, d, &l, id);
 }
 
+static gboolean
+both_fit (const Model  *m,
+          const Devs   *d,
+          const Layout *l,
+          guint         id)
+{
+  guint64 mem[HR_DEVICE_MAX];
+
+  layout_memory (m, d, l, mem);
+  return (gint64) mem[id] < d->target[id] && (id + 1 == d->nd || (gint64) mem[id + 1] < d->target[id + 1]);
+}
+
+/* Step 4's last try for device @id: one more layer from *start, partly
+ * (LAYER_FRACTION_UP, then _GATE; else _ATTN), what it does not keep on
+ * the next device (the CPU for the last), when both stay under their
+ * targets ("try to fit at least part of one more layer"). */
+static void
+one_more (const Model *m,
+          const Devs  *d,
+          Layout      *l,
+          guint        id,
+          guint       *start)
+{
+  Layout test = *l;
+  guint st = *start;
+
+  if (!(l->n_layer[st] > (id < d->nd - 1 ? 0u : 1u)) || l->n_part[st] == 0)
+    return;
+  test.n_layer[st]--;
+  test.n_part[st]--;
+  test.n_layer[id]++;
+  test.n_part[id]++;
+  if (test.n_part[st] == 0)
+    st++;
+  test.has_overflow[id] = TRUE;
+  test.to_next[id] = id + 1 < d->nd;
+  test.overflow[id] = HR_LAYER_FRACTION_UP;
+  if (both_fit (m, d, &test, id))
+    {
+      *l = test;
+      *start = st;
+      test.overflow[id] = HR_LAYER_FRACTION_GATE;
+      if (both_fit (m, d, &test, id))
+        *l = test;
+      return;
+    }
+  test.overflow[id] = HR_LAYER_FRACTION_ATTN;
+  if (both_fit (m, d, &test, id))
+    {
+      *l = test;
+      *start = st;
+    }
+}
+
 /* common/fit.cpp common_params_fit_impl, several devices (see the top). */
 static void
 fit_devices (const Model *m,
@@ -331,6 +423,8 @@ fit_devices (const Model *m,
         most += l->n_part[j];
       LARGEST (step, most, convert_fits (m, d, *l, id, start, k));
       convert (l, d->nd, id, &start, step);
+      if (start < d->nd)
+        one_more (m, d, l, id, &start);
     }
 }
 
@@ -574,20 +668,24 @@ place_devices (const Model  *m,
   for (guint i = 0; i < d->nd; i++)
     {
       HrOffloadDevice *o = &out->devices[i];
-      guint32 full = l->n_layer[i] - l->n_part[i];
 
       describe_device (o, d->dev[i], d->index[i]);
       o->side = (HrOffloadSide) { 0 };
       o->layers = l->n_layer[i];
-      o->first_layer = il;
       o->partial_layers = 0;
       o->output_layer = FALSE;
       o->read_bytes = 0;
+    }
+  for (guint i = 0; i < d->nd; i++)
+    {
+      HrOffloadDevice *o = &out->devices[i];
+
+      o->first_layer = il;
       for (guint32 j = 0; j < l->n_layer[i]; j++, il++)
         {
           const Layer *x;
           HrLayerFraction f;
-          guint64 gpu, gpu_x;
+          guint64 gpu, gpu_x, rest, rest_read;
 
           if (il == m->n)
             {
@@ -597,19 +695,35 @@ place_devices (const Model  *m,
               continue;
             }
           x = &m->layers[il];
-          f = j < full ? FRACTION_FULL : HR_LAYER_FRACTION_MOE;
+          f = layer_fraction (l, i, j);
           gpu = on_gpu (x, f);
           gpu_x = experts_on_gpu (x, f);
           o->side.weights += gpu;
           o->side.kv_cache += x->kv;
           o->read_bytes += gpu - (guint64) (gpu_x * idle);
-          out->host.weights += x->total - gpu;
-          out->host_read_bytes += (x->total - gpu) - (guint64) ((experts_of (x) - gpu_x) * idle);
+          rest = x->total - gpu;
+          rest_read = rest - (guint64) ((experts_of (x) - gpu_x) * idle);
+          if (layer_to_next (d, l, i, j))
+            {
+              /* the overflowing tensors in the next device's buffer */
+              out->devices[i + 1].side.weights += rest;
+              out->devices[i + 1].read_bytes += rest_read;
+            }
+          else
+            {
+              out->host.weights += rest;
+              out->host_read_bytes += rest_read;
+            }
           if (f != FRACTION_FULL)
             o->partial_layers++;
         }
       if (o->layers > 0)
         o->side.compute = device_compute (m, pipeline);
+    }
+  for (guint i = 0; i < d->nd; i++)
+    {
+      HrOffloadDevice *o = &out->devices[i];
+
       sum_side (&o->side);
       o->target_bytes = d->target[i];
       o->free_after_bytes = (gint64) MIN (o->free_bytes, (guint64) G_MAXINT64) -
@@ -629,6 +743,12 @@ place_devices (const Model  *m,
   out->gpu_layers = ngl;
   out->partial_layers = partial;
   out->overflow = HR_LAYER_FRACTION_MOE;
+  for (guint i = 0; i < d->nd; i++)
+    if (l->has_overflow[i] && l->n_part[i] > 0)
+      {
+        out->overflow = l->overflow[i]; /* the first device's with one */
+        break;
+      }
   out->size_bytes = whole ? out->vram.total : out->vram.total + out->host.total;
   hr_offload_format_processor (out->vram.total, out->size_bytes, out->processor);
 }
