@@ -5,7 +5,7 @@
  * The placement on a board with several GPUs (hr-offload.h), read from the
  * sources and written again here:
  *
- * 1. Which GPUs Ollama gives llama-server (Ollama server/sched.go
+ * 1. Which GPUs Ollama gives llama-server (hr-offload-ollama.c; Ollama server/sched.go
  *    selectLlamaServerPlacement): with num_gpu 0 all of them (nothing is
  *    offloaded); with the user's main_gpu that index within the best
  *    library group (bestExplicitMainGPU); else, unless OLLAMA_SCHED_SPREAD
@@ -59,9 +59,6 @@
  * (ggml_backend_sched_new: n_copies = parallel ? GGML_SCHED_MAX_COPIES : 1). */
 #define N_COPIES 4u
 
-/* Ollama's one-GPU test: the estimate within 80 % of the GPU's available
- * memory (server/sched.go bestSingleGPUFit: predictedVRAM > available*80/100). */
-#define SINGLE_GPU_PERCENT 80u
 
 typedef struct {
   guint           nd;
@@ -428,188 +425,6 @@ fit_devices (const Model *m,
     }
 }
 
-/* ---------------------------------------------------------- Ollama */
-
-/* server/sched.go availableMemoryForGPU: an integrated GPU's free memory,
- * capped by the system's free memory (the board's host headroom). */
-static guint64
-available_for (const HrBoard  *board,
-               const HrDevice *dev)
-{
-  guint64 free = hr_device_headroom_bytes (dev);
-  guint64 sys = hr_board_has_host (board) ? hr_board_host_headroom_bytes (board) : 0;
-
-  if (dev->kind == HR_DEVICE_KIND_INTEGRATED && sys > 0 && sys < free)
-    return sys;
-  return free;
-}
-
-/* server/sched.go betterPlacementGPU. */
-static gboolean
-better_gpu (const HrDevice *a,
-            guint64         a_avail,
-            const HrDevice *b,
-            guint64         b_avail)
-{
-  if ((a->kind == HR_DEVICE_KIND_INTEGRATED) != (b->kind == HR_DEVICE_KIND_INTEGRATED))
-    return a->kind != HR_DEVICE_KIND_INTEGRATED;
-  return a_avail > b_avail;
-}
-
-/* llm/llama_server.go PredictServerVRAM: the model file's size + 2 x
- * block_count x head_count_kv (its least) x (embedding / head_count) x
- * context x 2 bytes, the context num_ctx (at most the trained one) x the
- * parallel slots (server/sched.go effectiveLlamaServerContext). */
-static guint64
-predict_server_vram (const HrOffloadInputs *inputs,
-                     const HrOffload       *out)
-{
-  const HrModelSpec *spec = inputs->runtime.spec;
-  const HrRuntimeInputs *rt = &inputs->runtime;
-  gboolean same = rt->precision == NULL ||
-                  (spec->precision != NULL && g_ascii_strcasecmp (rt->precision->id, spec->precision) == 0);
-  guint64 file = spec->exact_file_bytes > 0 ? spec->exact_file_bytes : spec->file_bytes;
-  guint64 kv_heads = spec->kv_heads, heads = spec->heads > 0 ? spec->heads : 1;
-  guint64 ctx = rt->context_tokens;
-
-  if (!same || file == 0)
-    file = (guint64) MAX (hr_runtime_prediction_term_bytes (&out->prediction, HR_RUNTIME_TERM_WEIGHTS), 0) +
-           out->prediction.host_bytes;
-  if (spec->layer_kv_heads != NULL && spec->layer_kv_heads->len > 0)
-    {
-      kv_heads = G_MAXUINT32;
-      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-        kv_heads = MIN (kv_heads, (guint64) g_array_index (spec->layer_kv_heads, guint32, i));
-    }
-  kv_heads = kv_heads > 0 ? kv_heads : 1;
-  if (spec->context_length > 0 && ctx > spec->context_length)
-    ctx = spec->context_length;
-  ctx *= MAX (rt->parallel_slots, 1u);
-  return file + 2 * (guint64) spec->layers * kv_heads * (spec->embedding_length / heads) * ctx * 2;
-}
-
-/* server/sched.go selectLlamaServerPlacement: the GPUs Ollama passes on,
- * in the board's order; returns how many (in @ids). */
-static guint
-select_gpus (const HrOffloadInputs *inputs,
-             guint64                predicted,
-             guint                  ids[HR_DEVICE_MAX],
-             gboolean              *out_spread,
-             HrOffloadChoice       *out_choice)
-{
-  const HrBoard *board = inputs->board;
-  GPtrArray *devs = board->devices;
-  HrDeviceBackend groups[HR_DEVICE_MAX];
-  guint n_groups = 0, n = MIN (devs->len, HR_DEVICE_MAX), best_group = 0, count = 0;
-  gboolean best_discrete = FALSE;
-  guint64 best_avail = 0;
-  gint pick = -1;
-  guint64 pick_avail = 0;
-
-  *out_spread = FALSE;
-  *out_choice = HR_OFFLOAD_CHOICE_ALL;
-  if (inputs->num_gpu == 0)
-    {
-      for (guint i = 0; i < n; i++)
-        ids[i] = i;
-      return n;
-    }
-  /* ml.ByLibrary: the groups in the order their first GPU comes. */
-  for (guint i = 0; i < n; i++)
-    {
-      const HrDevice *dev = g_ptr_array_index (devs, i);
-      guint g = 0;
-
-      while (g < n_groups && groups[g] != dev->backend)
-        g++;
-      if (g == n_groups)
-        groups[n_groups++] = dev->backend;
-    }
-
-  if (inputs->main_gpu_set)
-    {
-      /* bestExplicitMainGPU: that index within each group, the best of them. */
-      for (guint g = 0; g < n_groups; g++)
-        {
-          guint seen = 0;
-
-          for (guint i = 0; i < n; i++)
-            {
-              const HrDevice *dev = g_ptr_array_index (devs, i);
-              guint64 avail;
-
-              if (dev->backend != groups[g] || seen++ != inputs->main_gpu)
-                continue;
-              avail = available_for (board, dev);
-              if (pick < 0 || better_gpu (dev, avail, g_ptr_array_index (devs, pick), pick_avail))
-                {
-                  pick = (gint) i;
-                  pick_avail = avail;
-                }
-            }
-        }
-    }
-  else if (!inputs->sched_spread && predicted > 0)
-    {
-      for (guint i = 0; i < n; i++)
-        {
-          const HrDevice *dev = g_ptr_array_index (devs, i);
-          guint64 avail = available_for (board, dev);
-
-          if (predicted > avail * SINGLE_GPU_PERCENT / 100)
-            continue;
-          if (pick < 0 || better_gpu (dev, avail, g_ptr_array_index (devs, pick), pick_avail))
-            {
-              pick = (gint) i;
-              pick_avail = avail;
-            }
-        }
-    }
-  if (pick >= 0)
-    {
-      *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_GPU : HR_OFFLOAD_CHOICE_FITS_ONE;
-      ids[0] = (guint) pick;
-      return 1;
-    }
-  *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_OUTSIDE :
-                inputs->sched_spread ? HR_OFFLOAD_CHOICE_SPREAD : HR_OFFLOAD_CHOICE_NONE_FITS;
-
-  /* bestGPUGroupByAvailableMemory (availableMemoryForLoad: the discrete
-   * GPUs' free memory and the integrated ones' capped by the system's). */
-  for (guint g = 0; g < n_groups; g++)
-    {
-      guint64 avail = 0, shared = 0, sys = hr_board_has_host (board) ? hr_board_host_headroom_bytes (board) : 0;
-      gboolean discrete = FALSE;
-
-      for (guint i = 0; i < n; i++)
-        {
-          const HrDevice *dev = g_ptr_array_index (devs, i);
-
-          if (dev->backend != groups[g])
-            continue;
-          if (dev->kind == HR_DEVICE_KIND_INTEGRATED)
-            shared += hr_device_headroom_bytes (dev);
-          else
-            {
-              avail += hr_device_headroom_bytes (dev);
-              discrete = TRUE;
-            }
-        }
-      avail += sys > 0 && shared > 0 && sys < shared ? sys : shared;
-      if (g == 0 || (discrete != best_discrete ? discrete : avail > best_avail))
-        {
-          best_group = g;
-          best_avail = avail;
-          best_discrete = discrete;
-        }
-    }
-  for (guint i = 0; i < n; i++)
-    if (((const HrDevice *) g_ptr_array_index (devs, i))->backend == groups[best_group])
-      ids[count++] = i;
-  *out_spread = TRUE;
-  return count;
-}
-
 /* ---------------------------------------------------------- result */
 
 static void
@@ -921,8 +736,8 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
   if (!hr_offload_begin (inputs, board, out, &m, error))
     return FALSE;
   g_free (m.layers);
-  predicted = inputs->num_gpu == 0 ? 0 : predict_server_vram (inputs, out);
-  d.nd = select_gpus (inputs, predicted, ids, &spread, &choice);
+  predicted = inputs->num_gpu == 0 ? 0 : hr_offload_predict_server_vram (inputs, &out->prediction);
+  d.nd = hr_offload_select_gpus (inputs, predicted, ids, &spread, &choice);
   if (d.nd == 1 && inputs->num_gpu != 0)
     return predict_one (inputs, ids[0], predicted, choice, out, error);
 

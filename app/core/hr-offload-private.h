@@ -77,6 +77,13 @@ gboolean hr_offload_begin        (const HrOffloadInputs *inputs,
                                   GError               **error);
 void     hr_offload_judge        (const HrBoard         *board,
                                   HrOffload             *out);
+guint64  hr_offload_predict_server_vram (const HrOffloadInputs     *inputs,
+                                         const HrRuntimePrediction *prediction);
+guint    hr_offload_select_gpus  (const HrOffloadInputs *inputs,
+                                  guint64                predicted,
+                                  guint                  ids[HR_DEVICE_MAX],
+                                  gboolean              *out_spread,
+                                  HrOffloadChoice       *out_choice);
 gboolean hr_offload_predict_devices (const HrOffloadInputs *inputs,
                                      HrOffload             *out,
                                      GError               **error);
