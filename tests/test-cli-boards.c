@@ -187,23 +187,82 @@ test_gpus (void)
   g_auto(Run) rj = { 0 };
   g_auto(Run) rbad = { 0 };
   g_auto(Run) rboth = { 0 };
-  JsonObject *o;
+  g_auto(Run) r32 = { 0 };
+  g_auto(Run) rmain = { 0 };
+  g_auto(Run) rspread = { 0 };
+  g_auto(Run) rmbad = { 0 };
+  JsonObject *o, *d;
+  JsonArray *devices;
 
+  /* qwen2.5:14b fits CUDA0 within 80 %: Ollama gives llama-server that
+   * GPU alone, and the split is that GPU's (no first-GPU-only note). */
   run_cli (&r, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_cmpstr (r.err, ==, "headroom-cli: Sized on its first GPU only (CUDA0, 24.0 GiB): this board has 2 GPUs, and Headroom does not place a model across several GPUs yet; the other GPUs' memory and bandwidth are not counted.\n");
+  g_assert_cmpstr (r.err, ==, "");
   g_assert_nonnull (strstr (r.out, "\non --gpus 24GiB,12GiB, as Ollama 0.30+ and llama.cpp's fit place it:\n"
-                               "  Sized on its first GPU only (CUDA0, 24.0 GiB): this board has 2 GPUs"));
-  g_assert_nonnull (strstr (r.out, "  free VRAM 25,769,803,776 bytes less the 1024 MiB fit margin: 24,696,061,952 bytes for the model\n"));
-  g_assert_nonnull (strstr (r.out, "  decode: not known: the GPU's memory bandwidth is not known (--gpus gives each GPU's memory only)\n"
+                               "  free VRAM 25,769,803,776 bytes less the 1024 MiB fit margin: 24,696,061,952 bytes for the model\n"
+                               "  layers: 49/49 on the GPU (the output layer and the last blocks), 0 on the CPU\n"
+                               "  Ollama gives llama-server one GPU, CUDA0 (--split-mode none): its estimate 10,610,612,736 bytes (PredictServerVRAM) is within 80 % of that GPU's free memory\n"
+                               "    GPU 0 CUDA0: layers 0-48 (49, the output layer last): 10,283,780,608 bytes: weights 8,552,323,584, KV cache 1,610,612,736, compute 120,844,288; free after 15,486,023,168\n"));
+  g_assert_null (strstr (r.out, "first GPU only"));
+  g_assert_nonnull (strstr (r.out, "  decode: not known: the memory bandwidth of CUDA0 is not known: it holds layers of the model\n"
                                "  rate: not known, speed unknown\n"));
 
-  run_cli (&rj, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--json", NULL);
+  /* qwen2.5:32b does not (22,147,483,648 > 80 % of 24 GiB): both GPUs,
+   * every layer fits them, so the layers split by free memory, 2:1 (44 and
+   * 21 of 65), pipeline parallelism on; CUDA1 is left with less. */
+  run_cli (&r32, "predict", "qwen2.5:32b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
+  g_assert_cmpint (r32.status, ==, 0);
+  g_assert_cmpstr (r32.err, ==, "");
+  g_assert_nonnull (strstr (r32.out, "  Ollama gives llama-server every GPU of the group: its estimate 22,147,483,648 bytes (PredictServerVRAM) is above 80 % of each one's free memory\n"
+                                 "  per GPU (llama.cpp's layer split; pipeline parallelism: 4 copies of the graph inputs on each, Headroom's estimate):\n"
+                                 "    GPU 0 CUDA0: layers 0-43 (44): 14,898,155,904 bytes: weights 13,134,444,928, KV cache 1,476,395,008, compute 287,315,968; free after 10,871,647,872\n"
+                                 "    GPU 1 CUDA1: layers 44-64 (21, the output layer last): 7,376,283,264 bytes: weights 6,417,878,656, KV cache 671,088,640, compute 287,315,968; free after 5,508,618,624\n"
+                                 "  VRAM: 22,274,439,168 bytes (22.27 GB): weights 19,552,323,584, KV cache 2,147,483,648, compute 574,631,936\n"
+                                 "  host: 556,728,320 bytes (0.56 GB): weights 447,676,416, KV cache 0, compute 109,051,904\n"));
+  g_assert_nonnull (strstr (r32.out, "  ollama ps would show: 22 GB, PROCESSOR 100% GPU\n"
+                                 "  verdict: fits, 5.51 GB under budget\n"
+                                 "  full first: GPU 1 CUDA1, 5,508,618,624 bytes free after the load\n"));
+
+  run_cli (&rj, "predict", "qwen2.5:32b", "--gpus", "24GiB,12GiB", "--context", "8192", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (parser));
-  g_assert_true (json_object_get_boolean_member (o, "first_device_only"));
+  g_assert_false (json_object_has_member (o, "first_device_only"));
   g_assert_cmpstr (json_object_get_string_member (o, "speed"), ==, "unknown");
+  g_assert_cmpstr (json_object_get_string_member (o, "binding_device"), ==, "CUDA1");
+  g_assert_cmpint (json_object_get_int_member (o, "binding_device_index"), ==, 1);
+  g_assert_true (json_object_get_boolean_member (o, "spread"));
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu_choice"), ==, "none-fits");
+  g_assert_true (json_object_get_boolean_member (o, "pipeline_parallel"));
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 2);
+  d = json_array_get_object_element (devices, 0);
+  g_assert_cmpstr (json_object_get_string_member (d, "name"), ==, "CUDA0");
+  g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 44);
+  g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, G_GINT64_CONSTANT (13134444928));
+  g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, G_GINT64_CONSTANT (1476395008));
+  g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, 287315968);
+  g_assert_cmpint (json_object_get_int_member (d, "free_bytes"), ==, G_GINT64_CONSTANT (10871647872));
+  d = json_array_get_object_element (devices, 1);
+  g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 21);
+  g_assert_true (json_object_get_boolean_member (d, "output_layer"));
+  g_assert_cmpint (json_object_get_int_member (d, "free_bytes"), ==, G_GINT64_CONSTANT (5508618624));
+
+  /* Ollama's inputs: main_gpu 1 puts it on CUDA1 alone; OLLAMA_SCHED_SPREAD
+   * spreads it, split 2:1 by free memory (33 and 16 of 49 layers). */
+  run_cli (&rmain, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--main-gpu", "1", NULL);
+  g_assert_cmpint (rmain.status, ==, 0);
+  g_assert_nonnull (strstr (rmain.out, "  Ollama gives llama-server one GPU, CUDA1 (--split-mode none): main_gpu names it\n"
+                                   "    GPU 1 CUDA1: layers 0-48 (49, the output layer last): 10,283,780,608 bytes: weights 8,552,323,584, KV cache 1,610,612,736, compute 120,844,288; free after 2,601,121,280\n"));
+  run_cli (&rspread, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--sched-spread", NULL);
+  g_assert_cmpint (rspread.status, ==, 0);
+  g_assert_nonnull (strstr (rspread.out, "  Ollama gives llama-server every GPU of the group: OLLAMA_SCHED_SPREAD is set\n"));
+  g_assert_nonnull (strstr (rspread.out, "    GPU 0 CUDA0: layers 0-32 (33): "));
+  g_assert_nonnull (strstr (rspread.out, "    GPU 1 CUDA1: layers 33-48 (16, the output layer last): "));
+  run_cli (&rmbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--main-gpu", "16", NULL);
+  g_assert_cmpint (rmbad.status, ==, 2);
+  g_assert_cmpstr (rmbad.err, ==, "headroom-cli: --main-gpu must be a whole number from 0 to 15, not \"16\"\n");
 
   run_cli (&rbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,lots", NULL);
   g_assert_cmpint (rbad.status, ==, 2);
@@ -214,6 +273,67 @@ test_gpus (void)
   g_assert_cmpstr (rboth.err, ==, "headroom-cli: --gpus and --board both name the board: give one of them\n");
 }
 
+/* The built-in 2 x RTX 3090: llama3.1:70b at 8,192 tokens spreads over
+ * both (its estimate is above 80 % of one), fits them whole, so the split
+ * is by free memory (41 and 40 of 81 layers) with pipeline parallelism;
+ * at 65,536 tokens fit fills the last GPU first and 22 layers stay on the
+ * CPU. */
+static void
+test_two_rtx_3090 (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rl = { 0 };
+  g_auto(Run) rj = { 0 };
+  JsonArray *devices;
+  JsonObject *o, *d;
+
+  run_cli (&r, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_nonnull (strstr (r.out, "    GPU 0 NVIDIA GeForce RTX 3090: layers 0-40 (41): 23,112,764,489 bytes: weights 21,418,259,529, KV cache 1,375,731,712, compute 318,773,248; free after 1,657,039,287\n"
+                               "    GPU 1 NVIDIA GeForce RTX 3090: layers 41-80 (40, the output layer last): 22,604,999,505 bytes: weights 20,977,603,409, KV cache 1,308,622,848, compute 318,773,248; free after 2,664,804,271\n"));
+  g_assert_nonnull (strstr (r.out, "  ollama ps would show: 45 GB, PROCESSOR 100% GPU\n"
+                               "  verdict: fits, 1.16 GB under budget\n"
+                               "  full first: GPU 0 NVIDIA GeForce RTX 3090, 1,657,039,287 bytes free after the load\n"
+                               "  decode: every layer on the GPUs: 43,000,000,000 bytes of weights x (0.505 / 936.0 GB/s (NVIDIA GeForce RTX 3090) + "
+                               "0.495 / 936.0 GB/s (NVIDIA GeForce RTX 3090)) per token = 21.8 t/s ceiling, x 0.67 = 14.6 t/s\n"
+                               "  rate: 14.6 t/s (prior), speed likely ok\n"));
+  g_assert_nonnull (strstr (r.out, "  free VRAM 50,039,607,552 bytes less the 1,024 MiB fit margin on each of the 2 GPUs: 47,892,123,904 bytes for the model\n"));
+
+  run_cli (&rl, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "65536", NULL);
+  g_assert_cmpint (rl.status, ==, 0);
+  g_assert_nonnull (strstr (rl.out, "  layers: 59/81 on the GPU (the output layer and the last blocks), 22 on the CPU\n"));
+  g_assert_nonnull (strstr (rl.out, "  per GPU (llama.cpp's layer split):\n"
+                                "    GPU 0 NVIDIA GeForce RTX 3090: layers 22-50 (29): 23,328,399,575 bytes: weights 15,149,500,631, KV cache 7,784,628,224, compute 394,270,720; free after 1,441,404,201\n"
+                                "    GPU 1 NVIDIA GeForce RTX 3090: layers 51-80 (30, the output layer last): 23,932,536,623 bytes: weights 15,753,637,679, KV cache 7,784,628,224, compute 394,270,720; free after 1,337,267,153\n"));
+  g_assert_nonnull (strstr (rl.out, "  ollama ps would show: 65 GB, PROCESSOR 28%/72% CPU/GPU\n"
+                                "  verdict: partial 59/81, 11.81 GB of host memory left\n"
+                                "  full first: GPU 1 NVIDIA GeForce RTX 3090, 1,337,267,153 bytes free after the load\n"
+                                "  decode: t = 15,149,500,631 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (24.2 ms) + "
+                                "15,753,637,679 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (25.1 ms) + "
+                                "11,492,724,628 bytes / (51.2 GB/s x 0.75) on the CPU (299.3 ms) = 348.6 ms per token: 2.9 t/s\n"));
+
+  run_cli (&rj, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "binding_device"), ==, "NVIDIA GeForce RTX 3090");
+  g_assert_cmpint (json_object_get_int_member (o, "binding_device_index"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "vram_bytes"), ==, G_GINT64_CONSTANT (45717763994));
+  devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 2);
+  d = json_array_get_object_element (devices, 0);
+  g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 41);
+  g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, G_GINT64_CONSTANT (21418259529));
+  g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, G_GINT64_CONSTANT (1375731712));
+  g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, 318773248);
+  g_assert_cmpint (json_object_get_int_member (d, "free_bytes"), ==, G_GINT64_CONSTANT (1657039287));
+  d = json_array_get_object_element (devices, 1);
+  g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 40);
+  g_assert_cmpint (json_object_get_int_member (d, "first_layer"), ==, 41);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -222,5 +342,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli-boards/detect-nvidia-smi", test_detect_nvidia_smi);
   g_test_add_func ("/cli-boards/import", test_import);
   g_test_add_func ("/cli-boards/gpus", test_gpus);
+  g_test_add_func ("/cli-boards/two-rtx-3090", test_two_rtx_3090);
   return g_test_run ();
 }

@@ -611,6 +611,18 @@ load_archive (GPtrArray   *into,
   return TRUE;
 }
 
+/* The note that a board with several GPUs is sized on its first one
+ * (hr_board_first_device_only_text()), where that is still so: a board
+ * with host memory is placed across its GPUs (hr-offload-devices.c, by
+ * predict's split and hr_evaluate()'s rows), one without is not. */
+static char *
+first_device_note (const HrBoard *board)
+{
+  if (hr_board_has_host (board))
+    return NULL;
+  return hr_board_first_device_only_text (board);
+}
+
 /**
  * hr_cli_context_load:
  * @ctx: (out caller-allocates): the context; clear it with hr_cli_context_clear()
@@ -708,7 +720,7 @@ hr_cli_context_load (HrCliContext *ctx,
   }
 
   {
-    g_autofree char *first_only = hr_board_first_device_only_text (ctx->board);
+    g_autofree char *first_only = first_device_note (ctx->board);
 
     if (first_only != NULL)
       g_ptr_array_add (ctx->warnings, g_steal_pointer (&first_only));
@@ -729,13 +741,14 @@ hr_cli_context_load (HrCliContext *ctx,
  * Makes @board the context's board: added to @ctx->boards, with no
  * measurement, rate or efficiency fit of its own (it has none). Says on
  * stderr when it has several GPUs and is sized on its first
- * (hr_board_first_device_only_text()).
+ * (hr_board_first_device_only_text(); not for a board with host memory,
+ * which is placed across its GPUs).
  */
 void
 hr_cli_context_use_board (HrCliContext *ctx,
                           HrBoard      *board)
 {
-  g_autofree char *first_only = hr_board_first_device_only_text (board);
+  g_autofree char *first_only = first_device_note (board);
 
   g_ptr_array_add (ctx->boards, board);
   ctx->board = board;

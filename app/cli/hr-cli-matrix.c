@@ -119,10 +119,13 @@ pick_rows_and_boards (HrCliContext  *ctx,
       *out_status = hr_cli_usage_error ("%s", _("the matrix needs at least one model and one board"));
       return FALSE;
     }
-  /* Until the placement across GPUs exists, say which columns are one GPU's. */
+  /* Say which columns are one GPU's: a board with several GPUs and no host
+   * memory (with host memory the rows are placed across the GPUs,
+   * hr_evaluate()). */
   for (guint i = 0; i < boards->len; i++)
     {
-      g_autofree char *first_only = hr_board_first_device_only_text (g_ptr_array_index (boards, i));
+      const HrBoard *board = g_ptr_array_index (boards, i);
+      g_autofree char *first_only = hr_board_has_host (board) ? NULL : hr_board_first_device_only_text (board);
 
       if (first_only != NULL)
         fprintf (stderr, "headroom-cli: %s: %s\n", ((HrBoard *) g_ptr_array_index (boards, i))->id, first_only);

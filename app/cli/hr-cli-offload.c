@@ -24,6 +24,25 @@ gb (guint64 bytes)
   return hr_format_decimal (hr_bytes_to_gb (bytes), 2);
 }
 
+static gboolean placement_spread;
+static gint32 placement_main_gpu = -1;
+
+/**
+ * hr_cli_offload_set_placement:
+ * @sched_spread: OLLAMA_SCHED_SPREAD (--sched-spread): every GPU of the group
+ * @main_gpu: Ollama's main_gpu option (--main-gpu), -1 = not set
+ *
+ * Ollama's inputs to its choice of GPUs on a board with several
+ * (hr-offload-devices.c), for every split this command predicts.
+ */
+void
+hr_cli_offload_set_placement (gboolean sched_spread,
+                              gint32   main_gpu)
+{
+  placement_spread = sched_spread;
+  placement_main_gpu = main_gpu;
+}
+
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
  * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
  * unified board the learned overhead predict adds (hr_cli_predict_spec():
@@ -50,6 +69,9 @@ offload_inputs (HrOffloadInputs       *out,
   if (board->backend == HR_BOARD_BACKEND_METAL)
     out->runtime.backend = HR_RUNTIME_BACKEND_METAL;
   out->num_gpu = num_gpu;
+  out->sched_spread = placement_spread;
+  out->main_gpu_set = placement_main_gpu >= 0;
+  out->main_gpu = placement_main_gpu >= 0 ? (guint32) placement_main_gpu : 0;
 }
 
 /* The efficiencies a split with layers on the CPU is timed with: the
@@ -107,6 +129,88 @@ whole_rate (HrCliContext          *ctx,
                            bw, weights, ceiling, eff, rate);
 }
 
+/* The rate with every layer on several GPUs (or the one Ollama chose), on
+ * the tables' terms (whole_rate(): the weights of the footprint, the
+ * board's measured rate or efficiency): a token passes the devices one
+ * after the other under the layer split, each reading its share of the
+ * weights (its weights over the GPUs' weights) at its own bandwidth:
+ *   ceiling = 1 / sum over devices of (share_d x weights / bandwidth_d)
+ * then x the efficiency. FALSE with the text when a device holding layers
+ * has no known bandwidth. */
+static gboolean
+whole_rate_devices (HrCliContext          *ctx,
+                    const HrBoard         *board,
+                    const HrRuntimeInputs *runtime,
+                    const HrOffload       *split,
+                    double                *tps,
+                    HrRateSource          *source,
+                    char                 **text)
+{
+  HrEvaluationInputs s;
+  HrEvaluation e;
+  double t = 0.0, eff, ceiling;
+  g_autoptr(GString) sum = g_string_new (NULL);
+
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+
+      if (d->layers > 0 && !(d->bandwidth_bytes_per_s > 0.0))
+        {
+          if (text)
+            *text = g_strdup_printf (_("not known: the memory bandwidth of %s is not known: it holds layers of the model"), d->name);
+          return FALSE;
+        }
+    }
+  hr_cli_context_scenario (ctx, board, &ctx->fit, &s);
+  s.precision = runtime->precision;
+  s.kv_type = runtime->kv_type;
+  s.context_tokens = runtime->context_tokens;
+  s.parallel_slots = MAX (runtime->parallel_slots, 1);
+  hr_evaluate (&s, runtime->spec, hr_cli_context_measured_tps (ctx, runtime->spec->name), 0, &e);
+  *source = e.source;
+  if (e.source == HR_RATE_SOURCE_MEASURED)
+    {
+      *tps = e.tps;
+      if (text)
+        {
+          g_autofree char *rate = hr_format_decimal (e.tps, 1);
+
+          *text = g_strdup_printf (_("measured on this board: %s t/s"), rate);
+        }
+      return TRUE;
+    }
+  eff = e.ceiling_tps > 0.0 ? e.tps / e.ceiling_tps : 0.0;
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      double share = split->vram.weights > 0 ? (double) d->side.weights / (double) split->vram.weights : 0.0;
+      g_autofree char *sh = NULL, *bw = NULL;
+
+      if (d->layers == 0)
+        continue;
+      t += share * (double) e.footprint.weights / d->bandwidth_bytes_per_s;
+      sh = hr_format_decimal (share, 3);
+      bw = hr_format_decimal (d->bandwidth_bytes_per_s / 1e9, 1);
+      /* Translators: a share (0.512), GB/s, a GPU's name */
+      g_string_append_printf (sum, "%s%s / %s GB/s (%s)", sum->len > 0 ? " + " : "", sh, bw, d->name);
+    }
+  ceiling = t > 0.0 ? 1.0 / t : 0.0;
+  *tps = ceiling * eff;
+  if (text)
+    {
+      g_autofree char *weights = hr_format_count (e.footprint.weights);
+      g_autofree char *c = hr_format_decimal (ceiling, 1);
+      g_autofree char *ef = hr_format_decimal (eff, 2);
+      g_autofree char *rate = hr_format_decimal (*tps, 1);
+
+      /* Translators: bytes, the sum of shares over bandwidths, t/s, efficiency, t/s */
+      *text = g_strdup_printf (_("every layer on the GPUs: %s bytes of weights x (%s) per token = %s t/s ceiling, x %s = %s t/s"),
+                               weights, sum->str, c, ef, rate);
+    }
+  return TRUE;
+}
+
 /* A split's rate with its source and speed: with every layer on the GPU
  * the tables' rate (whole_rate()), else the two-sided read time. */
 static gboolean
@@ -124,7 +228,21 @@ split_rate (HrCliContext          *ctx,
 
   if (text)
     *text = NULL;
-  if (!(board->bandwidth_bytes_per_s > 0.0))
+  if (split->n_devices > 0 && split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+    ok = whole_rate_devices (ctx, board, runtime, split, tps, source, text);
+  else if (split->n_devices > 0)
+    {
+      g_autoptr(GError) local = NULL;
+
+      /* Several GPUs (hr-offload-devices.c): each device's reads at its own
+       * bandwidth, the host's after; no bandwidth, no rate. */
+      efficiencies (ctx, board, &gpu, &host);
+      *source = HR_RATE_SOURCE_PRIOR;
+      ok = hr_offload_decode_tps (split, board, gpu, host, tps, text, &local);
+      if (!ok && text)
+        *text = g_strdup_printf (_("not known: %s"), local->message);
+    }
+  else if (!(board->bandwidth_bytes_per_s > 0.0))
     {
       /* --gpus gives memory only: no speed rather than a made-up one */
       if (text)
@@ -174,6 +292,140 @@ print_side (const char          *label,
   printf (_("  %s %s bytes (%s GB): weights %s, KV cache %s, compute %s\n"), label, total, total_gb, w, kv, c);
 }
 
+/* The JSON word for Ollama's choice of GPUs. */
+static const char *
+choice_name (HrOffloadChoice choice)
+{
+  switch (choice)
+    {
+    case HR_OFFLOAD_CHOICE_FITS_ONE:     return "fits-one";
+    case HR_OFFLOAD_CHOICE_MAIN_GPU:     return "main-gpu";
+    case HR_OFFLOAD_CHOICE_SPREAD:       return "sched-spread";
+    case HR_OFFLOAD_CHOICE_NONE_FITS:    return "none-fits";
+    case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE: return "main-gpu-outside";
+    case HR_OFFLOAD_CHOICE_ALL:
+    default:                             return "all";
+    }
+}
+
+/* Bytes with a sign: "1,024" or "-1,024". */
+static char *
+signed_count (gint64 bytes)
+{
+  g_autofree char *abs = hr_format_count (bytes >= 0 ? (guint64) bytes : (guint64) -(bytes + 1) + 1);
+
+  return bytes >= 0 ? g_steal_pointer (&abs) : g_strdup_printf ("-%s", abs);
+}
+
+/* A board with several GPUs: "devices" (one object per GPU Ollama gave
+ * llama-server: name, layers, first_layer, weights_bytes, kv_bytes,
+ * compute_bytes, total_bytes, free_bytes = its free memory after the load,
+ * negative when over), "binding_device" (the name of the one with the
+ * least free after, null when none holds layers) and its
+ * "binding_device_index" in the board's list, "spread",
+ * "gpu_choice" (why those GPUs: "fits-one", "main-gpu", "sched-spread",
+ * "none-fits", "main-gpu-outside", "all"), "pipeline_parallel" and
+ * "ollama_predicted_bytes". */
+static void
+add_device_members (JsonObject      *o,
+                    const HrOffload *split)
+{
+  JsonArray *devices = json_array_new ();
+
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      JsonObject *e = json_object_new ();
+
+      json_object_set_string_member (e, "name", d->name);
+      json_object_set_int_member (e, "index", d->board_index);
+      json_object_set_int_member (e, "layers", d->layers);
+      json_object_set_int_member (e, "first_layer", d->first_layer);
+      json_object_set_int_member (e, "partial_layers", d->partial_layers);
+      json_object_set_boolean_member (e, "output_layer", d->output_layer);
+      json_object_set_int_member (e, "weights_bytes", (gint64) MIN (d->side.weights, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "kv_bytes", (gint64) MIN (d->side.kv_cache, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "compute_bytes", (gint64) MIN (d->side.compute, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "total_bytes", (gint64) MIN (d->side.total, (guint64) G_MAXINT64));
+      json_object_set_int_member (e, "free_bytes", d->free_after_bytes);
+      json_array_add_object_element (devices, e);
+    }
+  json_object_set_array_member (o, "devices", devices);
+  if (split->binding_device >= 0)
+    {
+      json_object_set_string_member (o, "binding_device", split->devices[split->binding_device].name);
+      json_object_set_int_member (o, "binding_device_index", split->devices[split->binding_device].board_index);
+    }
+  else
+    {
+      json_object_set_null_member (o, "binding_device");
+      json_object_set_null_member (o, "binding_device_index");
+    }
+  json_object_set_boolean_member (o, "spread", split->spread);
+  json_object_set_string_member (o, "gpu_choice", choice_name (split->choice));
+  json_object_set_boolean_member (o, "pipeline_parallel", split->pipeline_parallel);
+  json_object_set_int_member (o, "ollama_predicted_bytes", (gint64) MIN (split->ollama_predicted_bytes, (guint64) G_MAXINT64));
+}
+
+/* The devices' table under predict's split (several GPUs). */
+static void
+print_devices (const HrOffload *split)
+{
+  g_autofree char *est = hr_format_count (split->ollama_predicted_bytes);
+
+  /* Ollama server/sched.go selectLlamaServerPlacement */
+  switch (split->choice)
+    {
+    case HR_OFFLOAD_CHOICE_FITS_ONE:
+      printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): its estimate %s bytes (PredictServerVRAM) is within 80 %% of that GPU's free memory\n"),
+              split->devices[0].name, est);
+      break;
+    case HR_OFFLOAD_CHOICE_MAIN_GPU:
+      printf (_("  Ollama gives llama-server one GPU, %s (--split-mode none): main_gpu names it\n"), split->devices[0].name);
+      break;
+    case HR_OFFLOAD_CHOICE_SPREAD:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU of the group: OLLAMA_SCHED_SPREAD is set"));
+      break;
+    case HR_OFFLOAD_CHOICE_NONE_FITS:
+      printf (_("  Ollama gives llama-server every GPU of the group: its estimate %s bytes (PredictServerVRAM) is above 80 %% of each one's free memory\n"),
+              est);
+      break;
+    case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU of the group: main_gpu names none of them, and is passed through"));
+      break;
+    case HR_OFFLOAD_CHOICE_ALL:
+    default:
+      printf ("%s\n", _("  Ollama gives llama-server every GPU: num_gpu 0 keeps every layer on the CPU"));
+      break;
+    }
+  if (split->n_devices > 1)
+    printf (split->pipeline_parallel ?
+            _("  per GPU (llama.cpp's layer split; pipeline parallelism: 4 copies of the graph inputs on each, Headroom's estimate):\n") :
+            _("  per GPU (llama.cpp's layer split):\n"));
+  for (guint i = 0; i < split->n_devices; i++)
+    {
+      const HrOffloadDevice *d = &split->devices[i];
+      g_autofree char *w = hr_format_count (d->side.weights);
+      g_autofree char *kv = hr_format_count (d->side.kv_cache);
+      g_autofree char *c = hr_format_count (d->side.compute);
+      g_autofree char *t = hr_format_count (d->side.total);
+      g_autofree char *f = signed_count (d->free_after_bytes);
+      g_autofree char *range = NULL;
+
+      if (d->layers == 0)
+        range = g_strdup (_("no layers"));
+      else
+        /* Translators: the first and last layer's index, the count; the output layer is index n_layer */
+        range = g_strdup_printf (d->output_layer ? _("layers %u-%u (%u, the output layer last)") : _("layers %u-%u (%u)"),
+                                 d->first_layer, d->first_layer + d->layers - 1, d->layers);
+      /* Translators: GPU index, its name, its layers, bytes */
+      printf (_("    GPU %u %s: %s: %s bytes: weights %s, KV cache %s, compute %s; free after %s\n"),
+              d->board_index, d->name, range, t, w, kv, c, f);
+      if (d->partial_layers > 0)
+        printf (_("      %u of its blocks keep their expert tensors in host memory\n"), d->partial_layers);
+    }
+}
+
 static void
 add_split_members (JsonObject      *o,
                    const HrOffload *split,
@@ -195,14 +447,8 @@ add_split_members (JsonObject      *o,
   json_object_set_double_member (o, "tps", hr_cli_json_rate (tps));
   json_object_set_string_member (o, "source", hr_rate_source_to_string (source));
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
-  if (split->first_device_only)
-    {
-      g_autofree char *note = NULL;
-
-      json_object_set_boolean_member (o, "first_device_only", TRUE);
-      note = g_strdup (split->prediction.notes[0]);
-      json_object_set_string_member (o, "first_device_only_note", note);
-    }
+  if (split->n_devices > 0)
+    add_device_members (o, split);
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else
@@ -265,8 +511,6 @@ hr_cli_predict_split (HrCliContext          *ctx,
     }
 
   printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
-  if (split->first_device_only)
-    printf ("  %s\n", split->prediction.notes[0]);
   free_vram = hr_format_count (split->free_vram_bytes);
   target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
   if (split->user_layers)
@@ -279,6 +523,14 @@ hr_cli_predict_split (HrCliContext          *ctx,
       /* Ollama llm/llama_server.go mmprojFitTargetMiB, extraEnvsForStart */
       printf (_("  free VRAM %s bytes less the %s MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): %s bytes for the model\n"),
               free_vram, mib, target);
+    }
+  else if (split->n_devices > 1)
+    {
+      g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
+
+      /* Translators: bytes, the margin in MiB, the GPUs, bytes */
+      printf (_("  free VRAM %s bytes less the %s MiB fit margin on each of the %u GPUs: %s bytes for the model\n"),
+              free_vram, mib, split->n_devices, target);
     }
   else
     printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
@@ -297,6 +549,8 @@ hr_cli_predict_split (HrCliContext          *ctx,
   if (split->partial_layers > 0)
     printf (_("  %u of the GPU's blocks keep tensors in host memory (%s: the expert tensors first)\n"),
             split->partial_layers, hr_layer_fraction_to_string (split->overflow));
+  if (split->n_devices > 0)
+    print_devices (split);
   print_side (_("VRAM:"), &split->vram);
   print_side (_("host:"), &split->host);
   embd = hr_format_count (split->token_embd_bytes);
@@ -305,10 +559,18 @@ hr_cli_predict_split (HrCliContext          *ctx,
   printf (_("  ollama ps would show: %s, PROCESSOR %s\n"), ps, split->processor);
   verdict = split_verdict_text (split);
   printf (_("  verdict: %s\n"), verdict);
+  if (split->n_devices > 1 && split->binding_device >= 0)
+    {
+      const HrOffloadDevice *d = &split->devices[split->binding_device];
+      g_autofree char *f = signed_count (d->free_after_bytes);
+
+      /* Translators: GPU index, its name, bytes */
+      printf (_("  full first: GPU %u %s, %s bytes free after the load\n"), d->board_index, d->name, f);
+    }
   tps_text = hr_format_decimal (tps, 1);
   if (text != NULL)
     printf (_("  decode: %s\n"), text);
-  if (board->bandwidth_bytes_per_s > 0.0)
+  if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
     printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
   else
     printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));

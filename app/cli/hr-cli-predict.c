@@ -711,9 +711,13 @@ hr_cli_predict_run (const char                *command,
 {
   g_autoptr(HrModelSpec) resolved = NULL;
   g_auto(HrCliPredictOptions) o = { 0 };
+  g_autofree char *main_gpu_text = NULL;
+  gboolean sched_spread = FALSE;
   GOptionEntry entries[] = {
     HR_CLI_SIZING_OPTIONS, OPT_PRECISION,
     { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
+    { "main-gpu", 0, 0, G_OPTION_ARG_STRING, &main_gpu_text, N_("Ollama's main_gpu on a board with several GPUs: that GPU alone (its index within its library's GPUs)"), N_("N") },
+    { "sched-spread", 0, 0, G_OPTION_ARG_NONE, &sched_spread, N_("As OLLAMA_SCHED_SPREAD on a board with several GPUs: every GPU of the group, even when the model would fit one"), NULL },
     { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload (unified boards: that still runs) above the board's floor"), NULL },
     { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload (unified boards: that still runs)"), NULL },
     OPT_JSON,
@@ -746,6 +750,16 @@ hr_cli_predict_run (const char                *command,
         return HR_CLI_EXIT_USAGE;
       num_gpu = (gint32) layers;
     }
+  if (main_gpu_text != NULL)
+    {
+      guint32 index;
+
+      if (!hr_cli_parse_u32 ("--main-gpu", main_gpu_text, 0, HR_DEVICE_MAX - 1, &index))
+        return HR_CLI_EXIT_USAGE;
+      hr_cli_offload_set_placement (sched_spread, (gint32) index);
+    }
+  else
+    hr_cli_offload_set_placement (sched_spread, -1);
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
 

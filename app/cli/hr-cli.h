@@ -101,6 +101,8 @@ void     hr_cli_print_prior_note  (HrCliContext       *ctx,
                                    guint               n);
 
 /* hr-cli-offload.c: predict's split and fit finders. */
+void     hr_cli_offload_set_placement (gboolean sched_spread,
+                                       gint32   main_gpu);
 gboolean hr_cli_predict_split   (HrCliContext          *ctx,
                                  const HrRuntimeInputs *runtime,
                                  gint32                 num_gpu,

@@ -73,6 +73,31 @@ evaluate_split (const HrEvaluationInputs *scenario,
   out->footprint.total = split->vram.total + split->host.total;
   out->footprint.overhead = out->footprint.total > seed ? out->footprint.total - seed : 0;
 
+  if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
+    {
+      /* Several GPUs (hr-offload-devices.c), every layer on them: a token
+       * passes the devices in turn, each reading its share of the weights
+       * at its own bandwidth; the row's efficiency is kept. */
+      double eff = out->ceiling_tps > 0.0 ? out->tps / out->ceiling_tps : 0.0, t = 0.0;
+      gboolean known = TRUE;
+
+      for (guint i = 0; i < split->n_devices; i++)
+        {
+          const HrOffloadDevice *d = &split->devices[i];
+
+          if (d->layers == 0 || split->vram.weights == 0)
+            continue;
+          if (!(d->bandwidth_bytes_per_s > 0.0))
+            known = FALSE;
+          else
+            t += (double) d->side.weights / (double) split->vram.weights * (double) out->footprint.weights /
+                 d->bandwidth_bytes_per_s;
+        }
+      out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
+      out->tps = out->ceiling_tps * eff;
+      if (!known)
+        out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+    }
   if (split->verdict != HR_VERDICT_PARTIAL)
     return TRUE;
   eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
@@ -122,8 +147,13 @@ evaluate_split (const HrEvaluationInputs *scenario,
  * every layer on the GPU, does not apply to it. Such a row allocates one
  * scratch split; a one-pool board's row allocates nothing.
  *
- * A board with several GPUs is judged on its first GPU alone (its own
- * pool and bandwidth) and the row says so: first_device_only.
+ * A board with several GPUs and host memory gets the placement across its
+ * GPUs (hr-offload-devices.c): the split's verdict and, with every layer
+ * on the GPUs, the ceiling 1 / sum of (device's share of the weights x
+ * weights / its bandwidth), at the row's efficiency (no rate when a device
+ * holding layers has no known bandwidth). Without host memory (no split)
+ * it is judged on its first GPU alone (its own pool and bandwidth) and the
+ * row says so: first_device_only.
  */
 void
 hr_evaluate (const HrEvaluationInputs  *scenario,
@@ -160,9 +190,9 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
       out->tps = out->ceiling_tps * scenario->fit.efficiency;
       out->source = hr_rate_source_for (&scenario->fit, out->footprint.weights);
     }
-  if (hr_board_has_host (scenario->board))
-    evaluate_split (scenario, spec, out);
   out->first_device_only = hr_board_is_multi_device (scenario->board);
+  if (hr_board_has_host (scenario->board) && evaluate_split (scenario, spec, out))
+    out->first_device_only = FALSE; /* placed across the GPUs */
   if (!(scenario->board->bandwidth_bytes_per_s > 0.0))
     {
       /* a board whose bandwidth is not known (an ad-hoc --gpus board): no rate */

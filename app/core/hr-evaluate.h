@@ -54,7 +54,7 @@ typedef struct {
   double       gpu_efficiency;     /* the efficiencies a partial row's rate used; 0 = none */
   double       host_efficiency;
   char         processor[32];      /* `ollama ps` PROCESSOR: "100% GPU", "29%/71% CPU/GPU" */
-  gboolean     first_device_only;  /* the board has several GPUs: this row is its first
+  gboolean     first_device_only;  /* the board has several GPUs and no split ran: this row is its first
                                     * GPU's alone (hr_board_first_device_only_text()) */
 } HrEvaluation;
 

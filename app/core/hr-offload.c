@@ -33,26 +33,8 @@
 #include "hr-error.h"
 #include "hr-memory.h"
 #include "hr-offload.h"
+#include "hr-offload-private.h"
 #include "hr-units.h"
-
-typedef struct {
-  guint64 total;                /* every tensor of blk.N */
-  guint64 up, gate, down;       /* ffn_up*, ffn_gate* (gate_inp, gate_up), ffn_down* */
-  guint64 up_x, gate_x, down_x; /* the expert tensors among them (ffn_*_exps, _chexps) */
-  guint64 kv;                   /* this layer's share of the KV cache */
-} Layer;
-
-typedef struct {
-  guint    n;            /* blocks */
-  Layer   *layers;
-  gboolean tied;         /* no output tensor: the GPU output is token_embd's copy */
-  guint64  output;       /* the output layer on the GPU: weights term - blocks */
-  guint64  token_embd;
-  guint64  compute;      /* the runtime's compute buffer */
-  guint64  inputs;       /* host compute at full offload: embeddings in + mask */
-  double   active;       /* experts read per token / experts (1 for a dense model) */
-  gboolean moe;
-} Model;
 
 /* --------------------------------------------------------------- layers */
 
@@ -220,45 +202,6 @@ fill_kv (Model                     *m,
 }
 
 /* --------------------------------------------------------------- memory */
-
-static guint64
-experts_of (const Layer *l)
-{
-  return l->up_x + l->gate_x + l->down_x;
-}
-
-static guint64
-on_gpu (const Layer     *l,
-        HrLayerFraction  fraction)
-{
-  switch (fraction)
-    {
-    case HR_LAYER_FRACTION_MOE:  return l->total - experts_of (l);
-    case HR_LAYER_FRACTION_GATE: return l->total - l->down;
-    case HR_LAYER_FRACTION_UP:   return l->total - l->down - l->gate;
-    case HR_LAYER_FRACTION_ATTN: return l->total - l->down - l->gate - l->up;
-    case HR_LAYER_FRACTION_NONE: return 0;
-    default:                     return l->total;
-    }
-}
-
-static guint64
-experts_on_gpu (const Layer     *l,
-                HrLayerFraction  fraction)
-{
-  switch (fraction)
-    {
-    case HR_LAYER_FRACTION_GATE: return l->up_x + l->gate_x;
-    case HR_LAYER_FRACTION_UP:   return l->up_x;
-    case HR_LAYER_FRACTION_MOE:
-    case HR_LAYER_FRACTION_ATTN:
-    case HR_LAYER_FRACTION_NONE: return 0;
-    default:                     return experts_of (l);
-    }
-}
-
-/* (HrLayerFraction) -1: the whole layer. */
-#define FRACTION_FULL ((HrLayerFraction) -1)
 
 /* What block @i holds on the GPU with @n GPU layers, @part of them partial
  * (common/fit.cpp set_ngl_tensor_split_tbo: the first n - part counted from
@@ -434,6 +377,9 @@ hr_offload_inputs_init (HrOffloadInputs   *inputs,
     inputs->runtime.backend = HR_RUNTIME_BACKEND_METAL;
   inputs->num_gpu = -1;
   inputs->fit_margin_bytes = HR_OFFLOAD_FIT_MARGIN_BYTES;
+  inputs->sched_spread = FALSE;
+  inputs->main_gpu_set = FALSE;
+  inputs->main_gpu = 0;
 }
 
 /**
@@ -530,10 +476,11 @@ place (const Model     *m,
   hr_offload_format_processor (out->vram.total, out->size_bytes, out->processor);
 }
 
-/* The verdict of a discrete board's split (see hr_offload_predict()). */
-static void
-judge_discrete (const HrBoard *board,
-                HrOffload     *out)
+/* The verdict of a discrete board's split (see hr_offload_predict());
+ * hr-offload-private.h. */
+void
+hr_offload_judge (const HrBoard *board,
+                  HrOffload     *out)
 {
   gboolean whole = out->gpu_layers == out->total_layers && out->partial_layers == 0;
   guint64 budget = hr_board_budget_bytes (board);
@@ -610,26 +557,6 @@ place_projector (const HrOffloadInputs *inputs,
   out->projector_host_bytes = out->mmproj_offload == HR_MMPROJ_OFFLOAD_ON ? 0 : projector;
 }
 
-/* A board with several GPUs is sized on its first one (its own pool_bytes
- * and bandwidth) until the placement across devices exists: say so, as the
- * first note, so no figure passes for the whole board's. */
-static void
-mark_first_device_only (const HrBoard *board,
-                        HrOffload     *out)
-{
-  g_autofree char *text = hr_board_first_device_only_text (board);
-  HrRuntimePrediction *p = &out->prediction;
-  guint keep;
-
-  out->first_device_only = text != NULL;
-  if (text == NULL)
-    return;
-  keep = MIN (p->n_notes, HR_RUNTIME_MAX_NOTES - 1);
-  memmove (p->notes[1], p->notes[0], (gsize) keep * HR_RUNTIME_TEXT_LEN);
-  g_strlcpy (p->notes[0], text, HR_RUNTIME_TEXT_LEN);
-  p->n_notes = keep + 1;
-}
-
 /**
  * hr_offload_predict:
  * @inputs: the board, the model and the server's settings
@@ -698,10 +625,12 @@ mark_first_device_only (const HrBoard *board,
  * the VRAM and the host buffers together (Ollama llm/llama_server.go
  * MemorySize); PROCESSOR follows hr_offload_format_processor().
  *
- * A board with several GPUs (hr_board_is_multi_device()) is sized on its
- * first GPU alone, the one its own fields describe: first_device_only is
- * then set and the prediction's first note says so
- * (hr_board_first_device_only_text()).
+ * A board with several GPUs (hr_board_is_multi_device(), discrete) is
+ * placed across them as Ollama chooses them and llama.cpp fits them
+ * (hr-offload-devices.c hr_offload_predict_devices()): n_devices, devices[]
+ * and binding_device say where, choice why; the sides are the devices'
+ * sums. inputs->sched_spread and inputs->main_gpu are Ollama's
+ * OLLAMA_SCHED_SPREAD and main_gpu there.
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
  *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
@@ -714,39 +643,14 @@ hr_offload_predict (const HrOffloadInputs *inputs,
                     GError               **error)
 {
   const HrBoard *board = inputs->board;
-  HrRuntimeInputs runtime = inputs->runtime;
   Model m;
   guint n, part;
   HrLayerFraction overflow = HR_LAYER_FRACTION_MOE;
 
-  memset (out, 0, G_STRUCT_OFFSET (HrOffload, total_layers));
-  out->first_device_only = FALSE;
-  out->pool_bytes = 0;
-  if (board == NULL)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
-      return FALSE;
-    }
-  runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
-  if (!hr_runtime_predict (&runtime, &out->prediction, error))
+  if (board != NULL && hr_board_is_multi_device (board) && board->backend != HR_BOARD_BACKEND_CPU && !board->unified)
+    return hr_offload_predict_devices (inputs, out, error);
+  if (!hr_offload_begin (inputs, board, out, &m, error))
     return FALSE;
-  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the GPU/host split follows Ollama 0.30 and newer (llama.cpp's fit); Ollama 0.12's own estimator is not modelled"));
-      return FALSE;
-    }
-
-  if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
-    hr_calibration_apply (inputs->calibration, &out->prediction);
-  build_model (&m, &runtime, &out->prediction);
-  out->total_layers = m.n + 1;
-  out->token_embd_bytes = m.token_embd;
-  out->free_vram_bytes = hr_board_headroom_bytes (board);
-  place_projector (inputs, board, out);
-  out->target_bytes = (gint64) MIN (out->free_vram_bytes, (guint64) G_MAXINT64) -
-                      (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64);
-  out->user_layers = inputs->num_gpu >= 0;
 
   if (board->backend == HR_BOARD_BACKEND_CPU)
     {
@@ -777,8 +681,58 @@ hr_offload_predict (const HrOffloadInputs *inputs,
       out->verdict = hr_board_verdict (board, out->pool_bytes, &out->margin_bytes);
     }
   else
-    judge_discrete (board, out);
-  mark_first_device_only (board, out);
+    hr_offload_judge (board, out);
+  return TRUE;
+}
+
+/* The start every placement shares (hr-offload-private.h): the runtime
+ * prediction, the model cut into layers (@m, its layers to g_free()), the
+ * projector's decision judged on @projector_board's GPU, the free VRAM and
+ * target of inputs->board. */
+gboolean
+hr_offload_begin (const HrOffloadInputs *inputs,
+                  const HrBoard         *projector_board,
+                  HrOffload             *out,
+                  Model                 *m,
+                  GError               **error)
+{
+  const HrBoard *board = inputs->board;
+  HrRuntimeInputs runtime = inputs->runtime;
+
+  memset (out, 0, G_STRUCT_OFFSET (HrOffload, total_layers));
+  out->pool_bytes = 0;
+  out->n_devices = 0;
+  out->binding_device = -1;
+  out->spread = FALSE;
+  out->choice = HR_OFFLOAD_CHOICE_ALL;
+  out->pipeline_parallel = FALSE;
+  out->ollama_predicted_bytes = 0;
+  memset (m, 0, sizeof *m);
+  if (board == NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
+      return FALSE;
+    }
+  runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
+  if (!hr_runtime_predict (&runtime, &out->prediction, error))
+    return FALSE;
+  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the GPU/host split follows Ollama 0.30 and newer (llama.cpp's fit); Ollama 0.12's own estimator is not modelled"));
+      return FALSE;
+    }
+
+  if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
+    hr_calibration_apply (inputs->calibration, &out->prediction);
+  build_model (m, &runtime, &out->prediction);
+  out->total_layers = m->n + 1;
+  out->token_embd_bytes = m->token_embd;
+  out->free_vram_bytes = hr_board_headroom_bytes (board);
+  place_projector (inputs, projector_board, out);
+  out->target_bytes = (gint64) MIN (out->free_vram_bytes, (guint64) G_MAXINT64) -
+                      (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64);
+  out->user_layers = inputs->num_gpu >= 0;
   return TRUE;
 }
 
@@ -842,6 +796,8 @@ hr_offload_decode_tps (const HrOffload *split,
   double bw_host = cpu_board ? board->bandwidth_bytes_per_s : board->host_bandwidth_bytes_per_s;
   double t_gpu = 0.0, t_host = 0.0;
 
+  if (split->n_devices > 0)
+    return hr_offload_decode_tps_devices (split, board, gpu_efficiency, host_efficiency, out_tps, out_text, error);
   *out_tps = 0.0;
   if (out_text)
     *out_text = NULL;

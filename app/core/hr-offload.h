@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "hr-board.h"
+#include "hr-device.h"
 #include "hr-calibration.h"
 #include "hr-mmproj.h"
 #include "hr-model-spec.h"
@@ -52,6 +53,10 @@ typedef struct {
                                      * to a unified board's pool figure (see hr_offload_predict()) */
   gboolean        fit_margin_from_user; /* fit_margin_bytes is the user's LLAMA_ARG_FIT_TARGET in
                                          * Ollama's environment: Ollama keeps it unpadded */
+  /* A board with several GPUs (hr-offload-devices.c): */
+  gboolean        sched_spread;     /* OLLAMA_SCHED_SPREAD set: every GPU of the group, no one-GPU try */
+  gboolean        main_gpu_set;     /* the user's main_gpu option is set ... */
+  guint32         main_gpu;         /* ... to this index within a library's group */
 } HrOffloadInputs;
 
 /* One side's bytes, term by term. */
@@ -61,6 +66,33 @@ typedef struct {
   guint64 compute;  /* compute buffer */
   guint64 total;    /* the sum */
 } HrOffloadSide;
+
+/* Why Ollama gave llama-server the GPUs it did (server/sched.go
+ * selectLlamaServerPlacement). */
+typedef enum {
+  HR_OFFLOAD_CHOICE_ALL,          /* num_gpu 0: every GPU passed through (nothing offloaded) */
+  HR_OFFLOAD_CHOICE_FITS_ONE,     /* the estimate fits 80 % of one GPU: that one (bestSingleGPUFit) */
+  HR_OFFLOAD_CHOICE_MAIN_GPU,     /* the user's main_gpu: that GPU (bestExplicitMainGPU) */
+  HR_OFFLOAD_CHOICE_SPREAD,       /* OLLAMA_SCHED_SPREAD: every GPU of the best group */
+  HR_OFFLOAD_CHOICE_NONE_FITS,    /* no single GPU holds the estimate: every GPU of the best group */
+  HR_OFFLOAD_CHOICE_MAIN_OUTSIDE, /* main_gpu names no GPU of a group: every GPU of the best group */
+} HrOffloadChoice;
+
+/* One GPU Ollama gave llama-server on a board with several (hr-offload-devices.c). */
+typedef struct {
+  char     name[64];         /* "CUDA0 NVIDIA GeForce RTX 3090": llama.cpp's name and the device's */
+  guint    board_index;      /* its index in the board's device list */
+  guint32  layers;           /* layers on it, the output layer counted (llama.cpp "offloaded N/M") */
+  guint32  first_layer;      /* the first of them (0 ... n_layer; n_layer is the output layer) */
+  guint32  partial_layers;   /* of them, blocks with their expert tensors in host memory */
+  gboolean output_layer;     /* it holds the output layer */
+  HrOffloadSide side;        /* its buffers: weights, KV (and recurrent state), compute */
+  guint64  free_bytes;       /* its free memory before the load (memory - resident) */
+  gint64   target_bytes;     /* free less the fit margin: what fit lets it use */
+  gint64   free_after_bytes; /* free - side.total (negative: over) */
+  guint64  read_bytes;       /* weights it reads per token (active experts only) */
+  double   bandwidth_bytes_per_s; /* its bandwidth, 0 = not known */
+} HrOffloadDevice;
 
 typedef struct {
   HrRuntimePrediction prediction;  /* the all-on-the-GPU runtime prediction the split starts from */
@@ -88,9 +120,14 @@ typedef struct {
                                     * rounded up to MiB (LLAMA_ARG_FIT_TARGET) */
   guint64  projector_vram_bytes;   /* the projector's weights on the GPU (not in size_bytes) */
   guint64  projector_host_bytes;   /* ... or in host memory with --no-mmproj-offload */
-  gboolean first_device_only;/* the board has several GPUs and every figure here is its
-                              * first GPU's alone (no placement across devices yet); the
-                              * prediction's first note says so */
+  /* A board with several GPUs (hr-offload-devices.c); n_devices 0 on any other board. */
+  guint    n_devices;        /* GPUs Ollama gave llama-server: 1 (one GPU chosen) or the group's */
+  HrOffloadDevice devices[HR_DEVICE_MAX];
+  gint     binding_device;   /* index in devices[] of the one with the least free after, -1 none */
+  gboolean spread;           /* Ollama spread the model over every GPU of a group */
+  HrOffloadChoice choice;    /* why those GPUs */
+  gboolean pipeline_parallel;/* llama.cpp's pipeline parallelism: input copies on every device */
+  guint64  ollama_predicted_bytes; /* Ollama's PredictServerVRAM, the one-GPU test's figure */
 } HrOffload;
 
 void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
