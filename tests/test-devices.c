@@ -390,7 +390,7 @@ test_devices_presets (void)
       g_assert_true (hr_board_has_host (b));
       g_assert_nonnull (strstr (b->source, "host memory is Headroom's assumption of a typical"));
       g_assert_nonnull (strstr (b->source, "are Headroom's assumptions, not measurements"));
-      g_assert_nonnull (strstr (b->source, "it sizes this board on its first GPU only and says so"));
+      g_assert_nonnull (strstr (b->source, "a model is placed across the GPUs as Ollama 0.30+ chooses them"));
       g_assert_true (hr_board_validate (b, &error));
       g_assert_no_error (error);
     }
