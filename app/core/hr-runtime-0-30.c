@@ -203,7 +203,12 @@ layout_0_30 (Ctx    *ctx,
   out->ubatch = (guint32) l->ubatch;
 
   /* Ollama passes -np, so kv_unified is off: one stream per slot of
-   * n_ctx_seq = pad256(pad256(n_ctx) / slots) cells. */
+   * n_ctx_seq = pad256(pad256(n_ctx) / slots) cells. A hybrid model's
+   * attention cache is the same size: create_memory passes attn_n_pad 1
+   * to llama_memory_hybrid, but its kv_size is cparams.n_ctx_seq, which
+   * llama_context already padded to 256 (src/llama-context.cpp), and
+   * llama_kv_cache::get_n_kv pads the cells a graph sees to
+   * max(n_pad, 256) (src/llama-kv-cache.cpp). */
   n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
   l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
   l->cells = rt_mul (ctx, l->cells_seq, l->slots);
@@ -375,6 +380,10 @@ kv_term_0_30 (Ctx          *ctx,
   HrRuntimeTerm *term;
   char elem[32];
 
+  /* A purely recurrent model: llama_memory_recurrent, no KV cache
+   * (src/llama-model.cpp create_memory). */
+  if (hr_model_spec_recurrent_only (ctx->spec))
+    return;
   term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) MIN (kv_bytes, (guint64) G_MAXINT64),
                       l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
   if (!ctx->text)
