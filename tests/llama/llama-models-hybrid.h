@@ -1,0 +1,197 @@
+/* llama-models-hybrid.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Recurrent and hybrid models for the llama suite (test-llama.c): real
+ * shapes, zero weights, sparse files (llama-models.h writes them). Tensor
+ * names and shapes are the ones llama.cpp's loaders ask for
+ * (src/models/<arch>.cpp load_arch_tensors); the matrices are Q8_0 (their
+ * rows are multiples of 32), norms, biases, convolutions and the SSM
+ * scalars F32.
+ */
+#pragma once
+
+#include "llama-models.h"
+
+/* "ARCH.key" = an array of u32, one per layer (or any length). */
+static inline void
+lm_u32_array (LmModel       *m,
+              const char    *arch,
+              const char    *key,
+              const guint32 *v,
+              guint          n)
+{
+  g_autofree char *k = g_strdup_printf ("%s.%s", arch, key);
+
+  gw_kv_u32_array (m->kv, k, v, n);
+  m->n_kv++;
+}
+
+/* Qwen3.5-4B (Qwen/Qwen3.5-4B config.json): 32 layers, 2560 wide, every
+ * fourth layer full attention (16 heads, 4 KV heads x 256, a gated query),
+ * the others a gated delta net (16 key heads and 32 value heads of 128,
+ * conv kernel 4), n_ff 9216, vocab 248320, tied. */
+static inline LmModel *
+lm_qwen35_4b (void)
+{
+  const guint L = 32;
+  const guint64 E = 2560, F = 9216, V = 248320, HK = 128, NK = 16, NV = 32;
+  const guint64 KEY = HK * NK, VAL = HK * NV, CONV = 2 * KEY + VAL;
+  const guint32 sections[4] = { 11, 11, 10, 0 };
+  LmModel *m = lm_model_new ("qwen3.5-4b", "qwen3.5:4b", "qwen35");
+
+  lm_hparams (m, "qwen35", L, 262144, E, F, 16, 4, 256);
+  lm_u32 (m, "qwen35", "full_attention_interval", 4);
+  lm_u32 (m, "qwen35", "ssm.conv_kernel", 4);
+  lm_u32 (m, "qwen35", "ssm.inner_size", VAL);
+  lm_u32 (m, "qwen35", "ssm.state_size", HK);
+  lm_u32 (m, "qwen35", "ssm.time_step_rank", NV);
+  lm_u32 (m, "qwen35", "ssm.group_count", NK);
+  lm_u32_array (m, "qwen35", "rope.dimension_sections", sections, 4);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+      if ((i + 1) % 4 == 0)
+        {
+          lm_tensor (m, LM_Q8_0, E, 256 * 16 * 2, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 256 * 4, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 256 * 4, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, 256 * 16, E, 0, "blk.%u.attn_output.weight", i);
+          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_q_norm.weight", i);
+          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_k_norm.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_Q8_0, E, CONV, 0, "blk.%u.attn_qkv.weight", i);
+          lm_tensor (m, LM_Q8_0, E, VAL, 0, "blk.%u.attn_gate.weight", i);
+          lm_tensor (m, LM_F32, 4, CONV, 0, "blk.%u.ssm_conv1d.weight", i);
+          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_dt.bias", i);
+          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_a", i);
+          lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_beta.weight", i);
+          lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_alpha.weight", i);
+          lm_tensor (m, LM_F32, HK, 0, 0, "blk.%u.ssm_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, VAL, E, 0, "blk.%u.ssm_out.weight", i);
+        }
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
+
+/* The Mamba-2 block (src/models/mamba2.cpp, granite-hybrid.cpp): in_proj
+ * of 2 x d_inner + 2 x groups x d_state + heads rows, the depthwise
+ * convolution, dt bias, A, D, the grouped norm and out_proj. */
+static inline void
+lm_mamba2_block (LmModel *m,
+                 guint    i,
+                 guint64  E,
+                 guint64  d_inner,
+                 guint64  d_state,
+                 guint64  groups,
+                 guint64  heads)
+{
+  const guint64 conv = d_inner + 2 * groups * d_state;
+
+  lm_tensor (m, LM_Q8_0, E, d_inner + conv + heads, 0, "blk.%u.ssm_in.weight", i);
+  lm_tensor (m, LM_F32, 4, conv, 0, "blk.%u.ssm_conv1d.weight", i);
+  lm_tensor (m, LM_F32, conv, 0, 0, "blk.%u.ssm_conv1d.bias", i);
+  lm_tensor (m, LM_F32, heads, 0, 0, "blk.%u.ssm_dt.bias", i);
+  lm_tensor (m, LM_F32, 1, heads, 0, "blk.%u.ssm_a", i);
+  lm_tensor (m, LM_F32, 1, heads, 0, "blk.%u.ssm_d", i);
+  lm_tensor (m, LM_F32, d_inner / groups, groups, 0, "blk.%u.ssm_norm.weight", i);
+  lm_tensor (m, LM_Q8_0, d_inner, E, 0, "blk.%u.ssm_out.weight", i);
+}
+
+/* mamba2-2.7b (state-spaces/mamba2-2.7b): 64 layers, 2560 wide, d_inner
+ * 5120, d_state 128, one group, 80 heads of 64, conv 4, vocab 50288 (the
+ * converter pads it to a multiple of 16: 50288), tied. */
+static inline LmModel *
+lm_mamba2_27b (void)
+{
+  const guint L = 64;
+  const guint64 E = 2560, V = 50288;
+  LmModel *m = lm_model_new ("mamba2-2.7b", "mamba2:2.7b", "mamba2");
+
+  lm_u32 (m, "mamba2", "block_count", L);
+  lm_u32 (m, "mamba2", "context_length", 1048576);
+  lm_u32 (m, "mamba2", "embedding_length", E);
+  lm_u32 (m, "mamba2", "feed_forward_length", 0);
+  lm_u32 (m, "mamba2", "attention.head_count", 0);
+  lm_u32 (m, "mamba2", "ssm.conv_kernel", 4);
+  lm_u32 (m, "mamba2", "ssm.inner_size", 5120);
+  lm_u32 (m, "mamba2", "ssm.state_size", 128);
+  lm_u32 (m, "mamba2", "ssm.time_step_rank", 80);
+  lm_u32 (m, "mamba2", "ssm.group_count", 1);
+  lm_f32 (m, "mamba2", "attention.layer_norm_rms_epsilon", 1e-5f);
+  gw_kv_u32 (m->kv, "general.file_type", 7); /* Q8_0 */
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_mamba2_block (m, i, E, 5120, 128, 1, 80);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
+
+/* granite-4.0-h-micro-like (ibm-granite granite-4.0-h: Mamba-2 layers
+ * with a few attention layers): 40 layers, 2048 wide, attention in layers
+ * 9, 19, 29, 39 (16 heads, 4 KV heads x 128), Mamba-2 elsewhere (d_inner
+ * 4096 = 2 x 2048, d_state 128, one group, 64 heads, conv 4), n_ff 8192,
+ * vocab 100352, tied. */
+static inline LmModel *
+lm_granite4_h (void)
+{
+  const guint L = 40;
+  const guint64 E = 2048, F = 8192, V = 100352;
+  guint32 kv[40];
+  LmModel *m = lm_model_new ("granite4-h", "granite4:h-like", "granitehybrid");
+
+  for (guint i = 0; i < L; i++)
+    kv[i] = (i + 1) % 10 == 0 ? 4 : 0;
+  lm_u32 (m, "granitehybrid", "block_count", L);
+  lm_u32 (m, "granitehybrid", "context_length", 131072);
+  lm_u32 (m, "granitehybrid", "embedding_length", E);
+  lm_u32 (m, "granitehybrid", "feed_forward_length", F);
+  lm_u32 (m, "granitehybrid", "attention.head_count", 16);
+  lm_u32_array (m, "granitehybrid", "attention.head_count_kv", kv, L);
+  lm_u32 (m, "granitehybrid", "attention.key_length", 128);
+  lm_u32 (m, "granitehybrid", "attention.value_length", 128);
+  lm_u32 (m, "granitehybrid", "rope.dimension_count", 128);
+  lm_f32 (m, "granitehybrid", "attention.layer_norm_rms_epsilon", 1e-5f);
+  lm_u32 (m, "granitehybrid", "ssm.conv_kernel", 4);
+  lm_u32 (m, "granitehybrid", "ssm.inner_size", 4096);
+  lm_u32 (m, "granitehybrid", "ssm.state_size", 128);
+  lm_u32 (m, "granitehybrid", "ssm.time_step_rank", 64);
+  lm_u32 (m, "granitehybrid", "ssm.group_count", 1);
+  gw_kv_u32 (m->kv, "general.file_type", 7); /* Q8_0 */
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      if (kv[i] == 0)
+        lm_mamba2_block (m, i, E, 4096, 128, 1, 64);
+      else
+        {
+          lm_tensor (m, LM_Q8_0, E, 16 * 128, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 4 * 128, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 4 * 128, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, 16 * 128, E, 0, "blk.%u.attn_output.weight", i);
+        }
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
