@@ -195,3 +195,126 @@ lm_granite4_h (void)
   lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
   return m;
 }
+
+/* NVIDIA-Nemotron-Nano-9B-v2-like (nvidia config.json: 56 layers, 4480
+ * wide, Mamba-2 with 128 heads of 80 = d_inner 10240, 8 groups, d_state
+ * 128, conv 4; attention 40 heads, 8 KV heads x 128; MLP n_ff 15680,
+ * squared ReLU: up and down only; vocab 131072, its own output). 27
+ * Mamba-2, 4 attention and 25 MLP layers, as that model has; the order
+ * here is M - M - ... with attention at 14, 21, 30 and 39. */
+static inline LmModel *
+lm_nemotron_h_9b (void)
+{
+  const guint L = 56;
+  const guint64 E = 4480, F = 15680, V = 131072;
+  guint32 kv[56], ff[56];
+  guint n_m = 0;
+  LmModel *m = lm_model_new ("nemotron-h-9b", "nemotron-nano:9b-like", "nemotron_h");
+
+  for (guint i = 0; i < L; i++)
+    {
+      gboolean attn = i == 14 || i == 21 || i == 30 || i == 39;
+      gboolean mamba = !attn && n_m < 27 && (i % 2 == 0 || (L - i) <= 27u - n_m);
+
+      n_m += mamba;
+      kv[i] = attn ? 8 : 0;
+      ff[i] = attn || mamba ? 0 : F;
+    }
+  lm_u32 (m, "nemotron_h", "block_count", L);
+  lm_u32 (m, "nemotron_h", "context_length", 131072);
+  lm_u32 (m, "nemotron_h", "embedding_length", E);
+  lm_u32_array (m, "nemotron_h", "feed_forward_length", ff, L);
+  lm_u32 (m, "nemotron_h", "attention.head_count", 40);
+  lm_u32_array (m, "nemotron_h", "attention.head_count_kv", kv, L);
+  lm_u32 (m, "nemotron_h", "attention.key_length", 128);
+  lm_u32 (m, "nemotron_h", "attention.value_length", 128);
+  lm_u32 (m, "nemotron_h", "rope.dimension_count", 128);
+  lm_f32 (m, "nemotron_h", "attention.layer_norm_epsilon", 1e-5f);
+  lm_f32 (m, "nemotron_h", "attention.layer_norm_rms_epsilon", 1e-5f);
+  lm_u32 (m, "nemotron_h", "ssm.conv_kernel", 4);
+  lm_u32 (m, "nemotron_h", "ssm.inner_size", 10240);
+  lm_u32 (m, "nemotron_h", "ssm.state_size", 128);
+  lm_u32 (m, "nemotron_h", "ssm.time_step_rank", 128);
+  lm_u32 (m, "nemotron_h", "ssm.group_count", 8);
+  gw_kv_u32 (m->kv, "general.file_type", 7); /* Q8_0 */
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      if (kv[i] == 0 && ff[i] == 0)
+        lm_mamba2_block (m, i, E, 10240, 128, 8, 128);
+      else if (ff[i] == 0)
+        {
+          lm_tensor (m, LM_Q8_0, E, 40 * 128, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 8 * 128, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 8 * 128, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, 40 * 128, E, 0, "blk.%u.attn_output.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+          lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+        }
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
+  return m;
+}
+
+/* LFM2-1.2B (LiquidAI/LFM2-1.2B config.json): 16 layers, 2048 wide,
+ * attention in layers 2, 5, 8, 10, 12, 14 (32 heads, 8 KV heads x 64, q
+ * and k norms), gated short convolutions elsewhere (L_cache 3), n_ff 8192
+ * (block_ff_dim 12288 auto-adjusted), vocab 65536, tied; the final norm is
+ * token_embd_norm. */
+static inline LmModel *
+lm_lfm2_12b (void)
+{
+  const guint L = 16;
+  const guint64 E = 2048, F = 8192, V = 65536;
+  guint32 kv[16];
+  LmModel *m = lm_model_new ("lfm2-1.2b", "lfm2:1.2b", "lfm2");
+
+  for (guint i = 0; i < L; i++)
+    kv[i] = i == 2 || i == 5 || i == 8 || i == 10 || i == 12 || i == 14 ? 8 : 0;
+  lm_u32 (m, "lfm2", "block_count", L);
+  lm_u32 (m, "lfm2", "context_length", 128000);
+  lm_u32 (m, "lfm2", "embedding_length", E);
+  lm_u32 (m, "lfm2", "feed_forward_length", F);
+  lm_u32 (m, "lfm2", "attention.head_count", 32);
+  lm_u32_array (m, "lfm2", "attention.head_count_kv", kv, L);
+  lm_u32 (m, "lfm2", "rope.dimension_count", 64);
+  lm_f32 (m, "lfm2", "rope.freq_base", 1000000.0f);
+  lm_f32 (m, "lfm2", "attention.layer_norm_rms_epsilon", 1e-5f);
+  lm_u32 (m, "lfm2", "shortconv.l_cache", 3);
+  gw_kv_u32 (m->kv, "general.file_type", 7); /* Q8_0 */
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      if (kv[i] > 0)
+        {
+          lm_tensor (m, LM_F32, 64, 0, 0, "blk.%u.attn_q_norm.weight", i);
+          lm_tensor (m, LM_F32, 64, 0, 0, "blk.%u.attn_k_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 8 * 64, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 8 * 64, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_output.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_F32, 3, E, 0, "blk.%u.shortconv.conv.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 3 * E, 0, "blk.%u.shortconv.in_proj.weight", i);
+          lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.shortconv.out_proj.weight", i);
+        }
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "token_embd_norm.weight");
+  return m;
+}

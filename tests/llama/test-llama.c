@@ -93,6 +93,14 @@ static const Setting settings[] = {
   { "granite4-h", 16384, 4, TRUE, "q8_0" },
   { "granite4-h", 4096, 1, FALSE, "f16" },
   { "granite4-h", 32768, 1, FALSE, "f16" },
+  { "nemotron-h-9b", 2048, 1, TRUE, "f16" },
+  { "nemotron-h-9b", 8192, 4, TRUE, "q8_0" },
+  { "nemotron-h-9b", 4096, 1, FALSE, "f16" },
+  { "nemotron-h-9b", 32768, 1, TRUE, "f16" },
+  { "lfm2-1.2b", 2048, 1, TRUE, "f16" },
+  { "lfm2-1.2b", 16384, 4, TRUE, "q8_0" },
+  { "lfm2-1.2b", 4096, 1, FALSE, "f16" },
+  { "lfm2-1.2b", 32768, 1, FALSE, "f16" },
 };
 
 /* What llama-server logged, in MiB as printed (-1 = no such line). */
@@ -121,7 +129,7 @@ model_for (const char *id)
 {
   static LmModel *(*const builders[]) (void) = {
     lm_llama32_3b, lm_qwen25_05b, lm_gemma2_2b, lm_gemma3_1b, lm_qwen3_30b_a3b,
-    lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h,
+    lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
