@@ -2011,7 +2011,9 @@ test_cli_gguf_split (void)
 
 /* Issue 15: a head count of 0 is an impossible number, named with its key;
  * a recurrent architecture (llama.cpp's llm_arch_is_recurrent, whose
- * converters write head_count 0) is said to be one Headroom does not size. */
+ * converters write head_count 0) is sized from its own keys
+ * (hr-gguf-recurrent.c), and without the one llama.cpp requires it fails
+ * as llama.cpp would, naming the key. */
 static void
 test_zero_heads (void)
 {
@@ -2030,12 +2032,14 @@ test_zero_heads (void)
       "llama.attention.head_count_kv is 0; a model has at least one KV head" },
     { "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
       "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
-    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
-      "mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
-      "Headroom does not size it" },
-    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
-      "rwkv7 is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
-      "Headroom does not size it" },
+    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "mamba.ssm.conv_kernel is missing; llama.cpp needs it to load mamba (src/models/mamba.cpp)" },
+    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "rwkv7.wkv.head_size is missing; llama.cpp needs it to load rwkv7 (src/models/rwkv7.cpp)" },
+    { "deepseek4", 64, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "Headroom does not size deepseek4: llama.cpp gives it its own cache, llama_kv_cache_dsv4 "
+      "(src/llama-kv-cache-dsv4.cpp: compressed and raw sliding-window KV with a state per sequence), "
+      "not the hybrid memory" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -2066,6 +2070,7 @@ test_zero_heads (void)
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("mamba2"));
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("rwkv6qwen2"));
   g_assert_false (hr_gguf_keys_arch_is_recurrent ("jamba")); /* hybrid: attention layers have a KV cache */
+  g_assert_false (hr_gguf_keys_arch_is_recurrent ("llama"));
   g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
 }
 
