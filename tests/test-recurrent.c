@@ -379,6 +379,18 @@ test_pure_recurrent_runtime (void)
                    2 * (16128 + 655360) * 2 * 4);
   for (guint i = 0; i < p.n_terms; i++)
     g_assert_cmpint (p.terms[i].kind, !=, HR_RUNTIME_TERM_KV_CACHE);
+  /* The context checkpoints: a note with 32 copies of a slot's state, not
+   * in the total (tools/server/server-context.cpp create_checkpoint). */
+  {
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < p.n_notes; i++)
+      found |= g_str_has_prefix (p.notes[i],
+                                 "llama-server also keeps up to 32 context checkpoints per slot in host memory, "
+                                 "each a copy of that slot's recurrent state (5,371,904 bytes): up to 171,900,928 "
+                                 "bytes per slot, 343,801,856 for all 2 slots,");
+    g_assert_true (found);
+  }
 }
 
 int

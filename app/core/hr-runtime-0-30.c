@@ -420,6 +420,29 @@ recurrent_term_0_30 (Ctx          *ctx,
               spec->recurrent_source != NULL ? " " : "", spec->recurrent_source != NULL ? spec->recurrent_source : "");
 }
 
+/* llama-server's context checkpoints: tools/server/server-context.cpp
+ * create_checkpoint copies a slot's memory with
+ * LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY, which for a hybrid or recurrent
+ * model is the recurrent state alone (src/llama-memory-hybrid.cpp
+ * state_write skips the attention cache), into a host std::vector, up to
+ * n_ctx_checkpoints = 32 per slot (common/common.h; Ollama's
+ * llm/llama_server.go passes no --ctx-checkpoints), one per completion,
+ * spaced checkpoint_min_step = 8,192 tokens apart once the list is full.
+ * Nothing of it exists at load and Ollama's size reads the buffer lines
+ * only, so it is a note, not a term nor host_bytes. */
+static void
+checkpoint_note_0_30 (Ctx          *ctx,
+                      const Layout *l)
+{
+  guint64 per = rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), 4);
+
+  if (l->n_recurrent == 0 || !ctx->text)
+    return;
+  rt_note (ctx, _("llama-server also keeps up to 32 context checkpoints per slot in host memory, each a copy of that slot's recurrent state (%s bytes): up to %s bytes per slot, %s for all %s slots, made as prompts are processed (tools/server/server-context.cpp create_checkpoint; Ollama passes no --ctx-checkpoints). They are not allocated at load and not in the ollama ps size, so they are not in this total."),
+           rt_count (&ctx->counts, per), rt_count (&ctx->counts, rt_mul (ctx, per, 32)),
+           rt_count (&ctx->counts, rt_mul (ctx, rt_mul (ctx, per, 32), l->slots)), rt_count (&ctx->counts, l->slots));
+}
+
 /* The CPU backend's output buffer: llama-server reserves one output row
  * per slot; every buffer counts on a CPU-only server. */
 static void
@@ -460,6 +483,7 @@ rt_predict_0_30 (Ctx           *ctx,
   weights_term_0_30 (ctx, f);
   kv_term_0_30 (ctx, &l);
   recurrent_term_0_30 (ctx, &l);
+  checkpoint_note_0_30 (ctx, &l);
   output_term_0_30 (ctx, &l);
   rt_compute_0_30 (ctx, f, &l);
 }
