@@ -27,6 +27,68 @@ lm_u32_array (LmModel       *m,
   m->n_kv++;
 }
 
+/* The Qwen3.5 attention and gated-delta-net parts of layer @i
+ * (src/models/qwen35.cpp load_block_trunk): every fourth layer a gated
+ * query (attn_q of 2 x heads x head_dim), else the fused qkv of the delta
+ * net (2 x NK x HK + NV x HK), its gate, convolution, dt, A, beta, alpha,
+ * norm and out projection. */
+static inline void
+lm_qwen35_mixer (LmModel *m,
+                 guint    i,
+                 guint64  E,
+                 guint64  heads,
+                 guint64  kv_heads,
+                 guint64  head_dim,
+                 guint64  HK,
+                 guint64  NK,
+                 guint64  NV)
+{
+  const guint64 KEY = HK * NK, VAL = HK * NV, CONV = 2 * KEY + VAL;
+
+  lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+  lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+  if ((i + 1) % 4 == 0)
+    {
+      lm_tensor (m, LM_Q8_0, E, head_dim * heads * 2, 0, "blk.%u.attn_q.weight", i);
+      lm_tensor (m, LM_Q8_0, E, head_dim * kv_heads, 0, "blk.%u.attn_k.weight", i);
+      lm_tensor (m, LM_Q8_0, E, head_dim * kv_heads, 0, "blk.%u.attn_v.weight", i);
+      lm_tensor (m, LM_Q8_0, head_dim * heads, E, 0, "blk.%u.attn_output.weight", i);
+      lm_tensor (m, LM_F32, head_dim, 0, 0, "blk.%u.attn_q_norm.weight", i);
+      lm_tensor (m, LM_F32, head_dim, 0, 0, "blk.%u.attn_k_norm.weight", i);
+    }
+  else
+    {
+      lm_tensor (m, LM_Q8_0, E, CONV, 0, "blk.%u.attn_qkv.weight", i);
+      lm_tensor (m, LM_Q8_0, E, VAL, 0, "blk.%u.attn_gate.weight", i);
+      lm_tensor (m, LM_F32, 4, CONV, 0, "blk.%u.ssm_conv1d.weight", i);
+      lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_dt.bias", i);
+      lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_a", i);
+      lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_beta.weight", i);
+      lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_alpha.weight", i);
+      lm_tensor (m, LM_F32, HK, 0, 0, "blk.%u.ssm_norm.weight", i);
+      lm_tensor (m, LM_Q8_0, VAL, E, 0, "blk.%u.ssm_out.weight", i);
+    }
+}
+
+/* The Qwen3.5 keys: the gated delta net's ssm.* and the rope sections. */
+static inline void
+lm_qwen35_keys (LmModel    *m,
+                const char *arch,
+                guint64     HK,
+                guint64     NK,
+                guint64     NV)
+{
+  const guint32 sections[4] = { 11, 11, 10, 0 };
+
+  lm_u32 (m, arch, "full_attention_interval", 4);
+  lm_u32 (m, arch, "ssm.conv_kernel", 4);
+  lm_u32 (m, arch, "ssm.inner_size", HK * NV);
+  lm_u32 (m, arch, "ssm.state_size", HK);
+  lm_u32 (m, arch, "ssm.time_step_rank", NV);
+  lm_u32 (m, arch, "ssm.group_count", NK);
+  lm_u32_array (m, arch, "rope.dimension_sections", sections, 4);
+}
+
 /* Qwen3.5-4B (Qwen/Qwen3.5-4B config.json): 32 layers, 2560 wide, every
  * fourth layer full attention (16 heads, 4 KV heads x 256, a gated query),
  * the others a gated delta net (16 key heads and 32 value heads of 128,
@@ -35,51 +97,58 @@ static inline LmModel *
 lm_qwen35_4b (void)
 {
   const guint L = 32;
-  const guint64 E = 2560, F = 9216, V = 248320, HK = 128, NK = 16, NV = 32;
-  const guint64 KEY = HK * NK, VAL = HK * NV, CONV = 2 * KEY + VAL;
-  const guint32 sections[4] = { 11, 11, 10, 0 };
+  const guint64 E = 2560, F = 9216, V = 248320;
   LmModel *m = lm_model_new ("qwen3.5-4b", "qwen3.5:4b", "qwen35");
 
   lm_hparams (m, "qwen35", L, 262144, E, F, 16, 4, 256);
-  lm_u32 (m, "qwen35", "full_attention_interval", 4);
-  lm_u32 (m, "qwen35", "ssm.conv_kernel", 4);
-  lm_u32 (m, "qwen35", "ssm.inner_size", VAL);
-  lm_u32 (m, "qwen35", "ssm.state_size", HK);
-  lm_u32 (m, "qwen35", "ssm.time_step_rank", NV);
-  lm_u32 (m, "qwen35", "ssm.group_count", NK);
-  lm_u32_array (m, "qwen35", "rope.dimension_sections", sections, 4);
+  lm_qwen35_keys (m, "qwen35", 128, 16, 32);
   lm_tokenizer (m, V);
   lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
   for (guint i = 0; i < L; i++)
     {
-      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
-      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
-      if ((i + 1) % 4 == 0)
-        {
-          lm_tensor (m, LM_Q8_0, E, 256 * 16 * 2, 0, "blk.%u.attn_q.weight", i);
-          lm_tensor (m, LM_Q8_0, E, 256 * 4, 0, "blk.%u.attn_k.weight", i);
-          lm_tensor (m, LM_Q8_0, E, 256 * 4, 0, "blk.%u.attn_v.weight", i);
-          lm_tensor (m, LM_Q8_0, 256 * 16, E, 0, "blk.%u.attn_output.weight", i);
-          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_q_norm.weight", i);
-          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_k_norm.weight", i);
-        }
-      else
-        {
-          lm_tensor (m, LM_Q8_0, E, CONV, 0, "blk.%u.attn_qkv.weight", i);
-          lm_tensor (m, LM_Q8_0, E, VAL, 0, "blk.%u.attn_gate.weight", i);
-          lm_tensor (m, LM_F32, 4, CONV, 0, "blk.%u.ssm_conv1d.weight", i);
-          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_dt.bias", i);
-          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_a", i);
-          lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_beta.weight", i);
-          lm_tensor (m, LM_Q8_0, E, NV, 0, "blk.%u.ssm_alpha.weight", i);
-          lm_tensor (m, LM_F32, HK, 0, 0, "blk.%u.ssm_norm.weight", i);
-          lm_tensor (m, LM_Q8_0, VAL, E, 0, "blk.%u.ssm_out.weight", i);
-        }
+      lm_qwen35_mixer (m, i, E, 16, 4, 256, 128, 16, 32);
       lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
       lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
       lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
     }
   lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
+
+/* Qwen3.5-35B-A3B (Qwen/Qwen3.5-35B-A3B config.json): 40 layers, 2048
+ * wide, every fourth layer full attention (16 heads, 2 KV heads x 256),
+ * the others a gated delta net (16 key and 32 value heads of 128), 256
+ * experts of 512 with 8 used and a shared expert of 512, vocab 248320, its
+ * own output. */
+static inline LmModel *
+lm_qwen35_35b_a3b (void)
+{
+  const guint L = 40;
+  const guint64 E = 2048, FE = 512, X = 256, V = 248320;
+  LmModel *m = lm_model_new ("qwen3.5-35b-a3b", "qwen3.5:35b-a3b", "qwen35moe");
+
+  lm_hparams (m, "qwen35moe", L, 262144, E, 0, 16, 2, 256);
+  lm_u32 (m, "qwen35moe", "expert_count", X);
+  lm_u32 (m, "qwen35moe", "expert_used_count", 8);
+  lm_u32 (m, "qwen35moe", "expert_feed_forward_length", FE);
+  lm_u32 (m, "qwen35moe", "expert_shared_feed_forward_length", FE);
+  lm_qwen35_keys (m, "qwen35moe", 128, 16, 32);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_qwen35_mixer (m, i, E, 16, 2, 256, 128, 16, 32);
+      lm_tensor (m, LM_F32, E, X, 0, "blk.%u.ffn_gate_inp.weight", i);
+      lm_tensor (m, LM_Q8_0, FE, E, X, "blk.%u.ffn_down_exps.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_gate_exps.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_up_exps.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_gate_inp_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_gate_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_up_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, FE, E, 0, "blk.%u.ffn_down_shexp.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
   return m;
 }
 
@@ -316,5 +385,49 @@ lm_lfm2_12b (void)
         }
     }
   lm_tensor (m, LM_F32, E, 0, 0, "token_embd_norm.weight");
+  return m;
+}
+
+/* Falcon-H1-1.5B-like (tiiuae Falcon-H1: attention and Mamba-2 side by
+ * side in every layer, src/models/falcon-h1.cpp): 24 layers, 2048 wide,
+ * attention 8 heads, 2 KV heads x 128; Mamba-2 d_inner 3072 (48 heads of
+ * 64), d_state 256, one group, conv 4; n_ff 8192; vocab 65536, tied. */
+static inline LmModel *
+lm_falcon_h1 (void)
+{
+  const guint L = 24;
+  const guint64 E = 2048, F = 8192, V = 65536, DI = 3072, DS = 256, NH = 48;
+  const guint64 conv = DI + 2 * DS;
+  LmModel *m = lm_model_new ("falcon-h1-1.5b", "falcon-h1:1.5b-like", "falcon-h1");
+
+  lm_hparams (m, "falcon-h1", L, 131072, E, F, 8, 2, 128);
+  lm_u32 (m, "falcon-h1", "ssm.conv_kernel", 4);
+  lm_u32 (m, "falcon-h1", "ssm.inner_size", DI);
+  lm_u32 (m, "falcon-h1", "ssm.state_size", DS);
+  lm_u32 (m, "falcon-h1", "ssm.time_step_rank", NH);
+  lm_u32 (m, "falcon-h1", "ssm.group_count", 1);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_Q8_0, E, DI + conv + NH, 0, "blk.%u.ssm_in.weight", i);
+      lm_tensor (m, LM_F32, 4, conv, 0, "blk.%u.ssm_conv1d.weight", i);
+      lm_tensor (m, LM_F32, conv, 0, 0, "blk.%u.ssm_conv1d.bias", i);
+      lm_tensor (m, LM_F32, NH, 0, 0, "blk.%u.ssm_dt.bias", i);
+      lm_tensor (m, LM_F32, 1, NH, 0, "blk.%u.ssm_a", i);
+      lm_tensor (m, LM_F32, 1, NH, 0, "blk.%u.ssm_d", i);
+      lm_tensor (m, LM_F32, DI, 1, 0, "blk.%u.ssm_norm.weight", i);
+      lm_tensor (m, LM_Q8_0, DI, E, 0, "blk.%u.ssm_out.weight", i);
+      lm_tensor (m, LM_Q8_0, E, 8 * 128, 0, "blk.%u.attn_q.weight", i);
+      lm_tensor (m, LM_Q8_0, E, 2 * 128, 0, "blk.%u.attn_k.weight", i);
+      lm_tensor (m, LM_Q8_0, E, 2 * 128, 0, "blk.%u.attn_v.weight", i);
+      lm_tensor (m, LM_Q8_0, 8 * 128, E, 0, "blk.%u.attn_output.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
   return m;
 }
