@@ -23,7 +23,10 @@
  *    the probes with 128-wide heads (Qwen3.5 and Qwen3-Next all have them);
  *  - the feed-forward block: 3 x n_ff + 3 x embedding for a gated one
  *    (qwen35, lfm2; granitehybrid holds 5 x embedding), 2 x n_ff + 3 x
- *    embedding for nemotron-h's squared-ReLU up/down; and without flash
+ *    embedding for nemotron-h's squared-ReLU up/down; for a mixture of
+ *    experts 3 x n_ff x used + embedding x (used + 1) + 3 x embedding
+ *    (qwen35moe, kimi-linear; 7 x experts more with a biased sigmoid
+ *    router, kimi-linear); and without flash
  *    attention the attention phase of hr-runtime-compute.c (the scores;
  *    3 query widths where attn_q also holds the gate, qwen35).
  *
@@ -53,7 +56,9 @@ typedef struct {
   gboolean delta_net;  /* blk.N.ssm_beta.weight: a gated delta net */
   guint64 attn_q;      /* the widest blk.N.attn_q.weight ne[1] */
   guint64 n_ff;        /* the widest blk.N.ffn_down.weight ne[0] */
+  guint64 n_ff_exp;    /* the widest blk.N.ffn_down_exps.weight ne[0] (one expert) */
   gboolean gated;      /* a blk.N.ffn_gate.weight */
+  gboolean probs_bias; /* a blk.N.exp_probs_b.bias: a biased sigmoid router */
 } Block;
 
 static gboolean
@@ -84,8 +89,12 @@ scan_block (const HrModelSpec *spec,
         b->delta_net = TRUE;
       else if (suffix_is (t->name, ".ffn_down.weight"))
         b->n_ff = MAX (b->n_ff, t->dims[0]);
+      else if (suffix_is (t->name, ".ffn_down_exps.weight"))
+        b->n_ff_exp = MAX (b->n_ff_exp, t->dims[0]);
       else if (suffix_is (t->name, ".ffn_gate.weight"))
         b->gated = TRUE;
+      else if (suffix_is (t->name, ".exp_probs_b.bias"))
+        b->probs_bias = TRUE;
       else if (t->n_dims >= 2 && suffix_is (t->name, ".attn_q.weight"))
         b->attn_q = MAX (b->attn_q, t->dims[1]);
     }
@@ -127,11 +136,23 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
   /* The feed-forward phase. */
   if (moe)
     {
-      ffn = rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
+      /* Each expert's n_ff from any layer's expert tensors (kimi-linear's
+       * first layer is dense, so blk.0 has none). */
+      guint64 n_ff_exp = b.n_ff_exp > 0 ? b.n_ff_exp : f->n_ff;
+
+      ffn = rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, n_ff_exp), spec->expert_used_count),
                                                  rt_mul (ctx, emb, spec->expert_used_count + 1)),
                                     rt_mul (ctx, 3, emb)));
-      g_snprintf (ffn_text, sizeof ffn_text, "3 x %s x %u + %s x %u + 3 x %s", rt_count (c, f->n_ff),
+      g_snprintf (ffn_text, sizeof ffn_text, "3 x %s x %u + %s x %u + 3 x %s", rt_count (c, n_ff_exp),
                   spec->expert_used_count, rt_count (c, emb), spec->expert_used_count + 1, rt_count (c, emb));
+      /* A sigmoid router with a selection bias (exp_probs_b, llama-graph.cpp
+       * build_moe_ffn) holds seven expert-wide tensors more: measured on
+       * kimi-linear (+3.50 MiB at 256 experts, 1 and 4 slots) only. */
+      if (b.probs_bias)
+        {
+          ffn = rt_add (ctx, ffn, rt_mul (ctx, u, rt_mul (ctx, 7, spec->expert_count)));
+          g_strlcat (ffn_text, " + 7 x experts", sizeof ffn_text);
+        }
     }
   else if (b.n_ff > 0)
     {

@@ -431,3 +431,101 @@ lm_falcon_h1 (void)
   lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
   return m;
 }
+
+/* Kimi-Linear-48B-A3B (moonshotai config.json): 27 layers, 2304 wide, 32
+ * heads; Kimi delta attention (head_dim 128, conv 4) except in the layers
+ * full_attn_layers names (4, 8, 12, 16, 20, 24, 27, 1-based: 3, 7, 11, 15,
+ * 19, 23, 26), which are MLA (kv_lora_rank 512, rope 64, nope 128, v 128,
+ * no q compression) with one KV head (conversion/kimi_linear.py writes
+ * num_key_value_heads; llama.cpp's MLA cache is one latent of
+ * kv_lora_rank + rope per token, so a file with more fails in set_rows);
+ * the first layer a dense FFN of
+ * 9216, the others 256 experts of 1024 (8 used) and one shared expert;
+ * vocab 163840, its own output. */
+static inline LmModel *
+lm_kimi_linear (void)
+{
+  const guint L = 27;
+  const guint64 E = 2304, H = 32, HD = 128, X = 256, FE = 1024, F = 9216, V = 163840;
+  guint32 kv[27];
+  LmModel *m = lm_model_new ("kimi-linear-48b", "kimi-linear:48b-a3b", "kimi-linear");
+
+  for (guint i = 0; i < L; i++)
+    kv[i] = i == 3 || i == 7 || i == 11 || i == 15 || i == 19 || i == 23 || i == 26 ? 1 : 0;
+  lm_u32 (m, "kimi-linear", "block_count", L);
+  lm_u32 (m, "kimi-linear", "context_length", 1048576);
+  lm_u32 (m, "kimi-linear", "embedding_length", E);
+  lm_u32 (m, "kimi-linear", "feed_forward_length", F);
+  lm_u32 (m, "kimi-linear", "attention.head_count", H);
+  lm_u32_array (m, "kimi-linear", "attention.head_count_kv", kv, L);
+  lm_u32 (m, "kimi-linear", "attention.key_length", 512 + 64);
+  lm_u32 (m, "kimi-linear", "attention.key_length_mla", 192);
+  lm_u32 (m, "kimi-linear", "attention.value_length_mla", 128);
+  lm_u32 (m, "kimi-linear", "attention.kv_lora_rank", 512);
+  lm_u32 (m, "kimi-linear", "rope.dimension_count", 64);
+  lm_f32 (m, "kimi-linear", "attention.layer_norm_rms_epsilon", 1e-5f);
+  lm_u32 (m, "kimi-linear", "ssm.conv_kernel", 4);
+  lm_u32 (m, "kimi-linear", "kda.head_dim", HD);
+  lm_u32 (m, "kimi-linear", "expert_count", X);
+  lm_u32 (m, "kimi-linear", "expert_used_count", 8);
+  lm_u32 (m, "kimi-linear", "expert_feed_forward_length", FE);
+  lm_u32 (m, "kimi-linear", "expert_shared_count", 1);
+  lm_u32 (m, "kimi-linear", "leading_dense_block_count", 1);
+  lm_u32 (m, "kimi-linear", "expert_gating_func", 2);
+  gw_kv_u32 (m->kv, "general.file_type", 7); /* Q8_0 */
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      if (kv[i] == 0)
+        {
+          lm_tensor (m, LM_F32, 4, 1, HD * H, "blk.%u.ssm_conv1d_q.weight", i);
+          lm_tensor (m, LM_F32, 4, 1, HD * H, "blk.%u.ssm_conv1d_k.weight", i);
+          lm_tensor (m, LM_F32, 4, 1, HD * H, "blk.%u.ssm_conv1d_v.weight", i);
+          lm_tensor (m, LM_Q8_0, E, HD * H, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, HD * H, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, HD * H, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, E, HD, 0, "blk.%u.ssm_f_a.weight", i);
+          lm_tensor (m, LM_Q8_0, HD, HD * H, 0, "blk.%u.ssm_f_b.weight", i);
+          lm_tensor (m, LM_Q8_0, E, H, 0, "blk.%u.ssm_beta.weight", i);
+          lm_tensor (m, LM_F32, 1, H, 0, "blk.%u.ssm_a", i);
+          lm_tensor (m, LM_F32, HD * H, 0, 0, "blk.%u.ssm_dt.bias", i);
+          lm_tensor (m, LM_Q8_0, E, HD, 0, "blk.%u.ssm_g_a.weight", i);
+          lm_tensor (m, LM_Q8_0, HD, HD * H, 0, "blk.%u.ssm_g_b.weight", i);
+          lm_tensor (m, LM_F32, HD, 0, 0, "blk.%u.ssm_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, HD * H, E, 0, "blk.%u.attn_output.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_F32, 512, 0, 0, "blk.%u.attn_kv_a_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, E, H * 192, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 512 + 64, 0, "blk.%u.attn_kv_a_mqa.weight", i);
+          lm_tensor (m, LM_Q8_0, 128, 512, H, "blk.%u.attn_k_b.weight", i);
+          lm_tensor (m, LM_Q8_0, 512, 128, H, "blk.%u.attn_v_b.weight", i);
+          lm_tensor (m, LM_Q8_0, H * 128, E, 0, "blk.%u.attn_output.weight", i);
+        }
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm.weight", i);
+      if (i == 0)
+        {
+          lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+          lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+          lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_F32, E, X, 0, "blk.%u.ffn_gate_inp.weight", i);
+          lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_gate_exps.weight", i);
+          lm_tensor (m, LM_Q8_0, FE, E, X, "blk.%u.ffn_down_exps.weight", i);
+          lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_up_exps.weight", i);
+          lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_gate_shexp.weight", i);
+          lm_tensor (m, LM_Q8_0, FE, E, 0, "blk.%u.ffn_down_shexp.weight", i);
+          lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_up_shexp.weight", i);
+          lm_tensor (m, LM_F32, X, 0, 0, "blk.%u.exp_probs_b.bias", i);
+        }
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
+  return m;
+}

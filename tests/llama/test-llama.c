@@ -107,6 +107,11 @@ static const Setting settings[] = {
   { "falcon-h1-1.5b", 2048, 1, TRUE, "f16" },
   { "falcon-h1-1.5b", 16384, 4, TRUE, "q8_0" },
   { "falcon-h1-1.5b", 4096, 1, FALSE, "f16" },
+  { "kimi-linear-48b", 2048, 1, TRUE, "f16" },
+  /* Not q8_0: llama.cpp refuses it, "V cache type q8_0 with block size 32
+   * does not divide n_embd_head_v=72" (2304 / 32 heads, the MLA has no V). */
+  { "kimi-linear-48b", 8192, 4, TRUE, "f16" },
+  { "kimi-linear-48b", 4096, 1, FALSE, "f16" },
 };
 
 /* What llama-server logged, in MiB as printed (-1 = no such line). */
@@ -136,7 +141,7 @@ model_for (const char *id)
   static LmModel *(*const builders[]) (void) = {
     lm_llama32_3b, lm_qwen25_05b, lm_gemma2_2b, lm_gemma3_1b, lm_qwen3_30b_a3b,
     lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
-    lm_qwen35_35b_a3b, lm_falcon_h1,
+    lm_qwen35_35b_a3b, lm_falcon_h1, lm_kimi_linear,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
