@@ -197,8 +197,23 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
                      rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
     }
 
-  peak = MAX (MAX (ffn, recr), attn);
-  phase = peak == attn && attn > 0 ? _("the attention scores") : peak == recr && recr > 0 ? _("the recurrent block") : _("the feed-forward block");
+  /* Measured, not derived: falcon-h1 (attention beside the Mamba-2 mixer
+   * in every layer) holds one query-wide tensor more through its
+   * feed-forward block; with a quantized KV cache the peak phase of
+   * falcon-h1 and of a model whose Mamba-2 scan is the peak (nemotron-h)
+   * holds one more (+2.08 and +10.77 MiB measured, 1,024 and 5,120 wide). */
+  {
+    guint64 q_bytes = rt_mul (ctx, u, rt_mul (ctx, rt_heads_of (spec), spec->key_length));
+    gboolean falcon = rt_arch_is (spec, "falcon-h1");
+    gboolean quantized = out->kv_type != HR_KV_CACHE_F16 && (l->n_global > 0 || l->n_sliding > 0);
+
+    if (falcon && ffn > 0)
+      ffn = rt_add (ctx, ffn, q_bytes);
+    peak = MAX (MAX (ffn, recr), attn);
+    if (quantized && peak != attn && (falcon || (peak == recr && b.d_in_proj > 0)))
+      peak = rt_add (ctx, peak, q_bytes);
+  }
+  phase = peak == attn && attn > 0 ? _("the attention scores") : peak >= recr && recr >= ffn && recr > 0 ? _("the recurrent block") : _("the feed-forward block");
   compute = rt_add (ctx, rt_add (ctx, mask, peak), rt_mul (ctx, 5, u));
   term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_030_COMPUTE_RECURRENT);
   if (!ctx->text)
