@@ -529,3 +529,67 @@ lm_kimi_linear (void)
   lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
   return m;
 }
+
+/* Qwen3-Next-80B-A3B (Qwen/Qwen3-Next-80B-A3B-Instruct config.json): 48
+ * layers, 2048 wide, every fourth layer full attention (16 heads, 2 KV
+ * heads x 256, a gated query), the others a gated delta net with the
+ * fused qkvz projection (ssm_in) and ssm_ba (16 key and 32 value heads of
+ * 128, conv 4); 512 experts of 512 (10 used) and a shared expert of 512;
+ * vocab 151936, its own output (src/models/qwen3next.cpp). */
+static inline LmModel *
+lm_qwen3next_80b (void)
+{
+  const guint L = 48;
+  const guint64 E = 2048, FE = 512, X = 512, V = 151936, HK = 128, NK = 16, NV = 32;
+  const guint64 KEY = HK * NK, VAL = HK * NV, CONV = 2 * KEY + VAL;
+  LmModel *m = lm_model_new ("qwen3-next-80b", "qwen3-next:80b", "qwen3next");
+
+  lm_hparams (m, "qwen3next", L, 262144, E, 0, 16, 2, 256);
+  lm_u32 (m, "qwen3next", "expert_count", X);
+  lm_u32 (m, "qwen3next", "expert_used_count", 10);
+  lm_u32 (m, "qwen3next", "expert_feed_forward_length", FE);
+  lm_u32 (m, "qwen3next", "expert_shared_feed_forward_length", FE);
+  lm_u32 (m, "qwen3next", "full_attention_interval", 4);
+  lm_u32 (m, "qwen3next", "ssm.conv_kernel", 4);
+  lm_u32 (m, "qwen3next", "ssm.inner_size", VAL);
+  lm_u32 (m, "qwen3next", "ssm.state_size", HK);
+  lm_u32 (m, "qwen3next", "ssm.time_step_rank", NV);
+  lm_u32 (m, "qwen3next", "ssm.group_count", NK);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+      if ((i + 1) % 4 == 0)
+        {
+          lm_tensor (m, LM_Q8_0, E, 256 * 16 * 2, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 256 * 2, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, 256 * 2, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, 256 * 16, E, 0, "blk.%u.attn_output.weight", i);
+          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_q_norm.weight", i);
+          lm_tensor (m, LM_F32, 256, 0, 0, "blk.%u.attn_k_norm.weight", i);
+        }
+      else
+        {
+          lm_tensor (m, LM_Q8_0, E, 2 * KEY + 2 * VAL, 0, "blk.%u.ssm_in.weight", i);
+          lm_tensor (m, LM_F32, 4, CONV, 0, "blk.%u.ssm_conv1d.weight", i);
+          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_dt.bias", i);
+          lm_tensor (m, LM_F32, NV, 0, 0, "blk.%u.ssm_a", i);
+          lm_tensor (m, LM_Q8_0, E, 2 * NV, 0, "blk.%u.ssm_ba.weight", i);
+          lm_tensor (m, LM_F32, HK, 0, 0, "blk.%u.ssm_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, VAL, E, 0, "blk.%u.ssm_out.weight", i);
+        }
+      lm_tensor (m, LM_F32, E, X, 0, "blk.%u.ffn_gate_inp.weight", i);
+      lm_tensor (m, LM_Q8_0, FE, E, X, "blk.%u.ffn_down_exps.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_gate_exps.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, X, "blk.%u.ffn_up_exps.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_gate_inp_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_gate_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, E, FE, 0, "blk.%u.ffn_up_shexp.weight", i);
+      lm_tensor (m, LM_Q8_0, FE, E, 0, "blk.%u.ffn_down_shexp.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
+  return m;
+}
