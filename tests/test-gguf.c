@@ -2024,7 +2024,9 @@ test_cli_gguf_split (void)
 
 /* Issue 15: a head count of 0 is an impossible number, named with its key;
  * a recurrent architecture (llama.cpp's llm_arch_is_recurrent, whose
- * converters write head_count 0) is said to be one Headroom does not size. */
+ * converters write head_count 0) is sized from its own keys
+ * (hr-gguf-recurrent.c), and without the one llama.cpp requires it fails
+ * as llama.cpp would, naming the key. */
 static void
 test_zero_heads (void)
 {
@@ -2043,12 +2045,14 @@ test_zero_heads (void)
       "llama.attention.head_count_kv is 0; a model has at least one KV head" },
     { "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
       "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
-    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
-      "mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
-      "Headroom does not size it" },
-    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
-      "rwkv7 is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
-      "Headroom does not size it" },
+    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "mamba.ssm.conv_kernel is missing; llama.cpp needs it to load mamba (src/models/mamba.cpp)" },
+    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+      "rwkv7.wkv.head_size is missing; llama.cpp needs it to load rwkv7 (src/models/rwkv7.cpp)" },
+    { "deepseek4", 64, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+      "Headroom does not size deepseek4: llama.cpp gives it its own cache, llama_kv_cache_dsv4 "
+      "(src/llama-kv-cache-dsv4.cpp: compressed and raw sliding-window KV with a state per sequence), "
+      "not the hybrid memory" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -2079,6 +2083,7 @@ test_zero_heads (void)
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("mamba2"));
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("rwkv6qwen2"));
   g_assert_false (hr_gguf_keys_arch_is_recurrent ("jamba")); /* hybrid: attention layers have a KV cache */
+  g_assert_false (hr_gguf_keys_arch_is_recurrent ("llama"));
   g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
 }
 
@@ -2207,6 +2212,69 @@ test_cli_gguf_no_heads (void)
   g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (memory, "prediction")));
 }
 
+/* A recurrent model's report is first-class: no "cannot be sized", the
+ * recurrent layers, n_embd_r / n_embd_s and the state per slot
+ * (2 layers x (3 x (5120 + 2 x 128) + 128 x 5120) values x 4 bytes), in
+ * text and JSON, and a prediction with a recurrent state and no KV cache. */
+static void
+test_cli_gguf_recurrent (void)
+{
+  g_autoptr(GgufWriter) w = gw_new ();
+  const guint64 embd[2] = { 64, 100 };
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "mamba2.gguf", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *recurrent;
+  JsonArray *layers;
+  guint header_len;
+
+  if (g_getenv ("HEADROOM_CLI") == NULL)
+    {
+      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
+      return;
+    }
+  gw_header (w, 3, 1, 9);
+  gw_kv_str (w, "general.architecture", "mamba2");
+  gw_kv_u32 (w, "mamba2.block_count", 2);
+  gw_kv_u32 (w, "mamba2.embedding_length", 2560);
+  gw_kv_u32 (w, "mamba2.attention.head_count", 0);
+  gw_kv_u32 (w, "mamba2.ssm.conv_kernel", 4);
+  gw_kv_u32 (w, "mamba2.ssm.inner_size", 5120);
+  gw_kv_u32 (w, "mamba2.ssm.state_size", 128);
+  gw_kv_u32 (w, "mamba2.ssm.time_step_rank", 80);
+  gw_kv_u32 (w, "mamba2.ssm.group_count", 1);
+  gw_tensor (w, "token_embd.weight", 2, embd, 1, 0);
+  header_len = w->len;
+  g_byte_array_set_size (w, gw_align (header_len, 32) + 12800);
+  memset (w->data + header_len, 0, w->len - header_len);
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+
+  run_cli ((const char *[]) { "gguf", path, "--backend", "cpu", NULL }, 0, &out, &err);
+  g_assert_nonnull (strstr (out, "\nKV heads            none: llama.cpp keeps no attention KV cache for a recurrent model\n"));
+  g_assert_nonnull (strstr (out, "\nrecurrent layers    2 of 2: 0 1\n"));
+  g_assert_nonnull (strstr (out, "\nrecurrent state     n_embd_r 16,128 + n_embd_s 655,360 values per layer, f32: "
+                                 "5,371,904 bytes (5.12 MiB) per slot\n"));
+  g_assert_null (strstr (out, "not sized"));
+  g_assert_null (strstr (out, "  KV cache "));
+  g_assert_nonnull (strstr (out, "\n  Recurrent state "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  recurrent = json_object_get_object_member (root, "recurrent");
+  layers = json_object_get_array_member (recurrent, "layers");
+  g_assert_cmpuint (json_array_get_length (layers), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (layers, 1), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (recurrent, "n_embd_r"), ==, 16128);
+  g_assert_cmpint (json_object_get_int_member (recurrent, "n_embd_s"), ==, 655360);
+  g_assert_cmpint (json_object_get_int_member (recurrent, "bytes_per_slot"), ==, 5371904);
+  g_assert_false (json_object_has_member (root, "prediction_problem"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2236,6 +2304,7 @@ main (int   argc,
   g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
   g_test_add_func ("/cli/gguf/unknown-types", test_cli_gguf_unknown_types);
   g_test_add_func ("/cli/gguf/no-heads", test_cli_gguf_no_heads);
+  g_test_add_func ("/cli/gguf/recurrent", test_cli_gguf_recurrent);
 
   return g_test_run ();
 }

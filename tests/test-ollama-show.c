@@ -109,6 +109,7 @@ test_hidden_kv_array (void)
     "  \"lfm2.attention.head_count\": 16,"
     "  \"lfm2.attention.head_count_kv\": null,"
     "  \"lfm2.attention.sliding_window\": 4096,"
+    "  \"lfm2.shortconv.l_cache\": 3,"
     "  \"lfm2.context_length\": 128000},"
     " \"tensors\": ["
     "  {\"name\": \"token_embd.weight\", \"type\": \"F16\", \"shape\": [1024, 65536]},"
@@ -137,6 +138,17 @@ test_hidden_kv_array (void)
   g_assert_false (show->tied_embeddings);
   /* 2 x 1024 x 65536 x 2 + 1024 x 512 x 2 + 3 x 1024 x 4 + 1024 x 256 x 2 */
   g_assert_cmpuint (show->weight_bytes, ==, 268435456 + 1048576 + 12288 + 524288);
+  /* The recurrent layers follow the recovered KV heads (src/models/lfm2.cpp:
+   * is_recr = head_count_kv 0), the state is n_embd x (l_cache - 1), and
+   * with a sliding window the attention layers slide. */
+  g_assert_nonnull (spec->layer_recurrent);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 1);
+  g_assert_true (hr_model_spec_layer_is_recurrent (spec, 1));
+  g_assert_cmpuint (spec->recurrent_r, ==, 2048);
+  g_assert_cmpuint (spec->recurrent_s, ==, 0);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 0));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 1));
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 2));
 }
 
 /* With `verbose` the per-layer array is there. */
@@ -274,16 +286,25 @@ test_invalid (void)
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"}, \"tensors\": {}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: \"tensors\" is not a list");
-  /* Issue 15: a head count of 0 is impossible; a recurrent model is not sized. */
+  /* Issue 15: a head count of 0 is impossible, but for a recurrent model,
+   * which is sized from its own keys (hr-gguf-recurrent.c): without them
+   * llama.cpp would not load it, and Headroom says which one is missing;
+   * qwen4exp is refused with the reason. */
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\", \"llama.block_count\": 2,"
                 " \"llama.attention.head_count\": 32, \"llama.attention.head_count_kv\": 0}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: model_info \"llama.attention.head_count_kv\" is 0; a model has at least one KV head");
   assert_fails ("{\"model_info\": {\"general.architecture\": \"mamba\", \"mamba.block_count\": 64,"
                 " \"mamba.attention.head_count\": 0}}",
+                HR_CORE_ERROR_INVALID_DATA,
+                "/api/show for m:1: model_info has no \"mamba.ssm.conv_kernel\"; llama.cpp needs it to load mamba "
+                "(src/models/mamba.cpp)");
+  assert_fails ("{\"model_info\": {\"general.architecture\": \"qwen4exp\", \"qwen4exp.block_count\": 4}}",
                 HR_CORE_ERROR_UNSUPPORTED,
-                "/api/show for m:1: mamba is a recurrent architecture (a fixed state per sequence, no attention KV cache); "
-                "Headroom does not size it");
+                "/api/show for m:1: Headroom does not size qwen4exp: llama.cpp gives it a llama_memory_hybrid_idx "
+                "(src/llama-model.cpp create_memory: a per-token QSA indexer key cache beside the attention and "
+                "recurrent caches) and hyper-connection and PLE rows in the recurrent state "
+                "(src/llama-memory-recurrent.cpp cache_ple_r_l)");
 }
 
 /* Issue 16: tensors of a type this version does not know (a newer ggml

@@ -200,6 +200,66 @@ tensors_json (const HrGgufReport *r)
   return tensors;
 }
 
+/* The recurrent state of a recurrent or hybrid model (hr-gguf-recurrent.c):
+ * which layers keep it and its f32 bytes per slot, n_recurrent x
+ * (n_embd_r + n_embd_s) x 4 (llama.cpp src/llama-memory-recurrent.cpp). */
+static guint64
+recurrent_bytes_per_slot (const HrModelSpec *spec)
+{
+  return (guint64) hr_model_spec_recurrent_layers (spec) *
+         ((guint64) spec->recurrent_r + spec->recurrent_s) * 4;
+}
+
+static void
+print_recurrent (const HrModelSpec *spec)
+{
+  g_autoptr(GString) list = NULL;
+  g_autofree char *r = NULL, *st = NULL, *bytes = NULL, *mib = NULL;
+  guint n = hr_model_spec_recurrent_layers (spec);
+
+  if (spec->layer_recurrent == NULL)
+    return;
+  list = g_string_new (NULL);
+  for (guint i = 0; i < spec->layers; i++)
+    if (hr_model_spec_layer_is_recurrent (spec, i))
+      g_string_append_printf (list, "%s%u", list->len > 0 ? " " : "", i);
+  row (_("recurrent layers"), _("%u of %u: %s"), n, spec->layers, n > 0 ? list->str : _("none"));
+  r = hr_format_count (spec->recurrent_r);
+  st = hr_format_count (spec->recurrent_s);
+  bytes = hr_format_count (recurrent_bytes_per_slot (spec));
+  mib = hr_format_decimal ((double) recurrent_bytes_per_slot (spec) / 1048576.0, 2);
+  row (_("recurrent state"), _("n_embd_r %s + n_embd_s %s values per layer, f32: %s bytes (%s MiB) per slot"),
+       r, st, bytes, mib);
+  if (spec->recurrent_source != NULL)
+    row (_("  from"), "%s", spec->recurrent_source);
+}
+
+static JsonNode *
+recurrent_json (const HrModelSpec *spec)
+{
+  JsonObject *o;
+  JsonArray *layers;
+  JsonNode *node;
+
+  if (spec->layer_recurrent == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  o = json_object_new ();
+  layers = json_array_new ();
+  for (guint i = 0; i < spec->layers; i++)
+    if (hr_model_spec_layer_is_recurrent (spec, i))
+      json_array_add_int_element (layers, i);
+  json_object_set_array_member (o, "layers", layers);
+  json_object_set_int_member (o, "n_embd_r", spec->recurrent_r);
+  json_object_set_int_member (o, "n_embd_s", spec->recurrent_s);
+  json_object_set_int_member (o, "bytes_per_slot", (gint64) recurrent_bytes_per_slot (spec));
+  json_object_set_member (o, "source", spec->recurrent_source != NULL
+                          ? json_node_init_string (json_node_alloc (), spec->recurrent_source)
+                          : json_node_new (JSON_NODE_NULL));
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, o);
+  return node;
+}
+
 static void
 print_json (const HrGgufReport *r,
             const char         *path,
@@ -258,6 +318,7 @@ print_json (const HrGgufReport *r,
   json_object_set_int_member (o, "expert_count", spec->expert_count);
   json_object_set_int_member (o, "expert_used_count", spec->expert_used_count);
   json_object_set_boolean_member (o, "tied_embeddings", spec->tied_embeddings);
+  json_object_set_member (o, "recurrent", recurrent_json (spec));
   json_object_set_object_member (o, "tokenizer", tokenizer_json (r->tokenizer));
   json_object_set_object_member (o, "tensors", tensors_json (r));
 
@@ -314,7 +375,9 @@ print_model (const HrGgufReport *r)
        params, n);
   row (_("layers"), "%s", layers);
   row (_("heads"), "%s", heads);
-  if (spec->layer_kv_heads != NULL)
+  if (hr_model_spec_recurrent_only (spec))
+    row (_("KV heads"), "%s", _("none: llama.cpp keeps no attention KV cache for a recurrent model"));
+  else if (spec->layer_kv_heads != NULL)
     {
       g_autoptr(GString) list = g_string_new (NULL);
 
@@ -352,6 +415,7 @@ print_model (const HrGgufReport *r)
   if (spec->expert_count > 0)
     row (_("experts"), _("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
   row (_("tied embeddings"), "%s", spec->tied_embeddings ? _("yes (no output.weight tensor)") : _("no"));
+  print_recurrent (spec);
 }
 
 static void

@@ -14,6 +14,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf-keys.h"
+#include "hr-gguf-recurrent.h"
 #include "hr-precision.h"
 #include "hr-units.h"
 
@@ -343,7 +344,8 @@ map_layers (const HrGgufKeys *keys,
 
 /* A head count key that is there but 0 (in every layer, for an array): no
  * attention model has that (hparams.n_head () > 0 for every architecture
- * llama.cpp gives a KV cache; the recurrent ones are refused earlier). */
+ * llama.cpp gives a KV cache; the recurrent ones, whose converters write
+ * 0, are not checked: hr-gguf-recurrent.c). */
 static gboolean
 check_heads_present (const HrGgufKeys *keys,
                      const char       *suffix,
@@ -377,9 +379,11 @@ map_heads (const HrGgufKeys *keys,
   guint32 v = 0;
   gboolean found, hidden;
 
+  gboolean recurrent = hr_gguf_recurrent_kind (keys->arch) == HR_GGUF_RECURRENT_PURE;
+
   if (!get_per_layer (keys, "attention.head_count", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
-  if (found && v == 0)
+  if (found && v == 0 && !recurrent)
     {
       gboolean array = per_layer != NULL;
 
@@ -396,7 +400,7 @@ map_heads (const HrGgufKeys *keys,
   if (!get_per_layer (keys, "attention.head_count_kv", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
   *out_kv_hidden = hidden;
-  if (found && v == 0)
+  if (found && v == 0 && !recurrent)
     {
       gboolean array = per_layer != NULL;
 
@@ -546,7 +550,12 @@ map_counts (const HrGgufKeys *keys,
  * `{arch}.attention.sliding_window_pattern` or llama.cpp's gemma2/gemma3
  * rule; vocabulary the length of `tokenizer.ggml.tokens`, else
  * `{arch}.vocab_size`; experts `{arch}.expert_count` and
- * `expert_used_count`. Each field's source names the key it came from.
+ * `expert_used_count`. For llama.cpp's recurrent and hybrid
+ * architectures (hr_gguf_recurrent_kind()) the recurrent layers, the
+ * layers with an attention KV cache and the state sizes follow the
+ * architecture's own keys (hr_gguf_recurrent_map(); a head count of 0 is
+ * then allowed for the pure recurrent ones). Each field's source names
+ * the key it came from.
  * Parameters, precision, file size and tensors are the caller's: they
  * come from different places in a file and in /api/show.
  *
@@ -554,8 +563,10 @@ map_counts (const HrGgufKeys *keys,
  *   a count key has the wrong type, a value past 32 bits, or a per-layer
  *   array not of one whole number per layer, or a head count of 0 (in
  *   every layer); %HR_CORE_ERROR_LIMIT for more than
- *   %HR_MODEL_SPEC_MAX_LAYERS layers; %HR_CORE_ERROR_UNSUPPORTED for a
- *   recurrent architecture (hr_gguf_keys_arch_is_recurrent()).
+ *   %HR_MODEL_SPEC_MAX_LAYERS layers, or a key a recurrent or hybrid
+ *   architecture needs missing (hr_gguf_recurrent_map());
+ *   %HR_CORE_ERROR_UNSUPPORTED for an architecture whose memory Headroom
+ *   does not model (hr_gguf_recurrent_check(): qwen4exp, deepseek4).
  */
 gboolean
 hr_gguf_keys_map (const HrGgufKeys *keys,
@@ -569,18 +580,8 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
 
   if (out_kv_heads_hidden != NULL)
     *out_kv_heads_hidden = FALSE;
-  if (hr_gguf_keys_arch_is_recurrent (keys->arch))
-    {
-      if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                     _("/api/show for %s: %s is a recurrent architecture (a fixed state per sequence, no attention KV cache); Headroom does not size it"),
-                     keys->model_name, keys->arch);
-      else
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                     _("%s is a recurrent architecture (a fixed state per sequence, no attention KV cache); Headroom does not size it"),
-                     keys->arch);
-      return FALSE;
-    }
+  if (!hr_gguf_recurrent_check (keys, error))
+    return FALSE;
   if (!map_layers (keys, spec, error))
     return FALSE;
 
@@ -615,6 +616,10 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
 
   if (!map_counts (keys, spec, error))
     return FALSE;
+  /* Recurrent and hybrid layers; with the KV heads withheld the caller
+   * runs this once it has recovered them (hr-ollama-show.c). */
+  if (!kv_hidden && !hr_gguf_recurrent_map (keys, spec, error))
+    return FALSE;
   if (out_kv_heads_hidden != NULL)
     *out_kv_heads_hidden = kv_hidden;
   return TRUE;
@@ -624,25 +629,20 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
  * hr_gguf_keys_arch_is_recurrent:
  * @arch: (nullable): a GGUF `general.architecture` ("mamba", "llama")
  *
- * Whether llama.cpp runs @arch as a recurrent model: a fixed-size state per
- * sequence instead of an attention KV cache (src/llama-arch.cpp,
- * llm_arch_is_recurrent: mamba, mamba2, rwkv6, rwkv6qwen2, rwkv7, arwkv7;
- * their converters write head_count 0). Headroom's memory math models the
- * KV cache only, so it does not size these.
+ * Whether llama.cpp runs @arch as a purely recurrent model: a fixed-size
+ * state per sequence (llama_memory_recurrent) instead of an attention KV
+ * cache (src/llama-arch.cpp, llm_arch_is_recurrent: mamba, mamba2, rwkv6,
+ * rwkv6qwen2, rwkv7, arwkv7; their converters write head_count 0). The
+ * mapper sizes their state (hr_gguf_recurrent_map()); the hybrids
+ * (llm_arch_is_hybrid) are hr_gguf_recurrent_kind()'s
+ * %HR_GGUF_RECURRENT_HYBRID.
  *
  * Returns: %TRUE for those architectures.
  */
 gboolean
 hr_gguf_keys_arch_is_recurrent (const char *arch)
 {
-  static const char *const recurrent[] = {
-    "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7",
-  };
-
-  for (guint i = 0; arch != NULL && i < G_N_ELEMENTS (recurrent); i++)
-    if (strcmp (arch, recurrent[i]) == 0)
-      return TRUE;
-  return FALSE;
+  return hr_gguf_recurrent_kind (arch) == HR_GGUF_RECURRENT_PURE;
 }
 
 /**

@@ -78,6 +78,8 @@ memory_problem (const HrModelSpec *spec)
 
   if (spec->layers == 0)
     key = g_strdup_printf ("%s.block_count", arch);
+  else if (hr_model_spec_recurrent_only (spec))
+    return NULL; /* a recurrent state, no KV cache (hr-gguf-recurrent.c) */
   else if (spec->kv_heads == 0)
     key = g_strdup_printf ("%s.attention.head_count", arch);
   else if (spec->key_length == 0 || spec->value_length == 0)

@@ -333,6 +333,24 @@ hr_model_spec_recurrent_layers (const HrModelSpec *spec)
 }
 
 /**
+ * hr_model_spec_recurrent_only:
+ * @spec: a spec
+ *
+ * Whether @spec is a purely recurrent model as llama.cpp runs it
+ * (src/llama-arch.cpp llm_arch_is_recurrent: a llama_memory_recurrent,
+ * no KV cache): every layer keeps a recurrent state of a known size and
+ * none has KV heads.
+ *
+ * Returns: %TRUE for such a model.
+ */
+gboolean
+hr_model_spec_recurrent_only (const HrModelSpec *spec)
+{
+  return spec->layers > 0 && hr_model_spec_recurrent_layers (spec) == spec->layers &&
+         spec->kv_heads == 0 && (spec->recurrent_r > 0 || spec->recurrent_s > 0);
+}
+
+/**
  * hr_model_spec_kv_elements_per_token:
  * @spec: a spec
  *
@@ -382,7 +400,8 @@ hr_model_spec_kv_elements_per_token (const HrModelSpec *spec)
  * Checks that the figures the memory math needs are present and plausible:
  * a name, a parameter count in 1 .. 1e14, a known precision, 1 .. 4096
  * layers, 1 .. 65536 KV heads, head dims in 1 .. 65536, KV heads not above
- * the attention heads, a context limit under 64 Mi tokens.
+ * the attention heads (none of these for a purely recurrent model,
+ * hr_model_spec_recurrent_only()), a context limit under 64 Mi tokens.
  *
  * Returns: %TRUE when valid; else %HR_CORE_ERROR_INVALID_DATA naming the field.
  */
@@ -400,14 +419,19 @@ hr_model_spec_validate (const HrModelSpec *spec,
              spec->precision ? spec->precision : "");
   if (spec->layers == 0 || spec->layers > HR_MODEL_SPEC_MAX_LAYERS)
     INVALID (_("field \"layers\" must be between 1 and %d"), HR_MODEL_SPEC_MAX_LAYERS);
-  if (spec->kv_heads == 0 || spec->kv_heads > MAX_HEADS)
-    INVALID (_("field \"kv_heads\" must be between 1 and %d"), MAX_HEADS);
-  if (spec->heads != 0 && spec->kv_heads > spec->heads)
-    INVALID (_("field \"kv_heads\" (%u) is larger than \"heads\" (%u)"), spec->kv_heads, spec->heads);
-  if (spec->key_length == 0 || spec->key_length > MAX_HEAD_DIM)
-    INVALID (_("field \"key_length\" must be between 1 and %d"), MAX_HEAD_DIM);
-  if (spec->value_length == 0 || spec->value_length > MAX_HEAD_DIM)
-    INVALID (_("field \"value_length\" must be between 1 and %d"), MAX_HEAD_DIM);
+  /* A purely recurrent model (every layer keeps a state, none a KV
+   * cache: llama.cpp llm_arch_is_recurrent) has no KV heads nor head dims. */
+  if (!hr_model_spec_recurrent_only (spec))
+    {
+    if (spec->kv_heads == 0 || spec->kv_heads > MAX_HEADS)
+      INVALID (_("field \"kv_heads\" must be between 1 and %d"), MAX_HEADS);
+    if (spec->heads != 0 && spec->kv_heads > spec->heads)
+      INVALID (_("field \"kv_heads\" (%u) is larger than \"heads\" (%u)"), spec->kv_heads, spec->heads);
+    if (spec->key_length == 0 || spec->key_length > MAX_HEAD_DIM)
+      INVALID (_("field \"key_length\" must be between 1 and %d"), MAX_HEAD_DIM);
+    if (spec->value_length == 0 || spec->value_length > MAX_HEAD_DIM)
+      INVALID (_("field \"value_length\" must be between 1 and %d"), MAX_HEAD_DIM);
+    }
   if (spec->context_length > MAX_CONTEXT)
     INVALID (_("field \"context_length\" must be at most %u tokens"), MAX_CONTEXT);
   if (spec->sliding_window > MAX_CONTEXT)

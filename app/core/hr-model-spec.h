@@ -131,6 +131,7 @@ guint64      hr_model_spec_kv_elements_per_token (const HrModelSpec *spec);
 gboolean     hr_model_spec_layer_is_recurrent (const HrModelSpec *spec,
                                                guint              layer);
 guint        hr_model_spec_recurrent_layers (const HrModelSpec *spec);
+gboolean     hr_model_spec_recurrent_only (const HrModelSpec *spec);
 
 HrTensorInfo *hr_tensor_info_new  (const char     *name,
                                    guint32         type,

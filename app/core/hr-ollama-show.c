@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf-keys.h"
+#include "hr-gguf-recurrent.h"
 #include "hr-json.h"
 #include "hr-memory.h"
 #include "hr-ollama-host.h"
@@ -452,6 +453,10 @@ hr_ollama_show_parse (JsonNode    *root,
                                     "blk.N.attn_k.weight shapes / key_length (Ollama /api/show hides the head_count_kv array without verbose)");
         }
     }
+  /* The recurrent and hybrid layers need the per-layer KV heads
+   * (hr_gguf_keys_map() leaves them to here when they were withheld). */
+  if (kv_hidden && !hr_gguf_recurrent_map (&keys, spec, error))
+    return NULL;
 
   show->capabilities = strings_of (obj, "capabilities");
   return g_steal_pointer (&show);

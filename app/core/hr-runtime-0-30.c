@@ -372,7 +372,11 @@ layout_0_30 (Ctx    *ctx,
    * n_ctx_seq = pad256(n_ctx / slots) cells (src/llama-kv-cache.cpp
    * n_stream). A sliding-window layer's stream holds
    * pad256(min(n_ctx_seq, window x (unified ? slots : 1) + ubatch))
-   * cells (src/llama-kv-cache-iswa.cpp). */
+   * cells (src/llama-kv-cache-iswa.cpp). A hybrid model's attention cache
+   * is the same size: create_memory passes attn_n_pad 1 to
+   * llama_memory_hybrid, but its kv_size is cparams.n_ctx_seq, which
+   * llama_context already padded to 256, and llama_kv_cache::get_n_kv pads
+   * the cells a graph sees to max(n_pad, 256) (src/llama-kv-cache.cpp). */
   n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
   if (l->unified)
     {
@@ -569,6 +573,10 @@ kv_term_0_30 (Ctx          *ctx,
   HrRuntimeTerm *term;
   char elem[32];
 
+  /* A purely recurrent model: llama_memory_recurrent, no KV cache
+   * (src/llama-model.cpp create_memory). */
+  if (hr_model_spec_recurrent_only (ctx->spec))
+    return;
   term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) MIN (kv_bytes, (guint64) G_MAXINT64),
                       l->unified ? SRC_LSRV_KV : l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
   if (!ctx->text)
@@ -603,6 +611,29 @@ recurrent_term_0_30 (Ctx          *ctx,
               _("Each recurrent layer keeps, per slot, a row of n_embd_r = %s values (the convolution or token-shift state) and one of n_embd_s = %s values (the state itself), always f32, whatever the context: it does not grow with num_ctx.%s%s"),
               rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
               spec->recurrent_source != NULL ? " " : "", spec->recurrent_source != NULL ? spec->recurrent_source : "");
+}
+
+/* llama-server's context checkpoints: tools/server/server-context.cpp
+ * create_checkpoint copies a slot's memory with
+ * LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY, which for a hybrid or recurrent
+ * model is the recurrent state alone (src/llama-memory-hybrid.cpp
+ * state_write skips the attention cache), into a host std::vector, up to
+ * n_ctx_checkpoints = 32 per slot (common/common.h; Ollama's
+ * llm/llama_server.go passes no --ctx-checkpoints), one per completion,
+ * spaced checkpoint_min_step = 8,192 tokens apart once the list is full.
+ * Nothing of it exists at load and Ollama's size reads the buffer lines
+ * only, so it is a note, not a term nor host_bytes. */
+static void
+checkpoint_note_0_30 (Ctx          *ctx,
+                      const Layout *l)
+{
+  guint64 per = rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), 4);
+
+  if (l->n_recurrent == 0 || !ctx->text)
+    return;
+  rt_note (ctx, _("llama-server also keeps up to 32 context checkpoints per slot in host memory, each a copy of that slot's recurrent state (%s bytes): up to %s bytes per slot, %s for all %s slots, made as prompts are processed (tools/server/server-context.cpp create_checkpoint; Ollama passes no --ctx-checkpoints). They are not allocated at load and not in the ollama ps size, so they are not in this total."),
+           rt_count (&ctx->counts, per), rt_count (&ctx->counts, rt_mul (ctx, per, 32)),
+           rt_count (&ctx->counts, rt_mul (ctx, rt_mul (ctx, per, 32), l->slots)), rt_count (&ctx->counts, l->slots));
 }
 
 /* The CPU backend's output buffer: llama-server reserves one output row
@@ -645,6 +676,7 @@ rt_predict_0_30 (Ctx           *ctx,
   weights_term_0_30 (ctx, f);
   kv_term_0_30 (ctx, &l);
   recurrent_term_0_30 (ctx, &l);
+  checkpoint_note_0_30 (ctx, &l);
   output_term_0_30 (ctx, &l);
   rt_compute_0_30 (ctx, f, &l);
 }

@@ -185,14 +185,17 @@ compute_cpu (Ctx           *ctx,
  * @f: the model's figures
  * @l: the KV layout
  *
- * Adds the compute-buffer term for the inputs' backend.
+ * Adds the compute-buffer term for the inputs' backend; a recurrent or
+ * hybrid model on the CPU has its own model (rt_compute_recurrent_cpu()).
  */
 void
 rt_compute_0_30 (Ctx           *ctx,
                  const Figures *f,
                  const Layout  *l)
 {
-  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
+  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && hr_model_spec_recurrent_layers (ctx->spec) > 0)
+    rt_compute_recurrent_cpu (ctx, f, l); /* hr-runtime-compute-recurrent.c */
+  else if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
     compute_cpu (ctx, f, l);
   else
     {

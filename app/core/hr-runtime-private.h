@@ -6,6 +6,7 @@
  * hr-runtime-eras.c, versions and eras; hr-runtime-figures.c, the model's
  * figures and the text helpers; hr-runtime-0-30.c, Ollama 0.30+ on
  * llama-server; hr-runtime-compute.c, llama.cpp's compute buffer;
+ * hr-runtime-compute-recurrent.c, the same for recurrent and hybrid models;
  * hr-runtime-0-12.c, the old estimator). Not installed, not public.
  */
 #pragma once
@@ -119,6 +120,9 @@ void           rt_predict_0_30    (Ctx               *ctx,
 void           rt_compute_0_30    (Ctx               *ctx,
                                    const Figures     *f,
                                    const Layout      *l) G_GNUC_INTERNAL;
+void           rt_compute_recurrent_cpu (Ctx         *ctx,
+                                         const Figures *f,
+                                         const Layout  *l) G_GNUC_INTERNAL;
 guint64        rt_old_compute     (Ctx               *ctx,
                                    const Figures     *f,
                                    guint32            slots,

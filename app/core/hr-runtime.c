@@ -174,7 +174,11 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                    _("the context window must be at least 1 token"));
       return FALSE;
     }
-  if (spec->layers == 0 || spec->kv_heads == 0 || spec->key_length == 0 || spec->value_length == 0)
+  /* A purely recurrent model (llama.cpp llm_arch_is_recurrent: no KV
+   * cache, hr-gguf-recurrent.c) has no KV heads nor head dims. */
+  if (spec->layers == 0 ||
+      (!hr_model_spec_recurrent_only (spec) &&
+       (spec->kv_heads == 0 || spec->key_length == 0 || spec->value_length == 0)))
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                    _("%s has no layers, KV heads or head dims: the runtime model needs them"),
