@@ -50,8 +50,10 @@ typedef struct {
   guint64  blk_sum;      /* every blk.N group */
   guint64  blk0;         /* the blk.0 group */
   double   bits;         /* bits per weight used for estimates */
-  guint32  n_ff;
+  guint32  n_ff;         /* the feed-forward width; for a mixture of experts one expert's */
   const char *n_ff_from; /* "spec", "tensor", "parameters", "guess" */
+  guint32  n_ff_dense;   /* a mixture of experts' dense layers' width (0 = every layer is MoE) */
+  guint32  n_ff_shexp;   /* its shared experts' width, all of them (0 = none) */
 } Figures;
 
 typedef struct {
