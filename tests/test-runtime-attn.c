@@ -9,7 +9,7 @@
  * src/llama-kv-cache-iswa.cpp), the architectures whose sliding window
  * llama.cpp decides itself (exaone4, llama4 with a window of 0), and
  * multi-head latent attention with a leading dense layer (deepseek2: the
- * expert width is not layer 0's). The figures llama-server logged for the
+ * expert width is not layer 0's), and gemma4's two head sizes. The figures llama-server logged for the
  * same files (llama.cpp de3ff815, tests/llama/test-llama.c) are quoted
  * where a test compares with them.
  */
@@ -192,6 +192,32 @@ test_mla_expert_width (void)
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE), ==, compute);
 }
 
+/* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads
+ * x 256, global ones of 4 x 512 (attention.key_length_swa). At 8,192
+ * tokens with flash attention: 10 x 1,536 cells x 16 x 512 x 2 + 2 x 8,192
+ * x 4 x 1,024 x 2 bytes = 368.00 MiB, as llama-server logs. Without it V
+ * is stored transposed, every layer's as wide as the widest (16 x 256):
+ * the global layers hold 4 x 512 + 4,096 values a cell, 432.00 MiB. */
+static void
+test_gemma4_head_sizes (void)
+{
+  g_autoptr(LmModel) m = lm_gemma4_31b ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  HrRuntimePrediction p;
+
+  g_assert_cmpuint (spec->key_length, ==, 512);
+  g_assert_cmpuint (spec->key_length_swa, ==, 256);
+  g_assert_cmpuint (spec->sliding_window, ==, 1024);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
+  predict_cpu (spec, 8192, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 10 * 1536 * 16 * 512 * 2 + 2 * 8192 * 4 * 1024 * 2);
+  g_assert_cmpint (kv_bytes (&p), ==, (gint64) (368.00 * MIB));
+  predict_cpu (spec, 8192, 1, FALSE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 10 * 1536 * 16 * 512 * 2 + 2 * 8192 * (4 * 512 + 4096) * 2);
+  g_assert_cmpint (kv_bytes (&p), ==, (gint64) (432.00 * MIB));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -202,5 +228,6 @@ main (int   argc,
   g_test_add_func ("/runtime-attn/arch-window-rules", test_arch_window_rules);
   g_test_add_func ("/runtime-attn/exaone4-pattern", test_exaone4_pattern);
   g_test_add_func ("/runtime-attn/mla-expert-width", test_mla_expert_width);
+  g_test_add_func ("/runtime-attn/gemma4-head-sizes", test_gemma4_head_sizes);
   return g_test_run ();
 }

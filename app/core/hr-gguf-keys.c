@@ -519,6 +519,11 @@ map_key_value_lengths (const HrGgufKeys *keys,
       return FALSE;
     spec->kv_latent = k_found && v_found && k_mla > 0 && v_mla > 0;
   }
+  /* The sliding-window layers' own head size (llama.cpp src/llama-model.cpp
+   * load_hparams: n_embd_head_k_swa, default the full layers'; gemma4). */
+  if (!get_arch_u32 (keys, "attention.key_length_swa", &spec->key_length_swa, &found, error) ||
+      !get_arch_u32 (keys, "attention.value_length_swa", &spec->value_length_swa, &found, error))
+    return FALSE;
   if (spec->heads == 0 || spec->embedding_length == 0)
     return TRUE;
 
@@ -541,6 +546,33 @@ map_key_value_lengths (const HrGgufKeys *keys,
       spec->value_length = spec->embedding_length / spec->heads;
       hr_model_spec_set_source (spec, HR_SPEC_FIELD_VALUE_LENGTH, source);
     }
+  return TRUE;
+}
+
+/* `{arch}.attention.shared_kv_layers`: the last layers reuse an earlier
+ * layer's cache and have none of their own (llama.cpp src/models/gemma4.cpp
+ * n_layer_kv_from_start = n_layer - shared, src/llama-kv-cache.cpp skips a
+ * layer without has_kv ()): their KV heads become 0. */
+static gboolean
+map_shared_kv_layers (const HrGgufKeys *keys,
+                      HrModelSpec      *spec,
+                      GError          **error)
+{
+  guint32 shared = 0;
+  gboolean found;
+
+  if (!get_arch_u32 (keys, "attention.shared_kv_layers", &shared, &found, error))
+    return FALSE;
+  if (!found || shared == 0 || shared >= spec->layers)
+    return TRUE;
+  if (spec->layer_kv_heads == NULL)
+    {
+      spec->layer_kv_heads = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spec->layers);
+      for (guint32 i = 0; i < spec->layers; i++)
+        g_array_append_val (spec->layer_kv_heads, spec->kv_heads);
+    }
+  for (guint32 i = spec->layers - shared; i < spec->layers && i < spec->layer_kv_heads->len; i++)
+    g_array_index (spec->layer_kv_heads, guint32, i) = 0;
   return TRUE;
 }
 
@@ -678,7 +710,8 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
     }
 
   if (!map_heads (keys, spec, &kv_hidden, error) ||
-      !map_key_value_lengths (keys, spec, error))
+      !map_key_value_lengths (keys, spec, error) ||
+      !map_shared_kv_layers (keys, spec, error))
     return FALSE;
 
   if (!get_arch_u32 (keys, "context_length", &v, &found, error))

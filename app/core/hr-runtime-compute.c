@@ -112,9 +112,11 @@ typedef struct {
   guint moe_emb;
   gboolean moe_query;   /* the MoE phase holds a query-wide tensor instead of
                          * embedding x used (gpt-oss) */
+  gboolean ffn_query;   /* the dense feed-forward phase holds a sliding layer's
+                         * query-wide tensor beside ffn_emb x embedding (gemma4) */
 } CpuGraphShape;
 
-static const CpuGraphShape cpu_default_shape = { NULL, 4, 3, 3, 2, 5, FALSE };
+static const CpuGraphShape cpu_default_shape = { NULL, 4, 3, 3, 2, 5, FALSE, FALSE };
 
 /* The CPU backend's per-architecture graph shape (see CpuGraphShape). */
 static const CpuGraphShape *
@@ -122,31 +124,36 @@ cpu_graph_shape (const HrModelSpec *spec)
 {
   static const CpuGraphShape shapes[] = {
     /* The sandwich norms and the two caches of a sliding-window model. */
-    { "gemma2", 4, 5, 3, 4, 5, FALSE },
-    { "gemma3", 4, 5, 3, 4, 5, FALSE },
+    { "gemma2", 4, 5, 3, 4, 5, FALSE, FALSE },
+    { "gemma3", 4, 5, 3, 4, 5, FALSE, FALSE },
     /* Attention and feed-forward in parallel from one norm (cohere2.cpp):
      * the attention output lives through the feed-forward block. */
-    { "cohere2", 5, 5, 3, 4, 5, FALSE },
+    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE },
     /* Norms after attention and feed-forward only (exaone4.cpp: no
      * attn_norm): one embedding-wide tensor less in attention. */
-    { "exaone4", 4, 4, 2, 4, 5, FALSE },
+    { "exaone4", 4, 4, 2, 4, 5, FALSE, FALSE },
     /* Fused attn_qkv and ffn_up (phi3.cpp): q, k and v, gate and up are
      * views of one output. */
-    { "phi3", 3, 3, 1, 2, 5, FALSE },
+    { "phi3", 3, 3, 1, 2, 5, FALSE, FALSE },
     /* Chunked attention: two caches, as a sliding-window model. */
-    { "llama4", 4, 3, 3, 4, 5, FALSE },
+    { "llama4", 4, 3, 3, 4, 5, FALSE, FALSE },
     /* Sliding window, sinks and biased experts (openai-moe.cpp,
      * LLM_FFN_SWIGLU_OAI_MOE with add_id biases). */
-    { "gpt-oss", 4, 4, 3, 4, 3, TRUE },
-    { "gptoss", 4, 4, 3, 4, 3, TRUE },
+    { "gpt-oss", 4, 4, 3, 4, 3, TRUE, FALSE },
+    { "gptoss", 4, 4, 3, 4, 3, TRUE, FALSE },
     /* Multi-head latent attention (deepseek2.cpp): the absorbed query and
      * the latent output are two more embedding-wide tensors (measured on
      * DeepSeek-V2-Lite, where heads x value_length_mla = embedding); its
      * MoE phase holds one fewer. */
-    { "deepseek2", 4, 3, 5, 2, 4, FALSE },
+    { "deepseek2", 4, 3, 5, 2, 4, FALSE, FALSE },
     /* 96 heads over a 4096 embedding (GLM-4.5-Air): one more
      * embedding-wide tensor in attention. */
-    { "glm4moe", 4, 4, 4, 2, 5, FALSE },
+    { "glm4moe", 4, 4, 4, 2, 5, FALSE, FALSE },
+    /* Sliding layers of 256-wide heads, global ones of 512 (gemma4.cpp):
+     * the feed-forward phase holds a sliding layer's query (heads x
+     * key_length_swa) beside three embedding-wide tensors (measured on
+     * Gemma 4 31B's layers; a quantized cache adds about 1.3 MiB more). */
+    { "gemma4", 3, 3, 3, 2, 5, FALSE, TRUE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
@@ -198,6 +205,8 @@ compute_cpu (Ctx           *ctx,
     }
   else
     dense_w = rt_mul (ctx, 3, f->n_ff);
+  if (dense_w > 0 && shape->ffn_query)
+    dense_w = rt_add (ctx, dense_w, rt_mul (ctx, heads, spec->key_length_swa > 0 ? spec->key_length_swa : spec->key_length));
   if (dense_w > 0)
     {
       width = rt_add (ctx, dense_w, rt_mul (ctx, ffn_emb, emb));

@@ -447,6 +447,22 @@ rt_layer_sliding (const HrModelSpec *spec,
   return hr_model_spec_layer_is_sliding (spec, i);
 }
 
+/* Layer @i's key and value head sizes: a sliding-window layer's own
+ * (key_length_swa, llama.cpp hparams.n_embd_head_k (il)), else the model's. */
+guint32
+rt_layer_key_length (const HrModelSpec *spec,
+                     guint              i)
+{
+  return spec->key_length_swa > 0 && rt_layer_sliding (spec, i) ? spec->key_length_swa : spec->key_length;
+}
+
+guint32
+rt_layer_value_length (const HrModelSpec *spec,
+                       guint              i)
+{
+  return spec->value_length_swa > 0 && rt_layer_sliding (spec, i) ? spec->value_length_swa : spec->value_length;
+}
+
 gboolean
 rt_layer_recurrent (const HrModelSpec *spec,
                     guint              i)

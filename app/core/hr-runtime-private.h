@@ -108,6 +108,10 @@ void           rt_figure_weights  (Ctx               *ctx,
                                    Figures           *f) G_GNUC_INTERNAL;
 gboolean       rt_layer_sliding   (const HrModelSpec *spec,
                                    guint              i) G_GNUC_INTERNAL;
+guint32        rt_layer_key_length (const HrModelSpec *spec,
+                                    guint              i) G_GNUC_INTERNAL;
+guint32        rt_layer_value_length (const HrModelSpec *spec,
+                                      guint              i) G_GNUC_INTERNAL;
 gboolean       rt_layer_recurrent (const HrModelSpec *spec,
                                    guint              i) G_GNUC_INTERNAL;
 guint64        rt_recurrent_values (Ctx              *ctx) G_GNUC_INTERNAL;

@@ -473,3 +473,73 @@ lm_glm45_air (void)
   lm_tensor (m, LM_Q6_K, E, V, 0, "output.weight");
   return m;
 }
+
+/* Gemma 4 31B's layer shapes (gemma4): 5376 wide, 32 heads; five of every
+ * six layers slide over 1024 tokens with 16 KV heads x 256
+ * (attention.key_length_swa), the sixth is global with 4 KV heads x 512
+ * (key_length) and no attn_v (attention_k_eq_v: V is K's projection, and
+ * llama.cpp still caches it); q/k norms, the sandwich norms, n_ff 21504,
+ * vocab 262144, tied, the proportional rope_freqs of the global layers.
+ * Shapes as the catalog's gemma4:31b row (the GGUF's head_count_kv and
+ * key lengths). Shrunk: 12 layers (two patterns) instead of 60. */
+static inline LmModel *
+lm_gemma4_31b (void)
+{
+  const guint L = 12;
+  const guint64 E = 5376, H = 32, F = 21504, V = 262144;
+  LmModel *m = lm_model_new ("gemma4-31b", "gemma4:31b", "gemma4");
+  guint32 kv_heads[12];
+  gboolean swa[12];
+
+  for (guint i = 0; i < L; i++)
+    {
+      swa[i] = i % 6 < 5;
+      kv_heads[i] = swa[i] ? 16 : 4;
+    }
+  lm_u32 (m, "gemma4", "block_count", L);
+  lm_u32 (m, "gemma4", "context_length", 262144);
+  lm_u32 (m, "gemma4", "embedding_length", E);
+  lm_u32 (m, "gemma4", "feed_forward_length", F);
+  lm_u32 (m, "gemma4", "attention.head_count", H);
+  gw_kv_u32_array (m->kv, "gemma4.attention.head_count_kv", kv_heads, L);
+  m->n_kv++;
+  lm_u32 (m, "gemma4", "attention.key_length", 512);
+  lm_u32 (m, "gemma4", "attention.value_length", 512);
+  lm_u32 (m, "gemma4", "attention.key_length_swa", 256);
+  lm_u32 (m, "gemma4", "attention.value_length_swa", 256);
+  lm_u32 (m, "gemma4", "rope.dimension_count", 512);
+  lm_u32 (m, "gemma4", "rope.dimension_count_swa", 256);
+  lm_f32 (m, "gemma4", "rope.freq_base", 1000000.0f);
+  lm_f32 (m, "gemma4", "rope.freq_base_swa", 10000.0f);
+  lm_f32 (m, "gemma4", "attention.layer_norm_rms_epsilon", 1e-6f);
+  lm_u32 (m, "gemma4", "attention.sliding_window", 1024);
+  lm_u32 (m, "gemma4", "embedding_length_per_layer_input", 0);
+  lm_f32 (m, "gemma4", "final_logit_softcapping", 30.0f);
+  gw_kv_array (m->kv, "gemma4.attention.sliding_window_pattern", GW_BOOL, L);
+  for (guint i = 0; i < L; i++)
+    gw_u8 (m->kv, swa[i] ? 1 : 0);
+  m->n_kv++;
+  gw_kv_u32 (m->kv, "general.file_type", 15);
+  m->n_kv++;
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q6_K, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      guint64 hd = swa[i] ? 256 : 512, KV = kv_heads[i] * hd;
+
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_tensor (m, LM_Q4_K, E, H * hd, 0, "blk.%u.attn_q.weight", i);
+      lm_tensor (m, LM_Q4_K, E, KV, 0, "blk.%u.attn_k.weight", i);
+      if (swa[i])
+        lm_tensor (m, lm_more_bits (i, L) ? LM_Q6_K : LM_Q4_K, E, KV, 0, "blk.%u.attn_v.weight", i);
+      lm_tensor (m, LM_Q4_K, H * hd, E, 0, "blk.%u.attn_output.weight", i);
+      lm_tensor (m, LM_F32, hd, 0, 0, "blk.%u.attn_q_norm.weight", i);
+      lm_tensor (m, LM_F32, hd, 0, 0, "blk.%u.attn_k_norm.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+      lm_ffn_block (m, i, L, E, F, TRUE);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_ffw_norm.weight", i);
+    }
+  lm_tensor (m, LM_F32, 256, 0, 0, "rope_freqs.weight");
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}

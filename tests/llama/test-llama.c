@@ -112,6 +112,9 @@ static const Setting settings[] = {
   { "glm4.5-air", 4096, 1, TRUE, "f16" },
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
+  { "gemma4-31b", 4096, 1, TRUE, "f16" },
+  { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
+  { "gemma4-31b", 8192, 1, FALSE, "f16" },
 };
 
 /* The benchmark's grid (HEADROOM_LLAMA_GRID=1): these models at every
@@ -119,7 +122,7 @@ static const Setting settings[] = {
  * quantized cache only with flash attention, which llama.cpp requires). */
 static const char *const grid_models[] = {
   "qwen2.5-0.5b", "qwen3-8b", "phi3-mini", "ministral3-8b", "command-r7b", "exaone4-32b",
-  "llama4-maverick", "gpt-oss-20b", "deepseek-v2-lite", "glm4.5-air",
+  "llama4-maverick", "gpt-oss-20b", "deepseek-v2-lite", "glm4.5-air", "gemma4-31b",
 };
 static const guint32 grid_contexts[] = { 2048, 8192, 32768, 65536 };
 /* llama.cpp clears the KV buffer it allocates, so a grid setting whose
@@ -153,7 +156,7 @@ model_for (const char *id)
   static LmModel *(*const builders[]) (void) = {
     lm_llama32_3b, lm_qwen25_05b, lm_gemma2_2b, lm_gemma3_1b, lm_qwen3_30b_a3b,
     lm_qwen3_8b, lm_phi3_mini, lm_ministral3_8b, lm_command_r7b, lm_exaone4_32b,
-    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air,
+    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_gemma4_31b,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
@@ -363,6 +366,7 @@ test_setting (gconstpointer data)
   HrRuntimeInputs in;
   HrRuntimePrediction p;
   Logged logged;
+  Setting served;
   HrKvCacheType kv;
   double w_diff, kv_diff, out_diff, c_diff, t_diff;
   double w_pc, kv_pc, out_pc, c_pc, t_pc, total_logged;
@@ -382,7 +386,12 @@ test_setting (gconstpointer data)
       return;
     }
 
-  run_server (s, path, &logged);
+  /* Ollama clamps num_ctx to the model's trained length before it starts
+   * llama-server (llm/server.go), and so does Headroom's prediction. */
+  served = *s;
+  if (spec->context_length > 0 && served.context > spec->context_length)
+    served.context = spec->context_length;
+  run_server (&served, path, &logged);
   if (!logged.listening)
     g_printerr ("%s", logged.log->str);
   g_assert_true (logged.listening);
