@@ -659,11 +659,17 @@ map_counts (const HrGgufKeys *keys,
  * n_embd_head_k); embedding `{arch}.embedding_length`; feed-forward
  * `{arch}.feed_forward_length` (a scalar; anything else is left 0); native
  * context `{arch}.context_length`; sliding window
- * `{arch}.attention.sliding_window` with #HrModelSpec.layer_sliding from
- * `{arch}.attention.sliding_window_pattern` or llama.cpp's gemma2/gemma3
- * rule; vocabulary the length of `tokenizer.ggml.tokens`, else
+ * `{arch}.attention.sliding_window` (llama4: 8192-token chunks unless it is
+ * 0; exaone4: only with 64 layers) with #HrModelSpec.layer_sliding from
+ * `{arch}.attention.sliding_window_pattern` or llama.cpp's rule for
+ * gemma2, gemma3, gpt-oss, cohere2, exaone4 and llama4; the sliding
+ * layers' head sizes `{arch}.attention.key_length_swa` / `value_length_swa`;
+ * `{arch}.attention.shared_kv_layers` (the last layers get 0 KV heads);
+ * vocabulary the length of `tokenizer.ggml.tokens`, else
  * `{arch}.vocab_size`; experts `{arch}.expert_count` and
- * `expert_used_count`. Each field's source names the key it came from.
+ * `expert_used_count`, and `expert_feed_forward_length`,
+ * `expert_shared_count`, `leading_dense_block_count`,
+ * `interleave_moe_layer_step`. Each field's source names the key it came from.
  * Parameters, precision, file size and tensors are the caller's: they
  * come from different places in a file and in /api/show.
  *

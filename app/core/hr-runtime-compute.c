@@ -15,9 +15,11 @@
  * and the feed-forward block.
  *
  * Two models: the CPU backend's, fitted to the buffers a real llama-server
- * logs (tests/llama/test-llama.c: five model shapes, contexts 512 to
- * 16,384, 1 to 4 slots, f16 / q8_0 / q4_0); and the GPU one (CUDA, Metal),
- * checked against the allocator figures in ollama-api.md.
+ * logs (tests/llama/test-llama.c: fifteen model shapes, contexts 512 to
+ * 65,536, 1 to 4 slots, f16 / q8_0 / q4_0; the widest kind of layer of a
+ * mixture of experts with dense layers, and per architecture the tensors
+ * its graph keeps beside the widths, cpu_graph_shape()); and the GPU one
+ * (CUDA, Metal), checked against the allocator figures in ollama-api.md.
  */
 #include "config.h"
 
@@ -35,7 +37,10 @@
   "Headroom's model of llama.cpp src/llama-context.cpp graph_reserve on the CPU backend (ggml-alloc's peak of " \
   "the worst-case graph; the mask from src/llama-graph.cpp build_attn_inp_kq_mask), fitted to the compute " \
   "buffers llama-server (llama.cpp de3ff815, node-llama-cpp 3.22.1) logs for llama3.2:3b, qwen2.5:0.5b, " \
-  "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/test-llama.c)"
+  "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/llama-models.h) and for Qwen3-8B, Phi-3-mini, " \
+  "Ministral-3-8B, Command R7B, EXAONE-4.0-32B, Llama-4-Maverick, gpt-oss-20b, DeepSeek-V2-Lite, GLM-4.5-Air " \
+  "and Gemma 4 31B layer shapes (tests/llama/llama-models-attn.h); the per-architecture counts are " \
+  "cpu_graph_shape()'s"
 
 /* The GPU backends' estimate (CUDA, Metal). */
 static void
