@@ -82,30 +82,40 @@ static const Setting settings[] = {
   { "qwen3-30b-a3b", 16384, 1, TRUE, "f16" },
   { "qwen3-30b-a3b", 4096, 1, FALSE, "f16" },
   { "qwen3-30b-a3b", 4096, 2, TRUE, "q8_0" },
-  /* The attention variants (llama-models-attn.h), two settings each to keep
-   * the suite near six minutes on two cores (llama-server faults every
+  /* The attention variants (llama-models-attn.h), three settings each to
+   * keep the suite near six minutes on two cores (llama-server faults every
    * page of a model in, so a setting costs about its file); the benchmark
    * (HEADROOM_LLAMA_GRID=1, meson test --benchmark) runs the grid below.
    * phi3-mini's 8192 is past its trained 4096: Ollama clamps it. */
   { "qwen3-8b", 16384, 1, FALSE, "f16" },
   { "qwen3-8b", 8192, 4, TRUE, "q8_0" },
+  { "qwen3-8b", 4096, 1, TRUE, "f16" },
   { "phi3-mini", 8192, 1, FALSE, "f16" },
   { "phi3-mini", 2048, 4, TRUE, "q8_0" },
+  { "phi3-mini", 4096, 1, TRUE, "f16" },
   { "ministral3-8b", 4096, 1, TRUE, "f16" },
   { "ministral3-8b", 32768, 1, TRUE, "q8_0" },
+  { "ministral3-8b", 16384, 1, FALSE, "f16" },
   { "command-r7b", 16384, 1, FALSE, "f16" },
   { "command-r7b", 8192, 4, TRUE, "q8_0" },
+  { "command-r7b", 4096, 1, TRUE, "f16" },
   { "exaone4-32b", 32768, 1, TRUE, "q8_0" },
+  { "exaone4-32b", 4096, 4, FALSE, "f16" },
   { "llama4-maverick", 32768, 1, TRUE, "q8_0" },
   { "llama4-maverick", 16384, 1, FALSE, "f16" },
+  { "llama4-maverick", 8192, 4, TRUE, "f16" },
   { "gpt-oss-20b", 32768, 1, TRUE, "q8_0" },
   { "gpt-oss-20b", 8192, 4, TRUE, "f16" },
+  { "gpt-oss-20b", 8192, 1, FALSE, "f16" },
   { "deepseek-v2-lite", 4096, 1, TRUE, "f16" },
   { "deepseek-v2-lite", 16384, 1, FALSE, "f16" },
+  { "deepseek-v2-lite", 8192, 4, TRUE, "q8_0" },
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
+  { "glm4.5-air", 4096, 1, TRUE, "f16" },
   { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
   { "gemma4-31b", 8192, 4, FALSE, "f16" },
+  { "gemma4-31b", 4096, 1, TRUE, "f16" },
 };
 
 /* The benchmark's grid (HEADROOM_LLAMA_GRID=1): these models at every
