@@ -100,9 +100,13 @@ compute_gpu (Ctx           *ctx,
 
 /* What the CPU backend's peak holds beside the feed-forward width and the
  * attention tensors, per architecture, in tensors of one value per token
- * (units of ubatch x 4 bytes). Measured against llama-server (llama.cpp
- * de3ff815) on the shapes of tests/llama/llama-models*.h; what a graph
- * makes it is said per row (src/models/<arch>.cpp):
+ * (units of ubatch x 4 bytes). These counts are fitted, an estimate: they
+ * reproduce the compute buffers llama-server (llama.cpp de3ff815) logs for
+ * the shapes of tests/llama/llama-models*.h at every context, slot count
+ * and cache type of the suite, but they count whole tensors of ggml-alloc's
+ * peak, whose layout (reuse, fragmentation) was not traced tensor by
+ * tensor; each row names what in the architecture's graph
+ * (src/models/<arch>.cpp) most likely makes its difference:
  *  - ffn_emb / ffn_emb_quant: embedding-wide tensors alive with the
  *    feed-forward phase with flash attention, f16 / quantized cache;
  *  - attn_emb, attn_kv: embedding- and KV-wide ones in the attention phase
