@@ -122,7 +122,8 @@ static const Setting settings[] = {
  * context, slot count, flash-attention setting and KV type below (a
  * quantized cache only with flash attention, which llama.cpp requires). */
 static const char *const grid_models[] = {
-  "qwen2.5-0.5b", "qwen3-8b", "phi3-mini", "ministral3-8b", "command-r7b", "exaone4-32b",
+  "llama3.2-3b", "qwen2.5-0.5b", "gemma2-2b", "gemma3-1b", "qwen3-30b-a3b",
+  "qwen3-8b", "phi3-mini", "ministral3-8b", "command-r7b", "exaone4-32b",
   "llama4-maverick", "gpt-oss-20b", "deepseek-v2-lite", "glm4.5-air", "gemma4-31b",
 };
 static const guint32 grid_contexts[] = { 2048, 8192, 32768, 65536 };
