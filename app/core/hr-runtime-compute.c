@@ -153,7 +153,9 @@ cpu_graph_shape (const HrModelSpec *spec)
     /* Multi-head latent attention (deepseek2.cpp): the absorbed query and
      * the latent output are two more embedding-wide tensors (measured on
      * DeepSeek-V2-Lite, where heads x value_length_mla = embedding); its
-     * MoE phase holds one fewer. */
+     * MoE phase holds one fewer. Not modelled: without flash attention and
+     * with 32,768 cells or more in all (num_ctx x slots) llama-server's
+     * buffer is 27.75 MiB (32,768) to 64.01 MiB (65,536) larger. */
     { "deepseek2", 4, 3, 5, 2, 4, FALSE, FALSE },
     /* 96 heads over a 4096 embedding (GLM-4.5-Air): one more
      * embedding-wide tensor in attention. */
