@@ -254,19 +254,47 @@ fill_sliding (HrModelSpec *spec,
     }
 }
 
+/* llama.cpp's own sliding-window pattern for @arch when the file has
+ * none (src/models/<arch>.cpp load_arch_hparams, load_swa_pattern /
+ * hparams.set_swa_pattern: a layer slides when il % period < period - 1).
+ * Returns the period (0 = none) and sets @out_source. */
+static guint
+llama_swa_period (const char  *arch,
+                  const char **out_source)
+{
+  static const struct { const char *arch; guint period; const char *source; } rules[] = {
+    { "gemma2", 2, "llama.cpp rule: gemma2 alternates sliding and global layers" },
+    { "gemma3", 6, "llama.cpp rule: gemma3 has 5 sliding layers per global layer" },
+    { "gpt-oss", 2, "llama.cpp rule: src/models/openai-moe.cpp load_swa_pattern(ml, 2), every other layer slides" },
+    { "cohere2", 4, "llama.cpp rule: src/models/cohere2.cpp load_swa_pattern(ml, 4), 3 sliding layers per global layer" },
+    { "exaone4", 4, "llama.cpp rule: src/models/exaone4.cpp load_swa_pattern(ml, 4), 3 sliding layers per global layer" },
+    { "llama4", 4, "llama.cpp rule: src/models/llama4.cpp load_swa_pattern(ml, 4), 3 chunked layers per global layer" },
+  };
+
+  for (guint i = 0; arch != NULL && i < G_N_ELEMENTS (rules); i++)
+    if (strcmp (arch, rules[i].arch) == 0)
+      {
+        *out_source = rules[i].source;
+        return rules[i].period;
+      }
+  *out_source = NULL;
+  return 0;
+}
+
 /* Which layers use the sliding window: the source's own per-layer pattern
  * when present, else llama.cpp's rule for the architecture
- * (src/llama-model.cpp, hparams.set_swa_pattern: gemma2 every other layer
- * from layer 0, gemma3 five of every six). */
+ * (llama_swa_period()). */
 static void
 map_layer_sliding (const HrGgufKeys *keys,
-                   HrModelSpec      *spec)
+                   HrModelSpec      *spec,
+                   const char       *window_source)
 {
   g_autofree char *key = g_strconcat (keys->arch, ".attention.sliding_window_pattern", NULL);
   g_autofree char *combined = NULL;
   HrGgufKeyValue value;
   const char *source = NULL;
   gboolean own = FALSE;
+  guint period;
 
   if (spec->sliding_window == 0 || spec->layers == 0)
     return;
@@ -292,23 +320,56 @@ map_layer_sliding (const HrGgufKeys *keys,
       fill_sliding (spec, value.count);
       own = TRUE;
     }
-  else if (g_strcmp0 (keys->arch, "gemma2") == 0)
-    {
-      fill_sliding (spec, 2);
-      source = "llama.cpp rule: gemma2 alternates sliding and global layers";
-    }
-  else if (g_strcmp0 (keys->arch, "gemma3") == 0)
-    {
-      fill_sliding (spec, 6);
-      source = "llama.cpp rule: gemma3 has 5 sliding layers per global layer";
-    }
+  else if ((period = llama_swa_period (keys->arch, &source)) > 0)
+    fill_sliding (spec, period);
   else
     return;
 
-  combined = g_strdup_printf ("%s%s.attention.sliding_window; sliding layers: %s%s",
-                              source_prefix (keys), keys->arch,
+  combined = g_strdup_printf ("%s; sliding layers: %s%s", window_source,
                               own ? source_prefix (keys) : "", own ? key : source);
   hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, combined);
+}
+
+/* The sliding window llama.cpp uses, from `{arch}.attention.sliding_window`
+ * (@found, @v) and the architecture's own rule:
+ *  - llama4 (src/models/llama4.cpp): chunked attention in 8192-token chunks
+ *    (n_swa = 8192, LLAMA_SWA_TYPE_CHUNKED) unless the key is there and 0;
+ *    the KV cache sizes chunked layers as sliding ones
+ *    (src/llama-kv-cache-iswa.cpp: pad256(min(cells, n_swa + ubatch)));
+ *  - exaone4 (src/models/exaone4.cpp): only the 64-layer model slides
+ *    (4096 tokens unless the key says otherwise); any other keeps every
+ *    layer global whatever the key says. */
+static void
+map_sliding_window (const HrGgufKeys *keys,
+                    HrModelSpec      *spec,
+                    gboolean          found,
+                    guint32           v)
+{
+  g_autofree char *source = g_strdup_printf ("%s%s.attention.sliding_window", source_prefix (keys), keys->arch);
+  guint32 window = found ? v : 0;
+
+  if (g_strcmp0 (keys->arch, "llama4") == 0)
+    {
+      window = found && v == 0 ? 0 : 8192;
+      g_free (source);
+      source = g_strdup (found && v == 0 ? "" : "llama.cpp src/models/llama4.cpp: chunked attention, n_swa = 8192");
+    }
+  else if (g_strcmp0 (keys->arch, "exaone4") == 0)
+    {
+      if (spec->layers != 64)
+        window = 0;
+      else if (!found || v == 0)
+        {
+          window = 4096;
+          g_free (source);
+          source = g_strdup ("llama.cpp src/models/exaone4.cpp: n_swa = 4096 for the 64-layer model");
+        }
+    }
+  if (window == 0)
+    return;
+  spec->sliding_window = window;
+  hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, source);
+  map_layer_sliding (keys, spec, source);
 }
 
 static gboolean
@@ -462,6 +523,11 @@ map_key_value_lengths (const HrGgufKeys *keys,
       return FALSE;
     spec->kv_latent = k_found && v_found && k_mla > 0 && v_mla > 0;
   }
+  /* The sliding-window layers' own head size (llama.cpp src/llama-model.cpp
+   * load_hparams: n_embd_head_k_swa, default the full layers'; gemma4). */
+  if (!get_arch_u32 (keys, "attention.key_length_swa", &spec->key_length_swa, &found, error) ||
+      !get_arch_u32 (keys, "attention.value_length_swa", &spec->value_length_swa, &found, error))
+    return FALSE;
   if (spec->heads == 0 || spec->embedding_length == 0)
     return TRUE;
 
@@ -484,6 +550,33 @@ map_key_value_lengths (const HrGgufKeys *keys,
       spec->value_length = spec->embedding_length / spec->heads;
       hr_model_spec_set_source (spec, HR_SPEC_FIELD_VALUE_LENGTH, source);
     }
+  return TRUE;
+}
+
+/* `{arch}.attention.shared_kv_layers`: the last layers reuse an earlier
+ * layer's cache and have none of their own (llama.cpp src/models/gemma4.cpp
+ * n_layer_kv_from_start = n_layer - shared, src/llama-kv-cache.cpp skips a
+ * layer without has_kv ()): their KV heads become 0. */
+static gboolean
+map_shared_kv_layers (const HrGgufKeys *keys,
+                      HrModelSpec      *spec,
+                      GError          **error)
+{
+  guint32 shared = 0;
+  gboolean found;
+
+  if (!get_arch_u32 (keys, "attention.shared_kv_layers", &shared, &found, error))
+    return FALSE;
+  if (!found || shared == 0 || shared >= spec->layers)
+    return TRUE;
+  if (spec->layer_kv_heads == NULL)
+    {
+      spec->layer_kv_heads = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spec->layers);
+      for (guint32 i = 0; i < spec->layers; i++)
+        g_array_append_val (spec->layer_kv_heads, spec->kv_heads);
+    }
+  for (guint32 i = spec->layers - shared; i < spec->layers && i < spec->layer_kv_heads->len; i++)
+    g_array_index (spec->layer_kv_heads, guint32, i) = 0;
   return TRUE;
 }
 
@@ -525,6 +618,30 @@ map_counts (const HrGgufKeys *keys,
     return FALSE;
   if (found)
     spec->expert_used_count = v;
+
+  /* The layer mix of a mixture of experts, for the compute buffer's widest
+   * layer (llama.cpp src/models/deepseek2.cpp, glm4-moe.cpp: the first
+   * leading_dense_block_count layers are dense; llama4.cpp: every
+   * interleave_moe_layer_step-th layer is MoE with a shared expert). A
+   * per-layer expert width (an array) is left 0. */
+  {
+    static const char *const suffixes[] = {
+      "expert_feed_forward_length", "expert_shared_count", "leading_dense_block_count",
+      "interleave_moe_layer_step",
+    };
+    guint32 *fields[] = {
+      &spec->expert_feed_forward_length, &spec->expert_shared_count, &spec->leading_dense_layers,
+      &spec->moe_layer_step,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+      {
+        g_autoptr(GError) moe_error = NULL;
+
+        if (get_arch_u32 (keys, suffixes[i], &v, &found, &moe_error) && found)
+          *fields[i] = v;
+      }
+  }
   return TRUE;
 }
 
@@ -546,11 +663,17 @@ map_counts (const HrGgufKeys *keys,
  * n_embd_head_k); embedding `{arch}.embedding_length`; feed-forward
  * `{arch}.feed_forward_length` (a scalar; anything else is left 0); native
  * context `{arch}.context_length`; sliding window
- * `{arch}.attention.sliding_window` with #HrModelSpec.layer_sliding from
- * `{arch}.attention.sliding_window_pattern` or llama.cpp's gemma2/gemma3
- * rule; vocabulary the length of `tokenizer.ggml.tokens`, else
+ * `{arch}.attention.sliding_window` (llama4: 8192-token chunks unless it is
+ * 0; exaone4: only with 64 layers) with #HrModelSpec.layer_sliding from
+ * `{arch}.attention.sliding_window_pattern` or llama.cpp's rule for
+ * gemma2, gemma3, gpt-oss, cohere2, exaone4 and llama4; the sliding
+ * layers' head sizes `{arch}.attention.key_length_swa` / `value_length_swa`;
+ * `{arch}.attention.shared_kv_layers` (the last layers get 0 KV heads);
+ * vocabulary the length of `tokenizer.ggml.tokens`, else
  * `{arch}.vocab_size`; experts `{arch}.expert_count` and
- * `expert_used_count`. For llama.cpp's recurrent and hybrid
+ * `expert_used_count`, and `expert_feed_forward_length`,
+ * `expert_shared_count`, `leading_dense_block_count`,
+ * `interleave_moe_layer_step`. For llama.cpp's recurrent and hybrid
  * architectures (hr_gguf_recurrent_kind()) the recurrent layers, the
  * layers with an attention KV cache and the state sizes follow the
  * architecture's own keys (hr_gguf_recurrent_map(); a head count of 0 is
@@ -594,7 +717,8 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
     }
 
   if (!map_heads (keys, spec, &kv_hidden, error) ||
-      !map_key_value_lengths (keys, spec, error))
+      !map_key_value_lengths (keys, spec, error) ||
+      !map_shared_kv_layers (keys, spec, error))
     return FALSE;
 
   if (!get_arch_u32 (keys, "context_length", &v, &found, error))
@@ -607,12 +731,7 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
 
   if (!get_arch_u32 (keys, "attention.sliding_window", &v, &found, error))
     return FALSE;
-  if (found && v > 0)
-    {
-      spec->sliding_window = v;
-      set_source (keys, spec, HR_SPEC_FIELD_SLIDING_WINDOW, "attention.sliding_window");
-      map_layer_sliding (keys, spec);
-    }
+  map_sliding_window (keys, spec, found, v);
 
   if (!map_counts (keys, spec, error))
     return FALSE;

@@ -90,8 +90,8 @@ map_file_type (const HrGgufFile *file,
  * length / heads); embedding `{arch}.embedding_length`; native context
  * `{arch}.context_length`; sliding window `{arch}.attention.sliding_window`
  * with #HrModelSpec.layer_sliding from the file's
- * `{arch}.attention.sliding_window_pattern` or llama.cpp's gemma2/gemma3
- * rule; vocabulary the length of `tokenizer.ggml.tokens`; experts
+ * `{arch}.attention.sliding_window_pattern` or llama.cpp's rule for the
+ * architecture; vocabulary the length of `tokenizer.ggml.tokens`; experts
  * `{arch}.expert_count` and `expert_used_count` (all of these through
  * hr_gguf_keys_map(), the mapper /api/show shares); tied embeddings when
  * there is no `output.weight` tensor; the precision from

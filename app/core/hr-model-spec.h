@@ -104,6 +104,14 @@ struct _HrModelSpec {
   guint32  recurrent_s;         /* n_embd_s (): SSM / WKV / delta-net state values per recurrent
                                  * layer and slot, f32 */
   char    *recurrent_source;    /* how recurrent_r and recurrent_s were worked out, or NULL */
+  /* Mixtures of experts whose layers differ (llama.cpp load_arch_hparams); 0 = unknown / none. */
+  guint32  expert_feed_forward_length; /* {arch}.expert_feed_forward_length: one expert's n_ff */
+  guint32  expert_shared_count;        /* {arch}.expert_shared_count: shared experts of that width */
+  guint32  leading_dense_layers;       /* {arch}.leading_dense_block_count: the first layers are dense */
+  guint32  moe_layer_step;             /* {arch}.interleave_moe_layer_step: every n-th layer is MoE */
+  /* Sliding-window layers with their own head size (llama.cpp n_embd_head_k_swa, gemma4). */
+  guint32  key_length_swa;             /* {arch}.attention.key_length_swa (0 = key_length) */
+  guint32  value_length_swa;           /* {arch}.attention.value_length_swa (0 = value_length) */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

@@ -349,11 +349,7 @@ layout_0_30 (Ctx    *ctx,
    * passes as -b and -ub; llama-server's own -b 2048 and -ub 512
    * (common/common.h n_batch, n_ubatch). */
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
-  /* Under multi-head latent attention llama.cpp caches one latent of
-   * key_length (kv_lora_rank + rope dims) per KV head and no V at all
-   * (src/llama-kv-cache.cpp: has_v = !is_mla). */
-  guint64 dims = spec->kv_latent ? (guint64) spec->key_length
-                                 : (guint64) spec->key_length + spec->value_length;
+  guint64 v_max = 0;
   guint64 n_ctx;
 
   memset (l, 0, sizeof *l);
@@ -396,21 +392,43 @@ layout_0_30 (Ctx    *ctx,
       l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
     }
 
+  /* Without flash attention V is stored transposed, and every layer's V
+   * is as wide as the widest layer's (src/llama-kv-cache.cpp:
+   * n_embd_v_gqa = v_trans ? n_embd_v_gqa_max () : n_embd_v_gqa (il)). */
+  if (!out->flash_attention && !spec->kv_latent)
+    for (guint i = 0; i < spec->layers; i++)
+      v_max = MAX (v_max, rt_mul (ctx, hr_model_spec_layer_kv_heads (spec, i),
+                                  rt_layer_value_length (spec, i)));
+
   for (guint i = 0; i < spec->layers; i++)
     {
       guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
+      guint64 elements;
 
       if (rt_layer_recurrent (spec, i))
         l->n_recurrent++;
       if (kvh == 0)
         continue;
+      /* Under multi-head latent attention llama.cpp caches one latent of
+       * key_length (kv_lora_rank + rope dims) per KV head and no V at all
+       * (src/llama-kv-cache.cpp: has_v = !is_mla). */
+      if (spec->kv_latent)
+        elements = rt_mul (ctx, kvh, spec->key_length);
+      else
+        {
+          guint64 v = v_max > 0 ? v_max : rt_mul (ctx, kvh, rt_layer_value_length (spec, i));
+
+          elements = rt_add (ctx, rt_mul (ctx, kvh, rt_layer_key_length (spec, i)), v);
+          if (elements != rt_mul (ctx, kvh, rt_add (ctx, spec->key_length, spec->value_length)))
+            l->mixed_heads = TRUE;
+        }
       if (rt_layer_sliding (spec, i))
         {
           if (l->n_sliding > 0 && kvh != l->kvh_sliding)
             l->mixed_heads = TRUE;
           l->kvh_sliding = kvh;
           l->n_sliding++;
-          l->sliding_elements = rt_add (ctx, l->sliding_elements, rt_mul (ctx, kvh, dims));
+          l->sliding_elements = rt_add (ctx, l->sliding_elements, elements);
         }
       else
         {
@@ -418,7 +436,7 @@ layout_0_30 (Ctx    *ctx,
             l->mixed_heads = TRUE;
           l->kvh_global = kvh;
           l->n_global++;
-          l->global_elements = rt_add (ctx, l->global_elements, rt_mul (ctx, kvh, dims));
+          l->global_elements = rt_add (ctx, l->global_elements, elements);
         }
     }
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;

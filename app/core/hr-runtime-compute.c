@@ -16,9 +16,11 @@
  * and the feed-forward block.
  *
  * Two models: the CPU backend's, fitted to the buffers a real llama-server
- * logs (tests/llama/test-llama.c: five model shapes, contexts 512 to
- * 16,384, 1 to 4 slots, f16 / q8_0 / q4_0); and the GPU one (CUDA, Metal),
- * checked against the allocator figures in ollama-api.md.
+ * logs (tests/llama/test-llama.c: fifteen model shapes, contexts 512 to
+ * 65,536, 1 to 4 slots, f16 / q8_0 / q4_0; the widest kind of layer of a
+ * mixture of experts with dense layers, and per architecture the tensors
+ * its graph keeps beside the widths, cpu_graph_shape()); and the GPU one
+ * (CUDA, Metal), checked against the allocator figures in ollama-api.md.
  */
 #include "config.h"
 
@@ -36,7 +38,10 @@
   "Headroom's model of llama.cpp src/llama-context.cpp graph_reserve on the CPU backend (ggml-alloc's peak of " \
   "the worst-case graph; the mask from src/llama-graph.cpp build_attn_inp_kq_mask), fitted to the compute " \
   "buffers llama-server (llama.cpp de3ff815, node-llama-cpp 3.22.1) logs for llama3.2:3b, qwen2.5:0.5b, " \
-  "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/test-llama.c)"
+  "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/llama-models.h) and for Qwen3-8B, Phi-3-mini, " \
+  "Ministral-3-8B, Command R7B, EXAONE-4.0-32B, Llama-4-Maverick, gpt-oss-20b, DeepSeek-V2-Lite, GLM-4.5-Air " \
+  "and Gemma 4 31B layer shapes (tests/llama/llama-models-attn.h); the per-architecture counts are " \
+  "cpu_graph_shape()'s"
 
 /* The GPU backends' estimate (CUDA, Metal). */
 static void
@@ -94,14 +99,90 @@ compute_gpu (Ctx           *ctx,
     }
 }
 
-/* The CPU backend. In units of ubatch x 4 bytes (one f32 value per token):
- *  - feed-forward width: 3 x n_ff (gate, up, their product), or for a
- *    mixture of experts 3 x n_ff x used + embedding x used (each chosen
- *    expert's down projection) + embedding;
- *  - flash attention: mask (2 bytes a cell) + width + 4 x embedding; with
- *    a quantized cache 3 x (dense), 4 x (MoE), 5 x (gemma2, gemma3);
+/* What the CPU backend's peak holds beside the feed-forward width and the
+ * attention tensors, per architecture, in tensors of one value per token
+ * (units of ubatch x 4 bytes). These counts are fitted, an estimate: they
+ * reproduce the compute buffers llama-server (llama.cpp de3ff815) logs for
+ * the shapes of tests/llama/llama-models*.h at every context, slot count
+ * and cache type of the suite, but they count whole tensors of ggml-alloc's
+ * peak, whose layout (reuse, fragmentation) was not traced tensor by
+ * tensor; each row names what in the architecture's graph
+ * (src/models/<arch>.cpp) most likely makes its difference:
+ *  - ffn_emb / ffn_emb_quant: embedding-wide tensors alive with the
+ *    feed-forward phase with flash attention, f16 / quantized cache;
+ *  - attn_emb, attn_kv: embedding- and KV-wide ones in the attention phase
+ *    without flash attention (beside 2 x query width and the scores);
+ *  - moe_emb: for the MoE layers, embedding-wide ones beside
+ *    3 x n_ff x used + embedding x used (the chosen experts' gate, up, their
+ *    product and down projections, src/llama-graph.cpp build_moe_ffn). */
+typedef struct {
+  const char *arch;
+  guint ffn_emb, ffn_emb_quant;
+  guint attn_emb, attn_kv;
+  guint moe_emb;
+  gboolean moe_query;   /* the MoE phase holds a query-wide tensor instead of
+                         * embedding x used (gpt-oss) */
+  gboolean ffn_query;   /* the dense feed-forward phase holds a sliding layer's
+                         * query-wide tensor beside ffn_emb x embedding (gemma4) */
+} CpuGraphShape;
+
+static const CpuGraphShape cpu_default_shape = { NULL, 4, 3, 3, 2, 5, FALSE, FALSE };
+
+/* The CPU backend's per-architecture graph shape (see CpuGraphShape). */
+static const CpuGraphShape *
+cpu_graph_shape (const HrModelSpec *spec)
+{
+  static const CpuGraphShape shapes[] = {
+    /* The sandwich norms and the two caches of a sliding-window model. */
+    { "gemma2", 4, 5, 3, 4, 5, FALSE, FALSE },
+    { "gemma3", 4, 5, 3, 4, 5, FALSE, FALSE },
+    /* Attention and feed-forward in parallel from one norm (cohere2.cpp):
+     * the attention output lives through the feed-forward block. */
+    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE },
+    /* Norms after attention and feed-forward only (exaone4.cpp: no
+     * attn_norm): one embedding-wide tensor less in attention. */
+    { "exaone4", 4, 4, 2, 4, 5, FALSE, FALSE },
+    /* Fused attn_qkv and ffn_up (phi3.cpp): q, k and v, gate and up are
+     * views of one output. */
+    { "phi3", 3, 3, 1, 2, 5, FALSE, FALSE },
+    /* Chunked attention: two caches, as a sliding-window model. */
+    { "llama4", 4, 3, 3, 4, 5, FALSE, FALSE },
+    /* Sliding window, sinks and biased experts (openai-moe.cpp,
+     * LLM_FFN_SWIGLU_OAI_MOE with add_id biases). */
+    { "gpt-oss", 4, 4, 3, 4, 3, TRUE, FALSE },
+    { "gptoss", 4, 4, 3, 4, 3, TRUE, FALSE },
+    /* Multi-head latent attention (deepseek2.cpp): the absorbed query and
+     * the latent output are two more embedding-wide tensors (measured on
+     * DeepSeek-V2-Lite, where heads x value_length_mla = embedding); its
+     * MoE phase holds one fewer. Not modelled: without flash attention and
+     * with 32,768 cells or more in all (num_ctx x slots) llama-server's
+     * buffer is 27.75 MiB (32,768) to 64.01 MiB (65,536) larger. */
+    { "deepseek2", 4, 3, 5, 2, 4, FALSE, FALSE },
+    /* 96 heads over a 4096 embedding (GLM-4.5-Air): one more
+     * embedding-wide tensor in attention. */
+    { "glm4moe", 4, 4, 4, 2, 5, FALSE, FALSE },
+    /* Sliding layers of 256-wide heads, global ones of 512 (gemma4.cpp):
+     * the feed-forward phase holds a sliding layer's query (heads x
+     * key_length_swa) beside three embedding-wide tensors (measured on
+     * Gemma 4 31B's layers; a quantized cache adds about 1.3 MiB more). */
+    { "gemma4", 3, 3, 3, 2, 5, FALSE, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    if (rt_arch_is (spec, shapes[i].arch))
+      return &shapes[i];
+  return &cpu_default_shape;
+}
+
+/* The CPU backend. In units of ubatch x 4 bytes (one f32 value per token),
+ * with the per-architecture counts of cpu_graph_shape():
+ *  - feed-forward width: the widest kind of layer: a dense one
+ *    3 x n_ff (gate, up, their product) + ffn_emb x embedding, a MoE one
+ *    3 x n_ff_exp x used + embedding x used (each chosen expert's down
+ *    projection) + moe_emb x embedding;
+ *  - flash attention: mask (2 bytes a cell) + that width;
  *  - without: mask (4 bytes a cell) + the larger of the attention phase,
- *    3 x embedding + 2 x query width + 2 x KV width (4 x for gemma) + the
+ *    attn_emb x embedding + 2 x query width + attn_kv x KV width + the
  *    scores of the widest layer, and the feed-forward phase, width + 3 x
  *    embedding + 2 x KV width;
  *  - and the small inputs (tokens, positions, output ids): 5 units. */
@@ -113,41 +194,56 @@ compute_cpu (Ctx           *ctx,
   const HrModelSpec *spec = ctx->spec;
   HrRuntimePrediction *out = ctx->out;
   Counts *c = &ctx->counts;
+  const CpuGraphShape *shape = cpu_graph_shape (spec);
   guint64 u = rt_mul (ctx, l->ubatch, 4);
   guint64 emb = rt_embedding_of (spec);
   guint64 heads = rt_heads_of (spec);
   guint64 q = rt_mul (ctx, heads, spec->key_length);
   guint64 kv = rt_mul (ctx, spec->kv_heads, spec->key_length);
-  guint64 width, mask_cells, score_cells, mask, base, compute;
+  guint64 dense_w = 0, moe_w = 0, width = 0, ffn_off = 0, mask_cells, score_cells, mask, base, compute;
   gboolean moe = spec->expert_count > 1 && spec->expert_used_count > 0;
-  gboolean gemma = rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gemma3");
-  /* Measured: with a quantized cache the feed-forward phase holds one
-   * embedding-wide tensor less (dense), the same (MoE) or one more (gemma2,
-   * gemma3); without flash attention gemma's attention phase holds two more
-   * KV-wide ones. */
-  guint emb_units = out->kv_type == HR_KV_CACHE_F16 || moe ? 4 : gemma ? 5 : 3;
-  guint kv_units = gemma ? 4 : 2;
+  gboolean quant = out->kv_type != HR_KV_CACHE_F16;
+  guint ffn_emb = quant ? shape->ffn_emb_quant : shape->ffn_emb;
   HrRuntimeTerm *term;
 
+  /* The widths without their embedding-wide company: a dense layer's, and
+   * a MoE layer's; a mixture of experts may have dense layers too
+   * (Figures.n_ff_dense). */
   if (moe)
-    width = rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
-                    rt_mul (ctx, emb, spec->expert_used_count + 1));
+    {
+      moe_w = rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
+                      shape->moe_query ? q : rt_mul (ctx, emb, spec->expert_used_count));
+      dense_w = rt_mul (ctx, 3, f->n_ff_dense);
+    }
   else
-    width = rt_mul (ctx, 3, f->n_ff);
+    dense_w = rt_mul (ctx, 3, f->n_ff);
+  if (dense_w > 0 && shape->ffn_query)
+    dense_w = rt_add (ctx, dense_w, rt_mul (ctx, heads, spec->key_length_swa > 0 ? spec->key_length_swa : spec->key_length));
+  if (dense_w > 0)
+    {
+      width = rt_add (ctx, dense_w, rt_mul (ctx, ffn_emb, emb));
+      ffn_off = rt_add (ctx, dense_w, rt_mul (ctx, 3, emb));
+    }
+  if (moe)
+    {
+      width = MAX (width, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb, emb)));
+      ffn_off = MAX (ffn_off, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb - 1, emb)));
+    }
   mask_cells = rt_add (ctx, l->n_global > 0 ? l->cells_seq : 0, l->n_sliding > 0 ? l->cells_swa_seq : 0);
   score_cells = l->n_global > 0 ? l->cells_seq : l->cells_swa_seq;
   mask = rt_mul (ctx, rt_mul (ctx, mask_cells, l->ubatch), out->flash_attention ? 2 : 4);
 
   if (out->flash_attention)
-    base = rt_mul (ctx, u, rt_add (ctx, width, rt_mul (ctx, emb_units, emb)));
+    base = rt_mul (ctx, u, width);
   else
     {
       guint64 scores = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4);
-      guint64 attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 2, q)),
-                                                           rt_mul (ctx, kv_units, kv))), scores);
-      guint64 ffn = rt_mul (ctx, u, rt_add (ctx, width, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 2, kv))));
+      guint64 attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), rt_mul (ctx, 2, q)),
+                                                           rt_mul (ctx, shape->attn_kv, kv))), scores);
+      guint64 ffn = rt_mul (ctx, u, rt_add (ctx, ffn_off, rt_mul (ctx, 2, kv)));
 
       base = MAX (attn, ffn);
+      width = ffn_off;
     }
   compute = rt_add (ctx, rt_add (ctx, mask, base), rt_mul (ctx, 5, u));
   term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_030_COMPUTE_CPU);
@@ -155,17 +251,16 @@ compute_cpu (Ctx           *ctx,
     return;
   if (out->flash_attention)
     g_snprintf (term->formula, sizeof term->formula,
-                _("mask cells x ubatch x 2 + ubatch x 4 x (feed-forward width %s + %s x embedding + 5) = %s x %s x 2 + %s x 4 x (%s + %u x %s + 5) = %s bytes"),
-                moe ? _("3 x n_ff x used + embedding x (used + 1)") : _("3 x n_ff"),
-                emb_units == 4 ? "4" : emb_units == 5 ? "5" : "3",
+                _("mask cells x ubatch x 2 + ubatch x 4 x (feed-forward width %s + 5) = %s x %s x 2 + %s x 4 x (%s + 5) = %s bytes"),
+                moe ? _("max(3 x n_ff x used + embedding x used + embeddings, 3 x dense n_ff + embeddings)") : _("3 x n_ff + embeddings"),
                 rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, width),
-                emb_units, rt_count (c, emb), rt_count (c, compute));
+                rt_count (c, compute));
   else
     g_snprintf (term->formula, sizeof term->formula,
-                _("mask cells x ubatch x 4 + max(ubatch x 4 x (3 x embedding + 2 x query width + %u x KV width) + cells x ubatch x heads x 4, ubatch x 4 x (feed-forward width + 3 x embedding + 2 x KV width)) + ubatch x 4 x 5 = %s x %s x 4 + max(%s x 4 x (3 x %s + 2 x %s + %u x %s) + %s x %s x %s x 4, %s x 4 x (%s + 3 x %s + 2 x %s)) + %s x 20 = %s bytes"),
-                kv_units, rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, emb),
-                rt_count (c, q), kv_units, rt_count (c, kv), rt_count (c, score_cells), rt_count (c, l->ubatch), rt_count (c, heads),
-                rt_count (c, l->ubatch), rt_count (c, width), rt_count (c, emb), rt_count (c, kv),
+                _("mask cells x ubatch x 4 + max(ubatch x 4 x (%u x embedding + 2 x query width + %u x KV width) + cells x ubatch x heads x 4, ubatch x 4 x (feed-forward width + 2 x KV width)) + ubatch x 4 x 5 = %s x %s x 4 + max(%s x 4 x (%u x %s + 2 x %s + %u x %s) + %s x %s x %s x 4, %s x 4 x (%s + 2 x %s)) + %s x 20 = %s bytes"),
+                shape->attn_emb, shape->attn_kv, rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch),
+                shape->attn_emb, rt_count (c, emb), rt_count (c, q), shape->attn_kv, rt_count (c, kv), rt_count (c, score_cells),
+                rt_count (c, l->ubatch), rt_count (c, heads), rt_count (c, l->ubatch), rt_count (c, width), rt_count (c, kv),
                 rt_count (c, l->ubatch), rt_count (c, compute));
   g_snprintf (term->note, sizeof term->note, "%s",
               l->unified ?

@@ -186,6 +186,57 @@ rt_embedding_of (const HrModelSpec *spec)
   return rt_heads_of (spec) * spec->key_length;
 }
 
+/* "blk.N.@suffix": TRUE for any layer N. */
+static gboolean
+blk_tensor_is (const char *name,
+               const char *suffix)
+{
+  const char *p;
+
+  if (name == NULL || strncmp (name, "blk.", 4) != 0 || !g_ascii_isdigit (name[4]))
+    return FALSE;
+  for (p = name + 4; g_ascii_isdigit (*p); p++)
+    ;
+  return *p == '.' && strcmp (p + 1, suffix) == 0;
+}
+
+/* A mixture of experts' layer mix: the widest dense layer (ffn_down is
+ * [n_ff, n_embd]) and the shared experts' width, from the tensors of any
+ * layer, else from the keys (llama.cpp src/models/deepseek2.cpp and
+ * glm4-moe.cpp: the first leading_dense_block_count layers are dense, of
+ * feed_forward_length; llama4.cpp: every interleave_moe_layer_step-th
+ * layer is MoE, the others dense, the shared expert of the expert width;
+ * deepseek2: expert_shared_count experts of the expert width). */
+static void
+figure_moe_layers (const HrModelSpec *spec,
+                   Figures           *f)
+{
+  gboolean have_tensors = spec->tensors != NULL && spec->tensors->len > 0;
+
+  f->n_ff_dense = 0;
+  f->n_ff_shexp = 0;
+  if (have_tensors)
+    {
+      for (guint i = 0; i < spec->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+          guint32 w = (guint32) MIN (t->dims[0], G_MAXUINT32);
+
+          if (blk_tensor_is (t->name, "ffn_down.weight"))
+            f->n_ff_dense = MAX (f->n_ff_dense, w);
+          else if (blk_tensor_is (t->name, "ffn_down_shexp.weight"))
+            f->n_ff_shexp = MAX (f->n_ff_shexp, w);
+        }
+      return;
+    }
+  if (spec->leading_dense_layers > 0 || spec->moe_layer_step > 1)
+    f->n_ff_dense = spec->feed_forward_length;
+  if (g_strcmp0 (spec->architecture, "llama4") == 0)
+    f->n_ff_shexp = f->n_ff;
+  else if (spec->expert_shared_count > 0)
+    f->n_ff_shexp = f->n_ff * spec->expert_shared_count;
+}
+
 static void
 figure_n_ff (Ctx     *ctx,
              Figures *f)
@@ -193,23 +244,33 @@ figure_n_ff (Ctx     *ctx,
   const HrModelSpec *spec = ctx->spec;
   guint64 emb = rt_embedding_of (spec);
 
-  /* A mixture of experts: each expert's n_ff, from the first layer's
-   * expert tensor (ARCH.feed_forward_length is the dense width there, when
-   * present); leading dense layers (DeepSeek's first_k_dense_replace,
-   * ARCH.leading_dense_block_count) have none, so it may be blk.3's. */
-  if (spec->expert_count > 1 && spec->tensors != NULL)
+  /* A mixture of experts: each expert's n_ff, from the expert tensors of
+   * any layer (the first layers may be dense: deepseek2, glm4moe, llama4),
+   * else {arch}.expert_feed_forward_length (ARCH.feed_forward_length is the
+   * dense width there, when present). */
+  if (spec->expert_count > 1)
     {
-      for (guint i = 0; i < spec->tensors->len; i++)
+      f->n_ff = 0;
+      for (guint i = 0; spec->tensors != NULL && i < spec->tensors->len; i++)
         {
           const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
 
-          if (t->name != NULL && g_str_has_prefix (t->name, "blk.") &&
-              g_str_has_suffix (t->name, ".ffn_down_exps.weight"))
+          if (blk_tensor_is (t->name, "ffn_down_exps.weight"))
             {
               f->n_ff = (guint32) MIN (t->dims[0], G_MAXUINT32);
               f->n_ff_from = "tensor";
-              return;
+              break;
             }
+        }
+      if (f->n_ff == 0 && spec->expert_feed_forward_length > 0)
+        {
+          f->n_ff = spec->expert_feed_forward_length;
+          f->n_ff_from = "spec";
+        }
+      if (f->n_ff > 0)
+        {
+          figure_moe_layers (spec, f);
+          return;
         }
     }
   if (spec->feed_forward_length > 0)
@@ -379,11 +440,27 @@ rt_layer_sliding (const HrModelSpec *spec,
     period = 2;
   else if (rt_arch_is (spec, "gemma3"))
     period = 6;
-  else if (rt_arch_is (spec, "cohere2"))
+  else if (rt_arch_is (spec, "cohere2") || rt_arch_is (spec, "exaone4") || rt_arch_is (spec, "llama4"))
     period = 4;
   if (period > 0)
     return (i % period) < period - 1;
   return hr_model_spec_layer_is_sliding (spec, i);
+}
+
+/* Layer @i's key and value head sizes: a sliding-window layer's own
+ * (key_length_swa, llama.cpp hparams.n_embd_head_k (il)), else the model's. */
+guint32
+rt_layer_key_length (const HrModelSpec *spec,
+                     guint              i)
+{
+  return spec->key_length_swa > 0 && rt_layer_sliding (spec, i) ? spec->key_length_swa : spec->key_length;
+}
+
+guint32
+rt_layer_value_length (const HrModelSpec *spec,
+                       guint              i)
+{
+  return spec->value_length_swa > 0 && rt_layer_sliding (spec, i) ? spec->value_length_swa : spec->value_length;
 }
 
 gboolean

@@ -51,8 +51,10 @@ typedef struct {
   guint64  blk_sum;      /* every blk.N group */
   guint64  blk0;         /* the blk.0 group */
   double   bits;         /* bits per weight used for estimates */
-  guint32  n_ff;
+  guint32  n_ff;         /* the feed-forward width; for a mixture of experts one expert's */
   const char *n_ff_from; /* "spec", "tensor", "parameters", "guess" */
+  guint32  n_ff_dense;   /* a mixture of experts' dense layers' width (0 = every layer is MoE) */
+  guint32  n_ff_shexp;   /* its shared experts' width, all of them (0 = none) */
 } Figures;
 
 typedef struct {
@@ -108,6 +110,10 @@ void           rt_figure_weights  (Ctx               *ctx,
                                    Figures           *f) G_GNUC_INTERNAL;
 gboolean       rt_layer_sliding   (const HrModelSpec *spec,
                                    guint              i) G_GNUC_INTERNAL;
+guint32        rt_layer_key_length (const HrModelSpec *spec,
+                                    guint              i) G_GNUC_INTERNAL;
+guint32        rt_layer_value_length (const HrModelSpec *spec,
+                                      guint              i) G_GNUC_INTERNAL;
 gboolean       rt_layer_recurrent (const HrModelSpec *spec,
                                    guint              i) G_GNUC_INTERNAL;
 guint64        rt_recurrent_values (Ctx              *ctx) G_GNUC_INTERNAL;

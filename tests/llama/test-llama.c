@@ -42,6 +42,7 @@
 #include "hr-runtime.h"
 #include "llama-models.h"
 #include "llama-models-hybrid.h"
+#include "llama-models-attn.h"
 
 #define MIB 1048576.0
 
@@ -54,7 +55,8 @@ typedef struct {
 } Setting;
 
 /* Every setting the suite runs: contexts, 1, 2 and 4 slots, the three KV
- * types, flash attention on and off, on all five models. */
+ * types, flash attention on and off, on the five models of llama-models.h
+ * and the attention variants of llama-models-attn.h. */
 static const Setting settings[] = {
   { "llama3.2-3b", 512, 1, TRUE, "f16" },
   { "llama3.2-3b", 4096, 1, TRUE, "f16" },
@@ -124,6 +126,40 @@ static const Setting settings[] = {
    * 8,192 tokens, 10.4 MiB (10 %) over Headroom's model, a miss not yet
    * understood (hr-runtime-compute-recurrent.c). */
   { "qwen3-next-80b", 4096, 1, FALSE, "f16" },
+  /* The attention variants (llama-models-attn.h), three settings each to
+   * keep the suite near six minutes on two cores (llama-server faults every
+   * page of a model in, so a setting costs about its file); the benchmark
+   * (HEADROOM_LLAMA_GRID=1, meson test --benchmark) runs the grid below.
+   * phi3-mini's 8192 is past its trained 4096: Ollama clamps it. */
+  { "qwen3-8b", 16384, 1, FALSE, "f16" },
+  { "qwen3-8b", 8192, 4, TRUE, "q8_0" },
+  { "qwen3-8b", 4096, 1, TRUE, "f16" },
+  { "phi3-mini", 8192, 1, FALSE, "f16" },
+  { "phi3-mini", 2048, 4, TRUE, "q8_0" },
+  { "phi3-mini", 4096, 1, TRUE, "f16" },
+  { "ministral3-8b", 4096, 1, TRUE, "f16" },
+  { "ministral3-8b", 32768, 1, TRUE, "q8_0" },
+  { "ministral3-8b", 16384, 1, FALSE, "f16" },
+  { "command-r7b", 16384, 1, FALSE, "f16" },
+  { "command-r7b", 8192, 4, TRUE, "q8_0" },
+  { "command-r7b", 4096, 1, TRUE, "f16" },
+  { "exaone4-32b", 32768, 1, TRUE, "q8_0" },
+  { "exaone4-32b", 4096, 4, FALSE, "f16" },
+  { "llama4-maverick", 32768, 1, TRUE, "q8_0" },
+  { "llama4-maverick", 16384, 1, FALSE, "f16" },
+  { "llama4-maverick", 8192, 4, TRUE, "f16" },
+  { "gpt-oss-20b", 32768, 1, TRUE, "q8_0" },
+  { "gpt-oss-20b", 8192, 4, TRUE, "f16" },
+  { "gpt-oss-20b", 8192, 1, FALSE, "f16" },
+  { "deepseek-v2-lite", 4096, 1, TRUE, "f16" },
+  { "deepseek-v2-lite", 16384, 1, FALSE, "f16" },
+  { "deepseek-v2-lite", 8192, 4, TRUE, "q8_0" },
+  { "glm4.5-air", 8192, 1, FALSE, "f16" },
+  { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
+  { "glm4.5-air", 4096, 1, TRUE, "f16" },
+  { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
+  { "gemma4-31b", 8192, 4, FALSE, "f16" },
+  { "gemma4-31b", 4096, 1, TRUE, "f16" },
 };
 
 /* llama-server run by hand with its own defaults (HR_RUNTIME_ERA_LLAMA_SERVER):
@@ -158,6 +194,21 @@ physical_bytes (void)
   return (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGE_SIZE);
 }
 
+/* The benchmark's grid (HEADROOM_LLAMA_GRID=1): these models at every
+ * context, slot count, flash-attention setting and KV type below (a
+ * quantized cache only with flash attention, which llama.cpp requires). */
+static const char *const grid_models[] = {
+  "llama3.2-3b", "qwen2.5-0.5b", "gemma2-2b", "gemma3-1b", "qwen3-30b-a3b",
+  "qwen3-8b", "phi3-mini", "ministral3-8b", "command-r7b", "exaone4-32b",
+  "llama4-maverick", "gpt-oss-20b", "deepseek-v2-lite", "glm4.5-air", "gemma4-31b",
+  "qwen3.5-4b", "qwen3.5-35b-a3b", "qwen3-next-80b", "mamba2-2.7b", "granite4-h",
+  "nemotron-h-9b", "lfm2-1.2b", "falcon-h1-1.5b", "kimi-linear-48b",
+};
+static const guint32 grid_contexts[] = { 2048, 8192, 32768, 65536 };
+/* llama.cpp clears the KV buffer it allocates, so a grid setting whose
+ * predicted cache passes this is skipped rather than run on a small box. */
+#define GRID_KV_LIMIT (6.0 * 1024 * MIB)
+
 /* What llama-server logged, in MiB as printed (-1 = no such line). */
 typedef struct {
   double model, kv, compute, output, rs;
@@ -186,6 +237,8 @@ model_for (const char *id)
     lm_llama32_3b, lm_qwen25_05b, lm_gemma2_2b, lm_gemma3_1b, lm_qwen3_30b_a3b,
     lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
     lm_qwen35_35b_a3b, lm_falcon_h1, lm_kimi_linear, lm_qwen3next_80b,
+    lm_qwen3_8b, lm_phi3_mini, lm_ministral3_8b, lm_command_r7b, lm_exaone4_32b,
+    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_gemma4_31b,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
@@ -456,6 +509,7 @@ test_setting (gconstpointer data)
   HrRuntimeInputs in;
   HrRuntimePrediction p;
   Logged logged;
+  Setting served;
   HrKvCacheType kv;
   double w_diff, kv_diff, out_diff, c_diff, t_diff, rs_diff;
   double w_pc, kv_pc, out_pc, c_pc, t_pc, rs_pc, total_logged;
@@ -469,8 +523,18 @@ test_setting (gconstpointer data)
   in.flash_attention = s->flash ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
+  if ((double) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE) > GRID_KV_LIMIT)
+    {
+      g_test_skip ("the KV cache would take more than 6 GiB");
+      return;
+    }
 
-  run_server (s, path, &logged);
+  /* Ollama clamps num_ctx to the model's trained length before it starts
+   * llama-server (llm/server.go), and so does Headroom's prediction. */
+  served = *s;
+  if (spec->context_length > 0 && served.context > spec->context_length)
+    served.context = spec->context_length;
+  run_server (&served, path, &logged);
   if (!logged.listening)
     g_printerr ("%s", logged.log->str);
   g_assert_true (logged.listening);
@@ -488,15 +552,19 @@ test_setting (gconstpointer data)
   total_logged = logged.model + logged.kv + logged.output + logged.compute + logged.rs;
   t_diff = compare (4, total_logged, p.total_bytes, &t_pc);
 
-  if (suite.report != NULL)
-    g_string_append_printf (suite.report,
-                            "| %s | %u | %u | %s | %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
-                            s->model, s->context, s->slots, s->flash ? "on" : "off", s->kv,
-                            logged.model, logged.model + w_diff, logged.kv, logged.kv + kv_diff,
-                            logged.rs, logged.rs + rs_diff,
-                            logged.output, logged.output + out_diff,
-                            logged.compute, logged.compute + c_diff, c_diff, c_pc,
-                            total_logged, total_logged + t_diff, t_pc);
+  {
+    g_autofree char *row = g_strdup_printf ("| %s | %u | %u | %s | %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |",
+                                            s->model, s->context, s->slots, s->flash ? "on" : "off", s->kv,
+                                            logged.model, logged.model + w_diff, logged.kv, logged.kv + kv_diff,
+                                            logged.rs, logged.rs + rs_diff,
+                                            logged.output, logged.output + out_diff,
+                                            logged.compute, logged.compute + c_diff, c_diff, c_pc,
+                                            total_logged, total_logged + t_diff, t_pc);
+
+    g_test_message ("%s", row);
+    if (suite.report != NULL)
+      g_string_append_printf (suite.report, "%s\n", row);
+  }
   g_string_free (logged.log, TRUE);
 
   /* Weights, KV and output: what llama.cpp printed, to its two decimals. */
@@ -560,7 +628,7 @@ test_server_defaults (gconstpointer data)
 
   if (suite.report != NULL)
     g_string_append_printf (suite.report,
-                            "| %s (llama-server defaults%s%s%s) | %u | %u | auto | f16 | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
+                            "| %s (llama-server defaults%s%s%s) | %u | %u | auto | f16 | %.2f / %.2f | %.2f / %.2f | - | %.2f / %.2f | %.2f / %.2f (%+.2f, %+.1f %%) | %.2f / %.2f (%+.2f %%) |\n",
                             s->model, s->n_ctx > 0 ? ", -c" : "", s->slots > 0 ? ", -np" : "",
                             s->fit_room_mib > 0 ? ", --fit-target" : "",
                             p.context_tokens, p.parallel_slots,
@@ -614,11 +682,13 @@ write_report (void)
   g_autoptr(GError) error = NULL;
   static const char *const names[] = { "weights", "KV cache", "output", "compute", "total", "recurrent state" };
 
-  if (report == NULL || suite.report == NULL)
+  if (suite.report == NULL)
     return;
   g_string_append (suite.report, "\nWorst error per term:\n\n");
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_string_append_printf (suite.report, "- %s: %.2f MiB, %.2f %%\n", names[i], suite.worst_mib[i], suite.worst[i]);
+  if (report == NULL)
+    return;
   g_assert_true (g_file_set_contents (report, suite.report->str, -1, &error));
   g_assert_no_error (error);
 }
@@ -630,8 +700,11 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   int status;
 
+  gboolean grid = g_getenv ("HEADROOM_LLAMA_GRID") != NULL;
+  g_autofree Setting *grid_settings = NULL;
+
   g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL)
+  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL || grid)
     g_test_set_nonfatal_assertions ();
   suite.server = g_strdup (g_getenv ("HEADROOM_LLAMA_SERVER"));
   if (suite.server == NULL || !g_file_test (suite.server, G_FILE_TEST_IS_EXECUTABLE))
@@ -644,28 +717,62 @@ main (int    argc,
   g_assert_no_error (error);
   suite.paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   suite.specs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) hr_model_spec_free);
-  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL)
+  if (g_getenv ("HEADROOM_LLAMA_REPORT") != NULL || grid)
     suite.report = g_string_new ("| model | num_ctx | slots | flash | KV | weights MiB llama.cpp / Headroom | KV MiB | RS MiB | output MiB | compute MiB (error) | total MiB (error) |\n"
                                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 
-  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+  /* The grid stands alone: the benchmark runs every setting of it, the
+   * test the table above. */
+  for (guint i = 0; !grid && i < G_N_ELEMENTS (settings); i++)
     {
       const Setting *s = &settings[i];
       g_autofree char *name = g_strdup_printf ("/llama/%s/ctx%u-np%u-fa%s-%s", s->model, s->context,
                                                s->slots, s->flash ? "on" : "off", s->kv);
       g_test_add_data_func (name, s, test_setting);
     }
-  g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
-  for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
+  if (!grid)
     {
-      const ServerSetting *s = &server_settings[i];
-      g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
-                                               s->fit_room_mib > 0 ? "-fit" : "");
-      g_test_add_data_func (name, s, test_server_defaults);
+      g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+      for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
+        {
+          const ServerSetting *s = &server_settings[i];
+          g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
+                                                   s->fit_room_mib > 0 ? "-fit" : "");
+          g_test_add_data_func (name, s, test_server_defaults);
+        }
+    }
+  else
+    {
+      static const struct { gboolean flash; const char *kv; } modes[] = {
+        { TRUE, "f16" }, { FALSE, "f16" }, { TRUE, "q8_0" },
+      };
+      guint n = 0;
+
+      grid_settings = g_new0 (Setting, G_N_ELEMENTS (grid_models) * G_N_ELEMENTS (grid_contexts) * 2 * G_N_ELEMENTS (modes));
+      for (guint m = 0; m < G_N_ELEMENTS (grid_models); m++)
+        for (guint c = 0; c < G_N_ELEMENTS (grid_contexts); c++)
+          for (guint32 slots = 1; slots <= 4; slots += 3)
+            for (guint k = 0; k < G_N_ELEMENTS (modes); k++)
+              {
+                Setting *s = &grid_settings[n++];
+                g_autofree char *name = NULL;
+
+                if ((guint64) grid_contexts[c] * slots > 65536)
+                  {
+                    n--;
+                    continue;
+                  }
+                *s = (Setting) { grid_models[m], grid_contexts[c], slots, modes[k].flash, modes[k].kv };
+                name = g_strdup_printf ("/llama/grid/%s/ctx%u-np%u-fa%s-%s", s->model, s->context,
+                                        s->slots, s->flash ? "on" : "off", s->kv);
+                g_test_add_data_func (name, s, test_setting);
+              }
     }
 
   status = g_test_run ();
   write_report ();
+  if (grid)
+    g_print ("%s", suite.report->str);
 
   {
     GHashTableIter iter;

@@ -1,0 +1,233 @@
+/* test-runtime-attn.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The runtime model (CPU backend, Ollama 0.30+) on the attention variants
+ * of tests/llama/llama-models-attn.h, read back from the GGUF files those
+ * builders write: llama4's chunked attention (three of every four layers
+ * cache pad256(min(cells, 8192 + ubatch)) cells, src/models/llama4.cpp and
+ * src/llama-kv-cache-iswa.cpp), the architectures whose sliding window
+ * llama.cpp decides itself (exaone4, llama4 with a window of 0), and
+ * multi-head latent attention with a leading dense layer (deepseek2: the
+ * expert width is not layer 0's), and gemma4's two head sizes. The figures llama-server logged for the
+ * same files (llama.cpp de3ff815, tests/llama/test-llama.c) are quoted
+ * where a test compares with them.
+ */
+#include "config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-gguf.h"
+#include "hr-runtime.h"
+#include "llama/llama-models-attn.h"
+
+#define MIB 1048576.0
+
+/* The spec Headroom reads from @m's file. */
+static HrModelSpec *
+spec_of (LmModel *m)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-attn-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "model.gguf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGgufFile) file = NULL;
+  HrModelSpec *spec;
+
+  g_assert_nonnull (dir);
+  lm_model_write (m, path);
+  file = hr_gguf_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  spec = hr_gguf_file_to_model_spec (file, m->like, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (spec);
+  g_unlink (path);
+  g_rmdir (dir);
+  return spec;
+}
+
+static void
+predict_cpu (const HrModelSpec   *spec,
+             guint32              context,
+             guint32              slots,
+             gboolean             flash,
+             HrKvCacheType        kv,
+             HrRuntimePrediction *p)
+{
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, spec, context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = slots;
+  in.kv_type = kv;
+  in.flash_attention = flash ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
+  g_assert_true (hr_runtime_predict (&in, p, &error));
+  g_assert_no_error (error);
+}
+
+static gint64
+kv_bytes (const HrRuntimePrediction *p)
+{
+  return hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE);
+}
+
+/* llama4 (Llama-4-Maverick's layers, 8 of them): no sliding_window key, yet
+ * llama.cpp chunks layers 0-2 and 4-6 in 8192 tokens and keeps 3 and 7
+ * global. Per cell and layer K + V are 8 heads x 128 x 2 = 2,048 values. */
+static void
+test_llama4_chunked (void)
+{
+  g_autoptr(LmModel) m = lm_llama4_maverick ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  HrRuntimePrediction p;
+
+  g_assert_cmpuint (spec->sliding_window, ==, 8192);
+  g_assert_nonnull (spec->layer_sliding);
+  for (guint i = 0; i < 8; i++)
+    g_assert_cmpint (hr_model_spec_layer_is_sliding (spec, i), ==, i % 4 < 3);
+  g_assert_nonnull (strstr (hr_model_spec_get_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW), "chunked"));
+
+  /* 32,768 tokens, q8_0 (34 bytes per 32 values): 2 global layers x 32,768
+   * cells x 2,048 x 34 / 32 + 6 chunked layers x pad256(8,192 + 512) =
+   * 8,704 cells x 2,048 x 34 / 32 = 142,606,336 + 113,639,424 bytes; the
+   * 1 % off total the issue saw counted all 8 layers as global
+   * (570,425,344 bytes). llama-server logs 244.38 MiB. */
+  predict_cpu (spec, 32768, 1, TRUE, HR_KV_CACHE_Q8_0, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 256245760);
+  g_assert_cmpuint (p.kv_cells, ==, 32768);
+  g_assert_cmpuint (p.kv_cells_sliding, ==, 8704);
+
+  /* Below the chunk every layer holds the context: 8 x 4,096 x 2,048 x 2
+   * (f16). */
+  predict_cpu (spec, 4096, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 134217728);
+
+  /* Four slots of 16,384: each stream of a chunked layer holds
+   * pad256(min(16,384, 8,192 + 512)) = 8,704 cells: 2 x 65,536 x 4,096 +
+   * 6 x 34,816 x 4,096 bytes (f16). */
+  predict_cpu (spec, 16384, 4, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 2 * 65536 * 4096 + 6 * 34816 * 4096);
+}
+
+/* The architectures whose window llama.cpp decides: llama4 with
+ * attention.sliding_window = 0 has none (every layer global, no chunks);
+ * exaone4 slides only with 64 layers (src/models/exaone4.cpp), whatever
+ * the key says. */
+static void
+test_arch_window_rules (void)
+{
+  g_autoptr(LmModel) llama4 = lm_model_new ("llama4-nochunk", "llama4:nochunk", "llama4");
+  g_autoptr(LmModel) exaone = lm_model_new ("exaone4-1.2b", "exaone4:1.2b", "exaone4");
+  g_autoptr(HrModelSpec) l4 = NULL;
+  g_autoptr(HrModelSpec) ex = NULL;
+
+  lm_hparams (llama4, "llama4", 8, 131072, 5120, 16384, 40, 8, 128);
+  lm_u32 (llama4, "llama4", "attention.sliding_window", 0);
+  lm_tokenizer (llama4, 300);
+  lm_tensor (llama4, LM_F32, 5120, 300, 0, "token_embd.weight");
+  l4 = spec_of (llama4);
+  g_assert_cmpuint (l4->sliding_window, ==, 0);
+  g_assert_null (l4->layer_sliding);
+
+  lm_hparams (exaone, "exaone4", 30, 65536, 2048, 4096, 32, 8, 64);
+  lm_u32 (exaone, "exaone4", "attention.sliding_window", 4096);
+  lm_tokenizer (exaone, 300);
+  lm_tensor (exaone, LM_F32, 2048, 300, 0, "token_embd.weight");
+  ex = spec_of (exaone);
+  g_assert_cmpuint (ex->sliding_window, ==, 0);
+}
+
+/* exaone4-32b: 64 layers, three of every four slide over 4,096 tokens. At
+ * 8,192 tokens: 16 x 8,192 + 48 x pad256(4,096 + 512) = 4,608 cells, 4,096
+ * bytes a cell (8 heads x 128 x 2 x 2): llama-server logs 1,376.00 MiB. */
+static void
+test_exaone4_pattern (void)
+{
+  g_autoptr(LmModel) m = lm_exaone4_32b ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  HrRuntimePrediction p;
+
+  g_assert_cmpuint (spec->sliding_window, ==, 4096);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 0));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 3));
+  predict_cpu (spec, 8192, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, (gint64) (1376.00 * MIB));
+}
+
+/* deepseek2 (DeepSeek-V2-Lite): layer 0 is dense (n_ff 10,944), the rest 64
+ * experts of 1,408, 6 used. The compute buffer's widest layer is a MoE one:
+ * 3 x 1,408 x 6 + 2,048 x 6 + 4 x 2,048 = 45,824 values a token, + 5, x
+ * ubatch 512 x 4 bytes, + the f16 mask (2,048 cells x 512 x 2). Reading
+ * the expert width from layer 0 took the dense 10,944 (430.76 MiB against
+ * the 91.01 MiB llama-server logs). */
+static void
+test_mla_expert_width (void)
+{
+  g_autoptr(LmModel) m = lm_deepseek_v2_lite ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  g_autoptr(HrModelSpec) keys_only = NULL;
+  HrRuntimePrediction p;
+  gint64 compute;
+
+  g_assert_true (spec->kv_latent);
+  g_assert_cmpuint (spec->expert_feed_forward_length, ==, 1408);
+  g_assert_cmpuint (spec->leading_dense_layers, ==, 1);
+  g_assert_cmpuint (spec->expert_shared_count, ==, 2);
+
+  predict_cpu (spec, 2048, 1, TRUE, HR_KV_CACHE_F16, &p);
+  /* 27 layers x one latent of 576 x 2,048 cells x 2 bytes: 60.75 MiB. */
+  g_assert_cmpint (kv_bytes (&p), ==, 27 * 576 * 2048 * 2);
+  compute = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+  g_assert_cmpint (compute, ==, 2048 * 512 * 2 + 2048 * (45824 + 5));
+  g_assert_cmpfloat (ABS (compute / MIB - 91.01), <=, 1.0);
+
+  /* Without a tensor list (Ollama's /api/show keys only) the keys give the
+   * same widths: expert_feed_forward_length, leading_dense_block_count. */
+  keys_only = hr_model_spec_copy (spec);
+  g_clear_pointer (&keys_only->tensors, g_ptr_array_unref);
+  predict_cpu (keys_only, 2048, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE), ==, compute);
+}
+
+/* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads
+ * x 256, global ones of 4 x 512 (attention.key_length_swa). At 8,192
+ * tokens with flash attention: 10 x 1,536 cells x 16 x 512 x 2 + 2 x 8,192
+ * x 4 x 1,024 x 2 bytes = 368.00 MiB, as llama-server logs. Without it V
+ * is stored transposed, every layer's as wide as the widest (16 x 256):
+ * the global layers hold 4 x 512 + 4,096 values a cell, 432.00 MiB. */
+static void
+test_gemma4_head_sizes (void)
+{
+  g_autoptr(LmModel) m = lm_gemma4_31b ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  HrRuntimePrediction p;
+
+  g_assert_cmpuint (spec->key_length, ==, 512);
+  g_assert_cmpuint (spec->key_length_swa, ==, 256);
+  g_assert_cmpuint (spec->sliding_window, ==, 1024);
+  g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
+  g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
+  predict_cpu (spec, 8192, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 10 * 1536 * 16 * 512 * 2 + 2 * 8192 * 4 * 1024 * 2);
+  g_assert_cmpint (kv_bytes (&p), ==, (gint64) (368.00 * MIB));
+  predict_cpu (spec, 8192, 1, FALSE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 10 * 1536 * 16 * 512 * 2 + 2 * 8192 * (4 * 512 + 4096) * 2);
+  g_assert_cmpint (kv_bytes (&p), ==, (gint64) (432.00 * MIB));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/runtime-attn/llama4-chunked", test_llama4_chunked);
+  g_test_add_func ("/runtime-attn/arch-window-rules", test_arch_window_rules);
+  g_test_add_func ("/runtime-attn/exaone4-pattern", test_exaone4_pattern);
+  g_test_add_func ("/runtime-attn/mla-expert-width", test_mla_expert_width);
+  g_test_add_func ("/runtime-attn/gemma4-head-sizes", test_gemma4_head_sizes);
+  return g_test_run ();
+}
