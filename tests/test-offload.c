@@ -600,6 +600,45 @@ builtin (const char *basename)
   return array;
 }
 
+/* The layers' KV and recurrent state add up to the prediction's terms,
+ * exactly, for every built-in model (sliding windows, hybrids, MLA, gemma4's
+ * own sliding head size), flash attention on and off, 1 and 4 slots: the
+ * split of a partial offload gives away no byte and invents none. */
+static void
+test_offload_state_adds_up (void)
+{
+  g_autoptr(GPtrArray) catalog = builtin ("catalog.json");
+  guint checked = 0;
+
+  for (guint i = 0; i < catalog->len; i++)
+    for (guint flash = 0; flash < 2; flash++)
+      for (guint32 slots = 1; slots <= 4; slots += 3)
+        {
+          const HrModelSpec *spec = g_ptr_array_index (catalog, i);
+          g_autoptr(GError) error = NULL;
+          HrRuntimeInputs in;
+          HrRuntimePrediction p;
+          guint64 sum = 0, terms;
+
+          hr_runtime_inputs_init (&in, spec, 8192);
+          in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+          in.parallel_slots = slots;
+          in.flash_attention = flash ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
+          in.skip_text = TRUE;
+          g_assert_true (hr_runtime_predict (&in, &p, &error));
+          g_assert_no_error (error);
+          for (guint l = 0; l < spec->layers; l++)
+            sum += hr_runtime_layer_state_bytes (&p, spec, l);
+          terms = (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE) +
+                  (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE);
+          if (sum != terms)
+            g_error ("%s, flash %u, %u slots: layers %" G_GUINT64_FORMAT " != terms %" G_GUINT64_FORMAT,
+                     spec->name, flash, slots, sum, terms);
+          checked++;
+        }
+  g_assert_cmpuint (checked, ==, catalog->len * 4);
+}
+
 static void
 test_offload_parallel_slots (void)
 {
@@ -976,6 +1015,7 @@ main (int   argc,
   g_test_add_func ("/offload/projector", test_offload_projector);
   g_test_add_func ("/offload/output-alone", test_offload_output_alone);
   g_test_add_func ("/offload/state-by-layer", test_offload_state_by_layer);
+  g_test_add_func ("/offload/state-adds-up", test_offload_state_adds_up);
   g_test_add_func ("/offload/num-gpu", test_offload_num_gpu);
   g_test_add_func ("/offload/moe", test_offload_moe);
   g_test_add_func ("/offload/board-kinds", test_offload_board_kinds);

@@ -385,8 +385,9 @@ hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
  * @layer: a layer index, 0 .. @spec->layers - 1
  *
  * What one layer keeps per context under @prediction's resolved settings:
- * its KV cache, KV heads x (key + value length; the latent alone under
- * multi-head latent attention) x the cells of its kind of layer (global
+ * its KV cache, KV heads x (the layer's key + value length; the latent
+ * alone under multi-head latent attention; without flash attention V as
+ * wide as the widest layer's, n_embd_v_gqa_max) x the cells of its kind of layer (global
  * @prediction->kv_cells or sliding-window @prediction->kv_cells_sliding)
  * x the cache type's element size (llama.cpp src/llama-kv-cache.cpp, one
  * K and one V tensor per layer), plus its recurrent state, (n_embd_r +
@@ -408,14 +409,24 @@ hr_runtime_layer_state_bytes (const HrRuntimePrediction *prediction,
     {
       guint32 den = 1;
       guint64 num = hr_kv_cache_element_bytes_scaled (prediction->kv_type, &den);
-      guint64 dims = spec->kv_latent ? (guint64) spec->key_length
-                                     : (guint64) spec->key_length + spec->value_length;
       guint64 cells = rt_layer_sliding (spec, layer) && prediction->kv_cells_sliding > 0
                       ? prediction->kv_cells_sliding : prediction->kv_cells;
-      guint64 elements;
+      guint64 elements, v = 0;
 
-      if (!hr_mul_u64 (kvh, dims, &elements) || !hr_mul_u64 (elements, cells, &elements) ||
-          !hr_mul_u64 (elements, num, &elements))
+      if (spec->kv_latent)
+        elements = (guint64) kvh * spec->key_length;
+      else
+        {
+          /* Without flash attention V is stored transposed and every
+           * layer's V is as wide as the widest layer's (n_embd_v_gqa_max). */
+          if (!prediction->flash_attention)
+            for (guint i = 0; i < spec->layers; i++)
+              v = MAX (v, (guint64) hr_model_spec_layer_kv_heads (spec, i) * rt_layer_value_length (spec, i));
+          if (v == 0)
+            v = (guint64) kvh * rt_layer_value_length (spec, layer);
+          elements = (guint64) kvh * rt_layer_key_length (spec, layer) + v;
+        }
+      if (!hr_mul_u64 (elements, cells, &elements) || !hr_mul_u64 (elements, num, &elements))
         return G_MAXUINT64;
       bytes = elements / den;
     }
