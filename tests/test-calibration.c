@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The learned residual (app/core/hr-calibration.c): it recovers a known
+ * The learned residual (app/core/speed/hr-calibration.c): it recovers a known
  * constant and slope, survives one measurement, none, and outliers, and
  * closes the seed's 16384-token gap once the board has measured it.
  */

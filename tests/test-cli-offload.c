@@ -6,7 +6,7 @@
  * 12 GB board of data/boards.json has no measurement, so its rates are the
  * discrete-NVIDIA prior (data/priors.json, 0.67; the CPU's 0.75), and a
  * model that does not fit its VRAM is split as llama.cpp's fit places it
- * (app/core/hr-offload.c). The figures are the core's; these tests pin how
+ * (app/core/runtime/hr-offload.c). The figures are the core's; these tests pin how
  * fit, dashboard, check, predict and matrix print them, and check the fit
  * finders by predicting at the answer and one step past it.
  */

@@ -791,7 +791,7 @@ test_offload_best_precision (void)
  * `predict` and the window's table judge it: the runtime prediction's
  * total plus what it keeps in host memory (the same pool), against the
  * board's budget (hr_board_verdict()). Written out here, apart from
- * app/core/hr-offload.c, so that a finder judging another figure fails. */
+ * app/core/runtime/hr-offload.c, so that a finder judging another figure fails. */
 static HrVerdict
 unified_verdict (const HrOffloadInputs *in,
                  guint32                context,

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * app/core/hr-ollama-api.c without a server: Ollama's answers (shapes from
+ * app/core/ollama/hr-ollama-api.c without a server: Ollama's answers (shapes from
  * ollama-api.md) in, exact fields out.
  */
 #include "config.h"

@@ -2,10 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Ollama registry's pure mapping (app/core/hr-ollama-manifest.c): names
+ * The Ollama registry's pure mapping (app/core/ollama/hr-ollama-manifest.c): names
  * resolved as ollama/ollama types/model/name.go resolves them, the seed's
  * phi4 manifest to the byte, the config blob, the registry's error body,
- * and how far a GGUF header reaches (app/core/hr-gguf-extent.c).
+ * and how far a GGUF header reaches (app/core/gguf/hr-gguf-extent.c).
  */
 #include "config.h"
 

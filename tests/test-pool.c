@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The pool's bands (app/core/hr-pool.c) on the seed's unified Jetson and on
+ * The pool's bands (app/core/board/hr-pool.c) on the seed's unified Jetson and on
  * a discrete card.
  */
 #include "config.h"

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The recurrent and hybrid architectures' GGUF keys mapped as llama.cpp
- * (de3ff815) loads them (app/core/hr-gguf-recurrent.c): which layers keep
+ * (de3ff815) loads them (app/core/gguf/hr-gguf-recurrent.c): which layers keep
  * a recurrent state (hparams.is_recr), which keep an attention KV cache
  * (create_memory's filter_attn), n_embd_r () and n_embd_s ()
  * (src/llama-hparams.cpp), the refusals and the missing keys; and what

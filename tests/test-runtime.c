@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The runtime model (app/core/hr-runtime.c): every term with hand-computed
+ * The runtime model (app/core/runtime/hr-runtime.c): every term with hand-computed
  * values, the seed's three `ollama ps` points (seed-facts.md, "What Ollama
  * reported"), the old estimator against Ollama's own published logs, a
  * sliding-window model, a tied-embedding model, and a q8_0 cache with flash

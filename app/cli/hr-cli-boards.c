@@ -4,7 +4,7 @@
  *
  * `headroom-cli boards detect` and `headroom-cli boards import FILE|-`: a
  * board made from what the machine's tools say (the parsers are
- * app/core/hr-hardware.c; the tools run here), and `--gpus SIZE,...`, the
+ * app/core/board/hr-hardware.c; the tools run here), and `--gpus SIZE,...`, the
  * ad-hoc board of discrete CUDA devices predict, gguf, hub and library
  * take.
  */

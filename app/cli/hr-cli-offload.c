@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli predict` on a board that splits: where llama.cpp's fit puts
- * each layer (app/core/hr-offload.c), VRAM and host bytes term by term, the
+ * each layer (app/core/runtime/hr-offload.c), VRAM and host bytes term by term, the
  * PROCESSOR text, the verdict and the decode arithmetic; and the fit finders
  * (--max-context, --best-precision). Every figure comes from app/core.
  */

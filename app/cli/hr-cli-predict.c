@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli predict`: what an Ollama server will load for a model, every
- * term with its formula and source (app/core/hr-runtime.c), plus the board's
- * learned overhead (app/core/hr-calibration.c); on a board that splits, the
+ * term with its formula and source (app/core/runtime/hr-runtime.c), plus the board's
+ * learned overhead (app/core/speed/hr-calibration.c); on a board that splits, the
  * GPU/host split (hr-cli-offload.c). The options predict and matrix share
  * (hr-cli-predict.h).
  */

@@ -5,7 +5,7 @@
  * The client object: the endpoint, the token (given, HF_TOKEN, else the
  * keyring through HrTokenStore), one HrHttp, and what the Hub's error
  * answers mean. The lookup's steps are in hr-hub-lookup.c; its answers are
- * read by app/core/hr-hub-info.c.
+ * read by app/core/hf/hr-hub-info.c.
  */
 #include "config.h"
 

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The steps of HrHubClient's lookup, each as parallel as the protocol
- * allows (the answers are read by app/core/hr-hub-info.c):
+ * allows (the answers are read by app/core/hf/hr-hub-info.c):
  *  1. the model info at the revision, which gives the commit sha everything
  *     else is pinned to (the token was settled before, hr-hub-client.c);
  *  2. in parallel: config.json, generation_config.json,

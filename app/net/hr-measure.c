@@ -264,7 +264,7 @@ hr_measure_run_set_archive_dir (HrMeasureRun *self,
  * @destroy: (nullable): frees @user_data
  *
  * Replaces hr_measure_predict_footprint() with a better model of the
- * runtime (the runtime model, app/core/hr-runtime.h, plugs in here).
+ * runtime (the runtime model, app/core/runtime/hr-runtime.h, plugs in here).
  */
 void
 hr_measure_run_set_predictor (HrMeasureRun         *self,
@@ -325,7 +325,7 @@ hr_measure_predict_footprint (const HrModelSpec *spec,
  * @out_source: (out) (transfer full): the method, naming the era
  * @user_data: unused
  *
- * The runtime model's prediction (hr_runtime_predict(), app/core/hr-runtime.h:
+ * The runtime model's prediction (hr_runtime_predict(), app/core/runtime/hr-runtime.h:
  * weights on the GPU + KV cache + compute buffer, as the server version
  * sizes them, with that version's default parallel slots, f16 KV, flash
  * attention as the server decides);

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Headroom's runtime prediction (app/core/hr-runtime.h, CPU backend) against
+ * Headroom's runtime prediction (app/core/runtime/hr-runtime.h, CPU backend) against
  * a real llama-server: for each setting it writes a GGUF file with a real
  * model's shapes and zero weights (llama-models.h), starts llama-server on
  * 127.0.0.1 with the flags Ollama 0.30+ passes (llm/llama_server.go:

@@ -18,7 +18,7 @@
 #include "hr-units.h"
 
 #define SRC_LEARNED \
-  "Headroom app/core/hr-calibration.c: least-squares fit of reported - predicted (/api/ps size less the " \
+  "Headroom app/core/speed/hr-calibration.c: least-squares fit of reported - predicted (/api/ps size less the " \
   "runtime model's total) = a + b x num_ctx over this board's measurements at this server version, " \
   "outliers beyond 3 x 1.4826 x MAD of a Theil-Sen line set aside"
 
