@@ -249,72 +249,75 @@ read_gguf_part (GTask          *task,
   }
 }
 
-/* A later part of the chosen split: its header, read again twice as far
- * while it is cut short; its size from Content-Range. */
+/* A GGUF header asked for by range (a later part of the chosen split, or
+ * the projector beside the model): read again twice as far while it is cut
+ * short, its size from Content-Range. Returns the header, or NULL when it
+ * was asked for again or the lookup failed. */
+static HrGgufFile *
+read_gguf_header_part (GTask          *task,
+                       Part           *part,
+                       HrHttpResponse *resp,
+                       gsize          *out_size)
+{
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  const guint8 *data = g_bytes_get_data (resp->body, out_size);
+  g_autoptr(HrGgufFile) gguf = hr_gguf_file_parse_data (data, *out_size, &error);
+  gboolean mmproj = part->kind == PART_MMPROJ;
+
+  if (gguf == NULL && g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED) &&
+      part->read < GGUF_MAX_READ && *out_size == (gsize) part->read &&
+      (resp->total == 0 || (guint64) part->read < resp->total))
+    {
+      if (mmproj)
+        start_mmproj (task, part->path, part->read * 2);
+      else
+        start_gguf_shard (task, part->path, part->read * 2);
+      return NULL;
+    }
+  if (gguf == NULL)
+    {
+      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
+                                    mmproj ? _("The GGUF header of the projector %s could not be read: %s")
+                                           : _("The GGUF header of %s could not be read: %s"),
+                                    part->path, error->message));
+      return NULL;
+    }
+  if (resp->total > 0)
+    hr_gguf_file_set_file_bytes (gguf, resp->total);
+  return g_steal_pointer (&gguf);
+}
+
 static void
 read_gguf_shard_part (GTask          *task,
                       Part           *part,
                       HrHttpResponse *resp)
 {
   Lookup *lk = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   gsize size;
-  const guint8 *data = g_bytes_get_data (resp->body, &size);
-  g_autoptr(HrGgufFile) gguf = hr_gguf_file_parse_data (data, size, &error);
+  HrGgufFile *gguf = read_gguf_header_part (task, part, resp, &size);
 
-  if (gguf == NULL && g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED) &&
-      part->read < GGUF_MAX_READ && size == (gsize) part->read &&
-      (resp->total == 0 || (guint64) part->read < resp->total))
-    {
-      start_gguf_shard (task, part->path, part->read * 2);
-      return;
-    }
   if (gguf == NULL)
-    {
-      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                                    _("The GGUF header of %s could not be read: %s"),
-                                    part->path, error->message));
-      return;
-    }
-  if (resp->total > 0)
-    hr_gguf_file_set_file_bytes (gguf, resp->total);
+    return;
   if (lk->a->gguf_shards == NULL)
     lk->a->gguf_shards = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gguf_file_unref);
-  g_ptr_array_add (lk->a->gguf_shards, g_steal_pointer (&gguf));
+  g_ptr_array_add (lk->a->gguf_shards, gguf);
   lk->a->result->gguf_header_bytes_read += size;
 }
 
-/* The projector's header (an mmproj GGUF beside the model), read again
- * twice as far while it is cut short; its size from Content-Range. */
 static void
 read_mmproj_part (GTask          *task,
                   Part           *part,
                   HrHttpResponse *resp)
 {
   Lookup *lk = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   gsize size;
-  const guint8 *data = g_bytes_get_data (resp->body, &size);
-  g_autoptr(HrGgufFile) gguf = hr_gguf_file_parse_data (data, size, &error);
+  HrGgufFile *gguf = read_gguf_header_part (task, part, resp, &size);
 
-  if (gguf == NULL && g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_TRUNCATED) &&
-      part->read < GGUF_MAX_READ && size == (gsize) part->read &&
-      (resp->total == 0 || (guint64) part->read < resp->total))
-    {
-      start_mmproj (task, part->path, part->read * 2);
-      return;
-    }
   if (gguf == NULL)
-    {
-      lookup_fail (lk, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                                    _("The GGUF header of the projector %s could not be read: %s"),
-                                    part->path, error->message));
-      return;
-    }
-  if (resp->total > 0)
-    hr_gguf_file_set_file_bytes (gguf, resp->total);
+    return;
   g_clear_pointer (&lk->a->result->mmproj, hr_gguf_file_unref);
-  lk->a->result->mmproj = g_steal_pointer (&gguf);
+  lk->a->result->mmproj = gguf;
   lk->a->result->mmproj_header_bytes_read = size;
 }
 

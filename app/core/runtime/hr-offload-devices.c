@@ -813,23 +813,8 @@ hr_offload_decode_tps_devices (const HrOffload *split,
   *out_tps = 0.0;
   if (out_text)
     *out_text = NULL;
-  if (split->gpu_read_bytes == 0 && split->host_read_bytes == 0)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("the split reads no weights: nothing to time"));
-      return FALSE;
-    }
-  if (split->gpu_read_bytes > 0 && !(gpu_efficiency > 0.0 && gpu_efficiency <= 1.0))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the GPU efficiency must be above 0 and at most 1: measure a model on this board or use a prior"));
-      return FALSE;
-    }
-  if (split->host_read_bytes > 0 && !(host_efficiency > 0.0 && host_efficiency <= 1.0))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the CPU efficiency must be above 0 and at most 1: part of the model runs on the CPU"));
-      return FALSE;
-    }
+  if (!hr_offload_check_decode (split, gpu_efficiency, host_efficiency, error))
+    return FALSE;
   for (guint i = 0; i < split->n_devices; i++)
     {
       const HrOffloadDevice *o = &split->devices[i];

@@ -87,6 +87,10 @@ guint    hr_offload_select_gpus  (const HrOffloadInputs *inputs,
 gboolean hr_offload_predict_devices (const HrOffloadInputs *inputs,
                                      HrOffload             *out,
                                      GError               **error);
+gboolean hr_offload_check_decode (const HrOffload *split,
+                                  double           gpu_efficiency,
+                                  double           host_efficiency,
+                                  GError         **error);
 gboolean hr_offload_decode_tps_devices (const HrOffload *split,
                                         const HrBoard   *board,
                                         double           gpu_efficiency,

@@ -759,6 +759,35 @@ hr_layer_fraction_to_string (HrLayerFraction fraction)
 
 /* --------------------------------------------------------------- speed */
 
+/* What every decode-speed figure needs: some weights read, and an
+ * efficiency in (0, 1] for each side that reads any (the GPUs', the CPU's).
+ * Returns %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT otherwise. */
+gboolean
+hr_offload_check_decode (const HrOffload *split,
+                         double           gpu_efficiency,
+                         double           host_efficiency,
+                         GError         **error)
+{
+  if (split->gpu_read_bytes == 0 && split->host_read_bytes == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("the split reads no weights: nothing to time"));
+      return FALSE;
+    }
+  if (split->gpu_read_bytes > 0 && !(gpu_efficiency > 0.0 && gpu_efficiency <= 1.0))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the GPU efficiency must be above 0 and at most 1: measure a model on this board or use a prior"));
+      return FALSE;
+    }
+  if (split->host_read_bytes > 0 && !(host_efficiency > 0.0 && host_efficiency <= 1.0))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the CPU efficiency must be above 0 and at most 1: part of the model runs on the CPU"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * hr_offload_decode_tps:
  * @split: a split (hr_offload_predict())
@@ -801,23 +830,8 @@ hr_offload_decode_tps (const HrOffload *split,
   *out_tps = 0.0;
   if (out_text)
     *out_text = NULL;
-  if (split->gpu_read_bytes == 0 && split->host_read_bytes == 0)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("the split reads no weights: nothing to time"));
-      return FALSE;
-    }
-  if (split->gpu_read_bytes > 0 && !(gpu_efficiency > 0.0 && gpu_efficiency <= 1.0))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the GPU efficiency must be above 0 and at most 1: measure a model on this board or use a prior"));
-      return FALSE;
-    }
-  if (split->host_read_bytes > 0 && !(host_efficiency > 0.0 && host_efficiency <= 1.0))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the CPU efficiency must be above 0 and at most 1: part of the model runs on the CPU"));
-      return FALSE;
-    }
+  if (!hr_offload_check_decode (split, gpu_efficiency, host_efficiency, error))
+    return FALSE;
   if (split->host_read_bytes > 0 && !(bw_host > 0.0))
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
