@@ -109,6 +109,62 @@ tiny_gguf (void)
   return tiny_gguf_named ("Tiny Test");
 }
 
+/* The same tensors under lfm2's keys: layer 0 a short convolution (no KV
+ * heads), layer 1 attention; shortconv.l_cache 3 gives n_embd_r = 256 x 2
+ * = 512 values and no n_embd_s (llama.cpp src/llama-hparams.cpp). */
+static GBytes *
+tiny_hybrid_gguf (void)
+{
+  const guint32 kv[] = { 0, 2 };
+  GgufWriter *w = gw_new ();
+  GwTensorSpec specs[32];
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  const guint64 E = 256, F = 512, KV = 128, V = 320;
+  guint n = 0;
+  guint64 data_offset;
+
+#define ADD(nm, nd, d0, d1, ty) G_STMT_START { \
+    specs[n].name = nm; specs[n].n_dims = nd; specs[n].dims[0] = d0; specs[n].dims[1] = d1; \
+    specs[n].type = ty; n++; } G_STMT_END
+#define NAME(i, suffix) ({ char *nm_ = g_strdup_printf ("blk.%u." suffix, i); g_ptr_array_add (names, nm_); nm_; })
+  ADD ("token_embd.weight", 2, E, V, GW_Q6_K);
+  for (guint i = 0; i < 2; i++)
+    {
+      ADD (NAME (i, "attn_norm.weight"), 1, E, 1, GW_F32);
+      ADD (NAME (i, "attn_q.weight"), 2, E, E, GW_Q4_K);
+      ADD (NAME (i, "attn_k.weight"), 2, E, KV, GW_Q4_K);
+      ADD (NAME (i, "attn_v.weight"), 2, E, KV, GW_Q6_K);
+      ADD (NAME (i, "attn_output.weight"), 2, E, E, GW_Q4_K);
+      ADD (NAME (i, "ffn_gate.weight"), 2, E, F, GW_Q4_K);
+      ADD (NAME (i, "ffn_up.weight"), 2, E, F, GW_Q4_K);
+      ADD (NAME (i, "ffn_down.weight"), 2, F, E, GW_Q4_K);
+      ADD (NAME (i, "ffn_norm.weight"), 1, E, 1, GW_F32);
+    }
+  ADD ("output_norm.weight", 1, E, 1, GW_F32);
+#undef NAME
+#undef ADD
+  for (guint i = 0; i < V; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+  gw_header (w, 3, n, 11);
+  gw_kv_str (w, "general.architecture", "lfm2");
+  gw_kv_u32 (w, "general.file_type", 15);
+  gw_kv_u32 (w, "lfm2.block_count", 2);
+  gw_kv_u32 (w, "lfm2.context_length", 2048);
+  gw_kv_u32 (w, "lfm2.embedding_length", (guint32) E);
+  gw_kv_u32 (w, "lfm2.feed_forward_length", (guint32) F);
+  gw_kv_u32 (w, "lfm2.attention.head_count", 4);
+  gw_kv_u32_array (w, "lfm2.attention.head_count_kv", kv, 2);
+  gw_kv_u32 (w, "lfm2.shortconv.l_cache", 3);
+  gw_kv_str (w, "tokenizer.ggml.model", "gpt2");
+  gw_kv_str_array (w, "tokenizer.ggml.tokens", (const char * const *) tokens->pdata, tokens->len);
+  gw_write_tensors (w, specs, n);
+  data_offset = gw_align (w->len, 32);
+  g_byte_array_set_size (w, (guint) (data_offset + TINY_TENSOR_BYTES));
+  memset (w->data + data_offset, 0, TINY_TENSOR_BYTES);
+  return g_byte_array_free_to_bytes (w);
+}
+
 static char *
 write_file (const char *name,
             GBytes     *bytes)
@@ -477,6 +533,37 @@ test_narrow (void)
   g_unlink (not_gguf);
 }
 
+/* A hybrid model's file: the Architecture and Size card says which layers
+ * keep a KV cache and which a recurrent state, with the state per slot
+ * (512 values x 4 bytes = 2,048 bytes). */
+static void
+test_hybrid_layers (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) bytes = tiny_hybrid_gguf ();
+  g_autofree char *path = write_file ("tiny-lfm2.gguf", bytes);
+  const char *subtitle;
+
+  fixture_open (&f);
+  open_path (&f, path);
+  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  g_assert_cmpstr (hr_model_facts_get_value (GTK_WIDGET (f.page), "Attention layers"), ==, "1 of 2");
+  g_assert_cmpstr (hr_model_facts_get_value (GTK_WIDGET (f.page), "Recurrent layers"), ==, "1 of 2");
+  subtitle = hr_model_facts_get_subtitle (GTK_WIDGET (f.page), "Recurrent layers");
+  g_assert_nonnull (subtitle);
+  g_assert_true (g_str_has_prefix (subtitle, "state n_embd_r 512 + n_embd_s 0 values a layer, f32: 0.00 GB (0.00 GiB) per slot, whatever the context"));
+  if (g_getenv ("HEADROOM_GGUF_SCREENSHOT") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("HEADROOM_GGUF_SCREENSHOT"), "gguf-hybrid.png", NULL);
+      GtkWidget *row = hr_model_facts_find_row (GTK_WIDGET (f.page), "Recurrent layers");
+
+      spin (500);
+      gui_test_save_png (gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP), png);
+    }
+  fixture_close (&f);
+  g_unlink (path);
+}
+
 /* The page says what `headroom-cli gguf FILE` says ("headroom-cli: " and
  * the message), in the page's error state. */
 static void
@@ -607,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/gguf-page/unsized-model", test_unsized_model);
   g_test_add_func ("/gguf-page/open-action", test_open_action);
   g_test_add_func ("/gguf-page/narrow", test_narrow);
+  g_test_add_func ("/gguf-page/hybrid-layers", test_hybrid_layers);
   g_test_add_func ("/gguf-page/faults", test_faults);
   g_test_add_func ("/gguf-page/projector", test_projector);
 
