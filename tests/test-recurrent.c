@@ -393,6 +393,54 @@ test_pure_recurrent_runtime (void)
   }
 }
 
+/* Attention architectures whose cache is not a plain KV cache, and the
+ * models llama.cpp keeps no cache for, are refused with the reason; hy_v4
+ * only with an indexer (attention.indexer.top_k > 0). */
+static void
+test_unmodelled_caches (void)
+{
+  static const struct { const char *arch; const char *starts; } cases[] = {
+    { "deepseek32", "Headroom does not size deepseek32: llama.cpp gives it a llama_kv_cache_dsa" },
+    { "glm-dsa", "Headroom does not size glm-dsa: llama.cpp gives it a llama_kv_cache_dsa" },
+    { "minimax-m3", "Headroom does not size minimax-m3: llama.cpp gives it a llama_kv_cache_msa" },
+    { "bert", "Headroom does not size bert: it is an embedding model" },
+    { "llada", "Headroom does not size llada: it is a diffusion model" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(LmModel) m = lm_model_new ("x", "x", cases[i].arch);
+      g_autoptr(HrModelSpec) spec = NULL;
+      g_autoptr(GError) error = NULL;
+
+      lm_hparams (m, cases[i].arch, 2, 4096, 256, 512, 4, 2, 64);
+      spec = spec_of (m, &error);
+      g_assert_null (spec);
+      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
+      g_assert_true (g_str_has_prefix (error->message, cases[i].starts));
+    }
+  for (guint32 top_k = 0; top_k <= 2048; top_k += 2048)
+    {
+      g_autoptr(LmModel) m = lm_model_new ("h", "h", "hy_v4");
+      g_autoptr(HrModelSpec) spec = NULL;
+      g_autoptr(GError) error = NULL;
+
+      lm_hparams (m, "hy_v4", 2, 4096, 256, 512, 4, 2, 64);
+      lm_u32 (m, "hy_v4", "attention.indexer.top_k", top_k);
+      spec = spec_of (m, &error);
+      if (top_k == 0)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (spec->layers, ==, 2);
+        }
+      else
+        {
+          g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
+          g_assert_true (g_str_has_prefix (error->message, "Headroom does not size hy_v4: with attention.indexer.top_k set"));
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -406,5 +454,6 @@ main (int    argc,
   g_test_add_func ("/recurrent/state-kinds", test_state_kinds);
   g_test_add_func ("/recurrent/errors", test_errors);
   g_test_add_func ("/recurrent/pure-recurrent-runtime", test_pure_recurrent_runtime);
+  g_test_add_func ("/recurrent/unmodelled-caches", test_unmodelled_caches);
   return g_test_run ();
 }

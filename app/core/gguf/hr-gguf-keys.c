@@ -645,6 +645,68 @@ map_counts (const HrGgufKeys *keys,
   return TRUE;
 }
 
+/* Architectures llama.cpp v0.5.0 loads whose memory is not a KV cache
+ * Headroom models (src/llama-model.cpp create_memory), each with why; a
+ * NULL key refuses the architecture whatever its keys, else only when the
+ * key holds a count above 0. */
+static const struct {
+  const char *arch;
+  const char *key;       /* ARCH.<key> that turns the refusal on, or NULL */
+  const char *reason;
+} unmodelled[] = {
+  { "deepseek32", NULL, N_("llama.cpp gives it a llama_kv_cache_dsa (src/llama-model.cpp create_memory): an indexer key cache for DeepSeek sparse attention beside the MLA cache, which Headroom does not size yet") },
+  { "glm-dsa", NULL, N_("llama.cpp gives it a llama_kv_cache_dsa (src/llama-model.cpp create_memory): an indexer key cache for its sparse attention layers beside the MLA cache, which Headroom does not size yet") },
+  { "dots3note", NULL, N_("llama.cpp gives it a llama_kv_cache_dsa_iswa (src/llama-model.cpp create_memory): an indexer key cache and a window-sized cache beside the MLA cache, which Headroom does not size yet") },
+  { "minimax-m3", NULL, N_("llama.cpp gives it a llama_kv_cache_msa (src/llama-model.cpp create_memory): an indexer key cache on its sparse layers beside the attention cache, which Headroom does not size yet") },
+  { "hy_v4", "attention.indexer.top_k", N_("with attention.indexer.top_k set llama.cpp gives it a llama_kv_cache_dsa (src/llama-model.cpp create_memory): an indexer key cache beside the attention cache, which Headroom does not size yet") },
+  { "dflash", NULL, N_("it is a DFlash draft stage, loaded beside a target model (src/llama-model.cpp create_memory), not a model to run on its own") },
+  { "bert", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "modern-bert", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "nomic-bert", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "nomic-bert-moe", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "neo-bert", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "jina-bert-v2", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "jina-bert-v3", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "eurobert", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "gemma-embedding", NULL, N_("it is an embedding model: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "wavtokenizer-dec", NULL, N_("it is an audio decoder: llama.cpp keeps no KV cache for it (src/llama-model.cpp create_memory), and Headroom sizes text generators") },
+  { "dream", NULL, N_("it is a diffusion model: llama.cpp keeps no KV cache for it and llama-server does not run it (src/llama-model.cpp create_memory)") },
+  { "llada", NULL, N_("it is a diffusion model: llama.cpp keeps no KV cache for it and llama-server does not run it (src/llama-model.cpp create_memory)") },
+  { "llada-moe", NULL, N_("it is a diffusion model: llama.cpp keeps no KV cache for it and llama-server does not run it (src/llama-model.cpp create_memory)") },
+  { "rnd1", NULL, N_("it is a diffusion model: llama.cpp keeps no KV cache for it and llama-server does not run it (src/llama-model.cpp create_memory)") },
+};
+
+/* HR_CORE_ERROR_UNSUPPORTED with the reason for an architecture of
+ * unmodelled[]; TRUE for every other. */
+static gboolean
+check_modelled_cache (const HrGgufKeys *keys,
+                      GError          **error)
+{
+  for (guint i = 0; keys->arch != NULL && i < G_N_ELEMENTS (unmodelled); i++)
+    {
+      if (strcmp (keys->arch, unmodelled[i].arch) != 0)
+        continue;
+      if (unmodelled[i].key != NULL)
+        {
+          guint32 v = 0;
+          gboolean found = FALSE;
+          g_autoptr(GError) ignored = NULL;
+
+          if (!get_arch_u32 (keys, unmodelled[i].key, &v, &found, &ignored) || !found || v == 0)
+            return TRUE;
+        }
+      if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                     _("/api/show for %s: Headroom does not size %s: %s"),
+                     keys->model_name, keys->arch, _(unmodelled[i].reason));
+      else
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                     _("Headroom does not size %s: %s"), keys->arch, _(unmodelled[i].reason));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * hr_gguf_keys_map:
  * @keys: the keys, with their architecture
@@ -703,7 +765,7 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
 
   if (out_kv_heads_hidden != NULL)
     *out_kv_heads_hidden = FALSE;
-  if (!hr_gguf_recurrent_check (keys, error))
+  if (!hr_gguf_recurrent_check (keys, error) || !check_modelled_cache (keys, error))
     return FALSE;
   if (!map_layers (keys, spec, error))
     return FALSE;
