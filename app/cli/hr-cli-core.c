@@ -241,7 +241,7 @@ hr_cli_cmd_catalog (int    argc,
   g_autoptr(GError) error = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   g_autoptr(JsonBuilder) b = NULL;
-  int nw;
+  int nw, qw = 9;
 
   if (!hr_cli_parse_options ("catalog", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -254,6 +254,15 @@ hr_cli_cmd_catalog (int    argc,
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
   nw = hr_cli_name_width (rows, 14);
+  /* The quant column is the seed's 9 characters, wider (with one space
+   * before it) when a precision's name is longer (mxfp4_moe). */
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (rows, i);
+
+      if (spec->precision != NULL)
+        qw = MAX (qw, (int) strlen (spec->precision) + 1);
+    }
 
   if (o.json)
     {
@@ -261,7 +270,7 @@ hr_cli_cmd_catalog (int    argc,
       json_builder_begin_array (b);
     }
   else
-    printf ("%-*s%8s%9s%11s%9s\n", nw, "model", "params", "quant", "predicted", "pulled");
+    printf ("%-*s%8s%*s%11s%9s\n", nw, "model", "params", qw, "quant", "predicted", "pulled");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -293,7 +302,7 @@ hr_cli_cmd_catalog (int    argc,
           json_builder_end_object (b);
         }
       else
-        printf ("%-*s%7sB%9s%10sG%8s%s\n", nw, spec->name, params, spec->precision, pred,
+        printf ("%-*s%7sB%*s%10sG%8s%s\n", nw, spec->name, params, qw, spec->precision, pred,
                 pulled, spec->file_bytes ? "G" : " ");
     }
 
