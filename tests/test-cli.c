@@ -186,6 +186,16 @@ test_cli_long_names (void)
                    "model              params    quant  predicted   pulled\n"
                    "mistral-nemo:12b    12.2B     q4_0       6.9G     7.1G\n"
                    "llama3.2:3b          3.2B   q4_K_M       1.8G     2.0G\n");
+
+  /* A precision longer than the quant column widens it by what it needs. */
+  g_clear_pointer (&rc.out, g_free);
+  g_clear_pointer (&rc.err, g_free);
+  run_cli (&rc, "catalog", "--models", "gpt-oss:20b,llama3.2:3b", NULL);
+  g_assert_cmpint (rc.status, ==, 0);
+  g_assert_cmpstr (rc.out, ==,
+                   "model           params     quant  predicted   pulled\n"
+                   "gpt-oss:20b      20.9B mxfp4_moe      11.1G    14.0G\n"
+                   "llama3.2:3b       3.2B    q4_K_M       1.8G     2.0G\n");
 }
 
 static void
