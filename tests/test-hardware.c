@@ -250,6 +250,41 @@ test_hardware_paste_mixed (void)
   g_assert_cmpfloat (board->bandwidth_bytes_per_s, ==, 0.0);
 }
 
+/* The prompts of common shells before each command are skipped, not read
+ * as a line of output (Debian's user@box:~$, Fedora's [user@box ~]$,
+ * zsh's box%); a line of output that merely ends in $ is not a prompt. */
+static void
+test_hardware_paste_prompts (void)
+{
+  static const char *const prompts[] = {
+    "user@box:~$ ", "[user@box ~]$ ", "box% ", "root@box:/# ", "$ ",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (prompts); i++)
+    {
+      g_autofree char *paste = g_strconcat (prompts[i], "nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader,nounits\n"
+                                            "NVIDIA GeForce RTX 3090, 24576, 1234\n",
+                                            prompts[i], "cat /proc/meminfo\n"
+                                            "MemTotal:       65776232 kB\n"
+                                            "MemAvailable:   60000000 kB\n", NULL);
+      g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (hr_hardware_parse_paste (paste, reading, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (reading->devices->len, ==, 1);
+      g_assert_cmpuint (reading->host_total_bytes, ==, G_GUINT64_CONSTANT (65776232) * 1024);
+    }
+  {
+    g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (hr_hardware_parse_paste ("costs 5$ and more\n", reading, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+    g_assert_nonnull (strstr (error->message, "line 1"));
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -259,5 +294,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hardware/meminfo-vulkan", test_hardware_meminfo_vulkan);
   g_test_add_func ("/hardware/paste-board", test_hardware_paste_board);
   g_test_add_func ("/hardware/paste-mixed", test_hardware_paste_mixed);
+  g_test_add_func ("/hardware/paste-prompts", test_hardware_paste_prompts);
   return g_test_run ();
 }

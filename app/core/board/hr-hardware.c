@@ -562,11 +562,38 @@ classify (const char *line)
   return PART_NONE;
 }
 
+
+/* A shell prompt pasted with the tools' output: "$ ", "# " or "> " at the
+ * start, or a first word that ends in $, #, % or > before a command
+ * ("user@box:~$ nvidia-smi", "[user@box ~]$ nvidia-smi", "box% nvidia-smi").
+ * No line the tools print starts that way. */
+static gboolean
+is_shell_prompt (const char *line)
+{
+  const char *space;
+
+  if (g_str_has_prefix (line, "$ ") || g_str_has_prefix (line, "# ") || g_str_has_prefix (line, "> "))
+    return TRUE;
+  if (line[0] == '[')
+    {
+      const char *close = strchr (line, ']');
+
+      return close != NULL && strchr ("$#%>", close[1]) != NULL && close[1] != '\0' &&
+             (close[2] == ' ' || close[2] == '\0');
+    }
+  space = strchr (line, ' ');
+  if (space == NULL)
+    space = line + strlen (line);
+  return space > line && strchr ("$#%>", space[-1]) != NULL && space - line >= 2 &&
+         (strchr (line, '@') != NULL && strchr (line, '@') < space ? TRUE : space[-1] == '%');
+}
+
 /**
  * hr_hardware_parse_paste:
  * @text: the outputs of any of the commands above, one after another, as
  *   pasted from a remote board's terminal; blank lines, "=" banners and
- *   shell prompts ("$ ", "# ", "> ") are skipped, and vulkaninfo's output
+ *   shell prompts ("$ ", "# ", "> ", "user@box:~$ ", "[user@box ~]$ ",
+ *   "box% ") are skipped, and vulkaninfo's output
  *   runs from its "VULKANINFO" line to the next line another tool printed
  * @reading: the reading everything read goes into
  * @error: return location for a #GError
@@ -595,7 +622,7 @@ hr_hardware_parse_paste (const char         *text,
       const char *line = lines[i];
       Part part;
 
-      if (line[0] == '\0' || g_str_has_prefix (line, "$ ") || g_str_has_prefix (line, "# ") || g_str_has_prefix (line, "> "))
+      if (line[0] == '\0' || is_shell_prompt (line))
         continue;
       part = classify (line);
       if (part != PART_NONE)
