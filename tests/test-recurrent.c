@@ -391,6 +391,20 @@ test_pure_recurrent_runtime (void)
                                  "bytes per slot, 343,801,856 for all 2 slots,");
     g_assert_true (found);
   }
+  /* The note says how r and s were worked out when all of it fits, and
+   * leaves out a longer account rather than cut it mid-word. */
+  {
+    const HrRuntimeTerm *rs = hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_RECURRENT_STATE);
+
+    g_free (spec->recurrent_source);
+    spec->recurrent_source = g_strdup ("mamba2: d_conv 4, d_inner 5,120.");
+    g_assert_true (hr_runtime_predict (&in, &p, &error));
+    g_assert_true (g_str_has_suffix (rs->note, "it does not grow with num_ctx. mamba2: d_conv 4, d_inner 5,120."));
+    g_free (spec->recurrent_source);
+    spec->recurrent_source = g_strnfill (600, 'x');
+    g_assert_true (hr_runtime_predict (&in, &p, &error));
+    g_assert_true (g_str_has_suffix (rs->note, "it does not grow with num_ctx."));
+  }
 }
 
 /* Attention architectures whose cache is not a plain KV cache, and the

@@ -625,10 +625,19 @@ recurrent_term_0_30 (Ctx          *ctx,
               _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
               l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
               rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
-  g_snprintf (term->note, sizeof term->note,
-              _("Each recurrent layer keeps, per slot, a row of n_embd_r = %s values (the convolution or token-shift state) and one of n_embd_s = %s values (the state itself), always f32, whatever the context: it does not grow with num_ctx.%s%s"),
-              rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
-              spec->recurrent_source != NULL ? " " : "", spec->recurrent_source != NULL ? spec->recurrent_source : "");
+  {
+    /* How r and s were worked out follows, when the whole of it fits the
+     * note; a longer one is left to the model's facts (gguf, the cards)
+     * rather than cut in the middle of a word. */
+    const char *how = spec->recurrent_source != NULL ? spec->recurrent_source : "";
+    const char *fmt = _("Each recurrent layer keeps, per slot, a row of n_embd_r = %s values (the convolution or token-shift state) and one of n_embd_s = %s values (the state itself), always f32, whatever the context: it does not grow with num_ctx.%s%s");
+    const char *r = rt_count (&ctx->counts, spec->recurrent_r);
+    const char *st = rt_count (&ctx->counts, spec->recurrent_s);
+    int len = g_snprintf (term->note, sizeof term->note, fmt, r, st, "", "");
+
+    if (*how != '\0' && (gsize) len + 1 + strlen (how) < sizeof term->note)
+      g_snprintf (term->note, sizeof term->note, fmt, r, st, " ", how);
+  }
 }
 
 /* llama-server's context checkpoints: tools/server/server-context.cpp
