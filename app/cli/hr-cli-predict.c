@@ -216,6 +216,19 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
     {
       if (gpus != NULL)
         hr_cli_context_use_board (ctx, g_steal_pointer (&gpus));
+      /* The placement across several GPUs follows Ollama 0.30+ (its choice
+       * of GPUs, then llama.cpp's fit); another runtime's figures are the
+       * first GPU's, and say so. */
+      if ((o->era == HR_RUNTIME_ERA_LLAMA_SERVER || o->era == HR_RUNTIME_ERA_OLLAMA_0_12) &&
+          hr_board_is_multi_device (ctx->board))
+        {
+          const HrDevice *first = g_ptr_array_index (ctx->board->devices, 0);
+          g_autofree char *memory = hr_format_bytes (first->memory_bytes, HR_UNIT_GIB, 1);
+
+          /* Translators: the runtime ("llama-server"), a GPU's name, its memory, the number of GPUs */
+          fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' memory and bandwidth are not counted here\n"),
+                   hr_runtime_era_to_string (o->era), first->name, memory, ctx->board->devices->len);
+        }
       return TRUE;
     }
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
