@@ -190,6 +190,18 @@ test_mla_expert_width (void)
   g_clear_pointer (&keys_only->tensors, g_ptr_array_unref);
   predict_cpu (keys_only, 2048, 1, TRUE, HR_KV_CACHE_F16, &p);
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE), ==, compute);
+
+  /* MLA on some layers only (a hybrid's attention layers): the formula
+   * counts the layers that have the latent cache, as the bytes do. */
+  g_clear_pointer (&keys_only->layer_kv_heads, g_array_unref);
+  keys_only->layer_kv_heads = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (keys_only->layer_kv_heads, keys_only->layers);
+  g_array_index (keys_only->layer_kv_heads, guint32, 3) = 1;
+  g_array_index (keys_only->layer_kv_heads, guint32, 7) = 1;
+  predict_cpu (keys_only, 2048, 1, TRUE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpint (kv_bytes (&p), ==, 2 * 576 * 2048 * 2);
+  g_assert_true (g_str_has_prefix (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_KV_CACHE)->formula,
+                                   "2 layers x 1 KV head x 576 latent elements"));
 }
 
 /* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads

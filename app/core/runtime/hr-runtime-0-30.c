@@ -510,7 +510,7 @@ kv_formula_0_30 (Ctx           *ctx,
   if (spec->kv_latent)
     g_snprintf (term->formula, sizeof term->formula,
                 _("%u layers x %u KV head x %u latent elements (multi-head latent attention: no V cache) x %s cells x %s bytes = %s bytes"),
-                spec->layers, l->n_sliding > 0 ? l->kvh_sliding : l->kvh_global, spec->key_length,
+                l->n_global + l->n_sliding, l->n_sliding > 0 ? l->kvh_sliding : l->kvh_global, spec->key_length,
                 rt_count (&ctx->counts, l->n_sliding > 0 ? l->cells_swa : l->cells), elem, rt_count (&ctx->counts, kv_bytes));
   else if (l->mixed_heads)
     g_snprintf (term->formula, sizeof term->formula,
