@@ -151,7 +151,7 @@ test_layer_recurrent_round_trip (void)
   data = hr_catalog_to_data (c, NULL);
   g_assert_nonnull (strstr (data, "\"layer_recurrent\" : [\n"));
   g_assert_nonnull (strstr (data, "\"recurrent_r\" : 4096"));
-  g_assert_null (strstr (data, "\"recurrent_s\""));
+  g_assert_nonnull (strstr (data, "\"recurrent_s\" : 0"));
   g_assert_nonnull (strstr (data, "\"projector_bytes\" : 1000"));
   g_assert_nonnull (strstr (data, "\"recurrent\" : \"LFM2: n_embd x (L_cache - 1)\""));
   again = hr_catalog_load_data (data, -1, "saved.json", &error);
@@ -183,6 +183,8 @@ test_malformed (void)
       "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has sliding layers but no \"sliding_window\"" },
     { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"]",
       "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" are missing: 1 layers keep a recurrent state" },
+    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"], \"recurrent_r\": 9984",
+      "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is missing: 1 layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)" },
     { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_r\": 12",
       "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")" },
     { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_s\": -1",

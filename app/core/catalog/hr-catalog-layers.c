@@ -262,6 +262,15 @@ _hr_catalog_read_layers (JsonObject   *object,
   if (recurrent > 0 && spec->recurrent_r == 0 && spec->recurrent_s == 0)
     PROBLEM (types != NULL ? "layer_types" : interval > 0 ? "full_attention_interval" : "layer_recurrent",
              _("fields \"recurrent_r\" and \"recurrent_s\" are missing: %u layers keep a recurrent state"), recurrent);
+  /* Both, so that a 0 is said, not assumed (LFM2's short convolution has
+   * no n_embd_s; a Mamba layer has both). */
+  if (recurrent > 0 && json_object_has_member (object, "recurrent_r") != json_object_has_member (object, "recurrent_s"))
+    {
+      const char *missing = json_object_has_member (object, "recurrent_r") ? "recurrent_s" : "recurrent_r";
+
+      PROBLEM (missing, _("field \"%s\" is missing: %u layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)"),
+               missing, recurrent);
+    }
   if (recurrent == 0 && (spec->recurrent_r > 0 || spec->recurrent_s > 0))
     PROBLEM (spec->recurrent_r > 0 ? "recurrent_r" : "recurrent_s", "%s",
              _("fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")"));

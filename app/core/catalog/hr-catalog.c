@@ -698,8 +698,9 @@ hr_catalog_to_data (GPtrArray *specs,
       add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
       add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
       add_array (builder, "layer_recurrent", spec->layer_recurrent, TRUE);
-      _hr_catalog_add_u64 (builder, "recurrent_r", spec->recurrent_r, FALSE);
-      _hr_catalog_add_u64 (builder, "recurrent_s", spec->recurrent_s, FALSE);
+      /* Both, 0 too, for a model with recurrent layers (the reader asks for both). */
+      _hr_catalog_add_u64 (builder, "recurrent_r", spec->recurrent_r, hr_model_spec_recurrent_layers (spec) > 0);
+      _hr_catalog_add_u64 (builder, "recurrent_s", spec->recurrent_s, hr_model_spec_recurrent_layers (spec) > 0);
       _hr_catalog_add_u64 (builder, "projector_bytes", spec->projector_bytes, FALSE);
       _hr_catalog_add_string (builder, "origin", spec->origin);
 
