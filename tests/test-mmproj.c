@@ -463,6 +463,46 @@ test_cli_gguf_mmproj (void)
     g_assert_cmpstr (none, ==, "");
     g_assert_cmpstr (missing, ==, "");
   }
+
+  /* The model and its projector swapped: the "projector" is a language
+   * model, with no v., mm. or a. tensor, and is refused for it (exit 1). */
+  {
+    g_autoptr(GgufWriter) text = gw_new ();
+    const guint64 embd[2] = { 64, 3 }, q[2] = { 64, 64 };
+    const char *tokens[] = { "<bos>", "<eos>", "hi" };
+    g_autofree char *text_path = NULL;
+    g_auto(GStrv) envp = NULL;
+    const char *argv[] = { g_getenv ("HEADROOM_CLI"), "gguf", projector_path, "--mmproj", NULL, NULL };
+    g_autoptr(GError) error = NULL;
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    g_autofree char *display = NULL;
+    g_autofree char *expected = NULL;
+    int status = 0;
+
+    gw_header (text, 3, 2, 6);
+    gw_kv_str (text, "general.architecture", "llama");
+    gw_kv_u32 (text, "llama.block_count", 1);
+    gw_kv_u32 (text, "llama.embedding_length", 64);
+    gw_kv_u32 (text, "llama.attention.head_count", 4);
+    gw_kv_str_array (text, "tokenizer.ggml.tokens", tokens, 3);
+    gw_kv_str (text, "tokenizer.ggml.model", "llama");
+    gw_tensor (text, "token_embd.weight", 2, embd, GW_F32, 0);
+    gw_tensor (text, "blk.0.attn_q.weight", 2, q, GW_F32, 768);
+    g_byte_array_set_size (text, (guint) (gw_align (text->len, 32) + 768 + 16384));
+    text_path = mmproj_save (text, "text-only.gguf");
+    argv[4] = text_path;
+    envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+    envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+    g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+    display = g_filename_display_name (text_path);
+    expected = g_strdup_printf ("headroom-cli: the projector %s is not a projector: it has no v., mm. or a. tensors "
+                                "(general.architecture is llama, where llama.cpp's --mmproj reads clip files); "
+                                "were the model and its projector swapped?\n", display);
+    g_assert_cmpstr (err, ==, expected);
+  }
 }
 
 /* gguf on a gemma3 file with its projector inside: the row says so and

@@ -598,6 +598,19 @@ load_projector (const char   *path,
       g_set_error (error, local_error->domain, local_error->code, _("the projector %s: %s"), display, local_error->message);
       return FALSE;
     }
+  /* llama.cpp's projector loader (tools/mtmd/clip.cpp) reads clip files:
+   * their tensors are named v., mm. and a.; a language model given as
+   * --mmproj has none of them (the model and its projector swapped). */
+  if (hr_mmproj_inline_bytes (file, NULL) == 0)
+    {
+      const char *arch = hr_gguf_file_get_string (file, "general.architecture");
+      g_autofree char *safe = hr_json_safe_text (arch != NULL ? arch : "?", -1, 80);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("the projector %s is not a projector: it has no v., mm. or a. tensors (general.architecture is %s, where llama.cpp's --mmproj reads clip files); were the model and its projector swapped?"),
+                   display, safe);
+      return FALSE;
+    }
   /* Its own file wins over tensors inside the model's (Ollama passes
    * projectors[0] only); those were moved out of the weights already. */
   spec->projector_bytes = bytes;
