@@ -102,7 +102,7 @@ test_hardware_amd (void)
 
   g_assert_false (hr_hardware_parse_rocm_smi ("GPU[0]\t\t: VRAM Total Memory (B): lots\n", drm, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "rocm-smi: cannot read \"GPU[0]\t\t: VRAM Total Memory (B): lots\": the memory must be whole bytes");
+  g_assert_cmpstr (error->message, ==, "rocm-smi: cannot read \"GPU[0]  : VRAM Total Memory (B): lots\": the memory must be whole bytes");
   g_clear_error (&error);
 
   g_assert_true (hr_hardware_parse_drm ("/sys/class/drm/card1/device/mem_info_vram_total:17163091968\n"
@@ -275,6 +275,15 @@ test_hardware_paste_prompts (void)
       g_assert_cmpuint (reading->devices->len, ==, 1);
       g_assert_cmpuint (reading->host_total_bytes, ==, G_GUINT64_CONSTANT (65776232) * 1024);
     }
+  /* A name with a terminal escape in it is read as text, never raw. */
+  {
+    g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hr_hardware_parse_nvidia_smi ("NVIDIA \x1b[31mRTX\x1b[0m 3090, 24576, 1234\n", reading, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (((HrDevice *) g_ptr_array_index (reading->devices, 0))->name, ==, "NVIDIA \\x1b[31mRTX\\x1b[0m 3090");
+  }
   {
     g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
     g_autoptr(GError) error = NULL;

@@ -9,6 +9,7 @@
 
 #include "hr-error.h"
 #include "hr-hardware.h"
+#include "hr-json.h"
 #include "hr-units.h"
 
 #define MIB G_GUINT64_CONSTANT (1048576)
@@ -70,13 +71,25 @@ parse_count (const char *text,
   return TRUE;
 }
 
+/* The lines of a tool's output, stripped; tabs read as spaces, and any
+ * other control character (an ESC sequence pasted from a terminal, a stray
+ * \r, C1 codes) or invalid UTF-8 is written out as text
+ * (hr_json_safe_text()), so no name read from it reaches a terminal or a
+ * boards file raw. */
 static char **
 split_lines (const char *text)
 {
   char **lines = g_strsplit (text != NULL ? text : "", "\n", -1);
 
   for (guint i = 0; lines[i] != NULL; i++)
-    g_strstrip (lines[i]);
+    {
+      char *safe;
+
+      g_strdelimit (lines[i], "\t", ' ');
+      safe = hr_json_safe_text (lines[i], -1, 4096);
+      g_free (lines[i]);
+      lines[i] = g_strstrip (safe);
+    }
   return lines;
 }
 
