@@ -270,6 +270,7 @@ test_offload_state_by_layer (void)
   /* Per recurrent layer and slot: (r + s) x 4 bytes = (96 + 1,000) x 4. */
   const guint64 rs_layer = (96 + 1000) * 4;
 
+  g_free (spec->architecture);
   spec->architecture = g_strdup ("qwen35");
   spec->layer_kv_heads = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_append_vals (spec->layer_kv_heads, kvh, 4);

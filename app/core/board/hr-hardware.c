@@ -348,6 +348,7 @@ hr_hardware_parse_rocm_smi (const char         *text,
             }
           continue;
         }
+      g_clear_pointer (&m, g_match_info_free);
       if (g_regex_match (csv_re, line, 0, &m))
         {
           g_autofree char *index = g_match_info_fetch (m, 1);
