@@ -179,11 +179,11 @@ test_device_editor (void)
   g_assert_cmpfloat (d->bandwidth_bytes_per_s, ==, 360e9);
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
   g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
-  /* until the placement across GPUs exists, the summary says the figures are the first GPU's */
+  /* the board has host memory, so a model is placed across its GPUs; the
+   * summary says the charts draw the first GPU's memory alone */
   g_assert_nonnull (find_with (GTK_WIDGET (page), GTK_TYPE_LABEL, "label",
-                               "Sized on its first GPU only (NVIDIA GeForce RTX 3090, 24.0 GiB): this board has 2 GPUs, "
-                               "and Headroom does not place a model across several GPUs yet; the other GPUs' memory and "
-                               "bandwidth are not counted.\n"
+                               "This board has 2 GPUs: the verdicts and figures place a model across them as Ollama 0.30+ "
+                               "and llama.cpp's fit do, but the charts draw the first GPU's memory alone.\n"
                                "Budget 24.27 GB, headroom 24.77 GB, pool 25.77 GB; floor 10.2 t/s; no measured models on this "
                                "board: rates are priors, efficiency 0.67 of its kind of hardware; measure one model to fit its own."));
   /* the first GPU is still the board's own figures */

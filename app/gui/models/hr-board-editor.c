@@ -127,9 +127,17 @@ update_summary (HrBoardEditor *self)
   text = g_strdup_printf (_("Budget %1$s, headroom %2$s, pool %3$s; floor %4$s t/s; %5$s."),
                           budget, headroom, pool, floor_tps, fitted);
   {
-    /* Until the placement across GPUs exists, every figure is the first GPU's. */
-    g_autofree char *first_only = hr_board_first_device_only_text (board);
+    /* A board with several GPUs and host memory is placed across its GPUs
+     * (hr_offload_predict()), but the pool chart draws the first GPU's
+     * pool; one without host memory is sized on its first GPU alone. */
+    g_autofree char *first_only = NULL;
 
+    if (hr_board_is_multi_device (board) && hr_board_has_host (board))
+      /* Translators: %u is the number of GPUs */
+      first_only = g_strdup_printf (_("This board has %u GPUs: the verdicts and figures place a model across them as Ollama 0.30+ and llama.cpp's fit do, but the charts draw the first GPU's memory alone."),
+                                    board->devices->len);
+    else
+      first_only = hr_board_first_device_only_text (board);
     if (first_only != NULL)
       {
         g_autofree char *both = g_strdup_printf ("%s\n%s", first_only, text);
