@@ -733,6 +733,7 @@ cmd_measure (HrOllamaClient *client,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *archive = NULL;
+  g_autofree char *saved_board = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   g_auto(Waiter) w = { 0 };
   guint32 runs = HR_MEASURE_RUNS;
@@ -747,23 +748,33 @@ cmd_measure (HrOllamaClient *client,
   if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
     return HR_CLI_EXIT_USAGE;
 
-  /* The board the archive files the run set under. --measurements is
-   * where the run set is saved, a new folder made then: only one that is
-   * there is read (and must be a folder that opens). */
-  if (!hr_cli_context_load (&ctx, o->board, NULL,
+  /* The board the archive files the run set under: --board, else the
+   * board the window remembers for this server. With neither, the run set
+   * would be filed under a board that may not be the one measured, so
+   * nothing is run. */
+  if (o->board == NULL)
+    {
+      saved_board = hr_cli_saved_board_for_server (hr_ollama_client_get_base_url (client));
+      if (saved_board == NULL)
+        return hr_cli_usage_error (_("no board is saved for %s: name the board this server runs on with --board NAME (headroom-cli boards lists them), so the measurement is filed under it"),
+                                   hr_ollama_client_get_base_url (client));
+    }
+  /* --measurements is where the run set is saved, a new folder made then:
+   * only one that is there is read (and must be a folder that opens). */
+  if (!hr_cli_context_load (&ctx, o->board != NULL ? o->board : saved_board, NULL,
                             o->measurements != NULL && g_file_test (o->measurements, G_FILE_TEST_EXISTS) ? o->measurements : NULL,
                             &error))
     {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
         return hr_cli_usage_error ("%s", error->message);
       return hr_cli_fail (g_steal_pointer (&error));
     }
   archive = o->measurements != NULL ? g_strdup (o->measurements) : hr_data_measurements_dir ();
-  /* Issue 14: say which board the run set is filed under before it starts. */
+  /* Say which board the run set is filed under before it starts. */
   if (o->board != NULL)
     fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s)\n"), ctx.board->id, ctx.board->name);
   else
-    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the default; --board NAME chooses another\n"),
+    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the board saved for this server; --board NAME chooses another\n"),
              ctx.board->id, ctx.board->name);
 
   run = hr_measure_run_new (client, model, ctx.board->id);
@@ -853,7 +864,7 @@ hr_cli_cmd_ollama (int    argc,
     { "contexts", 0, 0, G_OPTION_ARG_STRING, &o.contexts_text, N_("measure: num_ctx values (default 2048,4096)"), N_("N,N") },
     { "runs", 0, 0, G_OPTION_ARG_STRING, &o.runs_text, N_("measure: runs per context, the first cold (default 3)"), N_("N") },
     { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
-    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure: the board the measurement is saved to; pull: the board checked (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure: the board the measurement is saved to (default: the board the window saved for this server); pull: the board checked (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
     { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &o.size_text, N_("pull: the download size in GB of a model the catalog does not know"), N_("GB") },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout_text,

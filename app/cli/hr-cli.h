@@ -37,6 +37,9 @@ typedef struct {
   HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
 } HrCliContext;
 
+GPtrArray *hr_cli_saved_servers          (void);
+char      *hr_cli_saved_board_for_server (const char *url);
+
 gboolean hr_cli_context_load  (HrCliContext *ctx,
                                const char   *board_name,
                                const char   *catalog_path,
