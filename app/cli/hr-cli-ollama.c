@@ -872,13 +872,30 @@ hr_cli_cmd_ollama (int    argc,
       N_("SECONDS") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL|create-variant MODEL|copy SOURCE DESTINATION|load MODEL"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaClient) client = NULL;
   g_autofree char *host = NULL;
   const char *verb;
   const char *model = NULL;
   gboolean wants_model;
+
+  /* The commands that act on what was sized take the sizing options:
+   * their own parser. The command is the first word that is not an
+   * option or the value of --host or --timeout. */
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--host") || g_str_equal (argv[i], "--timeout"))
+        {
+          i++;
+          continue;
+        }
+      if (argv[i][0] == '-')
+        continue;
+      if (g_str_equal (argv[i], "create-variant") || g_str_equal (argv[i], "copy") || g_str_equal (argv[i], "load"))
+        return hr_cli_cmd_ollama_variant (argc, argv);
+      break;
+    }
 
   g_set_prgname ("headroom-cli ollama");
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -889,12 +906,12 @@ hr_cli_cmd_ollama (int    argc,
     return hr_cli_usage_error ("%s", error->message);
 
   if (argc < 2)
-    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload or delete"));
+    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"));
   verb = argv[1];
   wants_model = g_str_equal (verb, "show") || g_str_equal (verb, "measure") || g_str_equal (verb, "pull") ||
                 g_str_equal (verb, "unload") || g_str_equal (verb, "delete");
   if (!wants_model && !g_str_equal (verb, "version") && !g_str_equal (verb, "list") && !g_str_equal (verb, "ps"))
-    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload or delete"), verb);
+    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"), verb);
   if (wants_model && argc != 3)
     return hr_cli_usage_error (_("ollama %s takes one model name, e.g. headroom-cli ollama %s llama3.2:3b"), verb, verb);
   if (!wants_model && argc != 2)
