@@ -36,6 +36,11 @@ on_done (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* The GSettings backend the next run uses when not the tests' memory
+ * backend: "keyfile" reads the servers a test saved under the isolated
+ * config directory, as the window would have. */
+static const char *settings_backend;
+
 /* Runs `headroom-cli ollama ARGS...` while this process's main loop serves
  * the fake, in the test's isolated directories. */
 static void
@@ -62,6 +67,8 @@ run_ollama (Run        *r,
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  if (settings_backend != NULL)
+    g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", settings_backend, TRUE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &result);
@@ -307,6 +314,91 @@ test_load (void)
   fake_ollama_free (fake);
 }
 
+/* Saves @servers ("[('board', 'url'), ...]") as the window's
+ * "ollama-boards" setting, for the keyfile backend. */
+static void
+save_servers (const char *servers)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", NULL);
+  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
+  g_autofree char *text = g_strdup_printf ("[io/github/headroom/Headroom]\nollama-boards=%s\n", servers);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+/* ps --all: three saved servers, one of them unreachable, asked at once;
+ * the others are listed all the same, each with what is left of its
+ * board's budget. */
+static void
+test_ps_all (void)
+{
+  FakeOllama *busy = fake_ollama_new ();
+  FakeOllama *idle = fake_ollama_new ();
+  g_autofree char *refused = fake_ollama_refused_url ();
+  g_autofree char *servers = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *list;
+  JsonObject *a, *b, *c;
+
+  fake_ollama_add_llama32 (busy);
+  fake_ollama_load (busy, "llama3.2:3b", 4096);
+  fake_ollama_add_llama32 (idle);
+  servers = g_strdup_printf ("[('rtx-3060-12gb', '%s'), ('rtx-3060-12gb', '%s'), ('dgx-spark', '%s')]",
+                             fake_ollama_get_url (busy), fake_ollama_get_url (idle), refused);
+  save_servers (servers);
+  settings_backend = "keyfile";
+  {
+    g_auto(Run) r = { 0 };
+    g_autofree char *first = g_strdup_printf ("rtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (busy));
+    g_autofree char *loaded = g_strdup_printf (" GB of the budget free\n  %-30s %8s  %-16s  ", "llama3.2:3b", "2.6 GB", "100% GPU");
+    g_autofree char *second = g_strdup_printf ("\nrtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (idle));
+    g_autofree char *third = g_strdup_printf ("dgx-spark  %s  unreachable: ", refused);
+
+    run_ollama (&r, "ps", "--all", NULL);
+    g_test_message ("%s", r.out);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_true (g_str_has_prefix (r.out, first));
+    g_assert_nonnull (strstr (r.out, loaded));
+    g_assert_nonnull (strstr (r.out, second));
+    g_assert_nonnull (strstr (r.out, " GB of the budget free\n  nothing loaded\n"));
+    g_assert_nonnull (strstr (r.out, third));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_ollama (&r, "ps", "--all", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    list = json_node_get_array (json_parser_get_root (parser));
+    g_assert_cmpuint (json_array_get_length (list), ==, 3);
+    a = json_array_get_object_element (list, 0);
+    b = json_array_get_object_element (list, 1);
+    c = json_array_get_object_element (list, 2);
+    g_assert_true (json_object_get_boolean_member (a, "reachable"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (a, "loaded")), ==, 1);
+    /* The same board: what is loaded on the first (2,019,377,376 +
+     * 100,000,000 + 114,688 x 4,096 bytes, all on the GPU) is the
+     * difference of what is left. */
+    g_assert_cmpint (json_object_get_int_member (b, "free_of_budget_bytes") -
+                     json_object_get_int_member (a, "free_of_budget_bytes"), ==, 2589139424);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (b, "loaded")), ==, 0);
+    g_assert_false (json_object_get_boolean_member (c, "reachable"));
+    g_assert_nonnull (json_object_get_string_member (c, "error"));
+  }
+  settings_backend = NULL;
+  {
+    g_auto(Run) r = { 0 };
+
+    run_ollama (&r, "ps", "--all", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: the window has saved no Ollama server (its Board page saves each one it "
+                                "connects to); use headroom-cli ollama --host URL ps for one server\n");
+  }
+  fake_ollama_free (busy);
+  fake_ollama_free (idle);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -318,5 +410,6 @@ main (int   argc,
   g_test_add_func ("/cli-variant/create-variant-max-context", test_create_variant_max_context);
   g_test_add_func ("/cli-variant/copy", test_copy);
   g_test_add_func ("/cli-variant/load", test_load);
+  g_test_add_func ("/cli-variant/ps-all", test_ps_all);
   return g_test_run ();
 }

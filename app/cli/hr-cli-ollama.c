@@ -28,6 +28,7 @@
 typedef struct {
   char     *host;
   gboolean  json;
+  gboolean  all;
   gboolean  force;
   char     *contexts_text;
   char     *runs_text;
@@ -861,6 +862,7 @@ hr_cli_cmd_ollama (int    argc,
     { "host", 0, 0, G_OPTION_ARG_STRING, &o.host, N_("The Ollama server (default: OLLAMA_HOST, else http://localhost:11434)"), N_("URL") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON"), NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &o.force, N_("pull: pull even when the pull check refuses"), NULL },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, N_("ps: every server the window saved, asked at once"), NULL },
     { "contexts", 0, 0, G_OPTION_ARG_STRING, &o.contexts_text, N_("measure: num_ctx values (default 2048,4096)"), N_("N,N") },
     { "runs", 0, 0, G_OPTION_ARG_STRING, &o.runs_text, N_("measure: runs per context, the first cold (default 3)"), N_("N") },
     { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
@@ -939,6 +941,13 @@ hr_cli_cmd_ollama (int    argc,
     return hr_cli_usage_error ("%s", _("--force only goes with pull"));
   if ((o.contexts_text != NULL || o.runs_text != NULL || o.num_predict_text != NULL) && !g_str_equal (verb, "measure"))
     return hr_cli_usage_error ("%s", _("--contexts, --runs and --num-predict only go with measure"));
+
+  if (o.all && !g_str_equal (verb, "ps"))
+    return hr_cli_usage_error ("%s", _("--all only goes with ps"));
+  if (o.all && o.host != NULL)
+    return hr_cli_usage_error ("%s", _("ps --all asks every server the window saved; --host names one: give one or the other"));
+  if (o.all)
+    return hr_cli_ollama_ps_all (o.json);
 
   host = o.host != NULL ? g_strdup (o.host) : hr_ollama_default_host (NULL);
   client = hr_ollama_client_new (host, &error);
