@@ -91,45 +91,6 @@ has_model (GPtrArray  *models,
   return FALSE;
 }
 
-/**
- * hr_cli_variant_name:
- * @source: the model the variant is made from ("llama3.1:8b")
- * @context: its num_ctx, tokens; 0 for none
- * @num_gpu: its num_gpu; negative for none
- *
- * A name that says what the variant is: the source's tag with
- * "-ctx24k" (the context in units of 1,024 tokens when it is a multiple,
- * else in tokens: "-ctx5000") and "-gpu20" appended; a source without a
- * tag gets them as its tag ("llama3.1:ctx24k").
- *
- * Returns: (transfer full): the name.
- */
-char *
-hr_cli_variant_name (const char *source,
-                     guint32     context,
-                     gint32      num_gpu)
-{
-  GString *name = g_string_new (source);
-  gboolean has_tag = strchr (source, ':') != NULL &&
-                     strrchr (source, ':') > strrchr (source, '/');
-
-  if (context > 0)
-    {
-      g_string_append (name, has_tag ? "-" : ":");
-      has_tag = TRUE;
-      if (context % 1024 == 0)
-        g_string_append_printf (name, "ctx%uk", context / 1024);
-      else
-        g_string_append_printf (name, "ctx%u", context);
-    }
-  if (num_gpu >= 0)
-    {
-      g_string_append (name, has_tag ? "-" : ":");
-      g_string_append_printf (name, "gpu%d", num_gpu);
-    }
-  return g_string_free (name, FALSE);
-}
-
 typedef struct {
   HrCliPredictOptions p;       /* the sizing options, named `o` by the macros */
   char     *host;
@@ -309,7 +270,7 @@ cmd_create_variant (HrOllamaClient *client,
     json_object_set_int_member (parameters, "num_ctx", context);
   if (num_gpu >= 0)
     json_object_set_int_member (parameters, "num_gpu", num_gpu);
-  name = v->name != NULL ? g_strdup (v->name) : hr_cli_variant_name (source, context, num_gpu);
+  name = v->name != NULL ? g_strdup (v->name) : hr_ollama_variant_name (source, context, num_gpu);
   if (v->name != NULL)
     {
       HrOllamaModelName parsed;

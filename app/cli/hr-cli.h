@@ -138,9 +138,6 @@ int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
 int hr_cli_cmd_ollama_variant (int argc, char **argv);
 int hr_cli_ollama_ps_all (gboolean json);
-char *hr_cli_variant_name (const char *source,
-                           guint32     context,
-                           gint32      num_gpu);
 int hr_cli_cmd_library   (int argc, char **argv);
 int hr_cli_cmd_measurements (int argc, char **argv);
 
