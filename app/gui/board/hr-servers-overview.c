@@ -365,6 +365,26 @@ hr_servers_overview_refresh (HrServersOverview *self)
 }
 
 /**
+ * hr_servers_overview_set_use_keyring:
+ * @self: a #HrServersOverview
+ * @use_keyring: %FALSE to ask every server without a token (the tests,
+ *   which must not reach a real keyring)
+ *
+ * Whether the page looks each server's token up in the keyring first.
+ */
+void
+hr_servers_overview_set_use_keyring (HrServersOverview *self,
+                                     gboolean           use_keyring)
+{
+  g_return_if_fail (HR_IS_SERVERS_OVERVIEW (self));
+
+  if (!use_keyring)
+    g_clear_object (&self->token_store);
+  else if (self->token_store == NULL && hr_token_store_is_built ())
+    self->token_store = hr_token_store_new ();
+}
+
+/**
  * hr_servers_overview_is_busy:
  * @self: a #HrServersOverview
  *
@@ -498,7 +518,7 @@ hr_servers_overview_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->token_store);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SERVERS_OVERVIEW);
+  /* AdwBin's dispose unparents the template's child (the stack). */
   G_OBJECT_CLASS (hr_servers_overview_parent_class)->dispose (object);
 }
 

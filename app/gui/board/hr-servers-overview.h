@@ -17,5 +17,7 @@ G_DECLARE_FINAL_TYPE (HrServersOverview, hr_servers_overview, HR, SERVERS_OVERVI
 GtkWidget *hr_servers_overview_new        (void);
 void       hr_servers_overview_refresh    (HrServersOverview *self);
 gboolean   hr_servers_overview_is_busy    (HrServersOverview *self);
+void       hr_servers_overview_set_use_keyring (HrServersOverview *self,
+                                                gboolean           use_keyring);
 
 G_END_DECLS
