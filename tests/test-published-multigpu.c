@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Headroom's placement across several GPUs (hr-offload-devices.c) against
- * buffer lines people published from real multi-GPU runs of llama.cpp and
+ * the buffer lines of six runs people published from real multi-GPU runs of llama.cpp and
  * Ollama. Each case names its source, the model file as far as the log
  * tells it, the devices and the flags. Where the file is known to the byte
  * (every tensor's type follows from the log's figures and llama.cpp's
@@ -43,7 +43,17 @@ typedef struct {
   guint       n_v;
   HrGgmlType  down_type;   /* ffn_down of the first n_down blocks */
   guint       n_down;
+  gboolean    q4_k_m;      /* Q4_K_M: attn_v and ffn_down in q6_K where use_more_bits () */
 } Shape;
+
+/* src/llama-quant.cpp use_more_bits (): the first and last eighth of the
+ * blocks and every third one between. */
+static gboolean
+use_more_bits (guint i,
+               guint n)
+{
+  return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
 
 static void
 add_tensor (GPtrArray  *tensors,
@@ -88,13 +98,15 @@ shaped_spec (const Shape *s)
       T ("attn_norm.weight", HR_GGML_TYPE_F32, 1, s->n_embd, 0);
       T ("attn_q.weight", s->block_type, 2, s->n_embd, q);
       T ("attn_k.weight", s->block_type, 2, s->n_embd, kv);
-      T ("attn_v.weight", i < s->n_v ? s->v_type : s->block_type, 2, s->n_embd, kv);
+      T ("attn_v.weight", i < s->n_v ? s->v_type : s->q4_k_m && use_more_bits (i, s->n_layer) ? HR_GGML_TYPE_Q6_K : s->block_type,
+         2, s->n_embd, kv);
       T ("attn_output.weight", s->block_type, 2, q, s->n_embd);
       if (s->ffn_norm)
         T ("ffn_norm.weight", HR_GGML_TYPE_F32, 1, s->n_embd, 0);
       T ("ffn_gate.weight", s->block_type, 2, s->n_embd, s->n_ff);
       T ("ffn_up.weight", s->block_type, 2, s->n_embd, s->n_ff);
-      T ("ffn_down.weight", i < s->n_down ? s->down_type : s->block_type, 2, s->n_ff, s->n_embd);
+      T ("ffn_down.weight", i < s->n_down ? s->down_type : s->q4_k_m && use_more_bits (i, s->n_layer) ? HR_GGML_TYPE_Q6_K : s->block_type,
+         2, s->n_ff, s->n_embd);
 #undef T
     }
   add_tensor (tensors, "output_norm.weight", HR_GGML_TYPE_F32, 1, s->n_embd, 0);
@@ -123,7 +135,7 @@ board_of (guint          n,
       d->bandwidth_bytes_per_s = 900e9;
       g_ptr_array_add (devices, d);
     }
-  board->host_pool_bytes = 256 * GIB;
+  board->host_pool_bytes = 512 * GIB;
   board->host_bandwidth_bytes_per_s = 50e9;
   hr_board_set_devices (board, devices);
   return board;
@@ -189,7 +201,7 @@ static void
 test_published_ollama_11986 (void)
 {
   static const Shape llama3_70b = { "llama3:70b-instruct-q8_0", 80, 8192, 64, 8, 128, 28672, 128256,
-                                    HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0 };
+                                    HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0, FALSE };
   g_autoptr(HrModelSpec) spec = shaped_spec (&llama3_70b);
   guint64 free[2] = { 28 * GIB, 53 * GIB };
   g_autoptr(HrBoard) board = board_of (2, free);
@@ -229,7 +241,7 @@ test_published_llama_6122 (void)
 {
   static const Shape command_r = { "command-r-v01-q4_k_s", 40, 8192, 64, 64, 128, 22528, 256000,
                                    HR_GGML_TYPE_Q6_K, TIED, HR_GGML_TYPE_Q4_K, FALSE,
-                                   HR_GGML_TYPE_Q5_K, 4, HR_GGML_TYPE_Q5_K, 5 };
+                                   HR_GGML_TYPE_Q5_K, 4, HR_GGML_TYPE_Q5_K, 5, FALSE };
   g_autoptr(HrModelSpec) spec = shaped_spec (&command_r);
   guint64 free[2] = { 23 * GIB, 59 * GIB };
   g_autoptr(HrBoard) board = board_of (2, free);
@@ -264,7 +276,7 @@ test_published_llama_7217 (void)
 {
   static const Shape yi_34b = { "yi-34b-iq4_xs", 60, 7168, 56, 8, 128, 20480, 64000,
                                 HR_GGML_TYPE_IQ4_XS, HR_GGML_TYPE_Q6_K, HR_GGML_TYPE_IQ4_XS, TRUE,
-                                HR_GGML_TYPE_Q5_K, 60, 0, 0 };
+                                HR_GGML_TYPE_Q5_K, 60, 0, 0, FALSE };
   g_autoptr(HrModelSpec) spec = shaped_spec (&yi_34b);
   guint64 free[2] = { 24 * GIB, 24 * GIB };
   g_autoptr(HrBoard) board = board_of (2, free);
@@ -296,7 +308,7 @@ static void
 test_published_ollama_11090 (void)
 {
   static const Shape mistral_small = { "mistral-small3.1-q8_0", 40, 5120, 32, 8, 128, 32768, 131072,
-                                       HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0 };
+                                       HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0, FALSE };
   g_autoptr(HrModelSpec) spec = shaped_spec (&mistral_small);
   guint64 free[2] = { 16 * GIB, 16 * GIB };
   g_autoptr(HrBoard) board = board_of (2, free);
@@ -330,7 +342,7 @@ static void
 test_published_ollama_9181 (void)
 {
   static const Shape llama_80 = { "80-block-8-kv-heads", 80, 8192, 64, 8, 128, 28672, 128256,
-                                  HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0 };
+                                  HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, HR_GGML_TYPE_Q8_0, TRUE, 0, 0, 0, 0, FALSE };
   g_autoptr(HrModelSpec) spec = shaped_spec (&llama_80);
   guint64 free[4] = { 22 * GIB, 22 * GIB, 22 * GIB, 22 * GIB };
   g_autoptr(HrBoard) board = board_of (4, free);
@@ -349,6 +361,51 @@ test_published_ollama_9181 (void)
   g_assert_cmpuint (s->n_devices, ==, 4);
 }
 
+/* Ollama issue #10740 ("0.6.8 already have weird memory usage (also
+ * 0.7.0)", https://github.com/ollama/ollama/issues/10740, May 2025, the
+ * first log by Fade78): a Qwen3 32B (64 blocks of 5,120, 64 heads and 8 KV
+ * heads of 128; token_embd 151,936 x 5,120 q4_K to the byte:
+ * "CPU_Mapped model buffer size = 417.30 MiB") on three GPUs, "offloaded
+ * 65/65 layers", CUDA0 6300.10 MiB, CUDA1 6171.19 MiB, CUDA2 6371.11 MiB.
+ * Ollama up to 0.29 (llm/server.go) passed --tensor-split 22,22,21 for it,
+ * given here as free memory 22:22:21. The quantization is Ollama's Q4_K_M
+ * (its own quantizer, server/quantization.go), whose exact tensor types
+ * the excerpt does not tell: with llama.cpp's Q4_K_M rules the blocks come
+ * to 143-148 MiB less a device than published (about 6.5 MiB a block),
+ * so the split and each device's share of the weights are asserted (within
+ * half a point), not the bytes. */
+static void
+test_published_ollama_10740 (void)
+{
+  static const Shape qwen3_32b = { "qwen3:32b-q4_K_M", 64, 5120, 64, 8, 128, 25600, 151936,
+                                   HR_GGML_TYPE_Q4_K, HR_GGML_TYPE_Q6_K, HR_GGML_TYPE_Q4_K, TRUE, 0, 0, 0, 0, TRUE };
+  static const double published[3] = { 6300.10, 6171.19, 6371.11 };
+  g_autoptr(HrModelSpec) spec = shaped_spec (&qwen3_32b);
+  guint64 free[3] = { 22 * GIB, 22 * GIB, 21 * GIB };
+  g_autoptr(HrBoard) board = board_of (3, free);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  double sum = 0.0, total = published[0] + published[1] + published[2];
+
+  place (board, spec, 8192, 65, TRUE, 512, s);
+  report ("ollama#10740", s);
+  g_assert_cmpuint (s->n_devices, ==, 3);
+  g_assert_cmpuint (s->devices[0].layers, ==, 22);
+  g_assert_cmpuint (s->devices[1].layers, ==, 22);
+  g_assert_cmpuint (s->devices[2].layers, ==, 21);
+  g_assert_true (s->devices[2].output_layer);
+  g_assert_cmpfloat (mib2 (s->host.weights), ==, 417.30);
+  for (guint i = 0; i < 3; i++)
+    sum += (double) s->devices[i].side.weights;
+  for (guint i = 0; i < 3; i++)
+    {
+      double share = (double) s->devices[i].side.weights / sum;
+
+      g_test_message ("ollama#10740: CUDA%u share %.4f, published %.4f", i, share, published[i] / total);
+      g_assert_cmpfloat (share, >, published[i] / total - 0.005);
+      g_assert_cmpfloat (share, <, published[i] / total + 0.005);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -359,5 +416,6 @@ main (int    argc,
   g_test_add_func ("/published-multigpu/llama-7217", test_published_llama_7217);
   g_test_add_func ("/published-multigpu/ollama-11090", test_published_ollama_11090);
   g_test_add_func ("/published-multigpu/ollama-9181", test_published_ollama_9181);
+  g_test_add_func ("/published-multigpu/ollama-10740", test_published_ollama_10740);
   return g_test_run ();
 }
