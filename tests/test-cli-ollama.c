@@ -436,7 +436,7 @@ test_failures (void)
 
   /* Usage. */
   g_assert_cmpint (run_cli (&out, &err, NULL), ==, 2);
-  g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload or delete\n");
+  g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_cli (&out, &err, "show", NULL), ==, 2);
