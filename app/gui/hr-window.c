@@ -508,6 +508,34 @@ hr_window_get_stack (HrWindow *self)
 }
 
 /**
+ * hr_window_get_session:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none) (nullable): the session the window shows, %NULL
+ *   before it has one
+ */
+HrSession *
+hr_window_get_session (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+/**
+ * hr_window_get_scenario:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none) (nullable): the window's scenario, %NULL before
+ *   it has one
+ */
+HrScenario *
+hr_window_get_scenario (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->scenario;
+}
+
+/**
  * hr_window_get_page:
  * @self: a #HrWindow
  * @name: a page's name in the view stack: "models", "hub", "board" or "file"

@@ -160,6 +160,19 @@ show_answer (HrServersOverview *self,
                                 q->url, q->version, q->loaded->len);
   adw_expander_row_set_subtitle (q->row, subtitle);
   adw_expander_row_set_enable_expansion (q->row, q->loaded->len > 0);
+  if (g_object_get_data (G_OBJECT (q->row), "hr-variant-button") == NULL)
+    {
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("New _Variant…"));
+      g_autofree char *button_label = g_strdup_printf (_("New variant on %s"), q->url);
+
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (button, _("Make a model on this server that carries a context and GPU layers of your choice"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, button_label, -1);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.create-variant");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(ss)", q->url, "");
+      adw_expander_row_add_action (q->row, button);
+      g_object_set_data (G_OBJECT (q->row), "hr-variant-button", button);
+    }
 
   for (guint i = 0; i < q->loaded->len; i++)
     {
