@@ -181,6 +181,8 @@ assert_same_spec (const HrModelSpec *hub,
   g_assert_cmpuint (hub->kv_heads, ==, gguf->kv_heads);
   g_assert_cmpuint (hub->key_length, ==, gguf->key_length);
   g_assert_cmpuint (hub->value_length, ==, gguf->value_length);
+  g_assert_cmpuint (hub->key_length_swa, ==, gguf->key_length_swa);
+  g_assert_cmpuint (hub->value_length_swa, ==, gguf->value_length_swa);
   g_assert_cmpuint (hub->embedding_length, ==, gguf->embedding_length);
   g_assert_cmpuint (hub->context_length, ==, gguf->context_length);
   g_assert_cmpuint (hub->sliding_window, ==, gguf->sliding_window);
