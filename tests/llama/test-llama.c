@@ -157,6 +157,7 @@ static const Setting settings[] = {
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
   { "glm4.5-air", 4096, 1, TRUE, "f16" },
+  { "glm4.5-air-mtp", 16384, 2, TRUE, "q8_0" },
   { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
   { "gemma4-31b", 8192, 4, FALSE, "f16" },
   { "gemma4-31b", 4096, 1, TRUE, "f16" },
@@ -238,7 +239,7 @@ model_for (const char *id)
     lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
     lm_qwen35_35b_a3b, lm_falcon_h1, lm_kimi_linear, lm_qwen3next_80b,
     lm_qwen3_8b, lm_phi3_mini, lm_ministral3_8b, lm_command_r7b, lm_exaone4_32b,
-    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_gemma4_31b,
+    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_glm45_air_mtp, lm_gemma4_31b,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
