@@ -351,8 +351,68 @@ test_qwen35_defaults (void)
   predict (hub, 8192, &p);
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
                    G_GINT64_CONSTANT (8) * 8192 * 2 * 4 * 256 * 2);
+  /* The MTP layer makes Ollama start a draft (--spec-draft-n-max 4), and
+   * llama.cpp keeps 1 + 4 rows per slot (n_rs_seq). */
+  g_assert_cmpuint (p.rs_seq, ==, 4);
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==,
-                   G_GINT64_CONSTANT (24) * (24576 + 524288) * 4);
+                   G_GINT64_CONSTANT (24) * (24576 + 524288) * 4 * 5);
+  g_assert_cmpuint (hr_runtime_layer_state_bytes (&p, hub, 0), ==, G_GUINT64_CONSTANT (548864) * 4 * 5);
+}
+
+/* n_rs_seq where it does not apply: draft_num_predict 0 (Ollama passes no
+ * --spec-type), llama-server run by hand (no draft unless --spec-type),
+ * an architecture llama.cpp does not roll back (qwen3next: n_rs_seq
+ * clamped to 0, src/llama-context.cpp), and a file without nextn layers. */
+static void
+test_qwen35_rs_seq_off (void)
+{
+  g_autoptr(HrModelSpec) mtp = inline_spec (
+    "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":16,\"intermediate_size\":9216,\"mtp_num_hidden_layers\":1}");
+  g_autoptr(HrModelSpec) plain = inline_spec (
+    "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":16,\"intermediate_size\":9216}");
+  g_autoptr(HrModelSpec) next = hr_model_spec_copy (mtp);
+  const gint64 one = G_GINT64_CONSTANT (24) * (24576 + 524288) * 4;
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, mtp, 8192);
+  g_assert_cmpuint (in.draft_num_predict, ==, 4);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.draft_num_predict = 0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+
+  in.draft_num_predict = 4;
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.context_tokens = 8192;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+  {
+    gboolean said = FALSE;
+
+    for (guint i = 0; i < p.n_notes; i++)
+      said |= g_str_has_prefix (p.notes[i], "llama-server run by hand starts no MTP draft unless --spec-type draft-mtp");
+    g_assert_true (said);
+  }
+
+  g_free (next->architecture);
+  next->architecture = g_strdup ("qwen3next");
+  predict (next, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  predict (plain, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+  predict (mtp, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 4);
 }
 
 /* Qwen3_5MoeTextConfig's defaults (configuration_qwen3_5_moe.py): 2 KV
@@ -407,6 +467,7 @@ main (int   argc,
   g_test_add_func ("/hf-config-hybrid/qwen3-next", test_qwen3_next);
   g_test_add_func ("/hf-config-hybrid/qwen35-defaults", test_qwen35_defaults);
   g_test_add_func ("/hf-config-hybrid/qwen35moe-defaults", test_qwen35_moe_defaults);
+  g_test_add_func ("/hf-config-hybrid/qwen35-rs-seq-off", test_qwen35_rs_seq_off);
   g_test_add_func ("/hf-config-hybrid/lfm2", test_lfm2);
   g_test_add_func ("/hf-config-hybrid/granite-hybrid", test_granite_hybrid);
   g_test_add_func ("/hf-config-hybrid/nemotron-h", test_nemotron_h);

@@ -403,18 +403,13 @@ static const char * const nextn_cached[] = { "minimax-m3", "hy_v4", "graniteswit
  * 0 KV heads. */
 static gboolean
 map_nextn_trunk (const HrGgufKeys *keys,
-                 HrModelSpec      *spec,
-                 GError          **error)
+                 HrModelSpec      *spec)
 {
-  g_autofree char *key = g_strconcat (keys->arch, ".nextn_predict_layers", NULL);
-  guint32 nextn = 0;
-  gboolean found = FALSE;
+  guint32 nextn = spec->nextn_layers;
 
   if (g_strv_contains (nextn_cached, keys->arch))
     return TRUE;
-  if (!hr_gguf_keys_get_u32 (keys, key, &nextn, &found, error))
-    return FALSE;
-  if (!found || nextn == 0 || nextn >= spec->layers || spec->kv_heads == 0)
+  if (nextn == 0 || nextn >= spec->layers || spec->kv_heads == 0)
     return TRUE;
   if (spec->layer_kv_heads == NULL)
     {
@@ -443,7 +438,8 @@ map_nextn_trunk (const HrGgufKeys *keys,
  * and slot, f32) and #HrModelSpec.recurrent_source; for lfm2 with a
  * sliding window, #HrModelSpec.layer_sliding (its attention layers).
  * Layers past `{arch}.block_count - {arch}.nextn_predict_layers` (MTP
- * heads) are never recurrent. For an attention-only architecture, the
+ * heads) are never recurrent; every architecture's
+ * #HrModelSpec.nextn_layers is set from that key. For an attention-only architecture, the
  * layers past `{arch}.block_count - {arch}.nextn_predict_layers` get 0 KV
  * heads (map_nextn_trunk(): llama.cpp caches only n_layer () in the main
  * context), except on minimax-m3, hy_v4 and graniteswitch.
@@ -467,12 +463,22 @@ hr_gguf_recurrent_map (const HrGgufKeys *keys,
   guint64 r, s;
   State st;
 
-  if (rule == NULL && n_layer_all > 0)
-    return map_nextn_trunk (keys, spec, error);
-  if (rule == NULL || rule->refused != NULL || n_layer_all == 0)
+  if (n_layer_all == 0)
     return TRUE;
-  if (!get_u32 (keys, rule, "nextn_predict_layers", FALSE, 0, &nextn, error))
-    return FALSE;
+  {
+    g_autofree char *key = g_strconcat (keys->arch, ".nextn_predict_layers", NULL);
+    gboolean found = FALSE;
+
+    if (!hr_gguf_keys_get_u32 (keys, key, &nextn, &found, error))
+      return FALSE;
+    /* llama.cpp asserts n_layer_nextn <= n_layer_all (load_hparams). */
+    spec->nextn_layers = found && nextn <= n_layer_all ? nextn : 0;
+    nextn = spec->nextn_layers;
+  }
+  if (rule == NULL)
+    return map_nextn_trunk (keys, spec);
+  if (rule->refused != NULL)
+    return TRUE;
   n_layer = nextn < n_layer_all ? n_layer_all - nextn : 0;
   if (!read_state (keys, rule, spec, &st, error))
     return FALSE;

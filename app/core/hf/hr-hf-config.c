@@ -915,6 +915,7 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
       spec->kv_heads = MAX (spec->kv_heads, g_array_index (spec->layer_kv_heads, guint32, i));
   if (config->nextn_layers > 0)
     append_nextn_layers (config, spec);
+  spec->nextn_layers = config->nextn_layers;
   spec->feed_forward_length = hr_hf_config_feed_forward_length (config);
   spec->origin = g_strdup (origin);
 

@@ -607,24 +607,91 @@ kv_term_0_30 (Ctx          *ctx,
   kv_note_0_30 (ctx, l, term);
 }
 
+/* The architectures whose recurrent state llama.cpp can roll back
+ * (src/llama-arch.cpp llm_arch_supports_rs_rollback); for any other,
+ * src/llama-context.cpp clamps n_rs_seq to 0. */
+static const char * const rs_rollback_archs[] = {
+  "kimi-k3", "qwen35", "qwen35moe", "qwen4exp", "deepseek4", "nemotron_h", "nemotron_h_moe",
+  "lfm2", "lfm2moe", "bailingmoe3", NULL,
+};
+
+/* Whether Ollama starts an MTP draft for the file: llm/llama_server.go
+ * hasMTPDraft, `{arch}.nextn_predict_layers` > 0, or for qwen35 and
+ * qwen35moe tensors named "mtp." (hasLegacyQwenMTPDraft). */
+static gboolean
+ollama_mtp_draft (const HrModelSpec *spec)
+{
+  if (spec->nextn_layers > 0)
+    return TRUE;
+  if (spec->tensors == NULL || !(rt_arch_is (spec, "qwen35") || rt_arch_is (spec, "qwen35moe")))
+    return FALSE;
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+
+      if (t->name != NULL && g_str_has_prefix (t->name, "mtp."))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* llama.cpp's cparams.n_rs_seq, the recurrent-state snapshots each slot
+ * keeps for a draft's rollback: llama-server sets it to
+ * --spec-draft-n-max when --spec-type is draft-mtp, draft-eagle3,
+ * draft-dflash or draft-dspark (common/common.h need_n_rs_seq,
+ * common/common.cpp common_context_params_to_llama), 0 otherwise, and
+ * llama.cpp keeps it only where the architecture rolls back
+ * (llm_arch_supports_rs_rollback). Ollama 0.30+ passes --spec-type
+ * draft-mtp --spec-draft-n-max draft_num_predict (4 by default) for a
+ * GGUF with nextn layers (llm/llama_server.go NewLlamaServerRunner,
+ * appendDraftArgs); llama-server run by hand starts no draft unless told
+ * (common_params_speculative types = { NONE }). */
+static guint32
+rs_seq_0_30 (Ctx *ctx)
+{
+  const HrModelSpec *spec = ctx->spec;
+
+  if (ctx->out->era != HR_RUNTIME_ERA_OLLAMA_0_30 || ctx->in->draft_num_predict == 0 ||
+      spec->architecture == NULL || !g_strv_contains (rs_rollback_archs, spec->architecture) ||
+      !ollama_mtp_draft (spec))
+    return 0;
+  return ctx->in->draft_num_predict;
+}
+
 static void
 recurrent_term_0_30 (Ctx          *ctx,
                      const Layout *l)
 {
   const HrModelSpec *spec = ctx->spec;
+  guint32 rs_seq;
   guint64 rs;
   HrRuntimeTerm *term;
 
   if (l->n_recurrent == 0)
     return;
-  rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots), 4);
+  /* src/llama-memory-recurrent.cpp: n_rows = mem_size x (1 + n_rs_seq). */
+  rs_seq = ctx->out->rs_seq = rs_seq_0_30 (ctx);
+  rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots),
+                            1 + (guint64) rs_seq), 4);
   term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) MIN (rs, (guint64) G_MAXINT64), SRC_030_RS);
   if (!ctx->text)
     return;
-  g_snprintf (term->formula, sizeof term->formula,
-              _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
-              l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
-              rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  if (rs_seq > 0)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u recurrent layers x (%s + %s) values x %s slots x (1 + %u draft snapshots) x 4 bytes = %s bytes"),
+                l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+                rt_count (&ctx->counts, l->slots), rs_seq, rt_count (&ctx->counts, rs));
+  else
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
+                l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+                rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  if (rs_seq > 0)
+    rt_note (ctx, _("The file has a multi-token-prediction head, so Ollama starts llama-server with --spec-type draft-mtp --spec-draft-n-max %u (llm/llama_server.go appendDraftArgs): each slot keeps %u more recurrent-state rows to roll a rejected draft back (llama.cpp n_rs_seq, src/llama-memory-recurrent.cpp). The draft's own context (the MTP layer's KV cache and compute buffer) is not counted here; draft_num_predict 0 turns the draft off."),
+             rs_seq, rs_seq);
+  else if (ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER && spec->nextn_layers > 0 &&
+           spec->architecture != NULL && g_strv_contains (rs_rollback_archs, spec->architecture))
+    rt_note (ctx, _("llama-server run by hand starts no MTP draft unless --spec-type draft-mtp is given; with it, each slot keeps --spec-draft-n-max (default 3) more recurrent-state rows (llama.cpp n_rs_seq), which this figure leaves out."));
   {
     /* How r and s were worked out follows, when the whole of it fits the
      * note; a longer one is left to the model's facts (gguf, the cards)

@@ -94,7 +94,8 @@ add_projector (Ctx *ctx)
  *
  * Sets the defaults: the era from the version (none yet: the newest),
  * automatic parallel slots, an f16 KV cache, flash attention as the server
- * decides, batch and micro-batch 512 (Ollama's num_batch default), CUDA.
+ * decides, batch and micro-batch 512 (Ollama's num_batch default), CUDA,
+ * Ollama's draft_num_predict 4 (api/types.go DefaultOptions).
  */
 void
 hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
@@ -110,6 +111,7 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
   inputs->ubatch = 512;
   inputs->era = HR_RUNTIME_ERA_AUTO;
   inputs->backend = HR_RUNTIME_BACKEND_CUDA;
+  inputs->draft_num_predict = 4;
 }
 
 /**
@@ -391,8 +393,8 @@ hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
  * @prediction->kv_cells or sliding-window @prediction->kv_cells_sliding)
  * x the cache type's element size (llama.cpp src/llama-kv-cache.cpp, one
  * K and one V tensor per layer), plus its recurrent state, (n_embd_r +
- * n_embd_s) x 4 bytes x slots for a recurrent layer
- * (src/llama-memory-recurrent.cpp). llama.cpp places both on the layer's
+ * n_embd_s) x 4 bytes x slots x (1 + @prediction->rs_seq) for a recurrent
+ * layer (src/llama-memory-recurrent.cpp: n_rows = mem_size x (1 + n_rs_seq)). llama.cpp places both on the layer's
  * device, so a partial offload splits them by layer.
  *
  * Returns: bytes; 0 for a layer with neither (a nemotron-h MLP layer).
@@ -436,6 +438,7 @@ hr_runtime_layer_state_bytes (const HrRuntimePrediction *prediction,
 
       if (!hr_mul_u64 ((guint64) spec->recurrent_r + spec->recurrent_s, 4, &rs) ||
           !hr_mul_u64 (rs, MAX (prediction->parallel_slots, 1), &rs) ||
+          !hr_mul_u64 (rs, 1 + (guint64) prediction->rs_seq, &rs) ||
           !hr_add_u64 (bytes, rs, &bytes))
         return G_MAXUINT64;
     }

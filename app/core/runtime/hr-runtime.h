@@ -107,6 +107,9 @@ typedef struct {
                                        * (the device's free memory; CPU: physical RAM) */
   guint64            fit_target_bytes; /* llama-server --fit-target, the margin --fit keeps free; 0 = 1 GiB */
   gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
+  guint32            draft_num_predict; /* Ollama's draft_num_predict for the MTP draft it starts on a
+                                       * GGUF with nextn layers (api/types.go DefaultOptions: 4;
+                                       * 0 = no draft); hr_runtime_inputs_init() sets 4 */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -131,6 +134,9 @@ typedef struct {
   HrRuntimeTerm    terms[HR_RUNTIME_N_TERM_KINDS];
   guint64          total_bytes;       /* what /api/ps `size` would say */
   guint64          host_bytes;        /* also resident, in host memory (token_embd) */
+  guint32          rs_seq;            /* llama.cpp cparams.n_rs_seq: recurrent-state snapshots per
+                                       * slot beside the live row (the RS rows are slots x (1 +
+                                       * rs_seq)); 0 without an MTP draft */
   guint            n_notes;
   char             notes[HR_RUNTIME_MAX_NOTES][HR_RUNTIME_TEXT_LEN];
 } HrRuntimePrediction;
