@@ -359,6 +359,63 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (o, "kv_cells"), ==, 8192);
 }
 
+/* llama.cpp refuses a quantized cache whose head size is not a whole
+ * number of the type's 32-value blocks (src/llama-context.cpp
+ * llama_init_from_model): K is checked before V, every trunk layer (not the
+ * nextn layers past n_layer ()), under both the llama-server era and Ollama
+ * 0.30+, which passes OLLAMA_KV_CACHE_TYPE on unchecked. An f16 cache, and
+ * a head size of 96, load. */
+static void
+test_head_blocks (void)
+{
+  g_autoptr(HrModelSpec) spec = llama32_3b (131072);
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+
+  spec->key_length = spec->value_length = 80;
+  hr_runtime_inputs_init (&in, spec, 8192);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_AUTO;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "llama-server refuses a q8_0 KV cache for this model (\"K cache type q8_0 with block size 32 does "
+                   "not divide n_embd_head_k=80\", src/llama-context.cpp): its heads are not a whole number of "
+                   "32-value blocks, so it would not load. Use an f16 cache.");
+  g_clear_error (&error);
+
+  spec->key_length = 96;
+  in.kv_type = HR_KV_CACHE_Q4_0;
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "\"V cache type q4_0 with block size 32 does not divide n_embd_head_v=80\""));
+  g_clear_error (&error);
+
+  in.kv_type = HR_KV_CACHE_F16;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  spec->value_length = 96;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+
+  /* A sliding layer's own head size counts on that layer. */
+  spec->key_length_swa = spec->value_length_swa = 72;
+  spec->sliding_window = 1024;
+  spec->layer_sliding = g_array_new (FALSE, TRUE, sizeof (guint8));
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint8 sliding = i == 3;
+
+      g_array_append_val (spec->layer_sliding, sliding);
+    }
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_nonnull (strstr (error->message, "n_embd_head_k=72"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -373,5 +430,6 @@ main (int    argc,
   g_test_add_func ("/runtime-llama-server/batch", test_batch);
   g_test_add_func ("/runtime-llama-server/errors", test_errors);
   g_test_add_func ("/runtime-llama-server/json", test_json);
+  g_test_add_func ("/runtime-llama-server/head-blocks", test_head_blocks);
   return g_test_run ();
 }

@@ -676,6 +676,38 @@ test_quantized_v_without_flash (void)
   g_string_free (logged.log, TRUE);
 }
 
+/* llama.cpp refuses a quantized cache whose heads are not whole blocks
+ * (src/llama-context.cpp llama_init_from_model): Kimi Linear has no
+ * value_length, so n_embd_head_v = 2,304 / 32 heads = 72, not a multiple
+ * of q8_0's 32. Headroom refuses with llama.cpp's own line. */
+static void
+test_quantized_head_not_divisible (void)
+{
+  static const Setting s = { "kimi-linear-48b", 4096, 1, TRUE, "q8_0" };
+  static const char line[] = "V cache type q8_0 with block size 32 does not divide n_embd_head_v=72";
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, line));
+
+  run_server (&s, path, &logged);
+  g_assert_false (logged.listening);
+  g_assert_nonnull (strstr (logged.log->str, line));
+  g_string_free (logged.log, TRUE);
+}
+
 static void
 write_report (void)
 {
@@ -734,6 +766,7 @@ main (int    argc,
   if (!grid)
     {
       g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+      g_test_add_func ("/llama/quantized-head-not-divisible", test_quantized_head_not_divisible);
       for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
         {
           const ServerSetting *s = &server_settings[i];

@@ -96,6 +96,48 @@ resolve_flash_attention_0_12 (Ctx *ctx)
     }
 }
 
+/* A quantized cache stores each head's row in blocks: QK8_0 = QK4_0 = 32
+ * values (ggml/src/ggml-common.h, ggml_blck_size). */
+static guint32
+kv_block_size (HrKvCacheType type)
+{
+  return type == HR_KV_CACHE_Q8_0 || type == HR_KV_CACHE_Q4_0 ? 32 : 1;
+}
+
+/* llama.cpp src/llama-context.cpp llama_init_from_model, with flash
+ * attention not disabled and a quantized K (then V) cache type: every
+ * layer below n_layer () must have n_embd_head_k (il) (then
+ * n_embd_head_v (il)) a multiple of the type's block size, else "K cache
+ * type %s with block size %u does not divide n_embd_head_k=%u" and no
+ * context. n_embd_head_v is {arch}.attention.value_length, or n_embd /
+ * n_head without it (Kimi Linear: 2,304 / 32 = 72). Ollama 0.30+ passes
+ * OLLAMA_KV_CACHE_TYPE to both caches unchecked (llm/server.go
+ * NewLlamaServer, llm/llama_server.go startLlamaServer). */
+static gboolean
+check_head_blocks_0_30 (Ctx     *ctx,
+                        GError **error)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrKvCacheType type = ctx->out->kv_type;
+  guint32 block = kv_block_size (type);
+  guint32 n_layer = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : spec->layers;
+
+  for (guint pass = 0; pass < 2 && block > 1; pass++)
+    for (guint32 i = 0; i < n_layer; i++)
+      {
+        guint32 dim = pass == 0 ? rt_layer_key_length (spec, i) : rt_layer_value_length (spec, i);
+
+        if (dim % block == 0)
+          continue;
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                     _("llama-server refuses a %s KV cache for this model (\"%s cache type %s with block size %u does not divide n_embd_head_%s=%u\", src/llama-context.cpp): its heads are not a whole number of %u-value blocks, so it would not load. Use an f16 cache."),
+                     hr_kv_cache_type_to_string (type), pass == 0 ? "K" : "V", hr_kv_cache_type_to_string (type), block,
+                     pass == 0 ? "k" : "v", dim, block);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* Ollama 0.30+ (llm/llama_server.go appendFlashAttentionArgs and
  * LlamaServerFlashAttention): --flash-attn on when OLLAMA_FLASH_ATTENTION
  * is true, off when it is false or a device cannot (ml/device.go
@@ -168,6 +210,8 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
                    hr_kv_cache_type_to_string (out->kv_type));
       return FALSE;
     }
+  if (out->kv_type != HR_KV_CACHE_F16 && (lsrv || key == 0 || key >= rt_version_key (0, 30, 0)))
+    return check_head_blocks_0_30 (ctx, error);
   return TRUE;
 }
 
