@@ -416,6 +416,67 @@ test_head_blocks (void)
   g_assert_nonnull (strstr (error->message, "n_embd_head_k=72"));
 }
 
+/* llama-server's prompt cache (--cache-ram, default 8192 MiB,
+ * common/common.h; tools/server/server-task.cpp server_prompt_cache):
+ * host memory filled as prompts are cached, never at load, so an upper
+ * bound beside the total, not in it; Ollama 0.30+ passes no --cache-ram,
+ * Ollama before 0.30 ran no llama-server. */
+static void
+test_prompt_cache (void)
+{
+  g_autoptr(HrModelSpec) spec = llama32_3b (131072);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+  guint64 total;
+
+  predict (spec, 8192, 1, &p);
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_GUINT64_CONSTANT (8589934592));
+  g_assert_true (has_note (&p, "Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies "
+                               "the previous prompt's state (KV cells, recurrent state) to host memory, dropping the "
+                               "oldest past the limit. Not allocated at load, so not in this total: up to "
+                               "8,589,934,592 bytes of host memory. --cache-ram 0 turns it off."));
+  json = hr_runtime_prediction_to_json (&p);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "prompt_cache_limit_bytes"), ==,
+                   G_GINT64_CONSTANT (8589934592));
+  total = p.total_bytes;
+
+  hr_runtime_inputs_init (&in, spec, 8192);
+  g_assert_cmpint (in.cache_ram_mib, ==, 8192);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.parallel_slots = 1;
+  in.batch = in.ubatch = 0;
+  in.cache_ram_mib = 0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, 0);
+  g_assert_cmpuint (p.total_bytes, ==, total);
+  g_assert_true (has_note (&p, "--cache-ram 0: llama-server keeps no prompt cache in host memory."));
+
+  in.cache_ram_mib = -1;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_MAXUINT64);
+  g_clear_pointer (&json, json_node_unref);
+  json = hr_runtime_prediction_to_json (&p);
+  g_assert_true (json_object_get_null_member (json_node_get_object (json), "prompt_cache_limit_bytes"));
+
+  in.cache_ram_mib = 8192;
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.batch = in.ubatch = 512;
+  in.server_version = "0.31.0";
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_GUINT64_CONSTANT (8589934592));
+  g_assert_true (has_note (&p, "Prompt cache: Ollama passes no --cache-ram, so llama-server's default of 8,192 MiB "
+                               "holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent "
+                               "state) is copied to host memory, dropping the oldest past the limit. Not allocated at "
+                               "load nor in the ollama ps size, so not in this total: up to 8,589,934,592 bytes of "
+                               "host memory."));
+  in.server_version = "0.29.0";
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -431,5 +492,6 @@ main (int    argc,
   g_test_add_func ("/runtime-llama-server/errors", test_errors);
   g_test_add_func ("/runtime-llama-server/json", test_json);
   g_test_add_func ("/runtime-llama-server/head-blocks", test_head_blocks);
+  g_test_add_func ("/runtime-llama-server/prompt-cache", test_prompt_cache);
   return g_test_run ();
 }

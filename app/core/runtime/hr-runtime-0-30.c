@@ -774,6 +774,50 @@ checkpoint_note_0_30 (Ctx          *ctx,
            rt_count (&ctx->counts, rt_mul (ctx, rt_mul (ctx, per, 32), l->slots)), rt_count (&ctx->counts, l->slots));
 }
 
+/* llama-server's prompt cache (tools/server/server-context.cpp: a
+ * server_prompt_cache of --cache-ram MiB, default 8192, common/common.h
+ * cache_ram_mib; Ollama's llm/llama_server.go passes no --cache-ram): when
+ * a slot takes a new task its previous prompt's state (the slot's KV
+ * cells, recurrent state and checkpoints, server-task.cpp
+ * server_prompt_cache::alloc) is copied into host std::vectors, the oldest
+ * evicted past the limit; -1 lifts the byte limit and keeps n_ctx tokens
+ * of prompts (limit_tokens = n_ctx, server_prompt_cache::update). Nothing
+ * exists at load, so it is an upper bound and a note, not a term nor
+ * host_bytes. */
+static void
+prompt_cache_note_0_30 (Ctx *ctx)
+{
+  gint32 mib = ctx->in->cache_ram_mib;
+  gboolean lsrv = ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+
+  /* Ollama before 0.30 ran its own runner, not llama-server. */
+  if (!lsrv && ctx->have_version &&
+      rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) < rt_version_key (0, 30, 0))
+    return;
+  if (mib == 0)
+    {
+      ctx->out->prompt_cache_limit_bytes = 0;
+      if (ctx->text && lsrv)
+        rt_note (ctx, "%s", _("--cache-ram 0: llama-server keeps no prompt cache in host memory."));
+      return;
+    }
+  if (mib < 0)
+    {
+      ctx->out->prompt_cache_limit_bytes = G_MAXUINT64;
+      if (ctx->text)
+        rt_note (ctx, _("Prompt cache (--cache-ram -1): no byte limit; llama-server keeps up to n_ctx = %s tokens of earlier prompts' state in host memory (about the KV cache's size again), copied as slots take new prompts, not at load, so not in this total."),
+                 rt_count (&ctx->counts, ctx->out->context_tokens));
+      return;
+    }
+  ctx->out->prompt_cache_limit_bytes = rt_mul (ctx, (guint64) mib, 1024 * 1024);
+  if (!ctx->text)
+    return;
+  rt_note (ctx, lsrv
+           ? _("Prompt cache (--cache-ram %s MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to %s bytes of host memory. --cache-ram 0 turns it off.")
+           : _("Prompt cache: Ollama passes no --cache-ram, so llama-server's default of %s MiB holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent state) is copied to host memory, dropping the oldest past the limit. Not allocated at load nor in the ollama ps size, so not in this total: up to %s bytes of host memory."),
+           rt_count (&ctx->counts, (guint64) mib), rt_count (&ctx->counts, ctx->out->prompt_cache_limit_bytes));
+}
+
 /* The CPU backend's output buffer: llama-server reserves one output row
  * per slot; every buffer counts on a CPU-only server. */
 static void
@@ -817,4 +861,5 @@ rt_predict_0_30 (Ctx           *ctx,
   checkpoint_note_0_30 (ctx, &l);
   output_term_0_30 (ctx, &l);
   rt_compute_0_30 (ctx, f, &l);
+  prompt_cache_note_0_30 (ctx);
 }

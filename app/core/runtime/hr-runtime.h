@@ -110,6 +110,9 @@ typedef struct {
   guint32            draft_num_predict; /* Ollama's draft_num_predict for the MTP draft it starts on a
                                        * GGUF with nextn layers (api/types.go DefaultOptions: 4;
                                        * 0 = no draft); hr_runtime_inputs_init() sets 4 */
+  gint32             cache_ram_mib;   /* llama-server --cache-ram: the prompt cache's limit in MiB,
+                                       * -1 = no limit, 0 = off; hr_runtime_inputs_init() sets
+                                       * 8192 (common/common.h cache_ram_mib; Ollama passes none) */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -137,6 +140,10 @@ typedef struct {
   guint32          rs_seq;            /* llama.cpp cparams.n_rs_seq: recurrent-state snapshots per
                                        * slot beside the live row (the RS rows are slots x (1 +
                                        * rs_seq)); 0 without an MTP draft */
+  guint64          prompt_cache_limit_bytes; /* host memory llama-server's prompt cache may grow to
+                                       * as prompts are cached, never at load (not in total_bytes
+                                       * nor host_bytes); 0 = off or not a llama-server era,
+                                       * G_MAXUINT64 = no byte limit (n_ctx tokens of prompts) */
   guint            n_notes;
   char             notes[HR_RUNTIME_MAX_NOTES][HR_RUNTIME_TEXT_LEN];
 } HrRuntimePrediction;
