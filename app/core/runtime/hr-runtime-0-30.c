@@ -731,7 +731,7 @@ recurrent_term_0_30 (Ctx          *ctx,
                 l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
                 rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
   if (rs_seq > 0)
-    rt_note (ctx, _("The file has a multi-token-prediction head, so Ollama starts llama-server with --spec-type draft-mtp --spec-draft-n-max %u (llm/llama_server.go appendDraftArgs): each slot keeps %u more recurrent-state rows to roll a rejected draft back (llama.cpp n_rs_seq, src/llama-memory-recurrent.cpp). The draft's own context (the MTP layer's KV cache and compute buffer) is not counted here; draft_num_predict 0 turns the draft off."),
+    rt_note (ctx, _("Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max %u, llm/llama_server.go): each slot keeps %u more recurrent-state rows to roll a rejected draft back (llama.cpp n_rs_seq). The draft's own context (the MTP layer's KV cache, its compute) is not counted; draft_num_predict 0 turns it off."),
              rs_seq, rs_seq);
   else if (ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER && spec->nextn_layers > 0 &&
            spec->architecture != NULL && g_strv_contains (rs_rollback_archs, spec->architecture))
