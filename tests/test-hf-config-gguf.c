@@ -455,6 +455,27 @@ test_glm4_moe (void)
   predict (gguf, 8192, &p);
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
                    G_GINT64_CONSTANT (46) * 8192 * 2 * 8 * 128 * 2);
+  /* Ollama 0.30+ starts an MTP draft for it: no recurrent state to roll
+   * back, so nothing more in these buffers (predict() runs bytes only). */
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpuint (gguf->nextn_layers, ==, 1);
+  g_assert_cmpuint (hub->nextn_layers, ==, 1);
+  {
+    HrRuntimeInputs in;
+    gboolean said = FALSE;
+
+    hr_runtime_inputs_init (&in, gguf, 8192);
+    in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+    in.backend = HR_RUNTIME_BACKEND_CPU;
+    in.parallel_slots = 1;
+    g_assert_true (hr_runtime_predict (&in, &p, &error));
+    g_assert_no_error (error);
+    for (guint i = 0; i < p.n_notes; i++)
+      said |= strcmp (p.notes[i], "Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max 4, "
+                                  "llm/llama_server.go): the draft's own context (the MTP layer's KV cache, its compute) "
+                                  "is not counted; draft_num_predict 0 turns it off.") == 0;
+    g_assert_true (said);
+  }
 }
 
 /* Gemma4TextConfig's defaults with every key the memory needs left out

@@ -818,6 +818,24 @@ prompt_cache_note_0_30 (Ctx *ctx)
            rt_count (&ctx->counts, (guint64) mib), rt_count (&ctx->counts, ctx->out->prompt_cache_limit_bytes));
 }
 
+/* Ollama 0.30+ starts an MTP draft for a GGUF with nextn layers
+ * (llm/llama_server.go NewLlamaServerRunner hasMTPDraft, appendDraftArgs);
+ * on an architecture without recurrent rollback the target's buffers are
+ * the same (rs_seq_0_30() covers the others), and the draft's own context
+ * is not predicted: said here. */
+static void
+mtp_draft_note_0_30 (Ctx *ctx)
+{
+  if (!ctx->text || ctx->out->era != HR_RUNTIME_ERA_OLLAMA_0_30 || ctx->out->rs_seq > 0 ||
+      ctx->in->draft_num_predict == 0 || ctx->spec->nextn_layers == 0)
+    return;
+  if (ctx->have_version &&
+      rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) < rt_version_key (0, 30, 0))
+    return;
+  rt_note (ctx, _("Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max %u, llm/llama_server.go): the draft's own context (the MTP layer's KV cache, its compute) is not counted; draft_num_predict 0 turns it off."),
+           ctx->in->draft_num_predict);
+}
+
 /* The CPU backend's output buffer: llama-server reserves one output row
  * per slot; every buffer counts on a CPU-only server. */
 static void
@@ -861,5 +879,6 @@ rt_predict_0_30 (Ctx           *ctx,
   checkpoint_note_0_30 (ctx, &l);
   output_term_0_30 (ctx, &l);
   rt_compute_0_30 (ctx, f, &l);
+  mtp_draft_note_0_30 (ctx);
   prompt_cache_note_0_30 (ctx);
 }
