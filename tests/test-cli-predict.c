@@ -136,7 +136,8 @@ test_predict (void)
                    "on Jetson Orin Nano Super (budget 5.1 GB, unified: host memory counts): 4.33 GB, fits, 0.77 GB under budget\n"
                    "notes:\n"
                    "  - Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the GPU backend supports it (CUDA and Metal do).\n"
-                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 128,256 x 3,072 x 4.60 / 8 = 226,551,398 bytes, at the precision's average bits per weight.\n");
+                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 128,256 x 3,072 x 4.60 / 8 = 226,551,398 bytes, at the precision's average bits per weight.\n"
+                   "  - Prompt cache: Ollama passes no --cache-ram, so llama-server's default of 8,192 MiB holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent state) is copied to host memory, dropping the oldest past the limit. Not allocated at load nor in the ollama ps size, so not in this total: up to 8,589,934,592 bytes of host memory.\n");
 }
 
 /* The old estimator, from a file size only: every term of llm/memory.go. */
@@ -284,7 +285,8 @@ test_predict_llama_server (void)
                    "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx).\n"
                    "  - One request may use at most 16,384 tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of 65,536 cells per stream is allocated whole: no clamp.\n"
                    "  - Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do).\n"
-                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n");
+                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n"
+                   "  - Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to 8,589,934,592 bytes of host memory. --cache-ram 0 turns it off.\n");
   }
   {
     g_auto(Run) r = { 0 };
@@ -340,7 +342,9 @@ test_predict_json (void)
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (o, "notes"), 0), ==,
                    "Server version unknown: modelled as Ollama 0.30 and newer.");
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "notes")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "notes")), ==, 3);
+  /* llama-server's prompt cache: an upper bound in host memory, not in the total. */
+  g_assert_cmpint (json_object_get_int_member (o, "prompt_cache_limit_bytes"), ==, G_GINT64_CONSTANT (8589934592));
 }
 
 static void

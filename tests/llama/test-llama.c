@@ -157,6 +157,7 @@ static const Setting settings[] = {
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
   { "glm4.5-air", 4096, 1, TRUE, "f16" },
+  { "glm4.5-air-mtp", 16384, 2, TRUE, "q8_0" },
   { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
   { "gemma4-31b", 8192, 4, FALSE, "f16" },
   { "gemma4-31b", 4096, 1, TRUE, "f16" },
@@ -238,7 +239,7 @@ model_for (const char *id)
     lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
     lm_qwen35_35b_a3b, lm_falcon_h1, lm_kimi_linear, lm_qwen3next_80b,
     lm_qwen3_8b, lm_phi3_mini, lm_ministral3_8b, lm_command_r7b, lm_exaone4_32b,
-    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_gemma4_31b,
+    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_glm45_air_mtp, lm_gemma4_31b, lm_qwen35_4b_mtp,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
@@ -381,10 +382,25 @@ stop_server (GSubprocess *server)
   g_main_context_pop_thread_default (context);
 }
 
+static void run_server_with (const Setting     *s,
+                             const char        *path,
+                             const char *const *extra,
+                             Logged            *logged);
+
 static void
 run_server (const Setting *s,
             const char    *path,
             Logged        *logged)
+{
+  run_server_with (s, path, NULL, logged);
+}
+
+/* run_server() with @extra (NULL-terminated, nullable) after Ollama's flags. */
+static void
+run_server_with (const Setting     *s,
+                 const char        *path,
+                 const char *const *extra,
+                 Logged            *logged)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -398,13 +414,24 @@ run_server (const Setting *s,
 
   memset (logged, 0, sizeof *logged);
   logged->log = g_string_new (NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, suite.server,
-                                        "--model", path, "--host", "127.0.0.1", "--port", port,
-                                        "--no-webui", "-c", ctx, "-np", np, "-b", "512", "-ub", "512",
-                                        "--cache-type-k", s->kv, "--cache-type-v", s->kv,
-                                        "--flash-attn", s->flash ? "on" : "off",
-                                        "--log-verbosity", "4", "--no-log-prefix", "--no-log-timestamps",
-                                        "--no-repack", "--no-warmup", "-t", "2", NULL);
+  {
+    const char *const base[] = {
+      suite.server, "--model", path, "--host", "127.0.0.1", "--port", port,
+      "--no-webui", "-c", ctx, "-np", np, "-b", "512", "-ub", "512",
+      "--cache-type-k", s->kv, "--cache-type-v", s->kv,
+      "--flash-attn", s->flash ? "on" : "off",
+      "--log-verbosity", "4", "--no-log-prefix", "--no-log-timestamps",
+      "--no-repack", "--no-warmup", "-t", "2",
+    };
+    g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+    for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+      g_ptr_array_add (argv, (gpointer) base[i]);
+    for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+      g_ptr_array_add (argv, (gpointer) extra[i]);
+    g_ptr_array_add (argv, NULL);
+    server = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  }
   g_assert_no_error (error);
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
   while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error)) != NULL)
@@ -675,6 +702,77 @@ test_quantized_v_without_flash (void)
   g_string_free (logged.log, TRUE);
 }
 
+/* Ollama 0.30+ starts an MTP draft for a GGUF with nextn layers
+ * (llm/llama_server.go: --spec-type draft-mtp --spec-draft-n-max 4, its
+ * draft_num_predict default), and llama.cpp then keeps 1 + 4 recurrent
+ * rows per slot (common/common.h need_n_rs_seq, src/llama-memory-recurrent.cpp
+ * n_rows = mem_size x (1 + n_rs_seq)). The target's RS buffer against
+ * Headroom's recurrent-state term; the draft context's own buffers are not
+ * predicted (and not compared). */
+static void
+test_mtp_rs_seq (void)
+{
+  static const Setting s = { "qwen3.5-4b-mtp", 4096, 2, TRUE, "f16" };
+  static const char *const mtp[] = { "--spec-type", "draft-mtp", "--spec-draft-n-max", "4", NULL };
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+  double predicted;
+
+  g_assert_cmpuint (spec->nextn_layers, ==, 1);
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = s.slots;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 4);
+  predicted = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE) / MIB;
+
+  run_server_with (&s, path, mtp, &logged);
+  g_test_message ("RS buffer: llama-server %.2f MiB, Headroom %.2f MiB", logged.rs, predicted);
+  g_assert_nonnull (strstr (logged.log->str, "n_rs_seq              = 4"));
+  g_assert_cmpuint (logged.n_rs, >=, 1);
+  g_assert_cmpfloat (ABS (logged.rs - predicted), <=, 0.0051 * logged.n_rs);
+  g_string_free (logged.log, TRUE);
+}
+
+/* llama.cpp refuses a quantized cache whose heads are not whole blocks
+ * (src/llama-context.cpp llama_init_from_model): Kimi Linear has no
+ * value_length, so n_embd_head_v = 2,304 / 32 heads = 72, not a multiple
+ * of q8_0's 32. Headroom refuses with llama.cpp's own line. */
+static void
+test_quantized_head_not_divisible (void)
+{
+  static const Setting s = { "kimi-linear-48b", 4096, 1, TRUE, "q8_0" };
+  static const char line[] = "V cache type q8_0 with block size 32 does not divide n_embd_head_v=72";
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, line));
+
+  run_server (&s, path, &logged);
+  g_assert_false (logged.listening);
+  g_assert_nonnull (strstr (logged.log->str, line));
+  g_string_free (logged.log, TRUE);
+}
+
 static void
 write_report (void)
 {
@@ -733,6 +831,8 @@ main (int    argc,
   if (!grid)
     {
       g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+      g_test_add_func ("/llama/quantized-head-not-divisible", test_quantized_head_not_divisible);
+      g_test_add_func ("/llama/mtp-rs-seq", test_mtp_rs_seq);
       for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
         {
           const ServerSetting *s = &server_settings[i];

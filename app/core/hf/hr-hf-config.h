@@ -119,6 +119,11 @@ typedef struct {
   guint32   sliding_pattern;   /* period layer_sliding was built from without layer_types, or 0 */
   gboolean  sliding_pattern_from_key; /* it was the sliding_window_pattern key, not the class default */
   guint32   lfm2_ff;           /* LFM2's adjusted feed-forward width (hr_hf_config_feed_forward_length()), or 0 */
+  guint32   head_dim_full;     /* Gemma 4: the full-attention layers' head size (global_head_dim), head_dim
+                                * being the sliding layers'; 0 = head_dim on every layer */
+  gboolean  sliding_last_full; /* the class forced the last layer to full attention (Gemma 4) */
+  guint32   nextn_layers;      /* multi-token-prediction layers the converter appends after the trunk */
+  const char *nextn_key;       /* the key they came from ("num_nextn_predict_layers"), static, or NULL */
 } HrHfConfig;
 
 typedef struct {

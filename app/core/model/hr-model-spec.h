@@ -112,6 +112,9 @@ struct _HrModelSpec {
   /* Sliding-window layers with their own head size (llama.cpp n_embd_head_k_swa, gemma4). */
   guint32  key_length_swa;             /* {arch}.attention.key_length_swa (0 = key_length) */
   guint32  value_length_swa;           /* {arch}.attention.value_length_swa (0 = value_length) */
+  /* Multi-token-prediction blocks (llama.cpp hparams.n_layer_nextn). */
+  guint32  nextn_layers;               /* {arch}.nextn_predict_layers: the last blocks, kept out of
+                                        * the main context's KV cache; 0 = none */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())
