@@ -54,14 +54,33 @@ hr_formula_predict_split (const HrModelSpec        *spec,
   return g_steal_pointer (&split);
 }
 
-/* llama.cpp's buffer name of a device ("CUDA0" of "CUDA0 NVIDIA GeForce
- * RTX 3090"): what its log lines start with. */
+/* llama.cpp's name of a board's device, what its log lines start with:
+ * the backend's prefix and the device's index among that backend's
+ * (ggml-cuda.cpp names CUDA devices "CUDA0", ...; ROCm builds "ROCm0",
+ * Vulkan "Vulkan0", Metal "MTL0"). */
 static char *
-buffer_name (const HrOffloadDevice *d)
+llama_name (const HrBoard *board,
+            guint          board_index)
 {
-  const char *space = strchr (d->name, ' ');
+  const HrDevice *device;
+  const char *prefix;
+  guint n = 0;
 
-  return space != NULL ? g_strndup (d->name, (gsize) (space - d->name)) : g_strdup (d->name);
+  if (board->devices == NULL || board_index >= board->devices->len)
+    return g_strdup ("CUDA0");
+  device = g_ptr_array_index (board->devices, board_index);
+  for (guint i = 0; i < board_index; i++)
+    if (((const HrDevice *) g_ptr_array_index (board->devices, i))->backend == device->backend)
+      n++;
+  switch (device->backend)
+    {
+    case HR_DEVICE_BACKEND_ROCM:   prefix = "ROCm"; break;
+    case HR_DEVICE_BACKEND_VULKAN: prefix = "Vulkan"; break;
+    case HR_DEVICE_BACKEND_METAL:  prefix = "MTL"; break;
+    case HR_DEVICE_BACKEND_CUDA:
+    default:                       prefix = "CUDA"; break;
+    }
+  return g_strdup_printf ("%s%u", prefix, n);
 }
 
 static char *
@@ -75,6 +94,7 @@ signed_size (gint64 bytes)
 /**
  * hr_formula_device:
  * @split: a split on a board with several GPUs (n_devices > 0)
+ * @board: the board it was placed on (for llama.cpp's device names)
  * @i: a device of it, below @split->n_devices
  *
  * One GPU's buffers, as llama.cpp allocates them on it: its layers (a
@@ -84,15 +104,17 @@ signed_size (gint64 bytes)
  * its layers' KV cache (llama-kv-cache.cpp), its compute buffer
  * (llama-context.cpp, sched_reserve), and its free memory less all three.
  *
- * Returns: (transfer full): "GPU 0, CUDA0 NVIDIA GeForce RTX 3090: blocks
+ * Returns: (transfer full): "GPU 0, NVIDIA GeForce RTX 3090 (CUDA0): blocks
  *   0–40, 41 layers × 0.49 GB a layer = 19.95 GB weights; KV cache 1.28 GB;
  *   compute buffer 0.30 GB; 23.42 GB free − 21.53 GB = 1.89 GB free after"
  */
 char *
 hr_formula_device (const HrOffload *split,
+                   const HrBoard   *board,
                    guint            i)
 {
   const HrOffloadDevice *d;
+  g_autofree char *llama = NULL;
   g_autofree char *weights = NULL, *per_layer = NULL, *kv = NULL, *compute = NULL;
   g_autofree char *free_before = NULL, *total = NULL, *after = NULL, *layers = NULL;
   g_autofree char *partial = NULL;
@@ -100,6 +122,7 @@ hr_formula_device (const HrOffload *split,
   g_return_val_if_fail (split != NULL && i < split->n_devices, NULL);
 
   d = &split->devices[i];
+  llama = llama_name (board, d->board_index);
   weights = hr_gui_format_size (d->side.weights, HR_UNIT_GB);
   kv = hr_gui_format_size (d->side.kv_cache, HR_UNIT_GB);
   compute = hr_gui_format_size (d->side.compute, HR_UNIT_GB);
@@ -108,9 +131,10 @@ hr_formula_device (const HrOffload *split,
   after = signed_size (d->free_after_bytes);
 
   if (d->layers == 0)
-    /* Translators: a GPU that holds no layer: its index and name, its compute buffer, free memory and free after */
-    return g_strdup_printf (_("GPU %1$u, %2$s: no layers; compute buffer %3$s; %4$s free − %5$s = %6$s free after"),
-                            d->board_index, d->name, compute, free_before, total, after);
+    /* Translators: a GPU that holds no layer: its index, name and llama.cpp's name ("CUDA0"), its
+       compute buffer, free memory and free after */
+    return g_strdup_printf (_("GPU %1$u, %2$s (%3$s): no layers; compute buffer %4$s; %5$s free − %6$s = %7$s free after"),
+                            d->board_index, d->name, llama, compute, free_before, total, after);
 
   per_layer = hr_gui_format_size (d->side.weights / d->layers, HR_UNIT_GB);
   if (d->output_layer && d->layers > 1)
@@ -127,24 +151,26 @@ hr_formula_device (const HrOffload *split,
     partial = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " (%u of them with its experts in host memory)",
                                             " (%u of them with their experts in host memory)", d->partial_layers),
                                d->partial_layers);
-  /* Translators: one GPU's buffers: index, name, its blocks, its layers, bytes a layer on average,
-     weights, expert note (may be empty), KV cache, compute buffer, free memory, the three together,
-     free after */
-  return g_strdup_printf (_("GPU %1$u, %2$s: %3$s, %4$u layers × %5$s a layer (on average) = %6$s weights%7$s; "
-                            "KV cache %8$s; compute buffer %9$s; %10$s free − %11$s = %12$s free after"),
-                          d->board_index, d->name, layers, d->layers, per_layer, weights,
+  /* Translators: one GPU's buffers: index, name, llama.cpp's name ("CUDA0"), its blocks, its layers,
+     bytes a layer on average, weights, expert note (may be empty), KV cache, compute buffer, free
+     memory, the three together, free after */
+  return g_strdup_printf (_("GPU %1$u, %2$s (%3$s): %4$s, %5$u layers × %6$s a layer (on average) = %7$s weights%8$s; "
+                            "KV cache %9$s; compute buffer %10$s; %11$s free − %12$s = %13$s free after"),
+                          d->board_index, d->name, llama, layers, d->layers, per_layer, weights,
                           partial != NULL ? partial : "", kv, compute, free_before, total, after);
 }
 
 /**
  * hr_formula_devices:
  * @split: (nullable): a split (hr_formula_predict_split())
+ * @board: the board it was placed on
  *
  * Returns: (transfer full) (nullable): hr_formula_device() for each GPU the
  *   model was given, one a line; %NULL when @split is not across GPUs
  */
 char *
-hr_formula_devices (const HrOffload *split)
+hr_formula_devices (const HrOffload *split,
+                    const HrBoard   *board)
 {
   g_autoptr(GString) text = NULL;
 
@@ -153,7 +179,7 @@ hr_formula_devices (const HrOffload *split)
   text = g_string_new (NULL);
   for (guint i = 0; i < split->n_devices; i++)
     {
-      g_autofree char *line = hr_formula_device (split, i);
+      g_autofree char *line = hr_formula_device (split, board, i);
 
       g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", line);
     }
@@ -193,6 +219,7 @@ hr_formula_host_side (const HrOffload *split)
 /**
  * hr_formula_server_report:
  * @split: (nullable): a split across GPUs
+ * @board: the board it was placed on
  * @era: the runtime the window sizes for
  *
  * What the server says about the load. Under Ollama (0.30+ or 0.12),
@@ -208,6 +235,7 @@ hr_formula_host_side (const HrOffload *split)
  */
 char *
 hr_formula_server_report (const HrOffload *split,
+                          const HrBoard   *board,
                           HrRuntimeEra     era)
 {
   g_autoptr(GString) text = NULL;
@@ -223,7 +251,7 @@ hr_formula_server_report (const HrOffload *split,
       for (guint i = 0; i < split->n_devices; i++)
         {
           const HrOffloadDevice *d = &split->devices[i];
-          g_autofree char *name = buffer_name (d);
+          g_autofree char *name = llama_name (board, d->board_index);
 
           g_string_append_printf (text, "\n%s model buffer size = %.2f MiB", name, d->side.weights / 1048576.0);
           g_string_append_printf (text, "\n%s KV buffer size = %.2f MiB", name, d->side.kv_cache / 1048576.0);
@@ -257,7 +285,7 @@ hr_formula_server_report (const HrOffload *split,
  * The GPU with the least memory free after the load (split->binding_device):
  * the one a longer context or a larger precision fills first.
  *
- * Returns: (transfer full) (nullable): "GPU 1, CUDA1 NVIDIA GeForce RTX 3090,
+ * Returns: (transfer full) (nullable): "GPU 1, NVIDIA GeForce RTX 3090,
  *   with 1.54 GB free after", or %NULL when @split is not across two GPUs
  *   or more
  */

@@ -64,10 +64,13 @@ char *hr_formula_split_for       (const HrModelSpec  *spec,
 HrOffload *hr_formula_predict_split (const HrModelSpec        *spec,
                                      const HrEvaluationInputs *scenario);
 char *hr_formula_device          (const HrOffload    *split,
+                                  const HrBoard      *board,
                                   guint               i);
-char *hr_formula_devices         (const HrOffload    *split);
+char *hr_formula_devices         (const HrOffload    *split,
+                                  const HrBoard      *board);
 char *hr_formula_host_side       (const HrOffload    *split);
 char *hr_formula_server_report   (const HrOffload    *split,
+                                  const HrBoard      *board,
                                   HrRuntimeEra        era);
 char *hr_formula_full_first      (const HrOffload    *split);
 

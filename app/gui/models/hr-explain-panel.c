@@ -163,9 +163,9 @@ refresh_split (HrExplainPanel     *self,
   set_figure (self, FIG_SPLIT, hr_formula_split_for (spec, sc, e, era));
   /* Several GPUs: each one's formulas, host memory, what the server
    * reports and the GPU full first (hr-formula-devices.c). */
-  set_figure (self, FIG_DEVICES, hr_formula_devices (across));
+  set_figure (self, FIG_DEVICES, hr_formula_devices (across, sc->board));
   set_figure (self, FIG_HOST_SIDE, hr_formula_host_side (across));
-  set_figure (self, FIG_SERVER_REPORT, hr_formula_server_report (across, era));
+  set_figure (self, FIG_SERVER_REPORT, hr_formula_server_report (across, sc->board, era));
   set_figure (self, FIG_FULL_FIRST, hr_formula_full_first (across));
   set_figure (self, FIG_SPLIT_RATE, hr_formula_split_rate (spec, sc, e));
   gpu = hr_formula_max_context (spec, sc, FALSE, &self->found_context[FIG_MAX_CONTEXT_GPU]);
