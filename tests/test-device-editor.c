@@ -179,11 +179,11 @@ test_device_editor (void)
   g_assert_cmpfloat (d->bandwidth_bytes_per_s, ==, 360e9);
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
   g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
-  /* the board has host memory, so a model is placed across its GPUs; the
-   * summary says the charts draw the first GPU's memory alone */
+  /* the board has host memory, so a model is placed across its GPUs and
+   * the pool chart draws each one; the figures under it are the first GPU's */
   g_assert_nonnull (find_with (GTK_WIDGET (page), GTK_TYPE_LABEL, "label",
                                "This board has 2 GPUs: the verdicts and figures place a model across them as Ollama 0.30+ "
-                               "and llama.cpp's fit do, but the charts draw the first GPU's memory alone.\n"
+                               "and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:\n"
                                "Budget 24.27 GB, headroom 24.77 GB, pool 25.77 GB; floor 10.2 t/s; no measured models on this "
                                "board: rates are priors, efficiency 0.67 of its kind of hardware; measure one model to fit its own."));
   /* the first GPU is still the board's own figures */

@@ -492,6 +492,19 @@ test_memory_chart_devices (void)
   g_clear_pointer (&tip, g_free);
   g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &tip));
 
+  /* The models chart: its lines are the sums over the GPUs (budgets
+   * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
+   * 25,269,803,776, memory 2 x 25,769,803,776 bytes) */
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_MODELS);
+  spin (100);
+  g_assert_cmpuint (n_children (chart), ==, 0);
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+                                   "Memory per model on 2 × NVIDIA GeForce RTX 3090: its 2 GPUs together budget "
+                                   "49.04 GB, headroom 50.04 GB, pool 51.54 GB."));
+  g_clear_pointer (&tip, g_free);
+  g_assert_true (find_tooltip (chart, "Pool\n", &tip));
+  g_assert_cmpstr (tip, ==, "Pool\n51,539,607,552 bytes = 51.54 GB (48.0 GiB)\nthe sum of its GPUs' memory");
+
   gtk_window_destroy (GTK_WINDOW (window));
   spin (50);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);

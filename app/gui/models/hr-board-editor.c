@@ -128,13 +128,13 @@ update_summary (HrBoardEditor *self)
                           budget, headroom, pool, floor_tps, fitted);
   {
     /* A board with several GPUs and host memory is placed across its GPUs
-     * (hr_offload_predict()), but the pool chart draws the first GPU's
-     * pool; one without host memory is sized on its first GPU alone. */
+     * (hr_offload_predict()) and the pool chart draws each of them; one
+     * without host memory is sized on its first GPU alone. */
     g_autofree char *first_only = NULL;
 
     if (hr_board_is_multi_device (board) && hr_board_has_host (board))
       /* Translators: %u is the number of GPUs */
-      first_only = g_strdup_printf (_("This board has %u GPUs: the verdicts and figures place a model across them as Ollama 0.30+ and llama.cpp's fit do, but the charts draw the first GPU's memory alone."),
+      first_only = g_strdup_printf (_("This board has %u GPUs: the verdicts and figures place a model across them as Ollama 0.30+ and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:"),
                                     board->devices->len);
     else
       first_only = hr_board_first_device_only_text (board);

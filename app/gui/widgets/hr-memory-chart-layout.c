@@ -289,6 +289,42 @@ draw_grid (HrMemoryChart *self,
 }
 
 /* The budget, headroom and pool lines over the bars. */
+/**
+ * _hr_memory_chart_board_lines:
+ * @self: a chart with a board
+ * @out: (out caller-allocates): budget, headroom and pool, bytes
+ *
+ * The models chart's three lines. On a board whose model is placed across
+ * several GPUs (hr_board_is_multi_device() with host memory) they are the
+ * sums over its GPUs (hr_device_budget_bytes(), hr_device_headroom_bytes(),
+ * the memory), since a model's bar is its bytes on all of them; else the
+ * board's own (its one GPU or pool).
+ *
+ * Returns: %TRUE when the lines are sums over several GPUs
+ */
+gboolean
+_hr_memory_chart_board_lines (HrMemoryChart *self,
+                              guint64        out[3])
+{
+  const HrBoard *board = self->board;
+
+  out[0] = hr_board_budget_bytes (board);
+  out[1] = hr_board_headroom_bytes (board);
+  out[2] = board->pool_bytes;
+  if (!hr_board_is_multi_device (board) || !hr_board_has_host (board))
+    return FALSE;
+  out[0] = out[1] = out[2] = 0;
+  for (guint i = 0; i < board->devices->len; i++)
+    {
+      const HrDevice *d = g_ptr_array_index (board->devices, i);
+
+      hr_add_u64 (out[0], hr_device_budget_bytes (d), &out[0]);
+      hr_add_u64 (out[1], hr_device_headroom_bytes (d), &out[1]);
+      hr_add_u64 (out[2], d->memory_bytes, &out[2]);
+    }
+  return TRUE;
+}
+
 static void
 draw_board_lines (HrMemoryChart *self,
                   GtkSnapshot   *snapshot,
@@ -299,11 +335,10 @@ draw_board_lines (HrMemoryChart *self,
                   double         top,
                   double         bottom)
 {
-  const guint64 values[3] = {
-    hr_board_budget_bytes (board), hr_board_headroom_bytes (board), board->pool_bytes,
-  };
+  guint64 values[3];
   const Segment segs[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
 
+  _hr_memory_chart_board_lines (self, values);
   for (guint s = 0; s < 3; s++)
     {
       double x = x0 + to_unit (self, values[s]) * scale;
@@ -357,11 +392,14 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
     legend_values[i] = G_MAXUINT64;
   if (board != NULL)
     {
-      legend_values[n_legend] = hr_board_budget_bytes (board);
+      guint64 lines[3];
+
+      _hr_memory_chart_board_lines (self, lines);
+      legend_values[n_legend] = lines[0];
       legend_segments[n_legend++] = SEG_LINE_BUDGET;
-      legend_values[n_legend] = hr_board_headroom_bytes (board);
+      legend_values[n_legend] = lines[1];
       legend_segments[n_legend++] = SEG_LINE_HEADROOM;
-      legend_values[n_legend] = board->pool_bytes;
+      legend_values[n_legend] = lines[2];
       legend_segments[n_legend++] = SEG_LINE_POOL;
     }
 
@@ -392,7 +430,12 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   /* The axis ends a little past the pool, or at twice the pool: a bar
    * longer than that is cut short with a break mark, so one huge model does
    * not squeeze the rest against the left edge. */
-  max_value = CLAMP (max_value, to_unit (self, board->pool_bytes), 2 * to_unit (self, board->pool_bytes));
+  {
+    guint64 lines[3];
+
+    _hr_memory_chart_board_lines (self, lines);
+    max_value = CLAMP (max_value, to_unit (self, lines[2]), 2 * to_unit (self, lines[2]));
+  }
 
   x0 = PAD + name_width + NAME_GAP;
   x1 = width - PAD - 8;

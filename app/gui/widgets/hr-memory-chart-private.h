@@ -118,6 +118,7 @@ struct _HrMemoryChart
 /* resident, weights, KV cache, overhead, learned overhead, reserve, free */
 #define POOL_MAX_PARTS 7
 
+gboolean _hr_memory_chart_board_lines (HrMemoryChart *self, guint64 out[3]);
 void _hr_memory_chart_add_hit (GArray *hits, double x, double y, double width, double height, guint bar, Segment segment);
 PangoLayout * _hr_memory_chart_cached_layout (HrMemoryChart *self, const char *text, gboolean bold, int width, PangoEllipsizeMode ellipsize);
 double _hr_memory_chart_draw_chart (HrMemoryChart *self, GtkSnapshot *snapshot, GArray *hits, double width, double height);

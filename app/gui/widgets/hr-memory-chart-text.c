@@ -113,12 +113,21 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
     }
   else
     {
-      g_autofree char *budget = hr_gui_format_size (hr_board_budget_bytes (self->board), self->unit);
-      g_autofree char *headroom = hr_gui_format_size (hr_board_headroom_bytes (self->board), self->unit);
-      g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
+      guint64 lines[3];
+      gboolean summed = _hr_memory_chart_board_lines (self, lines);
+      g_autofree char *budget = hr_gui_format_size (lines[0], self->unit);
+      g_autofree char *headroom = hr_gui_format_size (lines[1], self->unit);
+      g_autofree char *pool = hr_gui_format_size (lines[2], self->unit);
 
-      g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
-                              self->board->name, budget, headroom, pool);
+      if (summed)
+        /* Translators: the memory chart's description on a board with several GPUs: its name,
+           how many GPUs, then the sums of their budgets, headroom and memory */
+        g_string_append_printf (text, _("Memory per model on %1$s: its %2$u GPUs together budget %3$s, "
+                                        "headroom %4$s, pool %5$s."),
+                                self->board->name, self->board->devices->len, budget, headroom, pool);
+      else
+        g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
+                                self->board->name, budget, headroom, pool);
       if (self->learned_text != NULL)
         {
           g_string_append_c (text, ' ');
@@ -302,19 +311,40 @@ tooltip_for_hit (HrMemoryChart *self,
       }
       break;
     case SEG_LINE_BUDGET:
-      bytes = hr_board_budget_bytes (self->board);
-      formula = hr_formula_budget (self->board);
-      name = NULL;
-      break;
     case SEG_LINE_HEADROOM:
-      bytes = hr_board_headroom_bytes (self->board);
-      formula = hr_formula_headroom (self->board);
-      name = NULL;
-      break;
     case SEG_LINE_POOL:
-      bytes = self->board->pool_bytes;
-      formula = g_strdup_printf (_("the memory of %s"), self->board->name);
       name = NULL;
+      if (self->mode == HR_MEMORY_CHART_MODE_MODELS)
+        {
+          guint64 lines[3];
+
+          if (_hr_memory_chart_board_lines (self, lines))
+            {
+              bytes = lines[hit->segment - SEG_LINE_BUDGET];
+              formula = g_strdup (hit->segment == SEG_LINE_BUDGET
+                                  /* Translators: a chart tooltip of the budget line on a board with several GPUs */
+                                  ? _("the sum over its GPUs of memory - resident - reserve; each GPU's own is in the pool chart")
+                                  : hit->segment == SEG_LINE_HEADROOM
+                                  ? _("the sum over its GPUs of memory - resident")
+                                  : _("the sum of its GPUs' memory"));
+              break;
+            }
+        }
+      if (hit->segment == SEG_LINE_BUDGET)
+        {
+          bytes = hr_board_budget_bytes (self->board);
+          formula = hr_formula_budget (self->board);
+        }
+      else if (hit->segment == SEG_LINE_HEADROOM)
+        {
+          bytes = hr_board_headroom_bytes (self->board);
+          formula = hr_formula_headroom (self->board);
+        }
+      else
+        {
+          bytes = self->board->pool_bytes;
+          formula = g_strdup_printf (_("the memory of %s"), self->board->name);
+        }
       break;
     case N_SEGS:
     default:
