@@ -126,6 +126,7 @@ test_explain_panel_llama_server (Fixture       *f,
                                            "CUDA1 model buffer size = 20005.80 MiB\n"));
   g_assert_true (g_str_has_suffix (report, "\nCPU_Mapped model buffer size = 576.15 MiB"));
   g_assert_null (strstr (report, "ollama ps"));
+  g_assert_null (strstr (hr_explain_panel_get_figure (p, "runtime-total"), "ollama ps"));
   g_assert_null (strstr (hr_explain_panel_get_figure (p, "split"), "ollama ps"));
   g_assert_true (g_str_has_suffix (hr_explain_panel_get_figure (p, "split"),
                                    "\nllama-server would log: offloaded 81/81 layers to GPU"));

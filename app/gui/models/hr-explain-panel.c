@@ -410,9 +410,13 @@ refresh_runtime (HrExplainPanel *self)
       total_count = hr_gui_format_count (p->total_bytes);
       total_size = hr_gui_format_size_both (p->total_bytes);
       ps = hr_runtime_format_ps_size (p->total_bytes);
-      /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
-      self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
-                                             total_count, total_size, ps);
+      if (in.era == HR_RUNTIME_ERA_LLAMA_SERVER)
+        /* llama-server has no `ollama ps`: its buffers are in its log (the per-GPU figures above) */
+        self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s"), total_count, total_size);
+      else
+        /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
+        self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
+                                               total_count, total_size, ps);
     }
   gtk_widget_set_visible (self->rt_total_heading, ok);
   show_text (self->rt_total, self->runtime_total);
