@@ -359,7 +359,9 @@ test_board_import_paste (void)
   g_assert_false (hr_board_import_get_complete (import));
   g_assert_cmpstr (hr_board_import_get_read_text (import), ==, "");
 
-  /* What was read, and what no tool printed */
+  /* What was read, and what no tool printed (pasted into the text view, as a person does) */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_type (GTK_WIDGET (import), GTK_TYPE_TEXT_VIEW))),
+                            paste, -1);
   hr_board_import_read_text (import, paste);
   g_assert_true (g_str_has_prefix (hr_board_import_get_read_text (import),
                                    "nvidia-smi: NVIDIA GeForce RTX 3090, memory.total 24,576 MiB, memory.used 1,234 MiB\n"
@@ -386,6 +388,12 @@ test_board_import_paste (void)
   g_assert_cmpstr (hr_board_import_get_confirm_text (import), ==,
                    "• reserve: 0.5 GB on each GPU and 2 GB of host memory held back are Headroom's assumptions");
   save_shot (GTK_WIDGET (import), "board-import.png");
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (import), 360, 760);
+      spin (300);
+      save_shot (GTK_WIDGET (import), "board-import-360.png");
+    }
   g_object_ref (import);
   g_assert_true (hr_board_import_save (import, &error));
   g_assert_no_error (error);
