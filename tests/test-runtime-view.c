@@ -432,6 +432,13 @@ test_runtime_boards_view (void)
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  /* A board with several GPUs says where the model sits: llama3.1:70b on
+   * 2 x RTX 3090 at 32,768 tokens, as `headroom-cli predict llama3.1:70b
+   * --board 2x-rtx-3090 --context 32768` places it (GPU 0 blocks 10-44,
+   * GPU 1 blocks 45-79 and the output layer, 10 blocks on the CPU). */
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "llama3.1:70b", "2x-rtx-3090");
+  g_assert_cmpstr (cell, ==, "partial 71/81 · 47.15 GB VRAM + 7.55 GB host · 5.1 t/s prior · 2 GPUs 35+36 layers");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
   /* The runtime sizes the catalog's exact parameter count, 8,030,261,248

@@ -129,214 +129,6 @@ parse_gb_s (const char *option,
   return TRUE;
 }
 
-/* Runs @argv[0] found on PATH; FALSE with *out_missing when it is not
- * there, FALSE with @error when it fails; its stdout in @out_text. */
-static gboolean
-run_tool (const char * const  *argv,
-          char               **out_text,
-          gboolean            *out_missing,
-          GError             **error)
-{
-  g_autofree char *path = g_find_program_in_path (argv[0]);
-  g_autofree char *err = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) full = NULL;
-  int wait_status = 0;
-
-  *out_missing = path == NULL;
-  if (path == NULL)
-    return FALSE;
-  g_strv_builder_add (builder, path);
-  for (guint i = 1; argv[i] != NULL; i++)
-    g_strv_builder_add (builder, argv[i]);
-  full = g_strv_builder_end (builder);
-  if (!g_spawn_sync (NULL, full, NULL, G_SPAWN_DEFAULT, NULL, NULL, out_text, &err, &wait_status, error))
-    return FALSE;
-  if (!g_spawn_check_wait_status (wait_status, NULL))
-    {
-      g_autofree char *said = g_strstrip (g_strdup (err != NULL && err[0] != '\0' ? err : (*out_text != NULL ? *out_text : "")));
-      char *newline = strchr (said, '\n');
-
-      if (newline != NULL)
-        *newline = '\0';
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s failed: %s"), argv[0], said);
-      g_clear_pointer (out_text, g_free);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-#ifndef __APPLE__
-/* The DRM sysfs memory files, as "PATH:VALUE" lines (the shape
- * HR_HARDWARE_DRM_COMMAND prints). */
-static char *
-read_drm (void)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/sys/class/drm", 0, NULL);
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char *entry;
-
-  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-    {
-      if (!g_regex_match_simple ("^card\\d+$", entry, 0, 0))
-        continue;
-      for (guint k = 0; k < 2; k++)
-        {
-          const char *file = k == 0 ? "mem_info_vram_total" : "mem_info_vram_used";
-          g_autofree char *path = g_build_filename ("/sys/class/drm", entry, "device", file, NULL);
-          g_autofree char *value = NULL;
-
-          if (g_file_get_contents (path, &value, NULL, NULL))
-            g_string_append_printf (text, "%s:%s\n", path, g_strstrip (value));
-        }
-    }
-  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
-}
-
-/* amd-smi's static and metric outputs (HR_HARDWARE_AMD_SMI_COMMAND, with
- * --json); FALSE with *out_missing when amd-smi is not there. A metric
- * that fails leaves static's figures alone. */
-static gboolean
-detect_amd_smi (HrHardwareReading  *reading,
-                gboolean           *out_missing,
-                GError            **error)
-{
-  static const char * const stat[] = { "amd-smi", "static", "--asic", "--vram", "--json", NULL };
-  static const char * const metric[] = { "amd-smi", "metric", "--mem-usage", "--json", NULL };
-  g_autofree char *stat_text = NULL;
-  g_autofree char *metric_text = NULL;
-  const char *outputs[3] = { NULL, NULL, NULL };
-  gboolean gone;
-
-  if (!run_tool (stat, &stat_text, out_missing, error))
-    return FALSE;
-  outputs[0] = stat_text;
-  if (run_tool (metric, &metric_text, &gone, NULL))
-    outputs[1] = metric_text;
-  return hr_hardware_parse_amd_smi (outputs, reading, error);
-}
-
-#endif
-
-#ifdef __APPLE__
-/* What `boards detect` reads on a Mac: sysctl's hw.memsize (and the
- * wired limit, when macOS has it) and system_profiler -json. */
-static gboolean
-detect_macos (HrHardwareReading  *reading,
-              GError            **error)
-{
-  static const char * const memsize[] = { "sysctl", "hw.memsize", NULL };
-  static const char * const wired[] = { "sysctl", "iogpu.wired_limit_mb", NULL };
-  static const char * const profiler[] = { "system_profiler", "SPDisplaysDataType", "-json", NULL };
-  g_autofree char *text = NULL;
-  g_autofree char *limit = NULL;
-  g_autofree char *both = NULL;
-  gboolean gone;
-
-  if (!run_tool (memsize, &text, &gone, error))
-    {
-      if (gone)
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s is not there on this Mac"), "sysctl");
-      return FALSE;
-    }
-  run_tool (wired, &limit, &gone, NULL);
-  both = g_strconcat (text, "\n", limit != NULL ? limit : "", NULL);
-  if (!hr_hardware_parse_sysctl (both, reading, error))
-    return FALSE;
-  g_clear_pointer (&text, g_free);
-  if (!run_tool (profiler, &text, &gone, error))
-    {
-      if (gone)
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s is not there on this Mac"), "system_profiler");
-      return FALSE;
-    }
-  return hr_hardware_parse_system_profiler (text, reading, error);
-}
-#endif
-
-/* What `boards detect` reads: every tool that is there. */
-static gboolean
-detect (HrHardwareReading  *reading,
-        GError            **error)
-{
-#ifdef __APPLE__
-  return detect_macos (reading, error);
-#else
-  static const char * const nvidia[] = { "nvidia-smi", "--query-gpu=name,memory.total,memory.used", "--format=csv,noheader,nounits", NULL };
-  static const char * const rocm[] = { "rocm-smi", "--showproductname", "--showmeminfo", "vram", NULL };
-  static const char * const vulkan[] = { "vulkaninfo", "--summary", NULL };
-  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *drm = NULL;
-  g_autofree char *meminfo = NULL;
-  gboolean gone;
-  gboolean amd = FALSE;
-
-  if (run_tool (nvidia, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_nvidia_smi (text, reading, error))
-        return FALSE;
-    }
-  else if (!gone)
-    return FALSE;
-  else
-    g_ptr_array_add (missing, "nvidia-smi");
-  g_clear_pointer (&text, g_free);
-
-  /* amd-smi replaces rocm-smi; both list the same GPUs */
-  if (detect_amd_smi (reading, &gone, error))
-    amd = TRUE;
-  else if (!gone && !(reading->devices->len > 0 && g_error_matches (*error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND)))
-    return FALSE;
-  else if (!gone)
-    g_clear_error (error); /* amd-smi there, no AMD GPU beside the NVIDIA ones */
-  else
-    g_ptr_array_add (missing, "amd-smi");
-  if (!amd && run_tool (rocm, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_rocm_smi (text, reading, error))
-        return FALSE;
-      amd = TRUE;
-    }
-  else if (!amd && !gone)
-    return FALSE;
-  else if (!amd)
-    g_ptr_array_add (missing, "rocm-smi");
-  g_clear_pointer (&text, g_free);
-  drm = read_drm ();
-  if (drm != NULL && !amd)
-    {
-      if (!hr_hardware_parse_drm (drm, reading, error))
-        return FALSE;
-    }
-  else if (drm == NULL)
-    g_ptr_array_add (missing, "/sys/class/drm/card*/device/mem_info_vram_total");
-
-  if (run_tool (vulkan, &text, &gone, NULL))
-    hr_hardware_parse_vulkaninfo (text, reading, NULL);
-  else
-    g_ptr_array_add (missing, "vulkaninfo");
-
-  if (!g_file_get_contents (MEMINFO_PATH, &meminfo, NULL, error))
-    return FALSE;
-  if (!hr_hardware_parse_meminfo (meminfo, reading, error))
-    return FALSE;
-
-  if (reading->devices->len == 0 && reading->vulkan_names->len == 0)
-    {
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < missing->len; i++)
-        g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (missing, i));
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("no GPU found: not there on this computer: %s (only %s was read). Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
-                   list->str, MEMINFO_PATH);
-      return FALSE;
-    }
-  return TRUE;
-#endif
-}
-
 static char *
 gib_text (guint64 bytes)
 {
@@ -513,8 +305,21 @@ boards_make (const char *command,
       if (!hr_hardware_parse_paste (text, reading, &error))
         return hr_cli_fail (g_steal_pointer (&error));
     }
-  else if (!detect (reading, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
+  else if (!hr_hardware_detect (reading, NULL, &error))
+    {
+      /* No GPU at all (the only failure after /proc/meminfo is read): say
+       * where to run it instead. */
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && reading->host_total_bytes > 0)
+        {
+          g_autofree char *said = g_strdup (error->message);
+
+          g_clear_error (&error);
+          g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                       _("%s. Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
+                       said);
+        }
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
 
   if (o.pool_text != NULL)
     {

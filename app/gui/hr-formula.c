@@ -519,6 +519,29 @@ hr_formula_split (const HrModelSpec        *spec,
                   const HrEvaluationInputs *scenario,
                   const HrEvaluation       *evaluation)
 {
+  return hr_formula_split_for (spec, scenario, evaluation, HR_RUNTIME_ERA_OLLAMA_0_30);
+}
+
+/**
+ * hr_formula_split_for:
+ * @spec: the model
+ * @scenario: the scenario (a board with host memory, hr_board_has_host())
+ * @evaluation: what hr_evaluate() gave
+ * @era: the runtime the window sizes for
+ *
+ * hr_formula_split(), its last line what the server says: under Ollama the
+ * PROCESSOR column of `ollama ps`, under llama-server its "offloaded N/M
+ * layers to GPU" line (src/llama-model.cpp load_tensors).
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL for a row without
+ *   a split
+ */
+char *
+hr_formula_split_for (const HrModelSpec        *spec,
+                      const HrEvaluationInputs *scenario,
+                      const HrEvaluation       *evaluation,
+                      HrRuntimeEra              era)
+{
   HrOffloadInputs in;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *vram = NULL;
@@ -534,6 +557,13 @@ hr_formula_split (const HrModelSpec        *spec,
   vram = format_side (_("VRAM"), &split->vram);
   host = format_side (_("host memory"), &split->host);
   embd = hr_gui_format_size (split->token_embd_bytes, HR_UNIT_GB);
+  if (era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    /* Translators: the split: layers on the GPU of the total, the two sides, the token
+       embedding's size, and the line llama-server logs (kept as llama.cpp prints it) */
+    return g_strdup_printf (_("%1$u of %2$u layers on the GPU (the output layer and the last blocks, "
+                              "as llama.cpp's fit places them)\n%3$s\n%4$s (the token embedding, "
+                              "%5$s, always stays there)\nllama-server would log: offloaded %1$u/%2$u layers to GPU"),
+                            split->gpu_layers, split->total_layers, vram, host, embd);
   /* Translators: the split: layers on the GPU of the total, the two sides, the token
      embedding's size, and the PROCESSOR column of `ollama ps` */
   return g_strdup_printf (_("%1$u of %2$u layers on the GPU (the output layer and the last blocks, "

@@ -6,9 +6,10 @@
  * print (nvidia-smi, rocm-smi, amd-smi, the DRM sysfs memory files,
  * vulkaninfo --summary, /proc/meminfo, and macOS's sysctl and
  * system_profiler: hr-hardware-amd-smi.c, hr-hardware-macos.c), and the
- * board made from what they said. Pure:
- * the text comes in, nothing is run here (app/cli runs the tools, or reads
- * their output pasted from a remote board).
+ * board made from what they said. The parsers are pure: the text comes in;
+ * hr-hardware-detect.c runs the tools on this computer
+ * (hr_hardware_detect()), or the text is their output pasted from a
+ * remote board.
  *
  * Nothing is guessed. A figure no tool gives (a GPU's memory bandwidth, the
  * host memory's bandwidth, how much of a unified memory the GPU may take)
@@ -17,7 +18,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "hr-board.h"
 #include "hr-device.h"
@@ -90,6 +91,15 @@ HrBoard  *hr_hardware_make_board       (HrHardwareReading  *reading,
                                         guint               n_bandwidths,
                                         double              host_bandwidth_gb_s,
                                         GError            **error);
+
+gboolean  hr_hardware_detect           (HrHardwareReading  *reading,
+                                        GCancellable       *cancellable,
+                                        GError            **error);
+void      hr_hardware_detect_async     (GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+HrHardwareReading *hr_hardware_detect_finish (GAsyncResult *result,
+                                              GError      **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrHardwareReading, hr_hardware_reading_free)
 
