@@ -219,7 +219,7 @@ fraction_of (const Model     *m,
   if (n == 0 || i < il0)
     return HR_LAYER_FRACTION_NONE;
   if (i < il0 + (n - part))
-    return FRACTION_FULL;
+    return user_fraction (m, i, FRACTION_FULL);
   return i == il0 + (n - part) ? overflow : HR_LAYER_FRACTION_MOE;
 }
 
@@ -427,7 +427,7 @@ place (const Model     *m,
        HrOffload       *out)
 {
   double idle = 1.0 - m->active;
-  gboolean whole = n == m->n + 1 && part == 0;
+  gboolean whole;
   guint partial = 0;
 
   out->vram = (HrOffloadSide) { 0 };
@@ -463,9 +463,10 @@ place (const Model     *m,
         out->host.kv_cache += l->kv;
       else
         out->vram.kv_cache += l->kv;
-      if (f != HR_LAYER_FRACTION_NONE && f != FRACTION_FULL)
+      if (counts_partial (m, i, f))
         partial++;
     }
+  whole = n == m->n + 1 && part == 0 && partial == 0;
   out->host.compute = whole ? m->inputs : m->inputs + m->compute;
   sum_side (&out->vram);
   sum_side (&out->host);
@@ -548,6 +549,16 @@ place_projector (const HrOffloadInputs *inputs,
 {
   guint64 projector = inputs->runtime.spec != NULL ? inputs->runtime.spec->projector_bytes : 0;
 
+  if (inputs->llama_server)
+    {
+      /* llama-server by hand: --mmproj-offload is on by default
+       * (common/common.h mmproj_use_gpu) and fit keeps its own margin. */
+      out->mmproj_offload = HR_MMPROJ_OFFLOAD_ON;
+      out->fit_margin_used_bytes = inputs->fit_margin_bytes;
+      out->projector_vram_bytes = projector;
+      out->projector_host_bytes = 0;
+      return;
+    }
   out->mmproj_offload = projector > 0 ? hr_mmproj_offload_on_board (board, inputs->num_gpu, inputs->runtime.spec)
                                       : HR_MMPROJ_OFFLOAD_ON;
   out->fit_margin_used_bytes = hr_mmproj_fit_margin_bytes (projector, out->mmproj_offload,
@@ -666,6 +677,15 @@ hr_offload_predict (const HrOffloadInputs *inputs,
       n = MIN ((guint) inputs->num_gpu, m.n + 1);
       part = 0;
     }
+  else if (m.overrides)
+    {
+      /* common/fit.cpp common_params_fit_impl: "tensor_buft_overrides
+       * already set by user, abort"; -ngl stays -1, every layer
+       * (src/llama-model.cpp llama_model::n_gpu_layers()). */
+      n = m.n + 1;
+      part = 0;
+      out->fit_skipped = TRUE;
+    }
   else
     fit_layers (&m, out->target_bytes, out->free_vram_bytes,
                 (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64), &n, &part, &overflow);
@@ -682,6 +702,69 @@ hr_offload_predict (const HrOffloadInputs *inputs,
     }
   else
     hr_offload_judge (board, out);
+  return TRUE;
+}
+
+/* The user's placement inputs, checked (llama.cpp common/arg.cpp and
+ * src/llama-model.cpp make_gpu_buft_list):
+ *  - -sm row needs the backend's split buffer type
+ *    ("ggml_backend_split_buffer_type"), which at this llama.cpp only
+ *    ggml-sycl and ggml-hexagon give; CUDA, ROCm (HIP builds ggml-cuda),
+ *    Vulkan and Metal do not, and load_tensors stops with "device CUDA0
+ *    does not support split buffers";
+ *  - -ts and -sm are llama-server's (Ollama sets its own: --split-mode none
+ *    on one GPU, llm/llama_server.go appendMainGPUArgs);
+ *  - -ts: no negative share, no more shares than the board has GPUs, not
+ *    all zero (which llama.cpp takes as no -ts at all). */
+static gboolean
+check_placement (const HrOffloadInputs *inputs,
+                 GError               **error)
+{
+  const HrBoard *board = inputs->board;
+  guint n_gpus = board->devices != NULL && board->devices->len > 0 ? board->devices->len :
+                 board->backend != HR_BOARD_BACKEND_CPU && !board->unified ? 1 : 0;
+  gboolean any = FALSE;
+
+  if (inputs->split_mode == HR_SPLIT_MODE_ROW)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--split-mode row needs a split buffer type, which llama.cpp's CUDA, ROCm, Vulkan and Metal backends no longer have: "
+                     "llama-server stops with \"device CUDA0 does not support split buffers\" (src/llama-model.cpp make_gpu_buft_list); "
+                     "use --split-mode layer"));
+      return FALSE;
+    }
+  if ((inputs->split_mode != HR_SPLIT_MODE_LAYER || inputs->n_tensor_split > 0) && !inputs->llama_server)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--tensor-split and --split-mode are llama-server's options: Ollama sets the split itself; use --runtime llama-server"));
+      return FALSE;
+    }
+  if (inputs->n_tensor_split == 0)
+    return TRUE;
+  if (inputs->n_tensor_split != n_gpus)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the count of values given, the board, its GPUs */
+                   _("--tensor-split gives %u shares, but %s has %u GPUs: give one share per GPU, in their order"),
+                   inputs->n_tensor_split, board->name, n_gpus);
+      return FALSE;
+    }
+  for (guint i = 0; i < inputs->n_tensor_split; i++)
+    {
+      if (!(inputs->tensor_split[i] >= 0.0f) || isinf (inputs->tensor_split[i]))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("--tensor-split share %u is negative or not a number: each GPU's share is 0 or more"), i + 1);
+          return FALSE;
+        }
+      any = any || inputs->tensor_split[i] > 0.0f;
+    }
+  if (!any)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--tensor-split is all zero: give at least one GPU a share above 0"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -707,16 +790,22 @@ hr_offload_begin (const HrOffloadInputs *inputs,
   out->choice = HR_OFFLOAD_CHOICE_ALL;
   out->pipeline_parallel = FALSE;
   out->ollama_predicted_bytes = 0;
+  out->cpu_moe_layers = 0;
+  out->cpu_moe_bytes = 0;
+  out->fit_skipped = FALSE;
+  out->user_split = FALSE;
   memset (m, 0, sizeof *m);
   if (board == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
       return FALSE;
     }
+  if (!check_placement (inputs, error))
+    return FALSE;
   runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
   if (!hr_runtime_predict (&runtime, &out->prediction, error))
     return FALSE;
-  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30)
+  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30 && out->prediction.era != HR_RUNTIME_ERA_LLAMA_SERVER)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                    _("the GPU/host split follows Ollama 0.30 and newer (llama.cpp's fit); Ollama 0.12's own estimator is not modelled"));
@@ -726,6 +815,11 @@ hr_offload_begin (const HrOffloadInputs *inputs,
   if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
     hr_calibration_apply (inputs->calibration, &out->prediction);
   build_model (m, &runtime, &out->prediction);
+  m->cpu_moe = MIN (inputs->n_cpu_moe, m->n);
+  m->overrides = inputs->n_cpu_moe > 0;
+  out->cpu_moe_layers = m->cpu_moe;
+  for (guint i = 0; i < m->cpu_moe; i++)
+    out->cpu_moe_bytes += experts_of (&m->layers[i]);
   out->total_layers = m->n + 1;
   out->token_embd_bytes = m->token_embd;
   out->free_vram_bytes = hr_board_headroom_bytes (board);
