@@ -52,6 +52,166 @@ hr_cli_predict_options_clear (HrCliPredictOptions *o)
   g_free (o->precision_text);
   g_free (o->models_text);
   g_free (o->num_gpu_text);
+  g_free (o->n_cpu_moe_text);
+  g_free (o->tensor_split_text);
+  g_free (o->split_mode_text);
+}
+
+/* --tensor-split A,B,...: shares split at "," or "/" as llama.cpp's -ts
+ * (common/arg.cpp), each a decimal number. */
+static gboolean
+parse_tensor_split (HrCliPredictOptions *o)
+{
+  g_auto(GStrv) parts = g_regex_split_simple ("[,/]+", o->tensor_split_text, 0, 0);
+  guint n = g_strv_length (parts);
+
+  if (n > HR_DEVICE_MAX)
+    {
+      hr_cli_usage_error (_("--tensor-split gives %u shares: Headroom places a model on at most %u GPUs"), n, HR_DEVICE_MAX);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (parts[i], &end);
+
+      if (parts[i][0] == '\0' || end == NULL || *end != '\0' || !isfinite (v))
+        {
+          hr_cli_usage_error (_("--tensor-split takes numbers such as 3,1, not \"%s\""), o->tensor_split_text);
+          return FALSE;
+        }
+      if (v < 0.0)
+        {
+          hr_cli_usage_error (_("--tensor-split share %u is negative or not a number: each GPU's share is 0 or more"), i + 1);
+          return FALSE;
+        }
+      o->tensor_split[i] = (float) v;
+    }
+  o->n_tensor_split = n;
+  for (guint i = 0; i < n; i++)
+    if (o->tensor_split[i] > 0.0f)
+      return TRUE;
+  hr_cli_usage_error ("%s", _("--tensor-split is all zero: give at least one GPU a share above 0"));
+  return FALSE;
+}
+
+/* The placement inputs (--cpu-moe, --n-cpu-moe, --tensor-split,
+ * --split-mode) against the runtime @era (auto resolved): Ollama 0.30+
+ * passes its own environment to llama-server (llm/llama_server.go
+ * SetupLlamaServerCommandEnv: cmd.Env = os.Environ()), so LLAMA_ARG_CPU_MOE
+ * and LLAMA_ARG_N_CPU_MOE reach it; its split it sets itself. */
+static gboolean
+resolve_placement (HrCliPredictOptions *o,
+                   HrRuntimeEra         era)
+{
+  o->n_cpu_moe = 0;
+  o->n_tensor_split = 0;
+  o->split_mode = HR_SPLIT_MODE_LAYER;
+  if (o->cpu_moe && o->n_cpu_moe_text != NULL)
+    {
+      hr_cli_usage_error ("%s", _("--cpu-moe and --n-cpu-moe both say which experts stay in host memory: give one of them"));
+      return FALSE;
+    }
+  if (o->n_cpu_moe_text != NULL && !hr_cli_parse_u32 ("--n-cpu-moe", o->n_cpu_moe_text, 0, HR_MODEL_SPEC_MAX_LAYERS, &o->n_cpu_moe))
+    return FALSE;
+  if (o->cpu_moe)
+    o->n_cpu_moe = HR_OFFLOAD_CPU_MOE_ALL;
+  if ((o->cpu_moe || o->n_cpu_moe_text != NULL) && era != HR_RUNTIME_ERA_OLLAMA_0_30 && era != HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      hr_cli_usage_error (_("%s keeps experts in host memory through llama-server's tensor overrides, which the %s runtime has none of: "
+                            "use --runtime llama-server (or ollama-0.30, which passes LLAMA_ARG_CPU_MOE / LLAMA_ARG_N_CPU_MOE on to it)"),
+                          o->cpu_moe ? "--cpu-moe" : "--n-cpu-moe", hr_runtime_era_to_string (era));
+      return FALSE;
+    }
+  if ((o->tensor_split_text != NULL || o->split_mode_text != NULL) && era != HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      hr_cli_usage_error ("%s", _("--tensor-split and --split-mode are llama-server's options: Ollama sets the split itself; use --runtime llama-server"));
+      return FALSE;
+    }
+  if (o->split_mode_text != NULL)
+    {
+      if (g_ascii_strcasecmp (o->split_mode_text, "layer") == 0)
+        o->split_mode = HR_SPLIT_MODE_LAYER;
+      else if (g_ascii_strcasecmp (o->split_mode_text, "row") == 0)
+        o->split_mode = HR_SPLIT_MODE_ROW;
+      else if (g_ascii_strcasecmp (o->split_mode_text, "none") == 0)
+        o->split_mode = HR_SPLIT_MODE_NONE;
+      else
+        {
+          hr_cli_usage_error (_("--split-mode must be layer, row or none, not \"%s\""), o->split_mode_text);
+          return FALSE;
+        }
+    }
+  if (o->tensor_split_text != NULL && !parse_tensor_split (o))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * hr_cli_predict_placement_given:
+ * @o: resolved options
+ *
+ * Returns: whether any placement input (--cpu-moe, --n-cpu-moe,
+ *   --tensor-split, --split-mode) was given.
+ */
+gboolean
+hr_cli_predict_placement_given (const HrCliPredictOptions *o)
+{
+  return o->n_cpu_moe > 0 || o->n_tensor_split > 0 || o->split_mode_text != NULL;
+}
+
+/**
+ * hr_cli_sizing_split:
+ * @ctx: a loaded context
+ * @o: resolved options
+ * @in: the runtime inputs of the prediction (hr_cli_predict_spec())
+ * @p: the prediction
+ * @json: (nullable): add the placement's members here instead of printing
+ * @error: return location for a #GError
+ *
+ * `gguf` and `hub` under their memory: the placement (hr_cli_predict_split())
+ * when a placement input is given and the board places one
+ * (hr_cli_predict_shows_split()); nothing otherwise.
+ *
+ * Returns: %TRUE, or hr_cli_predict_split()'s errors.
+ */
+gboolean
+hr_cli_sizing_split (HrCliContext              *ctx,
+                     const HrCliPredictOptions *o,
+                     const HrRuntimeInputs     *in,
+                     const HrRuntimePrediction *p,
+                     JsonObject                *json,
+                     GError                   **error)
+{
+  if (!hr_cli_predict_placement_given (o) || !hr_cli_predict_shows_split (o, ctx->board, p->era))
+    return TRUE;
+  return hr_cli_predict_split (ctx, in, -1, json, error);
+}
+
+/**
+ * hr_cli_predict_shows_split:
+ * @o: resolved options
+ * @board: the board
+ * @era: the prediction's era
+ *
+ * Whether a sizing command prints the GPU/host placement
+ * (hr_cli_predict_split()) on @board: it needs host memory; `predict`
+ * and `library` print it under Ollama 0.30+ always, and under
+ * llama-server on a board with several GPUs or with a placement input;
+ * `gguf` and `hub` (@o's placement inputs only) when one is given.
+ *
+ * Returns: %TRUE to print the placement.
+ */
+gboolean
+hr_cli_predict_shows_split (const HrCliPredictOptions *o,
+                            const HrBoard             *board,
+                            HrRuntimeEra               era)
+{
+  if (!hr_board_has_host (board))
+    return FALSE;
+  if (era == HR_RUNTIME_ERA_OLLAMA_0_30)
+    return TRUE;
+  return era == HR_RUNTIME_ERA_LLAMA_SERVER && (hr_board_is_multi_device (board) || hr_cli_predict_placement_given (o));
 }
 
 /**
@@ -129,6 +289,8 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
       hr_cli_usage_error (_("--server-version must look like 0.31.2, not \"%s\""), o->version);
       return FALSE;
     }
+  if (!resolve_placement (o, o->era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o->version) : o->era))
+    return FALSE;
   if (o->precision_text != NULL)
     {
       o->precision = hr_precision_lookup (o->precision_text);
@@ -219,7 +381,7 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
       /* The placement across several GPUs follows Ollama 0.30+ (its choice
        * of GPUs, then llama.cpp's fit); another runtime's figures are the
        * first GPU's, and say so. */
-      if ((o->era == HR_RUNTIME_ERA_LLAMA_SERVER || o->era == HR_RUNTIME_ERA_OLLAMA_0_12) &&
+      if (((o->era == HR_RUNTIME_ERA_LLAMA_SERVER && !hr_board_has_host (ctx->board)) || o->era == HR_RUNTIME_ERA_OLLAMA_0_12) &&
           hr_board_is_multi_device (ctx->board))
         {
           const HrDevice *first = g_ptr_array_index (ctx->board->devices, 0);
@@ -229,6 +391,29 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
           fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' memory and bandwidth are not counted here\n"),
                    hr_runtime_era_to_string (o->era), first->name, memory, ctx->board->devices->len);
         }
+      /* The placement inputs against the board (one -ts share per GPU). */
+      {
+        HrOffloadInputs check;
+
+        memset (&check, 0, sizeof check);
+        check.board = ctx->board;
+        check.llama_server = o->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+        check.split_mode = o->split_mode;
+        check.n_tensor_split = o->n_tensor_split;
+        memcpy (check.tensor_split, o->tensor_split, sizeof check.tensor_split);
+        if (!hr_offload_check_placement (&check, &error))
+          {
+            *out_status = hr_cli_usage_error ("%s", error->message);
+            return FALSE;
+          }
+        if (hr_cli_predict_placement_given (o) && !hr_board_has_host (ctx->board))
+          {
+            *out_status = hr_cli_usage_error (_("--cpu-moe, --n-cpu-moe, --tensor-split and --split-mode place a model on GPUs with host memory; %s keeps every layer in its one pool"),
+                                              ctx->board->id);
+            return FALSE;
+          }
+      }
+      hr_cli_offload_set_inputs (o->n_cpu_moe, o->split_mode, o->n_tensor_split, o->tensor_split);
       return TRUE;
     }
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
@@ -816,7 +1001,7 @@ hr_cli_predict_run (const char                *command,
     return hr_cli_fail (g_steal_pointer (&error));
 
   footprint = hr_cli_pool_footprint (ctx.board, &p);
-  split = hr_board_has_host (ctx.board) && p.era == HR_RUNTIME_ERA_OLLAMA_0_30;
+  split = hr_cli_predict_shows_split (&o, ctx.board, p.era);
 
   if (o.json)
     {

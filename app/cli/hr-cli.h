@@ -103,6 +103,10 @@ void     hr_cli_print_prior_note  (HrCliContext       *ctx,
 /* hr-cli-offload.c: predict's split and fit finders. */
 void     hr_cli_offload_set_placement (gboolean sched_spread,
                                        gint32   main_gpu);
+void     hr_cli_offload_set_inputs (guint32      n_cpu_moe,
+                                    HrSplitMode  split_mode,
+                                    guint        n_tensor_split,
+                                    const float *tensor_split);
 gboolean hr_cli_predict_split   (HrCliContext          *ctx,
                                  const HrRuntimeInputs *runtime,
                                  gint32                 num_gpu,

@@ -50,7 +50,7 @@
  *    state and mask); llama.cpp's real per-device graph is not laid out;
  *  - fit's context step does not run (Ollama sets -c), nor do
  *    --split-mode tensor or a draft model (--split-mode row is refused:
- *    hr-offload.c check_placement());
+ *    hr_offload_check_placement());
  *  - Ollama's available memory is the device's free memory (memory -
  *    resident); its OLLAMA_GPU_OVERHEAD is not an input.
  */

@@ -705,8 +705,13 @@ hr_offload_predict (const HrOffloadInputs *inputs,
   return TRUE;
 }
 
-/* The user's placement inputs, checked (llama.cpp common/arg.cpp and
- * src/llama-model.cpp make_gpu_buft_list):
+/**
+ * hr_offload_check_placement:
+ * @inputs: the inputs, their board set
+ * @error: return location for a #GError
+ *
+ * The user's placement inputs, checked as llama.cpp takes them
+ * (common/arg.cpp and src/llama-model.cpp make_gpu_buft_list):
  *  - -sm row needs the backend's split buffer type
  *    ("ggml_backend_split_buffer_type"), which at this llama.cpp only
  *    ggml-sycl and ggml-hexagon give; CUDA, ROCm (HIP builds ggml-cuda),
@@ -715,10 +720,15 @@ hr_offload_predict (const HrOffloadInputs *inputs,
  *  - -ts and -sm are llama-server's (Ollama sets its own: --split-mode none
  *    on one GPU, llm/llama_server.go appendMainGPUArgs);
  *  - -ts: no negative share, no more shares than the board has GPUs, not
- *    all zero (which llama.cpp takes as no -ts at all). */
-static gboolean
-check_placement (const HrOffloadInputs *inputs,
-                 GError               **error)
+ *    all zero (which llama.cpp takes as no -ts at all).
+ * hr_offload_predict() checks them first.
+ *
+ * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT naming the
+ *   input and what to give instead.
+ */
+gboolean
+hr_offload_check_placement (const HrOffloadInputs *inputs,
+                            GError               **error)
 {
   const HrBoard *board = inputs->board;
   guint n_gpus = board->devices != NULL && board->devices->len > 0 ? board->devices->len :
@@ -800,7 +810,7 @@ hr_offload_begin (const HrOffloadInputs *inputs,
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
       return FALSE;
     }
-  if (!check_placement (inputs, error))
+  if (!hr_offload_check_placement (inputs, error))
     return FALSE;
   runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
   if (!hr_runtime_predict (&runtime, &out->prediction, error))
