@@ -47,6 +47,7 @@ static guint32 placement_n_cpu_moe;
 static HrSplitMode placement_split_mode = HR_SPLIT_MODE_LAYER;
 static guint placement_n_ts;
 static float placement_ts[HR_DEVICE_MAX];
+static gboolean placement_given;
 
 /**
  * hr_cli_offload_set_inputs:
@@ -67,6 +68,7 @@ hr_cli_offload_set_inputs (guint32      n_cpu_moe,
   placement_n_cpu_moe = n_cpu_moe;
   placement_split_mode = split_mode;
   placement_n_ts = MIN (n_tensor_split, HR_DEVICE_MAX);
+  placement_given = n_cpu_moe > 0 || n_tensor_split > 0 || split_mode != HR_SPLIT_MODE_LAYER;
   for (guint i = 0; i < placement_n_ts; i++)
     placement_ts[i] = tensor_split[i];
 }
@@ -471,7 +473,7 @@ print_devices (const HrOffload *split)
     }
 }
 
-/* "placement": the inputs people set, echoed, and what they did:
+/* "placement", when an input is given: the inputs people set, echoed, and what they did:
  * "n_cpu_moe" (null without one; "all" for --cpu-moe), "cpu_moe_layers",
  * "cpu_moe_bytes", "tensor_split" (the shares, or null), "split_mode"
  * (llama-server's -sm, null under Ollama), "fit_skipped". */
@@ -567,7 +569,8 @@ add_split_members (JsonObject      *o,
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
   if (split->n_devices > 0)
     add_device_members (o, split);
-  add_placement_member (o, split, split->prediction.era == HR_RUNTIME_ERA_LLAMA_SERVER);
+  if (placement_given)
+    add_placement_member (o, split, split->prediction.era == HR_RUNTIME_ERA_LLAMA_SERVER);
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else

@@ -388,7 +388,7 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
           g_autofree char *memory = hr_format_bytes (first->memory_bytes, HR_UNIT_GIB, 1);
 
           /* Translators: the runtime ("llama-server"), a GPU's name, its memory, the number of GPUs */
-          fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' memory and bandwidth are not counted here\n"),
+          fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' memory and bandwidth are not counted here\n"),
                    hr_runtime_era_to_string (o->era), first->name, memory, ctx->board->devices->len);
         }
       /* The placement inputs against the board (one -ts share per GPU). */
