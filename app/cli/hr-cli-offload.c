@@ -43,36 +43,6 @@ hr_cli_offload_set_placement (gboolean sched_spread,
   placement_main_gpu = main_gpu;
 }
 
-static guint32 placement_n_cpu_moe;
-static HrSplitMode placement_split_mode = HR_SPLIT_MODE_LAYER;
-static guint placement_n_ts;
-static float placement_ts[HR_DEVICE_MAX];
-static gboolean placement_given;
-
-/**
- * hr_cli_offload_set_inputs:
- * @n_cpu_moe: --n-cpu-moe N, %HR_OFFLOAD_CPU_MOE_ALL for --cpu-moe, 0 none
- * @split_mode: --split-mode
- * @n_tensor_split: --tensor-split's shares given, 0 = none
- * @tensor_split: (array length=n_tensor_split): the shares
- *
- * The placement inputs people set (hr-offload.h), for every split this
- * command predicts.
- */
-void
-hr_cli_offload_set_inputs (guint32      n_cpu_moe,
-                           HrSplitMode  split_mode,
-                           guint        n_tensor_split,
-                           const float *tensor_split)
-{
-  placement_n_cpu_moe = n_cpu_moe;
-  placement_split_mode = split_mode;
-  placement_n_ts = MIN (n_tensor_split, HR_DEVICE_MAX);
-  placement_given = n_cpu_moe > 0 || n_tensor_split > 0 || split_mode != HR_SPLIT_MODE_LAYER;
-  for (guint i = 0; i < placement_n_ts; i++)
-    placement_ts[i] = tensor_split[i];
-}
-
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
  * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
  * unified board the learned overhead predict adds (hr_cli_predict_spec():
@@ -105,11 +75,7 @@ offload_inputs (HrOffloadInputs       *out,
   out->sched_spread = placement_spread;
   out->main_gpu_set = placement_main_gpu >= 0;
   out->main_gpu = placement_main_gpu >= 0 ? (guint32) placement_main_gpu : 0;
-  out->n_cpu_moe = placement_n_cpu_moe;
-  out->split_mode = out->llama_server ? placement_split_mode : HR_SPLIT_MODE_LAYER;
-  out->n_tensor_split = out->llama_server ? placement_n_ts : 0;
-  for (guint i = 0; i < out->n_tensor_split; i++)
-    out->tensor_split[i] = placement_ts[i];
+  hr_cli_placement_apply (out);
 }
 
 /* The efficiencies a split with layers on the CPU is timed with: the
@@ -473,79 +439,6 @@ print_devices (const HrOffload *split)
     }
 }
 
-/* "placement", when an input is given: the inputs people set, echoed, and what they did:
- * "n_cpu_moe" (null without one; "all" for --cpu-moe), "cpu_moe_layers",
- * "cpu_moe_bytes", "tensor_split" (the shares, or null), "split_mode"
- * (llama-server's -sm, null under Ollama), "fit_skipped". */
-static void
-add_placement_member (JsonObject      *o,
-                      const HrOffload *split,
-                      gboolean         llama_server)
-{
-  JsonObject *p = json_object_new ();
-
-  if (placement_n_cpu_moe == HR_OFFLOAD_CPU_MOE_ALL)
-    json_object_set_string_member (p, "n_cpu_moe", "all");
-  else if (placement_n_cpu_moe > 0)
-    json_object_set_int_member (p, "n_cpu_moe", placement_n_cpu_moe);
-  else
-    json_object_set_null_member (p, "n_cpu_moe");
-  json_object_set_int_member (p, "cpu_moe_layers", split->cpu_moe_layers);
-  json_object_set_int_member (p, "cpu_moe_bytes", (gint64) MIN (split->cpu_moe_bytes, (guint64) G_MAXINT64));
-  if (llama_server && placement_n_ts > 0)
-    {
-      JsonArray *a = json_array_new ();
-
-      for (guint i = 0; i < placement_n_ts; i++)
-        json_array_add_double_element (a, placement_ts[i]);
-      json_object_set_array_member (p, "tensor_split", a);
-    }
-  else
-    json_object_set_null_member (p, "tensor_split");
-  if (llama_server)
-    json_object_set_string_member (p, "split_mode", placement_split_mode == HR_SPLIT_MODE_NONE ? "none" : "layer");
-  else
-    json_object_set_null_member (p, "split_mode");
-  json_object_set_boolean_member (p, "fit_skipped", split->fit_skipped);
-  json_object_set_object_member (o, "placement", p);
-}
-
-/* The explanation of the user's placement inputs under the split's head. */
-static void
-print_placement (const HrOffload *split,
-                 gboolean         llama_server)
-{
-  if (split->cpu_moe_layers > 0)
-    {
-      g_autofree char *bytes = hr_format_count (split->cpu_moe_bytes);
-      g_autofree char *flag = placement_n_cpu_moe == HR_OFFLOAD_CPU_MOE_ALL ? g_strdup ("--cpu-moe") :
-                              g_strdup_printf ("--n-cpu-moe %u", placement_n_cpu_moe);
-
-      /* Translators: the last block's index, the option as given, bytes */
-      printf (_("  experts of layers 0-%u kept in host memory by %s: %s bytes (ffn_*_exps); the rest of each layer stays on its GPU\n"),
-              split->cpu_moe_layers - 1, flag, bytes);
-      if (!llama_server)
-        printf ("%s\n", _("  (Ollama passes LLAMA_ARG_CPU_MOE / LLAMA_ARG_N_CPU_MOE from its environment on to llama-server)"));
-    }
-  if (split->user_split)
-    {
-      g_autoptr(GString) shares = g_string_new (NULL);
-
-      for (guint i = 0; i < placement_n_ts; i++)
-        {
-          g_autofree char *v = hr_format_decimal (placement_ts[i], placement_ts[i] == floorf (placement_ts[i]) ? 0 : 2);
-
-          g_string_append_printf (shares, "%s%s", i > 0 ? "," : "", v);
-        }
-      /* Translators: the shares as given, "3,1" */
-      printf (_("  --tensor-split %s: the layers split in those shares (src/llama-model.cpp load_tensors), not by free memory\n"), shares->str);
-    }
-  if (split->fit_skipped)
-    printf ("%s\n", split->user_split ?
-            _("  fit does not place the layers (-ts set by the user): every layer on the GPUs, whether it fits or not") :
-            _("  fit does not place the layers (a tensor override set by the user): every layer on the GPUs, whether it fits or not"));
-}
-
 static void
 add_split_members (JsonObject      *o,
                    const HrOffload *split,
@@ -569,8 +462,7 @@ add_split_members (JsonObject      *o,
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
   if (split->n_devices > 0)
     add_device_members (o, split);
-  if (placement_given)
-    add_placement_member (o, split, split->prediction.era == HR_RUNTIME_ERA_LLAMA_SERVER);
+  hr_cli_placement_add_json (o, split, split->prediction.era == HR_RUNTIME_ERA_LLAMA_SERVER);
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else
@@ -636,7 +528,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
     printf (_("\non %s, as llama-server and its fit place it:\n"), board->name);
   else
     printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
-  print_placement (split, in.llama_server);
+  hr_cli_placement_print (split, in.llama_server);
   free_vram = hr_format_count (split->free_vram_bytes);
   target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
   if (split->user_layers)

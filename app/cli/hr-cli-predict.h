@@ -63,6 +63,8 @@ typedef struct {
 } HrCliPredictOptions;
 
 void     hr_cli_predict_options_clear   (HrCliPredictOptions   *o);
+gboolean hr_cli_predict_resolve_placement (HrCliPredictOptions *o,
+                                           HrRuntimeEra         era);
 gboolean hr_cli_predict_placement_given (const HrCliPredictOptions *o);
 gboolean hr_cli_sizing_split            (HrCliContext              *ctx,
                                          const HrCliPredictOptions *o,
