@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli-test-util.h"
+#include "llama/llama-models.h"
 
 #define BOARD "2x-rtx-3090"
 #define MODEL "qwen3:30b-a3b"
@@ -176,6 +177,48 @@ test_refused (void)
                 "--cpu-moe", NULL);
 }
 
+
+/* `gguf FILE` with a placement input prints the split under its memory
+ * (and in its JSON "prediction"); without one it prints none, as before. The
+ * file: qwen3-30b-a3b's real shapes (tests/llama/llama-models.h, sparse),
+ * so the expert bytes are its tensor list's. */
+static void
+test_gguf (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-placement-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "qwen3-30b-a3b.gguf", NULL);
+  g_autoptr(LmModel) m = lm_qwen3_30b_a3b ();
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rn = { 0 };
+  g_auto(Run) rj = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o, *p;
+
+  lm_model_write (m, path);
+  run_cli (&r, "gguf", path, "--board", BOARD, "--context", "8192", "--runtime", "llama-server", "--n-cpu-moe", "4", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\non 2 × NVIDIA GeForce RTX 3090, as llama-server and its fit place it:\n"
+                                   "  experts of layers 0-3 kept in host memory by --n-cpu-moe 4: 1,566,572,544 bytes (ffn_*_exps); the rest of each layer stays on its GPU\n"));
+  g_assert_nonnull (strstr (r.out, "      4 of its blocks keep their expert tensors in host memory\n"));
+
+  run_cli (&rn, "gguf", path, "--board", BOARD, "--context", "8192", NULL);
+  g_assert_cmpint (rn.status, ==, 0);
+  g_assert_null (strstr (rn.out, "experts of layers"));
+  g_assert_null (strstr (rn.out, "llama.cpp's fit place it"));
+
+  run_cli (&rj, "gguf", path, "--board", BOARD, "--context", "8192", "--cpu-moe", "--json", NULL);
+  g_assert_cmpint (rj.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, rj.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  p = json_object_get_object_member (json_object_get_object_member (o, "prediction"), "placement");
+  g_assert_cmpstr (json_object_get_string_member (p, "n_cpu_moe"), ==, "all");
+  g_assert_cmpint (json_object_get_int_member (p, "cpu_moe_layers"), ==, 48);
+  g_assert_true (json_object_get_null_member (p, "split_mode"));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -185,5 +228,6 @@ main (int    argc,
   g_test_add_func ("/cli-placement/cpu-moe-llama-server", test_cpu_moe_llama_server);
   g_test_add_func ("/cli-placement/tensor-split", test_tensor_split);
   g_test_add_func ("/cli-placement/refused", test_refused);
+  g_test_add_func ("/cli-placement/gguf", test_gguf);
   return g_test_run ();
 }
