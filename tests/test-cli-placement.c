@@ -219,6 +219,26 @@ test_gguf (void)
   g_rmdir (dir);
 }
 
+
+/* llama-server by hand without -c on two GPUs: --fit fits the context to
+ * both (common/fit.cpp step 2): 2 x 25,019,803,776 free less one more
+ * 1 GiB margin and 3 x (42,395,862,938 / 80 blocks) / 2 of waste is
+ * 48,170,943,299 bytes, which 13,568 tokens fit; each GPU then keeps
+ * about its margin free. */
+static void
+test_llama_server_fit_context (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli (&r, "predict", "llama3.1:70b", "--board", BOARD, "--runtime", "llama-server", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_true (g_str_has_prefix (r.out, "llama3.1:70b at 13,568 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"));
+  g_assert_nonnull (strstr (r.out, "of the 48,170,943,299 bytes free, so llama-server shrinks the context between 4,096 (43,943,567,258 bytes) and 524,288 to 13,568"));
+  g_assert_nonnull (strstr (r.out, "    GPU 0 NVIDIA GeForce RTX 3090: layers 0-39 (40): 23,487,162,540 bytes: weights 20,895,862,956, KV cache 2,222,981,120, compute 368,318,464; free after 1,282,641,236\n"
+                                   "    GPU 1 NVIDIA GeForce RTX 3090: layers 40-80 (41, the output layer last): 24,091,299,566 bytes: weights 21,499,999,982, KV cache 2,222,981,120, compute 368,318,464; free after 1,178,504,210\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -229,5 +249,6 @@ main (int    argc,
   g_test_add_func ("/cli-placement/tensor-split", test_tensor_split);
   g_test_add_func ("/cli-placement/refused", test_refused);
   g_test_add_func ("/cli-placement/gguf", test_gguf);
+  g_test_add_func ("/cli-placement/llama-server-fit-context", test_llama_server_fit_context);
   return g_test_run ();
 }

@@ -43,6 +43,17 @@ hr_cli_offload_set_placement (gboolean sched_spread,
   placement_main_gpu = main_gpu;
 }
 
+/**
+ * hr_cli_offload_get_main_gpu:
+ *
+ * Returns: the --main-gpu hr_cli_offload_set_placement() was given, -1 = not set
+ */
+gint32
+hr_cli_offload_get_main_gpu (void)
+{
+  return placement_main_gpu;
+}
+
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
  * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
  * unified board the learned overhead predict adds (hr_cli_predict_spec():

@@ -49,6 +49,70 @@ hr_cli_offload_set_inputs (guint32      n_cpu_moe,
 }
 
 /**
+ * hr_cli_placement_fit_free:
+ * @board: the board
+ * @in: the runtime inputs (era llama-server), their free_bytes ignored
+ *
+ * The memory llama-server's --fit fits an unset -c to, as the one free
+ * figure the runtime's fit (hr-runtime-0-30.c fit_context()) takes with
+ * one margin. On a board with one GPU (or -sm none) that GPU's free
+ * memory; on several (every discrete one, else every one: src/llama.cpp
+ * llama_model_load's devices) common/fit.cpp common_params_fit_impl step
+ * 2 compares the sum of their free memory less a margin on each, and
+ * with more than one device first takes off (nd + 1) x model_per_layer /
+ * (2 for a dense model, 6 for a MoE) of expected waste: so the figure is
+ * sum_free - (nd - 1) x margin - that waste. model_per_layer there is the
+ * dry run's model bytes over the offloaded layers; here the weights term
+ * over the blocks (Headroom's estimate of it).
+ *
+ * Returns: bytes, at least 1
+ */
+guint64
+hr_cli_placement_fit_free (const HrBoard         *board,
+                           const HrRuntimeInputs *in)
+{
+  guint64 margin = in->fit_target_bytes > 0 ? in->fit_target_bytes : HR_OFFLOAD_FIT_MARGIN_BYTES;
+  guint64 sum = 0, waste = 0, reduce;
+  guint nd = 0, discrete = 0, n, main;
+  gint32 main_gpu = hr_cli_offload_get_main_gpu ();
+
+  if (!hr_board_is_multi_device (board) || !hr_board_has_host (board))
+    return MAX (hr_board_headroom_bytes (board), 1);
+  n = MIN (board->devices->len, HR_DEVICE_MAX);
+  for (guint i = 0; i < n; i++)
+    if (((const HrDevice *) g_ptr_array_index (board->devices, i))->kind != HR_DEVICE_KIND_INTEGRATED)
+      discrete++;
+  main = main_gpu >= 0 ? (guint) main_gpu : 0;
+  for (guint i = 0, seen = 0; i < n; i++)
+    {
+      const HrDevice *d = g_ptr_array_index (board->devices, i);
+
+      if (discrete > 0 && d->kind == HR_DEVICE_KIND_INTEGRATED)
+        continue;
+      if (placement_split_mode == HR_SPLIT_MODE_NONE && seen++ != main)
+        continue;
+      sum += hr_device_headroom_bytes (d);
+      nd++;
+    }
+  if (nd > 1 && in->spec != NULL && in->spec->layers > 0)
+    {
+      HrRuntimeInputs probe = *in;
+      HrRuntimePrediction p;
+
+      probe.free_bytes = 0;
+      probe.skip_text = TRUE;
+      if (hr_runtime_predict (&probe, &p, NULL))
+        {
+          guint64 weights = (guint64) MAX (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS), 0);
+
+          waste = (nd + 1) * (weights / in->spec->layers) / (in->spec->expert_count > 0 ? 6 : 2);
+        }
+    }
+  reduce = (nd > 0 ? nd - 1 : 0) * margin + waste;
+  return sum > reduce ? sum - reduce : 1;
+}
+
+/**
  * hr_cli_placement_apply:
  * @out: offload inputs, their llama_server set
  *

@@ -367,7 +367,9 @@ hr_cli_predict_spec (HrCliContext              *ctx,
    * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
    * runtime notes the choice); the 0.30 era ignores it. llama-server's
    * --fit fits an unset -c to it. */
-  if (out_inputs->parallel_slots == 0 || out_inputs->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+  if (out_inputs->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    out_inputs->free_bytes = hr_cli_placement_fit_free (ctx->board, out_inputs);
+  else if (out_inputs->parallel_slots == 0)
     out_inputs->free_bytes = MAX (hr_board_headroom_bytes (ctx->board), 1);
   if (!hr_runtime_predict (out_inputs, out, error))
     return FALSE;

@@ -109,6 +109,9 @@ void     hr_cli_offload_set_inputs (guint32      n_cpu_moe,
                                     guint        n_tensor_split,
                                     const float *tensor_split);
 void     hr_cli_placement_apply    (HrOffloadInputs *out);
+gint32   hr_cli_offload_get_main_gpu (void);
+guint64  hr_cli_placement_fit_free (const HrBoard         *board,
+                                    const HrRuntimeInputs *in);
 void     hr_cli_placement_add_json (JsonObject      *o,
                                     const HrOffload *split,
                                     gboolean         llama_server);
