@@ -759,7 +759,7 @@ hr_cli_predict_run (const char                *command,
   GOptionEntry entries[] = {
     HR_CLI_SIZING_OPTIONS, OPT_PRECISION,
     { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
-    { "main-gpu", 0, 0, G_OPTION_ARG_STRING, &main_gpu_text, N_("Ollama's main_gpu on a board with several GPUs: that GPU alone (its index within its library's GPUs)"), N_("N") },
+    { "main-gpu", 0, 0, G_OPTION_ARG_STRING, &main_gpu_text, N_("Ollama's main_gpu on a board with several GPUs: that GPU alone (its index within its library's GPUs); with --runtime llama-server --split-mode none, its -mg (an index among the board's GPUs)"), N_("N") },
     { "sched-spread", 0, 0, G_OPTION_ARG_NONE, &sched_spread, N_("As OLLAMA_SCHED_SPREAD on a board with several GPUs: every GPU of the group, even when the model would fit one"), NULL },
     { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload (unified boards: that still runs) above the board's floor"), NULL },
     { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload (unified boards: that still runs)"), NULL },

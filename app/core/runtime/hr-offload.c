@@ -359,8 +359,9 @@ build_model (Model                     *m,
  *
  * The runtime defaults (hr_runtime_inputs_init()) in the Ollama 0.30 era,
  * the backend of the board (Metal for a "metal" board, else CUDA), automatic
- * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin and
- * no learned overhead.
+ * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin,
+ * no learned overhead, Ollama's placement and no placement input
+ * (n_cpu_moe 0, -sm layer, no -ts).
  */
 void
 hr_offload_inputs_init (HrOffloadInputs   *inputs,
@@ -642,6 +643,17 @@ place_projector (const HrOffloadInputs *inputs,
  * and binding_device say where, choice why; the sides are the devices'
  * sums. inputs->sched_spread and inputs->main_gpu are Ollama's
  * OLLAMA_SCHED_SPREAD and main_gpu there.
+ *
+ * The placement inputs people set (hr_offload_check_placement() first):
+ * inputs->n_cpu_moe (--cpu-moe, --n-cpu-moe; under Ollama its
+ * LLAMA_ARG_CPU_MOE / LLAMA_ARG_N_CPU_MOE, which it passes on) keeps the
+ * expert tensors of blocks 0 ... N-1 in host memory (cpu_moe_layers,
+ * cpu_moe_bytes) and, a tensor override, stops fit's layer search: every
+ * layer (or num_gpu's) is placed as -ngl -1 leaves it, the rest of each
+ * block with its KV on its device (fit_skipped). inputs->llama_server
+ * places as llama-server run by hand: every discrete GPU (no Ollama
+ * choice, no projector padding), -sm none the --main-gpu alone, -ts the
+ * layers in the user's shares without fit (user_split).
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
  *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
