@@ -462,6 +462,32 @@ test_scenario_cpu_moe (Fixture       *f,
 }
 
 
+/* Writes @widget as drawn to the PNG @path once it has been drawn. */
+static void
+save_shot (GtkWidget  *widget,
+           const char *path)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  while (g_get_monotonic_time () < end && !(gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0))
+    g_main_context_iteration (NULL, FALSE);
+  end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  gdk_texture_save_to_png (texture, path);
+}
+
 /* The scenario controls' --n-cpu-moe spin button follows the property
  * both ways, and is named by its row for screen readers. */
 static void
@@ -485,6 +511,18 @@ test_scenario_cpu_moe_control (Fixture       *f,
   g_assert_cmpuint (g_settings_get_uint (f->settings, "n-cpu-moe"), ==, 12);
   hr_scenario_set_n_cpu_moe (f->scenario, 3);
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 3.0);
+  /* With HR_TEST_SHOTS set: the controls at 360 px, for a person to look at. */
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      GtkWidget *window = gtk_window_new ();
+      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "scenario-controls-360.png", NULL);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 360, 900);
+      gtk_window_set_child (GTK_WINDOW (window), controls);
+      gtk_window_present (GTK_WINDOW (window));
+      save_shot (controls, path);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
   g_object_unref (controls);
 }
 
