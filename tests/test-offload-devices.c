@@ -667,6 +667,23 @@ test_devices_llama_server (void)
   g_assert_cmpuint (s->devices[0].side.total, ==, 0);
   g_assert_cmpint (s->binding_device, ==, 1);
 
+  /* An integrated GPU beside discrete ones: llama-server leaves it out,
+   * so -ts has one share per discrete GPU, 1:3 over the 9 layers (the
+   * split point 0.25: layers 0-2 on CUDA0, the rest on CUDA2). */
+  {
+    guint64 three[3] = { 1200 * MIB, 1200 * MIB, 1200 * MIB };
+    gboolean integrated[3] = { FALSE, TRUE, FALSE };
+    g_autoptr(HrBoard) mixed = gpus_board (3, three, integrated);
+    float ts13[2] = { 1.0f, 3.0f };
+
+    g_assert_null (predict_with (mixed, spec, TRUE, 0, ts13, 2, HR_SPLIT_MODE_LAYER, -1, s));
+    g_assert_cmpuint (s->n_devices, ==, 2);
+    g_assert_cmpuint (s->devices[0].board_index, ==, 0);
+    g_assert_cmpuint (s->devices[0].layers, ==, 3);
+    g_assert_cmpuint (s->devices[1].board_index, ==, 2);
+    g_assert_cmpuint (s->devices[1].layers, ==, 6);
+  }
+
   g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_NONE, 1, s));
   g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPLIT_NONE);
   g_assert_cmpuint (s->n_devices, ==, 1);

@@ -826,13 +826,13 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
       out->target_bytes += d.target[i];
     }
 
-  /* -ts (its shares in the chosen GPUs' order) and any tensor override
+  /* -ts (its shares in llama-server's device order, the chosen GPUs') and any tensor override
    * stop fit's layer search (common/fit.cpp common_params_fit_impl:
    * "tensor_split already set by user" / "tensor_buft_overrides already
    * set by user, abort"), leaving -ngl at -1: every layer. */
   if (inputs->n_tensor_split > 0)
     for (guint i = 0; i < d.nd; i++)
-      user[i] = inputs->tensor_split[ids[i]];
+      user[i] = inputs->tensor_split[i];
   out->user_split = inputs->n_tensor_split > 0;
   if (inputs->num_gpu >= 0)
     layout_proportional (&m, &d, (guint32) inputs->num_gpu, out->user_split ? user : NULL, &l);

@@ -731,8 +731,9 @@ hr_offload_predict (const HrOffloadInputs *inputs,
  *    does not support split buffers";
  *  - -ts and -sm are llama-server's (Ollama sets its own: --split-mode none
  *    on one GPU, llm/llama_server.go appendMainGPUArgs);
- *  - -ts: no negative share, no more shares than the board has GPUs, not
- *    all zero (which llama.cpp takes as no -ts at all).
+ *  - -ts: one share per GPU llama-server uses (the discrete ones, else
+ *    all), none negative, not all zero (which llama.cpp takes as no -ts
+ *    at all).
  * hr_offload_predict() checks them first.
  *
  * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT naming the
@@ -745,7 +746,16 @@ hr_offload_check_placement (const HrOffloadInputs *inputs,
   const HrBoard *board = inputs->board;
   guint n_gpus = board->devices != NULL && board->devices->len > 0 ? board->devices->len :
                  board->backend != HR_BOARD_BACKEND_CPU && !board->unified ? 1 : 0;
+  guint discrete = 0;
   gboolean any = FALSE;
+
+  /* llama-server's devices: the discrete GPUs when there is one
+   * (src/llama.cpp: integrated ones only when none is found). */
+  for (guint i = 0; board->devices != NULL && i < board->devices->len; i++)
+    if (((const HrDevice *) g_ptr_array_index (board->devices, i))->kind != HR_DEVICE_KIND_INTEGRATED)
+      discrete++;
+  if (discrete > 0)
+    n_gpus = discrete;
 
   if (inputs->split_mode == HR_SPLIT_MODE_ROW)
     {
