@@ -656,9 +656,11 @@ place_projector (const HrOffloadInputs *inputs,
  * layers in the user's shares without fit (user_split).
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
- *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
- *   estimator placed layers differently, llm/memory.go estimateGPULayers,
- *   and is not modelled here), or with hr_runtime_predict()'s errors.
+ *   when there is no board, the runtime era is not 0.30 or llama-server
+ *   (Ollama 0.12's own estimator placed layers differently, llm/memory.go
+ *   estimateGPULayers, and is not modelled here), a placement input is
+ *   refused (hr_offload_check_placement()) or -sm none's --main-gpu names
+ *   no GPU, or with hr_runtime_predict()'s errors.
  */
 gboolean
 hr_offload_predict (const HrOffloadInputs *inputs,
