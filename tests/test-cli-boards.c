@@ -377,15 +377,22 @@ test_two_rtx_3090 (void)
                                "  rate: 14.6 t/s (prior), speed likely ok\n"));
   g_assert_nonnull (strstr (r.out, "  free VRAM 50,039,607,552 bytes less the 1,024 MiB fit margin on each of the 2 GPUs: 47,892,123,904 bytes for the model\n"));
 
-  /* Another runtime is not placed across the GPUs, and says so. */
+  /* llama-server run by hand is placed across every GPU too (no Ollama
+   * choice); Ollama 0.12 is not, and says so. */
   {
     g_auto(Run) rs = { 0 };
+    g_auto(Run) r12 = { 0 };
 
     run_cli (&rs, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "llama-server", NULL);
     g_assert_cmpint (rs.status, ==, 0);
-    g_assert_cmpstr (rs.err, ==, "headroom-cli: sized on its first GPU only under --runtime llama-server (NVIDIA GeForce RTX 3090, 24.0 GiB): "
-                                 "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' "
-                                 "memory and bandwidth are not counted here\n");
+    g_assert_cmpstr (rs.err, ==, "");
+    g_assert_nonnull (strstr (rs.out, "\non 2 × NVIDIA GeForce RTX 3090, as llama-server and its fit place it:\n"));
+    g_assert_nonnull (strstr (rs.out, "  llama-server uses every GPU of the board, in its order\n"));
+    run_cli (&r12, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "ollama-0.12", NULL);
+    g_assert_cmpint (r12.status, ==, 0);
+    g_assert_cmpstr (r12.err, ==, "headroom-cli: sized on its first GPU only under --runtime ollama-0.12 (NVIDIA GeForce RTX 3090, 24.0 GiB): "
+                                  "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' "
+                                  "memory and bandwidth are not counted here\n");
   }
 
   run_cli (&rl, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "65536", NULL);

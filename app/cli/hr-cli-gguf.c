@@ -707,14 +707,30 @@ inspect (const char                *path,
       return hr_cli_fail (g_steal_pointer (&error));
     }
   if (o->json)
-    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p), NULL,
-                hr_cli_projector_json (ctx, report->spec, mmproj_display));
+    {
+      JsonNode *memory = hr_cli_prediction_json (ctx, report->spec, &p);
+
+      /* the placement inputs' split (hr_cli_sizing_split()) */
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, json_node_get_object (memory), &error))
+        {
+          json_node_unref (memory);
+          g_free (pj.architecture);
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
+      print_json (report, path, blob, verified, memory, NULL,
+                  hr_cli_projector_json (ctx, report->spec, mmproj_display));
+    }
   else
     {
       print_text (report, display_path, blob, verified);
       print_projector (report->spec, &pj, report->file);
       hr_cli_print_memory (ctx, &p);
       hr_cli_print_projector (ctx, report->spec, -1);
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, NULL, &error))
+        {
+          g_free (pj.architecture);
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
     }
   g_free (pj.architecture);
   return HR_CLI_EXIT_OK;

@@ -106,6 +106,20 @@ void     hr_cli_print_prior_note  (HrCliContext       *ctx,
 /* hr-cli-offload.c: predict's split and fit finders. */
 void     hr_cli_offload_set_placement (gboolean sched_spread,
                                        gint32   main_gpu);
+/* hr-cli-placement.c: the placement inputs people set. */
+void     hr_cli_offload_set_inputs (guint32      n_cpu_moe,
+                                    HrSplitMode  split_mode,
+                                    guint        n_tensor_split,
+                                    const float *tensor_split);
+void     hr_cli_placement_apply    (HrOffloadInputs *out);
+gint32   hr_cli_offload_get_main_gpu (void);
+guint64  hr_cli_placement_fit_free (const HrBoard         *board,
+                                    const HrRuntimeInputs *in);
+void     hr_cli_placement_add_json (JsonObject      *o,
+                                    const HrOffload *split,
+                                    gboolean         llama_server);
+void     hr_cli_placement_print    (const HrOffload *split,
+                                    gboolean         llama_server);
 gboolean hr_cli_predict_split   (HrCliContext          *ctx,
                                  const HrRuntimeInputs *runtime,
                                  gint32                 num_gpu,

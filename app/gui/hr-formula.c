@@ -484,6 +484,7 @@ split_inputs (const HrEvaluationInputs *scenario,
   in->runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
   if (scenario->num_gpu_set)
     in->num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in->n_cpu_moe = scenario->n_cpu_moe;
 }
 
 static char *
@@ -557,6 +558,21 @@ hr_formula_split_for (const HrModelSpec        *spec,
   vram = format_side (_("VRAM"), &split->vram);
   host = format_side (_("host memory"), &split->host);
   embd = hr_gui_format_size (split->token_embd_bytes, HR_UNIT_GB);
+  if (split->cpu_moe_layers > 0)
+    {
+      g_autofree char *experts = hr_gui_format_size (split->cpu_moe_bytes, HR_UNIT_GB);
+
+      /* Translators: the split with the user's --n-cpu-moe: the last layer whose experts stay in
+         host memory, the option's N, those experts' size, the layers on the GPU of the total,
+         the two sides, the token embedding's size, the PROCESSOR column of `ollama ps` */
+      return g_strdup_printf (_("Experts of layers 0\u2013%1$u kept in host memory by --n-cpu-moe %2$u "
+                                "(LLAMA_ARG_N_CPU_MOE): %3$s; the rest of each layer stays on its GPU, "
+                                "and fit no longer places the layers\n%4$u of %5$u layers on the GPU\n"
+                                "%6$s\n%7$s (the token embedding, %8$s, always stays there)\n"
+                                "ollama ps would show PROCESSOR %9$s"),
+                              split->cpu_moe_layers - 1, scenario->n_cpu_moe, experts,
+                              split->gpu_layers, split->total_layers, vram, host, embd, split->processor);
+    }
   if (era == HR_RUNTIME_ERA_LLAMA_SERVER)
     /* Translators: the split: layers on the GPU of the total, the two sides, the token
        embedding's size, and the line llama-server logs (kept as llama.cpp prints it) */

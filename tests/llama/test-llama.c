@@ -39,6 +39,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf.h"
+#include "hr-offload.h"
 #include "hr-runtime.h"
 #include "llama-models.h"
 #include "llama-models-hybrid.h"
@@ -172,6 +173,7 @@ typedef struct {
   guint32     slots;     /* -np, 0 = not given (auto: 4, unified) */
   guint32     fit_room_mib; /* > 0: --fit-target leaves this much of the physical
                              * memory to fit into (0 = the 1 GiB default margin) */
+  guint32     n_cpu_moe;    /* > 0: --n-cpu-moe N; G_MAXUINT32: --cpu-moe */
 } ServerSetting;
 
 static const ServerSetting server_settings[] = {
@@ -184,6 +186,14 @@ static const ServerSetting server_settings[] = {
   { "llama3.2-3b", 16384, 2 },
   { "llama3.2-3b", 0, 0, 3584 },
   { "gemma3-1b", 0, 2, 1200 },
+  /* The experts kept on the CPU by a tensor override: on this CPU-only
+   * build every buffer is the host's anyway, so what is checked is which
+   * tensors llama-server overrides (its "buffer type overridden" lines)
+   * against the experts Headroom moves to host memory
+   * (hr_offload_predict()'s cpu_moe_bytes); gpt-oss's expert biases
+   * (ffn_*_exps.bias) match the pattern too. */
+  { "qwen3-30b-a3b", 4096, 1, 0, 3 },
+  { "gpt-oss-20b", 4096, 1, 0, G_MAXUINT32 },
 };
 
 /* What llama.cpp's CPU backend takes as the device's memory for --fit:
@@ -488,11 +498,29 @@ run_server_defaults (const ServerSetting *s,
       g_ptr_array_add (args, g_strdup ("--fit-target"));
       g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, physical_bytes () / 1048576 - s->fit_room_mib));
     }
+  if (s->n_cpu_moe == G_MAXUINT32)
+    g_ptr_array_add (args, g_strdup ("--cpu-moe"));
+  else if (s->n_cpu_moe > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--n-cpu-moe"));
+      g_ptr_array_add (args, g_strdup_printf ("%u", s->n_cpu_moe));
+    }
   for (const char *const *a = (const char *const[]) { "--no-webui", "--log-verbosity", "4", "--no-log-prefix",
                                                      "--no-log-timestamps", "--no-repack", "--no-warmup",
                                                      "-t", "2", NULL };
        *a != NULL; a++)
     g_ptr_array_add (args, g_strdup (*a));
+  /* The per-tensor override lines are LLAMA_LOG_DEBUG: --verbose, after
+   * --log-verbosity (which would set the level back). --verbose also
+   * prints fit's dry-run buffers; -fit off skips that run, which changes
+   * nothing here: -c is given and the override stops fit's layer search
+   * (common/fit.cpp), and the CPU build has no GPU to place layers on. */
+  if (s->n_cpu_moe > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--verbose"));
+      g_ptr_array_add (args, g_strdup ("-fit"));
+      g_ptr_array_add (args, g_strdup ("off"));
+    }
   g_ptr_array_add (args, NULL);
   server = g_subprocess_launcher_spawnv (launcher, (const char *const *) args->pdata, &error);
   g_assert_no_error (error);
@@ -609,6 +637,10 @@ test_setting (gconstpointer data)
  * auto is 4 slots in one unified stream (tools/server/server.cpp), flash
  * attention auto, batch 2048 / ubatch 512; the same tolerances as
  * test_setting(). */
+static void assert_cpu_moe (const ServerSetting *s,
+                            const HrModelSpec   *spec,
+                            const char          *log);
+
 static void
 test_server_defaults (gconstpointer data)
 {
@@ -663,13 +695,94 @@ test_server_defaults (gconstpointer data)
                             logged.output, logged.output + out_diff,
                             logged.compute, logged.compute + c_diff, c_diff, c_pc,
                             total_logged, total_logged + t_diff, t_pc);
+  if (s->n_cpu_moe > 0)
+    assert_cpu_moe (s, spec, logged.log->str);
   g_string_free (logged.log, TRUE);
 
-  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051);
+  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051 * logged.n_model);
   g_assert_cmpfloat (ABS (kv_diff), <=, 0.0051 * logged.n_kv);
   g_assert_cmpfloat (ABS (out_diff), <=, 0.0051);
   g_assert_cmpfloat (ABS (c_diff), <=, MAX (1.0, 0.03 * logged.compute));
   g_assert_cmpfloat (ABS (t_pc), <=, 1.0);
+}
+
+/* The tensors llama-server's log says a --cpu-moe / --n-cpu-moe override
+ * moved ("tensor NAME (N MiB TYPE) buffer type overridden to CPU",
+ * src/llama-model-loader.cpp, at --log-verbosity 4) against the expert
+ * tensors Headroom keeps in host memory for the same input (each name
+ * once: fit's dry run logs them before the load does): the same
+ * count as the spec's ffn_*_exps tensors of those blocks, each named
+ * blk.I.ffn_..._exps with I below N, and their MiB (each line's
+ * truncated MiB) within one MiB a tensor of Headroom's cpu_moe_bytes. */
+static void
+assert_cpu_moe (const ServerSetting *s,
+                const HrModelSpec   *spec,
+                const char          *log)
+{
+  g_autoptr(GRegex) re = g_regex_new ("^tensor (blk\\.([0-9]+)\\.ffn_[a-z_]+_exps\\.[a-z]+) \\(([0-9]+) MiB [^)]*\\) buffer type overridden to CPU",
+                                      G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autoptr(HrBoard) board = hr_board_new ("one-gpu", "One GPU");
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  HrOffloadInputs in;
+  guint blocks = MIN (s->n_cpu_moe, spec->layers), overridden = 0, expected = 0;
+  guint64 mib = 0;
+
+  g_regex_match (re, log, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      char *name = g_match_info_fetch (match, 1);
+      g_autofree char *block = g_match_info_fetch (match, 2);
+      g_autofree char *size = g_match_info_fetch (match, 3);
+
+      /* fit's dry run loads the tensors first: each name once */
+      if (!g_hash_table_add (seen, name))
+        {
+          g_match_info_next (match, NULL);
+          continue;
+        }
+      g_assert_cmpuint (g_ascii_strtoull (block, NULL, 10), <, blocks);
+      mib += g_ascii_strtoull (size, NULL, 10);
+      overridden++;
+      g_match_info_next (match, NULL);
+    }
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      char *end = NULL;
+
+      if (g_str_has_prefix (t->name, "blk.") && g_ascii_strtoull (t->name + 4, &end, 10) < blocks &&
+          strstr (t->name, "_exps.") != NULL && strstr (t->name, ".ffn_") != NULL)
+        expected++;
+    }
+
+  /* A discrete GPU with host memory, as llama-server would place it. */
+  board->pool_bytes = G_GUINT64_CONSTANT (25769803776);
+  board->host_pool_bytes = G_GUINT64_CONSTANT (68719476736);
+  board->host_bandwidth_bytes_per_s = 51.2e9;
+  board->bandwidth_bytes_per_s = 936e9;
+  hr_offload_inputs_init (&in, board, spec, s->n_ctx);
+  in.runtime.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.runtime.parallel_slots = MAX (s->slots, 1);
+  in.llama_server = TRUE;
+  in.n_cpu_moe = s->n_cpu_moe;
+  g_assert_true (hr_offload_predict (&in, split, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s: %u tensors overridden, %" G_GUINT64_FORMAT " MiB logged, Headroom %u blocks, %" G_GUINT64_FORMAT " bytes (%.2f MiB)",
+                  s->model, overridden, mib, split->cpu_moe_layers, split->cpu_moe_bytes, split->cpu_moe_bytes / MIB);
+  if (suite.report != NULL)
+    g_string_append_printf (suite.report, "| %s (%s%u: experts overridden to the CPU) | %u tensors, %" G_GUINT64_FORMAT " MiB (truncated each) / Headroom %.2f MiB |\n",
+                            s->model, s->n_cpu_moe == G_MAXUINT32 ? "--cpu-moe, " : "--n-cpu-moe ", blocks, overridden, mib,
+                            split->cpu_moe_bytes / MIB);
+  g_assert_cmpuint (overridden, ==, expected);
+  g_assert_cmpuint (overridden, >, 0);
+  g_assert_cmpuint (split->cpu_moe_layers, ==, blocks);
+  g_assert_true (split->fit_skipped);
+  g_assert_cmpuint (split->partial_layers, ==, blocks);
+  g_assert_cmpuint (split->cpu_moe_bytes / 1048576, >=, mib);
+  g_assert_cmpuint (split->cpu_moe_bytes / 1048576, <=, mib + overridden);
 }
 
 /* Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to both caches whatever the
@@ -836,8 +949,9 @@ main (int    argc,
       for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
         {
           const ServerSetting *s = &server_settings[i];
-          g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
-                                                   s->fit_room_mib > 0 ? "-fit" : "");
+          g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s%s", s->model, s->n_ctx, s->slots,
+                                                   s->fit_room_mib > 0 ? "-fit" : "",
+                                                   s->n_cpu_moe == G_MAXUINT32 ? "-cpu-moe" : s->n_cpu_moe > 0 ? "-n-cpu-moe" : "");
           g_test_add_data_func (name, s, test_server_defaults);
         }
     }

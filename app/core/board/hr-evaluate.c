@@ -59,6 +59,7 @@ evaluate_split (const HrEvaluationInputs *scenario,
   in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
   if (scenario->num_gpu_set)
     in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in.n_cpu_moe = scenario->n_cpu_moe;
   if (!hr_offload_predict (&in, split, NULL))
     return FALSE;
 

@@ -34,6 +34,8 @@ typedef struct {
                                             * host memory; 0 = none */
   gboolean           num_gpu_set;    /* a user's num_gpu: FALSE = automatic (llama.cpp's fit) */
   guint32            num_gpu;        /* layers on the GPU (-ngl) when num_gpu_set */
+  guint32            n_cpu_moe;      /* blocks 0 ... N-1 keep their MoE experts in host memory
+                                      * (LLAMA_ARG_N_CPU_MOE, hr-offload.h); 0 = none */
 } HrEvaluationInputs;
 
 typedef struct {
