@@ -22,7 +22,7 @@
  *    KV stream, batch 2048 / ubatch 512, no clamp to the trained context.
  *
  * And one method that is no server's: %HR_RUNTIME_ERA_SEED, the seed's own
- * weights + KV cache (seed-facts.md), the method of the seed's tables, kept
+ * weights + KV cache (docs/seed-figures.md), the method of the seed's tables, kept
  * as a named teaching mode in the same shape.
  *
  * Every term carries its bytes, its formula with the values substituted, the
