@@ -15,10 +15,10 @@
 #include "hr-runtime-private.h"
 
 #define SRC_SEED_WEIGHTS \
-  "docs/seed-figures.md \"Weights\": the file's exact size when known, else parameters x bits per weight / 8 " \
+  "docs/runtimes.md \"The seed's plain math\": the file's exact size when known, else parameters x bits per weight / 8 " \
   "(hr_memory_spec_weight_bytes)"
 #define SRC_SEED_KV \
-  "docs/seed-figures.md \"KV cache\": 2 x layers x KV heads x head dim x element bytes x num_ctx x slots " \
+  "docs/runtimes.md \"The seed's plain math\": 2 x layers x KV heads x head dim x element bytes x num_ctx x slots " \
   "(per layer KV heads x (key + value length) when they differ; hr_memory_kv_cache_bytes)"
 
 /**
