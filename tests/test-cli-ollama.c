@@ -161,7 +161,7 @@ test_list_ps_version (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* As `ollama ps` shows it (seed-facts.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
+  /* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
   g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
   g_assert_cmpstr (out, ==,
                    "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
@@ -278,7 +278,7 @@ test_pull (void)
   fake_ollama_add_registry_model (fake, "qwen2.5:14b", qwen_layers, G_N_ELEMENTS (qwen_layers));
   fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
 
-  /* Refused like `check` (seed-facts.md, "Checking a pull"), with every
+  /* Refused like `check` (docs/seed-figures.md, "Checking a pull"), with every
    * reason, and nothing sent to the board. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", NULL), ==, 1);
   g_assert_cmpstr (out, ==,

@@ -11,7 +11,7 @@
  * (2,011,539,712, the GPU model buffer llama-server logs) and phi4 with its
  * real blob size; one measurement on the seed's Jetson taking the `ollama
  * ps` figures the seed printed for the DGX Spark (2.6 GB at 4096 and 4.1 GB
- * at 16384, seed-facts.md) as reported bytes, with a made-up decode rate of
+ * at 16384, docs/seed-figures.md) as reported bytes, with a made-up decode rate of
  * 60 t/s: a fixture, not a measurement.
  */
 #include "config.h"
@@ -113,7 +113,7 @@ test_predict (void)
                    "Weights on the GPU: 2,011,539,712 bytes (2.01 GB)\n"
                    "  every tensor = 2,011,539,712 bytes (tied embeddings: the output is token_embd's GPU copy)\n"
                    "  note: The model has no output tensor, so llama.cpp loads token_embd a second time as the output on the GPU; the input copy (226,551,398 bytes) stays in host memory and is not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
-                   "  source: ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
+                   "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
                    "\n"
                    "KV cache: 1,879,048,192 bytes (1.88 GB)\n"
                    "  28 layers x 8 KV heads x (128 + 128) x 16,384 cells x 2 bytes = 1,879,048,192 bytes\n"
@@ -123,7 +123,7 @@ test_predict (void)
                    "Compute buffer: 106,960,896 bytes (0.11 GB)\n"
                    "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 8,193 + 3,072) + 16,384 x 512 x 6 = 106,960,896 bytes\n"
                    "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
-                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
+                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
                    "\n"
                    "Learned overhead: 102,451,200 bytes (0.10 GB)\n"
                    "  a + b x num_ctx = 31,831,040 + 4310.312 x 16,384 = 102,451,200 bytes\n"
@@ -143,13 +143,13 @@ test_predict (void)
 /* The old estimator, from a file size only: every term of llm/memory.go. */
 /* Issue 11: the built-in catalog carries llama3.2:3b's exact blob
  * (2,019,377,376 bytes) and parameter count (3,212,749,888) from the seed
- * (seed-facts.md W6), so the prediction on the DGX Spark says the 2.6 GB
+ * (docs/seed-figures.md W6), so the prediction on the DGX Spark says the 2.6 GB
  * the seed's `ollama ps` said at 4,096 tokens. At 16,384 tokens it says
  * 4.0 GB, not the seed's 4.1: weights 2,019,377,376 + KV 1,879,048,192
  * (1,792 MiB, llama.cpp's figure to the byte) + CUDA compute 106,960,896
  * (102 MiB) = 4,005,386,464 bytes, which `ollama ps` prints as 4.0 GB; the
  * seed's 4.1 GB means at least 4.05 GB, some 45 MB more than the buffers
- * modelled (the DGX Spark's graph at that context; ollama-api.md lists
+ * modelled (the DGX Spark's graph at that context; docs/seed-figures.md lists
  * 88.0 MiB of compute for a newer graph, so it is not the compute
  * buffer's model alone). A measurement of the board closes it: with the
  * fixture archive's 4.1 GB the learned overhead makes it 4.1 (test_predict).
@@ -260,7 +260,7 @@ test_predict_llama_server (void)
                    "Weights on the GPU: 8,757,678,176 bytes (8.76 GB)\n"
                    "  every tensor - token_embd = 9,053,114,464 - 295,436,288 = 8,757,678,176 bytes\n"
                    "  note: llama.cpp keeps the input embedding (token_embd, 295,436,288 bytes) in host memory; the model has its own output tensor, so token_embd is not on the GPU and not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
-                   "  source: ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
+                   "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
                    "\n"
                    "KV cache: 13,421,772,800 bytes (13.42 GB)\n"
                    "  40 layers x 10 KV heads x (128 + 128) x 65,536 cells x 2 bytes = 13,421,772,800 bytes\n"
@@ -270,7 +270,7 @@ test_predict_llama_server (void)
                    "Compute buffer: 321,918,976 bytes (0.32 GB)\n"
                    "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 17,921 + 5,120) + 65,536 x 512 x 6 = 321,918,976 bytes\n"
                    "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
-                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
+                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
                    "\n"
                    "Learned overhead: 0 bytes (0.00 GB)\n"
                    "  0 bytes (no size measured yet)\n"

@@ -5,7 +5,7 @@
  * HrMemoryChart on its own: the accessible description in both modes and
  * both units, the tooltip's bytes and formula, rendering for export, and
  * that the widget is freed (no reference cycle) when its window goes.
- * Figures: seed-facts.md, "Budget and verdicts" (llama3.2:3b on the seed
+ * Figures: docs/seed-figures.md, "Budget and verdicts" (llama3.2:3b on the seed
  * board at 4,096 tokens).
  */
 

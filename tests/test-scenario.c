@@ -4,7 +4,7 @@
  *
  * HrScenario without a window, on the shipped data: the seed board's
  * budget and the efficiency fitted from the shipped measurements
- * (seed-facts.md), a seed row's verdict, the properties bound to GSettings
+ * (docs/seed-figures.md), a seed row's verdict, the properties bound to GSettings
  * both ways, one "changed" per change, the board's unsaved edits, the
  * runtime template and the line an export is titled with.
  */
@@ -85,7 +85,7 @@ test_scenario_seed_board (Fixture       *f,
   g_assert_nonnull (board);
   g_assert_cmpuint (hr_board_budget_bytes (board), ==, 5100000000);
 
-  /* The two shipped measurements on the seed board fit 0.36 (seed-facts.md). */
+  /* The two shipped measurements on the seed board fit 0.36 (docs/seed-figures.md). */
   g_assert_cmpuint (fit->n_points, ==, 2);
   efficiency = hr_format_decimal (fit->efficiency, 2);
   g_assert_cmpstr (efficiency, ==, "0.36");
@@ -101,7 +101,7 @@ test_scenario_seed_board (Fixture       *f,
   g_assert_cmpuint (inputs.parallel_slots, ==, 1);
   g_assert_cmpfloat (inputs.fit.efficiency, ==, fit->efficiency);
 
-  /* seed-facts.md, "Budget and verdicts": llama3.2:3b at 4,096 tokens. */
+  /* docs/seed-figures.md, "Budget and verdicts": llama3.2:3b at 4,096 tokens. */
   g_assert_nonnull (spec);
   hr_scenario_evaluate (f->scenario, spec, &e);
   total = hr_gui_format_size (e.footprint.total, HR_UNIT_GB);

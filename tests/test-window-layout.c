@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's layout, opened from the real HrApplication under Xvfb: the
- * first frame is painted before the pages are built (issue 10's start-up
+ * first frame is painted before the pages are built (the start-up
  * aim); the sidebar's header bar button and F9 hide and show the sidebar
  * both ways at the default and at a phone's width; and at 360 px wide the
- * Models page and the window fit (issue 14), the flaps folded.
+ * Models page and the window fit, the flaps folded.
  * HR_TEST_SHOTS=DIR saves the window at 1280 x 800 (light and dark) and
  * at 360 px with the sidebar shown and hidden.
  */

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window, opened from the real HrApplication under Xvfb: the catalog,
- * the seed's verdicts and margins on the seed board (seed-facts.md, "Budget
- * and verdicts"), the context slider and the KV cache type, the chart's
+ * the seed's verdicts and margins on the seed board (docs/seed-figures.md,
+ * "Budget and verdicts"), the context slider and the KV cache type, the chart's
  * accessible description, the explain panel's formulas, export, a
  * malformed user catalog and boards file, and the German translation.
  */
@@ -266,7 +266,7 @@ cell (Fixture        *f,
 /* ------------------------------------------------------------------ */
 /* Tests                                                               */
 
-/* seed-facts.md, "Budget and verdicts": the seed board at 4,096 tokens. */
+/* docs/seed-figures.md, "Budget and verdicts": the seed board at 4,096 tokens. */
 static const struct {
   const char *name;
   const char *kv;
@@ -398,7 +398,7 @@ test_window_context_and_kv_type (void)
 
   g_assert_cmpuint (e->footprint.kv_cache, ==, 469762048);
 
-  /* 16,384 tokens: seed-facts.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
+  /* 16,384 tokens: docs/seed-figures.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
   gtk_range_set_value (context, 14);
   g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 16384);
   g_assert_cmpuint (e->footprint.kv_cache, ==, 1879048192);

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli hub REPO [--revision R] [sizing options] [--json]`: the
- * seed's week-3 lookup of a Hugging Face repository (seed-facts.md, "A
- * Hugging Face lookup"), the weights at the repository's own dtype (week
+ * seed's week-3 lookup of a Hugging Face repository (docs/seed-figures.md,
+ * "A Hugging Face lookup"), the weights at the repository's own dtype (week
  * 4), and the memory it needs on a board, by the same prediction as
  * `headroom-cli predict` (hr-cli-predict.c).
  */
@@ -105,7 +105,7 @@ print_architecture (const HrHubLookup *l)
     {
       g_autofree char *derived = hr_format_count (l->derived.total);
 
-      /* To the digit (issue 16): a few missing norms are not "0.00 % apart". */
+      /* To the digit: a few missing norms are not "0.00 % apart". */
       rowf (_("config check"), _("%s derived from config.json: %s"), derived, l->derived_comparison);
       if (l->config->experts > 0)
         {

@@ -471,7 +471,7 @@ on_pull_progress (const HrPullProgress *progress,
   p->stalled_said = stalled;
 }
 
-/* The pull check (seed-facts.md, "Checking a pull before it starts"):
+/* The pull check (docs/seed-figures.md, "Checking a pull"):
  * every reason at once, from the catalog and the board. */
 static GPtrArray *
 pull_reasons (const char     *model,
@@ -844,7 +844,7 @@ cmd_measure (HrOllamaClient *client,
  * `headroom-cli ollama [--host URL] version|list|ps|show MODEL|measure MODEL
  * [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL
  * [--force]|unload MODEL|delete MODEL [--json]`: one board's Ollama server
- * through its HTTP API (ollama-api.md). The host is --host, else
+ * through its HTTP API (docs/ollama.md). The host is --host, else
  * OLLAMA_HOST, else http://localhost:11434; a proxy's bearer token comes
  * from the HEADROOM_OLLAMA_TOKEN environment variable (never an argument,
  * where other users could read it). `pull` runs the pull check first and

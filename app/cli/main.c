@@ -5,6 +5,8 @@
  * headroom-cli: the same core as the window, for a headless box.
  * HEADROOM_LOCALE_DIR, when set, is where the translations are (an
  * uninstalled build's po/ directory); else the installed LOCALEDIR.
+ * Machine output (--json, --csv) is the same in every language: see
+ * machine_output_requested() and docs/cli.md, "Machine output".
  */
 #include "config.h"
 
@@ -47,6 +49,24 @@ static const HrCliCommand commands[] = {
                                         "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]") },
 };
 
+/* TRUE when the command's arguments ask for machine output: --json or
+ * --csv before a "--" (after which everything is an operand). Such output
+ * carries stable ids and English text whatever the user's language, so a
+ * script can rely on it; errors written alongside it are English too. */
+static gboolean
+machine_output_requested (int    argc,
+                          char **argv)
+{
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (strcmp (argv[i], "--json") == 0 || strcmp (argv[i], "--csv") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 print_usage (FILE *stream)
 {
@@ -82,6 +102,11 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, locale_dir != NULL && locale_dir[0] != '\0' ? locale_dir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* Machine output in English: gettext returns every msgid untranslated
+   * when LC_MESSAGES is "C", and then ignores LANGUAGE (GNU gettext,
+   * "The LANGUAGE variable"; glibc intl/dcigettext.c guess_category_value). */
+  if (machine_output_requested (argc, argv))
+    setlocale (LC_MESSAGES, "C");
 
   if (argc < 2)
     {

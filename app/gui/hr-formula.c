@@ -31,7 +31,7 @@ format_bytes_and_size (guint64 bytes)
  *   for "as pulled")
  * @evaluation: what hr_evaluate() gave
  *
- * Weights as parameters x bits / 8 (seed-facts.md, "Weight memory"), or the
+ * Weights as parameters x bits / 8 (docs/seed-figures.md, "Weights"), or the
  * file's own size when the precision is "as pulled" and the size is known.
  *
  * Returns: (transfer full): "3,212,749,888 parameters x 4.6 bits / 8 =
@@ -75,7 +75,7 @@ hr_formula_weights (const HrModelSpec  *spec,
  * @spec: the model
  *
  * The bits per weight of the real file: file bytes x 8 / parameters
- * (hr_memory_effective_bits(); seed-facts.md W6: llama3.2:3b's Q4_K_M blob
+ * (hr_memory_effective_bits(); docs/seed-figures.md W6: llama3.2:3b's Q4_K_M blob
  * is 5.028 bits per parameter).
  *
  * Returns: (transfer full) (nullable): the formula, or %NULL when the file
@@ -147,7 +147,7 @@ kv_factors (const HrModelSpec *spec,
  * @kv_type: the KV cache element type (f16 2 bytes, q8_0 34/32, q4_0 18/32)
  *
  * Returns: (transfer full): "2 x 28 layers x 8 KV heads x 128 head dim x 2
- *   bytes = 114,688 bytes per token" (seed-facts.md, "KV cache")
+ *   bytes = 114,688 bytes per token" (docs/seed-figures.md, "KV cache")
  */
 char *
 hr_formula_kv_per_token (const HrModelSpec *spec,
@@ -269,7 +269,7 @@ hr_formula_headroom (const HrBoard *board)
  * @board: the board
  *
  * Returns: (transfer full): "8.0 GB pool - 1.9 GB resident - 1.0 GB reserve
- *   = 5.1 GB (4.75 GiB) budget" (seed-facts.md, "Budget and verdicts")
+ *   = 5.1 GB (4.75 GiB) budget" (docs/seed-figures.md, "Budget and verdicts")
  */
 char *
 hr_formula_budget (const HrBoard *board)
@@ -326,7 +326,7 @@ hr_formula_verdict (const HrBoard      *board,
  * @evaluation: what hr_evaluate() gave
  *
  * Returns: (transfer full): "102 GB/s / 2.0 GB = 51.0 t/s ceiling"
- *   (every weight is read once per token; seed-facts.md, "Rates")
+ *   (every weight is read once per token; docs/seed-figures.md, "Rates")
  */
 char *
 hr_formula_ceiling (const HrBoard      *board,
@@ -401,7 +401,7 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
  * @scenario: the scenario (its floor_tps)
  *
  * Returns: (transfer full): "27 tokens / ((3,000 ms - 350 ms) / 1000) =
- *   10.2 t/s floor" (seed-facts.md, "Rates")
+ *   10.2 t/s floor" (docs/seed-figures.md, "Rates")
  */
 char *
 hr_formula_floor (const HrBoard    *board,

@@ -101,7 +101,7 @@ hr_gui_format_plain (double value)
 
 /*
  * Two decimals, then one trailing zero dropped: "2.0 GB", "0.47 GB",
- * "5.1 GB", "0.05 GB". This is how seed-facts.md prints the seed board
+ * "5.1 GB", "0.05 GB". This is how docs/seed-figures.md prints the seed board
  * ("weights 2.0", "kv 0.47", "budget 5.1 GB"), in sentences; a column of
  * figures takes hr_gui_format_size_fixed().
  */
@@ -133,7 +133,7 @@ hr_gui_unit_label (HrUnit unit)
 /**
  * hr_gui_format_size:
  * @bytes: a size in bytes
- * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3), from seed-facts.md "Units"
+ * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3), from docs/seed-figures.md "Units"
  *
  * Returns: (transfer full): "2.47 GB": two decimals, one trailing zero
  *   dropped, with the unit named

@@ -132,7 +132,7 @@ update_runtime (HrScenario *self)
   self->calibration_text = hr_calibration_describe (&self->calibration);
 }
 
-/* The board's efficiency and measured rates (seed-facts.md, "decode rate"). */
+/* The board's efficiency and measured rates (docs/seed-figures.md, "Rates"). */
 static void
 refit (HrScenario *self)
 {

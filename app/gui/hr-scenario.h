@@ -13,7 +13,7 @@
  *
  * The scenario also derives what the figures need from the session: the
  * selected board as edited (unsaved editor values included), the board's
- * efficiency fit and measured rates (seed-facts.md "decode rate"), the
+ * efficiency fit and measured rates (docs/seed-figures.md "Rates"), the
  * runtime template and the overhead learned from the board's measurements.
  */
 #pragma once

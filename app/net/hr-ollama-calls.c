@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrOllamaClient's calls, one per endpoint of ollama-api.md, and what each
+ * HrOllamaClient's calls, one per endpoint of docs/ollama.md, and what each
  * makes of its answer (the JSON mapping is hr-ollama-api.c's and
  * hr-ollama-show.c's). The pipeline is in hr-ollama-client.c.
  */
@@ -23,7 +23,7 @@ return_unexpected (HrOllamaCall *call,
                    GTask        *task,
                    GError       *error)
 {
-  /* An impossible number (issue 15) is the server's fault, not a sign that
+  /* An impossible number is the server's fault, not a sign that
    * something other than Ollama answered: said as it is. */
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT))
     hr_ollama_call_return_error (task, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
@@ -168,7 +168,7 @@ hr_ollama_client_version_async (HrOllamaClient      *self,
  *
  * Returns: (transfer full): the server's version ("0.31.2"; a dev build says
  *   "0.0.0"), or %NULL with an %HR_NET_ERROR (see the messages in
- *   ollama-api.md's quirks: refused, resolve, TLS, unauthorized, bad path,
+ *   docs/ollama.md's "Known quirks": refused, resolve, TLS, unauthorized, bad path,
  *   server, busy, invalid response, too large, timeout) or
  *   G_IO_ERROR_CANCELLED.
  */
@@ -348,7 +348,7 @@ start_reply (HrOllamaClient      *self,
  *
  * Streams `POST /api/generate` and times it in the client: TTFT runs from
  * sending the request to the first chunk whose `response` or `thinking` is
- * not empty (there is no TTFT field; seed-facts.md, "Measuring a model").
+ * not empty (there is no TTFT field; docs/seed-figures.md, "Measuring a model").
  * No deadline: bounded by the connect timeout, then the inactivity limit
  * once bytes flow, and @cancellable.
  */
@@ -459,7 +459,8 @@ hr_ollama_client_chat_finish (HrOllamaClient  *self,
  * @user_data: data for @callback
  *
  * Loads a model: `POST /api/generate` with no prompt and `"stream": false`
- * (ollama-api.md: an empty prompt loads the model, `done_reason: "load"`).
+ * (docs/ollama.md, "/api/generate and /api/chat": an empty prompt
+ * loads the model, `done_reason: "load"`).
  * No deadline: a cold load can take minutes.
  */
 void

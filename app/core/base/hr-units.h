@@ -4,7 +4,7 @@
  *
  * Bytes, and their two names: GB (decimal, bytes / 1e9) and GiB (binary,
  * bytes / 1024^3). Every formatted figure carries its unit so the two are
- * never confused (seed-facts.md, "Units").
+ * never confused (docs/seed-figures.md, "Units").
  */
 #pragma once
 

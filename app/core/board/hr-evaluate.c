@@ -252,8 +252,8 @@ hr_recommend (HrModelSpec * const *specs,
  * @evaluation: its row on the board
  * @floor_tps: the board's floor
  *
- * Every reason to refuse the pull, at once (seed-facts.md "Checking a pull
- * before it starts"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
+ * Every reason to refuse the pull, at once (docs/seed-figures.md
+ * "Checking a pull"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
  * measured rate when the rate is extrapolated ("... has no rate this board
  * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
  * 10.2 t/s floor"); a prior rate under the floor says it is a prior ("...

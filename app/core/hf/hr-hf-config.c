@@ -538,7 +538,8 @@ parse_moe_mla (const Scope *scope,
  * @error: return location for a #GError
  *
  * Reads the fields the memory math needs from a transformers config.json
- * (hf-hub.md, "config.json fields" and "Known quirks"), handling each quirk
+ * (docs/formats.md, "config.json fields" and
+ * "Known quirks of configs and files"), handling each quirk
  * as a kind:
  *  - language-model fields are read from the sub-config that holds the
  *    language model's dimensions, at most %HR_HF_MAX_NEST_DEPTH levels down

@@ -11,9 +11,9 @@
 #include "hr-precision.h"
 #include "hr-units.h"
 
-#define SEED_WEEK4 "seed: from-api-to-gpu-weeks-1-4.txt, week 4 model_memory.py BITS_PER_PARAMETER"
+#define SEED_WEEK4 "seed: From API to GPU, week 4 model_memory.py BITS_PER_PARAMETER"
 #define DOMINANT_BLOCK(block) "ggml " block " (ggml-common.h), the file type's dominant tensor type; a lower bound for the whole file"
-#define SEED_CATALOG "seed: running-larger-models.txt, BITS_PER_WEIGHT (a fitted whole-file average)"
+#define SEED_CATALOG "seed: Running Larger Models, BITS_PER_WEIGHT (a fitted whole-file average)"
 
 /* Ordered from the most bits to the fewest, as the window's slider shows them. */
 static const HrPrecision precisions[] = {

@@ -62,8 +62,8 @@ parse_port (const char *text,
  * @error: return location for a #GError
  *
  * Turns a host string into the base URL a client uses, by the rules Ollama's
- * own clients follow (Ollama's envconfig.Host; ollama-api.md, "Known
- * quirks"): empty means `http://127.0.0.1:11434`; no scheme means http; a
+ * own clients follow (Ollama's envconfig.Host; docs/ollama.md,
+ * "Known quirks"): empty means `http://127.0.0.1:11434`; no scheme means http; a
  * missing port is 11434 without a scheme, 80 for `http://` and 443 for
  * `https://`; an IPv6 address gets brackets; a path prefix (a reverse proxy
  * mounting Ollama under one) is kept and its trailing slashes trimmed; a port
@@ -335,7 +335,7 @@ normalize (const char  *text,
  * Splits a model name. The tag is the text after the last ':' only when that
  * colon comes after the last '/', because a host may carry a port
  * (`host:5000/ns/m` has no tag; `hf.co/org/repo:Q4_K_M` has one); it is
- * "latest" when absent (ollama-api.md, "Known quirks").
+ * "latest" when absent (docs/ollama.md, "Known quirks").
  *
  * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT for an empty
  *   name, an empty part, more than three '/'-separated parts, or whitespace.

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Pure helpers for talking about an Ollama server the way Ollama's own
- * clients do (ollama-api.md, "Conventions" and "Known quirks"): host strings
+ * clients do (docs/ollama.md, "Conventions" and "Known quirks"): host strings
  * as people type them, model names, digests, and the figures `ollama ps`
  * prints (SIZE, PROCESSOR, UNTIL).
  */

@@ -933,7 +933,7 @@ hr_offload_check_decode (const HrOffload *split,
  * tensors, and token_embd is not counted (one row a token). The GPU side is
  * the board's bandwidth; the host side a discrete board's host bandwidth,
  * or on a "cpu" board its one pool's. With no host reads this is the seed's
- * ceiling x efficiency (seed-facts.md "Rates") on the split's weights.
+ * ceiling x efficiency (docs/seed-figures.md "Rates") on the split's weights.
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when
  *   an efficiency a side needs is outside (0, 1], the host bandwidth the

@@ -18,7 +18,7 @@
 #include "hr-units.h"
 
 #define SRC_030_WEIGHTS \
-  "ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp " \
+  "docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp " \
   "load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); " \
   "Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)"
 #define SRC_030_KV \

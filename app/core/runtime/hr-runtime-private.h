@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 
 #define MIB G_GUINT64_CONSTANT (1048576)
 
-/* llama.cpp pads the KV cache to 256 cells (ollama-api.md, "How Ollama 0.30+
- * sizes a loaded model"; llama_kv_cache::get_padding). */
+/* llama.cpp pads the KV cache to 256 cells (docs/runtimes.md,
+ * "Ollama 0.30 and newer"; llama_kv_cache::get_padding). */
 #define KV_PAD_0_30 256u
 
 

@@ -128,7 +128,8 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * with %HR_RUNTIME_BACKEND_CPU, a server without one: then every buffer
  * (all weights, KV, output, compute) counts, as Ollama's MemorySize adds
  * them. The backend picks the compute-buffer model (hr-runtime-compute.c);
- * the default, CUDA, is the model checked against ollama-api.md's figures.
+ * the default, CUDA, is the model checked against the figures of
+ * docs/seed-figures.md, "Compute buffer reference figures".
  * num_ctx above the model's context limit is clamped to it, as Ollama does.
  *
  * With %HR_RUNTIME_ERA_LLAMA_SERVER the same buffers with llama-server's

@@ -22,11 +22,15 @@
  *    KV stream, batch 2048 / ubatch 512, no clamp to the trained context.
  *
  * And one method that is no server's: %HR_RUNTIME_ERA_SEED, the seed's own
- * weights + KV cache (seed-facts.md), the method of the seed's tables, kept
+ * weights + KV cache (docs/seed-figures.md), the method of the seed's tables, kept
  * as a named teaching mode in the same shape.
  *
  * Every term carries its bytes, its formula with the values substituted, the
  * source it follows and a note, so a window can show each one as it is.
+ * Upstream paths here and in the sources are llama.cpp at commit
+ * de3ff815ea7d559ee917f063901b8986f038abc6 and Ollama at commit
+ * fb30760996871fa9460115c753afd2c60d4ab0f7 (v0.33.0-rc2), or v0.12.10 for
+ * the old estimator (docs/runtimes.md, "Upstream versions").
  * Pure: no I/O, and with skip_text set no allocation (the slider hot path).
  */
 #pragma once

@@ -674,7 +674,7 @@ hr_board_editor_init (HrBoardEditor *self)
 
   self->board_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));
-  /* Boards whose names share their start stay apart (issue 14). */
+  /* Boards whose names share their start stay apart. */
   adw_combo_row_set_factory (self->board_row, names);
   adw_combo_row_set_list_factory (self->board_row, list_names);
   editor_spins (self, spins);

@@ -469,7 +469,7 @@ make_label (const char *text,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), selectable);
   /* Selectable to copy a formula with the mouse and the label's menu, but
-   * no tab stop: Tab moves between the panel's controls (issue 14). */
+   * no tab stop: Tab moves between the panel's controls. */
   hr_gui_label_no_tab_stop (GTK_LABEL (label));
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
