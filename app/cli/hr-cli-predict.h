@@ -36,6 +36,7 @@ typedef struct {
   char    *precision_text;
   char    *models_text;
   char    *num_gpu_text;
+  char    *draft_text;     /* --draft MODEL|FILE.gguf (hr-cli-draft.c) */
   gboolean json;
   gboolean csv;
   gboolean max_context;
@@ -82,6 +83,14 @@ void     hr_cli_print_memory            (HrCliContext              *ctx,
 void     hr_cli_print_projector         (HrCliContext              *ctx,
                                          const HrModelSpec         *spec,
                                          gint32                     num_gpu);
+gboolean hr_cli_load_draft              (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         int                       *out_status);
+void     hr_cli_print_draft             (HrCliContext              *ctx,
+                                         const HrRuntimePrediction *p);
+JsonNode *hr_cli_draft_json             (HrCliContext              *ctx,
+                                         const HrModelSpec         *spec,
+                                         const HrRuntimePrediction *p);
 JsonNode *hr_cli_projector_json         (HrCliContext              *ctx,
                                          const HrModelSpec         *spec,
                                          const char                *file);
@@ -100,6 +109,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 
 #define OPT_GPUS     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o.gpus_text, N_("An ad-hoc board of discrete CUDA GPUs with these memories, in device order (24GiB,12GiB); their bandwidth is not known, host memory is this computer's"), N_("SIZE[,SIZE...]") }
 
+#define OPT_DRAFT    { "draft", 0, 0, G_OPTION_ARG_FILENAME, &o.draft_text, N_("A draft model for speculative decoding, as llama-server's -md: a catalog name or a GGUF file; its weights, KV cache and compute are sized beside the model's (--runtime llama-server)"), N_("MODEL|FILE.gguf") }
+
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
@@ -111,6 +122,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
  * checks them. */
 #define HR_CLI_SIZING_OPTIONS \
   OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, OPT_GPUS, \
-  OPT_CATALOG, OPT_MEASURE
+  OPT_CATALOG, OPT_MEASURE, OPT_DRAFT
 
 G_END_DECLS

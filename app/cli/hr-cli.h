@@ -35,6 +35,7 @@ typedef struct {
   GHashTable      *rates;         /* model name -> double* decode t/s, for board */
   GPtrArray       *warnings;      /* char*: files skipped and why */
   HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
+  HrModelSpec     *draft;         /* --draft's model (hr-cli-draft.c), owned; NULL = none */
 } HrCliContext;
 
 gboolean hr_cli_context_load  (HrCliContext *ctx,

@@ -70,6 +70,10 @@ typedef enum {
   HR_RUNTIME_TERM_COMPUTE,         /* compute buffer / graph */
   HR_RUNTIME_TERM_LEARNED,         /* the board's learned residual (hr-calibration.h) */
   HR_RUNTIME_TERM_PROJECTOR,       /* a vision model's projector (mmproj), loaded beside the weights */
+  HR_RUNTIME_TERM_DRAFT_WEIGHTS,   /* llama-server -md: the draft model's weights (hr-runtime-draft.c) */
+  HR_RUNTIME_TERM_DRAFT_KV,        /* ... its KV cache (and recurrent state) */
+  HR_RUNTIME_TERM_DRAFT_COMPUTE,   /* ... its compute buffer */
+  HR_RUNTIME_TERM_DRAFT_OUTPUT,    /* ... its output buffer (CPU backend only, as the main one) */
   HR_RUNTIME_N_TERM_KINDS
 } HrRuntimeTermKind;
 
@@ -107,6 +111,9 @@ typedef struct {
                                        * (the device's free memory; CPU: physical RAM) */
   guint64            fit_target_bytes; /* llama-server --fit-target, the margin --fit keeps free; 0 = 1 GiB */
   gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
+  const HrModelSpec *draft_spec;      /* nullable, not owned: llama-server's -md draft model for
+                                       * speculative decoding, sized beside the model
+                                       * (hr-runtime-draft.c); llama-server era only */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -166,5 +173,10 @@ char         *hr_runtime_format_ps_size   (guint64                bytes);
 const HrModelSpec *hr_runtime_exact_spec  (const HrModelSpec     *spec,
                                            HrModelSpec           *scratch);
 JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
+void          hr_runtime_draft_inputs     (const HrRuntimeInputs     *inputs,
+                                           const HrRuntimePrediction *target,
+                                           HrRuntimeInputs           *out);
+gboolean      hr_runtime_draft_vocab_compatible (const HrModelSpec *target,
+                                                 const HrModelSpec *draft);
 
 G_END_DECLS
