@@ -125,6 +125,7 @@ hr_cli_print_draft (HrCliContext              *ctx,
 {
   guint64 sum;
   g_autofree char *all = NULL;
+  g_autofree char *text = NULL;
 
   if (ctx->draft == NULL)
     return;
@@ -132,8 +133,9 @@ hr_cli_print_draft (HrCliContext              *ctx,
         term (p, HR_RUNTIME_TERM_DRAFT_COMPUTE) + term (p, HR_RUNTIME_TERM_DRAFT_OUTPUT);
   all = hr_format_gb_gib (sum, 2);
   /* Translators: the draft model's name, the device, its bytes in GB and GiB */
-  printf (_("  draft model %s (llama-server -md) on %s: %s of the total\n"),
-          ctx->draft->name, draft_device (ctx, p), all);
+  text = g_strdup_printf (_("%s (llama-server -md) on %s: %s of the total"),
+                          ctx->draft->name, draft_device (ctx, p), all);
+  printf ("  %-18s %s\n", _("draft model"), text);
 }
 
 /**

@@ -139,10 +139,10 @@ rt_add_term (Ctx               *ctx,
           break;
         case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
         case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
-        case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft model: weights"); break;
-        case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft model: KV cache"); break;
-        case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft model: compute buffer"); break;
-        case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft model: output buffer"); break;
+        case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
+        case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
+        case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
+        case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
         case HR_RUNTIME_N_TERM_KINDS:
         default: break;
         }
