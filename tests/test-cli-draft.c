@@ -21,41 +21,6 @@
 
 static char *dir;
 
-/* A small qwen2 shape: L layers, E wide, kvh KV heads of E / heads, Q8_0. */
-static LmModel *
-tiny_qwen2 (const char *id,
-            guint       L,
-            guint64     E,
-            guint64     F,
-            guint       heads,
-            guint       kvh,
-            guint32     V)
-{
-  guint64 hd = E / heads, KV = kvh * hd;
-  LmModel *m = lm_model_new (id, id, "qwen2");
-
-  lm_hparams (m, "qwen2", L, 32768, E, F, heads, kvh, hd);
-  lm_tokenizer (m, V);
-  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
-  for (guint i = 0; i < L; i++)
-    {
-      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
-      lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_q.weight", i);
-      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_q.bias", i);
-      lm_tensor (m, LM_Q8_0, E, KV, 0, "blk.%u.attn_k.weight", i);
-      lm_tensor (m, LM_F32, KV, 0, 0, "blk.%u.attn_k.bias", i);
-      lm_tensor (m, LM_Q8_0, E, KV, 0, "blk.%u.attn_v.weight", i);
-      lm_tensor (m, LM_F32, KV, 0, 0, "blk.%u.attn_v.bias", i);
-      lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_output.weight", i);
-      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
-      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
-      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
-      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm.weight", i);
-    }
-  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
-  return m;
-}
-
 static char *
 write_model (LmModel *m)
 {
@@ -177,9 +142,9 @@ test_verdict (void)
 static void
 test_files (void)
 {
-  g_autofree char *target = write_model (tiny_qwen2 ("target", 8, 1024, 2816, 16, 4, 4096));
-  g_autofree char *draft = write_model (tiny_qwen2 ("draft", 4, 512, 1408, 8, 2, 4096));
-  g_autofree char *other = write_model (tiny_qwen2 ("other", 4, 512, 1408, 8, 2, 2048));
+  g_autofree char *target = write_model (lm_tiny_qwen2 ("target", 8, 1024, 2816, 16, 4, 4096));
+  g_autofree char *draft = write_model (lm_tiny_qwen2 ("draft", 4, 512, 1408, 8, 2, 4096));
+  g_autofree char *other = write_model (lm_tiny_qwen2 ("other", 4, 512, 1408, 8, 2, 2048));
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *o, *d;
 
