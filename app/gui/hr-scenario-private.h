@@ -27,6 +27,7 @@ struct _HrScenario
   HrScenarioRuntime   runtime;
   gboolean            flash_attention;
   guint32             batch;
+  char               *draft_model;      /* llama-server's -md: a catalog name, "" = none */
 
   /* derived */
   HrBoard            *board;            /* the selected board, as edited; NULL before loading */
