@@ -54,6 +54,16 @@ hr_cli_load_draft (HrCliContext              *ctx,
   g_autoptr(GError) error = NULL;
   const HrModelSpec *found;
 
+  if (o->mtp && o->draft_text != NULL)
+    {
+      *out_status = hr_cli_usage_error ("%s", _("--mtp sizes the model's own MTP heads and --draft a model of its own: give one of them"));
+      return FALSE;
+    }
+  if (o->mtp && o->era != HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      *out_status = hr_cli_usage_error ("%s", _("--mtp sizes llama-server's --spec-type draft-mtp: give --runtime llama-server (Ollama passes it only with draft_num_predict set, server/routes.go)"));
+      return FALSE;
+    }
   if (o->draft_text == NULL)
     return TRUE;
   if (o->era != HR_RUNTIME_ERA_LLAMA_SERVER)
@@ -87,6 +97,51 @@ hr_cli_load_draft (HrCliContext              *ctx,
       }
     ctx->draft = hr_model_spec_copy (report->spec);
   }
+  return TRUE;
+}
+
+/**
+ * hr_cli_load_mtp:
+ * @ctx: a loaded context; ctx->mtp_layers is set
+ * @o: resolved options (--mtp)
+ * @file: (nullable): the model's GGUF file; %NULL when the model is no
+ *   file (a catalog row, the library, the hub)
+ * @out_status: (out): the exit status on failure
+ *
+ * With --mtp, reads the model's MTP layers from `{arch}.nextn_predict_layers`
+ * (src/llama-model.cpp load_hparams: n_layer_nextn). Nothing without --mtp.
+ *
+ * Returns: %TRUE; %FALSE after a usage error (2): no file to read, or a
+ *   file without MTP layers, for which llama-server refuses the MTP
+ *   context ("context type MTP requested but model doesn't contain MTP
+ *   layers", src/llama-context.cpp llama_init_from_model).
+ */
+gboolean
+hr_cli_load_mtp (HrCliContext              *ctx,
+                 const HrCliPredictOptions *o,
+                 const HrGgufFile          *file,
+                 int                       *out_status)
+{
+  const char *arch;
+  g_autofree char *key = NULL;
+  guint64 n = 0;
+
+  ctx->mtp_layers = 0;
+  if (!o->mtp)
+    return TRUE;
+  if (file == NULL)
+    {
+      *out_status = hr_cli_usage_error ("%s", _("--mtp reads the MTP layers from the model's GGUF file ({arch}.nextn_predict_layers): give the model as FILE.gguf"));
+      return FALSE;
+    }
+  arch = hr_gguf_file_get_string (file, "general.architecture");
+  key = g_strdup_printf ("%s.nextn_predict_layers", arch != NULL ? arch : "");
+  if (!hr_gguf_file_get_uint (file, key, &n) || n == 0 || n > HR_MODEL_SPEC_MAX_LAYERS)
+    {
+      *out_status = hr_cli_usage_error (_("--mtp: the file has no MTP layers (%s is 0 or missing), and llama-server refuses --spec-type draft-mtp for it"), key);
+      return FALSE;
+    }
+  ctx->mtp_layers = (guint32) n;
   return TRUE;
 }
 
@@ -127,24 +182,33 @@ hr_cli_print_draft (HrCliContext              *ctx,
   g_autofree char *all = NULL;
   g_autofree char *text = NULL;
 
-  if (ctx->draft == NULL)
+  if (ctx->draft == NULL && ctx->mtp_layers == 0)
     return;
   sum = term (p, HR_RUNTIME_TERM_DRAFT_WEIGHTS) + term (p, HR_RUNTIME_TERM_DRAFT_KV) +
         term (p, HR_RUNTIME_TERM_DRAFT_COMPUTE) + term (p, HR_RUNTIME_TERM_DRAFT_OUTPUT);
   all = hr_format_gb_gib (sum, 2);
-  /* Translators: the draft model's name, the device, its bytes in GB and GiB */
-  text = g_strdup_printf (_("%s (llama-server -md) on %s: %s of the total"),
-                          ctx->draft->name, draft_device (ctx, p), all);
-  printf ("  %-18s %s\n", _("draft model"), text);
+  if (ctx->draft != NULL)
+    /* Translators: the draft model's name, the device, its bytes in GB and GiB */
+    text = g_strdup_printf (_("%s (llama-server -md) on %s: %s of the total"),
+                            ctx->draft->name, draft_device (ctx, p), all);
+  else
+    /* Translators: the number of MTP layers, the device, their bytes in GB and GiB */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "the model's %u MTP layer (--spec-type draft-mtp) on %s: %s of the total",
+                                         "the model's %u MTP layers (--spec-type draft-mtp) on %s: %s of the total",
+                                         ctx->mtp_layers),
+                            ctx->mtp_layers, draft_device (ctx, p), all);
+  printf ("  %-18s %s\n", ctx->draft != NULL ? _("draft model") : _("MTP heads"), text);
 }
 
 /**
  * hr_cli_draft_json:
- * @ctx: a loaded context, ctx->draft set
+ * @ctx: a loaded context, ctx->draft or ctx->mtp_layers set
  * @spec: the model the draft drafts for
  * @p: the prediction
  *
- * The `draft` object: `model`, `weights_bytes`, `kv_bytes`,
+ * The `draft` object: `kind` ("model" for --draft, "mtp" for --mtp),
+ * `model` (the draft's name, or the model's own), `mtp_layers`, `weights_bytes`, `kv_bytes`,
  * `compute_bytes`, `output_bytes`, `total_bytes`, `vocab_compatible`
  * (hr_runtime_draft_vocab_compatible()), and `devices`, one object per
  * device holding the draft (name, weights_bytes, kv_bytes,
@@ -162,8 +226,12 @@ hr_cli_draft_json (HrCliContext              *ctx,
   guint64 c = term (p, HR_RUNTIME_TERM_DRAFT_COMPUTE), out = term (p, HR_RUNTIME_TERM_DRAFT_OUTPUT);
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, ctx->draft != NULL ? "model" : "mtp");
   json_builder_set_member_name (b, "model");
-  json_builder_add_string_value (b, ctx->draft->name);
+  json_builder_add_string_value (b, ctx->draft != NULL ? ctx->draft->name : spec->name);
+  json_builder_set_member_name (b, "mtp_layers");
+  json_builder_add_int_value (b, ctx->mtp_layers);
   json_builder_set_member_name (b, "weights_bytes");
   json_builder_add_int_value (b, (gint64) w);
   json_builder_set_member_name (b, "kv_bytes");
@@ -175,7 +243,7 @@ hr_cli_draft_json (HrCliContext              *ctx,
   json_builder_set_member_name (b, "total_bytes");
   json_builder_add_int_value (b, (gint64) (w + kv + c + out));
   json_builder_set_member_name (b, "vocab_compatible");
-  json_builder_add_boolean_value (b, hr_runtime_draft_vocab_compatible (spec, ctx->draft));
+  json_builder_add_boolean_value (b, ctx->draft == NULL || hr_runtime_draft_vocab_compatible (spec, ctx->draft));
   json_builder_set_member_name (b, "devices");
   json_builder_begin_array (b);
   json_builder_begin_object (b);

@@ -337,6 +337,7 @@ hr_cli_predict_spec (HrCliContext              *ctx,
 
   hr_cli_predict_inputs (out_inputs, o, spec);
   out_inputs->draft_spec = ctx->draft;
+  out_inputs->mtp_layers = ctx->mtp_layers;
   /* Without --parallel the old scheduler tries its slots against the
    * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
    * runtime notes the choice); the 0.30 era ignores it. llama-server's
@@ -382,7 +383,7 @@ hr_cli_prediction_json (HrCliContext              *ctx,
   json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
   json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
   json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx->board));
-  if (ctx->draft != NULL)
+  if (ctx->draft != NULL || ctx->mtp_layers > 0)
     json_object_set_member (object, "draft", hr_cli_draft_json (ctx, spec, p));
   return root;
 }
@@ -787,6 +788,8 @@ hr_cli_predict_run (const char                *command,
       resolved = source->resolve (argv[1], source->data, &status);
       if (resolved == NULL)
         return status;
+      if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+        return status;
     }
   else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && names_a_file (argv[1]))
     {
@@ -801,7 +804,11 @@ hr_cli_predict_run (const char                *command,
       if (report == NULL)
         return hr_cli_fail (g_steal_pointer (&error));
       resolved = hr_model_spec_copy (report->spec);
+      if (!hr_cli_load_mtp (&ctx, &o, report->file, &status))
+        return status;
     }
+  else if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+    return status;
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
     return hr_cli_unknown_model (ctx.catalog, argv[1]);
@@ -809,7 +816,7 @@ hr_cli_predict_run (const char                *command,
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
                                ctx.board->id);
-  if ((o.max_context || o.best_precision) && ctx.draft != NULL)
+  if ((o.max_context || o.best_precision) && (ctx.draft != NULL || ctx.mtp_layers > 0))
     return hr_cli_usage_error ("%s", _("--max-context and --best-precision do not count a --draft model yet: give --context instead"));
   if (o.max_context || o.best_precision)
     {

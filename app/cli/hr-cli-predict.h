@@ -12,6 +12,7 @@
 
 #include "hr-calibration.h"
 #include "hr-cli.h"
+#include "hr-gguf.h"
 #include "hr-runtime.h"
 
 #include <json-glib/json-glib.h>
@@ -37,6 +38,7 @@ typedef struct {
   char    *models_text;
   char    *num_gpu_text;
   char    *draft_text;     /* --draft MODEL|FILE.gguf (hr-cli-draft.c) */
+  gboolean mtp;            /* --mtp (hr-cli-draft.c) */
   gboolean json;
   gboolean csv;
   gboolean max_context;
@@ -86,6 +88,10 @@ void     hr_cli_print_projector         (HrCliContext              *ctx,
 gboolean hr_cli_load_draft              (HrCliContext              *ctx,
                                          const HrCliPredictOptions *o,
                                          int                       *out_status);
+gboolean hr_cli_load_mtp                (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         const HrGgufFile          *file,
+                                         int                       *out_status);
 void     hr_cli_print_draft             (HrCliContext              *ctx,
                                          const HrRuntimePrediction *p);
 JsonNode *hr_cli_draft_json             (HrCliContext              *ctx,
@@ -111,6 +117,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 
 #define OPT_DRAFT    { "draft", 0, 0, G_OPTION_ARG_FILENAME, &o.draft_text, N_("A draft model for speculative decoding, as llama-server's -md: a catalog name or a GGUF file; its weights, KV cache and compute are sized beside the model's (--runtime llama-server)"), N_("MODEL|FILE.gguf") }
 
+#define OPT_MTP      { "mtp", 0, 0, G_OPTION_ARG_NONE, &o.mtp, N_("Size the MTP heads inside the model's GGUF file as llama-server's --spec-type draft-mtp loads them (--runtime llama-server)"), NULL }
+
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
@@ -122,6 +130,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
  * checks them. */
 #define HR_CLI_SIZING_OPTIONS \
   OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, OPT_GPUS, \
-  OPT_CATALOG, OPT_MEASURE, OPT_DRAFT
+  OPT_CATALOG, OPT_MEASURE, OPT_DRAFT, OPT_MTP
 
 G_END_DECLS

@@ -36,6 +36,7 @@ typedef struct {
   GPtrArray       *warnings;      /* char*: files skipped and why */
   HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
   HrModelSpec     *draft;         /* --draft's model (hr-cli-draft.c), owned; NULL = none */
+  guint32          mtp_layers;    /* --mtp: the model file's nextn layers (hr-cli-draft.c); 0 = none */
 } HrCliContext;
 
 gboolean hr_cli_context_load  (HrCliContext *ctx,

@@ -18,6 +18,12 @@
  *    (common_fit_extra_model, add_extra_memory: model + context + compute
  *    on the target's devices) and fits the target around it, so the draft
  *    is all on the GPU, its input token_embd in host memory.
+ *  - MTP heads inside the model's file (--spec-type draft-mtp, no -md):
+ *    common_speculative_init_result makes a context of type
+ *    LLAMA_CONTEXT_TYPE_MTP on the target's own weights (common/fit.cpp
+ *    shares_model: only its context and compute count); src/llama-model.cpp
+ *    create_memory gives it a KV cache of the layers il >= n_layer() alone
+ *    (the nextn layers), f16 by -ctkd / -ctvd's default.
  *  - tools/server/server-context.cpp load_model: the draft is loaded (and
  *    its memory taken) even when common_speculative_init() then refuses
  *    it: "the target and draft vocabs are not compatible" is logged and
@@ -33,6 +39,12 @@
 /* common/speculative.cpp SPEC_VOCAB_MAX_SIZE_DIFFERENCE: the most the
  * target's and the draft's vocabulary sizes may differ. */
 #define DRAFT_VOCAB_MAX_DIFFERENCE 128u
+
+#define SRC_MTP \
+  "llama.cpp common/speculative.cpp common_speculative_init_result (an MTP context on the " \
+  "target's weights, n_ctx and slots the target's), src/llama-model.cpp create_memory " \
+  "(LLAMA_CONTEXT_TYPE_MTP: a KV cache of the layers il >= n_layer(), the nextn layers), " \
+  "common/common.h (-ctkd/-ctvd f16)"
 
 #define SRC_DRAFT \
   "llama.cpp common/speculative.cpp common_base_params_to_speculative and " \
@@ -64,6 +76,7 @@ hr_runtime_draft_inputs (const HrRuntimeInputs     *inputs,
   *out = *inputs;
   out->spec = inputs->draft_spec;
   out->draft_spec = NULL;
+  out->mtp_layers = 0;
   out->precision = NULL;
   out->context_tokens = target->context_tokens;
   out->kv_type = HR_KV_CACHE_F16;
@@ -112,13 +125,73 @@ draft_term (Ctx               *ctx,
  * Adds the draft model's terms (weights, KV cache with any recurrent
  * state, compute buffer, and on the CPU backend its output buffer) and
  * its host bytes, from hr_runtime_predict() run on
- * hr_runtime_draft_inputs(). Nothing without a draft_spec.
+ * hr_runtime_draft_inputs(); or, with mtp_layers, the MTP context's
+ * (add_mtp(): the nextn layers' f16 KV at the target's cells, the
+ * target's compute buffer as an estimate, the CPU backend's logits).
+ * Nothing without either.
  *
  * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_UNSUPPORTED for an era other
  *   than llama-server (Ollama passes its DRAFT as --spec-type draft-mtp,
  *   llm/llama_server.go appendDraftArgs, which loads only MTP heads), or
- *   the draft's own prediction error, its message prefixed with its name.
+ *   the draft's own prediction error, its message prefixed with its name;
+ *   %HR_CORE_ERROR_INVALID_ARGUMENT for a draft and MTP heads together.
  */
+/* The MTP context on the model's own nextn layers: their KV at the
+ * target's cells, f16; its compute an estimate (the target's buffer);
+ * on the CPU backend its logits, one row per slot. */
+static void
+add_mtp (Ctx *ctx)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint32 n = MIN (ctx->in->mtp_layers, spec->layers);
+  guint64 cells = ctx->out->kv_cells, elements = 0, kv, compute;
+  HrRuntimeTerm *term;
+
+  for (guint32 il = spec->layers - n; il < spec->layers; il++)
+    {
+      guint32 kvh = spec->kv_heads;
+
+      if (spec->layer_kv_heads != NULL && il < spec->layer_kv_heads->len)
+        kvh = g_array_index (spec->layer_kv_heads, guint32, il);
+      elements = rt_add (ctx, elements, (guint64) kvh * (spec->key_length + spec->value_length));
+    }
+  kv = rt_mul (ctx, rt_mul (ctx, elements, cells), 2);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_DRAFT_KV, (gint64) MIN (kv, (guint64) G_MAXINT64), SRC_MTP);
+  if (ctx->text)
+    {
+      term->label = _("MTP: KV cache");
+      g_snprintf (term->formula, sizeof term->formula,
+                  g_dngettext (GETTEXT_PACKAGE,
+                               "%u MTP layer: %s KV values x %s cells x 2 bytes (f16, -ctkd/-ctvd) = %s bytes",
+                               "%u MTP layers: %s KV values x %s cells x 2 bytes (f16, -ctkd/-ctvd) = %s bytes", n),
+                  n, rt_count (&ctx->counts, elements), rt_count (&ctx->counts, cells), rt_count (&ctx->counts, kv));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("The MTP context runs on the model's own weights (no second copy): its own cache holds the MTP layers alone."));
+    }
+  compute = (guint64) MAX (hr_runtime_prediction_term_bytes (ctx->out, HR_RUNTIME_TERM_COMPUTE), 0);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_DRAFT_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_MTP);
+  if (ctx->text)
+    {
+      term->label = _("MTP: compute");
+      g_snprintf (term->formula, sizeof term->formula,
+                  _("estimate: the model's own compute buffer = %s bytes"), rt_count (&ctx->counts, compute));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("An estimate, on the high side: the MTP graph is one layer and the output head. On a small glm4moe llama-server logged 8.01 MiB for it against the model's 11.01 MiB."));
+    }
+  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && spec->vocab_size > 0)
+    {
+      guint64 out = rt_mul (ctx, rt_mul (ctx, ctx->out->parallel_slots, spec->vocab_size), 4);
+
+      term = rt_add_term (ctx, HR_RUNTIME_TERM_DRAFT_OUTPUT, (gint64) MIN (out, (guint64) G_MAXINT64), SRC_MTP);
+      if (ctx->text)
+        {
+          term->label = _("MTP: output");
+          g_snprintf (term->formula, sizeof term->formula, _("slots x vocab x 4 = %u x %s x 4 = %s bytes"),
+                      ctx->out->parallel_slots, rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, out));
+        }
+    }
+}
+
 gboolean
 rt_add_draft (Ctx     *ctx,
               GError **error)
@@ -130,13 +203,26 @@ rt_add_draft (Ctx     *ctx,
   guint64 weights = 0, kv = 0, compute = 0, output = 0;
   HrRuntimeTerm *term;
 
-  if (draft == NULL)
+  if (draft == NULL && ctx->in->mtp_layers == 0)
     return TRUE;
+  if (draft != NULL && ctx->in->mtp_layers > 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("a draft model and the model's own MTP heads: size one of them"));
+      return FALSE;
+    }
   if (ctx->out->era != HR_RUNTIME_ERA_LLAMA_SERVER)
     {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                   _("a draft model is sized for llama-server (--runtime llama-server): Ollama passes a model's DRAFT as --spec-type draft-mtp (llm/llama_server.go appendDraftArgs), which loads only MTP or DFlash heads"));
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED, "%s",
+                   draft != NULL ?
+                   _("a draft model is sized for llama-server (--runtime llama-server): Ollama passes a model's DRAFT as --spec-type draft-mtp (llm/llama_server.go appendDraftArgs), which loads only MTP or DFlash heads") :
+                   _("MTP heads are sized for llama-server's --spec-type draft-mtp (--runtime llama-server)"));
       return FALSE;
+    }
+  if (draft == NULL)
+    {
+      add_mtp (ctx);
+      return TRUE;
     }
 
   hr_runtime_draft_inputs (ctx->in, ctx->out, &din);

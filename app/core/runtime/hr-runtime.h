@@ -114,6 +114,9 @@ typedef struct {
   const HrModelSpec *draft_spec;      /* nullable, not owned: llama-server's -md draft model for
                                        * speculative decoding, sized beside the model
                                        * (hr-runtime-draft.c); llama-server era only */
+  guint32            mtp_layers;      /* llama-server --spec-type draft-mtp: the model's own MTP
+                                       * (nextn) layers, the last mtp_layers of spec->layers
+                                       * ({arch}.nextn_predict_layers); 0 = no MTP context */
 } HrRuntimeInputs;
 
 typedef struct {
