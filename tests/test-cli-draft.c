@@ -18,6 +18,7 @@
 
 #include "cli-test-util.h"
 #include "llama/llama-models.h"
+#include "llama/llama-models-attn.h"
 
 static char *dir;
 
@@ -197,6 +198,73 @@ test_files (void)
   g_unlink (other);
 }
 
+/* --mtp on a glm4moe file with one nextn layer, -c 4096 -np 2, CPU: the
+ * MTP context's KV is that layer's 2 x (128 + 128) x 4,096 x 2 bytes (the
+ * 4.00 MiB llama-server logs), its logits 2 x 4,096 x 4, its compute the
+ * model's own buffer (an estimate), no weights of its own. */
+static void
+test_mtp (void)
+{
+  g_autofree char *model = write_model (lm_tiny_glm4moe_mtp ());
+  g_autofree char *plain = write_model (lm_tiny_qwen2 ("plain", 2, 256, 512, 4, 2, 512));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o, *d;
+
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", model, "--mtp", "--runtime", "llama-server", "--backend", "cpu",
+             "--context", "4096", "--parallel", "2", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    o = parse (parser, r.out);
+    d = json_object_get_object_member (o, "draft");
+    g_assert_cmpstr (json_object_get_string_member (d, "kind"), ==, "mtp");
+    g_assert_cmpint (json_object_get_int_member (d, "mtp_layers"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 2 * (128 + 128) * 4096 * 2);
+    g_assert_cmpint (json_object_get_int_member (d, "output_bytes"), ==, 2 * 4096 * 4);
+    g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, term_bytes (o, "compute"));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "gguf", model, "--mtp", "--runtime", "llama-server", "--context", "4096", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "\n  MTP: KV cache      0.00 GB (0.00 GiB)\n"));
+    g_assert_nonnull (strstr (r.out, "\n  MTP heads          the model's 1 MTP layer (--spec-type draft-mtp) on "));
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", plain, "--mtp", "--runtime", "llama-server", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp: the file has no MTP layers (qwen2.nextn_predict_layers is 0 or missing), and llama-server refuses --spec-type draft-mtp for it\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", "llama3.1:8b", "--mtp", "--runtime", "llama-server", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp reads the MTP layers from the model's GGUF file ({arch}.nextn_predict_layers): give the model as FILE.gguf\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", model, "--mtp", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp sizes llama-server's --spec-type draft-mtp: give --runtime llama-server (Ollama passes it only with draft_num_predict set, server/routes.go)\n");
+  }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_cli (&r, "predict", model, "--mtp", "--draft", "llama3.2:1b", "--runtime", "llama-server", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp sizes the model's own MTP heads and --draft a model of its own: give one of them\n");
+  }
+  g_unlink (model);
+  g_unlink (plain);
+}
+
 static void
 test_refused (void)
 {
@@ -252,6 +320,7 @@ main (int    argc,
   g_test_add_func ("/cli-draft/catalog-json", test_catalog_json);
   g_test_add_func ("/cli-draft/verdict", test_verdict);
   g_test_add_func ("/cli-draft/files", test_files);
+  g_test_add_func ("/cli-draft/mtp", test_mtp);
   g_test_add_func ("/cli-draft/refused", test_refused);
   status = g_test_run ();
   g_rmdir (dir);

@@ -267,6 +267,53 @@ test_bad_draft (void)
                    "the draft model llama3.2:1b: llama3.2:1b has no layers, KV heads or head dims: the runtime model needs them");
 }
 
+/* --spec-type draft-mtp: the MTP context's cache holds the last
+ * mtp_layers layers alone, f16, at the target's cells; its compute is the
+ * target's buffer (an estimate); no weights of its own. */
+static void
+test_mtp (void)
+{
+  g_autoptr(HrModelSpec) target = target_3b ();
+  g_autoptr(HrModelSpec) draft = draft_1b (128256);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+
+  server_inputs (&in, target, 8192, 2);
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  in.mtp_layers = 2;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  /* 2 layers x 8 KV heads x (128 + 128) x 8,192 cells x 2 bytes */
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_KV), ==, 2 * 8 * 256 * 8192 * 2);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_COMPUTE), ==,
+                   hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE));
+  g_assert_null (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_DRAFT_WEIGHTS));
+  g_assert_null (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_DRAFT_OUTPUT));
+  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_DRAFT_KV)->label, ==, "MTP: KV cache");
+  g_assert_cmpstr (hr_runtime_prediction_get_term (&p, HR_RUNTIME_TERM_DRAFT_KV)->formula, ==,
+                   "2 MTP layers: 4,096 KV values x 8,192 cells x 2 bytes (f16, -ctkd/-ctvd) = 67,108,864 bytes");
+
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_OUTPUT), ==, 2 * 128256 * 4);
+
+  in.draft_spec = draft;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "a draft model and the model's own MTP heads: size one of them");
+  g_clear_error (&error);
+
+  in.draft_spec = NULL;
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.context_tokens = 4096;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==, "MTP heads are sized for llama-server's --spec-type draft-mtp (--runtime llama-server)");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -277,5 +324,6 @@ main (int    argc,
   g_test_add_func ("/runtime-draft/refused-outside-llama-server", test_refused_outside_llama_server);
   g_test_add_func ("/runtime-draft/vocab", test_vocab);
   g_test_add_func ("/runtime-draft/bad-draft", test_bad_draft);
+  g_test_add_func ("/runtime-draft/mtp", test_mtp);
   return g_test_run ();
 }
