@@ -58,7 +58,8 @@ print_usage (FILE *stream)
   /* Translators: SIZING stands for these options in the lines above; keep the option names */
   fprintf (stream, "\n  %s\n", _("SIZING: [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed] [--server-version V] [--context N] "
                                   "[--parallel N] [--kv-type f16|q8_0|q4_0] [--flash-attention on|off|auto] [--batch N] "
-                                  "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--catalog FILE] [--measurements DIR]"));
+                                  "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--catalog FILE] [--measurements DIR] "
+                                  "[--draft MODEL|FILE.gguf | --mtp]"));
   fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
 }
 
