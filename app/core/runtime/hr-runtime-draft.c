@@ -197,7 +197,7 @@ rt_add_draft (Ctx     *ctx,
               GError **error)
 {
   const HrModelSpec *draft = ctx->in->draft_spec;
-  HrRuntimePrediction *dp;
+  HrRuntimePrediction draft_prediction, *dp = &draft_prediction; /* on the stack: the slider path allocates nothing */
   HrRuntimeInputs din;
   g_autoptr(GError) local_error = NULL;
   guint64 weights = 0, kv = 0, compute = 0, output = 0;
@@ -226,12 +226,11 @@ rt_add_draft (Ctx     *ctx,
     }
 
   hr_runtime_draft_inputs (ctx->in, ctx->out, &din);
-  dp = g_new (HrRuntimePrediction, 1);
-  if (!hr_runtime_predict (&din, dp, &local_error))
+  if (!hr_runtime_predict (&din, dp, error != NULL ? &local_error : NULL))
     {
-      g_set_error (error, local_error->domain, local_error->code, _("the draft model %s: %s"),
-                   draft->name != NULL ? draft->name : "?", local_error->message);
-      g_free (dp);
+      if (local_error != NULL)
+        g_set_error (error, local_error->domain, local_error->code, _("the draft model %s: %s"),
+                     draft->name != NULL ? draft->name : "?", local_error->message);
       return FALSE;
     }
   for (guint i = 0; i < dp->n_terms; i++)
@@ -295,6 +294,5 @@ rt_add_draft (Ctx     *ctx,
              rt_count (&ctx->counts, draft->vocab_size), rt_count (&ctx->counts, ctx->spec->vocab_size));
   if (ctx->in->context_tokens == 0)
     rt_note (ctx, "%s", _("With -c unset, llama-server's fit counts the draft at every context it tries (common/fit.cpp add_extra_memory); Headroom fits the context without it, so give --context with --draft."));
-  g_free (dp);
   return TRUE;
 }
