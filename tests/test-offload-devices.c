@@ -534,6 +534,62 @@ test_devices_over (void)
   }
 }
 
+/* The largest context on two GPUs where Ollama's placement switches with
+ * the context (server/sched.go bestSingleGPUFit): up to some context its
+ * estimate fits 80 % of one GPU, so the model goes on that one alone and,
+ * past what fits it, spills to the CPU (partial); past the 80 % it goes on
+ * both, where it fits again. "Fits" is not monotone in the context, so a
+ * plain bisection stops in the first run of fitting contexts. The answer
+ * must be the largest context any placement fits, found here by trying
+ * every step. */
+static void
+test_devices_max_context_switch (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  guint64 free[2] = { 3000 * MIB, 3000 * MIB };
+  g_autoptr(HrBoard) board = NULL;
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(GError) error = NULL;
+  HrOffloadInputs in;
+  guint32 context = 0, oracle = 0, one_gpu_last = 0, spread_first = 0;
+
+  /* KV (8 x 4 heads x 128 x 2 bytes a token) well over the compute
+   * buffer's mask (a 32-token micro-batch) */
+  spec->kv_heads = 4;
+  spec->context_length = 524288;
+  board = gpus_board (2, free, NULL);
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.runtime.batch = 32;
+  in.runtime.ubatch = 32;
+  for (guint32 c = HR_OFFLOAD_CONTEXT_STEP; c <= spec->context_length; c += HR_OFFLOAD_CONTEXT_STEP)
+    {
+      in.runtime.context_tokens = c;
+      g_assert_true (hr_offload_predict (&in, s, &error));
+      g_assert_no_error (error);
+      if (s->verdict == HR_VERDICT_FITS)
+        {
+          if (s->n_devices == 1)
+            one_gpu_last = c;
+          else if (spread_first == 0)
+            spread_first = c;
+          oracle = c;
+        }
+    }
+  /* CUDA0 alone holds up to 244,992 tokens; past them it spills (partial)
+   * until Ollama's estimate passes 80 % of one GPU, then both hold up to
+   * 441,600 */
+  g_assert_cmpuint (one_gpu_last, ==, 244992);
+  g_assert_cmpuint (spread_first, >, one_gpu_last + HR_OFFLOAD_CONTEXT_STEP);
+  g_assert_cmpuint (oracle, ==, 441600);
+  g_assert_true (hr_offload_max_context (&in, FALSE, 0, 0, &context, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (context, ==, oracle);
+  in.runtime.context_tokens = context;
+  g_assert_true (hr_offload_predict (&in, s, &error));
+  g_assert_cmpuint (s->n_devices, ==, 2);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_NONE_FITS);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -547,5 +603,6 @@ main (int    argc,
   g_test_add_func ("/offload-devices/moe", test_devices_moe);
   g_test_add_func ("/offload-devices/speed", test_devices_speed);
   g_test_add_func ("/offload-devices/over", test_devices_over);
+  g_test_add_func ("/offload-devices/max-context-switch", test_devices_max_context_switch);
   return g_test_run ();
 }

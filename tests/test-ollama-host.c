@@ -295,6 +295,27 @@ test_ps_until (void)
   g_free (text);
 }
 
+/* A variant's name says what changed, after the tag or as the tag. */
+static void
+test_variant_name (void)
+{
+  static const struct { const char *source; guint32 context; gint32 num_gpu; const char *name; } cases[] = {
+    { "llama3.1:8b", 24576, -1, "llama3.1:8b-ctx24k" },
+    { "llama3.1", 24576, -1, "llama3.1:ctx24k" },
+    { "llama3.1:8b", 5000, 20, "llama3.1:8b-ctx5000-gpu20" },
+    { "qwen3:8b", 0, 0, "qwen3:8b-gpu0" },
+    { "registry.local:5000/team/m", 8192, -1, "registry.local:5000/team/m:ctx8k" },
+    { "registry.local:5000/team/m:q4", 131072, -1, "registry.local:5000/team/m:q4-ctx128k" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = hr_ollama_variant_name (cases[i].source, cases[i].context, cases[i].num_gpu);
+
+      g_assert_cmpstr (name, ==, cases[i].name);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,5 +332,6 @@ main (int   argc,
   g_test_add_func ("/ollama-host/ps-processor", test_ps_processor);
   g_test_add_func ("/ollama-host/ps-until", test_ps_until);
 
+  g_test_add_func ("/ollama-host/variant-name", test_variant_name);
   return g_test_run ();
 }

@@ -95,6 +95,7 @@ typedef struct {
   char    *name;
   char    *bandwidth_text;
   char    *host_bandwidth_text;
+  char    *pool_text;
   gboolean save;
   gboolean json;
 } BoardsOptions;
@@ -106,6 +107,7 @@ boards_options_clear (BoardsOptions *o)
   g_free (o->name);
   g_free (o->bandwidth_text);
   g_free (o->host_bandwidth_text);
+  g_free (o->pool_text);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BoardsOptions, boards_options_clear)
@@ -164,6 +166,7 @@ run_tool (const char * const  *argv,
   return TRUE;
 }
 
+#ifndef __APPLE__
 /* The DRM sysfs memory files, as "PATH:VALUE" lines (the shape
  * HR_HARDWARE_DRM_COMMAND prints). */
 static char *
@@ -190,11 +193,75 @@ read_drm (void)
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
+/* amd-smi's static and metric outputs (HR_HARDWARE_AMD_SMI_COMMAND, with
+ * --json); FALSE with *out_missing when amd-smi is not there. A metric
+ * that fails leaves static's figures alone. */
+static gboolean
+detect_amd_smi (HrHardwareReading  *reading,
+                gboolean           *out_missing,
+                GError            **error)
+{
+  static const char * const stat[] = { "amd-smi", "static", "--asic", "--vram", "--json", NULL };
+  static const char * const metric[] = { "amd-smi", "metric", "--mem-usage", "--json", NULL };
+  g_autofree char *stat_text = NULL;
+  g_autofree char *metric_text = NULL;
+  const char *outputs[3] = { NULL, NULL, NULL };
+  gboolean gone;
+
+  if (!run_tool (stat, &stat_text, out_missing, error))
+    return FALSE;
+  outputs[0] = stat_text;
+  if (run_tool (metric, &metric_text, &gone, NULL))
+    outputs[1] = metric_text;
+  return hr_hardware_parse_amd_smi (outputs, reading, error);
+}
+
+#endif
+
+#ifdef __APPLE__
+/* What `boards detect` reads on a Mac: sysctl's hw.memsize (and the
+ * wired limit, when macOS has it) and system_profiler -json. */
+static gboolean
+detect_macos (HrHardwareReading  *reading,
+              GError            **error)
+{
+  static const char * const memsize[] = { "sysctl", "hw.memsize", NULL };
+  static const char * const wired[] = { "sysctl", "iogpu.wired_limit_mb", NULL };
+  static const char * const profiler[] = { "system_profiler", "SPDisplaysDataType", "-json", NULL };
+  g_autofree char *text = NULL;
+  g_autofree char *limit = NULL;
+  g_autofree char *both = NULL;
+  gboolean gone;
+
+  if (!run_tool (memsize, &text, &gone, error))
+    {
+      if (gone)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s is not there on this Mac"), "sysctl");
+      return FALSE;
+    }
+  run_tool (wired, &limit, &gone, NULL);
+  both = g_strconcat (text, "\n", limit != NULL ? limit : "", NULL);
+  if (!hr_hardware_parse_sysctl (both, reading, error))
+    return FALSE;
+  g_clear_pointer (&text, g_free);
+  if (!run_tool (profiler, &text, &gone, error))
+    {
+      if (gone)
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s is not there on this Mac"), "system_profiler");
+      return FALSE;
+    }
+  return hr_hardware_parse_system_profiler (text, reading, error);
+}
+#endif
+
 /* What `boards detect` reads: every tool that is there. */
 static gboolean
 detect (HrHardwareReading  *reading,
         GError            **error)
 {
+#ifdef __APPLE__
+  return detect_macos (reading, error);
+#else
   static const char * const nvidia[] = { "nvidia-smi", "--query-gpu=name,memory.total,memory.used", "--format=csv,noheader,nounits", NULL };
   static const char * const rocm[] = { "rocm-smi", "--showproductname", "--showmeminfo", "vram", NULL };
   static const char * const vulkan[] = { "vulkaninfo", "--summary", NULL };
@@ -216,18 +283,26 @@ detect (HrHardwareReading  *reading,
     g_ptr_array_add (missing, "nvidia-smi");
   g_clear_pointer (&text, g_free);
 
-  if (run_tool (rocm, &text, &gone, error))
+  /* amd-smi replaces rocm-smi; both list the same GPUs */
+  if (detect_amd_smi (reading, &gone, error))
+    amd = TRUE;
+  else if (!gone && !(reading->devices->len > 0 && g_error_matches (*error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND)))
+    return FALSE;
+  else if (!gone)
+    g_clear_error (error); /* amd-smi there, no AMD GPU beside the NVIDIA ones */
+  else
+    g_ptr_array_add (missing, "amd-smi");
+  if (!amd && run_tool (rocm, &text, &gone, error))
     {
       if (!hr_hardware_parse_rocm_smi (text, reading, error))
         return FALSE;
       amd = TRUE;
     }
-  else if (!gone)
+  else if (!amd && !gone)
     return FALSE;
-  else
+  else if (!amd)
     g_ptr_array_add (missing, "rocm-smi");
   g_clear_pointer (&text, g_free);
-
   drm = read_drm ();
   if (drm != NULL && !amd)
     {
@@ -259,6 +334,7 @@ detect (HrHardwareReading  *reading,
       return FALSE;
     }
   return TRUE;
+#endif
 }
 
 static char *
@@ -291,7 +367,18 @@ print_board (const HrBoard           *board,
   printf ("%s\n", _("read:"));
   for (guint i = 0; i < reading->read->len; i++)
     printf ("  %s\n", (char *) g_ptr_array_index (reading->read, i));
-  for (guint i = 0; i < board->devices->len; i++)
+  if (board->unified)
+    {
+      g_autofree char *pool = gib_text (board->pool_bytes);
+      g_autofree char *used = hr_format_bytes (board->resident_bytes, HR_UNIT_GB, 1);
+      g_autofree char *reserve = hr_format_bytes (board->reserve_bytes, HR_UNIT_GB, 1);
+      g_autofree char *bw = bandwidth_text (board->bandwidth_bytes_per_s);
+
+      /* Translators: a unified board: the GPU's pool (0 = not known), in use, reserved, bandwidth, backend */
+      printf (_("unified memory: pool %s%s, %s in use, %s reserved, bandwidth %s (%s)\n"), pool,
+              board->pool_bytes == 0 ? _(" (not known)") : "", used, reserve, bw, hr_board_backend_to_string (board->backend));
+    }
+  for (guint i = 0; board->devices != NULL && i < board->devices->len; i++)
     {
       const HrDevice *d = g_ptr_array_index (board->devices, i);
       g_autofree char *memory = gib_text (d->memory_bytes);
@@ -303,7 +390,8 @@ print_board (const HrBoard           *board,
       printf (_("GPU %u: %s, %s, %s in use, %s reserved, bandwidth %s (%s, %s)\n"), i + 1, d->name, memory, used,
               reserve, bw, hr_device_kind_to_string (d->kind), hr_device_backend_to_string (d->backend));
     }
-  printf (_("host memory: %s, %s in use, %s reserved, bandwidth %s\n"), host, host_used, host_reserve, host_bw);
+  if (!board->unified)
+    printf (_("host memory: %s, %s in use, %s reserved, bandwidth %s\n"), host, host_used, host_reserve, host_bw);
   if (reading->confirm->len > 0)
     {
       printf ("%s\n", _("to confirm:"));
@@ -370,6 +458,7 @@ boards_make (const char *command,
     { "name", 0, 0, G_OPTION_ARG_STRING, &o.name, N_("The board's name (default: This computer)"), N_("NAME") },
     { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &o.bandwidth_text, N_("Each GPU's memory bandwidth in GB/s, in the order read (0 = not known); no tool prints it"), N_("A,B,...") },
     { "host-bandwidth", 0, 0, G_OPTION_ARG_STRING, &o.host_bandwidth_text, N_("The host memory's bandwidth in GB/s; no tool prints it"), N_("GB/S") },
+    { "pool", 0, 0, G_OPTION_ARG_STRING, &o.pool_text, N_("A unified board's GPU share of its memory, as you confirmed it (an Apple silicon Mac: what Metal lets the GPU use); no tool prints it"), N_("SIZE") },
     { "save", 0, 0, G_OPTION_ARG_NONE, &o.save, N_("Save the board into your boards file (only once nothing is missing)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print the board as boards.json holds it, with what was read and what to confirm"), NULL },
     { NULL }
@@ -427,6 +516,16 @@ boards_make (const char *command,
   else if (!detect (reading, &error))
     return hr_cli_fail (g_steal_pointer (&error));
 
+  if (o.pool_text != NULL)
+    {
+      if (reading->unified_name == NULL)
+        return hr_cli_usage_error ("%s", _("--pool is for a unified board (an Apple silicon Mac), and no unified GPU was read"));
+      if (!hr_parse_size (o.pool_text, &reading->unified_pool_bytes, &error))
+        {
+          g_prefix_error (&error, "--pool: ");
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
+    }
   known = hr_boards_load_file (builtin, NULL);
   board = hr_hardware_make_board (reading, o.id != NULL ? o.id : "this-computer",
                                   o.name != NULL ? o.name : _("This computer"), known,
@@ -469,7 +568,8 @@ boards_make (const char *command,
       if (invalid != NULL)
         {
           g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
+                       board->unified ? _("not saved: %s (give what is missing: --pool, --bandwidth)")
+                                      : _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
           return hr_cli_fail (g_steal_pointer (&error));
         }
       if (!save_board (board, &path, &error))
@@ -477,6 +577,8 @@ boards_make (const char *command,
       if (!o.json)
         printf (_("saved as \"%s\" in %s\n"), board->id, path);
     }
+  else if (!o.json && invalid != NULL && board->unified)
+    printf (_("not complete, so not saved: give what is missing (--pool, --bandwidth), then --save\n"));
   else if (!o.json && invalid != NULL)
     printf (_("not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
   else if (!o.json)
@@ -489,12 +591,15 @@ boards_make (const char *command,
  * @argc: arguments, "boards" first
  * @argv: "boards", then "detect" or "import FILE|-" and their options
  *
- * `boards detect`: runs nvidia-smi, rocm-smi and vulkaninfo where they are
- * installed, reads the DRM sysfs memory files and /proc/meminfo, and prints
+ * `boards detect`: runs nvidia-smi, amd-smi (else rocm-smi) and vulkaninfo
+ * where they are installed, reads the DRM sysfs memory files and
+ * /proc/meminfo (built on macOS: sysctl and system_profiler), and prints
  * (--json: as boards.json holds it) the "This computer" board they make,
  * with what was read and what the user must confirm; `--save` writes it
  * into the user's boards file once it is complete. `boards import FILE|-`
  * does the same from those tools' output pasted from another machine.
+ * `--pool SIZE` gives a unified board's GPU share (an Apple silicon Mac),
+ * which no tool prints.
  *
  * Returns: 0; 1 when no GPU or host memory was read, a tool failed, a line
  *   could not be read, or saving was refused; 2 on a usage error.

@@ -39,6 +39,9 @@ typedef struct {
   guint32          mtp_layers;    /* --mtp: the model file's nextn layers (hr-cli-draft.c); 0 = none */
 } HrCliContext;
 
+GPtrArray *hr_cli_saved_servers          (void);
+char      *hr_cli_saved_board_for_server (const char *url);
+
 gboolean hr_cli_context_load  (HrCliContext *ctx,
                                const char   *board_name,
                                const char   *catalog_path,
@@ -135,6 +138,8 @@ int hr_cli_cmd_matrix    (int argc, char **argv);
 int hr_cli_cmd_gguf      (int argc, char **argv);
 int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
+int hr_cli_cmd_ollama_variant (int argc, char **argv);
+int hr_cli_ollama_ps_all (gboolean json);
 int hr_cli_cmd_library   (int argc, char **argv);
 int hr_cli_cmd_measurements (int argc, char **argv);
 

@@ -36,11 +36,15 @@ static const HrCliCommand commands[] = {
   { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [SIZING] [--precision P] [--num-gpu N] [--main-gpu N] [--sched-spread] [--max-context] [--best-precision]") },
   { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] [--timeout SECONDS] version|list|ps|show MODEL|unload MODEL|delete MODEL\n"
                                         "[--host URL] [--timeout SECONDS] measure MODEL [--board NAME] [--measurements DIR] [--contexts 2048,4096] [--runs 3] [--num-predict 96]\n"
-                                        "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]") },
+                                        "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]\n"
+                                        "ps --all [--json]\n"
+                                        "[--host URL] create-variant MODEL [--context N|--max-context] [--num-gpu L] [--name NEW] [--force] [--dry-run] [SIZING]\n"
+                                        "[--host URL] copy SOURCE DESTINATION [--force]\n"
+                                        "[--host URL] load MODEL [--keep-alive DURATION]") },
   { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--measurements DIR] [--json]\n"
                                                 "delete ID [--measurements DIR]") },
-  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]\n"
-                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]") },
+  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]\n"
+                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]") },
 };
 
 static void

@@ -10,6 +10,7 @@
 #include "hr-application.h"
 #include "hr-board-page.h"
 #include "hr-hub-page.h"
+#include "hr-servers-overview.h"
 #include "hr-window-private.h"
 
 struct _HrWindow
@@ -241,12 +242,12 @@ fill_page_slots (HrWindow   *self,
     }
 }
 
-/* Builds the four pages (once): from an idle after the first frame, or at
+/* Builds the five pages (once): from an idle after the first frame, or at
  * once when something asks for a page before that. */
 static void
 build_pages (HrWindow *self)
 {
-  GtkWidget *pages[4];
+  GtkWidget *pages[5];
   AdwFlap *flap;
 
   if (self->pages_built)
@@ -257,10 +258,11 @@ build_pages (HrWindow *self)
   pages[0] = hr_models_page_new ();
   pages[1] = hr_hub_page_new ();
   pages[2] = hr_board_page_new ();
-  pages[3] = hr_gguf_page_new ();
+  pages[3] = hr_servers_overview_new ();
+  pages[4] = hr_gguf_page_new ();
   self->models_page = HR_MODELS_PAGE (pages[0]);
   self->hub_page = HR_HUB_PAGE (pages[1]);
-  self->gguf_page = HR_GGUF_PAGE (pages[3]);
+  self->gguf_page = HR_GGUF_PAGE (pages[4]);
   /* Given the session before they are in the window: the rows are set on
    * a table that is not yet mapped, laid out once. */
   for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)

@@ -182,4 +182,38 @@ gboolean        hr_ollama_client_delete_finish  (HrOllamaClient      *self,
                                                  GError             **error);
 
 
+void            hr_ollama_client_create_async   (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 const char          *from,
+                                                 JsonObject          *parameters,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_create_finish  (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+JsonNode       *hr_ollama_create_request        (const char          *model,
+                                                 const char          *from,
+                                                 JsonObject          *parameters);
+
+void            hr_ollama_client_copy_async     (HrOllamaClient      *self,
+                                                 const char          *source,
+                                                 const char          *destination,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_copy_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_preload_async  (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 const char          *keep_alive,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_preload_finish (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
 G_END_DECLS

@@ -57,6 +57,24 @@ static const HrPrecision precisions[] = {
   { "iq1_s",  "IQ1_S",   1.5625, FALSE, DOMINANT_BLOCK ("block_iq1_s: 50 bytes per 256 weights") },
 };
 
+/* g_ascii_strcasecmp () == 0, inline: the memory math looks a precision up
+ * several times for every row on every slider step. */
+static inline gboolean
+ascii_case_equal (const char *a,
+                  const char *b)
+{
+  for (;; a++, b++)
+    {
+      char ca = *a >= 'A' && *a <= 'Z' ? *a + ('a' - 'A') : *a;
+      char cb = *b >= 'A' && *b <= 'Z' ? *b + ('a' - 'A') : *b;
+
+      if (ca != cb)
+        return FALSE;
+      if (ca == '\0')
+        return TRUE;
+    }
+}
+
 /**
  * hr_precision_lookup:
  * @id: a precision id such as "q4_K_M" or "bf16" (case-insensitive)
@@ -69,7 +87,7 @@ hr_precision_lookup (const char *id)
   if (id == NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (precisions); i++)
-    if (g_ascii_strcasecmp (precisions[i].id, id) == 0)
+    if (ascii_case_equal (precisions[i].id, id))
       return &precisions[i];
   return NULL;
 }

@@ -666,3 +666,44 @@ hr_ollama_format_until (GDateTime *expires_at,
   /* TRANSLATORS: %s is a duration such as "4 minutes" */
   return g_strdup_printf (_("%s from now"), duration);
 }
+
+/**
+ * hr_ollama_variant_name:
+ * @source: the model the variant is made from ("llama3.1:8b")
+ * @context: its num_ctx, tokens; 0 for none
+ * @num_gpu: its num_gpu; negative for none
+ *
+ * A name that says what the variant is: the source's tag with
+ * "-ctx24k" (the context in units of 1,024 tokens when it is a multiple,
+ * else in tokens: "-ctx5000") and "-gpu20" appended; a source without a
+ * tag gets them as its tag ("llama3.1:ctx24k").
+ *
+ * Returns: (transfer full): the name.
+ */
+char *
+hr_ollama_variant_name (const char *source,
+                     guint32     context,
+                     gint32      num_gpu)
+{
+  GString *name = g_string_new (source);
+  const char *colon = strrchr (source, ':');
+  const char *slash = strrchr (source, '/');
+  /* A colon before the last slash is a host's port, not a tag. */
+  gboolean has_tag = colon != NULL && (slash == NULL || colon > slash);
+
+  if (context > 0)
+    {
+      g_string_append (name, has_tag ? "-" : ":");
+      has_tag = TRUE;
+      if (context % 1024 == 0)
+        g_string_append_printf (name, "ctx%uk", context / 1024);
+      else
+        g_string_append_printf (name, "ctx%u", context);
+    }
+  if (num_gpu >= 0)
+    {
+      g_string_append (name, has_tag ? "-" : ":");
+      g_string_append_printf (name, "gpu%d", num_gpu);
+    }
+  return g_string_free (name, FALSE);
+}

@@ -55,4 +55,8 @@ char     *hr_ollama_format_processor (guint64      size,
 char     *hr_ollama_format_until     (GDateTime   *expires_at,
                                       GDateTime   *now);
 
+char     *hr_ollama_variant_name     (const char  *source,
+                                      guint32      context,
+                                      gint32       num_gpu);
+
 G_END_DECLS

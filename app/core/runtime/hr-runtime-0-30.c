@@ -351,6 +351,8 @@ layout_0_30 (Ctx    *ctx,
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
   guint64 v_max = 0;
   guint64 n_ctx;
+  gboolean uniform;
+  guint n_loop;
 
   memset (l, 0, sizeof *l);
   l->slots = out->parallel_slots;
@@ -395,12 +397,17 @@ layout_0_30 (Ctx    *ctx,
   /* Without flash attention V is stored transposed, and every layer's V
    * is as wide as the widest layer's (src/llama-kv-cache.cpp:
    * n_embd_v_gqa = v_trans ? n_embd_v_gqa_max () : n_embd_v_gqa (il)). */
+  /* A model whose layers are all alike is summed from its first layer
+   * (rt_layers_uniform()): the same figures, without a loop per layer on
+   * every slider step. */
+  uniform = rt_layers_uniform (spec);
+  n_loop = uniform ? MIN (spec->layers, 1) : spec->layers;
   if (!out->flash_attention && !spec->kv_latent)
-    for (guint i = 0; i < spec->layers; i++)
+    for (guint i = 0; i < n_loop; i++)
       v_max = MAX (v_max, rt_mul (ctx, hr_model_spec_layer_kv_heads (spec, i),
                                   rt_layer_value_length (spec, i)));
 
-  for (guint i = 0; i < spec->layers; i++)
+  for (guint i = 0; i < n_loop; i++)
     {
       guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
       guint64 elements;
@@ -438,6 +445,14 @@ layout_0_30 (Ctx    *ctx,
           l->n_global++;
           l->global_elements = rt_add (ctx, l->global_elements, elements);
         }
+    }
+  if (uniform && spec->layers > 1)
+    {
+      l->n_recurrent *= spec->layers;
+      l->n_sliding *= spec->layers;
+      l->n_global *= spec->layers;
+      l->sliding_elements = rt_mul (ctx, l->sliding_elements, spec->layers);
+      l->global_elements = rt_mul (ctx, l->global_elements, spec->layers);
     }
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
