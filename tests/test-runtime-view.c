@@ -543,6 +543,71 @@ test_runtime_projector (void)
   close_window (&f);
 }
 
+/* The draft model row: off until the llama-server runtime, then a
+ * catalog model whose terms the explain panel lists for phi4 (-c 4,096,
+ * 4 unified slots: llama3.2:1b's 16 x 8 x (64 + 64) x 4,096 x 2 bytes of
+ * f16 KV) and whose bytes the row's total carries. */
+static void
+test_runtime_draft (void)
+{
+  Fixture f;
+  g_autofree char *kv_size = hr_gui_format_size_both (134217728);
+  g_autofree char *expected = g_strdup_printf ("Draft: KV cache: 134,217,728 bytes = %s", kv_size);
+  HrScenario *scenario;
+  AdwPreferencesRow *found;
+  AdwComboRow *draft;
+  GListModel *names;
+  HrExplainPanel *panel;
+  HrModelRow *row;
+  const char *terms;
+  guint64 before;
+  guint index = 0;
+
+  open_window (&f);
+  panel = hr_models_page_get_explain_panel (f.page);
+  scenario = hr_models_page_get_scenario (f.page);
+  found = find_titled_row (GTK_WIDGET (f.page), "_Draft model");
+  g_assert_true (ADW_IS_COMBO_ROW (found));
+  draft = ADW_COMBO_ROW (found);
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), HR_SCENARIO_RUNTIME_NONE);
+  g_assert_cmpint (hr_scenario_get_runtime (scenario), ==, HR_SCENARIO_RUNTIME_NONE);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (draft)));
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (draft)));
+  names = adw_combo_row_get_model (draft);
+  g_assert_cmpuint (g_list_model_get_n_items (names), ==,
+                    hr_session_get_catalog (hr_models_page_get_session (f.page))->len + 1);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), 0), ==, "None");
+  for (guint i = 1; i < g_list_model_get_n_items (names); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "llama3.2:1b") == 0)
+      index = i;
+  g_assert_cmpuint (index, >, 0);
+
+  select_board (&f, "dgx-spark");
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+  settle ();
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (draft)));
+  row = select_phi4 (&f);
+  before = hr_model_row_get_evaluation (row)->footprint.total;
+  adw_combo_row_set_selected (draft, index);
+  settle ();
+  g_assert_cmpstr (hr_scenario_get_draft_model (scenario), ==, "llama3.2:1b");
+  terms = hr_explain_panel_get_figure (panel, "runtime-terms");
+  g_assert_nonnull (terms);
+  if (strstr (terms, expected) == NULL)
+    g_error ("no “%s” in:\n%s", expected, terms);
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.total, >, before + 134217728);
+
+  adw_combo_row_set_selected (draft, 0);
+  settle ();
+  g_assert_cmpstr (hr_scenario_get_draft_model (scenario), ==, "");
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.total, ==, before);
+  adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 0);
+  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
+  settle ();
+  close_window (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -557,6 +622,7 @@ main (int   argc,
   g_test_add_func ("/runtime-view/boards-view", test_runtime_boards_view);
   g_test_add_func ("/runtime-view/unified-note", test_runtime_unified_note);
   g_test_add_func ("/runtime-view/projector", test_runtime_projector);
+  g_test_add_func ("/runtime-view/draft", test_runtime_draft);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);

@@ -11,6 +11,10 @@
 
 #include "config.h"
 
+/* llama3.2:1b's compute buffer under the llama-server runtime at 8,192
+ * tokens, 4 unified slots (the CUDA model, hr-runtime-compute.c). */
+#define DRAFT_COMPUTE_4_SLOTS 79697920
+
 #include <glib/gstdio.h>
 
 #include "hr-formula.h"
@@ -260,6 +264,65 @@ test_scenario_llama_server (Fixture       *f,
   g_assert_cmpuint (in->ubatch, ==, 0);
   g_assert_cmpuint (hr_scenario_get_parallel_slots (f->scenario), ==, 2);
   g_assert_cmpstr (hr_scenario_get_method_label (f->scenario), ==, "llama-server with its own defaults (llama.cpp)");
+}
+
+/* The draft model (llama-server's -md): its key, in the llama-server
+ * template only, its bytes in a row's overhead and total; an unknown
+ * name sizes none. */
+static void
+test_scenario_draft (Fixture       *f,
+                     gconstpointer  data)
+{
+  const HrModelSpec *spec = hr_session_find_model (f->session, "llama3.1:8b");
+  g_autoptr(HrModelRow) alone = hr_model_row_new (spec);
+  g_autoptr(HrModelRow) with = hr_model_row_new (spec);
+  const HrRuntimeInputs *in;
+  HrRuntimeInputs din;
+  HrRuntimePrediction p;
+  guint64 draft;
+
+  g_assert_cmpstr (hr_scenario_get_draft_model (f->scenario), ==, "");
+  g_object_set (f->scenario, "board-id", "rtx-3090", NULL);
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+  hr_scenario_set_context_tokens (f->scenario, 8192);
+  hr_scenario_evaluate_row (f->scenario, alone);
+  f->changed = 0;
+  g_settings_set_string (f->settings, "draft-model", "llama3.2:1b");
+  g_assert_cmpuint (f->changed, ==, 1);
+  g_assert_cmpstr (hr_scenario_get_draft_model (f->scenario), ==, "llama3.2:1b");
+  in = hr_scenario_get_runtime_template (f->scenario);
+  g_assert_nonnull (in->draft_spec);
+  g_assert_cmpstr (in->draft_spec->name, ==, "llama3.2:1b");
+  hr_scenario_evaluate_row (f->scenario, with);
+
+  /* The row's draft is llama3.2:1b's own figures at 8,192 tokens, 4
+   * unified slots (llama-server -np auto): 16 x 8 x 128 x 8,192 x 2 of
+   * KV, its file on the GPU and its compute. */
+  din = *in;
+  din.spec = spec;
+  din.context_tokens = 8192;
+  g_assert_true (hr_runtime_predict (&din, &p, NULL));
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_KV), ==, 268435456);
+  draft = (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_WEIGHTS) +
+          (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_KV) +
+          (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_COMPUTE);
+  g_assert_cmpuint (draft, ==, 1300000000 + 268435456 + DRAFT_COMPUTE_4_SLOTS);
+  g_assert_cmpuint (hr_model_row_get_evaluation (with)->footprint.total, ==,
+                    hr_model_row_get_evaluation (alone)->footprint.total + draft);
+  g_assert_cmpuint (hr_model_row_get_evaluation (with)->footprint.overhead, ==,
+                    hr_model_row_get_evaluation (alone)->footprint.overhead + draft);
+  g_assert_cmpuint (hr_model_row_get_evaluation (with)->footprint.kv_cache, ==,
+                    hr_model_row_get_evaluation (alone)->footprint.kv_cache);
+
+  /* Another runtime has no draft; a name the catalog lacks neither. */
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  g_assert_null (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+  g_assert_nonnull (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
+  hr_scenario_set_draft_model (f->scenario, "no-such-model");
+  g_assert_null (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
+  hr_scenario_set_draft_model (f->scenario, "");
+  g_assert_null (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
 }
 
 static void
@@ -540,6 +603,7 @@ main (int   argc,
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);
   g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
+  g_test_add ("/scenario/draft", Fixture, NULL, fixture_set_up, test_scenario_draft, fixture_tear_down);
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
   g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
               fixture_tear_down);

@@ -789,6 +789,7 @@ hr_cli_context_clear (HrCliContext *ctx)
   g_clear_pointer (&ctx->rates, g_hash_table_unref);
   g_clear_pointer (&ctx->warnings, g_ptr_array_unref);
   g_clear_pointer (&ctx->priors, hr_priors_free);
+  g_clear_pointer (&ctx->draft, hr_model_spec_free);
   ctx->board = NULL;
 }
 

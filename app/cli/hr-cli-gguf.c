@@ -668,11 +668,14 @@ inspect (const char                *path,
   g_autofree char *origin = g_strconcat ("gguf:", blob != NULL ? blob->digest : path, NULL);
   HrRuntimeInputs in;
   HrRuntimePrediction p;
+  int status = HR_CLI_EXIT_OK;
 
   report = hr_gguf_report_build (path, display_path, blob != NULL ? blob->name : NULL, origin,
                                  ctx->board, o->context, NULL, &error);
   if (report == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
+  if (!hr_cli_load_mtp (ctx, o, report->file, &status))
+    return status;
   if (mmproj_path != NULL)
     {
       mmproj_display = g_filename_display_name (mmproj_path);

@@ -508,6 +508,8 @@ hr_cli_cmd_hub (int    argc,
     return HR_CLI_EXIT_USAGE;
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
+  if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+    return status;
 
   client = hr_hub_client_new ();
   loop = g_main_loop_new (NULL, FALSE);

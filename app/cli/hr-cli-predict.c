@@ -55,6 +55,7 @@ hr_cli_predict_options_clear (HrCliPredictOptions *o)
   g_free (o->n_cpu_moe_text);
   g_free (o->tensor_split_text);
   g_free (o->split_mode_text);
+  g_free (o->draft_text);
 }
 
 /**
@@ -257,7 +258,7 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
           }
       }
       hr_cli_offload_set_inputs (o->n_cpu_moe, o->split_mode, o->n_tensor_split, o->tensor_split);
-      return TRUE;
+      return hr_cli_load_draft (ctx, o, out_status);
     }
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
     *out_status = hr_cli_usage_error ("%s", error->message);
@@ -363,6 +364,8 @@ hr_cli_predict_spec (HrCliContext              *ctx,
   HrCalibration cal;
 
   hr_cli_predict_inputs (out_inputs, o, spec);
+  out_inputs->draft_spec = ctx->draft;
+  out_inputs->mtp_layers = ctx->mtp_layers;
   /* Without --parallel the old scheduler tries its slots against the
    * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
    * runtime notes the choice); the 0.30 era ignores it. llama-server's
@@ -410,6 +413,8 @@ hr_cli_prediction_json (HrCliContext              *ctx,
   json_object_set_string_member (object, "verdict", hr_verdict_to_string (v));
   json_object_set_int_member (object, "margin_bytes", (gint64) MIN (margin, (guint64) G_MAXINT64));
   json_object_set_int_member (object, "budget_bytes", (gint64) hr_board_budget_bytes (ctx->board));
+  if (ctx->draft != NULL || ctx->mtp_layers > 0)
+    json_object_set_member (object, "draft", hr_cli_draft_json (ctx, spec, p));
   return root;
 }
 
@@ -464,6 +469,7 @@ hr_cli_print_memory (HrCliContext              *ctx,
       memory_row (t->label, value);
     }
   memory_row (_("total"), total);
+  hr_cli_print_draft (ctx, p);
   if (p->era == HR_RUNTIME_ERA_OLLAMA_0_30 && hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_PROJECTOR) > 0)
     {
       guint64 projector = (guint64) hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_PROJECTOR);
@@ -685,6 +691,7 @@ print_prediction (HrCliContext              *ctx,
   printf (_("runtime: %s\n"), p->era_label);
 
   print_terms (p);
+  hr_cli_print_draft (ctx, p);
 
   total_count = hr_format_count (p->total_bytes);
   total_gb = gb ((double) p->total_bytes, 2);
@@ -811,6 +818,8 @@ hr_cli_predict_run (const char                *command,
       resolved = source->resolve (argv[1], source->data, &status);
       if (resolved == NULL)
         return status;
+      if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+        return status;
     }
   else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && names_a_file (argv[1]))
     {
@@ -825,7 +834,11 @@ hr_cli_predict_run (const char                *command,
       if (report == NULL)
         return hr_cli_fail (g_steal_pointer (&error));
       resolved = hr_model_spec_copy (report->spec);
+      if (!hr_cli_load_mtp (&ctx, &o, report->file, &status))
+        return status;
     }
+  else if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+    return status;
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
     return hr_cli_unknown_model (ctx.catalog, argv[1]);
@@ -833,6 +846,8 @@ hr_cli_predict_run (const char                *command,
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
                                ctx.board->id);
+  if ((o.max_context || o.best_precision) && (ctx.draft != NULL || ctx.mtp_layers > 0))
+    return hr_cli_usage_error ("%s", _("--max-context and --best-precision do not count a --draft model yet: give --context instead"));
   if (o.max_context || o.best_precision)
     {
       hr_cli_predict_inputs (&in, &o, spec);

@@ -13,6 +13,7 @@
 #include "hr-calibration.h"
 #include "hr-cli.h"
 #include "hr-offload.h"
+#include "hr-gguf.h"
 #include "hr-runtime.h"
 
 #include <json-glib/json-glib.h>
@@ -41,6 +42,8 @@ typedef struct {
   char    *tensor_split_text;
   char    *split_mode_text;
   gboolean cpu_moe;
+  char    *draft_text;     /* --draft MODEL|FILE.gguf (hr-cli-draft.c) */
+  gboolean mtp;            /* --mtp (hr-cli-draft.c) */
   gboolean json;
   gboolean csv;
   gboolean max_context;
@@ -104,6 +107,18 @@ void     hr_cli_print_memory            (HrCliContext              *ctx,
 void     hr_cli_print_projector         (HrCliContext              *ctx,
                                          const HrModelSpec         *spec,
                                          gint32                     num_gpu);
+gboolean hr_cli_load_draft              (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         int                       *out_status);
+gboolean hr_cli_load_mtp                (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         const HrGgufFile          *file,
+                                         int                       *out_status);
+void     hr_cli_print_draft             (HrCliContext              *ctx,
+                                         const HrRuntimePrediction *p);
+JsonNode *hr_cli_draft_json             (HrCliContext              *ctx,
+                                         const HrModelSpec         *spec,
+                                         const HrRuntimePrediction *p);
 JsonNode *hr_cli_projector_json         (HrCliContext              *ctx,
                                          const HrModelSpec         *spec,
                                          const char                *file);
@@ -126,6 +141,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 #define OPT_N_CPU_MOE { "n-cpu-moe", 0, 0, G_OPTION_ARG_STRING, &o.n_cpu_moe_text, N_("Keep the expert tensors of the first N blocks in host memory, as llama-server's --n-cpu-moe N (Ollama: LLAMA_ARG_N_CPU_MOE=N)"), N_("N") }
 #define OPT_TENSOR_SPLIT { "tensor-split", 0, 0, G_OPTION_ARG_STRING, &o.tensor_split_text, N_("With --runtime llama-server: each GPU's share of the layers, in device order (3,1), as its -ts; fit no longer places the layers"), N_("A,B,...") }
 #define OPT_SPLIT_MODE { "split-mode", 0, 0, G_OPTION_ARG_STRING, &o.split_mode_text, N_("With --runtime llama-server: layer (default), none (one GPU, --main-gpu) or row, as its -sm"), N_("layer|row|none") }
+#define OPT_DRAFT    { "draft", 0, 0, G_OPTION_ARG_FILENAME, &o.draft_text, N_("A draft model for speculative decoding, as llama-server's -md: a catalog name or a GGUF file; its weights, KV cache and compute are sized beside the model's (--runtime llama-server)"), N_("MODEL|FILE.gguf") }
+
+#define OPT_MTP      { "mtp", 0, 0, G_OPTION_ARG_NONE, &o.mtp, N_("Size the MTP heads inside the model's GGUF file as llama-server's --spec-type draft-mtp loads them (--runtime llama-server)"), NULL }
 
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
@@ -138,6 +156,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
  * checks them. */
 #define HR_CLI_SIZING_OPTIONS \
   OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, OPT_GPUS, \
-  OPT_CPU_MOE, OPT_N_CPU_MOE, OPT_TENSOR_SPLIT, OPT_SPLIT_MODE, OPT_CATALOG, OPT_MEASURE
+  OPT_CPU_MOE, OPT_N_CPU_MOE, OPT_TENSOR_SPLIT, OPT_SPLIT_MODE, OPT_CATALOG, OPT_MEASURE, OPT_DRAFT, OPT_MTP
 
 G_END_DECLS

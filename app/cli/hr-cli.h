@@ -35,6 +35,8 @@ typedef struct {
   GHashTable      *rates;         /* model name -> double* decode t/s, for board */
   GPtrArray       *warnings;      /* char*: files skipped and why */
   HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
+  HrModelSpec     *draft;         /* --draft's model (hr-cli-draft.c), owned; NULL = none */
+  guint32          mtp_layers;    /* --mtp: the model file's nextn layers (hr-cli-draft.c); 0 = none */
 } HrCliContext;
 
 GPtrArray *hr_cli_saved_servers          (void);

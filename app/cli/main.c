@@ -83,7 +83,8 @@ print_usage (FILE *stream)
   fprintf (stream, "\n  %s\n", _("SIZING: [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed] [--server-version V] [--context N] "
                                   "[--parallel N] [--kv-type f16|q8_0|q4_0] [--flash-attention on|off|auto] [--batch N] "
                                   "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--cpu-moe | --n-cpu-moe N] "
-                                  "[--tensor-split A,B,...] [--split-mode layer|row|none] [--catalog FILE] [--measurements DIR]"));
+                                  "[--tensor-split A,B,...] [--split-mode layer|row|none] [--catalog FILE] [--measurements DIR] "
+                                  "[--draft MODEL|FILE.gguf | --mtp]"));
   fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
 }
 

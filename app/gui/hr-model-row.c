@@ -376,6 +376,12 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
    * the overhead the chart draws, and on its own for the texts. */
   self->projector_bytes = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR));
   overhead += self->projector_bytes;
+  /* llama-server's draft model (-md, hr-runtime-draft.c): in the total,
+   * so in the overhead the chart draws, as the projector. */
+  overhead += (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_WEIGHTS)) +
+              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_KV)) +
+              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_COMPUTE)) +
+              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_OUTPUT));
   if (learned >= 0)
     overhead += (guint64) learned;
   else

@@ -28,6 +28,7 @@ struct _HrScenario
   gboolean            flash_attention;
   guint32             batch;
   guint32             n_cpu_moe;
+  char               *draft_model;      /* llama-server's -md: a catalog name, "" = none */
 
   /* derived */
   HrBoard            *board;            /* the selected board, as edited; NULL before loading */

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
@@ -38,6 +39,7 @@ enum {
   PROP_FLASH_ATTENTION,
   PROP_BATCH,
   PROP_N_CPU_MOE,
+  PROP_DRAFT_MODEL,
   N_PROPS
 };
 
@@ -121,6 +123,8 @@ update_runtime (HrScenario *self)
       hr_calibration_fit (NULL, 0, &self->calibration, NULL);
       return;
     }
+  /* The learned overhead is fitted to the measured models alone
+   * (draft_spec still NULL here); the draft joins the template after. */
 
   points = hr_calibration_points_from_archive (measurements, self->board->id,
                                                self->runtime == HR_SCENARIO_RUNTIME_BOARD
@@ -130,6 +134,10 @@ update_runtime (HrScenario *self)
                            &self->calibration, NULL))
     hr_calibration_fit (NULL, 0, &self->calibration, NULL);
   self->calibration_text = hr_calibration_describe (&self->calibration);
+  /* llama-server's draft model (-md), from the catalog: the other
+   * runtimes have none (hr-runtime-draft.c refuses it). */
+  if (self->runtime == HR_SCENARIO_RUNTIME_LLAMA_SERVER && self->draft_model[0] != '\0')
+    in->draft_spec = hr_catalog_find (hr_session_get_catalog (self->session), self->draft_model);
 }
 
 /* The board's efficiency and measured rates (docs/seed-figures.md, "Rates"). */
@@ -533,6 +541,47 @@ hr_scenario_set_n_cpu_moe (HrScenario *self,
   emit_changed (self);
 }
 
+/**
+ * hr_scenario_get_draft_model:
+ * @self: a #HrScenario
+ *
+ * Returns: (transfer none): the catalog name of llama-server's draft model
+ *   (#HrScenario:draft-model), "" for none
+ */
+const char *
+hr_scenario_get_draft_model (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->draft_model;
+}
+
+/**
+ * hr_scenario_set_draft_model:
+ * @self: a #HrScenario
+ * @name: a catalog name, or "" for none
+ *
+ * The draft model for speculative decoding (llama-server's -md), sized
+ * beside every model under the llama-server runtime
+ * (app/core/runtime/hr-runtime-draft.c); the other runtimes leave it out.
+ * A name the catalog does not hold sizes no draft.
+ */
+void
+hr_scenario_set_draft_model (HrScenario *self,
+                             const char *name)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+  g_return_if_fail (name != NULL);
+
+  if (g_strcmp0 (self->draft_model, name) == 0)
+    return;
+  g_free (self->draft_model);
+  self->draft_model = g_strdup (name);
+  update_runtime (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DRAFT_MODEL]);
+  emit_changed (self);
+}
+
 static guint
 nick_index (const char * const *nicks,
             guint               n_nicks,
@@ -567,6 +616,7 @@ hr_scenario_bind_settings (HrScenario *self,
     { "flash-attention", "flash-attention" },
     { "batch", "batch" },
     { "n-cpu-moe", "n-cpu-moe" },
+    { "draft-model", "draft-model" },
   };
 
   g_return_if_fail (HR_IS_SCENARIO (self));
@@ -658,6 +708,7 @@ hr_scenario_finalize (GObject *object)
   g_clear_pointer (&self->rates, g_hash_table_unref);
   g_clear_pointer (&self->calibration_text, g_free);
   g_clear_pointer (&self->server_version, g_free);
+  g_clear_pointer (&self->draft_model, g_free);
 
   G_OBJECT_CLASS (hr_scenario_parent_class)->finalize (object);
 }
@@ -698,6 +749,9 @@ hr_scenario_get_property (GObject    *object,
       break;
     case PROP_N_CPU_MOE:
       g_value_set_uint (value, self->n_cpu_moe);
+      break;
+    case PROP_DRAFT_MODEL:
+      g_value_set_string (value, self->draft_model);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -743,6 +797,9 @@ hr_scenario_set_property (GObject      *object,
     case PROP_N_CPU_MOE:
       hr_scenario_set_n_cpu_moe (self, g_value_get_uint (value));
       break;
+    case PROP_DRAFT_MODEL:
+      hr_scenario_set_draft_model (self, g_value_get_string (value) ? g_value_get_string (value) : "");
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -777,6 +834,8 @@ hr_scenario_class_init (HrScenarioClass *klass)
     g_param_spec_uint ("batch", NULL, NULL, BATCH_MIN, BATCH_MAX, 512, flags);
   properties[PROP_N_CPU_MOE] =
     g_param_spec_uint ("n-cpu-moe", NULL, NULL, 0, CPU_MOE_MAX, 0, flags);
+  properties[PROP_DRAFT_MODEL] =
+    g_param_spec_string ("draft-model", NULL, NULL, "", flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -802,6 +861,7 @@ hr_scenario_init (HrScenario *self)
   self->runtime = HR_SCENARIO_RUNTIME_NONE;
   self->flash_attention = TRUE;
   self->batch = 512;
+  self->draft_model = g_strdup ("");
   hr_calibration_fit (NULL, 0, &self->calibration, NULL);
 }
 

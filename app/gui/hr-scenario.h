@@ -105,6 +105,9 @@ void               hr_scenario_set_batch             (HrScenario         *self,
 guint32            hr_scenario_get_n_cpu_moe         (HrScenario         *self);
 void               hr_scenario_set_n_cpu_moe         (HrScenario         *self,
                                                       guint32             n_cpu_moe);
+const char        *hr_scenario_get_draft_model       (HrScenario         *self);
+void               hr_scenario_set_draft_model       (HrScenario         *self,
+                                                      const char         *name);
 
 /* The selected board, as edited (never NULL once the session loaded). */
 const HrBoard     *hr_scenario_get_board             (HrScenario         *self);

@@ -594,3 +594,51 @@ lm_gemma4_31b (void)
   lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
   return m;
 }
+
+/* A small glm4moe with one MTP (nextn) layer after its 3 trunk layers:
+ * 512 wide, 8 heads, 2 KV heads x 128, layer 0 dense, the rest 4 experts
+ * of 256 (2 used) with a shared one, vocab 4,096; the nextn layer adds
+ * eh_proj, enorm, hnorm and shared_head_norm (src/models/glm4-moe.cpp).
+ * Not a real model: for the MTP checks (llama-draft-checks.h,
+ * tests/test-cli-draft.c). */
+static inline LmModel *
+lm_tiny_glm4moe_mtp (void)
+{
+  const guint L = 3;
+  const guint64 E = 512, Q = 1024, KV = 256, F = 1024, FE = 256, X = 4, V = 4096;
+  LmModel *m = lm_model_new ("tiny-glm4moe-mtp", "tiny-glm4moe-mtp", "glm4moe");
+
+  lm_attn_keys (m, "glm4moe", L + 1, 32768, E, F, 8, 2, 128, 128, 64);
+  lm_u32 (m, "glm4moe", "leading_dense_block_count", 1);
+  lm_u32 (m, "glm4moe", "expert_count", X);
+  lm_u32 (m, "glm4moe", "expert_used_count", 2);
+  lm_u32 (m, "glm4moe", "expert_shared_count", 1);
+  lm_u32 (m, "glm4moe", "expert_feed_forward_length", FE);
+  lm_u32 (m, "glm4moe", "nextn_predict_layers", 1);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L + 1; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_attn_block (m, i, L, E, Q, KV, 128, TRUE, FALSE);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+      if (i == 0)
+        lm_ffn_block (m, i, L, E, F, FALSE);
+      else
+        {
+          lm_moe_block (m, i, E, FE, X);
+          lm_tensor (m, LM_F32, X, 0, 0, "blk.%u.exp_probs_b.bias", i);
+          lm_shexp_block (m, i, E, FE);
+        }
+      if (i >= L)
+        {
+          lm_tensor (m, LM_Q8_0, 2 * E, E, 0, "blk.%u.nextn.eh_proj.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.enorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.hnorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.shared_head_norm.weight", i);
+        }
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q8_0, E, V, 0, "output.weight");
+  return m;
+}

@@ -393,6 +393,43 @@ lm_qwen3_30b_a3b (void)
   return m;
 }
 
+/* A small qwen2 shape for the draft-model checks (test-llama.c,
+ * tests/test-cli-draft.c): L layers, E wide, kvh KV heads of E / heads
+ * dims, n_ff F, vocab V, every matrix Q8_0, tied; not a real model. */
+static inline LmModel *
+lm_tiny_qwen2 (const char *id,
+               guint       L,
+               guint64     E,
+               guint64     F,
+               guint       heads,
+               guint       kvh,
+               guint32     V)
+{
+  guint64 hd = E / heads, KV = kvh * hd;
+  LmModel *m = lm_model_new (id, id, "qwen2");
+
+  lm_hparams (m, "qwen2", L, 32768, E, F, heads, kvh, hd);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < L; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_q.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_q.bias", i);
+      lm_tensor (m, LM_Q8_0, E, KV, 0, "blk.%u.attn_k.weight", i);
+      lm_tensor (m, LM_F32, KV, 0, 0, "blk.%u.attn_k.bias", i);
+      lm_tensor (m, LM_Q8_0, E, KV, 0, "blk.%u.attn_v.weight", i);
+      lm_tensor (m, LM_F32, KV, 0, 0, "blk.%u.attn_v.bias", i);
+      lm_tensor (m, LM_Q8_0, E, E, 0, "blk.%u.attn_output.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.ffn_norm.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
+
 /* Writes @m to @path: the header, then a hole for the tensor data.
  * Returns the file's size in bytes. */
 static inline guint64

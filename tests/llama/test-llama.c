@@ -25,6 +25,10 @@
  * %HR_RUNTIME_ERA_LLAMA_SERVER (one unified stream for -np auto, the trained
  * context per slot without -c), with the same tolerances.
  *
+ * llama-draft-checks.h adds a draft model (-md) and a model's own MTP
+ * heads (--spec-type draft-mtp) against the draft terms of
+ * app/core/runtime/hr-runtime-draft.c.
+ *
  * Two flags Ollama does not pass keep the figures about the model, not the
  * machine: --no-repack (llama.cpp would otherwise copy Q4_0/Q4_K/Q8_0
  * weights into a CPU_REPACK buffer on CPUs with AVX2 or NEON; the copy is
@@ -904,6 +908,8 @@ write_report (void)
   g_assert_no_error (error);
 }
 
+#include "llama-draft-checks.h"
+
 int
 main (int    argc,
       char **argv)
@@ -953,6 +959,20 @@ main (int    argc,
                                                    s->fit_room_mib > 0 ? "-fit" : "",
                                                    s->n_cpu_moe == G_MAXUINT32 ? "-cpu-moe" : s->n_cpu_moe > 0 ? "-n-cpu-moe" : "");
           g_test_add_data_func (name, s, test_server_defaults);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (draft_settings); i++)
+        {
+          const DraftSetting *s = &draft_settings[i];
+          g_autofree char *name = g_strdup_printf ("/llama/draft/c%u-np%u-fa%s-%s", s->n_ctx, s->slots,
+                                                   s->flash ? "on" : "off", s->kv);
+          g_test_add_data_func (name, s, test_draft);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (draft_settings); i++)
+        {
+          const DraftSetting *s = &draft_settings[i];
+          g_autofree char *name = g_strdup_printf ("/llama/mtp/c%u-np%u-fa%s-%s", s->n_ctx, s->slots,
+                                                   s->flash ? "on" : "off", s->kv);
+          g_test_add_data_func (name, s, test_mtp);
         }
     }
   else

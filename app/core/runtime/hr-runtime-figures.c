@@ -104,6 +104,10 @@ rt_add_term (Ctx               *ctx,
     [HR_RUNTIME_TERM_COMPUTE] = "compute",
     [HR_RUNTIME_TERM_LEARNED] = "learned",
     [HR_RUNTIME_TERM_PROJECTOR] = "projector",
+    [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = "draft_weights",
+    [HR_RUNTIME_TERM_DRAFT_KV] = "draft_kv_cache",
+    [HR_RUNTIME_TERM_DRAFT_COMPUTE] = "draft_compute",
+    [HR_RUNTIME_TERM_DRAFT_OUTPUT] = "draft_output",
   };
   HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
 
@@ -135,6 +139,10 @@ rt_add_term (Ctx               *ctx,
           break;
         case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
         case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
+        case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
+        case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
+        case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
+        case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
         case HR_RUNTIME_N_TERM_KINDS:
         default: break;
         }

@@ -139,6 +139,8 @@ guint64        rt_old_compute     (Ctx               *ctx,
                                    guint32            slots,
                                    Old               *o) G_GNUC_INTERNAL;
 void           rt_predict_seed    (Ctx               *ctx) G_GNUC_INTERNAL;
+gboolean       rt_add_draft       (Ctx               *ctx,
+                                   GError           **error) G_GNUC_INTERNAL;
 void           rt_predict_0_12    (Ctx               *ctx,
                                    const Figures     *f) G_GNUC_INTERNAL;
 

@@ -137,6 +137,10 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * cache, 0 for unset (the trained context for each slot), never clamped;
  * no parallel_slots is -np auto (4 slots, one unified KV stream).
  *
+ * With a draft_spec (llama-server's -md) the draft model's weights, KV
+ * cache, compute and (CPU backend) output buffer follow as terms of their
+ * own (hr-runtime-draft.c) and count in the total.
+ *
  * With %HR_RUNTIME_ERA_SEED it gives the seed's weights + KV cache instead
  * (hr-runtime-seed.c): the context and slots as asked, no clamp.
  *
@@ -149,7 +153,8 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  *   one), no layers, no KV heads or no head dims,
  *   or (Ollama 0.30+) a quantized KV cache with flash attention off, which
  *   llama-server refuses to load; %HR_CORE_ERROR_OVERFLOW when a figure
- *   does not fit 64 bits.
+ *   does not fit 64 bits; %HR_CORE_ERROR_UNSUPPORTED for a draft_spec
+ *   outside the llama-server era, or the draft's own error.
  */
 gboolean
 hr_runtime_predict (const HrRuntimeInputs *inputs,
@@ -246,6 +251,11 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
         rt_note (&ctx, _("%s tokens is past the model's native context of %s."),
                  rt_count (&ctx.counts, out->context_tokens), rt_count (&ctx.counts, spec->context_length));
       rt_predict_seed (&ctx);
+      if (!rt_add_draft (&ctx, error)) /* refused: no draft in the seed's method */
+        {
+          memset (out, 0, sizeof *out);
+          return FALSE;
+        }
       return finish (&ctx, error);
     }
 
@@ -310,6 +320,11 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   else
     rt_predict_0_12 (&ctx, &f);
   add_projector (&ctx);
+  if (!rt_add_draft (&ctx, error))
+    {
+      memset (out, 0, sizeof *out);
+      return FALSE;
+    }
   return finish (&ctx, error);
 }
 

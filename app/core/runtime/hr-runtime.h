@@ -74,6 +74,10 @@ typedef enum {
   HR_RUNTIME_TERM_COMPUTE,         /* compute buffer / graph */
   HR_RUNTIME_TERM_LEARNED,         /* the board's learned residual (hr-calibration.h) */
   HR_RUNTIME_TERM_PROJECTOR,       /* a vision model's projector (mmproj), loaded beside the weights */
+  HR_RUNTIME_TERM_DRAFT_WEIGHTS,   /* llama-server -md: the draft model's weights (hr-runtime-draft.c) */
+  HR_RUNTIME_TERM_DRAFT_KV,        /* ... its KV cache (and recurrent state) */
+  HR_RUNTIME_TERM_DRAFT_COMPUTE,   /* ... its compute buffer */
+  HR_RUNTIME_TERM_DRAFT_OUTPUT,    /* ... its output buffer (CPU backend only, as the main one) */
   HR_RUNTIME_N_TERM_KINDS
 } HrRuntimeTermKind;
 
@@ -117,6 +121,12 @@ typedef struct {
   gint32             cache_ram_mib;   /* llama-server --cache-ram: the prompt cache's limit in MiB,
                                        * -1 = no limit, 0 = off; hr_runtime_inputs_init() sets
                                        * 8192 (common/common.h cache_ram_mib; Ollama passes none) */
+  const HrModelSpec *draft_spec;      /* nullable, not owned: llama-server's -md draft model for
+                                       * speculative decoding, sized beside the model
+                                       * (hr-runtime-draft.c); llama-server era only */
+  guint32            mtp_layers;      /* llama-server --spec-type draft-mtp: the model's own MTP
+                                       * (nextn) layers, the last mtp_layers of spec->layers
+                                       * ({arch}.nextn_predict_layers); 0 = no MTP context */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -183,5 +193,10 @@ char         *hr_runtime_format_ps_size   (guint64                bytes);
 const HrModelSpec *hr_runtime_exact_spec  (const HrModelSpec     *spec,
                                            HrModelSpec           *scratch);
 JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
+void          hr_runtime_draft_inputs     (const HrRuntimeInputs     *inputs,
+                                           const HrRuntimePrediction *target,
+                                           HrRuntimeInputs           *out);
+gboolean      hr_runtime_draft_vocab_compatible (const HrModelSpec *target,
+                                                 const HrModelSpec *draft);
 
 G_END_DECLS

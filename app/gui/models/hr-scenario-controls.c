@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-precision.h"
 #include "hr-scenario-controls.h"
@@ -39,8 +40,12 @@ struct _HrScenarioControls
   AdwComboRow        *runtime_row;
   GtkSwitch          *flash_switch;
   GtkSpinButton      *cpu_moe_spin;
+  AdwComboRow        *draft_row;
 
   HrScenario         *scenario;
+  GtkStringList      *draft_names;      /* "None", then the catalog's names */
+  GPtrArray          *draft_catalog;    /* the catalog the names are of (not owned) */
+  guint               draft_catalog_len;
   GtkStringList      *runtime_names;
   char               *runtime_version;  /* the version the fourth item names */
   gboolean            runtime_named;
@@ -198,6 +203,82 @@ runtime_to_slots_sensitive (GBinding *binding, const GValue *from, GValue *to, g
   return TRUE;
 }
 
+/* The draft model only counts under llama-server (hr-runtime-draft.c). */
+static gboolean
+runtime_to_draft_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "llama-server") == 0);
+  return TRUE;
+}
+
+/* #HrScenario:draft-model <-> the draft row: item 0 is "None" (""), item
+ * i the catalog's model i - 1. */
+static gboolean
+draft_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  HrScenarioControls *self = user_data;
+  const char *name = g_value_get_string (from);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->draft_names));
+
+  g_value_set_uint (to, 0);
+  for (guint i = 1; name != NULL && name[0] != '\0' && i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->draft_names, i), name) == 0)
+      {
+        g_value_set_uint (to, i);
+        break;
+      }
+  return TRUE;
+}
+
+static gboolean
+index_to_draft (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
+{
+  HrScenarioControls *self = user_data;
+  guint index = g_value_get_uint (from);
+
+  if (self->updating || index >= g_list_model_get_n_items (G_LIST_MODEL (self->draft_names)))
+    return FALSE;
+  g_value_set_string (to, index == 0 ? "" : gtk_string_list_get_string (self->draft_names, index));
+  return TRUE;
+}
+
+/* The draft row's items: refilled only when the session's catalog changed. */
+static void
+update_draft_names (HrScenarioControls *self)
+{
+  GPtrArray *catalog = self->scenario ? hr_session_get_catalog (hr_scenario_get_session (self->scenario)) : NULL;
+  guint n = catalog != NULL ? catalog->len : 0;
+  g_autofree const char **items = NULL;
+  GValue name = G_VALUE_INIT, index = G_VALUE_INIT;
+
+  if (self->draft_names == NULL || (catalog == self->draft_catalog && n == self->draft_catalog_len &&
+                                    g_list_model_get_n_items (G_LIST_MODEL (self->draft_names)) > 0))
+    return;
+  self->draft_catalog = catalog;
+  self->draft_catalog_len = n;
+  items = g_new0 (const char *, n + 2);
+  /* Translators: the draft model row's first item: no draft model */
+  items[0] = _("None");
+  for (guint i = 0; i < n; i++)
+    items[i + 1] = ((const HrModelSpec *) g_ptr_array_index (catalog, i))->name;
+  self->updating = TRUE;
+  gtk_string_list_splice (self->draft_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->draft_names)), items);
+  if (self->scenario != NULL)
+    {
+      g_value_init (&name, G_TYPE_STRING);
+      g_value_set_string (&name, hr_scenario_get_draft_model (self->scenario));
+      g_value_init (&index, G_TYPE_UINT);
+      draft_to_index (NULL, &name, &index, self);
+      adw_combo_row_set_selected (self->draft_row, g_value_get_uint (&index));
+      g_value_unset (&name);
+      /* A combo row makes itself sensitive again when its model fills. */
+      gtk_widget_set_sensitive (GTK_WIDGET (self->draft_row),
+                                hr_scenario_get_runtime (self->scenario) == HR_SCENARIO_RUNTIME_LLAMA_SERVER);
+    }
+  self->updating = FALSE;
+}
+
 /* The fourth runtime item names the version it models, or says none is
  * known: refilled only when the board's version changes. */
 static void
@@ -269,6 +350,13 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
                                G_BINDING_SYNC_CREATE, runtime_to_slots_sensitive, NULL, NULL, NULL);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (update_runtime_names), self,
                            G_CONNECT_SWAPPED);
+  update_draft_names (self);
+  g_object_bind_property_full (scenario, "draft-model", self->draft_row, "selected",
+                               flags, draft_to_index, index_to_draft, self, NULL);
+  g_object_bind_property_full (scenario, "runtime", self->draft_row, "sensitive",
+                               G_BINDING_SYNC_CREATE, runtime_to_draft_sensitive, NULL, NULL, NULL);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (update_draft_names), self,
+                           G_CONNECT_SWAPPED);
   update_slider_labels (self);
 }
 
@@ -293,6 +381,13 @@ AdwComboRow *
 hr_scenario_controls_get_runtime_row (HrScenarioControls *self)
 {
   return self->runtime_row;
+}
+
+/** hr_scenario_controls_get_draft_row: @self: the controls. Returns: (transfer none): the Draft model control (item 0 = none) */
+AdwComboRow *
+hr_scenario_controls_get_draft_row (HrScenarioControls *self)
+{
+  return self->draft_row;
 }
 
 /** hr_scenario_controls_get_flash_switch: @self: the controls. Returns: (transfer none): the flash attention switch */
@@ -320,6 +415,7 @@ hr_scenario_controls_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SCENARIO_CONTROLS);
   g_clear_object (&self->scenario);
   g_clear_object (&self->runtime_names);
+  g_clear_object (&self->draft_names);
 
   G_OBJECT_CLASS (hr_scenario_controls_parent_class)->dispose (object);
 }
@@ -354,6 +450,7 @@ hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, runtime_row);
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, flash_switch);
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, cpu_moe_spin);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, draft_row);
 }
 
 static void
@@ -363,6 +460,8 @@ hr_scenario_controls_init (HrScenarioControls *self)
 
   self->runtime_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
+  self->draft_names = gtk_string_list_new (NULL);
+  adw_combo_row_set_model (self->draft_row, G_LIST_MODEL (self->draft_names));
   update_runtime_names (self);
   setup_sliders (self);
   update_slider_labels (self);

@@ -27,5 +27,6 @@ GtkRange      *hr_scenario_controls_get_context_scale   (HrScenarioControls *sel
 AdwComboRow   *hr_scenario_controls_get_runtime_row     (HrScenarioControls *self);
 GtkSwitch     *hr_scenario_controls_get_flash_switch    (HrScenarioControls *self);
 GtkSpinButton *hr_scenario_controls_get_cpu_moe_spin    (HrScenarioControls *self);
+AdwComboRow   *hr_scenario_controls_get_draft_row       (HrScenarioControls *self);
 
 G_END_DECLS
