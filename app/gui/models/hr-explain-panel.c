@@ -61,6 +61,7 @@ struct _HrExplainPanel
 
   GtkWidget  *title;
   GtkWidget  *rename_button; /* for a model the user added */
+  GtkWidget  *variant_button; /* win.create-variant for the row */
   GtkWidget  *subtitle;
   GtkWidget  *empty;
   GtkWidget  *figures_box;
@@ -514,6 +515,7 @@ hr_explain_panel_class_init (HrExplainPanelClass *klass)
                                                "/io/github/headroom/Headroom/models/hr-explain-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, title);
   gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rename_button);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, variant_button);
   gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, subtitle);
   gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, empty);
   gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, figures_box);
@@ -599,9 +601,17 @@ update_rename_button (HrExplainPanel *self)
 {
   HrSession *session = self->followed != NULL ? hr_scenario_get_session (self->followed) : NULL;
 
+  GArray *servers = session != NULL ? hr_session_get_servers (session) : NULL;
+
   gtk_widget_set_visible (self->rename_button,
                           session != NULL && self->row != NULL &&
                           hr_session_model_is_users (session, hr_model_row_get_name (self->row)));
+  /* Run It Like This: a variant of the model at this context, on a saved
+   * server (win.create-variant opens the dialog). */
+  gtk_widget_set_visible (self->variant_button, self->row != NULL && servers != NULL && servers->len > 0);
+  if (self->row != NULL)
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (self->variant_button), "(ss)", "",
+                                      hr_model_row_get_name (self->row));
 }
 
 static void
