@@ -179,6 +179,37 @@ test_create_and_load (void)
   fake_ollama_free (fake);
 }
 
+static gboolean
+pulled_loaded (gpointer data)
+{
+  return fake_ollama_is_loaded (data, "llama3.2:3b");
+}
+
+/* After a pull (win.load-model): the model loads with the server's own
+ * parameters, the version asked first, and /api/ps is told beside the
+ * prediction at the context it loaded with. */
+static void
+test_load_and_compare (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  g_autoptr(HrOllamaClient) client = NULL;
+  Find f = { "llama3.2:3b Is Loaded", NULL };
+
+  fake_ollama_add_llama32 (fake);
+  client = hr_ollama_client_new (fake_ollama_get_url (fake), NULL);
+  hr_variant_load_and_compare (NULL, client, "llama3.2:3b", NULL);
+  g_assert_true (iterate_until (pulled_loaded, fake, 10000));
+  g_assert_true (iterate_until (dialog_shown, &f, 10000));
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/version"), ==, 1);
+  /* 2,019,377,376 + 100,000,000 + 114,688 x 4,096 bytes (Ollama's 4,096
+   * default) = 2.59 GB, all on the GPU. */
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (f.found),
+                                   "/api/ps: 2.6 GB, 100% GPU, context 4096. Headroom predicted "));
+  gtk_window_close (GTK_WINDOW (f.found));
+  spin (100);
+  fake_ollama_free (fake);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -186,5 +217,6 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
   g_test_add_func ("/variant-dialog/create-and-load", test_create_and_load);
+  g_test_add_func ("/variant-dialog/load-and-compare", test_load_and_compare);
   return gui_test_run_and_clean (NULL, &isolated_root);
 }

@@ -360,6 +360,27 @@ create_variant_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* win.load-model "(ss)": a server's URL and a model on it: loads it and
+ * tells /api/ps beside the prediction (hr_variant_load_and_compare()). */
+static void
+load_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  const char *url, *model;
+  g_autoptr(HrOllamaClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_variant_get (parameter, "(&s&s)", &url, &model);
+  client = hr_ollama_client_new (url, &error);
+  if (client == NULL)
+    {
+      hr_window_add_toast (HR_WINDOW (widget), error->message);
+      return;
+    }
+  hr_variant_load_and_compare (GTK_WINDOW (widget), client, model, NULL);
+}
+
 /* win.show-page "s": a page's name. */
 static void
 show_page_action (GtkWidget  *widget,
@@ -462,6 +483,7 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.create-variant", "(ss)", create_variant_action);
+  gtk_widget_class_install_action (widget_class, "win.load-model", "(ss)", load_model_action);
   gtk_widget_class_install_action (widget_class, "win.open-gguf", "s", open_gguf_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);

@@ -15,6 +15,7 @@
 #include "hr-net-error.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-panel.h"
+#include "hr-window-private.h"
 #include "hr-pull-progress.h"
 #include "hr-units.h"
 
@@ -349,6 +350,19 @@ on_pull_shown (GObject      *source,
 
       note = g_strdup_printf (_("Pulled %s. %s."), model, added);
       set_pull_note (self, note, "success");
+      /* A pull ends with what the calibration can learn from: load it
+       * now, and /api/ps is told beside the prediction. */
+      {
+        GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+        if (HR_IS_WINDOW (root))
+          {
+            hr_window_show_toast (HR_WINDOW (root), "pulled", note, _("_Load Now"), "win.load-model",
+                                  g_variant_new ("(ss)", hr_ollama_client_get_base_url (HR_OLLAMA_CLIENT (source)), model));
+            hr_board_connection_end_action (self->connection);
+            return;
+          }
+      }
     }
   else
     {

@@ -452,6 +452,55 @@ on_load_answer (AdwMessageDialog *dialog,
   hr_ollama_client_preload_async (o->client, o->name, NULL, NULL, on_preloaded, o);
 }
 
+/* The server's version first (it picks the era the prediction follows;
+ * none, the newest), then the load. */
+static void
+on_version_then_load (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Outcome *o = user_data;
+
+  o->version = hr_ollama_client_version_finish (o->client, result, NULL);
+  hr_ollama_client_preload_async (o->client, o->name, NULL, NULL, on_preloaded, o);
+}
+
+/**
+ * hr_variant_load_and_compare:
+ * @parent: (nullable): the window the result is told over
+ * @client: the server's client (a reference is taken)
+ * @model: the model to load, with its own parameters
+ * @version: (nullable): the server's version, which picks the era the
+ *   prediction follows; %NULL to ask the server first
+ *
+ * Loads @model now (`POST /api/generate` with no prompt and the server's
+ * keep-alive), then tells in a dialog what /api/ps reports (SIZE,
+ * PROCESSOR, context) beside Headroom's runtime prediction at that context
+ * (hr_measure_predict_runtime()) and the difference, so that a pull, a
+ * create or a load each ends with what the calibration can learn from.
+ */
+void
+hr_variant_load_and_compare (GtkWindow      *parent,
+                             HrOllamaClient *client,
+                             const char     *model,
+                             const char     *version)
+{
+  Outcome *o = g_new0 (Outcome, 1);
+
+  g_return_if_fail (HR_IS_OLLAMA_CLIENT (client));
+  g_return_if_fail (model != NULL);
+
+  g_set_weak_pointer (&o->parent, parent);
+  o->client = g_object_ref (client);
+  o->url = g_strdup (hr_ollama_client_get_base_url (client));
+  o->name = g_strdup (model);
+  o->version = g_strdup (version);
+  if (version != NULL)
+    hr_ollama_client_preload_async (o->client, o->name, NULL, NULL, on_preloaded, o);
+  else
+    hr_ollama_client_version_async (o->client, NULL, on_version_then_load, o);
+}
+
 static void
 on_created (GObject      *source,
             GAsyncResult *result,

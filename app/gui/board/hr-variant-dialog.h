@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "hr-ollama-client.h"
 #include "hr-session.h"
 
 G_BEGIN_DECLS
@@ -25,5 +26,9 @@ const char      *hr_variant_dialog_get_request  (HrVariantDialog *self);
 const char      *hr_variant_dialog_get_status   (HrVariantDialog *self);
 void             hr_variant_dialog_set_use_keyring (HrVariantDialog *self,
                                                     gboolean         use_keyring);
+void             hr_variant_load_and_compare    (GtkWindow       *parent,
+                                                 HrOllamaClient  *client,
+                                                 const char      *model,
+                                                 const char      *version);
 
 G_END_DECLS
