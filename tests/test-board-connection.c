@@ -273,6 +273,31 @@ test_frees (void)
   twin = hr_board_format_frees (models, "qwen2.5:14b");
   g_assert_cmpstr (twin, ==, "Deleting qwen2.5:14b frees almost nothing on the board: qwen2.5:latest is the same "
                              "model under another name, and its files stay for it.");
+
+  /* A variant made by create-variant: another manifest, the same weights
+   * and a parameters layer of a few hundred bytes. */
+  {
+    g_autofree char *variant = NULL;
+    g_autofree char *source = NULL;
+    HrOllamaModel *l = g_ptr_array_index (models, 1);
+    HrOllamaModel *v = listed ("llama3.2:3b-ctx24k", "5b2c9e01aa03", 2019393189 + 412);
+
+    l->family = g_strdup ("llama");
+    l->parameter_size = g_strdup ("3.2B");
+    l->quantization_level = g_strdup ("Q4_K_M");
+    v->family = g_strdup ("llama");
+    v->parameter_size = g_strdup ("3.2B");
+    v->quantization_level = g_strdup ("Q4_K_M");
+    g_ptr_array_add (models, v);
+    variant = hr_board_format_frees (models, "llama3.2:3b-ctx24k");
+    g_assert_cmpstr (variant, ==, "Deleting llama3.2:3b-ctx24k frees almost nothing on the board: it shares its "
+                                  "weights with llama3.2:3b (a variant of the same file, its own parameters apart), "
+                                  "and they stay for it.");
+    source = hr_board_format_frees (models, "llama3.2:3b");
+    g_assert_cmpstr (source, ==, "Deleting llama3.2:3b frees almost nothing on the board: it shares its "
+                                 "weights with llama3.2:3b-ctx24k (a variant of the same file, its own parameters "
+                                 "apart), and they stay for it.");
+  }
 }
 
 static gboolean

@@ -74,6 +74,12 @@ hr_board_format_parameter_size (const char *parameter_size)
   return hr_gui_format_parameters ((guint64) llround (value));
 }
 
+/* Two models this close in size, of the same family, parameter count and
+ * quantization, are one file under two manifests: a variant's parameters
+ * layer is a few hundred bytes (server/create.go writes num_ctx and the
+ * like as a JSON "params" layer). */
+#define VARIANT_APART_BYTES 65536
+
 /**
  * hr_board_format_frees:
  * @models: (element-type HrOllamaModel): the models on the board, as
@@ -87,7 +93,9 @@ hr_board_format_parameter_size (const char *parameter_size)
  * model uses; /api/tags gives each model's manifest digest but not its
  * layers'. So: alone on the board, the size is what is freed; another
  * model with the same manifest digest shares every file, so almost
- * nothing is freed; otherwise another model may share some of its files
+ * nothing is freed; so does a variant of the same weights (another model
+ * of the same family, parameter count and quantization within 64 KiB of
+ * its size: a parameters layer apart); otherwise another model may share some of its files
  * (the same weights under another tag), and the size is an upper bound.
  *
  * Returns: (transfer full) (nullable): "Deleting qwen2.5:14b frees 9.0 GB
@@ -100,6 +108,7 @@ hr_board_format_frees (GPtrArray  *models,
 {
   const HrOllamaModel *model = NULL;
   const HrOllamaModel *twin = NULL;
+  const HrOllamaModel *variant = NULL;
   g_autofree char *size = NULL;
 
   g_return_val_if_fail (models != NULL && name != NULL, NULL);
@@ -117,7 +126,27 @@ hr_board_format_frees (GPtrArray  *models,
         twin = other;
     }
 
+  /* A variant (made by /api/create from another model, or that model when
+   * a variant of it is there): another manifest over the same weights,
+   * only a parameters layer of a few hundred bytes apart. */
+  for (guint i = 0; i < models->len && twin == NULL && variant == NULL; i++)
+    {
+      const HrOllamaModel *other = g_ptr_array_index (models, i);
+      guint64 apart = other->size > model->size ? other->size - model->size : model->size - other->size;
+
+      if (other != model && model->size > VARIANT_APART_BYTES && apart <= VARIANT_APART_BYTES &&
+          g_strcmp0 (other->quantization_level, model->quantization_level) == 0 &&
+          g_strcmp0 (other->parameter_size, model->parameter_size) == 0 &&
+          g_strcmp0 (other->family, model->family) == 0)
+        variant = other;
+    }
+
   size = hr_gui_format_ollama_size (model->size);
+  if (variant != NULL)
+    /* Translators: the model to delete, and the model whose weights it shares */
+    return g_strdup_printf (_("Deleting %1$s frees almost nothing on the board: it shares its weights with %2$s "
+                              "(a variant of the same file, its own parameters apart), and they stay for it."),
+                            model->name, variant->name);
   if (twin != NULL)
     /* Translators: the model to delete, and another name of the same files */
     return g_strdup_printf (_("Deleting %1$s frees almost nothing on the board: %2$s is the same model under "
