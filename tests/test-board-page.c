@@ -114,6 +114,24 @@ test_board_page_connect (void)
   close_page (&f);
 }
 
+/* The visible message dialog headed @heading (the page's tests leave
+ * answered dialogs to the window, as find_dialog() does). */
+static AdwMessageDialog *
+dialog_headed (const char *heading)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)) &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)), heading) == 0)
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
 static void
 test_board_page_actions (void)
 {
@@ -160,6 +178,53 @@ test_board_page_actions (void)
   spin (50);
   g_assert_true (iterate_until (page_is_idle, f.page, 5000));
   g_assert_true (g_str_has_prefix (last_message (f.window), "Could not delete llama3.2:3b: "));
+
+  close_page (&f);
+}
+
+/* Copy: a name of its own, the exact body sent, a name the board has
+ * refused before anything is sent; and the copy, sharing every file,
+ * frees almost nothing when deleted. */
+static void
+test_board_page_copy (void)
+{
+  Fixture f = { 0 };
+  AdwMessageDialog *dialog;
+
+  open_page (&f);
+  connect_page (&f, fake_ollama_get_url (f.fake));
+
+  /* Copy: a name of its own; one the board has is refused before
+   * anything is sent, and the copy is then listed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.copy", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  dialog = find_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Copy llama3.2:3b");
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "llama3.2:3b");
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, "The board already has a model of that name: choose another.");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "copy"));
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "llama3.2:mine");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "copy"));
+  adw_message_dialog_response (dialog, "copy");
+  spin (50);
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  {
+    g_autofree char *body = json_to_string (fake_ollama_last_body (f.fake, "/api/copy"), FALSE);
+
+    g_assert_cmpstr (body, ==, "{\"source\":\"llama3.2:3b\",\"destination\":\"llama3.2:mine\"}");
+  }
+  g_assert_cmpstr (last_message (f.window), ==, "Copied to llama3.2:mine");
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 2);
+  /* The copy shares every file: deleting it frees almost nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.delete", "s", "llama3.2:mine"));
+  g_assert_true (iterate_until (dialog_shown, NULL, 2000));
+  dialog = dialog_headed ("Delete llama3.2:mine?");
+  g_assert_nonnull (dialog);
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog), "Deleting llama3.2:mine frees almost nothing"));
+  adw_message_dialog_response (dialog, "delete");
+  spin (50);
+  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
 
   close_page (&f);
 }
@@ -942,6 +1007,7 @@ main (int   argc,
 
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
+  g_test_add_func ("/board-page/copy", test_board_page_copy);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
   g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);

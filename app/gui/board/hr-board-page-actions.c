@@ -177,6 +177,81 @@ delete_action (GtkWidget  *widget,
 }
 
 static void
+on_copy_response (AdwMessageDialog *dialog,
+                  const char       *response,
+                  HrBoardPage      *self)
+{
+  const char *model = g_object_get_data (G_OBJECT (dialog), "hr-model");
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "hr-entry");
+  Call *call;
+
+  if (g_strcmp0 (response, "copy") != 0 || client (self) == NULL)
+    return;
+  call = call_new (self, gtk_editable_get_text (entry));
+  call->finish = hr_ollama_client_copy_finish;
+  call->done = _("Copied to %s");
+  call->failed = _("Could not copy to %s: %s");
+  hr_ollama_client_copy_async (client (self), model, gtk_editable_get_text (entry),
+                               hr_board_connection_begin_action (self->connection), on_changed_board, call);
+}
+
+/* Copy refuses a name the board has (Ollama would replace that model)
+ * and one Ollama does not accept, saying which. */
+static void
+on_copy_name_changed (GtkEditable      *entry,
+                      AdwMessageDialog *dialog)
+{
+  HrBoardPage *self = g_object_get_data (G_OBJECT (dialog), "hr-page");
+  const char *name = gtk_editable_get_text (entry);
+  GPtrArray *models = hr_board_connection_get_models (self->connection);
+  HrOllamaModelName parsed;
+  gboolean taken = FALSE, ok;
+
+  for (guint i = 0; models != NULL && i < models->len; i++)
+    if (hr_ollama_model_name_equal (((HrOllamaModel *) g_ptr_array_index (models, i))->name, name))
+      taken = TRUE;
+  ok = hr_ollama_model_name_parse (name, &parsed, NULL);
+  if (ok)
+    hr_ollama_model_name_clear (&parsed);
+  adw_message_dialog_set_response_enabled (dialog, "copy", ok && !taken);
+  adw_message_dialog_set_body (dialog, taken ? _("The board already has a model of that name: choose another.") :
+                                       !ok ? _("Ollama does not accept that name.") :
+                                       _("A second name for the same files: it takes almost no room on the board."));
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  HrBoardPage *self = HR_BOARD_PAGE (widget);
+  const char *model = g_variant_get_string (parameter, NULL);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *heading = g_strdup_printf (_("Copy %s"), model);
+  g_autofree char *suggested = g_strdup_printf ("%s-copy", model);
+  GtkWidget *dialog, *entry;
+
+  if (client (self) == NULL)
+    return;
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading, NULL);
+  entry = gtk_entry_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("The copy's name"), -1);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "copy", _("_Copy"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "copy", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "copy");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "hr-model", g_strdup (model), g_free);
+  g_object_set_data (G_OBJECT (dialog), "hr-entry", entry);
+  g_object_set_data (G_OBJECT (dialog), "hr-page", self);
+  g_signal_connect_object (entry, "changed", G_CALLBACK (on_copy_name_changed), dialog, 0);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_copy_response), self, 0);
+  gtk_editable_set_text (GTK_EDITABLE (entry), suggested);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 on_shown (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
@@ -366,6 +441,7 @@ _hr_board_page_update_actions (HrBoardPage *self)
   gtk_widget_action_set_enabled (widget, "board.measure", connected);
   gtk_widget_action_set_enabled (widget, "board.unload", connected);
   gtk_widget_action_set_enabled (widget, "board.delete", connected);
+  gtk_widget_action_set_enabled (widget, "board.copy", connected);
   gtk_widget_action_set_enabled (widget, "board.add-to-catalog", connected);
   gtk_widget_action_set_enabled (widget, "board.pull",
                                  connected && !pulling && can_pull);
@@ -390,6 +466,7 @@ _hr_board_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "board.measure", "s", measure_action);
   gtk_widget_class_install_action (widget_class, "board.unload", "s", unload_action);
   gtk_widget_class_install_action (widget_class, "board.delete", "s", delete_action);
+  gtk_widget_class_install_action (widget_class, "board.copy", "s", copy_action);
   gtk_widget_class_install_action (widget_class, "board.add-to-catalog", "s", add_to_catalog_action);
   gtk_widget_class_install_action (widget_class, "board.pull", NULL, pull_action);
   gtk_widget_class_install_action (widget_class, "board.cancel-pull", NULL, cancel_pull_action);

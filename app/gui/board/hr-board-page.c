@@ -144,7 +144,8 @@ action_button (const char *label,
 }
 
 static GtkWidget *
-model_row_new (const HrOllamaModel *model)
+model_row_new (const HrOllamaModel *model,
+               const char          *url)
 {
   GtkWidget *row = adw_action_row_new ();
   g_autofree char *subtitle = model_subtitle (model);
@@ -154,6 +155,9 @@ model_row_new (const HrOllamaModel *model)
   g_autoptr(GMenuItem) add = g_menu_item_new (_("_Add to Catalog"), NULL);
   g_autoptr(GMenuItem) unload = g_menu_item_new (_("_Unload"), NULL);
   g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete…"), NULL);
+  g_autoptr(GMenuItem) copy = g_menu_item_new (_("_Copy…"), NULL);
+  g_autoptr(GMenuItem) variant = g_menu_item_new (_("New _Variant…"), NULL);
+  g_autoptr(GMenuItem) load = g_menu_item_new (_("_Load Now"), NULL);
   GtkWidget *more;
 
   set_row_text (ADW_ACTION_ROW (row), model->name, subtitle);
@@ -164,8 +168,14 @@ model_row_new (const HrOllamaModel *model)
   g_menu_item_set_action_and_target_value (add, "board.add-to-catalog", g_variant_new_string (model->name));
   g_menu_item_set_action_and_target_value (unload, "board.unload", g_variant_new_string (model->name));
   g_menu_item_set_action_and_target_value (delete, "board.delete", g_variant_new_string (model->name));
+  g_menu_item_set_action_and_target_value (copy, "board.copy", g_variant_new_string (model->name));
+  g_menu_item_set_action_and_target_value (variant, "win.create-variant", g_variant_new ("(ss)", url != NULL ? url : "", model->name));
+  g_menu_item_set_action_and_target_value (load, "win.load-model", g_variant_new ("(ss)", url != NULL ? url : "", model->name));
   g_menu_append_item (menu, add);
+  g_menu_append_item (menu, load);
   g_menu_append_item (menu, unload);
+  g_menu_append_item (menu, variant);
+  g_menu_append_item (menu, copy);
   g_menu_append_item (menu, delete);
 
   more = gtk_menu_button_new ();
@@ -241,7 +251,8 @@ on_models_changed (HrBoardPage *self)
                          empty_row (_("No models on this board"),
                                     _("Pull one below; `ollama pull` on the board works too.")));
   for (guint i = 0; i < models->len; i++)
-    gtk_list_box_append (self->models_list, model_row_new (g_ptr_array_index (models, i)));
+    gtk_list_box_append (self->models_list, model_row_new (g_ptr_array_index (models, i),
+                                                           hr_board_connection_get_url (self->connection)));
 }
 
 static void
