@@ -135,6 +135,8 @@ test_create_and_load (void)
    * 114,688 x 8,192 bytes, all on the GPU. */
   g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (f.found),
                                    "/api/ps: 3.1 GB, 100% GPU, context 8192. Headroom predicted 3.14 GB"));
+  /* The server's board is saved: the result offers to measure and save. */
+  g_assert_true (adw_message_dialog_has_response (f.found, "measure"));
   gtk_window_close (GTK_WINDOW (f.found));
 
   /* The same again: the server now has that name. */
@@ -197,7 +199,7 @@ test_load_and_compare (void)
 
   fake_ollama_add_llama32 (fake);
   client = hr_ollama_client_new (fake_ollama_get_url (fake), NULL);
-  hr_variant_load_and_compare (NULL, client, "llama3.2:3b", NULL);
+  hr_variant_load_and_compare (NULL, NULL, client, "llama3.2:3b", NULL);
   g_assert_true (iterate_until (pulled_loaded, fake, 10000));
   g_assert_true (iterate_until (dialog_shown, &f, 10000));
   g_assert_cmpuint (fake_ollama_count (fake, "/api/version"), ==, 1);
@@ -205,6 +207,8 @@ test_load_and_compare (void)
    * default) = 2.59 GB, all on the GPU. */
   g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (f.found),
                                    "/api/ps: 2.6 GB, 100% GPU, context 4096. Headroom predicted "));
+  /* No session, so no board to save a measurement on: no offer. */
+  g_assert_false (adw_message_dialog_has_response (f.found, "measure"));
   gtk_window_close (GTK_WINDOW (f.found));
   spin (100);
   fake_ollama_free (fake);

@@ -378,7 +378,7 @@ load_model_action (GtkWidget  *widget,
       hr_window_add_toast (HR_WINDOW (widget), error->message);
       return;
     }
-  hr_variant_load_and_compare (GTK_WINDOW (widget), client, model, NULL);
+  hr_variant_load_and_compare (GTK_WINDOW (widget), hr_window_get_session (HR_WINDOW (widget)), client, model, NULL);
 }
 
 /* win.show-page "s": a page's name. */

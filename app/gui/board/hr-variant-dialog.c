@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-measure-window.h"
 #include "hr-measure.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
@@ -314,6 +315,7 @@ on_server_chosen (HrVariantDialog *self)
 
 typedef struct {
   GtkWindow      *parent;   /* weak pointer target, may go */
+  HrSession      *session;  /* nullable: where a measurement is saved */
   HrOllamaClient *client;
   char           *url;
   char           *name;
@@ -327,6 +329,7 @@ static void
 outcome_free (Outcome *o)
 {
   g_clear_weak_pointer (&o->parent);
+  g_clear_object (&o->session);
   g_clear_object (&o->client);
   g_free (o->url);
   g_free (o->name);
@@ -352,6 +355,70 @@ static void
 on_loaded_show (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data);
+
+typedef struct {
+  HrSession      *session;
+  HrOllamaClient *client;
+  char           *model;
+  char           *board_id;
+} MeasureOffer;
+
+static void
+measure_offer_free (MeasureOffer *m)
+{
+  g_clear_object (&m->session);
+  g_clear_object (&m->client);
+  g_free (m->model);
+  g_free (m->board_id);
+  g_free (m);
+}
+
+static void
+on_loaded_answer (AdwMessageDialog *dialog,
+                  const char       *response,
+                  MeasureOffer     *m)
+{
+  g_autofree char *archive = NULL;
+  HrMeasureWindow *window;
+
+  if (g_strcmp0 (response, "measure") != 0)
+    return;
+  /* A measurement records the rate too: the measure run times the model
+   * it just loaded, then saves size and rate on the server's board. */
+  window = hr_measure_window_new (m->client, m->model, m->board_id);
+  archive = hr_session_dup_measurements_dir (m->session);
+  hr_measure_window_set_archive_dir (window, archive);
+  hr_measure_window_set_session (window, m->session);
+  gtk_window_set_transient_for (GTK_WINDOW (window), gtk_window_get_transient_for (GTK_WINDOW (dialog)));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* The loaded result; with the server's board known, an offer to measure
+ * it and save that on the board. */
+static void
+tell_loaded (Outcome    *o,
+             const char *heading,
+             const char *body)
+{
+  const char *board_id = o->session != NULL ? hr_session_get_server_board (o->session, o->url) : NULL;
+  GtkWidget *dialog = adw_message_dialog_new (o->parent, heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  if (board_id != NULL && hr_session_find_board (o->session, board_id) != NULL)
+    {
+      MeasureOffer *m = g_new0 (MeasureOffer, 1);
+
+      m->session = g_object_ref (o->session);
+      m->client = g_object_ref (o->client);
+      m->model = g_strdup (o->name);
+      m->board_id = g_strdup (board_id);
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "measure", _("_Measure and Save…"));
+      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "measure", ADW_RESPONSE_SUGGESTED);
+      g_signal_connect_data (dialog, "response", G_CALLBACK (on_loaded_answer), m,
+                             (GClosureNotify) (void (*) (void)) measure_offer_free, 0);
+    }
+  gtk_window_present (GTK_WINDOW (dialog));
+}
 
 static void
 on_loaded_ps (GObject      *source,
@@ -408,12 +475,12 @@ on_loaded_show (GObject      *source,
 
       g_ascii_formatd (diff, sizeof diff, "%+.2f", ((double) o->loaded_size - (double) predicted) / 1e9);
       /* TRANSLATORS: what /api/ps says, then Headroom's prediction, its method and the difference in GB */
-      body = g_strdup_printf (_("%s Headroom predicted %s (%s): a difference of %s GB. Measure it on the Board page to teach the board's calibration."),
+      body = g_strdup_printf (_("%s Headroom predicted %s (%s): a difference of %s GB. A measurement on the server's board teaches its calibration."),
                               o->loaded_text, predicted_text, method, diff);
     }
   else
     body = g_strdup (o->loaded_text);
-  tell (o, heading, body);
+  tell_loaded (o, heading, body);
 }
 
 static void
@@ -468,6 +535,9 @@ on_version_then_load (GObject      *source,
 /**
  * hr_variant_load_and_compare:
  * @parent: (nullable): the window the result is told over
+ * @session: (nullable): the session whose saved servers give the server's
+ *   board; with one, the result offers to measure the model and save that
+ *   on the board (HrMeasureWindow)
  * @client: the server's client (a reference is taken)
  * @model: the model to load, with its own parameters
  * @version: (nullable): the server's version, which picks the era the
@@ -481,6 +551,7 @@ on_version_then_load (GObject      *source,
  */
 void
 hr_variant_load_and_compare (GtkWindow      *parent,
+                             HrSession      *session,
                              HrOllamaClient *client,
                              const char     *model,
                              const char     *version)
@@ -491,6 +562,7 @@ hr_variant_load_and_compare (GtkWindow      *parent,
   g_return_if_fail (model != NULL);
 
   g_set_weak_pointer (&o->parent, parent);
+  o->session = session != NULL ? g_object_ref (session) : NULL;
   o->client = g_object_ref (client);
   o->url = g_strdup (hr_ollama_client_get_base_url (client));
   o->name = g_strdup (model);
@@ -541,6 +613,7 @@ hr_variant_dialog_response (AdwMessageDialog *dialog,
       Outcome *o = g_new0 (Outcome, 1);
 
       g_set_weak_pointer (&o->parent, self->parent);
+      o->session = g_object_ref (self->session);
       o->client = g_object_ref (self->client);
       o->url = g_strdup (chosen_url (self));
       o->name = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->name_row)));

@@ -27,6 +27,7 @@ const char      *hr_variant_dialog_get_status   (HrVariantDialog *self);
 void             hr_variant_dialog_set_use_keyring (HrVariantDialog *self,
                                                     gboolean         use_keyring);
 void             hr_variant_load_and_compare    (GtkWindow       *parent,
+                                                 HrSession       *session,
                                                  HrOllamaClient  *client,
                                                  const char      *model,
                                                  const char      *version);
