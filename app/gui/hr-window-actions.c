@@ -12,7 +12,7 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-hub-page.h"
+#include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
 
 /* Seconds a toast stays (AdwToast:timeout); one with a button stays

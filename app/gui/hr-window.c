@@ -8,8 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "hr-application.h"
-#include "hr-board-page.h"
-#include "hr-hub-page.h"
+#include "board/hr-board-page.h"
+#include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
 
 struct _HrWindow

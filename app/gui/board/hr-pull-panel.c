@@ -11,7 +11,7 @@
 #include "hr-board-format.h"
 #include "hr-error.h"
 #include "hr-gui-format.h"
-#include "hr-library-lookup.h"
+#include "models/hr-library-lookup.h"
 #include "hr-net-error.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-panel.h"
