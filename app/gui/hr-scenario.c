@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-gui-enums.h"
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
@@ -20,8 +21,6 @@
 #define BATCH_MIN 1
 #define BATCH_MAX 65536
 
-static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 
 G_DEFINE_FINAL_TYPE (HrScenario, hr_scenario, G_TYPE_OBJECT)
@@ -342,7 +341,7 @@ hr_scenario_set_kv_cache_type (HrScenario    *self,
                                HrKvCacheType  kv_type)
 {
   g_return_if_fail (HR_IS_SCENARIO (self));
-  g_return_if_fail ((guint) kv_type < G_N_ELEMENTS (kv_nicks));
+  g_return_if_fail (kv_type >= HR_KV_CACHE_F16 && kv_type <= HR_KV_CACHE_Q4_0);
 
   if (self->kv_type == kv_type)
     return;
@@ -413,7 +412,7 @@ hr_scenario_set_runtime (HrScenario        *self,
                          HrScenarioRuntime  runtime)
 {
   g_return_if_fail (HR_IS_SCENARIO (self));
-  g_return_if_fail ((guint) runtime < G_N_ELEMENTS (runtime_nicks));
+  g_return_if_fail (runtime >= HR_SCENARIO_RUNTIME_NONE && runtime <= HR_SCENARIO_RUNTIME_LLAMA_SERVER);
 
   if (self->runtime == runtime)
     return;
@@ -490,17 +489,6 @@ hr_scenario_set_batch (HrScenario *self,
   update_runtime (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BATCH]);
   emit_changed (self);
-}
-
-static guint
-nick_index (const char * const *nicks,
-            guint               n_nicks,
-            const char         *nick)
-{
-  for (guint i = 0; i < n_nicks; i++)
-    if (g_strcmp0 (nicks[i], nick) == 0)
-      return i;
-  return 0;
 }
 
 /**
@@ -640,13 +628,13 @@ hr_scenario_get_property (GObject    *object,
       g_value_set_uint (value, self->context_tokens);
       break;
     case PROP_KV_CACHE_TYPE:
-      g_value_set_string (value, kv_nicks[self->kv_type]);
+      g_value_set_enum (value, self->kv_type);
       break;
     case PROP_PARALLEL_SLOTS:
       g_value_set_uint (value, self->parallel_slots);
       break;
     case PROP_RUNTIME:
-      g_value_set_string (value, runtime_nicks[self->runtime]);
+      g_value_set_enum (value, self->runtime);
       break;
     case PROP_FLASH_ATTENTION:
       g_value_set_boolean (value, self->flash_attention);
@@ -679,15 +667,13 @@ hr_scenario_set_property (GObject      *object,
       hr_scenario_set_context_tokens (self, g_value_get_uint (value));
       break;
     case PROP_KV_CACHE_TYPE:
-      hr_scenario_set_kv_cache_type (self, nick_index (kv_nicks, G_N_ELEMENTS (kv_nicks),
-                                                       g_value_get_string (value)));
+      hr_scenario_set_kv_cache_type (self, g_value_get_enum (value));
       break;
     case PROP_PARALLEL_SLOTS:
       hr_scenario_set_parallel_slots (self, g_value_get_uint (value));
       break;
     case PROP_RUNTIME:
-      hr_scenario_set_runtime (self, nick_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks),
-                                                 g_value_get_string (value)));
+      hr_scenario_set_runtime (self, g_value_get_enum (value));
       break;
     case PROP_FLASH_ATTENTION:
       hr_scenario_set_flash_attention (self, g_value_get_boolean (value));
@@ -718,11 +704,11 @@ hr_scenario_class_init (HrScenarioClass *klass)
   properties[PROP_CONTEXT_TOKENS] =
     g_param_spec_uint ("context-tokens", NULL, NULL, CONTEXT_MIN, CONTEXT_MAX, 4096, flags);
   properties[PROP_KV_CACHE_TYPE] =
-    g_param_spec_string ("kv-cache-type", NULL, NULL, "f16", flags);
+    g_param_spec_enum ("kv-cache-type", NULL, NULL, HR_TYPE_KV_CACHE_TYPE, HR_KV_CACHE_F16, flags);
   properties[PROP_PARALLEL_SLOTS] =
     g_param_spec_uint ("parallel-slots", NULL, NULL, SLOTS_MIN, SLOTS_MAX, 1, flags);
   properties[PROP_RUNTIME] =
-    g_param_spec_string ("runtime", NULL, NULL, "none", flags);
+    g_param_spec_enum ("runtime", NULL, NULL, HR_TYPE_SCENARIO_RUNTIME, HR_SCENARIO_RUNTIME_NONE, flags);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
   properties[PROP_BATCH] =

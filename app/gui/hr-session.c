@@ -203,6 +203,26 @@ hr_session_load (HrSession *self)
 }
 
 /**
+ * hr_session_get_settings:
+ * @self: a #HrSession
+ *
+ * The application's one #GSettings (io.github.headroom.Headroom), handed
+ * down to every page through the session: a page binds its keys
+ * ("units", "hidden-catalog-columns", "recent-hf-lookups") to it instead
+ * of opening settings of its own.
+ *
+ * Returns: (transfer none) (nullable): the settings the session was made
+ *   with; %NULL for a session without settings (the tests')
+ */
+GSettings *
+hr_session_get_settings (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+
+  return self->settings;
+}
+
+/**
  * hr_session_get_loaded:
  * @self: a #HrSession
  *

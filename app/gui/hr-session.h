@@ -39,6 +39,7 @@ typedef struct {
 } HrSavedServer;
 
 HrSession     *hr_session_new                  (GSettings           *settings);
+GSettings     *hr_session_get_settings         (HrSession           *self);
 
 /* Loading: once, off the main thread. "loaded" turns TRUE when done. */
 void           hr_session_load_async           (HrSession           *self,

@@ -39,7 +39,6 @@ struct _HrHubPage
   HrSession      *session;
   HrScenario     *scenario;
   gboolean        built;         /* the template, built on first show */
-  GSettings      *settings;
   HrHubClient    *client;        /* the one lookups use, made on first use */
   HrHubClient    *given_client;  /* set with hr_hub_page_set_client(), or NULL */
   char           *session_token; /* typed in the page: used until quit, or NULL */
@@ -66,6 +65,13 @@ static void ensure_built (HrHubPage *self);
 /* ------------------------------------------------------------------ */
 /* Recent lookups                                                      */
 
+/* The application's settings, handed down by the session; NULL before it. */
+static GSettings *
+page_settings (HrHubPage *self)
+{
+  return self->session != NULL ? hr_session_get_settings (self->session) : NULL;
+}
+
 static void
 rebuild_recent_menu (HrHubPage *self)
 {
@@ -74,7 +80,10 @@ rebuild_recent_menu (HrHubPage *self)
 
   if (!self->built)
     return;
-  recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  if (page_settings (self) != NULL)
+    recent = g_settings_get_strv (page_settings (self), "recent-hf-lookups");
+  else
+    recent = g_new0 (char *, 1);
   menu = g_menu_new ();
   for (guint i = 0; recent[i] != NULL; i++)
     {
@@ -93,15 +102,19 @@ static void
 remember (HrHubPage  *self,
           const char *text)
 {
-  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  GSettings *settings = page_settings (self);
+  g_auto(GStrv) recent = NULL;
   g_autoptr(GPtrArray) next = g_ptr_array_new ();
 
+  if (settings == NULL)
+    return;
+  recent = g_settings_get_strv (settings, "recent-hf-lookups");
   g_ptr_array_add (next, (gpointer) text);
   for (guint i = 0; recent[i] != NULL && next->len < HR_HUB_PAGE_MAX_RECENT; i++)
     if (g_strcmp0 (recent[i], text) != 0)
       g_ptr_array_add (next, recent[i]);
   g_ptr_array_add (next, NULL);
-  g_settings_set_strv (self->settings, "recent-hf-lookups", (const char * const *) next->pdata);
+  g_settings_set_strv (settings, "recent-hf-lookups", (const char * const *) next->pdata);
 }
 
 static void
@@ -536,7 +549,6 @@ hr_hub_page_finalize (GObject *object)
 {
   HrHubPage *self = HR_HUB_PAGE (object);
 
-  g_clear_object (&self->settings);
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
   g_clear_object (&self->client);
@@ -691,9 +703,6 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 static void
 hr_hub_page_init (HrHubPage *self)
 {
-  self->settings = g_settings_new (APPLICATION_ID);
-  g_signal_connect_object (self->settings, "changed::recent-hf-lookups",
-                           G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
 }
@@ -721,8 +730,15 @@ hr_hub_page_set_session (HrHubPage *self,
   g_return_if_fail (HR_IS_HUB_PAGE (self));
   g_return_if_fail (HR_IS_SESSION (session));
 
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  if (self->session == session)
+    return;
+  g_return_if_fail (self->session == NULL);
+  self->session = g_object_ref (session);
+  if (page_settings (self) != NULL)
+    g_signal_connect_object (page_settings (self), "changed::recent-hf-lookups",
+                             G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
+  rebuild_recent_menu (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 /**

@@ -729,16 +729,26 @@ hr_catalog_view_figures_changed (HrCatalogView *self,
 /**
  * hr_catalog_view_set_scenario:
  * @self: a #HrCatalogView
- * @scenario: the scenario whose precision the Precision column names
+ * @scenario: the scenario whose precision the Precision column names; the
+ *   columns the settings hide (its session's) are hidden then
  */
 void
 hr_catalog_view_set_scenario (HrCatalogView *self,
                               HrScenario    *scenario)
 {
+  GSettings *settings;
+
   g_return_if_fail (HR_IS_CATALOG_VIEW (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
 
+  if (self->scenario == scenario)
+    return;
   g_set_object (&self->scenario, scenario);
+  /* The hidden columns are the application's settings, which the session
+   * hands down (hr_catalog_columns_bind_settings()). */
+  settings = hr_session_get_settings (hr_scenario_get_session (scenario));
+  if (settings != NULL)
+    hr_catalog_columns_bind_settings (self->column_view, settings);
 }
 
 /**

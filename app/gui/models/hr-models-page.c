@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-board-editor.h"
+#include "hr-gui-enums.h"
 #include "hr-library-lookup.h"
 #include "hr-models-page-private.h"
 #include "hr-pool.h"
@@ -44,8 +45,7 @@ struct _HrModelsPage
 
   HrSession          *session;
   HrScenario         *scenario;
-  GSettings          *settings;         /* "units" */
-  HrUnit              unit;
+  HrUnit              unit;             /* bound to the settings' "units" */
 
   GPtrArray          *rows;             /* HrModelRow*, the store's order */
   GArray             *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
@@ -61,6 +61,7 @@ enum {
   PROP_0,
   PROP_SESSION,
   PROP_SCENARIO,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -196,11 +197,10 @@ on_selected_item_changed (GtkSingleSelection *selection,
 }
 
 static void
-on_units_changed (GSettings    *settings,
-                  const char   *key,
-                  HrModelsPage *self)
+set_unit (HrModelsPage *self,
+          HrUnit        unit)
 {
-  self->unit = g_settings_get_enum (settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  self->unit = unit;
   hr_catalog_view_set_unit (self->catalog_view, self->unit);
   hr_board_editor_set_unit (self->board_editor, self->unit);
   hr_boards_view_set_unit (self->boards_view, self->unit);
@@ -211,6 +211,16 @@ on_units_changed (GSettings    *settings,
   reevaluate (self);
   hr_memory_chart_update (self->memory_chart);
   hr_memory_chart_update (self->pool_chart);
+}
+
+static void
+hr_models_page_set_unit (HrModelsPage *self,
+                         HrUnit        unit)
+{
+  if (self->unit == unit)
+    return;
+  set_unit (self, unit);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -237,6 +247,9 @@ hr_models_page_set_session (HrModelsPage *self,
   g_return_if_fail (self->session == NULL);
 
   self->session = g_object_ref (session);
+  if (hr_session_get_settings (session) != NULL)
+    g_settings_bind (hr_session_get_settings (session), "units", self, "unit",
+                     G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
   g_signal_connect_object (session, "notify::loaded", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "catalog-changed", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
@@ -351,9 +364,6 @@ hr_models_page_dispose (GObject *object)
 
   if (self->memory_chart != NULL)
     hr_memory_chart_set_rows (self->memory_chart, NULL);
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
-  g_clear_object (&self->settings);
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
 
@@ -389,6 +399,9 @@ hr_models_page_get_property (GObject    *object,
     case PROP_SCENARIO:
       g_value_set_object (value, self->scenario);
       break;
+    case PROP_UNIT:
+      g_value_set_enum (value, self->unit);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -412,6 +425,9 @@ hr_models_page_set_property (GObject      *object,
       if (g_value_get_object (value) != NULL)
         hr_models_page_set_scenario (self, g_value_get_object (value));
       break;
+    case PROP_UNIT:
+      hr_models_page_set_unit (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -434,6 +450,15 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   properties[PROP_SCENARIO] =
     g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrModelsPage:unit:
+   *
+   * GB or GiB, every size on the page is shown in: bound to the settings'
+   * "units" (the session's settings) once the page has a session.
+   */
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, HR_TYPE_UNIT, HR_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_BOARD_EDITOR);
@@ -471,9 +496,7 @@ hr_models_page_init (HrModelsPage *self)
                     G_CALLBACK (on_selected_item_changed), self);
   hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
 
-  self->settings = g_settings_new (APPLICATION_ID);
-  g_signal_connect (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
-  on_units_changed (self->settings, "units", self);
+  set_unit (self, HR_UNIT_GB);
 }
 
 /**

@@ -21,9 +21,10 @@ static const char * const precision_ids[] = {
 #define CONTEXT_MIN_LOG2 9   /* 512 tokens */
 #define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
 
-/* The settings' nicks, in the order of the rows' items. */
-static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
+/* The KV cache and runtime rows list HrKvCacheType's and
+ * HrScenarioRuntime's values in order: an item's position is its value. */
+#define N_KV_TYPES (HR_KV_CACHE_Q4_0 + 1)
+#define N_RUNTIMES (HR_SCENARIO_RUNTIME_LLAMA_SERVER + 1)
 
 struct _HrScenarioControls
 {
@@ -131,25 +132,10 @@ on_slider_changed (HrScenarioControls *self)
 /* Bindings: scenario property <-> control                             */
 
 static gboolean
-nick_to_index (const char * const *nicks,
-               guint               n_nicks,
-               const GValue       *from,
-               GValue             *to)
-{
-  for (guint i = 0; i < n_nicks; i++)
-    if (g_strcmp0 (nicks[i], g_value_get_string (from)) == 0)
-      {
-        g_value_set_uint (to, i);
-        return TRUE;
-      }
-  g_value_set_uint (to, 0);
-  return TRUE;
-}
-
-static gboolean
 kv_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  return nick_to_index (kv_nicks, G_N_ELEMENTS (kv_nicks), from, to);
+  g_value_set_uint (to, (guint) g_value_get_enum (from));
+  return TRUE;
 }
 
 static gboolean
@@ -157,16 +143,17 @@ index_to_kv (GBinding *binding, const GValue *from, GValue *to, gpointer user_da
 {
   guint index = g_value_get_uint (from);
 
-  if (index >= G_N_ELEMENTS (kv_nicks))
+  if (index >= N_KV_TYPES)
     return FALSE;
-  g_value_set_string (to, kv_nicks[index]);
+  g_value_set_enum (to, (HrKvCacheType) index);
   return TRUE;
 }
 
 static gboolean
 runtime_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  return nick_to_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks), from, to);
+  g_value_set_uint (to, (guint) g_value_get_enum (from));
+  return TRUE;
 }
 
 static gboolean
@@ -176,16 +163,16 @@ index_to_runtime (GBinding *binding, const GValue *from, GValue *to, gpointer us
   guint index = g_value_get_uint (from);
 
   /* Refilling the items moves the selection: that is not the person choosing. */
-  if (self->updating || index >= G_N_ELEMENTS (runtime_nicks))
+  if (self->updating || index >= N_RUNTIMES)
     return FALSE;
-  g_value_set_string (to, runtime_nicks[index]);
+  g_value_set_enum (to, (HrScenarioRuntime) index);
   return TRUE;
 }
 
 static gboolean
 runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "none") != 0);
+  g_value_set_boolean (to, g_value_get_enum (from) != HR_SCENARIO_RUNTIME_NONE);
   return TRUE;
 }
 
@@ -193,7 +180,7 @@ runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointe
 static gboolean
 runtime_to_slots_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "llama-server") != 0);
+  g_value_set_boolean (to, g_value_get_enum (from) != HR_SCENARIO_RUNTIME_LLAMA_SERVER);
   return TRUE;
 }
 
@@ -203,7 +190,7 @@ static void
 update_runtime_names (HrScenarioControls *self)
 {
   g_autofree char *board_item = NULL;
-  const char *items[G_N_ELEMENTS (runtime_nicks) + 1];
+  const char *items[N_RUNTIMES + 1];
   const char *version = self->scenario ? hr_scenario_get_server_version (self->scenario) : NULL;
 
   if (self->runtime_named && g_strcmp0 (version, self->runtime_version) == 0)
@@ -223,7 +210,7 @@ update_runtime_names (HrScenarioControls *self)
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
   items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
   items[HR_SCENARIO_RUNTIME_LLAMA_SERVER] = _("llama-server, its own defaults (4 slots share the context)");
-  items[G_N_ELEMENTS (runtime_nicks)] = NULL;
+  items[N_RUNTIMES] = NULL;
 
   self->updating = TRUE;
   gtk_string_list_splice (self->runtime_names, 0,
