@@ -834,7 +834,10 @@ hr_board_page_set_session (HrBoardPage *self,
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+      hr_board_connection_set_token_store (self->connection, hr_session_get_token_store (session));
+    }
   if (self->built && hr_board_connection_get_client (self->connection) == NULL)
     show_default_url (self);
   load_saved (self);

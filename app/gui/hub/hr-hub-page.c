@@ -40,9 +40,7 @@ struct _HrHubPage
   HrScenario     *scenario;
   gboolean        built;         /* the template, built on first show */
   HrHubClient    *client;        /* the one lookups use, made on first use */
-  HrHubClient    *given_client;  /* set with hr_hub_page_set_client(), or NULL */
   char           *session_token; /* typed in the page: used until quit, or NULL */
-  HrTokenStore   *token_store;   /* made when a token is first applied */
   GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
   char           *pending_text; /* what it looks up, as typed */
@@ -236,33 +234,33 @@ set_busy (HrHubPage *self,
   gtk_spinner_set_spinning (self->spinner, busy);
 }
 
-/* The client lookups use: the given one (a test's), or one of the page's
- * own (HF_ENDPOINT, HF_TOKEN or the keyring); a token typed in the page
- * replaces theirs, at the same endpoint, for as long as Headroom runs. */
+/* The client lookups use: the session's (HF_ENDPOINT, HF_TOKEN or the
+ * keyring; a test's fake Hub); a token typed in the page replaces its
+ * token, at the same endpoint, for as long as Headroom runs. */
 static HrHubClient *
 ensure_client (HrHubPage *self)
 {
+  HrHubClient *shared;
+
   if (self->client != NULL)
     return self->client;
 
+  g_return_val_if_fail (self->session != NULL, NULL);
+  shared = hr_session_get_hub_client (self->session);
   if (self->session_token != NULL)
     {
       guint timeout = HR_HUB_DEFAULT_TIMEOUT_MS;
 
-      if (self->given_client != NULL)
-        g_object_get (self->given_client, "timeout", &timeout, NULL);
+      g_object_get (shared, "timeout", &timeout, NULL);
       self->client = g_object_new (HR_TYPE_HUB_CLIENT,
-                                   "endpoint", self->given_client != NULL
-                                               ? hr_hub_client_get_endpoint (self->given_client) : NULL,
+                                   "endpoint", hr_hub_client_get_endpoint (shared),
                                    "token", self->session_token,
                                    "use-keyring", FALSE,
                                    "timeout", timeout,
                                    NULL);
     }
-  else if (self->given_client != NULL)
-    self->client = g_object_ref (self->given_client);
   else
-    self->client = hr_hub_client_new ();
+    self->client = g_object_ref (shared);
   return self->client;
 }
 
@@ -501,21 +499,20 @@ on_token_apply (HrHubPage *self)
 {
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   const char *endpoint = hr_hub_client_get_endpoint (ensure_client (self));
+  HrTokenStore *store = hr_session_get_token_store (self->session);
   g_autofree char *stripped = g_strstrip (g_strdup (token));
 
-  if (self->token_store == NULL)
-    self->token_store = hr_token_store_new ();
   g_cancellable_cancel (self->token_cancellable);
   g_clear_object (&self->token_cancellable);
   self->token_cancellable = g_cancellable_new ();
   g_clear_pointer (&self->session_token, g_free);
   if (*stripped == '\0')
-    hr_token_store_clear_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
+    hr_token_store_clear_async (store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
                                 on_token_cleared, g_object_ref (self));
   else
     {
       self->session_token = g_strdup (stripped);
-      hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
+      hr_token_store_store_async (store, HR_TOKEN_KIND_HUB, endpoint, stripped,
                                   self->token_cancellable, on_token_saved, g_object_ref (self));
     }
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
@@ -552,9 +549,7 @@ hr_hub_page_finalize (GObject *object)
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
   g_clear_object (&self->client);
-  g_clear_object (&self->given_client);
   g_clear_pointer (&self->session_token, g_free);
-  g_clear_object (&self->token_store);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
 
@@ -770,6 +765,9 @@ hr_hub_page_set_scenario (HrHubPage  *self,
  *   with hr_hub_client_new() (HF_ENDPOINT, HF_TOKEN or the keyring) at the
  *   next lookup. A token typed in the page replaces @client's token (a
  *   client at @client's endpoint and timeout carrying it).
+ *
+ * The session's client (hr_session_set_hub_client()): the page has a
+ * session by then.
  */
 void
 hr_hub_page_set_client (HrHubPage   *self,
@@ -777,8 +775,9 @@ hr_hub_page_set_client (HrHubPage   *self,
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
   g_return_if_fail (client == NULL || HR_IS_HUB_CLIENT (client));
+  g_return_if_fail (self->session != NULL);
 
-  g_set_object (&self->given_client, client);
+  hr_session_set_hub_client (self->session, client);
   g_clear_object (&self->client);
 }
 
