@@ -159,9 +159,15 @@ recompute (HrScenario *self)
   build_inputs (self);
 }
 
+/* The catalog model first, so that whoever reads rows on "changed" reads
+ * them evaluated under what changed, whatever the order it connected in. */
 static void
 emit_changed (HrScenario *self)
 {
+  gboolean rebuild = self->catalog_stale;
+
+  self->catalog_stale = FALSE;
+  _hr_catalog_model_update (self->catalog, rebuild);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -197,6 +203,32 @@ on_session_figures_changed (HrScenario *self)
     return;
   recompute (self);
   emit_changed (self);
+}
+
+/* The catalog: its rows anew, then as the archive. */
+static void
+on_session_catalog_changed (HrScenario *self)
+{
+  self->catalog_stale = TRUE;
+  on_session_figures_changed (self);
+}
+
+/**
+ * hr_scenario_get_catalog_model:
+ * @self: a #HrScenario
+ *
+ * The session's catalog (and the models looked up in the Ollama library)
+ * as rows evaluated under this scenario: re-evaluated before each
+ * #HrScenario::changed, made anew when the session's catalog changes.
+ *
+ * Returns: (transfer none): the model, a #GListModel of #HrModelRow
+ */
+HrCatalogModel *
+hr_scenario_get_catalog_model (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->catalog;
 }
 
 /* ------------------------------------------------------------------ */
@@ -598,6 +630,7 @@ hr_scenario_finalize (GObject *object)
 {
   HrScenario *self = (HrScenario *)object;
 
+  g_clear_object (&self->catalog);
   g_clear_pointer (&self->board_id, g_free);
   g_clear_pointer (&self->precision, g_free);
   g_clear_pointer (&self->board, hr_board_free);
@@ -739,6 +772,7 @@ hr_scenario_init (HrScenario *self)
   self->flash_attention = TRUE;
   self->batch = 512;
   hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+  self->catalog = _hr_catalog_model_new (self);
 }
 
 /**
@@ -761,10 +795,11 @@ hr_scenario_new (HrSession *session)
   self->session = g_object_ref (session);
   g_signal_connect_swapped (session, "notify::loaded", G_CALLBACK (on_session_data_changed), self);
   g_signal_connect_swapped (session, "boards-changed", G_CALLBACK (on_session_data_changed), self);
-  g_signal_connect_swapped (session, "catalog-changed", G_CALLBACK (on_session_figures_changed), self);
+  g_signal_connect_swapped (session, "catalog-changed", G_CALLBACK (on_session_catalog_changed), self);
   g_signal_connect_swapped (session, "measurements-changed", G_CALLBACK (on_session_figures_changed), self);
   if (hr_session_get_loaded (session))
     reload_board (self);
   build_inputs (self);
+  _hr_catalog_model_update (self->catalog, TRUE);
   return self;
 }

@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 
 #include "hr-calibration.h"
+#include "hr-catalog-model.h"
 #include "hr-evaluate.h"
 #include "hr-model-row.h"
 #include "hr-runtime.h"
@@ -68,13 +69,17 @@ G_DECLARE_FINAL_TYPE (HrScenario, hr_scenario, HR, SCENARIO, GObject)
  * Signal:
  *   "changed"          emitted once after anything a figure depends on
  *                      changed: a property, the board's unsaved edits, or
- *                      the session's boards, catalog or measurements.
+ *                      the session's boards, catalog or measurements; the
+ *                      catalog model (hr_scenario_get_catalog_model()) is
+ *                      re-evaluated, and has emitted "items-changed", by
+ *                      then.
  */
 
 HrScenario        *hr_scenario_new                   (HrSession          *session);
 void               hr_scenario_bind_settings         (HrScenario         *self,
                                                       GSettings          *settings);
 HrSession         *hr_scenario_get_session           (HrScenario         *self);
+HrCatalogModel    *hr_scenario_get_catalog_model     (HrScenario         *self);
 
 const char        *hr_scenario_get_board_id          (HrScenario         *self);
 void               hr_scenario_set_board_id          (HrScenario         *self,

@@ -15,15 +15,17 @@
 #include "hr-scenario-controls.h"
 
 /*
- * How a slider step stays fast with 10,000 rows: the scenario emits
- * "changed" once; the page, connected first, re-evaluates every row in
- * place (hr_evaluate() allocates nothing), runs hr_recommend() over two
- * preallocated arrays, the few cells bound to rows refresh through
- * HrModelRow::changed, and the sort model is told once that the order may
- * have changed. Nothing is removed from or added to the list. The charts,
- * the explain panel and the Boards view (laid out only while it shows)
- * listen to the same "changed" after the page and read the rows' cached
- * evaluations.
+ * How a slider value reaches the table and the charts: the slider is bound
+ * to a property of the scenario (hr_scenario_sliders_bind()); the
+ * scenario's setter recomputes what the figures are made from, asks its
+ * catalog model (hr_scenario_get_catalog_model()) to re-evaluate every row
+ * in place, and only then emits "changed". The model emits "items-changed"
+ * over its rows once they are evaluated: the table (HrCatalogView) re-sorts
+ * its list, the charts and the Boards view, which sit on the table's
+ * sorted rows, lay out again, and the explain panel reads its row again on
+ * "changed". Everyone reads rows already evaluated, whatever the order
+ * they connected in. The page itself only keeps the pool note and selects
+ * the recommendation of a board not shown before.
  */
 
 struct _HrModelsPage
@@ -47,12 +49,9 @@ struct _HrModelsPage
   HrScenario         *scenario;
   HrUnit              unit;             /* bound to the settings' "units" */
 
-  GPtrArray          *rows;             /* HrModelRow*, the store's order */
-  GArray             *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
-  GPtrArray          *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
-  char               *shown_board_id;   /* the board the rows were last evaluated on */
-  guint               rates_serial;     /* hr_scenario_get_rates_serial() the rows' rates are of */
-  gboolean            rates_set;
+  HrCatalogModel     *rows;             /* the scenario's catalog model */
+  char               *shown_board_id;   /* the board whose recommendation was selected */
+  guint               generation;       /* hr_catalog_model_get_generation() last listed */
 };
 
 G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
@@ -81,95 +80,26 @@ update_pool_note (HrModelsPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->pool_note), layout.unified && layout.note[0] != '\0');
 }
 
-static void
-reevaluate (HrModelsPage *self)
-{
-  const HrEvaluationInputs *inputs = hr_scenario_peek_evaluation_inputs (self->scenario);
-  const HrRuntimeInputs *runtime = hr_scenario_get_runtime_template (self->scenario);
-  const HrCalibration *calibration = hr_scenario_get_calibration (self->scenario);
-  HrModelSpec **specs;
-  HrEvaluation *evaluations;
-  guint n = self->rows->len;
-  gboolean lookup_rates = !self->rates_set ||
-                          self->rates_serial != hr_scenario_get_rates_serial (self->scenario);
-  gint best;
-
-  self->rates_set = TRUE;
-  self->rates_serial = hr_scenario_get_rates_serial (self->scenario);
-  g_array_set_size (self->evaluations, n);
-  g_ptr_array_set_size (self->spec_ptrs, n);
-  evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
-  specs = (HrModelSpec **) self->spec_ptrs->pdata;
-
-  for (guint i = 0; i < n; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      if (lookup_rates)
-        hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
-                                                                          hr_model_row_get_name (row)));
-      hr_model_row_evaluate_runtime (row, inputs, runtime, calibration);
-      evaluations[i] = *hr_model_row_get_evaluation (row);
-      specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
-    }
-
-  best = hr_recommend (specs, evaluations, n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      hr_model_row_set_recommended (row, (gint) i == best);
-      hr_model_row_changed (row);
-    }
-
-  /* The figures moved: the order may have too. */
-  hr_catalog_view_figures_changed (self->catalog_view, self->rows);
-  update_pool_note (self);
-}
-
+/* The scenario changed, and its catalog model, with the table, the charts
+ * and the Boards view sitting on it, was re-evaluated before it said so:
+ * the pool note follows the board, and rows made anew or a board not
+ * shown before get their recommendation selected. */
 static void
 on_scenario_changed (HrModelsPage *self)
 {
   const HrBoard *board = hr_scenario_get_board (self->scenario);
+  guint generation = hr_catalog_model_get_generation (self->rows);
 
   if (board == NULL)
     return;
-
-  reevaluate (self);
-  /* Another board: its recommendation is selected. */
-  if (g_strcmp0 (self->shown_board_id, board->id) != 0)
+  update_pool_note (self);
+  if (generation != self->generation || g_strcmp0 (self->shown_board_id, board->id) != 0)
     {
+      self->generation = generation;
       g_free (self->shown_board_id);
       self->shown_board_id = g_strdup (board->id);
       hr_catalog_view_select_row (self->catalog_view, NULL);
     }
-}
-
-/* The session's catalog, as new rows in one splice. */
-static void
-rebuild_rows (HrModelsPage *self)
-{
-  GPtrArray *catalog = hr_session_get_catalog (self->session);
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (catalog->len, g_object_unref);
-
-  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
-    return;
-
-  for (guint i = 0; i < catalog->len; i++)
-    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (catalog, i)));
-  /* The models looked up in the Ollama library in this run (hr-session-library.c). */
-  for (guint i = 0; i < hr_session_get_library (self->session)->len; i++)
-    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (hr_session_get_library (self->session), i)));
-  g_ptr_array_unref (self->rows);
-  self->rows = g_ptr_array_ref (rows);
-
-  self->rates_set = FALSE;
-  reevaluate (self);
-  hr_catalog_view_set_rows (self->catalog_view, rows);
-  g_free (self->shown_board_id);
-  self->shown_board_id = g_strdup (hr_scenario_get_board (self->scenario)->id);
-  hr_catalog_view_select_row (self->catalog_view, NULL);
 }
 
 static void
@@ -208,7 +138,8 @@ set_unit (HrModelsPage *self,
   hr_memory_chart_set_unit (self->pool_chart, self->unit);
   if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
     return;
-  reevaluate (self);
+  /* The cells and the charts read again in the new unit. */
+  hr_catalog_model_refresh (self->rows);
   hr_memory_chart_update (self->memory_chart);
   hr_memory_chart_update (self->pool_chart);
 }
@@ -231,9 +162,8 @@ hr_models_page_set_unit (HrModelsPage *self,
  * @self: a #HrModelsPage
  * @session: the session whose catalog the page lists; set once
  *
- * The page lists the catalog once @session is loaded and again on each
- * #HrSession::catalog-changed, and selects a model added by
- * hr_session_add_model().
+ * The page selects a model added by hr_session_add_model(); the rows it
+ * lists are the scenario's catalog model, on this session.
  */
 void
 hr_models_page_set_session (HrModelsPage *self,
@@ -250,12 +180,9 @@ hr_models_page_set_session (HrModelsPage *self,
   if (hr_session_get_settings (session) != NULL)
     g_settings_bind (hr_session_get_settings (session), "units", self, "unit",
                      G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
-  g_signal_connect_object (session, "notify::loaded", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
   hr_catalog_view_set_library_lookup (self->catalog_view,
                                       hr_library_lookup_new (session, hr_catalog_view_get_search_entry (self->catalog_view)));
-  rebuild_rows (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -265,9 +192,9 @@ hr_models_page_set_session (HrModelsPage *self,
  * @scenario: the scenario the rows are evaluated under; set once, on the
  *   page's session
  *
- * Connects the page to #HrScenario::changed first, then the controls, the
- * board editor, the charts, the explain panel and the Boards view, so
- * they read rows already re-evaluated.
+ * Lists @scenario's catalog model (hr_scenario_get_catalog_model()) in the
+ * table, the charts and the Boards view, and gives @scenario to the
+ * controls, the board editor, the charts and the explain panel.
  */
 void
 hr_models_page_set_scenario (HrModelsPage *self,
@@ -281,16 +208,17 @@ hr_models_page_set_scenario (HrModelsPage *self,
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
-  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
+  self->rows = g_object_ref (hr_scenario_get_catalog_model (scenario));
   hr_catalog_view_set_scenario (self->catalog_view, scenario);
+  hr_catalog_view_set_model (self->catalog_view, self->rows);
+  g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   hr_scenario_controls_set_scenario (self->scenario_controls, scenario);
   hr_board_editor_set_scenario (self->board_editor, scenario);
   hr_memory_chart_follow (self->memory_chart, scenario);
   hr_memory_chart_follow (self->pool_chart, scenario);
   hr_explain_panel_set_scenario (self->explain_panel, scenario);
   hr_boards_view_follow (self->boards_view, scenario, hr_catalog_view_get_rows (self->catalog_view));
-  if (self->session != NULL)
-    rebuild_rows (self);
+  on_scenario_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
@@ -364,6 +292,7 @@ hr_models_page_dispose (GObject *object)
 
   if (self->memory_chart != NULL)
     hr_memory_chart_set_rows (self->memory_chart, NULL);
+  g_clear_object (&self->rows);
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
 
@@ -375,9 +304,6 @@ hr_models_page_finalize (GObject *object)
 {
   HrModelsPage *self = (HrModelsPage *)object;
 
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_pointer (&self->evaluations, g_array_unref);
-  g_clear_pointer (&self->spec_ptrs, g_ptr_array_unref);
   g_clear_pointer (&self->shown_board_id, g_free);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->finalize (object);
@@ -488,10 +414,6 @@ hr_models_page_init (HrModelsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
-  self->evaluations = g_array_new (FALSE, TRUE, sizeof (HrEvaluation));
-  self->spec_ptrs = g_ptr_array_new ();
-
   g_signal_connect (hr_catalog_view_get_selection (self->catalog_view), "notify::selected-item",
                     G_CALLBACK (on_selected_item_changed), self);
   hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
@@ -583,14 +505,7 @@ hr_models_page_find_row (HrModelsPage *self,
 {
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
 
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      if (g_strcmp0 (hr_model_row_get_name (row), name) == 0)
-        return row;
-    }
-  return NULL;
+  return self->rows != NULL ? hr_catalog_model_find_row (self->rows, name) : NULL;
 }
 
 /** hr_models_page_select_row: @self: a page. @row: (nullable): a row; %NULL: the recommended one. Selects it and scrolls to it. */
