@@ -17,6 +17,7 @@
 #include "hr-gui-format.h"
 #include "hr-memory-chart.h"
 #include "hr-priors.h"
+#include "hr-test-wait.h"
 
 static HrBoard *
 seed_board (void)
@@ -48,16 +49,6 @@ llama_3b (void)
   spec->value_length = 128;
   spec->context_length = 131072;
   return spec;
-}
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
 }
 
 static void
@@ -176,7 +167,7 @@ test_memory_chart_on_screen (void)
 
   while (!gtk_widget_get_mapped (chart))
     g_main_context_iteration (NULL, TRUE);
-  spin (200);
+  hr_test_spin (200);
 
   /* The tooltip over the weights: exact bytes, GB and GiB, the formula */
   for (int y = 0; y < gtk_widget_get_height (chart) && !found; y += 2)
@@ -213,7 +204,7 @@ test_memory_chart_on_screen (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);
 }
@@ -322,7 +313,7 @@ test_memory_chart_partial (void)
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (chart))
     g_main_context_iteration (NULL, TRUE);
-  spin (200);
+  hr_test_spin (200);
 
   g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
                             "qwen2.5:14b: total 15.91 GB, partial: 34 of 49 layers on the GPU, "
@@ -345,7 +336,7 @@ test_memory_chart_partial (void)
   hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
   gtk_widget_set_size_request (chart, 700, 480);
-  spin (200);
+  hr_test_spin (200);
   g_assert_true (find_tooltip (chart, "Budget of the host memory\n", &pool_tip));
   g_assert_cmpstr (pool_tip, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
   g_clear_pointer (&pool_tip, g_free);
@@ -355,7 +346,7 @@ test_memory_chart_partial (void)
   save_shot (chart, "pool-chart-partial.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
   hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);
