@@ -160,7 +160,7 @@ main (int   argc,
   page = hr_window_get_models_page (window);
   /* The session loads off the main thread; the synthetic catalog replaces
    * what it read. */
-  while (!hr_session_get_loaded (hr_models_page_get_session (page)))
+  while (!hr_session_get_loaded (hr_page_get_session (HR_PAGE (page))))
     g_main_context_iteration (NULL, TRUE);
   catalog = synthetic_catalog ();
   hr_models_page_set_catalog (page, catalog);

@@ -132,7 +132,7 @@ test_device_editor (void)
 {
   HrWindow *window = open_window (360, 1600);
   HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_models_page_get_scenario (page);
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
   g_autofree char *boards_path = hr_data_user_file ("boards.json");
   g_autoptr(GPtrArray) saved = NULL;
   g_autoptr(GError) error = NULL;
@@ -261,7 +261,7 @@ test_device_editor_shot (void)
   window = open_window (360, 1600);
   page = hr_window_get_models_page (window);
   adw_flap_set_reveal_flap (hr_models_page_get_flap (page), TRUE);
-  hr_scenario_set_board_id (hr_models_page_get_scenario (page), "rtx-5090-rtx-3090");
+  hr_scenario_set_board_id (hr_page_get_scenario (HR_PAGE (page)), "rtx-5090-rtx-3090");
   spin (300);
   list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
   g_assert_nonnull (list);

@@ -38,7 +38,7 @@ typedef struct {
 static gboolean
 session_loaded (gpointer data)
 {
-  HrSession *session = hr_models_page_get_session (data);
+  HrSession *session = hr_page_get_session (HR_PAGE (data));
 
   return session != NULL && hr_session_get_loaded (session);
 }
@@ -365,7 +365,7 @@ check_sidebar_subtitles (void)
     {
       SubtitleCheck check = { gtk_widget_get_ancestor (GTK_WIDGET (editor), GTK_TYPE_SCROLLED_WINDOW), NULL, 0 };
 
-      hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), boards[i]);
+      hr_scenario_set_board_id (hr_page_get_scenario (HR_PAGE (f.page)), boards[i]);
       spin (600);  /* past the expander's animation */
       if (!iterate_until (subtitles_whole, &check, 10000))
         g_error ("on %s, %u subtitles shown: %s", boards[i], check.shown,

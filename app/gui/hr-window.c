@@ -121,17 +121,13 @@ on_problem (HrSession  *session,
   hr_window_add_toast (self, message);
 }
 
-/* A page that has the "session" and "scenario" properties gets them. */
+/* Every page is an HrPage: it gets the session and the scenario once. */
 static void
 give_page (HrWindow  *self,
            GtkWidget *page)
 {
-  GObjectClass *klass = G_OBJECT_GET_CLASS (page);
-
-  if (g_object_class_find_property (klass, "session") != NULL)
-    g_object_set (page, "session", self->session, NULL);
-  if (g_object_class_find_property (klass, "scenario") != NULL)
-    g_object_set (page, "scenario", self->scenario, NULL);
+  hr_page_set_session (HR_PAGE (page), self->session);
+  hr_page_set_scenario (HR_PAGE (page), self->scenario);
 }
 
 /* Every page, once they are built. */

@@ -16,7 +16,7 @@
 
 struct _HrHubPage
 {
-  AdwBin          parent_instance;
+  HrPage          parent_instance;
 
   GtkScrolledWindow *scroller;
   GtkEntry       *repo_entry;
@@ -47,16 +47,10 @@ struct _HrHubPage
   HrHubLookup    *lookup;       /* the answer shown, or NULL */
 };
 
-G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, HR_TYPE_PAGE)
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+static void hr_hub_page_session_set  (HrPage *page);
+static void hr_hub_page_scenario_set (HrPage *page);
 
 static void ensure_built (HrHubPage *self);
 
@@ -546,8 +540,6 @@ hr_hub_page_finalize (GObject *object)
 {
   HrHubPage *self = HR_HUB_PAGE (object);
 
-  g_clear_object (&self->scenario);
-  g_clear_object (&self->session);
   g_clear_object (&self->client);
   g_clear_pointer (&self->session_token, g_free);
   g_clear_pointer (&self->pending_text, g_free);
@@ -568,8 +560,6 @@ ensure_built (HrHubPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   rebuild_recent_menu (self);
   gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
-  if (self->scenario != NULL)
-    hr_spec_memory_set_scenario (self->memory, self->scenario);
   if (!hr_token_store_is_built ())
     /* Without libsecret there is no keyring to keep a token in. */
     adw_expander_row_set_subtitle (self->token_expander,
@@ -592,77 +582,18 @@ hr_hub_page_map (GtkWidget *widget)
 }
 
 static void
-hr_hub_page_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  HrHubPage *self = HR_HUB_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_hub_page_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  HrHubPage *self = HR_HUB_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      hr_hub_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      hr_hub_page_set_scenario (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 hr_hub_page_class_init (HrHubPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_hub_page_dispose;
   object_class->finalize = hr_hub_page_finalize;
-  object_class->get_property = hr_hub_page_get_property;
-  object_class->set_property = hr_hub_page_set_property;
+  page_class->session_set = hr_hub_page_session_set;
+  page_class->scenario_set = hr_hub_page_scenario_set;
   widget_class->map = hr_hub_page_map;
 
-  /**
-   * HrHubPage:session:
-   *
-   * The application's data; set once by the window.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * HrHubPage:scenario:
-   *
-   * What the memory cards are computed under (their sliders are its
-   * precision and context); set once by the window.
-   */
-  properties[PROP_SCENARIO] =
-    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
@@ -713,49 +644,29 @@ hr_hub_page_new (void)
   return g_object_new (HR_TYPE_HUB_PAGE, NULL);
 }
 
-/**
- * hr_hub_page_set_session:
- * @self: a #HrHubPage
- * @session: the application's session (held); set once
- */
-void
-hr_hub_page_set_session (HrHubPage *self,
-                         HrSession *session)
+/* The recent lookups are the session's settings; the client and the
+ * token store the session's services. */
+static void
+hr_hub_page_session_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_HUB_PAGE (self));
-  g_return_if_fail (HR_IS_SESSION (session));
+  HrHubPage *self = HR_HUB_PAGE (page);
 
-  if (self->session == session)
-    return;
-  g_return_if_fail (self->session == NULL);
-  self->session = g_object_ref (session);
+  self->session = hr_page_get_session (page);
   if (page_settings (self) != NULL)
     g_signal_connect_object (page_settings (self), "changed::recent-hf-lookups",
                              G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   rebuild_recent_menu (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-/**
- * hr_hub_page_set_scenario:
- * @self: a #HrHubPage
- * @scenario: the window's scenario (held); set once: the memory cards are
- *   computed under it, and "Add to Catalog" adds to its session
- */
-void
-hr_hub_page_set_scenario (HrHubPage  *self,
-                          HrScenario *scenario)
+/* The memory cards are computed under the scenario, and "Add to Catalog"
+ * adds to its session. */
+static void
+hr_hub_page_scenario_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_HUB_PAGE (self));
-  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  HrHubPage *self = HR_HUB_PAGE (page);
 
-  if (self->scenario == scenario)
-    return;
-  g_return_if_fail (self->scenario == NULL);
-  self->scenario = g_object_ref (scenario);
-  if (self->built)
-    hr_spec_memory_set_scenario (self->memory, scenario);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  /* The memory card takes it through the template's binding. */
+  self->scenario = hr_page_get_scenario (page);
 }
 
 /**

@@ -30,7 +30,7 @@
 
 struct _HrModelsPage
 {
-  AdwBin              parent_instance;
+  HrPage              parent_instance;
 
   /* template */
   AdwFlap            *flap;
@@ -45,8 +45,8 @@ struct _HrModelsPage
   GtkStack           *view_stack;
   HrBoardsView       *boards_view;
 
-  HrSession          *session;
-  HrScenario         *scenario;
+  HrSession          *session;        /* hr_page_get_session(), borrowed */
+  HrScenario         *scenario;        /* hr_page_get_scenario(), borrowed */
   HrUnit              unit;             /* bound to the settings' "units" */
 
   HrCatalogModel     *rows;             /* the scenario's catalog model */
@@ -54,12 +54,10 @@ struct _HrModelsPage
   guint               generation;       /* hr_catalog_model_get_generation() last listed */
 };
 
-G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, HR_TYPE_PAGE)
 
 enum {
   PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
   PROP_UNIT,
   N_PROPS
 };
@@ -157,57 +155,33 @@ hr_models_page_set_unit (HrModelsPage *self,
 /* ------------------------------------------------------------------ */
 /* The session and the scenario                                        */
 
-/**
- * hr_models_page_set_session:
- * @self: a #HrModelsPage
- * @session: the session whose catalog the page lists; set once
- *
- * The page selects a model added by hr_session_add_model(); the rows it
- * lists are the scenario's catalog model, on this session.
- */
-void
-hr_models_page_set_session (HrModelsPage *self,
-                            HrSession    *session)
+/* The page selects a model added by hr_session_add_model(), shows sizes in
+ * the settings' unit, and looks models up in the Ollama library. */
+static void
+hr_models_page_session_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_MODELS_PAGE (self));
-  g_return_if_fail (HR_IS_SESSION (session));
+  HrModelsPage *self = HR_MODELS_PAGE (page);
+  HrSession *session = hr_page_get_session (page);
 
-  if (self->session == session)
-    return;
-  g_return_if_fail (self->session == NULL);
-
-  self->session = g_object_ref (session);
+  self->session = session;
   if (hr_session_get_settings (session) != NULL)
     g_settings_bind (hr_session_get_settings (session), "units", self, "unit",
                      G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
   g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
   hr_catalog_view_set_library_lookup (self->catalog_view,
                                       hr_library_lookup_new (session, hr_catalog_view_get_search_entry (self->catalog_view)));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-/**
- * hr_models_page_set_scenario:
- * @self: a #HrModelsPage
- * @scenario: the scenario the rows are evaluated under; set once, on the
- *   page's session
- *
- * Lists @scenario's catalog model (hr_scenario_get_catalog_model()) in the
- * table, the charts and the Boards view, and gives @scenario to the
- * controls, the board editor, the charts and the explain panel.
- */
-void
-hr_models_page_set_scenario (HrModelsPage *self,
-                             HrScenario   *scenario)
+/* Lists the scenario's catalog model (hr_scenario_get_catalog_model()) in
+ * the table, the charts and the Boards view, and gives the scenario to the
+ * controls, the board editor, the charts and the explain panel. */
+static void
+hr_models_page_scenario_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_MODELS_PAGE (self));
-  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  HrModelsPage *self = HR_MODELS_PAGE (page);
+  HrScenario *scenario = hr_page_get_scenario (page);
 
-  if (self->scenario == scenario)
-    return;
-  g_return_if_fail (self->scenario == NULL);
-
-  self->scenario = g_object_ref (scenario);
+  self->scenario = scenario;
   self->rows = g_object_ref (hr_scenario_get_catalog_model (scenario));
   hr_catalog_view_set_scenario (self->catalog_view, scenario);
   hr_catalog_view_set_model (self->catalog_view, self->rows);
@@ -219,35 +193,6 @@ hr_models_page_set_scenario (HrModelsPage *self,
   hr_explain_panel_set_scenario (self->explain_panel, scenario);
   hr_boards_view_follow (self->boards_view, scenario, hr_catalog_view_get_rows (self->catalog_view));
   on_scenario_changed (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
-}
-
-/**
- * hr_models_page_get_session:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (nullable): the page's session
- */
-HrSession *
-hr_models_page_get_session (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  return self->session;
-}
-
-/**
- * hr_models_page_get_scenario:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (nullable): the page's scenario (#HrModelsPage:scenario)
- */
-HrScenario *
-hr_models_page_get_scenario (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  return self->scenario;
 }
 
 /**
@@ -293,8 +238,6 @@ hr_models_page_dispose (GObject *object)
   if (self->memory_chart != NULL)
     hr_memory_chart_set_rows (self->memory_chart, NULL);
   g_clear_object (&self->rows);
-  g_clear_object (&self->scenario);
-  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->dispose (object);
 }
@@ -319,12 +262,6 @@ hr_models_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
-      break;
     case PROP_UNIT:
       g_value_set_enum (value, self->unit);
       break;
@@ -343,14 +280,6 @@ hr_models_page_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      if (g_value_get_object (value) != NULL)
-        hr_models_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      if (g_value_get_object (value) != NULL)
-        hr_models_page_set_scenario (self, g_value_get_object (value));
-      break;
     case PROP_UNIT:
       hr_models_page_set_unit (self, g_value_get_enum (value));
       break;
@@ -364,18 +293,15 @@ hr_models_page_class_init (HrModelsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_models_page_dispose;
   object_class->finalize = hr_models_page_finalize;
   object_class->get_property = hr_models_page_get_property;
   object_class->set_property = hr_models_page_set_property;
+  page_class->session_set = hr_models_page_session_set;
+  page_class->scenario_set = hr_models_page_scenario_set;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SCENARIO] =
-    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * HrModelsPage:unit:
    *

@@ -386,7 +386,9 @@ hr_spec_memory_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SCENARIO:
-      hr_spec_memory_set_scenario (self, g_value_get_object (value));
+      /* A template binds it before its page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_spec_memory_set_scenario (self, g_value_get_object (value));
       break;
     case PROP_UNIT:
       set_unit (self, g_value_get_enum (value));
