@@ -80,6 +80,8 @@ apply_load (HrSession *self,
 
   self->loading = FALSE;
   self->loaded = TRUE;
+  _hr_session_sync_list (self, HR_SESSION_LIST_BOARDS);
+  _hr_session_sync_list (self, HR_SESSION_LIST_MEASUREMENTS);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
 }
 
@@ -527,6 +529,7 @@ hr_session_save_board (HrSession      *self,
   g_ptr_array_unref (self->user_boards);
   self->user_boards = g_steal_pointer (&user);
   replace_or_add_board (self->boards, board);
+  _hr_session_sync_list (self, HR_SESSION_LIST_BOARDS);
   g_signal_emit (self, signals[BOARDS_CHANGED], 0);
   return TRUE;
 }
@@ -588,6 +591,7 @@ hr_session_reload_measurements (HrSession *self)
   g_free (dirs[0]);
   g_free (dirs[1]);
 
+  _hr_session_sync_list (self, HR_SESSION_LIST_MEASUREMENTS);
   g_signal_emit (self, signals[MEASUREMENTS_CHANGED], 0);
   for (guint i = 0; i < problems->len; i++)
     {
@@ -635,6 +639,7 @@ on_servers_setting_changed (GSettings  *settings,
                             HrSession  *self)
 {
   read_servers (self);
+  _hr_session_sync_list (self, HR_SESSION_LIST_SERVERS);
   g_signal_emit (self, signals[SERVERS_CHANGED], 0);
 }
 

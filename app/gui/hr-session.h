@@ -132,6 +132,12 @@ gboolean       hr_session_add_library_to_catalog (HrSession         *self,
                                                 const char          *name,
                                                 GError             **error);
 
+/* The boards, the archive and the saved servers as list models
+ * (hr-session-items.c: HrBoardItem, HrMeasurementItem, HrServerItem). */
+GListModel    *hr_session_get_board_list       (HrSession           *self);
+GListModel    *hr_session_get_measurement_list (HrSession           *self);
+GListModel    *hr_session_get_server_list      (HrSession           *self);
+
 /* The network services the pages share (hr-session-services.c), each made
  * on first use. */
 HrHubClient   *hr_session_get_hub_client       (HrSession           *self);
