@@ -40,6 +40,14 @@ struct _HrCatalogView
 
 G_DEFINE_FINAL_TYPE (HrCatalogView, hr_catalog_view, GTK_TYPE_BOX)
 
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
 
@@ -759,7 +767,9 @@ hr_catalog_view_set_model (HrCatalogView  *self,
  * hr_catalog_view_set_scenario:
  * @self: a #HrCatalogView
  * @scenario: the scenario whose precision the Precision column names; the
- *   columns the settings hide (its session's) are hidden then
+ *   columns the settings hide (its session's) are hidden then. Set once
+ *   (#HrCatalogView:scenario, which the Models page's template binds to
+ *   the page's).
  */
 void
 hr_catalog_view_set_scenario (HrCatalogView *self,
@@ -772,12 +782,14 @@ hr_catalog_view_set_scenario (HrCatalogView *self,
 
   if (self->scenario == scenario)
     return;
-  g_set_object (&self->scenario, scenario);
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
   /* The hidden columns are the application's settings, which the session
    * hands down (hr_catalog_columns_bind_settings()). */
   settings = hr_session_get_settings (hr_scenario_get_session (scenario));
   if (settings != NULL)
     hr_catalog_columns_bind_settings (self->column_view, settings);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -906,6 +918,44 @@ hr_catalog_view_finalize (GObject *object)
 }
 
 static void
+hr_catalog_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  HrCatalogView *self = HR_CATALOG_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_catalog_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  HrCatalogView *self = HR_CATALOG_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_catalog_view_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_catalog_view_class_init (HrCatalogViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -913,6 +963,19 @@ hr_catalog_view_class_init (HrCatalogViewClass *klass)
 
   object_class->dispose = hr_catalog_view_dispose;
   object_class->finalize = hr_catalog_view_finalize;
+  object_class->get_property = hr_catalog_view_get_property;
+  object_class->set_property = hr_catalog_view_set_property;
+
+  /**
+   * HrCatalogView:scenario:
+   *
+   * The scenario whose precision the Precision column names, on the
+   * session whose settings hide columns. Set once.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-catalog-view.ui");

@@ -174,7 +174,8 @@ hr_models_page_session_set (HrPage *page)
 
 /* Lists the scenario's catalog model (hr_scenario_get_catalog_model()) in
  * the table, the charts and the Boards view, and gives the scenario to the
- * controls, the board editor, the charts and the explain panel. */
+ * controls, the board editor, the charts and the explain panel (the table
+ * takes it through the template's binding). */
 static void
 hr_models_page_scenario_set (HrPage *page)
 {
@@ -183,7 +184,6 @@ hr_models_page_scenario_set (HrPage *page)
 
   self->scenario = scenario;
   self->rows = g_object_ref (hr_scenario_get_catalog_model (scenario));
-  hr_catalog_view_set_scenario (self->catalog_view, scenario);
   hr_catalog_view_set_model (self->catalog_view, self->rows);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   hr_scenario_controls_set_scenario (self->scenario_controls, scenario);
