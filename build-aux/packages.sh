@@ -9,7 +9,7 @@ HEADROOM_PACKAGES=(
   meson ninja-build pkg-config gcc
   libglib2.0-dev libglib2.0-bin libjson-glib-dev json-glib-tools
   libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev libsecret-1-dev
-  gettext desktop-file-utils appstream
+  gettext desktop-file-utils appstream flatpak-builder
   xvfb xauth dbus-daemon glib-networking
   clang libclang-rt-14-dev
   imagemagick adwaita-icon-theme

@@ -5,7 +5,7 @@
  * Parse time and peak memory of the GGUF header parser on a header shaped
  * like a real 3B model's (llama3.2:3b: 128,256 vocabulary strings with
  * their token types, 280,147 merges, 255 tensors, a chat template).
- * Aim (issue 7): under 30 ms, and under 2x the header's size in memory.
+ * Aim: under 30 ms, and under 2x the header's size in memory.
  *
  * Memory is measured two ways, both printed:
  *  - peak: growth of VmHWM (/proc/self/status) during one parse, after

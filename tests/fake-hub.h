@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A fake Hugging Face Hub inside the test process: a SoupServer on
- * 127.0.0.1 (port 0) that speaks shared/reference/hf-hub.md (model info
+ * 127.0.0.1 (port 0) that speaks docs/hub.md (model info
  * with expand/blobs, the tree paged by Link rel="next", resolve with a 302
  * to a second in-process server acting as the CDN with X-Linked-Size, Range
  * and 206, and X-Error-Code errors), counting the bytes it serves; and the
- * Qwen/Qwen2.5-3B-Instruct repository of seed-facts.md ("A Hugging Face
+ * Qwen/Qwen2.5-3B-Instruct repository of docs/seed-figures.md ("A Hugging Face
  * lookup") to put on it. Runs on the thread-default main context.
  */
 #pragma once

@@ -42,6 +42,7 @@ typedef struct {
   guint64   base_bytes;      /* loaded size = base + per_token x num_ctx */
   guint64   bytes_per_token;
   guint64   cpu_bytes;       /* of the loaded size, this much stays on the CPU */
+  guint32   default_num_ctx; /* a created variant's num_ctx parameter; 0: Ollama's 4096 */
 } FakeModel;
 
 typedef struct {
@@ -601,7 +602,8 @@ handle_generate (FakeOllama        *fake,
   JsonNode *keep_alive = json_object_get_member (req, "keep_alive");
   JsonObject *options = json_object_has_member (req, "options") ? json_object_get_object_member (req, "options") : NULL;
   FakeModel *model = find_model (fake, name);
-  guint32 num_ctx = options != NULL ? (guint32) json_object_get_int_member_with_default (options, "num_ctx", 4096) : 4096;
+  guint32 fallback_ctx = model != NULL && model->default_num_ctx > 0 ? model->default_num_ctx : 4096;
+  guint32 num_ctx = options != NULL ? (guint32) json_object_get_int_member_with_default (options, "num_ctx", fallback_ctx) : fallback_ctx;
   gint64 num_predict = options != NULL ? json_object_get_int_member_with_default (options, "num_predict", -1) : -1;
   gboolean cold;
   Stream *stream;
@@ -833,6 +835,113 @@ handle_delete (FakeOllama        *fake,
   respond (msg, SOUP_STATUS_OK, NULL, NULL);
 }
 
+/* A copy of @from under @name, as /api/create and /api/copy leave it. */
+static FakeModel *
+copy_model (FakeOllama      *fake,
+            const FakeModel *from,
+            const char      *name)
+{
+  FakeModel *model = g_new0 (FakeModel, 1);
+
+  *model = *from;
+  model->name = g_strdup (name);
+  model->digest = g_strdup (from->digest);
+  model->show_json = g_strdup (from->show_json);
+  model->loaded = FALSE;
+  g_ptr_array_add (fake->models, model);
+  return model;
+}
+
+/* Ollama's model names (types/model/name.go IsValid): no spaces, no
+ * characters outside letters, digits, '_', '-', '.', ':' and '/'. */
+static gboolean
+valid_name (const char *name)
+{
+  if (name == NULL || *name == '\0')
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && strchr ("_-.:/", *c) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* POST /api/create {"model", "from", "parameters", "stream"} (Ollama
+ * 0.5.5 and newer, docs/api.md "Create a Model"): a new model from an
+ * existing one, with its parameters; "stream": false answers one
+ * {"status": "success"}, else status lines end with it. */
+static void
+handle_create (FakeOllama        *fake,
+               SoupServerMessage *msg,
+               JsonObject        *req)
+{
+  const char *name = json_object_get_string_member_with_default (req, "model", "");
+  const char *from_name = json_object_get_string_member_with_default (req, "from", NULL);
+  gboolean streaming = json_object_get_boolean_member_with_default (req, "stream", TRUE);
+  JsonObject *parameters = json_object_has_member (req, "parameters") ? json_object_get_object_member (req, "parameters") : NULL;
+  FakeModel *from, *model;
+
+  if (!valid_name (name))
+    {
+      respond_error (msg, SOUP_STATUS_BAD_REQUEST, "invalid model name");
+      return;
+    }
+  if (from_name == NULL)
+    {
+      respond_error (msg, SOUP_STATUS_BAD_REQUEST, "neither 'from' or 'files' was specified");
+      return;
+    }
+  from = find_model (fake, from_name);
+  if (from == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("model '%s' not found", from_name);
+      respond_error (msg, SOUP_STATUS_NOT_FOUND, text);
+      return;
+    }
+  model = find_model (fake, name);
+  if (model != NULL && model != from)
+    g_ptr_array_remove (fake->models, model);
+  model = copy_model (fake, from, name);
+  if (parameters != NULL && json_object_has_member (parameters, "num_ctx"))
+    model->default_num_ctx = (guint32) json_object_get_int_member (parameters, "num_ctx");
+  if (streaming)
+    respond (msg, SOUP_STATUS_OK, "application/x-ndjson",
+             "{\"status\":\"using existing layer sha256:" LLAMA32_DIGEST "\"}\n"
+             "{\"status\":\"writing manifest\"}\n{\"status\":\"success\"}\n");
+  else
+    respond (msg, SOUP_STATUS_OK, "application/json; charset=utf-8", "{\"status\":\"success\"}");
+}
+
+/* POST /api/copy {"source", "destination"}: 200 with an empty body, 404
+ * for an unknown source. */
+static void
+handle_copy (FakeOllama        *fake,
+             SoupServerMessage *msg,
+             JsonObject        *req)
+{
+  const char *source = json_object_get_string_member_with_default (req, "source", "");
+  const char *destination = json_object_get_string_member_with_default (req, "destination", "");
+  FakeModel *from = find_model (fake, source);
+  FakeModel *old;
+
+  if (from == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("model '%s' not found", source);
+      respond_error (msg, SOUP_STATUS_NOT_FOUND, text);
+      return;
+    }
+  if (!valid_name (destination))
+    {
+      respond_error (msg, SOUP_STATUS_BAD_REQUEST, "invalid destination name");
+      return;
+    }
+  old = find_model (fake, destination);
+  if (old != NULL && old != from)
+    g_ptr_array_remove (fake->models, old);
+  if (old != from)
+    copy_model (fake, from, destination);
+  respond (msg, SOUP_STATUS_OK, NULL, NULL);
+}
+
 static void
 server_callback (SoupServer        *server,
                  SoupServerMessage *msg,
@@ -926,7 +1035,8 @@ server_callback (SoupServer        *server,
     handle_ps (fake, msg);
   else if (req == NULL && (g_str_equal (path, "/api/show") || g_str_equal (path, "/api/generate") ||
                            g_str_equal (path, "/api/chat") || g_str_equal (path, "/api/pull") ||
-                           g_str_equal (path, "/api/delete")))
+                           g_str_equal (path, "/api/delete") || g_str_equal (path, "/api/create") ||
+                           g_str_equal (path, "/api/copy")))
     respond_error (msg, SOUP_STATUS_BAD_REQUEST, "missing request body");
   else if (g_str_equal (path, "/api/show") && g_str_equal (method, "POST"))
     handle_show (fake, msg, req);
@@ -938,6 +1048,10 @@ server_callback (SoupServer        *server,
     handle_pull (fake, msg, req, fault);
   else if (g_str_equal (path, "/api/delete") && g_str_equal (method, "DELETE"))
     handle_delete (fake, msg, req);
+  else if (g_str_equal (path, "/api/create") && g_str_equal (method, "POST"))
+    handle_create (fake, msg, req);
+  else if (g_str_equal (path, "/api/copy") && g_str_equal (method, "POST"))
+    handle_copy (fake, msg, req);
   else
     respond (msg, SOUP_STATUS_NOT_FOUND, "text/plain", "404 page not found");
 }

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A fake Ollama server for tests: a SoupServer on 127.0.0.1, port 0, that
- * speaks Ollama's HTTP API as ../shared/reference/ollama-api.md describes
+ * speaks Ollama's HTTP API as docs/ollama.md describes
  * it, awkward parts included: NDJSON streams with controlled delays, timing
  * fields in ns with zeros left out, pull streams with several layers, a
  * layer already present and `completed` going backwards, error lines

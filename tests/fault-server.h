@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A hostile Ollama inside the test process (issue 15): a SoupServer on
+ * A hostile Ollama inside the test process: a SoupServer on
  * 127.0.0.1, port 0, answering each path healthily (version 0.31.2, one
  * model "m:latest" on the board, nothing loaded) unless a fault is set for
  * it. One mode per fault: stalls before and after the headers, a drip of

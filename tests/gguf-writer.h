@@ -193,7 +193,7 @@ gw_align (guint64 offset, guint64 alignment)
  * "use_more_bits" layers (i < n/8, i >= 7n/8, (i - n/8) % 3 == 2) else
  * Q4_K, ffn_gate/up Q4_K, ffn_norm F32; output_norm F32 and rope_freqs F32.
  * Shapes: embedding 3072, feed-forward 8192, 8 KV heads x 128, vocab 128256.
- * That is Q4_K x168, Q6_K x29, F32 x58 (seed-facts.md W6).
+ * That is Q4_K x168, Q6_K x29, F32 x58 (docs/seed-figures.md W6).
  * @tensor_bytes_fn gives each tensor's bytes for the running offset. */
 typedef struct {
   const char *name;

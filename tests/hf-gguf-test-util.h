@@ -181,6 +181,8 @@ assert_same_spec (const HrModelSpec *hub,
   g_assert_cmpuint (hub->kv_heads, ==, gguf->kv_heads);
   g_assert_cmpuint (hub->key_length, ==, gguf->key_length);
   g_assert_cmpuint (hub->value_length, ==, gguf->value_length);
+  g_assert_cmpuint (hub->key_length_swa, ==, gguf->key_length_swa);
+  g_assert_cmpuint (hub->value_length_swa, ==, gguf->value_length_swa);
   g_assert_cmpuint (hub->embedding_length, ==, gguf->embedding_length);
   g_assert_cmpuint (hub->context_length, ==, gguf->context_length);
   g_assert_cmpuint (hub->sliding_window, ==, gguf->sliding_window);
@@ -190,6 +192,7 @@ assert_same_spec (const HrModelSpec *hub,
   g_assert_cmpint (hub->kv_latent, ==, gguf->kv_latent);
   g_assert_cmpuint (hub->recurrent_r, ==, gguf->recurrent_r);
   g_assert_cmpuint (hub->recurrent_s, ==, gguf->recurrent_s);
+  g_assert_cmpuint (hub->nextn_layers, ==, gguf->nextn_layers);
   for (guint i = 0; i < hub->layers; i++)
     {
       g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, hr_model_spec_layer_kv_heads (gguf, i));

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Real-shaped fixtures for Qwen/Qwen2.5-3B-Instruct at revision
- * aa8e72537993ba99e69dfaafa59ed015b17504d1 (seed-facts.md, "A Hugging Face
- * lookup"), generated in code: the 434 tensors of a Qwen2 model with 36
+ * aa8e72537993ba99e69dfaafa59ed015b17504d1 (docs/seed-figures.md,
+ * "A Hugging Face lookup"), generated in code: the 434 tensors of a Qwen2 model with 36
  * layers, hidden 2,048, intermediate 11,008, 2 KV heads x 128, vocab 151,936,
  * tied embeddings, all BF16; split in two shards the way the repository
  * splits them: shard 1 holds the embeddings, layers 0-20 and layer 21 but its

@@ -207,8 +207,8 @@ test_parameter_size (void)
     }
 }
 
-/* A small model's count keeps two significant figures (issue 14's
- * leftovers: a 1,262,848-parameter GGUF showed "0.00 B"): millions below
+/* A small model's count keeps two significant figures (a 1,262,848-parameter GGUF
+ * once showed "0.00 B"): millions below
  * 0.1 billion, the count itself below 10^5, never "100.00 M". */
 static void
 test_small_parameters (void)

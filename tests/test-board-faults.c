@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Board page when the server misbehaves (issue 15's "the window shows
- * the same messages") and when it goes away or changes (issue 14), under
+ * The Board page when the server misbehaves ("the window shows
+ * the same messages") and when it goes away or changes, under
  * Xvfb in the real window, against the hostile server of
  * tests/fault-server.h: for one fault of each kind, the exact words the
  * page shows (those `headroom-cli ollama` prints, tests/test-faults.c),
@@ -42,7 +42,7 @@ connect_timed (Fixture    *f,
   hr_board_page_connect (f->page, url);
   g_assert_true (iterate_until (page_settled, f->page, (TIMEOUT_S + 30) * 1000));
   seconds = (g_get_monotonic_time () - start) / 1e6;
-  /* A server that answers asks which board it is on (issue 14). */
+  /* A server that answers asks which board it is on. */
   answer_board_chooser (f);
   return seconds;
 }
@@ -138,7 +138,7 @@ open_faulty (Fixture *f)
 }
 
 /* ------------------------------------------------------------------ */
-/* The server goes away, or another is chosen (issue 14)               */
+/* The server goes away, or another is chosen                          */
 
 static void
 test_server_gone (void)
@@ -209,7 +209,7 @@ test_new_url (void)
 }
 
 /* ------------------------------------------------------------------ */
-/* One fault of each kind (issue 15)                                   */
+/* One fault of each kind                                              */
 
 /* A refresh of /api/tags or /api/ps that fails as @mode did with @text. */
 static void
@@ -514,7 +514,7 @@ test_chat_streams (void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 360 px wide (issue 14)                                              */
+/* 360 px wide                                                         */
 
 /* The widgets under @root wider than @limit, for a failure's message
  * (hidden ones too: a stack may measure its hidden pages). */

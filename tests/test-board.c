@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Budget and verdicts on the seed board (seed-facts.md "Budget and verdicts").
+ * Budget and verdicts on the seed board (docs/seed-figures.md "Budget and verdicts").
  */
 #include "config.h"
 

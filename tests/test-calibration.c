@@ -308,9 +308,9 @@ test_closes_the_seed_gap (void)
 }
 
 /* Issue 11: the overhead learned from the seed's DGX Spark point
- * (llama3.2:3b at 4,096 tokens, `ollama ps` 2.6 GB; from-api-to-gpu-weeks-1-4.txt
+ * (llama3.2:3b at 4,096 tokens, `ollama ps` 2.6 GB; From API to GPU
  * week 4) with the built-in catalog's row. The prediction weighs the exact
- * blob (2,019,377,376 bytes, seed-facts.md W6), so the residual is what
+ * blob (2,019,377,376 bytes, docs/seed-figures.md W6), so the residual is what
  * the runtime really added; with only the rounded 2.0 GB listing the
  * 19,377,376 bytes of weights it leaves out would be learned as overhead. */
 static void

@@ -29,7 +29,7 @@ test_catalog_builtin (void)
   g_autofree char *path = builtin ("catalog.json");
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
-  /* The seed's five (running-larger-models.txt): params, disk, layers, KV heads, head dim. */
+  /* The seed's five (Running Larger Models): params, disk, layers, KV heads, head dim. */
   static const struct { const char *name; guint64 params, disk; guint32 layers, kv, hd; } seed[] = {
     { "qwen2.5:0.5b", 500000000, 400000000, 24, 2, 64 },
     { "gemma2:2b", 2600000000, 1600000000, 26, 4, 256 },
@@ -139,7 +139,7 @@ test_catalog_invalid_field (void)
   c = hr_catalog_load_data (text, -1, "catalog.json", &error);
   g_assert_null (c);
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  /* json-glib reads -3 and 2^64 - 3 alike: both are out of range (issue 15). */
+  /* json-glib reads -3 and 2^64 - 3 alike: both are out of range. */
   g_assert_cmpstr (error->message, ==, "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" is negative or too large: "
                    "it must be a whole number from 0 to 4,294,967,295");
   g_clear_error (&error);
@@ -431,8 +431,8 @@ test_catalog_missing_file (void)
 
 /* Issue 11: the exact published figures beside the seed's rounded listing.
  * The listing stays in file_bytes and parameters (the seed's tables);
- * the exact figures (seed-facts.md W6: 2,019,377,376 bytes and
- * 3,212,749,888 parameters; ollama-api.md: llama3.1 8B's
+ * the exact figures (docs/seed-figures.md W6: 2,019,377,376 bytes and
+ * 3,212,749,888 parameters; Ollama docs/api.md: llama3.1 8B's
  * general.parameter_count 8,030,261,248 and its 4,920,738,944-byte blob) go to exact_file_bytes and
  * exact_parameters, each with its source, and survive a save. */
 static void
@@ -452,7 +452,7 @@ test_catalog_exact_sizes (void)
   g_assert_cmpuint (l3->exact_file_bytes, ==, G_GUINT64_CONSTANT (2019377376));
   g_assert_cmpuint (l3->exact_parameters, ==, G_GUINT64_CONSTANT (3212749888));
   g_assert_cmpstr (hr_model_spec_get_source (l3, HR_SPEC_FIELD_FILE_BYTES), ==,
-                   "seed: running-larger-models.txt, labs/model_catalog.py MODELS (2.0 GB, rounded; the seed's tables use it)");
+                   "seed: Running Larger Models, labs/model_catalog.py MODELS (2.0 GB, rounded; the seed's tables use it)");
   l8 = hr_catalog_find (catalog, "llama3.1:8b");
   g_assert_cmpuint (l8->parameters, ==, 8000000000);
   g_assert_cmpuint (l8->exact_parameters, ==, G_GUINT64_CONSTANT (8030261248));
@@ -520,14 +520,14 @@ test_catalog_exact_sources_saved (void)
   g_assert_no_error (error);
   l3 = hr_catalog_find (catalog, "llama3.2:3b");
   g_assert_true (g_str_has_prefix (l3->exact_file_bytes_source,
-                                   "seed: from-api-to-gpu-weeks-1-4.txt week 4 and seed-facts.md W6: the llama3.2:3b Q4_K_M blob is 2,019,377,376 bytes"));
+                                   "seed: From API to GPU week 4 and docs/seed-figures.md W6: the llama3.2:3b Q4_K_M blob is 2,019,377,376 bytes"));
   g_assert_true (g_str_has_prefix (l3->exact_parameters_source,
-                                   "seed: from-api-to-gpu-weeks-1-4.txt week 4 and seed-facts.md W5/W6: llama3.2:3b has 3,212,749,888 parameters"));
+                                   "seed: From API to GPU week 4 and docs/seed-figures.md W5/W6: llama3.2:3b has 3,212,749,888 parameters"));
   l8 = hr_catalog_find (catalog, "llama3.1:8b");
-  g_assert_true (g_str_has_prefix (l8->exact_parameters_source, "ollama-api.md /api/show example"));
+  g_assert_true (g_str_has_prefix (l8->exact_parameters_source, "Ollama docs/api.md, the /api/show example"));
   g_assert_true (g_str_has_prefix (l8->exact_file_bytes_source, "Ollama model blob sha256:667b0c1932bc..."));
   g_assert_cmpstr (hr_model_spec_get_source (l8, HR_SPEC_FIELD_FILE_BYTES), ==,
-                   "seed: running-larger-models.txt, labs/model_catalog.py MODELS (4.9 GB, rounded; the seed's tables use it)");
+                   "seed: Running Larger Models, labs/model_catalog.py MODELS (4.9 GB, rounded; the seed's tables use it)");
 
   /* The runtime's view names the exact figures' sources. */
   view = hr_runtime_exact_spec (l3, &scratch);

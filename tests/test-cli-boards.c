@@ -60,7 +60,7 @@ test_detect_no_tool (void)
   run_with_path (&r, empty, args);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.out, ==, "");
-  g_assert_cmpstr (r.err, ==, "headroom-cli: no GPU found: not there on this computer: nvidia-smi, rocm-smi, "
+  g_assert_cmpstr (r.err, ==, "headroom-cli: no GPU found: not there on this computer: nvidia-smi, amd-smi, rocm-smi, "
                    "/sys/class/drm/card*/device/mem_info_vram_total, vulkaninfo (only /proc/meminfo was read). "
                    "Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\"\n");
   g_assert_cmpint (g_rmdir (empty), ==, 0);
@@ -68,15 +68,22 @@ test_detect_no_tool (void)
 
 /* A fake nvidia-smi that prints @body (a shell command) on PATH. */
 static char *
-fake_tool_dir (const char *body)
+fake_named_tool_dir (const char *name,
+                     const char *body)
 {
   g_autofree char *dir = g_dir_make_tmp ("headroom-tools-XXXXXX", NULL);
-  g_autofree char *tool = g_build_filename (dir, "nvidia-smi", NULL);
+  g_autofree char *tool = g_build_filename (dir, name, NULL);
   g_autofree char *script = g_strdup_printf ("#!/bin/sh\n%s\n", body);
 
   g_assert_true (g_file_set_contents (tool, script, -1, NULL));
   g_assert_cmpint (g_chmod (tool, 0755), ==, 0);
   return g_steal_pointer (&dir);
+}
+
+static char *
+fake_tool_dir (const char *body)
+{
+  return fake_named_tool_dir ("nvidia-smi", body);
 }
 
 static void
@@ -177,6 +184,75 @@ test_import (void)
   g_assert_cmpstr (rb.out, ==, "");
   g_assert_true (g_str_has_prefix (rb.err, "headroom-cli: line 3: cannot read \"GPU: one big card\": not the output of nvidia-smi"));
   g_assert_cmpint (g_remove (bad), ==, 0);
+}
+
+/* A fake amd-smi on PATH: `static --asic --vram --json` and `metric
+ * --mem-usage --json` each print their fixture; the two join by GPU. */
+static void
+test_detect_amd_smi (void)
+{
+  g_autofree char *stat = fixture_path ("amd-smi-static.json");
+  g_autofree char *body = g_strdup_printf ("case \"$*\" in\n"
+                                           "'static --asic --vram --json') /bin/cat '%s' ;;\n"
+                                           "'metric --mem-usage --json') echo '{\"gpu_data\": [{\"gpu\": 0, \"mem_usage\": "
+                                           "{\"total_vram\": {\"value\": 24560, \"unit\": \"MB\"}, \"used_vram\": {\"value\": 1040, \"unit\": \"MB\"}}}]}' ;;\n"
+                                           "*) exit 3 ;;\nesac", stat);
+  g_autofree char *dir = fake_named_tool_dir ("amd-smi", body);
+  g_autofree char *tool = g_build_filename (dir, "amd-smi", NULL);
+  const char *args[] = { "boards", "detect", NULL };
+  g_auto(Run) r = { 0 };
+
+  run_with_path (&r, dir, args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "This computer (this-computer)\n"
+                                          "read:\n"
+                                          "  amd-smi: Radeon RX 7900 XTX, VRAM total 25,753,026,560 bytes, used 1,090,519,040 bytes\n"));
+  g_assert_nonnull (strstr (r.out, "GPU 1: Radeon RX 7900 XTX, 24.0 GiB, 1.0 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, rocm)\n"));
+  g_assert_cmpint (g_remove (tool), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A Mac's sysctl and system_profiler pasted: a unified Metal board whose
+ * pool is not guessed, until --pool gives it. */
+static void
+test_import_mac (void)
+{
+  g_autofree char *sysctl = fixture_path ("sysctl-m2max.txt");
+  g_autofree char *profiler = fixture_path ("system-profiler-m2max.txt");
+  g_autofree char *a = NULL, *b = NULL;
+  g_autofree char *paste = g_build_filename (g_get_tmp_dir (), "headroom-mac-paste.txt", NULL);
+  g_auto(Run) r = { 0 };
+  g_auto(Run) rp = { 0 };
+  g_auto(Run) rn = { 0 };
+
+  g_assert_true (g_file_get_contents (sysctl, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (profiler, &b, NULL, NULL));
+  {
+    g_autofree char *both = g_strconcat ("mac% sysctl hw.memsize iogpu.wired_limit_mb\n", a, "mac% system_profiler SPDisplaysDataType\n", b, NULL);
+
+    g_assert_true (g_file_set_contents (paste, both, -1, NULL));
+  }
+  run_cli (&r, "boards", "import", paste, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "unified memory: pool 0.0 GiB (not known), 1.0 GB in use, 1.0 GB reserved, bandwidth 400.0 GB/s (metal)\n"));
+  g_assert_null (strstr (r.out, "host memory:"));
+  g_assert_nonnull (strstr (r.out, "  - pool: Apple M2 Max shares the Mac's 32.0 GiB; how much of it Metal lets the GPU use"));
+  g_assert_true (g_str_has_suffix (r.out, "not complete, so not saved: give what is missing (--pool, --bandwidth), then --save\n"));
+
+  run_cli (&rp, "boards", "import", paste, "--pool", "24GiB", NULL);
+  g_assert_cmpint (rp.status, ==, 0);
+  g_assert_nonnull (strstr (rp.out, "unified memory: pool 24.0 GiB, 1.0 GB in use"));
+  g_assert_true (g_str_has_suffix (rp.out, "complete: --save puts it into your boards file\n"));
+
+  /* --pool on a board with GPUs of their own: refused */
+  {
+    g_autofree char *nv = fixture_path ("remote-paste.txt");
+
+    run_cli (&rn, "boards", "import", nv, "--pool", "24GiB", NULL);
+  }
+  g_assert_cmpint (rn.status, ==, 2);
+  g_assert_nonnull (strstr (rn.err, "--pool is for a unified board (an Apple silicon Mac), and no unified GPU was read"));
+  g_assert_cmpint (g_remove (paste), ==, 0);
 }
 
 static void
@@ -301,15 +377,22 @@ test_two_rtx_3090 (void)
                                "  rate: 14.6 t/s (prior), speed likely ok\n"));
   g_assert_nonnull (strstr (r.out, "  free VRAM 50,039,607,552 bytes less the 1,024 MiB fit margin on each of the 2 GPUs: 47,892,123,904 bytes for the model\n"));
 
-  /* Another runtime is not placed across the GPUs, and says so. */
+  /* llama-server run by hand is placed across every GPU too (no Ollama
+   * choice); Ollama 0.12 is not, and says so. */
   {
     g_auto(Run) rs = { 0 };
+    g_auto(Run) r12 = { 0 };
 
     run_cli (&rs, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "llama-server", NULL);
     g_assert_cmpint (rs.status, ==, 0);
-    g_assert_cmpstr (rs.err, ==, "headroom-cli: sized on its first GPU only under --runtime llama-server (NVIDIA GeForce RTX 3090, 24.0 GiB): "
-                                 "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' "
-                                 "memory and bandwidth are not counted here\n");
+    g_assert_cmpstr (rs.err, ==, "");
+    g_assert_nonnull (strstr (rs.out, "\non 2 × NVIDIA GeForce RTX 3090, as llama-server and its fit place it:\n"));
+    g_assert_nonnull (strstr (rs.out, "  llama-server uses every GPU of the board, in its order\n"));
+    run_cli (&r12, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "ollama-0.12", NULL);
+    g_assert_cmpint (r12.status, ==, 0);
+    g_assert_cmpstr (r12.err, ==, "headroom-cli: sized on its first GPU only under --runtime ollama-0.12 (NVIDIA GeForce RTX 3090, 24.0 GiB): "
+                                  "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' "
+                                  "memory and bandwidth are not counted here\n");
   }
 
   run_cli (&rl, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "65536", NULL);
@@ -352,6 +435,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli-boards/detect-no-tool", test_detect_no_tool);
   g_test_add_func ("/cli-boards/detect-nvidia-smi", test_detect_nvidia_smi);
   g_test_add_func ("/cli-boards/import", test_import);
+  g_test_add_func ("/cli-boards/detect-amd-smi", test_detect_amd_smi);
+  g_test_add_func ("/cli-boards/import-mac", test_import_mac);
   g_test_add_func ("/cli-boards/gpus", test_gpus);
   g_test_add_func ("/cli-boards/two-rtx-3090", test_two_rtx_3090);
   return g_test_run ();

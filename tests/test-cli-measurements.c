@@ -38,6 +38,11 @@ on_done (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* The GSettings backend the next run_cli () uses, when not the tests'
+ * memory backend: "keyfile" reads what a test wrote under the isolated
+ * config directory (glib-2.0/settings/keyfile). */
+static const char *settings_backend;
+
 /* Runs headroom-cli while this process's main loop serves the fake, in
  * the test's isolated data directory. */
 static void
@@ -64,6 +69,8 @@ run_cli (Run        *r,
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", "http://127.0.0.1:9", TRUE);
+  if (settings_backend != NULL)
+    g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", settings_backend, TRUE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &result);
@@ -112,6 +119,7 @@ test_measure_board (void)
   g_autoptr(GDir) d = NULL;
   g_autofree char *path = NULL;
   g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
   const char *name;
 
   fake_ollama_add_llama32 (fake);
@@ -140,13 +148,36 @@ test_measure_board (void)
   {
     g_auto(Run) r = { 0 };
 
-    /* Without --board: the default, and the way to choose another. */
+    /* Without --board, and no board saved for the server: nothing runs,
+     * and the message says how to name one. */
     run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
              "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    expected = g_strdup_printf ("headroom-cli: no board is saved for %s: name the board this server runs on with "
+                                "--board NAME (headroom-cli boards lists them), so the measurement is filed under it\n", url);
+    g_assert_cmpstr (r.err, ==, expected);
+    g_assert_cmpstr (r.out, ==, "");
+  }
+  {
+    g_auto(Run) r = { 0 };
+    g_autofree char *settings_dir = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", NULL);
+    g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+    g_autofree char *saved = g_strdup_printf ("[io/github/headroom/Headroom]\n"
+                                              "ollama-boards=[('rtx-3090', 'http://other:11434'), ('rtx-3060-12gb', '%s')]\n", url);
+
+    /* The board the window saved for this server (its "ollama-boards"
+     * setting), found whatever form --host takes. */
+    g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (keyfile, saved, -1, NULL));
+    settings_backend = "keyfile";
+    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
+    settings_backend = NULL;
     g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board jetson-orin-nano-super "
-                                            "(Jetson Orin Nano Super), the default; --board NAME chooses another\n"));
-    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on jetson-orin-nano-super (llama3.2:3b, Ollama 0.31.2)\n"));
+    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board rtx-3060-12gb "
+                                            "(NVIDIA GeForce RTX 3060 12 GB), the board saved for this server; "
+                                            "--board NAME chooses another\n"));
+    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on rtx-3060-12gb (llama3.2:3b, Ollama 0.31.2)\n"));
   }
   {
     g_auto(Run) r = { 0 };

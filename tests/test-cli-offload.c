@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * headroom-cli on a discrete GPU with host memory (issue 12): the RTX 3060
+ * headroom-cli on a discrete GPU with host memory: the RTX 3060
  * 12 GB board of data/boards.json has no measurement, so its rates are the
  * discrete-NVIDIA prior (data/priors.json, 0.67; the CPU's 0.75), and a
  * model that does not fit its VRAM is split as llama.cpp's fit places it
@@ -627,7 +627,7 @@ test_measured_board (void)
   /* One measurement on the board: its fit (52.0 / (360 / 4.9) = 0.71) times
    * the GPU, the measured row stays measured, and only a split's CPU side
    * is a prior, which the note says instead. The total weighs the
-   * catalog's exact 4,920,738,944-byte blob (issue 11). */
+   * catalog's exact 4,920,738,944-byte blob. */
   g_assert_true (g_file_set_contents (file,
                                       "{\"board\": \"rtx-3060-12gb\", \"model\": \"llama3.1:8b\", \"date\": null, "
                                       "\"runtime_version\": null, \"decode_tps\": {\"mean\": 52.0}, "

@@ -161,7 +161,7 @@ test_list_ps_version (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* As `ollama ps` shows it (seed-facts.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
+  /* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
   g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
   g_assert_cmpstr (out, ==,
                    "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
@@ -278,7 +278,7 @@ test_pull (void)
   fake_ollama_add_registry_model (fake, "qwen2.5:14b", qwen_layers, G_N_ELEMENTS (qwen_layers));
   fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
 
-  /* Refused like `check` (seed-facts.md, "Checking a pull"), with every
+  /* Refused like `check` (docs/seed-figures.md, "Checking a pull"), with every
    * reason, and nothing sent to the board. */
   g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", NULL), ==, 1);
   g_assert_cmpstr (out, ==,
@@ -374,7 +374,7 @@ test_measure (void)
   fake_ollama_add_llama32 (fake);
   fake_ollama_set_final_timing (fake, 5908400000, 18, 62570000, 89, 3817895000);
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--contexts", "2048",
                             "--runs", "2", "--num-predict", "5", "--measurements", dir, "--json", NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
   doc = json_node_get_object (json_parser_get_root (parser));
@@ -391,7 +391,7 @@ test_measure (void)
   /* Plain output: one row per run as it completes, then /api/ps beside the
    * runtime model's prediction for Ollama 0.31.2 (the fake's loaded size is
    * weights + 114,688 bytes a token + 100 MB, 2,589,139,424 bytes at 4096). */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--contexts", "4096",
+  g_assert_cmpint (run_cli (&out, &err, "--host", url, "measure", "llama3.2:3b", "--board", "jetson-orin-nano-super", "--contexts", "4096",
                             "--runs", "1", "--measurements", dir, NULL), ==, 0);
   g_assert_true (g_str_has_prefix (out, "num_ctx  run  state   ttft_ms   total_ms   load_ms  prefill_t/s  out_tok     t/s\n"
                                         "   4096    1  cold  "));
@@ -428,7 +428,7 @@ test_failures (void)
 
   /* measure prints its results table's header with the first result, not
    * before the error of a server that is not there. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", refused, "measure", "llama3.2:3b", NULL), ==, 1);
+  g_assert_cmpint (run_cli (&out, &err, "--host", refused, "measure", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL), ==, 1);
   g_assert_cmpstr (out, ==, "");
   g_assert_true (g_str_has_suffix (err, expected));
   g_clear_pointer (&out, g_free);
@@ -436,7 +436,7 @@ test_failures (void)
 
   /* Usage. */
   g_assert_cmpint (run_cli (&out, &err, NULL), ==, 2);
-  g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload or delete\n");
+  g_assert_cmpstr (err, ==, "headroom-cli: ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_cli (&out, &err, "show", NULL), ==, 2);

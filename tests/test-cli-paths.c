@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One prediction everywhere (issue 11): the same model sized by the three
+ * One prediction everywhere: the same model sized by the three
  * commands that read it from different places gives the same figures, term
  * by term: `headroom-cli predict FILE` and `headroom-cli gguf FILE` on a
  * GGUF file with gemma3:1b's shapes (sliding-window layers), and

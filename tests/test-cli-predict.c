@@ -11,7 +11,7 @@
  * (2,011,539,712, the GPU model buffer llama-server logs) and phi4 with its
  * real blob size; one measurement on the seed's Jetson taking the `ollama
  * ps` figures the seed printed for the DGX Spark (2.6 GB at 4096 and 4.1 GB
- * at 16384, seed-facts.md) as reported bytes, with a made-up decode rate of
+ * at 16384, docs/seed-figures.md) as reported bytes, with a made-up decode rate of
  * 60 t/s: a fixture, not a measurement.
  */
 #include "config.h"
@@ -113,7 +113,7 @@ test_predict (void)
                    "Weights on the GPU: 2,011,539,712 bytes (2.01 GB)\n"
                    "  every tensor = 2,011,539,712 bytes (tied embeddings: the output is token_embd's GPU copy)\n"
                    "  note: The model has no output tensor, so llama.cpp loads token_embd a second time as the output on the GPU; the input copy (226,551,398 bytes) stays in host memory and is not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
-                   "  source: ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
+                   "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
                    "\n"
                    "KV cache: 1,879,048,192 bytes (1.88 GB)\n"
                    "  28 layers x 8 KV heads x (128 + 128) x 16,384 cells x 2 bytes = 1,879,048,192 bytes\n"
@@ -123,7 +123,7 @@ test_predict (void)
                    "Compute buffer: 106,960,896 bytes (0.11 GB)\n"
                    "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 8,193 + 3,072) + 16,384 x 512 x 6 = 106,960,896 bytes\n"
                    "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
-                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
+                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
                    "\n"
                    "Learned overhead: 102,451,200 bytes (0.10 GB)\n"
                    "  a + b x num_ctx = 31,831,040 + 4310.312 x 16,384 = 102,451,200 bytes\n"
@@ -136,19 +136,20 @@ test_predict (void)
                    "on Jetson Orin Nano Super (budget 5.1 GB, unified: host memory counts): 4.33 GB, fits, 0.77 GB under budget\n"
                    "notes:\n"
                    "  - Flash attention auto: Ollama starts llama-server with --flash-attn auto, which turns it on where the GPU backend supports it (CUDA and Metal do).\n"
-                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 128,256 x 3,072 x 4.60 / 8 = 226,551,398 bytes, at the precision's average bits per weight.\n");
+                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 128,256 x 3,072 x 4.60 / 8 = 226,551,398 bytes, at the precision's average bits per weight.\n"
+                   "  - Prompt cache: Ollama passes no --cache-ram, so llama-server's default of 8,192 MiB holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent state) is copied to host memory, dropping the oldest past the limit. Not allocated at load nor in the ollama ps size, so not in this total: up to 8,589,934,592 bytes of host memory.\n");
 }
 
 /* The old estimator, from a file size only: every term of llm/memory.go. */
 /* Issue 11: the built-in catalog carries llama3.2:3b's exact blob
  * (2,019,377,376 bytes) and parameter count (3,212,749,888) from the seed
- * (seed-facts.md W6), so the prediction on the DGX Spark says the 2.6 GB
+ * (docs/seed-figures.md W6), so the prediction on the DGX Spark says the 2.6 GB
  * the seed's `ollama ps` said at 4,096 tokens. At 16,384 tokens it says
  * 4.0 GB, not the seed's 4.1: weights 2,019,377,376 + KV 1,879,048,192
  * (1,792 MiB, llama.cpp's figure to the byte) + CUDA compute 106,960,896
  * (102 MiB) = 4,005,386,464 bytes, which `ollama ps` prints as 4.0 GB; the
  * seed's 4.1 GB means at least 4.05 GB, some 45 MB more than the buffers
- * modelled (the DGX Spark's graph at that context; ollama-api.md lists
+ * modelled (the DGX Spark's graph at that context; docs/seed-figures.md lists
  * 88.0 MiB of compute for a newer graph, so it is not the compute
  * buffer's model alone). A measurement of the board closes it: with the
  * fixture archive's 4.1 GB the learned overhead makes it 4.1 (test_predict).
@@ -259,7 +260,7 @@ test_predict_llama_server (void)
                    "Weights on the GPU: 8,757,678,176 bytes (8.76 GB)\n"
                    "  every tensor - token_embd = 9,053,114,464 - 295,436,288 = 8,757,678,176 bytes\n"
                    "  note: llama.cpp keeps the input embedding (token_embd, 295,436,288 bytes) in host memory; the model has its own output tensor, so token_embd is not on the GPU and not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
-                   "  source: ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
+                   "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
                    "\n"
                    "KV cache: 13,421,772,800 bytes (13.42 GB)\n"
                    "  40 layers x 10 KV heads x (128 + 128) x 65,536 cells x 2 bytes = 13,421,772,800 bytes\n"
@@ -269,7 +270,7 @@ test_predict_llama_server (void)
                    "Compute buffer: 321,918,976 bytes (0.32 GB)\n"
                    "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 17,921 + 5,120) + 65,536 x 512 x 6 = 321,918,976 bytes\n"
                    "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
-                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
+                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
                    "\n"
                    "Learned overhead: 0 bytes (0.00 GB)\n"
                    "  0 bytes (no size measured yet)\n"
@@ -284,7 +285,8 @@ test_predict_llama_server (void)
                    "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx).\n"
                    "  - One request may use at most 16,384 tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of 65,536 cells per stream is allocated whole: no clamp.\n"
                    "  - Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do).\n"
-                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n");
+                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n"
+                   "  - Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to 8,589,934,592 bytes of host memory. --cache-ram 0 turns it off.\n");
   }
   {
     g_auto(Run) r = { 0 };
@@ -340,7 +342,9 @@ test_predict_json (void)
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "fits");
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (o, "notes"), 0), ==,
                    "Server version unknown: modelled as Ollama 0.30 and newer.");
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "notes")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "notes")), ==, 3);
+  /* llama-server's prompt cache: an upper bound in host memory, not in the total. */
+  g_assert_cmpint (json_object_get_int_member (o, "prompt_cache_limit_bytes"), ==, G_GINT64_CONSTANT (8589934592));
 }
 
 static void

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * headroom-cli with the seed's inputs prints the seed's tables line for line
- * (../shared/reference/seed-facts.md), refuses the way the seed refuses, and
+ * (docs/seed-figures.md), refuses the way the seed refuses, and
  * says what is wrong with bad arguments in one line, exiting 2.
  */
 #include "config.h"

@@ -232,7 +232,7 @@ test_measure_stall (void)
 
       fault_server_set (server, "/api/generate", modes[i], 0, NULL);
       g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
-                                "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                                "measure", "m:latest", "--board", "jetson-orin-nano-super", "--contexts", "2048", "--runs", "1",
                                 "--measurements", archive, NULL), ==, 1);
       g_test_message ("%s", err);
       g_assert_nonnull (strstr (err, "headroom-cli: each run waits up to 1 second for m:latest to load and answer; Ctrl-C cancels\n"));
@@ -273,7 +273,7 @@ test_impossible_ps (void)
 
       fault_server_set (server, "/api/ps", FAULT_BODY, 200, body);
       g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5",
-                                "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                                "measure", "m:latest", "--board", "jetson-orin-nano-super", "--contexts", "2048", "--runs", "1",
                                 "--measurements", archive, NULL), ==, 1);
       g_test_message ("%s", err);
       g_assert_nonnull (strstr (err, expected));
@@ -575,7 +575,7 @@ test_generate_load_wait (void)
   fault_server_set (server, "/api/generate", FAULT_STALL_HEADERS, 0, NULL);
   fault_server_set_healthy_first (server, "/api/generate", 1);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "1",
-                            "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                            "measure", "m:latest", "--board", "jetson-orin-nano-super", "--contexts", "2048", "--runs", "1",
                             "--measurements", archive, NULL), ==, 1);
   g_test_message ("%s", err);
   expected = g_strdup_printf ("%s did not begin to answer within 1 s: m:latest may still be loading", url);
@@ -598,7 +598,7 @@ test_generate_wait_reported (void)
   fault_server_set (server, "/api/generate", FAULT_STALL_HEADERS, 0, NULL);
   fault_server_set_healthy_first (server, "/api/generate", 1);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "3",
-                            "measure", "m:latest", "--contexts", "2048", "--runs", "1",
+                            "measure", "m:latest", "--board", "jetson-orin-nano-super", "--contexts", "2048", "--runs", "1",
                             "--measurements", archive, NULL), ==, 1);
   g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, "headroom-cli: run 1 of 1 at num_ctx 2048 (cold): no answer from m:latest yet after 1 s "
@@ -629,7 +629,7 @@ test_measure_cut_keeps_runs (void)
   fault_server_set (server, "/api/generate", FAULT_CUT_LINE, 0, "{\"model\":\"m:latest\",\"response\":\"Hel\"");
   fault_server_set_healthy_first (server, "/api/generate", 3);
   g_assert_cmpint (run_cli (server, &elapsed, &out, &err, "--host", url, "--timeout", "5",
-                            "measure", "m:latest", "--contexts", "2048", "--runs", "3",
+                            "measure", "m:latest", "--board", "jetson-orin-nano-super", "--contexts", "2048", "--runs", "3",
                             "--measurements", archive, NULL), ==, 1);
   g_test_message ("%s%s", out, err);
   failed = g_strdup_printf ("failed after 2 of 3 runs: the connection to %s dropped in the middle of a line; try again", url);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The explain panel's formulas (hr-formula.c) with the seed's figures
- * (seed-facts.md: W5 and W6 under "Weight memory", "KV cache", "Budget and
+ * (docs/seed-figures.md: W5 and W6 under "Weights", "KV cache", "Budget and
  * verdicts", "Rates"), and the words it uses when the short formula does
  * not apply (per-layer KV heads, a rounded quantized cache).
  */
@@ -29,7 +29,7 @@ seed_board (void)
 }
 
 /* llama3.2:3b as Ollama ships it: 3,212,749,888 parameters, the real
- * Q4_K_M blob of 2,019,377,376 bytes (seed-facts.md W5, W6). */
+ * Q4_K_M blob of 2,019,377,376 bytes (docs/seed-figures.md W5, W6). */
 static HrModelSpec *
 llama_3b (void)
 {
@@ -176,7 +176,7 @@ test_formula_verdicts (void)
   g_autofree char *over = NULL;
   HrEvaluation e = { 0 };
 
-  /* seed-facts.md: llama3.2:3b fits with 2.63 GB, llama3.1:8b tight with
+  /* docs/seed-figures.md: llama3.2:3b fits with 2.63 GB, llama3.1:8b tight with
    * 0.66 GB, qwen2.5:14b over by 3.71 GB */
   e.footprint.total = 2469762048;
   e.verdict = hr_board_verdict (board, e.footprint.total, &e.margin_bytes);

@@ -2,11 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The GGUF header parser (hf-hub.md "GGUF header" and its quirks), the
+ * The GGUF header parser (docs/formats.md "GGUF" and
+ * "Known quirks of configs and files"), the
  * model spec and tokenizer facts read from it, Ollama's manifest-to-blob
- * chain (from-api-to-gpu-weeks-1-4.txt, week 2), and `headroom-cli gguf`.
+ * chain (From API to GPU, week 2), and `headroom-cli gguf`.
  * The files are written here with gguf-writer.h. Golden figures:
- * seed-facts.md W5/W6 (llama3.2:3b: 3,212,749,888 parameters, a
+ * docs/seed-figures.md W5/W6 (llama3.2:3b: 3,212,749,888 parameters, a
  * 2,019,377,376-byte Q4_K_M blob, 5.03 bits per parameter, Q4_K x168,
  * Q6_K x29, F32 x58) and "KV cache" (114,688 bytes per token).
  */
@@ -322,7 +323,7 @@ test_gguf_version2 (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Tensor types: bytes per block from hf-hub.md ("GGUF header") and, for the
+/* Tensor types: bytes per block from docs/formats.md ("Tensor sizes") and, for the
  * plain integer and F64 types it does not list, ggml's type_traits.        */
 
 static const struct {
@@ -701,7 +702,7 @@ test_gguf_bad_values (void)
 /* ------------------------------------------------------------------------ */
 /* llama3.2:3b                                                              */
 
-#define LLAMA32_BLOB_BYTES G_GUINT64_CONSTANT (2019377376) /* seed-facts.md W6 */
+#define LLAMA32_BLOB_BYTES G_GUINT64_CONSTANT (2019377376) /* docs/seed-figures.md W6 */
 
 static const char llama3_template[] =
   "{{- bos_token }}{%- for message in messages %}"
@@ -795,7 +796,7 @@ test_gguf_llama32 (void)
   g_autofree char *bits = NULL;
   guint64 q4k_bytes, q6k_bytes, f32_bytes;
 
-  /* seed-facts.md W6: Q4_K x168, Q6_K x29, F32 x58 */
+  /* docs/seed-figures.md W6: Q4_K x168, Q6_K x29, F32 x58 */
   g_assert_cmpuint (hr_gguf_file_get_n_tensors (file), ==, 255);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_Q4_K, &q4k_bytes), ==, 168);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (file, HR_GGML_TYPE_Q6_K, &q6k_bytes), ==, 29);
@@ -806,7 +807,7 @@ test_gguf_llama32 (void)
   g_assert_cmpuint (q6k_bytes, ==, G_GUINT64_CONSTANT (648345600));
   g_assert_cmpuint (f32_bytes, ==, 700672);
   g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (file), ==, G_GUINT64_CONSTANT (2011539712));
-  /* seed-facts.md W5: 3,212,749,888 parameters */
+  /* docs/seed-figures.md W5: 3,212,749,888 parameters */
   g_assert_cmpuint (hr_gguf_file_get_parameters (file), ==, G_GUINT64_CONSTANT (3212749888));
 
   /* the real blob is 2,019,377,376 bytes: 5.03 bits per parameter */
@@ -843,7 +844,7 @@ test_gguf_llama32 (void)
   g_assert_cmpuint (spec->tensors->len, ==, 255);
   g_assert_cmpuint (hr_model_spec_tensor_bytes (spec), ==, G_GUINT64_CONSTANT (2011539712));
   g_assert_cmpstr (spec->origin, ==, "gguf:test");
-  /* seed-facts.md "KV cache": 2 x 28 x 8 x 128 x 2 = 114,688 bytes per token */
+  /* docs/seed-figures.md "KV cache": 2 x 28 x 8 x 128 x 2 = 114,688 bytes per token */
   g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 114688);
 
   tok = hr_gguf_file_get_tokenizer (file);

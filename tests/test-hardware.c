@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The hardware read, not typed: the parsers of nvidia-smi, rocm-smi, the
- * DRM sysfs files, vulkaninfo --summary and /proc/meminfo on fixture
+ * The hardware read, not typed: the parsers of nvidia-smi, rocm-smi,
+ * amd-smi, the DRM sysfs files, vulkaninfo --summary, /proc/meminfo and
+ * macOS's sysctl and system_profiler on fixture
  * outputs (tests/fixtures/hardware), malformed lines refused with the line,
  * and the board made from a reading.
  */
@@ -294,6 +295,310 @@ test_hardware_paste_prompts (void)
   }
 }
 
+/* amd-smi, as text and as JSON. The text fixtures take the shape of
+ * ROCm/amdsmi's amdsmi_cli/README.md (its MI300A `amd-smi static` sample:
+ * MARKET_NAME, VRAM SIZE 64289 MB) and, for `metric --mem-usage`, the keys
+ * in the order amdsmi_cli/amdsmi_commands.py writes them (the figures are
+ * the fixture's own); the JSON is the {"gpu_data": [...]} form later
+ * amd-smi releases print. amd-smi's MB are MiB. */
+static void
+test_hardware_amd_smi (void)
+{
+  g_autofree char *stat = fixture ("amd-smi-static.txt");
+  g_autofree char *metric = fixture ("amd-smi-metric-mem.txt");
+  g_autofree char *json = fixture ("amd-smi-static.json");
+  g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+  g_autoptr(HrHardwareReading) alone = hr_hardware_reading_new ();
+  g_autoptr(HrHardwareReading) untouched = hr_hardware_reading_new ();
+  g_autoptr(GError) error = NULL;
+  const char *both[] = { stat, metric, NULL };
+  const char *only_static[] = { stat, NULL };
+  const char *only_json[] = { json, NULL };
+  const HrDevice *d;
+
+  /* static's names joined with metric's memory by GPU index */
+  g_assert_true (hr_hardware_parse_amd_smi (both, reading, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (reading->devices->len, ==, 2);
+  d = g_ptr_array_index (reading->devices, 0);
+  g_assert_cmpstr (d->name, ==, "MI300A");
+  g_assert_cmpuint (d->memory_bytes, ==, 65520 * MIB);
+  g_assert_cmpuint (d->resident_bytes, ==, 283 * MIB);
+  g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_ROCM);
+  g_assert_cmpint (d->kind, ==, HR_DEVICE_KIND_DISCRETE);
+  d = g_ptr_array_index (reading->devices, 1);
+  g_assert_cmpuint (d->resident_bytes, ==, 12 * MIB);
+  g_assert_cmpstr (g_ptr_array_index (reading->read, 0), ==, "amd-smi: MI300A, VRAM total 68,702,699,520 bytes, used 296,747,008 bytes");
+  /* the MI300A is an APU: what it reads as VRAM is for the user to confirm */
+  g_assert_cmpstr (g_ptr_array_index (reading->confirm, 0), ==,
+                   "MI300A: is it a discrete GPU? On an APU the VRAM figure is only the BIOS carve-out and the GPU can also use system memory: confirm its memory");
+
+  /* static alone: its SIZE, nothing used */
+  g_assert_true (hr_hardware_parse_amd_smi (only_static, alone, &error));
+  g_assert_no_error (error);
+  d = g_ptr_array_index (alone->devices, 0);
+  g_assert_cmpuint (d->memory_bytes, ==, 64289 * MIB);
+  g_assert_cmpuint (d->resident_bytes, ==, 0);
+  g_ptr_array_set_size (alone->devices, 0);
+
+  g_assert_true (hr_hardware_parse_amd_smi (only_json, alone, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (alone->devices->len, ==, 1);
+  d = g_ptr_array_index (alone->devices, 0);
+  g_assert_cmpstr (d->name, ==, "Radeon RX 7900 XTX");
+  g_assert_cmpuint (d->memory_bytes, ==, 24560 * MIB);
+  g_ptr_array_set_size (alone->devices, 0);
+
+  /* amd-smi 24.x's bare list, with metric's figures */
+  {
+    const char *list[] = { "[{\"gpu\": 1, \"mem_usage\": {\"total_vram\": {\"value\": 16368, \"unit\": \"MB\"}, "
+                           "\"used_vram\": {\"value\": 10, \"unit\": \"MB\"}}}]", NULL };
+
+    g_assert_true (hr_hardware_parse_amd_smi (list, alone, &error));
+    g_assert_no_error (error);
+    d = g_ptr_array_index (alone->devices, 0);
+    g_assert_cmpstr (d->name, ==, "AMD GPU 1");
+    g_assert_cmpuint (d->memory_bytes, ==, 16368 * MIB);
+    g_assert_cmpuint (d->resident_bytes, ==, 10 * MIB);
+  }
+
+#define REFUSED(text, code, want) G_STMT_START { \
+    const char *one_[] = { text, NULL }; \
+    g_assert_false (hr_hardware_parse_amd_smi (one_, untouched, &error)); \
+    g_assert_error (error, HR_CORE_ERROR, code); \
+    g_assert_cmpstr (error->message, ==, want); \
+    g_assert_cmpuint (untouched->devices->len, ==, 0); \
+    g_clear_error (&error); } G_STMT_END
+
+  REFUSED ("GPU: 0\n    VRAM:\n        SIZE: lots MB\n", HR_CORE_ERROR_PARSE,
+           "amd-smi: cannot read \"SIZE: lots MB\": the memory must be whole MB as amd-smi prints it");
+  REFUSED ("GPU: 0\n    VRAM:\n        SIZE 64289 MB\n", HR_CORE_ERROR_PARSE,
+           "amd-smi: cannot read \"SIZE 64289 MB\": expected \"KEY: VALUE\" lines as \"amd-smi static --asic --vram; amd-smi metric --mem-usage\" print them");
+  REFUSED ("    VRAM:\n        SIZE: 64289 MB\n", HR_CORE_ERROR_PARSE,
+           "amd-smi: cannot read \"VRAM:\": expected a \"GPU: N\" line first, as \"amd-smi static --asic --vram; amd-smi metric --mem-usage\" print it");
+  REFUSED ("[{\"gpu\": 0, \"vram\": {\"size\": {\"value\": 24, \"unit\": \"GB\"}}}]", HR_CORE_ERROR_PARSE,
+           "amd-smi: cannot read its JSON: \"vram\": \"size\" is not whole MB (as \"amd-smi static --asic --vram; amd-smi metric --mem-usage\" print it with --json)");
+  REFUSED ("GPU: 0\n    ASIC:\n        MARKET_NAME: MI300A\n", HR_CORE_ERROR_PARSE, "amd-smi: GPU 0 has no VRAM total: nothing to size it with");
+  REFUSED ("{\"gpu_data\": []}", HR_CORE_ERROR_NOT_FOUND, "amd-smi listed no GPU memory");
+#undef REFUSED
+}
+
+/* macOS: sysctl's memory and an Apple silicon GPU make a unified Metal
+ * board whose pool is not guessed. The system_profiler fixtures take the
+ * shape of public captures (an Apple M3 Max's -json output; the text
+ * report's "Chipset Model", "Total Number of Cores", "VRAM (Total)" and
+ * "VRAM (Dynamic, Max)" lines of Apple silicon and Intel Macs). */
+static void
+test_hardware_macos (void)
+{
+  g_autofree char *sysctl = fixture ("sysctl-m2max.txt");
+  g_autofree char *text = fixture ("system-profiler-m2max.txt");
+  g_autofree char *json = fixture ("system-profiler-m3max.json");
+  g_autofree char *intel = fixture ("system-profiler-intel-radeon.txt");
+  g_autofree char *builtin = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
+  g_autoptr(GPtrArray) known = hr_boards_load_file (builtin, NULL);
+  g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+  g_autoptr(HrHardwareReading) m3 = hr_hardware_reading_new ();
+  g_autoptr(HrHardwareReading) mac = hr_hardware_reading_new ();
+  g_autoptr(HrHardwareReading) bad = hr_hardware_reading_new ();
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrDevice *d;
+
+  g_assert_true (hr_hardware_parse_sysctl (sysctl, reading, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (reading->host_total_bytes, ==, G_GUINT64_CONSTANT (34359738368));
+  g_assert_cmpuint (reading->wired_limit_bytes, ==, 0);
+  g_assert_true (reading->host_from_sysctl);
+  g_assert_cmpstr (g_ptr_array_index (reading->read, 0), ==, "sysctl: hw.memsize 34,359,738,368 bytes");
+  g_assert_cmpstr (g_ptr_array_index (reading->read, 1), ==, "sysctl: iogpu.wired_limit_mb 0 (macOS's default limit, which no tool prints)");
+
+  g_assert_true (hr_hardware_parse_system_profiler (text, reading, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (reading->unified_name, ==, "Apple M2 Max");
+  g_assert_cmpuint (reading->unified_cores, ==, 38);
+  g_assert_cmpuint (reading->devices->len, ==, 0);
+  g_assert_cmpstr (g_ptr_array_index (reading->read, 2), ==, "system_profiler: Apple M2 Max (Apple silicon, 38 GPU cores): it shares the Mac's memory");
+
+  /* the unified board: pool 0, not guessed, and said; bandwidth from the
+   * built-in "Apple M2 Max, 32 GB"; it does not validate until the pool
+   * is given */
+  board = hr_hardware_make_board (reading, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
+  g_assert_no_error (error);
+  g_assert_true (board->unified);
+  g_assert_cmpint (board->backend, ==, HR_BOARD_BACKEND_METAL);
+  g_assert_cmpuint (board->pool_bytes, ==, 0);
+  g_assert_cmpuint (board->resident_bytes, ==, 1000000000);
+  g_assert_cmpuint (board->reserve_bytes, ==, 1000000000);
+  g_assert_cmpfloat (board->bandwidth_bytes_per_s, ==, 400e9);
+  g_assert_cmpuint (hr_board_n_devices (board), <=, 1);
+  g_assert_nonnull (strstr (board->source, "bandwidth 400 GB/s from the built-in board \"mac-m2-max-32gb\""));
+  g_assert_cmpstr (g_ptr_array_index (reading->confirm, 1), ==,
+                   "pool: Apple M2 Max shares the Mac's 32.0 GiB; how much of it Metal lets the GPU use (recommendedMaxWorkingSetSize) neither sysctl nor system_profiler prints, and Headroom does not guess it: give it (--pool SIZE), or set iogpu.wired_limit_mb and read again");
+  g_assert_false (hr_board_validate (board, NULL));
+  g_clear_pointer (&board, hr_board_free);
+
+  /* the share the user confirmed */
+  reading->unified_pool_bytes = G_GUINT64_CONSTANT (24) << 30;
+  board = hr_hardware_make_board (reading, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (board->pool_bytes, ==, G_GUINT64_CONSTANT (24) << 30);
+  g_assert_true (hr_board_validate (board, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&board, hr_board_free);
+  reading->unified_pool_bytes = G_GUINT64_CONSTANT (33) << 30;
+  g_assert_null (hr_hardware_make_board (reading, "x", "X", known, NULL, 0, 0.0, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "the GPU's share given (33.0 GiB) is more than the Mac's memory (32.0 GiB, hw.memsize)");
+  g_clear_error (&error);
+
+  /* -json, and a wired limit the user set on the Mac: that is the pool */
+  g_assert_true (hr_hardware_parse_sysctl ("hw.memsize: 137438953472\niogpu.wired_limit_mb: 114688\n", m3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (m3->wired_limit_bytes, ==, 114688 * MIB);
+  g_assert_true (hr_hardware_parse_system_profiler (json, m3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (m3->unified_name, ==, "Apple M3 Max");
+  g_assert_cmpuint (m3->unified_cores, ==, 40);
+  {
+    const double bw[] = { 400.0 };
+
+    board = hr_hardware_make_board (m3, "this-computer", "This computer", known, bw, 1, 0.0, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_cmpuint (board->pool_bytes, ==, 114688 * MIB);
+  g_assert_cmpfloat (board->bandwidth_bytes_per_s, ==, 400e9);
+  g_assert_true (hr_board_validate (board, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&board, hr_board_free);
+
+  /* an Intel Mac: the Radeon with its own VRAM is a Metal device, the
+   * iGPU's shared maximum is named and not counted; `sysctl -n` */
+  g_assert_true (hr_hardware_parse_sysctl ("17179869184\n", mac, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mac->host_total_bytes, ==, G_GUINT64_CONSTANT (17179869184));
+  g_assert_true (hr_hardware_parse_system_profiler (intel, mac, &error));
+  g_assert_no_error (error);
+  g_assert_null (mac->unified_name);
+  g_assert_cmpuint (mac->devices->len, ==, 1);
+  d = g_ptr_array_index (mac->devices, 0);
+  g_assert_cmpstr (d->name, ==, "AMD Radeon Pro 5500M");
+  g_assert_cmpuint (d->memory_bytes, ==, G_GUINT64_CONSTANT (8) << 30);
+  g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_METAL);
+  g_assert_cmpint (d->kind, ==, HR_DEVICE_KIND_DISCRETE);
+  g_assert_cmpstr (g_ptr_array_index (mac->read, 1), ==,
+                   "system_profiler: Intel UHD Graphics 630, up to 1,536 MiB of system memory (integrated: not counted as a GPU)");
+  g_assert_cmpstr (g_ptr_array_index (mac->read, 2), ==, "system_profiler: AMD Radeon Pro 5500M, VRAM 8,192 MiB");
+  board = hr_hardware_make_board (mac, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
+  g_assert_no_error (error);
+  g_assert_false (board->unified);
+  g_assert_cmpuint (board->host_pool_bytes, ==, G_GUINT64_CONSTANT (17179869184));
+  g_assert_cmpuint (board->host_resident_bytes, ==, 0);
+
+  /* lines that cannot be read: the line, and nothing read */
+  g_assert_false (hr_hardware_parse_sysctl ("hw.memsize: lots\n", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "sysctl: cannot read \"hw.memsize: lots\": hw.memsize must be a whole number");
+  g_clear_error (&error);
+  g_assert_false (hr_hardware_parse_sysctl ("hw.memsize 17179869184\n", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "sysctl: cannot read \"hw.memsize 17179869184\": expected \"hw.memsize: BYTES\" as \"sysctl hw.memsize iogpu.wired_limit_mb\" prints it");
+  g_clear_error (&error);
+  g_assert_false (hr_hardware_parse_sysctl ("sysctl: unknown oid 'iogpu.wired_limit_mb'\n", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "sysctl: no hw.memsize line");
+  g_clear_error (&error);
+  g_assert_false (hr_hardware_parse_system_profiler ("Graphics/Displays:\n  Chipset Model Apple M2\n", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "system_profiler: cannot read \"Chipset Model Apple M2\": expected \"Key: value\" lines as \"system_profiler SPDisplaysDataType\" prints them");
+  g_clear_error (&error);
+  g_assert_false (hr_hardware_parse_system_profiler ("Chipset Model: Radeon\nVRAM (Total): eight GB\n", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "system_profiler: cannot read \"VRAM (Total): eight GB\": expected \"N GB\" or \"N MB\"");
+  g_clear_error (&error);
+  g_assert_false (hr_hardware_parse_system_profiler ("{\"SPDisplaysDataType\": [{\"sppci_model\": \"Intel Iris\", \"spdisplays_vram_shared\": \"1536 MB\"}]}", bad, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "system_profiler listed no Apple silicon GPU and no GPU with its own VRAM");
+  g_clear_error (&error);
+  g_assert_null (bad->unified_name);
+  g_assert_cmpuint (bad->devices->len, ==, 0);
+  g_assert_cmpuint (bad->host_total_bytes, ==, 0);
+}
+
+/* A Mac's and an AMD box's outputs pasted: sysctl, system_profiler (text
+ * and -json) and amd-smi (text and --json) are told apart by their shape. */
+static void
+test_hardware_paste_macos_amd (void)
+{
+  g_autofree char *sysctl = fixture ("sysctl-m2max.txt");
+  g_autofree char *text = fixture ("system-profiler-m2max.txt");
+  g_autofree char *json = fixture ("system-profiler-m3max.json");
+  g_autofree char *stat = fixture ("amd-smi-static.txt");
+  g_autofree char *metric = fixture ("amd-smi-metric-mem.txt");
+  g_autofree char *amd_json = fixture ("amd-smi-static.json");
+  g_autofree char *meminfo = fixture ("meminfo.txt");
+  g_autofree char *mac_paste = g_strconcat ("mac% sysctl hw.memsize iogpu.wired_limit_mb\n", sysctl,
+                                            "mac% system_profiler SPDisplaysDataType\n", text, NULL);
+  g_autofree char *json_paste = g_strconcat ("mac% sysctl hw.memsize\n", "hw.memsize: 137438953472\n",
+                                             "mac% system_profiler SPDisplaysDataType -json\n", json, NULL);
+  g_autofree char *amd_paste = g_strconcat ("$ amd-smi static --asic --vram\n", stat,
+                                            "$ amd-smi metric --mem-usage\n", metric,
+                                            "$ cat /proc/meminfo\n", meminfo, NULL);
+  g_autofree char *amd_json_paste = g_strconcat ("$ amd-smi static --asic --vram --json\n", amd_json,
+                                                 "$ cat /proc/meminfo\n", meminfo, NULL);
+  g_autofree char *cut = g_strconcat ("$ amd-smi static --json\n", "{\n    \"gpu_data\": [\n", NULL);
+
+  {
+    g_autoptr(HrHardwareReading) r = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hr_hardware_parse_paste (mac_paste, r, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (r->unified_name, ==, "Apple M2 Max");
+    g_assert_cmpuint (r->unified_cores, ==, 38);
+    g_assert_cmpuint (r->host_total_bytes, ==, G_GUINT64_CONSTANT (34359738368));
+  }
+  {
+    g_autoptr(HrHardwareReading) r = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hr_hardware_parse_paste (json_paste, r, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (r->unified_name, ==, "Apple M3 Max");
+    g_assert_cmpuint (r->host_total_bytes, ==, G_GUINT64_CONSTANT (137438953472));
+  }
+  {
+    g_autoptr(HrHardwareReading) r = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hr_hardware_parse_paste (amd_paste, r, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->devices->len, ==, 2);
+    g_assert_cmpstr (((HrDevice *) g_ptr_array_index (r->devices, 0))->name, ==, "MI300A");
+    g_assert_cmpuint (((HrDevice *) g_ptr_array_index (r->devices, 0))->memory_bytes, ==, 65520 * MIB);
+    /* "NODE: 0"-like amd-smi lines did not go to /proc/meminfo's part */
+    g_assert_cmpuint (r->host_total_bytes, ==, G_GUINT64_CONSTANT (65776232) * 1024);
+  }
+  {
+    g_autoptr(HrHardwareReading) r = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (hr_hardware_parse_paste (amd_json_paste, r, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->devices->len, ==, 1);
+    g_assert_cmpuint (((HrDevice *) g_ptr_array_index (r->devices, 0))->memory_bytes, ==, 24560 * MIB);
+  }
+  {
+    g_autoptr(HrHardwareReading) r = hr_hardware_reading_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (hr_hardware_parse_paste (cut, r, &error));
+    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
+    g_assert_cmpstr (error->message, ==, "line 2: the JSON from there on is cut off: its brackets do not close");
+    g_assert_cmpuint (r->devices->len, ==, 0);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -304,5 +609,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/hardware/paste-board", test_hardware_paste_board);
   g_test_add_func ("/hardware/paste-mixed", test_hardware_paste_mixed);
   g_test_add_func ("/hardware/paste-prompts", test_hardware_paste_prompts);
+  g_test_add_func ("/hardware/amd-smi", test_hardware_amd_smi);
+  g_test_add_func ("/hardware/macos", test_hardware_macos);
+  g_test_add_func ("/hardware/paste-macos-amd", test_hardware_paste_macos_amd);
   return g_test_run ();
 }

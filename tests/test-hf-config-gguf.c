@@ -18,7 +18,9 @@
  *    memory of the published file, not re-checked);
  *  - inline: Llama-4-Scout, Phi-3-mini-4k, Qwen3-30B-A3B,
  *    Mistral-Small-3.1-24B, GLM-4.5-Air (the published files' values that
- *    matter here), and Gemma 3 variants for the class's rules.
+ *    matter here), Gemma 3 variants for the class's rules, and Gemma 4
+ *    configs that leave keys out for Gemma4TextConfig's defaults (one
+ *    shaped after gemma-4-26B-A4B-it as copies quote it).
  */
 #include "config.h"
 
@@ -406,9 +408,10 @@ test_gemma3_rules (void)
 /* zai-org/GLM-4.5-Air: 46 layers and one multi-token-prediction layer,
  * which the converter appends (conversion/glm.py Glm4MoeModel: block_count
  * = num_hidden_layers + num_nextn_predict_layers, nextn_predict_layers 1)
- * and llama.cpp keeps out of the main KV cache (src/llama-hparams.cpp
- * n_layer () = n_layer_all - n_layer_nextn; create_memory's filter il <
- * n_layer ()). The config path has the 46 trunk layers. */
+ * and llama.cpp loads as block 46 but keeps out of the main KV cache
+ * (src/llama-hparams.cpp n_layer () = n_layer_all - n_layer_nextn;
+ * create_memory's filter il < n_layer ()). Both paths: 47 layers, the last
+ * with no KV heads; 46 x 8,192 cells x 2 x 8 x 128 x 2 bytes. */
 static void
 test_glm4_moe (void)
 {
@@ -422,10 +425,16 @@ test_glm4_moe (void)
   g_autoptr(HrModelSpec) gguf = NULL;
   g_autoptr(GError) error = NULL;
   const guint64 exps[3] = { 1408, 4096, 128 };
+  HrRuntimePrediction p;
   Header h;
 
   g_assert_cmpstr (hub->architecture, ==, "glm4moe");
-  g_assert_cmpuint (hub->layers, ==, 46);
+  g_assert_cmpuint (hub->layers, ==, 47);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, 45), ==, 8);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, 46), ==, 0);
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_LAYERS), ==,
+                   "config.json num_hidden_layers + num_nextn_predict_layers (the converter's block_count; "
+                   "llama.cpp keeps the multi-token-prediction layers out of the KV cache)");
   header_init (&h, "glm4moe");
   put_text_model (&h, 47, 131072, 4096, 10944, 96, 8, 151552);
   put_u32 (&h, "attention.key_length", 128);
@@ -439,17 +448,211 @@ test_glm4_moe (void)
   put_tensor (&h, "blk.1.ffn_down_exps.weight", 3, exps);
   gguf = gguf_spec (&h, &error);
   g_assert_no_error (error);
-  if (gguf->layers != hub->layers)
-    {
-      g_autofree char *msg = g_strdup_printf ("the GGUF mapper counts %u layers, the MTP layer included; llama.cpp "
-                                              "caches %u (n_layer_all - nextn_predict_layers)",
-                                              gguf->layers, hub->layers);
-
-      g_test_incomplete (msg);
-      return;
-    }
+  g_assert_cmpuint (gguf->layers, ==, 47);
+  g_assert_cmpuint (hr_model_spec_layer_kv_heads (gguf, 46), ==, 0);
   assert_same_spec (hub, gguf);
   assert_same_prediction (hub, gguf, 8192);
+  predict (gguf, 8192, &p);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (46) * 8192 * 2 * 8 * 128 * 2);
+  /* Ollama 0.30+ starts an MTP draft for it: no recurrent state to roll
+   * back, so nothing more in these buffers (predict() runs bytes only). */
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpuint (gguf->nextn_layers, ==, 1);
+  g_assert_cmpuint (hub->nextn_layers, ==, 1);
+  {
+    HrRuntimeInputs in;
+    gboolean said = FALSE;
+
+    hr_runtime_inputs_init (&in, gguf, 8192);
+    in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+    in.backend = HR_RUNTIME_BACKEND_CPU;
+    in.parallel_slots = 1;
+    g_assert_true (hr_runtime_predict (&in, &p, &error));
+    g_assert_no_error (error);
+    for (guint i = 0; i < p.n_notes; i++)
+      said |= strcmp (p.notes[i], "Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max 4, "
+                                  "llm/llama_server.go): the draft's own context (the MTP layer's KV cache, its compute) "
+                                  "is not counted; draft_num_predict 0 turns it off.") == 0;
+    g_assert_true (said);
+  }
+}
+
+/* Gemma4TextConfig's defaults with every key the memory needs left out
+ * (transformers configuration_gemma4.py): head_dim 256 on the sliding
+ * layers, global_head_dim 512 on the full ones, 4 KV heads, sliding_window
+ * 512, vocab_size 262,144, max_position_embeddings 131,072, and the
+ * pattern of 6 with the last layer forced full: of 35 layers, 5, 11, 17,
+ * 23, 29 and 34 are full. The GGUF is what conversion/gemma.py Gemma4Model
+ * writes from it: key_length 512, key_length_swa 256, the per-layer
+ * sliding_window_pattern, shared_kv_layers 0. With f16 KV and one slot at
+ * 4,096 tokens: 29 sliding layers x 1,024 cells (GGML_PAD (512 + 512,
+ * 256)) x 2 x 4 x 256 x 2 bytes + 6 full layers x 4,096 x 2 x 4 x 512 x 2. */
+static void
+test_gemma4_defaults (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Gemma4ForConditionalGeneration\"],\"model_type\":\"gemma4\","
+    "\"text_config\":{\"model_type\":\"gemma4_text\",\"hidden_size\":2560,\"num_hidden_layers\":35,"
+    "\"num_attention_heads\":8,\"intermediate_size\":10240}}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  guint8 swa[35];
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "gemma4");
+  g_assert_cmpuint (hub->key_length, ==, 512);
+  g_assert_cmpuint (hub->value_length, ==, 512);
+  g_assert_cmpuint (hub->key_length_swa, ==, 256);
+  g_assert_cmpuint (hub->value_length_swa, ==, 256);
+  g_assert_cmpuint (hub->kv_heads, ==, 4);
+  g_assert_cmpuint (hub->sliding_window, ==, 512);
+  g_assert_cmpuint (hub->vocab_size, ==, 262144);
+  g_assert_cmpuint (hub->context_length, ==, 131072);
+  g_assert_cmpuint (count_layers (hub, hr_model_spec_layer_is_sliding), ==, 29);
+  for (guint i = 0; i < 35; i++)
+    {
+      swa[i] = (i + 1) % 6 != 0 && i != 34;
+      g_assert_cmpint (hr_model_spec_layer_is_sliding (hub, i), ==, swa[i]);
+    }
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_KEY_LENGTH), ==,
+                   "transformers default (configuration_gemma4.py global_head_dim): 512");
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_KV_HEADS), ==,
+                   "transformers default (configuration_gemma4.py num_key_value_heads): 4");
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_SLIDING_WINDOW), ==,
+                   "transformers default (configuration_gemma4.py sliding_window): 512; sliding layers: "
+                   "transformers default pattern 6 (layer i slides unless (i + 1) % 6 == 0); "
+                   "the last layer full (configuration_gemma4.py)");
+
+  header_init (&h, "gemma4");
+  put_text_model (&h, 35, 131072, 2560, 10240, 8, 4, 262144);
+  put_u32 (&h, "attention.key_length", 512);
+  put_u32 (&h, "attention.value_length", 512);
+  put_u32 (&h, "attention.key_length_swa", 256);
+  put_u32 (&h, "attention.value_length_swa", 256);
+  put_u32 (&h, "attention.sliding_window", 512);
+  put_u32 (&h, "attention.shared_kv_layers", 0);
+  put_bool_array (&h, "attention.sliding_window_pattern", swa, 35);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 4096);
+  assert_same_prediction (hub, gguf, 32768);
+
+  predict (hub, 4096, &p);
+  g_assert_cmpuint (p.kv_cells_sliding, ==, 1024);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (29) * 1024 * 2 * 4 * 256 * 2 + G_GINT64_CONSTANT (6) * 4096 * 2 * 4 * 512 * 2);
+}
+
+/* Shaped after google/gemma-4-26B-A4B-it's text_config (the values as
+ * copies of the file quote them, not re-checked against the published
+ * file): attention_k_eq_v with num_global_key_value_heads 2, so the
+ * converter writes head_count_kv per layer, 8 on sliding and 2 on full
+ * layers (conversion/gemma.py Gemma4Model); 128 experts, top_k_experts 8
+ * (the converter's find_hparam, conversion/base.py). 30 layers: 5, 11, 17,
+ * 23, 29 full. */
+static void
+test_gemma4_moe (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Gemma4ForConditionalGeneration\"],\"model_type\":\"gemma4\","
+    "\"text_config\":{\"model_type\":\"gemma4_text\",\"hidden_size\":2816,\"num_hidden_layers\":30,"
+    "\"num_attention_heads\":16,\"num_key_value_heads\":8,\"num_global_key_value_heads\":2,\"head_dim\":256,"
+    "\"global_head_dim\":512,\"attention_k_eq_v\":true,\"intermediate_size\":2112,\"enable_moe_block\":true,"
+    "\"num_experts\":128,\"top_k_experts\":8,\"moe_intermediate_size\":704,\"sliding_window\":1024,"
+    "\"vocab_size\":262144,\"max_position_embeddings\":262144}}");
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 exps[3] = { 704, 2816, 128 };
+  guint32 kv[30];
+  guint8 swa[30];
+  HrRuntimePrediction p;
+  Header h;
+
+  g_assert_cmpuint (hub->expert_count, ==, 128);
+  g_assert_cmpuint (hub->expert_used_count, ==, 8);
+  g_assert_cmpuint (hub->kv_heads, ==, 8);
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_KEY_LENGTH), ==,
+                   "config.json text_config.global_head_dim (full-attention layers; head_dim on sliding ones)");
+  for (guint i = 0; i < 30; i++)
+    {
+      swa[i] = (i + 1) % 6 != 0;
+      kv[i] = swa[i] ? 8 : 2;
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, kv[i]);
+    }
+  header_init (&h, "gemma4");
+  put_text_model (&h, 30, 262144, 2816, 2112, 16, 0, 262144);
+  put_u32_array (&h, "attention.head_count_kv", kv, 30);
+  put_u32 (&h, "attention.key_length", 512);
+  put_u32 (&h, "attention.value_length", 512);
+  put_u32 (&h, "attention.key_length_swa", 256);
+  put_u32 (&h, "attention.value_length_swa", 256);
+  put_u32 (&h, "attention.sliding_window", 1024);
+  put_u32 (&h, "attention.shared_kv_layers", 0);
+  put_bool_array (&h, "attention.sliding_window_pattern", swa, 30);
+  put_u32 (&h, "expert_count", 128);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 704);
+  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (hub, gguf);
+  assert_same_prediction (hub, gguf, 8192);
+  /* 25 sliding layers x 1,536 cells x 2 x 8 x 256 x 2 + 5 full x 8,192 x 2 x 2 x 512 x 2. */
+  predict (hub, 8192, &p);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (25) * 1536 * 2 * 8 * 256 * 2 + G_GINT64_CONSTANT (5) * 8192 * 2 * 2 * 512 * 2);
+}
+
+/* Gemma4TextConfig's other rules: num_kv_shared_layers (the last layers
+ * reuse an earlier cache: attention.shared_kv_layers, llama.cpp
+ * src/models/gemma4.cpp n_layer_kv_from_start), use_bidirectional_attention
+ * "all" (sliding_window // 2 + 1), num_global_key_value_heads ignored
+ * without attention_k_eq_v, and explicit layer_types with the last layer
+ * forced full. */
+static void
+test_gemma4_shared (void)
+{
+#define GEMMA4_TEXT "{\"model_type\":\"gemma4_text\",\"hidden_size\":1536,\"num_hidden_layers\":12," \
+  "\"num_attention_heads\":8,\"num_key_value_heads\":1,\"head_dim\":256,\"global_head_dim\":512,\"intermediate_size\":6144,"
+  g_autoptr(HrModelSpec) shared = inline_spec (GEMMA4_TEXT "\"num_kv_shared_layers\":4,\"num_global_key_value_heads\":2}");
+  g_autoptr(HrModelSpec) bidi = inline_spec (GEMMA4_TEXT "\"sliding_window\":512,\"use_bidirectional_attention\":\"all\","
+    "\"layer_types\":[\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\","
+    "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\","
+    "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\"]}");
+#undef GEMMA4_TEXT
+  g_autoptr(HrModelSpec) gguf = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 swa[12];
+  Header h;
+
+  for (guint i = 0; i < 12; i++)
+    {
+      swa[i] = (i + 1) % 6 != 0;
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (shared, i), ==, i >= 8 ? 0 : 1);
+    }
+  g_assert_cmpuint (shared->kv_heads, ==, 1);
+  header_init (&h, "gemma4");
+  put_text_model (&h, 12, 131072, 1536, 6144, 8, 1, 262144);
+  put_u32 (&h, "attention.key_length", 512);
+  put_u32 (&h, "attention.value_length", 512);
+  put_u32 (&h, "attention.key_length_swa", 256);
+  put_u32 (&h, "attention.value_length_swa", 256);
+  put_u32 (&h, "attention.sliding_window", 512);
+  put_u32 (&h, "attention.shared_kv_layers", 4);
+  put_bool_array (&h, "attention.sliding_window_pattern", swa, 12);
+  gguf = gguf_spec (&h, &error);
+  g_assert_no_error (error);
+  assert_same_spec (shared, gguf);
+  assert_same_prediction (shared, gguf, 8192);
+
+  g_assert_cmpuint (bidi->sliding_window, ==, 257);
+  g_assert_false (hr_model_spec_layer_is_sliding (bidi, 1));
+  g_assert_false (hr_model_spec_layer_is_sliding (bidi, 11));
+  g_assert_cmpuint (count_layers (bidi, hr_model_spec_layer_is_sliding), ==, 10);
+  g_assert_null (bidi->layer_kv_heads);
 }
 
 int
@@ -470,6 +673,9 @@ main (int   argc,
   g_test_add_func ("/hf-config-gguf/qwen3-moe", test_qwen3_moe);
   g_test_add_func ("/hf-config-gguf/mistral3", test_mistral3);
   g_test_add_func ("/hf-config-gguf/glm4-moe", test_glm4_moe);
+  g_test_add_func ("/hf-config-gguf/gemma4-defaults", test_gemma4_defaults);
+  g_test_add_func ("/hf-config-gguf/gemma4-moe", test_gemma4_moe);
+  g_test_add_func ("/hf-config-gguf/gemma4-shared", test_gemma4_shared);
 
   return g_test_run ();
 }

@@ -274,6 +274,190 @@ test_mamba2 (void)
   compare_hybrid (hub, &h, 8192);
 }
 
+/* Qwen3_5TextConfig's defaults with the linear-attention keys, layer_types,
+ * head_dim, num_key_value_heads, vocab_size and max_position_embeddings
+ * left out (transformers configuration_qwen3_5.py): linear_conv_kernel_dim
+ * 4, linear_key_head_dim 128, linear_value_head_dim 128,
+ * linear_num_key_heads 16, linear_num_value_heads 32, full attention every
+ * 4th layer (full_attention_interval 4), head_dim 256, 4 KV heads,
+ * vocab_size 248,320, max_position_embeddings 32,768. One MTP layer
+ * (mtp_num_hidden_layers), which the converter appends (conversion/qwen.py
+ * _QwenMtpMixin: block_count 33, nextn_predict_layers 1, recurrent_layers
+ * false there) and llama.cpp keeps out of the KV cache and the state
+ * (create_memory: il < n_layer ()). The state (src/llama-hparams.cpp):
+ * n_embd_r = (4 - 1) x (128 x 32 + 2 x 16 x 128) = 24,576, n_embd_s = 128
+ * x 4,096 = 524,288; at 8,192 tokens, f16, one slot: KV 8 x 8,192 x 2 x 4 x
+ * 256 x 2 bytes, state 24 x (24,576 + 524,288) x 4 bytes. */
+static void
+test_qwen35_defaults (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Qwen3_5ForConditionalGeneration\"],\"model_type\":\"qwen3_5\","
+    "\"text_config\":{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":16,\"intermediate_size\":9216,\"mtp_num_hidden_layers\":1}}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHfConfig) config = NULL;
+  HrRuntimePrediction p;
+  guint8 recr[33];
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "qwen35");
+  g_assert_cmpuint (hub->layers, ==, 33);
+  g_assert_cmpuint (hub->key_length, ==, 256);
+  g_assert_cmpuint (hub->kv_heads, ==, 4);
+  g_assert_cmpuint (hub->vocab_size, ==, 248320);
+  g_assert_cmpuint (hub->context_length, ==, 32768);
+  g_assert_cmpuint (hub->recurrent_r, ==, 24576);
+  g_assert_cmpuint (hub->recurrent_s, ==, 524288);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 24);
+  for (guint i = 0; i < 33; i++)
+    {
+      recr[i] = i < 32 && (i + 1) % 4 != 0;
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, recr[i]);
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, i < 32 && !recr[i] ? 4 : 0);
+    }
+  g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_KV_HEADS), ==,
+                   "transformers default (configuration_qwen3_5.py num_key_value_heads): 4");
+  {
+    static const char json[] =
+      "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,\"num_attention_heads\":16}";
+
+    config = hr_hf_config_parse (json, strlen (json), &error);
+    g_assert_no_error (error);
+    /* Every default applied is listed, in the order the keys are read. */
+    g_assert_cmpuint (config->defaults->len, ==, 10);
+    g_assert_cmpstr (g_ptr_array_index (config->defaults, 0), ==,
+                     "num_key_value_heads: transformers default (configuration_qwen3_5.py num_key_value_heads): 4");
+    g_assert_cmpstr (g_ptr_array_index (config->defaults, 7), ==,
+                     "linear_num_key_heads: transformers default (configuration_qwen3_5.py linear_num_key_heads): 16");
+    g_assert_cmpstr (g_ptr_array_index (config->defaults, 9), ==,
+                     "full_attention_interval: transformers default (configuration_qwen3_5.py "
+                     "full_attention_interval): 4");
+  }
+
+  header_init (&h, "qwen35");
+  put_text_model (&h, 33, 32768, 2560, 9216, 16, 4, 248320);
+  put_u32 (&h, "attention.key_length", 256);
+  put_u32 (&h, "attention.value_length", 256);
+  put_u32 (&h, "nextn_predict_layers", 1);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.group_count", 16);
+  put_u32 (&h, "ssm.time_step_rank", 32);
+  put_u32 (&h, "ssm.inner_size", 4096);
+  put_u32 (&h, "full_attention_interval", 4);
+  put_bool_array (&h, "attention.recurrent_layers", recr, 33);
+  compare_hybrid (hub, &h, 8192);
+  predict (hub, 8192, &p);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (8) * 8192 * 2 * 4 * 256 * 2);
+  /* The MTP layer makes Ollama start a draft (--spec-draft-n-max 4), and
+   * llama.cpp keeps 1 + 4 rows per slot (n_rs_seq). */
+  g_assert_cmpuint (p.rs_seq, ==, 4);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==,
+                   G_GINT64_CONSTANT (24) * (24576 + 524288) * 4 * 5);
+  g_assert_cmpuint (hr_runtime_layer_state_bytes (&p, hub, 0), ==, G_GUINT64_CONSTANT (548864) * 4 * 5);
+}
+
+/* n_rs_seq where it does not apply: draft_num_predict 0 (Ollama passes no
+ * --spec-type), llama-server run by hand (no draft unless --spec-type),
+ * an architecture llama.cpp does not roll back (qwen3next: n_rs_seq
+ * clamped to 0, src/llama-context.cpp), and a file without nextn layers. */
+static void
+test_qwen35_rs_seq_off (void)
+{
+  g_autoptr(HrModelSpec) mtp = inline_spec (
+    "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":16,\"intermediate_size\":9216,\"mtp_num_hidden_layers\":1}");
+  g_autoptr(HrModelSpec) plain = inline_spec (
+    "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":16,\"intermediate_size\":9216}");
+  g_autoptr(HrModelSpec) next = hr_model_spec_copy (mtp);
+  const gint64 one = G_GINT64_CONSTANT (24) * (24576 + 524288) * 4;
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, mtp, 8192);
+  g_assert_cmpuint (in.draft_num_predict, ==, 4);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.draft_num_predict = 0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+
+  in.draft_num_predict = 4;
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.context_tokens = 8192;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+  {
+    gboolean said = FALSE;
+
+    for (guint i = 0; i < p.n_notes; i++)
+      said |= g_str_has_prefix (p.notes[i], "llama-server run by hand starts no MTP draft unless --spec-type draft-mtp");
+    g_assert_true (said);
+  }
+
+  g_free (next->architecture);
+  next->architecture = g_strdup ("qwen3next");
+  predict (next, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  predict (plain, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 0);
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE), ==, one);
+  predict (mtp, 8192, &p);
+  g_assert_cmpuint (p.rs_seq, ==, 4);
+}
+
+/* Qwen3_5MoeTextConfig's defaults (configuration_qwen3_5_moe.py): 2 KV
+ * heads, num_experts 256, num_experts_per_tok 8, moe_intermediate_size
+ * 512, shared_expert_intermediate_size 512, and the linear-attention
+ * defaults above; 40 trunk layers and one MTP layer. */
+static void
+test_qwen35_moe_defaults (void)
+{
+  g_autoptr(HrModelSpec) hub = inline_spec (
+    "{\"architectures\":[\"Qwen3_5MoeForConditionalGeneration\"],\"model_type\":\"qwen3_5_moe\","
+    "\"text_config\":{\"model_type\":\"qwen3_5_moe_text\",\"hidden_size\":2048,\"num_hidden_layers\":40,"
+    "\"num_attention_heads\":16,\"mtp_num_hidden_layers\":1}}");
+  const guint64 exps[3] = { 512, 2048, 256 };
+  Header h;
+
+  g_assert_cmpstr (hub->architecture, ==, "qwen35moe");
+  g_assert_cmpuint (hub->layers, ==, 41);
+  g_assert_cmpuint (hub->kv_heads, ==, 2);
+  g_assert_cmpuint (hub->expert_count, ==, 256);
+  g_assert_cmpuint (hub->expert_used_count, ==, 8);
+  g_assert_cmpuint (hub->feed_forward_length, ==, 512);
+  g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 30);
+  g_assert_cmpuint (hub->recurrent_r, ==, 24576);
+  g_assert_cmpuint (hub->recurrent_s, ==, 524288);
+
+  header_init (&h, "qwen35moe");
+  put_text_model (&h, 41, 32768, 2048, 0, 16, 2, 248320);
+  put_u32 (&h, "attention.key_length", 256);
+  put_u32 (&h, "attention.value_length", 256);
+  put_u32 (&h, "nextn_predict_layers", 1);
+  put_u32 (&h, "expert_count", 256);
+  put_u32 (&h, "expert_used_count", 8);
+  put_u32 (&h, "expert_feed_forward_length", 512);
+  put_u32 (&h, "expert_shared_feed_forward_length", 512);
+  put_u32 (&h, "ssm.conv_kernel", 4);
+  put_u32 (&h, "ssm.state_size", 128);
+  put_u32 (&h, "ssm.group_count", 16);
+  put_u32 (&h, "ssm.time_step_rank", 32);
+  put_u32 (&h, "ssm.inner_size", 4096);
+  put_u32 (&h, "full_attention_interval", 4);
+  put_tensor (&h, "blk.0.ffn_down_exps.weight", 3, exps);
+  compare_hybrid (hub, &h, 8192);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -281,6 +465,9 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hf-config-hybrid/qwen3-next", test_qwen3_next);
+  g_test_add_func ("/hf-config-hybrid/qwen35-defaults", test_qwen35_defaults);
+  g_test_add_func ("/hf-config-hybrid/qwen35moe-defaults", test_qwen35_moe_defaults);
+  g_test_add_func ("/hf-config-hybrid/qwen35-rs-seq-off", test_qwen35_rs_seq_off);
   g_test_add_func ("/hf-config-hybrid/lfm2", test_lfm2);
   g_test_add_func ("/hf-config-hybrid/granite-hybrid", test_granite_hybrid);
   g_test_add_func ("/hf-config-hybrid/nemotron-h", test_nemotron_h);

@@ -4,7 +4,7 @@
  *
  * config.json, tokenizer_config.json, generation_config.json and LICENSE
  * parsing; the derived parameter count; base-or-instruct evidence; names.
- * The Qwen2.5-3B-Instruct figures are seed-facts.md's ("A Hugging Face
+ * The Qwen2.5-3B-Instruct figures are docs/seed-figures.md's ("A Hugging Face
  * lookup"); its config.json and generation_config.json fixtures are the
  * files as the seed's week 3 prints them.
  */

@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrHubClient against a fake Hugging Face Hub inside the test (fake-hub.c): a SoupServer
- * on 127.0.0.1 (port 0) that speaks shared/reference/hf-hub.md (model info
+ * on 127.0.0.1 (port 0) that speaks docs/hub.md (model info
  * with expand/blobs, the tree paged by Link rel="next", resolve with a 302 to
  * a second in-process server acting as the CDN with X-Linked-Size, Range and
  * 206, and X-Error-Code errors). The Qwen2.5-3B-Instruct lookup must
- * reproduce every figure of seed-facts.md ("A Hugging Face lookup") while the
+ * reproduce every figure of docs/seed-figures.md ("A Hugging Face lookup") while the
  * fake counts the bytes it serves.
  */
 #include "config.h"
@@ -33,7 +33,7 @@ assert_qwen_figures (HrHubLookup *l)
   const HrSafetensorsDtype *bf16;
   const HrHubFile *f;
 
-  /* 1. Architecture and size (seed-facts.md, "A Hugging Face lookup"). */
+  /* 1. Architecture and size (docs/seed-figures.md, "A Hugging Face lookup"). */
   g_assert_cmpstr (l->repo, ==, QWEN_REPO);
   g_assert_cmpstr (l->sha, ==, QWEN_SHA);
   g_assert_cmpstr (l->architecture, ==, "Qwen2ForCausalLM");

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * app/core/hf/hr-hub-info.c without a network: the Hub's answers for
- * Qwen/Qwen2.5-3B-Instruct (hf-hub.md shapes, the repository's own
+ * Qwen/Qwen2.5-3B-Instruct (docs/hub.md shapes, the repository's own
  * config, generation and tokenizer files under tests/fixtures/hub) read
  * step by step, with exact figures; and the ways each answer can be wrong.
  */

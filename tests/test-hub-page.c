@@ -4,7 +4,7 @@
  *
  * The Hugging Face page in the real window under Xvfb, against the fake Hub
  * (fake-hub.c): the Qwen/Qwen2.5-3B-Instruct lookup's four cards show the
- * figures of seed-facts.md ("A Hugging Face lookup"), the memory summary
+ * figures of docs/seed-figures.md ("A Hugging Face lookup"), the memory summary
  * follows the cards' sliders, which are the shared scenario's (the Models
  * page's move with them), "Add to Catalog" adds a row whose origin
  * is hf:Qwen/Qwen2.5-3B-Instruct@<sha>, a failed lookup says why on the page,
@@ -115,7 +115,7 @@ look_up (Fixture    *f,
 #define assert_subtitle(f, title, expected) \
   g_assert_cmpstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards ((f)->page), (title)), ==, (expected))
 
-/* seed-facts.md, "A Hugging Face lookup": every figure on the cards. */
+/* docs/seed-figures.md, "A Hugging Face lookup": every figure on the cards. */
 static void
 test_qwen_cards (void)
 {
@@ -185,7 +185,7 @@ test_qwen_cards (void)
   /* The memory on the seed board at 4,096 tokens (f16 KV cache, one slot):
    * weights 3,085,938,688 x 16 / 8 = 6,171,877,376 bytes; KV cache
    * 2 x 36 x 2 x 128 x 2 x 4,096 = 150,994,944 bytes; 6.32 GB against a
-   * 6.1 GB headroom (seed-facts.md, "Budget and verdicts"). */
+   * 6.1 GB headroom (docs/seed-figures.md, "Budget and verdicts"). */
   memory = hr_hub_page_get_memory (f.page);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (memory)));
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,

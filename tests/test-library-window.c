@@ -10,7 +10,7 @@
  * provenance ollama:MODEL:TAG@DIGEST; an unknown model, a manifest without
  * a model layer, a blob that is not GGUF, a redirect loop, a stalled
  * storage host and a header past the cap each show the CLI's message with
- * nothing cached and the catalog untouched (issue 15's Models page fault);
+ * nothing cached and the catalog untouched (the Models page's fault);
  * the Board page's pull check of a library model with exact figures, of an
  * unknown one, and offline. No Authorization header reaches either host.
  */
@@ -34,9 +34,9 @@
 #include "gui-test-util.h"
 
 #define QWEN_MODEL    "sha256:dde5aa3fc5ffc17176b5e8bdc82f587b24b2678c6c66101bf7da77af9f7ccdff"
-#define QWEN_BYTES    G_GUINT64_CONSTANT (2019377376) /* llama3.2:3b's model layer, seed-facts.md W6 */
+#define QWEN_BYTES    G_GUINT64_CONSTANT (2019377376) /* llama3.2:3b's model layer, docs/seed-figures.md W6 */
 #define BIG_MODEL     "sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20"
-#define BIG_BYTES     G_GUINT64_CONSTANT (9053114464) /* phi4's model layer, seed-facts.md W7 */
+#define BIG_BYTES     G_GUINT64_CONSTANT (9053114464) /* phi4's model layer, docs/seed-figures.md W7 */
 #define TEMPLATE      "sha256:32695b892af87ef8fca6e13a1a31c67c1441d7398be037e366e2fc763857c06a"
 #define LICENSE       "sha256:fa8235e5b48faca34e3ca98cf4f694ef08bd216d28b58071a1f85b1d50cb814d"
 /* What the window says of it on the seed board at the default scenario, and
@@ -599,8 +599,8 @@ close_ollama (FakeOllama *ollama)
   fake_ollama_free (ollama);
 }
 
-/* A server without a remembered board asks which board it is on
- * (issue 14): answer with the board the Models page shows. */
+/* A server without a remembered board asks which board it is on:
+ * answer with the board the Models page shows. */
 static gboolean
 chooser_shown (gpointer data)
 {

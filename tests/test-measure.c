@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The measuring protocol (seed-facts.md, "Measuring a model") against the
+ * The measuring protocol (docs/seed-figures.md, "Measuring a model") against the
  * fake Ollama: cold then warm runs per context, the seed's options, the
  * figures, /api/ps beside the prediction, the archive file, and the board
  * left as it was found, also after a failure or a cancel.

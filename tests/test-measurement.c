@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The measurement archive: the seed's two Jetson measurements feed the
- * efficiency fit (seed-facts.md: 0.36 over (2.0, 4.9) GB), bad files are
+ * efficiency fit (docs/seed-figures.md: 0.36 over (2.0, 4.9) GB), bad files are
  * skipped with a message and left alone, saves are atomic.
  */
 #include "config.h"
@@ -60,7 +60,7 @@ test_measurement_seed_archive (void)
 
 /* Issue 11: a measurement that did not record its weight bytes is sized
  * by the catalog as pulled: the exact blob where the row has one
- * (llama3.2:3b, 2,019,377,376 bytes, seed-facts.md W6), the listing
+ * (llama3.2:3b, 2,019,377,376 bytes, docs/seed-figures.md W6), the listing
  * (qwen2.5:14b, 9.0 GB) where it has none. */
 static void
 test_measurement_points_exact_bytes (void)

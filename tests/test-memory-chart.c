@@ -5,7 +5,7 @@
  * HrMemoryChart on its own: the accessible description in both modes and
  * both units, the tooltip's bytes and formula, rendering for export, and
  * that the widget is freed (no reference cycle) when its window goes.
- * Figures: seed-facts.md, "Budget and verdicts" (llama3.2:3b on the seed
+ * Figures: docs/seed-figures.md, "Budget and verdicts" (llama3.2:3b on the seed
  * board at 4,096 tokens).
  */
 
@@ -342,8 +342,159 @@ test_memory_chart_partial (void)
   g_clear_pointer (&pool_tip, g_free);
   g_assert_true (find_tooltip (chart, "Budget of the VRAM\n", &pool_tip));
   g_clear_pointer (&pool_tip, g_free);
-  g_assert_true (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &pool_tip));
+  /* Each memory's parts: here the host's weights (15 layers and the token embedding) */
+  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &pool_tip));
+  g_assert_false (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &pool_tip));
   save_shot (chart, "pool-chart-partial.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  hr_test_spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
+  g_assert_finalize_object (chart);
+}
+
+/* The first accessible child of @chart after @n others (its columns). */
+static GtkWidget *
+nth_child (GtkWidget *chart,
+           guint      n)
+{
+  GtkWidget *child = gtk_widget_get_first_child (chart);
+
+  for (guint i = 0; i < n && child != NULL; i++)
+    child = gtk_widget_get_next_sibling (child);
+  return child;
+}
+
+static guint
+n_children (GtkWidget *chart)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (chart); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n++;
+  return n;
+}
+
+/* llama3.1:70b (q4_K_M) at 8,192 tokens on the 2 x RTX 3090 preset
+ * (data/boards.json), as `headroom-cli predict llama3.1:70b --board
+ * 2x-rtx-3090 --context 8192` places it: GPU 0 blocks 0-40 (41 layers,
+ * weights 21,418,259,529, KV 1,375,731,712, compute 318,773,248 bytes),
+ * GPU 1 blocks 41-79 and the output layer (40 layers, 20,977,603,409,
+ * 1,308,622,848, 318,773,248), host the token embedding (604,137,062) and
+ * a 134,217,728-byte compute buffer; GPU 0 is full first. The pool chart
+ * draws three columns, each one an accessible child with its figures; free
+ * is the memory less resident, the three buffers and the reserve (GPU 0:
+ * 25,769,803,776 - 1e9 - 21,418,259,529 - 1,375,731,712 - 318,773,248 -
+ * 5e8 = 1,157,039,287 bytes). */
+static void
+test_memory_chart_devices (void)
+{
+  g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
+  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_autoptr(HrModelRow) row = NULL;
+  g_autofree char *pill = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *tip = NULL;
+  const HrBoard *board = NULL;
+  const HrModelSpec *spec = NULL;
+  const HrEvaluation *e;
+  GtkWidget *window, *chart;
+  HrEvaluationInputs scenario;
+  int narrow_height;
+
+  for (guint i = 0; boards != NULL && i < boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "2x-rtx-3090") == 0)
+      board = boards->pdata[i];
+  for (guint i = 0; catalog != NULL && i < catalog->len; i++)
+    if (g_strcmp0 (((HrModelSpec *) catalog->pdata[i])->name, "llama3.1:70b") == 0)
+      spec = catalog->pdata[i];
+  g_assert_nonnull (board);
+  g_assert_nonnull (spec);
+
+  hr_evaluation_inputs_init (&scenario, board, NULL);
+  scenario.context_tokens = 8192;
+  row = hr_model_row_new (spec);
+  hr_model_row_evaluate (row, &scenario);
+  g_list_store_append (store, row);
+  e = hr_model_row_get_evaluation (row);
+  g_assert_cmpuint (e->n_devices, ==, 2);
+  g_assert_cmpuint (e->device_layers[0], ==, 41);
+  g_assert_cmpuint (e->device_layers[1], ==, 40);
+  g_assert_cmpint (e->binding_device, ==, 0);
+
+  /* The table's verdict pill and what a screen reader hears of it */
+  pill = hr_gui_format_evaluation_verdict (e, HR_UNIT_GB);
+  g_assert_cmpstr (pill, ==, "fits 1.16 GB · 2 GPUs 41+40 layers");
+  sentence = hr_gui_format_evaluation_sentence (e, HR_UNIT_GB);
+  g_assert_true (g_str_has_suffix (sentence, "; 2 GPUs 41+40 layers"));
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 500);
+  chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
+  gtk_window_set_child (GTK_WINDOW (window), chart);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (chart))
+    g_main_context_iteration (NULL, TRUE);
+  hr_test_spin (200);
+
+  /* One column per GPU and one for host memory, each named with its figures */
+  g_assert_cmpuint (n_children (chart), ==, 3);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "GPU 0 NVIDIA GeForce RTX 3090, full first: 41 layers; weights 21.42 GB, "
+                                       "KV cache 1.38 GB, compute buffer 0.32 GB, resident 1.0 GB, reserve 0.5 GB, "
+                                       "free 1.16 GB of 25.77 GB");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (nth_child (chart, 1)), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "GPU 1 NVIDIA GeForce RTX 3090: 40 layers; weights 20.98 GB, "
+                                       "KV cache 1.31 GB, compute buffer 0.32 GB, resident 0.5 GB, reserve 0.5 GB, "
+                                       "free 2.16 GB of 25.77 GB");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (nth_child (chart, 2)), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "host memory: 0 layers on the CPU; weights 0.6 GB, KV cache 0.0 GB, "
+                                       "compute buffer 0.13 GB, resident 4.0 GB, reserve 2.0 GB, free 27.62 GB "
+                                       "of 34.36 GB");
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+                                   "2 × NVIDIA GeForce RTX 3090 with llama3.1:70b: GPU 0 NVIDIA GeForce RTX 3090, "
+                                   "full first: 41 layers;"));
+  g_assert_true (find_tooltip (chart, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n", &tip));
+  g_assert_cmpstr (tip, ==, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n"
+                            "20,977,603,409 bytes = 20.98 GB (19.54 GiB)");
+  g_clear_pointer (&tip, g_free);
+  g_assert_true (find_tooltip (chart, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n", &tip));
+  g_assert_cmpstr (tip, ==, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n"
+                            "318,773,248 bytes = 0.32 GB (0.3 GiB)");
+  save_shot (chart, "pool-chart-devices.png");
+
+  /* At a phone's 360 px: the same three columns, the legend above them */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
+  gtk_widget_set_size_request (chart, 360, -1);
+  hr_test_spin (200);
+  g_assert_cmpuint (n_children (chart), ==, 3);
+  g_assert_cmpint (gtk_widget_get_width (chart), <=, 360);
+  narrow_height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 360, NULL);
+  g_assert_cmpint (narrow_height, >, 200);
+  g_clear_pointer (&tip, g_free);
+  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &tip));
+
+  /* The models chart: its lines are the sums over the GPUs (budgets
+   * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
+   * 25,269,803,776, memory 2 x 25,769,803,776 bytes) */
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_MODELS);
+  hr_test_spin (100);
+  g_assert_cmpuint (n_children (chart), ==, 0);
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+                                   "Memory per model on 2 × NVIDIA GeForce RTX 3090: its 2 GPUs together budget "
+                                   "49.04 GB, headroom 50.04 GB, pool 51.54 GB."));
+  g_clear_pointer (&tip, g_free);
+  g_assert_true (find_tooltip (chart, "Pool\n", &tip));
+  g_assert_cmpstr (tip, ==, "Pool\n51,539,607,552 bytes = 51.54 GB (48.0 GiB)\nthe sum of its GPUs' memory");
 
   gtk_window_destroy (GTK_WINDOW (window));
   hr_test_spin (50);
@@ -368,6 +519,7 @@ main (int   argc,
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
   g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
   g_test_add_func ("/memory-chart/partial", test_memory_chart_partial);
+  g_test_add_func ("/memory-chart/devices", test_memory_chart_devices);
 
   return g_test_run ();
 }

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Weights and KV cache, against ../shared/reference/seed-facts.md
- * ("Weight memory" W1-W7, "KV cache").
+ * Weights and KV cache, against docs/seed-figures.md
+ * ("Weights" W1-W7, "KV cache").
  */
 #include "config.h"
 

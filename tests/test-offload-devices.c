@@ -534,6 +534,257 @@ test_devices_over (void)
   }
 }
 
+/* The largest context on two GPUs where Ollama's placement switches with
+ * the context (server/sched.go bestSingleGPUFit): up to some context its
+ * estimate fits 80 % of one GPU, so the model goes on that one alone and,
+ * past what fits it, spills to the CPU (partial); past the 80 % it goes on
+ * both, where it fits again. "Fits" is not monotone in the context, so a
+ * plain bisection stops in the first run of fitting contexts. The answer
+ * must be the largest context any placement fits, found here by trying
+ * every step. */
+static void
+test_devices_max_context_switch (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  guint64 free[2] = { 3000 * MIB, 3000 * MIB };
+  g_autoptr(HrBoard) board = NULL;
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(GError) error = NULL;
+  HrOffloadInputs in;
+  guint32 context = 0, oracle = 0, one_gpu_last = 0, spread_first = 0;
+
+  /* KV (8 x 4 heads x 128 x 2 bytes a token) well over the compute
+   * buffer's mask (a 32-token micro-batch) */
+  spec->kv_heads = 4;
+  spec->context_length = 524288;
+  board = gpus_board (2, free, NULL);
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.runtime.batch = 32;
+  in.runtime.ubatch = 32;
+  for (guint32 c = HR_OFFLOAD_CONTEXT_STEP; c <= spec->context_length; c += HR_OFFLOAD_CONTEXT_STEP)
+    {
+      in.runtime.context_tokens = c;
+      g_assert_true (hr_offload_predict (&in, s, &error));
+      g_assert_no_error (error);
+      if (s->verdict == HR_VERDICT_FITS)
+        {
+          if (s->n_devices == 1)
+            one_gpu_last = c;
+          else if (spread_first == 0)
+            spread_first = c;
+          oracle = c;
+        }
+    }
+  /* CUDA0 alone holds up to 244,992 tokens; past them it spills (partial)
+   * until Ollama's estimate passes 80 % of one GPU, then both hold up to
+   * 441,600 */
+  g_assert_cmpuint (one_gpu_last, ==, 244992);
+  g_assert_cmpuint (spread_first, >, one_gpu_last + HR_OFFLOAD_CONTEXT_STEP);
+  g_assert_cmpuint (oracle, ==, 441600);
+  g_assert_true (hr_offload_max_context (&in, FALSE, 0, 0, &context, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (context, ==, oracle);
+  in.runtime.context_tokens = context;
+  g_assert_true (hr_offload_predict (&in, s, &error));
+  g_assert_cmpuint (s->n_devices, ==, 2);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_NONE_FITS);
+}
+
+/* The inputs people set: predicts @spec at 256 tokens on @board with
+ * them; returns the error (NULL on success). */
+static GError *
+predict_with (const HrBoard     *board,
+              const HrModelSpec *spec,
+              gboolean           llama_server,
+              guint32            n_cpu_moe,
+              const float       *ts,
+              guint              n_ts,
+              HrSplitMode        mode,
+              gint32             main_gpu,
+              HrOffload         *out)
+{
+  GError *error = NULL;
+  HrOffloadInputs in;
+
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.sched_spread = TRUE;
+  in.llama_server = llama_server;
+  in.n_cpu_moe = n_cpu_moe;
+  in.split_mode = mode;
+  in.n_tensor_split = n_ts;
+  for (guint i = 0; i < n_ts; i++)
+    in.tensor_split[i] = ts[i];
+  in.main_gpu_set = main_gpu >= 0;
+  in.main_gpu = main_gpu >= 0 ? (guint32) main_gpu : 0;
+  if (!hr_offload_predict (&in, out, &error))
+    g_assert_nonnull (error);
+  return error;
+}
+
+/* --n-cpu-moe 2 on two GPUs with room for all: fit stops (a tensor
+ * override), every layer is placed by free memory (equal: blocks 0-2 on
+ * CUDA0, block 3 and the output layer on CUDA1), and blocks 0 and 1 keep
+ * their three expert tensors in host memory while their attention, router
+ * and KV stay on CUDA0. No pipeline parallelism (an override). The host
+ * reads the active half of those experts per token. --cpu-moe: every
+ * block's experts in host memory. */
+static void
+test_devices_cpu_moe (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (4, TRUE);
+  guint64 free[2] = { 1200 * MIB, 1200 * MIB };
+  g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 c;
+
+  g_assert_null (predict_with (board, spec, FALSE, 2, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
+  c = compute_of (s);
+  g_assert_true (s->fit_skipped);
+  g_assert_false (s->user_split);
+  g_assert_false (s->pipeline_parallel);
+  g_assert_cmpuint (s->cpu_moe_layers, ==, 2);
+  g_assert_cmpuint (s->cpu_moe_bytes, ==, 6 * MOE_X);
+  g_assert_cmpuint (s->gpu_layers, ==, 5);
+  assert_device (&s->devices[0], 0, 0, 3, 2 * MOE_DENSE + MOE_BLOCK, 3 * KV_LAYER, c);
+  assert_device (&s->devices[1], 1, 3, 2, MOE_BLOCK + OUT_GRP, KV_LAYER, c);
+  g_assert_cmpuint (s->devices[0].partial_layers, ==, 2);
+  g_assert_cmpuint (s->devices[1].partial_layers, ==, 0);
+  g_assert_cmpuint (s->partial_layers, ==, 2);
+  g_assert_cmpuint (s->host.weights, ==, EMBD + 6 * MOE_X);
+  g_assert_cmpuint (s->host.kv_cache, ==, 0);
+  g_assert_cmpuint (s->host.compute, ==, INPUTS + c);
+  g_assert_cmpuint (s->host_read_bytes, ==, 3 * MOE_X);
+  g_assert_cmpuint (s->devices[0].read_bytes, ==, 2 * MOE_DENSE + MOE_DENSE + 3 * MOE_X / 2);
+  g_assert_cmpuint (s->size_bytes, ==, s->vram.total + s->host.total);
+  g_assert_cmpint (s->verdict, ==, HR_VERDICT_PARTIAL);
+
+  g_assert_null (predict_with (board, spec, FALSE, HR_OFFLOAD_CPU_MOE_ALL, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
+  g_assert_cmpuint (s->cpu_moe_layers, ==, 4);
+  g_assert_cmpuint (s->cpu_moe_bytes, ==, 12 * MOE_X);
+  assert_device (&s->devices[0], 0, 0, 3, 3 * MOE_DENSE, 3 * KV_LAYER, c);
+  assert_device (&s->devices[1], 1, 3, 2, MOE_DENSE + OUT_GRP, KV_LAYER, c);
+  g_assert_cmpuint (s->host.weights, ==, EMBD + 12 * MOE_X);
+
+  /* One GPU: every layer on it, the first 3 blocks' experts in host memory. */
+  {
+    guint64 one_free[1] = { 1200 * MIB };
+    g_autoptr(HrBoard) one = gpus_board (1, one_free, NULL);
+
+    g_assert_null (predict_with (one, spec, FALSE, 3, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
+    g_assert_cmpuint (s->n_devices, ==, 0);
+    g_assert_true (s->fit_skipped);
+    g_assert_cmpuint (s->gpu_layers, ==, 5);
+    g_assert_cmpuint (s->partial_layers, ==, 3);
+    g_assert_cmpuint (s->vram.weights, ==, 3 * MOE_DENSE + MOE_BLOCK + OUT_GRP);
+    g_assert_cmpuint (s->vram.kv_cache, ==, 4 * KV_LAYER);
+    g_assert_cmpuint (s->host.weights, ==, EMBD + 9 * MOE_X);
+    g_assert_cmpuint (s->host_read_bytes, ==, 9 * MOE_X / 2);
+    g_assert_cmpint (s->verdict, ==, HR_VERDICT_PARTIAL);
+  }
+}
+
+/* llama-server run by hand: every GPU, no Ollama choice; -ts 3,1 over the
+ * 9 layers (the split point 0.75: layers 0-6 on CUDA0, block 7 and the
+ * output layer on CUDA1), fit skipped, every layer offloaded with no
+ * override, so pipeline parallelism is on. -sm none: the --main-gpu alone,
+ * fit on it. */
+static void
+test_devices_llama_server (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  guint64 free[2] = { 1200 * MIB, 1200 * MIB };
+  g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  float ts[2] = { 3.0f, 1.0f };
+  guint64 c;
+
+  /* No input: fit's default layout, as Ollama's spread gets it. */
+  g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
+  c = compute_of (s);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_LLAMA_SERVER);
+  g_assert_cmpuint (s->ollama_predicted_bytes, ==, 0);
+  g_assert_false (s->fit_skipped);
+  assert_device (&s->devices[0], 0, 0, 5, 5 * BLOCK, 5 * KV_LAYER, c + 3 * INPUTS);
+
+  g_assert_null (predict_with (board, spec, TRUE, 0, ts, 2, HR_SPLIT_MODE_LAYER, -1, s));
+  g_assert_true (s->fit_skipped);
+  g_assert_true (s->user_split);
+  g_assert_true (s->pipeline_parallel);
+  assert_device (&s->devices[0], 0, 0, 7, 7 * BLOCK, 7 * KV_LAYER, c + 3 * INPUTS);
+  assert_device (&s->devices[1], 1, 7, 2, BLOCK + OUT_GRP, KV_LAYER, c + 3 * INPUTS);
+  g_assert_cmpint (s->verdict, ==, HR_VERDICT_FITS);
+
+  /* -ts 0,1: everything on CUDA1 */
+  ts[0] = 0.0f;
+  g_assert_null (predict_with (board, spec, TRUE, 0, ts, 2, HR_SPLIT_MODE_LAYER, -1, s));
+  g_assert_cmpuint (s->devices[0].layers, ==, 0);
+  g_assert_cmpuint (s->devices[1].layers, ==, 9);
+  g_assert_cmpuint (s->devices[0].side.total, ==, 0);
+  g_assert_cmpint (s->binding_device, ==, 1);
+
+  /* An integrated GPU beside discrete ones: llama-server leaves it out,
+   * so -ts has one share per discrete GPU, 1:3 over the 9 layers (the
+   * split point 0.25: layers 0-2 on CUDA0, the rest on CUDA2). */
+  {
+    guint64 three[3] = { 1200 * MIB, 1200 * MIB, 1200 * MIB };
+    gboolean integrated[3] = { FALSE, TRUE, FALSE };
+    g_autoptr(HrBoard) mixed = gpus_board (3, three, integrated);
+    float ts13[2] = { 1.0f, 3.0f };
+
+    g_assert_null (predict_with (mixed, spec, TRUE, 0, ts13, 2, HR_SPLIT_MODE_LAYER, -1, s));
+    g_assert_cmpuint (s->n_devices, ==, 2);
+    g_assert_cmpuint (s->devices[0].board_index, ==, 0);
+    g_assert_cmpuint (s->devices[0].layers, ==, 3);
+    g_assert_cmpuint (s->devices[1].board_index, ==, 2);
+    g_assert_cmpuint (s->devices[1].layers, ==, 6);
+  }
+
+  g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_NONE, 1, s));
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPLIT_NONE);
+  g_assert_cmpuint (s->n_devices, ==, 1);
+  g_assert_cmpuint (s->devices[0].board_index, ==, 1);
+  g_assert_cmpuint (s->devices[0].side.weights, ==, 8 * BLOCK + OUT_GRP);
+  g_assert_false (s->pipeline_parallel);
+}
+
+static void
+assert_refused (GError     *error,
+                const char *message)
+{
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, message);
+  g_error_free (error);
+}
+
+/* What llama-server or Headroom refuses, each with its message. */
+static void
+test_devices_placement_refused (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  guint64 free[2] = { 1200 * MIB, 1200 * MIB };
+  g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  float ts[3] = { 1.0f, 1.0f, 1.0f };
+  float neg[2] = { 1.0f, -1.0f };
+  float zero[2] = { 0.0f, 0.0f };
+
+  assert_refused (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_ROW, -1, s),
+                  "--split-mode row needs a split buffer type, which llama.cpp's CUDA, ROCm, Vulkan and Metal backends no longer have: "
+                  "llama-server stops with \"device CUDA0 does not support split buffers\" (src/llama-model.cpp make_gpu_buft_list); "
+                  "use --split-mode layer");
+  assert_refused (predict_with (board, spec, FALSE, 0, ts, 2, HR_SPLIT_MODE_LAYER, -1, s),
+                  "--tensor-split and --split-mode are llama-server's options: Ollama sets the split itself; use --runtime llama-server");
+  assert_refused (predict_with (board, spec, TRUE, 0, ts, 3, HR_SPLIT_MODE_LAYER, -1, s),
+                  "--tensor-split gives 3 shares, but Test GPUs has 2 GPUs: give one share per GPU, in their order");
+  assert_refused (predict_with (board, spec, TRUE, 0, neg, 2, HR_SPLIT_MODE_LAYER, -1, s),
+                  "--tensor-split share 2 is negative or not a number: each GPU's share is 0 or more");
+  assert_refused (predict_with (board, spec, TRUE, 0, zero, 2, HR_SPLIT_MODE_LAYER, -1, s),
+                  "--tensor-split is all zero: give at least one GPU a share above 0");
+  assert_refused (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_NONE, 2, s),
+                  "--main-gpu 2 names no GPU: llama-server sees 2 on this board (0 to 1)");
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -547,5 +798,9 @@ main (int    argc,
   g_test_add_func ("/offload-devices/moe", test_devices_moe);
   g_test_add_func ("/offload-devices/speed", test_devices_speed);
   g_test_add_func ("/offload-devices/over", test_devices_over);
+  g_test_add_func ("/offload-devices/max-context-switch", test_devices_max_context_switch);
+  g_test_add_func ("/offload-devices/cpu-moe", test_devices_cpu_moe);
+  g_test_add_func ("/offload-devices/llama-server", test_devices_llama_server);
+  g_test_add_func ("/offload-devices/placement-refused", test_devices_placement_refused);
   return g_test_run ();
 }

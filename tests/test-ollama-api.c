@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * app/core/ollama/hr-ollama-api.c without a server: Ollama's answers (shapes from
- * ollama-api.md) in, exact fields out.
+ * docs/ollama.md) in, exact fields out.
  */
 #include "config.h"
 
@@ -300,7 +300,7 @@ test_rates (void)
   g_autofree char *ms = hr_ollama_format_ms (G_GINT64_CONSTANT (5908400000));
   g_autofree char *na = hr_ollama_format_tps (hr_ollama_rate_tps (89, 0));
 
-  /* seed-facts.md, "Measuring a model": 89 tokens in 3,817,895,000 ns. */
+  /* docs/seed-figures.md, "Measuring a model": 89 tokens in 3,817,895,000 ns. */
   g_assert_cmpstr (tps, ==, "23.3");
   g_assert_cmpstr (ms, ==, "5908.4");
   g_assert_cmpstr (na, ==, "n/a");

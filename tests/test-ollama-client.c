@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrOllamaClient against the fake Ollama (tests/fake-ollama.c), which
- * speaks ../shared/reference/ollama-api.md: answers, streams with injected
+ * speaks docs/ollama.md: answers, streams with injected
  * delays, and every failure a person must be able to act on.
  */
 #include "config.h"
@@ -149,7 +149,7 @@ test_version_tags_ps_show (void)
   g_assert_nonnull (l->expires_at);
   size = hr_ollama_format_size (l->size);
   processor = hr_ollama_format_processor (l->size, l->size_vram);
-  /* seed-facts.md, "What Ollama reported": llama3.2:3b at 4096, 2.6 GB, 100% GPU */
+  /* docs/seed-figures.md, "What Ollama reported": llama3.2:3b at 4096, 2.6 GB, 100% GPU */
   g_assert_cmpstr (size, ==, "2.6 GB");
   g_assert_cmpstr (processor, ==, "100% GPU");
 
@@ -206,7 +206,7 @@ test_generate_ttft (void)
   /* First non-empty chunk 150 ms after the request, the next ones 250 ms
    * apart; an empty chunk first. */
   fake_ollama_set_stream_timing (fake, 150, 250, 0, TRUE);
-  /* seed-facts.md, "Measuring a model": 89 tokens in 3,817,895,000 ns. */
+  /* docs/seed-figures.md, "Measuring a model": 89 tokens in 3,817,895,000 ns. */
   fake_ollama_set_final_timing (fake, 0, 18, 62570000, 89, 3817895000);
   client = client_for (fake_ollama_get_url (fake));
 

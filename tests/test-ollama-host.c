@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Host strings, model names, digests and `ollama ps` figures, against
- * ../shared/reference/ollama-api.md ("Conventions", "Known quirks",
- * "/api/ps") and seed-facts.md ("What Ollama reported").
+ * docs/ollama.md ("Conventions", "Known quirks",
+ * "/api/ps") and docs/seed-figures.md ("What Ollama reported").
  */
 #include "config.h"
 
@@ -29,7 +29,7 @@ assert_host (const char *input,
 static void
 test_host_rules (void)
 {
-  /* ollama-api.md, "Known quirks": the rules Ollama's own clients follow. */
+  /* docs/ollama.md, "Known quirks": the rules Ollama's own clients follow. */
   assert_host ("", "http://127.0.0.1:11434");
   assert_host (NULL, "http://127.0.0.1:11434");
   assert_host ("   ", "http://127.0.0.1:11434");
@@ -228,8 +228,8 @@ assert_size (guint64     bytes,
 static void
 test_ps_size (void)
 {
-  /* seed-facts.md, "What Ollama reported": package 9,053,114,464 -> 9.1 GB,
-   * 2,019,377,376 -> 2.0 GB. ollama-api.md: gemma4 at 4096 6,591,830,464. */
+  /* docs/seed-figures.md, "What Ollama reported": package 9,053,114,464 -> 9.1 GB,
+   * 2,019,377,376 -> 2.0 GB. docs/ollama.md "/api/ps": gemma4 at 4096 6,591,830,464. */
   assert_size (9053114464, "9.1 GB");
   assert_size (2019377376, "2.0 GB");
   assert_size (6591830464, "6.6 GB");
@@ -256,7 +256,7 @@ test_ps_processor (void)
   text = hr_ollama_format_processor (9700000000, 0);
   g_assert_cmpstr (text, ==, "100% CPU");
   g_free (text);
-  /* ollama-api.md: gemma4 at 4096, 81% GPU. */
+  /* docs/ollama.md "/api/ps": gemma4 at 4096, 81% GPU. */
   text = hr_ollama_format_processor (6591830464, 5333539264);
   g_assert_cmpstr (text, ==, "19%/81% CPU/GPU");
   g_free (text);
@@ -295,6 +295,27 @@ test_ps_until (void)
   g_free (text);
 }
 
+/* A variant's name says what changed, after the tag or as the tag. */
+static void
+test_variant_name (void)
+{
+  static const struct { const char *source; guint32 context; gint32 num_gpu; const char *name; } cases[] = {
+    { "llama3.1:8b", 24576, -1, "llama3.1:8b-ctx24k" },
+    { "llama3.1", 24576, -1, "llama3.1:ctx24k" },
+    { "llama3.1:8b", 5000, 20, "llama3.1:8b-ctx5000-gpu20" },
+    { "qwen3:8b", 0, 0, "qwen3:8b-gpu0" },
+    { "registry.local:5000/team/m", 8192, -1, "registry.local:5000/team/m:ctx8k" },
+    { "registry.local:5000/team/m:q4", 131072, -1, "registry.local:5000/team/m:q4-ctx128k" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = hr_ollama_variant_name (cases[i].source, cases[i].context, cases[i].num_gpu);
+
+      g_assert_cmpstr (name, ==, cases[i].name);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,5 +332,6 @@ main (int   argc,
   g_test_add_func ("/ollama-host/ps-processor", test_ps_processor);
   g_test_add_func ("/ollama-host/ps-until", test_ps_until);
 
+  g_test_add_func ("/ollama-host/variant-name", test_variant_name);
   return g_test_run ();
 }

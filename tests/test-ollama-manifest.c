@@ -69,7 +69,7 @@ test_names (void)
   g_assert_cmpstr (path, ==, "/v2/library/qwen9/manifests/70b");
 }
 
-/* shared/seeds/from-api-to-gpu-weeks-1-4.txt: the phi4 manifest. */
+/* From API to GPU: the phi4 manifest. */
 static const char phi4[] =
   "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.docker.distribution.manifest.v2+json\","
   "\"config\":{\"mediaType\":\"application/vnd.docker.container.image.v1+json\","

@@ -24,13 +24,13 @@
 #include "hr-ollama-registry.h"
 #include "hr-runtime.h"
 
-/* shared/seeds/from-api-to-gpu-weeks-1-4.txt, the phi4 manifest (seed-facts.md W7). */
+/* From API to GPU, the phi4 manifest (docs/seed-figures.md W7). */
 #define PHI4_MODEL    "sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20"
 #define PHI4_TEMPLATE "sha256:32695b892af87ef8fca6e13a1a31c67c1441d7398be037e366e2fc763857c06a"
 #define PHI4_LICENSE  "sha256:fa8235e5b48faca34e3ca98cf4f694ef08bd216d28b58071a1f85b1d50cb814d"
 #define PHI4_PARAMS   "sha256:45a1c652dddc9efdcefa977ab81cfbe26b6e52bc8e78f2f4c698538783e0ac80"
 #define LLAMA_MODEL   "sha256:dde5aa3fc5ffc17176b5e8bdc82f587b24b2678c6c66101bf7da77af9f7ccdff"
-#define LLAMA_BYTES   G_GUINT64_CONSTANT (2019377376) /* seed-facts.md W6 */
+#define LLAMA_BYTES   G_GUINT64_CONSTANT (2019377376) /* docs/seed-figures.md W6 */
 
 typedef struct {
   FakeRegistry     *fake;
@@ -410,7 +410,7 @@ test_llama_header (Fixture       *f,
   g_assert_cmpuint (spec->key_length, ==, 128);
   g_assert_cmpuint (spec->value_length, ==, 128);
   g_assert_cmpuint (spec->context_length, ==, 131072);
-  g_assert_cmpuint (spec->parameters, ==, G_GUINT64_CONSTANT (3212749888)); /* seed-facts.md W5 */
+  g_assert_cmpuint (spec->parameters, ==, G_GUINT64_CONSTANT (3212749888)); /* docs/seed-figures.md W5 */
   g_assert_cmpuint (spec->file_bytes, ==, LLAMA_BYTES);
   hr_runtime_inputs_init (&in, spec, 4096);
   in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
@@ -418,7 +418,7 @@ test_llama_header (Fixture       *f,
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
   /* The same figure test-runtime.c asserts for llama3.2:3b at 4096
-   * (ollama-api.md: 2.55 GB, "2.6" in ollama ps). */
+   * (docs/seed-figures.md, "What Ollama reported": 2.55 GB, "2.6" in ollama ps). */
   g_assert_cmpuint (p.total_bytes, ==, G_GUINT64_CONSTANT (2550507776));
 }
 

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * /api/show answers mapped to a model spec (ollama-api.md, "/api/show").
+ * /api/show answers mapped to a model spec (docs/ollama.md, "/api/show").
  */
 #include "config.h"
 

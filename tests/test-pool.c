@@ -17,7 +17,7 @@ test_unified (void)
   g_autoptr(HrBoard) board = hr_board_new ("jetson-orin-nano-super", "Jetson Orin Nano Super");
   HrPoolLayout layout;
 
-  /* seed-facts.md: pool 8.0 GB, resident 1.9 GB, reserve 1.0 GB, budget 5.1 GB. */
+  /* docs/seed-figures.md: pool 8.0 GB, resident 1.9 GB, reserve 1.0 GB, budget 5.1 GB. */
   board->pool_bytes = 8000000000;
   board->resident_bytes = 1900000000;
   board->reserve_bytes = 1000000000;

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Precisions and the exact ggml block sizes (hf-hub.md "GGUF header";
- * seed-facts.md "Units").
+ * Precisions and the exact ggml block sizes (docs/formats.md "Tensor sizes";
+ * docs/seed-figures.md "Units").
  */
 #include "config.h"
 
@@ -16,7 +16,7 @@ test_precision_bits (void)
   static const struct { const char *id; double bits; } cases[] = {
     /* seed week 4 */
     { "fp32", 32 }, { "fp16", 16 }, { "bf16", 16 }, { "int8", 8 }, { "int4", 4 },
-    /* seed running-larger-models.txt, whole-file averages */
+    /* seed Running Larger Models, whole-file averages */
     { "q4_K_M", 4.6 }, { "q5_K_M", 5.6 }, { "q8_0", 8.5 }, { "f16", 16.0 },
     /* case-insensitive */
     { "Q4_K_M", 4.6 }, { "BF16", 16 },
@@ -81,7 +81,7 @@ test_precision_tensor_bytes (void)
 {
   g_autoptr(GError) error = NULL;
   guint64 elements, bytes;
-  /* llama3.2:3b's token embedding, Q6_K: 3072 x 128256 (ollama-api.md: 308.23 MiB). */
+  /* llama3.2:3b's token embedding, Q6_K: 3072 x 128256 (docs/seed-figures.md: 308.23 MiB). */
   guint64 embd[] = { 3072, 128256 };
   guint64 bad_row[] = { 100, 2 };
   guint64 huge[] = { G_GUINT64_CONSTANT (1) << 40, G_GUINT64_CONSTANT (1) << 40 };

@@ -43,7 +43,7 @@ test_priors_builtin (void)
       g_assert_cmpfloat (hr_prior_run_efficiency (run), <=, 1.0);
     }
 
-  /* The seed's runs (seed-facts.md "Rates" and the week-2 benchmark):
+  /* The seed's runs (docs/seed-figures.md "Rates" and the week-2 benchmark):
    * 18.4 / (102 / 2.0) = 0.3608, 7.4 / (102 / 4.9) = 0.3555, 23.4667 /
    * (273 / 9.053114464) = 0.7782: mean 0.4982 -> 0.50. */
   g_assert_cmpfloat (hr_priors_efficiency (priors, HR_HARDWARE_NVIDIA_UNIFIED, &n), ==, 0.50);
@@ -158,7 +158,7 @@ test_priors_evaluate (void)
   g_assert_cmpint (row.source, ==, HR_RATE_SOURCE_MEASURED);
 
   /* the seed's board has its fit: the prior is never used, gemma2:2b stays
-   * the seed's 22.9 t/s estimate (seed-facts.md "Rates") */
+   * the seed's 22.9 t/s estimate (docs/seed-figures.md "Rates") */
   hr_evaluation_inputs_init (&scenario, jetson, &fit);
   scenario.prior_efficiency = 0.5;
   hr_evaluate (&scenario, gemma, NAN, 0, &row);

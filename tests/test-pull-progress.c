@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The pull progress model against the /api/pull stream as
- * ollama-api.md describes it: layers one after another, `total` absent at
+ * docs/ollama.md describes it: layers one after another, `total` absent at
  * first, `completed` absent while 0 and sometimes going backwards, a layer
  * already present arriving once complete, error lines mid-stream.
  */
@@ -159,7 +159,7 @@ test_error_line (void)
   g_assert_false (hr_pull_progress_stalled (p, T0 + 100 * SEC));
   /* A mistyped error member is not taken for an error. */
   g_assert_cmpint (feed (p, "{\"error\": {\"x\": 1}, \"status\": \"s\"}", T0 + SEC), ==, HR_PULL_LINE_STATUS);
-  /* Nor an empty one (issue 16: Ollama's client ends a stream on a
+  /* Nor an empty one (Ollama's client ends a stream on a
    * non-empty "error" only). */
   g_assert_cmpint (feed (p, "{\"error\": \"\", \"status\": \"s\"}", T0 + SEC), ==, HR_PULL_LINE_STATUS);
 }

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Rates, the recommendation and the pull check (seed-facts.md "Rates (decode
- * speed) and the recommendation", "Checking a pull before it starts").
+ * Rates, the recommendation and the pull check (docs/seed-figures.md
+ * "Rates", "Checking a pull").
  */
 #include "config.h"
 
@@ -26,7 +26,7 @@ seed_board (void)
   return board;
 }
 
-/* The seed's five models (running-larger-models.txt). */
+/* The seed's five models (Running Larger Models). */
 static GPtrArray *
 seed_models (void)
 {

@@ -67,9 +67,9 @@ test_published_cases (void)
     double       published_mib; /* the source's CUDA0 compute buffer */
     double       headroom_mib;  /* this model's figure, pinned */
   } cases[] = {
-    /* shared/reference/ollama-api.md, "Reference figures measured with
-     * llama.cpp's own allocator on the Dec-2025 graph (ubatch 512, one
-     * slot, f16 KV)": flash attention on / off. */
+    /* docs/seed-figures.md, "Compute buffer reference
+     * figures" (llama.cpp's own allocator on the Dec-2025 graph, ubatch
+     * 512, one slot, f16 KV): flash attention on / off. */
     { &llama32_3b, 4096, TRUE, 66.0, 66.0 },
     { &llama32_3b, 4096, FALSE, 228.0, 222.0 },
     { &llama32_3b, 16384, TRUE, 88.0, 102.0 },
@@ -87,7 +87,7 @@ test_published_cases (void)
      * its lines fit Mistral-7B-Instruct-v0.2 (freq_base 1000000, KV 4096
      * MiB at 32,768 tokens = 32 layers x 8 KV heads x 128 x 2 x 2 bytes),
      * the model logdetective used. The graph of then also kept one logit
-     * row per ubatch token (ollama-api.md), 32,000 x 512 x 4 bytes =
+     * row per ubatch token (docs/seed-figures.md), 32,000 x 512 x 4 bytes =
      * 62.5 MiB, which the attention scores outweigh at both contexts. */
     { &mistral_7b, 2048, FALSE, 164.0, 168.0 },
     { &mistral_7b, 32768, FALSE, 2144.0, 2148.0 },

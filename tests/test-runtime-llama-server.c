@@ -359,6 +359,124 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (o, "kv_cells"), ==, 8192);
 }
 
+/* llama.cpp refuses a quantized cache whose head size is not a whole
+ * number of the type's 32-value blocks (src/llama-context.cpp
+ * llama_init_from_model): K is checked before V, every trunk layer (not the
+ * nextn layers past n_layer ()), under both the llama-server era and Ollama
+ * 0.30+, which passes OLLAMA_KV_CACHE_TYPE on unchecked. An f16 cache, and
+ * a head size of 96, load. */
+static void
+test_head_blocks (void)
+{
+  g_autoptr(HrModelSpec) spec = llama32_3b (131072);
+  g_autoptr(GError) error = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+
+  spec->key_length = spec->value_length = 80;
+  hr_runtime_inputs_init (&in, spec, 8192);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_AUTO;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "llama-server refuses a q8_0 KV cache for this model (\"K cache type q8_0 with block size 32 does "
+                   "not divide n_embd_head_k=80\", src/llama-context.cpp): its heads are not a whole number of "
+                   "32-value blocks, so it would not load. Use an f16 cache.");
+  g_clear_error (&error);
+
+  spec->key_length = 96;
+  in.kv_type = HR_KV_CACHE_Q4_0;
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "\"V cache type q4_0 with block size 32 does not divide n_embd_head_v=80\""));
+  g_clear_error (&error);
+
+  in.kv_type = HR_KV_CACHE_F16;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  spec->value_length = 96;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+
+  /* A sliding layer's own head size counts on that layer. */
+  spec->key_length_swa = spec->value_length_swa = 72;
+  spec->sliding_window = 1024;
+  spec->layer_sliding = g_array_new (FALSE, TRUE, sizeof (guint8));
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      guint8 sliding = i == 3;
+
+      g_array_append_val (spec->layer_sliding, sliding);
+    }
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_nonnull (strstr (error->message, "n_embd_head_k=72"));
+}
+
+/* llama-server's prompt cache (--cache-ram, default 8192 MiB,
+ * common/common.h; tools/server/server-task.cpp server_prompt_cache):
+ * host memory filled as prompts are cached, never at load, so an upper
+ * bound beside the total, not in it; Ollama 0.30+ passes no --cache-ram,
+ * Ollama before 0.30 ran no llama-server. */
+static void
+test_prompt_cache (void)
+{
+  g_autoptr(HrModelSpec) spec = llama32_3b (131072);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  HrRuntimePrediction p;
+  HrRuntimeInputs in;
+  guint64 total;
+
+  predict (spec, 8192, 1, &p);
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_GUINT64_CONSTANT (8589934592));
+  g_assert_true (has_note (&p, "Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies "
+                               "the previous prompt's state (KV cells, recurrent state) to host memory, dropping the "
+                               "oldest past the limit. Not allocated at load, so not in this total: up to "
+                               "8,589,934,592 bytes of host memory. --cache-ram 0 turns it off."));
+  json = hr_runtime_prediction_to_json (&p);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "prompt_cache_limit_bytes"), ==,
+                   G_GINT64_CONSTANT (8589934592));
+  total = p.total_bytes;
+
+  hr_runtime_inputs_init (&in, spec, 8192);
+  g_assert_cmpint (in.cache_ram_mib, ==, 8192);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.parallel_slots = 1;
+  in.batch = in.ubatch = 0;
+  in.cache_ram_mib = 0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, 0);
+  g_assert_cmpuint (p.total_bytes, ==, total);
+  g_assert_true (has_note (&p, "--cache-ram 0: llama-server keeps no prompt cache in host memory."));
+
+  in.cache_ram_mib = -1;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_MAXUINT64);
+  g_clear_pointer (&json, json_node_unref);
+  json = hr_runtime_prediction_to_json (&p);
+  g_assert_true (json_object_get_null_member (json_node_get_object (json), "prompt_cache_limit_bytes"));
+
+  in.cache_ram_mib = 8192;
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.batch = in.ubatch = 512;
+  in.server_version = "0.31.0";
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, G_GUINT64_CONSTANT (8589934592));
+  g_assert_true (has_note (&p, "Prompt cache: Ollama passes no --cache-ram, so llama-server's default of 8,192 MiB "
+                               "holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent "
+                               "state) is copied to host memory, dropping the oldest past the limit. Not allocated at "
+                               "load nor in the ollama ps size, so not in this total: up to 8,589,934,592 bytes of "
+                               "host memory."));
+  in.server_version = "0.29.0";
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_cmpuint (p.prompt_cache_limit_bytes, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -373,5 +491,7 @@ main (int    argc,
   g_test_add_func ("/runtime-llama-server/batch", test_batch);
   g_test_add_func ("/runtime-llama-server/errors", test_errors);
   g_test_add_func ("/runtime-llama-server/json", test_json);
+  g_test_add_func ("/runtime-llama-server/head-blocks", test_head_blocks);
+  g_test_add_func ("/runtime-llama-server/prompt-cache", test_prompt_cache);
   return g_test_run ();
 }

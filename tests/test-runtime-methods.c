@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Which method and which KV cache type a prediction uses (issue 11): the
+ * Which method and which KV cache type a prediction uses: the
  * seed's weights + KV cache as a named method (%HR_RUNTIME_ERA_SEED), and
  * a quantized KV cache without flash attention, which Ollama before 0.30
  * turned into f16 and llama-server from 0.30 refuses. The rest of the
@@ -103,7 +103,7 @@ test_kv_fallback_before_0_30 (void)
 }
 
 /* The seed's method as a named mode: weights + KV cache, every layer the
- * whole context (seed-facts.md: llama3.2:3b 114,688 bytes per token). */
+ * whole context (docs/seed-figures.md: llama3.2:3b 114,688 bytes per token). */
 static void
 test_seed_method (void)
 {

@@ -4,8 +4,8 @@
  *
  * The Models page with a runtime model, under Xvfb: the Ollama 0.30 runtime
  * on the DGX Spark with phi4 at 4,096 tokens (the prediction the core
- * computes, and the seed's "ollama ps" 9.7 GB, seed-facts.md "What Ollama
- * reported"), the explain panel's era and terms, a learned overhead from a
+ * computes, and the seed's "ollama ps" 9.7 GB, docs/seed-figures.md
+ * "What Ollama reported"), the explain panel's era and terms, a learned overhead from a
  * synthetic measurement as its own chart segment with its explanation, the
  * Boards view with the seed's verdicts at 4,096 tokens and its CSV, and the
  * unified-memory note.
@@ -375,7 +375,7 @@ test_runtime_boards_view (void)
       g_assert_cmpuint (e->margin_bytes, ==, listed->margin_bytes);
       g_assert_cmpuint (e->footprint.total, ==, listed->footprint.total);
     }
-  /* seed-facts.md: "llama3.2:3b fits, 2.63 GB under budget", measured 18.4 t/s */
+  /* docs/seed-figures.md: "llama3.2:3b fits, 2.63 GB under budget", measured 18.4 t/s */
   cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
   g_assert_cmpstr (cell, ==, "fits · 2.63 GB · 18.4 t/s measured");
   /* The recommendation on the Jetson is the Models list's own (the built-in
@@ -432,10 +432,17 @@ test_runtime_boards_view (void)
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  /* A board with several GPUs says where the model sits: llama3.1:70b on
+   * 2 x RTX 3090 at 32,768 tokens, as `headroom-cli predict llama3.1:70b
+   * --board 2x-rtx-3090 --context 32768` places it (GPU 0 blocks 10-44,
+   * GPU 1 blocks 45-79 and the output layer, 10 blocks on the CPU). */
+  g_clear_pointer (&cell, g_free);
+  cell = hr_boards_view_get_cell_text (view, "llama3.1:70b", "2x-rtx-3090");
+  g_assert_cmpstr (cell, ==, "partial 71/81 · 47.15 GB VRAM + 7.55 GB host · 5.1 t/s prior · 2 GPUs 35+36 layers");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
   /* The runtime sizes the catalog's exact parameter count, 8,030,261,248
-   * (ollama-api.md), and blob, 4,920,738,944 bytes, not the seed's rounded
+   * (Ollama docs/api.md), and blob, 4,920,738,944 bytes, not the seed's rounded
    * 8B and 4.9 GB. */
   g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
   g_clear_pointer (&cell, g_free);

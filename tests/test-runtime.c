@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The runtime model (app/core/runtime/hr-runtime.c): every term with hand-computed
- * values, the seed's three `ollama ps` points (seed-facts.md, "What Ollama
- * reported"), the old estimator against Ollama's own published logs, a
+ * values, the seed's three `ollama ps` points (docs/seed-figures.md,
+ * "What Ollama reported"), the old estimator against Ollama's own published logs, a
  * sliding-window model, a tied-embedding model, and a q8_0 cache with flash
  * attention off.
  */
@@ -26,7 +26,7 @@
  * attn_v and ffn_down Q6_K on the layers use_more_bits() picks (the first
  * and last eighth and every third layer between); attn_qkv (fused, phi3)
  * Q5_K; the output Q6_K; norms F32. Type counts checked against what Ollama's
- * blobs report (llama3.2:3b: Q4_K x168, Q6_K x29, F32 x58, seed-facts.md W6). */
+ * blobs report (llama3.2:3b: Q4_K x168, Q6_K x29, F32 x58, docs/seed-figures.md W6). */
 
 static gboolean
 use_more_bits (guint i,
@@ -115,7 +115,7 @@ build_spec (const Arch *a)
 
 /* llama3.2:3b, Ollama's Q4_K_M blob (2,019,377,376 bytes): 28 layers,
  * embedding 3072, n_ff 8192, 24 heads, 8 KV heads, vocab 128256, tied,
- * token_embd Q6_K (308.23 MiB, ollama-api.md). */
+ * token_embd Q6_K (308.23 MiB, docs/seed-figures.md). */
 static const Arch llama32_3b = {
   "llama3.2:3b", "llama", 28, 3072, 8192, 24, 8, 128, 128256, 131072, TRUE, FALSE, TRUE, HR_GGML_TYPE_Q6_K,
 };
@@ -191,7 +191,7 @@ test_layouts (void)
       q6 += t->type == HR_GGML_TYPE_Q6_K;
       f32 += t->type == HR_GGML_TYPE_F32;
     }
-  /* seed-facts.md W6: Q4_K x168, Q6_K x29, F32 x58. */
+  /* docs/seed-figures.md W6: Q4_K x168, Q6_K x29, F32 x58. */
   g_assert_cmpuint (q4, ==, 168);
   g_assert_cmpuint (q6, ==, 29);
   g_assert_cmpuint (f32, ==, 58);
@@ -199,7 +199,7 @@ test_layouts (void)
   /* 28 layers (1,688,322,048) + token_embd Q6_K 128256 x 3072 x 210 / 256
    * (323,205,120 = 308.23 MiB, as the host buffer logs) + output_norm and
    * rope_freqs = 2,011,539,712 = 1918.35 MiB: the GPU model buffer the
-   * reference quotes for this tied model (ollama-api.md). */
+   * reference quotes for this tied model (docs/seed-figures.md). */
   g_assert_cmpuint (hr_model_spec_tensor_bytes (s3), ==, 2011539712);
   g_assert_cmpfloat (ABS ((double) hr_model_spec_tensor_bytes (s3) / MIB - 1918.35), <, 0.005);
   /* The blob is 2,019,377,376 bytes: 7,837,664 of GGUF header (tokenizer). */
@@ -426,8 +426,8 @@ test_untied_phi4 (void)
 }
 
 /* The compute buffer estimate against the figures llama.cpp's own allocator
- * gives on the Dec-2025 graph (ollama-api.md, "How Ollama 0.30+ sizes a
- * loaded model"; ubatch 512, one slot, f16 KV), MiB. The estimate follows
+ * gives on the Dec-2025 graph (docs/runtimes.md,
+ * "Ollama 0.30 and newer"; ubatch 512, one slot, f16 KV), MiB. The estimate follows
  * the runtime's rules (the scores dominate without flash attention; the
  * feed-forward intermediates and the mask with it) but not its allocator's
  * reuse: the gaps are stated here, not tuned away. The largest, phi-4 with
@@ -483,7 +483,7 @@ test_seed_points (void)
   HrRuntimeInputs in;
   HrRuntimePrediction p;
 
-  /* seed-facts.md "What Ollama reported", Ollama 0.31.2 on a DGX Spark: the
+  /* docs/seed-figures.md "What Ollama reported", Ollama 0.31.2 on a DGX Spark: the
    * era comes from the version. */
   hr_runtime_inputs_init (&in, s3, 4096);
   in.server_version = "0.31.2";
@@ -496,7 +496,7 @@ test_seed_points (void)
 
   /* llama3.2:3b at 16384: the principled estimate is 3.9975 GB -> "4.0 GB";
    * Ollama 0.31.2 showed "4.1 GB" (4.05 to 4.15 GB), so this model is 0.05
-   * to 0.15 GB short. The reference (ollama-api.md) finds the same gap with
+   * to 0.15 GB short. docs/seed-figures.md ("What Ollama reported") gives the same gap with
    * llama.cpp's own allocator (3.98 GB): something in the newer graph is not
    * explained. No constant is tuned to close it; the board's learned
    * residual does (test-calibration.c). */

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The safetensors header and index parsers: the Qwen2.5-3B-Instruct shards
- * (seed-facts.md, "A Hugging Face lookup": 434 tensors, 3,085,938,688 BF16
+ * (docs/seed-figures.md, "A Hugging Face lookup": 434 tensors, 3,085,938,688 BF16
  * parameters, total_size 6,171,877,376, shards of 3,968,658,944 and
  * 2,203,268,048 bytes), and each way a header can be wrong.
  */
@@ -173,7 +173,7 @@ test_metadata_shapes (void)
   g_assert_no_error (error);
   /* A scalar: the empty shape holds one element. */
   g_assert_cmpuint (array->parameters, ==, 1);
-  /* No tensors at all is no weights file (issue 15): `{}`, or only metadata. */
+  /* No tensors at all is no weights file: `{}`, or only metadata. */
   empty = parse_json ("{}", &error);
   g_assert_null (empty);
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);

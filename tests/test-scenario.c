@@ -4,7 +4,7 @@
  *
  * HrScenario without a window, on the shipped data: the seed board's
  * budget and the efficiency fitted from the shipped measurements
- * (seed-facts.md), a seed row's verdict, the properties bound to GSettings
+ * (docs/seed-figures.md), a seed row's verdict, the properties bound to GSettings
  * both ways, one "changed" per change, the board's unsaved edits, the
  * runtime template and the line an export is titled with.
  */
@@ -16,6 +16,7 @@
 #include "hr-formula.h"
 #include "hr-gui-format.h"
 #include "hr-scenario.h"
+#include "hr-scenario-controls.h"
 
 typedef struct {
   GSettings  *settings;
@@ -84,7 +85,7 @@ test_scenario_seed_board (Fixture       *f,
   g_assert_nonnull (board);
   g_assert_cmpuint (hr_board_budget_bytes (board), ==, 5100000000);
 
-  /* The two shipped measurements on the seed board fit 0.36 (seed-facts.md). */
+  /* The two shipped measurements on the seed board fit 0.36 (docs/seed-figures.md). */
   g_assert_cmpuint (fit->n_points, ==, 2);
   efficiency = hr_format_decimal (fit->efficiency, 2);
   g_assert_cmpstr (efficiency, ==, "0.36");
@@ -100,7 +101,7 @@ test_scenario_seed_board (Fixture       *f,
   g_assert_cmpuint (inputs.parallel_slots, ==, 1);
   g_assert_cmpfloat (inputs.fit.efficiency, ==, fit->efficiency);
 
-  /* seed-facts.md, "Budget and verdicts": llama3.2:3b at 4,096 tokens. */
+  /* docs/seed-figures.md, "Budget and verdicts": llama3.2:3b at 4,096 tokens. */
   g_assert_nonnull (spec);
   hr_scenario_evaluate (f->scenario, spec, &e);
   total = hr_gui_format_size (e.footprint.total, HR_UNIT_GB);
@@ -498,6 +499,123 @@ test_scenario_catalog_model (Fixture       *f,
   g_signal_handlers_disconnect_by_data (f->scenario, &w);
 }
 
+/* --n-cpu-moe in the scenario (the "n-cpu-moe" key): qwen3:30b-a3b on the
+ * RTX 3060 12 GB board at 4,096 tokens with every block's experts in host
+ * memory, as `headroom-cli predict qwen3:30b-a3b --board rtx-3060-12gb
+ * --context 4096 --n-cpu-moe 48` places it: 49/49 layers, 1,208,613,990
+ * bytes of VRAM and 18,315,674,010 of host memory; the explain panel
+ * says which experts stay there and why. */
+static void
+test_scenario_cpu_moe (Fixture       *f,
+                       gconstpointer  data)
+{
+  const HrModelSpec *spec = hr_session_find_model (f->session, "qwen3:30b-a3b");
+  const HrEvaluationInputs *inputs;
+  HrEvaluation e;
+  g_autofree char *split = NULL;
+  guint before;
+
+  g_object_set (f->scenario, "board-id", "rtx-3060-12gb", NULL);
+  hr_scenario_set_context_tokens (f->scenario, 4096);
+  /* fit's own MoE mode: some experts on the GPU, far more than 1.21 GB */
+  hr_scenario_evaluate (f->scenario, spec, &e);
+  g_assert_cmpuint (e.vram_bytes, >, 9000000000);
+
+  before = f->changed;
+  g_settings_set_uint (f->settings, "n-cpu-moe", 48);
+  g_assert_cmpuint (f->changed, ==, before + 1);
+  g_assert_cmpuint (hr_scenario_get_n_cpu_moe (f->scenario), ==, 48);
+  inputs = hr_scenario_peek_evaluation_inputs (f->scenario);
+  g_assert_cmpuint (inputs->n_cpu_moe, ==, 48);
+  hr_scenario_evaluate (f->scenario, spec, &e);
+  g_assert_true (e.split);
+  g_assert_cmpuint (e.gpu_layers, ==, 49);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
+  g_assert_cmpuint (e.vram_bytes, ==, 1208613990);
+  g_assert_cmpuint (e.host_bytes, ==, 18315674010);
+  g_assert_cmpstr (e.processor, ==, "94%/6% CPU/GPU");
+  split = hr_formula_split (spec, inputs, &e);
+  g_assert_cmpstr (split, ==,
+                   "Experts of layers 0\u201347 kept in host memory by --n-cpu-moe 48 (LLAMA_ARG_N_CPU_MOE): 18.07 GB; "
+                   "the rest of each layer stays on its GPU, and fit no longer places the layers\n"
+                   "49 of 49 layers on the GPU\n"
+                   "VRAM: 0.75 GB weights + 0.4 GB KV cache + 0.05 GB compute = 1,208,613,990 bytes = 1.21 GB (1.13 GiB)\n"
+                   "host memory: 18.25 GB weights + 0.0 GB KV cache + 0.07 GB compute = 18,315,674,010 bytes = 18.32 GB (17.06 GiB) "
+                   "(the token embedding, 0.18 GB, always stays there)\n"
+                   "ollama ps would show PROCESSOR 94%/6% CPU/GPU");
+
+  /* back to none: fit places the layers again */
+  hr_scenario_set_n_cpu_moe (f->scenario, 0);
+  g_assert_cmpuint (g_settings_get_uint (f->settings, "n-cpu-moe"), ==, 0);
+  hr_scenario_evaluate (f->scenario, spec, &e);
+  g_assert_cmpuint (e.vram_bytes, >, 9000000000);
+}
+
+
+/* Writes @widget as drawn to the PNG @path once it has been drawn. */
+static void
+save_shot (GtkWidget  *widget,
+           const char *path)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  while (g_get_monotonic_time () < end && !(gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0))
+    g_main_context_iteration (NULL, FALSE);
+  end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  gdk_texture_save_to_png (texture, path);
+}
+
+/* The scenario controls' --n-cpu-moe spin button follows the property
+ * both ways, and is named by its row for screen readers. */
+static void
+test_scenario_cpu_moe_control (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *controls;
+  GtkSpinButton *spin;
+
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  controls = g_object_ref_sink (hr_scenario_controls_new ());
+  hr_scenario_controls_set_scenario (HR_SCENARIO_CONTROLS (controls), f->scenario);
+  spin = hr_scenario_controls_get_cpu_moe_spin (HR_SCENARIO_CONTROLS (controls));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 0.0);
+  gtk_spin_button_set_value (spin, 12.0);
+  g_assert_cmpuint (hr_scenario_get_n_cpu_moe (f->scenario), ==, 12);
+  g_assert_cmpuint (g_settings_get_uint (f->settings, "n-cpu-moe"), ==, 12);
+  hr_scenario_set_n_cpu_moe (f->scenario, 3);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 3.0);
+  /* With HR_TEST_SHOTS set: the controls at 360 px, for a person to look at. */
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      GtkWidget *window = gtk_window_new ();
+      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "scenario-controls-360.png", NULL);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 360, 900);
+      gtk_window_set_child (GTK_WINDOW (window), controls);
+      gtk_window_present (GTK_WINDOW (window));
+      save_shot (controls, path);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_object_unref (controls);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -516,6 +634,9 @@ main (int   argc,
   g_test_add ("/scenario/catalog-model", Fixture, NULL, fixture_set_up, test_scenario_catalog_model,
               fixture_tear_down);
   g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
+              fixture_tear_down);
+  g_test_add ("/scenario/cpu-moe", Fixture, NULL, fixture_set_up, test_scenario_cpu_moe, fixture_tear_down);
+  g_test_add ("/scenario/cpu-moe-control", Fixture, NULL, fixture_set_up, test_scenario_cpu_moe_control,
               fixture_tear_down);
 
   result = g_test_run ();

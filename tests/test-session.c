@@ -114,7 +114,7 @@ test_session_load_async (void)
   g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, count_files (measurements_dir, ".json"));
   g_assert_true (hr_session_get_boards_writable (session));
 
-  /* seed-facts.md, "Budget and verdicts": 8.0 - 1.9 - 1.0 = 5.1 GB. */
+  /* docs/seed-figures.md, "Budget and verdicts": 8.0 - 1.9 - 1.0 = 5.1 GB. */
   seed = hr_session_find_board (session, "jetson-orin-nano-super");
   g_assert_nonnull (seed);
   g_assert_cmpuint (seed->pool_bytes, ==, 8000000000);

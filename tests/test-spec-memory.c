@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One prediction everywhere (issue 11), in the window: the memory card the
+ * One prediction everywhere, in the window: the memory card the
  * Hugging Face and File pages show (HrSpecMemory) gives a model the total
  * the Models page gives the same model under the same scenario, with every
  * runtime the scenario offers, and says which method made the figures.

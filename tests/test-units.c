@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Units: GB is decimal, GiB binary, both always labelled
- * (../shared/reference/seed-facts.md, "Units" and W1-W5).
+ * (docs/seed-figures.md, "Units" and W1-W5).
  */
 #include "config.h"
 
@@ -19,7 +19,7 @@ test_units_gb_gib (void)
   g_autofree char *w3 = hr_format_gb_gib (6171877376, 2);
   g_autofree char *w5 = hr_format_gb_gib (1606374944, 2);
 
-  /* seed-facts.md W1, W3, W5 */
+  /* docs/seed-figures.md W1, W3, W5 */
   g_assert_cmpstr (w1_gb, ==, "35.00 GB");
   g_assert_cmpstr (w1_gib, ==, "32.60 GiB");
   g_assert_cmpstr (w3, ==, "6.17 GB (5.75 GiB)");

@@ -389,7 +389,7 @@ test_shortcuts_window (void)
        slot = gtk_widget_get_next_sibling (slot))
     add_class_keys (real, adw_bin_get_child (ADW_BIN (slot)));
 
-  /* The ones issue 14 found missing are among them. */
+  /* The ones once missing are among them. */
   g_assert_true (g_hash_table_contains (real, "<Control>f"));
   g_assert_true (g_hash_table_contains (real, "F9"));
   g_assert_true (g_hash_table_contains (real, "<Control>e"));

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's layout, opened from the real HrApplication under Xvfb: the
- * first frame is painted before the pages are built (issue 10's start-up
+ * first frame is painted before the pages are built (the start-up
  * aim); the sidebar's header bar button and F9 hide and show the sidebar
  * both ways at the default and at a phone's width; and at 360 px wide the
- * Models page and the window fit (issue 14), the flaps folded.
+ * Models page and the window fit, the flaps folded.
  * HR_TEST_SHOTS=DIR saves the window at 1280 x 800 (light and dark) and
  * at 360 px with the sidebar shown and hidden.
  */
@@ -23,6 +23,7 @@
 #include "hr-models-page-private.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
+#include "hr-servers-overview.h"
 
 static HrApplication *test_app;
 static char *isolated_root;
@@ -121,10 +122,11 @@ test_layout_first_frame (void)
   g_assert_true (hr_window_get_page (ff.window, "file") == GTK_WIDGET (hr_window_get_gguf_page (ff.window)));
   g_assert_true (HR_IS_HUB_PAGE (hr_window_get_page (ff.window, "hub")));
   g_assert_true (HR_IS_BOARD_PAGE (hr_window_get_page (ff.window, "board")));
+  g_assert_true (HR_IS_SERVERS_OVERVIEW (hr_window_get_page (ff.window, "servers")));
   g_assert_null (hr_window_get_page (ff.window, "nowhere"));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (ADW_VIEW_STACK (stack)), ==, "models");
   {
-    const char *names[] = { "models", "hub", "board", "file" };
+    const char *names[] = { "models", "hub", "board", "servers", "file" };
     guint i = 0;
 
     for (GtkWidget *child = gtk_widget_get_first_child (stack); child != NULL;

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window, opened from the real HrApplication under Xvfb: the catalog,
- * the seed's verdicts and margins on the seed board (seed-facts.md, "Budget
- * and verdicts"), the context slider and the KV cache type, the chart's
+ * the seed's verdicts and margins on the seed board (docs/seed-figures.md,
+ * "Budget and verdicts"), the context slider and the KV cache type, the chart's
  * accessible description, the explain panel's formulas, export, a
  * malformed user catalog and boards file, and the German translation.
  */
@@ -266,7 +266,7 @@ cell (Fixture        *f,
 /* ------------------------------------------------------------------ */
 /* Tests                                                               */
 
-/* seed-facts.md, "Budget and verdicts": the seed board at 4,096 tokens. */
+/* docs/seed-figures.md, "Budget and verdicts": the seed board at 4,096 tokens. */
 static const struct {
   const char *name;
   const char *kv;
@@ -398,7 +398,7 @@ test_window_context_and_kv_type (void)
 
   g_assert_cmpuint (e->footprint.kv_cache, ==, 469762048);
 
-  /* 16,384 tokens: seed-facts.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
+  /* 16,384 tokens: docs/seed-figures.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
   gtk_range_set_value (context, 14);
   g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 16384);
   g_assert_cmpuint (e->footprint.kv_cache, ==, 1879048192);
@@ -1299,9 +1299,11 @@ test_window_partial_offload (void)
   hr_models_page_select_row (f.page, row);
   pool = hr_models_page_get_pool_chart (f.page);
   g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
-                   "NVIDIA GeForce RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, VRAM 10.65 GB, Reserve 0.5 GB, "
-                   "Free 0.74 GB, Budget 11.38 GB, Pool 12.88 GB; host memory: Resident 4.0 GB, Host memory "
-                   "5.27 GB, Reserve 2.0 GB, Free 23.09 GB, Budget 28.36 GB, Pool 34.36 GB");
+                   /* each memory's buffers (10.65 GB in VRAM, 5.27 GB in host memory, as the split) */
+                   "NVIDIA GeForce RTX 3060 12 GB with qwen2.5:14b: VRAM: 34 layers; weights 6.02 GB, KV cache 4.43 GB, "
+                   "compute buffer 0.2 GB, resident 1.0 GB, reserve 0.5 GB, free 0.74 GB of 12.88 GB; host memory: "
+                   "15 layers on the CPU; weights 2.98 GB, KV cache 2.01 GB, compute buffer 0.27 GB, resident 4.0 GB, "
+                   "reserve 2.0 GB, free 23.09 GB of 34.36 GB");
   panel = hr_models_page_get_explain_panel (f.page);
   g_assert_true (g_str_has_prefix (hr_explain_panel_get_figure (panel, "split"), "34 of 49 layers on the GPU"));
   g_assert_true (g_str_has_suffix (hr_explain_panel_get_figure (panel, "split-rate"),

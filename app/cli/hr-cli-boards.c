@@ -95,6 +95,7 @@ typedef struct {
   char    *name;
   char    *bandwidth_text;
   char    *host_bandwidth_text;
+  char    *pool_text;
   gboolean save;
   gboolean json;
 } BoardsOptions;
@@ -106,6 +107,7 @@ boards_options_clear (BoardsOptions *o)
   g_free (o->name);
   g_free (o->bandwidth_text);
   g_free (o->host_bandwidth_text);
+  g_free (o->pool_text);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BoardsOptions, boards_options_clear)
@@ -124,140 +126,6 @@ parse_gb_s (const char *option,
       return FALSE;
     }
   *out = v;
-  return TRUE;
-}
-
-/* Runs @argv[0] found on PATH; FALSE with *out_missing when it is not
- * there, FALSE with @error when it fails; its stdout in @out_text. */
-static gboolean
-run_tool (const char * const  *argv,
-          char               **out_text,
-          gboolean            *out_missing,
-          GError             **error)
-{
-  g_autofree char *path = g_find_program_in_path (argv[0]);
-  g_autofree char *err = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) full = NULL;
-  int wait_status = 0;
-
-  *out_missing = path == NULL;
-  if (path == NULL)
-    return FALSE;
-  g_strv_builder_add (builder, path);
-  for (guint i = 1; argv[i] != NULL; i++)
-    g_strv_builder_add (builder, argv[i]);
-  full = g_strv_builder_end (builder);
-  if (!g_spawn_sync (NULL, full, NULL, G_SPAWN_DEFAULT, NULL, NULL, out_text, &err, &wait_status, error))
-    return FALSE;
-  if (!g_spawn_check_wait_status (wait_status, NULL))
-    {
-      g_autofree char *said = g_strstrip (g_strdup (err != NULL && err[0] != '\0' ? err : (*out_text != NULL ? *out_text : "")));
-      char *newline = strchr (said, '\n');
-
-      if (newline != NULL)
-        *newline = '\0';
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("%s failed: %s"), argv[0], said);
-      g_clear_pointer (out_text, g_free);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The DRM sysfs memory files, as "PATH:VALUE" lines (the shape
- * HR_HARDWARE_DRM_COMMAND prints). */
-static char *
-read_drm (void)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/sys/class/drm", 0, NULL);
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char *entry;
-
-  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-    {
-      if (!g_regex_match_simple ("^card\\d+$", entry, 0, 0))
-        continue;
-      for (guint k = 0; k < 2; k++)
-        {
-          const char *file = k == 0 ? "mem_info_vram_total" : "mem_info_vram_used";
-          g_autofree char *path = g_build_filename ("/sys/class/drm", entry, "device", file, NULL);
-          g_autofree char *value = NULL;
-
-          if (g_file_get_contents (path, &value, NULL, NULL))
-            g_string_append_printf (text, "%s:%s\n", path, g_strstrip (value));
-        }
-    }
-  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
-}
-
-/* What `boards detect` reads: every tool that is there. */
-static gboolean
-detect (HrHardwareReading  *reading,
-        GError            **error)
-{
-  static const char * const nvidia[] = { "nvidia-smi", "--query-gpu=name,memory.total,memory.used", "--format=csv,noheader,nounits", NULL };
-  static const char * const rocm[] = { "rocm-smi", "--showproductname", "--showmeminfo", "vram", NULL };
-  static const char * const vulkan[] = { "vulkaninfo", "--summary", NULL };
-  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *drm = NULL;
-  g_autofree char *meminfo = NULL;
-  gboolean gone;
-  gboolean amd = FALSE;
-
-  if (run_tool (nvidia, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_nvidia_smi (text, reading, error))
-        return FALSE;
-    }
-  else if (!gone)
-    return FALSE;
-  else
-    g_ptr_array_add (missing, "nvidia-smi");
-  g_clear_pointer (&text, g_free);
-
-  if (run_tool (rocm, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_rocm_smi (text, reading, error))
-        return FALSE;
-      amd = TRUE;
-    }
-  else if (!gone)
-    return FALSE;
-  else
-    g_ptr_array_add (missing, "rocm-smi");
-  g_clear_pointer (&text, g_free);
-
-  drm = read_drm ();
-  if (drm != NULL && !amd)
-    {
-      if (!hr_hardware_parse_drm (drm, reading, error))
-        return FALSE;
-    }
-  else if (drm == NULL)
-    g_ptr_array_add (missing, "/sys/class/drm/card*/device/mem_info_vram_total");
-
-  if (run_tool (vulkan, &text, &gone, NULL))
-    hr_hardware_parse_vulkaninfo (text, reading, NULL);
-  else
-    g_ptr_array_add (missing, "vulkaninfo");
-
-  if (!g_file_get_contents (MEMINFO_PATH, &meminfo, NULL, error))
-    return FALSE;
-  if (!hr_hardware_parse_meminfo (meminfo, reading, error))
-    return FALSE;
-
-  if (reading->devices->len == 0 && reading->vulkan_names->len == 0)
-    {
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < missing->len; i++)
-        g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (missing, i));
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("no GPU found: not there on this computer: %s (only %s was read). Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
-                   list->str, MEMINFO_PATH);
-      return FALSE;
-    }
   return TRUE;
 }
 
@@ -291,7 +159,18 @@ print_board (const HrBoard           *board,
   printf ("%s\n", _("read:"));
   for (guint i = 0; i < reading->read->len; i++)
     printf ("  %s\n", (char *) g_ptr_array_index (reading->read, i));
-  for (guint i = 0; i < board->devices->len; i++)
+  if (board->unified)
+    {
+      g_autofree char *pool = gib_text (board->pool_bytes);
+      g_autofree char *used = hr_format_bytes (board->resident_bytes, HR_UNIT_GB, 1);
+      g_autofree char *reserve = hr_format_bytes (board->reserve_bytes, HR_UNIT_GB, 1);
+      g_autofree char *bw = bandwidth_text (board->bandwidth_bytes_per_s);
+
+      /* Translators: a unified board: the GPU's pool (0 = not known), in use, reserved, bandwidth, backend */
+      printf (_("unified memory: pool %s%s, %s in use, %s reserved, bandwidth %s (%s)\n"), pool,
+              board->pool_bytes == 0 ? _(" (not known)") : "", used, reserve, bw, hr_board_backend_to_string (board->backend));
+    }
+  for (guint i = 0; board->devices != NULL && i < board->devices->len; i++)
     {
       const HrDevice *d = g_ptr_array_index (board->devices, i);
       g_autofree char *memory = gib_text (d->memory_bytes);
@@ -303,7 +182,8 @@ print_board (const HrBoard           *board,
       printf (_("GPU %u: %s, %s, %s in use, %s reserved, bandwidth %s (%s, %s)\n"), i + 1, d->name, memory, used,
               reserve, bw, hr_device_kind_to_string (d->kind), hr_device_backend_to_string (d->backend));
     }
-  printf (_("host memory: %s, %s in use, %s reserved, bandwidth %s\n"), host, host_used, host_reserve, host_bw);
+  if (!board->unified)
+    printf (_("host memory: %s, %s in use, %s reserved, bandwidth %s\n"), host, host_used, host_reserve, host_bw);
   if (reading->confirm->len > 0)
     {
       printf ("%s\n", _("to confirm:"));
@@ -370,6 +250,7 @@ boards_make (const char *command,
     { "name", 0, 0, G_OPTION_ARG_STRING, &o.name, N_("The board's name (default: This computer)"), N_("NAME") },
     { "bandwidth", 0, 0, G_OPTION_ARG_STRING, &o.bandwidth_text, N_("Each GPU's memory bandwidth in GB/s, in the order read (0 = not known); no tool prints it"), N_("A,B,...") },
     { "host-bandwidth", 0, 0, G_OPTION_ARG_STRING, &o.host_bandwidth_text, N_("The host memory's bandwidth in GB/s; no tool prints it"), N_("GB/S") },
+    { "pool", 0, 0, G_OPTION_ARG_STRING, &o.pool_text, N_("A unified board's GPU share of its memory, as you confirmed it (an Apple silicon Mac: what Metal lets the GPU use); no tool prints it"), N_("SIZE") },
     { "save", 0, 0, G_OPTION_ARG_NONE, &o.save, N_("Save the board into your boards file (only once nothing is missing)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print the board as boards.json holds it, with what was read and what to confirm"), NULL },
     { NULL }
@@ -424,9 +305,32 @@ boards_make (const char *command,
       if (!hr_hardware_parse_paste (text, reading, &error))
         return hr_cli_fail (g_steal_pointer (&error));
     }
-  else if (!detect (reading, &error))
-    return hr_cli_fail (g_steal_pointer (&error));
+  else if (!hr_hardware_detect (reading, NULL, &error))
+    {
+      /* No GPU at all (the only failure after /proc/meminfo is read): say
+       * where to run it instead. */
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && reading->host_total_bytes > 0)
+        {
+          g_autofree char *said = g_strdup (error->message);
 
+          g_clear_error (&error);
+          g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                       _("%s. Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
+                       said);
+        }
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+
+  if (o.pool_text != NULL)
+    {
+      if (reading->unified_name == NULL)
+        return hr_cli_usage_error ("%s", _("--pool is for a unified board (an Apple silicon Mac), and no unified GPU was read"));
+      if (!hr_parse_size (o.pool_text, &reading->unified_pool_bytes, &error))
+        {
+          g_prefix_error (&error, "--pool: ");
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
+    }
   known = hr_boards_load_file (builtin, NULL);
   board = hr_hardware_make_board (reading, o.id != NULL ? o.id : "this-computer",
                                   o.name != NULL ? o.name : _("This computer"), known,
@@ -469,7 +373,8 @@ boards_make (const char *command,
       if (invalid != NULL)
         {
           g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
+                       board->unified ? _("not saved: %s (give what is missing: --pool, --bandwidth)")
+                                      : _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
           return hr_cli_fail (g_steal_pointer (&error));
         }
       if (!save_board (board, &path, &error))
@@ -477,6 +382,8 @@ boards_make (const char *command,
       if (!o.json)
         printf (_("saved as \"%s\" in %s\n"), board->id, path);
     }
+  else if (!o.json && invalid != NULL && board->unified)
+    printf (_("not complete, so not saved: give what is missing (--pool, --bandwidth), then --save\n"));
   else if (!o.json && invalid != NULL)
     printf (_("not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
   else if (!o.json)
@@ -489,12 +396,15 @@ boards_make (const char *command,
  * @argc: arguments, "boards" first
  * @argv: "boards", then "detect" or "import FILE|-" and their options
  *
- * `boards detect`: runs nvidia-smi, rocm-smi and vulkaninfo where they are
- * installed, reads the DRM sysfs memory files and /proc/meminfo, and prints
+ * `boards detect`: runs nvidia-smi, amd-smi (else rocm-smi) and vulkaninfo
+ * where they are installed, reads the DRM sysfs memory files and
+ * /proc/meminfo (built on macOS: sysctl and system_profiler), and prints
  * (--json: as boards.json holds it) the "This computer" board they make,
  * with what was read and what the user must confirm; `--save` writes it
  * into the user's boards file once it is complete. `boards import FILE|-`
  * does the same from those tools' output pasted from another machine.
+ * `--pool SIZE` gives a unified board's GPU share (an Apple silicon Mac),
+ * which no tool prints.
  *
  * Returns: 0; 1 when no GPU or host memory was read, a tool failed, a line
  *   could not be read, or saving was refused; 2 on a usage error.

@@ -4,7 +4,7 @@
  *
  * The seed's calculators: weights, catalog, fit, dashboard and check. With
  * the seed's inputs each prints the seed's table line for line
- * (seed-facts.md); every figure comes from app/core.
+ * (docs/seed-figures.md); every figure comes from app/core.
  */
 #include "config.h"
 
@@ -108,7 +108,7 @@ fmt (double value,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli weights (--parameters BILLIONS | --count N) --precision P`:
- * the seed's week-4 calculator (seed-facts.md "Printed form").
+ * the seed's week-4 calculator (docs/seed-figures.md "Weights").
  *
  * Returns: 0, or 2 for bad arguments.
  */
@@ -227,7 +227,7 @@ hr_cli_cmd_weights (int    argc,
  *
  * `headroom-cli catalog [--catalog FILE] [--models A,B] [--json]`: each
  * model's predicted weights at its precision's bits per weight beside the
- * pulled file (running-larger-models.txt, model_catalog.py).
+ * pulled file (Running Larger Models, model_catalog.py).
  *
  * Returns: 0, 1 when the catalog cannot be read, 2 for bad arguments.
  */
@@ -516,7 +516,7 @@ print_fit_table (const HrBoard            *board,
  *
  * `headroom-cli fit [--board NAME] [--context N] [--kv-type T] [--parallel N]`:
  * each model's weights + KV cache against the board's budget, with the
- * seed's verdicts (running-larger-models.txt, model_catalog.py). On a board
+ * seed's verdicts (Running Larger Models, model_catalog.py). On a board
  * that splits (hr_board_has_host()) the rows are hr_evaluate()'s split:
  * layers on the GPU, VRAM and host GB, PROCESSOR, and the verdict partial.
  *
@@ -588,7 +588,7 @@ hr_cli_cmd_fit (int    argc,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli dashboard [--board NAME] [--measurements DIR]`: memory and
- * rate for every model, with the recommendation (running-larger-models.txt,
+ * rate for every model, with the recommendation (Running Larger Models,
  * model_rates.py). A board without measurements gets its kind's prior
  * (hr_cli_context_scenario()) and one note (hr_cli_print_prior_note()); a
  * board that splits adds the layers and PROCESSOR columns.
@@ -782,7 +782,7 @@ print_precision_hint (HrCliContext       *ctx,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli check MODEL [--board NAME]`: the pull check, printing every
- * reason to refuse at once (seed-facts.md "Checking a pull"). A model over
+ * reason to refuse at once (docs/seed-figures.md "Checking a pull"). A model over
  * the board's memory that a lower precision takes off "over" gets a hint
  * naming `predict --best-precision` (print_precision_hint()). A partial
  * model prints its split; a rate that is a prior prints the one note.

@@ -7,7 +7,7 @@
  *
  * Reads a GGUF file's header (never its tensor data) and prints what the
  * seed's week-2 author read with a Python script, plus the exact tensor
- * bytes, the effective bits per parameter (seed-facts.md W6: 5.03 for
+ * bytes, the effective bits per parameter (docs/seed-figures.md W6: 5.03 for
  * llama3.2:3b) and the memory on the board, by the same prediction as
  * `headroom-cli predict` (hr-cli-predict.c).
  */
@@ -157,7 +157,7 @@ tokenizer_json (const HrGgufTokenizer *tok)
   return t;
 }
 
-/* Tensors of a ggml type this version does not know (issue 16). */
+/* Tensors of a ggml type this version does not know. */
 static JsonObject *
 unknown_types_json (const HrGgufReport *r)
 {
@@ -456,7 +456,7 @@ print_tokenizer (const HrGgufTokenizer *tok)
 }
 
 /* The tensors, the layout, the file size and the split. */
-/* Tensors of a ggml type this version does not know (issue 16): sized
+/* Tensors of a ggml type this version does not know: sized
  * from the layout, the unsized ones named. */
 static void
 print_unknown_types (const HrGgufReport *r)
@@ -680,7 +680,7 @@ inspect (const char                *path,
         return hr_cli_fail (g_steal_pointer (&error));
     }
   /* A header without the counts the KV cache needs has no memory and no
-   * verdict (issue 15), rather than a KV cache of 0 bytes that "fits". */
+   * verdict, rather than a KV cache of 0 bytes that "fits". */
   if (report->memory_problem != NULL)
     {
       if (o->json)
@@ -707,14 +707,30 @@ inspect (const char                *path,
       return hr_cli_fail (g_steal_pointer (&error));
     }
   if (o->json)
-    print_json (report, path, blob, verified, hr_cli_prediction_json (ctx, report->spec, &p), NULL,
-                hr_cli_projector_json (ctx, report->spec, mmproj_display));
+    {
+      JsonNode *memory = hr_cli_prediction_json (ctx, report->spec, &p);
+
+      /* the placement inputs' split (hr_cli_sizing_split()) */
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, json_node_get_object (memory), &error))
+        {
+          json_node_unref (memory);
+          g_free (pj.architecture);
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
+      print_json (report, path, blob, verified, memory, NULL,
+                  hr_cli_projector_json (ctx, report->spec, mmproj_display));
+    }
   else
     {
       print_text (report, display_path, blob, verified);
       print_projector (report->spec, &pj, report->file);
       hr_cli_print_memory (ctx, &p);
       hr_cli_print_projector (ctx, report->spec, -1);
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, NULL, &error))
+        {
+          g_free (pj.architecture);
+          return hr_cli_fail (g_steal_pointer (&error));
+        }
     }
   g_free (pj.architecture);
   return HR_CLI_EXIT_OK;

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli hub REPO [--revision R] [sizing options] [--json]`: the
- * seed's week-3 lookup of a Hugging Face repository (seed-facts.md, "A
- * Hugging Face lookup"), the weights at the repository's own dtype (week
+ * seed's week-3 lookup of a Hugging Face repository (docs/seed-figures.md,
+ * "A Hugging Face lookup"), the weights at the repository's own dtype (week
  * 4), and the memory it needs on a board, by the same prediction as
  * `headroom-cli predict` (hr-cli-predict.c).
  */
@@ -105,7 +105,7 @@ print_architecture (const HrHubLookup *l)
     {
       g_autofree char *derived = hr_format_count (l->derived.total);
 
-      /* To the digit (issue 16): a few missing norms are not "0.00 % apart". */
+      /* To the digit: a few missing norms are not "0.00 % apart". */
       rowf (_("config check"), _("%s derived from config.json: %s"), derived, l->derived_comparison);
       if (l->config->experts > 0)
         {
@@ -368,17 +368,19 @@ static gboolean
 hub_predict (const HrHubLookup         *l,
              HrCliContext              *ctx,
              const HrCliPredictOptions *o,
+             HrRuntimeInputs           *out_in,
              HrRuntimePrediction       *out,
              char                     **out_why)
 {
   g_autoptr(GError) error = NULL;
-  HrRuntimeInputs in;
+  HrRuntimeInputs local;
+  HrRuntimeInputs *in = out_in != NULL ? out_in : &local;
 
   *out_why = NULL;
   if (l->spec == NULL || l->spec->parameters == 0 || l->spec->layers == 0 ||
       l->spec->kv_heads == 0 || l->spec->key_length == 0)
     return FALSE;
-  if (!hr_cli_predict_spec (ctx, o, l->spec, &in, out, &error))
+  if (!hr_cli_predict_spec (ctx, o, l->spec, in, out, &error))
     {
       *out_why = g_strdup (error->message);
       return FALSE;
@@ -392,6 +394,7 @@ print_text (const HrHubLookup         *l,
             const HrCliPredictOptions *o)
 {
   HrRuntimePrediction p;
+  HrRuntimeInputs in;
   g_autofree char *why = NULL;
 
   rowf (_("repository"), "%s", l->repo);
@@ -399,10 +402,14 @@ print_text (const HrHubLookup         *l,
   print_architecture (l);
   print_kind_and_download (l);
   print_license_and_weights (l);
-  if (hub_predict (l, ctx, o, &p, &why))
+  if (hub_predict (l, ctx, o, &in, &p, &why))
     {
+      g_autoptr(GError) error = NULL;
+
       hr_cli_print_memory (ctx, &p);
       hr_cli_print_projector (ctx, l->spec, -1);
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, NULL, &error))
+        row (_("placement"), error->message);
     }
   else if (why != NULL)
     row (_("memory"), why);
@@ -418,6 +425,7 @@ to_json (const HrHubLookup         *l,
   const char *precision_id = hr_hub_lookup_weight_precision (l);
   const HrPrecision *precision = hr_precision_lookup (precision_id);
   HrRuntimePrediction p;
+  HrRuntimeInputs in;
   g_autofree char *why = NULL;
 
   if (precision != NULL && l->parameters > 0)
@@ -434,8 +442,15 @@ to_json (const HrHubLookup         *l,
     }
   if (l->spec != NULL)
     json_object_set_member (obj, "projector", hr_cli_projector_json (ctx, l->spec, l->mmproj_chosen));
-  if (hub_predict (l, ctx, o, &p, &why))
-    json_object_set_member (obj, "prediction", hr_cli_prediction_json (ctx, l->spec, &p));
+  if (hub_predict (l, ctx, o, &in, &p, &why))
+    {
+      JsonNode *memory = hr_cli_prediction_json (ctx, l->spec, &p);
+      g_autoptr(GError) error = NULL;
+
+      if (!hr_cli_sizing_split (ctx, o, &in, &p, json_node_get_object (memory), &error))
+        json_object_set_string_member (json_node_get_object (memory), "placement_problem", error->message);
+      json_object_set_member (obj, "prediction", memory);
+    }
   else
     json_object_set_null_member (obj, "prediction");
   if (why != NULL)

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli measurements`: see the measurement archive, one record a
- * line with its id, and delete one of your own (issue 14).
+ * line with its id, and delete one of your own.
  */
 #include "config.h"
 

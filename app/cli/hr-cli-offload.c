@@ -43,6 +43,17 @@ hr_cli_offload_set_placement (gboolean sched_spread,
   placement_main_gpu = main_gpu;
 }
 
+/**
+ * hr_cli_offload_get_main_gpu:
+ *
+ * Returns: the --main-gpu hr_cli_offload_set_placement() was given, -1 = not set
+ */
+gint32
+hr_cli_offload_get_main_gpu (void)
+{
+  return placement_main_gpu;
+}
+
 /* The offload inputs for predict's runtime inputs on a board: the 0.30 era
  * (the split is llama.cpp's fit), the user's num_gpu (-1 automatic); on a
  * unified board the learned overhead predict adds (hr_cli_predict_spec():
@@ -63,7 +74,10 @@ offload_inputs (HrOffloadInputs       *out,
       out->calibration = cal;
     }
   out->runtime = *runtime;
-  out->runtime.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  /* llama-server run by hand is placed as itself (every GPU, its -ts and
+   * -sm); any other era as Ollama 0.30+. */
+  out->llama_server = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+  out->runtime.era = out->llama_server ? HR_RUNTIME_ERA_LLAMA_SERVER : HR_RUNTIME_ERA_OLLAMA_0_30;
   out->runtime.server_version = NULL;
   out->runtime.skip_text = TRUE;
   if (board->backend == HR_BOARD_BACKEND_METAL)
@@ -72,6 +86,7 @@ offload_inputs (HrOffloadInputs       *out,
   out->sched_spread = placement_spread;
   out->main_gpu_set = placement_main_gpu >= 0;
   out->main_gpu = placement_main_gpu >= 0 ? (guint32) placement_main_gpu : 0;
+  hr_cli_placement_apply (out);
 }
 
 /* The efficiencies a split with layers on the CPU is timed with: the
@@ -303,6 +318,8 @@ choice_name (HrOffloadChoice choice)
     case HR_OFFLOAD_CHOICE_SPREAD:       return "sched-spread";
     case HR_OFFLOAD_CHOICE_NONE_FITS:    return "none-fits";
     case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE: return "main-gpu-outside";
+    case HR_OFFLOAD_CHOICE_LLAMA_SERVER: return "llama-server";
+    case HR_OFFLOAD_CHOICE_SPLIT_NONE:   return "split-mode-none";
     case HR_OFFLOAD_CHOICE_ALL:
     default:                             return "all";
     }
@@ -393,6 +410,13 @@ print_devices (const HrOffload *split)
     case HR_OFFLOAD_CHOICE_MAIN_OUTSIDE:
       printf ("%s\n", _("  Ollama gives llama-server every GPU of the group: main_gpu names none of them, and is passed through"));
       break;
+    case HR_OFFLOAD_CHOICE_LLAMA_SERVER:
+      printf ("%s\n", _("  llama-server uses every GPU of the board, in its order"));
+      break;
+    case HR_OFFLOAD_CHOICE_SPLIT_NONE:
+      /* Translators: a GPU's name */
+      printf (_("  llama-server uses one GPU, %s (--split-mode none, --main-gpu)\n"), split->devices[0].name);
+      break;
     case HR_OFFLOAD_CHOICE_ALL:
     default:
       printf ("%s\n", _("  Ollama gives llama-server every GPU: num_gpu 0 keeps every layer on the CPU"));
@@ -449,6 +473,7 @@ add_split_members (JsonObject      *o,
   json_object_set_string_member (o, "speed", hr_speed_to_string (speed));
   if (split->n_devices > 0)
     add_device_members (o, split);
+  hr_cli_placement_add_json (o, split, split->prediction.era == HR_RUNTIME_ERA_LLAMA_SERVER);
   if (text != NULL)
     json_object_set_string_member (o, "decode", text);
   else
@@ -510,7 +535,11 @@ hr_cli_predict_split (HrCliContext          *ctx,
       return TRUE;
     }
 
-  printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
+  if (in.llama_server)
+    printf (_("\non %s, as llama-server and its fit place it:\n"), board->name);
+  else
+    printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
+  hr_cli_placement_print (split, in.llama_server);
   free_vram = hr_format_count (split->free_vram_bytes);
   target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
   if (split->user_layers)

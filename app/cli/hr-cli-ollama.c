@@ -28,6 +28,7 @@
 typedef struct {
   char     *host;
   gboolean  json;
+  gboolean  all;
   gboolean  force;
   char     *contexts_text;
   char     *runs_text;
@@ -470,7 +471,7 @@ on_pull_progress (const HrPullProgress *progress,
   p->stalled_said = stalled;
 }
 
-/* The pull check (seed-facts.md, "Checking a pull before it starts"):
+/* The pull check (docs/seed-figures.md, "Checking a pull"):
  * every reason at once, from the catalog and the board. */
 static GPtrArray *
 pull_reasons (const char     *model,
@@ -733,6 +734,7 @@ cmd_measure (HrOllamaClient *client,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *archive = NULL;
+  g_autofree char *saved_board = NULL;
   g_auto(HrCliContext) ctx = { 0 };
   g_auto(Waiter) w = { 0 };
   guint32 runs = HR_MEASURE_RUNS;
@@ -747,23 +749,33 @@ cmd_measure (HrOllamaClient *client,
   if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
     return HR_CLI_EXIT_USAGE;
 
-  /* The board the archive files the run set under. --measurements is
-   * where the run set is saved, a new folder made then: only one that is
-   * there is read (and must be a folder that opens). */
-  if (!hr_cli_context_load (&ctx, o->board, NULL,
+  /* The board the archive files the run set under: --board, else the
+   * board the window remembers for this server. With neither, the run set
+   * would be filed under a board that may not be the one measured, so
+   * nothing is run. */
+  if (o->board == NULL)
+    {
+      saved_board = hr_cli_saved_board_for_server (hr_ollama_client_get_base_url (client));
+      if (saved_board == NULL)
+        return hr_cli_usage_error (_("no board is saved for %s: name the board this server runs on with --board NAME (headroom-cli boards lists them), so the measurement is filed under it"),
+                                   hr_ollama_client_get_base_url (client));
+    }
+  /* --measurements is where the run set is saved, a new folder made then:
+   * only one that is there is read (and must be a folder that opens). */
+  if (!hr_cli_context_load (&ctx, o->board != NULL ? o->board : saved_board, NULL,
                             o->measurements != NULL && g_file_test (o->measurements, G_FILE_TEST_EXISTS) ? o->measurements : NULL,
                             &error))
     {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
         return hr_cli_usage_error ("%s", error->message);
       return hr_cli_fail (g_steal_pointer (&error));
     }
   archive = o->measurements != NULL ? g_strdup (o->measurements) : hr_data_measurements_dir ();
-  /* Issue 14: say which board the run set is filed under before it starts. */
+  /* Say which board the run set is filed under before it starts. */
   if (o->board != NULL)
     fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s)\n"), ctx.board->id, ctx.board->name);
   else
-    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the default; --board NAME chooses another\n"),
+    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the board saved for this server; --board NAME chooses another\n"),
              ctx.board->id, ctx.board->name);
 
   run = hr_measure_run_new (client, model, ctx.board->id);
@@ -832,7 +844,7 @@ cmd_measure (HrOllamaClient *client,
  * `headroom-cli ollama [--host URL] version|list|ps|show MODEL|measure MODEL
  * [--contexts 2048,4096] [--runs 3] [--num-predict 96]|pull MODEL
  * [--force]|unload MODEL|delete MODEL [--json]`: one board's Ollama server
- * through its HTTP API (ollama-api.md). The host is --host, else
+ * through its HTTP API (docs/ollama.md). The host is --host, else
  * OLLAMA_HOST, else http://localhost:11434; a proxy's bearer token comes
  * from the HEADROOM_OLLAMA_TOKEN environment variable (never an argument,
  * where other users could read it). `pull` runs the pull check first and
@@ -850,10 +862,11 @@ hr_cli_cmd_ollama (int    argc,
     { "host", 0, 0, G_OPTION_ARG_STRING, &o.host, N_("The Ollama server (default: OLLAMA_HOST, else http://localhost:11434)"), N_("URL") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print JSON"), NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &o.force, N_("pull: pull even when the pull check refuses"), NULL },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &o.all, N_("ps: every server the window saved, asked at once"), NULL },
     { "contexts", 0, 0, G_OPTION_ARG_STRING, &o.contexts_text, N_("measure: num_ctx values (default 2048,4096)"), N_("N,N") },
     { "runs", 0, 0, G_OPTION_ARG_STRING, &o.runs_text, N_("measure: runs per context, the first cold (default 3)"), N_("N") },
     { "num-predict", 0, 0, G_OPTION_ARG_STRING, &o.num_predict_text, N_("measure: reply tokens per run (default 96)"), N_("N") },
-    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure: the board the measurement is saved to; pull: the board checked (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
+    { "board", 0, 0, G_OPTION_ARG_STRING, &o.board, N_("measure: the board the measurement is saved to (default: the board the window saved for this server); pull: the board checked (default: the seed's Jetson Orin Nano Super)"), N_("NAME") },
     { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("measure, pull: the measurement archive"), N_("DIR") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &o.size_text, N_("pull: the download size in GB of a model the catalog does not know"), N_("GB") },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout_text,
@@ -861,13 +874,30 @@ hr_cli_cmd_ollama (int    argc,
       N_("SECONDS") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL|create-variant MODEL|copy SOURCE DESTINATION|load MODEL"));
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaClient) client = NULL;
   g_autofree char *host = NULL;
   const char *verb;
   const char *model = NULL;
   gboolean wants_model;
+
+  /* The commands that act on what was sized take the sizing options:
+   * their own parser. The command is the first word that is not an
+   * option or the value of --host or --timeout. */
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--host") || g_str_equal (argv[i], "--timeout"))
+        {
+          i++;
+          continue;
+        }
+      if (argv[i][0] == '-')
+        continue;
+      if (g_str_equal (argv[i], "create-variant") || g_str_equal (argv[i], "copy") || g_str_equal (argv[i], "load"))
+        return hr_cli_cmd_ollama_variant (argc, argv);
+      break;
+    }
 
   g_set_prgname ("headroom-cli ollama");
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -878,12 +908,12 @@ hr_cli_cmd_ollama (int    argc,
     return hr_cli_usage_error ("%s", error->message);
 
   if (argc < 2)
-    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload or delete"));
+    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"));
   verb = argv[1];
   wants_model = g_str_equal (verb, "show") || g_str_equal (verb, "measure") || g_str_equal (verb, "pull") ||
                 g_str_equal (verb, "unload") || g_str_equal (verb, "delete");
   if (!wants_model && !g_str_equal (verb, "version") && !g_str_equal (verb, "list") && !g_str_equal (verb, "ps"))
-    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload or delete"), verb);
+    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"), verb);
   if (wants_model && argc != 3)
     return hr_cli_usage_error (_("ollama %s takes one model name, e.g. headroom-cli ollama %s llama3.2:3b"), verb, verb);
   if (!wants_model && argc != 2)
@@ -911,6 +941,13 @@ hr_cli_cmd_ollama (int    argc,
     return hr_cli_usage_error ("%s", _("--force only goes with pull"));
   if ((o.contexts_text != NULL || o.runs_text != NULL || o.num_predict_text != NULL) && !g_str_equal (verb, "measure"))
     return hr_cli_usage_error ("%s", _("--contexts, --runs and --num-predict only go with measure"));
+
+  if (o.all && !g_str_equal (verb, "ps"))
+    return hr_cli_usage_error ("%s", _("--all only goes with ps"));
+  if (o.all && o.host != NULL)
+    return hr_cli_usage_error ("%s", _("ps --all asks every server the window saved; --host names one: give one or the other"));
+  if (o.all)
+    return hr_cli_ollama_ps_all (o.json);
 
   host = o.host != NULL ? g_strdup (o.host) : hr_ollama_default_host (NULL);
   client = hr_ollama_client_new (host, &error);

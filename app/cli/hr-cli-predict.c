@@ -52,6 +52,9 @@ hr_cli_predict_options_clear (HrCliPredictOptions *o)
   g_free (o->precision_text);
   g_free (o->models_text);
   g_free (o->num_gpu_text);
+  g_free (o->n_cpu_moe_text);
+  g_free (o->tensor_split_text);
+  g_free (o->split_mode_text);
 }
 
 /**
@@ -129,6 +132,8 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
       hr_cli_usage_error (_("--server-version must look like 0.31.2, not \"%s\""), o->version);
       return FALSE;
     }
+  if (!hr_cli_predict_resolve_placement (o, o->era == HR_RUNTIME_ERA_AUTO ? hr_runtime_era_for_version (o->version) : o->era))
+    return FALSE;
   if (o->precision_text != NULL)
     {
       o->precision = hr_precision_lookup (o->precision_text);
@@ -219,16 +224,39 @@ hr_cli_predict_load_context (HrCliContext              *ctx,
       /* The placement across several GPUs follows Ollama 0.30+ (its choice
        * of GPUs, then llama.cpp's fit); another runtime's figures are the
        * first GPU's, and say so. */
-      if ((o->era == HR_RUNTIME_ERA_LLAMA_SERVER || o->era == HR_RUNTIME_ERA_OLLAMA_0_12) &&
+      if (((o->era == HR_RUNTIME_ERA_LLAMA_SERVER && !hr_board_has_host (ctx->board)) || o->era == HR_RUNTIME_ERA_OLLAMA_0_12) &&
           hr_board_is_multi_device (ctx->board))
         {
           const HrDevice *first = g_ptr_array_index (ctx->board->devices, 0);
           g_autofree char *memory = hr_format_bytes (first->memory_bytes, HR_UNIT_GIB, 1);
 
           /* Translators: the runtime ("llama-server"), a GPU's name, its memory, the number of GPUs */
-          fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ runtime alone, so the other GPUs' memory and bandwidth are not counted here\n"),
+          fprintf (stderr, _("headroom-cli: sized on its first GPU only under --runtime %s (%s, %s): Headroom places a model across this board's %u GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' memory and bandwidth are not counted here\n"),
                    hr_runtime_era_to_string (o->era), first->name, memory, ctx->board->devices->len);
         }
+      /* The placement inputs against the board (one -ts share per GPU). */
+      {
+        HrOffloadInputs check;
+
+        memset (&check, 0, sizeof check);
+        check.board = ctx->board;
+        check.llama_server = o->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+        check.split_mode = o->split_mode;
+        check.n_tensor_split = o->n_tensor_split;
+        memcpy (check.tensor_split, o->tensor_split, sizeof check.tensor_split);
+        if (!hr_offload_check_placement (&check, &error))
+          {
+            *out_status = hr_cli_usage_error ("%s", error->message);
+            return FALSE;
+          }
+        if (hr_cli_predict_placement_given (o) && !hr_board_has_host (ctx->board))
+          {
+            *out_status = hr_cli_usage_error (_("--cpu-moe, --n-cpu-moe, --tensor-split and --split-mode place a model on GPUs with host memory; %s keeps every layer in its one pool"),
+                                              ctx->board->id);
+            return FALSE;
+          }
+      }
+      hr_cli_offload_set_inputs (o->n_cpu_moe, o->split_mode, o->n_tensor_split, o->tensor_split);
       return TRUE;
     }
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
@@ -339,7 +367,9 @@ hr_cli_predict_spec (HrCliContext              *ctx,
    * board's free memory (hr_offload_auto_parallel_slots()'s rule; the
    * runtime notes the choice); the 0.30 era ignores it. llama-server's
    * --fit fits an unset -c to it. */
-  if (out_inputs->parallel_slots == 0 || out_inputs->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+  if (out_inputs->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    out_inputs->free_bytes = hr_cli_placement_fit_free (ctx->board, out_inputs);
+  else if (out_inputs->parallel_slots == 0)
     out_inputs->free_bytes = MAX (hr_board_headroom_bytes (ctx->board), 1);
   if (!hr_runtime_predict (out_inputs, out, error))
     return FALSE;
@@ -729,7 +759,7 @@ hr_cli_predict_run (const char                *command,
   GOptionEntry entries[] = {
     HR_CLI_SIZING_OPTIONS, OPT_PRECISION,
     { "num-gpu", 0, 0, G_OPTION_ARG_STRING, &o.num_gpu_text, N_("Layers on the GPU, as Ollama's num_gpu (-ngl): 0 = all on the CPU (default: llama.cpp's fit decides)"), N_("N") },
-    { "main-gpu", 0, 0, G_OPTION_ARG_STRING, &main_gpu_text, N_("Ollama's main_gpu on a board with several GPUs: that GPU alone (its index within its library's GPUs)"), N_("N") },
+    { "main-gpu", 0, 0, G_OPTION_ARG_STRING, &main_gpu_text, N_("Ollama's main_gpu on a board with several GPUs: that GPU alone (its index within its library's GPUs); with --runtime llama-server --split-mode none, its -mg (an index among the board's GPUs)"), N_("N") },
     { "sched-spread", 0, 0, G_OPTION_ARG_NONE, &sched_spread, N_("As OLLAMA_SCHED_SPREAD on a board with several GPUs: every GPU of the group, even when the model would fit one"), NULL },
     { "max-context", 0, 0, G_OPTION_ARG_NONE, &o.max_context, N_("Print the largest context that fits all on the GPU and with partial offload (unified boards: that still runs) above the board's floor"), NULL },
     { "best-precision", 0, 0, G_OPTION_ARG_NONE, &o.best_precision, N_("Print the precision with the most bits that fits at the context, all on the GPU and with partial offload (unified boards: that still runs)"), NULL },
@@ -816,7 +846,7 @@ hr_cli_predict_run (const char                *command,
     return hr_cli_fail (g_steal_pointer (&error));
 
   footprint = hr_cli_pool_footprint (ctx.board, &p);
-  split = hr_board_has_host (ctx.board) && p.era == HR_RUNTIME_ERA_OLLAMA_0_30;
+  split = hr_cli_predict_shows_split (&o, ctx.board, p.era);
 
   if (o.json)
     {

@@ -12,6 +12,7 @@
 
 #include "hr-calibration.h"
 #include "hr-cli.h"
+#include "hr-offload.h"
 #include "hr-runtime.h"
 
 #include <json-glib/json-glib.h>
@@ -36,6 +37,10 @@ typedef struct {
   char    *precision_text;
   char    *models_text;
   char    *num_gpu_text;
+  char    *n_cpu_moe_text;
+  char    *tensor_split_text;
+  char    *split_mode_text;
+  gboolean cpu_moe;
   gboolean json;
   gboolean csv;
   gboolean max_context;
@@ -50,9 +55,26 @@ typedef struct {
   gboolean no_runtime;
   HrRuntimeBackend backend;
   const HrPrecision *precision;
+  /* The placement inputs (llama-server's flags; hr-offload.h): */
+  guint32  n_cpu_moe;        /* HR_OFFLOAD_CPU_MOE_ALL for --cpu-moe, 0 = none */
+  guint    n_tensor_split;
+  float    tensor_split[HR_DEVICE_MAX];
+  HrSplitMode split_mode;
 } HrCliPredictOptions;
 
 void     hr_cli_predict_options_clear   (HrCliPredictOptions   *o);
+gboolean hr_cli_predict_resolve_placement (HrCliPredictOptions *o,
+                                           HrRuntimeEra         era);
+gboolean hr_cli_predict_placement_given (const HrCliPredictOptions *o);
+gboolean hr_cli_sizing_split            (HrCliContext              *ctx,
+                                         const HrCliPredictOptions *o,
+                                         const HrRuntimeInputs     *in,
+                                         const HrRuntimePrediction *p,
+                                         JsonObject                *json,
+                                         GError                   **error);
+gboolean hr_cli_predict_shows_split     (const HrCliPredictOptions *o,
+                                         const HrBoard             *board,
+                                         HrRuntimeEra               era);
 gboolean hr_cli_predict_options_resolve (HrCliPredictOptions   *o,
                                          const char            *default_runtime);
 void     hr_cli_predict_inputs          (HrRuntimeInputs       *in,
@@ -100,6 +122,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
 
 #define OPT_GPUS     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o.gpus_text, N_("An ad-hoc board of discrete CUDA GPUs with these memories, in device order (24GiB,12GiB); their bandwidth is not known, host memory is this computer's"), N_("SIZE[,SIZE...]") }
 
+#define OPT_CPU_MOE  { "cpu-moe", 0, 0, G_OPTION_ARG_NONE, &o.cpu_moe, N_("Keep every MoE block's expert tensors (ffn_*_exps) in host memory, as llama-server's --cpu-moe (Ollama: LLAMA_ARG_CPU_MOE=1 in its environment); fit no longer places the layers"), NULL }
+#define OPT_N_CPU_MOE { "n-cpu-moe", 0, 0, G_OPTION_ARG_STRING, &o.n_cpu_moe_text, N_("Keep the expert tensors of the first N blocks in host memory, as llama-server's --n-cpu-moe N (Ollama: LLAMA_ARG_N_CPU_MOE=N)"), N_("N") }
+#define OPT_TENSOR_SPLIT { "tensor-split", 0, 0, G_OPTION_ARG_STRING, &o.tensor_split_text, N_("With --runtime llama-server: each GPU's share of the layers, in device order (3,1), as its -ts; fit no longer places the layers"), N_("A,B,...") }
+#define OPT_SPLIT_MODE { "split-mode", 0, 0, G_OPTION_ARG_STRING, &o.split_mode_text, N_("With --runtime llama-server: layer (default), none (one GPU, --main-gpu) or row, as its -sm"), N_("layer|row|none") }
+
 #define OPT_PRECISION { "precision", 0, 0, G_OPTION_ARG_STRING, &o.precision_text, N_("Sketch the weights at this precision instead of the file as pulled"), N_("P") }
 #define OPT_CATALOG  { "catalog", 0, 0, G_OPTION_ARG_FILENAME, &o.catalog, N_("Catalog file to use instead of the built-in and your own"), N_("FILE") }
 #define OPT_MEASURE  { "measurements", 0, 0, G_OPTION_ARG_FILENAME, &o.measurements, N_("Measurement archive to use instead of the built-in and your own"), N_("DIR") }
@@ -111,6 +138,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrCliPredictOptions, hr_cli_predict_options_cl
  * checks them. */
 #define HR_CLI_SIZING_OPTIONS \
   OPT_CONTEXT, OPT_RUNTIME, OPT_VERSION, OPT_PARALLEL, OPT_KV_TYPE, OPT_FLASH, OPT_BATCH, OPT_BACKEND, OPT_BOARD, OPT_GPUS, \
-  OPT_CATALOG, OPT_MEASURE
+  OPT_CPU_MOE, OPT_N_CPU_MOE, OPT_TENSOR_SPLIT, OPT_SPLIT_MODE, OPT_CATALOG, OPT_MEASURE
 
 G_END_DECLS

@@ -37,6 +37,9 @@ typedef struct {
   HrPriors        *priors;        /* data/priors.json; NULL when it cannot be read */
 } HrCliContext;
 
+GPtrArray *hr_cli_saved_servers          (void);
+char      *hr_cli_saved_board_for_server (const char *url);
+
 gboolean hr_cli_context_load  (HrCliContext *ctx,
                                const char   *board_name,
                                const char   *catalog_path,
@@ -103,6 +106,20 @@ void     hr_cli_print_prior_note  (HrCliContext       *ctx,
 /* hr-cli-offload.c: predict's split and fit finders. */
 void     hr_cli_offload_set_placement (gboolean sched_spread,
                                        gint32   main_gpu);
+/* hr-cli-placement.c: the placement inputs people set. */
+void     hr_cli_offload_set_inputs (guint32      n_cpu_moe,
+                                    HrSplitMode  split_mode,
+                                    guint        n_tensor_split,
+                                    const float *tensor_split);
+void     hr_cli_placement_apply    (HrOffloadInputs *out);
+gint32   hr_cli_offload_get_main_gpu (void);
+guint64  hr_cli_placement_fit_free (const HrBoard         *board,
+                                    const HrRuntimeInputs *in);
+void     hr_cli_placement_add_json (JsonObject      *o,
+                                    const HrOffload *split,
+                                    gboolean         llama_server);
+void     hr_cli_placement_print    (const HrOffload *split,
+                                    gboolean         llama_server);
 gboolean hr_cli_predict_split   (HrCliContext          *ctx,
                                  const HrRuntimeInputs *runtime,
                                  gint32                 num_gpu,
@@ -133,6 +150,8 @@ int hr_cli_cmd_matrix    (int argc, char **argv);
 int hr_cli_cmd_gguf      (int argc, char **argv);
 int hr_cli_cmd_hub       (int argc, char **argv);
 int hr_cli_cmd_ollama    (int argc, char **argv);
+int hr_cli_cmd_ollama_variant (int argc, char **argv);
+int hr_cli_ollama_ps_all (gboolean json);
 int hr_cli_cmd_library   (int argc, char **argv);
 int hr_cli_cmd_measurements (int argc, char **argv);
 

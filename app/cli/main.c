@@ -5,6 +5,8 @@
  * headroom-cli: the same core as the window, for a headless box.
  * HEADROOM_LOCALE_DIR, when set, is where the translations are (an
  * uninstalled build's po/ directory); else the installed LOCALEDIR.
+ * Machine output (--json, --csv) is the same in every language: see
+ * machine_output_requested() and docs/cli.md, "Machine output".
  */
 #include "config.h"
 
@@ -36,12 +38,34 @@ static const HrCliCommand commands[] = {
   { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [SIZING] [--precision P] [--num-gpu N] [--main-gpu N] [--sched-spread] [--max-context] [--best-precision]") },
   { "ollama",    hr_cli_cmd_ollama,    N_("[--host URL] [--timeout SECONDS] version|list|ps|show MODEL|unload MODEL|delete MODEL\n"
                                         "[--host URL] [--timeout SECONDS] measure MODEL [--board NAME] [--measurements DIR] [--contexts 2048,4096] [--runs 3] [--num-predict 96]\n"
-                                        "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]") },
+                                        "[--host URL] [--timeout SECONDS] pull MODEL [--board NAME] [--measurements DIR] [--force] [--size GB]\n"
+                                        "ps --all [--json]\n"
+                                        "[--host URL] create-variant MODEL [--context N|--max-context] [--num-gpu L] [--name NEW] [--force] [--dry-run] [SIZING]\n"
+                                        "[--host URL] copy SOURCE DESTINATION [--force]\n"
+                                        "[--host URL] load MODEL [--keep-alive DURATION]") },
   { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--measurements DIR] [--json]\n"
                                                 "delete ID [--measurements DIR]") },
-  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]\n"
-                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--save] [--json]") },
+  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]\n"
+                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]") },
 };
+
+/* TRUE when the command's arguments ask for machine output: --json or
+ * --csv before a "--" (after which everything is an operand). Such output
+ * carries stable ids and English text whatever the user's language, so a
+ * script can rely on it; errors written alongside it are English too. */
+static gboolean
+machine_output_requested (int    argc,
+                          char **argv)
+{
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (strcmp (argv[i], "--json") == 0 || strcmp (argv[i], "--csv") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static void
 print_usage (FILE *stream)
@@ -58,7 +82,8 @@ print_usage (FILE *stream)
   /* Translators: SIZING stands for these options in the lines above; keep the option names */
   fprintf (stream, "\n  %s\n", _("SIZING: [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed] [--server-version V] [--context N] "
                                   "[--parallel N] [--kv-type f16|q8_0|q4_0] [--flash-attention on|off|auto] [--batch N] "
-                                  "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--catalog FILE] [--measurements DIR]"));
+                                  "[--backend cpu|cuda|metal] [--board NAME | --gpus SIZE[,SIZE...]] [--cpu-moe | --n-cpu-moe N] "
+                                  "[--tensor-split A,B,...] [--split-mode layer|row|none] [--catalog FILE] [--measurements DIR]"));
   fprintf (stream, "\n%s\n", _("Run \"headroom-cli COMMAND --help\" for the options of one command."));
 }
 
@@ -77,6 +102,11 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, locale_dir != NULL && locale_dir[0] != '\0' ? locale_dir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* Machine output in English: gettext returns every msgid untranslated
+   * when LC_MESSAGES is "C", and then ignores LANGUAGE (GNU gettext,
+   * "The LANGUAGE variable"; glibc intl/dcigettext.c guess_category_value). */
+  if (machine_output_requested (argc, argv))
+    setlocale (LC_MESSAGES, "C");
 
   if (argc < 2)
     {

@@ -31,7 +31,7 @@ format_bytes_and_size (guint64 bytes)
  *   for "as pulled")
  * @evaluation: what hr_evaluate() gave
  *
- * Weights as parameters x bits / 8 (seed-facts.md, "Weight memory"), or the
+ * Weights as parameters x bits / 8 (docs/seed-figures.md, "Weights"), or the
  * file's own size when the precision is "as pulled" and the size is known.
  *
  * Returns: (transfer full): "3,212,749,888 parameters x 4.6 bits / 8 =
@@ -75,7 +75,7 @@ hr_formula_weights (const HrModelSpec  *spec,
  * @spec: the model
  *
  * The bits per weight of the real file: file bytes x 8 / parameters
- * (hr_memory_effective_bits(); seed-facts.md W6: llama3.2:3b's Q4_K_M blob
+ * (hr_memory_effective_bits(); docs/seed-figures.md W6: llama3.2:3b's Q4_K_M blob
  * is 5.028 bits per parameter).
  *
  * Returns: (transfer full) (nullable): the formula, or %NULL when the file
@@ -147,7 +147,7 @@ kv_factors (const HrModelSpec *spec,
  * @kv_type: the KV cache element type (f16 2 bytes, q8_0 34/32, q4_0 18/32)
  *
  * Returns: (transfer full): "2 x 28 layers x 8 KV heads x 128 head dim x 2
- *   bytes = 114,688 bytes per token" (seed-facts.md, "KV cache")
+ *   bytes = 114,688 bytes per token" (docs/seed-figures.md, "KV cache")
  */
 char *
 hr_formula_kv_per_token (const HrModelSpec *spec,
@@ -269,7 +269,7 @@ hr_formula_headroom (const HrBoard *board)
  * @board: the board
  *
  * Returns: (transfer full): "8.0 GB pool - 1.9 GB resident - 1.0 GB reserve
- *   = 5.1 GB (4.75 GiB) budget" (seed-facts.md, "Budget and verdicts")
+ *   = 5.1 GB (4.75 GiB) budget" (docs/seed-figures.md, "Budget and verdicts")
  */
 char *
 hr_formula_budget (const HrBoard *board)
@@ -326,7 +326,7 @@ hr_formula_verdict (const HrBoard      *board,
  * @evaluation: what hr_evaluate() gave
  *
  * Returns: (transfer full): "102 GB/s / 2.0 GB = 51.0 t/s ceiling"
- *   (every weight is read once per token; seed-facts.md, "Rates")
+ *   (every weight is read once per token; docs/seed-figures.md, "Rates")
  */
 char *
 hr_formula_ceiling (const HrBoard      *board,
@@ -401,7 +401,7 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
  * @scenario: the scenario (its floor_tps)
  *
  * Returns: (transfer full): "27 tokens / ((3,000 ms - 350 ms) / 1000) =
- *   10.2 t/s floor" (seed-facts.md, "Rates")
+ *   10.2 t/s floor" (docs/seed-figures.md, "Rates")
  */
 char *
 hr_formula_floor (const HrBoard    *board,
@@ -484,6 +484,7 @@ split_inputs (const HrEvaluationInputs *scenario,
   in->runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
   if (scenario->num_gpu_set)
     in->num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in->n_cpu_moe = scenario->n_cpu_moe;
 }
 
 static char *
@@ -519,6 +520,29 @@ hr_formula_split (const HrModelSpec        *spec,
                   const HrEvaluationInputs *scenario,
                   const HrEvaluation       *evaluation)
 {
+  return hr_formula_split_for (spec, scenario, evaluation, HR_RUNTIME_ERA_OLLAMA_0_30);
+}
+
+/**
+ * hr_formula_split_for:
+ * @spec: the model
+ * @scenario: the scenario (a board with host memory, hr_board_has_host())
+ * @evaluation: what hr_evaluate() gave
+ * @era: the runtime the window sizes for
+ *
+ * hr_formula_split(), its last line what the server says: under Ollama the
+ * PROCESSOR column of `ollama ps`, under llama-server its "offloaded N/M
+ * layers to GPU" line (src/llama-model.cpp load_tensors).
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL for a row without
+ *   a split
+ */
+char *
+hr_formula_split_for (const HrModelSpec        *spec,
+                      const HrEvaluationInputs *scenario,
+                      const HrEvaluation       *evaluation,
+                      HrRuntimeEra              era)
+{
   HrOffloadInputs in;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   g_autofree char *vram = NULL;
@@ -534,6 +558,28 @@ hr_formula_split (const HrModelSpec        *spec,
   vram = format_side (_("VRAM"), &split->vram);
   host = format_side (_("host memory"), &split->host);
   embd = hr_gui_format_size (split->token_embd_bytes, HR_UNIT_GB);
+  if (split->cpu_moe_layers > 0)
+    {
+      g_autofree char *experts = hr_gui_format_size (split->cpu_moe_bytes, HR_UNIT_GB);
+
+      /* Translators: the split with the user's --n-cpu-moe: the last layer whose experts stay in
+         host memory, the option's N, those experts' size, the layers on the GPU of the total,
+         the two sides, the token embedding's size, the PROCESSOR column of `ollama ps` */
+      return g_strdup_printf (_("Experts of layers 0\u2013%1$u kept in host memory by --n-cpu-moe %2$u "
+                                "(LLAMA_ARG_N_CPU_MOE): %3$s; the rest of each layer stays on its GPU, "
+                                "and fit no longer places the layers\n%4$u of %5$u layers on the GPU\n"
+                                "%6$s\n%7$s (the token embedding, %8$s, always stays there)\n"
+                                "ollama ps would show PROCESSOR %9$s"),
+                              split->cpu_moe_layers - 1, scenario->n_cpu_moe, experts,
+                              split->gpu_layers, split->total_layers, vram, host, embd, split->processor);
+    }
+  if (era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    /* Translators: the split: layers on the GPU of the total, the two sides, the token
+       embedding's size, and the line llama-server logs (kept as llama.cpp prints it) */
+    return g_strdup_printf (_("%1$u of %2$u layers on the GPU (the output layer and the last blocks, "
+                              "as llama.cpp's fit places them)\n%3$s\n%4$s (the token embedding, "
+                              "%5$s, always stays there)\nllama-server would log: offloaded %1$u/%2$u layers to GPU"),
+                            split->gpu_layers, split->total_layers, vram, host, embd);
   /* Translators: the split: layers on the GPU of the total, the two sides, the token
      embedding's size, and the PROCESSOR column of `ollama ps` */
   return g_strdup_printf (_("%1$u of %2$u layers on the GPU (the output layer and the last blocks, "

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "hr-evaluate.h"
+#include "hr-offload.h"
 
 G_BEGIN_DECLS
 
@@ -55,5 +56,22 @@ char *hr_formula_max_context     (const HrModelSpec  *spec,
 char *hr_formula_best_precision  (const HrModelSpec  *spec,
                                   const HrEvaluationInputs *scenario,
                                   gboolean            allow_partial);
+
+char *hr_formula_split_for       (const HrModelSpec  *spec,
+                                  const HrEvaluationInputs *scenario,
+                                  const HrEvaluation *evaluation,
+                                  HrRuntimeEra        era);
+HrOffload *hr_formula_predict_split (const HrModelSpec        *spec,
+                                     const HrEvaluationInputs *scenario);
+char *hr_formula_device          (const HrOffload    *split,
+                                  const HrBoard      *board,
+                                  guint               i);
+char *hr_formula_devices         (const HrOffload    *split,
+                                  const HrBoard      *board);
+char *hr_formula_host_side       (const HrOffload    *split);
+char *hr_formula_server_report   (const HrOffload    *split,
+                                  const HrBoard      *board,
+                                  HrRuntimeEra        era);
+char *hr_formula_full_first      (const HrOffload    *split);
 
 G_END_DECLS

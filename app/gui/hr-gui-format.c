@@ -101,7 +101,7 @@ hr_gui_format_plain (double value)
 
 /*
  * Two decimals, then one trailing zero dropped: "2.0 GB", "0.47 GB",
- * "5.1 GB", "0.05 GB". This is how seed-facts.md prints the seed board
+ * "5.1 GB", "0.05 GB". This is how docs/seed-figures.md prints the seed board
  * ("weights 2.0", "kv 0.47", "budget 5.1 GB"), in sentences; a column of
  * figures takes hr_gui_format_size_fixed().
  */
@@ -133,7 +133,7 @@ hr_gui_unit_label (HrUnit unit)
 /**
  * hr_gui_format_size:
  * @bytes: a size in bytes
- * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3), from seed-facts.md "Units"
+ * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3), from docs/seed-figures.md "Units"
  *
  * Returns: (transfer full): "2.47 GB": two decimals, one trailing zero
  *   dropped, with the unit named
@@ -361,23 +361,69 @@ hr_gui_format_verdict_sentence (HrVerdict verdict,
     }
 }
 
-/**
- * hr_gui_format_evaluation_verdict:
- * @e: a row (hr_evaluate())
- * @unit: GB or GiB
- *
- * Returns: (transfer full): the pill's text: a split's "partial 34/49"
- *   (the layers on the GPU out of the total), else hr_gui_format_verdict()
- */
-char *
-hr_gui_format_evaluation_verdict (const HrEvaluation *e,
-                                  HrUnit              unit)
+/* The verdict alone: a split's "partial 34/49", else hr_gui_format_verdict(). */
+static char *
+evaluation_verdict (const HrEvaluation *e,
+                    HrUnit              unit)
 {
   if (e->verdict == HR_VERDICT_PARTIAL && e->split)
     /* Translators: the verdict pill of a model split between GPU and CPU:
      * layers on the GPU out of the total, "partial 28/48" */
     return g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers);
   return hr_gui_format_verdict (e->verdict, e->margin_bytes, unit);
+}
+
+/**
+ * hr_gui_format_devices_split:
+ * @e: a row (hr_evaluate())
+ *
+ * Where a row on a board with several GPUs sits (e->n_devices, from
+ * hr-offload-devices.c): the GPUs and their layers in llama.cpp's order.
+ *
+ * Returns: (transfer full) (nullable): "2 GPUs 41+40 layers", or "GPU 1:
+ *   49 layers" when Ollama chose one GPU of several; %NULL for a row not
+ *   placed across GPUs
+ */
+char *
+hr_gui_format_devices_split (const HrEvaluation *e)
+{
+  g_autoptr(GString) layers = NULL;
+
+  if (!e->split || e->n_devices == 0)
+    return NULL;
+  if (e->n_devices == 1)
+    /* Translators: a model on one GPU of several: the GPU's index in the board's list, its layers */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "GPU %1$u: %2$u layer", "GPU %1$u: %2$u layers",
+                                         e->device_layers[0]),
+                            e->device_index[0], e->device_layers[0]);
+  layers = g_string_new (NULL);
+  for (guint i = 0; i < e->n_devices; i++)
+    g_string_append_printf (layers, "%s%u", i > 0 ? "+" : "", e->device_layers[i]);
+  /* Translators: a model across GPUs: how many, then each one's layers, "2 GPUs 41+40 layers" */
+  return g_strdup_printf (_("%1$u GPUs %2$s layers"), e->n_devices, layers->str);
+}
+
+/**
+ * hr_gui_format_evaluation_verdict:
+ * @e: a row (hr_evaluate())
+ * @unit: GB or GiB
+ *
+ * Returns: (transfer full): the pill's text: a split's "partial 34/49"
+ *   (the layers on the GPU out of the total), else hr_gui_format_verdict();
+ *   on a board with several GPUs followed by where the row sits
+ *   (hr_gui_format_devices_split()), "fits 1.54 GB · 2 GPUs 41+40 layers"
+ */
+char *
+hr_gui_format_evaluation_verdict (const HrEvaluation *e,
+                                  HrUnit              unit)
+{
+  g_autofree char *verdict = evaluation_verdict (e, unit);
+  g_autofree char *devices = hr_gui_format_devices_split (e);
+
+  if (devices == NULL)
+    return g_steal_pointer (&verdict);
+  /* Translators: the verdict pill, then where the model sits on a board with several GPUs */
+  return g_strdup_printf (_("%1$s · %2$s"), verdict, devices);
 }
 
 /**
@@ -396,13 +442,23 @@ hr_gui_format_evaluation_sentence (const HrEvaluation *e,
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
 
+  g_autofree char *sentence = NULL;
+  g_autofree char *devices = hr_gui_format_devices_split (e);
+
   if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
-    return hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
-  vram = hr_gui_format_size (e->vram_bytes, unit);
-  host = hr_gui_format_size (e->host_bytes, unit);
-  /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
-  return g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
-                          e->gpu_layers, e->total_layers, vram, host);
+    sentence = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, unit);
+  else
+    {
+      vram = hr_gui_format_size (e->vram_bytes, unit);
+      host = hr_gui_format_size (e->host_bytes, unit);
+      /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
+      sentence = g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
+                                  e->gpu_layers, e->total_layers, vram, host);
+    }
+  if (devices == NULL)
+    return g_steal_pointer (&sentence);
+  /* Translators: the verdict as a screen reader says it, then where the model sits on several GPUs */
+  return g_strdup_printf (_("%1$s; %2$s"), sentence, devices);
 }
 
 /**

@@ -36,6 +36,7 @@ char       *hr_gui_format_verdict       (HrVerdict     verdict,
 char       *hr_gui_format_verdict_sentence (HrVerdict  verdict,
                                          guint64       margin_bytes,
                                          HrUnit        unit);
+char       *hr_gui_format_devices_split (const HrEvaluation *e);
 char       *hr_gui_format_evaluation_verdict  (const HrEvaluation *e,
                                                HrUnit              unit);
 char       *hr_gui_format_evaluation_sentence (const HrEvaluation *e,

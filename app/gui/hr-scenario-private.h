@@ -30,6 +30,7 @@ struct _HrScenario
   HrScenarioRuntime   runtime;
   gboolean            flash_attention;
   guint32             batch;
+  guint32             n_cpu_moe;
 
   /* derived */
   HrBoard            *board;            /* the selected board, as edited; NULL before loading */

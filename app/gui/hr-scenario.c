@@ -20,6 +20,7 @@
 #define SLOTS_MAX 8
 #define BATCH_MIN 1
 #define BATCH_MAX 65536
+#define CPU_MOE_MAX 4096 /* HR_MODEL_SPEC_MAX_LAYERS */
 
 
 
@@ -35,6 +36,7 @@ enum {
   PROP_RUNTIME,
   PROP_FLASH_ATTENTION,
   PROP_BATCH,
+  PROP_N_CPU_MOE,
   N_PROPS
 };
 
@@ -57,6 +59,7 @@ build_inputs (HrScenario *self)
   self->inputs.kv_type = self->kv_type;
   self->inputs.context_tokens = self->context_tokens;
   self->inputs.parallel_slots = self->parallel_slots;
+  self->inputs.n_cpu_moe = self->n_cpu_moe;
   /* A board without a measurement rates with its kind's prior; a split's
    * host side with the CPU's (hr_evaluate() uses them only where needed). */
   if (self->board != NULL)
@@ -128,7 +131,7 @@ update_runtime (HrScenario *self)
   self->calibration_text = hr_calibration_describe (&self->calibration);
 }
 
-/* The board's efficiency and measured rates (seed-facts.md, "decode rate"). */
+/* The board's efficiency and measured rates (docs/seed-figures.md, "Rates"). */
 static void
 refit (HrScenario *self)
 {
@@ -524,6 +527,44 @@ hr_scenario_set_batch (HrScenario *self,
 }
 
 /**
+ * hr_scenario_get_n_cpu_moe:
+ * @self: a #HrScenario
+ *
+ * Returns: N of llama-server's --n-cpu-moe (LLAMA_ARG_N_CPU_MOE in Ollama's
+ *   environment): blocks 0 ... N-1 keep their MoE expert tensors in host
+ *   memory; 0 = none
+ */
+guint32
+hr_scenario_get_n_cpu_moe (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), 0);
+
+  return self->n_cpu_moe;
+}
+
+/**
+ * hr_scenario_set_n_cpu_moe:
+ * @self: a #HrScenario
+ * @n_cpu_moe: the blocks whose experts stay in host memory, clamped to
+ *   0 ... 4,096 (the "n-cpu-moe" key's range); a count at or past a
+ *   model's blocks is --cpu-moe for it
+ */
+void
+hr_scenario_set_n_cpu_moe (HrScenario *self,
+                           guint32     n_cpu_moe)
+{
+  g_return_if_fail (HR_IS_SCENARIO (self));
+
+  n_cpu_moe = MIN (n_cpu_moe, CPU_MOE_MAX);
+  if (self->n_cpu_moe == n_cpu_moe)
+    return;
+  self->n_cpu_moe = n_cpu_moe;
+  build_inputs (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_CPU_MOE]);
+  emit_changed (self);
+}
+
+/**
  * hr_scenario_bind_settings:
  * @self: a #HrScenario
  * @settings: the app's settings (io.github.headroom.Headroom)
@@ -545,6 +586,7 @@ hr_scenario_bind_settings (HrScenario *self,
     { "runtime", "runtime" },
     { "flash-attention", "flash-attention" },
     { "batch", "batch" },
+    { "n-cpu-moe", "n-cpu-moe" },
   };
 
   g_return_if_fail (HR_IS_SCENARIO (self));
@@ -675,6 +717,9 @@ hr_scenario_get_property (GObject    *object,
     case PROP_BATCH:
       g_value_set_uint (value, self->batch);
       break;
+    case PROP_N_CPU_MOE:
+      g_value_set_uint (value, self->n_cpu_moe);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -714,6 +759,9 @@ hr_scenario_set_property (GObject      *object,
     case PROP_BATCH:
       hr_scenario_set_batch (self, g_value_get_uint (value));
       break;
+    case PROP_N_CPU_MOE:
+      hr_scenario_set_n_cpu_moe (self, g_value_get_uint (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -746,6 +794,8 @@ hr_scenario_class_init (HrScenarioClass *klass)
     g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
   properties[PROP_BATCH] =
     g_param_spec_uint ("batch", NULL, NULL, BATCH_MIN, BATCH_MAX, 512, flags);
+  properties[PROP_N_CPU_MOE] =
+    g_param_spec_uint ("n-cpu-moe", NULL, NULL, 0, CPU_MOE_MAX, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

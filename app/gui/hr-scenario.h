@@ -13,7 +13,7 @@
  *
  * The scenario also derives what the figures need from the session: the
  * selected board as edited (unsaved editor values included), the board's
- * efficiency fit and measured rates (seed-facts.md "decode rate"), the
+ * efficiency fit and measured rates (docs/seed-figures.md "Rates"), the
  * runtime template and the overhead learned from the board's measurements.
  */
 #pragma once
@@ -66,6 +66,8 @@ G_DECLARE_FINAL_TYPE (HrScenario, hr_scenario, HR, SCENARIO, GObject)
  *   "runtime"          HrScenarioRuntime  "runtime"       (its nicks)
  *   "flash-attention"  boolean  "flash-attention"
  *   "batch"            uint     "batch"            (llama.cpp's -b, 512 by default)
+ *   "n-cpu-moe"        uint     "n-cpu-moe"        (0 ... 4,096: blocks whose MoE experts stay in
+ *                                                   host memory, --n-cpu-moe; 0 = none)
  * Signal:
  *   "changed"          emitted once after anything a figure depends on
  *                      changed: a property, the board's unsaved edits, or
@@ -105,6 +107,9 @@ void               hr_scenario_set_flash_attention   (HrScenario         *self,
 guint32            hr_scenario_get_batch             (HrScenario         *self);
 void               hr_scenario_set_batch             (HrScenario         *self,
                                                       guint32             batch);
+guint32            hr_scenario_get_n_cpu_moe         (HrScenario         *self);
+void               hr_scenario_set_n_cpu_moe         (HrScenario         *self,
+                                                      guint32             n_cpu_moe);
 
 /* The selected board, as edited (never NULL once the session loaded). */
 const HrBoard     *hr_scenario_get_board             (HrScenario         *self);

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrSession's models looked up in the Ollama library (issue 13): kept for
+ * HrSession's models looked up in the Ollama library: kept for
  * this run only, listed beside the catalog, never written to a file until
  * the person adds one to the catalog (hr_session_add_model()). The list
  * hangs on the session as qdata, so HrSession's struct and its loading are

@@ -114,7 +114,7 @@ void           hr_session_forget_server        (HrSession           *self,
 char          *hr_session_dup_last_server      (HrSession           *self);
 const char    *hr_session_get_last_server_board (HrSession          *self);
 
-/* Added by the implementation (not in the first contract):
+/* The session's two signals:
  *   signal "model-added" (const char *name): after "catalog-changed" from
  *     hr_session_add_model(), so the Models page selects the new model;
  *   signal "problem" (const char *message): a file that could not be read

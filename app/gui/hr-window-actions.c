@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "hub/hr-hub-page.h"
+#include "board/hr-variant-dialog.h"
 #include "hr-window-private.h"
 
 /* Seconds a toast stays (AdwToast:timeout); one with a button stays
@@ -326,6 +327,39 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (flap, !adw_flap_get_reveal_flap (flap));
 }
 
+/* win.create-variant "(ss)": a saved server's URL ("" for the one saved
+ * for the Models page's board, else the first saved) and the model to
+ * make the variant from ("" for the server's first): opens "Run It Like
+ * This" at the scenario's context. */
+static void
+create_variant_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  HrSession *session = hr_window_get_session (self);
+  HrScenario *scenario = hr_window_get_scenario (self);
+  const char *url, *source;
+  HrVariantDialog *dialog;
+
+  if (session == NULL || scenario == NULL)
+    return;
+  g_variant_get (parameter, "(&s&s)", &url, &source);
+  if (*url == '\0')
+    {
+      GArray *servers = hr_session_get_servers (session);
+      const char *board = hr_scenario_get_board_id (scenario);
+
+      for (guint i = 0; servers != NULL && i < servers->len && *url == '\0'; i++)
+        if (g_strcmp0 (g_array_index (servers, HrSavedServer, i).board_id, board) == 0)
+          url = g_array_index (servers, HrSavedServer, i).url;
+    }
+  dialog = hr_variant_dialog_new (GTK_WINDOW (self), session, *url != '\0' ? url : NULL,
+                                  *source != '\0' ? source : NULL,
+                                  hr_scenario_get_context_tokens (scenario), -1);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* win.show-page "s": a page's name. */
 static void
 show_page_action (GtkWidget  *widget,
@@ -427,6 +461,7 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.create-variant", "(ss)", create_variant_action);
   gtk_widget_class_install_action (widget_class, "win.open-gguf", "s", open_gguf_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
@@ -441,5 +476,6 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "s", "hub");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "s", "board");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.show-page", "s", "file");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_5, GDK_ALT_MASK, "win.show-page", "s", "servers");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-gguf", "s", "");
 }

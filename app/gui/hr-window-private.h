@@ -26,6 +26,8 @@ AdwViewStack *hr_window_get_stack         (HrWindow        *self);
 GtkWidget    *hr_window_get_page          (HrWindow        *self,
                                            const char      *name);
 HrGgufPage   *hr_window_get_gguf_page     (HrWindow        *self);
+HrSession    *hr_window_get_session       (HrWindow        *self);
+HrScenario   *hr_window_get_scenario      (HrWindow        *self);
 AdwToastOverlay *hr_window_get_toast_overlay (HrWindow      *self);
 void          hr_window_show_toast        (HrWindow        *self,
                                            const char      *kind,

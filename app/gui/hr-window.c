@@ -9,6 +9,7 @@
 
 #include "hr-application.h"
 #include "board/hr-board-page.h"
+#include "board/hr-servers-overview.h"
 #include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
 
@@ -263,12 +264,12 @@ fill_page_slots (HrWindow   *self,
     }
 }
 
-/* Builds the four pages (once): from an idle after the first frame, or at
+/* Builds the five pages (once): from an idle after the first frame, or at
  * once when something asks for a page before that. */
 static void
 build_pages (HrWindow *self)
 {
-  GtkWidget *pages[4];
+  GtkWidget *pages[5];
   AdwFlap *flap;
 
   if (self->pages_built)
@@ -279,10 +280,11 @@ build_pages (HrWindow *self)
   pages[0] = hr_models_page_new ();
   pages[1] = hr_hub_page_new ();
   pages[2] = hr_board_page_new ();
-  pages[3] = hr_gguf_page_new ();
+  pages[3] = hr_servers_overview_new ();
+  pages[4] = hr_gguf_page_new ();
   self->models_page = HR_MODELS_PAGE (pages[0]);
   self->hub_page = HR_HUB_PAGE (pages[1]);
-  self->gguf_page = HR_GGUF_PAGE (pages[3]);
+  self->gguf_page = HR_GGUF_PAGE (pages[4]);
   /* Given the session before they are in the window: the rows are set on
    * a table that is not yet mapped, laid out once. */
   for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
@@ -517,6 +519,34 @@ hr_window_get_stack (HrWindow *self)
   build_pages (self);
 
   return self->stack;
+}
+
+/**
+ * hr_window_get_session:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none) (nullable): the session the window shows, %NULL
+ *   before it has one
+ */
+HrSession *
+hr_window_get_session (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+/**
+ * hr_window_get_scenario:
+ * @self: a #HrWindow
+ *
+ * Returns: (transfer none) (nullable): the window's scenario, %NULL before
+ *   it has one
+ */
+HrScenario *
+hr_window_get_scenario (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->scenario;
 }
 
 /**

@@ -165,7 +165,7 @@ hr_hub_client_class_init (HrHubClientClass *klass)
    * HrHubClient:endpoint:
    *
    * The Hub's base URL; %NULL or empty = `HF_ENDPOINT`, else
-   * https://huggingface.co (hf-hub.md, "Endpoint, auth, revision").
+   * https://huggingface.co (docs/hub.md, "Endpoint, token and revision").
    */
   properties[PROP_ENDPOINT] =
     g_param_spec_string ("endpoint", NULL, NULL, NULL,
@@ -278,7 +278,7 @@ hr_hub_client_get (HrHubClient         *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Errors of the Hub (hf-hub.md, "Errors")                              */
+/* Errors of the Hub (docs/hub.md, "Errors")                          */
 
 /* The Hub's own text: X-Error-Message, else the JSON body's "error". */
 static char *
@@ -321,7 +321,7 @@ hub_error_text (HrHttpResponse *resp)
  * @what: (nullable): the file or API asked for; %NULL for the model info
  *
  * Reads the Hub's X-Error-Code (GatedRepo, RepoNotFound, RevisionNotFound,
- * EntryNotFound), X-Error-Message or JSON "error", and the status (hf-hub.md,
+ * EntryNotFound), X-Error-Message or JSON "error", and the status (docs/hub.md,
  * "Errors").
  *
  * Returns: (transfer full): the error: %HR_NET_ERROR_GATED,
@@ -660,7 +660,7 @@ add_projector (JsonBuilder       *b,
  * GGUF files (each split's problem, the parts read, their bytes and
  * parameters), the derived count with its relative difference and its
  * comparison to the digit, a GGUF-only repository's context_length, and the
- * notes where two figures disagree (issue 16).
+ * notes where two figures disagree.
  *
  * Returns: (transfer full): a JSON object node.
  */

@@ -5,7 +5,7 @@
  * HrHubClient: a Hugging Face Hub lookup that answers the seed's four
  * week-3 questions before anything is downloaded (what architecture and
  * size; base or instruct; how much to download; may I use it), in a few
- * requests and a few kilobytes. Protocol facts: shared/reference/hf-hub.md.
+ * requests and a few kilobytes. Protocol facts: docs/hub.md.
  */
 #pragma once
 

@@ -34,7 +34,7 @@
 #define MAX_TREE_PAGES       1000
 #define CAP_SMALL_JSON       (4 * 1024 * 1024)    /* config, generation_config */
 #define CAP_LARGE_JSON       (16 * 1024 * 1024)   /* model info, tokenizer_config, a tree page */
-#define CAP_INDEX            (64 * 1024 * 1024)   /* an index can exceed 10 MB (hf-hub.md) */
+#define CAP_INDEX            (64 * 1024 * 1024)   /* an index can exceed 10 MB (docs/hub.md, "Files") */
 #define CAP_LICENSE          (1024 * 1024)
 #define GGUF_FIRST_READ      (1024 * 1024)
 #define GGUF_MAX_READ        (64 * 1024 * 1024)
@@ -240,7 +240,7 @@ read_gguf_part (GTask          *task,
   lk->a->result->gguf_header_bytes_read = size;
   lk->a->result->gguf = g_steal_pointer (&gguf);
 
-  /* A split model: every other part of this quantization too (issue 16). */
+  /* A split model: every other part of this quantization too. */
   {
     g_auto(GStrv) shards = hr_hub_answers_gguf_shard_paths (lk->a);
 

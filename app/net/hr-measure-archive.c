@@ -60,7 +60,7 @@ set_rate (JsonObject *obj,
  * ("ollama 0.31.2"), server, source, weight_bytes (the package size from
  * /api/tags, as the seed's catalog uses), options, every run (ms with one
  * decimal, null for "n/a"), the /api/ps figures beside the prediction, the
- * sizes the core reads, and decode_tps (mean, min, max, n) (seed-facts.md,
+ * sizes the core reads, and decode_tps (mean, min, max, n) (docs/seed-figures.md,
  * "Rates": the archive's board, model, decode_tps.mean).
  *
  * Returns: (transfer full): the document.
@@ -89,7 +89,7 @@ hr_measure_run_to_json (HrMeasureRun *self)
   json_object_set_string_member (root, "runtime_version", runtime);
   json_object_set_string_member (root, "server", hr_ollama_client_get_base_url (self->client));
   json_object_set_string_member (root, "source", "headroom measure: client TTFT, Ollama's timing fields, /api/ps");
-  if (self->failure != NULL) /* a set cut short: its completed runs (issue 16) */
+  if (self->failure != NULL) /* a set cut short: its completed runs            */
     json_object_set_string_member (root, "failed", self->failure);
   if (self->package_bytes > 0)
     json_object_set_int_member (root, "weight_bytes", (gint64) self->package_bytes);

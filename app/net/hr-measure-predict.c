@@ -27,7 +27,7 @@
  *
  * The core's footprint with no runtime overhead: weights (the exact tensor
  * bytes from /api/show when known) + an f16 KV cache for one slot at
- * @context (hr_memory_footprint(), seed-facts.md "KV cache").
+ * @context (hr_memory_footprint(), docs/seed-figures.md "KV cache").
  *
  * Returns: %TRUE, or %FALSE when @spec lacks layers, KV heads or weights.
  */

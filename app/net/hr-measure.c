@@ -395,7 +395,7 @@ completed_runs (GArray *results)
 }
 
 /* A run set cut short by @error (taken) after some runs completed: keeps
- * what was measured (issue 16). The completed runs are saved, with the
+ * what was measured. The completed runs are saved, with the
  * failure in the document's "failed"; the error returned says how far the
  * set got and whether the runs were saved. */
 static GError *

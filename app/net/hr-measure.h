@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrMeasureRun: the seed's week-2 benchmark for any model on any board
- * (seed-facts.md, "Measuring a model"). For each context (default 2048 and
+ * (docs/seed-figures.md, "Measuring a model"). For each context (default 2048 and
  * 4096) and N runs (default 3): unload first so run 1 is cold, then warm
  * runs; stream /api/generate with temperature 0, seed 42, num_ctx,
  * num_predict 96 and the seed's prompt; time TTFT and the total in the
@@ -21,7 +21,7 @@
 
 G_BEGIN_DECLS
 
-/** HR_MEASURE_PROMPT: the seed's prompt (from-api-to-gpu-weeks-1-4.txt, week 2). */
+/** HR_MEASURE_PROMPT: the seed's prompt (From API to GPU, week 2). */
 #define HR_MEASURE_PROMPT      "Explain Kubernetes scheduling in three sentences."
 /** HR_MEASURE_NUM_PREDICT: reply tokens per run, as in the seed. */
 #define HR_MEASURE_NUM_PREDICT 96

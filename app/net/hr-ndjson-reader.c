@@ -136,7 +136,7 @@ hr_ndjson_reader_set_inactivity_limit (HrNdjsonReader *self,
  * @limit_ms: milliseconds allowed before the first line, 0 for none
  *
  * A cold load of a large model may take minutes before generate's first
- * line (ollama-api.md, "Known quirks"): that wait is given a longer limit
+ * line (docs/ollama.md, "Known quirks"): that wait is given a longer limit
  * than the silence allowed afterwards.
  */
 void

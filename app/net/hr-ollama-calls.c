@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrOllamaClient's calls, one per endpoint of ollama-api.md, and what each
+ * HrOllamaClient's calls, one per endpoint of docs/ollama.md, and what each
  * makes of its answer (the JSON mapping is hr-ollama-api.c's and
  * hr-ollama-show.c's). The pipeline is in hr-ollama-client.c.
  */
@@ -23,7 +23,7 @@ return_unexpected (HrOllamaCall *call,
                    GTask        *task,
                    GError       *error)
 {
-  /* An impossible number (issue 15) is the server's fault, not a sign that
+  /* An impossible number is the server's fault, not a sign that
    * something other than Ollama answered: said as it is. */
   if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT))
     hr_ollama_call_return_error (task, g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
@@ -168,7 +168,7 @@ hr_ollama_client_version_async (HrOllamaClient      *self,
  *
  * Returns: (transfer full): the server's version ("0.31.2"; a dev build says
  *   "0.0.0"), or %NULL with an %HR_NET_ERROR (see the messages in
- *   ollama-api.md's quirks: refused, resolve, TLS, unauthorized, bad path,
+ *   docs/ollama.md's "Known quirks": refused, resolve, TLS, unauthorized, bad path,
  *   server, busy, invalid response, too large, timeout) or
  *   G_IO_ERROR_CANCELLED.
  */
@@ -348,7 +348,7 @@ start_reply (HrOllamaClient      *self,
  *
  * Streams `POST /api/generate` and times it in the client: TTFT runs from
  * sending the request to the first chunk whose `response` or `thinking` is
- * not empty (there is no TTFT field; seed-facts.md, "Measuring a model").
+ * not empty (there is no TTFT field; docs/seed-figures.md, "Measuring a model").
  * No deadline: bounded by the connect timeout, then the inactivity limit
  * once bytes flow, and @cancellable.
  */
@@ -459,7 +459,8 @@ hr_ollama_client_chat_finish (HrOllamaClient  *self,
  * @user_data: data for @callback
  *
  * Loads a model: `POST /api/generate` with no prompt and `"stream": false`
- * (ollama-api.md: an empty prompt loads the model, `done_reason: "load"`).
+ * (docs/ollama.md, "/api/generate and /api/chat": an empty prompt
+ * loads the model, `done_reason: "load"`).
  * No deadline: a cold load can take minutes.
  */
 void
@@ -650,3 +651,197 @@ hr_ollama_client_delete_finish (HrOllamaClient  *self,
   return propagate_boolean (self, result, hr_ollama_client_delete_async, error);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Variants: create, copy, preload                                     */
+
+/**
+ * hr_ollama_client_create_async:
+ * @self: a client
+ * @model: the new model's name ("llama3.1:8b-ctx24k")
+ * @from: the model it is made from, on the same server
+ * @parameters: (nullable): the parameters it carries, as Ollama's
+ *   Modelfile PARAMETER lines name them ({"num_ctx": 24576, "num_gpu": 20})
+ * @cancellable: (nullable): cancels the call
+ * @callback: called when the model is created
+ * @user_data: data for @callback
+ *
+ * `POST /api/create {"model", "from", "parameters", "stream": false}`
+ * (Ollama's docs/api.md "Create a Model", the JSON form from Ollama
+ * 0.5.5; older servers wanted a Modelfile text and answer this with an
+ * error), within the deadline: a model made from a pulled one only writes
+ * a new manifest. hr_ollama_create_request() builds the same body.
+ */
+void
+hr_ollama_client_create_async (HrOllamaClient      *self,
+                               const char          *model,
+                               const char          *from,
+                               JsonObject          *parameters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(JsonNode) body = hr_ollama_create_request (model, from, parameters);
+
+  g_task_set_source_tag (task, hr_ollama_client_create_async);
+  hr_ollama_call_new (self, task, cancellable, "/api/create", from, HR_OLLAMA_STREAM_NONE, TRUE, answer_ok);
+  hr_ollama_call_start (task, "POST", body);
+}
+
+/**
+ * hr_ollama_client_create_finish:
+ * @self: a client
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE, or %FALSE with an %HR_NET_ERROR (%HR_NET_ERROR_NOT_FOUND
+ *   when @from is not on the server; %HR_NET_ERROR_FAILED with Ollama's
+ *   text, such as "invalid model name", for a name it refuses) or
+ *   G_IO_ERROR_CANCELLED.
+ */
+gboolean
+hr_ollama_client_create_finish (HrOllamaClient  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  return propagate_boolean (self, result, hr_ollama_client_create_async, error);
+}
+
+/**
+ * hr_ollama_create_request:
+ * @model: the new model's name
+ * @from: the model it is made from
+ * @parameters: (nullable): its parameters (copied)
+ *
+ * The body hr_ollama_client_create_async() sends, for a dialog or a
+ * command that shows the exact request.
+ *
+ * Returns: (transfer full): {"model", "from", "parameters" (when given),
+ *   "stream": false}.
+ */
+JsonNode *
+hr_ollama_create_request (const char *model,
+                          const char *from,
+                          JsonObject *parameters)
+{
+  JsonNode *body = model_body (model);
+  JsonObject *obj = json_node_get_object (body);
+
+  json_object_set_string_member (obj, "from", from);
+  if (parameters != NULL)
+    {
+      g_autoptr(JsonNode) copy = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (copy, parameters);
+      json_object_set_member (obj, "parameters", json_node_copy (copy));
+    }
+  json_object_set_boolean_member (obj, "stream", FALSE);
+  return body;
+}
+
+/**
+ * hr_ollama_client_copy_async:
+ * @self: a client
+ * @source: the model to copy
+ * @destination: the copy's name
+ * @cancellable: (nullable): cancels the call
+ * @callback: called when the copy is made
+ * @user_data: data for @callback
+ *
+ * `POST /api/copy {"source", "destination"}` (200 with an empty body;
+ * Ollama's docs/api.md "Copy a Model"), within the deadline. An existing
+ * @destination is replaced by Ollama: callers check first.
+ */
+void
+hr_ollama_client_copy_async (HrOllamaClient      *self,
+                             const char          *source,
+                             const char          *destination,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *obj = json_object_new ();
+
+  json_object_set_string_member (obj, "source", source);
+  json_object_set_string_member (obj, "destination", destination);
+  json_node_take_object (body, obj);
+  g_task_set_source_tag (task, hr_ollama_client_copy_async);
+  hr_ollama_call_new (self, task, cancellable, "/api/copy", source, HR_OLLAMA_STREAM_NONE, TRUE, answer_ok);
+  hr_ollama_call_start (task, "POST", body);
+}
+
+/**
+ * hr_ollama_client_copy_finish:
+ * @self: a client
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE, or %FALSE with an %HR_NET_ERROR (%HR_NET_ERROR_NOT_FOUND
+ *   for an unknown source) or G_IO_ERROR_CANCELLED.
+ */
+gboolean
+hr_ollama_client_copy_finish (HrOllamaClient  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  return propagate_boolean (self, result, hr_ollama_client_copy_async, error);
+}
+
+/**
+ * hr_ollama_client_preload_async:
+ * @self: a client
+ * @model: a model name
+ * @keep_alive: (nullable): how long it stays loaded, as Ollama reads
+ *   keep_alive: a duration ("30m", "2h") or seconds ("3600"; "-1" keeps it
+ *   loaded until unloaded); %NULL for the server's default (5 minutes, or
+ *   OLLAMA_KEEP_ALIVE)
+ * @cancellable: (nullable): cancels the call
+ * @callback: called when the model is loaded
+ * @user_data: data for @callback
+ *
+ * Loads a model with its own parameters (a variant's num_ctx and num_gpu
+ * apply): `POST /api/generate {"model", "keep_alive", "stream": false}`
+ * with no prompt (Ollama's docs/api.md "Load a model"). No deadline: a
+ * cold load can take minutes.
+ */
+void
+hr_ollama_client_preload_async (HrOllamaClient      *self,
+                                const char          *model,
+                                const char          *keep_alive,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(JsonNode) body = model_body (model);
+  JsonObject *obj = json_node_get_object (body);
+  gint64 seconds;
+
+  if (keep_alive != NULL && g_ascii_string_to_signed (keep_alive, 10, -1, G_MAXINT32, &seconds, NULL))
+    json_object_set_int_member (obj, "keep_alive", seconds);
+  else if (keep_alive != NULL)
+    json_object_set_string_member (obj, "keep_alive", keep_alive);
+  json_object_set_boolean_member (obj, "stream", FALSE);
+  g_task_set_source_tag (task, hr_ollama_client_preload_async);
+  hr_ollama_call_new (self, task, cancellable, "/api/generate", model, HR_OLLAMA_STREAM_NONE, FALSE, answer_ok);
+  hr_ollama_call_start (task, "POST", body);
+}
+
+/**
+ * hr_ollama_client_preload_finish:
+ * @self: a client
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE once loaded, or %FALSE as hr_ollama_client_load_finish().
+ */
+gboolean
+hr_ollama_client_preload_finish (HrOllamaClient  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  return propagate_boolean (self, result, hr_ollama_client_preload_async, error);
+}

@@ -115,7 +115,7 @@ hr_ollama_client_init (HrOllamaClient *self)
  * hr_ollama_default_host:
  * @setting: (nullable): the user's saved server address
  *
- * Picks the server the way Ollama's own clients do (ollama-api.md,
+ * Picks the server the way Ollama's own clients do (docs/ollama.md,
  * "Conventions"): `OLLAMA_HOST` when set and not empty, else @setting when
  * not empty, else http://localhost:11434.
  *

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrOllamaClient: one board's Ollama server over its HTTP API
- * (ollama-api.md). Every call is asynchronous with its own GCancellable; a
+ * (docs/ollama.md). Every call is asynchronous with its own GCancellable; a
  * plain call has a deadline, a stream an inactivity limit (and no limit
  * before its first byte: a cold load can take minutes); lines and answers
  * have size caps. Failures are HR_NET_ERROR errors whose message a person
@@ -29,7 +29,8 @@ G_BEGIN_DECLS
  * for its answer to begin. */
 #define HR_OLLAMA_INACTIVITY_MS        60000
 /** HR_OLLAMA_LOAD_WAIT_MS: default wait for generate's or chat's first
- * line: a cold load of a large model can take minutes (ollama-api.md). */
+ * line: a cold load of a large model can take minutes (docs/ollama.md,
+ * "Known quirks"). */
 #define HR_OLLAMA_LOAD_WAIT_MS         600000
 /** HR_OLLAMA_MAX_LINE_BYTES: default cap on one stream line (a generate
  * stream's last line may carry a `context` array of token ids): Ollama's
@@ -181,5 +182,39 @@ gboolean        hr_ollama_client_delete_finish  (HrOllamaClient      *self,
                                                  GAsyncResult        *result,
                                                  GError             **error);
 
+
+void            hr_ollama_client_create_async   (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 const char          *from,
+                                                 JsonObject          *parameters,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_create_finish  (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+JsonNode       *hr_ollama_create_request        (const char          *model,
+                                                 const char          *from,
+                                                 JsonObject          *parameters);
+
+void            hr_ollama_client_copy_async     (HrOllamaClient      *self,
+                                                 const char          *source,
+                                                 const char          *destination,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_copy_finish    (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
+
+void            hr_ollama_client_preload_async  (HrOllamaClient      *self,
+                                                 const char          *model,
+                                                 const char          *keep_alive,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean        hr_ollama_client_preload_finish (HrOllamaClient      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
 
 G_END_DECLS

@@ -474,6 +474,57 @@ lm_glm45_air (void)
   return m;
 }
 
+/* GLM-4.5-Air with its multi-token-prediction layer, as convert_hf_to_gguf.py
+ * writes it (conversion/glm.py Glm4MoeModel: block_count num_hidden_layers
+ * + num_nextn_predict_layers, nextn_predict_layers 1): the shrunk trunk of
+ * lm_glm45_air() and block 6, a MoE layer with nextn.eh_proj (2 x 4096 ->
+ * 4096), enorm, hnorm and shared_head_norm (src/models/glm4-moe.cpp
+ * load_arch_tensors). llama.cpp keeps block 6 out of the KV cache
+ * (create_memory: il < n_layer ()) and, unless an MTP draft is asked for
+ * (--spec-type draft-mtp: common/common.cpp load_mtp), skips its tensors
+ * (TENSOR_SKIP: "model has unused tensor"). */
+static inline LmModel *
+lm_glm45_air_mtp (void)
+{
+  const guint L = 6, N = 7;
+  const guint64 E = 4096, Q = 12288, KV = 1024, F = 10944, FE = 1408, X = 128, V = 151552;
+  LmModel *m = lm_model_new ("glm4.5-air-mtp", "glm-4.5-air:106b", "glm4moe");
+
+  lm_attn_keys (m, "glm4moe", N, 131072, E, F, 96, 8, 128, 128, 64);
+  lm_u32 (m, "glm4moe", "leading_dense_block_count", 1);
+  lm_u32 (m, "glm4moe", "expert_count", X);
+  lm_u32 (m, "glm4moe", "expert_used_count", 8);
+  lm_u32 (m, "glm4moe", "expert_shared_count", 1);
+  lm_u32 (m, "glm4moe", "expert_feed_forward_length", FE);
+  lm_u32 (m, "glm4moe", "nextn_predict_layers", N - L);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q4_K, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i < N; i++)
+    {
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+      lm_attn_block (m, i, N, E, Q, KV, 128, TRUE, FALSE);
+      lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+      if (i == 0)
+        lm_ffn_block (m, i, N, E, F, FALSE);
+      else
+        {
+          lm_moe_block (m, i, E, FE, X);
+          lm_tensor (m, LM_F32, X, 0, 0, "blk.%u.exp_probs_b.bias", i);
+          lm_shexp_block (m, i, E, FE);
+        }
+      if (i >= L)
+        {
+          lm_tensor (m, lm_wide (2 * E), 2 * E, E, 0, "blk.%u.nextn.eh_proj.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.enorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.hnorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.shared_head_norm.weight", i);
+        }
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  lm_tensor (m, LM_Q6_K, E, V, 0, "output.weight");
+  return m;
+}
+
 /* Gemma 4 31B's layer shapes (gemma4): 5376 wide, 32 heads; five of every
  * six layers slide over 1024 tokens with 16 KV heads x 256
  * (attention.key_length_swa), the sixth is global with 4 KV heads x 512

@@ -115,6 +115,50 @@ lm_qwen35_4b (void)
   return m;
 }
 
+/* Qwen3.5-4B with its multi-token-prediction block, as convert_hf_to_gguf.py
+ * writes it (conversion/qwen.py _QwenMtpMixin: block_count 33,
+ * nextn_predict_layers 1): block 32 is a full-attention layer with its
+ * feed-forward and nextn.eh_proj (2 x 2560 -> 2560), enorm, hnorm and
+ * shared_head_norm (src/models/qwen35.cpp load_arch_tensors). */
+static inline LmModel *
+lm_qwen35_4b_mtp (void)
+{
+  const guint L = 32;
+  const guint64 E = 2560, F = 9216, V = 248320, D = 256;
+  LmModel *m = lm_model_new ("qwen3.5-4b-mtp", "qwen3.5:4b", "qwen35");
+
+  lm_hparams (m, "qwen35", L + 1, 262144, E, F, 16, 4, D);
+  lm_u32 (m, "qwen35", "nextn_predict_layers", 1);
+  lm_qwen35_keys (m, "qwen35", 128, 16, 32);
+  lm_tokenizer (m, V);
+  lm_tensor (m, LM_Q8_0, E, V, 0, "token_embd.weight");
+  for (guint i = 0; i <= L; i++)
+    {
+      if (i < L)
+        lm_qwen35_mixer (m, i, E, 16, 4, D, 128, 16, 32);
+      else
+        {
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.attn_norm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.post_attention_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, E, D * 16 * 2, 0, "blk.%u.attn_q.weight", i);
+          lm_tensor (m, LM_Q8_0, E, D * 4, 0, "blk.%u.attn_k.weight", i);
+          lm_tensor (m, LM_Q8_0, E, D * 4, 0, "blk.%u.attn_v.weight", i);
+          lm_tensor (m, LM_Q8_0, D * 16, E, 0, "blk.%u.attn_output.weight", i);
+          lm_tensor (m, LM_F32, D, 0, 0, "blk.%u.attn_q_norm.weight", i);
+          lm_tensor (m, LM_F32, D, 0, 0, "blk.%u.attn_k_norm.weight", i);
+          lm_tensor (m, LM_Q8_0, 2 * E, E, 0, "blk.%u.nextn.eh_proj.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.enorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.hnorm.weight", i);
+          lm_tensor (m, LM_F32, E, 0, 0, "blk.%u.nextn.shared_head_norm.weight", i);
+        }
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_gate.weight", i);
+      lm_tensor (m, LM_Q8_0, F, E, 0, "blk.%u.ffn_down.weight", i);
+      lm_tensor (m, LM_Q8_0, E, F, 0, "blk.%u.ffn_up.weight", i);
+    }
+  lm_tensor (m, LM_F32, E, 0, 0, "output_norm.weight");
+  return m;
+}
+
 /* Qwen3.5-35B-A3B (Qwen/Qwen3.5-35B-A3B config.json): 40 layers, 2048
  * wide, every fourth layer full attention (16 heads, 2 KV heads x 256),
  * the others a gated delta net (16 key and 32 value heads of 128), 256

@@ -217,7 +217,7 @@ lm_more_bits (guint i,
 }
 
 /* llama3.2:3b: 28 layers, 3072 wide, 24 heads, 8 KV heads x 128, n_ff 8192,
- * vocab 128256, tied; Ollama's blob (seed-facts.md W6): Q4_K x168, Q6_K x29,
+ * vocab 128256, tied; Ollama's blob (docs/seed-figures.md W6): Q4_K x168, Q6_K x29,
  * F32 x58. */
 static inline LmModel *
 lm_llama32_3b (void)

@@ -39,6 +39,7 @@
 
 #include "hr-error.h"
 #include "hr-gguf.h"
+#include "hr-offload.h"
 #include "hr-runtime.h"
 #include "llama-models.h"
 #include "llama-models-hybrid.h"
@@ -157,6 +158,7 @@ static const Setting settings[] = {
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },
   { "glm4.5-air", 4096, 1, TRUE, "f16" },
+  { "glm4.5-air-mtp", 16384, 2, TRUE, "q8_0" },
   { "gemma4-31b", 32768, 1, TRUE, "q8_0" },
   { "gemma4-31b", 8192, 4, FALSE, "f16" },
   { "gemma4-31b", 4096, 1, TRUE, "f16" },
@@ -171,6 +173,7 @@ typedef struct {
   guint32     slots;     /* -np, 0 = not given (auto: 4, unified) */
   guint32     fit_room_mib; /* > 0: --fit-target leaves this much of the physical
                              * memory to fit into (0 = the 1 GiB default margin) */
+  guint32     n_cpu_moe;    /* > 0: --n-cpu-moe N; G_MAXUINT32: --cpu-moe */
 } ServerSetting;
 
 static const ServerSetting server_settings[] = {
@@ -183,6 +186,14 @@ static const ServerSetting server_settings[] = {
   { "llama3.2-3b", 16384, 2 },
   { "llama3.2-3b", 0, 0, 3584 },
   { "gemma3-1b", 0, 2, 1200 },
+  /* The experts kept on the CPU by a tensor override: on this CPU-only
+   * build every buffer is the host's anyway, so what is checked is which
+   * tensors llama-server overrides (its "buffer type overridden" lines)
+   * against the experts Headroom moves to host memory
+   * (hr_offload_predict()'s cpu_moe_bytes); gpt-oss's expert biases
+   * (ffn_*_exps.bias) match the pattern too. */
+  { "qwen3-30b-a3b", 4096, 1, 0, 3 },
+  { "gpt-oss-20b", 4096, 1, 0, G_MAXUINT32 },
 };
 
 /* What llama.cpp's CPU backend takes as the device's memory for --fit:
@@ -238,7 +249,7 @@ model_for (const char *id)
     lm_qwen35_4b, lm_mamba2_27b, lm_granite4_h, lm_nemotron_h_9b, lm_lfm2_12b,
     lm_qwen35_35b_a3b, lm_falcon_h1, lm_kimi_linear, lm_qwen3next_80b,
     lm_qwen3_8b, lm_phi3_mini, lm_ministral3_8b, lm_command_r7b, lm_exaone4_32b,
-    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_gemma4_31b,
+    lm_llama4_maverick, lm_gpt_oss_20b, lm_deepseek_v2_lite, lm_glm45_air, lm_glm45_air_mtp, lm_gemma4_31b, lm_qwen35_4b_mtp,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
@@ -381,10 +392,25 @@ stop_server (GSubprocess *server)
   g_main_context_pop_thread_default (context);
 }
 
+static void run_server_with (const Setting     *s,
+                             const char        *path,
+                             const char *const *extra,
+                             Logged            *logged);
+
 static void
 run_server (const Setting *s,
             const char    *path,
             Logged        *logged)
+{
+  run_server_with (s, path, NULL, logged);
+}
+
+/* run_server() with @extra (NULL-terminated, nullable) after Ollama's flags. */
+static void
+run_server_with (const Setting     *s,
+                 const char        *path,
+                 const char *const *extra,
+                 Logged            *logged)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -398,13 +424,24 @@ run_server (const Setting *s,
 
   memset (logged, 0, sizeof *logged);
   logged->log = g_string_new (NULL);
-  server = g_subprocess_launcher_spawn (launcher, &error, suite.server,
-                                        "--model", path, "--host", "127.0.0.1", "--port", port,
-                                        "--no-webui", "-c", ctx, "-np", np, "-b", "512", "-ub", "512",
-                                        "--cache-type-k", s->kv, "--cache-type-v", s->kv,
-                                        "--flash-attn", s->flash ? "on" : "off",
-                                        "--log-verbosity", "4", "--no-log-prefix", "--no-log-timestamps",
-                                        "--no-repack", "--no-warmup", "-t", "2", NULL);
+  {
+    const char *const base[] = {
+      suite.server, "--model", path, "--host", "127.0.0.1", "--port", port,
+      "--no-webui", "-c", ctx, "-np", np, "-b", "512", "-ub", "512",
+      "--cache-type-k", s->kv, "--cache-type-v", s->kv,
+      "--flash-attn", s->flash ? "on" : "off",
+      "--log-verbosity", "4", "--no-log-prefix", "--no-log-timestamps",
+      "--no-repack", "--no-warmup", "-t", "2",
+    };
+    g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+    for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+      g_ptr_array_add (argv, (gpointer) base[i]);
+    for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+      g_ptr_array_add (argv, (gpointer) extra[i]);
+    g_ptr_array_add (argv, NULL);
+    server = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  }
   g_assert_no_error (error);
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
   while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error)) != NULL)
@@ -461,11 +498,29 @@ run_server_defaults (const ServerSetting *s,
       g_ptr_array_add (args, g_strdup ("--fit-target"));
       g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, physical_bytes () / 1048576 - s->fit_room_mib));
     }
+  if (s->n_cpu_moe == G_MAXUINT32)
+    g_ptr_array_add (args, g_strdup ("--cpu-moe"));
+  else if (s->n_cpu_moe > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--n-cpu-moe"));
+      g_ptr_array_add (args, g_strdup_printf ("%u", s->n_cpu_moe));
+    }
   for (const char *const *a = (const char *const[]) { "--no-webui", "--log-verbosity", "4", "--no-log-prefix",
                                                      "--no-log-timestamps", "--no-repack", "--no-warmup",
                                                      "-t", "2", NULL };
        *a != NULL; a++)
     g_ptr_array_add (args, g_strdup (*a));
+  /* The per-tensor override lines are LLAMA_LOG_DEBUG: --verbose, after
+   * --log-verbosity (which would set the level back). --verbose also
+   * prints fit's dry-run buffers; -fit off skips that run, which changes
+   * nothing here: -c is given and the override stops fit's layer search
+   * (common/fit.cpp), and the CPU build has no GPU to place layers on. */
+  if (s->n_cpu_moe > 0)
+    {
+      g_ptr_array_add (args, g_strdup ("--verbose"));
+      g_ptr_array_add (args, g_strdup ("-fit"));
+      g_ptr_array_add (args, g_strdup ("off"));
+    }
   g_ptr_array_add (args, NULL);
   server = g_subprocess_launcher_spawnv (launcher, (const char *const *) args->pdata, &error);
   g_assert_no_error (error);
@@ -582,6 +637,10 @@ test_setting (gconstpointer data)
  * auto is 4 slots in one unified stream (tools/server/server.cpp), flash
  * attention auto, batch 2048 / ubatch 512; the same tolerances as
  * test_setting(). */
+static void assert_cpu_moe (const ServerSetting *s,
+                            const HrModelSpec   *spec,
+                            const char          *log);
+
 static void
 test_server_defaults (gconstpointer data)
 {
@@ -636,13 +695,94 @@ test_server_defaults (gconstpointer data)
                             logged.output, logged.output + out_diff,
                             logged.compute, logged.compute + c_diff, c_diff, c_pc,
                             total_logged, total_logged + t_diff, t_pc);
+  if (s->n_cpu_moe > 0)
+    assert_cpu_moe (s, spec, logged.log->str);
   g_string_free (logged.log, TRUE);
 
-  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051);
+  g_assert_cmpfloat (ABS (w_diff), <=, 0.0051 * logged.n_model);
   g_assert_cmpfloat (ABS (kv_diff), <=, 0.0051 * logged.n_kv);
   g_assert_cmpfloat (ABS (out_diff), <=, 0.0051);
   g_assert_cmpfloat (ABS (c_diff), <=, MAX (1.0, 0.03 * logged.compute));
   g_assert_cmpfloat (ABS (t_pc), <=, 1.0);
+}
+
+/* The tensors llama-server's log says a --cpu-moe / --n-cpu-moe override
+ * moved ("tensor NAME (N MiB TYPE) buffer type overridden to CPU",
+ * src/llama-model-loader.cpp, at --log-verbosity 4) against the expert
+ * tensors Headroom keeps in host memory for the same input (each name
+ * once: fit's dry run logs them before the load does): the same
+ * count as the spec's ffn_*_exps tensors of those blocks, each named
+ * blk.I.ffn_..._exps with I below N, and their MiB (each line's
+ * truncated MiB) within one MiB a tensor of Headroom's cpu_moe_bytes. */
+static void
+assert_cpu_moe (const ServerSetting *s,
+                const HrModelSpec   *spec,
+                const char          *log)
+{
+  g_autoptr(GRegex) re = g_regex_new ("^tensor (blk\\.([0-9]+)\\.ffn_[a-z_]+_exps\\.[a-z]+) \\(([0-9]+) MiB [^)]*\\) buffer type overridden to CPU",
+                                      G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autoptr(HrBoard) board = hr_board_new ("one-gpu", "One GPU");
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  HrOffloadInputs in;
+  guint blocks = MIN (s->n_cpu_moe, spec->layers), overridden = 0, expected = 0;
+  guint64 mib = 0;
+
+  g_regex_match (re, log, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      char *name = g_match_info_fetch (match, 1);
+      g_autofree char *block = g_match_info_fetch (match, 2);
+      g_autofree char *size = g_match_info_fetch (match, 3);
+
+      /* fit's dry run loads the tensors first: each name once */
+      if (!g_hash_table_add (seen, name))
+        {
+          g_match_info_next (match, NULL);
+          continue;
+        }
+      g_assert_cmpuint (g_ascii_strtoull (block, NULL, 10), <, blocks);
+      mib += g_ascii_strtoull (size, NULL, 10);
+      overridden++;
+      g_match_info_next (match, NULL);
+    }
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      char *end = NULL;
+
+      if (g_str_has_prefix (t->name, "blk.") && g_ascii_strtoull (t->name + 4, &end, 10) < blocks &&
+          strstr (t->name, "_exps.") != NULL && strstr (t->name, ".ffn_") != NULL)
+        expected++;
+    }
+
+  /* A discrete GPU with host memory, as llama-server would place it. */
+  board->pool_bytes = G_GUINT64_CONSTANT (25769803776);
+  board->host_pool_bytes = G_GUINT64_CONSTANT (68719476736);
+  board->host_bandwidth_bytes_per_s = 51.2e9;
+  board->bandwidth_bytes_per_s = 936e9;
+  hr_offload_inputs_init (&in, board, spec, s->n_ctx);
+  in.runtime.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.runtime.parallel_slots = MAX (s->slots, 1);
+  in.llama_server = TRUE;
+  in.n_cpu_moe = s->n_cpu_moe;
+  g_assert_true (hr_offload_predict (&in, split, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s: %u tensors overridden, %" G_GUINT64_FORMAT " MiB logged, Headroom %u blocks, %" G_GUINT64_FORMAT " bytes (%.2f MiB)",
+                  s->model, overridden, mib, split->cpu_moe_layers, split->cpu_moe_bytes, split->cpu_moe_bytes / MIB);
+  if (suite.report != NULL)
+    g_string_append_printf (suite.report, "| %s (%s%u: experts overridden to the CPU) | %u tensors, %" G_GUINT64_FORMAT " MiB (truncated each) / Headroom %.2f MiB |\n",
+                            s->model, s->n_cpu_moe == G_MAXUINT32 ? "--cpu-moe, " : "--n-cpu-moe ", blocks, overridden, mib,
+                            split->cpu_moe_bytes / MIB);
+  g_assert_cmpuint (overridden, ==, expected);
+  g_assert_cmpuint (overridden, >, 0);
+  g_assert_cmpuint (split->cpu_moe_layers, ==, blocks);
+  g_assert_true (split->fit_skipped);
+  g_assert_cmpuint (split->partial_layers, ==, blocks);
+  g_assert_cmpuint (split->cpu_moe_bytes / 1048576, >=, mib);
+  g_assert_cmpuint (split->cpu_moe_bytes / 1048576, <=, mib + overridden);
 }
 
 /* Ollama 0.30+ passes OLLAMA_KV_CACHE_TYPE to both caches whatever the
@@ -672,6 +812,77 @@ test_quantized_v_without_flash (void)
   run_server (&s, path, &logged);
   g_assert_false (logged.listening);
   g_assert_true (logged.refused_v);
+  g_string_free (logged.log, TRUE);
+}
+
+/* Ollama 0.30+ starts an MTP draft for a GGUF with nextn layers
+ * (llm/llama_server.go: --spec-type draft-mtp --spec-draft-n-max 4, its
+ * draft_num_predict default), and llama.cpp then keeps 1 + 4 recurrent
+ * rows per slot (common/common.h need_n_rs_seq, src/llama-memory-recurrent.cpp
+ * n_rows = mem_size x (1 + n_rs_seq)). The target's RS buffer against
+ * Headroom's recurrent-state term; the draft context's own buffers are not
+ * predicted (and not compared). */
+static void
+test_mtp_rs_seq (void)
+{
+  static const Setting s = { "qwen3.5-4b-mtp", 4096, 2, TRUE, "f16" };
+  static const char *const mtp[] = { "--spec-type", "draft-mtp", "--spec-draft-n-max", "4", NULL };
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+  double predicted;
+
+  g_assert_cmpuint (spec->nextn_layers, ==, 1);
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = s.slots;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.rs_seq, ==, 4);
+  predicted = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE) / MIB;
+
+  run_server_with (&s, path, mtp, &logged);
+  g_test_message ("RS buffer: llama-server %.2f MiB, Headroom %.2f MiB", logged.rs, predicted);
+  g_assert_nonnull (strstr (logged.log->str, "n_rs_seq              = 4"));
+  g_assert_cmpuint (logged.n_rs, >=, 1);
+  g_assert_cmpfloat (ABS (logged.rs - predicted), <=, 0.0051 * logged.n_rs);
+  g_string_free (logged.log, TRUE);
+}
+
+/* llama.cpp refuses a quantized cache whose heads are not whole blocks
+ * (src/llama-context.cpp llama_init_from_model): Kimi Linear has no
+ * value_length, so n_embd_head_v = 2,304 / 32 heads = 72, not a multiple
+ * of q8_0's 32. Headroom refuses with llama.cpp's own line. */
+static void
+test_quantized_head_not_divisible (void)
+{
+  static const Setting s = { "kimi-linear-48b", 4096, 1, TRUE, "q8_0" };
+  static const char line[] = "V cache type q8_0 with block size 32 does not divide n_embd_head_v=72";
+  const char *path = NULL;
+  const HrModelSpec *spec = spec_for (s.model, &path);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  Logged logged;
+
+  hr_runtime_inputs_init (&in, spec, s.context);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = 1;
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_ON;
+  g_assert_false (hr_runtime_predict (&in, &p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, line));
+
+  run_server (&s, path, &logged);
+  g_assert_false (logged.listening);
+  g_assert_nonnull (strstr (logged.log->str, line));
   g_string_free (logged.log, TRUE);
 }
 
@@ -733,11 +944,14 @@ main (int    argc,
   if (!grid)
     {
       g_test_add_func ("/llama/quantized-v-without-flash-attention", test_quantized_v_without_flash);
+      g_test_add_func ("/llama/quantized-head-not-divisible", test_quantized_head_not_divisible);
+      g_test_add_func ("/llama/mtp-rs-seq", test_mtp_rs_seq);
       for (guint i = 0; i < G_N_ELEMENTS (server_settings); i++)
         {
           const ServerSetting *s = &server_settings[i];
-          g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s", s->model, s->n_ctx, s->slots,
-                                                   s->fit_room_mib > 0 ? "-fit" : "");
+          g_autofree char *name = g_strdup_printf ("/llama/llama-server/%s/c%u-np%u%s%s", s->model, s->n_ctx, s->slots,
+                                                   s->fit_room_mib > 0 ? "-fit" : "",
+                                                   s->n_cpu_moe == G_MAXUINT32 ? "-cpu-moe" : s->n_cpu_moe > 0 ? "-n-cpu-moe" : "");
           g_test_add_data_func (name, s, test_server_defaults);
         }
     }

@@ -165,50 +165,6 @@ hr_format_count (guint64 count)
 }
 
 /**
- * hr_mul_u64:
- * @a: a factor
- * @b: a factor
- * @out: (out): the product, when it fits
- *
- * Returns: %TRUE when a x b fits in 64 bits; %FALSE on overflow (@out is
- *   then set to G_MAXUINT64).
- */
-gboolean
-hr_mul_u64 (guint64  a,
-            guint64  b,
-            guint64 *out)
-{
-  if (!g_uint64_checked_mul (out, a, b))
-    {
-      *out = G_MAXUINT64;
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * hr_add_u64:
- * @a: a term
- * @b: a term
- * @out: (out): the sum, when it fits
- *
- * Returns: %TRUE when a + b fits in 64 bits; %FALSE on overflow (@out is
- *   then set to G_MAXUINT64).
- */
-gboolean
-hr_add_u64 (guint64  a,
-            guint64  b,
-            guint64 *out)
-{
-  if (!g_uint64_checked_add (out, a, b))
-    {
-      *out = G_MAXUINT64;
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
  * hr_parse_size:
  * @text: a size with its unit: "24GiB", "12 GiB", "23.5GB", "8192MiB",
  *   "1TB"; units B, KB, MB, GB, TB (decimal, powers of 1000) and KiB, MiB,

@@ -4,7 +4,7 @@
  *
  * Bytes, and their two names: GB (decimal, bytes / 1e9) and GiB (binary,
  * bytes / 1024^3). Every formatted figure carries its unit so the two are
- * never confused (seed-facts.md, "Units").
+ * never confused (docs/seed-figures.md, "Units").
  */
 #pragma once
 
@@ -36,14 +36,55 @@ char   *hr_format_gb_gib        (guint64     bytes,
 char   *hr_format_count         (guint64     count);
 char   *hr_format_decimal       (double      value,
                                  int         decimals);
-gboolean hr_mul_u64             (guint64     a,
-                                 guint64     b,
-                                 guint64    *out);
-gboolean hr_add_u64             (guint64     a,
-                                 guint64     b,
-                                 guint64    *out);
 gboolean hr_parse_size          (const char *text,
                                  guint64    *out_bytes,
                                  GError    **error);
+
+/**
+ * hr_mul_u64:
+ * @a: a factor
+ * @b: a factor
+ * @out: (out): the product, when it fits
+ *
+ * Inline: the memory math calls it for every term of every row on every
+ * slider step.
+ *
+ * Returns: %TRUE when a x b fits in 64 bits; %FALSE on overflow (@out is
+ *   then set to G_MAXUINT64).
+ */
+static inline gboolean
+hr_mul_u64 (guint64  a,
+            guint64  b,
+            guint64 *out)
+{
+  if (!g_uint64_checked_mul (out, a, b))
+    {
+      *out = G_MAXUINT64;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * hr_add_u64:
+ * @a: a term
+ * @b: a term
+ * @out: (out): the sum, when it fits
+ *
+ * Returns: %TRUE when a + b fits in 64 bits; %FALSE on overflow (@out is
+ *   then set to G_MAXUINT64).
+ */
+static inline gboolean
+hr_add_u64 (guint64  a,
+            guint64  b,
+            guint64 *out)
+{
+  if (!g_uint64_checked_add (out, a, b))
+    {
+      *out = G_MAXUINT64;
+      return FALSE;
+    }
+  return TRUE;
+}
 
 G_END_DECLS

@@ -14,7 +14,7 @@
 
 G_DEFINE_BOXED_TYPE (HrBoard, hr_board, hr_board_copy, hr_board_free)
 
-/* The seed's turn budget (running-larger-models.txt, model_rates.py):
+/* The seed's turn budget (Running Larger Models, model_rates.py):
  * 27-token replies, a 3,000 ms language stage, 350 ms kept for prefill. */
 #define SEED_REPLY_TOKENS          27
 #define SEED_STAGE_CEILING_MS      3000
@@ -195,7 +195,7 @@ hr_board_validate (const HrBoard *board,
  * hr_board_headroom_bytes:
  * @board: a board
  *
- * headroom = pool - resident (seed-facts.md: 8.0 - 1.9 = 6.1 GB).
+ * headroom = pool - resident (docs/seed-figures.md: 8.0 - 1.9 = 6.1 GB).
  *
  * Returns: bytes (0 if resident exceeds the pool).
  */
@@ -209,7 +209,7 @@ hr_board_headroom_bytes (const HrBoard *board)
  * hr_board_budget_bytes:
  * @board: a board
  *
- * budget = pool - resident - reserve (seed-facts.md: 6.1 - 1.0 = 5.1 GB).
+ * budget = pool - resident - reserve (docs/seed-figures.md: 6.1 - 1.0 = 5.1 GB).
  *
  * Returns: bytes (0 if nothing is left).
  */
@@ -244,7 +244,7 @@ hr_board_floor_tps (const HrBoard *board)
  *   footprint when it fits, headroom - footprint when tight, footprint -
  *   headroom when over
  *
- * The seed's verdict (seed-facts.md "Budget and verdicts"): fits if the
+ * The seed's verdict (docs/seed-figures.md "Budget and verdicts"): fits if the
  * footprint is within the budget, tight if within the headroom, else over.
  *
  * Returns: the verdict.
@@ -285,7 +285,7 @@ hr_board_verdict (const HrBoard *board,
  * @verdict: a verdict
  *
  * Returns: (transfer none): "fits", "tight", "partial" or "over"
- *   (untranslated: the seed's words and design.md's, used in tables, JSON
+ *   (untranslated: the seed's words and docs/memory-model.md's, used in tables, JSON
  *   and CSV).
  */
 const char *

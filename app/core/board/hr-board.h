@@ -4,7 +4,7 @@
  *
  * A board: its memory pool and what is already spoken for, its memory
  * bandwidth, and the turn budget that sets the speed floor. The budget and
- * the verdicts are the seed's (seed-facts.md, "Budget and verdicts"):
+ * the verdicts are the seed's (docs/seed-figures.md, "Budget and verdicts"):
  *   headroom = pool - resident
  *   budget   = headroom - reserve
  *   fits  if footprint <= budget    (margin = budget - footprint)
@@ -63,13 +63,13 @@ struct _HrBoard {
   guint32  stage_ceiling_ms;     /* turn budget: the LLM stage's share, ms */
   guint32  prefill_allowance_ms; /* turn budget: time kept for prefill, ms */
   char    *source;               /* where the figures come from */
-  /* Appended for partial offload (hr-offload.h); 0 = not known. */
+  /* For partial offload (hr-offload.h); 0 = not known. */
   HrBoardBackend backend;             /* default cuda */
   guint64  host_pool_bytes;           /* discrete boards: system RAM */
   guint64  host_resident_bytes;       /* held by the OS and other programs */
   guint64  host_reserve_bytes;        /* held back */
   double   host_bandwidth_bytes_per_s;/* system RAM bandwidth, bytes per second */
-  /* Appended for several GPUs (hr-device.h). */
+  /* For several GPUs (hr-device.h). */
   GPtrArray *devices;                 /* (element-type HrDevice) (nullable): NULL = the one
                                        * device the fields above describe; else every device,
                                        * the first one mirrored in the fields above */

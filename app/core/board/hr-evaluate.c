@@ -59,6 +59,7 @@ evaluate_split (const HrEvaluationInputs *scenario,
   in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
   if (scenario->num_gpu_set)
     in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in.n_cpu_moe = scenario->n_cpu_moe;
   if (!hr_offload_predict (&in, split, NULL))
     return FALSE;
 
@@ -72,6 +73,14 @@ evaluate_split (const HrEvaluationInputs *scenario,
   out->margin_bytes = split->margin_bytes;
   out->footprint.total = split->vram.total + split->host.total;
   out->footprint.overhead = out->footprint.total > seed ? out->footprint.total - seed : 0;
+  out->n_devices = (guint8) MIN (split->n_devices, HR_DEVICE_MAX);
+  out->binding_device = (gint8) (split->binding_device >= 0 && (guint) split->binding_device < out->n_devices
+                                 ? split->binding_device : -1);
+  for (guint i = 0; i < out->n_devices; i++)
+    {
+      out->device_index[i] = (guint8) MIN (split->devices[i].board_index, G_MAXUINT8);
+      out->device_layers[i] = (guint16) MIN (split->devices[i].layers, G_MAXUINT16);
+    }
 
   if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
     {
@@ -153,7 +162,10 @@ evaluate_split (const HrEvaluationInputs *scenario,
  * weights / its bandwidth), at the row's efficiency (no rate when a device
  * holding layers has no known bandwidth). Without host memory (no split)
  * it is judged on its first GPU alone (its own pool and bandwidth) and the
- * row says so: first_device_only.
+ * row says so: first_device_only. A placed row carries the GPUs it uses,
+ * their layers and the one full first (n_devices, device_index,
+ * device_layers, binding_device), so a table can say "2 GPUs 41+40 layers"
+ * without placing the model again.
  */
 void
 hr_evaluate (const HrEvaluationInputs  *scenario,
@@ -165,6 +177,7 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
   gboolean as_pulled;
 
   memset (out, 0, sizeof *out);
+  out->binding_device = -1;
   hr_memory_footprint (spec, scenario->precision, scenario->kv_type,
                        scenario->context_tokens, scenario->parallel_slots,
                        overhead_bytes, &out->footprint);
@@ -239,8 +252,8 @@ hr_recommend (HrModelSpec * const *specs,
  * @evaluation: its row on the board
  * @floor_tps: the board's floor
  *
- * Every reason to refuse the pull, at once (seed-facts.md "Checking a pull
- * before it starts"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
+ * Every reason to refuse the pull, at once (docs/seed-figures.md
+ * "Checking a pull"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
  * measured rate when the rate is extrapolated ("... has no rate this board
  * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
  * 10.2 t/s floor"); a prior rate under the floor says it is a prior ("...

@@ -34,6 +34,8 @@ typedef struct {
                                             * host memory; 0 = none */
   gboolean           num_gpu_set;    /* a user's num_gpu: FALSE = automatic (llama.cpp's fit) */
   guint32            num_gpu;        /* layers on the GPU (-ngl) when num_gpu_set */
+  guint32            n_cpu_moe;      /* blocks 0 ... N-1 keep their MoE experts in host memory
+                                      * (LLAMA_ARG_N_CPU_MOE, hr-offload.h); 0 = none */
 } HrEvaluationInputs;
 
 typedef struct {
@@ -54,6 +56,12 @@ typedef struct {
   double       gpu_efficiency;     /* the efficiencies a partial row's rate used; 0 = none */
   double       host_efficiency;
   char         processor[32];      /* `ollama ps` PROCESSOR: "100% GPU", "29%/71% CPU/GPU" */
+  /* A board with several GPUs (hr-offload-devices.c): the GPUs the split
+   * gave layers to, in llama.cpp's order; n_devices 0 on any other board. */
+  guint8       n_devices;          /* GPUs Ollama gave llama-server (1: one GPU chosen) */
+  gint8        binding_device;     /* index into device_layers[] of the GPU full first, -1 none */
+  guint8       device_index[HR_DEVICE_MAX];  /* each one's index in the board's device list */
+  guint16      device_layers[HR_DEVICE_MAX]; /* layers on it, the output layer counted */
   gboolean     first_device_only;  /* the board has several GPUs and no split ran: this row is its first
                                     * GPU's alone (hr_board_first_device_only_text()) */
 } HrEvaluation;

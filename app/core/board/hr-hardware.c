@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "hr-error.h"
-#include "hr-hardware.h"
+#include "hr-hardware-private.h"
 #include "hr-json.h"
 #include "hr-units.h"
 
@@ -48,6 +48,7 @@ hr_hardware_reading_free (HrHardwareReading *reading)
   g_ptr_array_unref (reading->read);
   g_ptr_array_unref (reading->confirm);
   g_ptr_array_unref (reading->vulkan_names);
+  g_free (reading->unified_name);
   g_free (reading);
 }
 
@@ -207,13 +208,6 @@ hr_hardware_parse_nvidia_smi (const char         *text,
     }
   return TRUE;
 }
-
-typedef struct {
-  char    *name;
-  guint64  total;
-  guint64  used;
-  gboolean has_total;
-} AmdGpu;
 
 static AmdGpu *
 amd_gpu (GArray *gpus,
@@ -558,124 +552,6 @@ hr_hardware_parse_meminfo (const char         *text,
   return TRUE;
 }
 
-typedef enum { PART_NONE, PART_NVIDIA, PART_ROCM, PART_DRM, PART_VULKAN, PART_MEMINFO, N_PARTS } Part;
-
-static Part
-classify (const char *line)
-{
-  if (g_regex_match_simple ("^[^,]+,\\s*(\\d+|\\[N/A\\])(\\s*MiB)?,\\s*(\\d+|\\[N/A\\])(\\s*MiB)?$", line, 0, 0) ||
-      (g_ascii_strncasecmp (line, "name", 4) == 0 && strstr (line, "memory.total") != NULL))
-    return PART_NVIDIA;
-  if (g_str_has_prefix (line, "GPU[") || g_str_has_prefix (line, "device,VRAM") ||
-      g_regex_match_simple ("^card\\d+,\\d+,\\d+$", line, 0, 0) || g_str_has_prefix (line, "End of ROCm SMI Log"))
-    return PART_ROCM;
-  if (g_str_has_prefix (line, "/sys/class/drm/"))
-    return PART_DRM;
-  if (g_regex_match_simple ("^[A-Za-z0-9_()]+:\\s*\\d+(\\s*kB)?$", line, 0, 0))
-    return PART_MEMINFO;
-  return PART_NONE;
-}
-
-
-/* A shell prompt pasted with the tools' output: "$ ", "# " or "> " at the
- * start, or a first word that ends in $, #, % or > before a command
- * ("user@box:~$ nvidia-smi", "[user@box ~]$ nvidia-smi", "box% nvidia-smi").
- * No line the tools print starts that way. */
-static gboolean
-is_shell_prompt (const char *line)
-{
-  const char *space;
-
-  if (g_str_has_prefix (line, "$ ") || g_str_has_prefix (line, "# ") || g_str_has_prefix (line, "> "))
-    return TRUE;
-  if (line[0] == '[')
-    {
-      const char *close = strchr (line, ']');
-
-      return close != NULL && strchr ("$#%>", close[1]) != NULL && close[1] != '\0' &&
-             (close[2] == ' ' || close[2] == '\0');
-    }
-  space = strchr (line, ' ');
-  if (space == NULL)
-    space = line + strlen (line);
-  return space > line && strchr ("$#%>", space[-1]) != NULL && space - line >= 2 &&
-         (strchr (line, '@') != NULL && strchr (line, '@') < space ? TRUE : space[-1] == '%');
-}
-
-/**
- * hr_hardware_parse_paste:
- * @text: the outputs of any of the commands above, one after another, as
- *   pasted from a remote board's terminal; blank lines, "=" banners and
- *   shell prompts ("$ ", "# ", "> ", "user@box:~$ ", "[user@box ~]$ ",
- *   "box% ") are skipped, and vulkaninfo's output
- *   runs from its "VULKANINFO" line to the next line another tool printed
- * @reading: the reading everything read goes into
- * @error: return location for a #GError
- *
- * Each line is told by its shape and handed to its tool's parser
- * (hr_hardware_parse_nvidia_smi() and the others).
- *
- * Returns: %TRUE when every line was read; else %HR_CORE_ERROR_PARSE
- *   naming the first line no parser reads ("line N: ..."), or a parser's
- *   error.
- */
-gboolean
-hr_hardware_parse_paste (const char         *text,
-                         HrHardwareReading  *reading,
-                         GError            **error)
-{
-  g_auto(GStrv) lines = split_lines (text);
-  GString *parts[N_PARTS] = { NULL };
-  gboolean in_vulkan = FALSE;
-  gboolean ok = TRUE;
-
-  for (guint i = 0; i < N_PARTS; i++)
-    parts[i] = g_string_new (NULL);
-  for (guint i = 0; lines[i] != NULL && ok; i++)
-    {
-      const char *line = lines[i];
-      Part part;
-
-      if (line[0] == '\0' || is_shell_prompt (line))
-        continue;
-      part = classify (line);
-      if (part != PART_NONE)
-        in_vulkan = FALSE;
-      else if (in_vulkan || g_str_equal (line, "VULKANINFO"))
-        {
-          in_vulkan = TRUE;
-          part = PART_VULKAN;
-        }
-      else if (line[0] == '=' || g_str_has_prefix (line, "WARNING"))
-        continue;
-      if (part == PART_NONE)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                       _("line %u: cannot read \"%s\": not the output of %s, %s, %s, %s or %s"),
-                       i + 1, line, HR_HARDWARE_NVIDIA_SMI_COMMAND, HR_HARDWARE_ROCM_SMI_COMMAND,
-                       HR_HARDWARE_DRM_COMMAND, HR_HARDWARE_VULKANINFO_COMMAND, HR_HARDWARE_MEMINFO_COMMAND);
-          ok = FALSE;
-          break;
-        }
-      g_string_append (parts[part], line);
-      g_string_append_c (parts[part], '\n');
-    }
-  if (ok && parts[PART_NVIDIA]->len > 0)
-    ok = hr_hardware_parse_nvidia_smi (parts[PART_NVIDIA]->str, reading, error);
-  if (ok && parts[PART_ROCM]->len > 0)
-    ok = hr_hardware_parse_rocm_smi (parts[PART_ROCM]->str, reading, error);
-  /* The DRM files describe the same AMD GPUs rocm-smi lists. */
-  if (ok && parts[PART_DRM]->len > 0 && parts[PART_ROCM]->len == 0)
-    ok = hr_hardware_parse_drm (parts[PART_DRM]->str, reading, error);
-  if (ok && parts[PART_VULKAN]->len > 0)
-    ok = hr_hardware_parse_vulkaninfo (parts[PART_VULKAN]->str, reading, error);
-  if (ok && parts[PART_MEMINFO]->len > 0)
-    ok = hr_hardware_parse_meminfo (parts[PART_MEMINFO]->str, reading, error);
-  for (guint i = 0; i < N_PARTS; i++)
-    g_string_free (parts[i], TRUE);
-  return ok;
-}
-
 /* A one-GPU discrete board of @known whose name is the device's. */
 static const HrBoard *
 known_board_for (GPtrArray  *known,
@@ -715,6 +591,12 @@ known_board_for (GPtrArray  *known,
  * confirm list: such a board does not validate (hr_board_validate()) and
  * is not to be saved until it is given.
  *
+ * An Apple silicon Mac (@reading's unified_name, no other GPU read) makes
+ * a unified Metal board instead (hr-hardware-macos.c): its pool is the GPU
+ * share the user confirmed (@reading's unified_pool_bytes) or the wired
+ * limit set on the Mac, never a guess; without either it is 0 and listed to
+ * confirm; the first of @bandwidths_gb_s is its bandwidth.
+ *
  * Returns: (transfer full): the board; %NULL with %HR_CORE_ERROR_NOT_FOUND
  *   when no GPU memory or no host memory was read (what was read is in
  *   the message), or %HR_CORE_ERROR_INVALID_ARGUMENT when @n_bandwidths
@@ -734,6 +616,17 @@ hr_hardware_make_board (HrHardwareReading  *reading,
   g_autoptr(GPtrArray) devices = NULL;
   g_autoptr(GString) source = g_string_new (NULL);
 
+  if (reading->devices->len == 0 && reading->unified_name != NULL)
+    {
+      if (n_bandwidths > 1)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("%u bandwidths given for %u GPUs: give one per GPU, in the order read (0 = not known)"), n_bandwidths, 1u);
+          return NULL;
+        }
+      return hr_hardware_make_unified_board (reading, id, name, known_boards,
+                                             n_bandwidths == 1 ? bandwidths_gb_s[0] : 0.0, error);
+    }
   if (reading->devices->len == 0)
     {
       if (reading->vulkan_names->len > 0)
@@ -813,4 +706,42 @@ hr_hardware_make_board (HrHardwareReading  *reading,
   add_line (reading->confirm, _("reserve: 0.5 GB on each GPU and 2 GB of host memory held back are Headroom's assumptions"));
   board->source = g_string_free (g_steal_pointer (&source), FALSE);
   return g_steal_pointer (&board);
+}
+
+/* ------------------------------------------- shared (hr-hardware-private.h) */
+
+char **
+hr_hardware_split_lines (const char *text)
+{
+  return split_lines (text);
+}
+
+gboolean
+hr_hardware_parse_count (const char *text,
+                         guint64    *out)
+{
+  return parse_count (text, out);
+}
+
+AmdGpu *
+hr_hardware_amd_gpu (GArray *gpus,
+                     guint   index)
+{
+  return amd_gpu (gpus, index);
+}
+
+void
+hr_hardware_amd_gpu_clear (gpointer data)
+{
+  amd_gpu_clear (data);
+}
+
+gboolean
+hr_hardware_add_amd_gpus (GArray             *gpus,
+                          const char         *tool,
+                          const char         *default_name,
+                          HrHardwareReading  *reading,
+                          GError            **error)
+{
+  return add_amd_gpus (gpus, tool, default_name, reading, error);
 }

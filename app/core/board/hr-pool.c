@@ -38,7 +38,7 @@ add_band (HrPoolLayout   *out,
  *
  * Divides the board's pool into the resident share, the reserve and the
  * budget (headroom = pool - resident, budget = headroom - reserve;
- * seed-facts.md). On a unified board the resident band is labelled as the
+ * docs/seed-figures.md). On a unified board the resident band is labelled as the
  * OS and desktop sharing the model's memory, and the layout's note says
  * nvidia-smi reports no memory figure there (on GB10 and Jetson it prints
  * "Not Supported" / "N/A" for memory; `free -h` shows the one pool). On a

@@ -4,7 +4,7 @@
  *
  * How a board's memory pool divides, for the chart: the resident share
  * (the OS, the desktop and the app's own stack), the reserve held back, and
- * the budget the model gets (seed-facts.md, "Budget and verdicts"). On a
+ * the budget the model gets (docs/seed-figures.md, "Budget and verdicts"). On a
  * unified-memory board (Jetson, DGX Spark, Apple) the resident share is the
  * OS and desktop living in the same memory as the model, and nvidia-smi
  * reports no memory figure there, so the pool comes from the board profile.

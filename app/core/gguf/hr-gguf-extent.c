@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A walk over the GGUF layout (ggml docs/gguf.md: magic, version, tensor
+ * A walk over the GGUF layout (docs/formats.md, "GGUF": magic, version, tensor
  * count, key/value count, the key/values, the tensor entries) that copies
  * nothing and allocates nothing: it only finds where the header ends, or
  * the least the file must hold for it to end there. The real parse and
@@ -231,7 +231,7 @@ walk (Walk *w)
  *   count or length past the HR_GGUF_MAX_* caps): hr_gguf_file_parse_data()
  *   says what is wrong
  *
- * Walks the GGUF layout (ggml docs/gguf.md) without copying or allocating.
+ * Walks the GGUF layout (docs/formats.md, "GGUF") without copying or allocating.
  * The lower bound counts what the layout makes certain: fixed-size arrays
  * whole, and for what is still to come, 8 bytes per string, 13 per
  * key/value and 24 per tensor entry. A reader that asks for @out_need plus

@@ -3,9 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The one GGUF key -> model spec mapper (hr-gguf-keys.h). The keys are the
- * GGUF specification's and llama.cpp's (ggml docs/gguf.md "LLM";
- * shared/reference/hf-hub.md, "GGUF header"; shared/reference/ollama-api.md,
- * "/api/show" for the same keys as JSON).
+ * GGUF specification's and llama.cpp's (docs/formats.md, "GGUF keys";
+ * docs/ollama.md, "/api/show" for the same keys as JSON).
  */
 #include "config.h"
 
@@ -715,8 +714,8 @@ check_modelled_cache (const HrGgufKeys *keys,
  *   withheld (/api/show's `null` array), for the caller to recover them
  * @error: return location for a #GError
  *
- * Maps the architecture keys onto @spec (the keys of hf-hub.md, "GGUF
- * header"): layers `{arch}.block_count`; heads `{arch}.attention.head_count`
+ * Maps the architecture keys onto @spec (the keys of docs/formats.md, "GGUF
+ * keys"): layers `{arch}.block_count`; heads `{arch}.attention.head_count`
  * (a per-layer array gives its largest value); KV heads
  * `{arch}.attention.head_count_kv` (absent = heads; an array gives
  * #HrModelSpec.layer_kv_heads, 0 for layers without attention, and its

@@ -5,7 +5,7 @@
  * The GGUF reader's window over a memory buffer or a GInputStream, and
  * the reading of metadata values (scalars, strings, arrays of arrays) into
  * the raw storage hr-gguf-value.c decodes. The byte layout is the GGUF
- * specification's (ggml docs/gguf.md).
+ * specification's (docs/formats.md, "GGUF").
  */
 #include "config.h"
 

@@ -386,6 +386,42 @@ interval_layers (const HrGgufKeys *keys,
   return TRUE;
 }
 
+/* Attention-only architectures whose main context caches every block even
+ * with nextn_predict_layers (llama.cpp src/llama-model.cpp create_memory):
+ * minimax-m3 (llama_kv_cache_msa) and hy_v4 get no trunk filter, and
+ * graniteswitch repurposes n_layer_nextn for a router layer the trunk
+ * attends (hparams.router_layer >= 0, src/models/granite-switch.cpp). */
+static const char * const nextn_cached[] = { "minimax-m3", "hy_v4", "graniteswitch", NULL };
+
+/* An attention-only architecture's multi-token-prediction layers: llama.cpp
+ * loads `{arch}.block_count` blocks (n_layer_all) but the main context's KV
+ * cache holds only the first n_layer () = n_layer_all -
+ * `{arch}.nextn_predict_layers` of them (src/llama-model.cpp create_memory,
+ * default branch: "if (hparams.n_layer_nextn > 0 && hparams.n_layer () > 0
+ * && hparams.router_layer < 0) filter = il < n_layer ()"; the DSA caches of
+ * glm-dsa, deepseek32 and dots3note filter the same way). Those layers get
+ * 0 KV heads. */
+static gboolean
+map_nextn_trunk (const HrGgufKeys *keys,
+                 HrModelSpec      *spec)
+{
+  guint32 nextn = spec->nextn_layers;
+
+  if (g_strv_contains (nextn_cached, keys->arch))
+    return TRUE;
+  if (nextn == 0 || nextn >= spec->layers || spec->kv_heads == 0)
+    return TRUE;
+  if (spec->layer_kv_heads == NULL)
+    {
+      spec->layer_kv_heads = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spec->layers);
+      for (guint32 i = 0; i < spec->layers; i++)
+        g_array_append_val (spec->layer_kv_heads, spec->kv_heads);
+    }
+  for (guint32 i = spec->layers - nextn; i < spec->layers && i < spec->layer_kv_heads->len; i++)
+    g_array_index (spec->layer_kv_heads, guint32, i) = 0;
+  return TRUE;
+}
+
 /**
  * hr_gguf_recurrent_map:
  * @keys: the keys, with their architecture
@@ -402,7 +438,11 @@ interval_layers (const HrGgufKeys *keys,
  * and slot, f32) and #HrModelSpec.recurrent_source; for lfm2 with a
  * sliding window, #HrModelSpec.layer_sliding (its attention layers).
  * Layers past `{arch}.block_count - {arch}.nextn_predict_layers` (MTP
- * heads) are never recurrent. Does nothing for other architectures.
+ * heads) are never recurrent; every architecture's
+ * #HrModelSpec.nextn_layers is set from that key. For an attention-only architecture, the
+ * layers past `{arch}.block_count - {arch}.nextn_predict_layers` get 0 KV
+ * heads (map_nextn_trunk(): llama.cpp caches only n_layer () in the main
+ * context), except on minimax-m3, hy_v4 and graniteswitch.
  *
  * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when a key
  *   llama.cpp requires for the architecture is missing or malformed, or
@@ -423,10 +463,22 @@ hr_gguf_recurrent_map (const HrGgufKeys *keys,
   guint64 r, s;
   State st;
 
-  if (rule == NULL || rule->refused != NULL || n_layer_all == 0)
+  if (n_layer_all == 0)
     return TRUE;
-  if (!get_u32 (keys, rule, "nextn_predict_layers", FALSE, 0, &nextn, error))
-    return FALSE;
+  {
+    g_autofree char *key = g_strconcat (keys->arch, ".nextn_predict_layers", NULL);
+    gboolean found = FALSE;
+
+    if (!hr_gguf_keys_get_u32 (keys, key, &nextn, &found, error))
+      return FALSE;
+    /* llama.cpp asserts n_layer_nextn <= n_layer_all (load_hparams). */
+    spec->nextn_layers = found && nextn <= n_layer_all ? nextn : 0;
+    nextn = spec->nextn_layers;
+  }
+  if (rule == NULL)
+    return map_nextn_trunk (keys, spec);
+  if (rule->refused != NULL)
+    return TRUE;
   n_layer = nextn < n_layer_all ? n_layer_all - nextn : 0;
   if (!read_state (keys, rule, spec, &st, error))
     return FALSE;

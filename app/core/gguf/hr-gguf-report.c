@@ -39,7 +39,7 @@ compare_u32 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* The tensors of a ggml type this version does not know (issue 16): their
+/* The tensors of a ggml type this version does not know: their
  * type ids, their bytes from the layout, and the names of those with no
  * known size. */
 static void
@@ -68,8 +68,8 @@ collect_unknown (HrGgufReport *report)
   g_array_sort (report->unknown_types, compare_u32);
 }
 
-/* Why the KV cache cannot be sized: a count the header lacks (issue 15:
- * without head counts it would be 0 bytes and everything would "fit"). */
+/* Why the KV cache cannot be sized: a count the header lacks
+ * (without head counts it would be 0 bytes and everything would "fit"). */
 static char *
 memory_problem (const HrModelSpec *spec)
 {
@@ -108,7 +108,7 @@ memory_problem (const HrModelSpec *spec)
  * the tokenizer, the tensors per type (those of a ggml type this version
  * does not know apart: their type ids, bytes from the layout and the names
  * of those without a size), the layout, the bits per parameter
- * (file size x 8 / parameters, seed-facts.md W6: 5.03 for llama3.2:3b),
+ * (file size x 8 / parameters, docs/seed-figures.md W6: 5.03 for llama3.2:3b),
  * and the memory at @context_tokens with an f16 KV cache and 1 slot
  * (hr_memory_footprint()) against @board (hr_board_verdict()); when the
  * header lacks a count the KV cache needs (layers, heads, head size),

@@ -55,8 +55,8 @@ hr_gguf_split_shard_paths (const char *path,
  *
  * Adds @shard's tensors to @file's list and its size to @file's, so the
  * parameter count, the tensor bytes, the counts per type and the file size
- * cover the whole model (hf-hub.md, GGUF quirks: split files "must be
- * summed"). The tensor offsets of @shard are not kept.
+ * cover the whole model (docs/formats.md, "Split GGUF
+ * files"). The tensor offsets of @shard are not kept.
  *
  * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when @shard is
  *   not a shard of a model with @file's shard count or repeats a tensor

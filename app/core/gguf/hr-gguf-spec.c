@@ -82,7 +82,7 @@ map_file_type (const HrGgufFile *file,
  * @error: return location for a #GError
  *
  * Maps a GGUF header onto the model spec the memory math reads (the keys
- * of hf-hub.md, "GGUF header"): layers `{arch}.block_count`; heads
+ * of docs/formats.md, "GGUF keys"): layers `{arch}.block_count`; heads
  * `{arch}.attention.head_count`; KV heads `{arch}.attention.head_count_kv`
  * (absent = heads; an array gives #HrModelSpec.layer_kv_heads, 0 for
  * layers without attention, and its largest value); key and value lengths

@@ -256,7 +256,7 @@ hr_gguf_file_get_tensor_data_end (const HrGgufFile *file)
  * @file: a parsed header
  *
  * There is no parameter-count key in the GGUF spec: the count is the sum of
- * every tensor's elements (hf-hub.md, "GGUF header"). For a split file it
+ * every tensor's elements (docs/formats.md, "Tensor sizes"). For a split file it
  * covers this shard only.
  *
  * Returns: the parameter count.

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The GGUF header parser. The byte layout is the GGUF specification's
- * (ggml docs/gguf.md, summarised in shared/reference/hf-hub.md):
+ * (docs/formats.md, "GGUF"):
  *
  *   u32 magic "GGUF", u32 version, u64 tensor_count, u64 metadata_kv_count,
  *   metadata_kv_count x (string key, u32 value type, value),

@@ -5,8 +5,8 @@
  * A GGUF header parser. It reads the magic, the version, the metadata
  * key/values and the tensor list, and stops where the tensor data begins:
  * a 9 GB model costs a few megabytes of reading. The layout is the GGUF
- * specification's (ggml docs/gguf.md; shared/reference/hf-hub.md, "GGUF
- * header"). Every count and length read from the file is checked against a
+ * specification's (docs/formats.md,
+ * "GGUF"). Every count and length read from the file is checked against a
  * cap below before anything is allocated, and every product is checked for
  * overflow, so a hostile file gets an HR_CORE_ERROR and never a huge
  * allocation.

@@ -155,7 +155,6 @@ set_mamba_state (HrHfConfig *config,
 static gboolean
 hybrid_qwen3_next (const HrHfScope *scope,
                    HrHfConfig      *config,
-                   gboolean         with_defaults,
                    GError         **error)
 {
   static const char * const conv_k[] = { "linear_conv_kernel_dim", NULL };
@@ -170,17 +169,37 @@ hybrid_qwen3_next (const HrHfScope *scope,
   g_autoptr(GError) local = NULL;
   JsonArray *types;
 
-  /* Qwen3NextConfig's defaults (configuration_qwen3_next.py):
-   * linear_conv_kernel_dim 4, linear_key_head_dim 128,
-   * linear_value_head_dim 128, linear_num_key_heads 16,
-   * linear_num_value_heads 32, full_attention_interval 4. */
-  if (!get_count (scope, conv_k, with_defaults ? 4 : 0, &conv, error) ||
-      !get_count (scope, kdim_k, with_defaults ? 128 : 0, &kdim, error) ||
-      !get_count (scope, vdim_k, with_defaults ? 128 : 0, &vdim, error) ||
-      !get_count (scope, kh_k, with_defaults ? 16 : 0, &kh, error) ||
-      !get_count (scope, vh_k, with_defaults ? 32 : 0, &vh, error) ||
+  /* Qwen3NextConfig's defaults (configuration_qwen3_next.py), the same in
+   * Qwen3_5TextConfig and Qwen3_5MoeTextConfig (configuration_qwen3_5.py,
+   * configuration_qwen3_5_moe.py): linear_conv_kernel_dim 4,
+   * linear_key_head_dim 128, linear_value_head_dim 128,
+   * linear_num_key_heads 16, linear_num_value_heads 32,
+   * full_attention_interval 4 (layer_types "linear_attention" if
+   * bool((i + 1) % interval)). Each default applied is listed in
+   * config->defaults. */
+  if (!get_count (scope, conv_k, 4, &conv, error) ||
+      !get_count (scope, kdim_k, 128, &kdim, error) ||
+      !get_count (scope, vdim_k, 128, &vdim, error) ||
+      !get_count (scope, kh_k, 16, &kh, error) ||
+      !get_count (scope, vh_k, 32, &vh, error) ||
       !get_count (scope, interval_k, 4, &interval, error))
     return FALSE;
+  {
+    const char * const *keys[] = { conv_k, kdim_k, vdim_k, kh_k, vh_k, interval_k };
+    const guint32 values[] = { conv, kdim, vdim, kh, vh, interval };
+
+    for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+      {
+        char *note;
+
+        if (get (scope, keys[k][0]) != NULL ||
+            (keys[k] == interval_k && get (scope, "layer_types") != NULL) ||
+            (note = _hr_hf_family_note (config, keys[k][0], values[k])) == NULL)
+          continue;
+        g_ptr_array_add (config->defaults, g_strdup_printf ("%s: %s", keys[k][0], note));
+        g_free (note);
+      }
+  }
   types = get_types (scope, "layer_types", config, &local);
   if (local != NULL)
     {
@@ -522,7 +541,7 @@ hybrid_kimi_linear (const HrHfScope *scope,
  * @error: return location for a #GError
  *
  * For the hybrid and recurrent families (model_type qwen3_next,
- * qwen3_5_text, qwen3_5_moe_text, lfm2, granitemoehybrid, nemotron_h,
+ * qwen3_5_text, qwen3_5_moe_text (or qwen3_5, qwen3_5_moe at the top), lfm2, granitemoehybrid, nemotron_h,
  * mamba2, kimi_linear) fills #HrHfConfig.layer_recurrent, layer_kv_heads (0 for layers
  * without attention), recurrent_r (llama.cpp n_embd_r(), f32 values per
  * recurrent layer and slot), recurrent_s (n_embd_s()) and
@@ -544,9 +563,10 @@ _hr_hf_read_hybrid (const HrHfScope *scope,
   if (type == NULL)
     return TRUE;
   if (strcmp (type, "qwen3_next") == 0)
-    return hybrid_qwen3_next (scope, config, TRUE, error);
-  if (strcmp (type, "qwen3_5_text") == 0 || strcmp (type, "qwen3_5_moe_text") == 0)
-    return hybrid_qwen3_next (scope, config, FALSE, error);
+    return hybrid_qwen3_next (scope, config, error);
+  if (strcmp (type, "qwen3_5_text") == 0 || strcmp (type, "qwen3_5_moe_text") == 0 ||
+      strcmp (type, "qwen3_5") == 0 || strcmp (type, "qwen3_5_moe") == 0)
+    return hybrid_qwen3_next (scope, config, error);
   if (strcmp (type, "lfm2") == 0)
     return hybrid_lfm2 (scope, config, error);
   if (strcmp (type, "granitemoehybrid") == 0)

@@ -40,5 +40,14 @@ gboolean    _hr_hf_family_default   (const HrHfConfig *config,
 gboolean    _hr_hf_read_hybrid      (const HrHfScope  *scope,
                                      HrHfConfig       *config,
                                      GError          **error);
+char       *_hr_hf_family_note      (const HrHfConfig *config,
+                                     const char       *key,
+                                     guint32           value);
+gboolean    _hr_hf_read_gemma4      (const HrHfScope  *scope,
+                                     HrHfConfig       *config,
+                                     GError          **error);
+gboolean    _hr_hf_read_nextn       (const HrHfScope  *scope,
+                                     HrHfConfig       *config,
+                                     GError          **error);
 
 G_END_DECLS

@@ -303,13 +303,14 @@ _hr_hf_read_quantization (const HrHfScope *scope,
  * shared_expert_intermediate_size), ERNIE 4.5 (moe_num_experts, moe_k,
  * moe_num_shared_experts, moe_layer_start_index), Ling / Bailing
  * (num_shared_experts), DBRX-style moe_top_k, Jamba / Granite-MoE
- * num_experts_per_tok. Hunyuan's moe_topk is a per-layer list, not read. */
+ * num_experts_per_tok, Gemma 4 top_k_experts (Gemma4TextConfig; the
+ * converter's find_hparam, conversion/base.py). Hunyuan's moe_topk is a per-layer list, not read. */
 static const char * const moe_experts[] = {
   "n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts", NULL,
 };
 static const char * const moe_per_token[] = {
   "num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_k", "moe_top_k",
-  "num_selected_experts", NULL,
+  "num_selected_experts", "top_k_experts", NULL,
 };
 static const char * const moe_shared[] = {
   "n_shared_experts", "num_shared_experts", "moe_num_shared_experts", NULL,
@@ -329,7 +330,7 @@ static const char * const moe_first_dense[] = {
  * key present wins: experts `n_routed_experts` > `num_local_experts` >
  * `num_experts` > `moe_num_experts`; experts per token
  * `num_experts_per_tok` > `experts_per_token` > `num_experts_per_token` >
- * `moe_k` > `moe_top_k` > `num_selected_experts`; shared
+ * `moe_k` > `moe_top_k` > `num_selected_experts` > `top_k_experts`; shared
  * experts `n_shared_experts` > `num_shared_experts` >
  * `moe_num_shared_experts` (and, without any of them,
  * one shared expert when `shared_expert_intermediate_size` is set, as

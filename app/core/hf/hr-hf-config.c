@@ -479,21 +479,35 @@ parse_moe_mla (const Scope *scope,
   gboolean found;
 
   /* MoE: one alias table, hr_hf_moe_keys(). */
+  /* An absent key takes the class default where it has one
+   * (_hr_hf_family_default(): Qwen3_5MoeTextConfig num_experts 256,
+   * num_experts_per_tok 8, moe_intermediate_size 512,
+   * shared_expert_intermediate_size 512). */
   if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_EXPERTS), &config->experts, &found, error))
     return FALSE;
+  if (!found)
+    take_default (config, "num_experts", -1, &config->experts);
   if (config->experts > 0)
     {
       if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_EXPERTS_PER_TOKEN),
                                 &config->experts_per_token, &found, error))
         return FALSE;
+      if (!found)
+        found = take_default (config, "num_experts_per_tok", -1, &config->experts_per_token);
       if (!found || config->experts_per_token == 0 || config->experts_per_token > config->experts)
         config->experts_per_token = MIN (config->experts, 1);
       if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_INTERMEDIATE_SIZE),
-                                &config->moe_intermediate_size, &found, error) ||
-          !scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_SHARED_EXPERTS),
+                                &config->moe_intermediate_size, &found, error))
+        return FALSE;
+      if (!found)
+        take_default (config, "moe_intermediate_size", -1, &config->moe_intermediate_size);
+      if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_SHARED_EXPERTS),
                                 &config->shared_experts, &found, error) ||
-          !scope_get_u32 (scope, "shared_expert_intermediate_size", &config->shared_intermediate_size, &found, error) ||
-          !scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_FIRST_DENSE_LAYERS),
+          !scope_get_u32 (scope, "shared_expert_intermediate_size", &config->shared_intermediate_size, &found, error))
+        return FALSE;
+      if (!found)
+        take_default (config, "shared_expert_intermediate_size", -1, &config->shared_intermediate_size);
+      if (!scope_get_u32_alias (scope, hr_hf_moe_keys (HR_HF_MOE_FIRST_DENSE_LAYERS),
                                 &config->first_dense_layers, &found, error))
         return FALSE;
       if (config->shared_experts == 0 && config->shared_intermediate_size > 0)
@@ -524,7 +538,8 @@ parse_moe_mla (const Scope *scope,
  * @error: return location for a #GError
  *
  * Reads the fields the memory math needs from a transformers config.json
- * (hf-hub.md, "config.json fields" and "Known quirks"), handling each quirk
+ * (docs/formats.md, "config.json fields" and
+ * "Known quirks of configs and files"), handling each quirk
  * as a kind:
  *  - language-model fields are read from the sub-config that holds the
  *    language model's dimensions, at most %HR_HF_MAX_NEST_DEPTH levels down
@@ -625,10 +640,10 @@ hr_hf_config_parse (const char *data,
                                              type != NULL ? type : "?");
     }
 
-  if (!parse_sliding (&scope, config, error))
+  if (!parse_sliding (&scope, config, error) || !_hr_hf_read_gemma4 (&scope, config, error))
     return NULL;
 
-  if (!parse_moe_mla (&scope, config, error))
+  if (!parse_moe_mla (&scope, config, error) || !_hr_hf_read_nextn (&scope, config, error))
     return NULL;
   /* nemotron_h with experts converts to nemotron_h_moe. */
   g_free (config->gguf_arch);
@@ -774,6 +789,34 @@ hr_hf_config_feed_forward_length (const HrHfConfig *config)
   return config->intermediate_size;
 }
 
+/* The multi-token-prediction layers after the trunk, as the converter
+ * appends them to block_count (_hr_hf_read_nextn()): no KV cache, no
+ * recurrent state, no window in the main context (llama.cpp
+ * src/llama-model.cpp create_memory: il < hparams.n_layer ()). */
+static void
+append_nextn_layers (const HrHfConfig *config,
+                     HrModelSpec      *spec)
+{
+  const guint32 zero = 0;
+  const guint8 no = 0;
+
+  spec->layers = config->layers + config->nextn_layers;
+  if (spec->layer_kv_heads == NULL)
+    {
+      spec->layer_kv_heads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), spec->layers);
+      for (guint i = 0; i < config->layers; i++)
+        g_array_append_val (spec->layer_kv_heads, spec->kv_heads);
+    }
+  for (guint i = 0; i < config->nextn_layers; i++)
+    {
+      g_array_append_val (spec->layer_kv_heads, zero);
+      if (spec->layer_recurrent != NULL)
+        g_array_append_val (spec->layer_recurrent, no);
+      if (spec->layer_sliding != NULL)
+        g_array_append_val (spec->layer_sliding, no);
+    }
+}
+
 /**
  * hr_hf_config_to_model_spec:
  * @config: a parsed config
@@ -789,8 +832,11 @@ hr_hf_config_feed_forward_length (const HrHfConfig *config)
  * (max_position_embeddings), sliding window and per-layer sliding flags,
  * vocab, experts, tied embeddings, precision (hr_hf_config_precision()),
  * the feed-forward width (hr_hf_config_feed_forward_length()), the
- * recurrent layers and state of hybrid models, and a source for each field
- * ("config.json num_hidden_layers", or "transformers default
+ * recurrent layers and state of hybrid models, Gemma 4's two head sizes
+ * (key_length the full layers', key_length_swa the sliding ones') and KV
+ * heads per layer, the multi-token-prediction layers the converter appends
+ * (glm4_moe, Qwen3.5: layers past num_hidden_layers with no KV cache), and
+ * a source for each field ("config.json num_hidden_layers", or "transformers default
  * (configuration_gemma3.py head_dim): 256"). The parameter
  * count and file bytes are left 0 for the caller, which knows the stored
  * counts.
@@ -831,6 +877,13 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
       spec->value_length = config->kv_lora_rank;
       spec->kv_latent = TRUE;
     }
+  else if (config->head_dim_full > 0)
+    {
+      /* Gemma 4: key_length the full layers', key_length_swa the sliding
+       * ones' (conversion/gemma.py Gemma4Model). */
+      spec->key_length = spec->value_length = config->head_dim_full;
+      spec->key_length_swa = spec->value_length_swa = config->head_dim;
+    }
   else
     spec->key_length = spec->value_length = config->head_dim;
   spec->embedding_length = config->hidden_size;
@@ -858,6 +911,12 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
       spec->recurrent_s = config->recurrent_s;
       spec->recurrent_source = g_strdup (config->recurrent_source);
     }
+  if (spec->layer_kv_heads != NULL && !config->mla)
+    for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+      spec->kv_heads = MAX (spec->kv_heads, g_array_index (spec->layer_kv_heads, guint32, i));
+  if (config->nextn_layers > 0)
+    append_nextn_layers (config, spec);
+  spec->nextn_layers = config->nextn_layers;
   spec->feed_forward_length = hr_hf_config_feed_forward_length (config);
   spec->origin = g_strdup (origin);
 
@@ -867,12 +926,23 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
     src = g_strconcat (prefix, key, NULL); \
     hr_model_spec_set_source (spec, field, src); \
   } G_STMT_END
-  SOURCE (HR_SPEC_FIELD_LAYERS, config->gpt2_style ? "n_layer" : "num_hidden_layers");
+  if (config->nextn_layers > 0)
+    {
+      g_autofree char *layers = g_strdup_printf ("num_hidden_layers + %s (the converter's block_count; llama.cpp "
+                                                 "keeps the multi-token-prediction layers out of the KV cache)",
+                                                 config->nextn_key);
+
+      SOURCE (HR_SPEC_FIELD_LAYERS, layers);
+    }
+  else
+    SOURCE (HR_SPEC_FIELD_LAYERS, config->gpt2_style ? "n_layer" : "num_hidden_layers");
   SOURCE (HR_SPEC_FIELD_HEADS, config->gpt2_style ? "n_head" : "num_attention_heads");
   SOURCE (HR_SPEC_FIELD_KV_HEADS, config->mla ? "kv_lora_rank (MLA: one latent per token and layer)" : "num_key_value_heads");
   SOURCE (HR_SPEC_FIELD_KEY_LENGTH, config->mla ? "kv_lora_rank + qk_rope_head_dim"
+          : config->head_dim_full > 0 ? "global_head_dim (full-attention layers; head_dim on sliding ones)"
           : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
   SOURCE (HR_SPEC_FIELD_VALUE_LENGTH, config->mla ? "kv_lora_rank (a view of the latent)"
+          : config->head_dim_full > 0 ? "global_head_dim (full-attention layers; head_dim on sliding ones)"
           : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
   SOURCE (HR_SPEC_FIELD_EMBEDDING_LENGTH, config->gpt2_style ? "n_embd" : "hidden_size");
   if (config->max_position_embeddings > 0)
@@ -893,6 +963,13 @@ hr_hf_config_to_model_spec (const HrHfConfig *config,
                              config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL
                              ? config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] : "sliding_window",
                              config->sliding_pattern, config->sliding_pattern);
+      if (config->sliding_last_full)
+        {
+          char *with = g_strconcat (src, "; the last layer full (configuration_gemma4.py)", NULL);
+
+          g_free (src);
+          src = with;
+        }
       hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, src);
     }
   else if (config->sliding_window > 0 && config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL)

@@ -7,8 +7,8 @@
  * chat template, added tokens), generation_config.json (BOS/EOS ids) and a
  * LICENSE file (its title, and whether it restricts commercial use), plus the
  * base-or-instruct evidence and a parameter count derived from the config.
- * Field names and quirks: shared/reference/hf-hub.md ("config.json fields",
- * "Known quirks").
+ * Field names and quirks: docs/formats.md ("config.json fields",
+ * "Known quirks of configs and files").
  */
 #pragma once
 
@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  *
  * tokenizer_config.json `model_max_length` at or above this (1e18 tokens) is
  * transformers' "unset" sentinel (it writes int(1e30), VERY_LARGE_INTEGER),
- * not a limit (hf-hub.md, "Known quirks").
+ * not a limit (docs/formats.md, "Known quirks of configs and files").
  */
 #define HR_HF_MODEL_MAX_LENGTH_UNSET 1e18
 
@@ -97,7 +97,7 @@ typedef struct {
   guint32   gpt2_positions;    /* n_positions: learned position embeddings (GPT-2) */
   gint64    bos_token_id;      /* -1 = absent */
   GArray   *eos_token_ids;     /* gint64, possibly empty */
-  /* Appended for issue 16. */
+  /* The quantization's number format, and layer details. */
   char     *quant_format;      /* "int" or "float" (the weights' number type), or NULL */
   char     *quant_source;      /* the key the bits came from ("quantization_config.config_groups.group_0.weights.num_bits") */
   double    quant_bits_per_weight; /* bits incl. the format's own scales (mxfp4 4.25), 0 = unknown */
@@ -105,7 +105,7 @@ typedef struct {
   gboolean  qk_norm;           /* per-head q_norm / k_norm (Qwen3, Gemma 3, OLMo 2) */
   gboolean  post_norms;        /* post-attention and post-FFN norms (Gemma 2/3, OLMo 2) */
   gboolean  o_bias;            /* the output projection carries a bias (attention_bias on llama-likes) */
-  /* Appended for the family defaults and hybrid models (hr-hf-config-family.c,
+  /* For the family defaults and hybrid models (hr-hf-config-family.c,
    * hr-hf-config-hybrid.c). */
   char     *gguf_arch;         /* general.architecture convert_hf_to_gguf.py writes ("gemma3"), or NULL */
   GPtrArray *defaults;         /* char*: each transformers default applied for an absent key,
@@ -119,6 +119,11 @@ typedef struct {
   guint32   sliding_pattern;   /* period layer_sliding was built from without layer_types, or 0 */
   gboolean  sliding_pattern_from_key; /* it was the sliding_window_pattern key, not the class default */
   guint32   lfm2_ff;           /* LFM2's adjusted feed-forward width (hr_hf_config_feed_forward_length()), or 0 */
+  guint32   head_dim_full;     /* Gemma 4: the full-attention layers' head size (global_head_dim), head_dim
+                                * being the sliding layers'; 0 = head_dim on every layer */
+  gboolean  sliding_last_full; /* the class forced the last layer to full attention (Gemma 4) */
+  guint32   nextn_layers;      /* multi-token-prediction layers the converter appends after the trunk */
+  const char *nextn_key;       /* the key they came from ("num_nextn_predict_layers"), static, or NULL */
 } HrHfConfig;
 
 typedef struct {

@@ -87,7 +87,7 @@ is_type (const HrHfConfig *config,
  * It counts every tensor these architectures have; extras a family adds
  * beyond them are not known, so compare it with a stored count
  * (hr_hf_parameters_describe_difference()). For Qwen2.5-3B-Instruct it gives
- * 3,085,938,688, the Hub's own figure (seed-facts.md); for Qwen3-8B
+ * 3,085,938,688, the Hub's own figure (docs/seed-figures.md); for Qwen3-8B
  * 8,190,735,360 and for Gemma 2 2B 2,614,341,888, the published counts.
  *
  * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_OVERFLOW when a product

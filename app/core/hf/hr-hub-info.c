@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The Hub's JSON answers into an HrHubLookup (protocol facts:
- * shared/reference/hf-hub.md). Everything here is pure: bytes in, fields
+ * docs/hub.md). Everything here is pure: bytes in, fields
  * out, for the lookup's steps in app/net/hr-hub-lookup.c.
  */
 #include "config.h"
@@ -289,7 +289,7 @@ read_tags_and_card (HrHubLookup *r,
  * @size: its length in bytes
  * @error: return location for a #GError
  *
- * Reads the model info (hf-hub.md, "Model info"): the commit sha (40
+ * Reads the model info (docs/hub.md, "Model info"): the commit sha (40
  * lower-case hex digits), the id as the Hub spells it (a renamed repository
  * answers with its new one: @a's repo follows), gated, tags, card data,
  * the API's config, safetensors (parameters per dtype, bytes = count x the
@@ -408,7 +408,7 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
         }
       if (!json_u64 (json_object_get_member (st, "total"), &total))
         total = 0;
-      /* The per-dtype map is the more detailed of the two (issue 16). */
+      /* The per-dtype map is the more detailed of the two. */
       a->api_dtype_sum = sum;
       total = hr_safetensors_reconcile (total, sum, _("the Hub's safetensors.total"),
                                         _("its per-dtype parameters"), _("parameters"), &note);
@@ -621,7 +621,7 @@ read_index (HrHubAnswers *a)
               a->has_index_total = TRUE;
               a->index_total = index->total_size;
             }
-          /* The weight map settles tying (issue 16). */
+          /* The weight map settles tying. */
           if (r->config != NULL)
             hr_hf_config_settle_tied (r->config, index->has_lm_head);
           if (!a->api_parameters && index->has_total_size && r->config != NULL)

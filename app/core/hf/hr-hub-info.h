@@ -5,7 +5,7 @@
  * What a Hugging Face Hub lookup found (HrHubLookup), and the pure mapping
  * of the Hub's answers into it: the model info, the file tree's pages and
  config.json and its siblings, the safetensors index and
- * headers (hf-hub.md). No network: HrHubClient fetches, these read, and
+ * headers (docs/hub.md, docs/formats.md). No network: HrHubClient fetches, these read, and
  * tests/test-hub-info.c and the fuzz harness call them directly.
  */
 #pragma once
@@ -92,13 +92,13 @@ typedef struct {
   guint        requests;        /* HTTP requests made */
   guint64      bytes_received;  /* body bytes received */
 
-  /* Appended for issue 16. */
+  /* What the lookup says beside the figures. */
   GPtrArray   *notes;           /* char*: two figures that disagree, and which was used */
   char        *derived_comparison; /* the derived count against the stored one, to the digit */
   guint        gguf_parts_read; /* GGUF headers read for the chosen quantization (its shards) */
   char        *license_unread;  /* why the LICENSE file could not be read (its HTTP status), or NULL */
   char        *unknown_dtypes;  /* the dtypes without a known element size, said, or NULL */
-  /* Appended for projectors (hr-mmproj.h). */
+  /* For projectors (hr-mmproj.h). */
   GPtrArray   *mmproj_files;    /* HrHubFile*: the repository's mmproj GGUFs, not in gguf_files */
   char        *mmproj_chosen;   /* the one whose header was read (llama.cpp -hf's pick), or NULL */
   HrGgufFile  *mmproj;          /* its header, or NULL */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The shards of a Hub lookup (issue 16): which GGUF file's header is read
+ * The shards of a Hub lookup: which GGUF file's header is read
  * and its split's other parts, whether every safetensors shard's header is
  * read, and their figures summed into the HrHubLookup with the notes where
  * two figures of the Hub disagree. Pure, like hr-hub-info.c.
@@ -235,7 +235,7 @@ hr_hub_answers_choose_gguf (HrHubAnswers *a)
  * Names every dtype of the per-dtype counts that Headroom has no element
  * size for (hr_safetensors_dtype_bits() is 0) in the result's
  * unknown_dtypes, so such a tensor is never taken for the config's
- * precision without a word (issue 15): its bytes are the headers'
+ * precision without a word: its bytes are the headers'
  * data_offsets, which tile the data but cannot be checked against the
  * shape.
  */

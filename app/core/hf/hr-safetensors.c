@@ -15,7 +15,7 @@
 #include "hr-safetensors.h"
 #include "hr-units.h"
 
-/* Element sizes in bits (hf-hub.md, "safetensors header"). */
+/* Element sizes in bits (docs/formats.md, "safetensors"). */
 static const struct {
   const char *name;
   guint       bits;
@@ -33,7 +33,7 @@ static const struct {
  * @dtype: a safetensors dtype name ("BF16"), case-sensitive as in the format
  *
  * Returns: the bits per stored element (BF16 16, F4 4, F6_E2M3 6 ...), from the
- *   safetensors dtype list in hf-hub.md; 0 for a dtype this table does not know.
+ *   safetensors dtype list in docs/formats.md; 0 for a dtype this table does not know.
  */
 guint
 hr_safetensors_dtype_bits (const char *dtype)
@@ -437,7 +437,7 @@ parse_tensor (HrSafetensorsHeader *header,
  * Parses a safetensors header's JSON: counts the stored elements (parameters)
  * and data bytes per dtype, and checks that the tensors' data_offsets tile
  * the data region exactly from 0 (no overlap, no hole) and that each span is
- * the shape's element count times the dtype's size (hf-hub.md dtype table;
+ * the shape's element count times the dtype's size (docs/formats.md "safetensors" dtype sizes;
  * sub-byte dtypes rounded up to whole bytes). An unknown dtype is accepted
  * and counted by its span. Tensors may be empty (a 0 in the shape, equal
  * offsets). `__metadata__` may be missing or hold anything: only its string
@@ -759,7 +759,7 @@ hr_safetensors_index_free (HrSafetensorsIndex *index)
  *
  * Parses a sharded model's index: `metadata.total_size` (the sum of the
  * tensor data bytes over all shards, headers excluded; tied embeddings stored
- * once; hf-hub.md) and `weight_map` (tensor name -> shard file name), giving
+ * once; docs/formats.md, "safetensors") and `weight_map` (tensor name -> shard file name), giving
  * the tensor count and the list of shards. total_size may be missing
  * (has_total_size is then %FALSE); it is accepted as an integer or as a
  * whole double, since large counts may arrive as doubles.

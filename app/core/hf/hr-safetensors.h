@@ -4,7 +4,7 @@
  *
  * The safetensors header (exact parameter counts without the weights) and the
  * sharded index model.safetensors.index.json. Format facts from the
- * safetensors specification as summarised in hf-hub.md ("safetensors header"):
+ * safetensors format as docs/formats.md ("safetensors") summarises it:
  * an 8-byte little-endian header length N, then N bytes of UTF-8 JSON mapping
  * tensor names to {dtype, shape, data_offsets}, then the data. Offsets are
  * relative to the data start and contiguous from 0.
@@ -18,8 +18,8 @@ G_BEGIN_DECLS
 /**
  * HR_SAFETENSORS_MAX_HEADER:
  *
- * The largest header length N accepted, in bytes: 25,000,000 (hf-hub.md,
- * "Refuse N above 25,000,000"; the same cap the safetensors library uses).
+ * The largest header length N accepted, in bytes: 25,000,000 (docs/formats.md,
+ * "safetensors"; the same cap the safetensors library uses).
  */
 #define HR_SAFETENSORS_MAX_HEADER G_GUINT64_CONSTANT (25000000)
 
@@ -27,7 +27,8 @@ G_BEGIN_DECLS
  * HR_SAFETENSORS_PROBE_BYTES:
  *
  * How many bytes a remote reader asks for first (`Range: bytes=0-100000`,
- * 100,001 bytes): headers under 100 kB are the usual case (hf-hub.md).
+ * 100,001 bytes): headers under 100 kB are the usual case (docs/formats.md,
+ * "safetensors").
  */
 #define HR_SAFETENSORS_PROBE_BYTES 100001
 
@@ -46,13 +47,13 @@ typedef struct {
   guint       n_tensors;
   GPtrArray  *dtypes;        /* HrSafetensorsDtype*, sorted by dtype name */
   GHashTable *metadata;      /* __metadata__ string members (char* -> char*), never NULL */
-  /* Appended for packed quantized tensors (issue 16). */
+  /* For packed quantized tensors. */
   guint64     packed_bits;   /* stored bits of packed containers (GPTQ/AWQ qweight I32,
                               * compressed-tensors weight_packed, mlx U32 weight, U8 4-bit) */
   guint64     packed_elements; /* their stored elements (containers, not weights) */
   guint64     aux_parameters;  /* elements of quantization state: scales, qzeros, g_idx ... */
   gboolean    has_lm_head;   /* a tensor named lm_head.weight (or *.lm_head.weight) */
-  /* Appended for projectors: the vision / audio tower's tensors
+  /* For projectors: the vision / audio tower's tensors
    * (hr_mmproj_safetensors_is_tower()). */
   guint       tower_tensors;
   guint64     tower_parameters; /* their stored elements */

@@ -89,7 +89,7 @@ hr_kv_cache_element_bytes_scaled (HrKvCacheType  type,
  * @parameters: the parameter count
  * @bits_per_weight: bits each weight takes (4, 16, or an average like 4.6)
  *
- * weight_bytes = parameters x bits / 8 (seed-facts.md W1-W5). Exact integer
+ * weight_bytes = parameters x bits / 8 (docs/seed-figures.md W1-W5). Exact integer
  * arithmetic when @bits_per_weight is a whole number; otherwise rounded to
  * the nearest byte.
  *
@@ -151,7 +151,7 @@ hr_memory_spec_weight_bytes (const HrModelSpec *spec,
  * @parameters: the parameter count
  *
  * Effective bits per weight of a real file: file_bytes x 8 / parameters
- * (seed-facts.md W6: 2,019,377,376 bytes for 3,212,749,888 parameters is 5.028).
+ * (docs/seed-figures.md W6: 2,019,377,376 bytes for 3,212,749,888 parameters is 5.028).
  *
  * Returns: bits per weight, or 0 when either input is 0.
  */
@@ -193,7 +193,7 @@ scale_elements (guint64       elements,
  * KV cache bytes for one token of context in one slot:
  * layers x KV heads x (key dim + value dim) x element bytes, which is the
  * seed's 2 x layers x KV heads x head dim x bytes when key and value dims are
- * equal (seed-facts.md: llama3.2:3b 2 x 28 x 8 x 128 x 2 = 114,688 bytes).
+ * equal (docs/seed-figures.md: llama3.2:3b 2 x 28 x 8 x 128 x 2 = 114,688 bytes).
  * Layers with their own KV head count are summed one by one.
  *
  * Returns: bytes per token.
@@ -213,7 +213,7 @@ hr_memory_kv_bytes_per_token (const HrModelSpec *spec,
  * @parallel_slots: parallel request slots (Ollama's num_parallel), >= 1
  *
  * KV cache = layers x KV heads x (key dim + value dim) x element bytes x
- * context tokens x parallel slots (seed-facts.md "KV cache"; Ollama allocates
+ * context tokens x parallel slots (docs/seed-figures.md "KV cache"; Ollama allocates
  * num_ctx x num_parallel cells). Quantized caches are rounded up to whole
  * blocks of 32 elements.
  *

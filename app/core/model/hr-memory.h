@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The memory math (seed-facts.md, "Weight memory" and "KV cache"):
+ * The memory math (docs/seed-figures.md, "Weights" and "KV cache"):
  *   weights  = parameters x bits / 8          (the exact file size wins when known)
  *   KV cache = layers x KV heads x (key dim + value dim) x element bytes
  *              x context tokens x parallel slots

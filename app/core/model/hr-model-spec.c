@@ -375,6 +375,13 @@ hr_model_spec_kv_elements_per_token (const HrModelSpec *spec)
 
   dims = spec->kv_latent ? (guint64) spec->key_length
                          : (guint64) spec->key_length + spec->value_length;
+  if (spec->layer_kv_heads == NULL)
+    {
+      /* Every layer alike: one product (a catalog row on every slider step). */
+      if (!g_uint64_checked_mul (&total, (guint64) spec->kv_heads * dims, spec->layers))
+        return G_MAXUINT64;
+      return total;
+    }
   for (guint i = 0; i < spec->layers; i++)
     {
       guint64 layer = (guint64) hr_model_spec_layer_kv_heads (spec, i) * dims;

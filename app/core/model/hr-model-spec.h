@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  */
 #define HR_MODEL_SPEC_MAX_LAYERS 4096
 
-/* Fields whose provenance is recorded ("seed: running-larger-models.txt",
+/* Fields whose provenance is recorded ("seed: Running Larger Models",
  * "config.json num_hidden_layers", "GGUF llama.block_count", ...). */
 typedef enum {
   HR_SPEC_FIELD_PARAMETERS,
@@ -75,12 +75,12 @@ struct _HrModelSpec {
   GPtrArray *tensors;         /* HrTensorInfo*, or NULL when unknown */
   char    *origin;            /* "catalog", "hf:Qwen/Qwen2.5-3B-Instruct@aa8e...", "gguf:sha256:..." */
   char    *sources[HR_SPEC_N_FIELDS]; /* provenance per field, or NULL */
-  /* Appended for the runtime model (hr-runtime.h); 0 = unknown / none. */
+  /* For the runtime model (hr-runtime.h); 0 = unknown / none. */
   guint32  feed_forward_length; /* FFN intermediate size (n_ff) */
-  /* Appended for multi-head latent attention (issue 16). */
+  /* For multi-head latent attention. */
   gboolean kv_latent;           /* MLA: the cache holds one latent of key_length
                                  * elements per token and layer; V is a view of it */
-  /* Appended for exact catalog sizes (issue 11). A catalog row may carry
+  /* For exact catalog sizes. A catalog row may carry
    * the seed's rounded listing in file_bytes and parameters (its tables
    * size by them) and the published exact figures here, which the runtime
    * prediction uses (hr_runtime_predict()); 0 = the same as the listing. */
@@ -88,11 +88,11 @@ struct _HrModelSpec {
   guint64  exact_parameters;    /* the exact parameter count (general.parameter_count) */
   char    *exact_file_bytes_source; /* where exact_file_bytes came from, or NULL */
   char    *exact_parameters_source; /* where exact_parameters came from, or NULL */
-  /* Appended for vision models from the Ollama library (issue 13). */
+  /* For vision models from the Ollama library. */
   guint64  projector_bytes;     /* the vision projector Ollama loads beside the weights:
                                  * its GGUF's tensor bytes; 0 = none */
   char    *projector_source;    /* where projector_bytes came from, or NULL */
-  /* Appended for issue 16. */
+  /* Tensors of a type this version does not know. */
   guint32  unknown_tensors;     /* tensors of a type this version does not know: not in
                                  * tensors nor file_bytes, so the weights are a lower bound */
   /* Hybrid and recurrent models (llama.cpp src/llama-hparams.cpp, src/llama-memory-recurrent.cpp). */
@@ -112,6 +112,9 @@ struct _HrModelSpec {
   /* Sliding-window layers with their own head size (llama.cpp n_embd_head_k_swa, gemma4). */
   guint32  key_length_swa;             /* {arch}.attention.key_length_swa (0 = key_length) */
   guint32  value_length_swa;           /* {arch}.attention.value_length_swa (0 = value_length) */
+  /* Multi-token-prediction blocks (llama.cpp hparams.n_layer_nextn). */
+  guint32  nextn_layers;               /* {arch}.nextn_predict_layers: the last blocks, kept out of
+                                        * the main context's KV cache; 0 = none */
 };
 
 #define HR_TYPE_MODEL_SPEC (hr_model_spec_get_type ())

@@ -11,9 +11,9 @@
 #include "hr-precision.h"
 #include "hr-units.h"
 
-#define SEED_WEEK4 "seed: from-api-to-gpu-weeks-1-4.txt, week 4 model_memory.py BITS_PER_PARAMETER"
+#define SEED_WEEK4 "seed: From API to GPU, week 4 model_memory.py BITS_PER_PARAMETER"
 #define DOMINANT_BLOCK(block) "ggml " block " (ggml-common.h), the file type's dominant tensor type; a lower bound for the whole file"
-#define SEED_CATALOG "seed: running-larger-models.txt, BITS_PER_WEIGHT (a fitted whole-file average)"
+#define SEED_CATALOG "seed: Running Larger Models, BITS_PER_WEIGHT (a fitted whole-file average)"
 
 /* Ordered from the most bits to the fewest, as the window's slider shows them. */
 static const HrPrecision precisions[] = {
@@ -57,6 +57,24 @@ static const HrPrecision precisions[] = {
   { "iq1_s",  "IQ1_S",   1.5625, FALSE, DOMINANT_BLOCK ("block_iq1_s: 50 bytes per 256 weights") },
 };
 
+/* g_ascii_strcasecmp () == 0, inline: the memory math looks a precision up
+ * several times for every row on every slider step. */
+static inline gboolean
+ascii_case_equal (const char *a,
+                  const char *b)
+{
+  for (;; a++, b++)
+    {
+      char ca = *a >= 'A' && *a <= 'Z' ? *a + ('a' - 'A') : *a;
+      char cb = *b >= 'A' && *b <= 'Z' ? *b + ('a' - 'A') : *b;
+
+      if (ca != cb)
+        return FALSE;
+      if (ca == '\0')
+        return TRUE;
+    }
+}
+
 /**
  * hr_precision_lookup:
  * @id: a precision id such as "q4_K_M" or "bf16" (case-insensitive)
@@ -69,7 +87,7 @@ hr_precision_lookup (const char *id)
   if (id == NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (precisions); i++)
-    if (g_ascii_strcasecmp (precisions[i].id, id) == 0)
+    if (ascii_case_equal (precisions[i].id, id))
       return &precisions[i];
   return NULL;
 }

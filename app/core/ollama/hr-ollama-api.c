@@ -494,8 +494,8 @@ hr_ollama_reply_free (HrOllamaReply *reply)
  * @duration_ns: their duration in ns (`eval_duration`, `prompt_eval_duration`;
  *   -1 = absent)
  *
- * tokens/s = count / (duration / 1e9) (seed-facts.md, "Measuring a
- * model": 89 tokens in 3,817,895,000 ns = 23.3 t/s).
+ * tokens/s = count / (duration / 1e9) (docs/seed-figures.md,
+ * "Measuring a model": 89 tokens in 3,817,895,000 ns = 23.3 t/s).
  *
  * Returns: the rate, or -1 ("n/a") when either figure is absent or the
  *   duration is 0: never a division by zero.

@@ -4,7 +4,7 @@
  *
  * Ollama's JSON answers as structs, without any network: /api/version,
  * /api/tags, /api/ps, the {"error": ...} body, and the lines of a
- * generate or chat stream (ollama-api.md). HrOllamaClient feeds these; the
+ * generate or chat stream (docs/ollama.md). HrOllamaClient feeds these; the
  * fuzz harness and tests/test-ollama-api.c call them directly. /api/show is
  * hr-ollama-show.h's.
  */

@@ -62,8 +62,8 @@ parse_port (const char *text,
  * @error: return location for a #GError
  *
  * Turns a host string into the base URL a client uses, by the rules Ollama's
- * own clients follow (Ollama's envconfig.Host; ollama-api.md, "Known
- * quirks"): empty means `http://127.0.0.1:11434`; no scheme means http; a
+ * own clients follow (Ollama's envconfig.Host; docs/ollama.md,
+ * "Known quirks"): empty means `http://127.0.0.1:11434`; no scheme means http; a
  * missing port is 11434 without a scheme, 80 for `http://` and 443 for
  * `https://`; an IPv6 address gets brackets; a path prefix (a reverse proxy
  * mounting Ollama under one) is kept and its trailing slashes trimmed; a port
@@ -335,7 +335,7 @@ normalize (const char  *text,
  * Splits a model name. The tag is the text after the last ':' only when that
  * colon comes after the last '/', because a host may carry a port
  * (`host:5000/ns/m` has no tag; `hf.co/org/repo:Q4_K_M` has one); it is
- * "latest" when absent (ollama-api.md, "Known quirks").
+ * "latest" when absent (docs/ollama.md, "Known quirks").
  *
  * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT for an empty
  *   name, an empty part, more than three '/'-separated parts, or whitespace.
@@ -665,4 +665,45 @@ hr_ollama_format_until (GDateTime *expires_at,
   duration = human_duration (ahead);
   /* TRANSLATORS: %s is a duration such as "4 minutes" */
   return g_strdup_printf (_("%s from now"), duration);
+}
+
+/**
+ * hr_ollama_variant_name:
+ * @source: the model the variant is made from ("llama3.1:8b")
+ * @context: its num_ctx, tokens; 0 for none
+ * @num_gpu: its num_gpu; negative for none
+ *
+ * A name that says what the variant is: the source's tag with
+ * "-ctx24k" (the context in units of 1,024 tokens when it is a multiple,
+ * else in tokens: "-ctx5000") and "-gpu20" appended; a source without a
+ * tag gets them as its tag ("llama3.1:ctx24k").
+ *
+ * Returns: (transfer full): the name.
+ */
+char *
+hr_ollama_variant_name (const char *source,
+                     guint32     context,
+                     gint32      num_gpu)
+{
+  GString *name = g_string_new (source);
+  const char *colon = strrchr (source, ':');
+  const char *slash = strrchr (source, '/');
+  /* A colon before the last slash is a host's port, not a tag. */
+  gboolean has_tag = colon != NULL && (slash == NULL || colon > slash);
+
+  if (context > 0)
+    {
+      g_string_append (name, has_tag ? "-" : ":");
+      has_tag = TRUE;
+      if (context % 1024 == 0)
+        g_string_append_printf (name, "ctx%uk", context / 1024);
+      else
+        g_string_append_printf (name, "ctx%u", context);
+    }
+  if (num_gpu >= 0)
+    {
+      g_string_append (name, has_tag ? "-" : ":");
+      g_string_append_printf (name, "gpu%d", num_gpu);
+    }
+  return g_string_free (name, FALSE);
 }

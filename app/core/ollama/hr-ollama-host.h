@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Pure helpers for talking about an Ollama server the way Ollama's own
- * clients do (ollama-api.md, "Conventions" and "Known quirks"): host strings
+ * clients do (docs/ollama.md, "Conventions" and "Known quirks"): host strings
  * as people type them, model names, digests, and the figures `ollama ps`
  * prints (SIZE, PROCESSOR, UNTIL).
  */
@@ -54,5 +54,9 @@ char     *hr_ollama_format_processor (guint64      size,
                                       guint64      size_vram);
 char     *hr_ollama_format_until     (GDateTime   *expires_at,
                                       GDateTime   *now);
+
+char     *hr_ollama_variant_name     (const char  *source,
+                                      guint32      context,
+                                      gint32       num_gpu);
 
 G_END_DECLS

@@ -279,7 +279,7 @@ layer_read (JsonNode   *node,
  *
  * Reads a registry manifest: `{"schemaVersion": 2, "config": {...},
  * "layers": [{"mediaType", "digest", "size"}]}` (the seed's phi4 manifest,
- * shared/seeds/from-api-to-gpu-weeks-1-4.txt). Every layer's size is summed
+ * From API to GPU). Every layer's size is summed
  * with an overflow check; at most %HR_OLLAMA_MANIFEST_MAX_LAYERS layers.
  *
  * Returns: (transfer full) (nullable): the manifest, or %NULL with @error:

@@ -356,7 +356,7 @@ strings_of (JsonObject *obj,
  * @name: the model name asked for ("llama3.2:3b"); the spec's name
  * @error: return location for a #GError
  *
- * Maps /api/show to a model spec (ollama-api.md, "/api/show"):
+ * Maps /api/show to a model spec (docs/ollama.md, "/api/show"):
  * parameters from `general.parameter_count`; the architecture keys of
  * `model_info` (layers, heads, KV heads, key and value lengths, context,
  * sliding window and its layers, vocabulary, experts) through the one GGUF

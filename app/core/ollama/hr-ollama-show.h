@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Ollama's /api/show answer turned into a model spec (ollama-api.md,
- * "Endpoints", /api/show): parameters, layers, heads, KV heads, key and
+ * Ollama's /api/show answer turned into a model spec (docs/ollama.md,
+ * "/api/show"): parameters, layers, heads, KV heads, key and
  * value lengths, context limit, sliding window, file type and quantization,
  * and the tensor list as exact weight bytes. Pure: no I/O.
  */
@@ -30,7 +30,7 @@ typedef struct {
   gboolean     tied_embeddings; /* token_embd.weight and no output.weight */
   gboolean     embedding_model; /* ARCH.pooling_type present: an embedding model */
   GStrv        capabilities;    /* "completion", "tools", ... or NULL */
-  /* Appended for issue 16: a tensor type this version does not know. */
+  /* A tensor type this version does not know. */
   guint        n_unknown_tensors; /* tensors of an unknown type: not in the list, size unknown */
   char        *unknown_type;      /* the first such type's name ("Q9_Z"), or NULL */
 } HrOllamaShow;

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The manifest-to-blob chain of Ollama's models directory. The manifest
- * format is the OCI-style one Ollama writes (from-api-to-gpu-weeks-1-4.txt,
+ * format is the OCI-style one Ollama writes (From API to GPU,
  * week 2: `{"schemaVersion": 2, "layers": [{"mediaType", "digest",
  * "size"}, ...]}`).
  */

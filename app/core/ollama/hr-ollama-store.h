@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Following a model through Ollama's models directory on disk, the way the
- * seed's week-2 author did (from-api-to-gpu-weeks-1-4.txt, "Can llama.cpp
+ * seed's week-2 author did (From API to GPU, "Can llama.cpp
  * reuse this Ollama model?"):
  *
  *   DIR/manifests/<host>/<namespace>/<model>/<tag>   (JSON, the package index)

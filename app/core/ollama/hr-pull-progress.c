@@ -99,7 +99,7 @@ update_rate (HrPullProgress *progress,
  * @line: one line of the /api/pull stream
  * @now_us: the monotonic time the line arrived (g_get_monotonic_time())
  *
- * Takes one line into account (ollama-api.md, "/api/pull"). A layer line
+ * Takes one line into account (docs/ollama.md, "/api/pull"). A layer line
  * carries `digest`, `total` (absent at first) and `completed` (absent while
  * 0). The bar is the sum of every layer's completed bytes over the sum of the
  * totals known so far, so it never falls back to zero when the next layer
@@ -329,7 +329,7 @@ hr_pull_progress_describe (const HrPullProgress *progress,
  * hr_pull_error_classify:
  * @ollama_text: the text of a pull stream's `{"error": ...}` line
  *
- * Sorts Ollama's pull errors (ollama-api.md, "/api/pull"): "pull model
+ * Sorts Ollama's pull errors (docs/ollama.md, "/api/pull"): "pull model
  * manifest: file does not exist" (unknown model or tag), "... no space left
  * on device", "max retries exceeded: ...", "digest mismatch ...",
  * "unauthorized: ...".

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The progress of one `POST /api/pull` stream as a person wants to see it
- * (ollama-api.md, "/api/pull"): one overall bar over every layer, the
+ * (docs/ollama.md, "/api/pull"): one overall bar over every layer, the
  * current layer, the transfer rate, the time left, the status text, a
  * stall, and for an error line what to do about it. Pure: the caller feeds
  * the stream's lines and the monotonic time.

@@ -29,7 +29,15 @@
  *      first, each device then trying one more layer in part, the rest of
  *      it on the next device (or the CPU after the last) (step 4).
  * 3. A user's num_gpu: no fit; load_tensors' proportional split of the
- *    last num_gpu layers by free memory.
+ *    last num_gpu layers by free memory (by the user's -ts when given).
+ * 4. The user's -ts, or a tensor override (--cpu-moe, --n-cpu-moe: the
+ *    expert tensors of the first N blocks in host memory, the rest of
+ *    each block on its GPU), on several GPUs: fit stops, -ngl stays -1,
+ *    so every layer is placed by load_tensors' proportional split (by
+ *    -ts, else by free memory); no pipeline parallelism with an override
+ *    (src/llama-context.cpp: !model.has_tensor_overrides()).
+ * 5. llama-server run by hand (inputs->llama_server): every discrete GPU,
+ *    no Ollama choice; -sm none the --main-gpu alone (src/llama.cpp).
  *
  * Each device holds its layers' weights and KV (and recurrent state); the
  * last device with layers the output layer; each device with layers its
@@ -41,7 +49,8 @@
  *    of the graph inputs, figured as the host's input term (f32 hidden
  *    state and mask); llama.cpp's real per-device graph is not laid out;
  *  - fit's context step does not run (Ollama sets -c), nor do
- *    --split-mode row / tensor, -ts, --cpu-moe or a draft model;
+ *    --split-mode tensor or a draft model (--split-mode row is refused:
+ *    hr_offload_check_placement());
  *  - Ollama's available memory is the device's free memory (memory -
  *    resident); its OLLAMA_GPU_OVERHEAD is not an input.
  */
@@ -139,7 +148,7 @@ layout_pipeline (const Model  *m,
                  const Devs   *d,
                  const Layout *l)
 {
-  return d->nd > 1 && layout_ngl (d, l) == m->n + 1 && !layout_partial (d, l);
+  return d->nd > 1 && layout_ngl (d, l) == m->n + 1 && !layout_partial (d, l) && !m->overrides;
 }
 
 /* A device's compute buffer: the runtime's one-GPU figure, plus, with
@@ -186,7 +195,7 @@ layout_memory (const Model  *m,
               continue;
             }
           x = &m->layers[il];
-          gpu = on_gpu (x, layer_fraction (l, i, j));
+          gpu = on_gpu (x, user_fraction (m, il, layer_fraction (l, i, j)));
           mem[i] += gpu + x->kv;
           if (layer_to_next (d, l, i, j))
             mem[i + 1] += x->total - gpu;
@@ -208,14 +217,16 @@ device_fits (const Model  *m,
   return d->target[i] >= 0 && mem[i] <= (guint64) d->target[i];
 }
 
-/* src/llama-model.cpp load_tensors: splits[i] = each device's free memory,
- * summed and normalised (float, as there); i_gpu_start = max(n_layer + 1 -
- * ngl, 0), act_gpu_layers = min(ngl, n_layer + 1); layer il >= i_gpu_start
- * goes to device upper_bound(splits, (il - i_gpu_start) / act_gpu_layers). */
+/* src/llama-model.cpp load_tensors: splits[i] = the user's -ts value
+ * (@user, nullable) or each device's free memory, summed and normalised
+ * (float, as there); i_gpu_start = max(n_layer + 1 - ngl, 0),
+ * act_gpu_layers = min(ngl, n_layer + 1); layer il >= i_gpu_start goes to
+ * device upper_bound(splits, (il - i_gpu_start) / act_gpu_layers). */
 static void
 layout_proportional (const Model *m,
                      const Devs  *d,
                      guint32      ngl,
+                     const float *user,
                      Layout      *l)
 {
   float splits[HR_DEVICE_MAX];
@@ -226,7 +237,7 @@ layout_proportional (const Model *m,
   memset (l, 0, sizeof *l);
   for (guint i = 0; i < d->nd; i++)
     {
-      sum += (float) d->free[i];
+      sum += user != NULL ? user[i] : (float) d->free[i];
       splits[i] = sum;
     }
   for (guint i = 0; i < d->nd; i++)
@@ -374,7 +385,7 @@ fit_devices (const Model *m,
   guint start;
 
   /* Step 1: the default layout, every layer split by free memory. */
-  layout_proportional (m, d, m->n + 1, l);
+  layout_proportional (m, d, m->n + 1, NULL, l);
   layout_memory (m, d, l, mem);
   for (guint i = 0; i < d->nd; i++)
     if ((gint64) d->free[i] - (gint64) mem[i] < (gint64) margin)
@@ -455,7 +466,7 @@ place_devices (const Model  *m,
   guint32 ngl = layout_ngl (d, l);
   guint il0 = m->n + 1 - ngl, il = il0;
   gboolean pipeline = layout_pipeline (m, d, l);
-  gboolean whole = ngl == m->n + 1 && !layout_partial (d, l);
+  gboolean whole;
   double idle = 1.0 - m->active;
   guint partial = 0;
 
@@ -510,7 +521,7 @@ place_devices (const Model  *m,
               continue;
             }
           x = &m->layers[il];
-          f = layer_fraction (l, i, j);
+          f = user_fraction (m, il, layer_fraction (l, i, j));
           gpu = on_gpu (x, f);
           gpu_x = experts_on_gpu (x, f);
           o->side.weights += gpu;
@@ -529,7 +540,7 @@ place_devices (const Model  *m,
               out->host.weights += rest;
               out->host_read_bytes += rest_read;
             }
-          if (f != FRACTION_FULL)
+          if (counts_partial (m, il, f))
             o->partial_layers++;
         }
       if (o->layers > 0)
@@ -549,6 +560,7 @@ place_devices (const Model  *m,
       out->gpu_read_bytes += o->read_bytes;
       partial += o->partial_layers;
     }
+  whole = ngl == m->n + 1 && !layout_partial (d, l) && partial == 0;
   /* The host's inputs: held N_COPIES times under pipeline parallelism
    * (input-flagged tensors on their own backend, ggml_backend_sched_split_graph). */
   out->host.compute = whole ? m->inputs * (pipeline ? N_COPIES : 1) : m->inputs + m->compute;
@@ -658,6 +670,8 @@ predict_one (const HrOffloadInputs *inputs,
   HrOffloadInputs in = *inputs;
   HrOffloadDevice *o = &out->devices[0];
 
+  /* One device: -ts has nothing to split (fit checks it only for nd > 1). */
+  in.n_tensor_split = 0;
   g_clear_pointer (&one->devices, g_ptr_array_unref);
   one->pool_bytes = dev->memory_bytes;
   one->resident_bytes = dev->resident_bytes;
@@ -705,6 +719,45 @@ projector_board (const HrBoard *board,
   return one;
 }
 
+/* llama-server run by hand (src/llama.cpp llama_model_load's device
+ * list): every discrete GPU in the board's order, the integrated ones only
+ * when there is none; with -sm none the --main-gpu-th of them alone. */
+static gboolean
+llama_server_gpus (const HrOffloadInputs *inputs,
+                   guint                  ids[HR_DEVICE_MAX],
+                   guint                 *out_n,
+                   HrOffloadChoice       *out_choice,
+                   GError               **error)
+{
+  GPtrArray *devs = inputs->board->devices;
+  guint n = MIN (devs->len, HR_DEVICE_MAX), count = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (((const HrDevice *) g_ptr_array_index (devs, i))->kind != HR_DEVICE_KIND_INTEGRATED)
+      ids[count++] = i;
+  if (count == 0)
+    for (guint i = 0; i < n; i++)
+      ids[count++] = i;
+  *out_choice = HR_OFFLOAD_CHOICE_LLAMA_SERVER;
+  if (inputs->split_mode == HR_SPLIT_MODE_NONE)
+    {
+      guint main = inputs->main_gpu_set ? inputs->main_gpu : 0;
+
+      if (main >= count)
+        {
+          /* src/llama.cpp: "invalid value for main_gpu" */
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("--main-gpu %u names no GPU: llama-server sees %u on this board (0 to %u)"), main, count, count - 1);
+          return FALSE;
+        }
+      ids[0] = ids[main];
+      count = 1;
+      *out_choice = HR_OFFLOAD_CHOICE_SPLIT_NONE;
+    }
+  *out_n = count;
+  return TRUE;
+}
+
 /**
  * hr_offload_predict_devices:
  * @inputs: the inputs, on a board with several GPUs
@@ -728,6 +781,7 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
   Devs d = { 0 };
   Layout l;
   Model m;
+  float user[HR_DEVICE_MAX] = { 0 };
   guint64 predicted, margin;
   gboolean spread;
   HrOffloadChoice choice;
@@ -736,10 +790,22 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
   if (!hr_offload_begin (inputs, board, out, &m, error))
     return FALSE;
   g_free (m.layers);
-  predicted = inputs->num_gpu == 0 ? 0 : hr_offload_predict_server_vram (inputs, &out->prediction);
-  d.nd = hr_offload_select_gpus (inputs, predicted, ids, &spread, &choice);
-  if (d.nd == 1 && inputs->num_gpu != 0)
-    return predict_one (inputs, ids[0], predicted, choice, out, error);
+  if (inputs->llama_server)
+    {
+      predicted = 0;
+      if (!llama_server_gpus (inputs, ids, &d.nd, &choice, error))
+        return FALSE;
+      spread = d.nd > 1;
+      if (d.nd == 1)
+        return predict_one (inputs, ids[0], predicted, choice, out, error);
+    }
+  else
+    {
+      predicted = inputs->num_gpu == 0 ? 0 : hr_offload_predict_server_vram (inputs, &out->prediction);
+      d.nd = hr_offload_select_gpus (inputs, predicted, ids, &spread, &choice);
+      if (d.nd == 1 && inputs->num_gpu != 0)
+        return predict_one (inputs, ids[0], predicted, choice, out, error);
+    }
 
   for (guint i = 0; i < d.nd; i++)
     {
@@ -760,8 +826,21 @@ hr_offload_predict_devices (const HrOffloadInputs *inputs,
       out->target_bytes += d.target[i];
     }
 
+  /* -ts (its shares in llama-server's device order, the chosen GPUs') and any tensor override
+   * stop fit's layer search (common/fit.cpp common_params_fit_impl:
+   * "tensor_split already set by user" / "tensor_buft_overrides already
+   * set by user, abort"), leaving -ngl at -1: every layer. */
+  if (inputs->n_tensor_split > 0)
+    for (guint i = 0; i < d.nd; i++)
+      user[i] = inputs->tensor_split[i];
+  out->user_split = inputs->n_tensor_split > 0;
   if (inputs->num_gpu >= 0)
-    layout_proportional (&m, &d, (guint32) inputs->num_gpu, &l);
+    layout_proportional (&m, &d, (guint32) inputs->num_gpu, out->user_split ? user : NULL, &l);
+  else if (out->user_split || m.overrides)
+    {
+      layout_proportional (&m, &d, m.n + 1, out->user_split ? user : NULL, &l);
+      out->fit_skipped = TRUE;
+    }
   else
     fit_devices (&m, &d, margin, &l);
   place_devices (&m, &d, &l, out);

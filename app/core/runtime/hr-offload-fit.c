@@ -80,6 +80,46 @@ acceptable (const HrOffloadInputs *inputs,
                                 &tps, NULL, NULL) && tps >= want->floor_tps;
 }
 
+/* Which GPUs Ollama gave llama-server for a prediction: why, how many and
+ * the first of them (on a board with one GPU or a unified pool always the
+ * same). */
+typedef struct {
+  HrOffloadChoice choice;
+  guint           n;
+  guint           first;
+} Placement;
+
+static void
+placement_of (const HrOffload *split,
+              Placement       *out)
+{
+  out->choice = split->choice;
+  out->n = split->n_devices;
+  out->first = split->n_devices > 0 ? split->devices[0].board_index : 0;
+}
+
+static gboolean
+placement_equal (const Placement *a,
+                 const Placement *b)
+{
+  return a->choice == b->choice && a->n == b->n && a->first == b->first;
+}
+
+/* The placement at @steps x HR_OFFLOAD_CONTEXT_STEP tokens. */
+static gboolean
+placement_at (HrOffloadInputs *in,
+              guint            steps,
+              HrOffload       *scratch,
+              Placement       *out,
+              GError         **error)
+{
+  in->runtime.context_tokens = steps * HR_OFFLOAD_CONTEXT_STEP;
+  if (!hr_offload_predict (in, scratch, error))
+    return FALSE;
+  placement_of (scratch, out);
+  return TRUE;
+}
+
 /**
  * hr_offload_max_context:
  * @inputs: the board, the model and settings; the context is ignored
@@ -93,15 +133,26 @@ acceptable (const HrOffloadInputs *inputs,
  *
  * The largest num_ctx, in steps of %HR_OFFLOAD_CONTEXT_STEP tokens up to the
  * model's context limit (the limit itself when it is accepted; 1,048,576
- * tokens when the limit is unknown), that is still accepted. Memory grows
- * and speed falls with the context, so the search bisects. The verdict is
+ * tokens when the limit is unknown), that is still accepted. The verdict is
  * hr_offload_predict()'s at each candidate, so on a unified board it is
  * judged on the pool figure (hr_offload_pool_bytes()) a prediction at that
  * one context is judged on: at the answer a prediction gives the same
  * verdict, one step past it one that is not accepted.
  *
- * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_NOT_FOUND when not
- *   even %HR_OFFLOAD_CONTEXT_STEP tokens are accepted, or
+ * On one set of GPUs memory grows and speed falls with the context, so the
+ * search bisects. On a board with several GPUs the set changes with the
+ * context: Ollama puts the model on one GPU while its estimate
+ * (llm/llama_server.go PredictServerVRAM, which grows with the context)
+ * fits 80 % of that GPU, and on every GPU of a group past that (server/sched.go
+ * selectLlamaServerPlacement, bestSingleGPUFit), so a context too large for
+ * one GPU can fit on all of them. The estimate only grows, so a GPU that
+ * stops passing never passes again and each placement holds one run of
+ * contexts: the search finds each run's end (bisecting on the placement),
+ * bisects within each run for the largest accepted context, and answers the
+ * largest of them.
+ *
+ * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_NOT_FOUND when no
+ *   context of %HR_OFFLOAD_CONTEXT_STEP tokens or more is accepted, or
  *   hr_offload_predict()'s and hr_offload_decode_tps()'s errors.
  */
 gboolean
@@ -117,7 +168,8 @@ hr_offload_max_context (const HrOffloadInputs *inputs,
   Want want = { allow_partial, gpu_efficiency, host_efficiency, 0.0 };
   const HrModelSpec *spec = inputs->runtime.spec;
   guint32 limit = spec != NULL && spec->context_length > 0 ? spec->context_length : 1048576;
-  guint lo = 1, hi = limit / HR_OFFLOAD_CONTEXT_STEP;
+  guint hi = limit / HR_OFFLOAD_CONTEXT_STEP, seg_lo = 1, best = 0;
+  gboolean several = inputs->board != NULL && hr_board_n_devices (inputs->board) > 1;
   GError *local = NULL;
   gboolean ok = FALSE;
 
@@ -135,29 +187,65 @@ hr_offload_max_context (const HrOffloadInputs *inputs,
     }
   if (local != NULL)
     goto out;
-  in.runtime.context_tokens = HR_OFFLOAD_CONTEXT_STEP;
-  if (hi == 0 || !acceptable (&in, &want, scratch, &local))
-    {
-      if (local == NULL)
-        g_set_error (&local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                     allow_partial ? _("%s does not run on %s above its floor even at %u tokens")
-                                   : _("%s does not fit %s's GPU even at %u tokens"),
-                     spec->name, inputs->board->name, HR_OFFLOAD_CONTEXT_STEP);
-      goto out;
-    }
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo + 1) / 2;
 
-      in.runtime.context_tokens = mid * HR_OFFLOAD_CONTEXT_STEP;
+  /* Each run of contexts with one placement, from the shortest up. */
+  while (seg_lo <= hi)
+    {
+      Placement first, here;
+      guint seg_hi = hi, lo, top;
+
+      if (!placement_at (&in, seg_lo, scratch, &first, &local))
+        goto out;
+      if (several)
+        {
+          /* the last step of this placement's run */
+          lo = seg_lo;
+          top = hi;
+          while (lo < top)
+            {
+              guint mid = lo + (top - lo + 1) / 2;
+
+              if (!placement_at (&in, mid, scratch, &here, &local))
+                goto out;
+              if (placement_equal (&here, &first))
+                lo = mid;
+              else
+                top = mid - 1;
+            }
+          seg_hi = lo;
+        }
+      in.runtime.context_tokens = seg_lo * HR_OFFLOAD_CONTEXT_STEP;
       if (acceptable (&in, &want, scratch, &local))
-        lo = mid;
+        {
+          lo = seg_lo;
+          top = seg_hi;
+          while (lo < top)
+            {
+              guint mid = lo + (top - lo + 1) / 2;
+
+              in.runtime.context_tokens = mid * HR_OFFLOAD_CONTEXT_STEP;
+              if (acceptable (&in, &want, scratch, &local))
+                lo = mid;
+              else if (local != NULL)
+                goto out;
+              else
+                top = mid - 1;
+            }
+          best = lo;
+        }
       else if (local != NULL)
         goto out;
-      else
-        hi = mid - 1;
+      seg_lo = seg_hi + 1;
     }
-  *out_context = lo * HR_OFFLOAD_CONTEXT_STEP;
+  if (best == 0)
+    {
+      g_set_error (&local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   allow_partial ? _("%s does not run on %s above its floor even at %u tokens")
+                                 : _("%s does not fit %s's GPU even at %u tokens"),
+                   spec->name, inputs->board->name, HR_OFFLOAD_CONTEXT_STEP);
+      goto out;
+    }
+  *out_context = best * HR_OFFLOAD_CONTEXT_STEP;
   ok = TRUE;
 
 out:

@@ -29,6 +29,8 @@ typedef struct {
   guint64  inputs;       /* host compute at full offload: embeddings in + mask */
   double   active;       /* experts read per token / experts (1 for a dense model) */
   gboolean moe;
+  guint32  cpu_moe;      /* blocks 0 ... cpu_moe - 1 keep their expert tensors in host memory */
+  gboolean overrides;    /* the user set a tensor override (--cpu-moe, --n-cpu-moe) */
 } Model;
 
 static inline guint64
@@ -69,6 +71,31 @@ experts_on_gpu (const Layer     *l,
 
 /* (HrLayerFraction) -1: the whole layer. */
 #define FRACTION_FULL ((HrLayerFraction) -1)
+
+/* Block @il's fraction on its GPU once the user's overrides apply: a
+ * whole block below m->cpu_moe keeps all but its expert tensors
+ * (common/arg.cpp --n-cpu-moe: blk.N.ffn_(up|down|gate|gate_up)_(ch|)exps
+ * to the CPU buffer type, src/llama-model.cpp create_tensor's override
+ * match). */
+static inline HrLayerFraction
+user_fraction (const Model     *m,
+               guint            il,
+               HrLayerFraction  fraction)
+{
+  return fraction == FRACTION_FULL && il < m->cpu_moe ? HR_LAYER_FRACTION_MOE : fraction;
+}
+
+/* Whether block @il counts as partly in host memory with @fraction: a
+ * block the override leaves whole (no expert tensors) does not. */
+static inline gboolean
+counts_partial (const Model     *m,
+                guint            il,
+                HrLayerFraction  fraction)
+{
+  if (fraction == FRACTION_FULL || fraction == HR_LAYER_FRACTION_NONE)
+    return FALSE;
+  return !(il < m->cpu_moe && experts_of (&m->layers[il]) == 0);
+}
 
 gboolean hr_offload_begin        (const HrOffloadInputs *inputs,
                                   const HrBoard         *projector_board,

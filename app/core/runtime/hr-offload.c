@@ -219,7 +219,7 @@ fraction_of (const Model     *m,
   if (n == 0 || i < il0)
     return HR_LAYER_FRACTION_NONE;
   if (i < il0 + (n - part))
-    return FRACTION_FULL;
+    return user_fraction (m, i, FRACTION_FULL);
   return i == il0 + (n - part) ? overflow : HR_LAYER_FRACTION_MOE;
 }
 
@@ -359,8 +359,9 @@ build_model (Model                     *m,
  *
  * The runtime defaults (hr_runtime_inputs_init()) in the Ollama 0.30 era,
  * the backend of the board (Metal for a "metal" board, else CUDA), automatic
- * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin and
- * no learned overhead.
+ * layers (num_gpu -1, Ollama's default), llama.cpp's 1024 MiB margin,
+ * no learned overhead, Ollama's placement and no placement input
+ * (n_cpu_moe 0, -sm layer, no -ts).
  */
 void
 hr_offload_inputs_init (HrOffloadInputs   *inputs,
@@ -427,7 +428,7 @@ place (const Model     *m,
        HrOffload       *out)
 {
   double idle = 1.0 - m->active;
-  gboolean whole = n == m->n + 1 && part == 0;
+  gboolean whole;
   guint partial = 0;
 
   out->vram = (HrOffloadSide) { 0 };
@@ -463,9 +464,10 @@ place (const Model     *m,
         out->host.kv_cache += l->kv;
       else
         out->vram.kv_cache += l->kv;
-      if (f != HR_LAYER_FRACTION_NONE && f != FRACTION_FULL)
+      if (counts_partial (m, i, f))
         partial++;
     }
+  whole = n == m->n + 1 && part == 0 && partial == 0;
   out->host.compute = whole ? m->inputs : m->inputs + m->compute;
   sum_side (&out->vram);
   sum_side (&out->host);
@@ -548,6 +550,16 @@ place_projector (const HrOffloadInputs *inputs,
 {
   guint64 projector = inputs->runtime.spec != NULL ? inputs->runtime.spec->projector_bytes : 0;
 
+  if (inputs->llama_server)
+    {
+      /* llama-server by hand: --mmproj-offload is on by default
+       * (common/common.h mmproj_use_gpu) and fit keeps its own margin. */
+      out->mmproj_offload = HR_MMPROJ_OFFLOAD_ON;
+      out->fit_margin_used_bytes = inputs->fit_margin_bytes;
+      out->projector_vram_bytes = projector;
+      out->projector_host_bytes = 0;
+      return;
+    }
   out->mmproj_offload = projector > 0 ? hr_mmproj_offload_on_board (board, inputs->num_gpu, inputs->runtime.spec)
                                       : HR_MMPROJ_OFFLOAD_ON;
   out->fit_margin_used_bytes = hr_mmproj_fit_margin_bytes (projector, out->mmproj_offload,
@@ -632,10 +644,23 @@ place_projector (const HrOffloadInputs *inputs,
  * sums. inputs->sched_spread and inputs->main_gpu are Ollama's
  * OLLAMA_SCHED_SPREAD and main_gpu there.
  *
+ * The placement inputs people set (hr_offload_check_placement() first):
+ * inputs->n_cpu_moe (--cpu-moe, --n-cpu-moe; under Ollama its
+ * LLAMA_ARG_CPU_MOE / LLAMA_ARG_N_CPU_MOE, which it passes on) keeps the
+ * expert tensors of blocks 0 ... N-1 in host memory (cpu_moe_layers,
+ * cpu_moe_bytes) and, a tensor override, stops fit's layer search: every
+ * layer (or num_gpu's) is placed as -ngl -1 leaves it, the rest of each
+ * block with its KV on its device (fit_skipped). inputs->llama_server
+ * places as llama-server run by hand: every discrete GPU (no Ollama
+ * choice, no projector padding), -sm none the --main-gpu alone, -ts the
+ * layers in the user's shares without fit (user_split).
+ *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT
- *   when there is no board, the runtime era is not 0.30 (Ollama 0.12's own
- *   estimator placed layers differently, llm/memory.go estimateGPULayers,
- *   and is not modelled here), or with hr_runtime_predict()'s errors.
+ *   when there is no board, the runtime era is not 0.30 or llama-server
+ *   (Ollama 0.12's own estimator placed layers differently, llm/memory.go
+ *   estimateGPULayers, and is not modelled here), a placement input is
+ *   refused (hr_offload_check_placement()) or -sm none's --main-gpu names
+ *   no GPU, or with hr_runtime_predict()'s errors.
  */
 gboolean
 hr_offload_predict (const HrOffloadInputs *inputs,
@@ -666,6 +691,15 @@ hr_offload_predict (const HrOffloadInputs *inputs,
       n = MIN ((guint) inputs->num_gpu, m.n + 1);
       part = 0;
     }
+  else if (m.overrides)
+    {
+      /* common/fit.cpp common_params_fit_impl: "tensor_buft_overrides
+       * already set by user, abort"; -ngl stays -1, every layer
+       * (src/llama-model.cpp llama_model::n_gpu_layers()). */
+      n = m.n + 1;
+      part = 0;
+      out->fit_skipped = TRUE;
+    }
   else
     fit_layers (&m, out->target_bytes, out->free_vram_bytes,
                 (gint64) MIN (out->fit_margin_used_bytes, (guint64) G_MAXINT64), &n, &part, &overflow);
@@ -682,6 +716,89 @@ hr_offload_predict (const HrOffloadInputs *inputs,
     }
   else
     hr_offload_judge (board, out);
+  return TRUE;
+}
+
+/**
+ * hr_offload_check_placement:
+ * @inputs: the inputs, their board set
+ * @error: return location for a #GError
+ *
+ * The user's placement inputs, checked as llama.cpp takes them
+ * (common/arg.cpp and src/llama-model.cpp make_gpu_buft_list):
+ *  - -sm row needs the backend's split buffer type
+ *    ("ggml_backend_split_buffer_type"), which at this llama.cpp only
+ *    ggml-sycl and ggml-hexagon give; CUDA, ROCm (HIP builds ggml-cuda),
+ *    Vulkan and Metal do not, and load_tensors stops with "device CUDA0
+ *    does not support split buffers";
+ *  - -ts and -sm are llama-server's (Ollama sets its own: --split-mode none
+ *    on one GPU, llm/llama_server.go appendMainGPUArgs);
+ *  - -ts: one share per GPU llama-server uses (the discrete ones, else
+ *    all), none negative, not all zero (which llama.cpp takes as no -ts
+ *    at all).
+ * hr_offload_predict() checks them first.
+ *
+ * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT naming the
+ *   input and what to give instead.
+ */
+gboolean
+hr_offload_check_placement (const HrOffloadInputs *inputs,
+                            GError               **error)
+{
+  const HrBoard *board = inputs->board;
+  guint n_gpus = board->devices != NULL && board->devices->len > 0 ? board->devices->len :
+                 board->backend != HR_BOARD_BACKEND_CPU && !board->unified ? 1 : 0;
+  guint discrete = 0;
+  gboolean any = FALSE;
+
+  /* llama-server's devices: the discrete GPUs when there is one
+   * (src/llama.cpp: integrated ones only when none is found). */
+  for (guint i = 0; board->devices != NULL && i < board->devices->len; i++)
+    if (((const HrDevice *) g_ptr_array_index (board->devices, i))->kind != HR_DEVICE_KIND_INTEGRATED)
+      discrete++;
+  if (discrete > 0)
+    n_gpus = discrete;
+
+  if (inputs->split_mode == HR_SPLIT_MODE_ROW)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--split-mode row needs a split buffer type, which llama.cpp's CUDA, ROCm, Vulkan and Metal backends no longer have: "
+                     "llama-server stops with \"device CUDA0 does not support split buffers\" (src/llama-model.cpp make_gpu_buft_list); "
+                     "use --split-mode layer"));
+      return FALSE;
+    }
+  if ((inputs->split_mode != HR_SPLIT_MODE_LAYER || inputs->n_tensor_split > 0) && !inputs->llama_server)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--tensor-split and --split-mode are llama-server's options: Ollama sets the split itself; use --runtime llama-server"));
+      return FALSE;
+    }
+  if (inputs->n_tensor_split == 0)
+    return TRUE;
+  if (inputs->n_tensor_split != n_gpus)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the count of values given, the board, its GPUs */
+                   _("--tensor-split gives %u shares, but %s has %u GPUs: give one share per GPU, in their order"),
+                   inputs->n_tensor_split, board->name, n_gpus);
+      return FALSE;
+    }
+  for (guint i = 0; i < inputs->n_tensor_split; i++)
+    {
+      if (!(inputs->tensor_split[i] >= 0.0f) || isinf (inputs->tensor_split[i]))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                       _("--tensor-split share %u is negative or not a number: each GPU's share is 0 or more"), i + 1);
+          return FALSE;
+        }
+      any = any || inputs->tensor_split[i] > 0.0f;
+    }
+  if (!any)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, "%s",
+                   _("--tensor-split is all zero: give at least one GPU a share above 0"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -707,16 +824,22 @@ hr_offload_begin (const HrOffloadInputs *inputs,
   out->choice = HR_OFFLOAD_CHOICE_ALL;
   out->pipeline_parallel = FALSE;
   out->ollama_predicted_bytes = 0;
+  out->cpu_moe_layers = 0;
+  out->cpu_moe_bytes = 0;
+  out->fit_skipped = FALSE;
+  out->user_split = FALSE;
   memset (m, 0, sizeof *m);
   if (board == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no board to place the model on"));
       return FALSE;
     }
+  if (!hr_offload_check_placement (inputs, error))
+    return FALSE;
   runtime.parallel_slots = runtime.parallel_slots > 0 ? runtime.parallel_slots : 1;
   if (!hr_runtime_predict (&runtime, &out->prediction, error))
     return FALSE;
-  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30)
+  if (out->prediction.era != HR_RUNTIME_ERA_OLLAMA_0_30 && out->prediction.era != HR_RUNTIME_ERA_LLAMA_SERVER)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
                    _("the GPU/host split follows Ollama 0.30 and newer (llama.cpp's fit); Ollama 0.12's own estimator is not modelled"));
@@ -726,6 +849,11 @@ hr_offload_begin (const HrOffloadInputs *inputs,
   if (board->unified && board->backend != HR_BOARD_BACKEND_CPU && inputs->calibration != NULL)
     hr_calibration_apply (inputs->calibration, &out->prediction);
   build_model (m, &runtime, &out->prediction);
+  m->cpu_moe = MIN (inputs->n_cpu_moe, m->n);
+  m->overrides = inputs->n_cpu_moe > 0;
+  out->cpu_moe_layers = m->cpu_moe;
+  for (guint i = 0; i < m->cpu_moe; i++)
+    out->cpu_moe_bytes += experts_of (&m->layers[i]);
   out->total_layers = m->n + 1;
   out->token_embd_bytes = m->token_embd;
   out->free_vram_bytes = hr_board_headroom_bytes (board);
@@ -805,7 +933,7 @@ hr_offload_check_decode (const HrOffload *split,
  * tensors, and token_embd is not counted (one row a token). The GPU side is
  * the board's bandwidth; the host side a discrete board's host bandwidth,
  * or on a "cpu" board its one pool's. With no host reads this is the seed's
- * ceiling x efficiency (seed-facts.md "Rates") on the split's weights.
+ * ceiling x efficiency (docs/seed-figures.md "Rates") on the split's weights.
  *
  * Returns: %TRUE on success; %FALSE with %HR_CORE_ERROR_INVALID_ARGUMENT when
  *   an efficiency a side needs is outside (0, 1], the host bandwidth the

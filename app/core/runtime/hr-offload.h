@@ -44,6 +44,18 @@ typedef enum {
   HR_LAYER_FRACTION_MOE,  /* all but the expert tensors ffn_{up,gate,down,gate_up}_exps */
 } HrLayerFraction;
 
+/* llama-server's --split-mode (common/arg.cpp -sm; src/llama.cpp,
+ * src/llama-model.cpp load_tensors). */
+typedef enum {
+  HR_SPLIT_MODE_LAYER, /* the default: whole layers per device, each layer's KV with it */
+  HR_SPLIT_MODE_ROW,   /* matrix rows across the GPUs: needs the backend's split buffer type */
+  HR_SPLIT_MODE_NONE,  /* one GPU, --main-gpu */
+} HrSplitMode;
+
+/** HR_OFFLOAD_CPU_MOE_ALL: n_cpu_moe for --cpu-moe, every block's experts
+ * in host memory (common/arg.cpp: the one override LLM_FFN_EXPS_REGEX). */
+#define HR_OFFLOAD_CPU_MOE_ALL G_MAXUINT32
+
 typedef struct {
   const HrBoard  *board;            /* not owned */
   HrRuntimeInputs runtime;          /* the model and the server's settings (era 0.30) */
@@ -56,7 +68,17 @@ typedef struct {
   /* A board with several GPUs (hr-offload-devices.c): */
   gboolean        sched_spread;     /* OLLAMA_SCHED_SPREAD set: every GPU of the group, no one-GPU try */
   gboolean        main_gpu_set;     /* the user's main_gpu option is set ... */
-  guint32         main_gpu;         /* ... to this index within a library's group */
+  guint32         main_gpu;         /* ... to this index within a library's group (llama_server:
+                                     * llama-server's -mg, an index in the board's GPUs) */
+  /* Placement inputs people set (hr-offload-devices.c, llama.cpp common/arg.cpp): */
+  guint32         n_cpu_moe;        /* --n-cpu-moe N: the expert tensors (ffn_*_exps) of blocks
+                                     * 0 ... N-1 in host memory; HR_OFFLOAD_CPU_MOE_ALL = --cpu-moe;
+                                     * 0 = none. Any of it stops fit's layer search. */
+  gboolean        llama_server;     /* llama-server run by hand: every GPU of the board, no Ollama
+                                     * choice of GPUs nor projector padding */
+  HrSplitMode     split_mode;       /* -sm (llama_server only; row is refused) */
+  guint           n_tensor_split;   /* -ts values given (llama_server only), 0 = none */
+  float           tensor_split[HR_DEVICE_MAX]; /* -ts A,B,...: each GPU's share, not normalised */
 } HrOffloadInputs;
 
 /* One side's bytes, term by term. */
@@ -76,6 +98,8 @@ typedef enum {
   HR_OFFLOAD_CHOICE_SPREAD,       /* OLLAMA_SCHED_SPREAD: every GPU of the best group */
   HR_OFFLOAD_CHOICE_NONE_FITS,    /* no single GPU holds the estimate: every GPU of the best group */
   HR_OFFLOAD_CHOICE_MAIN_OUTSIDE, /* main_gpu names no GPU of a group: every GPU of the best group */
+  HR_OFFLOAD_CHOICE_LLAMA_SERVER, /* llama-server by hand: every GPU (src/llama.cpp llama_model_load devices) */
+  HR_OFFLOAD_CHOICE_SPLIT_NONE,   /* llama-server -sm none: the --main-gpu alone */
 } HrOffloadChoice;
 
 /* One GPU Ollama gave llama-server on a board with several (hr-offload-devices.c). */
@@ -128,6 +152,12 @@ typedef struct {
   HrOffloadChoice choice;    /* why those GPUs */
   gboolean pipeline_parallel;/* llama.cpp's pipeline parallelism: input copies on every device */
   guint64  ollama_predicted_bytes; /* Ollama's PredictServerVRAM, the one-GPU test's figure */
+  /* The user's placement inputs, as applied: */
+  guint32  cpu_moe_layers;   /* blocks whose expert tensors --cpu-moe / --n-cpu-moe keep in host memory */
+  guint64  cpu_moe_bytes;    /* those expert tensors' bytes (all in host memory) */
+  gboolean fit_skipped;      /* a tensor override or -ts stopped fit's layer search: every layer
+                              * (or -ngl's) placed by load_tensors' proportional split */
+  gboolean user_split;       /* the layers were split by the user's -ts, not by free memory */
 } HrOffload;
 
 void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
@@ -136,6 +166,8 @@ void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
                                     guint32                context_tokens);
 guint64   hr_offload_pool_bytes    (const HrBoard             *board,
                                     const HrRuntimePrediction *prediction);
+gboolean  hr_offload_check_placement (const HrOffloadInputs *inputs,
+                                      GError               **error);
 gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
                                     HrOffload             *out,
                                     GError               **error);

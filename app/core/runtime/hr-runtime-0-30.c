@@ -18,7 +18,7 @@
 #include "hr-units.h"
 
 #define SRC_030_WEIGHTS \
-  "ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; llama.cpp src/llama-model.cpp " \
+  "docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp " \
   "load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); " \
   "Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)"
 #define SRC_030_KV \
@@ -96,6 +96,48 @@ resolve_flash_attention_0_12 (Ctx *ctx)
     }
 }
 
+/* A quantized cache stores each head's row in blocks: QK8_0 = QK4_0 = 32
+ * values (ggml/src/ggml-common.h, ggml_blck_size). */
+static guint32
+kv_block_size (HrKvCacheType type)
+{
+  return type == HR_KV_CACHE_Q8_0 || type == HR_KV_CACHE_Q4_0 ? 32 : 1;
+}
+
+/* llama.cpp src/llama-context.cpp llama_init_from_model, with flash
+ * attention not disabled and a quantized K (then V) cache type: every
+ * layer below n_layer () must have n_embd_head_k (il) (then
+ * n_embd_head_v (il)) a multiple of the type's block size, else "K cache
+ * type %s with block size %u does not divide n_embd_head_k=%u" and no
+ * context. n_embd_head_v is {arch}.attention.value_length, or n_embd /
+ * n_head without it (Kimi Linear: 2,304 / 32 = 72). Ollama 0.30+ passes
+ * OLLAMA_KV_CACHE_TYPE to both caches unchecked (llm/server.go
+ * NewLlamaServer, llm/llama_server.go startLlamaServer). */
+static gboolean
+check_head_blocks_0_30 (Ctx     *ctx,
+                        GError **error)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrKvCacheType type = ctx->out->kv_type;
+  guint32 block = kv_block_size (type);
+  guint32 n_layer = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : spec->layers;
+
+  for (guint pass = 0; pass < 2 && block > 1; pass++)
+    for (guint32 i = 0; i < n_layer; i++)
+      {
+        guint32 dim = pass == 0 ? rt_layer_key_length (spec, i) : rt_layer_value_length (spec, i);
+
+        if (dim % block == 0)
+          continue;
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                     _("llama-server refuses a %s KV cache for this model (\"%s cache type %s with block size %u does not divide n_embd_head_%s=%u\", src/llama-context.cpp): its heads are not a whole number of %u-value blocks, so it would not load. Use an f16 cache."),
+                     hr_kv_cache_type_to_string (type), pass == 0 ? "K" : "V", hr_kv_cache_type_to_string (type), block,
+                     pass == 0 ? "k" : "v", dim, block);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* Ollama 0.30+ (llm/llama_server.go appendFlashAttentionArgs and
  * LlamaServerFlashAttention): --flash-attn on when OLLAMA_FLASH_ATTENTION
  * is true, off when it is false or a device cannot (ml/device.go
@@ -168,6 +210,8 @@ resolve_flash_attention_0_30 (Ctx     *ctx,
                    hr_kv_cache_type_to_string (out->kv_type));
       return FALSE;
     }
+  if (out->kv_type != HR_KV_CACHE_F16 && (lsrv || key == 0 || key >= rt_version_key (0, 30, 0)))
+    return check_head_blocks_0_30 (ctx, error);
   return TRUE;
 }
 
@@ -351,6 +395,8 @@ layout_0_30 (Ctx    *ctx,
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
   guint64 v_max = 0;
   guint64 n_ctx;
+  gboolean uniform;
+  guint n_loop;
 
   memset (l, 0, sizeof *l);
   l->slots = out->parallel_slots;
@@ -395,12 +441,17 @@ layout_0_30 (Ctx    *ctx,
   /* Without flash attention V is stored transposed, and every layer's V
    * is as wide as the widest layer's (src/llama-kv-cache.cpp:
    * n_embd_v_gqa = v_trans ? n_embd_v_gqa_max () : n_embd_v_gqa (il)). */
+  /* A model whose layers are all alike is summed from its first layer
+   * (rt_layers_uniform()): the same figures, without a loop per layer on
+   * every slider step. */
+  uniform = rt_layers_uniform (spec);
+  n_loop = uniform ? MIN (spec->layers, 1) : spec->layers;
   if (!out->flash_attention && !spec->kv_latent)
-    for (guint i = 0; i < spec->layers; i++)
+    for (guint i = 0; i < n_loop; i++)
       v_max = MAX (v_max, rt_mul (ctx, hr_model_spec_layer_kv_heads (spec, i),
                                   rt_layer_value_length (spec, i)));
 
-  for (guint i = 0; i < spec->layers; i++)
+  for (guint i = 0; i < n_loop; i++)
     {
       guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
       guint64 elements;
@@ -438,6 +489,14 @@ layout_0_30 (Ctx    *ctx,
           l->n_global++;
           l->global_elements = rt_add (ctx, l->global_elements, elements);
         }
+    }
+  if (uniform && spec->layers > 1)
+    {
+      l->n_recurrent *= spec->layers;
+      l->n_sliding *= spec->layers;
+      l->n_global *= spec->layers;
+      l->sliding_elements = rt_mul (ctx, l->sliding_elements, spec->layers);
+      l->global_elements = rt_mul (ctx, l->global_elements, spec->layers);
     }
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
@@ -607,24 +666,91 @@ kv_term_0_30 (Ctx          *ctx,
   kv_note_0_30 (ctx, l, term);
 }
 
+/* The architectures whose recurrent state llama.cpp can roll back
+ * (src/llama-arch.cpp llm_arch_supports_rs_rollback); for any other,
+ * src/llama-context.cpp clamps n_rs_seq to 0. */
+static const char * const rs_rollback_archs[] = {
+  "kimi-k3", "qwen35", "qwen35moe", "qwen4exp", "deepseek4", "nemotron_h", "nemotron_h_moe",
+  "lfm2", "lfm2moe", "bailingmoe3", NULL,
+};
+
+/* Whether Ollama starts an MTP draft for the file: llm/llama_server.go
+ * hasMTPDraft, `{arch}.nextn_predict_layers` > 0, or for qwen35 and
+ * qwen35moe tensors named "mtp." (hasLegacyQwenMTPDraft). */
+static gboolean
+ollama_mtp_draft (const HrModelSpec *spec)
+{
+  if (spec->nextn_layers > 0)
+    return TRUE;
+  if (spec->tensors == NULL || !(rt_arch_is (spec, "qwen35") || rt_arch_is (spec, "qwen35moe")))
+    return FALSE;
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+
+      if (t->name != NULL && g_str_has_prefix (t->name, "mtp."))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* llama.cpp's cparams.n_rs_seq, the recurrent-state snapshots each slot
+ * keeps for a draft's rollback: llama-server sets it to
+ * --spec-draft-n-max when --spec-type is draft-mtp, draft-eagle3,
+ * draft-dflash or draft-dspark (common/common.h need_n_rs_seq,
+ * common/common.cpp common_context_params_to_llama), 0 otherwise, and
+ * llama.cpp keeps it only where the architecture rolls back
+ * (llm_arch_supports_rs_rollback). Ollama 0.30+ passes --spec-type
+ * draft-mtp --spec-draft-n-max draft_num_predict (4 by default) for a
+ * GGUF with nextn layers (llm/llama_server.go NewLlamaServerRunner,
+ * appendDraftArgs); llama-server run by hand starts no draft unless told
+ * (common_params_speculative types = { NONE }). */
+static guint32
+rs_seq_0_30 (Ctx *ctx)
+{
+  const HrModelSpec *spec = ctx->spec;
+
+  if (ctx->out->era != HR_RUNTIME_ERA_OLLAMA_0_30 || ctx->in->draft_num_predict == 0 ||
+      spec->architecture == NULL || !g_strv_contains (rs_rollback_archs, spec->architecture) ||
+      !ollama_mtp_draft (spec))
+    return 0;
+  return ctx->in->draft_num_predict;
+}
+
 static void
 recurrent_term_0_30 (Ctx          *ctx,
                      const Layout *l)
 {
   const HrModelSpec *spec = ctx->spec;
+  guint32 rs_seq;
   guint64 rs;
   HrRuntimeTerm *term;
 
   if (l->n_recurrent == 0)
     return;
-  rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots), 4);
+  /* src/llama-memory-recurrent.cpp: n_rows = mem_size x (1 + n_rs_seq). */
+  rs_seq = ctx->out->rs_seq = rs_seq_0_30 (ctx);
+  rs = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), l->slots),
+                            1 + (guint64) rs_seq), 4);
   term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) MIN (rs, (guint64) G_MAXINT64), SRC_030_RS);
   if (!ctx->text)
     return;
-  g_snprintf (term->formula, sizeof term->formula,
-              _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
-              l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
-              rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  if (rs_seq > 0)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u recurrent layers x (%s + %s) values x %s slots x (1 + %u draft snapshots) x 4 bytes = %s bytes"),
+                l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+                rt_count (&ctx->counts, l->slots), rs_seq, rt_count (&ctx->counts, rs));
+  else
+    g_snprintf (term->formula, sizeof term->formula,
+                _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
+                l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
+                rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
+  if (rs_seq > 0)
+    rt_note (ctx, _("Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max %u, llm/llama_server.go): each slot keeps %u more recurrent-state rows to roll a rejected draft back (llama.cpp n_rs_seq). The draft's own context (the MTP layer's KV cache, its compute) is not counted; draft_num_predict 0 turns it off."),
+             rs_seq, rs_seq);
+  else if (ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER && spec->nextn_layers > 0 &&
+           spec->architecture != NULL && g_strv_contains (rs_rollback_archs, spec->architecture))
+    rt_note (ctx, _("llama-server run by hand starts no MTP draft unless --spec-type draft-mtp is given; with it, each slot keeps --spec-draft-n-max (default 3) more recurrent-state rows (llama.cpp n_rs_seq), which this figure leaves out."));
   {
     /* How r and s were worked out follows, when the whole of it fits the
      * note; a longer one is left to the model's facts (gguf, the cards)
@@ -661,6 +787,68 @@ checkpoint_note_0_30 (Ctx          *ctx,
   rt_note (ctx, _("llama-server also keeps up to 32 context checkpoints per slot in host memory, each a copy of that slot's recurrent state (%s bytes): up to %s bytes per slot, %s for all %s slots, made as prompts are processed (tools/server/server-context.cpp create_checkpoint; Ollama passes no --ctx-checkpoints). They are not allocated at load and not in the ollama ps size, so they are not in this total."),
            rt_count (&ctx->counts, per), rt_count (&ctx->counts, rt_mul (ctx, per, 32)),
            rt_count (&ctx->counts, rt_mul (ctx, rt_mul (ctx, per, 32), l->slots)), rt_count (&ctx->counts, l->slots));
+}
+
+/* llama-server's prompt cache (tools/server/server-context.cpp: a
+ * server_prompt_cache of --cache-ram MiB, default 8192, common/common.h
+ * cache_ram_mib; Ollama's llm/llama_server.go passes no --cache-ram): when
+ * a slot takes a new task its previous prompt's state (the slot's KV
+ * cells, recurrent state and checkpoints, server-task.cpp
+ * server_prompt_cache::alloc) is copied into host std::vectors, the oldest
+ * evicted past the limit; -1 lifts the byte limit and keeps n_ctx tokens
+ * of prompts (limit_tokens = n_ctx, server_prompt_cache::update). Nothing
+ * exists at load, so it is an upper bound and a note, not a term nor
+ * host_bytes. */
+static void
+prompt_cache_note_0_30 (Ctx *ctx)
+{
+  gint32 mib = ctx->in->cache_ram_mib;
+  gboolean lsrv = ctx->out->era == HR_RUNTIME_ERA_LLAMA_SERVER;
+
+  /* Ollama before 0.30 ran its own runner, not llama-server. */
+  if (!lsrv && ctx->have_version &&
+      rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) < rt_version_key (0, 30, 0))
+    return;
+  if (mib == 0)
+    {
+      ctx->out->prompt_cache_limit_bytes = 0;
+      if (ctx->text && lsrv)
+        rt_note (ctx, "%s", _("--cache-ram 0: llama-server keeps no prompt cache in host memory."));
+      return;
+    }
+  if (mib < 0)
+    {
+      ctx->out->prompt_cache_limit_bytes = G_MAXUINT64;
+      if (ctx->text)
+        rt_note (ctx, _("Prompt cache (--cache-ram -1): no byte limit; llama-server keeps up to n_ctx = %s tokens of earlier prompts' state in host memory (about the KV cache's size again), copied as slots take new prompts, not at load, so not in this total."),
+                 rt_count (&ctx->counts, ctx->out->context_tokens));
+      return;
+    }
+  ctx->out->prompt_cache_limit_bytes = rt_mul (ctx, (guint64) mib, 1024 * 1024);
+  if (!ctx->text)
+    return;
+  rt_note (ctx, lsrv
+           ? _("Prompt cache (--cache-ram %s MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to %s bytes of host memory. --cache-ram 0 turns it off.")
+           : _("Prompt cache: Ollama passes no --cache-ram, so llama-server's default of %s MiB holds: as slots take new prompts, the previous prompt's state (KV cells, recurrent state) is copied to host memory, dropping the oldest past the limit. Not allocated at load nor in the ollama ps size, so not in this total: up to %s bytes of host memory."),
+           rt_count (&ctx->counts, (guint64) mib), rt_count (&ctx->counts, ctx->out->prompt_cache_limit_bytes));
+}
+
+/* Ollama 0.30+ starts an MTP draft for a GGUF with nextn layers
+ * (llm/llama_server.go NewLlamaServerRunner hasMTPDraft, appendDraftArgs);
+ * on an architecture without recurrent rollback the target's buffers are
+ * the same (rs_seq_0_30() covers the others), and the draft's own context
+ * is not predicted: said here. */
+static void
+mtp_draft_note_0_30 (Ctx *ctx)
+{
+  if (!ctx->text || ctx->out->era != HR_RUNTIME_ERA_OLLAMA_0_30 || ctx->out->rs_seq > 0 ||
+      ctx->in->draft_num_predict == 0 || ctx->spec->nextn_layers == 0)
+    return;
+  if (ctx->have_version &&
+      rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) < rt_version_key (0, 30, 0))
+    return;
+  rt_note (ctx, _("Ollama starts an MTP draft for this file (--spec-type draft-mtp --spec-draft-n-max %u, llm/llama_server.go): the draft's own context (the MTP layer's KV cache, its compute) is not counted; draft_num_predict 0 turns it off."),
+           ctx->in->draft_num_predict);
 }
 
 /* The CPU backend's output buffer: llama-server reserves one output row
@@ -706,4 +894,6 @@ rt_predict_0_30 (Ctx           *ctx,
   checkpoint_note_0_30 (ctx, &l);
   output_term_0_30 (ctx, &l);
   rt_compute_0_30 (ctx, f, &l);
+  mtp_draft_note_0_30 (ctx);
+  prompt_cache_note_0_30 (ctx);
 }

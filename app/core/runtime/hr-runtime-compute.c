@@ -20,7 +20,8 @@
  * 65,536, 1 to 4 slots, f16 / q8_0 / q4_0; the widest kind of layer of a
  * mixture of experts with dense layers, and per architecture the tensors
  * its graph keeps beside the widths, cpu_graph_shape()); and the GPU one
- * (CUDA, Metal), checked against the allocator figures in ollama-api.md.
+ * (CUDA, Metal), checked against the allocator figures in docs/seed-figures.md,
+ * "Compute buffer reference figures".
  */
 #include "config.h"
 
@@ -32,7 +33,7 @@
 #define SRC_030_COMPUTE \
   "Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch " \
   "tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), " \
-  "after ollama-api.md \"How Ollama 0.30+ sizes a loaded model\"; checked there against 66 / 228 MiB " \
+  "after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB " \
   "(llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off"
 #define SRC_030_COMPUTE_CPU \
   "Headroom's model of llama.cpp src/llama-context.cpp graph_reserve on the CPU backend (ggml-alloc's peak of " \

@@ -78,8 +78,8 @@ rt_version_key (guint major,
  * hr_runtime_era_for_version:
  * @version: (nullable): the server's /api/version
  *
- * Which era sizes a loaded model on that server (ollama-api.md, "What `size`
- * in /api/ps measures"): up to 0.12.10 Ollama's estimate; from 0.30
+ * Which era sizes a loaded model on that server (docs/runtimes.md,
+ * "Choosing the era from a version"): up to 0.12.10 Ollama's estimate; from 0.30
  * llama-server's buffers. Versions in between sized what the runner
  * allocated (weights + KV + compute graph), which the 0.30 model describes
  * best; a dev build ("0.0.0"), an unknown or unreadable version also gets

@@ -38,9 +38,9 @@ rt_count (Counts  *c,
 }
 
 void
-rt_note (Ctx        *ctx,
-          const char *format,
-          ...)
+rt_note_text (Ctx        *ctx,
+              const char *format,
+              ...)
 {
   va_list args;
 
@@ -419,12 +419,27 @@ rt_arch_is (const HrModelSpec *spec,
   return spec->architecture != NULL && g_ascii_strcasecmp (spec->architecture, arch) == 0;
 }
 
+/* llama.cpp's per-architecture sliding-window patterns
+ * (src/llama-model.cpp load_hparams, set_swa_pattern): a layer is sliding
+ * when i % period < period - 1; 0 for an architecture without one. */
+static guint
+swa_period (const HrModelSpec *spec)
+{
+  if (rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gpt-oss") || rt_arch_is (spec, "gptoss"))
+    return 2;
+  if (rt_arch_is (spec, "gemma3"))
+    return 6;
+  if (rt_arch_is (spec, "cohere2") || rt_arch_is (spec, "exaone4") || rt_arch_is (spec, "llama4"))
+    return 4;
+  return 0;
+}
+
 /* Does llama.cpp treat layer @i as a sliding-window layer? */
 gboolean
 rt_layer_sliding (const HrModelSpec *spec,
                     guint              i)
 {
-  guint period = 0;
+  guint period;
 
   if (spec->sliding_window == 0)
     return FALSE;
@@ -434,17 +449,23 @@ rt_layer_sliding (const HrModelSpec *spec,
     return FALSE;
   if (spec->layer_sliding != NULL)
     return hr_model_spec_layer_is_sliding (spec, i);
-  /* llama.cpp's per-architecture patterns (llama-model.cpp set_swa_pattern):
-   * a layer is sliding when i % period < period - 1. */
-  if (rt_arch_is (spec, "gemma2") || rt_arch_is (spec, "gpt-oss") || rt_arch_is (spec, "gptoss"))
-    period = 2;
-  else if (rt_arch_is (spec, "gemma3"))
-    period = 6;
-  else if (rt_arch_is (spec, "cohere2") || rt_arch_is (spec, "exaone4") || rt_arch_is (spec, "llama4"))
-    period = 4;
+  period = swa_period (spec);
   if (period > 0)
     return (i % period) < period - 1;
   return hr_model_spec_layer_is_sliding (spec, i);
+}
+
+/* Are all of @spec's layers alike to llama.cpp: the same KV heads and head
+ * sizes, all sliding or none, none recurrent? Then one layer's figures times
+ * the layer count are the model's, and a per-layer loop can be skipped. */
+gboolean
+rt_layers_uniform (const HrModelSpec *spec)
+{
+  if (spec->layer_kv_heads != NULL || spec->layer_recurrent != NULL)
+    return FALSE;
+  if (spec->sliding_window == 0 || rt_arch_is (spec, "phi3"))
+    return TRUE;
+  return spec->layer_sliding == NULL && swa_period (spec) == 0;
 }
 
 /* Layer @i's key and value head sizes: a sliding-window layer's own

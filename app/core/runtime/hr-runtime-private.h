@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 
 #define MIB G_GUINT64_CONSTANT (1048576)
 
-/* llama.cpp pads the KV cache to 256 cells (ollama-api.md, "How Ollama 0.30+
- * sizes a loaded model"; llama_kv_cache::get_padding). */
+/* llama.cpp pads the KV cache to 256 cells (docs/runtimes.md,
+ * "Ollama 0.30 and newer"; llama_kv_cache::get_padding). */
 #define KV_PAD_0_30 256u
 
 
@@ -82,9 +82,13 @@ typedef struct {
 
 const char    *rt_count           (Counts            *c,
                                    guint64            value) G_GNUC_INTERNAL;
-void           rt_note            (Ctx               *ctx,
+void           rt_note_text       (Ctx               *ctx,
                                    const char        *format,
                                    ...) G_GNUC_PRINTF (2, 3) G_GNUC_INTERNAL;
+/* rt_note() formats a note only when the prediction keeps texts: its
+ * arguments (gettext lookups, rt_count() digits) are not evaluated in the
+ * bytes-only mode a slider step uses. */
+#define rt_note(ctx, ...) G_STMT_START { if ((ctx)->text) rt_note_text ((ctx), __VA_ARGS__); } G_STMT_END
 guint64        rt_mul             (Ctx               *ctx,
                                    guint64            a,
                                    guint64            b) G_GNUC_INTERNAL;
@@ -110,6 +114,7 @@ void           rt_figure_weights  (Ctx               *ctx,
                                    Figures           *f) G_GNUC_INTERNAL;
 gboolean       rt_layer_sliding   (const HrModelSpec *spec,
                                    guint              i) G_GNUC_INTERNAL;
+gboolean       rt_layers_uniform  (const HrModelSpec *spec) G_GNUC_INTERNAL;
 guint32        rt_layer_key_length (const HrModelSpec *spec,
                                     guint              i) G_GNUC_INTERNAL;
 guint32        rt_layer_value_length (const HrModelSpec *spec,

@@ -4,7 +4,7 @@
  *
  * The seed's own method as a runtime "era" (%HR_RUNTIME_ERA_SEED): weights
  * + KV cache, nothing else, the arithmetic of the seed's tables
- * (seed-facts.md "Weights", "KV cache"; hr_memory_footprint()). It is no
+ * (docs/seed-figures.md "Weights", "KV cache"; hr_memory_footprint()). It is no
  * server's figure: it is kept as a named teaching mode, in the same shape
  * as the runtime prediction so every command prints it the same way.
  */
@@ -15,10 +15,10 @@
 #include "hr-runtime-private.h"
 
 #define SRC_SEED_WEIGHTS \
-  "seed-facts.md \"Weights\": the file's exact size when known, else parameters x bits per weight / 8 " \
+  "docs/runtimes.md \"The seed's plain math\": the file's exact size when known, else parameters x bits per weight / 8 " \
   "(hr_memory_spec_weight_bytes)"
 #define SRC_SEED_KV \
-  "seed-facts.md \"KV cache\": 2 x layers x KV heads x head dim x element bytes x num_ctx x slots " \
+  "docs/runtimes.md \"The seed's plain math\": 2 x layers x KV heads x head dim x element bytes x num_ctx x slots " \
   "(per layer KV heads x (key + value length) when they differ; hr_memory_kv_cache_bytes)"
 
 /**

@@ -94,7 +94,9 @@ add_projector (Ctx *ctx)
  *
  * Sets the defaults: the era from the version (none yet: the newest),
  * automatic parallel slots, an f16 KV cache, flash attention as the server
- * decides, batch and micro-batch 512 (Ollama's num_batch default), CUDA.
+ * decides, batch and micro-batch 512 (Ollama's num_batch default), CUDA,
+ * Ollama's draft_num_predict 4 (api/types.go DefaultOptions), llama-server's
+ * --cache-ram 8192 MiB (common/common.h cache_ram_mib).
  */
 void
 hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
@@ -110,6 +112,8 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
   inputs->ubatch = 512;
   inputs->era = HR_RUNTIME_ERA_AUTO;
   inputs->backend = HR_RUNTIME_BACKEND_CUDA;
+  inputs->draft_num_predict = 4;
+  inputs->cache_ram_mib = 8192;
 }
 
 /**
@@ -124,7 +128,8 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
  * with %HR_RUNTIME_BACKEND_CPU, a server without one: then every buffer
  * (all weights, KV, output, compute) counts, as Ollama's MemorySize adds
  * them. The backend picks the compute-buffer model (hr-runtime-compute.c);
- * the default, CUDA, is the model checked against ollama-api.md's figures.
+ * the default, CUDA, is the model checked against the figures of
+ * docs/seed-figures.md, "Compute buffer reference figures".
  * num_ctx above the model's context limit is clamped to it, as Ollama does.
  *
  * With %HR_RUNTIME_ERA_LLAMA_SERVER the same buffers with llama-server's
@@ -159,6 +164,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   /* The header only: the terms and notes are written as they are added
    * (a whole memset costs more than the bytes-only prediction itself). */
   memset (out, 0, G_STRUCT_OFFSET (HrRuntimePrediction, terms));
+  out->rs_seq = 0;
+  out->prompt_cache_limit_bytes = 0;
   out->total_bytes = 0;
   out->host_bytes = 0;
   out->n_notes = 0;
@@ -391,8 +398,8 @@ hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
  * @prediction->kv_cells or sliding-window @prediction->kv_cells_sliding)
  * x the cache type's element size (llama.cpp src/llama-kv-cache.cpp, one
  * K and one V tensor per layer), plus its recurrent state, (n_embd_r +
- * n_embd_s) x 4 bytes x slots for a recurrent layer
- * (src/llama-memory-recurrent.cpp). llama.cpp places both on the layer's
+ * n_embd_s) x 4 bytes x slots x (1 + @prediction->rs_seq) for a recurrent
+ * layer (src/llama-memory-recurrent.cpp: n_rows = mem_size x (1 + n_rs_seq)). llama.cpp places both on the layer's
  * device, so a partial offload splits them by layer.
  *
  * Returns: bytes; 0 for a layer with neither (a nemotron-h MLP layer).
@@ -436,6 +443,7 @@ hr_runtime_layer_state_bytes (const HrRuntimePrediction *prediction,
 
       if (!hr_mul_u64 ((guint64) spec->recurrent_r + spec->recurrent_s, 4, &rs) ||
           !hr_mul_u64 (rs, MAX (prediction->parallel_slots, 1), &rs) ||
+          !hr_mul_u64 (rs, 1 + (guint64) prediction->rs_seq, &rs) ||
           !hr_add_u64 (bytes, rs, &bytes))
         return G_MAXUINT64;
     }
@@ -524,6 +532,13 @@ hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction)
   json_builder_add_string_value (builder, ps);
   json_builder_set_member_name (builder, "host_bytes");
   json_builder_add_int_value (builder, (gint64) MIN (prediction->host_bytes, (guint64) G_MAXINT64));
+  /* llama-server's prompt cache: an upper bound of host memory, allocated
+   * as prompts are cached, not at load; null = no byte limit. */
+  json_builder_set_member_name (builder, "prompt_cache_limit_bytes");
+  if (prediction->prompt_cache_limit_bytes == G_MAXUINT64)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, (gint64) MIN (prediction->prompt_cache_limit_bytes, (guint64) G_MAXINT64));
   json_builder_set_member_name (builder, "notes");
   json_builder_begin_array (builder);
   for (guint i = 0; i < prediction->n_notes; i++)

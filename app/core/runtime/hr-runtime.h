@@ -22,11 +22,15 @@
  *    KV stream, batch 2048 / ubatch 512, no clamp to the trained context.
  *
  * And one method that is no server's: %HR_RUNTIME_ERA_SEED, the seed's own
- * weights + KV cache (seed-facts.md), the method of the seed's tables, kept
+ * weights + KV cache (docs/seed-figures.md), the method of the seed's tables, kept
  * as a named teaching mode in the same shape.
  *
  * Every term carries its bytes, its formula with the values substituted, the
  * source it follows and a note, so a window can show each one as it is.
+ * Upstream paths here and in the sources are llama.cpp at commit
+ * de3ff815ea7d559ee917f063901b8986f038abc6 and Ollama at commit
+ * fb30760996871fa9460115c753afd2c60d4ab0f7 (v0.33.0-rc2), or v0.12.10 for
+ * the old estimator (docs/runtimes.md, "Upstream versions").
  * Pure: no I/O, and with skip_text set no allocation (the slider hot path).
  */
 #pragma once
@@ -107,6 +111,12 @@ typedef struct {
                                        * (the device's free memory; CPU: physical RAM) */
   guint64            fit_target_bytes; /* llama-server --fit-target, the margin --fit keeps free; 0 = 1 GiB */
   gboolean           skip_text;       /* TRUE: bytes only, no formulas or notes */
+  guint32            draft_num_predict; /* Ollama's draft_num_predict for the MTP draft it starts on a
+                                       * GGUF with nextn layers (api/types.go DefaultOptions: 4;
+                                       * 0 = no draft); hr_runtime_inputs_init() sets 4 */
+  gint32             cache_ram_mib;   /* llama-server --cache-ram: the prompt cache's limit in MiB,
+                                       * -1 = no limit, 0 = off; hr_runtime_inputs_init() sets
+                                       * 8192 (common/common.h cache_ram_mib; Ollama passes none) */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -131,6 +141,13 @@ typedef struct {
   HrRuntimeTerm    terms[HR_RUNTIME_N_TERM_KINDS];
   guint64          total_bytes;       /* what /api/ps `size` would say */
   guint64          host_bytes;        /* also resident, in host memory (token_embd) */
+  guint32          rs_seq;            /* llama.cpp cparams.n_rs_seq: recurrent-state snapshots per
+                                       * slot beside the live row (the RS rows are slots x (1 +
+                                       * rs_seq)); 0 without an MTP draft */
+  guint64          prompt_cache_limit_bytes; /* host memory llama-server's prompt cache may grow to
+                                       * as prompts are cached, never at load (not in total_bytes
+                                       * nor host_bytes); 0 = off or not a llama-server era,
+                                       * G_MAXUINT64 = no byte limit (n_ctx tokens of prompts) */
   guint            n_notes;
   char             notes[HR_RUNTIME_MAX_NOTES][HR_RUNTIME_TEXT_LEN];
 } HrRuntimePrediction;

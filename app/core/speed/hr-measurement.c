@@ -452,7 +452,7 @@ hr_measurement_archive_load (const char  *directory,
   g_autoptr(GError) local_error = NULL;
   const char *name;
 
-  /* What an interrupted save left behind goes first (issue 15). */
+  /* What an interrupted save left behind goes first. */
   hr_file_remove_stale_temporaries (directory);
   dir = g_dir_open (directory, 0, &local_error);
   if (dir == NULL)

@@ -47,7 +47,7 @@ hr_priors_free (HrPriors *priors)
  * @run: a published run
  *
  * efficiency = decode_tps / (bandwidth / weight_bytes), the measured rate
- * over the ceiling (seed-facts.md "Rates").
+ * over the ceiling (docs/seed-figures.md "Rates").
  *
  * Returns: the run's efficiency, unrounded.
  */

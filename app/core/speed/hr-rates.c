@@ -17,7 +17,7 @@
  *
  * ceiling = bandwidth / weight bytes: decoding reads every weight once per
  * token, so this is the most tokens per second the memory can feed
- * (seed-facts.md "Rates": 102 GB/s / 2.0 GB = 51.0 t/s).
+ * (docs/seed-figures.md "Rates": 102 GB/s / 2.0 GB = 51.0 t/s).
  *
  * Returns: tokens per second, 0 when @weight_bytes is 0.
  */
@@ -100,7 +100,7 @@ hr_rate_fit_efficiency (const HrRatePoint *points,
  *
  * The band rule for an unmeasured model: trust the fitted efficiency within
  * a factor of two of the data, [low / 2, high x 2] ("estimate"), and call it
- * "extrapolated" outside (seed-facts.md: [1.0, 9.8] GB). Without a fit every
+ * "extrapolated" outside (docs/seed-figures.md: [1.0, 9.8] GB). Without a fit every
  * rate is extrapolated.
  *
  * Returns: %HR_RATE_SOURCE_ESTIMATE or %HR_RATE_SOURCE_EXTRAPOLATED.
@@ -125,7 +125,7 @@ hr_rate_source_for (const HrEfficiencyFit *fit,
  * @prefill_allowance_ms: time kept for prefill, ms
  *
  * floor = reply tokens / ((stage ceiling - prefill allowance) / 1000)
- * (seed-facts.md: 27 / 2.65 = 10.2 t/s).
+ * (docs/seed-figures.md: 27 / 2.65 = 10.2 t/s).
  *
  * Returns: tokens per second; 0 when no time is left to decode.
  */

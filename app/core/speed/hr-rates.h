@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Decode rates (seed-facts.md, "Rates"):
+ * Decode rates (docs/seed-figures.md, "Rates"):
  *   ceiling    = bandwidth / weight bytes (every weight is read once per token)
  *   efficiency = mean(measured / ceiling) over the board's measured models,
  *                rounded to two decimals; fitted band = [smallest, largest]

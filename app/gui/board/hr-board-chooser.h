@@ -4,7 +4,7 @@
  *
  * HrBoardChooser: the small dialog that asks which board an Ollama server
  * runs on, the first time the server is connected or measured without a
- * remembered board (issue 14: a measurement is saved to the server's own
+ * remembered board (a measurement is saved to the server's own
  * board, never to whatever the Models page shows). One row per board of
  * the session, the last board chosen for a server first selected; the
  * choice is remembered with the saved server by the caller.

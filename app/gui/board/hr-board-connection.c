@@ -479,8 +479,8 @@ choose_token (HrBoardConnection *self,
  *   or "" for none
  * @saved: whether @url is a saved server, whose token may be in the keyring
  *
- * Normalises @url the way Ollama's own clients do (ollama-api.md, "Known
- * quirks") and asks the server for its version; once it answers the state
+ * Normalises @url the way Ollama's own clients do (docs/ollama.md,
+ * "Known quirks") and asks the server for its version; once it answers the state
  * turns to %HR_BOARD_CONNECTION_CONNECTED and the lists are read. A @token
  * is sent as a bearer token and kept in the keyring (or, without one, in
  * memory for the session); without one, the token remembered this session

@@ -229,7 +229,7 @@ on_measure_saved (HrMeasureWindow *window,
 }
 
 /* Opens the Measure window for @model, saving to @board_id: the board the
- * server belongs to (issue 14), never merely the Models page's. */
+ * server belongs to, never merely the Models page's. */
 void
 _hr_board_page_open_measure (HrBoardPage *self,
                              const char  *model,

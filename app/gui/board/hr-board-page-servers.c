@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Board page's question of which board a server runs on (issue 14): a
+ * The Board page's question of which board a server runs on: a
  * server connected or measured without a remembered board is asked about
  * once (HrBoardChooser), and the answer is saved with the server
  * (hr_session_remember_server()); measurements then go to that board,

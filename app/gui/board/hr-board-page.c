@@ -668,7 +668,7 @@ observe_connection (HrBoardPage *self)
                            G_CONNECT_SWAPPED);
 }
 
-/* OLLAMA_HOST first, then the last server, then localhost (ollama-api.md). */
+/* OLLAMA_HOST first, then the last server, then localhost (docs/ollama.md). */
 static void
 show_default_url (HrBoardPage *self)
 {

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrBoardPage: the Board page: one Ollama server on a board, reached over
- * its HTTP API only (ollama-api.md). The connection (URL, an optional token
+ * its HTTP API only (docs/ollama.md). The connection (URL, an optional token
  * kept in the keyring, saved servers), the server version, the models on
  * the board and what is loaded now (refreshed every few seconds while the
  * page is shown), per model Measure, Unload, Delete and Add to Catalog, a

@@ -190,8 +190,8 @@ refuse (char      **out_numbers,
   return reasons;
 }
 
-/* The pull check (hr_pull_check(), seed-facts.md "Checking a pull before it
- * starts") under the shared scenario, with its numbers: of the catalog's
+/* The pull check (hr_pull_check(), docs/seed-figures.md
+ * "Checking a pull") under the shared scenario, with its numbers: of the catalog's
  * model, else of @library (sized from the Ollama library), else of the
  * size typed. Returns the reasons to refuse; *out_numbers says what they
  * were checked against. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-board-editor.h"
+#include "hr-board-import.h"
 #include "hr-device-list.h"
 #include "hr-gui-format.h"
 #include "hr-measurements-row.h"
@@ -128,13 +129,13 @@ update_summary (HrBoardEditor *self)
                           budget, headroom, pool, floor_tps, fitted);
   {
     /* A board with several GPUs and host memory is placed across its GPUs
-     * (hr_offload_predict()), but the pool chart draws the first GPU's
-     * pool; one without host memory is sized on its first GPU alone. */
+     * (hr_offload_predict()) and the pool chart draws each of them; one
+     * without host memory is sized on its first GPU alone. */
     g_autofree char *first_only = NULL;
 
     if (hr_board_is_multi_device (board) && hr_board_has_host (board))
       /* Translators: %u is the number of GPUs */
-      first_only = g_strdup_printf (_("This board has %u GPUs: the verdicts and figures place a model across them as Ollama 0.30+ and llama.cpp's fit do, but the charts draw the first GPU's memory alone."),
+      first_only = g_strdup_printf (_("This board has %u GPUs: the verdicts and figures place a model across them as Ollama 0.30+ and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:"),
                                     board->devices->len);
     else
       first_only = hr_board_first_device_only_text (board);
@@ -418,6 +419,36 @@ on_save_clicked (HrBoardEditor *self,
   show_message (self, message);
 }
 
+/* The board list's "Detect This Computer" and "Import from Text…" */
+static void
+open_import (GtkWidget         *widget,
+             HrBoardImportMode  mode)
+{
+  HrBoardEditor *self = HR_BOARD_EDITOR (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (self->scenario == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (hr_board_import_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       self->scenario, mode)));
+}
+
+static void
+on_detect_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  open_import (widget, HR_BOARD_IMPORT_DETECT);
+}
+
+static void
+on_import_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  open_import (widget, HR_BOARD_IMPORT_PASTE);
+}
+
 static void
 on_revert_clicked (HrBoardEditor *self,
                    GtkButton     *button)
@@ -624,6 +655,8 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, measurements_row);
   gtk_widget_class_bind_template_child (widget_class, HrBoardEditor, device_list);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
+  gtk_widget_class_install_action (widget_class, "board.detect", NULL, on_detect_action);
+  gtk_widget_class_install_action (widget_class, "board.import", NULL, on_import_action);
   gtk_widget_class_bind_template_callback (widget_class, on_revert_clicked);
 }
 
@@ -641,7 +674,7 @@ hr_board_editor_init (HrBoardEditor *self)
 
   self->board_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->board_row, G_LIST_MODEL (self->board_names));
-  /* Boards whose names share their start stay apart (issue 14). */
+  /* Boards whose names share their start stay apart. */
   adw_combo_row_set_factory (self->board_row, names);
   adw_combo_row_set_list_factory (self->board_row, list_names);
   editor_spins (self, spins);

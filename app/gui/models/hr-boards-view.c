@@ -102,19 +102,29 @@ cell_text (const HrEvaluation *e,
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
 
+  g_autofree char *text = NULL;
+  g_autofree char *devices = hr_gui_format_devices_split (e);
+
   if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
     /* Translators: a cell of the Boards view: verdict, margin, decode rate and its source,
        "fits · 2.63 GB · 18.4 t/s measured" */
-    return g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
+    text = g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
                             margin, tps, hr_gui_rate_source_label (e->source));
-  vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
-  host = hr_gui_format_size_fixed (e->host_bytes, unit);
-  /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
-     VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
-     5.27 GB host · 4.1 t/s prior" */
-  return g_strdup_printf (_("partial %1$u/%2$u · %3$s VRAM + %4$s host · %5$s t/s %6$s"),
-                          e->gpu_layers, e->total_layers, vram, host, tps,
-                          hr_gui_rate_source_label (e->source));
+  else
+    {
+      vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
+      host = hr_gui_format_size_fixed (e->host_bytes, unit);
+      /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
+         VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
+         5.27 GB host · 4.1 t/s prior" */
+      text = g_strdup_printf (_("partial %1$u/%2$u · %3$s VRAM + %4$s host · %5$s t/s %6$s"),
+                              e->gpu_layers, e->total_layers, vram, host, tps,
+                              hr_gui_rate_source_label (e->source));
+    }
+  if (devices == NULL)
+    return g_steal_pointer (&text);
+  /* A board with several GPUs: where the model sits, "fits · ... · 2 GPUs 41+40 layers" */
+  return g_strdup_printf (_("%1$s · %2$s"), text, devices);
 }
 
 static GtkWidget *
@@ -138,16 +148,22 @@ make_cell (const HrEvaluation *e,
            HrUnit              unit)
 {
   GtkWidget *box = g_object_new (HR_TYPE_BOARDS_CELL, NULL);
-  g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL
-                                ? hr_gui_format_evaluation_verdict (e, unit)
+  g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL && e->split
+                                /* Translators: the verdict pill of a model split between GPU and CPU:
+                                 * layers on the GPU out of the total, "partial 28/48" */
+                                ? g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers)
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
   GtkWidget *pill = gtk_label_new (pill_text);
   g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
   g_autofree char *tps = hr_gui_format_tps (e->tps);
+  g_autofree char *devices = hr_gui_format_devices_split (e);
   /* Translators: a Boards view cell's figures: margin, decode rate and its source,
      "2.63 GB · 18.4 t/s measured" */
-  g_autofree char *figures = g_strdup_printf (_("%1$s · %2$s t/s %3$s"), margin, tps,
-                                              hr_gui_rate_source_label (e->source));
+  g_autofree char *rate = g_strdup_printf (_("%1$s · %2$s t/s %3$s"), margin, tps,
+                                           hr_gui_rate_source_label (e->source));
+  /* On a board with several GPUs, where the model sits after its figures */
+  g_autofree char *figures = devices != NULL ? g_strdup_printf (_("%1$s · %2$s"), rate, devices)
+                                             : g_steal_pointer (&rate);
   g_autofree char *sentence = hr_gui_format_evaluation_sentence (e, unit);
   g_autofree char *description = NULL;
   GtkWidget *figures_label = grid_label (figures, "numeric", 0.0);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
@@ -91,7 +92,9 @@ text_width (GtkWidget  *probe,
  * The natural width of the widest verdict pill of @rows, in pixels. The
  * pill is a verdict word and a size in tabular figures, so per verdict the
  * largest margin is the widest; a split's "partial N/M" is widest with the
- * most layers. At most five texts are measured, however many rows.
+ * most layers; on a board with several GPUs each is measured with the
+ * longest "2 GPUs 41+40 layers" after it. At most five texts are
+ * measured, however many rows.
  *
  * Returns: the width, without the cell's padding
  */
@@ -106,11 +109,19 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
   HrEvaluation split = { 0 };
   guint n = g_list_model_get_n_items (rows);
   int width = 0;
+  g_autofree char *devices = NULL; /* the longest "2 GPUs 41+40 layers" */
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
       const HrEvaluation *e = hr_model_row_get_evaluation (row);
+      g_autofree char *where = hr_gui_format_devices_split (e);
+
+      if (where != NULL && (devices == NULL || strlen (where) > strlen (devices)))
+        {
+          g_free (devices);
+          devices = g_steal_pointer (&where);
+        }
 
       if (e->verdict == HR_VERDICT_PARTIAL && e->split)
         {
@@ -128,7 +139,8 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
   for (guint v = 0; v <= HR_VERDICT_PARTIAL; v++)
     if (seen[v])
       {
-        g_autofree char *text = hr_gui_format_verdict (v, widest_margin[v], unit);
+        g_autofree char *verdict = hr_gui_format_verdict (v, widest_margin[v], unit);
+        g_autofree char *text = devices == NULL ? g_strdup (verdict) : g_strdup_printf (_("%1$s · %2$s"), verdict, devices);
 
         width = MAX (width, text_width (probe, text));
       }
@@ -138,6 +150,13 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
 
       split.verdict = HR_VERDICT_PARTIAL;
       text = hr_gui_format_evaluation_verdict (&split, unit);
+      if (devices != NULL)
+        {
+          g_autofree char *both = g_strdup_printf (_("%1$s · %2$s"), text, devices);
+
+          g_free (text);
+          text = g_steal_pointer (&both);
+        }
       width = MAX (width, text_width (probe, text));
     }
   return width;

@@ -26,6 +26,10 @@ typedef enum {
   FIG_BUDGET,
   FIG_VERDICT,
   FIG_SPLIT,
+  FIG_DEVICES,
+  FIG_HOST_SIDE,
+  FIG_SERVER_REPORT,
+  FIG_FULL_FIRST,
   FIG_CONTEXT,
   FIG_CEILING,
   FIG_RATE,
@@ -38,32 +42,14 @@ typedef enum {
   N_FIGS
 } Figure;
 
-static const struct {
-  const char *key;
-  const char *heading;
-  const char *context;   /* msgctxt of @heading, or NULL */
-} figures[N_FIGS] = {
-  { "library", N_("From the Ollama library") },
-  { "weights", N_("Weights") },
-  { "bits", N_("Bits per weight of the file") },
-  { "kv-per-token", N_("KV cache per token") },
-  { "kv-cache", N_("KV cache") },
-  { "overhead", N_("Overhead") },
-  { "total", N_("Total") },
-  /* Translators: the memory term (pool - resident), not the app's name */
-  { "headroom", NC_("memory", "Headroom"), "memory" },
-  { "budget", N_("Budget") },
-  { "verdict", N_("Verdict") },
-  { "split", N_("GPU and host memory") },
-  { "context", N_("Context window") },
-  { "ceiling", N_("Ceiling") },
-  { "rate", N_("Decode rate") },
-  { "split-rate", N_("Partial offload speed") },
-  { "floor", N_("Floor") },
-  { "speed", N_("Speed") },
-  { "max-context-gpu", N_("Largest context all on the GPU") },
-  { "max-context-partial", N_("Largest context with partial offload") },
-  { "best-precision", N_("Best precision at this context") },
+/* Each figure's key (hr_explain_panel_get_figure()); its heading and its
+ * value are the template's "heading_KEY" and "value_KEY" (dashes as
+ * underscores), a context finder's button "use_KEY". */
+static const char * const figure_keys[N_FIGS] = {
+  "library", "weights", "bits", "kv-per-token", "kv-cache", "overhead", "total", "headroom",
+  "budget", "verdict", "split", "devices", "host-side", "server-report", "full-first", "context",
+  "ceiling", "rate", "split-rate", "floor", "speed", "max-context-gpu", "max-context-partial",
+  "best-precision",
 };
 
 /* The fit finders whose answer is a context: a button sets the slider to it. */
@@ -92,6 +78,8 @@ struct _HrExplainPanel
   GtkWidget  *runtime_box;
   GtkWidget  *rt_heading;
   GtkWidget  *rt_error;
+  GtkWidget  *rt_terms_box;  /* the term labels below, made in code */
+  GtkWidget  *rt_notes_box;
   GtkWidget  *rt_title[HR_RUNTIME_N_TERM_KINDS];
   GtkWidget  *rt_formula[HR_RUNTIME_N_TERM_KINDS];
   GtkWidget  *rt_note[HR_RUNTIME_N_TERM_KINDS];
@@ -169,7 +157,16 @@ refresh_split (HrExplainPanel     *self,
   const HrEvaluationInputs *sc = &self->scenario;
   char *gpu, *partial;
 
-  set_figure (self, FIG_SPLIT, hr_formula_split (spec, sc, e));
+  HrRuntimeEra era = self->has_runtime ? self->runtime.era : HR_RUNTIME_ERA_OLLAMA_0_30;
+  g_autofree HrOffload *across = e->split && e->n_devices > 0 ? hr_formula_predict_split (spec, sc) : NULL;
+
+  set_figure (self, FIG_SPLIT, hr_formula_split_for (spec, sc, e, era));
+  /* Several GPUs: each one's formulas, host memory, what the server
+   * reports and the GPU full first (hr-formula-devices.c). */
+  set_figure (self, FIG_DEVICES, hr_formula_devices (across, sc->board));
+  set_figure (self, FIG_HOST_SIDE, hr_formula_host_side (across));
+  set_figure (self, FIG_SERVER_REPORT, hr_formula_server_report (across, sc->board, era));
+  set_figure (self, FIG_FULL_FIRST, hr_formula_full_first (across));
   set_figure (self, FIG_SPLIT_RATE, hr_formula_split_rate (spec, sc, e));
   gpu = hr_formula_max_context (spec, sc, FALSE, &self->found_context[FIG_MAX_CONTEXT_GPU]);
   set_figure (self, FIG_MAX_CONTEXT_GPU, gpu);
@@ -298,15 +295,12 @@ show_text (GtkWidget  *label,
   gtk_widget_set_visible (label, visible);
 }
 
+/* The runtime section's repeated labels, one set per term kind and note the
+ * runtime can give (HR_RUNTIME_N_TERM_KINDS, HR_RUNTIME_MAX_NOTES), into the
+ * template's boxes; the rest of the section is in the template. */
 static void
 build_runtime_box (HrExplainPanel *self)
 {
-  GtkBox *box = GTK_BOX (self->runtime_box);
-
-  self->rt_heading = make_label ("", "heading", FALSE);
-  gtk_box_append (box, self->rt_heading);
-  self->rt_error = make_label ("", "warning", TRUE);
-  gtk_box_append (box, self->rt_error);
   for (guint i = 0; i < HR_RUNTIME_N_TERM_KINDS; i++)
     {
       self->rt_title[i] = make_label ("", "heading", TRUE);
@@ -317,31 +311,16 @@ build_runtime_box (HrExplainPanel *self)
                                       -1);
       self->rt_note[i] = make_label ("", "dim-label", TRUE);
       self->rt_source[i] = make_label ("", "caption", TRUE);
-      gtk_box_append (box, self->rt_title[i]);
-      gtk_box_append (box, self->rt_formula[i]);
-      gtk_box_append (box, self->rt_note[i]);
-      gtk_box_append (box, self->rt_source[i]);
+      gtk_box_append (GTK_BOX (self->rt_terms_box), self->rt_title[i]);
+      gtk_box_append (GTK_BOX (self->rt_terms_box), self->rt_formula[i]);
+      gtk_box_append (GTK_BOX (self->rt_terms_box), self->rt_note[i]);
+      gtk_box_append (GTK_BOX (self->rt_terms_box), self->rt_source[i]);
     }
-  self->rt_total_heading = make_label (_("Predicted size"), "heading", FALSE);
-  gtk_widget_set_margin_top (self->rt_total_heading, 8);
-  gtk_box_append (box, self->rt_total_heading);
-  self->rt_total = make_label ("", "explain-formula", TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->rt_total),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->rt_total_heading, NULL,
-                                  -1);
-  gtk_box_append (box, self->rt_total);
-  self->rt_host = make_label ("", "dim-label", TRUE);
-  gtk_box_append (box, self->rt_host);
   for (guint i = 0; i < HR_RUNTIME_MAX_NOTES; i++)
     {
       self->rt_notes[i] = make_label ("", "dim-label", TRUE);
-      gtk_box_append (box, self->rt_notes[i]);
+      gtk_box_append (GTK_BOX (self->rt_notes_box), self->rt_notes[i]);
     }
-  self->rt_learned_heading = make_label (_("Learned overhead"), "heading", FALSE);
-  gtk_widget_set_margin_top (self->rt_learned_heading, 8);
-  gtk_box_append (box, self->rt_learned_heading);
-  self->rt_learned = make_label ("", NULL, TRUE);
-  gtk_box_append (box, self->rt_learned);
 }
 
 /* The runtime model's prediction for the selected row, every term with
@@ -431,9 +410,13 @@ refresh_runtime (HrExplainPanel *self)
       total_count = hr_gui_format_count (p->total_bytes);
       total_size = hr_gui_format_size_both (p->total_bytes);
       ps = hr_runtime_format_ps_size (p->total_bytes);
-      /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
-      self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
-                                             total_count, total_size, ps);
+      if (in.era == HR_RUNTIME_ERA_LLAMA_SERVER)
+        /* llama-server has no `ollama ps`: its buffers are in its log (the per-GPU figures above) */
+        self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s"), total_count, total_size);
+      else
+        /* Translators: the runtime model's total: exact bytes, size, and as `ollama ps` rounds it */
+        self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s; ollama ps would show %3$s"),
+                                               total_count, total_size, ps);
     }
   gtk_widget_set_visible (self->rt_total_heading, ok);
   show_text (self->rt_total, self->runtime_total);
@@ -486,7 +469,7 @@ make_label (const char *text,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), selectable);
   /* Selectable to copy a formula with the mouse and the label's menu, but
-   * no tab stop: Tab moves between the panel's controls (issue 14). */
+   * no tab stop: Tab moves between the panel's controls. */
   hr_gui_label_no_tab_stop (GTK_LABEL (label));
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
@@ -501,6 +484,7 @@ hr_explain_panel_dispose (GObject *object)
 
   g_clear_object (&self->row);
   g_clear_object (&self->followed);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_EXPLAIN_PANEL);
 
   G_OBJECT_CLASS (hr_explain_panel_parent_class)->dispose (object);
 }
@@ -526,107 +510,75 @@ hr_explain_panel_class_init (HrExplainPanelClass *klass)
   object_class->dispose = hr_explain_panel_dispose;
   object_class->finalize = hr_explain_panel_finalize;
 
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/models/hr-explain-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, title);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rename_button);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, empty);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, figures_box);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, runtime_box);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_heading);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_error);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_terms_box);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_total_heading);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_total);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_host);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_notes_box);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_learned_heading);
+  gtk_widget_class_bind_template_child (widget_class, HrExplainPanel, rt_learned);
+  /* Each figure's heading and value, and the context finders' buttons, by
+   * the key's name into the arrays. */
+  for (guint i = 0; i < N_FIGS; i++)
+    {
+      g_autofree char *key = g_strdelimit (g_strdup (figure_keys[i]), "-", '_');
+      g_autofree char *heading = g_strconcat ("heading_", key, NULL);
+      g_autofree char *value = g_strconcat ("value_", key, NULL);
+
+      gtk_widget_class_bind_template_child_full (widget_class, heading, FALSE,
+                                                 G_STRUCT_OFFSET (HrExplainPanel, headings) + i * sizeof (GtkWidget *));
+      gtk_widget_class_bind_template_child_full (widget_class, value, FALSE,
+                                                 G_STRUCT_OFFSET (HrExplainPanel, values) + i * sizeof (GtkWidget *));
+      if (IS_CONTEXT_FINDER (i))
+        {
+          g_autofree char *use = g_strconcat ("use_", key, NULL);
+
+          gtk_widget_class_bind_template_child_full (widget_class, use, FALSE,
+                                                     G_STRUCT_OFFSET (HrExplainPanel, use_context) + i * sizeof (GtkWidget *));
+        }
+    }
+  gtk_widget_class_bind_template_callback (widget_class, on_rename_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_use_context_clicked);
+
   gtk_widget_class_set_css_name (widget_class, "explainpanel");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+/* Selectable to copy a formula with the mouse and the label's menu, but no
+ * tab stop: Tab moves between the panel's controls. */
+static void
+labels_no_tab_stop (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child))
+        hr_gui_label_no_tab_stop (GTK_LABEL (child));
+      else
+        labels_no_tab_stop (child);
+    }
 }
 
 static void
 hr_explain_panel_init (HrExplainPanel *self)
 {
-  static const char * const notes[] = {
-    N_("A parameter is not a token. Parameters are the weights the model learned; they set its "
-       "size in memory. Tokens are the pieces of text it reads and writes; they set the KV cache."),
-    N_("The context window reserves KV cache whether or not the prompt fills it: the runtime "
-       "allocates num_ctx tokens of cache for every parallel slot when the model loads."),
-    N_("GB is 10^9 bytes and GiB is 1024^3 bytes: the same memory reads about 7 % larger in GB."),
-    N_("The budget keeps the reserve free; a tight model fits the headroom but eats the reserve."),
-  };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *notes_box;
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-
-  self->title = make_label ("", "title-4", TRUE);
-  self->subtitle = make_label ("", "dim-label", TRUE);
-  self->empty = make_label (_("Select a model in the list to see each of its figures worked out."),
-                            "dim-label", FALSE);
-  gtk_box_append (GTK_BOX (box), self->empty);
-
-  self->figures_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  {
-    GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-    /* The title takes the row's room, the button at its end; the panel
-     * itself does not expand. An AdwFlap whose flap and content both
-     * expand gives the flap at least half its width and the content what
-     * is left, which is negative when the Models page's explain flap is
-     * narrower than the panel and not yet folded (a phone's width). */
-    gtk_widget_set_hexpand (self->title, TRUE);
-    gtk_widget_set_hexpand (GTK_WIDGET (self), FALSE);
-    /* Translators: the explain panel's button to rename a model the user added */
-    self->rename_button = gtk_button_new_with_mnemonic (_("Re_name…"));
-    gtk_widget_add_css_class (self->rename_button, "flat");
-    gtk_widget_set_valign (self->rename_button, GTK_ALIGN_CENTER);
-    gtk_widget_set_tooltip_text (self->rename_button, _("Give this model of your catalog another name"));
-    gtk_widget_set_visible (self->rename_button, FALSE);
-    g_signal_connect (self->rename_button, "clicked", G_CALLBACK (on_rename_clicked), self);
-    gtk_box_append (GTK_BOX (title_box), self->title);
-    gtk_box_append (GTK_BOX (title_box), self->rename_button);
-    gtk_box_append (GTK_BOX (self->figures_box), title_box);
-  }
-  gtk_box_append (GTK_BOX (self->figures_box), self->subtitle);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   for (guint i = 0; i < N_FIGS; i++)
-    {
-      const char *heading = figures[i].context != NULL
-                            ? g_dpgettext2 (NULL, figures[i].context, figures[i].heading)
-                            : _(figures[i].heading);
-
-      self->headings[i] = make_label (heading, "heading", FALSE);
-      gtk_widget_set_margin_top (self->headings[i], 10);
-      self->values[i] = make_label ("", "explain-formula", TRUE);
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (self->values[i]),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->headings[i], NULL,
-                                      -1);
-      gtk_box_append (GTK_BOX (self->figures_box), self->headings[i]);
-      gtk_box_append (GTK_BOX (self->figures_box), self->values[i]);
-      if (IS_CONTEXT_FINDER (i))
-        {
-          GtkWidget *button = gtk_button_new_with_mnemonic (_("_Use This Context"));
-
-          gtk_widget_set_halign (button, GTK_ALIGN_START);
-          gtk_widget_set_tooltip_text (button, _("Set the context window to this size"));
-          gtk_accessible_update_relation (GTK_ACCESSIBLE (button),
-                                          GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->values[i], NULL,
-                                          -1);
-          g_object_set_data (G_OBJECT (button), "hr-figure", GINT_TO_POINTER (i));
-          g_signal_connect (button, "clicked", G_CALLBACK (on_use_context_clicked), self);
-          gtk_widget_set_visible (button, FALSE);
-          self->use_context[i] = button;
-          gtk_box_append (GTK_BOX (self->figures_box), button);
-        }
-    }
-
-  self->runtime_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_margin_top (self->runtime_box, 18);
-  gtk_widget_set_visible (self->runtime_box, FALSE);
+    if (self->use_context[i] != NULL)
+      g_object_set_data (G_OBJECT (self->use_context[i]), "hr-figure", GINT_TO_POINTER (i));
   build_runtime_box (self);
-  gtk_box_append (GTK_BOX (self->figures_box), self->runtime_box);
-
-  notes_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_top (notes_box, 18);
-  gtk_box_append (GTK_BOX (notes_box), make_label (_("Notes"), "heading", FALSE));
-  for (guint i = 0; i < G_N_ELEMENTS (notes); i++)
-    gtk_box_append (GTK_BOX (notes_box), make_label (_(notes[i]), "dim-label", TRUE));
-  gtk_box_append (GTK_BOX (self->figures_box), notes_box);
-
-  gtk_box_append (GTK_BOX (box), self->figures_box);
-  gtk_widget_set_visible (self->figures_box, FALSE);
-
-  adw_bin_set_child (ADW_BIN (self), box);
+  labels_no_tab_stop (GTK_WIDGET (self));
 }
 
 /**
@@ -761,7 +713,10 @@ hr_explain_panel_set_runtime (HrExplainPanel        *self,
  * @self: a #HrExplainPanel
  * @key: "weights", "bits", "kv-per-token", "kv-cache", "overhead", "total",
  *   "headroom", "budget", "verdict", "context", "ceiling", "rate", "floor"
- *   or "speed"; on a board with host memory also "split", "split-rate"
+ *   or "speed"; on a board with several GPUs and host memory also
+ *   "devices" (each GPU's formulas, one a line), "host-side",
+ *   "server-report" (ollama ps, or llama-server's log lines) and
+ *   "full-first"; on a board with host memory also "split", "split-rate"
  *   (a partial row), "max-context-gpu", "max-context-partial" and
  *   "best-precision" (empty when hidden); "library" (a model sized from
  *   the Ollama library: its provenance, manifest and header; else empty); with a runtime model also "runtime" (the era), "runtime-terms"
@@ -777,7 +732,7 @@ hr_explain_panel_get_figure (HrExplainPanel *self,
   g_return_val_if_fail (HR_IS_EXPLAIN_PANEL (self), NULL);
 
   for (guint i = 0; i < N_FIGS; i++)
-    if (g_strcmp0 (figures[i].key, key) == 0)
+    if (g_strcmp0 (figure_keys[i], key) == 0)
       return gtk_label_get_text (GTK_LABEL (self->values[i]));
 
   if (g_strcmp0 (key, "runtime") == 0)

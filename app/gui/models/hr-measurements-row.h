@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrMeasurementsRow: the board editor's list of the selected board's
- * measurements (issue 14: there was no way to see or remove one): one row
+ * measurements (to see and remove one): one row
  * per record, newest first, with its date and time in the locale's format,
  * the server version, the model, the decode rate and the /api/ps size per
  * context. A record of the user's archive can be deleted (through

@@ -39,6 +39,7 @@ struct _HrScenarioControls
   GtkSpinButton      *slots_spin;
   AdwComboRow        *runtime_row;
   GtkSwitch          *flash_switch;
+  GtkSpinButton      *cpu_moe_spin;
 
   HrScenario         *scenario;
   GtkStringList      *runtime_names;
@@ -249,6 +250,8 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
   g_object_bind_property_full (scenario, "runtime", self->flash_switch, "sensitive",
                                G_BINDING_SYNC_CREATE, runtime_to_sensitive, NULL, NULL, NULL);
   g_object_bind_property (scenario, "flash-attention", self->flash_switch, "active", flags);
+  g_object_bind_property (scenario, "n-cpu-moe",
+                          gtk_spin_button_get_adjustment (self->cpu_moe_spin), "value", flags);
   g_object_bind_property_full (scenario, "runtime", self->slots_spin, "sensitive",
                                G_BINDING_SYNC_CREATE, runtime_to_slots_sensitive, NULL, NULL, NULL);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (update_runtime_names), self,
@@ -284,6 +287,13 @@ GtkSwitch *
 hr_scenario_controls_get_flash_switch (HrScenarioControls *self)
 {
   return self->flash_switch;
+}
+
+/** hr_scenario_controls_get_cpu_moe_spin: @self: the controls. Returns: (transfer none): the --n-cpu-moe control (0 = none) */
+GtkSpinButton *
+hr_scenario_controls_get_cpu_moe_spin (HrScenarioControls *self)
+{
+  return self->cpu_moe_spin;
 }
 
 /* ------------------------------------------------------------------ */
@@ -330,6 +340,7 @@ hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, slots_spin);
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, runtime_row);
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, flash_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, cpu_moe_spin);
 }
 
 static void
@@ -345,6 +356,7 @@ hr_scenario_controls_init (HrScenarioControls *self)
   g_signal_connect_swapped (self->precision_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
   g_signal_connect_swapped (self->context_scale, "value-changed", G_CALLBACK (on_slider_changed), self);
   hr_gui_label_spin_by_row (self->slots_spin);
+  hr_gui_label_spin_by_row (self->cpu_moe_spin);
   /* No subtitle here reaches sixteen lines, even in German beside two buttons. */
   hr_gui_rows_bound_subtitles (GTK_WIDGET (self), 16);
 }

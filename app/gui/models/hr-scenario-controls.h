@@ -26,5 +26,6 @@ GtkRange      *hr_scenario_controls_get_precision_scale (HrScenarioControls *sel
 GtkRange      *hr_scenario_controls_get_context_scale   (HrScenarioControls *self);
 AdwComboRow   *hr_scenario_controls_get_runtime_row     (HrScenarioControls *self);
 GtkSwitch     *hr_scenario_controls_get_flash_switch    (HrScenarioControls *self);
+GtkSpinButton *hr_scenario_controls_get_cpu_moe_spin    (HrScenarioControls *self);
 
 G_END_DECLS

@@ -129,15 +129,15 @@ to_unit (HrMemoryChart *self,
 
 /* A legend entry: a swatch (or a line) and "Budget 5.1 GB". Flows into
  * lines no wider than @width; returns the height used. */
-static double
-draw_legend (HrMemoryChart *self,
-             GtkSnapshot   *snapshot,
-             double         x0,
-             double         y0,
-             double         width,
-             const Segment *segments,
-             const guint64 *values,
-             guint          n)
+double
+_hr_memory_chart_draw_legend (HrMemoryChart *self,
+                              GtkSnapshot   *snapshot,
+                              double         x0,
+                              double         y0,
+                              double         width,
+                              const Segment *segments,
+                              const guint64 *values,
+                              guint          n)
 {
   double x = x0;
   double y = y0;
@@ -289,6 +289,42 @@ draw_grid (HrMemoryChart *self,
 }
 
 /* The budget, headroom and pool lines over the bars. */
+/**
+ * _hr_memory_chart_board_lines:
+ * @self: a chart with a board
+ * @out: (out caller-allocates): budget, headroom and pool, bytes
+ *
+ * The models chart's three lines. On a board whose model is placed across
+ * several GPUs (hr_board_is_multi_device() with host memory) they are the
+ * sums over its GPUs (hr_device_budget_bytes(), hr_device_headroom_bytes(),
+ * the memory), since a model's bar is its bytes on all of them; else the
+ * board's own (its one GPU or pool).
+ *
+ * Returns: %TRUE when the lines are sums over several GPUs
+ */
+gboolean
+_hr_memory_chart_board_lines (HrMemoryChart *self,
+                              guint64        out[3])
+{
+  const HrBoard *board = self->board;
+
+  out[0] = hr_board_budget_bytes (board);
+  out[1] = hr_board_headroom_bytes (board);
+  out[2] = board->pool_bytes;
+  if (!hr_board_is_multi_device (board) || !hr_board_has_host (board))
+    return FALSE;
+  out[0] = out[1] = out[2] = 0;
+  for (guint i = 0; i < board->devices->len; i++)
+    {
+      const HrDevice *d = g_ptr_array_index (board->devices, i);
+
+      hr_add_u64 (out[0], hr_device_budget_bytes (d), &out[0]);
+      hr_add_u64 (out[1], hr_device_headroom_bytes (d), &out[1]);
+      hr_add_u64 (out[2], d->memory_bytes, &out[2]);
+    }
+  return TRUE;
+}
+
 static void
 draw_board_lines (HrMemoryChart *self,
                   GtkSnapshot   *snapshot,
@@ -299,11 +335,10 @@ draw_board_lines (HrMemoryChart *self,
                   double         top,
                   double         bottom)
 {
-  const guint64 values[3] = {
-    hr_board_budget_bytes (board), hr_board_headroom_bytes (board), board->pool_bytes,
-  };
+  guint64 values[3];
   const Segment segs[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
 
+  _hr_memory_chart_board_lines (self, values);
   for (guint s = 0; s < 3; s++)
     {
       double x = x0 + to_unit (self, values[s]) * scale;
@@ -321,18 +356,13 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
                               double         width,
                               double         height)
 {
-  static const Segment plain_segments[] = {
-    SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
-  };
-  static const Segment runtime_segments[] = {
-    SEG_WEIGHTS, SEG_KV_CACHE, SEG_OVERHEAD, SEG_LEARNED, SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL,
-  };
-  const Segment *legend_segments = self->learned_text != NULL ? runtime_segments : plain_segments;
-  guint n_legend = self->learned_text != NULL ? G_N_ELEMENTS (runtime_segments) : G_N_ELEMENTS (plain_segments);
-  guint n_areas = n_legend - 3;
-  guint64 legend_values[G_N_ELEMENTS (runtime_segments)] = {
-    G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64, G_MAXUINT64,
-  };
+  /* The legend: the areas a bar can have (a partial model's GPU and host
+   * parts only when one is drawn), then the board's lines with their sizes. */
+  Segment legend_segments[9];
+  guint64 legend_values[9];
+  guint n_legend = 0, n_areas;
+  gboolean any_partial = FALSE;
+  double legend_height;
   const HrBoard *board = self->has_scenario ? self->board : NULL;
   double y = PAD;
   double name_width = 0;
@@ -341,17 +371,42 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   double step, axis_max, scale;
   int th = _hr_memory_chart_text_height (self);
 
+  for (guint i = 0; i < self->bars->len && !any_partial; i++)
+    {
+      const HrEvaluation *e = hr_model_row_get_evaluation (g_ptr_array_index (self->bars, i));
+
+      any_partial = e->split && e->verdict == HR_VERDICT_PARTIAL;
+    }
+  legend_segments[n_legend++] = SEG_WEIGHTS;
+  legend_segments[n_legend++] = SEG_KV_CACHE;
+  legend_segments[n_legend++] = SEG_OVERHEAD;
+  if (self->learned_text != NULL)
+    legend_segments[n_legend++] = SEG_LEARNED;
+  if (any_partial)
+    {
+      legend_segments[n_legend++] = SEG_VRAM;
+      legend_segments[n_legend++] = SEG_HOST;
+    }
+  n_areas = n_legend;
+  for (guint i = 0; i < G_N_ELEMENTS (legend_values); i++)
+    legend_values[i] = G_MAXUINT64;
   if (board != NULL)
     {
-      legend_values[n_areas] = hr_board_budget_bytes (board);
-      legend_values[n_areas + 1] = hr_board_headroom_bytes (board);
-      legend_values[n_areas + 2] = board->pool_bytes;
+      guint64 lines[3];
+
+      _hr_memory_chart_board_lines (self, lines);
+      legend_values[n_legend] = lines[0];
+      legend_segments[n_legend++] = SEG_LINE_BUDGET;
+      legend_values[n_legend] = lines[1];
+      legend_segments[n_legend++] = SEG_LINE_HEADROOM;
+      legend_values[n_legend] = lines[2];
+      legend_segments[n_legend++] = SEG_LINE_POOL;
     }
 
-  y += draw_legend (self, snapshot, PAD, y, width - 2 * PAD,
-                    legend_segments, board != NULL ? legend_values : NULL,
-                    board != NULL ? n_legend : n_areas);
-  y += 10;
+  legend_height = _hr_memory_chart_draw_legend (self, snapshot, PAD, y, width - 2 * PAD,
+                                                legend_segments, board != NULL ? legend_values : NULL,
+                                                board != NULL ? n_legend : n_areas);
+  y += legend_height + 10;
 
   if (self->bars->len == 0 || board == NULL)
     {
@@ -375,7 +430,12 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   /* The axis ends a little past the pool, or at twice the pool: a bar
    * longer than that is cut short with a break mark, so one huge model does
    * not squeeze the rest against the left edge. */
-  max_value = CLAMP (max_value, to_unit (self, board->pool_bytes), 2 * to_unit (self, board->pool_bytes));
+  {
+    guint64 lines[3];
+
+    _hr_memory_chart_board_lines (self, lines);
+    max_value = CLAMP (max_value, to_unit (self, lines[2]), 2 * to_unit (self, lines[2]));
+  }
 
   x0 = PAD + name_width + NAME_GAP;
   x1 = width - PAD - 8;
@@ -439,6 +499,20 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
     }
 
   draw_board_lines (self, snapshot, hits, board, x0, scale, top, bottom);
+
+  /* Scrolled down in its window (on screen, not in an export), the legend
+   * is drawn again over the bars at the top of what is in view, so the
+   * colours stay explained whichever bars are shown. */
+  if (hits == self->hits && self->vadjustment != NULL && gtk_adjustment_get_value (self->vadjustment) > PAD)
+    {
+      double at = gtk_adjustment_get_value (self->vadjustment);
+
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, 0, at, width, legend_height + PAD + 6);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, 0, at + legend_height + PAD + 6, width, 1);
+      _hr_memory_chart_draw_legend (self, snapshot, PAD, at + PAD / 2, width - 2 * PAD,
+                                    legend_segments, board != NULL ? legend_values : NULL,
+                                    board != NULL ? n_legend : n_areas);
+    }
 
   y = bottom + AXIS_GAP + th + 6;
 

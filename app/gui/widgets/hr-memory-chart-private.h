@@ -4,7 +4,7 @@
  *
  * HrMemoryChart's fields and the functions its files share
  * (hr-memory-chart.c, hr-memory-chart-layout.c, hr-pool-chart.c,
- * hr-memory-chart-text.c).
+ * hr-pool-columns.c, hr-memory-chart-text.c).
  */
 #pragma once
 
@@ -33,6 +33,7 @@ typedef enum {
   SEG_KV_CACHE,
   SEG_OVERHEAD,
   SEG_LEARNED,
+  SEG_COMPUTE,   /* a device's compute buffer (llama-context.cpp sched_reserve) */
   SEG_VRAM,      /* a partial model's bytes on the GPU (hr-offload.h) */
   SEG_HOST,      /* and in host memory */
   SEG_RESIDENT,
@@ -60,6 +61,30 @@ typedef struct {
   GdkRGBA hover;
 } Colors;
 
+typedef struct {
+  Segment segment;
+  guint64 bytes;
+} PoolPart;
+
+/* One memory of the pool chart on a board with host memory: a GPU (or the
+ * one GPU's VRAM) or host memory, bottom up resident, weights, KV cache,
+ * compute buffer, reserve, free (hr-pool-columns.c). */
+#define POOL_COLUMN_PARTS 6
+typedef struct {
+  char     caption[32];   /* over the column: "GPU 0", "VRAM", "Host" */
+  char     name[128];     /* in words: "GPU 0 NVIDIA GeForce RTX 3090", "host memory" */
+  gboolean host;          /* host memory, run by the CPU */
+  gboolean binding;       /* the GPU full first */
+  guint32  layers;        /* layers on it (host: on the CPU), the output layer counted */
+  PoolPart parts[POOL_COLUMN_PARTS];
+  guint64  budget_line;   /* where the budget line is drawn: pool - reserve */
+  guint64  budget;        /* the model's budget there: pool - resident - reserve */
+  guint64  pool;          /* the memory's size */
+} PoolColumn;
+
+/* Every GPU of a board, and host memory */
+#define POOL_MAX_COLUMNS (HR_DEVICE_MAX + 1)
+
 struct _HrMemoryChart
 {
   GtkWidget          parent_instance;
@@ -83,16 +108,17 @@ struct _HrMemoryChart
   Segment            hover_segment;
   char              *description;
   char              *learned_text; /* the board's learned overhead explained; NULL: no runtime */
+  PoolColumn         columns[POOL_MAX_COLUMNS]; /* the pool's memories for a split model */
+  guint              n_columns;    /* 0: not split (one pool column) */
+  GPtrArray         *column_widgets; /* GtkWidget*, one per column: its accessible label */
+  GtkAdjustment     *vadjustment;  /* the scrolled window's, while rooted: the legend stays in view */
+  gulong             vadjustment_id;
 };
-
-typedef struct {
-  Segment segment;
-  guint64 bytes;
-} PoolPart;
 
 /* resident, weights, KV cache, overhead, learned overhead, reserve, free */
 #define POOL_MAX_PARTS 7
 
+gboolean _hr_memory_chart_board_lines (HrMemoryChart *self, guint64 out[3]);
 void _hr_memory_chart_add_hit (GArray *hits, double x, double y, double width, double height, guint bar, Segment segment);
 PangoLayout * _hr_memory_chart_cached_layout (HrMemoryChart *self, const char *text, gboolean bold, int width, PangoEllipsizeMode ellipsize);
 double _hr_memory_chart_draw_chart (HrMemoryChart *self, GtkSnapshot *snapshot, GArray *hits, double width, double height);
@@ -107,6 +133,11 @@ void _hr_memory_chart_on_motion (GtkEventControllerMotion *controller, double x,
 guint64 _hr_memory_chart_overhead_part (HrModelRow *row);
 gboolean _hr_memory_chart_pool_is_split (HrMemoryChart *self);
 guint64 _hr_memory_chart_split_part (HrMemoryChart *self, guint bar, Segment segment);
+void _hr_memory_chart_refresh_columns (HrMemoryChart *self);
+char * _hr_memory_chart_column_text (HrMemoryChart *self, guint column);
+double _hr_memory_chart_draw_columns (HrMemoryChart *self, GtkSnapshot *snapshot, GArray *hits, double width, double height, double y);
+void _hr_memory_chart_allocate_columns (HrMemoryChart *self, int width, int height);
+double _hr_memory_chart_draw_legend (HrMemoryChart *self, GtkSnapshot *snapshot, double x0, double y0, double width, const Segment *segments, const guint64 *values, guint n);
 guint _hr_memory_chart_pool_parts (HrMemoryChart *self, PoolPart *parts, guint64 *out_sum);
 const char * _hr_memory_chart_pool_segment_label (HrMemoryChart *self, Segment segment);
 const char * _hr_memory_chart_segment_label (Segment segment);

@@ -25,6 +25,8 @@ _hr_memory_chart_segment_label (Segment segment)
     case SEG_KV_CACHE:      return _("KV cache");
     case SEG_OVERHEAD:      return _("Overhead");
     case SEG_LEARNED:       return _("Learned overhead");
+    /* Translators: a device's compute buffer, in the pool chart */
+    case SEG_COMPUTE:       return _("Compute buffer");
     /* Translators: a partial model's part on the GPU */
     case SEG_VRAM:          return _("VRAM");
     /* Translators: a partial model's part in host memory, run by the CPU */
@@ -61,28 +63,17 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
         {
           g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
         }
-      else if (_hr_memory_chart_pool_is_split (self))
+      else if (self->n_columns > 0)
         {
-          static const Segment order[2][6] = {
-            { SEG_RESIDENT, SEG_VRAM, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
-            { SEG_RESIDENT, SEG_HOST, SEG_RESERVE, SEG_FREE, SEG_LINE_BUDGET, SEG_LINE_POOL },
-          };
-
-          /* Translators: the pool's description on a board with two memories, then each
-             memory's parts: "RTX 3060 12 GB with qwen2.5:14b: VRAM: Resident 1.0 GB, ..." */
+          /* Translators: the pool's description on a board with host memory, then each
+             memory's figures: "2 × RTX 3090 with llama3.1:70b: GPU 0 ...; GPU 1 ...; host memory ..." */
           g_string_append_printf (text, _("%s with %s:"), self->board->name,
                                   hr_model_row_get_name (self->selected));
-          for (guint c = 0; c < 2; c++)
+          for (guint c = 0; c < self->n_columns; c++)
             {
-              g_string_append_printf (text, "%s %s:", c == 0 ? "" : ";", c == 0 ? _("VRAM") : _("host memory"));
-              for (guint i = 0; i < G_N_ELEMENTS (order[c]); i++)
-                {
-                  g_autofree char *size = hr_gui_format_size (_hr_memory_chart_split_part (self, c, order[c][i]),
-                                                              self->unit);
+              g_autofree char *column = _hr_memory_chart_column_text (self, c);
 
-                  g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
-                                          _hr_memory_chart_segment_label (order[c][i]), size);
-                }
+              g_string_append_printf (text, "%s %s", c == 0 ? "" : ";", column);
             }
         }
       else
@@ -122,12 +113,21 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
     }
   else
     {
-      g_autofree char *budget = hr_gui_format_size (hr_board_budget_bytes (self->board), self->unit);
-      g_autofree char *headroom = hr_gui_format_size (hr_board_headroom_bytes (self->board), self->unit);
-      g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
+      guint64 lines[3];
+      gboolean summed = _hr_memory_chart_board_lines (self, lines);
+      g_autofree char *budget = hr_gui_format_size (lines[0], self->unit);
+      g_autofree char *headroom = hr_gui_format_size (lines[1], self->unit);
+      g_autofree char *pool = hr_gui_format_size (lines[2], self->unit);
 
-      g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
-                              self->board->name, budget, headroom, pool);
+      if (summed)
+        /* Translators: the memory chart's description on a board with several GPUs: its name,
+           how many GPUs, then the sums of their budgets, headroom and memory */
+        g_string_append_printf (text, _("Memory per model on %1$s: its %2$u GPUs together budget %3$s, "
+                                        "headroom %4$s, pool %5$s."),
+                                self->board->name, self->board->devices->len, budget, headroom, pool);
+      else
+        g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
+                                self->board->name, budget, headroom, pool);
       if (self->learned_text != NULL)
         {
           g_string_append_c (text, ' ');
@@ -203,10 +203,10 @@ tooltip_for_hit (HrMemoryChart *self,
   g_autofree char *count = NULL;
   g_autofree char *size = NULL;
 
-  if (_hr_memory_chart_pool_is_split (self) && hit->segment != SEG_VRAM && hit->segment != SEG_HOST)
+  if (self->mode == HR_MEMORY_CHART_MODE_POOL && self->n_columns > 0 && hit->bar < self->n_columns)
     {
-      /* The two memories of a board with host memory: the column's figure */
-      const char *memory = hit->bar == 0 ? _("VRAM") : _("host memory");
+      /* The memories of a board with host memory: the column's figure */
+      const char *memory = self->columns[hit->bar].name;
 
       bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
       count = hr_gui_format_count (bytes);
@@ -311,19 +311,40 @@ tooltip_for_hit (HrMemoryChart *self,
       }
       break;
     case SEG_LINE_BUDGET:
-      bytes = hr_board_budget_bytes (self->board);
-      formula = hr_formula_budget (self->board);
-      name = NULL;
-      break;
     case SEG_LINE_HEADROOM:
-      bytes = hr_board_headroom_bytes (self->board);
-      formula = hr_formula_headroom (self->board);
-      name = NULL;
-      break;
     case SEG_LINE_POOL:
-      bytes = self->board->pool_bytes;
-      formula = g_strdup_printf (_("the memory of %s"), self->board->name);
       name = NULL;
+      if (self->mode == HR_MEMORY_CHART_MODE_MODELS)
+        {
+          guint64 lines[3];
+
+          if (_hr_memory_chart_board_lines (self, lines))
+            {
+              bytes = lines[hit->segment - SEG_LINE_BUDGET];
+              formula = g_strdup (hit->segment == SEG_LINE_BUDGET
+                                  /* Translators: a chart tooltip of the budget line on a board with several GPUs */
+                                  ? _("the sum over its GPUs of memory - resident - reserve; each GPU's own is in the pool chart")
+                                  : hit->segment == SEG_LINE_HEADROOM
+                                  ? _("the sum over its GPUs of memory - resident")
+                                  : _("the sum of its GPUs' memory"));
+              break;
+            }
+        }
+      if (hit->segment == SEG_LINE_BUDGET)
+        {
+          bytes = hr_board_budget_bytes (self->board);
+          formula = hr_formula_budget (self->board);
+        }
+      else if (hit->segment == SEG_LINE_HEADROOM)
+        {
+          bytes = hr_board_headroom_bytes (self->board);
+          formula = hr_formula_headroom (self->board);
+        }
+      else
+        {
+          bytes = self->board->pool_bytes;
+          formula = g_strdup_printf (_("the memory of %s"), self->board->name);
+        }
       break;
     case N_SEGS:
     default:

@@ -59,6 +59,7 @@ load_colors (HrMemoryChart *self)
   lookup_color (context, "hr_kv_color", "purple_2", "#c061cb", &c->seg[SEG_KV_CACHE]);
   lookup_color (context, "hr_overhead_color", "orange_3", "#ff7800", &c->seg[SEG_OVERHEAD]);
   lookup_color (context, "hr_learned_color", "brown_2", "#b5835a", &c->seg[SEG_LEARNED]);
+  lookup_color (context, "hr_compute_color", "orange_3", "#ff7800", &c->seg[SEG_COMPUTE]);
   lookup_color (context, "hr_vram_color", "blue_5", "#1a5fb4", &c->seg[SEG_VRAM]);
   lookup_color (context, "hr_host_color", "yellow_4", "#f5c211", &c->seg[SEG_HOST]);
   lookup_color (context, "hr_resident_color", "light_5", "#9a9996", &c->seg[SEG_RESIDENT]);
@@ -91,6 +92,45 @@ hr_memory_chart_snapshot (GtkWidget   *widget,
 
   _hr_memory_chart_draw_chart (self, snapshot, self->hits,
                                gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+}
+
+/* In a scrolled window, the models chart keeps its legend at the top of
+ * what is in view (hr-memory-chart-layout.c): redraw when it scrolls. */
+static void
+hr_memory_chart_root (GtkWidget *widget)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+  GtkWidget *scrolled;
+
+  GTK_WIDGET_CLASS (hr_memory_chart_parent_class)->root (widget);
+
+  scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (scrolled == NULL)
+    return;
+  self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)));
+  self->vadjustment_id = g_signal_connect_swapped (self->vadjustment, "value-changed",
+                                                   G_CALLBACK (gtk_widget_queue_draw), self);
+}
+
+static void
+hr_memory_chart_unroot (GtkWidget *widget)
+{
+  HrMemoryChart *self = HR_MEMORY_CHART (widget);
+
+  if (self->vadjustment != NULL)
+    g_clear_signal_handler (&self->vadjustment_id, self->vadjustment);
+  g_clear_object (&self->vadjustment);
+
+  GTK_WIDGET_CLASS (hr_memory_chart_parent_class)->unroot (widget);
+}
+
+static void
+hr_memory_chart_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  _hr_memory_chart_allocate_columns (HR_MEMORY_CHART (widget), width, height);
 }
 
 static void
@@ -195,6 +235,7 @@ hr_memory_chart_update (HrMemoryChart *self)
   truncated_before = self->n_rows > self->bars->len;
 
   collect_bars (self);
+  _hr_memory_chart_refresh_columns (self);
   _hr_memory_chart_update_description (self);
 
   /* The height depends on the number of bars (and the note under them),
@@ -220,6 +261,13 @@ hr_memory_chart_dispose (GObject *object)
   g_clear_object (&self->followed);
   if (self->bars != NULL)
     g_ptr_array_set_size (self->bars, 0);
+  if (self->column_widgets != NULL)
+    {
+      self->n_columns = 0;
+      for (guint i = 0; i < self->column_widgets->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (self->column_widgets, i));
+      g_ptr_array_set_size (self->column_widgets, 0);
+    }
 
   G_OBJECT_CLASS (hr_memory_chart_parent_class)->dispose (object);
 }
@@ -230,6 +278,7 @@ hr_memory_chart_finalize (GObject *object)
   HrMemoryChart *self = (HrMemoryChart *)object;
 
   g_clear_pointer (&self->bars, g_ptr_array_unref);
+  g_clear_pointer (&self->column_widgets, g_ptr_array_unref);
   g_clear_pointer (&self->hits, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->board, hr_board_free);
@@ -294,6 +343,9 @@ hr_memory_chart_class_init (HrMemoryChartClass *klass)
 
   widget_class->snapshot = hr_memory_chart_snapshot;
   widget_class->measure = hr_memory_chart_measure;
+  widget_class->size_allocate = hr_memory_chart_size_allocate;
+  widget_class->root = hr_memory_chart_root;
+  widget_class->unroot = hr_memory_chart_unroot;
   widget_class->get_request_mode = hr_memory_chart_get_request_mode;
   widget_class->css_changed = hr_memory_chart_css_changed;
   widget_class->query_tooltip = _hr_memory_chart_query_tooltip;
@@ -331,6 +383,7 @@ hr_memory_chart_init (HrMemoryChart *self)
   GtkEventController *motion;
 
   self->bars = g_ptr_array_new_with_free_func (g_object_unref);
+  self->column_widgets = g_ptr_array_new ();
   self->hits = g_array_new (FALSE, FALSE, sizeof (HitRect));
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->hover_bar = -1;
@@ -534,7 +587,10 @@ hr_memory_chart_set_selected (HrMemoryChart *self,
   if (g_set_object (&self->selected, row))
     {
       if (self->mode == HR_MEMORY_CHART_MODE_POOL)
-        _hr_memory_chart_update_description (self);
+        {
+          _hr_memory_chart_refresh_columns (self);
+          _hr_memory_chart_update_description (self);
+        }
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
 }

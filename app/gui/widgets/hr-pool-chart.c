@@ -4,7 +4,8 @@
  *
  * HrMemoryChart's pool mode: the board's pool as one column for the
  * selected model (resident, weights, KV cache, overhead, reserve, free),
- * and the drawing of either mode (draw_chart).
+ * or on a board with host memory one per memory (hr-pool-columns.c), and
+ * the drawing of either mode (draw_chart).
  */
 
 #include "config.h"
@@ -48,188 +49,15 @@ _hr_memory_chart_pool_parts (HrMemoryChart *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Pool mode on a board with host memory: two columns                  */
+/* Pool mode on a board with host memory: a column per memory          */
 
-/* One memory bottom up (resident, the model's part, reserve, free) with its
- * budget and pool lines; hits carry @bar 0 (VRAM) or 1 (host memory). */
-static void
-draw_memory_column (HrMemoryChart *self,
-                    GtkSnapshot   *snapshot,
-                    GArray        *hits,
-                    double         x,
-                    double         col_bottom,
-                    double         scale,
-                    const PoolPart *parts,
-                    guint          n_parts,
-                    guint64        budget_top,
-                    guint64        pool_bytes,
-                    guint          bar)
-{
-  double yy = col_bottom;
-  const struct { Segment segment; guint64 bytes; } lines[2] = {
-    { SEG_LINE_BUDGET, budget_top }, { SEG_LINE_POOL, pool_bytes },
-  };
-
-  for (guint i = 0; i < n_parts; i++)
-    {
-      double h = parts[i].bytes * scale;
-
-      if (h <= 0)
-        continue;
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[parts[i].segment], x, yy - h,
-                                  POOL_COLUMN, MAX (1.0, h - (h > 3 ? 1 : 0)));
-      if (hits == self->hits && self->hover_bar == (int) bar && self->hover_segment == parts[i].segment)
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, yy - h, POOL_COLUMN, MAX (1.0, h - 1));
-      _hr_memory_chart_add_hit (hits, x, yy - h, POOL_COLUMN, MAX (1.0, h), bar, parts[i].segment);
-      yy -= h;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
-    {
-      double py = col_bottom - lines[i].bytes * scale;
-
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[lines[i].segment], x - 4, py - LINE_WIDTH / 2,
-                                  POOL_COLUMN + 8, LINE_WIDTH);
-      _hr_memory_chart_add_hit (hits, x - 4, py - 4, POOL_COLUMN + 8, 8, bar, lines[i].segment);
-    }
-}
-
-/* The parts of each memory for a split model: VRAM (bar 0) and host (1). */
-static guint
-split_parts (HrMemoryChart *self,
-             guint          bar,
-             PoolPart      *parts)
-{
-  const HrBoard *b = self->board;
-  const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
-  guint64 resident = bar == 0 ? b->resident_bytes : b->host_resident_bytes;
-  guint64 reserve = bar == 0 ? b->reserve_bytes : b->host_reserve_bytes;
-  guint64 model = bar == 0 ? e->vram_bytes : e->host_bytes;
-  guint64 pool = bar == 0 ? b->pool_bytes : b->host_pool_bytes;
-  guint64 sum = 0;
-
-  parts[0] = (PoolPart) { SEG_RESIDENT, resident };
-  parts[1] = (PoolPart) { bar == 0 ? SEG_VRAM : SEG_HOST, model };
-  parts[2] = (PoolPart) { SEG_RESERVE, reserve };
-  for (guint i = 0; i < 3; i++)
-    hr_add_u64 (sum, parts[i].bytes, &sum);
-  parts[3] = (PoolPart) { SEG_FREE, sum < pool ? pool - sum : 0 };
-  return 4;
-}
-
-/**
- * _hr_memory_chart_split_part:
- * @self: a chart in pool mode with a split model selected
- * @bar: 0 (VRAM) or 1 (host memory)
- * @segment: a segment of that column
- *
- * Returns: the bytes the column draws for @segment (its budget and pool
- *   lines: the heights they are drawn at)
- */
-guint64
-_hr_memory_chart_split_part (HrMemoryChart *self,
-                             guint          bar,
-                             Segment        segment)
-{
-  PoolPart parts[4];
-  const HrBoard *b = self->board;
-
-  split_parts (self, bar, parts);
-  if (segment == SEG_LINE_BUDGET)
-    return bar == 0 ? hr_board_budget_bytes (b) : hr_board_host_budget_bytes (b);
-  if (segment == SEG_LINE_POOL)
-    return bar == 0 ? b->pool_bytes : b->host_pool_bytes;
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    if (parts[i].segment == segment)
-      return parts[i].bytes;
-  return 0;
-}
-
-/* Whether the pool shows two memories: a split model on a board with host memory. */
+/* Whether the pool shows its memories apart (hr-pool-columns.c): a split
+ * model on a board with host memory. */
 gboolean
 _hr_memory_chart_pool_is_split (HrMemoryChart *self)
 {
   return self->mode == HR_MEMORY_CHART_MODE_POOL && self->selected != NULL && self->has_scenario
          && hr_board_has_host (self->board) && hr_model_row_get_evaluation (self->selected)->split;
-}
-
-static double
-draw_pool_split (HrMemoryChart *self,
-                 GtkSnapshot   *snapshot,
-                 GArray        *hits,
-                 double         width,
-                 double         height,
-                 double         y)
-{
-  const HrBoard *b = self->board;
-  PoolPart parts[2][4];
-  guint n[2];
-  double col_top = y, col_bottom, scale, legend_x, legend_y;
-  gboolean narrow;
-  double scale_max = 0;
-  int th = _hr_memory_chart_text_height (self);
-  const char *titles[2] = { _("VRAM"), _("Host memory") };
-
-  for (guint c = 0; c < 2; c++)
-    {
-      guint64 sum = 0;
-
-      n[c] = split_parts (self, c, parts[c]);
-      for (guint i = 0; i + 1 < n[c]; i++)
-        hr_add_u64 (sum, parts[c][i].bytes, &sum);
-      scale_max = MAX (scale_max, (double) MAX (sum, c == 0 ? b->pool_bytes : b->host_pool_bytes));
-    }
-  /* The legend goes right of the columns where it fits, else under them. */
-  legend_x = PAD + 2 * (POOL_COLUMN + 16);
-  narrow = width - legend_x < 150;
-  col_top += th + 4;
-  col_bottom = narrow ? col_top + 200 : MAX (height - PAD, col_top + 10 * (2 * th + 6));
-  scale = (col_bottom - col_top) / MAX (scale_max, 1.0);
-
-  for (guint c = 0; c < 2; c++)
-    {
-      double x = PAD + c * (POOL_COLUMN + 16);
-      PangoLayout *caption = _hr_memory_chart_cached_layout (self, c == 0 ? _("VRAM") : _("Host"), TRUE,
-                                                             (int) POOL_COLUMN + 12, PANGO_ELLIPSIZE_END);
-
-      _hr_memory_chart_draw_layout (snapshot, caption, x, y, &self->colors.fg);
-      draw_memory_column (self, snapshot, hits, x, col_bottom, scale, parts[c], n[c],
-                          (c == 0 ? b->pool_bytes - b->reserve_bytes : b->host_pool_bytes - b->host_reserve_bytes),
-                          c == 0 ? b->pool_bytes : b->host_pool_bytes, c);
-    }
-
-  /* The legend: each memory's heading, then its parts top down with sizes. */
-  if (narrow)
-    legend_x = PAD;
-  legend_y = narrow ? col_bottom + 12 : y;
-  for (guint c = 0; c < 2; c++)
-    {
-      int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
-      PangoLayout *heading = _hr_memory_chart_cached_layout (self, titles[c], TRUE, text_width + SWATCH + 6,
-                                                             PANGO_ELLIPSIZE_END);
-
-      _hr_memory_chart_draw_layout (snapshot, heading, legend_x, legend_y, &self->colors.fg);
-      legend_y += th + 4;
-      for (int i = (int) n[c] + 1; i >= 0; i--)
-        {
-          Segment segment = i == (int) n[c] + 1 ? SEG_LINE_POOL : i == (int) n[c] ? SEG_LINE_BUDGET
-                            : parts[c][i].segment;
-          guint64 bytes = _hr_memory_chart_split_part (self, c, segment);
-          g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
-          g_autofree char *line = g_strdup_printf ("%s %s", _hr_memory_chart_segment_label (segment), size);
-          PangoLayout *label = _hr_memory_chart_cached_layout (self, line, FALSE, text_width, PANGO_ELLIPSIZE_END);
-
-          if (segment >= SEG_LINE_BUDGET)
-            _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
-                                        SWATCH, LINE_WIDTH);
-          else
-            _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x,
-                                        legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
-          _hr_memory_chart_draw_layout (snapshot, label, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
-          legend_y += th + 4;
-        }
-      legend_y += 8;
-    }
-  return MAX (col_bottom, legend_y) + PAD;
 }
 
 /* Under the legend, when the column passes the pool line, what passes
@@ -312,8 +140,8 @@ draw_pool (HrMemoryChart *self,
   _hr_memory_chart_draw_layout (snapshot, title, PAD, y, &self->colors.fg);
   y += title_h + 10;
 
-  if (_hr_memory_chart_pool_is_split (self))
-    return draw_pool_split (self, snapshot, hits, width, height, y);
+  if (self->n_columns > 0)
+    return _hr_memory_chart_draw_columns (self, snapshot, hits, width, height, y);
 
   n_parts = _hr_memory_chart_pool_parts (self, parts, &sum);
   scale_max = (double) MAX (sum, self->board->pool_bytes);
