@@ -34,7 +34,8 @@ struct _HrServersOverview {
   GtkSpinner   *spinner;
 
   HrSession    *session;        /* hr_page_get_session(), borrowed */
-  HrTokenStore *token_store;
+  HrTokenStore *token_store;     /* the session's (held), or NULL: no keyring */
+  gboolean      use_keyring;
   GCancellable *cancellable;     /* the round of questions under way */
   guint         pending;         /* servers of this round not yet answered */
   guint         timer_id;        /* the next round while shown */
@@ -383,10 +384,11 @@ hr_servers_overview_set_use_keyring (HrServersOverview *self,
 {
   g_return_if_fail (HR_IS_SERVERS_OVERVIEW (self));
 
+  self->use_keyring = use_keyring;
   if (!use_keyring)
     g_clear_object (&self->token_store);
-  else if (self->token_store == NULL && hr_token_store_is_built ())
-    self->token_store = hr_token_store_new ();
+  else if (self->token_store == NULL && self->session != NULL && hr_token_store_is_built ())
+    self->token_store = g_object_ref (hr_session_get_token_store (self->session));
 }
 
 /**
@@ -485,6 +487,9 @@ hr_servers_overview_session_set (HrPage *page)
   HrServersOverview *self = HR_SERVERS_OVERVIEW (page);
 
   self->session = hr_page_get_session (page);
+  /* The session's token store, which the Board page shares. */
+  if (self->use_keyring && hr_token_store_is_built ())
+    self->token_store = g_object_ref (hr_session_get_token_store (self->session));
   g_signal_connect_object (self->session, "servers-changed", G_CALLBACK (on_servers_changed), self,
                            G_CONNECT_SWAPPED);
   rebuild_rows (self);
@@ -552,8 +557,7 @@ hr_servers_overview_init (HrServersOverview *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
-  if (hr_token_store_is_built ())
-    self->token_store = hr_token_store_new ();
+  self->use_keyring = TRUE;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
