@@ -174,8 +174,8 @@ hr_models_page_session_set (HrPage *page)
 
 /* Lists the scenario's catalog model (hr_scenario_get_catalog_model()) in
  * the table, the charts and the Boards view, and gives the scenario to the
- * controls, the board editor, the charts and the explain panel (the table
- * takes it through the template's binding). */
+ * charts; the table, the controls, the board editor and the explain panel
+ * take it through the template's bindings. */
 static void
 hr_models_page_scenario_set (HrPage *page)
 {
@@ -186,11 +186,8 @@ hr_models_page_scenario_set (HrPage *page)
   self->rows = g_object_ref (hr_scenario_get_catalog_model (scenario));
   hr_catalog_view_set_model (self->catalog_view, self->rows);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
-  hr_scenario_controls_set_scenario (self->scenario_controls, scenario);
-  hr_board_editor_set_scenario (self->board_editor, scenario);
   hr_memory_chart_follow (self->memory_chart, scenario);
   hr_memory_chart_follow (self->pool_chart, scenario);
-  hr_explain_panel_set_scenario (self->explain_panel, scenario);
   hr_boards_view_follow (self->boards_view, scenario, hr_catalog_view_get_rows (self->catalog_view));
   on_scenario_changed (self);
 }

@@ -52,6 +52,14 @@ struct _HrScenarioControls
 
 G_DEFINE_FINAL_TYPE (HrScenarioControls, hr_scenario_controls, GTK_TYPE_BOX)
 
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* ------------------------------------------------------------------ */
 /* Sliders                                                             */
 
@@ -236,6 +244,8 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
 
   g_return_if_fail (HR_IS_SCENARIO_CONTROLS (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
+  if (self->scenario == scenario)
+    return;
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
@@ -257,6 +267,7 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
   g_signal_connect_object (scenario, "changed", G_CALLBACK (update_runtime_names), self,
                            G_CONNECT_SWAPPED);
   update_slider_labels (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /* Accessors for the page and the tests */
@@ -322,6 +333,44 @@ hr_scenario_controls_finalize (GObject *object)
 }
 
 static void
+hr_scenario_controls_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  HrScenarioControls *self = HR_SCENARIO_CONTROLS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_scenario_controls_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  HrScenarioControls *self = HR_SCENARIO_CONTROLS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The page's template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_scenario_controls_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -329,6 +378,18 @@ hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
 
   object_class->dispose = hr_scenario_controls_dispose;
   object_class->finalize = hr_scenario_controls_finalize;
+  object_class->get_property = hr_scenario_controls_get_property;
+  object_class->set_property = hr_scenario_controls_set_property;
+
+  /**
+   * HrScenarioControls:scenario:
+   *
+   * The scenario whose properties the controls are bound to. Set once; the Models page's template binds it to the page's.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-scenario-controls.ui");
