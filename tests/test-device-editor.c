@@ -436,7 +436,7 @@ test_board_import_detect (void)
   gtk_window_present (GTK_WINDOW (import));
   g_assert_true (iterate_until (import_done, import, 10000));
   g_assert_cmpstr (hr_board_import_get_status (HR_BOARD_IMPORT (import)), ==,
-                   "No board was made: no GPU found: not there on this computer: nvidia-smi, rocm-smi, "
+                   "No board was made: no GPU found: not there on this computer: nvidia-smi, amd-smi, rocm-smi, "
                    "/sys/class/drm/card*/device/mem_info_vram_total, vulkaninfo (only /proc/meminfo was read). "
                    "Run Headroom on the computer with the GPUs, or paste its tools' output into Import from Text…");
   g_assert_null (hr_board_import_get_board (HR_BOARD_IMPORT (import)));
