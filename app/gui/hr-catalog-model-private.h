@@ -6,14 +6,31 @@
  */
 #pragma once
 
+#include "hr-calibration.h"
 #include "hr-catalog-model.h"
+#include "hr-evaluate.h"
+#include "hr-runtime.h"
+#include "hr-session.h"
 
 G_BEGIN_DECLS
 
-typedef struct _HrScenario HrScenario;
+/* What the rows are evaluated under: the scenario's, handed in by it, so
+ * that the model needs nothing of the scenario's but these. */
+typedef struct {
+  HrSession                *session;      /* the catalog and the library */
+  const HrBoard            *board;        /* NULL: not loaded, no rows */
+  const HrEvaluationInputs *inputs;
+  const HrRuntimeInputs    *runtime;      /* NULL: the plain math */
+  const HrCalibration      *calibration;
+  guint                     rates_serial; /* a new serial: the rates are looked up again */
+  double                  (*measured_tps) (gpointer    data,
+                                           const char *model_name);
+  gpointer                  data;         /* for measured_tps */
+} HrCatalogInputs;
 
-HrCatalogModel *_hr_catalog_model_new    (HrScenario     *scenario);
-void            _hr_catalog_model_update (HrCatalogModel *self,
-                                          gboolean        rebuild);
+HrCatalogModel *_hr_catalog_model_new    (void);
+void            _hr_catalog_model_update (HrCatalogModel        *self,
+                                          const HrCatalogInputs *in,
+                                          gboolean               rebuild);
 
 G_END_DECLS

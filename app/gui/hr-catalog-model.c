@@ -13,13 +13,11 @@
 #include "config.h"
 
 #include "hr-catalog-model-private.h"
-#include "hr-scenario.h"
 
 struct _HrCatalogModel
 {
   GObject      parent_instance;
 
-  HrScenario  *scenario;         /* unowned: it owns the model */
   GPtrArray   *rows;             /* HrModelRow* */
   GArray      *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
   GPtrArray   *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
@@ -74,20 +72,17 @@ hr_catalog_model_list_model_init (GListModelInterface *iface)
 
 /* Every row under the scenario, the recommended one marked. */
 static void
-evaluate_rows (HrCatalogModel *self)
+evaluate_rows (HrCatalogModel        *self,
+               const HrCatalogInputs *in)
 {
-  const HrEvaluationInputs *inputs = hr_scenario_peek_evaluation_inputs (self->scenario);
-  const HrRuntimeInputs *runtime = hr_scenario_get_runtime_template (self->scenario);
-  const HrCalibration *calibration = hr_scenario_get_calibration (self->scenario);
   HrModelSpec **specs;
   HrEvaluation *evaluations;
   guint n = self->rows->len;
-  gboolean lookup_rates = !self->rates_set ||
-                          self->rates_serial != hr_scenario_get_rates_serial (self->scenario);
+  gboolean lookup_rates = !self->rates_set || self->rates_serial != in->rates_serial;
   gint best;
 
   self->rates_set = TRUE;
-  self->rates_serial = hr_scenario_get_rates_serial (self->scenario);
+  self->rates_serial = in->rates_serial;
   g_array_set_size (self->evaluations, n);
   g_ptr_array_set_size (self->spec_ptrs, n);
   evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
@@ -98,9 +93,8 @@ evaluate_rows (HrCatalogModel *self)
       HrModelRow *row = g_ptr_array_index (self->rows, i);
 
       if (lookup_rates)
-        hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
-                                                                          hr_model_row_get_name (row)));
-      hr_model_row_evaluate_runtime (row, inputs, runtime, calibration);
+        hr_model_row_set_measured_tps (row, in->measured_tps (in->data, hr_model_row_get_name (row)));
+      hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration);
       evaluations[i] = *hr_model_row_get_evaluation (row);
       specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
     }
@@ -118,9 +112,9 @@ evaluate_rows (HrCatalogModel *self)
 
 /* The session's catalog and library, as new rows. */
 static void
-make_rows (HrCatalogModel *self)
+make_rows (HrCatalogModel *self,
+           HrSession      *session)
 {
-  HrSession *session = hr_scenario_get_session (self->scenario);
   GPtrArray *catalog = hr_session_get_catalog (session);
   GPtrArray *library = hr_session_get_library (session);
 
@@ -138,6 +132,7 @@ make_rows (HrCatalogModel *self)
 /**
  * _hr_catalog_model_update:
  * @self: a #HrCatalogModel
+ * @in: what the rows are evaluated under (the scenario's)
  * @rebuild: %TRUE when the session's catalog (or library) changed: the
  *   rows are made anew from it first
  *
@@ -150,15 +145,17 @@ make_rows (HrCatalogModel *self)
  * stays empty.
  */
 void
-_hr_catalog_model_update (HrCatalogModel *self,
-                          gboolean        rebuild)
+_hr_catalog_model_update (HrCatalogModel        *self,
+                          const HrCatalogInputs *in,
+                          gboolean               rebuild)
 {
   guint before;
 
   g_return_if_fail (HR_IS_CATALOG_MODEL (self));
+  g_return_if_fail (in != NULL);
 
   before = self->rows->len;
-  if (hr_scenario_get_board (self->scenario) == NULL)
+  if (in->board == NULL)
     {
       if (before == 0)
         {
@@ -172,8 +169,8 @@ _hr_catalog_model_update (HrCatalogModel *self,
       return;
     }
   if (rebuild || !self->made)
-    make_rows (self);
-  evaluate_rows (self);
+    make_rows (self, in->session);
+  evaluate_rows (self, in);
   if (before > 0 || self->rows->len > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->rows->len);
 }
@@ -182,16 +179,22 @@ _hr_catalog_model_update (HrCatalogModel *self,
  * hr_catalog_model_refresh:
  * @self: a #HrCatalogModel
  *
- * Evaluates the rows again and emits "items-changed" over them, as on a
- * scenario change, for what changes how the rows read without changing
- * the scenario (the units a page shows sizes in).
+ * Emits #HrModelRow::changed on every row and "items-changed" over them,
+ * as after a scenario change but with the figures as they are, for what
+ * changes how the rows read without changing the scenario (the units a
+ * page shows sizes in).
  */
 void
 hr_catalog_model_refresh (HrCatalogModel *self)
 {
   g_return_if_fail (HR_IS_CATALOG_MODEL (self));
 
-  _hr_catalog_model_update (self, FALSE);
+  if (self->rows->len == 0)
+    return;
+  /* The rows' figures stay as they are: only how they read changes. */
+  for (guint i = 0; i < self->rows->len; i++)
+    hr_model_row_changed (g_ptr_array_index (self->rows, i));
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
 }
 
 /**
@@ -283,16 +286,12 @@ hr_catalog_model_init (HrCatalogModel *self)
 
 /**
  * _hr_catalog_model_new:
- * @scenario: the scenario the rows are evaluated under, which owns the
- *   model (not referenced)
  *
- * Returns: (transfer full): an empty model; the scenario fills it
+ * Returns: (transfer full): an empty model; its owner, the scenario, fills
+ *   it with _hr_catalog_model_update()
  */
 HrCatalogModel *
-_hr_catalog_model_new (HrScenario *scenario)
+_hr_catalog_model_new (void)
 {
-  HrCatalogModel *self = g_object_new (HR_TYPE_CATALOG_MODEL, NULL);
-
-  self->scenario = scenario;
-  return self;
+  return g_object_new (HR_TYPE_CATALOG_MODEL, NULL);
 }

@@ -162,6 +162,32 @@ recompute (HrScenario *self)
   build_inputs (self);
 }
 
+static double
+measured_tps (gpointer    data,
+              const char *model_name)
+{
+  return hr_scenario_get_measured_tps (data, model_name);
+}
+
+/* The catalog model's rows under the scenario as it is now. */
+static void
+update_catalog (HrScenario *self,
+                gboolean    rebuild)
+{
+  HrCatalogInputs in = {
+    .session = self->session,
+    .board = self->board,
+    .inputs = &self->inputs,
+    .runtime = hr_scenario_get_runtime_template (self),
+    .calibration = &self->calibration,
+    .rates_serial = self->rates_serial,
+    .measured_tps = measured_tps,
+    .data = self,
+  };
+
+  _hr_catalog_model_update (self->catalog, &in, rebuild);
+}
+
 /* The catalog model first, so that whoever reads rows on "changed" reads
  * them evaluated under what changed, whatever the order it connected in. */
 static void
@@ -170,7 +196,7 @@ emit_changed (HrScenario *self)
   gboolean rebuild = self->catalog_stale;
 
   self->catalog_stale = FALSE;
-  _hr_catalog_model_update (self->catalog, rebuild);
+  update_catalog (self, rebuild);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -822,7 +848,7 @@ hr_scenario_init (HrScenario *self)
   self->flash_attention = TRUE;
   self->batch = 512;
   hr_calibration_fit (NULL, 0, &self->calibration, NULL);
-  self->catalog = _hr_catalog_model_new (self);
+  self->catalog = _hr_catalog_model_new ();
 }
 
 /**
@@ -850,6 +876,6 @@ hr_scenario_new (HrSession *session)
   if (hr_session_get_loaded (session))
     reload_board (self);
   build_inputs (self);
-  _hr_catalog_model_update (self->catalog, TRUE);
+  update_catalog (self, TRUE);
   return self;
 }
