@@ -18,6 +18,7 @@
 
 #include "hr-application.h"
 #include "hr-models-page-private.h"
+#include "hr-test-wait.h"
 #include "hr-window-private.h"
 
 #define N_ROWS  10000
@@ -67,16 +68,6 @@ on_after_paint (GdkFrameClock *clock,
       frame->painted = g_get_monotonic_time ();
       frame->waiting = FALSE;
     }
-}
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
 }
 
 static int
@@ -169,7 +160,7 @@ main (int   argc,
   page = hr_window_get_models_page (window);
   /* The session loads off the main thread; the synthetic catalog replaces
    * what it read. */
-  while (!hr_session_get_loaded (hr_models_page_get_session (page)))
+  while (!hr_session_get_loaded (hr_page_get_session (HR_PAGE (page))))
     g_main_context_iteration (NULL, TRUE);
   catalog = synthetic_catalog ();
   hr_models_page_set_catalog (page, catalog);
@@ -177,7 +168,7 @@ main (int   argc,
 
   while (!gtk_widget_get_mapped (GTK_WIDGET (page)))
     g_main_context_iteration (NULL, TRUE);
-  spin (500);
+  hr_test_spin (500);
 
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), &frame);
@@ -195,7 +186,7 @@ main (int   argc,
       value += direction;
 
       /* Let the frame clock go idle, so the frame starts when asked. */
-      spin (30);
+      hr_test_spin (30);
 
       frame.waiting = TRUE;
       frame.before = frame.layout = frame.paint = 0;
@@ -240,7 +231,7 @@ main (int   argc,
            layout_ms[N_STEPS / 2], layout_ms[N_STEPS - 1], paint_ms[N_STEPS / 2], paint_ms[N_STEPS - 1]);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   g_object_unref (app);
 
   {

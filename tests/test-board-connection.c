@@ -19,6 +19,7 @@
 #include "hr-board-connection.h"
 #include "hr-board-format.h"
 #include "hr-gui-format.h"
+#include "hr-test-wait.h"
 
 typedef struct {
   FakeOllama        *fake;
@@ -33,23 +34,6 @@ static gboolean
 not_busy (gpointer data)
 {
   return !hr_board_connection_get_busy (data);
-}
-
-static gboolean
-iterate_until (GSourceFunc done,
-               gpointer    data,
-               guint       timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
 }
 
 static void
@@ -116,7 +100,7 @@ connect_and_wait (Fixture    *f,
                   const char *token)
 {
   hr_board_connection_connect (f->connection, url, token, FALSE);
-  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+  g_assert_true (hr_test_wait_until (not_busy, f->connection, 10000));
 }
 
 static void
@@ -135,7 +119,7 @@ test_connect (Fixture       *f,
   g_assert_cmpint (hr_board_connection_get_state (f->connection), ==, HR_BOARD_CONNECTION_CONNECTING);
   g_assert_true (hr_board_connection_get_busy (f->connection));
   g_assert_cmpstr (hr_board_connection_get_url (f->connection), ==, fake_ollama_get_url (f->fake));
-  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+  g_assert_true (hr_test_wait_until (not_busy, f->connection, 10000));
 
   g_assert_cmpuint (f->states->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (f->states, 0), ==, "connecting");
@@ -168,7 +152,7 @@ test_refresh_failure (Fixture       *f,
   f->models_changed = f->loaded_changed = 0;
   fake_ollama_set_fault (f->fake, "/api/tags", FAKE_FAULT_500, "something broke");
   hr_board_connection_refresh (f->connection);
-  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_true (hr_test_wait_until (not_busy, f->connection, 5000));
   g_assert_true (g_str_has_prefix (hr_board_connection_get_error (f->connection),
                                    "Could not list the models on the board: "));
   g_assert_nonnull (strstr (hr_board_connection_get_error (f->connection), "something broke"));
@@ -314,13 +298,13 @@ test_auto_refresh (Fixture       *f,
   g_assert_cmpuint (fake_ollama_count (f->fake, "/api/tags"), ==, 1);
 
   /* Off (the default): nothing more is asked. */
-  g_assert_false (iterate_until (tags_twice, f->fake, HR_BOARD_CONNECTION_REFRESH_SECONDS * 1000 + 500));
+  g_assert_false (hr_test_wait_until (tags_twice, f->fake, HR_BOARD_CONNECTION_REFRESH_SECONDS * 1000 + 500));
 
   /* On: at once, then on the timer. */
   hr_board_connection_set_auto_refresh (f->connection, TRUE);
   g_assert_cmpuint (fake_ollama_count (f->fake, "/api/tags"), ==, 1);
-  g_assert_true (iterate_until (tags_twice, f->fake, 5000));
-  g_assert_true (iterate_until (not_busy, f->connection, 5000));
+  g_assert_true (hr_test_wait_until (tags_twice, f->fake, 5000));
+  g_assert_true (hr_test_wait_until (not_busy, f->connection, 5000));
   hr_board_connection_set_auto_refresh (f->connection, FALSE);
 }
 
@@ -437,7 +421,7 @@ test_new_server (Fixture       *f,
   g_assert_cmpuint (clients, ==, 2);
   g_assert_null (hr_board_connection_get_version (f->connection));
   g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
-  g_assert_true (iterate_until (not_busy, f->connection, 10000));
+  g_assert_true (hr_test_wait_until (not_busy, f->connection, 10000));
   g_assert_cmpstr (hr_board_connection_get_version (f->connection), ==, "0.12.6");
   g_assert_cmpuint (hr_board_connection_get_models (f->connection)->len, ==, 0);
 

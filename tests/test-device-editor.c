@@ -134,7 +134,7 @@ test_device_editor (void)
 {
   HrWindow *window = open_window (360, 1600);
   HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_models_page_get_scenario (page);
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
   g_autofree char *boards_path = hr_data_user_file ("boards.json");
   g_autoptr(GPtrArray) saved = NULL;
   g_autoptr(GError) error = NULL;
@@ -263,7 +263,7 @@ test_device_editor_shot (void)
   window = open_window (360, 1600);
   page = hr_window_get_models_page (window);
   adw_flap_set_reveal_flap (hr_models_page_get_flap (page), TRUE);
-  hr_scenario_set_board_id (hr_models_page_get_scenario (page), "rtx-5090-rtx-3090");
+  hr_scenario_set_board_id (hr_page_get_scenario (HR_PAGE (page)), "rtx-5090-rtx-3090");
   spin (300);
   list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
   g_assert_nonnull (list);
@@ -318,7 +318,7 @@ test_board_import_paste (void)
 {
   HrWindow *window = open_window (1280, 800);
   HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_models_page_get_scenario (page);
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
   GtkWidget *editor = find_type (GTK_WIDGET (page), HR_TYPE_BOARD_EDITOR);
   g_autofree char *paste = fixture_text ("remote-paste.txt");
   g_autoptr(GError) error = NULL;
@@ -415,7 +415,7 @@ static void
 test_board_import_detect (void)
 {
   HrWindow *window = open_window (1280, 800);
-  HrScenario *scenario = hr_models_page_get_scenario (hr_window_get_models_page (window));
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (hr_window_get_models_page (window)));
   g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
   g_autofree char *empty = g_dir_make_tmp ("headroom-path-XXXXXX", NULL);
   g_autofree char *fixture = g_build_filename (g_getenv ("HEADROOM_SOURCE_DIR"), "tests", "fixtures", "hardware",
@@ -490,7 +490,7 @@ test_window_devices_shots (void)
     {
       HrWindow *window = open_window (shots[i].width, shots[i].height);
       HrModelsPage *page = hr_window_get_models_page (window);
-      HrScenario *scenario = hr_models_page_get_scenario (page);
+      HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
       HrModelRow *row;
 
       adw_style_manager_set_color_scheme (style, shots[i].dark ? ADW_COLOR_SCHEME_FORCE_DARK

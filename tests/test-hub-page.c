@@ -197,8 +197,8 @@ test_qwen_cards (void)
                    "Weights 1.77 GB + KV cache 1.21 GB = 2.98 GB: fits with 2.12 GB to spare.");
   /* The sliders are the shared scenario's: the Models page's moved with
    * them, and moving the Models page's moves these and the figures. */
-  g_assert_cmpstr (hr_scenario_get_precision (hr_models_page_get_scenario (f.models)), ==, "q4_K_M");
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.models)), ==, 32768);
+  g_assert_cmpstr (hr_scenario_get_precision (hr_page_get_scenario (HR_PAGE (f.models))), ==, "q4_K_M");
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.models))), ==, 32768);
   g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_precision_scale (f.models)), ==, 2);
   g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.models)), ==, 15);
   gtk_range_set_value (hr_models_page_get_context_scale (f.models), 12);
@@ -217,7 +217,7 @@ test_qwen_cards (void)
   /* The Models page's board is the chart's: Q4_K_M at 131,072 tokens is
    * over on the Jetson, and fits on the DGX Spark. */
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
-  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_session_get_boards (hr_models_page_get_session (f.models)), 1))->id, ==, "dgx-spark");
+  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_session_get_boards (hr_page_get_session (HR_PAGE (f.models))), 1))->id, ==, "dgx-spark");
   adw_combo_row_set_selected (board_row (f.models), 1);
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": fits with "));
   adw_combo_row_set_selected (board_row (f.models), 0);

@@ -17,6 +17,7 @@
 #include "hr-gui-format.h"
 #include "hr-memory-chart.h"
 #include "hr-priors.h"
+#include "hr-test-wait.h"
 
 static HrBoard *
 seed_board (void)
@@ -48,16 +49,6 @@ llama_3b (void)
   spec->value_length = 128;
   spec->context_length = 131072;
   return spec;
-}
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
 }
 
 static void
@@ -176,7 +167,7 @@ test_memory_chart_on_screen (void)
 
   while (!gtk_widget_get_mapped (chart))
     g_main_context_iteration (NULL, TRUE);
-  spin (200);
+  hr_test_spin (200);
 
   /* The tooltip over the weights: exact bytes, GB and GiB, the formula */
   for (int y = 0; y < gtk_widget_get_height (chart) && !found; y += 2)
@@ -213,7 +204,7 @@ test_memory_chart_on_screen (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);
 }
@@ -322,7 +313,7 @@ test_memory_chart_partial (void)
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (chart))
     g_main_context_iteration (NULL, TRUE);
-  spin (200);
+  hr_test_spin (200);
 
   g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
                             "qwen2.5:14b: total 15.91 GB, partial: 34 of 49 layers on the GPU, "
@@ -345,7 +336,7 @@ test_memory_chart_partial (void)
   hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
   gtk_widget_set_size_request (chart, 700, 480);
-  spin (200);
+  hr_test_spin (200);
   g_assert_true (find_tooltip (chart, "Budget of the host memory\n", &pool_tip));
   g_assert_cmpstr (pool_tip, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
   g_clear_pointer (&pool_tip, g_free);
@@ -357,7 +348,7 @@ test_memory_chart_partial (void)
   save_shot (chart, "pool-chart-partial.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
   hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);
@@ -452,7 +443,7 @@ test_memory_chart_devices (void)
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (chart))
     g_main_context_iteration (NULL, TRUE);
-  spin (200);
+  hr_test_spin (200);
 
   /* One column per GPU and one for host memory, each named with its figures */
   g_assert_cmpuint (n_children (chart), ==, 3);
@@ -484,7 +475,7 @@ test_memory_chart_devices (void)
   /* At a phone's 360 px: the same three columns, the legend above them */
   gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
   gtk_widget_set_size_request (chart, 360, -1);
-  spin (200);
+  hr_test_spin (200);
   g_assert_cmpuint (n_children (chart), ==, 3);
   g_assert_cmpint (gtk_widget_get_width (chart), <=, 360);
   narrow_height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 360, NULL);
@@ -496,7 +487,7 @@ test_memory_chart_devices (void)
    * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
    * 25,269,803,776, memory 2 x 25,769,803,776 bytes) */
   hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_MODELS);
-  spin (100);
+  hr_test_spin (100);
   g_assert_cmpuint (n_children (chart), ==, 0);
   g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
                                    "Memory per model on 2 × NVIDIA GeForce RTX 3090: its 2 GPUs together budget "
@@ -506,7 +497,7 @@ test_memory_chart_devices (void)
   g_assert_cmpstr (tip, ==, "Pool\n51,539,607,552 bytes = 51.54 GB (48.0 GiB)\nthe sum of its GPUs' memory");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  hr_test_spin (50);
   hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
   hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
   g_assert_finalize_object (chart);

@@ -38,7 +38,7 @@ typedef struct {
 static gboolean
 session_loaded (gpointer data)
 {
-  HrSession *session = hr_models_page_get_session (data);
+  HrSession *session = hr_page_get_session (HR_PAGE (data));
 
   return session != NULL && hr_session_get_loaded (session);
 }
@@ -365,7 +365,7 @@ check_sidebar_subtitles (void)
     {
       SubtitleCheck check = { gtk_widget_get_ancestor (GTK_WIDGET (editor), GTK_TYPE_SCROLLED_WINDOW), NULL, 0 };
 
-      hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), boards[i]);
+      hr_scenario_set_board_id (hr_page_get_scenario (HR_PAGE (f.page)), boards[i]);
       spin (600);  /* past the expander's animation */
       if (!iterate_until (subtitles_whole, &check, 10000))
         g_error ("on %s, %u subtitles shown: %s", boards[i], check.shown,
@@ -615,7 +615,8 @@ test_kv_type_without_flash_attention (void)
 
   open_window (&f);
   scenario = hr_application_get_scenario (test_app);
-  g_object_set (scenario, "runtime", "ollama-0.12", "kv-cache-type", "q8_0", "flash-attention", FALSE, NULL);
+  g_object_set (scenario, "runtime", HR_SCENARIO_RUNTIME_OLLAMA_0_12, "kv-cache-type", HR_KV_CACHE_Q8_0,
+                "flash-attention", FALSE, NULL);
   spin (100);
   row = hr_models_page_find_row (f.page, "llama3.2:3b");
   hr_models_page_select_row (f.page, row);
@@ -639,7 +640,7 @@ test_kv_type_without_flash_attention (void)
   figure = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "kv-per-token");
   g_assert_null (strstr (figure, "not q8_0"));
 
-  g_object_set (scenario, "runtime", "none", "kv-cache-type", "f16", NULL);
+  g_object_set (scenario, "runtime", HR_SCENARIO_RUNTIME_NONE, "kv-cache-type", HR_KV_CACHE_F16, NULL);
   close_window (&f);
 }
 

@@ -25,6 +25,7 @@
 #include "hr-runtime.h"
 #include "hr-session.h"
 #include "hr-models-page-private.h"
+#include "hr-page.h"
 #include "hr-window-private.h"
 #include "gui-test-util.h"
 
@@ -40,7 +41,7 @@ typedef struct {
 static const HrEvaluationInputs *
 page_inputs (HrModelsPage *page)
 {
-  return hr_scenario_peek_evaluation_inputs (hr_models_page_get_scenario (page));
+  return hr_scenario_peek_evaluation_inputs (hr_page_get_scenario (HR_PAGE (page)));
 }
 
 /* The controls, found as a person finds them: by their rows' titles. */
@@ -89,7 +90,7 @@ static void
 select_board (Fixture    *f,
               const char *id)
 {
-  GPtrArray *boards = hr_session_get_boards (hr_models_page_get_session (f->page));
+  GPtrArray *boards = hr_session_get_boards (hr_page_get_session (HR_PAGE (f->page)));
 
   for (guint i = 0; i < boards->len; i++)
     if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, i))->id, id) == 0)
@@ -107,7 +108,7 @@ list_is_searched (gpointer data)
 {
   Fixture *f = data;
 
-  GPtrArray *catalog = hr_session_get_catalog (hr_models_page_get_session (f->page));
+  GPtrArray *catalog = hr_session_get_catalog (hr_page_get_session (HR_PAGE (f->page)));
   guint expected = 0;
 
   /* Every catalog name holding "phi4" (phi4, phi4-mini and the reasoning
@@ -364,7 +365,7 @@ test_runtime_boards_view (void)
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
   g_assert_true (iterate_until (widget_is_drawn, view, 2000));
 
-  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_session_get_boards (hr_models_page_get_session (f.page))->len);
+  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_session_get_boards (hr_page_get_session (HR_PAGE (f.page)))->len);
   for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
     {
       const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");
@@ -428,7 +429,7 @@ test_runtime_boards_view (void)
   select_board (&f, "rtx-3060-12gb");
   gtk_range_set_value (hr_models_page_get_context_scale (f.page), 15);
   settle ();
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
@@ -453,7 +454,7 @@ test_runtime_boards_view (void)
    * rtx-3060-12gb,jetson-orin-nano-super --context 32768`. */
   select_board (&f, "jetson-orin-nano-super");
   settle ();
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_models_page_get_scenario (f.page)), ==, 32768);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
   g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
@@ -519,7 +520,7 @@ test_runtime_projector (void)
   select_board (&f, "dgx-spark");
   adw_combo_row_set_selected (hr_models_page_get_runtime_row (f.page), 1);
   settle ();
-  g_assert_true (hr_session_add_model (hr_models_page_get_session (f.page), vision, &error));
+  g_assert_true (hr_session_add_model (hr_page_get_session (HR_PAGE (f.page)), vision, &error));
   g_assert_no_error (error);
   settle ();
   gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "phi4-vision-test");
@@ -565,7 +566,7 @@ test_runtime_draft (void)
 
   open_window (&f);
   panel = hr_models_page_get_explain_panel (f.page);
-  scenario = hr_models_page_get_scenario (f.page);
+  scenario = hr_page_get_scenario (HR_PAGE (f.page));
   found = find_titled_row (GTK_WIDGET (f.page), "_Draft model");
   g_assert_true (ADW_IS_COMBO_ROW (found));
   draft = ADW_COMBO_ROW (found);
@@ -576,7 +577,7 @@ test_runtime_draft (void)
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (draft)));
   names = adw_combo_row_get_model (draft);
   g_assert_cmpuint (g_list_model_get_n_items (names), ==,
-                    hr_session_get_catalog (hr_models_page_get_session (f.page))->len + 1);
+                    hr_session_get_catalog (hr_page_get_session (HR_PAGE (f.page)))->len + 1);
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), 0), ==, "None");
   for (guint i = 1; i < g_list_model_get_n_items (names); i++)
     if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "llama3.2:1b") == 0)

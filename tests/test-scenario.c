@@ -471,6 +471,96 @@ test_scenario_partial_offload (Fixture       *f,
   g_assert_null (hr_formula_split_rate (small, inputs, &e));
 }
 
+/* The catalog model: evaluated before "changed", whatever the order the
+ * listeners connected in, with one "items-changed" over the same rows;
+ * made anew, once, when the session's catalog changes. */
+typedef struct {
+  HrScenario *scenario;
+  guint       items_changed;
+  guint       position, removed, added;
+  guint64     kv_seen;        /* the row's KV cache when "changed" came */
+  guint64     kv_expected;    /* hr_scenario_evaluate() then */
+} ModelWatch;
+
+static void
+on_model_items_changed (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        ModelWatch *w)
+{
+  w->items_changed++;
+  w->position = position;
+  w->removed = removed;
+  w->added = added;
+}
+
+static void
+on_changed_read_row (HrScenario *scenario,
+                     ModelWatch *w)
+{
+  HrCatalogModel *model = hr_scenario_get_catalog_model (scenario);
+  HrModelRow *row = hr_catalog_model_find_row (model, "llama3.2:3b");
+  HrEvaluation e;
+
+  if (row == NULL)
+    return;
+  hr_scenario_evaluate (scenario, hr_model_row_get_spec (row), &e);
+  w->kv_seen = hr_model_row_get_evaluation (row)->footprint.kv_cache;
+  w->kv_expected = e.footprint.kv_cache;
+}
+
+static void
+test_scenario_catalog_model (Fixture       *f,
+                             gconstpointer  data)
+{
+  HrCatalogModel *model = hr_scenario_get_catalog_model (f->scenario);
+  GPtrArray *catalog = hr_session_get_catalog (f->session);
+  ModelWatch w = { f->scenario, 0, 0, 0, 0, 0, 0 };
+  g_autoptr(GPtrArray) two = g_ptr_array_new ();
+  guint generation = hr_catalog_model_get_generation (model);
+  guint64 kv_4096;
+  guint n;
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_assert_cmpuint (n, ==, catalog->len);
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (model)) == HR_TYPE_MODEL_ROW);
+  g_assert_cmpuint (generation, ==, 1);
+  kv_4096 = hr_model_row_get_evaluation (hr_catalog_model_find_row (model, "llama3.2:3b"))->footprint.kv_cache;
+  g_assert_cmpuint (kv_4096, >, 0);
+
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_model_items_changed), &w);
+  g_signal_connect (f->scenario, "changed", G_CALLBACK (on_changed_read_row), &w);
+  hr_scenario_set_context_tokens (f->scenario, 8192);
+
+  /* One "items-changed" over the same rows, before "changed". */
+  g_assert_cmpuint (w.items_changed, ==, 1);
+  g_assert_cmpuint (w.position, ==, 0);
+  g_assert_cmpuint (w.removed, ==, n);
+  g_assert_cmpuint (w.added, ==, n);
+  g_assert_cmpuint (hr_catalog_model_get_generation (model), ==, generation);
+  g_assert_cmpuint (f->changed, ==, 1);
+  /* The row a listener read on "changed" was already at 8,192 tokens:
+   * the plain math's KV cache doubles with the context. */
+  g_assert_cmpuint (w.kv_seen, ==, w.kv_expected);
+  g_assert_cmpuint (w.kv_seen, ==, 2 * kv_4096);
+
+  /* Another catalog: the rows made anew, in one change. */
+  g_ptr_array_add (two, (gpointer) hr_session_find_model (f->session, "llama3.2:3b"));
+  g_ptr_array_add (two, (gpointer) hr_session_find_model (f->session, "gemma3:1b"));
+  g_assert_nonnull (two->pdata[0]);
+  g_assert_nonnull (two->pdata[1]);
+  hr_session_set_catalog (f->session, two);
+  g_assert_cmpuint (w.items_changed, ==, 2);
+  g_assert_cmpuint (w.removed, ==, n);
+  g_assert_cmpuint (w.added, ==, 2);
+  g_assert_cmpuint (hr_catalog_model_get_generation (model), ==, generation + 1);
+  g_assert_cmpuint (w.kv_seen, ==, 2 * kv_4096);
+  g_assert_nonnull (hr_catalog_model_get_recommended (model));
+
+  g_signal_handlers_disconnect_by_data (model, &w);
+  g_signal_handlers_disconnect_by_data (f->scenario, &w);
+}
 
 /* --n-cpu-moe in the scenario (the "n-cpu-moe" key): qwen3:30b-a3b on the
  * RTX 3060 12 GB board at 4,096 tokens with every block's experts in host
@@ -605,6 +695,8 @@ main (int   argc,
   g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
   g_test_add ("/scenario/draft", Fixture, NULL, fixture_set_up, test_scenario_draft, fixture_tear_down);
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
+  g_test_add ("/scenario/catalog-model", Fixture, NULL, fixture_set_up, test_scenario_catalog_model,
+              fixture_tear_down);
   g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
               fixture_tear_down);
   g_test_add ("/scenario/cpu-moe", Fixture, NULL, fixture_set_up, test_scenario_cpu_moe, fixture_tear_down);

@@ -15,6 +15,7 @@
 
 #include "hr-catalog.h"
 #include "hr-error.h"
+#include "hr-session-items.h"
 #include "hr-session.h"
 
 static guint
@@ -316,6 +317,58 @@ test_session_reload_measurements (void)
   g_unlink (bad);
 }
 
+/* The boards, the archive and the saved servers as list models: the same
+ * entries, in the same order, spliced before each "*-changed". */
+static void
+on_servers_changed_count_items (HrSession *session,
+                                guint     *n_items)
+{
+  *n_items = g_list_model_get_n_items (hr_session_get_server_list (session));
+}
+
+static void
+test_session_lists (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(HrSession) session = NULL;
+  g_autoptr(HrBoardItem) first_board = NULL;
+  g_autoptr(HrMeasurementItem) first_run = NULL;
+  g_autoptr(HrServerItem) server = NULL;
+  GListModel *boards, *runs, *servers;
+  guint seen = G_MAXUINT;
+
+  g_settings_reset (settings, "ollama-boards");
+  g_settings_reset (settings, "last-ollama-board");
+  session = loaded_session (settings);
+  boards = hr_session_get_board_list (session);
+  runs = hr_session_get_measurement_list (session);
+  servers = hr_session_get_server_list (session);
+
+  g_assert_true (g_list_model_get_item_type (boards) == HR_TYPE_BOARD_ITEM);
+  g_assert_cmpuint (g_list_model_get_n_items (boards), ==, hr_session_get_boards (session)->len);
+  g_assert_cmpuint (g_list_model_get_n_items (boards), >, 0);
+  first_board = g_list_model_get_item (boards, 0);
+  g_assert_cmpstr (hr_board_item_get_board (first_board)->id, ==,
+                   ((HrBoard *) g_ptr_array_index (hr_session_get_boards (session), 0))->id);
+  g_assert_cmpuint (g_list_model_get_n_items (runs), ==, hr_session_get_measurements (session)->len);
+  g_assert_cmpuint (g_list_model_get_n_items (runs), >, 0);
+  first_run = g_list_model_get_item (runs, 0);
+  g_assert_true (hr_measurement_item_get_measurement (first_run) ==
+                 g_ptr_array_index (hr_session_get_measurements (session), 0));
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 0);
+
+  /* Spliced before "servers-changed": a listener reads the new list. */
+  g_signal_connect (session, "servers-changed", G_CALLBACK (on_servers_changed_count_items), &seen);
+  hr_session_remember_server (session, "http://a:11434", "jetson-orin-nano-super");
+  g_assert_cmpuint (seen, ==, 1);
+  server = g_list_model_get_item (servers, 0);
+  g_assert_cmpstr (hr_server_item_get_url (server), ==, "http://a:11434");
+  g_assert_cmpstr (hr_server_item_get_board_id (server), ==, "jetson-orin-nano-super");
+  hr_session_forget_server (session, "http://a:11434");
+  g_assert_cmpuint (seen, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 0);
+}
+
 static void
 test_session_servers (void)
 {
@@ -506,6 +559,7 @@ main (int   argc,
   g_test_add_func ("/session/save-board", test_session_save_board);
   g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
   g_test_add_func ("/session/servers", test_session_servers);
+  g_test_add_func ("/session/lists", test_session_lists);
   g_test_add_func ("/session/delete-measurement", test_session_delete_measurement);
   g_test_add_func ("/session/last-server-board", test_session_last_server_board);
 

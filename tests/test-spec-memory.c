@@ -48,8 +48,8 @@ test_same_total_as_models_page (void)
   gtk_window_present (GTK_WINDOW (window));
   models = hr_window_get_models_page (window);
   g_assert_true (iterate_until (widget_is_drawn, models, 5000));
-  scenario = hr_models_page_get_scenario (models);
-  listed = hr_catalog_find (hr_session_get_catalog (hr_models_page_get_session (models)), "gemma3:1b");
+  scenario = hr_page_get_scenario (HR_PAGE (models));
+  listed = hr_catalog_find (hr_session_get_catalog (hr_page_get_session (HR_PAGE (models))), "gemma3:1b");
   g_assert_nonnull (listed);
 
   /* The card as the pages hold it: the window's scenario, the model as a

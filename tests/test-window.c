@@ -47,7 +47,7 @@ typedef struct {
 static const HrEvaluationInputs *
 page_inputs (HrModelsPage *page)
 {
-  return hr_scenario_peek_evaluation_inputs (hr_models_page_get_scenario (page));
+  return hr_scenario_peek_evaluation_inputs (hr_page_get_scenario (HR_PAGE (page)));
 }
 
 
@@ -72,7 +72,7 @@ slots_spin (HrModelsPage *page)
 static gboolean
 session_loaded (gpointer data)
 {
-  HrSession *session = hr_models_page_get_session (data);
+  HrSession *session = hr_page_get_session (HR_PAGE (data));
 
   return session != NULL && hr_session_get_loaded (session);
 }
@@ -849,7 +849,7 @@ test_window_board_editor_deferred (void)
   adw_expander_row_set_expanded (editor, TRUE);
   g_assert_true (gtk_widget_is_visible (save));
   g_assert_false (gtk_widget_is_visible (host));  /* the Jetson has one pool */
-  hr_scenario_set_board_id (hr_models_page_get_scenario (f.page), "rtx-3060-12gb");
+  hr_scenario_set_board_id (hr_page_get_scenario (HR_PAGE (f.page)), "rtx-3060-12gb");
   g_assert_true (gtk_widget_is_visible (host));
   g_assert_true (iterate_until (widget_is_drawn, save, 5000));
 
@@ -1053,9 +1053,9 @@ test_window_actions_and_scenario (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
 
   /* The page and the application share one scenario and one session. */
-  scenario = hr_models_page_get_scenario (f.page);
+  scenario = hr_page_get_scenario (HR_PAGE (f.page));
   g_assert_true (scenario == hr_application_get_scenario (f.app));
-  g_assert_true (hr_models_page_get_session (f.page) == hr_application_get_session (f.app));
+  g_assert_true (hr_page_get_session (HR_PAGE (f.page)) == hr_application_get_session (f.app));
 
   /* A context set in the settings: one "changed", and the table, the
    * slider and the inputs line follow. */
@@ -1137,7 +1137,7 @@ test_window_preferences_and_about (void)
   adw_combo_row_set_selected (rows[0], 0);
   g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 0);
 
-  boards = hr_session_get_boards (hr_models_page_get_session (f.page));
+  boards = hr_session_get_boards (hr_page_get_session (HR_PAGE (f.page)));
   for (guint i = 0; i < boards->len; i++)
     if (g_str_equal (((HrBoard *) g_ptr_array_index (boards, i))->id, "dgx-spark"))
       dgx = i;

@@ -97,7 +97,7 @@ preferences_activated (GSimpleAction *action,
   if (window == NULL)
     return;
 
-  preferences = hr_preferences_window_new (GTK_WINDOW (window),
+  preferences = hr_preferences_window_new (GTK_WINDOW (window), hr_application_get_settings (self),
                                            hr_session_get_boards (hr_application_get_session (self)));
   gtk_window_present (GTK_WINDOW (preferences));
 }
@@ -247,6 +247,27 @@ hr_application_new (void)
 }
 
 /**
+ * hr_application_get_settings:
+ * @self: the #HrApplication
+ *
+ * The application's one #GSettings (io.github.headroom.Headroom), made on
+ * first use; the session hands it down to the pages
+ * (hr_session_get_settings()), and the window and the preferences window
+ * are given it.
+ *
+ * Returns: (transfer none): the settings
+ */
+GSettings *
+hr_application_get_settings (HrApplication *self)
+{
+  g_return_val_if_fail (HR_IS_APPLICATION (self), NULL);
+
+  if (self->settings == NULL)
+    self->settings = g_settings_new (APPLICATION_ID);
+  return self->settings;
+}
+
+/**
  * hr_application_get_session:
  * @self: the #HrApplication
  *
@@ -262,9 +283,7 @@ hr_application_get_session (HrApplication *self)
 
   if (self->session == NULL)
     {
-      if (self->settings == NULL)
-        self->settings = g_settings_new (APPLICATION_ID);
-      self->session = hr_session_new (self->settings);
+      self->session = hr_session_new (hr_application_get_settings (self));
     }
   return self->session;
 }
@@ -286,7 +305,7 @@ hr_application_get_scenario (HrApplication *self)
   if (self->scenario == NULL)
     {
       self->scenario = hr_scenario_new (hr_application_get_session (self));
-      hr_scenario_bind_settings (self->scenario, self->settings);
+      hr_scenario_bind_settings (self->scenario, hr_application_get_settings (self));
     }
   return self->scenario;
 }

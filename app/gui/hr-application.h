@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrApplication, hr_application, HR, APPLICATION, AdwApplication)
 
 HrApplication *hr_application_new          (void);
+GSettings     *hr_application_get_settings (HrApplication *self);
 HrSession     *hr_application_get_session  (HrApplication *self);
 HrScenario    *hr_application_get_scenario (HrApplication *self);
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-board.h"
+#include "hr-gui-enums.h"
 #include "hr-gui-format.h"
 #include "hr-preferences-window.h"
 
@@ -33,7 +34,11 @@ units_get (GValue   *value,
            GVariant *variant,
            gpointer  user_data)
 {
-  g_value_set_uint (value, g_str_equal (g_variant_get_string (variant, NULL), "gib") ? 1 : 0);
+  g_autoptr(GEnumClass) units = g_type_class_ref (HR_TYPE_UNIT);
+  GEnumValue *unit = g_enum_get_value_by_nick (units, g_variant_get_string (variant, NULL));
+
+  /* The row lists the units in HrUnit's order. */
+  g_value_set_uint (value, unit != NULL ? (guint) unit->value : HR_UNIT_GB);
   return TRUE;
 }
 
@@ -42,7 +47,10 @@ units_set (const GValue       *value,
            const GVariantType *expected_type,
            gpointer            user_data)
 {
-  return g_variant_new_string (g_value_get_uint (value) == 1 ? "gib" : "gb");
+  g_autoptr(GEnumClass) units = g_type_class_ref (HR_TYPE_UNIT);
+  GEnumValue *unit = g_enum_get_value (units, (int) g_value_get_uint (value));
+
+  return g_variant_new_string (unit != NULL ? unit->value_nick : "gb");
 }
 
 /* default-board: a board id <-> the row's position in the board list */
@@ -141,8 +149,6 @@ hr_preferences_window_init (HrPreferencesWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APPLICATION_ID);
-
   for (guint step = 0; step < CONTEXT_STEPS; step++)
     {
       g_autofree char *text = hr_gui_format_context ((guint32) 1 << (CONTEXT_MIN_LOG2 + step));
@@ -150,16 +156,12 @@ hr_preferences_window_init (HrPreferencesWindow *self)
       gtk_string_list_append (contexts, text);
     }
   adw_combo_row_set_model (self->context_row, G_LIST_MODEL (contexts));
-
-  g_settings_bind_with_mapping (self->settings, "units", self->units_row, "selected",
-                                G_SETTINGS_BIND_DEFAULT, units_get, units_set, NULL, NULL);
-  g_settings_bind_with_mapping (self->settings, "default-context", self->context_row, "selected",
-                                G_SETTINGS_BIND_DEFAULT, context_get, context_set, NULL, NULL);
 }
 
 /**
  * hr_preferences_window_new:
  * @parent: (nullable): the window to be transient for
+ * @settings: the application's settings (hr_application_get_settings())
  * @boards: (element-type HrBoard): the boards the default board is chosen from
  *
  * Returns: (transfer floating): a new #HrPreferencesWindow; its rows write
@@ -167,13 +169,21 @@ hr_preferences_window_init (HrPreferencesWindow *self)
  */
 GtkWidget *
 hr_preferences_window_new (GtkWindow *parent,
+                           GSettings *settings,
                            GPtrArray *boards)
 {
   HrPreferencesWindow *self;
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
   self = g_object_new (HR_TYPE_PREFERENCES_WINDOW, "transient-for", parent, NULL);
+  self->settings = g_object_ref (settings);
+  g_settings_bind_with_mapping (self->settings, "units", self->units_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, units_get, units_set, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "default-context", self->context_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, context_get, context_set, NULL, NULL);
 
   for (guint i = 0; boards != NULL && i < boards->len; i++)
     {

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrPreferencesWindow, hr_preferences_window, HR, PREFERENCES_WINDOW, AdwPreferencesWindow)
 
 GtkWidget *hr_preferences_window_new (GtkWindow *parent,
-                                      GPtrArray *boards);
+                                       GSettings *settings,
+                                       GPtrArray *boards);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include "hr-catalog-model-private.h"
 #include "hr-precision.h"
 #include "hr-scenario.h"
 
@@ -17,6 +18,8 @@ struct _HrScenario
   GObject             parent_instance;
 
   HrSession          *session;
+  HrCatalogModel     *catalog;          /* the rows, evaluated before each "changed" */
+  gboolean            catalog_stale;    /* the session's catalog changed: rows anew */
 
   /* properties */
   char               *board_id;

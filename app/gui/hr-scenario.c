@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-catalog.h"
+#include "hr-gui-enums.h"
 #include "hr-gui-format.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
@@ -22,8 +23,6 @@
 #define BATCH_MAX 65536
 #define CPU_MOE_MAX 4096 /* HR_MODEL_SPEC_MAX_LAYERS */
 
-static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 
 G_DEFINE_FINAL_TYPE (HrScenario, hr_scenario, G_TYPE_OBJECT)
@@ -171,9 +170,41 @@ recompute (HrScenario *self)
   build_inputs (self);
 }
 
+static double
+measured_tps (gpointer    data,
+              const char *model_name)
+{
+  return hr_scenario_get_measured_tps (data, model_name);
+}
+
+/* The catalog model's rows under the scenario as it is now. */
+static void
+update_catalog (HrScenario *self,
+                gboolean    rebuild)
+{
+  HrCatalogInputs in = {
+    .session = self->session,
+    .board = self->board,
+    .inputs = &self->inputs,
+    .runtime = hr_scenario_get_runtime_template (self),
+    .calibration = &self->calibration,
+    .rates_serial = self->rates_serial,
+    .measured_tps = measured_tps,
+    .data = self,
+  };
+
+  _hr_catalog_model_update (self->catalog, &in, rebuild);
+}
+
+/* The catalog model first, so that whoever reads rows on "changed" reads
+ * them evaluated under what changed, whatever the order it connected in. */
 static void
 emit_changed (HrScenario *self)
 {
+  gboolean rebuild = self->catalog_stale;
+
+  self->catalog_stale = FALSE;
+  update_catalog (self, rebuild);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -209,6 +240,32 @@ on_session_figures_changed (HrScenario *self)
     return;
   recompute (self);
   emit_changed (self);
+}
+
+/* The catalog: its rows anew, then as the archive. */
+static void
+on_session_catalog_changed (HrScenario *self)
+{
+  self->catalog_stale = TRUE;
+  on_session_figures_changed (self);
+}
+
+/**
+ * hr_scenario_get_catalog_model:
+ * @self: a #HrScenario
+ *
+ * The session's catalog (and the models looked up in the Ollama library)
+ * as rows evaluated under this scenario: re-evaluated before each
+ * #HrScenario::changed, made anew when the session's catalog changes.
+ *
+ * Returns: (transfer none): the model, a #GListModel of #HrModelRow
+ */
+HrCatalogModel *
+hr_scenario_get_catalog_model (HrScenario *self)
+{
+  g_return_val_if_fail (HR_IS_SCENARIO (self), NULL);
+
+  return self->catalog;
 }
 
 /* ------------------------------------------------------------------ */
@@ -353,7 +410,7 @@ hr_scenario_set_kv_cache_type (HrScenario    *self,
                                HrKvCacheType  kv_type)
 {
   g_return_if_fail (HR_IS_SCENARIO (self));
-  g_return_if_fail ((guint) kv_type < G_N_ELEMENTS (kv_nicks));
+  g_return_if_fail (kv_type >= HR_KV_CACHE_F16 && kv_type <= HR_KV_CACHE_Q4_0);
 
   if (self->kv_type == kv_type)
     return;
@@ -424,7 +481,7 @@ hr_scenario_set_runtime (HrScenario        *self,
                          HrScenarioRuntime  runtime)
 {
   g_return_if_fail (HR_IS_SCENARIO (self));
-  g_return_if_fail ((guint) runtime < G_N_ELEMENTS (runtime_nicks));
+  g_return_if_fail (runtime >= HR_SCENARIO_RUNTIME_NONE && runtime <= HR_SCENARIO_RUNTIME_LLAMA_SERVER);
 
   if (self->runtime == runtime)
     return;
@@ -582,17 +639,6 @@ hr_scenario_set_draft_model (HrScenario *self,
   emit_changed (self);
 }
 
-static guint
-nick_index (const char * const *nicks,
-            guint               n_nicks,
-            const char         *nick)
-{
-  for (guint i = 0; i < n_nicks; i++)
-    if (g_strcmp0 (nicks[i], nick) == 0)
-      return i;
-  return 0;
-}
-
 /**
  * hr_scenario_bind_settings:
  * @self: a #HrScenario
@@ -702,6 +748,7 @@ hr_scenario_finalize (GObject *object)
 {
   HrScenario *self = (HrScenario *)object;
 
+  g_clear_object (&self->catalog);
   g_clear_pointer (&self->board_id, g_free);
   g_clear_pointer (&self->precision, g_free);
   g_clear_pointer (&self->board, hr_board_free);
@@ -733,13 +780,13 @@ hr_scenario_get_property (GObject    *object,
       g_value_set_uint (value, self->context_tokens);
       break;
     case PROP_KV_CACHE_TYPE:
-      g_value_set_string (value, kv_nicks[self->kv_type]);
+      g_value_set_enum (value, self->kv_type);
       break;
     case PROP_PARALLEL_SLOTS:
       g_value_set_uint (value, self->parallel_slots);
       break;
     case PROP_RUNTIME:
-      g_value_set_string (value, runtime_nicks[self->runtime]);
+      g_value_set_enum (value, self->runtime);
       break;
     case PROP_FLASH_ATTENTION:
       g_value_set_boolean (value, self->flash_attention);
@@ -778,15 +825,13 @@ hr_scenario_set_property (GObject      *object,
       hr_scenario_set_context_tokens (self, g_value_get_uint (value));
       break;
     case PROP_KV_CACHE_TYPE:
-      hr_scenario_set_kv_cache_type (self, nick_index (kv_nicks, G_N_ELEMENTS (kv_nicks),
-                                                       g_value_get_string (value)));
+      hr_scenario_set_kv_cache_type (self, g_value_get_enum (value));
       break;
     case PROP_PARALLEL_SLOTS:
       hr_scenario_set_parallel_slots (self, g_value_get_uint (value));
       break;
     case PROP_RUNTIME:
-      hr_scenario_set_runtime (self, nick_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks),
-                                                 g_value_get_string (value)));
+      hr_scenario_set_runtime (self, g_value_get_enum (value));
       break;
     case PROP_FLASH_ATTENTION:
       hr_scenario_set_flash_attention (self, g_value_get_boolean (value));
@@ -823,11 +868,11 @@ hr_scenario_class_init (HrScenarioClass *klass)
   properties[PROP_CONTEXT_TOKENS] =
     g_param_spec_uint ("context-tokens", NULL, NULL, CONTEXT_MIN, CONTEXT_MAX, 4096, flags);
   properties[PROP_KV_CACHE_TYPE] =
-    g_param_spec_string ("kv-cache-type", NULL, NULL, "f16", flags);
+    g_param_spec_enum ("kv-cache-type", NULL, NULL, HR_TYPE_KV_CACHE_TYPE, HR_KV_CACHE_F16, flags);
   properties[PROP_PARALLEL_SLOTS] =
     g_param_spec_uint ("parallel-slots", NULL, NULL, SLOTS_MIN, SLOTS_MAX, 1, flags);
   properties[PROP_RUNTIME] =
-    g_param_spec_string ("runtime", NULL, NULL, "none", flags);
+    g_param_spec_enum ("runtime", NULL, NULL, HR_TYPE_SCENARIO_RUNTIME, HR_SCENARIO_RUNTIME_NONE, flags);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
   properties[PROP_BATCH] =
@@ -863,6 +908,7 @@ hr_scenario_init (HrScenario *self)
   self->batch = 512;
   self->draft_model = g_strdup ("");
   hr_calibration_fit (NULL, 0, &self->calibration, NULL);
+  self->catalog = _hr_catalog_model_new ();
 }
 
 /**
@@ -885,10 +931,11 @@ hr_scenario_new (HrSession *session)
   self->session = g_object_ref (session);
   g_signal_connect_swapped (session, "notify::loaded", G_CALLBACK (on_session_data_changed), self);
   g_signal_connect_swapped (session, "boards-changed", G_CALLBACK (on_session_data_changed), self);
-  g_signal_connect_swapped (session, "catalog-changed", G_CALLBACK (on_session_figures_changed), self);
+  g_signal_connect_swapped (session, "catalog-changed", G_CALLBACK (on_session_catalog_changed), self);
   g_signal_connect_swapped (session, "measurements-changed", G_CALLBACK (on_session_figures_changed), self);
   if (hr_session_get_loaded (session))
     reload_board (self);
   build_inputs (self);
+  update_catalog (self, TRUE);
   return self;
 }

@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 
 #include "hr-calibration.h"
+#include "hr-catalog-model.h"
 #include "hr-evaluate.h"
 #include "hr-model-row.h"
 #include "hr-runtime.h"
@@ -43,11 +44,11 @@ G_BEGIN_DECLS
  * "ollama-0.12", "board", "llama-server").
  */
 typedef enum {
-  HR_SCENARIO_RUNTIME_NONE,
-  HR_SCENARIO_RUNTIME_OLLAMA_0_30,
-  HR_SCENARIO_RUNTIME_OLLAMA_0_12,
-  HR_SCENARIO_RUNTIME_BOARD,
-  HR_SCENARIO_RUNTIME_LLAMA_SERVER,
+  HR_SCENARIO_RUNTIME_NONE,         /*< nick=none >*/
+  HR_SCENARIO_RUNTIME_OLLAMA_0_30,  /*< nick=ollama-0.30 >*/
+  HR_SCENARIO_RUNTIME_OLLAMA_0_12,  /*< nick=ollama-0.12 >*/
+  HR_SCENARIO_RUNTIME_BOARD,        /*< nick=board >*/
+  HR_SCENARIO_RUNTIME_LLAMA_SERVER, /*< nick=llama-server >*/
 } HrScenarioRuntime;
 
 #define HR_TYPE_SCENARIO (hr_scenario_get_type ())
@@ -60,9 +61,9 @@ G_DECLARE_FINAL_TYPE (HrScenario, hr_scenario, HR, SCENARIO, GObject)
  *   "board-id"         string   "default-board"
  *   "precision"        string   "precision"        ("as-pulled" or a precision id)
  *   "context-tokens"   uint     "default-context"  (512 ... 131,072)
- *   "kv-cache-type"    string   "kv-cache-type"    ("f16", "q8_0", "q4_0")
+ *   "kv-cache-type"    HrKvCacheType      "kv-cache-type" (nicks "f16", "q8_0", "q4_0")
  *   "parallel-slots"   uint     "parallel-slots"   (1 ... 8)
- *   "runtime"          string   "runtime"          (HrScenarioRuntime's nicks)
+ *   "runtime"          HrScenarioRuntime  "runtime"       (its nicks)
  *   "flash-attention"  boolean  "flash-attention"
  *   "batch"            uint     "batch"            (llama.cpp's -b, 512 by default)
  *   "n-cpu-moe"        uint     "n-cpu-moe"        (0 ... 4,096: blocks whose MoE experts stay in
@@ -70,13 +71,17 @@ G_DECLARE_FINAL_TYPE (HrScenario, hr_scenario, HR, SCENARIO, GObject)
  * Signal:
  *   "changed"          emitted once after anything a figure depends on
  *                      changed: a property, the board's unsaved edits, or
- *                      the session's boards, catalog or measurements.
+ *                      the session's boards, catalog or measurements; the
+ *                      catalog model (hr_scenario_get_catalog_model()) is
+ *                      re-evaluated, and has emitted "items-changed", by
+ *                      then.
  */
 
 HrScenario        *hr_scenario_new                   (HrSession          *session);
 void               hr_scenario_bind_settings         (HrScenario         *self,
                                                       GSettings          *settings);
 HrSession         *hr_scenario_get_session           (HrScenario         *self);
+HrCatalogModel    *hr_scenario_get_catalog_model     (HrScenario         *self);
 
 const char        *hr_scenario_get_board_id          (HrScenario         *self);
 void               hr_scenario_set_board_id          (HrScenario         *self,

@@ -38,4 +38,14 @@ GPtrArray *_hr_session_load_measurements  (char * const *dirs,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadData, _hr_session_load_data_free)
 
+/* The session's list models (hr-session-items.c). */
+typedef enum {
+  HR_SESSION_LIST_BOARDS,
+  HR_SESSION_LIST_MEASUREMENTS,
+  HR_SESSION_LIST_SERVERS,
+} HrSessionList;
+
+void       _hr_session_sync_list          (HrSession    *self,
+                                           HrSessionList which);
+
 G_END_DECLS

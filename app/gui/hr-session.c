@@ -80,6 +80,8 @@ apply_load (HrSession *self,
 
   self->loading = FALSE;
   self->loaded = TRUE;
+  _hr_session_sync_list (self, HR_SESSION_LIST_BOARDS);
+  _hr_session_sync_list (self, HR_SESSION_LIST_MEASUREMENTS);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
 }
 
@@ -200,6 +202,26 @@ hr_session_load (HrSession *self)
   data = _hr_session_load_data_new ();
   _hr_session_load_data_run (data);
   apply_load (self, data);
+}
+
+/**
+ * hr_session_get_settings:
+ * @self: a #HrSession
+ *
+ * The application's one #GSettings (io.github.headroom.Headroom), handed
+ * down to every page through the session: a page binds its keys
+ * ("units", "hidden-catalog-columns", "recent-hf-lookups") to it instead
+ * of opening settings of its own.
+ *
+ * Returns: (transfer none) (nullable): the settings the session was made
+ *   with; %NULL for a session without settings (the tests')
+ */
+GSettings *
+hr_session_get_settings (HrSession *self)
+{
+  g_return_val_if_fail (HR_IS_SESSION (self), NULL);
+
+  return self->settings;
 }
 
 /**
@@ -507,6 +529,7 @@ hr_session_save_board (HrSession      *self,
   g_ptr_array_unref (self->user_boards);
   self->user_boards = g_steal_pointer (&user);
   replace_or_add_board (self->boards, board);
+  _hr_session_sync_list (self, HR_SESSION_LIST_BOARDS);
   g_signal_emit (self, signals[BOARDS_CHANGED], 0);
   return TRUE;
 }
@@ -568,6 +591,7 @@ hr_session_reload_measurements (HrSession *self)
   g_free (dirs[0]);
   g_free (dirs[1]);
 
+  _hr_session_sync_list (self, HR_SESSION_LIST_MEASUREMENTS);
   g_signal_emit (self, signals[MEASUREMENTS_CHANGED], 0);
   for (guint i = 0; i < problems->len; i++)
     {
@@ -615,6 +639,7 @@ on_servers_setting_changed (GSettings  *settings,
                             HrSession  *self)
 {
   read_servers (self);
+  _hr_session_sync_list (self, HR_SESSION_LIST_SERVERS);
   g_signal_emit (self, signals[SERVERS_CHANGED], 0);
 }
 

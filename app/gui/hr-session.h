@@ -4,7 +4,9 @@
  *
  * HrSession: the application's data, in one plain GObject (no widgets).
  * It owns the catalog (built-in merged with the user's), the boards
- * (likewise), the measurement archive and the saved Ollama servers; it
+ * (likewise), the measurement archive and the saved Ollama servers, and
+ * the network services the pages share (the Hub client, the registry
+ * client, the token store); it
  * loads them once, in a worker thread, and says when any of them changes.
  * Every write goes through it, atomically (hr_file_save_atomic()), and a
  * user file that could not be read is never saved over. Pages get the
@@ -16,9 +18,12 @@
 
 #include "hr-board.h"
 #include "hr-catalog.h"
+#include "hr-hub-client.h"
 #include "hr-measurement.h"
 #include "hr-model-spec.h"
+#include "hr-ollama-registry.h"
 #include "hr-priors.h"
+#include "hr-token-store.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +44,7 @@ typedef struct {
 } HrSavedServer;
 
 HrSession     *hr_session_new                  (GSettings           *settings);
+GSettings     *hr_session_get_settings         (HrSession           *self);
 
 /* Loading: once, off the main thread. "loaded" turns TRUE when done. */
 void           hr_session_load_async           (HrSession           *self,
@@ -125,5 +131,19 @@ void           hr_session_add_library_model    (HrSession           *self,
 gboolean       hr_session_add_library_to_catalog (HrSession         *self,
                                                 const char          *name,
                                                 GError             **error);
+
+/* The boards, the archive and the saved servers as list models
+ * (hr-session-items.c: HrBoardItem, HrMeasurementItem, HrServerItem). */
+GListModel    *hr_session_get_board_list       (HrSession           *self);
+GListModel    *hr_session_get_measurement_list (HrSession           *self);
+GListModel    *hr_session_get_server_list      (HrSession           *self);
+
+/* The network services the pages share (hr-session-services.c), each made
+ * on first use. */
+HrHubClient   *hr_session_get_hub_client       (HrSession           *self);
+void           hr_session_set_hub_client       (HrSession           *self,
+                                                HrHubClient         *client);
+HrOllamaRegistry *hr_session_get_registry      (HrSession           *self);
+HrTokenStore  *hr_session_get_token_store      (HrSession           *self);
 
 G_END_DECLS

@@ -12,8 +12,8 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-hub-page.h"
-#include "hr-variant-dialog.h"
+#include "hub/hr-hub-page.h"
+#include "board/hr-variant-dialog.h"
 #include "hr-window-private.h"
 
 /* Seconds a toast stays (AdwToast:timeout); one with a button stays

@@ -6,8 +6,8 @@
  */
 #pragma once
 
-#include "hr-gguf-page.h"
-#include "hr-models-page.h"
+#include "gguf/hr-gguf-page.h"
+#include "models/hr-models-page.h"
 #include "hr-window.h"
 
 G_BEGIN_DECLS

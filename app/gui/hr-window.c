@@ -8,9 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "hr-application.h"
-#include "hr-board-page.h"
-#include "hr-hub-page.h"
-#include "hr-servers-overview.h"
+#include "board/hr-board-page.h"
+#include "board/hr-servers-overview.h"
+#include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
 
 struct _HrWindow
@@ -122,17 +122,13 @@ on_problem (HrSession  *session,
   hr_window_add_toast (self, message);
 }
 
-/* A page that has the "session" and "scenario" properties gets them. */
+/* Every page is an HrPage: it gets the session and the scenario once. */
 static void
 give_page (HrWindow  *self,
            GtkWidget *page)
 {
-  GObjectClass *klass = G_OBJECT_GET_CLASS (page);
-
-  if (g_object_class_find_property (klass, "session") != NULL)
-    g_object_set (page, "session", self->session, NULL);
-  if (g_object_class_find_property (klass, "scenario") != NULL)
-    g_object_set (page, "scenario", self->scenario, NULL);
+  hr_page_set_session (HR_PAGE (page), self->session);
+  hr_page_set_scenario (HR_PAGE (page), self->scenario);
 }
 
 /* Every page, once they are built. */
@@ -147,6 +143,31 @@ give_pages (HrWindow *self)
     give_page (self, adw_bin_get_child (ADW_BIN (slot)));
 }
 
+/* The application's settings, once the window belongs to it (a window
+ * made without an application, the page tests', opens its own when it is
+ * first shown), and the window's size restored from them. */
+static void
+ensure_settings (HrWindow *self,
+                 gboolean  own)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->settings != NULL)
+    return;
+  if (HR_IS_APPLICATION (application))
+    self->settings = g_object_ref (hr_application_get_settings (HR_APPLICATION (application)));
+  else if (own)
+    self->settings = g_settings_new (APPLICATION_ID);
+  else
+    return;
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-is-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
 /* The application's session and scenario, once the window belongs to it;
  * a window shown without an application (the page tests) has its own. */
 static void
@@ -155,6 +176,7 @@ ensure_session (HrWindow *self,
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
+  ensure_settings (self, own);
   if (self->session != NULL)
     return;
 
@@ -314,6 +336,7 @@ hr_window_close_request (GtkWindow *window)
   HrWindow *self = HR_WINDOW (window);
   int width, height;
 
+  ensure_settings (self, TRUE);
   gtk_window_get_default_size (window, &width, &height);
   g_settings_set_boolean (self->settings, "window-is-maximized", gtk_window_is_maximized (window));
   if (!gtk_window_is_maximized (window))
@@ -442,15 +465,6 @@ hr_window_init (HrWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->messages = g_ptr_array_new_with_free_func (g_free);
-  self->settings = g_settings_new (APPLICATION_ID);
-
-  gtk_window_set_default_size (GTK_WINDOW (self),
-                               g_settings_get_int (self->settings, "window-width"),
-                               g_settings_get_int (self->settings, "window-height"));
-  if (g_settings_get_boolean (self->settings, "window-is-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
-
-
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_set), NULL);
 }
 

@@ -17,9 +17,11 @@ G_BEGIN_DECLS
 /** HR_BYTES_PER_GIB: 1024^3 bytes, the binary gibibyte. */
 #define HR_BYTES_PER_GIB G_GUINT64_CONSTANT (1073741824)
 
+/* The nicks are those of the settings enum io.github.headroom.Headroom.Units;
+ * the GType, HR_TYPE_UNIT, is registered by app/gui (hr-gui-enums.h). */
 typedef enum {
-  HR_UNIT_GB,   /* decimal */
-  HR_UNIT_GIB,  /* binary */
+  HR_UNIT_GB,   /*< nick=gb >*/  /* decimal */
+  HR_UNIT_GIB,  /*< nick=gib >*/ /* binary */
 } HrUnit;
 
 double  hr_bytes_to_gb          (guint64     bytes);

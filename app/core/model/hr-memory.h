@@ -18,11 +18,14 @@
 G_BEGIN_DECLS
 
 /* KV cache element types; sizes from ggml's block layouts: f16 2 bytes per
- * element, q8_0 34 bytes per 32 elements, q4_0 18 bytes per 32. */
+ * element, q8_0 34 bytes per 32 elements, q4_0 18 bytes per 32. The nicks
+ * are the values of Ollama's OLLAMA_KV_CACHE_TYPE (and of the settings
+ * enum io.github.headroom.Headroom.KvCacheType); the GType,
+ * HR_TYPE_KV_CACHE_TYPE, is registered by app/gui (hr-gui-enums.h). */
 typedef enum {
-  HR_KV_CACHE_F16,
-  HR_KV_CACHE_Q8_0,
-  HR_KV_CACHE_Q4_0,
+  HR_KV_CACHE_F16,  /*< nick=f16 >*/
+  HR_KV_CACHE_Q8_0, /*< nick=q8_0 >*/
+  HR_KV_CACHE_Q4_0, /*< nick=q4_0 >*/
 } HrKvCacheType;
 
 typedef struct {

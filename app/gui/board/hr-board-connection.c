@@ -307,6 +307,17 @@ say_keyring_unavailable (HrBoardConnection *self)
                 PROP_TOKEN_NOTE);
 }
 
+/* The store given (the session's, hr_board_connection_set_token_store()),
+ * or one of the connection's own, made on first use (a connection alone,
+ * the tests'). */
+static HrTokenStore *
+token_store (HrBoardConnection *self)
+{
+  if (self->token_store == NULL)
+    self->token_store = hr_token_store_new ();
+  return self->token_store;
+}
+
 static void
 on_token_stored (GObject      *source,
                  GAsyncResult *result,
@@ -328,7 +339,7 @@ remember_token (HrBoardConnection *self,
   if (self->keyring_unavailable || !self->use_keyring)
     say_keyring_unavailable (self);
   else
-    hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_OLLAMA, self->url, token,
+    hr_token_store_store_async (token_store (self), HR_TOKEN_KIND_OLLAMA, self->url, token,
                                 self->connect_cancellable, on_token_stored, g_object_ref (self));
 }
 
@@ -532,7 +543,7 @@ hr_board_connection_connect (HrBoardConnection *self,
     {
       /* A server connected to before may have a token in the keyring. */
       self->keyring_cancellable = g_cancellable_new ();
-      hr_token_store_lookup_async (self->token_store, HR_TOKEN_KIND_OLLAMA, normalized,
+      hr_token_store_lookup_async (token_store (self), HR_TOKEN_KIND_OLLAMA, normalized,
                                    self->keyring_cancellable, on_token_looked_up, g_object_ref (self));
       return;
     }
@@ -727,10 +738,28 @@ hr_board_connection_init (HrBoardConnection *self)
   self->models = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_model_free);
   self->loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_ollama_loaded_free);
   self->session_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->token_store = hr_token_store_new ();
   self->use_keyring = TRUE;
   if (!hr_token_store_is_built ())
     say_keyring_unavailable (self);
+}
+
+/**
+ * hr_board_connection_set_token_store:
+ * @self: a #HrBoardConnection
+ * @store: the token store server tokens are remembered in and read from
+ *   (the session's, hr_session_get_token_store())
+ *
+ * Before the first connection; without it the connection makes a store of
+ * its own when it first needs one.
+ */
+void
+hr_board_connection_set_token_store (HrBoardConnection *self,
+                                     HrTokenStore      *store)
+{
+  g_return_if_fail (HR_IS_BOARD_CONNECTION (self));
+  g_return_if_fail (HR_IS_TOKEN_STORE (store));
+
+  g_set_object (&self->token_store, store);
 }
 
 /**

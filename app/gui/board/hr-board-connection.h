@@ -16,6 +16,7 @@
 #include <gio/gio.h>
 
 #include "hr-ollama-client.h"
+#include "hr-token-store.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,8 @@ G_DECLARE_FINAL_TYPE (HrBoardConnection, hr_board_connection, HR, BOARD_CONNECTI
  */
 
 HrBoardConnection      *hr_board_connection_new              (void);
+void                    hr_board_connection_set_token_store  (HrBoardConnection  *self,
+                                                              HrTokenStore       *store);
 
 void                    hr_board_connection_connect          (HrBoardConnection *self,
                                                               const char        *url,

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 struct _HrBoardPage
 {
-  AdwBin               parent_instance;
+  HrPage               parent_instance;
 
   /* template */
   AdwComboRow         *saved_row;

@@ -22,16 +22,10 @@
  * hr-board-page-actions.c.
  */
 
-G_DEFINE_FINAL_TYPE (HrBoardPage, hr_board_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrBoardPage, hr_board_page, HR_TYPE_PAGE)
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+static void hr_board_page_session_set  (HrPage *page);
+static void hr_board_page_scenario_set (HrPage *page);
 
 /* ------------------------------------------------------------------ */
 /* The lists                                                           */
@@ -601,8 +595,6 @@ hr_board_page_dispose (GObject *object)
     g_object_run_dispose (G_OBJECT (self->connection));
   g_clear_object (&self->connection);
 
-  g_clear_object (&self->session);
-  g_clear_object (&self->scenario);
 
   G_OBJECT_CLASS (hr_board_page_parent_class)->dispose (object);
 }
@@ -619,62 +611,17 @@ hr_board_page_finalize (GObject *object)
 }
 
 static void
-hr_board_page_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  HrBoardPage *self = HR_BOARD_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_board_page_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  HrBoardPage *self = HR_BOARD_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      hr_board_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      hr_board_page_set_scenario (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 hr_board_page_class_init (HrBoardPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_board_page_dispose;
   object_class->finalize = hr_board_page_finalize;
-  object_class->get_property = hr_board_page_get_property;
-  object_class->set_property = hr_board_page_set_property;
+  page_class->session_set = hr_board_page_session_set;
+  page_class->scenario_set = hr_board_page_scenario_set;
 
-  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION, rw);
-  properties[PROP_SCENARIO] = g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO, rw);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->map = hr_board_page_map;
   widget_class->unmap = hr_board_page_unmap;
 
@@ -775,8 +722,6 @@ _hr_board_page_ensure_built (HrBoardPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   hr_pull_panel_set_connection (self->pull_panel, self->connection);
   hr_chat_panel_set_connection (self->chat_panel, self->connection);
-  g_object_bind_property (self, "session", self->pull_panel, "session", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self, "scenario", self->pull_panel, "scenario", G_BINDING_SYNC_CREATE);
   observe_connection (self);
 
   if (hr_board_connection_get_client (self->connection) == NULL)
@@ -806,84 +751,33 @@ hr_board_page_new (void)
   return g_object_new (HR_TYPE_BOARD_PAGE, NULL);
 }
 
-/**
- * hr_board_page_get_session:
- * @self: a #HrBoardPage
- *
- * Returns: (transfer none) (nullable): the session the page saves servers
- *   in and adds models to
- */
-HrSession *
-hr_board_page_get_session (HrBoardPage *self)
+/* The saved servers the page offers and remembers
+ * (hr_session_get_servers(), hr_session_remember_server()), the catalog
+ * Add to Catalog and a pull add to, the archive Measure saves into, and
+ * the token store. Until the page connects, the URL row shows the default
+ * server: OLLAMA_HOST, else the last one connected to, else localhost. */
+static void
+hr_board_page_session_set (HrPage *page)
 {
-  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
-  return self->session;
-}
+  HrBoardPage *self = HR_BOARD_PAGE (page);
+  HrSession *session = hr_page_get_session (page);
 
-/**
- * hr_board_page_set_session:
- * @self: a #HrBoardPage
- * @session: (nullable): the session whose saved servers the page offers
- *   and remembers (hr_session_get_servers(), hr_session_remember_server()),
- *   whose catalog Add to Catalog and a pull add to, and whose measurement
- *   archive Measure saves into
- *
- * Set once by the window. Until the page connects, the URL row shows the
- * default server: OLLAMA_HOST, else the last one connected to, else
- * localhost.
- */
-void
-hr_board_page_set_session (HrBoardPage *self,
-                           HrSession   *session)
-{
-  g_return_if_fail (HR_IS_BOARD_PAGE (self));
-  g_return_if_fail (session == NULL || HR_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+  self->session = session;
+  g_signal_connect_object (session, "servers-changed", G_CALLBACK (load_saved), self, G_CONNECT_SWAPPED);
+  hr_board_connection_set_token_store (self->connection, hr_session_get_token_store (session));
   if (self->built && hr_board_connection_get_client (self->connection) == NULL)
     show_default_url (self);
   load_saved (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-/**
- * hr_board_page_get_scenario:
- * @self: a #HrBoardPage
- *
- * Returns: (transfer none) (nullable): the shared scenario
- */
-HrScenario *
-hr_board_page_get_scenario (HrBoardPage *self)
+/* The shared scenario: its board is the one a measurement is filed under
+ * and a saved server is remembered with, and the pull check evaluates
+ * under it; choosing a saved server chooses its board
+ * (hr_scenario_set_board_id()). */
+static void
+hr_board_page_scenario_set (HrPage *page)
 {
-  g_return_val_if_fail (HR_IS_BOARD_PAGE (self), NULL);
-  return self->scenario;
-}
-
-/**
- * hr_board_page_set_scenario:
- * @self: a #HrBoardPage
- * @scenario: (nullable): the shared scenario: its board is the one a
- *   measurement is filed under and a saved server is remembered with, and
- *   the pull check evaluates under it; choosing a saved server chooses its
- *   board (hr_scenario_set_board_id())
- *
- * Set once by the window.
- */
-void
-hr_board_page_set_scenario (HrBoardPage *self,
-                            HrScenario  *scenario)
-{
-  g_return_if_fail (HR_IS_BOARD_PAGE (self));
-  g_return_if_fail (scenario == NULL || HR_IS_SCENARIO (scenario));
-
-  if (g_set_object (&self->scenario, scenario))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  HR_BOARD_PAGE (page)->scenario = hr_page_get_scenario (page);
 }
 
 /* The board chosen now: measurements are filed under it and a server is

@@ -17,6 +17,8 @@
 
 #include <adwaita.h>
 
+#include "hr-page.h"
+
 #include "hr-board-connection.h"
 #include "hr-scenario.h"
 #include "hr-session.h"
@@ -28,15 +30,9 @@ G_BEGIN_DECLS
 
 #define HR_TYPE_BOARD_PAGE (hr_board_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrBoardPage, hr_board_page, HR, BOARD_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (HrBoardPage, hr_board_page, HR, BOARD_PAGE, HrPage)
 
 GtkWidget      *hr_board_page_new               (void);
-HrSession      *hr_board_page_get_session       (HrBoardPage  *self);
-void            hr_board_page_set_session       (HrBoardPage  *self,
-                                                 HrSession    *session);
-HrScenario     *hr_board_page_get_scenario      (HrBoardPage  *self);
-void            hr_board_page_set_scenario      (HrBoardPage  *self,
-                                                 HrScenario   *scenario);
 void            hr_board_page_connect           (HrBoardPage  *self,
                                                  const char   *url);
 

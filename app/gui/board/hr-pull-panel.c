@@ -11,7 +11,7 @@
 #include "hr-board-format.h"
 #include "hr-error.h"
 #include "hr-gui-format.h"
-#include "hr-library-lookup.h"
+#include "models/hr-library-lookup.h"
 #include "hr-net-error.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-panel.h"
@@ -38,7 +38,6 @@ struct _HrPullPanel
   HrScenario        *scenario;
   GCancellable      *pull_cancellable;
   GCancellable      *lookup_cancellable; /* the Ollama library lookup before the check */
-  HrOllamaRegistry  *registry;
   char              *pull_model;
   char              *check_text;
   char              *pull_note;
@@ -601,14 +600,12 @@ look_up (HrPullPanel *self,
   g_autofree char *text = NULL;
 
   cancel_lookup (self);
-  if (self->registry == NULL)
-    self->registry = hr_ollama_registry_new (NULL, NULL);
   self->lookup_cancellable = g_cancellable_new ();
   /* Translators: %s is a model name; said while the registry answers */
   text = g_strdup_printf (_("%s is not in the catalog: looking it up in the Ollama library…"), model);
   set_check_text (self, text, NULL);
   set_pull_note (self, NULL, NULL);
-  hr_ollama_registry_lookup_async (self->registry, model, self->lookup_cancellable,
+  hr_ollama_registry_lookup_async (hr_session_get_registry (self->session), model, self->lookup_cancellable,
                                    on_library_lookup, call_new (self, model));
 }
 
@@ -718,7 +715,6 @@ hr_pull_panel_dispose (GObject *object)
   self->disposed = TRUE;
   cancel_pull (self);
   cancel_lookup (self);
-  g_clear_object (&self->registry);
   g_clear_object (&self->connection);
   g_clear_object (&self->session);
   g_clear_object (&self->scenario);

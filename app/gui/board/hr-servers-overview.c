@@ -26,30 +26,23 @@
 #define REFRESH_SECONDS     30
 
 struct _HrServersOverview {
-  AdwBin        parent_instance;
+  HrPage        parent_instance;
 
   GtkStack     *stack;
   GtkListBox   *list;
   GtkLabel     *status_label;
   GtkSpinner   *spinner;
 
-  HrSession    *session;
-  HrTokenStore *token_store;
+  HrSession    *session;        /* hr_page_get_session(), borrowed */
+  HrTokenStore *token_store;     /* the session's (held), or NULL: no keyring */
+  gboolean      use_keyring;
   GCancellable *cancellable;     /* the round of questions under way */
   guint         pending;         /* servers of this round not yet answered */
   guint         timer_id;        /* the next round while shown */
   GPtrArray    *rows;            /* AdwExpanderRow*, one per saved server, in order */
 };
 
-G_DEFINE_FINAL_TYPE (HrServersOverview, hr_servers_overview, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrServersOverview, hr_servers_overview, HR_TYPE_PAGE)
 
 /* One server's round: its client, then its version and loaded models. */
 typedef struct {
@@ -391,10 +384,11 @@ hr_servers_overview_set_use_keyring (HrServersOverview *self,
 {
   g_return_if_fail (HR_IS_SERVERS_OVERVIEW (self));
 
+  self->use_keyring = use_keyring;
   if (!use_keyring)
     g_clear_object (&self->token_store);
-  else if (self->token_store == NULL && hr_token_store_is_built ())
-    self->token_store = hr_token_store_new ();
+  else if (self->token_store == NULL && self->session != NULL && hr_token_store_is_built ())
+    self->token_store = g_object_ref (hr_session_get_token_store (self->session));
 }
 
 /**
@@ -486,18 +480,19 @@ on_servers_changed (HrServersOverview *self)
     rebuild_rows (self);
 }
 
+/* The session whose saved servers are listed (HrPage:session, set once). */
 static void
-set_session (HrServersOverview *self,
-             HrSession         *session)
+hr_servers_overview_session_set (HrPage *page)
 {
-  if (self->session == session)
-    return;
-  g_clear_object (&self->session);
-  self->session = session != NULL ? g_object_ref (session) : NULL;
-  if (session != NULL)
-    g_signal_connect_object (session, "servers-changed", G_CALLBACK (on_servers_changed), self, G_CONNECT_SWAPPED);
+  HrServersOverview *self = HR_SERVERS_OVERVIEW (page);
+
+  self->session = hr_page_get_session (page);
+  /* The session's token store, which the Board page shares. */
+  if (self->use_keyring && hr_token_store_is_built ())
+    self->token_store = g_object_ref (hr_session_get_token_store (self->session));
+  g_signal_connect_object (self->session, "servers-changed", G_CALLBACK (on_servers_changed), self,
+                           G_CONNECT_SWAPPED);
   rebuild_rows (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 static void
@@ -528,47 +523,10 @@ hr_servers_overview_dispose (GObject *object)
   g_clear_handle_id (&self->timer_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->session);
   g_clear_object (&self->token_store);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   /* AdwBin's dispose unparents the template's child (the stack). */
   G_OBJECT_CLASS (hr_servers_overview_parent_class)->dispose (object);
-}
-
-static void
-hr_servers_overview_get_property (GObject    *object,
-                                  guint       prop_id,
-                                  GValue     *value,
-                                  GParamSpec *pspec)
-{
-  HrServersOverview *self = HR_SERVERS_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_servers_overview_set_property (GObject      *object,
-                                  guint         prop_id,
-                                  const GValue *value,
-                                  GParamSpec   *pspec)
-{
-  HrServersOverview *self = HR_SERVERS_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -578,20 +536,10 @@ hr_servers_overview_class_init (HrServersOverviewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = hr_servers_overview_dispose;
-  object_class->get_property = hr_servers_overview_get_property;
-  object_class->set_property = hr_servers_overview_set_property;
+  HR_PAGE_CLASS (klass)->session_set = hr_servers_overview_session_set;
   widget_class->map = hr_servers_overview_map;
   widget_class->unmap = hr_servers_overview_unmap;
 
-  /**
-   * HrServersOverview:session:
-   *
-   * The session whose saved servers are listed.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/headroom/Headroom/board/hr-servers-overview.ui");
   gtk_widget_class_bind_template_child (widget_class, HrServersOverview, stack);
@@ -609,8 +557,7 @@ hr_servers_overview_init (HrServersOverview *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
-  if (hr_token_store_is_built ())
-    self->token_store = hr_token_store_new ();
+  self->use_keyring = TRUE;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }

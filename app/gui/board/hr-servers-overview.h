@@ -6,13 +6,14 @@
 
 #include <adwaita.h>
 
+#include "hr-page.h"
 #include "hr-session.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_SERVERS_OVERVIEW (hr_servers_overview_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrServersOverview, hr_servers_overview, HR, SERVERS_OVERVIEW, AdwBin)
+G_DECLARE_FINAL_TYPE (HrServersOverview, hr_servers_overview, HR, SERVERS_OVERVIEW, HrPage)
 
 GtkWidget *hr_servers_overview_new        (void);
 void       hr_servers_overview_refresh    (HrServersOverview *self);

@@ -684,8 +684,6 @@ hr_variant_dialog_init (HrVariantDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
-  if (hr_token_store_is_built ())
-    self->token_store = hr_token_store_new ();
 }
 
 /**
@@ -714,6 +712,10 @@ hr_variant_dialog_new (GtkWindow  *parent,
   guint select = 0;
 
   self->session = g_object_ref (session);
+  /* The session's token store, which the Board page and the servers
+   * overview share (hr_session_get_token_store()). */
+  if (hr_token_store_is_built ())
+    self->token_store = g_object_ref (hr_session_get_token_store (session));
   g_set_weak_pointer (&self->parent, parent);
   self->wanted_source = g_strdup (source);
   self->servers = gtk_string_list_new (NULL);

@@ -23,7 +23,7 @@
 
 struct _HrGgufPage
 {
-  AdwBin          parent_instance;
+  HrPage          parent_instance;
 
   GtkStack       *state_stack;
   AdwStatusPage  *loading_page;
@@ -51,16 +51,10 @@ struct _HrGgufPage
   GtkProgressBar *hash_bar;
 };
 
-G_DEFINE_FINAL_TYPE (HrGgufPage, hr_gguf_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrGgufPage, hr_gguf_page, HR_TYPE_PAGE)
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+static void hr_gguf_page_session_set  (HrPage *page);
+static void hr_gguf_page_scenario_set (HrPage *page);
 
 static void ensure_built (HrGgufPage *self);
 
@@ -605,8 +599,6 @@ hr_gguf_page_finalize (GObject *object)
   g_clear_pointer (&self->file, hr_gguf_file_unref);
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->digest, g_free);
-  g_clear_object (&self->scenario);
-  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (hr_gguf_page_parent_class)->finalize (object);
 }
@@ -621,8 +613,6 @@ ensure_built (HrGgufPage *self)
   self->built = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  if (self->scenario != NULL)
-    hr_spec_memory_set_scenario (self->memory, self->scenario);
 }
 
 static void
@@ -633,77 +623,18 @@ hr_gguf_page_map (GtkWidget *widget)
 }
 
 static void
-hr_gguf_page_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
-{
-  HrGgufPage *self = HR_GGUF_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_gguf_page_set_property (GObject      *object,
-                           guint         prop_id,
-                           const GValue *value,
-                           GParamSpec   *pspec)
-{
-  HrGgufPage *self = HR_GGUF_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      hr_gguf_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      hr_gguf_page_set_scenario (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 hr_gguf_page_class_init (HrGgufPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_gguf_page_dispose;
   object_class->finalize = hr_gguf_page_finalize;
-  object_class->get_property = hr_gguf_page_get_property;
-  object_class->set_property = hr_gguf_page_set_property;
+  page_class->session_set = hr_gguf_page_session_set;
+  page_class->scenario_set = hr_gguf_page_scenario_set;
   widget_class->map = hr_gguf_page_map;
 
-  /**
-   * HrGgufPage:session:
-   *
-   * The application's data; set once by the window.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * HrGgufPage:scenario:
-   *
-   * What the memory cards are computed under (their sliders are its
-   * precision and context); set once by the window.
-   */
-  properties[PROP_SCENARIO] =
-    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
@@ -741,42 +672,21 @@ hr_gguf_page_new (void)
   return g_object_new (HR_TYPE_GGUF_PAGE, NULL);
 }
 
-/**
- * hr_gguf_page_set_session:
- * @self: a #HrGgufPage
- * @session: the application's session (held); set once
- */
-void
-hr_gguf_page_set_session (HrGgufPage *self,
-                          HrSession  *session)
+static void
+hr_gguf_page_session_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_GGUF_PAGE (self));
-  g_return_if_fail (HR_IS_SESSION (session));
-
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  HR_GGUF_PAGE (page)->session = hr_page_get_session (page);
 }
 
-/**
- * hr_gguf_page_set_scenario:
- * @self: a #HrGgufPage
- * @scenario: the window's scenario (held); set once: the memory cards are
- *   computed under it, and "Add to Catalog" adds to its session
- */
-void
-hr_gguf_page_set_scenario (HrGgufPage *self,
-                           HrScenario *scenario)
+/* The memory cards are computed under the scenario, and "Add to Catalog"
+ * adds to its session. */
+static void
+hr_gguf_page_scenario_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_GGUF_PAGE (self));
-  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  HrGgufPage *self = HR_GGUF_PAGE (page);
 
-  if (self->scenario == scenario)
-    return;
-  g_return_if_fail (self->scenario == NULL);
-  self->scenario = g_object_ref (scenario);
-  if (self->built)
-    hr_spec_memory_set_scenario (self->memory, scenario);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  /* The memory card takes it through the template's binding. */
+  self->scenario = hr_page_get_scenario (page);
 }
 
 /**

@@ -12,6 +12,8 @@
 
 #include <adwaita.h>
 
+#include "hr-page.h"
+
 #include "hr-gguf.h"
 #include "hr-scenario.h"
 #include "hr-session.h"
@@ -21,13 +23,9 @@ G_BEGIN_DECLS
 
 #define HR_TYPE_GGUF_PAGE (hr_gguf_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrGgufPage, hr_gguf_page, HR, GGUF_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (HrGgufPage, hr_gguf_page, HR, GGUF_PAGE, HrPage)
 
 GtkWidget        *hr_gguf_page_new             (void);
-void              hr_gguf_page_set_session     (HrGgufPage   *self,
-                                                HrSession    *session);
-void              hr_gguf_page_set_scenario    (HrGgufPage   *self,
-                                                HrScenario   *scenario);
 void              hr_gguf_page_open            (HrGgufPage   *self,
                                                 GFile        *file);
 void              hr_gguf_page_choose_file     (HrGgufPage   *self,

@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-gui-format.h"
-#include "hr-gguf-cards.h"
+#include "gguf/hr-gguf-cards.h"
 #include "hr-hub-cards.h"
 #include "hr-memory.h"
 #include "hr-model-facts.h"

@@ -16,7 +16,7 @@
 
 struct _HrHubPage
 {
-  AdwBin          parent_instance;
+  HrPage          parent_instance;
 
   GtkScrolledWindow *scroller;
   GtkEntry       *repo_entry;
@@ -39,32 +39,30 @@ struct _HrHubPage
   HrSession      *session;
   HrScenario     *scenario;
   gboolean        built;         /* the template, built on first show */
-  GSettings      *settings;
   HrHubClient    *client;        /* the one lookups use, made on first use */
-  HrHubClient    *given_client;  /* set with hr_hub_page_set_client(), or NULL */
   char           *session_token; /* typed in the page: used until quit, or NULL */
-  HrTokenStore   *token_store;   /* made when a token is first applied */
   GCancellable   *token_cancellable;
   GCancellable   *cancellable;  /* the lookup running, or NULL */
   char           *pending_text; /* what it looks up, as typed */
   HrHubLookup    *lookup;       /* the answer shown, or NULL */
 };
 
-G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrHubPage, hr_hub_page, HR_TYPE_PAGE)
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+static void hr_hub_page_session_set  (HrPage *page);
+static void hr_hub_page_scenario_set (HrPage *page);
 
 static void ensure_built (HrHubPage *self);
 
 /* ------------------------------------------------------------------ */
 /* Recent lookups                                                      */
+
+/* The application's settings, handed down by the session; NULL before it. */
+static GSettings *
+page_settings (HrHubPage *self)
+{
+  return self->session != NULL ? hr_session_get_settings (self->session) : NULL;
+}
 
 static void
 rebuild_recent_menu (HrHubPage *self)
@@ -74,7 +72,10 @@ rebuild_recent_menu (HrHubPage *self)
 
   if (!self->built)
     return;
-  recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  if (page_settings (self) != NULL)
+    recent = g_settings_get_strv (page_settings (self), "recent-hf-lookups");
+  else
+    recent = g_new0 (char *, 1);
   menu = g_menu_new ();
   for (guint i = 0; recent[i] != NULL; i++)
     {
@@ -93,15 +94,19 @@ static void
 remember (HrHubPage  *self,
           const char *text)
 {
-  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-hf-lookups");
+  GSettings *settings = page_settings (self);
+  g_auto(GStrv) recent = NULL;
   g_autoptr(GPtrArray) next = g_ptr_array_new ();
 
+  if (settings == NULL)
+    return;
+  recent = g_settings_get_strv (settings, "recent-hf-lookups");
   g_ptr_array_add (next, (gpointer) text);
   for (guint i = 0; recent[i] != NULL && next->len < HR_HUB_PAGE_MAX_RECENT; i++)
     if (g_strcmp0 (recent[i], text) != 0)
       g_ptr_array_add (next, recent[i]);
   g_ptr_array_add (next, NULL);
-  g_settings_set_strv (self->settings, "recent-hf-lookups", (const char * const *) next->pdata);
+  g_settings_set_strv (settings, "recent-hf-lookups", (const char * const *) next->pdata);
 }
 
 static void
@@ -223,33 +228,33 @@ set_busy (HrHubPage *self,
   gtk_spinner_set_spinning (self->spinner, busy);
 }
 
-/* The client lookups use: the given one (a test's), or one of the page's
- * own (HF_ENDPOINT, HF_TOKEN or the keyring); a token typed in the page
- * replaces theirs, at the same endpoint, for as long as Headroom runs. */
+/* The client lookups use: the session's (HF_ENDPOINT, HF_TOKEN or the
+ * keyring; a test's fake Hub); a token typed in the page replaces its
+ * token, at the same endpoint, for as long as Headroom runs. */
 static HrHubClient *
 ensure_client (HrHubPage *self)
 {
+  HrHubClient *shared;
+
   if (self->client != NULL)
     return self->client;
 
+  g_return_val_if_fail (self->session != NULL, NULL);
+  shared = hr_session_get_hub_client (self->session);
   if (self->session_token != NULL)
     {
       guint timeout = HR_HUB_DEFAULT_TIMEOUT_MS;
 
-      if (self->given_client != NULL)
-        g_object_get (self->given_client, "timeout", &timeout, NULL);
+      g_object_get (shared, "timeout", &timeout, NULL);
       self->client = g_object_new (HR_TYPE_HUB_CLIENT,
-                                   "endpoint", self->given_client != NULL
-                                               ? hr_hub_client_get_endpoint (self->given_client) : NULL,
+                                   "endpoint", hr_hub_client_get_endpoint (shared),
                                    "token", self->session_token,
                                    "use-keyring", FALSE,
                                    "timeout", timeout,
                                    NULL);
     }
-  else if (self->given_client != NULL)
-    self->client = g_object_ref (self->given_client);
   else
-    self->client = hr_hub_client_new ();
+    self->client = g_object_ref (shared);
   return self->client;
 }
 
@@ -488,21 +493,20 @@ on_token_apply (HrHubPage *self)
 {
   const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
   const char *endpoint = hr_hub_client_get_endpoint (ensure_client (self));
+  HrTokenStore *store = hr_session_get_token_store (self->session);
   g_autofree char *stripped = g_strstrip (g_strdup (token));
 
-  if (self->token_store == NULL)
-    self->token_store = hr_token_store_new ();
   g_cancellable_cancel (self->token_cancellable);
   g_clear_object (&self->token_cancellable);
   self->token_cancellable = g_cancellable_new ();
   g_clear_pointer (&self->session_token, g_free);
   if (*stripped == '\0')
-    hr_token_store_clear_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
+    hr_token_store_clear_async (store, HR_TOKEN_KIND_HUB, endpoint, self->token_cancellable,
                                 on_token_cleared, g_object_ref (self));
   else
     {
       self->session_token = g_strdup (stripped);
-      hr_token_store_store_async (self->token_store, HR_TOKEN_KIND_HUB, endpoint, stripped,
+      hr_token_store_store_async (store, HR_TOKEN_KIND_HUB, endpoint, stripped,
                                   self->token_cancellable, on_token_saved, g_object_ref (self));
     }
   gtk_editable_set_text (GTK_EDITABLE (self->token_row), "");
@@ -536,13 +540,8 @@ hr_hub_page_finalize (GObject *object)
 {
   HrHubPage *self = HR_HUB_PAGE (object);
 
-  g_clear_object (&self->settings);
-  g_clear_object (&self->scenario);
-  g_clear_object (&self->session);
   g_clear_object (&self->client);
-  g_clear_object (&self->given_client);
   g_clear_pointer (&self->session_token, g_free);
-  g_clear_object (&self->token_store);
   g_clear_pointer (&self->pending_text, g_free);
   g_clear_pointer (&self->lookup, hr_hub_lookup_free);
 
@@ -561,8 +560,6 @@ ensure_built (HrHubPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   rebuild_recent_menu (self);
   gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
-  if (self->scenario != NULL)
-    hr_spec_memory_set_scenario (self->memory, self->scenario);
   if (!hr_token_store_is_built ())
     /* Without libsecret there is no keyring to keep a token in. */
     adw_expander_row_set_subtitle (self->token_expander,
@@ -585,77 +582,18 @@ hr_hub_page_map (GtkWidget *widget)
 }
 
 static void
-hr_hub_page_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  HrHubPage *self = HR_HUB_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_hub_page_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  HrHubPage *self = HR_HUB_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      hr_hub_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      hr_hub_page_set_scenario (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 hr_hub_page_class_init (HrHubPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_hub_page_dispose;
   object_class->finalize = hr_hub_page_finalize;
-  object_class->get_property = hr_hub_page_get_property;
-  object_class->set_property = hr_hub_page_set_property;
+  page_class->session_set = hr_hub_page_session_set;
+  page_class->scenario_set = hr_hub_page_scenario_set;
   widget_class->map = hr_hub_page_map;
 
-  /**
-   * HrHubPage:session:
-   *
-   * The application's data; set once by the window.
-   */
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * HrHubPage:scenario:
-   *
-   * What the memory cards are computed under (their sliders are its
-   * precision and context); set once by the window.
-   */
-  properties[PROP_SCENARIO] =
-    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_SPEC_MEMORY);
 
@@ -691,9 +629,6 @@ hr_hub_page_class_init (HrHubPageClass *klass)
 static void
 hr_hub_page_init (HrHubPage *self)
 {
-  self->settings = g_settings_new (APPLICATION_ID);
-  g_signal_connect_object (self->settings, "changed::recent-hf-lookups",
-                           G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.lookup", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hub.cancel", FALSE);
 }
@@ -709,42 +644,29 @@ hr_hub_page_new (void)
   return g_object_new (HR_TYPE_HUB_PAGE, NULL);
 }
 
-/**
- * hr_hub_page_set_session:
- * @self: a #HrHubPage
- * @session: the application's session (held); set once
- */
-void
-hr_hub_page_set_session (HrHubPage *self,
-                         HrSession *session)
+/* The recent lookups are the session's settings; the client and the
+ * token store the session's services. */
+static void
+hr_hub_page_session_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_HUB_PAGE (self));
-  g_return_if_fail (HR_IS_SESSION (session));
+  HrHubPage *self = HR_HUB_PAGE (page);
 
-  if (g_set_object (&self->session, session))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  self->session = hr_page_get_session (page);
+  if (page_settings (self) != NULL)
+    g_signal_connect_object (page_settings (self), "changed::recent-hf-lookups",
+                             G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
+  rebuild_recent_menu (self);
 }
 
-/**
- * hr_hub_page_set_scenario:
- * @self: a #HrHubPage
- * @scenario: the window's scenario (held); set once: the memory cards are
- *   computed under it, and "Add to Catalog" adds to its session
- */
-void
-hr_hub_page_set_scenario (HrHubPage  *self,
-                          HrScenario *scenario)
+/* The memory cards are computed under the scenario, and "Add to Catalog"
+ * adds to its session. */
+static void
+hr_hub_page_scenario_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_HUB_PAGE (self));
-  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  HrHubPage *self = HR_HUB_PAGE (page);
 
-  if (self->scenario == scenario)
-    return;
-  g_return_if_fail (self->scenario == NULL);
-  self->scenario = g_object_ref (scenario);
-  if (self->built)
-    hr_spec_memory_set_scenario (self->memory, scenario);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  /* The memory card takes it through the template's binding. */
+  self->scenario = hr_page_get_scenario (page);
 }
 
 /**
@@ -754,6 +676,9 @@ hr_hub_page_set_scenario (HrHubPage  *self,
  *   with hr_hub_client_new() (HF_ENDPOINT, HF_TOKEN or the keyring) at the
  *   next lookup. A token typed in the page replaces @client's token (a
  *   client at @client's endpoint and timeout carrying it).
+ *
+ * The session's client (hr_session_set_hub_client()): the page has a
+ * session by then.
  */
 void
 hr_hub_page_set_client (HrHubPage   *self,
@@ -761,8 +686,9 @@ hr_hub_page_set_client (HrHubPage   *self,
 {
   g_return_if_fail (HR_IS_HUB_PAGE (self));
   g_return_if_fail (client == NULL || HR_IS_HUB_CLIENT (client));
+  g_return_if_fail (self->session != NULL);
 
-  g_set_object (&self->given_client, client);
+  hr_session_set_hub_client (self->session, client);
   g_clear_object (&self->client);
 }
 

@@ -13,6 +13,8 @@
 
 #include <adwaita.h>
 
+#include "hr-page.h"
+
 #include "hr-hub-client.h"
 #include "hr-scenario.h"
 #include "hr-session.h"
@@ -25,13 +27,9 @@ G_BEGIN_DECLS
 
 #define HR_TYPE_HUB_PAGE (hr_hub_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrHubPage, hr_hub_page, HR, HUB_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (HrHubPage, hr_hub_page, HR, HUB_PAGE, HrPage)
 
 GtkWidget         *hr_hub_page_new             (void);
-void               hr_hub_page_set_session     (HrHubPage     *self,
-                                                HrSession     *session);
-void               hr_hub_page_set_scenario    (HrHubPage     *self,
-                                                HrScenario    *scenario);
 void               hr_hub_page_look_up         (HrHubPage     *self,
                                                 const char    *text);
 void               hr_hub_page_cancel          (HrHubPage     *self);

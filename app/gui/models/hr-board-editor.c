@@ -53,6 +53,14 @@ struct _HrBoardEditor
 
 G_DEFINE_FINAL_TYPE (HrBoardEditor, hr_board_editor, GTK_TYPE_BOX)
 
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
 show_message (HrBoardEditor *self,
               const char    *message)
@@ -536,6 +544,8 @@ hr_board_editor_set_scenario (HrBoardEditor *self,
 {
   g_return_if_fail (HR_IS_BOARD_EDITOR (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
+  if (self->scenario == scenario)
+    return;
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
@@ -552,6 +562,7 @@ hr_board_editor_set_scenario (HrBoardEditor *self,
                            G_CONNECT_SWAPPED);
   on_scenario_changed (self);
   hr_measurements_row_set_scenario (self->measurements_row, scenario);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -621,6 +632,44 @@ hr_board_editor_finalize (GObject *object)
 }
 
 static void
+hr_board_editor_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  HrBoardEditor *self = HR_BOARD_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_board_editor_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  HrBoardEditor *self = HR_BOARD_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The page's template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_board_editor_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_board_editor_class_init (HrBoardEditorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -628,6 +677,18 @@ hr_board_editor_class_init (HrBoardEditorClass *klass)
 
   object_class->dispose = hr_board_editor_dispose;
   object_class->finalize = hr_board_editor_finalize;
+  object_class->get_property = hr_board_editor_get_property;
+  object_class->set_property = hr_board_editor_set_property;
+
+  /**
+   * HrBoardEditor:scenario:
+   *
+   * The scenario whose board the editor selects and edits. Set once; the Models page's template binds it to the page's.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-board-editor.ui");

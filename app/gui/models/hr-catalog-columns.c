@@ -302,11 +302,10 @@ on_key_pressed (GtkEventControllerKey *controller,
  *   action group and the label that measures the pills
  * @rows: (element-type HrModelRow): every row the table may show
  *
- * Shows the columns but those the "hidden-catalog-columns" setting names
- * (by default precision, file size, KV bytes per token and source),
- * gives every header a menu of check items to show or hide each column
- * but the name ("table.show-NAME"; what the user picks is saved in that
- * setting for the next run), and makes Tab leave the table in one stop.
+ * Shows every column, gives every header a menu of check items to show or
+ * hide each column but the name ("table.show-NAME"), and makes Tab leave
+ * the table in one stop. hr_catalog_columns_bind_settings() then hides
+ * what the settings name and saves what the user picks.
  */
 void
 hr_catalog_columns_setup (GtkColumnView *view,
@@ -320,16 +319,11 @@ hr_catalog_columns_setup (GtkColumnView *view,
   GtkEventController *keys;
   GtkWidget *probe;
   guint n = g_list_model_get_n_items (columns);
-  GSettings *settings = g_settings_new (APPLICATION_ID);
-  g_auto(GStrv) hidden = g_settings_get_strv (settings, HIDDEN_KEY);
-
-  g_object_set_data_full (G_OBJECT (view), "hr-settings", settings, g_object_unref);
 
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
-      gboolean visible = c == HR_MODELS_COLUMN_NAME ||
-                         !g_strv_contains ((const char * const *) hidden, column_ids[c]);
+      gboolean visible = TRUE;
       g_autofree char *name = g_strdup_printf ("show-%s", column_ids[c]);
       g_autofree char *detailed = g_strdup_printf ("table.%s", name);
       g_autoptr(GSimpleAction) action = NULL;
@@ -352,7 +346,7 @@ hr_catalog_columns_setup (GtkColumnView *view,
       gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
     }
   gtk_widget_insert_action_group (owner, "table", G_ACTION_GROUP (group));
-  g_signal_connect_object (settings, "changed::" HIDDEN_KEY, G_CALLBACK (on_hidden_changed), group, 0);
+  g_object_set_data_full (G_OBJECT (view), "hr-table-actions", g_object_ref (group), g_object_unref);
 
   probe = gtk_label_new (NULL);
   gtk_widget_add_css_class (probe, "verdict-pill");
@@ -365,4 +359,32 @@ hr_catalog_columns_setup (GtkColumnView *view,
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), view);
   gtk_widget_add_controller (GTK_WIDGET (view), keys);
+}
+
+/**
+ * hr_catalog_columns_bind_settings:
+ * @view: a table set up with hr_catalog_columns_setup()
+ * @settings: the application's settings (hr_session_get_settings())
+ *
+ * Hides the columns the "hidden-catalog-columns" key names (by default
+ * precision, file size, KV bytes per token and source), then saves there
+ * every column the user hides or shows from a header's menu, for the next
+ * run, and follows the key when it changes elsewhere. Once per table.
+ */
+void
+hr_catalog_columns_bind_settings (GtkColumnView *view,
+                                  GSettings     *settings)
+{
+  GActionGroup *group = g_object_get_data (G_OBJECT (view), "hr-table-actions");
+
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (view));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+  g_return_if_fail (group != NULL);
+  g_return_if_fail (g_object_get_data (G_OBJECT (view), "hr-settings") == NULL);
+
+  /* The saved columns first, with nothing saved while they are applied
+   * one by one; then what the user picks is. */
+  on_hidden_changed (settings, HIDDEN_KEY, group);
+  g_object_set_data_full (G_OBJECT (view), "hr-settings", g_object_ref (settings), g_object_unref);
+  g_signal_connect_object (settings, "changed::" HIDDEN_KEY, G_CALLBACK (on_hidden_changed), group, 0);
 }

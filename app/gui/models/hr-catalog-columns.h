@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 void     hr_catalog_columns_setup     (GtkColumnView *view,
                                        GtkWidget     *owner,
                                        GListModel    *rows);
+void     hr_catalog_columns_bind_settings (GtkColumnView *view,
+                                           GSettings     *settings);
 void     hr_catalog_columns_fit       (GtkColumnView *view,
                                        GListModel    *rows,
                                        HrUnit         unit);

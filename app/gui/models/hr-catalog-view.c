@@ -26,7 +26,9 @@ struct _HrCatalogView
 
   HrScenario         *scenario;         /* for the precision column */
   HrUnit              unit;
-  GListStore         *store;            /* HrModelRow */
+  GListStore         *store;            /* HrModelRow: the model's rows as last made */
+  GListModel         *model;            /* the rows given (the scenario's HrCatalogModel) */
+  guint               generation;       /* hr_catalog_model_get_generation() the store holds */
   GtkCustomFilter    *filter;
   char               *search_folded;
   GtkFilterListModel *filter_model;
@@ -37,6 +39,14 @@ struct _HrCatalogView
 };
 
 G_DEFINE_FINAL_TYPE (HrCatalogView, hr_catalog_view, GTK_TYPE_BOX)
+
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
@@ -631,17 +641,20 @@ hr_catalog_view_select_row (HrCatalogView *self,
  * two rows (the name breaks ties), so no later column is consulted. When
  * in doubt, yes. */
 static gboolean
-sort_depends_on_figures (HrCatalogView *self,
-                         GPtrArray     *rows)
+sort_depends_on_figures (HrCatalogView *self)
 {
   GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  g_autoptr(GObject) first = NULL;
+  g_autoptr(GObject) second = NULL;
 
-  if (rows->len < 2)
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->store)) < 2)
     return FALSE;
 
+  first = g_list_model_get_item (G_LIST_MODEL (self->store), 0);
+  second = g_list_model_get_item (G_LIST_MODEL (self->store), 1);
   probed_columns = 0;
   probing_sort = TRUE;
-  gtk_sorter_compare (sorter, g_ptr_array_index (rows, 0), g_ptr_array_index (rows, 1));
+  gtk_sorter_compare (sorter, first, second);
   probing_sort = FALSE;
 
   return probed_columns == 0 || (probed_columns & FIGURE_COLUMNS) != 0;
@@ -686,59 +699,97 @@ setup_columns (HrCatalogView *self)
 /* ------------------------------------------------------------------ */
 /* Rows                                                                */
 
-/**
- * hr_catalog_view_set_rows:
- * @self: a #HrCatalogView
- * @rows: (element-type HrModelRow): the rows to list, evaluated; referenced
- *
- * Replaces the listed rows in one splice.
- */
-void
-hr_catalog_view_set_rows (HrCatalogView *self,
-                          GPtrArray     *rows)
+/* The model's rows in one splice. */
+static void
+set_rows (HrCatalogView *self)
 {
-  g_return_if_fail (HR_IS_CATALOG_VIEW (self));
-  g_return_if_fail (rows != NULL);
+  guint n = g_list_model_get_n_items (self->model);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
 
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (rows, g_list_model_get_item (self->model, i));
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        rows->pdata, rows->len);
+}
+
+/* The model's rows were evaluated, perhaps made anew. Rows made anew are
+ * listed in one splice; rows only re-evaluated stay where they are, the
+ * Verdict column widens to its widest pill (hr_catalog_columns_fit()), and
+ * the sort model is told once that the order may have changed, when the
+ * table is sorted by a figure (not by name, parameters, precision or file
+ * size): re-adding 10,000 rows on each slider step would make the list
+ * rebuild its rows and lose its place. */
+static void
+on_rows_changed (HrCatalogView *self)
+{
+  guint generation = hr_catalog_model_get_generation (HR_CATALOG_MODEL (self->model));
+
+  if (generation != self->generation ||
+      g_list_model_get_n_items (self->model) != g_list_model_get_n_items (G_LIST_MODEL (self->store)))
+    {
+      self->generation = generation;
+      set_rows (self);
+    }
+  else if (sort_depends_on_figures (self))
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
   hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
 }
 
 /**
- * hr_catalog_view_figures_changed:
+ * hr_catalog_view_set_model:
  * @self: a #HrCatalogView
- * @rows: (element-type HrModelRow): the rows, just re-evaluated in place
+ * @rows: the rows to list, evaluated: the scenario's #HrCatalogModel
+ *   (referenced)
  *
- * Widens the Verdict column to its widest pill (hr_catalog_columns_fit())
- * and tells the sort model once that the order may have changed, when the
- * table is sorted by a figure (not by name, parameters, precision or file
- * size).
+ * Lists @rows, searched and sorted, and follows its "items-changed":
+ * rows made anew are listed anew, rows re-evaluated are re-sorted where
+ * the order depends on their figures.
  */
 void
-hr_catalog_view_figures_changed (HrCatalogView *self,
-                                 GPtrArray     *rows)
+hr_catalog_view_set_model (HrCatalogView  *self,
+                           HrCatalogModel *rows)
 {
   g_return_if_fail (HR_IS_CATALOG_VIEW (self));
+  g_return_if_fail (HR_IS_CATALOG_MODEL (rows));
 
+  if (self->model == G_LIST_MODEL (rows))
+    return;
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, on_rows_changed, self);
+  g_set_object (&self->model, G_LIST_MODEL (rows));
+  self->generation = hr_catalog_model_get_generation (rows);
+  set_rows (self);
+  g_signal_connect_object (rows, "items-changed", G_CALLBACK (on_rows_changed), self, G_CONNECT_SWAPPED);
   hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
-  if (sort_depends_on_figures (self, rows))
-    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
 }
 
 /**
  * hr_catalog_view_set_scenario:
  * @self: a #HrCatalogView
- * @scenario: the scenario whose precision the Precision column names
+ * @scenario: the scenario whose precision the Precision column names; the
+ *   columns the settings hide (its session's) are hidden then. Set once
+ *   (#HrCatalogView:scenario, which the Models page's template binds to
+ *   the page's).
  */
 void
 hr_catalog_view_set_scenario (HrCatalogView *self,
                               HrScenario    *scenario)
 {
+  GSettings *settings;
+
   g_return_if_fail (HR_IS_CATALOG_VIEW (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
 
-  g_set_object (&self->scenario, scenario);
+  if (self->scenario == scenario)
+    return;
+  g_return_if_fail (self->scenario == NULL);
+  self->scenario = g_object_ref (scenario);
+  /* The hidden columns are the application's settings, which the session
+   * hands down (hr_catalog_columns_bind_settings()). */
+  settings = hr_session_get_settings (hr_scenario_get_session (scenario));
+  if (settings != NULL)
+    hr_catalog_columns_bind_settings (self->column_view, settings);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**
@@ -846,6 +897,9 @@ hr_catalog_view_dispose (GObject *object)
   g_clear_object (&self->sort_model);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, on_rows_changed, self);
+  g_clear_object (&self->model);
   g_clear_object (&self->store);
   g_clear_object (&self->scenario);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_CATALOG_VIEW);
@@ -864,6 +918,44 @@ hr_catalog_view_finalize (GObject *object)
 }
 
 static void
+hr_catalog_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  HrCatalogView *self = HR_CATALOG_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_catalog_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  HrCatalogView *self = HR_CATALOG_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_catalog_view_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_catalog_view_class_init (HrCatalogViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -871,6 +963,19 @@ hr_catalog_view_class_init (HrCatalogViewClass *klass)
 
   object_class->dispose = hr_catalog_view_dispose;
   object_class->finalize = hr_catalog_view_finalize;
+  object_class->get_property = hr_catalog_view_get_property;
+  object_class->set_property = hr_catalog_view_set_property;
+
+  /**
+   * HrCatalogView:scenario:
+   *
+   * The scenario whose precision the Precision column names, on the
+   * session whose settings hide columns. Set once.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-catalog-view.ui");

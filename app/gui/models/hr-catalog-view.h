@@ -11,6 +11,7 @@
 
 #include <adwaita.h>
 
+#include "hr-catalog-model.h"
 #include "hr-model-row.h"
 #include "hr-scenario.h"
 #include "hr-units.h"
@@ -41,10 +42,8 @@ void                hr_catalog_view_set_scenario    (HrCatalogView  *self,
                                                      HrScenario     *scenario);
 void                hr_catalog_view_set_unit        (HrCatalogView  *self,
                                                      HrUnit          unit);
-void                hr_catalog_view_set_rows        (HrCatalogView  *self,
-                                                     GPtrArray      *rows);
-void                hr_catalog_view_figures_changed (HrCatalogView  *self,
-                                                     GPtrArray      *rows);
+void                hr_catalog_view_set_model       (HrCatalogView  *self,
+                                                     HrCatalogModel *rows);
 GListModel         *hr_catalog_view_get_rows        (HrCatalogView  *self);
 GtkSingleSelection *hr_catalog_view_get_selection   (HrCatalogView  *self);
 void                hr_catalog_view_select_row      (HrCatalogView  *self,

@@ -103,6 +103,14 @@ struct _HrExplainPanel
 
 G_DEFINE_FINAL_TYPE (HrExplainPanel, hr_explain_panel, ADW_TYPE_BIN)
 
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
 set_figure (HrExplainPanel *self,
             Figure          figure,
@@ -503,6 +511,44 @@ hr_explain_panel_finalize (GObject *object)
 }
 
 static void
+hr_explain_panel_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  HrExplainPanel *self = HR_EXPLAIN_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->followed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_explain_panel_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  HrExplainPanel *self = HR_EXPLAIN_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The page's template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_explain_panel_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_explain_panel_class_init (HrExplainPanelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -510,6 +556,18 @@ hr_explain_panel_class_init (HrExplainPanelClass *klass)
 
   object_class->dispose = hr_explain_panel_dispose;
   object_class->finalize = hr_explain_panel_finalize;
+  object_class->get_property = hr_explain_panel_get_property;
+  object_class->set_property = hr_explain_panel_set_property;
+
+  /**
+   * HrExplainPanel:scenario:
+   *
+   * The scenario the panel's figures are computed under. Set once; the Models page's template binds it to the page's.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-explain-panel.ui");
@@ -822,10 +880,13 @@ hr_explain_panel_set_scenario (HrExplainPanel *self,
 {
   g_return_if_fail (HR_IS_EXPLAIN_PANEL (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
+  if (self->followed == scenario)
+    return;
   g_return_if_fail (self->followed == NULL);
 
   self->followed = g_object_ref (scenario);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self,
                            G_CONNECT_SWAPPED);
   on_scenario_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }

@@ -29,7 +29,6 @@ struct _HrLibraryLookup
 
   HrSession        *session;
   GtkEditable      *entry;
-  HrOllamaRegistry *registry;
   GCancellable     *cancellable;
   char             *offer_name;    /* the text "Look up" looks up, or NULL */
   char             *offer_text;
@@ -455,16 +454,15 @@ hr_library_lookup_look_up (HrLibraryLookup *self)
   if (self->offer_name == NULL || self->session == NULL)
     return;
   cancel (self);
-  hr_library_lookup_get_registry (self);
   self->cancellable = g_cancellable_new ();
   show (GTK_WIDGET (self->lookup_button), FALSE);
   show (GTK_WIDGET (self->error_label), FALSE);
   /* Translators: while the registry answers; the first %s is a model name, the second the registry's URL */
   busy = g_strdup_printf (_("Reading the manifest and GGUF header of %s from %s…"),
-                          self->offer_name, hr_ollama_registry_get_endpoint (self->registry));
+                          self->offer_name, hr_ollama_registry_get_endpoint (hr_library_lookup_get_registry (self)));
   gtk_label_set_text (self->busy_label, busy);
   set_busy (self, TRUE);
-  hr_ollama_registry_lookup_full_async (self->registry, self->offer_name,
+  hr_ollama_registry_lookup_full_async (hr_library_lookup_get_registry (self), self->offer_name,
                                         on_progress, g_object_ref (self), g_object_unref,
                                         self->cancellable, on_lookup, g_object_ref (self));
 }
@@ -556,8 +554,9 @@ hr_library_lookup_set_session (HrLibraryLookup *self,
  * hr_library_lookup_get_registry:
  * @self: a #HrLibraryLookup
  *
- * The registry client the lookups use, made on first use
- * (HEADROOM_OLLAMA_REGISTRY, else registry.ollama.ai; the cache under
+ * The registry client the lookups use: the session's, which the Board
+ * page's pull check shares (hr_session_get_registry(); made on first use:
+ * HEADROOM_OLLAMA_REGISTRY, else registry.ollama.ai; the cache under
  * $XDG_CACHE_HOME/headroom/); the tests set its limits.
  *
  * Returns: (transfer none): the client
@@ -567,9 +566,7 @@ hr_library_lookup_get_registry (HrLibraryLookup *self)
 {
   g_return_val_if_fail (HR_IS_LIBRARY_LOOKUP (self), NULL);
 
-  if (self->registry == NULL)
-    self->registry = hr_ollama_registry_new (NULL, NULL);
-  return self->registry;
+  return hr_session_get_registry (self->session);
 }
 
 /** hr_library_lookup_get_busy: @self: a lookup. Returns: whether a lookup is under way */
@@ -622,7 +619,6 @@ hr_library_lookup_dispose (GObject *object)
   cancel (self);
   g_clear_object (&self->session);
   g_clear_object (&self->entry);
-  g_clear_object (&self->registry);
   gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_LIBRARY_LOOKUP);
 
   G_OBJECT_CLASS (hr_library_lookup_parent_class)->dispose (object);

@@ -8,26 +8,29 @@
 #include <glib/gi18n.h>
 
 #include "hr-board-editor.h"
+#include "hr-gui-enums.h"
 #include "hr-library-lookup.h"
 #include "hr-models-page-private.h"
 #include "hr-pool.h"
 #include "hr-scenario-controls.h"
 
 /*
- * How a slider step stays fast with 10,000 rows: the scenario emits
- * "changed" once; the page, connected first, re-evaluates every row in
- * place (hr_evaluate() allocates nothing), runs hr_recommend() over two
- * preallocated arrays, the few cells bound to rows refresh through
- * HrModelRow::changed, and the sort model is told once that the order may
- * have changed. Nothing is removed from or added to the list. The charts,
- * the explain panel and the Boards view (laid out only while it shows)
- * listen to the same "changed" after the page and read the rows' cached
- * evaluations.
+ * How a slider value reaches the table and the charts: the slider is bound
+ * to a property of the scenario (hr_scenario_sliders_bind()); the
+ * scenario's setter recomputes what the figures are made from, asks its
+ * catalog model (hr_scenario_get_catalog_model()) to re-evaluate every row
+ * in place, and only then emits "changed". The model emits "items-changed"
+ * over its rows once they are evaluated: the table (HrCatalogView) re-sorts
+ * its list, the charts and the Boards view, which sit on the table's
+ * sorted rows, lay out again, and the explain panel reads its row again on
+ * "changed". Everyone reads rows already evaluated, whatever the order
+ * they connected in. The page itself only keeps the pool note and selects
+ * the recommendation of a board not shown before.
  */
 
 struct _HrModelsPage
 {
-  AdwBin              parent_instance;
+  HrPage              parent_instance;
 
   /* template */
   AdwFlap            *flap;
@@ -42,25 +45,20 @@ struct _HrModelsPage
   GtkStack           *view_stack;
   HrBoardsView       *boards_view;
 
-  HrSession          *session;
-  HrScenario         *scenario;
-  GSettings          *settings;         /* "units" */
-  HrUnit              unit;
+  HrSession          *session;        /* hr_page_get_session(), borrowed */
+  HrScenario         *scenario;        /* hr_page_get_scenario(), borrowed */
+  HrUnit              unit;             /* bound to the settings' "units" */
 
-  GPtrArray          *rows;             /* HrModelRow*, the store's order */
-  GArray             *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
-  GPtrArray          *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
-  char               *shown_board_id;   /* the board the rows were last evaluated on */
-  guint               rates_serial;     /* hr_scenario_get_rates_serial() the rows' rates are of */
-  gboolean            rates_set;
+  HrCatalogModel     *rows;             /* the scenario's catalog model */
+  char               *shown_board_id;   /* the board whose recommendation was selected */
+  guint               generation;       /* hr_catalog_model_get_generation() last listed */
 };
 
-G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrModelsPage, hr_models_page, HR_TYPE_PAGE)
 
 enum {
   PROP_0,
-  PROP_SESSION,
-  PROP_SCENARIO,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -80,95 +78,26 @@ update_pool_note (HrModelsPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->pool_note), layout.unified && layout.note[0] != '\0');
 }
 
-static void
-reevaluate (HrModelsPage *self)
-{
-  const HrEvaluationInputs *inputs = hr_scenario_peek_evaluation_inputs (self->scenario);
-  const HrRuntimeInputs *runtime = hr_scenario_get_runtime_template (self->scenario);
-  const HrCalibration *calibration = hr_scenario_get_calibration (self->scenario);
-  HrModelSpec **specs;
-  HrEvaluation *evaluations;
-  guint n = self->rows->len;
-  gboolean lookup_rates = !self->rates_set ||
-                          self->rates_serial != hr_scenario_get_rates_serial (self->scenario);
-  gint best;
-
-  self->rates_set = TRUE;
-  self->rates_serial = hr_scenario_get_rates_serial (self->scenario);
-  g_array_set_size (self->evaluations, n);
-  g_ptr_array_set_size (self->spec_ptrs, n);
-  evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
-  specs = (HrModelSpec **) self->spec_ptrs->pdata;
-
-  for (guint i = 0; i < n; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      if (lookup_rates)
-        hr_model_row_set_measured_tps (row, hr_scenario_get_measured_tps (self->scenario,
-                                                                          hr_model_row_get_name (row)));
-      hr_model_row_evaluate_runtime (row, inputs, runtime, calibration);
-      evaluations[i] = *hr_model_row_get_evaluation (row);
-      specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
-    }
-
-  best = hr_recommend (specs, evaluations, n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      hr_model_row_set_recommended (row, (gint) i == best);
-      hr_model_row_changed (row);
-    }
-
-  /* The figures moved: the order may have too. */
-  hr_catalog_view_figures_changed (self->catalog_view, self->rows);
-  update_pool_note (self);
-}
-
+/* The scenario changed, and its catalog model, with the table, the charts
+ * and the Boards view sitting on it, was re-evaluated before it said so:
+ * the pool note follows the board, and rows made anew or a board not
+ * shown before get their recommendation selected. */
 static void
 on_scenario_changed (HrModelsPage *self)
 {
   const HrBoard *board = hr_scenario_get_board (self->scenario);
+  guint generation = hr_catalog_model_get_generation (self->rows);
 
   if (board == NULL)
     return;
-
-  reevaluate (self);
-  /* Another board: its recommendation is selected. */
-  if (g_strcmp0 (self->shown_board_id, board->id) != 0)
+  update_pool_note (self);
+  if (generation != self->generation || g_strcmp0 (self->shown_board_id, board->id) != 0)
     {
+      self->generation = generation;
       g_free (self->shown_board_id);
       self->shown_board_id = g_strdup (board->id);
       hr_catalog_view_select_row (self->catalog_view, NULL);
     }
-}
-
-/* The session's catalog, as new rows in one splice. */
-static void
-rebuild_rows (HrModelsPage *self)
-{
-  GPtrArray *catalog = hr_session_get_catalog (self->session);
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (catalog->len, g_object_unref);
-
-  if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
-    return;
-
-  for (guint i = 0; i < catalog->len; i++)
-    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (catalog, i)));
-  /* The models looked up in the Ollama library in this run (hr-session-library.c). */
-  for (guint i = 0; i < hr_session_get_library (self->session)->len; i++)
-    g_ptr_array_add (rows, hr_model_row_new (g_ptr_array_index (hr_session_get_library (self->session), i)));
-  g_ptr_array_unref (self->rows);
-  self->rows = g_ptr_array_ref (rows);
-
-  self->rates_set = FALSE;
-  reevaluate (self);
-  hr_catalog_view_set_rows (self->catalog_view, rows);
-  g_free (self->shown_board_id);
-  self->shown_board_id = g_strdup (hr_scenario_get_board (self->scenario)->id);
-  hr_catalog_view_select_row (self->catalog_view, NULL);
 }
 
 static void
@@ -196,11 +125,10 @@ on_selected_item_changed (GtkSingleSelection *selection,
 }
 
 static void
-on_units_changed (GSettings    *settings,
-                  const char   *key,
-                  HrModelsPage *self)
+set_unit (HrModelsPage *self,
+          HrUnit        unit)
 {
-  self->unit = g_settings_get_enum (settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  self->unit = unit;
   hr_catalog_view_set_unit (self->catalog_view, self->unit);
   hr_board_editor_set_unit (self->board_editor, self->unit);
   hr_boards_view_set_unit (self->boards_view, self->unit);
@@ -208,105 +136,60 @@ on_units_changed (GSettings    *settings,
   hr_memory_chart_set_unit (self->pool_chart, self->unit);
   if (self->scenario == NULL || hr_scenario_get_board (self->scenario) == NULL)
     return;
-  reevaluate (self);
+  /* The cells and the charts read again in the new unit. */
+  hr_catalog_model_refresh (self->rows);
   hr_memory_chart_update (self->memory_chart);
   hr_memory_chart_update (self->pool_chart);
+}
+
+static void
+hr_models_page_set_unit (HrModelsPage *self,
+                         HrUnit        unit)
+{
+  if (self->unit == unit)
+    return;
+  set_unit (self, unit);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }
 
 /* ------------------------------------------------------------------ */
 /* The session and the scenario                                        */
 
-/**
- * hr_models_page_set_session:
- * @self: a #HrModelsPage
- * @session: the session whose catalog the page lists; set once
- *
- * The page lists the catalog once @session is loaded and again on each
- * #HrSession::catalog-changed, and selects a model added by
- * hr_session_add_model().
- */
-void
-hr_models_page_set_session (HrModelsPage *self,
-                            HrSession    *session)
+/* The page selects a model added by hr_session_add_model(), shows sizes in
+ * the settings' unit, and looks models up in the Ollama library. */
+static void
+hr_models_page_session_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_MODELS_PAGE (self));
-  g_return_if_fail (HR_IS_SESSION (session));
+  HrModelsPage *self = HR_MODELS_PAGE (page);
+  HrSession *session = hr_page_get_session (page);
 
-  if (self->session == session)
-    return;
-  g_return_if_fail (self->session == NULL);
-
-  self->session = g_object_ref (session);
-  g_signal_connect_object (session, "notify::loaded", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "catalog-changed", G_CALLBACK (rebuild_rows), self, G_CONNECT_SWAPPED);
+  self->session = session;
+  if (hr_session_get_settings (session) != NULL)
+    g_settings_bind (hr_session_get_settings (session), "units", self, "unit",
+                     G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
   g_signal_connect_object (session, "model-added", G_CALLBACK (on_model_added), self, G_CONNECT_SWAPPED);
   hr_catalog_view_set_library_lookup (self->catalog_view,
                                       hr_library_lookup_new (session, hr_catalog_view_get_search_entry (self->catalog_view)));
-  rebuild_rows (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-/**
- * hr_models_page_set_scenario:
- * @self: a #HrModelsPage
- * @scenario: the scenario the rows are evaluated under; set once, on the
- *   page's session
- *
- * Connects the page to #HrScenario::changed first, then the controls, the
- * board editor, the charts, the explain panel and the Boards view, so
- * they read rows already re-evaluated.
- */
-void
-hr_models_page_set_scenario (HrModelsPage *self,
-                             HrScenario   *scenario)
+/* Lists the scenario's catalog model (hr_scenario_get_catalog_model()) in
+ * the table, the charts and the Boards view, and gives the scenario to the
+ * charts; the table, the controls, the board editor and the explain panel
+ * take it through the template's bindings. */
+static void
+hr_models_page_scenario_set (HrPage *page)
 {
-  g_return_if_fail (HR_IS_MODELS_PAGE (self));
-  g_return_if_fail (HR_IS_SCENARIO (scenario));
+  HrModelsPage *self = HR_MODELS_PAGE (page);
+  HrScenario *scenario = hr_page_get_scenario (page);
 
-  if (self->scenario == scenario)
-    return;
-  g_return_if_fail (self->scenario == NULL);
-
-  self->scenario = g_object_ref (scenario);
+  self->scenario = scenario;
+  self->rows = g_object_ref (hr_scenario_get_catalog_model (scenario));
+  hr_catalog_view_set_model (self->catalog_view, self->rows);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
-  hr_catalog_view_set_scenario (self->catalog_view, scenario);
-  hr_scenario_controls_set_scenario (self->scenario_controls, scenario);
-  hr_board_editor_set_scenario (self->board_editor, scenario);
   hr_memory_chart_follow (self->memory_chart, scenario);
   hr_memory_chart_follow (self->pool_chart, scenario);
-  hr_explain_panel_set_scenario (self->explain_panel, scenario);
   hr_boards_view_follow (self->boards_view, scenario, hr_catalog_view_get_rows (self->catalog_view));
-  if (self->session != NULL)
-    rebuild_rows (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
-}
-
-/**
- * hr_models_page_get_session:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (nullable): the page's session
- */
-HrSession *
-hr_models_page_get_session (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  return self->session;
-}
-
-/**
- * hr_models_page_get_scenario:
- * @self: a #HrModelsPage
- *
- * Returns: (transfer none) (nullable): the page's scenario (#HrModelsPage:scenario)
- */
-HrScenario *
-hr_models_page_get_scenario (HrModelsPage *self)
-{
-  g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
-
-  return self->scenario;
+  on_scenario_changed (self);
 }
 
 /**
@@ -351,11 +234,7 @@ hr_models_page_dispose (GObject *object)
 
   if (self->memory_chart != NULL)
     hr_memory_chart_set_rows (self->memory_chart, NULL);
-  if (self->settings != NULL)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
-  g_clear_object (&self->settings);
-  g_clear_object (&self->scenario);
-  g_clear_object (&self->session);
+  g_clear_object (&self->rows);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->dispose (object);
 }
@@ -365,9 +244,6 @@ hr_models_page_finalize (GObject *object)
 {
   HrModelsPage *self = (HrModelsPage *)object;
 
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_pointer (&self->evaluations, g_array_unref);
-  g_clear_pointer (&self->spec_ptrs, g_ptr_array_unref);
   g_clear_pointer (&self->shown_board_id, g_free);
 
   G_OBJECT_CLASS (hr_models_page_parent_class)->finalize (object);
@@ -383,11 +259,8 @@ hr_models_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_SCENARIO:
-      g_value_set_object (value, self->scenario);
+    case PROP_UNIT:
+      g_value_set_enum (value, self->unit);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -404,13 +277,8 @@ hr_models_page_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      if (g_value_get_object (value) != NULL)
-        hr_models_page_set_session (self, g_value_get_object (value));
-      break;
-    case PROP_SCENARIO:
-      if (g_value_get_object (value) != NULL)
-        hr_models_page_set_scenario (self, g_value_get_object (value));
+    case PROP_UNIT:
+      hr_models_page_set_unit (self, g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -422,18 +290,24 @@ hr_models_page_class_init (HrModelsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrPageClass *page_class = HR_PAGE_CLASS (klass);
 
   object_class->dispose = hr_models_page_dispose;
   object_class->finalize = hr_models_page_finalize;
   object_class->get_property = hr_models_page_get_property;
   object_class->set_property = hr_models_page_set_property;
+  page_class->session_set = hr_models_page_session_set;
+  page_class->scenario_set = hr_models_page_scenario_set;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, HR_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SCENARIO] =
-    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrModelsPage:unit:
+   *
+   * GB or GiB, every size on the page is shown in: bound to the settings'
+   * "units" (the session's settings) once the page has a session.
+   */
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, HR_TYPE_UNIT, HR_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_BOARD_EDITOR);
@@ -463,17 +337,11 @@ hr_models_page_init (HrModelsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
-  self->evaluations = g_array_new (FALSE, TRUE, sizeof (HrEvaluation));
-  self->spec_ptrs = g_ptr_array_new ();
-
   g_signal_connect (hr_catalog_view_get_selection (self->catalog_view), "notify::selected-item",
                     G_CALLBACK (on_selected_item_changed), self);
   hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
 
-  self->settings = g_settings_new (APPLICATION_ID);
-  g_signal_connect (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
-  on_units_changed (self->settings, "units", self);
+  set_unit (self, HR_UNIT_GB);
 }
 
 /**
@@ -560,14 +428,7 @@ hr_models_page_find_row (HrModelsPage *self,
 {
   g_return_val_if_fail (HR_IS_MODELS_PAGE (self), NULL);
 
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      if (g_strcmp0 (hr_model_row_get_name (row), name) == 0)
-        return row;
-    }
-  return NULL;
+  return self->rows != NULL ? hr_catalog_model_find_row (self->rows, name) : NULL;
 }
 
 /** hr_models_page_select_row: @self: a page. @row: (nullable): a row; %NULL: the recommended one. Selects it and scrolls to it. */

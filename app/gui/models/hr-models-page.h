@@ -13,22 +13,15 @@
 
 #include <adwaita.h>
 
-#include "hr-scenario.h"
-#include "hr-session.h"
+#include "hr-page.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_MODELS_PAGE (hr_models_page_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrModelsPage, hr_models_page, HR, MODELS_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (HrModelsPage, hr_models_page, HR, MODELS_PAGE, HrPage)
 
 GtkWidget  *hr_models_page_new           (void);
-HrSession  *hr_models_page_get_session   (HrModelsPage  *self);
-void        hr_models_page_set_session   (HrModelsPage  *self,
-                                          HrSession     *session);
-HrScenario *hr_models_page_get_scenario  (HrModelsPage  *self);
-void        hr_models_page_set_scenario  (HrModelsPage  *self,
-                                          HrScenario    *scenario);
 void        hr_models_page_focus_search  (HrModelsPage  *self);
 AdwFlap    *hr_models_page_get_flap      (HrModelsPage  *self);
 AdwFlap    *hr_models_page_get_explain_flap (HrModelsPage *self);

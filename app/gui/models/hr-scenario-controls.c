@@ -22,9 +22,10 @@ static const char * const precision_ids[] = {
 #define CONTEXT_MIN_LOG2 9   /* 512 tokens */
 #define CONTEXT_MAX_LOG2 17  /* 131,072 tokens */
 
-/* The settings' nicks, in the order of the rows' items. */
-static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
+/* The KV cache and runtime rows list HrKvCacheType's and
+ * HrScenarioRuntime's values in order: an item's position is its value. */
+#define N_KV_TYPES (HR_KV_CACHE_Q4_0 + 1)
+#define N_RUNTIMES (HR_SCENARIO_RUNTIME_LLAMA_SERVER + 1)
 
 struct _HrScenarioControls
 {
@@ -55,6 +56,14 @@ struct _HrScenarioControls
 };
 
 G_DEFINE_FINAL_TYPE (HrScenarioControls, hr_scenario_controls, GTK_TYPE_BOX)
+
+enum {
+  PROP_0,
+  PROP_SCENARIO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------ */
 /* Sliders                                                             */
@@ -137,25 +146,10 @@ on_slider_changed (HrScenarioControls *self)
 /* Bindings: scenario property <-> control                             */
 
 static gboolean
-nick_to_index (const char * const *nicks,
-               guint               n_nicks,
-               const GValue       *from,
-               GValue             *to)
-{
-  for (guint i = 0; i < n_nicks; i++)
-    if (g_strcmp0 (nicks[i], g_value_get_string (from)) == 0)
-      {
-        g_value_set_uint (to, i);
-        return TRUE;
-      }
-  g_value_set_uint (to, 0);
-  return TRUE;
-}
-
-static gboolean
 kv_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  return nick_to_index (kv_nicks, G_N_ELEMENTS (kv_nicks), from, to);
+  g_value_set_uint (to, (guint) g_value_get_enum (from));
+  return TRUE;
 }
 
 static gboolean
@@ -163,16 +157,17 @@ index_to_kv (GBinding *binding, const GValue *from, GValue *to, gpointer user_da
 {
   guint index = g_value_get_uint (from);
 
-  if (index >= G_N_ELEMENTS (kv_nicks))
+  if (index >= N_KV_TYPES)
     return FALSE;
-  g_value_set_string (to, kv_nicks[index]);
+  g_value_set_enum (to, (HrKvCacheType) index);
   return TRUE;
 }
 
 static gboolean
 runtime_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  return nick_to_index (runtime_nicks, G_N_ELEMENTS (runtime_nicks), from, to);
+  g_value_set_uint (to, (guint) g_value_get_enum (from));
+  return TRUE;
 }
 
 static gboolean
@@ -182,16 +177,16 @@ index_to_runtime (GBinding *binding, const GValue *from, GValue *to, gpointer us
   guint index = g_value_get_uint (from);
 
   /* Refilling the items moves the selection: that is not the person choosing. */
-  if (self->updating || index >= G_N_ELEMENTS (runtime_nicks))
+  if (self->updating || index >= N_RUNTIMES)
     return FALSE;
-  g_value_set_string (to, runtime_nicks[index]);
+  g_value_set_enum (to, (HrScenarioRuntime) index);
   return TRUE;
 }
 
 static gboolean
 runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "none") != 0);
+  g_value_set_boolean (to, g_value_get_enum (from) != HR_SCENARIO_RUNTIME_NONE);
   return TRUE;
 }
 
@@ -199,7 +194,7 @@ runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointe
 static gboolean
 runtime_to_slots_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "llama-server") != 0);
+  g_value_set_boolean (to, g_value_get_enum (from) != HR_SCENARIO_RUNTIME_LLAMA_SERVER);
   return TRUE;
 }
 
@@ -285,7 +280,7 @@ static void
 update_runtime_names (HrScenarioControls *self)
 {
   g_autofree char *board_item = NULL;
-  const char *items[G_N_ELEMENTS (runtime_nicks) + 1];
+  const char *items[N_RUNTIMES + 1];
   const char *version = self->scenario ? hr_scenario_get_server_version (self->scenario) : NULL;
 
   if (self->runtime_named && g_strcmp0 (version, self->runtime_version) == 0)
@@ -305,7 +300,7 @@ update_runtime_names (HrScenarioControls *self)
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
   items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
   items[HR_SCENARIO_RUNTIME_LLAMA_SERVER] = _("llama-server, its own defaults (4 slots share the context)");
-  items[G_N_ELEMENTS (runtime_nicks)] = NULL;
+  items[N_RUNTIMES] = NULL;
 
   self->updating = TRUE;
   gtk_string_list_splice (self->runtime_names, 0,
@@ -330,6 +325,8 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
 
   g_return_if_fail (HR_IS_SCENARIO_CONTROLS (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
+  if (self->scenario == scenario)
+    return;
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
@@ -358,6 +355,7 @@ hr_scenario_controls_set_scenario (HrScenarioControls *self,
   g_signal_connect_object (scenario, "changed", G_CALLBACK (update_draft_names), self,
                            G_CONNECT_SWAPPED);
   update_slider_labels (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /* Accessors for the page and the tests */
@@ -431,6 +429,44 @@ hr_scenario_controls_finalize (GObject *object)
 }
 
 static void
+hr_scenario_controls_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  HrScenarioControls *self = HR_SCENARIO_CONTROLS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      g_value_set_object (value, self->scenario);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_scenario_controls_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  HrScenarioControls *self = HR_SCENARIO_CONTROLS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SCENARIO:
+      /* The page's template binds it before the page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_scenario_controls_set_scenario (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -438,6 +474,18 @@ hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
 
   object_class->dispose = hr_scenario_controls_dispose;
   object_class->finalize = hr_scenario_controls_finalize;
+  object_class->get_property = hr_scenario_controls_get_property;
+  object_class->set_property = hr_scenario_controls_set_property;
+
+  /**
+   * HrScenarioControls:scenario:
+   *
+   * The scenario whose properties the controls are bound to. Set once; the Models page's template binds it to the page's.
+   */
+  properties[PROP_SCENARIO] =
+    g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/models/hr-scenario-controls.ui");

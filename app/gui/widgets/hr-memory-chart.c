@@ -13,14 +13,11 @@
 
 #include "hr-formula.h"
 #include "hr-gui-format.h"
+#include "hr-gui-enums.h"
 #include "hr-memory-chart-private.h"
 #include "hr-pool.h"
 
 G_DEFINE_FINAL_TYPE (HrMemoryChart, hr_memory_chart, GTK_TYPE_WIDGET)
-
-G_DEFINE_ENUM_TYPE (HrMemoryChartMode, hr_memory_chart_mode,
-                    G_DEFINE_ENUM_VALUE (HR_MEMORY_CHART_MODE_MODELS, "models"),
-                    G_DEFINE_ENUM_VALUE (HR_MEMORY_CHART_MODE_POOL, "pool"))
 
 enum {
   PROP_0,

@@ -19,13 +19,12 @@
 
 G_BEGIN_DECLS
 
+/* What the chart draws; the GType, HR_TYPE_MEMORY_CHART_MODE, is
+ * hr-gui-enums.h's (gnome.mkenums_simple). */
 typedef enum {
-  HR_MEMORY_CHART_MODE_MODELS,
-  HR_MEMORY_CHART_MODE_POOL,
+  HR_MEMORY_CHART_MODE_MODELS, /*< nick=models >*/
+  HR_MEMORY_CHART_MODE_POOL,   /*< nick=pool >*/
 } HrMemoryChartMode;
-
-#define HR_TYPE_MEMORY_CHART_MODE (hr_memory_chart_mode_get_type ())
-GType hr_memory_chart_mode_get_type (void) G_GNUC_CONST;
 
 /* At most this many bars are drawn: the first rows of the list, in its order. */
 #define HR_MEMORY_CHART_MAX_BARS 40

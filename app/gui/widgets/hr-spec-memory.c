@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-error.h"
+#include "hr-gui-enums.h"
 #include "hr-gui-format.h"
 #include "hr-memory.h"
 #include "hr-model-row.h"
@@ -32,7 +33,6 @@ struct _HrSpecMemory
   GtkLabel          *add_status;
 
   HrScenario        *scenario;     /* the window's, shared by every page */
-  GSettings         *settings;
   HrUnit             unit;
   HrModelSpec       *spec;
   HrModelRow        *row;
@@ -47,6 +47,7 @@ G_DEFINE_FINAL_TYPE (HrSpecMemory, hr_spec_memory, GTK_TYPE_BOX)
 enum {
   PROP_0,
   PROP_SCENARIO,
+  PROP_UNIT,
   N_PROPS
 };
 
@@ -216,11 +217,15 @@ hr_spec_memory_refresh (HrSpecMemory *self)
 }
 
 static void
-on_units_changed (HrSpecMemory *self)
+set_unit (HrSpecMemory *self,
+          HrUnit        unit)
 {
-  self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
   hr_memory_chart_set_unit (self->chart, self->unit);
   hr_spec_memory_refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
 }
 
 static void
@@ -339,7 +344,6 @@ hr_spec_memory_finalize (GObject *object)
 {
   HrSpecMemory *self = HR_SPEC_MEMORY (object);
 
-  g_clear_object (&self->settings);
   g_clear_object (&self->scenario);
   g_clear_object (&self->rows);
   g_clear_object (&self->row);
@@ -363,6 +367,9 @@ hr_spec_memory_get_property (GObject    *object,
     case PROP_SCENARIO:
       g_value_set_object (value, self->scenario);
       break;
+    case PROP_UNIT:
+      g_value_set_enum (value, self->unit);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -379,7 +386,12 @@ hr_spec_memory_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_SCENARIO:
-      hr_spec_memory_set_scenario (self, g_value_get_object (value));
+      /* A template binds it before its page has a scenario. */
+      if (g_value_get_object (value) != NULL)
+        hr_spec_memory_set_scenario (self, g_value_get_object (value));
+      break;
+    case PROP_UNIT:
+      set_unit (self, g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -407,6 +419,15 @@ hr_spec_memory_class_init (HrSpecMemoryClass *klass)
   properties[PROP_SCENARIO] =
     g_param_spec_object ("scenario", NULL, NULL, HR_TYPE_SCENARIO,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * HrSpecMemory:unit:
+   *
+   * GB or GiB, the sizes are shown in: the settings' "units", bound once
+   * the card has a scenario (its session's settings).
+   */
+  properties[PROP_UNIT] =
+    g_param_spec_enum ("unit", NULL, NULL, HR_TYPE_UNIT, HR_UNIT_GB,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (HR_TYPE_MEMORY_CHART);
@@ -438,10 +459,7 @@ hr_spec_memory_init (HrSpecMemory *self)
   hr_scenario_sliders_setup (self->precision_scale, _("as published"), self->context_scale);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 
-  self->settings = g_settings_new (APPLICATION_ID);
-  g_signal_connect_object (self->settings, "changed::units", G_CALLBACK (on_units_changed), self,
-                           G_CONNECT_SWAPPED);
-  self->unit = g_settings_get_enum (self->settings, "units") == 1 ? HR_UNIT_GIB : HR_UNIT_GB;
+  self->unit = HR_UNIT_GB;
   hr_memory_chart_set_unit (self->chart, self->unit);
 
   update_add_button (self);
@@ -476,6 +494,8 @@ void
 hr_spec_memory_set_scenario (HrSpecMemory *self,
                              HrScenario   *scenario)
 {
+  GSettings *settings;
+
   g_return_if_fail (HR_IS_SPEC_MEMORY (self));
   g_return_if_fail (HR_IS_SCENARIO (scenario));
 
@@ -484,6 +504,9 @@ hr_spec_memory_set_scenario (HrSpecMemory *self,
   g_return_if_fail (self->scenario == NULL);
 
   self->scenario = g_object_ref (scenario);
+  settings = hr_session_get_settings (hr_scenario_get_session (scenario));
+  if (settings != NULL)
+    g_settings_bind (settings, "units", self, "unit", G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
   hr_scenario_sliders_bind (scenario, self->precision_scale, self->context_scale);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (hr_spec_memory_refresh), self,
                            G_CONNECT_SWAPPED);

@@ -1,49 +1,37 @@
-/* gui-test-util.h
+/* gui-test-util.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What every window test needs: its main()'s set-up and clean-up (user
- * folders of its own, GTK and libadwaita started, the application
- * registered), running the main loop until something is true, a window's
- * pages built after its first frame, settings back to their defaults,
- * removing a test's own folders, and finding a control by the title of its
- * row. Header-only, for the tests in tests/ that include it after
- * config.h (APPLICATION_ID, GETTEXT_PACKAGE, LOCALEDIR).
+ * What every window test needs (gui-test-util.h), in the test-support
+ * library the GUI tests link.
  */
-#pragma once
+
+#include "config.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "hr-application.h"
+#include "gui-test-util.h"
 
-/* Iterates the default main context until @done returns TRUE or
- * @timeout_ms passes; with @done NULL, just spins for @timeout_ms. */
-static G_GNUC_UNUSED gboolean
+/* Runs the default main context until @done returns TRUE or @timeout_ms
+ * passes (hr_test_wait_until(): blocking between events, no busy wait);
+ * with @done NULL, just runs it for @timeout_ms. */
+gboolean
 iterate_until (gboolean (*done) (gpointer),
                gpointer   data,
                guint      timeout_ms)
 {
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      if (done != NULL && done (data))
-        return TRUE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-  return done == NULL || done (data);
+  return hr_test_wait_until (done, data, timeout_ms);
 }
 
-static G_GNUC_UNUSED void
+void
 spin (guint ms)
 {
-  iterate_until (NULL, NULL, ms);
+  hr_test_spin (ms);
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 widget_is_drawn (gpointer data)
 {
   return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
@@ -52,7 +40,7 @@ widget_is_drawn (gpointer data)
 /* Writes @widget as drawn to the PNG file @path, for a person to look at
  * (the screenshot runs); right after a style change the widget may not
  * have drawn yet, so its snapshot is retried for up to 5 s. */
-static G_GNUC_UNUSED void
+void
 gui_test_save_png (GtkWidget  *widget,
                    const char *path)
 {
@@ -76,7 +64,7 @@ gui_test_save_png (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 window_pages_built (gpointer window)
 {
   gboolean built = FALSE;
@@ -88,7 +76,7 @@ window_pages_built (gpointer window)
 /* Waits until @window (a HrWindow) has built its pages, which it does in
  * an idle after its first painted frame (HrWindow:pages-built), without
  * asking for a page (which would build them at once). */
-static G_GNUC_UNUSED gboolean
+gboolean
 wait_for_window_pages (GtkWidget *window,
                        guint      timeout_ms)
 {
@@ -97,7 +85,7 @@ wait_for_window_pages (GtkWidget *window,
 
 /* Every key of the app's schema back to its default, and the window at
  * @width x @height. */
-static G_GNUC_UNUSED void
+void
 reset_settings (int width,
                 int height)
 {
@@ -114,7 +102,7 @@ reset_settings (int width,
 }
 
 /* Removes @path and, for a folder, everything under it. */
-static G_GNUC_UNUSED void
+void
 remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
@@ -132,21 +120,6 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
-/* What gui_test_init() does besides the default; OR them together. */
-typedef enum {
-  GUI_TEST_DEFAULT            = 0,
-  /* Headroom's text domain bound to the build's translations
-   * (HEADROOM_LOCALE_DIR, which meson test sets to the build's po/; else
-   * the installed LOCALEDIR), so that a test switches to German with
-   * LANGUAGE=de. */
-  GUI_TEST_TRANSLATED         = 1 << 0,
-  /* HOME too is the run's temporary folder (for what reads ~ directly). */
-  GUI_TEST_HOME               = 1 << 1,
-  /* g_test_init() and gtk_init(), which keep the environment's locale
-   * (LC_ALL=C.UTF-8 under meson test), instead of gtk_test_init(), which
-   * sets en_US.UTF-8 (and stays in "C" where that is not installed). */
-  GUI_TEST_ENVIRONMENT_LOCALE = 1 << 2,
-} GuiTestFlags;
 
 /* In place of g_test_init() at the top of a window test's main(), after
  * the test's own environment variables (GTK_A11Y, GSK_RENDERER, ...):
@@ -163,7 +136,7 @@ typedef enum {
  *
  * Returns: (transfer full): the temporary folder's path, for
  * gui_test_run_and_clean() to remove. */
-static G_GNUC_UNUSED char *
+char *
 gui_test_init (int          *argc,
                char       ***argv,
                GuiTestFlags  flags)
@@ -218,7 +191,7 @@ gui_test_init (int          *argc,
  *
  * Returns: (transfer full): the application, for gui_test_run_and_clean()
  * to release. */
-static G_GNUC_UNUSED HrApplication *
+HrApplication *
 gui_test_app_new (void)
 {
   g_autoptr(GError) error = NULL;
@@ -240,7 +213,7 @@ gui_test_app_new (void)
  * check each window it opened with g_assert_finalize_object().
  *
  * Returns: g_test_run()'s result, for main() to return. */
-static G_GNUC_UNUSED int
+int
 gui_test_run_and_clean (HrApplication **app,
                         char          **root)
 {
@@ -255,7 +228,7 @@ gui_test_run_and_clean (HrApplication **app,
 }
 
 /* The first widget of @type at or under @root, depth first. */
-static G_GNUC_UNUSED GtkWidget *
+GtkWidget *
 find_descendant (GtkWidget *root,
                  GType      type)
 {
@@ -276,7 +249,7 @@ find_descendant (GtkWidget *root,
 /* The row under @root titled @title, as the .ui file writes it (with its
  * mnemonic underline), or NULL: how a test reaches a control as a person
  * does, by its label, without a getter on the page. */
-static G_GNUC_UNUSED AdwPreferencesRow *
+AdwPreferencesRow *
 find_titled_row (GtkWidget  *root,
                  const char *title)
 {
