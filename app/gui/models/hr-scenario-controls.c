@@ -202,7 +202,7 @@ runtime_to_slots_sensitive (GBinding *binding, const GValue *from, GValue *to, g
 static gboolean
 runtime_to_draft_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "llama-server") == 0);
+  g_value_set_boolean (to, g_value_get_enum (from) == HR_SCENARIO_RUNTIME_LLAMA_SERVER);
   return TRUE;
 }
 
