@@ -555,7 +555,7 @@ test_best_precision (void)
   g_assert_true (g_str_has_prefix (r.out,
                    "best precision all on the GPU (fits) at 4,096 tokens: q5_1 (6 bits per weight)\n"
                    "  49/49 layers on the GPU, 10.03 GB VRAM + 0.77 GB host, 100% GPU; fits, 1.35 GB under budget; 26.4 t/s (prior, likely ok)\n"
-                   "best precision with partial offload at 4,096 tokens: bf16 (16 bits per weight)\n"));
+                   "best precision with partial offload at 4,096 tokens: fp16 (16 bits per weight)\n"));
 
   /* Only a GGUF file type a runtime can load: phi4 at 32,768 tokens once
    * got the seed's generic "int4", which no Ollama model is. */

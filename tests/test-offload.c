@@ -751,12 +751,12 @@ test_offload_max_context (void)
   g_free (split);
 }
 
-/* The seed's generic INT8 and INT4, and FP16 (F16's other name): no GGUF
- * file type, so no precision a runtime can be given. */
+/* The seed's generic INT8 and INT4: no GGUF file type, so no precision a
+ * runtime can be given. */
 static gboolean
 generic_precision (const HrPrecision *p)
 {
-  return g_strcmp0 (p->id, "int8") == 0 || g_strcmp0 (p->id, "int4") == 0 || g_strcmp0 (p->id, "fp16") == 0;
+  return g_strcmp0 (p->id, "int8") == 0 || g_strcmp0 (p->id, "int4") == 0;
 }
 
 static void

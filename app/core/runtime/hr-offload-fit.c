@@ -257,13 +257,12 @@ out:
 
 /* Whether Ollama or llama-server can run a model at @p: a GGUF file type
  * (llama.cpp include/llama.h llama_ftype, Ollama fs/ggml/type.go
- * FileType). The seed's generic INT8 and INT4 are no such type, and FP16
- * is F16 under another name (the list has both). */
+ * FileType; "fp16" is Ollama's tag word for F16). The seed's generic INT8
+ * and INT4 are no such type. */
 static gboolean
 is_file_type (const HrPrecision *p)
 {
-  return g_ascii_strcasecmp (p->id, "int8") != 0 && g_ascii_strcasecmp (p->id, "int4") != 0 &&
-         g_ascii_strcasecmp (p->id, "fp16") != 0;
+  return g_ascii_strcasecmp (p->id, "int8") != 0 && g_ascii_strcasecmp (p->id, "int4") != 0;
 }
 
 /**
@@ -276,7 +275,7 @@ is_file_type (const HrPrecision *p)
  * The precision with the most bits per weight (hr_precision_list(), the
  * first on a tie) at which the model is still accepted at the inputs'
  * context, among the GGUF file types the runtime loads (not the seed's
- * generic INT8, INT4 and FP16: is_file_type()), by hr_offload_predict()'s verdict (on a unified board the pool
+ * generic INT8 and INT4: is_file_type()), by hr_offload_predict()'s verdict (on a unified board the pool
  * figure, as for hr_offload_max_context()). inputs->runtime.precision is
  * ignored.
  *
