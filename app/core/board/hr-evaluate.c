@@ -144,7 +144,8 @@ evaluate_split (const HrEvaluationInputs *scenario,
  * weights and only the experts a token routes to, wherever they live). A
  * row whose verdict is over keeps the rate it would have with every layer
  * on the GPU (the seed's dashboard, docs/seed-figures.md, rates its over
- * row); the views give it no speed verdict (it does not load). A
+ * row, and its speed); the window's table and `predict` give it no speed
+ * verdict (it does not load). A
  * measured rate counts only at the model's own precision: sketching it at
  * another precision falls back to ceiling x efficiency. A board with no
  * efficiency fit (nothing measured on it) and a prior_efficiency in the
