@@ -724,6 +724,19 @@ test_board_page_pull_prior (void)
                    "The rates on NVIDIA GeForce RTX 3060 12 GB are a prior, not a measurement: efficiency 0.67 for discrete-nvidia "
                    "hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates become its own.");
   g_assert_true (iterate_until (pull_done, f.page, 10000));
+
+  /* The caption names the board the check uses */
+  g_assert_cmpstr (adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (find_descendant (GTK_WIDGET (pull (f.page)), ADW_TYPE_PREFERENCES_GROUP))), ==,
+                   "Checked against NVIDIA GeForce RTX 3060 12 GB, the board chosen on the Models page (choosing a saved "
+                   "server chooses the board it runs on), and the scenario set there, before anything is sent.");
+  /* A model split between the GPU and host memory: both sides, which make its total */
+  set_entry (f.page, "_Model Name", "qwen3:30b-a3b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+  spin (100);
+  g_assert_nonnull (strstr (hr_pull_panel_get_check_text (pull (f.page)),
+                            "\nOn NVIDIA GeForce RTX 3060 12 GB, qwen3:30b-a3b needs 10.75 GB on the GPU and 8.78 GB in host "
+                            "memory; the GPU's budget is 11.38 GB and headroom 11.88 GB; it decodes at 51.3 t/s (prior) "
+                            "against a floor of 10.2 t/s.\n"));
   hr_scenario_set_board_id (f.scenario, "jetson-orin-nano-super");
   close_page (&f);
 }

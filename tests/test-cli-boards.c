@@ -120,9 +120,9 @@ test_detect_nvidia_smi (void)
                    "  nvidia-smi: NVIDIA GeForce RTX 3090, memory.total 24,576 MiB, memory.used 1,234 MiB\n"
                    "  nvidia-smi: NVIDIA GeForce RTX 3060, memory.total 12,288 MiB, memory.used 210 MiB\n"
                    "  /proc/meminfo: MemTotal "));
-  g_assert_nonnull (strstr (r.out, "GPU 1: NVIDIA GeForce RTX 3090, 24.0 GiB, 1.2 GiB in use, 0.5 GB reserved, bandwidth 936.0 GB/s (discrete, cuda)\n"));
-  g_assert_nonnull (strstr (r.out, "GPU 2: NVIDIA GeForce RTX 3060, 12.0 GiB, 0.2 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, cuda)\n"));
-  g_assert_nonnull (strstr (r.out, "  - GPU 2 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet\n"));
+  g_assert_nonnull (strstr (r.out, "GPU 0: NVIDIA GeForce RTX 3090, 24.0 GiB, 1.2 GiB in use, 0.5 GB reserved, bandwidth 936.0 GB/s (discrete, cuda)\n"));
+  g_assert_nonnull (strstr (r.out, "GPU 1: NVIDIA GeForce RTX 3060, 12.0 GiB, 0.2 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, cuda)\n"));
+  g_assert_nonnull (strstr (r.out, "  - GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet\n"));
   g_assert_true (g_str_has_suffix (r.out, "not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
 
   /* --save refuses a half-made board and writes nothing */
@@ -142,6 +142,25 @@ test_detect_nvidia_smi (void)
   g_assert_true (g_file_get_contents (boards_path, &saved, NULL, NULL));
   g_assert_nonnull (strstr (saved, "\"name\" : \"NVIDIA GeForce RTX 3060\""));
   g_assert_nonnull (strstr (saved, "\"bandwidth_gb_s\" : 360.0"));
+
+  /* the same id again: refused, the file as it was; --force replaces it */
+  {
+    const char *forced[] = { "boards", "detect", "--bandwidth", "936,361", "--host-bandwidth", "51.2", "--save", "--force", NULL };
+    g_auto(Run) again = { 0 };
+    g_auto(Run) rforce = { 0 };
+    g_autofree char *after = NULL, *replaced = NULL;
+
+    run_with_path (&again, dir, save);
+    g_assert_cmpint (again.status, ==, 1);
+    g_assert_nonnull (strstr (again.err, "headroom-cli: not saved: your boards file already has a board \"this-computer\": give another --id, or --force to replace it\n"));
+    g_assert_true (g_file_get_contents (boards_path, &after, NULL, NULL));
+    g_assert_cmpstr (after, ==, saved);
+    run_with_path (&rforce, dir, forced);
+    g_assert_cmpint (rforce.status, ==, 0);
+    g_assert_true (g_file_get_contents (boards_path, &replaced, NULL, NULL));
+    g_assert_nonnull (strstr (replaced, "\"bandwidth_gb_s\" : 361.0"));
+    g_assert_null (strstr (replaced, "\"bandwidth_gb_s\" : 360.0"));
+  }
   g_assert_cmpint (g_remove (boards_path), ==, 0);
 
   /* a tool that is there but fails: its words, no board */
@@ -207,7 +226,7 @@ test_detect_amd_smi (void)
   g_assert_true (g_str_has_prefix (r.out, "This computer (this-computer)\n"
                                           "read:\n"
                                           "  amd-smi: Radeon RX 7900 XTX, VRAM total 25,753,026,560 bytes, used 1,090,519,040 bytes\n"));
-  g_assert_nonnull (strstr (r.out, "GPU 1: Radeon RX 7900 XTX, 24.0 GiB, 1.0 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, rocm)\n"));
+  g_assert_nonnull (strstr (r.out, "GPU 0: Radeon RX 7900 XTX, 24.0 GiB, 1.0 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, rocm)\n"));
   g_assert_cmpint (g_remove (tool), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }

@@ -557,6 +557,18 @@ test_best_precision (void)
                    "  49/49 layers on the GPU, 10.03 GB VRAM + 0.77 GB host, 100% GPU; fits, 1.35 GB under budget; 26.4 t/s (prior, likely ok)\n"
                    "best precision with partial offload at 4,096 tokens: fp16 (16 bits per weight)\n"));
 
+  /* Only a GGUF file type a runtime can load: phi4 at 32,768 tokens once
+   * got the seed's generic "int4", which no Ollama model is. */
+  {
+    g_auto(Run) r4 = { 0 };
+
+    run_cli (&r4, "predict", "phi4", "--board", BOARD, "--context", "32768", "--best-precision", NULL);
+    g_assert_cmpint (r4.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r4.out,
+                     "best precision all on the GPU (fits) at 32,768 tokens: q3_K_L (3.4375 bits per weight)\n"
+                     "  41/41 layers on the GPU, 9.60 GB VRAM + 0.26 GB host, 100% GPU; fits, 1.78 GB under budget; 38.3 t/s (prior, likely ok)\n"));
+  }
+
   /* q5_1 (6 bits) fits; the next precision up, q6_K (6.5625), does not. */
   predict_at ("gemma3:12b", "4096", "q5_1", &v1, &t1);
   predict_at ("gemma3:12b", "4096", "q6_K", &v2, &t2);
@@ -642,6 +654,60 @@ test_measured_board (void)
   g_rmdir (dir);
 }
 
+/* One rule for a mixture of experts' decode everywhere: a token reads the
+ * dense weights and the experts it routes to (8 of qwen3:30b-a3b's 128),
+ * wherever they are. All on the GPU it is rated faster than with the
+ * experts of 10 layers in host memory (it once read every expert there:
+ * 33 t/s against the split's 114). "partial 49/49" says the experts are
+ * what is in host memory; an over row has no speed verdict. */
+static void
+test_moe_rates (void)
+{
+  g_auto(Run) whole = { 0 };
+  g_auto(Run) split = { 0 };
+  g_auto(Run) over = { 0 };
+  g_auto(Run) main_gpu = { 0 };
+  g_auto(Run) main_gpu2 = { 0 };
+  g_auto(Run) no_bw = { 0 };
+
+  run_cli (&whole, "predict", "qwen3:30b-a3b", "--board", "rtx-3090", NULL);
+  g_assert_cmpint (whole.status, ==, 0);
+  g_assert_nonnull (strstr (whole.out,
+                   "  verdict: fits, 4.99 GB under budget\n"
+                   "  decode: every layer on the GPU: 936.0 GB/s / 2,059,707,483 bytes read per token (the dense weights and 8 of 128 experts) = 454.4 t/s ceiling, x 0.67 = 304.5 t/s\n"
+                   "  rate: 304.5 t/s (prior), speed likely ok\n"));
+
+  run_cli (&split, "predict", "qwen3:30b-a3b", "--board", "rtx-3090", "--n-cpu-moe", "10", NULL);
+  g_assert_cmpint (split.status, ==, 0);
+  g_assert_nonnull (strstr (split.out,
+                   "  verdict: partial 49/49, the experts of 10 layers in host memory, 26.35 GB of host memory left\n"
+                   "  decode: t = 1,645,505,846 bytes / (936.0 GB/s x 0.67) on the GPU + 235,281,840 bytes / (51.2 GB/s x 0.75) on the CPU = 2.6 ms + 6.1 ms = 8.8 ms per token: 114.3 t/s\n"
+                   "  rate: 114.3 t/s (prior), speed likely ok\n"));
+
+  run_cli (&over, "predict", "qwen3:30b-a3b", "--board", BOARD, "--n-cpu-moe", "10", NULL);
+  g_assert_cmpint (over.status, ==, 0);
+  g_assert_nonnull (strstr (over.out,
+                   "  verdict: over by 3.63 GB\n"
+                   "  decode: every layer on the GPU: 360.0 GB/s / 2,059,707,483 bytes read per token (the dense weights and 8 of 128 experts) = 70.6 t/s ceiling, x 0.73 = 51.3 t/s\n"
+                   "  rate: 51.3 t/s (prior) if it loaded with every layer on the GPU; no speed verdict: it does not load\n"));
+
+  /* --main-gpu past the board's GPUs: a usage error */
+  run_cli (&main_gpu, "predict", "llama3.1:8b", "--board", BOARD, "--main-gpu", "1", NULL);
+  g_assert_cmpint (main_gpu.status, ==, 2);
+  g_assert_cmpstr (main_gpu.err, ==, "headroom-cli: --main-gpu 1 is out of range: rtx-3060-12gb has 1 GPU (index 0)\n");
+  run_cli (&main_gpu2, "predict", "llama3.1:8b", "--board", "2x-rtx-3090", "--main-gpu", "2", NULL);
+  g_assert_cmpint (main_gpu2.status, ==, 2);
+  g_assert_cmpstr (main_gpu2.err, ==, "headroom-cli: --main-gpu 2 is out of range: 2x-rtx-3090 has 2 GPUs (0 to 1)\n");
+
+  /* --gpus gives no bandwidth: no rate, not "0.0 t/s" */
+  run_cli (&no_bw, "predict", "llama3.1:8b", "--gpus", "12GiB", "--best-precision", NULL);
+  g_assert_cmpint (no_bw.status, ==, 0);
+  g_assert_true (g_str_has_prefix (no_bw.out,
+                   "best precision all on the GPU (fits) at 4,096 tokens: q8_0 (8.5 bits per weight)\n"
+                   "  33/33 layers on the GPU, 8.62 GB VRAM + 0.57 GB host, 100% GPU; fits, 4.26 GB under budget; no rate (a memory bandwidth is not known)\n"));
+  g_assert_null (strstr (no_bw.out, "0.0 t/s"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -662,6 +728,7 @@ main (int   argc,
   g_test_add_func ("/cli-offload/finders-unified-agree", test_finders_unified_agree);
   g_test_add_func ("/cli-offload/finders-unified-learned", test_finders_unified_learned);
   g_test_add_func ("/cli-offload/best-precision", test_best_precision);
+  g_test_add_func ("/cli-offload/moe-rates", test_moe_rates);
   g_test_add_func ("/cli-offload/fit-long-names", test_fit_long_names);
   g_test_add_func ("/cli-offload/matrix", test_matrix);
   g_test_add_func ("/cli-offload/bad-num-gpu", test_bad_num_gpu);

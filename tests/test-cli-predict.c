@@ -219,7 +219,7 @@ test_predict_old_estimator (void)
                    "  source: Ollama llm/memory.go estimateGPULayers: output_norm + output, or token_embd when the model has no output tensor\n"
                    "\n"
                    "KV cache: 838,860,800 bytes (0.84 GB)\n"
-                   "  40 layers x 10 KV heads x (128 + 128) x 4,096 x 1 slots x 2 bytes = 838,860,800 bytes\n"
+                   "  40 layers x 10 KV heads x (128 + 128) x 4,096 x 1 slot x 2 bytes = 838,860,800 bytes\n"
                    "  source: Ollama fs/ggml/ggml.go GraphSize: per layer num_ctx x slots x (key + value length) x KV heads x bytes per element (kvCacheBytesPerElement: f16 2, q8_0 1, q4_0 0.5)\n"
                    "\n"
                    "Compute graph: 559,240,533 bytes (0.56 GB)\n"

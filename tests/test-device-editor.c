@@ -148,7 +148,7 @@ test_device_editor (void)
   list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
   g_assert_nonnull (list);
   g_assert_true (gtk_widget_get_visible (list));
-  g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: NVIDIA GeForce RTX 3090"));
+  g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 0: NVIDIA GeForce RTX 3090"));
 
   /* Add GPU: a copy of the last one, the board now two GPUs */
   add = find_button (list, "_Add GPU");
@@ -161,7 +161,7 @@ test_device_editor (void)
   g_assert_true (iterate_until (has_two_gpus, scenario, 2000)); /* a button's activate clicks after its press shows */
   board = hr_scenario_get_board (scenario);
   g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
-  second = find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 2: GPU 2");
+  second = find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: GPU 1");
   g_assert_nonnull (second);
   g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (second)));
 
@@ -368,7 +368,7 @@ test_board_import_paste (void)
                                    "nvidia-smi: NVIDIA GeForce RTX 3060, memory.total 12,288 MiB, memory.used 210 MiB\n"
                                    "/proc/meminfo: MemTotal "));
   g_assert_true (g_str_has_prefix (hr_board_import_get_confirm_text (import),
-                                   "• GPU 2 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it)"));
+                                   "• GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it)"));
   g_assert_nonnull (strstr (hr_board_import_get_confirm_text (import), "\n• host memory bandwidth not read"));
   g_assert_true (g_str_has_prefix (hr_board_import_get_status (import), "Not complete, so not saved yet: "));
   g_assert_false (hr_board_import_get_complete (import));

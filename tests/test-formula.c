@@ -195,6 +195,58 @@ test_formula_verdicts (void)
   g_assert_cmpstr (over, ==, "9.81 GB total - 6.1 GB headroom = over by 3.71 GB (3.45 GiB)");
 }
 
+/* A discrete board with host memory: a split row's verdict line is true
+ * arithmetic on the side it speaks of (host budget and the pool chart's
+ * Free for a partial row; the host or the GPU side for an over row). */
+static void
+test_formula_split_verdicts (void)
+{
+  g_autoptr(HrBoard) board = hr_board_new ("gpu", "A GPU");
+  g_autofree char *partial = NULL, *reserve = NULL, *over_host = NULL, *over_gpu = NULL;
+  HrEvaluation e = { 0 };
+
+  board->pool_bytes = 12000000000;
+  board->resident_bytes = 500000000;
+  board->reserve_bytes = 500000000;
+  board->host_pool_bytes = 32000000000;
+  board->host_resident_bytes = 8000000000;
+  board->host_reserve_bytes = 2000000000;
+  board->bandwidth_bytes_per_s = 360e9;
+  e.split = TRUE;
+  e.gpu_layers = 30;
+  e.total_layers = 63;
+
+  /* partial: host budget 32 - 8 - 2 = 22 GB, less the 2.11 GB there */
+  e.verdict = HR_VERDICT_PARTIAL;
+  e.vram_bytes = 11000000000;
+  e.host_bytes = 2110000000;
+  e.margin_bytes = 24000000000 - e.host_bytes; /* hr_offload_judge(): against the host headroom */
+  partial = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (partial, ==, "30 of 63 layers fit the GPU; 22.0 GB host budget - 2.11 GB in host memory = "
+                                "19.89 GB (18.52 GiB) to spare: partial");
+  /* loads, but into the host reserve */
+  e.host_bytes = 23000000000;
+  e.margin_bytes = 24000000000 - e.host_bytes;
+  reserve = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (reserve, ==, "30 of 63 layers fit the GPU; 23.0 GB in host memory - 22.0 GB host budget = "
+                                "1.0 GB (0.93 GiB) into the 2.0 GB host reserve: partial");
+
+  /* over on the host side: 26.82 GB there against 24 GB free */
+  e.verdict = HR_VERDICT_OVER;
+  e.host_bytes = 26820000000;
+  e.margin_bytes = e.host_bytes - 24000000000;
+  e.footprint.total = e.vram_bytes + e.host_bytes;
+  over_host = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (over_host, ==, "26.82 GB in host memory - 24.0 GB host headroom = over by 2.82 GB (2.63 GiB) in host memory");
+
+  /* over on the GPU side (a num_gpu too large): 12.5 GB there against 11.5 GB */
+  e.vram_bytes = 12500000000;
+  e.host_bytes = 1000000000;
+  e.margin_bytes = e.vram_bytes - 11500000000;
+  over_gpu = hr_formula_verdict (board, &e);
+  g_assert_cmpstr (over_gpu, ==, "12.5 GB on the GPU - 11.5 GB headroom = over by 1.0 GB (0.93 GiB) on the GPU");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -202,6 +254,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/formula/weights", test_formula_weights);
+  g_test_add_func ("/formula/split-verdicts", test_formula_split_verdicts);
   g_test_add_func ("/formula/kv-cache", test_formula_kv_cache);
   g_test_add_func ("/formula/board-and-rates", test_formula_board_and_rates);
   g_test_add_func ("/formula/verdicts", test_formula_verdicts);

@@ -73,6 +73,9 @@ test_hardware_nvidia_smi (void)
   REFUSED ("NVIDIA GB10, [N/A], [N/A]\n", HR_CORE_ERROR_PARSE,
            "nvidia-smi: \"NVIDIA GB10\" reports no memory.total ([N/A]): its GPU uses the system's memory (unified, as the DGX Spark's GB10); Headroom does not guess how much of it the GPU may take: confirm the pool (free -b) and use a unified board");
   REFUSED ("\n\n", HR_CORE_ERROR_NOT_FOUND, "nvidia-smi listed no GPU");
+  /* more in use than there is: a paste from two readings, not a GPU */
+  REFUSED ("NVIDIA GeForce RTX 3060, 12288, 12289\n", HR_CORE_ERROR_PARSE,
+           "nvidia-smi: NVIDIA GeForce RTX 3060 uses 12,289 MiB of 12,288 MiB: memory.used cannot be more than memory.total");
 #undef REFUSED
 }
 
@@ -191,7 +194,7 @@ test_hardware_paste_board (void)
   g_assert_cmpuint (board->host_resident_bytes, ==, (G_GUINT64_CONSTANT (65776232) - 60000000) * 1024);
   g_assert_nonnull (strstr (board->source, "NVIDIA GeForce RTX 3090: bandwidth 936 GB/s from the built-in board \"rtx-3090\""));
   g_assert_cmpstr (g_ptr_array_index (reading->confirm, 0), ==,
-                   "GPU 2 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet");
+                   "GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet");
   /* not complete: it does not validate, so it is not saved */
   g_assert_false (hr_board_validate (board, &error));
   g_assert_cmpstr (error->message, ==, "field \"host_bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s");

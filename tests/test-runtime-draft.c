@@ -151,7 +151,7 @@ test_terms (void)
   g_assert_cmpuint (with.host_bytes, ==, alone.host_bytes + d.host_bytes);
   g_assert_cmpstr (hr_runtime_prediction_get_term (&with, HR_RUNTIME_TERM_DRAFT_KV)->id, ==, "draft_kv_cache");
   g_assert_cmpstr (hr_runtime_prediction_get_term (&with, HR_RUNTIME_TERM_DRAFT_KV)->formula, ==,
-                   "the draft's own cache at the target's n_ctx 8,192 and 1 slots, f16 (-ctkd/-ctvd) = 268,435,456 bytes");
+                   "the draft's own cache at the target's n_ctx 8,192 and 1 slot, f16 (-ctkd/-ctvd) = 268,435,456 bytes");
   g_assert_false (has_note_prefix (&with, "The draft's vocabulary"));
 }
 

@@ -439,6 +439,24 @@ test_scenario_partial_offload (Fixture       *f,
   g_assert_cmpstr (tps, ==, "11.0 prior");
   g_assert_cmpstr (hr_gui_speed_label (e.speed), ==, "likely ok");
 
+  /* The runtime "Ollama 0.30+": the same split, not "over" against the
+   * GPU's pool alone (the explain panel and pool chart draw the split) */
+  {
+    HrEvaluation r;
+    g_autofree char *runtime_verdict = NULL;
+    HrScenarioRuntime before = hr_scenario_get_runtime (f->scenario);
+
+    hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+    hr_scenario_evaluate (f->scenario, spec, &r);
+    g_assert_true (r.split);
+    g_assert_cmpint (r.verdict, ==, HR_VERDICT_PARTIAL);
+    runtime_verdict = hr_gui_format_evaluation_verdict (&r, HR_UNIT_GB);
+    g_assert_cmpstr (runtime_verdict, ==, "partial 34/49");
+    g_assert_cmpuint (r.margin_bytes, ==, e.margin_bytes);
+    hr_scenario_set_runtime (f->scenario, before);
+    inputs = hr_scenario_peek_evaluation_inputs (f->scenario);
+  }
+
   /* The explain panel's texts */
   split = hr_formula_split (spec, inputs, &e);
   g_assert_cmpstr (split, ==,

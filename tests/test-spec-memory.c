@@ -78,6 +78,13 @@ test_same_total_as_models_page (void)
         g_error ("\"%s\" does not name the method \"%s\"", hr_spec_memory_get_scenario_text (card), runtimes[i].method);
       totals[i] = on_card->footprint.total;
     }
+  /* The scenario line as written: no article to get wrong before the cache
+   * type ("with an q8_0 KV cache"), "1 parallel slot" in the singular */
+  hr_scenario_set_kv_cache_type (scenario, HR_KV_CACHE_Q8_0);
+  hr_scenario_set_parallel_slots (scenario, 1);
+  settle ();
+  g_assert_true (g_str_has_prefix (hr_spec_memory_get_scenario_text (card),
+                                   "On Jetson Orin Nano Super (budget 5.1 GB), KV cache q8_0, 1 parallel slot, as set on the Models page."));
   /* The runtime gives the 22 sliding-window layers 1,024 cells, the seed's
    * plain math all 16,384: the totals part, so the card did follow. */
   g_assert_cmpuint (totals[0], <, totals[2]);

@@ -97,6 +97,7 @@ typedef struct {
   char    *host_bandwidth_text;
   char    *pool_text;
   gboolean save;
+  gboolean force;
   gboolean json;
 } BoardsOptions;
 
@@ -179,7 +180,7 @@ print_board (const HrBoard           *board,
       g_autofree char *bw = bandwidth_text (d->bandwidth_bytes_per_s);
 
       /* Translators: GPU number, name, memory, in use, reserved, bandwidth, kind, backend */
-      printf (_("GPU %u: %s, %s, %s in use, %s reserved, bandwidth %s (%s, %s)\n"), i + 1, d->name, memory, used,
+      printf (_("GPU %u: %s, %s, %s in use, %s reserved, bandwidth %s (%s, %s)\n"), i, d->name, memory, used,
               reserve, bw, hr_device_kind_to_string (d->kind), hr_device_backend_to_string (d->backend));
     }
   if (!board->unified)
@@ -192,10 +193,13 @@ print_board (const HrBoard           *board,
     }
 }
 
-/* The user's boards.json with @board in it (replacing the same id),
- * written atomically; a user file that cannot be read is left alone. */
+/* The user's boards.json with @board in it, written atomically; a board
+ * of the same id is replaced only with @force (else
+ * %HR_CORE_ERROR_INVALID_DATA and the file as it was); a user file that
+ * cannot be read is left alone. */
 static gboolean
 save_board (const HrBoard  *board,
+            gboolean        force,
             char          **out_path,
             GError        **error)
 {
@@ -216,6 +220,13 @@ save_board (const HrBoard  *board,
   for (guint i = 0; i < boards->len && !replaced; i++)
     if (g_strcmp0 (((HrBoard *) g_ptr_array_index (boards, i))->id, board->id) == 0)
       {
+        if (!force)
+          {
+            g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                         _("not saved: your boards file already has a board \"%s\": give another --id, or --force to replace it"),
+                         board->id);
+            return FALSE;
+          }
         hr_board_free (g_ptr_array_index (boards, i));
         boards->pdata[i] = hr_board_copy (board);
         replaced = TRUE;
@@ -252,6 +263,7 @@ boards_make (const char *command,
     { "host-bandwidth", 0, 0, G_OPTION_ARG_STRING, &o.host_bandwidth_text, N_("The host memory's bandwidth in GB/s; no tool prints it"), N_("GB/S") },
     { "pool", 0, 0, G_OPTION_ARG_STRING, &o.pool_text, N_("A unified board's GPU share of its memory, as you confirmed it (an Apple silicon Mac: what Metal lets the GPU use); no tool prints it"), N_("SIZE") },
     { "save", 0, 0, G_OPTION_ARG_NONE, &o.save, N_("Save the board into your boards file (only once nothing is missing)"), NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &o.force, N_("With --save: replace a board of the same id in your boards file"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print the board as boards.json holds it, with what was read and what to confirm"), NULL },
     { NULL }
   };
@@ -377,7 +389,7 @@ boards_make (const char *command,
                                       : _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
           return hr_cli_fail (g_steal_pointer (&error));
         }
-      if (!save_board (board, &path, &error))
+      if (!save_board (board, o.force, &path, &error))
         return hr_cli_fail (g_steal_pointer (&error));
       if (!o.json)
         printf (_("saved as \"%s\" in %s\n"), board->id, path);
@@ -401,7 +413,8 @@ boards_make (const char *command,
  * /proc/meminfo (built on macOS: sysctl and system_profiler), and prints
  * (--json: as boards.json holds it) the "This computer" board they make,
  * with what was read and what the user must confirm; `--save` writes it
- * into the user's boards file once it is complete. `boards import FILE|-`
+ * into the user's boards file once it is complete, refusing an id the
+ * file already has unless `--force` is given. `boards import FILE|-`
  * does the same from those tools' output pasted from another machine.
  * `--pool SIZE` gives a unified board's GPU share (an Apple silicon Mac),
  * which no tool prints.

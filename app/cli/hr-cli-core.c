@@ -704,19 +704,21 @@ hr_cli_cmd_dashboard (int    argc,
     {
       const HrModelSpec *spec = g_ptr_array_index (rows, i);
       g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
-      g_autofree char *ceiling = fmt (evals[i].ceiling_tps, 1);
-      g_autofree char *tps = fmt (evals[i].tps, 1);
+      /* no rate (a row that does not load, a bandwidth not known): "-", not 0.0 */
+      gboolean rated = evals[i].tps > 0.0 || evals[i].source == HR_RATE_SOURCE_MEASURED;
+      g_autofree char *ceiling = evals[i].ceiling_tps > 0.0 ? fmt (evals[i].ceiling_tps, 1) : g_strdup ("-");
+      g_autofree char *tps = rated ? fmt (evals[i].tps, 1) : g_strdup ("-");
+      const char *source = rated ? hr_rate_source_to_string (evals[i].source) : "-";
+      const char *speed = hr_speed_to_string (evals[i].speed);
       g_autofree char *layers = hr_cli_split_layers_text (&evals[i]);
 
       if (split)
         printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", nw, spec->name, total,
                 hr_verdict_to_string (evals[i].verdict), layers,
-                evals[i].split ? evals[i].processor : "-", ceiling, tps,
-                hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
+                evals[i].split ? evals[i].processor : "-", ceiling, tps, source, speed);
       else
         printf ("  %-*s%9s  %-8s%8s%7s  %-14s%s\n", nw, spec->name, total,
-                hr_verdict_to_string (evals[i].verdict), ceiling, tps,
-                hr_rate_source_to_string (evals[i].source), hr_speed_to_string (evals[i].speed));
+                hr_verdict_to_string (evals[i].verdict), ceiling, tps, source, speed);
     }
   printf ("%s\n", thin);
   printf ("  ");

@@ -137,11 +137,17 @@ whole_rate (HrCliContext          *ctx,
       return;
     }
   bw = hr_format_decimal (board->bandwidth_bytes_per_s / 1e9, 1);
-  weights = hr_format_count (e.footprint.weights);
+  weights = hr_format_count (e.read_bytes);
   ceiling = hr_format_decimal (e.ceiling_tps, 1);
   eff = hr_format_decimal (e.ceiling_tps > 0.0 ? e.tps / e.ceiling_tps : 0.0, 2);
-  *text = g_strdup_printf (_("every layer on the GPU: %s GB/s / %s bytes of weights = %s t/s ceiling, x %s = %s t/s"),
-                           bw, weights, ceiling, eff, rate);
+  if (e.read_bytes < e.footprint.weights)
+    /* Translators: GB/s, bytes, experts used, experts, t/s, efficiency, t/s */
+    *text = g_strdup_printf (_("every layer on the GPU: %1$s GB/s / %2$s bytes read per token (the dense weights and %3$u of %4$u experts) = %5$s t/s ceiling, x %6$s = %7$s t/s"),
+                             bw, weights, runtime->spec->expert_used_count, runtime->spec->expert_count,
+                             ceiling, eff, rate);
+  else
+    *text = g_strdup_printf (_("every layer on the GPU: %s GB/s / %s bytes of weights = %s t/s ceiling, x %s = %s t/s"),
+                             bw, weights, ceiling, eff, rate);
 }
 
 /* The rate with every layer on several GPUs (or the one Ollama chose), on
@@ -204,7 +210,7 @@ whole_rate_devices (HrCliContext          *ctx,
 
       if (d->layers == 0)
         continue;
-      t += share * (double) e.footprint.weights / d->bandwidth_bytes_per_s;
+      t += share * (double) e.read_bytes / d->bandwidth_bytes_per_s;
       sh = hr_format_decimal (share, 3);
       bw = hr_format_decimal (d->bandwidth_bytes_per_s / 1e9, 1);
       /* Translators: a share (0.512), GB/s, a GPU's name */
@@ -214,7 +220,7 @@ whole_rate_devices (HrCliContext          *ctx,
   *tps = ceiling * eff;
   if (text)
     {
-      g_autofree char *weights = hr_format_count (e.footprint.weights);
+      g_autofree char *weights = hr_format_count (e.read_bytes);
       g_autofree char *c = hr_format_decimal (ceiling, 1);
       g_autofree char *ef = hr_format_decimal (eff, 2);
       g_autofree char *rate = hr_format_decimal (*tps, 1);
@@ -243,7 +249,9 @@ split_rate (HrCliContext          *ctx,
 
   if (text)
     *text = NULL;
-  if (split->n_devices > 0 && split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+  if (split->n_devices > 0 && split->verdict == HR_VERDICT_OVER)
+    ok = whole_rate_devices (ctx, board, runtime, split, tps, source, text);
+  else if (split->n_devices > 0 && split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
     ok = whole_rate_devices (ctx, board, runtime, split, tps, source, text);
   else if (split->n_devices > 0)
     {
@@ -264,7 +272,10 @@ split_rate (HrCliContext          *ctx,
         *text = g_strdup (_("not known: the GPU's memory bandwidth is not known (--gpus gives each GPU's memory only)"));
       ok = FALSE;
     }
-  else if (split->gpu_layers == split->total_layers && split->host_read_bytes == 0)
+  else if (split->verdict == HR_VERDICT_OVER ||
+           (split->gpu_layers == split->total_layers && split->host_read_bytes == 0))
+    /* an over row gets the tables' rate, as hr_evaluate() gives it: the
+     * one with every layer on the GPU, what it would decode at if it loaded */
     whole_rate (ctx, board, runtime, tps, source, text);
   else
     {
@@ -291,6 +302,7 @@ split_verdict_text (const HrOffload *split)
   e.split = TRUE;
   e.gpu_layers = split->gpu_layers;
   e.total_layers = split->total_layers;
+  e.expert_host_layers = split->partial_layers;
   return hr_cli_verdict_text (&e);
 }
 
@@ -599,7 +611,12 @@ hr_cli_predict_split (HrCliContext          *ctx,
   tps_text = hr_format_decimal (tps, 1);
   if (text != NULL)
     printf (_("  decode: %s\n"), text);
-  if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
+  if (split->verdict == HR_VERDICT_OVER && tps > 0.0)
+    printf (_("  rate: %s t/s (%s) if it loaded with every layer on the GPU; no speed verdict: it does not load\n"),
+            tps_text, hr_rate_source_to_string (source));
+  else if (split->verdict == HR_VERDICT_OVER)
+    printf ("%s\n", _("  rate: not known; no speed verdict: it does not load"));
+  else if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
     printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
   else
     printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));
@@ -645,13 +662,24 @@ print_at (HrCliContext          *ctx,
        * total and what stays in host memory (hr_offload_pool_bytes()), as
        * predict prints it at this context. */
       vram = gb (split->pool_bytes);
-      printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
-              split->gpu_layers, split->total_layers, vram, split->processor, verdict,
-              tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+      if (!(tps > 0.0))
+        printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; no rate (a memory bandwidth is not known)\n"),
+                split->gpu_layers, split->total_layers, vram, split->processor, verdict);
+      else
+        printf (_("  %u/%u layers on the GPU, %s GB of the unified pool, %s; %s; %s t/s (%s, %s)\n"),
+                split->gpu_layers, split->total_layers, vram, split->processor, verdict,
+                tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
       return TRUE;
     }
   vram = gb (split->vram.total);
   host = gb (split->host.total);
+  if (!(tps > 0.0))
+    {
+      /* --gpus gives memory only: no rate, rather than "0.0 t/s" */
+      printf (_("  %u/%u layers on the GPU, %s GB VRAM + %s GB host, %s; %s; no rate (a memory bandwidth is not known)\n"),
+              split->gpu_layers, split->total_layers, vram, host, split->processor, verdict);
+      return TRUE;
+    }
   printf (_("  %u/%u layers on the GPU, %s GB VRAM + %s GB host, %s; %s; %s t/s (%s, %s)\n"),
           split->gpu_layers, split->total_layers, vram, host, split->processor, verdict,
           tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));

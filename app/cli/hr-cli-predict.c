@@ -812,6 +812,21 @@ hr_cli_predict_run (const char                *command,
     hr_cli_offload_set_placement (sched_spread, -1);
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
+  if (hr_cli_offload_get_main_gpu () >= 0)
+    {
+      guint n = ctx.board->devices != NULL && ctx.board->devices->len > 0 ? ctx.board->devices->len : 1;
+
+      if ((guint) hr_cli_offload_get_main_gpu () >= n)
+        {
+          g_autofree char *message =
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPU (index 0)",
+                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPUs (0 to %4$u)", n),
+                             hr_cli_offload_get_main_gpu (), ctx.board->id, n, n - 1);
+
+          return hr_cli_usage_error ("%s", message);
+        }
+    }
 
   if (source != NULL)
     {

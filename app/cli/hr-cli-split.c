@@ -37,7 +37,9 @@ hr_cli_split_layers_text (const HrEvaluation *e)
  * The verdict with its margin in GB (decimal, 2 decimals), as the seed's fit
  * table words it: "fits, 4.65 GB under budget", "tight, 0.66 GB left above
  * the OS", "over by 3.71 GB", and for a split "partial 34/49, 21.24 GB of
- * host memory left" (the host's free memory less what the model keeps there).
+ * host memory left" (the host's free memory less what the model keeps there);
+ * with every layer on the GPU and experts in host memory, "partial 49/49,
+ * the experts of 10 layers in host memory, 26.35 GB of host memory left".
  *
  * Returns: (transfer full): the text.
  */
@@ -51,6 +53,13 @@ hr_cli_verdict_text (const HrEvaluation *e)
     case HR_VERDICT_FITS:  return g_strdup_printf (_("fits, %s GB under budget"), m);
     case HR_VERDICT_TIGHT: return g_strdup_printf (_("tight, %s GB left above the OS"), m);
     case HR_VERDICT_PARTIAL:
+      if (e->gpu_layers == e->total_layers && e->expert_host_layers > 0)
+        /* every layer counts as on the GPU: what is in host memory is experts */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "partial %1$u/%2$u, the experts of %3$u layer in host memory, %4$s GB of host memory left",
+                                             "partial %1$u/%2$u, the experts of %3$u layers in host memory, %4$s GB of host memory left",
+                                             e->expert_host_layers),
+                                e->gpu_layers, e->total_layers, e->expert_host_layers, m);
       return g_strdup_printf (_("partial %u/%u, %s GB of host memory left"), e->gpu_layers, e->total_layers, m);
     case HR_VERDICT_OVER:
     default:               return g_strdup_printf (_("over by %s GB"), m);

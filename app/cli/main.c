@@ -45,8 +45,8 @@ static const HrCliCommand commands[] = {
                                         "[--host URL] load MODEL [--keep-alive DURATION]") },
   { "measurements", hr_cli_cmd_measurements, N_("[--board NAME] [--measurements DIR] [--json]\n"
                                                 "delete ID [--measurements DIR]") },
-  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]\n"
-                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save] [--json]") },
+  { "boards",    hr_cli_cmd_boards,    N_("detect [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save [--force]] [--json]\n"
+                                        "import (FILE | -) [--id ID] [--name NAME] [--bandwidth A,B,...] [--host-bandwidth GB/S] [--pool SIZE] [--save [--force]] [--json]") },
 };
 
 /* TRUE when the command's arguments ask for machine output: --json or

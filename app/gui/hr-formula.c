@@ -191,8 +191,12 @@ hr_formula_kv_cache (const HrModelSpec  *spec,
       g_autofree char *per = hr_gui_format_count (per_token);
 
       /* A quantized cache rounds the whole cache up to 32-element blocks. */
-      return g_strdup_printf (_("%1$s bytes per token x %2$s tokens x %3$u parallel slots, "
-                                "rounded up to whole 32-element blocks = %4$s"),
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%1$s bytes per token x %2$s tokens x %3$u parallel slot, "
+                                           "rounded up to whole 32-element blocks = %4$s",
+                                           "%1$s bytes per token x %2$s tokens x %3$u parallel slots, "
+                                           "rounded up to whole 32-element blocks = %4$s",
+                                           MAX (scenario->parallel_slots, 1)),
                               per, tokens, MAX (scenario->parallel_slots, 1), rhs);
     }
 
@@ -288,6 +292,13 @@ hr_formula_budget (const HrBoard *board)
  * @board: the board
  * @evaluation: what hr_evaluate() gave
  *
+ * Every line is true as written: a split row (hr_offload_predict()) that
+ * is partial says what its host memory holds against the host budget
+ * (host headroom less the host reserve: the pool chart's Free), and one
+ * that is over names the side it is over on: the host memory (its bytes
+ * there less the host headroom, hr_offload_judge()) or the GPU (a num_gpu
+ * too large: its bytes there less the GPU's headroom).
+ *
  * Returns: (transfer full): "5.1 GB budget - 2.47 GB total = 2.63 GB to
  *   spare: fits"; the tight and over cases measure against the headroom
  */
@@ -310,11 +321,49 @@ hr_formula_verdict (const HrBoard      *board,
                                 "= %4$s left above the resident memory: tight"),
                               total, budget, headroom, margin);
     case HR_VERDICT_PARTIAL:
+      if (evaluation->split)
+        {
+          guint64 host_budget = hr_board_host_budget_bytes (board);
+          g_autofree char *hb = hr_gui_format_size (host_budget, HR_UNIT_GB);
+          g_autofree char *host = hr_gui_format_size (evaluation->host_bytes, HR_UNIT_GB);
+          g_autofree char *reserve = hr_gui_format_size (board->host_reserve_bytes, HR_UNIT_GB);
+
+          if (evaluation->host_bytes <= host_budget)
+            {
+              g_autofree char *spare = hr_gui_format_size_both (host_budget - evaluation->host_bytes);
+
+              return g_strdup_printf (_("%1$u of %2$u layers fit the GPU; %3$s host budget - %4$s in host memory "
+                                        "= %5$s to spare: partial"),
+                                      evaluation->gpu_layers, evaluation->total_layers, hb, host, spare);
+            }
+          {
+            g_autofree char *into = hr_gui_format_size_both (evaluation->host_bytes - host_budget);
+
+            return g_strdup_printf (_("%1$u of %2$u layers fit the GPU; %3$s in host memory - %4$s host budget "
+                                      "= %5$s into the %6$s host reserve: partial"),
+                                    evaluation->gpu_layers, evaluation->total_layers, host, hb, into, reserve);
+          }
+        }
       return g_strdup_printf (_("%1$u of %2$u layers fit the GPU; the rest stays in host memory "
                                 "with %3$s of it to spare: partial"),
                               evaluation->gpu_layers, evaluation->total_layers, margin);
     case HR_VERDICT_OVER:
     default:
+      if (evaluation->split && evaluation->n_devices <= 1 && evaluation->vram_bytes > hr_board_headroom_bytes (board))
+        {
+          g_autofree char *vram = hr_gui_format_size (evaluation->vram_bytes, HR_UNIT_GB);
+
+          return g_strdup_printf (_("%1$s on the GPU - %2$s headroom = over by %3$s on the GPU"),
+                                  vram, headroom, margin);
+        }
+      if (evaluation->split)
+        {
+          g_autofree char *host = hr_gui_format_size (evaluation->host_bytes, HR_UNIT_GB);
+          g_autofree char *host_headroom = hr_gui_format_size (hr_board_host_headroom_bytes (board), HR_UNIT_GB);
+
+          return g_strdup_printf (_("%1$s in host memory - %2$s host headroom = over by %3$s in host memory"),
+                                  host, host_headroom, margin);
+        }
       return g_strdup_printf (_("%1$s total - %2$s headroom = over by %3$s"),
                               total, headroom, margin);
     }
@@ -326,16 +375,25 @@ hr_formula_verdict (const HrBoard      *board,
  * @evaluation: what hr_evaluate() gave
  *
  * Returns: (transfer full): "102 GB/s / 2.0 GB = 51.0 t/s ceiling"
- *   (every weight is read once per token; docs/seed-figures.md, "Rates")
+ *   (every weight is read once per token; docs/seed-figures.md, "Rates");
+ *   a mixture of experts divides by what a token reads, its dense weights
+ *   and the experts it routes to (evaluation->read_bytes,
+ *   hr_offload_token_read_bytes())
  */
 char *
 hr_formula_ceiling (const HrBoard      *board,
                     const HrEvaluation *evaluation)
 {
-  g_autofree char *weights = hr_gui_format_size (evaluation->footprint.weights, HR_UNIT_GB);
+  gboolean routed = evaluation->read_bytes > 0 && evaluation->read_bytes < evaluation->footprint.weights;
+  g_autofree char *weights = hr_gui_format_size (routed ? evaluation->read_bytes : evaluation->footprint.weights,
+                                                 HR_UNIT_GB);
   g_autofree char *bandwidth = hr_gui_format_plain (board->bandwidth_bytes_per_s / 1e9);
   g_autofree char *ceiling = hr_gui_format_decimal (evaluation->ceiling_tps, 1);
 
+  if (routed)
+    /* Translators: GB/s, the bytes one token reads, t/s */
+    return g_strdup_printf (_("%1$s GB/s / %2$s read per token (the dense weights and the experts it routes to) = %3$s t/s ceiling"),
+                            bandwidth, weights, ceiling);
   return g_strdup_printf (_("%1$s GB/s / %2$s weights = %3$s t/s ceiling"),
                           bandwidth, weights, ceiling);
 }

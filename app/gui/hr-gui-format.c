@@ -361,15 +361,35 @@ hr_gui_format_verdict_sentence (HrVerdict verdict,
     }
 }
 
+/**
+ * hr_gui_format_partial_pill:
+ * @e: a split row whose verdict is partial
+ *
+ * Returns: (transfer full): the verdict pill of a model split between GPU
+ *   and host: "partial 34/49" (layers on the GPU of the total), or, with
+ *   every layer on the GPU and expert tensors in host memory (a mixture of
+ *   experts, e->expert_host_layers), "partial: experts": the
+ *   layers are all there, the experts are what is not
+ */
+char *
+hr_gui_format_partial_pill (const HrEvaluation *e)
+{
+  if (e->gpu_layers == e->total_layers && e->expert_host_layers > 0)
+    /* Translators: the verdict pill of a mixture of experts whose layers are all on the
+     * GPU and whose expert tensors are in host memory */
+    return g_strdup (_("partial: experts"));
+  /* Translators: the verdict pill of a model split between GPU and CPU:
+   * layers on the GPU out of the total, "partial 28/48" */
+  return g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers);
+}
+
 /* The verdict alone: a split's "partial 34/49", else hr_gui_format_verdict(). */
 static char *
 evaluation_verdict (const HrEvaluation *e,
                     HrUnit              unit)
 {
   if (e->verdict == HR_VERDICT_PARTIAL && e->split)
-    /* Translators: the verdict pill of a model split between GPU and CPU:
-     * layers on the GPU out of the total, "partial 28/48" */
-    return g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers);
+    return hr_gui_format_partial_pill (e);
   return hr_gui_format_verdict (e->verdict, e->margin_bytes, unit);
 }
 
@@ -451,9 +471,18 @@ hr_gui_format_evaluation_sentence (const HrEvaluation *e,
     {
       vram = hr_gui_format_size (e->vram_bytes, unit);
       host = hr_gui_format_size (e->host_bytes, unit);
-      /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
-      sentence = g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
-                                  e->gpu_layers, e->total_layers, vram, host);
+      if (e->gpu_layers == e->total_layers && e->expert_host_layers > 0)
+        /* Translators: a split verdict of a mixture of experts: layers whose experts are in
+           host memory, VRAM, host memory */
+        sentence = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "partial: every layer on the GPU, the experts of %1$u layer in host memory; %2$s in VRAM and %3$s in host memory",
+                                                 "partial: every layer on the GPU, the experts of %1$u layers in host memory; %2$s in VRAM and %3$s in host memory",
+                                                 e->expert_host_layers),
+                                    e->expert_host_layers, vram, host);
+      else
+        /* Translators: a split verdict: layers on the GPU, of the total, VRAM, host memory */
+        sentence = g_strdup_printf (_("partial: %u of %u layers on the GPU, %s in VRAM and %s in host memory"),
+                                    e->gpu_layers, e->total_layers, vram, host);
     }
   if (devices == NULL)
     return g_steal_pointer (&sentence);

@@ -33,6 +33,7 @@ char       *hr_gui_format_bits          (double        bits);
 char       *hr_gui_format_verdict       (HrVerdict     verdict,
                                          guint64       margin_bytes,
                                          HrUnit        unit);
+char       *hr_gui_format_partial_pill (const HrEvaluation *e);
 char       *hr_gui_format_verdict_sentence (HrVerdict  verdict,
                                          guint64       margin_bytes,
                                          HrUnit        unit);

@@ -310,7 +310,10 @@ hr_model_row_evaluate (HrModelRow       *self,
  * and buffer layer) + a vision projector + the learned overhead, which
  * hr_model_row_get_projector_bytes() and hr_model_row_get_learned_bytes()
  * give on their own. The verdict and margin
- * follow the new total (hr_board_verdict()); the rate stays the seed's
+ * follow the new total (hr_board_verdict()), except on a board with host
+ * memory, where the verdict and margin stay the GPU/host split's that
+ * hr_evaluate() placed (the explain panel's and pool chart's);
+ * the rate stays the seed's
  * (it reads the weights' bytes). When the runtime model cannot size the
  * model, the plain math stays and hr_model_row_get_runtime_failed() says so.
  */
@@ -395,7 +398,12 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   f->kv_cache = kv;
   f->overhead = overhead;
   f->total = total;
-  self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
+  /* A board with host memory: the verdict is the GPU/host split's
+   * (hr_evaluate(), hr_offload_predict()), the one the explain panel and
+   * the pool chart draw; judging the total against the GPU's pool alone
+   * would call every partial row over. */
+  if (!self->evaluation.split)
+    self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
   self->learned_bytes = learned;
 }
 

@@ -66,6 +66,7 @@ evaluate_split (const HrEvaluationInputs *scenario,
   out->split = TRUE;
   out->gpu_layers = split->gpu_layers;
   out->total_layers = split->total_layers;
+  out->expert_host_layers = split->partial_layers;
   out->vram_bytes = split->vram.total;
   out->host_bytes = split->host.total;
   memcpy (out->processor, split->processor, sizeof out->processor);
@@ -99,7 +100,7 @@ evaluate_split (const HrEvaluationInputs *scenario,
           if (!(d->bandwidth_bytes_per_s > 0.0))
             known = FALSE;
           else
-            t += (double) d->side.weights / (double) split->vram.weights * (double) out->footprint.weights /
+            t += (double) d->side.weights / (double) split->vram.weights * (double) out->read_bytes /
                  d->bandwidth_bytes_per_s;
         }
       out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
@@ -137,7 +138,14 @@ evaluate_split (const HrEvaluationInputs *scenario,
  * @out: (out caller-allocates): the row
  *
  * One row of the dashboard: footprint (hr_memory_footprint()), verdict and
- * margin (hr_board_verdict()), ceiling, rate and its source, speed. A
+ * margin (hr_board_verdict()), ceiling, rate and its source, speed. The
+ * ceiling is the bandwidth over the weights one token reads (read_bytes,
+ * hr_offload_token_read_bytes(): a mixture of experts reads its dense
+ * weights and only the experts a token routes to, wherever they live). A
+ * row whose verdict is over keeps the rate it would have with every layer
+ * on the GPU (the seed's dashboard, docs/seed-figures.md, rates its over
+ * row, and its speed); the window's table and `predict` give it no speed
+ * verdict (it does not load). A
  * measured rate counts only at the model's own precision: sketching it at
  * another precision falls back to ceiling x efficiency. A board with no
  * efficiency fit (nothing measured on it) and a prior_efficiency in the
@@ -182,7 +190,8 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
                        scenario->context_tokens, scenario->parallel_slots,
                        overhead_bytes, &out->footprint);
   out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
-  out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->footprint.weights);
+  out->read_bytes = hr_offload_token_read_bytes (spec, scenario->precision, out->footprint.weights);
+  out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->read_bytes);
   out->past_context_limit = spec->context_length > 0 && scenario->context_tokens > spec->context_length;
 
   as_pulled = scenario->precision == NULL ||

@@ -64,6 +64,10 @@ typedef struct {
   guint16      device_layers[HR_DEVICE_MAX]; /* layers on it, the output layer counted */
   gboolean     first_device_only;  /* the board has several GPUs and no split ran: this row is its first
                                     * GPU's alone (hr_board_first_device_only_text()) */
+  guint32      expert_host_layers; /* of the GPU layers, those whose expert tensors (some or all)
+                                    * are in host memory (hr_offload_predict()'s partial_layers) */
+  guint64      read_bytes;         /* the weights one token reads: dense + the routed experts
+                                    * (hr_offload_token_read_bytes()); the ceiling's divisor */
 } HrEvaluation;
 
 void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,

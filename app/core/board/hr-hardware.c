@@ -184,6 +184,16 @@ hr_hardware_parse_nvidia_smi (const char         *text,
                        lines[i], HR_HARDWARE_NVIDIA_SMI_COMMAND);
           return FALSE;
         }
+      if (used > total)
+        {
+          g_autofree char *u = hr_format_count (used / MIB), *t = hr_format_count (total / MIB);
+
+          /* Translators: the GPU's name, MiB, MiB */
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                       _("nvidia-smi: %1$s uses %2$s MiB of %3$s MiB: memory.used cannot be more than memory.total"),
+                       fields[0], u, t);
+          return FALSE;
+        }
       {
         HrDevice *device = hr_device_new (fields[0], total, HR_DEVICE_KIND_DISCRETE, HR_DEVICE_BACKEND_CUDA);
 
@@ -266,6 +276,16 @@ add_amd_gpus (GArray             *gpus,
 
       if (!g->has_total)
         continue;
+      if (g->used > g->total)
+        {
+          g_autofree char *u = hr_format_count (g->used), *t = hr_format_count (g->total);
+
+          /* Translators: a tool's name, GPU index, bytes, bytes */
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                       _("%1$s: GPU %2$u uses %3$s bytes of %4$s bytes of VRAM: the used memory cannot be more than the total"),
+                       tool, i, u, t);
+          return FALSE;
+        }
       name = g->name != NULL ? g_strdup (g->name) : g_strdup_printf (default_name, i);
       device = hr_device_new (name, g->total, HR_DEVICE_KIND_DISCRETE, HR_DEVICE_BACKEND_ROCM);
       device->resident_bytes = g->used;
@@ -688,7 +708,7 @@ hr_hardware_make_board (HrHardwareReading  *reading,
         }
       else
         add_line (reading->confirm, _("GPU %u (%s): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet"),
-                  i + 1, device->name);
+                  i, device->name); /* numbered from 0, as nvidia-smi and CUDA_VISIBLE_DEVICES do */
       g_ptr_array_add (devices, device);
     }
   hr_board_set_devices (board, g_steal_pointer (&devices));

@@ -255,6 +255,16 @@ out:
   return ok;
 }
 
+/* Whether Ollama or llama-server can run a model at @p: a GGUF file type
+ * (llama.cpp include/llama.h llama_ftype, Ollama fs/ggml/type.go
+ * FileType; "fp16" is Ollama's tag word for F16). The seed's generic INT8
+ * and INT4 are no such type. */
+static gboolean
+is_file_type (const HrPrecision *p)
+{
+  return g_ascii_strcasecmp (p->id, "int8") != 0 && g_ascii_strcasecmp (p->id, "int4") != 0;
+}
+
 /**
  * hr_offload_best_precision:
  * @inputs: the board, the model and settings at the context to check
@@ -264,7 +274,8 @@ out:
  *
  * The precision with the most bits per weight (hr_precision_list(), the
  * first on a tie) at which the model is still accepted at the inputs'
- * context, by hr_offload_predict()'s verdict (on a unified board the pool
+ * context, among the GGUF file types the runtime loads (not the seed's
+ * generic INT8 and INT4: is_file_type()), by hr_offload_predict()'s verdict (on a unified board the pool
  * figure, as for hr_offload_max_context()). inputs->runtime.precision is
  * ignored.
  *
@@ -288,7 +299,7 @@ hr_offload_best_precision (const HrOffloadInputs *inputs,
   in.runtime.skip_text = TRUE;
   for (guint i = 0; i < n; i++)
     {
-      if (best != NULL && list[i].bits_per_weight <= best->bits_per_weight)
+      if (!is_file_type (&list[i]) || (best != NULL && list[i].bits_per_weight <= best->bits_per_weight))
         continue;
       in.runtime.precision = &list[i];
       if (acceptable (&in, &want, scratch, &local))

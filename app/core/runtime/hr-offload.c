@@ -201,6 +201,73 @@ fill_kv (Model                     *m,
   m->layers[last].kv += kv - given;
 }
 
+/**
+ * hr_offload_token_read_bytes:
+ * @spec: the model
+ * @precision: (nullable): the precision it is sketched at; %NULL = its own file's
+ * @weight_bytes: its weights at that precision (the footprint's weights)
+ *
+ * The weights one decoded token reads: every dense weight, and of a
+ * mixture of experts' expert tensors (blk.N.ffn_{up,gate,down}_exps and
+ * _chexps) only the expert_used_count of expert_count a token routes to
+ * (llama.cpp src/llama-graph.cpp build_moe_ffn: ggml_mul_mat_id reads the
+ * rows of the selected experts only), on whatever device they live. The
+ * experts' share of the weights is the tensor list's (a GGUF-sourced spec)
+ * or, without one, the gated feed-forward of every expert over the blocks'
+ * parameters (expert_share(), hr-offload.c), the same split
+ * hr_offload_predict() places. A dense model reads all of @weight_bytes.
+ *
+ * Returns: bytes, at most @weight_bytes
+ */
+guint64
+hr_offload_token_read_bytes (const HrModelSpec *spec,
+                             const HrPrecision *precision,
+                             guint64            weight_bytes)
+{
+  HrModelSpec exact;
+  const HrModelSpec *s;
+  double fraction = 0.0, idle;
+
+  if (spec == NULL || spec->expert_count == 0 || spec->expert_used_count == 0 ||
+      spec->expert_used_count > spec->expert_count)
+    return weight_bytes;
+  idle = 1.0 - (double) spec->expert_used_count / spec->expert_count;
+  s = hr_runtime_exact_spec (spec, &exact);
+  if (s->tensors != NULL && s->tensors->len > 0)
+    {
+      guint64 all = 0, experts = 0;
+
+      for (guint i = 0; i < s->tensors->len; i++)
+        {
+          const HrTensorInfo *t = g_ptr_array_index (s->tensors, i);
+          const char *rest;
+
+          all += t->bytes;
+          if (t->name == NULL || !g_str_has_prefix (t->name, "blk.") ||
+              (rest = strchr (t->name + 4, '.')) == NULL)
+            continue;
+          rest++;
+          if (g_str_has_prefix (rest, "ffn_") &&
+              (strstr (rest, "_exps.") != NULL || strstr (rest, "_chexps.") != NULL))
+            experts += t->bytes;
+        }
+      fraction = all > 0 ? (double) experts / (double) all : 0.0;
+    }
+  else
+    {
+      const HrPrecision *file = hr_precision_lookup (s->precision);
+      double bits = precision ? precision->bits_per_weight : file ? file->bits_per_weight : 16.0;
+      guint64 all = hr_memory_spec_weight_bytes (s, precision);
+      guint64 emb = s->embedding_length > 0 ? s->embedding_length : (guint64) s->heads * s->key_length;
+      guint64 embd = hr_memory_weight_bytes ((guint64) s->vocab_size * emb, bits);
+      guint64 both = s->tied_embeddings ? embd : embd * 2;
+
+      if (all > both)
+        fraction = expert_share (s) * (double) (all - both) / (double) all;
+    }
+  return weight_bytes - (guint64) ((double) weight_bytes * MIN (fraction, 1.0) * idle);
+}
+
 /* --------------------------------------------------------------- memory */
 
 /* What block @i holds on the GPU with @n GPU layers, @part of them partial

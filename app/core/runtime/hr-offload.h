@@ -171,6 +171,9 @@ gboolean  hr_offload_check_placement (const HrOffloadInputs *inputs,
 gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
                                     HrOffload             *out,
                                     GError               **error);
+guint64   hr_offload_token_read_bytes (const HrModelSpec       *spec,
+                                       const HrPrecision       *precision,
+                                       guint64                  weight_bytes);
 void      hr_offload_format_processor (guint64             vram_bytes,
                                        guint64             size_bytes,
                                        char                out[32]);

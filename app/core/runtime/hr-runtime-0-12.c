@@ -313,7 +313,9 @@ rt_predict_0_12 (Ctx           *ctx,
       const char *elem = out->kv_type == HR_KV_CACHE_Q8_0 ? "1" : out->kv_type == HR_KV_CACHE_Q4_0 ? "0.5" : "2";
 
       g_snprintf (term->formula, sizeof term->formula,
-                  _("%u layers x %u KV heads x (%u + %u) x %s x %s slots x %s bytes = %s bytes"),
+                  g_dngettext (GETTEXT_PACKAGE, "%u layers x %u KV heads x (%u + %u) x %s x %s slot x %s bytes = %s bytes",
+                               "%u layers x %u KV heads x (%u + %u) x %s x %s slots x %s bytes = %s bytes",
+                               out->parallel_slots),
                   spec->layers, spec->kv_heads, spec->key_length, spec->value_length,
                   rt_count (&ctx->counts, out->context_tokens), rt_count (&ctx->counts, out->parallel_slots), elem,
                   rt_count (&ctx->counts, o.kv));

@@ -737,12 +737,16 @@ recurrent_term_0_30 (Ctx          *ctx,
     return;
   if (rs_seq > 0)
     g_snprintf (term->formula, sizeof term->formula,
-                _("%u recurrent layers x (%s + %s) values x %s slots x (1 + %u draft snapshots) x 4 bytes = %s bytes"),
+                g_dngettext (GETTEXT_PACKAGE,
+                             "%u recurrent layers x (%s + %s) values x %s slot x (1 + %u draft snapshots) x 4 bytes = %s bytes",
+                             "%u recurrent layers x (%s + %s) values x %s slots x (1 + %u draft snapshots) x 4 bytes = %s bytes",
+                             l->slots),
                 l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
                 rt_count (&ctx->counts, l->slots), rs_seq, rt_count (&ctx->counts, rs));
   else
     g_snprintf (term->formula, sizeof term->formula,
-                _("%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes"),
+                g_dngettext (GETTEXT_PACKAGE, "%u recurrent layers x (%s + %s) values x %s slot x 4 bytes = %s bytes",
+                             "%u recurrent layers x (%s + %s) values x %s slots x 4 bytes = %s bytes", l->slots),
                 l->n_recurrent, rt_count (&ctx->counts, spec->recurrent_r), rt_count (&ctx->counts, spec->recurrent_s),
                 rt_count (&ctx->counts, l->slots), rt_count (&ctx->counts, rs));
   if (rs_seq > 0)

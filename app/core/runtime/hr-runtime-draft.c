@@ -277,7 +277,9 @@ rt_add_draft (Ctx     *ctx,
   term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_KV, kv);
   if (ctx->text)
     g_snprintf (term->formula, sizeof term->formula,
-                _("the draft's own cache at the target's n_ctx %s and %u slots, f16 (-ctkd/-ctvd) = %s bytes"),
+                g_dngettext (GETTEXT_PACKAGE, "the draft's own cache at the target's n_ctx %s and %u slot, f16 (-ctkd/-ctvd) = %s bytes",
+                             "the draft's own cache at the target's n_ctx %s and %u slots, f16 (-ctkd/-ctvd) = %s bytes",
+                             dp->parallel_slots),
                 rt_count (&ctx->counts, dp->context_tokens), dp->parallel_slots, rt_count (&ctx->counts, kv));
   term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_COMPUTE, compute);
   if (ctx->text)

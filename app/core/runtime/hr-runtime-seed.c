@@ -63,7 +63,8 @@ rt_predict_seed (Ctx *ctx)
   if (ctx->text)
     {
       g_snprintf (term->formula, sizeof term->formula,
-                  _("%s bytes per token (%s) x %s tokens x %u slots = %s bytes"),
+                  g_dngettext (GETTEXT_PACKAGE, "%s bytes per token (%s) x %s tokens x %u slot = %s bytes",
+                               "%s bytes per token (%s) x %s tokens x %u slots = %s bytes", out->parallel_slots),
                   rt_count (&ctx->counts, per_token), hr_kv_cache_type_to_string (out->kv_type),
                   rt_count (&ctx->counts, out->context_tokens), out->parallel_slots,
                   rt_count (&ctx->counts, kv));

@@ -246,9 +246,26 @@ check_pull (HrPullPanel       *self,
   floor_tps = hr_gui_format_decimal (inputs.floor_tps, 1);
   /* Translators: the pull check's figures: model, its memory at num_ctx, the board's name,
    * budget and headroom, its decode rate, the rate's source, and the board's floor */
-  *out_numbers = g_strdup_printf (_("%1$s needs %2$s on %3$s, whose budget is %4$s and headroom %5$s; it decodes at %6$s t/s (%7$s) against a floor of %8$s t/s."),
-                                  spec->name, total, board->name, budget, headroom, tps,
-                                  hr_gui_rate_source_label (evaluation.source), floor_tps);
+  if (evaluation.split && evaluation.host_bytes > 0 &&
+      (evaluation.verdict == HR_VERDICT_PARTIAL || evaluation.verdict == HR_VERDICT_OVER))
+    {
+      /* Split between the GPU and host memory: the two figures the
+       * explain panel and the pool chart show (each rounded on its own,
+       * so no sum of them is printed beside them). */
+      g_autofree char *vram = hr_gui_format_size (evaluation.vram_bytes, HR_UNIT_GB);
+      g_autofree char *host = hr_gui_format_size (evaluation.host_bytes, HR_UNIT_GB);
+
+      /* Translators: the pull check's figures for a model split between the GPU and host
+       * memory: model, the board, on the GPU, in host memory, the GPU's budget and
+       * headroom, its decode rate, the rate's source, and the board's floor */
+      *out_numbers = g_strdup_printf (_("On %1$s, %2$s needs %3$s on the GPU and %4$s in host memory; the GPU's budget is %5$s and headroom %6$s; it decodes at %7$s t/s (%8$s) against a floor of %9$s t/s."),
+                                      board->name, spec->name, vram, host, budget, headroom, tps,
+                                      hr_gui_rate_source_label (evaluation.source), floor_tps);
+    }
+  else
+    *out_numbers = g_strdup_printf (_("%1$s needs %2$s on %3$s, whose budget is %4$s and headroom %5$s; it decodes at %6$s t/s (%7$s) against a floor of %8$s t/s."),
+                                    spec->name, total, board->name, budget, headroom, tps,
+                                    hr_gui_rate_source_label (evaluation.source), floor_tps);
   /* A board without measurements: the rate is its kind's prior, said once
    * with what to do, as `headroom-cli check` says it (hr-cli-split.c). */
   if (evaluation.source == HR_RATE_SOURCE_PRIOR && inputs.fit.n_points == 0)
@@ -883,6 +900,28 @@ hr_pull_panel_set_session (HrPullPanel *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
+/* The group's caption names the board the check uses: the shared
+ * scenario's, which choosing a saved server sets to the board it runs on
+ * (hr-board-page-servers.c), so the caption says that too. */
+static void
+update_caption (HrPullPanel *self)
+{
+  const HrBoard *board = self->scenario != NULL ? hr_scenario_get_board (self->scenario) : NULL;
+  g_autofree char *text = NULL;
+
+  if (self->disposed || !ADW_IS_PREFERENCES_GROUP (adw_bin_get_child (ADW_BIN (self))))
+    return;
+  if (board == NULL)
+    text = g_strdup (_("Checked against the board and scenario chosen on the Models page before anything is sent."));
+  else
+    /* Translators: the pull check's caption; %s is a board's name */
+    text = g_strdup_printf (_("Checked against %s, the board chosen on the Models page (choosing a saved server chooses the board it runs on), and the scenario set there, before anything is sent."),
+                            board->name);
+  /* the bin's child, the .ui file's pull_group (not a bound template
+   * child: the bin unparents its child itself) */
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (adw_bin_get_child (ADW_BIN (self))), text);
+}
+
 /**
  * hr_pull_panel_set_scenario:
  * @self: a #HrPullPanel
@@ -896,8 +935,15 @@ hr_pull_panel_set_scenario (HrPullPanel *self,
   g_return_if_fail (HR_IS_PULL_PANEL (self));
   g_return_if_fail (scenario == NULL || HR_IS_SCENARIO (scenario));
 
-  if (g_set_object (&self->scenario, scenario))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
+  if (self->scenario == scenario)
+    return;
+  if (self->scenario != NULL)
+    g_signal_handlers_disconnect_by_func (self->scenario, update_caption, self);
+  g_set_object (&self->scenario, scenario);
+  if (scenario != NULL)
+    g_signal_connect_object (scenario, "changed", G_CALLBACK (update_caption), self, G_CONNECT_SWAPPED);
+  update_caption (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
 /**

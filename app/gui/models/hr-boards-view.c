@@ -112,14 +112,15 @@ cell_text (const HrEvaluation *e,
                             margin, tps, hr_gui_rate_source_label (e->source));
   else
     {
+      g_autofree char *pill = hr_gui_format_partial_pill (e);
+
       vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
       host = hr_gui_format_size_fixed (e->host_bytes, unit);
-      /* Translators: a Boards view cell of a split model: layers on the GPU of the total,
-         VRAM, host memory, decode rate and its source, "partial 34/49 · 10.65 GB VRAM +
-         5.27 GB host · 4.1 t/s prior" */
-      text = g_strdup_printf (_("partial %1$u/%2$u · %3$s VRAM + %4$s host · %5$s t/s %6$s"),
-                              e->gpu_layers, e->total_layers, vram, host, tps,
-                              hr_gui_rate_source_label (e->source));
+      /* Translators: a Boards view cell of a split model: the pill ("partial 34/49",
+         "partial: experts"), VRAM, host memory, decode rate and its source,
+         "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 4.1 t/s prior" */
+      text = g_strdup_printf (_("%1$s · %2$s VRAM + %3$s host · %4$s t/s %5$s"),
+                              pill, vram, host, tps, hr_gui_rate_source_label (e->source));
     }
   if (devices == NULL)
     return g_steal_pointer (&text);
@@ -149,9 +150,7 @@ make_cell (const HrEvaluation *e,
 {
   GtkWidget *box = g_object_new (HR_TYPE_BOARDS_CELL, NULL);
   g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL && e->split
-                                /* Translators: the verdict pill of a model split between GPU and CPU:
-                                 * layers on the GPU out of the total, "partial 28/48" */
-                                ? g_strdup_printf (_("partial %u/%u"), e->gpu_layers, e->total_layers)
+                                ? hr_gui_format_partial_pill (e)
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
   GtkWidget *pill = gtk_label_new (pill_text);
   g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);

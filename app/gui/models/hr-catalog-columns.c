@@ -107,6 +107,7 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
   guint64 widest_margin[HR_VERDICT_PARTIAL + 1] = { 0 };
   gboolean seen[HR_VERDICT_PARTIAL + 1] = { FALSE };
   HrEvaluation split = { 0 };
+  gboolean experts = FALSE; /* a "partial: experts" pill (hr_gui_format_partial_pill()) */
   guint n = g_list_model_get_n_items (rows);
   int width = 0;
   g_autofree char *devices = NULL; /* the longest "2 GPUs 41+40 layers" */
@@ -126,6 +127,7 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
       if (e->verdict == HR_VERDICT_PARTIAL && e->split)
         {
           split.split = TRUE;
+          experts |= e->gpu_layers == e->total_layers && e->expert_host_layers > 0;
           split.gpu_layers = MAX (split.gpu_layers, e->gpu_layers);
           split.total_layers = MAX (split.total_layers, e->total_layers);
         }
@@ -150,6 +152,21 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
 
       split.verdict = HR_VERDICT_PARTIAL;
       text = hr_gui_format_evaluation_verdict (&split, unit);
+      if (devices != NULL)
+        {
+          g_autofree char *both = g_strdup_printf (_("%1$s · %2$s"), text, devices);
+
+          g_free (text);
+          text = g_steal_pointer (&both);
+        }
+      width = MAX (width, text_width (probe, text));
+    }
+  if (experts)
+    {
+      HrEvaluation moe = { .split = TRUE, .verdict = HR_VERDICT_PARTIAL, .gpu_layers = 1, .total_layers = 1,
+                           .expert_host_layers = 1 };
+      g_autofree char *text = hr_gui_format_evaluation_verdict (&moe, unit);
+
       if (devices != NULL)
         {
           g_autofree char *both = g_strdup_printf (_("%1$s · %2$s"), text, devices);

@@ -143,7 +143,9 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_SOURCE:
       return g_strdup (hr_gui_rate_source_label (e->source));
     case HR_MODELS_COLUMN_SPEED:
-      return g_strdup (hr_gui_speed_label (e->speed));
+      /* A row that does not load gets no speed verdict: its rate (the
+       * seed's dashboard rates it) is what it would decode at if it loaded. */
+      return g_strdup (e->verdict == HR_VERDICT_OVER ? "–" : hr_gui_speed_label (e->speed));
     case HR_MODELS_N_COLUMNS:
     default:
       return g_strdup ("");

@@ -77,7 +77,7 @@ refresh_row (HrDeviceList *self,
 {
   const HrDevice *d = g_ptr_array_index (self->devices, index);
   AdwExpanderRow *row = g_ptr_array_index (self->rows, index);
-  g_autofree char *title = g_strdup_printf (_("GPU %u: %s"), index + 1, d->name);
+  g_autofree char *title = g_strdup_printf (_("GPU %u: %s"), index, d->name);
   g_autofree char *subtitle = device_subtitle (d);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
@@ -165,7 +165,7 @@ on_add_clicked (GtkButton    *button,
   last = g_ptr_array_index (self->devices, self->devices->len - 1);
   added = hr_device_copy (last);
   g_free (added->name);
-  added->name = g_strdup_printf (_("GPU %u"), self->devices->len + 1);
+  added->name = g_strdup_printf (_("GPU %u"), self->devices->len); /* its index: numbered from 0, as nvidia-smi and the pool chart do */
   g_ptr_array_add (self->devices, added);
   rebuild (self);
   adw_expander_row_set_expanded (g_ptr_array_index (self->rows, self->rows->len - 1), TRUE);

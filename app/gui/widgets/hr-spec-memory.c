@@ -159,8 +159,8 @@ hr_spec_memory_refresh (HrSpecMemory *self)
   budget = hr_gui_format_size (hr_board_budget_bytes (scenario.board), self->unit);
   scenario_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                 /* Translators: board, budget, KV cache type, slots, the method (a runtime era) */
-                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slot, as set on the Models page. Sized by: %5$s.",
-                                                "On %1$s (budget %2$s) with an %3$s KV cache and %4$u parallel slots, as set on the Models page. Sized by: %5$s.",
+                                                "On %1$s (budget %2$s), KV cache %3$s, %4$u parallel slot, as set on the Models page. Sized by: %5$s.",
+                                                "On %1$s (budget %2$s), KV cache %3$s, %4$u parallel slots, as set on the Models page. Sized by: %5$s.",
                                                 scenario.parallel_slots),
                                    scenario.board->name, budget,
                                    hr_gui_kv_cache_type_label (scenario.kv_type), scenario.parallel_slots,
