@@ -231,7 +231,8 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
  * @n_rows: how many
  *
  * The seed's recommendation: among rows whose verdict is fits and whose
- * speed is ok, the one with the most parameters (the first on a tie). On a
+ * speed is ok, the one with the most parameters (on a tie the faster, then
+ * the first by name, so any order of the same rows recommends one). On a
  * board without measurements, whose rates are priors, "likely ok" stands
  * for ok (a prior never meets a measured row: one board has one or the other).
  *
@@ -249,7 +250,14 @@ hr_recommend (HrModelSpec * const *specs,
       if (evaluations[i].verdict != HR_VERDICT_FITS ||
           (evaluations[i].speed != HR_SPEED_OK && evaluations[i].speed != HR_SPEED_LIKELY_OK))
         continue;
-      if (best < 0 || specs[i]->parameters > specs[best]->parameters)
+      /* The largest model that fits at a usable speed; between two of one
+       * size the faster, then the first by name, so that every list of
+       * the same models, in whatever order, recommends the same one. */
+      if (best < 0 || specs[i]->parameters > specs[best]->parameters ||
+          (specs[i]->parameters == specs[best]->parameters &&
+           (evaluations[i].tps > evaluations[best].tps ||
+            (evaluations[i].tps == evaluations[best].tps &&
+             g_strcmp0 (specs[i]->name, specs[best]->name) < 0))))
         best = (gint) i;
     }
   return best;
