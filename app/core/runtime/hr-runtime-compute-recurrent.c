@@ -18,9 +18,11 @@
  *    (3 x embedding), and per slot the gathered state and two conv rows
  *    ((n_embd_s + 2 x n_embd_r) x 4 bytes): exact for nemotron-h 9B and
  *    mamba2 2.7B, within 3 % when the group count grows to 8;
- *  - the gated delta net (src/models/delta-net-base.cpp, qwen35, qwen3next):
+ *  - the gated delta net (src/models/delta-net-base.cpp, qwen35):
  *    3 x conv_dim + 3 x embedding and the per-slot state, within 2 MiB of
- *    the probes with 128-wide heads (Qwen3.5 and Qwen3-Next all have them);
+ *    the probes with 128-wide heads (Qwen3.5 all have them); qwen3next's
+ *    fused qkvz projection has its own two points, traced tensor by tensor
+ *    (see rt_compute_recurrent_cpu());
  *  - the feed-forward block: 3 x n_ff + 3 x embedding for a gated one
  *    (qwen35, lfm2; granitehybrid holds 5 x embedding), 2 x n_ff + 3 x
  *    embedding for nemotron-h's squared-ReLU up/down; for a mixture of
@@ -29,11 +31,6 @@
  *    router, kimi-linear); and without flash
  *    attention the attention phase of hr-runtime-compute.c (the scores;
  *    3 query widths where attn_q also holds the gate, qwen35).
- *
- * Known miss: qwen3next (the fused qkvz delta net) with 4 slots, where
- * llama-server logs 104.39 MiB at 8,192 tokens against 94.01 predicted;
- * with 1 and 2 slots the feed-forward block is the peak and the model
- * holds (90.11 and 90.20 MiB logged, 88.01 predicted).
  *
  * Not measured, so left out of the peak and said so in the note: the
  * short convolution (lfm2: always below its feed-forward block in the
@@ -171,7 +168,54 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
     }
 
   /* The recurrent phase. */
-  if (b.delta_net && b.conv_dim > 0)
+  if (b.delta_net && b.conv_dim > 0 && b.d_in_proj > 0 && b.d_inner > 0 && b.conv_dim > b.d_inner)
+    {
+      /* qwen3next's fused qkvz delta net (src/models/qwen3next.cpp
+       * build_layer_attn_linear), traced with ggml-alloc's AT_PRINTF
+       * (ggml/src/ggml-alloc.c ggml_dyn_tallocr_alloc) on Qwen3-Next-80B's
+       * layers, 1 and 4 slots. In f32 values per token (x ubatch x 4 bytes),
+       * with the key width H_k x S_k = (conv_dim - d_inner) / 2 and, as
+       * src/models/delta-net-base.cpp asserts S_k == S_v, H_v x S_k =
+       * d_inner. The larger of two points:
+       *  - the gated delta net's output (ggml_gated_delta_net, fused:
+       *    d_inner per token plus the final state of every sequence,
+       *    n_embd_s x slots) on top of inp_embd, the residual, attn_norm,
+       *    the conv-state rows (build_conv_state: n_embd_r x slots),
+       *    mixed_qkvz (d_in_proj), the gathered state (build_rs's get_rows:
+       *    n_embd_s x slots), the convolution output (conv_dim), the
+       *    l2-normed query and key (H_k x S_k, one alive) and their
+       *    repeats to the value heads (2 x H_v x S_k): 3 x embedding +
+       *    d_in_proj + conv_dim + (conv_dim - d_inner) / 2 + 3 x d_inner,
+       *    plus the state twice and the conv rows;
+       *  - a later layer's convolution input (build_conv_state's concat of
+       *    the conv rows and qkv_mixed: conv_dim per token plus n_embd_r x
+       *    slots) on top of inp_embd, attn_norm, the residual and a hole
+       *    one embedding wide, mixed_qkvz, query_flat, key_flat and their
+       *    concat (2 x (conv_dim - d_inner)) and qkv_mixed (conv_dim):
+       *    4 x embedding + d_in_proj + 2 x (conv_dim - d_inner) + 2 x
+       *    conv_dim, plus the conv rows.
+       * The state terms grow with the slots: llama-server splits the
+       * worst-case ubatch into one sequence per slot (src/llama-context.cpp
+       * sched_reserve: n_seqs = n_seq_max). */
+      guint64 s_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_s, 4), l->slots);
+      guint64 r_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_r, 4), l->slots);
+      guint64 k_width = (b.conv_dim - b.d_inner) / 2;
+      guint64 out_point = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), b.d_in_proj),
+                                                               rt_add (ctx, rt_add (ctx, b.conv_dim, k_width),
+                                                                       rt_mul (ctx, 3, b.d_inner)))),
+                                  rt_add (ctx, rt_mul (ctx, 2, s_bytes), r_bytes));
+      guint64 conv_point = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 4, emb), b.d_in_proj),
+                                                                rt_add (ctx, rt_mul (ctx, 2, b.conv_dim - b.d_inner),
+                                                                        rt_mul (ctx, 2, b.conv_dim)))),
+                                   r_bytes);
+
+      recr = MAX (out_point, conv_point);
+      g_snprintf (recr_text, sizeof recr_text, "fused qkvz delta net max(3 x %s + %s + %s + %s + 3 x %s, 4 x %s + %s + 4 x %s - 2 x %s)",
+                  rt_count (c, emb), rt_count (c, b.d_in_proj), rt_count (c, b.conv_dim), rt_count (c, k_width),
+                  rt_count (c, b.d_inner), rt_count (c, emb), rt_count (c, b.d_in_proj), rt_count (c, b.conv_dim),
+                  rt_count (c, b.d_inner));
+    }
+  else if (b.delta_net && b.conv_dim > 0)
     {
       recr = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 3, b.conv_dim))), state);
       g_snprintf (recr_text, sizeof recr_text, "gated delta net 3 x %s + 3 x %s", rt_count (c, emb),
