@@ -241,8 +241,18 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
       /* qwen35 / qwen3next: attn_q holds the query and its gate (2 x the
        * query width, src/models/qwen35.cpp): one more query-wide tensor. */
       guint q_units = b.attn_q == 2 * q ? 3 : 2;
+      /* The embedding-wide tensors: inp_embd, the residual and one more;
+       * qwen3next (the fused qkvz delta net) holds two more, traced with
+       * ggml-alloc's AT_PRINTF on Qwen3-Next-80B (1 and 4 slots): the
+       * previous layer's attn_residual and attn_post_norm
+       * (src/models/qwen3next.cpp: both alive through its MoE block and
+       * freed at its end) leave a two-embedding hole below the residual
+       * that the query does not fit. The 2 x KV width is the V-index input
+       * of a transposed V cache (src/llama-kv-cache.cpp
+       * build_input_v_idxs: n_embd_v_gqa x ubatch int64). */
+      guint e_units = b.delta_net && b.d_in_proj > 0 ? 4 : 3;
 
-      attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, q_units, q)),
+      attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, e_units, emb), rt_mul (ctx, q_units, q)),
                                                  rt_mul (ctx, 2, kv))),
                      rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
     }
