@@ -62,6 +62,7 @@ typedef struct {
   guint64 n_ff_exp;    /* the widest blk.N.ffn_down_exps.weight ne[0] (one expert) */
   gboolean gated;      /* a blk.N.ffn_gate.weight */
   gboolean probs_bias; /* a blk.N.exp_probs_b.bias: a biased sigmoid router */
+  gboolean post_attn_norm; /* a blk.N.post_attention_norm.weight (qwen35, qwen35moe, qwen3next) */
 } Block;
 
 static gboolean
@@ -98,6 +99,8 @@ scan_block (const HrModelSpec *spec,
         b->gated = TRUE;
       else if (suffix_is (t->name, ".exp_probs_b.bias"))
         b->probs_bias = TRUE;
+      else if (suffix_is (t->name, ".post_attention_norm.weight"))
+        b->post_attn_norm = TRUE;
       else if (t->n_dims >= 2 && suffix_is (t->name, ".attn_q.weight"))
         b->attn_q = MAX (b->attn_q, t->dims[1]);
     }
@@ -241,16 +244,18 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
       /* qwen35 / qwen3next: attn_q holds the query and its gate (2 x the
        * query width, src/models/qwen35.cpp): one more query-wide tensor. */
       guint q_units = b.attn_q == 2 * q ? 3 : 2;
-      /* The embedding-wide tensors: inp_embd, the residual and one more;
-       * qwen3next (the fused qkvz delta net) holds two more, traced with
-       * ggml-alloc's AT_PRINTF on Qwen3-Next-80B (1 and 4 slots): the
-       * previous layer's attn_residual and attn_post_norm
-       * (src/models/qwen3next.cpp: both alive through its MoE block and
-       * freed at its end) leave a two-embedding hole below the residual
-       * that the query does not fit. The 2 x KV width is the V-index input
-       * of a transposed V cache (src/llama-kv-cache.cpp
-       * build_input_v_idxs: n_embd_v_gqa x ubatch int64). */
-      guint e_units = b.delta_net && b.d_in_proj > 0 ? 4 : 3;
+      /* The embedding-wide tensors: inp_embd, the residual and one more.
+       * A mixture of experts with a post-attention norm (qwen3next,
+       * qwen35moe) holds one more, traced with ggml-alloc's AT_PRINTF on
+       * Qwen3-Next-80B (1 and 4 slots) and measured on Qwen3.5-35B-A3B
+       * (+4.00 MiB, 2,048 x 4 and 8,192 x 1): the previous layer's
+       * attn_residual and attn_post_norm (src/models/qwen3next.cpp and
+       * qwen35moe.cpp: both alive through its MoE block and freed at its
+       * end) leave a two-embedding hole below the residual that the query
+       * does not fit. The 2 x KV width is the V-index input of a
+       * transposed V cache (src/llama-kv-cache.cpp build_input_v_idxs:
+       * n_embd_v_gqa x ubatch int64). */
+      guint e_units = b.delta_net && moe && b.post_attn_norm ? 4 : 3;
 
       attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, e_units, emb), rt_mul (ctx, q_units, q)),
                                                  rt_mul (ctx, 2, kv))),
