@@ -242,6 +242,10 @@ mla_v_cont_extra (Ctx               *ctx,
 
   if (q_rows == 0)
     q_rows = widest_tensor_rows (spec, ".attn_q_b.weight");
+  /* Without a tensor list (keys only) key_length_mla is not in the spec:
+   * an estimate, DeepSeek-V2/V3's qk_nope_head_dim 128 + the rope dims. */
+  if (q_rows == 0)
+    q_rows = rt_mul (ctx, heads, 128 + rope);
   /* v_cont: kv_lora_rank x the cells of every stream x 2 bytes (f16). */
   v_cont = rt_mul (ctx, rt_mul (ctx, rank, l->cells), 2);
   /* The first layer's hole: attn_norm, q (heads x key_length_mla, the rows
