@@ -297,6 +297,42 @@ test_qwen3next_compute (void)
   g_assert_cmpfloat (ABS (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 110.01), <=, 0.02);
 }
 
+/* kimi-linear (Kimi-Linear-48B-A3B) without flash attention: its MLA
+ * layers hold inp_embd, a two-embedding hole, the residual, q (32 x 192),
+ * q_nope_absorbed (32 x 512) and Qcur (32 x 576) before the scores: 4 x
+ * 2,304 + 6,144 + 32 x (2 x 512 + 64) = 50,176 values a token, x 2,048
+ * bytes, + the f32 mask, the scores (cells x 512 x 32 x 4) and the small
+ * inputs; the latent V's copy (512 x cells x 2) fits the hole q and
+ * q_nope_absorbed leave (45,088,768 bytes) up to 32,768 cells and is added
+ * whole at 65,536. llama-server logs 230.01 MiB (2,048 x 4), 2,210.01
+ * (32,768 x 1) and 4,386.01 (65,536 x 1); the old model said 219.76 and
+ * 2,199.76 (one embedding, and 2 x KV width for a V-index input MLA does
+ * not have, instead of q and q_nope_absorbed). */
+static void
+test_kimi_mla_compute (void)
+{
+  g_autoptr(LmModel) m = lm_kimi_linear ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  static const struct { guint32 context, slots; double logged; gint64 v_cont; } cases[] = {
+    { 2048, 4, 230.01, 0 },
+    { 32768, 1, 2210.01, 0 },
+    { 65536, 1, 4386.01, 512 * 65536 * 2 },
+  };
+
+  g_assert_true (spec->kv_latent);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      HrRuntimePrediction p;
+      gint64 cells = cases[i].context;
+      gint64 compute;
+
+      predict_cpu (spec, cases[i].context, cases[i].slots, FALSE, HR_KV_CACHE_F16, &p);
+      compute = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+      g_assert_cmpint (compute, ==, cells * 512 * 4 + 2048 * 50176 + cells * 512 * 32 * 4 + cases[i].v_cont + 10240);
+      g_assert_cmpfloat (ABS (compute / MIB - cases[i].logged), <=, 0.02);
+    }
+}
+
 /* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads
  * x 256, global ones of 4 x 512 (attention.key_length_swa). At 8,192
  * tokens with flash attention: 10 x 1,536 cells x 16 x 512 x 2 + 2 x 8,192
@@ -335,6 +371,7 @@ main (int   argc,
   g_test_add_func ("/runtime-attn/mla-expert-width", test_mla_expert_width);
   g_test_add_func ("/runtime-attn/mla-v-copy", test_mla_v_copy);
   g_test_add_func ("/runtime-attn/qwen3next-compute", test_qwen3next_compute);
+  g_test_add_func ("/runtime-attn/kimi-mla-compute", test_kimi_mla_compute);
   g_test_add_func ("/runtime-attn/gemma4-head-sizes", test_gemma4_head_sizes);
   return g_test_run ();
 }

@@ -122,7 +122,9 @@ static const Setting settings[] = {
   /* Not q8_0: llama.cpp refuses it, "V cache type q8_0 with block size 32
    * does not divide n_embd_head_v=72" (2304 / 32 heads, the MLA has no V). */
   { "kimi-linear-48b", 8192, 4, TRUE, "f16" },
-  { "kimi-linear-48b", 4096, 1, FALSE, "f16" },
+  /* Without flash attention its MLA layers hold q, q_nope_absorbed and
+   * Qcur (230.01 MiB logged, hr-runtime-compute-recurrent.c). */
+  { "kimi-linear-48b", 2048, 4, FALSE, "f16" },
   /* 4 slots: the gated delta net's output holds every sequence's final
    * state (104.39 MiB logged at 8,192 tokens, hr-runtime-compute-recurrent.c). */
   { "qwen3-next-80b", 8192, 4, TRUE, "f16" },

@@ -63,6 +63,7 @@ typedef struct {
   gboolean gated;      /* a blk.N.ffn_gate.weight */
   gboolean probs_bias; /* a blk.N.exp_probs_b.bias: a biased sigmoid router */
   gboolean post_attn_norm; /* a blk.N.post_attention_norm.weight (qwen35, qwen35moe, qwen3next) */
+  guint64 kv_lora_rank; /* blk.N.attn_kv_a_norm.weight ne[0] (MLA's latent width) */
 } Block;
 
 static gboolean
@@ -101,6 +102,8 @@ scan_block (const HrModelSpec *spec,
         b->probs_bias = TRUE;
       else if (suffix_is (t->name, ".post_attention_norm.weight"))
         b->post_attn_norm = TRUE;
+      else if (suffix_is (t->name, ".attn_kv_a_norm.weight"))
+        b->kv_lora_rank = MAX (b->kv_lora_rank, t->dims[0]);
       else if (t->n_dims >= 2 && suffix_is (t->name, ".attn_q.weight"))
         b->attn_q = MAX (b->attn_q, t->dims[1]);
     }
@@ -260,6 +263,39 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
       attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, e_units, emb), rt_mul (ctx, q_units, q)),
                                                  rt_mul (ctx, 2, kv))),
                      rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
+      if (spec->kv_latent)
+        {
+          /* Multi-head latent attention (kimi-linear's attention layers,
+           * src/models/kimi-linear.cpp, the absorbed MLA of deepseek2.cpp),
+           * traced with ggml-alloc's AT_PRINTF on Kimi-Linear-48B (2,048 x
+           * 4): inp_embd, a two-embedding hole (attn_norm and the KV
+           * path's norm, freed), the residual and the embedding-wide norm
+           * input, then q (heads x key_length_mla, the rows of attn_q),
+           * q_nope_absorbed (heads x kv_lora_rank) and Qcur (heads x
+           * (kv_lora_rank + rope)) alive together before the scores. V is
+           * a view of the latent cache, so there is no V-index input
+           * (src/llama-kv-cache.cpp build_input_v_idxs: n_tokens) but a
+           * contiguous copy, v_cont (src/llama-graph.cpp build_attn_mha:
+           * kv_lora_rank x every stream's cells x 2 bytes, f16), allocated
+           * after q and q_nope_absorbed are freed: it takes the hole they
+           * leave while it fits (8 MiB at 2,048 x 4 and 32 MiB at 32,768 x 1
+           * measured within it) and the end of the buffer, beside the
+           * scores, once it does not. */
+          /* kv_lora_rank from attn_kv_a_norm (kimi-linear's GGUF has no
+           * value_length: llama.cpp takes embedding / heads there). Without
+           * a tensor list: an estimate, DeepSeek-V2/V3's and Kimi's 64 rope
+           * dims and qk_nope_head_dim 128. */
+          guint64 rank = b.kv_lora_rank > 0 ? b.kv_lora_rank : spec->key_length > 64 ? spec->key_length - 64 : spec->key_length;
+          guint64 rope = spec->key_length > rank ? spec->key_length - rank : 0;
+          guint64 q_rows = b.attn_q > 0 ? b.attn_q : rt_mul (ctx, heads, 128 + rope);
+          guint64 v_cont = rt_mul (ctx, rt_mul (ctx, rank, l->cells), 2);
+
+          attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 4, emb), q_rows),
+                                                     rt_mul (ctx, heads, rt_add (ctx, rt_mul (ctx, 2, rank), rope)))),
+                         rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
+          if (v_cont > rt_mul (ctx, u, rt_add (ctx, q_rows, rt_mul (ctx, heads, rank))))
+            attn = rt_add (ctx, attn, v_cont);
+        }
     }
 
   /* Measured, not derived: falcon-h1 (attention beside the Mamba-2 mixer
