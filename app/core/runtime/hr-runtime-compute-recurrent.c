@@ -183,19 +183,23 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
        * with the key width H_k x S_k = (conv_dim - d_inner) / 2 and, as
        * src/models/delta-net-base.cpp asserts S_k == S_v, H_v x S_k =
        * d_inner. The larger of two points:
-       *  - the gated delta net's output (ggml_gated_delta_net, fused:
-       *    d_inner per token plus the final state of every sequence,
-       *    n_embd_s x slots) on top of inp_embd, the residual, attn_norm,
-       *    the conv-state rows (build_conv_state: n_embd_r x slots),
-       *    mixed_qkvz (d_in_proj), the gathered state (build_rs's get_rows:
-       *    n_embd_s x slots), the convolution output (conv_dim), the
+       *  - the gated delta net's output (src/models/delta-net-base.cpp
+       *    build_recurrent_attn, ggml_gated_delta_net as fused by
+       *    src/llama-context.cpp resolve_fused_ops: d_inner per token plus
+       *    the final state of every sequence, n_embd_s x slots) on top of
+       *    inp_embd, the residual, attn_norm, the conv-state rows
+       *    (delta-net-base.cpp build_conv_state: n_embd_r x slots),
+       *    mixed_qkvz (d_in_proj), the gathered state (src/llama-graph.cpp
+       *    build_rs, a get_rows of n_embd_s x slots), the convolution
+       *    output (ggml_ssm_conv: conv_dim), the
        *    l2-normed query and key (H_k x S_k, one alive) and their
        *    repeats to the value heads (2 x H_v x S_k): 3 x embedding +
        *    d_in_proj + conv_dim + (conv_dim - d_inner) / 2 + 3 x d_inner,
        *    plus the state twice and the conv rows;
-       *  - a later layer's convolution input (build_conv_state's concat of
-       *    the conv rows and qkv_mixed: conv_dim per token plus n_embd_r x
-       *    slots) on top of inp_embd, attn_norm, the residual and a hole
+       *  - a later layer's convolution input (delta-net-base.cpp
+       *    build_conv_state's concat of the conv rows and qkv_mixed:
+       *    conv_dim per token plus n_embd_r x slots) on top of inp_embd,
+       *    attn_norm, the residual and a hole
        *    one embedding wide, mixed_qkvz, query_flat, key_flat and their
        *    concat (2 x (conv_dim - d_inner)) and qkv_mixed (conv_dim):
        *    4 x embedding + d_in_proj + 2 x (conv_dim - d_inner) + 2 x
