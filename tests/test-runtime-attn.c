@@ -295,6 +295,25 @@ test_qwen3next_compute (void)
   g_assert_cmpfloat (ABS (compute / MIB - 110.01), <=, 0.02);
   predict_cpu (spec35, 2048, 4, FALSE, HR_KV_CACHE_F16, &p);
   g_assert_cmpfloat (ABS (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 110.01), <=, 0.02);
+
+  /* qwen35 (Qwen3.5-4B): the gathered state takes the hole qkv_mixed and
+   * the conv rows leave, so with 4 slots the delta net (3 x 2,560 + 3 x
+   * 8,192 units + 2 x the conv rows, 72.03 MiB traced) stays below the
+   * feed-forward block, and the buffer is the 1-slot one: llama-server
+   * logs 77.28 MiB at 8,192 x 4 with q8_0 (0.27 of it the cache's
+   * rotation inputs); the old model counted the state on top (79.76). */
+  {
+    g_autoptr(LmModel) small = lm_qwen35_4b ();
+    g_autoptr(HrModelSpec) spec4b = spec_of (small);
+    gint64 one;
+
+    predict_cpu (spec4b, 8192, 1, TRUE, HR_KV_CACHE_Q8_0, &p);
+    one = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+    predict_cpu (spec4b, 8192, 4, TRUE, HR_KV_CACHE_Q8_0, &p);
+    compute = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+    g_assert_cmpint (compute, ==, one);
+    g_assert_cmpfloat (ABS (compute / MIB - 77.28), <=, 0.3);
+  }
 }
 
 /* kimi-linear (Kimi-Linear-48B-A3B) without flash attention: its MLA

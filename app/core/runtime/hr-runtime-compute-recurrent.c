@@ -227,7 +227,24 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
     }
   else if (b.delta_net && b.conv_dim > 0)
     {
-      recr = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 3, b.conv_dim))), state);
+      /* qwen35 / qwen35moe (src/models/qwen35.cpp, qwen35moe.cpp
+       * build_layer_attn_linear), traced with ggml-alloc's AT_PRINTF on
+       * Qwen3.5-4B (8,192 x 4, every delta-net layer alike): inp_embd, the
+       * residual and attn_norm, the conv-state rows (n_embd_r x slots),
+       * qkv_mixed (conv_dim), the convolution input (src/models/
+       * delta-net-base.cpp build_conv_state: conv_dim per token plus the
+       * conv rows) and the convolution output (ggml_ssm_conv: conv_dim)
+       * alive together. The gathered state (src/llama-graph.cpp build_rs:
+       * n_embd_s x slots) is allocated once the conv rows and qkv_mixed are
+       * freed and takes their hole (conv_dim per token + the conv rows);
+       * only a state larger than that goes to the end of the buffer. */
+      guint64 s_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_s, 4), l->slots);
+      guint64 r_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_r, 4), l->slots);
+
+      recr = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 3, b.conv_dim))),
+                     rt_mul (ctx, 2, r_bytes));
+      if (s_bytes > rt_add (ctx, rt_mul (ctx, u, b.conv_dim), r_bytes))
+        recr = rt_add (ctx, recr, s_bytes);
       g_snprintf (recr_text, sizeof recr_text, "gated delta net 3 x %s + 3 x %s", rt_count (c, emb),
                   rt_count (c, b.conv_dim));
     }

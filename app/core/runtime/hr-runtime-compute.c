@@ -124,6 +124,8 @@ typedef struct {
                          * embedding x used (gpt-oss) */
   gboolean ffn_query;   /* the dense feed-forward phase holds a sliding layer's
                          * query-wide tensor beside ffn_emb x embedding (gemma4) */
+  gboolean nope_global; /* the global layers' query has no rope: one query-wide
+                         * tensor fewer in their attention phase (cohere2) */
 } CpuGraphShape;
 
 static const CpuGraphShape cpu_default_shape = { NULL, 4, 3, 3, 2, 5, FALSE, FALSE };
@@ -137,8 +139,9 @@ cpu_graph_shape (const HrModelSpec *spec)
     { "gemma2", 4, 5, 3, 4, 5, FALSE, FALSE },
     { "gemma3", 4, 5, 3, 4, 5, FALSE, FALSE },
     /* Attention and feed-forward in parallel from one norm (cohere2.cpp):
-     * the attention output lives through the feed-forward block. */
-    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE },
+     * the attention output lives through the feed-forward block; no rope
+     * on the global layers. */
+    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE, TRUE },
     /* Norms after attention and feed-forward only (exaone4.cpp: no
      * attn_norm): one embedding-wide tensor less in attention. */
     { "exaone4", 4, 4, 2, 4, 5, FALSE, FALSE },
@@ -334,6 +337,26 @@ compute_cpu (Ctx           *ctx,
                                                            rt_mul (ctx, shape->attn_kv, kv))), scores);
       guint64 ffn = rt_mul (ctx, u, rt_add (ctx, ffn_off, rt_mul (ctx, 2, kv)));
 
+      /* cohere2's global layers have no rope (src/models/cohere2.cpp:
+       * ggml_rope_ext only where hparams.is_swa(il)): traced with
+       * ggml-alloc's AT_PRINTF on Command R7B (8,192 x 4), a global layer
+       * holds inp_embd, the residual, attn_norm (the parallel feed-forward
+       * block reads it too), one query-wide Qcur and the two V-index
+       * inputs (src/llama-kv-cache.cpp build_input_v_idxs, one per cache)
+       * when its scores are allocated: one query-wide tensor fewer than
+       * the sliding layers, whose peak keeps the count above, over their
+       * own cells. */
+      if (shape->nope_global && l->n_global > 0 && l->n_sliding > 0)
+        {
+          guint64 global = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), q),
+                                                               rt_mul (ctx, shape->attn_kv, kv))),
+                                   rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_seq, l->ubatch), heads), 4));
+          guint64 sliding = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), rt_mul (ctx, 2, q)),
+                                                                rt_mul (ctx, shape->attn_kv, kv))),
+                                    rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_swa_seq, l->ubatch), heads), 4));
+
+          attn = MAX (global, sliding);
+        }
       if (spec->kv_latent)
         attn = rt_add (ctx, attn, mla_extra = mla_v_cont_extra (ctx, l, moe, emb, heads));
       base = MAX (attn, ffn);
