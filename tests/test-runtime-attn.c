@@ -352,6 +352,27 @@ test_kimi_mla_compute (void)
     }
 }
 
+/* cohere2 (Command R7B) without flash attention: its global layers have
+ * no rope, so the one that holds the scores keeps inp_embd, the residual,
+ * attn_norm, Qcur and the two caches' V-index inputs: 3 x 4,096 + 4,096 +
+ * 4 x 1,024 values a token x 2,048 bytes, beside both masks (8,192 and
+ * 4,608 cells x 512 x 4), the scores (8,192 x 512 x 32 x 4) and the small
+ * inputs. llama-server logs 577.01 MiB at 8,192 x 4 (the old model counted
+ * a second query-wide tensor: 585.01). */
+static void
+test_cohere2_global_attention (void)
+{
+  g_autoptr(LmModel) m = lm_command_r7b ();
+  g_autoptr(HrModelSpec) spec = spec_of (m);
+  HrRuntimePrediction p;
+  gint64 compute;
+
+  predict_cpu (spec, 8192, 4, FALSE, HR_KV_CACHE_F16, &p);
+  compute = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+  g_assert_cmpint (compute, ==, (8192 + 4608) * 512 * 4 + 2048 * (3 * 4096 + 4096 + 4 * 1024) + (gint64) 8192 * 512 * 32 * 4 + 10240);
+  g_assert_cmpfloat (ABS (compute / MIB - 577.01), <=, 0.02);
+}
+
 /* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads
  * x 256, global ones of 4 x 512 (attention.key_length_swa). At 8,192
  * tokens with flash attention: 10 x 1,536 cells x 16 x 512 x 2 + 2 x 8,192
@@ -391,6 +412,7 @@ main (int   argc,
   g_test_add_func ("/runtime-attn/mla-v-copy", test_mla_v_copy);
   g_test_add_func ("/runtime-attn/qwen3next-compute", test_qwen3next_compute);
   g_test_add_func ("/runtime-attn/kimi-mla-compute", test_kimi_mla_compute);
+  g_test_add_func ("/runtime-attn/cohere2-global-attention", test_cohere2_global_attention);
   g_test_add_func ("/runtime-attn/gemma4-head-sizes", test_gemma4_head_sizes);
   return g_test_run ();
 }
