@@ -48,7 +48,9 @@
   "CPU backend (the largest of the Mamba-2 scan of src/models/mamba-base.cpp, the gated delta net of " \
   "src/models/delta-net-base.cpp, the feed-forward block and, without flash attention, the attention scores, " \
   "plus the mask of src/llama-graph.cpp), fitted to the compute buffers llama-server (llama.cpp de3ff815) logs " \
-  "for qwen3.5-4b, mamba2-2.7b, granite-4.0-h, nemotron-h 9B and LFM2-1.2B shapes (tests/llama/test-llama.c)"
+  "for qwen3.5-4b, mamba2-2.7b, granite-4.0-h, nemotron-h 9B and LFM2-1.2B shapes (tests/llama/test-llama.c); " \
+  "the delta nets of qwen35 and qwen3next and kimi-linear's latent attention traced tensor by tensor with " \
+  "ggml/src/ggml-alloc.c's allocation log"
 
 /* What the tensor list says about the recurrent block and the FFN. */
 typedef struct {

@@ -21,6 +21,10 @@
  * mixture of experts with dense layers, and per architecture the tensors
  * its graph keeps beside the widths, cpu_graph_shape()); and the GPU one
  * (CUDA, Metal), checked against the allocator figures in ollama-api.md.
+ * Two CPU terms are traced rather than fitted: ggml/src/ggml-alloc.c's
+ * allocation log (its AT_PRINTF) was read tensor by tensor for multi-head
+ * latent attention without flash attention (mla_v_cont_extra()) and for
+ * cohere2's rope-less global layers.
  */
 #include "config.h"
 
@@ -41,7 +45,8 @@
   "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/llama-models.h) and for Qwen3-8B, Phi-3-mini, " \
   "Ministral-3-8B, Command R7B, EXAONE-4.0-32B, Llama-4-Maverick, gpt-oss-20b, DeepSeek-V2-Lite, GLM-4.5-Air " \
   "and Gemma 4 31B layer shapes (tests/llama/llama-models-attn.h); the per-architecture counts are " \
-  "cpu_graph_shape()'s"
+  "cpu_graph_shape()'s; MLA's latent V copy without flash attention (src/llama-graph.cpp build_attn_mha) " \
+  "traced with ggml/src/ggml-alloc.c's allocation log"
 
 /* The GPU backends' estimate (CUDA, Metal). */
 static void
