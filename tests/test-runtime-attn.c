@@ -373,6 +373,32 @@ test_cohere2_global_attention (void)
   g_assert_cmpfloat (ABS (compute / MIB - 577.01), <=, 0.02);
 }
 
+/* gemma2 / gemma3 without flash attention at small contexts: the
+ * feed-forward block is the peak, on top of inp_embd, both caches' V-index
+ * inputs (2 x KV width each), the hole kqv and kqv_out leave (2 x query
+ * width), ffn_norm and the residual, with gate, up and their product:
+ * gemma2-2b 3 x 2,304 + 2 x 2,048 + 4 x 1,024 + 3 x 9,216 values a token
+ * x 2,048 bytes and both f32 masks (2,048 cells x 512 x 4 each): 91.51 MiB
+ * as llama-server logs at 2,048 x 4 (the old model said 79.51); gemma3-1b
+ * 59.26 (54.26). */
+static void
+test_gemma_ffn_without_flash (void)
+{
+  g_autoptr(LmModel) g2 = lm_gemma2_2b ();
+  g_autoptr(LmModel) g3 = lm_gemma3_1b ();
+  g_autoptr(HrModelSpec) spec2 = spec_of (g2);
+  g_autoptr(HrModelSpec) spec3 = spec_of (g3);
+  HrRuntimePrediction p;
+  gint64 compute;
+
+  predict_cpu (spec2, 2048, 4, FALSE, HR_KV_CACHE_F16, &p);
+  compute = hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE);
+  g_assert_cmpint (compute, ==, 2 * 2048 * 512 * 4 + 2048 * (3 * 2304 + 2 * 2048 + 4 * 1024 + 3 * 9216) + 10240);
+  g_assert_cmpfloat (ABS (compute / MIB - 91.51), <=, 0.02);
+  predict_cpu (spec3, 2048, 4, FALSE, HR_KV_CACHE_F16, &p);
+  g_assert_cmpfloat (ABS (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE) / MIB - 59.26), <=, 0.02);
+}
+
 /* gemma4 (Gemma 4 31B's layers, 12 of them): sliding layers of 16 KV heads
  * x 256, global ones of 4 x 512 (attention.key_length_swa). At 8,192
  * tokens with flash attention: 10 x 1,536 cells x 16 x 512 x 2 + 2 x 8,192
@@ -413,6 +439,7 @@ main (int   argc,
   g_test_add_func ("/runtime-attn/qwen3next-compute", test_qwen3next_compute);
   g_test_add_func ("/runtime-attn/kimi-mla-compute", test_kimi_mla_compute);
   g_test_add_func ("/runtime-attn/cohere2-global-attention", test_cohere2_global_attention);
+  g_test_add_func ("/runtime-attn/gemma-ffn-without-flash", test_gemma_ffn_without_flash);
   g_test_add_func ("/runtime-attn/gemma4-head-sizes", test_gemma4_head_sizes);
   return g_test_run ();
 }
