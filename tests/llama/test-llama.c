@@ -82,13 +82,15 @@ static const Setting settings[] = {
   { "gemma2-2b", 4096, 1, TRUE, "f16" },
   { "gemma2-2b", 8192, 1, FALSE, "f16" },
   { "gemma2-2b", 8192, 1, TRUE, "q4_0" },
-  { "gemma2-2b", 4096, 1, FALSE, "f16" },
+  /* Small contexts without flash attention: the feed-forward block sits
+   * above the attention output's hole (91.51 MiB logged). */
+  { "gemma2-2b", 2048, 4, FALSE, "f16" },
   { "gemma2-2b", 8192, 2, TRUE, "f16" },
   { "gemma2-2b", 4096, 4, FALSE, "f16" },
   { "gemma3-1b", 512, 1, TRUE, "f16" },
   { "gemma3-1b", 4096, 1, TRUE, "f16" },
   { "gemma3-1b", 16384, 1, FALSE, "f16" },
-  { "gemma3-1b", 4096, 2, TRUE, "f16" },
+  { "gemma3-1b", 2048, 4, FALSE, "f16" },
   { "gemma3-1b", 4096, 1, TRUE, "q4_0" },
   { "gemma3-1b", 8192, 4, TRUE, "q8_0" },
   { "qwen3-30b-a3b", 4096, 1, TRUE, "f16" },
@@ -98,7 +100,9 @@ static const Setting settings[] = {
   /* Recurrent and hybrid models (llama-models-hybrid.h). */
   { "qwen3.5-4b", 2048, 1, TRUE, "f16" },
   { "qwen3.5-4b", 32768, 1, TRUE, "q8_0" },
-  { "qwen3.5-4b", 8192, 4, FALSE, "f16" },
+  /* 4 slots with flash attention: the gathered state sits in a hole, the
+   * feed-forward block stays the peak (77.28 MiB logged). */
+  { "qwen3.5-4b", 8192, 4, TRUE, "q8_0" },
   { "qwen3.5-4b", 4096, 1, FALSE, "f16" },
   { "mamba2-2.7b", 2048, 1, TRUE, "f16" },
   { "mamba2-2.7b", 8192, 4, FALSE, "f16" },
@@ -117,7 +121,9 @@ static const Setting settings[] = {
   { "lfm2-1.2b", 32768, 1, FALSE, "f16" },
   { "qwen3.5-35b-a3b", 2048, 1, TRUE, "f16" },
   { "qwen3.5-35b-a3b", 8192, 4, TRUE, "q8_0" },
-  { "qwen3.5-35b-a3b", 4096, 1, FALSE, "f16" },
+  /* Without flash attention the previous MoE layer's attn_residual and
+   * attn_post_norm leave a two-embedding hole (110.01 MiB logged). */
+  { "qwen3.5-35b-a3b", 2048, 4, FALSE, "f16" },
   { "falcon-h1-1.5b", 2048, 1, TRUE, "f16" },
   { "falcon-h1-1.5b", 16384, 4, TRUE, "q8_0" },
   { "falcon-h1-1.5b", 4096, 1, FALSE, "f16" },
@@ -125,11 +131,12 @@ static const Setting settings[] = {
   /* Not q8_0: llama.cpp refuses it, "V cache type q8_0 with block size 32
    * does not divide n_embd_head_v=72" (2304 / 32 heads, the MLA has no V). */
   { "kimi-linear-48b", 8192, 4, TRUE, "f16" },
-  { "kimi-linear-48b", 4096, 1, FALSE, "f16" },
-  { "qwen3-next-80b", 2048, 1, TRUE, "f16" },
-  /* One slot only: with 4 slots llama-server logs 104.39 MiB of compute at
-   * 8,192 tokens, 10.4 MiB (10 %) over Headroom's model, a miss not yet
-   * understood (hr-runtime-compute-recurrent.c). */
+  /* Without flash attention its MLA layers hold q, q_nope_absorbed and
+   * Qcur (230.01 MiB logged, hr-runtime-compute-recurrent.c). */
+  { "kimi-linear-48b", 2048, 4, FALSE, "f16" },
+  /* 4 slots: the gated delta net's output holds every sequence's final
+   * state (104.39 MiB logged at 8,192 tokens, hr-runtime-compute-recurrent.c). */
+  { "qwen3-next-80b", 8192, 4, TRUE, "f16" },
   { "qwen3-next-80b", 4096, 1, FALSE, "f16" },
   /* The attention variants (llama-models-attn.h), three settings each to
    * keep the suite near six minutes on two cores (llama-server faults every
@@ -156,8 +163,11 @@ static const Setting settings[] = {
   { "gpt-oss-20b", 32768, 1, TRUE, "q8_0" },
   { "gpt-oss-20b", 8192, 4, TRUE, "f16" },
   { "gpt-oss-20b", 8192, 1, FALSE, "f16" },
-  { "deepseek-v2-lite", 4096, 1, TRUE, "f16" },
-  { "deepseek-v2-lite", 16384, 1, FALSE, "f16" },
+  /* Without flash attention MLA copies the latent V of every stream's
+   * cells (hr-runtime-compute.c mla_v_cont_extra()): 32,768 cells in all
+   * (the first layer's peak) and 65,536 (a MoE layer's). */
+  { "deepseek-v2-lite", 8192, 4, FALSE, "f16" },
+  { "deepseek-v2-lite", 16384, 4, FALSE, "f16" },
   { "deepseek-v2-lite", 8192, 4, TRUE, "q8_0" },
   { "glm4.5-air", 8192, 1, FALSE, "f16" },
   { "glm4.5-air", 32768, 1, TRUE, "q8_0" },

@@ -18,9 +18,11 @@
  *    (3 x embedding), and per slot the gathered state and two conv rows
  *    ((n_embd_s + 2 x n_embd_r) x 4 bytes): exact for nemotron-h 9B and
  *    mamba2 2.7B, within 3 % when the group count grows to 8;
- *  - the gated delta net (src/models/delta-net-base.cpp, qwen35, qwen3next):
+ *  - the gated delta net (src/models/delta-net-base.cpp, qwen35):
  *    3 x conv_dim + 3 x embedding and the per-slot state, within 2 MiB of
- *    the probes with 128-wide heads (Qwen3.5 and Qwen3-Next all have them);
+ *    the probes with 128-wide heads (Qwen3.5 all have them); qwen3next's
+ *    fused qkvz projection has its own two points, traced tensor by tensor
+ *    (see rt_compute_recurrent_cpu());
  *  - the feed-forward block: 3 x n_ff + 3 x embedding for a gated one
  *    (qwen35, lfm2; granitehybrid holds 5 x embedding), 2 x n_ff + 3 x
  *    embedding for nemotron-h's squared-ReLU up/down; for a mixture of
@@ -29,11 +31,6 @@
  *    router, kimi-linear); and without flash
  *    attention the attention phase of hr-runtime-compute.c (the scores;
  *    3 query widths where attn_q also holds the gate, qwen35).
- *
- * Known miss: qwen3next (the fused qkvz delta net) with 4 slots, where
- * llama-server logs 104.39 MiB at 8,192 tokens against 94.01 predicted;
- * with 1 and 2 slots the feed-forward block is the peak and the model
- * holds (90.11 and 90.20 MiB logged, 88.01 predicted).
  *
  * Not measured, so left out of the peak and said so in the note: the
  * short convolution (lfm2: always below its feed-forward block in the
@@ -51,7 +48,9 @@
   "CPU backend (the largest of the Mamba-2 scan of src/models/mamba-base.cpp, the gated delta net of " \
   "src/models/delta-net-base.cpp, the feed-forward block and, without flash attention, the attention scores, " \
   "plus the mask of src/llama-graph.cpp), fitted to the compute buffers llama-server (llama.cpp de3ff815) logs " \
-  "for qwen3.5-4b, mamba2-2.7b, granite-4.0-h, nemotron-h 9B and LFM2-1.2B shapes (tests/llama/test-llama.c)"
+  "for qwen3.5-4b, mamba2-2.7b, granite-4.0-h, nemotron-h 9B and LFM2-1.2B shapes (tests/llama/test-llama.c); " \
+  "the delta nets of qwen35 and qwen3next and kimi-linear's latent attention traced tensor by tensor with " \
+  "ggml/src/ggml-alloc.c's allocation log"
 
 /* What the tensor list says about the recurrent block and the FFN. */
 typedef struct {
@@ -65,6 +64,8 @@ typedef struct {
   guint64 n_ff_exp;    /* the widest blk.N.ffn_down_exps.weight ne[0] (one expert) */
   gboolean gated;      /* a blk.N.ffn_gate.weight */
   gboolean probs_bias; /* a blk.N.exp_probs_b.bias: a biased sigmoid router */
+  gboolean post_attn_norm; /* a blk.N.post_attention_norm.weight (qwen35, qwen35moe, qwen3next) */
+  guint64 kv_lora_rank; /* blk.N.attn_kv_a_norm.weight ne[0] (MLA's latent width) */
 } Block;
 
 static gboolean
@@ -101,6 +102,10 @@ scan_block (const HrModelSpec *spec,
         b->gated = TRUE;
       else if (suffix_is (t->name, ".exp_probs_b.bias"))
         b->probs_bias = TRUE;
+      else if (suffix_is (t->name, ".post_attention_norm.weight"))
+        b->post_attn_norm = TRUE;
+      else if (suffix_is (t->name, ".attn_kv_a_norm.weight"))
+        b->kv_lora_rank = MAX (b->kv_lora_rank, t->dims[0]);
       else if (t->n_dims >= 2 && suffix_is (t->name, ".attn_q.weight"))
         b->attn_q = MAX (b->attn_q, t->dims[1]);
     }
@@ -171,9 +176,77 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
     }
 
   /* The recurrent phase. */
-  if (b.delta_net && b.conv_dim > 0)
+  if (b.delta_net && b.conv_dim > 0 && b.d_in_proj > 0 && b.d_inner > 0 && b.conv_dim > b.d_inner)
     {
-      recr = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 3, b.conv_dim))), state);
+      /* qwen3next's fused qkvz delta net (src/models/qwen3next.cpp
+       * build_layer_attn_linear), traced with ggml-alloc's AT_PRINTF
+       * (ggml/src/ggml-alloc.c ggml_dyn_tallocr_alloc) on Qwen3-Next-80B's
+       * layers, 1 and 4 slots. In f32 values per token (x ubatch x 4 bytes),
+       * with the key width H_k x S_k = (conv_dim - d_inner) / 2 and, as
+       * src/models/delta-net-base.cpp asserts S_k == S_v, H_v x S_k =
+       * d_inner. The larger of two points:
+       *  - the gated delta net's output (src/models/delta-net-base.cpp
+       *    build_recurrent_attn, ggml_gated_delta_net as fused by
+       *    src/llama-context.cpp resolve_fused_ops: d_inner per token plus
+       *    the final state of every sequence, n_embd_s x slots) on top of
+       *    inp_embd, the residual, attn_norm, the conv-state rows
+       *    (delta-net-base.cpp build_conv_state: n_embd_r x slots),
+       *    mixed_qkvz (d_in_proj), the gathered state (src/llama-graph.cpp
+       *    build_rs, a get_rows of n_embd_s x slots), the convolution
+       *    output (ggml_ssm_conv: conv_dim), the
+       *    l2-normed query and key (H_k x S_k, one alive) and their
+       *    repeats to the value heads (2 x H_v x S_k): 3 x embedding +
+       *    d_in_proj + conv_dim + (conv_dim - d_inner) / 2 + 3 x d_inner,
+       *    plus the state twice and the conv rows;
+       *  - a later layer's convolution input (delta-net-base.cpp
+       *    build_conv_state's concat of the conv rows and qkv_mixed:
+       *    conv_dim per token plus n_embd_r x slots) on top of inp_embd,
+       *    attn_norm, the residual and a hole
+       *    one embedding wide, mixed_qkvz, query_flat, key_flat and their
+       *    concat (2 x (conv_dim - d_inner)) and qkv_mixed (conv_dim):
+       *    4 x embedding + d_in_proj + 2 x (conv_dim - d_inner) + 2 x
+       *    conv_dim, plus the conv rows.
+       * The state terms grow with the slots: llama-server splits the
+       * worst-case ubatch into one sequence per slot (src/llama-context.cpp
+       * sched_reserve: n_seqs = n_seq_max). */
+      guint64 s_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_s, 4), l->slots);
+      guint64 r_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_r, 4), l->slots);
+      guint64 k_width = (b.conv_dim - b.d_inner) / 2;
+      guint64 out_point = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), b.d_in_proj),
+                                                               rt_add (ctx, rt_add (ctx, b.conv_dim, k_width),
+                                                                       rt_mul (ctx, 3, b.d_inner)))),
+                                  rt_add (ctx, rt_mul (ctx, 2, s_bytes), r_bytes));
+      guint64 conv_point = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 4, emb), b.d_in_proj),
+                                                                rt_add (ctx, rt_mul (ctx, 2, b.conv_dim - b.d_inner),
+                                                                        rt_mul (ctx, 2, b.conv_dim)))),
+                                   r_bytes);
+
+      recr = MAX (out_point, conv_point);
+      g_snprintf (recr_text, sizeof recr_text, "fused qkvz delta net max(3 x %s + %s + %s + %s + 3 x %s, 4 x %s + %s + 4 x %s - 2 x %s)",
+                  rt_count (c, emb), rt_count (c, b.d_in_proj), rt_count (c, b.conv_dim), rt_count (c, k_width),
+                  rt_count (c, b.d_inner), rt_count (c, emb), rt_count (c, b.d_in_proj), rt_count (c, b.conv_dim),
+                  rt_count (c, b.d_inner));
+    }
+  else if (b.delta_net && b.conv_dim > 0)
+    {
+      /* qwen35 / qwen35moe (src/models/qwen35.cpp, qwen35moe.cpp
+       * build_layer_attn_linear), traced with ggml-alloc's AT_PRINTF on
+       * Qwen3.5-4B (8,192 x 4, every delta-net layer alike): inp_embd, the
+       * residual and attn_norm, the conv-state rows (n_embd_r x slots),
+       * qkv_mixed (conv_dim), the convolution input (src/models/
+       * delta-net-base.cpp build_conv_state: conv_dim per token plus the
+       * conv rows) and the convolution output (ggml_ssm_conv: conv_dim)
+       * alive together. The gathered state (src/llama-graph.cpp build_rs:
+       * n_embd_s x slots) is allocated once the conv rows and qkv_mixed are
+       * freed and takes their hole (conv_dim per token + the conv rows);
+       * only a state larger than that goes to the end of the buffer. */
+      guint64 s_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_s, 4), l->slots);
+      guint64 r_bytes = rt_mul (ctx, rt_mul (ctx, spec->recurrent_r, 4), l->slots);
+
+      recr = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, 3, b.conv_dim))),
+                     rt_mul (ctx, 2, r_bytes));
+      if (s_bytes > rt_add (ctx, rt_mul (ctx, u, b.conv_dim), r_bytes))
+        recr = rt_add (ctx, recr, s_bytes);
       g_snprintf (recr_text, sizeof recr_text, "gated delta net 3 x %s + 3 x %s", rt_count (c, emb),
                   rt_count (c, b.conv_dim));
     }
@@ -197,10 +270,55 @@ rt_compute_recurrent_cpu (Ctx           *ctx,
       /* qwen35 / qwen3next: attn_q holds the query and its gate (2 x the
        * query width, src/models/qwen35.cpp): one more query-wide tensor. */
       guint q_units = b.attn_q == 2 * q ? 3 : 2;
+      /* The embedding-wide tensors: inp_embd, the residual and one more.
+       * A mixture of experts with a post-attention norm (qwen3next,
+       * qwen35moe) holds one more, traced with ggml-alloc's AT_PRINTF on
+       * Qwen3-Next-80B (1 and 4 slots) and measured on Qwen3.5-35B-A3B
+       * (+4.00 MiB, 2,048 x 4 and 8,192 x 1): the previous layer's
+       * attn_residual and attn_post_norm (src/models/qwen3next.cpp and
+       * qwen35moe.cpp: both alive through its MoE block and freed at its
+       * end) leave a two-embedding hole below the residual that the query
+       * does not fit. The 2 x KV width is the V-index input of a
+       * transposed V cache (src/llama-kv-cache.cpp build_input_v_idxs:
+       * n_embd_v_gqa x ubatch int64). */
+      guint e_units = b.delta_net && moe && b.post_attn_norm ? 4 : 3;
 
-      attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 3, emb), rt_mul (ctx, q_units, q)),
+      attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, e_units, emb), rt_mul (ctx, q_units, q)),
                                                  rt_mul (ctx, 2, kv))),
                      rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
+      if (spec->kv_latent)
+        {
+          /* Multi-head latent attention (kimi-linear's attention layers,
+           * src/models/kimi-linear.cpp, the absorbed MLA of deepseek2.cpp),
+           * traced with ggml-alloc's AT_PRINTF on Kimi-Linear-48B (2,048 x
+           * 4): inp_embd, a two-embedding hole (attn_norm and the KV
+           * path's norm, freed), the residual and the embedding-wide norm
+           * input, then q (heads x key_length_mla, the rows of attn_q),
+           * q_nope_absorbed (heads x kv_lora_rank) and Qcur (heads x
+           * (kv_lora_rank + rope)) alive together before the scores. V is
+           * a view of the latent cache, so there is no V-index input
+           * (src/llama-kv-cache.cpp build_input_v_idxs: n_tokens) but a
+           * contiguous copy, v_cont (src/llama-graph.cpp build_attn_mha:
+           * kv_lora_rank x every stream's cells x 2 bytes, f16), allocated
+           * after q and q_nope_absorbed are freed: it takes the hole they
+           * leave while it fits (8 MiB at 2,048 x 4 and 32 MiB at 32,768 x 1
+           * measured within it) and the end of the buffer, beside the
+           * scores, once it does not. */
+          /* kv_lora_rank from attn_kv_a_norm (kimi-linear's GGUF has no
+           * value_length: llama.cpp takes embedding / heads there). Without
+           * a tensor list: an estimate, DeepSeek-V2/V3's and Kimi's 64 rope
+           * dims and qk_nope_head_dim 128. */
+          guint64 rank = b.kv_lora_rank > 0 ? b.kv_lora_rank : spec->key_length > 64 ? spec->key_length - 64 : spec->key_length;
+          guint64 rope = spec->key_length > rank ? spec->key_length - rank : 0;
+          guint64 q_rows = b.attn_q > 0 ? b.attn_q : rt_mul (ctx, heads, 128 + rope);
+          guint64 v_cont = rt_mul (ctx, rt_mul (ctx, rank, l->cells), 2);
+
+          attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, 4, emb), q_rows),
+                                                     rt_mul (ctx, heads, rt_add (ctx, rt_mul (ctx, 2, rank), rope)))),
+                         rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4));
+          if (v_cont > rt_mul (ctx, u, rt_add (ctx, q_rows, rt_mul (ctx, heads, rank))))
+            attn = rt_add (ctx, attn, v_cont);
+        }
     }
 
   /* Measured, not derived: falcon-h1 (attention beside the Mamba-2 mixer

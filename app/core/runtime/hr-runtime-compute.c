@@ -22,6 +22,11 @@
  * its graph keeps beside the widths, cpu_graph_shape()); and the GPU one
  * (CUDA, Metal), checked against the allocator figures in docs/seed-figures.md,
  * "Compute buffer reference figures".
+ * Three CPU terms are traced rather than fitted: ggml/src/ggml-alloc.c's
+ * allocation log (its AT_PRINTF) was read tensor by tensor for multi-head
+ * latent attention without flash attention (mla_v_cont_extra()), for
+ * cohere2's rope-less global layers and for gemma2/gemma3's feed-forward
+ * phase without flash attention.
  */
 #include "config.h"
 
@@ -42,7 +47,8 @@
   "gemma2:2b, gemma3:1b and qwen3:30b-a3b shapes (tests/llama/llama-models.h) and for Qwen3-8B, Phi-3-mini, " \
   "Ministral-3-8B, Command R7B, EXAONE-4.0-32B, Llama-4-Maverick, gpt-oss-20b, DeepSeek-V2-Lite, GLM-4.5-Air " \
   "and Gemma 4 31B layer shapes (tests/llama/llama-models-attn.h); the per-architecture counts are " \
-  "cpu_graph_shape()'s"
+  "cpu_graph_shape()'s; MLA's latent V copy without flash attention (src/llama-graph.cpp build_attn_mha) " \
+  "traced with ggml/src/ggml-alloc.c's allocation log"
 
 /* The GPU backends' estimate (CUDA, Metal). */
 static void
@@ -125,6 +131,11 @@ typedef struct {
                          * embedding x used (gpt-oss) */
   gboolean ffn_query;   /* the dense feed-forward phase holds a sliding layer's
                          * query-wide tensor beside ffn_emb x embedding (gemma4) */
+  gboolean nope_global; /* the global layers' query has no rope: one query-wide
+                         * tensor fewer in their attention phase (cohere2) */
+  gboolean ffn_attn_hole; /* without flash attention the feed-forward phase sits
+                           * above the attention output's hole and holds every
+                           * cache's V-index input (gemma2, gemma3) */
 } CpuGraphShape;
 
 static const CpuGraphShape cpu_default_shape = { NULL, 4, 3, 3, 2, 5, FALSE, FALSE };
@@ -134,12 +145,21 @@ static const CpuGraphShape *
 cpu_graph_shape (const HrModelSpec *spec)
 {
   static const CpuGraphShape shapes[] = {
-    /* The sandwich norms and the two caches of a sliding-window model. */
-    { "gemma2", 4, 5, 3, 4, 5, FALSE, FALSE },
-    { "gemma3", 4, 5, 3, 4, 5, FALSE, FALSE },
+    /* The sandwich norms and the two caches of a sliding-window model.
+     * Without flash attention, traced with ggml-alloc's AT_PRINTF
+     * (ggml/src/ggml-alloc.c) on gemma2-2b at 2,048 x 4: the residual
+     * (src/models/gemma2.cpp's attention output after its post-norm) is
+     * placed above kqv and kqv_out (src/llama-graph.cpp build_attn_mha and
+     * build_attn's wo: two query-wide tensors, freed), so the feed-forward
+     * block sits on that hole, beside the V-index input of each cache
+     * (src/llama-kv-cache.cpp build_input_v_idxs, one per cache of
+     * llama_kv_cache_iswa): +12.00 MiB there, +5.00 measured on gemma3-1b. */
+    { "gemma2", 4, 5, 3, 4, 5, FALSE, FALSE, FALSE, TRUE },
+    { "gemma3", 4, 5, 3, 4, 5, FALSE, FALSE, FALSE, TRUE },
     /* Attention and feed-forward in parallel from one norm (cohere2.cpp):
-     * the attention output lives through the feed-forward block. */
-    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE },
+     * the attention output lives through the feed-forward block; no rope
+     * on the global layers. */
+    { "cohere2", 5, 5, 3, 4, 5, FALSE, FALSE, TRUE },
     /* Norms after attention and feed-forward only (exaone4.cpp: no
      * attn_norm): one embedding-wide tensor less in attention. */
     { "exaone4", 4, 4, 2, 4, 5, FALSE, FALSE },
@@ -155,9 +175,8 @@ cpu_graph_shape (const HrModelSpec *spec)
     /* Multi-head latent attention (deepseek2.cpp): the absorbed query and
      * the latent output are two more embedding-wide tensors (measured on
      * DeepSeek-V2-Lite, where heads x value_length_mla = embedding); its
-     * MoE phase holds one fewer. Not modelled: without flash attention and
-     * with 32,768 cells or more in all (num_ctx x slots) llama-server's
-     * buffer is 27.75 MiB (32,768) to 64.01 MiB (65,536) larger. */
+     * MoE phase holds one fewer. Without flash attention the latent V's
+     * contiguous copy is added by mla_v_cont_extra(). */
     { "deepseek2", 4, 3, 5, 2, 4, FALSE, FALSE },
     /* 96 heads over a 4096 embedding (GLM-4.5-Air): one more
      * embedding-wide tensor in attention. */
@@ -173,6 +192,99 @@ cpu_graph_shape (const HrModelSpec *spec)
     if (rt_arch_is (spec, shapes[i].arch))
       return &shapes[i];
   return &cpu_default_shape;
+}
+
+/* The widest blk.N.<suffix> ne[1] of the tensor list (0 = none). */
+static guint64
+widest_tensor_rows (const HrModelSpec *spec,
+                    const char        *suffix)
+{
+  gsize s = strlen (suffix);
+  guint64 widest = 0;
+
+  for (guint i = 0; spec->tensors != NULL && i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      gsize n = strlen (t->name);
+
+      if (t->n_dims >= 2 && g_str_has_prefix (t->name, "blk.") && n > s && strcmp (t->name + n - s, suffix) == 0)
+        widest = MAX (widest, t->dims[1]);
+    }
+  return widest;
+}
+
+/* Multi-head latent attention without flash attention: what the copy of
+ * the latent V adds to the attention phase's peak, in bytes.
+ *
+ * src/llama-graph.cpp build_attn (the llm_graph_input_attn_k overload that
+ * src/models/deepseek2.cpp calls for MLA) makes V a view of the K cache
+ * (the first kv_lora_rank values of each cell, not transposed), so
+ * build_attn_mha's non-flash branch copies it, ggml_cont(ggml_transpose(v))
+ * ("v_cont"): kv_lora_rank x cells x streams in the cache's type (f16, the
+ * only V type llama.cpp allows without flash attention). The worst-case
+ * graph (src/llama-context.cpp sched_reserve, init_full: every cell of
+ * every stream, src/llama-kv-cache.cpp llama_kv_cache_context) sees all
+ * streams, so the copy grows with num_ctx x slots, where the scores
+ * (cells of one stream x ubatch x heads) do not.
+ *
+ * ggml-alloc (ggml/src/ggml-alloc.c ggml_dyn_tallocr_alloc: best fit among
+ * the free blocks, else the end) allocates v_cont after the query (Qcur)
+ * and before the scores (kq), which take the end: the copy costs nothing
+ * while it fits the hole the layer's earlier tensors left below Qcur, and
+ * its whole size once it does not. Traced with ggml-alloc's AT_PRINTF on
+ * DeepSeek-V2-Lite's layers:
+ *  - the first layer's hole is its attn_norm (embedding), q (heads x
+ *    key_length_mla), q_nope_absorbed (heads x kv_lora_rank) and q_pe
+ *    (heads x rope), freed before v_cont (deepseek2.cpp's MLA branch);
+ *  - after a MoE layer the hole is that layer's ffn_inp and ffn_norm (two
+ *    embeddings), its experts' down output (embedding x used) and the
+ *    router's logits, argsort (experts each) and weights (used)
+ *    (src/llama-graph.cpp build_moe_ffn); that hole is larger by
+ *    hole_moe - hole_first, and so is the MoE layer's Qcur offset, which
+ *    is what compute_cpu()'s attention phase already counts.
+ * So the peak is the larger of the MoE layer's (+ v_cont when it does not
+ * fit hole_moe) and the first layer's (hole_moe - hole_first lower, +
+ * v_cont when it does not fit hole_first). A dense model's layers are all
+ * the first layer's kind here. */
+static guint64
+mla_v_cont_extra (Ctx               *ctx,
+                  const Layout      *l,
+                  gboolean           moe,
+                  guint64            emb,
+                  guint64            heads)
+{
+  const HrModelSpec *spec = ctx->spec;
+  guint64 u = rt_mul (ctx, l->ubatch, 4);
+  guint64 rank = spec->value_length;          /* kv_lora_rank: the latent V */
+  guint64 rope = spec->key_length > spec->value_length ? spec->key_length - spec->value_length : 0;
+  guint64 q_rows = widest_tensor_rows (spec, ".attn_q.weight");
+  guint64 q_lora = widest_tensor_rows (spec, ".attn_q_a.weight");
+  guint64 v_cont, hole_first, hole_moe, first = 0, later = 0;
+
+  if (q_rows == 0)
+    q_rows = widest_tensor_rows (spec, ".attn_q_b.weight");
+  /* Without a tensor list (keys only) key_length_mla is not in the spec:
+   * an estimate, DeepSeek-V2/V3's qk_nope_head_dim 128 + the rope dims. */
+  if (q_rows == 0)
+    q_rows = rt_mul (ctx, heads, 128 + rope);
+  /* v_cont: kv_lora_rank x the cells of every stream x 2 bytes (f16). */
+  v_cont = rt_mul (ctx, rt_mul (ctx, rank, l->cells), 2);
+  /* The first layer's hole: attn_norm, q (heads x key_length_mla, the rows
+   * of attn_q or attn_q_b), q_nope_absorbed and q_pe. With a query LoRA
+   * (attn_q_a, not in DeepSeek-V2-Lite) its q_lora_rank-wide output is
+   * counted there too: an estimate, not traced. */
+  hole_first = rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, emb, q_rows), rt_add (ctx, rt_mul (ctx, heads, rank),
+                                                                             rt_add (ctx, rt_mul (ctx, heads, rope), q_lora))));
+  hole_moe = hole_first;
+  if (moe)
+    hole_moe = rt_add (ctx, rt_mul (ctx, u, rt_mul (ctx, emb, 2 + spec->expert_used_count)),
+                       rt_mul (ctx, rt_mul (ctx, l->ubatch, 4), 2 * (guint64) spec->expert_count + spec->expert_used_count));
+  if (v_cont > hole_moe)
+    later = v_cont;
+  if (v_cont > hole_first)
+    first = hole_moe >= hole_first ? (v_cont > hole_moe - hole_first ? v_cont - (hole_moe - hole_first) : 0)
+                                   : rt_add (ctx, v_cont, hole_first - hole_moe);
+  return MAX (first, later);
 }
 
 /* The CPU backend. In units of ubatch x 4 bytes (one f32 value per token),
@@ -201,7 +313,7 @@ compute_cpu (Ctx           *ctx,
   guint64 heads = rt_heads_of (spec);
   guint64 q = rt_mul (ctx, heads, spec->key_length);
   guint64 kv = rt_mul (ctx, spec->kv_heads, spec->key_length);
-  guint64 dense_w = 0, moe_w = 0, width = 0, ffn_off = 0, mask_cells, score_cells, mask, base, compute;
+  guint64 dense_w = 0, moe_w = 0, width = 0, ffn_off = 0, mask_cells, score_cells, mask, base, compute, mla_extra = 0;
   gboolean moe = spec->expert_count > 1 && spec->expert_used_count > 0;
   gboolean quant = out->kv_type != HR_KV_CACHE_F16;
   guint ffn_emb = quant ? shape->ffn_emb_quant : shape->ffn_emb;
@@ -243,6 +355,31 @@ compute_cpu (Ctx           *ctx,
                                                            rt_mul (ctx, shape->attn_kv, kv))), scores);
       guint64 ffn = rt_mul (ctx, u, rt_add (ctx, ffn_off, rt_mul (ctx, 2, kv)));
 
+      if (shape->ffn_attn_hole)
+        ffn = rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, ffn_off, rt_mul (ctx, 2, q)), rt_mul (ctx, shape->attn_kv, kv)));
+
+      /* cohere2's global layers have no rope (src/models/cohere2.cpp:
+       * ggml_rope_ext only where hparams.is_swa(il)): traced with
+       * ggml-alloc's AT_PRINTF on Command R7B (8,192 x 4), a global layer
+       * holds inp_embd, the residual, attn_norm (the parallel feed-forward
+       * block reads it too), one query-wide Qcur and the two V-index
+       * inputs (src/llama-kv-cache.cpp build_input_v_idxs, one per cache)
+       * when its scores are allocated: one query-wide tensor fewer than
+       * the sliding layers, whose peak keeps the count above, over their
+       * own cells. */
+      if (shape->nope_global && l->n_global > 0 && l->n_sliding > 0)
+        {
+          guint64 global = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), q),
+                                                               rt_mul (ctx, shape->attn_kv, kv))),
+                                   rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_seq, l->ubatch), heads), 4));
+          guint64 sliding = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), rt_mul (ctx, 2, q)),
+                                                                rt_mul (ctx, shape->attn_kv, kv))),
+                                    rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_swa_seq, l->ubatch), heads), 4));
+
+          attn = MAX (global, sliding);
+        }
+      if (spec->kv_latent)
+        attn = rt_add (ctx, attn, mla_extra = mla_v_cont_extra (ctx, l, moe, emb, heads));
       base = MAX (attn, ffn);
       width = ffn_off;
     }
@@ -269,6 +406,15 @@ compute_cpu (Ctx           *ctx,
               out->era == HR_RUNTIME_ERA_LLAMA_SERVER ?
               _("The compute buffer is one slot's graph whatever the number of slots (with -np N llama-server's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
               _("The compute buffer is one slot's graph whatever the number of slots (Ollama's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention."));
+  if (mla_extra > 0)
+    {
+      char extra[160];
+
+      g_snprintf (extra, sizeof extra,
+                  _("The attention phase also holds a contiguous copy of the latent V, kv_lora_rank x every stream's cells x 2 bytes: +%s bytes."),
+                  rt_count (c, mla_extra));
+      rt_append_note (term, extra);
+    }
   if (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0)
     rt_append_note (term, g_strcmp0 (f->n_ff_from, "parameters") == 0 ?
                     _("n_ff inferred from the parameter count (no tensor list).") :
