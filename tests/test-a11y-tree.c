@@ -167,7 +167,7 @@ walk (AtspiAccessible *accessible,
   role_name = atspi_accessible_get_role_name (accessible, NULL);
   states = atspi_accessible_get_state_set (accessible);
   named = name[0] != '\0' && !is_type_name (name);
-  here = named ? g_strdup_printf ("%s/%s “%s”", path, role_name, name)
+  here = named ? g_strdup_printf ("%s/%s '%s'", path, role_name, name)
                : g_strdup_printf ("%s/%s", path, role_name);
 
   if (role == ATSPI_ROLE_TABLE_CELL)
@@ -179,7 +179,7 @@ walk (AtspiAccessible *accessible,
       if (!named)
         {
           w->unnamed++;
-          g_string_append_printf (w->report, "  %s (named “%s”): %s\n", role_name, name, here);
+          g_string_append_printf (w->report, "  %s (named '%s'): %s\n", role_name, name, here);
         }
     }
 

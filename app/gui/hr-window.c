@@ -12,6 +12,7 @@
 #include "hr-hub-page.h"
 #include "hr-servers-overview.h"
 #include "hr-window-private.h"
+#include "hr-accessible.h"
 
 struct _HrWindow
 {
@@ -268,6 +269,9 @@ build_pages (HrWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
     give_page (self, pages[i]);
   fill_page_slots (self, pages, G_N_ELEMENTS (pages));
+  /* Names for the parts libadwaita builds unnamed inside its rows and
+   * status pages, for a screen reader (hr-accessible.c). */
+  hr_accessible_name_parts (GTK_WIDGET (self->stack));
 
   flap = hr_models_page_get_flap (self->models_page);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",

@@ -926,6 +926,10 @@ hr_boards_view_init (HrBoardsView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (self->scrolled, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->scrolled),
+                                  /* Translators: for a screen reader, the grid of every model on every board */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
+                                  -1);
   gtk_box_append (GTK_BOX (box), self->scrolled);
 
   adw_bin_set_child (ADW_BIN (self), box);
