@@ -330,6 +330,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int result;
+
   g_test_init (&argc, &argv, NULL);
   /* libatspi warns (domain "dbind", through structured logging, which
    * g_test_log_set_fatal_handler() does not see) that GTK 4.8 answers no
@@ -338,6 +340,10 @@ main (int   argc,
    * process are libatspi's alone (the window's are its own process's),
    * so here only criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+
   g_test_add_func ("/a11y/every-reachable-element-named", test_every_reachable_element_named);
-  return g_test_run ();
+  result = g_test_run ();
+  /* libatspi's connection and its cache of the window's objects. */
+  atspi_exit ();
+  return result;
 }
