@@ -15,6 +15,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "hr-accessible.h"
 
 /* Every widget of @type under @root, not below one found, into @found. */
@@ -212,10 +214,7 @@ on_status_title_changed (AdwStatusPage *page,
   const char *title = adw_status_page_get_title (page);
   const char *fallback = g_object_get_data (G_OBJECT (page), "hr-accessible-fallback");
 
-  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title != NULL && title[0] != '\0' ? title : fallback,
-                                  -1);
+  set_label (scroller, title != NULL && title[0] != '\0' ? title : fallback);
 }
 
 /**
@@ -244,6 +243,19 @@ hr_accessible_name_status_page (AdwStatusPage *page,
                            g_ptr_array_index (scrollers, 0), 0);
 }
 
+/* libadwaita 1.2's password entry row has an icon button that shows or
+ * hides the text, named only by its icon's type. */
+static void
+name_peek_button (GtkWidget *row)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect (row, GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    /* Translators: for a screen reader, the button beside a token entry that shows or hides what was typed */
+    set_label (g_ptr_array_index (buttons, i), _("Show or hide the text"));
+}
+
 /**
  * hr_accessible_name_parts:
  * @root: a widget, such as a page
@@ -259,6 +271,8 @@ hr_accessible_name_parts (GtkWidget *root)
 {
   g_return_if_fail (GTK_IS_WIDGET (root));
 
+  if (ADW_IS_PASSWORD_ENTRY_ROW (root))
+    name_peek_button (root);
   if (ADW_IS_EXPANDER_ROW (root))
     hr_accessible_name_expander_row (ADW_EXPANDER_ROW (root));
   else if (ADW_IS_COMBO_ROW (root))

@@ -272,6 +272,9 @@ build_pages (HrWindow *self)
   /* Names for the parts libadwaita builds unnamed inside its rows and
    * status pages, for a screen reader (hr-accessible.c). */
   hr_accessible_name_parts (GTK_WIDGET (self->stack));
+  /* A page may build parts of itself when first shown. */
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    g_signal_connect (pages[i], "map", G_CALLBACK (hr_accessible_name_parts), NULL);
 
   flap = hr_models_page_get_flap (self->models_page);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",

@@ -424,6 +424,10 @@ rebuild_grid (HrBoardsView *self,
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sideways), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sideways), grid);
   gtk_widget_set_hexpand (sideways, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (sideways),
+                                  /* Translators: for a screen reader, the figures of each model on each board, beside the models' names */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figures on each board"),
+                                  -1);
   gtk_box_append (GTK_BOX (box), names);
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
   gtk_box_append (GTK_BOX (box), sideways);
