@@ -707,27 +707,6 @@ sort_depends_on_figures (HrCatalogView *self,
 /* ------------------------------------------------------------------ */
 /* Columns                                                             */
 
-/* GTK 4.8's column view holds a header row (GtkListItemWidget, role row)
- * and the list of rows (GtkColumnListView, role list), neither named: a
- * screen reader would announce their type names. */
-static void
-name_column_view_parts (GtkColumnView *view)
-{
-  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
-  GtkWidget *list = header != NULL ? gtk_widget_get_next_sibling (header) : NULL;
-
-  if (header != NULL && gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (header)) == GTK_ACCESSIBLE_ROLE_ROW)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (header),
-                                    /* Translators: the header row of the Models table, for a screen reader */
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Column headers"),
-                                    -1);
-  if (list != NULL && gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (list)) == GTK_ACCESSIBLE_ROLE_LIST)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (list),
-                                    /* Translators: the rows of the Models table, for a screen reader */
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models"),
-                                    -1);
-}
-
 static void
 setup_columns (HrCatalogView *self)
 {
@@ -979,7 +958,6 @@ hr_catalog_view_init (HrCatalogView *self)
                                                   g_object_ref (GTK_FILTER (self->filter)));
   setup_columns (self);
   hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self), G_LIST_MODEL (self->store));
-  name_column_view_parts (self->column_view);
   /* Translators: for a screen reader, the page shown when no model matches the search */
   hr_accessible_name_status_page (self->empty_page, _("No matching models"));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
