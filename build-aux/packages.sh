@@ -11,6 +11,7 @@ HEADROOM_PACKAGES=(
   libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev libsecret-1-dev
   gettext desktop-file-utils appstream flatpak-builder
   xvfb xauth dbus-daemon glib-networking
+  at-spi2-core libatspi2.0-dev
   clang libclang-rt-14-dev
   imagemagick adwaita-icon-theme
   cmake g++ git

@@ -12,6 +12,7 @@
 #include "board/hr-servers-overview.h"
 #include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
+#include "hr-accessible.h"
 
 struct _HrWindow
 {
@@ -290,6 +291,12 @@ build_pages (HrWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (pages) && self->session != NULL; i++)
     give_page (self, pages[i]);
   fill_page_slots (self, pages, G_N_ELEMENTS (pages));
+  /* Names for the parts libadwaita builds unnamed inside its rows and
+   * status pages, for a screen reader (hr-accessible.c). */
+  hr_accessible_name_parts (GTK_WIDGET (self->stack));
+  /* A page may build parts of itself when first shown. */
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    g_signal_connect (pages[i], "map", G_CALLBACK (hr_accessible_name_parts), NULL);
 
   flap = hr_models_page_get_flap (self->models_page);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",

@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-accessible.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
 #include "hr-servers-overview.h"
@@ -308,6 +309,7 @@ rebuild_rows (HrServersOverview *self)
       adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), FALSE);
       g_object_set_data_full (G_OBJECT (row), "hr-url", g_strdup (s->url), g_free);
       gtk_list_box_append (self->list, row);
+      hr_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
       g_ptr_array_add (self->rows, row);
     }
   gtk_stack_set_visible_child_name (self->stack, self->rows->len > 0 ? "list" : "empty");

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-accessible.h"
 #include "hr-error.h"
 #include "hr-hub-cards.h"
 #include "hr-hub-page-private.h"
@@ -558,6 +559,10 @@ ensure_built (HrHubPage *self)
   self->built = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Translators: for a screen reader, the group that holds the Hugging Face access token row */
+  hr_accessible_name_group (self->token_group, _("Access token"));
+  /* Translators: for a screen reader, the Hugging Face page's error page before it has a title */
+  hr_accessible_name_status_page (self->error_page, _("Lookup failed"));
   rebuild_recent_menu (self);
   gtk_widget_set_visible (GTK_WIDGET (self->memory), FALSE);
   if (!hr_token_store_is_built ())

@@ -423,6 +423,10 @@ rebuild_grid (HrBoardsView *self,
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sideways), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sideways), grid);
   gtk_widget_set_hexpand (sideways, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (sideways),
+                                  /* Translators: for a screen reader, the figures of each model on each board, beside the models' names */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Figures on each board"),
+                                  -1);
   gtk_box_append (GTK_BOX (box), names);
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
   gtk_box_append (GTK_BOX (box), sideways);
@@ -925,6 +929,10 @@ hr_boards_view_init (HrBoardsView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (self->scrolled, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->scrolled),
+                                  /* Translators: for a screen reader, the grid of every model on every board */
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
+                                  -1);
   gtk_box_append (GTK_BOX (box), self->scrolled);
 
   adw_bin_set_child (ADW_BIN (self), box);

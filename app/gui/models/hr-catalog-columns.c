@@ -312,6 +312,27 @@ on_key_pressed (GtkEventControllerKey *controller,
   return moved;
 }
 
+/* GTK 4.8's column view holds a header row (GtkListItemWidget, role row)
+ * and the list of rows (GtkColumnListView, role list), neither named: a
+ * screen reader would announce their type names. */
+static void
+name_column_view_parts (GtkColumnView *view)
+{
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
+  GtkWidget *list = header != NULL ? gtk_widget_get_next_sibling (header) : NULL;
+
+  if (header != NULL && gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (header)) == GTK_ACCESSIBLE_ROLE_ROW)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (header),
+                                    /* Translators: the header row of the Models table, for a screen reader */
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Column headers"),
+                                    -1);
+  if (list != NULL && gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (list)) == GTK_ACCESSIBLE_ROLE_LIST)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (list),
+                                    /* Translators: the rows of the Models table, for a screen reader */
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models"),
+                                    -1);
+}
+
 /**
  * hr_catalog_columns_setup:
  * @view: the table, its columns appended in #HrModelsColumn order
@@ -320,9 +341,10 @@ on_key_pressed (GtkEventControllerKey *controller,
  * @rows: (element-type HrModelRow): every row the table may show
  *
  * Shows every column, gives every header a menu of check items to show or
- * hide each column but the name ("table.show-NAME"), and makes Tab leave
- * the table in one stop. hr_catalog_columns_bind_settings() then hides
- * what the settings name and saves what the user picks.
+ * hide each column but the name ("table.show-NAME"), makes Tab leave the
+ * table in one stop, and names the view's header row and list of rows for
+ * a screen reader. hr_catalog_columns_bind_settings() then hides what the
+ * settings name and saves what the user picks.
  */
 void
 hr_catalog_columns_setup (GtkColumnView *view,
@@ -376,6 +398,7 @@ hr_catalog_columns_setup (GtkColumnView *view,
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), view);
   gtk_widget_add_controller (GTK_WIDGET (view), keys);
+  name_column_view_parts (view);
 }
 
 /**

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "hr-accessible.h"
 #include "hr-catalog-view.h"
 #include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
@@ -174,6 +175,60 @@ set_label_text (GtkWidget  *label,
     gtk_label_set_text (GTK_LABEL (label), text);
 }
 
+/* The cell around @child (GTK 4.8's GtkColumnViewCell, its parent) says
+ * @text to a screen reader: GTK 4.8 names it by neither its content nor
+ * a labelled-by relation to a label, only by its own label property. */
+static void
+name_cell (GtkWidget  *child,
+           const char *text)
+{
+  GtkWidget *cell = gtk_widget_get_parent (child);
+
+  if (cell == NULL || g_strcmp0 (g_object_get_data (G_OBJECT (cell), "hr-a11y-label"), text) == 0)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (cell),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
+                                  -1);
+  g_object_set_data_full (G_OBJECT (cell), "hr-a11y-label", g_strdup (text), g_free);
+}
+
+/* What a screen reader says for the table's row that holds the Name cell
+ * @child: the model, its verdict and its total ("qwen2.5:7b, fits 1.23 GB,
+ * total 5.4 GB"). GTK 4.8 has no accessible label for a list item, so it
+ * goes on the row widget, the cell's parent (GtkColumnViewCell inside
+ * GtkListItemWidget, of role GTK_ACCESSIBLE_ROLE_ROW), which the column view
+ * reuses for other models: the Name cell renames it on each refresh. */
+static void
+name_table_row (HrCatalogView *self,
+                HrModelRow    *row,
+                GtkWidget     *child,
+                const char    *name)
+{
+  GtkWidget *cell = gtk_widget_get_parent (child);
+  GtkWidget *row_widget = cell != NULL ? gtk_widget_get_parent (cell) : NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *total = NULL;
+  char *label;
+
+  if (row_widget == NULL ||
+      gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (row_widget)) != GTK_ACCESSIBLE_ROLE_ROW)
+    return;
+  verdict = hr_catalog_view_cell_text (self, row, HR_MODELS_COLUMN_VERDICT);
+  total = hr_catalog_view_cell_text (self, row, HR_MODELS_COLUMN_TOTAL);
+  /* Translators: what a screen reader says for a row of the Models table:
+     the model's name, its verdict ("fits 1.23 GB") and its total size */
+  label = g_strdup_printf (_("%1$s, %2$s, total %3$s"), name, verdict, total);
+  if (g_strcmp0 (g_object_get_data (G_OBJECT (row_widget), "hr-a11y-label"), label) == 0)
+    {
+      g_free (label);
+      return;
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+  g_object_set_data_full (G_OBJECT (row_widget), "hr-a11y-label", label, g_free);
+}
+
 static void
 refresh_cell (GtkListItem *item)
 {
@@ -187,6 +242,7 @@ refresh_cell (GtkListItem *item)
     return;
 
   text = hr_catalog_view_cell_text (self, row, column);
+  name_cell (child, text);
 
   if (column == HR_MODELS_COLUMN_NAME)
     {
@@ -206,6 +262,7 @@ refresh_cell (GtkListItem *item)
       gtk_widget_set_visible (note, note_text != NULL);
       gtk_widget_set_visible (gtk_widget_get_next_sibling (note),
                               hr_library_lookup_is_library (hr_model_row_get_spec (row)));
+      name_table_row (self, row, child, text);
     }
   else if (column == HR_MODELS_COLUMN_VERDICT)
     {
@@ -1008,6 +1065,8 @@ hr_catalog_view_init (HrCatalogView *self)
                                                   g_object_ref (GTK_FILTER (self->filter)));
   setup_columns (self);
   hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self), G_LIST_MODEL (self->store));
+  /* Translators: for a screen reader, the page shown when no model matches the search */
+  hr_accessible_name_status_page (self->empty_page, _("No matching models"));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-accessible.h"
 #include "hr-device-list.h"
 #include "hr-gui-format.h"
 #include "hr-units.h"
@@ -264,7 +265,11 @@ rebuild (HrDeviceList *self)
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (remove_row), FALSE);
       gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (remove_row), FALSE);
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (remove_row), remove);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (remove_row),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, remove, NULL,
+                                      -1);
       adw_expander_row_add_row (ADW_EXPANDER_ROW (row), remove_row);
+      hr_accessible_name_parts (row);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button),
                             !self->unified && self->devices->len > 0 && self->devices->len < HR_DEVICE_MAX);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-accessible.h"
 #include "hr-catalog.h"
 #include "hr-gui-format.h"
 #include "hr-precision.h"
@@ -505,6 +506,10 @@ static void
 hr_scenario_controls_init (HrScenarioControls *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Translators: for a screen reader, the untitled group of the KV cache type, runtime, flash attention and draft model rows */
+  hr_accessible_name_group (ADW_PREFERENCES_GROUP (gtk_widget_get_ancestor (GTK_WIDGET (self->kv_row),
+                                                                            ADW_TYPE_PREFERENCES_GROUP)),
+                            _("Runtime settings"));
 
   self->runtime_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
