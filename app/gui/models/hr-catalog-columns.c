@@ -352,6 +352,7 @@ hr_catalog_columns_setup (GtkColumnView *view,
       gtk_column_view_column_set_header_menu (column, G_MENU_MODEL (menu));
     }
   gtk_widget_insert_action_group (owner, "table", G_ACTION_GROUP (group));
+  g_object_set_data_full (G_OBJECT (view), "hr-table-actions", g_object_ref (group), g_object_unref);
   g_signal_connect_object (settings, "changed::" HIDDEN_KEY, G_CALLBACK (on_hidden_changed), group, 0);
 
   probe = gtk_label_new (NULL);
@@ -365,4 +366,64 @@ hr_catalog_columns_setup (GtkColumnView *view,
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), view);
   gtk_widget_add_controller (GTK_WIDGET (view), keys);
+}
+
+/* The columns a compact row shows: the name, the total and the verdict. */
+static gboolean
+compact_column (guint c)
+{
+  return c == HR_MODELS_COLUMN_NAME || c == HR_MODELS_COLUMN_TOTAL || c == HR_MODELS_COLUMN_VERDICT;
+}
+
+/**
+ * hr_catalog_columns_set_compact:
+ * @view: the table, set up by hr_catalog_columns_setup()
+ * @owner: the box hr_catalog_columns_setup() was given
+ * @compact: %TRUE for the compact row
+ *
+ * With @compact, shows only the name, the total and the verdict pill,
+ * whatever the header's menu says, so that the verdict is on screen in a
+ * phone-sized window; without, shows again the columns the menu's check
+ * items ("table.show-NAME") ask for. The setting of hidden columns is not
+ * changed: the compact row is the window's width, not the user's choice.
+ */
+void
+hr_catalog_columns_set_compact (GtkColumnView *view,
+                                GtkWidget     *owner,
+                                gboolean       compact)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GActionGroup *group = g_object_get_data (G_OBJECT (view), "hr-table-actions");
+
+  g_object_set_data (G_OBJECT (view), "hr-compact", GINT_TO_POINTER (compact));
+  for (guint c = 0; c < g_list_model_get_n_items (columns) && c < HR_MODELS_N_COLUMNS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      g_autofree char *name = g_strdup_printf ("show-%s", column_ids[c]);
+      gboolean visible = c == HR_MODELS_COLUMN_NAME;
+
+      if (compact)
+        visible = compact_column (c);
+      else if (!visible && group != NULL && g_action_group_has_action (group, name))
+        {
+          g_autoptr(GVariant) state = g_action_group_get_action_state (group, name);
+
+          visible = g_variant_get_boolean (state);
+        }
+      if (gtk_column_view_column_get_visible (column) != visible)
+        gtk_column_view_column_set_visible (column, visible);
+    }
+}
+
+/**
+ * hr_catalog_columns_get_compact:
+ * @view: the table
+ *
+ * Returns: whether the table shows the compact row
+ *   (hr_catalog_columns_set_compact())
+ */
+gboolean
+hr_catalog_columns_get_compact (GtkColumnView *view)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (view), "hr-compact"));
 }

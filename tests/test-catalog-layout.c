@@ -1,0 +1,385 @@
+/* test-catalog-layout.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the Models page's table shows as the window changes size, opened
+ * from the real HrApplication under Xvfb: after a resize every row's
+ * cells sit under their headers, rows drawn before the resize too; below
+ * the compact width the table shows a compact row (name, total, verdict
+ * pill) and the rows still take the keyboard; and Ctrl+plus, Ctrl+minus
+ * and Ctrl+0 change the size of the window's text, remembered in the
+ * "text-zoom" setting.
+ * HR_TEST_SHOTS=DIR saves the window at 1600 x 900, 1024 x 700 and
+ * 360 x 720, light and dark, and at 1024 x 700 zoomed.
+ */
+
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-application.h"
+#include "hr-catalog-columns.h"
+#include "hr-models-page-private.h"
+#include "hr-text-zoom.h"
+#include "hr-window-private.h"
+#include "gui-test-util.h"
+
+static HrApplication *test_app;
+static char *isolated_root;
+
+static HrWindow *
+open_window (int width,
+             int height)
+{
+  HrWindow *window;
+
+  reset_settings (width, height);
+  g_application_activate (G_APPLICATION (test_app));
+  window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
+  g_assert_nonnull (window);
+  g_object_ref (window);
+  g_assert_true (wait_for_window_pages (GTK_WIDGET (window), 10000));
+  g_assert_true (iterate_until (widget_is_drawn, hr_window_get_models_page (window), 5000));
+  spin (300);
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_assert_finalize_object (window);
+}
+
+typedef struct {
+  GdkSurface *surface;
+  int         width;
+} WidthWait;
+
+static gboolean
+has_width (gpointer data)
+{
+  WidthWait *w = data;
+
+  return gdk_surface_get_width (w->surface) == w->width;
+}
+
+/* Resizes @window as a person dragging its edge would (GTK 4.8 keeps a
+ * mapped window's size when its default size changes): the X server is
+ * asked to resize the window, as a window manager would, and GTK follows
+ * the ConfigureNotify. Xlib is reached through the GTK library already
+ * loaded, so the test needs no X11 headers or library of its own. */
+static void
+resize_window (HrWindow *window,
+               int       width,
+               int       height)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  WidthWait w = { surface, width };
+  GdkDisplay *display = gdk_surface_get_display (surface);
+  typedef void *(*GetXDisplay) (GdkDisplay *);
+  typedef unsigned long (*GetXid) (GdkSurface *);
+  typedef int (*XResize) (void *, unsigned long, unsigned int, unsigned int);
+  typedef int (*XFlush) (void *);
+  gpointer get_xdisplay = dlsym (RTLD_DEFAULT, "gdk_x11_display_get_xdisplay");
+  gpointer get_xid = dlsym (RTLD_DEFAULT, "gdk_x11_surface_get_xid");
+  gpointer x_resize = dlsym (RTLD_DEFAULT, "XResizeWindow");
+  gpointer x_flush = dlsym (RTLD_DEFAULT, "XFlush");
+
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (display), ==, "GdkX11Display");
+  g_assert_nonnull (get_xdisplay);
+  g_assert_nonnull (get_xid);
+  g_assert_nonnull (x_resize);
+  g_assert_nonnull (x_flush);
+  ((XResize) x_resize) (((GetXDisplay) get_xdisplay) (display), ((GetXid) get_xid) (surface),
+                        width, height);
+  ((XFlush) x_flush) (((GetXDisplay) get_xdisplay) (display));
+  g_assert_true (iterate_until (has_width, &w, 5000));
+  spin (500);
+}
+
+static void
+shot (HrWindow   *window,
+      const char *name)
+{
+  const char *dir = g_getenv ("HR_TEST_SHOTS");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  gui_test_save_png (GTK_WIDGET (window), path);
+}
+
+static void
+shots_light_dark (HrWindow   *window,
+                  const char *stem)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autofree char *light = g_strdup_printf ("%s-light.png", stem);
+  g_autofree char *dark = g_strdup_printf ("%s-dark.png", stem);
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    return;
+  shot (window, light);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  spin (300);
+  shot (window, dark);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  spin (100);
+}
+
+/* The x of @widget's left edge in @view's coordinates. */
+static double
+left_in (GtkWidget *widget,
+         GtkWidget *view)
+{
+  graphene_point_t point;
+
+  g_assert_true (gtk_widget_compute_point (widget, view, &GRAPHENE_POINT_INIT (0, 0), &point));
+  return point.x;
+}
+
+/* The table's list: the column view's child that is not its header. */
+static GtkWidget *
+list_of (GtkColumnView *view)
+{
+  GtkWidget *list = gtk_widget_get_last_child (GTK_WIDGET (view));
+
+  g_assert_true (GTK_IS_LIST_VIEW (list));
+  return list;
+}
+
+/* Every row the list shows (mapped) has one visible cell per visible
+ * header title, each starting where its title starts and as wide.
+ * With @assert, fails the test where one does not; without, returns 0.
+ * Returns how many rows were checked. */
+static guint
+cells_under_headers (GtkColumnView *view,
+                     gboolean       assert)
+{
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
+  GtkWidget *list = list_of (view);
+  double title_x[HR_MODELS_N_COLUMNS];
+  int title_w[HR_MODELS_N_COLUMNS];
+  guint titles = 0, rows = 0;
+
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+       title = gtk_widget_get_next_sibling (title))
+    if (gtk_widget_get_visible (title) && gtk_widget_get_child_visible (title))
+      {
+        g_assert_cmpuint (titles, <, HR_MODELS_N_COLUMNS);
+        title_x[titles] = left_in (title, GTK_WIDGET (view));
+        title_w[titles] = gtk_widget_get_width (title);
+        titles++;
+      }
+  g_assert_cmpuint (titles, >, 0);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      guint c = 0;
+
+      if (!gtk_widget_get_mapped (row) || !gtk_widget_get_child_visible (row))
+        continue;
+      for (GtkWidget *cell = gtk_widget_get_first_child (row); cell != NULL;
+           cell = gtk_widget_get_next_sibling (cell))
+        {
+          if (!gtk_widget_get_visible (cell))
+            continue;
+          /* GTK 4.8 appends the cells of a column shown again at the end
+           * of each row, so a cell is paired with its title by place: a
+           * title starts where it starts, as wide. */
+          double x = left_in (cell, GTK_WIDGET (view));
+          guint t = 0;
+
+          while (t < titles && (fabs (title_x[t] - x) > 0.5 || title_w[t] != gtk_widget_get_width (cell)))
+            t++;
+          if (!assert && t == titles)
+            return 0;
+          if (t == titles)
+            g_error ("a cell at x = %g, %d px wide, is under no header", x, gtk_widget_get_width (cell));
+          c++;
+        }
+      if (!assert && c != titles)
+        return 0;
+      g_assert_cmpuint (c, ==, titles);
+      rows++;
+    }
+  return rows;
+}
+
+static gboolean
+aligned (gpointer view)
+{
+  return cells_under_headers (view, FALSE) > 0;
+}
+
+/* The cells are under their headers within a few frames (the rows are
+ * realigned at the frame after the one that resized the table), and
+ * stay so. */
+static guint
+check_cells_under_headers (GtkColumnView *view)
+{
+  iterate_until (aligned, view, 2000);
+  spin (200);
+  return cells_under_headers (view, TRUE);
+}
+
+static void
+test_catalog_resize_alignment (void)
+{
+  HrWindow *window = open_window (1600, 900);
+  GtkColumnView *view = hr_models_page_get_column_view (hr_window_get_models_page (window));
+
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 10);
+  shots_light_dark (window, "window-1600");
+  resize_window (window, 1024, 700);
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 5);
+  shots_light_dark (window, "window-1024");
+  resize_window (window, 1400, 900);
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 10);
+  resize_window (window, 900, 700);
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 5);
+  close_window (window);
+}
+
+/* The titles of the visible columns, in order, joined by "|". */
+static char *
+visible_titles (GtkColumnView *view)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
+
+  for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      if (gtk_column_view_column_get_visible (column))
+        g_strv_builder_add (titles, gtk_column_view_column_get_title (column));
+    }
+  strv = g_strv_builder_end (titles);
+  return g_strjoinv ("|", strv);
+}
+
+static void
+test_catalog_compact (void)
+{
+  HrWindow *window = open_window (360, 720);
+  GtkColumnView *view = hr_models_page_get_column_view (hr_window_get_models_page (window));
+  GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
+  GtkWidget *last_title = NULL;
+  g_autofree char *titles = visible_titles (view);
+  g_autofree char *wide = NULL;
+  graphene_rect_t bounds;
+  GtkWidget *row;
+  g_auto(GStrv) hidden = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  /* Name, total and verdict pill, each under its header, the verdict's
+   * header whole on screen. */
+  g_assert_cmpstr (titles, ==, "Name|Total|Verdict");
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 5);
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+       title = gtk_widget_get_next_sibling (title))
+    if (gtk_widget_get_visible (title))
+      last_title = title;
+  g_assert_nonnull (last_title);
+  g_assert_true (gtk_widget_compute_bounds (last_title, GTK_WIDGET (window), &bounds));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, 360.0);
+  /* The rows still take the keyboard's focus. */
+  row = gtk_widget_get_first_child (list_of (view));
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_get_focusable (row));
+  shots_light_dark (window, "window-360");
+
+  /* The compact row is the window's width, not a choice: the setting of
+   * hidden columns keeps its default, and a wider window shows them all. */
+  hidden = g_settings_get_strv (settings, "hidden-catalog-columns");
+  g_assert_cmpuint (g_strv_length (hidden), ==, 4);
+  resize_window (window, 1100, 720);
+  wide = visible_titles (view);
+  g_assert_cmpstr (wide, ==, "Name|Parameters|KV cache|Total|Verdict|t/s|Speed");
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 5);
+  resize_window (window, 360, 720);
+  g_clear_pointer (&titles, g_free);
+  titles = visible_titles (view);
+  g_assert_cmpstr (titles, ==, "Name|Total|Verdict");
+  g_assert_cmpuint (check_cells_under_headers (view), >=, 5);
+  close_window (window);
+}
+
+/* The size of @widget's text, in Pango units. */
+static int
+font_size (GtkWidget *widget)
+{
+  return pango_font_description_get_size (pango_context_get_font_description (gtk_widget_get_pango_context (widget)));
+}
+
+static void
+test_catalog_zoom (void)
+{
+  HrWindow *window = open_window (1024, 700);
+  GtkWidget *label = find_descendant (GTK_WIDGET (hr_window_get_models_page (window)), GTK_TYPE_LABEL);
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) in = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), "app.zoom-in");
+  g_auto(GStrv) out = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), "app.zoom-out");
+  g_auto(GStrv) reset = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), "app.zoom-reset");
+  int normal;
+
+  g_assert_true (g_strv_contains ((const char * const *) in, "<Control>plus"));
+  g_assert_true (g_strv_contains ((const char * const *) out, "<Control>minus"));
+  g_assert_true (g_strv_contains ((const char * const *) reset, "<Control>0"));
+  g_assert_nonnull (label);
+  normal = font_size (label);
+  g_assert_cmpint (normal, >, 0);
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (test_app), "zoom-reset"));
+
+  /* Two steps larger: 125 %, remembered. */
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "zoom-in", NULL);
+  spin (300);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "text-zoom"), 1.25, 1e-9);
+  g_assert_cmpint (ABS (font_size (label) - (int) (normal * 1.25 + 0.5)), <=, 2);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (test_app), "zoom-reset"));
+  g_assert_cmpuint (check_cells_under_headers (hr_models_page_get_column_view (hr_window_get_models_page (window))), >=, 3);
+  shots_light_dark (window, "window-1024-zoom125");
+
+  /* One smaller, then back to the desktop's size. */
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "zoom-out", NULL);
+  spin (200);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "text-zoom"), 1.1, 1e-9);
+  g_assert_cmpint (ABS (font_size (label) - (int) (normal * 1.1 + 0.5)), <=, 2);
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "zoom-reset", NULL);
+  spin (200);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "text-zoom"), 1.0, 1e-9);
+  g_assert_cmpint (font_size (label), ==, normal);
+
+  /* The steps end at 50 % and 300 %. */
+  g_assert_cmpfloat_with_epsilon (hr_text_zoom_step (3.0, 1), 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_text_zoom_step (0.5, -1), 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_text_zoom_step (1.0, -1), 0.9, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_text_zoom_step (1.3, 1), 1.5, 1e-9);
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
+
+  g_test_add_func ("/catalog-layout/resize-alignment", test_catalog_resize_alignment);
+  g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
+  g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
+
+  test_app = gui_test_app_new ();
+  return gui_test_run_and_clean (&test_app, &isolated_root);
+}
