@@ -114,6 +114,37 @@ test_board_page_connect (void)
   close_page (&f);
 }
 
+/* Connected, the header's button disconnects, in the plain style; then
+ * Connect is the suggested action again, and the lists are gone. */
+static void
+test_board_page_disconnect (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *button;
+
+  open_page (&f);
+  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f.page), HR_TYPE_BOARD_PAGE, "connect_button"));
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Connect");
+  g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Disconnect");
+  g_assert_false (gtk_widget_has_css_class (button, "suggested-action"));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "board.disconnect");
+
+  g_assert_true (gtk_widget_activate (button));
+  spin (500);
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_DISCONNECTED);
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 0);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Connect");
+  g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, "Not connected");
+  g_assert_null (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
+  close_page (&f);
+}
+
 static void
 test_board_page_actions (void)
 {
@@ -942,6 +973,7 @@ main (int   argc,
 
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
+  g_test_add_func ("/board-page/disconnect", test_board_page_disconnect);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
   g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);

@@ -369,6 +369,40 @@ test_catalog_zoom (void)
   close_window (window);
 }
 
+static gboolean
+not_visible (gpointer widget)
+{
+  return !gtk_widget_get_visible (widget);
+}
+
+static gboolean
+visible (gpointer widget)
+{
+  return gtk_widget_get_visible (widget);
+}
+
+/* The Export menu exports the Models page's chart and table: on the
+ * other pages it is not shown. */
+static void
+test_catalog_export_button (void)
+{
+  HrWindow *window = open_window (1100, 720);
+  GtkWidget *button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), HR_TYPE_WINDOW, "export_button"));
+
+  g_assert_true (GTK_IS_MENU_BUTTON (button));
+  g_assert_true (iterate_until (visible, button, 5000));
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *pages[] = { "hub", "board", "servers", "file" };
+
+      adw_view_stack_set_visible_child_name (hr_window_get_stack (window), pages[i]);
+      g_assert_true (iterate_until (not_visible, button, 5000));
+    }
+  adw_view_stack_set_visible_child_name (hr_window_get_stack (window), "models");
+  g_assert_true (iterate_until (visible, button, 5000));
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -379,6 +413,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/resize-alignment", test_catalog_resize_alignment);
   g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
+  g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
