@@ -23,6 +23,7 @@
 
 #include "hr-application.h"
 #include "hr-catalog-columns.h"
+#include "hr-model-row.h"
 #include "hr-models-page-private.h"
 #include "hr-text-zoom.h"
 #include "hr-window-private.h"
@@ -403,6 +404,61 @@ test_catalog_export_button (void)
   close_window (window);
 }
 
+static const char *
+selected_name (GtkSingleSelection *selection)
+{
+  gpointer item = gtk_single_selection_get_selected_item (selection);
+
+  return item != NULL ? hr_model_row_get_name (item) : NULL;
+}
+
+static void
+select_named (GtkSingleSelection *selection,
+              const char         *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)); i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (G_LIST_MODEL (selection), i);
+
+      if (g_str_equal (hr_model_row_get_name (row), name))
+        {
+          gtk_single_selection_set_selected (selection, i);
+          return;
+        }
+    }
+  g_error ("no row %s", name);
+}
+
+/* A search that still shows the selected row keeps it selected; one that
+ * hides it selects a row it shows. */
+static void
+test_catalog_search_keeps_selection (void)
+{
+  HrWindow *window = open_window (1100, 720);
+  HrModelsPage *page = hr_window_get_models_page (window);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (hr_models_page_get_column_view (page)));
+  GtkEditable *search = hr_models_page_get_search_entry (page);
+
+  gtk_editable_set_text (search, "qwen");
+  spin (500);
+  select_named (selection, "qwen3:4b");
+  g_assert_cmpstr (selected_name (selection), ==, "qwen3:4b");
+  gtk_editable_set_text (search, "qwen3");
+  spin (500);
+  g_assert_cmpstr (selected_name (selection), ==, "qwen3:4b");
+  gtk_editable_set_text (search, "4b");
+  spin (500);
+  g_assert_cmpstr (selected_name (selection), ==, "qwen3:4b");
+  gtk_editable_set_text (search, "");
+  spin (500);
+  g_assert_cmpstr (selected_name (selection), ==, "qwen3:4b");
+  gtk_editable_set_text (search, "llama");
+  spin (500);
+  g_assert_nonnull (selected_name (selection));
+  g_assert_nonnull (strstr (selected_name (selection), "llama"));
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -414,6 +470,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
   g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
+  g_test_add_func ("/catalog-layout/search-keeps-selection", test_catalog_search_keeps_selection);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
