@@ -814,6 +814,15 @@ test_board_page_try_it (void)
     }
   g_assert_true (seen_reply);
   g_assert_true (seen_rates);
+  /* The transcript has room for the newest reply, not a 55 px slot. */
+  {
+    GtkWidget *scroller = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (_hr_board_page_get_chat_panel (f.page)), HR_TYPE_CHAT_PANEL,
+                                                                     "transcript_scroller"));
+
+    spin (200);
+    g_assert_true (gtk_widget_get_mapped (scroller));
+    g_assert_cmpint (gtk_widget_get_height (scroller), >=, 240);
+  }
 
   /* A follow-up carries the history: system, user, assistant, user. */
   set_entry (f.page, "Messa_ge", "And the kubelet?");

@@ -23,6 +23,7 @@
 
 #include "hr-application.h"
 #include "hr-catalog-columns.h"
+#include "hr-gui-format.h"
 #include "hr-model-row.h"
 #include "hr-models-page-private.h"
 #include "hr-text-zoom.h"
@@ -459,6 +460,17 @@ test_catalog_search_keeps_selection (void)
   close_window (window);
 }
 
+/* A card sold as "12 GB" holds 12 GiB: the pool says both. */
+static void
+test_catalog_both_units (void)
+{
+  g_autofree char *gb = hr_gui_format_size_both_units (G_GUINT64_CONSTANT (12) << 30, HR_UNIT_GB);
+  g_autofree char *gib = hr_gui_format_size_both_units (G_GUINT64_CONSTANT (12) << 30, HR_UNIT_GIB);
+
+  g_assert_cmpstr (gb, ==, "12.88 GB = 12.00 GiB");
+  g_assert_cmpstr (gib, ==, "12.00 GiB = 12.88 GB");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -466,6 +478,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
 
+  g_test_add_func ("/catalog-layout/both-units", test_catalog_both_units);
   g_test_add_func ("/catalog-layout/resize-alignment", test_catalog_resize_alignment);
   g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);

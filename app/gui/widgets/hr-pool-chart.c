@@ -188,7 +188,10 @@ draw_pool (HrMemoryChart *self,
     {
       Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
-      g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
+      /* The pool in both units: beside a card sold as "12 GB" (12 GiB),
+       * "12.88 GB" alone reads as a different figure. */
+      g_autofree char *size = segment == SEG_LINE_POOL ? hr_gui_format_size_both_units (bytes, self->unit)
+                                                       : hr_gui_format_size_fixed (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
       /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
       PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
