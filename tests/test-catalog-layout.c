@@ -371,6 +371,40 @@ test_catalog_zoom (void)
   close_window (window);
 }
 
+/* F11: the Models page for a room, its text 1.6 x as large, the sidebar
+ * folded away and the explain panel shown; F11 again puts it back. */
+static void
+test_catalog_presentation (void)
+{
+  HrWindow *window = open_window (1024, 700);
+  HrModelsPage *page = hr_window_get_models_page (window);
+  GtkWidget *label = find_descendant (GTK_WIDGET (page), GTK_TYPE_LABEL);
+  AdwFlap *sidebar = hr_models_page_get_flap (page);
+  AdwFlap *explain = hr_models_page_get_explain_flap (page);
+  gboolean sidebar_was = adw_flap_get_reveal_flap (sidebar);
+  gboolean explain_was = adw_flap_get_reveal_flap (explain);
+  int normal = font_size (label);
+
+  adw_view_stack_set_visible_child_name (hr_window_get_stack (window), "hub");
+  spin (200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  spin (600);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (hr_window_get_stack (window)), ==, "models");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_false (adw_flap_get_reveal_flap (sidebar));
+  g_assert_true (adw_flap_get_reveal_flap (explain));
+  g_assert_cmpint (ABS (font_size (label) - (int) (normal * 1.6 + 0.5)), <=, 2);
+  shots_light_dark (window, "window-presentation");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));
+  spin (600);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presentation"));
+  g_assert_true (adw_flap_get_reveal_flap (sidebar) == sidebar_was);
+  g_assert_true (adw_flap_get_reveal_flap (explain) == explain_was);
+  g_assert_cmpint (font_size (label), ==, normal);
+  close_window (window);
+}
+
 static gboolean
 not_visible (gpointer widget)
 {
@@ -483,6 +517,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
   g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
+  g_test_add_func ("/catalog-layout/presentation", test_catalog_presentation);
   g_test_add_func ("/catalog-layout/search-keeps-selection", test_catalog_search_keeps_selection);
 
   test_app = gui_test_app_new ();
