@@ -384,6 +384,9 @@ test_catalog_presentation (void)
   gboolean sidebar_was = adw_flap_get_reveal_flap (sidebar);
   gboolean explain_was = adw_flap_get_reveal_flap (explain);
   int normal = font_size (label);
+  g_autoptr(GtkColumnViewColumn) verdict = g_list_model_get_item (gtk_column_view_get_columns (hr_models_page_get_column_view (page)),
+                                                                 HR_MODELS_COLUMN_VERDICT);
+  int verdict_width = gtk_column_view_column_get_fixed_width (verdict);
 
   adw_view_stack_set_visible_child_name (hr_window_get_stack (window), "hub");
   spin (200);
@@ -394,6 +397,9 @@ test_catalog_presentation (void)
   g_assert_false (adw_flap_get_reveal_flap (sidebar));
   g_assert_true (adw_flap_get_reveal_flap (explain));
   g_assert_cmpint (ABS (font_size (label) - (int) (normal * 1.6 + 0.5)), <=, 2);
+  /* The columns measured again in the larger text: no pill is cut. */
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (verdict), >, verdict_width * 5 / 4);
+  g_assert_cmpuint (check_cells_under_headers (hr_models_page_get_column_view (page)), >=, 3);
   shots_light_dark (window, "window-presentation");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL));

@@ -11,10 +11,6 @@
 
 #define ZOOM_KEY "text-zoom"
 
-/* How much larger the presentation view's text is than the window's: at
- * 1,024 x 700 a projector's 11 pt text becomes 18 pt. */
-#define PRESENTATION_ZOOM 1.6
-
 /* The sizes Ctrl+plus and Ctrl+minus step through, as fractions of the
  * desktop's text size; the ends are the key's range in the schema. */
 static const double zoom_steps[] = { 0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0 };
@@ -64,7 +60,7 @@ apply_zoom (GSettings      *settings,
   char larger[G_ASCII_DTOSTR_BUF_SIZE];
 
   /* The presentation view (win.presentation) is larger again. */
-  g_ascii_formatd (larger, sizeof larger, "%.0f", zoom * PRESENTATION_ZOOM * 100.0);
+  g_ascii_formatd (larger, sizeof larger, "%.0f", zoom * HR_TEXT_ZOOM_PRESENTATION * 100.0);
   if (fabs (zoom - 1.0) < 0.001)
     css = g_strdup_printf ("window.presentation { font-size: %s%%; }", larger);
   else
@@ -113,7 +109,7 @@ update_actions (GSettings    *settings,
  * the "text-zoom" setting through hr_text_zoom_step(), and a style
  * provider on the default display that sizes every window's text at that
  * setting, now and whenever it changes, and the presentation view's
- * ("window.presentation") at PRESENTATION_ZOOM times that.
+ * ("window.presentation") at HR_TEXT_ZOOM_PRESENTATION times that.
  */
 void
 hr_text_zoom_install (GtkApplication *application,

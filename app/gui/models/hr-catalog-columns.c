@@ -10,6 +10,7 @@
 
 #include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
+#include "hr-text-zoom.h"
 
 /* The narrowest each column gets, in pixels, before its header and (for
  * the Verdict column) its widest pill are measured. The widths are fixed
@@ -162,13 +163,30 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
   return width;
 }
 
+/* How much larger the table's text is than the desktop's: the
+ * "text-zoom" setting (Ctrl+plus), and 1.6 x that in the presentation
+ * view (its window has the "presentation" style class); hr-text-zoom.c
+ * sizes the window's text so. */
+static double
+text_scale (GtkWidget *view)
+{
+  GSettings *settings = g_object_get_data (G_OBJECT (view), "hr-settings");
+  GtkRoot *root = gtk_widget_get_root (view);
+  double scale = settings != NULL ? g_settings_get_double (settings, "text-zoom") : 1.0;
+
+  if (root != NULL && gtk_widget_has_css_class (GTK_WIDGET (root), "presentation"))
+    scale *= HR_TEXT_ZOOM_PRESENTATION;
+  return MAX (1.0, scale);
+}
+
 /**
  * hr_catalog_columns_fit:
  * @view: the table
  * @rows: (element-type HrModelRow): every row the table may show
  * @unit: the unit the cells show
  *
- * Widens each column's fixed width to the widest of its base width, its
+ * Widens each column's fixed width to the widest of its base width (in
+ * proportion to the text's size, text_scale()), its
  * header's natural width (so no header is cut, in any language) and, for
  * the Verdict column, the widest pill of @rows with the cell's padding:
  * nothing the table's verdict says is clipped. Call it when the rows or
@@ -183,13 +201,14 @@ hr_catalog_columns_fit (GtkColumnView *view,
   GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
   GtkWidget *title = header != NULL ? gtk_widget_get_first_child (header) : NULL;
   guint n = g_list_model_get_n_items (columns);
+  double scale = text_scale (GTK_WIDGET (view));
 
   g_object_set_data (G_OBJECT (view), "hr-unit", GINT_TO_POINTER (unit));
   /* The header holds one title per column, in the columns' order. */
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
-      int width = base_widths[c];
+      int width = (int) (base_widths[c] * scale + 0.5);
 
       if (title != NULL)
         {

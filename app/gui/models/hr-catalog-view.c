@@ -37,6 +37,7 @@ struct _HrCatalogView
   guint               compact_id;       /* idle that switches the compact row */
   guint               realign_tick;     /* tick callback that realigns the rows */
   guint               realign_frames;   /* frames it still realigns at */
+  guint               refit_id;         /* timeout that measures the columns again */
   int                 aligned_width;    /* the width the rows were realigned at */
 };
 
@@ -852,6 +853,7 @@ hr_catalog_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->scroll_id, g_source_remove);
   g_clear_handle_id (&self->compact_id, g_source_remove);
+  g_clear_handle_id (&self->refit_id, g_source_remove);
   if (self->realign_tick != 0 && self->column_view != NULL)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->realign_tick);
   self->realign_tick = 0;
@@ -974,11 +976,39 @@ on_page_size_changed (GtkAdjustment *adjustment,
     }
 }
 
-/* The headers are measured in the window's fonts once the table shows. */
+/* The text's size changed (Ctrl+plus, the presentation view): the
+ * headers and pills are measured again once the new style applies. */
+static gboolean
+refit_columns (gpointer user_data)
+{
+  HrCatalogView *self = user_data;
+
+  self->refit_id = 0;
+  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_refit (HrCatalogView *self)
+{
+  if (self->refit_id == 0)
+    self->refit_id = g_timeout_add (50, refit_columns, self);
+}
+
+/* The headers are measured in the window's fonts once the table shows;
+ * again when the window's text size changes: the "text-zoom" setting, or
+ * the window's style classes (the presentation view's "presentation"). */
 static void
 on_column_view_mapped (HrCatalogView *self)
 {
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
   hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  if (root != NULL && g_object_get_data (G_OBJECT (self), "hr-watched-root") != root)
+    {
+      g_object_set_data (G_OBJECT (self), "hr-watched-root", root);
+      g_signal_connect_object (root, "notify::css-classes", G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -994,6 +1024,8 @@ hr_catalog_view_init (HrCatalogView *self)
   setup_columns (self);
   hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self), G_LIST_MODEL (self->store));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
+  g_signal_connect_object (g_object_get_data (G_OBJECT (self->column_view), "hr-settings"), "changed::text-zoom",
+                           G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->column_view)),
                            "notify::page-size", G_CALLBACK (on_page_size_changed), self, 0);
   /* A column shown, hidden or widened moves the others' offsets too. */
