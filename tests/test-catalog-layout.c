@@ -411,6 +411,18 @@ test_catalog_presentation (void)
   close_window (window);
 }
 
+/* The Runtime row has no tooltip to cover its popover as it opens. */
+static void
+test_catalog_runtime_no_tooltip (void)
+{
+  HrWindow *window = open_window (1100, 720);
+  AdwComboRow *row = hr_models_page_get_runtime_row (hr_window_get_models_page (window));
+
+  g_assert_null (gtk_widget_get_tooltip_text (GTK_WIDGET (row)));
+  g_assert_false (gtk_widget_get_has_tooltip (GTK_WIDGET (row)));
+  close_window (window);
+}
+
 static gboolean
 not_visible (gpointer widget)
 {
@@ -524,6 +536,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
   g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
   g_test_add_func ("/catalog-layout/presentation", test_catalog_presentation);
+  g_test_add_func ("/catalog-layout/runtime-no-tooltip", test_catalog_runtime_no_tooltip);
   g_test_add_func ("/catalog-layout/search-keeps-selection", test_catalog_search_keeps_selection);
 
   test_app = gui_test_app_new ();
