@@ -24,6 +24,7 @@
 #include "hr-application.h"
 #include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
+#include "hr-memory-chart.h"
 #include "hr-model-row.h"
 #include "hr-models-page-private.h"
 #include "hr-text-zoom.h"
@@ -411,6 +412,41 @@ test_catalog_presentation (void)
   close_window (window);
 }
 
+/* The exported chart is the same whichever row is selected (no
+ * selection highlight); HR_TEST_SHOTS saves it, to look at the total and
+ * verdict after each bar. */
+static void
+test_catalog_export_png (void)
+{
+  HrWindow *window = open_window (1100, 720);
+  HrModelsPage *page = hr_window_get_models_page (window);
+  HrMemoryChart *chart = hr_models_page_get_memory_chart (page);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (hr_models_page_get_column_view (page)));
+  g_autoptr(GskRenderNode) first = NULL;
+  g_autoptr(GskRenderNode) second = NULL;
+  g_autoptr(GBytes) a = NULL;
+  g_autoptr(GBytes) b = NULL;
+
+  gtk_single_selection_set_selected (selection, 0);
+  spin (300);
+  first = hr_memory_chart_render (chart, 960, 900, "Export");
+  gtk_single_selection_set_selected (selection, 2);
+  spin (300);
+  second = hr_memory_chart_render (chart, 960, 900, "Export");
+  a = gsk_render_node_serialize (first);
+  b = gsk_render_node_serialize (second);
+  g_assert_true (g_bytes_equal (a, b));
+  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "export-chart.png", NULL);
+      g_autoptr(GdkTexture) texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), first,
+                                                                   &GRAPHENE_RECT_INIT (0, 0, 960, 900));
+
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+    }
+  close_window (window);
+}
+
 /* The Runtime row has no tooltip to cover its popover as it opens. */
 static void
 test_catalog_runtime_no_tooltip (void)
@@ -537,6 +573,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
   g_test_add_func ("/catalog-layout/presentation", test_catalog_presentation);
   g_test_add_func ("/catalog-layout/runtime-no-tooltip", test_catalog_runtime_no_tooltip);
+  g_test_add_func ("/catalog-layout/export-png", test_catalog_export_png);
   g_test_add_func ("/catalog-layout/search-keeps-selection", test_catalog_search_keeps_selection);
 
   test_app = gui_test_app_new ();
