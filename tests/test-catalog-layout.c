@@ -456,6 +456,37 @@ test_catalog_runtime_no_tooltip (void)
 
   g_assert_null (gtk_widget_get_tooltip_text (GTK_WIDGET (row)));
   g_assert_false (gtk_widget_get_has_tooltip (GTK_WIDGET (row)));
+  /* Its popover lists each runtime whole: wrapped, not cut. */
+  g_assert_nonnull (adw_combo_row_get_list_factory (row));
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (row)));
+  spin (500);
+  {
+    GtkWidget *popover = find_descendant (GTK_WIDGET (row), GTK_TYPE_POPOVER);
+    g_autoptr(GPtrArray) none = NULL;
+    guint wrapped = 0;
+
+    g_assert_nonnull (popover);
+    g_assert_true (gtk_widget_get_mapped (popover));
+    for (GtkWidget *w = find_descendant (popover, GTK_TYPE_LIST_VIEW); w != NULL; w = NULL)
+      for (GtkWidget *item = gtk_widget_get_first_child (w); item != NULL; item = gtk_widget_get_next_sibling (item))
+        {
+          GtkWidget *label = find_descendant (item, GTK_TYPE_LABEL);
+
+          if (label == NULL || !gtk_widget_get_mapped (label))
+            continue;
+          g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+          wrapped += gtk_label_get_wrap (GTK_LABEL (label));
+        }
+    g_assert_cmpuint (wrapped, ==, 5);
+    if (g_getenv ("HR_TEST_SHOTS") != NULL)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "runtime-popover.png", NULL);
+
+        gui_test_save_png (popover, path);
+      }
+    gtk_popover_popdown (GTK_POPOVER (popover));
+    spin (200);
+  }
   close_window (window);
 }
 
