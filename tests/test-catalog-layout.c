@@ -462,7 +462,6 @@ test_catalog_runtime_no_tooltip (void)
   spin (500);
   {
     GtkWidget *popover = find_descendant (GTK_WIDGET (row), GTK_TYPE_POPOVER);
-    g_autoptr(GPtrArray) none = NULL;
     guint wrapped = 0;
 
     g_assert_nonnull (popover);
