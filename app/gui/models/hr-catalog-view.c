@@ -34,18 +34,8 @@ struct _HrCatalogView
   GtkSingleSelection *selection;
   guint               scroll_to;
   guint               scroll_id;
-  guint               compact_id;       /* idle that switches the compact row */
-  guint               realign_tick;     /* tick callback that realigns the rows */
-  guint               realign_frames;   /* frames it still realigns at */
   guint               refit_id;         /* timeout that measures the columns again */
-  int                 aligned_width;    /* the width the rows were realigned at */
 };
-
-/* Below this width, in pixels, the table shows the compact row (name,
- * total, verdict pill): at a phone's 360 px the full row puts the verdict
- * off screen. libadwaita 1.2 has no AdwBreakpoint, so the view's own
- * allocation decides. */
-#define COMPACT_WIDTH 600
 
 G_DEFINE_FINAL_TYPE (HrCatalogView, hr_catalog_view, GTK_TYPE_BOX)
 
@@ -852,11 +842,9 @@ hr_catalog_view_dispose (GObject *object)
   HrCatalogView *self = (HrCatalogView *)object;
 
   g_clear_handle_id (&self->scroll_id, g_source_remove);
-  g_clear_handle_id (&self->compact_id, g_source_remove);
   g_clear_handle_id (&self->refit_id, g_source_remove);
-  if (self->realign_tick != 0 && self->column_view != NULL)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->realign_tick);
-  self->realign_tick = 0;
+  if (self->column_view != NULL)
+    hr_catalog_columns_stop_following (self->column_view);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   g_clear_object (&self->selection);
@@ -897,83 +885,6 @@ hr_catalog_view_class_init (HrCatalogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrCatalogView, stack);
   gtk_widget_class_bind_template_child (widget_class, HrCatalogView, empty_page);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
-}
-
-/* Switches the compact row to what the last allocation's width asks for,
- * out of the allocation. */
-static gboolean
-apply_compact (gpointer user_data)
-{
-  HrCatalogView *self = user_data;
-  gboolean compact = gtk_widget_get_width (GTK_WIDGET (self)) < COMPACT_WIDTH;
-
-  self->compact_id = 0;
-  if (compact != hr_catalog_columns_get_compact (self->column_view))
-    hr_catalog_columns_set_compact (self->column_view, GTK_WIDGET (self), compact);
-  return G_SOURCE_REMOVE;
-}
-
-/* GTK 4.8's column view allocates a row's cells only when the row itself
- * is allocated a new size or asks for it: a row whose width is unchanged
- * (the list is at its minimum width, scrolled sideways) keeps the cell
- * offsets of the columns' old widths while the header moves on, and a row
- * recycled from before the resize keeps its old layout. Every row asks
- * for a new allocation after the view's width changes. */
-static gboolean
-realign_rows (GtkWidget     *widget,
-              GdkFrameClock *clock,
-              gpointer       user_data)
-{
-  HrCatalogView *self = user_data;
-  GtkWidget *list = gtk_widget_get_last_child (GTK_WIDGET (self->column_view));
-
-  for (GtkWidget *row = list != NULL ? gtk_widget_get_first_child (list) : NULL; row != NULL;
-       row = gtk_widget_get_next_sibling (row))
-    {
-      gtk_widget_queue_allocate (row);
-      for (GtkWidget *cell = gtk_widget_get_first_child (row); cell != NULL;
-           cell = gtk_widget_get_next_sibling (cell))
-        gtk_widget_queue_resize (cell);
-    }
-  /* A few frames running: a column shown from an idle, or a row the list
-   * binds at the next frame, is realigned too. */
-  if (list == NULL || --self->realign_frames == 0)
-    {
-      self->realign_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-/* The table's width changed (its horizontal adjustment's page is its
- * width, set as it is allocated): realign the rows, and switch the
- * compact row when the width crossed COMPACT_WIDTH. */
-static void
-queue_realign (HrCatalogView *self)
-{
-  /* Not now: a row queued for allocation while the window is being
-   * allocated is not allocated again before this frame is drawn. At the
-   * next frame's start, before its layout. */
-  self->realign_frames = 3;
-  if (self->realign_tick == 0)
-    self->realign_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view), realign_rows, self, NULL);
-}
-
-static void
-on_page_size_changed (GtkAdjustment *adjustment,
-                      GParamSpec    *pspec,
-                      HrCatalogView *self)
-{
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
-  gboolean compact = width < COMPACT_WIDTH;
-
-  if (compact != hr_catalog_columns_get_compact (self->column_view) && self->compact_id == 0)
-    self->compact_id = g_idle_add (apply_compact, self);
-  if (width != self->aligned_width)
-    {
-      self->aligned_width = width;
-      queue_realign (self);
-    }
 }
 
 /* The text's size changed (Ctrl+plus, the presentation view): the
@@ -1026,16 +937,7 @@ hr_catalog_view_init (HrCatalogView *self)
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
   g_signal_connect_object (g_object_get_data (G_OBJECT (self->column_view), "hr-settings"), "changed::text-zoom",
                            G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->column_view)),
-                           "notify::page-size", G_CALLBACK (on_page_size_changed), self, 0);
-  /* A column shown, hidden or widened moves the others' offsets too. */
-  for (guint c = 0; c < HR_MODELS_N_COLUMNS; c++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (self->column_view), c);
-
-      g_signal_connect_object (column, "notify::visible", G_CALLBACK (queue_realign), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (column, "notify::fixed-width", G_CALLBACK (queue_realign), self, G_CONNECT_SWAPPED);
-    }
+  hr_catalog_columns_follow_width (self->column_view, GTK_WIDGET (self));
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
