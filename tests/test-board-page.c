@@ -132,6 +132,37 @@ dialog_headed (const char *heading)
   return NULL;
 }
 
+/* Connected, the header's button disconnects, in the plain style; then
+ * Connect is the suggested action again, and the lists are gone. */
+static void
+test_board_page_disconnect (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *button;
+
+  open_page (&f);
+  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f.page), HR_TYPE_BOARD_PAGE, "connect_button"));
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Connect");
+  g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+
+  connect_page (&f, fake_ollama_get_url (f.fake));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Disconnect");
+  g_assert_false (gtk_widget_has_css_class (button, "suggested-action"));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "board.disconnect");
+
+  g_assert_true (gtk_widget_activate (button));
+  spin (500);
+  g_assert_cmpint (hr_board_connection_get_state (conn (f.page)), ==, HR_BOARD_CONNECTION_DISCONNECTED);
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 0);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Connect");
+  g_assert_true (gtk_widget_has_css_class (button, "suggested-action"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, "Not connected");
+  g_assert_null (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
+  close_page (&f);
+}
+
 static void
 test_board_page_actions (void)
 {
@@ -861,6 +892,15 @@ test_board_page_try_it (void)
     }
   g_assert_true (seen_reply);
   g_assert_true (seen_rates);
+  /* The transcript has room for the newest reply, not a 55 px slot. */
+  {
+    GtkWidget *scroller = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (_hr_board_page_get_chat_panel (f.page)), HR_TYPE_CHAT_PANEL,
+                                                                     "transcript_scroller"));
+
+    spin (200);
+    g_assert_true (gtk_widget_get_mapped (scroller));
+    g_assert_cmpint (gtk_widget_get_height (scroller), >=, 240);
+  }
 
   /* A follow-up carries the history: system, user, assistant, user. */
   set_entry (f.page, "Messa_ge", "And the kubelet?");
@@ -1021,6 +1061,7 @@ main (int   argc,
   g_test_add_func ("/board-page/connect", test_board_page_connect);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/copy", test_board_page_copy);
+  g_test_add_func ("/board-page/disconnect", test_board_page_disconnect);
   g_test_add_func ("/board-page/refresh", test_board_page_refresh);
   g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-application.h"
+#include "hr-text-zoom.h"
 #include "hr-preferences-window.h"
 #include "hr-scenario.h"
 #include "hr-session.h"
@@ -176,6 +177,7 @@ hr_application_startup (GApplication *application)
                                          preferences_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay",
                                          help_accels);
+  hr_text_zoom_install (GTK_APPLICATION (application), HR_APPLICATION (application)->settings);
 }
 
 /* The session lives while a window shows it: the last window closed, the

@@ -151,6 +151,27 @@ hr_gui_format_size (guint64 bytes,
 }
 
 /**
+ * hr_gui_format_size_both_units:
+ * @bytes: a size in bytes
+ * @unit: the unit shown first: GB (bytes / 1e9) or GiB (bytes / 1024^3)
+ *
+ * A size in both units, @unit first, for a figure a reader compares with
+ * a card's name: a "12 GB" card holds 12 GiB, 12.88 GB.
+ *
+ * Returns: (transfer full): "12.88 GB = 12.00 GiB" or "12.00 GiB = 12.88 GB"
+ */
+char *
+hr_gui_format_size_both_units (guint64 bytes,
+                               HrUnit  unit)
+{
+  g_autofree char *first = hr_gui_format_size_fixed (bytes, unit);
+  g_autofree char *second = hr_gui_format_size_fixed (bytes, unit == HR_UNIT_GIB ? HR_UNIT_GB : HR_UNIT_GIB);
+
+  /* Translators: one size in two units, "12.88 GB = 12.00 GiB" */
+  return g_strdup_printf (_("%1$s = %2$s"), first, second);
+}
+
+/**
  * hr_gui_format_size_fixed:
  * @bytes: a size in bytes
  * @unit: GB (bytes / 1e9) or GiB (bytes / 1024^3)

@@ -24,6 +24,8 @@ char       *hr_gui_format_size_both     (guint64       bytes);
 char       *hr_gui_format_size_both_fixed (guint64     bytes);
 char       *hr_gui_format_size_fixed    (guint64       bytes,
                                          HrUnit        unit);
+char        *hr_gui_format_size_both_units (guint64 bytes,
+                                           HrUnit  unit);
 char       *hr_gui_format_decimal       (double        value,
                                          int           decimals);
 char       *hr_gui_format_count         (guint64       count);

@@ -327,6 +327,44 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (flap, !adw_flap_get_reveal_flap (flap));
 }
 
+/* win.presentation (F11): the Models page for a room to read, or back.
+ * On: the window full screen, the sidebar folded away so the chart and
+ * the explain panel (the selected model's bar and its formula) take the
+ * width, the explain panel shown, and every text larger by
+ * "window.presentation" (hr-text-zoom.c). Off: the window, the sidebar
+ * and the explain panel as they were. */
+static void
+presentation_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  HrModelsPage *page = hr_window_get_models_page (self);
+  AdwFlap *sidebar = hr_models_page_get_flap (page);
+  AdwFlap *explain = hr_models_page_get_explain_flap (page);
+  gboolean on = !gtk_widget_has_css_class (widget, "presentation");
+
+  if (on)
+    {
+      g_object_set_data (G_OBJECT (self), "hr-presentation-sidebar", GINT_TO_POINTER (adw_flap_get_reveal_flap (sidebar)));
+      g_object_set_data (G_OBJECT (self), "hr-presentation-explain", GINT_TO_POINTER (adw_flap_get_reveal_flap (explain)));
+      g_object_set_data (G_OBJECT (self), "hr-presentation-fullscreen", GINT_TO_POINTER (gtk_window_is_fullscreen (GTK_WINDOW (self))));
+      adw_view_stack_set_visible_child_name (hr_window_get_stack (self), "models");
+      gtk_widget_add_css_class (widget, "presentation");
+      adw_flap_set_reveal_flap (sidebar, FALSE);
+      adw_flap_set_reveal_flap (explain, TRUE);
+      gtk_window_fullscreen (GTK_WINDOW (self));
+    }
+  else
+    {
+      gtk_widget_remove_css_class (widget, "presentation");
+      adw_flap_set_reveal_flap (sidebar, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-sidebar")));
+      adw_flap_set_reveal_flap (explain, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-explain")));
+      if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-fullscreen")))
+        gtk_window_unfullscreen (GTK_WINDOW (self));
+    }
+}
+
 /* win.create-variant "(ss)": a saved server's URL ("" for the one saved
  * for the Models page's board, else the first saved) and the model to
  * make the variant from ("" for the server's first): opens "Run It Like
@@ -468,7 +506,8 @@ show_help_overlay_action (GtkWidget  *widget,
  * @widget_class: #HrWindow's class
  *
  * Installs the window's actions (win.export-png, win.export-svg,
- * win.export-csv, win.search, win.toggle-sidebar, win.show-page "s",
+ * win.export-csv, win.search, win.toggle-sidebar, win.presentation (F11),
+ * win.show-page "s",
  * win.open-gguf "s", win.toast "s", win.open-folder "s",
  * win.show-help-overlay) and their keys
  * (Ctrl+? for the shortcuts is the application's accelerator).
@@ -481,6 +520,7 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.presentation", NULL, presentation_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.create-variant", "(ss)", create_variant_action);
   gtk_widget_class_install_action (widget_class, "win.load-model", "(ss)", load_model_action);
@@ -491,6 +531,7 @@ _hr_window_class_actions_init (GtkWidgetClass *widget_class)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F11, 0, "win.presentation", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-png", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.export-csv", NULL);

@@ -22,6 +22,7 @@ struct _HrWindow
   AdwViewStack         *stack;
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton      *sidebar_button;
+  GtkWidget            *export_button;
   GtkToggleButton      *explain_button;
   AdwViewSwitcherBar   *switcher_bar;
   guint                 sync_buttons_id;
@@ -234,6 +235,12 @@ sync_flap_buttons (gpointer user_data)
   on_models = self->pages_built &&
               g_strcmp0 (adw_view_stack_get_visible_child_name (self->stack), "models") == 0;
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), on_models);
+  /* What the Export menu exports is the Models page's chart and table:
+   * elsewhere it is hidden, and its keys do nothing. */
+  gtk_widget_set_visible (self->export_button, on_models);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-png", on_models);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-svg", on_models);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-csv", on_models);
   gtk_widget_set_visible (GTK_WIDGET (self->explain_button),
                           on_models && adw_flap_get_folded (hr_models_page_get_explain_flap (self->models_page)));
   return G_SOURCE_REMOVE;
@@ -460,6 +467,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, explain_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
 

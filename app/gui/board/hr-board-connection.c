@@ -550,6 +550,27 @@ hr_board_connection_connect (HrBoardConnection *self,
   connect_now (self);
 }
 
+/**
+ * hr_board_connection_disconnect:
+ * @self: a #HrBoardConnection
+ *
+ * Stops talking to the server: what is pending is cancelled, the lists
+ * are emptied ("models-changed" and "loaded-changed" are emitted), the
+ * refresh timer stops and the state turns to
+ * %HR_BOARD_CONNECTION_DISCONNECTED. The URL stays, for Connect to use.
+ */
+void
+hr_board_connection_disconnect (HrBoardConnection *self)
+{
+  g_return_if_fail (HR_IS_BOARD_CONNECTION (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  reset (self);
+  set_state (self, HR_BOARD_CONNECTION_DISCONNECTED);
+  update_busy (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 /* ------------------------------------------------------------------ */
 /* Actions                                                             */
 

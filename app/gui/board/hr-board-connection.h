@@ -75,6 +75,7 @@ void                    hr_board_connection_connect          (HrBoardConnection 
                                                               const char        *token,
                                                               gboolean           saved);
 void                    hr_board_connection_refresh          (HrBoardConnection *self);
+void                    hr_board_connection_disconnect       (HrBoardConnection *self);
 
 HrOllamaClient         *hr_board_connection_get_client       (HrBoardConnection *self);
 const char             *hr_board_connection_get_url          (HrBoardConnection *self);

@@ -362,6 +362,14 @@ connect_action (GtkWidget  *widget,
 }
 
 static void
+disconnect_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  hr_board_connection_disconnect (HR_BOARD_PAGE (widget)->connection);
+}
+
+static void
 refresh_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
@@ -462,6 +470,7 @@ void
 _hr_board_page_class_actions_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "board.connect", NULL, connect_action);
+  gtk_widget_class_install_action (widget_class, "board.disconnect", NULL, disconnect_action);
   gtk_widget_class_install_action (widget_class, "board.refresh", NULL, refresh_action);
   gtk_widget_class_install_action (widget_class, "board.measure", "s", measure_action);
   gtk_widget_class_install_action (widget_class, "board.unload", "s", unload_action);

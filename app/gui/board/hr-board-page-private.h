@@ -32,6 +32,7 @@ struct _HrBoardPage
   GtkStack            *content_stack;
   AdwStatusPage       *status_page;
   GtkButton           *retry_button;
+  GtkButton           *connect_button;
   GtkSpinner          *connecting_spinner;
   GtkLabel            *connecting_label;
   GtkListBox          *models_list;

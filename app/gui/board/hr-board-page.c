@@ -352,12 +352,44 @@ show_failed (HrBoardPage *self)
   gtk_stack_set_visible_child_name (self->content_stack, "disconnected");
 }
 
+/* Disconnected by the person: the page as it was before the first
+ * connect, the URL kept for Connect. */
+static void
+show_disconnected (HrBoardPage *self)
+{
+  adw_status_page_set_title (self->status_page, _("Not Connected"));
+  adw_status_page_set_description (self->status_page,
+                                   _("Connect again to list the models on the server and what is loaded now."));
+  adw_status_page_set_icon_name (self->status_page, "network-server-symbolic");
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), FALSE);
+  gtk_image_set_from_icon_name (self->status_icon, "network-server-symbolic");
+  adw_action_row_set_subtitle (self->status_row, _("Not connected"));
+  gtk_stack_set_visible_child_name (self->content_stack, "disconnected");
+}
+
+/* Connect is the suggested action until the server answers (or is being
+ * asked); then the button disconnects, in the plain style. */
+static void
+update_connect_button (HrBoardPage            *self,
+                       HrBoardConnectionState  state)
+{
+  gboolean on = state == HR_BOARD_CONNECTION_CONNECTED || state == HR_BOARD_CONNECTION_CONNECTING;
+
+  gtk_button_set_label (self->connect_button, on ? _("_Disconnect") : _("_Connect"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->connect_button), on ? "board.disconnect" : "board.connect");
+  if (on)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->connect_button), "suggested-action");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->connect_button), "suggested-action");
+}
+
 /* The server row and the page below it, from the connection. */
 static void
 on_status_changed (HrBoardPage *self)
 {
   HrBoardConnectionState state = hr_board_connection_get_state (self->connection);
 
+  update_connect_button (self, state);
   gtk_spinner_set_spinning (self->busy_spinner, state == HR_BOARD_CONNECTION_CONNECTING);
   gtk_spinner_set_spinning (self->connecting_spinner, state == HR_BOARD_CONNECTION_CONNECTING);
   switch (state)
@@ -372,6 +404,9 @@ on_status_changed (HrBoardPage *self)
       show_failed (self);
       break;
     case HR_BOARD_CONNECTION_DISCONNECTED:
+      if (hr_board_connection_get_url (self->connection) != NULL)
+        show_disconnected (self);
+      break;
     default:
       break;
     }
@@ -642,6 +677,7 @@ hr_board_page_class_init (HrBoardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, status_page);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connect_button);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connecting_spinner);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, connecting_label);
   gtk_widget_class_bind_template_child (widget_class, HrBoardPage, models_list);

@@ -10,6 +10,7 @@
 
 #include "hr-catalog-columns.h"
 #include "hr-gui-format.h"
+#include "hr-text-zoom.h"
 
 /* The narrowest each column gets, in pixels, before its header and (for
  * the Verdict column) its widest pill are measured. The widths are fixed
@@ -179,13 +180,30 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
   return width;
 }
 
+/* How much larger the table's text is than the desktop's: the
+ * "text-zoom" setting (Ctrl+plus), and 1.6 x that in the presentation
+ * view (its window has the "presentation" style class); hr-text-zoom.c
+ * sizes the window's text so. */
+static double
+text_scale (GtkWidget *view)
+{
+  GSettings *settings = g_object_get_data (G_OBJECT (view), "hr-settings");
+  GtkRoot *root = gtk_widget_get_root (view);
+  double scale = settings != NULL ? g_settings_get_double (settings, "text-zoom") : 1.0;
+
+  if (root != NULL && gtk_widget_has_css_class (GTK_WIDGET (root), "presentation"))
+    scale *= HR_TEXT_ZOOM_PRESENTATION;
+  return MAX (1.0, scale);
+}
+
 /**
  * hr_catalog_columns_fit:
  * @view: the table
  * @rows: (element-type HrModelRow): every row the table may show
  * @unit: the unit the cells show
  *
- * Widens each column's fixed width to the widest of its base width, its
+ * Widens each column's fixed width to the widest of its base width (in
+ * proportion to the text's size, text_scale()), its
  * header's natural width (so no header is cut, in any language) and, for
  * the Verdict column, the widest pill of @rows with the cell's padding:
  * nothing the table's verdict says is clipped. Call it when the rows or
@@ -200,13 +218,14 @@ hr_catalog_columns_fit (GtkColumnView *view,
   GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (view));
   GtkWidget *title = header != NULL ? gtk_widget_get_first_child (header) : NULL;
   guint n = g_list_model_get_n_items (columns);
+  double scale = text_scale (GTK_WIDGET (view));
 
   g_object_set_data (G_OBJECT (view), "hr-unit", GINT_TO_POINTER (unit));
   /* The header holds one title per column, in the columns' order. */
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
-      int width = base_widths[c];
+      int width = (int) (base_widths[c] * scale + 0.5);
 
       if (title != NULL)
         {
@@ -427,4 +446,229 @@ hr_catalog_columns_bind_settings (GtkColumnView *view,
   on_hidden_changed (settings, HIDDEN_KEY, group);
   g_object_set_data_full (G_OBJECT (view), "hr-settings", g_object_ref (settings), g_object_unref);
   g_signal_connect_object (settings, "changed::" HIDDEN_KEY, G_CALLBACK (on_hidden_changed), group, 0);
+}
+
+/* The columns a compact row shows: the name, the total and the verdict. */
+static gboolean
+compact_column (guint c)
+{
+  return c == HR_MODELS_COLUMN_NAME || c == HR_MODELS_COLUMN_TOTAL || c == HR_MODELS_COLUMN_VERDICT;
+}
+
+/**
+ * hr_catalog_columns_set_compact:
+ * @view: the table, set up by hr_catalog_columns_setup()
+ * @owner: the box hr_catalog_columns_setup() was given
+ * @compact: %TRUE for the compact row
+ *
+ * With @compact, shows only the name, the total and the verdict pill,
+ * whatever the header's menu says, so that the verdict is on screen in a
+ * phone-sized window; without, shows again the columns the menu's check
+ * items ("table.show-NAME") ask for. The setting of hidden columns is not
+ * changed: the compact row is the window's width, not the user's choice.
+ */
+void
+hr_catalog_columns_set_compact (GtkColumnView *view,
+                                GtkWidget     *owner,
+                                gboolean       compact)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GActionGroup *group = g_object_get_data (G_OBJECT (view), "hr-table-actions");
+
+  g_object_set_data (G_OBJECT (view), "hr-compact", GINT_TO_POINTER (compact));
+  for (guint c = 0; c < g_list_model_get_n_items (columns) && c < HR_MODELS_N_COLUMNS; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      g_autofree char *name = g_strdup_printf ("show-%s", column_ids[c]);
+      gboolean visible = c == HR_MODELS_COLUMN_NAME;
+
+      if (compact)
+        visible = compact_column (c);
+      else if (!visible && group != NULL && g_action_group_has_action (group, name))
+        {
+          g_autoptr(GVariant) state = g_action_group_get_action_state (group, name);
+
+          visible = g_variant_get_boolean (state);
+        }
+      if (gtk_column_view_column_get_visible (column) != visible)
+        gtk_column_view_column_set_visible (column, visible);
+    }
+}
+
+/**
+ * hr_catalog_columns_get_compact:
+ * @view: the table
+ *
+ * Returns: whether the table shows the compact row
+ *   (hr_catalog_columns_set_compact())
+ */
+gboolean
+hr_catalog_columns_get_compact (GtkColumnView *view)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (view), "hr-compact"));
+}
+
+/* Below this width, in pixels, the table shows the compact row (name,
+ * total, verdict pill): at a phone's 360 px the full row puts the verdict
+ * off screen. libadwaita 1.2 has no AdwBreakpoint, so the owner's own
+ * width decides. */
+#define COMPACT_WIDTH 600
+
+/* What hr_catalog_columns_follow_width() keeps on the view. */
+typedef struct {
+  GtkColumnView *view;
+  GtkWidget     *owner;
+  guint          compact_id;      /* idle that switches the compact row */
+  guint          realign_tick;    /* tick callback that realigns the rows */
+  guint          realign_frames;  /* frames it still realigns at */
+  int            aligned_width;   /* the width the rows were realigned at */
+} Follower;
+
+/* Switches the compact row to what the owner's width asks for, out of the
+ * allocation. */
+static gboolean
+apply_compact (gpointer user_data)
+{
+  Follower *f = user_data;
+  gboolean compact = gtk_widget_get_width (f->owner) < COMPACT_WIDTH;
+
+  f->compact_id = 0;
+  if (compact != hr_catalog_columns_get_compact (f->view))
+    hr_catalog_columns_set_compact (f->view, f->owner, compact);
+  return G_SOURCE_REMOVE;
+}
+
+/* GTK 4.8's column view allocates a row's cells only when the row itself
+ * is allocated a new size or asks for it: a row whose size is unchanged
+ * (the list is at its minimum width, scrolled sideways) keeps the cell
+ * offsets of the columns' old widths while the header moves on, and a row
+ * recycled from before the resize keeps its old layout. Every row asks
+ * for a new allocation after the view's width or a column changes. */
+static gboolean
+realign_rows (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  Follower *f = user_data;
+  GtkWidget *list = gtk_widget_get_last_child (GTK_WIDGET (f->view));
+
+  for (GtkWidget *row = list != NULL ? gtk_widget_get_first_child (list) : NULL; row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      gtk_widget_queue_allocate (row);
+      for (GtkWidget *cell = gtk_widget_get_first_child (row); cell != NULL;
+           cell = gtk_widget_get_next_sibling (cell))
+        gtk_widget_queue_resize (cell);
+    }
+  /* A few frames running: a column shown from an idle, or a row the list
+   * binds at the next frame, is realigned too. */
+  if (list == NULL || --f->realign_frames == 0)
+    {
+      f->realign_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+queue_realign (Follower *f)
+{
+  /* Not now: a row queued for allocation while the window is being
+   * allocated is not allocated again before this frame is drawn. At the
+   * next frame's start, before its layout. */
+  f->realign_frames = 3;
+  if (f->realign_tick == 0)
+    f->realign_tick = gtk_widget_add_tick_callback (GTK_WIDGET (f->view), realign_rows, f, NULL);
+}
+
+/* The table's width changed (its horizontal adjustment's page is its
+ * width, set as it is allocated): realign the rows, and switch the
+ * compact row when the width crossed COMPACT_WIDTH. */
+static void
+on_page_size_changed (GtkAdjustment *adjustment,
+                      GParamSpec    *pspec,
+                      Follower      *f)
+{
+  int width = gtk_widget_get_width (f->owner);
+  gboolean compact = width < COMPACT_WIDTH;
+
+  if (compact != hr_catalog_columns_get_compact (f->view) && f->compact_id == 0)
+    f->compact_id = g_idle_add (apply_compact, f);
+  if (width != f->aligned_width)
+    {
+      f->aligned_width = width;
+      queue_realign (f);
+    }
+}
+
+static void
+on_column_changed (GObject    *column,
+                   GParamSpec *pspec,
+                   Follower   *f)
+{
+  queue_realign (f);
+}
+
+/**
+ * hr_catalog_columns_follow_width:
+ * @view: the table, its columns appended
+ * @owner: the box around @view, whose width decides the compact row
+ *
+ * From now on, whenever the table's width changes or a column is shown,
+ * hidden or widened, every row is realigned under the header at the next
+ * frames (GTK 4.8 leaves rows drawn earlier at their old offsets); and
+ * the table shows the compact row (hr_catalog_columns_set_compact())
+ * while @owner is narrower than 600 px. Call
+ * hr_catalog_columns_stop_following() before @view goes.
+ */
+void
+hr_catalog_columns_follow_width (GtkColumnView *view,
+                                 GtkWidget     *owner)
+{
+  Follower *f = g_new0 (Follower, 1);
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  f->view = view;
+  f->owner = owner;
+  g_object_set_data_full (G_OBJECT (view), "hr-follower", f, g_free);
+  g_signal_connect (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view)), "notify::page-size",
+                    G_CALLBACK (on_page_size_changed), f);
+  for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      g_signal_connect (column, "notify::visible", G_CALLBACK (on_column_changed), f);
+      g_signal_connect (column, "notify::fixed-width", G_CALLBACK (on_column_changed), f);
+    }
+}
+
+/**
+ * hr_catalog_columns_stop_following:
+ * @view: a table hr_catalog_columns_follow_width() follows
+ *
+ * Stops what hr_catalog_columns_follow_width() started: its idle, its
+ * tick callback and its handlers.
+ */
+void
+hr_catalog_columns_stop_following (GtkColumnView *view)
+{
+  Follower *f = g_object_get_data (G_OBJECT (view), "hr-follower");
+  GListModel *columns = gtk_column_view_get_columns (view);
+  GtkAdjustment *adjustment = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+
+  if (f == NULL)
+    return;
+  g_clear_handle_id (&f->compact_id, g_source_remove);
+  if (f->realign_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (view), f->realign_tick);
+  f->realign_tick = 0;
+  if (adjustment != NULL)
+    g_signal_handlers_disconnect_by_data (adjustment, f);
+  for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+      g_signal_handlers_disconnect_by_data (column, f);
+    }
+  g_object_set_data (G_OBJECT (view), "hr-follower", NULL);
 }

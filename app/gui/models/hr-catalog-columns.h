@@ -26,5 +26,12 @@ void     hr_catalog_columns_fit       (GtkColumnView *view,
 int      hr_catalog_columns_verdict_width (GtkColumnView *view,
                                        GListModel    *rows,
                                        HrUnit         unit);
+void     hr_catalog_columns_set_compact (GtkColumnView *view,
+                                       GtkWidget     *owner,
+                                       gboolean       compact);
+gboolean hr_catalog_columns_get_compact (GtkColumnView *view);
+void     hr_catalog_columns_follow_width (GtkColumnView *view,
+                                       GtkWidget     *owner);
+void     hr_catalog_columns_stop_following (GtkColumnView *view);
 
 G_END_DECLS

@@ -37,6 +37,7 @@ struct _HrCatalogView
   GtkSingleSelection *selection;
   guint               scroll_to;
   guint               scroll_id;
+  guint               refit_id;         /* timeout that measures the columns again */
 };
 
 G_DEFINE_FINAL_TYPE (HrCatalogView, hr_catalog_view, GTK_TYPE_BOX)
@@ -950,6 +951,9 @@ hr_catalog_view_dispose (GObject *object)
   HrCatalogView *self = (HrCatalogView *)object;
 
   g_clear_handle_id (&self->scroll_id, g_source_remove);
+  g_clear_handle_id (&self->refit_id, g_source_remove);
+  if (self->column_view != NULL)
+    hr_catalog_columns_stop_following (self->column_view);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   g_clear_object (&self->selection);
@@ -1046,11 +1050,39 @@ hr_catalog_view_class_init (HrCatalogViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
 }
 
-/* The headers are measured in the window's fonts once the table shows. */
+/* The text's size changed (Ctrl+plus, the presentation view): the
+ * headers and pills are measured again once the new style applies. */
+static gboolean
+refit_columns (gpointer user_data)
+{
+  HrCatalogView *self = user_data;
+
+  self->refit_id = 0;
+  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_refit (HrCatalogView *self)
+{
+  if (self->refit_id == 0)
+    self->refit_id = g_timeout_add (50, refit_columns, self);
+}
+
+/* The headers are measured in the window's fonts once the table shows;
+ * again when the window's text size changes: the "text-zoom" setting, or
+ * the window's style classes (the presentation view's "presentation"). */
 static void
 on_column_view_mapped (HrCatalogView *self)
 {
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
   hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  if (root != NULL && g_object_get_data (G_OBJECT (self), "hr-watched-root") != root)
+    {
+      g_object_set_data (G_OBJECT (self), "hr-watched-root", root);
+      g_signal_connect_object (root, "notify::css-classes", G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -1068,6 +1100,9 @@ hr_catalog_view_init (HrCatalogView *self)
   /* Translators: for a screen reader, the page shown when no model matches the search */
   hr_accessible_name_status_page (self->empty_page, _("No matching models"));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
+  g_signal_connect_object (g_object_get_data (G_OBJECT (self->column_view), "hr-settings"), "changed::text-zoom",
+                           G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
+  hr_catalog_columns_follow_width (self->column_view, GTK_WIDGET (self));
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));

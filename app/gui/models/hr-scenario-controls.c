@@ -502,9 +502,57 @@ hr_scenario_controls_class_init (HrScenarioControlsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrScenarioControls, draft_row);
 }
 
+/* The popover's items wrap: libadwaita 1.2's own cut them at 20
+ * characters ("Ollama 0.30+ (llama-…", "From the board's serv…"). */
+static void
+setup_wrapping_item (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 36);
+  gtk_label_set_width_chars (GTK_LABEL (label), 20);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, box);
+}
+
+/* The item's text, and the check mark on the row's choice, as
+ * libadwaita's own items have. */
+static void
+bind_wrapping_item (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    AdwComboRow              *row)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+  GtkWidget *box = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_widget_get_first_child (box)),
+                      string != NULL ? gtk_string_object_get_string (string) : "");
+  gtk_widget_set_opacity (gtk_widget_get_last_child (box),
+                          adw_combo_row_get_selected (row) == gtk_list_item_get_position (item) ? 1 : 0);
+}
+
+static void
+set_wrapping_factory (AdwComboRow *row)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_wrapping_item), NULL);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_wrapping_item), row, 0);
+  adw_combo_row_set_list_factory (row, factory);
+}
+
 static void
 hr_scenario_controls_init (HrScenarioControls *self)
 {
+
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Translators: for a screen reader, the untitled group of the KV cache type, runtime, flash attention and draft model rows */
   hr_accessible_name_group (ADW_PREFERENCES_GROUP (gtk_widget_get_ancestor (GTK_WIDGET (self->kv_row),
@@ -515,6 +563,8 @@ hr_scenario_controls_init (HrScenarioControls *self)
   adw_combo_row_set_model (self->runtime_row, G_LIST_MODEL (self->runtime_names));
   self->draft_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->draft_row, G_LIST_MODEL (self->draft_names));
+  set_wrapping_factory (self->runtime_row);
+  set_wrapping_factory (self->draft_row);
   update_runtime_names (self);
   setup_sliders (self);
   update_slider_labels (self);

@@ -120,6 +120,20 @@ _hr_memory_chart_add_hit (GArray  *hits,
   g_array_append_val (hits, hit);
 }
 
+/* What an exported bar says after it: "3.87 GB · fits 1.23 GB", the
+ * total and the verdict as the table's cells say them. */
+static char *
+bar_label (HrMemoryChart *self,
+           HrModelRow    *row)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+  g_autofree char *total = hr_gui_format_size_fixed (e->footprint.total, self->unit);
+  g_autofree char *verdict = hr_gui_format_evaluation_verdict (e, self->unit);
+
+  /* Translators: after an exported chart's bar: the total, then the verdict */
+  return g_strdup_printf (_("%1$s · %2$s"), total, verdict);
+}
+
 static double
 to_unit (HrMemoryChart *self,
          guint64        bytes)
@@ -367,6 +381,7 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   double y = PAD;
   double name_width = 0;
   double x0, x1, top, bottom;
+  g_autoptr(GArray) label_x = NULL; /* an export's label x per bar */
   double max_value = 0;
   double step, axis_max, scale;
   int th = _hr_memory_chart_text_height (self);
@@ -439,6 +454,23 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
 
   x0 = PAD + name_width + NAME_GAP;
   x1 = width - PAD - 8;
+  /* An export writes "3.87 GB · fits 1.23 GB" after each bar: room for
+   * the widest. */
+  if (self->exporting)
+    {
+      int widest = 0;
+
+      for (guint i = 0; i < self->bars->len; i++)
+        {
+          g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
+          g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, label, FALSE);
+          int tw;
+
+          pango_layout_get_pixel_size (layout, &tw, NULL);
+          widest = MAX (widest, tw);
+        }
+      x1 -= widest + 8;
+    }
   if (x1 - x0 < 40)
     x1 = x0 + 40;
 
@@ -450,6 +482,7 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
 
   draw_grid (self, snapshot, x0, scale, step, axis_max, top, bottom, width);
+  label_x = g_array_new (FALSE, FALSE, sizeof (double));
 
   for (guint i = 0; i < self->bars->len; i++)
     {
@@ -465,10 +498,11 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
                                  partial ? 0 : _hr_memory_chart_learned_part (row) };
       const Segment segs[4] = { partial ? SEG_VRAM : SEG_WEIGHTS, partial ? SEG_HOST : SEG_KV_CACHE,
                                 SEG_OVERHEAD, SEG_LEARNED };
-      PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), row == self->selected,
+      gboolean selected = row == self->selected && !self->exporting;
+      PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), selected,
                                                             (int) name_width, PANGO_ELLIPSIZE_END);
 
-      if (row == self->selected)
+      if (selected)
         _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
                                     width - PAD, BAR_HEIGHT + BAR_GAP);
 
@@ -496,9 +530,26 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
           _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
           _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
         }
+      if (self->exporting)
+        g_array_append_val (label_x, (double) { MIN (x, x1) + 6 });
     }
 
   draw_board_lines (self, snapshot, hits, board, x0, scale, top, bottom);
+
+  /* An export's total and verdict after each bar, over the board's lines
+   * on the chart's background so a line never crosses the text. */
+  for (guint i = 0; i < label_x->len; i++)
+    {
+      g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
+      g_autoptr(PangoLayout) text = _hr_memory_chart_make_layout (self, label, FALSE);
+      double lx = g_array_index (label_x, double, i);
+      double ly = top + i * (BAR_HEIGHT + BAR_GAP) + (BAR_HEIGHT - th) / 2.0;
+      int tw;
+
+      pango_layout_get_pixel_size (text, &tw, NULL);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, lx - 2, ly, tw + 4, th);
+      _hr_memory_chart_draw_layout (snapshot, text, lx, ly, &self->colors.dim_fg);
+    }
 
   /* Scrolled down in its window (on screen, not in an export), the legend
    * is drawn again over the bars at the top of what is in view, so the

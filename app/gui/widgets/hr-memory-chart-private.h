@@ -96,6 +96,7 @@ struct _HrMemoryChart
   GPtrArray         *bars;        /* HrModelRow*, the rows drawn */
   guint              n_rows;      /* rows in the list, drawn or not */
   HrModelRow        *selected;
+  gboolean           exporting;   /* hr_memory_chart_render() draws: no selection, a total and verdict per bar */
   HrBoard           *board;       /* owned copy */
   HrEvaluationInputs         scenario;    /* .board points at self->board */
   gboolean           has_scenario;

@@ -703,7 +703,11 @@ hr_memory_chart_render (HrMemoryChart *self,
 
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, (float) offset));
+  /* A picture for others: the selection is the person's, not the chart's;
+   * each bar says its total and verdict, which the table said on screen. */
+  self->exporting = TRUE;
   _hr_memory_chart_draw_chart (self, snapshot, NULL, width, height - offset);
+  self->exporting = FALSE;
   gtk_snapshot_restore (snapshot);
 
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));

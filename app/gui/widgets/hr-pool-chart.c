@@ -188,13 +188,19 @@ draw_pool (HrMemoryChart *self,
     {
       Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
       guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
-      g_autofree char *size = hr_gui_format_size_fixed (bytes, self->unit);
+      /* The pool in both units: beside a card sold as "12 GB" (12 GiB),
+       * "12.88 GB" alone reads as a different figure. */
+      g_autofree char *size = segment == SEG_LINE_POOL ? hr_gui_format_size_both_units (bytes, self->unit)
+                                                       : hr_gui_format_size_fixed (bytes, self->unit);
       int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
       /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
       PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
                                                           PANGO_ELLIPSIZE_NONE);
-      PangoLayout *value = _hr_memory_chart_cached_layout (self, size, FALSE, text_width, PANGO_ELLIPSIZE_END);
-      int name_h;
+      /* The pool's two units wrap rather than lose the second. */
+      PangoLayout *value = _hr_memory_chart_cached_layout (self, size, FALSE, text_width,
+                                                           segment == SEG_LINE_POOL ? PANGO_ELLIPSIZE_NONE
+                                                                                    : PANGO_ELLIPSIZE_END);
+      int name_h, value_h;
 
       if (segment == SEG_LINE_POOL)
         _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
@@ -205,7 +211,8 @@ draw_pool (HrMemoryChart *self,
       pango_layout_get_pixel_size (name, NULL, &name_h);
       _hr_memory_chart_draw_layout (snapshot, name, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
       _hr_memory_chart_draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + name_h, &self->colors.dim_fg);
-      legend_y += name_h + th + 6;
+      pango_layout_get_pixel_size (value, NULL, &value_h);
+      legend_y += name_h + MAX (th, value_h) + 6;
     }
 
   if (sum > self->board->pool_bytes)
