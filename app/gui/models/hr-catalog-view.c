@@ -48,6 +48,8 @@ enum {
   N_PROPS
 };
 
+static void queue_refit (HrCatalogView *self);
+
 static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------------ */
@@ -848,7 +850,11 @@ hr_catalog_view_set_scenario (HrCatalogView *self,
    * hands down (hr_catalog_columns_bind_settings()). */
   settings = hr_session_get_settings (hr_scenario_get_session (scenario));
   if (settings != NULL)
-    hr_catalog_columns_bind_settings (self->column_view, settings);
+    {
+      hr_catalog_columns_bind_settings (self->column_view, settings);
+      /* A new text size measures the columns again. */
+      g_signal_connect_object (settings, "changed::text-zoom", G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENARIO]);
 }
 
@@ -1100,8 +1106,6 @@ hr_catalog_view_init (HrCatalogView *self)
   /* Translators: for a screen reader, the page shown when no model matches the search */
   hr_accessible_name_status_page (self->empty_page, _("No matching models"));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
-  g_signal_connect_object (g_object_get_data (G_OBJECT (self->column_view), "hr-settings"), "changed::text-zoom",
-                           G_CALLBACK (queue_refit), self, G_CONNECT_SWAPPED);
   hr_catalog_columns_follow_width (self->column_view, GTK_WIDGET (self));
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
