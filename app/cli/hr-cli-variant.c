@@ -196,6 +196,49 @@ print_environment (const VariantOptions *v)
     printf ("  OLLAMA_NUM_PARALLEL=%u\n", v->p.parallel);
 }
 
+/* What create-variant prints under --json: the variant's name, its source,
+ * whether it was created, the request and the server environment asked. */
+static void
+print_variant_json (const VariantOptions *v,
+                    const char           *name,
+                    const char           *source,
+                    JsonNode             *request)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "model");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "from");
+  json_builder_add_string_value (b, source);
+  json_builder_set_member_name (b, "created");
+  json_builder_add_boolean_value (b, !v->dry_run);
+  json_builder_set_member_name (b, "request");
+  json_builder_add_value (b, json_node_copy (request));
+  json_builder_set_member_name (b, "environment");
+  json_builder_begin_object (b);
+  if (v->p.kv_type_text != NULL)
+    {
+      json_builder_set_member_name (b, "OLLAMA_KV_CACHE_TYPE");
+      json_builder_add_string_value (b, hr_kv_cache_type_to_string (v->p.kv_type));
+    }
+  if (v->p.flash_text != NULL)
+    {
+      json_builder_set_member_name (b, "OLLAMA_FLASH_ATTENTION");
+      json_builder_add_string_value (b, v->p.flash == HR_FLASH_ATTENTION_OFF ? "0" : "1");
+    }
+  if (v->p.parallel_text != NULL)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", v->p.parallel);
+
+      json_builder_set_member_name (b, "OLLAMA_NUM_PARALLEL");
+      json_builder_add_string_value (b, n);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  hr_cli_print_json (json_builder_get_root (b));
+}
+
 static int
 cmd_create_variant (HrOllamaClient *client,
                     VariantOptions *v,
@@ -306,39 +349,7 @@ cmd_create_variant (HrOllamaClient *client,
     }
   if (v->p.json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "model");
-      json_builder_add_string_value (b, name);
-      json_builder_set_member_name (b, "from");
-      json_builder_add_string_value (b, source);
-      json_builder_set_member_name (b, "created");
-      json_builder_add_boolean_value (b, !v->dry_run);
-      json_builder_set_member_name (b, "request");
-      json_builder_add_value (b, json_node_copy (request));
-      json_builder_set_member_name (b, "environment");
-      json_builder_begin_object (b);
-      if (v->p.kv_type_text != NULL)
-        {
-          json_builder_set_member_name (b, "OLLAMA_KV_CACHE_TYPE");
-          json_builder_add_string_value (b, hr_kv_cache_type_to_string (v->p.kv_type));
-        }
-      if (v->p.flash_text != NULL)
-        {
-          json_builder_set_member_name (b, "OLLAMA_FLASH_ATTENTION");
-          json_builder_add_string_value (b, v->p.flash == HR_FLASH_ATTENTION_OFF ? "0" : "1");
-        }
-      if (v->p.parallel_text != NULL)
-        {
-          g_autofree char *n = g_strdup_printf ("%u", v->p.parallel);
-
-          json_builder_set_member_name (b, "OLLAMA_NUM_PARALLEL");
-          json_builder_add_string_value (b, n);
-        }
-      json_builder_end_object (b);
-      json_builder_end_object (b);
-      hr_cli_print_json (json_builder_get_root (b));
+      print_variant_json (v, name, source, request);
       return HR_CLI_EXIT_OK;
     }
   if (v->dry_run)
