@@ -204,7 +204,7 @@ on_tags (GObject      *source,
   g_autoptr(GPtrArray) models = hr_ollama_client_tags_finish (HR_OLLAMA_CLIENT (source), result, &error);
   guint select = GTK_INVALID_LIST_POSITION;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || HR_OLLAMA_CLIENT (source) != self->client)
     return;
   if (models == NULL)
     {
@@ -241,8 +241,12 @@ on_version (GObject      *source,
   char *version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
   guint major, minor, patch;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+  /* An answer from a server chosen before: its round was replaced. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || HR_OLLAMA_CLIENT (source) != self->client)
+    {
+      g_free (version);
+      return;
+    }
   if (version == NULL)
     {
       if (self->error == NULL)
@@ -250,6 +254,7 @@ on_version (GObject      *source,
       update (self);
       return;
     }
+  g_free (self->version);
   self->version = version;
   self->too_old = hr_runtime_parse_version (version, &major, &minor, &patch) &&
                   !(major == 0 && minor == 0 && patch == 0) &&
