@@ -23,7 +23,9 @@
 #define CPU_MOE_MAX 4096 /* HR_MODEL_SPEC_MAX_LAYERS */
 
 static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
+/* The settings enum's nicks; "none", the plain math's older nick, is read
+ * as "seed" (nick_index() answers 0 for it; the schema aliases it). */
+static const char * const runtime_nicks[] = { "seed", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 
 G_DEFINE_FINAL_TYPE (HrScenario, hr_scenario, G_TYPE_OBJECT)
@@ -827,7 +829,7 @@ hr_scenario_class_init (HrScenarioClass *klass)
   properties[PROP_PARALLEL_SLOTS] =
     g_param_spec_uint ("parallel-slots", NULL, NULL, SLOTS_MIN, SLOTS_MAX, 1, flags);
   properties[PROP_RUNTIME] =
-    g_param_spec_string ("runtime", NULL, NULL, "none", flags);
+    g_param_spec_string ("runtime", NULL, NULL, "board", flags);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
   properties[PROP_BATCH] =
@@ -858,7 +860,7 @@ hr_scenario_init (HrScenario *self)
   self->context_tokens = 4096;
   self->kv_type = HR_KV_CACHE_F16;
   self->parallel_slots = 1;
-  self->runtime = HR_SCENARIO_RUNTIME_NONE;
+  self->runtime = HR_SCENARIO_RUNTIME_BOARD;
   self->flash_attention = TRUE;
   self->batch = 512;
   self->draft_model = g_strdup ("");
@@ -871,7 +873,8 @@ hr_scenario_init (HrScenario *self)
  *   use
  *
  * Returns: (transfer full): a scenario at the settings' defaults (the seed
- *   board, as pulled, 4,096 tokens, f16, 1 slot, no runtime, flash
+ *   board, as pulled, 4,096 tokens, f16, 1 slot, the runtime of the board's
+ *   server version (the newest with none measured), flash
  *   attention on, batch 512); hr_scenario_bind_settings() binds it
  */
 HrScenario *

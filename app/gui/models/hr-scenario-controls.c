@@ -24,7 +24,7 @@ static const char * const precision_ids[] = {
 
 /* The settings' nicks, in the order of the rows' items. */
 static const char * const kv_nicks[] = { "f16", "q8_0", "q4_0" };
-static const char * const runtime_nicks[] = { "none", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
+static const char * const runtime_nicks[] = { "seed", "ollama-0.30", "ollama-0.12", "board", "llama-server" };
 
 struct _HrScenarioControls
 {
@@ -191,7 +191,8 @@ index_to_runtime (GBinding *binding, const GValue *from, GValue *to, gpointer us
 static gboolean
 runtime_to_sensitive (GBinding *binding, const GValue *from, GValue *to, gpointer user_data)
 {
-  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "none") != 0);
+  g_value_set_boolean (to, g_strcmp0 (g_value_get_string (from), "seed") != 0 &&
+                              g_strcmp0 (g_value_get_string (from), "none") != 0);
   return TRUE;
 }
 
@@ -300,7 +301,9 @@ update_runtime_names (HrScenarioControls *self)
   else
     board_item = g_strdup (_("From the board's server version (none measured yet: the newest)"));
 
-  items[HR_SCENARIO_RUNTIME_NONE] = _("Weights + KV only");
+  /* Translators: the plain math's Runtime item; "seed" is the command
+   * line's word for it (--runtime seed) */
+  items[HR_SCENARIO_RUNTIME_NONE] = _("Seed: weights + KV only");
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_30] = _("Ollama 0.30+ (llama-server)");
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
   items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
