@@ -420,11 +420,15 @@ rt_figure_weights (Ctx     *ctx,
   figure_n_ff (ctx, f);
 }
 
+/* @arch is lower case: most names are told apart by their first letter,
+ * without a call (the slider asks several times per row and step). */
 gboolean
 rt_arch_is (const HrModelSpec *spec,
          const char        *arch)
 {
-  return spec->architecture != NULL && g_ascii_strcasecmp (spec->architecture, arch) == 0;
+  const char *a = spec->architecture;
+
+  return a != NULL && g_ascii_tolower (a[0]) == arch[0] && g_ascii_strcasecmp (a, arch) == 0;
 }
 
 /* llama.cpp's per-architecture sliding-window patterns
