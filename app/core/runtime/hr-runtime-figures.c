@@ -51,43 +51,6 @@ rt_note_text (Ctx        *ctx,
   va_end (args);
 }
 
-guint64
-rt_mul (Ctx     *ctx,
-     guint64  a,
-     guint64  b)
-{
-  guint64 r;
-
-  if (!hr_mul_u64 (a, b, &r))
-    {
-      ctx->overflow = TRUE;
-      return G_MAXUINT64;
-    }
-  return r;
-}
-
-guint64
-rt_add (Ctx     *ctx,
-     guint64  a,
-     guint64  b)
-{
-  guint64 r;
-
-  if (!hr_add_u64 (a, b, &r))
-    {
-      ctx->overflow = TRUE;
-      return G_MAXUINT64;
-    }
-  return r;
-}
-
-guint64
-rt_pad_up (guint64 value,
-        guint64 to)
-{
-  return (value + to - 1) / to * to;
-}
-
 HrRuntimeTerm *
 rt_add_term (Ctx               *ctx,
           HrRuntimeTermKind  kind,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "hr-runtime.h"
+#include "hr-units.h"
 
 G_BEGIN_DECLS
 
@@ -122,14 +123,47 @@ void           rt_note_text       (Ctx               *ctx,
  * arguments (gettext lookups, rt_count() digits) are not evaluated in the
  * bytes-only mode a slider step uses. */
 #define rt_note(ctx, ...) G_STMT_START { if ((ctx)->text) rt_note_text ((ctx), __VA_ARGS__); } G_STMT_END
-guint64        rt_mul             (Ctx               *ctx,
-                                   guint64            a,
-                                   guint64            b) G_GNUC_INTERNAL;
-guint64        rt_add             (Ctx               *ctx,
-                                   guint64            a,
-                                   guint64            b) G_GNUC_INTERNAL;
-guint64        rt_pad_up          (guint64            value,
-                                   guint64            to) G_GNUC_INTERNAL;
+/* Checked arithmetic: an overflow marks the prediction (finish() then
+ * fails it). Inline: the slider evaluates every row on every step, and the
+ * constant pads (256 cells) become shifts. */
+static inline guint64
+rt_mul (Ctx     *ctx,
+        guint64  a,
+        guint64  b)
+{
+  guint64 r;
+
+  if (!hr_mul_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+static inline guint64
+rt_add (Ctx     *ctx,
+        guint64  a,
+        guint64  b)
+{
+  guint64 r;
+
+  if (!hr_add_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+/* @value rounded up to a multiple of @to. */
+static inline guint64
+rt_pad_up (guint64 value,
+           guint64 to)
+{
+  return (value + to - 1) / to * to;
+}
+
 HrRuntimeTerm *rt_add_term        (Ctx               *ctx,
                                    HrRuntimeTermKind  kind,
                                    gint64             bytes,
