@@ -214,6 +214,7 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
       cache->kv_elements = hr_model_spec_kv_elements_per_token (spec);
       cache->as_pulled = scenario->precision == NULL ||
                          (spec->precision != NULL && g_ascii_strcasecmp (scenario->precision->id, spec->precision) == 0);
+      cache->context_length = spec->context_length;
       cache->valid = TRUE;
     }
 
@@ -229,7 +230,7 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
   hr_add_u64 (out->footprint.total, out->footprint.overhead, &out->footprint.total);
   out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
   out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->footprint.weights);
-  out->past_context_limit = spec->context_length > 0 && scenario->context_tokens > spec->context_length;
+  out->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
 
   as_pulled = cache->as_pulled;
 

@@ -74,6 +74,7 @@ typedef struct {
  * @weights: hr_memory_spec_weight_bytes() of @spec at @precision
  * @kv_elements: hr_model_spec_kv_elements_per_token() of @spec
  * @as_pulled: @precision is %NULL or the model's own
+ * @context_length: @spec's context limit (0: unknown)
  *
  * What hr_evaluate() works out from the model and the precision alone,
  * kept between slider steps by a caller that holds one per model
@@ -86,6 +87,7 @@ typedef struct {
   guint64            weights;
   guint64            kv_elements;
   gboolean           as_pulled;
+  guint32            context_length;
 } HrEvaluationCache;
 
 void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,
