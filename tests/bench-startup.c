@@ -25,8 +25,7 @@
  * compare with, such as /usr/bin/gnome-text-editor, started in the same
  * alternation with the same hook. With a peer it also prints the ratio of
  * Headroom's painted Models page (the first frame with the pages built)
- * to the peer's first frame, under each renderer (issue 23's aim: at
- * most 1).
+ * to the peer's first frame, under each renderer (the aim: at most 1).
  * BENCH_STARTUP_RUNS overrides the number of starts of each (default 9).
  */
 
