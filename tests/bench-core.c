@@ -4,9 +4,11 @@
  *
  * The cost of one row: footprint + verdict + rate + speed (hr_evaluate())
  * for a 100,000-row catalog across 64 context values, first with the
- * seed's plain math, then with the runtime prediction on (Ollama 0.30+,
- * hr_runtime_predict() in its bytes-only mode and the verdict on its
- * total, as the window's rows do). Prints CPU nanoseconds per evaluation
+ * seed's plain math (without, then with each row's HrEvaluationCache, as
+ * the window's rows keep one), then with the runtime prediction on (Ollama 0.30+,
+ * hr_runtime_predict() in its bytes-only mode, with each row's
+ * HrRuntimeSpecCache, and the verdict on its total, as the window's rows
+ * do; the first step fills the caches and is counted). Prints CPU nanoseconds per evaluation
  * (process CPU time, so other work on the machine does not inflate it)
  * and the ratio to the 100 ns aim (a slider move over a large catalog must
  * cost well under a frame). A benchmark, not a test.
@@ -57,6 +59,8 @@ main (void)
   g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
   g_autofree double *measured = g_new (double, N_ROWS);
   g_autofree HrEvaluation *evals = g_new (HrEvaluation, N_ROWS);
+  g_autofree HrEvaluationCache *plain_caches = g_new0 (HrEvaluationCache, N_ROWS);
+  g_autoptr(GPtrArray) caches = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_runtime_spec_cache_free);
   HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
   GRand *rand = g_rand_new_with_seed (42);
   HrEvaluationInputs s;
@@ -85,6 +89,7 @@ main (void)
       spec->embedding_length = spec->heads * spec->key_length;
       spec->vocab_size = 128256;
       g_ptr_array_add (specs, spec);
+      g_ptr_array_add (caches, NULL); /* made at the row's first prediction, as the window's rows do */
       measured[i] = i % 50 == 0 ? 10.0 + i % 7 : NAN;
     }
   g_rand_free (rand);
@@ -102,6 +107,22 @@ main (void)
         }
     }
   report ("plain math", cpu_time_us () - start, checksum);
+
+  /* The same with each row's HrEvaluationCache, as the window's rows
+   * evaluate (hr_model_row_evaluate()); the checksum must match. */
+  checksum = 0;
+  start = cpu_time_us ();
+  for (guint c = 0; c < N_CONTEXTS; c++)
+    {
+      s.context_tokens = 512u << (c % 9);
+      s.kv_type = (HrKvCacheType) (c % 3);
+      for (guint i = 0; i < N_ROWS; i++)
+        {
+          hr_evaluate_cached (&s, g_ptr_array_index (specs, i), &plain_caches[i], measured[i], 0, &evals[i]);
+          checksum += evals[i].footprint.total + evals[i].verdict;
+        }
+    }
+  report ("plain math, each row's cache", cpu_time_us () - start, checksum);
 
   /* The runtime prediction on, as a row of the window evaluates it
    * (hr_model_row_evaluate_runtime()): the plain evaluation for the rate,
@@ -122,8 +143,11 @@ main (void)
         {
           HrRuntimePrediction p;
 
-          hr_evaluate (&s, g_ptr_array_index (specs, i), measured[i], 0, &evals[i]);
+          hr_evaluate_cached (&s, g_ptr_array_index (specs, i), &plain_caches[i], measured[i], 0, &evals[i]);
           rt.spec = g_ptr_array_index (specs, i);
+          if (g_ptr_array_index (caches, i) == NULL)
+            g_ptr_array_index (caches, i) = hr_runtime_spec_cache_new ();
+          rt.cache = g_ptr_array_index (caches, i);
           if (hr_runtime_predict (&rt, &p, NULL))
             {
               guint64 total = hr_offload_pool_bytes (board, &p);

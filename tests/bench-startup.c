@@ -20,7 +20,12 @@
  * renderer; the pages-built figures say what the deferral leaves for later. Needs a display: run it with
  * `bash build-aux/test --benchmark bench-startup` (Xvfb, D-Bus session).
  *
- * Arguments: the headroom executable, the bare program, the hook module.
+ * Arguments: the headroom executable, the bare program, the hook module,
+ * then optionally `--peer PROGRAM` (default none): a GTK 4 program to
+ * compare with, such as /usr/bin/gnome-text-editor, started in the same
+ * alternation with the same hook. With a peer it also prints the ratio of
+ * Headroom's painted Models page (the first frame with the pages built)
+ * to the peer's first frame, under each renderer (the aim: at most 1).
  * BENCH_STARTUP_RUNS overrides the number of starts of each (default 9).
  */
 
@@ -197,28 +202,30 @@ static gboolean
 bench_renderer (const char  *renderer,
                 const char  *window,
                 const char  *bare,
+                const char  *peer,
                 const char  *hook,
                 const char  *home,
                 guint        runs,
                 GError     **error)
 {
   g_auto(GStrv) env = child_env (renderer, hook, home);
-  const char *programs[2] = { window, bare };
-  GArray *figures[2][N_FIGURES];
-  double m[2][N_FIGURES];
+  const char *programs[3] = { window, bare, peer };
+  guint n_programs = peer != NULL ? 3 : 2;
+  GArray *figures[3][N_FIGURES];
+  double m[3][N_FIGURES];
   gboolean ok = TRUE;
   Start s;
 
-  for (guint p = 0; p < 2; p++)
+  for (guint p = 0; p < n_programs; p++)
     for (guint f = 0; f < N_FIGURES; f++)
       figures[p][f] = g_array_new (FALSE, FALSE, sizeof (double));
 
   /* One start of each to warm the page cache, the fonts and the shaders. */
-  for (guint p = 0; p < 2 && ok; p++)
+  for (guint p = 0; p < n_programs && ok; p++)
     ok = start_once (programs[p], env, &s, error);
 
   for (guint i = 0; i < runs && ok; i++)
-    for (guint p = 0; p < 2 && ok; p++)
+    for (guint p = 0; p < n_programs && ok; p++)
       {
         ok = start_once (programs[p], env, &s, error);
         g_array_append_val (figures[p][FIRST_MS], s.ms);
@@ -228,7 +235,7 @@ bench_renderer (const char  *renderer,
         g_array_append_val (figures[p][CPU_MS], s.cpu_ms);
       }
 
-  for (guint p = 0; p < 2; p++)
+  for (guint p = 0; p < n_programs; p++)
     for (guint f = 0; f < N_FIGURES; f++)
       {
         m[p][f] = ok ? median (figures[p][f]) : 0;
@@ -237,15 +244,23 @@ bench_renderer (const char  *renderer,
   if (!ok)
     return FALSE;
   g_print ("GSK_RENDERER=%s, %u starts each, alternating:\n", renderer, runs);
-  for (guint p = 0; p < 2; p++)
+  for (guint p = 0; p < n_programs; p++)
     g_print ("  %-26s %7.1f ms to the first frame, peak RSS %6.1f MiB then; "
              "%7.1f ms to the pages built, peak RSS %6.1f MiB; CPU %7.1f ms\n",
-             p == 0 ? "headroom window:" : "bare AdwApplicationWindow:",
+             p == 0 ? "headroom window:" : p == 1 ? "bare AdwApplicationWindow:" : "peer:",
              m[p][FIRST_MS], m[p][FIRST_RSS], m[p][FULL_MS], m[p][FULL_RSS], m[p][CPU_MS]);
   g_print ("  ratio (window / bare), first frame: time %.2f, RSS %.2f (aim: at most 1.3 each)\n",
            m[0][FIRST_MS] / m[1][FIRST_MS], m[0][FIRST_RSS] / m[1][FIRST_RSS]);
   g_print ("  ratio (window / bare), pages built: time %.2f, RSS %.2f; CPU %.2f\n",
            m[0][FULL_MS] / m[1][FULL_MS], m[0][FULL_RSS] / m[1][FULL_RSS], m[0][CPU_MS] / m[1][CPU_MS]);
+  if (peer != NULL)
+    {
+      g_print ("  peer: %s\n", peer);
+      g_print ("  ratio (window / peer), first frame: time %.2f, RSS %.2f; CPU %.2f\n",
+               m[0][FIRST_MS] / m[2][FIRST_MS], m[0][FIRST_RSS] / m[2][FIRST_RSS], m[0][CPU_MS] / m[2][CPU_MS]);
+      g_print ("  ratio of Headroom's painted Models page to the peer's first frame: %.2f (aim: at most 1)\n",
+               m[0][FULL_MS] / m[2][FIRST_MS]);
+    }
   return TRUE;
 }
 
@@ -258,10 +273,18 @@ main (int   argc,
   g_autofree char *home = NULL;
   const char *runs_env = g_getenv ("BENCH_STARTUP_RUNS");
   guint64 runs = DEFAULT_RUNS;
+  const char *peer = NULL;
 
-  if (argc != 4)
+  if (argc == 6 && strcmp (argv[4], "--peer") == 0)
+    peer = argv[5];
+  else if (argc != 4)
     {
-      g_printerr ("usage: %s HEADROOM BARE-PROGRAM HOOK-MODULE\n", argv[0]);
+      g_printerr ("usage: %s HEADROOM BARE-PROGRAM HOOK-MODULE [--peer PROGRAM]\n", argv[0]);
+      return 2;
+    }
+  if (peer != NULL && !g_file_test (peer, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_printerr ("bench-startup: the peer %s is not an executable program\n", peer);
       return 2;
     }
   if (runs_env != NULL && (!g_ascii_string_to_unsigned (runs_env, 10, 1, 100, &runs, &error)))
@@ -282,7 +305,7 @@ main (int   argc,
       return 1;
     }
   for (guint r = 0; r < G_N_ELEMENTS (renderers); r++)
-    if (!bench_renderer (renderers[r], argv[1], argv[2], argv[3], home, (guint) runs, &error))
+    if (!bench_renderer (renderers[r], argv[1], argv[2], peer, argv[3], home, (guint) runs, &error))
       {
         g_printerr ("bench-startup: %s\n", error->message);
         return 1;

@@ -385,13 +385,18 @@ test_matrix_json (void)
 {
   g_auto(Run) r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) alias = { 0 };
   JsonObject *o, *board, *cell;
 
-  run_cli_with_fixtures (&r, "matrix", "--boards", "jetson-orin-nano-super", "--models", "llama3.2:3b", "--runtime", "none", "--json", NULL);
+  run_cli_with_fixtures (&r, "matrix", "--boards", "jetson-orin-nano-super", "--models", "llama3.2:3b", "--runtime", "seed", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
+  /* "none", matrix's older word for the seed's method, gives the same. */
+  run_cli_with_fixtures (&alias, "matrix", "--boards", "jetson-orin-nano-super", "--models", "llama3.2:3b", "--runtime", "none", "--json", NULL);
+  g_assert_cmpint (alias.status, ==, 0);
+  g_assert_cmpstr (alias.out, ==, r.out);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (parser));
-  g_assert_cmpstr (json_object_get_string_member (o, "runtime"), ==, "none");
+  g_assert_cmpstr (json_object_get_string_member (o, "runtime"), ==, "seed");
   board = json_array_get_object_element (json_object_get_array_member (o, "boards"), 0);
   g_assert_cmpstr (json_object_get_string_member (board, "recommended"), ==, "llama3.2:3b");
   cell = json_array_get_object_element (json_object_get_array_member (board, "cells"), 0);
@@ -420,7 +425,7 @@ test_bad_arguments (void)
     { { "matrix", "--boards", "abacus", NULL }, "headroom-cli: unknown board \"abacus\"; the boards are: jetson-orin-nano-super, dgx-spark, rtx-3060-12gb, "
                                                 "rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
                                 "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n" },
-    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, llama-server, auto, seed or none, not \"vllm\"\n" },
+    { { "matrix", "--runtime", "vllm", NULL }, "headroom-cli: --runtime must be ollama-0.30, ollama-0.12, llama-server, auto or seed, not \"vllm\"\n" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -60,6 +60,8 @@ fixture_open (Fixture *f)
 
   g_unlink (catalog);
   reset_settings (1100, 900);
+  /* The cards' figures here are the seed's plain math. */
+  use_seed_runtime ();
   f->fake = fake_hub_new ();
   add_qwen (f->fake, QWEN_REPO, QWEN_FULL);
   f->client = g_object_new (HR_TYPE_HUB_CLIENT,

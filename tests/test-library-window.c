@@ -39,7 +39,8 @@
 #define BIG_BYTES     G_GUINT64_CONSTANT (9053114464) /* phi4's model layer, docs/seed-figures.md W7 */
 #define TEMPLATE      "sha256:32695b892af87ef8fca6e13a1a31c67c1441d7398be037e366e2fc763857c06a"
 #define LICENSE       "sha256:fa8235e5b48faca34e3ca98cf4f694ef08bd216d28b58071a1f85b1d50cb814d"
-/* What the window says of it on the seed board at the default scenario, and
+/* What the window says of it on the seed board at the default scenario
+ * with the seed's plain math as the runtime (set in the fixture), and
  * what the lookup reads: the manifest, the config and the header's growing
  * ranges (the header is 2,341,513 bytes). */
 #define VERDICT_QWEN  "fits 2.61 GB"
@@ -169,6 +170,7 @@ open_window (Fixture *f)
   registry->redirect_loop = FALSE;
   registry->storage_stall = FALSE;
   reset_settings (1280, 800);
+  use_seed_runtime ();
   g_application_activate (G_APPLICATION (test_app));
   f->window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_assert_nonnull (f->window);

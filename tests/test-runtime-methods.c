@@ -5,14 +5,17 @@
  * Which method and which KV cache type a prediction uses: the
  * seed's weights + KV cache as a named method (%HR_RUNTIME_ERA_SEED), and
  * a quantized KV cache without flash attention, which Ollama before 0.30
- * turned into f16 and llama-server from 0.30 refuses. The rest of the
- * runtime model is tests/test-runtime.c's.
+ * turned into f16 and llama-server from 0.30 refuses. And the caches a
+ * slider step keeps per row (HrRuntimeSpecCache, HrEvaluationCache) give
+ * the figures of the uncached calls. The rest of the runtime model is
+ * tests/test-runtime.c's.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-evaluate.h"
 #include "hr-memory.h"
 #include "hr-runtime.h"
 
@@ -169,6 +172,149 @@ test_exact_view (void)
   g_assert_true (hr_runtime_exact_spec (spec, &scratch) == spec);
 }
 
+/* A sliding-window model with its own key and value lengths on those
+ * layers, and head sizes a q8_0 cache's blocks of 32 do not divide. */
+static HrModelSpec *
+odd_heads (void)
+{
+  HrModelSpec *spec = llama32_3b ();
+
+  g_free (spec->architecture);
+  spec->architecture = g_strdup ("gemma3");
+  spec->sliding_window = 1024;
+  spec->key_length_swa = spec->value_length_swa = 72;
+  return spec;
+}
+
+static void
+assert_same_prediction (const HrRuntimePrediction *a,
+                        const HrRuntimePrediction *b)
+{
+  g_assert_cmpuint (a->total_bytes, ==, b->total_bytes);
+  g_assert_cmpuint (a->host_bytes, ==, b->host_bytes);
+  g_assert_cmpuint (a->kv_cells, ==, b->kv_cells);
+  g_assert_cmpuint (a->kv_cells_sliding, ==, b->kv_cells_sliding);
+  g_assert_cmpint (a->kv_type, ==, b->kv_type);
+  g_assert_cmpint (a->flash_attention, ==, b->flash_attention);
+  g_assert_cmpuint (a->n_terms, ==, b->n_terms);
+  for (guint i = 0; i < a->n_terms; i++)
+    {
+      g_assert_cmpint (a->terms[i].kind, ==, b->terms[i].kind);
+      g_assert_cmpint (a->terms[i].bytes, ==, b->terms[i].bytes);
+    }
+}
+
+/* One cache used in turn for three specs (so it is emptied and filled
+ * again), every era, context, KV type and flash setting: the same terms,
+ * totals and errors as without it. */
+static void
+test_spec_cache (void)
+{
+  static const HrRuntimeEra eras[] = { HR_RUNTIME_ERA_OLLAMA_0_30, HR_RUNTIME_ERA_LLAMA_SERVER, HR_RUNTIME_ERA_OLLAMA_0_12 };
+  static const guint32 contexts[] = { 512, 4096, 200000 };
+  g_autoptr(HrModelSpec) plain = llama32_3b ();
+  g_autoptr(HrModelSpec) exact = llama32_3b ();
+  g_autoptr(HrModelSpec) odd = odd_heads ();
+  const HrModelSpec *specs[] = { plain, exact, odd, plain };
+  HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
+  g_autofree HrRuntimePrediction *with = g_new0 (HrRuntimePrediction, 1);
+  g_autofree HrRuntimePrediction *without = g_new0 (HrRuntimePrediction, 1);
+  guint refused = 0;
+
+  exact->exact_file_bytes = exact->file_bytes;
+  exact->file_bytes = 2000000000;
+  for (guint s = 0; s < G_N_ELEMENTS (specs); s++)
+    for (guint e = 0; e < G_N_ELEMENTS (eras); e++)
+      for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
+        for (guint k = 0; k < 2; k++)
+          for (guint fa = 0; fa < 2; fa++)
+            {
+              g_autoptr(GError) error_with = NULL;
+              g_autoptr(GError) error_without = NULL;
+              HrRuntimeInputs in;
+              gboolean ok_with, ok_without;
+
+              hr_runtime_inputs_init (&in, specs[s], contexts[c]);
+              in.era = eras[e];
+              in.kv_type = k ? HR_KV_CACHE_Q8_0 : HR_KV_CACHE_F16;
+              in.flash_attention = fa ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
+              in.skip_text = TRUE;
+              ok_without = hr_runtime_predict (&in, without, &error_without);
+              in.cache = cache;
+              ok_with = hr_runtime_predict (&in, with, &error_with);
+              g_assert_cmpint (ok_with, ==, ok_without);
+              if (!ok_without)
+                {
+                  g_assert_error (error_with, error_without->domain, error_without->code);
+                  g_assert_cmpstr (error_with->message, ==, error_without->message);
+                  refused++;
+                  continue;
+                }
+              assert_same_prediction (with, without);
+              /* Again from the filled cache. */
+              g_assert_true (hr_runtime_predict (&in, with, NULL));
+              assert_same_prediction (with, without);
+            }
+  /* The odd heads with q8_0 and flash on, and every q8_0 with flash off
+   * on 0.30 and llama-server, are refused; the cache changes none. */
+  g_assert_cmpuint (refused, >, 0);
+
+  /* The exact view is the exact blob's, from the cache as without it. */
+  {
+    HrRuntimeInputs in;
+
+    hr_runtime_inputs_init (&in, exact, 4096);
+    in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+    in.skip_text = TRUE;
+    in.cache = cache;
+    g_assert_true (hr_runtime_predict (&in, with, NULL));
+    g_assert_cmpint (term (with, HR_RUNTIME_TERM_WEIGHTS), ==, G_GINT64_CONSTANT (2019377376));
+  }
+  hr_runtime_spec_cache_free (cache);
+}
+
+/* hr_evaluate_cached() gives hr_evaluate()'s row, for two specs and two
+ * precisions through one cache. */
+static void
+test_evaluation_cache (void)
+{
+  g_autoptr(HrBoard) board = hr_board_new ("test", "Test board");
+  g_autoptr(HrModelSpec) a = llama32_3b ();
+  g_autoptr(HrModelSpec) b = odd_heads ();
+  const HrModelSpec *specs[] = { a, b, a };
+  const HrPrecision *precisions[] = { NULL, hr_precision_lookup ("q8_0") };
+  HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
+  HrEvaluationCache cache = { 0 };
+  HrEvaluationInputs s;
+
+  board->pool_bytes = 8000000000;
+  board->reserve_bytes = 1000000000;
+  board->bandwidth_bytes_per_s = 102e9;
+  hr_evaluation_inputs_init (&s, board, &fit);
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
+      for (guint32 context = 512; context <= 262144; context *= 8)
+        {
+          HrEvaluation with, without;
+
+          s.precision = precisions[p];
+          s.context_tokens = context;
+          s.kv_type = context > 4096 ? HR_KV_CACHE_Q4_0 : HR_KV_CACHE_F16;
+          hr_evaluate (&s, specs[i], 20.0, 0, &without);
+          hr_evaluate_cached (&s, specs[i], &cache, 20.0, 0, &with);
+          g_assert_cmpuint (with.footprint.weights, ==, without.footprint.weights);
+          g_assert_cmpuint (with.footprint.kv_cache, ==, without.footprint.kv_cache);
+          g_assert_cmpuint (with.footprint.total, ==, without.footprint.total);
+          g_assert_cmpint (with.verdict, ==, without.verdict);
+          g_assert_cmpint (with.margin_bytes, ==, without.margin_bytes);
+          g_assert_cmpfloat (with.tps, ==, without.tps);
+          g_assert_cmpint (with.source, ==, without.source);
+          g_assert_cmpint (with.past_context_limit, ==, without.past_context_limit);
+        }
+  /* A measured rate counts only as pulled: the cache keeps which. */
+  g_assert_true (cache.precision != NULL && !cache.as_pulled);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -177,5 +323,7 @@ main (int   argc,
   g_test_add_func ("/runtime/kv-fallback-before-0.30", test_kv_fallback_before_0_30);
   g_test_add_func ("/runtime/seed-method", test_seed_method);
   g_test_add_func ("/runtime/exact-view", test_exact_view);
+  g_test_add_func ("/runtime/spec-cache", test_spec_cache);
+  g_test_add_func ("/runtime/evaluation-cache", test_evaluation_cache);
   return g_test_run ();
 }

@@ -46,6 +46,10 @@ reset_settings (GSettings *settings)
   keys = g_settings_schema_list_keys (schema);
   for (guint i = 0; keys[i] != NULL; i++)
     g_settings_reset (settings, keys[i]);
+  /* The scenario's default is the runtime prediction (the board's era;
+   * test_scenario_default_runtime checks it); these tests start from the seed's
+   * plain math, whose figures the seed's tables give. */
+  g_settings_set_string (settings, "runtime", "seed");
 }
 
 static void
@@ -323,6 +327,34 @@ test_scenario_draft (Fixture       *f,
   g_assert_null (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
   hr_scenario_set_draft_model (f->scenario, "");
   g_assert_null (hr_scenario_get_runtime_template (f->scenario)->draft_spec);
+}
+
+/* The default runtime is the prediction of the board's server era, in
+ * the settings and in a scenario of its own; "seed" names the plain math. */
+static void
+test_scenario_default_runtime (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(HrSession) session = hr_session_new (NULL);
+  g_autoptr(HrScenario) scenario = hr_scenario_new (session);
+  g_autofree char *runtime = NULL;
+  g_autofree char *nick = NULL;
+
+  g_settings_reset (settings, "runtime");
+  runtime = g_settings_get_string (settings, "runtime");
+  g_assert_cmpstr (runtime, ==, "board");
+  g_assert_cmpint (hr_scenario_get_runtime (scenario), ==, HR_SCENARIO_RUNTIME_BOARD);
+  g_object_get (scenario, "runtime", &nick, NULL);
+  g_assert_cmpstr (nick, ==, "board");
+  g_object_set (scenario, "runtime", "seed", NULL);
+  g_assert_cmpint (hr_scenario_get_runtime (scenario), ==, HR_SCENARIO_RUNTIME_NONE);
+  g_clear_pointer (&nick, g_free);
+  g_object_get (scenario, "runtime", &nick, NULL);
+  g_assert_cmpstr (nick, ==, "seed");
+  /* "none", the older nick, is read as the seed's. */
+  hr_scenario_set_runtime (scenario, HR_SCENARIO_RUNTIME_BOARD);
+  g_object_set (scenario, "runtime", "none", NULL);
+  g_assert_cmpint (hr_scenario_get_runtime (scenario), ==, HR_SCENARIO_RUNTIME_NONE);
 }
 
 static void
@@ -707,6 +739,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add ("/scenario/seed-board", Fixture, NULL, fixture_set_up, test_scenario_seed_board, fixture_tear_down);
+  g_test_add_func ("/scenario/default-runtime", test_scenario_default_runtime);
   g_test_add ("/scenario/settings", Fixture, NULL, fixture_set_up, test_scenario_settings, fixture_tear_down);
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);

@@ -81,6 +81,7 @@ static void
 open_window (Fixture *f)
 {
   reset_settings (1280, 800);
+  use_seed_runtime ();
 
   f->app = test_app;
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (f->app)));

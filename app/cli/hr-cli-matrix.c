@@ -135,7 +135,7 @@ pick_rows_and_boards (HrCliContext  *ctx,
 }
 
 /* One board's column: every model's evaluation, and the runtime model's
- * prediction with the board's learned overhead unless --runtime none. */
+ * prediction with the board's learned overhead unless --runtime seed. */
 static gboolean
 fill_column (Column         *c,
              HrCliContext   *ctx,
@@ -220,7 +220,7 @@ print_matrix_json (const HrCliPredictOptions *o,
   json_builder_set_member_name (jb, "parallel_slots");
   json_builder_add_int_value (jb, MAX (o->parallel, 1));
   json_builder_set_member_name (jb, "runtime");
-  json_builder_add_string_value (jb, o->no_runtime ? "none" : hr_runtime_era_to_string (o->era));
+  json_builder_add_string_value (jb, hr_runtime_era_to_string (o->era));
   json_builder_set_member_name (jb, "boards");
   json_builder_begin_array (jb);
   for (guint b = 0; b < columns->len; b++)
@@ -392,13 +392,13 @@ print_matrix_table (const HrCliPredictOptions *o,
  * @argv: (array length=argc): the arguments
  *
  * `headroom-cli matrix [--context N] [--precision P] [--kv-type T]
- * [--parallel N] [--runtime ollama-0.30|ollama-0.12|llama-server|auto|none]
+ * [--parallel N] [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed]
  * [--boards A,B] [--models A,B] [--catalog FILE] [--measurements DIR]
  * [--json|--csv]`: rows are catalog models, columns the boards; each cell
  * the verdict, margin and expected decode rate (hr_evaluate()) with the
  * footprint from the runtime model plus each board's learned overhead
  * (the ollama ps size, and on unified boards what stays in host memory too;
- * --runtime none: the seed's weights + KV cache), and the recommendation per
+ * --runtime seed, or its older word none: the seed's weights + KV cache), and the recommendation per
  * board (hr_recommend()). Each board's efficiency is fitted from its own
  * measurements (hr_rate_fit_efficiency()).
  *
@@ -411,7 +411,7 @@ hr_cli_cmd_matrix (int    argc,
   g_auto(HrCliPredictOptions) o = { 0 };
   GOptionEntry entries[] = {
     OPT_CONTEXT, OPT_PRECISION, OPT_KV_TYPE, OPT_PARALLEL, OPT_FLASH,
-    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Footprint: ollama-0.30, ollama-0.12, llama-server, auto or none (the seed's weights + KV cache); default ollama-0.30"), N_("ERA") },
+    { "runtime", 0, 0, G_OPTION_ARG_STRING, &o.runtime_text, N_("Footprint: ollama-0.30, ollama-0.12, llama-server, auto or seed (the seed's weights + KV cache; none is read as seed); default ollama-0.30"), N_("ERA") },
     OPT_VERSION,
     { "boards", 0, 0, G_OPTION_ARG_STRING, &o.boards, N_("Only these boards, comma-separated, in this order"), N_("A,B,...") },
     { "models", 0, 0, G_OPTION_ARG_STRING, &o.models_text, N_("Only these models, comma-separated, in this order"), N_("A,B,...") },

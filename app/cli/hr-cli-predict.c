@@ -62,7 +62,9 @@ hr_cli_predict_options_clear (HrCliPredictOptions *o)
  * hr_cli_predict_options_resolve:
  * @o: the parsed options
  * @default_runtime: (nullable): the --runtime when none is given; non-%NULL
- *   also allows "none" (matrix)
+ *   (matrix) makes "seed" the plain evaluation (hr_evaluate(): weights + KV
+ *   cache, no learned overhead; no_runtime set) and reads "none", its older
+ *   word there, as "seed"
  *
  * Checks every shared option and fills in the parsed values.
  *
@@ -109,13 +111,15 @@ hr_cli_predict_options_resolve (HrCliPredictOptions *o,
     }
   if (runtime != NULL)
     {
-      if (g_ascii_strcasecmp (runtime, "none") == 0 && default_runtime != NULL)
-        o->no_runtime = TRUE;
+      if (default_runtime != NULL &&
+          (g_ascii_strcasecmp (runtime, "seed") == 0 || g_ascii_strcasecmp (runtime, "none") == 0))
+        {
+          o->no_runtime = TRUE;
+          o->era = HR_RUNTIME_ERA_SEED;
+        }
       else if (!hr_runtime_era_from_string (runtime, &o->era))
         {
-          hr_cli_usage_error (default_runtime != NULL ?
-                              _("--runtime must be ollama-0.30, ollama-0.12, llama-server, auto, seed or none, not \"%s\"") :
-                              _("--runtime must be ollama-0.30, ollama-0.12, llama-server, auto or seed, not \"%s\""),
+          hr_cli_usage_error (_("--runtime must be ollama-0.30, ollama-0.12, llama-server, auto or seed, not \"%s\""),
                               runtime);
           return FALSE;
         }

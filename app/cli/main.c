@@ -32,7 +32,7 @@ static const HrCliCommand commands[] = {
   { "dashboard", hr_cli_cmd_dashboard, N_("[--board NAME] [--measurements DIR] [--context N] [--kv-type T] [--parallel N] [--catalog FILE] [--models A,B,...]") },
   { "check",     hr_cli_cmd_check,     N_("MODEL [--board NAME] [--measurements DIR] [--context N] [--kv-type T] [--parallel N] [--catalog FILE]") },
   { "predict",   hr_cli_cmd_predict,   N_("(MODEL | FILE.gguf) [SIZING] [--precision P] [--num-gpu N] [--main-gpu N] [--sched-spread] [--max-context] [--best-precision]") },
-  { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--precision P] [--kv-type T] [--parallel N] [--flash-attention on|off|auto] [--runtime ollama-0.30|ollama-0.12|llama-server|auto|none] [--server-version V] [--boards A,B,...] [--models A,B,...] [--catalog FILE] [--measurements DIR] [--json|--csv]") },
+  { "matrix",    hr_cli_cmd_matrix,    N_("[--context N] [--precision P] [--kv-type T] [--parallel N] [--flash-attention on|off|auto] [--runtime ollama-0.30|ollama-0.12|llama-server|auto|seed] [--server-version V] [--boards A,B,...] [--models A,B,...] [--catalog FILE] [--measurements DIR] [--json|--csv]") },
   { "gguf",      hr_cli_cmd_gguf,      N_("(FILE [--mmproj FILE] | --ollama-models DIR MODEL[:TAG] [--verify]) [SIZING]") },
   { "hub",       hr_cli_cmd_hub,       N_("REPO[@REVISION] [--revision R] [SIZING]") },
   { "library",   hr_cli_cmd_library,   N_("MODEL[:TAG] [SIZING] [--precision P] [--num-gpu N] [--main-gpu N] [--sched-spread] [--max-context] [--best-precision]") },

@@ -32,6 +32,9 @@ struct _HrModelRow
   gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
   guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
+  HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
+                                      * is the row's own copy and never changes */
+  HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
 };
 
 G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
@@ -50,6 +53,7 @@ hr_model_row_finalize (GObject *object)
 
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->name_folded, g_free);
+  g_clear_pointer (&self->runtime_cache, hr_runtime_spec_cache_free);
 
   G_OBJECT_CLASS (hr_model_row_parent_class)->finalize (object);
 }
@@ -281,7 +285,7 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
-  hr_evaluate (scenario, self->spec, self->measured_tps, 0, &self->evaluation);
+  hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
   self->plain = self->evaluation;
   self->learned_bytes = 0;
   self->projector_bytes = 0;
@@ -344,6 +348,9 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   in.parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
   in.kv_type = scenario->kv_type;
   in.skip_text = TRUE;
+  if (self->runtime_cache == NULL)
+    self->runtime_cache = hr_runtime_spec_cache_new ();
+  in.cache = self->runtime_cache;
   if (!hr_runtime_predict (&in, &p, NULL))
     {
       self->runtime_failed = TRUE;
@@ -366,25 +373,52 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
       p.total_bytes = (guint64) ((gint64) p.total_bytes + learned);
     }
 
-  weights = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_WEIGHTS)) +
-            (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT));
+  /* One pass over the terms, each summed where the chart draws it (the
+   * first term of a kind, as hr_runtime_prediction_term_bytes() reads). */
+  weights = kv = overhead = 0;
+  self->projector_bytes = 0;
+  for (guint i = 0, seen = 0; i < p.n_terms; i++)
+    {
+      guint64 bytes = (guint64) MAX (0, p.terms[i].bytes);
+
+      if (seen & (1u << p.terms[i].kind))
+        continue;
+      seen |= 1u << p.terms[i].kind;
+      switch (p.terms[i].kind)
+        {
+        case HR_RUNTIME_TERM_WEIGHTS:
+        case HR_RUNTIME_TERM_OUTPUT:
+          weights += bytes;
+          break;
+        case HR_RUNTIME_TERM_KV_CACHE:
+        case HR_RUNTIME_TERM_RECURRENT_STATE:
+          kv += bytes;
+          break;
+        case HR_RUNTIME_TERM_COMPUTE:
+        case HR_RUNTIME_TERM_RESERVE:
+        case HR_RUNTIME_TERM_BUFFER_LAYER:
+          overhead += bytes;
+          break;
+        /* A vision projector: in the total (hr_offload_pool_bytes()), so
+         * in the overhead the chart draws, and on its own for the texts. */
+        case HR_RUNTIME_TERM_PROJECTOR:
+          self->projector_bytes += bytes;
+          overhead += bytes;
+          break;
+        /* llama-server's draft model (-md, hr-runtime-draft.c): in the
+         * total, so in the overhead the chart draws, as the projector. */
+        case HR_RUNTIME_TERM_DRAFT_WEIGHTS:
+        case HR_RUNTIME_TERM_DRAFT_KV:
+        case HR_RUNTIME_TERM_DRAFT_COMPUTE:
+        case HR_RUNTIME_TERM_DRAFT_OUTPUT:
+          overhead += bytes;
+          break;
+        default:
+          break;
+        }
+    }
   if (scenario->board->unified)
     weights += p.host_bytes;
-  kv = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE)) +
-       (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RECURRENT_STATE));
-  overhead = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE)) +
-             (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_RESERVE)) +
-             (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_BUFFER_LAYER));
-  /* A vision projector: in the total (hr_offload_pool_bytes()), so in
-   * the overhead the chart draws, and on its own for the texts. */
-  self->projector_bytes = (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_PROJECTOR));
-  overhead += self->projector_bytes;
-  /* llama-server's draft model (-md, hr-runtime-draft.c): in the total,
-   * so in the overhead the chart draws, as the projector. */
-  overhead += (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_WEIGHTS)) +
-              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_KV)) +
-              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_COMPUTE)) +
-              (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_DRAFT_OUTPUT));
   if (learned >= 0)
     overhead += (guint64) learned;
   else

@@ -125,7 +125,7 @@ hr_scenario_get_rates_serial (HrScenario *self)
  *
  * Returns: (transfer none) (nullable): the runtime inputs every prediction
  *   starts from (era, server version, flash attention, batch; spec and
- *   sizes are each model's), or %NULL with no runtime ("Weights + KV only")
+ *   sizes are each model's), or %NULL with no runtime ("Seed: weights + KV only")
  */
 const HrRuntimeInputs *
 hr_scenario_get_runtime_template (HrScenario *self)
@@ -219,7 +219,7 @@ hr_scenario_evaluate (HrScenario        *self,
  * prediction for the scenario (its era, flash attention and batch; the
  * scenario's precision, context, KV cache type and slots) and the board's
  * learned overhead (hr_model_row_evaluate_runtime()); with no runtime
- * ("Weights + KV only") the seed's plain math. The session must be loaded.
+ * ("Seed: weights + KV only") the seed's plain math. The session must be loaded.
  */
 void
 hr_scenario_evaluate_row (HrScenario *self,

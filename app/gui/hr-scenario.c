@@ -872,7 +872,7 @@ hr_scenario_class_init (HrScenarioClass *klass)
   properties[PROP_PARALLEL_SLOTS] =
     g_param_spec_uint ("parallel-slots", NULL, NULL, SLOTS_MIN, SLOTS_MAX, 1, flags);
   properties[PROP_RUNTIME] =
-    g_param_spec_enum ("runtime", NULL, NULL, HR_TYPE_SCENARIO_RUNTIME, HR_SCENARIO_RUNTIME_NONE, flags);
+    g_param_spec_enum ("runtime", NULL, NULL, HR_TYPE_SCENARIO_RUNTIME, HR_SCENARIO_RUNTIME_BOARD, flags);
   properties[PROP_FLASH_ATTENTION] =
     g_param_spec_boolean ("flash-attention", NULL, NULL, TRUE, flags);
   properties[PROP_BATCH] =
@@ -903,7 +903,7 @@ hr_scenario_init (HrScenario *self)
   self->context_tokens = 4096;
   self->kv_type = HR_KV_CACHE_F16;
   self->parallel_slots = 1;
-  self->runtime = HR_SCENARIO_RUNTIME_NONE;
+  self->runtime = HR_SCENARIO_RUNTIME_BOARD;
   self->flash_attention = TRUE;
   self->batch = 512;
   self->draft_model = g_strdup ("");
@@ -917,7 +917,8 @@ hr_scenario_init (HrScenario *self)
  *   use
  *
  * Returns: (transfer full): a scenario at the settings' defaults (the seed
- *   board, as pulled, 4,096 tokens, f16, 1 slot, no runtime, flash
+ *   board, as pulled, 4,096 tokens, f16, 1 slot, the runtime of the board's
+ *   server version (the newest with none measured), flash
  *   attention on, batch 512); hr_scenario_bind_settings() binds it
  */
 HrScenario *

@@ -31,20 +31,22 @@ G_BEGIN_DECLS
 
 /**
  * HrScenarioRuntime:
- * @HR_SCENARIO_RUNTIME_NONE: weights + KV cache, the seed's plain math
+ * @HR_SCENARIO_RUNTIME_NONE: weights + KV cache, the seed's plain math (nick
+ *   "seed", the command line's --runtime seed)
  * @HR_SCENARIO_RUNTIME_OLLAMA_0_30: Ollama 0.30 and newer (llama-server)
  * @HR_SCENARIO_RUNTIME_OLLAMA_0_12: Ollama up to 0.12
- * @HR_SCENARIO_RUNTIME_BOARD: the era of the board's server version
+ * @HR_SCENARIO_RUNTIME_BOARD: the era of the board's server version, the
+ *   newest with none measured (the default)
  * @HR_SCENARIO_RUNTIME_LLAMA_SERVER: llama.cpp's llama-server run by hand,
  *   with its own defaults: the context is its -c, the whole cache the 4
  *   automatic slots share (the parallel-slots setting does not apply)
  *
  * The runtime the footprint models; the order and nicks of the settings
- * enum io.github.headroom.Headroom.Runtime ("none", "ollama-0.30",
+ * enum io.github.headroom.Headroom.Runtime ("seed", "ollama-0.30",
  * "ollama-0.12", "board", "llama-server").
  */
 typedef enum {
-  HR_SCENARIO_RUNTIME_NONE,         /*< nick=none >*/
+  HR_SCENARIO_RUNTIME_NONE,         /*< nick=seed >*/
   HR_SCENARIO_RUNTIME_OLLAMA_0_30,  /*< nick=ollama-0.30 >*/
   HR_SCENARIO_RUNTIME_OLLAMA_0_12,  /*< nick=ollama-0.12 >*/
   HR_SCENARIO_RUNTIME_BOARD,        /*< nick=board >*/

@@ -108,6 +108,18 @@ reset_settings (int width,
   g_settings_set_int (settings, "window-height", height);
 }
 
+/* The seed's plain math (weights + KV cache) as the runtime, for tests
+ * whose figures are the seed's tables: the window's default is the
+ * runtime prediction (the board's server era; test-runtime-view.c checks
+ * it). */
+void
+use_seed_runtime (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  g_assert_true (g_settings_set_string (settings, "runtime", "seed"));
+}
+
 /* Removes @path and, for a folder, everything under it. */
 void
 remove_tree (const char *path)

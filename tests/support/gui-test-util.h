@@ -60,6 +60,7 @@ char              *gui_test_init          (int               *argc,
 HrApplication     *gui_test_app_new       (void);
 int                gui_test_run_and_clean (HrApplication    **app,
                                            char             **root);
+void               use_seed_runtime       (void);
 void               reset_settings         (int                width,
                                            int                height);
 void               remove_tree            (const char        *path);

@@ -182,20 +182,66 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
              guint64            overhead_bytes,
              HrEvaluation      *out)
 {
+  hr_evaluate_cached (scenario, spec, NULL, measured_tps, overhead_bytes, out);
+}
+
+/**
+ * hr_evaluate_cached:
+ * @scenario: as hr_evaluate()
+ * @spec: as hr_evaluate()
+ * @cache: (nullable): @spec's figures kept between calls, or %NULL
+ * @measured_tps: as hr_evaluate()
+ * @overhead_bytes: as hr_evaluate()
+ * @out: (out caller-allocates): as hr_evaluate()
+ *
+ * hr_evaluate(), the same figures, with what depends on the model and the
+ * precision alone (the weights' bytes, the KV elements per token, whether
+ * the precision is the model's own) taken from @cache when it was made for
+ * the same @spec and scenario precision (the same pointers), else worked
+ * out and kept there. The caller must not change @spec while its cache is
+ * in use, or must zero the cache after.
+ */
+void
+hr_evaluate_cached (const HrEvaluationInputs *scenario,
+                    const HrModelSpec        *spec,
+                    HrEvaluationCache        *cache,
+                    double                    measured_tps,
+                    guint64                   overhead_bytes,
+                    HrEvaluation             *out)
+{
+  HrEvaluationCache local;
   gboolean as_pulled;
+
+  if (cache == NULL || !cache->valid || cache->spec != spec || cache->precision != scenario->precision)
+    {
+      if (cache == NULL)
+        cache = &local;
+      cache->spec = spec;
+      cache->precision = scenario->precision;
+      cache->weights = hr_memory_spec_weight_bytes (spec, scenario->precision);
+      cache->kv_elements = hr_model_spec_kv_elements_per_token (spec);
+      cache->as_pulled = scenario->precision == NULL ||
+                         (spec->precision != NULL && g_ascii_strcasecmp (scenario->precision->id, spec->precision) == 0);
+      cache->context_length = spec->context_length;
+      cache->valid = TRUE;
+    }
 
   memset (out, 0, sizeof *out);
   out->binding_device = -1;
-  hr_memory_footprint (spec, scenario->precision, scenario->kv_type,
-                       scenario->context_tokens, scenario->parallel_slots,
-                       overhead_bytes, &out->footprint);
+  /* hr_memory_footprint() from the kept figures. */
+  out->footprint.weights = cache->weights;
+  out->footprint.kv_cache = hr_memory_kv_cache_bytes_for_elements (cache->kv_elements, scenario->kv_type,
+                                                                   scenario->context_tokens,
+                                                                   scenario->parallel_slots);
+  out->footprint.overhead = overhead_bytes;
+  hr_add_u64 (out->footprint.weights, out->footprint.kv_cache, &out->footprint.total);
+  hr_add_u64 (out->footprint.total, out->footprint.overhead, &out->footprint.total);
   out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
   out->read_bytes = hr_offload_token_read_bytes (spec, scenario->precision, out->footprint.weights);
   out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->read_bytes);
-  out->past_context_limit = spec->context_length > 0 && scenario->context_tokens > spec->context_length;
+  out->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
 
-  as_pulled = scenario->precision == NULL ||
-              (spec->precision != NULL && g_ascii_strcasecmp (scenario->precision->id, spec->precision) == 0);
+  as_pulled = cache->as_pulled;
 
   if (as_pulled && measured_tps > 0.0 && isfinite (measured_tps))
     {

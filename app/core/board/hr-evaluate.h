@@ -70,6 +70,30 @@ typedef struct {
                                     * (hr_offload_token_read_bytes()); the ceiling's divisor */
 } HrEvaluation;
 
+/**
+ * HrEvaluationCache:
+ * @spec: the model the figures are for (the key; not owned)
+ * @precision: the scenario's precision they are for (the key; %NULL: as pulled)
+ * @valid: whether the figures are set
+ * @weights: hr_memory_spec_weight_bytes() of @spec at @precision
+ * @kv_elements: hr_model_spec_kv_elements_per_token() of @spec
+ * @as_pulled: @precision is %NULL or the model's own
+ * @context_length: @spec's context limit (0: unknown)
+ *
+ * What hr_evaluate() works out from the model and the precision alone,
+ * kept between slider steps by a caller that holds one per model
+ * (hr_evaluate_cached()). Zero it to start (or when the spec changed).
+ */
+typedef struct {
+  const HrModelSpec *spec;
+  const HrPrecision *precision;
+  gboolean           valid;
+  guint64            weights;
+  guint64            kv_elements;
+  gboolean           as_pulled;
+  guint32            context_length;
+} HrEvaluationCache;
+
 void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,
                                      const HrBoard            *board,
                                      const HrEfficiencyFit    *fit);
@@ -78,6 +102,12 @@ void      hr_evaluate       (const HrEvaluationInputs *scenario,
                              double                    measured_tps,
                              guint64                   overhead_bytes,
                              HrEvaluation             *out);
+void      hr_evaluate_cached (const HrEvaluationInputs *scenario,
+                              const HrModelSpec        *spec,
+                              HrEvaluationCache        *cache,
+                              double                    measured_tps,
+                              guint64                   overhead_bytes,
+                              HrEvaluation             *out);
 gint      hr_recommend      (HrModelSpec * const *specs,
                              const HrEvaluation  *evaluations,
                              guint                n_rows);

@@ -182,6 +182,9 @@ scale_elements (guint64       elements,
 
   if (!hr_mul_u64 (elements, num, &bytes))
     return G_MAXUINT64;
+  /* f16 and f32 have whole bytes: no 64-bit division on every row. */
+  if (per == 1)
+    return bytes;
   return bytes / per + (bytes % per != 0);
 }
 
@@ -225,7 +228,30 @@ hr_memory_kv_cache_bytes (const HrModelSpec *spec,
                           guint32            context_tokens,
                           guint32            parallel_slots)
 {
-  guint64 elements = kv_elements_per_token (spec);
+  return hr_memory_kv_cache_bytes_for_elements (kv_elements_per_token (spec), type,
+                                                context_tokens, parallel_slots);
+}
+
+/**
+ * hr_memory_kv_cache_bytes_for_elements:
+ * @elements_per_token: K and V elements per token over all layers
+ *   (hr_model_spec_kv_elements_per_token(); G_MAXUINT64 for an overflow)
+ * @type: the cache's element type
+ * @context_tokens: num_ctx per slot
+ * @parallel_slots: slots (0 counts as 1)
+ *
+ * hr_memory_kv_cache_bytes() from a model's elements per token worked out
+ * once (a catalog row keeps it between slider steps).
+ *
+ * Returns: bytes, or G_MAXUINT64 when the product overflows.
+ */
+guint64
+hr_memory_kv_cache_bytes_for_elements (guint64       elements_per_token,
+                                       HrKvCacheType type,
+                                       guint32       context_tokens,
+                                       guint32       parallel_slots)
+{
+  guint64 elements = elements_per_token;
 
   if (!hr_mul_u64 (elements, context_tokens, &elements) ||
       !hr_mul_u64 (elements, MAX (parallel_slots, 1), &elements))

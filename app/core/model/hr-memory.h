@@ -53,6 +53,10 @@ guint64  hr_memory_kv_cache_bytes     (const HrModelSpec  *spec,
                                        HrKvCacheType       type,
                                        guint32             context_tokens,
                                        guint32             parallel_slots);
+guint64  hr_memory_kv_cache_bytes_for_elements (guint64      elements_per_token,
+                                                HrKvCacheType type,
+                                                guint32      context_tokens,
+                                                guint32      parallel_slots);
 void     hr_memory_footprint          (const HrModelSpec  *spec,
                                        const HrPrecision  *precision,
                                        HrKvCacheType       type,

@@ -122,6 +122,10 @@ check_head_blocks_0_30 (Ctx     *ctx,
   guint32 block = kv_block_size (type);
   guint32 n_layer = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : spec->layers;
 
+  /* Both quantized types have blocks of 32: a spec that passed once passes
+   * again (a failure is worked out again, for its message). */
+  if (block == 32 && ctx->cache != NULL && ctx->cache->heads_block32 == 1)
+    return TRUE;
   for (guint pass = 0; pass < 2 && block > 1; pass++)
     for (guint32 i = 0; i < n_layer; i++)
       {
@@ -135,6 +139,8 @@ check_head_blocks_0_30 (Ctx     *ctx,
                      pass == 0 ? "k" : "v", dim, block);
         return FALSE;
       }
+  if (block == 32 && ctx->cache != NULL)
+    ctx->cache->heads_block32 = 1;
   return TRUE;
 }
 
@@ -381,6 +387,81 @@ rt_resolve_llama_server (Ctx     *ctx,
 
 /* ------------------------------------------------------------ era 0.30 */
 
+/* The per-layer sums of layout_0_30(): KV elements per token of each
+ * layer kind, which depend on the spec and flash attention alone. */
+static void
+layer_sums_0_30 (Ctx       *ctx,
+                 LayerSums *sums)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  guint64 v_max = 0;
+  gboolean uniform;
+  guint n_loop;
+
+  memset (sums, 0, sizeof *sums);
+  /* Without flash attention V is stored transposed, and every layer's V
+   * is as wide as the widest layer's (src/llama-kv-cache.cpp:
+   * n_embd_v_gqa = v_trans ? n_embd_v_gqa_max () : n_embd_v_gqa (il)). */
+  /* A model whose layers are all alike is summed from its first layer
+   * (rt_layers_uniform()): the same figures, without a loop per layer on
+   * every slider step. */
+  uniform = rt_layers_uniform (spec);
+  n_loop = uniform ? MIN (spec->layers, 1) : spec->layers;
+  if (!out->flash_attention && !spec->kv_latent)
+    for (guint i = 0; i < n_loop; i++)
+      v_max = MAX (v_max, rt_mul (ctx, hr_model_spec_layer_kv_heads (spec, i),
+                                  rt_layer_value_length (spec, i)));
+
+  for (guint i = 0; i < n_loop; i++)
+    {
+      guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
+      guint64 elements;
+
+      if (rt_layer_recurrent (spec, i))
+        sums->n_recurrent++;
+      if (kvh == 0)
+        continue;
+      /* Under multi-head latent attention llama.cpp caches one latent of
+       * key_length (kv_lora_rank + rope dims) per KV head and no V at all
+       * (src/llama-kv-cache.cpp: has_v = !is_mla). */
+      if (spec->kv_latent)
+        elements = rt_mul (ctx, kvh, spec->key_length);
+      else
+        {
+          guint64 v = v_max > 0 ? v_max : rt_mul (ctx, kvh, rt_layer_value_length (spec, i));
+
+          elements = rt_add (ctx, rt_mul (ctx, kvh, rt_layer_key_length (spec, i)), v);
+          if (elements != rt_mul (ctx, kvh, rt_add (ctx, spec->key_length, spec->value_length)))
+            sums->mixed_heads = TRUE;
+        }
+      if (rt_layer_sliding (spec, i))
+        {
+          if (sums->n_sliding > 0 && kvh != sums->kvh_sliding)
+            sums->mixed_heads = TRUE;
+          sums->kvh_sliding = kvh;
+          sums->n_sliding++;
+          sums->sliding_elements = rt_add (ctx, sums->sliding_elements, elements);
+        }
+      else
+        {
+          if (sums->n_global > 0 && kvh != sums->kvh_global)
+            sums->mixed_heads = TRUE;
+          sums->kvh_global = kvh;
+          sums->n_global++;
+          sums->global_elements = rt_add (ctx, sums->global_elements, elements);
+        }
+    }
+  if (uniform && spec->layers > 1)
+    {
+      sums->n_recurrent *= spec->layers;
+      sums->n_sliding *= spec->layers;
+      sums->n_global *= spec->layers;
+      sums->sliding_elements = rt_mul (ctx, sums->sliding_elements, spec->layers);
+      sums->global_elements = rt_mul (ctx, sums->global_elements, spec->layers);
+    }
+}
+
 /* The cells llama.cpp gives each layer, and which layers there are. */
 static void
 layout_0_30 (Ctx    *ctx,
@@ -393,10 +474,8 @@ layout_0_30 (Ctx    *ctx,
    * passes as -b and -ub; llama-server's own -b 2048 and -ub 512
    * (common/common.h n_batch, n_ubatch). */
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
-  guint64 v_max = 0;
   guint64 n_ctx;
-  gboolean uniform;
-  guint n_loop;
+  LayerSums sums;
 
   memset (l, 0, sizeof *l);
   l->slots = out->parallel_slots;
@@ -438,66 +517,34 @@ layout_0_30 (Ctx    *ctx,
       l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
     }
 
-  /* Without flash attention V is stored transposed, and every layer's V
-   * is as wide as the widest layer's (src/llama-kv-cache.cpp:
-   * n_embd_v_gqa = v_trans ? n_embd_v_gqa_max () : n_embd_v_gqa (il)). */
-  /* A model whose layers are all alike is summed from its first layer
-   * (rt_layers_uniform()): the same figures, without a loop per layer on
-   * every slider step. */
-  uniform = rt_layers_uniform (spec);
-  n_loop = uniform ? MIN (spec->layers, 1) : spec->layers;
-  if (!out->flash_attention && !spec->kv_latent)
-    for (guint i = 0; i < n_loop; i++)
-      v_max = MAX (v_max, rt_mul (ctx, hr_model_spec_layer_kv_heads (spec, i),
-                                  rt_layer_value_length (spec, i)));
-
-  for (guint i = 0; i < n_loop; i++)
+  /* Kept in the cache between slider steps (the context does not enter). */
+  if (ctx->cache != NULL && ctx->cache->sums_flash == (int) !!out->flash_attention)
     {
-      guint32 kvh = hr_model_spec_layer_kv_heads (spec, i);
-      guint64 elements;
+      sums = ctx->cache->sums;
+      ctx->overflow = ctx->overflow || sums.overflow;
+    }
+  else
+    {
+      gboolean before = ctx->overflow;
 
-      if (rt_layer_recurrent (spec, i))
-        l->n_recurrent++;
-      if (kvh == 0)
-        continue;
-      /* Under multi-head latent attention llama.cpp caches one latent of
-       * key_length (kv_lora_rank + rope dims) per KV head and no V at all
-       * (src/llama-kv-cache.cpp: has_v = !is_mla). */
-      if (spec->kv_latent)
-        elements = rt_mul (ctx, kvh, spec->key_length);
-      else
+      ctx->overflow = FALSE;
+      layer_sums_0_30 (ctx, &sums);
+      sums.overflow = ctx->overflow;
+      ctx->overflow = ctx->overflow || before;
+      if (ctx->cache != NULL)
         {
-          guint64 v = v_max > 0 ? v_max : rt_mul (ctx, kvh, rt_layer_value_length (spec, i));
-
-          elements = rt_add (ctx, rt_mul (ctx, kvh, rt_layer_key_length (spec, i)), v);
-          if (elements != rt_mul (ctx, kvh, rt_add (ctx, spec->key_length, spec->value_length)))
-            l->mixed_heads = TRUE;
-        }
-      if (rt_layer_sliding (spec, i))
-        {
-          if (l->n_sliding > 0 && kvh != l->kvh_sliding)
-            l->mixed_heads = TRUE;
-          l->kvh_sliding = kvh;
-          l->n_sliding++;
-          l->sliding_elements = rt_add (ctx, l->sliding_elements, elements);
-        }
-      else
-        {
-          if (l->n_global > 0 && kvh != l->kvh_global)
-            l->mixed_heads = TRUE;
-          l->kvh_global = kvh;
-          l->n_global++;
-          l->global_elements = rt_add (ctx, l->global_elements, elements);
+          ctx->cache->sums = sums;
+          ctx->cache->sums_flash = (int) !!out->flash_attention;
         }
     }
-  if (uniform && spec->layers > 1)
-    {
-      l->n_recurrent *= spec->layers;
-      l->n_sliding *= spec->layers;
-      l->n_global *= spec->layers;
-      l->sliding_elements = rt_mul (ctx, l->sliding_elements, spec->layers);
-      l->global_elements = rt_mul (ctx, l->global_elements, spec->layers);
-    }
+  l->n_global = sums.n_global;
+  l->n_sliding = sums.n_sliding;
+  l->n_recurrent = sums.n_recurrent;
+  l->kvh_global = sums.kvh_global;
+  l->kvh_sliding = sums.kvh_sliding;
+  l->mixed_heads = sums.mixed_heads;
+  l->global_elements = sums.global_elements;
+  l->sliding_elements = sums.sliding_elements;
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
 }
@@ -644,11 +691,19 @@ kv_term_0_30 (Ctx          *ctx,
 {
   guint32 per_den;
   guint64 per_num = hr_kv_cache_element_bytes_scaled (ctx->out->kv_type, &per_den);
-  guint64 g = rt_mul (ctx, rt_mul (ctx, l->global_elements, l->cells), per_num) / per_den;
-  guint64 s = rt_mul (ctx, rt_mul (ctx, l->sliding_elements, l->cells_swa), per_num) / per_den;
-  guint64 kv_bytes = rt_add (ctx, g, s);
+  guint64 g = rt_mul (ctx, rt_mul (ctx, l->global_elements, l->cells), per_num);
+  guint64 s = rt_mul (ctx, rt_mul (ctx, l->sliding_elements, l->cells_swa), per_num);
+  guint64 kv_bytes;
   HrRuntimeTerm *term;
   char elem[32];
+
+  /* Whole-byte types (f16) need no 64-bit division on every row. */
+  if (per_den != 1)
+    {
+      g /= per_den;
+      s /= per_den;
+    }
+  kv_bytes = rt_add (ctx, g, s);
 
   /* A purely recurrent model: llama_memory_recurrent, no KV cache
    * (src/llama-model.cpp create_memory). */

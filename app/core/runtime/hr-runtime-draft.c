@@ -76,6 +76,7 @@ hr_runtime_draft_inputs (const HrRuntimeInputs     *inputs,
   *out = *inputs;
   out->spec = inputs->draft_spec;
   out->draft_spec = NULL;
+  out->cache = NULL; /* the target's: another spec */
   out->mtp_layers = 0;
   out->precision = NULL;
   out->context_tokens = target->context_tokens;

@@ -51,43 +51,6 @@ rt_note_text (Ctx        *ctx,
   va_end (args);
 }
 
-guint64
-rt_mul (Ctx     *ctx,
-     guint64  a,
-     guint64  b)
-{
-  guint64 r;
-
-  if (!hr_mul_u64 (a, b, &r))
-    {
-      ctx->overflow = TRUE;
-      return G_MAXUINT64;
-    }
-  return r;
-}
-
-guint64
-rt_add (Ctx     *ctx,
-     guint64  a,
-     guint64  b)
-{
-  guint64 r;
-
-  if (!hr_add_u64 (a, b, &r))
-    {
-      ctx->overflow = TRUE;
-      return G_MAXUINT64;
-    }
-  return r;
-}
-
-guint64
-rt_pad_up (guint64 value,
-        guint64 to)
-{
-  return (value + to - 1) / to * to;
-}
-
 HrRuntimeTerm *
 rt_add_term (Ctx               *ctx,
           HrRuntimeTermKind  kind,
@@ -420,11 +383,15 @@ rt_figure_weights (Ctx     *ctx,
   figure_n_ff (ctx, f);
 }
 
+/* @arch is lower case: most names are told apart by their first letter,
+ * without a call (the slider asks several times per row and step). */
 gboolean
 rt_arch_is (const HrModelSpec *spec,
          const char        *arch)
 {
-  return spec->architecture != NULL && g_ascii_strcasecmp (spec->architecture, arch) == 0;
+  const char *a = spec->architecture;
+
+  return a != NULL && g_ascii_tolower (a[0]) == arch[0] && g_ascii_strcasecmp (a, arch) == 0;
 }
 
 /* llama.cpp's per-architecture sliding-window patterns

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "hr-runtime.h"
+#include "hr-units.h"
 
 G_BEGIN_DECLS
 
@@ -34,11 +35,14 @@ typedef struct {
   HrRuntimePrediction   *out;
   gboolean               text;
   gboolean               overflow;
-  Counts                 counts;
   guint                  version_major, version_minor, version_patch;
   gboolean               have_version;
   gboolean               arch_gemma3;   /* looked up once: the per-layer loops ask */
   gboolean               arch_gptoss;
+  HrRuntimeSpecCache    *cache;         /* the inputs' cache when bytes-only, else NULL */
+  Counts                 counts;        /* last: hr_runtime_predict() zeroes what is above it
+                                         * and counts.next alone (its 512 bytes of digits are
+                                         * written before they are read) */
 } Ctx;
 
 typedef struct {
@@ -80,6 +84,36 @@ typedef struct {
   guint64  global_elements, sliding_elements;  /* KV heads x (key + value length), summed */
 } Layout;
 
+/* The per-layer sums of layout_0_30() that do not depend on the context:
+ * the KV elements per token of each layer kind. */
+typedef struct {
+  guint    n_global, n_sliding, n_recurrent;
+  guint32  kvh_global, kvh_sliding;
+  gboolean mixed_heads;
+  guint64  global_elements, sliding_elements;
+  gboolean overflow;
+} LayerSums;
+
+/* HrRuntimeSpecCache: keyed by the spec and the precision asked for
+ * (hr_runtime_predict() empties it when either differs); each part has
+ * its own validity, the layer sums also the flash-attention setting they
+ * were made under (without it V is as wide as the widest layer's). */
+struct _HrRuntimeSpecCache {
+  const HrModelSpec *spec;
+  const HrPrecision *precision;
+  gboolean  have_arch;
+  gboolean  arch_gemma3, arch_gptoss;
+  gboolean  have_figures;
+  Figures   figures;
+  gboolean  figures_overflow;
+  int       sums_flash;         /* -1: none; else the flash attention they were made with */
+  LayerSums sums;
+  int       heads_block32;      /* -1: unknown; 1: every K and V head size divides 32 */
+  gboolean  have_exact;         /* exact: hr_runtime_exact_spec() of spec, made once */
+  const HrModelSpec *exact_view;
+  HrModelSpec exact;
+};
+
 const char    *rt_count           (Counts            *c,
                                    guint64            value) G_GNUC_INTERNAL;
 void           rt_note_text       (Ctx               *ctx,
@@ -89,14 +123,47 @@ void           rt_note_text       (Ctx               *ctx,
  * arguments (gettext lookups, rt_count() digits) are not evaluated in the
  * bytes-only mode a slider step uses. */
 #define rt_note(ctx, ...) G_STMT_START { if ((ctx)->text) rt_note_text ((ctx), __VA_ARGS__); } G_STMT_END
-guint64        rt_mul             (Ctx               *ctx,
-                                   guint64            a,
-                                   guint64            b) G_GNUC_INTERNAL;
-guint64        rt_add             (Ctx               *ctx,
-                                   guint64            a,
-                                   guint64            b) G_GNUC_INTERNAL;
-guint64        rt_pad_up          (guint64            value,
-                                   guint64            to) G_GNUC_INTERNAL;
+/* Checked arithmetic: an overflow marks the prediction (finish() then
+ * fails it). Inline: the slider evaluates every row on every step, and the
+ * constant pads (256 cells) become shifts. */
+static inline guint64
+rt_mul (Ctx     *ctx,
+        guint64  a,
+        guint64  b)
+{
+  guint64 r;
+
+  if (!hr_mul_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+static inline guint64
+rt_add (Ctx     *ctx,
+        guint64  a,
+        guint64  b)
+{
+  guint64 r;
+
+  if (!hr_add_u64 (a, b, &r))
+    {
+      ctx->overflow = TRUE;
+      return G_MAXUINT64;
+    }
+  return r;
+}
+
+/* @value rounded up to a multiple of @to. */
+static inline guint64
+rt_pad_up (guint64 value,
+           guint64 to)
+{
+  return (value + to - 1) / to * to;
+}
+
 HrRuntimeTerm *rt_add_term        (Ctx               *ctx,
                                    HrRuntimeTermKind  kind,
                                    gint64             bytes,

@@ -163,8 +163,11 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
 {
   const HrModelSpec *spec = inputs->spec;
   HrModelSpec exact;
-  Ctx ctx = { 0 };
+  Ctx ctx;
   Figures f;
+
+  memset (&ctx, 0, G_STRUCT_OFFSET (Ctx, counts));
+  ctx.counts.next = 0;
 
   /* The header only: the terms and notes are written as they are added
    * (a whole memset costs more than the bytes-only prediction itself). */
@@ -201,15 +204,52 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   /* A catalog row's exact blob bytes and parameter count, where it has
    * them, stand for its rounded listing; the seed's method keeps the
    * listing its tables print. */
-  if (inputs->era != HR_RUNTIME_ERA_SEED)
+  /* The cache: only in the bytes-only mode (the texts are written as the
+   * figures are worked out), and emptied for another spec or precision. */
+  ctx.cache = inputs->skip_text ? inputs->cache : NULL;
+  if (ctx.cache != NULL && (ctx.cache->spec != spec || ctx.cache->precision != inputs->precision))
+    {
+      hr_runtime_spec_cache_reset (ctx.cache);
+      ctx.cache->spec = spec;
+      ctx.cache->precision = inputs->precision;
+    }
+
+  /* The exact view is a copy of the whole spec: made once per cache. */
+  if (inputs->era != HR_RUNTIME_ERA_SEED && ctx.cache != NULL)
+    {
+      if (!ctx.cache->have_exact)
+        {
+          const HrModelSpec *view = hr_runtime_exact_spec (spec, &ctx.cache->exact);
+
+          ctx.cache->exact_view = view == spec ? NULL : &ctx.cache->exact;
+          ctx.cache->have_exact = TRUE;
+        }
+      if (ctx.cache->exact_view != NULL)
+        spec = ctx.cache->exact_view;
+    }
+  else if (inputs->era != HR_RUNTIME_ERA_SEED)
     spec = hr_runtime_exact_spec (spec, &exact);
 
   ctx.in = inputs;
   ctx.spec = spec;
   ctx.out = out;
   ctx.text = !inputs->skip_text;
-  ctx.arch_gemma3 = rt_arch_is (spec, "gemma3");
-  ctx.arch_gptoss = rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss");
+  if (ctx.cache != NULL && ctx.cache->have_arch)
+    {
+      ctx.arch_gemma3 = ctx.cache->arch_gemma3;
+      ctx.arch_gptoss = ctx.cache->arch_gptoss;
+    }
+  else
+    {
+      ctx.arch_gemma3 = rt_arch_is (spec, "gemma3");
+      ctx.arch_gptoss = rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss");
+      if (ctx.cache != NULL)
+        {
+          ctx.cache->have_arch = TRUE;
+          ctx.cache->arch_gemma3 = ctx.arch_gemma3;
+          ctx.cache->arch_gptoss = ctx.arch_gptoss;
+        }
+    }
   ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
   if (spec->unknown_tensors > 0)
@@ -282,7 +322,25 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
       memset (out, 0, sizeof *out);
       return FALSE;
     }
-  rt_figure_weights (&ctx, &f);
+  /* The weight figures depend on the spec and the precision alone. */
+  if (ctx.cache != NULL && ctx.cache->have_figures)
+    {
+      f = ctx.cache->figures;
+      ctx.overflow = ctx.overflow || ctx.cache->figures_overflow;
+    }
+  else if (ctx.cache != NULL)
+    {
+      gboolean before = ctx.overflow;
+
+      ctx.overflow = FALSE;
+      rt_figure_weights (&ctx, &f);
+      ctx.cache->figures = f;
+      ctx.cache->figures_overflow = ctx.overflow;
+      ctx.cache->have_figures = TRUE;
+      ctx.overflow = ctx.overflow || before;
+    }
+  else
+    rt_figure_weights (&ctx, &f);
 
   /* Parallel slots (llama-server's are resolved above). */
   if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
@@ -365,6 +423,56 @@ hr_runtime_exact_spec (const HrModelSpec *spec,
   scratch->exact_file_bytes = scratch->exact_parameters = 0;
   scratch->exact_file_bytes_source = scratch->exact_parameters_source = NULL;
   return scratch;
+}
+
+/**
+ * hr_runtime_spec_cache_new:
+ *
+ * A cache for one model's bytes-only predictions (#HrRuntimeInputs cache):
+ * what hr_runtime_predict() works out from the spec and the precision
+ * alone (the weight figures, the architecture's flags, the KV elements per
+ * token of each layer kind, whether the head sizes divide a quantized
+ * cache's blocks) is kept and reused while the spec and the precision
+ * asked for are the same pointers. The figures are the same as without it;
+ * only the time differs. The caller must not change the spec while its
+ * cache is in use, or must call hr_runtime_spec_cache_reset() after.
+ *
+ * Returns: (transfer full): an empty cache; hr_runtime_spec_cache_free()
+ */
+HrRuntimeSpecCache *
+hr_runtime_spec_cache_new (void)
+{
+  HrRuntimeSpecCache *cache = g_new0 (HrRuntimeSpecCache, 1);
+
+  hr_runtime_spec_cache_reset (cache);
+  return cache;
+}
+
+/**
+ * hr_runtime_spec_cache_reset:
+ * @cache: a cache
+ *
+ * Empties @cache: the next prediction works everything out again (after
+ * the spec it was used for changed, or to use it for another spec).
+ */
+void
+hr_runtime_spec_cache_reset (HrRuntimeSpecCache *cache)
+{
+  g_return_if_fail (cache != NULL);
+
+  memset (cache, 0, sizeof *cache);
+  cache->sums_flash = -1;
+  cache->heads_block32 = -1;
+}
+
+/**
+ * hr_runtime_spec_cache_free:
+ * @cache: (nullable): a cache
+ */
+void
+hr_runtime_spec_cache_free (HrRuntimeSpecCache *cache)
+{
+  g_free (cache);
 }
 
 /**

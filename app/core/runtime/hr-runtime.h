@@ -96,6 +96,17 @@ typedef struct {
   char        note[HR_RUNTIME_TEXT_LEN];    /* may be "" */
 } HrRuntimeTerm;
 
+/**
+ * HrRuntimeSpecCache:
+ *
+ * What a bytes-only prediction works out from the model alone, kept
+ * between slider steps (hr_runtime_spec_cache_new()): the weight figures
+ * at one precision, the architecture's flags, the KV elements per token of
+ * each layer kind, whether the head sizes divide a quantized cache's
+ * blocks. Opaque; one per model, used by one thread at a time.
+ */
+typedef struct _HrRuntimeSpecCache HrRuntimeSpecCache;
+
 typedef struct {
   const HrModelSpec *spec;            /* not owned; the tensor list is used when present */
   const HrPrecision *precision;       /* NULL = as pulled (the file as it is) */
@@ -127,6 +138,9 @@ typedef struct {
   guint32            mtp_layers;      /* llama-server --spec-type draft-mtp: the model's own MTP
                                        * (nextn) layers, the last mtp_layers of spec->layers
                                        * ({arch}.nextn_predict_layers); 0 = no MTP context */
+  HrRuntimeSpecCache *cache;          /* nullable, not owned: figures kept for this spec between
+                                       * bytes-only predictions (skip_text); the spec must not
+                                       * change while it is used (hr_runtime_spec_cache_reset()) */
 } HrRuntimeInputs;
 
 typedef struct {
@@ -193,6 +207,9 @@ char         *hr_runtime_format_ps_size   (guint64                bytes);
 const HrModelSpec *hr_runtime_exact_spec  (const HrModelSpec     *spec,
                                            HrModelSpec           *scratch);
 JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *prediction);
+HrRuntimeSpecCache *hr_runtime_spec_cache_new   (void);
+void          hr_runtime_spec_cache_reset (HrRuntimeSpecCache    *cache);
+void          hr_runtime_spec_cache_free  (HrRuntimeSpecCache    *cache);
 void          hr_runtime_draft_inputs     (const HrRuntimeInputs     *inputs,
                                            const HrRuntimePrediction *target,
                                            HrRuntimeInputs           *out);

@@ -296,7 +296,9 @@ update_runtime_names (HrScenarioControls *self)
   else
     board_item = g_strdup (_("From the board's server version (none measured yet: the newest)"));
 
-  items[HR_SCENARIO_RUNTIME_NONE] = _("Weights + KV only");
+  /* Translators: the plain math's Runtime item; "seed" is the command
+   * line's word for it (--runtime seed) */
+  items[HR_SCENARIO_RUNTIME_NONE] = _("Seed: weights + KV only");
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_30] = _("Ollama 0.30+ (llama-server)");
   items[HR_SCENARIO_RUNTIME_OLLAMA_0_12] = _("Ollama up to 0.12");
   items[HR_SCENARIO_RUNTIME_BOARD] = board_item;
