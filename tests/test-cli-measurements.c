@@ -13,32 +13,10 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cli-test-util.h"
 #include "fake-ollama.h"
 
-typedef struct {
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-/* The GSettings backend the next run_cli () uses, when not the tests'
+/* The GSettings backend the next run_serving () uses, when not the tests'
  * memory backend: "keyfile" reads what a test wrote under the isolated
  * config directory (glib-2.0/settings/keyfile). */
 static const char *settings_backend;
@@ -46,43 +24,19 @@ static const char *settings_backend;
 /* Runs headroom-cli while this process's main loop serves the fake, in
  * the test's isolated data directory. */
 static void
-run_cli (Run        *r,
-         const char *first,
-         ...)
+run_serving (Run        *r,
+             const char *first,
+             ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  GAsyncResult *result = NULL;
   va_list ap;
 
-  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
   va_start (ap, first);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) a);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
-  g_subprocess_launcher_setenv (launcher, "HEADROOM_OLLAMA_REGISTRY", "http://127.0.0.1:9", TRUE);
-  if (settings_backend != NULL)
-    g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", settings_backend, TRUE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (g_subprocess_communicate_utf8_finish (process, result, &r->out, &r->err, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  r->status = g_subprocess_get_exit_status (process);
-  if (g_test_verbose ())
-    g_printerr ("%s", r->err);
+  run_cli_serving (r, settings_backend, (const char * const *) args->pdata);
 }
 
 static void
@@ -128,7 +82,7 @@ test_measure_board (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "dgx-spark", "--contexts", "2048",
+    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "dgx-spark", "--contexts", "2048",
              "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board dgx-spark (NVIDIA DGX Spark (GB10))\n"));
@@ -150,7 +104,7 @@ test_measure_board (void)
 
     /* Without --board, and no board saved for the server: nothing runs,
      * and the message says how to name one. */
-    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
              "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
     g_assert_cmpint (r.status, ==, 2);
     expected = g_strdup_printf ("headroom-cli: no board is saved for %s: name the board this server runs on with "
@@ -170,7 +124,7 @@ test_measure_board (void)
     g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
     g_assert_true (g_file_set_contents (keyfile, saved, -1, NULL));
     settings_backend = "keyfile";
-    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
+    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
              "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
     settings_backend = NULL;
     g_assert_cmpint (r.status, ==, 0);
@@ -182,7 +136,7 @@ test_measure_board (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "nope", "--measurements", dir, NULL);
+    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "nope", "--measurements", dir, NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_cmpstr (r.err, ==, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, dgx-spark, "
                                 "rtx-3060-12gb, rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, "
@@ -207,7 +161,7 @@ test_list (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "--measurements", dir, NULL);
+    run_serving (&r, "measurements", "--measurements", dir, NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==,
                      "ID                                                   BOARD                   DATE                  SERVER         MODEL         t/s  SIZES                         ARCHIVE\n"
@@ -221,7 +175,7 @@ test_list (void)
     JsonArray *records;
     JsonObject *record;
 
-    run_cli (&r, "measurements", "--measurements", dir, "--board", "dgx-spark", "--json", NULL);
+    run_serving (&r, "measurements", "--measurements", dir, "--board", "dgx-spark", "--json", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
     records = json_node_get_array (json_parser_get_root (parser));
@@ -237,7 +191,7 @@ test_list (void)
     g_auto(Run) r = { 0 };
 
     /* The built-in archive and yours (empty here): the seed's records. */
-    run_cli (&r, "measurements", "--board", "jetson-orin-nano-super", NULL);
+    run_serving (&r, "measurements", "--board", "jetson-orin-nano-super", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==,
                      "ID                                  BOARD                   DATE  SERVER  MODEL         t/s  SIZES  ARCHIVE\n"
@@ -247,21 +201,21 @@ test_list (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "--measurements", dir, "--board", "rtx-4090", NULL);
+    run_serving (&r, "measurements", "--measurements", dir, "--board", "rtx-4090", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==, "no measurements of rtx-4090; measure one with headroom-cli ollama measure MODEL --board rtx-4090\n");
   }
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "--board", "nope", NULL);
+    run_serving (&r, "measurements", "--board", "nope", NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_true (g_str_has_prefix (r.err, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, "));
   }
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "list", NULL);
+    run_serving (&r, "measurements", "list", NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_cmpstr (r.err, ==, "headroom-cli: unexpected argument \"list\"; use headroom-cli measurements [--board NAME] or "
                                 "headroom-cli measurements delete ID\n");
@@ -281,7 +235,7 @@ test_delete (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
+    run_serving (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==, "deleted dgx-spark-phi4-20261201T120000Z (dgx-spark, phi4, 2026-12-01T12:00:00Z)\n");
     g_assert_cmpstr (r.err, ==, "");
@@ -297,7 +251,7 @@ test_delete (void)
     g_auto(Run) r = { 0 };
 
     /* Gone: the same id is unknown now. */
-    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
+    run_serving (&r, "measurements", "delete", "dgx-spark-phi4-20261201T120000Z", NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_cmpstr (r.err, ==, "headroom-cli: no measurement has the id \"dgx-spark-phi4-20261201T120000Z\"; "
                                 "\"headroom-cli measurements\" lists the ids\n");
@@ -310,7 +264,7 @@ test_delete (void)
                                                  builtin, dir);
 
     /* A built-in record is never changed. */
-    run_cli (&r, "measurements", "delete", "dgx-spark-phi4-week2", NULL);
+    run_serving (&r, "measurements", "delete", "dgx-spark-phi4-week2", NULL);
     g_assert_cmpint (r.status, ==, 1);
     g_assert_cmpstr (r.err, ==, expected);
     g_assert_true (g_file_test (builtin, G_FILE_TEST_IS_REGULAR));
@@ -318,7 +272,7 @@ test_delete (void)
   {
     g_auto(Run) r = { 0 };
 
-    run_cli (&r, "measurements", "delete", NULL);
+    run_serving (&r, "measurements", "delete", NULL);
     g_assert_cmpint (r.status, ==, 2);
     g_assert_cmpstr (r.err, ==, "headroom-cli: measurements delete takes one id, e.g. headroom-cli measurements delete "
                                 "jetson-orin-nano-super-llama3.2_3b-20260101T120000Z\n");
@@ -357,14 +311,14 @@ test_missing_folder (void)
         const char *dir = k == 0 ? missing : file;
 
         if (commands[i][1] == NULL)
-          run_cli (&r, commands[i][0], "--measurements", dir, NULL);
+          run_serving (&r, commands[i][0], "--measurements", dir, NULL);
         else if (commands[i][2] == NULL)
-          run_cli (&r, commands[i][0], commands[i][1], "--measurements", dir, NULL);
+          run_serving (&r, commands[i][0], commands[i][1], "--measurements", dir, NULL);
         else if (g_str_equal (commands[i][0], "ollama"))
-          run_cli (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir,
+          run_serving (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir,
                    "--host", "http://127.0.0.1:9", NULL);
         else
-          run_cli (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir, NULL);
+          run_serving (&r, commands[i][0], commands[i][1], commands[i][2], "--measurements", dir, NULL);
         g_test_message ("%s %s", commands[i][0], dir);
         g_assert_cmpint (r.status, ==, 1);
         g_assert_cmpstr (r.out, ==, "");
@@ -376,7 +330,7 @@ test_missing_folder (void)
     g_auto(Run) r = { 0 };
 
     /* No archive of yours yet: the built-in records. */
-    run_cli (&r, "measurements", "--board", "dgx-spark", NULL);
+    run_serving (&r, "measurements", "--board", "dgx-spark", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.err, ==, "");
     g_assert_nonnull (strstr (r.out, "dgx-spark-phi4-week2"));
@@ -390,7 +344,7 @@ test_usage (void)
 {
   g_auto(Run) r = { 0 };
 
-  run_cli (&r, "--help", NULL);
+  run_serving (&r, "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "\n  headroom-cli measurements [--board NAME] [--measurements DIR] [--json]\n"
                                    "  headroom-cli measurements delete ID [--measurements DIR]\n"));

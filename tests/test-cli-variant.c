@@ -11,30 +11,8 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cli-test-util.h"
 #include "fake-ollama.h"
-
-typedef struct {
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 /* The GSettings backend the next run uses when not the tests' memory
  * backend: "keyfile" reads the servers a test saved under the isolated
@@ -42,43 +20,22 @@ on_done (GObject      *source,
 static const char *settings_backend;
 
 /* Runs `headroom-cli ollama ARGS...` while this process's main loop serves
- * the fake, in the test's isolated directories. */
+ * the fake. */
 static void
 run_ollama (Run        *r,
             const char *first,
             ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  GAsyncResult *result = NULL;
   va_list ap;
 
-  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
   g_ptr_array_add (args, (char *) "ollama");
   va_start (ap, first);
   for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) a);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
-  if (settings_backend != NULL)
-    g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", settings_backend, TRUE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (g_subprocess_communicate_utf8_finish (process, result, &r->out, &r->err, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  r->status = g_subprocess_get_exit_status (process);
+  run_cli_serving (r, settings_backend, (const char * const *) args->pdata);
 }
 
 static char *
