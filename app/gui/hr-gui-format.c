@@ -515,45 +515,74 @@ hr_gui_format_evaluation_sentence (const HrEvaluation *e,
  * hr_gui_format_evaluation_tps:
  * @e: a row (hr_evaluate())
  *
- * Returns: (transfer full): the t/s cell: "23.2", or for a rate that is a
- *   prior (the board has no measurement) "8.9 prior"; "–" without a rate
+ * Returns: (transfer full): the t/s cell: "23.2"; "–" for a row without a
+ *   rate or one that does not load (hr_gui_evaluation_has_rate())
  */
 char *
 hr_gui_format_evaluation_tps (const HrEvaluation *e)
 {
-  g_autofree char *tps = hr_gui_format_tps (e->tps);
+  if (!hr_gui_evaluation_has_rate (e))
+    return g_strdup ("–");
+  return hr_gui_format_tps (e->tps);
+}
 
-  if (!(e->tps > 0.0) || e->source != HR_RATE_SOURCE_PRIOR)
-    return g_steal_pointer (&tps);
-  /* Translators: a decode rate and its source word, "8.9 prior" */
-  return g_strdup_printf (_("%1$s %2$s"), tps, hr_gui_rate_source_label (e->source));
+/**
+ * hr_gui_format_evaluation_source:
+ * @e: a row (hr_evaluate())
+ *
+ * Returns: (transfer none): the Source cell: "measured" or "predicted"
+ *   (hr_gui_rate_source_label()); "–" for a row without a rate or one that
+ *   does not load
+ */
+const char *
+hr_gui_format_evaluation_source (const HrEvaluation *e)
+{
+  if (!hr_gui_evaluation_has_rate (e))
+    return "–";
+  return hr_gui_rate_source_label (e->source);
 }
 
 /**
  * hr_gui_rate_source_label:
  * @source: a #HrRateSource
  *
- * Returns: "measured", "estimate", "extrapolated" or "prior", translated
+ * The window names a rate by one word for what it is: "measured" (this
+ * board's measurement archive) or "predicted" (ceiling x an efficiency).
+ * Whether the efficiency was fitted on this board's measurements, inside or
+ * outside the band they cover, or is the published mean of its kind of
+ * hardware, is said once, by the explain panel's rate line
+ * (hr_formula_rate()), and shows in the speed verdict: "ok" / "slow",
+ * "unknown" outside the band, "likely ok" / "likely slow" from a prior
+ * (docs/memory-model.md, "Decode rate"). The command line and machine output
+ * keep the seed's four source ids (hr_rate_source_to_string()).
+ *
+ * Returns: "measured" or "predicted", translated
  */
 const char *
 hr_gui_rate_source_label (HrRateSource source)
 {
-  switch (source)
-    {
-    case HR_RATE_SOURCE_MEASURED:
-      /* Translators: a rate's source: read from the measurement archive */
-      return _("measured");
-    case HR_RATE_SOURCE_ESTIMATE:
-      /* Translators: a rate's source: ceiling x efficiency, inside the fitted band */
-      return _("estimate");
-    case HR_RATE_SOURCE_PRIOR:
-      /* Translators: a rate's source: ceiling x the prior efficiency of the board's kind */
-      return _("prior");
-    case HR_RATE_SOURCE_EXTRAPOLATED:
-    default:
-      /* Translators: a rate's source: ceiling x efficiency, outside the fitted band */
-      return _("extrapolated");
-    }
+  if (source == HR_RATE_SOURCE_MEASURED)
+    /* Translators: a rate's source: read from the measurement archive */
+    return _("measured");
+  /* Translators: a rate's source: ceiling x an efficiency (fitted on this board, or
+     the published one of its kind of hardware), not a measurement */
+  return _("predicted");
+}
+
+/**
+ * hr_gui_evaluation_has_rate:
+ * @e: a row (hr_evaluate())
+ *
+ * A row that does not load has no rate in the window: what it would decode
+ * at if it loaded (the seed's dashboard prints it) is not a speed anyone
+ * will see. The explain panel still works it out, saying so.
+ *
+ * Returns: %TRUE when @e loads (fits, tight or partial) and has a rate
+ */
+gboolean
+hr_gui_evaluation_has_rate (const HrEvaluation *e)
+{
+  return e->verdict != HR_VERDICT_OVER && e->tps > 0.0;
 }
 
 /**

@@ -45,6 +45,8 @@ char       *hr_gui_format_evaluation_verdict  (const HrEvaluation *e,
 char       *hr_gui_format_evaluation_sentence (const HrEvaluation *e,
                                                HrUnit              unit);
 char       *hr_gui_format_evaluation_tps      (const HrEvaluation *e);
+const char *hr_gui_format_evaluation_source  (const HrEvaluation *e);
+gboolean    hr_gui_evaluation_has_rate        (const HrEvaluation *e);
 const char *hr_gui_verdict_label        (HrVerdict     verdict);
 const char *hr_gui_verdict_css_class    (HrVerdict     verdict);
 const char *hr_gui_rate_source_label    (HrRateSource  source);

@@ -319,9 +319,10 @@ hr_recommend (HrModelSpec * const *specs,
  * "Checking a pull"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
  * measured rate when the rate is extrapolated ("... has no rate this board
  * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
- * 10.2 t/s floor"); a prior rate under the floor says it is a prior ("...
- * would decode at about 3.2 t/s (a prior for this kind of board, not a
- * measurement), under the 10.2 t/s floor"). An empty array is the only
+ * 10.2 t/s floor"); a prior rate under the floor says what it rests on
+ * ("... would decode at about 3.2 t/s (predicted from the published
+ * efficiency of its kind of board, not measured), under the 10.2 t/s
+ * floor"). An empty array is the only
  * permission to pull.
  *
  * Returns: (transfer full) (element-type utf8): the reasons, possibly empty.
@@ -347,7 +348,7 @@ hr_pull_check (const HrModelSpec  *spec,
     {
       g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
       g_autofree char *floor_text = hr_format_decimal (floor_tps, 1);
-      g_ptr_array_add (reasons, g_strdup_printf (_("%s would decode at about %s t/s (a prior for this kind of board, not a measurement), under the %s t/s floor"),
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s would decode at about %s t/s (predicted from the published efficiency of its kind of board, not measured), under the %s t/s floor"),
                                                  spec->name, tps, floor_text));
     }
   else if (evaluation->tps < floor_tps)

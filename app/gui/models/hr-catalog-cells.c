@@ -111,7 +111,7 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_TPS:
       return hr_gui_format_evaluation_tps (e);
     case HR_MODELS_COLUMN_SOURCE:
-      return g_strdup (hr_gui_rate_source_label (e->source));
+      return g_strdup (hr_gui_format_evaluation_source (e));
     case HR_MODELS_COLUMN_SPEED:
       /* A row that does not load gets no speed verdict: its rate (the
        * seed's dashboard rates it) is what it would decode at if it loaded. */
