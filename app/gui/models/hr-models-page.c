@@ -43,6 +43,7 @@ struct _HrModelsPage
   AdwFlap            *explain_flap;
   GtkLabel           *pool_note;
   GtkStack           *view_stack;
+  GtkWidget          *view_switcher;
   HrBoardsView       *boards_view;
 
   HrSession          *session;        /* hr_page_get_session(), borrowed */
@@ -329,6 +330,7 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_flap);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_note);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, boards_view);
 }
 
@@ -342,6 +344,38 @@ hr_models_page_init (HrModelsPage *self)
   hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
 
   set_unit (self, HR_UNIT_GB);
+}
+
+/**
+ * hr_models_page_set_presenting:
+ * @self: a #HrModelsPage
+ * @presenting: %TRUE for the presentation view
+ *
+ * The presentation view (win.presentation, F11): the table, the Models /
+ * Boards switcher and the pool column hidden, so the memory chart shows the
+ * selected model's bar alone (HrMemoryChart:selected-only) beside its
+ * explain panel, for a room to read one bar and its formula; %FALSE shows
+ * them again.
+ */
+void
+hr_models_page_set_presenting (HrModelsPage *self,
+                               gboolean      presenting)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  if (presenting)
+    gtk_stack_set_visible_child_name (self->view_stack, "models");
+  gtk_widget_set_visible (GTK_WIDGET (self->catalog_view), !presenting);
+  gtk_widget_set_visible (self->view_switcher, !presenting);
+  /* the pool column and its separator: the bar, its board lines and the
+   * formula are what a room reads; at 1,024 px the three would not fit */
+  {
+    GtkWidget *pool_column = gtk_widget_get_ancestor (GTK_WIDGET (self->pool_chart), GTK_TYPE_SCROLLED_WINDOW);
+
+    gtk_widget_set_visible (pool_column, !presenting);
+    gtk_widget_set_visible (gtk_widget_get_prev_sibling (pool_column), !presenting);
+  }
+  hr_memory_chart_set_selected_only (self->memory_chart, presenting);
 }
 
 /**
