@@ -473,8 +473,8 @@ static void
 test_catalog_runtime_no_tooltip (void)
 {
   /* Short enough that the whole window, and so the popover's row, is on
-   * the test X server's 1280 x 800 screen (a popover off every monitor
-   * is a GDK critical). */
+   * the test X server's screen (a popover off every monitor is a GDK
+   * critical). */
   HrWindow *window = open_window (1100, 600);
   AdwComboRow *row = hr_models_page_get_runtime_row (hr_window_get_models_page (window));
 
@@ -489,8 +489,9 @@ test_catalog_runtime_no_tooltip (void)
     GdkRectangle area;
 
     /* GTK 4.8 places the combo row's popover on no monitor at all (a GDK
-     * critical) on the 1280 x 800 screen the suite runs on; the check
-     * needs a screen of 1920 x 1200 (xvfb-run -s "-screen 0 1920x1200x24"). */
+     * critical) on a 1280 x 800 screen; the check needs the 1920 x 1200
+     * screen build-aux/test starts Xvfb with (xvfb-run -s "-screen 0
+     * 1920x1200x24"), and says so when run on a smaller one. */
     gdk_monitor_get_geometry (monitor, &area);
     if (area.height < 1200)
       {
