@@ -12,6 +12,7 @@
 #include "hr-board-import.h"
 #include "hr-device-list.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurements-row.h"
 
 struct _HrBoardEditor

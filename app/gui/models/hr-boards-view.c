@@ -11,6 +11,7 @@
 #include "hr-boards-view.h"
 #include "hr-export.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
 #include "hr-priors.h"

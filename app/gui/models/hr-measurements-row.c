@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurements-row.h"
 #include "hr-session-items.h"
 
