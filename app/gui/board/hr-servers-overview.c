@@ -18,6 +18,7 @@
 #include "hr-accessible.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
+#include "hr-ollama-status.h"
 #include "hr-servers-overview.h"
 #include "hr-session-items.h"
 #include "hr-token-store.h"
@@ -57,7 +58,6 @@ typedef struct {
   char           *version;
   GPtrArray      *loaded;
   GError         *error;
-  guint           pending;
 } Query;
 
 static void
@@ -214,8 +214,6 @@ query_answered (Query *q)
 {
   g_autoptr(HrServersOverview) self = NULL;
 
-  if (--q->pending > 0)
-    return;
   self = g_weak_ref_get (&q->overview);
   /* A round that a newer one replaced says nothing: its rows are gone. */
   if (self != NULL && !g_cancellable_is_cancelled (q->cancellable))
@@ -228,34 +226,18 @@ query_answered (Query *q)
 }
 
 static void
-on_version (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
+on_status (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   Query *q = user_data;
-  GError *error = NULL;
+  g_autoptr(HrOllamaStatus) status = hr_ollama_client_status_finish (HR_OLLAMA_CLIENT (source), result, &q->error);
 
-  q->version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && q->error == NULL)
-    q->error = error;
-  else
-    g_clear_error (&error);
-  query_answered (q);
-}
-
-static void
-on_ps (GObject      *source,
-       GAsyncResult *result,
-       gpointer      user_data)
-{
-  Query *q = user_data;
-  GError *error = NULL;
-
-  q->loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && q->error == NULL)
-    q->error = error;
-  else
-    g_clear_error (&error);
+  if (status != NULL)
+    {
+      q->version = g_steal_pointer (&status->version);
+      q->loaded = g_steal_pointer (&status->loaded);
+    }
   query_answered (q);
 }
 
@@ -265,9 +247,7 @@ ask (Query        *q,
      GCancellable *cancellable)
 {
   hr_ollama_client_set_token (q->client, token);
-  q->pending = 2;
-  hr_ollama_client_version_async (q->client, cancellable, on_version, q);
-  hr_ollama_client_ps_async (q->client, cancellable, on_ps, q);
+  hr_ollama_client_status_async (q->client, cancellable, on_status, q);
 }
 
 static void
@@ -375,7 +355,6 @@ hr_servers_overview_refresh (HrServersOverview *self)
       q->client = hr_ollama_client_new (url, &q->error);
       if (q->client == NULL)
         {
-          q->pending = 1;
           query_answered (q);
           continue;
         }
