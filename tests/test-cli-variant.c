@@ -356,6 +356,43 @@ test_ps_all (void)
   fake_ollama_free (idle);
 }
 
+/* --json --dry-run: the variant's name, its source, that nothing was
+ * created, the request that would be sent and the server settings it
+ * needs, as stable JSON; the server is sent nothing. */
+static void
+test_create_variant_json (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_auto(Run) r = { 0 };
+
+  fake_ollama_add_llama32 (fake);
+  run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--context", "24576",
+              "--kv-type", "q8_0", "--parallel", "2", "--dry-run", "--json", NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "{\n"
+                   "  \"model\" : \"llama3.2:3b-ctx24k\",\n"
+                   "  \"from\" : \"llama3.2:3b\",\n"
+                   "  \"created\" : false,\n"
+                   "  \"request\" : {\n"
+                   "    \"model\" : \"llama3.2:3b-ctx24k\",\n"
+                   "    \"from\" : \"llama3.2:3b\",\n"
+                   "    \"parameters\" : {\n"
+                   "      \"num_ctx\" : 24576\n"
+                   "    },\n"
+                   "    \"stream\" : false\n"
+                   "  },\n"
+                   "  \"environment\" : {\n"
+                   "    \"OLLAMA_KV_CACHE_TYPE\" : \"q8_0\",\n"
+                   "    \"OLLAMA_NUM_PARALLEL\" : \"2\"\n"
+                   "  }\n"
+                   "}\n");
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 0);
+  fake_ollama_free (fake);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -365,6 +402,7 @@ main (int   argc,
   g_test_add_func ("/cli-variant/create-variant", test_create_variant);
   g_test_add_func ("/cli-variant/create-variant-refusals", test_create_variant_refusals);
   g_test_add_func ("/cli-variant/create-variant-max-context", test_create_variant_max_context);
+  g_test_add_func ("/cli-variant/create-variant-json", test_create_variant_json);
   g_test_add_func ("/cli-variant/copy", test_copy);
   g_test_add_func ("/cli-variant/load", test_load);
   g_test_add_func ("/cli-variant/ps-all", test_ps_all);
