@@ -303,18 +303,51 @@ source_key (const char *member)
   return member;
 }
 
+/* The built-in catalog, as text and loaded. */
+typedef struct {
+  char      *path;
+  char      *data;
+  gsize      length;
+  GPtrArray *catalog;
+} Builtin;
+
 static void
-test_builtin_new_models (void)
+builtin_set_up (Builtin       *f,
+                gconstpointer  user_data)
 {
-  g_autofree char *path = builtin ("catalog.json");
-  g_autofree char *data = NULL;
-  gsize length = 0;
-  g_autofree char *sha = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) catalog = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *models;
-  const HrModelSpec *spec;
+
+  f->path = builtin ("catalog.json");
+  g_assert_true (g_file_get_contents (f->path, &f->data, &f->length, NULL));
+  f->catalog = hr_catalog_load_data (f->data, f->length, f->path, &error);
+  g_assert_no_error (error);
+}
+
+static void
+builtin_tear_down (Builtin       *f,
+                   gconstpointer  user_data)
+{
+  g_clear_pointer (&f->catalog, g_ptr_array_unref);
+  g_free (f->data);
+  g_free (f->path);
+}
+
+/* A model of the built-in catalog; fails the test when it is missing. */
+static const HrModelSpec *
+builtin_find (Builtin    *f,
+              const char *name)
+{
+  const HrModelSpec *spec = hr_catalog_find (f->catalog, name);
+
+  g_assert_nonnull (spec);
+  return spec;
+}
+
+static void
+test_builtin_seed_untouched (Builtin       *f,
+                             gconstpointer  user_data)
+{
+  g_autofree char *sha = NULL;
   static const char *const seed_names[SEED_MODELS] = {
     "qwen2.5:0.5b", "gemma2:2b", "llama3.2:3b", "llama3.1:8b", "qwen2.5:14b", "llama3.2:1b",
     "llama3.1:70b", "llama3.3:70b", "qwen2.5:7b", "qwen2.5:32b", "qwen3:4b", "qwen3:8b",
@@ -324,105 +357,143 @@ test_builtin_new_models (void)
     "deepseek-r1:14b", "deepseek-r1:32b",
   };
 
-  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
   /* The seed's text is untouched; the new models follow it. */
-  g_assert_cmpuint (length, >, SEED_BYTES + 2);
-  sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, SEED_BYTES);
+  g_assert_cmpuint (f->length, >, SEED_BYTES + 2);
+  sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) f->data, SEED_BYTES);
   g_assert_cmpstr (sha, ==, SEED_SHA256);
-  g_assert_cmpint (data[SEED_BYTES], ==, ',');
-
-  catalog = hr_catalog_load_data (data, length, path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 29);
+  g_assert_cmpint (f->data[SEED_BYTES], ==, ',');
+  g_assert_cmpuint (f->catalog->len, >=, SEED_MODELS + 29);
   for (guint i = 0; i < SEED_MODELS; i++)
-    g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (catalog, i))->name, ==, seed_names[i]);
+    g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (f->catalog, i))->name, ==, seed_names[i]);
+}
 
-  g_assert_true (json_parser_load_from_data (parser, data, length, NULL));
-  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "models");
-  g_assert_cmpuint (json_array_get_length (models), ==, catalog->len);
-  for (guint i = SEED_MODELS; i < catalog->len; i++)
+/* One new entry: valid, and every figure names its own source. */
+static void
+assert_entry_sourced (JsonObject        *entry,
+                      const HrModelSpec *spec)
+{
+  JsonObject *sources = json_object_get_object_member (entry, "sources");
+  g_autoptr(GList) members = json_object_get_members (entry);
+  g_autoptr(GError) invalid = NULL;
+
+  g_test_message ("model %s", spec->name);
+  g_assert_true (hr_model_spec_validate (spec, &invalid));
+  g_assert_no_error (invalid);
+  g_assert_nonnull (sources);
+  /* No fallback: every figure names its own source. */
+  g_assert_false (json_object_has_member (sources, "default"));
+  for (GList *l = members; l != NULL; l = l->next)
     {
-      JsonObject *entry = json_array_get_object_element (models, i);
-      JsonObject *sources = json_object_get_object_member (entry, "sources");
-      g_autoptr(GList) members = json_object_get_members (entry);
-      g_autoptr(GError) invalid = NULL;
+      const char *key = source_key (l->data);
+      const char *text;
 
-      spec = g_ptr_array_index (catalog, i);
-      g_test_message ("model %s", spec->name);
-      g_assert_true (hr_model_spec_validate (spec, &invalid));
-      g_assert_no_error (invalid);
-      g_assert_nonnull (sources);
-      /* No fallback: every figure names its own source. */
-      g_assert_false (json_object_has_member (sources, "default"));
-      for (GList *l = members; l != NULL; l = l->next)
+      if (key == NULL)
+        continue;
+      if (g_str_equal (key, "head_dim"))
         {
-          const char *key = source_key (l->data);
-          const char *text;
-
-          if (key == NULL)
-            continue;
-          if (g_str_equal (key, "head_dim"))
-            {
-              g_assert_nonnull (json_object_get_string_member_with_default (sources, "key_length", NULL));
-              g_assert_nonnull (json_object_get_string_member_with_default (sources, "value_length", NULL));
-              continue;
-            }
-          text = json_object_get_string_member_with_default (sources, key, NULL);
-          if (text == NULL || text[0] == '\0')
-            g_error ("%s: the figure \"%s\" has no source", spec->name, (const char *) l->data);
+          g_assert_nonnull (json_object_get_string_member_with_default (sources, "key_length", NULL));
+          g_assert_nonnull (json_object_get_string_member_with_default (sources, "value_length", NULL));
+          continue;
         }
-      /* A figure left out of the entry is said to be an estimate. */
-      if (spec->file_bytes == 0)
-        g_assert_true (g_str_has_prefix (json_object_get_string_member (sources, "file_bytes"), "estimate:"));
-      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS));
-      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS));
-      if (spec->layer_recurrent != NULL)
-        g_assert_nonnull (spec->recurrent_source);
+      text = json_object_get_string_member_with_default (sources, key, NULL);
+      if (text == NULL || text[0] == '\0')
+        g_error ("%s: the figure \"%s\" has no source", spec->name, (const char *) l->data);
     }
+  /* A figure left out of the entry is said to be an estimate. */
+  if (spec->file_bytes == 0)
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (sources, "file_bytes"), "estimate:"));
+  g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS));
+  g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS));
+  if (spec->layer_recurrent != NULL)
+    g_assert_nonnull (spec->recurrent_source);
+}
 
-  /* Spot checks of the hybrid schedules, worked out by hand. */
-  spec = hr_catalog_find (catalog, "qwen3.5:9b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_new_models_sourced (Builtin       *f,
+                                 gconstpointer  user_data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *models;
+
+  g_assert_true (json_parser_load_from_data (parser, f->data, f->length, NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "models");
+  g_assert_cmpuint (json_array_get_length (models), ==, f->catalog->len);
+  for (guint i = SEED_MODELS; i < f->catalog->len; i++)
+    assert_entry_sourced (json_array_get_object_element (models, i), g_ptr_array_index (f->catalog, i));
+}
+
+/* Spot checks of the hybrid schedules, worked out by hand. */
+static void
+test_builtin_qwen35 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "qwen3.5:9b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 24);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 4);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "granite4:tiny-h");
-  g_assert_nonnull (spec);
+static void
+test_builtin_granite4 (Builtin       *f,
+                       gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "granite4:tiny-h");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 36);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (3072 + 2 * 1 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 3072);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 4);
   g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
   g_assert_true (hr_model_spec_layer_is_recurrent (spec, 6));
+}
 
-  spec = hr_catalog_find (catalog, "sam860/LFM2:1.2b-Q4_0");
-  g_assert_nonnull (spec);
+static void
+test_builtin_lfm2 (Builtin       *f,
+                   gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "sam860/LFM2:1.2b-Q4_0");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 10);
   g_assert_cmpuint (spec->recurrent_r, ==, 2048 * 2);
   g_assert_cmpuint (spec->recurrent_s, ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "gpt-oss:20b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_gpt_oss (Builtin       *f,
+                      gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "gpt-oss:20b");
+
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 0));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 1));
   g_assert_cmpuint (spec->expert_count, ==, 32);
   g_assert_cmpuint (spec->expert_used_count, ==, 4);
   g_assert_null (spec->layer_recurrent);
+}
 
-  spec = hr_catalog_find (catalog, "gemma4:31b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_gemma4 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "gemma4:31b");
+
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 16);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 8);
+}
 
-  /* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
-   * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
-  spec = hr_catalog_find (catalog, "llama4:scout");
-  g_assert_nonnull (spec);
+/* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
+ * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
+static void
+test_builtin_llama4 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "llama4:scout");
+
   g_assert_cmpuint (spec->sliding_window, ==, 8192);
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 2));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 3));
@@ -430,11 +501,16 @@ test_builtin_new_models (void)
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 47));
   g_assert_cmpuint (spec->expert_count, ==, 16);
   g_assert_cmpuint (spec->expert_used_count, ==, 1);
+}
 
-  /* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
-   * keep neither a KV cache nor a recurrent state. */
-  spec = hr_catalog_find (catalog, "nemotron-3-nano:30b");
-  g_assert_nonnull (spec);
+/* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
+ * keep neither a KV cache nor a recurrent state. */
+static void
+test_builtin_nemotron3 (Builtin       *f,
+                        gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "nemotron-3-nano:30b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 23);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (64 * 64 + 2 * 8 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 64 * 64);
@@ -444,31 +520,45 @@ test_builtin_new_models (void)
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 2);
   g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 51), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "qwen3.6:35b-a3b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_qwen36 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "qwen3.6:35b-a3b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 30);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 2);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "ministral-3:3b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_mistral3_and_coder (Builtin       *f,
+                                 gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "ministral-3:3b");
+
   g_assert_true (spec->tied_embeddings);
   g_assert_cmpuint (spec->layers, ==, 26);
-  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:8b"));
-  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:14b"));
-  g_assert_nonnull (hr_catalog_find (catalog, "mistral-small3.2:24b"));
-  spec = hr_catalog_find (catalog, "qwen3-coder:30b");
-  g_assert_nonnull (spec);
+  builtin_find (f, "ministral-3:8b");
+  builtin_find (f, "ministral-3:14b");
+  builtin_find (f, "mistral-small3.2:24b");
+  spec = builtin_find (f, "qwen3-coder:30b");
   g_assert_cmpuint (spec->feed_forward_length, ==, 768);
   g_assert_null (spec->layer_recurrent);
+}
 
-  /* GLM-4.7-Flash converts to deepseek2 with MLA: one 576-value latent per
-   * token and layer (conversion/deepseek.py). */
-  spec = hr_catalog_find (catalog, "glm-4.7-flash");
-  g_assert_nonnull (spec);
+/* GLM-4.7-Flash converts to deepseek2 with MLA: one 576-value latent per
+ * token and layer (conversion/deepseek.py). */
+static void
+test_builtin_glm47_flash (Builtin       *f,
+                          gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "glm-4.7-flash");
+
   g_assert_true (spec->kv_latent);
   g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 47 * 576 * 2);
 }
@@ -486,7 +576,18 @@ main (int   argc,
   g_test_add_func ("/catalog-layers/malformed", test_malformed);
   g_test_add_func ("/catalog-layers/kv-latent", test_kv_latent);
   g_test_add_func ("/catalog-layers/user-file-kept", test_user_file_kept);
-  g_test_add_func ("/catalog-layers/builtin-new-models", test_builtin_new_models);
+  g_test_add ("/catalog-layers/builtin/seed-untouched", Builtin, NULL, builtin_set_up, test_builtin_seed_untouched, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/new-models-sourced", Builtin, NULL, builtin_set_up, test_builtin_new_models_sourced, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/qwen3.5", Builtin, NULL, builtin_set_up, test_builtin_qwen35, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/granite4", Builtin, NULL, builtin_set_up, test_builtin_granite4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/lfm2", Builtin, NULL, builtin_set_up, test_builtin_lfm2, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/gpt-oss", Builtin, NULL, builtin_set_up, test_builtin_gpt_oss, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/gemma4", Builtin, NULL, builtin_set_up, test_builtin_gemma4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/llama4", Builtin, NULL, builtin_set_up, test_builtin_llama4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/nemotron3", Builtin, NULL, builtin_set_up, test_builtin_nemotron3, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/qwen3.6", Builtin, NULL, builtin_set_up, test_builtin_qwen36, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/mistral3-and-coder", Builtin, NULL, builtin_set_up, test_builtin_mistral3_and_coder, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/glm-4.7-flash", Builtin, NULL, builtin_set_up, test_builtin_glm47_flash, builtin_tear_down);
 
   return g_test_run ();
 }

@@ -391,42 +391,68 @@ test_hardware_amd_smi (void)
  * shape of public captures (an Apple M3 Max's -json output; the text
  * report's "Chipset Model", "Total Number of Cores", "VRAM (Total)" and
  * "VRAM (Dynamic, Max)" lines of Apple silicon and Intel Macs). */
-static void
-test_hardware_macos (void)
+/* The built-in boards (HEADROOM_DATA_DIR/boards.json). Returns: (transfer full) */
+static GPtrArray *
+builtin_boards (void)
+{
+  g_autofree char *builtin = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
+
+  return hr_boards_load_file (builtin, NULL);
+}
+
+/* An M2 Max with 32 GB: its sysctl and, with @profiler, its system_profiler. */
+static HrHardwareReading *
+m2max_reading (gboolean profiler)
 {
   g_autofree char *sysctl = fixture ("sysctl-m2max.txt");
   g_autofree char *text = fixture ("system-profiler-m2max.txt");
-  g_autofree char *json = fixture ("system-profiler-m3max.json");
-  g_autofree char *intel = fixture ("system-profiler-intel-radeon.txt");
-  g_autofree char *builtin = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
-  g_autoptr(GPtrArray) known = hr_boards_load_file (builtin, NULL);
-  g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
-  g_autoptr(HrHardwareReading) m3 = hr_hardware_reading_new ();
-  g_autoptr(HrHardwareReading) mac = hr_hardware_reading_new ();
-  g_autoptr(HrHardwareReading) bad = hr_hardware_reading_new ();
-  g_autoptr(HrBoard) board = NULL;
   g_autoptr(GError) error = NULL;
-  const HrDevice *d;
+  HrHardwareReading *reading = hr_hardware_reading_new ();
 
   g_assert_true (hr_hardware_parse_sysctl (sysctl, reading, &error));
   g_assert_no_error (error);
+  if (profiler)
+    {
+      g_assert_true (hr_hardware_parse_system_profiler (text, reading, &error));
+      g_assert_no_error (error);
+    }
+  return reading;
+}
+
+static void
+test_hardware_macos_sysctl (void)
+{
+  g_autoptr(HrHardwareReading) reading = m2max_reading (FALSE);
+
   g_assert_cmpuint (reading->host_total_bytes, ==, G_GUINT64_CONSTANT (34359738368));
   g_assert_cmpuint (reading->wired_limit_bytes, ==, 0);
   g_assert_true (reading->host_from_sysctl);
   g_assert_cmpstr (g_ptr_array_index (reading->read, 0), ==, "sysctl: hw.memsize 34,359,738,368 bytes");
   g_assert_cmpstr (g_ptr_array_index (reading->read, 1), ==, "sysctl: iogpu.wired_limit_mb 0 (macOS's default limit, which no tool prints)");
+}
 
-  g_assert_true (hr_hardware_parse_system_profiler (text, reading, &error));
-  g_assert_no_error (error);
+static void
+test_hardware_macos_system_profiler (void)
+{
+  g_autoptr(HrHardwareReading) reading = m2max_reading (TRUE);
+
   g_assert_cmpstr (reading->unified_name, ==, "Apple M2 Max");
   g_assert_cmpuint (reading->unified_cores, ==, 38);
   g_assert_cmpuint (reading->devices->len, ==, 0);
   g_assert_cmpstr (g_ptr_array_index (reading->read, 2), ==, "system_profiler: Apple M2 Max (Apple silicon, 38 GPU cores): it shares the Mac's memory");
+}
 
-  /* the unified board: pool 0, not guessed, and said; bandwidth from the
-   * built-in "Apple M2 Max, 32 GB"; it does not validate until the pool
-   * is given */
-  board = hr_hardware_make_board (reading, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
+/* the unified board: pool 0, not guessed, and said; bandwidth from the
+ * built-in "Apple M2 Max, 32 GB"; it does not validate until the pool
+ * is given */
+static void
+test_hardware_macos_pool_not_guessed (void)
+{
+  g_autoptr(HrHardwareReading) reading = m2max_reading (TRUE);
+  g_autoptr(GPtrArray) known = builtin_boards ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrBoard) board = hr_hardware_make_board (reading, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
+
   g_assert_no_error (error);
   g_assert_true (board->unified);
   g_assert_cmpint (board->backend, ==, HR_BOARD_BACKEND_METAL);
@@ -439,23 +465,49 @@ test_hardware_macos (void)
   g_assert_cmpstr (g_ptr_array_index (reading->confirm, 1), ==,
                    "pool: Apple M2 Max shares the Mac's 32.0 GiB; how much of it Metal lets the GPU use (recommendedMaxWorkingSetSize) neither sysctl nor system_profiler prints, and Headroom does not guess it: give it (--pool SIZE), or set iogpu.wired_limit_mb and read again");
   g_assert_false (hr_board_validate (board, NULL));
-  g_clear_pointer (&board, hr_board_free);
+}
 
-  /* the share the user confirmed */
+/* the share the user confirmed */
+static void
+test_hardware_macos_pool_confirmed (void)
+{
+  g_autoptr(HrHardwareReading) reading = m2max_reading (TRUE);
+  g_autoptr(GPtrArray) known = builtin_boards ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrBoard) board = NULL;
+
   reading->unified_pool_bytes = G_GUINT64_CONSTANT (24) << 30;
   board = hr_hardware_make_board (reading, "this-computer", "This computer", known, NULL, 0, 0.0, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (board->pool_bytes, ==, G_GUINT64_CONSTANT (24) << 30);
   g_assert_true (hr_board_validate (board, &error));
   g_assert_no_error (error);
-  g_clear_pointer (&board, hr_board_free);
+}
+
+static void
+test_hardware_macos_pool_past_memory (void)
+{
+  g_autoptr(HrHardwareReading) reading = m2max_reading (TRUE);
+  g_autoptr(GPtrArray) known = builtin_boards ();
+  g_autoptr(GError) error = NULL;
+
   reading->unified_pool_bytes = G_GUINT64_CONSTANT (33) << 30;
   g_assert_null (hr_hardware_make_board (reading, "x", "X", known, NULL, 0, 0.0, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
   g_assert_cmpstr (error->message, ==, "the GPU's share given (33.0 GiB) is more than the Mac's memory (32.0 GiB, hw.memsize)");
-  g_clear_error (&error);
+}
 
-  /* -json, and a wired limit the user set on the Mac: that is the pool */
+/* -json, and a wired limit the user set on the Mac: that is the pool */
+static void
+test_hardware_macos_wired_limit (void)
+{
+  g_autofree char *json = fixture ("system-profiler-m3max.json");
+  g_autoptr(GPtrArray) known = builtin_boards ();
+  g_autoptr(HrHardwareReading) m3 = hr_hardware_reading_new ();
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GError) error = NULL;
+  const double bw[] = { 400.0 };
+
   g_assert_true (hr_hardware_parse_sysctl ("hw.memsize: 137438953472\niogpu.wired_limit_mb: 114688\n", m3, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (m3->wired_limit_bytes, ==, 114688 * MIB);
@@ -463,20 +515,26 @@ test_hardware_macos (void)
   g_assert_no_error (error);
   g_assert_cmpstr (m3->unified_name, ==, "Apple M3 Max");
   g_assert_cmpuint (m3->unified_cores, ==, 40);
-  {
-    const double bw[] = { 400.0 };
-
-    board = hr_hardware_make_board (m3, "this-computer", "This computer", known, bw, 1, 0.0, &error);
-  }
+  board = hr_hardware_make_board (m3, "this-computer", "This computer", known, bw, 1, 0.0, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (board->pool_bytes, ==, 114688 * MIB);
   g_assert_cmpfloat (board->bandwidth_bytes_per_s, ==, 400e9);
   g_assert_true (hr_board_validate (board, &error));
   g_assert_no_error (error);
-  g_clear_pointer (&board, hr_board_free);
+}
 
-  /* an Intel Mac: the Radeon with its own VRAM is a Metal device, the
-   * iGPU's shared maximum is named and not counted; `sysctl -n` */
+/* an Intel Mac: the Radeon with its own VRAM is a Metal device, the
+ * iGPU's shared maximum is named and not counted; `sysctl -n` */
+static void
+test_hardware_macos_intel_radeon (void)
+{
+  g_autofree char *intel = fixture ("system-profiler-intel-radeon.txt");
+  g_autoptr(GPtrArray) known = builtin_boards ();
+  g_autoptr(HrHardwareReading) mac = hr_hardware_reading_new ();
+  g_autoptr(HrBoard) board = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrDevice *d;
+
   g_assert_true (hr_hardware_parse_sysctl ("17179869184\n", mac, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mac->host_total_bytes, ==, G_GUINT64_CONSTANT (17179869184));
@@ -497,35 +555,46 @@ test_hardware_macos (void)
   g_assert_false (board->unified);
   g_assert_cmpuint (board->host_pool_bytes, ==, G_GUINT64_CONSTANT (17179869184));
   g_assert_cmpuint (board->host_resident_bytes, ==, 0);
+}
 
-  /* lines that cannot be read: the line, and nothing read */
-  g_assert_false (hr_hardware_parse_sysctl ("hw.memsize: lots\n", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "sysctl: cannot read \"hw.memsize: lots\": hw.memsize must be a whole number");
-  g_clear_error (&error);
-  g_assert_false (hr_hardware_parse_sysctl ("hw.memsize 17179869184\n", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "sysctl: cannot read \"hw.memsize 17179869184\": expected \"hw.memsize: BYTES\" as \"sysctl hw.memsize iogpu.wired_limit_mb\" prints it");
-  g_clear_error (&error);
-  g_assert_false (hr_hardware_parse_sysctl ("sysctl: unknown oid 'iogpu.wired_limit_mb'\n", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
-  g_assert_cmpstr (error->message, ==, "sysctl: no hw.memsize line");
-  g_clear_error (&error);
-  g_assert_false (hr_hardware_parse_system_profiler ("Graphics/Displays:\n  Chipset Model Apple M2\n", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "system_profiler: cannot read \"Chipset Model Apple M2\": expected \"Key: value\" lines as \"system_profiler SPDisplaysDataType\" prints them");
-  g_clear_error (&error);
-  g_assert_false (hr_hardware_parse_system_profiler ("Chipset Model: Radeon\nVRAM (Total): eight GB\n", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "system_profiler: cannot read \"VRAM (Total): eight GB\": expected \"N GB\" or \"N MB\"");
-  g_clear_error (&error);
-  g_assert_false (hr_hardware_parse_system_profiler ("{\"SPDisplaysDataType\": [{\"sppci_model\": \"Intel Iris\", \"spdisplays_vram_shared\": \"1536 MB\"}]}", bad, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
-  g_assert_cmpstr (error->message, ==, "system_profiler listed no Apple silicon GPU and no GPU with its own VRAM");
-  g_clear_error (&error);
-  g_assert_null (bad->unified_name);
-  g_assert_cmpuint (bad->devices->len, ==, 0);
-  g_assert_cmpuint (bad->host_total_bytes, ==, 0);
+/* A Mac tool's output that cannot be read: the line, and nothing read. */
+typedef struct {
+  const char *path;
+  gboolean  (*parse) (const char *, HrHardwareReading *, GError **);
+  const char *text;
+  gint        code;
+  const char *message;
+} MacBadOutput;
+
+static const MacBadOutput mac_bad_outputs[] = {
+  { "/hardware/macos/refuses/sysctl-not-a-number", hr_hardware_parse_sysctl, "hw.memsize: lots\n",
+    HR_CORE_ERROR_PARSE, "sysctl: cannot read \"hw.memsize: lots\": hw.memsize must be a whole number" },
+  { "/hardware/macos/refuses/sysctl-no-colon", hr_hardware_parse_sysctl, "hw.memsize 17179869184\n",
+    HR_CORE_ERROR_PARSE, "sysctl: cannot read \"hw.memsize 17179869184\": expected \"hw.memsize: BYTES\" as \"sysctl hw.memsize iogpu.wired_limit_mb\" prints it" },
+  { "/hardware/macos/refuses/sysctl-no-memsize", hr_hardware_parse_sysctl, "sysctl: unknown oid 'iogpu.wired_limit_mb'\n",
+    HR_CORE_ERROR_NOT_FOUND, "sysctl: no hw.memsize line" },
+  { "/hardware/macos/refuses/profiler-no-colon", hr_hardware_parse_system_profiler, "Graphics/Displays:\n  Chipset Model Apple M2\n",
+    HR_CORE_ERROR_PARSE, "system_profiler: cannot read \"Chipset Model Apple M2\": expected \"Key: value\" lines as \"system_profiler SPDisplaysDataType\" prints them" },
+  { "/hardware/macos/refuses/profiler-vram-words", hr_hardware_parse_system_profiler, "Chipset Model: Radeon\nVRAM (Total): eight GB\n",
+    HR_CORE_ERROR_PARSE, "system_profiler: cannot read \"VRAM (Total): eight GB\": expected \"N GB\" or \"N MB\"" },
+  { "/hardware/macos/refuses/profiler-no-gpu", hr_hardware_parse_system_profiler,
+    "{\"SPDisplaysDataType\": [{\"sppci_model\": \"Intel Iris\", \"spdisplays_vram_shared\": \"1536 MB\"}]}",
+    HR_CORE_ERROR_NOT_FOUND, "system_profiler listed no Apple silicon GPU and no GPU with its own VRAM" },
+};
+
+static void
+test_hardware_macos_refuses (gconstpointer data)
+{
+  const MacBadOutput *bad = data;
+  g_autoptr(HrHardwareReading) reading = hr_hardware_reading_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (bad->parse (bad->text, reading, &error));
+  g_assert_error (error, HR_CORE_ERROR, bad->code);
+  g_assert_cmpstr (error->message, ==, bad->message);
+  g_assert_null (reading->unified_name);
+  g_assert_cmpuint (reading->devices->len, ==, 0);
+  g_assert_cmpuint (reading->host_total_bytes, ==, 0);
 }
 
 /* A Mac's and an AMD box's outputs pasted: sysctl, system_profiler (text
@@ -613,7 +682,15 @@ main (int argc, char *argv[])
   g_test_add_func ("/hardware/paste-mixed", test_hardware_paste_mixed);
   g_test_add_func ("/hardware/paste-prompts", test_hardware_paste_prompts);
   g_test_add_func ("/hardware/amd-smi", test_hardware_amd_smi);
-  g_test_add_func ("/hardware/macos", test_hardware_macos);
+  g_test_add_func ("/hardware/macos/sysctl", test_hardware_macos_sysctl);
+  g_test_add_func ("/hardware/macos/system-profiler", test_hardware_macos_system_profiler);
+  g_test_add_func ("/hardware/macos/pool-not-guessed", test_hardware_macos_pool_not_guessed);
+  g_test_add_func ("/hardware/macos/pool-confirmed", test_hardware_macos_pool_confirmed);
+  g_test_add_func ("/hardware/macos/pool-past-memory", test_hardware_macos_pool_past_memory);
+  g_test_add_func ("/hardware/macos/wired-limit", test_hardware_macos_wired_limit);
+  g_test_add_func ("/hardware/macos/intel-radeon", test_hardware_macos_intel_radeon);
+  for (guint i = 0; i < G_N_ELEMENTS (mac_bad_outputs); i++)
+    g_test_add_data_func (mac_bad_outputs[i].path, &mac_bad_outputs[i], test_hardware_macos_refuses);
   g_test_add_func ("/hardware/paste-macos-amd", test_hardware_paste_macos_amd);
   return g_test_run ();
 }
