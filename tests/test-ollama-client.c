@@ -345,20 +345,18 @@ test_resolve_and_tls (void)
   fake_ollama_free (fake);
 }
 
+/* 404 with Ollama's JSON: the model is missing, pull it. */
 static void
 test_status_errors (void)
 {
   FakeOllama *fake = fake_ollama_new ();
   const char *url = fake_ollama_get_url (fake);
   g_autoptr(HrOllamaClient) client = client_for (url);
-  g_autofree char *prefixed = g_strconcat (url, "/ollama/", NULL);
-  g_autoptr(HrOllamaClient) wrong_prefix = client_for (prefixed);
   GError *error = NULL;
   g_autofree char *expected = NULL;
   g_autoptr(HrOllamaShow) show = NULL;
   Wait wait = { NULL };
 
-  /* 404 with Ollama's JSON: the model is missing, pull it. */
   hr_ollama_client_show_async (client, "nosuch", NULL, on_done, &wait);
   show = hr_ollama_client_show_finish (client, wait_for (&wait), &error);
   g_clear_object (&wait.result);
@@ -367,50 +365,91 @@ test_status_errors (void)
   expected = g_strdup_printf ("model 'nosuch' not found: nosuch is not on the board at %s; pull it first", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
+  g_clear_object (&client);
+  fake_ollama_free (fake);
+}
 
-  /* 404 in plain text: the path prefix is wrong. */
-  error = version_error (wrong_prefix);
+/* 404 in plain text: the path prefix is wrong. */
+static void
+test_status_errors_wrong_prefix (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autofree char *prefixed = g_strconcat (url, "/ollama/", NULL);
+  g_autoptr(HrOllamaClient) wrong_prefix = client_for (prefixed);
+  g_autofree char *expected = NULL;
+  GError *error = version_error (wrong_prefix);
+
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH);
   expected = g_strdup_printf ("%s/ollama/api/version answered 404 with \"404 page not found\", not Ollama's JSON:"
                               " the address or its path prefix is wrong; use the address `ollama serve` listens on,"
                               " such as http://10.0.0.5:11434", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
+  g_clear_object (&wrong_prefix);
+  fake_ollama_free (fake);
+}
 
+/* A fault of /api/version and the error the client makes of it; its
+ * message a format of the server's URL. */
+typedef struct {
+  const char *path;
+  FakeFault   fault;
+  const char *fault_text;
+  gint        code;
+  const char *message;
+  const char *suffix;   /* non-NULL: the message only begins with @message, and ends so */
+} VersionFault;
+
+static const VersionFault version_faults[] = {
   /* 500 with Ollama's own message. */
-  fake_ollama_set_fault (fake, "/api/version", FAKE_FAULT_500,
-                         "model requires more system memory (5.5 GiB) than is available (3.4 GiB)");
-  error = version_error (client);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_SERVER);
-  expected = g_strdup_printf ("Ollama at %s failed: model requires more system memory (5.5 GiB) than is available (3.4 GiB)", url);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
-
+  { "/ollama-client/status-errors/server-500", FAKE_FAULT_500,
+    "model requires more system memory (5.5 GiB) than is available (3.4 GiB)", HR_NET_ERROR_SERVER,
+    "Ollama at %s failed: model requires more system memory (5.5 GiB) than is available (3.4 GiB)", NULL },
   /* 503 busy. */
-  fake_ollama_set_fault (fake, "/api/version", FAKE_FAULT_503, NULL);
-  error = version_error (client);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_BUSY);
-  expected = g_strdup_printf ("Ollama at %s is busy (server busy, please try again.  maximum pending requests exceeded)"
-                              "; try again in a moment", url);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
-
+  { "/ollama-client/status-errors/busy-503", FAKE_FAULT_503, NULL, HR_NET_ERROR_BUSY,
+    "Ollama at %s is busy (server busy, please try again.  maximum pending requests exceeded)"
+    "; try again in a moment", NULL },
   /* Invalid JSON. */
-  fake_ollama_set_fault (fake, "/api/version", FAKE_FAULT_INVALID_JSON, NULL);
-  error = version_error (client);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE);
-  expected = g_strdup_printf ("%s sent an answer that is not JSON (", url);
-  g_assert_true (g_str_has_prefix (error->message, expected));
-  g_assert_true (g_str_has_suffix (error->message, "); is this address an Ollama server?"));
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
+  { "/ollama-client/status-errors/not-json", FAKE_FAULT_INVALID_JSON, NULL, HR_NET_ERROR_INVALID_RESPONSE,
+    "%s sent an answer that is not JSON (", "); is this address an Ollama server?" },
+};
 
-  /* An answer over the cap. */
-  fake_ollama_set_fault (fake, "/api/version", FAKE_FAULT_NONE, NULL);
+static void
+test_status_errors_version_fault (gconstpointer data)
+{
+  const VersionFault *c = data;
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autoptr(HrOllamaClient) client = client_for (url);
+  g_autofree char *expected = g_strdup_printf (c->message, url);
+  GError *error = NULL;
+
+  fake_ollama_set_fault (fake, "/api/version", c->fault, c->fault_text);
+  error = version_error (client);
+  g_assert_error (error, HR_NET_ERROR, c->code);
+  if (c->suffix != NULL)
+    {
+      g_assert_true (g_str_has_prefix (error->message, expected));
+      g_assert_true (g_str_has_suffix (error->message, c->suffix));
+    }
+  else
+    g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_clear_object (&client);
+  fake_ollama_free (fake);
+}
+
+/* An answer over the cap. */
+static void
+test_status_errors_over_cap (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_autoptr(HrOllamaClient) client = client_for (url);
+  g_autofree char *expected = NULL;
+  GError *error = NULL;
+
   fake_ollama_set_version (fake, "0.31.2-with-a-very-long-build-suffix-that-goes-on-and-on-and-on-and-on-and-on-and-on");
   hr_ollama_client_set_caps (client, 1024, 64);
   error = version_error (client);
@@ -418,9 +457,7 @@ test_status_errors (void)
   expected = g_strdup_printf ("%s sent more than 64 bytes in one answer; Headroom stopped reading", url);
   g_assert_cmpstr (error->message, ==, expected);
   g_clear_error (&error);
-
   g_clear_object (&client);
-  g_clear_object (&wrong_prefix);
   fake_ollama_free (fake);
 }
 
@@ -480,91 +517,79 @@ generate_error (HrOllamaClient *client,
   return error;
 }
 
+/* A fault of /api/generate and the error the client makes of it; its
+ * message a format of the server's URL (NULL: not compared). */
+typedef struct {
+  const char *path;
+  FakeFault   fault;
+  const char *fault_text;
+  gsize       line_cap;   /* 0: the client's default caps */
+  gint        code;
+  const char *message;
+  gboolean    prefix;     /* the message begins so */
+} StreamFault;
+
+#define STREAM_TRUNCATED "the answer from %s ended before its last line: the connection dropped" \
+                         " or the server stopped; try again"
+
+static const StreamFault stream_faults[] = {
+  /* An error line mid-stream (status 200). */
+  { "/ollama-client/stream-errors/error-line", FAKE_FAULT_ERROR_LINE, "llama runner process has terminated: signal: killed",
+    0, HR_NET_ERROR_STREAM, "Ollama stopped with an error: llama runner process has terminated: signal: killed", FALSE },
+  /* A stream that ends cleanly without done. */
+  { "/ollama-client/stream-errors/no-done", FAKE_FAULT_NO_DONE, NULL,
+    0, HR_NET_ERROR_TRUNCATED, STREAM_TRUNCATED, FALSE },
+  /* A dropped connection. */
+  { "/ollama-client/stream-errors/dropped", FAKE_FAULT_DROP, NULL,
+    0, HR_NET_ERROR_TRUNCATED, STREAM_TRUNCATED, FALSE },
+  /* A line that is not JSON. */
+  { "/ollama-client/stream-errors/not-json", FAKE_FAULT_INVALID_JSON, NULL,
+    0, HR_NET_ERROR_INVALID_RESPONSE, "%s sent a line that is not JSON (", TRUE },
+  /* A line over the cap. */
+  { "/ollama-client/stream-errors/line-over-cap", FAKE_FAULT_LONG_LINE, "4096",
+    1024, HR_NET_ERROR_TOO_LARGE, "%s sent a line longer than 1 KiB: that is not an Ollama stream; check the address", FALSE },
+  /* By default a line as long as Ollama's own client takes (8,000,000
+   * bytes, api/client.go) is read: a 5,000,000-byte one is, and the stream
+   * then ends without its last line; 8,100,000 is too long. */
+  { "/ollama-client/stream-errors/long-line-read", FAKE_FAULT_LONG_LINE, "5000000",
+    HR_OLLAMA_MAX_LINE_BYTES, HR_NET_ERROR_TRUNCATED, STREAM_TRUNCATED, FALSE },
+  { "/ollama-client/stream-errors/line-past-ollama", FAKE_FAULT_LONG_LINE, "8100000",
+    HR_OLLAMA_MAX_LINE_BYTES, HR_NET_ERROR_TOO_LARGE,
+    "%s sent a line longer than 8000000 bytes: that is not an Ollama stream; check the address", FALSE },
+  /* 500 before the stream starts: Ollama's text. */
+  { "/ollama-client/stream-errors/server-500", FAKE_FAULT_500,
+    "model requires more system memory (5.5 GiB) than is available (3.4 GiB)",
+    0, HR_NET_ERROR_SERVER, NULL, FALSE },
+  /* 404 JSON: the model is missing. */
+  { "/ollama-client/stream-errors/model-missing", FAKE_FAULT_404_JSON, NULL,
+    0, HR_NET_ERROR_NOT_FOUND, "model 'llama3.2:3b' not found: llama3.2:3b is not on the board at %s; pull it first", FALSE },
+};
+
 static void
-test_stream_errors (void)
+test_stream_errors (gconstpointer data)
 {
+  const StreamFault *c = data;
   FakeOllama *fake = fake_ollama_new ();
   const char *url = fake_ollama_get_url (fake);
   g_autoptr(HrOllamaClient) client = client_for (url);
-  g_autofree char *truncated = g_strdup_printf ("the answer from %s ended before its last line: the connection dropped"
-                                                " or the server stopped; try again", url);
   g_autofree char *expected = NULL;
   GError *error = NULL;
 
   fake_ollama_add_llama32 (fake);
-
-  /* An error line mid-stream (status 200). */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_ERROR_LINE, "llama runner process has terminated: signal: killed");
+  fake_ollama_set_fault (fake, "/api/generate", c->fault, c->fault_text);
+  if (c->line_cap > 0)
+    hr_ollama_client_set_caps (client, c->line_cap, HR_OLLAMA_MAX_RESPONSE_BYTES);
   error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM);
-  g_assert_cmpstr (error->message, ==, "Ollama stopped with an error: llama runner process has terminated: signal: killed");
+  g_assert_error (error, HR_NET_ERROR, c->code);
+  if (c->message != NULL)
+    {
+      expected = g_strdup_printf (c->message, url);
+      if (c->prefix)
+        g_assert_true (g_str_has_prefix (error->message, expected));
+      else
+        g_assert_cmpstr (error->message, ==, expected);
+    }
   g_clear_error (&error);
-
-  /* A stream that ends cleanly without done. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_NO_DONE, NULL);
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
-  g_assert_cmpstr (error->message, ==, truncated);
-  g_clear_error (&error);
-
-  /* A dropped connection. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_DROP, NULL);
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
-  g_assert_cmpstr (error->message, ==, truncated);
-  g_clear_error (&error);
-
-  /* A line that is not JSON. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_INVALID_JSON, NULL);
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE);
-  expected = g_strdup_printf ("%s sent a line that is not JSON (", url);
-  g_assert_true (g_str_has_prefix (error->message, expected));
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
-
-  /* A line over the cap. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "4096");
-  hr_ollama_client_set_caps (client, 1024, HR_OLLAMA_MAX_RESPONSE_BYTES);
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE);
-  expected = g_strdup_printf ("%s sent a line longer than 1 KiB: that is not an Ollama stream; check the address", url);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
-
-  /* Issue 16: by default a line as long as Ollama's own client takes
-   * (8,000,000 bytes, api/client.go) is read: a 5,000,000-byte one is, and
-   * the stream then ends without its last line; 8,100,000 is too long. */
-  hr_ollama_client_set_caps (client, HR_OLLAMA_MAX_LINE_BYTES, HR_OLLAMA_MAX_RESPONSE_BYTES);
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "5000000");
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED);
-  g_assert_cmpstr (error->message, ==, truncated);
-  g_clear_error (&error);
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_LONG_LINE, "8100000");
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE);
-  expected = g_strdup_printf ("%s sent a line longer than 8000000 bytes: that is not an Ollama stream; check the address", url);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-  g_clear_pointer (&expected, g_free);
-
-  /* 500 before the stream starts: Ollama's text. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_500,
-                         "model requires more system memory (5.5 GiB) than is available (3.4 GiB)");
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_SERVER);
-  g_clear_error (&error);
-
-  /* 404 JSON: the model is missing. */
-  fake_ollama_set_fault (fake, "/api/generate", FAKE_FAULT_404_JSON, NULL);
-  error = generate_error (client, NULL);
-  g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
-  expected = g_strdup_printf ("model 'llama3.2:3b' not found: llama3.2:3b is not on the board at %s; pull it first", url);
-  g_assert_cmpstr (error->message, ==, expected);
-  g_clear_error (&error);
-
   spin_until_streams_end (fake);
   g_clear_object (&client);
   fake_ollama_free (fake);
@@ -879,9 +904,14 @@ main (int   argc,
   g_test_add_func ("/ollama-client/chat", test_chat);
   g_test_add_func ("/ollama-client/connection-refused", test_connection_refused);
   g_test_add_func ("/ollama-client/resolve-and-tls", test_resolve_and_tls);
-  g_test_add_func ("/ollama-client/status-errors", test_status_errors);
+  g_test_add_func ("/ollama-client/status-errors/model-missing", test_status_errors);
+  g_test_add_func ("/ollama-client/status-errors/wrong-prefix", test_status_errors_wrong_prefix);
+  for (guint i = 0; i < G_N_ELEMENTS (version_faults); i++)
+    g_test_add_data_func (version_faults[i].path, &version_faults[i], test_status_errors_version_fault);
+  g_test_add_func ("/ollama-client/status-errors/over-cap", test_status_errors_over_cap);
   g_test_add_func ("/ollama-client/token", test_token);
-  g_test_add_func ("/ollama-client/stream-errors", test_stream_errors);
+  for (guint i = 0; i < G_N_ELEMENTS (stream_faults); i++)
+    g_test_add_data_func (stream_faults[i].path, &stream_faults[i], test_stream_errors);
   g_test_add_func ("/ollama-client/deadline-and-inactivity", test_deadline_and_inactivity);
   g_test_add_func ("/ollama-client/cancel", test_cancel);
   g_test_add_func ("/ollama-client/load-unload-delete", test_load_unload_delete);
