@@ -18,17 +18,29 @@ void
 run_cli (Run *r, ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = NULL;
   const char *arg;
   va_list ap;
-  int wait_status;
 
-  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
   va_start (ap, r);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (args, (char *) arg);
   va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (r, (const char * const *) args->pdata);
+}
+
+void
+run_cli_argv (Run                *r,
+              const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  int wait_status;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) argv[i]);
   g_ptr_array_add (args, NULL);
 
   envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);

@@ -34,6 +34,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 void run_cli         (Run                *r,
                       ...) G_GNUC_NULL_TERMINATED;
 
+/* run_cli() with the arguments in @argv (NULL-terminated, the command
+ * first), for a table of command lines. */
+void run_cli_argv    (Run                *r,
+                      const char * const *argv);
+
 /* Runs $HEADROOM_CLI with @argv (NULL-terminated, the command first)
  * while this process's main loop keeps serving (a fake server in the
  * test), with XDG_DATA_HOME, XDG_CONFIG_HOME and XDG_CACHE_HOME set to the
