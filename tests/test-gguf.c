@@ -2541,25 +2541,17 @@ test_zero_heads (void)
 /* Issue 16: tensors of a ggml type this version does not know are printed
  * apart, with their type ids, their bytes from the layout, and the name of
  * one whose size nothing tells (text and JSON). */
-static void
-test_cli_gguf_unknown_types (void)
+/* A llama header with tensors of ggml types 99 and 77, which no version
+ * knows, and its data: F16 token_embd (12,800 bytes), blk.0.ffn_up (type
+ * 99, 8,192 bytes to the next offset) and blk.0.ffn_down (type 77, the
+ * last). @data_offset set to where the tensor data starts. */
+static GgufWriter *
+write_unknown_types (guint64 *data_offset)
 {
-  g_autoptr(GgufWriter) w = gw_new ();
+  GgufWriter *w = gw_new ();
   const guint64 embd[2] = { 64, 100 }, square[2] = { 64, 64 };
-  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "unknown-types.gguf", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *unknown;
-  JsonArray *types, *names;
-  guint64 data_offset;
   guint header_len;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
-      return;
-    }
   gw_header (w, 3, 3, 4);
   gw_kv_str (w, "general.architecture", "llama");
   gw_kv_u32 (w, "llama.block_count", 1);
@@ -2569,19 +2561,60 @@ test_cli_gguf_unknown_types (void)
   gw_tensor (w, "blk.0.ffn_up.weight", 2, square, 99, 12800);    /* to the next offset: 8,192 */
   gw_tensor (w, "blk.0.ffn_down.weight", 2, square, 77, 20992);  /* the last */
   header_len = w->len;
-  data_offset = gw_align (header_len, 32);
-  g_byte_array_set_size (w, data_offset + 20992 + 8192);
+  *data_offset = gw_align (header_len, 32);
+  g_byte_array_set_size (w, *data_offset + 20992 + 8192);
   memset (w->data + header_len, 0, w->len - header_len);
+  return w;
+}
 
-  /* The whole file: the last one is sized to the file's end. */
+/* write_unknown_types()'s first @length bytes (G_MAXSIZE: all) saved in
+ * the user data folder. Returns: (transfer full): the path */
+static char *
+save_unknown_types (gsize length)
+{
+  guint64 data_offset;
+  g_autoptr(GgufWriter) w = write_unknown_types (&data_offset);
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_user_data_dir (), "unknown-types.gguf", NULL);
+
+  if (length == G_MAXSIZE)
+    length = w->len;
+  else
+    length = data_offset + length;
   g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
-  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, length, &error));
   g_assert_no_error (error);
+  return path;
+}
+
+/* `headroom-cli gguf PATH --json`'s tensors.unknown_types, parsed into @parser. */
+static JsonObject *
+unknown_types_json (JsonParser *parser,
+                    const char *path)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+
   run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);
-  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
-                                                                          "tensors"), "unknown_types");
+  return json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                                       "tensors"), "unknown_types");
+}
+
+/* The whole file: the last one is sized to the file's end. */
+static void
+test_cli_gguf_unknown_types (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *unknown;
+  JsonArray *types;
+
+  if (!have_cli ())
+    return;
+  path = save_unknown_types (G_MAXSIZE);
+  unknown = unknown_types_json (parser, path);
   g_assert_cmpint (json_object_get_int_member (unknown, "count"), ==, 2);
   types = json_object_get_array_member (unknown, "types");
   g_assert_cmpuint (json_array_get_length (types), ==, 2);
@@ -2590,11 +2623,18 @@ test_cli_gguf_unknown_types (void)
   g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 16384);
   g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (unknown, "unsized_names")), ==, 0);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  /* Cut where the last one starts: nothing tells its size. */
-  g_assert_true (g_file_set_contents (path, (const char *) w->data, data_offset + 20992, &error));
+/* Cut where the last one starts: nothing tells its size. */
+static void
+test_cli_gguf_unknown_types_cut (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+
+  if (!have_cli ())
+    return;
+  path = save_unknown_types (20992);
   run_cli ((const char *[]) { "gguf", path, NULL }, 0, &out, &err);
   g_assert_nonnull (strstr (out, "\n  F16               1 tensor, 12,800 bytes\n"
                                  "  unknown types     2 tensors of ggml types 77, 99, which this version does not know: "
@@ -2602,12 +2642,20 @@ test_cli_gguf_unknown_types (void)
                                  "  unknown size      blk.0.ffn_down.weight (nothing after it tells its size; "
                                  "not in the tensor bytes)\n"
                                  "tensor bytes        20,992 "));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  unknown = json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
-                                                                          "tensors"), "unknown_types");
+}
+
+static void
+test_cli_gguf_unknown_types_cut_json (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *unknown;
+  JsonArray *names;
+
+  if (!have_cli ())
+    return;
+  path = save_unknown_types (20992);
+  unknown = unknown_types_json (parser, path);
   g_assert_cmpint (json_object_get_int_member (unknown, "bytes"), ==, 8192);
   g_assert_cmpint (json_object_get_int_member (unknown, "unsized"), ==, 1);
   names = json_object_get_array_member (unknown, "unsized_names");
@@ -2793,7 +2841,9 @@ main (int   argc,
     g_test_add_data_func (gguf_usages[i].path, &gguf_usages[i], test_cli_gguf_usage);
   g_test_add_func ("/cli/gguf/missing-file", test_cli_gguf_missing_file);
   g_test_add_func ("/cli/gguf/split", test_cli_gguf_split);
-  g_test_add_func ("/cli/gguf/unknown-types", test_cli_gguf_unknown_types);
+  g_test_add_func ("/cli/gguf/unknown-types/sized-by-layout", test_cli_gguf_unknown_types);
+  g_test_add_func ("/cli/gguf/unknown-types/cut", test_cli_gguf_unknown_types_cut);
+  g_test_add_func ("/cli/gguf/unknown-types/cut-json", test_cli_gguf_unknown_types_cut_json);
   g_test_add_func ("/cli/gguf/no-heads", test_cli_gguf_no_heads);
   g_test_add_func ("/cli/gguf/recurrent", test_cli_gguf_recurrent);
 
