@@ -2478,59 +2478,66 @@ test_cli_gguf_split (void)
  * converters write head_count 0) is sized from its own keys
  * (hr-gguf-recurrent.c), and without the one llama.cpp requires it fails
  * as llama.cpp would, naming the key. */
+/* A header the mapper refuses for its heads or its missing keys. */
+typedef struct {
+  const char *path;
+  const char *arch;
+  guint32     heads;
+  gboolean    kv_key;
+  guint32     kv;
+  gboolean    kv_array;
+  gint        code;
+  const char *message;
+} ZeroHeads;
+
+static const ZeroHeads zero_heads[] = {
+  { "/gguf/spec/zero-heads/heads", "llama", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+    "llama.attention.head_count is 0; a model has at least one attention head" },
+  { "/gguf/spec/zero-heads/kv-heads", "llama", 32, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+    "llama.attention.head_count_kv is 0; a model has at least one KV head" },
+  { "/gguf/spec/zero-heads/kv-heads-every-layer", "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
+    "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
+  { "/gguf/spec/zero-heads/mamba-no-conv-kernel", "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+    "mamba.ssm.conv_kernel is missing; llama.cpp needs it to load mamba (src/models/mamba.cpp)" },
+  { "/gguf/spec/zero-heads/rwkv7-no-head-size", "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
+    "rwkv7.wkv.head_size is missing; llama.cpp needs it to load rwkv7 (src/models/rwkv7.cpp)" },
+  { "/gguf/spec/zero-heads/deepseek4-unsupported", "deepseek4", 64, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
+    "Headroom does not size deepseek4: llama.cpp gives it its own cache, llama_kv_cache_dsv4 "
+    "(src/llama-kv-cache-dsv4.cpp: compressed and raw sliding-window KV with a state per sequence), "
+    "not the hybrid memory" },
+};
+
 static void
-test_zero_heads (void)
+test_zero_heads (gconstpointer data)
 {
-  static const struct {
-    const char *arch;
-    guint32     heads;
-    gboolean    kv_key;
-    guint32     kv;
-    gboolean    kv_array;
-    gint        code;
-    const char *message;
-  } cases[] = {
-    { "llama", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
-      "llama.attention.head_count is 0; a model has at least one attention head" },
-    { "llama", 32, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
-      "llama.attention.head_count_kv is 0; a model has at least one KV head" },
-    { "qwen2", 16, TRUE, 0, TRUE, HR_CORE_ERROR_INVALID_DATA,
-      "qwen2.attention.head_count_kv is 0 in every layer; a model has at least one KV head" },
-    { "mamba", 0, TRUE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
-      "mamba.ssm.conv_kernel is missing; llama.cpp needs it to load mamba (src/models/mamba.cpp)" },
-    { "rwkv7", 0, FALSE, 0, FALSE, HR_CORE_ERROR_INVALID_DATA,
-      "rwkv7.wkv.head_size is missing; llama.cpp needs it to load rwkv7 (src/models/rwkv7.cpp)" },
-    { "deepseek4", 64, FALSE, 0, FALSE, HR_CORE_ERROR_UNSUPPORTED,
-      "Headroom does not size deepseek4: llama.cpp gives it its own cache, llama_kv_cache_dsv4 "
-      "(src/llama-kv-cache-dsv4.cpp: compressed and raw sliding-window KV with a state per sequence), "
-      "not the hybrid memory" },
-  };
+  const ZeroHeads *c = data;
+  g_autoptr(GgufWriter) w = gw_new ();
+  g_autoptr(HrGgufFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *blocks = g_strconcat (c->arch, ".block_count", NULL);
+  g_autofree char *embd = g_strconcat (c->arch, ".embedding_length", NULL);
+  g_autofree char *heads = g_strconcat (c->arch, ".attention.head_count", NULL);
+  g_autofree char *kv = g_strconcat (c->arch, ".attention.head_count_kv", NULL);
+  const guint32 zeros[2] = { 0, 0 };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(GgufWriter) w = gw_new ();
-      g_autoptr(HrGgufFile) file = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *blocks = g_strconcat (cases[i].arch, ".block_count", NULL);
-      g_autofree char *embd = g_strconcat (cases[i].arch, ".embedding_length", NULL);
-      g_autofree char *heads = g_strconcat (cases[i].arch, ".attention.head_count", NULL);
-      g_autofree char *kv = g_strconcat (cases[i].arch, ".attention.head_count_kv", NULL);
-      const guint32 zeros[2] = { 0, 0 };
+  gw_header (w, 3, 0, c->kv_key ? 5 : 4);
+  gw_kv_str (w, "general.architecture", c->arch);
+  gw_kv_u32 (w, blocks, 2);
+  gw_kv_u32 (w, embd, 2048);
+  gw_kv_u32 (w, heads, c->heads);
+  if (c->kv_key && c->kv_array)
+    gw_kv_u32_array (w, kv, zeros, 2);
+  else if (c->kv_key)
+    gw_kv_u32 (w, kv, c->kv);
+  file = parse_ok (w);
+  g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, c->code);
+  g_assert_cmpstr (error->message, ==, c->message);
+}
 
-      gw_header (w, 3, 0, cases[i].kv_key ? 5 : 4);
-      gw_kv_str (w, "general.architecture", cases[i].arch);
-      gw_kv_u32 (w, blocks, 2);
-      gw_kv_u32 (w, embd, 2048);
-      gw_kv_u32 (w, heads, cases[i].heads);
-      if (cases[i].kv_key && cases[i].kv_array)
-        gw_kv_u32_array (w, kv, zeros, 2);
-      else if (cases[i].kv_key)
-        gw_kv_u32 (w, kv, cases[i].kv);
-      file = parse_ok (w);
-      g_assert_null (hr_gguf_file_to_model_spec (file, NULL, NULL, &error));
-      g_assert_error (error, HR_CORE_ERROR, cases[i].code);
-      g_assert_cmpstr (error->message, ==, cases[i].message);
-    }
+static void
+test_arch_is_recurrent (void)
+{
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("mamba2"));
   g_assert_true (hr_gguf_keys_arch_is_recurrent ("rwkv6qwen2"));
   g_assert_false (hr_gguf_keys_arch_is_recurrent ("jamba")); /* hybrid: attention layers have a KV cache */
@@ -2715,24 +2722,16 @@ test_cli_gguf_no_heads (void)
  * recurrent layers, n_embd_r / n_embd_s and the state per slot
  * (2 layers x (3 x (5120 + 2 x 128) + 128 x 5120) values x 4 bytes), in
  * text and JSON, and a prediction with a recurrent state and no KV cache. */
-static void
-test_cli_gguf_recurrent (void)
+/* A two-layer mamba2 header and its token_embd, saved in the user data
+ * folder. Returns: (transfer full): the path */
+static char *
+save_mamba2 (void)
 {
   g_autoptr(GgufWriter) w = gw_new ();
   const guint64 embd[2] = { 64, 100 };
-  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "mamba2.gguf", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *root, *recurrent;
-  JsonArray *layers;
+  char *path = g_build_filename (g_get_user_data_dir (), "mamba2.gguf", NULL);
   guint header_len;
 
-  if (g_getenv ("HEADROOM_CLI") == NULL)
-    {
-      g_test_skip ("HEADROOM_CLI is not set (run under meson test)");
-      return;
-    }
   gw_header (w, 3, 1, 9);
   gw_kv_str (w, "general.architecture", "mamba2");
   gw_kv_u32 (w, "mamba2.block_count", 2);
@@ -2748,8 +2747,19 @@ test_cli_gguf_recurrent (void)
   g_byte_array_set_size (w, gw_align (header_len, 32) + 12800);
   memset (w->data + header_len, 0, w->len - header_len);
   g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
-  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, &error));
+  g_assert_true (g_file_set_contents (path, (const char *) w->data, w->len, NULL));
+  return path;
+}
 
+static void
+test_cli_gguf_recurrent (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+
+  if (!have_cli ())
+    return;
+  path = save_mamba2 ();
   run_cli ((const char *[]) { "gguf", path, "--backend", "cpu", NULL }, 0, &out, &err);
   g_assert_nonnull (strstr (out, "\nKV heads            none: llama.cpp keeps no attention KV cache for a recurrent model\n"));
   g_assert_nonnull (strstr (out, "\nrecurrent layers    2 of 2: 0 1\n"));
@@ -2758,8 +2768,21 @@ test_cli_gguf_recurrent (void)
   g_assert_null (strstr (out, "not sized"));
   g_assert_null (strstr (out, "  KV cache "));
   g_assert_nonnull (strstr (out, "\n  Recurrent state "));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
+
+static void
+test_cli_gguf_recurrent_json (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *recurrent;
+  JsonArray *layers;
+
+  if (!have_cli ())
+    return;
+  path = save_mamba2 ();
   run_cli ((const char *[]) { "gguf", path, "--json", NULL }, 0, &out, &err);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);
@@ -2828,7 +2851,9 @@ main (int   argc,
     g_test_add (store_bad_names[i].path, Store, &store_bad_names[i], store_set_up, test_ollama_store_refuses_name, store_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (store_bad_manifests); i++)
     g_test_add (store_bad_manifests[i].path, Store, &store_bad_manifests[i], store_set_up, test_ollama_store_refuses_manifest, store_tear_down);
-  g_test_add_func ("/gguf/spec/zero-heads", test_zero_heads);
+  for (guint i = 0; i < G_N_ELEMENTS (zero_heads); i++)
+    g_test_add_data_func (zero_heads[i].path, &zero_heads[i], test_zero_heads);
+  g_test_add_func ("/gguf/spec/arch-is-recurrent", test_arch_is_recurrent);
   g_test_add_func ("/cli/gguf/llama3.2-3b", test_cli_gguf_llama32);
   g_test_add ("/cli/gguf/ollama/verify", Store, NULL, store_set_up, test_cli_gguf_ollama_verify, store_tear_down);
   g_test_add ("/cli/gguf/ollama/unverified", Store, NULL, store_set_up, test_cli_gguf_ollama_unverified, store_tear_down);
@@ -2845,7 +2870,8 @@ main (int   argc,
   g_test_add_func ("/cli/gguf/unknown-types/cut", test_cli_gguf_unknown_types_cut);
   g_test_add_func ("/cli/gguf/unknown-types/cut-json", test_cli_gguf_unknown_types_cut_json);
   g_test_add_func ("/cli/gguf/no-heads", test_cli_gguf_no_heads);
-  g_test_add_func ("/cli/gguf/recurrent", test_cli_gguf_recurrent);
+  g_test_add_func ("/cli/gguf/recurrent/report", test_cli_gguf_recurrent);
+  g_test_add_func ("/cli/gguf/recurrent/json", test_cli_gguf_recurrent_json);
 
   return g_test_run ();
 }
