@@ -441,43 +441,76 @@ gguf_head (guint64 *out_file_size,
   return g_byte_array_free_to_bytes (w);
 }
 
-static void
-test_gguf_repo (void)
-{
-  g_autoptr(FakeHub) fake = fake_hub_new ();
-  g_autoptr(HrHubClient) client = client_for (fake, NULL);
-  g_autoptr(HrHubLookup) lookup = NULL;
-  g_autoptr(GError) error = NULL;
-  guint64 file_size = 0, tensor_bytes = 0;
-  g_autoptr(GBytes) head = gguf_head (&file_size, &tensor_bytes);
-  FakeRepo *repo = fake_add_repo (fake, "test-org/Llama-3.2-3B-Instruct-GGUF", "2222222222222222222222222222222222222222",
-                                  "{\"tags\":[\"gguf\",\"base_model:meta-llama/Llama-3.2-3B-Instruct\",\"license:llama3.2\"],"
-                                  "\"cardData\":{\"license\":\"llama3.2\",\"base_model\":[\"meta-llama/Llama-3.2-3B-Instruct\"]},"
-                                  "\"config\":{},\"gguf\":{\"total\":3212749888,\"architecture\":\"llama\","
-                                  "\"context_length\":131072,\"totalFileSize\":2019377376}}");
-  const HrHubGgufFile *g;
-  guint64 params;
+/* A fake Hub with a GGUF repository of llama3.2:3b: the Q4_K_M file with
+ * a real header, Q8_0 and F16 in two parts; its lookup. */
+typedef struct {
+  FakeHub     *fake;
+  HrHubClient *client;
+  GBytes      *head;
+  guint64      file_size;
+  guint64      tensor_bytes;
+  HrHubLookup *lookup;
+} GgufRepo;
 
+static void
+gguf_repo_set_up (GgufRepo      *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  FakeRepo *repo;
+
+  f->fake = fake_hub_new ();
+  f->client = client_for (f->fake, NULL);
+  f->head = gguf_head (&f->file_size, &f->tensor_bytes);
+  repo = fake_add_repo (f->fake, "test-org/Llama-3.2-3B-Instruct-GGUF", "2222222222222222222222222222222222222222",
+                        "{\"tags\":[\"gguf\",\"base_model:meta-llama/Llama-3.2-3B-Instruct\",\"license:llama3.2\"],"
+                        "\"cardData\":{\"license\":\"llama3.2\",\"base_model\":[\"meta-llama/Llama-3.2-3B-Instruct\"]},"
+                        "\"config\":{},\"gguf\":{\"total\":3212749888,\"architecture\":\"llama\","
+                        "\"context_length\":131072,\"totalFileSize\":2019377376}}");
   repo_add_file (repo, "README.md", 9000, FALSE, NULL, FALSE);
-  repo_add_file (repo, "Llama-3.2-3B-Instruct-Q4_K_M.gguf", file_size, TRUE, head, TRUE);
+  repo_add_file (repo, "Llama-3.2-3B-Instruct-Q4_K_M.gguf", f->file_size, TRUE, f->head, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-Q8_0.gguf", 3421899136, TRUE, NULL, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-f16-00001-of-00002.gguf", 4000000000, TRUE, NULL, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-f16-00002-of-00002.gguf", 2433323456, TRUE, NULL, TRUE);
-
-  lookup = run_lookup (client, "test-org/Llama-3.2-3B-Instruct-GGUF", NULL, NULL, &error);
+  f->lookup = run_lookup (f->client, "test-org/Llama-3.2-3B-Instruct-GGUF", NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (lookup->gguf_files->len, ==, 3);
-  g = g_ptr_array_index (lookup->gguf_files, 0);
+}
+
+static void
+gguf_repo_tear_down (GgufRepo      *f,
+                     gconstpointer  data)
+{
+  g_clear_pointer (&f->lookup, hr_hub_lookup_free);
+  g_bytes_unref (f->head);
+  g_clear_object (&f->client);
+  fake_hub_free (f->fake);
+}
+
+static void
+test_gguf_repo (GgufRepo      *f,
+                gconstpointer  data)
+{
+  const HrHubGgufFile *g;
+
+  g_assert_cmpuint (f->lookup->gguf_files->len, ==, 3);
+  g = g_ptr_array_index (f->lookup->gguf_files, 0);
   g_assert_cmpstr (g->path, ==, "Llama-3.2-3B-Instruct-Q4_K_M.gguf");
   g_assert_cmpstr (g->label, ==, "Q4_K_M");
-  g_assert_cmpuint (g->size, ==, file_size);
-  g = g_ptr_array_index (lookup->gguf_files, 1);
+  g_assert_cmpuint (g->size, ==, f->file_size);
+  g = g_ptr_array_index (f->lookup->gguf_files, 1);
   g_assert_cmpstr (g->label, ==, "Q8_0");
-  g = g_ptr_array_index (lookup->gguf_files, 2);
+  g = g_ptr_array_index (f->lookup->gguf_files, 2);
   g_assert_cmpstr (g->path, ==, "Llama-3.2-3B-Instruct-f16-00001-of-00002.gguf");
   g_assert_cmpstr (g->label, ==, "F16");
   g_assert_cmpuint (g->parts, ==, 2);
   g_assert_cmpuint (g->size, ==, 6433323456);
+}
+
+static void
+test_gguf_repo_lookup (GgufRepo      *f,
+                       gconstpointer  data)
+{
+  HrHubLookup *lookup = f->lookup;
 
   g_assert_cmpstr (lookup->gguf_chosen, ==, "Llama-3.2-3B-Instruct-Q4_K_M.gguf");
   g_assert_nonnull (lookup->gguf);
@@ -487,28 +520,42 @@ test_gguf_repo (void)
   g_assert_cmpint (lookup->kind->kind, ==, HR_HF_KIND_INSTRUCT);
   g_assert_cmpstr (lookup->kind->base_model, ==, "meta-llama/Llama-3.2-3B-Instruct");
   g_assert_cmpstr (lookup->license, ==, "llama3.2");
+}
 
-  /* Exact figures from the header: W6's tensor list (Q4_K x168, Q6_K x29,
-   * F32 x58) and its bits per weight. */
+/* Exact figures from the header: W6's tensor list (Q4_K x168, Q6_K x29,
+ * F32 x58) and its bits per weight. */
+static void
+test_gguf_repo_header (GgufRepo      *f,
+                       gconstpointer  data)
+{
+  HrHubLookup *lookup = f->lookup;
+  guint64 params;
+
   g_assert_nonnull (lookup->spec);
   params = lookup->spec->parameters;
   g_assert_cmpuint (params, ==, hr_gguf_file_get_parameters (lookup->gguf));
-  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, tensor_bytes);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, f->tensor_bytes);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_Q4_K, NULL), ==, 168);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_Q6_K, NULL), ==, 29);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_F32, NULL), ==, 58);
   g_assert_cmpuint (lookup->spec->layers, ==, 28);
   g_assert_cmpuint (lookup->spec->kv_heads, ==, 8);
   g_assert_cmpuint (lookup->spec->key_length, ==, 128);
-  g_assert_cmpuint (lookup->spec->file_bytes, ==, file_size);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, f->file_size);
   g_assert_cmpfloat_with_epsilon (hr_memory_effective_bits (lookup->spec->file_bytes, params),
-                                  (double) file_size * 8.0 / (double) params, 1e-12);
+                                  (double) f->file_size * 8.0 / (double) params, 1e-12);
   g_test_message ("GGUF header read in %" G_GUINT64_FORMAT " bytes; %.4f bits per weight",
-                  lookup->gguf_header_bytes_read, hr_memory_effective_bits (file_size, params));
-  /* The header, not the tensor data: reads stop at the header. */
-  g_assert_false (fake->weight_body_requested);
-  g_assert_cmpuint (fake->weight_range_end_max, <, g_bytes_get_size (head) * 2);
-  g_assert_cmpuint (log_count (fake, "Q8_0.gguf"), ==, 0);
+                  lookup->gguf_header_bytes_read, hr_memory_effective_bits (f->file_size, params));
+}
+
+/* The header, not the tensor data: reads stop at the header. */
+static void
+test_gguf_repo_header_only (GgufRepo      *f,
+                            gconstpointer  data)
+{
+  g_assert_false (f->fake->weight_body_requested);
+  g_assert_cmpuint (f->fake->weight_range_end_max, <, g_bytes_get_size (f->head) * 2);
+  g_assert_cmpuint (log_count (f->fake, "Q8_0.gguf"), ==, 0);
 }
 
 typedef struct {
@@ -865,7 +912,10 @@ main (int   argc,
   g_test_add_func ("/hub/header-fallback", test_header_fallback);
   g_test_add_func ("/hub/big-header", test_big_header);
   g_test_add_func ("/hub/ignored-range", test_ignored_range);
-  g_test_add_func ("/hub/gguf", test_gguf_repo);
+  g_test_add ("/hub/gguf/files", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/lookup", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_lookup, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/header", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_header, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/header-only", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_header_only, gguf_repo_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (hub_error_cases); i++)
     {
       g_autofree char *path = g_strconcat ("/hub/errors/", hub_error_cases[i].name, NULL);
