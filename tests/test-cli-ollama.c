@@ -130,68 +130,105 @@ run_cli_merged (char       **out,
   return status;
 }
 
+/* A fake Ollama with llama3.2:3b loaded at 4,096 tokens. */
+typedef struct {
+  FakeOllama *fake;
+  const char *url;
+  char       *out;
+  char       *err;
+} LoadedFake;
+
 static void
-test_list_ps_version (void)
+loaded_fake_set_up (LoadedFake    *f,
+                    gconstpointer  data)
 {
-  FakeOllama *fake = fake_ollama_new ();
-  const char *url = fake_ollama_get_url (fake);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  f->fake = fake_ollama_new ();
+  f->url = fake_ollama_get_url (f->fake);
+  fake_ollama_add_llama32 (f->fake);
+  fake_ollama_load (f->fake, "llama3.2:3b", 4096);
+}
 
-  fake_ollama_add_llama32 (fake);
-  fake_ollama_load (fake, "llama3.2:3b", 4096);
+static void
+loaded_fake_tear_down (LoadedFake    *f,
+                       gconstpointer  data)
+{
+  g_free (f->out);
+  g_free (f->err);
+  fake_ollama_free (f->fake);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+static void
+test_list_ps_version (LoadedFake    *f,
+                      gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "list", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                             ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
                    "llama3.2:3b                      a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
-  g_assert_cmpstr (err, ==, "");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  g_assert_cmpstr (f->err, ==, "");
+}
 
-  /* A name longer than the 32-character NAME column widens it. */
-  fake_ollama_add_model (fake, "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
+/* A name longer than the 32-character NAME column widens it. */
+static void
+test_list_long_name (LoadedFake    *f,
+                     gconstpointer  data)
+{
+  fake_ollama_add_model (f->fake, "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
                          "f0c4a80c4f17acd5ab5d3ff6a5fd52a3a0c1bcbd8cc1b5e1e8c7c1d5ff3d8e2c", 2019393189, NULL);
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "list", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                                              ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
                    "llama3.2:3b                                       a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n"
                    "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M f0c4a80c4f17    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  /* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
-  g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+/* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
+static void
+test_ps (LoadedFake    *f,
+         gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "ps", "--host", f->url, NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
                    "llama3.2:3b                      a80c4f17acd5    2.6 GB  100% GPU             4096  4 minutes from now\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "version", "--json", NULL), ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+static void
+test_version_json (LoadedFake    *f,
+                   gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "version", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, f->out, -1, NULL));
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "version"), ==, "0.31.2");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "show", "llama3.2:3b", NULL), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "name               llama3.2:3b\narchitecture       llama\nparameters         3,212,749,888\n"));
-  g_assert_nonnull (strstr (out, "\nkv_heads           8\n"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+static void
+test_show (LoadedFake    *f,
+           gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "show", "llama3.2:3b", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (f->out, "name               llama3.2:3b\narchitecture       llama\nparameters         3,212,749,888\n"));
+  g_assert_nonnull (strstr (f->out, "\nkv_heads           8\n"));
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "unload", "llama3.2:3b", NULL), ==, 0);
-  g_assert_cmpstr (out, ==, "unloaded llama3.2:3b\n");
-  g_assert_false (fake_ollama_is_loaded (fake, "llama3.2:3b"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+static void
+test_unload (LoadedFake    *f,
+             gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "unload", "llama3.2:3b", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==, "unloaded llama3.2:3b\n");
+  g_assert_false (fake_ollama_is_loaded (f->fake, "llama3.2:3b"));
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "delete", "nosuch:1b", NULL), ==, 1);
-  g_assert_cmpstr (out, ==, "");
-  g_assert_true (g_str_has_prefix (err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
-
-  fake_ollama_free (fake);
+static void
+test_delete_unknown (LoadedFake    *f,
+                     gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "delete", "nosuch:1b", NULL), ==, 1);
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_true (g_str_has_prefix (f->err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
 }
 
 /* Issue 16: an /api/show tensor list with a type this version does not
@@ -522,7 +559,13 @@ main (int   argc,
   g_unsetenv ("OLLAMA_HOST");
   g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
 
-  g_test_add_func ("/cli-ollama/list-ps-version", test_list_ps_version);
+  g_test_add ("/cli-ollama/list-ps-version/list", LoadedFake, NULL, loaded_fake_set_up, test_list_ps_version, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/list-long-name", LoadedFake, NULL, loaded_fake_set_up, test_list_long_name, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/ps", LoadedFake, NULL, loaded_fake_set_up, test_ps, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/version-json", LoadedFake, NULL, loaded_fake_set_up, test_version_json, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/show", LoadedFake, NULL, loaded_fake_set_up, test_show, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/unload", LoadedFake, NULL, loaded_fake_set_up, test_unload, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/delete-unknown", LoadedFake, NULL, loaded_fake_set_up, test_delete_unknown, loaded_fake_tear_down);
   g_test_add_func ("/cli-ollama/show-unknown-tensor-type", test_show_unknown_tensor_type);
   g_test_add_func ("/cli-ollama/pull-refusal-order", test_pull_refusal_order);
   g_test_add ("/cli-ollama/pull/refused-by-check", PullFake, NULL, pull_fake_set_up, test_pull, pull_fake_tear_down);

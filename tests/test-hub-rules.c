@@ -597,66 +597,77 @@ gptq_tensors (void)
   return (char **) g_ptr_array_free (b, FALSE);
 }
 
-static void
-test_gptq_packed (void)
+/* The Hub's map counts the I32 containers (qweight, qzeros, g_idx) and
+ * the F16 elements (embeddings, lm_head, norms, scales). */
+#define GPTQ_LINEAR (2 * 65536 + 2 * 32768 + 3 * 131072)   /* in x out, summed: 589,824 */
+#define GPTQ_I32 (GPTQ_LINEAR / 8 + GPTQ_LINEAR / 1024 + (6 * 256 + 512))
+#define GPTQ_F16 (2 * 262144 + 3 * 256 + GPTQ_LINEAR / 128)
+/* Embeddings, lm_head, 3 norms and the linear layers' weights. */
+#define GPTQ_EXPECTED (2 * 262144 + 3 * 256 + GPTQ_LINEAR)
+#define GPTQ_NOTE "the Hub API counts 606,016 parameters, each packed container as one; unpacking the " \
+                  "73,728 packed elements in the header of 1 shard gives 1,114,880; using 1,114,880"
+
+/* A fake Hub with a tiny GPTQ repository; @data set to its safetensors'
+ * data bytes. Returns: (transfer full) */
+static FakeHub *
+gptq_hub (guint64 *data)
 {
-  g_autoptr(FakeHub) fake = fake_hub_new ();
-  g_autoptr(HrHubClient) client = client_for (fake, NULL);
-  g_autoptr(HrHubLookup) lookup = NULL;
-  g_autoptr(GError) error = NULL;
+  FakeHub *fake = fake_hub_new ();
   g_auto(GStrv) tensors = gptq_tensors ();
-  guint64 size, data;
-  g_autoptr(GBytes) head = st_file ((const char * const *) tensors, &size, &data);
-  /* The Hub's map counts the I32 containers (qweight, qzeros, g_idx) and
-   * the F16 elements (embeddings, lm_head, norms, scales). */
-  const guint64 linear = 2 * 65536 + 2 * 32768 + 3 * 131072;   /* in x out, summed: 589,824 */
-  const guint64 i32 = linear / 8 + linear / 1024 + (6 * 256 + 512);
-  const guint64 f16 = 2 * 262144 + 3 * 256 + linear / 128;
+  guint64 size;
+  g_autoptr(GBytes) head = st_file ((const char * const *) tensors, &size, data);
   g_autofree char *info = g_strdup_printf ("{\"tags\":[\"license:apache-2.0\"],"
                                            "\"config\":{\"model_type\":\"llama\",\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4}},"
                                            "\"safetensors\":{\"parameters\":{\"F16\":%" G_GUINT64_FORMAT ",\"I32\":%" G_GUINT64_FORMAT "},"
-                                           "\"total\":%" G_GUINT64_FORMAT "}}", f16, i32, f16 + i32);
+                                           "\"total\":%" G_GUINT64_FORMAT "}}",
+                                           (guint64) GPTQ_F16, (guint64) GPTQ_I32, (guint64) (GPTQ_F16 + GPTQ_I32));
   FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-gptq", "6666666666666666666666666666666666666666", info);
-  /* Embeddings, lm_head, 3 norms and the linear layers' weights. */
-  const guint64 expected = 2 * 262144 + 3 * 256 + linear;
-  const char * const text_args[] = { "hub", "test-org/tiny-gptq", NULL };
-  g_autofree char *note = NULL;
-  g_autofree char *data_text = NULL;
-  g_autofree char *line = NULL;
-  CliRun run;
 
   add_bytes_file (repo, "config.json", GPTQ_CONFIG);
   repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+  return fake;
+}
 
-  lookup = run_lookup (client, "test-org/tiny-gptq", NULL, NULL, &error);
+static void
+test_gptq_packed (void)
+{
+  guint64 data;
+  g_autoptr(FakeHub) fake = gptq_hub (&data);
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHubLookup) lookup = run_lookup (client, "test-org/tiny-gptq", NULL, NULL, &error);
+
   g_assert_no_error (error);
-  g_assert_cmpuint (expected, ==, 1114880);
+  g_assert_cmpuint (GPTQ_EXPECTED, ==, 1114880);
   /* Before: the API's 606,016 containers and elements. */
-  g_assert_cmpuint (f16 + i32, ==, 606016);
-  g_assert_cmpuint (lookup->parameters, ==, expected);
+  g_assert_cmpuint (GPTQ_F16 + GPTQ_I32, ==, 606016);
+  g_assert_cmpuint (lookup->parameters, ==, GPTQ_EXPECTED);
   g_assert_cmpstr (lookup->parameters_source, ==, "the safetensors header of 1 file");
   g_assert_cmpuint (lookup->tensor_bytes, ==, data);
-  g_assert_cmpuint (data, ==, 4 * i32 + 2 * f16);
+  g_assert_cmpuint (data, ==, 4 * GPTQ_I32 + 2 * GPTQ_F16);
   g_assert_cmpuint (lookup->spec->file_bytes, ==, data);
   g_assert_true (lookup->has_derived);
-  g_assert_cmpuint (lookup->derived.total, ==, expected);
+  g_assert_cmpuint (lookup->derived.total, ==, GPTQ_EXPECTED);
   g_assert_cmpstr (lookup->derived_comparison, ==, "the same count as the stored 1,114,880");
   g_assert_cmpuint (lookup->notes->len, ==, 1);
-  note = g_strdup ("the Hub API counts 606,016 parameters, each packed container as one; unpacking the "
-                   "73,728 packed elements in the header of 1 shard gives 1,114,880; using 1,114,880");
-  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, note);
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, GPTQ_NOTE);
+}
+
+static void
+test_gptq_packed_cli (void)
+{
+  guint64 data;
+  g_autoptr(FakeHub) fake = gptq_hub (&data);
+  const char * const text_args[] = { "hub", "test-org/tiny-gptq", NULL };
+  g_autofree char *data_text = hr_format_count (data);
+  g_autofree char *line = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), 0.00 GiB (binary, / 1024^3)", data_text);
+  CliRun run;
 
   run_cli (fake, text_args, &run);
   g_test_message ("%s%s", run.out, run.err);
   g_assert_cmpint (run.status, ==, 0);
   assert_line (run.out, "config check        1,114,880 derived from config.json: the same count as the stored 1,114,880");
-  {
-    g_autofree char *figures = g_strconcat ("figures disagree    ", note, NULL);
-
-    assert_line (run.out, figures);
-  }
-  data_text = hr_format_count (data);
-  line = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), 0.00 GiB (binary, / 1024^3)", data_text);
+  assert_line (run.out, "figures disagree    " GPTQ_NOTE);
   assert_line (run.out, line);
   g_free (run.out);
   g_free (run.err);
@@ -1000,7 +1011,8 @@ main (int   argc,
   g_test_add_func ("/hub-rules/index-disagrees", test_index_disagrees);
   g_test_add_func ("/hub-rules/index-total-never-wins", test_index_total_never_wins);
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
-  g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
+  g_test_add_func ("/hub-rules/gptq-packed/lookup", test_gptq_packed);
+  g_test_add_func ("/hub-rules/gptq-packed/cli", test_gptq_packed_cli);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
   g_test_add_func ("/hub-rules/short-file", test_short_file);
   g_test_add_func ("/hub-rules/no-siblings", test_no_siblings);
