@@ -167,65 +167,90 @@ test_layer_recurrent_round_trip (void)
   g_assert_cmpstr (spec->recurrent_source, ==, "LFM2: n_embd x (L_cache - 1)");
 }
 
+/* A catalog entry "m" whose layer fields are refused, and the message
+ * (NULL: the JSON reader's, checked for its field and line). */
+typedef struct {
+  const char *path;
+  const char *members;
+  const char *message;
+} MalformedLayers;
+
+static const MalformedLayers malformed_layers[] = {
+  { "/catalog-layers/malformed/layer-types-not-list",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": \"attention\"",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" must be a list of \"attention\", \"sliding\", \"recurrent\" or \"none\", one per layer" },
+  { "/catalog-layers/malformed/layer-types-count",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has 1 values for 2 layers" },
+  { "/catalog-layers/malformed/layer-types-unknown",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"mamba\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
+  { "/catalog-layers/malformed/layer-types-not-string",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", 3]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
+  { "/catalog-layers/malformed/sliding-without-window",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has sliding layers but no \"sliding_window\"" },
+  { "/catalog-layers/malformed/recurrent-figures-missing",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" are missing: 1 layers keep a recurrent state" },
+  { "/catalog-layers/malformed/recurrent-s-missing",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"], \"recurrent_r\": 9984",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is missing: 1 layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)" },
+  { "/catalog-layers/malformed/recurrent-without-layers",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_r\": 12",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")" },
+  { "/catalog-layers/malformed/recurrent-s-negative",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_s\": -1",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is negative or too large: it must be a whole number from 0 to 4,294,967,295" },
+  { "/catalog-layers/malformed/interval-too-small",
+    "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 1",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" must be between 2 and the 8 layers" },
+  { "/catalog-layers/malformed/interval-and-layer-types",
+    "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 4, \"layer_types\": [\"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one" },
+  { "/catalog-layers/malformed/interval-and-layer-kv-heads",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 2, \"layer_kv_heads\": [2, 2]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays" },
+  { "/catalog-layers/malformed/layer-types-and-layer-sliding",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"], \"layer_sliding\": [0, 1]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" cannot be combined with \"layer_sliding\"" },
+  { "/catalog-layers/malformed/pattern-without-window",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64,\n    \"sliding_window_pattern\": 2",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" needs a \"sliding_window\"" },
+  { "/catalog-layers/malformed/pattern-too-large",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 5",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" must be between 2 and the 4 layers" },
+  { "/catalog-layers/malformed/pattern-and-layer-sliding",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 2, \"layer_sliding\": [1, 0, 1, 0]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\"" },
+  { "/catalog-layers/malformed/layer-recurrent-count",
+    "\"layers\": 3, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 0]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\" has 2 values for 3 layers" },
+  { "/catalog-layers/malformed/layer-recurrent-range",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 2]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\": value 2 is out of range" },
+  { "/catalog-layers/malformed/layer-sliding-count",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_sliding\": [1]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_sliding\" has 1 values for 2 layers" },
+  { "/catalog-layers/malformed/projector-bytes-not-number",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"projector_bytes\": \"big\"",
+    NULL /* the message is _hr_json_get_u64's; checked for its field and line below */ },
+};
+
 static void
-test_malformed (void)
+test_malformed (gconstpointer data)
 {
-  static const struct { const char *members, *message; } cases[] = {
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": \"attention\"",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" must be a list of \"attention\", \"sliding\", \"recurrent\" or \"none\", one per layer" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has 1 values for 2 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"mamba\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", 3]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has sliding layers but no \"sliding_window\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" are missing: 1 layers keep a recurrent state" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"], \"recurrent_r\": 9984",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is missing: 1 layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_r\": 12",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_s\": -1",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is negative or too large: it must be a whole number from 0 to 4,294,967,295" },
-    { "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 1",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" must be between 2 and the 8 layers" },
-    { "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 4, \"layer_types\": [\"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 2, \"layer_kv_heads\": [2, 2]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"], \"layer_sliding\": [0, 1]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" cannot be combined with \"layer_sliding\"" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64,\n    \"sliding_window_pattern\": 2",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" needs a \"sliding_window\"" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 5",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" must be between 2 and the 4 layers" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 2, \"layer_sliding\": [1, 0, 1, 0]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\"" },
-    { "\"layers\": 3, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 0]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\" has 2 values for 3 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 2]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\": value 2 is out of range" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_sliding\": [1]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_sliding\" has 1 values for 2 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"projector_bytes\": \"big\"",
-      NULL /* the message is _hr_json_get_u64's; checked for its field and line below */ },
-  };
+  const MalformedLayers *c = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = load (c->members, &error);
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) c = load (cases[i].members, &error);
-
-      g_test_message ("case %u: %s", i, cases[i].members);
-      g_assert_null (c);
-      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-      if (cases[i].message != NULL)
-        g_assert_cmpstr (error->message, ==, cases[i].message);
-      else
-        g_assert_true (g_str_has_prefix (error->message, "catalog.json: line 4: entry 1 (\"m\"): field \"projector_bytes\""));
-    }
+  g_assert_null (catalog);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  if (c->message != NULL)
+    g_assert_cmpstr (error->message, ==, c->message);
+  else
+    g_assert_true (g_str_has_prefix (error->message, "catalog.json: line 4: entry 1 (\"m\"): field \"projector_bytes\""));
 }
 
 /* "kv_latent": multi-head latent attention caches key_length values per
@@ -573,7 +598,8 @@ main (int   argc,
   g_test_add_func ("/catalog-layers/full-attention-interval", test_full_attention_interval);
   g_test_add_func ("/catalog-layers/sliding-window-pattern", test_sliding_window_pattern);
   g_test_add_func ("/catalog-layers/layer-recurrent-round-trip", test_layer_recurrent_round_trip);
-  g_test_add_func ("/catalog-layers/malformed", test_malformed);
+  for (guint i = 0; i < G_N_ELEMENTS (malformed_layers); i++)
+    g_test_add_data_func (malformed_layers[i].path, &malformed_layers[i], test_malformed);
   g_test_add_func ("/catalog-layers/kv-latent", test_kv_latent);
   g_test_add_func ("/catalog-layers/user-file-kept", test_user_file_kept);
   g_test_add ("/catalog-layers/builtin/seed-untouched", Builtin, NULL, builtin_set_up, test_builtin_seed_untouched, builtin_tear_down);
