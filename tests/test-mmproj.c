@@ -589,16 +589,16 @@ test_cli_gguf_store (void)
  * (a test figure) Ollama offloads it (11.9 GB free >= projector + 1 GiB)
  * and pads the fit margin to ceil((851,251,104 + 1 GiB) / MiB) = 1,836
  * MiB, and 40 fit. */
-static void
-test_cli_split (void)
+/* A catalog of qwen2.5:14b and "vision-14b", the same model with an
+ * 851,251,104-byte projector, saved. Returns: (transfer full): its path */
+static char *
+save_vision_catalog (void)
 {
   g_autofree char *data = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "vision-catalog.json", NULL);
+  char *path = g_build_filename (g_get_user_cache_dir (), "vision-catalog.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) builtin = hr_catalog_load_file (data, &error);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
-  g_autofree char *plain = NULL;
-  g_autofree char *vision = NULL;
   HrModelSpec *copy;
 
   g_assert_no_error (error);
@@ -637,12 +637,27 @@ test_cli_split (void)
       }
   }
 
-  plain = run_cli ((const char *[]) { "predict", "qwen2.5:14b", "--catalog", path, "--board", "rtx-3060-12gb",
-                                      "--context", "16384", NULL }, 0);
-  vision = run_cli ((const char *[]) { "predict", "vision-14b", "--catalog", path, "--board", "rtx-3060-12gb",
-                                       "--context", "16384", NULL }, 0);
+  return path;
+}
+
+static void
+test_cli_split (void)
+{
+  g_autofree char *path = save_vision_catalog ();
+  g_autofree char *plain = run_cli ((const char *[]) { "predict", "qwen2.5:14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                                       "--context", "16384", NULL }, 0);
+
   assert_line (plain, "  free VRAM 11,884,901,888 bytes less the 1024 MiB fit margin: 10,811,160,064 bytes for the model");
   assert_line (plain, "  layers: 44/49 on the GPU (the output layer and the last blocks), 5 on the CPU");
+}
+
+static void
+test_cli_split_projector (void)
+{
+  g_autofree char *path = save_vision_catalog ();
+  g_autofree char *vision = run_cli ((const char *[]) { "predict", "vision-14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                                        "--context", "16384", NULL }, 0);
+
   assert_line (vision, "  free VRAM 11,884,901,888 bytes less the 1,836 MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): "
                        "9,959,716,352 bytes for the model");
   assert_line (vision, "  projector: 851,251,104 bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)");
@@ -671,6 +686,7 @@ main (int   argc,
   g_test_add ("/mmproj/cli-gguf-mmproj/swapped", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj_swapped, mmproj_files_tear_down);
   g_test_add_func ("/mmproj/cli-gguf-inline", test_cli_gguf_inline);
   g_test_add_func ("/mmproj/cli-gguf-store", test_cli_gguf_store);
-  g_test_add_func ("/mmproj/cli-split", test_cli_split);
+  g_test_add_func ("/mmproj/cli-split/plain", test_cli_split);
+  g_test_add_func ("/mmproj/cli-split/projector", test_cli_split_projector);
   return g_test_run ();
 }
