@@ -132,6 +132,7 @@ typedef struct {
   Part       mode;            /* the tool whose run is under way */
 } PasteSplit;
 
+/* Frees what @split holds. */
 static void
 paste_split_clear (PasteSplit *split)
 {

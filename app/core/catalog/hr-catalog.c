@@ -497,7 +497,7 @@ apply_sources (JsonObject  *s,
 }
 
 /* The checks across fields once all are read: a key/value length, the
- * sources object, layer_kv_heads' count, then hr_model_spec_validate(). */
+ * sources object (applied when valid), layer_kv_heads' count. */
 static gboolean
 check_entry (JsonObject   *object,
              HrModelSpec  *spec,
@@ -533,6 +533,8 @@ check_entry (JsonObject   *object,
   return TRUE;
 }
 
+/* One entry of catalog.json: its fields in order, the checks across them,
+ * then hr_model_spec_validate(); a problem names the entry's line. */
 static HrModelSpec *
 spec_from_object (HrJsonDoc   *doc,
                   const char  *display_name,
