@@ -38,30 +38,14 @@ hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
     scenario->fit = *fit;
 }
 
-/* The GPU/host split of a row on a board that has one: the verdict,
- * margin and footprint become the split's (the runtime prediction, VRAM and
- * host together); a row partly in host memory gets the two-sided rate.
- * Returns FALSE (the row left as the seed's) when the split cannot be
- * predicted, e.g. a spec without the runtime's shape. */
-static gboolean
-evaluate_split (const HrEvaluationInputs *scenario,
-                const HrModelSpec        *spec,
-                HrEvaluation             *out)
+/* The split's placement into the row: layers, the two sides' bytes, the
+ * verdict and margin, the footprint (its overhead past the seed's weights
+ * and KV cache), the devices and their layers. */
+static void
+copy_split (const HrOffload *split,
+            HrEvaluation    *out)
 {
-  HrOffloadInputs in;
-  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   guint64 seed = out->footprint.weights + out->footprint.kv_cache;
-  double eff_gpu, eff_host, tps, ceiling;
-
-  hr_offload_inputs_init (&in, scenario->board, spec, scenario->context_tokens);
-  in.runtime.precision = scenario->precision;
-  in.runtime.kv_type = scenario->kv_type;
-  in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
-  if (scenario->num_gpu_set)
-    in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
-  in.n_cpu_moe = scenario->n_cpu_moe;
-  if (!hr_offload_predict (&in, split, NULL))
-    return FALSE;
 
   out->split = TRUE;
   out->gpu_layers = split->gpu_layers;
@@ -82,36 +66,48 @@ evaluate_split (const HrEvaluationInputs *scenario,
       out->device_index[i] = (guint8) MIN (split->devices[i].board_index, G_MAXUINT8);
       out->device_layers[i] = (guint16) MIN (split->devices[i].layers, G_MAXUINT16);
     }
+}
 
-  if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
+/* Several GPUs (hr-offload-devices.c), every layer on them: a token
+ * passes the devices in turn, each reading its share of the weights at
+ * its own bandwidth; the row's efficiency is kept. A device of unknown
+ * bandwidth leaves the rate unknown (extrapolated). */
+static void
+rate_across_devices (const HrOffload *split,
+                     HrEvaluation    *out)
+{
+  double eff = out->ceiling_tps > 0.0 ? out->tps / out->ceiling_tps : 0.0, t = 0.0;
+  gboolean known = TRUE;
+
+  for (guint i = 0; i < split->n_devices; i++)
     {
-      /* Several GPUs (hr-offload-devices.c), every layer on them: a token
-       * passes the devices in turn, each reading its share of the weights
-       * at its own bandwidth; the row's efficiency is kept. */
-      double eff = out->ceiling_tps > 0.0 ? out->tps / out->ceiling_tps : 0.0, t = 0.0;
-      gboolean known = TRUE;
+      const HrOffloadDevice *d = &split->devices[i];
 
-      for (guint i = 0; i < split->n_devices; i++)
-        {
-          const HrOffloadDevice *d = &split->devices[i];
-
-          if (d->layers == 0 || split->vram.weights == 0)
-            continue;
-          if (!(d->bandwidth_bytes_per_s > 0.0))
-            known = FALSE;
-          else
-            t += (double) d->side.weights / (double) split->vram.weights * (double) out->read_bytes /
-                 d->bandwidth_bytes_per_s;
-        }
-      out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
-      out->tps = out->ceiling_tps * eff;
-      if (!known)
-        out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+      if (d->layers == 0 || split->vram.weights == 0)
+        continue;
+      if (!(d->bandwidth_bytes_per_s > 0.0))
+        known = FALSE;
+      else
+        t += (double) d->side.weights / (double) split->vram.weights * (double) out->read_bytes /
+             d->bandwidth_bytes_per_s;
     }
-  if (split->verdict != HR_VERDICT_PARTIAL)
-    return TRUE;
-  eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
-  eff_host = scenario->cpu_prior_efficiency;
+  out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
+  out->tps = out->ceiling_tps * eff;
+  if (!known)
+    out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+}
+
+/* A row partly in host memory: the two-sided rate at the fitted (else
+ * prior) GPU efficiency and the CPU prior, and its ceiling at 100 %. */
+static void
+rate_partial (const HrEvaluationInputs *scenario,
+              const HrOffload          *split,
+              HrEvaluation             *out)
+{
+  double eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
+  double eff_host = scenario->cpu_prior_efficiency;
+  double tps, ceiling;
+
   if (hr_offload_decode_tps (split, scenario->board, 1.0, 1.0, &ceiling, NULL, NULL))
     out->ceiling_tps = ceiling;
   if (hr_offload_decode_tps (split, scenario->board, eff_gpu, eff_host, &tps, NULL, NULL))
@@ -126,6 +122,36 @@ evaluate_split (const HrEvaluationInputs *scenario,
       out->tps = 0.0;
       out->source = HR_RATE_SOURCE_EXTRAPOLATED;
     }
+}
+
+/* The GPU/host split of a row on a board that has one: the verdict,
+ * margin and footprint become the split's (the runtime prediction, VRAM and
+ * host together); a row partly in host memory gets the two-sided rate.
+ * Returns FALSE (the row left as the seed's) when the split cannot be
+ * predicted, e.g. a spec without the runtime's shape. */
+static gboolean
+evaluate_split (const HrEvaluationInputs *scenario,
+                const HrModelSpec        *spec,
+                HrEvaluation             *out)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+
+  hr_offload_inputs_init (&in, scenario->board, spec, scenario->context_tokens);
+  in.runtime.precision = scenario->precision;
+  in.runtime.kv_type = scenario->kv_type;
+  in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
+  if (scenario->num_gpu_set)
+    in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in.n_cpu_moe = scenario->n_cpu_moe;
+  if (!hr_offload_predict (&in, split, NULL))
+    return FALSE;
+
+  copy_split (split, out);
+  if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
+    rate_across_devices (split, out);
+  if (split->verdict == HR_VERDICT_PARTIAL)
+    rate_partial (scenario, split, out);
   return TRUE;
 }
 
