@@ -297,6 +297,42 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
 }
 
 /**
+ * hr_recommend_prefers:
+ * @spec: a model
+ * @evaluation: its row under the scenario
+ * @best_spec: (nullable): the model recommended so far, %NULL for none
+ * @best: (nullable): its row, %NULL for none
+ *
+ * One step of hr_recommend(): whether the row of @spec qualifies (its
+ * verdict is fits and its speed is ok, or "likely ok" on a prior) and is
+ * preferred over the row recommended so far: more parameters; on a tie of
+ * size the faster; then the first by name. Going over rows in any order
+ * and keeping each row this prefers gives hr_recommend()'s pick, so a
+ * caller that evaluates rows one by one picks as it goes, with no array.
+ *
+ * Returns: %TRUE when @spec's row is the better recommendation
+ */
+gboolean
+hr_recommend_prefers (const HrModelSpec  *spec,
+                      const HrEvaluation *evaluation,
+                      const HrModelSpec  *best_spec,
+                      const HrEvaluation *best)
+{
+  if (evaluation->verdict != HR_VERDICT_FITS ||
+      (evaluation->speed != HR_SPEED_OK && evaluation->speed != HR_SPEED_LIKELY_OK))
+    return FALSE;
+  if (best_spec == NULL || best == NULL)
+    return TRUE;
+  /* The largest model that fits at a usable speed; between two of one
+   * size the faster, then the first by name, so that every list of the
+   * same models, in whatever order, recommends the same one. */
+  return spec->parameters > best_spec->parameters ||
+         (spec->parameters == best_spec->parameters &&
+          (evaluation->tps > best->tps ||
+           (evaluation->tps == best->tps && g_strcmp0 (spec->name, best_spec->name) < 0)));
+}
+
+/**
  * hr_recommend:
  * @specs: (array length=n_rows): the models
  * @evaluations: (array length=n_rows): their rows under one scenario
@@ -306,7 +342,8 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
  * speed is ok, the one with the most parameters (on a tie the faster, then
  * the first by name, so any order of the same rows recommends one). On a
  * board without measurements, whose rates are priors, "likely ok" stands
- * for ok (a prior never meets a measured row: one board has one or the other).
+ * for ok (a prior never meets a measured row: one board has one or the
+ * other). hr_recommend_prefers() is its comparison.
  *
  * Returns: the index of the recommended row, or -1 when none qualifies.
  */
@@ -318,20 +355,9 @@ hr_recommend (HrModelSpec * const *specs,
   gint best = -1;
 
   for (guint i = 0; i < n_rows; i++)
-    {
-      if (evaluations[i].verdict != HR_VERDICT_FITS ||
-          (evaluations[i].speed != HR_SPEED_OK && evaluations[i].speed != HR_SPEED_LIKELY_OK))
-        continue;
-      /* The largest model that fits at a usable speed; between two of one
-       * size the faster, then the first by name, so that every list of
-       * the same models, in whatever order, recommends the same one. */
-      if (best < 0 || specs[i]->parameters > specs[best]->parameters ||
-          (specs[i]->parameters == specs[best]->parameters &&
-           (evaluations[i].tps > evaluations[best].tps ||
-            (evaluations[i].tps == evaluations[best].tps &&
-             g_strcmp0 (specs[i]->name, specs[best]->name) < 0))))
-        best = (gint) i;
-    }
+    if (hr_recommend_prefers (specs[i], &evaluations[i],
+                              best >= 0 ? specs[best] : NULL, best >= 0 ? &evaluations[best] : NULL))
+      best = (gint) i;
   return best;
 }
 

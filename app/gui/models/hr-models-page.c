@@ -19,13 +19,17 @@
  * to a property of the scenario (hr_scenario_sliders_bind()); the
  * scenario's setter recomputes what the figures are made from, asks its
  * catalog model (hr_scenario_get_catalog_model()) to re-evaluate every row
- * in place, and only then emits "changed". The model emits "items-changed"
- * over its rows once they are evaluated: the table (HrCatalogView) re-sorts
- * its list, the charts and the Boards view, which sit on the table's
- * sorted rows, lay out again, and the explain panel reads its row again on
- * "changed". Everyone reads rows already evaluated, whatever the order
- * they connected in. The page itself only keeps the pool note and selects
- * the recommendation of a board not shown before.
+ * in place, and only then emits "changed". The model tells the rows whose
+ * cells are shown (HrModelRow::changed, which refreshes them) and then
+ * emits "evaluated": the table (HrCatalogView), whose filter and sort
+ * models sit on the catalog model itself, re-sorts only when a row is out
+ * of order and widens the Verdict column only when the verdicts span more;
+ * "items-changed" comes only when the rows are made anew. The charts and
+ * the Boards view, which sit on the table's sorted rows, lay out again on
+ * "changed", and the explain panel reads its row again. Everyone reads
+ * rows already evaluated, whatever the order they connected in. The page
+ * itself only keeps the pool note and selects the recommendation of a
+ * board not shown before.
  */
 
 struct _HrModelsPage
