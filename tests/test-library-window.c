@@ -679,7 +679,7 @@ test_pull (void)
                               "• bigmodel:latest is over by 3.79 GB\n"
                               "• bigmodel:latest decodes at 4.1 t/s, under the 10.2 t/s floor\n"
                               "bigmodel:latest needs 9.89 GB on Jetson Orin Nano Super, whose budget is 5.1 GB and "
-                              "headroom 6.1 GB; it decodes at 4.1 t/s (estimate) against a floor of 10.2 t/s.",
+                              "headroom 6.1 GB; it decodes at 4.1 t/s (predicted) against a floor of 10.2 t/s.",
                               big_manifest_digest);
   g_assert_cmpstr (hr_pull_panel_get_check_text (panel), ==, expected);
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Pull bigmodel Anyway?");
