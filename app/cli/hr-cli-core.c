@@ -103,6 +103,33 @@ fmt (double value,
 /* ---------------------------------------------------------------------- */
 /* catalog                                                                */
 
+/* A catalog entry in catalog --json: its figures beside the weights its
+ * precision predicts (file_bytes null when not known). */
+static void
+add_catalog_entry_json (JsonBuilder       *b,
+                        const HrModelSpec *spec,
+                        const HrPrecision *precision,
+                        guint64            predicted)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, spec->name);
+  json_builder_set_member_name (b, "parameters");
+  json_builder_add_int_value (b, (gint64) spec->parameters);
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, spec->precision);
+  json_builder_set_member_name (b, "bits_per_weight");
+  json_builder_add_double_value (b, precision->bits_per_weight);
+  json_builder_set_member_name (b, "predicted_weight_bytes");
+  json_builder_add_int_value (b, (gint64) predicted);
+  json_builder_set_member_name (b, "file_bytes");
+  if (spec->file_bytes)
+    json_builder_add_int_value (b, (gint64) spec->file_bytes);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+}
+
 /**
  * hr_cli_cmd_catalog:
  * @argc: arguments, the subcommand first
@@ -165,25 +192,7 @@ hr_cli_cmd_catalog (int    argc,
       g_autofree char *pulled = spec->file_bytes ? fmt (hr_bytes_to_gb (spec->file_bytes), 1) : g_strdup ("-");
 
       if (o.json)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, spec->name);
-          json_builder_set_member_name (b, "parameters");
-          json_builder_add_int_value (b, (gint64) spec->parameters);
-          json_builder_set_member_name (b, "precision");
-          json_builder_add_string_value (b, spec->precision);
-          json_builder_set_member_name (b, "bits_per_weight");
-          json_builder_add_double_value (b, precision->bits_per_weight);
-          json_builder_set_member_name (b, "predicted_weight_bytes");
-          json_builder_add_int_value (b, (gint64) predicted);
-          json_builder_set_member_name (b, "file_bytes");
-          if (spec->file_bytes)
-            json_builder_add_int_value (b, (gint64) spec->file_bytes);
-          else
-            json_builder_add_null_value (b);
-          json_builder_end_object (b);
-        }
+        add_catalog_entry_json (b, spec, precision, predicted);
       else
         printf ("%-*s%7sB%*s%10sG%8s%s\n", nw, spec->name, params, qw, spec->precision, pred,
                 pulled, spec->file_bytes ? "G" : " ");
