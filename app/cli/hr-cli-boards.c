@@ -248,6 +248,166 @@ save_board (const HrBoard  *board,
   return TRUE;
 }
 
+/* Parses --bandwidth's "A,B,..." GB/s into @out; FALSE (the usage error
+ * said) on a value that is not one. */
+static gboolean
+parse_bandwidths (const char *text,
+                  GArray     *out)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      double v;
+
+      if (!parse_gb_s ("--bandwidth", parts[i], &v))
+        return FALSE;
+      g_array_append_val (out, v);
+    }
+  return TRUE;
+}
+
+/* The tools' output pasted into @file, or standard input for "-". */
+static char *
+read_pasted (const char  *file,
+             GError     **error)
+{
+  g_autofree char *text = NULL;
+
+  if (g_str_equal (file, "-"))
+    {
+      g_autoptr(GString) in = g_string_new (NULL);
+      char buffer[4096];
+      size_t n;
+
+      while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
+        g_string_append_len (in, buffer, (gssize) n);
+      return g_string_free (g_steal_pointer (&in), FALSE);
+    }
+  if (!hr_cli_check_readable (file, error) || !g_file_get_contents (file, &text, NULL, error))
+    return NULL;
+  return g_steal_pointer (&text);
+}
+
+/* Fills @reading from @file (import) or from this machine's tools
+ * (detect); with no GPU on this machine the error says where to run it. */
+static gboolean
+read_hardware (const char         *file,
+               HrHardwareReading  *reading,
+               GError            **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (file != NULL)
+    {
+      g_autofree char *text = read_pasted (file, error);
+
+      return text != NULL && hr_hardware_parse_paste (text, reading, error);
+    }
+  if (hr_hardware_detect (reading, NULL, &local))
+    return TRUE;
+  /* No GPU at all (the only failure after /proc/meminfo is read): say
+   * where to run it instead. */
+  if (g_error_matches (local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && reading->host_total_bytes > 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("%s. Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
+                   local->message);
+      return FALSE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
+/* Applies --pool to a unified reading; the exit code (0 when it was
+ * applied or not given). */
+static int
+apply_pool (const char        *pool_text,
+            HrHardwareReading *reading)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (pool_text == NULL)
+    return HR_CLI_EXIT_OK;
+  if (reading->unified_name == NULL)
+    return hr_cli_usage_error ("%s", _("--pool is for a unified board (an Apple silicon Mac), and no unified GPU was read"));
+  if (!hr_parse_size (pool_text, &reading->unified_pool_bytes, &error))
+    {
+      g_prefix_error (&error, "--pool: ");
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/* Adds @name: [the strings of @strings] to @b. */
+static void
+add_string_array (JsonBuilder *b,
+                  const char  *name,
+                  GPtrArray   *strings)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < strings->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (strings, i));
+  json_builder_end_array (b);
+}
+
+/* --json: the board as boards.json holds it, whether it is complete, and
+ * what was read and what to confirm. */
+static void
+print_board_json (const HrBoard           *board,
+                  const HrHardwareReading *reading,
+                  gboolean                 complete)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "board");
+  json_builder_add_value (b, hr_board_to_json (board));
+  json_builder_set_member_name (b, "complete");
+  json_builder_add_boolean_value (b, complete);
+  add_string_array (b, "read", reading->read);
+  add_string_array (b, "confirm", reading->confirm);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  hr_cli_print_json (root);
+}
+
+/* --save (refused while @invalid says what is missing), or, printed, what
+ * is left to do; the exit code. */
+static int
+save_or_advise (const BoardsOptions *o,
+                const HrBoard       *board,
+                const GError        *invalid)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (!o->save)
+    {
+      if (!o->json && invalid != NULL && board->unified)
+        printf (_("not complete, so not saved: give what is missing (--pool, --bandwidth), then --save\n"));
+      else if (!o->json && invalid != NULL)
+        printf (_("not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
+      else if (!o->json)
+        printf (_("complete: --save puts it into your boards file\n"));
+      return HR_CLI_EXIT_OK;
+    }
+  if (invalid != NULL)
+    {
+      g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   board->unified ? _("not saved: %s (give what is missing: --pool, --bandwidth)")
+                                  : _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  if (!save_board (board, o->force, &path, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (!o->json)
+    printf (_("saved as \"%s\" in %s\n"), board->id, path);
+  return HR_CLI_EXIT_OK;
+}
+
 static int
 boards_make (const char *command,
              const char *parameters,
@@ -275,6 +435,7 @@ boards_make (const char *command,
   g_autoptr(GError) invalid = NULL;
   g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   double host_bandwidth = 0.0;
+  int rc;
 
   if (!hr_cli_parse_options (command, parameters, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -282,67 +443,15 @@ boards_make (const char *command,
     return hr_cli_usage_error ("%s", _("give the file with the tools' output, or - for standard input: \"headroom-cli boards import -\""));
   if (!import && argc != 1)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
-  if (o.bandwidth_text != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (o.bandwidth_text, ",", -1);
-
-      for (guint i = 0; parts[i] != NULL; i++)
-        {
-          double v;
-
-          if (!parse_gb_s ("--bandwidth", parts[i], &v))
-            return HR_CLI_EXIT_USAGE;
-          g_array_append_val (bandwidths, v);
-        }
-    }
+  if (o.bandwidth_text != NULL && !parse_bandwidths (o.bandwidth_text, bandwidths))
+    return HR_CLI_EXIT_USAGE;
   if (o.host_bandwidth_text != NULL && !parse_gb_s ("--host-bandwidth", o.host_bandwidth_text, &host_bandwidth))
     return HR_CLI_EXIT_USAGE;
 
-  if (import)
-    {
-      g_autofree char *text = NULL;
-
-      if (g_str_equal (argv[1], "-"))
-        {
-          g_autoptr(GString) in = g_string_new (NULL);
-          char buffer[4096];
-          size_t n;
-
-          while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
-            g_string_append_len (in, buffer, (gssize) n);
-          text = g_string_free (g_steal_pointer (&in), FALSE);
-        }
-      else if (!hr_cli_check_readable (argv[1], &error) || !g_file_get_contents (argv[1], &text, NULL, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-      if (!hr_hardware_parse_paste (text, reading, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-    }
-  else if (!hr_hardware_detect (reading, NULL, &error))
-    {
-      /* No GPU at all (the only failure after /proc/meminfo is read): say
-       * where to run it instead. */
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && reading->host_total_bytes > 0)
-        {
-          g_autofree char *said = g_strdup (error->message);
-
-          g_clear_error (&error);
-          g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                       _("%s. Run this on the machine with the GPUs, or paste the tools' output from it into \"headroom-cli boards import -\""),
-                       said);
-        }
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
-
-  if (o.pool_text != NULL)
-    {
-      if (reading->unified_name == NULL)
-        return hr_cli_usage_error ("%s", _("--pool is for a unified board (an Apple silicon Mac), and no unified GPU was read"));
-      if (!hr_parse_size (o.pool_text, &reading->unified_pool_bytes, &error))
-        {
-          g_prefix_error (&error, "--pool: ");
-          return hr_cli_fail (g_steal_pointer (&error));
-        }
-    }
+  if (!read_hardware (import ? argv[1] : NULL, reading, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  if ((rc = apply_pool (o.pool_text, reading)) != HR_CLI_EXIT_OK)
+    return rc;
   known = hr_boards_load_file (builtin, NULL);
   board = hr_hardware_make_board (reading, o.id != NULL ? o.id : "this-computer",
                                   o.name != NULL ? o.name : _("This computer"), known,
@@ -352,55 +461,10 @@ boards_make (const char *command,
   hr_board_validate (board, &invalid);
 
   if (o.json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "board");
-      json_builder_add_value (b, hr_board_to_json (board));
-      json_builder_set_member_name (b, "complete");
-      json_builder_add_boolean_value (b, invalid == NULL);
-      json_builder_set_member_name (b, "read");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < reading->read->len; i++)
-        json_builder_add_string_value (b, g_ptr_array_index (reading->read, i));
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "confirm");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < reading->confirm->len; i++)
-        json_builder_add_string_value (b, g_ptr_array_index (reading->confirm, i));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      hr_cli_print_json (root);
-    }
+    print_board_json (board, reading, invalid == NULL);
   else
     print_board (board, reading);
-
-  if (o.save)
-    {
-      g_autofree char *path = NULL;
-
-      if (invalid != NULL)
-        {
-          g_set_error (&error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       board->unified ? _("not saved: %s (give what is missing: --pool, --bandwidth)")
-                                      : _("not saved: %s (give what is missing: --bandwidth, --host-bandwidth)"), invalid->message);
-          return hr_cli_fail (g_steal_pointer (&error));
-        }
-      if (!save_board (board, o.force, &path, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-      if (!o.json)
-        printf (_("saved as \"%s\" in %s\n"), board->id, path);
-    }
-  else if (!o.json && invalid != NULL && board->unified)
-    printf (_("not complete, so not saved: give what is missing (--pool, --bandwidth), then --save\n"));
-  else if (!o.json && invalid != NULL)
-    printf (_("not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
-  else if (!o.json)
-    printf (_("complete: --save puts it into your boards file\n"));
-  return HR_CLI_EXIT_OK;
+  return save_or_advise (&o, board, invalid);
 }
 
 /**

@@ -623,6 +623,61 @@ first_device_note (const HrBoard *board)
   return hr_board_first_device_only_text (board);
 }
 
+/* The measurements into @ctx: the folder the user names (it must be
+ * there: a typo is not an empty archive), else the built-in archive and
+ * the user's (skipped with a warning when it cannot be listed; the
+ * default location missing is an empty one). */
+static gboolean
+load_measurements (HrCliContext  *ctx,
+                   const char    *measurements_dir,
+                   GError       **error)
+{
+  g_autofree char *builtin = NULL;
+  g_autofree char *user = NULL;
+  g_autoptr(GError) user_error = NULL;
+
+  if (measurements_dir != NULL)
+    return hr_cli_check_folder (measurements_dir, error) &&
+           load_archive (ctx->measurements, measurements_dir, ctx->warnings, error);
+
+  builtin = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
+  user = hr_data_measurements_dir ();
+  if (!load_archive (ctx->measurements, builtin, ctx->warnings, error))
+    return FALSE;
+  /* The user's archive is theirs: if it cannot be listed, say so and go
+   * on with the built-in measurements. */
+  if (!load_archive (ctx->measurements, user, ctx->warnings, &user_error))
+    g_ptr_array_add (ctx->warnings, g_strdup_printf (_("skipped your measurements: %s"), user_error->message));
+  return TRUE;
+}
+
+/* The board's measured rates and the efficiency fitted from them. */
+static void
+fit_board (HrCliContext *ctx)
+{
+  g_autoptr(GArray) points = NULL;
+
+  ctx->rates = hr_measurement_archive_rates (ctx->measurements, ctx->board->id);
+  points = hr_measurement_archive_points (ctx->measurements, ctx->board->id, ctx->catalog);
+  if (points->len > 0)
+    hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
+                            ctx->board->bandwidth_bytes_per_s, &ctx->fit, NULL);
+}
+
+/* The built-in prior efficiencies; without them a board with no
+ * measurement has no rate, as before (a warning says so). */
+static void
+load_priors (HrCliContext *ctx)
+{
+  g_autofree char *priors = g_build_filename (hr_data_builtin_dir (), "priors.json", NULL);
+  g_autoptr(GError) priors_error = NULL;
+
+  ctx->priors = hr_priors_load_file (priors, &priors_error);
+  if (ctx->priors == NULL)
+    g_ptr_array_add (ctx->warnings, g_strdup_printf (_("no prior efficiencies (boards without measurements get no rate): %s"),
+                                                     priors_error->message));
+}
+
 /**
  * hr_cli_context_load:
  * @ctx: (out caller-allocates): the context; clear it with hr_cli_context_clear()
@@ -650,8 +705,6 @@ hr_cli_context_load (HrCliContext *ctx,
                      const char   *measurements_dir,
                      GError      **error)
 {
-  g_autoptr(GArray) points = NULL;
-
   *ctx = (HrCliContext) { 0 };
   ctx->warnings = g_ptr_array_new_with_free_func (g_free);
   ctx->measurements = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
@@ -679,46 +732,10 @@ hr_cli_context_load (HrCliContext *ctx,
       return FALSE;
     }
 
-  if (measurements_dir != NULL)
-    {
-      /* A folder the user names must be there: a typo is not an empty
-       * archive. (The default location missing is an empty one.) */
-      if (!hr_cli_check_folder (measurements_dir, error) ||
-          !load_archive (ctx->measurements, measurements_dir, ctx->warnings, error))
-        return FALSE;
-    }
-  else
-    {
-      g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", NULL);
-      g_autofree char *user = hr_data_measurements_dir ();
-
-      g_autoptr(GError) user_error = NULL;
-
-      if (!load_archive (ctx->measurements, builtin, ctx->warnings, error))
-        return FALSE;
-      /* The user's archive is theirs: if it cannot be listed, say so and go
-       * on with the built-in measurements. */
-      if (!load_archive (ctx->measurements, user, ctx->warnings, &user_error))
-        g_ptr_array_add (ctx->warnings, g_strdup_printf (_("skipped your measurements: %s"), user_error->message));
-    }
-
-  ctx->rates = hr_measurement_archive_rates (ctx->measurements, ctx->board->id);
-  points = hr_measurement_archive_points (ctx->measurements, ctx->board->id, ctx->catalog);
-  if (points->len > 0)
-    hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
-                            ctx->board->bandwidth_bytes_per_s, &ctx->fit, NULL);
-
-  {
-    g_autofree char *priors = g_build_filename (hr_data_builtin_dir (), "priors.json", NULL);
-    g_autoptr(GError) priors_error = NULL;
-
-    /* Without the priors a board with no measurement has no rate, as before. */
-    ctx->priors = hr_priors_load_file (priors, &priors_error);
-    if (ctx->priors == NULL)
-      g_ptr_array_add (ctx->warnings, g_strdup_printf (_("no prior efficiencies (boards without measurements get no rate): %s"),
-                                                       priors_error->message));
-  }
-
+  if (!load_measurements (ctx, measurements_dir, error))
+    return FALSE;
+  fit_board (ctx);
+  load_priors (ctx);
   {
     g_autofree char *first_only = first_device_note (ctx->board);
 

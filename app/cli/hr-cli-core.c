@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The seed's calculators: weights, catalog, fit, dashboard and check. With
- * the seed's inputs each prints the seed's table line for line
- * (docs/seed-figures.md); every figure comes from app/core.
+ * The seed's table calculators: catalog, fit, dashboard and check (the
+ * weights calculator is hr-cli-weights.c). With the seed's inputs each
+ * prints the seed's table line for line (docs/seed-figures.md); every
+ * figure comes from app/core.
  */
 #include "config.h"
 
@@ -100,125 +101,34 @@ fmt (double value,
 }
 
 /* ---------------------------------------------------------------------- */
-/* weights                                                                */
-
-/**
- * hr_cli_cmd_weights:
- * @argc: arguments, the subcommand first
- * @argv: (array length=argc): the arguments
- *
- * `headroom-cli weights (--parameters BILLIONS | --count N) --precision P`:
- * the seed's week-4 calculator (docs/seed-figures.md "Weights").
- *
- * Returns: 0, or 2 for bad arguments.
- */
-int
-hr_cli_cmd_weights (int    argc,
-                    char **argv)
-{
-  g_autofree char *parameters_text = NULL;
-  g_autofree char *count_text = NULL;
-  g_autofree char *precision_id = NULL;
-  gboolean json = FALSE;
-  GOptionEntry entries[] = {
-    { "parameters", 0, 0, G_OPTION_ARG_STRING, &parameters_text, N_("Parameter count in billions, e.g. 70 or 3.2"), N_("BILLIONS") },
-    { "count", 0, 0, G_OPTION_ARG_STRING, &count_text, N_("Exact parameter count, e.g. 3085938688"), N_("N") },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision_id, N_("fp32, fp16, bf16, int8, int4, or a GGUF type such as q4_K_M"), N_("P") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON instead of text"), NULL },
-    { NULL }
-  };
-  const HrPrecision *precision;
-  guint64 count = 0, bytes;
-  g_autofree char *count_fmt = NULL, *bytes_fmt = NULL, *gb = NULL, *gib = NULL, *bits = NULL;
-
-  if (!hr_cli_parse_options ("weights", NULL, entries, &argc, &argv))
-    return HR_CLI_EXIT_USAGE;
-  if (argc > 1)
-    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
-
-  if ((parameters_text == NULL) == (count_text == NULL))
-    return hr_cli_usage_error ("%s", _("give exactly one of --parameters BILLIONS or --count N"));
-  if (precision_id == NULL)
-    return hr_cli_usage_error ("%s", _("--precision is required (fp32, fp16, bf16, int8, int4, q4_K_M, ...)"));
-
-  precision = hr_precision_lookup (precision_id);
-  if (precision == NULL)
-    {
-      guint n;
-      const HrPrecision *list = hr_precision_list (&n);
-      g_autoptr(GString) ids = g_string_new (NULL);
-
-      for (guint i = 0; i < n; i++)
-        g_string_append_printf (ids, "%s%s", i ? ", " : "", list[i].id);
-      return hr_cli_usage_error (_("unknown precision \"%s\"; choose one of: %s"), precision_id, ids->str);
-    }
-
-  if (count_text != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!g_ascii_string_to_unsigned (count_text, 10, 1, G_GUINT64_CONSTANT (100000000000000), &count, &error))
-        return hr_cli_usage_error (_("--count must be a whole number of parameters from 1 to 100,000,000,000,000, not \"%s\""), count_text);
-    }
-  else
-    {
-      char *end = NULL;
-      double billions = g_ascii_strtod (parameters_text, &end);
-
-      if (end == parameters_text || *end != '\0' || !isfinite (billions) || billions <= 0.0 || billions > 100000.0)
-        return hr_cli_usage_error (_("--parameters must be a positive number of billions up to 100,000, not \"%s\""), parameters_text);
-      count = (guint64) llround (billions * 1e9);
-      if (count == 0)
-        return hr_cli_usage_error (_("--parameters %s is less than one parameter"), parameters_text);
-    }
-
-  bytes = hr_memory_weight_bytes (count, precision->bits_per_weight);
-  count_fmt = hr_format_count (count);
-  bytes_fmt = hr_format_count (bytes);
-  gb = fmt (hr_bytes_to_gb (bytes), 2);
-  gib = fmt (hr_bytes_to_gib (bytes), 2);
-  bits = g_strdup_printf ("%g", precision->bits_per_weight);
-
-  if (json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "parameter_count");
-      json_builder_add_int_value (b, (gint64) count);
-      json_builder_set_member_name (b, "precision");
-      json_builder_add_string_value (b, precision->id);
-      json_builder_set_member_name (b, "bits_per_parameter");
-      json_builder_add_double_value (b, precision->bits_per_weight);
-      json_builder_set_member_name (b, "weight_bytes");
-      json_builder_add_int_value (b, (gint64) bytes);
-      json_builder_set_member_name (b, "weight_gb");
-      json_builder_add_double_value (b, hr_bytes_to_gb (bytes));
-      json_builder_set_member_name (b, "weight_gib");
-      json_builder_add_double_value (b, hr_bytes_to_gib (bytes));
-      json_builder_set_member_name (b, "formula");
-      json_builder_add_string_value (b, "parameter_count * bits_per_parameter / 8");
-      json_builder_set_member_name (b, "source");
-      json_builder_add_string_value (b, precision->source);
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
-  /* The seed's labels are field names, kept as they are in every language. */
-  printf ("parameter_count    %s\n", count_fmt);
-  printf ("precision          %s\n", precision->id);
-  printf ("bits_per_parameter %s\n", bits);
-  printf ("weight_bytes       %s\n", bytes_fmt);
-  printf ("weight_gb          %s GB %s\n", gb, _("(decimal, / 1e9)"));
-  printf ("weight_gib         %s GiB %s\n", gib, _("(binary, / 1024^3)"));
-  return HR_CLI_EXIT_OK;
-}
-
-/* ---------------------------------------------------------------------- */
 /* catalog                                                                */
+
+/* A catalog entry in catalog --json: its figures beside the weights its
+ * precision predicts (file_bytes null when not known). */
+static void
+add_catalog_entry_json (JsonBuilder       *b,
+                        const HrModelSpec *spec,
+                        const HrPrecision *precision,
+                        guint64            predicted)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, spec->name);
+  json_builder_set_member_name (b, "parameters");
+  json_builder_add_int_value (b, (gint64) spec->parameters);
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, spec->precision);
+  json_builder_set_member_name (b, "bits_per_weight");
+  json_builder_add_double_value (b, precision->bits_per_weight);
+  json_builder_set_member_name (b, "predicted_weight_bytes");
+  json_builder_add_int_value (b, (gint64) predicted);
+  json_builder_set_member_name (b, "file_bytes");
+  if (spec->file_bytes)
+    json_builder_add_int_value (b, (gint64) spec->file_bytes);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+}
 
 /**
  * hr_cli_cmd_catalog:
@@ -282,25 +192,7 @@ hr_cli_cmd_catalog (int    argc,
       g_autofree char *pulled = spec->file_bytes ? fmt (hr_bytes_to_gb (spec->file_bytes), 1) : g_strdup ("-");
 
       if (o.json)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, spec->name);
-          json_builder_set_member_name (b, "parameters");
-          json_builder_add_int_value (b, (gint64) spec->parameters);
-          json_builder_set_member_name (b, "precision");
-          json_builder_add_string_value (b, spec->precision);
-          json_builder_set_member_name (b, "bits_per_weight");
-          json_builder_add_double_value (b, precision->bits_per_weight);
-          json_builder_set_member_name (b, "predicted_weight_bytes");
-          json_builder_add_int_value (b, (gint64) predicted);
-          json_builder_set_member_name (b, "file_bytes");
-          if (spec->file_bytes)
-            json_builder_add_int_value (b, (gint64) spec->file_bytes);
-          else
-            json_builder_add_null_value (b);
-          json_builder_end_object (b);
-        }
+        add_catalog_entry_json (b, spec, precision, predicted);
       else
         printf ("%-*s%7sB%*s%10sG%8s%s\n", nw, spec->name, params, qw, spec->precision, pred,
                 pulled, spec->file_bytes ? "G" : " ");
@@ -386,6 +278,34 @@ add_board_json (JsonBuilder   *b,
   json_builder_add_string_value (b, hr_kv_cache_type_to_string (s->kv_type));
   json_builder_set_member_name (b, "parallel_slots");
   json_builder_add_int_value (b, s->parallel_slots);
+}
+
+/* Loads the board, catalog and (with @measurements) measurement archive
+ * for a table command; the exit code (2 for a --board not found). */
+static int
+load_table_context (HrCliContext       *ctx,
+                    const TableOptions *o,
+                    const char         *measurements)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (hr_cli_context_load (ctx, o->board, o->catalog, measurements, &error))
+    return HR_CLI_EXIT_OK;
+  if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o->board != NULL)
+    return hr_cli_usage_error ("%s", error->message);
+  return hr_cli_fail (g_steal_pointer (&error));
+}
+
+/* The board's scenario with --context, --kv-type and --parallel. */
+static void
+table_scenario (HrCliContext       *ctx,
+                const TableOptions *o,
+                HrEvaluationInputs *s)
+{
+  hr_cli_context_scenario (ctx, ctx->board, &ctx->fit, s);
+  s->context_tokens = o->context;
+  s->kv_type = o->kv_type;
+  s->parallel_slots = o->parallel;
 }
 
 /* Evaluates every row; returns the evaluations (n = rows->len). */
@@ -529,10 +449,10 @@ hr_cli_cmd_fit (int    argc,
   g_auto(TableOptions) o = { 0 };
   GOptionEntry entries[] = { OPT_BOARD, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_MODELS, OPT_JSON, { NULL } };
   g_auto(HrCliContext) ctx = { 0 };
-  g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree HrEvaluation *evals = NULL;
   HrEvaluationInputs s;
+  int rc;
 
   if (!hr_cli_parse_options ("fit", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -540,21 +460,13 @@ hr_cli_cmd_fit (int    argc,
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
   if (!resolve_scenario_options (&o))
     return HR_CLI_EXIT_USAGE;
-
-  if (!hr_cli_context_load (&ctx, o.board, o.catalog, NULL, &error))
-    {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
-        return hr_cli_usage_error ("%s", error->message);
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
+  if ((rc = load_table_context (&ctx, &o, NULL)) != HR_CLI_EXIT_OK)
+    return rc;
   rows = select_models (ctx.catalog, &o);
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
-  s.context_tokens = o.context;
-  s.kv_type = o.kv_type;
-  s.parallel_slots = o.parallel;
+  table_scenario (&ctx, &o, &s);
   evals = evaluate_rows (&ctx, &s, rows);
 
   if (o.json)
@@ -582,6 +494,134 @@ hr_cli_cmd_fit (int    argc,
 /* ---------------------------------------------------------------------- */
 /* dashboard                                                              */
 
+/* The dashboard's "efficiency" (the fit from measurements, else null)
+ * and "prior_efficiency" (the kind's prior when nothing was measured). */
+static void
+add_efficiency_json (JsonBuilder              *b,
+                     const HrCliContext       *ctx,
+                     const HrEvaluationInputs *s)
+{
+  json_builder_set_member_name (b, "efficiency");
+  if (ctx->fit.n_points > 0)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "value");
+      json_builder_add_double_value (b, ctx->fit.efficiency);
+      json_builder_set_member_name (b, "band_low_bytes");
+      json_builder_add_int_value (b, (gint64) ctx->fit.band_low_bytes);
+      json_builder_set_member_name (b, "band_high_bytes");
+      json_builder_add_int_value (b, (gint64) ctx->fit.band_high_bytes);
+      json_builder_set_member_name (b, "measurements");
+      json_builder_add_int_value (b, ctx->fit.n_points);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "prior_efficiency");
+  if (ctx->fit.n_points == 0 && s->prior_efficiency > 0.0)
+    json_builder_add_double_value (b, s->prior_efficiency);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* dashboard --json: the board, its rates' basis, each model and the
+ * recommended one (@best, -1 for none). */
+static void
+print_dashboard_json (const HrCliContext       *ctx,
+                      const HrEvaluationInputs *s,
+                      GPtrArray                *rows,
+                      const HrEvaluation       *evals,
+                      gint                      best)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  add_board_json (b, ctx->board, s);
+  json_builder_set_member_name (b, "floor_tps");
+  json_builder_add_double_value (b, hr_cli_json_rate (s->floor_tps));
+  json_builder_set_member_name (b, "bandwidth_gb_s");
+  json_builder_add_double_value (b, ctx->board->bandwidth_bytes_per_s / 1e9);
+  add_efficiency_json (b, ctx, s);
+  json_builder_set_member_name (b, "models");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    add_evaluation_json (b, g_ptr_array_index (rows, i), &evals[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "recommended");
+  if (best >= 0)
+    json_builder_add_string_value (b, ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  hr_cli_print_json (root);
+}
+
+/* One model's line of the dashboard, names @nw wide; with @split the
+ * layers and PROCESSOR columns. */
+static void
+print_dashboard_row (const HrModelSpec  *spec,
+                     const HrEvaluation *e,
+                     int                 nw,
+                     gboolean            split)
+{
+  g_autofree char *total = fmt (hr_bytes_to_gb (e->footprint.total), 2);
+  /* no rate (a row that does not load, a bandwidth not known): "-", not 0.0 */
+  gboolean rated = e->tps > 0.0 || e->source == HR_RATE_SOURCE_MEASURED;
+  g_autofree char *ceiling = e->ceiling_tps > 0.0 ? fmt (e->ceiling_tps, 1) : g_strdup ("-");
+  g_autofree char *tps = rated ? fmt (e->tps, 1) : g_strdup ("-");
+  const char *source = rated ? hr_rate_source_to_string (e->source) : "-";
+  const char *speed = hr_speed_to_string (e->speed);
+  g_autofree char *layers = hr_cli_split_layers_text (e);
+
+  if (split)
+    printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", nw, spec->name, total,
+            hr_verdict_to_string (e->verdict), layers,
+            e->split ? e->processor : "-", ceiling, tps, source, speed);
+  else
+    printf ("  %-*s%9s  %-8s%8s%7s  %-14s%s\n", nw, spec->name, total,
+            hr_verdict_to_string (e->verdict), ceiling, tps, source, speed);
+}
+
+/* The dashboard as the seed's table: budget, floor and peak, a line per
+ * model, the recommendation and the prior's note. */
+static void
+print_dashboard_table (HrCliContext             *ctx,
+                       const HrEvaluationInputs *s,
+                       GPtrArray                *rows,
+                       const HrEvaluation       *evals,
+                       gint                      best)
+{
+  const char *rule = "======================================================================";
+  const char *thin = "----------------------------------------------------------------------";
+  g_autofree char *budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx->board)), 1);
+  g_autofree char *floor_text = fmt (s->floor_tps, 1);
+  g_autofree char *peak = fmt (ctx->board->bandwidth_bytes_per_s / 1e9, 0);
+  gboolean split = hr_board_has_host (ctx->board);
+  int nw = hr_cli_name_width (rows, 14);
+
+  printf ("%s\n", rule);
+  printf ("  ");
+  printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
+  printf ("\n%s\n", rule);
+  if (split)
+    printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "layers",
+            "processor", "ceiling", "t/s", "source");
+  else
+    printf ("  %-*s%9s  %-8s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "ceiling", "t/s", "source");
+  for (guint i = 0; i < rows->len; i++)
+    print_dashboard_row (g_ptr_array_index (rows, i), &evals[i], nw, split);
+  printf ("%s\n", thin);
+  printf ("  ");
+  if (best >= 0)
+    printf (_("recommended: %s"), ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
+  else
+    printf ("%s", _("recommended: none (no model both fits and reaches the floor)"));
+  printf ("\n%s\n", rule);
+  hr_cli_print_prior_note (ctx, ctx->board, evals, rows->len);
+}
+
 /**
  * hr_cli_cmd_dashboard:
  * @argc: arguments, the subcommand first
@@ -602,16 +642,11 @@ hr_cli_cmd_dashboard (int    argc,
   g_auto(TableOptions) o = { 0 };
   GOptionEntry entries[] = { OPT_BOARD, OPT_MEASUREMENTS, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_MODELS, OPT_JSON, { NULL } };
   g_auto(HrCliContext) ctx = { 0 };
-  g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree HrEvaluation *evals = NULL;
-  g_autofree char *budget = NULL, *floor_text = NULL, *peak = NULL;
-  const char *rule = "======================================================================";
-  const char *thin = "----------------------------------------------------------------------";
   HrEvaluationInputs s;
-  gboolean split;
   gint best;
-  int nw;
+  int rc;
 
   if (!hr_cli_parse_options ("dashboard", NULL, entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -619,115 +654,19 @@ hr_cli_cmd_dashboard (int    argc,
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[1]);
   if (!resolve_scenario_options (&o))
     return HR_CLI_EXIT_USAGE;
-
-  if (!hr_cli_context_load (&ctx, o.board, o.catalog, o.measurements, &error))
-    {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
-        return hr_cli_usage_error ("%s", error->message);
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
+  if ((rc = load_table_context (&ctx, &o, o.measurements)) != HR_CLI_EXIT_OK)
+    return rc;
   rows = select_models (ctx.catalog, &o);
   if (rows == NULL)
     return HR_CLI_EXIT_USAGE;
 
-  hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
-  s.context_tokens = o.context;
-  s.kv_type = o.kv_type;
-  s.parallel_slots = o.parallel;
+  table_scenario (&ctx, &o, &s);
   evals = evaluate_rows (&ctx, &s, rows);
-  split = hr_board_has_host (ctx.board);
   best = hr_recommend ((HrModelSpec * const *) rows->pdata, evals, rows->len);
-
   if (o.json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      add_board_json (b, ctx.board, &s);
-      json_builder_set_member_name (b, "floor_tps");
-      json_builder_add_double_value (b, hr_cli_json_rate (s.floor_tps));
-      json_builder_set_member_name (b, "bandwidth_gb_s");
-      json_builder_add_double_value (b, ctx.board->bandwidth_bytes_per_s / 1e9);
-      json_builder_set_member_name (b, "efficiency");
-      if (ctx.fit.n_points > 0)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "value");
-          json_builder_add_double_value (b, ctx.fit.efficiency);
-          json_builder_set_member_name (b, "band_low_bytes");
-          json_builder_add_int_value (b, (gint64) ctx.fit.band_low_bytes);
-          json_builder_set_member_name (b, "band_high_bytes");
-          json_builder_add_int_value (b, (gint64) ctx.fit.band_high_bytes);
-          json_builder_set_member_name (b, "measurements");
-          json_builder_add_int_value (b, ctx.fit.n_points);
-          json_builder_end_object (b);
-        }
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "prior_efficiency");
-      if (ctx.fit.n_points == 0 && s.prior_efficiency > 0.0)
-        json_builder_add_double_value (b, s.prior_efficiency);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "models");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < rows->len; i++)
-        add_evaluation_json (b, g_ptr_array_index (rows, i), &evals[i]);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "recommended");
-      if (best >= 0)
-        json_builder_add_string_value (b, ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
-      else
-        json_builder_add_null_value (b);
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
-  budget = fmt (hr_bytes_to_gb (hr_board_budget_bytes (ctx.board)), 1);
-  floor_text = fmt (s.floor_tps, 1);
-  peak = fmt (ctx.board->bandwidth_bytes_per_s / 1e9, 0);
-  nw = hr_cli_name_width (rows, 14);
-
-  printf ("%s\n", rule);
-  printf ("  ");
-  printf (_("Model budget %s GB   floor %s t/s   peak %s GB/s"), budget, floor_text, peak);
-  printf ("\n%s\n", rule);
-  if (split)
-    printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "layers",
-            "processor", "ceiling", "t/s", "source");
+    print_dashboard_json (&ctx, &s, rows, evals, best);
   else
-    printf ("  %-*s%9s  %-8s%8s%7s  %-14sspeed\n", nw, "model", "total GB", "memory", "ceiling", "t/s", "source");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const HrModelSpec *spec = g_ptr_array_index (rows, i);
-      g_autofree char *total = fmt (hr_bytes_to_gb (evals[i].footprint.total), 2);
-      /* no rate (a row that does not load, a bandwidth not known): "-", not 0.0 */
-      gboolean rated = evals[i].tps > 0.0 || evals[i].source == HR_RATE_SOURCE_MEASURED;
-      g_autofree char *ceiling = evals[i].ceiling_tps > 0.0 ? fmt (evals[i].ceiling_tps, 1) : g_strdup ("-");
-      g_autofree char *tps = rated ? fmt (evals[i].tps, 1) : g_strdup ("-");
-      const char *source = rated ? hr_rate_source_to_string (evals[i].source) : "-";
-      const char *speed = hr_speed_to_string (evals[i].speed);
-      g_autofree char *layers = hr_cli_split_layers_text (&evals[i]);
-
-      if (split)
-        printf ("  %-*s%9s  %-8s%7s  %-17s%8s%7s  %-14s%s\n", nw, spec->name, total,
-                hr_verdict_to_string (evals[i].verdict), layers,
-                evals[i].split ? evals[i].processor : "-", ceiling, tps, source, speed);
-      else
-        printf ("  %-*s%9s  %-8s%8s%7s  %-14s%s\n", nw, spec->name, total,
-                hr_verdict_to_string (evals[i].verdict), ceiling, tps, source, speed);
-    }
-  printf ("%s\n", thin);
-  printf ("  ");
-  if (best >= 0)
-    printf (_("recommended: %s"), ((HrModelSpec *) g_ptr_array_index (rows, best))->name);
-  else
-    printf ("%s", _("recommended: none (no model both fits and reaches the floor)"));
-  printf ("\n%s\n", rule);
-  hr_cli_print_prior_note (&ctx, ctx.board, evals, rows->len);
+    print_dashboard_table (&ctx, &s, rows, evals, best);
   return HR_CLI_EXIT_OK;
 }
 
@@ -778,6 +717,156 @@ print_precision_hint (HrCliContext       *ctx,
   printf ("\n");
 }
 
+/* What check found for one name: the model (%NULL when not in the
+ * catalog, with the nearest name), its evaluation and the reasons to
+ * refuse it. */
+typedef struct {
+  const char        *name;
+  const HrModelSpec *spec;
+  const char        *suggestion;
+  HrEvaluation       e;
+  GPtrArray         *reasons;
+} CheckResult;
+
+static void
+check_result_clear (CheckResult *r)
+{
+  g_clear_pointer (&r->reasons, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CheckResult, check_result_clear)
+
+/* Fills @r for @name: the seed's pull check, or for a name not on the
+ * menu, that one reason with the nearest name to try. */
+static void
+check_model (HrCliContext       *ctx,
+             const TableOptions *o,
+             const char         *name,
+             CheckResult        *r)
+{
+  HrEvaluationInputs s;
+
+  r->name = name;
+  r->spec = hr_catalog_find (ctx->catalog, name);
+  if (r->spec == NULL)
+    {
+      /* The seed's pull check: a name not on the menu is one more reason
+       * to refuse (exit 1), with the nearest name to try. */
+      r->reasons = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (r->reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), name));
+      r->suggestion = hr_cli_suggest_model (ctx->catalog, name);
+      return;
+    }
+  table_scenario (ctx, o, &s);
+  hr_evaluate (&s, r->spec, hr_cli_context_measured_tps (ctx, r->spec->name), 0, &r->e);
+  r->reasons = hr_pull_check (r->spec, &r->e, s.floor_tps);
+}
+
+/* check --json: allowed or not, the reasons, and the verdict and rate
+ * (or, for a name not in the catalog, the suggestion). */
+static void
+print_check_json (const HrBoard     *board,
+                  const CheckResult *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "model");
+  json_builder_add_string_value (b, r->name);
+  json_builder_set_member_name (b, "board");
+  json_builder_add_string_value (b, board->id);
+  json_builder_set_member_name (b, "allowed");
+  json_builder_add_boolean_value (b, r->reasons->len == 0);
+  json_builder_set_member_name (b, "reasons");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->reasons->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (r->reasons, i));
+  json_builder_end_array (b);
+  if (r->spec != NULL)
+    {
+      json_builder_set_member_name (b, "verdict");
+      json_builder_add_string_value (b, hr_verdict_to_string (r->e.verdict));
+      json_builder_set_member_name (b, "tps");
+      json_builder_add_double_value (b, hr_cli_json_rate (r->e.tps));
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, hr_rate_source_to_string (r->e.source));
+      json_builder_set_member_name (b, "speed");
+      json_builder_add_string_value (b, hr_speed_to_string (r->e.speed));
+      hr_cli_add_split_json (b, &r->e);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "suggestion");
+      if (r->suggestion != NULL)
+        json_builder_add_string_value (b, r->suggestion);
+      else
+        json_builder_add_null_value (b);
+    }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  hr_cli_print_json (root);
+}
+
+/* Each "refused:" line, then a hint: a lower precision that fits, or the
+ * catalog's nearest name. */
+static void
+print_check_refusal (HrCliContext       *ctx,
+                     const TableOptions *o,
+                     const CheckResult  *r)
+{
+  for (guint i = 0; i < r->reasons->len; i++)
+    printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (r->reasons, i));
+  if (r->spec != NULL && r->e.verdict == HR_VERDICT_OVER)
+    print_precision_hint (ctx, r->spec, o);
+  else if (r->spec == NULL)
+    {
+      printf ("  ");
+      if (r->suggestion != NULL)
+        /* Translators: %s is the catalog's name nearest to the one typed */
+        printf (_("hint: did you mean %s? \"headroom-cli catalog\" lists the names"), r->suggestion);
+      else
+        printf ("%s", _("hint: \"headroom-cli catalog\" lists the names"));
+      printf ("\n");
+    }
+}
+
+/* check as text: the refusal or the "allowed:" line, a partial model's
+ * split and the prior's note. */
+static void
+print_check_text (HrCliContext       *ctx,
+                  const TableOptions *o,
+                  const CheckResult  *r)
+{
+  const HrEvaluation *e = &r->e;
+
+  if (r->reasons->len > 0)
+    print_check_refusal (ctx, o, r);
+  else
+    {
+      g_autofree char *verdict = hr_cli_verdict_text (e);
+      g_autofree char *tps = fmt (e->tps, 1);
+
+      printf ("  ");
+      printf (_("allowed: %s %s, and decodes at %s t/s (%s)"), r->spec->name, verdict, tps,
+              hr_rate_source_to_string (e->source));
+      printf ("\n");
+    }
+  if (r->spec == NULL)
+    return;
+  if (e->split && e->verdict == HR_VERDICT_PARTIAL)
+    {
+      g_autofree char *vram = fmt (hr_bytes_to_gb (e->vram_bytes), 2);
+      g_autofree char *host = fmt (hr_bytes_to_gb (e->host_bytes), 2);
+
+      printf ("  ");
+      printf (_("split: %u/%u layers on the GPU, %s GB VRAM + %s GB host memory (%s)"),
+              e->gpu_layers, e->total_layers, vram, host, e->processor);
+      printf ("\n");
+    }
+  hr_cli_print_prior_note (ctx, ctx->board, e, 1);
+}
+
 /**
  * hr_cli_cmd_check:
  * @argc: arguments, the subcommand first
@@ -798,12 +887,8 @@ hr_cli_cmd_check (int    argc,
   g_auto(TableOptions) o = { 0 };
   GOptionEntry entries[] = { OPT_BOARD, OPT_MEASUREMENTS, OPT_CONTEXT, OPT_KV_TYPE, OPT_PARALLEL, OPT_CATALOG, OPT_JSON, { NULL } };
   g_auto(HrCliContext) ctx = { 0 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) reasons = NULL;
-  const HrModelSpec *spec;
-  const char *name, *suggestion = NULL;
-  HrEvaluation e = { 0 };
-  HrEvaluationInputs s;
+  g_auto(CheckResult) r = { 0 };
+  int rc;
 
   if (!hr_cli_parse_options ("check", _("MODEL"), entries, &argc, &argv))
     return HR_CLI_EXIT_USAGE;
@@ -811,114 +896,13 @@ hr_cli_cmd_check (int    argc,
     return hr_cli_usage_error ("%s", _("check takes one model name, e.g. headroom-cli check llama3.2:3b"));
   if (!resolve_scenario_options (&o))
     return HR_CLI_EXIT_USAGE;
-  name = argv[1];
+  if ((rc = load_table_context (&ctx, &o, o.measurements)) != HR_CLI_EXIT_OK)
+    return rc;
 
-  if (!hr_cli_context_load (&ctx, o.board, o.catalog, o.measurements, &error))
-    {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND) && o.board != NULL)
-        return hr_cli_usage_error ("%s", error->message);
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
-
-  spec = hr_catalog_find (ctx.catalog, name);
-  if (spec == NULL)
-    {
-      /* The seed's pull check: a name not on the menu is one more reason
-       * to refuse (exit 1), with the nearest name to try. */
-      reasons = g_ptr_array_new_with_free_func (g_free);
-      g_ptr_array_add (reasons, g_strdup_printf (_("\"%s\" is not on the menu: it is not in the catalog"), name));
-      suggestion = hr_cli_suggest_model (ctx.catalog, name);
-    }
-  else
-    {
-      hr_cli_context_scenario (&ctx, ctx.board, &ctx.fit, &s);
-      s.context_tokens = o.context;
-      s.kv_type = o.kv_type;
-      s.parallel_slots = o.parallel;
-      hr_evaluate (&s, spec, hr_cli_context_measured_tps (&ctx, spec->name), 0, &e);
-      reasons = hr_pull_check (spec, &e, s.floor_tps);
-    }
-
+  check_model (&ctx, &o, argv[1], &r);
   if (o.json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "model");
-      json_builder_add_string_value (b, name);
-      json_builder_set_member_name (b, "board");
-      json_builder_add_string_value (b, ctx.board->id);
-      json_builder_set_member_name (b, "allowed");
-      json_builder_add_boolean_value (b, reasons->len == 0);
-      json_builder_set_member_name (b, "reasons");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < reasons->len; i++)
-        json_builder_add_string_value (b, g_ptr_array_index (reasons, i));
-      json_builder_end_array (b);
-      if (spec != NULL)
-        {
-          json_builder_set_member_name (b, "verdict");
-          json_builder_add_string_value (b, hr_verdict_to_string (e.verdict));
-          json_builder_set_member_name (b, "tps");
-          json_builder_add_double_value (b, hr_cli_json_rate (e.tps));
-          json_builder_set_member_name (b, "source");
-          json_builder_add_string_value (b, hr_rate_source_to_string (e.source));
-          json_builder_set_member_name (b, "speed");
-          json_builder_add_string_value (b, hr_speed_to_string (e.speed));
-          hr_cli_add_split_json (b, &e);
-        }
-      else
-        {
-          json_builder_set_member_name (b, "suggestion");
-          if (suggestion != NULL)
-            json_builder_add_string_value (b, suggestion);
-          else
-            json_builder_add_null_value (b);
-        }
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      hr_cli_print_json (root);
-    }
-  else if (reasons->len > 0)
-    {
-      for (guint i = 0; i < reasons->len; i++)
-        printf ("  %s %s\n", _("refused:"), (char *) g_ptr_array_index (reasons, i));
-      if (spec != NULL && e.verdict == HR_VERDICT_OVER)
-        print_precision_hint (&ctx, spec, &o);
-      else if (spec == NULL)
-        {
-          printf ("  ");
-          if (suggestion != NULL)
-            /* Translators: %s is the catalog's name nearest to the one typed */
-            printf (_("hint: did you mean %s? \"headroom-cli catalog\" lists the names"), suggestion);
-          else
-            printf ("%s", _("hint: \"headroom-cli catalog\" lists the names"));
-          printf ("\n");
-        }
-    }
+    print_check_json (ctx.board, &r);
   else
-    {
-      g_autofree char *verdict = hr_cli_verdict_text (&e);
-      g_autofree char *tps = fmt (e.tps, 1);
-
-      printf ("  ");
-      printf (_("allowed: %s %s, and decodes at %s t/s (%s)"), spec->name, verdict, tps,
-              hr_rate_source_to_string (e.source));
-      printf ("\n");
-    }
-  if (!o.json && spec != NULL && e.split && e.verdict == HR_VERDICT_PARTIAL)
-    {
-      g_autofree char *vram = fmt (hr_bytes_to_gb (e.vram_bytes), 2);
-      g_autofree char *host = fmt (hr_bytes_to_gb (e.host_bytes), 2);
-
-      printf ("  ");
-      printf (_("split: %u/%u layers on the GPU, %s GB VRAM + %s GB host memory (%s)"),
-              e.gpu_layers, e.total_layers, vram, host, e.processor);
-      printf ("\n");
-    }
-  if (!o.json && spec != NULL)
-    hr_cli_print_prior_note (&ctx, ctx.board, &e, 1);
-
-  return reasons->len == 0 ? HR_CLI_EXIT_OK : HR_CLI_EXIT_FAILED;
+    print_check_text (&ctx, &o, &r);
+  return r.reasons->len == 0 ? HR_CLI_EXIT_OK : HR_CLI_EXIT_FAILED;
 }

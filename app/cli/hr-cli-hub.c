@@ -73,16 +73,24 @@ format_ids (GArray *ids)
   return g_string_free (out, FALSE);
 }
 
-/* 1. Architecture and size */
-static void
-print_architecture (const HrHubLookup *l)
+/* How many of @flags (guint8 per layer) are set. */
+static guint
+count_set (const GArray *flags)
 {
-  const HrHfConfig *c = l->config;
+  guint n = 0;
+
+  for (guint i = 0; i < flags->len; i++)
+    n += g_array_index (flags, guint8, i) != 0;
+  return n;
+}
+
+/* The parameter count by dtype, and the count derived from config.json
+ * beside it (with the active part of a mixture of experts). */
+static void
+print_parameters (const HrHubLookup *l)
+{
   g_autofree char *count = hr_format_count (l->parameters);
 
-  if (l->architecture != NULL || l->model_type != NULL)
-    rowf (_("architecture"), _("%s (model_type %s)"), l->architecture ? l->architecture : "?",
-          l->model_type ? l->model_type : "?");
   if (l->parameters > 0)
     {
       g_autoptr(GString) dtypes = g_string_new (NULL);
@@ -115,54 +123,63 @@ print_architecture (const HrHubLookup *l)
                 l->config->experts_per_token, l->config->experts);
         }
     }
-  if (c != NULL)
+}
+
+/* config.json's sliding-window and recurrent layers. */
+static void
+print_layer_kinds (const HrHfConfig *c)
+{
+  if (c->sliding_window > 0 && c->layer_sliding != NULL)
+    rowf (_("sliding window"), _("%u tokens, on %u of %u layers"), c->sliding_window,
+          count_set (c->layer_sliding), c->layers);
+  else if (c->sliding_window > 0)
+    rowf (_("sliding window"), _("%u tokens"), c->sliding_window);
+  if (c->layer_recurrent != NULL)
     {
-      g_autofree char *hidden = hr_format_count (c->hidden_size);
-      g_autofree char *inter = hr_format_count (c->intermediate_size);
-      g_autofree char *vocab = hr_format_count (c->vocab_size);
-      g_autofree char *ctx = hr_format_count (c->max_position_embeddings);
-
-      rowf (_("layers"), "%u", c->layers);
-      row (_("hidden size"), hidden);
-      row (_("intermediate size"), inter);
-      rowf (_("attention heads"), "%u", c->heads);
-      rowf (_("key/value heads"), "%u", c->kv_heads);
-      if (c->default_sources[HR_SPEC_FIELD_KEY_LENGTH] != NULL)
-        rowf (_("head dim"), _("%u (%s)"), c->head_dim, c->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
-      else
-        rowf (_("head dim"), c->head_dim_explicit ? _("%u (head_dim)") : _("%u (hidden / heads)"), c->head_dim);
-      row (_("vocab"), vocab);
-      if (c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH] != NULL)
-        rowf (_("native context"), _("%s tokens (%s)"), ctx, c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH]);
-      else
-        rowf (_("native context"), _("%s tokens (max_position_embeddings)"), ctx);
-      if (c->sliding_window > 0 && c->layer_sliding != NULL)
-        {
-          guint n = 0;
-
-          for (guint i = 0; i < c->layer_sliding->len; i++)
-            n += g_array_index (c->layer_sliding, guint8, i) != 0;
-          rowf (_("sliding window"), _("%u tokens, on %u of %u layers"), c->sliding_window, n, c->layers);
-        }
-      else if (c->sliding_window > 0)
-        rowf (_("sliding window"), _("%u tokens"), c->sliding_window);
-      if (c->layer_recurrent != NULL)
-        {
-          guint n = 0;
-
-          for (guint i = 0; i < c->layer_recurrent->len; i++)
-            n += g_array_index (c->layer_recurrent, guint8, i) != 0;
-          rowf (_("recurrent layers"), _("%u of %u (%u + %u state values per layer and slot)"), n, c->layers,
-                c->recurrent_r, c->recurrent_s);
-          row ("", c->recurrent_source);
-        }
-      row (_("tied embeddings"), c->tied_embeddings ? _("yes") : _("no"));
-      /* What transformers' configuration class filled in for absent keys. */
-      for (guint i = 0; c->defaults != NULL && i < c->defaults->len; i++)
-        row (i == 0 ? _("defaults") : "", g_ptr_array_index (c->defaults, i));
+      rowf (_("recurrent layers"), _("%u of %u (%u + %u state values per layer and slot)"),
+            count_set (c->layer_recurrent), c->layers, c->recurrent_r, c->recurrent_s);
+      row ("", c->recurrent_source);
     }
-  else if (l->config_problem != NULL)
-    row (_("config.json"), l->config_problem);
+}
+
+/* config.json's shape: layers, sizes, heads, vocabulary, native context,
+ * the kinds of layers and the defaults transformers fills in. */
+static void
+print_config_shape (const HrHfConfig *c)
+{
+  g_autofree char *hidden = hr_format_count (c->hidden_size);
+  g_autofree char *inter = hr_format_count (c->intermediate_size);
+  g_autofree char *vocab = hr_format_count (c->vocab_size);
+  g_autofree char *ctx = hr_format_count (c->max_position_embeddings);
+
+  rowf (_("layers"), "%u", c->layers);
+  row (_("hidden size"), hidden);
+  row (_("intermediate size"), inter);
+  rowf (_("attention heads"), "%u", c->heads);
+  rowf (_("key/value heads"), "%u", c->kv_heads);
+  if (c->default_sources[HR_SPEC_FIELD_KEY_LENGTH] != NULL)
+    rowf (_("head dim"), _("%u (%s)"), c->head_dim, c->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
+  else
+    rowf (_("head dim"), c->head_dim_explicit ? _("%u (head_dim)") : _("%u (hidden / heads)"), c->head_dim);
+  row (_("vocab"), vocab);
+  if (c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH] != NULL)
+    rowf (_("native context"), _("%s tokens (%s)"), ctx, c->default_sources[HR_SPEC_FIELD_CONTEXT_LENGTH]);
+  else
+    rowf (_("native context"), _("%s tokens (max_position_embeddings)"), ctx);
+  print_layer_kinds (c);
+  row (_("tied embeddings"), c->tied_embeddings ? _("yes") : _("no"));
+  /* What transformers' configuration class filled in for absent keys. */
+  for (guint i = 0; c->defaults != NULL && i < c->defaults->len; i++)
+    row (i == 0 ? _("defaults") : "", g_ptr_array_index (c->defaults, i));
+}
+
+/* A GGUF-only repository's context, the tokenizer's cap and the BOS and
+ * EOS token ids. */
+static void
+print_tokens (const HrHubLookup *l)
+{
+  const HrHfConfig *c = l->config;
+
   if (c == NULL && l->gguf != NULL && l->spec != NULL && l->spec->context_length > 0)
     {
       g_autofree char *ctx = hr_format_count (l->spec->context_length);
@@ -188,6 +205,21 @@ print_architecture (const HrHubLookup *l)
 
       row (_("EOS"), eos);
     }
+}
+
+/* 1. Architecture and size */
+static void
+print_architecture (const HrHubLookup *l)
+{
+  if (l->architecture != NULL || l->model_type != NULL)
+    rowf (_("architecture"), _("%s (model_type %s)"), l->architecture ? l->architecture : "?",
+          l->model_type ? l->model_type : "?");
+  print_parameters (l);
+  if (l->config != NULL)
+    print_config_shape (l->config);
+  else if (l->config_problem != NULL)
+    row (_("config.json"), l->config_problem);
+  print_tokens (l);
 }
 
 /* The projector: the mmproj files and the one read (a GGUF repository),

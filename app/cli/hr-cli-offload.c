@@ -501,6 +501,103 @@ add_split_members (JsonObject      *o,
     }
 }
 
+/* What the fit had to place the model in: free VRAM less the fit margin
+ * (a projector's or each GPU's), or the layers num_gpu put there. */
+static void
+print_fit_target (const HrOffload *split,
+                  gint32           num_gpu)
+{
+  g_autofree char *free_vram = hr_format_count (split->free_vram_bytes);
+  g_autofree char *target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
+  g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
+
+  if (split->user_layers)
+    printf (_("  num_gpu %d: %u of %u layers on the GPU, as -ngl puts them (no fit)\n"),
+            num_gpu, split->gpu_layers, split->total_layers);
+  else if (split->fit_margin_used_bytes != HR_OFFLOAD_FIT_MARGIN_BYTES && split->projector_vram_bytes > 0)
+    /* Ollama llm/llama_server.go mmprojFitTargetMiB, extraEnvsForStart */
+    printf (_("  free VRAM %s bytes less the %s MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): %s bytes for the model\n"),
+            free_vram, mib, target);
+  else if (split->n_devices > 1)
+    /* Translators: bytes, the margin in MiB, the GPUs, bytes */
+    printf (_("  free VRAM %s bytes less the %s MiB fit margin on each of the %u GPUs: %s bytes for the model\n"),
+            free_vram, mib, split->n_devices, target);
+  else
+    printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
+}
+
+/* Where the projector went, outside both sides of the split. */
+static void
+print_projector (const HrOffload *split)
+{
+  g_autofree char *pj = NULL;
+
+  if (split->projector_vram_bytes == 0 && split->projector_host_bytes == 0)
+    return;
+  pj = hr_format_count (split->projector_vram_bytes + split->projector_host_bytes);
+  if (split->projector_vram_bytes > 0)
+    printf (_("  projector: %s bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)\n"), pj);
+  else
+    printf (_("  projector: %s bytes in host memory (--no-mmproj-offload, %s), in neither side below\n"), pj,
+            hr_mmproj_offload_reason (split->mmproj_offload));
+}
+
+/* The layers on each side, the GPUs, both sides' bytes, the ollama ps
+ * line, the verdict and the GPU that fills first. */
+static void
+print_placement_figures (const HrOffload *split)
+{
+  g_autofree char *embd = hr_format_count (split->token_embd_bytes);
+  g_autofree char *ps = hr_runtime_format_ps_size (split->size_bytes);
+  g_autofree char *verdict = split_verdict_text (split);
+
+  printf (_("  layers: %u/%u on the GPU (the output layer and the last blocks), %u on the CPU\n"),
+          split->gpu_layers, split->total_layers, split->total_layers - split->gpu_layers);
+  if (split->partial_layers > 0)
+    printf (_("  %u of the GPU's blocks keep tensors in host memory (%s: the expert tensors first)\n"),
+            split->partial_layers, hr_layer_fraction_to_string (split->overflow));
+  if (split->n_devices > 0)
+    print_devices (split);
+  print_side (_("VRAM:"), &split->vram);
+  print_side (_("host:"), &split->host);
+  printf (_("  (host weights include the token embedding, %s bytes, always in host memory)\n"), embd);
+  printf (_("  ollama ps would show: %s, PROCESSOR %s\n"), ps, split->processor);
+  printf (_("  verdict: %s\n"), verdict);
+  if (split->n_devices > 1 && split->binding_device >= 0)
+    {
+      const HrOffloadDevice *d = &split->devices[split->binding_device];
+      g_autofree char *f = signed_count (d->free_after_bytes);
+
+      /* Translators: GPU index, its name, bytes */
+      printf (_("  full first: GPU %u %s, %s bytes free after the load\n"), d->board_index, d->name, f);
+    }
+}
+
+/* The decode arithmetic (@text) and the rate with its source and speed;
+ * a model that does not load gets no speed verdict. */
+static void
+print_split_rate (const HrBoard   *board,
+                  const HrOffload *split,
+                  double           tps,
+                  HrRateSource     source,
+                  HrSpeed          speed,
+                  const char      *text)
+{
+  g_autofree char *tps_text = hr_format_decimal (tps, 1);
+
+  if (text != NULL)
+    printf (_("  decode: %s\n"), text);
+  if (split->verdict == HR_VERDICT_OVER && tps > 0.0)
+    printf (_("  rate: %s t/s (%s) if it loaded with every layer on the GPU; no speed verdict: it does not load\n"),
+            tps_text, hr_rate_source_to_string (source));
+  else if (split->verdict == HR_VERDICT_OVER)
+    printf ("%s\n", _("  rate: not known; no speed verdict: it does not load"));
+  else if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
+    printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
+  else
+    printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));
+}
+
 /**
  * hr_cli_predict_split:
  * @ctx: a loaded context (its board and fit)
@@ -531,8 +628,7 @@ hr_cli_predict_split (HrCliContext          *ctx,
   HrOffloadInputs in;
   HrCalibration cal;
   g_autofree HrOffload *split = g_new0 (HrOffload, 1);
-  g_autofree char *text = NULL, *verdict = NULL, *ps = NULL, *tps_text = NULL;
-  g_autofree char *free_vram = NULL, *target = NULL, *embd = NULL;
+  g_autofree char *text = NULL;
   HrRateSource source;
   HrSpeed speed;
   double tps;
@@ -552,74 +648,10 @@ hr_cli_predict_split (HrCliContext          *ctx,
   else
     printf (_("\non %s, as Ollama 0.30+ and llama.cpp's fit place it:\n"), board->name);
   hr_cli_placement_print (split, in.llama_server);
-  free_vram = hr_format_count (split->free_vram_bytes);
-  target = split->target_bytes > 0 ? hr_format_count ((guint64) split->target_bytes) : g_strdup ("0");
-  if (split->user_layers)
-    printf (_("  num_gpu %d: %u of %u layers on the GPU, as -ngl puts them (no fit)\n"),
-            num_gpu, split->gpu_layers, split->total_layers);
-  else if (split->fit_margin_used_bytes != HR_OFFLOAD_FIT_MARGIN_BYTES && split->projector_vram_bytes > 0)
-    {
-      g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
-
-      /* Ollama llm/llama_server.go mmprojFitTargetMiB, extraEnvsForStart */
-      printf (_("  free VRAM %s bytes less the %s MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): %s bytes for the model\n"),
-              free_vram, mib, target);
-    }
-  else if (split->n_devices > 1)
-    {
-      g_autofree char *mib = hr_format_count (split->fit_margin_used_bytes / (1024 * 1024));
-
-      /* Translators: bytes, the margin in MiB, the GPUs, bytes */
-      printf (_("  free VRAM %s bytes less the %s MiB fit margin on each of the %u GPUs: %s bytes for the model\n"),
-              free_vram, mib, split->n_devices, target);
-    }
-  else
-    printf (_("  free VRAM %s bytes less the 1024 MiB fit margin: %s bytes for the model\n"), free_vram, target);
-  if (split->projector_vram_bytes > 0 || split->projector_host_bytes > 0)
-    {
-      g_autofree char *pj = hr_format_count (split->projector_vram_bytes + split->projector_host_bytes);
-
-      if (split->projector_vram_bytes > 0)
-        printf (_("  projector: %s bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)\n"), pj);
-      else
-        printf (_("  projector: %s bytes in host memory (--no-mmproj-offload, %s), in neither side below\n"), pj,
-                hr_mmproj_offload_reason (split->mmproj_offload));
-    }
-  printf (_("  layers: %u/%u on the GPU (the output layer and the last blocks), %u on the CPU\n"),
-          split->gpu_layers, split->total_layers, split->total_layers - split->gpu_layers);
-  if (split->partial_layers > 0)
-    printf (_("  %u of the GPU's blocks keep tensors in host memory (%s: the expert tensors first)\n"),
-            split->partial_layers, hr_layer_fraction_to_string (split->overflow));
-  if (split->n_devices > 0)
-    print_devices (split);
-  print_side (_("VRAM:"), &split->vram);
-  print_side (_("host:"), &split->host);
-  embd = hr_format_count (split->token_embd_bytes);
-  printf (_("  (host weights include the token embedding, %s bytes, always in host memory)\n"), embd);
-  ps = hr_runtime_format_ps_size (split->size_bytes);
-  printf (_("  ollama ps would show: %s, PROCESSOR %s\n"), ps, split->processor);
-  verdict = split_verdict_text (split);
-  printf (_("  verdict: %s\n"), verdict);
-  if (split->n_devices > 1 && split->binding_device >= 0)
-    {
-      const HrOffloadDevice *d = &split->devices[split->binding_device];
-      g_autofree char *f = signed_count (d->free_after_bytes);
-
-      /* Translators: GPU index, its name, bytes */
-      printf (_("  full first: GPU %u %s, %s bytes free after the load\n"), d->board_index, d->name, f);
-    }
-  tps_text = hr_format_decimal (tps, 1);
-  if (text != NULL)
-    printf (_("  decode: %s\n"), text);
-  if (split->verdict == HR_VERDICT_OVER && tps > 0.0)
-    printf (_("  rate: %s t/s (%s) if it loaded with every layer on the GPU; no speed verdict: it does not load\n"),
-            tps_text, hr_rate_source_to_string (source));
-  else if (split->verdict == HR_VERDICT_OVER)
-    printf ("%s\n", _("  rate: not known; no speed verdict: it does not load"));
-  else if (split->n_devices > 0 ? tps > 0.0 : board->bandwidth_bytes_per_s > 0.0)
-    printf (_("  rate: %s t/s (%s), speed %s\n"), tps_text, hr_rate_source_to_string (source), hr_speed_to_string (speed));
-  else
-    printf (_("  rate: not known, speed %s\n"), hr_speed_to_string (speed));
+  print_fit_target (split, num_gpu);
+  print_projector (split);
+  print_placement_figures (split);
+  print_split_rate (board, split, tps, source, speed, text);
   return TRUE;
 }
 

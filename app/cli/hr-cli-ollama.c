@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `headroom-cli ollama`: manage a board's Ollama server over its HTTP API
- * (version, list, ps, show, measure, pull, unload, delete).
+ * (version, list, ps, show, pull, unload, delete; measure is
+ * hr-cli-ollama-measure.c).
  */
 #include "config.h"
 
@@ -17,30 +18,25 @@
 
 #include "hr-catalog.h"
 #include "hr-cli.h"
+#include "hr-cli-ollama.h"
 #include "hr-error.h"
-#include "hr-measure.h"
 #include "hr-net-error.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
 #include "hr-pull-progress.h"
 #include "hr-units.h"
 
-typedef struct {
-  char     *host;
-  gboolean  json;
-  gboolean  all;
-  gboolean  force;
-  char     *contexts_text;
-  char     *runs_text;
-  char     *num_predict_text;
-  char     *board;
-  char     *measurements;
-  char     *size_text;
-  char     *timeout_text;
-} OllamaOptions;
+/* ------------------------------------------------------------------ */
+/* Shared by the commands (hr-cli-ollama.h)                            */
 
-static void
-ollama_options_clear (OllamaOptions *o)
+/**
+ * hr_cli_ollama_options_clear:
+ * @o: options hr_cli_cmd_ollama() parsed
+ *
+ * Frees the option strings of @o.
+ */
+void
+hr_cli_ollama_options_clear (OllamaOptions *o)
 {
   g_free (o->host);
   g_free (o->contexts_text);
@@ -52,55 +48,84 @@ ollama_options_clear (OllamaOptions *o)
   g_free (o->measurements);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (OllamaOptions, ollama_options_clear)
-
-/* Runs the main loop until an async call has answered. */
-typedef struct {
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Waiter;
-
-static void
-on_answer (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+/**
+ * hr_cli_waiter_init:
+ * @w: a waiter on the stack
+ *
+ * Makes @w's main loop, with no answer yet.
+ */
+void
+hr_cli_waiter_init (HrCliWaiter *w)
 {
-  Waiter *w = user_data;
+  w->loop = g_main_loop_new (NULL, FALSE);
+  w->result = NULL;
+}
+
+/**
+ * hr_cli_waiter_clear:
+ * @w: a waiter
+ *
+ * Drops @w's answer and main loop.
+ */
+void
+hr_cli_waiter_clear (HrCliWaiter *w)
+{
+  g_clear_object (&w->result);
+  g_clear_pointer (&w->loop, g_main_loop_unref);
+}
+
+/**
+ * hr_cli_waiter_on_answer:
+ * @source: the object the call was made on
+ * @result: its answer
+ * @user_data: the #HrCliWaiter
+ *
+ * A #GAsyncReadyCallback: keeps @result and stops the waiter's loop.
+ */
+void
+hr_cli_waiter_on_answer (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  HrCliWaiter *w = user_data;
 
   w->result = g_object_ref (result);
   g_main_loop_quit (w->loop);
 }
 
-static GAsyncResult *
-wait_answer (Waiter *w)
+/**
+ * hr_cli_waiter_wait:
+ * @w: a waiter passed to an async call with hr_cli_waiter_on_answer()
+ *
+ * Runs the main loop until the call has answered.
+ *
+ * Returns: (transfer none): the answer, for the call's _finish()
+ */
+GAsyncResult *
+hr_cli_waiter_wait (HrCliWaiter *w)
 {
   if (w->result == NULL)
     g_main_loop_run (w->loop);
   return w->result;
 }
 
-static void
-waiter_clear (Waiter *w)
+/**
+ * hr_cli_on_sigint:
+ * @cancellable: the #GCancellable of the call in progress
+ *
+ * A g_unix_signal_add() handler for SIGINT: cancels @cancellable.
+ *
+ * Returns: %G_SOURCE_CONTINUE
+ */
+gboolean
+hr_cli_on_sigint (gpointer cancellable)
 {
-  g_clear_object (&w->result);
-  g_clear_pointer (&w->loop, g_main_loop_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Waiter, waiter_clear)
-
-static void
-waiter_init (Waiter *w)
-{
-  w->loop = g_main_loop_new (NULL, FALSE);
-  w->result = NULL;
-}
-
-static gboolean
-on_sigint (gpointer user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  g_cancellable_cancel (G_CANCELLABLE (cancellable));
   return G_SOURCE_CONTINUE;
 }
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
 
 static JsonNode *
 take_builder_root (JsonBuilder *b)
@@ -135,13 +160,13 @@ static int
 cmd_version (HrOllamaClient *client,
              OllamaOptions  *o)
 {
-  g_auto(Waiter) w = { 0 };
+  g_auto(HrCliWaiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autofree char *version = NULL;
 
-  waiter_init (&w);
-  hr_ollama_client_version_async (client, NULL, on_answer, &w);
-  version = hr_ollama_client_version_finish (client, wait_answer (&w), &error);
+  hr_cli_waiter_init (&w);
+  hr_ollama_client_version_async (client, NULL, hr_cli_waiter_on_answer, &w);
+  version = hr_ollama_client_version_finish (client, hr_cli_waiter_wait (&w), &error);
   if (version == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
 
@@ -166,14 +191,14 @@ static int
 cmd_list (HrOllamaClient *client,
           OllamaOptions  *o)
 {
-  g_auto(Waiter) w = { 0 };
+  g_auto(HrCliWaiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) models = NULL;
   int nw = 32;
 
-  waiter_init (&w);
-  hr_ollama_client_tags_async (client, NULL, on_answer, &w);
-  models = hr_ollama_client_tags_finish (client, wait_answer (&w), &error);
+  hr_cli_waiter_init (&w);
+  hr_ollama_client_tags_async (client, NULL, hr_cli_waiter_on_answer, &w);
+  models = hr_ollama_client_tags_finish (client, hr_cli_waiter_wait (&w), &error);
   if (models == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
 
@@ -226,15 +251,15 @@ static int
 cmd_ps (HrOllamaClient *client,
         OllamaOptions  *o)
 {
-  g_auto(Waiter) w = { 0 };
+  g_auto(HrCliWaiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   int nw = 32;
 
-  waiter_init (&w);
-  hr_ollama_client_ps_async (client, NULL, on_answer, &w);
-  loaded = hr_ollama_client_ps_finish (client, wait_answer (&w), &error);
+  hr_cli_waiter_init (&w);
+  hr_ollama_client_ps_async (client, NULL, hr_cli_waiter_on_answer, &w);
+  loaded = hr_ollama_client_ps_finish (client, hr_cli_waiter_wait (&w), &error);
   if (loaded == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
 
@@ -294,90 +319,99 @@ cmd_ps (HrOllamaClient *client,
   return HR_CLI_EXIT_OK;
 }
 
+/* ollama show --json: the spec's figures and the weights' sizes. */
+static void
+print_show_json (const HrOllamaShow *show)
+{
+  const HrModelSpec *s = show->spec;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  add_string (b, "name", s->name);
+  add_string (b, "architecture", s->architecture);
+  add_int (b, "parameters", (gint64) s->parameters);
+  add_string (b, "quantization", show->quantization);
+  add_string (b, "precision", s->precision);
+  add_int (b, "weight_bytes", (gint64) show->weight_bytes);
+  json_builder_set_member_name (b, "bits_per_weight");
+  json_builder_add_double_value (b, round (show->bits_per_weight * 1000) / 1000);
+  add_int (b, "tensors", show->n_tensors);
+  add_int (b, "unknown_tensors", show->n_unknown_tensors);
+  add_string (b, "unknown_tensor_type", show->unknown_type);
+  add_int (b, "layers", s->layers);
+  add_int (b, "heads", s->heads);
+  add_int (b, "kv_heads", s->kv_heads);
+  add_int (b, "key_length", s->key_length);
+  add_int (b, "value_length", s->value_length);
+  add_int (b, "context_length", s->context_length);
+  add_int (b, "sliding_window", s->sliding_window);
+  json_builder_set_member_name (b, "tied_embeddings");
+  json_builder_add_boolean_value (b, show->tied_embeddings);
+  json_builder_end_object (b);
+  root = take_builder_root (b);
+  hr_cli_print_json (root);
+}
+
+/* ollama show as text: one "field value" a line, the field names as the
+ * JSON's. */
+static void
+print_show_text (const HrOllamaShow *show)
+{
+  const HrModelSpec *s = show->spec;
+  g_autofree char *params = hr_format_count (s->parameters);
+  g_autofree char *weights = hr_format_count (show->weight_bytes);
+  g_autofree char *weights_gb = hr_format_gb_gib (show->weight_bytes, 2);
+  char bits[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (bits, sizeof bits, "%.3f", show->bits_per_weight);
+  printf ("%-18s %s\n", "name", s->name);
+  printf ("%-18s %s\n", "architecture", s->architecture);
+  printf ("%-18s %s\n", "parameters", params);
+  printf ("%-18s %s\n", "quantization", show->quantization != NULL ? show->quantization : _("unknown"));
+  if (show->weight_bytes > 0)
+    {
+      printf ("%-18s %s (%s, %u tensors)\n", "weight_bytes", weights, weights_gb, show->n_tensors);
+      if (show->n_unknown_tensors == 0)
+        printf ("%-18s %s\n", "bits_per_weight", bits);
+      printf ("%-18s %s\n", "tied_embeddings", show->tied_embeddings ? _("yes") : _("no"));
+    }
+  if (show->n_unknown_tensors > 0)
+    {
+      /* Translators: after a count of tensors; %s is their type as Ollama names it ("Q9_Z") */
+      g_autofree char *why = g_strdup_printf (_("(unknown size: of a type this version does not know, such as %s; weight_bytes leaves them out)"),
+                                              show->unknown_type);
+
+      printf ("%-18s %u %s\n", "unknown_tensors", show->n_unknown_tensors, why);
+    }
+  printf ("%-18s %u\n", "layers", s->layers);
+  printf ("%-18s %u\n", "heads", s->heads);
+  printf ("%-18s %u%s\n", "kv_heads", s->kv_heads, s->layer_kv_heads != NULL ? _(" (per layer, the most)") : "");
+  printf ("%-18s %u\n", "key_length", s->key_length);
+  printf ("%-18s %u\n", "value_length", s->value_length);
+  printf ("%-18s %u\n", "context_length", s->context_length);
+  if (s->sliding_window > 0)
+    printf ("%-18s %u\n", "sliding_window", s->sliding_window);
+}
+
 static int
 cmd_show (HrOllamaClient *client,
           OllamaOptions  *o,
           const char     *model)
 {
-  g_auto(Waiter) w = { 0 };
+  g_auto(HrCliWaiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaShow) show = NULL;
-  const HrModelSpec *s;
 
-  waiter_init (&w);
-  hr_ollama_client_show_async (client, model, NULL, on_answer, &w);
-  show = hr_ollama_client_show_finish (client, wait_answer (&w), &error);
+  hr_cli_waiter_init (&w);
+  hr_ollama_client_show_async (client, model, NULL, hr_cli_waiter_on_answer, &w);
+  show = hr_ollama_client_show_finish (client, hr_cli_waiter_wait (&w), &error);
   if (show == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
-  s = show->spec;
-
   if (o->json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      add_string (b, "name", s->name);
-      add_string (b, "architecture", s->architecture);
-      add_int (b, "parameters", (gint64) s->parameters);
-      add_string (b, "quantization", show->quantization);
-      add_string (b, "precision", s->precision);
-      add_int (b, "weight_bytes", (gint64) show->weight_bytes);
-      json_builder_set_member_name (b, "bits_per_weight");
-      json_builder_add_double_value (b, round (show->bits_per_weight * 1000) / 1000);
-      add_int (b, "tensors", show->n_tensors);
-      add_int (b, "unknown_tensors", show->n_unknown_tensors);
-      add_string (b, "unknown_tensor_type", show->unknown_type);
-      add_int (b, "layers", s->layers);
-      add_int (b, "heads", s->heads);
-      add_int (b, "kv_heads", s->kv_heads);
-      add_int (b, "key_length", s->key_length);
-      add_int (b, "value_length", s->value_length);
-      add_int (b, "context_length", s->context_length);
-      add_int (b, "sliding_window", s->sliding_window);
-      json_builder_set_member_name (b, "tied_embeddings");
-      json_builder_add_boolean_value (b, show->tied_embeddings);
-      json_builder_end_object (b);
-      root = take_builder_root (b);
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
-  {
-    g_autofree char *params = hr_format_count (s->parameters);
-    g_autofree char *weights = hr_format_count (show->weight_bytes);
-    g_autofree char *weights_gb = hr_format_gb_gib (show->weight_bytes, 2);
-    char bits[G_ASCII_DTOSTR_BUF_SIZE];
-
-    g_ascii_formatd (bits, sizeof bits, "%.3f", show->bits_per_weight);
-    printf ("%-18s %s\n", "name", s->name);
-    printf ("%-18s %s\n", "architecture", s->architecture);
-    printf ("%-18s %s\n", "parameters", params);
-    printf ("%-18s %s\n", "quantization", show->quantization != NULL ? show->quantization : _("unknown"));
-    if (show->weight_bytes > 0)
-      {
-        printf ("%-18s %s (%s, %u tensors)\n", "weight_bytes", weights, weights_gb, show->n_tensors);
-        if (show->n_unknown_tensors == 0)
-          printf ("%-18s %s\n", "bits_per_weight", bits);
-        printf ("%-18s %s\n", "tied_embeddings", show->tied_embeddings ? _("yes") : _("no"));
-      }
-    if (show->n_unknown_tensors > 0)
-      {
-        /* Translators: after a count of tensors; %s is their type as Ollama names it ("Q9_Z") */
-        g_autofree char *why = g_strdup_printf (_("(unknown size: of a type this version does not know, such as %s; weight_bytes leaves them out)"),
-                                                show->unknown_type);
-
-        printf ("%-18s %u %s\n", "unknown_tensors", show->n_unknown_tensors, why);
-      }
-    printf ("%-18s %u\n", "layers", s->layers);
-    printf ("%-18s %u\n", "heads", s->heads);
-    printf ("%-18s %u%s\n", "kv_heads", s->kv_heads, s->layer_kv_heads != NULL ? _(" (per layer, the most)") : "");
-    printf ("%-18s %u\n", "key_length", s->key_length);
-    printf ("%-18s %u\n", "value_length", s->value_length);
-    printf ("%-18s %u\n", "context_length", s->context_length);
-    if (s->sliding_window > 0)
-      printf ("%-18s %u\n", "sliding_window", s->sliding_window);
-  }
+    print_show_json (show);
+  else
+    print_show_text (show);
   return HR_CLI_EXIT_OK;
 }
 
@@ -387,20 +421,20 @@ cmd_simple (HrOllamaClient *client,
             const char     *verb,
             const char     *model)
 {
-  g_auto(Waiter) w = { 0 };
+  g_auto(HrCliWaiter) w = { 0 };
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
-  waiter_init (&w);
+  hr_cli_waiter_init (&w);
   if (g_str_equal (verb, "unload"))
     {
-      hr_ollama_client_unload_async (client, model, NULL, on_answer, &w);
-      ok = hr_ollama_client_unload_finish (client, wait_answer (&w), &error);
+      hr_ollama_client_unload_async (client, model, NULL, hr_cli_waiter_on_answer, &w);
+      ok = hr_ollama_client_unload_finish (client, hr_cli_waiter_wait (&w), &error);
     }
   else
     {
-      hr_ollama_client_delete_async (client, model, NULL, on_answer, &w);
-      ok = hr_ollama_client_delete_finish (client, wait_answer (&w), &error);
+      hr_ollama_client_delete_async (client, model, NULL, hr_cli_waiter_on_answer, &w);
+      ok = hr_ollama_client_delete_finish (client, hr_cli_waiter_wait (&w), &error);
     }
   if (!ok)
     return hr_cli_fail (g_steal_pointer (&error));
@@ -531,6 +565,88 @@ pull_reasons (const char     *model,
   return hr_pull_check (spec, &e, s.floor_tps);
 }
 
+/* pull --json: {model, pulled, and the reasons it was refused (with
+ * @refused) or whether it was forced}. */
+static void
+print_pull_json (const char *model,
+                 GPtrArray  *refused,
+                 gboolean    forced)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  add_string (b, "model", model);
+  json_builder_set_member_name (b, "pulled");
+  json_builder_add_boolean_value (b, refused == NULL);
+  if (refused != NULL)
+    {
+      json_builder_set_member_name (b, "reasons");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < refused->len; i++)
+        json_builder_add_string_value (b, g_ptr_array_index (refused, i));
+      json_builder_end_array (b);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "forced");
+      json_builder_add_boolean_value (b, forced);
+    }
+  json_builder_end_object (b);
+  root = take_builder_root (b);
+  hr_cli_print_json (root);
+}
+
+/* Prints the pull check's @reasons: refused, the answer (stdout, unless
+ * --json says it); forced, warnings (stderr). Returns whether the pull is
+ * refused. */
+static gboolean
+say_pull_reasons (OllamaOptions *o,
+                  const char    *model,
+                  GPtrArray     *reasons)
+{
+  if (reasons->len == 0)
+    return FALSE;
+  for (guint i = 0; i < reasons->len; i++)
+    fprintf (o->force || o->json ? stderr : stdout, "  %s %s\n", o->force ? _("warning:") : _("refused:"),
+             (char *) g_ptr_array_index (reasons, i));
+  if (o->force)
+    return FALSE;
+  if (o->json)
+    print_pull_json (model, reasons, FALSE);
+  /* The conclusion comes after the reasons where both streams go
+   * to one place (2>&1, a log). */
+  fflush (stdout);
+  fprintf (stderr, "headroom-cli: %s\n", _("the pull check refused it; run with --force to pull it anyway"));
+  return TRUE;
+}
+
+/* Pulls @model, its progress printed (not with --json), until done,
+ * failed or cancelled by Ctrl-C. */
+static gboolean
+pull_until_done (HrOllamaClient  *client,
+                 OllamaOptions   *o,
+                 const char      *model,
+                 GError         **error)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_auto(HrCliWaiter) w = { 0 };
+  PullPrinter printer = { isatty (fileno (stdout)) && !o->json, NULL, -2, FALSE, 0 };
+  guint sigint;
+  gboolean ok;
+
+  hr_cli_waiter_init (&w);
+  sigint = g_unix_signal_add (SIGINT, hr_cli_on_sigint, cancellable);
+  hr_ollama_client_pull_async (client, model, o->json ? NULL : on_pull_progress, &printer,
+                               cancellable, hr_cli_waiter_on_answer, &w);
+  ok = hr_ollama_client_pull_finish (client, hr_cli_waiter_wait (&w), error);
+  g_source_remove (sigint);
+  if (printer.terminal)
+    printf ("\n");
+  g_free (printer.last_status);
+  return ok;
+}
+
 static int
 cmd_pull (HrOllamaClient *client,
           OllamaOptions  *o,
@@ -538,61 +654,13 @@ cmd_pull (HrOllamaClient *client,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) reasons = pull_reasons (model, o, &error);
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_auto(Waiter) w = { 0 };
-  PullPrinter printer = { isatty (fileno (stdout)) && !o->json, NULL, -2, FALSE, 0 };
-  guint sigint;
-  gboolean ok;
 
   if (reasons == NULL)
     return hr_cli_fail (g_steal_pointer (&error));
+  if (say_pull_reasons (o, model, reasons))
+    return HR_CLI_EXIT_FAILED;
 
-  if (reasons->len > 0)
-    {
-      /* Refused: the reasons are the answer (stdout, unless --json says
-       * it); forced: they are warnings (stderr). */
-      for (guint i = 0; i < reasons->len; i++)
-        fprintf (o->force || o->json ? stderr : stdout, "  %s %s\n", o->force ? _("warning:") : _("refused:"),
-                 (char *) g_ptr_array_index (reasons, i));
-      if (!o->force)
-        {
-          if (o->json)
-            {
-              g_autoptr(JsonBuilder) b = json_builder_new ();
-              g_autoptr(JsonNode) root = NULL;
-
-              json_builder_begin_object (b);
-              add_string (b, "model", model);
-              json_builder_set_member_name (b, "pulled");
-              json_builder_add_boolean_value (b, FALSE);
-              json_builder_set_member_name (b, "reasons");
-              json_builder_begin_array (b);
-              for (guint i = 0; i < reasons->len; i++)
-                json_builder_add_string_value (b, g_ptr_array_index (reasons, i));
-              json_builder_end_array (b);
-              json_builder_end_object (b);
-              root = take_builder_root (b);
-              hr_cli_print_json (root);
-            }
-          /* The conclusion comes after the reasons where both streams go
-           * to one place (2>&1, a log). */
-          fflush (stdout);
-          fprintf (stderr, "headroom-cli: %s\n", _("the pull check refused it; run with --force to pull it anyway"));
-          return HR_CLI_EXIT_FAILED;
-        }
-    }
-
-  waiter_init (&w);
-  sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
-  hr_ollama_client_pull_async (client, model, o->json ? NULL : on_pull_progress, &printer,
-                               cancellable, on_answer, &w);
-  ok = hr_ollama_client_pull_finish (client, wait_answer (&w), &error);
-  g_source_remove (sigint);
-  if (printer.terminal)
-    printf ("\n");
-  g_free (printer.last_status);
-
-  if (!ok)
+  if (!pull_until_done (client, o, model, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -605,235 +673,156 @@ cmd_pull (HrOllamaClient *client,
     }
 
   if (o->json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-
-      json_builder_begin_object (b);
-      add_string (b, "model", model);
-      json_builder_set_member_name (b, "pulled");
-      json_builder_add_boolean_value (b, TRUE);
-      json_builder_set_member_name (b, "forced");
-      json_builder_add_boolean_value (b, reasons->len > 0);
-      json_builder_end_object (b);
-      root = take_builder_root (b);
-      hr_cli_print_json (root);
-    }
+    print_pull_json (model, NULL, reasons->len > 0);
   else
     printf (_("pulled %s\n"), model);
   return HR_CLI_EXIT_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* measure                                                             */
+/* The commands hr_cli_cmd_ollama() parses itself, and whether each takes
+ * one MODEL. */
+static const struct {
+  const char *verb;
+  gboolean    takes_model;
+} ollama_verbs[] = {
+  { "version", FALSE },
+  { "list",    FALSE },
+  { "ps",      FALSE },
+  { "show",    TRUE },
+  { "measure", TRUE },
+  { "pull",    TRUE },
+  { "unload",  TRUE },
+  { "delete",  TRUE },
+};
 
-/* The results table's header, once, when the first result arrives (a
- * server that is not there prints only the error). */
-static void
-print_measure_header (gboolean *printed)
-{
-  if (*printed)
-    return;
-  *printed = TRUE;
-  /* TRANSLATORS: the seed's benchmark columns */
-  printf ("%7s  %3s  %-5s  %8s  %9s  %8s  %11s  %7s  %6s\n", "num_ctx", _("run"), _("state"), "ttft_ms",
-          "total_ms", "load_ms", "prefill_t/s", "out_tok", "t/s");
-}
-
-/* A run still without its first byte: said on stderr, so --json output
- * stays clean. */
-static void
-on_measure_waiting (HrMeasureRun *run,
-                    const char   *text,
-                    gpointer      user_data)
-{
-  fprintf (stderr, _("headroom-cli: %s; Ctrl-C cancels\n"), text);
-}
-
-static void
-on_measure_run (HrMeasureRun *run,
-                gpointer      result_ptr,
-                gpointer      user_data)
-{
-  const HrMeasureResult *r = result_ptr;
-  g_autofree char *load = hr_ollama_format_ms (r->load_duration);
-  g_autofree char *prefill = hr_ollama_format_tps (r->prefill_tps);
-  g_autofree char *decode = hr_ollama_format_tps (r->decode_tps);
-  g_autofree char *ttft = r->ttft_ms < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%.1f", r->ttft_ms);
-  g_autofree char *out = r->eval_count < 0 ? g_strdup (_("n/a")) : g_strdup_printf ("%" G_GINT64_FORMAT, r->eval_count);
-
-  print_measure_header (user_data);
-  printf ("%7u  %3u  %-5s  %8s  %9.1f  %8s  %11s  %7s  %6s", r->context, r->run,
-          r->cold ? _("cold") : _("warm"), ttft, r->client_total_ms, load, prefill, out, decode);
-  /* A run that broke off keeps its row: what the client measured. */
-  if (r->failed != NULL)
-    printf ("  %s", _("failed"));
-  printf ("\n");
-  fflush (stdout);
-}
-
-static void
-on_measure_ps (HrMeasureRun *run,
-               gpointer      ps_ptr,
-               gpointer      user_data)
-{
-  const HrMeasurePs *p = ps_ptr;
-  g_autofree char *size = hr_ollama_format_size (p->size);
-  g_autofree char *processor = hr_ollama_format_processor (p->size, p->size_vram);
-
-  print_measure_header (user_data);
-  if (!p->listed)
-    {
-      printf (_("  num_ctx %u: /api/ps does not list the model\n"), p->context);
-      return;
-    }
-  printf (_("  num_ctx %u: /api/ps %s, %s, context %u"), p->context, size, processor, p->context_length);
-  if (p->predicted > 0)
-    {
-      g_autofree char *predicted = hr_format_bytes (p->predicted, HR_UNIT_GB, 2);
-      char diff[G_ASCII_DTOSTR_BUF_SIZE], pct[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (diff, sizeof diff, "%+.2f", p->difference / 1e9);
-      g_ascii_formatd (pct, sizeof pct, "%+.1f", p->difference_percent);
-      printf (_("; predicted %s (%s); difference %s GB (%s%%)"), predicted, p->prediction_source, diff, pct);
-    }
-  printf ("\n");
-  fflush (stdout);
-}
-
+/* Whether the command (the first word that is not an option or the value
+ * of --host or --timeout) is one that acts on what was sized and so takes
+ * the sizing options: hr_cli_cmd_ollama_variant()'s. */
 static gboolean
-parse_contexts (const char *text,
-                GArray     *out)
+is_variant_command (int    argc,
+                    char **argv)
 {
-  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
-
-  for (guint i = 0; parts[i] != NULL; i++)
+  for (int i = 1; i < argc; i++)
     {
-      guint32 value;
-
-      g_strstrip (parts[i]);
-      if (!hr_cli_parse_u32 ("--contexts", parts[i], 1, 64u * 1024u * 1024u, &value))
-        return FALSE;
-      g_array_append_val (out, value);
+      if (g_str_equal (argv[i], "--host") || g_str_equal (argv[i], "--timeout"))
+        {
+          i++;
+          continue;
+        }
+      if (argv[i][0] == '-')
+        continue;
+      return g_str_equal (argv[i], "create-variant") || g_str_equal (argv[i], "copy") || g_str_equal (argv[i], "load");
     }
-  if (out->len == 0)
-    {
-      hr_cli_usage_error ("%s", _("--contexts needs at least one num_ctx, e.g. --contexts 2048,4096"));
-      return FALSE;
-    }
-  return TRUE;
+  return FALSE;
 }
 
+/* Checks the command word and its MODEL (into @model, %NULL for a command
+ * without one); the exit code. */
 static int
-cmd_measure (HrOllamaClient *client,
-             OllamaOptions  *o,
-             const char     *model)
+check_verb (int          argc,
+            char       **argv,
+            const char **model)
 {
-  g_autoptr(GArray) contexts = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(HrMeasureRun) run = NULL;
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *archive = NULL;
-  g_autofree char *saved_board = NULL;
-  g_auto(HrCliContext) ctx = { 0 };
-  g_auto(Waiter) w = { 0 };
-  guint32 runs = HR_MEASURE_RUNS;
-  guint32 num_predict = HR_MEASURE_NUM_PREDICT;
-  guint sigint;
-  gboolean ok, header_printed = FALSE;
+  const char *verb;
+  gint found = -1;
+  HrOllamaModelName name;
 
-  if (!parse_contexts (o->contexts_text != NULL ? o->contexts_text : "2048,4096", contexts))
-    return HR_CLI_EXIT_USAGE;
-  if (o->runs_text != NULL && !hr_cli_parse_u32 ("--runs", o->runs_text, 1, 100, &runs))
-    return HR_CLI_EXIT_USAGE;
-  if (o->num_predict_text != NULL && !hr_cli_parse_u32 ("--num-predict", o->num_predict_text, 1, 1000000, &num_predict))
-    return HR_CLI_EXIT_USAGE;
-
-  /* The board the archive files the run set under: --board, else the
-   * board the window remembers for this server. With neither, the run set
-   * would be filed under a board that may not be the one measured, so
-   * nothing is run. */
-  if (o->board == NULL)
-    {
-      saved_board = hr_cli_saved_board_for_server (hr_ollama_client_get_base_url (client));
-      if (saved_board == NULL)
-        return hr_cli_usage_error (_("no board is saved for %s: name the board this server runs on with --board NAME (headroom-cli boards lists them), so the measurement is filed under it"),
-                                   hr_ollama_client_get_base_url (client));
-    }
-  /* --measurements is where the run set is saved, a new folder made then:
-   * only one that is there is read (and must be a folder that opens). */
-  if (!hr_cli_context_load (&ctx, o->board != NULL ? o->board : saved_board, NULL,
-                            o->measurements != NULL && g_file_test (o->measurements, G_FILE_TEST_EXISTS) ? o->measurements : NULL,
-                            &error))
-    {
-      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
-        return hr_cli_usage_error ("%s", error->message);
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
-  archive = o->measurements != NULL ? g_strdup (o->measurements) : hr_data_measurements_dir ();
-  /* Say which board the run set is filed under before it starts. */
-  if (o->board != NULL)
-    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s)\n"), ctx.board->id, ctx.board->name);
-  else
-    fprintf (stderr, _("headroom-cli: saving the measurement to board %s (%s), the board saved for this server; --board NAME chooses another\n"),
-             ctx.board->id, ctx.board->name);
-
-  run = hr_measure_run_new (client, model, ctx.board->id);
-  hr_measure_run_set_contexts (run, (const guint32 *) contexts->data, contexts->len);
-  hr_measure_run_set_runs (run, runs);
-  hr_measure_run_set_num_predict (run, num_predict);
-  hr_measure_run_set_archive_dir (run, archive);
-  hr_measure_run_set_predictor (run, hr_measure_predict_runtime, NULL, NULL);
-  if (!o->json)
-    {
-      g_signal_connect (run, "run-done", G_CALLBACK (on_measure_run), &header_printed);
-      g_signal_connect (run, "ps-done", G_CALLBACK (on_measure_ps), &header_printed);
-    }
-  g_signal_connect (run, "waiting", G_CALLBACK (on_measure_waiting), NULL);
-
-  {
-    guint load_s = hr_ollama_client_get_load_wait (client) / 1000;
-
-    /* A cold load of a large model can take minutes before its first token. */
-    if (load_s > 0)
-      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
-                                    "headroom-cli: each run waits up to %u second for %s to load and answer; Ctrl-C cancels\n",
-                                    "headroom-cli: each run waits up to %u seconds for %s to load and answer; Ctrl-C cancels\n",
-                                    load_s),
-               load_s, model);
-  }
-  waiter_init (&w);
-  sigint = g_unix_signal_add (SIGINT, on_sigint, cancellable);
-  hr_measure_run_start_async (run, cancellable, on_answer, &w);
-  ok = hr_measure_run_finish (run, wait_answer (&w), &error);
-  g_source_remove (sigint);
-
-  if (!ok)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          fprintf (stderr, "headroom-cli: %s\n",
-                   _("measurement cancelled; nothing was saved and the board is as it was found"));
-          return HR_CLI_EXIT_FAILED;
-        }
-      return hr_cli_fail (g_steal_pointer (&error));
-    }
-
-  if (o->json)
-    {
-      g_autoptr(JsonNode) root = hr_measure_run_to_json (run);
-      hr_cli_print_json (root);
-    }
-  else
-    {
-      char mean[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (mean, sizeof mean, "%.1f", hr_measure_run_get_decode_mean (run));
-      printf (_("decode mean %s t/s on %s (%s, Ollama %s)\n"), mean, ctx.board->id, model,
-              hr_measure_run_get_server_version (run));
-      printf (_("saved %s\n"), hr_measure_run_get_saved_path (run));
-    }
+  if (argc < 2)
+    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"));
+  verb = argv[1];
+  for (guint i = 0; i < G_N_ELEMENTS (ollama_verbs) && found < 0; i++)
+    if (g_str_equal (verb, ollama_verbs[i].verb))
+      found = (gint) i;
+  if (found < 0)
+    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"), verb);
+  if (ollama_verbs[found].takes_model && argc != 3)
+    return hr_cli_usage_error (_("ollama %s takes one model name, e.g. headroom-cli ollama %s llama3.2:3b"), verb, verb);
+  if (!ollama_verbs[found].takes_model && argc != 2)
+    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
+  *model = NULL;
+  if (!ollama_verbs[found].takes_model)
+    return HR_CLI_EXIT_OK;
+  *model = argv[2];
+  if (!hr_ollama_model_name_parse (*model, &name, &error))
+    return hr_cli_usage_error ("%s", error->message);
+  hr_ollama_model_name_clear (&name);
   return HR_CLI_EXIT_OK;
+}
+
+/* Checks that each command's own options come only with it; the exit
+ * code. */
+static int
+check_option_pairs (const OllamaOptions *o,
+                    const char          *verb)
+{
+  if (o->size_text != NULL && !g_str_equal (verb, "pull"))
+    return hr_cli_usage_error ("%s", _("--size only goes with pull"));
+  if (o->size_text != NULL)
+    {
+      char *end = NULL;
+      double gb = g_ascii_strtod (o->size_text, &end);
+
+      if (end == o->size_text || *end != '\0' || !(gb > 0.0) || gb > 1e6)
+        return hr_cli_usage_error (_("--size must be a positive number of GB, not \"%s\""), o->size_text);
+    }
+  if (o->force && !g_str_equal (verb, "pull"))
+    return hr_cli_usage_error ("%s", _("--force only goes with pull"));
+  if ((o->contexts_text != NULL || o->runs_text != NULL || o->num_predict_text != NULL) && !g_str_equal (verb, "measure"))
+    return hr_cli_usage_error ("%s", _("--contexts, --runs and --num-predict only go with measure"));
+  if (o->all && !g_str_equal (verb, "ps"))
+    return hr_cli_usage_error ("%s", _("--all only goes with ps"));
+  if (o->all && o->host != NULL)
+    return hr_cli_usage_error ("%s", _("ps --all asks every server the window saved; --host names one: give one or the other"));
+  return HR_CLI_EXIT_OK;
+}
+
+/* The client of --host (else OLLAMA_HOST, else localhost), with the token
+ * from HEADROOM_OLLAMA_TOKEN and --timeout's waits, into @out; the exit
+ * code. */
+static int
+make_client (const OllamaOptions  *o,
+             HrOllamaClient      **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *host = o->host != NULL ? g_strdup (o->host) : hr_ollama_default_host (NULL);
+  g_autoptr(HrOllamaClient) client = hr_ollama_client_new (host, &error);
+  guint32 seconds;
+
+  if (client == NULL)
+    return hr_cli_usage_error ("%s", error->message);
+  hr_ollama_client_set_token (client, g_getenv ("HEADROOM_OLLAMA_TOKEN"));
+  if (o->timeout_text != NULL)
+    {
+      if (!hr_cli_parse_u32 ("--timeout", o->timeout_text, 1, 86400, &seconds))
+        return 2;
+      hr_ollama_client_set_timeouts (client, seconds * 1000, MIN (seconds, 10) * 1000, seconds * 1000);
+      hr_ollama_client_set_load_wait (client, seconds * 1000);
+    }
+  *out = g_steal_pointer (&client);
+  return HR_CLI_EXIT_OK;
+}
+
+/* Runs the checked command @verb on @client. */
+static int
+run_verb (HrOllamaClient *client,
+          OllamaOptions  *o,
+          const char     *verb,
+          const char     *model)
+{
+  if (g_str_equal (verb, "version"))
+    return cmd_version (client, o);
+  if (g_str_equal (verb, "list"))
+    return cmd_list (client, o);
+  if (g_str_equal (verb, "ps"))
+    return cmd_ps (client, o);
+  if (g_str_equal (verb, "show"))
+    return cmd_show (client, o, model);
+  if (g_str_equal (verb, "measure"))
+    return hr_cli_ollama_measure (client, o, model);
+  if (g_str_equal (verb, "pull"))
+    return cmd_pull (client, o, model);
+  return cmd_simple (client, o, verb, model);
 }
 
 /**
@@ -874,31 +863,16 @@ hr_cli_cmd_ollama (int    argc,
       N_("SECONDS") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL|create-variant MODEL|copy SOURCE DESTINATION|load MODEL"));
+  g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(HrOllamaClient) client = NULL;
-  g_autofree char *host = NULL;
-  const char *verb;
   const char *model = NULL;
-  gboolean wants_model;
+  int rc;
 
-  /* The commands that act on what was sized take the sizing options:
-   * their own parser. The command is the first word that is not an
-   * option or the value of --host or --timeout. */
-  for (int i = 1; i < argc; i++)
-    {
-      if (g_str_equal (argv[i], "--host") || g_str_equal (argv[i], "--timeout"))
-        {
-          i++;
-          continue;
-        }
-      if (argv[i][0] == '-')
-        continue;
-      if (g_str_equal (argv[i], "create-variant") || g_str_equal (argv[i], "copy") || g_str_equal (argv[i], "load"))
-        return hr_cli_cmd_ollama_variant (argc, argv);
-      break;
-    }
+  if (is_variant_command (argc, argv))
+    return hr_cli_cmd_ollama_variant (argc, argv);
 
+  context = g_option_context_new (_("version|list|ps|show MODEL|measure MODEL|pull MODEL|unload MODEL|delete MODEL|create-variant MODEL|copy SOURCE DESTINATION|load MODEL"));
   g_set_prgname ("headroom-cli ollama");
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -907,74 +881,12 @@ hr_cli_cmd_ollama (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return hr_cli_usage_error ("%s", error->message);
 
-  if (argc < 2)
-    return hr_cli_usage_error ("%s", _("ollama needs a command: version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"));
-  verb = argv[1];
-  wants_model = g_str_equal (verb, "show") || g_str_equal (verb, "measure") || g_str_equal (verb, "pull") ||
-                g_str_equal (verb, "unload") || g_str_equal (verb, "delete");
-  if (!wants_model && !g_str_equal (verb, "version") && !g_str_equal (verb, "list") && !g_str_equal (verb, "ps"))
-    return hr_cli_usage_error (_("unknown ollama command \"%s\"; use version, list, ps, show, measure, pull, unload, delete, create-variant, copy or load"), verb);
-  if (wants_model && argc != 3)
-    return hr_cli_usage_error (_("ollama %s takes one model name, e.g. headroom-cli ollama %s llama3.2:3b"), verb, verb);
-  if (!wants_model && argc != 2)
-    return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
-  if (wants_model)
-    {
-      HrOllamaModelName name;
-
-      model = argv[2];
-      if (!hr_ollama_model_name_parse (model, &name, &error))
-        return hr_cli_usage_error ("%s", error->message);
-      hr_ollama_model_name_clear (&name);
-    }
-  if (o.size_text != NULL && !g_str_equal (verb, "pull"))
-    return hr_cli_usage_error ("%s", _("--size only goes with pull"));
-  if (o.size_text != NULL)
-    {
-      char *end = NULL;
-      double gb = g_ascii_strtod (o.size_text, &end);
-
-      if (end == o.size_text || *end != '\0' || !(gb > 0.0) || gb > 1e6)
-        return hr_cli_usage_error (_("--size must be a positive number of GB, not \"%s\""), o.size_text);
-    }
-  if (o.force && !g_str_equal (verb, "pull"))
-    return hr_cli_usage_error ("%s", _("--force only goes with pull"));
-  if ((o.contexts_text != NULL || o.runs_text != NULL || o.num_predict_text != NULL) && !g_str_equal (verb, "measure"))
-    return hr_cli_usage_error ("%s", _("--contexts, --runs and --num-predict only go with measure"));
-
-  if (o.all && !g_str_equal (verb, "ps"))
-    return hr_cli_usage_error ("%s", _("--all only goes with ps"));
-  if (o.all && o.host != NULL)
-    return hr_cli_usage_error ("%s", _("ps --all asks every server the window saved; --host names one: give one or the other"));
+  if ((rc = check_verb (argc, argv, &model)) != HR_CLI_EXIT_OK ||
+      (rc = check_option_pairs (&o, argv[1])) != HR_CLI_EXIT_OK)
+    return rc;
   if (o.all)
     return hr_cli_ollama_ps_all (o.json);
-
-  host = o.host != NULL ? g_strdup (o.host) : hr_ollama_default_host (NULL);
-  client = hr_ollama_client_new (host, &error);
-  if (client == NULL)
-    return hr_cli_usage_error ("%s", error->message);
-  hr_ollama_client_set_token (client, g_getenv ("HEADROOM_OLLAMA_TOKEN"));
-  if (o.timeout_text != NULL)
-    {
-      guint32 seconds;
-
-      if (!hr_cli_parse_u32 ("--timeout", o.timeout_text, 1, 86400, &seconds))
-        return 2;
-      hr_ollama_client_set_timeouts (client, seconds * 1000, MIN (seconds, 10) * 1000, seconds * 1000);
-      hr_ollama_client_set_load_wait (client, seconds * 1000);
-    }
-
-  if (g_str_equal (verb, "version"))
-    return cmd_version (client, &o);
-  if (g_str_equal (verb, "list"))
-    return cmd_list (client, &o);
-  if (g_str_equal (verb, "ps"))
-    return cmd_ps (client, &o);
-  if (g_str_equal (verb, "show"))
-    return cmd_show (client, &o, model);
-  if (g_str_equal (verb, "measure"))
-    return cmd_measure (client, &o, model);
-  if (g_str_equal (verb, "pull"))
-    return cmd_pull (client, &o, model);
-  return cmd_simple (client, &o, verb, model);
+  if ((rc = make_client (&o, &client)) != HR_CLI_EXIT_OK)
+    return rc;
+  return run_verb (client, &o, argv[1], model);
 }

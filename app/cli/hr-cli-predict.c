@@ -744,6 +744,153 @@ names_a_file (const char *model)
          g_str_has_suffix (lower, ".gguf");
 }
 
+/* --num-gpu into @num_gpu (-1 when not given) and --main-gpu and
+ * --sched-spread into the placement; FALSE (the usage error said) on a
+ * value out of range. */
+static gboolean
+parse_placement (const HrCliPredictOptions *o,
+                 const char                *main_gpu_text,
+                 gboolean                   sched_spread,
+                 gint32                    *num_gpu)
+{
+  guint32 layers = 0;
+  guint32 index;
+
+  *num_gpu = -1;
+  if (o->num_gpu_text != NULL)
+    {
+      if (!hr_cli_parse_u32 ("--num-gpu", o->num_gpu_text, 0, HR_MODEL_SPEC_MAX_LAYERS + 1, &layers))
+        return FALSE;
+      *num_gpu = (gint32) layers;
+    }
+  if (main_gpu_text == NULL)
+    {
+      hr_cli_offload_set_placement (sched_spread, -1);
+      return TRUE;
+    }
+  if (!hr_cli_parse_u32 ("--main-gpu", main_gpu_text, 0, HR_DEVICE_MAX - 1, &index))
+    return FALSE;
+  hr_cli_offload_set_placement (sched_spread, (gint32) index);
+  return TRUE;
+}
+
+/* The exit code of checking --main-gpu against the board's GPUs. */
+static int
+check_main_gpu (const HrCliContext *ctx)
+{
+  guint n;
+  g_autofree char *message = NULL;
+
+  if (hr_cli_offload_get_main_gpu () < 0)
+    return HR_CLI_EXIT_OK;
+  n = ctx->board->devices != NULL && ctx->board->devices->len > 0 ? ctx->board->devices->len : 1;
+  if ((guint) hr_cli_offload_get_main_gpu () < n)
+    return HR_CLI_EXIT_OK;
+  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPU (index 0)",
+                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPUs (0 to %4$u)", n),
+                             hr_cli_offload_get_main_gpu (), ctx->board->id, n, n - 1);
+  return hr_cli_usage_error ("%s", message);
+}
+
+/* MODEL as a GGUF file: its header, as `headroom-cli gguf FILE` reads it,
+ * into @resolved, with the draft it names loaded; the exit code. */
+static int
+resolve_gguf_file (HrCliContext         *ctx,
+                   const HrCliPredictOptions *o,
+                   const char           *file,
+                   HrModelSpec         **resolved)
+{
+  g_autofree char *display = g_filename_display_name (file);
+  g_autofree char *origin = g_strconcat ("gguf:", file, NULL);
+  g_autoptr(HrGgufReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = HR_CLI_EXIT_OK;
+
+  if (!hr_cli_check_readable (file, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  report = hr_gguf_report_build (file, display, NULL, origin, ctx->board, o->context, NULL, &error);
+  if (report == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+  *resolved = hr_model_spec_copy (report->spec);
+  if (!hr_cli_load_mtp (ctx, o, report->file, &status))
+    return status;
+  return HR_CLI_EXIT_OK;
+}
+
+/* MODEL from @source, a GGUF file or the catalog (then @resolved stays
+ * %NULL), with the draft or MTP layers loaded; the exit code. */
+static int
+resolve_model (HrCliContext              *ctx,
+               const HrCliPredictOptions *o,
+               const char                *model,
+               const HrCliPredictSource  *source,
+               HrModelSpec              **resolved)
+{
+  int status = HR_CLI_EXIT_OK;
+
+  if (source != NULL)
+    {
+      *resolved = source->resolve (model, source->data, &status);
+      if (*resolved == NULL)
+        return status;
+    }
+  else if (hr_catalog_find (ctx->catalog, model) == NULL && names_a_file (model))
+    return resolve_gguf_file (ctx, o, model, resolved);
+  if (!hr_cli_load_mtp (ctx, o, NULL, &status))
+    return status;
+  return HR_CLI_EXIT_OK;
+}
+
+/* --max-context and --best-precision: what the finders print; the exit
+ * code. */
+static int
+run_finders (HrCliContext              *ctx,
+             const HrCliPredictOptions *o,
+             const HrModelSpec         *spec,
+             gint32                     num_gpu)
+{
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+
+  if (ctx->draft != NULL || ctx->mtp_layers > 0)
+    return hr_cli_usage_error ("%s", _("--max-context and --best-precision do not count a --draft model yet: give --context instead"));
+  hr_cli_predict_inputs (&in, o, spec);
+  if (in.parallel_slots == 0)
+    in.free_bytes = MAX (hr_board_headroom_bytes (ctx->board), 1);
+  if (!hr_cli_predict_finders (ctx, &in, num_gpu, o->max_context, o->best_precision, o->json, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  return HR_CLI_EXIT_OK;
+}
+
+/* --json: predict's object (with the split when shown), wrapped by
+ * @source when given; the exit code. */
+static int
+print_prediction_json (HrCliContext              *ctx,
+                       const HrModelSpec         *spec,
+                       const HrRuntimeInputs     *in,
+                       const HrRuntimePrediction *p,
+                       gboolean                   split,
+                       gint32                     num_gpu,
+                       const HrCliPredictSource  *source)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = hr_cli_prediction_json (ctx, spec, p);
+  JsonObject *object = json_node_get_object (root);
+
+  if (split && !hr_cli_predict_split (ctx, in, num_gpu, object, &error))
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (source != NULL)
+    {
+      g_autoptr(JsonNode) wrapped = source->wrap_json (g_steal_pointer (&root), source->data);
+
+      hr_cli_print_json (wrapped);
+      return HR_CLI_EXIT_OK;
+    }
+  hr_cli_print_json (root);
+  return HR_CLI_EXIT_OK;
+}
+
 /**
  * hr_cli_predict_run:
  * @command: the subcommand, for its --help
@@ -782,9 +929,7 @@ hr_cli_predict_run (const char                *command,
   const HrModelSpec *spec;
   HrRuntimeInputs in;
   HrRuntimePrediction p;
-  guint64 footprint;
-  guint32 layers = 0;
-  gint32 num_gpu = -1;
+  gint32 num_gpu;
   gboolean split;
   int status = HR_CLI_EXIT_OK;
 
@@ -796,67 +941,12 @@ hr_cli_predict_run (const char                *command,
     return hr_cli_usage_error ("%s", _("give the model to predict, e.g. \"headroom-cli predict llama3.2:3b --context 4096\""));
   if (argc > 2)
     return hr_cli_usage_error (_("unexpected argument \"%s\""), argv[2]);
-  if (!hr_cli_predict_options_resolve (&o, NULL))
+  if (!hr_cli_predict_options_resolve (&o, NULL) || !parse_placement (&o, main_gpu_text, sched_spread, &num_gpu))
     return HR_CLI_EXIT_USAGE;
-  if (o.num_gpu_text != NULL)
-    {
-      if (!hr_cli_parse_u32 ("--num-gpu", o.num_gpu_text, 0, HR_MODEL_SPEC_MAX_LAYERS + 1, &layers))
-        return HR_CLI_EXIT_USAGE;
-      num_gpu = (gint32) layers;
-    }
-  if (main_gpu_text != NULL)
-    {
-      guint32 index;
-
-      if (!hr_cli_parse_u32 ("--main-gpu", main_gpu_text, 0, HR_DEVICE_MAX - 1, &index))
-        return HR_CLI_EXIT_USAGE;
-      hr_cli_offload_set_placement (sched_spread, (gint32) index);
-    }
-  else
-    hr_cli_offload_set_placement (sched_spread, -1);
   if (!hr_cli_predict_load_context (&ctx, &o, &status))
     return status;
-  if (hr_cli_offload_get_main_gpu () >= 0)
-    {
-      guint n = ctx.board->devices != NULL && ctx.board->devices->len > 0 ? ctx.board->devices->len : 1;
-
-      if ((guint) hr_cli_offload_get_main_gpu () >= n)
-        {
-          g_autofree char *message =
-            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPU (index 0)",
-                                          "--main-gpu %1$d is out of range: %2$s has %3$u GPUs (0 to %4$u)", n),
-                             hr_cli_offload_get_main_gpu (), ctx.board->id, n, n - 1);
-
-          return hr_cli_usage_error ("%s", message);
-        }
-    }
-
-  if (source != NULL)
-    {
-      resolved = source->resolve (argv[1], source->data, &status);
-      if (resolved == NULL)
-        return status;
-      if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
-        return status;
-    }
-  else if (hr_catalog_find (ctx.catalog, argv[1]) == NULL && names_a_file (argv[1]))
-    {
-      /* A GGUF file: its header, as `headroom-cli gguf FILE` reads it. */
-      g_autofree char *display = g_filename_display_name (argv[1]);
-      g_autofree char *origin = g_strconcat ("gguf:", argv[1], NULL);
-      g_autoptr(HrGgufReport) report = NULL;
-
-      if (!hr_cli_check_readable (argv[1], &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-      report = hr_gguf_report_build (argv[1], display, NULL, origin, ctx.board, o.context, NULL, &error);
-      if (report == NULL)
-        return hr_cli_fail (g_steal_pointer (&error));
-      resolved = hr_model_spec_copy (report->spec);
-      if (!hr_cli_load_mtp (&ctx, &o, report->file, &status))
-        return status;
-    }
-  else if (!hr_cli_load_mtp (&ctx, &o, NULL, &status))
+  if ((status = check_main_gpu (&ctx)) != HR_CLI_EXIT_OK ||
+      (status = resolve_model (&ctx, &o, argv[1], source, &resolved)) != HR_CLI_EXIT_OK)
     return status;
   spec = resolved != NULL ? resolved : hr_catalog_find (ctx.catalog, argv[1]);
   if (spec == NULL)
@@ -865,42 +955,15 @@ hr_cli_predict_run (const char                *command,
   if (num_gpu >= 0 && !hr_board_has_host (ctx.board))
     return hr_cli_usage_error (_("--num-gpu places layers on a discrete GPU with host memory; %s keeps every layer in its one pool"),
                                ctx.board->id);
-  if ((o.max_context || o.best_precision) && (ctx.draft != NULL || ctx.mtp_layers > 0))
-    return hr_cli_usage_error ("%s", _("--max-context and --best-precision do not count a --draft model yet: give --context instead"));
   if (o.max_context || o.best_precision)
-    {
-      hr_cli_predict_inputs (&in, &o, spec);
-      if (in.parallel_slots == 0)
-        in.free_bytes = MAX (hr_board_headroom_bytes (ctx.board), 1);
-      if (!hr_cli_predict_finders (&ctx, &in, num_gpu, o.max_context, o.best_precision, o.json, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-      return HR_CLI_EXIT_OK;
-    }
+    return run_finders (&ctx, &o, spec, num_gpu);
   if (!hr_cli_predict_spec (&ctx, &o, spec, &in, &p, &error))
     return hr_cli_fail (g_steal_pointer (&error));
 
-  footprint = hr_cli_pool_footprint (ctx.board, &p);
   split = hr_cli_predict_shows_split (&o, ctx.board, p.era);
-
   if (o.json)
-    {
-      g_autoptr(JsonNode) root = hr_cli_prediction_json (&ctx, spec, &p);
-      JsonObject *object = json_node_get_object (root);
-
-      if (split && !hr_cli_predict_split (&ctx, &in, num_gpu, object, &error))
-        return hr_cli_fail (g_steal_pointer (&error));
-      if (source != NULL)
-        {
-          g_autoptr(JsonNode) wrapped = source->wrap_json (g_steal_pointer (&root), source->data);
-
-          hr_cli_print_json (wrapped);
-          return HR_CLI_EXIT_OK;
-        }
-      hr_cli_print_json (root);
-      return HR_CLI_EXIT_OK;
-    }
-
+    return print_prediction_json (&ctx, spec, &in, &p, split, num_gpu, source);
   if (source != NULL)
     source->print_text (source->data);
-  return print_prediction (&ctx, spec, &in, &p, footprint, split, num_gpu);
+  return print_prediction (&ctx, spec, &in, &p, hr_cli_pool_footprint (ctx.board, &p), split, num_gpu);
 }

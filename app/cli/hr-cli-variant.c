@@ -239,6 +239,138 @@ print_variant_json (const VariantOptions *v,
   hr_cli_print_json (json_builder_get_root (b));
 }
 
+/* --num-gpu into @num_gpu (-1 when not given), and that the variant
+ * changes something; the exit code. */
+static int
+parse_variant_changes (const VariantOptions *v,
+                       gint32               *num_gpu)
+{
+  guint32 layers;
+
+  *num_gpu = -1;
+  if (v->num_gpu_text != NULL)
+    {
+      if (!hr_cli_parse_u32 ("--num-gpu", v->num_gpu_text, 0, 4096, &layers))
+        return HR_CLI_EXIT_USAGE;
+      *num_gpu = (gint32) layers;
+    }
+  if (v->p.max_context && v->p.context_text != NULL)
+    return hr_cli_usage_error ("%s", _("--context and --max-context do not go together: give a context or ask for the largest"));
+  if (!v->p.max_context && v->p.context_text == NULL && *num_gpu < 0)
+    return hr_cli_usage_error ("%s", _("create-variant needs --context N, --max-context or --num-gpu L: what the variant changes"));
+  return HR_CLI_EXIT_OK;
+}
+
+/* The server's version and models into @version and @models, and that
+ * @source is one of them; the exit code. */
+static int
+check_source (HrOllamaClient  *client,
+              Wait            *w,
+              const char      *source,
+              char           **version,
+              GPtrArray      **models)
+{
+  g_autoptr(GError) error = NULL;
+  int status = check_version (client, w, version);
+
+  if (status != HR_CLI_EXIT_OK)
+    return status;
+  *models = server_models (client, w, &error);
+  if (*models == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (!has_model (*models, source))
+    {
+      fprintf (stderr, _("headroom-cli: %s has no model \"%s\" to make a variant from; pull it first "
+                         "(headroom-cli ollama pull %s)\n"),
+               hr_ollama_client_get_base_url (client), source, source);
+      return HR_CLI_EXIT_FAILED;
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/* --max-context: the largest context at which @source fits the board
+ * (loaded into @ctx) with every layer on the GPU, into @context; the exit
+ * code. */
+static int
+find_largest_context (HrOllamaClient *client,
+                      Wait           *w,
+                      VariantOptions *v,
+                      const char     *source,
+                      const char     *version,
+                      HrCliContext   *ctx,
+                      guint32        *context)
+{
+  g_autofree char *board = board_for (v, client, _("so the largest context that fits it can be found"));
+  g_autoptr(HrOllamaShow) show = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (board == NULL)
+    return HR_CLI_EXIT_USAGE;
+  if (!hr_cli_context_load (ctx, board, v->p.catalog, v->p.measurements, &error))
+    {
+      if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
+        return hr_cli_usage_error ("%s", error->message);
+      return hr_cli_fail (g_steal_pointer (&error));
+    }
+  hr_ollama_client_show_async (client, source, NULL, on_done, w);
+  show = hr_ollama_client_show_finish (client, wait_for (w), &error);
+  if (show == NULL)
+    return hr_cli_fail (g_steal_pointer (&error));
+  if (!largest_context (ctx, v, show->spec, version, context, &error))
+    {
+      fprintf (stderr, _("headroom-cli: %s does not fit %s (%s) with every layer on the GPU at any context: %s\n"),
+               source, ctx->board->id, ctx->board->name, error->message);
+      return HR_CLI_EXIT_FAILED;
+    }
+  return HR_CLI_EXIT_OK;
+}
+
+/* The variant's name (--name, else one made from @source and what it
+ * changes) into @out, checked and not already on the server unless
+ * --force; the exit code. */
+static int
+variant_name (HrOllamaClient       *client,
+              const VariantOptions *v,
+              const char           *source,
+              guint32               context,
+              gint32                num_gpu,
+              GPtrArray            *models,
+              char                **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = v->name != NULL ? g_strdup (v->name) : hr_ollama_variant_name (source, context, num_gpu);
+  HrOllamaModelName parsed;
+
+  if (v->name != NULL)
+    {
+      if (!hr_ollama_model_name_parse (v->name, &parsed, &error))
+        return hr_cli_usage_error ("%s", error->message);
+      hr_ollama_model_name_clear (&parsed);
+    }
+  if (has_model (models, name) && !v->force)
+    {
+      fprintf (stderr, _("headroom-cli: %s already has a model \"%s\"; choose another --name, or --force to replace it\n"),
+               hr_ollama_client_get_base_url (client), name);
+      return HR_CLI_EXIT_FAILED;
+    }
+  *out = g_steal_pointer (&name);
+  return HR_CLI_EXIT_OK;
+}
+
+/* What create-variant says once it is done (or not sent): the variant,
+ * then the server environment its options need. */
+static void
+print_variant_done (VariantOptions *v,
+                    const char     *name,
+                    const char     *source)
+{
+  if (v->dry_run)
+    printf (_("not sent (--dry-run)\n"));
+  else
+    printf (_("created %s from %s\n"), name, source);
+  print_environment (v);
+}
+
 static int
 cmd_create_variant (HrOllamaClient *client,
                     VariantOptions *v,
@@ -254,80 +386,22 @@ cmd_create_variant (HrOllamaClient *client,
   g_autofree char *name = NULL;
   g_autofree char *body = NULL;
   guint32 context = v->p.context_text != NULL ? v->p.context : 0;
-  gint32 num_gpu = -1;
+  gint32 num_gpu;
   int status;
 
-  if (v->num_gpu_text != NULL)
-    {
-      guint32 layers;
-
-      if (!hr_cli_parse_u32 ("--num-gpu", v->num_gpu_text, 0, 4096, &layers))
-        return HR_CLI_EXIT_USAGE;
-      num_gpu = (gint32) layers;
-    }
-  if (v->p.max_context && v->p.context_text != NULL)
-    return hr_cli_usage_error ("%s", _("--context and --max-context do not go together: give a context or ask for the largest"));
-  if (!v->p.max_context && v->p.context_text == NULL && num_gpu < 0)
-    return hr_cli_usage_error ("%s", _("create-variant needs --context N, --max-context or --num-gpu L: what the variant changes"));
-
-  status = check_version (client, &w, &version);
-  if (status != HR_CLI_EXIT_OK)
+  if ((status = parse_variant_changes (v, &num_gpu)) != HR_CLI_EXIT_OK ||
+      (status = check_source (client, &w, source, &version, &models)) != HR_CLI_EXIT_OK)
     return status;
-  models = server_models (client, &w, &error);
-  if (models == NULL)
-    return hr_cli_fail (g_steal_pointer (&error));
-  if (!has_model (models, source))
-    {
-      fprintf (stderr, _("headroom-cli: %s has no model \"%s\" to make a variant from; pull it first "
-                         "(headroom-cli ollama pull %s)\n"),
-               hr_ollama_client_get_base_url (client), source, source);
-      return HR_CLI_EXIT_FAILED;
-    }
-
-  if (v->p.max_context)
-    {
-      g_autofree char *board = board_for (v, client, _("so the largest context that fits it can be found"));
-      g_autoptr(HrOllamaShow) show = NULL;
-
-      if (board == NULL)
-        return HR_CLI_EXIT_USAGE;
-      if (!hr_cli_context_load (&ctx, board, v->p.catalog, v->p.measurements, &error))
-        {
-          if (g_error_matches (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND))
-            return hr_cli_usage_error ("%s", error->message);
-          return hr_cli_fail (g_steal_pointer (&error));
-        }
-      hr_ollama_client_show_async (client, source, NULL, on_done, &w);
-      show = hr_ollama_client_show_finish (client, wait_for (&w), &error);
-      if (show == NULL)
-        return hr_cli_fail (g_steal_pointer (&error));
-      if (!largest_context (&ctx, v, show->spec, version, &context, &error))
-        {
-          fprintf (stderr, _("headroom-cli: %s does not fit %s (%s) with every layer on the GPU at any context: %s\n"),
-                   source, ctx.board->id, ctx.board->name, error->message);
-          return HR_CLI_EXIT_FAILED;
-        }
-    }
+  if (v->p.max_context &&
+      (status = find_largest_context (client, &w, v, source, version, &ctx, &context)) != HR_CLI_EXIT_OK)
+    return status;
 
   if (context > 0)
     json_object_set_int_member (parameters, "num_ctx", context);
   if (num_gpu >= 0)
     json_object_set_int_member (parameters, "num_gpu", num_gpu);
-  name = v->name != NULL ? g_strdup (v->name) : hr_ollama_variant_name (source, context, num_gpu);
-  if (v->name != NULL)
-    {
-      HrOllamaModelName parsed;
-
-      if (!hr_ollama_model_name_parse (v->name, &parsed, &error))
-        return hr_cli_usage_error ("%s", error->message);
-      hr_ollama_model_name_clear (&parsed);
-    }
-  if (has_model (models, name) && !v->force)
-    {
-      fprintf (stderr, _("headroom-cli: %s already has a model \"%s\"; choose another --name, or --force to replace it\n"),
-               hr_ollama_client_get_base_url (client), name);
-      return HR_CLI_EXIT_FAILED;
-    }
+  if ((status = variant_name (client, v, source, context, num_gpu, models, &name)) != HR_CLI_EXIT_OK)
+    return status;
 
   request = hr_ollama_create_request (name, source, parameters);
   body = json_to_string (request, FALSE);
@@ -348,15 +422,9 @@ cmd_create_variant (HrOllamaClient *client,
         return hr_cli_fail (g_steal_pointer (&error));
     }
   if (v->p.json)
-    {
-      print_variant_json (v, name, source, request);
-      return HR_CLI_EXIT_OK;
-    }
-  if (v->dry_run)
-    printf (_("not sent (--dry-run)\n"));
+    print_variant_json (v, name, source, request);
   else
-    printf (_("created %s from %s\n"), name, source);
-  print_environment (v);
+    print_variant_done (v, name, source);
   return HR_CLI_EXIT_OK;
 }
 

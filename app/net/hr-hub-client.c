@@ -647,6 +647,105 @@ add_projector (JsonBuilder       *b,
     }
 }
 
+/* Adds @name: [the strings of @strings]. */
+static void
+add_strings (JsonBuilder *b,
+             const char  *name,
+             GPtrArray   *strings)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < strings->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (strings, i));
+  json_builder_end_array (b);
+}
+
+/* The parameter count, per dtype with its source, and the count derived
+ * from config.json beside it. */
+static void
+add_parameters (JsonBuilder       *b,
+                const HrHubLookup *lookup)
+{
+  add_u64 (b, "parameters", lookup->parameters);
+  add_str (b, "parameters_source", lookup->parameters_source);
+  json_builder_set_member_name (b, "parameters_by_dtype");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < lookup->parameters_by_dtype->len; i++)
+    {
+      const HrSafetensorsDtype *d = g_ptr_array_index (lookup->parameters_by_dtype, i);
+
+      add_u64 (b, d->dtype, d->parameters);
+    }
+  json_builder_end_object (b);
+  if (!lookup->has_derived)
+    return;
+  add_u64 (b, "derived_parameters", lookup->derived.total);
+  add_u64 (b, "derived_active_parameters", lookup->derived.active);
+  json_builder_set_member_name (b, "derived_relative_difference");
+  json_builder_add_double_value (b, lookup->derived_difference);
+  if (lookup->derived_comparison != NULL)
+    add_str (b, "derived_comparison", lookup->derived_comparison);
+}
+
+/* The tokenizer's cap and the BOS and EOS ids (null when not given). */
+static void
+add_tokens (JsonBuilder       *b,
+            const HrHubLookup *lookup)
+{
+  json_builder_set_member_name (b, "tokenizer_model_max_length");
+  if (lookup->has_tokenizer_max_length)
+    json_builder_add_int_value (b, (gint64) MIN (lookup->tokenizer_max_length, G_MAXINT64));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "bos_token_id");
+  if (lookup->bos_token_id >= 0)
+    json_builder_add_int_value (b, lookup->bos_token_id);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "eos_token_ids");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < lookup->eos_token_ids->len; i++)
+    json_builder_add_int_value (b, g_array_index (lookup->eos_token_ids, gint64, i));
+  json_builder_end_array (b);
+}
+
+/* The repository's files: count, total, weight files and the largest. */
+static void
+add_files (JsonBuilder       *b,
+           const HrHubLookup *lookup)
+{
+  add_u64 (b, "file_count", lookup->files->len);
+  add_u64 (b, "total_bytes", lookup->total_bytes);
+  json_builder_set_member_name (b, "weight_files");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < lookup->weight_files->len; i++)
+    add_file (b, g_ptr_array_index (lookup->weight_files, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "largest_file");
+  if (lookup->largest != NULL)
+    add_file (b, lookup->largest);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* The license (tag, name, file, title), whether it is non-commercial and
+ * why, and whether the repository is gated. */
+static void
+add_license (JsonBuilder       *b,
+             const HrHubLookup *lookup)
+{
+  add_str (b, "license", lookup->license);
+  add_str (b, "license_name", lookup->license_name);
+  add_str (b, "license_file", lookup->license_file);
+  add_str (b, "license_title", lookup->license_title);
+  if (lookup->license_unread != NULL)
+    add_str (b, "license_unread", lookup->license_unread);
+  json_builder_set_member_name (b, "non_commercial");
+  json_builder_add_boolean_value (b, lookup->non_commercial);
+  add_str (b, "non_commercial_reason", lookup->non_commercial_reason);
+  add_str (b, "gated", lookup->gated);
+}
+
 /**
  * hr_hub_lookup_to_json:
  * @lookup: a lookup
@@ -676,97 +775,30 @@ hr_hub_lookup_to_json (const HrHubLookup *lookup)
   add_str (b, "sha", lookup->sha);
   add_str (b, "architecture", lookup->architecture);
   add_str (b, "model_type", lookup->model_type);
-  add_u64 (b, "parameters", lookup->parameters);
-  add_str (b, "parameters_source", lookup->parameters_source);
-  json_builder_set_member_name (b, "parameters_by_dtype");
-  json_builder_begin_object (b);
-  for (guint i = 0; i < lookup->parameters_by_dtype->len; i++)
-    {
-      const HrSafetensorsDtype *d = g_ptr_array_index (lookup->parameters_by_dtype, i);
-
-      add_u64 (b, d->dtype, d->parameters);
-    }
-  json_builder_end_object (b);
-  if (lookup->has_derived)
-    {
-      add_u64 (b, "derived_parameters", lookup->derived.total);
-      add_u64 (b, "derived_active_parameters", lookup->derived.active);
-      json_builder_set_member_name (b, "derived_relative_difference");
-      json_builder_add_double_value (b, lookup->derived_difference);
-      if (lookup->derived_comparison != NULL)
-        add_str (b, "derived_comparison", lookup->derived_comparison);
-    }
+  add_parameters (b, lookup);
   if (c != NULL)
     add_config (b, c);
   else
     add_str (b, "config_problem", lookup->config_problem);
   if (c == NULL && lookup->gguf != NULL && lookup->spec != NULL && lookup->spec->context_length > 0)
     add_u64 (b, "context_length", lookup->spec->context_length);
-  json_builder_set_member_name (b, "tokenizer_model_max_length");
-  if (lookup->has_tokenizer_max_length)
-    json_builder_add_int_value (b, (gint64) MIN (lookup->tokenizer_max_length, G_MAXINT64));
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "bos_token_id");
-  if (lookup->bos_token_id >= 0)
-    json_builder_add_int_value (b, lookup->bos_token_id);
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "eos_token_ids");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < lookup->eos_token_ids->len; i++)
-    json_builder_add_int_value (b, g_array_index (lookup->eos_token_ids, gint64, i));
-  json_builder_end_array (b);
+  add_tokens (b, lookup);
   add_u64 (b, "tensors", lookup->n_tensors);
   add_u64 (b, "tensor_bytes", lookup->tensor_bytes);
   if (lookup->unknown_dtypes != NULL)
     add_str (b, "unknown_dtypes", lookup->unknown_dtypes);
-
   if (lookup->kind != NULL)
     {
       add_str (b, "kind", hr_hf_kind_to_string (lookup->kind->kind));
       add_str (b, "base_model", lookup->kind->base_model);
-      json_builder_set_member_name (b, "kind_evidence");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < lookup->kind->evidence->len; i++)
-        json_builder_add_string_value (b, g_ptr_array_index (lookup->kind->evidence, i));
-      json_builder_end_array (b);
+      add_strings (b, "kind_evidence", lookup->kind->evidence);
     }
-
-  add_u64 (b, "file_count", lookup->files->len);
-  add_u64 (b, "total_bytes", lookup->total_bytes);
-  json_builder_set_member_name (b, "weight_files");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < lookup->weight_files->len; i++)
-    add_file (b, g_ptr_array_index (lookup->weight_files, i));
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "largest_file");
-  if (lookup->largest != NULL)
-    add_file (b, lookup->largest);
-  else
-    json_builder_add_null_value (b);
-
-  add_str (b, "license", lookup->license);
-  add_str (b, "license_name", lookup->license_name);
-  add_str (b, "license_file", lookup->license_file);
-  add_str (b, "license_title", lookup->license_title);
-  if (lookup->license_unread != NULL)
-    add_str (b, "license_unread", lookup->license_unread);
-  json_builder_set_member_name (b, "non_commercial");
-  json_builder_add_boolean_value (b, lookup->non_commercial);
-  add_str (b, "non_commercial_reason", lookup->non_commercial_reason);
-  add_str (b, "gated", lookup->gated);
-
+  add_files (b, lookup);
+  add_license (b, lookup);
   add_gguf_files (b, lookup);
   add_projector (b, lookup);
   if (lookup->notes->len > 0)
-    {
-      json_builder_set_member_name (b, "notes");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < lookup->notes->len; i++)
-        json_builder_add_string_value (b, g_ptr_array_index (lookup->notes, i));
-      json_builder_end_array (b);
-    }
+    add_strings (b, "notes", lookup->notes);
   add_u64 (b, "requests", lookup->requests);
   add_u64 (b, "bytes_received", lookup->bytes_received);
   json_builder_end_object (b);

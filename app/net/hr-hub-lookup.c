@@ -390,59 +390,73 @@ read_header_part (GTask          *task,
   g_ptr_array_add (lk->a->headers, g_steal_pointer (&header));
 }
 
-static void
-on_part (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
+/* Whether HTTP @status is a success. */
+static gboolean
+status_ok (guint status)
 {
-  Part *part = user_data;
-  GTask *task = part->task;
-  Lookup *lk = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
+  return status >= 200 && status < 300;
+}
 
-  lk->a->result->requests++;
-  /* A shard whose header cannot be fetched is named; the others' figures
-   * are kept (the note says what they cover). */
+/* Whether @part's answer (@resp, or the failure in @error) is one to
+ * read. A shard whose header cannot be fetched is named, the others'
+ * figures kept (the note says what they cover); an unreadable license
+ * file is noted; a probed file that is not there is passed over; any other
+ * failure fails the lookup, taking @error. */
+static gboolean
+part_answer_usable (Lookup          *lk,
+                    Part            *part,
+                    HrHttpResponse  *resp,
+                    GError         **error)
+{
+  HrHubLookup *r = lk->a->result;
+
   if (part->kind == PART_HEADER && lk->error == NULL &&
-      ((resp == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) ||
-       (resp != NULL && (resp->status < 200 || resp->status >= 300))))
+      ((resp == NULL && !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) ||
+       (resp != NULL && !status_ok (resp->status))))
     {
       if (lk->headers_unread == NULL)
         lk->headers_unread = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (lk->headers_unread,
                        resp != NULL ? g_strdup_printf (_("the header of %s could not be read (HTTP %u)"), part->path, resp->status)
-                                    : g_strdup_printf (_("the header of %s could not be read (%s)"), part->path, error->message));
-      goto done;
+                                    : g_strdup_printf (_("the header of %s could not be read (%s)"), part->path, (*error)->message));
+      return FALSE;
     }
   if (resp == NULL)
     {
-      lookup_fail (lk, g_steal_pointer (&error));
-      goto done;
+      lookup_fail (lk, g_steal_pointer (error));
+      return FALSE;
     }
   if (lk->error != NULL)
-    goto done;
-  if ((resp->status < 200 || resp->status >= 300) && part->kind == PART_LICENSE)
+    return FALSE;
+  if (!status_ok (resp->status) && part->kind == PART_LICENSE)
     {
       /* The license file is a detail: the card's tag still says the
        * license, so the lookup goes on and says the file was unreadable. */
-      HrHubLookup *r = lk->a->result;
-
       g_free (r->license_unread);
       r->license_unread = r->license != NULL
         ? g_strdup_printf (_("%s could not be read (HTTP %u); the license shown is the model card's"),
                            part->path, resp->status)
         : g_strdup_printf (_("%s could not be read (HTTP %u), and the model card names no license"),
                            part->path, resp->status);
-      goto done;
+      return FALSE;
     }
   if ((resp->status == 404 || resp->status == 403) && part->probe)
-    goto done; /* the file is not in the repository: said where it is needed */
-  if (resp->status < 200 || resp->status >= 300)
+    return FALSE; /* the file is not in the repository: said where it is needed */
+  if (!status_ok (resp->status))
     {
       lookup_fail (lk, hr_hub_client_status_error (lk->client, resp, lk->a->repo, lk->revision, part->path));
-      goto done;
+      return FALSE;
     }
+  return TRUE;
+}
+
+/* Keeps or reads @part's body by its kind. */
+static void
+read_part (GTask          *task,
+           Part           *part,
+           HrHttpResponse *resp)
+{
+  Lookup *lk = g_task_get_task_data (task);
 
   switch (part->kind)
     {
@@ -479,8 +493,23 @@ on_part (GObject      *source,
     default:
       g_assert_not_reached ();
     }
+}
 
-done:
+static void
+on_part (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Part *part = user_data;
+  GTask *task = part->task;
+  Lookup *lk = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHttpResponse) resp = hr_http_send_finish (HR_HTTP (source), result, &error);
+
+  lk->a->result->requests++;
+  if (part_answer_usable (lk, part, resp, &error))
+    read_part (task, part, resp);
+
   lk->pending--;
   if (lk->pending == 0)
     lookup_step_done (task);

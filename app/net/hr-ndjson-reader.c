@@ -315,6 +315,100 @@ handle_line (HrNdjsonReader  *self,
   return self->line_func (root, self->line_data, error);
 }
 
+/* The error a read that gave no bytes ends with: @error, or when the
+ * reader's timer ran out, a timeout saying how long it waited. */
+static GError *
+read_failure (HrNdjsonReader *self,
+              GError         *error)
+{
+  g_autofree char *limit = NULL;
+
+  if (!self->timed_out)
+    return error;
+  limit = g_strdup_printf ("%.1f", current_limit (self) / 1000.0);
+  g_clear_error (&error);
+  if (self->have_last)
+    g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                 _("%s sent nothing new for %s s: the board may be overloaded or the connection lost; try again"),
+                 self->source_label, limit);
+  else
+    g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
+                 _("%s sent no line for %s s after it began to answer: the board may be overloaded or the connection lost; try again"),
+                 self->source_label, limit);
+  return error;
+}
+
+/* End of stream: a last line without its newline still counts. */
+static gboolean
+read_last_line (HrNdjsonReader  *self,
+                GError         **error)
+{
+  if (self->buffer->len > 0 &&
+      !handle_line (self, (const char *) self->buffer->data, self->buffer->len, TRUE, error))
+    return FALSE;
+  g_byte_array_set_size (self->buffer, 0);
+  return TRUE;
+}
+
+/* Counts @size more bytes against the cap on one answer. */
+static gboolean
+count_bytes (HrNdjsonReader  *self,
+             gsize            size,
+             GError         **error)
+{
+  g_autofree char *cap = NULL;
+
+  self->bytes += size;
+  if (self->bytes <= self->max_total_bytes)
+    return TRUE;
+  cap = hr_ndjson_format_cap (self->max_total_bytes);
+  g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
+               _("%s sent more than %s in one answer; Headroom stopped reading"),
+               self->source_label, cap);
+  return FALSE;
+}
+
+/* Appends @size bytes of @data and hands on every line they complete;
+ * what is left is a line in progress, refused past the line cap. */
+static gboolean
+take_chunk (HrNdjsonReader  *self,
+            const guint8    *data,
+            gsize            size,
+            GError         **error)
+{
+  gsize start = 0;
+  g_autofree char *cap = NULL;
+
+  g_byte_array_append (self->buffer, data, size);
+  for (gsize i = self->buffer->len - size; i < self->buffer->len; i++)
+    {
+      if (self->buffer->data[i] != '\n')
+        continue;
+      if (i - start > self->max_line_bytes)
+        break;
+      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, FALSE, error))
+        return FALSE;
+      /* The line function may have cancelled the read. */
+      if (g_cancellable_is_cancelled (self->internal))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
+          return FALSE;
+        }
+      start = i + 1;
+    }
+  if (start > 0)
+    g_byte_array_remove_range (self->buffer, 0, start);
+
+  /* Whatever is left has no newline yet: a line in progress. */
+  if (self->buffer->len <= self->max_line_bytes)
+    return TRUE;
+  cap = hr_ndjson_format_cap (self->max_line_bytes);
+  g_set_error (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
+               _("%s sent a line longer than %s: that is not an Ollama stream; check the address"),
+               self->source_label, cap);
+  return FALSE;
+}
+
 static void
 on_read (GObject      *source,
          GAsyncResult *result,
@@ -325,7 +419,6 @@ on_read (GObject      *source,
   g_autoptr(GError) error = NULL;
   const guint8 *data;
   gsize size;
-  gsize start = 0;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
   if (bytes != NULL && g_cancellable_is_cancelled (self->internal))
@@ -336,88 +429,22 @@ on_read (GObject      *source,
     }
   if (bytes == NULL)
     {
-      if (self->timed_out)
-        {
-          g_autofree char *limit = g_strdup_printf ("%.1f", current_limit (self) / 1000.0);
-
-          g_clear_error (&error);
-          if (self->have_last)
-            g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                         _("%s sent nothing new for %s s: the board may be overloaded or the connection lost; try again"),
-                         self->source_label, limit);
-          else
-            g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                         _("%s sent no line for %s s after it began to answer: the board may be overloaded or the connection lost; try again"),
-                         self->source_label, limit);
-        }
-
-      finish (self, g_steal_pointer (&error));
+      finish (self, read_failure (self, g_steal_pointer (&error)));
       return;
     }
 
   data = g_bytes_get_data (bytes, &size);
   if (size == 0)
     {
-      /* End of stream: a last line without its newline still counts. */
-      if (self->buffer->len > 0 &&
-          !handle_line (self, (const char *) self->buffer->data, self->buffer->len, TRUE, &error))
-        {
-          finish (self, g_steal_pointer (&error));
-          return;
-        }
-      g_byte_array_set_size (self->buffer, 0);
-      finish (self, NULL);
-      return;
-    }
-
-  self->bytes += size;
-  if (self->bytes > self->max_total_bytes)
-    {
-      g_autofree char *cap = hr_ndjson_format_cap (self->max_total_bytes);
-
-      g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                   _("%s sent more than %s in one answer; Headroom stopped reading"),
-                   self->source_label, cap);
+      read_last_line (self, &error);
       finish (self, g_steal_pointer (&error));
       return;
     }
-
-  g_byte_array_append (self->buffer, data, size);
-  for (gsize i = self->buffer->len - size; i < self->buffer->len; i++)
+  if (!count_bytes (self, size, &error) || !take_chunk (self, data, size, &error))
     {
-      if (self->buffer->data[i] != '\n')
-        continue;
-      if (i - start > self->max_line_bytes)
-        break;
-      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, FALSE, &error))
-        {
-          finish (self, g_steal_pointer (&error));
-          return;
-        }
-      /* The line function may have cancelled the read. */
-      if (g_cancellable_is_cancelled (self->internal))
-        {
-          g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
-          finish (self, g_steal_pointer (&error));
-          return;
-        }
-      start = i + 1;
-    }
-  if (start > 0)
-    g_byte_array_remove_range (self->buffer, 0, start);
-
-  /* Whatever is left has no newline yet: a line in progress. */
-  if (self->buffer->len > self->max_line_bytes)
-    {
-      g_autofree char *cap = hr_ndjson_format_cap (self->max_line_bytes);
-
-      g_set_error (&error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                   _("%s sent a line longer than %s: that is not an Ollama stream; check the address"),
-                   self->source_label, cap);
       finish (self, g_steal_pointer (&error));
       return;
     }
-
   read_next (self);
 }
 

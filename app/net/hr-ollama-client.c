@@ -291,99 +291,149 @@ error_truncated (HrOllamaCall *call)
                       call->client->base_url);
 }
 
+/* A non-2xx answer, read once for the messages below: its body, Ollama's
+ * {"error"} text in it (%NULL when it sent none) and its reason phrase
+ * made safe to show. */
+typedef struct {
+  HrOllamaCall   *call;
+  HrHttpResponse *resp;
+  const char     *data;
+  gsize           size;
+  char           *ollama;
+  char           *reason;
+} StatusAnswer;
+
+/* 401 or 403: not signed in to ollama.com, or a proxy's token missing or
+ * refused. */
+static GError *
+error_unauthorized (const StatusAnswer *a)
+{
+  HrOllamaClient *self = a->call->client;
+  guint status = a->resp->status;
+  /* Ollama itself: a cloud model on a server not signed in to
+   * ollama.com (api/client.go, AuthorizationError's signin_url). */
+  g_autofree char *signin = status == SOUP_STATUS_UNAUTHORIZED
+    ? hr_ollama_api_signin_url (a->data, a->size) : NULL;
+
+  if (signin != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                        _("%s answered %u %s: Ollama there is not signed in to ollama.com; sign in at %s (or run \"ollama signin\" on that machine)"),
+                        self->base_url, status, a->reason, signin);
+  if (!hr_http_has_token (self->http))
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                        _("%s answered %u %s: a proxy in front of Ollama wants a token; set the board's token"),
+                        self->base_url, status, a->reason);
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
+                      _("%s answered %u %s: the proxy in front of Ollama did not accept the token; check the board's token"),
+                      self->base_url, status, a->reason);
+}
+
+/* 404: Ollama's "not found" of a model (nothing to delete, or pull it
+ * first), or a wrong address that is not Ollama's. */
+static GError *
+error_not_found (const StatusAnswer *a)
+{
+  HrOllamaCall *call = a->call;
+  HrOllamaClient *self = call->client;
+  g_autofree char *excerpt = NULL;
+
+  if (a->ollama != NULL && call->model != NULL && g_strcmp0 (call->path, "/api/delete") == 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                        _("%s: %s is not on the board at %s, so there is nothing to delete"),
+                        a->ollama, call->model, self->base_url);
+  if (a->ollama != NULL && call->model != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                        _("%s: %s is not on the board at %s; pull it first"),
+                        a->ollama, call->model, self->base_url);
+  if (a->ollama != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
+                        _("%s answered: %s"), self->base_url, a->ollama);
+  excerpt = hr_http_body_excerpt (a->resp->body);
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
+                      _("%s%s answered 404 with %s, not Ollama's JSON: the address or its path prefix is wrong; use the address `ollama serve` listens on, such as http://10.0.0.5:11434"),
+                      self->base_url, call->path, excerpt);
+}
+
+/* 503 or 429: busy, with the wait its Retry-After asks for. */
+static GError *
+error_busy (const StatusAnswer *a)
+{
+  HrOllamaClient *self = a->call->client;
+  guint wait = hr_http_retry_after (a->resp->headers);
+
+  if (wait > 0)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "Ollama at %s is busy (%s); it asks to try again in %u second",
+                                     "Ollama at %s is busy (%s); it asks to try again in %u seconds",
+                                     wait),
+                        self->base_url, a->ollama != NULL ? a->ollama : a->reason, wait);
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
+                      _("Ollama at %s is busy (%s); try again in a moment"),
+                      self->base_url, a->ollama != NULL ? a->ollama : a->reason);
+}
+
+/* Any other status: a server failure (5xx) or a refusal, with Ollama's
+ * text or an excerpt of the body. */
+static GError *
+error_other (const StatusAnswer *a)
+{
+  HrOllamaClient *self = a->call->client;
+  guint status = a->resp->status;
+  g_autofree char *excerpt = NULL;
+
+  if (status >= 500 && a->ollama != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_SERVER,
+                        _("Ollama at %s failed: %s"), self->base_url, a->ollama);
+  excerpt = hr_http_body_excerpt (a->resp->body);
+  if (status >= 500)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_SERVER,
+                        _("%s answered %u %s with %s: the server or a proxy in front of it failed; try again, or read the server's log"),
+                        self->base_url, status, a->reason, excerpt);
+  if (a->ollama != NULL)
+    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
+                        _("%s answered %u %s: %s"), self->base_url, status, a->reason, a->ollama);
+  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
+                      _("%s answered %u %s with %s"), self->base_url, status, a->reason, excerpt);
+}
+
 /* A non-2xx answer: Ollama's own {"error"} text where it sent one. */
 static GError *
 error_for_status (HrOllamaCall   *call,
                   HrHttpResponse *resp)
 {
-  HrOllamaClient *self = call->client;
-  gsize size = 0;
-  const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
-  g_autofree char *ollama = hr_ollama_api_error_text (data, size);
-  g_autofree char *excerpt = NULL;
-  g_autofree char *reason = hr_json_safe_text (resp->reason, -1, HR_JSON_SAFE_SHORT);
-  guint status = resp->status;
+  StatusAnswer a = { call, resp, NULL, 0, NULL, NULL };
+  GError *error = NULL;
 
-  switch (status)
+  a.data = resp->body != NULL ? g_bytes_get_data (resp->body, &a.size) : NULL;
+  a.ollama = hr_ollama_api_error_text (a.data, a.size);
+  a.reason = hr_json_safe_text (resp->reason, -1, HR_JSON_SAFE_SHORT);
+  switch (resp->status)
     {
     case SOUP_STATUS_UNAUTHORIZED:
     case SOUP_STATUS_FORBIDDEN:
-      {
-        /* Ollama itself: a cloud model on a server not signed in to
-         * ollama.com (api/client.go, AuthorizationError's signin_url). */
-        g_autofree char *signin = status == SOUP_STATUS_UNAUTHORIZED
-          ? hr_ollama_api_signin_url (data, size) : NULL;
-
-        if (signin != NULL)
-          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                              _("%s answered %u %s: Ollama there is not signed in to ollama.com; sign in at %s (or run \"ollama signin\" on that machine)"),
-                              self->base_url, status, reason, signin);
-      }
-      if (!hr_http_has_token (self->http))
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                            _("%s answered %u %s: a proxy in front of Ollama wants a token; set the board's token"),
-                            self->base_url, status, reason);
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                          _("%s answered %u %s: the proxy in front of Ollama did not accept the token; check the board's token"),
-                          self->base_url, status, reason);
-
+      error = error_unauthorized (&a);
+      break;
     case SOUP_STATUS_NOT_FOUND:
-      if (ollama != NULL && call->model != NULL && g_strcmp0 (call->path, "/api/delete") == 0)
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                            _("%s: %s is not on the board at %s, so there is nothing to delete"),
-                            ollama, call->model, self->base_url);
-      if (ollama != NULL && call->model != NULL)
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                            _("%s: %s is not on the board at %s; pull it first"),
-                            ollama, call->model, self->base_url);
-      if (ollama != NULL)
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                            _("%s answered: %s"), self->base_url, ollama);
-      excerpt = hr_http_body_excerpt (resp->body);
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                          _("%s%s answered 404 with %s, not Ollama's JSON: the address or its path prefix is wrong; use the address `ollama serve` listens on, such as http://10.0.0.5:11434"),
-                          self->base_url, call->path, excerpt);
-
+      error = error_not_found (&a);
+      break;
     case SOUP_STATUS_SERVICE_UNAVAILABLE:
     case 429: /* Too Many Requests */
-      {
-        guint wait = hr_http_retry_after (resp->headers);
-
-        if (wait > 0)
-          return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
-                              g_dngettext (GETTEXT_PACKAGE,
-                                           "Ollama at %s is busy (%s); it asks to try again in %u second",
-                                           "Ollama at %s is busy (%s); it asks to try again in %u seconds",
-                                           wait),
-                              self->base_url, ollama != NULL ? ollama : reason, wait);
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BUSY,
-                            _("Ollama at %s is busy (%s); try again in a moment"),
-                            self->base_url, ollama != NULL ? ollama : reason);
-      }
-
-    case SOUP_STATUS_BAD_REQUEST:
-      if (ollama != NULL)
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
-                            _("Ollama at %s refused the request: %s"), self->base_url, ollama);
+      error = error_busy (&a);
       break;
-
+    case SOUP_STATUS_BAD_REQUEST:
+      if (a.ollama != NULL)
+        error = g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
+                             _("Ollama at %s refused the request: %s"), call->client->base_url, a.ollama);
+      break;
     default:
       break;
     }
-
-  if (status >= 500 && ollama != NULL)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_SERVER,
-                        _("Ollama at %s failed: %s"), self->base_url, ollama);
-  excerpt = hr_http_body_excerpt (resp->body);
-  if (status >= 500)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_SERVER,
-                        _("%s answered %u %s with %s: the server or a proxy in front of it failed; try again, or read the server's log"),
-                        self->base_url, status, reason, excerpt);
-  if (ollama != NULL)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
-                        _("%s answered %u %s: %s"), self->base_url, status, reason, ollama);
-  return g_error_new (HR_NET_ERROR, HR_NET_ERROR_FAILED,
-                      _("%s answered %u %s with %s"), self->base_url, status, reason, excerpt);
+  if (error == NULL)
+    error = error_other (&a);
+  g_free (a.ollama);
+  g_free (a.reason);
+  return error;
 }
 
 /**

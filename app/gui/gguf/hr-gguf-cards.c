@@ -122,6 +122,100 @@ hr_gguf_cards_file (HrGgufFile      *file,
   return group;
 }
 
+/* The file type general.file_type names, or that none is stated. */
+static void
+add_file_type (GtkWidget  *group,
+               HrGgufFile *file)
+{
+  guint64 file_type = 0;
+  const char *label;
+  g_autofree char *subtitle = NULL;
+
+  if (!hr_gguf_file_get_uint (file, "general.file_type", &file_type))
+    {
+      hr_model_facts_add (group, _("File type"), _("not stated"), _("no general.file_type"));
+      return;
+    }
+  label = file_type <= G_MAXUINT32 ? hr_ggml_file_type_label ((guint32) file_type) : NULL;
+  subtitle = g_strdup_printf ("general.file_type %" G_GUINT64_FORMAT, file_type);
+  hr_model_facts_add (group, _("File type"), label ? label : _("unknown"), subtitle);
+}
+
+/* The parameter count, exact, and how many tensor shapes it sums. */
+static void
+add_parameters (GtkWidget         *group,
+                const HrModelSpec *spec,
+                guint              n_tensors)
+{
+  g_autofree char *value = hr_gui_format_parameters (spec->parameters);
+  g_autofree char *exact = hr_gui_format_count (spec->parameters);
+  /* Translators: the exact parameter count, then how many tensors it sums */
+  g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, summed from %u tensor shape",
+                                                            "%s, summed from %u tensor shapes", n_tensors),
+                                               exact, n_tensors);
+
+  hr_model_facts_add (group, _("Parameters"), value, subtitle);
+}
+
+/* Layers, heads, key/value heads (per layer where they differ), the key,
+ * value and embedding lengths. */
+static void
+add_shape (GtkWidget         *group,
+           const HrModelSpec *spec)
+{
+  add_count (group, _("Layers"), spec->layers, "block_count");
+  add_count (group, _("Attention heads"), spec->heads, "attention.head_count");
+  if (spec->layer_kv_heads != NULL)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+      g_autofree char *subtitle = NULL;
+
+      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
+        g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
+      subtitle = g_strdup_printf (_("at most; per layer: %s"), list->str);
+      add_count (group, _("Key/value heads"), spec->kv_heads, subtitle);
+    }
+  else
+    add_count (group, _("Key/value heads"), spec->kv_heads, "attention.head_count_kv");
+  add_count (group, _("Key length"), spec->key_length, "attention.key_length");
+  add_count (group, _("Value length"), spec->value_length, "attention.value_length");
+  add_count (group, _("Embedding length"), spec->embedding_length, "embedding_length");
+}
+
+/* The native context and the sliding window (on how many layers). */
+static void
+add_context (GtkWidget         *group,
+             const HrModelSpec *spec)
+{
+  if (spec->context_length > 0)
+    {
+      g_autofree char *n = hr_gui_format_count (spec->context_length);
+      g_autofree char *value = g_strdup_printf (_("%s tokens"), n);
+
+      hr_model_facts_add (group, _("Native context"), value, "context_length");
+    }
+  else
+    hr_model_facts_add (group, _("Native context"), _("unknown"), _("no context_length key"));
+  if (spec->sliding_window > 0)
+    {
+      g_autofree char *n = hr_gui_format_count (spec->sliding_window);
+      g_autofree char *value = g_strdup_printf (_("%s tokens"), n);
+      g_autofree char *subtitle = NULL;
+
+      if (spec->layer_sliding != NULL)
+        {
+          guint n_sliding = 0;
+
+          for (guint i = 0; i < spec->layer_sliding->len; i++)
+            n_sliding += g_array_index (spec->layer_sliding, guint8, i) != 0;
+          subtitle = g_strdup_printf (_("on %u of %u layers"), n_sliding, spec->layers);
+        }
+      hr_model_facts_add (group, _("Sliding window"), value, subtitle);
+    }
+  else
+    hr_model_facts_add (group, _("Sliding window"), _("none"), NULL);
+}
+
 /**
  * hr_gguf_cards_model:
  * @file: the file read
@@ -137,90 +231,20 @@ hr_gguf_cards_model (HrGgufFile        *file,
   GtkWidget *group = hr_model_facts_group_new (_("Architecture and Size"),
                                                _("From the header’s metadata and tensor shapes"));
   const char *general_name = hr_gguf_file_get_string (file, "general.name");
-  guint64 file_type = 0;
-  guint n_tensors = hr_gguf_file_get_n_tensors (file);
-  g_autofree char *value = NULL;
-  g_autofree char *subtitle = NULL;
 
   hr_model_facts_add (group, _("Architecture"), spec->architecture ? spec->architecture : _("unknown"),
                       "general.architecture");
   hr_model_facts_add (group, _("Name"), general_name ? general_name : _("(none)"), "general.name");
-  if (hr_gguf_file_get_uint (file, "general.file_type", &file_type))
-    {
-      const char *label = file_type <= G_MAXUINT32 ? hr_ggml_file_type_label ((guint32) file_type) : NULL;
-
-      subtitle = g_strdup_printf ("general.file_type %" G_GUINT64_FORMAT, file_type);
-      hr_model_facts_add (group, _("File type"), label ? label : _("unknown"), subtitle);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("File type"), _("not stated"), _("no general.file_type"));
-
-  value = hr_gui_format_parameters (spec->parameters);
-  {
-    g_autofree char *exact = hr_gui_format_count (spec->parameters);
-
-    /* Translators: the exact parameter count, then how many tensors it sums */
-    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, summed from %u tensor shape",
-                                             "%s, summed from %u tensor shapes", n_tensors),
-                                exact, n_tensors);
-  }
-  hr_model_facts_add (group, _("Parameters"), value, subtitle);
-  g_clear_pointer (&value, g_free);
-  g_clear_pointer (&subtitle, g_free);
-
-  add_count (group, _("Layers"), spec->layers, "block_count");
-  add_count (group, _("Attention heads"), spec->heads, "attention.head_count");
-  if (spec->layer_kv_heads != NULL)
-    {
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-        g_string_append_printf (list, "%s%u", i > 0 ? " " : "", g_array_index (spec->layer_kv_heads, guint32, i));
-      subtitle = g_strdup_printf (_("at most; per layer: %s"), list->str);
-      add_count (group, _("Key/value heads"), spec->kv_heads, subtitle);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    add_count (group, _("Key/value heads"), spec->kv_heads, "attention.head_count_kv");
-  add_count (group, _("Key length"), spec->key_length, "attention.key_length");
-  add_count (group, _("Value length"), spec->value_length, "attention.value_length");
-  add_count (group, _("Embedding length"), spec->embedding_length, "embedding_length");
-  if (spec->context_length > 0)
-    {
-      g_autofree char *n = hr_gui_format_count (spec->context_length);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      hr_model_facts_add (group, _("Native context"), value, "context_length");
-      g_clear_pointer (&value, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Native context"), _("unknown"), _("no context_length key"));
-  if (spec->sliding_window > 0)
-    {
-      g_autofree char *n = hr_gui_format_count (spec->sliding_window);
-
-      value = g_strdup_printf (_("%s tokens"), n);
-      if (spec->layer_sliding != NULL)
-        {
-          guint n_sliding = 0;
-
-          for (guint i = 0; i < spec->layer_sliding->len; i++)
-            n_sliding += g_array_index (spec->layer_sliding, guint8, i) != 0;
-          subtitle = g_strdup_printf (_("on %u of %u layers"), n_sliding, spec->layers);
-        }
-      hr_model_facts_add (group, _("Sliding window"), value, subtitle);
-      g_clear_pointer (&value, g_free);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Sliding window"), _("none"), NULL);
+  add_file_type (group, file);
+  add_parameters (group, spec, hr_gguf_file_get_n_tensors (file));
+  add_shape (group, spec);
+  add_context (group, spec);
   hr_model_facts_add_layer_kinds (group, spec);
   if (spec->expert_count > 0)
     {
-      value = g_strdup_printf (_("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
+      g_autofree char *value = g_strdup_printf (_("%u, %u used per token"), spec->expert_count, spec->expert_used_count);
+
       hr_model_facts_add (group, _("Experts"), value, NULL);
-      g_clear_pointer (&value, g_free);
     }
   hr_model_facts_add (group, _("Tied embeddings"),
                       spec->tied_embeddings ? _("yes") : _("no"),

@@ -189,81 +189,93 @@ add_config_facts (GtkWidget         *group,
     }
 }
 
+/* The stored parameter count, by dtype or exact, with where it came from. */
+static void
+add_parameters_fact (GtkWidget         *group,
+                     const HrHubLookup *l)
+{
+  g_autoptr(GString) dtypes = g_string_new (NULL);
+  g_autofree char *value = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (l->parameters == 0)
+    {
+      hr_model_facts_add (group, _("Parameters"), _("unknown"), _("The Hub, the index and the headers gave no count"));
+      return;
+    }
+  for (guint i = 0; l->parameters_by_dtype != NULL && i < l->parameters_by_dtype->len; i++)
+    {
+      const HrSafetensorsDtype *d = g_ptr_array_index (l->parameters_by_dtype, i);
+      g_autofree char *n = count (d->parameters);
+
+      g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
+    }
+  value = hr_gui_format_parameters (l->parameters);
+  if (dtypes->len > 0)
+    /* Translators: "BF16 3,085,938,688, from the Hub's safetensors field" */
+    subtitle = g_strdup_printf (_("%1$s; from %2$s"), dtypes->str, l->parameters_source);
+  else
+    {
+      g_autofree char *exact = count (l->parameters);
+
+      /* Translators: the exact parameter count, then where it came from */
+      subtitle = g_strdup_printf (_("%1$s, from %2$s"), exact, l->parameters_source);
+    }
+  hr_model_facts_add (group, _("Parameters"), value, subtitle);
+}
+
+/* The count derived from config.json's shapes, how far it is from the
+ * stored one, and a mixture of experts' active part. */
+static void
+add_derived_facts (GtkWidget         *group,
+                   const HrHubLookup *l)
+{
+  const HrHfConfig *c = l->config;
+  g_autofree char *derived = hr_gui_format_parameters (l->derived.total);
+  g_autofree char *exact = count (l->derived.total);
+  g_autofree char *subtitle = NULL;
+
+  if (l->parameters > 0)
+    {
+      g_autofree char *percent = hr_gui_format_decimal (l->derived_difference * 100.0, 2);
+
+      /* Translators: the exact parameter count, then how far it is from the stored one */
+      subtitle = g_strdup_printf (_("%1$s counted from config.json’s shapes: %2$s %% from the stored count"),
+                                  exact, percent);
+    }
+  else
+    /* Translators: the exact parameter count */
+    subtitle = g_strdup_printf (_("%s counted from config.json’s shapes"), exact);
+  hr_model_facts_add (group, _("Derived from config.json"), derived, subtitle);
+  if (c != NULL && c->experts > 0)
+    {
+      g_autofree char *active = hr_gui_format_parameters (l->derived.active);
+      g_autofree char *active_exact = count (l->derived.active);
+      g_autofree char *experts = NULL;
+
+      /* Translators: the exact active parameter count, then the experts */
+      experts = g_strdup_printf (_("%1$s; %2$u of %3$u experts per token"),
+                                 active_exact, c->experts_per_token, c->experts);
+      hr_model_facts_add (group, _("Active per token"), active, experts);
+    }
+}
+
 static GtkWidget *
 architecture_card (const HrHubLookup *l)
 {
   GtkWidget *group = hr_model_facts_group_new (_("1. Architecture and Size"),
                                                _("From config.json and the stored weights’ headers"));
   const HrHfConfig *c = l->config;
-  g_autofree char *value = NULL;
-  g_autofree char *subtitle = NULL;
 
   if (l->architecture != NULL || l->model_type != NULL)
     {
-      subtitle = g_strdup_printf (_("model_type %s"), l->model_type ? l->model_type : _("unknown"));
+      g_autofree char *subtitle = g_strdup_printf (_("model_type %s"), l->model_type ? l->model_type : _("unknown"));
+
       hr_model_facts_add (group, _("Architecture"), l->architecture ? l->architecture : _("unknown"), subtitle);
-      g_clear_pointer (&subtitle, g_free);
     }
-
-  if (l->parameters > 0)
-    {
-      g_autoptr(GString) dtypes = g_string_new (NULL);
-
-      for (guint i = 0; l->parameters_by_dtype != NULL && i < l->parameters_by_dtype->len; i++)
-        {
-          const HrSafetensorsDtype *d = g_ptr_array_index (l->parameters_by_dtype, i);
-          g_autofree char *n = count (d->parameters);
-
-          g_string_append_printf (dtypes, "%s%s %s", i ? ", " : "", d->dtype, n);
-        }
-      value = hr_gui_format_parameters (l->parameters);
-      if (dtypes->len > 0)
-        /* Translators: "BF16 3,085,938,688, from the Hub's safetensors field" */
-        subtitle = g_strdup_printf (_("%1$s; from %2$s"), dtypes->str, l->parameters_source);
-      else
-        {
-          g_autofree char *exact = count (l->parameters);
-
-          /* Translators: the exact parameter count, then where it came from */
-          subtitle = g_strdup_printf (_("%1$s, from %2$s"), exact, l->parameters_source);
-        }
-      hr_model_facts_add (group, _("Parameters"), value, subtitle);
-      g_clear_pointer (&value, g_free);
-      g_clear_pointer (&subtitle, g_free);
-    }
-  else
-    hr_model_facts_add (group, _("Parameters"), _("unknown"), _("The Hub, the index and the headers gave no count"));
-
+  add_parameters_fact (group, l);
   if (l->has_derived)
-    {
-      g_autofree char *derived = hr_gui_format_parameters (l->derived.total);
-      g_autofree char *exact = count (l->derived.total);
-
-      if (l->parameters > 0)
-        {
-          g_autofree char *percent = hr_gui_format_decimal (l->derived_difference * 100.0, 2);
-
-          /* Translators: the exact parameter count, then how far it is from the stored one */
-          subtitle = g_strdup_printf (_("%1$s counted from config.json’s shapes: %2$s %% from the stored count"),
-                                      exact, percent);
-        }
-      else
-        /* Translators: the exact parameter count */
-        subtitle = g_strdup_printf (_("%s counted from config.json’s shapes"), exact);
-      hr_model_facts_add (group, _("Derived from config.json"), derived, subtitle);
-      g_clear_pointer (&subtitle, g_free);
-      if (c != NULL && c->experts > 0)
-        {
-          g_autofree char *active = hr_gui_format_parameters (l->derived.active);
-          g_autofree char *active_exact = count (l->derived.active);
-
-          /* Translators: the exact active parameter count, then the experts */
-          subtitle = g_strdup_printf (_("%1$s; %2$u of %3$u experts per token"),
-                                      active_exact, c->experts_per_token, c->experts);
-          hr_model_facts_add (group, _("Active per token"), active, subtitle);
-          g_clear_pointer (&subtitle, g_free);
-        }
-    }
+    add_derived_facts (group, l);
 
   if (c == NULL && l->spec != NULL && l->gguf != NULL)
     {

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "hr-boards-cell.h"
 #include "hr-boards-view.h"
 #include "hr-export.h"
 #include "hr-gui-format.h"
@@ -60,90 +61,6 @@ column_clear (Column *c)
 /* ------------------------------------------------------------------ */
 /* Cells                                                               */
 
-/* A cell: a box that takes the focus itself when it may (GtkBox only
- * passes it on to its children, and none of a cell's takes it). */
-#define HR_TYPE_BOARDS_CELL (hr_boards_cell_get_type ())
-G_DECLARE_FINAL_TYPE (HrBoardsCell, hr_boards_cell, HR, BOARDS_CELL, GtkBox)
-
-struct _HrBoardsCell
-{
-  GtkBox parent_instance;
-};
-
-G_DEFINE_FINAL_TYPE (HrBoardsCell, hr_boards_cell, GTK_TYPE_BOX)
-
-static gboolean
-hr_boards_cell_focus (GtkWidget        *widget,
-                      GtkDirectionType  direction)
-{
-  if (!gtk_widget_get_focusable (widget) || gtk_widget_is_focus (widget))
-    return FALSE;
-  return gtk_widget_grab_focus (widget);
-}
-
-static void
-hr_boards_cell_class_init (HrBoardsCellClass *klass)
-{
-  GTK_WIDGET_CLASS (klass)->focus = hr_boards_cell_focus;
-}
-
-static void
-hr_boards_cell_init (HrBoardsCell *self)
-{
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
-  gtk_box_set_spacing (GTK_BOX (self), 6);
-}
-
-/* The rate after a cell's figures, " · 18.4 t/s measured", or "" for a row
- * without one or that does not load (hr_gui_evaluation_has_rate()). */
-static char *
-rate_suffix (const HrEvaluation *e)
-{
-  g_autofree char *tps = NULL;
-
-  if (!hr_gui_evaluation_has_rate (e))
-    return g_strdup ("");
-  tps = hr_gui_format_tps (e->tps);
-  /* Translators: a decode rate and its source after a cell's figures,
-     " · 18.4 t/s measured", " · 4.1 t/s predicted" */
-  return g_strdup_printf (_(" · %1$s t/s %2$s"), tps, hr_gui_rate_source_label (e->source));
-}
-
-static char *
-cell_text (const HrEvaluation *e,
-           HrUnit              unit)
-{
-  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
-  g_autofree char *rate = rate_suffix (e);
-  g_autofree char *vram = NULL;
-  g_autofree char *host = NULL;
-
-  g_autofree char *text = NULL;
-  g_autofree char *devices = hr_gui_format_devices_split (e);
-
-  if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
-    /* Translators: a cell of the Boards view: verdict, margin, then the rate (its own
-       string, or nothing), "fits · 2.63 GB · 18.4 t/s measured" */
-    text = g_strdup_printf (_("%1$s · %2$s%3$s"), hr_gui_verdict_label (e->verdict),
-                            margin, rate);
-  else
-    {
-      g_autofree char *pill = hr_gui_format_partial_pill (e);
-
-      vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
-      host = hr_gui_format_size_fixed (e->host_bytes, unit);
-      /* Translators: a Boards view cell of a split model: the pill ("partial 34/49",
-         "partial: experts"), VRAM, host memory, then the rate (its own string),
-         "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 4.1 t/s predicted" */
-      text = g_strdup_printf (_("%1$s · %2$s VRAM + %3$s host%4$s"),
-                              pill, vram, host, rate);
-    }
-  if (devices == NULL)
-    return g_steal_pointer (&text);
-  /* A board with several GPUs: where the model sits, "fits · ... · 2 GPUs 41+40 layers" */
-  return g_strdup_printf (_("%1$s · %2$s"), text, devices);
-}
-
 static GtkWidget *
 grid_label (const char *text,
             const char *css_class,
@@ -155,70 +72,6 @@ grid_label (const char *text,
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
   return label;
-}
-
-static GtkWidget *
-make_cell (const HrEvaluation *e,
-           const char         *model,
-           const HrBoard      *board,
-           gboolean            recommended,
-           HrUnit              unit)
-{
-  GtkWidget *box = g_object_new (HR_TYPE_BOARDS_CELL, NULL);
-  g_autofree char *pill_text = e->verdict == HR_VERDICT_PARTIAL && e->split
-                                ? hr_gui_format_partial_pill (e)
-                                : g_strdup (hr_gui_verdict_label (e->verdict));
-  GtkWidget *pill = gtk_label_new (pill_text);
-  g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
-  g_autofree char *rate_text = rate_suffix (e);
-  g_autofree char *devices = hr_gui_format_devices_split (e);
-  /* the figures: margin, then the rate (or nothing), "2.63 GB · 18.4 t/s measured" */
-  g_autofree char *rate = g_strconcat (margin, rate_text, NULL);
-  /* On a board with several GPUs, where the model sits after its figures */
-  g_autofree char *figures = devices != NULL ? g_strdup_printf (_("%1$s · %2$s"), rate, devices)
-                                             : g_steal_pointer (&rate);
-  g_autofree char *sentence = hr_gui_format_evaluation_sentence (e, unit);
-  g_autofree char *description = NULL;
-  GtkWidget *figures_label = grid_label (figures, "numeric", 0.0);
-
-  gtk_widget_add_css_class (pill, "verdict-pill");
-  gtk_widget_add_css_class (pill, hr_gui_verdict_css_class (e->verdict));
-  gtk_widget_set_valign (pill, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), pill);
-  gtk_box_append (GTK_BOX (box), figures_label);
-  if (recommended)
-    {
-      GtkWidget *star = gtk_image_new_from_icon_name ("starred-symbolic");
-
-      gtk_widget_add_css_class (star, "recommended-star");
-      gtk_box_append (GTK_BOX (box), star);
-    }
-
-  if (hr_gui_evaluation_has_rate (e))
-    {
-      g_autofree char *tps = hr_gui_format_tps (e->tps);
-
-      /* Translators: what a screen reader and the tooltip say for one cell:
-         model, board, verdict sentence, rate, rate source */
-      description = g_strdup_printf (_("%1$s on %2$s: %3$s; %4$s t/s (%5$s)%6$s"),
-                                     model, board->name, sentence, tps,
-                                     hr_gui_rate_source_label (e->source),
-                                     recommended ? _("; recommended") : "");
-    }
-  else
-    /* Translators: what a screen reader and the tooltip say for one cell of a model
-       without a rate or that does not load: model, board, verdict sentence */
-    description = g_strdup_printf (_("%1$s on %2$s: %3$s%4$s"),
-                                   model, board->name, sentence,
-                                   recommended ? _("; recommended") : "");
-  gtk_widget_set_tooltip_text (box, description);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, description,
-                                  -1);
-  /* Only the grid's one tab stop is focusable (set_tab_stop()). */
-  gtk_widget_set_focusable (box, FALSE);
-  gtk_widget_add_css_class (box, "boards-cell");
-  return box;
 }
 
 /* ------------------------------------------------------------------ */
@@ -378,30 +231,15 @@ attach_row (GtkWidget *names,
     gtk_size_group_add_widget (height, first_cell);
 }
 
-/* The model column stays in place while the boards scroll sideways: it is
- * a grid of its own beside the horizontal scroller of the boards' grid;
- * both scroll up and down together in the view's scroller. */
+/* The first two rows: each board's name (its learned overhead as the
+ * tooltip) and its recommended model, the model column's headings beside
+ * them, then a separator across. */
 static void
-rebuild_grid (HrBoardsView *self,
-              HrUnit        unit)
+attach_heading_rows (HrBoardsView *self,
+                     GtkWidget    *names,
+                     GtkWidget    *grid)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *names = new_grid ();
-  GtkWidget *grid = new_grid ();
-  GtkWidget *sideways = gtk_scrolled_window_new ();
-
-  g_ptr_array_set_size (self->cells, 0);
-  int n_columns = (int) self->columns->len;
-  GtkWidget *first[3] = { NULL, NULL, NULL };
-  GtkEventController *keys = gtk_event_controller_key_new ();
-  gboolean had_focus = self->grid != NULL && gtk_widget_get_focus_child (self->grid) != NULL;
-
-  gtk_widget_set_margin_start (names, 12);
-  gtk_widget_set_margin_end (names, 18);
-  gtk_widget_set_margin_end (grid, 12);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (grid),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
-                                  -1);
+  GtkWidget *first[2] = { NULL, NULL };
 
   for (guint b = 0; b < self->columns->len; b++)
     {
@@ -425,8 +263,17 @@ rebuild_grid (HrBoardsView *self,
   attach_row (names, 1, grid_label (_("Recommended"), "dim-label", 0.0), first[1]);
   gtk_grid_attach (GTK_GRID (names), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL), 0, 2, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL),
-                   0, 2, MAX (n_columns, 1), 1);
+                   0, 2, MAX ((int) self->columns->len, 1), 1);
+}
 
+/* A row per model from grid row 3: its name, and its cell on each board
+ * (kept in self->cells, row by row). */
+static void
+attach_model_rows (HrBoardsView *self,
+                   GtkWidget    *names,
+                   GtkWidget    *grid,
+                   HrUnit        unit)
+{
   for (guint r = 0; r < self->models->len; r++)
     {
       const char *model = g_ptr_array_index (self->models, r);
@@ -435,7 +282,7 @@ rebuild_grid (HrBoardsView *self,
       for (guint b = 0; b < self->columns->len; b++)
         {
           Column *c = &g_array_index (self->columns, Column, b);
-          GtkWidget *cell = make_cell (&c->evals[r], model, c->board, c->recommended == (gint) r, unit);
+          GtkWidget *cell = hr_boards_cell_new (&c->evals[r], model, c->board, c->recommended == (gint) r, unit);
 
           gtk_grid_attach (GTK_GRID (grid), cell, (int) b, (int) r + 3, 1, 1);
           g_ptr_array_add (self->cells, cell);
@@ -444,6 +291,16 @@ rebuild_grid (HrBoardsView *self,
         }
       attach_row (names, (int) r + 3, grid_label (model, NULL, 0.0), first_cell);
     }
+}
+
+/* The model column, a separator and the boards' grid in a horizontal
+ * scroller, in one box. */
+static GtkWidget *
+side_by_side (GtkWidget *names,
+              GtkWidget *grid)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *sideways = gtk_scrolled_window_new ();
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sideways), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sideways), grid);
@@ -455,12 +312,36 @@ rebuild_grid (HrBoardsView *self,
   gtk_box_append (GTK_BOX (box), names);
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
   gtk_box_append (GTK_BOX (box), sideways);
+  return box;
+}
+
+/* The model column stays in place while the boards scroll sideways: it is
+ * a grid of its own beside the horizontal scroller of the boards' grid;
+ * both scroll up and down together in the view's scroller. */
+static void
+rebuild_grid (HrBoardsView *self,
+              HrUnit        unit)
+{
+  GtkWidget *names = new_grid ();
+  GtkWidget *grid = new_grid ();
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gboolean had_focus = self->grid != NULL && gtk_widget_get_focus_child (self->grid) != NULL;
+
+  g_ptr_array_set_size (self->cells, 0);
+  gtk_widget_set_margin_start (names, 12);
+  gtk_widget_set_margin_end (names, 18);
+  gtk_widget_set_margin_end (grid, 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (grid),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Models on each board"),
+                                  -1);
+  attach_heading_rows (self, names, grid);
+  attach_model_rows (self, names, grid, unit);
   gtk_widget_set_margin_start (grid, 18);
 
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_grid_key_pressed), self);
   gtk_widget_add_controller (grid, keys);
 
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), box);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), side_by_side (names, grid));
   self->grid = grid;
   self->names = names;
   /* The tab stop stays where it was, as near as the new grid allows. */
@@ -470,6 +351,152 @@ rebuild_grid (HrBoardsView *self,
       self->focus_column = MIN (self->focus_column, self->columns->len - 1);
       set_tab_stop (self, self->focus_row, self->focus_column, had_focus);
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* Evaluating each board                                               */
+
+/* What every column is evaluated with, besides its own board. */
+typedef struct {
+  GPtrArray                *measurements;
+  GPtrArray                *catalog;
+  const HrEvaluationInputs *scenario;
+  const HrRuntimeInputs    *runtime;   /* nullable */
+  gboolean                  runtime_from_board;
+  HrSession                *session;   /* nullable: the priors come from it */
+} ColumnInputs;
+
+/* Lays out the first @n of @specs: their names in self->models, and a row
+ * each to evaluate (returned). */
+static GPtrArray *
+set_models (HrBoardsView *self,
+            GPtrArray    *specs,
+            guint         n)
+{
+  GPtrArray *rows = g_ptr_array_new_full (n, g_object_unref);
+
+  self->n_listed = specs->len;
+  g_ptr_array_set_size (self->models, 0);
+  for (guint r = 0; r < n; r++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (specs, r);
+
+      g_ptr_array_add (self->models, g_strdup (spec->name));
+      g_ptr_array_add (rows, hr_model_row_new (spec));
+    }
+  return rows;
+}
+
+/* @c's board's scenario: its own efficiency fit from the archive and its
+ * own kind's prior, with the view's precision, KV cache type, context and
+ * slots. */
+static void
+column_scenario (const Column       *c,
+                 const ColumnInputs *ci,
+                 HrEvaluationInputs *s)
+{
+  const HrEvaluationInputs *scenario = ci->scenario;
+  g_autoptr(GArray) points = hr_measurement_archive_points (ci->measurements, c->board->id, ci->catalog);
+  HrEfficiencyFit fit = { 0 };
+
+  if (!hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
+                               c->board->bandwidth_bytes_per_s, &fit, NULL))
+    fit = (HrEfficiencyFit) { 0 };
+
+  hr_evaluation_inputs_init (s, c->board, &fit);
+  /* The CPU's prior for every split; each board's own kind's prior
+   * (hr-priors.h), as `headroom-cli matrix` rates each board, whatever
+   * board the scenario has selected. */
+  s->cpu_prior_efficiency = scenario->cpu_prior_efficiency;
+  if (ci->session != NULL)
+    s->prior_efficiency = hr_session_get_prior (ci->session, hr_board_hardware_kind (c->board), NULL);
+  else if (scenario->board != NULL
+           && hr_board_hardware_kind (scenario->board) == hr_board_hardware_kind (c->board))
+    s->prior_efficiency = scenario->prior_efficiency;
+  s->precision = scenario->precision;
+  s->kv_type = scenario->kv_type;
+  s->parallel_slots = scenario->parallel_slots;
+  s->context_tokens = scenario->context_tokens;
+}
+
+/* @c's runtime settings (its own server's era when they follow the
+ * board) into @out, and its learned overhead fitted from the archive. */
+static void
+column_runtime (Column             *c,
+                const ColumnInputs *ci,
+                HrRuntimeInputs    *out)
+{
+  g_autoptr(GArray) residuals = NULL;
+
+  *out = *ci->runtime;
+  if (ci->runtime_from_board)
+    {
+      out->era = HR_RUNTIME_ERA_AUTO;
+      out->server_version = hr_measurement_archive_server_version (ci->measurements, c->board->id);
+    }
+  residuals = hr_calibration_points_from_archive (ci->measurements, c->board->id,
+                                                  out->server_version, ci->catalog, out);
+  if (!hr_calibration_fit ((const HrResidualPoint *) (gpointer) residuals->data,
+                           residuals->len, &c->calibration, NULL))
+    hr_calibration_fit (NULL, 0, &c->calibration, NULL);
+  c->learned_text = hr_calibration_describe (&c->calibration);
+}
+
+/* Evaluates every row on @c's board, with its measured rates, and picks
+ * its recommended model. */
+static void
+evaluate_column (Column             *c,
+                 const ColumnInputs *ci,
+                 GPtrArray          *rows)
+{
+  guint n = rows->len;
+  g_autoptr(GHashTable) rates = hr_measurement_archive_rates (ci->measurements, c->board->id);
+  g_autofree HrModelSpec **row_specs = g_new0 (HrModelSpec *, MAX (n, 1));
+  HrRuntimeInputs board_runtime;
+  HrEvaluationInputs s;
+
+  column_scenario (c, ci, &s);
+  if (ci->runtime != NULL)
+    column_runtime (c, ci, &board_runtime);
+
+  c->evals = g_new0 (HrEvaluation, MAX (n, 1));
+  for (guint r = 0; r < n; r++)
+    {
+      HrModelRow *row = g_ptr_array_index (rows, r);
+      const double *tps = g_hash_table_lookup (rates, hr_model_row_get_name (row));
+
+      hr_model_row_set_measured_tps (row, tps ? *tps : 0.0);
+      hr_model_row_evaluate_runtime (row, &s, ci->runtime != NULL ? &board_runtime : NULL,
+                                     ci->runtime != NULL ? &c->calibration : NULL);
+      c->evals[r] = *hr_model_row_get_evaluation (row);
+      row_specs[r] = (HrModelSpec *) hr_model_row_get_spec (row);
+    }
+  c->recommended = hr_recommend (row_specs, c->evals, n);
+}
+
+/* The inputs in words above the table, and a note when only the first
+ * @n of the list's models are laid out. */
+static void
+show_inputs (HrBoardsView *self,
+             const char   *inputs,
+             guint         n)
+{
+  g_free (self->inputs);
+  self->inputs = g_strdup (inputs ? inputs : "");
+  gtk_label_set_text (GTK_LABEL (self->inputs_label), self->inputs);
+
+  if (self->n_listed > n)
+    {
+      g_autofree char *shown = hr_gui_format_count (n);
+      g_autofree char *all = hr_gui_format_count (self->n_listed);
+      g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
+                                                 "search to narrow the list"), shown, all);
+
+      gtk_label_set_text (GTK_LABEL (self->note_label), text);
+      gtk_widget_set_visible (self->note_label, TRUE);
+    }
+  else
+    gtk_widget_set_visible (self->note_label, FALSE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -514,111 +541,28 @@ hr_boards_view_update (HrBoardsView          *self,
                        const char            *inputs)
 {
   g_autoptr(GPtrArray) rows = NULL;
-  HrSession *session;
+  ColumnInputs ci = { measurements, catalog, scenario, runtime, runtime_from_board, NULL };
   guint n;
 
   g_return_if_fail (HR_IS_BOARDS_VIEW (self));
-  session = self->scenario != NULL ? hr_scenario_get_session (self->scenario) : NULL;
+  ci.session = self->scenario != NULL ? hr_scenario_get_session (self->scenario) : NULL;
   g_return_if_fail (boards != NULL && specs != NULL && scenario != NULL);
 
   n = MIN (specs->len, HR_BOARDS_VIEW_MAX_MODELS);
-  self->n_listed = specs->len;
-  g_ptr_array_set_size (self->models, 0);
-  rows = g_ptr_array_new_full (n, g_object_unref);
-  for (guint r = 0; r < n; r++)
-    {
-      const HrModelSpec *spec = g_ptr_array_index (specs, r);
-
-      g_ptr_array_add (self->models, g_strdup (spec->name));
-      g_ptr_array_add (rows, hr_model_row_new (spec));
-    }
+  rows = set_models (self, specs, n);
 
   g_array_set_size (self->columns, 0);
   g_array_set_size (self->columns, boards->len);
   for (guint b = 0; b < boards->len; b++)
     {
       Column *c = &g_array_index (self->columns, Column, b);
-      g_autoptr(GArray) points = NULL;
-      g_autoptr(GHashTable) rates = NULL;
-      g_autofree HrModelSpec **row_specs = g_new0 (HrModelSpec *, MAX (n, 1));
-      HrEfficiencyFit fit = { 0 };
-      HrRuntimeInputs board_runtime;
-      HrEvaluationInputs s;
 
       c->board = hr_board_copy (g_ptr_array_index (boards, b));
       c->recommended = -1;
-      points = hr_measurement_archive_points (measurements, c->board->id, catalog);
-      if (!hr_rate_fit_efficiency ((const HrRatePoint *) (gpointer) points->data, points->len,
-                                   c->board->bandwidth_bytes_per_s, &fit, NULL))
-        fit = (HrEfficiencyFit) { 0 };
-      rates = hr_measurement_archive_rates (measurements, c->board->id);
-
-      hr_evaluation_inputs_init (&s, c->board, &fit);
-      /* The CPU's prior for every split; each board's own kind's prior
-       * (hr-priors.h), as `headroom-cli matrix` rates each board, whatever
-       * board the scenario has selected. */
-      s.cpu_prior_efficiency = scenario->cpu_prior_efficiency;
-      if (session != NULL)
-        s.prior_efficiency = hr_session_get_prior (session, hr_board_hardware_kind (c->board), NULL);
-      else if (scenario->board != NULL
-               && hr_board_hardware_kind (scenario->board) == hr_board_hardware_kind (c->board))
-        s.prior_efficiency = scenario->prior_efficiency;
-      s.precision = scenario->precision;
-      s.kv_type = scenario->kv_type;
-      s.context_tokens = scenario->context_tokens;
-      s.parallel_slots = scenario->parallel_slots;
-
-      if (runtime != NULL)
-        {
-          g_autoptr(GArray) residuals = NULL;
-
-          board_runtime = *runtime;
-          if (runtime_from_board)
-            {
-              board_runtime.era = HR_RUNTIME_ERA_AUTO;
-              board_runtime.server_version = hr_measurement_archive_server_version (measurements, c->board->id);
-            }
-          residuals = hr_calibration_points_from_archive (measurements, c->board->id,
-                                                          board_runtime.server_version,
-                                                          catalog, &board_runtime);
-          if (!hr_calibration_fit ((const HrResidualPoint *) (gpointer) residuals->data,
-                                   residuals->len, &c->calibration, NULL))
-            hr_calibration_fit (NULL, 0, &c->calibration, NULL);
-          c->learned_text = hr_calibration_describe (&c->calibration);
-        }
-
-      c->evals = g_new0 (HrEvaluation, MAX (n, 1));
-      for (guint r = 0; r < n; r++)
-        {
-          HrModelRow *row = g_ptr_array_index (rows, r);
-          const double *tps = g_hash_table_lookup (rates, hr_model_row_get_name (row));
-
-          hr_model_row_set_measured_tps (row, tps ? *tps : 0.0);
-          hr_model_row_evaluate_runtime (row, &s, runtime != NULL ? &board_runtime : NULL,
-                                         runtime != NULL ? &c->calibration : NULL);
-          c->evals[r] = *hr_model_row_get_evaluation (row);
-          row_specs[r] = (HrModelSpec *) hr_model_row_get_spec (row);
-        }
-      c->recommended = hr_recommend (row_specs, c->evals, n);
+      evaluate_column (c, &ci, rows);
     }
 
-  g_free (self->inputs);
-  self->inputs = g_strdup (inputs ? inputs : "");
-  gtk_label_set_text (GTK_LABEL (self->inputs_label), self->inputs);
-
-  if (self->n_listed > n)
-    {
-      g_autofree char *shown = hr_gui_format_count (n);
-      g_autofree char *all = hr_gui_format_count (self->n_listed);
-      g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
-                                                 "search to narrow the list"), shown, all);
-
-      gtk_label_set_text (GTK_LABEL (self->note_label), text);
-      gtk_widget_set_visible (self->note_label, TRUE);
-    }
-  else
-    gtk_widget_set_visible (self->note_label, FALSE);
-
+  show_inputs (self, inputs, n);
   rebuild_grid (self, unit);
 }
 
@@ -718,7 +662,7 @@ hr_boards_view_get_cell_text (HrBoardsView *self,
 
   if (e == NULL)
     return NULL;
-  return cell_text (e, HR_UNIT_GB);
+  return hr_boards_cell_text (e, HR_UNIT_GB);
 }
 
 /**

@@ -333,59 +333,54 @@ build_runtime_box (HrExplainPanel *self)
     }
 }
 
-/* The runtime model's prediction for the selected row, every term with
- * its formula, source and note, then its notes and the learned overhead. */
+/* The runtime model's inputs for the selected row under the scenario. */
 static void
-refresh_runtime (HrExplainPanel *self)
+runtime_inputs (HrExplainPanel  *self,
+                HrRuntimeInputs *in)
 {
-  HrRuntimeInputs in;
-  HrRuntimePrediction *p;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) terms = g_string_new (NULL);
-  g_autofree char *heading = NULL;
-  g_autofree char *ps = NULL;
-  g_autofree char *total_count = NULL;
-  g_autofree char *total_size = NULL;
-  g_autofree char *host_text = NULL;
-  gboolean ok;
-
-  clear_runtime_texts (self);
-  gtk_widget_set_visible (self->runtime_box, self->has_runtime && self->row != NULL);
-  if (!self->has_runtime || self->row == NULL)
-    return;
-
-  in = self->runtime;
-  in.spec = hr_model_row_get_spec (self->row);
-  in.precision = self->scenario.precision;
-  in.context_tokens = self->scenario.context_tokens;
+  *in = self->runtime;
+  in->spec = hr_model_row_get_spec (self->row);
+  in->precision = self->scenario.precision;
+  in->context_tokens = self->scenario.context_tokens;
   /* llama-server's slots are its own (-np auto), whatever the setting. */
-  in.parallel_slots = in.era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : self->scenario.parallel_slots;
-  in.kv_type = self->scenario.kv_type;
-  in.skip_text = FALSE;
+  in->parallel_slots = in->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : self->scenario.parallel_slots;
+  in->kv_type = self->scenario.kv_type;
+  in->skip_text = FALSE;
+}
 
-  /* Some 12 KB of text: on the heap, not the stack. */
-  p = g_new0 (HrRuntimePrediction, 1);
-  ok = hr_runtime_predict (&in, p, &error);
-  if (!ok)
+/* The runtime section's heading: the era, or (@error set) why the runtime
+ * model cannot size this model. */
+static void
+show_runtime_heading (HrExplainPanel            *self,
+                      const HrRuntimePrediction *p,
+                      const GError              *error)
+{
+  g_autofree char *heading = NULL;
+  g_autofree char *text = NULL;
+
+  if (error != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("The runtime model cannot size this model: %s"),
-                                               error->message);
-
+      text = g_strdup_printf (_("The runtime model cannot size this model: %s"), error->message);
       self->runtime_era = g_strdup (text);
       show_text (self->rt_heading, _("Runtime"));
       show_text (self->rt_error, text);
-      p->n_terms = 0;
-      p->n_notes = 0;
+      return;
     }
-  else
-    {
-      hr_calibration_apply (&self->calibration, p);
-      /* Translators: the explain panel's heading for the runtime model, "Runtime: Ollama 0.30 and newer (llama-server)" */
-      heading = g_strdup_printf (_("Runtime: %s"), p->era_label);
-      self->runtime_era = g_strdup (p->era_label);
-      show_text (self->rt_heading, heading);
-      show_text (self->rt_error, NULL);
-    }
+  /* Translators: the explain panel's heading for the runtime model, "Runtime: Ollama 0.30 and newer (llama-server)" */
+  heading = g_strdup_printf (_("Runtime: %s"), p->era_label);
+  self->runtime_era = g_strdup (p->era_label);
+  show_text (self->rt_heading, heading);
+  show_text (self->rt_error, NULL);
+}
+
+/* Each term's title, formula, note and source (the rows past @p's terms
+ * hidden); the titles, one a line, kept in runtime_terms when @ok. */
+static void
+show_runtime_terms (HrExplainPanel            *self,
+                    const HrRuntimePrediction *p,
+                    gboolean                   ok)
+{
+  g_autoptr(GString) terms = g_string_new (NULL);
 
   for (guint i = 0; i < HR_RUNTIME_N_TERM_KINDS; i++)
     {
@@ -414,13 +409,23 @@ refresh_runtime (HrExplainPanel *self)
     }
   if (ok)
     self->runtime_terms = g_string_free (g_steal_pointer (&terms), FALSE);
+}
 
+/* The total in exact bytes and size, and (not for llama-server) as
+ * `ollama ps` rounds it; hidden when the prediction failed. */
+static void
+show_runtime_total (HrExplainPanel            *self,
+                    const HrRuntimePrediction *p,
+                    HrRuntimeEra               era,
+                    gboolean                   ok)
+{
   if (ok)
     {
-      total_count = hr_gui_format_count (p->total_bytes);
-      total_size = hr_gui_format_size_both (p->total_bytes);
-      ps = hr_runtime_format_ps_size (p->total_bytes);
-      if (in.era == HR_RUNTIME_ERA_LLAMA_SERVER)
+      g_autofree char *total_count = hr_gui_format_count (p->total_bytes);
+      g_autofree char *total_size = hr_gui_format_size_both (p->total_bytes);
+      g_autofree char *ps = hr_runtime_format_ps_size (p->total_bytes);
+
+      if (era == HR_RUNTIME_ERA_LLAMA_SERVER)
         /* llama-server has no `ollama ps`: its buffers are in its log (the per-GPU figures above) */
         self->runtime_total = g_strdup_printf (_("%1$s bytes = %2$s"), total_count, total_size);
       else
@@ -430,6 +435,16 @@ refresh_runtime (HrExplainPanel *self)
     }
   gtk_widget_set_visible (self->rt_total_heading, ok);
   show_text (self->rt_total, self->runtime_total);
+}
+
+/* On a unified board, what stays in host memory and why the footprint
+ * counts it. */
+static void
+show_runtime_host (HrExplainPanel            *self,
+                   const HrRuntimePrediction *p,
+                   gboolean                   ok)
+{
+  g_autofree char *host_text = NULL;
 
   if (ok && self->board != NULL && self->board->unified && p->host_bytes > 0)
     {
@@ -440,6 +455,38 @@ refresh_runtime (HrExplainPanel *self)
                                      "is the same memory, so the footprint counts it."), host);
     }
   show_text (self->rt_host, host_text);
+}
+
+/* The runtime model's prediction for the selected row, every term with
+ * its formula, source and note, then its notes and the learned overhead. */
+static void
+refresh_runtime (HrExplainPanel *self)
+{
+  HrRuntimeInputs in;
+  HrRuntimePrediction *p;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  clear_runtime_texts (self);
+  gtk_widget_set_visible (self->runtime_box, self->has_runtime && self->row != NULL);
+  if (!self->has_runtime || self->row == NULL)
+    return;
+
+  runtime_inputs (self, &in);
+  /* Some 12 KB of text: on the heap, not the stack. */
+  p = g_new0 (HrRuntimePrediction, 1);
+  ok = hr_runtime_predict (&in, p, &error);
+  if (ok)
+    hr_calibration_apply (&self->calibration, p);
+  else
+    {
+      p->n_terms = 0;
+      p->n_notes = 0;
+    }
+  show_runtime_heading (self, p, error);
+  show_runtime_terms (self, p, ok);
+  show_runtime_total (self, p, in.era, ok);
+  show_runtime_host (self, p, ok);
   for (guint i = 0; i < HR_RUNTIME_MAX_NOTES; i++)
     show_text (self->rt_notes[i], i < p->n_notes ? p->notes[i] : NULL);
 

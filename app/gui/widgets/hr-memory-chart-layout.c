@@ -363,6 +363,299 @@ draw_board_lines (HrMemoryChart *self,
     }
 }
 
+/* The models chart's legend: the areas a bar can have, then (with a board)
+ * its lines with their sizes. */
+typedef struct
+{
+  Segment  segments[9];
+  guint64  values[9];
+  guint    n_areas;  /* entries without the board's lines */
+  guint    n_all;    /* entries with them */
+  gboolean with_board;
+} ModelsLegend;
+
+/* The x positions and scale of the models chart's bars. */
+typedef struct
+{
+  double name_width;
+  double x0, x1;     /* where bars start and where they are cut short */
+  double step, axis_max, scale;
+  double top, bottom;
+} ModelsAxis;
+
+/* Whether @row is drawn by where it lives (VRAM, then host memory). */
+static gboolean
+row_is_partial (HrModelRow *row)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+
+  return e->split && e->verdict == HR_VERDICT_PARTIAL;
+}
+
+/* Fills @legend: a partial model's GPU and host parts only when one is
+ * drawn, the board's three lines only with a board. */
+static void
+models_legend_init (HrMemoryChart *self,
+                    const HrBoard *board,
+                    ModelsLegend  *legend)
+{
+  gboolean any_partial = FALSE;
+  guint n = 0;
+
+  for (guint i = 0; i < self->bars->len && !any_partial; i++)
+    any_partial = row_is_partial (g_ptr_array_index (self->bars, i));
+  legend->segments[n++] = SEG_WEIGHTS;
+  legend->segments[n++] = SEG_KV_CACHE;
+  legend->segments[n++] = SEG_OVERHEAD;
+  if (self->learned_text != NULL)
+    legend->segments[n++] = SEG_LEARNED;
+  if (any_partial)
+    {
+      legend->segments[n++] = SEG_VRAM;
+      legend->segments[n++] = SEG_HOST;
+    }
+  legend->n_areas = n;
+  for (guint i = 0; i < G_N_ELEMENTS (legend->values); i++)
+    legend->values[i] = G_MAXUINT64;
+  legend->with_board = board != NULL;
+  if (board != NULL)
+    {
+      const Segment line_segments[3] = { SEG_LINE_BUDGET, SEG_LINE_HEADROOM, SEG_LINE_POOL };
+      guint64 lines[3];
+
+      _hr_memory_chart_board_lines (self, lines);
+      for (guint s = 0; s < 3; s++)
+        {
+          legend->values[n] = lines[s];
+          legend->segments[n++] = line_segments[s];
+        }
+    }
+  legend->n_all = n;
+}
+
+/* Draws @legend at (@x, @y) in @width; returns the height used. */
+static double
+models_legend_draw (HrMemoryChart      *self,
+                    GtkSnapshot        *snapshot,
+                    const ModelsLegend *legend,
+                    double              x,
+                    double              y,
+                    double              width)
+{
+  return _hr_memory_chart_draw_legend (self, snapshot, x, y, width, legend->segments,
+                                       legend->with_board ? legend->values : NULL,
+                                       legend->with_board ? legend->n_all : legend->n_areas);
+}
+
+/* The widest of the bars' names (40 px to a third of @width) and the
+ * largest total, in the chart's unit, returned through @max_value. */
+static double
+models_name_width (HrMemoryChart *self,
+                   double         width,
+                   double        *max_value)
+{
+  double name_width = 0;
+
+  *max_value = 0;
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      HrModelRow *row = g_ptr_array_index (self->bars, i);
+      /* measured bold, as the selected row's name is drawn, so it is not cut */
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, hr_model_row_get_name (row), TRUE);
+      int tw;
+
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      name_width = MAX (name_width, tw);
+      *max_value = MAX (*max_value, to_unit (self, hr_model_row_get_evaluation (row)->footprint.total));
+    }
+  return CLAMP (name_width, 40, MAX (40, width * 0.35));
+}
+
+/* The widest "3.87 GB · fits 1.23 GB" an export writes after a bar. */
+static int
+models_widest_label (HrMemoryChart *self)
+{
+  int widest = 0;
+
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, label, FALSE);
+      int tw;
+
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      widest = MAX (widest, tw);
+    }
+  return widest;
+}
+
+/* Lays the bars out in @width from @top: names, where bars start and end,
+ * and the axis's step and scale. */
+static void
+models_axis_init (HrMemoryChart *self,
+                  double         width,
+                  double         top,
+                  ModelsAxis    *axis)
+{
+  double max_value;
+  guint64 lines[3];
+
+  axis->name_width = models_name_width (self, width, &max_value);
+  /* The axis ends a little past the pool, or at twice the pool: a bar
+   * longer than that is cut short with a break mark, so one huge model does
+   * not squeeze the rest against the left edge. */
+  _hr_memory_chart_board_lines (self, lines);
+  max_value = CLAMP (max_value, to_unit (self, lines[2]), 2 * to_unit (self, lines[2]));
+
+  axis->x0 = PAD + axis->name_width + NAME_GAP;
+  axis->x1 = width - PAD - 8;
+  /* An export, and the presentation view's one bar, write "3.87 GB · fits
+   * 1.23 GB" after each bar: room for the widest. */
+  if (self->exporting || self->selected_only)
+    axis->x1 -= models_widest_label (self) + 8;
+  if (axis->x1 - axis->x0 < 40)
+    axis->x1 = axis->x0 + 40;
+
+  axis->step = nice_step (max_value, MAX (2.0, (axis->x1 - axis->x0) / 90.0));
+  axis->axis_max = ceil (max_value * 1.02 / axis->step) * axis->step;
+  axis->scale = (axis->x1 - axis->x0) / axis->axis_max;
+  axis->top = top;
+  axis->bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
+}
+
+/* Draws bar @i: its selection band, its name, its parts (with their hit
+ * areas and hover) and a break mark when cut short. Returns where its
+ * part ends, the x an export's label starts at less 6. */
+static double
+draw_model_bar (HrMemoryChart    *self,
+                GtkSnapshot      *snapshot,
+                GArray           *hits,
+                const ModelsAxis *axis,
+                guint             i,
+                double            width,
+                int               th)
+{
+  HrModelRow *row = g_ptr_array_index (self->bars, i);
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+  const HrFootprint *f = &e->footprint;
+  double by = axis->top + i * (BAR_HEIGHT + BAR_GAP);
+  double x = axis->x0;
+  gboolean partial = row_is_partial (row);
+  /* A partial model is drawn by where it lives: VRAM, then host memory. */
+  const guint64 parts[4] = { partial ? e->vram_bytes : f->weights, partial ? e->host_bytes : f->kv_cache,
+                             partial ? 0 : _hr_memory_chart_overhead_part (row),
+                             partial ? 0 : _hr_memory_chart_learned_part (row) };
+  const Segment segs[4] = { partial ? SEG_VRAM : SEG_WEIGHTS, partial ? SEG_HOST : SEG_KV_CACHE,
+                            SEG_OVERHEAD, SEG_LEARNED };
+  gboolean selected = row == self->selected && !self->exporting;
+  PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), selected,
+                                                        (int) axis->name_width, PANGO_ELLIPSIZE_END);
+
+  /* the one bar of the presentation view is not highlighted */
+  if (selected && !self->selected_only)
+    _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
+                                width - PAD, BAR_HEIGHT + BAR_GAP);
+
+  _hr_memory_chart_draw_layout (snapshot, layout, PAD, by + (BAR_HEIGHT - th) / 2.0, &self->colors.fg);
+
+  for (guint s = 0; s < G_N_ELEMENTS (parts); s++)
+    {
+      double w = to_unit (self, parts[s]) * axis->scale;
+
+      if (w <= 0 || x >= axis->x1)
+        continue;
+      w = MIN (w, axis->x1 - x);
+      /* Keep a hairline between segments, never below one pixel. */
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x, by,
+                                  MAX (1.0, w - (w > 3 ? 1 : 0)), BAR_HEIGHT);
+      if (hits == self->hits && self->hover_bar == (int) i && self->hover_segment == segs[s])
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, by, MAX (1.0, w - 1), BAR_HEIGHT);
+      _hr_memory_chart_add_hit (hits, x, by, MAX (1.0, w), BAR_HEIGHT, i, segs[s]);
+      x += w;
+    }
+
+  if (to_unit (self, f->total) * axis->scale > axis->x1 - axis->x0 + 0.5)
+    {
+      /* The break mark of a bar cut short */
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
+    }
+  return MIN (x, axis->x1);
+}
+
+/* An export's total and verdict after each bar (at @label_x), over the
+ * board's lines on the chart's background so a line never crosses the
+ * text. */
+static void
+draw_export_labels (HrMemoryChart    *self,
+                    GtkSnapshot      *snapshot,
+                    const ModelsAxis *axis,
+                    GArray           *label_x,
+                    int               th)
+{
+  for (guint i = 0; i < label_x->len; i++)
+    {
+      g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
+      g_autoptr(PangoLayout) text = _hr_memory_chart_make_layout (self, label, FALSE);
+      double lx = g_array_index (label_x, double, i);
+      double ly = axis->top + i * (BAR_HEIGHT + BAR_GAP) + (BAR_HEIGHT - th) / 2.0;
+      int tw;
+
+      pango_layout_get_pixel_size (text, &tw, NULL);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, lx - 2, ly, tw + 4, th);
+      _hr_memory_chart_draw_layout (snapshot, text, lx, ly, &self->colors.dim_fg);
+    }
+}
+
+/* Scrolled down in its window (on screen, not in an export), the legend
+ * is drawn again over the bars at the top of what is in view, so the
+ * colours stay explained whichever bars are shown. */
+static void
+draw_sticky_legend (HrMemoryChart      *self,
+                    GtkSnapshot        *snapshot,
+                    GArray             *hits,
+                    const ModelsLegend *legend,
+                    double              legend_height,
+                    double              width)
+{
+  double at;
+
+  if (hits != self->hits || self->vadjustment == NULL || gtk_adjustment_get_value (self->vadjustment) <= PAD)
+    return;
+
+  at = gtk_adjustment_get_value (self->vadjustment);
+  _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, 0, at, width, legend_height + PAD + 6);
+  _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, 0, at + legend_height + PAD + 6, width, 1);
+  models_legend_draw (self, snapshot, legend, PAD, at + PAD / 2, width - 2 * PAD);
+}
+
+/* When the chart shows fewer bars than the list has rows, says so at @y;
+ * returns the y below it. */
+static double
+draw_first_of_note (HrMemoryChart *self,
+                    GtkSnapshot   *snapshot,
+                    double         y,
+                    double         width)
+{
+  g_autofree char *shown = NULL;
+  g_autofree char *all = NULL;
+  g_autofree char *text = NULL;
+  PangoLayout *layout;
+  int lh;
+
+  if (self->n_rows <= self->bars->len)
+    return y;
+
+  shown = hr_gui_format_count (self->bars->len);
+  all = hr_gui_format_count (self->n_rows);
+  text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
+                            "search to narrow the list"), shown, all);
+  layout = _hr_memory_chart_cached_layout (self, text, FALSE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
+  pango_layout_get_pixel_size (layout, NULL, &lh);
+  _hr_memory_chart_draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
+  return y + lh + 4;
+}
+
 double
 _hr_memory_chart_draw_models (HrMemoryChart *self,
                               GtkSnapshot   *snapshot,
@@ -370,57 +663,16 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
                               double         width,
                               double         height)
 {
-  /* The legend: the areas a bar can have (a partial model's GPU and host
-   * parts only when one is drawn), then the board's lines with their sizes. */
-  Segment legend_segments[9];
-  guint64 legend_values[9];
-  guint n_legend = 0, n_areas;
-  gboolean any_partial = FALSE;
-  double legend_height;
   const HrBoard *board = self->has_scenario ? self->board : NULL;
-  double y = PAD;
-  double name_width = 0;
-  double x0, x1, top, bottom;
-  g_autoptr(GArray) label_x = NULL; /* an export's label x per bar */
-  double max_value = 0;
-  double step, axis_max, scale;
   int th = _hr_memory_chart_text_height (self);
+  g_autoptr(GArray) label_x = NULL; /* an export's label x per bar */
+  ModelsLegend legend;
+  ModelsAxis axis;
+  double legend_height;
+  double y = PAD;
 
-  for (guint i = 0; i < self->bars->len && !any_partial; i++)
-    {
-      const HrEvaluation *e = hr_model_row_get_evaluation (g_ptr_array_index (self->bars, i));
-
-      any_partial = e->split && e->verdict == HR_VERDICT_PARTIAL;
-    }
-  legend_segments[n_legend++] = SEG_WEIGHTS;
-  legend_segments[n_legend++] = SEG_KV_CACHE;
-  legend_segments[n_legend++] = SEG_OVERHEAD;
-  if (self->learned_text != NULL)
-    legend_segments[n_legend++] = SEG_LEARNED;
-  if (any_partial)
-    {
-      legend_segments[n_legend++] = SEG_VRAM;
-      legend_segments[n_legend++] = SEG_HOST;
-    }
-  n_areas = n_legend;
-  for (guint i = 0; i < G_N_ELEMENTS (legend_values); i++)
-    legend_values[i] = G_MAXUINT64;
-  if (board != NULL)
-    {
-      guint64 lines[3];
-
-      _hr_memory_chart_board_lines (self, lines);
-      legend_values[n_legend] = lines[0];
-      legend_segments[n_legend++] = SEG_LINE_BUDGET;
-      legend_values[n_legend] = lines[1];
-      legend_segments[n_legend++] = SEG_LINE_HEADROOM;
-      legend_values[n_legend] = lines[2];
-      legend_segments[n_legend++] = SEG_LINE_POOL;
-    }
-
-  legend_height = _hr_memory_chart_draw_legend (self, snapshot, PAD, y, width - 2 * PAD,
-                                                legend_segments, board != NULL ? legend_values : NULL,
-                                                board != NULL ? n_legend : n_areas);
+  models_legend_init (self, board, &legend);
+  legend_height = models_legend_draw (self, snapshot, &legend, PAD, y, width - 2 * PAD);
   y += legend_height + 10;
 
   if (self->bars->len == 0 || board == NULL)
@@ -431,157 +683,22 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
       return y + th + PAD;
     }
 
-  for (guint i = 0; i < self->bars->len; i++)
-    {
-      HrModelRow *row = g_ptr_array_index (self->bars, i);
-      /* measured bold, as the selected row's name is drawn, so it is not cut */
-      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, hr_model_row_get_name (row), TRUE);
-      int tw;
-
-      pango_layout_get_pixel_size (layout, &tw, NULL);
-      name_width = MAX (name_width, tw);
-      max_value = MAX (max_value, to_unit (self, hr_model_row_get_evaluation (row)->footprint.total));
-    }
-  name_width = CLAMP (name_width, 40, MAX (40, width * 0.35));
-  /* The axis ends a little past the pool, or at twice the pool: a bar
-   * longer than that is cut short with a break mark, so one huge model does
-   * not squeeze the rest against the left edge. */
-  {
-    guint64 lines[3];
-
-    _hr_memory_chart_board_lines (self, lines);
-    max_value = CLAMP (max_value, to_unit (self, lines[2]), 2 * to_unit (self, lines[2]));
-  }
-
-  x0 = PAD + name_width + NAME_GAP;
-  x1 = width - PAD - 8;
-  /* An export, and the presentation view's one bar, write "3.87 GB · fits
-   * 1.23 GB" after each bar: room for the widest. */
-  if (self->exporting || self->selected_only)
-    {
-      int widest = 0;
-
-      for (guint i = 0; i < self->bars->len; i++)
-        {
-          g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
-          g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, label, FALSE);
-          int tw;
-
-          pango_layout_get_pixel_size (layout, &tw, NULL);
-          widest = MAX (widest, tw);
-        }
-      x1 -= widest + 8;
-    }
-  if (x1 - x0 < 40)
-    x1 = x0 + 40;
-
-  step = nice_step (max_value, MAX (2.0, (x1 - x0) / 90.0));
-  axis_max = ceil (max_value * 1.02 / step) * step;
-  scale = (x1 - x0) / axis_max;
-
-  top = y;
-  bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
-
-  draw_grid (self, snapshot, x0, scale, step, axis_max, top, bottom, width);
+  models_axis_init (self, width, y, &axis);
+  draw_grid (self, snapshot, axis.x0, axis.scale, axis.step, axis.axis_max, axis.top, axis.bottom, width);
   label_x = g_array_new (FALSE, FALSE, sizeof (double));
-
   for (guint i = 0; i < self->bars->len; i++)
     {
-      HrModelRow *row = g_ptr_array_index (self->bars, i);
-      const HrEvaluation *e = hr_model_row_get_evaluation (row);
-      const HrFootprint *f = &e->footprint;
-      double by = top + i * (BAR_HEIGHT + BAR_GAP);
-      double x = x0;
-      gboolean partial = e->split && e->verdict == HR_VERDICT_PARTIAL;
-      /* A partial model is drawn by where it lives: VRAM, then host memory. */
-      const guint64 parts[4] = { partial ? e->vram_bytes : f->weights, partial ? e->host_bytes : f->kv_cache,
-                                 partial ? 0 : _hr_memory_chart_overhead_part (row),
-                                 partial ? 0 : _hr_memory_chart_learned_part (row) };
-      const Segment segs[4] = { partial ? SEG_VRAM : SEG_WEIGHTS, partial ? SEG_HOST : SEG_KV_CACHE,
-                                SEG_OVERHEAD, SEG_LEARNED };
-      gboolean selected = row == self->selected && !self->exporting;
-      PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), selected,
-                                                            (int) name_width, PANGO_ELLIPSIZE_END);
+      double end = draw_model_bar (self, snapshot, hits, &axis, i, width, th);
 
-      /* the one bar of the presentation view is not highlighted */
-      if (selected && !self->selected_only)
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
-                                    width - PAD, BAR_HEIGHT + BAR_GAP);
-
-      _hr_memory_chart_draw_layout (snapshot, layout, PAD, by + (BAR_HEIGHT - th) / 2.0, &self->colors.fg);
-
-      for (guint s = 0; s < G_N_ELEMENTS (parts); s++)
-        {
-          double w = to_unit (self, parts[s]) * scale;
-
-          if (w <= 0 || x >= x1)
-            continue;
-          w = MIN (w, x1 - x);
-          /* Keep a hairline between segments, never below one pixel. */
-          _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x, by,
-                                      MAX (1.0, w - (w > 3 ? 1 : 0)), BAR_HEIGHT);
-          if (hits == self->hits && self->hover_bar == (int) i && self->hover_segment == segs[s])
-            _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, by, MAX (1.0, w - 1), BAR_HEIGHT);
-          _hr_memory_chart_add_hit (hits, x, by, MAX (1.0, w), BAR_HEIGHT, i, segs[s]);
-          x += w;
-        }
-
-      if (to_unit (self, f->total) * scale > x1 - x0 + 0.5)
-        {
-          /* The break mark of a bar cut short */
-          _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
-          _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
-        }
       if (self->exporting || self->selected_only)
-        g_array_append_val (label_x, (double) { MIN (x, x1) + 6 });
+        g_array_append_val (label_x, (double) { end + 6 });
     }
 
-  draw_board_lines (self, snapshot, hits, board, x0, scale, top, bottom);
+  draw_board_lines (self, snapshot, hits, board, axis.x0, axis.scale, axis.top, axis.bottom);
+  draw_export_labels (self, snapshot, &axis, label_x, th);
+  draw_sticky_legend (self, snapshot, hits, &legend, legend_height, width);
 
-  /* An export's total and verdict after each bar, over the board's lines
-   * on the chart's background so a line never crosses the text. */
-  for (guint i = 0; i < label_x->len; i++)
-    {
-      g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
-      g_autoptr(PangoLayout) text = _hr_memory_chart_make_layout (self, label, FALSE);
-      double lx = g_array_index (label_x, double, i);
-      double ly = top + i * (BAR_HEIGHT + BAR_GAP) + (BAR_HEIGHT - th) / 2.0;
-      int tw;
-
-      pango_layout_get_pixel_size (text, &tw, NULL);
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, lx - 2, ly, tw + 4, th);
-      _hr_memory_chart_draw_layout (snapshot, text, lx, ly, &self->colors.dim_fg);
-    }
-
-  /* Scrolled down in its window (on screen, not in an export), the legend
-   * is drawn again over the bars at the top of what is in view, so the
-   * colours stay explained whichever bars are shown. */
-  if (hits == self->hits && self->vadjustment != NULL && gtk_adjustment_get_value (self->vadjustment) > PAD)
-    {
-      double at = gtk_adjustment_get_value (self->vadjustment);
-
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, 0, at, width, legend_height + PAD + 6);
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, 0, at + legend_height + PAD + 6, width, 1);
-      _hr_memory_chart_draw_legend (self, snapshot, PAD, at + PAD / 2, width - 2 * PAD,
-                                    legend_segments, board != NULL ? legend_values : NULL,
-                                    board != NULL ? n_legend : n_areas);
-    }
-
-  y = bottom + AXIS_GAP + th + 6;
-
-  if (self->n_rows > self->bars->len)
-    {
-      g_autofree char *shown = hr_gui_format_count (self->bars->len);
-      g_autofree char *all = hr_gui_format_count (self->n_rows);
-      g_autofree char *text = g_strdup_printf (_("The first %s of %s models, in the list's order; "
-                                                 "search to narrow the list"), shown, all);
-      PangoLayout *layout = _hr_memory_chart_cached_layout (self, text, FALSE, (int) (width - 2 * PAD), PANGO_ELLIPSIZE_NONE);
-      int lh;
-
-      pango_layout_get_pixel_size (layout, NULL, &lh);
-      _hr_memory_chart_draw_layout (snapshot, layout, PAD, y, &self->colors.dim_fg);
-      y += lh + 4;
-    }
-
+  y = axis.bottom + AXIS_GAP + th + 6;
+  y = draw_first_of_note (self, snapshot, y, width);
   return y + PAD - 6;
 }

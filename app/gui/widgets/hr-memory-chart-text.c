@@ -46,141 +46,171 @@ _hr_memory_chart_segment_label (Segment segment)
 /* ------------------------------------------------------------------ */
 /* Description and tooltips                                            */
 
+/* Appends "..., 1.2 GB into the 2 GB reserve" (or past the headroom and
+ * the pool line) when the pool's parts @sum past its memory. */
+static void
+describe_pool_overflow (HrMemoryChart *self,
+                        GString       *text,
+                        guint64        sum)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
+  g_autofree char *past = NULL;
+  g_autofree char *reserve = NULL;
+
+  if (sum <= self->board->pool_bytes)
+    return;
+
+  past = hr_gui_format_size_fixed (sum - self->board->pool_bytes, self->unit);
+  reserve = hr_gui_format_size_fixed (self->board->reserve_bytes, self->unit);
+  g_string_append (text, "; ");
+  if (e->verdict == HR_VERDICT_OVER)
+    {
+      g_autofree char *over = hr_gui_format_size_fixed (e->margin_bytes, self->unit);
+
+      g_string_append_printf (text, _("%s past the headroom"), over);
+      g_string_append (text, ", ");
+      g_string_append_printf (text, _("%s past the pool line with the %s reserve"), past, reserve);
+    }
+  else
+    g_string_append_printf (text, _("%s into the %s reserve"), past, reserve);
+}
+
+/* The pool chart's description: the board, and the selected model's
+ * parts per memory (a board with host memory) or in the one pool. */
+static void
+describe_pool (HrMemoryChart *self,
+               GString       *text)
+{
+  g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
+  PoolPart parts[POOL_MAX_PARTS];
+  guint64 sum;
+  guint n;
+
+  if (self->selected == NULL)
+    {
+      g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
+      return;
+    }
+  if (self->n_columns > 0)
+    {
+      /* Translators: the pool's description on a board with host memory, then each
+         memory's figures: "2 × RTX 3090 with llama3.1:70b: GPU 0 ...; GPU 1 ...; host memory ..." */
+      g_string_append_printf (text, _("%s with %s:"), self->board->name,
+                              hr_model_row_get_name (self->selected));
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          g_autofree char *column = _hr_memory_chart_column_text (self, c);
+
+          g_string_append_printf (text, "%s %s", c == 0 ? "" : ";", column);
+        }
+      return;
+    }
+
+  n = _hr_memory_chart_pool_parts (self, parts, &sum);
+  g_string_append_printf (text, _("%s pool %s with %s:"), self->board->name, pool,
+                          hr_model_row_get_name (self->selected));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *size = hr_gui_format_size (parts[i].bytes, self->unit);
+
+      g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
+                              _hr_memory_chart_segment_label (parts[i].segment), size);
+    }
+  describe_pool_overflow (self, text, sum);
+}
+
+/* Appends " name: weights ..., total ..., verdict." for one bar. */
+static void
+describe_model_bar (HrMemoryChart *self,
+                    GString       *text,
+                    HrModelRow    *row)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+  g_autofree char *weights = hr_gui_format_size (e->footprint.weights, self->unit);
+  g_autofree char *kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
+  g_autofree char *total = hr_gui_format_size (e->footprint.total, self->unit);
+  g_autofree char *verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes,
+                                                             self->unit);
+
+  g_string_append_c (text, ' ');
+  if (e->split && e->verdict == HR_VERDICT_PARTIAL)
+    {
+      g_autofree char *split = hr_gui_format_evaluation_sentence (e, self->unit);
+
+      /* Translators: what a screen reader says for a bar split between GPU and CPU:
+         model, total, "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and ..." */
+      g_string_append_printf (text, _("%1$s: total %2$s, %3$s; %4$s."),
+                              hr_model_row_get_name (row), total, split, verdict);
+    }
+  else if (e->footprint.overhead > 0)
+    {
+      g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
+
+      /* Translators: what a screen reader says for one bar of the chart */
+      g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, overhead %4$s, "
+                                      "total %5$s, %6$s."),
+                              hr_model_row_get_name (row), weights, kv, overhead, total,
+                              verdict);
+    }
+  else
+    {
+      /* Translators: what a screen reader says for one bar of the chart */
+      g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, total %4$s, %5$s."),
+                              hr_model_row_get_name (row), weights, kv, total, verdict);
+    }
+}
+
+/* The models chart's description: the board's lines, the learned
+ * overhead, each bar, and how many rows are not drawn. */
+static void
+describe_models (HrMemoryChart *self,
+                 GString       *text)
+{
+  guint64 lines[3];
+  gboolean summed = _hr_memory_chart_board_lines (self, lines);
+  g_autofree char *budget = hr_gui_format_size (lines[0], self->unit);
+  g_autofree char *headroom = hr_gui_format_size (lines[1], self->unit);
+  g_autofree char *pool = hr_gui_format_size (lines[2], self->unit);
+
+  if (summed)
+    /* Translators: the memory chart's description on a board with several GPUs: its name,
+       how many GPUs, then the sums of their budgets, headroom and memory */
+    g_string_append_printf (text, _("Memory per model on %1$s: its %2$u GPUs together budget %3$s, "
+                                    "headroom %4$s, pool %5$s."),
+                            self->board->name, self->board->devices->len, budget, headroom, pool);
+  else
+    g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
+                            self->board->name, budget, headroom, pool);
+  if (self->learned_text != NULL)
+    {
+      g_string_append_c (text, ' ');
+      /* Translators: the chart's description: the learned overhead, then what it rests on */
+      g_string_append_printf (text, _("Overhead includes the learned overhead: %s."), self->learned_text);
+    }
+
+  for (guint i = 0; i < self->bars->len; i++)
+    describe_model_bar (self, text, g_ptr_array_index (self->bars, i));
+
+  if (self->n_rows > self->bars->len)
+    {
+      g_autofree char *more = hr_gui_format_count (self->n_rows - self->bars->len);
+
+      g_string_append_c (text, ' ');
+      g_string_append_printf (text, _("%s more models are in the list but not drawn."), more);
+    }
+}
+
 void
 _hr_memory_chart_update_description (HrMemoryChart *self)
 {
   GString *text = g_string_new (NULL);
 
   if (!self->has_scenario)
-    {
-      g_string_append (text, _("No board selected"));
-    }
+    g_string_append (text, _("No board selected"));
   else if (self->mode == HR_MEMORY_CHART_MODE_POOL)
-    {
-      g_autofree char *pool = hr_gui_format_size (self->board->pool_bytes, self->unit);
-
-      if (self->selected == NULL)
-        {
-          g_string_append_printf (text, _("%s pool %s; no model selected"), self->board->name, pool);
-        }
-      else if (self->n_columns > 0)
-        {
-          /* Translators: the pool's description on a board with host memory, then each
-             memory's figures: "2 × RTX 3090 with llama3.1:70b: GPU 0 ...; GPU 1 ...; host memory ..." */
-          g_string_append_printf (text, _("%s with %s:"), self->board->name,
-                                  hr_model_row_get_name (self->selected));
-          for (guint c = 0; c < self->n_columns; c++)
-            {
-              g_autofree char *column = _hr_memory_chart_column_text (self, c);
-
-              g_string_append_printf (text, "%s %s", c == 0 ? "" : ";", column);
-            }
-        }
-      else
-        {
-          PoolPart parts[POOL_MAX_PARTS];
-          guint64 sum;
-          guint n = _hr_memory_chart_pool_parts (self, parts, &sum);
-
-          g_string_append_printf (text, _("%s pool %s with %s:"), self->board->name, pool,
-                                  hr_model_row_get_name (self->selected));
-          for (guint i = 0; i < n; i++)
-            {
-              g_autofree char *size = hr_gui_format_size (parts[i].bytes, self->unit);
-
-              g_string_append_printf (text, "%s %s %s", i == 0 ? "" : ",",
-                                      _hr_memory_chart_segment_label (parts[i].segment), size);
-            }
-          if (sum > self->board->pool_bytes)
-            {
-              const HrEvaluation *e = hr_model_row_get_evaluation (self->selected);
-              g_autofree char *past = hr_gui_format_size_fixed (sum - self->board->pool_bytes, self->unit);
-              g_autofree char *reserve = hr_gui_format_size_fixed (self->board->reserve_bytes, self->unit);
-
-              g_string_append (text, "; ");
-              if (e->verdict == HR_VERDICT_OVER)
-                {
-                  g_autofree char *over = hr_gui_format_size_fixed (e->margin_bytes, self->unit);
-
-                  g_string_append_printf (text, _("%s past the headroom"), over);
-                  g_string_append (text, ", ");
-                  g_string_append_printf (text, _("%s past the pool line with the %s reserve"), past, reserve);
-                }
-              else
-                g_string_append_printf (text, _("%s into the %s reserve"), past, reserve);
-            }
-        }
-    }
+    describe_pool (self, text);
   else
-    {
-      guint64 lines[3];
-      gboolean summed = _hr_memory_chart_board_lines (self, lines);
-      g_autofree char *budget = hr_gui_format_size (lines[0], self->unit);
-      g_autofree char *headroom = hr_gui_format_size (lines[1], self->unit);
-      g_autofree char *pool = hr_gui_format_size (lines[2], self->unit);
-
-      if (summed)
-        /* Translators: the memory chart's description on a board with several GPUs: its name,
-           how many GPUs, then the sums of their budgets, headroom and memory */
-        g_string_append_printf (text, _("Memory per model on %1$s: its %2$u GPUs together budget %3$s, "
-                                        "headroom %4$s, pool %5$s."),
-                                self->board->name, self->board->devices->len, budget, headroom, pool);
-      else
-        g_string_append_printf (text, _("Memory per model on %s: budget %s, headroom %s, pool %s."),
-                                self->board->name, budget, headroom, pool);
-      if (self->learned_text != NULL)
-        {
-          g_string_append_c (text, ' ');
-          /* Translators: the chart's description: the learned overhead, then what it rests on */
-          g_string_append_printf (text, _("Overhead includes the learned overhead: %s."), self->learned_text);
-        }
-
-      for (guint i = 0; i < self->bars->len; i++)
-        {
-          HrModelRow *row = g_ptr_array_index (self->bars, i);
-          const HrEvaluation *e = hr_model_row_get_evaluation (row);
-          g_autofree char *weights = hr_gui_format_size (e->footprint.weights, self->unit);
-          g_autofree char *kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
-          g_autofree char *total = hr_gui_format_size (e->footprint.total, self->unit);
-          g_autofree char *verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes,
-                                                                     self->unit);
-
-          g_string_append_c (text, ' ');
-          if (e->split && e->verdict == HR_VERDICT_PARTIAL)
-            {
-              g_autofree char *split = hr_gui_format_evaluation_sentence (e, self->unit);
-
-              /* Translators: what a screen reader says for a bar split between GPU and CPU:
-                 model, total, "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and ..." */
-              g_string_append_printf (text, _("%1$s: total %2$s, %3$s; %4$s."),
-                                      hr_model_row_get_name (row), total, split, verdict);
-            }
-          else if (e->footprint.overhead > 0)
-            {
-              g_autofree char *overhead = hr_gui_format_size (e->footprint.overhead, self->unit);
-
-              /* Translators: what a screen reader says for one bar of the chart */
-              g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, overhead %4$s, "
-                                              "total %5$s, %6$s."),
-                                      hr_model_row_get_name (row), weights, kv, overhead, total,
-                                      verdict);
-            }
-          else
-            {
-              /* Translators: what a screen reader says for one bar of the chart */
-              g_string_append_printf (text, _("%1$s: weights %2$s, KV cache %3$s, total %4$s, %5$s."),
-                                      hr_model_row_get_name (row), weights, kv, total, verdict);
-            }
-        }
-
-      if (self->n_rows > self->bars->len)
-        {
-          g_autofree char *more = hr_gui_format_count (self->n_rows - self->bars->len);
-
-          g_string_append_c (text, ' ');
-          g_string_append_printf (text, _("%s more models are in the list but not drawn."), more);
-        }
-    }
+    describe_models (self, text);
 
   g_free (self->description);
   self->description = g_string_free (text, FALSE);
@@ -190,13 +220,163 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
                                   -1);
 }
 
+/* The tooltip of a column's part on a board with host memory. */
+static char *
+column_tooltip (HrMemoryChart *self,
+                const HitRect *hit)
+{
+  /* The memories of a board with host memory: the column's figure */
+  const char *memory = self->columns[hit->bar].name;
+  guint64 bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
+  g_autofree char *count = hr_gui_format_count (bytes);
+  g_autofree char *size = hr_gui_format_size_both (bytes);
+
+  /* Translators: a pool tooltip on a board with two memories: the part, which memory,
+     exact bytes, size */
+  return g_strdup_printf (_("%1$s of the %2$s\n%3$s bytes = %4$s"),
+                          _hr_memory_chart_segment_label (hit->segment), memory, count, size);
+}
+
+/* A model's part (weights to learned overhead) of @row: sets @bytes,
+ * returns how it is worked out. */
+static char *
+model_part_formula (HrMemoryChart *self,
+                    Segment        segment,
+                    HrModelRow    *row,
+                    guint64       *bytes)
+{
+  const HrModelSpec *spec = hr_model_row_get_spec (row);
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+  gboolean learned = self->learned_text != NULL;
+
+  switch (segment)
+    {
+    case SEG_WEIGHTS:
+      *bytes = e->footprint.weights;
+      if (learned && !hr_model_row_get_runtime_failed (row))
+        return g_strdup (_("as the runtime loads them: weights on the GPU and the output layer, and on a "
+                           "unified board what stays in host memory; the explain panel shows each term"));
+      return hr_formula_weights (spec, &self->scenario, e);
+    case SEG_KV_CACHE:
+      *bytes = e->footprint.kv_cache;
+      if (learned && !hr_model_row_get_runtime_failed (row))
+        return g_strdup (_("as the runtime allocates it, padded to its cells (and any recurrent state); "
+                           "the explain panel shows the formula"));
+      return hr_formula_kv_cache (spec, &self->scenario, e);
+    case SEG_OVERHEAD:
+      if (!learned)
+        {
+          *bytes = e->footprint.overhead;
+          return hr_formula_overhead (e);
+        }
+      *bytes = _hr_memory_chart_overhead_part (row);
+      return g_strdup (_("what the runtime loads besides the weights and the KV cache: its "
+                         "compute buffer (the old estimator also a reserve and a buffer layer); "
+                         "the explain panel shows each term"));
+    case SEG_VRAM:
+      *bytes = e->vram_bytes;
+      /* Translators: a chart tooltip of a partial model's VRAM part */
+      return g_strdup_printf (_("%1$u of %2$u layers on the GPU, with their KV cache and the GPU's "
+                                "compute buffer (PROCESSOR %3$s); the explain panel shows each term"),
+                              e->gpu_layers, e->total_layers, e->processor);
+    case SEG_HOST:
+      *bytes = e->host_bytes;
+      /* Translators: a chart tooltip of a partial model's host part */
+      return g_strdup_printf (_("%u layers in host memory, run by the CPU, with the token embedding, "
+                                "their KV cache and the CPU's compute buffer"),
+                              e->total_layers - e->gpu_layers);
+    case SEG_LEARNED:
+    default:
+      *bytes = _hr_memory_chart_learned_part (row);
+      return g_strdup (self->learned_text ? self->learned_text : "");
+    }
+}
+
+/* A pool band (resident, reserve, free): sets @bytes, returns what it
+ * holds. */
+static char *
+pool_band_formula (HrMemoryChart *self,
+                   Segment        segment,
+                   guint64       *bytes)
+{
+  PoolPart parts[POOL_MAX_PARTS];
+  guint64 sum;
+  guint n;
+
+  switch (segment)
+    {
+    case SEG_RESIDENT:
+      *bytes = self->board->resident_bytes;
+      if (self->board->unified)
+        {
+          HrPoolLayout layout;
+
+          hr_pool_layout (self->board, &layout);
+          return g_strdup (layout.bands[HR_POOL_BAND_RESIDENT].note);
+        }
+      return g_strdup (_("held by the OS and the app's own stack before any model loads"));
+    case SEG_RESERVE:
+      *bytes = self->board->reserve_bytes;
+      return g_strdup (_("held back for bursts and other processes"));
+    case SEG_FREE:
+    default:
+      n = _hr_memory_chart_pool_parts (self, parts, &sum);
+      *bytes = parts[n - 1].bytes;
+      return g_strdup (_("pool - resident - weights - KV cache - overhead - reserve"));
+    }
+}
+
+/* A board line (budget, headroom, pool): sets @bytes, returns how it is
+ * worked out; on a models chart of several GPUs, the sums over them. */
+static char *
+board_line_formula (HrMemoryChart *self,
+                    Segment        segment,
+                    guint64       *bytes)
+{
+  guint64 lines[3];
+
+  if (self->mode == HR_MEMORY_CHART_MODE_MODELS && _hr_memory_chart_board_lines (self, lines))
+    {
+      *bytes = lines[segment - SEG_LINE_BUDGET];
+      return g_strdup (segment == SEG_LINE_BUDGET
+                       /* Translators: a chart tooltip of the budget line on a board with several GPUs */
+                       ? _("the sum over its GPUs of memory - resident - reserve; each GPU's own is in the pool chart")
+                       : segment == SEG_LINE_HEADROOM
+                       ? _("the sum over its GPUs of memory - resident")
+                       : _("the sum of its GPUs' memory"));
+    }
+  if (segment == SEG_LINE_BUDGET)
+    {
+      *bytes = hr_board_budget_bytes (self->board);
+      return hr_formula_budget (self->board);
+    }
+  if (segment == SEG_LINE_HEADROOM)
+    {
+      *bytes = hr_board_headroom_bytes (self->board);
+      return hr_formula_headroom (self->board);
+    }
+  *bytes = self->board->pool_bytes;
+  return g_strdup_printf (_("the memory of %s"), self->board->name);
+}
+
+/* The row a hit belongs to: the selected model in the pool chart, the
+ * hit's bar in the models chart (none for a board line). */
+static HrModelRow *
+row_for_hit (HrMemoryChart *self,
+             const HitRect *hit)
+{
+  if (self->mode == HR_MEMORY_CHART_MODE_POOL)
+    return self->selected;
+  if (hit->segment < SEG_LINE_BUDGET && hit->bar < self->bars->len)
+    return g_ptr_array_index (self->bars, hit->bar);
+  return NULL;
+}
+
 static char *
 tooltip_for_hit (HrMemoryChart *self,
                  const HitRect *hit)
 {
-  HrModelRow *row = NULL;
-  const HrModelSpec *spec = NULL;
-  const HrEvaluation *e = NULL;
+  HrModelRow *row;
   g_autofree char *formula = NULL;
   const char *name = NULL;
   guint64 bytes = 0;
@@ -204,147 +384,33 @@ tooltip_for_hit (HrMemoryChart *self,
   g_autofree char *size = NULL;
 
   if (self->mode == HR_MEMORY_CHART_MODE_POOL && self->n_columns > 0 && hit->bar < self->n_columns)
-    {
-      /* The memories of a board with host memory: the column's figure */
-      const char *memory = self->columns[hit->bar].name;
+    return column_tooltip (self, hit);
 
-      bytes = _hr_memory_chart_split_part (self, hit->bar, hit->segment);
-      count = hr_gui_format_count (bytes);
-      size = hr_gui_format_size_both (bytes);
-      /* Translators: a pool tooltip on a board with two memories: the part, which memory,
-         exact bytes, size */
-      return g_strdup_printf (_("%1$s of the %2$s\n%3$s bytes = %4$s"),
-                              _hr_memory_chart_segment_label (hit->segment), memory, count, size);
-    }
-
-  if (self->mode == HR_MEMORY_CHART_MODE_POOL)
-    row = self->selected;
-  else if (hit->segment < SEG_LINE_BUDGET && hit->bar < self->bars->len)
-    row = g_ptr_array_index (self->bars, hit->bar);
-
+  row = row_for_hit (self, hit);
   if (row != NULL)
-    {
-      spec = hr_model_row_get_spec (row);
-      e = hr_model_row_get_evaluation (row);
-      name = hr_model_row_get_name (row);
-    }
+    name = hr_model_row_get_name (row);
 
   switch (hit->segment)
     {
     case SEG_WEIGHTS:
-      g_return_val_if_fail (e != NULL, NULL);
-      bytes = e->footprint.weights;
-      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
-        formula = g_strdup (_("as the runtime loads them: weights on the GPU and the output layer, and on a "
-                              "unified board what stays in host memory; the explain panel shows each term"));
-      else
-        formula = hr_formula_weights (spec, &self->scenario, e);
-      break;
     case SEG_KV_CACHE:
-      g_return_val_if_fail (e != NULL, NULL);
-      bytes = e->footprint.kv_cache;
-      if (self->learned_text != NULL && !hr_model_row_get_runtime_failed (row))
-        formula = g_strdup (_("as the runtime allocates it, padded to its cells (and any recurrent state); "
-                              "the explain panel shows the formula"));
-      else
-        formula = hr_formula_kv_cache (spec, &self->scenario, e);
-      break;
     case SEG_OVERHEAD:
-      g_return_val_if_fail (e != NULL, NULL);
-      if (self->learned_text != NULL)
-        {
-          bytes = _hr_memory_chart_overhead_part (row);
-          formula = g_strdup (_("what the runtime loads besides the weights and the KV cache: its "
-                                "compute buffer (the old estimator also a reserve and a buffer layer); "
-                                "the explain panel shows each term"));
-        }
-      else
-        {
-          bytes = e->footprint.overhead;
-          formula = hr_formula_overhead (e);
-        }
-      break;
     case SEG_VRAM:
     case SEG_HOST:
-      g_return_val_if_fail (e != NULL, NULL);
-      bytes = hit->segment == SEG_VRAM ? e->vram_bytes : e->host_bytes;
-      formula = hit->segment == SEG_VRAM
-                /* Translators: a chart tooltip of a partial model's VRAM part */
-                ? g_strdup_printf (_("%1$u of %2$u layers on the GPU, with their KV cache and the GPU's "
-                                     "compute buffer (PROCESSOR %3$s); the explain panel shows each term"),
-                                   e->gpu_layers, e->total_layers, e->processor)
-                /* Translators: a chart tooltip of a partial model's host part */
-                : g_strdup_printf (_("%u layers in host memory, run by the CPU, with the token embedding, "
-                                     "their KV cache and the CPU's compute buffer"),
-                                   e->total_layers - e->gpu_layers);
-      break;
     case SEG_LEARNED:
-      g_return_val_if_fail (e != NULL, NULL);
-      bytes = _hr_memory_chart_learned_part (row);
-      formula = g_strdup (self->learned_text ? self->learned_text : "");
+      g_return_val_if_fail (row != NULL, NULL);
+      formula = model_part_formula (self, hit->segment, row, &bytes);
       break;
     case SEG_RESIDENT:
-      bytes = self->board->resident_bytes;
-      if (self->board->unified)
-        {
-          HrPoolLayout layout;
-
-          hr_pool_layout (self->board, &layout);
-          formula = g_strdup (layout.bands[HR_POOL_BAND_RESIDENT].note);
-        }
-      else
-        formula = g_strdup (_("held by the OS and the app's own stack before any model loads"));
-      break;
     case SEG_RESERVE:
-      bytes = self->board->reserve_bytes;
-      formula = g_strdup (_("held back for bursts and other processes"));
-      break;
     case SEG_FREE:
-      {
-        PoolPart parts[POOL_MAX_PARTS];
-        guint64 sum;
-
-        guint n = _hr_memory_chart_pool_parts (self, parts, &sum);
-
-        bytes = parts[n - 1].bytes;
-        formula = g_strdup (_("pool - resident - weights - KV cache - overhead - reserve"));
-      }
+      formula = pool_band_formula (self, hit->segment, &bytes);
       break;
     case SEG_LINE_BUDGET:
     case SEG_LINE_HEADROOM:
     case SEG_LINE_POOL:
       name = NULL;
-      if (self->mode == HR_MEMORY_CHART_MODE_MODELS)
-        {
-          guint64 lines[3];
-
-          if (_hr_memory_chart_board_lines (self, lines))
-            {
-              bytes = lines[hit->segment - SEG_LINE_BUDGET];
-              formula = g_strdup (hit->segment == SEG_LINE_BUDGET
-                                  /* Translators: a chart tooltip of the budget line on a board with several GPUs */
-                                  ? _("the sum over its GPUs of memory - resident - reserve; each GPU's own is in the pool chart")
-                                  : hit->segment == SEG_LINE_HEADROOM
-                                  ? _("the sum over its GPUs of memory - resident")
-                                  : _("the sum of its GPUs' memory"));
-              break;
-            }
-        }
-      if (hit->segment == SEG_LINE_BUDGET)
-        {
-          bytes = hr_board_budget_bytes (self->board);
-          formula = hr_formula_budget (self->board);
-        }
-      else if (hit->segment == SEG_LINE_HEADROOM)
-        {
-          bytes = hr_board_headroom_bytes (self->board);
-          formula = hr_formula_headroom (self->board);
-        }
-      else
-        {
-          bytes = self->board->pool_bytes;
-          formula = g_strdup_printf (_("the memory of %s"), self->board->name);
-        }
+      formula = board_line_formula (self, hit->segment, &bytes);
       break;
     case N_SEGS:
     default:

@@ -108,6 +108,95 @@ draw_past_pool (HrMemoryChart *self,
   return y + 6;
 }
 
+/* The pool column from @col_bottom up, @scale pixels a byte: resident,
+ * weights, KV cache, overhead, (learned overhead,) reserve, free, with
+ * their hit areas, then the pool line where the board's memory ends. */
+static void
+draw_pool_column (HrMemoryChart  *self,
+                  GtkSnapshot    *snapshot,
+                  GArray         *hits,
+                  const PoolPart *parts,
+                  guint           n_parts,
+                  double          col_bottom,
+                  double          scale)
+{
+  double yy = col_bottom;
+  double py = col_bottom - self->board->pool_bytes * scale;
+
+  for (guint i = 0; i < n_parts; i++)
+    {
+      double h = parts[i].bytes * scale;
+
+      if (h <= 0)
+        continue;
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[parts[i].segment], PAD, yy - h,
+                                  POOL_COLUMN, MAX (1.0, h - (h > 3 ? 1 : 0)));
+      if (hits == self->hits && self->hover_bar == 0 && self->hover_segment == parts[i].segment)
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, PAD, yy - h, POOL_COLUMN, MAX (1.0, h - 1));
+      _hr_memory_chart_add_hit (hits, PAD, yy - h, POOL_COLUMN, MAX (1.0, h), 0, parts[i].segment);
+      yy -= h;
+    }
+
+  _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[SEG_LINE_POOL], PAD - 6, py - LINE_WIDTH / 2,
+                              POOL_COLUMN + 12, LINE_WIDTH);
+  _hr_memory_chart_add_hit (hits, PAD - 6, py - 4, POOL_COLUMN + 12, 8, 0, SEG_LINE_POOL);
+}
+
+/* One legend entry at (@x, @y): a swatch (a line for the pool), the name,
+ * and its size dimmed under it; returns the y of the next entry. */
+static double
+draw_pool_legend_entry (HrMemoryChart *self,
+                        GtkSnapshot   *snapshot,
+                        Segment        segment,
+                        guint64        bytes,
+                        double         x,
+                        double         y,
+                        double         width,
+                        int            th)
+{
+  /* The pool in both units: beside a card sold as "12 GB" (12 GiB),
+   * "12.88 GB" alone reads as a different figure. */
+  g_autofree char *size = segment == SEG_LINE_POOL ? hr_gui_format_size_both_units (bytes, self->unit)
+                                                   : hr_gui_format_size_fixed (bytes, self->unit);
+  int text_width = (int) MAX (20, width - x - SWATCH - 6 - PAD / 2);
+  /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
+  PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
+                                                      PANGO_ELLIPSIZE_NONE);
+  /* The pool's two units wrap rather than lose the second. */
+  PangoLayout *value = _hr_memory_chart_cached_layout (self, size, FALSE, text_width,
+                                                       segment == SEG_LINE_POOL ? PANGO_ELLIPSIZE_NONE
+                                                                                : PANGO_ELLIPSIZE_END);
+  int name_h, value_h;
+
+  if (segment == SEG_LINE_POOL)
+    _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], x, y + th / 2.0 - 1,
+                                SWATCH, LINE_WIDTH);
+  else
+    _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], x,
+                                y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+  pango_layout_get_pixel_size (name, NULL, &name_h);
+  _hr_memory_chart_draw_layout (snapshot, name, x + SWATCH + 6, y, &self->colors.fg);
+  _hr_memory_chart_draw_layout (snapshot, value, x + SWATCH + 6, y + name_h, &self->colors.dim_fg);
+  pango_layout_get_pixel_size (value, NULL, &value_h);
+  return y + name_h + MAX (th, value_h) + 6;
+}
+
+/* The selected model's name in bold at @y; returns the y below it. */
+static double
+draw_pool_title (HrMemoryChart *self,
+                 GtkSnapshot   *snapshot,
+                 double         y,
+                 double         width)
+{
+  PangoLayout *title = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (self->selected), TRUE,
+                                                       (int) (width - 2 * PAD), PANGO_ELLIPSIZE_END);
+  int title_h;
+
+  pango_layout_get_pixel_size (title, NULL, &title_h);
+  _hr_memory_chart_draw_layout (snapshot, title, PAD, y, &self->colors.fg);
+  return y + title_h + 10;
+}
+
 static double
 draw_pool (HrMemoryChart *self,
            GtkSnapshot   *snapshot,
@@ -119,11 +208,9 @@ draw_pool (HrMemoryChart *self,
   guint n_parts;
   guint64 sum = 0;
   double y = PAD;
-  double col_top, col_bottom, col_height, scale_max, scale;
+  double col_top, col_bottom, scale;
   double legend_x, legend_y;
   int th = _hr_memory_chart_text_height (self);
-  g_autoptr(PangoLayout) title = NULL;
-  int title_h;
 
   if (self->selected == NULL || !self->has_scenario)
     {
@@ -134,90 +221,28 @@ draw_pool (HrMemoryChart *self,
       return y + 2 * th + PAD;
     }
 
-  title = g_object_ref (_hr_memory_chart_cached_layout (self, hr_model_row_get_name (self->selected), TRUE,
-                                                        (int) (width - 2 * PAD), PANGO_ELLIPSIZE_END));
-  pango_layout_get_pixel_size (title, NULL, &title_h);
-  _hr_memory_chart_draw_layout (snapshot, title, PAD, y, &self->colors.fg);
-  y += title_h + 10;
-
+  y = draw_pool_title (self, snapshot, y, width);
   if (self->n_columns > 0)
     return _hr_memory_chart_draw_columns (self, snapshot, hits, width, height, y);
 
   n_parts = _hr_memory_chart_pool_parts (self, parts, &sum);
-  scale_max = (double) MAX (sum, self->board->pool_bytes);
-
   col_top = y;
   col_bottom = MAX (height - PAD, col_top + (n_parts + 1) * (2 * th + 6));
-  col_height = col_bottom - col_top;
-  scale = col_height / scale_max;
-
-  /* Bottom up: resident, weights, KV cache, overhead, (learned overhead,)
-   * reserve, free. */
-  {
-    double yy = col_bottom;
-
-    for (guint i = 0; i < n_parts; i++)
-      {
-        double h = parts[i].bytes * scale;
-
-        if (h <= 0)
-          continue;
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[parts[i].segment], PAD, yy - h,
-                                    POOL_COLUMN, MAX (1.0, h - (h > 3 ? 1 : 0)));
-        if (hits == self->hits && self->hover_bar == 0 && self->hover_segment == parts[i].segment)
-          _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, PAD, yy - h, POOL_COLUMN, MAX (1.0, h - 1));
-        _hr_memory_chart_add_hit (hits, PAD, yy - h, POOL_COLUMN, MAX (1.0, h), 0, parts[i].segment);
-        yy -= h;
-      }
-
-    /* The pool line, where the board's memory ends */
-    {
-      double py = col_bottom - self->board->pool_bytes * scale;
-
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[SEG_LINE_POOL], PAD - 6, py - LINE_WIDTH / 2,
-                                  POOL_COLUMN + 12, LINE_WIDTH);
-      _hr_memory_chart_add_hit (hits, PAD - 6, py - 4, POOL_COLUMN + 12, 8, 0, SEG_LINE_POOL);
-    }
-  }
+  scale = (col_bottom - col_top) / (double) MAX (sum, self->board->pool_bytes);
+  draw_pool_column (self, snapshot, hits, parts, n_parts, col_bottom, scale);
 
   /* The legend, top to bottom in the column's order: the name, and its
    * size dimmed under it, so a narrow chart cuts nothing short. */
   legend_x = PAD + POOL_COLUMN + 12;
-  legend_y = col_top;
-  for (int i = (int) n_parts; i >= 0; i--)
-    {
-      Segment segment = i == (int) n_parts ? SEG_LINE_POOL : parts[i].segment;
-      guint64 bytes = i == (int) n_parts ? self->board->pool_bytes : parts[i].bytes;
-      /* The pool in both units: beside a card sold as "12 GB" (12 GiB),
-       * "12.88 GB" alone reads as a different figure. */
-      g_autofree char *size = segment == SEG_LINE_POOL ? hr_gui_format_size_both_units (bytes, self->unit)
-                                                       : hr_gui_format_size_fixed (bytes, self->unit);
-      int text_width = (int) MAX (20, width - legend_x - SWATCH - 6 - PAD / 2);
-      /* Long names ("OS and desktop (resident)") wrap rather than lose their end. */
-      PangoLayout *name = _hr_memory_chart_cached_layout (self, _hr_memory_chart_pool_segment_label (self, segment), FALSE, text_width,
-                                                          PANGO_ELLIPSIZE_NONE);
-      /* The pool's two units wrap rather than lose the second. */
-      PangoLayout *value = _hr_memory_chart_cached_layout (self, size, FALSE, text_width,
-                                                           segment == SEG_LINE_POOL ? PANGO_ELLIPSIZE_NONE
-                                                                                    : PANGO_ELLIPSIZE_END);
-      int name_h, value_h;
-
-      if (segment == SEG_LINE_POOL)
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x, legend_y + th / 2.0 - 1,
-                                    SWATCH, LINE_WIDTH);
-      else
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segment], legend_x,
-                                    legend_y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
-      pango_layout_get_pixel_size (name, NULL, &name_h);
-      _hr_memory_chart_draw_layout (snapshot, name, legend_x + SWATCH + 6, legend_y, &self->colors.fg);
-      _hr_memory_chart_draw_layout (snapshot, value, legend_x + SWATCH + 6, legend_y + name_h, &self->colors.dim_fg);
-      pango_layout_get_pixel_size (value, NULL, &value_h);
-      legend_y += name_h + MAX (th, value_h) + 6;
-    }
+  legend_y = draw_pool_legend_entry (self, snapshot, SEG_LINE_POOL, self->board->pool_bytes,
+                                     legend_x, col_top, width, th);
+  for (int i = (int) n_parts - 1; i >= 0; i--)
+    legend_y = draw_pool_legend_entry (self, snapshot, parts[i].segment, parts[i].bytes,
+                                       legend_x, legend_y, width, th);
 
   if (sum > self->board->pool_bytes)
     legend_y = draw_past_pool (self, snapshot, legend_x, legend_y + 4,
-                               (int) MAX (20, width - legend_x - PAD / 2), sum);
+                                    (int) MAX (20, width - legend_x - PAD / 2), sum);
 
   return MAX (col_bottom, legend_y) + PAD;
 }

@@ -112,71 +112,38 @@ update_add_button (HrSpecMemory *self)
     gtk_label_set_text (self->add_status, self->cannot_add_reason);
 }
 
-/**
- * hr_spec_memory_refresh:
- * @self: a #HrSpecMemory
- *
- * Re-evaluates the model under the shared #HrScenario as the Models page
- * does (hr_scenario_evaluate_row(): its board, precision, context, KV cache
- * type, slots, runtime and learned overhead, so the total is the Models
- * page's for the same model) and redraws the chart and the figures, naming
- * the method that made them (hr_scenario_get_method_label()). It runs on the scenario's "changed", when the units
- * preference changes and when the widget is mapped.
- */
-void
-hr_spec_memory_refresh (HrSpecMemory *self)
+/* "On BOARD (budget …), KV cache …, N parallel slots, as set on the
+ * Models page. Sized by: …" */
+static void
+show_scenario_text (HrSpecMemory             *self,
+                    const HrEvaluationInputs *scenario)
 {
-  HrEvaluationInputs scenario;
-  const HrEvaluation *e;
-  g_autofree char *budget = NULL;
+  g_autofree char *budget = hr_gui_format_size (hr_board_budget_bytes (scenario->board), self->unit);
   g_autofree char *scenario_text = NULL;
-  g_autofree char *weights = NULL;
-  g_autofree char *kv = NULL;
-  g_autofree char *total = NULL;
-  g_autofree char *verdict = NULL;
-  g_autoptr(GString) summary = NULL;
 
-  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
-
-  update_slider_labels (self);
-  update_add_button (self);
-
-  if (self->scenario != NULL)
-    hr_scenario_get_evaluation_inputs (self->scenario, &scenario);
-  if (self->row == NULL || self->scenario == NULL || scenario.board == NULL)
-    {
-      gtk_label_set_text (self->scenario_label, "");
-      gtk_label_set_text (self->summary_label, self->invalid != NULL ? self->invalid : "");
-      gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), FALSE);
-      return;
-    }
-
-  /* The Models page's evaluation, so the same model shows the same total
-   * here (the runtime's prediction and the learned overhead). */
-  hr_scenario_evaluate_row (self->scenario, self->row);
-  e = hr_model_row_get_evaluation (self->row);
-
-  budget = hr_gui_format_size (hr_board_budget_bytes (scenario.board), self->unit);
   scenario_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                 /* Translators: board, budget, KV cache type, slots, the method (a runtime era) */
                                                 "On %1$s (budget %2$s), KV cache %3$s, %4$u parallel slot, as set on the Models page. Sized by: %5$s.",
                                                 "On %1$s (budget %2$s), KV cache %3$s, %4$u parallel slots, as set on the Models page. Sized by: %5$s.",
-                                                scenario.parallel_slots),
-                                   scenario.board->name, budget,
-                                   hr_gui_kv_cache_type_label (scenario.kv_type), scenario.parallel_slots,
+                                                scenario->parallel_slots),
+                                   scenario->board->name, budget,
+                                   hr_gui_kv_cache_type_label (scenario->kv_type), scenario->parallel_slots,
                                    hr_scenario_get_method_label (self->scenario));
   gtk_label_set_text (self->scenario_label, scenario_text);
+}
 
-  hr_memory_chart_set_scenario (self->chart, &scenario);
-  hr_memory_chart_set_learned_text (self->chart, hr_scenario_get_calibration_text (self->scenario));
-  hr_memory_chart_update (self->chart);
-  hr_model_row_changed (self->row);
+/* The sum in words, "Weights … + KV cache … (+ projector + overhead) = …:
+ * verdict.", and a context past the model's native limit. */
+static char *
+summary_text (HrSpecMemory       *self,
+              const HrEvaluation *e)
+{
+  g_autofree char *weights = hr_gui_format_size (e->footprint.weights, self->unit);
+  g_autofree char *kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
+  g_autofree char *total = hr_gui_format_size (e->footprint.total, self->unit);
+  g_autofree char *verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, self->unit);
+  GString *summary = g_string_new (NULL);
 
-  weights = hr_gui_format_size (e->footprint.weights, self->unit);
-  kv = hr_gui_format_size (e->footprint.kv_cache, self->unit);
-  total = hr_gui_format_size (e->footprint.total, self->unit);
-  verdict = hr_gui_format_verdict_sentence (e->verdict, e->margin_bytes, self->unit);
-  summary = g_string_new (NULL);
   if (hr_scenario_get_runtime_template (self->scenario) != NULL && !hr_model_row_get_runtime_failed (self->row))
     {
       guint64 projector = hr_model_row_get_projector_bytes (self->row);
@@ -206,14 +173,70 @@ hr_spec_memory_refresh (HrSpecMemory *self)
       g_string_append_c (summary, ' ');
       g_string_append_printf (summary, _("The context is past the model's native limit of %s."), native);
     }
-  gtk_label_set_text (self->summary_label, summary->str);
+  return g_string_free (summary, FALSE);
+}
+
+/* The verdict's label, in its colour. */
+static void
+show_verdict (HrSpecMemory       *self,
+              const HrEvaluation *e)
+{
   gtk_label_set_text (self->verdict_label, hr_gui_verdict_label (e->verdict));
   for (HrVerdict v = HR_VERDICT_FITS; v <= HR_VERDICT_OVER; v++)
     gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), hr_gui_verdict_css_class (v));
   gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), hr_gui_verdict_css_class (e->verdict));
   gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), TRUE);
+}
+
+/**
+ * hr_spec_memory_refresh:
+ * @self: a #HrSpecMemory
+ *
+ * Re-evaluates the model under the shared #HrScenario as the Models page
+ * does (hr_scenario_evaluate_row(): its board, precision, context, KV cache
+ * type, slots, runtime and learned overhead, so the total is the Models
+ * page's for the same model) and redraws the chart and the figures, naming
+ * the method that made them (hr_scenario_get_method_label()). It runs on the scenario's "changed", when the units
+ * preference changes and when the widget is mapped.
+ */
+void
+hr_spec_memory_refresh (HrSpecMemory *self)
+{
+  HrEvaluationInputs scenario;
+  const HrEvaluation *e;
+  g_autofree char *summary = NULL;
+
+  g_return_if_fail (HR_IS_SPEC_MEMORY (self));
+
+  update_slider_labels (self);
+  update_add_button (self);
+
+  if (self->scenario != NULL)
+    hr_scenario_get_evaluation_inputs (self->scenario, &scenario);
+  if (self->row == NULL || self->scenario == NULL || scenario.board == NULL)
+    {
+      gtk_label_set_text (self->scenario_label, "");
+      gtk_label_set_text (self->summary_label, self->invalid != NULL ? self->invalid : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), FALSE);
+      return;
+    }
+
+  /* The Models page's evaluation, so the same model shows the same total
+   * here (the runtime's prediction and the learned overhead). */
+  hr_scenario_evaluate_row (self->scenario, self->row);
+  e = hr_model_row_get_evaluation (self->row);
+  show_scenario_text (self, &scenario);
+
+  hr_memory_chart_set_scenario (self->chart, &scenario);
+  hr_memory_chart_set_learned_text (self->chart, hr_scenario_get_calibration_text (self->scenario));
+  hr_memory_chart_update (self->chart);
+  hr_model_row_changed (self->row);
+
+  summary = summary_text (self, e);
+  gtk_label_set_text (self->summary_label, summary);
+  show_verdict (self, e);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary->str, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
 }
 
 static void
