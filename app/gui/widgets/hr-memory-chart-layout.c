@@ -520,7 +520,7 @@ models_axis_init (HrMemoryChart *self,
   axis->axis_max = ceil (max_value * 1.02 / axis->step) * axis->step;
   axis->scale = (axis->x1 - axis->x0) / axis->axis_max;
   axis->top = top;
-  axis->bottom = top + self->bars->len * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
+  axis->bottom = top + self->bars->len * (self->bar_height + BAR_GAP) - BAR_GAP;
 }
 
 /* Draws bar @i: its selection band, its name, its parts (with their hit
@@ -538,7 +538,7 @@ draw_model_bar (HrMemoryChart    *self,
   HrModelRow *row = g_ptr_array_index (self->bars, i);
   const HrEvaluation *e = hr_model_row_get_evaluation (row);
   const HrFootprint *f = &e->footprint;
-  double by = axis->top + i * (BAR_HEIGHT + BAR_GAP);
+  double by = axis->top + i * (self->bar_height + BAR_GAP);
   double x = axis->x0;
   gboolean partial = row_is_partial (row);
   /* A partial model is drawn by where it lives: VRAM, then host memory. */
@@ -554,9 +554,9 @@ draw_model_bar (HrMemoryChart    *self,
   /* the one bar of the presentation view is not highlighted */
   if (selected && !self->selected_only)
     _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
-                                width - PAD, BAR_HEIGHT + BAR_GAP);
+                                width - PAD, self->bar_height + BAR_GAP);
 
-  _hr_memory_chart_draw_layout (snapshot, layout, PAD, by + (BAR_HEIGHT - th) / 2.0, &self->colors.fg);
+  _hr_memory_chart_draw_layout (snapshot, layout, PAD, by + (self->bar_height - th) / 2.0, &self->colors.fg);
 
   for (guint s = 0; s < G_N_ELEMENTS (parts); s++)
     {
@@ -567,18 +567,18 @@ draw_model_bar (HrMemoryChart    *self,
       w = MIN (w, axis->x1 - x);
       /* Keep a hairline between segments, never below one pixel. */
       _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segs[s]], x, by,
-                                  MAX (1.0, w - (w > 3 ? 1 : 0)), BAR_HEIGHT);
+                                  MAX (1.0, w - (w > 3 ? 1 : 0)), self->bar_height);
       if (hits == self->hits && self->hover_bar == (int) i && self->hover_segment == segs[s])
-        _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, by, MAX (1.0, w - 1), BAR_HEIGHT);
-      _hr_memory_chart_add_hit (hits, x, by, MAX (1.0, w), BAR_HEIGHT, i, segs[s]);
+        _hr_memory_chart_draw_rect (snapshot, &self->colors.hover, x, by, MAX (1.0, w - 1), self->bar_height);
+      _hr_memory_chart_add_hit (hits, x, by, MAX (1.0, w), self->bar_height, i, segs[s]);
       x += w;
     }
 
   if (to_unit (self, f->total) * axis->scale > axis->x1 - axis->x0 + 0.5)
     {
       /* The break mark of a bar cut short */
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
-      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 10, by - 1, 3, self->bar_height + 2);
+      _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, axis->x1 - 5, by - 1, 3, self->bar_height + 2);
     }
   return MIN (x, axis->x1);
 }
@@ -598,7 +598,7 @@ draw_export_labels (HrMemoryChart    *self,
       g_autofree char *label = bar_label (self, g_ptr_array_index (self->bars, i));
       g_autoptr(PangoLayout) text = _hr_memory_chart_make_layout (self, label, FALSE);
       double lx = g_array_index (label_x, double, i);
-      double ly = axis->top + i * (BAR_HEIGHT + BAR_GAP) + (BAR_HEIGHT - th) / 2.0;
+      double ly = axis->top + i * (self->bar_height + BAR_GAP) + (self->bar_height - th) / 2.0;
       int tw;
 
       pango_layout_get_pixel_size (text, &tw, NULL);

@@ -19,9 +19,9 @@ G_BEGIN_DECLS
  */
 
 #define PAD          12.0
-/* A bar's height: 18 px, three times that when the chart shows the
- * selected model alone (HrMemoryChart:selected-only, the presentation view). */
-#define BAR_HEIGHT   (self->bar_height)
+/* A bar's height (self->bar_height): 18 px, three times that when the
+ * chart shows the selected model alone (HrMemoryChart:selected-only, the
+ * presentation view). */
 #define BAR_HEIGHT_NORMAL 18.0
 #define BAR_HEIGHT_ALONE  54.0
 #define BAR_GAP       8.0
@@ -101,7 +101,7 @@ struct _HrMemoryChart
   guint              n_rows;      /* rows in the list, drawn or not */
   HrModelRow        *selected;
   gboolean           selected_only; /* draw the selected row's bar alone */
-  double             bar_height;    /* BAR_HEIGHT */
+  double             bar_height;    /* BAR_HEIGHT_NORMAL or BAR_HEIGHT_ALONE, px */
   gboolean           exporting;   /* hr_memory_chart_render() draws: no selection, a total and verdict per bar */
   HrBoard           *board;       /* owned copy */
   HrEvaluationInputs         scenario;    /* .board points at self->board */
