@@ -321,6 +321,100 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   _hr_model_row_evaluate_runtime (self, scenario, runtime, calibration);
 }
 
+/* The runtime's inputs for this row: the scenario's precision, context,
+ * slots and KV type over @runtime's, without texts, with the row's cache
+ * of what does not change with the sliders. */
+static void
+row_runtime_inputs (HrModelRow               *self,
+                    const HrEvaluationInputs *scenario,
+                    const HrRuntimeInputs    *runtime,
+                    HrRuntimeInputs          *in)
+{
+  *in = *runtime;
+  in->spec = self->spec;
+  in->precision = scenario->precision;
+  in->context_tokens = scenario->context_tokens;
+  /* llama-server's slots are its own (-np auto), whatever the setting. */
+  in->parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
+  in->kv_type = scenario->kv_type;
+  in->skip_text = TRUE;
+  if (self->runtime_cache == NULL)
+    self->runtime_cache = hr_runtime_spec_cache_new ();
+  in->cache = self->runtime_cache;
+}
+
+/* What hr_calibration_apply() adds to @p's total, without the term's texts
+ * (that allocates, and this runs for every row on every slider step); the
+ * total never goes below 0. Returns: the learned bytes added. */
+static gint64
+add_learned_overhead (const HrCalibration  *calibration,
+                      HrRuntimePrediction  *p)
+{
+  gint64 learned;
+
+  if (calibration == NULL)
+    return 0;
+  learned = hr_calibration_overhead_bytes (calibration, p->context_tokens);
+  if (learned < 0 && (guint64) -learned > p->total_bytes)
+    learned = -(gint64) p->total_bytes;
+  p->total_bytes = (guint64) ((gint64) p->total_bytes + learned);
+  return learned;
+}
+
+/* One pass over @p's terms, each summed where the chart draws it (the first
+ * term of a kind, as hr_runtime_prediction_term_bytes() reads); the row's
+ * projector bytes on their own for the texts. */
+static void
+sum_chart_parts (HrModelRow                *self,
+                 const HrRuntimePrediction *p,
+                 guint64                   *weights,
+                 guint64                   *kv,
+                 guint64                   *overhead)
+{
+  *weights = *kv = *overhead = 0;
+  self->projector_bytes = 0;
+  for (guint i = 0, seen = 0; i < p->n_terms; i++)
+    {
+      guint64 bytes = (guint64) MAX (0, p->terms[i].bytes);
+
+      if (seen & (1u << p->terms[i].kind))
+        continue;
+      seen |= 1u << p->terms[i].kind;
+      switch (p->terms[i].kind)
+        {
+        case HR_RUNTIME_TERM_WEIGHTS:
+        case HR_RUNTIME_TERM_OUTPUT:
+          *weights += bytes;
+          break;
+        case HR_RUNTIME_TERM_KV_CACHE:
+        case HR_RUNTIME_TERM_RECURRENT_STATE:
+          *kv += bytes;
+          break;
+        case HR_RUNTIME_TERM_COMPUTE:
+        case HR_RUNTIME_TERM_RESERVE:
+        case HR_RUNTIME_TERM_BUFFER_LAYER:
+          *overhead += bytes;
+          break;
+        /* A vision projector: in the total (hr_offload_pool_bytes()), so
+         * in the overhead the chart draws, and on its own for the texts. */
+        case HR_RUNTIME_TERM_PROJECTOR:
+          self->projector_bytes += bytes;
+          *overhead += bytes;
+          break;
+        /* llama-server's draft model (-md, hr-runtime-draft.c): in the
+         * total, so in the overhead the chart draws, as the projector. */
+        case HR_RUNTIME_TERM_DRAFT_WEIGHTS:
+        case HR_RUNTIME_TERM_DRAFT_KV:
+        case HR_RUNTIME_TERM_DRAFT_COMPUTE:
+        case HR_RUNTIME_TERM_DRAFT_OUTPUT:
+          *overhead += bytes;
+          break;
+        default:
+          break;
+        }
+    }
+}
+
 /**
  * _hr_model_row_evaluate_runtime: (skip)
  *
@@ -336,24 +430,14 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   HrRuntimeInputs in;
   HrRuntimePrediction p;
   HrFootprint *f;
-  gint64 learned = 0;
+  gint64 learned;
   guint64 weights, kv, overhead, total;
 
   evaluate_plain (self, scenario);
   if (runtime == NULL)
     return;
 
-  in = *runtime;
-  in.spec = self->spec;
-  in.precision = scenario->precision;
-  in.context_tokens = scenario->context_tokens;
-  /* llama-server's slots are its own (-np auto), whatever the setting. */
-  in.parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
-  in.kv_type = scenario->kv_type;
-  in.skip_text = TRUE;
-  if (self->runtime_cache == NULL)
-    self->runtime_cache = hr_runtime_spec_cache_new ();
-  in.cache = self->runtime_cache;
+  row_runtime_inputs (self, scenario, runtime, &in);
   if (!hr_runtime_predict (&in, &p, NULL))
     {
       self->runtime_failed = TRUE;
@@ -365,61 +449,9 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
       self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, p.kv_type);
       self->kv_type = (int) p.kv_type;
     }
-  /* What hr_calibration_apply() adds, without the term's texts (that
-   * allocates, and this runs for every row on every slider step); the
-   * total never goes below 0. */
-  if (calibration != NULL)
-    {
-      learned = hr_calibration_overhead_bytes (calibration, p.context_tokens);
-      if (learned < 0 && (guint64) -learned > p.total_bytes)
-        learned = -(gint64) p.total_bytes;
-      p.total_bytes = (guint64) ((gint64) p.total_bytes + learned);
-    }
+  learned = add_learned_overhead (calibration, &p);
 
-  /* One pass over the terms, each summed where the chart draws it (the
-   * first term of a kind, as hr_runtime_prediction_term_bytes() reads). */
-  weights = kv = overhead = 0;
-  self->projector_bytes = 0;
-  for (guint i = 0, seen = 0; i < p.n_terms; i++)
-    {
-      guint64 bytes = (guint64) MAX (0, p.terms[i].bytes);
-
-      if (seen & (1u << p.terms[i].kind))
-        continue;
-      seen |= 1u << p.terms[i].kind;
-      switch (p.terms[i].kind)
-        {
-        case HR_RUNTIME_TERM_WEIGHTS:
-        case HR_RUNTIME_TERM_OUTPUT:
-          weights += bytes;
-          break;
-        case HR_RUNTIME_TERM_KV_CACHE:
-        case HR_RUNTIME_TERM_RECURRENT_STATE:
-          kv += bytes;
-          break;
-        case HR_RUNTIME_TERM_COMPUTE:
-        case HR_RUNTIME_TERM_RESERVE:
-        case HR_RUNTIME_TERM_BUFFER_LAYER:
-          overhead += bytes;
-          break;
-        /* A vision projector: in the total (hr_offload_pool_bytes()), so
-         * in the overhead the chart draws, and on its own for the texts. */
-        case HR_RUNTIME_TERM_PROJECTOR:
-          self->projector_bytes += bytes;
-          overhead += bytes;
-          break;
-        /* llama-server's draft model (-md, hr-runtime-draft.c): in the
-         * total, so in the overhead the chart draws, as the projector. */
-        case HR_RUNTIME_TERM_DRAFT_WEIGHTS:
-        case HR_RUNTIME_TERM_DRAFT_KV:
-        case HR_RUNTIME_TERM_DRAFT_COMPUTE:
-        case HR_RUNTIME_TERM_DRAFT_OUTPUT:
-          overhead += bytes;
-          break;
-        default:
-          break;
-        }
-    }
+  sum_chart_parts (self, &p, &weights, &kv, &overhead);
   if (scenario->board->unified)
     weights += p.host_bytes;
   if (learned >= 0)
