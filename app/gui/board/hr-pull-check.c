@@ -57,6 +57,25 @@ refuse (char      **out_numbers,
   return reasons;
 }
 
+/* A board without measurements: its rates are predicted from its kind's
+ * published efficiency, said once after the figures with what to do, as
+ * `headroom-cli check` says it (hr-cli-split.c). */
+static void
+add_prior_note (const HrBoard            *board,
+                const HrEvaluationInputs *inputs,
+                char                    **out_numbers)
+{
+  g_autofree char *eff = hr_gui_format_decimal (inputs->prior_efficiency, 2);
+  g_autofree char *numbers = g_steal_pointer (out_numbers);
+
+  /* Translators: the first %s is the pull check's figures, the second the
+   * board's name, the third the efficiency, the fourth a hardware kind
+   * ("discrete-nvidia") */
+  *out_numbers = g_strdup_printf (_("%s\nThe rates on %s are predicted, not measured: efficiency %s, the mean of published runs on %s hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates rest on its own measurements."),
+                                  numbers, board->name, eff,
+                                  hr_hardware_kind_to_string (hr_board_hardware_kind (board)));
+}
+
 /* The pull check (hr_pull_check(), docs/seed-figures.md
  * "Checking a pull") under the shared scenario, with its numbers: of the catalog's
  * model, else of @library (sized from the Ollama library), else of the
@@ -132,20 +151,8 @@ check_pull (HrPullPanel       *self,
     *out_numbers = g_strdup_printf (_("%1$s needs %2$s on %3$s, whose budget is %4$s and headroom %5$s; it decodes at %6$s t/s (%7$s) against a floor of %8$s t/s."),
                                     spec->name, total, board->name, budget, headroom, tps,
                                     hr_gui_rate_source_label (evaluation.source), floor_tps);
-  /* A board without measurements: the rate is its kind's prior, said once
-   * with what to do, as `headroom-cli check` says it (hr-cli-split.c). */
   if (evaluation.source == HR_RATE_SOURCE_PRIOR && inputs.fit.n_points == 0)
-    {
-      g_autofree char *eff = hr_gui_format_decimal (inputs.prior_efficiency, 2);
-      g_autofree char *numbers = g_steal_pointer (out_numbers);
-
-      /* Translators: the first %s is the pull check's figures, the second the
-       * board's name, the third the efficiency, the fourth a hardware kind
-       * ("discrete-nvidia") */
-      *out_numbers = g_strdup_printf (_("%s\nThe rates on %s are predicted, not measured: efficiency %s, the mean of published runs on %s hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates rest on its own measurements."),
-                                      numbers, board->name, eff,
-                                      hr_hardware_kind_to_string (hr_board_hardware_kind (board)));
-    }
+    add_prior_note (board, &inputs, out_numbers);
   return reasons;
 }
 
