@@ -33,6 +33,8 @@ open_window (int width,
 {
   HrWindow *window;
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (width, height);
   g_application_activate (G_APPLICATION (test_app));
   window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
@@ -129,86 +131,193 @@ has_two_gpus (gpointer scenario)
   return hr_board_n_devices (hr_scenario_get_board (scenario)) == 2;
 }
 
-static void
-test_device_editor (void)
-{
-  HrWindow *window = open_window (360, 1600);
-  HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-  g_autofree char *boards_path = hr_data_user_file ("boards.json");
-  g_autoptr(GPtrArray) saved = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWidget *list, *add, *second, *name, *save, *remove, *backend;
-  const HrBoard *board;
-  const HrDevice *d;
+/* The GPU list's story: one window 360 px wide on the RTX 3090, its board
+ * editor shown; a GPU added, edited, saved and removed, step by step. */
+typedef struct {
+  HrWindow     *window;
+  HrModelsPage *page;
+  HrScenario   *scenario;
+} Fixture;
 
-  adw_flap_set_reveal_flap (hr_models_page_get_flap (page), TRUE);
-  hr_scenario_set_board_id (scenario, "rtx-3090");
+static Fixture dev;
+
+static void
+dev_open (gpointer data)
+{
+  Fixture *f = data;
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+
+  /* The story starts without a boards file of the user's. */
+  g_unlink (boards_path);
+  f->window = open_window (360, 1600);
+  f->page = hr_window_get_models_page (f->window);
+  f->scenario = hr_page_get_scenario (HR_PAGE (f->page));
+  adw_flap_set_reveal_flap (hr_models_page_get_flap (f->page), TRUE);
+  hr_scenario_set_board_id (f->scenario, "rtx-3090");
   spin (300);
-  list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
+}
+
+static void
+dev_close (void)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+
+  close_window (dev.window);
+  g_unlink (boards_path);
+}
+
+static GtkWidget *
+device_list (Fixture *f)
+{
+  GtkWidget *list = find_type (GTK_WIDGET (f->page), HR_TYPE_DEVICE_LIST);
+
   g_assert_nonnull (list);
+  return list;
+}
+
+/* The first expander row under @root whose title starts with @prefix. */
+static GtkWidget *
+find_expander (GtkWidget  *root,
+               const char *prefix)
+{
+  if (ADW_IS_EXPANDER_ROW (root) &&
+      g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), prefix))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_expander (c, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The second GPU's row: "GPU 1: GPU 1" when added, then titled by its name. */
+static GtkWidget *
+second_gpu (Fixture *f)
+{
+  GtkWidget *second = find_expander (device_list (f), "GPU 1: ");
+
+  g_assert_nonnull (second);
+  return second;
+}
+
+static GtkWidget *
+second_gpu_name (Fixture *f)
+{
+  GtkWidget *name = find_with (second_gpu (f), ADW_TYPE_ENTRY_ROW, "title", "Name");
+
+  g_assert_nonnull (name);
+  return name;
+}
+
+static void
+test_device_list_shown (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *list = device_list (f);
+
   g_assert_true (gtk_widget_get_visible (list));
   g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 0: NVIDIA GeForce RTX 3090"));
+}
 
-  /* Add GPU: a copy of the last one, the board now two GPUs */
-  add = find_button (list, "_Add GPU");
+/* Add GPU: a copy of the last one, the board now two GPUs; by keyboard:
+ * the button takes focus and its mnemonic (Alt+A) presses it. */
+static void
+test_device_add (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *add = find_button (device_list (f), "_Add GPU");
+
   g_assert_nonnull (add);
   g_assert_true (gtk_widget_get_sensitive (add));
-  /* by keyboard: the button takes focus and its mnemonic (Alt+A) presses it */
   g_assert_true (gtk_button_get_use_underline (GTK_BUTTON (add)));
   g_assert_true (gtk_widget_grab_focus (add));
   g_assert_true (gtk_widget_mnemonic_activate (add, FALSE));
-  g_assert_true (iterate_until (has_two_gpus, scenario, 2000)); /* a button's activate clicks after its press shows */
-  board = hr_scenario_get_board (scenario);
-  g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
-  second = find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: GPU 1");
-  g_assert_nonnull (second);
-  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (second)));
+  g_assert_true (iterate_until (has_two_gpus, f->scenario, 2000)); /* a button's activate clicks after its press shows */
+  g_assert_cmpuint (hr_board_n_devices (hr_scenario_get_board (f->scenario)), ==, 2);
+  g_assert_nonnull (find_with (device_list (f), ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: GPU 1"));
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (second_gpu (f))));
+}
 
-  /* name, memory, bandwidth, backend of the second GPU */
-  name = find_with (second, ADW_TYPE_ENTRY_ROW, "title", "Name");
-  g_assert_nonnull (name);
-  gtk_editable_set_text (GTK_EDITABLE (name), "NVIDIA GeForce RTX 3060");
+/* Name, memory, bandwidth, backend of the second GPU. */
+static void
+test_device_edit (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkWidget *second = second_gpu (f);
+  GtkWidget *backend = find_with (second, ADW_TYPE_COMBO_ROW, "title", "Back_end");
+  const HrDevice *d;
+
+  gtk_editable_set_text (GTK_EDITABLE (second_gpu_name (f)), "NVIDIA GeForce RTX 3060");
   gtk_spin_button_set_value (row_spin (second, "_Memory (GB)"), 12.88);
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 360);
-  backend = find_with (second, ADW_TYPE_COMBO_ROW, "title", "Back_end");
   g_assert_nonnull (backend);
   adw_combo_row_set_selected (ADW_COMBO_ROW (backend), HR_DEVICE_BACKEND_VULKAN);
-  board = hr_scenario_get_board (scenario);
-  d = g_ptr_array_index (board->devices, 1);
+  d = g_ptr_array_index (hr_scenario_get_board (f->scenario)->devices, 1);
   g_assert_cmpstr (d->name, ==, "NVIDIA GeForce RTX 3060");
   g_assert_cmpuint (d->memory_bytes, ==, 12880000000);
   g_assert_cmpfloat (d->bandwidth_bytes_per_s, ==, 360e9);
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
-  g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
-  /* the board has host memory, so a model is placed across its GPUs and
-   * the pool chart draws each one; the figures under it are the first GPU's */
-  g_assert_nonnull (find_with (GTK_WIDGET (page), GTK_TYPE_LABEL, "label",
+  g_assert_nonnull (find_with (device_list (f), ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
+}
+
+/* The board has host memory, so a model is placed across its GPUs and the
+ * pool chart draws each one; the figures under it are the first GPU's,
+ * still the board's own. */
+static void
+test_device_two_gpu_note (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_assert_nonnull (find_with (GTK_WIDGET (f->page), GTK_TYPE_LABEL, "label",
                                "This board has 2 GPUs: the verdicts and figures place a model across them as Ollama 0.30+ "
                                "and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:\n"
                                "Budget 24.27 GB, headroom 24.77 GB, pool 25.77 GB; floor 10.2 t/s; no measured models on this "
                                "board: rates are priors, efficiency 0.67 of its kind of hardware; measure one model to fit its own."));
-  /* the first GPU is still the board's own figures */
-  g_assert_cmpuint (board->pool_bytes, ==, 25769803776);
+  g_assert_cmpuint (hr_scenario_get_board (f->scenario)->pool_bytes, ==, 25769803776);
+}
 
-  /* an absurd figure is refused as the other fields refuse it */
+/* An absurd figure is refused as the other fields refuse it. */
+static void
+test_device_refuses_absurd (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *second = second_gpu (f);
+
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 0);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row_spin (second, "Band_width (GB/s)")), "error"));
-  g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (hr_scenario_get_board (scenario)->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
+  g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (hr_scenario_get_board (f->scenario)->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 360);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (row_spin (second, "Band_width (GB/s)")), "error"));
-  g_assert_false (gtk_widget_has_css_class (name, "error"));
+  g_assert_false (gtk_widget_has_css_class (second_gpu_name (f), "error"));
+}
 
-  /* the fields take keyboard focus (each spin is named by its row's title
-   * for a screen reader: hr_gui_label_spin_by_row()) */
-  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (row_spin (second, "_Memory (GB)"))));
-  g_assert_true (gtk_widget_grab_focus (name));
-  save_shot (list, "device-list-360.png");
-  save_shot (GTK_WIDGET (window), "device-editor-window-360.png");
+/* The fields take keyboard focus (each spin is named by its row's title
+ * for a screen reader: hr_gui_label_spin_by_row()). */
+static void
+test_device_focus (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (row_spin (second_gpu (f), "_Memory (GB)"))));
+  g_assert_true (gtk_widget_grab_focus (second_gpu_name (f)));
+  save_shot (device_list (f), "device-list-360.png");
+  save_shot (GTK_WIDGET (f->window), "device-editor-window-360.png");
+}
 
-  /* Save: the boards file holds the list */
+/* Save: the boards file holds the list. */
+static void
+test_device_save (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *save = find_button (GTK_WIDGET (f->page), "_Save");
+  const HrBoard *board;
+  const HrDevice *d;
+
   g_assert_false (g_file_test (boards_path, G_FILE_TEST_EXISTS));
-  save = find_button (GTK_WIDGET (page), "_Save");
   g_assert_nonnull (save);
   g_signal_emit_by_name (save, "clicked");
   saved = hr_boards_load_file (boards_path, &error);
@@ -220,31 +329,58 @@ test_device_editor (void)
   d = g_ptr_array_index (board->devices, 1);
   g_assert_cmpstr (d->name, ==, "NVIDIA GeForce RTX 3060");
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
+}
 
-  /* Remove GPU: back to one, and the last one cannot go */
-  remove = find_button (second, "_Remove GPU");
+/* Remove GPU: back to one, and the last one cannot go. */
+static void
+test_device_remove (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *remove = find_button (second_gpu (f), "_Remove GPU");
+
   g_assert_nonnull (remove);
   g_signal_emit_by_name (remove, "clicked");
-  board = hr_scenario_get_board (scenario);
-  g_assert_cmpuint (hr_board_n_devices (board), ==, 1);
-  remove = find_button (list, "_Remove GPU");
-  g_assert_false (gtk_widget_get_sensitive (remove));
-
-  /* a unified board takes no second GPU */
-  hr_scenario_set_board_id (scenario, "dgx-spark");
-  spin (100);
-  g_assert_false (gtk_widget_get_sensitive (find_button (list, "_Add GPU")));
-
-  /* the list fits 360 px */
-  {
-    int minimum = 0;
-
-    gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-    g_assert_cmpint (minimum, <=, 360);
-  }
-  close_window (window);
-  g_unlink (boards_path);
+  g_assert_cmpuint (hr_board_n_devices (hr_scenario_get_board (f->scenario)), ==, 1);
+  g_assert_false (gtk_widget_get_sensitive (find_button (device_list (f), "_Remove GPU")));
 }
+
+/* A unified board takes no second GPU. */
+static void
+test_device_unified (Fixture       *f,
+                     gconstpointer  data)
+{
+  hr_scenario_set_board_id (f->scenario, "dgx-spark");
+  spin (100);
+  g_assert_false (gtk_widget_get_sensitive (find_button (device_list (f), "_Add GPU")));
+}
+
+/* The list fits 360 px. */
+static void
+test_device_fits_360 (Fixture       *f,
+                      gconstpointer  data)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (GTK_WIDGET (f->page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+}
+
+static const GuiTestStep dev_steps[] = {
+  { "/device-editor/edit-save-remove/list-shown", (GTestFixtureFunc) test_device_list_shown },
+  { "/device-editor/edit-save-remove/add-gpu", (GTestFixtureFunc) test_device_add },
+  { "/device-editor/edit-save-remove/edit-gpu", (GTestFixtureFunc) test_device_edit },
+  { "/device-editor/edit-save-remove/two-gpu-note", (GTestFixtureFunc) test_device_two_gpu_note },
+  { "/device-editor/edit-save-remove/refuses-absurd", (GTestFixtureFunc) test_device_refuses_absurd },
+  { "/device-editor/edit-save-remove/focus", (GTestFixtureFunc) test_device_focus },
+  { "/device-editor/edit-save-remove/save", (GTestFixtureFunc) test_device_save },
+  { "/device-editor/edit-save-remove/remove-gpu", (GTestFixtureFunc) test_device_remove },
+  { "/device-editor/edit-save-remove/unified", (GTestFixtureFunc) test_device_unified },
+  { "/device-editor/edit-save-remove/fits-360", (GTestFixtureFunc) test_device_fits_360 },
+};
+
+static GuiTestStory dev_story = {
+  "edit-save-remove", dev_open, dev_close, dev_steps, G_N_ELEMENTS (dev_steps), &dev, sizeof (Fixture), 0
+};
 
 /* A built-in board with two GPUs as the list shows it, in the language the
  * test runs in (LANGUAGE=de for German): screenshots only. */
@@ -556,7 +692,7 @@ main (int   argc,
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
-  g_test_add_func ("/device-editor/edit-save-remove", test_device_editor);
+  gui_test_story_add (&dev_story);
   g_test_add_func ("/device-editor/shot", test_device_editor_shot);
   g_test_add_func ("/device-editor/detect", test_board_import_detect);
   g_test_add_func ("/device-editor/import", test_board_import_paste);

@@ -57,6 +57,8 @@ board_row (HrModelsPage *page)
 static void
 open_window (Fixture *f)
 {
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (1280, 800);
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_application_activate (G_APPLICATION (test_app));
@@ -352,72 +354,170 @@ test_runtime_learned_overhead (void)
   g_assert_cmpint (g_unlink (path), ==, 0);
 }
 
+/* The Boards view's cases share one window showing the Boards view, on
+ * the seed's plain math, each on its board and context. */
+typedef struct {
+  const char *board;   /* the board the Models page shows */
+  double      scale;   /* the context slider's position */
+} BoardsState;
+
+/* The seed's board at 4,096 tokens (the slider's 12); the RTX 3060 12 GB
+ * chosen at 32,768 tokens (15); the seed's board again at 32,768. */
+static const BoardsState on_seed = { "jetson-orin-nano-super", 12 };
+static const BoardsState on_rtx = { "rtx-3060-12gb", 15 };
+static const BoardsState on_seed_32k = { "jetson-orin-nano-super", 15 };
+
+static const struct { const char *model; const char *verdict; HrVerdict v; } seed[] = {
+  { "qwen2.5:0.5b", "fits", HR_VERDICT_FITS },
+  { "gemma2:2b", "fits", HR_VERDICT_FITS },
+  { "llama3.2:3b", "fits", HR_VERDICT_FITS },
+  { "llama3.1:8b", "tight", HR_VERDICT_TIGHT },
+  { "qwen2.5:14b", "over", HR_VERDICT_OVER },
+};
+
+static Fixture boards;
+
 static void
-test_runtime_boards_view (void)
+boards_close (void)
 {
-  static const struct { const char *model; const char *verdict; HrVerdict v; } seed[] = {
-    { "qwen2.5:0.5b", "fits", HR_VERDICT_FITS },
-    { "gemma2:2b", "fits", HR_VERDICT_FITS },
-    { "llama3.2:3b", "fits", HR_VERDICT_FITS },
-    { "llama3.1:8b", "tight", HR_VERDICT_TIGHT },
-    { "qwen2.5:14b", "over", HR_VERDICT_OVER },
-  };
-  Fixture f;
-  HrBoardsView *view;
-  g_autofree char *csv_path = g_build_filename (isolated_root, "boards.csv", NULL);
-  g_autofree char *csv = NULL;
-  g_autofree char *cell = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GError) error = NULL;
+  select_board (&boards, on_seed.board);
+  gtk_range_set_value (hr_models_page_get_context_scale (boards.page), on_seed.scale);
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (boards.page), "models");
+  close_window (&boards);
+}
 
-  open_window (&f);
-  /* The seed's figures: its plain math. */
-  use_seed_runtime ();
-  settle ();
-  view = hr_models_page_get_boards_view (f.page);
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
-  g_assert_true (iterate_until (widget_is_drawn, view, 2000));
+static void
+boards_setup (Fixture       *f,
+              gconstpointer  data)
+{
+  const BoardsState *state = data;
+  GtkRange *scale;
 
-  g_assert_cmpuint (hr_boards_view_get_n_boards (view), ==, hr_session_get_boards (hr_page_get_session (HR_PAGE (f.page)))->len);
+  if (!gui_test_is_shared ("boards-view"))
+    {
+      open_window (&boards);
+      gui_test_share ("boards-view", boards_close);
+      /* The seed's figures: its plain math. */
+      use_seed_runtime ();
+      settle ();
+      gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (boards.page), "boards");
+      g_assert_true (iterate_until (widget_is_drawn, hr_models_page_get_boards_view (boards.page), 2000));
+    }
+  *f = boards;
+  if (g_strcmp0 (page_inputs (f->page)->board->id, state->board) != 0)
+    select_board (f, state->board);
+  scale = hr_models_page_get_context_scale (f->page);
+  if (gtk_range_get_value (scale) != state->scale)
+    {
+      gtk_range_set_value (scale, state->scale);
+      settle ();
+    }
+}
+
+static char *
+boards_cell (Fixture    *f,
+             const char *model,
+             const char *board)
+{
+  return hr_boards_view_get_cell_text (hr_models_page_get_boards_view (f->page), model, board);
+}
+
+static void
+test_boards_view_n_boards (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_assert_cmpuint (hr_boards_view_get_n_boards (hr_models_page_get_boards_view (f->page)), ==,
+                    hr_session_get_boards (hr_page_get_session (HR_PAGE (f->page)))->len);
+}
+
+/* The seed's board's column holds the Models list's evaluations. */
+static void
+test_boards_view_seed_verdicts (Fixture       *f,
+                                gconstpointer  data)
+{
+  HrBoardsView *view = hr_models_page_get_boards_view (f->page);
+
   for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
     {
       const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");
-      const HrEvaluation *listed = hr_model_row_get_evaluation (hr_models_page_find_row (f.page, seed[i].model));
+      const HrEvaluation *listed = hr_model_row_get_evaluation (hr_models_page_find_row (f->page, seed[i].model));
 
       g_assert_nonnull (e);
       g_assert_cmpint (e->verdict, ==, seed[i].v);
       g_assert_cmpuint (e->margin_bytes, ==, listed->margin_bytes);
       g_assert_cmpuint (e->footprint.total, ==, listed->footprint.total);
     }
-  /* docs/seed-figures.md: "llama3.2:3b fits, 2.63 GB under budget", measured 18.4 t/s */
-  cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
+}
+
+/* docs/seed-figures.md: "llama3.2:3b fits, 2.63 GB under budget", measured 18.4 t/s */
+static void
+test_boards_view_seed_cell (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *cell = boards_cell (f, "llama3.2:3b", "jetson-orin-nano-super");
+
   g_assert_cmpstr (cell, ==, "fits · 2.63 GB · 18.4 t/s measured");
-  /* The recommendation on the Jetson is the Models list's own (the built-in
-   * catalog holds more than the seed's five models). */
-  {
-    const char *listed_best = NULL;
-    GListModel *rows = hr_models_page_get_rows (f.page);
+}
 
-    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-      {
-        g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+/* The recommendation on the Jetson is the Models list's own (the built-in
+ * catalog holds more than the seed's five models). */
+static void
+test_boards_view_recommended (Fixture       *f,
+                              gconstpointer  data)
+{
+  const char *listed_best = NULL;
+  GListModel *rows = hr_models_page_get_rows (f->page);
 
-        if (hr_model_row_get_recommended (row))
-          listed_best = hr_model_row_get_name (row);
-      }
-    g_assert_nonnull (listed_best);
-    g_assert_cmpstr (hr_boards_view_get_recommended (view, "jetson-orin-nano-super"), ==, listed_best);
-  }
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
 
-  /* Export while the Boards view shows: its CSV, the inputs in the header. */
-  g_assert_true (hr_models_page_export_csv (f.page, csv_path, &error));
+      if (hr_model_row_get_recommended (row))
+        listed_best = hr_model_row_get_name (row);
+    }
+  g_assert_nonnull (listed_best);
+  g_assert_cmpstr (hr_boards_view_get_recommended (hr_models_page_get_boards_view (f->page),
+                                                   "jetson-orin-nano-super"), ==, listed_best);
+}
+
+/* Export while the Boards view shows: its CSV's lines (freed by the caller). */
+static GStrv
+export_boards_csv (Fixture *f)
+{
+  g_autofree char *csv_path = g_build_filename (isolated_root, "boards.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_models_page_export_csv (f->page, csv_path, &error));
   g_assert_no_error (error);
   g_file_get_contents (csv_path, &csv, NULL, &error);
   g_assert_no_error (error);
-  lines = g_strsplit (csv, "\r\n", -1);
+  g_unlink (csv_path);
+  return g_strsplit (csv, "\r\n", -1);
+}
+
+/* The export's header holds the inputs. */
+static void
+test_boards_view_export_header (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_auto(GStrv) lines = export_boards_csv (f);
+
   g_assert_cmpstr (lines[0], ==, "# Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as pulled, "
                                  "context 4,096 tokens, KV cache f16, 1 parallel slot");
   g_assert_cmpstr (lines[1], ==, "model,board,board_name,verdict,margin_bytes,footprint_bytes,tps,source,speed,recommended");
+}
+
+/* Each seed model's line: its verdict, margin and footprint, and whether
+ * it is the recommendation. */
+static void
+test_boards_view_export_rows (Fixture       *f,
+                              gconstpointer  data)
+{
+  HrBoardsView *view = hr_models_page_get_boards_view (f->page);
+  const char *best = hr_boards_view_get_recommended (view, "jetson-orin-nano-super");
+  g_auto(GStrv) lines = export_boards_csv (f);
+
   for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
     {
       const HrEvaluation *e = hr_boards_view_get_evaluation (view, seed[i].model, "jetson-orin-nano-super");
@@ -430,54 +530,65 @@ test_runtime_boards_view (void)
         if (g_str_has_prefix (lines[l], prefix))
           {
             found = TRUE;
-            g_assert_true (g_str_has_suffix (lines[l],
-                                             g_strcmp0 (seed[i].model, hr_boards_view_get_recommended (view, "jetson-orin-nano-super")) == 0
-                                             ? ",yes" : ",no"));
+            g_assert_true (g_str_has_suffix (lines[l], g_strcmp0 (seed[i].model, best) == 0 ? ",yes" : ",no"));
           }
       g_assert_true (found);
     }
-  /* Issue 12: with the RTX 3060 12 GB board chosen, its column shows the
-   * split and the prior rate, as `headroom-cli fit` and `dashboard` do at
-   * 32,768 tokens; the seed's column keeps its measured rate. */
-  select_board (&f, "rtx-3060-12gb");
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 15);
-  settle ();
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
+}
+
+/* Issue 12: with the RTX 3060 12 GB board chosen, its column shows the
+ * split and the prior rate, as `headroom-cli fit` and `dashboard` do at
+ * 32,768 tokens. */
+static void
+test_boards_view_rtx_split (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *cell = boards_cell (f, "qwen2.5:14b", "rtx-3060-12gb");
+
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f->page))), ==, 32768);
   g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
-  /* A board with several GPUs says where the model sits: llama3.1:70b on
-   * 2 x RTX 3090 at 32,768 tokens, as `headroom-cli predict llama3.1:70b
-   * --board 2x-rtx-3090 --context 32768` places it (GPU 0 blocks 10-44,
-   * GPU 1 blocks 45-79 and the output layer, 10 blocks on the CPU). */
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "llama3.1:70b", "2x-rtx-3090");
+}
+
+/* A board with several GPUs says where the model sits: llama3.1:70b on
+ * 2 x RTX 3090 at 32,768 tokens, as `headroom-cli predict llama3.1:70b
+ * --board 2x-rtx-3090 --context 32768` places it (GPU 0 blocks 10-44,
+ * GPU 1 blocks 45-79 and the output layer, 10 blocks on the CPU). */
+static void
+test_boards_view_two_gpus (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *cell = boards_cell (f, "llama3.1:70b", "2x-rtx-3090");
+
   g_assert_cmpstr (cell, ==, "partial 71/81 · 47.15 GB VRAM + 7.55 GB host · 5.1 t/s prior · 2 GPUs 35+36 layers");
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  /* The runtime sizes the catalog's exact parameter count, 8,030,261,248
-   * (Ollama docs/api.md), and blob, 4,920,738,944 bytes, not the seed's rounded
-   * 8B and 4.9 GB. */
+}
+
+/* The runtime sizes the catalog's exact parameter count, 8,030,261,248
+ * (Ollama docs/api.md), and blob, 4,920,738,944 bytes, not the seed's
+ * rounded 8B and 4.9 GB; the seed's column keeps its measured rate. */
+static void
+test_boards_view_rtx_fits (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *cell = boards_cell (f, "llama3.1:8b", "rtx-3060-12gb");
+  g_autofree char *seed_cell = boards_cell (f, "llama3.2:3b", "jetson-orin-nano-super");
+
   g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
-  g_assert_true (g_str_has_suffix (cell, " t/s measured"));
-  /* With the Jetson selected, the RTX column keeps its own kind's prior
-   * (discrete NVIDIA), the 49.2p and 11.0p of `headroom-cli matrix --boards
-   * rtx-3060-12gb,jetson-orin-nano-super --context 32768`. */
-  select_board (&f, "jetson-orin-nano-super");
-  settle ();
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
-  g_clear_pointer (&cell, g_free);
-  cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
-  close_window (&f);
-  g_unlink (csv_path);
+  g_assert_true (g_str_has_suffix (seed_cell, " t/s measured"));
+}
+
+/* With the Jetson selected, the RTX column keeps its own kind's prior
+ * (discrete NVIDIA), the 49.2p and 11.0p of `headroom-cli matrix --boards
+ * rtx-3060-12gb,jetson-orin-nano-super --context 32768`. */
+static void
+test_boards_view_other_board_prior (Fixture       *f,
+                                    gconstpointer  data)
+{
+  g_autofree char *fits = boards_cell (f, "llama3.1:8b", "rtx-3060-12gb");
+  g_autofree char *split = boards_cell (f, "qwen2.5:14b", "rtx-3060-12gb");
+
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f->page))), ==, 32768);
+  g_assert_cmpstr (fits, ==, "fits · 2.27 GB · 49.2 t/s prior");
+  g_assert_cmpstr (split, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
 }
 
 static void
@@ -633,7 +744,26 @@ main (int   argc,
 
   g_test_add_func ("/runtime-view/phi4-on-dgx-spark", test_runtime_phi4_on_dgx_spark);
   g_test_add_func ("/runtime-view/learned-overhead", test_runtime_learned_overhead);
-  g_test_add_func ("/runtime-view/boards-view", test_runtime_boards_view);
+  g_test_add ("/runtime-view/boards-view/n-boards", Fixture, &on_seed,
+              boards_setup, test_boards_view_n_boards, NULL);
+  g_test_add ("/runtime-view/boards-view/seed-verdicts", Fixture, &on_seed,
+              boards_setup, test_boards_view_seed_verdicts, NULL);
+  g_test_add ("/runtime-view/boards-view/seed-cell", Fixture, &on_seed,
+              boards_setup, test_boards_view_seed_cell, NULL);
+  g_test_add ("/runtime-view/boards-view/recommended", Fixture, &on_seed,
+              boards_setup, test_boards_view_recommended, NULL);
+  g_test_add ("/runtime-view/boards-view/export-header", Fixture, &on_seed,
+              boards_setup, test_boards_view_export_header, NULL);
+  g_test_add ("/runtime-view/boards-view/export-rows", Fixture, &on_seed,
+              boards_setup, test_boards_view_export_rows, NULL);
+  g_test_add ("/runtime-view/boards-view/rtx-split", Fixture, &on_rtx,
+              boards_setup, test_boards_view_rtx_split, NULL);
+  g_test_add ("/runtime-view/boards-view/two-gpus", Fixture, &on_rtx,
+              boards_setup, test_boards_view_two_gpus, NULL);
+  g_test_add ("/runtime-view/boards-view/rtx-fits", Fixture, &on_rtx,
+              boards_setup, test_boards_view_rtx_fits, NULL);
+  g_test_add ("/runtime-view/boards-view/other-board-prior", Fixture, &on_seed_32k,
+              boards_setup, test_boards_view_other_board_prior, NULL);
   g_test_add_func ("/runtime-view/unified-note", test_runtime_unified_note);
   g_test_add_func ("/runtime-view/projector", test_runtime_projector);
   g_test_add_func ("/runtime-view/draft", test_runtime_draft);

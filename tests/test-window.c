@@ -80,6 +80,8 @@ session_loaded (gpointer data)
 static void
 open_window (Fixture *f)
 {
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (1280, 800);
   use_seed_runtime ();
 
@@ -1226,144 +1228,229 @@ save_png (GtkWidget  *widget,
  * rtx-3060-12gb --context 32768` and `dashboard` print; the pool shows both
  * memories, the explain panel the split and its finders, whose button sets
  * the context. */
+/* The partial-offload cases share one window on the RTX 3060 12 GB at
+ * 32,768 tokens, where qwen2.5:14b is split: 34 of its 49 layers on the
+ * GPU. */
+static Fixture partial;
+
 static void
-test_window_partial_offload (void)
+partial_close (void)
 {
-  Fixture f = { 0 };
-  HrModelRow *row;
-  HrExplainPanel *panel;
-  HrMemoryChart *pool;
-  g_autofree char *verdict = NULL;
-  g_autofree char *tps = NULL;
-  g_autofree char *source = NULL;
-  g_autofree char *speed = NULL;
-  g_autofree char *small_tps = NULL;
+  HrScenario *scenario = hr_application_get_scenario (test_app);
+
+  g_object_set (scenario, "board-id", "jetson-orin-nano-super", NULL);
+  hr_scenario_set_context_tokens (scenario, 4096);
+  close_window (&partial);
+}
+
+static void
+partial_setup (Fixture       *f,
+               gconstpointer  data)
+{
   HrScenario *scenario;
 
-  open_window (&f);
+  if (!gui_test_is_shared ("partial-offload"))
+    {
+      open_window (&partial);
+      gui_test_share ("partial-offload", partial_close);
+    }
   scenario = hr_application_get_scenario (test_app);
-  g_object_set (scenario, "board-id", "rtx-3060-12gb", NULL);
-  hr_scenario_set_context_tokens (scenario, 32768);
-  spin (100);
+  if (g_strcmp0 (hr_scenario_get_board (scenario)->id, "rtx-3060-12gb") != 0 ||
+      hr_scenario_get_context_tokens (scenario) != 32768)
+    {
+      g_object_set (scenario, "board-id", "rtx-3060-12gb", NULL);
+      hr_scenario_set_context_tokens (scenario, 32768);
+      spin (100);
+    }
+  *f = partial;
+}
 
-  row = hr_models_page_find_row (f.page, "qwen2.5:14b");
+static HrModelRow *
+qwen_14b (Fixture *f)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, "qwen2.5:14b");
+
   g_assert_nonnull (row);
-  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
-  tps = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_TPS);
-  source = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SOURCE);
-  speed = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_SPEED);
+  return row;
+}
+
+static void
+test_partial_offload_verdict (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autofree char *verdict = hr_models_page_cell_text (f->page, qwen_14b (f), HR_MODELS_COLUMN_VERDICT);
+
   g_assert_cmpstr (verdict, ==, "partial 34/49");
+}
+
+/* The split's rate is the prior's; a model all on the GPU keeps its own. */
+static void
+test_partial_offload_rate (Fixture       *f,
+                           gconstpointer  data)
+{
+  HrModelRow *row = qwen_14b (f);
+  g_autofree char *tps = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_TPS);
+  g_autofree char *source = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_SOURCE);
+  g_autofree char *speed = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_SPEED);
+  g_autofree char *small_tps = hr_models_page_cell_text (f->page, hr_models_page_find_row (f->page, "llama3.1:8b"),
+                                                         HR_MODELS_COLUMN_TPS);
+
   g_assert_cmpstr (tps, ==, "11.0 prior");
   g_assert_cmpstr (source, ==, "prior");
   g_assert_cmpstr (speed, ==, "likely ok");
-  small_tps = hr_models_page_cell_text (f.page, hr_models_page_find_row (f.page, "llama3.1:8b"),
-                                        HR_MODELS_COLUMN_TPS);
   g_assert_cmpstr (small_tps, ==, "49.2 prior");
+}
 
-  /* Sorted by verdict: fits, tight, partial, over (HR_VERDICT_PARTIAL is
-   * numerically after HR_VERDICT_OVER); qwen2.5:14b's partial before the
-   * overs. */
-  {
-    GtkColumnView *view = hr_models_page_get_column_view (f.page);
-    g_autoptr(GtkColumnViewColumn) column =
-      g_list_model_get_item (gtk_column_view_get_columns (view), HR_MODELS_COLUMN_VERDICT);
-    GListModel *rows = hr_models_page_get_rows (f.page);
-    static const HrVerdict order[] = { HR_VERDICT_FITS, HR_VERDICT_TIGHT, HR_VERDICT_PARTIAL, HR_VERDICT_OVER };
-    guint at = 0, partials = 0, overs = 0;
-    gint qwen = -1, first_over = -1;
+/* Sorted by verdict: fits, tight, partial, over (HR_VERDICT_PARTIAL is
+ * numerically after HR_VERDICT_OVER); qwen2.5:14b's partial before the
+ * overs. */
+static void
+test_partial_offload_sort (Fixture       *f,
+                           gconstpointer  data)
+{
+  HrModelRow *row = qwen_14b (f);
+  GtkColumnView *view = hr_models_page_get_column_view (f->page);
+  g_autoptr(GtkColumnViewColumn) column =
+    g_list_model_get_item (gtk_column_view_get_columns (view), HR_MODELS_COLUMN_VERDICT);
+  GListModel *rows = hr_models_page_get_rows (f->page);
+  static const HrVerdict order[] = { HR_VERDICT_FITS, HR_VERDICT_TIGHT, HR_VERDICT_PARTIAL, HR_VERDICT_OVER };
+  guint at = 0, partials = 0, overs = 0;
+  gint qwen = -1, first_over = -1;
 
-    gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
-    spin (50);
-    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-      {
-        g_autoptr(HrModelRow) r = g_list_model_get_item (rows, i);
-        HrVerdict v = hr_model_row_get_evaluation (r)->verdict;
+  gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
+  spin (50);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(HrModelRow) r = g_list_model_get_item (rows, i);
+      HrVerdict v = hr_model_row_get_evaluation (r)->verdict;
 
-        while (at < G_N_ELEMENTS (order) && order[at] != v)
-          at++;
-        g_assert_cmpuint (at, <, G_N_ELEMENTS (order));
-        partials += v == HR_VERDICT_PARTIAL;
-        overs += v == HR_VERDICT_OVER;
-        if (v == HR_VERDICT_OVER && first_over < 0)
-          first_over = (gint) i;
-        if (r == row)
-          qwen = (gint) i;
-      }
-    g_assert_cmpuint (partials, >, 0);
-    g_assert_cmpuint (overs, >, 0);
-    g_assert_cmpint (qwen, >=, 0);
-    g_assert_cmpint (qwen, <, first_over);
-    gtk_column_view_sort_by_column (view, NULL, GTK_SORT_ASCENDING);
-    spin (50);
-  }
+      while (at < G_N_ELEMENTS (order) && order[at] != v)
+        at++;
+      g_assert_cmpuint (at, <, G_N_ELEMENTS (order));
+      partials += v == HR_VERDICT_PARTIAL;
+      overs += v == HR_VERDICT_OVER;
+      if (v == HR_VERDICT_OVER && first_over < 0)
+        first_over = (gint) i;
+      if (r == row)
+        qwen = (gint) i;
+    }
+  g_assert_cmpuint (partials, >, 0);
+  g_assert_cmpuint (overs, >, 0);
+  g_assert_cmpint (qwen, >=, 0);
+  g_assert_cmpint (qwen, <, first_over);
+  gtk_column_view_sort_by_column (view, NULL, GTK_SORT_ASCENDING);
+  spin (50);
+}
 
-  hr_models_page_select_row (f.page, row);
-  pool = hr_models_page_get_pool_chart (f.page);
-  g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
-                   /* each memory's buffers (10.65 GB in VRAM, 5.27 GB in host memory, as the split) */
+/* The pool chart describes each memory's buffers (10.65 GB in VRAM,
+ * 5.27 GB in host memory, as the split). */
+static void
+test_partial_offload_chart (Fixture       *f,
+                            gconstpointer  data)
+{
+  hr_models_page_select_row (f->page, qwen_14b (f));
+  g_assert_cmpstr (hr_memory_chart_get_description (hr_models_page_get_pool_chart (f->page)), ==,
                    "NVIDIA GeForce RTX 3060 12 GB with qwen2.5:14b: VRAM: 34 layers; weights 6.02 GB, KV cache 4.43 GB, "
                    "compute buffer 0.2 GB, resident 1.0 GB, reserve 0.5 GB, free 0.74 GB of 12.88 GB; host memory: "
                    "15 layers on the CPU; weights 2.98 GB, KV cache 2.01 GB, compute buffer 0.27 GB, resident 4.0 GB, "
                    "reserve 2.0 GB, free 23.09 GB of 34.36 GB");
-  panel = hr_models_page_get_explain_panel (f.page);
+}
+
+static void
+test_partial_offload_explain (Fixture       *f,
+                              gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  hr_models_page_select_row (f->page, qwen_14b (f));
   g_assert_true (g_str_has_prefix (hr_explain_panel_get_figure (panel, "split"), "34 of 49 layers on the GPU"));
   g_assert_true (g_str_has_suffix (hr_explain_panel_get_figure (panel, "split-rate"),
                                    "= 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s"));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-gpu"), ==, "10,752 tokens");
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "max-context-partial"), ==, "32,768 tokens");
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "best-precision"), ==, "FP16");
+}
 
-  /* The finder's button sets the context: all on the GPU at 10,752 tokens */
+/* The finder's button sets the context: all on the GPU at 10,752 tokens. */
+static void
+test_partial_offload_found_context (Fixture       *f,
+                                    gconstpointer  data)
+{
+  HrModelRow *row = qwen_14b (f);
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+  g_autofree char *verdict = NULL;
+
+  hr_models_page_select_row (f->page, row);
   hr_explain_panel_use_found_context (panel, FALSE);
   spin (100);
-  g_assert_cmpuint (hr_scenario_get_context_tokens (scenario), ==, 10752);
-  g_clear_pointer (&verdict, g_free);
-  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_application_get_scenario (test_app)), ==, 10752);
+  verdict = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_VERDICT);
   g_assert_true (g_str_has_prefix (verdict, "fits "));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "split-rate"), ==, "");
+}
 
-  /* The board editor's host side: the built-in figures are an assumption;
-   * an invalid value marks its field and changes nothing. */
-  {
-    GtkWidget *editor = find_descendant (GTK_WIDGET (f.page), HR_TYPE_BOARD_EDITOR);
-    GtkSpinButton *host_pool, *host_resident;
-    AdwComboRow *backend;
-    AdwActionRow *host_row;
+static GtkWidget *
+board_editor_child (Fixture    *f,
+                    const char *name)
+{
+  GtkWidget *editor = find_descendant (GTK_WIDGET (f->page), HR_TYPE_BOARD_EDITOR);
 
-    g_assert_nonnull (editor);
-    host_pool = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_spin"));
-    host_resident = GTK_SPIN_BUTTON (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_resident_spin"));
-    backend = ADW_COMBO_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "backend_row"));
-    host_row = ADW_ACTION_ROW (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, "host_pool_row"));
-    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_pool), 34.36, 0.005);
-    g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_resident), 4.0, 0.005);
-    g_assert_cmpuint (adw_combo_row_get_selected (backend), ==, HR_BOARD_BACKEND_CUDA);
-    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (host_row)));
-    g_assert_nonnull (strstr (adw_action_row_get_subtitle (host_row), "an assumption of a typical desktop"));
+  g_assert_nonnull (editor);
+  return GTK_WIDGET (gtk_widget_get_template_child (editor, HR_TYPE_BOARD_EDITOR, name));
+}
 
-    gtk_spin_button_set_value (host_resident, 40.0);
-    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
-    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
-    gtk_spin_button_set_value (host_resident, 8.0);
-    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
-    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 8000000000);
-    hr_scenario_revert_board (scenario);
-    spin (50);
-    g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
-  }
+/* The board editor's host side: the built-in figures are an assumption. */
+static void
+test_partial_offload_host_assumed (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GtkSpinButton *host_pool = GTK_SPIN_BUTTON (board_editor_child (f, "host_pool_spin"));
+  GtkSpinButton *host_resident = GTK_SPIN_BUTTON (board_editor_child (f, "host_resident_spin"));
+  AdwComboRow *backend = ADW_COMBO_ROW (board_editor_child (f, "backend_row"));
+  AdwActionRow *host_row = ADW_ACTION_ROW (board_editor_child (f, "host_pool_row"));
 
-  if (g_getenv ("HR_TEST_SHOTS") != NULL)
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_pool), 34.36, 0.005);
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (host_resident), 4.0, 0.005);
+  g_assert_cmpuint (adw_combo_row_get_selected (backend), ==, HR_BOARD_BACKEND_CUDA);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (host_row)));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (host_row), "an assumption of a typical desktop"));
+}
+
+/* An invalid host value marks its field and changes nothing. */
+static void
+test_partial_offload_host_invalid (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GtkSpinButton *host_resident = GTK_SPIN_BUTTON (board_editor_child (f, "host_resident_spin"));
+  HrScenario *scenario = hr_application_get_scenario (test_app);
+
+  gtk_spin_button_set_value (host_resident, 40.0);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+  g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+  gtk_spin_button_set_value (host_resident, 8.0);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (host_resident), "error"));
+  g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 8000000000);
+  hr_scenario_revert_board (scenario);
+  spin (50);
+  g_assert_cmpuint (hr_scenario_get_board (scenario)->host_resident_bytes, ==, 4000000000);
+}
+
+/* With HR_TEST_SHOTS=DIR: the split window as DIR/window-partial.png. */
+static void
+test_partial_offload_shot (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
     {
-      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "window-partial.png", NULL);
-
-      hr_scenario_set_context_tokens (scenario, 32768);
-      spin (300);
-      save_png (GTK_WIDGET (f.window), path);
+      g_test_skip ("HR_TEST_SHOTS is not set");
+      return;
     }
-
-  g_object_set (scenario, "board-id", "jetson-orin-nano-super", NULL);
-  hr_scenario_set_context_tokens (scenario, 4096);
-  close_window (&f);
+  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "window-partial.png", NULL);
+  hr_models_page_select_row (f->page, qwen_14b (f));
+  spin (300);
+  save_png (GTK_WIDGET (f->window), path);
 }
 
 int
@@ -1395,7 +1482,24 @@ main (int   argc,
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
   g_test_add_func ("/window/german", test_window_german);
-  g_test_add_func ("/window/partial-offload", test_window_partial_offload);
+  g_test_add ("/window/partial-offload/verdict", Fixture, NULL,
+              partial_setup, test_partial_offload_verdict, NULL);
+  g_test_add ("/window/partial-offload/rate", Fixture, NULL,
+              partial_setup, test_partial_offload_rate, NULL);
+  g_test_add ("/window/partial-offload/sorted-before-over", Fixture, NULL,
+              partial_setup, test_partial_offload_sort, NULL);
+  g_test_add ("/window/partial-offload/pool-chart", Fixture, NULL,
+              partial_setup, test_partial_offload_chart, NULL);
+  g_test_add ("/window/partial-offload/explain-figures", Fixture, NULL,
+              partial_setup, test_partial_offload_explain, NULL);
+  g_test_add ("/window/partial-offload/found-context", Fixture, NULL,
+              partial_setup, test_partial_offload_found_context, NULL);
+  g_test_add ("/window/partial-offload/host-assumed", Fixture, NULL,
+              partial_setup, test_partial_offload_host_assumed, NULL);
+  g_test_add ("/window/partial-offload/host-invalid", Fixture, NULL,
+              partial_setup, test_partial_offload_host_invalid, NULL);
+  g_test_add ("/window/partial-offload/screenshot", Fixture, NULL,
+              partial_setup, test_partial_offload_shot, NULL);
 
   test_app = gui_test_app_new ();
   result = gui_test_run_and_clean (&test_app, &isolated_root);
