@@ -18,6 +18,7 @@
 #include "hr-memory-chart.h"
 #include "hr-priors.h"
 #include "hr-test-wait.h"
+#include "gui-test-util.h"
 
 static HrBoard *
 seed_board (void)
@@ -388,64 +389,106 @@ n_children (GtkWidget *chart)
  * is the memory less resident, the three buffers and the reserve (GPU 0:
  * 25,769,803,776 - 1e9 - 21,418,259,529 - 1,375,731,712 - 318,773,248 -
  * 5e8 = 1,157,039,287 bytes). */
+/* The devices story: llama3.1:70b on the 2 × RTX 3090 board at 8,192
+ * tokens, its pool chart in a window, then narrow, then in models mode. */
+typedef struct {
+  GPtrArray          *boards;    /* the built-in boards */
+  GPtrArray          *catalog;   /* the built-in catalog */
+  GListStore         *store;     /* the one row */
+  HrModelRow         *row;
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Devices;
+
+static Devices devices;
+
 static void
-test_memory_chart_devices (void)
+devices_open (gpointer data)
 {
+  Devices *d = data;
   g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
-  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = NULL;
-  g_autofree char *pill = NULL;
-  g_autofree char *sentence = NULL;
-  g_autofree char *tip = NULL;
   const HrBoard *board = NULL;
   const HrModelSpec *spec = NULL;
-  const HrEvaluation *e;
-  GtkWidget *window, *chart;
-  HrEvaluationInputs scenario;
-  int narrow_height;
 
-  for (guint i = 0; boards != NULL && i < boards->len; i++)
-    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "2x-rtx-3090") == 0)
-      board = boards->pdata[i];
-  for (guint i = 0; catalog != NULL && i < catalog->len; i++)
-    if (g_strcmp0 (((HrModelSpec *) catalog->pdata[i])->name, "llama3.1:70b") == 0)
-      spec = catalog->pdata[i];
+  d->boards = hr_boards_load_file (boards_path, NULL);
+  d->catalog = hr_catalog_load_file (catalog_path, NULL);
+  for (guint i = 0; d->boards != NULL && i < d->boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) d->boards->pdata[i])->id, "2x-rtx-3090") == 0)
+      board = d->boards->pdata[i];
+  for (guint i = 0; d->catalog != NULL && i < d->catalog->len; i++)
+    if (g_strcmp0 (((HrModelSpec *) d->catalog->pdata[i])->name, "llama3.1:70b") == 0)
+      spec = d->catalog->pdata[i];
   g_assert_nonnull (board);
   g_assert_nonnull (spec);
+  hr_evaluation_inputs_init (&d->scenario, board, NULL);
+  d->scenario.context_tokens = 8192;
+  d->row = hr_model_row_new (spec);
+  hr_model_row_evaluate (d->row, &d->scenario);
+  d->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_list_store_append (d->store, d->row);
 
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  scenario.context_tokens = 8192;
-  row = hr_model_row_new (spec);
-  hr_model_row_evaluate (row, &scenario);
-  g_list_store_append (store, row);
-  e = hr_model_row_get_evaluation (row);
+  d->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (d->window), 700, 500);
+  d->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (d->chart), &d->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (d->chart), G_LIST_MODEL (d->store));
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (d->chart), d->row);
+  gtk_window_set_child (GTK_WINDOW (d->window), d->chart);
+  gtk_window_present (GTK_WINDOW (d->window));
+  while (!gtk_widget_get_mapped (d->chart))
+    g_main_context_iteration (NULL, TRUE);
+  hr_test_spin (200);
+}
+
+static void
+devices_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (devices.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (devices.chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (devices.chart), NULL);
+  g_assert_finalize_object (devices.chart);
+  g_clear_object (&devices.row);
+  g_clear_object (&devices.store);
+  g_clear_pointer (&devices.boards, g_ptr_array_unref);
+  g_clear_pointer (&devices.catalog, g_ptr_array_unref);
+}
+
+/* 41 layers on GPU 0, 40 on GPU 1; GPU 0 binds. */
+static void
+test_devices_placement (Devices       *d,
+                        gconstpointer  data)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (d->row);
+
   g_assert_cmpuint (e->n_devices, ==, 2);
   g_assert_cmpuint (e->device_layers[0], ==, 41);
   g_assert_cmpuint (e->device_layers[1], ==, 40);
   g_assert_cmpint (e->binding_device, ==, 0);
+}
 
-  /* The table's verdict pill and what a screen reader hears of it */
-  pill = hr_gui_format_evaluation_verdict (e, HR_UNIT_GB);
+/* The table's verdict pill and what a screen reader hears of it. */
+static void
+test_devices_pill (Devices       *d,
+                   gconstpointer  data)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (d->row);
+  g_autofree char *pill = hr_gui_format_evaluation_verdict (e, HR_UNIT_GB);
+  g_autofree char *sentence = hr_gui_format_evaluation_sentence (e, HR_UNIT_GB);
+
   g_assert_cmpstr (pill, ==, "fits 1.16 GB · 2 GPUs 41+40 layers");
-  sentence = hr_gui_format_evaluation_sentence (e, HR_UNIT_GB);
   g_assert_true (g_str_has_suffix (sentence, "; 2 GPUs 41+40 layers"));
+}
 
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 500);
-  chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-  while (!gtk_widget_get_mapped (chart))
-    g_main_context_iteration (NULL, TRUE);
-  hr_test_spin (200);
+/* One column per GPU and one for host memory, each named with its figures. */
+static void
+test_devices_columns (Devices       *d,
+                      gconstpointer  data)
+{
+  GtkWidget *chart = d->chart;
 
-  /* One column per GPU and one for host memory, each named with its figures */
   g_assert_cmpuint (n_children (chart), ==, 3);
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_ROLE_IMG);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -460,53 +503,83 @@ test_memory_chart_devices (void)
                                        "host memory: 0 layers on the CPU; weights 0.6 GB, KV cache 0.0 GB, "
                                        "compute buffer 0.13 GB, resident 4.0 GB, reserve 2.0 GB, free 27.62 GB "
                                        "of 34.36 GB");
-  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+}
+
+/* The chart's description and its tooltips' bytes, per GPU. */
+static void
+test_devices_description (Devices       *d,
+                          gconstpointer  data)
+{
+  g_autofree char *weights = NULL;
+  g_autofree char *compute = NULL;
+
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (d->chart)),
                                    "2 × NVIDIA GeForce RTX 3090 with llama3.1:70b: GPU 0 NVIDIA GeForce RTX 3090, "
                                    "full first: 41 layers;"));
-  g_assert_true (find_tooltip (chart, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n", &tip));
-  g_assert_cmpstr (tip, ==, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n"
-                            "20,977,603,409 bytes = 20.98 GB (19.54 GiB)");
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n", &tip));
-  g_assert_cmpstr (tip, ==, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n"
-                            "318,773,248 bytes = 0.32 GB (0.3 GiB)");
-  save_shot (chart, "pool-chart-devices.png");
+  g_assert_true (find_tooltip (d->chart, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n", &weights));
+  g_assert_cmpstr (weights, ==, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n"
+                                "20,977,603,409 bytes = 20.98 GB (19.54 GiB)");
+  g_assert_true (find_tooltip (d->chart, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n", &compute));
+  g_assert_cmpstr (compute, ==, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n"
+                                "318,773,248 bytes = 0.32 GB (0.3 GiB)");
+  save_shot (d->chart, "pool-chart-devices.png");
+}
 
-  /* At a phone's 360 px: the same three columns, the legend above them */
-  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
-  gtk_widget_set_size_request (chart, 360, -1);
+/* At a phone's 360 px: the same three columns, the legend above them. */
+static void
+test_devices_narrow (Devices       *d,
+                     gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (d->window), 360, 700);
+  gtk_widget_set_size_request (d->chart, 360, -1);
   hr_test_spin (200);
-  g_assert_cmpuint (n_children (chart), ==, 3);
-  g_assert_cmpint (gtk_widget_get_width (chart), <=, 360);
-  narrow_height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 360, NULL);
-  g_assert_cmpint (narrow_height, >, 200);
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &tip));
+  g_assert_cmpuint (n_children (d->chart), ==, 3);
+  g_assert_cmpint (gtk_widget_get_width (d->chart), <=, 360);
+  g_assert_cmpint (hr_memory_chart_get_export_height (HR_MEMORY_CHART (d->chart), 360, NULL), >, 200);
+  g_assert_true (find_tooltip (d->chart, "Weights of the host memory\n", &tip));
+}
 
-  /* The models chart: its lines are the sums over the GPUs (budgets
-   * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
-   * 25,269,803,776, memory 2 x 25,769,803,776 bytes) */
-  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_MODELS);
+/* The models chart: its lines are the sums over the GPUs (budgets
+ * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
+ * 25,269,803,776, memory 2 x 25,769,803,776 bytes). */
+static void
+test_devices_models_mode (Devices       *d,
+                          gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (d->chart), HR_MEMORY_CHART_MODE_MODELS);
   hr_test_spin (100);
-  g_assert_cmpuint (n_children (chart), ==, 0);
-  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+  g_assert_cmpuint (n_children (d->chart), ==, 0);
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (d->chart)),
                                    "Memory per model on 2 × NVIDIA GeForce RTX 3090: its 2 GPUs together budget "
                                    "49.04 GB, headroom 50.04 GB, pool 51.54 GB."));
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Pool\n", &tip));
+  g_assert_true (find_tooltip (d->chart, "Pool\n", &tip));
   g_assert_cmpstr (tip, ==, "Pool\n51,539,607,552 bytes = 51.54 GB (48.0 GiB)\nthe sum of its GPUs' memory");
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
 }
+
+static const GuiTestStep devices_steps[] = {
+  { "/memory-chart/devices/placement", (GTestFixtureFunc) test_devices_placement },
+  { "/memory-chart/devices/pill", (GTestFixtureFunc) test_devices_pill },
+  { "/memory-chart/devices/columns", (GTestFixtureFunc) test_devices_columns },
+  { "/memory-chart/devices/description", (GTestFixtureFunc) test_devices_description },
+  { "/memory-chart/devices/narrow", (GTestFixtureFunc) test_devices_narrow },
+  { "/memory-chart/devices/models-mode", (GTestFixtureFunc) test_devices_models_mode },
+};
+
+static GuiTestStory devices_story = {
+  "devices", devices_open, devices_close, devices_steps, G_N_ELEMENTS (devices_steps),
+  &devices, sizeof (Devices), 0
+};
 
 int
 main (int   argc,
       char *argv[])
 {
+  int result;
+
   g_setenv ("GTK_A11Y", "test", TRUE);
   /* GTK 4.8's GL renderer leaks one 16 KiB block when a second toplevel
    * (the About window) comes and goes, which LeakSanitizer cannot attribute
@@ -519,7 +592,9 @@ main (int   argc,
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
   g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
   g_test_add_func ("/memory-chart/partial", test_memory_chart_partial);
-  g_test_add_func ("/memory-chart/devices", test_memory_chart_devices);
+  gui_test_story_add (&devices_story);
 
-  return g_test_run ();
+  result = g_test_run ();
+  gui_test_unshare ();
+  return result;
 }
