@@ -851,122 +851,193 @@ n_turns_shown (HrChatPanel *panel)
   return n;
 }
 
+/* The "Try it" story: one page connected to the fake, whose replies take
+ * 14 prompt tokens in 20 ms and 5 tokens in 250 ms; a chat of four
+ * messages, one of them stopped, then a new conversation. */
+static Fixture chat;
+
 static void
-test_board_page_try_it (void)
+chat_open (gpointer data)
 {
-  Fixture f = { 0 };
-  JsonNode *body;
-  JsonObject *request;
+  Fixture *f = data;
+
+  open_page (f);
+  fake_ollama_set_final_timing (f->fake, 0, 14, 20000000, 5, 250000000);
+  connect_page (f, fake_ollama_get_url (f->fake));
+}
+
+static void
+chat_close (void)
+{
+  close_page (&chat);
+}
+
+/* Sends @message as a person does, and waits for the reply. */
+static void
+send_message (Fixture    *f,
+              const char *message)
+{
+  set_entry (f->page, "Messa_ge", message);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.send", NULL));
+  g_assert_true (iterate_until (chat_done, f->page, 5000));
+}
+
+/* The messages of the last /api/chat request. */
+static JsonArray *
+last_chat_messages (Fixture *f)
+{
+  JsonNode *body = fake_ollama_last_body (f->fake, "/api/chat");
+
+  return json_object_get_array_member (json_node_get_object (body), "messages");
+}
+
+/* Whether a label under @root starts with @prefix. */
+static gboolean
+has_label_prefix (GtkWidget  *root,
+                  const char *prefix)
+{
+  g_autoptr(GPtrArray) texts = label_texts (root);
+
+  for (guint i = 0; i < texts->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (texts, i), prefix))
+      return TRUE;
+  return FALSE;
+}
+
+#define CHAT_RATES "Prefill 700.0 t/s · decode 20.0 t/s · TTFT "
+
+/* The first message asks the model with the system prompt, temperature
+ * and seed set. */
+static void
+test_try_it_request (Fixture       *f,
+                     gconstpointer  data)
+{
+  JsonObject *request, *options;
   JsonArray *messages;
-  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
-  gboolean seen_reply = FALSE;
-  gboolean seen_rates = FALSE;
 
-  open_page (&f);
-  fake_ollama_set_final_timing (f.fake, 0, 14, 20000000, 5, 250000000);
-  connect_page (&f, fake_ollama_get_url (f.fake));
-
-  set_entry (f.page, "S_ystem Prompt", "Answer in one sentence.");
-  set_spin (f.page, "T_emperature", 0.0);
-  set_spin (f.page, "See_d", 7);
-  set_entry (f.page, "Messa_ge", "What does the scheduler do?");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
-  g_assert_true (iterate_until (chat_done, f.page, 5000));
-
-  body = fake_ollama_last_body (f.fake, "/api/chat");
-  request = json_node_get_object (body);
+  set_entry (f->page, "S_ystem Prompt", "Answer in one sentence.");
+  set_spin (f->page, "T_emperature", 0.0);
+  set_spin (f->page, "See_d", 7);
+  send_message (f, "What does the scheduler do?");
+  request = json_node_get_object (fake_ollama_last_body (f->fake, "/api/chat"));
+  options = json_object_get_object_member (request, "options");
   g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "llama3.2:3b");
   messages = json_object_get_array_member (request, "messages");
   g_assert_cmpuint (json_array_get_length (messages), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 0), "role"), ==, "system");
-  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (request, "options"), "temperature"), ==, 0.0);
-  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (request, "options"), "seed"), ==, 7);
+  g_assert_cmpfloat (json_object_get_double_member (options, "temperature"), ==, 0.0);
+  g_assert_cmpint (json_object_get_int_member (options, "seed"), ==, 7);
+}
 
-  collect (GTK_WIDGET (f.page), GTK_TYPE_LABEL, labels);
-  for (guint i = 0; i < labels->len; i++)
-    {
-      const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+/* The reply shows, with its rates. */
+static void
+test_try_it_reply (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_true (has_label (GTK_WIDGET (f->page), "Kubernetes schedules pods onto nodes."));
+  g_assert_true (has_label_prefix (GTK_WIDGET (f->page), CHAT_RATES));
+}
 
-      seen_reply |= g_strcmp0 (text, "Kubernetes schedules pods onto nodes.") == 0;
-      seen_rates |= g_str_has_prefix (text, "Prefill 700.0 t/s · decode 20.0 t/s · TTFT ");
-    }
-  g_assert_true (seen_reply);
-  g_assert_true (seen_rates);
-  /* The transcript has room for the newest reply, not a 55 px slot. */
-  {
-    GtkWidget *scroller = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (_hr_board_page_get_chat_panel (f.page)), HR_TYPE_CHAT_PANEL,
-                                                                     "transcript_scroller"));
+/* The transcript has room for the newest reply, not a 55 px slot. */
+static void
+test_try_it_transcript_room (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkWidget *scroller = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (_hr_board_page_get_chat_panel (f->page)),
+                                                                   HR_TYPE_CHAT_PANEL, "transcript_scroller"));
 
-    spin (200);
-    g_assert_true (gtk_widget_get_mapped (scroller));
-    g_assert_cmpint (gtk_widget_get_height (scroller), >=, 240);
-  }
+  spin (200);
+  g_assert_true (gtk_widget_get_mapped (scroller));
+  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 240);
+}
 
-  /* A follow-up carries the history: system, user, assistant, user. */
-  set_entry (f.page, "Messa_ge", "And the kubelet?");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
-  g_assert_true (iterate_until (chat_done, f.page, 5000));
-  body = fake_ollama_last_body (f.fake, "/api/chat");
-  messages = json_object_get_array_member (json_node_get_object (body), "messages");
+/* A follow-up carries the history: system, user, assistant, user. */
+static void
+test_try_it_history (Fixture       *f,
+                     gconstpointer  data)
+{
+  JsonArray *messages;
+
+  send_message (f, "And the kubelet?");
+  messages = last_chat_messages (f);
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==,
                    "Kubernetes schedules pods onto nodes.");
+}
 
-  /* The transcript after two turns: both messages and both replies, in
-   * order, each reply with its rates. */
-  {
-    HrChatPanel *panel = _hr_board_page_get_chat_panel (f.page);
-    const char *rates = "Prefill 700.0 t/s · decode 20.0 t/s · TTFT ";
+/* The transcript after two turns: both messages and both replies, in
+ * order, each reply with its rates. */
+static void
+test_try_it_two_turns (Fixture       *f,
+                       gconstpointer  data)
+{
+  HrChatPanel *panel = _hr_board_page_get_chat_panel (f->page);
 
-    g_assert_cmpuint (n_turns_shown (panel), ==, 4);
-    g_assert_cmpuint (hr_chat_panel_get_n_turns (panel), ==, 4);
-    assert_turn (panel, 0, "You", "What does the scheduler do?", NULL);
-    assert_turn (panel, 1, "llama3.2:3b", "Kubernetes schedules pods onto nodes.", rates);
-    assert_turn (panel, 2, "You", "And the kubelet?", NULL);
-    assert_turn (panel, 3, "llama3.2:3b", NULL, rates);
-    g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (hr_chat_panel_get_transcript (panel)))));
-  }
+  g_assert_cmpuint (n_turns_shown (panel), ==, 4);
+  g_assert_cmpuint (hr_chat_panel_get_n_turns (panel), ==, 4);
+  assert_turn (panel, 0, "You", "What does the scheduler do?", NULL);
+  assert_turn (panel, 1, "llama3.2:3b", "Kubernetes schedules pods onto nodes.", CHAT_RATES);
+  assert_turn (panel, 2, "You", "And the kubelet?", NULL);
+  assert_turn (panel, 3, "llama3.2:3b", NULL, CHAT_RATES);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (hr_chat_panel_get_transcript (panel)))));
+}
 
-  /* Stop: the unanswered message leaves the history; the next carries 4 + 1. */
-  fake_ollama_set_stream_timing (f.fake, 30, 300, 0, FALSE);
-  set_entry (f.page, "Messa_ge", "And etcd?");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
+/* Stop: said so, no error; the unanswered message leaves the transcript. */
+static void
+test_try_it_stop (Fixture       *f,
+                  gconstpointer  data)
+{
+  fake_ollama_set_stream_timing (f->fake, 30, 300, 0, FALSE);
+  set_entry (f->page, "Messa_ge", "And etcd?");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.send", NULL));
   spin (150);
-  g_assert_true (hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (f.page)));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.stop-chat", NULL));
-  g_assert_true (iterate_until (chat_done, f.page, 5000));
-  g_clear_pointer (&labels, g_ptr_array_unref);
-  labels = g_ptr_array_new ();
-  collect (GTK_WIDGET (f.page), GTK_TYPE_LABEL, labels);
-  seen_rates = FALSE;
-  for (guint i = 0; i < labels->len; i++)
-    seen_rates |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)),
-                             "Stopped; the unanswered message is not kept in the conversation.") == 0;
-  g_assert_true (seen_rates);
-  g_assert_null (hr_board_connection_get_error (conn (f.page)));
-  /* The unanswered message left the transcript too. */
-  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 4);
+  g_assert_true (hr_chat_panel_is_chatting (_hr_board_page_get_chat_panel (f->page)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.stop-chat", NULL));
+  g_assert_true (iterate_until (chat_done, f->page, 5000));
+  g_assert_true (has_label (GTK_WIDGET (f->page), "Stopped; the unanswered message is not kept in the conversation."));
+  g_assert_null (hr_board_connection_get_error (conn (f->page)));
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f->page)), ==, 4);
+}
 
-  fake_ollama_set_stream_timing (f.fake, 10, 2, 0, FALSE);
-  set_entry (f.page, "Messa_ge", "And the scheduler's queue?");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL));
-  g_assert_true (iterate_until (chat_done, f.page, 5000));
-  body = fake_ollama_last_body (f.fake, "/api/chat");
-  messages = json_object_get_array_member (json_node_get_object (body), "messages");
+/* After a stop the next message carries the 4 kept + 1. */
+static void
+test_try_it_after_stop (Fixture       *f,
+                        gconstpointer  data)
+{
+  JsonArray *messages;
+
+  fake_ollama_set_stream_timing (f->fake, 10, 2, 0, FALSE);
+  send_message (f, "And the scheduler's queue?");
+  messages = last_chat_messages (f);
   g_assert_cmpuint (json_array_get_length (messages), ==, 6);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 5), "content"), ==,
                    "And the scheduler's queue?");
-  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 6);
-
-  /* A new conversation empties it. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.new-chat", NULL));
-  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f.page)), ==, 0);
-
-  close_page (&f);
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f->page)), ==, 6);
 }
 
-/* ------------------------------------------------------------------ */
-/* Screenshots (only with HEADROOM_BOARD_SCREENSHOT)                   */
+/* A new conversation empties it. */
+static void
+test_try_it_new_chat (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.new-chat", NULL));
+  g_assert_cmpuint (n_turns_shown (_hr_board_page_get_chat_panel (f->page)), ==, 0);
+}
+
+static const GuiTestStep chat_steps[] = {
+  { "/board-page/try-it/request", (GTestFixtureFunc) test_try_it_request },
+  { "/board-page/try-it/reply", (GTestFixtureFunc) test_try_it_reply },
+  { "/board-page/try-it/transcript-room", (GTestFixtureFunc) test_try_it_transcript_room },
+  { "/board-page/try-it/history", (GTestFixtureFunc) test_try_it_history },
+  { "/board-page/try-it/two-turns", (GTestFixtureFunc) test_try_it_two_turns },
+  { "/board-page/try-it/stop", (GTestFixtureFunc) test_try_it_stop },
+  { "/board-page/try-it/after-stop", (GTestFixtureFunc) test_try_it_after_stop },
+  { "/board-page/try-it/new-chat", (GTestFixtureFunc) test_try_it_new_chat },
+};
+
+static GuiTestStory chat_story = {
+  "try-it", chat_open, chat_close, chat_steps, G_N_ELEMENTS (chat_steps), &chat, sizeof (Fixture), 0
+};
 
 static void
 test_board_page_screenshot (void)
@@ -1071,7 +1142,7 @@ main (int   argc,
   g_test_add_func ("/board-page/pull", test_board_page_pull);
   g_test_add_func ("/board-page/pull-prior", test_board_page_pull_prior);
   g_test_add_func ("/board-page/pull-cancel", test_board_page_pull_cancel);
-  g_test_add_func ("/board-page/try-it", test_board_page_try_it);
+  gui_test_story_add (&chat_story);
   g_test_add_func ("/board-page/screenshot", test_board_page_screenshot);
 
   return board_test_run ();

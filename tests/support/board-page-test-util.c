@@ -51,6 +51,8 @@ open_page (Fixture *f)
 {
   AdwViewStack *stack;
 
+  /* A page of the cases that share one is closed first. */
+  gui_test_unshare ();
   /* Each test starts without a catalog or measurements of the user's. */
   {
     g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);

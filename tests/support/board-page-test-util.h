@@ -58,7 +58,8 @@ gboolean           no_streams           (gpointer       data);
 /* TRUE when a message dialog is shown (find_dialog()). */
 gboolean           dialog_shown         (gpointer       data);
 
-/* Opens the Board page in the application's window against a new fake
+/* Closes the shared state of cases (gui_test_unshare()), then opens
+ * the Board page in the application's window against a new fake
  * Ollama with llama3.2 (fake_ollama_add_llama32()), the user's Headroom
  * data removed, settings reset to a 1100×900 window, the seed's plain
  * math, no keyring; waits up to 10 s for the session, 5 s for the page. */
