@@ -1039,6 +1039,9 @@ static GuiTestStory chat_story = {
   "try-it", chat_open, chat_close, chat_steps, G_N_ELEMENTS (chat_steps), &chat, sizeof (Fixture), 0
 };
 
+/* ------------------------------------------------------------------ */
+/* Screenshots (only with HEADROOM_BOARD_SCREENSHOT)                   */
+
 static void
 test_board_page_screenshot (void)
 {
