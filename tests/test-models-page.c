@@ -51,6 +51,8 @@ open_window (Fixture *f)
   g_autoptr(GVariant) width = NULL;
   g_autoptr(GVariant) height = NULL;
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (0, 0);
   /* The figures checked here are the seed's tables: its plain math (the
    * default runtime, the prediction, is test-runtime-view.c's). */
@@ -934,117 +936,197 @@ tab (Fixture          *f,
  * moved to (the first at first) and the next Tab leaves it; the arrows,
  * Home and End (with Ctrl the first and last cell), Page Up and Page Down
  * move between the cells, the focused one scrolled into view. */
+/* The Boards view's keyboard story: one window showing the Boards view,
+ * the focus moved through its cells as a person moves it. */
+typedef struct {
+  Fixture     f;
+  GtkWidget  *view;
+  GPtrArray  *cells;      /* its cells, in the order the view lays them out */
+  int         n_boards;
+  int         n_models;
+} Keys;
+
+static Keys keys;
+
 static void
-test_boards_view_keyboard (void)
+keys_open (gpointer data)
 {
-  Fixture f = { 0 };
-  GtkWidget *view;
-  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
-  GPtrArray *boards;
-  int n_boards, n_models, column = -1, row = -1;
-  guint tab_stops = 0;
-  GtkWidget *focus;
-  const char *tooltip;
-  graphene_rect_t bounds;
+  Keys *k = data;
 
-  open_window (&f);
-  view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
-  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
-  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (f.page), 3000));
+  open_window (&k->f);
+  k->view = GTK_WIDGET (hr_models_page_get_boards_view (k->f.page));
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (k->f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, k->view, 3000));
+  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (k->f.page), 3000));
   spin (100);
+  k->n_boards = (int) hr_boards_view_get_n_boards (HR_BOARDS_VIEW (k->view));
+  k->n_models = (int) hr_boards_view_get_n_models (HR_BOARDS_VIEW (k->view));
+  k->cells = g_ptr_array_new ();
+  collect_by_class (k->view, "boards-cell", k->cells);
+}
 
-  boards = hr_session_get_boards (hr_application_get_session (test_app));
-  n_boards = (int) hr_boards_view_get_n_boards (HR_BOARDS_VIEW (view));
-  n_models = (int) hr_boards_view_get_n_models (HR_BOARDS_VIEW (view));
-  g_assert_cmpint (n_boards, >, 2);
-  g_assert_cmpint (n_models, >, 20);
-  collect_by_class (view, "boards-cell", cells);
-  g_assert_cmpuint (cells->len, ==, (guint) (n_boards * n_models));
-  for (guint i = 0; i < cells->len; i++)
-    tab_stops += gtk_widget_get_focusable (g_ptr_array_index (cells, i));
+static void
+keys_close (void)
+{
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (keys.f.page), "models");
+  close_window (&keys.f);
+  g_clear_pointer (&keys.cells, g_ptr_array_unref);
+}
+
+/* A cell per board and model, one of them a tab stop. */
+static void
+test_keys_one_tab_stop (Keys          *k,
+                        gconstpointer  data)
+{
+  guint tab_stops = 0;
+
+  g_assert_cmpint (k->n_boards, >, 2);
+  g_assert_cmpint (k->n_models, >, 20);
+  g_assert_cmpuint (k->cells->len, ==, (guint) (k->n_boards * k->n_models));
+  for (guint i = 0; i < k->cells->len; i++)
+    tab_stops += gtk_widget_get_focusable (g_ptr_array_index (k->cells, i));
   g_assert_cmpuint (tab_stops, ==, 1);
+}
 
-  /* In on the first cell, out with the next Tab, back with Shift+Tab. */
-  g_assert_true (gtk_widget_child_focus (view, GTK_DIR_TAB_FORWARD));
-  assert_focus_on (&f, cells, 0, 0);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_on (&f, cells, 0, 0);
+/* In on the first cell, out with the next Tab, back with Shift+Tab. */
+static void
+test_keys_tab_in_and_out (Keys          *k,
+                          gconstpointer  data)
+{
+  g_assert_true (gtk_widget_child_focus (k->view, GTK_DIR_TAB_FORWARD));
+  assert_focus_on (&k->f, k->cells, 0, 0);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
 
-  /* The arrows; Tab leaves and comes back to the cell last moved to. */
-  press (cells, GDK_KEY_Right, 0);
-  assert_focus_on (&f, cells, 1, 0);
-  press (cells, GDK_KEY_Down, 0);
-  assert_focus_on (&f, cells, 1, 1);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_on (&f, cells, 1, 1);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_on (&f, cells, 1, 1);
+/* The arrows; Tab leaves and comes back to the cell last moved to. */
+static void
+test_keys_tab_back_to_last (Keys          *k,
+                            gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_Right, 0);
+  assert_focus_on (&k->f, k->cells, 1, 0);
+  press (k->cells, GDK_KEY_Down, 0);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+}
 
-  /* The focused cell says which model on which board it is. */
-  focus = gtk_root_get_focus (GTK_ROOT (f.window));
-  tooltip = gtk_widget_get_tooltip_text (focus);
+/* The focused cell says which model on which board it is. */
+static void
+test_keys_cell_tooltip (Keys          *k,
+                        gconstpointer  data)
+{
+  GPtrArray *boards = hr_session_get_boards (hr_application_get_session (test_app));
+  const char *tooltip = gtk_widget_get_tooltip_text (gtk_root_get_focus (GTK_ROOT (k->f.window)));
+
   g_assert_nonnull (tooltip);
   g_assert_nonnull (strstr (tooltip, ((HrBoard *) g_ptr_array_index (boards, 1))->name));
+}
 
-  press (cells, GDK_KEY_End, 0);
-  assert_focus_on (&f, cells, n_boards - 1, 1);
-  press (cells, GDK_KEY_Left, 0);
-  assert_focus_on (&f, cells, n_boards - 2, 1);
-  press (cells, GDK_KEY_Home, 0);
-  assert_focus_on (&f, cells, 0, 1);
-  press (cells, GDK_KEY_Up, 0);
-  press (cells, GDK_KEY_Up, 0);
-  assert_focus_on (&f, cells, 0, 0);
-  press (cells, GDK_KEY_Left, 0);
-  assert_focus_on (&f, cells, 0, 0);
+/* End, Home and the arrows, which stop at the edges. */
+static void
+test_keys_home_end (Keys          *k,
+                    gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_End, 0);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 1, 1);
+  press (k->cells, GDK_KEY_Left, 0);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 2, 1);
+  press (k->cells, GDK_KEY_Home, 0);
+  assert_focus_on (&k->f, k->cells, 0, 1);
+  press (k->cells, GDK_KEY_Up, 0);
+  press (k->cells, GDK_KEY_Up, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+  press (k->cells, GDK_KEY_Left, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
 
-  /* A page down and up; to the last cell and back to the first. */
-  press (cells, GDK_KEY_Page_Down, 0);
-  cell_position (gtk_root_get_focus (GTK_ROOT (f.window)), g_ptr_array_index (cells, 0), &column, &row);
+/* A page down and up. */
+static void
+test_keys_page (Keys          *k,
+                gconstpointer  data)
+{
+  int column = -1, row = -1;
+
+  press (k->cells, GDK_KEY_Page_Down, 0);
+  cell_position (gtk_root_get_focus (GTK_ROOT (k->f.window)), g_ptr_array_index (k->cells, 0), &column, &row);
   g_assert_cmpint (column, ==, 0);
   g_assert_cmpint (row, >, 1);
-  g_assert_cmpint (row, <, n_models - 1);
-  press (cells, GDK_KEY_Page_Up, 0);
-  assert_focus_on (&f, cells, 0, 0);
-  press (cells, GDK_KEY_End, GDK_CONTROL_MASK);
-  assert_focus_on (&f, cells, n_boards - 1, n_models - 1);
+  g_assert_cmpint (row, <, k->n_models - 1);
+  press (k->cells, GDK_KEY_Page_Up, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
+
+/* To the last cell, scrolled into view, and back to the first. */
+static void
+test_keys_last_cell_shown (Keys          *k,
+                           gconstpointer  data)
+{
+  graphene_rect_t bounds;
+
+  press (k->cells, GDK_KEY_End, GDK_CONTROL_MASK);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 1, k->n_models - 1);
   spin (200);
-  focus = gtk_root_get_focus (GTK_ROOT (f.window));
-  g_assert_true (gtk_widget_compute_bounds (focus, view, &bounds));
+  g_assert_true (gtk_widget_compute_bounds (gtk_root_get_focus (GTK_ROOT (k->f.window)), k->view, &bounds));
   g_assert_cmpfloat (bounds.origin.x, >=, 0);
   g_assert_cmpfloat (bounds.origin.y, >=, 0);
-  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view) + 1);
-  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (view) + 1);
-  press (cells, GDK_KEY_Home, GDK_CONTROL_MASK);
-  assert_focus_on (&f, cells, 0, 0);
-
-  /* Laid out again (another unit) with the focus in it: on the same cell. */
-  press (cells, GDK_KEY_Right, 0);
-  press (cells, GDK_KEY_Down, 0);
-  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GIB);
-  g_ptr_array_set_size (cells, 0);
-  collect_by_class (view, "boards-cell", cells);
-  assert_focus_on (&f, cells, 1, 1);
-  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GB);
-  g_ptr_array_set_size (cells, 0);
-  collect_by_class (view, "boards-cell", cells);
-  assert_focus_on (&f, cells, 1, 1);
-
-  /* For a person to look at: the focus ring on a cell. */
-  gtk_window_set_focus_visible (GTK_WINDOW (f.window), TRUE);
-  spin (100);
-  save_png (GTK_WIDGET (f.window), "boards-focus.png");
-
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
-  close_window (&f);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (k->view) + 1);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (k->view) + 1);
+  press (k->cells, GDK_KEY_Home, GDK_CONTROL_MASK);
+  assert_focus_on (&k->f, k->cells, 0, 0);
 }
+
+/* Laid out again (another unit) with the focus in it: on the same cell. */
+static void
+test_keys_relayout (Keys          *k,
+                    gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_Right, 0);
+  press (k->cells, GDK_KEY_Down, 0);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (k->view), HR_UNIT_GIB);
+  g_ptr_array_set_size (k->cells, 0);
+  collect_by_class (k->view, "boards-cell", k->cells);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (k->view), HR_UNIT_GB);
+  g_ptr_array_set_size (k->cells, 0);
+  collect_by_class (k->view, "boards-cell", k->cells);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+}
+
+/* For a person to look at (HR_TEST_SHOTS): the focus ring on a cell. */
+static void
+test_keys_focus_ring_shot (Keys          *k,
+                           gconstpointer  data)
+{
+  gtk_window_set_focus_visible (GTK_WINDOW (k->f.window), TRUE);
+  spin (100);
+  save_png (GTK_WIDGET (k->f.window), "boards-focus.png");
+}
+
+static const GuiTestStep keys_steps[] = {
+  { "/models-page/boards-view-keyboard/one-tab-stop", (GTestFixtureFunc) test_keys_one_tab_stop },
+  { "/models-page/boards-view-keyboard/tab-in-and-out", (GTestFixtureFunc) test_keys_tab_in_and_out },
+  { "/models-page/boards-view-keyboard/tab-back-to-last", (GTestFixtureFunc) test_keys_tab_back_to_last },
+  { "/models-page/boards-view-keyboard/cell-tooltip", (GTestFixtureFunc) test_keys_cell_tooltip },
+  { "/models-page/boards-view-keyboard/home-end", (GTestFixtureFunc) test_keys_home_end },
+  { "/models-page/boards-view-keyboard/page", (GTestFixtureFunc) test_keys_page },
+  { "/models-page/boards-view-keyboard/last-cell-shown", (GTestFixtureFunc) test_keys_last_cell_shown },
+  { "/models-page/boards-view-keyboard/relayout", (GTestFixtureFunc) test_keys_relayout },
+  { "/models-page/boards-view-keyboard/focus-ring-shot", (GTestFixtureFunc) test_keys_focus_ring_shot },
+};
+
+static GuiTestStory keys_story = {
+  "boards-view-keyboard", keys_open, keys_close, keys_steps, G_N_ELEMENTS (keys_steps), &keys, sizeof (Keys), 0
+};
 
 int
 main (int   argc,
@@ -1061,7 +1143,7 @@ main (int   argc,
   g_test_add_func ("/models-page/empty-search", test_empty_search);
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/models-page/boards-view", test_boards_view);
-  g_test_add_func ("/models-page/boards-view-keyboard", test_boards_view_keyboard);
+  gui_test_story_add (&keys_story);
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
   g_test_add_func ("/models-page/rename", test_rename);
 
