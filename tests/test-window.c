@@ -283,105 +283,148 @@ static const struct {
   { "qwen2.5:14b",  "0.81 GB", "9.81 GB", "over 3.71 GB" },
 };
 
+/* The seed board's cases share one window, its search cleared before
+ * each. */
+static struct {
+  Fixture    f;
+  GPtrArray *catalog;   /* the built-in catalog */
+} seed_window;
+
 static void
-test_window_seed_board (void)
+seed_close (void)
 {
-  Fixture f = { 0 };
-  g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) catalog = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkColumnView *view;
-  const HrEvaluationInputs *scenario;
+  close_window (&seed_window.f);
+  g_clear_pointer (&seed_window.catalog, g_ptr_array_unref);
+}
+
+static void
+seed_setup (Fixture       *f,
+            gconstpointer  data)
+{
+  if (!gui_test_is_shared ("seed-board"))
+    {
+      g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
+      g_autoptr(GError) error = NULL;
+
+      open_window (&seed_window.f);
+      gui_test_share ("seed-board", seed_close);
+      seed_window.catalog = hr_catalog_load_file (catalog_path, &error);
+      g_assert_no_error (error);
+    }
+  *f = seed_window.f;
+  if (*gtk_editable_get_text (hr_models_page_get_search_entry (f->page)) != '\0')
+    search (f, "", seed_window.catalog->len);
+}
+
+/* The catalog lists every built-in model, one of them recommended. */
+static void
+test_seed_catalog_listed (Fixture       *f,
+                          gconstpointer  data)
+{
+  GPtrArray *catalog = seed_window.catalog;
   guint recommended = 0;
 
-  open_window (&f);
-  view = hr_models_page_get_column_view (f.page);
-
-  /* The catalog lists every built-in model. */
-  catalog = hr_catalog_load_file (catalog_path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_list_model_get_n_items (hr_models_page_get_rows (f.page)), ==, catalog->len);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_models_page_get_rows (f->page)), ==, catalog->len);
   for (guint i = 0; i < catalog->len; i++)
     {
       const HrModelSpec *spec = g_ptr_array_index (catalog, i);
-      HrModelRow *row = hr_models_page_find_row (f.page, spec->name);
+      HrModelRow *row = hr_models_page_find_row (f->page, spec->name);
 
       g_assert_nonnull (row);
       if (hr_model_row_get_recommended (row))
         recommended++;
     }
   g_assert_cmpuint (recommended, ==, 1);
+}
 
-  scenario = page_inputs (f.page);
+/* The seed board at 4,096 tokens, as pulled, f16 KV cache, one slot. */
+static void
+test_seed_inputs (Fixture       *f,
+                  gconstpointer  data)
+{
+  const HrEvaluationInputs *scenario = page_inputs (f->page);
+
   g_assert_cmpstr (scenario->board->id, ==, "jetson-orin-nano-super");
   g_assert_cmpuint (scenario->context_tokens, ==, 4096);
   g_assert_null (scenario->precision);
   g_assert_cmpint (scenario->kv_type, ==, HR_KV_CACHE_F16);
   g_assert_cmpuint (scenario->parallel_slots, ==, 1);
+}
 
-  /* The seed's five rows, as the cells show them on screen. */
+/* The seed's five rows' cells. */
+static void
+test_seed_cells (Fixture       *f,
+                 gconstpointer  data)
+{
   for (guint i = 0; i < G_N_ELEMENTS (seed_rows); i++)
     {
-      g_autofree char *kv = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_KV_CACHE);
-      g_autofree char *total = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_TOTAL);
-      g_autofree char *verdict = cell (&f, seed_rows[i].name, HR_MODELS_COLUMN_VERDICT);
+      g_autofree char *kv = cell (f, seed_rows[i].name, HR_MODELS_COLUMN_KV_CACHE);
+      g_autofree char *total = cell (f, seed_rows[i].name, HR_MODELS_COLUMN_TOTAL);
+      g_autofree char *verdict = cell (f, seed_rows[i].name, HR_MODELS_COLUMN_VERDICT);
 
       g_assert_cmpstr (kv, ==, seed_rows[i].kv);
       g_assert_cmpstr (total, ==, seed_rows[i].total);
       g_assert_cmpstr (verdict, ==, seed_rows[i].verdict);
-
-      search (&f, seed_rows[i].name, 1);
-      {
-        /* The row's cells are bound on a later frame than the search. */
-        LabelsWait shown = { GTK_WIDGET (view),
-                             { seed_rows[i].name, seed_rows[i].verdict, seed_rows[i].total, NULL } };
-
-        g_assert_true (iterate_until (labels_shown, &shown, 3000));
-      }
     }
+}
 
-  /* Selecting a row scrolls the list to it: the last of the list. */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
-  {
-    GListModel *rows = hr_models_page_get_rows (f.page);
-    SearchWait wait = { f.page, catalog->len, NULL };
-    g_autoptr(HrModelRow) first = NULL;
-    g_autoptr(HrModelRow) last = NULL;
+/* The seed's five rows, as the cells show them on screen. */
+static void
+test_seed_rows_shown (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkColumnView *view = hr_models_page_get_column_view (f->page);
 
-    g_assert_true (iterate_until (search_done, &wait, 3000));
-    first = g_list_model_get_item (rows, 0);
-    last = g_list_model_get_item (rows, g_list_model_get_n_items (rows) - 1);
-    ViewportWait first_shown = { GTK_WIDGET (view), hr_model_row_get_name (first), hr_model_row_get_name (last) };
-    ViewportWait last_shown = { GTK_WIDGET (view), hr_model_row_get_name (last), NULL };
+  for (guint i = 0; i < G_N_ELEMENTS (seed_rows); i++)
+    {
+      /* The row's cells are bound on a later frame than the search. */
+      LabelsWait shown = { GTK_WIDGET (view),
+                           { seed_rows[i].name, seed_rows[i].verdict, seed_rows[i].total, NULL } };
 
-    /* The first row in view and the last out of it: the list is longer
-     * than its viewport. */
-    hr_models_page_select_row (f.page, first);
-    g_assert_true (iterate_until (shows_in_viewport, &first_shown, 3000));
-    hr_models_page_select_row (f.page, last);
-    g_assert_true (iterate_until (shows_in_viewport, &last_shown, 3000));
-  }
+      search (f, seed_rows[i].name, 1);
+      g_assert_true (iterate_until (labels_shown, &shown, 3000));
+    }
+}
 
-  /* The seed's rates: measured on the board, and the estimate. */
-  {
-    g_autofree char *tps = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_TPS);
-    g_autofree char *source = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_SOURCE);
-    g_autofree char *speed = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_SPEED);
-    g_autofree char *tps_8b = cell (&f, "llama3.1:8b", HR_MODELS_COLUMN_TPS);
-    g_autofree char *speed_8b = cell (&f, "llama3.1:8b", HR_MODELS_COLUMN_SPEED);
-    g_autofree char *tps_14b = cell (&f, "qwen2.5:14b", HR_MODELS_COLUMN_TPS);
-    g_autofree char *source_14b = cell (&f, "qwen2.5:14b", HR_MODELS_COLUMN_SOURCE);
+/* Selecting a row scrolls the list to it: the first row in view and the
+ * last out of it (the list is longer than its viewport), then the last. */
+static void
+test_seed_select_scrolls (Fixture       *f,
+                          gconstpointer  data)
+{
+  GtkColumnView *view = hr_models_page_get_column_view (f->page);
+  GListModel *rows = hr_models_page_get_rows (f->page);
+  g_autoptr(HrModelRow) first = g_list_model_get_item (rows, 0);
+  g_autoptr(HrModelRow) last = g_list_model_get_item (rows, g_list_model_get_n_items (rows) - 1);
+  ViewportWait first_shown = { GTK_WIDGET (view), hr_model_row_get_name (first), hr_model_row_get_name (last) };
+  ViewportWait last_shown = { GTK_WIDGET (view), hr_model_row_get_name (last), NULL };
 
-    g_assert_cmpstr (tps, ==, "18.4");
-    g_assert_cmpstr (source, ==, "measured");
-    g_assert_cmpstr (speed, ==, "ok");
-    g_assert_cmpstr (tps_8b, ==, "7.4");
-    g_assert_cmpstr (speed_8b, ==, "slow");
-    g_assert_cmpstr (tps_14b, ==, "4.1");
-    g_assert_cmpstr (source_14b, ==, "estimate");
-  }
+  hr_models_page_select_row (f->page, first);
+  g_assert_true (iterate_until (shows_in_viewport, &first_shown, 3000));
+  hr_models_page_select_row (f->page, last);
+  g_assert_true (iterate_until (shows_in_viewport, &last_shown, 3000));
+}
 
-  close_window (&f);
+/* The seed's rates: measured on the board, and the estimate. */
+static void
+test_seed_rates (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *tps = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_TPS);
+  g_autofree char *source = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_SOURCE);
+  g_autofree char *speed = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_SPEED);
+  g_autofree char *tps_8b = cell (f, "llama3.1:8b", HR_MODELS_COLUMN_TPS);
+  g_autofree char *speed_8b = cell (f, "llama3.1:8b", HR_MODELS_COLUMN_SPEED);
+  g_autofree char *tps_14b = cell (f, "qwen2.5:14b", HR_MODELS_COLUMN_TPS);
+  g_autofree char *source_14b = cell (f, "qwen2.5:14b", HR_MODELS_COLUMN_SOURCE);
+
+  g_assert_cmpstr (tps, ==, "18.4");
+  g_assert_cmpstr (source, ==, "measured");
+  g_assert_cmpstr (speed, ==, "ok");
+  g_assert_cmpstr (tps_8b, ==, "7.4");
+  g_assert_cmpstr (speed_8b, ==, "slow");
+  g_assert_cmpstr (tps_14b, ==, "4.1");
+  g_assert_cmpstr (source_14b, ==, "estimate");
 }
 
 static void
@@ -1470,7 +1513,12 @@ main (int   argc,
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
   real_user_data_dir = g_build_filename (g_get_home_dir (), ".local", "share", NULL);
 
-  g_test_add_func ("/window/seed-board", test_window_seed_board);
+  g_test_add ("/window/seed-board/catalog-listed", Fixture, NULL, seed_setup, test_seed_catalog_listed, NULL);
+  g_test_add ("/window/seed-board/inputs", Fixture, NULL, seed_setup, test_seed_inputs, NULL);
+  g_test_add ("/window/seed-board/seed-cells", Fixture, NULL, seed_setup, test_seed_cells, NULL);
+  g_test_add ("/window/seed-board/seed-rows-shown", Fixture, NULL, seed_setup, test_seed_rows_shown, NULL);
+  g_test_add ("/window/seed-board/select-scrolls", Fixture, NULL, seed_setup, test_seed_select_scrolls, NULL);
+  g_test_add ("/window/seed-board/rates", Fixture, NULL, seed_setup, test_seed_rates, NULL);
   g_test_add_func ("/window/context-and-kv-type", test_window_context_and_kv_type);
   g_test_add_func ("/window/chart-and-explain", test_window_chart_and_explain);
   g_test_add_func ("/window/export", test_window_export);
