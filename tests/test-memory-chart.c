@@ -258,102 +258,179 @@ save_shot (GtkWidget  *chart,
  * (data/boards.json) is split 34/49, 10.65 GB in VRAM and 5.27 GB in host
  * memory, as `headroom-cli fit --board rtx-3060-12gb --context 32768`
  * prints it; the chart draws and names both parts, the pool both memories. */
-static void
-test_memory_chart_partial (void)
+/* The partial story: qwen2.5:14b (split) and llama3.1:8b (fits) on the
+ * RTX 3060 12 GB at 32,768 tokens, in a models chart, then in the pool. */
+typedef struct {
+  GPtrArray          *boards;    /* the built-in boards */
+  GPtrArray          *catalog;   /* the built-in catalog */
+  GListStore         *store;     /* llama3.1:8b, qwen2.5:14b */
+  HrModelRow         *row;       /* qwen2.5:14b */
+  HrModelRow         *small_row; /* llama3.1:8b */
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Partial;
+
+static Partial partial;
+
+static const HrModelSpec *
+find_spec (GPtrArray  *catalog,
+           const char *name)
 {
+  for (guint i = 0; i < catalog->len; i++)
+    if (g_strcmp0 (((HrModelSpec *) catalog->pdata[i])->name, name) == 0)
+      return catalog->pdata[i];
+  return NULL;
+}
+
+static void
+partial_open (gpointer data)
+{
+  Partial *p = data;
   g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
-  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = NULL;
-  g_autoptr(HrModelRow) small_row = NULL;
   const HrBoard *board = NULL;
-  const HrModelSpec *spec = NULL, *small = NULL;
-  g_autofree char *vram_tip = NULL;
-  g_autofree char *host_tip = NULL;
-  g_autofree char *pool_tip = NULL;
-  GtkWidget *window, *chart;
-  HrEvaluationInputs scenario;
+  const HrModelSpec *spec, *small;
 
-  g_assert_nonnull (boards);
-  g_assert_nonnull (catalog);
-  for (guint i = 0; i < boards->len; i++)
-    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "rtx-3060-12gb") == 0)
-      board = boards->pdata[i];
-  for (guint i = 0; i < catalog->len; i++)
-    {
-      const HrModelSpec *m = catalog->pdata[i];
-
-      if (g_strcmp0 (m->name, "qwen2.5:14b") == 0)
-        spec = m;
-      else if (g_strcmp0 (m->name, "llama3.1:8b") == 0)
-        small = m;
-    }
+  p->boards = hr_boards_load_file (boards_path, NULL);
+  p->catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_assert_nonnull (p->boards);
+  g_assert_nonnull (p->catalog);
+  for (guint i = 0; i < p->boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) p->boards->pdata[i])->id, "rtx-3060-12gb") == 0)
+      board = p->boards->pdata[i];
+  spec = find_spec (p->catalog, "qwen2.5:14b");
+  small = find_spec (p->catalog, "llama3.1:8b");
   g_assert_nonnull (board);
   g_assert_nonnull (spec);
   g_assert_nonnull (small);
+  hr_evaluation_inputs_init (&p->scenario, board, NULL);
+  p->scenario.context_tokens = 32768;
+  p->row = hr_model_row_new (spec);
+  hr_model_row_evaluate (p->row, &p->scenario);
+  p->small_row = hr_model_row_new (small);
+  hr_model_row_evaluate (p->small_row, &p->scenario);
+  p->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_list_store_append (p->store, p->small_row);
+  g_list_store_append (p->store, p->row);
 
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  scenario.context_tokens = 32768;
-  row = hr_model_row_new (spec);
-  hr_model_row_evaluate (row, &scenario);
-  small_row = hr_model_row_new (small);
-  hr_model_row_evaluate (small_row, &scenario);
-  g_list_store_append (store, small_row);
-  g_list_store_append (store, row);
-  g_assert_cmpint (hr_model_row_get_evaluation (row)->verdict, ==, HR_VERDICT_PARTIAL);
-
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
-  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
-  g_object_ref (chart);
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-  while (!gtk_widget_get_mapped (chart))
+  p->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (p->window), 700, 300);
+  p->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (p->chart), &p->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (p->chart), G_LIST_MODEL (p->store));
+  gtk_window_set_child (GTK_WINDOW (p->window), p->chart);
+  gtk_window_present (GTK_WINDOW (p->window));
+  while (!gtk_widget_get_mapped (p->chart))
     g_main_context_iteration (NULL, TRUE);
   hr_test_spin (200);
+}
 
-  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+static void
+partial_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (partial.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (partial.chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (partial.chart), NULL);
+  g_assert_finalize_object (partial.chart);
+  g_clear_object (&partial.row);
+  g_clear_object (&partial.small_row);
+  g_clear_object (&partial.store);
+  g_clear_pointer (&partial.boards, g_ptr_array_unref);
+  g_clear_pointer (&partial.catalog, g_ptr_array_unref);
+}
+
+static void
+test_partial_verdict (Partial       *p,
+                      gconstpointer  data)
+{
+  g_assert_cmpint (hr_model_row_get_evaluation (p->row)->verdict, ==, HR_VERDICT_PARTIAL);
+}
+
+static void
+test_partial_description (Partial       *p,
+                          gconstpointer  data)
+{
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (p->chart)),
                             "qwen2.5:14b: total 15.91 GB, partial: 34 of 49 layers on the GPU, "
                             "10.65 GB in VRAM and 5.27 GB in host memory; partial, 25.09 GB of host "
                             "memory left."));
-  g_assert_true (find_tooltip (chart, "qwen2.5:14b: VRAM\n", &vram_tip));
+}
+
+/* The split model's two bars, VRAM and host memory, each with its bytes. */
+static void
+test_partial_split_tooltips (Partial       *p,
+                             gconstpointer  data)
+{
+  g_autofree char *vram_tip = NULL;
+  g_autofree char *host_tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "qwen2.5:14b: VRAM\n", &vram_tip));
   g_assert_cmpstr (vram_tip, ==, "qwen2.5:14b: VRAM\n10,645,148,128 bytes = 10.65 GB (9.91 GiB)\n"
                                  "34 of 49 layers on the GPU, with their KV cache and the GPU's compute "
                                  "buffer (PROCESSOR 33%/67% CPU/GPU); the explain panel shows each term");
-  g_assert_true (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &host_tip));
+  g_assert_true (find_tooltip (p->chart, "qwen2.5:14b: Host memory\n", &host_tip));
   g_assert_cmpstr (host_tip, ==, "qwen2.5:14b: Host memory\n5,267,580,960 bytes = 5.27 GB (4.91 GiB)\n"
                                  "15 layers in host memory, run by the CPU, with the token embedding, "
                                  "their KV cache and the CPU's compute buffer");
-  /* The model that fits keeps its weights, KV cache and overhead */
-  g_clear_pointer (&vram_tip, g_free);
-  g_assert_true (find_tooltip (chart, "llama3.1:8b: Weights\n", &vram_tip));
-  save_shot (chart, "memory-chart-partial.png");
-
-  /* The pool: both memories, each with its budget line */
-  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
-  gtk_widget_set_size_request (chart, 700, 480);
-  hr_test_spin (200);
-  g_assert_true (find_tooltip (chart, "Budget of the host memory\n", &pool_tip));
-  g_assert_cmpstr (pool_tip, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
-  g_clear_pointer (&pool_tip, g_free);
-  g_assert_true (find_tooltip (chart, "Budget of the VRAM\n", &pool_tip));
-  g_clear_pointer (&pool_tip, g_free);
-  /* Each memory's parts: here the host's weights (15 layers and the token embedding) */
-  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &pool_tip));
-  g_assert_false (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &pool_tip));
-  save_shot (chart, "pool-chart-partial.png");
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
 }
+
+/* The model that fits keeps its weights, KV cache and overhead. */
+static void
+test_partial_fitting_model (Partial       *p,
+                            gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "llama3.1:8b: Weights\n", &tip));
+  save_shot (p->chart, "memory-chart-partial.png");
+}
+
+/* The pool: both memories, each with its budget line. */
+static void
+test_partial_pool_budgets (Partial       *p,
+                           gconstpointer  data)
+{
+  g_autofree char *host = NULL;
+  g_autofree char *vram = NULL;
+
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (p->chart), HR_MEMORY_CHART_MODE_POOL);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (p->chart), p->row);
+  gtk_widget_set_size_request (p->chart, 700, 480);
+  hr_test_spin (200);
+  g_assert_true (find_tooltip (p->chart, "Budget of the host memory\n", &host));
+  g_assert_cmpstr (host, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
+  g_assert_true (find_tooltip (p->chart, "Budget of the VRAM\n", &vram));
+}
+
+/* Each memory's parts: here the host's weights (15 layers and the token
+ * embedding), not the models chart's bars. */
+static void
+test_partial_pool_parts (Partial       *p,
+                         gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "Weights of the host memory\n", &tip));
+  g_clear_pointer (&tip, g_free);
+  g_assert_false (find_tooltip (p->chart, "qwen2.5:14b: Host memory\n", &tip));
+  save_shot (p->chart, "pool-chart-partial.png");
+}
+
+static const GuiTestStep partial_steps[] = {
+  { "/memory-chart/partial/verdict", (GTestFixtureFunc) test_partial_verdict },
+  { "/memory-chart/partial/description", (GTestFixtureFunc) test_partial_description },
+  { "/memory-chart/partial/split-tooltips", (GTestFixtureFunc) test_partial_split_tooltips },
+  { "/memory-chart/partial/fitting-model", (GTestFixtureFunc) test_partial_fitting_model },
+  { "/memory-chart/partial/pool-budgets", (GTestFixtureFunc) test_partial_pool_budgets },
+  { "/memory-chart/partial/pool-parts", (GTestFixtureFunc) test_partial_pool_parts },
+};
+
+static GuiTestStory partial_story = {
+  "partial", partial_open, partial_close, partial_steps, G_N_ELEMENTS (partial_steps),
+  &partial, sizeof (Partial), 0
+};
 
 /* The first accessible child of @chart after @n others (its columns). */
 static GtkWidget *
@@ -591,7 +668,7 @@ main (int   argc,
   g_test_add_func ("/memory-chart/description", test_memory_chart_description);
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
   g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
-  g_test_add_func ("/memory-chart/partial", test_memory_chart_partial);
+  gui_test_story_add (&partial_story);
   gui_test_story_add (&devices_story);
 
   result = g_test_run ();
