@@ -427,107 +427,172 @@ test_seed_rates (Fixture       *f,
   g_assert_cmpstr (source_14b, ==, "estimate");
 }
 
+/* The controls' cases share one window; each starts from the defaults:
+ * 4,096 tokens (the slider's 12), KV cache f16, one slot, as pulled, no
+ * search. */
+static struct {
+  Fixture f;
+  guint   n_rows;   /* the rows without a search */
+} controls;
+
 static void
-test_window_context_and_kv_type (void)
+controls_close (void)
 {
-  Fixture f = { 0 };
-  HrModelRow *row;
-  const HrModelSpec *spec;
-  const HrEvaluation *e;
-  GtkRange *context;
-
-  open_window (&f);
-  row = hr_models_page_find_row (f.page, "llama3.2:3b");
-  spec = hr_model_row_get_spec (row);
-  e = hr_model_row_get_evaluation (row);
-  context = hr_models_page_get_context_scale (f.page);
-
-  g_assert_cmpuint (e->footprint.kv_cache, ==, 469762048);
-
-  /* 16,384 tokens: docs/seed-figures.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
-  gtk_range_set_value (context, 14);
-  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 16384);
-  g_assert_cmpuint (e->footprint.kv_cache, ==, 1879048192);
-  g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_F16, 16384, 1));
-  {
-    g_autofree char *kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
-    g_autofree char *total = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_TOTAL);
-    g_autofree char *verdict = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_VERDICT);
-
-    g_assert_cmpstr (kv, ==, "1.88 GB");
-    g_assert_cmpstr (total, ==, "3.88 GB");
-    g_assert_cmpstr (verdict, ==, "fits 1.22 GB");
-  }
-  search (&f, "llama3.2:3b", 1);
-  {
-    LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f.page)),
-                         { "1.88 GB", "fits 1.22 GB", NULL } };
-
-    g_assert_true (iterate_until (labels_shown, &shown, 3000));
-  }
-
-  /* KV cache q8_0: 34 bytes per 32 elements, exactly as the core says */
-  gtk_range_set_value (context, 12);
-  adw_combo_row_set_selected (kv_row (f.page), 1);
-  g_assert_cmpint (page_inputs (f.page)->kv_type, ==, HR_KV_CACHE_Q8_0);
-  g_assert_cmpuint (e->footprint.kv_cache, ==, hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_Q8_0, 4096, 1));
-  g_assert_cmpuint (e->footprint.kv_cache, ==, 249561088);
-  g_assert_cmpuint (hr_model_row_get_kv_per_token (row), ==, 60928);
-  {
-    g_autofree char *kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
-    g_autofree char *per_token = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_PER_TOKEN);
-
-    g_assert_cmpstr (kv, ==, "0.25 GB");
-    g_assert_cmpstr (per_token, ==, "60,928");
-  }
-
-  /* Two parallel slots double the cache. */
-  gtk_spin_button_set_value (slots_spin (f.page), 2);
-  g_assert_cmpuint (e->footprint.kv_cache, ==, 2 * 249561088);
-
-  /* Past a model's native context, its row says so. */
-  adw_combo_row_set_selected (kv_row (f.page), 0);
-  gtk_spin_button_set_value (slots_spin (f.page), 1);
-  gtk_range_set_value (context, 17);
-  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 131072);
-  row = hr_models_page_find_row (f.page, "gemma2:2b");
-  g_assert_true (hr_model_row_get_evaluation (row)->past_context_limit);
-  search (&f, "gemma2:2b", 1);
-  {
-    LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f.page)),
-                         { "past its 8,192-token limit", NULL } };
-
-    g_assert_true (iterate_until (labels_shown, &shown, 3000));
-  }
-
-  /* Precision: FP16 sketches every model at 16 bits per weight. */
-  gtk_range_set_value (context, 12);
-  gtk_range_set_value (hr_models_page_get_precision_scale (f.page), 6);
-  g_assert_cmpstr (page_inputs (f.page)->precision->id, ==, "fp16");
-  row = hr_models_page_find_row (f.page, "llama3.2:3b");
-  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.weights, ==,
-                    hr_memory_spec_weight_bytes (hr_model_row_get_spec (row),
-                                                 hr_precision_lookup ("fp16")));
-
-  close_window (&f);
+  close_window (&controls.f);
 }
 
 static void
-test_window_chart_and_explain (void)
+controls_setup (Fixture       *f,
+                gconstpointer  data)
 {
-  Fixture f = { 0 };
-  HrMemoryChart *chart;
-  HrMemoryChart *pool;
-  HrExplainPanel *panel;
-  const char *description;
-  gboolean found_tooltip = FALSE;
+  if (!gui_test_is_shared ("controls"))
+    {
+      open_window (&controls.f);
+      gui_test_share ("controls", controls_close);
+      controls.n_rows = g_list_model_get_n_items (hr_models_page_get_rows (controls.f.page));
+    }
+  *f = controls.f;
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 12);
+  adw_combo_row_set_selected (kv_row (f->page), 0);
+  gtk_spin_button_set_value (slots_spin (f->page), 1);
+  gtk_range_set_value (hr_models_page_get_precision_scale (f->page), 0);
+  if (*gtk_editable_get_text (hr_models_page_get_search_entry (f->page)) != '\0')
+    search (f, "", controls.n_rows);
+}
 
-  open_window (&f);
-  chart = hr_models_page_get_memory_chart (f.page);
-  pool = hr_models_page_get_pool_chart (f.page);
-  panel = hr_models_page_get_explain_panel (f.page);
+static const HrEvaluation *
+evaluation_of (Fixture    *f,
+               const char *name)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, name);
 
-  description = hr_memory_chart_get_description (chart);
+  g_assert_nonnull (row);
+  return hr_model_row_get_evaluation (row);
+}
+
+static void
+test_controls_default_kv (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_assert_cmpuint (evaluation_of (f, "llama3.2:3b")->footprint.kv_cache, ==, 469762048);
+}
+
+/* 16,384 tokens: docs/seed-figures.md, 2 x 28 x 8 x 128 x 2 bytes x 16,384 */
+static void
+test_controls_context_16k (Fixture       *f,
+                           gconstpointer  data)
+{
+  const HrModelSpec *spec = hr_model_row_get_spec (hr_models_page_find_row (f->page, "llama3.2:3b"));
+
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 14);
+  g_assert_cmpuint (page_inputs (f->page)->context_tokens, ==, 16384);
+  g_assert_cmpuint (evaluation_of (f, "llama3.2:3b")->footprint.kv_cache, ==, 1879048192);
+  g_assert_cmpuint (evaluation_of (f, "llama3.2:3b")->footprint.kv_cache, ==,
+                    hr_memory_kv_cache_bytes (spec, HR_KV_CACHE_F16, 16384, 1));
+}
+
+static void
+test_controls_context_16k_cells (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autofree char *kv = NULL, *total = NULL, *verdict = NULL;
+
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 14);
+  kv = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  total = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_TOTAL);
+  verdict = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_VERDICT);
+  g_assert_cmpstr (kv, ==, "1.88 GB");
+  g_assert_cmpstr (total, ==, "3.88 GB");
+  g_assert_cmpstr (verdict, ==, "fits 1.22 GB");
+}
+
+static void
+test_controls_context_16k_shown (Fixture       *f,
+                                 gconstpointer  data)
+{
+  LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f->page)),
+                       { "1.88 GB", "fits 1.22 GB", NULL } };
+
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 14);
+  search (f, "llama3.2:3b", 1);
+  g_assert_true (iterate_until (labels_shown, &shown, 3000));
+}
+
+/* KV cache q8_0: 34 bytes per 32 elements, exactly as the core says */
+static void
+test_controls_kv_q8 (Fixture       *f,
+                     gconstpointer  data)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, "llama3.2:3b");
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+
+  adw_combo_row_set_selected (kv_row (f->page), 1);
+  g_assert_cmpint (page_inputs (f->page)->kv_type, ==, HR_KV_CACHE_Q8_0);
+  g_assert_cmpuint (e->footprint.kv_cache, ==,
+                    hr_memory_kv_cache_bytes (hr_model_row_get_spec (row), HR_KV_CACHE_Q8_0, 4096, 1));
+  g_assert_cmpuint (e->footprint.kv_cache, ==, 249561088);
+  g_assert_cmpuint (hr_model_row_get_kv_per_token (row), ==, 60928);
+}
+
+static void
+test_controls_kv_q8_cells (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *kv = NULL, *per_token = NULL;
+
+  adw_combo_row_set_selected (kv_row (f->page), 1);
+  kv = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  per_token = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_KV_PER_TOKEN);
+  g_assert_cmpstr (kv, ==, "0.25 GB");
+  g_assert_cmpstr (per_token, ==, "60,928");
+}
+
+/* Two parallel slots double the cache. */
+static void
+test_controls_two_slots (Fixture       *f,
+                         gconstpointer  data)
+{
+  adw_combo_row_set_selected (kv_row (f->page), 1);
+  gtk_spin_button_set_value (slots_spin (f->page), 2);
+  g_assert_cmpuint (evaluation_of (f, "llama3.2:3b")->footprint.kv_cache, ==, 2 * 249561088);
+}
+
+/* Past a model's native context, its row says so. */
+static void
+test_controls_past_native (Fixture       *f,
+                           gconstpointer  data)
+{
+  LabelsWait shown = { GTK_WIDGET (hr_models_page_get_column_view (f->page)),
+                       { "past its 8,192-token limit", NULL } };
+
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 17);
+  g_assert_cmpuint (page_inputs (f->page)->context_tokens, ==, 131072);
+  g_assert_true (evaluation_of (f, "gemma2:2b")->past_context_limit);
+  search (f, "gemma2:2b", 1);
+  g_assert_true (iterate_until (labels_shown, &shown, 3000));
+}
+
+/* Precision: FP16 sketches every model at 16 bits per weight. */
+static void
+test_controls_fp16 (Fixture       *f,
+                    gconstpointer  data)
+{
+  HrModelRow *row;
+
+  gtk_range_set_value (hr_models_page_get_precision_scale (f->page), 6);
+  g_assert_cmpstr (page_inputs (f->page)->precision->id, ==, "fp16");
+  row = hr_models_page_find_row (f->page, "llama3.2:3b");
+  g_assert_cmpuint (hr_model_row_get_evaluation (row)->footprint.weights, ==,
+                    hr_memory_spec_weight_bytes (hr_model_row_get_spec (row), hr_precision_lookup ("fp16")));
+}
+
+/* The chart's description: each seed model's figures and verdict. */
+static void
+test_chart_description (Fixture       *f,
+                        gconstpointer  data)
+{
+  const char *description = hr_memory_chart_get_description (hr_models_page_get_memory_chart (f->page));
+
   g_assert_nonnull (strstr (description, "Memory per model on Jetson Orin Nano Super: "
                                          "budget 5.1 GB, headroom 6.1 GB, pool 8.0 GB."));
   g_assert_nonnull (strstr (description, "llama3.2:3b: weights 2.0 GB, KV cache 0.47 GB, "
@@ -538,21 +603,50 @@ test_window_chart_and_explain (void)
                                          "total 5.44 GB, tight, 0.66 GB left above the resident memory."));
   g_assert_nonnull (strstr (description, "qwen2.5:14b: weights 9.0 GB, KV cache 0.81 GB, "
                                          "total 9.81 GB, over by 3.71 GB."));
-  gtk_test_accessible_assert_role (chart, GTK_ACCESSIBLE_ROLE_IMG);
-  gtk_test_accessible_assert_property (chart, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+}
 
-  /* The context slider changes the description with the chart. */
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 14);
-  g_assert_nonnull (strstr (hr_memory_chart_get_description (chart),
+/* An image to a screen reader, described with its figures. */
+static void
+test_chart_accessible (Fixture       *f,
+                       gconstpointer  data)
+{
+  HrMemoryChart *chart = hr_models_page_get_memory_chart (f->page);
+
+  gtk_test_accessible_assert_role (chart, GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (chart, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       hr_memory_chart_get_description (chart));
+}
+
+/* The context slider changes the description with the chart. */
+static void
+test_chart_follows_context (Fixture       *f,
+                            gconstpointer  data)
+{
+  gtk_range_set_value (hr_models_page_get_context_scale (f->page), 14);
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (hr_models_page_get_memory_chart (f->page)),
                             "llama3.2:3b: weights 2.0 GB, KV cache 1.88 GB, total 3.88 GB, "
                             "fits with 1.22 GB to spare."));
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
+}
 
-  /* The selected model: the pool column and the explain panel */
-  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
-  g_assert_cmpstr (hr_memory_chart_get_description (pool), ==,
+/* The selected model's pool column. */
+static void
+test_chart_pool_column (Fixture       *f,
+                        gconstpointer  data)
+{
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "llama3.2:3b"));
+  g_assert_cmpstr (hr_memory_chart_get_description (hr_models_page_get_pool_chart (f->page)), ==,
                    "Jetson Orin Nano Super pool 8.0 GB with llama3.2:3b: Resident 1.9 GB, "
                    "Weights 2.0 GB, KV cache 0.47 GB, Overhead 0.0 GB, Reserve 1.0 GB, Free 2.63 GB");
+}
+
+/* The explain panel's memory figures for the selected model. */
+static void
+test_chart_explain_memory (Fixture       *f,
+                           gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "llama3.2:3b"));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "kv-cache"), ==,
                    "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes x 4,096 tokens = "
                    "469,762,048 bytes = 0.47 GB (0.44 GiB)");
@@ -564,16 +658,34 @@ test_window_chart_and_explain (void)
                    "8.0 GB pool - 1.9 GB resident = 6.1 GB (5.68 GiB) headroom");
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "verdict"), ==,
                    "5.1 GB budget - 2.47 GB total = 2.63 GB (2.45 GiB) to spare: fits");
+  g_assert_true (shows_label (GTK_WIDGET (panel), "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes "
+                                                  "x 4,096 tokens = 469,762,048 bytes = 0.47 GB (0.44 GiB)"));
+}
+
+/* The explain panel's rates for the selected model. */
+static void
+test_chart_explain_rates (Fixture       *f,
+                          gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "llama3.2:3b"));
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "ceiling"), ==,
                    "102 GB/s / 2.0 GB weights = 51.0 t/s ceiling");
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "floor"), ==,
                    "27 tokens / ((3,000 ms - 350 ms) / 1000) = 10.2 t/s floor");
   g_assert_cmpstr (hr_explain_panel_get_figure (panel, "speed"), ==,
                    "18.4 t/s >= 10.2 t/s floor: ok");
-  g_assert_true (shows_label (GTK_WIDGET (panel), "2 x 28 layers x 8 KV heads x 128 head dim x 2 bytes "
-                                                  "x 4,096 tokens = 469,762,048 bytes = 0.47 GB (0.44 GiB)"));
+}
 
-  /* A tooltip somewhere over the bars gives exact bytes and a formula. */
+/* A tooltip somewhere over the bars gives exact bytes and a formula. */
+static void
+test_chart_tooltip (Fixture       *f,
+                    gconstpointer  data)
+{
+  HrMemoryChart *chart = hr_models_page_get_memory_chart (f->page);
+  gboolean found_tooltip = FALSE;
+
   spin (100);
   for (int y = 0; y < gtk_widget_get_height (GTK_WIDGET (chart)) && !found_tooltip; y += 3)
     for (int x = 0; x < gtk_widget_get_width (GTK_WIDGET (chart)) && !found_tooltip; x += 3)
@@ -590,8 +702,6 @@ test_window_chart_and_explain (void)
           }
       }
   g_assert_true (found_tooltip);
-
-  close_window (&f);
 }
 
 /* A minimal CSV reader for what hr_export_csv_field() writes. */
@@ -630,33 +740,63 @@ split_csv_line (const char *line)
   return fields;
 }
 
+/* The export's cases share one window and a folder for the files. */
+static struct {
+  Fixture  f;
+  char    *dir;
+} export_window;
+
+#define EXPORT_INPUTS "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as " \
+                      "pulled, context 4,096 tokens, KV cache f16, 1 parallel slot"
+
 static void
-test_window_export (void)
+export_close (void)
 {
-  Fixture f = { 0 };
-  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
-  g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
-  g_autofree char *svg = g_build_filename (dir, "chart.svg", NULL);
-  g_autofree char *csv = g_build_filename (dir, "models.csv", NULL);
-  g_autofree char *inputs = NULL;
-  g_autofree char *svg_text = NULL;
-  g_autofree char *csv_text = NULL;
-  g_autofree char *title_xml = NULL;
-  g_auto(GStrv) lines = NULL;
+  close_window (&export_window.f);
+  g_rmdir (export_window.dir);
+  g_clear_pointer (&export_window.dir, g_free);
+}
+
+static void
+export_setup (Fixture       *f,
+              gconstpointer  data)
+{
+  if (!gui_test_is_shared ("export"))
+    {
+      open_window (&export_window.f);
+      gui_test_share ("export", export_close);
+      export_window.dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+    }
+  *f = export_window.f;
+}
+
+/* The export folder's file @name. */
+static char *
+export_path (const char *name)
+{
+  return g_build_filename (export_window.dir, name, NULL);
+}
+
+static void
+test_export_inputs (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *inputs = hr_models_page_describe_inputs (f->page);
+
+  g_assert_cmpstr (inputs, ==, EXPORT_INPUTS);
+}
+
+/* PNG: loads back, 960 pixels wide, with the inputs in its Title chunk */
+static void
+test_export_png (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *png = export_path ("chart.png");
   g_autoptr(GError) error = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(GdkPixbuf) pixbuf = NULL;
-  g_autoptr(GPtrArray) header = NULL;
-  GListModel *rows;
-  guint n;
 
-  open_window (&f);
-  inputs = hr_models_page_describe_inputs (f.page);
-  g_assert_cmpstr (inputs, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision as "
-                               "pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
-
-  /* PNG: loads back, 960 pixels wide, with the inputs in its Title chunk */
-  g_assert_true (hr_models_page_export_png (f.page, png, &error));
+  g_assert_true (hr_models_page_export_png (f->page, png, &error));
   g_assert_no_error (error);
   texture = gdk_texture_new_from_filename (png, &error);
   g_assert_no_error (error);
@@ -664,25 +804,53 @@ test_window_export (void)
   g_assert_cmpint (gdk_texture_get_height (texture), >, 200);
   pixbuf = gdk_pixbuf_new_from_file (png, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (gdk_pixbuf_get_option (pixbuf, "tEXt::Title"), ==, inputs);
-  g_clear_object (&pixbuf);
+  g_assert_cmpstr (gdk_pixbuf_get_option (pixbuf, "tEXt::Title"), ==, EXPORT_INPUTS);
+  g_unlink (png);
+}
 
-  /* SVG: well-formed, titled with the inputs, and it loads as an image */
-  g_assert_true (hr_models_page_export_svg (f.page, svg, &error));
+/* The SVG export's text (freed by the caller), its file left at @svg. */
+static char *
+export_svg (Fixture    *f,
+            const char *svg)
+{
+  g_autoptr(GError) error = NULL;
+  char *svg_text = NULL;
+
+  g_assert_true (hr_models_page_export_svg (f->page, svg, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, &error));
-  title_xml = g_strdup_printf ("<title>%s</title>", inputs);
-  g_assert_nonnull (strstr (svg_text, title_xml));
-  {
-    static const GMarkupParser parser = { 0 };
-    g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  return svg_text;
+}
 
-    g_assert_true (g_markup_parse_context_parse (context, svg_text, -1, &error));
-    g_assert_no_error (error);
-    g_assert_true (g_markup_parse_context_end_parse (context, &error));
-    g_assert_no_error (error);
-  }
-  pixbuf = gdk_pixbuf_new_from_file (svg, &error);
+/* SVG: well-formed and titled with the inputs */
+static void
+test_export_svg_xml (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const GMarkupParser parser = { 0 };
+  g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_autofree char *svg = export_path ("chart.svg");
+  g_autofree char *svg_text = export_svg (f, svg);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (strstr (svg_text, "<title>" EXPORT_INPUTS "</title>"));
+  g_assert_true (g_markup_parse_context_parse (context, svg_text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  g_unlink (svg);
+}
+
+/* SVG: it loads as an image, 960 pixels wide, where gdk-pixbuf reads SVG */
+static void
+test_export_svg_image (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *svg = export_path ("chart.svg");
+  g_autofree char *svg_text = export_svg (f, svg);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new_from_file (svg, &error);
+
   if (g_error_matches (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_UNKNOWN_TYPE))
     g_test_message ("gdk-pixbuf has no SVG loader here; the SVG was checked as XML");
   else
@@ -690,23 +858,49 @@ test_window_export (void)
       g_assert_no_error (error);
       g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, 960);
     }
-  g_clear_error (&error);
+  g_unlink (svg);
+}
 
-  /* CSV: the inputs, the header, then the table's rows in its order */
-  g_assert_true (hr_models_page_export_csv (f.page, csv, &error));
+/* The CSV export's lines (freed by the caller). */
+static GStrv
+export_csv (Fixture *f)
+{
+  g_autofree char *csv = export_path ("models.csv");
+  g_autofree char *csv_text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_models_page_export_csv (f->page, csv, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (csv, &csv_text, NULL, &error));
-  lines = g_strsplit (csv_text, "\r\n", -1);
-  rows = hr_models_page_get_rows (f.page);
-  n = g_list_model_get_n_items (rows);
+  g_unlink (csv);
+  return g_strsplit (csv_text, "\r\n", -1);
+}
+
+/* CSV: the inputs, the header, then a line per row */
+static void
+test_export_csv_header (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_auto(GStrv) lines = export_csv (f);
+  guint n = g_list_model_get_n_items (hr_models_page_get_rows (f->page));
+
   g_assert_cmpuint (g_strv_length (lines), ==, n + 3); /* title, header, rows, "" after the last */
-  g_assert_cmpstr (lines[0], ==, "# Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision "
-                                 "as pulled, context 4,096 tokens, KV cache f16, 1 parallel slot");
+  g_assert_cmpstr (lines[0], ==, "# " EXPORT_INPUTS);
   g_assert_cmpstr (lines[1], ==, "Name,Parameters,Precision,File size,KV bytes/token,KV cache,Total,"
                                  "Verdict,t/s,Source,Speed,Weights (bytes),KV cache (bytes),Total (bytes),"
                                  "Margin (bytes),Recommended,Past context limit");
-  header = split_csv_line (lines[1]);
-  for (guint i = 0; i < n; i++)
+}
+
+/* CSV: the table's rows in its order, each cell as the table shows it */
+static void
+test_export_csv_rows (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_auto(GStrv) lines = export_csv (f);
+  GListModel *rows = hr_models_page_get_rows (f->page);
+  g_autoptr(GPtrArray) header = split_csv_line (lines[1]);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
       g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
       g_autoptr(GPtrArray) fields = split_csv_line (lines[i + 2]);
@@ -714,7 +908,7 @@ test_window_export (void)
       g_assert_cmpuint (fields->len, ==, header->len);
       for (int c = 0; c < HR_MODELS_N_COLUMNS; c++)
         {
-          g_autofree char *text = hr_models_page_cell_text (f.page, row, c);
+          g_autofree char *text = hr_models_page_cell_text (f->page, row, c);
 
           g_assert_cmpstr (g_ptr_array_index (fields, c), ==, text);
         }
@@ -723,12 +917,6 @@ test_window_export (void)
                          "llama3.2:3b,3.20 B,q4_K_M,2.00 GB,\"114,688\",0.47 GB,2.47 GB,fits 2.63 GB,"
                          "18.4,measured,ok,2000000000,469762048,2469762048,2630237952,no,no");
     }
-
-  g_unlink (png);
-  g_unlink (svg);
-  g_unlink (csv);
-  g_rmdir (dir);
-  close_window (&f);
 }
 
 static void
@@ -1139,78 +1327,133 @@ find_toplevel (GType type)
   return NULL;
 }
 
+/* The preferences' cases share one window and its preferences window. */
+static struct {
+  Fixture      f;
+  GtkWindow   *preferences;
+  AdwComboRow *rows[3];   /* units, default board, default context */
+  guint        n_rows;
+} prefs;
+
 static void
-test_window_preferences_and_about (void)
+prefs_close (void)
+{
+  if (prefs.preferences != NULL)
+    gtk_window_destroy (prefs.preferences);
+  prefs.preferences = NULL;
+  spin (50);
+  close_window (&prefs.f);
+}
+
+/* The combo rows under @root, depth first, in order: at most three. */
+static void
+find_combo_rows (GtkWidget *root)
+{
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, root);
+  while (stack->len > 0 && prefs.n_rows < 3)
+    {
+      GtkWidget *widget = g_ptr_array_steal_index (stack, 0);
+      g_autoptr(GPtrArray) children = g_ptr_array_new ();
+
+      if (ADW_IS_COMBO_ROW (widget))
+        prefs.rows[prefs.n_rows++] = ADW_COMBO_ROW (widget);
+      for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (children, c);
+      for (guint i = 0; i < children->len; i++)
+        g_ptr_array_insert (stack, i, g_ptr_array_index (children, i));
+    }
+}
+
+static void
+prefs_setup (Fixture       *f,
+             gconstpointer  data)
+{
+  if (!gui_test_is_shared ("preferences"))
+    {
+      open_window (&prefs.f);
+      gui_test_share ("preferences", prefs_close);
+      g_action_group_activate_action (G_ACTION_GROUP (prefs.f.app), "preferences", NULL);
+      prefs.preferences = find_toplevel (HR_TYPE_PREFERENCES_WINDOW);
+      g_assert_nonnull (prefs.preferences);
+      prefs.n_rows = 0;
+      find_combo_rows (GTK_WIDGET (prefs.preferences));
+    }
+  *f = prefs.f;
+}
+
+static void
+test_prefs_transient (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_assert_true (gtk_window_get_transient_for (prefs.preferences) == GTK_WINDOW (f->window));
+}
+
+/* The three combo rows, in order: units, default board, default context */
+static void
+test_prefs_three_rows (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_assert_cmpuint (prefs.n_rows, ==, 3);
+}
+
+static void
+test_prefs_units (Fixture       *f,
+                  gconstpointer  data)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  GPtrArray *boards;
-  GtkWindow *preferences;
-  GtkWindow *about;
-  Fixture f = { 0 };
-  AdwComboRow *rows[3] = { NULL };
-  guint n_rows = 0;
+
+  adw_combo_row_set_selected (prefs.rows[0], 1);
+  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 1);
+  adw_combo_row_set_selected (prefs.rows[0], 0);
+  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 0);
+}
+
+static void
+test_prefs_default_board (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  GPtrArray *boards = hr_session_get_boards (hr_page_get_session (HR_PAGE (f->page)));
+  g_autofree char *board = NULL;
   guint dgx = G_MAXUINT;
 
-  open_window (&f);
-
-  g_action_group_activate_action (G_ACTION_GROUP (f.app), "preferences", NULL);
-  preferences = find_toplevel (HR_TYPE_PREFERENCES_WINDOW);
-  g_assert_nonnull (preferences);
-  g_assert_true (gtk_window_get_transient_for (preferences) == GTK_WINDOW (f.window));
-
-  /* The three combo rows, in order: units, default board, default context */
-  {
-    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
-
-    g_ptr_array_add (stack, preferences);
-    while (stack->len > 0 && n_rows < 3)
-      {
-        GtkWidget *widget = g_ptr_array_steal_index (stack, 0);
-        g_autoptr(GPtrArray) children = g_ptr_array_new ();
-
-        if (ADW_IS_COMBO_ROW (widget))
-          rows[n_rows++] = ADW_COMBO_ROW (widget);
-        for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-          g_ptr_array_add (children, c);
-        for (guint i = 0; i < children->len; i++)
-          g_ptr_array_insert (stack, i, g_ptr_array_index (children, i));
-      }
-  }
-  g_assert_cmpuint (n_rows, ==, 3);
-
-  adw_combo_row_set_selected (rows[0], 1);
-  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 1);
-  adw_combo_row_set_selected (rows[0], 0);
-  g_assert_cmpint (g_settings_get_enum (settings, "units"), ==, 0);
-
-  boards = hr_session_get_boards (hr_page_get_session (HR_PAGE (f.page)));
   for (guint i = 0; i < boards->len; i++)
     if (g_str_equal (((HrBoard *) g_ptr_array_index (boards, i))->id, "dgx-spark"))
       dgx = i;
   g_assert_cmpuint (dgx, !=, G_MAXUINT);
-  adw_combo_row_set_selected (rows[1], dgx);
-  {
-    g_autofree char *board = g_settings_get_string (settings, "default-board");
+  adw_combo_row_set_selected (prefs.rows[1], dgx);
+  board = g_settings_get_string (settings, "default-board");
+  g_assert_cmpstr (board, ==, "dgx-spark");
+}
 
-    g_assert_cmpstr (board, ==, "dgx-spark");
-  }
+/* 512, 1,024, 2,048, 4,096, ... 131,072: the fifth is 8,192 */
+static void
+test_prefs_default_context (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
 
-  /* 512, 1,024, 2,048, 4,096, ... 131,072: the fifth is 8,192 */
-  g_assert_cmpuint (adw_combo_row_get_selected (rows[2]), ==, 3);
-  adw_combo_row_set_selected (rows[2], 4);
+  g_assert_cmpuint (adw_combo_row_get_selected (prefs.rows[2]), ==, 3);
+  adw_combo_row_set_selected (prefs.rows[2], 4);
   g_assert_cmpuint (g_settings_get_uint (settings, "default-context"), ==, 8192);
+}
 
-  gtk_window_destroy (preferences);
+static void
+test_prefs_about (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkWindow *about;
 
-  g_action_group_activate_action (G_ACTION_GROUP (f.app), "about", NULL);
+  gtk_window_destroy (prefs.preferences);
+  prefs.preferences = NULL;
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "about", NULL);
   about = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
   g_assert_nonnull (about);
   g_assert_cmpstr (adw_about_window_get_application_name (ADW_ABOUT_WINDOW (about)), ==, "Headroom");
   g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
   gtk_window_destroy (about);
-
-  spin (50);
-  close_window (&f);
 }
 
 static void
@@ -1519,16 +1762,40 @@ main (int   argc,
   g_test_add ("/window/seed-board/seed-rows-shown", Fixture, NULL, seed_setup, test_seed_rows_shown, NULL);
   g_test_add ("/window/seed-board/select-scrolls", Fixture, NULL, seed_setup, test_seed_select_scrolls, NULL);
   g_test_add ("/window/seed-board/rates", Fixture, NULL, seed_setup, test_seed_rates, NULL);
-  g_test_add_func ("/window/context-and-kv-type", test_window_context_and_kv_type);
-  g_test_add_func ("/window/chart-and-explain", test_window_chart_and_explain);
-  g_test_add_func ("/window/export", test_window_export);
+  g_test_add ("/window/context-and-kv-type/default-kv", Fixture, NULL, controls_setup, test_controls_default_kv, NULL);
+  g_test_add ("/window/context-and-kv-type/context-16k", Fixture, NULL, controls_setup, test_controls_context_16k, NULL);
+  g_test_add ("/window/context-and-kv-type/context-16k-cells", Fixture, NULL, controls_setup, test_controls_context_16k_cells, NULL);
+  g_test_add ("/window/context-and-kv-type/context-16k-shown", Fixture, NULL, controls_setup, test_controls_context_16k_shown, NULL);
+  g_test_add ("/window/context-and-kv-type/kv-q8", Fixture, NULL, controls_setup, test_controls_kv_q8, NULL);
+  g_test_add ("/window/context-and-kv-type/kv-q8-cells", Fixture, NULL, controls_setup, test_controls_kv_q8_cells, NULL);
+  g_test_add ("/window/context-and-kv-type/two-slots", Fixture, NULL, controls_setup, test_controls_two_slots, NULL);
+  g_test_add ("/window/context-and-kv-type/past-native-context", Fixture, NULL, controls_setup, test_controls_past_native, NULL);
+  g_test_add ("/window/context-and-kv-type/fp16", Fixture, NULL, controls_setup, test_controls_fp16, NULL);
+  g_test_add ("/window/chart-and-explain/description", Fixture, NULL, controls_setup, test_chart_description, NULL);
+  g_test_add ("/window/chart-and-explain/accessible", Fixture, NULL, controls_setup, test_chart_accessible, NULL);
+  g_test_add ("/window/chart-and-explain/follows-context", Fixture, NULL, controls_setup, test_chart_follows_context, NULL);
+  g_test_add ("/window/chart-and-explain/pool-column", Fixture, NULL, controls_setup, test_chart_pool_column, NULL);
+  g_test_add ("/window/chart-and-explain/explain-memory", Fixture, NULL, controls_setup, test_chart_explain_memory, NULL);
+  g_test_add ("/window/chart-and-explain/explain-rates", Fixture, NULL, controls_setup, test_chart_explain_rates, NULL);
+  g_test_add ("/window/chart-and-explain/tooltip", Fixture, NULL, controls_setup, test_chart_tooltip, NULL);
+  g_test_add ("/window/export/inputs", Fixture, NULL, export_setup, test_export_inputs, NULL);
+  g_test_add ("/window/export/png", Fixture, NULL, export_setup, test_export_png, NULL);
+  g_test_add ("/window/export/svg-xml", Fixture, NULL, export_setup, test_export_svg_xml, NULL);
+  g_test_add ("/window/export/svg-image", Fixture, NULL, export_setup, test_export_svg_image, NULL);
+  g_test_add ("/window/export/csv-header", Fixture, NULL, export_setup, test_export_csv_header, NULL);
+  g_test_add ("/window/export/csv-rows", Fixture, NULL, export_setup, test_export_csv_rows, NULL);
   g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/board-editor-deferred", test_window_board_editor_deferred);
   g_test_add_func ("/window/pages", test_window_pages);
   g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
-  g_test_add_func ("/window/preferences-and-about", test_window_preferences_and_about);
+  g_test_add ("/window/preferences-and-about/transient", Fixture, NULL, prefs_setup, test_prefs_transient, NULL);
+  g_test_add ("/window/preferences-and-about/three-rows", Fixture, NULL, prefs_setup, test_prefs_three_rows, NULL);
+  g_test_add ("/window/preferences-and-about/units", Fixture, NULL, prefs_setup, test_prefs_units, NULL);
+  g_test_add ("/window/preferences-and-about/default-board", Fixture, NULL, prefs_setup, test_prefs_default_board, NULL);
+  g_test_add ("/window/preferences-and-about/default-context", Fixture, NULL, prefs_setup, test_prefs_default_context, NULL);
+  g_test_add ("/window/preferences-and-about/about", Fixture, NULL, prefs_setup, test_prefs_about, NULL);
   g_test_add_func ("/window/german", test_window_german);
   g_test_add ("/window/partial-offload/verdict", Fixture, NULL,
               partial_setup, test_partial_offload_verdict, NULL);
