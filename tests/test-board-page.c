@@ -486,40 +486,79 @@ measure_done (gpointer data)
   return !hr_measure_window_is_running (data);
 }
 
-static void
-test_board_page_measure (void)
-{
-  Fixture f = { 0 };
+/* The measuring story: llama3.2:3b measured on the fake, whose stream
+ * takes 30 ms to the first token warm, 80 ms more cold, 2 ms between
+ * tokens; prefill 14 tokens in 20 ms, decode 5 tokens in 250 ms: 700 and
+ * 20 t/s. */
+typedef struct {
+  Fixture          f;
   HrMeasureWindow *window;
-  GPtrArray *rows;
-  GPtrArray *ps;
-  HrMeasureRun *run;
-  const char *path;
-  g_auto(GStrv) cells = NULL;
+} Measure;
 
-  open_page (&f);
-  /* 30 ms to the first token warm, 80 ms more cold, 2 ms between tokens;
-   * prefill 14 tokens in 20 ms, decode 5 tokens in 250 ms: 700 and 20 t/s. */
-  fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);
-  fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
-  connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
+static Measure measure;
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
-  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f.page));
-  g_assert_nonnull (window);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Measure llama3.2:3b");
+static void
+measure_open (gpointer data)
+{
+  Measure *m = data;
 
-  g_assert_true (hr_measure_window_start (window));
-  g_assert_true (iterate_until (measure_done, window, 20000));
-  run = hr_measure_window_get_run (window);
-  g_assert_cmpstr (hr_measure_window_get_status (window), !=, NULL);
-  g_assert_true (g_str_has_prefix (hr_measure_window_get_status (window), "Done: decode 20.0 t/s on average over the warm runs. Saved to "));
+  open_page (&m->f);
+  fake_ollama_set_stream_timing (m->f.fake, 30, 2, 80, FALSE);
+  fake_ollama_set_final_timing (m->f.fake, 80000000, 14, 20000000, 5, 250000000);
+  connect_page (&m->f, fake_ollama_get_url (m->f.fake));
+}
 
-  /* The table: 2 contexts x 3 runs, the first of each cold. */
-  rows = hr_measure_window_get_rows (window);
-  g_assert_cmpuint (rows->len, ==, 6);
-  cells = g_strsplit (g_ptr_array_index (rows, 0), "\t", -1);
+static void
+measure_close (void)
+{
+  if (_hr_board_page_get_measure_window (measure.f.page) != NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (measure.window));
+      spin (50);
+    }
+  close_page (&measure.f);
+}
+
+/* The table's row @i, split into its cells (freed by the caller). */
+static GStrv
+measure_row (Measure *m,
+             guint    i)
+{
+  return g_strsplit (g_ptr_array_index (hr_measure_window_get_rows (m->window), i), "\t", -1);
+}
+
+/* The board's action opens the measuring window, the model not loaded. */
+static void
+test_measure_opens (Measure       *m,
+                    gconstpointer  data)
+{
+  g_assert_false (fake_ollama_is_loaded (m->f.fake, "llama3.2:3b"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (m->f.page), "board.measure", "s", "llama3.2:3b"));
+  m->window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (m->f.page));
+  g_assert_nonnull (m->window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (m->window)), ==, "Measure llama3.2:3b");
+}
+
+static void
+test_measure_done (Measure       *m,
+                   gconstpointer  data)
+{
+  g_assert_true (hr_measure_window_start (m->window));
+  g_assert_true (iterate_until (measure_done, m->window, 20000));
+  g_assert_cmpstr (hr_measure_window_get_status (m->window), !=, NULL);
+  g_assert_true (g_str_has_prefix (hr_measure_window_get_status (m->window),
+                                   "Done: decode 20.0 t/s on average over the warm runs. Saved to "));
+}
+
+/* The table: 2 contexts x 3 runs, the first of each cold. */
+static void
+test_measure_table (Measure       *m,
+                    gconstpointer  data)
+{
+  g_auto(GStrv) cells = measure_row (m, 0);
+  g_auto(GStrv) warm = measure_row (m, 4);
+
+  g_assert_cmpuint (hr_measure_window_get_rows (m->window)->len, ==, 6);
   g_assert_cmpuint (g_strv_length (cells), ==, 8);
   g_assert_cmpstr (cells[0], ==, "2,048");
   g_assert_cmpstr (cells[1], ==, "1");
@@ -527,61 +566,105 @@ test_board_page_measure (void)
   g_assert_cmpstr (cells[5], ==, "80.0");
   g_assert_cmpstr (cells[6], ==, "700.0");
   g_assert_cmpstr (cells[7], ==, "20.0");
-  g_clear_pointer (&cells, g_strfreev);
-  cells = g_strsplit (g_ptr_array_index (rows, 4), "\t", -1);
-  g_assert_cmpstr (cells[0], ==, "4,096");
-  g_assert_cmpstr (cells[1], ==, "2");
-  g_assert_cmpstr (cells[2], ==, "warm");
-  /* TTFT as the client timed it: at least the fake's 30 ms warm and
-   * 110 ms cold. (Its precision is test-ollama-client's and test-measure's
-   * business: here the window draws on the same thread.) */
-  {
-    GArray *results = hr_measure_run_get_results (run);
-    const HrMeasureResult *cold = &g_array_index (results, HrMeasureResult, 0);
-    const HrMeasureResult *warm = &g_array_index (results, HrMeasureResult, 1);
+  g_assert_cmpstr (warm[0], ==, "4,096");
+  g_assert_cmpstr (warm[1], ==, "2");
+  g_assert_cmpstr (warm[2], ==, "warm");
+}
 
-    g_assert_true (cold->cold);
-    g_assert_false (warm->cold);
-    g_assert_cmpfloat (cold->ttft_ms, >=, 110.0);
-    g_assert_cmpfloat (warm->ttft_ms, >=, 30.0);
-  }
+/* TTFT as the client timed it: at least the fake's 30 ms warm and 110 ms
+ * cold. (Its precision is test-ollama-client's and test-measure's
+ * business: here the window draws on the same thread.) */
+static void
+test_measure_ttft (Measure       *m,
+                   gconstpointer  data)
+{
+  GArray *results = hr_measure_run_get_results (hr_measure_window_get_run (m->window));
+  const HrMeasureResult *cold = &g_array_index (results, HrMeasureResult, 0);
+  const HrMeasureResult *warm = &g_array_index (results, HrMeasureResult, 1);
 
-  /* The chart has every run, and says so to a screen reader. */
-  g_assert_cmpuint (hr_run_chart_get_n_runs (hr_measure_window_get_chart (window)), ==, 6);
-  g_assert_true (g_str_has_prefix (hr_run_chart_get_description (hr_measure_window_get_chart (window)),
-                                   "2048 #1 (cold): TTFT "));
-  g_assert_nonnull (strstr (hr_run_chart_get_description (hr_measure_window_get_chart (window)),
-                            "4096 #3 (warm): TTFT "));
+  g_assert_true (cold->cold);
+  g_assert_false (warm->cold);
+  g_assert_cmpfloat (cold->ttft_ms, >=, 110.0);
+  g_assert_cmpfloat (warm->ttft_ms, >=, 30.0);
+}
 
-  /* /api/ps beside the prediction, per context. */
-  ps = hr_measure_window_get_ps_rows (window);
+/* The chart has every run, and says so to a screen reader. */
+static void
+test_measure_chart (Measure       *m,
+                    gconstpointer  data)
+{
+  HrRunChart *chart = hr_measure_window_get_chart (m->window);
+
+  g_assert_cmpuint (hr_run_chart_get_n_runs (chart), ==, 6);
+  g_assert_true (g_str_has_prefix (hr_run_chart_get_description (chart), "2048 #1 (cold): TTFT "));
+  g_assert_nonnull (strstr (hr_run_chart_get_description (chart), "4096 #3 (warm): TTFT "));
+}
+
+/* /api/ps beside the prediction, per context. The fake loads
+ * 2,019,377,376 + 114,688 x 2,048 + 100,000,000 = 2,354,265,824 bytes;
+ * the runtime model predicts 2.41 GB. Both are shown to two decimals and
+ * the difference is that of the figures shown: 2.35 - 2.41 = -0.06;
+ * 2,019,377,376 + 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes. */
+static void
+test_measure_ps (Measure       *m,
+                 gconstpointer  data)
+{
+  GPtrArray *ps = hr_measure_window_get_ps_rows (m->window);
+
   g_assert_cmpuint (ps->len, ==, 2);
-  /* The fake loads 2,019,377,376 + 114,688 x 2,048 + 100,000,000 =
-   * 2,354,265,824 bytes; the runtime model predicts 2.41 GB. Both are
-   * shown to two decimals and the difference is that of the figures
-   * shown: 2.35 - 2.41 = -0.06. */
   g_assert_cmpstr (g_ptr_array_index (ps, 0), ==,
                    "num_ctx 2,048: Loaded 2.35 GB, 2.35 GB on the GPU (100% GPU); predicted 2.41 GB "
                    "(runtime model, Ollama 0.30 and newer (llama-server buffers)); difference −0.06 GB (−2.4%)");
-  /* 2,019,377,376 + 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes. */
   g_assert_true (g_str_has_prefix (g_ptr_array_index (ps, 1),
                                    "num_ctx 4,096: Loaded 2.59 GB, 2.59 GB on the GPU (100% GPU); predicted 2.65 GB "));
   g_assert_nonnull (strstr (g_ptr_array_index (ps, 1), "; difference −0.06 GB ("));
+}
 
-  /* Saved in the archive, and the Models page uses the measured rate. */
-  path = hr_measure_run_get_saved_path (run);
+/* Saved in the archive, and the Models page uses the measured rate. */
+static void
+test_measure_saved (Measure       *m,
+                    gconstpointer  data)
+{
+  const char *path = hr_measure_run_get_saved_path (hr_measure_window_get_run (m->window));
+
   g_assert_nonnull (path);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  g_assert_cmpfloat_with_epsilon (hr_scenario_get_measured_tps (f.scenario, "llama3.2:3b"), 20.0, 1e-9);
-
-  /* The board is as it was found: not loaded. */
-  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-  g_assert_null (_hr_board_page_get_measure_window (f.page));
-  close_page (&f);
+  g_assert_cmpfloat_with_epsilon (hr_scenario_get_measured_tps (m->f.scenario, "llama3.2:3b"), 20.0, 1e-9);
 }
+
+/* The board is as it was found: not loaded. */
+static void
+test_measure_unloaded (Measure       *m,
+                       gconstpointer  data)
+{
+  g_assert_false (fake_ollama_is_loaded (m->f.fake, "llama3.2:3b"));
+}
+
+static void
+test_measure_window_goes (Measure       *m,
+                          gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (m->window));
+  spin (50);
+  g_assert_null (_hr_board_page_get_measure_window (m->f.page));
+}
+
+static const GuiTestStep measure_steps[] = {
+  { "/board-page/measure/opens", (GTestFixtureFunc) test_measure_opens },
+  { "/board-page/measure/done", (GTestFixtureFunc) test_measure_done },
+  { "/board-page/measure/table", (GTestFixtureFunc) test_measure_table },
+  { "/board-page/measure/ttft", (GTestFixtureFunc) test_measure_ttft },
+  { "/board-page/measure/chart", (GTestFixtureFunc) test_measure_chart },
+  { "/board-page/measure/ps", (GTestFixtureFunc) test_measure_ps },
+  { "/board-page/measure/saved", (GTestFixtureFunc) test_measure_saved },
+  { "/board-page/measure/unloaded", (GTestFixtureFunc) test_measure_unloaded },
+  { "/board-page/measure/window-goes", (GTestFixtureFunc) test_measure_window_goes },
+};
+
+static GuiTestStory measure_story = {
+  "measure", measure_open, measure_close, measure_steps, G_N_ELEMENTS (measure_steps),
+  &measure, sizeof (Measure), 0
+};
 
 static gboolean
 first_run_done (gpointer data)
@@ -648,91 +731,144 @@ static const FakeLayer llama32_layers[] = {
   { "sha256:fcc5a6bec9daf9b561a68827b67ab6088e1dba9d1fa2a50d7bbcc8384e0a265d", 7711, FALSE },
 };
 
+/* The pull story: llama3.2:3b pulled from the fake's registry, 8 lines
+ * per layer 15 ms apart (`completed` goes back halfway through the
+ * first), then a refused pull, cancelled, then pulled anyway. */
+typedef struct {
+  Fixture  f;
+  GArray  *fractions;   /* the bar's fractions during the first pull */
+} Pull;
+
+static Pull pulling;
+
 static void
-test_board_page_pull (void)
+pull_open (gpointer data)
 {
-  Fixture f = { 0 };
-  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
-  GtkProgressBar *bar;
-  AdwMessageDialog *dialog;
-  const HrModelSpec *spec;
-  gulong handler;
+  Pull *p = data;
 
-  open_page (&f);
-  fake_ollama_add_registry_model (f.fake, "llama3.2:3b", llama32_layers, G_N_ELEMENTS (llama32_layers));
-  /* 8 lines per layer 15 ms apart; `completed` goes back halfway through the first. */
-  fake_ollama_set_pull_steps (f.fake, 8, 15, TRUE);
-  connect_page (&f, fake_ollama_get_url (f.fake));
+  open_page (&p->f);
+  fake_ollama_add_registry_model (p->f.fake, "llama3.2:3b", llama32_layers, G_N_ELEMENTS (llama32_layers));
+  fake_ollama_set_pull_steps (p->f.fake, 8, 15, TRUE);
+  connect_page (&p->f, fake_ollama_get_url (p->f.fake));
+  p->fractions = g_array_new (FALSE, FALSE, sizeof (double));
+}
 
-  bar = hr_pull_panel_get_bar (pull (f.page));
-  handler = g_signal_connect (bar, "notify::fraction", G_CALLBACK (on_fraction), fractions);
+static void
+pull_close (void)
+{
+  close_page (&pulling.f);
+  g_clear_pointer (&pulling.fractions, g_array_unref);
+}
 
-  set_entry (f.page, "_Model Name", "llama3.2:3b");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
-  /* llama3.2:3b fits the seed board and has a measured rate there. */
-  g_assert_true (g_str_has_prefix (hr_pull_panel_get_check_text (pull (f.page)), "The pull check passes.\nllama3.2:3b needs "));
+/* llama3.2:3b fits the seed board and has a measured rate there: the
+ * check passes, no dialog, the pull runs to its end. */
+static void
+test_pull_passes_check (Pull          *p,
+                        gconstpointer  data)
+{
+  GtkProgressBar *bar = hr_pull_panel_get_bar (pull (p->f.page));
+  gulong handler = g_signal_connect (bar, "notify::fraction", G_CALLBACK (on_fraction), p->fractions);
+
+  set_entry (p->f.page, "_Model Name", "llama3.2:3b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (p->f.page), "board.pull", NULL));
+  g_assert_true (g_str_has_prefix (hr_pull_panel_get_check_text (pull (p->f.page)),
+                                   "The pull check passes.\nllama3.2:3b needs "));
   g_assert_null (find_dialog ());
-  g_assert_true (hr_pull_panel_is_pulling (pull (f.page)));
-  g_assert_true (iterate_until (pull_done, f.page, 20000));
+  g_assert_true (hr_pull_panel_is_pulling (pull (p->f.page)));
+  g_assert_true (iterate_until (pull_done, p->f.page, 20000));
   g_signal_handler_disconnect (bar, handler);
+}
 
-  /* One bar over every layer: never back, ending at 1. */
+/* One bar over every layer: never back, ending at 1. */
+static void
+test_pull_one_bar (Pull          *p,
+                   gconstpointer  data)
+{
+  GArray *fractions = p->fractions;
+
   g_assert_cmpuint (fractions->len, >, 10);
   for (guint i = 1; i < fractions->len; i++)
     g_assert_cmpfloat (g_array_index (fractions, double, i), >=, g_array_index (fractions, double, i - 1));
   g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
-  g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), ==, 1.0);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (hr_pull_panel_get_bar (pull (p->f.page))), ==, 1.0);
+}
 
-  /* In the catalog with the figures of /api/show. */
-  g_assert_true (g_str_has_prefix (hr_pull_panel_get_pull_note (pull (f.page)),
+/* In the catalog with the figures of /api/show, saved, one pull sent. */
+static void
+test_pull_in_catalog (Pull          *p,
+                      gconstpointer  data)
+{
+  const HrModelSpec *spec = hr_session_find_model (p->f.session, "llama3.2:3b");
+  g_autofree char *user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
+
+  g_assert_true (g_str_has_prefix (hr_pull_panel_get_pull_note (pull (p->f.page)),
                                    "Pulled llama3.2:3b. Added llama3.2:3b to the catalog: 3.21 B parameters, "));
-  spec = hr_session_find_model (f.session, "llama3.2:3b");
   g_assert_nonnull (spec);
   g_assert_cmpuint (spec->parameters, ==, 3212749888);
   g_assert_cmpuint (spec->layers, ==, 28);
   g_assert_cmpuint (spec->kv_heads, ==, 8);
   g_assert_nonnull (spec->tensors);
   g_assert_cmpuint (spec->file_bytes, ==, hr_model_spec_tensor_bytes (spec));
-  {
-    g_autofree char *user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
-    g_assert_true (g_file_test (user_catalog, G_FILE_TEST_IS_REGULAR));
-  }
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 1);
+  g_assert_true (g_file_test (user_catalog, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (fake_ollama_count (p->f.fake, "/api/pull"), ==, 1);
+}
 
-  /* A refused pull: over the budget and no measured rate, both at once,
-   * with the numbers; nothing is sent until "Pull anyway". */
-  set_entry (f.page, "_Model Name", "bigmodel:70b");
-  set_spin (f.page, "Download Si_ze (GB)", 40.0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+/* A refused pull: over the budget and no measured rate, both at once,
+ * with the numbers (the seed board's headroom is 6.1 GB: 40.0 - 6.1 =
+ * 33.9 GB over); nothing is sent when the dialog is cancelled. */
+static void
+test_pull_refused (Pull          *p,
+                   gconstpointer  data)
+{
+  AdwMessageDialog *dialog;
+
+  set_entry (p->f.page, "_Model Name", "bigmodel:70b");
+  set_spin (p->f.page, "Download Si_ze (GB)", 40.0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (p->f.page), "board.pull", NULL));
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   dialog = find_dialog ();
-  /* The seed board's headroom is 6.1 GB: 40.0 - 6.1 = 33.9 GB over. */
-  g_assert_cmpstr (hr_pull_panel_get_check_text (pull (f.page)), ==,
+  g_assert_cmpstr (hr_pull_panel_get_check_text (pull (p->f.page)), ==,
                    "The pull check refuses this pull:\n"
                    "• bigmodel:70b is over by 33.90 GB\n"
                    "• bigmodel:70b has no rate this board has measured\n"
                    "bigmodel:70b needs 40.0 GB on Jetson Orin Nano Super, whose budget is 5.1 GB and headroom 6.1 GB; "
                    "it decodes at 0.9 t/s (extrapolated) against a floor of 10.2 t/s.");
-  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_pull_panel_get_check_text (pull (f.page)));
+  g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_pull_panel_get_check_text (pull (p->f.page)));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Pull bigmodel:70b Anyway?");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "pull"), ==, ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_response (dialog, "cancel");
   spin (50);
-  g_assert_false (hr_pull_panel_is_pulling (pull (f.page)));
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 1);
+  g_assert_false (hr_pull_panel_is_pulling (pull (p->f.page)));
+  g_assert_cmpuint (fake_ollama_count (p->f.fake, "/api/pull"), ==, 1);
+}
 
-  /* "Pull anyway": sent; the registry does not know it: Ollama's text and what to do. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
+/* "Pull anyway": sent; the registry does not know it: Ollama's text and
+ * what to do. */
+static void
+test_pull_anyway (Pull          *p,
+                  gconstpointer  data)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (p->f.page), "board.pull", NULL));
   g_assert_true (iterate_until (dialog_shown, NULL, 2000));
   adw_message_dialog_response (find_dialog (), "pull");
-  g_assert_true (iterate_until (pull_done, f.page, 10000));
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/pull"), ==, 2);
-  g_assert_cmpstr (hr_pull_panel_get_pull_note (pull (f.page)), ==,
+  g_assert_true (iterate_until (pull_done, p->f.page, 10000));
+  g_assert_cmpuint (fake_ollama_count (p->f.fake, "/api/pull"), ==, 2);
+  g_assert_cmpstr (hr_pull_panel_get_pull_note (pull (p->f.page)), ==,
                    "Ollama could not pull bigmodel:70b: pull model manifest: file does not exist; check the model name and its tag");
-  g_assert_true (g_str_has_suffix (hr_pull_panel_get_check_text (pull (f.page)), "\nPulled anyway, as you asked."));
-
-  close_page (&f);
+  g_assert_true (g_str_has_suffix (hr_pull_panel_get_check_text (pull (p->f.page)), "\nPulled anyway, as you asked."));
 }
+
+static const GuiTestStep pull_steps[] = {
+  { "/board-page/pull/passes-check", (GTestFixtureFunc) test_pull_passes_check },
+  { "/board-page/pull/one-bar", (GTestFixtureFunc) test_pull_one_bar },
+  { "/board-page/pull/in-catalog", (GTestFixtureFunc) test_pull_in_catalog },
+  { "/board-page/pull/refused", (GTestFixtureFunc) test_pull_refused },
+  { "/board-page/pull/anyway", (GTestFixtureFunc) test_pull_anyway },
+};
+
+static GuiTestStory pull_story = {
+  "pull", pull_open, pull_close, pull_steps, G_N_ELEMENTS (pull_steps), &pulling, sizeof (Pull), 0
+};
 
 /* Issue 12: on a board without measurements (the RTX 3060 12 GB) the pull
  * check allows a model on its kind's prior and says so once, with what to
@@ -1140,9 +1276,9 @@ main (int   argc,
   g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
-  g_test_add_func ("/board-page/measure", test_board_page_measure);
+  gui_test_story_add (&measure_story);
   g_test_add_func ("/board-page/measure-cancel", test_board_page_measure_cancel);
-  g_test_add_func ("/board-page/pull", test_board_page_pull);
+  gui_test_story_add (&pull_story);
   g_test_add_func ("/board-page/pull-prior", test_board_page_pull_prior);
   g_test_add_func ("/board-page/pull-cancel", test_board_page_pull_cancel);
   gui_test_story_add (&chat_story);

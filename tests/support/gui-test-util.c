@@ -337,9 +337,20 @@ story_setup (gpointer      fixture,
   memcpy (fixture, story->fixture, story->fixture_size);
 }
 
+/* What the case changed in its copy is the story's from now on. */
+static void
+story_teardown (gpointer      fixture,
+                gconstpointer data)
+{
+  GuiTestStory *story = stories[GPOINTER_TO_UINT (data) >> 16];
+
+  memcpy (story->fixture, fixture, story->fixture_size);
+}
+
 /* Adds a case per step of @story (g_test_add_vtable()), in order, each
  * with a fixture of story->fixture_size bytes that its set-up copies from
- * the shared one at its step. @story is kept, not copied; at most 16
+ * the shared one at its step and its tear-down copies back (what a step
+ * sets in its fixture, the next steps see). @story is kept, not copied; at most 16
  * stories in a test. */
 void
 gui_test_story_add (GuiTestStory *story)
@@ -350,7 +361,7 @@ gui_test_story_add (GuiTestStory *story)
   for (guint i = 0; i < story->n_steps; i++)
     g_test_add_vtable (story->steps[i].path, story->fixture_size,
                        GUINT_TO_POINTER (n_stories << 16 | i),
-                       story_setup, story->steps[i].run, NULL);
+                       story_setup, story->steps[i].run, story_teardown);
   n_stories++;
 }
 

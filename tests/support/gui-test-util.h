@@ -81,7 +81,7 @@ void               gui_test_unshare       (void);
 /* A story: cases that are its steps, in order, on one shared state (a
  * window a person goes on using). gui_test_story_add() adds a case per
  * step; each case's set-up brings the shared fixture to its step and
- * copies it into the case's. Where an earlier step did not run on that
+ * copies it into the case's, its tear-down copies it back. Where an earlier step did not run on that
  * state (a case run alone with -p, or a step run again), the state is
  * opened afresh and the steps before it run first, assertions and all. */
 typedef struct {
