@@ -449,99 +449,176 @@ find_import_window (void)
  * the built-in board of that name) lists what to confirm, stays unsaved
  * until the RTX 3060's and the host memory's bandwidth are given, then is
  * saved and selected. */
+/* The import story: the board editor's menu, its import window, text
+ * that is no tool's, then remote-paste.txt, completed and saved. */
+typedef struct {
+  Fixture        f;
+  GtkWidget     *editor;
+  HrBoardImport *import;   /* (nullable): the import window, until saved */
+} Import;
+
+static Import importing;
+
 static void
-test_board_import_paste (void)
+import_open (gpointer data)
 {
-  HrWindow *window = open_window (1280, 800);
-  HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-  GtkWidget *editor = find_type (GTK_WIDGET (page), HR_TYPE_BOARD_EDITOR);
-  g_autofree char *paste = fixture_text ("remote-paste.txt");
-  g_autoptr(GError) error = NULL;
-  GtkWidget *menu_button;
-  HrBoardImport *import;
-  const HrBoard *board;
+  Import *im = data;
 
-  g_assert_nonnull (editor);
-  menu_button = find_type (editor, GTK_TYPE_MENU_BUTTON);
+  im->f.window = open_window (1280, 800);
+  im->f.page = hr_window_get_models_page (im->f.window);
+  im->f.scenario = hr_page_get_scenario (HR_PAGE (im->f.page));
+  im->editor = find_type (GTK_WIDGET (im->f.page), HR_TYPE_BOARD_EDITOR);
+  g_assert_nonnull (im->editor);
+}
+
+static void
+import_close (void)
+{
+  if (importing.import != NULL)
+    gtk_window_destroy (GTK_WINDOW (importing.import));
+  hr_scenario_set_board_id (importing.f.scenario, "jetson-orin-nano-super");
+  close_window (importing.f.window);
+}
+
+/* The editor's menu offers detecting this computer and importing text. */
+static void
+test_import_menu (Import        *im,
+                  gconstpointer  data)
+{
+  GtkWidget *menu_button = find_type (im->editor, GTK_TYPE_MENU_BUTTON);
+  GMenuModel *section;
+  g_autofree char *detect = NULL, *import_label = NULL;
+
   g_assert_nonnull (menu_button);
-  {
-    GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button));
-    GMenuModel *section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
-    g_autofree char *detect = NULL, *import_label = NULL;
+  section = g_menu_model_get_item_link (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)), 0,
+                                        G_MENU_LINK_SECTION);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (menu_button), ==, "Add a board read from a computer's tools");
+  g_assert_cmpint (g_menu_model_get_n_items (section), ==, 2);
+  g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s", &detect);
+  g_menu_model_get_item_attribute (section, 1, G_MENU_ATTRIBUTE_LABEL, "s", &import_label);
+  g_assert_cmpstr (detect, ==, "_Detect This Computer");
+  g_assert_cmpstr (import_label, ==, "_Import from Text…");
+  g_object_unref (section);
+}
 
-    g_assert_cmpstr (gtk_widget_get_tooltip_text (menu_button), ==, "Add a board read from a computer's tools");
-    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 2);
-    g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s", &detect);
-    g_menu_model_get_item_attribute (section, 1, G_MENU_ATTRIBUTE_LABEL, "s", &import_label);
-    g_assert_cmpstr (detect, ==, "_Detect This Computer");
-    g_assert_cmpstr (import_label, ==, "_Import from Text…");
-    g_object_unref (section);
-  }
-  g_assert_true (gtk_widget_activate_action (editor, "board.import", NULL));
+static void
+test_import_window (Import        *im,
+                    gconstpointer  data)
+{
+  g_assert_true (gtk_widget_activate_action (im->editor, "board.import", NULL));
   spin (100);
-  import = find_import_window ();
-  g_assert_nonnull (import);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (import)), ==, "Import a Board from Text");
+  im->import = find_import_window ();
+  g_assert_nonnull (im->import);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (im->import)), ==, "Import a Board from Text");
+}
 
-  /* Nothing pasted, then a line no tool prints: a message, no board */
-  hr_board_import_read_text (import, "  \n");
-  g_assert_cmpstr (hr_board_import_get_status (import), ==,
+/* Nothing pasted, then a line no tool prints: a message, no board */
+static void
+test_import_unread (Import        *im,
+                    gconstpointer  data)
+{
+  hr_board_import_read_text (im->import, "  \n");
+  g_assert_cmpstr (hr_board_import_get_status (im->import), ==,
                    "Paste what the tools printed on the computer with the GPUs first, or open a file.");
-  hr_board_import_read_text (import, "NVIDIA GeForce RTX 3090, 24576, 1234\nMemTotal: 65776232 kB\nGPU: one big card\n");
-  g_assert_true (g_str_has_prefix (hr_board_import_get_status (import),
+  hr_board_import_read_text (im->import, "NVIDIA GeForce RTX 3090, 24576, 1234\nMemTotal: 65776232 kB\nGPU: one big card\n");
+  g_assert_true (g_str_has_prefix (hr_board_import_get_status (im->import),
                                    "No board was made: line 3: cannot read \"GPU: one big card\": not the output of nvidia-smi"));
-  g_assert_null (hr_board_import_get_board (import));
-  g_assert_false (hr_board_import_get_complete (import));
-  g_assert_cmpstr (hr_board_import_get_read_text (import), ==, "");
+  g_assert_null (hr_board_import_get_board (im->import));
+  g_assert_false (hr_board_import_get_complete (im->import));
+  g_assert_cmpstr (hr_board_import_get_read_text (im->import), ==, "");
+}
 
-  /* What was read, and what no tool printed (pasted into the text view, as a person does) */
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_type (GTK_WIDGET (import), GTK_TYPE_TEXT_VIEW))),
-                            paste, -1);
-  hr_board_import_read_text (import, paste);
-  g_assert_true (g_str_has_prefix (hr_board_import_get_read_text (import),
+/* What was read, and what no tool printed (pasted into the text view, as
+ * a person does). */
+static void
+test_import_read (Import        *im,
+                  gconstpointer  data)
+{
+  g_autofree char *paste = fixture_text ("remote-paste.txt");
+  GtkWidget *view = find_type (GTK_WIDGET (im->import), GTK_TYPE_TEXT_VIEW);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), paste, -1);
+  hr_board_import_read_text (im->import, paste);
+  g_assert_true (g_str_has_prefix (hr_board_import_get_read_text (im->import),
                                    "nvidia-smi: NVIDIA GeForce RTX 3090, memory.total 24,576 MiB, memory.used 1,234 MiB\n"
                                    "nvidia-smi: NVIDIA GeForce RTX 3060, memory.total 12,288 MiB, memory.used 210 MiB\n"
                                    "/proc/meminfo: MemTotal "));
-  g_assert_true (g_str_has_prefix (hr_board_import_get_confirm_text (import),
+  g_assert_true (g_str_has_prefix (hr_board_import_get_confirm_text (im->import),
                                    "• GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it)"));
-  g_assert_nonnull (strstr (hr_board_import_get_confirm_text (import), "\n• host memory bandwidth not read"));
-  g_assert_true (g_str_has_prefix (hr_board_import_get_status (import), "Not complete, so not saved yet: "));
-  g_assert_false (hr_board_import_get_complete (import));
-  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (import, 0)), ==, 936.0);
-  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (import, 1)), ==, 0.0);
-  g_assert_false (hr_board_import_save (import, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  g_clear_error (&error);
-  g_assert_null (hr_session_find_board (hr_scenario_get_session (scenario), "imported-board"));
+  g_assert_nonnull (strstr (hr_board_import_get_confirm_text (im->import), "\n• host memory bandwidth not read"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (im->import, 0)), ==, 936.0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (im->import, 1)), ==, 0.0);
+}
 
-  /* Given both bandwidths, it is complete: only the reserve is left to confirm */
-  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (import, 1), 360);
-  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (import, G_MAXUINT), 51.2);
-  g_assert_true (hr_board_import_get_complete (import));
-  g_assert_cmpstr (hr_board_import_get_status (import), ==,
+/* Not complete, so not saved. */
+static void
+test_import_incomplete (Import        *im,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_str_has_prefix (hr_board_import_get_status (im->import), "Not complete, so not saved yet: "));
+  g_assert_false (hr_board_import_get_complete (im->import));
+  g_assert_false (hr_board_import_save (im->import, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_null (hr_session_find_board (hr_scenario_get_session (im->f.scenario), "imported-board"));
+}
+
+/* Given both bandwidths, it is complete: only the reserve is left to confirm */
+static void
+test_import_complete (Import        *im,
+                      gconstpointer  data)
+{
+  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (im->import, 1), 360);
+  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (im->import, G_MAXUINT), 51.2);
+  g_assert_true (hr_board_import_get_complete (im->import));
+  g_assert_cmpstr (hr_board_import_get_status (im->import), ==,
                    "Complete: Save Board puts it into your boards file as “imported-board” and selects it.");
-  g_assert_cmpstr (hr_board_import_get_confirm_text (import), ==,
+  g_assert_cmpstr (hr_board_import_get_confirm_text (im->import), ==,
                    "• reserve: 0.5 GB on each GPU and 2 GB of host memory held back are Headroom's assumptions");
-  save_shot (GTK_WIDGET (import), "board-import.png");
+  save_shot (GTK_WIDGET (im->import), "board-import.png");
   if (g_getenv ("HR_TEST_SHOTS") != NULL)
     {
-      gtk_window_set_default_size (GTK_WINDOW (import), 360, 760);
+      gtk_window_set_default_size (GTK_WINDOW (im->import), 360, 760);
       spin (300);
-      save_shot (GTK_WIDGET (import), "board-import-360.png");
+      save_shot (GTK_WIDGET (im->import), "board-import-360.png");
     }
+}
+
+/* Saved: the window goes, the board is selected with both GPUs. */
+static void
+test_import_saved (Import        *im,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  HrBoardImport *import = g_steal_pointer (&im->import);
+  const HrBoard *board;
+
   g_object_ref (import);
   g_assert_true (hr_board_import_save (import, &error));
   g_assert_no_error (error);
   spin (100);
   g_assert_finalize_object (import);
-  g_assert_cmpstr (hr_scenario_get_board_id (scenario), ==, "imported-board");
-  board = hr_scenario_get_board (scenario);
+  g_assert_cmpstr (hr_scenario_get_board_id (im->f.scenario), ==, "imported-board");
+  board = hr_scenario_get_board (im->f.scenario);
   g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
   g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (board->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
-  hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
-  close_window (window);
 }
+
+static const GuiTestStep import_steps[] = {
+  { "/device-editor/import/menu", (GTestFixtureFunc) test_import_menu },
+  { "/device-editor/import/window", (GTestFixtureFunc) test_import_window },
+  { "/device-editor/import/unread", (GTestFixtureFunc) test_import_unread },
+  { "/device-editor/import/read", (GTestFixtureFunc) test_import_read },
+  { "/device-editor/import/incomplete", (GTestFixtureFunc) test_import_incomplete },
+  { "/device-editor/import/complete", (GTestFixtureFunc) test_import_complete },
+  { "/device-editor/import/saved", (GTestFixtureFunc) test_import_saved },
+};
+
+static GuiTestStory import_story = {
+  "import", import_open, import_close, import_steps, G_N_ELEMENTS (import_steps),
+  &importing, sizeof (Import), 0
+};
 
 /* "Detect This Computer" runs the detection in a thread: with no tool on
  * PATH (and no amdgpu memory file) it says what is missing and makes no
@@ -695,7 +772,7 @@ main (int   argc,
   gui_test_story_add (&dev_story);
   g_test_add_func ("/device-editor/shot", test_device_editor_shot);
   g_test_add_func ("/device-editor/detect", test_board_import_detect);
-  g_test_add_func ("/device-editor/import", test_board_import_paste);
+  gui_test_story_add (&import_story);
   g_test_add_func ("/device-editor/window-shots", test_window_devices_shots);
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
