@@ -658,50 +658,88 @@ searched_for_mine (gpointer data)
 }
 
 /* "Rename…" for a model the user added: checked, saved, and shown. */
+/* The rename story: a user's model, my-model (a copy of llama3.2:3b),
+ * renamed my-llama; then a user's copy of gemma2:2b renamed. */
+static Fixture renaming;
+
 static void
-test_rename (void)
+rename_open (gpointer data)
 {
-  Fixture f = { 0 };
-  HrSession *session;
-  HrExplainPanel *panel;
+  Fixture *f = data;
+  HrSession *session = hr_application_get_session (test_app);
   g_autoptr(HrModelSpec) spec = NULL;
-  g_autoptr(HrModelSpec) shadow = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) saved = NULL;
-  g_autofree char *path = hr_data_user_file ("catalog.json");
-  gboolean has_new = FALSE, has_old = FALSE;
 
-  open_window (&f);
-  session = hr_application_get_session (test_app);
-  panel = hr_models_page_get_explain_panel (f.page);
-
+  open_window (f);
   spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
   g_free (spec->name);
   spec->name = g_strdup ("my-model");
   g_assert_true (hr_session_add_model (session, spec, &error));
   g_assert_no_error (error);
   spin (100);
+}
 
-  /* The button shows for the user's model only. */
-  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
+static void
+rename_close (void)
+{
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+
+  g_unlink (path);
+  gtk_editable_set_text (hr_models_page_get_search_entry (renaming.page), "");
+  close_window (&renaming);
+}
+
+/* The button shows for the user's model only: not for a built-in one. */
+static void
+test_rename_not_built_in (Fixture       *f,
+                          gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "llama3.2:3b"));
   spin (50);
   g_assert_false (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
-  /* The user's model is the catalog's last row: searched for, so the list
-   * shows it without scrolling (GTK 4.8's column view can warn that it
-   * "failed to scroll to given position" when a row far down is selected
-   * while it is still laying the list out). */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "my-");
-  g_assert_true (iterate_until (searched_for_mine, &f, 5000));
+}
+
+/* The user's model is the catalog's last row: searched for, so the list
+ * shows it without scrolling (GTK 4.8's column view can warn that it
+ * "failed to scroll to given position" when a row far down is selected
+ * while it is still laying the list out). */
+static void
+test_rename_users_model (Fixture       *f,
+                         gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "my-");
+  g_assert_true (iterate_until (searched_for_mine, f, 5000));
   spin (100);
-  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "my-model"));
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "my-model"));
   spin (50);
   g_assert_true (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+}
 
-  /* What the dialog refuses as it is typed, and the session refuses too. */
+/* What the dialog refuses as it is typed. */
+static void
+test_rename_dialog_refuses (Fixture       *f,
+                            gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+
   g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "   "));
   g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "llama3.2:3b"));
   g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-model"));
   g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-llama"));
+}
+
+/* What the session refuses too. */
+static void
+test_rename_session_refuses (Fixture       *f,
+                             gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(GError) error = NULL;
+
   g_assert_false (hr_session_rename_model (session, "my-model", " ", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
@@ -710,18 +748,36 @@ test_rename (void)
   g_clear_error (&error);
   g_assert_false (hr_session_rename_model (session, "llama3.2:1b", "mine", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
-  g_clear_error (&error);
   g_assert_nonnull (hr_session_find_model (session, "llama3.2:1b"));
+}
 
-  /* Renamed: in the file, the session and the table, and selected. */
+/* Renamed: in the session and the table. */
+static void
+test_rename_renamed (Fixture       *f,
+                     gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(GError) error = NULL;
+
   g_assert_true (hr_session_rename_model (session, "my-model", "  my-llama ", &error));
   g_assert_no_error (error);
   spin (100);
   g_assert_null (hr_session_find_model (session, "my-model"));
   g_assert_nonnull (hr_session_find_model (session, "my-llama"));
-  g_assert_null (hr_models_page_find_row (f.page, "my-model"));
-  g_assert_nonnull (hr_models_page_find_row (f.page, "my-llama"));
-  saved = hr_catalog_load_file (path, &error);
+  g_assert_null (hr_models_page_find_row (f->page, "my-model"));
+  g_assert_nonnull (hr_models_page_find_row (f->page, "my-llama"));
+}
+
+/* Renamed in the user's catalog file. */
+static void
+test_rename_saved (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) saved = hr_catalog_load_file (path, &error);
+  gboolean has_new = FALSE, has_old = FALSE;
+
   g_assert_no_error (error);
   for (guint i = 0; i < saved->len; i++)
     {
@@ -732,10 +788,18 @@ test_rename (void)
     }
   g_assert_true (has_new);
   g_assert_false (has_old);
+}
 
-  /* A user's copy that replaced a built-in model: renamed, the built-in
-   * one shows again. */
-  shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+/* A user's copy that replaced a built-in model: renamed, the built-in
+ * one shows again. */
+static void
+test_rename_shadow (Fixture       *f,
+                    gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(HrModelSpec) shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+  g_autoptr(GError) error = NULL;
+
   shadow->context_length = 4096;
   g_assert_true (hr_session_add_model (session, shadow, &error));
   g_assert_true (hr_session_rename_model (session, "gemma2:2b", "my-gemma", &error));
@@ -743,11 +807,21 @@ test_rename (void)
   g_assert_cmpuint (hr_session_find_model (session, "my-gemma")->context_length, ==, 4096);
   g_assert_nonnull (hr_session_find_model (session, "gemma2:2b"));
   g_assert_cmpuint (hr_session_find_model (session, "gemma2:2b")->context_length, !=, 4096);
-
-  g_unlink (path);
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
-  close_window (&f);
 }
+
+static const GuiTestStep rename_steps[] = {
+  { "/models-page/rename/not-built-in", (GTestFixtureFunc) test_rename_not_built_in },
+  { "/models-page/rename/users-model", (GTestFixtureFunc) test_rename_users_model },
+  { "/models-page/rename/dialog-refuses", (GTestFixtureFunc) test_rename_dialog_refuses },
+  { "/models-page/rename/session-refuses", (GTestFixtureFunc) test_rename_session_refuses },
+  { "/models-page/rename/renamed", (GTestFixtureFunc) test_rename_renamed },
+  { "/models-page/rename/saved", (GTestFixtureFunc) test_rename_saved },
+  { "/models-page/rename/shadow", (GTestFixtureFunc) test_rename_shadow },
+};
+
+static GuiTestStory rename_story = {
+  "rename", rename_open, rename_close, rename_steps, G_N_ELEMENTS (rename_steps), &renaming, sizeof (Fixture), 0
+};
 
 static GtkWidget *
 find_label (GtkWidget  *root,
@@ -1145,7 +1219,7 @@ main (int   argc,
   g_test_add_func ("/models-page/boards-view", test_boards_view);
   gui_test_story_add (&keys_story);
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
-  g_test_add_func ("/models-page/rename", test_rename);
+  gui_test_story_add (&rename_story);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
