@@ -30,89 +30,125 @@
 /* ------------------------------------------------------------------ */
 /* Connect, list, ps                                                   */
 
+/* The connect story: the fake with llama3.2:3b loaded at 4,096 tokens,
+ * its address typed as people do, without the scheme; then unloaded. */
+static Fixture connected;
+
 static void
-test_board_page_connect (void)
+connected_open (gpointer data)
 {
-  Fixture f = { 0 };
+  Fixture *f = data;
   g_autofree char *typed = NULL;
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(GVariant) saved = NULL;
-  g_autofree char *subtitle = NULL;
-  AdwActionRow *row;
+
+  open_page (f);
+  fake_ollama_load (f->fake, "llama3.2:3b", 4096);
+  typed = g_strdup (fake_ollama_get_url (f->fake) + strlen ("http://"));
+  connect_page (f, typed);
+}
+
+static void
+connected_close (void)
+{
+  close_page (&connected);
+}
+
+/* The typed address shown normalised; the version, the URL and the board
+ * the server was saved with. */
+static void
+test_connect_server (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *subtitle = g_strdup_printf ("Ollama 0.31.2 at %s, on Jetson Orin Nano Super",
+                                               fake_ollama_get_url (f->fake));
+
+  g_assert_cmpstr (hr_board_connection_get_version (conn (f->page)), ==, "0.31.2");
+  g_assert_null (hr_board_connection_get_error (conn (f->page)));
+  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f->page))), ==,
+                   fake_ollama_get_url (f->fake));
+  g_assert_nonnull (find_row (GTK_WIDGET (f->page), "Server"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f->page), "Server")), ==, subtitle);
+}
+
+/* The models on the board, as /api/tags lists them. */
+static void
+test_connect_models (Fixture       *f,
+                     gconstpointer  data)
+{
   const HrOllamaModel *model;
-  const HrOllamaLoaded *loaded;
+  AdwActionRow *row = find_row (GTK_WIDGET (f->page), "llama3.2:3b");
 
-  open_page (&f);
-  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
-
-  /* Typed as people do, without the scheme: shown normalised. */
-  typed = g_strdup (fake_ollama_get_url (f.fake) + strlen ("http://"));
-  connect_page (&f, typed);
-
-  g_assert_cmpstr (hr_board_connection_get_version (conn (f.page)), ==, "0.31.2");
-  g_assert_null (hr_board_connection_get_error (conn (f.page)));
-  g_assert_cmpstr (hr_ollama_client_get_base_url (hr_board_connection_get_client (conn (f.page))), ==,
-                   fake_ollama_get_url (f.fake));
-  /* The version, the URL and the board the server was saved with. */
-  subtitle = g_strdup_printf ("Ollama 0.31.2 at %s, on Jetson Orin Nano Super", fake_ollama_get_url (f.fake));
-  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Server"));
-  g_assert_cmpstr (adw_action_row_get_subtitle (find_row (GTK_WIDGET (f.page), "Server")), ==, subtitle);
-
-  /* The models on the board, as /api/tags lists them. */
-  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
-  model = g_ptr_array_index (hr_board_connection_get_models (conn (f.page)), 0);
+  g_assert_cmpuint (hr_board_connection_get_models (conn (f->page))->len, ==, 1);
+  model = g_ptr_array_index (hr_board_connection_get_models (conn (f->page)), 0);
   g_assert_cmpstr (model->name, ==, "llama3.2:3b");
   g_assert_cmpuint (model->size, ==, 2019393189);
-  row = find_row (GTK_WIDGET (f.page), "llama3.2:3b");
   g_assert_nonnull (row);
-  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row), "2.0 GB · 3.20 B parameters · Q4_K_M · llama · modified "));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (row),
+                                   "2.0 GB · 3.20 B parameters · Q4_K_M · llama · modified "));
+}
 
-  /* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
-   * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
-  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f.page))->len, ==, 1);
-  loaded = g_ptr_array_index (hr_board_connection_get_loaded (conn (f.page)), 0);
+/* What is loaded, the way `ollama ps` prints it: 2,019,377,376 +
+ * 114,688 x 4,096 + 100,000,000 = 2,589,139,424 bytes, all on the GPU. */
+static void
+test_connect_loaded (Fixture       *f,
+                     gconstpointer  data)
+{
+  const HrOllamaLoaded *loaded;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  gboolean seen = FALSE;
+
+  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f->page))->len, ==, 1);
+  loaded = g_ptr_array_index (hr_board_connection_get_loaded (conn (f->page)), 0);
   g_assert_cmpuint (loaded->size, ==, 2589139424);
   g_assert_cmpuint (loaded->size_vram, ==, 2589139424);
-  {
-    g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-    gboolean seen = FALSE;
-
-    collect (GTK_WIDGET (f.page), ADW_TYPE_ACTION_ROW, rows);
-    for (guint i = 0; i < rows->len; i++)
-      {
-        const char *s = adw_action_row_get_subtitle (g_ptr_array_index (rows, i));
-
-        if (g_strcmp0 (s, "2.6 GB, 2.6 GB on the GPU (100% GPU) · context 4,096 tokens · until: 4 minutes from now") == 0)
-          seen = TRUE;
-      }
-    g_assert_true (seen);
-  }
-
-  /* The server is saved, URL only. */
-  saved = g_settings_get_value (settings, "ollama-boards");
-  g_assert_cmpuint (g_variant_n_children (saved), ==, 1);
-  {
-    const char *id, *url;
-
-    g_variant_get_child (saved, 0, "(&s&s)", &id, &url);
-    g_assert_cmpstr (url, ==, fake_ollama_get_url (f.fake));
-    g_assert_cmpstr (id, ==, hr_scenario_get_board (f.scenario)->id);
-  }
-  {
-    g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
-    g_assert_cmpstr (last, ==, fake_ollama_get_url (f.fake));
-  }
-
-  /* Unload from the page: /api/ps is then empty and the list says so. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.unload", "s", "llama3.2:3b"));
-  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_cmpstr (last_message (f.window), ==, "Unloaded llama3.2:3b");
-  g_assert_false (fake_ollama_is_loaded (f.fake, "llama3.2:3b"));
-  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f.page))->len, ==, 0);
-  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "Nothing is loaded"));
-
-  close_page (&f);
+  collect (GTK_WIDGET (f->page), ADW_TYPE_ACTION_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    seen |= g_strcmp0 (adw_action_row_get_subtitle (g_ptr_array_index (rows, i)),
+                       "2.6 GB, 2.6 GB on the GPU (100% GPU) · context 4,096 tokens · until: 4 minutes from now") == 0;
+  g_assert_true (seen);
 }
+
+/* The server is saved, URL only, and is the last one. */
+static void
+test_connect_saved (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GVariant) saved = g_settings_get_value (settings, "ollama-boards");
+  g_autofree char *last = g_settings_get_string (settings, "last-ollama-board");
+  const char *id, *url;
+
+  g_assert_cmpuint (g_variant_n_children (saved), ==, 1);
+  g_variant_get_child (saved, 0, "(&s&s)", &id, &url);
+  g_assert_cmpstr (url, ==, fake_ollama_get_url (f->fake));
+  g_assert_cmpstr (id, ==, hr_scenario_get_board (f->scenario)->id);
+  g_assert_cmpstr (last, ==, fake_ollama_get_url (f->fake));
+}
+
+/* Unload from the page: /api/ps is then empty and the list says so. */
+static void
+test_connect_unload (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.unload", "s", "llama3.2:3b"));
+  g_assert_true (iterate_until (page_is_idle, f->page, 5000));
+  g_assert_cmpstr (last_message (f->window), ==, "Unloaded llama3.2:3b");
+  g_assert_false (fake_ollama_is_loaded (f->fake, "llama3.2:3b"));
+  g_assert_cmpuint (hr_board_connection_get_loaded (conn (f->page))->len, ==, 0);
+  g_assert_nonnull (find_row (GTK_WIDGET (f->page), "Nothing is loaded"));
+}
+
+static const GuiTestStep connected_steps[] = {
+  { "/board-page/connect/server", (GTestFixtureFunc) test_connect_server },
+  { "/board-page/connect/models", (GTestFixtureFunc) test_connect_models },
+  { "/board-page/connect/loaded", (GTestFixtureFunc) test_connect_loaded },
+  { "/board-page/connect/saved", (GTestFixtureFunc) test_connect_saved },
+  { "/board-page/connect/unload", (GTestFixtureFunc) test_connect_unload },
+};
+
+static GuiTestStory connected_story = {
+  "connect", connected_open, connected_close, connected_steps, G_N_ELEMENTS (connected_steps),
+  &connected, sizeof (Fixture), 0
+};
 
 /* The visible message dialog headed @heading (the page's tests leave
  * answered dialogs to the window, as find_dialog() does). */
@@ -1178,13 +1214,86 @@ static GuiTestStory chat_story = {
 /* ------------------------------------------------------------------ */
 /* Screenshots (only with HEADROOM_BOARD_SCREENSHOT)                   */
 
+/* The page busy as a person sees it: connected with llama3.2:3b loaded,
+ * qwen2.5:7b pulling slowly, two turns of a chat. */
+static void
+make_page_busy (Fixture *f)
+{
+  fake_ollama_add_registry_model (f->fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
+  fake_ollama_set_pull_steps (f->fake, 400, 30, FALSE);
+  fake_ollama_set_stream_timing (f->fake, 30, 2, 80, FALSE);
+  fake_ollama_set_final_timing (f->fake, 80000000, 14, 20000000, 5, 250000000);
+  fake_ollama_load (f->fake, "llama3.2:3b", 4096);
+  connect_page (f, fake_ollama_get_url (f->fake));
+  set_entry (f->page, _("_Model Name (such as llama3.2:3b)"), "qwen2.5:7b");
+  set_spin (f->page, _("Download Si_ze (GB)"), 4.7);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.pull", NULL));
+  if (iterate_until (dialog_shown, NULL, 1000))
+    adw_message_dialog_response (find_dialog (), "pull");
+  set_entry (f->page, _("S_ystem Prompt"), "Answer in one sentence.");
+  set_entry (f->page, _("Messa_ge"), "What does the scheduler do?");
+  gtk_widget_activate_action (GTK_WIDGET (f->page), "board.send", NULL);
+  g_assert_true (iterate_until (chat_done, f->page, 20000));
+  set_entry (f->page, _("Messa_ge"), "And the kubelet?");
+  gtk_widget_activate_action (GTK_WIDGET (f->page), "board.send", NULL);
+  g_assert_true (iterate_until (chat_done, f->page, 20000));
+  spin (300);
+}
+
+/* Light, dark, and 360 px wide (LANGUAGE=de for German), into @dir. */
+static void
+shoot_page (Fixture    *f,
+            const char *dir)
+{
+  static const char * const names[] = { "board-light.png", "board-dark.png", "board-narrow.png" };
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[pass], NULL);
+
+      adw_style_manager_set_color_scheme (style, pass == 1 ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      if (pass == 2)
+        gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 1700);
+      spin (300);
+      gui_test_save_png (GTK_WIDGET (f->window), path);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 1900);
+}
+
+/* The measuring window after a run, light and dark, into @dir. */
+static void
+shoot_measure (Fixture    *f,
+               const char *dir)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  HrMeasureWindow *window;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->page), "board.measure", "s", "llama3.2:3b");
+  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f->page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 820, 900);
+  hr_measure_window_start (window);
+  g_assert_true (iterate_until (measure_done, window, 20000));
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *path = g_build_filename (dir, pass == 0 ? "measure-light.png" : "measure-dark.png", NULL);
+
+      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
+                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
+      spin (300);
+      gui_test_save_png (GTK_WIDGET (window), path);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
 static void
 test_board_page_screenshot (void)
 {
   const char *dir = g_getenv ("HEADROOM_BOARD_SCREENSHOT");
   Fixture f = { 0 };
-  AdwStyleManager *style = adw_style_manager_get_default ();
-  HrMeasureWindow *window;
 
   if (dir == NULL)
     {
@@ -1203,62 +1312,11 @@ test_board_page_screenshot (void)
     spin (300);
     gui_test_save_png (GTK_WIDGET (f.window), path);
   }
-  fake_ollama_add_registry_model (f.fake, "qwen2.5:7b", llama32_layers, G_N_ELEMENTS (llama32_layers));
-  fake_ollama_set_pull_steps (f.fake, 400, 30, FALSE);
-  fake_ollama_set_stream_timing (f.fake, 30, 2, 80, FALSE);
-  fake_ollama_set_final_timing (f.fake, 80000000, 14, 20000000, 5, 250000000);
-  fake_ollama_load (f.fake, "llama3.2:3b", 4096);
-  connect_page (&f, fake_ollama_get_url (f.fake));
-  set_entry (f.page, _("_Model Name (such as llama3.2:3b)"), "qwen2.5:7b");
-  set_spin (f.page, _("Download Si_ze (GB)"), 4.7);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.pull", NULL));
-  if (iterate_until (dialog_shown, NULL, 1000))
-    adw_message_dialog_response (find_dialog (), "pull");
-  set_entry (f.page, _("S_ystem Prompt"), "Answer in one sentence.");
-  set_entry (f.page, _("Messa_ge"), "What does the scheduler do?");
-  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
-  g_assert_true (iterate_until (chat_done, f.page, 20000));
-  set_entry (f.page, _("Messa_ge"), "And the kubelet?");
-  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.send", NULL);
-  g_assert_true (iterate_until (chat_done, f.page, 20000));
-  spin (300);
-
-  /* Light, dark, and 360 px wide (LANGUAGE=de for German). */
-  for (guint pass = 0; pass < 3; pass++)
-    {
-      static const char * const names[] = { "board-light.png", "board-dark.png", "board-narrow.png" };
-      g_autofree char *path = g_build_filename (dir, names[pass], NULL);
-
-      adw_style_manager_set_color_scheme (style, pass == 1 ? ADW_COLOR_SCHEME_FORCE_DARK
-                                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
-      if (pass == 2)
-        gtk_window_set_default_size (GTK_WINDOW (f.window), 360, 1700);
-      spin (300);
-      gui_test_save_png (GTK_WIDGET (f.window), path);
-    }
-  gtk_window_set_default_size (GTK_WINDOW (f.window), 1000, 1900);
-
+  make_page_busy (&f);
+  shoot_page (&f, dir);
   gtk_widget_activate_action (GTK_WIDGET (f.page), "board.cancel-pull", NULL);
   g_assert_true (iterate_until (pull_done, f.page, 5000));
-
-  gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b");
-  window = HR_MEASURE_WINDOW (_hr_board_page_get_measure_window (f.page));
-  gtk_window_set_default_size (GTK_WINDOW (window), 820, 900);
-  hr_measure_window_start (window);
-  g_assert_true (iterate_until (measure_done, window, 20000));
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      g_autofree char *path = g_build_filename (dir, pass == 0 ? "measure-light.png" : "measure-dark.png", NULL);
-
-      adw_style_manager_set_color_scheme (style, pass == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
-                                                           : ADW_COLOR_SCHEME_FORCE_DARK);
-      spin (300);
-      gui_test_save_png (GTK_WIDGET (window), path);
-    }
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-
+  shoot_measure (&f, dir);
   close_page (&f);
 }
 
@@ -1268,7 +1326,7 @@ main (int   argc,
 {
   board_test_setup (&argc, &argv);
 
-  g_test_add_func ("/board-page/connect", test_board_page_connect);
+  gui_test_story_add (&connected_story);
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/copy", test_board_page_copy);
   g_test_add_func ("/board-page/disconnect", test_board_page_disconnect);
