@@ -137,76 +137,124 @@ count_notify (GObject    *object,
   (*count)++;
 }
 
+/* A change of context in the settings: one notify, one "changed". */
 static void
-test_scenario_settings (Fixture       *f,
-                        gconstpointer  data)
+test_settings_context (Fixture       *f,
+                       gconstpointer  data)
 {
-  g_autofree char *runtime = NULL;
-  g_autofree char *line = NULL;
   guint notified = 0;
 
   g_signal_connect (f->scenario, "notify::context-tokens", G_CALLBACK (count_notify), &notified);
-
-  /* A change of context in the settings: one notify, one "changed". */
   g_settings_set_uint (f->settings, "default-context", 8192);
   g_assert_cmpuint (hr_scenario_get_context_tokens (f->scenario), ==, 8192);
   g_assert_cmpuint (notified, ==, 1);
   g_assert_cmpuint (f->changed, ==, 1);
   g_assert_cmpuint (hr_scenario_peek_evaluation_inputs (f->scenario)->context_tokens, ==, 8192);
+}
 
-  /* The same value again changes nothing. */
+/* The same value again changes nothing. */
+static void
+test_settings_same_value (Fixture       *f,
+                          gconstpointer  data)
+{
+  guint notified = 0;
+
+  g_settings_set_uint (f->settings, "default-context", 8192);
+  g_signal_connect (f->scenario, "notify::context-tokens", G_CALLBACK (count_notify), &notified);
   hr_scenario_set_context_tokens (f->scenario, 8192);
-  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (notified, ==, 0);
   g_assert_cmpuint (f->changed, ==, 1);
+}
 
-  /* A property set here is written to its key, with one "changed". */
+/* A property set here is written to its key, with one "changed"; the
+ * slots stop at 8. */
+static void
+test_settings_slots_written (Fixture       *f,
+                             gconstpointer  data)
+{
   hr_scenario_set_parallel_slots (f->scenario, 2);
   g_assert_cmpuint (g_settings_get_uint (f->settings, "parallel-slots"), ==, 2);
-  g_assert_cmpuint (f->changed, ==, 2);
+  g_assert_cmpuint (f->changed, ==, 1);
   hr_scenario_set_parallel_slots (f->scenario, 99);
   g_assert_cmpuint (hr_scenario_get_parallel_slots (f->scenario), ==, 8);
-  g_assert_cmpuint (f->changed, ==, 3);
+  g_assert_cmpuint (f->changed, ==, 2);
+}
 
+static void
+test_settings_kv_and_precision (Fixture       *f,
+                                gconstpointer  data)
+{
   g_settings_set_enum (f->settings, "kv-cache-type", HR_KV_CACHE_Q8_0);
   g_assert_cmpint (hr_scenario_get_kv_cache_type (f->scenario), ==, HR_KV_CACHE_Q8_0);
-  g_assert_cmpuint (f->changed, ==, 4);
-
+  g_assert_cmpuint (f->changed, ==, 1);
   g_settings_set_string (f->settings, "precision", "q8_0");
   g_assert_cmpstr (hr_scenario_get_precision_info (f->scenario)->id, ==, "q8_0");
-  g_assert_cmpuint (f->changed, ==, 5);
+  g_assert_cmpuint (f->changed, ==, 2);
+}
 
-  /* The runtime: the template, and what the learned overhead rests on. */
+/* The runtime: the template, and what the learned overhead rests on. */
+static void
+test_settings_runtime (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *runtime = NULL;
+
   hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
   runtime = g_settings_get_string (f->settings, "runtime");
   g_assert_cmpstr (runtime, ==, "ollama-0.30");
-  g_assert_cmpuint (f->changed, ==, 6);
+  g_assert_cmpuint (f->changed, ==, 1);
   g_assert_nonnull (hr_scenario_get_runtime_template (f->scenario));
   g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->era, ==, HR_RUNTIME_ERA_OLLAMA_0_30);
   g_assert_nonnull (hr_scenario_get_calibration_text (f->scenario));
+}
 
+/* Flash attention and the batch, from the settings, in the runtime's template. */
+static void
+test_settings_flash_and_batch (Fixture       *f,
+                               gconstpointer  data)
+{
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
   g_settings_set_boolean (f->settings, "flash-attention", FALSE);
   g_assert_false (hr_scenario_get_flash_attention (f->scenario));
   g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->flash_attention, ==, HR_FLASH_ATTENTION_OFF);
-  g_assert_cmpuint (f->changed, ==, 7);
-
+  g_assert_cmpuint (f->changed, ==, 2);
   g_settings_set_uint (f->settings, "batch", 1024);
   g_assert_cmpuint (hr_scenario_get_batch (f->scenario), ==, 1024);
   g_assert_cmpuint (hr_scenario_get_runtime_template (f->scenario)->batch, ==, 1024);
-  g_assert_cmpuint (f->changed, ==, 8);
+  g_assert_cmpuint (f->changed, ==, 3);
+}
 
+/* Every input in the scenario's line. */
+static void
+test_settings_described (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *line = NULL;
+
+  g_settings_set_uint (f->settings, "default-context", 8192);
+  hr_scenario_set_parallel_slots (f->scenario, 99);
+  g_settings_set_enum (f->settings, "kv-cache-type", HR_KV_CACHE_Q8_0);
+  g_settings_set_string (f->settings, "precision", "q8_0");
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  g_settings_set_boolean (f->settings, "flash-attention", FALSE);
   line = hr_scenario_describe (f->scenario);
   g_assert_cmpstr (line, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision Q8_0, "
                              "context 8,192 tokens, KV cache q8_0, 8 parallel slots, runtime Ollama 0.30 and newer "
                              "(llama-server buffers), flash attention off");
+}
 
-  /* Another board, from the settings; an unknown id is the first board. */
+/* Another board, from the settings; an unknown id is the first board. */
+static void
+test_settings_board (Fixture       *f,
+                     gconstpointer  data)
+{
   g_settings_set_string (f->settings, "default-board", "dgx-spark");
   g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==, "dgx-spark");
-  g_assert_cmpuint (f->changed, ==, 9);
+  g_assert_cmpuint (f->changed, ==, 1);
   hr_scenario_set_board_id (f->scenario, "no-such-board");
   g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==,
                    ((HrBoard *) g_ptr_array_index (hr_session_get_boards (f->session), 0))->id);
-  g_assert_cmpuint (f->changed, ==, 10);
+  g_assert_cmpuint (f->changed, ==, 2);
 }
 
 static void
@@ -817,7 +865,14 @@ main (int   argc,
 
   g_test_add ("/scenario/seed-board", Fixture, NULL, fixture_set_up, test_scenario_seed_board, fixture_tear_down);
   g_test_add_func ("/scenario/default-runtime", test_scenario_default_runtime);
-  g_test_add ("/scenario/settings", Fixture, NULL, fixture_set_up, test_scenario_settings, fixture_tear_down);
+  g_test_add ("/scenario/settings/context", Fixture, NULL, fixture_set_up, test_settings_context, fixture_tear_down);
+  g_test_add ("/scenario/settings/same-value", Fixture, NULL, fixture_set_up, test_settings_same_value, fixture_tear_down);
+  g_test_add ("/scenario/settings/slots-written", Fixture, NULL, fixture_set_up, test_settings_slots_written, fixture_tear_down);
+  g_test_add ("/scenario/settings/kv-and-precision", Fixture, NULL, fixture_set_up, test_settings_kv_and_precision, fixture_tear_down);
+  g_test_add ("/scenario/settings/runtime", Fixture, NULL, fixture_set_up, test_settings_runtime, fixture_tear_down);
+  g_test_add ("/scenario/settings/flash-and-batch", Fixture, NULL, fixture_set_up, test_settings_flash_and_batch, fixture_tear_down);
+  g_test_add ("/scenario/settings/described", Fixture, NULL, fixture_set_up, test_settings_described, fixture_tear_down);
+  g_test_add ("/scenario/settings/board", Fixture, NULL, fixture_set_up, test_settings_board, fixture_tear_down);
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);
   g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
