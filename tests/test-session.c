@@ -129,75 +129,116 @@ test_session_load_async (void)
   g_assert_cmpuint (notified, ==, 1);
 }
 
+/* The broken files' cases: a catalog cut short and a boards file whose
+ * board lacks its figures, each session loading them afresh. */
+static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
+static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
+
+typedef struct {
+  char      *catalog_path;
+  char      *boards_path;
+  GError    *catalog_error;   /* why the catalog could not be read */
+  GError    *boards_error;    /* why the boards file could not be read */
+  char      *catalog_expected;
+  char      *boards_expected;
+  HrSession *session;
+} Broken;
+
 static void
-test_session_broken_user_files (void)
+broken_set_up (Broken        *b,
+               gconstpointer  data)
 {
-  static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
-  static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
-  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
-  g_autofree char *boards_path = hr_data_user_file ("boards.json");
-  g_autofree char *catalog_expected = NULL;
-  g_autofree char *boards_expected = NULL;
-  g_autofree char *add_expected = NULL;
-  g_autofree char *save_expected = NULL;
-  g_autofree char *catalog_after = NULL;
-  g_autofree char *boards_after = NULL;
-  g_autoptr(GError) catalog_error = NULL;
-  g_autoptr(GError) boards_error = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrSession) session = NULL;
-  g_autoptr(HrModelSpec) spec = NULL;
-  g_autoptr(HrBoard) board = NULL;
-  GPtrArray *problems;
-
-  write_file (catalog_path, bad_catalog);
-  write_file (boards_path, bad_boards);
-  g_assert_null (hr_catalog_load_file (catalog_path, &catalog_error));
-  g_assert_null (hr_boards_load_file (boards_path, &boards_error));
-  catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                      catalog_path, catalog_error->message);
-  boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                     boards_path, boards_error->message);
-
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, catalog_expected);
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, boards_expected);
-  session = loaded_session (NULL);
+  b->catalog_path = hr_data_user_file ("catalog.json");
+  b->boards_path = hr_data_user_file ("boards.json");
+  write_file (b->catalog_path, bad_catalog);
+  write_file (b->boards_path, bad_boards);
+  g_assert_null (hr_catalog_load_file (b->catalog_path, &b->catalog_error));
+  g_assert_null (hr_boards_load_file (b->boards_path, &b->boards_error));
+  b->catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                         b->catalog_path, b->catalog_error->message);
+  b->boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                        b->boards_path, b->boards_error->message);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, b->catalog_expected);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, b->boards_expected);
+  b->session = loaded_session (NULL);
   g_test_assert_expected_messages ();
+}
 
-  problems = hr_session_get_problems (session);
+static void
+broken_tear_down (Broken        *b,
+                  gconstpointer  data)
+{
+  g_clear_object (&b->session);
+  g_unlink (b->catalog_path);
+  g_unlink (b->boards_path);
+  g_free (b->catalog_path);
+  g_free (b->boards_path);
+  g_clear_error (&b->catalog_error);
+  g_clear_error (&b->boards_error);
+  g_free (b->catalog_expected);
+  g_free (b->boards_expected);
+}
+
+/* Each file's problem, said once, in order. */
+static void
+test_broken_problems (Broken        *b,
+                      gconstpointer  data)
+{
+  GPtrArray *problems = hr_session_get_problems (b->session);
+
   g_assert_cmpuint (problems->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, catalog_expected);
-  g_assert_cmpstr (g_ptr_array_index (problems, 1), ==, boards_expected);
-  /* The built-in data is there. */
-  g_assert_nonnull (hr_session_find_model (session, "llama3.2:3b"));
-  g_assert_nonnull (hr_session_find_board (session, "jetson-orin-nano-super"));
-  g_assert_false (hr_session_get_boards_writable (session));
+  g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, b->catalog_expected);
+  g_assert_cmpstr (g_ptr_array_index (problems, 1), ==, b->boards_expected);
+}
 
-  /* Adding a model does not write over the catalog that failed. */
-  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+/* The built-in data is there. */
+static void
+test_broken_built_in (Broken        *b,
+                      gconstpointer  data)
+{
+  g_assert_nonnull (hr_session_find_model (b->session, "llama3.2:3b"));
+  g_assert_nonnull (hr_session_find_board (b->session, "jetson-orin-nano-super"));
+  g_assert_false (hr_session_get_boards_writable (b->session));
+}
+
+/* Adding a model does not write over the catalog that failed. */
+static void
+test_broken_add_model (Broken        *b,
+                       gconstpointer  data)
+{
+  g_autoptr(HrModelSpec) spec = hr_model_spec_copy (hr_session_find_model (b->session, "llama3.2:3b"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *add_expected = NULL;
+  g_autofree char *catalog_after = NULL;
+
   g_free (spec->name);
   spec->name = g_strdup ("mine:3b");
-  g_assert_false (hr_session_add_model (session, spec, &error));
+  g_assert_false (hr_session_add_model (b->session, spec, &error));
   add_expected = g_strdup_printf ("Your catalog %s could not be read, so it was not saved over: %s",
-                                  catalog_path, catalog_error->message);
+                                  b->catalog_path, b->catalog_error->message);
   g_assert_cmpstr (error->message, ==, add_expected);
-  g_assert_null (hr_session_find_model (session, "mine:3b"));
-  g_clear_error (&error);
+  g_assert_null (hr_session_find_model (b->session, "mine:3b"));
+  g_assert_true (g_file_get_contents (b->catalog_path, &catalog_after, NULL, NULL));
+  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+}
 
-  /* Nor does saving a board write over the boards file that failed. */
-  board = hr_board_copy (hr_session_find_board (session, "jetson-orin-nano-super"));
-  g_assert_false (hr_session_save_board (session, board, &error));
+/* Nor does saving a board write over the boards file that failed. */
+static void
+test_broken_save_board (Broken        *b,
+                        gconstpointer  data)
+{
+  g_autoptr(HrBoard) board = hr_board_copy (hr_session_find_board (b->session, "jetson-orin-nano-super"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *save_expected = NULL;
+  g_autofree char *boards_after = NULL;
+
+  g_assert_false (hr_session_save_board (b->session, board, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
   save_expected = g_strdup_printf ("Not saving: %s could not be read (%s). Fix or move it, then open "
-                                   "Headroom again.", boards_path, boards_error->message);
+                                   "Headroom again.", b->boards_path, b->boards_error->message);
   g_assert_cmpstr (error->message, ==, save_expected);
-
-  g_assert_true (g_file_get_contents (catalog_path, &catalog_after, NULL, NULL));
-  g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
-  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+  g_assert_true (g_file_get_contents (b->boards_path, &boards_after, NULL, NULL));
   g_assert_cmpstr (boards_after, ==, bad_boards);
-  g_unlink (catalog_path);
-  g_unlink (boards_path);
 }
 
 static void
@@ -554,7 +595,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/session/load-async", test_session_load_async);
-  g_test_add_func ("/session/broken-user-files", test_session_broken_user_files);
+  g_test_add ("/session/broken-user-files/problems", Broken, NULL, broken_set_up, test_broken_problems, broken_tear_down);
+  g_test_add ("/session/broken-user-files/built-in-data", Broken, NULL, broken_set_up, test_broken_built_in, broken_tear_down);
+  g_test_add ("/session/broken-user-files/add-model", Broken, NULL, broken_set_up, test_broken_add_model, broken_tear_down);
+  g_test_add ("/session/broken-user-files/save-board", Broken, NULL, broken_set_up, test_broken_save_board, broken_tear_down);
   g_test_add_func ("/session/add-model", test_session_add_model);
   g_test_add_func ("/session/save-board", test_session_save_board);
   g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
