@@ -139,77 +139,6 @@ test_memory_chart_over_the_pool (void)
   g_assert_finalize_object (chart);
 }
 
-static void
-test_memory_chart_on_screen (void)
-{
-  g_autoptr(HrBoard) board = seed_board ();
-  g_autoptr(HrModelSpec) spec = llama_3b ();
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = hr_model_row_new (spec);
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkWidget *window;
-  GtkWidget *chart;
-  HrEvaluationInputs scenario;
-  gboolean found = FALSE;
-  int height;
-
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  hr_model_row_evaluate (row, &scenario);
-  g_list_store_append (store, row);
-
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
-  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
-  g_object_ref (chart);
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-
-  while (!gtk_widget_get_mapped (chart))
-    g_main_context_iteration (NULL, TRUE);
-  hr_test_spin (200);
-
-  /* The tooltip over the weights: exact bytes, GB and GiB, the formula */
-  for (int y = 0; y < gtk_widget_get_height (chart) && !found; y += 2)
-    for (int x = 0; x < gtk_widget_get_width (chart) && !found; x += 2)
-      {
-        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (HR_MEMORY_CHART (chart), x, y);
-
-        if (tooltip != NULL && g_str_has_prefix (tooltip, "llama3.2:3b: Weights\n"))
-          {
-            g_assert_cmpstr (tooltip, ==,
-                             "llama3.2:3b: Weights\n2,000,000,000 bytes = 2.0 GB (1.86 GiB)\n"
-                             "the file as pulled (q4_K_M): 2,000,000,000 bytes = 2.0 GB (1.86 GiB)");
-            found = TRUE;
-          }
-      }
-  g_assert_true (found);
-
-  /* Rendering for export gives a tree of nodes of the size asked */
-  height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 800, "inputs");
-  g_assert_cmpint (height, >, 100);
-  node = hr_memory_chart_render (HR_MEMORY_CHART (chart), 800, height, "inputs");
-  g_assert_nonnull (node);
-  {
-    graphene_rect_t bounds;
-
-    /* the background fills 800 x height; text may ink half a pixel past it */
-    gsk_render_node_get_bounds (node, &bounds);
-    g_assert_cmpfloat (bounds.origin.x, ==, 0);
-    g_assert_cmpfloat (bounds.origin.y, ==, 0);
-    g_assert_cmpfloat (bounds.size.width, >=, 800);
-    g_assert_cmpfloat (bounds.size.width, <, 801);
-    g_assert_cmpfloat (bounds.size.height, >=, height);
-    g_assert_cmpfloat (bounds.size.height, <, height + 1);
-  }
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
-}
-
 static gboolean
 find_tooltip (GtkWidget  *chart,
               const char *prefix,
@@ -228,6 +157,101 @@ find_tooltip (GtkWidget  *chart,
       }
   return FALSE;
 }
+
+/* The on-screen cases: llama3.2:3b on the seed board in a models chart
+ * in a window, shared by the cases (they only read it). */
+typedef struct {
+  HrBoard            *board;
+  HrModelSpec        *spec;
+  GListStore         *store;
+  HrModelRow         *row;
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Screen;
+
+static Screen screen;
+
+static void
+screen_open (gpointer data)
+{
+  Screen *s = data;
+
+  s->board = seed_board ();
+  s->spec = llama_3b ();
+  s->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  s->row = hr_model_row_new (s->spec);
+  hr_evaluation_inputs_init (&s->scenario, s->board, NULL);
+  hr_model_row_evaluate (s->row, &s->scenario);
+  g_list_store_append (s->store, s->row);
+  s->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (s->window), 600, 300);
+  s->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (s->chart), &s->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (s->chart), G_LIST_MODEL (s->store));
+  gtk_window_set_child (GTK_WINDOW (s->window), s->chart);
+  gtk_window_present (GTK_WINDOW (s->window));
+  while (!gtk_widget_get_mapped (s->chart))
+    g_main_context_iteration (NULL, TRUE);
+  hr_test_spin (200);
+}
+
+static void
+screen_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (screen.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (screen.chart), NULL);
+  g_assert_finalize_object (screen.chart);
+  g_clear_object (&screen.row);
+  g_clear_object (&screen.store);
+  g_clear_pointer (&screen.spec, hr_model_spec_free);
+  g_clear_pointer (&screen.board, hr_board_free);
+}
+
+/* The tooltip over the weights: exact bytes, GB and GiB, the formula */
+static void
+test_screen_tooltip (Screen        *s,
+                     gconstpointer  data)
+{
+  g_autofree char *tooltip = NULL;
+
+  g_assert_true (find_tooltip (s->chart, "llama3.2:3b: Weights\n", &tooltip));
+  g_assert_cmpstr (tooltip, ==,
+                   "llama3.2:3b: Weights\n2,000,000,000 bytes = 2.0 GB (1.86 GiB)\n"
+                   "the file as pulled (q4_K_M): 2,000,000,000 bytes = 2.0 GB (1.86 GiB)");
+}
+
+/* Rendering for export gives a tree of nodes of the size asked: the
+ * background fills 800 x height; text may ink half a pixel past it. */
+static void
+test_screen_export (Screen        *s,
+                    gconstpointer  data)
+{
+  int height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (s->chart), 800, "inputs");
+  g_autoptr(GskRenderNode) node = NULL;
+  graphene_rect_t bounds;
+
+  g_assert_cmpint (height, >, 100);
+  node = hr_memory_chart_render (HR_MEMORY_CHART (s->chart), 800, height, "inputs");
+  g_assert_nonnull (node);
+  gsk_render_node_get_bounds (node, &bounds);
+  g_assert_cmpfloat (bounds.origin.x, ==, 0);
+  g_assert_cmpfloat (bounds.origin.y, ==, 0);
+  g_assert_cmpfloat (bounds.size.width, >=, 800);
+  g_assert_cmpfloat (bounds.size.width, <, 801);
+  g_assert_cmpfloat (bounds.size.height, >=, height);
+  g_assert_cmpfloat (bounds.size.height, <, height + 1);
+}
+
+static const GuiTestStep screen_steps[] = {
+  { "/memory-chart/on-screen/tooltip", (GTestFixtureFunc) test_screen_tooltip },
+  { "/memory-chart/on-screen/export", (GTestFixtureFunc) test_screen_export },
+};
+
+static GuiTestStory screen_story = {
+  "on-screen", screen_open, screen_close, screen_steps, G_N_ELEMENTS (screen_steps), &screen, sizeof (Screen), 0
+};
 
 /* With HR_TEST_SHOTS set, the chart as exported, for a person to look at. */
 static void
@@ -667,7 +691,7 @@ main (int   argc,
 
   g_test_add_func ("/memory-chart/description", test_memory_chart_description);
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
-  g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
+  gui_test_story_add (&screen_story);
   gui_test_story_add (&partial_story);
   gui_test_story_add (&devices_story);
 
