@@ -683,16 +683,98 @@ test_board_import_detect (void)
 /* With HR_TEST_SHOTS set: the window on the 2 x RTX 3090 preset with
  * llama3.1:70b selected (searched for, so the table does not scroll), at
  * 1280 and 360 px wide, light and dark, for a person to look at. */
+/* One of test_window_devices_shots()'s windows: its size and scheme, and
+ * the name of its screenshots. */
+typedef struct {
+  int         width, height;
+  gboolean    dark;
+  const char *name;
+} DevicesShot;
+
+/* The explain panel open, scrolled to its per-GPU figures. */
+static void
+shoot_explain (HrWindow          *window,
+               const DevicesShot *shot)
+{
+  HrModelsPage *page = hr_window_get_models_page (window);
+  g_autofree char *explain_name = g_strdup_printf ("explain-%s", shot->name);
+  g_autofree char *open_name = g_strdup_printf ("explain-open-%s", shot->name);
+  GtkWidget *panel = GTK_WIDGET (hr_models_page_get_explain_panel (page));
+  GtkWidget *heading = find_with (panel, GTK_TYPE_LABEL, "label", "Each GPU");
+  GtkWidget *scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t at;
+
+  adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), TRUE);
+  spin (500);
+  if (shot->width == 360)
+    save_shot (GTK_WIDGET (window), open_name);
+  g_assert_nonnull (heading);
+  g_assert_true (gtk_widget_get_visible (heading));
+  g_assert_true (gtk_widget_compute_point (heading, panel, &GRAPHENE_POINT_INIT (0, 0), &at));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), at.y - 40);
+  spin (300);
+  save_shot (GTK_WIDGET (window), explain_name);
+}
+
+/* Every model, the memory chart scrolled down: its legend stays at the top. */
+static void
+shoot_scrolled_chart (HrWindow          *window,
+                      const DevicesShot *shot)
+{
+  HrModelsPage *page = hr_window_get_models_page (window);
+  GtkWidget *chart = GTK_WIDGET (hr_models_page_get_memory_chart (page));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
+  g_autofree char *scrolled_name = g_strdup_printf ("scrolled-%s", shot->name);
+
+  adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), FALSE);
+  spin (500);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), 300);
+  spin (300);
+  save_shot (GTK_WIDGET (window), scrolled_name);
+}
+
+/* llama3.1:70b on the 2 × RTX 3090 board at 8,192 tokens, in a window as
+ * @shot says: the window, its pool chart, the explain panel, and at
+ * 1,280 px the whole list's chart. */
+static void
+shoot_devices_window (const DevicesShot *shot)
+{
+  HrWindow *window = open_window (shot->width, shot->height);
+  HrModelsPage *page = hr_window_get_models_page (window);
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
+  g_autofree char *pool_name = g_strdup_printf ("pool-%s", shot->name);
+  HrModelRow *row;
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      shot->dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  hr_scenario_set_board_id (scenario, "2x-rtx-3090");
+  hr_scenario_set_context_tokens (scenario, 8192);
+  gtk_editable_set_text (hr_models_page_get_search_entry (page), "llama3.1:70b");
+  spin (500);
+  row = hr_models_page_find_row (page, "llama3.1:70b");
+  g_assert_nonnull (row);
+  hr_models_page_select_row (page, row);
+  spin (500);
+  save_shot (GTK_WIDGET (window), shot->name);
+  if (gtk_widget_get_mapped (GTK_WIDGET (hr_models_page_get_pool_chart (page))))
+    save_shot (GTK_WIDGET (hr_models_page_get_pool_chart (page)), pool_name);
+  shoot_explain (window, shot);
+  gtk_editable_set_text (hr_models_page_get_search_entry (page), "");
+  if (shot->width == 1280)
+    shoot_scrolled_chart (window, shot);
+  hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
+  close_window (window);
+}
+
 static void
 test_window_devices_shots (void)
 {
-  static const struct { int width, height; gboolean dark; const char *name; } shots[] = {
+  static const DevicesShot shots[] = {
     { 1280, 800, FALSE, "window-2x3090-1280-light.png" },
     { 1280, 800, TRUE, "window-2x3090-1280-dark.png" },
     { 360, 1400, FALSE, "window-2x3090-360-light.png" },
     { 360, 1400, TRUE, "window-2x3090-360-dark.png" },
   };
-  AdwStyleManager *style = adw_style_manager_get_default ();
 
   if (g_getenv ("HR_TEST_SHOTS") == NULL)
     {
@@ -700,67 +782,8 @@ test_window_devices_shots (void)
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (shots); i++)
-    {
-      HrWindow *window = open_window (shots[i].width, shots[i].height);
-      HrModelsPage *page = hr_window_get_models_page (window);
-      HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-      HrModelRow *row;
-
-      adw_style_manager_set_color_scheme (style, shots[i].dark ? ADW_COLOR_SCHEME_FORCE_DARK
-                                                               : ADW_COLOR_SCHEME_FORCE_LIGHT);
-      hr_scenario_set_board_id (scenario, "2x-rtx-3090");
-      hr_scenario_set_context_tokens (scenario, 8192);
-      gtk_editable_set_text (hr_models_page_get_search_entry (page), "llama3.1:70b");
-      spin (500);
-      row = hr_models_page_find_row (page, "llama3.1:70b");
-      g_assert_nonnull (row);
-      hr_models_page_select_row (page, row);
-      spin (500);
-      save_shot (GTK_WIDGET (window), shots[i].name);
-      {
-        g_autofree char *pool_name = g_strdup_printf ("pool-%s", shots[i].name);
-        g_autofree char *explain_name = g_strdup_printf ("explain-%s", shots[i].name);
-        g_autofree char *open_name = g_strdup_printf ("explain-open-%s", shots[i].name);
-
-        if (gtk_widget_get_mapped (GTK_WIDGET (hr_models_page_get_pool_chart (page))))
-          save_shot (GTK_WIDGET (hr_models_page_get_pool_chart (page)), pool_name);
-        adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), TRUE);
-        spin (500);
-        if (shots[i].width == 360)
-          save_shot (GTK_WIDGET (window), open_name);
-        /* the explain panel scrolled to its per-GPU figures */
-        {
-          GtkWidget *panel = GTK_WIDGET (hr_models_page_get_explain_panel (page));
-          GtkWidget *heading = find_with (panel, GTK_TYPE_LABEL, "label", "Each GPU");
-          GtkWidget *scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
-          graphene_point_t at;
-
-          g_assert_nonnull (heading);
-          g_assert_true (gtk_widget_get_visible (heading));
-          g_assert_true (gtk_widget_compute_point (heading, panel, &GRAPHENE_POINT_INIT (0, 0), &at));
-          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), at.y - 40);
-          spin (300);
-          save_shot (GTK_WIDGET (window), explain_name);
-        }
-      }
-      gtk_editable_set_text (hr_models_page_get_search_entry (page), "");
-      if (shots[i].width == 1280)
-        {
-          /* every model, the memory chart scrolled down: its legend stays at the top */
-          GtkWidget *chart = GTK_WIDGET (hr_models_page_get_memory_chart (page));
-          GtkWidget *scrolled = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
-          g_autofree char *scrolled_name = g_strdup_printf ("scrolled-%s", shots[i].name);
-
-          adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), FALSE);
-          spin (500);
-          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), 300);
-          spin (300);
-          save_shot (GTK_WIDGET (window), scrolled_name);
-        }
-      hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
-      close_window (window);
-    }
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+    shoot_devices_window (&shots[i]);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
 int
