@@ -931,73 +931,132 @@ write_file (const char *path,
   g_assert_no_error (error);
 }
 
-static void
-test_window_malformed_user_files (void)
+/* The malformed files' story: a catalog cut short and a boards file whose
+ * board lacks its figures, then the window opened over them. */
+static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
+static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
+
+typedef struct {
+  Fixture  f;
+  char    *catalog_path;
+  char    *boards_path;
+  char    *catalog_expected;   /* the message for the catalog */
+  char    *boards_expected;    /* the message for the boards file */
+  char    *save_expected;      /* the message for a board saved */
+} Malformed;
+
+static Malformed malformed;
+
+/* The message load_file() gives for the file @path that @load cannot read. */
+static char *
+unreadable_message (const char  *path,
+                    GPtrArray *(*load) (const char *, GError **),
+                    const char  *format)
 {
-  static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
-  static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
-  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
-  g_autofree char *boards_path = hr_data_user_file ("boards.json");
-  g_autofree char *catalog_expected = NULL;
-  g_autofree char *boards_expected = NULL;
-  g_autofree char *save_expected = NULL;
-  g_autofree char *catalog_after = NULL;
-  g_autofree char *boards_after = NULL;
-  g_autoptr(GError) catalog_error = NULL;
-  g_autoptr(GError) boards_error = NULL;
-  g_autoptr(GPtrArray) loaded = NULL;
-  GPtrArray *messages;
-  GtkWidget *save;
-  Fixture f = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) loaded = load (path, &error);
 
-  /* G_TEST_OPTION_ISOLATE_DIRS: the user data dir is this test's own,
-   * never the data dir of whoever runs the tests. */
-  g_assert_false (g_str_has_prefix (catalog_path, real_user_data_dir));
-  write_file (catalog_path, bad_catalog);
-  write_file (boards_path, bad_boards);
-
-  loaded = hr_catalog_load_file (catalog_path, &catalog_error);
   g_assert_null (loaded);
-  g_assert_nonnull (catalog_error);
-  loaded = hr_boards_load_file (boards_path, &boards_error);
-  g_assert_null (loaded);
-  g_assert_nonnull (boards_error);
-  catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                      catalog_path, catalog_error->message);
-  boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                     boards_path, boards_error->message);
+  g_assert_nonnull (error);
+  return g_strdup_printf (format, path, error->message);
+}
 
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, catalog_expected);
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, boards_expected);
-  open_window (&f);
+static void
+malformed_open (gpointer data)
+{
+  Malformed *m = data;
+
+  m->catalog_path = hr_data_user_file ("catalog.json");
+  m->boards_path = hr_data_user_file ("boards.json");
+  write_file (m->catalog_path, bad_catalog);
+  write_file (m->boards_path, bad_boards);
+  m->catalog_expected = unreadable_message (m->catalog_path, hr_catalog_load_file,
+                                            "Could not read %s: %s. It was left as it is.");
+  m->boards_expected = unreadable_message (m->boards_path, hr_boards_load_file,
+                                           "Could not read %s: %s. It was left as it is.");
+  m->save_expected = unreadable_message (m->boards_path, hr_boards_load_file,
+                                         "Not saving: %s could not be read (%s). Fix or move it, then open "
+                                         "Headroom again.");
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, m->catalog_expected);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, m->boards_expected);
+  open_window (&m->f);
   g_test_assert_expected_messages ();
+}
 
-  /* The window opened with the built-in data and says what went wrong. */
-  g_assert_nonnull (hr_models_page_find_row (f.page, "llama3.2:3b"));
-  messages = hr_window_get_messages (f.window);
+static void
+malformed_close (void)
+{
+  close_window (&malformed.f);
+  g_unlink (malformed.catalog_path);
+  g_unlink (malformed.boards_path);
+  g_clear_pointer (&malformed.catalog_path, g_free);
+  g_clear_pointer (&malformed.boards_path, g_free);
+  g_clear_pointer (&malformed.catalog_expected, g_free);
+  g_clear_pointer (&malformed.boards_expected, g_free);
+  g_clear_pointer (&malformed.save_expected, g_free);
+}
+
+/* G_TEST_OPTION_ISOLATE_DIRS: the user data dir is this test's own,
+ * never the data dir of whoever runs the tests. */
+static void
+test_malformed_isolated (Malformed     *m,
+                         gconstpointer  data)
+{
+  g_assert_false (g_str_has_prefix (m->catalog_path, real_user_data_dir));
+}
+
+/* The window opened with the built-in data and says what went wrong. */
+static void
+test_malformed_said (Malformed     *m,
+                     gconstpointer  data)
+{
+  GPtrArray *messages = hr_window_get_messages (m->f.window);
+
+  g_assert_nonnull (hr_models_page_find_row (m->f.page, "llama3.2:3b"));
   g_assert_cmpuint (messages->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, catalog_expected);
-  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, boards_expected);
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, m->catalog_expected);
+  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, m->boards_expected);
+}
 
-  /* Saving a board does not write over the boards file that failed. */
-  save = find_button (GTK_WIDGET (f.page), "_Save");
+/* Saving a board does not write over the boards file that failed. */
+static void
+test_malformed_save_refused (Malformed     *m,
+                             gconstpointer  data)
+{
+  GPtrArray *messages = hr_window_get_messages (m->f.window);
+  GtkWidget *save = find_button (GTK_WIDGET (m->f.page), "_Save");
+
   g_assert_nonnull (save);
   g_signal_emit_by_name (save, "clicked");
-  save_expected = g_strdup_printf ("Not saving: %s could not be read (%s). Fix or move it, then open "
-                                   "Headroom again.", boards_path, boards_error->message);
   g_assert_cmpuint (messages->len, ==, 3);
-  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, save_expected);
+  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, m->save_expected);
+}
 
-  close_window (&f);
+/* Both files are as they were. */
+static void
+test_malformed_files_left (Malformed     *m,
+                           gconstpointer  data)
+{
+  g_autofree char *catalog_after = NULL;
+  g_autofree char *boards_after = NULL;
 
-  g_assert_true (g_file_get_contents (catalog_path, &catalog_after, NULL, NULL));
-  g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
+  g_assert_true (g_file_get_contents (m->catalog_path, &catalog_after, NULL, NULL));
+  g_assert_true (g_file_get_contents (m->boards_path, &boards_after, NULL, NULL));
   g_assert_cmpstr (catalog_after, ==, bad_catalog);
   g_assert_cmpstr (boards_after, ==, bad_boards);
-
-  g_unlink (catalog_path);
-  g_unlink (boards_path);
 }
+
+static const GuiTestStep malformed_steps[] = {
+  { "/window/malformed-user-files/isolated", (GTestFixtureFunc) test_malformed_isolated },
+  { "/window/malformed-user-files/said", (GTestFixtureFunc) test_malformed_said },
+  { "/window/malformed-user-files/save-refused", (GTestFixtureFunc) test_malformed_save_refused },
+  { "/window/malformed-user-files/files-left", (GTestFixtureFunc) test_malformed_files_left },
+};
+
+static GuiTestStory malformed_story = {
+  "malformed-user-files", malformed_open, malformed_close, malformed_steps, G_N_ELEMENTS (malformed_steps),
+  &malformed, sizeof (Malformed), 0
+};
 
 /* The first widget under @root of @type whose string property @name is
  * @value. */
@@ -1784,7 +1843,7 @@ main (int   argc,
   g_test_add ("/window/export/svg-image", Fixture, NULL, export_setup, test_export_svg_image, NULL);
   g_test_add ("/window/export/csv-header", Fixture, NULL, export_setup, test_export_csv_header, NULL);
   g_test_add ("/window/export/csv-rows", Fixture, NULL, export_setup, test_export_csv_rows, NULL);
-  g_test_add_func ("/window/malformed-user-files", test_window_malformed_user_files);
+  gui_test_story_add (&malformed_story);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/board-editor-deferred", test_window_board_editor_deferred);
   g_test_add_func ("/window/pages", test_window_pages);
