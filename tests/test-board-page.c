@@ -307,75 +307,125 @@ tags_counted (gpointer data)
 /* The lists refresh every HR_BOARD_PAGE_REFRESH_SECONDS while the page is
  * shown, not while another page is; a failed refresh says why, and what
  * was listed goes (it may no longer be so) until Retry connects again. */
+/* The refresh story: the page connected, its timer, hidden, shown again
+ * while the server fails, then refreshed once it is well. */
+typedef struct {
+  Fixture f;
+  guint   tags;   /* /api/tags asked once connected */
+} Refresh;
+
+static Refresh refresh;
+
 static void
-test_board_page_refresh (void)
+refresh_open (gpointer data)
 {
-  Fixture f = { 0 };
-  AdwViewStack *stack;
-  guint tags;
+  Refresh *r = data;
 
-  open_page (&f);
-  stack = hr_window_get_stack (f.window);
-  connect_page (&f, fake_ollama_get_url (f.fake));
-  tags = fake_ollama_count (f.fake, "/api/tags");
-  g_assert_cmpuint (tags, ==, 1);
-
-  /* Shown: the timer asks again (allow for a slow, sanitized build). */
-  f.expected = tags + 1;
-  g_assert_true (iterate_until (tags_counted, &f, HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 10000));
-  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/ps"), ==, tags + 1);
-
-  /* Hidden: it does not. */
-  adw_view_stack_set_visible_child_name (stack, "models");
-  spin (HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 1500);
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 1);
-
-  /* Shown again: refreshed at once. */
-  fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_500, "something broke");
-  adw_view_stack_set_visible_child_name (stack, "board");
-  g_assert_true (iterate_until (page_is_drawn, f.page, 2000));
-  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_cmpuint (fake_ollama_count (f.fake, "/api/tags"), ==, tags + 2);
-  g_assert_nonnull (hr_board_connection_get_error (conn (f.page)));
-  g_assert_true (g_str_has_prefix (hr_board_connection_get_error (conn (f.page)), "Could not list the models on the board: "));
-  g_assert_nonnull (strstr (hr_board_connection_get_error (conn (f.page)), "something broke"));
-  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 0);
-  g_assert_null (hr_board_connection_get_version (conn (f.page)));
-  g_assert_null (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
-
-  /* Retry once the server is well: connected again, the lists back.
-   * Ctrl+R (and F5) is the page's board.refresh. */
-  {
-    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f.page));
-    gboolean bound = FALSE;
-
-    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-      {
-        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-        if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-          continue;
-        for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-          {
-            g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-            g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
-            g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
-
-            bound |= g_str_equal (trigger, "<Control>r") && g_str_equal (action, "action(board.refresh)");
-          }
-      }
-    g_assert_true (bound);
-  }
-  fake_ollama_set_fault (f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.refresh", NULL));
-  g_assert_true (iterate_until (page_is_idle, f.page, 5000));
-  g_assert_null (hr_board_connection_get_error (conn (f.page)));
-  g_assert_cmpuint (hr_board_connection_get_models (conn (f.page))->len, ==, 1);
-  g_assert_nonnull (find_row (GTK_WIDGET (f.page), "llama3.2:3b"));
-
-  close_page (&f);
+  open_page (&r->f);
+  connect_page (&r->f, fake_ollama_get_url (r->f.fake));
+  r->tags = fake_ollama_count (r->f.fake, "/api/tags");
 }
+
+static void
+refresh_close (void)
+{
+  close_page (&refresh.f);
+}
+
+/* Shown: the timer asks again (allow for a slow, sanitized build). */
+static void
+test_refresh_timer (Refresh       *r,
+                    gconstpointer  data)
+{
+  g_assert_cmpuint (r->tags, ==, 1);
+  r->f.expected = r->tags + 1;
+  g_assert_true (iterate_until (tags_counted, &r->f, HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 10000));
+  g_assert_true (iterate_until (page_is_idle, r->f.page, 5000));
+  g_assert_cmpuint (fake_ollama_count (r->f.fake, "/api/ps"), ==, r->tags + 1);
+}
+
+/* Hidden: it does not. */
+static void
+test_refresh_hidden (Refresh       *r,
+                     gconstpointer  data)
+{
+  adw_view_stack_set_visible_child_name (hr_window_get_stack (r->f.window), "models");
+  spin (HR_BOARD_PAGE_REFRESH_SECONDS * 1000 + 1500);
+  g_assert_cmpuint (fake_ollama_count (r->f.fake, "/api/tags"), ==, r->tags + 1);
+}
+
+/* Shown again: refreshed at once; the server's failure said, the lists
+ * emptied. */
+static void
+test_refresh_shown_again (Refresh       *r,
+                          gconstpointer  data)
+{
+  HrBoardConnection *c = conn (r->f.page);
+
+  fake_ollama_set_fault (r->f.fake, "/api/tags", FAKE_FAULT_500, "something broke");
+  adw_view_stack_set_visible_child_name (hr_window_get_stack (r->f.window), "board");
+  g_assert_true (iterate_until (page_is_drawn, r->f.page, 2000));
+  g_assert_true (iterate_until (page_is_idle, r->f.page, 5000));
+  g_assert_cmpuint (fake_ollama_count (r->f.fake, "/api/tags"), ==, r->tags + 2);
+  g_assert_nonnull (hr_board_connection_get_error (c));
+  g_assert_true (g_str_has_prefix (hr_board_connection_get_error (c), "Could not list the models on the board: "));
+  g_assert_nonnull (strstr (hr_board_connection_get_error (c), "something broke"));
+  g_assert_cmpuint (hr_board_connection_get_models (c)->len, ==, 0);
+  g_assert_null (hr_board_connection_get_version (c));
+  g_assert_null (find_row (GTK_WIDGET (r->f.page), "llama3.2:3b"));
+}
+
+/* Ctrl+R (and F5) is the page's board.refresh. */
+static void
+test_refresh_shortcut (Refresh       *r,
+                       gconstpointer  data)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (r->f.page));
+  gboolean bound = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+          bound |= g_str_equal (trigger, "<Control>r") && g_str_equal (action, "action(board.refresh)");
+        }
+    }
+  g_assert_true (bound);
+}
+
+/* Retry once the server is well: connected again, the lists back. */
+static void
+test_refresh_retry (Refresh       *r,
+                    gconstpointer  data)
+{
+  fake_ollama_set_fault (r->f.fake, "/api/tags", FAKE_FAULT_NONE, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (r->f.page), "board.refresh", NULL));
+  g_assert_true (iterate_until (page_is_idle, r->f.page, 5000));
+  g_assert_null (hr_board_connection_get_error (conn (r->f.page)));
+  g_assert_cmpuint (hr_board_connection_get_models (conn (r->f.page))->len, ==, 1);
+  g_assert_nonnull (find_row (GTK_WIDGET (r->f.page), "llama3.2:3b"));
+}
+
+static const GuiTestStep refresh_steps[] = {
+  { "/board-page/refresh/timer", (GTestFixtureFunc) test_refresh_timer },
+  { "/board-page/refresh/hidden", (GTestFixtureFunc) test_refresh_hidden },
+  { "/board-page/refresh/shown-again", (GTestFixtureFunc) test_refresh_shown_again },
+  { "/board-page/refresh/shortcut", (GTestFixtureFunc) test_refresh_shortcut },
+  { "/board-page/refresh/retry", (GTestFixtureFunc) test_refresh_retry },
+};
+
+static GuiTestStory refresh_story = {
+  "refresh", refresh_open, refresh_close, refresh_steps, G_N_ELEMENTS (refresh_steps),
+  &refresh, sizeof (Refresh), 0
+};
 
 /* OLLAMA_HOST is the default and the page connects to it when shown;
  * servers connected to are saved and switched between with the dropdown. */
@@ -1330,7 +1380,7 @@ main (int   argc,
   g_test_add_func ("/board-page/actions", test_board_page_actions);
   g_test_add_func ("/board-page/copy", test_board_page_copy);
   g_test_add_func ("/board-page/disconnect", test_board_page_disconnect);
-  g_test_add_func ("/board-page/refresh", test_board_page_refresh);
+  gui_test_story_add (&refresh_story);
   g_test_add_func ("/board-page/saved-servers", test_board_page_saved_servers);
   g_test_add_func ("/board-page/token", test_board_page_token);
   g_test_add_func ("/board-page/refused-connection", test_board_page_refused_connection);
