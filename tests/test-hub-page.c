@@ -539,68 +539,118 @@ test_projector (void)
   fixture_close (&f);
 }
 
+/* The errors' story: one window, each lookup failing its own way. */
+static Fixture errors;
+
 static void
-test_errors (void)
+errors_open (gpointer data)
 {
-  Fixture f = { 0 };
-  AdwStatusPage *status;
+  fixture_open (data);
+}
 
-  fixture_open (&f);
-  status = hr_hub_page_get_error_page (f.page);
+static void
+errors_close (void)
+{
+  fixture_close (&errors);
+}
 
-  /* Not a repository id: refused at once, no request made. */
-  look_up (&f, "not a repo");
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
-  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Repository Id");
-  g_assert_cmpuint (f.fake->requests, ==, 0);
+/* Not a repository id: refused at once, no request made. */
+static void
+test_errors_not_a_repo (Fixture       *f,
+                        gconstpointer  data)
+{
+  look_up (f, "not a repo");
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (hr_hub_page_get_error_page (f->page)), ==, "Not a Repository Id");
+  g_assert_cmpuint (f->fake->requests, ==, 0);
+}
 
-  /* A repository the Hub does not have. */
-  look_up (&f, "Qwen/No-Such-Model");
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+/* A repository the Hub does not have. */
+static void
+test_errors_not_found (Fixture       *f,
+                       gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  look_up (f, "Qwen/No-Such-Model");
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "Repository Not Found");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "Qwen/No-Such-Model"));
   g_assert_cmpstr (adw_status_page_get_description (status), ==,
                    "No repository Qwen/No-Such-Model: check the name; if it is private or gated, set a token that can read it");
+}
 
-  /* A revision it does not know. */
-  look_up (&f, QWEN_REPO "@v9");
+/* A revision it does not know. */
+static void
+test_errors_no_revision (Fixture       *f,
+                         gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  look_up (f, QWEN_REPO "@v9");
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Such Revision");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "v9"));
+}
 
-  /* Rate limited: the Hub's words and the wait. */
-  fake_fault (f.fake, "/api/models/", 429, NULL, "You have been rate-limited");
-  f.fake->fault_header = g_strdup ("Retry-After");
-  f.fake->fault_value = g_strdup ("30");
-  look_up (&f, QWEN_REPO);
+/* Rate limited: the Hub's words and the wait. */
+static void
+test_errors_rate_limited (Fixture       *f,
+                          gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  fake_fault (f->fake, "/api/models/", 429, NULL, "You have been rate-limited");
+  f->fake->fault_header = g_strdup ("Retry-After");
+  f->fake->fault_value = g_strdup ("30");
+  look_up (f, QWEN_REPO);
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "The Hub Is Busy");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "30"));
-
-  /* Nothing listens: the page says the Hub cannot be reached. */
-  {
-    g_autoptr(HrHubClient) offline = g_object_new (HR_TYPE_HUB_CLIENT,
-                                                   "endpoint", "http://127.0.0.1:9",
-                                                   "token", "",
-                                                   "use-keyring", FALSE,
-                                                   NULL);
-
-    hr_hub_page_set_client (f.page, offline);
-    look_up (&f, QWEN_REPO);
-    g_assert_cmpstr (adw_status_page_get_title (status), ==, "Could Not Reach the Hub");
-    g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "network-offline-symbolic");
-    g_assert_nonnull (strstr (adw_status_page_get_description (status), "check the network or HF_ENDPOINT"));
-    hr_hub_page_set_client (f.page, f.client);
-  }
-
-  /* Nothing was remembered, nothing shown as an answer. */
-  g_assert_null (hr_hub_page_get_lookup (f.page));
-  {
-    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
-
-    g_assert_null (recent[0]);
-  }
-  fixture_close (&f);
 }
+
+/* Nothing listens: the page says the Hub cannot be reached. */
+static void
+test_errors_unreachable (Fixture       *f,
+                         gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+  g_autoptr(HrHubClient) offline = g_object_new (HR_TYPE_HUB_CLIENT,
+                                                 "endpoint", "http://127.0.0.1:9",
+                                                 "token", "",
+                                                 "use-keyring", FALSE,
+                                                 NULL);
+
+  hr_hub_page_set_client (f->page, offline);
+  look_up (f, QWEN_REPO);
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Could Not Reach the Hub");
+  g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "network-offline-symbolic");
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "check the network or HF_ENDPOINT"));
+  hr_hub_page_set_client (f->page, f->client);
+}
+
+/* Nothing was remembered, nothing shown as an answer. */
+static void
+test_errors_nothing_kept (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
+
+  g_assert_null (hr_hub_page_get_lookup (f->page));
+  g_assert_null (recent[0]);
+}
+
+static const GuiTestStep errors_steps[] = {
+  { "/hub-page/errors/not-a-repo", (GTestFixtureFunc) test_errors_not_a_repo },
+  { "/hub-page/errors/not-found", (GTestFixtureFunc) test_errors_not_found },
+  { "/hub-page/errors/no-revision", (GTestFixtureFunc) test_errors_no_revision },
+  { "/hub-page/errors/rate-limited", (GTestFixtureFunc) test_errors_rate_limited },
+  { "/hub-page/errors/unreachable", (GTestFixtureFunc) test_errors_unreachable },
+  { "/hub-page/errors/nothing-kept", (GTestFixtureFunc) test_errors_nothing_kept },
+};
+
+static GuiTestStory errors_story = {
+  "errors", errors_open, errors_close, errors_steps, G_N_ELEMENTS (errors_steps), &errors, sizeof (Fixture), 0
+};
 
 static void
 test_cancel (void)
@@ -919,7 +969,7 @@ main (int   argc,
   g_test_add_func ("/hub-page/add-at-card-precision", test_add_at_card_precision);
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/projector", test_projector);
-  g_test_add_func ("/hub-page/errors", test_errors);
+  gui_test_story_add (&errors_story);
   g_test_add_func ("/hub-page/cancel", test_cancel);
   g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
   g_test_add_func ("/hub-page/narrow", test_narrow);
