@@ -1176,67 +1176,108 @@ assert_controls_shortcut_agrees (Fixture *f)
   gtk_window_close (overlay);
 }
 
+/* The pages' story: one window, its pages shown by action, its controls
+ * named, its shortcuts window built on first asking, then units. */
+static Fixture pages;
+
 static void
-test_window_pages (void)
+pages_open (gpointer data)
 {
-  Fixture f = { 0 };
-  AdwViewStack *stack;
-
-  open_window (&f);
-  stack = hr_window_get_stack (f.window);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "hub"));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "hub");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "board"));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "board");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.search", NULL));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
-
-  /* A spin button in a row is named by the row's title */
-  gtk_test_accessible_assert_property (slots_spin (f.page),
-                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Parallel slots");
-  /* The sliders say their value in words, not as an index or a power of two */
-  gtk_test_accessible_assert_property (hr_models_page_get_context_scale (f.page),
-                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "4,096 tokens");
-  gtk_test_accessible_assert_property (hr_models_page_get_precision_scale (f.page),
-                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "as pulled");
-
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "quit"));
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "about"));
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "preferences"));
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f.app), "shortcuts"));
-
-  /* The shortcuts window is built when it is first asked for, on Ctrl+?. */
-  {
-    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (f.app),
-                                                                  "win.show-help-overlay");
-
-    g_assert_cmpuint (g_strv_length (accels), ==, 1);
-    g_assert_cmpstr (accels[0], ==, "<Control>question");
-    g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
-    g_action_group_activate_action (G_ACTION_GROUP (f.app), "shortcuts", NULL);
-    g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)));
-    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (
-      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window)))));
-    gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f.window))));
-  }
-  assert_controls_shortcut_agrees (&f);
-
-  /* The units preference reaches the table and the chart. */
-  {
-    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-    g_autofree char *kv = NULL;
-
-    g_settings_set_enum (settings, "units", 1);
-    kv = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
-    g_assert_cmpstr (kv, ==, "0.44 GiB");
-    g_assert_nonnull (strstr (hr_memory_chart_get_description (hr_models_page_get_memory_chart (f.page)),
-                              "llama3.2:3b: weights 1.86 GiB, KV cache 0.44 GiB, total 2.3 GiB"));
-    g_settings_set_enum (settings, "units", 0);
-  }
-
-  close_window (&f);
+  open_window (data);
 }
+
+static void
+pages_close (void)
+{
+  close_window (&pages);
+}
+
+static void
+test_pages_shown_by_action (Fixture       *f,
+                            gconstpointer  data)
+{
+  AdwViewStack *stack = hr_window_get_stack (f->window);
+
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "hub"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "hub");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", "board"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "board");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "models");
+}
+
+/* A spin button in a row is named by the row's title; the sliders say
+ * their value in words, not as an index or a power of two. */
+static void
+test_pages_controls_named (Fixture       *f,
+                           gconstpointer  data)
+{
+  gtk_test_accessible_assert_property (slots_spin (f->page),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Parallel slots");
+  gtk_test_accessible_assert_property (hr_models_page_get_context_scale (f->page),
+                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "4,096 tokens");
+  gtk_test_accessible_assert_property (hr_models_page_get_precision_scale (f->page),
+                                       GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, "as pulled");
+}
+
+static void
+test_pages_app_actions (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f->app), "quit"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f->app), "about"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f->app), "preferences"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (f->app), "shortcuts"));
+}
+
+/* The shortcuts window is built when it is first asked for, on Ctrl+?,
+ * and says what the controls do. */
+static void
+test_pages_shortcuts_window (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (f->window);
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (f->app),
+                                                                "win.show-help-overlay");
+
+  g_assert_cmpuint (g_strv_length (accels), ==, 1);
+  g_assert_cmpstr (accels[0], ==, "<Control>question");
+  g_assert_null (gtk_application_window_get_help_overlay (window));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "shortcuts", NULL);
+  g_assert_nonnull (gtk_application_window_get_help_overlay (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (window))));
+  gtk_window_close (GTK_WINDOW (gtk_application_window_get_help_overlay (window)));
+  assert_controls_shortcut_agrees (f);
+}
+
+/* The units preference reaches the table and the chart. */
+static void
+test_pages_units (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *kv = NULL;
+
+  g_settings_set_enum (settings, "units", 1);
+  kv = cell (f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  g_assert_cmpstr (kv, ==, "0.44 GiB");
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (hr_models_page_get_memory_chart (f->page)),
+                            "llama3.2:3b: weights 1.86 GiB, KV cache 0.44 GiB, total 2.3 GiB"));
+  g_settings_set_enum (settings, "units", 0);
+}
+
+static const GuiTestStep pages_steps[] = {
+  { "/window/pages/shown-by-action", (GTestFixtureFunc) test_pages_shown_by_action },
+  { "/window/pages/controls-named", (GTestFixtureFunc) test_pages_controls_named },
+  { "/window/pages/app-actions", (GTestFixtureFunc) test_pages_app_actions },
+  { "/window/pages/shortcuts-window", (GTestFixtureFunc) test_pages_shortcuts_window },
+  { "/window/pages/units", (GTestFixtureFunc) test_pages_units },
+};
+
+static GuiTestStory pages_story = {
+  "pages", pages_open, pages_close, pages_steps, G_N_ELEMENTS (pages_steps), &pages, sizeof (Fixture), 0
+};
 
 
 static gboolean
@@ -1846,7 +1887,7 @@ main (int   argc,
   gui_test_story_add (&malformed_story);
   g_test_add_func ("/window/board-editor-saves", test_window_board_editor_saves);
   g_test_add_func ("/window/board-editor-deferred", test_window_board_editor_deferred);
-  g_test_add_func ("/window/pages", test_window_pages);
+  gui_test_story_add (&pages_story);
   g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
   g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
   g_test_add ("/window/preferences-and-about/transient", Fixture, NULL, prefs_setup, test_prefs_transient, NULL);
