@@ -1350,67 +1350,119 @@ count_changed (HrScenario *scenario,
   (*count)++;
 }
 
+/* The window actions' story: one window; a page's toast, the pages shown
+ * by action, then its scenario and the settings. */
+typedef struct {
+  Fixture f;
+} Actions;
+
+static Actions actions;
+/* The scenario's "changed" since the settings' step (a counter the signal
+ * holds, so outside the fixture, which each case copies). */
+static guint actions_changed;
+
 static void
-test_window_actions_and_scenario (void)
+actions_open (gpointer data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "headroom-no-such-file.gguf", NULL);
-  g_autofree char *kv_before = NULL;
-  g_autofree char *kv_after = NULL;
-  HrScenario *scenario;
-  GPtrArray *messages;
-  AdwViewStack *stack;
-  HrGgufPage *gguf;
-  guint changed = 0;
-  Fixture f = { 0 };
+  open_window (&((Actions *) data)->f);
+}
 
-  open_window (&f);
-  stack = hr_window_get_stack (f.window);
-  messages = hr_window_get_messages (f.window);
+static void
+actions_close (void)
+{
+  g_signal_handlers_disconnect_by_func (hr_application_get_scenario (test_app), count_changed, &actions_changed);
+  close_window (&actions.f);
+}
+
+/* win.toast: the page's message is the window's. */
+static void
+test_actions_toast (Actions       *a,
+                    gconstpointer  data)
+{
+  GPtrArray *messages = hr_window_get_messages (a->f.window);
+
   g_assert_cmpuint (messages->len, ==, 0);
-
-  /* win.toast */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.toast", "s", "Hello from a page"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (a->f.page), "win.toast", "s", "Hello from a page"));
   g_assert_cmpuint (messages->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, "Hello from a page");
+}
 
-  /* win.show-page, and win.open-gguf on a path: the File page opens it */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "file"));
+/* win.show-page, and win.open-gguf on a path: the File page opens it */
+static void
+test_actions_open_gguf (Actions       *a,
+                        gconstpointer  data)
+{
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "headroom-no-such-file.gguf", NULL);
+  AdwViewStack *stack = hr_window_get_stack (a->f.window);
+  GtkWidget *page = GTK_WIDGET (a->f.page);
+  HrGgufPage *gguf;
+
+  g_assert_true (gtk_widget_activate_action (page, "win.show-page", "s", "file"));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "file");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
-  gguf = hr_window_get_gguf_page (f.window);
+  g_assert_true (gtk_widget_activate_action (page, "win.show-page", "s", "models"));
+  gguf = hr_window_get_gguf_page (a->f.window);
   g_assert_cmpstr (hr_gguf_page_get_state (gguf), ==, "intro");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.open-gguf", "s", missing));
+  g_assert_true (gtk_widget_activate_action (page, "win.open-gguf", "s", missing));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "file");
   spin (300);
   g_assert_cmpstr (hr_gguf_page_get_state (gguf), !=, "intro");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "win.show-page", "s", "models"));
+  g_assert_true (gtk_widget_activate_action (page, "win.show-page", "s", "models"));
+}
 
-  /* The page and the application share one scenario and one session. */
-  scenario = hr_page_get_scenario (HR_PAGE (f.page));
-  g_assert_true (scenario == hr_application_get_scenario (f.app));
-  g_assert_true (hr_page_get_session (HR_PAGE (f.page)) == hr_application_get_session (f.app));
+/* The page and the application share one scenario and one session. */
+static void
+test_actions_shared_scenario (Actions       *a,
+                              gconstpointer  data)
+{
+  g_assert_true (hr_page_get_scenario (HR_PAGE (a->f.page)) == hr_application_get_scenario (a->f.app));
+  g_assert_true (hr_page_get_session (HR_PAGE (a->f.page)) == hr_application_get_session (a->f.app));
+}
 
-  /* A context set in the settings: one "changed", and the table, the
-   * slider and the inputs line follow. */
-  g_signal_connect (scenario, "changed", G_CALLBACK (count_changed), &changed);
-  kv_before = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+/* A context set in the settings: one "changed", and the table, the
+ * slider and the inputs line follow. */
+static void
+test_actions_context_from_settings (Actions       *a,
+                                    gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *kv_before = NULL;
+  g_autofree char *kv_after = NULL;
+
+  g_signal_connect (hr_application_get_scenario (test_app), "changed", G_CALLBACK (count_changed), &actions_changed);
+  kv_before = cell (&a->f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
   g_assert_cmpstr (kv_before, ==, "0.47 GB");
   g_settings_set_uint (settings, "default-context", 8192);
-  g_assert_cmpuint (changed, ==, 1);
-  kv_after = cell (&f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
+  g_assert_cmpuint (actions_changed, ==, 1);
+  kv_after = cell (&a->f, "llama3.2:3b", HR_MODELS_COLUMN_KV_CACHE);
   g_assert_cmpstr (kv_after, ==, "0.94 GB");
-  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.page)), ==, 13);
-  g_assert_cmpuint (page_inputs (f.page)->context_tokens, ==, 8192);
-
-  /* And a slider step is written to the settings, with one "changed". */
-  gtk_range_set_value (hr_models_page_get_context_scale (f.page), 11);
-  g_assert_cmpuint (changed, ==, 2);
-  g_assert_cmpuint (g_settings_get_uint (settings, "default-context"), ==, 2048);
-  g_signal_handlers_disconnect_by_func (scenario, count_changed, &changed);
-
-  close_window (&f);
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (a->f.page)), ==, 13);
+  g_assert_cmpuint (page_inputs (a->f.page)->context_tokens, ==, 8192);
 }
+
+/* And a slider step is written to the settings, with one "changed". */
+static void
+test_actions_slider_to_settings (Actions       *a,
+                                 gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  gtk_range_set_value (hr_models_page_get_context_scale (a->f.page), 11);
+  g_assert_cmpuint (actions_changed, ==, 2);
+  g_assert_cmpuint (g_settings_get_uint (settings, "default-context"), ==, 2048);
+}
+
+static const GuiTestStep actions_steps[] = {
+  { "/window/actions-and-scenario/toast", (GTestFixtureFunc) test_actions_toast },
+  { "/window/actions-and-scenario/open-gguf", (GTestFixtureFunc) test_actions_open_gguf },
+  { "/window/actions-and-scenario/shared-scenario", (GTestFixtureFunc) test_actions_shared_scenario },
+  { "/window/actions-and-scenario/context-from-settings", (GTestFixtureFunc) test_actions_context_from_settings },
+  { "/window/actions-and-scenario/slider-to-settings", (GTestFixtureFunc) test_actions_slider_to_settings },
+};
+
+static GuiTestStory actions_story = {
+  "actions-and-scenario", actions_open, actions_close, actions_steps, G_N_ELEMENTS (actions_steps),
+  &actions, sizeof (Actions), 0
+};
 
 static GtkWindow *
 find_toplevel (GType type)
@@ -1889,7 +1941,7 @@ main (int   argc,
   g_test_add_func ("/window/board-editor-deferred", test_window_board_editor_deferred);
   gui_test_story_add (&pages_story);
   g_test_add_func ("/window/hidden-columns-remembered", test_window_hidden_columns_remembered);
-  g_test_add_func ("/window/actions-and-scenario", test_window_actions_and_scenario);
+  gui_test_story_add (&actions_story);
   g_test_add ("/window/preferences-and-about/transient", Fixture, NULL, prefs_setup, test_prefs_transient, NULL);
   g_test_add ("/window/preferences-and-about/three-rows", Fixture, NULL, prefs_setup, test_prefs_three_rows, NULL);
   g_test_add ("/window/preferences-and-about/units", Fixture, NULL, prefs_setup, test_prefs_units, NULL);

@@ -83,7 +83,9 @@ void               gui_test_unshare       (void);
  * step; each case's set-up brings the shared fixture to its step and
  * copies it into the case's, its tear-down copies it back. Where an earlier step did not run on that
  * state (a case run alone with -p, or a step run again), the state is
- * opened afresh and the steps before it run first, assertions and all. */
+ * opened afresh and the steps before it run first, assertions and all.
+ * A case's fixture is a copy: what a signal or callback is to write must
+ * live outside it (a static, or memory the fixture points to). */
 typedef struct {
   const char       *path;   /* the case's test path */
   GTestFixtureFunc  run;    /* its body; its data is not for it to read */
