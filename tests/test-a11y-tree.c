@@ -305,40 +305,27 @@ die_with_parent (gpointer user_data)
 }
 #endif
 
-static void
-test_every_reachable_element_named (void)
+/* What one run of the window gave: the walk of its tree, made once by
+ * the first case (walk_window()) and read by every case. */
+static struct {
+  gboolean  done;
+  char     *skip;      /* (nullable): why there is no AT-SPI bus */
+  gboolean  shown;     /* the window showed on the AT-SPI bus */
+  Walk      w;
+} run;
+
+/* Starts the window with the AT-SPI backend and its own user folders
+ * under @home. */
+static GSubprocess *
+launch_window (const char *home)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *why = NULL;
-  g_autofree char *home = NULL;
-  g_autofree char *data = NULL;
-  g_autofree char *config = NULL;
-  g_autofree char *cache = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) window = NULL;
-  g_autoptr(AtspiAccessible) app = NULL;
-  Walk w = { 0 };
-  gint64 deadline;
-  GPid pid;
+  g_autofree char *data = g_build_filename (home, "data", NULL);
+  g_autofree char *config = g_build_filename (home, "config", NULL);
+  g_autofree char *cache = g_build_filename (home, "cache", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  GSubprocess *window;
 
-  if (!a11y_bus_available (&why))
-    {
-      g_test_skip (why);
-      return;
-    }
-  if (atspi_init () > 1)
-    {
-      g_test_skip ("libatspi could not reach the AT-SPI bus");
-      return;
-    }
-
-  home = g_dir_make_tmp ("headroom-a11y-XXXXXX", &error);
-  g_assert_no_error (error);
-  data = g_build_filename (home, "data", NULL);
-  config = g_build_filename (home, "config", NULL);
-  cache = g_build_filename (home, "cache", NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   /* The AT-SPI backend, which the other window tests turn off. */
   g_subprocess_launcher_setenv (launcher, "GTK_A11Y", "atspi", TRUE);
   g_subprocess_launcher_unsetenv (launcher, "NO_AT_BRIDGE");
@@ -351,11 +338,22 @@ test_every_reachable_element_named (void)
 #endif
   window = g_subprocess_launcher_spawn (launcher, &error, HR_HEADROOM_GUI, NULL);
   g_assert_no_error (error);
-  pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (window), NULL, 10);
+  return window;
+}
 
-  /* The Models page is built when its table has cells: until then the
-   * page is an empty placeholder (hr-window.c). */
-  deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+/* The window's application on the bus once its Models page is built,
+ * when its table has cells (until then the page is an empty
+ * placeholder, hr-window.c); NULL where it never showed, @cells 0 where
+ * its table did not within WAIT_SECONDS. */
+static AtspiAccessible *
+wait_for_table (GSubprocess *window,
+                guint       *cells)
+{
+  GPid pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (window), NULL, 10);
+  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  AtspiAccessible *app = NULL;
+
+  *cells = 0;
   while (g_get_monotonic_time () < deadline)
     {
       if (g_subprocess_get_identifier (window) == NULL)
@@ -364,65 +362,129 @@ test_every_reachable_element_named (void)
         app = find_application (pid);
       if (app != NULL && has_table_cell (app))
         {
-          w.cells = 1;
+          *cells = 1;
           break;
         }
       pump (500);
     }
-  /* Every page, shown once through its tab as a person would (GTK shows
-   * a page's tree once it has been shown), then the Models page again;
-   * then the whole tree is walked. */
-  if (w.cells > 0)
-    {
-      g_autoptr(GPtrArray) tabs = g_ptr_array_new_with_free_func (g_object_unref);
+  return app;
+}
 
-      collect_tabs (app, tabs);
-      for (guint i = 0; i <= tabs->len && tabs->len > 0; i++)
+/* Every page, shown once through its tab as a person would (GTK shows a
+ * page's tree once it has been shown), then the Models page again. */
+static void
+show_every_page (AtspiAccessible *app)
+{
+  g_autoptr(GPtrArray) tabs = g_ptr_array_new_with_free_func (g_object_unref);
+
+  collect_tabs (app, tabs);
+  for (guint i = 0; i <= tabs->len && tabs->len > 0; i++)
+    {
+      AtspiAccessible *tab = g_ptr_array_index (tabs, i % tabs->len);
+      g_autoptr(AtspiAction) action = atspi_accessible_get_action_iface (tab);
+      int n = action != NULL ? atspi_action_get_n_actions (action, NULL) : 0;
+
+      for (int a = 0; a < n; a++)
         {
-          AtspiAccessible *tab = g_ptr_array_index (tabs, i % tabs->len);
-          g_autoptr(AtspiAction) action = atspi_accessible_get_action_iface (tab);
-          int n = action != NULL ? atspi_action_get_n_actions (action, NULL) : 0;
+          g_autofree char *name = atspi_action_get_action_name (action, a, NULL);
 
-          for (int a = 0; a < n; a++)
-            {
-              g_autofree char *name = atspi_action_get_action_name (action, a, NULL);
-
-              if (g_strcmp0 (name, "click") == 0)
-                atspi_action_do_action (action, a, NULL);
-            }
-          pump (1000);
+          if (g_strcmp0 (name, "click") == 0)
+            atspi_action_do_action (action, a, NULL);
         }
-      g_test_message ("%u page tabs shown", tabs->len);
-    }
-  /* Settle: the last page shown has its rows bound before the walk. */
-  if (w.cells > 0)
-    {
       pump (1000);
-      w = (Walk) { .report = g_string_new (NULL), .bad_rows = g_string_new (NULL) };
-      walk (app, ATSPI_ROLE_INVALID, "", &w);
     }
+  g_test_message ("%u page tabs shown", tabs->len);
+}
 
+/* The run, once: the window started, every page shown, the whole tree
+ * walked, the window gone. */
+static void
+walk_window (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = NULL;
+  g_autoptr(GSubprocess) window = NULL;
+  g_autoptr(AtspiAccessible) app = NULL;
+
+  if (run.done)
+    return;
+  run.done = TRUE;
+  if (!a11y_bus_available (&run.skip))
+    return;
+  if (atspi_init () > 1)
+    {
+      run.skip = g_strdup ("libatspi could not reach the AT-SPI bus");
+      return;
+    }
+  home = g_dir_make_tmp ("headroom-a11y-XXXXXX", &error);
+  g_assert_no_error (error);
+  window = launch_window (home);
+  app = wait_for_table (window, &run.w.cells);
+  run.shown = app != NULL;
+  if (run.w.cells > 0)
+    {
+      show_every_page (app);
+      /* Settle: the last page shown has its rows bound before the walk. */
+      pump (1000);
+      run.w = (Walk) { .cells = run.w.cells, .report = g_string_new (NULL), .bad_rows = g_string_new (NULL) };
+      walk (app, ATSPI_ROLE_INVALID, "", &run.w);
+    }
   g_subprocess_force_exit (window);
   g_subprocess_wait (window, NULL, NULL);
   remove_tree (home);
+}
 
-  if (app == NULL)
+/* TRUE where the run has a walk to read; else the case is skipped. */
+static gboolean
+walked (void)
+{
+  walk_window ();
+  if (run.skip != NULL)
+    {
+      g_test_skip (run.skip);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The window shows on the bus, its Models page's table within WAIT_SECONDS. */
+static void
+test_window_shows_table (void)
+{
+  if (!walked ())
+    return;
+  if (!run.shown)
     g_error ("%s never showed on the AT-SPI bus", HR_HEADROOM_GUI);
-  if (w.cells == 0)
+  if (run.w.cells == 0)
     g_error ("the Models page showed no table cells within %d s", WAIT_SECONDS);
+  g_test_message ("%u reachable elements, %u without a name; %u table rows",
+                  run.w.reachable, run.w.unnamed, run.w.rows);
+}
 
-  g_test_message ("%u reachable elements, %u without a name; %u table rows", w.reachable, w.unnamed, w.rows);
-  if (w.unnamed > 0)
+static void
+test_every_reachable_element_named (void)
+{
+  if (!walked ())
+    return;
+  g_assert_cmpuint (run.w.cells, >, 0);
+  if (run.w.unnamed > 0)
     g_printerr ("%u of %u reachable elements have no accessible name:\n%s",
-                w.unnamed, w.reachable, w.report->str);
-  g_assert_cmpuint (w.reachable, >, 100);
-  g_assert_cmpuint (w.unnamed, ==, 0);
-  if (w.bad_rows->len > 0)
-    g_printerr ("Rows of the Models table that do not say model, verdict and total:\n%s", w.bad_rows->str);
-  g_assert_cmpuint (w.rows, >, 0);
-  g_assert_cmpuint (w.bad_rows->len, ==, 0);
-  g_string_free (w.report, TRUE);
-  g_string_free (w.bad_rows, TRUE);
+                run.w.unnamed, run.w.reachable, run.w.report->str);
+  g_assert_cmpuint (run.w.reachable, >, 100);
+  g_assert_cmpuint (run.w.unnamed, ==, 0);
+}
+
+/* Each row of the Models table says model, verdict and total. */
+static void
+test_table_rows_described (void)
+{
+  if (!walked ())
+    return;
+  g_assert_cmpuint (run.w.cells, >, 0);
+  if (run.w.bad_rows->len > 0)
+    g_printerr ("Rows of the Models table that do not say model, verdict and total:\n%s", run.w.bad_rows->str);
+  g_assert_cmpuint (run.w.rows, >, 0);
+  g_assert_cmpuint (run.w.bad_rows->len, ==, 0);
 }
 
 int
@@ -440,8 +502,15 @@ main (int   argc,
    * so here only criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
 
+  g_test_add_func ("/a11y/window-shows-table", test_window_shows_table);
   g_test_add_func ("/a11y/every-reachable-element-named", test_every_reachable_element_named);
+  g_test_add_func ("/a11y/table-rows-described", test_table_rows_described);
   result = g_test_run ();
+  if (run.w.report != NULL)
+    g_string_free (run.w.report, TRUE);
+  if (run.w.bad_rows != NULL)
+    g_string_free (run.w.bad_rows, TRUE);
+  g_free (run.skip);
   /* libatspi's connection and its cache of the window's objects. */
   atspi_exit ();
   return result;

@@ -33,6 +33,8 @@ open_window (int width,
 {
   HrWindow *window;
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (width, height);
   g_application_activate (G_APPLICATION (test_app));
   window = HR_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
@@ -129,86 +131,193 @@ has_two_gpus (gpointer scenario)
   return hr_board_n_devices (hr_scenario_get_board (scenario)) == 2;
 }
 
-static void
-test_device_editor (void)
-{
-  HrWindow *window = open_window (360, 1600);
-  HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-  g_autofree char *boards_path = hr_data_user_file ("boards.json");
-  g_autoptr(GPtrArray) saved = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWidget *list, *add, *second, *name, *save, *remove, *backend;
-  const HrBoard *board;
-  const HrDevice *d;
+/* The GPU list's story: one window 360 px wide on the RTX 3090, its board
+ * editor shown; a GPU added, edited, saved and removed, step by step. */
+typedef struct {
+  HrWindow     *window;
+  HrModelsPage *page;
+  HrScenario   *scenario;
+} Fixture;
 
-  adw_flap_set_reveal_flap (hr_models_page_get_flap (page), TRUE);
-  hr_scenario_set_board_id (scenario, "rtx-3090");
+static Fixture dev;
+
+static void
+dev_open (gpointer data)
+{
+  Fixture *f = data;
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+
+  /* The story starts without a boards file of the user's. */
+  g_unlink (boards_path);
+  f->window = open_window (360, 1600);
+  f->page = hr_window_get_models_page (f->window);
+  f->scenario = hr_page_get_scenario (HR_PAGE (f->page));
+  adw_flap_set_reveal_flap (hr_models_page_get_flap (f->page), TRUE);
+  hr_scenario_set_board_id (f->scenario, "rtx-3090");
   spin (300);
-  list = find_type (GTK_WIDGET (page), HR_TYPE_DEVICE_LIST);
+}
+
+static void
+dev_close (void)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+
+  close_window (dev.window);
+  g_unlink (boards_path);
+}
+
+static GtkWidget *
+device_list (Fixture *f)
+{
+  GtkWidget *list = find_type (GTK_WIDGET (f->page), HR_TYPE_DEVICE_LIST);
+
   g_assert_nonnull (list);
+  return list;
+}
+
+/* The first expander row under @root whose title starts with @prefix. */
+static GtkWidget *
+find_expander (GtkWidget  *root,
+               const char *prefix)
+{
+  if (ADW_IS_EXPANDER_ROW (root) &&
+      g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), prefix))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_expander (c, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The second GPU's row: "GPU 1: GPU 1" when added, then titled by its name. */
+static GtkWidget *
+second_gpu (Fixture *f)
+{
+  GtkWidget *second = find_expander (device_list (f), "GPU 1: ");
+
+  g_assert_nonnull (second);
+  return second;
+}
+
+static GtkWidget *
+second_gpu_name (Fixture *f)
+{
+  GtkWidget *name = find_with (second_gpu (f), ADW_TYPE_ENTRY_ROW, "title", "Name");
+
+  g_assert_nonnull (name);
+  return name;
+}
+
+static void
+test_device_list_shown (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *list = device_list (f);
+
   g_assert_true (gtk_widget_get_visible (list));
   g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 0: NVIDIA GeForce RTX 3090"));
+}
 
-  /* Add GPU: a copy of the last one, the board now two GPUs */
-  add = find_button (list, "_Add GPU");
+/* Add GPU: a copy of the last one, the board now two GPUs; by keyboard:
+ * the button takes focus and its mnemonic (Alt+A) presses it. */
+static void
+test_device_add (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *add = find_button (device_list (f), "_Add GPU");
+
   g_assert_nonnull (add);
   g_assert_true (gtk_widget_get_sensitive (add));
-  /* by keyboard: the button takes focus and its mnemonic (Alt+A) presses it */
   g_assert_true (gtk_button_get_use_underline (GTK_BUTTON (add)));
   g_assert_true (gtk_widget_grab_focus (add));
   g_assert_true (gtk_widget_mnemonic_activate (add, FALSE));
-  g_assert_true (iterate_until (has_two_gpus, scenario, 2000)); /* a button's activate clicks after its press shows */
-  board = hr_scenario_get_board (scenario);
-  g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
-  second = find_with (list, ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: GPU 1");
-  g_assert_nonnull (second);
-  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (second)));
+  g_assert_true (iterate_until (has_two_gpus, f->scenario, 2000)); /* a button's activate clicks after its press shows */
+  g_assert_cmpuint (hr_board_n_devices (hr_scenario_get_board (f->scenario)), ==, 2);
+  g_assert_nonnull (find_with (device_list (f), ADW_TYPE_EXPANDER_ROW, "title", "GPU 1: GPU 1"));
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (second_gpu (f))));
+}
 
-  /* name, memory, bandwidth, backend of the second GPU */
-  name = find_with (second, ADW_TYPE_ENTRY_ROW, "title", "Name");
-  g_assert_nonnull (name);
-  gtk_editable_set_text (GTK_EDITABLE (name), "NVIDIA GeForce RTX 3060");
+/* Name, memory, bandwidth, backend of the second GPU. */
+static void
+test_device_edit (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkWidget *second = second_gpu (f);
+  GtkWidget *backend = find_with (second, ADW_TYPE_COMBO_ROW, "title", "Back_end");
+  const HrDevice *d;
+
+  gtk_editable_set_text (GTK_EDITABLE (second_gpu_name (f)), "NVIDIA GeForce RTX 3060");
   gtk_spin_button_set_value (row_spin (second, "_Memory (GB)"), 12.88);
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 360);
-  backend = find_with (second, ADW_TYPE_COMBO_ROW, "title", "Back_end");
   g_assert_nonnull (backend);
   adw_combo_row_set_selected (ADW_COMBO_ROW (backend), HR_DEVICE_BACKEND_VULKAN);
-  board = hr_scenario_get_board (scenario);
-  d = g_ptr_array_index (board->devices, 1);
+  d = g_ptr_array_index (hr_scenario_get_board (f->scenario)->devices, 1);
   g_assert_cmpstr (d->name, ==, "NVIDIA GeForce RTX 3060");
   g_assert_cmpuint (d->memory_bytes, ==, 12880000000);
   g_assert_cmpfloat (d->bandwidth_bytes_per_s, ==, 360e9);
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
-  g_assert_nonnull (find_with (list, ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
-  /* the board has host memory, so a model is placed across its GPUs and
-   * the pool chart draws each one; the figures under it are the first GPU's */
-  g_assert_nonnull (find_with (GTK_WIDGET (page), GTK_TYPE_LABEL, "label",
+  g_assert_nonnull (find_with (device_list (f), ADW_TYPE_EXPANDER_ROW, "subtitle", "12.9 GB, 360 GB/s, Discrete, Vulkan"));
+}
+
+/* The board has host memory, so a model is placed across its GPUs and the
+ * pool chart draws each one; the figures under it are the first GPU's,
+ * still the board's own. */
+static void
+test_device_two_gpu_note (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_assert_nonnull (find_with (GTK_WIDGET (f->page), GTK_TYPE_LABEL, "label",
                                "This board has 2 GPUs: the verdicts and figures place a model across them as Ollama 0.30+ "
                                "and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:\n"
                                "Budget 24.27 GB, headroom 24.77 GB, pool 25.77 GB; floor 10.2 t/s; no measured models on this "
                                "board: rates are predicted from efficiency 0.67, the mean of published runs on its kind of hardware; measure one model to fit its own."));
-  /* the first GPU is still the board's own figures */
-  g_assert_cmpuint (board->pool_bytes, ==, 25769803776);
+  g_assert_cmpuint (hr_scenario_get_board (f->scenario)->pool_bytes, ==, 25769803776);
+}
 
-  /* an absurd figure is refused as the other fields refuse it */
+/* An absurd figure is refused as the other fields refuse it. */
+static void
+test_device_refuses_absurd (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *second = second_gpu (f);
+
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 0);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row_spin (second, "Band_width (GB/s)")), "error"));
-  g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (hr_scenario_get_board (scenario)->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
+  g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (hr_scenario_get_board (f->scenario)->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
   gtk_spin_button_set_value (row_spin (second, "Band_width (GB/s)"), 360);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (row_spin (second, "Band_width (GB/s)")), "error"));
-  g_assert_false (gtk_widget_has_css_class (name, "error"));
+  g_assert_false (gtk_widget_has_css_class (second_gpu_name (f), "error"));
+}
 
-  /* the fields take keyboard focus (each spin is named by its row's title
-   * for a screen reader: hr_gui_label_spin_by_row()) */
-  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (row_spin (second, "_Memory (GB)"))));
-  g_assert_true (gtk_widget_grab_focus (name));
-  save_shot (list, "device-list-360.png");
-  save_shot (GTK_WIDGET (window), "device-editor-window-360.png");
+/* The fields take keyboard focus (each spin is named by its row's title
+ * for a screen reader: hr_gui_label_spin_by_row()). */
+static void
+test_device_focus (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (row_spin (second_gpu (f), "_Memory (GB)"))));
+  g_assert_true (gtk_widget_grab_focus (second_gpu_name (f)));
+  save_shot (device_list (f), "device-list-360.png");
+  save_shot (GTK_WIDGET (f->window), "device-editor-window-360.png");
+}
 
-  /* Save: the boards file holds the list */
+/* Save: the boards file holds the list. */
+static void
+test_device_save (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *boards_path = hr_data_user_file ("boards.json");
+  g_autoptr(GPtrArray) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *save = find_button (GTK_WIDGET (f->page), "_Save");
+  const HrBoard *board;
+  const HrDevice *d;
+
   g_assert_false (g_file_test (boards_path, G_FILE_TEST_EXISTS));
-  save = find_button (GTK_WIDGET (page), "_Save");
   g_assert_nonnull (save);
   g_signal_emit_by_name (save, "clicked");
   saved = hr_boards_load_file (boards_path, &error);
@@ -220,31 +329,58 @@ test_device_editor (void)
   d = g_ptr_array_index (board->devices, 1);
   g_assert_cmpstr (d->name, ==, "NVIDIA GeForce RTX 3060");
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_VULKAN);
+}
 
-  /* Remove GPU: back to one, and the last one cannot go */
-  remove = find_button (second, "_Remove GPU");
+/* Remove GPU: back to one, and the last one cannot go. */
+static void
+test_device_remove (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *remove = find_button (second_gpu (f), "_Remove GPU");
+
   g_assert_nonnull (remove);
   g_signal_emit_by_name (remove, "clicked");
-  board = hr_scenario_get_board (scenario);
-  g_assert_cmpuint (hr_board_n_devices (board), ==, 1);
-  remove = find_button (list, "_Remove GPU");
-  g_assert_false (gtk_widget_get_sensitive (remove));
-
-  /* a unified board takes no second GPU */
-  hr_scenario_set_board_id (scenario, "dgx-spark");
-  spin (100);
-  g_assert_false (gtk_widget_get_sensitive (find_button (list, "_Add GPU")));
-
-  /* the list fits 360 px */
-  {
-    int minimum = 0;
-
-    gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-    g_assert_cmpint (minimum, <=, 360);
-  }
-  close_window (window);
-  g_unlink (boards_path);
+  g_assert_cmpuint (hr_board_n_devices (hr_scenario_get_board (f->scenario)), ==, 1);
+  g_assert_false (gtk_widget_get_sensitive (find_button (device_list (f), "_Remove GPU")));
 }
+
+/* A unified board takes no second GPU. */
+static void
+test_device_unified (Fixture       *f,
+                     gconstpointer  data)
+{
+  hr_scenario_set_board_id (f->scenario, "dgx-spark");
+  spin (100);
+  g_assert_false (gtk_widget_get_sensitive (find_button (device_list (f), "_Add GPU")));
+}
+
+/* The list fits 360 px. */
+static void
+test_device_fits_360 (Fixture       *f,
+                      gconstpointer  data)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (GTK_WIDGET (f->page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+}
+
+static const GuiTestStep dev_steps[] = {
+  { "/device-editor/edit-save-remove/list-shown", (GTestFixtureFunc) test_device_list_shown },
+  { "/device-editor/edit-save-remove/add-gpu", (GTestFixtureFunc) test_device_add },
+  { "/device-editor/edit-save-remove/edit-gpu", (GTestFixtureFunc) test_device_edit },
+  { "/device-editor/edit-save-remove/two-gpu-note", (GTestFixtureFunc) test_device_two_gpu_note },
+  { "/device-editor/edit-save-remove/refuses-absurd", (GTestFixtureFunc) test_device_refuses_absurd },
+  { "/device-editor/edit-save-remove/focus", (GTestFixtureFunc) test_device_focus },
+  { "/device-editor/edit-save-remove/save", (GTestFixtureFunc) test_device_save },
+  { "/device-editor/edit-save-remove/remove-gpu", (GTestFixtureFunc) test_device_remove },
+  { "/device-editor/edit-save-remove/unified", (GTestFixtureFunc) test_device_unified },
+  { "/device-editor/edit-save-remove/fits-360", (GTestFixtureFunc) test_device_fits_360 },
+};
+
+static GuiTestStory dev_story = {
+  "edit-save-remove", dev_open, dev_close, dev_steps, G_N_ELEMENTS (dev_steps), &dev, sizeof (Fixture), 0
+};
 
 /* A built-in board with two GPUs as the list shows it, in the language the
  * test runs in (LANGUAGE=de for German): screenshots only. */
@@ -313,99 +449,176 @@ find_import_window (void)
  * the built-in board of that name) lists what to confirm, stays unsaved
  * until the RTX 3060's and the host memory's bandwidth are given, then is
  * saved and selected. */
+/* The import story: the board editor's menu, its import window, text
+ * that is no tool's, then remote-paste.txt, completed and saved. */
+typedef struct {
+  Fixture        f;
+  GtkWidget     *editor;
+  HrBoardImport *import;   /* (nullable): the import window, until saved */
+} Import;
+
+static Import importing;
+
 static void
-test_board_import_paste (void)
+import_open (gpointer data)
 {
-  HrWindow *window = open_window (1280, 800);
-  HrModelsPage *page = hr_window_get_models_page (window);
-  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-  GtkWidget *editor = find_type (GTK_WIDGET (page), HR_TYPE_BOARD_EDITOR);
-  g_autofree char *paste = fixture_text ("remote-paste.txt");
-  g_autoptr(GError) error = NULL;
-  GtkWidget *menu_button;
-  HrBoardImport *import;
-  const HrBoard *board;
+  Import *im = data;
 
-  g_assert_nonnull (editor);
-  menu_button = find_type (editor, GTK_TYPE_MENU_BUTTON);
+  im->f.window = open_window (1280, 800);
+  im->f.page = hr_window_get_models_page (im->f.window);
+  im->f.scenario = hr_page_get_scenario (HR_PAGE (im->f.page));
+  im->editor = find_type (GTK_WIDGET (im->f.page), HR_TYPE_BOARD_EDITOR);
+  g_assert_nonnull (im->editor);
+}
+
+static void
+import_close (void)
+{
+  if (importing.import != NULL)
+    gtk_window_destroy (GTK_WINDOW (importing.import));
+  hr_scenario_set_board_id (importing.f.scenario, "jetson-orin-nano-super");
+  close_window (importing.f.window);
+}
+
+/* The editor's menu offers detecting this computer and importing text. */
+static void
+test_import_menu (Import        *im,
+                  gconstpointer  data)
+{
+  GtkWidget *menu_button = find_type (im->editor, GTK_TYPE_MENU_BUTTON);
+  GMenuModel *section;
+  g_autofree char *detect = NULL, *import_label = NULL;
+
   g_assert_nonnull (menu_button);
-  {
-    GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button));
-    GMenuModel *section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
-    g_autofree char *detect = NULL, *import_label = NULL;
+  section = g_menu_model_get_item_link (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)), 0,
+                                        G_MENU_LINK_SECTION);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (menu_button), ==, "Add a board read from a computer's tools");
+  g_assert_cmpint (g_menu_model_get_n_items (section), ==, 2);
+  g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s", &detect);
+  g_menu_model_get_item_attribute (section, 1, G_MENU_ATTRIBUTE_LABEL, "s", &import_label);
+  g_assert_cmpstr (detect, ==, "_Detect This Computer");
+  g_assert_cmpstr (import_label, ==, "_Import from Text…");
+  g_object_unref (section);
+}
 
-    g_assert_cmpstr (gtk_widget_get_tooltip_text (menu_button), ==, "Add a board read from a computer's tools");
-    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 2);
-    g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s", &detect);
-    g_menu_model_get_item_attribute (section, 1, G_MENU_ATTRIBUTE_LABEL, "s", &import_label);
-    g_assert_cmpstr (detect, ==, "_Detect This Computer");
-    g_assert_cmpstr (import_label, ==, "_Import from Text…");
-    g_object_unref (section);
-  }
-  g_assert_true (gtk_widget_activate_action (editor, "board.import", NULL));
+static void
+test_import_window (Import        *im,
+                    gconstpointer  data)
+{
+  g_assert_true (gtk_widget_activate_action (im->editor, "board.import", NULL));
   spin (100);
-  import = find_import_window ();
-  g_assert_nonnull (import);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (import)), ==, "Import a Board from Text");
+  im->import = find_import_window ();
+  g_assert_nonnull (im->import);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (im->import)), ==, "Import a Board from Text");
+}
 
-  /* Nothing pasted, then a line no tool prints: a message, no board */
-  hr_board_import_read_text (import, "  \n");
-  g_assert_cmpstr (hr_board_import_get_status (import), ==,
+/* Nothing pasted, then a line no tool prints: a message, no board */
+static void
+test_import_unread (Import        *im,
+                    gconstpointer  data)
+{
+  hr_board_import_read_text (im->import, "  \n");
+  g_assert_cmpstr (hr_board_import_get_status (im->import), ==,
                    "Paste what the tools printed on the computer with the GPUs first, or open a file.");
-  hr_board_import_read_text (import, "NVIDIA GeForce RTX 3090, 24576, 1234\nMemTotal: 65776232 kB\nGPU: one big card\n");
-  g_assert_true (g_str_has_prefix (hr_board_import_get_status (import),
+  hr_board_import_read_text (im->import, "NVIDIA GeForce RTX 3090, 24576, 1234\nMemTotal: 65776232 kB\nGPU: one big card\n");
+  g_assert_true (g_str_has_prefix (hr_board_import_get_status (im->import),
                                    "No board was made: line 3: cannot read \"GPU: one big card\": not the output of nvidia-smi"));
-  g_assert_null (hr_board_import_get_board (import));
-  g_assert_false (hr_board_import_get_complete (import));
-  g_assert_cmpstr (hr_board_import_get_read_text (import), ==, "");
+  g_assert_null (hr_board_import_get_board (im->import));
+  g_assert_false (hr_board_import_get_complete (im->import));
+  g_assert_cmpstr (hr_board_import_get_read_text (im->import), ==, "");
+}
 
-  /* What was read, and what no tool printed (pasted into the text view, as a person does) */
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_type (GTK_WIDGET (import), GTK_TYPE_TEXT_VIEW))),
-                            paste, -1);
-  hr_board_import_read_text (import, paste);
-  g_assert_true (g_str_has_prefix (hr_board_import_get_read_text (import),
+/* What was read, and what no tool printed (pasted into the text view, as
+ * a person does). */
+static void
+test_import_read (Import        *im,
+                  gconstpointer  data)
+{
+  g_autofree char *paste = fixture_text ("remote-paste.txt");
+  GtkWidget *view = find_type (GTK_WIDGET (im->import), GTK_TYPE_TEXT_VIEW);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), paste, -1);
+  hr_board_import_read_text (im->import, paste);
+  g_assert_true (g_str_has_prefix (hr_board_import_get_read_text (im->import),
                                    "nvidia-smi: NVIDIA GeForce RTX 3090, memory.total 24,576 MiB, memory.used 1,234 MiB\n"
                                    "nvidia-smi: NVIDIA GeForce RTX 3060, memory.total 12,288 MiB, memory.used 210 MiB\n"
                                    "/proc/meminfo: MemTotal "));
-  g_assert_true (g_str_has_prefix (hr_board_import_get_confirm_text (import),
+  g_assert_true (g_str_has_prefix (hr_board_import_get_confirm_text (im->import),
                                    "• GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it)"));
-  g_assert_nonnull (strstr (hr_board_import_get_confirm_text (import), "\n• host memory bandwidth not read"));
-  g_assert_true (g_str_has_prefix (hr_board_import_get_status (import), "Not complete, so not saved yet: "));
-  g_assert_false (hr_board_import_get_complete (import));
-  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (import, 0)), ==, 936.0);
-  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (import, 1)), ==, 0.0);
-  g_assert_false (hr_board_import_save (import, &error));
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  g_clear_error (&error);
-  g_assert_null (hr_session_find_board (hr_scenario_get_session (scenario), "imported-board"));
+  g_assert_nonnull (strstr (hr_board_import_get_confirm_text (im->import), "\n• host memory bandwidth not read"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (im->import, 0)), ==, 936.0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (hr_board_import_get_bandwidth_spin (im->import, 1)), ==, 0.0);
+}
 
-  /* Given both bandwidths, it is complete: only the reserve is left to confirm */
-  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (import, 1), 360);
-  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (import, G_MAXUINT), 51.2);
-  g_assert_true (hr_board_import_get_complete (import));
-  g_assert_cmpstr (hr_board_import_get_status (import), ==,
+/* Not complete, so not saved. */
+static void
+test_import_incomplete (Import        *im,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_str_has_prefix (hr_board_import_get_status (im->import), "Not complete, so not saved yet: "));
+  g_assert_false (hr_board_import_get_complete (im->import));
+  g_assert_false (hr_board_import_save (im->import, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_null (hr_session_find_board (hr_scenario_get_session (im->f.scenario), "imported-board"));
+}
+
+/* Given both bandwidths, it is complete: only the reserve is left to confirm */
+static void
+test_import_complete (Import        *im,
+                      gconstpointer  data)
+{
+  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (im->import, 1), 360);
+  gtk_spin_button_set_value (hr_board_import_get_bandwidth_spin (im->import, G_MAXUINT), 51.2);
+  g_assert_true (hr_board_import_get_complete (im->import));
+  g_assert_cmpstr (hr_board_import_get_status (im->import), ==,
                    "Complete: Save Board puts it into your boards file as “imported-board” and selects it.");
-  g_assert_cmpstr (hr_board_import_get_confirm_text (import), ==,
+  g_assert_cmpstr (hr_board_import_get_confirm_text (im->import), ==,
                    "• reserve: 0.5 GB on each GPU and 2 GB of host memory held back are Headroom's assumptions");
-  save_shot (GTK_WIDGET (import), "board-import.png");
+  save_shot (GTK_WIDGET (im->import), "board-import.png");
   if (g_getenv ("HR_TEST_SHOTS") != NULL)
     {
-      gtk_window_set_default_size (GTK_WINDOW (import), 360, 760);
+      gtk_window_set_default_size (GTK_WINDOW (im->import), 360, 760);
       spin (300);
-      save_shot (GTK_WIDGET (import), "board-import-360.png");
+      save_shot (GTK_WIDGET (im->import), "board-import-360.png");
     }
+}
+
+/* Saved: the window goes, the board is selected with both GPUs. */
+static void
+test_import_saved (Import        *im,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  HrBoardImport *import = g_steal_pointer (&im->import);
+  const HrBoard *board;
+
   g_object_ref (import);
   g_assert_true (hr_board_import_save (import, &error));
   g_assert_no_error (error);
   spin (100);
   g_assert_finalize_object (import);
-  g_assert_cmpstr (hr_scenario_get_board_id (scenario), ==, "imported-board");
-  board = hr_scenario_get_board (scenario);
+  g_assert_cmpstr (hr_scenario_get_board_id (im->f.scenario), ==, "imported-board");
+  board = hr_scenario_get_board (im->f.scenario);
   g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
   g_assert_cmpfloat (((HrDevice *) g_ptr_array_index (board->devices, 1))->bandwidth_bytes_per_s, ==, 360e9);
-  hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
-  close_window (window);
 }
+
+static const GuiTestStep import_steps[] = {
+  { "/device-editor/import/menu", (GTestFixtureFunc) test_import_menu },
+  { "/device-editor/import/window", (GTestFixtureFunc) test_import_window },
+  { "/device-editor/import/unread", (GTestFixtureFunc) test_import_unread },
+  { "/device-editor/import/read", (GTestFixtureFunc) test_import_read },
+  { "/device-editor/import/incomplete", (GTestFixtureFunc) test_import_incomplete },
+  { "/device-editor/import/complete", (GTestFixtureFunc) test_import_complete },
+  { "/device-editor/import/saved", (GTestFixtureFunc) test_import_saved },
+};
+
+static GuiTestStory import_story = {
+  "import", import_open, import_close, import_steps, G_N_ELEMENTS (import_steps),
+  &importing, sizeof (Import), 0
+};
 
 /* "Detect This Computer" runs the detection in a thread: with no tool on
  * PATH (and no amdgpu memory file) it says what is missing and makes no
@@ -470,16 +683,98 @@ test_board_import_detect (void)
 /* With HR_TEST_SHOTS set: the window on the 2 x RTX 3090 preset with
  * llama3.1:70b selected (searched for, so the table does not scroll), at
  * 1280 and 360 px wide, light and dark, for a person to look at. */
+/* One of test_window_devices_shots()'s windows: its size and scheme, and
+ * the name of its screenshots. */
+typedef struct {
+  int         width, height;
+  gboolean    dark;
+  const char *name;
+} DevicesShot;
+
+/* The explain panel open, scrolled to its per-GPU figures. */
+static void
+shoot_explain (HrWindow          *window,
+               const DevicesShot *shot)
+{
+  HrModelsPage *page = hr_window_get_models_page (window);
+  g_autofree char *explain_name = g_strdup_printf ("explain-%s", shot->name);
+  g_autofree char *open_name = g_strdup_printf ("explain-open-%s", shot->name);
+  GtkWidget *panel = GTK_WIDGET (hr_models_page_get_explain_panel (page));
+  GtkWidget *heading = find_with (panel, GTK_TYPE_LABEL, "label", "Each GPU");
+  GtkWidget *scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t at;
+
+  adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), TRUE);
+  spin (500);
+  if (shot->width == 360)
+    save_shot (GTK_WIDGET (window), open_name);
+  g_assert_nonnull (heading);
+  g_assert_true (gtk_widget_get_visible (heading));
+  g_assert_true (gtk_widget_compute_point (heading, panel, &GRAPHENE_POINT_INIT (0, 0), &at));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), at.y - 40);
+  spin (300);
+  save_shot (GTK_WIDGET (window), explain_name);
+}
+
+/* Every model, the memory chart scrolled down: its legend stays at the top. */
+static void
+shoot_scrolled_chart (HrWindow          *window,
+                      const DevicesShot *shot)
+{
+  HrModelsPage *page = hr_window_get_models_page (window);
+  GtkWidget *chart = GTK_WIDGET (hr_models_page_get_memory_chart (page));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
+  g_autofree char *scrolled_name = g_strdup_printf ("scrolled-%s", shot->name);
+
+  adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), FALSE);
+  spin (500);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), 300);
+  spin (300);
+  save_shot (GTK_WIDGET (window), scrolled_name);
+}
+
+/* llama3.1:70b on the 2 × RTX 3090 board at 8,192 tokens, in a window as
+ * @shot says: the window, its pool chart, the explain panel, and at
+ * 1,280 px the whole list's chart. */
+static void
+shoot_devices_window (const DevicesShot *shot)
+{
+  HrWindow *window = open_window (shot->width, shot->height);
+  HrModelsPage *page = hr_window_get_models_page (window);
+  HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
+  g_autofree char *pool_name = g_strdup_printf ("pool-%s", shot->name);
+  HrModelRow *row;
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      shot->dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  hr_scenario_set_board_id (scenario, "2x-rtx-3090");
+  hr_scenario_set_context_tokens (scenario, 8192);
+  gtk_editable_set_text (hr_models_page_get_search_entry (page), "llama3.1:70b");
+  spin (500);
+  row = hr_models_page_find_row (page, "llama3.1:70b");
+  g_assert_nonnull (row);
+  hr_models_page_select_row (page, row);
+  spin (500);
+  save_shot (GTK_WIDGET (window), shot->name);
+  if (gtk_widget_get_mapped (GTK_WIDGET (hr_models_page_get_pool_chart (page))))
+    save_shot (GTK_WIDGET (hr_models_page_get_pool_chart (page)), pool_name);
+  shoot_explain (window, shot);
+  gtk_editable_set_text (hr_models_page_get_search_entry (page), "");
+  if (shot->width == 1280)
+    shoot_scrolled_chart (window, shot);
+  hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
+  close_window (window);
+}
+
 static void
 test_window_devices_shots (void)
 {
-  static const struct { int width, height; gboolean dark; const char *name; } shots[] = {
+  static const DevicesShot shots[] = {
     { 1280, 800, FALSE, "window-2x3090-1280-light.png" },
     { 1280, 800, TRUE, "window-2x3090-1280-dark.png" },
     { 360, 1400, FALSE, "window-2x3090-360-light.png" },
     { 360, 1400, TRUE, "window-2x3090-360-dark.png" },
   };
-  AdwStyleManager *style = adw_style_manager_get_default ();
 
   if (g_getenv ("HR_TEST_SHOTS") == NULL)
     {
@@ -487,67 +782,8 @@ test_window_devices_shots (void)
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (shots); i++)
-    {
-      HrWindow *window = open_window (shots[i].width, shots[i].height);
-      HrModelsPage *page = hr_window_get_models_page (window);
-      HrScenario *scenario = hr_page_get_scenario (HR_PAGE (page));
-      HrModelRow *row;
-
-      adw_style_manager_set_color_scheme (style, shots[i].dark ? ADW_COLOR_SCHEME_FORCE_DARK
-                                                               : ADW_COLOR_SCHEME_FORCE_LIGHT);
-      hr_scenario_set_board_id (scenario, "2x-rtx-3090");
-      hr_scenario_set_context_tokens (scenario, 8192);
-      gtk_editable_set_text (hr_models_page_get_search_entry (page), "llama3.1:70b");
-      spin (500);
-      row = hr_models_page_find_row (page, "llama3.1:70b");
-      g_assert_nonnull (row);
-      hr_models_page_select_row (page, row);
-      spin (500);
-      save_shot (GTK_WIDGET (window), shots[i].name);
-      {
-        g_autofree char *pool_name = g_strdup_printf ("pool-%s", shots[i].name);
-        g_autofree char *explain_name = g_strdup_printf ("explain-%s", shots[i].name);
-        g_autofree char *open_name = g_strdup_printf ("explain-open-%s", shots[i].name);
-
-        if (gtk_widget_get_mapped (GTK_WIDGET (hr_models_page_get_pool_chart (page))))
-          save_shot (GTK_WIDGET (hr_models_page_get_pool_chart (page)), pool_name);
-        adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), TRUE);
-        spin (500);
-        if (shots[i].width == 360)
-          save_shot (GTK_WIDGET (window), open_name);
-        /* the explain panel scrolled to its per-GPU figures */
-        {
-          GtkWidget *panel = GTK_WIDGET (hr_models_page_get_explain_panel (page));
-          GtkWidget *heading = find_with (panel, GTK_TYPE_LABEL, "label", "Each GPU");
-          GtkWidget *scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
-          graphene_point_t at;
-
-          g_assert_nonnull (heading);
-          g_assert_true (gtk_widget_get_visible (heading));
-          g_assert_true (gtk_widget_compute_point (heading, panel, &GRAPHENE_POINT_INIT (0, 0), &at));
-          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), at.y - 40);
-          spin (300);
-          save_shot (GTK_WIDGET (window), explain_name);
-        }
-      }
-      gtk_editable_set_text (hr_models_page_get_search_entry (page), "");
-      if (shots[i].width == 1280)
-        {
-          /* every model, the memory chart scrolled down: its legend stays at the top */
-          GtkWidget *chart = GTK_WIDGET (hr_models_page_get_memory_chart (page));
-          GtkWidget *scrolled = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
-          g_autofree char *scrolled_name = g_strdup_printf ("scrolled-%s", shots[i].name);
-
-          adw_flap_set_reveal_flap (hr_models_page_get_explain_flap (page), FALSE);
-          spin (500);
-          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), 300);
-          spin (300);
-          save_shot (GTK_WIDGET (window), scrolled_name);
-        }
-      hr_scenario_set_board_id (scenario, "jetson-orin-nano-super");
-      close_window (window);
-    }
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+    shoot_devices_window (&shots[i]);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
 int
@@ -556,10 +792,10 @@ main (int   argc,
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
-  g_test_add_func ("/device-editor/edit-save-remove", test_device_editor);
+  gui_test_story_add (&dev_story);
   g_test_add_func ("/device-editor/shot", test_device_editor_shot);
   g_test_add_func ("/device-editor/detect", test_board_import_detect);
-  g_test_add_func ("/device-editor/import", test_board_import_paste);
+  gui_test_story_add (&import_story);
   g_test_add_func ("/device-editor/window-shots", test_window_devices_shots);
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);

@@ -194,6 +194,8 @@ fixture_open (Fixture *f)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   g_settings_set_int (settings, "window-width", 1100);
   g_settings_set_int (settings, "window-height", 900);
   /* The cards' figures here are the seed's plain math. */
@@ -244,97 +246,182 @@ open_path (Fixture    *f,
 #define assert_subtitle(f, title, expected) \
   g_assert_cmpstr (hr_model_facts_get_subtitle (cards (f), (title)), ==, (expected))
 
+/* The tiny file's story: tiny-test-Q4_K_M.gguf opened, every card read,
+ * then its memory and Add to Catalog. */
+typedef struct {
+  Fixture  f;
+  GBytes  *bytes;   /* the file's */
+  char    *path;
+  char    *sha;     /* its sha256, hex */
+} Tiny;
+
+static Tiny tiny;
+
 static void
-test_facts_and_digest (void)
+tiny_open (gpointer data)
 {
-  Fixture f = { 0 };
-  g_autoptr(GBytes) bytes = tiny_gguf ();
-  g_autofree char *path = write_file ("tiny-test-Q4_K_M.gguf", bytes);
-  g_autofree char *sha = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
-  g_autofree char *digest = g_strconcat ("sha256:", sha, NULL);
-  g_autofree char *origin = g_strconcat ("gguf:sha256:", sha, NULL);
-  g_autofree char *size = NULL;
-  g_autofree char *size_text = NULL;
-  g_autofree char *bits = NULL;
-  g_autofree char *template_text = NULL;
+  Tiny *t = data;
+
+  t->bytes = tiny_gguf ();
+  t->path = write_file ("tiny-test-Q4_K_M.gguf", t->bytes);
+  t->sha = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, t->bytes);
+  fixture_open (&t->f);
+  open_path (&t->f, t->path);
+}
+
+static void
+tiny_close (void)
+{
   g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
-  HrSpecMemory *memory;
-  HrModelRow *row;
 
-  fixture_open (&f);
-  open_path (&f, path);
-  g_assert_cmpstr (hr_gguf_page_get_state (f.page), ==, "answer");
+  fixture_close (&tiny.f);
+  g_unlink (catalog_path);
+  g_unlink (tiny.path);
+  g_clear_pointer (&tiny.path, g_free);
+  g_clear_pointer (&tiny.sha, g_free);
+  g_clear_pointer (&tiny.bytes, g_bytes_unref);
+}
 
-  /* The file */
-  size = hr_format_count (g_bytes_get_size (bytes));
-  size_text = g_strdup_printf ("%s bytes", size);
-  assert_fact (&f, "File size", size_text);
-  assert_fact (&f, "GGUF version", "3");
-  assert_fact (&f, "sha256", sha);
-  assert_subtitle (&f, "sha256", "Computed over the whole file for the catalog row’s origin");
-  g_assert_cmpstr (hr_gguf_page_get_digest (f.page), ==, digest);
-  g_assert_null (hr_model_facts_find_row (cards (&f), "Incomplete file"));
+static void
+test_tiny_answered (Tiny          *t,
+                    gconstpointer  data)
+{
+  g_assert_cmpstr (hr_gguf_page_get_state (t->f.page), ==, "answer");
+}
 
-  /* Architecture and size */
-  assert_fact (&f, "Architecture", "llama");
-  assert_fact (&f, "Name", "Tiny Test");
-  assert_fact (&f, "File type", "Q4_K_M");
-  assert_subtitle (&f, "File type", "general.file_type 15");
-  assert_fact (&f, "Parameters", "1.26 M");
-  assert_subtitle (&f, "Parameters", "1,262,848, summed from 20 tensor shapes");
-  assert_fact (&f, "Layers", "2");
-  assert_fact (&f, "Attention heads", "4");
-  assert_fact (&f, "Key/value heads", "2");
-  assert_fact (&f, "Key length", "64");
-  assert_fact (&f, "Value length", "64");
-  assert_fact (&f, "Embedding length", "256");
-  assert_fact (&f, "Native context", "2,048 tokens");
-  assert_fact (&f, "Sliding window", "none");
-  assert_fact (&f, "Tied embeddings", "yes");
+/* The file: its size, version and digest, complete. */
+static void
+test_tiny_file (Tiny          *t,
+                gconstpointer  data)
+{
+  Fixture *f = &t->f;
+  g_autofree char *size = hr_format_count (g_bytes_get_size (t->bytes));
+  g_autofree char *size_text = g_strdup_printf ("%s bytes", size);
+  g_autofree char *digest = g_strconcat ("sha256:", t->sha, NULL);
 
-  /* Tokenizer */
-  assert_fact (&f, "Tokenizer model", "gpt2");
-  assert_fact (&f, "Pre-tokenizer", "llama-bpe");
-  assert_fact (&f, "Vocabulary", "320");
-  assert_fact (&f, "BOS", "0 <s>");
-  assert_fact (&f, "EOS", "3 <|im_end|>");
-  template_text = g_strdup_printf ("yes, %u bytes", (guint) strlen (TINY_TEMPLATE));
-  assert_fact (&f, "Chat template", template_text);
-  assert_fact (&f, "Chat markers", "<|im_start|> <|im_end|>");
+  assert_fact (f, "File size", size_text);
+  assert_fact (f, "GGUF version", "3");
+  assert_fact (f, "sha256", t->sha);
+  assert_subtitle (f, "sha256", "Computed over the whole file for the catalog row’s origin");
+  g_assert_cmpstr (hr_gguf_page_get_digest (f->page), ==, digest);
+  g_assert_null (hr_model_facts_find_row (cards (f), "Incomplete file"));
+}
 
-  /* Tensors: per ggml type, exact bytes */
-  assert_fact (&f, "Tensors", "20");
-  assert_fact (&f, "Q4_K", "12 tensors, 626,688 bytes");
-  assert_fact (&f, "Q6_K", "3 tensors, 120,960 bytes");
-  assert_fact (&f, "F32", "5 tensors, 5,120 bytes");
-  assert_fact (&f, "Tensor bytes", "752,768 bytes");
-  bits = g_strdup_printf ("%.2f", g_bytes_get_size (bytes) * 8.0 / (double) TINY_PARAMETERS);
-  assert_fact (&f, "Bits per parameter", bits);
+/* Architecture and size */
+static void
+test_tiny_architecture (Tiny          *t,
+                        gconstpointer  data)
+{
+  Fixture *f = &t->f;
 
-  /* Memory, and Add to Catalog with the digest as origin */
-  memory = hr_gguf_page_get_memory (f.page);
+  assert_fact (f, "Architecture", "llama");
+  assert_fact (f, "Name", "Tiny Test");
+  assert_fact (f, "File type", "Q4_K_M");
+  assert_subtitle (f, "File type", "general.file_type 15");
+  assert_fact (f, "Parameters", "1.26 M");
+  assert_subtitle (f, "Parameters", "1,262,848, summed from 20 tensor shapes");
+  assert_fact (f, "Layers", "2");
+  assert_fact (f, "Attention heads", "4");
+  assert_fact (f, "Key/value heads", "2");
+  assert_fact (f, "Key length", "64");
+  assert_fact (f, "Value length", "64");
+  assert_fact (f, "Embedding length", "256");
+  assert_fact (f, "Native context", "2,048 tokens");
+  assert_fact (f, "Sliding window", "none");
+  assert_fact (f, "Tied embeddings", "yes");
+}
+
+static void
+test_tiny_tokenizer (Tiny          *t,
+                     gconstpointer  data)
+{
+  Fixture *f = &t->f;
+  g_autofree char *template_text = g_strdup_printf ("yes, %u bytes", (guint) strlen (TINY_TEMPLATE));
+
+  assert_fact (f, "Tokenizer model", "gpt2");
+  assert_fact (f, "Pre-tokenizer", "llama-bpe");
+  assert_fact (f, "Vocabulary", "320");
+  assert_fact (f, "BOS", "0 <s>");
+  assert_fact (f, "EOS", "3 <|im_end|>");
+  assert_fact (f, "Chat template", template_text);
+  assert_fact (f, "Chat markers", "<|im_start|> <|im_end|>");
+}
+
+/* Tensors: per ggml type, exact bytes */
+static void
+test_tiny_tensors (Tiny          *t,
+                   gconstpointer  data)
+{
+  Fixture *f = &t->f;
+  g_autofree char *bits = g_strdup_printf ("%.2f", g_bytes_get_size (t->bytes) * 8.0 / (double) TINY_PARAMETERS);
+
+  assert_fact (f, "Tensors", "20");
+  assert_fact (f, "Q4_K", "12 tensors, 626,688 bytes");
+  assert_fact (f, "Q6_K", "3 tensors, 120,960 bytes");
+  assert_fact (f, "F32", "5 tensors, 5,120 bytes");
+  assert_fact (f, "Tensor bytes", "752,768 bytes");
+  assert_fact (f, "Bits per parameter", bits);
+}
+
+/* 4,096 tokens is past this model's 2,048: said so. */
+static void
+test_tiny_memory_past_native (Tiny          *t,
+                              gconstpointer  data)
+{
+  HrSpecMemory *memory = hr_gguf_page_get_memory (t->f.page);
+
   g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 1);
-  /* 4,096 tokens is past this model's 2,048: said so; at 2,048 it is not. */
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 0.0 GB + KV cache 0.0 GB = 0.0 GB: fits with 5.1 GB to spare. "
                    "The context is past the model's native limit of 2,048 tokens.");
+}
+
+/* At 2,048 tokens it is not. */
+static void
+test_tiny_memory_native (Tiny          *t,
+                         gconstpointer  data)
+{
+  HrSpecMemory *memory = hr_gguf_page_get_memory (t->f.page);
+
   gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 11);
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 0.0 GB + KV cache 0.0 GB = 0.0 GB: fits with 5.1 GB to spare.");
+}
+
+/* Add to Catalog with the digest as origin, named by general.name, not
+ * by the file. */
+static void
+test_tiny_added (Tiny          *t,
+                 gconstpointer  data)
+{
+  HrSpecMemory *memory = hr_gguf_page_get_memory (t->f.page);
+  g_autofree char *origin = g_strconcat ("gguf:sha256:", t->sha, NULL);
+  HrModelRow *row;
+
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (hr_spec_memory_get_add_button (memory))));
   g_signal_emit_by_name (hr_spec_memory_get_add_button (memory), "clicked");
-  /* Named by general.name, not by the file. */
-  g_assert_null (hr_models_page_find_row (f.models, "tiny-test-Q4_K_M"));
-  row = hr_models_page_find_row (f.models, "Tiny Test");
+  g_assert_null (hr_models_page_find_row (t->f.models, "tiny-test-Q4_K_M"));
+  row = hr_models_page_find_row (t->f.models, "Tiny Test");
   g_assert_nonnull (row);
   g_assert_cmpstr (hr_model_row_get_spec (row)->origin, ==, origin);
   g_assert_cmpuint (hr_model_row_get_spec (row)->parameters, ==, TINY_PARAMETERS);
   g_assert_cmpstr (hr_model_row_get_spec (row)->precision, ==, "q4_K_M");
-
-  fixture_close (&f);
-  g_unlink (catalog_path);
-  g_unlink (path);
 }
+
+static const GuiTestStep tiny_steps[] = {
+  { "/gguf-page/facts-and-digest/answered", (GTestFixtureFunc) test_tiny_answered },
+  { "/gguf-page/facts-and-digest/file", (GTestFixtureFunc) test_tiny_file },
+  { "/gguf-page/facts-and-digest/architecture", (GTestFixtureFunc) test_tiny_architecture },
+  { "/gguf-page/facts-and-digest/tokenizer", (GTestFixtureFunc) test_tiny_tokenizer },
+  { "/gguf-page/facts-and-digest/tensors", (GTestFixtureFunc) test_tiny_tensors },
+  { "/gguf-page/facts-and-digest/memory-past-native", (GTestFixtureFunc) test_tiny_memory_past_native },
+  { "/gguf-page/facts-and-digest/memory-native", (GTestFixtureFunc) test_tiny_memory_native },
+  { "/gguf-page/facts-and-digest/added", (GTestFixtureFunc) test_tiny_added },
+};
+
+static GuiTestStory tiny_story = {
+  "facts-and-digest", tiny_open, tiny_close, tiny_steps, G_N_ELEMENTS (tiny_steps), &tiny, sizeof (Tiny), 0
+};
 
 /* general.name names the catalog row, made safe; a header without one
  * leaves the file's name. */
@@ -689,7 +776,7 @@ main (int   argc,
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_DEFAULT);
 
-  g_test_add_func ("/gguf-page/facts-and-digest", test_facts_and_digest);
+  gui_test_story_add (&tiny_story);
   g_test_add_func ("/gguf-page/catalog-name", test_catalog_name);
   g_test_add_func ("/gguf-page/ollama-blob", test_ollama_blob);
   g_test_add_func ("/gguf-page/bad-files", test_bad_files);

@@ -58,6 +58,8 @@ fixture_open (Fixture *f)
 {
   g_autofree char *catalog = hr_data_user_file ("catalog.json");
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   g_unlink (catalog);
   reset_settings (1100, 900);
   /* The cards' figures here are the seed's plain math. */
@@ -117,130 +119,235 @@ look_up (Fixture    *f,
 #define assert_subtitle(f, title, expected) \
   g_assert_cmpstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards ((f)->page), (title)), ==, (expected))
 
-/* docs/seed-figures.md, "A Hugging Face lookup": every figure on the cards. */
+/* The Qwen/Qwen2.5-3B-Instruct cases share one window with the lookup
+ * answered. */
+static Fixture qwen;
+
 static void
-test_qwen_cards (void)
+qwen_close (void)
 {
-  Fixture f = { 0 };
-  HrSpecMemory *memory;
-  g_auto(GStrv) recent = NULL;
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  adw_combo_row_set_selected (board_row (qwen.models), 0);
+  fixture_close (&qwen);
+}
 
-  fixture_open (&f);
-  look_up (&f, QWEN_REPO);
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
+static void
+qwen_setup (Fixture       *f,
+            gconstpointer  data)
+{
+  if (!gui_test_is_shared ("qwen-cards"))
+    {
+      fixture_open (&qwen);
+      gui_test_share ("qwen-cards", qwen_close);
+      look_up (&qwen, QWEN_REPO);
+    }
+  *f = qwen;
+}
 
-  /* 1. Architecture and size */
-  assert_fact (&f, "Architecture", "Qwen2ForCausalLM");
-  assert_subtitle (&f, "Architecture", "model_type qwen2");
-  assert_fact (&f, "Parameters", "3.09 B");
-  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Parameters"),
+/* The cards' sliders at @precision and @context (their positions). */
+static HrSpecMemory *
+card_sliders (Fixture *f,
+              double   precision,
+              double   context)
+{
+  HrSpecMemory *memory = hr_hub_page_get_memory (f->page);
+
+  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), precision);
+  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), context);
+  return memory;
+}
+
+static void
+test_qwen_answered (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "answer");
+}
+
+/* docs/seed-figures.md, "A Hugging Face lookup", card 1: architecture and size. */
+static void
+test_qwen_architecture (Fixture       *f,
+                        gconstpointer  data)
+{
+  assert_fact (f, "Architecture", "Qwen2ForCausalLM");
+  assert_subtitle (f, "Architecture", "model_type qwen2");
+  assert_fact (f, "Parameters", "3.09 B");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f->page), "Parameters"),
                                    "BF16 3,085,938,688; from "));
   /* The count derived from config.json is shown the same way, exact below. */
-  assert_fact (&f, "Derived from config.json", "3.09 B");
-  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Derived from config.json"),
+  assert_fact (f, "Derived from config.json", "3.09 B");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f->page), "Derived from config.json"),
                                    "3,085,938,688 counted from config.json’s shapes: "));
-  assert_fact (&f, "Layers", "36");
-  assert_fact (&f, "Hidden size", "2,048");
-  assert_fact (&f, "Intermediate size", "11,008");
-  assert_fact (&f, "Attention heads", "16");
-  assert_fact (&f, "Key/value heads", "2");
-  assert_fact (&f, "Head dim", "128");
-  assert_subtitle (&f, "Head dim", "hidden size / heads");
-  assert_fact (&f, "Vocabulary", "151,936");
-  assert_fact (&f, "Native context", "32,768 tokens");
-  assert_subtitle (&f, "Native context", "max_position_embeddings");
-  assert_fact (&f, "Tokenizer cap", "131,072 tokens");
-  assert_subtitle (&f, "Tokenizer cap", "model_max_length in tokenizer_config.json: not the native limit");
-  assert_fact (&f, "Tied embeddings", "yes");
+}
 
-  /* 2. Base or instruct */
-  assert_fact (&f, "Kind", "Instruct (chat) model");
-  assert_fact (&f, "Base model", "Qwen/Qwen2.5-3B");
-  assert_fact (&f, "BOS token", "151643");
-  assert_fact (&f, "EOS tokens", "151645 and 151643");
-  g_assert_nonnull (hr_model_facts_find_row (hr_hub_page_get_cards (f.page),
+/* Card 1: the shapes and the context. */
+static void
+test_qwen_shapes (Fixture       *f,
+                  gconstpointer  data)
+{
+  assert_fact (f, "Layers", "36");
+  assert_fact (f, "Hidden size", "2,048");
+  assert_fact (f, "Intermediate size", "11,008");
+  assert_fact (f, "Attention heads", "16");
+  assert_fact (f, "Key/value heads", "2");
+  assert_fact (f, "Head dim", "128");
+  assert_subtitle (f, "Head dim", "hidden size / heads");
+  assert_fact (f, "Vocabulary", "151,936");
+  assert_fact (f, "Native context", "32,768 tokens");
+  assert_subtitle (f, "Native context", "max_position_embeddings");
+  assert_fact (f, "Tokenizer cap", "131,072 tokens");
+  assert_subtitle (f, "Tokenizer cap", "model_max_length in tokenizer_config.json: not the native limit");
+  assert_fact (f, "Tied embeddings", "yes");
+}
+
+/* Card 2: base or instruct. */
+static void
+test_qwen_kind (Fixture       *f,
+                gconstpointer  data)
+{
+  assert_fact (f, "Kind", "Instruct (chat) model");
+  assert_fact (f, "Base model", "Qwen/Qwen2.5-3B");
+  assert_fact (f, "BOS token", "151643");
+  assert_fact (f, "EOS tokens", "151645 and 151643");
+  g_assert_nonnull (hr_model_facts_find_row (hr_hub_page_get_cards (f->page),
                                              "Tokenizer_config.json carries a chat template"));
+}
 
-  /* 3. Download */
-  assert_fact (&f, "All files", "6,183,464,935 bytes");
-  assert_subtitle (&f, "All files", "6.18 GB (5.76 GiB) · 12 files");
-  assert_fact (&f, "Weights", "6,171,926,992 bytes");
-  assert_fact (&f, QWEN_SHARD1, "3,968,658,944 bytes");
-  assert_fact (&f, QWEN_SHARD2, "2,203,268,048 bytes");
-  assert_fact (&f, "Largest file", "3,968,658,944 bytes");
-  assert_fact (&f, "Tensor data", "6,171,877,376 bytes");
-  assert_subtitle (&f, "Tensor data", "6.17 GB (5.75 GiB) · 434 tensors");
-  assert_fact (&f, "Weights at the repository’s precision", "6,171,877,376 bytes");
+/* Card 3: the download. */
+static void
+test_qwen_download (Fixture       *f,
+                    gconstpointer  data)
+{
+  assert_fact (f, "All files", "6,183,464,935 bytes");
+  assert_subtitle (f, "All files", "6.18 GB (5.76 GiB) · 12 files");
+  assert_fact (f, "Weights", "6,171,926,992 bytes");
+  assert_fact (f, QWEN_SHARD1, "3,968,658,944 bytes");
+  assert_fact (f, QWEN_SHARD2, "2,203,268,048 bytes");
+  assert_fact (f, "Largest file", "3,968,658,944 bytes");
+  assert_fact (f, "Tensor data", "6,171,877,376 bytes");
+  assert_subtitle (f, "Tensor data", "6.17 GB (5.75 GiB) · 434 tensors");
+  assert_fact (f, "Weights at the repository’s precision", "6,171,877,376 bytes");
+}
 
-  /* 4. License: the file, not the badge */
-  assert_fact (&f, "License tag", "other (qwen-research)");
-  assert_fact (&f, "License file", "Qwen RESEARCH LICENSE AGREEMENT");
-  assert_subtitle (&f, "License file", "LICENSE");
-  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
+/* Card 4: the license, the file's and not the badge's. */
+static void
+test_qwen_license (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *cards = hr_hub_page_get_cards (f->page);
+
+  assert_fact (f, "License tag", "other (qwen-research)");
+  assert_fact (f, "License file", "Qwen RESEARCH LICENSE AGREEMENT");
+  assert_subtitle (f, "License file", "LICENSE");
+  g_assert_true (g_str_has_prefix (hr_model_facts_get_subtitle (cards, "Commercial use"),
                                    "Not for commercial use: LICENSE says “non commercial”."));
-  g_assert_nonnull (strstr (hr_model_facts_get_subtitle (hr_hub_page_get_cards (f.page), "Commercial use"),
+  g_assert_nonnull (strstr (hr_model_facts_get_subtitle (cards, "Commercial use"),
                             "The badge is a label; the file is the contract"));
-  g_assert_true (gtk_widget_has_css_class (hr_model_facts_find_row (hr_hub_page_get_cards (f.page), "Commercial use"),
-                                           "hr-warning-row"));
+  g_assert_true (gtk_widget_has_css_class (hr_model_facts_find_row (cards, "Commercial use"), "hr-warning-row"));
+}
 
-  /* The memory on the seed board at 4,096 tokens (f16 KV cache, one slot):
-   * weights 3,085,938,688 x 16 / 8 = 6,171,877,376 bytes; KV cache
-   * 2 x 36 x 2 x 128 x 2 x 4,096 = 150,994,944 bytes; 6.32 GB against a
-   * 6.1 GB headroom (docs/seed-figures.md, "Budget and verdicts"). */
-  memory = hr_hub_page_get_memory (f.page);
+/* The memory on the seed board at 4,096 tokens (f16 KV cache, one slot):
+ * weights 3,085,938,688 x 16 / 8 = 6,171,877,376 bytes; KV cache
+ * 2 x 36 x 2 x 128 x 2 x 4,096 = 150,994,944 bytes; 6.32 GB against a
+ * 6.1 GB headroom (docs/seed-figures.md, "Budget and verdicts"). */
+static void
+test_qwen_memory (Fixture       *f,
+                  gconstpointer  data)
+{
+  HrSpecMemory *memory = card_sliders (f, 0, 12);
+
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (memory)));
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 6.17 GB + KV cache 0.15 GB = 6.32 GB: over by 0.22 GB.");
-  /* The cards' sliders: Q4_K_M (4.6 bits) and 32,768 tokens. */
-  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
-  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 15);
+}
+
+/* The cards' sliders: Q4_K_M (4.6 bits) and 32,768 tokens. */
+static void
+test_qwen_card_sliders (Fixture       *f,
+                        gconstpointer  data)
+{
+  HrSpecMemory *memory = card_sliders (f, 2, 15);
+
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 1.77 GB + KV cache 1.21 GB = 2.98 GB: fits with 2.12 GB to spare.");
-  /* The sliders are the shared scenario's: the Models page's moved with
-   * them, and moving the Models page's moves these and the figures. */
-  g_assert_cmpstr (hr_scenario_get_precision (hr_page_get_scenario (HR_PAGE (f.models))), ==, "q4_K_M");
-  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.models))), ==, 32768);
-  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_precision_scale (f.models)), ==, 2);
-  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f.models)), ==, 15);
-  gtk_range_set_value (hr_models_page_get_context_scale (f.models), 12);
+}
+
+/* The sliders are the shared scenario's: the Models page's moved with them. */
+static void
+test_qwen_sliders_move_models_page (Fixture       *f,
+                                    gconstpointer  data)
+{
+  card_sliders (f, 2, 15);
+  g_assert_cmpstr (hr_scenario_get_precision (hr_page_get_scenario (HR_PAGE (f->models))), ==, "q4_K_M");
+  g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f->models))), ==, 32768);
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_precision_scale (f->models)), ==, 2);
+  g_assert_cmpfloat (gtk_range_get_value (hr_models_page_get_context_scale (f->models)), ==, 15);
+}
+
+/* Moving the Models page's sliders moves the cards' and the figures. */
+static void
+test_qwen_models_page_moves_sliders (Fixture       *f,
+                                     gconstpointer  data)
+{
+  HrSpecMemory *memory = card_sliders (f, 2, 15);
+
+  gtk_range_set_value (hr_models_page_get_context_scale (f->models), 12);
   g_assert_cmpfloat (gtk_range_get_value (hr_spec_memory_get_context_scale (memory)), ==, 12);
   g_assert_true (g_str_has_prefix (hr_spec_memory_get_summary (memory), "Weights 1.77 GB + KV cache 0.15 GB = "));
-  gtk_range_set_value (hr_models_page_get_precision_scale (f.models), 0);
+  gtk_range_set_value (hr_models_page_get_precision_scale (f->models), 0);
   g_assert_cmpfloat (gtk_range_get_value (hr_spec_memory_get_precision_scale (memory)), ==, 0);
   g_assert_cmpstr (hr_spec_memory_get_summary (memory), ==,
                    "Weights 6.17 GB + KV cache 0.15 GB = 6.32 GB: over by 0.22 GB.");
-  gtk_range_set_value (hr_spec_memory_get_precision_scale (memory), 2);
-  /* Past the native context: said so. */
-  gtk_range_set_value (hr_spec_memory_get_context_scale (memory), 17);
+}
+
+/* Past the native context: said so. */
+static void
+test_qwen_past_native (Fixture       *f,
+                       gconstpointer  data)
+{
+  HrSpecMemory *memory = card_sliders (f, 2, 17);
+
   g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory),
                             "The context is past the model's native limit of 32,768 tokens."));
   g_assert_cmpuint (hr_memory_chart_get_n_bars (hr_spec_memory_get_chart (memory)), ==, 1);
-  /* The Models page's board is the chart's: Q4_K_M at 131,072 tokens is
-   * over on the Jetson, and fits on the DGX Spark. */
-  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
-  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (hr_session_get_boards (hr_page_get_session (HR_PAGE (f.models))), 1))->id, ==, "dgx-spark");
-  adw_combo_row_set_selected (board_row (f.models), 1);
-  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": fits with "));
-  adw_combo_row_set_selected (board_row (f.models), 0);
-  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
+}
 
-  recent = g_settings_get_strv (settings, "recent-hf-lookups");
+/* The Models page's board is the chart's: Q4_K_M at 131,072 tokens is
+ * over on the Jetson, and fits on the DGX Spark. */
+static void
+test_qwen_board_is_models_page (Fixture       *f,
+                                gconstpointer  data)
+{
+  HrSpecMemory *memory = card_sliders (f, 2, 17);
+  GPtrArray *boards = hr_session_get_boards (hr_page_get_session (HR_PAGE (f->models)));
+
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
+  g_assert_cmpstr (((HrBoard *) g_ptr_array_index (boards, 1))->id, ==, "dgx-spark");
+  adw_combo_row_set_selected (board_row (f->models), 1);
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": fits with "));
+  adw_combo_row_set_selected (board_row (f->models), 0);
+  g_assert_nonnull (strstr (hr_spec_memory_get_summary (memory), ": over by "));
+}
+
+/* A lookup is remembered; one from the menu's action, at a revision, is
+ * newest first. */
+static void
+test_qwen_recent (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
+  g_auto(GStrv) after = NULL;
+
   g_assert_cmpstr (recent[0], ==, QWEN_REPO);
   g_assert_null (recent[1]);
-
-  /* A recent lookup, from the menu's action, at a revision: newest first. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "hub.lookup-recent", "s", QWEN_REPO "@main"));
-  g_assert_true (iterate_until (lookup_finished, f.page, 10000));
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "answer");
-  g_assert_cmpstr (gtk_editable_get_text (hr_hub_page_get_entry (f.page)), ==, QWEN_REPO "@main");
-  g_clear_pointer (&recent, g_strfreev);
-  recent = g_settings_get_strv (settings, "recent-hf-lookups");
-  g_assert_cmpstr (recent[0], ==, QWEN_REPO "@main");
-  g_assert_cmpstr (recent[1], ==, QWEN_REPO);
-  g_assert_null (recent[2]);
-
-  fixture_close (&f);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "hub.lookup-recent", "s", QWEN_REPO "@main"));
+  g_assert_true (iterate_until (lookup_finished, f->page, 10000));
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "answer");
+  g_assert_cmpstr (gtk_editable_get_text (hr_hub_page_get_entry (f->page)), ==, QWEN_REPO "@main");
+  after = g_settings_get_strv (settings, "recent-hf-lookups");
+  g_assert_cmpstr (after[0], ==, QWEN_REPO "@main");
+  g_assert_cmpstr (after[1], ==, QWEN_REPO);
+  g_assert_null (after[2]);
 }
 
 static void
@@ -432,68 +539,118 @@ test_projector (void)
   fixture_close (&f);
 }
 
+/* The errors' story: one window, each lookup failing its own way. */
+static Fixture errors;
+
 static void
-test_errors (void)
+errors_open (gpointer data)
 {
-  Fixture f = { 0 };
-  AdwStatusPage *status;
+  fixture_open (data);
+}
 
-  fixture_open (&f);
-  status = hr_hub_page_get_error_page (f.page);
+static void
+errors_close (void)
+{
+  fixture_close (&errors);
+}
 
-  /* Not a repository id: refused at once, no request made. */
-  look_up (&f, "not a repo");
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
-  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not a Repository Id");
-  g_assert_cmpuint (f.fake->requests, ==, 0);
+/* Not a repository id: refused at once, no request made. */
+static void
+test_errors_not_a_repo (Fixture       *f,
+                        gconstpointer  data)
+{
+  look_up (f, "not a repo");
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
+  g_assert_cmpstr (adw_status_page_get_title (hr_hub_page_get_error_page (f->page)), ==, "Not a Repository Id");
+  g_assert_cmpuint (f->fake->requests, ==, 0);
+}
 
-  /* A repository the Hub does not have. */
-  look_up (&f, "Qwen/No-Such-Model");
-  g_assert_cmpstr (hr_hub_page_get_state (f.page), ==, "error");
+/* A repository the Hub does not have. */
+static void
+test_errors_not_found (Fixture       *f,
+                       gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  look_up (f, "Qwen/No-Such-Model");
+  g_assert_cmpstr (hr_hub_page_get_state (f->page), ==, "error");
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "Repository Not Found");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "Qwen/No-Such-Model"));
   g_assert_cmpstr (adw_status_page_get_description (status), ==,
                    "No repository Qwen/No-Such-Model: check the name; if it is private or gated, set a token that can read it");
+}
 
-  /* A revision it does not know. */
-  look_up (&f, QWEN_REPO "@v9");
+/* A revision it does not know. */
+static void
+test_errors_no_revision (Fixture       *f,
+                         gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  look_up (f, QWEN_REPO "@v9");
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Such Revision");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "v9"));
+}
 
-  /* Rate limited: the Hub's words and the wait. */
-  fake_fault (f.fake, "/api/models/", 429, NULL, "You have been rate-limited");
-  f.fake->fault_header = g_strdup ("Retry-After");
-  f.fake->fault_value = g_strdup ("30");
-  look_up (&f, QWEN_REPO);
+/* Rate limited: the Hub's words and the wait. */
+static void
+test_errors_rate_limited (Fixture       *f,
+                          gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+
+  fake_fault (f->fake, "/api/models/", 429, NULL, "You have been rate-limited");
+  f->fake->fault_header = g_strdup ("Retry-After");
+  f->fake->fault_value = g_strdup ("30");
+  look_up (f, QWEN_REPO);
   g_assert_cmpstr (adw_status_page_get_title (status), ==, "The Hub Is Busy");
   g_assert_nonnull (strstr (adw_status_page_get_description (status), "30"));
-
-  /* Nothing listens: the page says the Hub cannot be reached. */
-  {
-    g_autoptr(HrHubClient) offline = g_object_new (HR_TYPE_HUB_CLIENT,
-                                                   "endpoint", "http://127.0.0.1:9",
-                                                   "token", "",
-                                                   "use-keyring", FALSE,
-                                                   NULL);
-
-    hr_hub_page_set_client (f.page, offline);
-    look_up (&f, QWEN_REPO);
-    g_assert_cmpstr (adw_status_page_get_title (status), ==, "Could Not Reach the Hub");
-    g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "network-offline-symbolic");
-    g_assert_nonnull (strstr (adw_status_page_get_description (status), "check the network or HF_ENDPOINT"));
-    hr_hub_page_set_client (f.page, f.client);
-  }
-
-  /* Nothing was remembered, nothing shown as an answer. */
-  g_assert_null (hr_hub_page_get_lookup (f.page));
-  {
-    g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
-
-    g_assert_null (recent[0]);
-  }
-  fixture_close (&f);
 }
+
+/* Nothing listens: the page says the Hub cannot be reached. */
+static void
+test_errors_unreachable (Fixture       *f,
+                         gconstpointer  data)
+{
+  AdwStatusPage *status = hr_hub_page_get_error_page (f->page);
+  g_autoptr(HrHubClient) offline = g_object_new (HR_TYPE_HUB_CLIENT,
+                                                 "endpoint", "http://127.0.0.1:9",
+                                                 "token", "",
+                                                 "use-keyring", FALSE,
+                                                 NULL);
+
+  hr_hub_page_set_client (f->page, offline);
+  look_up (f, QWEN_REPO);
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Could Not Reach the Hub");
+  g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "network-offline-symbolic");
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "check the network or HF_ENDPOINT"));
+  hr_hub_page_set_client (f->page, f->client);
+}
+
+/* Nothing was remembered, nothing shown as an answer. */
+static void
+test_errors_nothing_kept (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-hf-lookups");
+
+  g_assert_null (hr_hub_page_get_lookup (f->page));
+  g_assert_null (recent[0]);
+}
+
+static const GuiTestStep errors_steps[] = {
+  { "/hub-page/errors/not-a-repo", (GTestFixtureFunc) test_errors_not_a_repo },
+  { "/hub-page/errors/not-found", (GTestFixtureFunc) test_errors_not_found },
+  { "/hub-page/errors/no-revision", (GTestFixtureFunc) test_errors_no_revision },
+  { "/hub-page/errors/rate-limited", (GTestFixtureFunc) test_errors_rate_limited },
+  { "/hub-page/errors/unreachable", (GTestFixtureFunc) test_errors_unreachable },
+  { "/hub-page/errors/nothing-kept", (GTestFixtureFunc) test_errors_nothing_kept },
+};
+
+static GuiTestStory errors_story = {
+  "errors", errors_open, errors_close, errors_steps, G_N_ELEMENTS (errors_steps), &errors, sizeof (Fixture), 0
+};
 
 static void
 test_cancel (void)
@@ -782,12 +939,37 @@ main (int   argc,
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_DEFAULT);
 
-  g_test_add_func ("/hub-page/qwen-cards", test_qwen_cards);
+  g_test_add ("/hub-page/qwen-cards/answered", Fixture, NULL,
+              qwen_setup, test_qwen_answered, NULL);
+  g_test_add ("/hub-page/qwen-cards/architecture", Fixture, NULL,
+              qwen_setup, test_qwen_architecture, NULL);
+  g_test_add ("/hub-page/qwen-cards/shapes", Fixture, NULL,
+              qwen_setup, test_qwen_shapes, NULL);
+  g_test_add ("/hub-page/qwen-cards/kind", Fixture, NULL,
+              qwen_setup, test_qwen_kind, NULL);
+  g_test_add ("/hub-page/qwen-cards/download", Fixture, NULL,
+              qwen_setup, test_qwen_download, NULL);
+  g_test_add ("/hub-page/qwen-cards/license", Fixture, NULL,
+              qwen_setup, test_qwen_license, NULL);
+  g_test_add ("/hub-page/qwen-cards/memory", Fixture, NULL,
+              qwen_setup, test_qwen_memory, NULL);
+  g_test_add ("/hub-page/qwen-cards/card-sliders", Fixture, NULL,
+              qwen_setup, test_qwen_card_sliders, NULL);
+  g_test_add ("/hub-page/qwen-cards/sliders-move-models-page", Fixture, NULL,
+              qwen_setup, test_qwen_sliders_move_models_page, NULL);
+  g_test_add ("/hub-page/qwen-cards/models-page-moves-sliders", Fixture, NULL,
+              qwen_setup, test_qwen_models_page_moves_sliders, NULL);
+  g_test_add ("/hub-page/qwen-cards/past-native-context", Fixture, NULL,
+              qwen_setup, test_qwen_past_native, NULL);
+  g_test_add ("/hub-page/qwen-cards/board-is-models-page", Fixture, NULL,
+              qwen_setup, test_qwen_board_is_models_page, NULL);
+  g_test_add ("/hub-page/qwen-cards/recent", Fixture, NULL,
+              qwen_setup, test_qwen_recent, NULL);
   g_test_add_func ("/hub-page/add-to-catalog", test_add_to_catalog);
   g_test_add_func ("/hub-page/add-at-card-precision", test_add_at_card_precision);
   g_test_add_func ("/hub-page/gguf-repo", test_gguf_repo);
   g_test_add_func ("/hub-page/projector", test_projector);
-  g_test_add_func ("/hub-page/errors", test_errors);
+  gui_test_story_add (&errors_story);
   g_test_add_func ("/hub-page/cancel", test_cancel);
   g_test_add_func ("/hub-page/token-without-keyring", test_token_without_keyring);
   g_test_add_func ("/hub-page/narrow", test_narrow);

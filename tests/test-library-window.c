@@ -163,6 +163,8 @@ open_window (Fixture *f)
   g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
   g_autofree char *cache = cache_dir ();
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   /* Each test starts without a catalog of the user's and with nothing cached. */
   remove_tree (user_dir);
   remove_tree (cache);
@@ -310,46 +312,87 @@ any_has_prefix (GPtrArray  *texts,
   return FALSE;
 }
 
+/* The lookup's cases share one window: the offer's case before the
+ * lookup, the others after it (lookup_setup() runs it where it has not
+ * run), so each sees what a person would at that step. */
+typedef struct {
+  Fixture    f;
+  guint      catalog_len;   /* the catalog's length before the lookup */
+  GPtrArray *busy;          /* (nullable): the busy line's texts during it */
+} Lookup;
+
+static Lookup looked;
+
 static void
-test_lookup (void)
+lookup_close (void)
 {
-  g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func (g_free);
-  GtkLabel *busy_label;
-  Fixture f = { 0 };
-  guint catalog_len;
-  HrModelRow *row;
-  const HrModelSpec *spec;
-  const char *library;
-  GtkButton *add;
-  g_autofree char *origin = g_strconcat ("ollama:qwen2.5-coder:14b@", qwen_manifest_digest, NULL);
-  g_autofree char *verdict = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *params = NULL;
-  g_autofree char *user_catalog = NULL;
-  g_autofree char *saved = NULL;
-  guint64 header = g_bytes_get_size (qwen_header);
+  close_window (&looked.f);
+  g_clear_pointer (&looked.busy, g_ptr_array_unref);
+}
 
-  open_window (&f);
-  catalog_len = hr_session_get_catalog (f.session)->len;
+static void
+lookup_window_setup (Fixture       *f,
+                     gconstpointer  data)
+{
+  if (!gui_test_is_shared ("lookup"))
+    {
+      open_window (&looked.f);
+      gui_test_share ("lookup", lookup_close);
+      looked.catalog_len = hr_session_get_catalog (looked.f.session)->len;
+    }
+  *f = looked.f;
+}
 
-  /* A model of the catalog is not offered; one it lacks is. */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "phi4");
+/* The window after qwen2.5-coder:14b was looked up, its busy texts recorded. */
+static void
+lookup_setup (Fixture       *f,
+              gconstpointer  data)
+{
+  lookup_window_setup (f, data);
+  if (looked.busy == NULL)
+    {
+      GtkLabel *busy_label;
+
+      looked.busy = g_ptr_array_new_with_free_func (g_free);
+      busy_label = record_busy_texts (f, looked.busy);
+      search_and_enter (f, "qwen2.5-coder:14b");
+      g_signal_handlers_disconnect_by_func (busy_label, on_busy_text, looked.busy);
+    }
+}
+
+static char *
+qwen_origin (void)
+{
+  return g_strconcat ("ollama:qwen2.5-coder:14b@", qwen_manifest_digest, NULL);
+}
+
+/* A model of the catalog is not offered; one it lacks is. */
+static void
+test_lookup_offer (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "phi4");
   spin (100);
-  g_assert_null (hr_library_lookup_get_offer (f.lookup));
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "gemma3:27b-it-q8_0");
-  g_assert_cmpstr (hr_library_lookup_get_offer (f.lookup), ==, "Look up gemma3:27b-it-q8_0 in the Ollama library");
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "user/model:tag");
-  g_assert_cmpstr (hr_library_lookup_get_offer (f.lookup), ==, "Look up user/model:tag in the Ollama library");
+  g_assert_null (hr_library_lookup_get_offer (f->lookup));
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "gemma3:27b-it-q8_0");
+  g_assert_cmpstr (hr_library_lookup_get_offer (f->lookup), ==, "Look up gemma3:27b-it-q8_0 in the Ollama library");
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "user/model:tag");
+  g_assert_cmpstr (hr_library_lookup_get_offer (f->lookup), ==, "Look up user/model:tag in the Ollama library");
   /* Not an Ollama model name: nothing offered. */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "a/b/c/d");
-  g_assert_null (hr_library_lookup_get_offer (f.lookup));
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "a/b/c/d");
+  g_assert_null (hr_library_lookup_get_offer (f->lookup));
   g_assert_cmpuint (registry->registry_requests, ==, 0);
-  busy_label = record_busy_texts (&f, busy);
-  search_and_enter (&f, "qwen2.5-coder:14b");
-  /* The busy line said which request was under way and the bytes read so
-   * far, the header's ranges one by one, and last all that was read
-   * (2,398,793 bytes, READ_QWEN). */
-  g_signal_handlers_disconnect_by_func (busy_label, on_busy_text, busy);
+}
+
+/* The busy line said which request was under way and the bytes read so
+ * far, the header's ranges one by one, and last all that was read
+ * (2,398,793 bytes, READ_QWEN). */
+static void
+test_lookup_busy_line (Fixture       *f,
+                       gconstpointer  data)
+{
+  GPtrArray *busy = looked.busy;
+
   for (guint i = 0; i < busy->len; i++)
     g_test_message ("busy: %s", (char *) g_ptr_array_index (busy, i));
   g_assert_true (any_has_prefix (busy, "Reading the manifest of qwen2.5-coder:14b… "));
@@ -357,9 +400,18 @@ test_lookup (void)
   g_assert_true (any_has_prefix (busy, "Reading the GGUF header of qwen2.5-coder:14b… "));
   g_assert_true (any_has_prefix (busy, "Reading the GGUF header of qwen2.5-coder:14b, part 2… "));
   g_assert_cmpstr (g_ptr_array_index (busy, busy->len - 1), ==, "Read 2.4\u00a0MB for qwen2.5-coder:14b"); /* g_format_size(): a no-break space */
+}
 
-  /* A row of the table with exact figures, marked "library", selected. */
-  row = hr_models_page_find_row (f.page, "qwen2.5-coder:14b");
+/* A row of the table with exact figures. */
+static void
+test_lookup_row_figures (Fixture       *f,
+                         gconstpointer  data)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, "qwen2.5-coder:14b");
+  const HrModelSpec *spec;
+  g_autofree char *origin = qwen_origin ();
+  g_autofree char *size = NULL, *params = NULL, *verdict = NULL;
+
   g_assert_nonnull (row);
   spec = hr_model_row_get_spec (row);
   g_assert_cmpuint (spec->file_bytes, ==, QWEN_BYTES);
@@ -367,24 +419,41 @@ test_lookup (void)
   g_assert_cmpuint (spec->layers, ==, 28);
   g_assert_cmpuint (spec->kv_heads, ==, 8);
   g_assert_cmpstr (spec->origin, ==, origin);
-  size = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_FILE_SIZE);
-  params = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_PARAMETERS);
-  verdict = hr_models_page_cell_text (f.page, row, HR_MODELS_COLUMN_VERDICT);
+  size = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_FILE_SIZE);
+  params = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_PARAMETERS);
+  verdict = hr_models_page_cell_text (f->page, row, HR_MODELS_COLUMN_VERDICT);
   g_test_message ("size %s, params %s, verdict %s", size, params, verdict);
   g_assert_cmpstr (size, ==, "2.02 GB");
   g_assert_cmpstr (params, ==, "3.21 B");
   g_assert_cmpstr (verdict, ==, VERDICT_QWEN);
-  g_assert_true (has_visible_label (GTK_WIDGET (hr_models_page_get_column_view (f.page)), "library"));
-  g_assert_cmpstr (hr_library_lookup_get_message (f.lookup), ==,
+}
+
+/* The row is marked "library", said so, and selected. */
+static void
+test_lookup_row_marked (Fixture       *f,
+                        gconstpointer  data)
+{
+  HrModelRow *row = hr_models_page_find_row (f->page, "qwen2.5-coder:14b");
+  HrCatalogView *view = HR_CATALOG_VIEW (find_descendant (GTK_WIDGET (f->page), HR_TYPE_CATALOG_VIEW));
+
+  g_assert_true (has_visible_label (GTK_WIDGET (hr_models_page_get_column_view (f->page)), "library"));
+  g_assert_cmpstr (hr_library_lookup_get_message (f->lookup), ==,
                    "qwen2.5-coder:14b from the Ollama library: 2,019,377,376 bytes, 3,212,749,888 parameters, "
                    "listed for this run only. Read " READ_QWEN " bytes in " REQUESTS_QWEN " requests.");
-  g_assert_true (gtk_single_selection_get_selected_item (hr_catalog_view_get_selection (
-                   HR_CATALOG_VIEW (find_descendant (GTK_WIDGET (f.page), HR_TYPE_CATALOG_VIEW)))) == (gpointer) row);
+  g_assert_true (gtk_single_selection_get_selected_item (hr_catalog_view_get_selection (view)) == (gpointer) row);
+}
 
-  /* The explain panel names the manifest and the header it read. */
-  hr_models_page_select_row (f.page, row);
+/* The explain panel names the manifest and the header it read. */
+static void
+test_lookup_explain (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *origin = qwen_origin ();
+  const char *library;
+
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "qwen2.5-coder:14b"));
   spin (100);
-  library = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f.page), "library");
+  library = hr_explain_panel_get_figure (hr_models_page_get_explain_panel (f->page), "library");
   g_test_message ("%s", library);
   g_assert_nonnull (strstr (library, origin));
   g_assert_nonnull (strstr (library, qwen_manifest_digest));
@@ -392,43 +461,76 @@ test_lookup (void)
   g_assert_nonnull (strstr (library, "GGUF v3 header of the model layer, architecture llama"));
   g_assert_nonnull (strstr (library, " bytes read by Range"));
   g_assert_nonnull (strstr (library, "model layer " QWEN_MODEL " of 2,019,377,376 bytes"));
+}
 
-  /* At most the header and 64 kB read, no Authorization anywhere; kept
-   * for this run only: nothing written to the user's catalog. */
-  g_assert_cmpuint (registry->storage_bytes_sent, <=, header + 64 * 1024 + 1024);
+/* At most the header and 64 kB read, no Authorization anywhere; kept
+ * for this run only: nothing written to the user's catalog. */
+static void
+test_lookup_reads_little (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
+
+  g_assert_cmpuint (registry->storage_bytes_sent, <=, g_bytes_get_size (qwen_header) + 64 * 1024 + 1024);
   g_assert_cmpuint (registry->authorization_seen, ==, 0);
-  g_assert_cmpuint (hr_session_get_catalog (f.session)->len, ==, catalog_len);
-  g_assert_cmpuint (hr_session_get_library (f.session)->len, ==, 1);
-  user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
+  g_assert_cmpuint (hr_session_get_catalog (f->session)->len, ==, looked.catalog_len);
+  g_assert_cmpuint (hr_session_get_library (f->session)->len, ==, 1);
   g_assert_false (g_file_test (user_catalog, G_FILE_TEST_EXISTS));
+}
 
-  screenshots (&f);
+static void
+test_lookup_screenshots (Fixture       *f,
+                         gconstpointer  data)
+{
+  if (g_getenv ("HEADROOM_LIBRARY_SCREENSHOT") == NULL)
+    {
+      g_test_skip ("HEADROOM_LIBRARY_SCREENSHOT is not set");
+      return;
+    }
+  screenshots (f);
+}
 
-  /* Add to Catalog: the entry's provenance is ollama:MODEL:TAG@DIGEST. */
-  add = find_button (GTK_WIDGET (f.lookup), "_Add to Catalog");
+/* Add to Catalog: the entry's provenance is ollama:MODEL:TAG@DIGEST. */
+static void
+test_lookup_add_to_catalog (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkButton *add = find_button (GTK_WIDGET (f->lookup), "_Add to Catalog");
+  g_autofree char *origin = qwen_origin ();
+  g_autofree char *user_catalog = g_build_filename (g_get_user_data_dir (), "headroom", "catalog.json", NULL);
+  g_autofree char *saved = NULL;
+  const HrModelSpec *spec;
+  HrModelRow *row;
+
   g_assert_nonnull (add);
   g_assert_true (gtk_widget_is_visible (GTK_WIDGET (add)));
   g_signal_emit_by_name (add, "clicked");
   spin (300);
-  spec = hr_session_find_model (f.session, "qwen2.5-coder:14b");
+  spec = hr_session_find_model (f->session, "qwen2.5-coder:14b");
   g_assert_nonnull (spec);
   g_assert_cmpstr (spec->origin, ==, origin);
   g_assert_cmpuint (spec->file_bytes, ==, QWEN_BYTES);
-  g_assert_cmpuint (hr_session_get_catalog (f.session)->len, ==, catalog_len + 1);
-  g_assert_cmpuint (hr_session_get_library (f.session)->len, ==, 0);
+  g_assert_cmpuint (hr_session_get_catalog (f->session)->len, ==, looked.catalog_len + 1);
+  g_assert_cmpuint (hr_session_get_library (f->session)->len, ==, 0);
   g_assert_true (g_file_get_contents (user_catalog, &saved, NULL, NULL));
   g_assert_nonnull (strstr (saved, origin));
   g_assert_false (gtk_widget_is_visible (GTK_WIDGET (add)));
-  row = hr_models_page_find_row (f.page, "qwen2.5-coder:14b");
+  row = hr_models_page_find_row (f->page, "qwen2.5-coder:14b");
   g_assert_nonnull (row);
   g_assert_cmpstr (hr_model_row_get_spec (row)->origin, ==, origin);
-  /* Now in the catalog: no offer to look it up again. */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "qwen2.5-coder:14b");
-  spin (100);
-  g_assert_null (hr_library_lookup_get_offer (f.lookup));
+}
 
-  close_window (&f);
+/* Once in the catalog: no offer to look it up again. */
+static void
+test_lookup_added_not_offered (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_assert_nonnull (hr_session_find_model (f->session, "qwen2.5-coder:14b"));
+  g_assert_cmpuint (hr_session_get_library (f->session)->len, ==, 0);
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "");
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "qwen2.5-coder:14b");
+  spin (100);
+  g_assert_null (hr_library_lookup_get_offer (f->lookup));
 }
 
 /* Fails to look @name up with @message (a "*" at its end: a prefix), and
@@ -750,7 +852,24 @@ main (int   argc,
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED);
   registry_setup ();
 
-  g_test_add_func ("/library-window/lookup", test_lookup);
+  g_test_add ("/library-window/lookup/offer", Fixture, NULL,
+              lookup_window_setup, test_lookup_offer, NULL);
+  g_test_add ("/library-window/lookup/busy-line", Fixture, NULL,
+              lookup_setup, test_lookup_busy_line, NULL);
+  g_test_add ("/library-window/lookup/row-figures", Fixture, NULL,
+              lookup_setup, test_lookup_row_figures, NULL);
+  g_test_add ("/library-window/lookup/row-marked", Fixture, NULL,
+              lookup_setup, test_lookup_row_marked, NULL);
+  g_test_add ("/library-window/lookup/explain", Fixture, NULL,
+              lookup_setup, test_lookup_explain, NULL);
+  g_test_add ("/library-window/lookup/reads-little", Fixture, NULL,
+              lookup_setup, test_lookup_reads_little, NULL);
+  g_test_add ("/library-window/lookup/screenshots", Fixture, NULL,
+              lookup_setup, test_lookup_screenshots, NULL);
+  g_test_add ("/library-window/lookup/add-to-catalog", Fixture, NULL,
+              lookup_setup, test_lookup_add_to_catalog, NULL);
+  g_test_add ("/library-window/lookup/added-not-offered", Fixture, NULL,
+              lookup_setup, test_lookup_added_not_offered, NULL);
   g_test_add_func ("/library-window/unknown", test_unknown);
   g_test_add_func ("/library-window/bad-inputs", test_bad_inputs);
   g_test_add_func ("/library-window/cancel", test_cancel);

@@ -201,81 +201,158 @@ test_remembered_board (void)
 
 /* A server without a remembered board is asked about, on connect and on
  * measure; the answer is remembered, the last one offered first. */
-static void
-test_ask_first (void)
-{
-  Fixture f = { 0 };
-  FakeOllama *other = fake_ollama_new ();
-  GtkWindow *chooser;
-  HrMeasureWindow *window;
+/* The asking story: a new server asks which board it is on; a second new
+ * server (other) is cancelled, asked again when measured, then moved to
+ * another board from the measuring window. */
+typedef struct {
+  Fixture          f;
+  FakeOllama      *other;    /* the second server */
+  HrMeasureWindow *window;   /* (nullable): the measuring window, once open */
+} Ask;
 
-  fake_ollama_add_llama32 (other);
-  open_page (&f);
-  connect_page (&f, fake_ollama_get_url (f.fake));
-  g_assert_true (iterate_until (chooser_shown, f.page, 5000));
-  chooser = _hr_board_page_get_board_chooser (f.page);
+static Ask ask;
+
+static void
+ask_open (gpointer data)
+{
+  Ask *a = data;
+
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
+  a->other = fake_ollama_new ();
+  fake_ollama_add_llama32 (a->other);
+  open_page (&a->f);
+}
+
+static void
+ask_close (void)
+{
+  if (ask.window != NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (ask.window));
+      spin (50);
+    }
+  close_page (&ask.f);
+  fake_ollama_free (ask.other);
+}
+
+/* No server has a board yet: the Models page's is offered, in a modal
+ * dialog. */
+static void
+test_ask_chooser (Ask           *a,
+                  gconstpointer  data)
+{
+  Fixture *f = &a->f;
+  GtkWindow *chooser;
+
+  connect_page (f, fake_ollama_get_url (f->fake));
+  g_assert_true (iterate_until (chooser_shown, f->page, 5000));
+  chooser = _hr_board_page_get_board_chooser (f->page);
   g_assert_true (gtk_window_get_modal (chooser));
-  /* No server has a board yet: the Models page's is offered. */
   g_assert_cmpstr (hr_board_chooser_get_board_id (HR_BOARD_CHOOSER (chooser)), ==, BOARD_A);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (chooser)), ==, "Which Board Is This Server On?");
   g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (chooser)), ==, "choose");
   g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (chooser)), ==, "cancel");
-  g_assert_null (hr_session_get_server_board (f.session, fake_ollama_get_url (f.fake)));
-  g_assert_null (strstr (adw_action_row_get_subtitle (f.page->status_row), ", on "));
-  answer (chooser, "rtx-4090");
-  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (f.page->status_row), ", on NVIDIA GeForce RTX 4090"));
-  g_assert_null (_hr_board_page_get_board_chooser (f.page));
-  g_assert_cmpstr (hr_session_get_server_board (f.session, fake_ollama_get_url (f.fake)), ==, "rtx-4090");
-  /* The board the server is on is now the one the pull check uses. */
-  g_assert_cmpstr (hr_scenario_get_board_id (f.scenario), ==, "rtx-4090");
+  g_assert_null (hr_session_get_server_board (f->session, fake_ollama_get_url (f->fake)));
+  g_assert_null (strstr (adw_action_row_get_subtitle (f->page->status_row), ", on "));
+}
 
-  /* Another new server: the board chosen last is offered; cancelled, it
-   * is not saved with any board. */
-  hr_scenario_set_board_id (f.scenario, BOARD_A);
-  connect_page (&f, fake_ollama_get_url (other));
-  g_assert_true (iterate_until (chooser_shown, f.page, 5000));
-  chooser = _hr_board_page_get_board_chooser (f.page);
+/* Answered: the server is saved on that board, which the pull check
+ * then uses. */
+static void
+test_ask_answered (Ask           *a,
+                   gconstpointer  data)
+{
+  Fixture *f = &a->f;
+
+  answer (_hr_board_page_get_board_chooser (f->page), "rtx-4090");
+  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (f->page->status_row), ", on NVIDIA GeForce RTX 4090"));
+  g_assert_null (_hr_board_page_get_board_chooser (f->page));
+  g_assert_cmpstr (hr_session_get_server_board (f->session, fake_ollama_get_url (f->fake)), ==, "rtx-4090");
+  g_assert_cmpstr (hr_scenario_get_board_id (f->scenario), ==, "rtx-4090");
+}
+
+/* Another new server: the board chosen last is offered; cancelled, it is
+ * not saved with any board. */
+static void
+test_ask_cancelled (Ask           *a,
+                    gconstpointer  data)
+{
+  Fixture *f = &a->f;
+  GtkWindow *chooser;
+
+  hr_scenario_set_board_id (f->scenario, BOARD_A);
+  connect_page (f, fake_ollama_get_url (a->other));
+  g_assert_true (iterate_until (chooser_shown, f->page, 5000));
+  chooser = _hr_board_page_get_board_chooser (f->page);
   g_assert_cmpstr (hr_board_chooser_get_board_id (HR_BOARD_CHOOSER (chooser)), ==, "rtx-4090");
   answer (chooser, NULL);
-  g_assert_null (hr_session_get_server_board (f.session, fake_ollama_get_url (other)));
+  g_assert_null (hr_session_get_server_board (f->session, fake_ollama_get_url (a->other)));
+}
 
-  /* Measuring it asks again, then opens on the board chosen. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "board.measure", "s", "llama3.2:3b"));
-  g_assert_null (_hr_board_page_get_measure_window (f.page));
-  g_assert_true (iterate_until (chooser_shown, f.page, 5000));
-  answer (_hr_board_page_get_board_chooser (f.page), BOARD_B);
-  window = _hr_board_page_get_measure_window (f.page);
-  g_assert_nonnull (window);
-  g_assert_cmpstr (hr_measure_window_get_board_id (window), ==, BOARD_B);
-  g_assert_cmpstr (hr_session_get_server_board (f.session, fake_ollama_get_url (other)), ==, BOARD_B);
+/* Measuring it asks again, then opens on the board chosen. */
+static void
+test_ask_before_measuring (Ask           *a,
+                           gconstpointer  data)
+{
+  Fixture *f = &a->f;
 
-  /* Change…: the server moves to another board, and the window says so. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "measure.change-board", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "board.measure", "s", "llama3.2:3b"));
+  g_assert_null (_hr_board_page_get_measure_window (f->page));
+  g_assert_true (iterate_until (chooser_shown, f->page, 5000));
+  answer (_hr_board_page_get_board_chooser (f->page), BOARD_B);
+  a->window = _hr_board_page_get_measure_window (f->page);
+  g_assert_nonnull (a->window);
+  g_assert_cmpstr (hr_measure_window_get_board_id (a->window), ==, BOARD_B);
+  g_assert_cmpstr (hr_session_get_server_board (f->session, fake_ollama_get_url (a->other)), ==, BOARD_B);
+}
+
+/* The board chooser shown, if any. */
+static GtkWindow *
+shown_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *chooser = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (HR_IS_BOARD_CHOOSER (item) && gtk_widget_get_visible (GTK_WIDGET (item)))
+        chooser = GTK_WINDOW (item);
+    }
+  return chooser;
+}
+
+/* Change…: the server moves to another board, and the window says so. */
+static void
+test_ask_change_board (Ask           *a,
+                       gconstpointer  data)
+{
+  GtkWindow *chooser;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (a->window), "measure.change-board", NULL));
   spin (50);
-  chooser = NULL;
-  {
-    GListModel *toplevels = gtk_window_get_toplevels ();
-
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-      {
-        g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-        if (HR_IS_BOARD_CHOOSER (item) && gtk_widget_get_visible (GTK_WIDGET (item)))
-          chooser = GTK_WINDOW (item);
-      }
-  }
+  chooser = shown_chooser ();
   g_assert_nonnull (chooser);
   g_assert_cmpstr (hr_board_chooser_get_board_id (HR_BOARD_CHOOSER (chooser)), ==, BOARD_B);
   answer (chooser, BOARD_A);
-  g_assert_cmpstr (hr_measure_window_get_board_id (window), ==, BOARD_A);
-  g_assert_cmpstr (hr_measure_window_get_board_text (window), ==, "Saves to board: Jetson Orin Nano Super");
-  g_assert_cmpstr (hr_session_get_server_board (f.session, fake_ollama_get_url (other)), ==, BOARD_A);
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-  close_page (&f);
-  fake_ollama_free (other);
+  g_assert_cmpstr (hr_measure_window_get_board_id (a->window), ==, BOARD_A);
+  g_assert_cmpstr (hr_measure_window_get_board_text (a->window), ==, "Saves to board: Jetson Orin Nano Super");
+  g_assert_cmpstr (hr_session_get_server_board (a->f.session, fake_ollama_get_url (a->other)), ==, BOARD_A);
 }
+
+static const GuiTestStep ask_steps[] = {
+  { "/measure-board/ask-first/chooser", (GTestFixtureFunc) test_ask_chooser },
+  { "/measure-board/ask-first/answered", (GTestFixtureFunc) test_ask_answered },
+  { "/measure-board/ask-first/cancelled", (GTestFixtureFunc) test_ask_cancelled },
+  { "/measure-board/ask-first/before-measuring", (GTestFixtureFunc) test_ask_before_measuring },
+  { "/measure-board/ask-first/change-board", (GTestFixtureFunc) test_ask_change_board },
+};
+
+static GuiTestStory ask_story = {
+  "ask-first", ask_open, ask_close, ask_steps, G_N_ELEMENTS (ask_steps), &ask, sizeof (Ask), 0
+};
 
 static void
 write_record (const char *name,
@@ -430,7 +507,7 @@ main (int   argc,
   test_home = gui_test_init (&argc, &argv, GUI_TEST_HOME | GUI_TEST_ENVIRONMENT_LOCALE);
 
   g_test_add_func ("/measure-board/remembered-board", test_remembered_board);
-  g_test_add_func ("/measure-board/ask-first", test_ask_first);
+  gui_test_story_add (&ask_story);
   g_test_add_func ("/measure-board/editor-list", test_editor_list);
   g_test_add_func ("/measure-board/screenshot", test_screenshot);
 

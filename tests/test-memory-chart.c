@@ -18,6 +18,7 @@
 #include "hr-memory-chart.h"
 #include "hr-priors.h"
 #include "hr-test-wait.h"
+#include "gui-test-util.h"
 
 static HrBoard *
 seed_board (void)
@@ -138,77 +139,6 @@ test_memory_chart_over_the_pool (void)
   g_assert_finalize_object (chart);
 }
 
-static void
-test_memory_chart_on_screen (void)
-{
-  g_autoptr(HrBoard) board = seed_board ();
-  g_autoptr(HrModelSpec) spec = llama_3b ();
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = hr_model_row_new (spec);
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkWidget *window;
-  GtkWidget *chart;
-  HrEvaluationInputs scenario;
-  gboolean found = FALSE;
-  int height;
-
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  hr_model_row_evaluate (row, &scenario);
-  g_list_store_append (store, row);
-
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 300);
-  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
-  g_object_ref (chart);
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-
-  while (!gtk_widget_get_mapped (chart))
-    g_main_context_iteration (NULL, TRUE);
-  hr_test_spin (200);
-
-  /* The tooltip over the weights: exact bytes, GB and GiB, the formula */
-  for (int y = 0; y < gtk_widget_get_height (chart) && !found; y += 2)
-    for (int x = 0; x < gtk_widget_get_width (chart) && !found; x += 2)
-      {
-        g_autofree char *tooltip = hr_memory_chart_get_tooltip_at (HR_MEMORY_CHART (chart), x, y);
-
-        if (tooltip != NULL && g_str_has_prefix (tooltip, "llama3.2:3b: Weights\n"))
-          {
-            g_assert_cmpstr (tooltip, ==,
-                             "llama3.2:3b: Weights\n2,000,000,000 bytes = 2.0 GB (1.86 GiB)\n"
-                             "the file as pulled (q4_K_M): 2,000,000,000 bytes = 2.0 GB (1.86 GiB)");
-            found = TRUE;
-          }
-      }
-  g_assert_true (found);
-
-  /* Rendering for export gives a tree of nodes of the size asked */
-  height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 800, "inputs");
-  g_assert_cmpint (height, >, 100);
-  node = hr_memory_chart_render (HR_MEMORY_CHART (chart), 800, height, "inputs");
-  g_assert_nonnull (node);
-  {
-    graphene_rect_t bounds;
-
-    /* the background fills 800 x height; text may ink half a pixel past it */
-    gsk_render_node_get_bounds (node, &bounds);
-    g_assert_cmpfloat (bounds.origin.x, ==, 0);
-    g_assert_cmpfloat (bounds.origin.y, ==, 0);
-    g_assert_cmpfloat (bounds.size.width, >=, 800);
-    g_assert_cmpfloat (bounds.size.width, <, 801);
-    g_assert_cmpfloat (bounds.size.height, >=, height);
-    g_assert_cmpfloat (bounds.size.height, <, height + 1);
-  }
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
-}
-
 static gboolean
 find_tooltip (GtkWidget  *chart,
               const char *prefix,
@@ -227,6 +157,101 @@ find_tooltip (GtkWidget  *chart,
       }
   return FALSE;
 }
+
+/* The on-screen cases: llama3.2:3b on the seed board in a models chart
+ * in a window, shared by the cases (they only read it). */
+typedef struct {
+  HrBoard            *board;
+  HrModelSpec        *spec;
+  GListStore         *store;
+  HrModelRow         *row;
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Screen;
+
+static Screen screen;
+
+static void
+screen_open (gpointer data)
+{
+  Screen *s = data;
+
+  s->board = seed_board ();
+  s->spec = llama_3b ();
+  s->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  s->row = hr_model_row_new (s->spec);
+  hr_evaluation_inputs_init (&s->scenario, s->board, NULL);
+  hr_model_row_evaluate (s->row, &s->scenario);
+  g_list_store_append (s->store, s->row);
+  s->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (s->window), 600, 300);
+  s->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (s->chart), &s->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (s->chart), G_LIST_MODEL (s->store));
+  gtk_window_set_child (GTK_WINDOW (s->window), s->chart);
+  gtk_window_present (GTK_WINDOW (s->window));
+  while (!gtk_widget_get_mapped (s->chart))
+    g_main_context_iteration (NULL, TRUE);
+  hr_test_spin (200);
+}
+
+static void
+screen_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (screen.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (screen.chart), NULL);
+  g_assert_finalize_object (screen.chart);
+  g_clear_object (&screen.row);
+  g_clear_object (&screen.store);
+  g_clear_pointer (&screen.spec, hr_model_spec_free);
+  g_clear_pointer (&screen.board, hr_board_free);
+}
+
+/* The tooltip over the weights: exact bytes, GB and GiB, the formula */
+static void
+test_screen_tooltip (Screen        *s,
+                     gconstpointer  data)
+{
+  g_autofree char *tooltip = NULL;
+
+  g_assert_true (find_tooltip (s->chart, "llama3.2:3b: Weights\n", &tooltip));
+  g_assert_cmpstr (tooltip, ==,
+                   "llama3.2:3b: Weights\n2,000,000,000 bytes = 2.0 GB (1.86 GiB)\n"
+                   "the file as pulled (q4_K_M): 2,000,000,000 bytes = 2.0 GB (1.86 GiB)");
+}
+
+/* Rendering for export gives a tree of nodes of the size asked: the
+ * background fills 800 x height; text may ink half a pixel past it. */
+static void
+test_screen_export (Screen        *s,
+                    gconstpointer  data)
+{
+  int height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (s->chart), 800, "inputs");
+  g_autoptr(GskRenderNode) node = NULL;
+  graphene_rect_t bounds;
+
+  g_assert_cmpint (height, >, 100);
+  node = hr_memory_chart_render (HR_MEMORY_CHART (s->chart), 800, height, "inputs");
+  g_assert_nonnull (node);
+  gsk_render_node_get_bounds (node, &bounds);
+  g_assert_cmpfloat (bounds.origin.x, ==, 0);
+  g_assert_cmpfloat (bounds.origin.y, ==, 0);
+  g_assert_cmpfloat (bounds.size.width, >=, 800);
+  g_assert_cmpfloat (bounds.size.width, <, 801);
+  g_assert_cmpfloat (bounds.size.height, >=, height);
+  g_assert_cmpfloat (bounds.size.height, <, height + 1);
+}
+
+static const GuiTestStep screen_steps[] = {
+  { "/memory-chart/on-screen/tooltip", (GTestFixtureFunc) test_screen_tooltip },
+  { "/memory-chart/on-screen/export", (GTestFixtureFunc) test_screen_export },
+};
+
+static GuiTestStory screen_story = {
+  "on-screen", screen_open, screen_close, screen_steps, G_N_ELEMENTS (screen_steps), &screen, sizeof (Screen), 0
+};
 
 /* With HR_TEST_SHOTS set, the chart as exported, for a person to look at. */
 static void
@@ -257,102 +282,179 @@ save_shot (GtkWidget  *chart,
  * (data/boards.json) is split 34/49, 10.65 GB in VRAM and 5.27 GB in host
  * memory, as `headroom-cli fit --board rtx-3060-12gb --context 32768`
  * prints it; the chart draws and names both parts, the pool both memories. */
-static void
-test_memory_chart_partial (void)
+/* The partial story: qwen2.5:14b (split) and llama3.1:8b (fits) on the
+ * RTX 3060 12 GB at 32,768 tokens, in a models chart, then in the pool. */
+typedef struct {
+  GPtrArray          *boards;    /* the built-in boards */
+  GPtrArray          *catalog;   /* the built-in catalog */
+  GListStore         *store;     /* llama3.1:8b, qwen2.5:14b */
+  HrModelRow         *row;       /* qwen2.5:14b */
+  HrModelRow         *small_row; /* llama3.1:8b */
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Partial;
+
+static Partial partial;
+
+static const HrModelSpec *
+find_spec (GPtrArray  *catalog,
+           const char *name)
 {
+  for (guint i = 0; i < catalog->len; i++)
+    if (g_strcmp0 (((HrModelSpec *) catalog->pdata[i])->name, name) == 0)
+      return catalog->pdata[i];
+  return NULL;
+}
+
+static void
+partial_open (gpointer data)
+{
+  Partial *p = data;
   g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
-  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = NULL;
-  g_autoptr(HrModelRow) small_row = NULL;
   const HrBoard *board = NULL;
-  const HrModelSpec *spec = NULL, *small = NULL;
-  g_autofree char *vram_tip = NULL;
-  g_autofree char *host_tip = NULL;
-  g_autofree char *pool_tip = NULL;
-  GtkWidget *window, *chart;
-  HrEvaluationInputs scenario;
+  const HrModelSpec *spec, *small;
 
-  g_assert_nonnull (boards);
-  g_assert_nonnull (catalog);
-  for (guint i = 0; i < boards->len; i++)
-    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "rtx-3060-12gb") == 0)
-      board = boards->pdata[i];
-  for (guint i = 0; i < catalog->len; i++)
-    {
-      const HrModelSpec *m = catalog->pdata[i];
-
-      if (g_strcmp0 (m->name, "qwen2.5:14b") == 0)
-        spec = m;
-      else if (g_strcmp0 (m->name, "llama3.1:8b") == 0)
-        small = m;
-    }
+  p->boards = hr_boards_load_file (boards_path, NULL);
+  p->catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_assert_nonnull (p->boards);
+  g_assert_nonnull (p->catalog);
+  for (guint i = 0; i < p->boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) p->boards->pdata[i])->id, "rtx-3060-12gb") == 0)
+      board = p->boards->pdata[i];
+  spec = find_spec (p->catalog, "qwen2.5:14b");
+  small = find_spec (p->catalog, "llama3.1:8b");
   g_assert_nonnull (board);
   g_assert_nonnull (spec);
   g_assert_nonnull (small);
+  hr_evaluation_inputs_init (&p->scenario, board, NULL);
+  p->scenario.context_tokens = 32768;
+  p->row = hr_model_row_new (spec);
+  hr_model_row_evaluate (p->row, &p->scenario);
+  p->small_row = hr_model_row_new (small);
+  hr_model_row_evaluate (p->small_row, &p->scenario);
+  p->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_list_store_append (p->store, p->small_row);
+  g_list_store_append (p->store, p->row);
 
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  scenario.context_tokens = 32768;
-  row = hr_model_row_new (spec);
-  hr_model_row_evaluate (row, &scenario);
-  small_row = hr_model_row_new (small);
-  hr_model_row_evaluate (small_row, &scenario);
-  g_list_store_append (store, small_row);
-  g_list_store_append (store, row);
-  g_assert_cmpint (hr_model_row_get_evaluation (row)->verdict, ==, HR_VERDICT_PARTIAL);
-
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
-  chart = hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS);
-  g_object_ref (chart);
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-  while (!gtk_widget_get_mapped (chart))
+  p->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (p->window), 700, 300);
+  p->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_MODELS));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (p->chart), &p->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (p->chart), G_LIST_MODEL (p->store));
+  gtk_window_set_child (GTK_WINDOW (p->window), p->chart);
+  gtk_window_present (GTK_WINDOW (p->window));
+  while (!gtk_widget_get_mapped (p->chart))
     g_main_context_iteration (NULL, TRUE);
   hr_test_spin (200);
+}
 
-  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+static void
+partial_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (partial.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (partial.chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (partial.chart), NULL);
+  g_assert_finalize_object (partial.chart);
+  g_clear_object (&partial.row);
+  g_clear_object (&partial.small_row);
+  g_clear_object (&partial.store);
+  g_clear_pointer (&partial.boards, g_ptr_array_unref);
+  g_clear_pointer (&partial.catalog, g_ptr_array_unref);
+}
+
+static void
+test_partial_verdict (Partial       *p,
+                      gconstpointer  data)
+{
+  g_assert_cmpint (hr_model_row_get_evaluation (p->row)->verdict, ==, HR_VERDICT_PARTIAL);
+}
+
+static void
+test_partial_description (Partial       *p,
+                          gconstpointer  data)
+{
+  g_assert_nonnull (strstr (hr_memory_chart_get_description (HR_MEMORY_CHART (p->chart)),
                             "qwen2.5:14b: total 15.91 GB, partial: 34 of 49 layers on the GPU, "
                             "10.65 GB in VRAM and 5.27 GB in host memory; partial, 25.09 GB of host "
                             "memory left."));
-  g_assert_true (find_tooltip (chart, "qwen2.5:14b: VRAM\n", &vram_tip));
+}
+
+/* The split model's two bars, VRAM and host memory, each with its bytes. */
+static void
+test_partial_split_tooltips (Partial       *p,
+                             gconstpointer  data)
+{
+  g_autofree char *vram_tip = NULL;
+  g_autofree char *host_tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "qwen2.5:14b: VRAM\n", &vram_tip));
   g_assert_cmpstr (vram_tip, ==, "qwen2.5:14b: VRAM\n10,645,148,128 bytes = 10.65 GB (9.91 GiB)\n"
                                  "34 of 49 layers on the GPU, with their KV cache and the GPU's compute "
                                  "buffer (PROCESSOR 33%/67% CPU/GPU); the explain panel shows each term");
-  g_assert_true (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &host_tip));
+  g_assert_true (find_tooltip (p->chart, "qwen2.5:14b: Host memory\n", &host_tip));
   g_assert_cmpstr (host_tip, ==, "qwen2.5:14b: Host memory\n5,267,580,960 bytes = 5.27 GB (4.91 GiB)\n"
                                  "15 layers in host memory, run by the CPU, with the token embedding, "
                                  "their KV cache and the CPU's compute buffer");
-  /* The model that fits keeps its weights, KV cache and overhead */
-  g_clear_pointer (&vram_tip, g_free);
-  g_assert_true (find_tooltip (chart, "llama3.1:8b: Weights\n", &vram_tip));
-  save_shot (chart, "memory-chart-partial.png");
-
-  /* The pool: both memories, each with its budget line */
-  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_POOL);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
-  gtk_widget_set_size_request (chart, 700, 480);
-  hr_test_spin (200);
-  g_assert_true (find_tooltip (chart, "Budget of the host memory\n", &pool_tip));
-  g_assert_cmpstr (pool_tip, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
-  g_clear_pointer (&pool_tip, g_free);
-  g_assert_true (find_tooltip (chart, "Budget of the VRAM\n", &pool_tip));
-  g_clear_pointer (&pool_tip, g_free);
-  /* Each memory's parts: here the host's weights (15 layers and the token embedding) */
-  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &pool_tip));
-  g_assert_false (find_tooltip (chart, "qwen2.5:14b: Host memory\n", &pool_tip));
-  save_shot (chart, "pool-chart-partial.png");
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
 }
+
+/* The model that fits keeps its weights, KV cache and overhead. */
+static void
+test_partial_fitting_model (Partial       *p,
+                            gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "llama3.1:8b: Weights\n", &tip));
+  save_shot (p->chart, "memory-chart-partial.png");
+}
+
+/* The pool: both memories, each with its budget line. */
+static void
+test_partial_pool_budgets (Partial       *p,
+                           gconstpointer  data)
+{
+  g_autofree char *host = NULL;
+  g_autofree char *vram = NULL;
+
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (p->chart), HR_MEMORY_CHART_MODE_POOL);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (p->chart), p->row);
+  gtk_widget_set_size_request (p->chart, 700, 480);
+  hr_test_spin (200);
+  g_assert_true (find_tooltip (p->chart, "Budget of the host memory\n", &host));
+  g_assert_cmpstr (host, ==, "Budget of the host memory\n28,359,738,368 bytes = 28.36 GB (26.41 GiB)");
+  g_assert_true (find_tooltip (p->chart, "Budget of the VRAM\n", &vram));
+}
+
+/* Each memory's parts: here the host's weights (15 layers and the token
+ * embedding), not the models chart's bars. */
+static void
+test_partial_pool_parts (Partial       *p,
+                         gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  g_assert_true (find_tooltip (p->chart, "Weights of the host memory\n", &tip));
+  g_clear_pointer (&tip, g_free);
+  g_assert_false (find_tooltip (p->chart, "qwen2.5:14b: Host memory\n", &tip));
+  save_shot (p->chart, "pool-chart-partial.png");
+}
+
+static const GuiTestStep partial_steps[] = {
+  { "/memory-chart/partial/verdict", (GTestFixtureFunc) test_partial_verdict },
+  { "/memory-chart/partial/description", (GTestFixtureFunc) test_partial_description },
+  { "/memory-chart/partial/split-tooltips", (GTestFixtureFunc) test_partial_split_tooltips },
+  { "/memory-chart/partial/fitting-model", (GTestFixtureFunc) test_partial_fitting_model },
+  { "/memory-chart/partial/pool-budgets", (GTestFixtureFunc) test_partial_pool_budgets },
+  { "/memory-chart/partial/pool-parts", (GTestFixtureFunc) test_partial_pool_parts },
+};
+
+static GuiTestStory partial_story = {
+  "partial", partial_open, partial_close, partial_steps, G_N_ELEMENTS (partial_steps),
+  &partial, sizeof (Partial), 0
+};
 
 /* The first accessible child of @chart after @n others (its columns). */
 static GtkWidget *
@@ -388,64 +490,106 @@ n_children (GtkWidget *chart)
  * is the memory less resident, the three buffers and the reserve (GPU 0:
  * 25,769,803,776 - 1e9 - 21,418,259,529 - 1,375,731,712 - 318,773,248 -
  * 5e8 = 1,157,039,287 bytes). */
+/* The devices story: llama3.1:70b on the 2 × RTX 3090 board at 8,192
+ * tokens, its pool chart in a window, then narrow, then in models mode. */
+typedef struct {
+  GPtrArray          *boards;    /* the built-in boards */
+  GPtrArray          *catalog;   /* the built-in catalog */
+  GListStore         *store;     /* the one row */
+  HrModelRow         *row;
+  HrEvaluationInputs  scenario;
+  GtkWidget          *window;
+  GtkWidget          *chart;
+} Devices;
+
+static Devices devices;
+
 static void
-test_memory_chart_devices (void)
+devices_open (gpointer data)
 {
+  Devices *d = data;
   g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
-  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
-  g_autoptr(GListStore) store = g_list_store_new (HR_TYPE_MODEL_ROW);
-  g_autoptr(HrModelRow) row = NULL;
-  g_autofree char *pill = NULL;
-  g_autofree char *sentence = NULL;
-  g_autofree char *tip = NULL;
   const HrBoard *board = NULL;
   const HrModelSpec *spec = NULL;
-  const HrEvaluation *e;
-  GtkWidget *window, *chart;
-  HrEvaluationInputs scenario;
-  int narrow_height;
 
-  for (guint i = 0; boards != NULL && i < boards->len; i++)
-    if (g_strcmp0 (((HrBoard *) boards->pdata[i])->id, "2x-rtx-3090") == 0)
-      board = boards->pdata[i];
-  for (guint i = 0; catalog != NULL && i < catalog->len; i++)
-    if (g_strcmp0 (((HrModelSpec *) catalog->pdata[i])->name, "llama3.1:70b") == 0)
-      spec = catalog->pdata[i];
+  d->boards = hr_boards_load_file (boards_path, NULL);
+  d->catalog = hr_catalog_load_file (catalog_path, NULL);
+  for (guint i = 0; d->boards != NULL && i < d->boards->len; i++)
+    if (g_strcmp0 (((HrBoard *) d->boards->pdata[i])->id, "2x-rtx-3090") == 0)
+      board = d->boards->pdata[i];
+  for (guint i = 0; d->catalog != NULL && i < d->catalog->len; i++)
+    if (g_strcmp0 (((HrModelSpec *) d->catalog->pdata[i])->name, "llama3.1:70b") == 0)
+      spec = d->catalog->pdata[i];
   g_assert_nonnull (board);
   g_assert_nonnull (spec);
+  hr_evaluation_inputs_init (&d->scenario, board, NULL);
+  d->scenario.context_tokens = 8192;
+  d->row = hr_model_row_new (spec);
+  hr_model_row_evaluate (d->row, &d->scenario);
+  d->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  g_list_store_append (d->store, d->row);
 
-  hr_evaluation_inputs_init (&scenario, board, NULL);
-  scenario.context_tokens = 8192;
-  row = hr_model_row_new (spec);
-  hr_model_row_evaluate (row, &scenario);
-  g_list_store_append (store, row);
-  e = hr_model_row_get_evaluation (row);
+  d->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (d->window), 700, 500);
+  d->chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
+  hr_memory_chart_set_scenario (HR_MEMORY_CHART (d->chart), &d->scenario);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (d->chart), G_LIST_MODEL (d->store));
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (d->chart), d->row);
+  gtk_window_set_child (GTK_WINDOW (d->window), d->chart);
+  gtk_window_present (GTK_WINDOW (d->window));
+  while (!gtk_widget_get_mapped (d->chart))
+    g_main_context_iteration (NULL, TRUE);
+  hr_test_spin (200);
+}
+
+static void
+devices_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (devices.window));
+  hr_test_spin (50);
+  hr_memory_chart_set_selected (HR_MEMORY_CHART (devices.chart), NULL);
+  hr_memory_chart_set_rows (HR_MEMORY_CHART (devices.chart), NULL);
+  g_assert_finalize_object (devices.chart);
+  g_clear_object (&devices.row);
+  g_clear_object (&devices.store);
+  g_clear_pointer (&devices.boards, g_ptr_array_unref);
+  g_clear_pointer (&devices.catalog, g_ptr_array_unref);
+}
+
+/* 41 layers on GPU 0, 40 on GPU 1; GPU 0 binds. */
+static void
+test_devices_placement (Devices       *d,
+                        gconstpointer  data)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (d->row);
+
   g_assert_cmpuint (e->n_devices, ==, 2);
   g_assert_cmpuint (e->device_layers[0], ==, 41);
   g_assert_cmpuint (e->device_layers[1], ==, 40);
   g_assert_cmpint (e->binding_device, ==, 0);
+}
 
-  /* The table's verdict pill and what a screen reader hears of it */
-  pill = hr_gui_format_evaluation_verdict (e, HR_UNIT_GB);
+/* The table's verdict pill and what a screen reader hears of it. */
+static void
+test_devices_pill (Devices       *d,
+                   gconstpointer  data)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (d->row);
+  g_autofree char *pill = hr_gui_format_evaluation_verdict (e, HR_UNIT_GB);
+  g_autofree char *sentence = hr_gui_format_evaluation_sentence (e, HR_UNIT_GB);
+
   g_assert_cmpstr (pill, ==, "fits 1.16 GB · 2 GPUs 41+40 layers");
-  sentence = hr_gui_format_evaluation_sentence (e, HR_UNIT_GB);
   g_assert_true (g_str_has_suffix (sentence, "; 2 GPUs 41+40 layers"));
+}
 
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 500);
-  chart = g_object_ref (hr_memory_chart_new (HR_MEMORY_CHART_MODE_POOL));
-  hr_memory_chart_set_scenario (HR_MEMORY_CHART (chart), &scenario);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), G_LIST_MODEL (store));
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), row);
-  gtk_window_set_child (GTK_WINDOW (window), chart);
-  gtk_window_present (GTK_WINDOW (window));
-  while (!gtk_widget_get_mapped (chart))
-    g_main_context_iteration (NULL, TRUE);
-  hr_test_spin (200);
+/* One column per GPU and one for host memory, each named with its figures. */
+static void
+test_devices_columns (Devices       *d,
+                      gconstpointer  data)
+{
+  GtkWidget *chart = d->chart;
 
-  /* One column per GPU and one for host memory, each named with its figures */
   g_assert_cmpuint (n_children (chart), ==, 3);
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_ROLE_IMG);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (nth_child (chart, 0)), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -460,53 +604,83 @@ test_memory_chart_devices (void)
                                        "host memory: 0 layers on the CPU; weights 0.6 GB, KV cache 0.0 GB, "
                                        "compute buffer 0.13 GB, resident 4.0 GB, reserve 2.0 GB, free 27.62 GB "
                                        "of 34.36 GB");
-  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+}
+
+/* The chart's description and its tooltips' bytes, per GPU. */
+static void
+test_devices_description (Devices       *d,
+                          gconstpointer  data)
+{
+  g_autofree char *weights = NULL;
+  g_autofree char *compute = NULL;
+
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (d->chart)),
                                    "2 × NVIDIA GeForce RTX 3090 with llama3.1:70b: GPU 0 NVIDIA GeForce RTX 3090, "
                                    "full first: 41 layers;"));
-  g_assert_true (find_tooltip (chart, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n", &tip));
-  g_assert_cmpstr (tip, ==, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n"
-                            "20,977,603,409 bytes = 20.98 GB (19.54 GiB)");
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n", &tip));
-  g_assert_cmpstr (tip, ==, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n"
-                            "318,773,248 bytes = 0.32 GB (0.3 GiB)");
-  save_shot (chart, "pool-chart-devices.png");
+  g_assert_true (find_tooltip (d->chart, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n", &weights));
+  g_assert_cmpstr (weights, ==, "Weights of the GPU 1 NVIDIA GeForce RTX 3090\n"
+                                "20,977,603,409 bytes = 20.98 GB (19.54 GiB)");
+  g_assert_true (find_tooltip (d->chart, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n", &compute));
+  g_assert_cmpstr (compute, ==, "Compute buffer of the GPU 0 NVIDIA GeForce RTX 3090\n"
+                                "318,773,248 bytes = 0.32 GB (0.3 GiB)");
+  save_shot (d->chart, "pool-chart-devices.png");
+}
 
-  /* At a phone's 360 px: the same three columns, the legend above them */
-  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
-  gtk_widget_set_size_request (chart, 360, -1);
+/* At a phone's 360 px: the same three columns, the legend above them. */
+static void
+test_devices_narrow (Devices       *d,
+                     gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (d->window), 360, 700);
+  gtk_widget_set_size_request (d->chart, 360, -1);
   hr_test_spin (200);
-  g_assert_cmpuint (n_children (chart), ==, 3);
-  g_assert_cmpint (gtk_widget_get_width (chart), <=, 360);
-  narrow_height = hr_memory_chart_get_export_height (HR_MEMORY_CHART (chart), 360, NULL);
-  g_assert_cmpint (narrow_height, >, 200);
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Weights of the host memory\n", &tip));
+  g_assert_cmpuint (n_children (d->chart), ==, 3);
+  g_assert_cmpint (gtk_widget_get_width (d->chart), <=, 360);
+  g_assert_cmpint (hr_memory_chart_get_export_height (HR_MEMORY_CHART (d->chart), 360, NULL), >, 200);
+  g_assert_true (find_tooltip (d->chart, "Weights of the host memory\n", &tip));
+}
 
-  /* The models chart: its lines are the sums over the GPUs (budgets
-   * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
-   * 25,269,803,776, memory 2 x 25,769,803,776 bytes) */
-  hr_memory_chart_set_mode (HR_MEMORY_CHART (chart), HR_MEMORY_CHART_MODE_MODELS);
+/* The models chart: its lines are the sums over the GPUs (budgets
+ * 24,269,803,776 + 24,769,803,776, headroom 24,769,803,776 +
+ * 25,269,803,776, memory 2 x 25,769,803,776 bytes). */
+static void
+test_devices_models_mode (Devices       *d,
+                          gconstpointer  data)
+{
+  g_autofree char *tip = NULL;
+
+  hr_memory_chart_set_mode (HR_MEMORY_CHART (d->chart), HR_MEMORY_CHART_MODE_MODELS);
   hr_test_spin (100);
-  g_assert_cmpuint (n_children (chart), ==, 0);
-  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (chart)),
+  g_assert_cmpuint (n_children (d->chart), ==, 0);
+  g_assert_true (g_str_has_prefix (hr_memory_chart_get_description (HR_MEMORY_CHART (d->chart)),
                                    "Memory per model on 2 × NVIDIA GeForce RTX 3090: its 2 GPUs together budget "
                                    "49.04 GB, headroom 50.04 GB, pool 51.54 GB."));
-  g_clear_pointer (&tip, g_free);
-  g_assert_true (find_tooltip (chart, "Pool\n", &tip));
+  g_assert_true (find_tooltip (d->chart, "Pool\n", &tip));
   g_assert_cmpstr (tip, ==, "Pool\n51,539,607,552 bytes = 51.54 GB (48.0 GiB)\nthe sum of its GPUs' memory");
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_spin (50);
-  hr_memory_chart_set_selected (HR_MEMORY_CHART (chart), NULL);
-  hr_memory_chart_set_rows (HR_MEMORY_CHART (chart), NULL);
-  g_assert_finalize_object (chart);
 }
+
+static const GuiTestStep devices_steps[] = {
+  { "/memory-chart/devices/placement", (GTestFixtureFunc) test_devices_placement },
+  { "/memory-chart/devices/pill", (GTestFixtureFunc) test_devices_pill },
+  { "/memory-chart/devices/columns", (GTestFixtureFunc) test_devices_columns },
+  { "/memory-chart/devices/description", (GTestFixtureFunc) test_devices_description },
+  { "/memory-chart/devices/narrow", (GTestFixtureFunc) test_devices_narrow },
+  { "/memory-chart/devices/models-mode", (GTestFixtureFunc) test_devices_models_mode },
+};
+
+static GuiTestStory devices_story = {
+  "devices", devices_open, devices_close, devices_steps, G_N_ELEMENTS (devices_steps),
+  &devices, sizeof (Devices), 0
+};
 
 int
 main (int   argc,
       char *argv[])
 {
+  int result;
+
   g_setenv ("GTK_A11Y", "test", TRUE);
   /* GTK 4.8's GL renderer leaks one 16 KiB block when a second toplevel
    * (the About window) comes and goes, which LeakSanitizer cannot attribute
@@ -517,9 +691,11 @@ main (int   argc,
 
   g_test_add_func ("/memory-chart/description", test_memory_chart_description);
   g_test_add_func ("/memory-chart/over-the-pool", test_memory_chart_over_the_pool);
-  g_test_add_func ("/memory-chart/on-screen", test_memory_chart_on_screen);
-  g_test_add_func ("/memory-chart/partial", test_memory_chart_partial);
-  g_test_add_func ("/memory-chart/devices", test_memory_chart_devices);
+  gui_test_story_add (&screen_story);
+  gui_test_story_add (&partial_story);
+  gui_test_story_add (&devices_story);
 
-  return g_test_run ();
+  result = g_test_run ();
+  gui_test_unshare ();
+  return result;
 }

@@ -52,6 +52,8 @@ open_window (Fixture *f)
   g_autoptr(GVariant) width = NULL;
   g_autoptr(GVariant) height = NULL;
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (0, 0);
   /* The figures checked here are the seed's tables: its plain math (the
    * default runtime, the prediction, is test-runtime-view.c's). */
@@ -657,50 +659,88 @@ searched_for_mine (gpointer data)
 }
 
 /* "Rename…" for a model the user added: checked, saved, and shown. */
+/* The rename story: a user's model, my-model (a copy of llama3.2:3b),
+ * renamed my-llama; then a user's copy of gemma2:2b renamed. */
+static Fixture renaming;
+
 static void
-test_rename (void)
+rename_open (gpointer data)
 {
-  Fixture f = { 0 };
-  HrSession *session;
-  HrExplainPanel *panel;
+  Fixture *f = data;
+  HrSession *session = hr_application_get_session (test_app);
   g_autoptr(HrModelSpec) spec = NULL;
-  g_autoptr(HrModelSpec) shadow = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) saved = NULL;
-  g_autofree char *path = hr_data_user_file ("catalog.json");
-  gboolean has_new = FALSE, has_old = FALSE;
 
-  open_window (&f);
-  session = hr_application_get_session (test_app);
-  panel = hr_models_page_get_explain_panel (f.page);
-
+  open_window (f);
   spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
   g_free (spec->name);
   spec->name = g_strdup ("my-model");
   g_assert_true (hr_session_add_model (session, spec, &error));
   g_assert_no_error (error);
   spin (100);
+}
 
-  /* The button shows for the user's model only. */
-  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "llama3.2:3b"));
+static void
+rename_close (void)
+{
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+
+  g_unlink (path);
+  gtk_editable_set_text (hr_models_page_get_search_entry (renaming.page), "");
+  close_window (&renaming);
+}
+
+/* The button shows for the user's model only: not for a built-in one. */
+static void
+test_rename_not_built_in (Fixture       *f,
+                          gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "llama3.2:3b"));
   spin (50);
   g_assert_false (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
-  /* The user's model is the catalog's last row: searched for, so the list
-   * shows it without scrolling (GTK 4.8's column view can warn that it
-   * "failed to scroll to given position" when a row far down is selected
-   * while it is still laying the list out). */
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "my-");
-  g_assert_true (iterate_until (searched_for_mine, &f, 5000));
+}
+
+/* The user's model is the catalog's last row: searched for, so the list
+ * shows it without scrolling (GTK 4.8's column view can warn that it
+ * "failed to scroll to given position" when a row far down is selected
+ * while it is still laying the list out). */
+static void
+test_rename_users_model (Fixture       *f,
+                         gconstpointer  data)
+{
+  HrExplainPanel *panel = hr_models_page_get_explain_panel (f->page);
+
+  gtk_editable_set_text (hr_models_page_get_search_entry (f->page), "my-");
+  g_assert_true (iterate_until (searched_for_mine, f, 5000));
   spin (100);
-  hr_models_page_select_row (f.page, hr_models_page_find_row (f.page, "my-model"));
+  hr_models_page_select_row (f->page, hr_models_page_find_row (f->page, "my-model"));
   spin (50);
   g_assert_true (gtk_widget_get_visible (hr_explain_panel_get_rename_button (panel)));
+}
 
-  /* What the dialog refuses as it is typed, and the session refuses too. */
+/* What the dialog refuses as it is typed. */
+static void
+test_rename_dialog_refuses (Fixture       *f,
+                            gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+
   g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "   "));
   g_assert_nonnull (hr_rename_dialog_problem (session, "my-model", "llama3.2:3b"));
   g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-model"));
   g_assert_null (hr_rename_dialog_problem (session, "my-model", "my-llama"));
+}
+
+/* What the session refuses too. */
+static void
+test_rename_session_refuses (Fixture       *f,
+                             gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(GError) error = NULL;
+
   g_assert_false (hr_session_rename_model (session, "my-model", " ", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
@@ -709,18 +749,36 @@ test_rename (void)
   g_clear_error (&error);
   g_assert_false (hr_session_rename_model (session, "llama3.2:1b", "mine", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
-  g_clear_error (&error);
   g_assert_nonnull (hr_session_find_model (session, "llama3.2:1b"));
+}
 
-  /* Renamed: in the file, the session and the table, and selected. */
+/* Renamed: in the session and the table. */
+static void
+test_rename_renamed (Fixture       *f,
+                     gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(GError) error = NULL;
+
   g_assert_true (hr_session_rename_model (session, "my-model", "  my-llama ", &error));
   g_assert_no_error (error);
   spin (100);
   g_assert_null (hr_session_find_model (session, "my-model"));
   g_assert_nonnull (hr_session_find_model (session, "my-llama"));
-  g_assert_null (hr_models_page_find_row (f.page, "my-model"));
-  g_assert_nonnull (hr_models_page_find_row (f.page, "my-llama"));
-  saved = hr_catalog_load_file (path, &error);
+  g_assert_null (hr_models_page_find_row (f->page, "my-model"));
+  g_assert_nonnull (hr_models_page_find_row (f->page, "my-llama"));
+}
+
+/* Renamed in the user's catalog file. */
+static void
+test_rename_saved (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *path = hr_data_user_file ("catalog.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) saved = hr_catalog_load_file (path, &error);
+  gboolean has_new = FALSE, has_old = FALSE;
+
   g_assert_no_error (error);
   for (guint i = 0; i < saved->len; i++)
     {
@@ -731,10 +789,18 @@ test_rename (void)
     }
   g_assert_true (has_new);
   g_assert_false (has_old);
+}
 
-  /* A user's copy that replaced a built-in model: renamed, the built-in
-   * one shows again. */
-  shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+/* A user's copy that replaced a built-in model: renamed, the built-in
+ * one shows again. */
+static void
+test_rename_shadow (Fixture       *f,
+                    gconstpointer  data)
+{
+  HrSession *session = hr_application_get_session (test_app);
+  g_autoptr(HrModelSpec) shadow = hr_model_spec_copy (hr_session_find_model (session, "gemma2:2b"));
+  g_autoptr(GError) error = NULL;
+
   shadow->context_length = 4096;
   g_assert_true (hr_session_add_model (session, shadow, &error));
   g_assert_true (hr_session_rename_model (session, "gemma2:2b", "my-gemma", &error));
@@ -742,11 +808,21 @@ test_rename (void)
   g_assert_cmpuint (hr_session_find_model (session, "my-gemma")->context_length, ==, 4096);
   g_assert_nonnull (hr_session_find_model (session, "gemma2:2b"));
   g_assert_cmpuint (hr_session_find_model (session, "gemma2:2b")->context_length, !=, 4096);
-
-  g_unlink (path);
-  gtk_editable_set_text (hr_models_page_get_search_entry (f.page), "");
-  close_window (&f);
 }
+
+static const GuiTestStep rename_steps[] = {
+  { "/models-page/rename/not-built-in", (GTestFixtureFunc) test_rename_not_built_in },
+  { "/models-page/rename/users-model", (GTestFixtureFunc) test_rename_users_model },
+  { "/models-page/rename/dialog-refuses", (GTestFixtureFunc) test_rename_dialog_refuses },
+  { "/models-page/rename/session-refuses", (GTestFixtureFunc) test_rename_session_refuses },
+  { "/models-page/rename/renamed", (GTestFixtureFunc) test_rename_renamed },
+  { "/models-page/rename/saved", (GTestFixtureFunc) test_rename_saved },
+  { "/models-page/rename/shadow", (GTestFixtureFunc) test_rename_shadow },
+};
+
+static GuiTestStory rename_story = {
+  "rename", rename_open, rename_close, rename_steps, G_N_ELEMENTS (rename_steps), &renaming, sizeof (Fixture), 0
+};
 
 static GtkWidget *
 find_label (GtkWidget  *root,
@@ -935,117 +1011,197 @@ tab (Fixture          *f,
  * moved to (the first at first) and the next Tab leaves it; the arrows,
  * Home and End (with Ctrl the first and last cell), Page Up and Page Down
  * move between the cells, the focused one scrolled into view. */
+/* The Boards view's keyboard story: one window showing the Boards view,
+ * the focus moved through its cells as a person moves it. */
+typedef struct {
+  Fixture     f;
+  GtkWidget  *view;
+  GPtrArray  *cells;      /* its cells, in the order the view lays them out */
+  int         n_boards;
+  int         n_models;
+} Keys;
+
+static Keys keys;
+
 static void
-test_boards_view_keyboard (void)
+keys_open (gpointer data)
 {
-  Fixture f = { 0 };
-  GtkWidget *view;
-  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
-  GPtrArray *boards;
-  int n_boards, n_models, column = -1, row = -1;
-  guint tab_stops = 0;
-  GtkWidget *focus;
-  const char *tooltip;
-  graphene_rect_t bounds;
+  Keys *k = data;
 
-  open_window (&f);
-  view = GTK_WIDGET (hr_models_page_get_boards_view (f.page));
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "boards");
-  g_assert_true (iterate_until (widget_is_drawn, view, 3000));
-  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (f.page), 3000));
+  open_window (&k->f);
+  k->view = GTK_WIDGET (hr_models_page_get_boards_view (k->f.page));
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (k->f.page), "boards");
+  g_assert_true (iterate_until (widget_is_drawn, k->view, 3000));
+  g_assert_true (iterate_until (stack_settled, hr_models_page_get_view_stack (k->f.page), 3000));
   spin (100);
+  k->n_boards = (int) hr_boards_view_get_n_boards (HR_BOARDS_VIEW (k->view));
+  k->n_models = (int) hr_boards_view_get_n_models (HR_BOARDS_VIEW (k->view));
+  k->cells = g_ptr_array_new ();
+  collect_by_class (k->view, "boards-cell", k->cells);
+}
 
-  boards = hr_session_get_boards (hr_application_get_session (test_app));
-  n_boards = (int) hr_boards_view_get_n_boards (HR_BOARDS_VIEW (view));
-  n_models = (int) hr_boards_view_get_n_models (HR_BOARDS_VIEW (view));
-  g_assert_cmpint (n_boards, >, 2);
-  g_assert_cmpint (n_models, >, 20);
-  collect_by_class (view, "boards-cell", cells);
-  g_assert_cmpuint (cells->len, ==, (guint) (n_boards * n_models));
-  for (guint i = 0; i < cells->len; i++)
-    tab_stops += gtk_widget_get_focusable (g_ptr_array_index (cells, i));
+static void
+keys_close (void)
+{
+  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (keys.f.page), "models");
+  close_window (&keys.f);
+  g_clear_pointer (&keys.cells, g_ptr_array_unref);
+}
+
+/* A cell per board and model, one of them a tab stop. */
+static void
+test_keys_one_tab_stop (Keys          *k,
+                        gconstpointer  data)
+{
+  guint tab_stops = 0;
+
+  g_assert_cmpint (k->n_boards, >, 2);
+  g_assert_cmpint (k->n_models, >, 20);
+  g_assert_cmpuint (k->cells->len, ==, (guint) (k->n_boards * k->n_models));
+  for (guint i = 0; i < k->cells->len; i++)
+    tab_stops += gtk_widget_get_focusable (g_ptr_array_index (k->cells, i));
   g_assert_cmpuint (tab_stops, ==, 1);
+}
 
-  /* In on the first cell, out with the next Tab, back with Shift+Tab. */
-  g_assert_true (gtk_widget_child_focus (view, GTK_DIR_TAB_FORWARD));
-  assert_focus_on (&f, cells, 0, 0);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_on (&f, cells, 0, 0);
+/* In on the first cell, out with the next Tab, back with Shift+Tab. */
+static void
+test_keys_tab_in_and_out (Keys          *k,
+                          gconstpointer  data)
+{
+  g_assert_true (gtk_widget_child_focus (k->view, GTK_DIR_TAB_FORWARD));
+  assert_focus_on (&k->f, k->cells, 0, 0);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
 
-  /* The arrows; Tab leaves and comes back to the cell last moved to. */
-  press (cells, GDK_KEY_Right, 0);
-  assert_focus_on (&f, cells, 1, 0);
-  press (cells, GDK_KEY_Down, 0);
-  assert_focus_on (&f, cells, 1, 1);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_on (&f, cells, 1, 1);
-  tab (&f, GTK_DIR_TAB_BACKWARD);
-  assert_focus_outside (&f, view);
-  tab (&f, GTK_DIR_TAB_FORWARD);
-  assert_focus_on (&f, cells, 1, 1);
+/* The arrows; Tab leaves and comes back to the cell last moved to. */
+static void
+test_keys_tab_back_to_last (Keys          *k,
+                            gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_Right, 0);
+  assert_focus_on (&k->f, k->cells, 1, 0);
+  press (k->cells, GDK_KEY_Down, 0);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  tab (&k->f, GTK_DIR_TAB_BACKWARD);
+  assert_focus_outside (&k->f, k->view);
+  tab (&k->f, GTK_DIR_TAB_FORWARD);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+}
 
-  /* The focused cell says which model on which board it is. */
-  focus = gtk_root_get_focus (GTK_ROOT (f.window));
-  tooltip = gtk_widget_get_tooltip_text (focus);
+/* The focused cell says which model on which board it is. */
+static void
+test_keys_cell_tooltip (Keys          *k,
+                        gconstpointer  data)
+{
+  GPtrArray *boards = hr_session_get_boards (hr_application_get_session (test_app));
+  const char *tooltip = gtk_widget_get_tooltip_text (gtk_root_get_focus (GTK_ROOT (k->f.window)));
+
   g_assert_nonnull (tooltip);
   g_assert_nonnull (strstr (tooltip, ((HrBoard *) g_ptr_array_index (boards, 1))->name));
+}
 
-  press (cells, GDK_KEY_End, 0);
-  assert_focus_on (&f, cells, n_boards - 1, 1);
-  press (cells, GDK_KEY_Left, 0);
-  assert_focus_on (&f, cells, n_boards - 2, 1);
-  press (cells, GDK_KEY_Home, 0);
-  assert_focus_on (&f, cells, 0, 1);
-  press (cells, GDK_KEY_Up, 0);
-  press (cells, GDK_KEY_Up, 0);
-  assert_focus_on (&f, cells, 0, 0);
-  press (cells, GDK_KEY_Left, 0);
-  assert_focus_on (&f, cells, 0, 0);
+/* End, Home and the arrows, which stop at the edges. */
+static void
+test_keys_home_end (Keys          *k,
+                    gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_End, 0);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 1, 1);
+  press (k->cells, GDK_KEY_Left, 0);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 2, 1);
+  press (k->cells, GDK_KEY_Home, 0);
+  assert_focus_on (&k->f, k->cells, 0, 1);
+  press (k->cells, GDK_KEY_Up, 0);
+  press (k->cells, GDK_KEY_Up, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+  press (k->cells, GDK_KEY_Left, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
 
-  /* A page down and up; to the last cell and back to the first. */
-  press (cells, GDK_KEY_Page_Down, 0);
-  cell_position (gtk_root_get_focus (GTK_ROOT (f.window)), g_ptr_array_index (cells, 0), &column, &row);
+/* A page down and up. */
+static void
+test_keys_page (Keys          *k,
+                gconstpointer  data)
+{
+  int column = -1, row = -1;
+
+  press (k->cells, GDK_KEY_Page_Down, 0);
+  cell_position (gtk_root_get_focus (GTK_ROOT (k->f.window)), g_ptr_array_index (k->cells, 0), &column, &row);
   g_assert_cmpint (column, ==, 0);
   g_assert_cmpint (row, >, 1);
-  g_assert_cmpint (row, <, n_models - 1);
-  press (cells, GDK_KEY_Page_Up, 0);
-  assert_focus_on (&f, cells, 0, 0);
-  press (cells, GDK_KEY_End, GDK_CONTROL_MASK);
-  assert_focus_on (&f, cells, n_boards - 1, n_models - 1);
+  g_assert_cmpint (row, <, k->n_models - 1);
+  press (k->cells, GDK_KEY_Page_Up, 0);
+  assert_focus_on (&k->f, k->cells, 0, 0);
+}
+
+/* To the last cell, scrolled into view, and back to the first. */
+static void
+test_keys_last_cell_shown (Keys          *k,
+                           gconstpointer  data)
+{
+  graphene_rect_t bounds;
+
+  press (k->cells, GDK_KEY_End, GDK_CONTROL_MASK);
+  assert_focus_on (&k->f, k->cells, k->n_boards - 1, k->n_models - 1);
   spin (200);
-  focus = gtk_root_get_focus (GTK_ROOT (f.window));
-  g_assert_true (gtk_widget_compute_bounds (focus, view, &bounds));
+  g_assert_true (gtk_widget_compute_bounds (gtk_root_get_focus (GTK_ROOT (k->f.window)), k->view, &bounds));
   g_assert_cmpfloat (bounds.origin.x, >=, 0);
   g_assert_cmpfloat (bounds.origin.y, >=, 0);
-  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view) + 1);
-  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (view) + 1);
-  press (cells, GDK_KEY_Home, GDK_CONTROL_MASK);
-  assert_focus_on (&f, cells, 0, 0);
-
-  /* Laid out again (another unit) with the focus in it: on the same cell. */
-  press (cells, GDK_KEY_Right, 0);
-  press (cells, GDK_KEY_Down, 0);
-  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GIB);
-  g_ptr_array_set_size (cells, 0);
-  collect_by_class (view, "boards-cell", cells);
-  assert_focus_on (&f, cells, 1, 1);
-  hr_boards_view_set_unit (HR_BOARDS_VIEW (view), HR_UNIT_GB);
-  g_ptr_array_set_size (cells, 0);
-  collect_by_class (view, "boards-cell", cells);
-  assert_focus_on (&f, cells, 1, 1);
-
-  /* For a person to look at: the focus ring on a cell. */
-  gtk_window_set_focus_visible (GTK_WINDOW (f.window), TRUE);
-  spin (100);
-  save_png (GTK_WIDGET (f.window), "boards-focus.png");
-
-  gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
-  close_window (&f);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (k->view) + 1);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (k->view) + 1);
+  press (k->cells, GDK_KEY_Home, GDK_CONTROL_MASK);
+  assert_focus_on (&k->f, k->cells, 0, 0);
 }
+
+/* Laid out again (another unit) with the focus in it: on the same cell. */
+static void
+test_keys_relayout (Keys          *k,
+                    gconstpointer  data)
+{
+  press (k->cells, GDK_KEY_Right, 0);
+  press (k->cells, GDK_KEY_Down, 0);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (k->view), HR_UNIT_GIB);
+  g_ptr_array_set_size (k->cells, 0);
+  collect_by_class (k->view, "boards-cell", k->cells);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+  hr_boards_view_set_unit (HR_BOARDS_VIEW (k->view), HR_UNIT_GB);
+  g_ptr_array_set_size (k->cells, 0);
+  collect_by_class (k->view, "boards-cell", k->cells);
+  assert_focus_on (&k->f, k->cells, 1, 1);
+}
+
+/* For a person to look at (HR_TEST_SHOTS): the focus ring on a cell. */
+static void
+test_keys_focus_ring_shot (Keys          *k,
+                           gconstpointer  data)
+{
+  gtk_window_set_focus_visible (GTK_WINDOW (k->f.window), TRUE);
+  spin (100);
+  save_png (GTK_WIDGET (k->f.window), "boards-focus.png");
+}
+
+static const GuiTestStep keys_steps[] = {
+  { "/models-page/boards-view-keyboard/one-tab-stop", (GTestFixtureFunc) test_keys_one_tab_stop },
+  { "/models-page/boards-view-keyboard/tab-in-and-out", (GTestFixtureFunc) test_keys_tab_in_and_out },
+  { "/models-page/boards-view-keyboard/tab-back-to-last", (GTestFixtureFunc) test_keys_tab_back_to_last },
+  { "/models-page/boards-view-keyboard/cell-tooltip", (GTestFixtureFunc) test_keys_cell_tooltip },
+  { "/models-page/boards-view-keyboard/home-end", (GTestFixtureFunc) test_keys_home_end },
+  { "/models-page/boards-view-keyboard/page", (GTestFixtureFunc) test_keys_page },
+  { "/models-page/boards-view-keyboard/last-cell-shown", (GTestFixtureFunc) test_keys_last_cell_shown },
+  { "/models-page/boards-view-keyboard/relayout", (GTestFixtureFunc) test_keys_relayout },
+  { "/models-page/boards-view-keyboard/focus-ring-shot", (GTestFixtureFunc) test_keys_focus_ring_shot },
+};
+
+static GuiTestStory keys_story = {
+  "boards-view-keyboard", keys_open, keys_close, keys_steps, G_N_ELEMENTS (keys_steps), &keys, sizeof (Keys), 0
+};
 
 int
 main (int   argc,
@@ -1062,9 +1218,9 @@ main (int   argc,
   g_test_add_func ("/models-page/empty-search", test_empty_search);
   g_test_add_func ("/models-page/tab-leaves-table", test_tab_leaves_table);
   g_test_add_func ("/models-page/boards-view", test_boards_view);
-  g_test_add_func ("/models-page/boards-view-keyboard", test_boards_view_keyboard);
+  gui_test_story_add (&keys_story);
   g_test_add_func ("/models-page/kv-type-without-flash-attention", test_kv_type_without_flash_attention);
-  g_test_add_func ("/models-page/rename", test_rename);
+  gui_test_story_add (&rename_story);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);

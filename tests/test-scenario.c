@@ -137,76 +137,124 @@ count_notify (GObject    *object,
   (*count)++;
 }
 
+/* A change of context in the settings: one notify, one "changed". */
 static void
-test_scenario_settings (Fixture       *f,
-                        gconstpointer  data)
+test_settings_context (Fixture       *f,
+                       gconstpointer  data)
 {
-  g_autofree char *runtime = NULL;
-  g_autofree char *line = NULL;
   guint notified = 0;
 
   g_signal_connect (f->scenario, "notify::context-tokens", G_CALLBACK (count_notify), &notified);
-
-  /* A change of context in the settings: one notify, one "changed". */
   g_settings_set_uint (f->settings, "default-context", 8192);
   g_assert_cmpuint (hr_scenario_get_context_tokens (f->scenario), ==, 8192);
   g_assert_cmpuint (notified, ==, 1);
   g_assert_cmpuint (f->changed, ==, 1);
   g_assert_cmpuint (hr_scenario_peek_evaluation_inputs (f->scenario)->context_tokens, ==, 8192);
+}
 
-  /* The same value again changes nothing. */
+/* The same value again changes nothing. */
+static void
+test_settings_same_value (Fixture       *f,
+                          gconstpointer  data)
+{
+  guint notified = 0;
+
+  g_settings_set_uint (f->settings, "default-context", 8192);
+  g_signal_connect (f->scenario, "notify::context-tokens", G_CALLBACK (count_notify), &notified);
   hr_scenario_set_context_tokens (f->scenario, 8192);
-  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (notified, ==, 0);
   g_assert_cmpuint (f->changed, ==, 1);
+}
 
-  /* A property set here is written to its key, with one "changed". */
+/* A property set here is written to its key, with one "changed"; the
+ * slots stop at 8. */
+static void
+test_settings_slots_written (Fixture       *f,
+                             gconstpointer  data)
+{
   hr_scenario_set_parallel_slots (f->scenario, 2);
   g_assert_cmpuint (g_settings_get_uint (f->settings, "parallel-slots"), ==, 2);
-  g_assert_cmpuint (f->changed, ==, 2);
+  g_assert_cmpuint (f->changed, ==, 1);
   hr_scenario_set_parallel_slots (f->scenario, 99);
   g_assert_cmpuint (hr_scenario_get_parallel_slots (f->scenario), ==, 8);
-  g_assert_cmpuint (f->changed, ==, 3);
+  g_assert_cmpuint (f->changed, ==, 2);
+}
 
+static void
+test_settings_kv_and_precision (Fixture       *f,
+                                gconstpointer  data)
+{
   g_settings_set_enum (f->settings, "kv-cache-type", HR_KV_CACHE_Q8_0);
   g_assert_cmpint (hr_scenario_get_kv_cache_type (f->scenario), ==, HR_KV_CACHE_Q8_0);
-  g_assert_cmpuint (f->changed, ==, 4);
-
+  g_assert_cmpuint (f->changed, ==, 1);
   g_settings_set_string (f->settings, "precision", "q8_0");
   g_assert_cmpstr (hr_scenario_get_precision_info (f->scenario)->id, ==, "q8_0");
-  g_assert_cmpuint (f->changed, ==, 5);
+  g_assert_cmpuint (f->changed, ==, 2);
+}
 
-  /* The runtime: the template, and what the learned overhead rests on. */
+/* The runtime: the template, and what the learned overhead rests on. */
+static void
+test_settings_runtime (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *runtime = NULL;
+
   hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
   runtime = g_settings_get_string (f->settings, "runtime");
   g_assert_cmpstr (runtime, ==, "ollama-0.30");
-  g_assert_cmpuint (f->changed, ==, 6);
+  g_assert_cmpuint (f->changed, ==, 1);
   g_assert_nonnull (hr_scenario_get_runtime_template (f->scenario));
   g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->era, ==, HR_RUNTIME_ERA_OLLAMA_0_30);
   g_assert_nonnull (hr_scenario_get_calibration_text (f->scenario));
+}
 
+/* Flash attention and the batch, from the settings, in the runtime's template. */
+static void
+test_settings_flash_and_batch (Fixture       *f,
+                               gconstpointer  data)
+{
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
   g_settings_set_boolean (f->settings, "flash-attention", FALSE);
   g_assert_false (hr_scenario_get_flash_attention (f->scenario));
   g_assert_cmpint (hr_scenario_get_runtime_template (f->scenario)->flash_attention, ==, HR_FLASH_ATTENTION_OFF);
-  g_assert_cmpuint (f->changed, ==, 7);
-
+  g_assert_cmpuint (f->changed, ==, 2);
   g_settings_set_uint (f->settings, "batch", 1024);
   g_assert_cmpuint (hr_scenario_get_batch (f->scenario), ==, 1024);
   g_assert_cmpuint (hr_scenario_get_runtime_template (f->scenario)->batch, ==, 1024);
-  g_assert_cmpuint (f->changed, ==, 8);
+  g_assert_cmpuint (f->changed, ==, 3);
+}
 
+/* Every input in the scenario's line. */
+static void
+test_settings_described (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *line = NULL;
+
+  g_settings_set_uint (f->settings, "default-context", 8192);
+  hr_scenario_set_parallel_slots (f->scenario, 99);
+  g_settings_set_enum (f->settings, "kv-cache-type", HR_KV_CACHE_Q8_0);
+  g_settings_set_string (f->settings, "precision", "q8_0");
+  hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  g_settings_set_boolean (f->settings, "flash-attention", FALSE);
   line = hr_scenario_describe (f->scenario);
   g_assert_cmpstr (line, ==, "Headroom: Jetson Orin Nano Super (jetson-orin-nano-super), precision Q8_0, "
                              "context 8,192 tokens, KV cache q8_0, 8 parallel slots, runtime Ollama 0.30 and newer "
                              "(llama-server buffers), flash attention off");
+}
 
-  /* Another board, from the settings; an unknown id is the first board. */
+/* Another board, from the settings; an unknown id is the first board. */
+static void
+test_settings_board (Fixture       *f,
+                     gconstpointer  data)
+{
   g_settings_set_string (f->settings, "default-board", "dgx-spark");
   g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==, "dgx-spark");
-  g_assert_cmpuint (f->changed, ==, 9);
+  g_assert_cmpuint (f->changed, ==, 1);
   hr_scenario_set_board_id (f->scenario, "no-such-board");
   g_assert_cmpstr (hr_scenario_get_board (f->scenario)->id, ==,
                    ((HrBoard *) g_ptr_array_index (hr_session_get_boards (f->session), 0))->id);
-  g_assert_cmpuint (f->changed, ==, 10);
+  g_assert_cmpuint (f->changed, ==, 2);
 }
 
 static void
@@ -420,107 +468,182 @@ remove_tree (const char *path)
  * qwen2.5:14b at 32,768 tokens is split 34/49 as `headroom-cli fit
  * --board rtx-3060-12gb --context 32768` prints it, rated with the priors
  * the session read (`headroom-cli dashboard`: 11.0 t/s prior, likely ok). */
+/* The partial-offload cases: the RTX 3060 12 GB at 32,768 tokens, where
+ * qwen2.5:14b is split and evaluated into the fixture's own evaluation. */
+typedef struct {
+  Fixture            f;
+  const HrModelSpec *spec;     /* qwen2.5:14b */
+  const HrModelSpec *small;    /* llama3.1:8b */
+  HrEvaluation       e;        /* qwen2.5:14b's */
+} Split;
+
 static void
-test_scenario_partial_offload (Fixture       *f,
-                               gconstpointer  data)
+split_set_up (Split         *s,
+              gconstpointer  data)
 {
-  const HrModelSpec *spec = hr_session_find_model (f->session, "qwen2.5:14b");
-  const HrModelSpec *small = hr_session_find_model (f->session, "llama3.1:8b");
-  const HrEvaluationInputs *inputs;
-  HrEvaluation e;
-  g_autofree char *verdict = NULL;
-  g_autofree char *sentence = NULL;
-  g_autofree char *tps = NULL;
-  g_autofree char *vram = NULL;
-  g_autofree char *host = NULL;
-  g_autofree char *split = NULL;
-  g_autofree char *rate = NULL;
-  g_autofree char *max_gpu = NULL;
-  g_autofree char *max_partial = NULL;
-  g_autofree char *best = NULL;
-  g_autofree char *small_tps = NULL;
-  guint32 context = 0;
+  fixture_set_up (&s->f, data);
+  s->spec = hr_session_find_model (s->f.session, "qwen2.5:14b");
+  s->small = hr_session_find_model (s->f.session, "llama3.1:8b");
+  g_object_set (s->f.scenario, "board-id", "rtx-3060-12gb", NULL);
+  hr_scenario_set_context_tokens (s->f.scenario, 32768);
+  hr_scenario_evaluate (s->f.scenario, s->spec, &s->e);
+}
 
-  g_assert_cmpfloat (hr_session_get_prior (f->session, HR_HARDWARE_DISCRETE_NVIDIA, NULL), >, 0.0);
-  g_assert_cmpfloat (hr_session_get_prior (f->session, HR_HARDWARE_CPU, NULL), >, 0.0);
+static void
+split_tear_down (Split         *s,
+                 gconstpointer  data)
+{
+  fixture_tear_down (&s->f, data);
+}
 
-  g_object_set (f->scenario, "board-id", "rtx-3060-12gb", NULL);
-  hr_scenario_set_context_tokens (f->scenario, 32768);
-  inputs = hr_scenario_peek_evaluation_inputs (f->scenario);
+static const HrEvaluationInputs *
+split_inputs (Split *s)
+{
+  return hr_scenario_peek_evaluation_inputs (s->f.scenario);
+}
+
+/* The board's inputs carry the priors of its GPU's kind and of the CPU. */
+static void
+test_split_inputs (Split         *s,
+                   gconstpointer  data)
+{
+  const HrEvaluationInputs *inputs = split_inputs (s);
+
+  g_assert_cmpfloat (hr_session_get_prior (s->f.session, HR_HARDWARE_DISCRETE_NVIDIA, NULL), >, 0.0);
+  g_assert_cmpfloat (hr_session_get_prior (s->f.session, HR_HARDWARE_CPU, NULL), >, 0.0);
   g_assert_cmpstr (inputs->board->id, ==, "rtx-3060-12gb");
   g_assert_cmpuint (inputs->fit.n_points, ==, 0);
   g_assert_cmpfloat (inputs->prior_efficiency, ==,
-                     hr_session_get_prior (f->session, HR_HARDWARE_DISCRETE_NVIDIA, NULL));
+                     hr_session_get_prior (s->f.session, HR_HARDWARE_DISCRETE_NVIDIA, NULL));
   g_assert_cmpfloat (inputs->cpu_prior_efficiency, ==,
-                     hr_session_get_prior (f->session, HR_HARDWARE_CPU, NULL));
+                     hr_session_get_prior (s->f.session, HR_HARDWARE_CPU, NULL));
+}
 
-  hr_scenario_evaluate (f->scenario, spec, &e);
-  g_assert_true (e.split);
-  g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
-  verdict = hr_gui_format_evaluation_verdict (&e, HR_UNIT_GB);
+static void
+test_split_verdict (Split         *s,
+                    gconstpointer  data)
+{
+  g_autofree char *verdict = hr_gui_format_evaluation_verdict (&s->e, HR_UNIT_GB);
+
+  g_assert_true (s->e.split);
+  g_assert_cmpint (s->e.verdict, ==, HR_VERDICT_PARTIAL);
   g_assert_cmpstr (verdict, ==, "partial 34/49");
-  g_assert_cmpstr (hr_gui_verdict_css_class (e.verdict), ==, "accent");
-  vram = hr_gui_format_size (e.vram_bytes, HR_UNIT_GB);
-  host = hr_gui_format_size (e.host_bytes, HR_UNIT_GB);
+  g_assert_cmpstr (hr_gui_verdict_css_class (s->e.verdict), ==, "accent");
+}
+
+/* How much sits in VRAM and in host memory, as `ollama ps` says it. */
+static void
+test_split_sizes (Split         *s,
+                  gconstpointer  data)
+{
+  g_autofree char *vram = hr_gui_format_size (s->e.vram_bytes, HR_UNIT_GB);
+  g_autofree char *host = hr_gui_format_size (s->e.host_bytes, HR_UNIT_GB);
+  g_autofree char *sentence = hr_gui_format_evaluation_sentence (&s->e, HR_UNIT_GB);
+
   g_assert_cmpstr (vram, ==, "10.65 GB");
   g_assert_cmpstr (host, ==, "5.27 GB");
-  g_assert_cmpstr (e.processor, ==, "33%/67% CPU/GPU");
-  sentence = hr_gui_format_evaluation_sentence (&e, HR_UNIT_GB);
+  g_assert_cmpstr (s->e.processor, ==, "33%/67% CPU/GPU");
   g_assert_cmpstr (sentence, ==, "partial: 34 of 49 layers on the GPU, 10.65 GB in VRAM and 5.27 GB in host memory");
-  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_PRIOR);
-  g_assert_cmpint (e.speed, ==, HR_SPEED_LIKELY_OK);
-  tps = hr_gui_format_evaluation_tps (&e);
+}
+
+static void
+test_split_rate (Split         *s,
+                 gconstpointer  data)
+{
+  g_autofree char *tps = hr_gui_format_evaluation_tps (&s->e);
+
+  g_assert_cmpint (s->e.source, ==, HR_RATE_SOURCE_PRIOR);
+  g_assert_cmpint (s->e.speed, ==, HR_SPEED_LIKELY_OK);
   g_assert_cmpstr (tps, ==, "11.0");
-  g_assert_cmpstr (hr_gui_speed_label (e.speed), ==, "likely ok");
+  g_assert_cmpstr (hr_gui_speed_label (s->e.speed), ==, "likely ok");
+}
 
-  /* The runtime "Ollama 0.30+": the same split, not "over" against the
-   * GPU's pool alone (the explain panel and pool chart draw the split) */
-  {
-    HrEvaluation r;
-    g_autofree char *runtime_verdict = NULL;
-    HrScenarioRuntime before = hr_scenario_get_runtime (f->scenario);
+/* The runtime "Ollama 0.30+": the same split, not "over" against the
+ * GPU's pool alone (the explain panel and pool chart draw the split). */
+static void
+test_split_ollama_0_30 (Split         *s,
+                        gconstpointer  data)
+{
+  HrEvaluation r;
+  g_autofree char *runtime_verdict = NULL;
 
-    hr_scenario_set_runtime (f->scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
-    hr_scenario_evaluate (f->scenario, spec, &r);
-    g_assert_true (r.split);
-    g_assert_cmpint (r.verdict, ==, HR_VERDICT_PARTIAL);
-    runtime_verdict = hr_gui_format_evaluation_verdict (&r, HR_UNIT_GB);
-    g_assert_cmpstr (runtime_verdict, ==, "partial 34/49");
-    g_assert_cmpuint (r.margin_bytes, ==, e.margin_bytes);
-    hr_scenario_set_runtime (f->scenario, before);
-    inputs = hr_scenario_peek_evaluation_inputs (f->scenario);
-  }
+  hr_scenario_set_runtime (s->f.scenario, HR_SCENARIO_RUNTIME_OLLAMA_0_30);
+  hr_scenario_evaluate (s->f.scenario, s->spec, &r);
+  g_assert_true (r.split);
+  g_assert_cmpint (r.verdict, ==, HR_VERDICT_PARTIAL);
+  runtime_verdict = hr_gui_format_evaluation_verdict (&r, HR_UNIT_GB);
+  g_assert_cmpstr (runtime_verdict, ==, "partial 34/49");
+  g_assert_cmpuint (r.margin_bytes, ==, s->e.margin_bytes);
+}
 
-  /* The explain panel's texts */
-  split = hr_formula_split (spec, inputs, &e);
+/* The explain panel's split. */
+static void
+test_split_formula (Split         *s,
+                    gconstpointer  data)
+{
+  g_autofree char *split = hr_formula_split (s->spec, split_inputs (s), &s->e);
+
   g_assert_cmpstr (split, ==,
                    "34 of 49 layers on the GPU (the output layer and the last blocks, as llama.cpp's fit places them)\n"
                    "VRAM: 6.02 GB weights + 4.43 GB KV cache + 0.2 GB compute = 10,645,148,128 bytes = 10.65 GB (9.91 GiB)\n"
                    "host memory: 2.98 GB weights + 2.01 GB KV cache + 0.27 GB compute = 5,267,580,960 bytes = "
                    "5.27 GB (4.91 GiB) (the token embedding, 0.45 GB, always stays there)\n"
                    "ollama ps would show PROCESSOR 33%/67% CPU/GPU");
-  g_assert_cmpuint (e.vram_bytes, ==, 10645148128);
-  g_assert_cmpuint (e.host_bytes, ==, 5267580960);
-  rate = hr_formula_split_rate (spec, inputs, &e);
+  g_assert_cmpuint (s->e.vram_bytes, ==, 10645148128);
+  g_assert_cmpuint (s->e.host_bytes, ==, 5267580960);
+}
+
+/* The explain panel's rate of the split. */
+static void
+test_split_rate_formula (Split         *s,
+                         gconstpointer  data)
+{
+  g_autofree char *rate = hr_formula_split_rate (s->spec, split_inputs (s), &s->e);
+
   g_assert_cmpstr (rate, ==, "t = 6,019,621,344 bytes / (360.0 GB/s x 0.67) on the GPU + 2,532,702,240 bytes / "
                              "(51.2 GB/s x 0.75) on the CPU = 25.0 ms + 66.0 ms = 90.9 ms per token: 11.0 t/s");
-  max_gpu = hr_formula_max_context (spec, inputs, FALSE, &context);
+}
+
+/* The longest context all on the GPU, and with the split. */
+static void
+test_split_max_context (Split         *s,
+                        gconstpointer  data)
+{
+  guint32 context = 0;
+  g_autofree char *max_gpu = hr_formula_max_context (s->spec, split_inputs (s), FALSE, &context);
+  g_autofree char *max_partial = NULL;
+
   g_assert_cmpstr (max_gpu, ==, "10,752 tokens");
   g_assert_cmpuint (context, ==, 10752);
-  max_partial = hr_formula_max_context (spec, inputs, TRUE, &context);
+  max_partial = hr_formula_max_context (s->spec, split_inputs (s), TRUE, &context);
   g_assert_cmpstr (max_partial, ==, "32,768 tokens");
   g_assert_cmpuint (context, ==, 32768);
-  /* `headroom-cli predict ... --best-precision`: fp16 with partial offload */
-  best = hr_formula_best_precision (spec, inputs, TRUE);
-  g_assert_cmpstr (best, ==, "FP16");
+}
 
-  /* A model all on the GPU: a plain verdict, its prior rate named */
-  hr_scenario_evaluate (f->scenario, small, &e);
+/* `headroom-cli predict ... --best-precision`: fp16 with partial offload */
+static void
+test_split_best_precision (Split         *s,
+                           gconstpointer  data)
+{
+  g_autofree char *best = hr_formula_best_precision (s->spec, split_inputs (s), TRUE);
+
+  g_assert_cmpstr (best, ==, "FP16");
+}
+
+/* A model all on the GPU: a plain verdict, its prior rate named. */
+static void
+test_split_all_on_gpu (Split         *s,
+                       gconstpointer  data)
+{
+  HrEvaluation e;
+  g_autofree char *small_tps = NULL;
+
+  hr_scenario_evaluate (s->f.scenario, s->small, &e);
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
   g_assert_cmpuint (e.gpu_layers, ==, 33);
   small_tps = hr_gui_format_evaluation_tps (&e);
   g_assert_cmpstr (small_tps, ==, "49.2");
-  g_assert_null (hr_formula_split_rate (small, inputs, &e));
+  g_assert_null (hr_formula_split_rate (s->small, split_inputs (s), &e));
 }
 
 /* The catalog model: evaluated before "changed", whatever the order the
@@ -824,7 +947,14 @@ main (int   argc,
 
   g_test_add ("/scenario/seed-board", Fixture, NULL, fixture_set_up, test_scenario_seed_board, fixture_tear_down);
   g_test_add_func ("/scenario/default-runtime", test_scenario_default_runtime);
-  g_test_add ("/scenario/settings", Fixture, NULL, fixture_set_up, test_scenario_settings, fixture_tear_down);
+  g_test_add ("/scenario/settings/context", Fixture, NULL, fixture_set_up, test_settings_context, fixture_tear_down);
+  g_test_add ("/scenario/settings/same-value", Fixture, NULL, fixture_set_up, test_settings_same_value, fixture_tear_down);
+  g_test_add ("/scenario/settings/slots-written", Fixture, NULL, fixture_set_up, test_settings_slots_written, fixture_tear_down);
+  g_test_add ("/scenario/settings/kv-and-precision", Fixture, NULL, fixture_set_up, test_settings_kv_and_precision, fixture_tear_down);
+  g_test_add ("/scenario/settings/runtime", Fixture, NULL, fixture_set_up, test_settings_runtime, fixture_tear_down);
+  g_test_add ("/scenario/settings/flash-and-batch", Fixture, NULL, fixture_set_up, test_settings_flash_and_batch, fixture_tear_down);
+  g_test_add ("/scenario/settings/described", Fixture, NULL, fixture_set_up, test_settings_described, fixture_tear_down);
+  g_test_add ("/scenario/settings/board", Fixture, NULL, fixture_set_up, test_settings_board, fixture_tear_down);
   g_test_add ("/scenario/edited-board", Fixture, NULL, fixture_set_up, test_scenario_edited_board,
               fixture_tear_down);
   g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
@@ -834,8 +964,16 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/scenario/catalog-model", Fixture, NULL, fixture_set_up, test_scenario_catalog_model,
               fixture_tear_down);
-  g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,
-              fixture_tear_down);
+  g_test_add ("/scenario/partial-offload/inputs", Split, NULL, split_set_up, test_split_inputs, split_tear_down);
+  g_test_add ("/scenario/partial-offload/verdict", Split, NULL, split_set_up, test_split_verdict, split_tear_down);
+  g_test_add ("/scenario/partial-offload/sizes", Split, NULL, split_set_up, test_split_sizes, split_tear_down);
+  g_test_add ("/scenario/partial-offload/rate", Split, NULL, split_set_up, test_split_rate, split_tear_down);
+  g_test_add ("/scenario/partial-offload/ollama-0-30", Split, NULL, split_set_up, test_split_ollama_0_30, split_tear_down);
+  g_test_add ("/scenario/partial-offload/split-formula", Split, NULL, split_set_up, test_split_formula, split_tear_down);
+  g_test_add ("/scenario/partial-offload/rate-formula", Split, NULL, split_set_up, test_split_rate_formula, split_tear_down);
+  g_test_add ("/scenario/partial-offload/max-context", Split, NULL, split_set_up, test_split_max_context, split_tear_down);
+  g_test_add ("/scenario/partial-offload/best-precision", Split, NULL, split_set_up, test_split_best_precision, split_tear_down);
+  g_test_add ("/scenario/partial-offload/all-on-gpu", Split, NULL, split_set_up, test_split_all_on_gpu, split_tear_down);
   g_test_add ("/scenario/cpu-moe", Fixture, NULL, fixture_set_up, test_scenario_cpu_moe, fixture_tear_down);
   g_test_add ("/scenario/cpu-moe-control", Fixture, NULL, fixture_set_up, test_scenario_cpu_moe_control,
               fixture_tear_down);

@@ -43,80 +43,130 @@ unloaded (gpointer data)
   return !fake_ollama_is_loaded (data, "llama3.2:3b");
 }
 
+/* The three servers' story: two fakes on the RTX 3060 12 GB, one with
+ * llama3.2:3b loaded at 4,096 tokens, and an address where nothing
+ * listens, on the DGX Spark; then the busy one unloaded. */
+typedef struct {
+  GSettings  *settings;
+  HrSession  *session;
+  FakeOllama *busy;
+  FakeOllama *idle;
+  char       *refused;
+  GtkWidget  *window;
+  GtkWidget  *overview;
+} Servers;
+
+static Servers servers;
+
 static void
-test_overview (void)
+servers_open (gpointer data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(HrSession) session = hr_session_new (settings);
-  FakeOllama *busy = fake_ollama_new ();
-  FakeOllama *idle = fake_ollama_new ();
-  g_autofree char *refused = fake_ollama_refused_url ();
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *overview = hr_servers_overview_new ();
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autofree char *busy_subtitle = NULL;
-  g_autofree char *idle_subtitle = NULL;
-  g_autofree char *refused_prefix = NULL;
-  const char *subtitle;
+  Servers *s = data;
 
   reset_settings (1100, 900);
-  fake_ollama_add_llama32 (busy);
-  fake_ollama_load (busy, "llama3.2:3b", 4096);
-  fake_ollama_add_llama32 (idle);
-  hr_session_load (session);
-  hr_session_remember_server (session, fake_ollama_get_url (busy), "rtx-3060-12gb");
-  hr_session_remember_server (session, fake_ollama_get_url (idle), "rtx-3060-12gb");
-  hr_session_remember_server (session, refused, "dgx-spark");
+  s->settings = g_settings_new (APPLICATION_ID);
+  s->session = hr_session_new (s->settings);
+  s->busy = fake_ollama_new ();
+  s->idle = fake_ollama_new ();
+  s->refused = fake_ollama_refused_url ();
+  fake_ollama_add_llama32 (s->busy);
+  fake_ollama_load (s->busy, "llama3.2:3b", 4096);
+  fake_ollama_add_llama32 (s->idle);
+  hr_session_load (s->session);
+  hr_session_remember_server (s->session, fake_ollama_get_url (s->busy), "rtx-3060-12gb");
+  hr_session_remember_server (s->session, fake_ollama_get_url (s->idle), "rtx-3060-12gb");
+  hr_session_remember_server (s->session, s->refused, "dgx-spark");
 
-  hr_servers_overview_set_use_keyring (HR_SERVERS_OVERVIEW (overview), FALSE);
-  g_object_set (overview, "session", session, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
-  gtk_window_set_child (GTK_WINDOW (window), overview);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iterate_until (widget_is_drawn, overview, 5000));
-  g_assert_true (iterate_until (not_busy, overview, 20000));
+  s->window = gtk_window_new ();
+  s->overview = hr_servers_overview_new ();
+  hr_servers_overview_set_use_keyring (HR_SERVERS_OVERVIEW (s->overview), FALSE);
+  g_object_set (s->overview, "session", s->session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (s->window), 900, 600);
+  gtk_window_set_child (GTK_WINDOW (s->window), s->overview);
+  gtk_window_present (GTK_WINDOW (s->window));
+  g_assert_true (iterate_until (widget_is_drawn, s->overview, 5000));
+  g_assert_true (iterate_until (not_busy, s->overview, 20000));
+}
 
-  rows = rows_of (overview);
+static void
+servers_close (void)
+{
+  gtk_window_destroy (GTK_WINDOW (servers.window));
+  spin (100);
+  fake_ollama_free (servers.busy);
+  fake_ollama_free (servers.idle);
+  g_clear_pointer (&servers.refused, g_free);
+  g_clear_object (&servers.session);
+  g_clear_object (&servers.settings);
+}
+
+/* A row per server, titled by its board. */
+static void
+test_servers_rows (Servers       *s,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) rows = rows_of (s->overview);
+
   g_assert_cmpuint (rows->len, ==, 3);
   g_assert_cmpstr (adw_preferences_row_get_title (g_ptr_array_index (rows, 0)), ==, "NVIDIA GeForce RTX 3060 12 GB");
-  /* The budget less what /api/ps puts on the GPU: 2,589,139,424 bytes
-   * (2.59 GB) loaded on the first, nothing on the second. */
+}
+
+/* The budget less what /api/ps puts on the GPU: 2,589,139,424 bytes
+ * (2.59 GB) loaded on the first, nothing on the second, whose row does
+ * not expand. */
+static void
+test_servers_free (Servers       *s,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) rows = rows_of (s->overview);
+  g_autofree char *busy_subtitle = NULL;
+  g_autofree char *idle_subtitle = NULL;
+
   busy_subtitle = g_strdup_printf ("%s · Ollama 0.31.2 · 1 model loaded · 8.80 GB (8.19 GiB) of the budget free",
-                                   fake_ollama_get_url (busy));
+                                   fake_ollama_get_url (s->busy));
   idle_subtitle = g_strdup_printf ("%s · Ollama 0.31.2 · 0 models loaded · 11.38 GB (10.60 GiB) of the budget free",
-                                   fake_ollama_get_url (idle));
+                                   fake_ollama_get_url (s->idle));
   g_assert_cmpstr (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 0)), ==, busy_subtitle);
   g_assert_cmpstr (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 1)), ==, idle_subtitle);
   g_assert_true (adw_expander_row_get_enable_expansion (g_ptr_array_index (rows, 0)));
   g_assert_false (adw_expander_row_get_enable_expansion (g_ptr_array_index (rows, 1)));
-  subtitle = adw_expander_row_get_subtitle (g_ptr_array_index (rows, 2));
-  refused_prefix = g_strdup_printf ("%s · unreachable: nothing is listening at %s", refused, refused);
-  g_assert_true (g_str_has_prefix (subtitle, refused_prefix));
+}
 
+static void
+test_servers_unreachable (Servers       *s,
+                          gconstpointer  data)
+{
+  g_autoptr(GPtrArray) rows = rows_of (s->overview);
+  g_autofree char *refused_prefix = g_strdup_printf ("%s · unreachable: nothing is listening at %s",
+                                                     s->refused, s->refused);
+
+  g_assert_true (g_str_has_prefix (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 2)), refused_prefix));
   if (g_getenv ("HR_TEST_SHOTS") != NULL)
     {
       g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "servers-overview.png", NULL);
 
       adw_expander_row_set_expanded (g_ptr_array_index (rows, 0), TRUE);
       spin (300);
-      gui_test_save_png (window, path);
+      gui_test_save_png (s->window, path);
     }
+}
 
-  /* Unload from the page: the server unloads, and the page asks again. */
-  g_assert_true (gtk_widget_activate_action (overview, "overview.unload", "(ss)",
-                                             fake_ollama_get_url (busy), "llama3.2:3b"));
-  g_assert_true (iterate_until (unloaded, busy, 10000));
+/* Unload from the page: the server unloads, and the page asks again. */
+static void
+test_servers_unload (Servers       *s,
+                     gconstpointer  data)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+
+  g_assert_true (gtk_widget_activate_action (s->overview, "overview.unload", "(ss)",
+                                             fake_ollama_get_url (s->busy), "llama3.2:3b"));
+  g_assert_true (iterate_until (unloaded, s->busy, 10000));
   spin (50);
-  g_assert_true (iterate_until (not_busy, overview, 20000));
-  g_clear_pointer (&rows, g_ptr_array_unref);
-  rows = rows_of (overview);
-  g_assert_true (g_str_has_prefix (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 0)), fake_ollama_get_url (busy)));
+  g_assert_true (iterate_until (not_busy, s->overview, 20000));
+  rows = rows_of (s->overview);
+  g_assert_true (g_str_has_prefix (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 0)),
+                                   fake_ollama_get_url (s->busy)));
   g_assert_nonnull (strstr (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 0)), " · 0 models loaded · 11.38 GB"));
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (100);
-  fake_ollama_free (busy);
-  fake_ollama_free (idle);
 }
 
 static gboolean
@@ -173,13 +223,25 @@ test_overview_follows_session (void)
   spin (100);
 }
 
+static const GuiTestStep servers_steps[] = {
+  { "/servers-overview/three-servers/rows", (GTestFixtureFunc) test_servers_rows },
+  { "/servers-overview/three-servers/free", (GTestFixtureFunc) test_servers_free },
+  { "/servers-overview/three-servers/unreachable", (GTestFixtureFunc) test_servers_unreachable },
+  { "/servers-overview/three-servers/unload", (GTestFixtureFunc) test_servers_unload },
+};
+
+static GuiTestStory servers_story = {
+  "three-servers", servers_open, servers_close, servers_steps, G_N_ELEMENTS (servers_steps),
+  &servers, sizeof (Servers), 0
+};
+
 int
 main (int   argc,
       char *argv[])
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
-  g_test_add_func ("/servers-overview/three-servers", test_overview);
+  gui_test_story_add (&servers_story);
   g_test_add_func ("/servers-overview/follows-the-session", test_overview_follows_session);
   return gui_test_run_and_clean (NULL, &isolated_root);
 }

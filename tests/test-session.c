@@ -129,75 +129,116 @@ test_session_load_async (void)
   g_assert_cmpuint (notified, ==, 1);
 }
 
+/* The broken files' cases: a catalog cut short and a boards file whose
+ * board lacks its figures, each session loading them afresh. */
+static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
+static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
+
+typedef struct {
+  char      *catalog_path;
+  char      *boards_path;
+  GError    *catalog_error;   /* why the catalog could not be read */
+  GError    *boards_error;    /* why the boards file could not be read */
+  char      *catalog_expected;
+  char      *boards_expected;
+  HrSession *session;
+} Broken;
+
 static void
-test_session_broken_user_files (void)
+broken_set_up (Broken        *b,
+               gconstpointer  data)
 {
-  static const char bad_catalog[] = "{ \"version\": 1, \"models\": [ { \"name\": \"x\" ";
-  static const char bad_boards[] = "{ \"version\": 1, \"boards\": [ { \"id\": \"mine\", \"name\": \"Mine\" } ] }\n";
-  g_autofree char *catalog_path = hr_data_user_file ("catalog.json");
-  g_autofree char *boards_path = hr_data_user_file ("boards.json");
-  g_autofree char *catalog_expected = NULL;
-  g_autofree char *boards_expected = NULL;
-  g_autofree char *add_expected = NULL;
-  g_autofree char *save_expected = NULL;
-  g_autofree char *catalog_after = NULL;
-  g_autofree char *boards_after = NULL;
-  g_autoptr(GError) catalog_error = NULL;
-  g_autoptr(GError) boards_error = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrSession) session = NULL;
-  g_autoptr(HrModelSpec) spec = NULL;
-  g_autoptr(HrBoard) board = NULL;
-  GPtrArray *problems;
-
-  write_file (catalog_path, bad_catalog);
-  write_file (boards_path, bad_boards);
-  g_assert_null (hr_catalog_load_file (catalog_path, &catalog_error));
-  g_assert_null (hr_boards_load_file (boards_path, &boards_error));
-  catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                      catalog_path, catalog_error->message);
-  boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
-                                     boards_path, boards_error->message);
-
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, catalog_expected);
-  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, boards_expected);
-  session = loaded_session (NULL);
+  b->catalog_path = hr_data_user_file ("catalog.json");
+  b->boards_path = hr_data_user_file ("boards.json");
+  write_file (b->catalog_path, bad_catalog);
+  write_file (b->boards_path, bad_boards);
+  g_assert_null (hr_catalog_load_file (b->catalog_path, &b->catalog_error));
+  g_assert_null (hr_boards_load_file (b->boards_path, &b->boards_error));
+  b->catalog_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                         b->catalog_path, b->catalog_error->message);
+  b->boards_expected = g_strdup_printf ("Could not read %s: %s. It was left as it is.",
+                                        b->boards_path, b->boards_error->message);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, b->catalog_expected);
+  g_test_expect_message ("Headroom", G_LOG_LEVEL_WARNING, b->boards_expected);
+  b->session = loaded_session (NULL);
   g_test_assert_expected_messages ();
+}
 
-  problems = hr_session_get_problems (session);
+static void
+broken_tear_down (Broken        *b,
+                  gconstpointer  data)
+{
+  g_clear_object (&b->session);
+  g_unlink (b->catalog_path);
+  g_unlink (b->boards_path);
+  g_free (b->catalog_path);
+  g_free (b->boards_path);
+  g_clear_error (&b->catalog_error);
+  g_clear_error (&b->boards_error);
+  g_free (b->catalog_expected);
+  g_free (b->boards_expected);
+}
+
+/* Each file's problem, said once, in order. */
+static void
+test_broken_problems (Broken        *b,
+                      gconstpointer  data)
+{
+  GPtrArray *problems = hr_session_get_problems (b->session);
+
   g_assert_cmpuint (problems->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, catalog_expected);
-  g_assert_cmpstr (g_ptr_array_index (problems, 1), ==, boards_expected);
-  /* The built-in data is there. */
-  g_assert_nonnull (hr_session_find_model (session, "llama3.2:3b"));
-  g_assert_nonnull (hr_session_find_board (session, "jetson-orin-nano-super"));
-  g_assert_false (hr_session_get_boards_writable (session));
+  g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, b->catalog_expected);
+  g_assert_cmpstr (g_ptr_array_index (problems, 1), ==, b->boards_expected);
+}
 
-  /* Adding a model does not write over the catalog that failed. */
-  spec = hr_model_spec_copy (hr_session_find_model (session, "llama3.2:3b"));
+/* The built-in data is there. */
+static void
+test_broken_built_in (Broken        *b,
+                      gconstpointer  data)
+{
+  g_assert_nonnull (hr_session_find_model (b->session, "llama3.2:3b"));
+  g_assert_nonnull (hr_session_find_board (b->session, "jetson-orin-nano-super"));
+  g_assert_false (hr_session_get_boards_writable (b->session));
+}
+
+/* Adding a model does not write over the catalog that failed. */
+static void
+test_broken_add_model (Broken        *b,
+                       gconstpointer  data)
+{
+  g_autoptr(HrModelSpec) spec = hr_model_spec_copy (hr_session_find_model (b->session, "llama3.2:3b"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *add_expected = NULL;
+  g_autofree char *catalog_after = NULL;
+
   g_free (spec->name);
   spec->name = g_strdup ("mine:3b");
-  g_assert_false (hr_session_add_model (session, spec, &error));
+  g_assert_false (hr_session_add_model (b->session, spec, &error));
   add_expected = g_strdup_printf ("Your catalog %s could not be read, so it was not saved over: %s",
-                                  catalog_path, catalog_error->message);
+                                  b->catalog_path, b->catalog_error->message);
   g_assert_cmpstr (error->message, ==, add_expected);
-  g_assert_null (hr_session_find_model (session, "mine:3b"));
-  g_clear_error (&error);
+  g_assert_null (hr_session_find_model (b->session, "mine:3b"));
+  g_assert_true (g_file_get_contents (b->catalog_path, &catalog_after, NULL, NULL));
+  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+}
 
-  /* Nor does saving a board write over the boards file that failed. */
-  board = hr_board_copy (hr_session_find_board (session, "jetson-orin-nano-super"));
-  g_assert_false (hr_session_save_board (session, board, &error));
+/* Nor does saving a board write over the boards file that failed. */
+static void
+test_broken_save_board (Broken        *b,
+                        gconstpointer  data)
+{
+  g_autoptr(HrBoard) board = hr_board_copy (hr_session_find_board (b->session, "jetson-orin-nano-super"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *save_expected = NULL;
+  g_autofree char *boards_after = NULL;
+
+  g_assert_false (hr_session_save_board (b->session, board, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
   save_expected = g_strdup_printf ("Not saving: %s could not be read (%s). Fix or move it, then open "
-                                   "Headroom again.", boards_path, boards_error->message);
+                                   "Headroom again.", b->boards_path, b->boards_error->message);
   g_assert_cmpstr (error->message, ==, save_expected);
-
-  g_assert_true (g_file_get_contents (catalog_path, &catalog_after, NULL, NULL));
-  g_assert_true (g_file_get_contents (boards_path, &boards_after, NULL, NULL));
-  g_assert_cmpstr (catalog_after, ==, bad_catalog);
+  g_assert_true (g_file_get_contents (b->boards_path, &boards_after, NULL, NULL));
   g_assert_cmpstr (boards_after, ==, bad_boards);
-  g_unlink (catalog_path);
-  g_unlink (boards_path);
 }
 
 static void
@@ -419,69 +460,115 @@ test_session_servers (void)
 }
 
 /* Issue 14: one record deleted through the session, and put back. */
+/* The deleting cases: a session whose archive holds a user's record of
+ * qwen2.5:7b on the RTX 4090 (101.5 t/s) besides the built-in ones. */
+#define USER_RECORD "rtx-4090-qwen2.5_7b-20261201T120000Z"
+
+typedef struct {
+  HrSession *session;
+  char      *dir;        /* the user's archive */
+  char      *path;       /* the user's record's file */
+  guint      n;          /* the records at the start */
+  guint      changed;    /* "measurements-changed" since */
+} Archive;
+
 static void
-test_session_delete_measurement (void)
+archive_set_up (Archive       *a,
+                gconstpointer  data)
 {
-  g_autoptr(HrSession) session = loaded_session (NULL);
-  g_autofree char *dir = hr_session_dup_measurements_dir (session);
-  g_autofree char *path = g_build_filename (dir, "rtx-4090-qwen2.5_7b-20261201T120000Z.json", NULL);
-  g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", "dgx-spark-phi4-week2.json", NULL);
-  g_autoptr(HrMeasurement) removed = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) rates = NULL;
-  HrMeasurement *record;
-  guint n, changed = 0;
+  a->session = loaded_session (NULL);
+  a->dir = hr_session_dup_measurements_dir (a->session);
+  a->path = g_build_filename (a->dir, USER_RECORD ".json", NULL);
+  write_file (a->path, "{\"board\": \"rtx-4090\", \"model\": \"qwen2.5:7b\", \"date\": \"2026-12-01T12:00:00Z\", "
+                       "\"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": 101.5}}");
+  hr_session_reload_measurements (a->session);
+  a->n = hr_session_get_measurements (a->session)->len;
+  g_signal_connect (a->session, "measurements-changed", G_CALLBACK (count_signal), &a->changed);
+}
 
-  write_file (path, "{\"board\": \"rtx-4090\", \"model\": \"qwen2.5:7b\", \"date\": \"2026-12-01T12:00:00Z\", "
-                    "\"runtime_version\": \"ollama 0.31.2\", \"decode_tps\": {\"mean\": 101.5}}");
-  hr_session_reload_measurements (session);
-  n = hr_session_get_measurements (session)->len;
-  record = hr_measurement_archive_find (hr_session_get_measurements (session), "rtx-4090-qwen2.5_7b-20261201T120000Z");
+static void
+archive_tear_down (Archive       *a,
+                   gconstpointer  data)
+{
+  g_unlink (a->path);
+  g_clear_object (&a->session);
+  g_free (a->dir);
+  g_free (a->path);
+}
+
+/* The user's record can go; a built-in one cannot. */
+static void
+test_archive_deletable (Archive       *a,
+                        gconstpointer  data)
+{
+  GPtrArray *records = hr_session_get_measurements (a->session);
+  HrMeasurement *record = hr_measurement_archive_find (records, USER_RECORD);
+
   g_assert_nonnull (record);
-  g_assert_true (hr_session_is_measurement_deletable (session, record));
-  g_assert_false (hr_session_is_measurement_deletable (session,
-                                                       hr_measurement_archive_find (hr_session_get_measurements (session),
-                                                                                    "dgx-spark-phi4-week2")));
-  g_signal_connect (session, "measurements-changed", G_CALLBACK (count_signal), &changed);
+  g_assert_true (hr_session_is_measurement_deletable (a->session, record));
+  g_assert_false (hr_session_is_measurement_deletable (a->session,
+                                                       hr_measurement_archive_find (records, "dgx-spark-phi4-week2")));
+}
 
-  removed = hr_session_delete_measurement (session, "rtx-4090-qwen2.5_7b-20261201T120000Z", &error);
+/* Deleted: the file, the record and its rate go; no temporary is left in
+ * the archive. */
+static void
+test_archive_deleted (Archive       *a,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrMeasurement) removed = hr_session_delete_measurement (a->session, USER_RECORD, &error);
+  g_autoptr(GHashTable) rates = NULL;
+
   g_assert_no_error (error);
   g_assert_nonnull (removed);
   g_assert_cmpstr (removed->model, ==, "qwen2.5:7b");
-  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (changed, ==, 1);
-  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, n - 1);
-  rates = hr_measurement_archive_rates (hr_session_get_measurements (session), "rtx-4090");
+  g_assert_false (g_file_test (a->path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (a->changed, ==, 1);
+  g_assert_cmpuint (hr_session_get_measurements (a->session)->len, ==, a->n - 1);
+  rates = hr_measurement_archive_rates (hr_session_get_measurements (a->session), "rtx-4090");
   g_assert_null (g_hash_table_lookup (rates, "qwen2.5:7b"));
-  g_clear_pointer (&rates, g_hash_table_unref);
-  /* Only the file went: no temporary is left in the archive. */
-  g_assert_cmpuint (count_files (dir, ""), ==, 0);
+  g_assert_cmpuint (count_files (a->dir, ""), ==, 0);
+}
 
-  /* Undo: the same file, the same id, the rate back. */
-  g_assert_true (hr_session_restore_measurement (session, removed, &error));
+/* Undo: the same file, the same id, the rate back; never over a file
+ * that is there again. */
+static void
+test_archive_restored (Archive       *a,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrMeasurement) removed = hr_session_delete_measurement (a->session, USER_RECORD, &error);
+  g_autoptr(GHashTable) rates = NULL;
+
+  g_assert_true (hr_session_restore_measurement (a->session, removed, &error));
   g_assert_no_error (error);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  g_assert_cmpuint (changed, ==, 2);
-  g_assert_cmpuint (hr_session_get_measurements (session)->len, ==, n);
-  rates = hr_measurement_archive_rates (hr_session_get_measurements (session), "rtx-4090");
+  g_assert_true (g_file_test (a->path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpuint (a->changed, ==, 2);
+  g_assert_cmpuint (hr_session_get_measurements (a->session)->len, ==, a->n);
+  rates = hr_measurement_archive_rates (hr_session_get_measurements (a->session), "rtx-4090");
   g_assert_cmpfloat (*(double *) g_hash_table_lookup (rates, "qwen2.5:7b"), ==, 101.5);
-  /* Never over a file that is there again. */
-  g_assert_false (hr_session_restore_measurement (session, removed, &error));
+  g_assert_false (hr_session_restore_measurement (a->session, removed, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
-  g_clear_error (&error);
-  g_assert_cmpuint (changed, ==, 2);
+  g_assert_cmpuint (a->changed, ==, 2);
+}
 
-  /* An unknown id and a built-in record: nothing changes. */
-  g_assert_null (hr_session_delete_measurement (session, "no-such-record", &error));
+/* An unknown id and a built-in record: nothing changes. */
+static void
+test_archive_refused (Archive       *a,
+                      gconstpointer  data)
+{
+  g_autofree char *builtin = g_build_filename (hr_data_builtin_dir (), "measurements", "dgx-spark-phi4-week2.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (hr_session_delete_measurement (a->session, "no-such-record", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
   g_assert_cmpstr (error->message, ==, "no measurement has the id \"no-such-record\"");
   g_clear_error (&error);
-  g_assert_null (hr_session_delete_measurement (session, "dgx-spark-phi4-week2", &error));
+  g_assert_null (hr_session_delete_measurement (a->session, "dgx-spark-phi4-week2", &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT);
-  g_clear_error (&error);
   g_assert_true (g_file_test (builtin, G_FILE_TEST_IS_REGULAR));
-  g_assert_cmpuint (changed, ==, 2);
-  g_unlink (path);
+  g_assert_cmpuint (a->changed, ==, 0);
 }
 
 /* The board offered first for a new server: the one chosen last. */
@@ -554,13 +641,19 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/session/load-async", test_session_load_async);
-  g_test_add_func ("/session/broken-user-files", test_session_broken_user_files);
+  g_test_add ("/session/broken-user-files/problems", Broken, NULL, broken_set_up, test_broken_problems, broken_tear_down);
+  g_test_add ("/session/broken-user-files/built-in-data", Broken, NULL, broken_set_up, test_broken_built_in, broken_tear_down);
+  g_test_add ("/session/broken-user-files/add-model", Broken, NULL, broken_set_up, test_broken_add_model, broken_tear_down);
+  g_test_add ("/session/broken-user-files/save-board", Broken, NULL, broken_set_up, test_broken_save_board, broken_tear_down);
   g_test_add_func ("/session/add-model", test_session_add_model);
   g_test_add_func ("/session/save-board", test_session_save_board);
   g_test_add_func ("/session/reload-measurements", test_session_reload_measurements);
   g_test_add_func ("/session/servers", test_session_servers);
   g_test_add_func ("/session/lists", test_session_lists);
-  g_test_add_func ("/session/delete-measurement", test_session_delete_measurement);
+  g_test_add ("/session/delete-measurement/deletable", Archive, NULL, archive_set_up, test_archive_deletable, archive_tear_down);
+  g_test_add ("/session/delete-measurement/deleted", Archive, NULL, archive_set_up, test_archive_deleted, archive_tear_down);
+  g_test_add ("/session/delete-measurement/restored", Archive, NULL, archive_set_up, test_archive_restored, archive_tear_down);
+  g_test_add ("/session/delete-measurement/refused", Archive, NULL, archive_set_up, test_archive_refused, archive_tear_down);
   g_test_add_func ("/session/last-server-board", test_session_last_server_board);
 
   result = g_test_run ();

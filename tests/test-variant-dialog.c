@@ -88,24 +88,50 @@ open_dialog (HrSession  *session,
   return dialog;
 }
 
+/* The variant story: a session that remembers the fake's board (the RTX
+ * 3060 12 GB); llama3.2:3b-ctx8k asked for, created, loaded, asked for
+ * again, then on a server too old for it. */
+typedef struct {
+  GSettings       *settings;
+  HrSession       *session;
+  FakeOllama      *fake;
+  HrVariantDialog *dialog;   /* the dialog of the step */
+} Variant;
+
+static Variant variant;
+
 static void
-test_create_and_load (void)
+variant_open (gpointer data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autoptr(HrSession) session = hr_session_new (settings);
-  FakeOllama *fake = fake_ollama_new ();
-  HrVariantDialog *dialog;
-  g_autofree char *expected = NULL;
-  g_autofree char *body = NULL;
-  Find f = { 0 };
+  Variant *v = data;
 
   reset_settings (1100, 900);
-  fake_ollama_add_llama32 (fake);
-  hr_session_load (session);
-  hr_session_remember_server (session, fake_ollama_get_url (fake), "rtx-3060-12gb");
+  v->settings = g_settings_new (APPLICATION_ID);
+  v->session = hr_session_new (v->settings);
+  v->fake = fake_ollama_new ();
+  fake_ollama_add_llama32 (v->fake);
+  hr_session_load (v->session);
+  hr_session_remember_server (v->session, fake_ollama_get_url (v->fake), "rtx-3060-12gb");
+}
 
-  dialog = open_dialog (session, fake, 8192);
-  g_assert_true (iterate_until (ready, dialog, 10000));
+static void
+variant_close (void)
+{
+  spin (100);
+  fake_ollama_free (variant.fake);
+  g_clear_object (&variant.session);
+  g_clear_object (&variant.settings);
+}
+
+/* The dialog shows the request it will send. */
+static void
+test_variant_request (Variant       *v,
+                      gconstpointer  data)
+{
+  g_autofree char *expected = NULL;
+
+  v->dialog = open_dialog (v->session, v->fake, 8192);
+  g_assert_true (iterate_until (ready, v->dialog, 10000));
   expected = g_strdup_printf ("POST %s/api/create\n"
                               "{\n"
                               "  \"model\" : \"llama3.2:3b-ctx8k\",\n"
@@ -114,72 +140,120 @@ test_create_and_load (void)
                               "    \"num_ctx\" : 8192\n"
                               "  },\n"
                               "  \"stream\" : false\n"
-                              "}", fake_ollama_get_url (fake));
-  g_assert_cmpstr (hr_variant_dialog_get_request (dialog), ==, expected);
-  g_assert_cmpstr (hr_variant_dialog_get_status (dialog), ==, "");
+                              "}", fake_ollama_get_url (v->fake));
+  g_assert_cmpstr (hr_variant_dialog_get_request (v->dialog), ==, expected);
+  g_assert_cmpstr (hr_variant_dialog_get_status (v->dialog), ==, "");
+}
 
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "create");
-  g_assert_true (iterate_until (created, fake, 10000));
-  body = json_to_string (fake_ollama_last_body (fake, "/api/create"), FALSE);
+/* Create sends it as shown. */
+static void
+test_variant_created (Variant       *v,
+                      gconstpointer  data)
+{
+  g_autofree char *body = NULL;
+
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (v->dialog), "create");
+  g_assert_true (iterate_until (created, v->fake, 10000));
+  body = json_to_string (fake_ollama_last_body (v->fake, "/api/create"), FALSE);
   g_assert_cmpstr (body, ==, "{\"model\":\"llama3.2:3b-ctx8k\",\"from\":\"llama3.2:3b\","
                              "\"parameters\":{\"num_ctx\":8192},\"stream\":false}");
+}
 
-  f.heading = "Variant Created";
+/* Loaded from the result: the variant's own num_ctx applied
+ * (2,019,377,376 + 100,000,000 + 114,688 x 8,192 bytes, all on the
+ * GPU); the server's board is saved, so the result offers to measure. */
+static void
+test_variant_loaded (Variant       *v,
+                     gconstpointer  data)
+{
+  Find f = { "Variant Created", NULL };
+
   g_assert_true (iterate_until (dialog_shown, &f, 10000));
   adw_message_dialog_response (f.found, "load");
   gtk_window_close (GTK_WINDOW (f.found));
-  g_assert_true (iterate_until (variant_loaded, fake, 10000));
+  g_assert_true (iterate_until (variant_loaded, v->fake, 10000));
   f.heading = "llama3.2:3b-ctx8k Is Loaded";
   g_assert_true (iterate_until (dialog_shown, &f, 10000));
-  /* The variant's own num_ctx applied: 2,019,377,376 + 100,000,000 +
-   * 114,688 x 8,192 bytes, all on the GPU. */
   g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (f.found),
                                    "/api/ps: 3.1 GB, 100% GPU, context 8192. Headroom predicted 3.14 GB"));
-  /* The server's board is saved: the result offers to measure and save. */
   g_assert_true (adw_message_dialog_has_response (f.found, "measure"));
   gtk_window_close (GTK_WINDOW (f.found));
+}
 
-  /* The same again: the server now has that name. */
-  dialog = open_dialog (session, fake, 8192);
-  g_assert_true (iterate_until (status_is_final, dialog, 10000));
-  g_clear_pointer (&expected, g_free);
-  expected = g_strdup_printf ("%s already has a model “llama3.2:3b-ctx8k”: choose another name.", fake_ollama_get_url (fake));
-  g_assert_cmpstr (hr_variant_dialog_get_status (dialog), ==, expected);
-  g_assert_false (hr_variant_dialog_is_ready (dialog));
-  gtk_window_close (GTK_WINDOW (dialog));
+/* The same again: the server now has that name. */
+static void
+test_variant_name_taken (Variant       *v,
+                         gconstpointer  data)
+{
+  g_autofree char *expected = NULL;
 
-  /* A server before Ollama 0.5.5. */
-  fake_ollama_set_version (fake, "0.5.4");
-  dialog = open_dialog (session, fake, 16384);
-  g_assert_true (iterate_until (status_is_final, dialog, 10000));
-  g_clear_pointer (&expected, g_free);
+  v->dialog = open_dialog (v->session, v->fake, 8192);
+  g_assert_true (iterate_until (status_is_final, v->dialog, 10000));
+  expected = g_strdup_printf ("%s already has a model “llama3.2:3b-ctx8k”: choose another name.",
+                              fake_ollama_get_url (v->fake));
+  g_assert_cmpstr (hr_variant_dialog_get_status (v->dialog), ==, expected);
+  g_assert_false (hr_variant_dialog_is_ready (v->dialog));
+  gtk_window_close (GTK_WINDOW (v->dialog));
+}
+
+/* A server before Ollama 0.5.5. */
+static void
+test_variant_too_old (Variant       *v,
+                      gconstpointer  data)
+{
+  g_autofree char *expected = NULL;
+
+  fake_ollama_set_version (v->fake, "0.5.4");
+  v->dialog = open_dialog (v->session, v->fake, 16384);
+  g_assert_true (iterate_until (status_is_final, v->dialog, 10000));
   expected = g_strdup_printf ("%s runs Ollama 0.5.4, whose /api/create does not take “from” and “parameters”: "
-                              "variants need Ollama 0.5.5 or newer.", fake_ollama_get_url (fake));
-  g_assert_cmpstr (hr_variant_dialog_get_status (dialog), ==, expected);
-  g_assert_false (hr_variant_dialog_is_ready (dialog));
+                              "variants need Ollama 0.5.5 or newer.", fake_ollama_get_url (v->fake));
+  g_assert_cmpstr (hr_variant_dialog_get_status (v->dialog), ==, expected);
+  g_assert_false (hr_variant_dialog_is_ready (v->dialog));
   if (g_getenv ("HR_TEST_SHOTS") != NULL)
     {
       g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "variant-dialog-too-old.png", NULL);
 
       spin (300);
-      gui_test_save_png (GTK_WIDGET (dialog), path);
+      gui_test_save_png (GTK_WIDGET (v->dialog), path);
     }
-  gtk_window_close (GTK_WINDOW (dialog));
-  fake_ollama_set_version (fake, "0.31.2");
-
-  if (g_getenv ("HR_TEST_SHOTS") != NULL)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "variant-dialog.png", NULL);
-
-      dialog = open_dialog (session, fake, 24576);
-      g_assert_true (iterate_until (ready, dialog, 10000));
-      spin (300);
-      gui_test_save_png (GTK_WIDGET (dialog), path);
-      gtk_window_close (GTK_WINDOW (dialog));
-    }
-  spin (100);
-  fake_ollama_free (fake);
+  gtk_window_close (GTK_WINDOW (v->dialog));
+  fake_ollama_set_version (v->fake, "0.31.2");
 }
+
+/* With HR_TEST_SHOTS=DIR: the dialog ready, as DIR/variant-dialog.png. */
+static void
+test_variant_shot (Variant       *v,
+                   gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+
+  if (g_getenv ("HR_TEST_SHOTS") == NULL)
+    {
+      g_test_skip ("HR_TEST_SHOTS is not set");
+      return;
+    }
+  path = g_build_filename (g_getenv ("HR_TEST_SHOTS"), "variant-dialog.png", NULL);
+  v->dialog = open_dialog (v->session, v->fake, 24576);
+  g_assert_true (iterate_until (ready, v->dialog, 10000));
+  spin (300);
+  gui_test_save_png (GTK_WIDGET (v->dialog), path);
+  gtk_window_close (GTK_WINDOW (v->dialog));
+}
+
+static const GuiTestStep variant_steps[] = {
+  { "/variant-dialog/create-and-load/request", (GTestFixtureFunc) test_variant_request },
+  { "/variant-dialog/create-and-load/created", (GTestFixtureFunc) test_variant_created },
+  { "/variant-dialog/create-and-load/loaded", (GTestFixtureFunc) test_variant_loaded },
+  { "/variant-dialog/create-and-load/name-taken", (GTestFixtureFunc) test_variant_name_taken },
+  { "/variant-dialog/create-and-load/too-old", (GTestFixtureFunc) test_variant_too_old },
+  { "/variant-dialog/create-and-load/screenshot", (GTestFixtureFunc) test_variant_shot },
+};
+
+static GuiTestStory variant_story = {
+  "create-and-load", variant_open, variant_close, variant_steps, G_N_ELEMENTS (variant_steps),
+  &variant, sizeof (Variant), 0
+};
 
 static gboolean
 pulled_loaded (gpointer data)
@@ -220,7 +294,7 @@ main (int   argc,
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
-  g_test_add_func ("/variant-dialog/create-and-load", test_create_and_load);
+  gui_test_story_add (&variant_story);
   g_test_add_func ("/variant-dialog/load-and-compare", test_load_and_compare);
   return gui_test_run_and_clean (NULL, &isolated_root);
 }

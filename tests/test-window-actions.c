@@ -118,6 +118,8 @@ open_window (void)
 {
   HrWindow *window;
 
+  /* A window of the cases that share one is closed first. */
+  gui_test_unshare ();
   reset_settings (1280, 800);
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (test_app)));
   g_application_activate (G_APPLICATION (test_app));
@@ -438,75 +440,121 @@ on_dismissed (AdwToast *toast,
   *dismissed = TRUE;
 }
 
-static void
-test_toasts (void)
-{
-  HrWindow *window = open_window ();
-  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
-  g_autofree char *svg = g_build_filename (dir, "chart.svg", NULL);
-  g_autofree char *stale = g_build_filename (dir, "chart.png", NULL);
-  g_autofree char *stale_svg = g_build_filename (dir, "chart.png.svg", NULL);
-  g_autofree char *folder_uri = NULL;
-  g_autofree char *expected = NULL;
-  g_autoptr(GFile) folder = g_file_new_for_path (dir);
-  GPtrArray *messages = hr_window_get_messages (window);
-  gboolean first_dismissed = FALSE;
-  gboolean export_dismissed = FALSE;
-  AdwToast *toast;
-  GVariant *target;
+/* The toasts' story: one window; a page's messages, then exports into a
+ * folder of the story's own. */
+typedef struct {
+  HrWindow *window;
+  char     *dir;               /* the exports' folder */
+  gboolean  export_dismissed;  /* the first export's toast went */
+} Toasts;
 
-  /* A page's message: it goes away by itself, and the next replaces it. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "First"));
-  toast = hr_window_peek_toast (window, "message");
+static Toasts toasts;
+
+static void
+toasts_open (gpointer data)
+{
+  Toasts *t = data;
+
+  t->window = open_window ();
+  t->dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+}
+
+static void
+toasts_close (void)
+{
+  close_window (toasts.window);
+  remove_tree (toasts.dir);
+  g_clear_pointer (&toasts.dir, g_free);
+}
+
+/* A page's message: it goes away by itself, and the next replaces it. */
+static void
+test_toasts_message (Toasts        *t,
+                     gconstpointer  data)
+{
+  GPtrArray *messages = hr_window_get_messages (t->window);
+  gboolean first_dismissed = FALSE;
+  AdwToast *toast;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (t->window), "win.toast", "s", "First"));
+  toast = hr_window_peek_toast (t->window, "message");
   g_assert_nonnull (toast);
   g_assert_cmpstr (adw_toast_get_title (toast), ==, "First");
   g_assert_cmpuint (adw_toast_get_timeout (toast), >, 0);
   g_signal_connect (toast, "dismissed", G_CALLBACK (on_dismissed), &first_dismissed);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "Second"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (t->window), "win.toast", "s", "Second"));
   g_assert_true (first_dismissed);
-  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (window, "message")), ==, "Second");
+  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (t->window, "message")), ==, "Second");
   g_assert_cmpstr (g_ptr_array_index (messages, messages->len - 1), ==, "Second");
+}
 
-  /* The export names the file written and offers its folder. */
-  folder_uri = g_file_get_uri (folder);
-  g_assert_true (hr_window_export_to (window, HR_EXPORT_SVG, svg));
+/* The export names the file written and offers its folder; the message
+ * toast is another kind: still there. */
+static void
+test_toasts_export (Toasts        *t,
+                    gconstpointer  data)
+{
+  g_autofree char *svg = g_build_filename (t->dir, "chart.svg", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (t->dir);
+  g_autofree char *folder_uri = g_file_get_uri (folder);
+  g_autofree char *expected = g_strdup_printf ("Exported to %s", svg);
+  AdwToast *toast;
+
+  g_assert_true (hr_window_export_to (t->window, HR_EXPORT_SVG, svg));
   g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
-  toast = hr_window_peek_toast (window, "export");
-  expected = g_strdup_printf ("Exported to %s", svg);
+  toast = hr_window_peek_toast (t->window, "export");
   g_assert_cmpstr (adw_toast_get_title (toast), ==, expected);
   g_assert_cmpstr (adw_toast_get_button_label (toast), ==, "Open _Folder");
   g_assert_cmpstr (adw_toast_get_action_name (toast), ==, "win.open-folder");
-  target = adw_toast_get_action_target_value (toast);
-  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, folder_uri);
+  g_assert_cmpstr (g_variant_get_string (adw_toast_get_action_target_value (toast), NULL), ==, folder_uri);
   g_assert_cmpuint (adw_toast_get_timeout (toast), >, 0);
-  g_signal_connect (toast, "dismissed", G_CALLBACK (on_dismissed), &export_dismissed);
-  /* The message toast is another kind: still there. */
-  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (window, "message")), ==, "Second");
+  t->export_dismissed = FALSE;
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_dismissed), &toasts.export_dismissed);
+  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (t->window, "message")), ==, "Second");
+}
 
-  /* An SVG export to the name the PNG export left: an SVG is written, and
-   * the toast, which replaces the last export's, says which file. */
-  g_assert_true (hr_window_export_to (window, HR_EXPORT_SVG, stale));
-  g_assert_true (export_dismissed);
+/* An SVG export to the name the PNG export left: an SVG is written, and
+ * the toast, which replaces the last export's, says which file. */
+static void
+test_toasts_replaced (Toasts        *t,
+                      gconstpointer  data)
+{
+  g_autofree char *stale = g_build_filename (t->dir, "chart.png", NULL);
+  g_autofree char *stale_svg = g_build_filename (t->dir, "chart.png.svg", NULL);
+  g_autofree char *expected = g_strdup_printf ("Exported to %s", stale_svg);
+  GPtrArray *messages = hr_window_get_messages (t->window);
+
+  g_assert_true (hr_window_export_to (t->window, HR_EXPORT_SVG, stale));
+  g_assert_true (toasts.export_dismissed);
   g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (stale_svg, G_FILE_TEST_IS_REGULAR));
-  g_clear_pointer (&expected, g_free);
-  expected = g_strdup_printf ("Exported to %s", stale_svg);
-  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (window, "export")), ==, expected);
+  g_assert_cmpstr (adw_toast_get_title (hr_window_peek_toast (t->window, "export")), ==, expected);
   g_assert_cmpstr (g_ptr_array_index (messages, messages->len - 1), ==, expected);
-
-  /* A failure says why, in the same place. */
-  {
-    g_autofree char *blocked = g_build_filename (dir, "a-folder.png", NULL);
-
-    g_assert_cmpint (g_mkdir (blocked, 0755), ==, 0);
-    g_assert_false (hr_window_export_to (window, HR_EXPORT_PNG, blocked));
-    g_assert_null (adw_toast_get_button_label (hr_window_peek_toast (window, "export")));
-    g_assert_nonnull (strstr (adw_toast_get_title (hr_window_peek_toast (window, "export")), "a-folder.png"));
-  }
-
-  close_window (window);
-  remove_tree (dir);
 }
+
+/* A failure says why, in the same place. */
+static void
+test_toasts_failure (Toasts        *t,
+                     gconstpointer  data)
+{
+  g_autofree char *blocked = g_build_filename (t->dir, "a-folder.png", NULL);
+
+  g_assert_cmpint (g_mkdir (blocked, 0755), ==, 0);
+  g_assert_false (hr_window_export_to (t->window, HR_EXPORT_PNG, blocked));
+  g_assert_null (adw_toast_get_button_label (hr_window_peek_toast (t->window, "export")));
+  g_assert_nonnull (strstr (adw_toast_get_title (hr_window_peek_toast (t->window, "export")), "a-folder.png"));
+}
+
+static const GuiTestStep toasts_steps[] = {
+  { "/window-actions/toasts/message", (GTestFixtureFunc) test_toasts_message },
+  { "/window-actions/toasts/export", (GTestFixtureFunc) test_toasts_export },
+  { "/window-actions/toasts/replaced", (GTestFixtureFunc) test_toasts_replaced },
+  { "/window-actions/toasts/failure", (GTestFixtureFunc) test_toasts_failure },
+};
+
+static GuiTestStory toasts_story = {
+  "toasts", toasts_open, toasts_close, toasts_steps, G_N_ELEMENTS (toasts_steps), &toasts, sizeof (Toasts), 0
+};
 
 /* ------------------------------------------------------------------ */
 /* Focus, About                                                        */
@@ -625,7 +673,7 @@ main (int   argc,
   g_test_add_func ("/window-actions/open-files", test_open_files);
   g_test_add_func ("/window-actions/mime-type", test_mime_type);
   g_test_add_func ("/window-actions/shortcuts-window", test_shortcuts_window);
-  g_test_add_func ("/window-actions/toasts", test_toasts);
+  gui_test_story_add (&toasts_story);
   g_test_add_func ("/window-actions/page-focus", test_page_focus);
   g_test_add_func ("/window-actions/tab-never-stuck", test_tab_never_stuck);
   g_test_add_func ("/window-actions/about-links", test_about_links);

@@ -256,8 +256,118 @@ gui_test_app_new (void)
   return app;
 }
 
-/* The end of a window test's main(): runs the tests (g_test_run()), then
- * releases *@app (NULL, or @app NULL, where the test made none) and
+/* The group whose state the cases share now, and what closes it. */
+static const char *shared_group;
+static GuiTestClose shared_close;
+
+/* Whether the state of the cases of @group (a static string, compared by
+ * its text) is set up: recorded by gui_test_share() and not closed since. */
+gboolean
+gui_test_is_shared (const char *group)
+{
+  return shared_group != NULL && g_strcmp0 (shared_group, group) == 0;
+}
+
+/* Records that the state of @group's cases is set up, and that @close
+ * closes it; closes the state of another group first, where one is
+ * shared. @group is kept, not copied. */
+void
+gui_test_share (const char   *group,
+                GuiTestClose  close)
+{
+  if (!gui_test_is_shared (group))
+    gui_test_unshare ();
+  shared_group = group;
+  shared_close = close;
+}
+
+/* Closes the shared state, if any (its group's GuiTestClose), so that a
+ * case can set up its own. */
+void
+gui_test_unshare (void)
+{
+  GuiTestClose close = shared_close;
+
+  shared_group = NULL;
+  shared_close = NULL;
+  if (close != NULL)
+    close ();
+}
+
+/* The stories added (gui_test_story_add()); a case's data is its
+ * story's index here and its step's, packed. */
+static GuiTestStory *stories[16];
+static guint n_stories;
+
+/* Brings @story's shared fixture to the state before step @step: opens
+ * it (story->open, then gui_test_share()) where it is not open, or where
+ * step @step or one after it has already begun on it, and runs the steps
+ * from the first not begun up to @step on it. Step @step counts as begun. */
+static void
+story_reach (GuiTestStory *story,
+             guint         step)
+{
+  if (gui_test_is_shared (story->group) && story->done > step)
+    gui_test_unshare ();
+  if (!gui_test_is_shared (story->group))
+    {
+      gui_test_unshare ();
+      memset (story->fixture, 0, story->fixture_size);
+      story->open (story->fixture);
+      gui_test_share (story->group, story->close);
+      story->done = 0;
+    }
+  while (story->done < step)
+    {
+      guint i = story->done++;
+
+      story->steps[i].run (story->fixture, NULL);
+    }
+  story->done = step + 1;
+}
+
+static void
+story_setup (gpointer      fixture,
+             gconstpointer data)
+{
+  guint packed = GPOINTER_TO_UINT (data);
+  GuiTestStory *story = stories[packed >> 16];
+
+  story_reach (story, packed & 0xffff);
+  memcpy (fixture, story->fixture, story->fixture_size);
+}
+
+/* What the case changed in its copy is the story's from now on. */
+static void
+story_teardown (gpointer      fixture,
+                gconstpointer data)
+{
+  GuiTestStory *story = stories[GPOINTER_TO_UINT (data) >> 16];
+
+  memcpy (story->fixture, fixture, story->fixture_size);
+}
+
+/* Adds a case per step of @story (g_test_add_vtable()), in order, each
+ * with a fixture of story->fixture_size bytes that its set-up copies from
+ * the shared one at its step and its tear-down copies back (what a step
+ * sets in its fixture, the next steps see). @story is kept, not copied; at most 16
+ * stories in a test. */
+void
+gui_test_story_add (GuiTestStory *story)
+{
+  g_assert_cmpuint (n_stories, <, G_N_ELEMENTS (stories));
+  g_assert_cmpuint (story->n_steps, <, 0x10000);
+  stories[n_stories] = story;
+  for (guint i = 0; i < story->n_steps; i++)
+    g_test_add_vtable (story->steps[i].path, story->fixture_size,
+                       GUINT_TO_POINTER (n_stories << 16 | i),
+                       story_setup, story->steps[i].run, story_teardown);
+  n_stories++;
+}
+
+/* The end of a window test's main(): runs the tests (g_test_run()),
+ * closes the state they shared (gui_test_unshare()), then releases
+ * *@app (NULL, or @app NULL, where the test made none) and
  * removes *@root, gui_test_init()'s folder, with all in it, clearing
  * both, so that LeakSanitizer finds nothing of them. Registered, the
  * application stays referenced by its D-Bus exports until a shutdown only
@@ -270,6 +380,8 @@ gui_test_run_and_clean (HrApplication **app,
                         char          **root)
 {
   int result = g_test_run ();
+
+  gui_test_unshare ();
 
   if (app != NULL)
     g_clear_object (app);

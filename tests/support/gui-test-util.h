@@ -65,4 +65,43 @@ void               reset_settings         (int                width,
                                            int                height);
 void               remove_tree            (const char        *path);
 
+/* Cases that share one costly set-up (a window opened, a scenario
+ * applied) instead of each making its own: a case's fixture set-up asks
+ * gui_test_is_shared() whether its group's state is there (the case
+ * before was of the same group); where not, it calls gui_test_unshare()
+ * (which closes the previous group's), builds the state and records it
+ * with gui_test_share(). gui_test_run_and_clean() closes the last. Each
+ * case still runs alone (-p): its set-up builds what it needs. */
+typedef void     (*GuiTestClose)          (void);
+gboolean           gui_test_is_shared     (const char        *group);
+void               gui_test_share         (const char        *group,
+                                           GuiTestClose       close);
+void               gui_test_unshare       (void);
+
+/* A story: cases that are its steps, in order, on one shared state (a
+ * window a person goes on using). gui_test_story_add() adds a case per
+ * step; each case's set-up brings the shared fixture to its step and
+ * copies it into the case's, its tear-down copies it back. Where an earlier step did not run on that
+ * state (a case run alone with -p, or a step run again), the state is
+ * opened afresh and the steps before it run first, assertions and all.
+ * A case's fixture is a copy: what a signal or callback is to write must
+ * live outside it (a static, or memory the fixture points to). */
+typedef struct {
+  const char       *path;   /* the case's test path */
+  GTestFixtureFunc  run;    /* its body; its data is not for it to read */
+} GuiTestStep;
+
+typedef struct {
+  const char        *group;          /* its name, for gui_test_share() */
+  void             (*open) (gpointer fixture);  /* opens the shared fixture */
+  GuiTestClose       close;          /* closes it */
+  const GuiTestStep *steps;          /* in order */
+  guint              n_steps;
+  gpointer           fixture;        /* the shared fixture */
+  gsize              fixture_size;   /* its size, each case's fixture's */
+  guint              done;           /* steps begun on the open state */
+} GuiTestStory;
+
+void               gui_test_story_add     (GuiTestStory      *story);
+
 G_END_DECLS

@@ -1,76 +1,58 @@
-/* board-page-test-util.h
+/* board-page-test-util.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the Board page's window tests share (test-board-page.c,
- * test-board-faults.c): the real HrApplication with a fresh temporary
- * home, the page opened in its window against the fake Ollama
- * (tests/fake-ollama.h), and finding rows, labels and dialogs in it.
- * Header-only; include it once, after gui-test-util.h.
+ * What the Board page's window tests share (board-page-test-util.h).
  */
-#pragma once
 
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <string.h>
+#include "config.h"
 
-#include "fake-ollama.h"
-#include "hr-application.h"
-#include "hr-board-chooser.h"
-#include "hr-board-page-private.h"
-#include "hr-window-private.h"
-#include "gui-test-util.h"
+#include "board-page-test-util.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
+/* The application of the run, made by board_test_run(). */
 static HrApplication *test_app;
 static char *test_home;   /* HOME and the XDG user directories of this run */
 
-typedef struct {
-  FakeOllama   *fake;
-  HrWindow     *window;
-  HrSession    *session;
-  HrScenario   *scenario;
-  HrBoardPage  *page;
-  guint         expected;
-} Fixture;
-
-static G_GNUC_UNUSED HrBoardConnection *
+HrBoardConnection *
 conn (HrBoardPage *page)
 {
   return _hr_board_page_get_connection (page);
 }
 
-static G_GNUC_UNUSED HrPullPanel *
+HrPullPanel *
 pull (HrBoardPage *page)
 {
   return _hr_board_page_get_pull_panel (page);
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 page_is_drawn (gpointer data)
 {
   return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 page_is_idle (gpointer data)
 {
   return !hr_board_connection_get_busy (conn (data));
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 session_loaded (gpointer data)
 {
   return hr_session_get_loaded (data);
 }
 
-static G_GNUC_UNUSED void
+void
 open_page (Fixture *f)
 {
   AdwViewStack *stack;
 
+  /* A page of the cases that share one is closed first. */
+  gui_test_unshare ();
   /* Each test starts without a catalog or measurements of the user's. */
   {
     g_autofree char *user_dir = g_build_filename (g_get_user_data_dir (), "headroom", NULL);
@@ -102,7 +84,7 @@ open_page (Fixture *f)
 
 /* Issue 14: a server without a remembered board asks which board it is
  * on; answer with the board the Models page shows, as before. */
-static G_GNUC_UNUSED gboolean
+gboolean
 chooser_or_saved (gpointer data)
 {
   Fixture *f = data;
@@ -113,7 +95,7 @@ chooser_or_saved (gpointer data)
          hr_session_get_server_board (f->session, url) != NULL;
 }
 
-static G_GNUC_UNUSED void
+void
 answer_board_chooser (Fixture *f)
 {
   GtkWindow *chooser;
@@ -129,7 +111,7 @@ answer_board_chooser (Fixture *f)
   spin (20);
 }
 
-static G_GNUC_UNUSED void
+void
 connect_page (Fixture    *f,
               const char *url)
 {
@@ -138,13 +120,13 @@ connect_page (Fixture    *f,
   answer_board_chooser (f);
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 no_streams (gpointer data)
 {
   return fake_ollama_active_streams (data) == 0;
 }
 
-static G_GNUC_UNUSED void
+void
 close_page (Fixture *f)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
@@ -156,7 +138,7 @@ close_page (Fixture *f)
 }
 
 /* Every widget of @type under @root. */
-static G_GNUC_UNUSED void
+void
 collect (GtkWidget *root,
          GType      type,
          GPtrArray *out)
@@ -170,7 +152,7 @@ collect (GtkWidget *root,
 }
 
 /* The row whose title is @title, under @root. */
-static G_GNUC_UNUSED AdwActionRow *
+AdwActionRow *
 find_row (GtkWidget  *root,
           const char *title)
 {
@@ -184,7 +166,7 @@ find_row (GtkWidget  *root,
 }
 
 /* The message dialog presented last, if any. */
-static G_GNUC_UNUSED AdwMessageDialog *
+AdwMessageDialog *
 find_dialog (void)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -200,13 +182,13 @@ find_dialog (void)
   return NULL;
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 dialog_shown (gpointer data)
 {
   return find_dialog () != NULL;
 }
 
-static G_GNUC_UNUSED void
+void
 set_entry (HrBoardPage *page,
            const char  *title,
            const char  *text)
@@ -227,7 +209,7 @@ set_entry (HrBoardPage *page,
   g_assert_not_reached ();
 }
 
-static G_GNUC_UNUSED void
+void
 set_spin (HrBoardPage *page,
           const char  *row_title,
           double       value)
@@ -241,7 +223,7 @@ set_spin (HrBoardPage *page,
   gtk_spin_button_set_value (g_ptr_array_index (spins, 0), value);
 }
 
-static G_GNUC_UNUSED const char *
+const char *
 last_message (HrWindow *window)
 {
   GPtrArray *messages = hr_window_get_messages (window);
@@ -250,7 +232,7 @@ last_message (HrWindow *window)
 }
 
 /* Every label's text under @root, in order. */
-static G_GNUC_UNUSED GPtrArray *
+GPtrArray *
 label_texts (GtkWidget *root)
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
@@ -262,7 +244,7 @@ label_texts (GtkWidget *root)
   return texts;
 }
 
-static G_GNUC_UNUSED gboolean
+gboolean
 has_label (GtkWidget  *root,
            const char *text)
 {
@@ -278,7 +260,7 @@ has_label (GtkWidget  *root,
  * then gui_test_init()'s user folders, HOME too, in the environment's
  * locale, with the build's translations for a German screenshot
  * (LANGUAGE=de). open_page() empties the user's Headroom data per test. */
-static void
+void
 board_test_setup (int    *argc,
                   char ***argv)
 {
@@ -292,7 +274,7 @@ board_test_setup (int    *argc,
 
 /* After the tests are added: runs them in the real application, then
  * removes the temporary home. */
-static int
+int
 board_test_run (void)
 {
   test_app = gui_test_app_new ();

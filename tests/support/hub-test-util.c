@@ -1,29 +1,20 @@
-/* hub-test-util.h
+/* hub-test-util.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the Hub tests share (test-hub-client.c, test-hub-rules.c): a lookup
- * run to its end on the thread-default main context, a client for the fake
- * Hub, and `headroom-cli hub` run against it (HEADROOM_CLI, no token, no
- * keyring).
+ * What the Hub tests share (hub-test-util.h).
  */
-#pragma once
 
-#include <gio/gio.h>
+#include "config.h"
 
-#include "fake-hub.h"
-#include "hr-hub-client.h"
+#include <string.h>
+
+#include "hub-test-util.h"
 
 /* ------------------------------------------------------------------ */
 /* Running a lookup                                                    */
 
-typedef struct {
-  gboolean     done;
-  HrHubLookup *lookup;
-  GError      *error;
-} Wait;
-
-static inline void
+static void
 on_lookup (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
@@ -34,7 +25,7 @@ on_lookup (GObject      *source,
   w->done = TRUE;
 }
 
-static inline HrHubLookup *
+HrHubLookup *
 run_lookup (HrHubClient  *client,
             const char   *repo,
             const char   *revision,
@@ -51,7 +42,7 @@ run_lookup (HrHubClient  *client,
   return w.lookup;
 }
 
-static inline HrHubClient *
+HrHubClient *
 client_for (FakeHub    *fake,
             const char *token)
 {
@@ -63,7 +54,7 @@ client_for (FakeHub    *fake,
 }
 
 /* How many of the fake's logged requests contain @needle. */
-static inline guint
+guint
 log_count (FakeHub    *fake,
            const char *needle)
 {
@@ -75,15 +66,7 @@ log_count (FakeHub    *fake,
   return n;
 }
 
-/* headroom-cli against the fake Hub: its output, its status. */
-typedef struct {
-  gboolean done;
-  char    *out;
-  char    *err;
-  int      status;
-} CliRun;
-
-static inline void
+static void
 on_cli_done (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
@@ -97,7 +80,7 @@ on_cli_done (GObject      *source,
   run->done = TRUE;
 }
 
-static inline void
+void
 run_cli (FakeHub            *fake,
          const char * const *args,
          CliRun             *run)
