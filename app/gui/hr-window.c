@@ -13,6 +13,7 @@
 #include "hub/hr-hub-page.h"
 #include "hr-window-private.h"
 #include "hr-accessible.h"
+#include "hr-wrap-labels.h"
 
 struct _HrWindow
 {
@@ -304,6 +305,10 @@ build_pages (HrWindow *self)
   /* A page may build parts of itself when first shown. */
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     g_signal_connect (pages[i], "map", G_CALLBACK (hr_accessible_name_parts), NULL);
+  /* The Models page's long wrapping labels measured at a few characters a
+   * line, not one: what most of its first frame cost (hr-wrap-labels.c). */
+  hr_wrap_labels_set_min_chars (pages[0]);
+  g_signal_connect (pages[0], "map", G_CALLBACK (hr_wrap_labels_set_min_chars), NULL);
 
   flap = hr_models_page_get_flap (self->models_page);
   g_object_bind_property (flap, "reveal-flap", self->sidebar_button, "active",
