@@ -87,6 +87,9 @@ gboolean hr_cli_select_models (GPtrArray    *catalog,
 gboolean hr_cli_select_boards (GPtrArray    *boards,
                                const char   *boards_text,
                                GPtrArray    *out);
+void     hr_cli_set_unknown_board (GError    **error,
+                                   GPtrArray  *boards,
+                                   const char *name);
 int      hr_cli_name_width    (GPtrArray    *specs,
                                int           min_width);
 gboolean hr_cli_parse_options (const char   *command,

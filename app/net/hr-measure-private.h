@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * HrMeasureRun's state, shared by its steps (hr-measure.c) and its archive
- * document (hr-measure-archive.c). Not for the GUI.
+ * HrMeasureRun's state, shared by the object (hr-measure.c), its protocol
+ * (hr-measure-protocol.c) and its archive document (hr-measure-archive.c).
+ * Not for the GUI.
  */
 #pragma once
 
@@ -51,6 +52,17 @@ struct _HrMeasureRun
   double          run_ttft_ms;    /* the run's first chunk, client ms (-1 = none yet) */
   gint64          run_chunks;     /* text chunks the run received */
 };
+
+/* Registered in hr-measure.c, emitted by hr-measure-protocol.c. */
+enum {
+  SIGNAL_STATUS,
+  SIGNAL_RUN_DONE,
+  SIGNAL_PS_DONE,
+  SIGNAL_WAITING,
+  N_SIGNALS
+};
+
+extern guint hr_measure_run_signals[N_SIGNALS];
 
 gboolean hr_measure_run_save (HrMeasureRun  *self,
                               GError       **error);

@@ -18,12 +18,12 @@
  * request starts and ends, and every HR_OLLAMA_REGISTRY_PROGRESS_MS while
  * its body is read (HrHttp adds each chunk to the byte counter), all on
  * the task's main context, where every step of the lookup runs.
+ * The cache is in hr-ollama-registry-cache.c, the failures in words in
+ * hr-ollama-registry-errors.c.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -34,7 +34,7 @@
 #include "hr-measurement.h"
 #include "hr-net-error.h"
 #include "hr-ollama-host.h"
-#include "hr-ollama-registry.h"
+#include "hr-ollama-registry-private.h"
 #include "hr-units.h"
 
 #define CAP_MANIFEST     (4 * 1024 * 1024)
@@ -42,41 +42,7 @@
 #define DEADLINE_MS      30000
 #define CONNECT_MS       10000
 
-struct _HrOllamaRegistry {
-  GObject  parent_instance;
-  HrHttp  *http;
-  char    *endpoint;
-  char    *endpoint_shown; /* the password of a user:password@ as "***" */
-  char    *cache_dir;
-  gboolean cache_swept;   /* stale temporaries removed (first lookup) */
-  guint64  header_cap;
-  guint    deadline_ms;
-};
-
 G_DEFINE_FINAL_TYPE (HrOllamaRegistry, hr_ollama_registry, G_TYPE_OBJECT)
-
-typedef struct {
-  HrOllamaRegistry     *registry;
-  HrOllamaName          name;
-  char                 *base;       /* https://HOST, or the endpoint */
-  char                 *shown;      /* base for messages: no password */
-  char                 *blob_url;   /* the model blob's storage URL, once known */
-  GBytes               *config;     /* the config blob's bytes, for the cache */
-  const HrOllamaLayer  *blob;       /* the layer whose header is read */
-  GByteArray           *header;     /* what has been read of its header */
-  GByteArray           *model_header;     /* the model's header, read: for the cache */
-  GByteArray           *projector_header; /* the projector's, read: for the cache */
-  HrOllamaLibraryModel *model;
-  HrOllamaRegistryProgress progress;
-  gpointer              progress_data;
-  GDestroyNotify        progress_destroy;
-  GSource              *ticker;     /* reports progress while a body is read */
-  HrOllamaRegistryStep  step;       /* the request under way */
-  guint                 range;      /* header Range requests sent */
-  guint64               reported;   /* bytes in the last report */
-  GCancellable         *cancellable; /* no report once it is cancelled */
-  char                 *failed_url;  /* where the last request failed, after redirects */
-} Lookup;
 
 static void
 lookup_free (Lookup *lk)
@@ -210,51 +176,6 @@ hr_ollama_registry_set_limits (HrOllamaRegistry *self,
   self->deadline_ms = deadline_ms;
 }
 
-/* ------------------------------------------------------------------ */
-/* The cache: one file per digest, written whole or not at all          */
-
-static char *
-cache_path (Lookup     *lk,
-            const char *kind,
-            const char *digest)
-{
-  g_autofree char *file = g_strconcat ("sha256-", digest + strlen ("sha256:"), NULL);
-
-  return g_build_filename (lk->registry->cache_dir, "ollama", kind, file, NULL);
-}
-
-static GBytes *
-cache_read (Lookup     *lk,
-            const char *kind,
-            const char *digest)
-{
-  g_autofree char *path = cache_path (lk, kind, digest);
-  char *data = NULL;
-  gsize length = 0;
-
-  if (!g_file_get_contents (path, &data, &length, NULL))
-    return NULL;
-  return g_bytes_new_take (data, length);
-}
-
-/* g_file_set_contents() writes a temporary file and renames it over. A
- * cache that cannot be written costs the next lookup its requests only. */
-static void
-cache_write (Lookup       *lk,
-             const char   *kind,
-             const char   *digest,
-             const guint8 *data,
-             gsize         length)
-{
-  g_autofree char *path = cache_path (lk, kind, digest);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents (path, (const char *) data, (gssize) length, &error))
-    g_debug ("not cached: %s: %s", path, error != NULL ? error->message : g_strerror (errno));
-}
-
 static char *
 sha256_digest (const guint8 *data,
                gsize         length)
@@ -262,151 +183,6 @@ sha256_digest (const guint8 *data,
   g_autofree char *hex = g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, length);
 
   return g_strconcat ("sha256:", hex, NULL);
-}
-
-/* ------------------------------------------------------------------ */
-/* Errors in words                                                     */
-
-/* The host of @url ("cdn.example:443") when it is not the registry's, the
- * storage host a blob's redirect went to; else %NULL. */
-static char *
-storage_host (Lookup     *lk,
-              const char *url)
-{
-  g_autoptr(GUri) at = url != NULL ? g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
-  g_autoptr(GUri) base = g_uri_parse (lk->base, SOUP_HTTP_URI_FLAGS, NULL);
-
-  if (at == NULL || base == NULL || hr_http_same_origin (at, base))
-    return NULL;
-  return hr_http_host_label (at);
-}
-
-static GError *
-transport_error (Lookup     *lk,
-                 const char *what,
-                 GError     *error)
-{
-  g_autofree char *name = hr_ollama_name_display (&lk->name);
-  g_autofree char *storage = NULL;
-  guint seconds = (lk->registry->deadline_ms + 999) / 1000;
-
-  /* A redirect to something that is no http address (file://, ftp://):
-   * the registry sent Headroom there, HEADROOM_OLLAMA_REGISTRY is fine. */
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH) && lk->failed_url != NULL &&
-      !g_str_has_prefix (lk->failed_url, lk->base))
-    {
-      g_autofree char *to = hr_json_safe_text (lk->failed_url, -1, HR_JSON_SAFE_SHORT);
-
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                          _("The registry at %s sent Headroom to %s for %s of %s, which is not an http or https address"),
-                          lk->shown, to, what, name);
-    }
-  storage = storage_host (lk, lk->failed_url);
-  /* A certificate nobody trusts, or http:// to a TLS port: HrHttp's
-   * message has the cause and the way out. */
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TLS))
-    {
-      if (storage != NULL)
-        return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
-                            _("Could not read %s of %s from the storage host %s (the registry at %s sent Headroom there). %s"),
-                            what, name, storage, lk->shown, error->message);
-      return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TLS,
-                          _("Could not read %s of %s from the registry at %s. %s"),
-                          what, name, lk->shown, error->message);
-    }
-  if (storage != NULL && g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
-                        _("The storage host %s broke off %s of %s: the connection dropped or the host stopped; try again (the registry at %s sent Headroom there)"),
-                        storage, what, name, lk->shown);
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TRUNCATED))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TRUNCATED,
-                        _("The registry at %s broke off %s of %s: the connection dropped or the registry stopped; try again"),
-                        lk->shown, what, name);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return g_error_copy (error);
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TIMEOUT))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TIMEOUT,
-                        g_dngettext (GETTEXT_PACKAGE,
-                                     "Reading %s of %s stalled: the registry or its storage host sent nothing more within %u second; try again later",
-                                     "Reading %s of %s stalled: the registry or its storage host sent nothing more within %u seconds; try again later",
-                                     seconds),
-                        what, name, seconds);
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
-                        _("Reading %s of %s went round in redirects (more than %u, or one without a Location): the registry or a proxy is misconfigured"),
-                        what, name, HR_HTTP_MAX_REDIRECTS);
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_TOO_LARGE,
-                        _("The registry sent more than Headroom reads for %s of %s"), what, name);
-  if (g_error_matches (error, HR_NET_ERROR, HR_NET_ERROR_BAD_PATH))
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                        _("%s is not an http or https address: check HEADROOM_OLLAMA_REGISTRY"), lk->shown);
-  if (storage != NULL)
-    return g_error_new (HR_NET_ERROR, error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
-                        _("Could not reach the storage host %s for %s of %s (the registry at %s sent Headroom there): check the network"),
-                        storage, what, name, lk->shown);
-  return g_error_new (error->domain == HR_NET_ERROR ? error->domain : HR_NET_ERROR,
-                      error->domain == HR_NET_ERROR ? error->code : HR_NET_ERROR_FAILED,
-                      _("Could not reach the Ollama registry at %s for %s of %s: check the network or HEADROOM_OLLAMA_REGISTRY"),
-                      lk->shown, what, name);
-}
-
-/* A manifest or blob answer that is not a success. */
-static GError *
-status_error (Lookup         *lk,
-              const char     *what,
-              HrHttpResponse *resp,
-              gboolean        manifest)
-{
-  g_autofree char *name = hr_ollama_name_display (&lk->name);
-  gsize size = 0;
-  const char *data = resp->body != NULL ? g_bytes_get_data (resp->body, &size) : NULL;
-  g_autofree char *code = hr_ollama_registry_error_code (data, size);
-  g_autofree char *storage = storage_host (lk, resp->url);
-  guint wait = resp->status == 429 ? hr_http_retry_after (resp->headers) : 0;
-
-  if (storage != NULL && wait > 0)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
-                        g_dngettext (GETTEXT_PACKAGE,
-                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second (the registry at %s sent Headroom there)",
-                                     "The storage host %s is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds (the registry at %s sent Headroom there)",
-                                     wait),
-                        storage, what, name, wait, lk->shown);
-  if (storage != NULL)
-    return g_error_new (HR_NET_ERROR,
-                        resp->status == 404 ? HR_NET_ERROR_NOT_FOUND
-                        : resp->status == 401 || resp->status == 403 ? HR_NET_ERROR_UNAUTHORIZED
-                        : resp->status == 429 ? HR_NET_ERROR_RATE_LIMITED
-                        : resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
-                        _("The storage host %s answered HTTP %u (%s) for %s of %s; the registry at %s sent Headroom there"),
-                        storage, resp->status, resp->reason, what, name, lk->shown);
-  if (resp->status == 404 && code != NULL && manifest)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                        _("%s is not in the Ollama library"), name);
-  if (resp->status == 404 && code != NULL)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND,
-                        _("The registry lists %s of %s but does not have it (%s)"), what, name, code);
-  if (resp->status == 404)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_BAD_PATH,
-                        _("%s answered 404 without a registry error for %s of %s: is HEADROOM_OLLAMA_REGISTRY an Ollama registry?"),
-                        lk->shown, what, name);
-  if (resp->status == 401 || resp->status == 403)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_UNAUTHORIZED,
-                        _("The registry refused %s of %s (HTTP %u): Headroom sends no credentials to a registry, so only public models can be looked up"),
-                        what, name, resp->status);
-  if (resp->status == 429 && wait > 0)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
-                        g_dngettext (GETTEXT_PACKAGE,
-                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u second",
-                                     "The registry is rate-limiting requests (HTTP 429) for %s of %s; it asks to try again in %u seconds",
-                                     wait),
-                        what, name, wait);
-  if (resp->status == 429)
-    return g_error_new (HR_NET_ERROR, HR_NET_ERROR_RATE_LIMITED,
-                        _("The registry is rate-limiting requests (HTTP 429) for %s of %s; try again later"), what, name);
-  return g_error_new (HR_NET_ERROR, resp->status >= 500 ? HR_NET_ERROR_SERVER : HR_NET_ERROR_FAILED,
-                      _("The registry answered HTTP %u (%s) for %s of %s"), resp->status, resp->reason, what, name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -518,12 +294,12 @@ finish (GTask *task)
       gsize config_size;
       const guint8 *config = g_bytes_get_data (lk->config, &config_size);
 
-      cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
+      hr_ollama_registry_cache_write (lk, "blobs", m->manifest->config->digest, config, config_size);
     }
   if (lk->model_header != NULL)
-    cache_write (lk, "headers", m->manifest->model->digest, lk->model_header->data, (gsize) m->header_bytes);
+    hr_ollama_registry_cache_write (lk, "headers", m->manifest->model->digest, lk->model_header->data, (gsize) m->header_bytes);
   if (lk->projector_header != NULL)
-    cache_write (lk, "headers", m->manifest->projector->digest, lk->projector_header->data,
+    hr_ollama_registry_cache_write (lk, "headers", m->manifest->projector->digest, lk->projector_header->data,
                  (gsize) m->projector_header_bytes);
   lk->step = HR_OLLAMA_REGISTRY_STEP_DONE;
   progress_report (lk);
@@ -657,12 +433,12 @@ on_header (GObject      *source,
   if (resp == NULL || resp->status != 206)
     {
       g_task_return_error (task, resp == NULL
-                           ? transport_error (lk, _("the GGUF header"), error)
+                           ? hr_ollama_registry_transport_error (lk, _("the GGUF header"), error)
                            : resp->status == 200
                            ? g_error_new (HR_NET_ERROR, HR_NET_ERROR_INVALID_RESPONSE,
                                           _("The storage host sent the whole model blob of %s instead of the range asked for"),
                                           lk->model->name)
-                           : status_error (lk, lk->blob == lk->model->manifest->projector
+                           : hr_ollama_registry_status_error (lk, lk->blob == lk->model->manifest->projector
                                                ? _("the vision projector blob") : _("the model blob"),
                                            resp, FALSE));
       g_object_unref (task);
@@ -700,7 +476,7 @@ header_start (GTask               *task,
 {
   Lookup *lk = g_task_get_task_data (task);
   HrOllamaLibraryModel *m = lk->model;
-  g_autoptr(GBytes) cached = cache_read (lk, "headers", blob->digest);
+  g_autoptr(GBytes) cached = hr_ollama_registry_cache_read (lk, "headers", blob->digest);
   guint64 end, need;
 
   lk->blob = blob;
@@ -760,9 +536,9 @@ on_config (GObject      *source,
 
   progress_stop (lk);
   if (resp == NULL)
-    error = transport_error (lk, _("the config blob"), g_steal_pointer (&error));
+    error = hr_ollama_registry_transport_error (lk, _("the config blob"), g_steal_pointer (&error));
   else if (resp->status != 200)
-    error = status_error (lk, _("the config blob"), resp, FALSE);
+    error = hr_ollama_registry_status_error (lk, _("the config blob"), resp, FALSE);
   else
     config_read (lk, resp->body, &error);
   if (error != NULL)
@@ -778,7 +554,7 @@ static void
 config_start (GTask *task)
 {
   Lookup *lk = g_task_get_task_data (task);
-  g_autoptr(GBytes) cached = cache_read (lk, "blobs", lk->model->manifest->config->digest);
+  g_autoptr(GBytes) cached = hr_ollama_registry_cache_read (lk, "blobs", lk->model->manifest->config->digest);
   g_autofree char *url = NULL;
 
   if (cached != NULL && config_read (lk, cached, NULL))
@@ -806,9 +582,9 @@ on_manifest (GObject      *source,
 
   progress_stop (lk);
   if (resp == NULL)
-    error = transport_error (lk, _("the manifest"), g_steal_pointer (&error));
+    error = hr_ollama_registry_transport_error (lk, _("the manifest"), g_steal_pointer (&error));
   else if (resp->status != 200)
-    error = status_error (lk, _("the manifest"), resp, TRUE);
+    error = hr_ollama_registry_status_error (lk, _("the manifest"), resp, TRUE);
   else
     {
       g_autoptr(GError) local = NULL;

@@ -4,7 +4,8 @@
  *
  * The one GGUF key -> model spec mapper (hr-gguf-keys.h). The keys are the
  * GGUF specification's and llama.cpp's (docs/formats.md, "GGUF keys";
- * docs/ollama.md, "/api/show" for the same keys as JSON).
+ * docs/ollama.md, "/api/show" for the same keys as JSON). One key is read
+ * (and its failure worded) in hr-gguf-keys-read.c.
  */
 #include "config.h"
 
@@ -12,233 +13,10 @@
 #include <string.h>
 
 #include "hr-error.h"
-#include "hr-gguf-keys.h"
+#include "hr-gguf-keys-private.h"
 #include "hr-gguf-recurrent.h"
 #include "hr-precision.h"
 #include "hr-units.h"
-
-typedef enum {
-  PROBLEM_NOT_COUNT,    /* present, not a non-negative whole number */
-  PROBLEM_TOO_LARGE,    /* a whole number past 32 bits */
-  PROBLEM_BAD_ARRAY,    /* an array that is not one number per layer */
-  PROBLEM_BAD_ELEMENT,  /* an element that is not a whole number */
-} Problem;
-
-static gboolean
-fail (const HrGgufKeys     *keys,
-      const char           *key,
-      Problem               problem,
-      const HrGgufKeyValue *value,
-      guint64               detail,
-      guint32               layers,
-      GError              **error)
-{
-  if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
-    {
-      const char *expected = problem == PROBLEM_BAD_ARRAY ? _("an array of one count per layer")
-                           : problem == PROBLEM_BAD_ELEMENT ? _("an array of whole numbers")
-                           : _("a whole number");
-
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("/api/show for %s: model_info \"%s\" is not %s"),
-                   keys->model_name, key, expected);
-      return FALSE;
-    }
-
-  switch (problem)
-    {
-    case PROBLEM_NOT_COUNT:
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("%s should be a non-negative integer; it is a %s"), key, value->type_name);
-      break;
-    case PROBLEM_TOO_LARGE:
-      {
-        g_autofree char *n = hr_format_count (detail);
-
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                     _("%s is %s, past any real model"), key, n);
-      }
-      break;
-    case PROBLEM_BAD_ARRAY:
-      {
-        g_autofree char *n = hr_format_count (value->length);
-
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                     _("%s is an array of %s %s values; a per-layer array needs one integer for each of the %u layers"),
-                     key, n, value->type_name, layers);
-      }
-      break;
-    case PROBLEM_BAD_ELEMENT:
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("%s has an unusable value for layer %u"), key, (guint) detail);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  return FALSE;
-}
-
-static void
-lookup (const HrGgufKeys *keys,
-        const char       *key,
-        HrGgufKeyValue   *out)
-{
-  memset (out, 0, sizeof *out);
-  keys->funcs->lookup (keys->source, key, out);
-}
-
-/* A scalar count; absent and hidden are not found. */
-static gboolean
-get_count (const HrGgufKeys *keys,
-           const char       *key,
-           guint64           max,
-           guint64          *out_value,
-           gboolean         *out_found,
-           GError          **error)
-{
-  HrGgufKeyValue value;
-
-  *out_found = FALSE;
-  lookup (keys, key, &value);
-  if (value.kind == HR_GGUF_KEY_ABSENT || value.kind == HR_GGUF_KEY_HIDDEN)
-    return TRUE;
-  if (value.kind != HR_GGUF_KEY_SCALAR || !value.is_count)
-    return fail (keys, key, PROBLEM_NOT_COUNT, &value, 0, 0, error);
-  if (value.count > max)
-    return fail (keys, key, PROBLEM_TOO_LARGE, &value, value.count, 0, error);
-  *out_value = value.count;
-  *out_found = TRUE;
-  return TRUE;
-}
-
-/**
- * hr_gguf_keys_get_u32:
- * @keys: the keys
- * @key: the full key ("general.file_type")
- * @out_value: (out): the value, when found
- * @out_found: (out): whether the key holds a value (absent and /api/show's
- *   hidden `null` are not found)
- * @error: return location for a #GError
- *
- * Reads a count that fits 32 bits.
- *
- * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when the key is
- *   present but not a non-negative whole number of at most 2^32 - 1.
- */
-gboolean
-hr_gguf_keys_get_u32 (const HrGgufKeys *keys,
-                      const char       *key,
-                      guint32          *out_value,
-                      gboolean         *out_found,
-                      GError          **error)
-{
-  guint64 v = 0;
-
-  if (!get_count (keys, key, G_MAXUINT32, &v, out_found, error))
-    return FALSE;
-  if (*out_found)
-    *out_value = (guint32) v;
-  return TRUE;
-}
-
-/**
- * hr_gguf_keys_get_u64:
- * @keys: the keys
- * @key: the full key ("general.parameter_count")
- * @out_value: (out): the value, when found
- * @out_found: (out): whether the key holds a value
- * @error: return location for a #GError
- *
- * Reads a count of up to 64 bits (a double from JSON when it is whole).
- *
- * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_INVALID_DATA when the key is
- *   present but not a non-negative whole number.
- */
-gboolean
-hr_gguf_keys_get_u64 (const HrGgufKeys *keys,
-                      const char       *key,
-                      guint64          *out_value,
-                      gboolean         *out_found,
-                      GError          **error)
-{
-  return get_count (keys, key, G_MAXUINT64, out_value, out_found, error);
-}
-
-/* `{arch}.@suffix` as a count of 32 bits. */
-static gboolean
-get_arch_u32 (const HrGgufKeys *keys,
-              const char       *suffix,
-              guint32          *out_value,
-              gboolean         *out_found,
-              GError          **error)
-{
-  g_autofree char *key = g_strconcat (keys->arch, ".", suffix, NULL);
-
-  return hr_gguf_keys_get_u32 (keys, key, out_value, out_found, error);
-}
-
-/* A per-layer count: a scalar, or an array with one whole number per
- * layer. Sets *out_max, and *out_layers (guint32 per layer) for an array;
- * *out_hidden when the value is withheld. */
-static gboolean
-get_per_layer (const HrGgufKeys *keys,
-               const char       *suffix,
-               guint32           layers,
-               guint32          *out_max,
-               GArray          **out_layers,
-               gboolean         *out_found,
-               gboolean         *out_hidden,
-               GError          **error)
-{
-  g_autofree char *key = g_strconcat (keys->arch, ".", suffix, NULL);
-  g_autoptr(GArray) per_layer = NULL;
-  HrGgufKeyValue value;
-  guint32 max = 0;
-
-  *out_layers = NULL;
-  *out_found = FALSE;
-  lookup (keys, key, &value);
-  *out_hidden = value.kind == HR_GGUF_KEY_HIDDEN;
-  if (value.kind != HR_GGUF_KEY_ARRAY)
-    return hr_gguf_keys_get_u32 (keys, key, out_max, out_found, error);
-
-  if (value.length != layers || !value.numeric || value.booleans)
-    return fail (keys, key, PROBLEM_BAD_ARRAY, &value, 0, layers, error);
-
-  per_layer = g_array_sized_new (FALSE, FALSE, sizeof (guint32), layers);
-  for (guint32 i = 0; i < layers; i++)
-    {
-      guint64 v;
-      guint32 v32;
-
-      if (!keys->funcs->element (keys->source, &value, i, &v) || v > G_MAXUINT32)
-        return fail (keys, key, PROBLEM_BAD_ELEMENT, &value, i, layers, error);
-      v32 = (guint32) v;
-      g_array_append_val (per_layer, v32);
-      max = MAX (max, v32);
-    }
-  *out_max = max;
-  *out_layers = g_steal_pointer (&per_layer);
-  *out_found = TRUE;
-  return TRUE;
-}
-
-static const char *
-source_prefix (const HrGgufKeys *keys)
-{
-  return keys->origin == HR_GGUF_KEYS_FROM_FILE ? "GGUF " : "Ollama /api/show model_info ";
-}
-
-static void
-set_source (const HrGgufKeys *keys,
-            HrModelSpec      *spec,
-            HrSpecField       field,
-            const char       *suffix)
-{
-  g_autofree char *source = g_strdup_printf ("%s%s.%s", source_prefix (keys), keys->arch, suffix);
-
-  hr_model_spec_set_source (spec, field, source);
-}
 
 static void
 fill_sliding (HrModelSpec *spec,
@@ -298,7 +76,7 @@ map_layer_sliding (const HrGgufKeys *keys,
   if (spec->sliding_window == 0 || spec->layers == 0)
     return;
 
-  lookup (keys, key, &value);
+  hr_gguf_keys_lookup (keys, key, &value);
   if (value.kind == HR_GGUF_KEY_ARRAY && value.length == spec->layers && value.numeric)
     {
       spec->layer_sliding = g_array_sized_new (FALSE, FALSE, sizeof (guint8), spec->layers);
@@ -325,7 +103,7 @@ map_layer_sliding (const HrGgufKeys *keys,
     return;
 
   combined = g_strdup_printf ("%s; sliding layers: %s%s", window_source,
-                              own ? source_prefix (keys) : "", own ? key : source);
+                              own ? hr_gguf_keys_source_prefix (keys) : "", own ? key : source);
   hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, combined);
 }
 
@@ -344,7 +122,7 @@ map_sliding_window (const HrGgufKeys *keys,
                     gboolean          found,
                     guint32           v)
 {
-  g_autofree char *source = g_strdup_printf ("%s%s.attention.sliding_window", source_prefix (keys), keys->arch);
+  g_autofree char *source = g_strdup_printf ("%s%s.attention.sliding_window", hr_gguf_keys_source_prefix (keys), keys->arch);
   guint32 window = found ? v : 0;
 
   if (g_strcmp0 (keys->arch, "llama4") == 0)
@@ -379,7 +157,7 @@ map_layers (const HrGgufKeys *keys,
   guint32 v = 0;
   gboolean found;
 
-  if (!get_arch_u32 (keys, "block_count", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "block_count", &v, &found, error))
     return FALSE;
   if (!found)
     return TRUE;
@@ -398,7 +176,7 @@ map_layers (const HrGgufKeys *keys,
       return FALSE;
     }
   spec->layers = v;
-  set_source (keys, spec, HR_SPEC_FIELD_LAYERS, "block_count");
+  hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_LAYERS, "block_count");
   return TRUE;
 }
 
@@ -441,7 +219,7 @@ map_heads (const HrGgufKeys *keys,
 
   gboolean recurrent = hr_gguf_recurrent_kind (keys->arch) == HR_GGUF_RECURRENT_PURE;
 
-  if (!get_per_layer (keys, "attention.head_count", spec->layers, &v, &per_layer, &found, &hidden, error))
+  if (!hr_gguf_keys_get_per_layer (keys, "attention.head_count", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
   if (found && v == 0 && !recurrent)
     {
@@ -454,10 +232,10 @@ map_heads (const HrGgufKeys *keys,
   if (found)
     {
       spec->heads = v;
-      set_source (keys, spec, HR_SPEC_FIELD_HEADS, "attention.head_count");
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_HEADS, "attention.head_count");
     }
 
-  if (!get_per_layer (keys, "attention.head_count_kv", spec->layers, &v, &per_layer, &found, &hidden, error))
+  if (!hr_gguf_keys_get_per_layer (keys, "attention.head_count_kv", spec->layers, &v, &per_layer, &found, &hidden, error))
     return FALSE;
   *out_kv_hidden = hidden;
   if (found && v == 0 && !recurrent)
@@ -471,7 +249,7 @@ map_heads (const HrGgufKeys *keys,
     {
       spec->kv_heads = v;
       spec->layer_kv_heads = per_layer;
-      set_source (keys, spec, HR_SPEC_FIELD_KV_HEADS,
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_KV_HEADS,
                   per_layer != NULL ? "attention.head_count_kv (per layer)" : "attention.head_count_kv");
     }
   else if (!hidden && spec->heads > 0)
@@ -495,19 +273,19 @@ map_key_value_lengths (const HrGgufKeys *keys,
   guint32 v = 0;
   gboolean found;
 
-  if (!get_arch_u32 (keys, "attention.key_length", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "attention.key_length", &v, &found, error))
     return FALSE;
   if (found)
     {
       spec->key_length = v;
-      set_source (keys, spec, HR_SPEC_FIELD_KEY_LENGTH, "attention.key_length");
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_KEY_LENGTH, "attention.key_length");
     }
-  if (!get_arch_u32 (keys, "attention.value_length", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "attention.value_length", &v, &found, error))
     return FALSE;
   if (found)
     {
       spec->value_length = v;
-      set_source (keys, spec, HR_SPEC_FIELD_VALUE_LENGTH, "attention.value_length");
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_VALUE_LENGTH, "attention.value_length");
     }
   /* MLA (deepseek2): key_length_mla / value_length_mla are the per-head
    * dims; key_length is the one cached latent (kv_lora_rank + rope) and
@@ -517,15 +295,15 @@ map_key_value_lengths (const HrGgufKeys *keys,
     guint32 k_mla = 0, v_mla = 0;
     gboolean k_found, v_found;
 
-    if (!get_arch_u32 (keys, "attention.key_length_mla", &k_mla, &k_found, error) ||
-        !get_arch_u32 (keys, "attention.value_length_mla", &v_mla, &v_found, error))
+    if (!hr_gguf_keys_get_arch_u32 (keys, "attention.key_length_mla", &k_mla, &k_found, error) ||
+        !hr_gguf_keys_get_arch_u32 (keys, "attention.value_length_mla", &v_mla, &v_found, error))
       return FALSE;
     spec->kv_latent = k_found && v_found && k_mla > 0 && v_mla > 0;
   }
   /* The sliding-window layers' own head size (llama.cpp src/llama-model.cpp
    * load_hparams: n_embd_head_k_swa, default the full layers'; gemma4). */
-  if (!get_arch_u32 (keys, "attention.key_length_swa", &spec->key_length_swa, &found, error) ||
-      !get_arch_u32 (keys, "attention.value_length_swa", &spec->value_length_swa, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "attention.key_length_swa", &spec->key_length_swa, &found, error) ||
+      !hr_gguf_keys_get_arch_u32 (keys, "attention.value_length_swa", &spec->value_length_swa, &found, error))
     return FALSE;
   if (spec->heads == 0 || spec->embedding_length == 0)
     return TRUE;
@@ -564,7 +342,7 @@ map_shared_kv_layers (const HrGgufKeys *keys,
   guint32 shared = 0;
   gboolean found;
 
-  if (!get_arch_u32 (keys, "attention.shared_kv_layers", &shared, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "attention.shared_kv_layers", &shared, &found, error))
     return FALSE;
   if (!found || shared == 0 || shared >= spec->layers)
     return TRUE;
@@ -594,26 +372,26 @@ map_counts (const HrGgufKeys *keys,
   {
     g_autoptr(GError) ff_error = NULL;
 
-    if (get_arch_u32 (keys, "feed_forward_length", &v, &found, &ff_error) && found)
+    if (hr_gguf_keys_get_arch_u32 (keys, "feed_forward_length", &v, &found, &ff_error) && found)
       spec->feed_forward_length = v;
   }
 
-  lookup (keys, "tokenizer.ggml.tokens", &tokens);
+  hr_gguf_keys_lookup (keys, "tokenizer.ggml.tokens", &tokens);
   if (tokens.kind == HR_GGUF_KEY_ARRAY && tokens.length > 0 && tokens.length <= G_MAXUINT32)
     spec->vocab_size = (guint32) tokens.length;
   else
     {
-      if (!get_arch_u32 (keys, "vocab_size", &v, &found, error))
+      if (!hr_gguf_keys_get_arch_u32 (keys, "vocab_size", &v, &found, error))
         return FALSE;
       if (found)
         spec->vocab_size = v;
     }
 
-  if (!get_arch_u32 (keys, "expert_count", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "expert_count", &v, &found, error))
     return FALSE;
   if (found)
     spec->expert_count = v;
-  if (!get_arch_u32 (keys, "expert_used_count", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "expert_used_count", &v, &found, error))
     return FALSE;
   if (found)
     spec->expert_used_count = v;
@@ -637,7 +415,7 @@ map_counts (const HrGgufKeys *keys,
       {
         g_autoptr(GError) moe_error = NULL;
 
-        if (get_arch_u32 (keys, suffixes[i], &v, &found, &moe_error) && found)
+        if (hr_gguf_keys_get_arch_u32 (keys, suffixes[i], &v, &found, &moe_error) && found)
           *fields[i] = v;
       }
   }
@@ -691,7 +469,7 @@ check_modelled_cache (const HrGgufKeys *keys,
           gboolean found = FALSE;
           g_autoptr(GError) ignored = NULL;
 
-          if (!get_arch_u32 (keys, unmodelled[i].key, &v, &found, &ignored) || !found || v == 0)
+          if (!hr_gguf_keys_get_arch_u32 (keys, unmodelled[i].key, &v, &found, &ignored) || !found || v == 0)
             return TRUE;
         }
       if (keys->origin == HR_GGUF_KEYS_FROM_OLLAMA_SHOW)
@@ -769,12 +547,12 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
   if (!map_layers (keys, spec, error))
     return FALSE;
 
-  if (!get_arch_u32 (keys, "embedding_length", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "embedding_length", &v, &found, error))
     return FALSE;
   if (found)
     {
       spec->embedding_length = v;
-      set_source (keys, spec, HR_SPEC_FIELD_EMBEDDING_LENGTH, "embedding_length");
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_EMBEDDING_LENGTH, "embedding_length");
     }
 
   if (!map_heads (keys, spec, &kv_hidden, error) ||
@@ -782,15 +560,15 @@ hr_gguf_keys_map (const HrGgufKeys *keys,
       !map_shared_kv_layers (keys, spec, error))
     return FALSE;
 
-  if (!get_arch_u32 (keys, "context_length", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "context_length", &v, &found, error))
     return FALSE;
   if (found)
     {
       spec->context_length = v;
-      set_source (keys, spec, HR_SPEC_FIELD_CONTEXT_LENGTH, "context_length");
+      hr_gguf_keys_set_source (keys, spec, HR_SPEC_FIELD_CONTEXT_LENGTH, "context_length");
     }
 
-  if (!get_arch_u32 (keys, "attention.sliding_window", &v, &found, error))
+  if (!hr_gguf_keys_get_arch_u32 (keys, "attention.sliding_window", &v, &found, error))
     return FALSE;
   map_sliding_window (keys, spec, found, v);
 

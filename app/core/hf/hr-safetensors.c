@@ -1,6 +1,13 @@
 /* hr-safetensors.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reading one safetensors header: the 8-byte length, then the JSON object
+ * of tensor entries ({"dtype", "shape", "data_offsets"}) and
+ * "__metadata__", each entry checked (its shape against its span, the
+ * spans tiling the data exactly). What the entries add up to is counted
+ * in hr-safetensors-count.c; a sharded checkpoint's index is read in
+ * hr-safetensors-index.c.
  */
 #include "config.h"
 
@@ -11,40 +18,8 @@
 
 #include "hr-error.h"
 #include "hr-json.h"
-#include "hr-mmproj.h"
-#include "hr-safetensors.h"
+#include "hr-safetensors-private.h"
 #include "hr-units.h"
-
-/* Element sizes in bits (docs/formats.md, "safetensors"). */
-static const struct {
-  const char *name;
-  guint       bits;
-} dtype_bits[] = {
-  { "BOOL", 8 }, { "U8", 8 }, { "I8", 8 },
-  { "F8_E4M3", 8 }, { "F8_E5M2", 8 }, { "F8_E8M0", 8 },
-  { "F16", 16 }, { "BF16", 16 }, { "I16", 16 }, { "U16", 16 },
-  { "F32", 32 }, { "I32", 32 }, { "U32", 32 },
-  { "F64", 64 }, { "I64", 64 }, { "U64", 64 },
-  { "F4", 4 }, { "F6_E2M3", 6 }, { "F6_E3M2", 6 },
-};
-
-/**
- * hr_safetensors_dtype_bits:
- * @dtype: a safetensors dtype name ("BF16"), case-sensitive as in the format
- *
- * Returns: the bits per stored element (BF16 16, F4 4, F6_E2M3 6 ...), from the
- *   safetensors dtype list in docs/formats.md; 0 for a dtype this table does not know.
- */
-guint
-hr_safetensors_dtype_bits (const char *dtype)
-{
-  if (dtype == NULL)
-    return 0;
-  for (guint i = 0; i < G_N_ELEMENTS (dtype_bits); i++)
-    if (strcmp (dtype_bits[i].name, dtype) == 0)
-      return dtype_bits[i].bits;
-  return 0;
-}
 
 static void
 dtype_free (HrSafetensorsDtype *dtype)
@@ -102,53 +77,6 @@ hr_safetensors_header_get_dtype (const HrSafetensorsHeader *header,
         return d;
     }
   return NULL;
-}
-
-static HrSafetensorsDtype *
-header_ensure_dtype (HrSafetensorsHeader *header,
-                     const char          *dtype)
-{
-  HrSafetensorsDtype *d = (HrSafetensorsDtype *) hr_safetensors_header_get_dtype (header, dtype);
-
-  if (d == NULL)
-    {
-      d = g_new0 (HrSafetensorsDtype, 1);
-      d->dtype = g_strdup (dtype);
-      g_ptr_array_add (header->dtypes, d);
-    }
-  return d;
-}
-
-static gint
-compare_dtype (gconstpointer a,
-               gconstpointer b)
-{
-  const HrSafetensorsDtype *da = *(HrSafetensorsDtype * const *) a;
-  const HrSafetensorsDtype *db = *(HrSafetensorsDtype * const *) b;
-
-  return strcmp (da->dtype, db->dtype);
-}
-
-static gboolean
-add_to_dtype (HrSafetensorsHeader *header,
-              const char          *dtype,
-              guint                tensors,
-              guint64              parameters,
-              guint64              bytes,
-              GError             **error)
-{
-  HrSafetensorsDtype *d = header_ensure_dtype (header, dtype);
-
-  if (!hr_add_u64 (d->parameters, parameters, &d->parameters) ||
-      !hr_add_u64 (d->bytes, bytes, &d->bytes) ||
-      !hr_add_u64 (header->parameters, parameters, &header->parameters))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                   _("The safetensors parameter count for %s does not fit 64 bits"), dtype);
-      return FALSE;
-    }
-  d->tensors += tensors;
-  return TRUE;
 }
 
 /**
@@ -237,69 +165,6 @@ node_get_u64 (JsonNode *node,
     return FALSE;
   *out = (guint64) json_node_get_int (node);
   return TRUE;
-}
-
-/* Quantization state stored beside packed weights: GPTQ/AWQ (qzeros,
- * scales, g_idx), compressed-tensors (weight_scale, weight_zero_point,
- * weight_g_idx, weight_shape, input_scale, weight_global_scale), mlx
- * (scales, biases), fp8 checkpoints (weight_scale_inv), bitsandbytes
- * (absmax, quant_map, quant_state.*), ModelOpt NVFP4 (weight_scale_2). */
-static const char * const aux_suffixes[] = {
-  ".qzeros", ".scales", ".g_idx", ".biases", ".weight_scale", ".weight_scale_inv",
-  ".weight_scale_2", ".weight_zero_point", ".weight_g_idx", ".weight_shape",
-  ".weight_global_scale", ".input_scale", ".input_global_scale", ".absmax",
-  ".quant_map", ".nested_absmax", ".nested_quant_map", NULL,
-};
-
-/**
- * hr_safetensors_tensor_is_aux:
- * @name: a tensor name ("model.layers.0.self_attn.q_proj.scales")
- *
- * Returns: %TRUE when @name is quantization state (scales, zero points,
- *   group indices, the bitsandbytes quant_state), which is stored and takes
- *   memory but is not a parameter of the model.
- */
-gboolean
-hr_safetensors_tensor_is_aux (const char *name)
-{
-  if (name == NULL)
-    return FALSE;
-  if (strstr (name, ".quant_state.") != NULL)
-    return TRUE;
-  for (guint i = 0; aux_suffixes[i] != NULL; i++)
-    if (g_str_has_suffix (name, aux_suffixes[i]))
-      return TRUE;
-  return FALSE;
-}
-
-/**
- * hr_safetensors_tensor_is_lm_head:
- * @name: a tensor name
- *
- * Returns: %TRUE for an output projection stored on its own
- *   (`lm_head.weight`, or one under a wrapper's prefix such as
- *   `language_model.lm_head.weight`): the embeddings are not tied.
- */
-gboolean
-hr_safetensors_tensor_is_lm_head (const char *name)
-{
-  return name != NULL && (strcmp (name, "lm_head.weight") == 0 ||
-                          g_str_has_suffix (name, ".lm_head.weight"));
-}
-
-/* Integer containers holding several quantized weights each: GPTQ/AWQ
- * `qweight` (I32, 8 int4 values), compressed-tensors `weight_packed` (I32),
- * mlx's quantized `weight` (U32), 4-bit `weight` in U8 (bitsandbytes,
- * ModelOpt NVFP4: 2 values per byte). */
-static gboolean
-is_packed (const char *name,
-           const char *dtype)
-{
-  if (g_str_has_suffix (name, ".qweight") || g_str_has_suffix (name, ".weight_packed"))
-    return strcmp (dtype, "I32") == 0 || strcmp (dtype, "U32") == 0 || strcmp (dtype, "U8") == 0;
-  if (g_str_has_suffix (name, ".weight"))
-    return strcmp (dtype, "U32") == 0 || strcmp (dtype, "U8") == 0;
-  return FALSE;
 }
 
 /* The product of the "shape" entries of tensor @name: its element count. */
@@ -401,43 +266,6 @@ check_span_bytes (const char  *name,
   return TRUE;
 }
 
-/* Adds one checked tensor to @header's sums: the output projection, the
- * vision tower, quantization state, packed containers, its dtype. */
-static gboolean
-count_tensor (HrSafetensorsHeader *header,
-              const char          *name,
-              const char          *dtype,
-              guint64              elements,
-              guint64              span_bytes,
-              GError             **error)
-{
-  if (hr_safetensors_tensor_is_lm_head (name))
-    header->has_lm_head = TRUE;
-  if (hr_mmproj_safetensors_is_tower (name))
-    {
-      /* both within the header's sums, which are checked for overflow */
-      header->tower_tensors++;
-      header->tower_parameters += elements;
-      header->tower_bytes += span_bytes;
-    }
-  if (hr_safetensors_tensor_is_aux (name))
-    header->aux_parameters += elements;  /* <= header->parameters: cannot overflow first */
-  else if (is_packed (name, dtype))
-    {
-      guint64 packed;
-
-      if (!hr_mul_u64 (elements, hr_safetensors_dtype_bits (dtype), &packed) ||
-          !hr_add_u64 (header->packed_bits, packed, &header->packed_bits))
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                       _("The packed size of tensor “%s” in the safetensors header overflows 64 bits"), name);
-          return FALSE;
-        }
-      header->packed_elements += elements;
-    }
-  return add_to_dtype (header, dtype, 1, elements, span_bytes, error);
-}
-
 /* One tensor entry of the header ({"dtype", "shape", "data_offsets"}):
  * checked, counted into @header, its byte span in @span. */
 static gboolean
@@ -470,7 +298,7 @@ parse_tensor (HrSafetensorsHeader *header,
   return read_elements (obj, name, &elements, error) &&
          read_offsets (obj, name, span, error) &&
          check_span_bytes (name, dtype, elements, span->end - span->begin, error) &&
-         count_tensor (header, name, dtype, elements, span->end - span->begin, error);
+         hr_safetensors_count_tensor (header, name, dtype, elements, span->end - span->begin, error);
 }
 
 /* The header's JSON object, after the size, NUL and syntax checks; @parser
@@ -644,7 +472,7 @@ hr_safetensors_header_parse_json (const char *json,
       return NULL;
     }
   header->n_tensors = spans->len;
-  g_ptr_array_sort (header->dtypes, compare_dtype);
+  g_ptr_array_sort (header->dtypes, hr_safetensors_compare_dtype);
 
   return g_steal_pointer (&header);
 }
@@ -680,318 +508,4 @@ hr_safetensors_header_parse (const guint8 *data,
       return NULL;
     }
   return hr_safetensors_header_parse_json ((const char *) data + 8, (gsize) n, error);
-}
-
-/**
- * hr_safetensors_header_merge:
- * @into: the header that accumulates (shard 1)
- * @other: another shard's header
- * @error: return location for a #GError
- *
- * Adds @other's tensors, parameters and data bytes per dtype to @into, for a
- * model stored in several shards. @into's header_length becomes the sum.
- *
- * Returns: %TRUE, or %FALSE with %HR_CORE_ERROR_OVERFLOW when a sum does not
- *   fit 64 bits.
- */
-gboolean
-hr_safetensors_header_merge (HrSafetensorsHeader       *into,
-                             const HrSafetensorsHeader *other,
-                             GError                   **error)
-{
-  g_return_val_if_fail (into != NULL, FALSE);
-  g_return_val_if_fail (other != NULL, FALSE);
-
-  for (guint i = 0; i < other->dtypes->len; i++)
-    {
-      const HrSafetensorsDtype *d = g_ptr_array_index (other->dtypes, i);
-
-      if (!add_to_dtype (into, d->dtype, d->tensors, d->parameters, d->bytes, error))
-        return FALSE;
-    }
-  if (!hr_add_u64 (into->data_bytes, other->data_bytes, &into->data_bytes) ||
-      !hr_add_u64 (into->header_length, other->header_length, &into->header_length))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                   _("The safetensors data bytes over all shards do not fit 64 bits"));
-      return FALSE;
-    }
-  if (!hr_add_u64 (into->packed_bits, other->packed_bits, &into->packed_bits) ||
-      !hr_add_u64 (into->packed_elements, other->packed_elements, &into->packed_elements) ||
-      !hr_add_u64 (into->aux_parameters, other->aux_parameters, &into->aux_parameters))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                   _("The safetensors parameter counts over all shards do not fit 64 bits"));
-      return FALSE;
-    }
-  into->has_lm_head |= other->has_lm_head;
-  into->n_tensors += other->n_tensors;
-  into->tower_tensors += other->tower_tensors;
-  hr_add_u64 (into->tower_parameters, other->tower_parameters, &into->tower_parameters);
-  hr_add_u64 (into->tower_bytes, other->tower_bytes, &into->tower_bytes);
-  g_ptr_array_sort (into->dtypes, compare_dtype);
-  return TRUE;
-}
-
-/**
- * hr_safetensors_header_parameters:
- * @header: a parsed header (or several merged)
- * @bits: bits per quantized weight in the packed containers (config.json
- *   quantization_config bits; 0 = 4, the GPTQ, AWQ and mlx default)
- *
- * The model's parameter count from the unpacked shapes: every stored
- * element, less the quantization state (hr_safetensors_tensor_is_aux()),
- * with each packed container counted as the weights it holds (an I32
- * qweight of GPTQ/AWQ at 4 bits holds 8). The bytes are unchanged: they
- * stay the data_offsets spans.
- *
- * Returns: the parameter count, saturating at G_MAXUINT64.
- */
-guint64
-hr_safetensors_header_parameters (const HrSafetensorsHeader *header,
-                                  guint                      bits)
-{
-  guint64 plain, unpacked, total;
-
-  g_return_val_if_fail (header != NULL, 0);
-
-  if (bits == 0)
-    bits = 4;
-  plain = header->parameters - header->aux_parameters - header->packed_elements;
-  unpacked = header->packed_bits / bits;
-  if (!hr_add_u64 (plain, unpacked, &total))
-    return G_MAXUINT64;
-  return total;
-}
-
-/**
- * hr_safetensors_reconcile:
- * @summary: the summary figure (an index's `total_size`, the Hub's
- *   `safetensors.total`), 0 = not given
- * @detailed: the figure summed from the detailed source (the shards'
- *   headers, the Hub's per-dtype `parameters` map), 0 = not known
- * @summary_name: what gave @summary ("model.safetensors.index.json total_size")
- * @detailed_name: what gave @detailed ("the 4 shards' headers")
- * @unit: the unit of both ("bytes", "parameters")
- * @out_note: (out) (optional) (transfer full): a sentence when both are
- *   known and disagree (both numbers and the gap), else %NULL
- *
- * Two figures of one quantity that may disagree: the more detailed source
- * wins, and the note says so.
- *
- * Returns: @detailed when known, else @summary.
- */
-guint64
-hr_safetensors_reconcile (guint64      summary,
-                          guint64      detailed,
-                          const char  *summary_name,
-                          const char  *detailed_name,
-                          const char  *unit,
-                          char       **out_note)
-{
-  if (out_note != NULL)
-    *out_note = NULL;
-  if (detailed == 0)
-    return summary;
-  if (summary != 0 && summary != detailed && out_note != NULL)
-    {
-      g_autofree char *s = hr_format_count (summary);
-      g_autofree char *d = hr_format_count (detailed);
-      g_autofree char *gap = hr_format_count (summary > detailed ? summary - detailed : detailed - summary);
-
-      *out_note = g_strdup_printf (_("%s gives %s %s but %s add up to %s %s (%s apart); using %s"),
-                                   summary_name, s, unit, detailed_name, d, unit, gap, d);
-    }
-  return detailed;
-}
-
-static gint
-compare_str_ptr (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
-/**
- * hr_safetensors_index_free:
- * @index: (nullable): an index from hr_safetensors_index_parse()
- *
- * Frees @index.
- */
-void
-hr_safetensors_index_free (HrSafetensorsIndex *index)
-{
-  if (index == NULL)
-    return;
-  g_clear_pointer (&index->shards, g_ptr_array_unref);
-  g_free (index);
-}
-
-/* "metadata.total_size" into @index when present: an integer, or a whole
- * double (large counts may arrive as doubles). */
-static gboolean
-read_total_size (HrSafetensorsIndex  *index,
-                 JsonObject          *obj,
-                 GError             **error)
-{
-  JsonNode *meta = json_object_get_member (obj, "metadata");
-  JsonNode *total;
-  GType type;
-
-  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
-    return TRUE;
-  total = json_object_get_member (json_node_get_object (meta), "total_size");
-  if (total == NULL || !JSON_NODE_HOLDS_VALUE (total))
-    return TRUE;
-
-  type = json_node_get_value_type (total);
-  if (type == G_TYPE_INT64 && json_node_get_int (total) >= 0)
-    {
-      index->total_size = (guint64) json_node_get_int (total);
-      index->has_total_size = TRUE;
-    }
-  else if (type == G_TYPE_DOUBLE)
-    {
-      double v = json_node_get_double (total);
-
-      /* 2^64 as a double; anything at or past it does not fit. */
-      if (!(v >= 0.0 && v < 18446744073709551616.0 && v == (double) (guint64) v))
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("model.safetensors.index.json has a total_size that is not a whole number of bytes"));
-          return FALSE;
-        }
-      index->total_size = (guint64) v;
-      index->has_total_size = TRUE;
-    }
-  else
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("model.safetensors.index.json has a total_size that is not a non-negative number"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The shard "weight_map" gives tensor @name: a plain file name in the
- * repository, or %NULL with @error set. */
-static const char *
-weight_map_shard (const char  *name,
-                  JsonNode    *value,
-                  GError     **error)
-{
-  const char *shard;
-
-  if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("model.safetensors.index.json maps tensor “%s” to something that is not a file name"),
-                   name);
-      return NULL;
-    }
-  shard = json_node_get_string (value);
-  if (shard[0] == '\0' || strstr (shard, "..") != NULL || shard[0] == '/')
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("model.safetensors.index.json maps tensor “%s” to “%s”, which is not a file in the repository"),
-                   name, shard);
-      return NULL;
-    }
-  return shard;
-}
-
-/* "weight_map" into @index: the tensor count, the output projection and
- * tower tensors, and the sorted list of distinct shards. */
-static gboolean
-read_weight_map (HrSafetensorsIndex  *index,
-                 JsonObject          *obj,
-                 GError             **error)
-{
-  JsonNode *map = json_object_get_member (obj, "weight_map");
-  g_autoptr(GHashTable) seen = NULL;
-  g_autoptr(GList) members = NULL;
-  JsonObject *map_obj;
-
-  if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("model.safetensors.index.json has no weight_map object"));
-      return FALSE;
-    }
-  map_obj = json_node_get_object (map);
-  seen = g_hash_table_new (g_str_hash, g_str_equal);
-  members = json_object_get_members (map_obj);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      const char *shard = weight_map_shard (l->data, json_object_get_member (map_obj, l->data), error);
-
-      if (shard == NULL)
-        return FALSE;
-      index->n_tensors++;
-      if (hr_safetensors_tensor_is_lm_head (l->data))
-        index->has_lm_head = TRUE;
-      if (hr_mmproj_safetensors_is_tower (l->data))
-        index->tower_tensors++;
-      if (!g_hash_table_contains (seen, shard))
-        {
-          g_hash_table_add (seen, (gpointer) shard);
-          g_ptr_array_add (index->shards, g_strdup (shard));
-        }
-    }
-  g_ptr_array_sort (index->shards, compare_str_ptr);
-  return TRUE;
-}
-
-/**
- * hr_safetensors_index_parse:
- * @data: (array length=length): model.safetensors.index.json
- * @length: bytes in @data
- * @error: return location for a #GError
- *
- * Parses a sharded model's index: `metadata.total_size` (the sum of the
- * tensor data bytes over all shards, headers excluded; tied embeddings stored
- * once; docs/formats.md, "safetensors") and `weight_map` (tensor name -> shard file name), giving
- * the tensor count and the list of shards. total_size may be missing
- * (has_total_size is then %FALSE); it is accepted as an integer or as a
- * whole double, since large counts may arrive as doubles.
- *
- * Returns: (transfer full): the index, or %NULL with @error set:
- *   %HR_CORE_ERROR_PARSE (not JSON or not an object),
- *   %HR_CORE_ERROR_INVALID_DATA (no weight_map object, a shard name that is
- *   not a string or not a plain file name, a negative or fractional total_size).
- */
-HrSafetensorsIndex *
-hr_safetensors_index_parse (const char *data,
-                            gsize       length,
-                            GError    **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(HrSafetensorsIndex) index = NULL;
-  JsonNode *root;
-  JsonObject *obj;
-
-  if (data == NULL || length == 0 || length > G_MAXSSIZE ||
-      memchr (data, '\0', length) != NULL ||
-      !json_parser_load_from_data (parser, data, (gssize) length, &local_error))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("model.safetensors.index.json is not valid JSON: %s"),
-                   local_error != NULL ? local_error->message : _("empty or contains a NUL byte"));
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("model.safetensors.index.json is not a JSON object"));
-      return NULL;
-    }
-  obj = json_node_get_object (root);
-
-  index = g_new0 (HrSafetensorsIndex, 1);
-  index->shards = g_ptr_array_new_with_free_func (g_free);
-  if (!read_total_size (index, obj, error) || !read_weight_map (index, obj, error))
-    return NULL;
-  return g_steal_pointer (&index);
 }

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HrBoardConnection's instance structure, shared by hr-board-connection.c
- * (connecting, refreshing, the token and the object's life) and
+ * (connecting, refreshing and the object's life),
+ * hr-board-connection-token.c (the token) and
  * hr-board-connection-accessors.c (what a reader asks of it). Internal to
  * HrBoardConnection.
  */
@@ -49,5 +50,41 @@ struct _HrBoardConnection
 
   gboolean                disposed;
 };
+
+/* Its properties, notified by hr-board-connection.c and
+ * hr-board-connection-token.c. */
+enum {
+  PROP_0,
+  PROP_CLIENT,
+  PROP_URL,
+  PROP_STATE,
+  PROP_VERSION,
+  PROP_ERROR,
+  PROP_BUSY,
+  PROP_TOKEN_NOTE,
+  PROP_USE_KEYRING,
+  PROP_AUTO_REFRESH,
+  PROP_TIMEOUT,
+  N_PROPS
+};
+
+/* hr-board-connection.c: sets *@field to a copy of @value and notifies
+ * @prop (one of PROP_*) when it changed; whether @error is a cancellation
+ * (not an error to show). */
+void          _hr_board_connection_set_string   (HrBoardConnection *self,
+                                                 char             **field,
+                                                 const char        *value,
+                                                 guint              prop);
+gboolean      _hr_board_connection_is_cancelled (const GError      *error);
+
+/* hr-board-connection-token.c: the token note once the keyring failed;
+ * the token store (the session's, or one of the connection's own); which
+ * token the client sends for @token and @saved, %TRUE when the keyring is
+ * worth asking. */
+void          _hr_board_connection_say_keyring_unavailable (HrBoardConnection *self);
+HrTokenStore *_hr_board_connection_token_store  (HrBoardConnection *self);
+gboolean      _hr_board_connection_choose_token (HrBoardConnection *self,
+                                                 const char        *token,
+                                                 gboolean           saved);
 
 G_END_DECLS

@@ -17,25 +17,11 @@
  * a reference on the connection and does nothing once it is disposed or the
  * call was cancelled (cancelling is not an error to show). The lists are
  * refreshed by a timer that runs only while "auto-refresh" is on (the page
- * turns it on while it is shown) and the server is connected.
+ * turns it on while it is shown) and the server is connected. The token
+ * is chosen and kept in hr-board-connection-token.c.
  */
 
 G_DEFINE_FINAL_TYPE (HrBoardConnection, hr_board_connection, G_TYPE_OBJECT)
-
-enum {
-  PROP_0,
-  PROP_CLIENT,
-  PROP_URL,
-  PROP_STATE,
-  PROP_VERSION,
-  PROP_ERROR,
-  PROP_BUSY,
-  PROP_TOKEN_NOTE,
-  PROP_USE_KEYRING,
-  PROP_AUTO_REFRESH,
-  PROP_TIMEOUT,
-  N_PROPS
-};
 
 enum {
   MODELS_CHANGED,
@@ -50,8 +36,8 @@ static guint signals[N_SIGNALS];
 /* ------------------------------------------------------------------ */
 /* State                                                               */
 
-static gboolean
-is_cancelled (const GError *error)
+gboolean
+_hr_board_connection_is_cancelled (const GError *error)
 {
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -64,11 +50,11 @@ cancel_and_clear (GCancellable **cancellable)
   g_clear_object (cancellable);
 }
 
-static void
-set_string (HrBoardConnection  *self,
-            char              **field,
-            const char         *value,
-            guint               prop)
+void
+_hr_board_connection_set_string (HrBoardConnection  *self,
+                                 char              **field,
+                                 const char         *value,
+                                 guint               prop)
 {
   if (g_strcmp0 (*field, value) == 0)
     return;
@@ -90,7 +76,7 @@ static void
 set_error (HrBoardConnection *self,
            const char        *message)
 {
-  set_string (self, &self->error, message, PROP_ERROR);
+  _hr_board_connection_set_string (self, &self->error, message, PROP_ERROR);
 }
 
 static void
@@ -157,7 +143,7 @@ on_tags (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) models = hr_ollama_client_tags_finish (HR_OLLAMA_CLIENT (source), result, &error);
 
-  if (self->disposed || is_cancelled (error))
+  if (self->disposed || _hr_board_connection_is_cancelled (error))
     return;
   if (models == NULL)
     {
@@ -184,7 +170,7 @@ on_ps (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
 
-  if (self->disposed || is_cancelled (error))
+  if (self->disposed || _hr_board_connection_is_cancelled (error))
     return;
   if (loaded == NULL)
     {
@@ -251,57 +237,6 @@ stop_timer (HrBoardConnection *self)
 }
 
 /* ------------------------------------------------------------------ */
-/* The token: the keyring when there is one, else this session's memory */
-
-/* Said only once a token is in use: without one the keyring does not matter. */
-static void
-say_keyring_unavailable (HrBoardConnection *self)
-{
-  self->keyring_unavailable = TRUE;
-  if (g_hash_table_size (self->session_tokens) > 0 ||
-      (self->typed_token != NULL && *self->typed_token != '\0'))
-    set_string (self, &self->token_note,
-                _("The keyring is not available: the token is kept in memory until Headroom closes, and asked for again next time."),
-                PROP_TOKEN_NOTE);
-}
-
-/* The store given (the session's, hr_board_connection_set_token_store()),
- * or one of the connection's own, made on first use (a connection alone,
- * the tests'). */
-static HrTokenStore *
-token_store (HrBoardConnection *self)
-{
-  if (self->token_store == NULL)
-    self->token_store = hr_token_store_new ();
-  return self->token_store;
-}
-
-static void
-on_token_stored (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(HrBoardConnection) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!hr_token_store_store_finish (HR_TOKEN_STORE (source), result, &error) &&
-      !is_cancelled (error) && !self->disposed)
-    say_keyring_unavailable (self);
-}
-
-static void
-remember_token (HrBoardConnection *self,
-                const char        *token)
-{
-  g_hash_table_replace (self->session_tokens, g_strdup (self->url), g_strdup (token));
-  if (self->keyring_unavailable || !self->use_keyring)
-    say_keyring_unavailable (self);
-  else
-    hr_token_store_store_async (token_store (self), HR_TOKEN_KIND_OLLAMA, self->url, token,
-                                self->connect_cancellable, on_token_stored, g_object_ref (self));
-}
-
-/* ------------------------------------------------------------------ */
 /* Connecting                                                          */
 
 static void
@@ -312,7 +247,7 @@ fail (HrBoardConnection *self,
   if (bad_address)
     self->lost = FALSE;
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->version, NULL, PROP_VERSION);
+  _hr_board_connection_set_string (self, &self->version, NULL, PROP_VERSION);
   stop_timer (self);
   self->bad_address = bad_address;
   set_error (self, message);
@@ -329,7 +264,7 @@ on_version (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autofree char *version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
 
-  if (self->disposed || is_cancelled (error))
+  if (self->disposed || _hr_board_connection_is_cancelled (error))
     return;
   g_clear_object (&self->connect_cancellable);
 
@@ -341,7 +276,7 @@ on_version (GObject      *source,
     }
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_string (self, &self->version, version, PROP_VERSION);
+  _hr_board_connection_set_string (self, &self->version, version, PROP_VERSION);
   set_error (self, NULL);
   set_state (self, HR_BOARD_CONNECTION_CONNECTED);
   g_object_thaw_notify (G_OBJECT (self));
@@ -365,12 +300,12 @@ on_token_looked_up (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autofree char *token = hr_token_store_lookup_finish (HR_TOKEN_STORE (source), result, &error);
 
-  if (self->disposed || is_cancelled (error))
+  if (self->disposed || _hr_board_connection_is_cancelled (error))
     return;
   g_clear_object (&self->keyring_cancellable);
   /* A keyring that fails or does not answer in time: connect without it. */
   if (error != NULL)
-    say_keyring_unavailable (self);
+    _hr_board_connection_say_keyring_unavailable (self);
   if (token != NULL)
     {
       hr_ollama_client_set_token (self->client, token);
@@ -390,39 +325,12 @@ reset (HrBoardConnection *self)
   self->refresh_pending = 0;
   stop_timer (self);
   self->lost = FALSE;
-  set_string (self, &self->version, NULL, PROP_VERSION);
+  _hr_board_connection_set_string (self, &self->version, NULL, PROP_VERSION);
   set_error (self, NULL);
   g_ptr_array_set_size (self->models, 0);
   g_ptr_array_set_size (self->loaded, 0);
   g_signal_emit (self, signals[MODELS_CHANGED], 0);
   g_signal_emit (self, signals[LOADED_CHANGED], 0);
-}
-
-/* Which token the client sends: the one given, else the one remembered
- * for the server this session. Returns whether the keyring is worth
- * asking (nothing given or remembered, and @saved). */
-static gboolean
-choose_token (HrBoardConnection *self,
-              const char        *token,
-              gboolean           saved)
-{
-  const char *remembered = g_hash_table_lookup (self->session_tokens, self->url);
-
-  g_free (self->typed_token);
-  self->typed_token = g_strdup (token);
-  if (token != NULL && *token != '\0')
-    {
-      hr_ollama_client_set_token (self->client, token);
-      if (g_strcmp0 (token, remembered) != 0)
-        remember_token (self, token);
-      return FALSE;
-    }
-  if (remembered != NULL)
-    {
-      hr_ollama_client_set_token (self->client, remembered);
-      return FALSE;
-    }
-  return saved && self->use_keyring && !self->keyring_unavailable;
 }
 
 /**
@@ -489,7 +397,7 @@ hr_board_connection_connect (HrBoardConnection *self,
   reset (self);
   if (g_set_object (&self->client, client))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
-  set_string (self, &self->url, normalized, PROP_URL);
+  _hr_board_connection_set_string (self, &self->url, normalized, PROP_URL);
   wipe_string (&self->given_url);
   self->given_url = g_steal_pointer (&given);
   set_state (self, HR_BOARD_CONNECTION_CONNECTING);
@@ -497,11 +405,11 @@ hr_board_connection_connect (HrBoardConnection *self,
   update_busy (self);
   g_object_thaw_notify (G_OBJECT (self));
 
-  if (choose_token (self, token, saved))
+  if (_hr_board_connection_choose_token (self, token, saved))
     {
       /* A server connected to before may have a token in the keyring. */
       self->keyring_cancellable = g_cancellable_new ();
-      hr_token_store_lookup_async (token_store (self), HR_TOKEN_KIND_OLLAMA, normalized,
+      hr_token_store_lookup_async (_hr_board_connection_token_store (self), HR_TOKEN_KIND_OLLAMA, normalized,
                                    self->keyring_cancellable, on_token_looked_up, g_object_ref (self));
       return;
     }
@@ -719,7 +627,7 @@ hr_board_connection_init (HrBoardConnection *self)
   self->session_tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->use_keyring = TRUE;
   if (!hr_token_store_is_built ())
-    say_keyring_unavailable (self);
+    _hr_board_connection_say_keyring_unavailable (self);
 }
 
 /**

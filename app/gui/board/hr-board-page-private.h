@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Board page's insides, shared by hr-board-page.c (the lists, the
- * server rows, the saved servers) and hr-board-page-actions.c (its
- * actions), and the tests' access to them.
+ * The Board page's insides, shared by hr-board-page.c (the server rows,
+ * the saved servers), hr-board-page-lists.c (the lists),
+ * hr-board-page-actions.c (its actions) and hr-board-page-servers.c (the
+ * board a server runs on), and the tests' access to them.
  */
 #pragma once
 
@@ -53,6 +54,8 @@ struct _HrBoardPage
 
 void               _hr_board_page_class_actions_init  (GtkWidgetClass *widget_class);
 void               _hr_board_page_update_actions      (HrBoardPage    *self);
+void               _hr_board_page_on_models_changed   (HrBoardPage    *self);
+void               _hr_board_page_on_loaded_changed   (HrBoardPage    *self);
 void               _hr_board_page_ensure_built        (HrBoardPage    *self);
 const char        *_hr_board_page_get_board_id        (HrBoardPage    *self);
 const char        *_hr_board_page_get_server_board    (HrBoardPage    *self);
