@@ -196,7 +196,7 @@ hr_evaluate (const HrEvaluationInputs  *scenario,
  *
  * hr_evaluate(), the same figures, with what depends on the model and the
  * precision alone (the weights' bytes, the KV elements per token, whether
- * the precision is the model's own) taken from @cache when it was made for
+ * the precision is the model's own, the weights one token reads) taken from @cache when it was made for
  * the same @spec and scenario precision (the same pointers), else worked
  * out and kept there. The caller must not change @spec while its cache is
  * in use, or must zero the cache after.
@@ -223,6 +223,7 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
       cache->as_pulled = scenario->precision == NULL ||
                          (spec->precision != NULL && g_ascii_strcasecmp (scenario->precision->id, spec->precision) == 0);
       cache->context_length = spec->context_length;
+      cache->read_bytes = hr_offload_token_read_bytes (spec, scenario->precision, cache->weights);
       cache->valid = TRUE;
     }
 
@@ -237,7 +238,7 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
   hr_add_u64 (out->footprint.weights, out->footprint.kv_cache, &out->footprint.total);
   hr_add_u64 (out->footprint.total, out->footprint.overhead, &out->footprint.total);
   out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
-  out->read_bytes = hr_offload_token_read_bytes (spec, scenario->precision, out->footprint.weights);
+  out->read_bytes = cache->read_bytes;
   out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->read_bytes);
   out->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
 

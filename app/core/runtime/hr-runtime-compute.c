@@ -56,18 +56,18 @@ compute_gpu (Ctx           *ctx,
              const Figures *f,
              const Layout  *l)
 {
-  const HrModelSpec *spec = ctx->spec;
+  const SpecDims *dims = ctx->dims;
   HrRuntimePrediction *out = ctx->out;
   guint64 ubatch = l->ubatch;
-  guint64 emb = rt_embedding_of (spec);
-  guint64 heads = rt_heads_of (spec);
+  guint64 emb = dims->embedding;
+  guint64 heads = dims->heads;
   guint64 n_ff = f->n_ff;
   guint64 compute, ffn, mask, scores = 0;
   guint64 cells = l->n_global > 0 ? l->cells_seq : l->n_sliding > 0 ? l->cells_swa_seq : 0;
   HrRuntimeTerm *term;
 
-  if (spec->expert_count > 1 && spec->expert_used_count > 0)
-    n_ff = rt_mul (ctx, n_ff, spec->expert_used_count);
+  if (dims->expert_count > 1 && dims->expert_used_count > 0)
+    n_ff = rt_mul (ctx, n_ff, dims->expert_used_count);
   if (out->flash_attention)
     {
       ffn = rt_mul (ctx, rt_mul (ctx, 4, ubatch), rt_add (ctx, rt_mul (ctx, 3, n_ff), emb));
@@ -435,7 +435,7 @@ rt_compute_0_30 (Ctx           *ctx,
                  const Figures *f,
                  const Layout  *l)
 {
-  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && hr_model_spec_recurrent_layers (ctx->spec) > 0)
+  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && ctx->recurrent_layers > 0)
     rt_compute_recurrent_cpu (ctx, f, l); /* hr-runtime-compute-recurrent.c */
   else if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
     compute_cpu (ctx, f, l);

@@ -157,6 +157,21 @@ rt_embedding_of (const HrModelSpec *spec)
   return rt_heads_of (spec) * spec->key_length;
 }
 
+/* The spec's figures a bytes-only step reads, copied (see SpecDims). */
+void
+rt_spec_dims (const HrModelSpec *spec,
+              SpecDims          *dims)
+{
+  dims->context_length = spec->context_length;
+  dims->sliding_window = spec->sliding_window;
+  dims->vocab_size = spec->vocab_size;
+  dims->expert_count = spec->expert_count;
+  dims->expert_used_count = spec->expert_used_count;
+  dims->embedding = rt_embedding_of (spec);
+  dims->heads = rt_heads_of (spec);
+  dims->projector_bytes = spec->projector_bytes;
+}
+
 /* "blk.N.@suffix": TRUE for any layer N. */
 static gboolean
 blk_tensor_is (const char *name,
