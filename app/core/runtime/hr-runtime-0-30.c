@@ -463,6 +463,30 @@ layer_sums_0_30 (Ctx       *ctx,
     }
 }
 
+/* The layer sums (layer_sums_0_30()): kept in the cache between slider
+ * steps (the context does not enter) and read in place, or worked out
+ * into @scratch. */
+static const LayerSums *
+layer_sums_of (Ctx       *ctx,
+               LayerSums *scratch)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+  int flash = !!ctx->out->flash_attention;
+  gboolean before = ctx->overflow;
+  LayerSums *sums = cache != NULL ? &cache->sums : scratch;
+
+  if (cache == NULL || cache->sums_flash != flash)
+    {
+      ctx->overflow = FALSE;
+      layer_sums_0_30 (ctx, sums);
+      sums->overflow = (guint8) ctx->overflow;
+      if (cache != NULL)
+        cache->sums_flash = (gint8) flash;
+    }
+  ctx->overflow = before || sums->overflow;
+  return sums;
+}
+
 /* The cells llama.cpp gives each layer, and which layers there are. */
 static void
 layout_0_30 (Ctx    *ctx,
@@ -475,9 +499,11 @@ layout_0_30 (Ctx    *ctx,
    * (common/common.h n_batch, n_ubatch). */
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
   guint64 n_ctx;
-  LayerSums sums;
+  LayerSums scratch;
+  const LayerSums *sums;
 
-  memset (l, 0, sizeof *l);
+  /* Every field is set below (a memset of the whole layout costs more
+   * than the few it would cover). */
   l->slots = out->parallel_slots;
   l->unified = out->kv_unified;
   /* Ollama passes -c num_ctx x slots; llama-server's -c is n_ctx itself. */
@@ -516,35 +542,18 @@ layout_0_30 (Ctx    *ctx,
       l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, window, l->ubatch), KV_PAD_0_30));
       l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
     }
-
-  /* Kept in the cache between slider steps (the context does not enter). */
-  if (ctx->cache != NULL && ctx->cache->sums_flash == (int) !!out->flash_attention)
-    {
-      sums = ctx->cache->sums;
-      ctx->overflow = ctx->overflow || sums.overflow;
-    }
   else
-    {
-      gboolean before = ctx->overflow;
+    l->cells_swa_seq = l->cells_swa = 0;
 
-      ctx->overflow = FALSE;
-      layer_sums_0_30 (ctx, &sums);
-      sums.overflow = ctx->overflow;
-      ctx->overflow = ctx->overflow || before;
-      if (ctx->cache != NULL)
-        {
-          ctx->cache->sums = sums;
-          ctx->cache->sums_flash = (int) !!out->flash_attention;
-        }
-    }
-  l->n_global = sums.n_global;
-  l->n_sliding = sums.n_sliding;
-  l->n_recurrent = sums.n_recurrent;
-  l->kvh_global = sums.kvh_global;
-  l->kvh_sliding = sums.kvh_sliding;
-  l->mixed_heads = sums.mixed_heads;
-  l->global_elements = sums.global_elements;
-  l->sliding_elements = sums.sliding_elements;
+  sums = layer_sums_of (ctx, &scratch);
+  l->n_global = sums->n_global;
+  l->n_sliding = sums->n_sliding;
+  l->n_recurrent = sums->n_recurrent;
+  l->kvh_global = sums->kvh_global;
+  l->kvh_sliding = sums->kvh_sliding;
+  l->mixed_heads = sums->mixed_heads;
+  l->global_elements = sums->global_elements;
+  l->sliding_elements = sums->sliding_elements;
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
 }

@@ -51,67 +51,58 @@ rt_note_text (Ctx        *ctx,
   va_end (args);
 }
 
-HrRuntimeTerm *
-rt_add_term (Ctx               *ctx,
-          HrRuntimeTermKind  kind,
-          gint64             bytes,
-          const char        *source)
-{
-  static const char *ids[HR_RUNTIME_N_TERM_KINDS] = {
-    [HR_RUNTIME_TERM_RESERVE] = "reserve",
-    [HR_RUNTIME_TERM_BUFFER_LAYER] = "buffer_layer",
-    [HR_RUNTIME_TERM_WEIGHTS] = "weights",
-    [HR_RUNTIME_TERM_OUTPUT] = "output",
-    [HR_RUNTIME_TERM_KV_CACHE] = "kv_cache",
-    [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
-    [HR_RUNTIME_TERM_COMPUTE] = "compute",
-    [HR_RUNTIME_TERM_LEARNED] = "learned",
-    [HR_RUNTIME_TERM_PROJECTOR] = "projector",
-    [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = "draft_weights",
-    [HR_RUNTIME_TERM_DRAFT_KV] = "draft_kv_cache",
-    [HR_RUNTIME_TERM_DRAFT_COMPUTE] = "draft_compute",
-    [HR_RUNTIME_TERM_DRAFT_OUTPUT] = "draft_output",
-  };
-  HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
+/* Each term kind's stable id (HrRuntimeTerm id). */
+const char * const rt_term_ids[HR_RUNTIME_N_TERM_KINDS] = {
+  [HR_RUNTIME_TERM_RESERVE] = "reserve",
+  [HR_RUNTIME_TERM_BUFFER_LAYER] = "buffer_layer",
+  [HR_RUNTIME_TERM_WEIGHTS] = "weights",
+  [HR_RUNTIME_TERM_OUTPUT] = "output",
+  [HR_RUNTIME_TERM_KV_CACHE] = "kv_cache",
+  [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
+  [HR_RUNTIME_TERM_COMPUTE] = "compute",
+  [HR_RUNTIME_TERM_LEARNED] = "learned",
+  [HR_RUNTIME_TERM_PROJECTOR] = "projector",
+  [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = "draft_weights",
+  [HR_RUNTIME_TERM_DRAFT_KV] = "draft_kv_cache",
+  [HR_RUNTIME_TERM_DRAFT_COMPUTE] = "draft_compute",
+  [HR_RUNTIME_TERM_DRAFT_OUTPUT] = "draft_output",
+};
 
-  term->kind = kind;
-  term->id = ids[kind];
-  term->label = NULL;
-  term->bytes = bytes;
-  term->source = source;
-  term->formula[0] = '\0';
-  term->note[0] = '\0';
-  if (ctx->text)
+/* A new term's label, for a person (rt_add_term() with texts). */
+void
+rt_label_term (Ctx           *ctx,
+               HrRuntimeTerm *term)
+{
+  HrRuntimeTermKind kind = term->kind;
+
+  switch (kind)
     {
-      switch (kind)
-        {
-        case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
-        case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
-        case HR_RUNTIME_TERM_WEIGHTS:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") :
-                        ctx->in->backend == HR_RUNTIME_BACKEND_CPU ? _("Weights (CPU backend, host memory)") :
-                        _("Weights on the GPU");
-          break;
-        case HR_RUNTIME_TERM_OUTPUT:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");
-          break;
-        case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
-        case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
-        case HR_RUNTIME_TERM_COMPUTE:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
-          break;
-        case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
-        case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
-        case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
-        case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
-        case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
-        case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
-        case HR_RUNTIME_N_TERM_KINDS:
-        default: break;
-        }
+    case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
+    case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
+    case HR_RUNTIME_TERM_WEIGHTS:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") :
+                    ctx->in->backend == HR_RUNTIME_BACKEND_CPU ? _("Weights (CPU backend, host memory)") :
+                    _("Weights on the GPU");
+      break;
+    case HR_RUNTIME_TERM_OUTPUT:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");
+      break;
+    case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
+    case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
+    case HR_RUNTIME_TERM_COMPUTE:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
+      break;
+    case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
+    case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
+    case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
+    case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
+    case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
+    case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
+    case HR_RUNTIME_N_TERM_KINDS:
+    default: break;
     }
-  return term;
 }
+
 /* ------------------------------------------------------------ model figures */
 
 
@@ -371,7 +362,7 @@ rt_figure_weights (Ctx     *ctx,
       guint64 both;
 
       f->exact = FALSE;
-      f->tied = spec->tied_embeddings;
+      f->tied = spec->tied_embeddings != FALSE;
       f->all = weights;
       f->token_embd = embd;
       f->output = f->tied ? 0 : embd;

@@ -24,16 +24,14 @@
 #include "hr-runtime-private.h"
 #include "hr-units.h"
 
-/* The total of the terms, or an overflow error (the prediction zeroed). */
+/* The total of the terms (summed as they were added, rt_add_term()), or
+ * an overflow error (the prediction zeroed). */
 static gboolean
 finish (Ctx     *ctx,
         GError **error)
 {
   HrRuntimePrediction *out = ctx->out;
-  guint64 total = 0;
 
-  for (guint i = 0; i < out->n_terms && !ctx->overflow; i++)
-    total = rt_add (ctx, total, (guint64) MAX (out->terms[i].bytes, 0));
   if (ctx->overflow)
     {
       memset (out, 0, sizeof *out);
@@ -42,7 +40,7 @@ finish (Ctx     *ctx,
                    ctx->spec->name ? ctx->spec->name : _("the model"));
       return FALSE;
     }
-  out->total_bytes = total;
+  out->total_bytes = ctx->total;
   return TRUE;
 }
 
@@ -114,6 +112,29 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
   inputs->backend = HR_RUNTIME_BACKEND_CUDA;
   inputs->draft_num_predict = 4;
   inputs->cache_ram_mib = 8192;
+}
+
+/* @ctx before a prediction: every field zero but dims_local and the
+ * counts' digits, which are written before they are read. Field by field:
+ * a memset of the struct's head starts a string instruction that costs
+ * more than these stores, on every slider step. */
+static void
+init_ctx (Ctx *ctx)
+{
+  ctx->in = NULL;
+  ctx->spec = NULL;
+  ctx->out = NULL;
+  ctx->text = FALSE;
+  ctx->overflow = FALSE;
+  ctx->total = 0;
+  ctx->version_major = ctx->version_minor = ctx->version_patch = 0;
+  ctx->have_version = FALSE;
+  ctx->arch_gemma3 = ctx->arch_gptoss = FALSE;
+  ctx->dims = NULL;
+  ctx->recurrent_only = FALSE;
+  ctx->recurrent_layers = 0;
+  ctx->cache = NULL;
+  ctx->counts.next = 0;
 }
 
 /* A failed step: the prediction zeroed, FALSE returned. */
@@ -233,10 +254,9 @@ sized_spec (Ctx                   *ctx,
 
       if (view != inputs->spec)
         cache->exact = g_memdup2 (view, sizeof *view);
-      cache->exact_view = cache->exact;
       cache->have_exact = TRUE;
     }
-  return cache->exact_view != NULL ? cache->exact_view : inputs->spec;
+  return cache->exact != NULL ? cache->exact : inputs->spec;
 }
 
 /* The spec's figures a step reads (SpecDims): the cache's copy, made
@@ -472,8 +492,7 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   Figures scratch;
   const Figures *f;
 
-  memset (&ctx, 0, G_STRUCT_OFFSET (Ctx, counts));
-  ctx.counts.next = 0;
+  init_ctx (&ctx);
   reset_header (out);
   if (inputs->spec == NULL)
     {
@@ -490,7 +509,8 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   ctx.text = !inputs->skip_text;
   look_up_dims (&ctx);
   look_up_arch (&ctx);
-  ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
+  ctx.have_version = inputs->server_version != NULL &&
+                     hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
   if (ctx.text && ctx.spec->unknown_tensors > 0)
     rt_note (&ctx, g_dngettext (GETTEXT_PACKAGE,
