@@ -323,54 +323,63 @@ rt_old_compute (Ctx           *ctx,
   return total;
 }
 
-void
-rt_predict_0_12 (Ctx           *ctx,
-              const Figures *f)
+/* The old estimator's fixed terms: the per-GPU reserve, the extra layer
+ * kept as a buffer, the repeating layers and the output layer
+ * (llm/memory.go estimateGPULayers). */
+static void
+old_weight_terms (Ctx           *ctx,
+                  const Figures *f,
+                  const Old     *o)
 {
   const HrModelSpec *spec = ctx->spec;
-  HrRuntimePrediction *out = ctx->out;
   HrRuntimeTerm *term;
-  Old o;
 
-  rt_old_compute (ctx, f, out->parallel_slots, &o);
-  out->kv_cells = (guint32) MIN (o.context, G_MAXUINT32);
-  out->ubatch = (guint32) o.batch;
-  out->host_bytes = 0;
-
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_RESERVE, (gint64) o.reserve, SRC_012_RESERVE);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_RESERVE, (gint64) o->reserve, SRC_012_RESERVE);
   if (ctx->text)
     {
       g_snprintf (term->formula, sizeof term->formula,
                   ctx->in->backend == HR_RUNTIME_BACKEND_METAL ? _("512 MiB = %s bytes (Metal)") : _("457 MiB = %s bytes (CUDA or ROCm)"),
-                  rt_count (&ctx->counts, o.reserve));
+                  rt_count (&ctx->counts, o->reserve));
       g_snprintf (term->note, sizeof term->note, "%s",
                   _("Set aside on every GPU the model uses for the CUDA context and other structures; OLLAMA_GPU_OVERHEAD is only checked against free memory, not added."));
     }
 
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_BUFFER_LAYER, (gint64) o.buffer_layer, SRC_012_BUFFER);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_BUFFER_LAYER, (gint64) o->buffer_layer, SRC_012_BUFFER);
   if (ctx->text)
     g_snprintf (term->formula, sizeof term->formula, _("blk.0 + its KV = %s + %s = %s bytes"),
-                rt_count (&ctx->counts, f->blk0), rt_count (&ctx->counts, o.kv0), rt_count (&ctx->counts, o.buffer_layer));
+                rt_count (&ctx->counts, f->blk0), rt_count (&ctx->counts, o->kv0), rt_count (&ctx->counts, o->buffer_layer));
 
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_WEIGHTS, (gint64) o.layers, SRC_012_LAYERS);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_WEIGHTS, (gint64) o->layers, SRC_012_LAYERS);
   if (ctx->text)
     {
       g_snprintf (term->formula, sizeof term->formula, _("%u repeating layers (blk.0 .. blk.%u) = %s bytes"),
-                  spec->layers, spec->layers - 1, rt_count (&ctx->counts, o.layers));
+                  spec->layers, spec->layers - 1, rt_count (&ctx->counts, o->layers));
       g_snprintf (term->note, sizeof term->note, "%s",
                   f->exact ? _("The old estimator leaves token_embd out when the model has an output tensor, and other tensors (rope_freqs) too.")
                            : _("Without a tensor list: the weights less the embedding estimates."));
     }
 
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_OUTPUT, (gint64) o.output, SRC_012_OUTPUT);
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_OUTPUT, (gint64) o->output, SRC_012_OUTPUT);
   if (ctx->text)
     g_snprintf (term->formula, sizeof term->formula,
                 f->tied ? _("output_norm + token_embd (tied, no output tensor) = %s + %s = %s bytes")
                         : _("output_norm + output = %s + %s = %s bytes"),
                 rt_count (&ctx->counts, f->output_norm), rt_count (&ctx->counts, f->tied ? f->token_embd : f->output),
-                rt_count (&ctx->counts, o.output));
+                rt_count (&ctx->counts, o->output));
+}
 
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) o.kv, SRC_012_KV);
+/* The terms that grow with the context and slots: the KV cache as the
+ * old estimator counted it (whole bytes per element) and any recurrent
+ * state. */
+static void
+old_kv_terms (Ctx       *ctx,
+              const Old *o)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+  HrRuntimeTerm *term;
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) o->kv, SRC_012_KV);
   if (ctx->text)
     {
       const char *elem = out->kv_type == HR_KV_CACHE_Q8_0 ? "1" : out->kv_type == HR_KV_CACHE_Q4_0 ? "0.5" : "2";
@@ -381,7 +390,7 @@ rt_predict_0_12 (Ctx           *ctx,
                                out->parallel_slots),
                   spec->layers, spec->kv_heads, spec->key_length, spec->value_length,
                   rt_count (&ctx->counts, out->context_tokens), rt_count (&ctx->counts, out->parallel_slots), elem,
-                  rt_count (&ctx->counts, o.kv));
+                  rt_count (&ctx->counts, o->kv));
       if (out->kv_type != HR_KV_CACHE_F16)
         g_snprintf (term->note, sizeof term->note, "%s",
                     _("The old estimator counted q8_0 as 1 byte and q4_0 as half a byte per element; the real blocks are 34/32 and 18/32."));
@@ -393,22 +402,49 @@ rt_predict_0_12 (Ctx           *ctx,
                     _("The old estimator gives every layer the full context; it did not model this model's sliding window."));
     }
 
-  if (o.recurrent > 0)
+  if (o->recurrent > 0)
     {
-      term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) o.recurrent, SRC_012_RS);
+      term = rt_add_term (ctx, HR_RUNTIME_TERM_RECURRENT_STATE, (gint64) o->recurrent, SRC_012_RS);
       if (ctx->text)
         g_snprintf (term->formula, sizeof term->formula, _("recurrent layers x %s values x 4 bytes = %s bytes"),
-                    rt_count (&ctx->counts, rt_recurrent_values (ctx)), rt_count (&ctx->counts, o.recurrent));
+                    rt_count (&ctx->counts, rt_recurrent_values (ctx)), rt_count (&ctx->counts, o->recurrent));
     }
+}
 
-  term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) o.graph, SRC_012_GRAPH);
+/* The compute graph's term (fs/ggml/ggml.go GraphSize, old_graph()),
+ * its formula worked out again with the texts. */
+static void
+old_graph_term (Ctx *ctx,
+                Old *o)
+{
+  HrRuntimeTerm *term;
+
+  term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) o->graph, SRC_012_GRAPH);
   if (ctx->text)
     {
       guint64 graph;
-      old_graph (ctx, &o, &graph, term->formula, sizeof term->formula);
+      old_graph (ctx, o, &graph, term->formula, sizeof term->formula);
       g_snprintf (term->note, sizeof term->note, _("batch = min(num_ctx, num_batch) = %s; context = num_ctx x slots = %s.%s"),
-                  rt_count (&ctx->counts, o.batch), rt_count (&ctx->counts, o.context),
-                  o.graph_arch == NULL ? _(" No formula for this architecture: the default.") : "");
+                  rt_count (&ctx->counts, o->batch), rt_count (&ctx->counts, o->context),
+                  o->graph_arch == NULL ? _(" No formula for this architecture: the default.") : "");
     }
+}
+
+/* Ollama up to 0.12.10's estimate (llm/memory.go, rt_old_compute()), term
+ * by term. */
+void
+rt_predict_0_12 (Ctx           *ctx,
+              const Figures *f)
+{
+  HrRuntimePrediction *out = ctx->out;
+  Old o;
+
+  rt_old_compute (ctx, f, out->parallel_slots, &o);
+  out->kv_cells = (guint32) MIN (o.context, G_MAXUINT32);
+  out->ubatch = (guint32) o.batch;
+  out->host_bytes = 0;
+  old_weight_terms (ctx, f, &o);
+  old_kv_terms (ctx, &o);
+  old_graph_term (ctx, &o);
 }
 

@@ -297,9 +297,101 @@ figure_n_ff (Ctx     *ctx,
   f->n_ff_from = "guess";
 }
 
+/* The figures from the tensor list, exact: every tensor's bytes summed
+ * by group (blk.N, blk.0, token_embd, output, output_norm); no output
+ * tensor means the output is token_embd (tied). */
+static void
+figures_from_tensors (Ctx     *ctx,
+                      Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  gboolean have_output = FALSE;
+
+  f->exact = TRUE;
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      gboolean first;
+
+      f->all = rt_add (ctx, f->all, t->bytes);
+      if (t->name == NULL)
+        continue;
+      /* The first letter sorts most names out without a string compare. */
+      switch (t->name[0])
+        {
+        case 'b':
+          if (blk_index (t->name, &first))
+            {
+              f->blk_sum = rt_add (ctx, f->blk_sum, t->bytes);
+              if (first)
+                f->blk0 = rt_add (ctx, f->blk0, t->bytes);
+            }
+          break;
+        case 't':
+          if (name_is (t->name, "token_embd"))
+            f->token_embd = rt_add (ctx, f->token_embd, t->bytes);
+          break;
+        case 'o':
+          if (name_is (t->name, "output"))
+            {
+              f->output = rt_add (ctx, f->output, t->bytes);
+              have_output = TRUE;
+            }
+          else if (name_is (t->name, "output_norm"))
+            f->output_norm = rt_add (ctx, f->output_norm, t->bytes);
+          break;
+        default:
+          break;
+        }
+    }
+  f->tied = !have_output;
+}
+
+/* The figures without a tensor list (or at another precision than the
+ * file's): the weights from the spec (hr_memory_spec_weight_bytes()),
+ * token_embd (and an untied output) as vocab x embedding at f->bits, the
+ * blocks the rest, blk.0 their average; with texts, notes saying so. */
+static void
+figures_estimated (Ctx     *ctx,
+                   Figures *f,
+                   gboolean same_precision)
+{
+  const HrModelSpec *spec = ctx->spec;
+  const HrPrecision *precision = ctx->in->precision;
+  guint64 weights = hr_memory_spec_weight_bytes (spec, precision);
+  guint64 emb_values = rt_mul (ctx, spec->vocab_size, rt_embedding_of (spec));
+  guint64 embd = hr_memory_weight_bytes (emb_values, f->bits);
+  guint64 both;
+  char bits[G_ASCII_DTOSTR_BUF_SIZE];
+
+  f->exact = FALSE;
+  f->tied = spec->tied_embeddings != FALSE;
+  f->all = weights;
+  f->token_embd = embd;
+  f->output = f->tied ? 0 : embd;
+  both = rt_add (ctx, f->token_embd, f->output);
+  f->blk_sum = weights > both ? weights - both : 0;
+  f->blk0 = spec->layers > 0 ? f->blk_sum / spec->layers : 0;
+  if (!ctx->text)
+    return;
+  g_ascii_formatd (bits, sizeof bits, "%.2f", f->bits);
+  if (spec->tensors != NULL && !same_precision)
+    rt_note (ctx, _("The tensor list is the file as pulled (%s); at %s the weights are sketched from the parameter count."),
+             spec->precision, precision->label);
+  if (spec->vocab_size == 0)
+    rt_note (ctx, _("No tensor list and no vocabulary size: token_embd cannot be told apart from the other weights."));
+  else
+    rt_note (ctx, _("No tensor list: token_embd estimated as vocab x embedding x bits / 8 = %s x %s x %s / 8 = %s bytes, at the precision's average bits per weight."),
+             rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, rt_embedding_of (spec)),
+             bits, rt_count (&ctx->counts, embd));
+}
+
+/* The model's weight figures: from the tensor list where it is the file
+ * at the precision asked, else estimated; then the feed-forward widths
+ * (figure_n_ff()). */
 void
 rt_figure_weights (Ctx     *ctx,
-                Figures *f)
+                   Figures *f)
 {
   const HrModelSpec *spec = ctx->spec;
   const HrPrecision *file_precision = hr_precision_lookup (spec->precision);
@@ -310,82 +402,10 @@ rt_figure_weights (Ctx     *ctx,
   memset (f, 0, sizeof *f);
   f->bits = precision != NULL ? precision->bits_per_weight :
             file_precision != NULL ? file_precision->bits_per_weight : 16.0;
-
   if (spec->tensors != NULL && spec->tensors->len > 0 && same_precision)
-    {
-      gboolean have_output = FALSE;
-
-      f->exact = TRUE;
-      for (guint i = 0; i < spec->tensors->len; i++)
-        {
-          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
-          gboolean first;
-
-          f->all = rt_add (ctx, f->all, t->bytes);
-          if (t->name == NULL)
-            continue;
-          /* The first letter sorts most names out without a string compare. */
-          switch (t->name[0])
-            {
-            case 'b':
-              if (blk_index (t->name, &first))
-                {
-                  f->blk_sum = rt_add (ctx, f->blk_sum, t->bytes);
-                  if (first)
-                    f->blk0 = rt_add (ctx, f->blk0, t->bytes);
-                }
-              break;
-            case 't':
-              if (name_is (t->name, "token_embd"))
-                f->token_embd = rt_add (ctx, f->token_embd, t->bytes);
-              break;
-            case 'o':
-              if (name_is (t->name, "output"))
-                {
-                  f->output = rt_add (ctx, f->output, t->bytes);
-                  have_output = TRUE;
-                }
-              else if (name_is (t->name, "output_norm"))
-                f->output_norm = rt_add (ctx, f->output_norm, t->bytes);
-              break;
-            default:
-              break;
-            }
-        }
-      f->tied = !have_output;
-    }
+    figures_from_tensors (ctx, f);
   else
-    {
-      guint64 weights = hr_memory_spec_weight_bytes (spec, precision);
-      guint64 emb_values = rt_mul (ctx, spec->vocab_size, rt_embedding_of (spec));
-      guint64 embd = hr_memory_weight_bytes (emb_values, f->bits);
-      guint64 both;
-
-      f->exact = FALSE;
-      f->tied = spec->tied_embeddings != FALSE;
-      f->all = weights;
-      f->token_embd = embd;
-      f->output = f->tied ? 0 : embd;
-      both = rt_add (ctx, f->token_embd, f->output);
-      f->blk_sum = weights > both ? weights - both : 0;
-      f->blk0 = spec->layers > 0 ? f->blk_sum / spec->layers : 0;
-
-      if (ctx->text)
-        {
-          char bits[G_ASCII_DTOSTR_BUF_SIZE];
-
-          g_ascii_formatd (bits, sizeof bits, "%.2f", f->bits);
-          if (spec->tensors != NULL && !same_precision)
-            rt_note (ctx, _("The tensor list is the file as pulled (%s); at %s the weights are sketched from the parameter count."),
-                      spec->precision, precision->label);
-          if (spec->vocab_size == 0)
-            rt_note (ctx, _("No tensor list and no vocabulary size: token_embd cannot be told apart from the other weights."));
-          else
-            rt_note (ctx, _("No tensor list: token_embd estimated as vocab x embedding x bits / 8 = %s x %s x %s / 8 = %s bytes, at the precision's average bits per weight."),
-                      rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, rt_embedding_of (spec)),
-                      bits, rt_count (&ctx->counts, embd));
-        }
-    }
+    figures_estimated (ctx, f, same_precision);
   figure_n_ff (ctx, f);
 }
 
