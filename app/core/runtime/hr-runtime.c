@@ -583,7 +583,7 @@ hr_runtime_exact_spec (const HrModelSpec *spec,
  * what hr_runtime_predict() works out from the spec and the precision
  * alone (the weight figures, the architecture's flags, the KV elements per
  * token of each layer kind, whether the head sizes divide a quantized
- * cache's blocks) is kept and reused while the spec and the precision
+ * cache's blocks, the shape check, the spec figures a step reads) is kept and reused while the spec and the precision
  * asked for are the same pointers. The figures are the same as without it;
  * only the time differs. The caller must not change the spec while its
  * cache is in use, or must call hr_runtime_spec_cache_reset() after.
