@@ -712,7 +712,7 @@ test_board_page_pull (void)
                    "• bigmodel:70b is over by 33.90 GB\n"
                    "• bigmodel:70b has no rate this board has measured\n"
                    "bigmodel:70b needs 40.0 GB on Jetson Orin Nano Super, whose budget is 5.1 GB and headroom 6.1 GB; "
-                   "it decodes at 0.9 t/s (extrapolated) against a floor of 10.2 t/s.");
+                   "it decodes at 0.9 t/s (predicted) against a floor of 10.2 t/s.");
   g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==, hr_pull_panel_get_check_text (pull (f.page)));
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Pull bigmodel:70b Anyway?");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "pull"), ==, ADW_RESPONSE_DESTRUCTIVE);
@@ -751,9 +751,9 @@ test_board_page_pull_prior (void)
   g_assert_cmpstr (hr_pull_panel_get_check_text (pull (f.page)), ==,
                    "The pull check passes.\n"
                    "qwen2.5:0.5b needs 0.58 GB on NVIDIA GeForce RTX 3060 12 GB, whose budget is 11.38 GB and headroom 11.88 GB; "
-                   "it decodes at 603.0 t/s (prior) against a floor of 10.2 t/s.\n"
-                   "The rates on NVIDIA GeForce RTX 3060 12 GB are a prior, not a measurement: efficiency 0.67 for discrete-nvidia "
-                   "hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates become its own.");
+                   "it decodes at 603.0 t/s (predicted) against a floor of 10.2 t/s.\n"
+                   "The rates on NVIDIA GeForce RTX 3060 12 GB are predicted, not measured: efficiency 0.67, the mean of published runs on discrete-nvidia "
+                   "hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates rest on its own measurements.");
   g_assert_true (iterate_until (pull_done, f.page, 10000));
 
   /* The caption names the board the check uses */
@@ -766,7 +766,7 @@ test_board_page_pull_prior (void)
   spin (100);
   g_assert_nonnull (strstr (hr_pull_panel_get_check_text (pull (f.page)),
                             "\nOn NVIDIA GeForce RTX 3060 12 GB, qwen3:30b-a3b needs 10.75 GB on the GPU and 8.78 GB in host "
-                            "memory; the GPU's budget is 11.38 GB and headroom 11.88 GB; it decodes at 51.3 t/s (prior) "
+                            "memory; the GPU's budget is 11.38 GB and headroom 11.88 GB; it decodes at 51.3 t/s (predicted) "
                             "against a floor of 10.2 t/s.\n"));
   hr_scenario_set_board_id (f.scenario, "jetson-orin-nano-super");
   close_page (&f);

@@ -176,15 +176,30 @@ test_board_host (void)
 #undef REFUSED
 }
 
+/* a boards.json written before the host fields: cuda, no host memory */
 static void
 test_board_host_json (void)
 {
-  /* a boards.json written before the host fields: cuda, no host memory */
   const char *old =
     "{ \"version\": 1, \"boards\": [\n"
     "  { \"id\": \"old\", \"name\": \"Old\", \"pool_bytes\": 12000000000,\n"
     "    \"resident_bytes\": 1, \"reserve_bytes\": 1, \"bandwidth_gb_s\": 360,\n"
     "    \"unified\": false } ] }\n";
+  g_autoptr(GPtrArray) boards = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrBoard *b;
+
+  boards = hr_boards_load_data (old, -1, "boards.json", &error);
+  g_assert_no_error (error);
+  b = g_ptr_array_index (boards, 0);
+  g_assert_cmpint (b->backend, ==, HR_BOARD_BACKEND_CUDA);
+  g_assert_cmpuint (b->host_pool_bytes, ==, 0);
+  g_assert_cmpfloat (b->host_bandwidth_bytes_per_s, ==, 0.0);
+}
+
+static void
+test_board_host_json_refused (void)
+{
   const char *bad_backend =
     "{ \"version\": 1, \"boards\": [\n"
     "  { \"id\": \"b\", \"name\": \"B\", \"pool_bytes\": 1000, \"resident_bytes\": 1,\n"
@@ -196,34 +211,35 @@ test_board_host_json (void)
     "    \"reserve_bytes\": 1, \"bandwidth_gb_s\": 10, \"unified\": false,\n"
     "    \"host_pool_bytes\": 1000, \"host_resident_bytes\": 900,\n"
     "    \"host_reserve_bytes\": 200, \"host_bandwidth_gb_s\": 51.2 } ] }\n";
-  g_autofree char *builtin_path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
-  g_autofree char *dir = g_dir_make_tmp ("headroom-host-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "boards.json", NULL);
-  g_autoptr(GPtrArray) boards = NULL;
-  g_autoptr(GPtrArray) again = NULL;
   g_autoptr(GError) error = NULL;
-  const HrBoard *b;
-
-  boards = hr_boards_load_data (old, -1, "boards.json", &error);
-  g_assert_no_error (error);
-  b = g_ptr_array_index (boards, 0);
-  g_assert_cmpint (b->backend, ==, HR_BOARD_BACKEND_CUDA);
-  g_assert_cmpuint (b->host_pool_bytes, ==, 0);
-  g_assert_cmpfloat (b->host_bandwidth_bytes_per_s, ==, 0.0);
-  g_clear_pointer (&boards, g_ptr_array_unref);
 
   g_assert_null (hr_boards_load_data (bad_backend, -1, "boards.json", &error));
   g_assert_cmpstr (error->message, ==, "boards.json: line 4: entry 1 (\"b\"): field \"backend\" must be \"cuda\", \"metal\" or \"cpu\"");
   g_clear_error (&error);
   g_assert_null (hr_boards_load_data (bad_host, -1, "boards.json", &error));
   g_assert_cmpstr (error->message, ==, "boards.json: line 4: entry 1 (\"h\"): \"host_resident_bytes\" plus \"host_reserve_bytes\" must be less than \"host_pool_bytes\": nothing would be left for layers in host memory");
-  g_clear_error (&error);
+}
 
-  /* the built-in boards: the seed's Jetson unchanged, the RTX cards with a
-   * typical desktop's host memory, each kind its backend */
-  boards = hr_boards_load_file (builtin_path, &error);
+/* The built-in boards (HEADROOM_DATA_DIR/boards.json). Returns: (transfer full) */
+static GPtrArray *
+builtin_boards (void)
+{
+  g_autofree char *builtin_path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "boards.json", NULL);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *boards = hr_boards_load_file (builtin_path, &error);
+
   g_assert_no_error (error);
-  b = hr_boards_find (boards, "jetson-orin-nano-super");
+  return boards;
+}
+
+/* the built-in boards: the seed's Jetson unchanged, the RTX cards with a
+ * typical desktop's host memory, each kind its backend */
+static void
+test_board_host_builtin (void)
+{
+  g_autoptr(GPtrArray) boards = builtin_boards ();
+  const HrBoard *b = hr_boards_find (boards, "jetson-orin-nano-super");
+
   g_assert_cmpuint (b->pool_bytes, ==, 8000000000);
   g_assert_cmpuint (b->resident_bytes, ==, 1900000000);
   g_assert_cmpuint (b->reserve_bytes, ==, 1000000000);
@@ -245,8 +261,19 @@ test_board_host_json (void)
     }
   g_assert_cmpfloat (hr_boards_find (boards, "rtx-3060-12gb")->host_bandwidth_bytes_per_s, ==, 51.2e9);
   g_assert_cmpfloat (hr_boards_find (boards, "rtx-4090")->host_bandwidth_bytes_per_s, ==, 89.6e9);
+}
 
-  /* saved and read back, the new fields survive */
+/* saved and read back, the new fields survive */
+static void
+test_board_host_saved (void)
+{
+  g_autoptr(GPtrArray) boards = builtin_boards ();
+  g_autofree char *dir = g_dir_make_tmp ("headroom-host-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "boards.json", NULL);
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrBoard *b;
+
   g_assert_true (hr_boards_save_file (boards, path, &error));
   g_assert_no_error (error);
   again = hr_boards_load_file (path, &error);
@@ -270,6 +297,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/board/verdicts", test_board_verdicts);
   g_test_add_func ("/board/validate", test_board_validate);
   g_test_add_func ("/board/host", test_board_host);
-  g_test_add_func ("/board/host-json", test_board_host_json);
+  g_test_add_func ("/board/host-json/old-file", test_board_host_json);
+  g_test_add_func ("/board/host-json/refused", test_board_host_json_refused);
+  g_test_add_func ("/board/host-json/builtin", test_board_host_builtin);
+  g_test_add_func ("/board/host-json/saved", test_board_host_saved);
   return g_test_run ();
 }

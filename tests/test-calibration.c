@@ -221,51 +221,94 @@ measurement (const char *board,
   return m;
 }
 
-static void
-test_closes_the_seed_gap (void)
-{
-  g_autoptr(GPtrArray) catalog = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
-  g_autoptr(GPtrArray) archive = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
-  g_autoptr(GArray) points = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *ps = NULL;
-  HrCalibration cal;
-  HrRuntimeInputs in;
-  HrRuntimePrediction p;
-  HrResidualPoint *pts;
-  const HrRuntimeTerm *term;
+/* The catalog (llama3.2:3b) and the measurement archive the seed-gap cases read. */
+typedef struct {
+  GPtrArray *catalog;
+  GPtrArray *archive;
+} SeedGap;
 
-  g_ptr_array_add (catalog, llama32_row ());
+static void
+seed_gap_set_up (SeedGap       *f,
+                 gconstpointer  data)
+{
+  f->catalog = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
+  f->archive = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_measurement_free);
+  g_ptr_array_add (f->catalog, llama32_row ());
   /* The seed's DGX Spark points, taking the CLI's rounded figures (2.6 and
    * 4.1 GB) as the reported bytes: the archive keeps the exact /api/ps size,
    * the seed only its printed form. The stored predictions (1) are stale:
    * the fit predicts again. */
-  g_ptr_array_add (archive, measurement ("dgx-spark", "ollama 0.31.2", "llama3.2:3b", 4096, 2600000000, 1));
-  g_ptr_array_add (archive, measurement ("dgx-spark", "ollama 0.31.2", "llama3.2:3b", 16384, 4100000000, 1));
+  g_ptr_array_add (f->archive, measurement ("dgx-spark", "ollama 0.31.2", "llama3.2:3b", 4096, 2600000000, 1));
+  g_ptr_array_add (f->archive, measurement ("dgx-spark", "ollama 0.31.2", "llama3.2:3b", 16384, 4100000000, 1));
   /* Another board, another version, a model the catalog lacks (its stored
    * prediction is used), one without a reported size. */
-  g_ptr_array_add (archive, measurement ("rtx-3090", "ollama 0.31.2", "llama3.2:3b", 4096, 2700000000, 1));
-  g_ptr_array_add (archive, measurement ("dgx-spark", "ollama 0.30.1", "llama3.2:3b", 4096, 2900000000, 1));
-  g_ptr_array_add (archive, measurement ("dgx-spark", "0.31.2", "mystery:7b", 4096, 5000000000, 4900000000));
-  g_ptr_array_add (archive, measurement ("dgx-spark", "0.31.2", "llama3.2:3b", 8192, 0, 3000000000));
+  g_ptr_array_add (f->archive, measurement ("rtx-3090", "ollama 0.31.2", "llama3.2:3b", 4096, 2700000000, 1));
+  g_ptr_array_add (f->archive, measurement ("dgx-spark", "ollama 0.30.1", "llama3.2:3b", 4096, 2900000000, 1));
+  g_ptr_array_add (f->archive, measurement ("dgx-spark", "0.31.2", "mystery:7b", 4096, 5000000000, 4900000000));
+  g_ptr_array_add (f->archive, measurement ("dgx-spark", "0.31.2", "llama3.2:3b", 8192, 0, 3000000000));
+}
 
-  points = hr_calibration_points_from_archive (archive, "dgx-spark", "0.31.2", catalog, NULL);
+static void
+seed_gap_tear_down (SeedGap       *f,
+                    gconstpointer  data)
+{
+  g_ptr_array_unref (f->archive);
+  g_ptr_array_unref (f->catalog);
+}
+
+/* The 0.31.2 points on dgx-spark; the llama3.2:3b pair fitted when @cal is
+ * given. Returns: (transfer full) */
+static GArray *
+seed_gap_points (SeedGap       *f,
+                 HrCalibration *cal)
+{
+  GArray *points = hr_calibration_points_from_archive (f->archive, "dgx-spark", "0.31.2", f->catalog, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (cal != NULL)
+    {
+      g_assert_true (hr_calibration_fit ((HrResidualPoint *) (gpointer) points->data, 2, cal, &error));
+      g_assert_no_error (error);
+    }
+  return points;
+}
+
+static void
+test_closes_the_seed_gap (SeedGap       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GArray) points = seed_gap_points (f, NULL);
+  HrResidualPoint *pts = (HrResidualPoint *) (gpointer) points->data;
+  g_autoptr(GError) error = NULL;
+  HrCalibration cal;
+
   g_assert_cmpuint (points->len, ==, 3);
-  pts = (HrResidualPoint *) (gpointer) points->data;
   /* 2,600,000,000 - 2,550,507,776 and 4,100,000,000 - 3,997,542,656. */
   g_assert_cmpuint (pts[0].context_tokens, ==, 4096);
   g_assert_cmpint (pts[0].residual_bytes, ==, 49492224);
   g_assert_cmpint (pts[1].residual_bytes, ==, 102457344);
   g_assert_cmpint (pts[2].residual_bytes, ==, 100000000);
-
   /* The llama3.2:3b pair alone: a line through both. */
   g_assert_true (hr_calibration_fit (pts, 2, &cal, &error));
   g_assert_cmpint (cal.kind, ==, HR_CALIBRATION_LINEAR);
   g_assert_cmpfloat_with_epsilon (cal.bytes_per_token, (102457344.0 - 49492224.0) / 12288.0, 1e-9);
+}
 
-  /* The principled 3.9975 GB ("4.0 GB") plus the learned overhead is the
-   * reported 4.1 GB. */
-  hr_runtime_inputs_init (&in, g_ptr_array_index (catalog, 0), 16384);
+/* The principled 3.9975 GB ("4.0 GB") plus the learned overhead is the
+ * reported 4.1 GB. */
+static void
+test_seed_gap_applied (SeedGap       *f,
+                       gconstpointer  data)
+{
+  HrCalibration cal;
+  g_autoptr(GArray) points = seed_gap_points (f, &cal);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ps = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+  const HrRuntimeTerm *term;
+
+  hr_runtime_inputs_init (&in, g_ptr_array_index (f->catalog, 0), 16384);
   in.server_version = "0.31.2";
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_cmpuint (p.total_bytes, ==, 3997542656);
@@ -281,27 +324,42 @@ test_closes_the_seed_gap (void)
   /* Applying twice adds nothing. */
   hr_calibration_apply (&cal, &p);
   g_assert_cmpuint (p.total_bytes, ==, 4100000000);
+}
 
-  /* Every version: the 0.30.1 point joins. */
-  g_clear_pointer (&points, g_array_unref);
-  points = hr_calibration_points_from_archive (archive, "dgx-spark", NULL, catalog, NULL);
+/* Every version: the 0.30.1 point joins. */
+static void
+test_seed_gap_every_version (SeedGap       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GArray) points = hr_calibration_points_from_archive (f->archive, "dgx-spark", NULL, f->catalog, NULL);
+
   g_assert_cmpuint (points->len, ==, 4);
+}
 
-  /* Predicting for the 0.12 estimator learns nothing from 0.30+ servers. */
-  {
-    HrRuntimeInputs old_era;
+/* Predicting for the 0.12 estimator learns nothing from 0.30+ servers. */
+static void
+test_seed_gap_old_era (SeedGap       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GArray) points = NULL;
+  HrRuntimeInputs old_era;
 
-    hr_runtime_inputs_init (&old_era, NULL, 4096);
-    old_era.era = HR_RUNTIME_ERA_OLLAMA_0_12;
-    g_clear_pointer (&points, g_array_unref);
-    points = hr_calibration_points_from_archive (archive, "dgx-spark", NULL, catalog, &old_era);
-    g_assert_cmpuint (points->len, ==, 0);
-  }
+  hr_runtime_inputs_init (&old_era, NULL, 4096);
+  old_era.era = HR_RUNTIME_ERA_OLLAMA_0_12;
+  points = hr_calibration_points_from_archive (f->archive, "dgx-spark", NULL, f->catalog, &old_era);
+  g_assert_cmpuint (points->len, ==, 0);
+}
 
-  /* A clear archive learns nothing. */
-  g_ptr_array_set_size (archive, 0);
-  g_clear_pointer (&points, g_array_unref);
-  points = hr_calibration_points_from_archive (archive, "dgx-spark", "0.31.2", catalog, NULL);
+/* A clear archive learns nothing. */
+static void
+test_seed_gap_clear_archive (SeedGap       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GArray) points = NULL;
+  HrCalibration cal;
+
+  g_ptr_array_set_size (f->archive, 0);
+  points = hr_calibration_points_from_archive (f->archive, "dgx-spark", "0.31.2", f->catalog, NULL);
   g_assert_cmpuint (points->len, ==, 0);
   g_assert_true (hr_calibration_fit ((HrResidualPoint *) (gpointer) points->data, points->len, &cal, NULL));
   g_assert_cmpint (cal.kind, ==, HR_CALIBRATION_NONE);
@@ -388,7 +446,11 @@ main (int   argc,
   g_test_add_func ("/calibration/one-context", test_one_context);
   g_test_add_func ("/calibration/zero-measurements", test_zero_measurements);
   g_test_add_func ("/calibration/outliers", test_outliers);
-  g_test_add_func ("/calibration/closes-the-seed-gap", test_closes_the_seed_gap);
+  g_test_add ("/calibration/closes-the-seed-gap/points", SeedGap, NULL, seed_gap_set_up, test_closes_the_seed_gap, seed_gap_tear_down);
+  g_test_add ("/calibration/closes-the-seed-gap/applied", SeedGap, NULL, seed_gap_set_up, test_seed_gap_applied, seed_gap_tear_down);
+  g_test_add ("/calibration/closes-the-seed-gap/every-version", SeedGap, NULL, seed_gap_set_up, test_seed_gap_every_version, seed_gap_tear_down);
+  g_test_add ("/calibration/closes-the-seed-gap/old-era", SeedGap, NULL, seed_gap_set_up, test_seed_gap_old_era, seed_gap_tear_down);
+  g_test_add ("/calibration/closes-the-seed-gap/clear-archive", SeedGap, NULL, seed_gap_set_up, test_seed_gap_clear_archive, seed_gap_tear_down);
   g_test_add_func ("/calibration/exact-bytes", test_learns_from_exact_bytes);
   g_test_add_func ("/calibration/negative-residual", test_negative_residual);
   g_test_add_func ("/calibration/same-version", test_same_version);

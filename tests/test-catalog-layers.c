@@ -167,65 +167,90 @@ test_layer_recurrent_round_trip (void)
   g_assert_cmpstr (spec->recurrent_source, ==, "LFM2: n_embd x (L_cache - 1)");
 }
 
+/* A catalog entry "m" whose layer fields are refused, and the message
+ * (NULL: the JSON reader's, checked for its field and line). */
+typedef struct {
+  const char *path;
+  const char *members;
+  const char *message;
+} MalformedLayers;
+
+static const MalformedLayers malformed_layers[] = {
+  { "/catalog-layers/malformed/layer-types-not-list",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": \"attention\"",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" must be a list of \"attention\", \"sliding\", \"recurrent\" or \"none\", one per layer" },
+  { "/catalog-layers/malformed/layer-types-count",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has 1 values for 2 layers" },
+  { "/catalog-layers/malformed/layer-types-unknown",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"mamba\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
+  { "/catalog-layers/malformed/layer-types-not-string",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", 3]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
+  { "/catalog-layers/malformed/sliding-without-window",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has sliding layers but no \"sliding_window\"" },
+  { "/catalog-layers/malformed/recurrent-figures-missing",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" are missing: 1 layers keep a recurrent state" },
+  { "/catalog-layers/malformed/recurrent-s-missing",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"], \"recurrent_r\": 9984",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is missing: 1 layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)" },
+  { "/catalog-layers/malformed/recurrent-without-layers",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_r\": 12",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")" },
+  { "/catalog-layers/malformed/recurrent-s-negative",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_s\": -1",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is negative or too large: it must be a whole number from 0 to 4,294,967,295" },
+  { "/catalog-layers/malformed/interval-too-small",
+    "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 1",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" must be between 2 and the 8 layers" },
+  { "/catalog-layers/malformed/interval-and-layer-types",
+    "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 4, \"layer_types\": [\"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\"]",
+    "catalog.json: line 4: entry 1 (\"m\"): fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one" },
+  { "/catalog-layers/malformed/interval-and-layer-kv-heads",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 2, \"layer_kv_heads\": [2, 2]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays" },
+  { "/catalog-layers/malformed/layer-types-and-layer-sliding",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"], \"layer_sliding\": [0, 1]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" cannot be combined with \"layer_sliding\"" },
+  { "/catalog-layers/malformed/pattern-without-window",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64,\n    \"sliding_window_pattern\": 2",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" needs a \"sliding_window\"" },
+  { "/catalog-layers/malformed/pattern-too-large",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 5",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" must be between 2 and the 4 layers" },
+  { "/catalog-layers/malformed/pattern-and-layer-sliding",
+    "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 2, \"layer_sliding\": [1, 0, 1, 0]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\"" },
+  { "/catalog-layers/malformed/layer-recurrent-count",
+    "\"layers\": 3, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 0]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\" has 2 values for 3 layers" },
+  { "/catalog-layers/malformed/layer-recurrent-range",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 2]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\": value 2 is out of range" },
+  { "/catalog-layers/malformed/layer-sliding-count",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_sliding\": [1]",
+    "catalog.json: line 4: entry 1 (\"m\"): field \"layer_sliding\" has 1 values for 2 layers" },
+  { "/catalog-layers/malformed/projector-bytes-not-number",
+    "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"projector_bytes\": \"big\"",
+    NULL /* the message is _hr_json_get_u64's; checked for its field and line below */ },
+};
+
 static void
-test_malformed (void)
+test_malformed (gconstpointer data)
 {
-  static const struct { const char *members, *message; } cases[] = {
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": \"attention\"",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" must be a list of \"attention\", \"sliding\", \"recurrent\" or \"none\", one per layer" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has 1 values for 2 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"mamba\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", 3]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\": value 2 is not \"attention\", \"sliding\", \"recurrent\" or \"none\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" has sliding layers but no \"sliding_window\"" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" are missing: 1 layers keep a recurrent state" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"layer_types\": [\"attention\", \"recurrent\"], \"recurrent_r\": 9984",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is missing: 1 layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_r\": 12",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"recurrent_s\": -1",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"recurrent_s\" is negative or too large: it must be a whole number from 0 to 4,294,967,295" },
-    { "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 1",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" must be between 2 and the 8 layers" },
-    { "\"layers\": 8, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 4, \"layer_types\": [\"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\", \"attention\"]",
-      "catalog.json: line 4: entry 1 (\"m\"): fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"full_attention_interval\": 2, \"layer_kv_heads\": [2, 2]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"full_attention_interval\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_types\": [\"attention\", \"sliding\"], \"layer_sliding\": [0, 1]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_types\" cannot be combined with \"layer_sliding\"" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64,\n    \"sliding_window_pattern\": 2",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" needs a \"sliding_window\"" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 5",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" must be between 2 and the 4 layers" },
-    { "\"layers\": 4, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"sliding_window_pattern\": 2, \"layer_sliding\": [1, 0, 1, 0]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\"" },
-    { "\"layers\": 3, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 0]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\" has 2 values for 3 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"recurrent_r\": 1,\n    \"layer_recurrent\": [1, 2]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_recurrent\": value 2 is out of range" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64, \"sliding_window\": 64,\n    \"layer_sliding\": [1]",
-      "catalog.json: line 4: entry 1 (\"m\"): field \"layer_sliding\" has 1 values for 2 layers" },
-    { "\"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n    \"projector_bytes\": \"big\"",
-      NULL /* the message is _hr_json_get_u64's; checked for its field and line below */ },
-  };
+  const MalformedLayers *c = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = load (c->members, &error);
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) c = load (cases[i].members, &error);
-
-      g_test_message ("case %u: %s", i, cases[i].members);
-      g_assert_null (c);
-      g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-      if (cases[i].message != NULL)
-        g_assert_cmpstr (error->message, ==, cases[i].message);
-      else
-        g_assert_true (g_str_has_prefix (error->message, "catalog.json: line 4: entry 1 (\"m\"): field \"projector_bytes\""));
-    }
+  g_assert_null (catalog);
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  if (c->message != NULL)
+    g_assert_cmpstr (error->message, ==, c->message);
+  else
+    g_assert_true (g_str_has_prefix (error->message, "catalog.json: line 4: entry 1 (\"m\"): field \"projector_bytes\""));
 }
 
 /* "kv_latent": multi-head latent attention caches key_length values per
@@ -303,18 +328,51 @@ source_key (const char *member)
   return member;
 }
 
+/* The built-in catalog, as text and loaded. */
+typedef struct {
+  char      *path;
+  char      *data;
+  gsize      length;
+  GPtrArray *catalog;
+} Builtin;
+
 static void
-test_builtin_new_models (void)
+builtin_set_up (Builtin       *f,
+                gconstpointer  user_data)
 {
-  g_autofree char *path = builtin ("catalog.json");
-  g_autofree char *data = NULL;
-  gsize length = 0;
-  g_autofree char *sha = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) catalog = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *models;
-  const HrModelSpec *spec;
+
+  f->path = builtin ("catalog.json");
+  g_assert_true (g_file_get_contents (f->path, &f->data, &f->length, NULL));
+  f->catalog = hr_catalog_load_data (f->data, f->length, f->path, &error);
+  g_assert_no_error (error);
+}
+
+static void
+builtin_tear_down (Builtin       *f,
+                   gconstpointer  user_data)
+{
+  g_clear_pointer (&f->catalog, g_ptr_array_unref);
+  g_free (f->data);
+  g_free (f->path);
+}
+
+/* A model of the built-in catalog; fails the test when it is missing. */
+static const HrModelSpec *
+builtin_find (Builtin    *f,
+              const char *name)
+{
+  const HrModelSpec *spec = hr_catalog_find (f->catalog, name);
+
+  g_assert_nonnull (spec);
+  return spec;
+}
+
+static void
+test_builtin_seed_untouched (Builtin       *f,
+                             gconstpointer  user_data)
+{
+  g_autofree char *sha = NULL;
   static const char *const seed_names[SEED_MODELS] = {
     "qwen2.5:0.5b", "gemma2:2b", "llama3.2:3b", "llama3.1:8b", "qwen2.5:14b", "llama3.2:1b",
     "llama3.1:70b", "llama3.3:70b", "qwen2.5:7b", "qwen2.5:32b", "qwen3:4b", "qwen3:8b",
@@ -324,105 +382,143 @@ test_builtin_new_models (void)
     "deepseek-r1:14b", "deepseek-r1:32b",
   };
 
-  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
   /* The seed's text is untouched; the new models follow it. */
-  g_assert_cmpuint (length, >, SEED_BYTES + 2);
-  sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, SEED_BYTES);
+  g_assert_cmpuint (f->length, >, SEED_BYTES + 2);
+  sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) f->data, SEED_BYTES);
   g_assert_cmpstr (sha, ==, SEED_SHA256);
-  g_assert_cmpint (data[SEED_BYTES], ==, ',');
-
-  catalog = hr_catalog_load_data (data, length, path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (catalog->len, >=, SEED_MODELS + 29);
+  g_assert_cmpint (f->data[SEED_BYTES], ==, ',');
+  g_assert_cmpuint (f->catalog->len, >=, SEED_MODELS + 29);
   for (guint i = 0; i < SEED_MODELS; i++)
-    g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (catalog, i))->name, ==, seed_names[i]);
+    g_assert_cmpstr (((const HrModelSpec *) g_ptr_array_index (f->catalog, i))->name, ==, seed_names[i]);
+}
 
-  g_assert_true (json_parser_load_from_data (parser, data, length, NULL));
-  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "models");
-  g_assert_cmpuint (json_array_get_length (models), ==, catalog->len);
-  for (guint i = SEED_MODELS; i < catalog->len; i++)
+/* One new entry: valid, and every figure names its own source. */
+static void
+assert_entry_sourced (JsonObject        *entry,
+                      const HrModelSpec *spec)
+{
+  JsonObject *sources = json_object_get_object_member (entry, "sources");
+  g_autoptr(GList) members = json_object_get_members (entry);
+  g_autoptr(GError) invalid = NULL;
+
+  g_test_message ("model %s", spec->name);
+  g_assert_true (hr_model_spec_validate (spec, &invalid));
+  g_assert_no_error (invalid);
+  g_assert_nonnull (sources);
+  /* No fallback: every figure names its own source. */
+  g_assert_false (json_object_has_member (sources, "default"));
+  for (GList *l = members; l != NULL; l = l->next)
     {
-      JsonObject *entry = json_array_get_object_element (models, i);
-      JsonObject *sources = json_object_get_object_member (entry, "sources");
-      g_autoptr(GList) members = json_object_get_members (entry);
-      g_autoptr(GError) invalid = NULL;
+      const char *key = source_key (l->data);
+      const char *text;
 
-      spec = g_ptr_array_index (catalog, i);
-      g_test_message ("model %s", spec->name);
-      g_assert_true (hr_model_spec_validate (spec, &invalid));
-      g_assert_no_error (invalid);
-      g_assert_nonnull (sources);
-      /* No fallback: every figure names its own source. */
-      g_assert_false (json_object_has_member (sources, "default"));
-      for (GList *l = members; l != NULL; l = l->next)
+      if (key == NULL)
+        continue;
+      if (g_str_equal (key, "head_dim"))
         {
-          const char *key = source_key (l->data);
-          const char *text;
-
-          if (key == NULL)
-            continue;
-          if (g_str_equal (key, "head_dim"))
-            {
-              g_assert_nonnull (json_object_get_string_member_with_default (sources, "key_length", NULL));
-              g_assert_nonnull (json_object_get_string_member_with_default (sources, "value_length", NULL));
-              continue;
-            }
-          text = json_object_get_string_member_with_default (sources, key, NULL);
-          if (text == NULL || text[0] == '\0')
-            g_error ("%s: the figure \"%s\" has no source", spec->name, (const char *) l->data);
+          g_assert_nonnull (json_object_get_string_member_with_default (sources, "key_length", NULL));
+          g_assert_nonnull (json_object_get_string_member_with_default (sources, "value_length", NULL));
+          continue;
         }
-      /* A figure left out of the entry is said to be an estimate. */
-      if (spec->file_bytes == 0)
-        g_assert_true (g_str_has_prefix (json_object_get_string_member (sources, "file_bytes"), "estimate:"));
-      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS));
-      g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS));
-      if (spec->layer_recurrent != NULL)
-        g_assert_nonnull (spec->recurrent_source);
+      text = json_object_get_string_member_with_default (sources, key, NULL);
+      if (text == NULL || text[0] == '\0')
+        g_error ("%s: the figure \"%s\" has no source", spec->name, (const char *) l->data);
     }
+  /* A figure left out of the entry is said to be an estimate. */
+  if (spec->file_bytes == 0)
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (sources, "file_bytes"), "estimate:"));
+  g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_LAYERS));
+  g_assert_nonnull (hr_model_spec_get_source (spec, HR_SPEC_FIELD_KV_HEADS));
+  if (spec->layer_recurrent != NULL)
+    g_assert_nonnull (spec->recurrent_source);
+}
 
-  /* Spot checks of the hybrid schedules, worked out by hand. */
-  spec = hr_catalog_find (catalog, "qwen3.5:9b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_new_models_sourced (Builtin       *f,
+                                 gconstpointer  user_data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *models;
+
+  g_assert_true (json_parser_load_from_data (parser, f->data, f->length, NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "models");
+  g_assert_cmpuint (json_array_get_length (models), ==, f->catalog->len);
+  for (guint i = SEED_MODELS; i < f->catalog->len; i++)
+    assert_entry_sourced (json_array_get_object_element (models, i), g_ptr_array_index (f->catalog, i));
+}
+
+/* Spot checks of the hybrid schedules, worked out by hand. */
+static void
+test_builtin_qwen35 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "qwen3.5:9b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 24);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 4);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "granite4:tiny-h");
-  g_assert_nonnull (spec);
+static void
+test_builtin_granite4 (Builtin       *f,
+                       gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "granite4:tiny-h");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 36);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (3072 + 2 * 1 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 3072);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 4);
   g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
   g_assert_true (hr_model_spec_layer_is_recurrent (spec, 6));
+}
 
-  spec = hr_catalog_find (catalog, "sam860/LFM2:1.2b-Q4_0");
-  g_assert_nonnull (spec);
+static void
+test_builtin_lfm2 (Builtin       *f,
+                   gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "sam860/LFM2:1.2b-Q4_0");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 10);
   g_assert_cmpuint (spec->recurrent_r, ==, 2048 * 2);
   g_assert_cmpuint (spec->recurrent_s, ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "gpt-oss:20b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_gpt_oss (Builtin       *f,
+                      gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "gpt-oss:20b");
+
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 0));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 1));
   g_assert_cmpuint (spec->expert_count, ==, 32);
   g_assert_cmpuint (spec->expert_used_count, ==, 4);
   g_assert_null (spec->layer_recurrent);
+}
 
-  spec = hr_catalog_find (catalog, "gemma4:31b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_gemma4 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "gemma4:31b");
+
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 4));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 16);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 8);
+}
 
-  /* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
-   * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
-  spec = hr_catalog_find (catalog, "llama4:scout");
-  g_assert_nonnull (spec);
+/* Llama 4's chunked attention is a sliding window of 8192 in llama.cpp
+ * (src/models/llama4.cpp: 3 chunked layers, then 1 full). */
+static void
+test_builtin_llama4 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "llama4:scout");
+
   g_assert_cmpuint (spec->sliding_window, ==, 8192);
   g_assert_true (hr_model_spec_layer_is_sliding (spec, 2));
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 3));
@@ -430,11 +526,16 @@ test_builtin_new_models (void)
   g_assert_false (hr_model_spec_layer_is_sliding (spec, 47));
   g_assert_cmpuint (spec->expert_count, ==, 16);
   g_assert_cmpuint (spec->expert_used_count, ==, 1);
+}
 
-  /* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
-   * keep neither a KV cache nor a recurrent state. */
-  spec = hr_catalog_find (catalog, "nemotron-3-nano:30b");
-  g_assert_nonnull (spec);
+/* Nemotron 3 Nano: MEMEM*... (Mamba2, MoE, attention); the MoE layers
+ * keep neither a KV cache nor a recurrent state. */
+static void
+test_builtin_nemotron3 (Builtin       *f,
+                        gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "nemotron-3-nano:30b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 23);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (64 * 64 + 2 * 8 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 64 * 64);
@@ -444,31 +545,45 @@ test_builtin_new_models (void)
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 5), ==, 2);
   g_assert_false (hr_model_spec_layer_is_recurrent (spec, 5));
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 51), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "qwen3.6:35b-a3b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_qwen36 (Builtin       *f,
+                     gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "qwen3.6:35b-a3b");
+
   g_assert_cmpuint (hr_model_spec_recurrent_layers (spec), ==, 30);
   g_assert_cmpuint (spec->recurrent_r, ==, 3 * (4096 + 2 * 16 * 128));
   g_assert_cmpuint (spec->recurrent_s, ==, 128 * 4096);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 3), ==, 2);
   g_assert_cmpuint (hr_model_spec_layer_kv_heads (spec, 4), ==, 0);
+}
 
-  spec = hr_catalog_find (catalog, "ministral-3:3b");
-  g_assert_nonnull (spec);
+static void
+test_builtin_mistral3_and_coder (Builtin       *f,
+                                 gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "ministral-3:3b");
+
   g_assert_true (spec->tied_embeddings);
   g_assert_cmpuint (spec->layers, ==, 26);
-  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:8b"));
-  g_assert_nonnull (hr_catalog_find (catalog, "ministral-3:14b"));
-  g_assert_nonnull (hr_catalog_find (catalog, "mistral-small3.2:24b"));
-  spec = hr_catalog_find (catalog, "qwen3-coder:30b");
-  g_assert_nonnull (spec);
+  builtin_find (f, "ministral-3:8b");
+  builtin_find (f, "ministral-3:14b");
+  builtin_find (f, "mistral-small3.2:24b");
+  spec = builtin_find (f, "qwen3-coder:30b");
   g_assert_cmpuint (spec->feed_forward_length, ==, 768);
   g_assert_null (spec->layer_recurrent);
+}
 
-  /* GLM-4.7-Flash converts to deepseek2 with MLA: one 576-value latent per
-   * token and layer (conversion/deepseek.py). */
-  spec = hr_catalog_find (catalog, "glm-4.7-flash");
-  g_assert_nonnull (spec);
+/* GLM-4.7-Flash converts to deepseek2 with MLA: one 576-value latent per
+ * token and layer (conversion/deepseek.py). */
+static void
+test_builtin_glm47_flash (Builtin       *f,
+                          gconstpointer  user_data)
+{
+  const HrModelSpec *spec = builtin_find (f, "glm-4.7-flash");
+
   g_assert_true (spec->kv_latent);
   g_assert_cmpuint (hr_memory_kv_bytes_per_token (spec, HR_KV_CACHE_F16), ==, 47 * 576 * 2);
 }
@@ -483,10 +598,22 @@ main (int   argc,
   g_test_add_func ("/catalog-layers/full-attention-interval", test_full_attention_interval);
   g_test_add_func ("/catalog-layers/sliding-window-pattern", test_sliding_window_pattern);
   g_test_add_func ("/catalog-layers/layer-recurrent-round-trip", test_layer_recurrent_round_trip);
-  g_test_add_func ("/catalog-layers/malformed", test_malformed);
+  for (guint i = 0; i < G_N_ELEMENTS (malformed_layers); i++)
+    g_test_add_data_func (malformed_layers[i].path, &malformed_layers[i], test_malformed);
   g_test_add_func ("/catalog-layers/kv-latent", test_kv_latent);
   g_test_add_func ("/catalog-layers/user-file-kept", test_user_file_kept);
-  g_test_add_func ("/catalog-layers/builtin-new-models", test_builtin_new_models);
+  g_test_add ("/catalog-layers/builtin/seed-untouched", Builtin, NULL, builtin_set_up, test_builtin_seed_untouched, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/new-models-sourced", Builtin, NULL, builtin_set_up, test_builtin_new_models_sourced, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/qwen3.5", Builtin, NULL, builtin_set_up, test_builtin_qwen35, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/granite4", Builtin, NULL, builtin_set_up, test_builtin_granite4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/lfm2", Builtin, NULL, builtin_set_up, test_builtin_lfm2, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/gpt-oss", Builtin, NULL, builtin_set_up, test_builtin_gpt_oss, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/gemma4", Builtin, NULL, builtin_set_up, test_builtin_gemma4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/llama4", Builtin, NULL, builtin_set_up, test_builtin_llama4, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/nemotron3", Builtin, NULL, builtin_set_up, test_builtin_nemotron3, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/qwen3.6", Builtin, NULL, builtin_set_up, test_builtin_qwen36, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/mistral3-and-coder", Builtin, NULL, builtin_set_up, test_builtin_mistral3_and_coder, builtin_tear_down);
+  g_test_add ("/catalog-layers/builtin/glm-4.7-flash", Builtin, NULL, builtin_set_up, test_builtin_glm47_flash, builtin_tear_down);
 
   return g_test_run ();
 }

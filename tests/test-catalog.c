@@ -104,10 +104,18 @@ test_catalog_malformed_json (void)
   g_assert_cmpstr (error->message, ==, "my-catalog.json: line 3, column 15: not valid JSON: Parse error: unexpected character `,', expected string constant");
 }
 
-static void
-test_catalog_invalid_field (void)
-{
-  const char *text =
+/* A catalog.json the loader refuses: its code (-1: not compared) and
+ * message (NULL: not compared). */
+typedef struct {
+  const char *path;
+  const char *text;
+  gint        code;
+  const char *message;
+} BadCatalog;
+
+static const BadCatalog bad_catalogs[] = {
+  /* json-glib reads -3 and 2^64 - 3 alike: both are out of range. */
+  { "/catalog/invalid-field/negative",
     "{\n"
     "  \"version\": 1,\n"
     "  \"models\": [\n"
@@ -116,73 +124,57 @@ test_catalog_invalid_field (void)
     "    { \"name\": \"b\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
     "      \"layers\": -3, \"kv_heads\": 2, \"head_dim\": 64 }\n"
     "  ]\n"
-    "}\n";
-  const char *absurd =
+    "}\n",
+    HR_CORE_ERROR_INVALID_DATA,
+    "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" is negative or too large: "
+    "it must be a whole number from 0 to 4,294,967,295" },
+  /* A file_bytes of 2^64 is too large, with its limit and line. */
+  { "/catalog/invalid-field/too-large",
+    "{ \"version\": 1, \"models\": [\n"
+    "  { \"name\": \"g\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
+    "    \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n"
+    "    \"file_bytes\": 18446744073709551616 } ] }\n",
+    HR_CORE_ERROR_INVALID_DATA,
+    "catalog.json: line 4: entry 1 (\"g\"): field \"file_bytes\" is negative or too large: "
+    "it must be a whole number from 0 to 1,000,000,000,000,000" },
+  { "/catalog/invalid-field/implausible",
     "{ \"version\": 1, \"models\": [\n"
     "  { \"name\": \"c\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
     "    \"layers\": 2, \"kv_heads\": 2,\n"
-    "    \"head_dim\": 1e12 } ] }\n";
-  const char *unknown_precision =
+    "    \"head_dim\": 1e12 } ] }\n",
+    -1, "catalog.json: line 4: entry 1 (\"c\"): field \"head_dim\" is more than the largest plausible value 4294967295" },
+  { "/catalog/invalid-field/unknown-precision",
     "{ \"version\": 1, \"models\": [\n"
     "  { \"name\": \"d\", \"parameters\": 1000,\n"
-    "    \"precision\": \"q3_Z\", \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64 } ] }\n";
-  const char *missing =
+    "    \"precision\": \"q3_Z\", \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64 } ] }\n",
+    -1, "catalog.json: line 3: entry 1 (\"d\"): field \"precision\": \"q3_Z\" is not a precision Headroom knows" },
+  { "/catalog/invalid-field/missing",
     "{ \"version\": 1, \"models\": [\n"
-    "  { \"name\": \"e\", \"parameters\": 1000, \"precision\": \"int4\", \"kv_heads\": 2, \"head_dim\": 64 } ] }\n";
-  const char *dup =
+    "  { \"name\": \"e\", \"parameters\": 1000, \"precision\": \"int4\", \"kv_heads\": 2, \"head_dim\": 64 } ] }\n",
+    -1, "catalog.json: line 2: entry 1 (\"e\"): field \"layers\" is missing" },
+  { "/catalog/invalid-field/name-twice",
     "{ \"version\": 1, \"models\": [\n"
     "  { \"name\": \"f\", \"parameters\": 1, \"precision\": \"int4\", \"layers\": 1, \"kv_heads\": 1, \"head_dim\": 64 },\n"
-    "  { \"name\": \"f\", \"parameters\": 1, \"precision\": \"int4\", \"layers\": 1, \"kv_heads\": 1, \"head_dim\": 64 } ] }\n";
+    "  { \"name\": \"f\", \"parameters\": 1, \"precision\": \"int4\", \"layers\": 1, \"kv_heads\": 1, \"head_dim\": 64 } ] }\n",
+    -1, "catalog.json: line 3: entry 2 (\"f\"): the name \"f\" appears twice" },
+  { "/catalog/invalid-field/version-2", "{\"version\": 2, \"models\": []}", HR_CORE_ERROR_UNSUPPORTED, NULL },
+  { "/catalog/invalid-field/not-an-object", "[1, 2]",
+    -1, "catalog.json: line 1: expected an object with a \"models\" list" },
+};
+
+static void
+test_catalog_invalid_field (gconstpointer data)
+{
+  const BadCatalog *bad = data;
   g_autoptr(GError) error = NULL;
-  GPtrArray *c;
+  GPtrArray *c = hr_catalog_load_data (bad->text, -1, "catalog.json", &error);
 
-  c = hr_catalog_load_data (text, -1, "catalog.json", &error);
   g_assert_null (c);
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  /* json-glib reads -3 and 2^64 - 3 alike: both are out of range. */
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 7: entry 2 (\"b\"): field \"layers\" is negative or too large: "
-                   "it must be a whole number from 0 to 4,294,967,295");
-  g_clear_error (&error);
-
-  /* A file_bytes of 2^64 is too large, with its limit and line. */
-  c = hr_catalog_load_data ("{ \"version\": 1, \"models\": [\n"
-                            "  { \"name\": \"g\", \"parameters\": 1000, \"precision\": \"q4_K_M\",\n"
-                            "    \"layers\": 2, \"kv_heads\": 2, \"head_dim\": 64,\n"
-                            "    \"file_bytes\": 18446744073709551616 } ] }\n", -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 4: entry 1 (\"g\"): field \"file_bytes\" is negative or too large: "
-                   "it must be a whole number from 0 to 1,000,000,000,000,000");
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data (absurd, -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 4: entry 1 (\"c\"): field \"head_dim\" is more than the largest plausible value 4294967295");
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data (unknown_precision, -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 3: entry 1 (\"d\"): field \"precision\": \"q3_Z\" is not a precision Headroom knows");
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data (missing, -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 2: entry 1 (\"e\"): field \"layers\" is missing");
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data (dup, -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 3: entry 2 (\"f\"): the name \"f\" appears twice");
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data ("{\"version\": 2, \"models\": []}", -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
-  g_clear_error (&error);
-
-  c = hr_catalog_load_data ("[1, 2]", -1, "catalog.json", &error);
-  g_assert_null (c);
-  g_assert_cmpstr (error->message, ==, "catalog.json: line 1: expected an object with a \"models\" list");
+  g_assert_nonnull (error);
+  if (bad->code != -1)
+    g_assert_error (error, HR_CORE_ERROR, bad->code);
+  if (bad->message != NULL)
+    g_assert_cmpstr (error->message, ==, bad->message);
 }
 
 static void
@@ -562,7 +554,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/catalog/exact-sources-saved", test_catalog_exact_sources_saved);
   g_test_add_func ("/catalog/boards-builtin", test_catalog_boards_builtin);
   g_test_add_func ("/catalog/malformed-json", test_catalog_malformed_json);
-  g_test_add_func ("/catalog/invalid-field", test_catalog_invalid_field);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_catalogs); i++)
+    g_test_add_data_func (bad_catalogs[i].path, &bad_catalogs[i], test_catalog_invalid_field);
   g_test_add_func ("/catalog/boards-invalid", test_boards_invalid);
   g_test_add_func ("/catalog/boards-id-file-name", test_boards_id_file_name);
   g_test_add_func ("/catalog/round-trip-and-merge", test_catalog_round_trip_and_merge);

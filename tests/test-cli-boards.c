@@ -95,22 +95,31 @@ remove_tool_dir (const char *dir)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
-static void
-test_detect_nvidia_smi (void)
+/* A PATH folder whose nvidia-smi prints the two-GPU fixture. Returns: (transfer full) */
+static char *
+nvidia_smi_dir (void)
 {
   g_autofree char *fixture = fixture_path ("nvidia-smi-2gpu.txt");
   g_autofree char *body = g_strdup_printf ("[ \"$1\" = --query-gpu=name,memory.total,memory.used ] && [ \"$2\" = --format=csv,noheader,nounits ] || exit 3\n/bin/cat '%s'", fixture);
-  g_autofree char *dir = fake_tool_dir (body);
-  g_autofree char *failing = fake_tool_dir ("echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9");
-  g_autofree char *boards_path = g_build_filename (g_get_user_data_dir (), "headroom", "boards.json", NULL);
+
+  return fake_tool_dir (body);
+}
+
+/* The user's boards file. Returns: (transfer full) */
+static char *
+user_boards_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "headroom", "boards.json", NULL);
+}
+
+static const char * const nvidia_save[] = { "boards", "detect", "--bandwidth", "936,360", "--host-bandwidth", "51.2", "--save", NULL };
+
+static void
+test_detect_nvidia_smi (void)
+{
+  g_autofree char *dir = nvidia_smi_dir ();
   const char *args[] = { "boards", "detect", NULL };
-  const char *save[] = { "boards", "detect", "--bandwidth", "936,360", "--host-bandwidth", "51.2", "--save", NULL };
-  const char *half[] = { "boards", "detect", "--save", NULL };
   g_auto(Run) r = { 0 };
-  g_auto(Run) rs = { 0 };
-  g_auto(Run) rh = { 0 };
-  g_auto(Run) rf = { 0 };
-  g_autofree char *saved = NULL;
 
   run_with_path (&r, dir, args);
   g_assert_cmpint (r.status, ==, 0);
@@ -124,52 +133,86 @@ test_detect_nvidia_smi (void)
   g_assert_nonnull (strstr (r.out, "GPU 1: NVIDIA GeForce RTX 3060, 12.0 GiB, 0.2 GiB in use, 0.5 GB reserved, bandwidth not known (discrete, cuda)\n"));
   g_assert_nonnull (strstr (r.out, "  - GPU 1 (NVIDIA GeForce RTX 3060): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet\n"));
   g_assert_true (g_str_has_suffix (r.out, "not complete, so not saved: give what is missing (--bandwidth, --host-bandwidth), then --save\n"));
+  remove_tool_dir (dir);
+}
 
-  /* --save refuses a half-made board and writes nothing */
+/* --save refuses a half-made board and writes nothing */
+static void
+test_detect_nvidia_smi_half_made (void)
+{
+  g_autofree char *dir = nvidia_smi_dir ();
+  g_autofree char *boards_path = user_boards_path ();
+  const char *half[] = { "boards", "detect", "--save", NULL };
+  g_auto(Run) rh = { 0 };
+
   run_with_path (&rh, dir, half);
   g_assert_cmpint (rh.status, ==, 1);
   g_assert_nonnull (strstr (rh.err, "headroom-cli: not saved: field \"host_bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s (give what is missing: --bandwidth, --host-bandwidth)\n"));
   g_assert_false (g_file_test (boards_path, G_FILE_TEST_EXISTS));
+  remove_tool_dir (dir);
+}
 
-  /* complete: saved into the user's boards file, with its device list */
-  run_with_path (&rs, dir, save);
+/* complete: saved into the user's boards file, with its device list */
+static void
+test_detect_nvidia_smi_saved (void)
+{
+  g_autofree char *dir = nvidia_smi_dir ();
+  g_autofree char *boards_path = user_boards_path ();
+  g_autofree char *line = g_strdup_printf ("saved as \"this-computer\" in %s\n", boards_path);
+  g_autofree char *saved = NULL;
+  g_auto(Run) rs = { 0 };
+
+  run_with_path (&rs, dir, nvidia_save);
   g_assert_cmpint (rs.status, ==, 0);
-  {
-    g_autofree char *line = g_strdup_printf ("saved as \"this-computer\" in %s\n", boards_path);
-
-    g_assert_true (g_str_has_suffix (rs.out, line));
-  }
+  g_assert_true (g_str_has_suffix (rs.out, line));
   g_assert_true (g_file_get_contents (boards_path, &saved, NULL, NULL));
   g_assert_nonnull (strstr (saved, "\"name\" : \"NVIDIA GeForce RTX 3060\""));
   g_assert_nonnull (strstr (saved, "\"bandwidth_gb_s\" : 360.0"));
-
-  /* the same id again: refused, the file as it was; --force replaces it */
-  {
-    const char *forced[] = { "boards", "detect", "--bandwidth", "936,361", "--host-bandwidth", "51.2", "--save", "--force", NULL };
-    g_auto(Run) again = { 0 };
-    g_auto(Run) rforce = { 0 };
-    g_autofree char *after = NULL, *replaced = NULL;
-
-    run_with_path (&again, dir, save);
-    g_assert_cmpint (again.status, ==, 1);
-    g_assert_nonnull (strstr (again.err, "headroom-cli: not saved: your boards file already has a board \"this-computer\": give another --id, or --force to replace it\n"));
-    g_assert_true (g_file_get_contents (boards_path, &after, NULL, NULL));
-    g_assert_cmpstr (after, ==, saved);
-    run_with_path (&rforce, dir, forced);
-    g_assert_cmpint (rforce.status, ==, 0);
-    g_assert_true (g_file_get_contents (boards_path, &replaced, NULL, NULL));
-    g_assert_nonnull (strstr (replaced, "\"bandwidth_gb_s\" : 361.0"));
-    g_assert_null (strstr (replaced, "\"bandwidth_gb_s\" : 360.0"));
-  }
   g_assert_cmpint (g_remove (boards_path), ==, 0);
+  remove_tool_dir (dir);
+}
 
-  /* a tool that is there but fails: its words, no board */
+/* the same id again: refused, the file as it was; --force replaces it */
+static void
+test_detect_nvidia_smi_same_id (void)
+{
+  g_autofree char *dir = nvidia_smi_dir ();
+  g_autofree char *boards_path = user_boards_path ();
+  const char *forced[] = { "boards", "detect", "--bandwidth", "936,361", "--host-bandwidth", "51.2", "--save", "--force", NULL };
+  g_auto(Run) rs = { 0 };
+  g_auto(Run) again = { 0 };
+  g_auto(Run) rforce = { 0 };
+  g_autofree char *saved = NULL, *after = NULL, *replaced = NULL;
+
+  run_with_path (&rs, dir, nvidia_save);
+  g_assert_cmpint (rs.status, ==, 0);
+  g_assert_true (g_file_get_contents (boards_path, &saved, NULL, NULL));
+  run_with_path (&again, dir, nvidia_save);
+  g_assert_cmpint (again.status, ==, 1);
+  g_assert_nonnull (strstr (again.err, "headroom-cli: not saved: your boards file already has a board \"this-computer\": give another --id, or --force to replace it\n"));
+  g_assert_true (g_file_get_contents (boards_path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, saved);
+  run_with_path (&rforce, dir, forced);
+  g_assert_cmpint (rforce.status, ==, 0);
+  g_assert_true (g_file_get_contents (boards_path, &replaced, NULL, NULL));
+  g_assert_nonnull (strstr (replaced, "\"bandwidth_gb_s\" : 361.0"));
+  g_assert_null (strstr (replaced, "\"bandwidth_gb_s\" : 360.0"));
+  g_assert_cmpint (g_remove (boards_path), ==, 0);
+  remove_tool_dir (dir);
+}
+
+/* a tool that is there but fails: its words, no board */
+static void
+test_detect_nvidia_smi_fails (void)
+{
+  g_autofree char *failing = fake_tool_dir ("echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"; exit 9");
+  const char *args[] = { "boards", "detect", NULL };
+  g_auto(Run) rf = { 0 };
+
   run_with_path (&rf, failing, args);
   g_assert_cmpint (rf.status, ==, 1);
   g_assert_cmpstr (rf.out, ==, "");
   g_assert_cmpstr (rf.err, ==, "headroom-cli: nvidia-smi failed: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
-
-  remove_tool_dir (dir);
   remove_tool_dir (failing);
 }
 
@@ -274,23 +317,13 @@ test_import_mac (void)
   g_assert_cmpint (g_remove (paste), ==, 0);
 }
 
+/* qwen2.5:14b fits CUDA0 within 80 %: Ollama gives llama-server that
+ * GPU alone, and the split is that GPU's (no first-GPU-only note). */
 static void
 test_gpus (void)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_auto(Run) r = { 0 };
-  g_auto(Run) rj = { 0 };
-  g_auto(Run) rbad = { 0 };
-  g_auto(Run) rboth = { 0 };
-  g_auto(Run) r32 = { 0 };
-  g_auto(Run) rmain = { 0 };
-  g_auto(Run) rspread = { 0 };
-  g_auto(Run) rmbad = { 0 };
-  JsonObject *o, *d;
-  JsonArray *devices;
 
-  /* qwen2.5:14b fits CUDA0 within 80 %: Ollama gives llama-server that
-   * GPU alone, and the split is that GPU's (no first-GPU-only note). */
   run_cli (&r, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
@@ -302,10 +335,16 @@ test_gpus (void)
   g_assert_null (strstr (r.out, "first GPU only"));
   g_assert_nonnull (strstr (r.out, "  decode: not known: the memory bandwidth of CUDA0 is not known: it holds layers of the model\n"
                                "  rate: not known, speed unknown\n"));
+}
 
-  /* qwen2.5:32b does not (22,147,483,648 > 80 % of 24 GiB): both GPUs,
-   * every layer fits them, so the layers split by free memory, 2:1 (44 and
-   * 21 of 65), pipeline parallelism on; CUDA1 is left with less. */
+/* qwen2.5:32b does not (22,147,483,648 > 80 % of 24 GiB): both GPUs,
+ * every layer fits them, so the layers split by free memory, 2:1 (44 and
+ * 21 of 65), pipeline parallelism on; CUDA1 is left with less. */
+static void
+test_gpus_layer_split (void)
+{
+  g_auto(Run) r32 = { 0 };
+
   run_cli (&r32, "predict", "qwen2.5:32b", "--gpus", "24GiB,12GiB", "--context", "8192", NULL);
   g_assert_cmpint (r32.status, ==, 0);
   g_assert_cmpstr (r32.err, ==, "");
@@ -318,6 +357,15 @@ test_gpus (void)
   g_assert_nonnull (strstr (r32.out, "  ollama ps would show: 22 GB, PROCESSOR 100% GPU\n"
                                  "  verdict: fits, 5.51 GB under budget\n"
                                  "  full first: GPU 1 CUDA1, 5,508,618,624 bytes free after the load\n"));
+}
+
+static void
+test_gpus_layer_split_json (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) rj = { 0 };
+  JsonObject *o, *d;
+  JsonArray *devices;
 
   run_cli (&rj, "predict", "qwen2.5:32b", "--gpus", "24GiB,12GiB", "--context", "8192", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 0);
@@ -343,25 +391,58 @@ test_gpus (void)
   g_assert_cmpint (json_object_get_int_member (d, "layers"), ==, 21);
   g_assert_true (json_object_get_boolean_member (d, "output_layer"));
   g_assert_cmpint (json_object_get_int_member (d, "free_bytes"), ==, G_GINT64_CONSTANT (5508618624));
+}
 
-  /* Ollama's inputs: main_gpu 1 puts it on CUDA1 alone; OLLAMA_SCHED_SPREAD
-   * spreads it, split 2:1 by free memory (33 and 16 of 49 layers). */
+/* Ollama's inputs: main_gpu 1 puts it on CUDA1 alone; */
+static void
+test_gpus_main_gpu (void)
+{
+  g_auto(Run) rmain = { 0 };
+
   run_cli (&rmain, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--main-gpu", "1", NULL);
   g_assert_cmpint (rmain.status, ==, 0);
   g_assert_nonnull (strstr (rmain.out, "  Ollama gives llama-server one GPU, CUDA1 (--split-mode none): main_gpu names it\n"
                                    "    GPU 1 CUDA1: layers 0-48 (49, the output layer last): 10,283,780,608 bytes: weights 8,552,323,584, KV cache 1,610,612,736, compute 120,844,288; free after 2,601,121,280\n"));
+}
+
+/* OLLAMA_SCHED_SPREAD spreads it, split 2:1 by free memory (33 and 16 of
+ * 49 layers). */
+static void
+test_gpus_sched_spread (void)
+{
+  g_auto(Run) rspread = { 0 };
+
   run_cli (&rspread, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--context", "8192", "--sched-spread", NULL);
   g_assert_cmpint (rspread.status, ==, 0);
   g_assert_nonnull (strstr (rspread.out, "  Ollama gives llama-server every GPU of the group: OLLAMA_SCHED_SPREAD is set\n"));
   g_assert_nonnull (strstr (rspread.out, "    GPU 0 CUDA0: layers 0-32 (33): "));
   g_assert_nonnull (strstr (rspread.out, "    GPU 1 CUDA1: layers 33-48 (16, the output layer last): "));
+}
+
+static void
+test_gpus_usage_main_gpu (void)
+{
+  g_auto(Run) rmbad = { 0 };
+
   run_cli (&rmbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,12GiB", "--main-gpu", "16", NULL);
   g_assert_cmpint (rmbad.status, ==, 2);
   g_assert_cmpstr (rmbad.err, ==, "headroom-cli: --main-gpu must be a whole number from 0 to 15, not \"16\"\n");
+}
+
+static void
+test_gpus_usage_size (void)
+{
+  g_auto(Run) rbad = { 0 };
 
   run_cli (&rbad, "predict", "qwen2.5:14b", "--gpus", "24GiB,lots", NULL);
   g_assert_cmpint (rbad.status, ==, 2);
   g_assert_cmpstr (rbad.err, ==, "headroom-cli: --gpus: \"lots\" is not a size: write a positive number and a unit, as 24GiB or 24GB\n");
+}
+
+static void
+test_gpus_usage_and_board (void)
+{
+  g_auto(Run) rboth = { 0 };
 
   run_cli (&rboth, "predict", "qwen2.5:14b", "--gpus", "24GiB", "--board", "rtx-3090", NULL);
   g_assert_cmpint (rboth.status, ==, 2);
@@ -376,12 +457,7 @@ test_gpus (void)
 static void
 test_two_rtx_3090 (void)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_auto(Run) r = { 0 };
-  g_auto(Run) rl = { 0 };
-  g_auto(Run) rj = { 0 };
-  JsonArray *devices;
-  JsonObject *o, *d;
 
   run_cli (&r, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -395,24 +471,39 @@ test_two_rtx_3090 (void)
                                "0.495 / 936.0 GB/s (NVIDIA GeForce RTX 3090)) per token = 21.8 t/s ceiling, x 0.67 = 14.6 t/s\n"
                                "  rate: 14.6 t/s (prior), speed likely ok\n"));
   g_assert_nonnull (strstr (r.out, "  free VRAM 50,039,607,552 bytes less the 1,024 MiB fit margin on each of the 2 GPUs: 47,892,123,904 bytes for the model\n"));
+}
 
-  /* llama-server run by hand is placed across every GPU too (no Ollama
-   * choice); Ollama 0.12 is not, and says so. */
-  {
-    g_auto(Run) rs = { 0 };
-    g_auto(Run) r12 = { 0 };
+/* llama-server run by hand is placed across every GPU too (no Ollama
+ * choice); */
+static void
+test_two_rtx_3090_llama_server (void)
+{
+  g_auto(Run) rs = { 0 };
 
-    run_cli (&rs, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "llama-server", NULL);
-    g_assert_cmpint (rs.status, ==, 0);
-    g_assert_cmpstr (rs.err, ==, "");
-    g_assert_nonnull (strstr (rs.out, "\non 2 × NVIDIA GeForce RTX 3090, as llama-server and its fit place it:\n"));
-    g_assert_nonnull (strstr (rs.out, "  llama-server uses every GPU of the board, in its order\n"));
-    run_cli (&r12, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "ollama-0.12", NULL);
-    g_assert_cmpint (r12.status, ==, 0);
-    g_assert_cmpstr (r12.err, ==, "headroom-cli: sized on its first GPU only under --runtime ollama-0.12 (NVIDIA GeForce RTX 3090, 24.0 GiB): "
-                                  "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' "
-                                  "memory and bandwidth are not counted here\n");
-  }
+  run_cli (&rs, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "llama-server", NULL);
+  g_assert_cmpint (rs.status, ==, 0);
+  g_assert_cmpstr (rs.err, ==, "");
+  g_assert_nonnull (strstr (rs.out, "\non 2 × NVIDIA GeForce RTX 3090, as llama-server and its fit place it:\n"));
+  g_assert_nonnull (strstr (rs.out, "  llama-server uses every GPU of the board, in its order\n"));
+}
+
+/* Ollama 0.12 is not, and says so. */
+static void
+test_two_rtx_3090_ollama_012 (void)
+{
+  g_auto(Run) r12 = { 0 };
+
+  run_cli (&r12, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--runtime", "ollama-0.12", NULL);
+  g_assert_cmpint (r12.status, ==, 0);
+  g_assert_cmpstr (r12.err, ==, "headroom-cli: sized on its first GPU only under --runtime ollama-0.12 (NVIDIA GeForce RTX 3090, 24.0 GiB): "
+                                "Headroom places a model across this board's 2 GPUs for the Ollama 0.30+ and llama-server runtimes alone, so the other GPUs' "
+                                "memory and bandwidth are not counted here\n");
+}
+
+static void
+test_two_rtx_3090_partial (void)
+{
+  g_auto(Run) rl = { 0 };
 
   run_cli (&rl, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "65536", NULL);
   g_assert_cmpint (rl.status, ==, 0);
@@ -426,6 +517,15 @@ test_two_rtx_3090 (void)
                                 "  decode: t = 15,149,500,631 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (24.2 ms) + "
                                 "15,753,637,679 bytes / (936.0 GB/s x 0.67) on NVIDIA GeForce RTX 3090 (25.1 ms) + "
                                 "11,492,724,628 bytes / (51.2 GB/s x 0.75) on the CPU (299.3 ms) = 348.6 ms per token: 2.9 t/s\n"));
+}
+
+static void
+test_two_rtx_3090_json (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) rj = { 0 };
+  JsonArray *devices;
+  JsonObject *o, *d;
 
   run_cli (&rj, "predict", "llama3.1:70b", "--board", "2x-rtx-3090", "--context", "8192", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 0);
@@ -452,11 +552,26 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/cli-boards/detect-no-tool", test_detect_no_tool);
-  g_test_add_func ("/cli-boards/detect-nvidia-smi", test_detect_nvidia_smi);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi/report", test_detect_nvidia_smi);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi/half-made", test_detect_nvidia_smi_half_made);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi/saved", test_detect_nvidia_smi_saved);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi/same-id", test_detect_nvidia_smi_same_id);
+  g_test_add_func ("/cli-boards/detect-nvidia-smi/fails", test_detect_nvidia_smi_fails);
   g_test_add_func ("/cli-boards/import", test_import);
   g_test_add_func ("/cli-boards/detect-amd-smi", test_detect_amd_smi);
   g_test_add_func ("/cli-boards/import-mac", test_import_mac);
-  g_test_add_func ("/cli-boards/gpus", test_gpus);
-  g_test_add_func ("/cli-boards/two-rtx-3090", test_two_rtx_3090);
+  g_test_add_func ("/cli-boards/gpus/one-gpu", test_gpus);
+  g_test_add_func ("/cli-boards/gpus/layer-split", test_gpus_layer_split);
+  g_test_add_func ("/cli-boards/gpus/layer-split-json", test_gpus_layer_split_json);
+  g_test_add_func ("/cli-boards/gpus/main-gpu", test_gpus_main_gpu);
+  g_test_add_func ("/cli-boards/gpus/sched-spread", test_gpus_sched_spread);
+  g_test_add_func ("/cli-boards/gpus/usage-main-gpu", test_gpus_usage_main_gpu);
+  g_test_add_func ("/cli-boards/gpus/usage-size", test_gpus_usage_size);
+  g_test_add_func ("/cli-boards/gpus/usage-and-board", test_gpus_usage_and_board);
+  g_test_add_func ("/cli-boards/two-rtx-3090/placement", test_two_rtx_3090);
+  g_test_add_func ("/cli-boards/two-rtx-3090/llama-server", test_two_rtx_3090_llama_server);
+  g_test_add_func ("/cli-boards/two-rtx-3090/ollama-0.12", test_two_rtx_3090_ollama_012);
+  g_test_add_func ("/cli-boards/two-rtx-3090/partial", test_two_rtx_3090_partial);
+  g_test_add_func ("/cli-boards/two-rtx-3090/json", test_two_rtx_3090_json);
   return g_test_run ();
 }

@@ -140,71 +140,97 @@ test_verdict (void)
 /* Two GGUF files on the CPU backend, -c 4096 -np 2, flash attention on:
  * the figures tests/llama compares with the real llama-server's buffer
  * lines (13.58 MiB model, 8.00 MiB KV, 14.26 MiB compute, 0.03 MiB output). */
+/* A tiny qwen2 target and a draft with the same vocabulary, saved. */
+typedef struct {
+  char *target;
+  char *draft;
+} DraftFiles;
+
 static void
-test_files (void)
+draft_files_set_up (DraftFiles    *f,
+                    gconstpointer  data)
 {
-  g_autofree char *target = write_model (lm_tiny_qwen2 ("target", 8, 1024, 2816, 16, 4, 4096));
-  g_autofree char *draft = write_model (lm_tiny_qwen2 ("draft", 4, 512, 1408, 8, 2, 4096));
-  g_autofree char *other = write_model (lm_tiny_qwen2 ("other", 4, 512, 1408, 8, 2, 2048));
+  f->target = write_model (lm_tiny_qwen2 ("target", 8, 1024, 2816, 16, 4, 4096));
+  f->draft = write_model (lm_tiny_qwen2 ("draft", 4, 512, 1408, 8, 2, 4096));
+}
+
+static void
+draft_files_tear_down (DraftFiles    *f,
+                       gconstpointer  data)
+{
+  g_unlink (f->target);
+  g_unlink (f->draft);
+  g_free (f->target);
+  g_free (f->draft);
+}
+
+static void
+test_files (DraftFiles    *f,
+            gconstpointer  data)
+{
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
   JsonObject *o, *d;
 
-  {
-    g_auto(Run) r = { 0 };
+  run_cli (&r, "predict", f->target, "--draft", f->draft, "--runtime", "llama-server", "--backend", "cpu",
+           "--context", "4096", "--parallel", "2", "--flash-attention", "on", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  d = json_object_get_object_member (o, "draft");
+  g_assert_cmpstr (json_object_get_string_member (d, "model"), ==, "draft");
+  g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, 14235648);
+  g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 4 * 2 * (64 + 64) * 4096 * 2);
+  g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, 14952448);
+  g_assert_cmpint (json_object_get_int_member (d, "output_bytes"), ==, 2 * 4096 * 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (d, "devices"), 0),
+                                                  "name"), ==, "CPU");
+}
 
-    run_cli (&r, "predict", target, "--draft", draft, "--runtime", "llama-server", "--backend", "cpu",
-             "--context", "4096", "--parallel", "2", "--flash-attention", "on", "--json", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    o = parse (parser, r.out);
-    d = json_object_get_object_member (o, "draft");
-    g_assert_cmpstr (json_object_get_string_member (d, "model"), ==, "draft");
-    g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, 14235648);
-    g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 4 * 2 * (64 + 64) * 4096 * 2);
-    g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, 14952448);
-    g_assert_cmpint (json_object_get_int_member (d, "output_bytes"), ==, 2 * 4096 * 4);
-    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (d, "devices"), 0),
-                                                    "name"), ==, "CPU");
-  }
-  {
-    g_auto(Run) r = { 0 };
+/* gguf FILE --draft FILE: the rows under the facts. */
+static void
+test_files_gguf (DraftFiles    *f,
+                 gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
 
-    /* gguf FILE --draft FILE: the rows under the facts. */
-    run_cli (&r, "gguf", target, "--draft", draft, "--runtime", "llama-server", "--backend", "cpu",
-             "--context", "4096", "--parallel", "2", "--flash-attention", "on", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "\n  Draft: weights     0.01 GB (0.01 GiB)\n"
-                                     "  Draft: KV cache    0.01 GB (0.01 GiB)\n"
-                                     "  Draft: compute     0.01 GB (0.01 GiB)\n"
-                                     "  Draft: output      0.00 GB (0.00 GiB)\n"));
-    g_assert_nonnull (strstr (r.out, "\n  draft model        draft (llama-server -md) on CPU: 0.04 GB (0.04 GiB) of the total\n"));
-  }
-  {
-    g_auto(Run) r = { 0 };
+  run_cli (&r, "gguf", f->target, "--draft", f->draft, "--runtime", "llama-server", "--backend", "cpu",
+           "--context", "4096", "--parallel", "2", "--flash-attention", "on", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\n  Draft: weights     0.01 GB (0.01 GiB)\n"
+                                   "  Draft: KV cache    0.01 GB (0.01 GiB)\n"
+                                   "  Draft: compute     0.01 GB (0.01 GiB)\n"
+                                   "  Draft: output      0.00 GB (0.00 GiB)\n"));
+  g_assert_nonnull (strstr (r.out, "\n  draft model        draft (llama-server -md) on CPU: 0.04 GB (0.04 GiB) of the total\n"));
+}
 
-    /* 2,048 tokens against 4,096: llama-server loads it and decodes
-     * without speculation; the memory is taken all the same. */
-    run_cli (&r, "predict", target, "--draft", other, "--runtime", "llama-server", "--backend", "cpu",
-             "--context", "4096", "--json", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    o = parse (parser, r.out);
-    d = json_object_get_object_member (o, "draft");
-    g_assert_false (json_object_get_boolean_member (d, "vocab_compatible"));
-    g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 4 * 2 * (64 + 64) * 4096 * 2);
-    {
-      JsonArray *notes = json_object_get_array_member (o, "notes");
-      guint found = 0;
+/* 2,048 tokens against 4,096: llama-server loads it and decodes
+ * without speculation; the memory is taken all the same. */
+static void
+test_files_other_vocabulary (DraftFiles    *f,
+                             gconstpointer  data)
+{
+  g_autofree char *other = write_model (lm_tiny_qwen2 ("other", 4, 512, 1408, 8, 2, 2048));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
+  JsonObject *o, *d;
+  JsonArray *notes;
+  guint found = 0;
 
-      /* One note says so, wherever the other notes put it. */
-      for (guint i = 0; i < json_array_get_length (notes); i++)
-        if (g_str_has_prefix (json_array_get_string_element (notes, i),
-                              "The draft's vocabulary (2,048 tokens) differs from the model's (4,096) by more than 128"))
-          found++;
-      g_assert_cmpuint (found, ==, 1);
-    }
-  }
-  g_unlink (target);
-  g_unlink (draft);
+  run_cli (&r, "predict", f->target, "--draft", other, "--runtime", "llama-server", "--backend", "cpu",
+           "--context", "4096", "--json", NULL);
   g_unlink (other);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  d = json_object_get_object_member (o, "draft");
+  g_assert_false (json_object_get_boolean_member (d, "vocab_compatible"));
+  g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 4 * 2 * (64 + 64) * 4096 * 2);
+  notes = json_object_get_array_member (o, "notes");
+  /* One note says so, wherever the other notes put it. */
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    if (g_str_has_prefix (json_array_get_string_element (notes, i),
+                          "The draft's vocabulary (2,048 tokens) differs from the model's (4,096) by more than 128"))
+      found++;
+  g_assert_cmpuint (found, ==, 1);
 }
 
 /* --mtp on a glm4moe file with one nextn layer, -c 4096 -np 2, CPU: the
@@ -215,63 +241,72 @@ static void
 test_mtp (void)
 {
   g_autofree char *model = write_model (lm_tiny_glm4moe_mtp ());
-  g_autofree char *plain = write_model (lm_tiny_qwen2 ("plain", 2, 256, 512, 4, 2, 512));
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 };
   JsonObject *o, *d;
 
-  {
-    g_auto(Run) r = { 0 };
+  run_cli (&r, "predict", model, "--mtp", "--runtime", "llama-server", "--backend", "cpu",
+           "--context", "4096", "--parallel", "2", "--json", NULL);
+  g_unlink (model);
+  g_assert_cmpint (r.status, ==, 0);
+  o = parse (parser, r.out);
+  d = json_object_get_object_member (o, "draft");
+  g_assert_cmpstr (json_object_get_string_member (d, "kind"), ==, "mtp");
+  g_assert_cmpint (json_object_get_int_member (d, "mtp_layers"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 2 * (128 + 128) * 4096 * 2);
+  g_assert_cmpint (json_object_get_int_member (d, "output_bytes"), ==, 2 * 4096 * 4);
+  g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, term_bytes (o, "compute"));
+}
 
-    run_cli (&r, "predict", model, "--mtp", "--runtime", "llama-server", "--backend", "cpu",
-             "--context", "4096", "--parallel", "2", "--json", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    o = parse (parser, r.out);
-    d = json_object_get_object_member (o, "draft");
-    g_assert_cmpstr (json_object_get_string_member (d, "kind"), ==, "mtp");
-    g_assert_cmpint (json_object_get_int_member (d, "mtp_layers"), ==, 1);
-    g_assert_cmpint (json_object_get_int_member (d, "weights_bytes"), ==, 0);
-    g_assert_cmpint (json_object_get_int_member (d, "kv_bytes"), ==, 2 * (128 + 128) * 4096 * 2);
-    g_assert_cmpint (json_object_get_int_member (d, "output_bytes"), ==, 2 * 4096 * 4);
-    g_assert_cmpint (json_object_get_int_member (d, "compute_bytes"), ==, term_bytes (o, "compute"));
-  }
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_mtp_gguf (void)
+{
+  g_autofree char *model = write_model (lm_tiny_glm4moe_mtp ());
+  g_auto(Run) r = { 0 };
 
-    run_cli (&r, "gguf", model, "--mtp", "--runtime", "llama-server", "--context", "4096", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "\n  MTP: KV cache      0.00 GB (0.00 GiB)\n"));
-    g_assert_nonnull (strstr (r.out, "\n  MTP heads          the model's 1 MTP layer (--spec-type draft-mtp) on "));
-  }
-  {
-    g_auto(Run) r = { 0 };
+  run_cli (&r, "gguf", model, "--mtp", "--runtime", "llama-server", "--context", "4096", NULL);
+  g_unlink (model);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\n  MTP: KV cache      0.00 GB (0.00 GiB)\n"));
+  g_assert_nonnull (strstr (r.out, "\n  MTP heads          the model's 1 MTP layer (--spec-type draft-mtp) on "));
+}
 
-    run_cli (&r, "predict", plain, "--mtp", "--runtime", "llama-server", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp: the file has no MTP layers (qwen2.nextn_predict_layers is 0 or missing), and llama-server refuses --spec-type draft-mtp for it\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+/* A --mtp command line refused as a usage error (exit 2); "MODEL" stands
+ * for a GGUF with an MTP layer, "PLAIN" for one without. */
+typedef struct {
+  const char *path;
+  const char *argv[8];
+  const char *message;
+} MtpRefusal;
 
-    run_cli (&r, "predict", "llama3.1:8b", "--mtp", "--runtime", "llama-server", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp reads the MTP layers from the model's GGUF file ({arch}.nextn_predict_layers): give the model as FILE.gguf\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+static const MtpRefusal mtp_refusals[] = {
+  { "/cli-draft/mtp/refuses-no-mtp-layers", { "predict", "PLAIN", "--mtp", "--runtime", "llama-server", NULL },
+    "headroom-cli: --mtp: the file has no MTP layers (qwen2.nextn_predict_layers is 0 or missing), and llama-server refuses --spec-type draft-mtp for it\n" },
+  { "/cli-draft/mtp/refuses-catalog-model", { "predict", "llama3.1:8b", "--mtp", "--runtime", "llama-server", NULL },
+    "headroom-cli: --mtp reads the MTP layers from the model's GGUF file ({arch}.nextn_predict_layers): give the model as FILE.gguf\n" },
+  { "/cli-draft/mtp/refuses-ollama", { "predict", "MODEL", "--mtp", NULL },
+    "headroom-cli: --mtp sizes llama-server's --spec-type draft-mtp: give --runtime llama-server (Ollama passes it only with draft_num_predict set, server/routes.go)\n" },
+  { "/cli-draft/mtp/refuses-with-draft", { "predict", "MODEL", "--mtp", "--draft", "llama3.2:1b", "--runtime", "llama-server", NULL },
+    "headroom-cli: --mtp sizes the model's own MTP heads and --draft a model of its own: give one of them\n" },
+};
 
-    run_cli (&r, "predict", model, "--mtp", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp sizes llama-server's --spec-type draft-mtp: give --runtime llama-server (Ollama passes it only with draft_num_predict set, server/routes.go)\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_mtp_refused (gconstpointer data)
+{
+  const MtpRefusal *c = data;
+  g_autofree char *model = write_model (lm_tiny_glm4moe_mtp ());
+  g_autofree char *plain = write_model (lm_tiny_qwen2 ("plain", 2, 256, 512, 4, 2, 512));
+  const char *argv[8] = { NULL };
+  g_auto(Run) r = { 0 };
 
-    run_cli (&r, "predict", model, "--mtp", "--draft", "llama3.2:1b", "--runtime", "llama-server", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: --mtp sizes the model's own MTP heads and --draft a model of its own: give one of them\n");
-  }
+  for (guint i = 0; c->argv[i] != NULL; i++)
+    argv[i] = g_str_equal (c->argv[i], "MODEL") ? model : g_str_equal (c->argv[i], "PLAIN") ? plain : c->argv[i];
+  run_cli_argv (&r, argv);
   g_unlink (model);
   g_unlink (plain);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, c->message);
 }
 
 static void
@@ -328,8 +363,13 @@ main (int    argc,
   g_assert_nonnull (dir);
   g_test_add_func ("/cli-draft/catalog-json", test_catalog_json);
   g_test_add_func ("/cli-draft/verdict", test_verdict);
-  g_test_add_func ("/cli-draft/files", test_files);
-  g_test_add_func ("/cli-draft/mtp", test_mtp);
+  g_test_add ("/cli-draft/files/predict", DraftFiles, NULL, draft_files_set_up, test_files, draft_files_tear_down);
+  g_test_add ("/cli-draft/files/gguf", DraftFiles, NULL, draft_files_set_up, test_files_gguf, draft_files_tear_down);
+  g_test_add ("/cli-draft/files/other-vocabulary", DraftFiles, NULL, draft_files_set_up, test_files_other_vocabulary, draft_files_tear_down);
+  g_test_add_func ("/cli-draft/mtp/predict", test_mtp);
+  g_test_add_func ("/cli-draft/mtp/gguf", test_mtp_gguf);
+  for (guint i = 0; i < G_N_ELEMENTS (mtp_refusals); i++)
+    g_test_add_data_func (mtp_refusals[i].path, &mtp_refusals[i], test_mtp_refused);
   g_test_add_func ("/cli-draft/refused", test_refused);
   status = g_test_run ();
   g_rmdir (dir);

@@ -64,162 +64,213 @@ write_record (const char *dir,
 
 /* The board is named before the run starts, --board chooses it, and an
  * unknown board lists the ids. */
+/* A fake Ollama with llama3.2:3b at the seed's timings, and an archive
+ * folder for what it measures. */
+typedef struct {
+  FakeOllama *fake;
+  const char *url;
+  char       *dir;
+} MeasureServer;
+
 static void
-test_measure_board (void)
+measure_server_set_up (MeasureServer *f,
+                       gconstpointer  data)
 {
-  FakeOllama *fake = fake_ollama_new ();
-  const char *url = fake_ollama_get_url (fake);
-  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "archive-measure", NULL);
+  f->fake = fake_ollama_new ();
+  f->url = fake_ollama_get_url (f->fake);
+  f->dir = g_build_filename (g_get_user_data_dir (), "archive-measure", NULL);
+  fake_ollama_add_llama32 (f->fake);
+  fake_ollama_set_final_timing (f->fake, 5908400000, 18, 62570000, 89, 3817895000);
+}
+
+static void
+measure_server_tear_down (MeasureServer *f,
+                          gconstpointer  data)
+{
+  g_free (f->dir);
+  g_clear_pointer (&f->fake, fake_ollama_free);
+}
+
+static void
+test_measure_board (MeasureServer *f,
+                    gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
   g_autoptr(GDir) d = NULL;
   g_autofree char *path = NULL;
   g_autofree char *contents = NULL;
-  g_autofree char *expected = NULL;
   const char *name;
 
-  fake_ollama_add_llama32 (fake);
-  fake_ollama_set_final_timing (fake, 5908400000, 18, 62570000, 89, 3817895000);
-
-  {
-    g_auto(Run) r = { 0 };
-
-    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "dgx-spark", "--contexts", "2048",
-             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board dgx-spark (NVIDIA DGX Spark (GB10))\n"));
-    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on dgx-spark (llama3.2:3b, Ollama 0.31.2)\nsaved "));
-  }
+  run_serving (&r, "ollama", "--host", f->url, "measure", "llama3.2:3b", "--board", "dgx-spark", "--contexts", "2048",
+               "--runs", "1", "--num-predict", "5", "--measurements", f->dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board dgx-spark (NVIDIA DGX Spark (GB10))\n"));
+  g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on dgx-spark (llama3.2:3b, Ollama 0.31.2)\nsaved "));
   /* The one file is filed under the DGX Spark. */
-  d = g_dir_open (dir, 0, NULL);
+  d = g_dir_open (f->dir, 0, NULL);
   g_assert_nonnull (d);
   name = g_dir_read_name (d);
   g_assert_nonnull (name);
   g_assert_true (g_str_has_prefix (name, "dgx-spark-llama3.2_3b-"));
-  path = g_build_filename (dir, name, NULL);
+  path = g_build_filename (f->dir, name, NULL);
   g_assert_null (g_dir_read_name (d));
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_nonnull (strstr (contents, "\"board\" : \"dgx-spark\""));
+}
 
-  {
-    g_auto(Run) r = { 0 };
+/* Without --board, and no board saved for the server: nothing runs,
+ * and the message says how to name one. */
+static void
+test_measure_board_needed (MeasureServer *f,
+                           gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *expected = NULL;
 
-    /* Without --board, and no board saved for the server: nothing runs,
-     * and the message says how to name one. */
-    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
-             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    expected = g_strdup_printf ("headroom-cli: no board is saved for %s: name the board this server runs on with "
-                                "--board NAME (headroom-cli boards lists them), so the measurement is filed under it\n", url);
-    g_assert_cmpstr (r.err, ==, expected);
-    g_assert_cmpstr (r.out, ==, "");
-  }
-  {
-    g_auto(Run) r = { 0 };
-    g_autofree char *settings_dir = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", NULL);
-    g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
-    g_autofree char *saved = g_strdup_printf ("[io/github/headroom/Headroom]\n"
-                                              "ollama-boards=[('rtx-3090', 'http://other:11434'), ('rtx-3060-12gb', '%s')]\n", url);
+  run_serving (&r, "ollama", "--host", f->url, "measure", "llama3.2:3b", "--contexts", "2048",
+               "--runs", "1", "--num-predict", "5", "--measurements", f->dir, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  expected = g_strdup_printf ("headroom-cli: no board is saved for %s: name the board this server runs on with "
+                              "--board NAME (headroom-cli boards lists them), so the measurement is filed under it\n", f->url);
+  g_assert_cmpstr (r.err, ==, expected);
+  g_assert_cmpstr (r.out, ==, "");
+}
 
-    /* The board the window saved for this server (its "ollama-boards"
-     * setting), found whatever form --host takes. */
-    g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
-    g_assert_true (g_file_set_contents (keyfile, saved, -1, NULL));
-    settings_backend = "keyfile";
-    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--contexts", "2048",
-             "--runs", "1", "--num-predict", "5", "--measurements", dir, NULL);
-    settings_backend = NULL;
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board rtx-3060-12gb "
-                                            "(NVIDIA GeForce RTX 3060 12 GB), the board saved for this server; "
-                                            "--board NAME chooses another\n"));
-    g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on rtx-3060-12gb (llama3.2:3b, Ollama 0.31.2)\n"));
-  }
-  {
-    g_auto(Run) r = { 0 };
+/* The board the window saved for this server (its "ollama-boards"
+ * setting), found whatever form --host takes. */
+static void
+test_measure_board_saved (MeasureServer *f,
+                          gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *settings_dir = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", NULL);
+  g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+  g_autofree char *saved = g_strdup_printf ("[io/github/headroom/Headroom]\n"
+                                            "ollama-boards=[('rtx-3090', 'http://other:11434'), ('rtx-3060-12gb', '%s')]\n", f->url);
 
-    run_serving (&r, "ollama", "--host", url, "measure", "llama3.2:3b", "--board", "nope", "--measurements", dir, NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, dgx-spark, "
-                                "rtx-3060-12gb, rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, "
-                                "mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
-                                "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n");
-    g_assert_cmpstr (r.out, ==, "");
-  }
-  /* Nothing was sent for the unknown board: two measurements' worth. */
-  fake_ollama_free (fake);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (keyfile, saved, -1, NULL));
+  settings_backend = "keyfile";
+  run_serving (&r, "ollama", "--host", f->url, "measure", "llama3.2:3b", "--contexts", "2048",
+               "--runs", "1", "--num-predict", "5", "--measurements", f->dir, NULL);
+  settings_backend = NULL;
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.err, "headroom-cli: saving the measurement to board rtx-3060-12gb "
+                                          "(NVIDIA GeForce RTX 3060 12 GB), the board saved for this server; "
+                                          "--board NAME chooses another\n"));
+  g_assert_nonnull (strstr (r.out, "\ndecode mean 23.3 t/s on rtx-3060-12gb (llama3.2:3b, Ollama 0.31.2)\n"));
 }
 
 static void
-test_list (void)
+test_measure_board_unknown (MeasureServer *f,
+                            gconstpointer  data)
 {
-  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "archive-list", NULL);
+  g_auto(Run) r = { 0 };
+
+  run_serving (&r, "ollama", "--host", f->url, "measure", "llama3.2:3b", "--board", "nope", "--measurements", f->dir, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, dgx-spark, "
+                              "rtx-3060-12gb, rtx-3090, rtx-4090, mac-m3-pro-18gb, mac-m4-pro-24gb, mac-m2-max-32gb, "
+                              "mac-m4-max-64gb, 2x-rtx-3090, rtx-3090-rtx-4090, rtx-5090-rtx-3090, "
+                              "rtx-4060ti-16gb-rtx-3060-12gb, 4x-rtx-3090, 2x-rtx-a6000\n");
+  g_assert_cmpstr (r.out, ==, "");
+}
+
+/* An archive folder with a measurement of the Jetson and one of the DGX
+ * Spark. Returns: (transfer full): the folder */
+static char *
+two_record_archive (void)
+{
+  char *dir = g_build_filename (g_get_user_data_dir (), "archive-list", NULL);
 
   write_record (dir, "jetson-orin-nano-super-llama3.2_3b-20261201T101500Z.json",
                 "jetson-orin-nano-super", "llama3.2:3b", "2026-12-01T10:15:00Z", "18.44");
   write_record (dir, "dgx-spark-llama3.2_3b-20261201T111500Z.json",
                 "dgx-spark", "llama3.2:3b", "2026-12-01T11:15:00Z", "61.2");
+  return dir;
+}
 
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_list (void)
+{
+  g_autofree char *dir = two_record_archive ();
+  g_auto(Run) r = { 0 };
 
-    run_serving (&r, "measurements", "--measurements", dir, NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_cmpstr (r.out, ==,
-                     "ID                                                   BOARD                   DATE                  SERVER         MODEL         t/s  SIZES                         ARCHIVE\n"
-                     "dgx-spark-llama3.2_3b-20261201T111500Z               dgx-spark               2026-12-01T11:15:00Z  ollama 0.31.2  llama3.2:3b  61.2  2048: 2.35 GB, 4096: 2.59 GB  yours\n"
-                     "jetson-orin-nano-super-llama3.2_3b-20261201T101500Z  jetson-orin-nano-super  2026-12-01T10:15:00Z  ollama 0.31.2  llama3.2:3b  18.4  2048: 2.35 GB, 4096: 2.59 GB  yours\n");
-    g_assert_cmpstr (r.err, ==, "");
-  }
-  {
-    g_auto(Run) r = { 0 };
-    g_autoptr(JsonParser) parser = json_parser_new ();
-    JsonArray *records;
-    JsonObject *record;
+  run_serving (&r, "measurements", "--measurements", dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "ID                                                   BOARD                   DATE                  SERVER         MODEL         t/s  SIZES                         ARCHIVE\n"
+                   "dgx-spark-llama3.2_3b-20261201T111500Z               dgx-spark               2026-12-01T11:15:00Z  ollama 0.31.2  llama3.2:3b  61.2  2048: 2.35 GB, 4096: 2.59 GB  yours\n"
+                   "jetson-orin-nano-super-llama3.2_3b-20261201T101500Z  jetson-orin-nano-super  2026-12-01T10:15:00Z  ollama 0.31.2  llama3.2:3b  18.4  2048: 2.35 GB, 4096: 2.59 GB  yours\n");
+  g_assert_cmpstr (r.err, ==, "");
+}
 
-    run_serving (&r, "measurements", "--measurements", dir, "--board", "dgx-spark", "--json", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
-    records = json_node_get_array (json_parser_get_root (parser));
-    g_assert_cmpuint (json_array_get_length (records), ==, 1);
-    record = json_array_get_object_element (records, 0);
-    g_assert_cmpstr (json_object_get_string_member (record, "id"), ==, "dgx-spark-llama3.2_3b-20261201T111500Z");
-    g_assert_cmpstr (json_object_get_string_member (record, "board"), ==, "dgx-spark");
-    g_assert_cmpfloat (json_object_get_double_member (record, "decode_tps"), ==, 61.2);
-    g_assert_true (json_object_get_boolean_member (record, "deletable"));
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (record, "sizes")), ==, 2);
-  }
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_list_json_by_board (void)
+{
+  g_autofree char *dir = two_record_archive ();
+  g_auto(Run) r = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *records;
+  JsonObject *record;
 
-    /* The built-in archive and yours (empty here): the seed's records. */
-    run_serving (&r, "measurements", "--board", "jetson-orin-nano-super", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_cmpstr (r.out, ==,
-                     "ID                                  BOARD                   DATE  SERVER  MODEL         t/s  SIZES  ARCHIVE\n"
-                     "jetson-orin-nano-super-llama3.1-8b  jetson-orin-nano-super  -     -       llama3.1:8b   7.4  -      built-in\n"
-                     "jetson-orin-nano-super-llama3.2-3b  jetson-orin-nano-super  -     -       llama3.2:3b  18.4  -      built-in\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+  run_serving (&r, "measurements", "--measurements", dir, "--board", "dgx-spark", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  records = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (records), ==, 1);
+  record = json_array_get_object_element (records, 0);
+  g_assert_cmpstr (json_object_get_string_member (record, "id"), ==, "dgx-spark-llama3.2_3b-20261201T111500Z");
+  g_assert_cmpstr (json_object_get_string_member (record, "board"), ==, "dgx-spark");
+  g_assert_cmpfloat (json_object_get_double_member (record, "decode_tps"), ==, 61.2);
+  g_assert_true (json_object_get_boolean_member (record, "deletable"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (record, "sizes")), ==, 2);
+}
 
-    run_serving (&r, "measurements", "--measurements", dir, "--board", "rtx-4090", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_cmpstr (r.out, ==, "no measurements of rtx-4090; measure one with headroom-cli ollama measure MODEL --board rtx-4090\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+/* The built-in archive and yours (empty here): the seed's records. */
+static void
+test_list_built_in (void)
+{
+  g_auto(Run) r = { 0 };
 
-    run_serving (&r, "measurements", "--board", "nope", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_true (g_str_has_prefix (r.err, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, "));
-  }
-  {
-    g_auto(Run) r = { 0 };
+  run_serving (&r, "measurements", "--board", "jetson-orin-nano-super", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "ID                                  BOARD                   DATE  SERVER  MODEL         t/s  SIZES  ARCHIVE\n"
+                   "jetson-orin-nano-super-llama3.1-8b  jetson-orin-nano-super  -     -       llama3.1:8b   7.4  -      built-in\n"
+                   "jetson-orin-nano-super-llama3.2-3b  jetson-orin-nano-super  -     -       llama3.2:3b  18.4  -      built-in\n");
+}
 
-    run_serving (&r, "measurements", "list", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: unexpected argument \"list\"; use headroom-cli measurements [--board NAME] or "
-                                "headroom-cli measurements delete ID\n");
-  }
+static void
+test_list_none_of_board (void)
+{
+  g_autofree char *dir = two_record_archive ();
+  g_auto(Run) r = { 0 };
+
+  run_serving (&r, "measurements", "--measurements", dir, "--board", "rtx-4090", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "no measurements of rtx-4090; measure one with headroom-cli ollama measure MODEL --board rtx-4090\n");
+}
+
+static void
+test_list_unknown_board (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_serving (&r, "measurements", "--board", "nope", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r.err, "headroom-cli: unknown board \"nope\"; the boards are: jetson-orin-nano-super, "));
+}
+
+static void
+test_list_unexpected_argument (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_serving (&r, "measurements", "list", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "headroom-cli: unexpected argument \"list\"; use headroom-cli measurements [--board NAME] or "
+                              "headroom-cli measurements delete ID\n");
 }
 
 static void
@@ -360,8 +411,16 @@ main (int   argc,
   g_unsetenv ("OLLAMA_HOST");
   g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
 
-  g_test_add_func ("/cli-measurements/measure-board", test_measure_board);
-  g_test_add_func ("/cli-measurements/list", test_list);
+  g_test_add ("/cli-measurements/measure-board/named", MeasureServer, NULL, measure_server_set_up, test_measure_board, measure_server_tear_down);
+  g_test_add ("/cli-measurements/measure-board/needed", MeasureServer, NULL, measure_server_set_up, test_measure_board_needed, measure_server_tear_down);
+  g_test_add ("/cli-measurements/measure-board/saved", MeasureServer, NULL, measure_server_set_up, test_measure_board_saved, measure_server_tear_down);
+  g_test_add ("/cli-measurements/measure-board/unknown", MeasureServer, NULL, measure_server_set_up, test_measure_board_unknown, measure_server_tear_down);
+  g_test_add_func ("/cli-measurements/list/table", test_list);
+  g_test_add_func ("/cli-measurements/list/json-by-board", test_list_json_by_board);
+  g_test_add_func ("/cli-measurements/list/built-in", test_list_built_in);
+  g_test_add_func ("/cli-measurements/list/none-of-board", test_list_none_of_board);
+  g_test_add_func ("/cli-measurements/list/unknown-board", test_list_unknown_board);
+  g_test_add_func ("/cli-measurements/list/unexpected-argument", test_list_unexpected_argument);
   g_test_add_func ("/cli-measurements/delete", test_delete);
   g_test_add_func ("/cli-measurements/missing-folder", test_missing_folder);
   g_test_add_func ("/cli-measurements/usage", test_usage);

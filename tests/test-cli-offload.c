@@ -127,7 +127,7 @@ test_check (void)
   run_cli (&r32, "check", "qwen2.5:32b", "--board", BOARD, NULL);
   g_assert_cmpint (r32.status, ==, 1);
   g_assert_cmpstr (r32.out, ==,
-                   "  refused: qwen2.5:32b would decode at about 3.4 t/s (a prior for this kind of board, not a measurement), under the 10.2 t/s floor\n"
+                   "  refused: qwen2.5:32b would decode at about 3.4 t/s (predicted from the published efficiency of its kind of board, not measured), under the 10.2 t/s floor\n"
                    "  split: 33/65 layers on the GPU, 10.73 GB VRAM + 10.75 GB host memory (50%/50% CPU/GPU)\n"
                    NOTE);
 

@@ -130,68 +130,105 @@ run_cli_merged (char       **out,
   return status;
 }
 
+/* A fake Ollama with llama3.2:3b loaded at 4,096 tokens. */
+typedef struct {
+  FakeOllama *fake;
+  const char *url;
+  char       *out;
+  char       *err;
+} LoadedFake;
+
 static void
-test_list_ps_version (void)
+loaded_fake_set_up (LoadedFake    *f,
+                    gconstpointer  data)
 {
-  FakeOllama *fake = fake_ollama_new ();
-  const char *url = fake_ollama_get_url (fake);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  f->fake = fake_ollama_new ();
+  f->url = fake_ollama_get_url (f->fake);
+  fake_ollama_add_llama32 (f->fake);
+  fake_ollama_load (f->fake, "llama3.2:3b", 4096);
+}
 
-  fake_ollama_add_llama32 (fake);
-  fake_ollama_load (fake, "llama3.2:3b", 4096);
+static void
+loaded_fake_tear_down (LoadedFake    *f,
+                       gconstpointer  data)
+{
+  g_free (f->out);
+  g_free (f->err);
+  fake_ollama_free (f->fake);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+static void
+test_list_ps_version (LoadedFake    *f,
+                      gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "list", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                             ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
                    "llama3.2:3b                      a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
-  g_assert_cmpstr (err, ==, "");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  g_assert_cmpstr (f->err, ==, "");
+}
 
-  /* A name longer than the 32-character NAME column widens it. */
-  fake_ollama_add_model (fake, "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
+/* A name longer than the 32-character NAME column widens it. */
+static void
+test_list_long_name (LoadedFake    *f,
+                     gconstpointer  data)
+{
+  fake_ollama_add_model (f->fake, "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
                          "f0c4a80c4f17acd5ab5d3ff6a5fd52a3a0c1bcbd8cc1b5e1e8c7c1d5ff3d8e2c", 2019393189, NULL);
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "list", NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "list", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                                              ID                SIZE  PARAMETERS  QUANTIZATION  MODIFIED\n"
                    "llama3.2:3b                                       a80c4f17acd5    2.0 GB  3.2B        Q4_K_M        2026-11-20\n"
                    "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M f0c4a80c4f17    2.0 GB  3.2B        Q4_K_M        2026-11-20\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  /* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
-  g_assert_cmpint (run_cli (&out, &err, "ps", "--host", url, NULL), ==, 0);
-  g_assert_cmpstr (out, ==,
+/* As `ollama ps` shows it (docs/seed-figures.md: llama3.2:3b at 4096, 2.6 GB, 100% GPU). */
+static void
+test_ps (LoadedFake    *f,
+         gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "ps", "--host", f->url, NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==,
                    "NAME                             ID                SIZE  PROCESSOR         CONTEXT  UNTIL\n"
                    "llama3.2:3b                      a80c4f17acd5    2.6 GB  100% GPU             4096  4 minutes from now\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "version", "--json", NULL), ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+static void
+test_version_json (LoadedFake    *f,
+                   gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "version", "--json", NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, f->out, -1, NULL));
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "version"), ==, "0.31.2");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "show", "llama3.2:3b", NULL), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "name               llama3.2:3b\narchitecture       llama\nparameters         3,212,749,888\n"));
-  g_assert_nonnull (strstr (out, "\nkv_heads           8\n"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+static void
+test_show (LoadedFake    *f,
+           gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "show", "llama3.2:3b", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (f->out, "name               llama3.2:3b\narchitecture       llama\nparameters         3,212,749,888\n"));
+  g_assert_nonnull (strstr (f->out, "\nkv_heads           8\n"));
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "unload", "llama3.2:3b", NULL), ==, 0);
-  g_assert_cmpstr (out, ==, "unloaded llama3.2:3b\n");
-  g_assert_false (fake_ollama_is_loaded (fake, "llama3.2:3b"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+static void
+test_unload (LoadedFake    *f,
+             gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "unload", "llama3.2:3b", NULL), ==, 0);
+  g_assert_cmpstr (f->out, ==, "unloaded llama3.2:3b\n");
+  g_assert_false (fake_ollama_is_loaded (f->fake, "llama3.2:3b"));
+}
 
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "delete", "nosuch:1b", NULL), ==, 1);
-  g_assert_cmpstr (out, ==, "");
-  g_assert_true (g_str_has_prefix (err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
-
-  fake_ollama_free (fake);
+static void
+test_delete_unknown (LoadedFake    *f,
+                     gconstpointer  data)
+{
+  g_assert_cmpint (run_cli (&f->out, &f->err, "--host", f->url, "delete", "nosuch:1b", NULL), ==, 1);
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_true (g_str_has_prefix (f->err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
 }
 
 /* Issue 16: an /api/show tensor list with a type this version does not
@@ -267,45 +304,73 @@ test_pull_refusal_order (void)
   fake_ollama_free (fake);
 }
 
+/* A fake Ollama that can pull qwen2.5:14b, in 10 steps 1 ms apart. */
+typedef struct {
+  FakeOllama *fake;
+  const char *url;
+} PullFake;
+
 static void
-test_pull (void)
+pull_fake_set_up (PullFake      *f,
+                  gconstpointer  data)
 {
-  FakeOllama *fake = fake_ollama_new ();
-  const char *url = fake_ollama_get_url (fake);
+  f->fake = fake_ollama_new ();
+  f->url = fake_ollama_get_url (f->fake);
+  fake_ollama_add_registry_model (f->fake, "qwen2.5:14b", qwen_layers, G_N_ELEMENTS (qwen_layers));
+  fake_ollama_set_pull_steps (f->fake, 10, 1, FALSE);
+}
+
+static void
+pull_fake_tear_down (PullFake      *f,
+                     gconstpointer  data)
+{
+  g_clear_pointer (&f->fake, fake_ollama_free);
+}
+
+/* Refused like `check` (docs/seed-figures.md, "Checking a pull"), with every
+ * reason, and nothing sent to the board. */
+static void
+test_pull (PullFake      *f,
+           gconstpointer  data)
+{
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  fake_ollama_add_registry_model (fake, "qwen2.5:14b", qwen_layers, G_N_ELEMENTS (qwen_layers));
-  fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
-
-  /* Refused like `check` (docs/seed-figures.md, "Checking a pull"), with every
-   * reason, and nothing sent to the board. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", NULL), ==, 1);
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "qwen2.5:14b", NULL), ==, 1);
   g_assert_cmpstr (out, ==,
                    "  refused: qwen2.5:14b is over by 3.71 GB\n"
                    "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
   g_assert_cmpstr (err, ==, "headroom-cli: the pull check refused it; run with --force to pull it anyway\n");
-  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 0);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 0);
+}
 
-  /* With --json, only JSON on stdout. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", "--json", NULL), ==, 1);
-  {
-    g_autoptr(JsonParser) parser = json_parser_new ();
-    JsonObject *answer;
+/* With --json, only JSON on stdout. */
+static void
+test_pull_refused_json (PullFake      *f,
+                        gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *answer;
 
-    g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
-    answer = json_node_get_object (json_parser_get_root (parser));
-    g_assert_false (json_object_get_boolean_member (answer, "pulled"));
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (answer, "reasons")), ==, 2);
-  }
-  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 0);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "qwen2.5:14b", "--json", NULL), ==, 1);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  answer = json_node_get_object (json_parser_get_root (parser));
+  g_assert_false (json_object_get_boolean_member (answer, "pulled"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (answer, "reasons")), ==, 2);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 0);
+}
 
-  /* --force pulls; not a terminal, so plain lines. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 0);
+/* --force pulls; not a terminal, so plain lines. */
+static void
+test_pull_forced (PullFake      *f,
+                  gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "qwen2.5:14b", "--force", NULL), ==, 0);
   /* 898,811,097 of 8,988,110,976 bytes is 9.99...%: the bar never rounds up. */
   g_assert_true (g_str_has_prefix (out, "pulling manifest\npulling ac9bc7a69dab\npulling ac9bc7a69dab: 898 MB of 9.0 GB (9%), "));
   g_assert_true (g_str_has_suffix (out, "\npulling ac9bc7a69dab: 9.0 GB of 9.0 GB (100%)\n"
@@ -314,49 +379,80 @@ test_pull (void)
   g_assert_cmpstr (err, ==,
                    "  warning: qwen2.5:14b is over by 3.71 GB\n"
                    "  warning: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n");
-  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 1);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 1);
+}
 
-  /* Ctrl-C stops the pull and says what is left on the board. */
+/* Ctrl-C stops the pull and says what is left on the board. */
+static void
+test_pull_interrupted (PullFake      *f,
+                       gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
   /* 100 steps 50 ms apart: the interrupt at 2 s comes well after the CLI
    * printed its first lines, even under the sanitizers on a loaded
    * machine, and well before the pull's end at 5 s. */
-  fake_ollama_set_pull_steps (fake, 100, 50, FALSE);
-  g_assert_cmpint (run_cli_interrupted (2000, &out, &err, "--host", url, "pull", "qwen2.5:14b", "--force", NULL), ==, 1);
+  fake_ollama_set_pull_steps (f->fake, 100, 50, FALSE);
+  g_assert_cmpint (run_cli_interrupted (2000, &out, &err, "--host", f->url, "pull", "qwen2.5:14b", "--force", NULL), ==, 1);
   g_assert_true (g_str_has_prefix (out, "pulling manifest\npulling ac9bc7a69dab\n"));
   g_assert_true (g_str_has_suffix (err, "headroom-cli: Pull of qwen2.5:14b stopped. Pulling it again resumes from the partial"
                                         " files while the server keeps them (until `ollama serve` restarts).\n"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  fake_ollama_set_pull_steps (fake, 10, 1, FALSE);
+}
 
-  /* An unknown tag mid-stream: Ollama's text and what to do. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
+/* An unknown tag mid-stream: Ollama's text and what to do. */
+static void
+test_pull_unknown_tag (PullFake      *f,
+                       gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "qwen2.5:99b", "--force", NULL), ==, 1);
   g_assert_true (g_str_has_suffix (err, "headroom-cli: Ollama could not pull qwen2.5:99b: pull model manifest: file does not exist; check the model name and its tag\n"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+}
 
-  /* A model the catalog does not know: refused as not on the menu, or
-   * checked against the size the user gives. */
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", NULL), ==, 1);
+/* A model the catalog does not know: refused as not on the menu, */
+static void
+test_pull_not_in_catalog (PullFake      *f,
+                          gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "mystery:70b", NULL), ==, 1);
   g_assert_cmpstr (out, ==, "  refused: \"mystery:70b\" is not in the catalog and could not be sized from the Ollama library: "
                             "Could not reach the Ollama registry at http://127.0.0.1:9 for the manifest of mystery:70b: "
                             "check the network or HEADROOM_OLLAMA_REGISTRY (give its download size with --size GB to check it anyway)\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", "--size", "40", NULL), ==, 1);
+  /* it did not reach the server */
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 0);
+}
+
+/* or checked against the size the user gives. */
+static void
+test_pull_sized_by_user (PullFake      *f,
+                         gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "mystery:70b", "--size", "40", NULL), ==, 1);
   g_assert_cmpstr (out, ==, "  refused: mystery:70b is over by 33.90 GB\n"
                             "  refused: mystery:70b has no rate this board has measured\n");
   g_assert_true (g_str_has_prefix (err, "headroom-cli: note: the model is not in the catalog; only the size you gave is checked (its KV cache is not known)\n"));
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (&out, &err, "--host", url, "pull", "mystery:70b", "--size", "lots", NULL), ==, 2);
-  g_assert_cmpstr (err, ==, "headroom-cli: --size must be a positive number of GB, not \"lots\"\n");
-  /* none of these reached the server: still the three pulls above */
-  g_assert_cmpuint (fake_ollama_count (fake, "/api/pull"), ==, 3);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 0);
+}
 
-  fake_ollama_free (fake);
+static void
+test_pull_size_not_a_number (PullFake      *f,
+                             gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_cli (&out, &err, "--host", f->url, "pull", "mystery:70b", "--size", "lots", NULL), ==, 2);
+  g_assert_cmpstr (err, ==, "headroom-cli: --size must be a positive number of GB, not \"lots\"\n");
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/pull"), ==, 0);
 }
 
 static void
@@ -463,10 +559,23 @@ main (int   argc,
   g_unsetenv ("OLLAMA_HOST");
   g_unsetenv ("HEADROOM_OLLAMA_TOKEN");
 
-  g_test_add_func ("/cli-ollama/list-ps-version", test_list_ps_version);
+  g_test_add ("/cli-ollama/list-ps-version/list", LoadedFake, NULL, loaded_fake_set_up, test_list_ps_version, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/list-long-name", LoadedFake, NULL, loaded_fake_set_up, test_list_long_name, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/ps", LoadedFake, NULL, loaded_fake_set_up, test_ps, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/version-json", LoadedFake, NULL, loaded_fake_set_up, test_version_json, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/show", LoadedFake, NULL, loaded_fake_set_up, test_show, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/unload", LoadedFake, NULL, loaded_fake_set_up, test_unload, loaded_fake_tear_down);
+  g_test_add ("/cli-ollama/list-ps-version/delete-unknown", LoadedFake, NULL, loaded_fake_set_up, test_delete_unknown, loaded_fake_tear_down);
   g_test_add_func ("/cli-ollama/show-unknown-tensor-type", test_show_unknown_tensor_type);
   g_test_add_func ("/cli-ollama/pull-refusal-order", test_pull_refusal_order);
-  g_test_add_func ("/cli-ollama/pull", test_pull);
+  g_test_add ("/cli-ollama/pull/refused-by-check", PullFake, NULL, pull_fake_set_up, test_pull, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/refused-json", PullFake, NULL, pull_fake_set_up, test_pull_refused_json, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/forced", PullFake, NULL, pull_fake_set_up, test_pull_forced, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/interrupted", PullFake, NULL, pull_fake_set_up, test_pull_interrupted, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/unknown-tag", PullFake, NULL, pull_fake_set_up, test_pull_unknown_tag, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/not-in-catalog", PullFake, NULL, pull_fake_set_up, test_pull_not_in_catalog, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/sized-by-user", PullFake, NULL, pull_fake_set_up, test_pull_sized_by_user, pull_fake_tear_down);
+  g_test_add ("/cli-ollama/pull/size-not-a-number", PullFake, NULL, pull_fake_set_up, test_pull_size_not_a_number, pull_fake_tear_down);
   g_test_add_func ("/cli-ollama/measure", test_measure);
   g_test_add_func ("/cli-ollama/failures", test_failures);
 

@@ -245,70 +245,79 @@ test_predict_old_estimator (void)
  * 16,384 tokens in one unified stream of 65,536 cells (no clamp), which the
  * DGX Spark holds; llama3.2:3b's 4 x 131,072 do not fit the RTX 3090, and
  * --fit shrinks them; with --parallel 2 the cache is two streams of -c / 2. */
+/* `headroom-cli predict phi4 --runtime llama-server --board dgx-spark`. */
+static const char phi4_llama_server_report[] =
+  "phi4 at 65,536 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"
+  "runtime: llama-server with its own defaults (llama.cpp)\n"
+  "\n"
+  "Weights on the GPU: 8,757,678,176 bytes (8.76 GB)\n"
+  "  every tensor - token_embd = 9,053,114,464 - 295,436,288 = 8,757,678,176 bytes\n"
+  "  note: llama.cpp keeps the input embedding (token_embd, 295,436,288 bytes) in host memory; the model has its own output tensor, so token_embd is not on the GPU and not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
+  "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
+  "\n"
+  "KV cache: 13,421,772,800 bytes (13.42 GB)\n"
+  "  40 layers x 10 KV heads x (128 + 128) x 65,536 cells x 2 bytes = 13,421,772,800 bytes\n"
+  "  note: llama-server's -np auto: 4 slots share one unified stream of pad256(n_ctx) = pad256(65,536) = 65,536 cells.\n"
+  "  source: llama.cpp tools/server/server.cpp (-np auto: 4 slots, kv_unified true), src/llama-context.cpp (kv_unified: n_ctx_seq = n_ctx = pad256(-c)), src/llama-kv-cache.cpp (n_stream 1 when unified) and src/llama-kv-cache-iswa.cpp (a unified sliding-window stream: pad256(min(n_ctx, window x slots + ubatch)))\n"
+  "\n"
+  "Compute buffer: 321,918,976 bytes (0.32 GB)\n"
+  "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 17,921 + 5,120) + 65,536 x 512 x 6 = 321,918,976 bytes\n"
+  "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
+  "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
+  "\n"
+  "Learned overhead: 0 bytes (0.00 GB)\n"
+  "  0 bytes (no size measured yet)\n"
+  "  note: no memory size measured on this board yet: the overhead is the model's estimate\n"
+  "  source: Headroom app/core/speed/hr-calibration.c: least-squares fit of reported - predicted (/api/ps size less the runtime model's total) = a + b x num_ctx over this board's measurements at this server version, outliers beyond 3 x 1.4826 x MAD of a Theil-Sen line set aside\n"
+  "\n"
+  "total: 22,501,369,952 bytes = 22.50 GB = 20.96 GiB\n"
+  "ollama ps would show: 22 GB\n"
+  "also in host memory: 295,436,288 bytes (0.30 GB), not in the ollama ps size\n"
+  "on NVIDIA DGX Spark (GB10) (budget 113.9 GB, unified: host memory counts): 22.80 GB, fits, 91.13 GB under budget\n"
+  "notes:\n"
+  "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx).\n"
+  "  - One request may use at most 16,384 tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of 65,536 cells per stream is allocated whole: no clamp.\n"
+  "  - Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do).\n"
+  "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n"
+  "  - Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to 8,589,934,592 bytes of host memory. --cache-ram 0 turns it off.\n";
+
 static void
 test_predict_llama_server (void)
 {
-  {
-    g_auto(Run) r = { 0 };
+  g_auto(Run) r = { 0 };
 
-    run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", "--board", "dgx-spark", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_cmpstr (r.out, ==,
-                   "phi4 at 65,536 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"
-                   "runtime: llama-server with its own defaults (llama.cpp)\n"
-                   "\n"
-                   "Weights on the GPU: 8,757,678,176 bytes (8.76 GB)\n"
-                   "  every tensor - token_embd = 9,053,114,464 - 295,436,288 = 8,757,678,176 bytes\n"
-                   "  note: llama.cpp keeps the input embedding (token_embd, 295,436,288 bytes) in host memory; the model has its own output tensor, so token_embd is not on the GPU and not in the ollama ps size. Without a tensor list the file size stands for every tensor (it also holds the GGUF header, a few MB).\n"
-                   "  source: docs/runtimes.md \"Ollama 0.30 and newer\"; llama.cpp src/llama-model.cpp load_tensors (the input token_embd stays in host memory; a tied output is loaded as a GPU copy); Ollama llm/llama_server.go (size = the GPU buffers when every layer is offloaded)\n"
-                   "\n"
-                   "KV cache: 13,421,772,800 bytes (13.42 GB)\n"
-                   "  40 layers x 10 KV heads x (128 + 128) x 65,536 cells x 2 bytes = 13,421,772,800 bytes\n"
-                   "  note: llama-server's -np auto: 4 slots share one unified stream of pad256(n_ctx) = pad256(65,536) = 65,536 cells.\n"
-                   "  source: llama.cpp tools/server/server.cpp (-np auto: 4 slots, kv_unified true), src/llama-context.cpp (kv_unified: n_ctx_seq = n_ctx = pad256(-c)), src/llama-kv-cache.cpp (n_stream 1 when unified) and src/llama-kv-cache-iswa.cpp (a unified sliding-window stream: pad256(min(n_ctx, window x slots + ubatch)))\n"
-                   "\n"
-                   "Compute buffer: 321,918,976 bytes (0.32 GB)\n"
-                   "  ubatch x 4 x (3 x n_ff + embedding) + cells x ubatch x (4 + 2) = 512 x 4 x (3 x 17,921 + 5,120) + 65,536 x 512 x 6 = 321,918,976 bytes\n"
-                   "  note: With flash attention the feed-forward intermediates (gate, up and their product, f32) and the attention mask (f32 and an f16 copy) are the peak; llama-server reserves one output per slot, so no vocab x ubatch logits. n_ff inferred from the parameter count (no tensor list).\n"
-                   "  source: Headroom's estimate of llama.cpp src/llama-context.cpp graph_reserve (the worst-case graph, ubatch tokens against the full KV cache, allocated by ggml-alloc with reuse: the peak of tensors alive at once), after docs/memory-model.md \"Compute buffer\"; checked against docs/seed-figures.md's 66 / 228 MiB (llama3.2:3b, 4096), 112 / 300 MiB (Llama-3.1-8B, 4096) and 137 / 353 MiB (phi-4, 4096), flash attention on / off\n"
-                   "\n"
-                   "Learned overhead: 0 bytes (0.00 GB)\n"
-                   "  0 bytes (no size measured yet)\n"
-                   "  note: no memory size measured on this board yet: the overhead is the model's estimate\n"
-                   "  source: Headroom app/core/speed/hr-calibration.c: least-squares fit of reported - predicted (/api/ps size less the runtime model's total) = a + b x num_ctx over this board's measurements at this server version, outliers beyond 3 x 1.4826 x MAD of a Theil-Sen line set aside\n"
-                   "\n"
-                   "total: 22,501,369,952 bytes = 22.50 GB = 20.96 GiB\n"
-                   "ollama ps would show: 22 GB\n"
-                   "also in host memory: 295,436,288 bytes (0.30 GB), not in the ollama ps size\n"
-                   "on NVIDIA DGX Spark (GB10) (budget 113.9 GB, unified: host memory counts): 22.80 GB, fits, 91.13 GB under budget\n"
-                   "notes:\n"
-                   "  - No -c: llama-server's --fit (on by default) sizes the cache for every slot at the trained context, n_ctx = n_ctx_train x slots = 16,384 x 4 = 65,536 (common/fit.cpp), and shrinks it where that would leave less than its margin free (--fit-target, 1 GiB), to no less than 4,096 per stream (--fit-ctx).\n"
-                   "  - One request may use at most 16,384 tokens, the trained context (tools/server/server-context.cpp n_ctx_slot() caps each slot at it, and llama-server warns), but the cache of 65,536 cells per stream is allocated whole: no clamp.\n"
-                   "  - Flash attention auto: llama-server's --flash-attn defaults to auto (common/common.h), which turns it on where the backend runs the flash-attention op for the model's layers (src/llama-context.cpp resolve_fused_ops; the CPU, CUDA and Metal backends do).\n"
-                   "  - No tensor list: token_embd estimated as vocab x embedding x bits / 8 = 100,352 x 5,120 x 4.60 / 8 = 295,436,288 bytes, at the precision's average bits per weight.\n"
-                   "  - Prompt cache (--cache-ram 8,192 MiB): as slots take new prompts, llama-server copies the previous prompt's state (KV cells, recurrent state) to host memory, dropping the oldest past the limit. Not allocated at load, so not in this total: up to 8,589,934,592 bytes of host memory. --cache-ram 0 turns it off.\n");
-  }
-  {
-    g_auto(Run) r = { 0 };
+  run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", "--board", "dgx-spark", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, phi4_llama_server_report);
+}
 
-    run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--runtime", "llama-server", "--board", "rtx-3090", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (g_str_has_prefix (r.out, "llama3.2:3b at 183,552 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"));
-    g_assert_nonnull (strstr (r.out, "\n  - --fit: 524,288 tokens would take 63,808,323,840 bytes, leaving less than 1,024 MiB of the 24,769,803,776 bytes free, so llama-server shrinks the context between 4,096 (2,550,513,920 bytes) and 524,288 to 183,552 (common/fit.cpp: linearly, rounded down to 256).\n"));
-  }
-  {
-    g_auto(Run) r = { 0 };
+/* --fit shrinks the context to what leaves its margin free. */
+static void
+test_predict_llama_server_fit_shrinks (void)
+{
+  g_auto(Run) r = { 0 };
 
-    run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", "--context", "32768", "--parallel", "2",
-                           "--backend", "cpu", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_true (g_str_has_prefix (r.out, "phi4 at 32,768 tokens: 2 slots, f16 KV cache, flash attention on, ubatch 512\n"
-                                     "runtime: llama-server with its own defaults (llama.cpp)\n"));
-    g_assert_nonnull (strstr (r.out, "\nKV cache: 6,710,886,400 bytes (6.71 GB)\n"
-                                     "  40 layers x 10 KV heads x (128 + 128) x 32,768 cells x 2 bytes = 6,710,886,400 bytes\n"
-                                     "  note: With -np 2 llama-server's cache is not unified: each slot has its own stream of pad256(pad256(32,768) / 2) = 16,384 cells, 32,768 in all.\n"));
-    g_assert_null (strstr (r.out, "No -c"));
-  }
+  run_cli_with_fixtures (&r, "predict", "llama3.2:3b", "--runtime", "llama-server", "--board", "rtx-3090", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "llama3.2:3b at 183,552 tokens: 4 slots, f16 KV cache, flash attention on, ubatch 512\n"));
+  g_assert_nonnull (strstr (r.out, "\n  - --fit: 524,288 tokens would take 63,808,323,840 bytes, leaving less than 1,024 MiB of the 24,769,803,776 bytes free, so llama-server shrinks the context between 4,096 (2,550,513,920 bytes) and 524,288 to 183,552 (common/fit.cpp: linearly, rounded down to 256).\n"));
+}
+
+/* -c and -np: one stream per slot, no --fit note. */
+static void
+test_predict_llama_server_slots (void)
+{
+  g_auto(Run) r = { 0 };
+
+  run_cli_with_fixtures (&r, "predict", "phi4", "--runtime", "llama-server", "--context", "32768", "--parallel", "2",
+                         "--backend", "cpu", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "phi4 at 32,768 tokens: 2 slots, f16 KV cache, flash attention on, ubatch 512\n"
+                                   "runtime: llama-server with its own defaults (llama.cpp)\n"));
+  g_assert_nonnull (strstr (r.out, "\nKV cache: 6,710,886,400 bytes (6.71 GB)\n"
+                                   "  40 layers x 10 KV heads x (128 + 128) x 32,768 cells x 2 bytes = 6,710,886,400 bytes\n"
+                                   "  note: With -np 2 llama-server's cache is not unified: each slot has its own stream of pad256(pad256(32,768) / 2) = 16,384 cells, 32,768 in all.\n"));
+  g_assert_null (strstr (r.out, "No -c"));
 }
 
 static void
@@ -449,7 +458,9 @@ main (int   argc,
 
   g_test_add_func ("/cli/predict", test_predict);
   g_test_add_func ("/cli/predict-old-estimator", test_predict_old_estimator);
-  g_test_add_func ("/cli/predict-llama-server", test_predict_llama_server);
+  g_test_add_func ("/cli/predict-llama-server/defaults", test_predict_llama_server);
+  g_test_add_func ("/cli/predict-llama-server/fit-shrinks", test_predict_llama_server_fit_shrinks);
+  g_test_add_func ("/cli/predict-llama-server/slots", test_predict_llama_server_slots);
   g_test_add_func ("/cli/predict-exact-catalog-sizes", test_exact_catalog_sizes);
   g_test_add_func ("/cli/predict-json", test_predict_json);
   g_test_add_func ("/cli/matrix", test_matrix);

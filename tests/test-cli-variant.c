@@ -51,70 +51,112 @@ body_of (FakeOllama *fake,
 /* A variant with a context: its name says what it is, the request is the
  * one printed, and the server then lists it; the same name again is
  * refused unless --force; the server's settings are printed, not sent. */
+/* A fake Ollama with llama3.2:3b. */
+typedef struct {
+  FakeOllama *fake;
+  const char *url;
+} VariantServer;
+
 static void
-test_create_variant (void)
+variant_server_set_up (VariantServer *f,
+                       gconstpointer  data)
 {
-  FakeOllama *fake = fake_ollama_new ();
-  const char *url = fake_ollama_get_url (fake);
-  const char *expected_body = "{\"model\":\"llama3.2:3b-ctx24k\",\"from\":\"llama3.2:3b\","
-                              "\"parameters\":{\"num_ctx\":24576},\"stream\":false}";
-  g_autofree char *expected_out = NULL;
+  f->fake = fake_ollama_new ();
+  f->url = fake_ollama_get_url (f->fake);
+  fake_ollama_add_llama32 (f->fake);
+}
+
+static void
+variant_server_tear_down (VariantServer *f,
+                          gconstpointer  data)
+{
+  fake_ollama_free (f->fake);
+}
+
+/* What create-variant llama3.2:3b --context 24576 sends. */
+#define CTX24K_BODY "{\"model\":\"llama3.2:3b-ctx24k\",\"from\":\"llama3.2:3b\"," \
+                    "\"parameters\":{\"num_ctx\":24576},\"stream\":false}"
+
+/* create-variant llama3.2:3b --context 24576, which succeeds. */
+static void
+create_ctx24k (VariantServer *f)
+{
+  g_auto(Run) r = { 0 };
+
+  run_ollama (&r, "--host", f->url, "create-variant", "llama3.2:3b", "--context", "24576", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+}
+
+static void
+test_create_variant (VariantServer *f,
+                     gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *expected_out = g_strdup_printf ("request: POST %s/api/create %s\ncreated llama3.2:3b-ctx24k from llama3.2:3b\n",
+                                                   f->url, CTX24K_BODY);
   g_autofree char *body = NULL;
 
-  fake_ollama_add_llama32 (fake);
-  {
-    g_auto(Run) r = { 0 };
+  run_ollama (&r, "--host", f->url, "create-variant", "llama3.2:3b", "--context", "24576", NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, expected_out);
+  body = body_of (f->fake, "/api/create");
+  g_assert_cmpstr (body, ==, CTX24K_BODY);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/create"), ==, 1);
+}
 
-    run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--context", "24576", NULL);
-    g_assert_cmpstr (r.err, ==, "");
-    g_assert_cmpint (r.status, ==, 0);
-    expected_out = g_strdup_printf ("request: POST %s/api/create %s\ncreated llama3.2:3b-ctx24k from llama3.2:3b\n",
-                                    url, expected_body);
-    g_assert_cmpstr (r.out, ==, expected_out);
-    body = body_of (fake, "/api/create");
-    g_assert_cmpstr (body, ==, expected_body);
-    g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 1);
-  }
-  {
-    g_auto(Run) r = { 0 };
-    g_autofree char *expected = g_strdup_printf ("headroom-cli: %s already has a model \"llama3.2:3b-ctx24k\"; "
-                                                 "choose another --name, or --force to replace it\n", url);
+static void
+test_create_variant_exists (VariantServer *f,
+                            gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *expected = g_strdup_printf ("headroom-cli: %s already has a model \"llama3.2:3b-ctx24k\"; "
+                                               "choose another --name, or --force to replace it\n", f->url);
 
-    run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--context", "24576", NULL);
-    g_assert_cmpint (r.status, ==, 1);
-    g_assert_cmpstr (r.err, ==, expected);
-    g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 1);
-  }
-  {
-    g_auto(Run) r = { 0 };
+  create_ctx24k (f);
+  run_ollama (&r, "--host", f->url, "create-variant", "llama3.2:3b", "--context", "24576", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.err, ==, expected);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/create"), ==, 1);
+}
 
-    run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--context", "24576", "--force",
-                "--kv-type", "q8_0", "--parallel", "2", "--flash-attention", "on", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "created llama3.2:3b-ctx24k from llama3.2:3b\n"
-                                     "A model cannot carry these; the server's owner sets them in the environment of `ollama serve`:\n"
-                                     "  OLLAMA_KV_CACHE_TYPE=q8_0\n"
-                                     "  OLLAMA_FLASH_ATTENTION=1\n"
-                                     "  OLLAMA_NUM_PARALLEL=2\n"));
-    g_clear_pointer (&body, g_free);
-    body = body_of (fake, "/api/create");
-    g_assert_cmpstr (body, ==, expected_body);
-    g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 2);
-  }
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_create_variant_force (VariantServer *f,
+                           gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *body = NULL;
 
-    /* num_gpu and a name of one's own; --dry-run sends nothing. */
-    run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--num-gpu", "20", "--name", "mine:gpu20",
-                "--dry-run", NULL);
-    g_assert_cmpint (r.status, ==, 0);
-    g_clear_pointer (&expected_out, g_free);
-    expected_out = g_strdup_printf ("request: POST %s/api/create {\"model\":\"mine:gpu20\",\"from\":\"llama3.2:3b\","
-                                    "\"parameters\":{\"num_gpu\":20},\"stream\":false}\nnot sent (--dry-run)\n", url);
-    g_assert_cmpstr (r.out, ==, expected_out);
-    g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 2);
-  }
-  fake_ollama_free (fake);
+  create_ctx24k (f);
+  run_ollama (&r, "--host", f->url, "create-variant", "llama3.2:3b", "--context", "24576", "--force",
+              "--kv-type", "q8_0", "--parallel", "2", "--flash-attention", "on", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "created llama3.2:3b-ctx24k from llama3.2:3b\n"
+                                   "A model cannot carry these; the server's owner sets them in the environment of `ollama serve`:\n"
+                                   "  OLLAMA_KV_CACHE_TYPE=q8_0\n"
+                                   "  OLLAMA_FLASH_ATTENTION=1\n"
+                                   "  OLLAMA_NUM_PARALLEL=2\n"));
+  body = body_of (f->fake, "/api/create");
+  g_assert_cmpstr (body, ==, CTX24K_BODY);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/create"), ==, 2);
+}
+
+/* num_gpu and a name of one's own; --dry-run sends nothing (the one
+ * variant created before stays the only request). */
+static void
+test_create_variant_dry_run (VariantServer *f,
+                             gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *expected_out = g_strdup_printf ("request: POST %s/api/create {\"model\":\"mine:gpu20\",\"from\":\"llama3.2:3b\","
+                                                   "\"parameters\":{\"num_gpu\":20},\"stream\":false}\nnot sent (--dry-run)\n", f->url);
+
+  create_ctx24k (f);
+  run_ollama (&r, "--host", f->url, "create-variant", "llama3.2:3b", "--num-gpu", "20", "--name", "mine:gpu20",
+              "--dry-run", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, expected_out);
+  g_assert_cmpuint (fake_ollama_count (f->fake, "/api/create"), ==, 1);
 }
 
 /* What is refused, and that nothing is created then. */
@@ -287,73 +329,138 @@ save_servers (const char *servers)
 /* ps --all: three saved servers, one of them unreachable, asked at once;
  * the others are listed all the same, each with what is left of its
  * board's budget. */
+/* Three servers the window saved: one with llama3.2:3b loaded, an idle
+ * one on the same board, one that refuses connections; the CLI reads
+ * them from the keyfile settings. */
+typedef struct {
+  FakeOllama *busy;
+  FakeOllama *idle;
+  char       *refused;
+} SavedServers;
+
 static void
-test_ps_all (void)
+saved_servers_set_up (SavedServers  *f,
+                      gconstpointer  data)
 {
-  FakeOllama *busy = fake_ollama_new ();
-  FakeOllama *idle = fake_ollama_new ();
-  g_autofree char *refused = fake_ollama_refused_url ();
   g_autofree char *servers = NULL;
+
+  f->busy = fake_ollama_new ();
+  f->idle = fake_ollama_new ();
+  f->refused = fake_ollama_refused_url ();
+  fake_ollama_add_llama32 (f->busy);
+  fake_ollama_load (f->busy, "llama3.2:3b", 4096);
+  fake_ollama_add_llama32 (f->idle);
+  servers = g_strdup_printf ("[('rtx-3060-12gb', '%s'), ('rtx-3060-12gb', '%s'), ('dgx-spark', '%s')]",
+                             fake_ollama_get_url (f->busy), fake_ollama_get_url (f->idle), f->refused);
+  save_servers (servers);
+  settings_backend = "keyfile";
+}
+
+static void
+saved_servers_tear_down (SavedServers  *f,
+                         gconstpointer  data)
+{
+  settings_backend = NULL;
+  g_free (f->refused);
+  fake_ollama_free (f->busy);
+  fake_ollama_free (f->idle);
+}
+
+static void
+test_ps_all (SavedServers  *f,
+             gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
+  g_autofree char *first = g_strdup_printf ("rtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (f->busy));
+  g_autofree char *loaded = g_strdup_printf (" GB of the budget free\n  %-30s %8s  %-16s  ", "llama3.2:3b", "2.6 GB", "100% GPU");
+  g_autofree char *second = g_strdup_printf ("\nrtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (f->idle));
+  g_autofree char *third = g_strdup_printf ("dgx-spark  %s  unreachable: ", f->refused);
+
+  run_ollama (&r, "ps", "--all", NULL);
+  g_test_message ("%s", r.out);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.out, first));
+  g_assert_nonnull (strstr (r.out, loaded));
+  g_assert_nonnull (strstr (r.out, second));
+  g_assert_nonnull (strstr (r.out, " GB of the budget free\n  nothing loaded\n"));
+  g_assert_nonnull (strstr (r.out, third));
+}
+
+static void
+test_ps_all_json (SavedServers  *f,
+                  gconstpointer  data)
+{
+  g_auto(Run) r = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonArray *list;
   JsonObject *a, *b, *c;
 
-  fake_ollama_add_llama32 (busy);
-  fake_ollama_load (busy, "llama3.2:3b", 4096);
-  fake_ollama_add_llama32 (idle);
-  servers = g_strdup_printf ("[('rtx-3060-12gb', '%s'), ('rtx-3060-12gb', '%s'), ('dgx-spark', '%s')]",
-                             fake_ollama_get_url (busy), fake_ollama_get_url (idle), refused);
-  save_servers (servers);
-  settings_backend = "keyfile";
-  {
-    g_auto(Run) r = { 0 };
-    g_autofree char *first = g_strdup_printf ("rtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (busy));
-    g_autofree char *loaded = g_strdup_printf (" GB of the budget free\n  %-30s %8s  %-16s  ", "llama3.2:3b", "2.6 GB", "100% GPU");
-    g_autofree char *second = g_strdup_printf ("\nrtx-3060-12gb  %s  Ollama 0.31.2  ", fake_ollama_get_url (idle));
-    g_autofree char *third = g_strdup_printf ("dgx-spark  %s  unreachable: ", refused);
+  run_ollama (&r, "ps", "--all", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  list = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (list), ==, 3);
+  a = json_array_get_object_element (list, 0);
+  b = json_array_get_object_element (list, 1);
+  c = json_array_get_object_element (list, 2);
+  g_assert_true (json_object_get_boolean_member (a, "reachable"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (a, "loaded")), ==, 1);
+  /* The same board: what is loaded on the first (2,019,377,376 +
+   * 100,000,000 + 114,688 x 4,096 bytes, all on the GPU) is the
+   * difference of what is left. */
+  g_assert_cmpint (json_object_get_int_member (b, "free_of_budget_bytes") -
+                   json_object_get_int_member (a, "free_of_budget_bytes"), ==, 2589139424);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (b, "loaded")), ==, 0);
+  g_assert_false (json_object_get_boolean_member (c, "reachable"));
+  g_assert_nonnull (json_object_get_string_member (c, "error"));
+}
 
-    run_ollama (&r, "ps", "--all", NULL);
-    g_test_message ("%s", r.out);
-    g_assert_cmpint (r.status, ==, 1);
-    g_assert_true (g_str_has_prefix (r.out, first));
-    g_assert_nonnull (strstr (r.out, loaded));
-    g_assert_nonnull (strstr (r.out, second));
-    g_assert_nonnull (strstr (r.out, " GB of the budget free\n  nothing loaded\n"));
-    g_assert_nonnull (strstr (r.out, third));
-  }
-  {
-    g_auto(Run) r = { 0 };
+static void
+test_ps_all_none_saved (void)
+{
+  g_auto(Run) r = { 0 };
 
-    run_ollama (&r, "ps", "--all", "--json", NULL);
-    g_assert_cmpint (r.status, ==, 1);
-    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
-    list = json_node_get_array (json_parser_get_root (parser));
-    g_assert_cmpuint (json_array_get_length (list), ==, 3);
-    a = json_array_get_object_element (list, 0);
-    b = json_array_get_object_element (list, 1);
-    c = json_array_get_object_element (list, 2);
-    g_assert_true (json_object_get_boolean_member (a, "reachable"));
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (a, "loaded")), ==, 1);
-    /* The same board: what is loaded on the first (2,019,377,376 +
-     * 100,000,000 + 114,688 x 4,096 bytes, all on the GPU) is the
-     * difference of what is left. */
-    g_assert_cmpint (json_object_get_int_member (b, "free_of_budget_bytes") -
-                     json_object_get_int_member (a, "free_of_budget_bytes"), ==, 2589139424);
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (b, "loaded")), ==, 0);
-    g_assert_false (json_object_get_boolean_member (c, "reachable"));
-    g_assert_nonnull (json_object_get_string_member (c, "error"));
-  }
-  settings_backend = NULL;
-  {
-    g_auto(Run) r = { 0 };
+  run_ollama (&r, "ps", "--all", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "headroom-cli: the window has saved no Ollama server (its Board page saves each one it "
+                              "connects to); use headroom-cli ollama --host URL ps for one server\n");
+}
 
-    run_ollama (&r, "ps", "--all", NULL);
-    g_assert_cmpint (r.status, ==, 2);
-    g_assert_cmpstr (r.err, ==, "headroom-cli: the window has saved no Ollama server (its Board page saves each one it "
-                                "connects to); use headroom-cli ollama --host URL ps for one server\n");
-  }
-  fake_ollama_free (busy);
-  fake_ollama_free (idle);
+/* --json --dry-run: the variant's name, its source, that nothing was
+ * created, the request that would be sent and the server settings it
+ * needs, as stable JSON; the server is sent nothing. */
+static void
+test_create_variant_json (void)
+{
+  FakeOllama *fake = fake_ollama_new ();
+  const char *url = fake_ollama_get_url (fake);
+  g_auto(Run) r = { 0 };
+
+  fake_ollama_add_llama32 (fake);
+  run_ollama (&r, "--host", url, "create-variant", "llama3.2:3b", "--context", "24576",
+              "--kv-type", "q8_0", "--parallel", "2", "--dry-run", "--json", NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "{\n"
+                   "  \"model\" : \"llama3.2:3b-ctx24k\",\n"
+                   "  \"from\" : \"llama3.2:3b\",\n"
+                   "  \"created\" : false,\n"
+                   "  \"request\" : {\n"
+                   "    \"model\" : \"llama3.2:3b-ctx24k\",\n"
+                   "    \"from\" : \"llama3.2:3b\",\n"
+                   "    \"parameters\" : {\n"
+                   "      \"num_ctx\" : 24576\n"
+                   "    },\n"
+                   "    \"stream\" : false\n"
+                   "  },\n"
+                   "  \"environment\" : {\n"
+                   "    \"OLLAMA_KV_CACHE_TYPE\" : \"q8_0\",\n"
+                   "    \"OLLAMA_NUM_PARALLEL\" : \"2\"\n"
+                   "  }\n"
+                   "}\n");
+  g_assert_cmpuint (fake_ollama_count (fake, "/api/create"), ==, 0);
+  fake_ollama_free (fake);
 }
 
 int
@@ -362,11 +469,17 @@ main (int   argc,
 {
   setlocale (LC_ALL, "C.UTF-8");
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_test_add_func ("/cli-variant/create-variant", test_create_variant);
+  g_test_add ("/cli-variant/create-variant/created", VariantServer, NULL, variant_server_set_up, test_create_variant, variant_server_tear_down);
+  g_test_add ("/cli-variant/create-variant/exists", VariantServer, NULL, variant_server_set_up, test_create_variant_exists, variant_server_tear_down);
+  g_test_add ("/cli-variant/create-variant/force", VariantServer, NULL, variant_server_set_up, test_create_variant_force, variant_server_tear_down);
+  g_test_add ("/cli-variant/create-variant/dry-run", VariantServer, NULL, variant_server_set_up, test_create_variant_dry_run, variant_server_tear_down);
   g_test_add_func ("/cli-variant/create-variant-refusals", test_create_variant_refusals);
   g_test_add_func ("/cli-variant/create-variant-max-context", test_create_variant_max_context);
+  g_test_add_func ("/cli-variant/create-variant-json", test_create_variant_json);
   g_test_add_func ("/cli-variant/copy", test_copy);
   g_test_add_func ("/cli-variant/load", test_load);
-  g_test_add_func ("/cli-variant/ps-all", test_ps_all);
+  g_test_add ("/cli-variant/ps-all/text", SavedServers, NULL, saved_servers_set_up, test_ps_all, saved_servers_tear_down);
+  g_test_add ("/cli-variant/ps-all/json", SavedServers, NULL, saved_servers_set_up, test_ps_all_json, saved_servers_tear_down);
+  g_test_add_func ("/cli-variant/ps-all/none-saved", test_ps_all_none_saved);
   return g_test_run ();
 }

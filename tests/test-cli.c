@@ -217,59 +217,77 @@ test_cli_dashboard_empty_archive (void)
   g_rmdir (dir);
 }
 
-static void
-test_cli_check (void)
-{
-  g_auto(Run) r14 = { 0 };
-  g_auto(Run) r3 = { 0 };
-  g_auto(Run) rx = { 0 };
-  g_auto(Run) r70 = { 0 };
-  g_auto(Run) r8 = { 0 };
-  g_auto(Run) rj = { 0 };
-  g_auto(Run) rt = { 0 };
-  g_auto(Run) rd = { 0 };
+/* A `headroom-cli check` line and all it prints, with its exit status. */
+typedef struct {
+  const char *path;
+  const char *argv[8];
+  int         status;
+  const char *out;
+} CheckCase;
 
+static const CheckCase check_cases[] = {
   /* Over the budget, and q2_K (predict --best-precision's answer with
    * partial offload) is not: the hint names the command that finds it. */
-  run_cli (&r14, "check", "qwen2.5:14b", NULL);
-  g_assert_cmpint (r14.status, ==, 1);
-  g_assert_cmpstr (r14.out, ==,
-                   "  refused: qwen2.5:14b is over by 3.71 GB\n"
-                   "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n"
-                   "  hint: at q2_K (2.625 bits per weight) it is not over; try \"headroom-cli predict qwen2.5:14b "
-                   "--board jetson-orin-nano-super --best-precision\" to pick the highest precision that fits\n");
-
-  run_cli (&r3, "check", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL);
-  g_assert_cmpint (r3.status, ==, 0);
-  g_assert_cmpstr (r3.out, ==, "  allowed: llama3.2:3b fits, 2.63 GB under budget, and decodes at 18.4 t/s (measured)\n");
-
-  run_cli (&rx, "check", "qwen2.5:0.5b", NULL);
-  g_assert_cmpint (rx.status, ==, 1);
-  g_assert_cmpstr (rx.out, ==, "  refused: qwen2.5:0.5b has no rate this board has measured\n");
-
+  { "/cli/check/over-with-hint", { "check", "qwen2.5:14b", NULL }, 1,
+    "  refused: qwen2.5:14b is over by 3.71 GB\n"
+    "  refused: qwen2.5:14b decodes at 4.1 t/s, under the 10.2 t/s floor\n"
+    "  hint: at q2_K (2.625 bits per weight) it is not over; try \"headroom-cli predict qwen2.5:14b "
+    "--board jetson-orin-nano-super --best-precision\" to pick the highest precision that fits\n" },
+  { "/cli/check/allowed", { "check", "llama3.2:3b", "--board", "jetson-orin-nano-super", NULL }, 0,
+    "  allowed: llama3.2:3b fits, 2.63 GB under budget, and decodes at 18.4 t/s (measured)\n" },
+  { "/cli/check/no-rate", { "check", "qwen2.5:0.5b", NULL }, 1,
+    "  refused: qwen2.5:0.5b has no rate this board has measured\n" },
   /* No precision brings a 70B model into 5.1 GB: no hint. */
-  run_cli (&r70, "check", "llama3.1:70b", NULL);
-  g_assert_cmpint (r70.status, ==, 1);
-  g_assert_cmpstr (r70.out, ==,
-                   "  refused: llama3.1:70b is over by 38.24 GB\n"
-                   "  refused: llama3.1:70b has no rate this board has measured\n");
+  { "/cli/check/over-without-hint", { "check", "llama3.1:70b", NULL }, 1,
+    "  refused: llama3.1:70b is over by 38.24 GB\n"
+    "  refused: llama3.1:70b has no rate this board has measured\n" },
+};
 
-  /* The hint carries check's scenario into predict's command line. */
+static void
+test_cli_check (gconstpointer data)
+{
+  const CheckCase *c = data;
+  g_auto(Run) r = { 0 };
+
+  run_cli_argv (&r, c->argv);
+  g_assert_cmpint (r.status, ==, c->status);
+  g_assert_cmpstr (r.out, ==, c->out);
+}
+
+/* The hint carries check's scenario into predict's command line. */
+static void
+test_cli_check_hint_scenario (void)
+{
+  g_auto(Run) r8 = { 0 };
+
   run_cli (&r8, "check", "llama3.1:8b", "--context", "32768", "--kv-type", "q8_0", NULL);
   g_assert_cmpint (r8.status, ==, 1);
   g_assert_true (g_str_has_suffix (r8.out,
                    "  hint: at q3_K_L (3.4375 bits per weight) it is not over; try \"headroom-cli predict llama3.1:8b "
                    "--board jetson-orin-nano-super --context 32768 --kv-type q8_0 --best-precision\" to pick the highest "
                    "precision that fits\n"));
+}
+
+static void
+test_cli_check_json_unknown (void)
+{
+  g_auto(Run) rj = { 0 };
 
   run_cli (&rj, "check", "no-such-model:7b", "--json", NULL);
   g_assert_cmpint (rj.status, ==, 1);
   g_assert_nonnull (strstr (rj.out, "\"allowed\" : false"));
   g_assert_nonnull (strstr (rj.out, "\\\"no-such-model:7b\\\" is not on the menu: it is not in the catalog"));
   g_assert_nonnull (strstr (rj.out, "\"suggestion\" : null"));
+}
 
-  /* Rates in JSON to 2 decimals, written short: 11.33 and 4.08 t/s, not
-   * 4.0800000000000001. */
+/* Rates in JSON to 2 decimals, written short: 11.33 and 4.08 t/s, not
+ * 4.0800000000000001. */
+static void
+test_cli_check_json_rates (void)
+{
+  g_auto(Run) rt = { 0 };
+  g_auto(Run) rd = { 0 };
+
   run_cli (&rt, "check", "qwen2.5:14b", "--json", NULL);
   g_assert_cmpint (rt.status, ==, 1);
   g_assert_nonnull (strstr (rt.out, "\n  \"tps\" : 4.08,\n"));
@@ -525,85 +543,106 @@ collect_options (GHashTable *into,
  * in SIZING where a line says [SIZING], or --json in the Usage line.
  * (It once lacked ollama --timeout and --size, predict --server-version,
  * catalog --models and measurements delete's --measurements.) */
-static void
-test_cli_help_lists_options (void)
+/* The commands whose --help the summary must cover. */
+static const char *help_commands[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
+                                       "gguf", "hub", "library", "ollama", "measurements", "boards" };
+
+/* `headroom-cli --help`, in lines; @sizing set to its "  SIZING: " line.
+ * Returns: (transfer full) */
+static GStrv
+top_help_lines (const char **sizing)
 {
-  static const char *names[] = { "weights", "catalog", "fit", "dashboard", "check", "predict", "matrix",
-                                 "gguf", "hub", "library", "ollama", "measurements", "boards" };
   g_auto(Run) top = { 0 };
-  g_auto(GStrv) lines = NULL;
-  const char *sizing = NULL;
-  guint n_commands = 0;
+  GStrv lines;
 
   run_cli (&top, "--help", NULL);
   g_assert_cmpint (top.status, ==, 0);
+  g_assert_true (g_str_has_prefix (top.out, "Usage: headroom-cli COMMAND [OPTIONS] [--json]\n"));
   lines = g_strsplit (top.out, "\n", -1);
+  *sizing = NULL;
   for (guint k = 0; lines[k] != NULL; k++)
     if (g_str_has_prefix (lines[k], "  SIZING: "))
-      sizing = lines[k];
-  g_assert_nonnull (sizing);
-  g_assert_true (g_str_has_prefix (top.out, "Usage: headroom-cli COMMAND [OPTIONS] [--json]\n"));
+      *sizing = lines[k];
+  g_assert_nonnull (*sizing);
+  return lines;
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+/* The options `headroom-cli NAME --help` lists, --help and --help-all left out.
+ * Returns: (transfer full) */
+static GHashTable *
+listed_options (const char *name)
+{
+  g_auto(Run) help = { 0 };
+  GHashTable *listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) help_lines = NULL;
+
+  run_cli (&help, name, "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  help_lines = g_strsplit (help.out, "\n", -1);
+  for (guint k = 0; help_lines[k] != NULL; k++)
+    if (g_regex_match_simple ("^\\s+--[a-z]", help_lines[k], 0, 0))
+      {
+        g_auto(GStrv) words = g_strsplit_set (g_strstrip (help_lines[k]), " =", 2);
+        collect_options (listed, words[0]);
+      }
+  g_hash_table_remove (listed, "help");
+  g_hash_table_remove (listed, "help-all");
+  g_assert_cmpuint (g_hash_table_size (listed), >, 0);
+  return listed;
+}
+
+/* Every option a command's --help lists is in the top-level summary. */
+static void
+test_cli_help_lists_options (gconstpointer data)
+{
+  const char *name = data;
+  const char *sizing;
+  g_auto(GStrv) lines = top_help_lines (&sizing);
+  g_autoptr(GHashTable) listed = listed_options (name);
+  g_autoptr(GHashTable) summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *prefix = g_strdup_printf ("  headroom-cli %s ", name);
+  GHashTableIter iter;
+  gpointer option;
+  guint n_lines = 0;
+
+  g_hash_table_add (summary, g_strdup ("json"));
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (g_str_has_prefix (lines[k], prefix))
+      {
+        n_lines++;
+        collect_options (summary, lines[k]);
+        if (strstr (lines[k], "[SIZING]") != NULL)
+          collect_options (summary, sizing);
+      }
+  g_assert_cmpuint (n_lines, >, 0);
+  g_hash_table_iter_init (&iter, listed);
+  while (g_hash_table_iter_next (&iter, &option, NULL))
     {
-      g_auto(Run) help = { 0 };
-      g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_autoptr(GHashTable) summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_autofree char *prefix = g_strdup_printf ("  headroom-cli %s ", names[i]);
-      g_auto(GStrv) help_lines = NULL;
-      GHashTableIter iter;
-      gpointer option;
-      guint n_lines = 0;
-
-      run_cli (&help, names[i], "--help", NULL);
-      g_assert_cmpint (help.status, ==, 0);
-      help_lines = g_strsplit (help.out, "\n", -1);
-      for (guint k = 0; help_lines[k] != NULL; k++)
-        if (g_regex_match_simple ("^\\s+--[a-z]", help_lines[k], 0, 0))
-          {
-            g_auto(GStrv) words = g_strsplit_set (g_strstrip (help_lines[k]), " =", 2);
-            collect_options (listed, words[0]);
-          }
-      g_hash_table_remove (listed, "help");
-      g_hash_table_remove (listed, "help-all");
-      g_assert_cmpuint (g_hash_table_size (listed), >, 0);
-
-      g_hash_table_add (summary, g_strdup ("json"));
-      for (guint k = 0; lines[k] != NULL; k++)
-        if (g_str_has_prefix (lines[k], prefix))
-          {
-            n_lines++;
-            collect_options (summary, lines[k]);
-            if (strstr (lines[k], "[SIZING]") != NULL)
-              collect_options (summary, sizing);
-          }
-      g_assert_cmpuint (n_lines, >, 0);
-      n_commands++;
-
-      g_hash_table_iter_init (&iter, listed);
-      while (g_hash_table_iter_next (&iter, &option, NULL))
-        {
-          g_test_message ("%s --%s", names[i], (const char *) option);
-          g_assert_true (g_hash_table_contains (summary, option));
-        }
+      g_test_message ("%s --%s", name, (const char *) option);
+      g_assert_true (g_hash_table_contains (summary, option));
     }
-  /* Every command in the summary is checked here. */
-  {
-    guint n = 0;
+}
 
-    for (guint k = 0; lines[k] != NULL; k++)
-      if (g_str_has_prefix (lines[k], "  headroom-cli "))
-        {
-          g_autofree char *name = g_strndup (lines[k] + 15, strcspn (lines[k] + 15, " "));
-          gboolean known = FALSE;
+/* Every command in the summary is checked by the cases above. */
+static void
+test_cli_help_every_command (void)
+{
+  const char *sizing;
+  g_auto(GStrv) lines = top_help_lines (&sizing);
+  guint n = 0;
 
-          for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-            known |= g_str_equal (name, names[i]);
-          g_assert_true (known);
-          n++;
-        }
-    g_assert_cmpuint (n, >=, n_commands);
-  }
+  for (guint k = 0; lines[k] != NULL; k++)
+    if (g_str_has_prefix (lines[k], "  headroom-cli "))
+      {
+        g_autofree char *name = g_strndup (lines[k] + 15, strcspn (lines[k] + 15, " "));
+        gboolean known = FALSE;
+
+        for (guint i = 0; i < G_N_ELEMENTS (help_commands); i++)
+          known |= g_str_equal (name, help_commands[i]);
+        g_assert_true (known);
+        n++;
+      }
+  g_assert_cmpuint (n, >=, G_N_ELEMENTS (help_commands));
 }
 
 /* headroom-cli reads the translations where HEADROOM_LOCALE_DIR points (meson
@@ -643,9 +682,19 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/dashboard", test_cli_dashboard);
   g_test_add_func ("/cli/long-names", test_cli_long_names);
   g_test_add_func ("/cli/dashboard-empty-archive", test_cli_dashboard_empty_archive);
-  g_test_add_func ("/cli/check", test_cli_check);
+  for (guint i = 0; i < G_N_ELEMENTS (check_cases); i++)
+    g_test_add_data_func (check_cases[i].path, &check_cases[i], test_cli_check);
+  g_test_add_func ("/cli/check/hint-scenario", test_cli_check_hint_scenario);
+  g_test_add_func ("/cli/check/json-unknown", test_cli_check_json_unknown);
+  g_test_add_func ("/cli/check/json-rates", test_cli_check_json_rates);
   g_test_add_func ("/cli/check-unknown-name", test_cli_check_unknown_name);
-  g_test_add_func ("/cli/help-lists-options", test_cli_help_lists_options);
+  for (guint i = 0; i < G_N_ELEMENTS (help_commands); i++)
+    {
+      g_autofree char *path = g_strconcat ("/cli/help-lists-options/", help_commands[i], NULL);
+
+      g_test_add_data_func (path, help_commands[i], test_cli_help_lists_options);
+    }
+  g_test_add_func ("/cli/help-lists-options/every-command", test_cli_help_every_command);
   g_test_add_func ("/cli/bad-arguments", test_cli_bad_arguments);
   g_test_add_func ("/cli/unreadable-files", test_cli_unreadable_files);
   g_test_add_func ("/cli/malformed-user-catalog", test_cli_malformed_user_catalog);

@@ -187,7 +187,7 @@ test_device_editor (void)
                                "This board has 2 GPUs: the verdicts and figures place a model across them as Ollama 0.30+ "
                                "and llama.cpp's fit do, and the pool chart draws each GPU and host memory. The first GPU's figures:\n"
                                "Budget 24.27 GB, headroom 24.77 GB, pool 25.77 GB; floor 10.2 t/s; no measured models on this "
-                               "board: rates are priors, efficiency 0.67 of its kind of hardware; measure one model to fit its own."));
+                               "board: rates are predicted from efficiency 0.67, the mean of published runs on its kind of hardware; measure one model to fit its own."));
   /* the first GPU is still the board's own figures */
   g_assert_cmpuint (board->pool_bytes, ==, 25769803776);
 

@@ -95,9 +95,7 @@ static void
 test_devices_list (void)
 {
   g_autoptr(HrBoard) board = two_gpu_board ();
-  g_autoptr(HrBoard) copy = NULL;
   g_autoptr(GError) error = NULL;
-  HrDevice *second;
 
   /* the board's own fields are the first GPU's */
   g_assert_cmpuint (hr_board_n_devices (board), ==, 2);
@@ -109,9 +107,16 @@ test_devices_list (void)
   g_assert_cmpint (board->backend, ==, HR_BOARD_BACKEND_CUDA);
   g_assert_true (hr_board_validate (board, &error));
   g_assert_no_error (error);
+}
 
-  /* a deep copy */
-  copy = hr_board_copy (board);
+/* a deep copy */
+static void
+test_devices_list_copy (void)
+{
+  g_autoptr(HrBoard) board = two_gpu_board ();
+  g_autoptr(HrBoard) copy = hr_board_copy (board);
+  HrDevice *second;
+
   g_assert_true (copy->devices != board->devices);
   second = g_ptr_array_index (copy->devices, 1);
   g_assert_true (second != g_ptr_array_index (board->devices, 1));
@@ -119,57 +124,142 @@ test_devices_list (void)
   g_free (second->name);
   second->name = g_strdup ("changed");
   g_assert_cmpstr (((HrDevice *) g_ptr_array_index (board->devices, 1))->name, ==, "NVIDIA GeForce RTX 3060");
+}
 
-#define REFUSED(want) G_STMT_START { \
-    g_assert_false (hr_board_validate (board, &error)); \
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA); \
-    g_assert_cmpstr (error->message, ==, want); \
-    g_clear_error (&error); } G_STMT_END
+/* two_gpu_board()'s second GPU. */
+static HrDevice *
+second_device (HrBoard *board)
+{
+  return g_ptr_array_index (board->devices, 1);
+}
 
-  second = g_ptr_array_index (board->devices, 1);
-  second->memory_bytes = 0;
-  REFUSED ("device 2: field \"memory_bytes\" must be between 1 byte and 1 PB");
-  second->memory_bytes = G_GUINT64_CONSTANT (2000000000000000);
-  REFUSED ("device 2: field \"memory_bytes\" must be between 1 byte and 1 PB");
-  second->memory_bytes = 12 * GIB;
-  second->resident_bytes = 12 * GIB;
-  REFUSED ("device 2: \"resident_bytes\" plus \"reserve_bytes\" must be less than \"memory_bytes\": nothing would be left for a model");
-  second->resident_bytes = 0;
-  second->bandwidth_bytes_per_s = 0.0;
-  REFUSED ("device 2: field \"bandwidth_gb_s\" is missing: the speed needs the device's memory bandwidth");
-  second->bandwidth_bytes_per_s = 2e14;
-  REFUSED ("device 2: field \"bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s");
-  second->bandwidth_bytes_per_s = 360e9;
-  g_free (second->name);
-  second->name = g_strdup ("");
-  REFUSED ("device 2: field \"name\" is missing or empty");
-  g_free (second->name);
-  second->name = g_strdup ("RTX 3060");
+static void
+break_memory_zero (HrBoard *board)
+{
+  second_device (board)->memory_bytes = 0;
+}
+
+static void
+break_memory_too_large (HrBoard *board)
+{
+  second_device (board)->memory_bytes = G_GUINT64_CONSTANT (2000000000000000);
+}
+
+static void
+break_nothing_left (HrBoard *board)
+{
+  second_device (board)->memory_bytes = 12 * GIB;
+  second_device (board)->resident_bytes = 12 * GIB;
+}
+
+static void
+break_no_bandwidth (HrBoard *board)
+{
+  second_device (board)->bandwidth_bytes_per_s = 0.0;
+}
+
+static void
+break_bandwidth_too_high (HrBoard *board)
+{
+  second_device (board)->bandwidth_bytes_per_s = 2e14;
+}
+
+static void
+break_empty_name (HrBoard *board)
+{
+  g_free (second_device (board)->name);
+  second_device (board)->name = g_strdup ("");
+}
+
+static void
+break_pool_not_first (HrBoard *board)
+{
   board->pool_bytes = 23 * GIB;
-  REFUSED ("field \"devices\": the first device's memory, resident, reserve and bandwidth must be the board's \"pool_bytes\", \"resident_bytes\", \"reserve_bytes\" and \"bandwidth_gb_s\"");
-  board->pool_bytes = 24 * GIB;
+}
+
+static void
+break_backend_not_first (HrBoard *board)
+{
   board->backend = HR_BOARD_BACKEND_METAL;
-  REFUSED ("field \"backend\" must be the first device's: \"cuda\" drives it");
-  board->backend = HR_BOARD_BACKEND_CUDA;
+}
+
+static void
+break_unified_two_devices (HrBoard *board)
+{
   board->unified = TRUE;
   board->host_pool_bytes = board->host_resident_bytes = board->host_reserve_bytes = 0;
   board->host_bandwidth_bytes_per_s = 0.0;
-  REFUSED ("field \"devices\" lists 2 devices: a unified board has one pool and one device");
-  board->unified = FALSE;
+}
+
+/* without host figures, which a "cpu" board may not have either */
+static void
+break_cpu_backend (HrBoard *board)
+{
   board->backend = HR_BOARD_BACKEND_CPU;
-  REFUSED ("field \"devices\" is for a GPU board: a \"cpu\" board has no GPU");
-  board->backend = HR_BOARD_BACKEND_CUDA;
+  board->host_pool_bytes = board->host_resident_bytes = board->host_reserve_bytes = 0;
+  board->host_bandwidth_bytes_per_s = 0.0;
+}
+
+static void
+break_no_devices (HrBoard *board)
+{
   g_ptr_array_set_size (board->devices, 0);
-  REFUSED ("field \"devices\" must list between 1 and 16 devices");
-#undef REFUSED
+}
 
-  /* a device without bandwidth is valid where it is not required (an ad-hoc --gpus board) */
-  {
-    g_autoptr(HrDevice) unknown = hr_device_new ("GPU", 24 * GIB, HR_DEVICE_KIND_DISCRETE, HR_DEVICE_BACKEND_CUDA);
+/* One change to two_gpu_board() that hr_board_validate() refuses. */
+typedef struct {
+  const char *path;
+  void      (*change) (HrBoard *board);
+  const char *message;
+} BrokenList;
 
-    g_assert_true (hr_device_validate (unknown, FALSE, &error));
-    g_assert_no_error (error);
-  }
+static const BrokenList broken_lists[] = {
+  { "/devices/list/refuses/memory-zero", break_memory_zero,
+    "device 2: field \"memory_bytes\" must be between 1 byte and 1 PB" },
+  { "/devices/list/refuses/memory-too-large", break_memory_too_large,
+    "device 2: field \"memory_bytes\" must be between 1 byte and 1 PB" },
+  { "/devices/list/refuses/nothing-left", break_nothing_left,
+    "device 2: \"resident_bytes\" plus \"reserve_bytes\" must be less than \"memory_bytes\": nothing would be left for a model" },
+  { "/devices/list/refuses/no-bandwidth", break_no_bandwidth,
+    "device 2: field \"bandwidth_gb_s\" is missing: the speed needs the device's memory bandwidth" },
+  { "/devices/list/refuses/bandwidth-too-high", break_bandwidth_too_high,
+    "device 2: field \"bandwidth_gb_s\" must be above 0 and at most 100,000 GB/s" },
+  { "/devices/list/refuses/empty-name", break_empty_name,
+    "device 2: field \"name\" is missing or empty" },
+  { "/devices/list/refuses/pool-not-first-device", break_pool_not_first,
+    "field \"devices\": the first device's memory, resident, reserve and bandwidth must be the board's \"pool_bytes\", \"resident_bytes\", \"reserve_bytes\" and \"bandwidth_gb_s\"" },
+  { "/devices/list/refuses/backend-not-first-device", break_backend_not_first,
+    "field \"backend\" must be the first device's: \"cuda\" drives it" },
+  { "/devices/list/refuses/unified-two-devices", break_unified_two_devices,
+    "field \"devices\" lists 2 devices: a unified board has one pool and one device" },
+  { "/devices/list/refuses/cpu-backend", break_cpu_backend,
+    "field \"devices\" is for a GPU board: a \"cpu\" board has no GPU" },
+  { "/devices/list/refuses/no-devices", break_no_devices,
+    "field \"devices\" must list between 1 and 16 devices" },
+};
+
+static void
+test_devices_list_refused (gconstpointer data)
+{
+  const BrokenList *broken = data;
+  g_autoptr(HrBoard) board = two_gpu_board ();
+  g_autoptr(GError) error = NULL;
+
+  broken->change (board);
+  g_assert_false (hr_board_validate (board, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, broken->message);
+}
+
+/* a device without bandwidth is valid where it is not required (an ad-hoc --gpus board) */
+static void
+test_devices_bandwidth_optional (void)
+{
+  g_autoptr(HrDevice) unknown = hr_device_new ("GPU", 24 * GIB, HR_DEVICE_KIND_DISCRETE, HR_DEVICE_BACKEND_CUDA);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_device_validate (unknown, FALSE, &error));
+  g_assert_no_error (error);
 }
 
 static void
@@ -193,64 +283,27 @@ test_devices_words (void)
   g_assert_cmpint (hr_board_backend_for_device (HR_DEVICE_BACKEND_METAL), ==, HR_BOARD_BACKEND_METAL);
 }
 
+/* A board with two GPUs: the first GPU's figures come from the list; the
+ * top-level ones may be left out. */
+static const char pair_text[] =
+  "{ \"version\": 1, \"boards\": [\n"
+  "  { \"id\": \"pair\", \"name\": \"Pair\", \"unified\": false,\n"
+  "    \"host_pool_bytes\": 34359738368, \"host_resident_bytes\": 4000000000,\n"
+  "    \"host_reserve_bytes\": 2000000000, \"host_bandwidth_gb_s\": 51.2,\n"
+  "    \"devices\": [\n"
+  "      { \"name\": \"RTX 5090\", \"memory_bytes\": 34190917632, \"resident_bytes\": 1000000000,\n"
+  "        \"reserve_bytes\": 500000000, \"bandwidth_gb_s\": 1792, \"kind\": \"discrete\", \"backend\": \"cuda\" },\n"
+  "      { \"name\": \"RTX 3090\", \"memory_bytes\": 25769803776, \"bandwidth_gb_s\": 936 } ] } ] }\n";
+
 static void
 test_devices_file (void)
 {
-  /* the first GPU's figures come from the list; the top-level ones may be left out */
-  const char *text =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"pair\", \"name\": \"Pair\", \"unified\": false,\n"
-    "    \"host_pool_bytes\": 34359738368, \"host_resident_bytes\": 4000000000,\n"
-    "    \"host_reserve_bytes\": 2000000000, \"host_bandwidth_gb_s\": 51.2,\n"
-    "    \"devices\": [\n"
-    "      { \"name\": \"RTX 5090\", \"memory_bytes\": 34190917632, \"resident_bytes\": 1000000000,\n"
-    "        \"reserve_bytes\": 500000000, \"bandwidth_gb_s\": 1792, \"kind\": \"discrete\", \"backend\": \"cuda\" },\n"
-    "      { \"name\": \"RTX 3090\", \"memory_bytes\": 25769803776, \"bandwidth_gb_s\": 936 } ] } ] }\n";
-  const char *bad_memory =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"m\", \"name\": \"M\",\n"
-    "    \"devices\": [\n"
-    "      { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 },\n"
-    "      { \"name\": \"B\",\n"
-    "        \"memory_bytes\": 0, \"bandwidth_gb_s\": 10 } ] } ] }\n";
-  const char *bad_kind =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"k\", \"name\": \"K\",\n"
-    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10,\n"
-    "      \"kind\": \"external\" } ] } ] }\n";
-  const char *bad_backend =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"b\", \"name\": \"B\",\n"
-    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10,\n"
-    "      \"backend\": \"opencl\" } ] } ] }\n";
-  const char *disagrees =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"d\", \"name\": \"D\",\n"
-    "    \"pool_bytes\": 2000,\n"
-    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 } ] } ] }\n";
-  const char *not_array =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"n\", \"name\": \"N\",\n"
-    "    \"devices\": 2 } ] }\n";
-  const char *empty =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"e\", \"name\": \"E\", \"pool_bytes\": 1000, \"resident_bytes\": 0, \"reserve_bytes\": 0,\n"
-    "    \"bandwidth_gb_s\": 10, \"devices\": [] } ] }\n";
-  const char *no_bandwidth =
-    "{ \"version\": 1, \"boards\": [\n"
-    "  { \"id\": \"w\", \"name\": \"W\",\n"
-    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 },\n"
-    "      { \"name\": \"B\", \"memory_bytes\": 1000 } ] } ] }\n";
-  g_autofree char *dir = g_dir_make_tmp ("headroom-devices-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "boards.json", NULL);
-  g_autofree char *saved = NULL;
   g_autoptr(GPtrArray) boards = NULL;
-  g_autoptr(GPtrArray) again = NULL;
   g_autoptr(GError) error = NULL;
   const HrBoard *b;
   const HrDevice *d;
 
-  boards = hr_boards_load_data (text, -1, "boards.json", &error);
+  boards = hr_boards_load_data (pair_text, -1, "boards.json", &error);
   g_assert_no_error (error);
   b = g_ptr_array_index (boards, 0);
   g_assert_cmpuint (hr_board_n_devices (b), ==, 2);
@@ -265,9 +318,23 @@ test_devices_file (void)
   g_assert_cmpfloat (d->bandwidth_bytes_per_s, ==, 936e9);
   g_assert_cmpint (d->kind, ==, HR_DEVICE_KIND_DISCRETE);
   g_assert_cmpint (d->backend, ==, HR_DEVICE_BACKEND_CUDA);
+}
 
-  /* saved atomically with both the board's figures (older Headroom reads
-   * the first GPU) and the list; read back the same */
+/* saved atomically with both the board's figures (older Headroom reads
+ * the first GPU) and the list; read back the same */
+static void
+test_devices_file_saved (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-devices-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "boards.json", NULL);
+  g_autofree char *saved = NULL;
+  g_autoptr(GPtrArray) boards = NULL;
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const HrBoard *b;
+
+  boards = hr_boards_load_data (pair_text, -1, "boards.json", &error);
+  g_assert_no_error (error);
   g_assert_true (hr_boards_save_file (boards, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
@@ -284,21 +351,69 @@ test_devices_file (void)
   g_assert_cmpuint (b->host_pool_bytes, ==, 34359738368);
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
 
-#define REFUSED(data, want) G_STMT_START { \
-    g_assert_null (hr_boards_load_data (data, -1, "boards.json", &error)); \
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA); \
-    g_assert_cmpstr (error->message, ==, want); \
-    g_clear_error (&error); } G_STMT_END
+/* A boards.json whose device list is refused, and the message. */
+typedef struct {
+  const char *path;
+  const char *text;
+  const char *message;
+} RefusedDevices;
 
-  REFUSED (bad_memory, "boards.json: line 6: entry 1 (\"m\"): device 2: field \"memory_bytes\" must be between 1 byte and 1 PB");
-  REFUSED (bad_kind, "boards.json: line 4: entry 1 (\"k\"): device 1: field \"kind\" must be \"discrete\" or \"integrated\"");
-  REFUSED (bad_backend, "boards.json: line 4: entry 1 (\"b\"): device 1: field \"backend\" must be \"cuda\", \"rocm\", \"vulkan\" or \"metal\"");
-  REFUSED (disagrees, "boards.json: line 3: entry 1 (\"d\"): field \"pool_bytes\" must be the first device's \"memory_bytes\" (or be left out)");
-  REFUSED (not_array, "boards.json: line 3: entry 1 (\"n\"): field \"devices\" must be an array of devices");
-  REFUSED (empty, "boards.json: line 3: entry 1 (\"e\"): field \"devices\" must list between 1 and 16 devices");
-  REFUSED (no_bandwidth, "boards.json: line 4: entry 1 (\"w\"): device 2: field \"bandwidth_gb_s\" is missing: the speed needs the device's memory bandwidth");
-#undef REFUSED
+static const RefusedDevices refused_devices[] = {
+  { "/devices/file/refuses/no-memory",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"m\", \"name\": \"M\",\n"
+    "    \"devices\": [\n"
+    "      { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 },\n"
+    "      { \"name\": \"B\",\n"
+    "        \"memory_bytes\": 0, \"bandwidth_gb_s\": 10 } ] } ] }\n",
+    "boards.json: line 6: entry 1 (\"m\"): device 2: field \"memory_bytes\" must be between 1 byte and 1 PB" },
+  { "/devices/file/refuses/kind",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"k\", \"name\": \"K\",\n"
+    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10,\n"
+    "      \"kind\": \"external\" } ] } ] }\n",
+    "boards.json: line 4: entry 1 (\"k\"): device 1: field \"kind\" must be \"discrete\" or \"integrated\"" },
+  { "/devices/file/refuses/backend",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"b\", \"name\": \"B\",\n"
+    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10,\n"
+    "      \"backend\": \"opencl\" } ] } ] }\n",
+    "boards.json: line 4: entry 1 (\"b\"): device 1: field \"backend\" must be \"cuda\", \"rocm\", \"vulkan\" or \"metal\"" },
+  { "/devices/file/refuses/pool-disagrees",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"d\", \"name\": \"D\",\n"
+    "    \"pool_bytes\": 2000,\n"
+    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 } ] } ] }\n",
+    "boards.json: line 3: entry 1 (\"d\"): field \"pool_bytes\" must be the first device's \"memory_bytes\" (or be left out)" },
+  { "/devices/file/refuses/not-an-array",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"n\", \"name\": \"N\",\n"
+    "    \"devices\": 2 } ] }\n",
+    "boards.json: line 3: entry 1 (\"n\"): field \"devices\" must be an array of devices" },
+  { "/devices/file/refuses/empty",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"e\", \"name\": \"E\", \"pool_bytes\": 1000, \"resident_bytes\": 0, \"reserve_bytes\": 0,\n"
+    "    \"bandwidth_gb_s\": 10, \"devices\": [] } ] }\n",
+    "boards.json: line 3: entry 1 (\"e\"): field \"devices\" must list between 1 and 16 devices" },
+  { "/devices/file/refuses/no-bandwidth",
+    "{ \"version\": 1, \"boards\": [\n"
+    "  { \"id\": \"w\", \"name\": \"W\",\n"
+    "    \"devices\": [ { \"name\": \"A\", \"memory_bytes\": 1000, \"bandwidth_gb_s\": 10 },\n"
+    "      { \"name\": \"B\", \"memory_bytes\": 1000 } ] } ] }\n",
+    "boards.json: line 4: entry 1 (\"w\"): device 2: field \"bandwidth_gb_s\" is missing: the speed needs the device's memory bandwidth" },
+};
+
+static void
+test_devices_file_refused (gconstpointer data)
+{
+  const RefusedDevices *refused = data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (hr_boards_load_data (refused->text, -1, "boards.json", &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, refused->message);
 }
 
 static void
@@ -402,8 +517,15 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/devices/one-gpu", test_devices_one_gpu);
   g_test_add_func ("/devices/list", test_devices_list);
+  g_test_add_func ("/devices/list/copy", test_devices_list_copy);
+  for (guint i = 0; i < G_N_ELEMENTS (broken_lists); i++)
+    g_test_add_data_func (broken_lists[i].path, &broken_lists[i], test_devices_list_refused);
+  g_test_add_func ("/devices/bandwidth-optional", test_devices_bandwidth_optional);
   g_test_add_func ("/devices/words", test_devices_words);
   g_test_add_func ("/devices/file", test_devices_file);
+  g_test_add_func ("/devices/file/saved", test_devices_file_saved);
+  for (guint i = 0; i < G_N_ELEMENTS (refused_devices); i++)
+    g_test_add_data_func (refused_devices[i].path, &refused_devices[i], test_devices_file_refused);
   g_test_add_func ("/devices/sizes", test_devices_sizes);
   g_test_add_func ("/devices/first-only-text", test_devices_first_only_text);
   g_test_add_func ("/devices/presets", test_devices_presets);

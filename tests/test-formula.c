@@ -157,14 +157,67 @@ test_formula_board_and_rates (void)
 
   /* No measurement given: ceiling x efficiency inside the band 1.0 to 9.8 GB */
   rate = hr_formula_rate (&scenario, &e);
-  g_assert_cmpstr (rate, ==, "51.0 t/s ceiling x 0.36 efficiency = 18.4 t/s, an estimate: the weights "
-                             "lie inside the fitted band 1.0 GB to 9.8 GB");
+  g_assert_cmpstr (rate, ==, "51.0 t/s ceiling x 0.36 efficiency = 18.4 t/s predicted, from the "
+                             "efficiency fitted on this board's measurements: the weights lie inside "
+                             "the band it holds for, 1.0 GB to 9.8 GB");
   speed = hr_formula_speed (&scenario, &e);
   g_assert_cmpstr (speed, ==, "18.4 t/s >= 10.2 t/s floor: ok");
 
   scenario.context_tokens = 262144;
   context = hr_formula_context (spec, &scenario);
   g_assert_cmpstr (context, ==, "262,144 tokens is past the model's native limit of 131,072 tokens");
+}
+
+/* Every rate that is not measured is "predicted" in the window; the rate
+ * line says what it rests on, and the speed line why a verdict is "unknown"
+ * or missing. The seed's rows: qwen2.5:0.5b outside the band (91.8 t/s,
+ * extrapolated), qwen2.5:14b over (4.1 t/s, the dashboard's estimate). */
+static void
+test_formula_rate_words (void)
+{
+  g_autoptr(HrBoard) board = seed_board ();
+  g_autoptr(HrModelSpec) spec = llama_3b ();
+  HrEfficiencyFit fit = { 0.36, 2000000000, 4900000000, 2 };
+  HrEvaluationInputs scenario;
+  HrEvaluation e;
+  g_autofree char *outside = NULL;
+  g_autofree char *outside_speed = NULL;
+  g_autofree char *over_speed = NULL;
+  g_autofree char *none = NULL;
+  g_autofree char *none_speed = NULL;
+
+  hr_evaluation_inputs_init (&scenario, board, &fit);
+  spec->file_bytes = 400000000;   /* under the band's 1.0 GB */
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+  g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_EXTRAPOLATED);
+  g_assert_cmpstr (hr_gui_rate_source_label (e.source), ==, "predicted");
+  outside = hr_formula_rate (&scenario, &e);
+  g_assert_cmpstr (outside, ==, "255.0 t/s ceiling x 0.36 efficiency = 91.8 t/s predicted, from the "
+                                "efficiency fitted on this board's measurements, but the weights lie "
+                                "outside the band it holds for, 1.0 GB to 9.8 GB");
+  outside_speed = hr_formula_speed (&scenario, &e);
+  g_assert_cmpstr (outside_speed, ==, "the rate is predicted outside the band this board's "
+                                      "measurements cover, so the speed is unknown");
+
+  e.verdict = HR_VERDICT_OVER;
+  over_speed = hr_formula_speed (&scenario, &e);
+  g_assert_cmpstr (over_speed, ==, "it does not load on this board, so it has no speed verdict");
+  g_assert_false (hr_gui_evaluation_has_rate (&e));
+  g_assert_cmpstr (hr_gui_format_evaluation_source (&e), ==, "–");
+
+  /* Nothing measured and no published efficiency: no rate, said so */
+  hr_evaluation_inputs_init (&scenario, board, NULL);
+  hr_evaluate (&scenario, spec, 0, 0, &e);
+  g_assert_cmpfloat (e.tps, ==, 0.0);
+  none = hr_formula_rate (&scenario, &e);
+  g_assert_cmpstr (none, ==, "No rate: this board has no measurements to fit an efficiency to, "
+                             "and no published efficiency is known for its kind of hardware");
+  none_speed = hr_formula_speed (&scenario, &e);
+  g_assert_cmpstr (none_speed, ==, "no rate, so the speed is unknown");
+  g_assert_cmpstr (hr_gui_format_evaluation_source (&e), ==, "–");
+  g_assert_cmpstr (hr_gui_rate_source_label (HR_RATE_SOURCE_MEASURED), ==, "measured");
+  g_assert_cmpstr (hr_gui_rate_source_label (HR_RATE_SOURCE_PRIOR), ==, "predicted");
+  g_assert_cmpstr (hr_gui_rate_source_label (HR_RATE_SOURCE_ESTIMATE), ==, "predicted");
 }
 
 static void
@@ -257,6 +310,7 @@ main (int   argc,
   g_test_add_func ("/formula/split-verdicts", test_formula_split_verdicts);
   g_test_add_func ("/formula/kv-cache", test_formula_kv_cache);
   g_test_add_func ("/formula/board-and-rates", test_formula_board_and_rates);
+  g_test_add_func ("/formula/rate-words", test_formula_rate_words);
   g_test_add_func ("/formula/verdicts", test_formula_verdicts);
 
   return g_test_run ();

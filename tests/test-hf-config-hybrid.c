@@ -288,18 +288,27 @@ test_mamba2 (void)
  * n_embd_r = (4 - 1) x (128 x 32 + 2 x 16 x 128) = 24,576, n_embd_s = 128
  * x 4,096 = 524,288; at 8,192 tokens, f16, one slot: KV 8 x 8,192 x 2 x 4 x
  * 256 x 2 bytes, state 24 x (24,576 + 524,288) x 4 bytes. */
-static void
-test_qwen35_defaults (void)
+/* Qwen3.5 with the transformers defaults filled in (one MTP layer). */
+static HrModelSpec *
+qwen35_default_spec (void)
 {
-  g_autoptr(HrModelSpec) hub = inline_spec (
+  return inline_spec (
     "{\"architectures\":[\"Qwen3_5ForConditionalGeneration\"],\"model_type\":\"qwen3_5\","
     "\"text_config\":{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,"
     "\"num_attention_heads\":16,\"intermediate_size\":9216,\"mtp_num_hidden_layers\":1}}");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrHfConfig) config = NULL;
-  HrRuntimePrediction p;
-  guint8 recr[33];
-  Header h;
+}
+
+/* qwen3_5's recurrent layers: every layer but each fourth, not the MTP layer. */
+static gboolean
+qwen35_recurrent (guint i)
+{
+  return i < 32 && (i + 1) % 4 != 0;
+}
+
+static void
+test_qwen35_defaults (void)
+{
+  g_autoptr(HrModelSpec) hub = qwen35_default_spec ();
 
   g_assert_cmpstr (hub->architecture, ==, "qwen35");
   g_assert_cmpuint (hub->layers, ==, 33);
@@ -312,29 +321,42 @@ test_qwen35_defaults (void)
   g_assert_cmpuint (hr_model_spec_recurrent_layers (hub), ==, 24);
   for (guint i = 0; i < 33; i++)
     {
-      recr[i] = i < 32 && (i + 1) % 4 != 0;
-      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, recr[i]);
-      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, i < 32 && !recr[i] ? 4 : 0);
+      g_assert_cmpint (hr_model_spec_layer_is_recurrent (hub, i), ==, qwen35_recurrent (i));
+      g_assert_cmpuint (hr_model_spec_layer_kv_heads (hub, i), ==, i < 32 && !qwen35_recurrent (i) ? 4 : 0);
     }
   g_assert_cmpstr (hr_model_spec_get_source (hub, HR_SPEC_FIELD_KV_HEADS), ==,
                    "transformers default (configuration_qwen3_5.py num_key_value_heads): 4");
-  {
-    static const char json[] =
-      "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,\"num_attention_heads\":16}";
+}
 
-    config = hr_hf_config_parse (json, strlen (json), &error);
-    g_assert_no_error (error);
-    /* Every default applied is listed, in the order the keys are read. */
-    g_assert_cmpuint (config->defaults->len, ==, 10);
-    g_assert_cmpstr (g_ptr_array_index (config->defaults, 0), ==,
-                     "num_key_value_heads: transformers default (configuration_qwen3_5.py num_key_value_heads): 4");
-    g_assert_cmpstr (g_ptr_array_index (config->defaults, 7), ==,
-                     "linear_num_key_heads: transformers default (configuration_qwen3_5.py linear_num_key_heads): 16");
-    g_assert_cmpstr (g_ptr_array_index (config->defaults, 9), ==,
-                     "full_attention_interval: transformers default (configuration_qwen3_5.py "
-                     "full_attention_interval): 4");
-  }
+/* Every default applied is listed, in the order the keys are read. */
+static void
+test_qwen35_defaults_listed (void)
+{
+  static const char json[] =
+    "{\"model_type\":\"qwen3_5_text\",\"hidden_size\":2560,\"num_hidden_layers\":32,\"num_attention_heads\":16}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHfConfig) config = hr_hf_config_parse (json, strlen (json), &error);
 
+  g_assert_no_error (error);
+  g_assert_cmpuint (config->defaults->len, ==, 10);
+  g_assert_cmpstr (g_ptr_array_index (config->defaults, 0), ==,
+                   "num_key_value_heads: transformers default (configuration_qwen3_5.py num_key_value_heads): 4");
+  g_assert_cmpstr (g_ptr_array_index (config->defaults, 7), ==,
+                   "linear_num_key_heads: transformers default (configuration_qwen3_5.py linear_num_key_heads): 16");
+  g_assert_cmpstr (g_ptr_array_index (config->defaults, 9), ==,
+                   "full_attention_interval: transformers default (configuration_qwen3_5.py "
+                   "full_attention_interval): 4");
+}
+
+static void
+test_qwen35_defaults_gguf (void)
+{
+  g_autoptr(HrModelSpec) hub = qwen35_default_spec ();
+  guint8 recr[33];
+  Header h;
+
+  for (guint i = 0; i < 33; i++)
+    recr[i] = qwen35_recurrent (i);
   header_init (&h, "qwen35");
   put_text_model (&h, 33, 32768, 2560, 9216, 16, 4, 248320);
   put_u32 (&h, "attention.key_length", 256);
@@ -348,6 +370,14 @@ test_qwen35_defaults (void)
   put_u32 (&h, "full_attention_interval", 4);
   put_bool_array (&h, "attention.recurrent_layers", recr, 33);
   compare_hybrid (hub, &h, 8192);
+}
+
+static void
+test_qwen35_defaults_prediction (void)
+{
+  g_autoptr(HrModelSpec) hub = qwen35_default_spec ();
+  HrRuntimePrediction p;
+
   predict (hub, 8192, &p);
   g_assert_cmpint (hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE), ==,
                    G_GINT64_CONSTANT (8) * 8192 * 2 * 4 * 256 * 2);
@@ -465,7 +495,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/hf-config-hybrid/qwen3-next", test_qwen3_next);
-  g_test_add_func ("/hf-config-hybrid/qwen35-defaults", test_qwen35_defaults);
+  g_test_add_func ("/hf-config-hybrid/qwen35-defaults/spec", test_qwen35_defaults);
+  g_test_add_func ("/hf-config-hybrid/qwen35-defaults/listed", test_qwen35_defaults_listed);
+  g_test_add_func ("/hf-config-hybrid/qwen35-defaults/gguf", test_qwen35_defaults_gguf);
+  g_test_add_func ("/hf-config-hybrid/qwen35-defaults/prediction", test_qwen35_defaults_prediction);
   g_test_add_func ("/hf-config-hybrid/qwen35moe-defaults", test_qwen35_moe_defaults);
   g_test_add_func ("/hf-config-hybrid/qwen35-rs-seq-off", test_qwen35_rs_seq_off);
   g_test_add_func ("/hf-config-hybrid/lfm2", test_lfm2);

@@ -43,9 +43,6 @@ static void
 test_qwen_config (void)
 {
   g_autoptr(HrHfConfig) c = parse_fixture ("qwen2.5-3b-instruct/config.json");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrModelSpec) spec = NULL;
-  HrHfParameterCount count;
 
   g_assert_cmpstr (c->architecture, ==, "Qwen2ForCausalLM");
   g_assert_cmpstr (c->model_type, ==, "qwen2");
@@ -71,8 +68,16 @@ test_qwen_config (void)
   g_assert_cmpint (c->bos_token_id, ==, 151643);
   g_assert_cmpuint (c->eos_token_ids->len, ==, 1);
   g_assert_cmpint (g_array_index (c->eos_token_ids, gint64, 0), ==, 151645);
+}
 
-  /* The derived count lands on the Hub's 3,085,938,688 exactly. */
+/* The derived count lands on the Hub's 3,085,938,688 exactly. */
+static void
+test_qwen_config_parameters (void)
+{
+  g_autoptr(HrHfConfig) c = parse_fixture ("qwen2.5-3b-instruct/config.json");
+  g_autoptr(GError) error = NULL;
+  HrHfParameterCount count;
+
   g_assert_true (hr_hf_config_count_parameters (c, &count, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count.embeddings, ==, 151936ull * 2048);
@@ -84,8 +89,15 @@ test_qwen_config (void)
   g_assert_cmpfloat_with_epsilon (hr_hf_parameters_relative_difference (3100000000, 3085938688),
                                   0.0045566, 1e-6);
   g_assert_true (isinf (hr_hf_parameters_relative_difference (1, 0)));
+}
 
-  spec = hr_hf_config_to_model_spec (c, QWEN_REPO, "hf:" QWEN_REPO "@" QWEN_SHA, &error);
+static void
+test_qwen_config_spec (void)
+{
+  g_autoptr(HrHfConfig) c = parse_fixture ("qwen2.5-3b-instruct/config.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) spec = hr_hf_config_to_model_spec (c, QWEN_REPO, "hf:" QWEN_REPO "@" QWEN_SHA, &error);
+
   g_assert_no_error (error);
   g_assert_cmpstr (spec->name, ==, QWEN_REPO);
   g_assert_cmpstr (spec->architecture, ==, "qwen2");
@@ -554,7 +566,9 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/hf-config/qwen", test_qwen_config);
+  g_test_add_func ("/hf-config/qwen/config", test_qwen_config);
+  g_test_add_func ("/hf-config/qwen/parameters", test_qwen_config_parameters);
+  g_test_add_func ("/hf-config/qwen/spec", test_qwen_config_spec);
   g_test_add_func ("/hf-config/qwen-tokenizer-generation", test_qwen_tokenizer_and_generation);
   g_test_add_func ("/hf-config/kind-base", test_kind_base);
   g_test_add_func ("/hf-config/head-dim", test_head_dim);

@@ -441,43 +441,76 @@ gguf_head (guint64 *out_file_size,
   return g_byte_array_free_to_bytes (w);
 }
 
-static void
-test_gguf_repo (void)
-{
-  g_autoptr(FakeHub) fake = fake_hub_new ();
-  g_autoptr(HrHubClient) client = client_for (fake, NULL);
-  g_autoptr(HrHubLookup) lookup = NULL;
-  g_autoptr(GError) error = NULL;
-  guint64 file_size = 0, tensor_bytes = 0;
-  g_autoptr(GBytes) head = gguf_head (&file_size, &tensor_bytes);
-  FakeRepo *repo = fake_add_repo (fake, "test-org/Llama-3.2-3B-Instruct-GGUF", "2222222222222222222222222222222222222222",
-                                  "{\"tags\":[\"gguf\",\"base_model:meta-llama/Llama-3.2-3B-Instruct\",\"license:llama3.2\"],"
-                                  "\"cardData\":{\"license\":\"llama3.2\",\"base_model\":[\"meta-llama/Llama-3.2-3B-Instruct\"]},"
-                                  "\"config\":{},\"gguf\":{\"total\":3212749888,\"architecture\":\"llama\","
-                                  "\"context_length\":131072,\"totalFileSize\":2019377376}}");
-  const HrHubGgufFile *g;
-  guint64 params;
+/* A fake Hub with a GGUF repository of llama3.2:3b: the Q4_K_M file with
+ * a real header, Q8_0 and F16 in two parts; its lookup. */
+typedef struct {
+  FakeHub     *fake;
+  HrHubClient *client;
+  GBytes      *head;
+  guint64      file_size;
+  guint64      tensor_bytes;
+  HrHubLookup *lookup;
+} GgufRepo;
 
+static void
+gguf_repo_set_up (GgufRepo      *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  FakeRepo *repo;
+
+  f->fake = fake_hub_new ();
+  f->client = client_for (f->fake, NULL);
+  f->head = gguf_head (&f->file_size, &f->tensor_bytes);
+  repo = fake_add_repo (f->fake, "test-org/Llama-3.2-3B-Instruct-GGUF", "2222222222222222222222222222222222222222",
+                        "{\"tags\":[\"gguf\",\"base_model:meta-llama/Llama-3.2-3B-Instruct\",\"license:llama3.2\"],"
+                        "\"cardData\":{\"license\":\"llama3.2\",\"base_model\":[\"meta-llama/Llama-3.2-3B-Instruct\"]},"
+                        "\"config\":{},\"gguf\":{\"total\":3212749888,\"architecture\":\"llama\","
+                        "\"context_length\":131072,\"totalFileSize\":2019377376}}");
   repo_add_file (repo, "README.md", 9000, FALSE, NULL, FALSE);
-  repo_add_file (repo, "Llama-3.2-3B-Instruct-Q4_K_M.gguf", file_size, TRUE, head, TRUE);
+  repo_add_file (repo, "Llama-3.2-3B-Instruct-Q4_K_M.gguf", f->file_size, TRUE, f->head, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-Q8_0.gguf", 3421899136, TRUE, NULL, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-f16-00001-of-00002.gguf", 4000000000, TRUE, NULL, TRUE);
   repo_add_file (repo, "Llama-3.2-3B-Instruct-f16-00002-of-00002.gguf", 2433323456, TRUE, NULL, TRUE);
-
-  lookup = run_lookup (client, "test-org/Llama-3.2-3B-Instruct-GGUF", NULL, NULL, &error);
+  f->lookup = run_lookup (f->client, "test-org/Llama-3.2-3B-Instruct-GGUF", NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (lookup->gguf_files->len, ==, 3);
-  g = g_ptr_array_index (lookup->gguf_files, 0);
+}
+
+static void
+gguf_repo_tear_down (GgufRepo      *f,
+                     gconstpointer  data)
+{
+  g_clear_pointer (&f->lookup, hr_hub_lookup_free);
+  g_bytes_unref (f->head);
+  g_clear_object (&f->client);
+  fake_hub_free (f->fake);
+}
+
+static void
+test_gguf_repo (GgufRepo      *f,
+                gconstpointer  data)
+{
+  const HrHubGgufFile *g;
+
+  g_assert_cmpuint (f->lookup->gguf_files->len, ==, 3);
+  g = g_ptr_array_index (f->lookup->gguf_files, 0);
   g_assert_cmpstr (g->path, ==, "Llama-3.2-3B-Instruct-Q4_K_M.gguf");
   g_assert_cmpstr (g->label, ==, "Q4_K_M");
-  g_assert_cmpuint (g->size, ==, file_size);
-  g = g_ptr_array_index (lookup->gguf_files, 1);
+  g_assert_cmpuint (g->size, ==, f->file_size);
+  g = g_ptr_array_index (f->lookup->gguf_files, 1);
   g_assert_cmpstr (g->label, ==, "Q8_0");
-  g = g_ptr_array_index (lookup->gguf_files, 2);
+  g = g_ptr_array_index (f->lookup->gguf_files, 2);
   g_assert_cmpstr (g->path, ==, "Llama-3.2-3B-Instruct-f16-00001-of-00002.gguf");
   g_assert_cmpstr (g->label, ==, "F16");
   g_assert_cmpuint (g->parts, ==, 2);
   g_assert_cmpuint (g->size, ==, 6433323456);
+}
+
+static void
+test_gguf_repo_lookup (GgufRepo      *f,
+                       gconstpointer  data)
+{
+  HrHubLookup *lookup = f->lookup;
 
   g_assert_cmpstr (lookup->gguf_chosen, ==, "Llama-3.2-3B-Instruct-Q4_K_M.gguf");
   g_assert_nonnull (lookup->gguf);
@@ -487,28 +520,42 @@ test_gguf_repo (void)
   g_assert_cmpint (lookup->kind->kind, ==, HR_HF_KIND_INSTRUCT);
   g_assert_cmpstr (lookup->kind->base_model, ==, "meta-llama/Llama-3.2-3B-Instruct");
   g_assert_cmpstr (lookup->license, ==, "llama3.2");
+}
 
-  /* Exact figures from the header: W6's tensor list (Q4_K x168, Q6_K x29,
-   * F32 x58) and its bits per weight. */
+/* Exact figures from the header: W6's tensor list (Q4_K x168, Q6_K x29,
+ * F32 x58) and its bits per weight. */
+static void
+test_gguf_repo_header (GgufRepo      *f,
+                       gconstpointer  data)
+{
+  HrHubLookup *lookup = f->lookup;
+  guint64 params;
+
   g_assert_nonnull (lookup->spec);
   params = lookup->spec->parameters;
   g_assert_cmpuint (params, ==, hr_gguf_file_get_parameters (lookup->gguf));
-  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, tensor_bytes);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, f->tensor_bytes);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_Q4_K, NULL), ==, 168);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_Q6_K, NULL), ==, 29);
   g_assert_cmpuint (hr_gguf_file_count_tensors_of_type (lookup->gguf, GW_F32, NULL), ==, 58);
   g_assert_cmpuint (lookup->spec->layers, ==, 28);
   g_assert_cmpuint (lookup->spec->kv_heads, ==, 8);
   g_assert_cmpuint (lookup->spec->key_length, ==, 128);
-  g_assert_cmpuint (lookup->spec->file_bytes, ==, file_size);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, f->file_size);
   g_assert_cmpfloat_with_epsilon (hr_memory_effective_bits (lookup->spec->file_bytes, params),
-                                  (double) file_size * 8.0 / (double) params, 1e-12);
+                                  (double) f->file_size * 8.0 / (double) params, 1e-12);
   g_test_message ("GGUF header read in %" G_GUINT64_FORMAT " bytes; %.4f bits per weight",
-                  lookup->gguf_header_bytes_read, hr_memory_effective_bits (file_size, params));
-  /* The header, not the tensor data: reads stop at the header. */
-  g_assert_false (fake->weight_body_requested);
-  g_assert_cmpuint (fake->weight_range_end_max, <, g_bytes_get_size (head) * 2);
-  g_assert_cmpuint (log_count (fake, "Q8_0.gguf"), ==, 0);
+                  lookup->gguf_header_bytes_read, hr_memory_effective_bits (f->file_size, params));
+}
+
+/* The header, not the tensor data: reads stop at the header. */
+static void
+test_gguf_repo_header_only (GgufRepo      *f,
+                            gconstpointer  data)
+{
+  g_assert_false (f->fake->weight_body_requested);
+  g_assert_cmpuint (f->fake->weight_range_end_max, <, g_bytes_get_size (f->head) * 2);
+  g_assert_cmpuint (log_count (f->fake, "Q8_0.gguf"), ==, 0);
 }
 
 typedef struct {
@@ -526,81 +573,78 @@ typedef struct {
   const char *expected_message; /* %s = endpoint */
 } ErrorCase;
 
+/* Each way the Hub refuses a lookup, and what the client says. */
+static const ErrorCase hub_error_cases[] = {
+  { "gated", NULL, 0, NULL, NULL, NULL, NULL, "test-org/gated-model", NULL, NULL,
+    HR_NET_ERROR_GATED,
+    "test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, then set a token that has access (HF_TOKEN or the stored token)" },
+  { "gated-403", "/test-org/gated-model/resolve/", 403, "GatedRepo", "Access to model is restricted and you are not in the authorized list.",
+    NULL, NULL, "test-org/gated-model", NULL, "hf_fixture_token",
+    HR_NET_ERROR_GATED,
+    "test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, then set a token that has access (HF_TOKEN or the stored token)" },
+  { "not-found", NULL, 0, NULL, NULL, NULL, NULL, "test-org/no-such-model", NULL, NULL,
+    HR_NET_ERROR_NOT_FOUND,
+    "No repository test-org/no-such-model: check the name; if it is private or gated, set a token that can read it" },
+  { "401-no-code", "/api/models/", 401, NULL, "Unauthorized", NULL, NULL, QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_NOT_FOUND,
+    "No repository Qwen/Qwen2.5-3B-Instruct: check the name; if it is private or gated, set a token that can read it" },
+  { "bad-token", NULL, 0, NULL, NULL, NULL, NULL, QWEN_REPO, NULL, "hf_wrong",
+    HR_NET_ERROR_UNAUTHORIZED,
+    "The Hub refused the token (invalid credentials): check HF_TOKEN or the stored token" },
+  { "revision", NULL, 0, NULL, NULL, NULL, NULL, QWEN_REPO, "v9.9", NULL,
+    HR_NET_ERROR_REVISION_NOT_FOUND,
+    "Qwen/Qwen2.5-3B-Instruct has no branch, tag or commit “v9.9”" },
+  { "entry", "/Qwen/Qwen2.5-3B-Instruct/resolve/" QWEN_SHA "/config.json", 404, "EntryNotFound", "Entry not found",
+    NULL, NULL, QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_NOT_FOUND, "config.json is not in Qwen/Qwen2.5-3B-Instruct at main" },
+  { "retry-after", "/api/models/", 429, NULL, "rate limited", "Retry-After", "17", QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 17 seconds, then try again" },
+  { "ratelimit-header", "/api/models/", 429, NULL, "rate limited", "RateLimit", "\"api\";r=0;t=55", QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 55 seconds, then try again" },
+  { "ratelimit-one", "/api/models/", 429, NULL, "rate limited", "Retry-After", "1", QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 1 second, then try again" },
+  { "ratelimit-unknown", "/api/models/", 429, NULL, "rate limited", NULL, NULL, QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait a minute, then try again" },
+  { "server", "/api/models/", 500, NULL, "Internal Error", NULL, NULL, QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_SERVER, "The Hub failed (HTTP 500): try again later" },
+  { "server-tree", "/api/models/Qwen/Qwen2.5-3B-Instruct/tree/", 503, NULL, "Service Unavailable", NULL, NULL, QWEN_REPO, NULL, NULL,
+    HR_NET_ERROR_SERVER, "The Hub failed (HTTP 503): try again later" },
+};
+
 static void
-test_errors (void)
+test_errors (gconstpointer data)
 {
-  static const ErrorCase cases[] = {
-    { "gated", NULL, 0, NULL, NULL, NULL, NULL, "test-org/gated-model", NULL, NULL,
-      HR_NET_ERROR_GATED,
-      "test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, then set a token that has access (HF_TOKEN or the stored token)" },
-    { "gated-403", "/test-org/gated-model/resolve/", 403, "GatedRepo", "Access to model is restricted and you are not in the authorized list.",
-      NULL, NULL, "test-org/gated-model", NULL, "hf_fixture_token",
-      HR_NET_ERROR_GATED,
-      "test-org/gated-model is gated: request access on its page, %s/test-org/gated-model, then set a token that has access (HF_TOKEN or the stored token)" },
-    { "not-found", NULL, 0, NULL, NULL, NULL, NULL, "test-org/no-such-model", NULL, NULL,
-      HR_NET_ERROR_NOT_FOUND,
-      "No repository test-org/no-such-model: check the name; if it is private or gated, set a token that can read it" },
-    { "401-no-code", "/api/models/", 401, NULL, "Unauthorized", NULL, NULL, QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_NOT_FOUND,
-      "No repository Qwen/Qwen2.5-3B-Instruct: check the name; if it is private or gated, set a token that can read it" },
-    { "bad-token", NULL, 0, NULL, NULL, NULL, NULL, QWEN_REPO, NULL, "hf_wrong",
-      HR_NET_ERROR_UNAUTHORIZED,
-      "The Hub refused the token (invalid credentials): check HF_TOKEN or the stored token" },
-    { "revision", NULL, 0, NULL, NULL, NULL, NULL, QWEN_REPO, "v9.9", NULL,
-      HR_NET_ERROR_REVISION_NOT_FOUND,
-      "Qwen/Qwen2.5-3B-Instruct has no branch, tag or commit “v9.9”" },
-    { "entry", "/Qwen/Qwen2.5-3B-Instruct/resolve/" QWEN_SHA "/config.json", 404, "EntryNotFound", "Entry not found",
-      NULL, NULL, QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_NOT_FOUND, "config.json is not in Qwen/Qwen2.5-3B-Instruct at main" },
-    { "retry-after", "/api/models/", 429, NULL, "rate limited", "Retry-After", "17", QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 17 seconds, then try again" },
-    { "ratelimit-header", "/api/models/", 429, NULL, "rate limited", "RateLimit", "\"api\";r=0;t=55", QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 55 seconds, then try again" },
-    { "ratelimit-one", "/api/models/", 429, NULL, "rate limited", "Retry-After", "1", QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait 1 second, then try again" },
-    { "ratelimit-unknown", "/api/models/", 429, NULL, "rate limited", NULL, NULL, QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_RATE_LIMITED, "The Hub is rate limiting requests: wait a minute, then try again" },
-    { "server", "/api/models/", 500, NULL, "Internal Error", NULL, NULL, QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_SERVER, "The Hub failed (HTTP 500): try again later" },
-    { "server-tree", "/api/models/Qwen/Qwen2.5-3B-Instruct/tree/", 503, NULL, "Service Unavailable", NULL, NULL, QWEN_REPO, NULL, NULL,
-      HR_NET_ERROR_SERVER, "The Hub failed (HTTP 503): try again later" },
-  };
+  const ErrorCase *c = data;
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+  g_autoptr(HrHubClient) client = client_for (fake, c->token);
+  g_autoptr(HrHubLookup) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  FakeRepo *gated;
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  add_qwen (fake, QWEN_REPO, QWEN_FULL);
+  gated = fake_add_repo (fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
+                         "{\"gated\":\"manual\",\"tags\":[\"license:llama3.1\"]}");
+  gated->gated = TRUE;
+  {
+    g_autoptr(GBytes) empty = g_bytes_new_static ("{}", 2);
+
+    repo_add_file (gated, "config.json", 2, FALSE, empty, FALSE);
+  }
+  fake->valid_token = g_strdup ("hf_fixture_token");
+  if (c->fault_prefix != NULL)
     {
-      const ErrorCase *c = &cases[i];
-      g_autoptr(FakeHub) fake = fake_hub_new ();
-      g_autoptr(HrHubClient) client = client_for (fake, c->token);
-      g_autoptr(HrHubLookup) lookup = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *expected = NULL;
-      FakeRepo *gated;
-
-      g_test_message ("error case %s", c->name);
-      add_qwen (fake, QWEN_REPO, QWEN_FULL);
-      gated = fake_add_repo (fake, "test-org/gated-model", "3333333333333333333333333333333333333333",
-                             "{\"gated\":\"manual\",\"tags\":[\"license:llama3.1\"]}");
-      gated->gated = TRUE;
-      {
-        g_autoptr(GBytes) empty = g_bytes_new_static ("{}", 2);
-
-        repo_add_file (gated, "config.json", 2, FALSE, empty, FALSE);
-      }
-      fake->valid_token = g_strdup ("hf_fixture_token");
-      if (c->fault_prefix != NULL)
-        {
-          fake_fault (fake, c->fault_prefix, c->status, c->code, c->message);
-          fake->fault_header = g_strdup (c->header);
-          fake->fault_value = g_strdup (c->value);
-        }
-
-      lookup = run_lookup (client, c->repo, c->revision, NULL, &error);
-      g_assert_null (lookup);
-      g_assert_error (error, HR_NET_ERROR, c->expected_code);
-      expected = g_strdup_printf (c->expected_message, fake->hub_url);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_assert_cmpuint (fake->cdn_authorization, ==, 0);
+      fake_fault (fake, c->fault_prefix, c->status, c->code, c->message);
+      fake->fault_header = g_strdup (c->header);
+      fake->fault_value = g_strdup (c->value);
     }
+
+  lookup = run_lookup (client, c->repo, c->revision, NULL, &error);
+  g_assert_null (lookup);
+  g_assert_error (error, HR_NET_ERROR, c->expected_code);
+  expected = g_strdup_printf (c->expected_message, fake->hub_url);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_cmpuint (fake->cdn_authorization, ==, 0);
 }
 
 static void
@@ -723,62 +767,66 @@ test_bad_repo_id (void)
 }
 
 /* headroom-cli hub against the fake: the week-3 answers as text and JSON. */
+/* The lines `headroom-cli hub Qwen/Qwen2.5-3B-Instruct` prints about it. */
+static const char * const qwen_report_lines[] = {
+  "repository          Qwen/Qwen2.5-3B-Instruct",
+  "revision            main (commit aa8e72537993ba99e69dfaafa59ed015b17504d1)",
+  "architecture        Qwen2ForCausalLM (model_type qwen2)",
+  "parameters          3,085,938,688 (BF16 3,085,938,688), from the Hub API (safetensors field)",
+  "config check        3,085,938,688 derived from config.json: the same count as the stored 3,085,938,688",
+  "layers              36",
+  "hidden size         2,048",
+  "intermediate size   11,008",
+  "attention heads     16",
+  "key/value heads     2",
+  "head dim            128 (hidden / heads)",
+  "vocab               151,936",
+  "native context      32,768 tokens (max_position_embeddings)",
+  "tied embeddings     yes",
+  "tokenizer cap       131,072 tokens (model_max_length; not the native limit)",
+  "BOS                 151643",
+  "EOS                 151645 and 151643",
+  "kind                instruct",
+  "base model          Qwen/Qwen2.5-3B",
+  "files               12 files, 6,183,464,935 bytes, 6.18 GB (5.76 GiB)",
+  "weight shards       model-00001-of-00002.safetensors, 3,968,658,944 bytes",
+  "                    model-00002-of-00002.safetensors, 2,203,268,048 bytes",
+  "tensors             434, 6,171,877,376 bytes of tensor data",
+  "license             other (qwen-research)",
+  "LICENSE             “Qwen RESEARCH LICENSE AGREEMENT”",
+  "commercial use      restricted: LICENSE says “non commercial”",
+  "                    The badge is a label; the file is the contract.",
+  "weights (bf16)      6,171,877,376 bytes: 6.17 GB (decimal, / 1e9), 5.75 GiB (binary, / 1024^3)",
+  NULL,
+};
+
+/* `headroom-cli ARGS` against a fake Hub that serves the full Qwen repository. */
+static void
+run_cli_on_qwen (const char * const *args,
+                 CliRun             *run)
+{
+  g_autoptr(FakeHub) fake = fake_hub_new ();
+
+  add_qwen (fake, QWEN_REPO, QWEN_FULL);
+  run_cli (fake, args, run);
+}
+
 static void
 test_cli (void)
 {
-  g_autoptr(FakeHub) fake = fake_hub_new ();
   /* The seed's method, named (the runtime prediction: test-cli-paths.c). */
   const char * const text_args[] = { "hub", QWEN_REPO, "--runtime", "seed", NULL };
-  const char * const json_args[] = { "hub", QWEN_REPO "@main", "--json", "--runtime", "seed", NULL };
-  const char * const bad_args[] = { "hub", "not-a-repo", NULL };
-  const char * const missing_args[] = { "hub", "test-org/missing", NULL };
-  static const char * const expected_lines[] = {
-    "repository          Qwen/Qwen2.5-3B-Instruct",
-    "revision            main (commit aa8e72537993ba99e69dfaafa59ed015b17504d1)",
-    "architecture        Qwen2ForCausalLM (model_type qwen2)",
-    "parameters          3,085,938,688 (BF16 3,085,938,688), from the Hub API (safetensors field)",
-    "config check        3,085,938,688 derived from config.json: the same count as the stored 3,085,938,688",
-    "layers              36",
-    "hidden size         2,048",
-    "intermediate size   11,008",
-    "attention heads     16",
-    "key/value heads     2",
-    "head dim            128 (hidden / heads)",
-    "vocab               151,936",
-    "native context      32,768 tokens (max_position_embeddings)",
-    "tied embeddings     yes",
-    "tokenizer cap       131,072 tokens (model_max_length; not the native limit)",
-    "BOS                 151643",
-    "EOS                 151645 and 151643",
-    "kind                instruct",
-    "base model          Qwen/Qwen2.5-3B",
-    "files               12 files, 6,183,464,935 bytes, 6.18 GB (5.76 GiB)",
-    "weight shards       model-00001-of-00002.safetensors, 3,968,658,944 bytes",
-    "                    model-00002-of-00002.safetensors, 2,203,268,048 bytes",
-    "tensors             434, 6,171,877,376 bytes of tensor data",
-    "license             other (qwen-research)",
-    "LICENSE             “Qwen RESEARCH LICENSE AGREEMENT”",
-    "commercial use      restricted: LICENSE says “non commercial”",
-    "                    The badge is a label; the file is the contract.",
-    "weights (bf16)      6,171,877,376 bytes: 6.17 GB (decimal, / 1e9), 5.75 GiB (binary, / 1024^3)",
-    NULL,
-  };
   CliRun run;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *obj, *memory;
 
-  add_qwen (fake, QWEN_REPO, QWEN_FULL);
-
-  run_cli (fake, text_args, &run);
+  run_cli_on_qwen (text_args, &run);
   g_test_message ("%s%s", run.out, run.err);
   g_assert_cmpint (run.status, ==, 0);
-  for (guint i = 0; expected_lines[i] != NULL; i++)
+  for (guint i = 0; qwen_report_lines[i] != NULL; i++)
     {
-      g_autofree char *line = g_strconcat (expected_lines[i], "\n", NULL);
+      g_autofree char *line = g_strconcat (qwen_report_lines[i], "\n", NULL);
 
       if (strstr (run.out, line) == NULL)
-        g_error ("missing line: %s", expected_lines[i]);
+        g_error ("missing line: %s", qwen_report_lines[i]);
     }
   /* 6.17 GB + 0.15 GB against the seed board's 6.1 GB of headroom. */
   g_assert_nonnull (strstr (run.out, "\nmemory on Jetson Orin Nano Super at 4,096 tokens (f16 KV cache, 1 slot):\n"
@@ -790,8 +838,19 @@ test_cli (void)
                                      "  verdict            over by 0.22 GB\n"));
   g_free (run.out);
   g_free (run.err);
+}
 
-  run_cli (fake, json_args, &run);
+static void
+test_cli_json (void)
+{
+  const char * const json_args[] = { "hub", QWEN_REPO "@main", "--json", "--runtime", "seed", NULL };
+  CliRun run;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *obj, *memory;
+  JsonArray *terms;
+
+  run_cli_on_qwen (json_args, &run);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
   g_assert_no_error (error);
@@ -803,19 +862,34 @@ test_cli (void)
   memory = json_object_get_object_member (obj, "prediction");
   g_assert_nonnull (memory);
   g_assert_cmpint (json_object_get_int_member (memory, "context_tokens"), ==, 4096);
+  terms = json_object_get_array_member (memory, "terms");
   /* KV cache at f16: 2 x 36 layers x 2 KV heads x 128 x 2 bytes x 4,096 tokens. */
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 1), "bytes"), ==, 150994944);
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (memory, "terms"), 0), "bytes"), ==, 6171877376);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (terms, 1), "bytes"), ==, 150994944);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (terms, 0), "bytes"), ==, 6171877376);
   g_free (run.out);
   g_free (run.err);
+}
 
-  run_cli (fake, bad_args, &run);
+static void
+test_cli_bad_repo_id (void)
+{
+  const char * const bad_args[] = { "hub", "not-a-repo", NULL };
+  CliRun run;
+
+  run_cli_on_qwen (bad_args, &run);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_cmpstr (run.err, ==, "headroom-cli: “not-a-repo” is not a repository id: write owner/name, for example Qwen/Qwen2.5-3B-Instruct\n");
   g_free (run.out);
   g_free (run.err);
+}
 
-  run_cli (fake, missing_args, &run);
+static void
+test_cli_missing_repo (void)
+{
+  const char * const missing_args[] = { "hub", "test-org/missing", NULL };
+  CliRun run;
+
+  run_cli_on_qwen (missing_args, &run);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_true (g_str_has_suffix (run.err, "headroom-cli: No repository test-org/missing: check the name; if it is private or gated, set a token that can read it\n"));
   g_free (run.out);
@@ -838,14 +912,25 @@ main (int   argc,
   g_test_add_func ("/hub/header-fallback", test_header_fallback);
   g_test_add_func ("/hub/big-header", test_big_header);
   g_test_add_func ("/hub/ignored-range", test_ignored_range);
-  g_test_add_func ("/hub/gguf", test_gguf_repo);
-  g_test_add_func ("/hub/errors", test_errors);
+  g_test_add ("/hub/gguf/files", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/lookup", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_lookup, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/header", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_header, gguf_repo_tear_down);
+  g_test_add ("/hub/gguf/header-only", GgufRepo, NULL, gguf_repo_set_up, test_gguf_repo_header_only, gguf_repo_tear_down);
+  for (guint i = 0; i < G_N_ELEMENTS (hub_error_cases); i++)
+    {
+      g_autofree char *path = g_strconcat ("/hub/errors/", hub_error_cases[i].name, NULL);
+
+      g_test_add_data_func (path, &hub_error_cases[i], test_errors);
+    }
   g_test_add_func ("/hub/offline", test_offline);
   g_test_add_func ("/hub/default-endpoint", test_default_endpoint);
   g_test_add_func ("/hub/deadline", test_deadline);
   g_test_add_func ("/hub/cancel", test_cancel);
   g_test_add_func ("/hub/bad-repo-id", test_bad_repo_id);
-  g_test_add_func ("/hub/cli", test_cli);
+  g_test_add_func ("/hub/cli/report", test_cli);
+  g_test_add_func ("/hub/cli/json", test_cli_json);
+  g_test_add_func ("/hub/cli/bad-repo-id", test_cli_bad_repo_id);
+  g_test_add_func ("/hub/cli/missing-repo", test_cli_missing_repo);
 
   return g_test_run ();
 }

@@ -148,98 +148,149 @@ add_tiny_gguf (FakeHub  *fake,
   repo_add_file (repo, "Tiny-Llama-Q8_0.gguf", 3000000, TRUE, NULL, TRUE);
 }
 
+/* A fake Hub with the tiny model in three GGUF shards (and a Q8_0 file). */
+typedef struct {
+  FakeHub     *fake;
+  HrHubClient *client;
+  guint64      sizes[3];
+  guint64      parameters[3];
+  guint64      size_sum;
+  guint64      parameter_sum;
+} TinyShards;
+
 static void
-test_gguf_shards (void)
+tiny_shards_set_up (TinyShards    *f,
+                    gconstpointer  data)
 {
-  g_autoptr(FakeHub) fake = fake_hub_new ();
-  g_autoptr(HrHubClient) client = client_for (fake, NULL);
-  g_autoptr(HrHubLookup) lookup = NULL;
+  f->fake = fake_hub_new ();
+  f->client = client_for (f->fake, NULL);
+  add_tiny_gguf (f->fake, TRUE, f->sizes, f->parameters);
+  f->size_sum = f->sizes[0] + f->sizes[1] + f->sizes[2];
+  f->parameter_sum = f->parameters[0] + f->parameters[1] + f->parameters[2];
+}
+
+static void
+tiny_shards_tear_down (TinyShards    *f,
+                       gconstpointer  data)
+{
+  g_clear_object (&f->client);
+  g_clear_pointer (&f->fake, fake_hub_free);
+}
+
+/* The lookup of the tiny repository. Returns: (transfer full) */
+static HrHubLookup *
+tiny_shards_lookup (TinyShards *f)
+{
   g_autoptr(GError) error = NULL;
-  guint64 sizes[3], parameters[3], size_sum, parameter_sum;
-  const HrHubGgufFile *g;
-  const char * const text_args[] = { "hub", TINY_GGUF_REPO, NULL };
-  const char * const json_args[] = { "hub", TINY_GGUF_REPO, "--json", NULL };
-  g_autofree char *bits = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *size_text = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *obj;
-  CliRun run;
+  HrHubLookup *lookup = run_lookup (f->client, TINY_GGUF_REPO, NULL, NULL, &error);
 
-  add_tiny_gguf (fake, TRUE, sizes, parameters);
-  size_sum = sizes[0] + sizes[1] + sizes[2];
-  parameter_sum = parameters[0] + parameters[1] + parameters[2];
-  /* The tiny model's tensors: 1,024 x 256 twice, 2 x (2 x 256 x 256 +
-   * 2 x 256 x 128 + 3 x 256 x 512 + 2 x 256), and the output norm. */
-  g_assert_cmpuint (parameter_sum, ==, 2 * 262144 + 2 * (131072 + 65536 + 393216 + 512) + 256);
-  g_assert_cmpuint (parameter_sum, ==, 1705216);
-
-  lookup = run_lookup (client, TINY_GGUF_REPO, NULL, NULL, &error);
   g_assert_no_error (error);
+  return lookup;
+}
+
+/* The tiny model's tensors: 1,024 x 256 twice, 2 x (2 x 256 x 256 +
+ * 2 x 256 x 128 + 3 x 256 x 512 + 2 x 256), and the output norm. */
+static void
+test_gguf_shards_parameters (TinyShards    *f,
+                             gconstpointer  data)
+{
+  g_assert_cmpuint (f->parameter_sum, ==, 2 * 262144 + 2 * (131072 + 65536 + 393216 + 512) + 256);
+  g_assert_cmpuint (f->parameter_sum, ==, 1705216);
+}
+
+static void
+test_gguf_shards_files (TinyShards    *f,
+                        gconstpointer  data)
+{
+  g_autoptr(HrHubLookup) lookup = tiny_shards_lookup (f);
+  const HrHubGgufFile *g;
+
   g_assert_cmpuint (lookup->gguf_files->len, ==, 2);
   g = g_ptr_array_index (lookup->gguf_files, 0);
   g_assert_cmpstr (g->path, ==, "Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
   g_assert_cmpstr (g->label, ==, "Q4_K_M");
   g_assert_cmpuint (g->parts, ==, 3);
-  g_assert_cmpuint (g->size, ==, size_sum);
+  g_assert_cmpuint (g->size, ==, f->size_sum);
   g_assert_null (g->problem);
   g = g_ptr_array_index (lookup->gguf_files, 1);
   g_assert_cmpstr (g->label, ==, "Q8_0");
   g_assert_cmpuint (g->parts, ==, 1);
+}
 
-  /* Every shard's header, not the first one's: before, the figures were
-   * shard 1's alone. */
+/* Every shard's header, not the first one's: before, the figures were
+ * shard 1's alone. */
+static void
+test_gguf_shards_every_header (TinyShards    *f,
+                               gconstpointer  data)
+{
+  g_autoptr(HrHubLookup) lookup = tiny_shards_lookup (f);
+
   g_assert_cmpstr (lookup->gguf_chosen, ==, "Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
   g_assert_cmpuint (lookup->gguf_parts_read, ==, 3);
   g_assert_cmpuint (hr_gguf_file_get_n_tensors (lookup->gguf), ==, 21);
-  g_assert_cmpuint (lookup->spec->parameters, ==, parameter_sum);
-  g_assert_cmpuint (lookup->spec->file_bytes, ==, size_sum);
-  g_assert_cmpuint (lookup->parameters, ==, parameter_sum);
+  g_assert_cmpuint (lookup->spec->parameters, ==, f->parameter_sum);
+  g_assert_cmpuint (lookup->spec->file_bytes, ==, f->size_sum);
+  g_assert_cmpuint (lookup->parameters, ==, f->parameter_sum);
   g_assert_cmpstr (lookup->parameters_source, ==, "the GGUF header of Tiny-Llama-Q4_K_M-00001-of-00003.gguf");
   g_assert_cmpuint (lookup->notes->len, ==, 0);
   /* A GGUF-only repository: the context length is the header's. */
   g_assert_null (lookup->config);
   g_assert_cmpuint (lookup->spec->context_length, ==, 8192);
   g_assert_cmpuint (lookup->spec->layers, ==, 2);
-  g_assert_cmpuint (log_count (fake, "Q8_0.gguf"), ==, 0);
+  g_assert_cmpuint (log_count (f->fake, "Q8_0.gguf"), ==, 0);
+  g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, 1183232);
   g_test_message ("shard 1 alone: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " parameters; "
                   "all three: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " parameters",
-                  sizes[0], parameters[0], size_sum, parameter_sum);
+                  f->sizes[0], f->parameters[0], f->size_sum, f->parameter_sum);
+}
 
-  run_cli (fake, text_args, &run);
+static void
+test_gguf_shards_cli (TinyShards    *f,
+                      gconstpointer  data)
+{
+  const char * const text_args[] = { "hub", TINY_GGUF_REPO, NULL };
+  g_autofree char *size_text = hr_format_count (f->size_sum);
+  g_autofree char *bits = hr_format_decimal (hr_memory_effective_bits (f->size_sum, f->parameter_sum), 3);
+  g_autofree char *files = g_strdup_printf ("GGUF files          Q4_K_M Tiny-Llama-Q4_K_M-00001-of-00003.gguf, %s bytes over 3 parts",
+                                            size_text);
+  g_autofree char *header = g_strdup_printf ("GGUF header         Tiny-Llama-Q4_K_M-00001-of-00003.gguf and its other 2 parts: "
+                                             "%s bits per weight over %s bytes", bits, size_text);
+  /* The weights as stored: every part's tensor data (1,183,232 bytes). */
+  g_autofree char *tensor_text = hr_format_count (1183232);
+  g_autofree char *weights = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), "
+                                              "0.00 GiB (binary, / 1024^3)", tensor_text);
+  CliRun run;
+
+  run_cli (f->fake, text_args, &run);
   g_test_message ("%s%s", run.out, run.err);
   g_assert_cmpint (run.status, ==, 0);
-  size_text = hr_format_count (size_sum);
-  line = g_strdup_printf ("GGUF files          Q4_K_M Tiny-Llama-Q4_K_M-00001-of-00003.gguf, %s bytes over 3 parts",
-                          size_text);
-  assert_line (run.out, line);
-  g_free (line);
-  bits = hr_format_decimal (hr_memory_effective_bits (size_sum, parameter_sum), 3);
-  line = g_strdup_printf ("GGUF header         Tiny-Llama-Q4_K_M-00001-of-00003.gguf and its other 2 parts: "
-                          "%s bits per weight over %s bytes", bits, size_text);
-  assert_line (run.out, line);
+  assert_line (run.out, files);
+  assert_line (run.out, header);
   assert_line (run.out, "native context      8,192 tokens (llama.context_length in the GGUF header)");
-  /* The weights as stored: every part's tensor data. */
-  {
-    g_autofree char *tensor_text = hr_format_count (hr_gguf_file_get_tensor_bytes (lookup->gguf));
-    g_autofree char *weights = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), "
-                                                "0.00 GiB (binary, / 1024^3)", tensor_text);
-
-    g_assert_cmpuint (hr_gguf_file_get_tensor_bytes (lookup->gguf), ==, 1183232);
-    assert_line (run.out, weights);
-  }
+  assert_line (run.out, weights);
   g_free (run.out);
   g_free (run.err);
+}
 
-  run_cli (fake, json_args, &run);
+static void
+test_gguf_shards_cli_json (TinyShards    *f,
+                           gconstpointer  data)
+{
+  const char * const json_args[] = { "hub", TINY_GGUF_REPO, "--json", NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *obj;
+  CliRun run;
+
+  run_cli (f->fake, json_args, &run);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
   g_assert_no_error (error);
   obj = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpint (json_object_get_int_member (obj, "context_length"), ==, 8192);
   g_assert_cmpint (json_object_get_int_member (obj, "gguf_parts_read"), ==, 3);
-  g_assert_cmpint (json_object_get_int_member (obj, "gguf_file_bytes"), ==, (gint64) size_sum);
-  g_assert_cmpint (json_object_get_int_member (obj, "gguf_parameters"), ==, (gint64) parameter_sum);
+  g_assert_cmpint (json_object_get_int_member (obj, "gguf_file_bytes"), ==, (gint64) f->size_sum);
+  g_assert_cmpint (json_object_get_int_member (obj, "gguf_parameters"), ==, (gint64) f->parameter_sum);
   g_assert_false (json_object_has_member (obj, "notes"));
   g_free (run.out);
   g_free (run.err);
@@ -546,66 +597,77 @@ gptq_tensors (void)
   return (char **) g_ptr_array_free (b, FALSE);
 }
 
-static void
-test_gptq_packed (void)
+/* The Hub's map counts the I32 containers (qweight, qzeros, g_idx) and
+ * the F16 elements (embeddings, lm_head, norms, scales). */
+#define GPTQ_LINEAR (2 * 65536 + 2 * 32768 + 3 * 131072)   /* in x out, summed: 589,824 */
+#define GPTQ_I32 (GPTQ_LINEAR / 8 + GPTQ_LINEAR / 1024 + (6 * 256 + 512))
+#define GPTQ_F16 (2 * 262144 + 3 * 256 + GPTQ_LINEAR / 128)
+/* Embeddings, lm_head, 3 norms and the linear layers' weights. */
+#define GPTQ_EXPECTED (2 * 262144 + 3 * 256 + GPTQ_LINEAR)
+#define GPTQ_NOTE "the Hub API counts 606,016 parameters, each packed container as one; unpacking the " \
+                  "73,728 packed elements in the header of 1 shard gives 1,114,880; using 1,114,880"
+
+/* A fake Hub with a tiny GPTQ repository; @data set to its safetensors'
+ * data bytes. Returns: (transfer full) */
+static FakeHub *
+gptq_hub (guint64 *data)
 {
-  g_autoptr(FakeHub) fake = fake_hub_new ();
-  g_autoptr(HrHubClient) client = client_for (fake, NULL);
-  g_autoptr(HrHubLookup) lookup = NULL;
-  g_autoptr(GError) error = NULL;
+  FakeHub *fake = fake_hub_new ();
   g_auto(GStrv) tensors = gptq_tensors ();
-  guint64 size, data;
-  g_autoptr(GBytes) head = st_file ((const char * const *) tensors, &size, &data);
-  /* The Hub's map counts the I32 containers (qweight, qzeros, g_idx) and
-   * the F16 elements (embeddings, lm_head, norms, scales). */
-  const guint64 linear = 2 * 65536 + 2 * 32768 + 3 * 131072;   /* in x out, summed: 589,824 */
-  const guint64 i32 = linear / 8 + linear / 1024 + (6 * 256 + 512);
-  const guint64 f16 = 2 * 262144 + 3 * 256 + linear / 128;
+  guint64 size;
+  g_autoptr(GBytes) head = st_file ((const char * const *) tensors, &size, data);
   g_autofree char *info = g_strdup_printf ("{\"tags\":[\"license:apache-2.0\"],"
                                            "\"config\":{\"model_type\":\"llama\",\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4}},"
                                            "\"safetensors\":{\"parameters\":{\"F16\":%" G_GUINT64_FORMAT ",\"I32\":%" G_GUINT64_FORMAT "},"
-                                           "\"total\":%" G_GUINT64_FORMAT "}}", f16, i32, f16 + i32);
+                                           "\"total\":%" G_GUINT64_FORMAT "}}",
+                                           (guint64) GPTQ_F16, (guint64) GPTQ_I32, (guint64) (GPTQ_F16 + GPTQ_I32));
   FakeRepo *repo = fake_add_repo (fake, "test-org/tiny-gptq", "6666666666666666666666666666666666666666", info);
-  /* Embeddings, lm_head, 3 norms and the linear layers' weights. */
-  const guint64 expected = 2 * 262144 + 3 * 256 + linear;
-  const char * const text_args[] = { "hub", "test-org/tiny-gptq", NULL };
-  g_autofree char *note = NULL;
-  g_autofree char *data_text = NULL;
-  g_autofree char *line = NULL;
-  CliRun run;
 
   add_bytes_file (repo, "config.json", GPTQ_CONFIG);
   repo_add_file (repo, "model.safetensors", size, TRUE, head, TRUE);
+  return fake;
+}
 
-  lookup = run_lookup (client, "test-org/tiny-gptq", NULL, NULL, &error);
+static void
+test_gptq_packed (void)
+{
+  guint64 data;
+  g_autoptr(FakeHub) fake = gptq_hub (&data);
+  g_autoptr(HrHubClient) client = client_for (fake, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHubLookup) lookup = run_lookup (client, "test-org/tiny-gptq", NULL, NULL, &error);
+
   g_assert_no_error (error);
-  g_assert_cmpuint (expected, ==, 1114880);
+  g_assert_cmpuint (GPTQ_EXPECTED, ==, 1114880);
   /* Before: the API's 606,016 containers and elements. */
-  g_assert_cmpuint (f16 + i32, ==, 606016);
-  g_assert_cmpuint (lookup->parameters, ==, expected);
+  g_assert_cmpuint (GPTQ_F16 + GPTQ_I32, ==, 606016);
+  g_assert_cmpuint (lookup->parameters, ==, GPTQ_EXPECTED);
   g_assert_cmpstr (lookup->parameters_source, ==, "the safetensors header of 1 file");
   g_assert_cmpuint (lookup->tensor_bytes, ==, data);
-  g_assert_cmpuint (data, ==, 4 * i32 + 2 * f16);
+  g_assert_cmpuint (data, ==, 4 * GPTQ_I32 + 2 * GPTQ_F16);
   g_assert_cmpuint (lookup->spec->file_bytes, ==, data);
   g_assert_true (lookup->has_derived);
-  g_assert_cmpuint (lookup->derived.total, ==, expected);
+  g_assert_cmpuint (lookup->derived.total, ==, GPTQ_EXPECTED);
   g_assert_cmpstr (lookup->derived_comparison, ==, "the same count as the stored 1,114,880");
   g_assert_cmpuint (lookup->notes->len, ==, 1);
-  note = g_strdup ("the Hub API counts 606,016 parameters, each packed container as one; unpacking the "
-                   "73,728 packed elements in the header of 1 shard gives 1,114,880; using 1,114,880");
-  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, note);
+  g_assert_cmpstr (g_ptr_array_index (lookup->notes, 0), ==, GPTQ_NOTE);
+}
+
+static void
+test_gptq_packed_cli (void)
+{
+  guint64 data;
+  g_autoptr(FakeHub) fake = gptq_hub (&data);
+  const char * const text_args[] = { "hub", "test-org/tiny-gptq", NULL };
+  g_autofree char *data_text = hr_format_count (data);
+  g_autofree char *line = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), 0.00 GiB (binary, / 1024^3)", data_text);
+  CliRun run;
 
   run_cli (fake, text_args, &run);
   g_test_message ("%s%s", run.out, run.err);
   g_assert_cmpint (run.status, ==, 0);
   assert_line (run.out, "config check        1,114,880 derived from config.json: the same count as the stored 1,114,880");
-  {
-    g_autofree char *figures = g_strconcat ("figures disagree    ", note, NULL);
-
-    assert_line (run.out, figures);
-  }
-  data_text = hr_format_count (data);
-  line = g_strdup_printf ("weights (stored)    %s bytes: 0.00 GB (decimal, / 1e9), 0.00 GiB (binary, / 1024^3)", data_text);
+  assert_line (run.out, "figures disagree    " GPTQ_NOTE);
   assert_line (run.out, line);
   g_free (run.out);
   g_free (run.err);
@@ -940,12 +1002,17 @@ main (int   argc,
   g_unsetenv ("HF_TOKEN");
   g_unsetenv ("HF_ENDPOINT");
 
-  g_test_add_func ("/hub-rules/gguf-shards", test_gguf_shards);
+  g_test_add ("/hub-rules/gguf-shards/parameters", TinyShards, NULL, tiny_shards_set_up, test_gguf_shards_parameters, tiny_shards_tear_down);
+  g_test_add ("/hub-rules/gguf-shards/files", TinyShards, NULL, tiny_shards_set_up, test_gguf_shards_files, tiny_shards_tear_down);
+  g_test_add ("/hub-rules/gguf-shards/every-header", TinyShards, NULL, tiny_shards_set_up, test_gguf_shards_every_header, tiny_shards_tear_down);
+  g_test_add ("/hub-rules/gguf-shards/cli", TinyShards, NULL, tiny_shards_set_up, test_gguf_shards_cli, tiny_shards_tear_down);
+  g_test_add ("/hub-rules/gguf-shards/cli-json", TinyShards, NULL, tiny_shards_set_up, test_gguf_shards_cli_json, tiny_shards_tear_down);
   g_test_add_func ("/hub-rules/gguf-shard-missing", test_gguf_shard_missing);
   g_test_add_func ("/hub-rules/index-disagrees", test_index_disagrees);
   g_test_add_func ("/hub-rules/index-total-never-wins", test_index_total_never_wins);
   g_test_add_func ("/hub-rules/api-total-disagrees", test_api_total_disagrees);
-  g_test_add_func ("/hub-rules/gptq-packed", test_gptq_packed);
+  g_test_add_func ("/hub-rules/gptq-packed/lookup", test_gptq_packed);
+  g_test_add_func ("/hub-rules/gptq-packed/cli", test_gptq_packed_cli);
   g_test_add_func ("/hub-rules/empty-header", test_empty_header);
   g_test_add_func ("/hub-rules/short-file", test_short_file);
   g_test_add_func ("/hub-rules/no-siblings", test_no_siblings);

@@ -146,70 +146,96 @@ measure (HrMeasureRun  *run,
   return ok;
 }
 
-static void
-test_full (Fixture       *f,
-           gconstpointer  data)
+/* A whole measurement of llama3.2:3b on dgx-spark into the fixture's
+ * archive, with tokens 150 ms apart: the first token's time is told from
+ * the second's with a margin that no loaded machine eats.
+ * Returns: (transfer full): the finished run. */
+static HrMeasureRun *
+measure_full (Fixture *f,
+              Seen    *seen)
 {
-  g_autoptr(HrMeasureRun) run = hr_measure_run_new (f->client, "llama3.2:3b", "dgx-spark");
+  HrMeasureRun *run = hr_measure_run_new (f->client, "llama3.2:3b", "dgx-spark");
   g_autoptr(GError) error = NULL;
-  g_autoptr(HrMeasurement) saved = NULL;
-  Seen seen = { 0 };
-  GArray *results, *ps;
-  const HrMeasurePs *p;
-  JsonObject *sent, *options;
-  g_autofree char *tps = NULL;
 
-  /* Tokens 150 ms apart: the first token's time is told from the second's
-   * with a margin that no loaded machine eats. */
   fake_ollama_set_stream_timing (f->fake, 20, 150, 30, FALSE);
   hr_measure_run_set_archive_dir (run, f->archive);
-  g_assert_true (measure (run, &seen, &error));
+  g_assert_true (measure (run, seen, &error));
   g_assert_no_error (error);
+  return run;
+}
+
+/* One run's figures: cold first at each context, warm after. */
+static void
+assert_full_result (const HrMeasureResult *r,
+                    guint                  i)
+{
+  g_assert_cmpuint (r->context, ==, i < 3 ? 2048 : 4096);
+  g_assert_cmpuint (r->run, ==, i % 3 + 1);
+  g_assert_cmpint (r->cold, ==, i % 3 == 0);
+  if (r->cold)
+    {
+      /* Unloaded first: the fake loads for 30 ms, then 20 ms to the first token. */
+      g_assert_cmpint (r->load_duration, ==, LOAD_NS);
+      g_assert_cmpfloat (r->ttft_ms, >=, 50.0);
+      g_assert_cmpfloat (r->ttft_ms, <, 50.0 + 150.0);
+    }
+  else
+    {
+      /* Warm: no load_duration in the JSON at all. */
+      g_assert_cmpint (r->load_duration, ==, -1);
+      g_assert_cmpfloat (r->ttft_ms, >=, 20.0);
+      g_assert_cmpfloat (r->ttft_ms, <, 20.0 + 150.0);
+    }
+  g_assert_cmpint (r->prompt_eval_count, ==, 18);
+  g_assert_cmpint (r->eval_count, ==, 96);
+  g_assert_cmpfloat_with_epsilon (r->decode_tps, 96 / 4.085106383, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->prefill_tps, 18 / 0.06257, 1e-9);
+  g_assert_cmpfloat (r->client_total_ms, >=, r->ttft_ms);
+}
+
+static void
+test_full_runs (Fixture       *f,
+                gconstpointer  data)
+{
+  Seen seen = { 0 };
+  g_autoptr(HrMeasureRun) run = measure_full (f, &seen);
+  GArray *results = hr_measure_run_get_results (run);
 
   g_assert_cmpstr (hr_measure_run_get_server_version (run), ==, "0.31.2");
   g_assert_cmpstr (hr_measure_run_get_digest (run), ==, "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72");
-  results = hr_measure_run_get_results (run);
   g_assert_cmpuint (results->len, ==, 6);
   g_assert_cmpuint (seen.runs_seen, ==, 6);
   g_assert_cmpuint (seen.ps_seen, ==, 2);
   for (guint i = 0; i < 6; i++)
-    {
-      const HrMeasureResult *r = &g_array_index (results, HrMeasureResult, i);
-
-      g_assert_cmpuint (r->context, ==, i < 3 ? 2048 : 4096);
-      g_assert_cmpuint (r->run, ==, i % 3 + 1);
-      g_assert_cmpint (r->cold, ==, i % 3 == 0);
-      if (r->cold)
-        {
-          /* Unloaded first: the fake loads for 30 ms, then 20 ms to the first token. */
-          g_assert_cmpint (r->load_duration, ==, LOAD_NS);
-          g_assert_cmpfloat (r->ttft_ms, >=, 50.0);
-          g_assert_cmpfloat (r->ttft_ms, <, 50.0 + 150.0);
-        }
-      else
-        {
-          /* Warm: no load_duration in the JSON at all. */
-          g_assert_cmpint (r->load_duration, ==, -1);
-          g_assert_cmpfloat (r->ttft_ms, >=, 20.0);
-          g_assert_cmpfloat (r->ttft_ms, <, 20.0 + 150.0);
-        }
-      g_assert_cmpint (r->prompt_eval_count, ==, 18);
-      g_assert_cmpint (r->eval_count, ==, 96);
-      g_assert_cmpfloat_with_epsilon (r->decode_tps, 96 / 4.085106383, 1e-9);
-      g_assert_cmpfloat_with_epsilon (r->prefill_tps, 18 / 0.06257, 1e-9);
-      g_assert_cmpfloat (r->client_total_ms, >=, r->ttft_ms);
-    }
+    assert_full_result (&g_array_index (results, HrMeasureResult, i), i);
   g_assert_cmpfloat_with_epsilon (hr_measure_run_get_decode_mean (run), 23.5, 1e-6);
+}
 
+static void
+test_full_unloads_after (Fixture       *f,
+                         gconstpointer  data)
+{
+  Seen seen = { 0 };
+  g_autoptr(HrMeasureRun) run = measure_full (f, &seen);
   /* The seed's options on every run. */
-  sent = json_node_get_object (fake_ollama_last_body (f->fake, "/api/generate"));
+  JsonObject *sent = json_node_get_object (fake_ollama_last_body (f->fake, "/api/generate"));
+
   /* The last request was the restoring unload. */
   g_assert_cmpint (json_object_get_int_member (sent, "keep_alive"), ==, 0);
   g_assert_false (fake_ollama_is_loaded (f->fake, "llama3.2:3b"));
   /* 2 unloads + 6 runs + the restoring unload */
   g_assert_cmpuint (fake_ollama_count (f->fake, "/api/generate"), ==, 9);
+}
 
-  ps = hr_measure_run_get_ps (run);
+static void
+test_full_ps (Fixture       *f,
+              gconstpointer  data)
+{
+  Seen seen = { 0 };
+  g_autoptr(HrMeasureRun) run = measure_full (f, &seen);
+  GArray *ps = hr_measure_run_get_ps (run);
+  const HrMeasurePs *p;
+
   g_assert_cmpuint (ps->len, ==, 2);
   p = &g_array_index (ps, HrMeasurePs, 1);
   g_assert_cmpuint (p->context, ==, 4096);
@@ -222,8 +248,18 @@ test_full (Fixture       *f,
   g_assert_cmpint (p->difference, ==, G_GINT64_CONSTANT (2589139424) - G_GINT64_CONSTANT (2583488768));
   g_assert_cmpfloat_with_epsilon (p->difference_percent, 5650656.0 / 2583488768.0 * 100, 1e-9);
   g_assert_cmpstr (p->prediction_source, ==, "weights + KV cache (f16, 1 slot), no runtime overhead");
+}
 
-  /* The archive: one new file, the old one untouched, readable by the core. */
+/* The archive: one new file, the old one untouched, readable by the core. */
+static void
+test_full_archive (Fixture       *f,
+                   gconstpointer  data)
+{
+  Seen seen = { 0 };
+  g_autoptr(HrMeasureRun) run = measure_full (f, &seen);
+  g_autoptr(HrMeasurement) saved = NULL;
+  g_autoptr(GError) error = NULL;
+
   g_assert_cmpuint (count_files (f->archive), ==, 2);
   g_assert_nonnull (hr_measure_run_get_saved_path (run));
   saved = hr_measurement_load_file (hr_measure_run_get_saved_path (run), &error);
@@ -237,33 +273,45 @@ test_full (Fixture       *f,
   g_assert_cmpuint (g_array_index (saved->sizes, HrMeasuredSize, 0).context_tokens, ==, 2048);
   g_assert_cmpuint (g_array_index (saved->sizes, HrMeasuredSize, 1).reported_bytes, ==, 2589139424);
   g_assert_cmpuint (g_array_index (saved->sizes, HrMeasuredSize, 1).predicted_bytes, ==, 2583488768);
-  {
-    JsonObject *doc = json_node_get_object (saved->document);
-    JsonArray *runs = json_object_get_array_member (doc, "runs");
-    JsonObject *first = json_array_get_object_element (runs, 0);
-    JsonObject *second = json_array_get_object_element (runs, 1);
-    JsonObject *ps_doc = json_array_get_object_element (json_object_get_array_member (doc, "ps"), 1);
+}
 
-    g_assert_cmpstr (json_object_get_string_member (doc, "digest"), ==,
-                     "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72");
-    g_assert_nonnull (json_object_get_string_member (doc, "date"));
-    options = json_object_get_object_member (doc, "options");
-    g_assert_cmpint (json_object_get_int_member (options, "seed"), ==, 42);
-    g_assert_cmpint (json_object_get_int_member (options, "num_predict"), ==, 96);
-    g_assert_cmpstr (json_object_get_string_member (options, "prompt"), ==,
-                     "Explain Kubernetes scheduling in three sentences.");
-    g_assert_cmpuint (json_array_get_length (runs), ==, 6);
-    g_assert_cmpfloat (json_object_get_double_member (first, "load_ms"), ==, 5908.4);
-    g_assert_true (json_object_get_boolean_member (first, "cold"));
-    /* "n/a" is null, never a made-up zero. */
-    g_assert_true (json_object_get_null_member (second, "load_ms"));
-    g_assert_cmpfloat (json_object_get_double_member (first, "decode_tps"), ==, 23.5);
-    g_assert_cmpfloat (json_object_get_double_member (first, "prefill_tps"), ==, 287.68);
-    g_assert_cmpstr (json_object_get_string_member (ps_doc, "size_text"), ==, "2.6 GB");
-    g_assert_cmpstr (json_object_get_string_member (ps_doc, "processor"), ==, "100% GPU");
-    g_assert_cmpfloat (json_object_get_double_member (ps_doc, "difference_gb"), ==, 0.01);
-    g_assert_cmpfloat (json_object_get_double_member (ps_doc, "difference_percent"), ==, 0.2);
-  }
+static void
+test_full_archive_document (Fixture       *f,
+                            gconstpointer  data)
+{
+  Seen seen = { 0 };
+  g_autoptr(HrMeasureRun) run = measure_full (f, &seen);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrMeasurement) saved = hr_measurement_load_file (hr_measure_run_get_saved_path (run), &error);
+  JsonObject *doc, *first, *second, *ps_doc, *options;
+  JsonArray *runs;
+  g_autofree char *tps = NULL;
+
+  g_assert_no_error (error);
+  doc = json_node_get_object (saved->document);
+  runs = json_object_get_array_member (doc, "runs");
+  first = json_array_get_object_element (runs, 0);
+  second = json_array_get_object_element (runs, 1);
+  ps_doc = json_array_get_object_element (json_object_get_array_member (doc, "ps"), 1);
+  g_assert_cmpstr (json_object_get_string_member (doc, "digest"), ==,
+                   "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72");
+  g_assert_nonnull (json_object_get_string_member (doc, "date"));
+  options = json_object_get_object_member (doc, "options");
+  g_assert_cmpint (json_object_get_int_member (options, "seed"), ==, 42);
+  g_assert_cmpint (json_object_get_int_member (options, "num_predict"), ==, 96);
+  g_assert_cmpstr (json_object_get_string_member (options, "prompt"), ==,
+                   "Explain Kubernetes scheduling in three sentences.");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 6);
+  g_assert_cmpfloat (json_object_get_double_member (first, "load_ms"), ==, 5908.4);
+  g_assert_true (json_object_get_boolean_member (first, "cold"));
+  /* "n/a" is null, never a made-up zero. */
+  g_assert_true (json_object_get_null_member (second, "load_ms"));
+  g_assert_cmpfloat (json_object_get_double_member (first, "decode_tps"), ==, 23.5);
+  g_assert_cmpfloat (json_object_get_double_member (first, "prefill_tps"), ==, 287.68);
+  g_assert_cmpstr (json_object_get_string_member (ps_doc, "size_text"), ==, "2.6 GB");
+  g_assert_cmpstr (json_object_get_string_member (ps_doc, "processor"), ==, "100% GPU");
+  g_assert_cmpfloat (json_object_get_double_member (ps_doc, "difference_gb"), ==, 0.01);
+  g_assert_cmpfloat (json_object_get_double_member (ps_doc, "difference_percent"), ==, 0.2);
   tps = g_strdup_printf ("%.1f", 89 / (3817895000 / 1e9));
   g_assert_cmpstr (tps, ==, "23.3");
 }
@@ -451,7 +499,11 @@ main (int   argc,
   g_unsetenv ("OLLAMA_HOST");
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
-  ADD ("/measure/full", test_full);
+  ADD ("/measure/full/runs", test_full_runs);
+  ADD ("/measure/full/unloads-after", test_full_unloads_after);
+  ADD ("/measure/full/ps", test_full_ps);
+  ADD ("/measure/full/archive", test_full_archive);
+  ADD ("/measure/full/archive-document", test_full_archive_document);
   ADD ("/measure/generate-options", test_generate_options);
   ADD ("/measure/restores-loaded", test_restores_loaded);
   ADD ("/measure/predictor-hook", test_custom_predictor_hook);

@@ -123,14 +123,40 @@ test_measurement_bad_files (void)
   g_rmdir (dir);
 }
 
+/* An archive folder of its own. */
+typedef struct {
+  char *dir;
+} Archive;
+
 static void
-test_measurement_save_round_trip (void)
+archive_set_up (Archive       *f,
+                gconstpointer  data)
 {
-  g_autofree char *dir = g_dir_make_tmp ("headroom-archive-XXXXXX", NULL);
-  g_autoptr(HrMeasurement) m = hr_measurement_new ();
-  g_autoptr(HrMeasurement) again = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL, *path2 = NULL;
+  f->dir = g_dir_make_tmp ("headroom-archive-XXXXXX", NULL);
+}
+
+static void
+archive_tear_down (Archive       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+}
+
+/* phi4 on dgx-spark, one size. Returns: (transfer full) */
+static HrMeasurement *
+phi4_measurement (void)
+{
+  HrMeasurement *m = hr_measurement_new ();
   HrMeasuredSize size = { 4096, 2600000000, 2600000000, 2550000000 };
 
   m->board = g_strdup ("dgx-spark");
@@ -140,11 +166,21 @@ test_measurement_save_round_trip (void)
   m->decode_tps_mean = 23.45;
   m->weight_bytes = 9053114464;
   g_array_append_val (m->sizes, size);
+  return m;
+}
 
-  g_assert_true (hr_measurement_save (m, dir, &path, &error));
+static void
+test_measurement_save_round_trip (Archive       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) m = phi4_measurement ();
+  g_autoptr(HrMeasurement) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  g_assert_true (hr_measurement_save (m, f->dir, &path, &error));
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (path, "dgx-spark-phi4_latest-2026-11-29T12_00_00Z.json"));
-
   again = hr_measurement_load_file (path, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (again->model, ==, "phi4:latest");
@@ -153,58 +189,96 @@ test_measurement_save_round_trip (void)
   g_assert_cmpuint (again->sizes->len, ==, 1);
   g_assert_cmpuint (g_array_index (again->sizes, HrMeasuredSize, 0).reported_bytes, ==, 2600000000);
   g_assert_cmpuint (g_array_index (again->sizes, HrMeasuredSize, 0).predicted_bytes, ==, 2550000000);
+}
 
-  /* a second save never overwrites the first */
-  g_assert_true (hr_measurement_save (again, dir, &path2, &error));
+/* a second save never overwrites the first */
+static void
+test_measurement_save_twice (Archive       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) m = phi4_measurement ();
+  g_autoptr(HrMeasurement) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL, *path2 = NULL;
+
+  g_assert_true (hr_measurement_save (m, f->dir, &path, &error));
+  g_assert_no_error (error);
+  again = hr_measurement_load_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (hr_measurement_save (again, f->dir, &path2, &error));
   g_assert_cmpstr (path, !=, path2);
+}
 
-  /* a document that would not load back is refused before anything is written */
-  {
-    g_autoptr(HrMeasurement) bad = hr_measurement_new ();
-    g_autoptr(GPtrArray) archive = NULL;
+/* @bad refused with HR_CORE_ERROR_INVALID_DATA (a message containing
+ * @message, when given), and nothing written. */
+static void
+assert_not_saved (Archive       *f,
+                  HrMeasurement *bad,
+                  const char    *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) archive = NULL;
 
-    bad->board = g_strdup ("dgx-spark");
-    bad->model = g_strdup ("x");
-    bad->decode_tps_mean = 0;
-    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    archive = hr_measurement_archive_load (dir, NULL, NULL);
-    g_assert_cmpuint (archive->len, ==, 2);
-  }
+  g_assert_false (hr_measurement_save (bad, f->dir, NULL, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  if (message != NULL)
+    g_assert_nonnull (strstr (error->message, message));
+  archive = hr_measurement_archive_load (f->dir, NULL, NULL);
+  g_assert_cmpuint (archive->len, ==, 0);
+}
 
-  /* Issue 15: impossible numbers and raw server text are never saved. */
-  {
-    g_autoptr(HrMeasurement) bad = hr_measurement_new ();
-    g_autoptr(GPtrArray) archive = NULL;
-    HrMeasuredSize impossible = { 4096, 100, 200, 0 };
+/* A measurement of "x" on dgx-spark at @tps. Returns: (transfer full) */
+static HrMeasurement *
+x_measurement (double tps)
+{
+  HrMeasurement *bad = hr_measurement_new ();
 
-    g_clear_error (&error);
+  bad->board = g_strdup ("dgx-spark");
+  bad->model = g_strdup ("x");
+  bad->decode_tps_mean = tps;
+  return bad;
+}
 
-    bad->board = g_strdup ("dgx-spark");
-    bad->model = g_strdup ("x");
-    bad->decode_tps_mean = 10;
-    g_array_append_val (bad->sizes, impossible);
-    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_assert_nonnull (strstr (error->message, "reported_vram_bytes 200 is more than reported_bytes 100"));
-    g_clear_error (&error);
-    g_array_set_size (bad->sizes, 0);
-    bad->runtime_version = g_strdup ("ollama 0.1\033[2J");
-    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_clear_error (&error);
-    g_free (bad->runtime_version);
-    bad->runtime_version = g_strnfill (100000, '7');
-    g_assert_false (hr_measurement_save (bad, dir, NULL, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_clear_error (&error);
-    archive = hr_measurement_archive_load (dir, NULL, NULL);
-    g_assert_cmpuint (archive->len, ==, 2);
-  }
+/* a document that would not load back is refused before anything is written */
+static void
+test_measurement_save_refuses_no_rate (Archive       *f,
+                                       gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) bad = x_measurement (0);
 
-  g_remove (path);
-  g_remove (path2);
-  g_rmdir (dir);
+  assert_not_saved (f, bad, NULL);
+}
+
+/* Impossible numbers and raw server text are never saved. */
+static void
+test_measurement_save_refuses_impossible (Archive       *f,
+                                          gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) bad = x_measurement (10);
+  HrMeasuredSize impossible = { 4096, 100, 200, 0 };
+
+  g_array_append_val (bad->sizes, impossible);
+  assert_not_saved (f, bad, "reported_vram_bytes 200 is more than reported_bytes 100");
+}
+
+static void
+test_measurement_save_refuses_control_text (Archive       *f,
+                                            gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) bad = x_measurement (10);
+
+  bad->runtime_version = g_strdup ("ollama 0.1\033[2J");
+  assert_not_saved (f, bad, NULL);
+}
+
+static void
+test_measurement_save_refuses_long_text (Archive       *f,
+                                         gconstpointer  data)
+{
+  g_autoptr(HrMeasurement) bad = x_measurement (10);
+
+  bad->runtime_version = g_strnfill (100000, '7');
+  assert_not_saved (f, bad, NULL);
 }
 
 /* Issue 24: whatever the board id, the file a save writes is one the
@@ -280,7 +354,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/measurement/seed-archive", test_measurement_seed_archive);
   g_test_add_func ("/measurement/points-exact-bytes", test_measurement_points_exact_bytes);
   g_test_add_func ("/measurement/bad-files", test_measurement_bad_files);
-  g_test_add_func ("/measurement/save-round-trip", test_measurement_save_round_trip);
+  g_test_add ("/measurement/save/round-trip", Archive, NULL, archive_set_up, test_measurement_save_round_trip, archive_tear_down);
+  g_test_add ("/measurement/save/twice", Archive, NULL, archive_set_up, test_measurement_save_twice, archive_tear_down);
+  g_test_add ("/measurement/save/refuses-no-rate", Archive, NULL, archive_set_up, test_measurement_save_refuses_no_rate, archive_tear_down);
+  g_test_add ("/measurement/save/refuses-impossible", Archive, NULL, archive_set_up, test_measurement_save_refuses_impossible, archive_tear_down);
+  g_test_add ("/measurement/save/refuses-control-text", Archive, NULL, archive_set_up, test_measurement_save_refuses_control_text, archive_tear_down);
+  g_test_add ("/measurement/save/refuses-long-text", Archive, NULL, archive_set_up, test_measurement_save_refuses_long_text, archive_tear_down);
   g_test_add_func ("/measurement/save-listed", test_measurement_save_listed);
   g_test_add_func ("/measurement/stale-temporaries", test_measurement_stale_temporaries);
   return g_test_run ();

@@ -406,22 +406,39 @@ parse_json (JsonParser *parser,
 /* gguf FILE --mmproj FILE: the projector row, its term, the offload on
  * the default board (the Jetson Orin Nano Super, 8 GB unified) and the
  * JSON; the model alone has no projector. */
+/* A text model and its projector, saved. */
+typedef struct {
+  char *model_path;
+  char *projector_path;
+} MmprojFiles;
+
 static void
-test_cli_gguf_mmproj (void)
+mmproj_files_set_up (MmprojFiles   *f,
+                     gconstpointer  data)
 {
   g_autoptr(GgufWriter) model = mmproj_write_inline ("llama");
   g_autoptr(GgufWriter) projector = mmproj_write_projector ();
-  g_autofree char *model_path = mmproj_save (model, "tiny.gguf");
-  g_autofree char *projector_path = mmproj_save (projector, "mmproj-tiny-f32.gguf");
-  g_autofree char *out = run_cli ((const char *[]) { "gguf", model_path, "--mmproj", projector_path, NULL }, 0);
-  g_autofree char *plain = run_cli ((const char *[]) { "gguf", model_path, NULL }, 0);
-  g_autofree char *json = run_cli ((const char *[]) { "gguf", model_path, "--mmproj", projector_path, "--json", NULL }, 0);
+
+  f->model_path = mmproj_save (model, "tiny.gguf");
+  f->projector_path = mmproj_save (projector, "mmproj-tiny-f32.gguf");
+}
+
+static void
+mmproj_files_tear_down (MmprojFiles   *f,
+                        gconstpointer  data)
+{
+  g_free (f->model_path);
+  g_free (f->projector_path);
+}
+
+static void
+test_cli_gguf_mmproj (MmprojFiles   *f,
+                      gconstpointer  data)
+{
+  g_autofree char *out = run_cli ((const char *[]) { "gguf", f->model_path, "--mmproj", f->projector_path, NULL }, 0);
   g_autofree char *row = g_strdup_printf ("projector           %s (clip): 3 tensors, 55,296 bytes (0.00 GB, 0.00 GiB): "
                                           "all of them, as Ollama counts a separate projector (mmprojMemoryRequirement)",
-                                          projector_path);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *root = parse_json (parser, json);
-  JsonObject *pj = json_object_get_object_member (root, "projector");
+                                          f->projector_path);
 
   assert_line (out, row);
   assert_line (out, "  Vision projector   0.00 GB (0.00 GiB)");
@@ -429,80 +446,106 @@ test_cli_gguf_mmproj (void)
   g_assert_nonnull (strstr (out, "llama.cpp's fit keeps 1,025 MiB free, not 1,024 (LLAMA_ARG_FIT_TARGET = ceil((projector + 1 GiB) / MiB))\n"));
   g_assert_nonnull (strstr (out, "\n  ollama ps          "));
   g_assert_nonnull (strstr (out, "(the total less the projector's weights, which clip.cpp loads without a buffer line Ollama counts;"));
+}
+
+static void
+test_cli_gguf_mmproj_left_out (MmprojFiles   *f,
+                               gconstpointer  data)
+{
+  g_autofree char *plain = run_cli ((const char *[]) { "gguf", f->model_path, NULL }, 0);
+
   g_assert_null (strstr (plain, "projector"));
   g_assert_null (strstr (plain, "Vision projector"));
+}
+
+static void
+test_cli_gguf_mmproj_json (MmprojFiles   *f,
+                           gconstpointer  data)
+{
+  g_autofree char *json = run_cli ((const char *[]) { "gguf", f->model_path, "--mmproj", f->projector_path, "--json", NULL }, 0);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root = parse_json (parser, json);
+  JsonObject *pj = json_object_get_object_member (root, "projector");
+  JsonArray *terms = json_object_get_array_member (json_object_get_object_member (root, "prediction"), "terms");
+  gboolean found = FALSE;
 
   g_assert_cmpint (json_object_get_int_member (pj, "bytes"), ==, (gint64) MMPROJ_FILE_TENSOR_BYTES);
-  g_assert_cmpstr (json_object_get_string_member (pj, "file"), ==, projector_path);
+  g_assert_cmpstr (json_object_get_string_member (pj, "file"), ==, f->projector_path);
   g_assert_true (json_object_get_boolean_member (pj, "offload"));
   g_assert_cmpint (json_object_get_int_member (pj, "fit_target_mib"), ==, 1025);
   g_assert_true (json_object_get_null_member (pj, "no_offload_reason"));
-  {
-    JsonObject *prediction = json_object_get_object_member (root, "prediction");
-    JsonArray *terms = json_object_get_array_member (prediction, "terms");
-    gboolean found = FALSE;
+  for (guint i = 0; i < json_array_get_length (terms); i++)
+    {
+      JsonObject *t = json_array_get_object_element (terms, i);
 
-    for (guint i = 0; i < json_array_get_length (terms); i++)
-      {
-        JsonObject *t = json_array_get_object_element (terms, i);
+      if (g_strcmp0 (json_object_get_string_member (t, "id"), "projector") == 0)
+        {
+          g_assert_cmpint (json_object_get_int_member (t, "bytes"), ==, (gint64) MMPROJ_FILE_TENSOR_BYTES);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+}
 
-        if (g_strcmp0 (json_object_get_string_member (t, "id"), "projector") == 0)
-          {
-            g_assert_cmpint (json_object_get_int_member (t, "bytes"), ==, (gint64) MMPROJ_FILE_TENSOR_BYTES);
-            found = TRUE;
-          }
-      }
-    g_assert_true (found);
-  }
+/* --mmproj with --ollama-models is a usage error; a missing file is not read */
+static void
+test_cli_gguf_mmproj_refused (MmprojFiles   *f,
+                              gconstpointer  data)
+{
+  g_autofree char *none = run_cli ((const char *[]) { "gguf", "--ollama-models", "/nonexistent", "x", "--mmproj", f->projector_path, NULL }, 2);
+  g_autofree char *missing = run_cli ((const char *[]) { "gguf", f->model_path, "--mmproj", "/nonexistent/mmproj.gguf", NULL }, 1);
 
-  /* --mmproj with --ollama-models is a usage error; a missing file is not read */
-  {
-    g_autofree char *none = run_cli ((const char *[]) { "gguf", "--ollama-models", "/nonexistent", "x", "--mmproj", projector_path, NULL }, 2);
-    g_autofree char *missing = run_cli ((const char *[]) { "gguf", model_path, "--mmproj", "/nonexistent/mmproj.gguf", NULL }, 1);
+  g_assert_cmpstr (none, ==, "");
+  g_assert_cmpstr (missing, ==, "");
+}
 
-    g_assert_cmpstr (none, ==, "");
-    g_assert_cmpstr (missing, ==, "");
-  }
+/* A language model with no v., mm. or a. tensor. Returns: (transfer full): its path */
+static char *
+save_text_only_model (void)
+{
+  g_autoptr(GgufWriter) text = gw_new ();
+  const guint64 embd[2] = { 64, 3 }, q[2] = { 64, 64 };
+  const char *tokens[] = { "<bos>", "<eos>", "hi" };
 
-  /* The model and its projector swapped: the "projector" is a language
-   * model, with no v., mm. or a. tensor, and is refused for it (exit 1). */
-  {
-    g_autoptr(GgufWriter) text = gw_new ();
-    const guint64 embd[2] = { 64, 3 }, q[2] = { 64, 64 };
-    const char *tokens[] = { "<bos>", "<eos>", "hi" };
-    g_autofree char *text_path = NULL;
-    g_auto(GStrv) envp = NULL;
-    const char *argv[] = { g_getenv ("HEADROOM_CLI"), "gguf", projector_path, "--mmproj", NULL, NULL };
-    g_autoptr(GError) error = NULL;
-    g_autofree char *out = NULL;
-    g_autofree char *err = NULL;
-    g_autofree char *display = NULL;
-    g_autofree char *expected = NULL;
-    int status = 0;
+  gw_header (text, 3, 2, 6);
+  gw_kv_str (text, "general.architecture", "llama");
+  gw_kv_u32 (text, "llama.block_count", 1);
+  gw_kv_u32 (text, "llama.embedding_length", 64);
+  gw_kv_u32 (text, "llama.attention.head_count", 4);
+  gw_kv_str_array (text, "tokenizer.ggml.tokens", tokens, 3);
+  gw_kv_str (text, "tokenizer.ggml.model", "llama");
+  gw_tensor (text, "token_embd.weight", 2, embd, GW_F32, 0);
+  gw_tensor (text, "blk.0.attn_q.weight", 2, q, GW_F32, 768);
+  g_byte_array_set_size (text, (guint) (gw_align (text->len, 32) + 768 + 16384));
+  return mmproj_save (text, "text-only.gguf");
+}
 
-    gw_header (text, 3, 2, 6);
-    gw_kv_str (text, "general.architecture", "llama");
-    gw_kv_u32 (text, "llama.block_count", 1);
-    gw_kv_u32 (text, "llama.embedding_length", 64);
-    gw_kv_u32 (text, "llama.attention.head_count", 4);
-    gw_kv_str_array (text, "tokenizer.ggml.tokens", tokens, 3);
-    gw_kv_str (text, "tokenizer.ggml.model", "llama");
-    gw_tensor (text, "token_embd.weight", 2, embd, GW_F32, 0);
-    gw_tensor (text, "blk.0.attn_q.weight", 2, q, GW_F32, 768);
-    g_byte_array_set_size (text, (guint) (gw_align (text->len, 32) + 768 + 16384));
-    text_path = mmproj_save (text, "text-only.gguf");
-    argv[4] = text_path;
-    envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
-    envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-    g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
-    g_assert_no_error (error);
-    g_assert_cmpint (WEXITSTATUS (status), ==, 1);
-    display = g_filename_display_name (text_path);
-    expected = g_strdup_printf ("headroom-cli: the projector %s is not a projector: it has no v., mm. or a. tensors "
-                                "(general.architecture is llama, where llama.cpp's --mmproj reads clip files); "
-                                "were the model and its projector swapped?\n", display);
-    g_assert_cmpstr (err, ==, expected);
-  }
+/* The model and its projector swapped: the "projector" is a language
+ * model, with no v., mm. or a. tensor, and is refused for it (exit 1). */
+static void
+test_cli_gguf_mmproj_swapped (MmprojFiles   *f,
+                              gconstpointer  data)
+{
+  g_autofree char *text_path = save_text_only_model ();
+  g_auto(GStrv) envp = NULL;
+  const char *argv[] = { g_getenv ("HEADROOM_CLI"), "gguf", f->projector_path, "--mmproj", text_path, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *expected = NULL;
+  int status = 0;
+
+  envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  display = g_filename_display_name (text_path);
+  expected = g_strdup_printf ("headroom-cli: the projector %s is not a projector: it has no v., mm. or a. tensors "
+                              "(general.architecture is llama, where llama.cpp's --mmproj reads clip files); "
+                              "were the model and its projector swapped?\n", display);
+  g_assert_cmpstr (err, ==, expected);
 }
 
 /* gguf on a gemma3 file with its projector inside: the row says so and
@@ -546,16 +589,16 @@ test_cli_gguf_store (void)
  * (a test figure) Ollama offloads it (11.9 GB free >= projector + 1 GiB)
  * and pads the fit margin to ceil((851,251,104 + 1 GiB) / MiB) = 1,836
  * MiB, and 40 fit. */
-static void
-test_cli_split (void)
+/* A catalog of qwen2.5:14b and "vision-14b", the same model with an
+ * 851,251,104-byte projector, saved. Returns: (transfer full): its path */
+static char *
+save_vision_catalog (void)
 {
   g_autofree char *data = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "vision-catalog.json", NULL);
+  char *path = g_build_filename (g_get_user_cache_dir (), "vision-catalog.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) builtin = hr_catalog_load_file (data, &error);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_model_spec_free);
-  g_autofree char *plain = NULL;
-  g_autofree char *vision = NULL;
   HrModelSpec *copy;
 
   g_assert_no_error (error);
@@ -594,12 +637,27 @@ test_cli_split (void)
       }
   }
 
-  plain = run_cli ((const char *[]) { "predict", "qwen2.5:14b", "--catalog", path, "--board", "rtx-3060-12gb",
-                                      "--context", "16384", NULL }, 0);
-  vision = run_cli ((const char *[]) { "predict", "vision-14b", "--catalog", path, "--board", "rtx-3060-12gb",
-                                       "--context", "16384", NULL }, 0);
+  return path;
+}
+
+static void
+test_cli_split (void)
+{
+  g_autofree char *path = save_vision_catalog ();
+  g_autofree char *plain = run_cli ((const char *[]) { "predict", "qwen2.5:14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                                       "--context", "16384", NULL }, 0);
+
   assert_line (plain, "  free VRAM 11,884,901,888 bytes less the 1024 MiB fit margin: 10,811,160,064 bytes for the model");
   assert_line (plain, "  layers: 44/49 on the GPU (the output layer and the last blocks), 5 on the CPU");
+}
+
+static void
+test_cli_split_projector (void)
+{
+  g_autofree char *path = save_vision_catalog ();
+  g_autofree char *vision = run_cli ((const char *[]) { "predict", "vision-14b", "--catalog", path, "--board", "rtx-3060-12gb",
+                                                        "--context", "16384", NULL }, 0);
+
   assert_line (vision, "  free VRAM 11,884,901,888 bytes less the 1,836 MiB fit margin (projector + 1 GiB, LLAMA_ARG_FIT_TARGET): "
                        "9,959,716,352 bytes for the model");
   assert_line (vision, "  projector: 851,251,104 bytes on the GPU after the fit, in neither side below (ollama ps leaves its weights out)");
@@ -621,9 +679,14 @@ main (int   argc,
   g_test_add_func ("/mmproj/decision", test_decision);
   g_test_add_func ("/mmproj/catalog", test_catalog);
   g_test_add_func ("/mmproj/store", test_store);
-  g_test_add_func ("/mmproj/cli-gguf-mmproj", test_cli_gguf_mmproj);
+  g_test_add ("/mmproj/cli-gguf-mmproj/report", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj, mmproj_files_tear_down);
+  g_test_add ("/mmproj/cli-gguf-mmproj/left-out", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj_left_out, mmproj_files_tear_down);
+  g_test_add ("/mmproj/cli-gguf-mmproj/json", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj_json, mmproj_files_tear_down);
+  g_test_add ("/mmproj/cli-gguf-mmproj/refused", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj_refused, mmproj_files_tear_down);
+  g_test_add ("/mmproj/cli-gguf-mmproj/swapped", MmprojFiles, NULL, mmproj_files_set_up, test_cli_gguf_mmproj_swapped, mmproj_files_tear_down);
   g_test_add_func ("/mmproj/cli-gguf-inline", test_cli_gguf_inline);
   g_test_add_func ("/mmproj/cli-gguf-store", test_cli_gguf_store);
-  g_test_add_func ("/mmproj/cli-split", test_cli_split);
+  g_test_add_func ("/mmproj/cli-split/plain", test_cli_split);
+  g_test_add_func ("/mmproj/cli-split/projector", test_cli_split_projector);
   return g_test_run ();
 }

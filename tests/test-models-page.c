@@ -22,6 +22,7 @@
 #include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-models-page-private.h"
 #include "hr-rename-dialog.h"
 #include "hr-window-private.h"

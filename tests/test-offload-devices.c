@@ -334,6 +334,8 @@ test_devices_num_gpu (void)
 /* Ollama's choice: PredictServerVRAM = file 16,000,000 + 2 x 8 layers x 2
  * KV heads x (256 / 4) x 256 x 2 = 17,048,576 bytes, which fits a GPU
  * when it is at most 80 % of its free memory: 21,310,720 bytes at least. */
+/* CUDA0 misses by a byte; the integrated CUDA2 has more, but a discrete
+ * GPU comes first: CUDA1 alone. */
 static void
 test_devices_ollama_choice (void)
 {
@@ -341,72 +343,109 @@ test_devices_ollama_choice (void)
   g_autofree HrOffload *s = g_new0 (HrOffload, 1);
   guint64 free[3] = { 21310719, 21310720, 100 * MIB };
   gboolean integrated[3] = { FALSE, FALSE, TRUE };
+  g_autoptr(HrBoard) board = gpus_board (3, free, integrated);
 
-  {
-    /* CUDA0 misses by a byte; the integrated CUDA2 has more, but a
-     * discrete GPU comes first: CUDA1 alone. */
-    g_autoptr(HrBoard) board = gpus_board (3, free, integrated);
+  predict_on (board, spec, FALSE, -1, s);
+  g_assert_cmpuint (s->ollama_predicted_bytes, ==, 17048576);
+  g_assert_cmpuint (s->n_devices, ==, 1);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_FITS_ONE);
+  g_assert_false (s->spread);
+  g_assert_cmpuint (s->devices[0].board_index, ==, 1);
+  g_assert_cmpstr (s->devices[0].name, ==, "CUDA1");
+  g_assert_cmpuint (s->devices[0].free_bytes, ==, 21310720);
+  /* sized on that GPU alone, as one GPU's split */
+  g_assert_cmpuint (s->free_vram_bytes, ==, 21310720);
+  g_assert_cmpuint (s->devices[0].side.total, ==, s->vram.total);
+}
 
-    predict_on (board, spec, FALSE, -1, s);
-    g_assert_cmpuint (s->ollama_predicted_bytes, ==, 17048576);
-    g_assert_cmpuint (s->n_devices, ==, 1);
-    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_FITS_ONE);
-    g_assert_false (s->spread);
-    g_assert_cmpuint (s->devices[0].board_index, ==, 1);
-    g_assert_cmpstr (s->devices[0].name, ==, "CUDA1");
-    g_assert_cmpuint (s->devices[0].free_bytes, ==, 21310720);
-    /* sized on that GPU alone, as one GPU's split */
-    g_assert_cmpuint (s->free_vram_bytes, ==, 21310720);
-    g_assert_cmpuint (s->devices[0].side.total, ==, s->vram.total);
-  }
-  {
-    /* Both discrete GPUs fit: the one with more free memory. */
-    free[0] = 30000000;
-    g_autoptr(HrBoard) board = gpus_board (3, free, integrated);
+/* Two discrete GPUs that both fit the synthetic model, and an integrated
+ * one. Returns: (transfer full) */
+static HrBoard *
+both_fit_board (void)
+{
+  guint64 free[3] = { 30000000, 21310720, 100 * MIB };
+  gboolean integrated[3] = { FALSE, FALSE, TRUE };
 
-    predict_on (board, spec, FALSE, -1, s);
-    g_assert_cmpuint (s->n_devices, ==, 1);
-    g_assert_cmpuint (s->devices[0].board_index, ==, 0);
-  }
-  {
-    /* OLLAMA_SCHED_SPREAD: every GPU of the group. */
-    g_autoptr(HrBoard) board = gpus_board (3, free, integrated);
+  return gpus_board (3, free, integrated);
+}
 
-    predict_on (board, spec, TRUE, -1, s);
-    g_assert_cmpuint (s->n_devices, ==, 3);
-    g_assert_true (s->spread);
-    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPREAD);
-  }
-  {
-    /* No discrete GPU fits: every GPU of the group. */
-    guint64 small[2] = { 21310719, 20000000 };
-    g_autoptr(HrBoard) board = gpus_board (2, small, NULL);
+/* Both discrete GPUs fit: the one with more free memory. */
+static void
+test_devices_ollama_choice_most_free (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(HrBoard) board = both_fit_board ();
 
-    predict_on (board, spec, FALSE, -1, s);
-    g_assert_cmpuint (s->n_devices, ==, 2);
-    g_assert_true (s->spread);
-    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_NONE_FITS);
-  }
-  {
-    /* main_gpu 2: that GPU alone, whether or not the estimate fits. */
-    g_autoptr(HrBoard) board = gpus_board (3, free, integrated);
-    g_autoptr(GError) error = NULL;
-    HrOffloadInputs in;
+  predict_on (board, spec, FALSE, -1, s);
+  g_assert_cmpuint (s->n_devices, ==, 1);
+  g_assert_cmpuint (s->devices[0].board_index, ==, 0);
+}
 
-    hr_offload_inputs_init (&in, board, spec, 256);
-    in.main_gpu_set = TRUE;
-    in.main_gpu = 2;
-    g_assert_true (hr_offload_predict (&in, s, &error));
-    g_assert_cmpuint (s->n_devices, ==, 1);
-    g_assert_cmpuint (s->devices[0].board_index, ==, 2);
-    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_GPU);
+/* OLLAMA_SCHED_SPREAD: every GPU of the group. */
+static void
+test_devices_ollama_choice_spread (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(HrBoard) board = both_fit_board ();
 
-    /* main_gpu 3 names no GPU of the group: every GPU, passed through */
-    in.main_gpu = 3;
-    g_assert_true (hr_offload_predict (&in, s, &error));
-    g_assert_cmpuint (s->n_devices, ==, 3);
-    g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_OUTSIDE);
-  }
+  predict_on (board, spec, TRUE, -1, s);
+  g_assert_cmpuint (s->n_devices, ==, 3);
+  g_assert_true (s->spread);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPREAD);
+}
+
+/* No discrete GPU fits: every GPU of the group. */
+static void
+test_devices_ollama_choice_none_fits (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 small[2] = { 21310719, 20000000 };
+  g_autoptr(HrBoard) board = gpus_board (2, small, NULL);
+
+  predict_on (board, spec, FALSE, -1, s);
+  g_assert_cmpuint (s->n_devices, ==, 2);
+  g_assert_true (s->spread);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_NONE_FITS);
+}
+
+/* main_gpu 2: that GPU alone, whether or not the estimate fits. */
+static void
+test_devices_ollama_choice_main_gpu (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(HrBoard) board = both_fit_board ();
+  g_autoptr(GError) error = NULL;
+  HrOffloadInputs in;
+
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.main_gpu_set = TRUE;
+  in.main_gpu = 2;
+  g_assert_true (hr_offload_predict (&in, s, &error));
+  g_assert_cmpuint (s->n_devices, ==, 1);
+  g_assert_cmpuint (s->devices[0].board_index, ==, 2);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_GPU);
+}
+
+/* main_gpu 3 names no GPU of the group: every GPU, passed through */
+static void
+test_devices_ollama_choice_main_outside (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  g_autoptr(HrBoard) board = both_fit_board ();
+  g_autoptr(GError) error = NULL;
+  HrOffloadInputs in;
+
+  hr_offload_inputs_init (&in, board, spec, 256);
+  in.main_gpu_set = TRUE;
+  in.main_gpu = 3;
+  g_assert_true (hr_offload_predict (&in, s, &error));
+  g_assert_cmpuint (s->n_devices, ==, 3);
+  g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_MAIN_OUTSIDE);
 }
 
 /* A MoE on two GPUs (common/fit.cpp steps 3 and 4). Dense fill, last
@@ -419,26 +458,40 @@ test_devices_ollama_choice (void)
  * bytes), so step 4 turns CUDA0's blocks whole from the front: one fits
  * (block 0: 1 x MOE_BLOCK + 3 x MOE_DENSE + 4 KV within its 2 x MOE_BLOCK
  * + 2 KV + 1,000), two do not. */
+/* The compute buffer of the 4-block MoE model spread over two GPUs. */
+static guint64
+moe_compute (const HrModelSpec *spec)
+{
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 free[2] = { 4 * MARGIN, 4 * MARGIN };
+  g_autoptr(HrBoard) probe = gpus_board (2, free, NULL);
+
+  predict_on (probe, spec, TRUE, -1, s);
+  return compute_of (s);
+}
+
+/* @s spread over two GPUs with @free0 and @free1 bytes free. */
+static void
+moe_on (const HrModelSpec *spec,
+        guint64            free0,
+        guint64            free1,
+        HrOffload         *s)
+{
+  guint64 free[2] = { free0, free1 };
+  g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+
+  predict_on (board, spec, TRUE, -1, s);
+}
+
 static void
 test_devices_moe (void)
 {
   g_autoptr(HrModelSpec) spec = synthetic_spec (4, TRUE);
   g_autofree HrOffload *s = g_new0 (HrOffload, 1);
-  guint64 free[2] = { 4 * MARGIN, 4 * MARGIN }, c;
+  guint64 c = moe_compute (spec);
 
-  {
-    g_autoptr(HrBoard) probe = gpus_board (2, free, NULL);
-
-    predict_on (probe, spec, TRUE, -1, s);
-    c = compute_of (s);
-  }
-  free[0] = MARGIN + c + 2 * (MOE_BLOCK + KV_LAYER) + 1000;
-  free[1] = MARGIN + c + OUT_GRP + 2 * (MOE_DENSE + KV_LAYER) + 1000;
-  {
-    g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
-
-    predict_on (board, spec, TRUE, -1, s);
-  }
+  moe_on (spec, MARGIN + c + 2 * (MOE_BLOCK + KV_LAYER) + 1000,
+          MARGIN + c + OUT_GRP + 2 * (MOE_DENSE + KV_LAYER) + 1000, s);
   g_assert_cmpuint (s->gpu_layers, ==, 5);
   assert_device (&s->devices[0], 0, 0, 4, MOE_BLOCK + 3 * MOE_DENSE, 4 * KV_LAYER, c);
   g_assert_cmpuint (s->devices[0].partial_layers, ==, 3);
@@ -452,33 +505,40 @@ test_devices_moe (void)
   /* active experts: 2 of 4, so half of each expert tensor is read */
   g_assert_cmpuint (s->devices[0].read_bytes, ==, MOE_BLOCK - 3 * MOE_X / 2 + 3 * MOE_DENSE);
   g_assert_cmpuint (s->host_read_bytes, ==, 3 * 3 * MOE_X / 2);
+}
 
-  /* With room on CUDA1 for the gate and down tensors of one more layer,
-   * step 4's last try keeps block 1's attention and ffn_up_exps on CUDA0
-   * (LAYER_FRACTION_UP: 263,168 + 524,288 bytes) and puts its ffn_gate_inp,
-   * ffn_gate_exps and ffn_down_exps (4,096 + 2 x 524,288) in CUDA1's
-   * buffer; GATE (all but ffn_down) no longer fits CUDA0. */
-  free[1] = MARGIN + c + OUT_GRP + 2 * MOE_X + 2 * (MOE_DENSE + KV_LAYER) + 1000;
-  {
-    g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+/* With room on CUDA1 for the gate and down tensors of one more layer,
+ * step 4's last try keeps block 1's attention and ffn_up_exps on CUDA0
+ * (LAYER_FRACTION_UP: 263,168 + 524,288 bytes) and puts its ffn_gate_inp,
+ * ffn_gate_exps and ffn_down_exps (4,096 + 2 x 524,288) in CUDA1's
+ * buffer; GATE (all but ffn_down) no longer fits CUDA0. */
+static void
+test_devices_moe_fraction_up (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (4, TRUE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 c = moe_compute (spec);
 
-    predict_on (board, spec, TRUE, -1, s);
-  }
+  moe_on (spec, MARGIN + c + 2 * (MOE_BLOCK + KV_LAYER) + 1000,
+          MARGIN + c + OUT_GRP + 2 * MOE_X + 2 * (MOE_DENSE + KV_LAYER) + 1000, s);
   g_assert_cmpuint (s->gpu_layers, ==, 5);
   assert_device (&s->devices[0], 0, 0, 4, MOE_BLOCK + (263168 + MOE_X) + 2 * MOE_DENSE, 4 * KV_LAYER, c);
   assert_device (&s->devices[1], 1, 4, 1, OUT_GRP + (4096 + 2 * MOE_X), 0, c);
   g_assert_cmpint (s->overflow, ==, HR_LAYER_FRACTION_UP);
   g_assert_cmpuint (s->host.weights, ==, EMBD + 2 * 3 * MOE_X);
-  free[1] = MARGIN + c + OUT_GRP + 2 * (MOE_DENSE + KV_LAYER) + 1000;
+}
 
-  /* Without the surplus (CUDA0 too small for even the dense parts of all
-   * four blocks) step 4 does not run: dense-only layers stay. */
-  free[0] = MARGIN + c + 3 * (MOE_DENSE + KV_LAYER) + 1000;
-  {
-    g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+/* Without the surplus (CUDA0 too small for even the dense parts of all
+ * four blocks) step 4 does not run: dense-only layers stay. */
+static void
+test_devices_moe_no_surplus (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (4, TRUE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 c = moe_compute (spec);
 
-    predict_on (board, spec, TRUE, -1, s);
-  }
+  moe_on (spec, MARGIN + c + 3 * (MOE_DENSE + KV_LAYER) + 1000,
+          MARGIN + c + OUT_GRP + 2 * (MOE_DENSE + KV_LAYER) + 1000, s);
   assert_device (&s->devices[0], 0, 1, 3, 3 * MOE_DENSE, 3 * KV_LAYER, c);
   g_assert_cmpuint (s->devices[0].partial_layers, ==, 3);
   g_assert_cmpuint (s->host.weights, ==, EMBD + MOE_BLOCK + 3 * 3 * MOE_X);
@@ -688,24 +748,43 @@ test_devices_cpu_moe (void)
  * output layer on CUDA1), fit skipped, every layer offloaded with no
  * override, so pipeline parallelism is on. -sm none: the --main-gpu alone,
  * fit on it. */
+/* Two GPUs of 1,200 MiB free each. Returns: (transfer full) */
+static HrBoard *
+two_1200_board (void)
+{
+  guint64 free[2] = { 1200 * MIB, 1200 * MIB };
+
+  return gpus_board (2, free, NULL);
+}
+
+/* No input: fit's default layout, as Ollama's spread gets it. */
 static void
 test_devices_llama_server (void)
 {
   g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
-  guint64 free[2] = { 1200 * MIB, 1200 * MIB };
-  g_autoptr(HrBoard) board = gpus_board (2, free, NULL);
+  g_autoptr(HrBoard) board = two_1200_board ();
   g_autofree HrOffload *s = g_new0 (HrOffload, 1);
-  float ts[2] = { 3.0f, 1.0f };
   guint64 c;
 
-  /* No input: fit's default layout, as Ollama's spread gets it. */
   g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
   c = compute_of (s);
   g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_LLAMA_SERVER);
   g_assert_cmpuint (s->ollama_predicted_bytes, ==, 0);
   g_assert_false (s->fit_skipped);
   assert_device (&s->devices[0], 0, 0, 5, 5 * BLOCK, 5 * KV_LAYER, c + 3 * INPUTS);
+}
 
+static void
+test_devices_llama_server_tensor_split (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autoptr(HrBoard) board = two_1200_board ();
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  float ts[2] = { 3.0f, 1.0f };
+  guint64 c;
+
+  g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_LAYER, -1, s));
+  c = compute_of (s);
   g_assert_null (predict_with (board, spec, TRUE, 0, ts, 2, HR_SPLIT_MODE_LAYER, -1, s));
   g_assert_true (s->fit_skipped);
   g_assert_true (s->user_split);
@@ -713,31 +792,51 @@ test_devices_llama_server (void)
   assert_device (&s->devices[0], 0, 0, 7, 7 * BLOCK, 7 * KV_LAYER, c + 3 * INPUTS);
   assert_device (&s->devices[1], 1, 7, 2, BLOCK + OUT_GRP, KV_LAYER, c + 3 * INPUTS);
   g_assert_cmpint (s->verdict, ==, HR_VERDICT_FITS);
+}
 
-  /* -ts 0,1: everything on CUDA1 */
-  ts[0] = 0.0f;
+/* -ts 0,1: everything on CUDA1 */
+static void
+test_devices_llama_server_all_on_second (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autoptr(HrBoard) board = two_1200_board ();
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  float ts[2] = { 0.0f, 1.0f };
+
   g_assert_null (predict_with (board, spec, TRUE, 0, ts, 2, HR_SPLIT_MODE_LAYER, -1, s));
   g_assert_cmpuint (s->devices[0].layers, ==, 0);
   g_assert_cmpuint (s->devices[1].layers, ==, 9);
   g_assert_cmpuint (s->devices[0].side.total, ==, 0);
   g_assert_cmpint (s->binding_device, ==, 1);
+}
 
-  /* An integrated GPU beside discrete ones: llama-server leaves it out,
-   * so -ts has one share per discrete GPU, 1:3 over the 9 layers (the
-   * split point 0.25: layers 0-2 on CUDA0, the rest on CUDA2). */
-  {
-    guint64 three[3] = { 1200 * MIB, 1200 * MIB, 1200 * MIB };
-    gboolean integrated[3] = { FALSE, TRUE, FALSE };
-    g_autoptr(HrBoard) mixed = gpus_board (3, three, integrated);
-    float ts13[2] = { 1.0f, 3.0f };
+/* An integrated GPU beside discrete ones: llama-server leaves it out,
+ * so -ts has one share per discrete GPU, 1:3 over the 9 layers (the
+ * split point 0.25: layers 0-2 on CUDA0, the rest on CUDA2). */
+static void
+test_devices_llama_server_integrated (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
+  guint64 three[3] = { 1200 * MIB, 1200 * MIB, 1200 * MIB };
+  gboolean integrated[3] = { FALSE, TRUE, FALSE };
+  g_autoptr(HrBoard) mixed = gpus_board (3, three, integrated);
+  float ts13[2] = { 1.0f, 3.0f };
 
-    g_assert_null (predict_with (mixed, spec, TRUE, 0, ts13, 2, HR_SPLIT_MODE_LAYER, -1, s));
-    g_assert_cmpuint (s->n_devices, ==, 2);
-    g_assert_cmpuint (s->devices[0].board_index, ==, 0);
-    g_assert_cmpuint (s->devices[0].layers, ==, 3);
-    g_assert_cmpuint (s->devices[1].board_index, ==, 2);
-    g_assert_cmpuint (s->devices[1].layers, ==, 6);
-  }
+  g_assert_null (predict_with (mixed, spec, TRUE, 0, ts13, 2, HR_SPLIT_MODE_LAYER, -1, s));
+  g_assert_cmpuint (s->n_devices, ==, 2);
+  g_assert_cmpuint (s->devices[0].board_index, ==, 0);
+  g_assert_cmpuint (s->devices[0].layers, ==, 3);
+  g_assert_cmpuint (s->devices[1].board_index, ==, 2);
+  g_assert_cmpuint (s->devices[1].layers, ==, 6);
+}
+
+static void
+test_devices_llama_server_split_none (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (8, FALSE);
+  g_autoptr(HrBoard) board = two_1200_board ();
+  g_autofree HrOffload *s = g_new0 (HrOffload, 1);
 
   g_assert_null (predict_with (board, spec, TRUE, 0, NULL, 0, HR_SPLIT_MODE_NONE, 1, s));
   g_assert_cmpint (s->choice, ==, HR_OFFLOAD_CHOICE_SPLIT_NONE);
@@ -794,13 +893,24 @@ main (int    argc,
   g_test_add_func ("/offload-devices/fit-two", test_devices_fit_two);
   g_test_add_func ("/offload-devices/fit-three", test_devices_fit_three);
   g_test_add_func ("/offload-devices/num-gpu", test_devices_num_gpu);
-  g_test_add_func ("/offload-devices/ollama-choice", test_devices_ollama_choice);
-  g_test_add_func ("/offload-devices/moe", test_devices_moe);
+  g_test_add_func ("/offload-devices/ollama-choice/discrete-first", test_devices_ollama_choice);
+  g_test_add_func ("/offload-devices/ollama-choice/most-free", test_devices_ollama_choice_most_free);
+  g_test_add_func ("/offload-devices/ollama-choice/spread", test_devices_ollama_choice_spread);
+  g_test_add_func ("/offload-devices/ollama-choice/none-fits", test_devices_ollama_choice_none_fits);
+  g_test_add_func ("/offload-devices/ollama-choice/main-gpu", test_devices_ollama_choice_main_gpu);
+  g_test_add_func ("/offload-devices/ollama-choice/main-outside", test_devices_ollama_choice_main_outside);
+  g_test_add_func ("/offload-devices/moe/partial", test_devices_moe);
+  g_test_add_func ("/offload-devices/moe/fraction-up", test_devices_moe_fraction_up);
+  g_test_add_func ("/offload-devices/moe/no-surplus", test_devices_moe_no_surplus);
   g_test_add_func ("/offload-devices/speed", test_devices_speed);
   g_test_add_func ("/offload-devices/over", test_devices_over);
   g_test_add_func ("/offload-devices/max-context-switch", test_devices_max_context_switch);
   g_test_add_func ("/offload-devices/cpu-moe", test_devices_cpu_moe);
-  g_test_add_func ("/offload-devices/llama-server", test_devices_llama_server);
+  g_test_add_func ("/offload-devices/llama-server/default-layout", test_devices_llama_server);
+  g_test_add_func ("/offload-devices/llama-server/tensor-split", test_devices_llama_server_tensor_split);
+  g_test_add_func ("/offload-devices/llama-server/all-on-second", test_devices_llama_server_all_on_second);
+  g_test_add_func ("/offload-devices/llama-server/integrated", test_devices_llama_server_integrated);
+  g_test_add_func ("/offload-devices/llama-server/split-none", test_devices_llama_server_split_none);
   g_test_add_func ("/offload-devices/placement-refused", test_devices_placement_refused);
   return g_test_run ();
 }

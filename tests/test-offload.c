@@ -320,24 +320,39 @@ test_offload_state_by_layer (void)
  * kept; a projector the GPU cannot hold with 1 GiB beside it stays in host
  * memory (--no-mmproj-offload, limited-vram) and pads nothing; num_gpu 2
  * of 5 layers is partial-text-offload, num_gpu 0 cpu-only. */
+/* Free VRAM for the output group and two blocks of @spec past the fit
+ * margin; @compute set to its compute buffer. */
+static guint64
+projector_free_vram (const HrModelSpec *spec,
+                     guint64           *compute)
+{
+  g_autofree HrOffload *probe = g_new0 (HrOffload, 1);
+
+  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, -1, probe);
+  *compute = compute_of (probe);
+  return HR_OFFLOAD_FIT_MARGIN_BYTES + OUT_GRP + *compute + 2 * (BLOCK + KV_LAYER) + 1000;
+}
+
 static void
 test_offload_projector (void)
 {
   g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
-  g_autoptr(HrBoard) board = NULL;
-  g_autoptr(GError) error = NULL;
-  HrOffload *split = g_new0 (HrOffload, 1);
-  HrOffloadInputs in;
-  guint64 compute, free_vram;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 compute, free_vram = projector_free_vram (spec, &compute);
 
-  predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, -1, split);
-  compute = compute_of (split);
-  free_vram = HR_OFFLOAD_FIT_MARGIN_BYTES + OUT_GRP + compute + 2 * (BLOCK + KV_LAYER) + 1000;
   predict_at (spec, free_vram, -1, split);
   g_assert_cmpuint (split->gpu_layers, ==, 3);
   g_assert_cmpuint (split->fit_margin_used_bytes, ==, HR_OFFLOAD_FIT_MARGIN_BYTES);
   g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_ON);
   g_assert_cmpuint (split->projector_vram_bytes, ==, 0);
+}
+
+static void
+test_offload_projector_margin (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 compute, free_vram = projector_free_vram (spec, &compute);
 
   spec->projector_bytes = MIB;
   predict_at (spec, free_vram, -1, split);
@@ -350,17 +365,36 @@ test_offload_projector (void)
   g_assert_cmpuint (split->projector_host_bytes, ==, 0);
   /* the projector's weights are in neither side: ollama ps does not see them */
   g_assert_cmpuint (split->vram.total, ==, OUT_GRP + BLOCK + KV_LAYER + compute);
+}
 
-  /* the user's LLAMA_ARG_FIT_TARGET in Ollama's environment: unpadded */
-  board = discrete_board (free_vram);
+/* the user's LLAMA_ARG_FIT_TARGET in Ollama's environment: unpadded */
+static void
+test_offload_projector_user_fit_target (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 compute, free_vram = projector_free_vram (spec, &compute);
+  g_autoptr(HrBoard) board = discrete_board (free_vram);
+  g_autoptr(GError) error = NULL;
+  HrOffloadInputs in;
+
+  spec->projector_bytes = MIB;
   hr_offload_inputs_init (&in, board, spec, 256);
   in.fit_margin_from_user = TRUE;
   g_assert_true (hr_offload_predict (&in, split, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (split->fit_margin_used_bytes, ==, HR_OFFLOAD_FIT_MARGIN_BYTES);
   g_assert_cmpuint (split->gpu_layers, ==, 3);
+}
 
-  /* free VRAM under projector + 1 GiB: limited-vram, no padding, 3 layers */
+/* free VRAM under projector + 1 GiB: limited-vram, no padding, 3 layers */
+static void
+test_offload_projector_limited_vram (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  guint64 compute, free_vram = projector_free_vram (spec, &compute);
+
   spec->projector_bytes = free_vram - HR_OFFLOAD_FIT_MARGIN_BYTES + 1;
   predict_at (spec, free_vram, -1, split);
   g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_LIMITED_VRAM);
@@ -368,6 +402,14 @@ test_offload_projector (void)
   g_assert_cmpuint (split->gpu_layers, ==, 3);
   g_assert_cmpuint (split->projector_vram_bytes, ==, 0);
   g_assert_cmpuint (split->projector_host_bytes, ==, free_vram - HR_OFFLOAD_FIT_MARGIN_BYTES + 1);
+}
+
+/* num_gpu short of the text layers, past them, and 0 */
+static void
+test_offload_projector_num_gpu (void)
+{
+  g_autoptr(HrModelSpec) spec = synthetic_spec (FALSE, FALSE);
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
 
   spec->projector_bytes = MIB;
   predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, 2, split);
@@ -378,7 +420,6 @@ test_offload_projector (void)
   predict_at (spec, 4 * HR_OFFLOAD_FIT_MARGIN_BYTES, 0, split);
   g_assert_cmpint (split->mmproj_offload, ==, HR_MMPROJ_OFFLOAD_CPU_ONLY);
   g_assert_cmpuint (split->projector_host_bytes, ==, MIB);
-  g_free (split);
 }
 
 static void
@@ -1024,7 +1065,11 @@ main (int   argc,
   g_test_add_func ("/offload/processor", test_offload_processor);
   g_test_add_func ("/offload/dense-full", test_offload_dense_full);
   g_test_add_func ("/offload/dense-partial", test_offload_dense_partial);
-  g_test_add_func ("/offload/projector", test_offload_projector);
+  g_test_add_func ("/offload/projector/no-projector", test_offload_projector);
+  g_test_add_func ("/offload/projector/margin", test_offload_projector_margin);
+  g_test_add_func ("/offload/projector/user-fit-target", test_offload_projector_user_fit_target);
+  g_test_add_func ("/offload/projector/limited-vram", test_offload_projector_limited_vram);
+  g_test_add_func ("/offload/projector/num-gpu", test_offload_projector_num_gpu);
   g_test_add_func ("/offload/output-alone", test_offload_output_alone);
   g_test_add_func ("/offload/state-by-layer", test_offload_state_by_layer);
   g_test_add_func ("/offload/state-adds-up", test_offload_state_adds_up);

@@ -219,63 +219,97 @@ test_safe_text (void)
   g_assert_true (g_str_has_suffix (capped, "\u2026"));
 }
 
+/* @json read as a stream line without an error; @line points into the
+ * node. Returns: (transfer full): the node, to keep while @line is read */
+static JsonNode *
+read_line (const char        *json,
+           gboolean           chat,
+           HrOllamaReplyLine *line)
+{
+  JsonNode *node = parse (json);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_ollama_api_reply_line (node, chat, line, &error));
+  g_assert_no_error (error);
+  return node;
+}
+
+#define GEN_LINE "{\"response\":\"Hel\",\"thinking\":\"hm\",\"done\":false}"
+#define DONE_LINE "{\"response\":\"\",\"done\":true,\"done_reason\":\"stop\",\"total_duration\":5908400000," \
+                  "\"load_duration\":12000000,\"prompt_eval_count\":26,\"prompt_eval_duration\":130000000," \
+                  "\"eval_count\":89,\"eval_duration\":3817895000}"
+
 static void
 test_reply_lines (void)
 {
-  g_autoptr(JsonNode) gen = parse ("{\"response\":\"Hel\",\"thinking\":\"hm\",\"done\":false}");
-  g_autoptr(JsonNode) chat = parse ("{\"message\":{\"role\":\"assistant\",\"content\":\"lo\"},\"done\":false}");
-  g_autoptr(JsonNode) err = parse ("{\"error\":\"out of memory\"}");
-  g_autoptr(JsonNode) arr = parse ("[1]");
-  g_autoptr(JsonNode) done = parse (
-    "{\"response\":\"\",\"done\":true,\"done_reason\":\"stop\",\"total_duration\":5908400000,"
-    "\"load_duration\":12000000,\"prompt_eval_count\":26,\"prompt_eval_duration\":130000000,"
-    "\"eval_count\":89,\"eval_duration\":3817895000}");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(HrOllamaReply) reply = g_new0 (HrOllamaReply, 1);
   HrOllamaReplyLine line;
 
-  g_assert_true (hr_ollama_api_reply_line (gen, FALSE, &line, &error));
+  g_autoptr(JsonNode) node = read_line (GEN_LINE, FALSE, &line);
   g_assert_cmpstr (line.content, ==, "Hel");
   g_assert_cmpstr (line.thinking, ==, "hm");
   g_assert_false (line.done);
   g_assert_null (line.error);
+}
 
-  /* Chat's text is in message; generate's "response" is not read there. */
-  g_assert_true (hr_ollama_api_reply_line (chat, TRUE, &line, &error));
+/* Chat's text is in message; generate's "response" is not read there. */
+static void
+test_reply_lines_chat (void)
+{
+  HrOllamaReplyLine line;
+
+  g_autoptr(JsonNode) node = read_line ("{\"message\":{\"role\":\"assistant\",\"content\":\"lo\"},\"done\":false}", TRUE, &line);
   g_assert_cmpstr (line.content, ==, "lo");
   g_assert_null (line.thinking);
-  g_assert_true (hr_ollama_api_reply_line (gen, TRUE, &line, &error));
+  g_autoptr(JsonNode) as_chat = read_line (GEN_LINE, TRUE, &line);
   g_assert_null (line.content);
+}
 
-  /* Issue 24: a final line with done_reason and no done field (some
-   * Ollama-compatible servers) is the last line; done:false stays not. */
-  {
-    g_autoptr(JsonNode) reason = parse ("{\"response\":\"\",\"done_reason\":\"stop\",\"eval_count\":3}");
-    g_autoptr(JsonNode) not_done = parse ("{\"response\":\"\",\"done\":false,\"done_reason\":\"stop\"}");
+/* A final line with done_reason and no done field (some Ollama-compatible
+ * servers) is the last line; done:false stays not. */
+static void
+test_reply_lines_done_reason (void)
+{
+  HrOllamaReplyLine line;
 
-    g_assert_true (hr_ollama_api_reply_line (reason, FALSE, &line, &error));
-    g_assert_true (line.done);
-    g_assert_true (hr_ollama_api_reply_line (not_done, FALSE, &line, &error));
-    g_assert_false (line.done);
-  }
+  g_autoptr(JsonNode) node = read_line ("{\"response\":\"\",\"done_reason\":\"stop\",\"eval_count\":3}", FALSE, &line);
+  g_assert_true (line.done);
+  g_autoptr(JsonNode) not_done = read_line ("{\"response\":\"\",\"done\":false,\"done_reason\":\"stop\"}", FALSE, &line);
+  g_assert_false (line.done);
+}
 
-  g_assert_true (hr_ollama_api_reply_line (err, FALSE, &line, &error));
+static void
+test_reply_lines_error (void)
+{
+  HrOllamaReplyLine line;
+
+  g_autoptr(JsonNode) node = read_line ("{\"error\":\"out of memory\"}", FALSE, &line);
   g_assert_cmpstr (line.error, ==, "out of memory");
-  /* Issue 16: an empty "error" is none, as api/client.go reads a stream. */
-  {
-    g_autoptr(JsonNode) empty = parse ("{\"error\":\"\",\"response\":\"a\",\"done\":false}");
+  /* An empty "error" is none, as api/client.go reads a stream. */
+  g_autoptr(JsonNode) empty = read_line ("{\"error\":\"\",\"response\":\"a\",\"done\":false}", FALSE, &line);
+  g_assert_null (line.error);
+  g_assert_cmpstr (line.content, ==, "a");
+}
 
-    g_assert_true (hr_ollama_api_reply_line (empty, FALSE, &line, &error));
-    g_assert_null (line.error);
-    g_assert_cmpstr (line.content, ==, "a");
-  }
+static void
+test_reply_lines_not_object (void)
+{
+  g_autoptr(JsonNode) arr = parse ("[1]");
+  g_autoptr(GError) error = NULL;
+  HrOllamaReplyLine line;
 
   g_assert_false (hr_ollama_api_reply_line (arr, FALSE, &line, &error));
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
   g_assert_cmpstr (error->message, ==, "a stream line that is not an object");
-  g_clear_error (&error);
+}
 
-  g_assert_true (hr_ollama_api_reply_line (done, FALSE, &line, &error));
+static void
+test_reply_lines_done (void)
+{
+  g_autoptr(JsonNode) done = parse (DONE_LINE);
+  g_autoptr(HrOllamaReply) reply = g_new0 (HrOllamaReply, 1);
+  HrOllamaReplyLine line;
+
+  g_autoptr(JsonNode) node = read_line (DONE_LINE, FALSE, &line);
   g_assert_true (line.done);
   hr_ollama_api_reply_done (json_node_get_object (done), reply);
   g_assert_cmpstr (reply->done_reason, ==, "stop");
@@ -285,8 +319,17 @@ test_reply_lines (void)
   g_assert_cmpint (reply->prompt_eval_duration, ==, 130000000);
   g_assert_cmpint (reply->eval_count, ==, 89);
   g_assert_cmpint (reply->eval_duration, ==, G_GINT64_CONSTANT (3817895000));
+}
 
-  /* Absent figures are -1, not 0. */
+/* Absent figures are -1, not 0. */
+static void
+test_reply_lines_absent_figures (void)
+{
+  g_autoptr(JsonNode) done = parse (DONE_LINE);
+  g_autoptr(JsonNode) gen = parse (GEN_LINE);
+  g_autoptr(HrOllamaReply) reply = g_new0 (HrOllamaReply, 1);
+
+  hr_ollama_api_reply_done (json_node_get_object (done), reply);
   hr_ollama_api_reply_done (json_node_get_object (gen), reply);
   g_assert_null (reply->done_reason);
   g_assert_cmpint (reply->eval_count, ==, -1);
@@ -319,7 +362,13 @@ main (int   argc,
   g_test_add_func ("/ollama-api/ps", test_ps);
   g_test_add_func ("/ollama-api/impossible", test_impossible);
   g_test_add_func ("/ollama-api/safe-text", test_safe_text);
-  g_test_add_func ("/ollama-api/reply-lines", test_reply_lines);
+  g_test_add_func ("/ollama-api/reply-lines/generate", test_reply_lines);
+  g_test_add_func ("/ollama-api/reply-lines/chat", test_reply_lines_chat);
+  g_test_add_func ("/ollama-api/reply-lines/done-reason", test_reply_lines_done_reason);
+  g_test_add_func ("/ollama-api/reply-lines/error", test_reply_lines_error);
+  g_test_add_func ("/ollama-api/reply-lines/not-object", test_reply_lines_not_object);
+  g_test_add_func ("/ollama-api/reply-lines/done", test_reply_lines_done);
+  g_test_add_func ("/ollama-api/reply-lines/absent-figures", test_reply_lines_absent_figures);
   g_test_add_func ("/ollama-api/rates", test_rates);
 
   return g_test_run ();

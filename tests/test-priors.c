@@ -151,7 +151,7 @@ test_priors_evaluate (void)
   reasons = hr_pull_check (big, &row, scenario.floor_tps);
   g_assert_cmpuint (reasons->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (reasons, 0), ==,
-                   "qwen2.5:14b would decode at about 26.8 t/s (a prior for this kind of board, not a measurement), under the 30.0 t/s floor");
+                   "qwen2.5:14b would decode at about 26.8 t/s (predicted from the published efficiency of its kind of board, not measured), under the 30.0 t/s floor");
 
   /* a measured rate still wins */
   hr_evaluate (&scenario, big, 33.0, 0, &row);

@@ -41,28 +41,93 @@ feed_big (HrPullProgress *progress,
   return feed (progress, json, now);
 }
 
+/* How far pull_until() takes a pull of three layers: one of 10 MB at 1 MB
+ * a second that restarts a part, one already present, one of 0.5 MB. */
+typedef enum {
+  PULL_MANIFEST,     /* "pulling manifest" */
+  PULL_FIRST_LAYER,  /* the big layer's first line, without a total */
+  PULL_3MB,          /* 3 MB of it, 1 MB a second */
+  PULL_RESTARTED,    /* a part restarted: back to 1.5 MB, then up to 4 MB */
+  PULL_BIG_DONE,     /* the big layer complete, after a 30 s stall */
+  PULL_PRESENT,      /* the layer already on the board */
+  PULL_SMALL,        /* the small layer, complete */
+  PULL_DONE,         /* verified, written, "success" */
+} PullStage;
+
+/* A pull fed every line up to and including @stage (the lines the cases
+ * below check, fed without checking). Returns: (transfer full) */
+static HrPullProgress *
+pull_until (PullStage stage)
+{
+  HrPullProgress *p = hr_pull_progress_new ();
+
+  feed (p, "{\"status\": \"pulling manifest\"}", T0);
+  if (stage == PULL_MANIFEST)
+    return p;
+  feed (p, "{\"status\": \"pulling dde5aa3fc5ff\", \"digest\": \"" BIG "\"}", T0);
+  if (stage == PULL_FIRST_LAYER)
+    return p;
+  for (guint i = 1; i <= 3; i++)
+    feed_big (p, i * 1000000, T0 + (gint64) i * SEC);
+  if (stage == PULL_3MB)
+    return p;
+  feed_big (p, 1500000, T0 + 4 * SEC);
+  feed_big (p, 2500000, T0 + 5 * SEC);
+  feed_big (p, 4000000, T0 + 6 * SEC);
+  if (stage == PULL_RESTARTED)
+    return p;
+  for (guint i = 5; i <= 10; i++)
+    feed_big (p, i * 1000000, T0 + (gint64) (i + 31) * SEC);
+  if (stage == PULL_BIG_DONE)
+    return p;
+  feed (p, "{\"status\": \"pulling 966de95ca8a6\", \"digest\": \"" PRESENT "\", "
+           "\"total\": 1000000, \"completed\": 1000000}", T0 + 42 * SEC);
+  if (stage == PULL_PRESENT)
+    return p;
+  feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\"}", T0 + 43 * SEC);
+  feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\", \"total\": 500000}", T0 + 43 * SEC);
+  feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\", \"total\": 5e5, \"completed\": 5e5}",
+        T0 + 44 * SEC);
+  if (stage == PULL_SMALL)
+    return p;
+  feed (p, "{\"status\": \"verifying sha256 digest\"}", T0 + 45 * SEC);
+  feed (p, "{\"status\": \"writing manifest\"}", T0 + 45 * SEC);
+  feed (p, "{\"status\": \"success\"}", T0 + 45 * SEC);
+  return p;
+}
+
 static void
-test_whole_pull (void)
+test_pull_manifest (void)
 {
   g_autoptr(HrPullProgress) p = hr_pull_progress_new ();
-  const HrPullLayer *layer;
-  double last_fraction;
-  char *text;
 
   g_assert_cmpint (feed (p, "{\"status\": \"pulling manifest\"}", T0), ==, HR_PULL_LINE_STATUS);
   g_assert_cmpstr (p->status, ==, "pulling manifest");
   g_assert_cmpfloat (hr_pull_progress_fraction (p), ==, -1.0);
   g_assert_null (hr_pull_progress_current_layer (p));
+}
 
-  /* First line of a layer: no total, no completed. */
+/* First line of a layer: no total, no completed. */
+static void
+test_pull_layer_without_total (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_MANIFEST);
+  const HrPullLayer *layer;
+
   g_assert_cmpint (feed (p, "{\"status\": \"pulling dde5aa3fc5ff\", \"digest\": \"" BIG "\"}", T0), ==,
                    HR_PULL_LINE_LAYER);
   layer = hr_pull_progress_current_layer (p);
   g_assert_cmpstr (layer->digest, ==, BIG);
   g_assert_cmpuint (layer->total, ==, 0);
   g_assert_cmpfloat (hr_pull_progress_fraction (p), ==, -1.0);
+}
 
-  /* 1 MB a second. */
+/* 1 MB a second. */
+static void
+test_pull_rate (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_FIRST_LAYER);
+
   feed_big (p, 1000000, T0 + 1 * SEC);
   g_assert_cmpuint (p->completed, ==, 1000000);
   g_assert_cmpuint (p->total, ==, 10000000);
@@ -70,8 +135,14 @@ test_whole_pull (void)
   feed_big (p, 2000000, T0 + 2 * SEC);
   feed_big (p, 3000000, T0 + 3 * SEC);
   g_assert_cmpfloat_with_epsilon (hr_pull_progress_fraction (p), 0.3, 1e-12);
+}
 
-  /* A stalled part restarts: completed goes back; the bar holds. */
+/* A stalled part restarts: completed goes back; the bar holds. */
+static void
+test_pull_restart_holds_bar (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_3MB);
+
   feed_big (p, 1500000, T0 + 4 * SEC);
   g_assert_cmpuint (p->completed, ==, 3000000);
   g_assert_cmpfloat_with_epsilon (hr_pull_progress_fraction (p), 0.3, 1e-12);
@@ -88,19 +159,36 @@ test_whole_pull (void)
   /* Over the last 5 s: (5.5 MB - 1 MB) / 5 s. */
   g_assert_cmpfloat_with_epsilon (p->rate, 900000.0, 1e-6);
   g_assert_cmpfloat_with_epsilon (hr_pull_progress_seconds_left (p), 6000000.0 / 900000.0, 1e-9);
+}
 
-  text = hr_pull_progress_describe (p, T0 + 6 * SEC);
+static void
+test_pull_describe (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_RESTARTED);
+  g_autofree char *text = hr_pull_progress_describe (p, T0 + 6 * SEC);
+
   g_assert_cmpstr (text, ==, "pulling dde5aa3fc5ff: 4 MB of 10 MB (40%), 900 KB/s, 7 s left");
-  g_free (text);
+}
 
-  /* No byte for 30 s is a stall, said as such. */
+/* No byte for 30 s is a stall, said as such. */
+static void
+test_pull_stall (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_RESTARTED);
+  g_autofree char *text = NULL;
+
   g_assert_false (hr_pull_progress_stalled (p, T0 + 6 * SEC + 29 * SEC));
   g_assert_true (hr_pull_progress_stalled (p, T0 + 6 * SEC + 30 * SEC));
   text = hr_pull_progress_describe (p, T0 + 6 * SEC + 30 * SEC);
   g_assert_cmpstr (text, ==, "pulling dde5aa3fc5ff: 4 MB of 10 MB (40%), 900 KB/s, 7 s left - stalled: no progress for 30 s");
-  g_free (text);
+}
 
-  last_fraction = hr_pull_progress_fraction (p);
+static void
+test_pull_bar_never_falls (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_RESTARTED);
+  double last_fraction = hr_pull_progress_fraction (p);
+
   for (guint i = 5; i <= 10; i++)
     {
       feed_big (p, i * 1000000, T0 + (gint64) (i + 31) * SEC);
@@ -108,8 +196,16 @@ test_whole_pull (void)
       last_fraction = hr_pull_progress_fraction (p);
     }
   g_assert_cmpfloat (last_fraction, ==, 1.0);
+}
 
-  /* A layer already on the board: one line, complete; not a transfer. */
+/* A layer already on the board: one line, complete; not a transfer. */
+static void
+test_pull_present_layer (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_BIG_DONE);
+  g_autofree char *text = NULL;
+  const HrPullLayer *layer;
+
   g_assert_cmpint (feed (p, "{\"status\": \"pulling 966de95ca8a6\", \"digest\": \"" PRESENT "\", "
                             "\"total\": 1000000, \"completed\": 1000000}", T0 + 42 * SEC), ==, HR_PULL_LINE_LAYER);
   layer = hr_pull_progress_current_layer (p);
@@ -119,9 +215,14 @@ test_whole_pull (void)
   g_assert_cmpuint (p->transferred, ==, 5500000 + 6000000);
   text = hr_pull_progress_describe (p, T0 + 42 * SEC);
   g_assert_cmpstr (text, ==, "pulling 966de95ca8a6: 11 MB of 11 MB (100%)");
-  g_free (text);
+}
 
-  /* The next layer starts: the bar does not fall back to zero. */
+/* The next layer starts: the bar does not fall back to zero. */
+static void
+test_pull_next_layer (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_PRESENT);
+
   feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\"}", T0 + 43 * SEC);
   feed (p, "{\"status\": \"pulling fcc5a6bec9da\", \"digest\": \"" SMALL "\", \"total\": 500000}", T0 + 43 * SEC);
   g_assert_cmpfloat_with_epsilon (hr_pull_progress_fraction (p), 11000000.0 / 11500000.0, 1e-12);
@@ -131,6 +232,13 @@ test_whole_pull (void)
   g_assert_cmpuint (p->completed, ==, 11500000);
   g_assert_cmpuint (p->layers->len, ==, 3);
   g_assert_false (((HrPullLayer *) g_ptr_array_index (p->layers, 2))->present);
+}
+
+static void
+test_pull_success (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_SMALL);
+  g_autofree char *text = NULL;
 
   g_assert_cmpint (feed (p, "{\"status\": \"verifying sha256 digest\"}", T0 + 45 * SEC), ==, HR_PULL_LINE_STATUS);
   g_assert_cmpint (feed (p, "{\"status\": \"writing manifest\"}", T0 + 45 * SEC), ==, HR_PULL_LINE_STATUS);
@@ -140,12 +248,18 @@ test_whole_pull (void)
   g_assert_false (hr_pull_progress_stalled (p, T0 + 1000 * SEC));
   text = hr_pull_progress_describe (p, T0 + 45 * SEC);
   g_assert_cmpstr (text, ==, "success");
-  g_free (text);
-  /* A status line says just its status. */
+}
+
+/* A status line says just its status. */
+static void
+test_pull_status_after_success (void)
+{
+  g_autoptr(HrPullProgress) p = pull_until (PULL_DONE);
+  g_autofree char *text = NULL;
+
   g_assert_cmpint (feed (p, "{\"status\": \"removing unused layers\"}", T0 + 45 * SEC), ==, HR_PULL_LINE_STATUS);
   text = hr_pull_progress_describe (p, T0 + 45 * SEC);
   g_assert_cmpstr (text, ==, "removing unused layers");
-  g_free (text);
 }
 
 static void
@@ -226,7 +340,17 @@ main (int   argc,
   setlocale (LC_ALL, "");
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/pull-progress/whole-pull", test_whole_pull);
+  g_test_add_func ("/pull-progress/whole-pull/manifest", test_pull_manifest);
+  g_test_add_func ("/pull-progress/whole-pull/layer-without-total", test_pull_layer_without_total);
+  g_test_add_func ("/pull-progress/whole-pull/rate", test_pull_rate);
+  g_test_add_func ("/pull-progress/whole-pull/restart-holds-bar", test_pull_restart_holds_bar);
+  g_test_add_func ("/pull-progress/whole-pull/describe", test_pull_describe);
+  g_test_add_func ("/pull-progress/whole-pull/stall", test_pull_stall);
+  g_test_add_func ("/pull-progress/whole-pull/bar-never-falls", test_pull_bar_never_falls);
+  g_test_add_func ("/pull-progress/whole-pull/present-layer", test_pull_present_layer);
+  g_test_add_func ("/pull-progress/whole-pull/next-layer", test_pull_next_layer);
+  g_test_add_func ("/pull-progress/whole-pull/success", test_pull_success);
+  g_test_add_func ("/pull-progress/whole-pull/status-after-success", test_pull_status_after_success);
   g_test_add_func ("/pull-progress/error-line", test_error_line);
   g_test_add_func ("/pull-progress/error-messages", test_error_messages);
   g_test_add_func ("/pull-progress/cancelled-and-durations", test_cancelled_and_durations);

@@ -215,33 +215,56 @@ test_rates_past_context (void)
  * llama.cpp's fit places it (hr-offload.h) and times a partial row on both
  * memories with the priors (data/boards.json rtx-3060-12gb, data/catalog.json
  * qwen2.5:14b at 32,768 tokens: 34 of 49 layers on the GPU). */
+/* The built-in boards and catalog, the RTX 3060 12 GB with the priors,
+ * and qwen2.5:14b (a partial row at 32,768 tokens) and qwen2.5:0.5b. */
+typedef struct {
+  GPtrArray          *boards;
+  GPtrArray          *catalog;
+  HrEvaluationInputs  s;
+  const HrModelSpec  *spec;
+  const HrModelSpec  *small;
+} SplitRow;
+
 static void
-test_rates_split_row (void)
+split_row_set_up (SplitRow      *f,
+                  gconstpointer  data)
 {
   g_autofree char *boards_path = g_build_filename (hr_data_builtin_dir (), "boards.json", NULL);
   g_autofree char *catalog_path = g_build_filename (hr_data_builtin_dir (), "catalog.json", NULL);
-  g_autoptr(GPtrArray) boards = hr_boards_load_file (boards_path, NULL);
-  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (catalog_path, NULL);
-  g_autoptr(GPtrArray) reasons = NULL;
   const HrBoard *board;
-  const HrModelSpec *spec, *small;
-  HrEvaluationInputs s;
+
+  f->boards = hr_boards_load_file (boards_path, NULL);
+  f->catalog = hr_catalog_load_file (catalog_path, NULL);
+  g_assert_nonnull (f->boards);
+  g_assert_nonnull (f->catalog);
+  board = hr_boards_find (f->boards, "rtx-3060-12gb");
+  f->spec = hr_catalog_find (f->catalog, "qwen2.5:14b");
+  f->small = hr_catalog_find (f->catalog, "qwen2.5:0.5b");
+  g_assert_nonnull (board);
+  g_assert_nonnull (f->spec);
+  hr_evaluation_inputs_init (&f->s, board, NULL);
+  f->s.context_tokens = 32768;
+  f->s.prior_efficiency = 0.67;
+  f->s.cpu_prior_efficiency = 0.75;
+}
+
+static void
+split_row_tear_down (SplitRow      *f,
+                     gconstpointer  data)
+{
+  g_ptr_array_unref (f->catalog);
+  g_ptr_array_unref (f->boards);
+}
+
+static void
+test_rates_split_row (SplitRow      *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GPtrArray) reasons = NULL;
   HrEvaluation e;
   double expected;
 
-  g_assert_nonnull (boards);
-  g_assert_nonnull (catalog);
-  board = hr_boards_find (boards, "rtx-3060-12gb");
-  spec = hr_catalog_find (catalog, "qwen2.5:14b");
-  small = hr_catalog_find (catalog, "qwen2.5:0.5b");
-  g_assert_nonnull (board);
-  g_assert_nonnull (spec);
-
-  hr_evaluation_inputs_init (&s, board, NULL);
-  s.context_tokens = 32768;
-  s.prior_efficiency = 0.67;
-  s.cpu_prior_efficiency = 0.75;
-  hr_evaluate (&s, spec, NAN, 0, &e);
+  hr_evaluate (&f->s, f->spec, NAN, 0, &e);
   g_assert_true (e.split);
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
   g_assert_cmpuint (e.gpu_layers, ==, 34);
@@ -256,44 +279,67 @@ test_rates_split_row (void)
   g_assert_cmpfloat_with_epsilon (e.tps, expected, 1e-9);
   g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_PRIOR);
   g_assert_cmpint (e.speed, ==, HR_SPEED_LIKELY_OK);
-  reasons = hr_pull_check (spec, &e, s.floor_tps);
+  reasons = hr_pull_check (f->spec, &e, f->s.floor_tps);
   g_assert_cmpuint (reasons->len, ==, 0);
-  g_clear_pointer (&reasons, g_ptr_array_unref);
+}
 
-  /* A partial row is never recommended: only fits. */
-  {
-    HrModelSpec *specs[2] = { (HrModelSpec *) small, (HrModelSpec *) spec };
-    HrEvaluation rows[2];
+/* A partial row is never recommended: only fits. */
+static void
+test_rates_split_row_not_recommended (SplitRow      *f,
+                                      gconstpointer  data)
+{
+  HrModelSpec *specs[2] = { (HrModelSpec *) f->small, (HrModelSpec *) f->spec };
+  HrEvaluation rows[2];
 
-    hr_evaluate (&s, small, NAN, 0, &rows[0]);
-    rows[1] = e;
-    g_assert_cmpint (hr_recommend (specs, rows, 2), ==, 0);
-  }
+  hr_evaluate (&f->s, f->small, NAN, 0, &rows[0]);
+  hr_evaluate (&f->s, f->spec, NAN, 0, &rows[1]);
+  g_assert_true (rows[1].split);
+  g_assert_cmpint (hr_recommend (specs, rows, 2), ==, 0);
+}
 
-  /* num_gpu 20: -ngl 20, no fit. */
-  s.num_gpu_set = TRUE;
-  s.num_gpu = 20;
-  hr_evaluate (&s, spec, NAN, 0, &e);
+/* num_gpu 20: -ngl 20, no fit. */
+static void
+test_rates_split_row_num_gpu (SplitRow      *f,
+                              gconstpointer  data)
+{
+  HrEvaluation e;
+
+  f->s.num_gpu_set = TRUE;
+  f->s.num_gpu = 20;
+  hr_evaluate (&f->s, f->spec, NAN, 0, &e);
   g_assert_cmpuint (e.gpu_layers, ==, 20);
   g_assert_cmpstr (e.processor, ==, "60%/40% CPU/GPU");
-  s.num_gpu_set = FALSE;
+}
 
-  /* Every layer on the GPU: the seed's ceiling x prior on the file. */
-  s.context_tokens = 4096;
-  hr_evaluate (&s, small, NAN, 0, &e);
+/* Every layer on the GPU: the seed's ceiling x prior on the file. */
+static void
+test_rates_split_row_all_on_gpu (SplitRow      *f,
+                                 gconstpointer  data)
+{
+  HrEvaluation e;
+
+  f->s.context_tokens = 4096;
+  hr_evaluate (&f->s, f->small, NAN, 0, &e);
   g_assert_true (e.split);
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
   g_assert_cmpuint (e.gpu_layers, ==, e.total_layers);
-  g_assert_cmpfloat_with_epsilon (e.tps, 360e9 / (double) small->file_bytes * 0.67, 1e-9);
+  g_assert_cmpfloat_with_epsilon (e.tps, 360e9 / (double) f->small->file_bytes * 0.67, 1e-9);
+}
 
-  /* Without the CPU's prior a partial row has no rate, and says so. */
-  s.context_tokens = 32768;
-  s.cpu_prior_efficiency = 0.0;
-  hr_evaluate (&s, spec, NAN, 0, &e);
+/* Without the CPU's prior a partial row has no rate, and says so. */
+static void
+test_rates_split_row_no_cpu_prior (SplitRow      *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) reasons = NULL;
+  HrEvaluation e;
+
+  f->s.cpu_prior_efficiency = 0.0;
+  hr_evaluate (&f->s, f->spec, NAN, 0, &e);
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_PARTIAL);
   g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_EXTRAPOLATED);
   g_assert_cmpint (e.speed, ==, HR_SPEED_UNKNOWN);
-  reasons = hr_pull_check (spec, &e, s.floor_tps);
+  reasons = hr_pull_check (f->spec, &e, f->s.floor_tps);
   g_assert_cmpuint (reasons->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (reasons, 0), ==, "qwen2.5:14b has no rate this board has measured");
 }
@@ -307,6 +353,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/rates/dashboard-rows", test_rates_dashboard_rows);
   g_test_add_func ("/rates/pull-check", test_rates_pull_check);
   g_test_add_func ("/rates/past-context", test_rates_past_context);
-  g_test_add_func ("/rates/split-row", test_rates_split_row);
+  g_test_add ("/rates/split-row/partial", SplitRow, NULL, split_row_set_up, test_rates_split_row, split_row_tear_down);
+  g_test_add ("/rates/split-row/not-recommended", SplitRow, NULL, split_row_set_up, test_rates_split_row_not_recommended, split_row_tear_down);
+  g_test_add ("/rates/split-row/num-gpu", SplitRow, NULL, split_row_set_up, test_rates_split_row_num_gpu, split_row_tear_down);
+  g_test_add ("/rates/split-row/all-on-gpu", SplitRow, NULL, split_row_set_up, test_rates_split_row_all_on_gpu, split_row_tear_down);
+  g_test_add ("/rates/split-row/no-cpu-prior", SplitRow, NULL, split_row_set_up, test_rates_split_row_no_cpu_prior, split_row_tear_down);
   return g_test_run ();
 }

@@ -203,144 +203,167 @@ test_kv_zero_rule (void)
 }
 
 /* n_embd_r / n_embd_s for the other state kinds. */
+/* rwkv6: token_shift_count (default 2) x n_embd, n_embd x wkv.head_size. */
 static void
-test_state_kinds (void)
+test_state_kinds_rwkv6 (void)
 {
-  /* rwkv6: token_shift_count (default 2) x n_embd, n_embd x wkv.head_size. */
-  {
-    g_autoptr(LmModel) m = lm_model_new ("r", "r", "rwkv6");
-    g_autoptr(HrModelSpec) spec = NULL;
-    g_autoptr(GError) error = NULL;
-    const guint32 kv[] = { 0, 0 };
+  g_autoptr(LmModel) m = lm_model_new ("r", "r", "rwkv6");
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 kv[] = { 0, 0 };
 
-    lm_u32 (m, "rwkv6", "block_count", 2);
-    lm_u32 (m, "rwkv6", "embedding_length", 2048);
-    lm_u32 (m, "rwkv6", "wkv.head_size", 64);
-    spec = spec_of (m, &error);
-    g_assert_no_error (error);
-    assert_layers (spec, "RR", kv);
-    g_assert_cmpuint (spec->recurrent_r, ==, 4096);
-    g_assert_cmpuint (spec->recurrent_s, ==, 131072);
-    g_assert_true (hr_model_spec_recurrent_only (spec));
-  }
-  /* kimi-linear: 3 x (d_conv - 1) x heads x kda.head_dim, kda.head_dim^2 x heads. */
-  {
-    g_autoptr(LmModel) m = lm_model_new ("k", "k", "kimi-linear");
-    g_autoptr(HrModelSpec) spec = NULL;
-    g_autoptr(GError) error = NULL;
-    const guint32 kv_in[] = { 0, 0, 0, 32 }, kv[] = { 0, 0, 0, 32 };
+  lm_u32 (m, "rwkv6", "block_count", 2);
+  lm_u32 (m, "rwkv6", "embedding_length", 2048);
+  lm_u32 (m, "rwkv6", "wkv.head_size", 64);
+  spec = spec_of (m, &error);
+  g_assert_no_error (error);
+  assert_layers (spec, "RR", kv);
+  g_assert_cmpuint (spec->recurrent_r, ==, 4096);
+  g_assert_cmpuint (spec->recurrent_s, ==, 131072);
+  g_assert_true (hr_model_spec_recurrent_only (spec));
+}
 
-    lm_u32 (m, "kimi-linear", "block_count", 4);
-    lm_u32 (m, "kimi-linear", "embedding_length", 2304);
-    lm_u32 (m, "kimi-linear", "attention.head_count", 32);
-    gw_kv_u32_array (m->kv, "kimi-linear.attention.head_count_kv", kv_in, 4);
-    m->n_kv++;
-    lm_u32 (m, "kimi-linear", "ssm.conv_kernel", 4);
-    lm_u32 (m, "kimi-linear", "kda.head_dim", 128);
-    spec = spec_of (m, &error);
-    g_assert_no_error (error);
-    assert_layers (spec, "RRR.", kv);
-    g_assert_cmpuint (spec->recurrent_r, ==, 36864);
-    g_assert_cmpuint (spec->recurrent_s, ==, 524288);
-  }
-  /* minimax-01: every eighth layer attention by default; key_length^2 x heads. */
-  {
-    g_autoptr(LmModel) m = lm_model_new ("x", "x", "minimax-01");
-    g_autoptr(HrModelSpec) spec = NULL;
-    g_autoptr(GError) error = NULL;
-    const guint32 kv[] = { 0, 0, 0, 0, 0, 0, 0, 8 };
+/* kimi-linear: 3 x (d_conv - 1) x heads x kda.head_dim, kda.head_dim^2 x heads. */
+static void
+test_state_kinds_kimi_linear (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("k", "k", "kimi-linear");
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 kv_in[] = { 0, 0, 0, 32 }, kv[] = { 0, 0, 0, 32 };
 
-    lm_u32 (m, "minimax-01", "block_count", 8);
-    lm_u32 (m, "minimax-01", "embedding_length", 6144);
-    lm_u32 (m, "minimax-01", "attention.head_count", 64);
-    lm_u32 (m, "minimax-01", "attention.head_count_kv", 8);
-    lm_u32 (m, "minimax-01", "attention.key_length", 128);
-    spec = spec_of (m, &error);
-    g_assert_no_error (error);
-    assert_layers (spec, "RRRRRRR.", kv);
-    g_assert_cmpuint (spec->recurrent_r, ==, 0);
-    g_assert_cmpuint (spec->recurrent_s, ==, 1048576);
-  }
-  /* lfm2: n_embd x (shortconv.l_cache - 1), no s. */
-  {
-    g_autoptr(LmModel) m = lm_model_new ("l", "l", "lfm2");
-    g_autoptr(HrModelSpec) spec = NULL;
-    g_autoptr(GError) error = NULL;
-    const guint32 kv[] = { 0, 8 };
+  lm_u32 (m, "kimi-linear", "block_count", 4);
+  lm_u32 (m, "kimi-linear", "embedding_length", 2304);
+  lm_u32 (m, "kimi-linear", "attention.head_count", 32);
+  gw_kv_u32_array (m->kv, "kimi-linear.attention.head_count_kv", kv_in, 4);
+  m->n_kv++;
+  lm_u32 (m, "kimi-linear", "ssm.conv_kernel", 4);
+  lm_u32 (m, "kimi-linear", "kda.head_dim", 128);
+  spec = spec_of (m, &error);
+  g_assert_no_error (error);
+  assert_layers (spec, "RRR.", kv);
+  g_assert_cmpuint (spec->recurrent_r, ==, 36864);
+  g_assert_cmpuint (spec->recurrent_s, ==, 524288);
+}
 
-    lm_u32 (m, "lfm2", "block_count", 2);
-    lm_u32 (m, "lfm2", "embedding_length", 2048);
-    lm_u32 (m, "lfm2", "attention.head_count", 32);
-    gw_kv_u32_array (m->kv, "lfm2.attention.head_count_kv", kv, 2);
-    m->n_kv++;
-    lm_u32 (m, "lfm2", "shortconv.l_cache", 3);
-    spec = spec_of (m, &error);
-    g_assert_no_error (error);
-    assert_layers (spec, "R.", kv);
-    g_assert_cmpuint (spec->recurrent_r, ==, 4096);
-    g_assert_cmpuint (spec->recurrent_s, ==, 0);
-  }
+/* minimax-01: every eighth layer attention by default; key_length^2 x heads. */
+static void
+test_state_kinds_minimax01 (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("x", "x", "minimax-01");
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 kv[] = { 0, 0, 0, 0, 0, 0, 0, 8 };
+
+  lm_u32 (m, "minimax-01", "block_count", 8);
+  lm_u32 (m, "minimax-01", "embedding_length", 6144);
+  lm_u32 (m, "minimax-01", "attention.head_count", 64);
+  lm_u32 (m, "minimax-01", "attention.head_count_kv", 8);
+  lm_u32 (m, "minimax-01", "attention.key_length", 128);
+  spec = spec_of (m, &error);
+  g_assert_no_error (error);
+  assert_layers (spec, "RRRRRRR.", kv);
+  g_assert_cmpuint (spec->recurrent_r, ==, 0);
+  g_assert_cmpuint (spec->recurrent_s, ==, 1048576);
+}
+
+/* lfm2: n_embd x (shortconv.l_cache - 1), no s. */
+static void
+test_state_kinds_lfm2 (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("l", "l", "lfm2");
+  g_autoptr(HrModelSpec) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 kv[] = { 0, 8 };
+
+  lm_u32 (m, "lfm2", "block_count", 2);
+  lm_u32 (m, "lfm2", "embedding_length", 2048);
+  lm_u32 (m, "lfm2", "attention.head_count", 32);
+  gw_kv_u32_array (m->kv, "lfm2.attention.head_count_kv", kv, 2);
+  m->n_kv++;
+  lm_u32 (m, "lfm2", "shortconv.l_cache", 3);
+  spec = spec_of (m, &error);
+  g_assert_no_error (error);
+  assert_layers (spec, "R.", kv);
+  g_assert_cmpuint (spec->recurrent_r, ==, 4096);
+  g_assert_cmpuint (spec->recurrent_s, ==, 0);
 }
 
 /* The refusals and the malformed keys, with their exact messages. */
+/* An architecture llama.cpp gives a cache Headroom does not size. */
 static void
-test_errors (void)
+test_errors_qwen4exp_unsupported (void)
 {
-  {
-    g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen4exp");
-    g_autoptr(GError) error = NULL;
+  g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen4exp");
+  g_autoptr(GError) error = NULL;
 
-    lm_u32 (m, "qwen4exp", "block_count", 4);
-    g_assert_null (spec_of (m, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
-    g_assert_cmpstr (error->message, ==,
-                     "Headroom does not size qwen4exp: llama.cpp gives it a llama_memory_hybrid_idx "
-                     "(src/llama-model.cpp create_memory: a per-token QSA indexer key cache beside the attention "
-                     "and recurrent caches) and hyper-connection and PLE rows in the recurrent state "
-                     "(src/llama-memory-recurrent.cpp cache_ple_r_l)");
-  }
-  {
-    g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen35");
-    g_autoptr(GError) error = NULL;
+  lm_u32 (m, "qwen4exp", "block_count", 4);
+  g_assert_null (spec_of (m, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED);
+  g_assert_cmpstr (error->message, ==,
+                   "Headroom does not size qwen4exp: llama.cpp gives it a llama_memory_hybrid_idx "
+                   "(src/llama-model.cpp create_memory: a per-token QSA indexer key cache beside the attention "
+                   "and recurrent caches) and hyper-connection and PLE rows in the recurrent state "
+                   "(src/llama-memory-recurrent.cpp cache_ple_r_l)");
+}
 
-    lm_u32 (m, "qwen35", "block_count", 4);
-    lm_u32 (m, "qwen35", "attention.head_count", 16);
-    ssm_keys (m, "qwen35", 4, 4096, 128, 32, 0);
-    g_assert_null (spec_of (m, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_assert_cmpstr (error->message, ==,
-                     "qwen35.ssm.group_count is missing; llama.cpp needs it to load qwen35 (src/models/qwen35.cpp)");
-  }
-  {
-    g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen35");
-    g_autoptr(GError) error = NULL;
+/* qwen35 without ssm.group_count, which llama.cpp needs. */
+static void
+test_errors_qwen35_no_group_count (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen35");
+  g_autoptr(GError) error = NULL;
 
-    lm_u32 (m, "qwen35", "block_count", 4);
-    lm_u32 (m, "qwen35", "attention.head_count", 16);
-    lm_u32 (m, "qwen35", "full_attention_interval", 0);
-    ssm_keys (m, "qwen35", 4, 4096, 128, 32, 16);
-    g_assert_null (spec_of (m, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_assert_cmpstr (error->message, ==,
-                     "qwen35.full_attention_interval is 0; every interval-th layer is an attention layer, "
-                     "so it must be at least 1");
-  }
-  {
-    g_autoptr(LmModel) m = lm_model_new ("n", "n", "nemotron_h");
-    g_autoptr(GError) error = NULL;
-    const guint32 ff[] = { 0, 0, 0 };
+  lm_u32 (m, "qwen35", "block_count", 4);
+  lm_u32 (m, "qwen35", "attention.head_count", 16);
+  ssm_keys (m, "qwen35", 4, 4096, 128, 32, 0);
+  g_assert_null (spec_of (m, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "qwen35.ssm.group_count is missing; llama.cpp needs it to load qwen35 (src/models/qwen35.cpp)");
+}
 
-    lm_u32 (m, "nemotron_h", "block_count", 4);
-    lm_u32 (m, "nemotron_h", "attention.head_count", 8);
-    gw_kv_u32_array (m->kv, "nemotron_h.feed_forward_length", ff, 3);
-    m->n_kv++;
-    ssm_keys (m, "nemotron_h", 4, 4096, 128, 64, 8);
-    g_assert_null (spec_of (m, &error));
-    g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
-    g_assert_cmpstr (error->message, ==,
-                     "nemotron_h.feed_forward_length is neither one value nor an array of one whole number "
-                     "for each of the 4 layers");
-  }
+/* qwen35 with a full-attention interval of 0. */
+static void
+test_errors_qwen35_interval_zero (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("q", "q", "qwen35");
+  g_autoptr(GError) error = NULL;
+
+  lm_u32 (m, "qwen35", "block_count", 4);
+  lm_u32 (m, "qwen35", "attention.head_count", 16);
+  lm_u32 (m, "qwen35", "full_attention_interval", 0);
+  ssm_keys (m, "qwen35", 4, 4096, 128, 32, 16);
+  g_assert_null (spec_of (m, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "qwen35.full_attention_interval is 0; every interval-th layer is an attention layer, "
+                   "so it must be at least 1");
+}
+
+/* nemotron_h with a per-layer feed_forward_length of the wrong length. */
+static void
+test_errors_nemotron_h_feed_forward (void)
+{
+  g_autoptr(LmModel) m = lm_model_new ("n", "n", "nemotron_h");
+  g_autoptr(GError) error = NULL;
+  const guint32 ff[] = { 0, 0, 0 };
+
+  lm_u32 (m, "nemotron_h", "block_count", 4);
+  lm_u32 (m, "nemotron_h", "attention.head_count", 8);
+  gw_kv_u32_array (m->kv, "nemotron_h.feed_forward_length", ff, 3);
+  m->n_kv++;
+  ssm_keys (m, "nemotron_h", 4, 4096, 128, 64, 8);
+  g_assert_null (spec_of (m, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==,
+                   "nemotron_h.feed_forward_length is neither one value nor an array of one whole number "
+                   "for each of the 4 layers");
+}
+
+static void
+test_recurrent_kinds (void)
+{
   g_assert_cmpint (hr_gguf_recurrent_kind ("mamba2"), ==, HR_GGUF_RECURRENT_PURE);
   g_assert_cmpint (hr_gguf_recurrent_kind ("qwen35moe"), ==, HR_GGUF_RECURRENT_HYBRID);
   g_assert_cmpint (hr_gguf_recurrent_kind ("qwen3"), ==, HR_GGUF_RECURRENT_NONE);
@@ -465,8 +488,15 @@ main (int    argc,
   g_test_add_func ("/recurrent/nemotron-h", test_nemotron_h);
   g_test_add_func ("/recurrent/falcon-h1", test_falcon_h1);
   g_test_add_func ("/recurrent/kv-zero-rule", test_kv_zero_rule);
-  g_test_add_func ("/recurrent/state-kinds", test_state_kinds);
-  g_test_add_func ("/recurrent/errors", test_errors);
+  g_test_add_func ("/recurrent/state-kinds/rwkv6", test_state_kinds_rwkv6);
+  g_test_add_func ("/recurrent/state-kinds/kimi-linear", test_state_kinds_kimi_linear);
+  g_test_add_func ("/recurrent/state-kinds/minimax-01", test_state_kinds_minimax01);
+  g_test_add_func ("/recurrent/state-kinds/lfm2", test_state_kinds_lfm2);
+  g_test_add_func ("/recurrent/errors/qwen4exp-unsupported", test_errors_qwen4exp_unsupported);
+  g_test_add_func ("/recurrent/errors/qwen35-no-group-count", test_errors_qwen35_no_group_count);
+  g_test_add_func ("/recurrent/errors/qwen35-interval-zero", test_errors_qwen35_interval_zero);
+  g_test_add_func ("/recurrent/errors/nemotron-h-feed-forward", test_errors_nemotron_h_feed_forward);
+  g_test_add_func ("/recurrent/kinds", test_recurrent_kinds);
   g_test_add_func ("/recurrent/pure-recurrent-runtime", test_pure_recurrent_runtime);
   g_test_add_func ("/recurrent/unmodelled-caches", test_unmodelled_caches);
   return g_test_run ();

@@ -207,13 +207,55 @@ assert_same_prediction (const HrRuntimePrediction *a,
 /* One cache used in turn for three specs (so it is emptied and filled
  * again), every era, context, KV type and flash setting: the same terms,
  * totals and errors as without it. */
+/* llama3.2:3b with its exact blob size beside a rounded file size. */
+static HrModelSpec *
+exact_llama32_3b (void)
+{
+  HrModelSpec *exact = llama32_3b ();
+
+  exact->exact_file_bytes = exact->file_bytes;
+  exact->file_bytes = 2000000000;
+  return exact;
+}
+
+/* @in predicted without and with @cache (then again from the filled
+ * cache): the same prediction, or the same refusal. Returns: TRUE when
+ * refused */
+static gboolean
+assert_cache_changes_nothing (HrRuntimeInputs     *in,
+                              HrRuntimeSpecCache  *cache,
+                              HrRuntimePrediction *with,
+                              HrRuntimePrediction *without)
+{
+  g_autoptr(GError) error_with = NULL;
+  g_autoptr(GError) error_without = NULL;
+  gboolean ok_with, ok_without;
+
+  in->cache = NULL;
+  ok_without = hr_runtime_predict (in, without, &error_without);
+  in->cache = cache;
+  ok_with = hr_runtime_predict (in, with, &error_with);
+  g_assert_cmpint (ok_with, ==, ok_without);
+  if (!ok_without)
+    {
+      g_assert_error (error_with, error_without->domain, error_without->code);
+      g_assert_cmpstr (error_with->message, ==, error_without->message);
+      return TRUE;
+    }
+  assert_same_prediction (with, without);
+  /* Again from the filled cache. */
+  g_assert_true (hr_runtime_predict (in, with, NULL));
+  assert_same_prediction (with, without);
+  return FALSE;
+}
+
 static void
 test_spec_cache (void)
 {
   static const HrRuntimeEra eras[] = { HR_RUNTIME_ERA_OLLAMA_0_30, HR_RUNTIME_ERA_LLAMA_SERVER, HR_RUNTIME_ERA_OLLAMA_0_12 };
   static const guint32 contexts[] = { 512, 4096, 200000 };
   g_autoptr(HrModelSpec) plain = llama32_3b ();
-  g_autoptr(HrModelSpec) exact = llama32_3b ();
+  g_autoptr(HrModelSpec) exact = exact_llama32_3b ();
   g_autoptr(HrModelSpec) odd = odd_heads ();
   const HrModelSpec *specs[] = { plain, exact, odd, plain };
   HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
@@ -221,55 +263,49 @@ test_spec_cache (void)
   g_autofree HrRuntimePrediction *without = g_new0 (HrRuntimePrediction, 1);
   guint refused = 0;
 
-  exact->exact_file_bytes = exact->file_bytes;
-  exact->file_bytes = 2000000000;
   for (guint s = 0; s < G_N_ELEMENTS (specs); s++)
     for (guint e = 0; e < G_N_ELEMENTS (eras); e++)
       for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
         for (guint k = 0; k < 2; k++)
           for (guint fa = 0; fa < 2; fa++)
             {
-              g_autoptr(GError) error_with = NULL;
-              g_autoptr(GError) error_without = NULL;
               HrRuntimeInputs in;
-              gboolean ok_with, ok_without;
 
               hr_runtime_inputs_init (&in, specs[s], contexts[c]);
               in.era = eras[e];
               in.kv_type = k ? HR_KV_CACHE_Q8_0 : HR_KV_CACHE_F16;
               in.flash_attention = fa ? HR_FLASH_ATTENTION_ON : HR_FLASH_ATTENTION_OFF;
               in.skip_text = TRUE;
-              ok_without = hr_runtime_predict (&in, without, &error_without);
-              in.cache = cache;
-              ok_with = hr_runtime_predict (&in, with, &error_with);
-              g_assert_cmpint (ok_with, ==, ok_without);
-              if (!ok_without)
-                {
-                  g_assert_error (error_with, error_without->domain, error_without->code);
-                  g_assert_cmpstr (error_with->message, ==, error_without->message);
-                  refused++;
-                  continue;
-                }
-              assert_same_prediction (with, without);
-              /* Again from the filled cache. */
-              g_assert_true (hr_runtime_predict (&in, with, NULL));
-              assert_same_prediction (with, without);
+              refused += assert_cache_changes_nothing (&in, cache, with, without);
             }
   /* The odd heads with q8_0 and flash on, and every q8_0 with flash off
    * on 0.30 and llama-server, are refused; the cache changes none. */
   g_assert_cmpuint (refused, >, 0);
+  hr_runtime_spec_cache_free (cache);
+}
 
-  /* The exact view is the exact blob's, from the cache as without it. */
-  {
-    HrRuntimeInputs in;
+/* The exact view is the exact blob's, from the cache as without it. */
+static void
+test_spec_cache_exact_view (void)
+{
+  g_autoptr(HrModelSpec) plain = llama32_3b ();
+  g_autoptr(HrModelSpec) exact = exact_llama32_3b ();
+  HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
+  g_autofree HrRuntimePrediction *with = g_new0 (HrRuntimePrediction, 1);
+  HrRuntimeInputs in;
 
-    hr_runtime_inputs_init (&in, exact, 4096);
-    in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
-    in.skip_text = TRUE;
-    in.cache = cache;
-    g_assert_true (hr_runtime_predict (&in, with, NULL));
-    g_assert_cmpint (term (with, HR_RUNTIME_TERM_WEIGHTS), ==, G_GINT64_CONSTANT (2019377376));
-  }
+  /* the cache first filled with the same model's rounded view */
+  hr_runtime_inputs_init (&in, plain, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.skip_text = TRUE;
+  in.cache = cache;
+  g_assert_true (hr_runtime_predict (&in, with, NULL));
+  hr_runtime_inputs_init (&in, exact, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.skip_text = TRUE;
+  in.cache = cache;
+  g_assert_true (hr_runtime_predict (&in, with, NULL));
+  g_assert_cmpint (term (with, HR_RUNTIME_TERM_WEIGHTS), ==, G_GINT64_CONSTANT (2019377376));
   hr_runtime_spec_cache_free (cache);
 }
 
@@ -323,7 +359,8 @@ main (int   argc,
   g_test_add_func ("/runtime/kv-fallback-before-0.30", test_kv_fallback_before_0_30);
   g_test_add_func ("/runtime/seed-method", test_seed_method);
   g_test_add_func ("/runtime/exact-view", test_exact_view);
-  g_test_add_func ("/runtime/spec-cache", test_spec_cache);
+  g_test_add_func ("/runtime/spec-cache/changes-nothing", test_spec_cache);
+  g_test_add_func ("/runtime/spec-cache/exact-view", test_spec_cache_exact_view);
   g_test_add_func ("/runtime/evaluation-cache", test_evaluation_cache);
   return g_test_run ();
 }

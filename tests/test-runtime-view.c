@@ -445,20 +445,20 @@ test_runtime_boards_view (void)
   g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s predicted");
   /* A board with several GPUs says where the model sits: llama3.1:70b on
    * 2 x RTX 3090 at 32,768 tokens, as `headroom-cli predict llama3.1:70b
    * --board 2x-rtx-3090 --context 32768` places it (GPU 0 blocks 10-44,
    * GPU 1 blocks 45-79 and the output layer, 10 blocks on the CPU). */
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:70b", "2x-rtx-3090");
-  g_assert_cmpstr (cell, ==, "partial 71/81 · 47.15 GB VRAM + 7.55 GB host · 5.1 t/s prior · 2 GPUs 35+36 layers");
+  g_assert_cmpstr (cell, ==, "partial 71/81 · 47.15 GB VRAM + 7.55 GB host · 5.1 t/s predicted · 2 GPUs 35+36 layers");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
   /* The runtime sizes the catalog's exact parameter count, 8,030,261,248
    * (Ollama docs/api.md), and blob, 4,920,738,944 bytes, not the seed's rounded
    * 8B and 4.9 GB. */
-  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
+  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s predicted");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.2:3b", "jetson-orin-nano-super");
   g_assert_true (g_str_has_suffix (cell, " t/s measured"));
@@ -470,10 +470,10 @@ test_runtime_boards_view (void)
   g_assert_cmpuint (hr_scenario_get_context_tokens (hr_page_get_scenario (HR_PAGE (f.page))), ==, 32768);
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "llama3.1:8b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s prior");
+  g_assert_cmpstr (cell, ==, "fits · 2.27 GB · 49.2 t/s predicted");
   g_clear_pointer (&cell, g_free);
   cell = hr_boards_view_get_cell_text (view, "qwen2.5:14b", "rtx-3060-12gb");
-  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s prior");
+  g_assert_cmpstr (cell, ==, "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 11.0 t/s predicted");
   gtk_range_set_value (hr_models_page_get_context_scale (f.page), 12);
   gtk_stack_set_visible_child_name (hr_models_page_get_view_stack (f.page), "models");
   close_window (&f);

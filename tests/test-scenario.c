@@ -470,7 +470,7 @@ test_scenario_partial_offload (Fixture       *f,
   g_assert_cmpint (e.source, ==, HR_RATE_SOURCE_PRIOR);
   g_assert_cmpint (e.speed, ==, HR_SPEED_LIKELY_OK);
   tps = hr_gui_format_evaluation_tps (&e);
-  g_assert_cmpstr (tps, ==, "11.0 prior");
+  g_assert_cmpstr (tps, ==, "11.0");
   g_assert_cmpstr (hr_gui_speed_label (e.speed), ==, "likely ok");
 
   /* The runtime "Ollama 0.30+": the same split, not "over" against the
@@ -519,15 +519,17 @@ test_scenario_partial_offload (Fixture       *f,
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_FITS);
   g_assert_cmpuint (e.gpu_layers, ==, 33);
   small_tps = hr_gui_format_evaluation_tps (&e);
-  g_assert_cmpstr (small_tps, ==, "49.2 prior");
+  g_assert_cmpstr (small_tps, ==, "49.2");
   g_assert_null (hr_formula_split_rate (small, inputs, &e));
 }
 
 /* The catalog model: evaluated before "changed", whatever the order the
- * listeners connected in, with one "items-changed" over the same rows;
- * made anew, once, when the session's catalog changes. */
+ * listeners connected in, with one "evaluated" and no "items-changed"
+ * (the same rows); made anew, with one "items-changed", when the
+ * session's catalog changes. */
 typedef struct {
   HrScenario *scenario;
+  guint       evaluated;
   guint       items_changed;
   guint       position, removed, added;
   guint64     kv_seen;        /* the row's KV cache when "changed" came */
@@ -545,6 +547,13 @@ on_model_items_changed (GListModel *model,
   w->position = position;
   w->removed = removed;
   w->added = added;
+}
+
+static void
+on_model_evaluated (HrCatalogModel *model,
+                    ModelWatch     *w)
+{
+  w->evaluated++;
 }
 
 static void
@@ -568,7 +577,7 @@ test_scenario_catalog_model (Fixture       *f,
 {
   HrCatalogModel *model = hr_scenario_get_catalog_model (f->scenario);
   GPtrArray *catalog = hr_session_get_catalog (f->session);
-  ModelWatch w = { f->scenario, 0, 0, 0, 0, 0, 0 };
+  ModelWatch w = { f->scenario, 0, 0, 0, 0, 0, 0, 0 };
   g_autoptr(GPtrArray) two = g_ptr_array_new ();
   guint generation = hr_catalog_model_get_generation (model);
   guint64 kv_4096;
@@ -582,14 +591,14 @@ test_scenario_catalog_model (Fixture       *f,
   g_assert_cmpuint (kv_4096, >, 0);
 
   g_signal_connect (model, "items-changed", G_CALLBACK (on_model_items_changed), &w);
+  g_signal_connect (model, "evaluated", G_CALLBACK (on_model_evaluated), &w);
   g_signal_connect (f->scenario, "changed", G_CALLBACK (on_changed_read_row), &w);
   hr_scenario_set_context_tokens (f->scenario, 8192);
 
-  /* One "items-changed" over the same rows, before "changed". */
-  g_assert_cmpuint (w.items_changed, ==, 1);
-  g_assert_cmpuint (w.position, ==, 0);
-  g_assert_cmpuint (w.removed, ==, n);
-  g_assert_cmpuint (w.added, ==, n);
+  /* The same rows re-evaluated: one "evaluated", no "items-changed". */
+  g_assert_cmpuint (w.evaluated, ==, 1);
+  g_assert_cmpuint (w.items_changed, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n);
   g_assert_cmpuint (hr_catalog_model_get_generation (model), ==, generation);
   g_assert_cmpuint (f->changed, ==, 1);
   /* The row a listener read on "changed" was already at 8,192 tokens:
@@ -603,7 +612,9 @@ test_scenario_catalog_model (Fixture       *f,
   g_assert_nonnull (two->pdata[0]);
   g_assert_nonnull (two->pdata[1]);
   hr_session_set_catalog (f->session, two);
-  g_assert_cmpuint (w.items_changed, ==, 2);
+  g_assert_cmpuint (w.items_changed, ==, 1);
+  g_assert_cmpuint (w.evaluated, ==, 1);
+  g_assert_cmpuint (w.position, ==, 0);
   g_assert_cmpuint (w.removed, ==, n);
   g_assert_cmpuint (w.added, ==, 2);
   g_assert_cmpuint (hr_catalog_model_get_generation (model), ==, generation + 1);
@@ -612,6 +623,77 @@ test_scenario_catalog_model (Fixture       *f,
 
   g_signal_handlers_disconnect_by_data (model, &w);
   g_signal_handlers_disconnect_by_data (f->scenario, &w);
+}
+
+static void
+count_row_changed (HrModelRow *row,
+                   guint      *count)
+{
+  (*count)++;
+}
+
+/* The recommendation hr_recommend() makes over the model's rows as they
+ * are now. */
+static HrModelRow *
+recommend_over (HrCatalogModel *model)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) specs = g_ptr_array_new ();
+  g_autofree HrEvaluation *evaluations = g_new0 (HrEvaluation, n);
+  gint best;
+
+  for (guint i = 0; i < n; i++)
+    {
+      HrModelRow *row = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+      g_ptr_array_add (rows, row);
+      g_ptr_array_add (specs, (gpointer) hr_model_row_get_spec (row));
+      evaluations[i] = *hr_model_row_get_evaluation (row);
+    }
+  best = hr_recommend ((HrModelSpec * const *) specs->pdata, evaluations, n);
+  return best >= 0 ? g_ptr_array_index (rows, best) : NULL;
+}
+
+/* A slider step tells only the rows cells watch, each once, and gives a
+ * row nobody watches a new serial instead; the recommendation kept as the
+ * rows are evaluated is hr_recommend()'s over them. */
+static void
+test_scenario_row_notices (Fixture       *f,
+                           gconstpointer  data)
+{
+  HrCatalogModel *model = hr_scenario_get_catalog_model (f->scenario);
+  HrModelRow *watched = hr_catalog_model_find_row (model, "llama3.2:3b");
+  HrModelRow *unwatched = hr_catalog_model_find_row (model, "gemma3:1b");
+  guint watched_count = 0, unwatched_count = 0;
+  guint serial;
+
+  g_assert_nonnull (watched);
+  g_assert_nonnull (unwatched);
+  g_assert_true (hr_catalog_model_get_recommended (model) == recommend_over (model));
+  hr_model_row_watch (watched);
+  g_signal_connect (watched, "changed", G_CALLBACK (count_row_changed), &watched_count);
+  g_signal_connect (unwatched, "changed", G_CALLBACK (count_row_changed), &unwatched_count);
+  serial = hr_model_row_get_serial (unwatched);
+
+  hr_scenario_set_context_tokens (f->scenario, 32768);
+  g_assert_cmpuint (watched_count, ==, 1);
+  g_assert_cmpuint (unwatched_count, ==, 0);
+  g_assert_cmpuint (hr_model_row_get_serial (unwatched), !=, serial);
+  g_assert_true (hr_catalog_model_get_recommended (model) == recommend_over (model));
+
+  hr_scenario_set_context_tokens (f->scenario, 512);
+  g_assert_cmpuint (watched_count, ==, 2);
+  g_assert_true (hr_catalog_model_get_recommended (model) == recommend_over (model));
+
+  /* Another unit: every watched row reads again, figures unchanged. */
+  hr_catalog_model_refresh (model);
+  g_assert_cmpuint (watched_count, ==, 3);
+  g_assert_cmpuint (unwatched_count, ==, 0);
+
+  g_signal_handlers_disconnect_by_func (watched, count_row_changed, &watched_count);
+  g_signal_handlers_disconnect_by_func (unwatched, count_row_changed, &unwatched_count);
+  hr_model_row_unwatch (watched);
 }
 
 /* --n-cpu-moe in the scenario (the "n-cpu-moe" key): qwen3:30b-a3b on the
@@ -748,6 +830,8 @@ main (int   argc,
   g_test_add ("/scenario/llama-server", Fixture, NULL, fixture_set_up, test_scenario_llama_server, fixture_tear_down);
   g_test_add ("/scenario/draft", Fixture, NULL, fixture_set_up, test_scenario_draft, fixture_tear_down);
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
+  g_test_add ("/scenario/row-notices", Fixture, NULL, fixture_set_up, test_scenario_row_notices,
+              fixture_tear_down);
   g_test_add ("/scenario/catalog-model", Fixture, NULL, fixture_set_up, test_scenario_catalog_model,
               fixture_tear_down);
   g_test_add ("/scenario/partial-offload", Fixture, NULL, fixture_set_up, test_scenario_partial_offload,

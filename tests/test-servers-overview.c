@@ -119,6 +119,60 @@ test_overview (void)
   fake_ollama_free (idle);
 }
 
+static gboolean
+has_rows (gpointer data)
+{
+  GtkWidget **args = data;
+  g_autoptr(GPtrArray) rows = rows_of (args[0]);
+
+  return rows->len == GPOINTER_TO_UINT (args[1]);
+}
+
+/* The rows are the session's server list (hr_session_get_server_list(),
+ * bound to the list box): a server remembered or forgotten while the page
+ * is up adds or takes away its row, and the empty state comes back. */
+static void
+test_overview_follows_session (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(HrSession) session = hr_session_new (settings);
+  g_autofree char *first = fake_ollama_refused_url ();
+  const char *second = "http://127.0.0.1:1";
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *overview = hr_servers_overview_new ();
+  GtkWidget *args[2] = { overview, GUINT_TO_POINTER (1) };
+  g_autoptr(GPtrArray) rows = NULL;
+  GtkStack *stack = GTK_STACK (gtk_widget_get_first_child (overview));
+
+  reset_settings (1100, 900);
+  hr_session_load (session);
+  hr_session_remember_server (session, first, "rtx-3060-12gb");
+  hr_servers_overview_set_use_keyring (HR_SERVERS_OVERVIEW (overview), FALSE);
+  g_object_set (overview, "session", session, NULL);
+  gtk_window_set_child (GTK_WINDOW (window), overview);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iterate_until (widget_is_drawn, overview, 5000));
+  g_assert_true (iterate_until (has_rows, args, 5000));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "list");
+
+  hr_session_remember_server (session, second, "dgx-spark");
+  args[1] = GUINT_TO_POINTER (2);
+  g_assert_true (iterate_until (has_rows, args, 5000));
+  rows = rows_of (overview);
+  g_assert_cmpstr (adw_preferences_row_get_title (g_ptr_array_index (rows, 1)), ==, "NVIDIA DGX Spark (GB10)");
+  g_assert_true (g_str_has_prefix (adw_expander_row_get_subtitle (g_ptr_array_index (rows, 1)), second));
+  g_assert_true (iterate_until (not_busy, overview, 20000));
+
+  hr_session_forget_server (session, first);
+  hr_session_forget_server (session, second);
+  args[1] = GUINT_TO_POINTER (0);
+  g_assert_true (iterate_until (has_rows, args, 5000));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (100);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -126,5 +180,6 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   isolated_root = gui_test_init (&argc, &argv, GUI_TEST_TRANSLATED | GUI_TEST_ENVIRONMENT_LOCALE);
   g_test_add_func ("/servers-overview/three-servers", test_overview);
+  g_test_add_func ("/servers-overview/follows-the-session", test_overview_follows_session);
   return gui_test_run_and_clean (NULL, &isolated_root);
 }

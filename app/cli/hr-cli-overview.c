@@ -17,6 +17,7 @@
 #include "hr-cli.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
+#include "hr-ollama-status.h"
 #include "hr-units.h"
 
 /* The waits of the overview: a server that does not answer in these is
@@ -65,34 +66,19 @@ call_done (Call *call)
 }
 
 static void
-on_version (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
+on_status (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   Call *call = user_data;
-  GError *error = NULL;
+  g_autoptr(HrOllamaStatus) status = hr_ollama_client_status_finish (HR_OLLAMA_CLIENT (source), result,
+                                                                     &call->server->error);
 
-  call->server->version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && call->server->error == NULL)
-    call->server->error = error;
-  else
-    g_clear_error (&error);
-  call_done (call);
-}
-
-static void
-on_ps (GObject      *source,
-       GAsyncResult *result,
-       gpointer      user_data)
-{
-  Call *call = user_data;
-  GError *error = NULL;
-
-  call->server->loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && call->server->error == NULL)
-    call->server->error = error;
-  else
-    g_clear_error (&error);
+  if (status != NULL)
+    {
+      call->server->version = g_steal_pointer (&status->version);
+      call->server->loaded = g_steal_pointer (&status->loaded);
+    }
   call_done (call);
 }
 
@@ -291,8 +277,7 @@ hr_cli_ollama_ps_all (gboolean json)
         continue;
       hr_ollama_client_set_token (s->client, g_getenv ("HEADROOM_OLLAMA_TOKEN"));
       hr_ollama_client_set_timeouts (s->client, OVERVIEW_ANSWER_MS, OVERVIEW_CONNECT_MS, OVERVIEW_ANSWER_MS);
-      hr_ollama_client_version_async (s->client, NULL, on_version, call_new (&overview, s));
-      hr_ollama_client_ps_async (s->client, NULL, on_ps, call_new (&overview, s));
+      hr_ollama_client_status_async (s->client, NULL, on_status, call_new (&overview, s));
     }
   if (overview.pending > 0)
     g_main_loop_run (overview.loop);

@@ -3,24 +3,31 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * How a slider step stays fast with 10,000 rows: the scenario asks the
- * model to re-evaluate before it emits "changed"; every row is evaluated
- * in place (hr_evaluate() allocates nothing), hr_recommend() runs over two
- * preallocated arrays, the few cells bound to rows refresh through
- * HrModelRow::changed, and one "items-changed" over the same rows follows.
- * Nothing is allocated for the list on a step.
+ * model to re-evaluate before it emits "changed"; one pass over the rows
+ * evaluates each in place (hr_evaluate() and the runtime's bytes-only
+ * prediction allocate nothing), keeps the recommendation as it goes
+ * (hr_recommend_prefers()), sums up the verdicts' extent for the table's
+ * Verdict column, and notes which of the rows cells watch changed what
+ * they show. Only those emit HrModelRow::changed; the others get a new
+ * serial. Then "evaluated". The list's membership is the same, so there
+ * is no "items-changed": a list view on the model keeps its rows bound
+ * and its place. Nothing is allocated on a step.
  */
 
 #include "config.h"
 
+#include <string.h>
+
 #include "hr-catalog-model-private.h"
+#include "hr-model-row-private.h"
 
 struct _HrCatalogModel
 {
   GObject      parent_instance;
 
   GPtrArray   *rows;             /* HrModelRow* */
-  GArray      *evaluations;      /* HrEvaluation, scratch for hr_recommend() */
-  GPtrArray   *spec_ptrs;        /* HrModelSpec*, scratch for hr_recommend() */
+  GPtrArray   *notify;           /* HrModelRow*, unowned: watched rows whose figures changed */
+  HrCatalogExtent extent;        /* of the last evaluation */
   HrModelRow  *recommended;      /* unowned, one of rows; nullable */
   guint        rates_serial;     /* hr_scenario_get_rates_serial() the rows' rates are of */
   gboolean     rates_set;
@@ -32,6 +39,13 @@ static void hr_catalog_model_list_model_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (HrCatalogModel, hr_catalog_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, hr_catalog_model_list_model_init))
+
+enum {
+  EVALUATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* ------------------------------------------------------------------ */
 /* GListModel                                                          */
@@ -70,44 +84,84 @@ hr_catalog_model_list_model_init (GListModelInterface *iface)
 /* ------------------------------------------------------------------ */
 /* Evaluating                                                          */
 
-/* Every row under the scenario, the recommended one marked. */
+/* A watched row's figures changed: it emits HrModelRow::changed once the
+ * pass is over. */
+static void
+note_changed (HrCatalogModel *self,
+              HrModelRow     *row)
+{
+  if (row->watchers > 0 && !g_ptr_array_find (self->notify, row, NULL))
+    g_ptr_array_add (self->notify, row);
+}
+
+/* Every row under the scenario, in one pass: the recommended one marked,
+ * the extent summed up, the watched rows whose figures changed told. */
 static void
 evaluate_rows (HrCatalogModel        *self,
                const HrCatalogInputs *in)
 {
-  HrModelSpec **specs;
-  HrEvaluation *evaluations;
+  HrModelRow **rows = (HrModelRow **) self->rows->pdata;
   guint n = self->rows->len;
   gboolean lookup_rates = !self->rates_set || self->rates_serial != in->rates_serial;
-  gint best;
+  HrModelRow *best = NULL;
+  HrModelRow *was = self->recommended;
 
   self->rates_set = TRUE;
   self->rates_serial = in->rates_serial;
-  g_array_set_size (self->evaluations, n);
-  g_ptr_array_set_size (self->spec_ptrs, n);
-  evaluations = (HrEvaluation *) (gpointer) self->evaluations->data;
-  specs = (HrModelSpec **) self->spec_ptrs->pdata;
+  if (lookup_rates)
+    for (guint i = 0; i < n; i++)
+      hr_model_row_set_measured_tps (rows[i], in->measured_tps (in->data, hr_model_row_get_name (rows[i])));
 
+  memset (&self->extent, 0, sizeof self->extent);
+  g_ptr_array_set_size (self->notify, 0);
   for (guint i = 0; i < n; i++)
     {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
+      HrModelRow *row = rows[i];
+      gboolean watched = row->watchers > 0;
+      HrEvaluation before;
+      guint64 kv_before = 0;
+      int kv_type_before = 0;
 
-      if (lookup_rates)
-        hr_model_row_set_measured_tps (row, in->measured_tps (in->data, hr_model_row_get_name (row)));
-      hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration);
-      evaluations[i] = *hr_model_row_get_evaluation (row);
-      specs[i] = (HrModelSpec *) hr_model_row_get_spec (row);
+      if (watched)
+        {
+          before = row->evaluation;
+          kv_before = row->kv_per_token;
+          kv_type_before = row->kv_type;
+        }
+      _hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration);
+      hr_catalog_extent_add (&self->extent, &row->evaluation);
+      if (hr_recommend_prefers (row->spec, &row->evaluation,
+                                best != NULL ? best->spec : NULL, best != NULL ? &best->evaluation : NULL))
+        best = row;
+      /* What a cell shows is read from the evaluation and the KV figure:
+       * the same bytes, the same cells. A row nobody watches only gets a
+       * new serial, for the cells that show it later. */
+      if (!watched)
+        row->serial++;
+      else if (memcmp (&before, &row->evaluation, sizeof before) != 0 ||
+               kv_before != row->kv_per_token || kv_type_before != row->kv_type)
+        g_ptr_array_add (self->notify, row);
     }
 
-  best = hr_recommend (specs, evaluations, n);
-  self->recommended = best >= 0 ? g_ptr_array_index (self->rows, best) : NULL;
-  for (guint i = 0; i < n; i++)
+  self->recommended = best;
+  if (best != was)
     {
-      HrModelRow *row = g_ptr_array_index (self->rows, i);
-
-      hr_model_row_set_recommended (row, (gint) i == best);
-      hr_model_row_changed (row);
+      if (was != NULL)
+        {
+          was->recommended = FALSE;
+          was->serial++;
+          note_changed (self, was);
+        }
+      if (best != NULL)
+        {
+          best->recommended = TRUE;
+          best->serial++;
+          note_changed (self, best);
+        }
     }
+  for (guint i = 0; i < self->notify->len; i++)
+    _hr_model_row_changed (g_ptr_array_index (self->notify, i));
+  g_ptr_array_set_size (self->notify, 0);
 }
 
 /* The session's catalog and library, as new rows. */
@@ -124,6 +178,7 @@ make_rows (HrCatalogModel *self,
   /* The models looked up in the Ollama library in this run (hr-session-library.c). */
   for (guint i = 0; i < library->len; i++)
     g_ptr_array_add (self->rows, hr_model_row_new (g_ptr_array_index (library, i)));
+  self->recommended = NULL;
   self->rates_set = FALSE;
   self->made = TRUE;
   self->generation++;
@@ -139,10 +194,13 @@ make_rows (HrCatalogModel *self,
  * What the scenario calls right before it emits #HrScenario::changed (and
  * only it): re-evaluates every row under the scenario (its board, inputs,
  * runtime template and learned overhead; the measured rates again when the
- * scenario refitted them), marks the recommended row (hr_recommend()),
- * emits #HrModelRow::changed on each, then "items-changed" over all the
- * rows. Before the scenario has a board (the session not loaded) the list
- * stays empty.
+ * scenario refitted them), marks the recommended row (hr_recommend()'s
+ * pick), and emits #HrModelRow::changed on each watched row whose figures
+ * or mark changed. Rows made anew (@rebuild, or the first evaluation) are
+ * then announced with "items-changed" from 0, the old count removed and
+ * the new added; rows only re-evaluated with #HrCatalogModel::evaluated.
+ * Before the scenario has a board (the session not loaded) the list stays
+ * empty.
  */
 void
 _hr_catalog_model_update (HrCatalogModel        *self,
@@ -150,6 +208,7 @@ _hr_catalog_model_update (HrCatalogModel        *self,
                           gboolean               rebuild)
 {
   guint before;
+  gboolean made = FALSE;
 
   g_return_if_fail (HR_IS_CATALOG_MODEL (self));
   g_return_if_fail (in != NULL);
@@ -164,25 +223,31 @@ _hr_catalog_model_update (HrCatalogModel        *self,
         }
       g_ptr_array_set_size (self->rows, 0);
       self->recommended = NULL;
+      memset (&self->extent, 0, sizeof self->extent);
       self->made = FALSE;
       g_list_model_items_changed (G_LIST_MODEL (self), 0, before, 0);
       return;
     }
   if (rebuild || !self->made)
-    make_rows (self, in->session);
+    {
+      make_rows (self, in->session);
+      made = TRUE;
+    }
   evaluate_rows (self, in);
-  if (before > 0 || self->rows->len > 0)
+  if (made && (before > 0 || self->rows->len > 0))
     g_list_model_items_changed (G_LIST_MODEL (self), 0, before, self->rows->len);
+  else if (!made)
+    g_signal_emit (self, signals[EVALUATED], 0);
 }
 
 /**
  * hr_catalog_model_refresh:
  * @self: a #HrCatalogModel
  *
- * Emits #HrModelRow::changed on every row and "items-changed" over them,
- * as after a scenario change but with the figures as they are, for what
- * changes how the rows read without changing the scenario (the units a
- * page shows sizes in).
+ * Emits #HrModelRow::changed on every watched row (every row gets a new
+ * serial) and then #HrCatalogModel::evaluated, as after a scenario change
+ * but with the figures as they are, for what changes how the rows read
+ * without changing the scenario (the units a page shows sizes in).
  */
 void
 hr_catalog_model_refresh (HrCatalogModel *self)
@@ -193,8 +258,24 @@ hr_catalog_model_refresh (HrCatalogModel *self)
     return;
   /* The rows' figures stay as they are: only how they read changes. */
   for (guint i = 0; i < self->rows->len; i++)
-    hr_model_row_changed (g_ptr_array_index (self->rows, i));
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+    _hr_model_row_changed (g_ptr_array_index (self->rows, i));
+  g_signal_emit (self, signals[EVALUATED], 0);
+}
+
+/**
+ * hr_catalog_model_get_extent:
+ * @self: a #HrCatalogModel
+ *
+ * Returns: (transfer none): what the rows' verdicts span at the last
+ *   evaluation (hr_catalog_extent_add() over every row), all zero without
+ *   rows
+ */
+const HrCatalogExtent *
+hr_catalog_model_get_extent (HrCatalogModel *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG_MODEL (self), NULL);
+
+  return &self->extent;
 }
 
 /**
@@ -264,8 +345,7 @@ hr_catalog_model_finalize (GObject *object)
   HrCatalogModel *self = (HrCatalogModel *)object;
 
   g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_pointer (&self->evaluations, g_array_unref);
-  g_clear_pointer (&self->spec_ptrs, g_ptr_array_unref);
+  g_clear_pointer (&self->notify, g_ptr_array_unref);
 
   G_OBJECT_CLASS (hr_catalog_model_parent_class)->finalize (object);
 }
@@ -274,14 +354,30 @@ static void
 hr_catalog_model_class_init (HrCatalogModelClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = hr_catalog_model_finalize;
+
+  /**
+   * HrCatalogModel::evaluated:
+   *
+   * The same rows were evaluated again (a scenario change) or are read
+   * again (hr_catalog_model_refresh()): every watched row whose figures
+   * changed has emitted #HrModelRow::changed. The list's membership did
+   * not change, so there is no "items-changed"; a view sorted by a figure
+   * re-sorts (gtk_sorter_changed()), one that measures the rows measures
+   * again.
+   */
+  signals[EVALUATED] =
+    g_signal_new ("evaluated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void
 hr_catalog_model_init (HrCatalogModel *self)
 {
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
-  self->evaluations = g_array_new (FALSE, TRUE, sizeof (HrEvaluation));
-  self->spec_ptrs = g_ptr_array_new ();
+  self->notify = g_ptr_array_new ();
 }
 
 /**

@@ -403,8 +403,13 @@ hr_formula_ceiling (const HrBoard      *board,
  * @scenario: the scenario, with the board's efficiency fit
  * @evaluation: what hr_evaluate() gave
  *
- * Returns: (transfer full): the decode rate and its source: measured, or
- *   ceiling x efficiency and whether the weights lie inside the fitted band
+ * The window calls every rate that is not measured "predicted"
+ * (hr_gui_rate_source_label()); this line says what the prediction rests
+ * on: the efficiency fitted on this board's measurements, inside or outside
+ * the band of weight sizes they cover (docs/seed-figures.md, "Rates"), or
+ * the published efficiency of its kind of hardware (data/priors.json).
+ *
+ * Returns: (transfer full): the decode rate and what it rests on
  */
 char *
 hr_formula_rate (const HrEvaluationInputs   *scenario,
@@ -421,35 +426,39 @@ hr_formula_rate (const HrEvaluationInputs   *scenario,
     return g_strdup_printf (_("%s t/s measured on this board (the measurement archive's "
                               "mean decode rate)"), tps);
 
+  if (!(evaluation->tps > 0.0) && !(scenario->board->bandwidth_bytes_per_s > 0.0))
+    return g_strdup (_("No rate: the board's memory bandwidth is not known"));
+  if (!(evaluation->tps > 0.0))
+    return g_strdup (_("No rate: this board has no measurements to fit an efficiency to, "
+                       "and no published efficiency is known for its kind of hardware"));
+
   if (evaluation->source == HR_RATE_SOURCE_PRIOR && evaluation->split
       && evaluation->verdict == HR_VERDICT_PARTIAL)
-    return g_strdup_printf (_("%s t/s, a prior: the GPU's layers at its efficiency and the "
-                              "CPU's at the CPU's prior efficiency (see Partial offload speed)"), tps);
+    return g_strdup_printf (_("%s t/s predicted: the GPU's layers at its efficiency and the "
+                              "CPU's at the CPU's published efficiency (see Partial offload speed)"), tps);
 
   if (evaluation->source == HR_RATE_SOURCE_PRIOR)
     {
       g_autofree char *prior = hr_gui_format_decimal (scenario->prior_efficiency, 2);
 
-      return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, a prior: this "
+      return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s predicted: this "
                                 "board has no measurements, so the efficiency is the mean of "
                                 "published runs on its kind of hardware (data/priors.json)"),
                               ceiling, prior, tps);
     }
 
-  if (fit->n_points == 0)
-    return g_strdup_printf (_("%s t/s extrapolated: this board has no measurements to fit "
-                              "an efficiency to"), tps);
-
   low = hr_gui_format_size (fit->band_low_bytes / 2, HR_UNIT_GB);
   high = hr_gui_format_size (fit->band_high_bytes * 2, HR_UNIT_GB);
 
   if (evaluation->source == HR_RATE_SOURCE_ESTIMATE)
-    return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, an estimate: "
-                              "the weights lie inside the fitted band %4$s to %5$s"),
+    return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s predicted, from the "
+                              "efficiency fitted on this board's measurements: the weights lie "
+                              "inside the band it holds for, %4$s to %5$s"),
                             ceiling, efficiency, tps, low, high);
 
-  return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s, extrapolated: "
-                            "the weights lie outside the fitted band %4$s to %5$s"),
+  return g_strdup_printf (_("%1$s t/s ceiling x %2$s efficiency = %3$s t/s predicted, from the "
+                            "efficiency fitted on this board's measurements, but the weights lie "
+                            "outside the band it holds for, %4$s to %5$s"),
                           ceiling, efficiency, tps, low, high);
 }
 
@@ -478,7 +487,8 @@ hr_formula_floor (const HrBoard    *board,
  * @scenario: the scenario (its floor_tps)
  * @evaluation: what hr_evaluate() gave
  *
- * Returns: (transfer full): "18.4 t/s >= 10.2 t/s floor: ok"
+ * Returns: (transfer full): "18.4 t/s >= 10.2 t/s floor: ok"; for a row
+ *   that does not load, that it has no speed verdict
  */
 char *
 hr_formula_speed (const HrEvaluationInputs   *scenario,
@@ -487,6 +497,8 @@ hr_formula_speed (const HrEvaluationInputs   *scenario,
   g_autofree char *tps = hr_gui_format_decimal (evaluation->tps, 1);
   g_autofree char *floor_tps = hr_gui_format_decimal (scenario->floor_tps, 1);
 
+  if (evaluation->verdict == HR_VERDICT_OVER)
+    return g_strdup (_("it does not load on this board, so it has no speed verdict"));
   switch (evaluation->speed)
     {
     case HR_SPEED_OK:
@@ -494,12 +506,15 @@ hr_formula_speed (const HrEvaluationInputs   *scenario,
     case HR_SPEED_SLOW:
       return g_strdup_printf (_("%s t/s < %s t/s floor: slow"), tps, floor_tps);
     case HR_SPEED_LIKELY_OK:
-      return g_strdup_printf (_("%s t/s >= %s t/s floor, from a prior: likely ok"), tps, floor_tps);
+      return g_strdup_printf (_("%s t/s >= %s t/s floor, predicted from a published efficiency: likely ok"), tps, floor_tps);
     case HR_SPEED_LIKELY_SLOW:
-      return g_strdup_printf (_("%s t/s < %s t/s floor, from a prior: likely slow"), tps, floor_tps);
+      return g_strdup_printf (_("%s t/s < %s t/s floor, predicted from a published efficiency: likely slow"), tps, floor_tps);
     case HR_SPEED_UNKNOWN:
     default:
-      return g_strdup (_("the rate is extrapolated, so the speed is unknown"));
+      if (!(evaluation->tps > 0.0))
+        return g_strdup (_("no rate, so the speed is unknown"));
+      return g_strdup (_("the rate is predicted outside the band this board's measurements "
+                         "cover, so the speed is unknown"));
     }
 }
 
@@ -670,8 +685,9 @@ hr_formula_split_rate (const HrModelSpec        *spec,
   if (!evaluation->split || evaluation->verdict != HR_VERDICT_PARTIAL)
     return NULL;
   if (!(evaluation->gpu_efficiency > 0.0) || !(evaluation->host_efficiency > 0.0))
-    return g_strdup (_("No efficiency is known for one side (no measurement and no prior), "
-                       "so the rate of a partial offload is not worked out"));
+    return g_strdup (_("No efficiency is known for one side (nothing measured and none "
+                       "published for its kind of hardware), so the rate of a partial offload "
+                       "is not worked out"));
   split_inputs (scenario, spec, &in);
   if (!hr_offload_predict (&in, split, NULL) ||
       !hr_offload_decode_tps (split, scenario->board, evaluation->gpu_efficiency,

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * How the window words its figures: sizes in GB or GiB (the "units"
- * preference), verdicts with their margin, rate sources and speeds. The
- * numbers themselves come from app/core; this file only prints them.
+ * preference), counts and rates (hr-gui-format.c), and verdicts with their
+ * margin, rate sources and speeds (hr-gui-evaluation-text.c). The numbers
+ * themselves come from app/core; these files only print them.
  */
 #pragma once
 
@@ -45,6 +46,8 @@ char       *hr_gui_format_evaluation_verdict  (const HrEvaluation *e,
 char       *hr_gui_format_evaluation_sentence (const HrEvaluation *e,
                                                HrUnit              unit);
 char       *hr_gui_format_evaluation_tps      (const HrEvaluation *e);
+const char *hr_gui_format_evaluation_source  (const HrEvaluation *e);
+gboolean    hr_gui_evaluation_has_rate        (const HrEvaluation *e);
 const char *hr_gui_verdict_label        (HrVerdict     verdict);
 const char *hr_gui_verdict_css_class    (HrVerdict     verdict);
 const char *hr_gui_rate_source_label    (HrRateSource  source);
@@ -58,12 +61,5 @@ char       *hr_gui_format_ollama_tps    (double        tps);
 char       *hr_gui_format_ollama_ms     (gint64        duration_ns);
 char       *hr_gui_format_ollama_size   (guint64       bytes);
 const char *hr_gui_unit_label           (HrUnit        unit);
-void        hr_gui_label_spin_by_row    (GtkSpinButton *spin);
-void        hr_gui_label_no_tab_stop    (GtkLabel      *label);
-void        hr_gui_rows_bound_subtitles (GtkWidget     *root,
-                                         int            lines);
-void        hr_gui_expander_row_defer_rows (AdwExpanderRow *expander,
-                                            GtkWidget      *row);
-GtkListItemFactory *hr_gui_name_factory (int max_chars);
 
 G_END_DECLS

@@ -7,35 +7,8 @@
 
 #include <string.h>
 
-#include "hr-model-row.h"
+#include "hr-model-row-private.h"
 #include "hr-offload.h"
-
-/*
- * The catalog list can hold 10,000 rows, and every slider step re-evaluates
- * all of them, so a row keeps its figures in plain fields and tells the few
- * cells bound to it with one signal, "changed", instead of a notify per
- * property.
- */
-struct _HrModelRow
-{
-  GObject       parent_instance;
-
-  HrModelSpec  *spec;
-  char         *name_folded;
-  HrEvaluation  evaluation;
-  guint64       kv_per_token;
-  double        measured_tps;
-  gboolean      recommended;
-  guint         watchers;      /* cells bound to the row */
-  int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
-  HrEvaluation  plain;         /* weights + KV cache only: what the rate and the seed's formulas use */
-  gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
-  guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
-  gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
-  HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
-                                      * is the row's own copy and never changes */
-  HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
-};
 
 G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
 
@@ -45,6 +18,9 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+static inline void evaluate_plain (HrModelRow               *self,
+                                   const HrEvaluationInputs *scenario);
 
 static void
 hr_model_row_finalize (GObject *object)
@@ -69,7 +45,10 @@ hr_model_row_class_init (HrModelRowClass *klass)
    * HrModelRow::changed:
    *
    * The evaluation, the measured rate or the recommended mark changed.
-   * Cells that show the row connect to it while they are bound.
+   * Cells connect to it while they are shown (hr_model_row_watch()); the
+   * catalog model emits it after a slider step only on watched rows whose
+   * figures or mark changed, and leaves the others a new serial
+   * (hr_model_row_get_serial()).
    */
   signals[CHANGED] =
     g_signal_new ("changed",
@@ -285,6 +264,15 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
+  evaluate_plain (self, scenario);
+}
+
+/* hr_model_row_evaluate() without the checks: the catalog model calls it
+ * for every row on every slider step. */
+static inline void
+evaluate_plain (HrModelRow               *self,
+                const HrEvaluationInputs *scenario)
+{
   hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
   self->plain = self->evaluation;
   self->learned_bytes = 0;
@@ -327,16 +315,31 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
                                const HrRuntimeInputs *runtime,
                                const HrCalibration   *calibration)
 {
+  g_return_if_fail (HR_IS_MODEL_ROW (self));
+  g_return_if_fail (scenario != NULL);
+
+  _hr_model_row_evaluate_runtime (self, scenario, runtime, calibration);
+}
+
+/**
+ * _hr_model_row_evaluate_runtime: (skip)
+ *
+ * hr_model_row_evaluate_runtime() without the checks, for the catalog
+ * model's pass over every row (hr-model-row-private.h).
+ */
+void
+_hr_model_row_evaluate_runtime (HrModelRow               *self,
+                                const HrEvaluationInputs *scenario,
+                                const HrRuntimeInputs    *runtime,
+                                const HrCalibration      *calibration)
+{
   HrRuntimeInputs in;
   HrRuntimePrediction p;
   HrFootprint *f;
   gint64 learned = 0;
   guint64 weights, kv, overhead, total;
 
-  g_return_if_fail (HR_IS_MODEL_ROW (self));
-  g_return_if_fail (scenario != NULL);
-
-  hr_model_row_evaluate (self, scenario);
+  evaluate_plain (self, scenario);
   if (runtime == NULL)
     return;
 
@@ -520,8 +523,39 @@ hr_model_row_changed (HrModelRow *self)
 {
   g_return_if_fail (HR_IS_MODEL_ROW (self));
 
+  _hr_model_row_changed (self);
+}
+
+/**
+ * _hr_model_row_changed: (skip)
+ *
+ * hr_model_row_changed() without the check (hr-model-row-private.h).
+ */
+void
+_hr_model_row_changed (HrModelRow *self)
+{
+  self->serial++;
   if (self->watchers > 0)
     g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/**
+ * hr_model_row_get_serial:
+ * @self: a #HrModelRow
+ *
+ * A number that changes each time the row's figures may have changed
+ * (each #HrModelRow::changed, and each evaluation of a row nobody
+ * watches, which emits nothing): a cell that kept the serial it showed
+ * knows, when it is shown again, whether to read the row again.
+ *
+ * Returns: the serial
+ */
+guint
+hr_model_row_get_serial (HrModelRow *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_ROW (self), 0);
+
+  return self->serial;
 }
 
 /**

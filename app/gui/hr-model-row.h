@@ -47,6 +47,7 @@ guint64             hr_model_row_get_projector_bytes (HrModelRow       *self);
 const HrEvaluation *hr_model_row_get_plain_evaluation (HrModelRow      *self);
 gboolean            hr_model_row_get_runtime_failed (HrModelRow        *self);
 void                hr_model_row_changed           (HrModelRow         *self);
+guint               hr_model_row_get_serial        (HrModelRow         *self);
 void                hr_model_row_watch             (HrModelRow         *self);
 void                hr_model_row_unwatch           (HrModelRow         *self);
 

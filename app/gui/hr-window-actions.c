@@ -327,12 +327,12 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (flap, !adw_flap_get_reveal_flap (flap));
 }
 
-/* win.presentation (F11): the Models page for a room to read, or back.
- * On: the window full screen, the sidebar folded away so the chart and
- * the explain panel (the selected model's bar and its formula) take the
- * width, the explain panel shown, and every text larger by
- * "window.presentation" (hr-text-zoom.c). Off: the window, the sidebar
- * and the explain panel as they were. */
+/* win.presentation (F11): one model's bar and its formula for a room to
+ * read, or back. On: the window full screen, the sidebar folded away, the
+ * table hidden so the chart shows the selected model's bar alone
+ * (hr_models_page_set_presenting()) beside the explain panel, and every
+ * text larger by "window.presentation" (hr-text-zoom.c). Off: the window,
+ * the table, the sidebar and the explain panel as they were. */
 static void
 presentation_action (GtkWidget  *widget,
                      const char *action_name,
@@ -353,11 +353,13 @@ presentation_action (GtkWidget  *widget,
       gtk_widget_add_css_class (widget, "presentation");
       adw_flap_set_reveal_flap (sidebar, FALSE);
       adw_flap_set_reveal_flap (explain, TRUE);
+      hr_models_page_set_presenting (page, TRUE);
       gtk_window_fullscreen (GTK_WINDOW (self));
     }
   else
     {
       gtk_widget_remove_css_class (widget, "presentation");
+      hr_models_page_set_presenting (page, FALSE);
       adw_flap_set_reveal_flap (sidebar, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-sidebar")));
       adw_flap_set_reveal_flap (explain, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-explain")));
       if (!GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "hr-presentation-fullscreen")))

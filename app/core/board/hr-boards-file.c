@@ -153,6 +153,171 @@ devices_from_board (HrJsonDoc   *doc,
   return TRUE;
 }
 
+/* Notes which member a read failed on; returns FALSE. */
+static gboolean
+fail_at (const char **out_field,
+         const char  *member)
+{
+  *out_field = member;
+  return FALSE;
+}
+
+/* The board's first GPU figures: pool, resident, reserve and bandwidth.
+ * With a device list (@first) they may be left out, and where given must
+ * be the first device's (older Headroom reads them here:
+ * hr_boards_save_file() writes both). */
+static gboolean
+read_gpu_figures (JsonObject      *object,
+                  HrBoard         *board,
+                  const HrDevice  *first,
+                  const char     **out_field,
+                  char           **out_problem)
+{
+  static const char *members[] = { "pool_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
+  static const char *device_members[] = { "memory_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
+  double bandwidth_gb_s = 0.0;
+
+  if (!_hr_json_get_u64 (object, "pool_bytes", first == NULL, G_MAXUINT64, &board->pool_bytes, out_problem))
+    return fail_at (out_field, "pool_bytes");
+  if (!_hr_json_get_u64 (object, "resident_bytes", first == NULL, G_MAXUINT64, &board->resident_bytes, out_problem))
+    return fail_at (out_field, "resident_bytes");
+  if (!_hr_json_get_u64 (object, "reserve_bytes", first == NULL, G_MAXUINT64, &board->reserve_bytes, out_problem))
+    return fail_at (out_field, "reserve_bytes");
+  if (!_hr_json_get_double (object, "bandwidth_gb_s", first == NULL, &bandwidth_gb_s, out_problem))
+    return fail_at (out_field, "bandwidth_gb_s");
+  board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+  if (first == NULL)
+    return TRUE;
+
+  {
+    const gboolean same[] = {
+      board->pool_bytes == first->memory_bytes, board->resident_bytes == first->resident_bytes,
+      board->reserve_bytes == first->reserve_bytes, board->bandwidth_bytes_per_s == first->bandwidth_bytes_per_s,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+      if (json_object_has_member (object, members[i]) && !same[i])
+        {
+          *out_problem = g_strdup_printf (_("field \"%s\" must be the first device's \"%s\" (or be left out)"),
+                                          members[i], device_members[i]);
+          return fail_at (out_field, members[i]);
+        }
+  }
+  return TRUE;
+}
+
+/* "unified", "source" and "backend": one Headroom knows and, with a device
+ * list (@first), the one that drives the first device. */
+static gboolean
+read_backend (JsonObject      *object,
+              HrBoard         *board,
+              const HrDevice  *first,
+              const char     **out_field,
+              char           **out_problem)
+{
+  g_autofree char *backend = NULL;
+
+  if (!_hr_json_get_bool (object, "unified", &board->unified, out_problem))
+    return fail_at (out_field, "unified");
+  if (!_hr_json_get_string (object, "source", FALSE, &board->source, out_problem))
+    return fail_at (out_field, "source");
+  if (!_hr_json_get_string (object, "backend", FALSE, &backend, out_problem))
+    return fail_at (out_field, "backend");
+  if (backend != NULL && !hr_board_backend_from_string (backend, &board->backend))
+    {
+      *out_problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
+      return fail_at (out_field, "backend");
+    }
+  if (first != NULL && backend != NULL && board->backend != hr_board_backend_for_device (first->backend))
+    {
+      *out_problem = g_strdup_printf (_("field \"backend\" must be the first device's: \"%s\" drives it"),
+                                      hr_board_backend_to_string (hr_board_backend_for_device (first->backend)));
+      return fail_at (out_field, "backend");
+    }
+  return TRUE;
+}
+
+/* The host's memory and bandwidth, for a model split between a GPU and
+ * the host. */
+static gboolean
+read_host_figures (JsonObject   *object,
+                   HrBoard      *board,
+                   const char  **out_field,
+                   char        **out_problem)
+{
+  double host_bandwidth_gb_s = 0.0;
+
+  if (!_hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, out_problem))
+    return fail_at (out_field, "host_pool_bytes");
+  if (!_hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, out_problem))
+    return fail_at (out_field, "host_resident_bytes");
+  if (!_hr_json_get_u64 (object, "host_reserve_bytes", FALSE, G_MAXUINT64, &board->host_reserve_bytes, out_problem))
+    return fail_at (out_field, "host_reserve_bytes");
+  if (!_hr_json_get_double (object, "host_bandwidth_gb_s", FALSE, &host_bandwidth_gb_s, out_problem))
+    return fail_at (out_field, "host_bandwidth_gb_s");
+  board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
+  return TRUE;
+}
+
+/* "turn_budget" ({reply_tokens, stage_ceiling_ms, prefill_allowance_ms}),
+ * absent or null for none; on a problem *@out_where is the object it is in. */
+static gboolean
+read_turn_budget (JsonObject   *object,
+                  HrBoard      *board,
+                  JsonObject  **out_where,
+                  const char  **out_field,
+                  char        **out_problem)
+{
+  JsonNode *turn = json_object_get_member (object, "turn_budget");
+  JsonObject *t;
+
+  if (turn == NULL || JSON_NODE_HOLDS_NULL (turn))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (turn))
+    {
+      *out_problem = g_strdup (_("field \"turn_budget\" must be an object"));
+      return fail_at (out_field, "turn_budget");
+    }
+  t = json_node_get_object (turn);
+  *out_where = t;
+  if (!_hr_json_get_u32 (t, "reply_tokens", FALSE, 1000000, &board->reply_tokens, out_problem))
+    return fail_at (out_field, "reply_tokens");
+  if (!_hr_json_get_u32 (t, "stage_ceiling_ms", FALSE, 86400000, &board->stage_ceiling_ms, out_problem))
+    return fail_at (out_field, "stage_ceiling_ms");
+  if (!_hr_json_get_u32 (t, "prefill_allowance_ms", FALSE, 86400000, &board->prefill_allowance_ms, out_problem))
+    return fail_at (out_field, "prefill_allowance_ms");
+  *out_where = object;
+  return TRUE;
+}
+
+/* hr_board_validate()'s verdict on @board, the problem put at the member
+ * it names (in "turn_budget" when the field is one of its). */
+static gboolean
+check_board (HrJsonDoc   *doc,
+             const char  *display_name,
+             JsonArray   *array,
+             guint        index,
+             JsonObject  *object,
+             HrBoard     *board,
+             GError     **error)
+{
+  g_autoptr(GError) invalid = NULL;
+  g_autofree char *field = NULL;
+  JsonNode *turn = json_object_get_member (object, "turn_budget");
+  JsonObject *where = object;
+
+  if (hr_board_validate (board, &invalid))
+    return TRUE;
+  field = _hr_catalog_field_of_problem (invalid->message);
+  if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn) && field != NULL &&
+      json_object_has_member (json_node_get_object (turn), field))
+    where = json_node_get_object (turn);
+  _hr_catalog_set_entry_error (error, doc, display_name, array, index, where, field, board->id, invalid->message);
+  return FALSE;
+}
+
+/* One entry of boards.json: id, name, devices, the first GPU's figures,
+ * backend, host figures and turn budget, then hr_board_validate(). */
 static HrBoard *
 board_from_object (HrJsonDoc   *doc,
                    const char  *display_name,
@@ -161,118 +326,49 @@ board_from_object (HrJsonDoc   *doc,
                    GError     **error)
 {
   JsonNode *element = json_array_get_element (array, index);
-  JsonObject *object;
-  JsonNode *turn;
+  JsonObject *object, *where;
   g_autoptr(HrBoard) board = hr_board_new (NULL, NULL);
   g_autofree char *problem = NULL;
   g_autoptr(GPtrArray) devices = NULL;
   const HrDevice *first;
-  double bandwidth_gb_s = 0.0;
+  const char *field = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (element))
     {
       _hr_catalog_set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
       return NULL;
     }
-  object = json_node_get_object (element);
+  object = where = json_node_get_object (element);
 
-#define READ(obj, expr, member) \
-  G_STMT_START { if (!(expr)) { _hr_catalog_set_entry_error (error, doc, display_name, array, index, obj, member, board->id, problem); return NULL; } } G_STMT_END
-
-  READ (object, _hr_json_get_string (object, "id", TRUE, &board->id, &problem), "id");
-  READ (object, _hr_json_get_string (object, "name", TRUE, &board->name, &problem), "name");
+  if (!_hr_json_get_string (object, "id", TRUE, &board->id, &problem))
+    {
+      field = "id";
+      goto bad_field;
+    }
+  if (!_hr_json_get_string (object, "name", TRUE, &board->name, &problem))
+    {
+      field = "name";
+      goto bad_field;
+    }
   if (!devices_from_board (doc, display_name, array, index, object, board->id, &devices, error))
     return NULL;
-  /* With a device list the first GPU's figures come from it, and may be
-   * left out here (older Headroom needs them: hr_boards_save_file() writes both). */
   first = devices != NULL ? g_ptr_array_index (devices, 0) : NULL;
-  READ (object, _hr_json_get_u64 (object, "pool_bytes", first == NULL, G_MAXUINT64, &board->pool_bytes, &problem), "pool_bytes");
-  READ (object, _hr_json_get_u64 (object, "resident_bytes", first == NULL, G_MAXUINT64, &board->resident_bytes, &problem), "resident_bytes");
-  READ (object, _hr_json_get_u64 (object, "reserve_bytes", first == NULL, G_MAXUINT64, &board->reserve_bytes, &problem), "reserve_bytes");
-  READ (object, _hr_json_get_double (object, "bandwidth_gb_s", first == NULL, &bandwidth_gb_s, &problem), "bandwidth_gb_s");
-  board->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+
+  if (!read_gpu_figures (object, board, first, &field, &problem) ||
+      !read_backend (object, board, first, &field, &problem))
+    goto bad_field;
   if (first != NULL)
-    {
-      static const char *members[] = { "pool_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
-      const gboolean same[] = {
-        board->pool_bytes == first->memory_bytes, board->resident_bytes == first->resident_bytes,
-        board->reserve_bytes == first->reserve_bytes, board->bandwidth_bytes_per_s == first->bandwidth_bytes_per_s,
-      };
-      static const char *device_members[] = { "memory_bytes", "resident_bytes", "reserve_bytes", "bandwidth_gb_s" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-        if (json_object_has_member (object, members[i]) && !same[i])
-          {
-            problem = g_strdup_printf (_("field \"%s\" must be the first device's \"%s\" (or be left out)"),
-                                       members[i], device_members[i]);
-            READ (object, FALSE, members[i]);
-          }
-    }
-  READ (object, _hr_json_get_bool (object, "unified", &board->unified, &problem), "unified");
-  READ (object, _hr_json_get_string (object, "source", FALSE, &board->source, &problem), "source");
-  {
-    g_autofree char *backend = NULL;
-    double host_bandwidth_gb_s = 0.0;
-
-    READ (object, _hr_json_get_string (object, "backend", FALSE, &backend, &problem), "backend");
-    if (backend != NULL && !hr_board_backend_from_string (backend, &board->backend))
-      {
-        problem = g_strdup (_("field \"backend\" must be \"cuda\", \"metal\" or \"cpu\""));
-        READ (object, FALSE, "backend");
-      }
-    if (first != NULL)
-      {
-        HrBoardBackend wanted = hr_board_backend_for_device (first->backend);
-
-        if (backend != NULL && board->backend != wanted)
-          {
-            problem = g_strdup_printf (_("field \"backend\" must be the first device's: \"%s\" drives it"),
-                                       hr_board_backend_to_string (wanted));
-            READ (object, FALSE, "backend");
-          }
-        hr_board_set_devices (board, g_steal_pointer (&devices));
-      }
-    READ (object, _hr_json_get_u64 (object, "host_pool_bytes", FALSE, G_MAXUINT64, &board->host_pool_bytes, &problem), "host_pool_bytes");
-    READ (object, _hr_json_get_u64 (object, "host_resident_bytes", FALSE, G_MAXUINT64, &board->host_resident_bytes, &problem), "host_resident_bytes");
-    READ (object, _hr_json_get_u64 (object, "host_reserve_bytes", FALSE, G_MAXUINT64, &board->host_reserve_bytes, &problem), "host_reserve_bytes");
-    READ (object, _hr_json_get_double (object, "host_bandwidth_gb_s", FALSE, &host_bandwidth_gb_s, &problem), "host_bandwidth_gb_s");
-    board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
-  }
-
-  turn = json_object_get_member (object, "turn_budget");
-  if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn))
-    {
-      JsonObject *t = json_node_get_object (turn);
-
-      READ (t, _hr_json_get_u32 (t, "reply_tokens", FALSE, 1000000, &board->reply_tokens, &problem), "reply_tokens");
-      READ (t, _hr_json_get_u32 (t, "stage_ceiling_ms", FALSE, 86400000, &board->stage_ceiling_ms, &problem), "stage_ceiling_ms");
-      READ (t, _hr_json_get_u32 (t, "prefill_allowance_ms", FALSE, 86400000, &board->prefill_allowance_ms, &problem), "prefill_allowance_ms");
-    }
-  else if (turn != NULL && !JSON_NODE_HOLDS_NULL (turn))
-    {
-      problem = g_strdup (_("field \"turn_budget\" must be an object"));
-      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "turn_budget", board->id, problem);
-      return NULL;
-    }
-#undef READ
-
-  {
-    g_autoptr(GError) invalid = NULL;
-
-    if (!hr_board_validate (board, &invalid))
-      {
-        g_autofree char *field = _hr_catalog_field_of_problem (invalid->message);
-        JsonObject *where = object;
-
-        if (turn != NULL && JSON_NODE_HOLDS_OBJECT (turn) && field != NULL &&
-            json_object_has_member (json_node_get_object (turn), field))
-          where = json_node_get_object (turn);
-        _hr_catalog_set_entry_error (error, doc, display_name, array, index, where, field, board->id, invalid->message);
-        return NULL;
-      }
-  }
-
+    hr_board_set_devices (board, g_steal_pointer (&devices));
+  if (!read_host_figures (object, board, &field, &problem) ||
+      !read_turn_budget (object, board, &where, &field, &problem))
+    goto bad_field;
+  if (!check_board (doc, display_name, array, index, object, board, error))
+    return NULL;
   return g_steal_pointer (&board);
+
+bad_field:
+  _hr_catalog_set_entry_error (error, doc, display_name, array, index, where, field, board->id, problem);
+  return NULL;
 }
 
 static gpointer

@@ -38,30 +38,14 @@ hr_evaluation_inputs_init (HrEvaluationInputs    *scenario,
     scenario->fit = *fit;
 }
 
-/* The GPU/host split of a row on a board that has one: the verdict,
- * margin and footprint become the split's (the runtime prediction, VRAM and
- * host together); a row partly in host memory gets the two-sided rate.
- * Returns FALSE (the row left as the seed's) when the split cannot be
- * predicted, e.g. a spec without the runtime's shape. */
-static gboolean
-evaluate_split (const HrEvaluationInputs *scenario,
-                const HrModelSpec        *spec,
-                HrEvaluation             *out)
+/* The split's placement into the row: layers, the two sides' bytes, the
+ * verdict and margin, the footprint (its overhead past the seed's weights
+ * and KV cache), the devices and their layers. */
+static void
+copy_split (const HrOffload *split,
+            HrEvaluation    *out)
 {
-  HrOffloadInputs in;
-  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
   guint64 seed = out->footprint.weights + out->footprint.kv_cache;
-  double eff_gpu, eff_host, tps, ceiling;
-
-  hr_offload_inputs_init (&in, scenario->board, spec, scenario->context_tokens);
-  in.runtime.precision = scenario->precision;
-  in.runtime.kv_type = scenario->kv_type;
-  in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
-  if (scenario->num_gpu_set)
-    in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
-  in.n_cpu_moe = scenario->n_cpu_moe;
-  if (!hr_offload_predict (&in, split, NULL))
-    return FALSE;
 
   out->split = TRUE;
   out->gpu_layers = split->gpu_layers;
@@ -82,36 +66,48 @@ evaluate_split (const HrEvaluationInputs *scenario,
       out->device_index[i] = (guint8) MIN (split->devices[i].board_index, G_MAXUINT8);
       out->device_layers[i] = (guint16) MIN (split->devices[i].layers, G_MAXUINT16);
     }
+}
 
-  if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
+/* Several GPUs (hr-offload-devices.c), every layer on them: a token
+ * passes the devices in turn, each reading its share of the weights at
+ * its own bandwidth; the row's efficiency is kept. A device of unknown
+ * bandwidth leaves the rate unknown (extrapolated). */
+static void
+rate_across_devices (const HrOffload *split,
+                     HrEvaluation    *out)
+{
+  double eff = out->ceiling_tps > 0.0 ? out->tps / out->ceiling_tps : 0.0, t = 0.0;
+  gboolean known = TRUE;
+
+  for (guint i = 0; i < split->n_devices; i++)
     {
-      /* Several GPUs (hr-offload-devices.c), every layer on them: a token
-       * passes the devices in turn, each reading its share of the weights
-       * at its own bandwidth; the row's efficiency is kept. */
-      double eff = out->ceiling_tps > 0.0 ? out->tps / out->ceiling_tps : 0.0, t = 0.0;
-      gboolean known = TRUE;
+      const HrOffloadDevice *d = &split->devices[i];
 
-      for (guint i = 0; i < split->n_devices; i++)
-        {
-          const HrOffloadDevice *d = &split->devices[i];
-
-          if (d->layers == 0 || split->vram.weights == 0)
-            continue;
-          if (!(d->bandwidth_bytes_per_s > 0.0))
-            known = FALSE;
-          else
-            t += (double) d->side.weights / (double) split->vram.weights * (double) out->read_bytes /
-                 d->bandwidth_bytes_per_s;
-        }
-      out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
-      out->tps = out->ceiling_tps * eff;
-      if (!known)
-        out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+      if (d->layers == 0 || split->vram.weights == 0)
+        continue;
+      if (!(d->bandwidth_bytes_per_s > 0.0))
+        known = FALSE;
+      else
+        t += (double) d->side.weights / (double) split->vram.weights * (double) out->read_bytes /
+             d->bandwidth_bytes_per_s;
     }
-  if (split->verdict != HR_VERDICT_PARTIAL)
-    return TRUE;
-  eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
-  eff_host = scenario->cpu_prior_efficiency;
+  out->ceiling_tps = known && t > 0.0 ? 1.0 / t : 0.0;
+  out->tps = out->ceiling_tps * eff;
+  if (!known)
+    out->source = HR_RATE_SOURCE_EXTRAPOLATED;
+}
+
+/* A row partly in host memory: the two-sided rate at the fitted (else
+ * prior) GPU efficiency and the CPU prior, and its ceiling at 100 %. */
+static void
+rate_partial (const HrEvaluationInputs *scenario,
+              const HrOffload          *split,
+              HrEvaluation             *out)
+{
+  double eff_gpu = scenario->fit.n_points > 0 ? scenario->fit.efficiency : scenario->prior_efficiency;
+  double eff_host = scenario->cpu_prior_efficiency;
+  double tps, ceiling;
+
   if (hr_offload_decode_tps (split, scenario->board, 1.0, 1.0, &ceiling, NULL, NULL))
     out->ceiling_tps = ceiling;
   if (hr_offload_decode_tps (split, scenario->board, eff_gpu, eff_host, &tps, NULL, NULL))
@@ -126,6 +122,36 @@ evaluate_split (const HrEvaluationInputs *scenario,
       out->tps = 0.0;
       out->source = HR_RATE_SOURCE_EXTRAPOLATED;
     }
+}
+
+/* The GPU/host split of a row on a board that has one: the verdict,
+ * margin and footprint become the split's (the runtime prediction, VRAM and
+ * host together); a row partly in host memory gets the two-sided rate.
+ * Returns FALSE (the row left as the seed's) when the split cannot be
+ * predicted, e.g. a spec without the runtime's shape. */
+static gboolean
+evaluate_split (const HrEvaluationInputs *scenario,
+                const HrModelSpec        *spec,
+                HrEvaluation             *out)
+{
+  HrOffloadInputs in;
+  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+
+  hr_offload_inputs_init (&in, scenario->board, spec, scenario->context_tokens);
+  in.runtime.precision = scenario->precision;
+  in.runtime.kv_type = scenario->kv_type;
+  in.runtime.parallel_slots = MAX (scenario->parallel_slots, 1);
+  if (scenario->num_gpu_set)
+    in.num_gpu = (gint32) MIN (scenario->num_gpu, (guint32) G_MAXINT32);
+  in.n_cpu_moe = scenario->n_cpu_moe;
+  if (!hr_offload_predict (&in, split, NULL))
+    return FALSE;
+
+  copy_split (split, out);
+  if (split->n_devices > 0 && split->verdict != HR_VERDICT_PARTIAL && out->source != HR_RATE_SOURCE_MEASURED)
+    rate_across_devices (split, out);
+  if (split->verdict == HR_VERDICT_PARTIAL)
+    rate_partial (scenario, split, out);
   return TRUE;
 }
 
@@ -287,6 +313,42 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
 }
 
 /**
+ * hr_recommend_prefers:
+ * @spec: a model
+ * @evaluation: its row under the scenario
+ * @best_spec: (nullable): the model recommended so far, %NULL for none
+ * @best: (nullable): its row, %NULL for none
+ *
+ * One step of hr_recommend(): whether the row of @spec qualifies (its
+ * verdict is fits and its speed is ok, or "likely ok" on a prior) and is
+ * preferred over the row recommended so far: more parameters; on a tie of
+ * size the faster; then the first by name. Going over rows in any order
+ * and keeping each row this prefers gives hr_recommend()'s pick, so a
+ * caller that evaluates rows one by one picks as it goes, with no array.
+ *
+ * Returns: %TRUE when @spec's row is the better recommendation
+ */
+gboolean
+hr_recommend_prefers (const HrModelSpec  *spec,
+                      const HrEvaluation *evaluation,
+                      const HrModelSpec  *best_spec,
+                      const HrEvaluation *best)
+{
+  if (evaluation->verdict != HR_VERDICT_FITS ||
+      (evaluation->speed != HR_SPEED_OK && evaluation->speed != HR_SPEED_LIKELY_OK))
+    return FALSE;
+  if (best_spec == NULL || best == NULL)
+    return TRUE;
+  /* The largest model that fits at a usable speed; between two of one
+   * size the faster, then the first by name, so that every list of the
+   * same models, in whatever order, recommends the same one. */
+  return spec->parameters > best_spec->parameters ||
+         (spec->parameters == best_spec->parameters &&
+          (evaluation->tps > best->tps ||
+           (evaluation->tps == best->tps && g_strcmp0 (spec->name, best_spec->name) < 0)));
+}
+
+/**
  * hr_recommend:
  * @specs: (array length=n_rows): the models
  * @evaluations: (array length=n_rows): their rows under one scenario
@@ -296,7 +358,8 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
  * speed is ok, the one with the most parameters (on a tie the faster, then
  * the first by name, so any order of the same rows recommends one). On a
  * board without measurements, whose rates are priors, "likely ok" stands
- * for ok (a prior never meets a measured row: one board has one or the other).
+ * for ok (a prior never meets a measured row: one board has one or the
+ * other). hr_recommend_prefers() is its comparison.
  *
  * Returns: the index of the recommended row, or -1 when none qualifies.
  */
@@ -308,20 +371,9 @@ hr_recommend (HrModelSpec * const *specs,
   gint best = -1;
 
   for (guint i = 0; i < n_rows; i++)
-    {
-      if (evaluations[i].verdict != HR_VERDICT_FITS ||
-          (evaluations[i].speed != HR_SPEED_OK && evaluations[i].speed != HR_SPEED_LIKELY_OK))
-        continue;
-      /* The largest model that fits at a usable speed; between two of one
-       * size the faster, then the first by name, so that every list of
-       * the same models, in whatever order, recommends the same one. */
-      if (best < 0 || specs[i]->parameters > specs[best]->parameters ||
-          (specs[i]->parameters == specs[best]->parameters &&
-           (evaluations[i].tps > evaluations[best].tps ||
-            (evaluations[i].tps == evaluations[best].tps &&
-             g_strcmp0 (specs[i]->name, specs[best]->name) < 0))))
-        best = (gint) i;
-    }
+    if (hr_recommend_prefers (specs[i], &evaluations[i],
+                              best >= 0 ? specs[best] : NULL, best >= 0 ? &evaluations[best] : NULL))
+      best = (gint) i;
   return best;
 }
 
@@ -335,9 +387,10 @@ hr_recommend (HrModelSpec * const *specs,
  * "Checking a pull"): over budget ("qwen2.5:14b is over by 3.71 GB"), no
  * measured rate when the rate is extrapolated ("... has no rate this board
  * has measured"), and too slow ("qwen2.5:14b decodes at 4.1 t/s, under the
- * 10.2 t/s floor"); a prior rate under the floor says it is a prior ("...
- * would decode at about 3.2 t/s (a prior for this kind of board, not a
- * measurement), under the 10.2 t/s floor"). An empty array is the only
+ * 10.2 t/s floor"); a prior rate under the floor says what it rests on
+ * ("... would decode at about 3.2 t/s (predicted from the published
+ * efficiency of its kind of board, not measured), under the 10.2 t/s
+ * floor"). An empty array is the only
  * permission to pull.
  *
  * Returns: (transfer full) (element-type utf8): the reasons, possibly empty.
@@ -363,7 +416,7 @@ hr_pull_check (const HrModelSpec  *spec,
     {
       g_autofree char *tps = hr_format_decimal (evaluation->tps, 1);
       g_autofree char *floor_text = hr_format_decimal (floor_tps, 1);
-      g_ptr_array_add (reasons, g_strdup_printf (_("%s would decode at about %s t/s (a prior for this kind of board, not a measurement), under the %s t/s floor"),
+      g_ptr_array_add (reasons, g_strdup_printf (_("%s would decode at about %s t/s (predicted from the published efficiency of its kind of board, not measured), under the %s t/s floor"),
                                                  spec->name, tps, floor_text));
     }
   else if (evaluation->tps < floor_tps)

@@ -114,6 +114,10 @@ void      hr_evaluate_cached (const HrEvaluationInputs *scenario,
 gint      hr_recommend      (HrModelSpec * const *specs,
                              const HrEvaluation  *evaluations,
                              guint                n_rows);
+gboolean  hr_recommend_prefers (const HrModelSpec  *spec,
+                                const HrEvaluation *evaluation,
+                                const HrModelSpec  *best_spec,
+                                const HrEvaluation *best);
 GPtrArray *hr_pull_check    (const HrModelSpec  *spec,
                              const HrEvaluation *evaluation,
                              double              floor_tps);

@@ -153,6 +153,130 @@ detect_macos (HrHardwareReading  *reading,
 }
 #endif
 
+#ifndef __APPLE__
+/* nvidia-smi's GPUs; a missing nvidia-smi goes to @missing. */
+static gboolean
+detect_nvidia (HrHardwareReading  *reading,
+               GCancellable       *cancellable,
+               GPtrArray          *missing,
+               GError            **error)
+{
+  static const char * const nvidia[] = { "nvidia-smi", "--query-gpu=name,memory.total,memory.used", "--format=csv,noheader,nounits", NULL };
+  g_autofree char *text = NULL;
+  gboolean gone;
+
+  if (run_tool (nvidia, cancellable, &text, &gone, error))
+    return hr_hardware_parse_nvidia_smi (text, reading, error);
+  if (!gone)
+    return FALSE;
+  g_ptr_array_add (missing, "nvidia-smi");
+  return TRUE;
+}
+
+/* The AMD GPUs: amd-smi's, else rocm-smi's (amd-smi replaces rocm-smi;
+ * both list the same GPUs). amd-smi there with no AMD GPU beside NVIDIA
+ * ones read already is no failure. *@out_amd says whether either read
+ * them; the tools missing go to @missing. */
+static gboolean
+detect_amd (HrHardwareReading  *reading,
+            GCancellable       *cancellable,
+            GPtrArray          *missing,
+            gboolean           *out_amd,
+            GError            **error)
+{
+  static const char * const rocm[] = { "rocm-smi", "--showproductname", "--showmeminfo", "vram", NULL };
+  g_autofree char *text = NULL;
+  gboolean gone;
+
+  *out_amd = FALSE;
+  if (detect_amd_smi (reading, cancellable, &gone, error))
+    {
+      *out_amd = TRUE;
+      return TRUE;
+    }
+  if (!gone && !(reading->devices->len > 0 && g_error_matches (*error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND)))
+    return FALSE;
+  if (!gone)
+    g_clear_error (error);
+  else
+    g_ptr_array_add (missing, "amd-smi");
+
+  if (run_tool (rocm, cancellable, &text, &gone, error))
+    {
+      *out_amd = TRUE;
+      return hr_hardware_parse_rocm_smi (text, reading, error);
+    }
+  if (!gone)
+    return FALSE;
+  g_ptr_array_add (missing, "rocm-smi");
+  return TRUE;
+}
+
+/* The "no GPU found" error, naming the tools that were not there. */
+static void
+set_no_gpu_error (GPtrArray  *missing,
+                  GError    **error)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+
+  for (guint i = 0; i < missing->len; i++)
+    g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (missing, i));
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+               _("no GPU found: not there on this computer: %s (only %s was read)"),
+               list->str, MEMINFO_PATH);
+}
+
+/* The GPUs and host memory of a Linux machine: nvidia-smi, amd-smi or
+ * rocm-smi, the DRM files (without amd-smi or rocm-smi), vulkaninfo and
+ * /proc/meminfo. */
+static gboolean
+detect_linux (HrHardwareReading  *reading,
+              GCancellable       *cancellable,
+              GError            **error)
+{
+  static const char * const vulkan[] = { "vulkaninfo", "--summary", NULL };
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *drm = NULL;
+  g_autofree char *meminfo = NULL;
+  gboolean gone;
+  gboolean amd;
+
+  if (!detect_nvidia (reading, cancellable, missing, error) ||
+      !detect_amd (reading, cancellable, missing, &amd, error))
+    return FALSE;
+
+  drm = read_drm ();
+  if (drm != NULL && !amd)
+    {
+      if (!hr_hardware_parse_drm (drm, reading, error))
+        return FALSE;
+    }
+  else if (drm == NULL)
+    g_ptr_array_add (missing, "/sys/class/drm/card*/device/mem_info_vram_total");
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (run_tool (vulkan, cancellable, &text, &gone, NULL))
+    hr_hardware_parse_vulkaninfo (text, reading, NULL);
+  else
+    g_ptr_array_add (missing, "vulkaninfo");
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (!g_file_get_contents (MEMINFO_PATH, &meminfo, NULL, error) ||
+      !hr_hardware_parse_meminfo (meminfo, reading, error))
+    return FALSE;
+
+  if (reading->devices->len == 0 && reading->vulkan_names->len == 0)
+    {
+      set_no_gpu_error (missing, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+#endif
+
 /**
  * hr_hardware_detect:
  * @reading: the reading to fill (hr_hardware_reading_new())
@@ -177,90 +301,12 @@ hr_hardware_detect (HrHardwareReading  *reading,
                     GCancellable       *cancellable,
                     GError            **error)
 {
-  static const char * const nvidia[] = { "nvidia-smi", "--query-gpu=name,memory.total,memory.used", "--format=csv,noheader,nounits", NULL };
-  static const char * const rocm[] = { "rocm-smi", "--showproductname", "--showmeminfo", "vram", NULL };
-  static const char * const vulkan[] = { "vulkaninfo", "--summary", NULL };
-  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *drm = NULL;
-  g_autofree char *meminfo = NULL;
-  gboolean gone;
-  gboolean amd = FALSE;
-
   g_return_val_if_fail (reading != NULL, FALSE);
 
 #ifdef __APPLE__
-  (void) nvidia; (void) rocm; (void) vulkan; (void) missing; (void) drm; (void) meminfo; (void) gone; (void) amd;
   return detect_macos (reading, cancellable, error);
 #else
-  if (run_tool (nvidia, cancellable, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_nvidia_smi (text, reading, error))
-        return FALSE;
-    }
-  else if (!gone)
-    return FALSE;
-  else
-    g_ptr_array_add (missing, "nvidia-smi");
-  g_clear_pointer (&text, g_free);
-
-  /* amd-smi replaces rocm-smi; both list the same GPUs. amd-smi there
-   * with no AMD GPU beside NVIDIA ones read already is no failure. */
-  if (detect_amd_smi (reading, cancellable, &gone, error))
-    amd = TRUE;
-  else if (!gone && !(reading->devices->len > 0 && g_error_matches (*error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND)))
-    return FALSE;
-  else if (!gone)
-    g_clear_error (error);
-  else
-    g_ptr_array_add (missing, "amd-smi");
-  if (!amd && run_tool (rocm, cancellable, &text, &gone, error))
-    {
-      if (!hr_hardware_parse_rocm_smi (text, reading, error))
-        return FALSE;
-      amd = TRUE;
-    }
-  else if (!amd && !gone)
-    return FALSE;
-  else if (!amd)
-    g_ptr_array_add (missing, "rocm-smi");
-  g_clear_pointer (&text, g_free);
-
-  drm = read_drm ();
-  if (drm != NULL && !amd)
-    {
-      if (!hr_hardware_parse_drm (drm, reading, error))
-        return FALSE;
-    }
-  else if (drm == NULL)
-    g_ptr_array_add (missing, "/sys/class/drm/card*/device/mem_info_vram_total");
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  if (run_tool (vulkan, cancellable, &text, &gone, NULL))
-    hr_hardware_parse_vulkaninfo (text, reading, NULL);
-  else
-    g_ptr_array_add (missing, "vulkaninfo");
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  if (!g_file_get_contents (MEMINFO_PATH, &meminfo, NULL, error))
-    return FALSE;
-  if (!hr_hardware_parse_meminfo (meminfo, reading, error))
-    return FALSE;
-
-  if (reading->devices->len == 0 && reading->vulkan_names->len == 0)
-    {
-      g_autoptr(GString) list = g_string_new (NULL);
-
-      for (guint i = 0; i < missing->len; i++)
-        g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (missing, i));
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("no GPU found: not there on this computer: %s (only %s was read)"),
-                   list->str, MEMINFO_PATH);
-      return FALSE;
-    }
-  return TRUE;
+  return detect_linux (reading, cancellable, error);
 #endif
 }
 

@@ -120,6 +120,156 @@ strong_part (Part part)
          part == PART_AMD_SMI || part == PART_PROFILER;
 }
 
+/* The paste as it is split: each tool's lines, the JSON documents, and
+ * where a JSON document or a tool's run is under way. */
+typedef struct {
+  GString   *parts[N_PARTS];  /* each tool's lines, newline-terminated */
+  GPtrArray *amd_json;        /* amd-smi --json documents */
+  GString   *json;            /* the JSON document being read, or NULL */
+  guint      json_line;       /* its first line, from 1 */
+  gint       depth;           /* its brackets open */
+  gboolean   in_string;       /* whether its last line ended in a string */
+  Part       mode;            /* the tool whose run is under way */
+} PasteSplit;
+
+/* Frees what @split holds. */
+static void
+paste_split_clear (PasteSplit *split)
+{
+  for (guint i = 0; i < N_PARTS; i++)
+    g_string_free (split->parts[i], TRUE);
+  g_ptr_array_unref (split->amd_json);
+  if (split->json != NULL)
+    g_string_free (split->json, TRUE);
+}
+
+/* Adds @line to the JSON document under way (or starts one at line @n);
+ * a document whose brackets close goes to its part. */
+static void
+add_json_line (PasteSplit *split,
+               const char *line,
+               guint       n)
+{
+  if (split->json == NULL)
+    {
+      split->json = g_string_new (NULL);
+      split->json_line = n;
+      split->in_string = FALSE;
+      split->depth = 0;
+      split->mode = PART_NONE;
+    }
+  g_string_append (split->json, line);
+  g_string_append_c (split->json, '\n');
+  split->depth += json_depth (line, &split->in_string);
+  if (split->depth <= 0)
+    finish_json (g_steal_pointer (&split->json), split->parts[PART_PROFILER], split->amd_json);
+}
+
+/* Which tool printed @line, by its shape and the run under way (which it
+ * may start or end); *@out_skip for a banner or warning no tool needs. */
+static Part
+line_part (PasteSplit *split,
+           const char *line,
+           gboolean   *out_skip)
+{
+  Part part = classify (line);
+
+  *out_skip = FALSE;
+  if (strong_part (part) || part == PART_VULKAN)
+    split->mode = part == PART_AMD_SMI || part == PART_PROFILER ? part : PART_NONE;
+  else if (split->mode == PART_AMD_SMI && g_regex_match_simple ("^[A-Z0-9_]+:( .*)?$", line, 0, 0))
+    part = PART_AMD_SMI;
+  else if (split->mode == PART_PROFILER && g_regex_match_simple ("^[^:]+:( .*)?$", line, 0, 0))
+    part = PART_PROFILER;
+  else if (split->mode == PART_VULKAN && part == PART_NONE)
+    part = PART_VULKAN;
+  else if (part != PART_NONE)
+    split->mode = PART_NONE;
+  else if (g_str_equal (line, "VULKANINFO"))
+    {
+      split->mode = PART_VULKAN;
+      part = PART_VULKAN;
+    }
+  else if (line[0] == '=' || g_str_has_prefix (line, "WARNING"))
+    *out_skip = TRUE;
+  return part;
+}
+
+/* Sorts @lines into @split's parts; fails on the first line no tool
+ * printed, or a JSON document that does not close. */
+static gboolean
+split_paste (PasteSplit  *split,
+             char       **lines,
+             GError     **error)
+{
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      gboolean skip;
+      Part part;
+
+      if (split->json == NULL && (line[0] == '\0' || is_shell_prompt (line)))
+        continue;
+      if (split->json != NULL || line[0] == '{' || line[0] == '[')
+        {
+          add_json_line (split, line, i + 1);
+          continue;
+        }
+      part = line_part (split, line, &skip);
+      if (skip)
+        continue;
+      if (part == PART_NONE)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                       _("line %u: cannot read \"%s\": not the output of %s, %s, %s, %s, %s, %s, %s or %s"),
+                       i + 1, line, HR_HARDWARE_NVIDIA_SMI_COMMAND, HR_HARDWARE_ROCM_SMI_COMMAND,
+                       HR_HARDWARE_AMD_SMI_COMMAND, HR_HARDWARE_DRM_COMMAND, HR_HARDWARE_VULKANINFO_COMMAND,
+                       HR_HARDWARE_MEMINFO_COMMAND, HR_HARDWARE_SYSCTL_COMMAND, HR_HARDWARE_PROFILER_COMMAND);
+          return FALSE;
+        }
+      g_string_append (split->parts[part], line);
+      g_string_append_c (split->parts[part], '\n');
+    }
+  if (split->json != NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE, _("line %u: the JSON from there on is cut off: its brackets do not close"),
+                   split->json_line);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Hands each part to its tool's parser: amd-smi's over rocm-smi's, the DRM
+ * files only without either (they describe the same AMD GPUs). */
+static gboolean
+parse_parts (PasteSplit         *split,
+             HrHardwareReading  *reading,
+             GError            **error)
+{
+  GString **parts = split->parts;
+  gboolean amd = parts[PART_AMD_SMI]->len > 0 || split->amd_json->len > 0;
+
+  if (parts[PART_NVIDIA]->len > 0 && !hr_hardware_parse_nvidia_smi (parts[PART_NVIDIA]->str, reading, error))
+    return FALSE;
+  if (amd)
+    {
+      if (parts[PART_AMD_SMI]->len > 0)
+        g_ptr_array_add (split->amd_json, g_strdup (parts[PART_AMD_SMI]->str));
+      g_ptr_array_add (split->amd_json, NULL);
+      if (!hr_hardware_parse_amd_smi ((const char * const *) split->amd_json->pdata, reading, error))
+        return FALSE;
+    }
+  else if (parts[PART_ROCM]->len > 0 && !hr_hardware_parse_rocm_smi (parts[PART_ROCM]->str, reading, error))
+    return FALSE;
+  if (parts[PART_DRM]->len > 0 && parts[PART_ROCM]->len == 0 && !amd &&
+      !hr_hardware_parse_drm (parts[PART_DRM]->str, reading, error))
+    return FALSE;
+  return (parts[PART_VULKAN]->len == 0 || hr_hardware_parse_vulkaninfo (parts[PART_VULKAN]->str, reading, error)) &&
+         (parts[PART_MEMINFO]->len == 0 || hr_hardware_parse_meminfo (parts[PART_MEMINFO]->str, reading, error)) &&
+         (parts[PART_SYSCTL]->len == 0 || hr_hardware_parse_sysctl (parts[PART_SYSCTL]->str, reading, error)) &&
+         (parts[PART_PROFILER]->len == 0 || hr_hardware_parse_system_profiler (parts[PART_PROFILER]->str, reading, error));
+}
+
 /**
  * hr_hardware_parse_paste:
  * @text: the outputs of any of the commands above, one after another, as
@@ -149,105 +299,14 @@ hr_hardware_parse_paste (const char         *text,
                          GError            **error)
 {
   g_auto(GStrv) lines = hr_hardware_split_lines (text);
-  GString *parts[N_PARTS] = { NULL };
-  g_autoptr(GPtrArray) amd_json = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) json = NULL;
-  Part mode = PART_NONE;
-  guint json_line = 0;
-  gint depth = 0;
-  gboolean in_string = FALSE;
-  gboolean ok = TRUE;
+  PasteSplit split = { { NULL }, NULL, NULL, 0, 0, FALSE, PART_NONE };
+  gboolean ok;
 
   for (guint i = 0; i < N_PARTS; i++)
-    parts[i] = g_string_new (NULL);
-  for (guint i = 0; lines[i] != NULL && ok; i++)
-    {
-      const char *line = lines[i];
-      Part part;
-
-      if (json != NULL)
-        {
-          g_string_append (json, line);
-          g_string_append_c (json, '\n');
-          depth += json_depth (line, &in_string);
-          if (depth <= 0)
-            finish_json (g_steal_pointer (&json), parts[PART_PROFILER], amd_json);
-          continue;
-        }
-      if (line[0] == '\0' || is_shell_prompt (line))
-        continue;
-      if (line[0] == '{' || line[0] == '[')
-        {
-          json = g_string_new (line);
-          g_string_append_c (json, '\n');
-          json_line = i + 1;
-          in_string = FALSE;
-          depth = json_depth (line, &in_string);
-          mode = PART_NONE;
-          if (depth <= 0)
-            finish_json (g_steal_pointer (&json), parts[PART_PROFILER], amd_json);
-          continue;
-        }
-      part = classify (line);
-      if (strong_part (part) || part == PART_VULKAN)
-        mode = part == PART_AMD_SMI || part == PART_PROFILER ? part : PART_NONE;
-      else if (mode == PART_AMD_SMI && g_regex_match_simple ("^[A-Z0-9_]+:( .*)?$", line, 0, 0))
-        part = PART_AMD_SMI;
-      else if (mode == PART_PROFILER && g_regex_match_simple ("^[^:]+:( .*)?$", line, 0, 0))
-        part = PART_PROFILER;
-      else if (mode == PART_VULKAN && part == PART_NONE)
-        part = PART_VULKAN;
-      else if (part != PART_NONE)
-        mode = PART_NONE;
-      else if (g_str_equal (line, "VULKANINFO"))
-        {
-          mode = PART_VULKAN;
-          part = PART_VULKAN;
-        }
-      else if (line[0] == '=' || g_str_has_prefix (line, "WARNING"))
-        continue;
-      if (part == PART_NONE)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                       _("line %u: cannot read \"%s\": not the output of %s, %s, %s, %s, %s, %s, %s or %s"),
-                       i + 1, line, HR_HARDWARE_NVIDIA_SMI_COMMAND, HR_HARDWARE_ROCM_SMI_COMMAND,
-                       HR_HARDWARE_AMD_SMI_COMMAND, HR_HARDWARE_DRM_COMMAND, HR_HARDWARE_VULKANINFO_COMMAND,
-                       HR_HARDWARE_MEMINFO_COMMAND, HR_HARDWARE_SYSCTL_COMMAND, HR_HARDWARE_PROFILER_COMMAND);
-          ok = FALSE;
-          break;
-        }
-      g_string_append (parts[part], line);
-      g_string_append_c (parts[part], '\n');
-    }
-  if (ok && json != NULL)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE, _("line %u: the JSON from there on is cut off: its brackets do not close"), json_line);
-      ok = FALSE;
-    }
-  if (ok && parts[PART_NVIDIA]->len > 0)
-    ok = hr_hardware_parse_nvidia_smi (parts[PART_NVIDIA]->str, reading, error);
-  if (ok && (parts[PART_AMD_SMI]->len > 0 || amd_json->len > 0))
-    {
-      if (parts[PART_AMD_SMI]->len > 0)
-        g_ptr_array_add (amd_json, g_strdup (parts[PART_AMD_SMI]->str));
-      g_ptr_array_add (amd_json, NULL);
-      ok = hr_hardware_parse_amd_smi ((const char * const *) amd_json->pdata, reading, error);
-    }
-  else if (ok && parts[PART_ROCM]->len > 0)
-    ok = hr_hardware_parse_rocm_smi (parts[PART_ROCM]->str, reading, error);
-  /* The DRM files describe the same AMD GPUs amd-smi and rocm-smi list. */
-  if (ok && parts[PART_DRM]->len > 0 && parts[PART_ROCM]->len == 0 && parts[PART_AMD_SMI]->len == 0 && amd_json->len == 0)
-    ok = hr_hardware_parse_drm (parts[PART_DRM]->str, reading, error);
-  if (ok && parts[PART_VULKAN]->len > 0)
-    ok = hr_hardware_parse_vulkaninfo (parts[PART_VULKAN]->str, reading, error);
-  if (ok && parts[PART_MEMINFO]->len > 0)
-    ok = hr_hardware_parse_meminfo (parts[PART_MEMINFO]->str, reading, error);
-  if (ok && parts[PART_SYSCTL]->len > 0)
-    ok = hr_hardware_parse_sysctl (parts[PART_SYSCTL]->str, reading, error);
-  if (ok && parts[PART_PROFILER]->len > 0)
-    ok = hr_hardware_parse_system_profiler (parts[PART_PROFILER]->str, reading, error);
-  for (guint i = 0; i < N_PARTS; i++)
-    g_string_free (parts[i], TRUE);
+    split.parts[i] = g_string_new (NULL);
+  split.amd_json = g_ptr_array_new_with_free_func (g_free);
+  ok = split_paste (&split, lines, error) && parse_parts (&split, reading, error);
+  paste_split_clear (&split);
   return ok;
 }
 

@@ -588,6 +588,100 @@ known_board_for (GPtrArray  *known,
   return NULL;
 }
 
+/* Checks that @reading has GPUs (naming the ones vulkaninfo saw without a
+ * size), host memory, and one bandwidth per GPU when bandwidths are given. */
+static gboolean
+check_reading (HrHardwareReading  *reading,
+               guint               n_bandwidths,
+               GError            **error)
+{
+  if (reading->devices->len == 0 && reading->vulkan_names->len > 0)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; i < reading->vulkan_names->len; i++)
+        g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (reading->vulkan_names, i));
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("vulkaninfo names %s but gives no memory size, and no other tool gave one: run %s or %s, or type the board in the board editor"),
+                   names->str, HR_HARDWARE_NVIDIA_SMI_COMMAND, HR_HARDWARE_ROCM_SMI_COMMAND);
+      return FALSE;
+    }
+  if (reading->devices->len == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("no GPU memory was read"));
+      return FALSE;
+    }
+  if (reading->host_total_bytes == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("no host memory was read (%s: MemTotal)"), HR_HARDWARE_MEMINFO_COMMAND);
+      return FALSE;
+    }
+  if (n_bandwidths != 0 && n_bandwidths != reading->devices->len)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("%u bandwidths given for %u GPUs: give one per GPU, in the order read (0 = not known)"),
+                   n_bandwidths, reading->devices->len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* GPU @i of @reading as the board's device: integrated when vulkaninfo
+ * says so, Headroom's reserve, and the bandwidth given (@bandwidth_gb_s >
+ * 0), else a built-in board's of the same name, else a line to confirm.
+ * Says where each figure came from in @source. */
+static HrDevice *
+board_device (HrHardwareReading *reading,
+              guint              i,
+              GPtrArray         *known_boards,
+              double             bandwidth_gb_s,
+              GString           *source)
+{
+  HrDevice *device = hr_device_copy (g_ptr_array_index (reading->devices, i));
+  const HrBoard *known = known_board_for (known_boards, device->name);
+  g_autofree char *integrated = g_strdup_printf ("%s (%s)", device->name, hr_device_kind_to_string (HR_DEVICE_KIND_INTEGRATED));
+
+  for (guint k = 0; k < reading->vulkan_names->len; k++)
+    if (g_str_equal (g_ptr_array_index (reading->vulkan_names, k), integrated))
+      device->kind = HR_DEVICE_KIND_INTEGRATED;
+  device->reserve_bytes = MIN (DEVICE_RESERVE_BYTES, device->memory_bytes / 4);
+  if (bandwidth_gb_s > 0.0)
+    {
+      device->bandwidth_bytes_per_s = bandwidth_gb_s * 1e9;
+      g_string_append_printf (source, _("; %s: bandwidth %g GB/s as given"), device->name, bandwidth_gb_s);
+    }
+  else if (known != NULL)
+    {
+      device->bandwidth_bytes_per_s = known->bandwidth_bytes_per_s;
+      g_string_append_printf (source, _("; %s: bandwidth %g GB/s from the built-in board \"%s\""),
+                              device->name, known->bandwidth_bytes_per_s / 1e9, known->id);
+    }
+  else
+    add_line (reading->confirm, _("GPU %u (%s): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet"),
+              i, device->name); /* numbered from 0, as nvidia-smi and CUDA_VISIBLE_DEVICES do */
+  return device;
+}
+
+/* The host's memory as read, Headroom's reserve, and the bandwidth given
+ * (else a line to confirm). */
+static void
+set_host_memory (HrBoard           *board,
+                 HrHardwareReading *reading,
+                 double             host_bandwidth_gb_s,
+                 GString           *source)
+{
+  board->host_pool_bytes = reading->host_total_bytes;
+  board->host_resident_bytes = reading->host_available_bytes > 0 ? reading->host_total_bytes - reading->host_available_bytes : 0;
+  board->host_reserve_bytes = MIN (HOST_RESERVE_BYTES, reading->host_total_bytes / 4);
+  if (host_bandwidth_gb_s > 0.0)
+    {
+      board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
+      g_string_append_printf (source, _("; host memory bandwidth %g GB/s as given"), host_bandwidth_gb_s);
+    }
+  else
+    add_line (reading->confirm, _("host memory bandwidth not read (no tool prints it): give it in GB/s (--host-bandwidth), channels x 8 bytes x MT/s (dual-channel DDR4-3200: 51.2)"));
+}
+
 /**
  * hr_hardware_make_board:
  * @reading: what was read (its read and confirm lists grow)
@@ -647,34 +741,8 @@ hr_hardware_make_board (HrHardwareReading  *reading,
       return hr_hardware_make_unified_board (reading, id, name, known_boards,
                                              n_bandwidths == 1 ? bandwidths_gb_s[0] : 0.0, error);
     }
-  if (reading->devices->len == 0)
-    {
-      if (reading->vulkan_names->len > 0)
-        {
-          g_autoptr(GString) names = g_string_new (NULL);
-
-          for (guint i = 0; i < reading->vulkan_names->len; i++)
-            g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", (char *) g_ptr_array_index (reading->vulkan_names, i));
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                       _("vulkaninfo names %s but gives no memory size, and no other tool gave one: run %s or %s, or type the board in the board editor"),
-                       names->str, HR_HARDWARE_NVIDIA_SMI_COMMAND, HR_HARDWARE_ROCM_SMI_COMMAND);
-        }
-      else
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("no GPU memory was read"));
-      return NULL;
-    }
-  if (reading->host_total_bytes == 0)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND, _("no host memory was read (%s: MemTotal)"), HR_HARDWARE_MEMINFO_COMMAND);
-      return NULL;
-    }
-  if (n_bandwidths != 0 && n_bandwidths != reading->devices->len)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("%u bandwidths given for %u GPUs: give one per GPU, in the order read (0 = not known)"),
-                   n_bandwidths, reading->devices->len);
-      return NULL;
-    }
+  if (!check_reading (reading, n_bandwidths, error))
+    return NULL;
 
   board = hr_board_new (id, name);
   devices = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_device_free);
@@ -682,46 +750,10 @@ hr_hardware_make_board (HrHardwareReading  *reading,
   for (guint i = 0; i < reading->read->len; i++)
     g_string_append_printf (source, "%s %s", i == 0 ? "" : ";", (char *) g_ptr_array_index (reading->read, i));
   for (guint i = 0; i < reading->devices->len; i++)
-    {
-      HrDevice *device = hr_device_copy (g_ptr_array_index (reading->devices, i));
-      const HrBoard *known = known_board_for (known_boards, device->name);
-
-      /* vulkaninfo tells an integrated GPU of the same name */
-      for (guint k = 0; k < reading->vulkan_names->len; k++)
-        {
-          g_autofree char *integrated = g_strdup_printf ("%s (%s)", device->name, hr_device_kind_to_string (HR_DEVICE_KIND_INTEGRATED));
-
-          if (g_str_equal (g_ptr_array_index (reading->vulkan_names, k), integrated))
-            device->kind = HR_DEVICE_KIND_INTEGRATED;
-        }
-      device->reserve_bytes = MIN (DEVICE_RESERVE_BYTES, device->memory_bytes / 4);
-      if (n_bandwidths > 0 && bandwidths_gb_s[i] > 0.0)
-        {
-          device->bandwidth_bytes_per_s = bandwidths_gb_s[i] * 1e9;
-          g_string_append_printf (source, _("; %s: bandwidth %g GB/s as given"), device->name, bandwidths_gb_s[i]);
-        }
-      else if (known != NULL)
-        {
-          device->bandwidth_bytes_per_s = known->bandwidth_bytes_per_s;
-          g_string_append_printf (source, _("; %s: bandwidth %g GB/s from the built-in board \"%s\""),
-                                  device->name, known->bandwidth_bytes_per_s / 1e9, known->id);
-        }
-      else
-        add_line (reading->confirm, _("GPU %u (%s): memory bandwidth not read (no tool prints it): give it in GB/s (--bandwidth), from the GPU's spec sheet"),
-                  i, device->name); /* numbered from 0, as nvidia-smi and CUDA_VISIBLE_DEVICES do */
-      g_ptr_array_add (devices, device);
-    }
+    g_ptr_array_add (devices, board_device (reading, i, known_boards,
+                                            n_bandwidths > 0 ? bandwidths_gb_s[i] : 0.0, source));
   hr_board_set_devices (board, g_steal_pointer (&devices));
-  board->host_pool_bytes = reading->host_total_bytes;
-  board->host_resident_bytes = reading->host_available_bytes > 0 ? reading->host_total_bytes - reading->host_available_bytes : 0;
-  board->host_reserve_bytes = MIN (HOST_RESERVE_BYTES, reading->host_total_bytes / 4);
-  if (host_bandwidth_gb_s > 0.0)
-    {
-      board->host_bandwidth_bytes_per_s = host_bandwidth_gb_s * 1e9;
-      g_string_append_printf (source, _("; host memory bandwidth %g GB/s as given"), host_bandwidth_gb_s);
-    }
-  else
-    add_line (reading->confirm, _("host memory bandwidth not read (no tool prints it): give it in GB/s (--host-bandwidth), channels x 8 bytes x MT/s (dual-channel DDR4-3200: 51.2)"));
+  set_host_memory (board, reading, host_bandwidth_gb_s, source);
   g_string_append (source, _("; reserve 0.5 GB on each GPU and 2 GB of host memory are Headroom's assumptions, as on the built-in boards: edit them to your machine"));
   add_line (reading->confirm, _("reserve: 0.5 GB on each GPU and 2 GB of host memory held back are Headroom's assumptions"));
   board->source = g_string_free (g_steal_pointer (&source), FALSE);

@@ -107,6 +107,196 @@ has_member (JsonObject *object,
 #define PROBLEM(member, ...) \
   G_STMT_START { *out_field = (member); *out_problem = g_strdup_printf (__VA_ARGS__); return FALSE; } G_STMT_END
 
+/* The compact schedule members of an entry, as read. */
+typedef struct {
+  GArray  *types;     /* LayerType per layer from "layer_types", or NULL */
+  guint32  interval;  /* "full_attention_interval", 0 when absent */
+  guint32  pattern;   /* "sliding_window_pattern", 0 when absent */
+} LayerSchedule;
+
+/* Reads the recurrent-state members and the compact schedule, each checked
+ * on its own. */
+static gboolean
+read_schedule (JsonObject     *object,
+               HrModelSpec    *spec,
+               LayerSchedule  *schedule,
+               const char    **out_field,
+               char          **out_problem)
+{
+  if (!_hr_catalog_read_u32_array (object, "layer_recurrent", 1, &spec->layer_recurrent, sizeof (guint8), out_problem))
+    {
+      *out_field = "layer_recurrent";
+      return FALSE;
+    }
+  if (!_hr_json_get_u32 (object, "recurrent_r", FALSE, MAX_U32_FIELD, &spec->recurrent_r, out_problem))
+    {
+      *out_field = "recurrent_r";
+      return FALSE;
+    }
+  if (!_hr_json_get_u32 (object, "recurrent_s", FALSE, MAX_U32_FIELD, &spec->recurrent_s, out_problem))
+    {
+      *out_field = "recurrent_s";
+      return FALSE;
+    }
+  if (!_hr_json_get_u32 (object, "full_attention_interval", FALSE, MAX_U32_FIELD, &schedule->interval, out_problem))
+    {
+      *out_field = "full_attention_interval";
+      return FALSE;
+    }
+  if (!_hr_json_get_u32 (object, "sliding_window_pattern", FALSE, MAX_U32_FIELD, &schedule->pattern, out_problem))
+    {
+      *out_field = "sliding_window_pattern";
+      return FALSE;
+    }
+  if (!read_layer_types (object, spec->layers, &schedule->types, out_problem))
+    {
+      *out_field = "layer_types";
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One way to give each thing: a compact schedule and an explicit array
+ * for the same layers are refused, and the interval and pattern must fit
+ * the layers. */
+static gboolean
+check_schedule (JsonObject          *object,
+                const HrModelSpec   *spec,
+                const LayerSchedule *schedule,
+                const char         **out_field,
+                char               **out_problem)
+{
+  GArray *types = schedule->types;
+  guint32 interval = schedule->interval, pattern = schedule->pattern;
+
+  if (types != NULL && interval > 0)
+    PROBLEM ("full_attention_interval", "%s", _("fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one"));
+  if ((types != NULL || interval > 0) &&
+      (has_member (object, "layer_kv_heads") || has_member (object, "layer_recurrent")))
+    PROBLEM (types != NULL ? "layer_types" : "full_attention_interval",
+             _("field \"%s\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays"),
+             types != NULL ? "layer_types" : "full_attention_interval");
+  if (types != NULL && has_member (object, "layer_sliding"))
+    PROBLEM ("layer_types", "%s", _("field \"layer_types\" cannot be combined with \"layer_sliding\""));
+  if (pattern > 0 && (types != NULL || has_member (object, "layer_sliding")))
+    PROBLEM ("sliding_window_pattern", "%s", _("field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\""));
+  if (has_member (object, "full_attention_interval") && (interval < 2 || interval > spec->layers))
+    PROBLEM ("full_attention_interval", _("field \"full_attention_interval\" must be between 2 and the %u layers"), spec->layers);
+  if (has_member (object, "sliding_window_pattern") && (pattern < 2 || pattern > spec->layers))
+    PROBLEM ("sliding_window_pattern", _("field \"sliding_window_pattern\" must be between 2 and the %u layers"), spec->layers);
+  if (pattern > 0 && spec->sliding_window == 0)
+    PROBLEM ("sliding_window_pattern", "%s", _("field \"sliding_window_pattern\" needs a \"sliding_window\""));
+  return TRUE;
+}
+
+/* "layer_types" into layer_kv_heads (kv_heads for the attending layers),
+ * and layer_sliding / layer_recurrent where any layer is such. */
+static gboolean
+apply_layer_types (HrModelSpec  *spec,
+                   GArray       *types,
+                   const char  **out_field,
+                   char        **out_problem)
+{
+  gboolean any_sliding = FALSE, any_recurrent = FALSE;
+
+  spec->layer_kv_heads = new_array (sizeof (guint32), spec->layers);
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      LayerType type = g_array_index (types, LayerType, i);
+
+      g_array_index (spec->layer_kv_heads, guint32, i) =
+        (type == LAYER_ATTENTION || type == LAYER_SLIDING) ? spec->kv_heads : 0;
+      any_sliding |= type == LAYER_SLIDING;
+      any_recurrent |= type == LAYER_RECURRENT;
+    }
+  if (any_sliding && spec->sliding_window == 0)
+    PROBLEM ("layer_types", "%s", _("field \"layer_types\" has sliding layers but no \"sliding_window\""));
+  if (any_sliding)
+    {
+      g_clear_pointer (&spec->layer_sliding, g_array_unref);
+      spec->layer_sliding = new_array (sizeof (guint8), spec->layers);
+    }
+  if (any_recurrent)
+    spec->layer_recurrent = new_array (sizeof (guint8), spec->layers);
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      LayerType type = g_array_index (types, LayerType, i);
+
+      if (any_sliding)
+        g_array_index (spec->layer_sliding, guint8, i) = type == LAYER_SLIDING;
+      if (any_recurrent)
+        g_array_index (spec->layer_recurrent, guint8, i) = type == LAYER_RECURRENT;
+    }
+  return TRUE;
+}
+
+/* "full_attention_interval" N: every Nth layer attends, the rest keep a
+ * recurrent state. */
+static void
+apply_interval (HrModelSpec *spec,
+                guint32      interval)
+{
+  spec->layer_kv_heads = new_array (sizeof (guint32), spec->layers);
+  spec->layer_recurrent = new_array (sizeof (guint8), spec->layers);
+  for (guint i = 0; i < spec->layers; i++)
+    {
+      gboolean attends = (i + 1) % interval == 0;
+
+      g_array_index (spec->layer_recurrent, guint8, i) = !attends;
+      g_array_index (spec->layer_kv_heads, guint32, i) = attends ? spec->kv_heads : 0;
+    }
+}
+
+/* "sliding_window_pattern" N: every Nth layer attends over the whole
+ * context, the rest over the window. */
+static void
+apply_pattern (HrModelSpec *spec,
+               guint32      pattern)
+{
+  spec->layer_sliding = new_array (sizeof (guint8), spec->layers);
+  for (guint i = 0; i < spec->layers; i++)
+    g_array_index (spec->layer_sliding, guint8, i) = (i + 1) % pattern != 0;
+}
+
+/* The arrays' lengths, then the recurrent sizes against the recurrent
+ * layers: both given where there are such layers, none where there are
+ * none. */
+static gboolean
+check_recurrent (JsonObject          *object,
+                 const HrModelSpec   *spec,
+                 const LayerSchedule *schedule,
+                 const char         **out_field,
+                 char               **out_problem)
+{
+  guint recurrent = 0;
+
+  if (spec->layer_recurrent != NULL && spec->layer_recurrent->len != spec->layers)
+    PROBLEM ("layer_recurrent", _("field \"layer_recurrent\" has %u values for %u layers"),
+             spec->layer_recurrent->len, spec->layers);
+  if (spec->layer_sliding != NULL && spec->layer_sliding->len != spec->layers)
+    PROBLEM ("layer_sliding", _("field \"layer_sliding\" has %u values for %u layers"),
+             spec->layer_sliding->len, spec->layers);
+
+  for (guint i = 0; spec->layer_recurrent != NULL && i < spec->layer_recurrent->len; i++)
+    recurrent += g_array_index (spec->layer_recurrent, guint8, i) != 0;
+  if (recurrent > 0 && spec->recurrent_r == 0 && spec->recurrent_s == 0)
+    PROBLEM (schedule->types != NULL ? "layer_types" : schedule->interval > 0 ? "full_attention_interval" : "layer_recurrent",
+             _("fields \"recurrent_r\" and \"recurrent_s\" are missing: %u layers keep a recurrent state"), recurrent);
+  /* Both, so that a 0 is said, not assumed (LFM2's short convolution has
+   * no n_embd_s; a Mamba layer has both). */
+  if (recurrent > 0 && json_object_has_member (object, "recurrent_r") != json_object_has_member (object, "recurrent_s"))
+    {
+      const char *missing = json_object_has_member (object, "recurrent_r") ? "recurrent_s" : "recurrent_r";
+
+      PROBLEM (missing, _("field \"%s\" is missing: %u layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)"),
+               missing, recurrent);
+    }
+  if (recurrent == 0 && (spec->recurrent_r > 0 || spec->recurrent_s > 0))
+    PROBLEM (spec->recurrent_r > 0 ? "recurrent_r" : "recurrent_s", "%s",
+             _("fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")"));
+  return TRUE;
+}
+
 /**
  * _hr_catalog_read_layers:
  * @object: one catalog entry
@@ -144,136 +334,19 @@ _hr_catalog_read_layers (JsonObject   *object,
                          const char  **out_field,
                          char        **out_problem)
 {
-  g_autoptr(GArray) types = NULL;
-  guint32 interval = 0, pattern = 0;
-  guint recurrent = 0;
+  LayerSchedule schedule = { NULL, 0, 0 };
+  gboolean ok;
 
-  if (!_hr_catalog_read_u32_array (object, "layer_recurrent", 1, &spec->layer_recurrent, sizeof (guint8), out_problem))
-    {
-      *out_field = "layer_recurrent";
-      return FALSE;
-    }
-  if (!_hr_json_get_u32 (object, "recurrent_r", FALSE, MAX_U32_FIELD, &spec->recurrent_r, out_problem))
-    {
-      *out_field = "recurrent_r";
-      return FALSE;
-    }
-  if (!_hr_json_get_u32 (object, "recurrent_s", FALSE, MAX_U32_FIELD, &spec->recurrent_s, out_problem))
-    {
-      *out_field = "recurrent_s";
-      return FALSE;
-    }
-  if (!_hr_json_get_u32 (object, "full_attention_interval", FALSE, MAX_U32_FIELD, &interval, out_problem))
-    {
-      *out_field = "full_attention_interval";
-      return FALSE;
-    }
-  if (!_hr_json_get_u32 (object, "sliding_window_pattern", FALSE, MAX_U32_FIELD, &pattern, out_problem))
-    {
-      *out_field = "sliding_window_pattern";
-      return FALSE;
-    }
-  if (!read_layer_types (object, spec->layers, &types, out_problem))
-    {
-      *out_field = "layer_types";
-      return FALSE;
-    }
+  ok = read_schedule (object, spec, &schedule, out_field, out_problem) &&
+       check_schedule (object, spec, &schedule, out_field, out_problem) &&
+       (schedule.types == NULL || apply_layer_types (spec, schedule.types, out_field, out_problem));
+  if (ok && schedule.interval > 0)
+    apply_interval (spec, schedule.interval);
+  if (ok && schedule.pattern > 0)
+    apply_pattern (spec, schedule.pattern);
+  ok = ok && check_recurrent (object, spec, &schedule, out_field, out_problem);
 
-  /* One way to give each thing. */
-  if (types != NULL && interval > 0)
-    PROBLEM ("full_attention_interval", "%s", _("fields \"layer_types\" and \"full_attention_interval\" both give the layer schedule: give one"));
-  if ((types != NULL || interval > 0) &&
-      (has_member (object, "layer_kv_heads") || has_member (object, "layer_recurrent")))
-    PROBLEM (types != NULL ? "layer_types" : "full_attention_interval",
-             _("field \"%s\" cannot be combined with \"layer_kv_heads\" or \"layer_recurrent\": give the schedule or the arrays"),
-             types != NULL ? "layer_types" : "full_attention_interval");
-  if (types != NULL && has_member (object, "layer_sliding"))
-    PROBLEM ("layer_types", "%s", _("field \"layer_types\" cannot be combined with \"layer_sliding\""));
-  if (pattern > 0 && (types != NULL || has_member (object, "layer_sliding")))
-    PROBLEM ("sliding_window_pattern", "%s", _("field \"sliding_window_pattern\" cannot be combined with \"layer_types\" or \"layer_sliding\""));
-  if (has_member (object, "full_attention_interval") && (interval < 2 || interval > spec->layers))
-    PROBLEM ("full_attention_interval", _("field \"full_attention_interval\" must be between 2 and the %u layers"), spec->layers);
-  if (has_member (object, "sliding_window_pattern") && (pattern < 2 || pattern > spec->layers))
-    PROBLEM ("sliding_window_pattern", _("field \"sliding_window_pattern\" must be between 2 and the %u layers"), spec->layers);
-  if (pattern > 0 && spec->sliding_window == 0)
-    PROBLEM ("sliding_window_pattern", "%s", _("field \"sliding_window_pattern\" needs a \"sliding_window\""));
-
-  if (types != NULL)
-    {
-      gboolean any_sliding = FALSE, any_recurrent = FALSE;
-
-      spec->layer_kv_heads = new_array (sizeof (guint32), spec->layers);
-      for (guint i = 0; i < spec->layers; i++)
-        {
-          LayerType type = g_array_index (types, LayerType, i);
-
-          g_array_index (spec->layer_kv_heads, guint32, i) =
-            (type == LAYER_ATTENTION || type == LAYER_SLIDING) ? spec->kv_heads : 0;
-          any_sliding |= type == LAYER_SLIDING;
-          any_recurrent |= type == LAYER_RECURRENT;
-        }
-      if (any_sliding && spec->sliding_window == 0)
-        PROBLEM ("layer_types", "%s", _("field \"layer_types\" has sliding layers but no \"sliding_window\""));
-      if (any_sliding)
-        {
-          g_clear_pointer (&spec->layer_sliding, g_array_unref);
-          spec->layer_sliding = new_array (sizeof (guint8), spec->layers);
-        }
-      if (any_recurrent)
-        spec->layer_recurrent = new_array (sizeof (guint8), spec->layers);
-      for (guint i = 0; i < spec->layers; i++)
-        {
-          LayerType type = g_array_index (types, LayerType, i);
-
-          if (any_sliding)
-            g_array_index (spec->layer_sliding, guint8, i) = type == LAYER_SLIDING;
-          if (any_recurrent)
-            g_array_index (spec->layer_recurrent, guint8, i) = type == LAYER_RECURRENT;
-        }
-    }
-  if (interval > 0)
-    {
-      spec->layer_kv_heads = new_array (sizeof (guint32), spec->layers);
-      spec->layer_recurrent = new_array (sizeof (guint8), spec->layers);
-      for (guint i = 0; i < spec->layers; i++)
-        {
-          gboolean attends = (i + 1) % interval == 0;
-
-          g_array_index (spec->layer_recurrent, guint8, i) = !attends;
-          g_array_index (spec->layer_kv_heads, guint32, i) = attends ? spec->kv_heads : 0;
-        }
-    }
-  if (pattern > 0)
-    {
-      spec->layer_sliding = new_array (sizeof (guint8), spec->layers);
-      for (guint i = 0; i < spec->layers; i++)
-        g_array_index (spec->layer_sliding, guint8, i) = (i + 1) % pattern != 0;
-    }
-
-  if (spec->layer_recurrent != NULL && spec->layer_recurrent->len != spec->layers)
-    PROBLEM ("layer_recurrent", _("field \"layer_recurrent\" has %u values for %u layers"),
-             spec->layer_recurrent->len, spec->layers);
-  if (spec->layer_sliding != NULL && spec->layer_sliding->len != spec->layers)
-    PROBLEM ("layer_sliding", _("field \"layer_sliding\" has %u values for %u layers"),
-             spec->layer_sliding->len, spec->layers);
-
-  for (guint i = 0; spec->layer_recurrent != NULL && i < spec->layer_recurrent->len; i++)
-    recurrent += g_array_index (spec->layer_recurrent, guint8, i) != 0;
-  if (recurrent > 0 && spec->recurrent_r == 0 && spec->recurrent_s == 0)
-    PROBLEM (types != NULL ? "layer_types" : interval > 0 ? "full_attention_interval" : "layer_recurrent",
-             _("fields \"recurrent_r\" and \"recurrent_s\" are missing: %u layers keep a recurrent state"), recurrent);
-  /* Both, so that a 0 is said, not assumed (LFM2's short convolution has
-   * no n_embd_s; a Mamba layer has both). */
-  if (recurrent > 0 && json_object_has_member (object, "recurrent_r") != json_object_has_member (object, "recurrent_s"))
-    {
-      const char *missing = json_object_has_member (object, "recurrent_r") ? "recurrent_s" : "recurrent_r";
-
-      PROBLEM (missing, _("field \"%s\" is missing: %u layers keep a recurrent state; give both recurrent_r and recurrent_s (0 where the architecture has no such state)"),
-               missing, recurrent);
-    }
-  if (recurrent == 0 && (spec->recurrent_r > 0 || spec->recurrent_s > 0))
-    PROBLEM (spec->recurrent_r > 0 ? "recurrent_r" : "recurrent_s", "%s",
-             _("fields \"recurrent_r\" and \"recurrent_s\" need recurrent layers (\"layer_types\", \"full_attention_interval\" or \"layer_recurrent\")"));
-  return TRUE;
+  g_clear_pointer (&schedule.types, g_array_unref);
+  return ok;
 }
 #undef PROBLEM

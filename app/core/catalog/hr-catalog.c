@@ -318,42 +318,89 @@ _hr_catalog_read_u32_array (JsonObject  *object,
   return TRUE;
 }
 
-static HrModelSpec *
-spec_from_object (HrJsonDoc   *doc,
-                  const char  *display_name,
-                  JsonArray   *array,
-                  guint        index,
-                  GError     **error)
+/* The whole-number fields of an entry's shape, read in this order;
+ * head_dim comes between kv_heads and key_length (it is their default). */
+typedef struct {
+  const char *member;
+  gboolean    required;
+  gsize       offset;   /* of the guint32 in HrModelSpec */
+} CatalogU32Field;
+
+static const CatalogU32Field catalog_heads_fields[] = {
+  { "layers", TRUE, G_STRUCT_OFFSET (HrModelSpec, layers) },
+  { "heads", FALSE, G_STRUCT_OFFSET (HrModelSpec, heads) },
+  { "kv_heads", TRUE, G_STRUCT_OFFSET (HrModelSpec, kv_heads) },
+};
+
+static const CatalogU32Field catalog_shape_fields[] = {
+  { "key_length", FALSE, G_STRUCT_OFFSET (HrModelSpec, key_length) },
+  { "value_length", FALSE, G_STRUCT_OFFSET (HrModelSpec, value_length) },
+  { "embedding_length", FALSE, G_STRUCT_OFFSET (HrModelSpec, embedding_length) },
+  { "feed_forward_length", FALSE, G_STRUCT_OFFSET (HrModelSpec, feed_forward_length) },
+  { "context_length", FALSE, G_STRUCT_OFFSET (HrModelSpec, context_length) },
+  { "sliding_window", FALSE, G_STRUCT_OFFSET (HrModelSpec, sliding_window) },
+  { "vocab_size", FALSE, G_STRUCT_OFFSET (HrModelSpec, vocab_size) },
+  { "expert_count", FALSE, G_STRUCT_OFFSET (HrModelSpec, expert_count) },
+  { "expert_used_count", FALSE, G_STRUCT_OFFSET (HrModelSpec, expert_used_count) },
+};
+
+/* Notes which member a read failed on; returns FALSE. */
+static gboolean
+fail_at (const char **out_field,
+         const char  *member)
 {
-  JsonNode *element = json_array_get_element (array, index);
-  JsonObject *object;
-  g_autoptr(HrModelSpec) spec = hr_model_spec_new (NULL);
-  g_autofree char *problem = NULL;
-  g_autofree char *field = NULL;
-  guint32 head_dim = 0;
-  guint64 listed_bytes = 0, listed_parameters = 0;
-  JsonNode *sources;
+  *out_field = member;
+  return FALSE;
+}
 
-  if (!JSON_NODE_HOLDS_OBJECT (element))
+/* Reads @fields into @spec in order; on the first bad one sets *@out_field. */
+static gboolean
+read_u32_fields (JsonObject            *object,
+                 const CatalogU32Field *fields,
+                 gsize                  n_fields,
+                 HrModelSpec           *spec,
+                 const char           **out_field,
+                 char                 **out_problem)
+{
+  for (gsize i = 0; i < n_fields; i++)
     {
-      _hr_catalog_set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
-      return NULL;
+      guint32 *out = G_STRUCT_MEMBER_P (spec, fields[i].offset);
+
+      if (!_hr_json_get_u32 (object, fields[i].member, fields[i].required, MAX_U32_FIELD, out, out_problem))
+        {
+          *out_field = fields[i].member;
+          return FALSE;
+        }
     }
-  object = json_node_get_object (element);
+  return TRUE;
+}
 
-#define READ(expr, member) \
-  G_STMT_START { if (!(expr)) { _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, member, spec->name, problem); return NULL; } } G_STMT_END
+/* Name, architecture, precision and the size figures. The seed's rounded
+ * listing ("size", "listed_parameters") is what its tables size by; the
+ * exact figures go to the runtime (hr_runtime_exact_spec()). */
+static gboolean
+read_listing (JsonObject   *object,
+              HrModelSpec  *spec,
+              const char  **out_field,
+              char        **out_problem)
+{
+  guint64 listed_bytes = 0, listed_parameters = 0;
 
-  READ (_hr_json_get_string (object, "name", TRUE, &spec->name, &problem), "name");
-  READ (_hr_json_get_string (object, "architecture", FALSE, &spec->architecture, &problem), "architecture");
-  READ (_hr_json_get_u64 (object, "parameters", TRUE, G_MAXUINT64, &spec->parameters, &problem), "parameters");
-  READ (_hr_json_get_string (object, "precision", TRUE, &spec->precision, &problem), "precision");
-  READ (_hr_json_get_u64 (object, "file_bytes", FALSE, MAX_BYTES, &spec->file_bytes, &problem), "file_bytes");
-  READ (_hr_json_get_u64 (object, "size", FALSE, MAX_BYTES, &listed_bytes, &problem), "size");
-  READ (_hr_json_get_u64 (object, "listed_parameters", FALSE, G_MAXUINT64, &listed_parameters, &problem), "listed_parameters");
-  /* The seed's rounded listing ("size", "listed_parameters") is what its
-   * tables size by; the exact figures go to the runtime
-   * (hr_runtime_exact_spec()). */
+  if (!_hr_json_get_string (object, "name", TRUE, &spec->name, out_problem))
+    return fail_at (out_field, "name");
+  if (!_hr_json_get_string (object, "architecture", FALSE, &spec->architecture, out_problem))
+    return fail_at (out_field, "architecture");
+  if (!_hr_json_get_u64 (object, "parameters", TRUE, G_MAXUINT64, &spec->parameters, out_problem))
+    return fail_at (out_field, "parameters");
+  if (!_hr_json_get_string (object, "precision", TRUE, &spec->precision, out_problem))
+    return fail_at (out_field, "precision");
+  if (!_hr_json_get_u64 (object, "file_bytes", FALSE, MAX_BYTES, &spec->file_bytes, out_problem))
+    return fail_at (out_field, "file_bytes");
+  if (!_hr_json_get_u64 (object, "size", FALSE, MAX_BYTES, &listed_bytes, out_problem))
+    return fail_at (out_field, "size");
+  if (!_hr_json_get_u64 (object, "listed_parameters", FALSE, G_MAXUINT64, &listed_parameters, out_problem))
+    return fail_at (out_field, "listed_parameters");
+
   if (listed_bytes > 0 && listed_bytes != spec->file_bytes)
     {
       spec->exact_file_bytes = spec->file_bytes;
@@ -364,103 +411,168 @@ spec_from_object (HrJsonDoc   *doc,
       spec->exact_parameters = spec->parameters;
       spec->parameters = listed_parameters;
     }
-  READ (_hr_json_get_u32 (object, "layers", TRUE, MAX_U32_FIELD, &spec->layers, &problem), "layers");
-  READ (_hr_json_get_u32 (object, "heads", FALSE, MAX_U32_FIELD, &spec->heads, &problem), "heads");
-  READ (_hr_json_get_u32 (object, "kv_heads", TRUE, MAX_U32_FIELD, &spec->kv_heads, &problem), "kv_heads");
-  READ (_hr_json_get_u32 (object, "head_dim", FALSE, MAX_U32_FIELD, &head_dim, &problem), "head_dim");
-  spec->key_length = spec->value_length = head_dim;
-  READ (_hr_json_get_u32 (object, "key_length", FALSE, MAX_U32_FIELD, &spec->key_length, &problem), "key_length");
-  READ (_hr_json_get_u32 (object, "value_length", FALSE, MAX_U32_FIELD, &spec->value_length, &problem), "value_length");
-  READ (_hr_json_get_u32 (object, "embedding_length", FALSE, MAX_U32_FIELD, &spec->embedding_length, &problem), "embedding_length");
-  READ (_hr_json_get_u32 (object, "feed_forward_length", FALSE, MAX_U32_FIELD, &spec->feed_forward_length, &problem), "feed_forward_length");
-  READ (_hr_json_get_u32 (object, "context_length", FALSE, MAX_U32_FIELD, &spec->context_length, &problem), "context_length");
-  READ (_hr_json_get_u32 (object, "sliding_window", FALSE, MAX_U32_FIELD, &spec->sliding_window, &problem), "sliding_window");
-  READ (_hr_json_get_u32 (object, "vocab_size", FALSE, MAX_U32_FIELD, &spec->vocab_size, &problem), "vocab_size");
-  READ (_hr_json_get_u32 (object, "expert_count", FALSE, MAX_U32_FIELD, &spec->expert_count, &problem), "expert_count");
-  READ (_hr_json_get_u32 (object, "expert_used_count", FALSE, MAX_U32_FIELD, &spec->expert_used_count, &problem), "expert_used_count");
-  /* A separate vision projector layer (Ollama's image.projector), beyond
-   * file_bytes; a projector inside the model's blob is in file_bytes. */
-  READ (_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, &problem), "projector_bytes");
-  READ (_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, &problem), "tied_embeddings");
-  /* Multi-head latent attention: the cache holds one latent of key_length
-   * per token and layer and no V (llama.cpp src/llama-kv-cache.cpp:
-   * has_v = !is_mla; conversion/deepseek.py writes key_length =
-   * kv_lora_rank + qk_rope_head_dim, value_length = kv_lora_rank). */
-  READ (_hr_json_get_bool (object, "kv_latent", &spec->kv_latent, &problem), "kv_latent");
-  READ (_hr_json_get_string (object, "origin", FALSE, &spec->origin, &problem), "origin");
-  READ (_hr_catalog_read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), &problem), "layer_kv_heads");
-  READ (_hr_catalog_read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), &problem), "layer_sliding");
-  {
-    const char *layers_field = NULL;
+  return TRUE;
+}
 
-    READ (_hr_catalog_read_layers (object, spec, &layers_field, &problem), layers_field);
-  }
+/* The attention and layer shape: heads, key/value lengths (head_dim is
+ * their default), widths, experts. Stores head_dim in *@out_head_dim. */
+static gboolean
+read_shape (JsonObject   *object,
+            HrModelSpec  *spec,
+            guint32      *out_head_dim,
+            const char  **out_field,
+            char        **out_problem)
+{
+  if (!read_u32_fields (object, catalog_heads_fields, G_N_ELEMENTS (catalog_heads_fields), spec, out_field, out_problem))
+    return FALSE;
+  if (!_hr_json_get_u32 (object, "head_dim", FALSE, MAX_U32_FIELD, out_head_dim, out_problem))
+    return fail_at (out_field, "head_dim");
+  spec->key_length = spec->value_length = *out_head_dim;
+  return read_u32_fields (object, catalog_shape_fields, G_N_ELEMENTS (catalog_shape_fields), spec, out_field, out_problem);
+}
+
+/* The projector, flags, origin and the per-layer lists. */
+static gboolean
+read_extras (JsonObject   *object,
+             HrModelSpec  *spec,
+             const char  **out_field,
+             char        **out_problem)
+{
+  /* A separate vision projector layer (Ollama's image.projector), beyond
+   * file_bytes; a projector inside the model's blob is in file_bytes.
+   * kv_latent is multi-head latent attention: the cache holds one latent
+   * of key_length per token and layer and no V (llama.cpp
+   * src/llama-kv-cache.cpp: has_v = !is_mla; conversion/deepseek.py writes
+   * key_length = kv_lora_rank + qk_rope_head_dim, value_length =
+   * kv_lora_rank). */
+  if (!_hr_json_get_u64 (object, "projector_bytes", FALSE, MAX_BYTES, &spec->projector_bytes, out_problem))
+    return fail_at (out_field, "projector_bytes");
+  if (!_hr_json_get_bool (object, "tied_embeddings", &spec->tied_embeddings, out_problem))
+    return fail_at (out_field, "tied_embeddings");
+  if (!_hr_json_get_bool (object, "kv_latent", &spec->kv_latent, out_problem))
+    return fail_at (out_field, "kv_latent");
+  if (!_hr_json_get_string (object, "origin", FALSE, &spec->origin, out_problem))
+    return fail_at (out_field, "origin");
+  if (!_hr_catalog_read_u32_array (object, "layer_kv_heads", 65536, &spec->layer_kv_heads, sizeof (guint32), out_problem))
+    return fail_at (out_field, "layer_kv_heads");
+  if (!_hr_catalog_read_u32_array (object, "layer_sliding", 1, &spec->layer_sliding, sizeof (guint8), out_problem))
+    return fail_at (out_field, "layer_sliding");
+  return _hr_catalog_read_layers (object, spec, out_field, out_problem);
+}
+
+/* Copies the entry's "sources" object (field name → text, "default" for
+ * the rest) onto @spec's fields. */
+static void
+apply_sources (JsonObject  *s,
+               HrModelSpec *spec)
+{
+  const char *fallback = hr_json_string (s, "default");
+
+  if (spec->projector_bytes > 0)
+    spec->projector_source = g_strdup (hr_json_string (s, "projector_bytes") != NULL
+                                       ? hr_json_string (s, "projector_bytes") : fallback);
+
+  for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+    {
+      const char *text = hr_json_string (s, hr_spec_field_name (f));
+
+      /* The fields hold the listing where there is one: its source
+       * is under the listing's key, the exact figure's under the
+       * figure's own. */
+      if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
+        {
+          spec->exact_file_bytes_source = g_strdup (text != NULL ? text : fallback);
+          text = hr_json_string (s, "size");
+        }
+      if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
+        {
+          spec->exact_parameters_source = g_strdup (text != NULL ? text : fallback);
+          text = hr_json_string (s, "listed_parameters");
+        }
+      hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
+    }
+  /* How recurrent_r and recurrent_s were worked out. */
+  if (hr_json_string (s, "recurrent") != NULL)
+    spec->recurrent_source = g_strdup (hr_json_string (s, "recurrent"));
+}
+
+/* The checks across fields once all are read: a key/value length, the
+ * sources object (applied when valid), layer_kv_heads' count. */
+static gboolean
+check_entry (JsonObject   *object,
+             HrModelSpec  *spec,
+             guint32       head_dim,
+             const char  **out_field,
+             char        **out_problem)
+{
+  JsonNode *sources = json_object_get_member (object, "sources");
 
   if (spec->key_length == 0 && spec->value_length == 0 && head_dim == 0)
     {
-      problem = g_strdup (_("field \"head_dim\" (or \"key_length\" and \"value_length\") is missing"));
-      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "head_dim", spec->name, problem);
-      return NULL;
+      *out_field = "head_dim";
+      *out_problem = g_strdup (_("field \"head_dim\" (or \"key_length\" and \"value_length\") is missing"));
+      return FALSE;
     }
 
-  sources = json_object_get_member (object, "sources");
   if (sources != NULL && JSON_NODE_HOLDS_OBJECT (sources))
-    {
-      JsonObject *s = json_node_get_object (sources);
-      const char *fallback = hr_json_string (s, "default");
-
-      if (spec->projector_bytes > 0)
-        spec->projector_source = g_strdup (hr_json_string (s, "projector_bytes") != NULL
-                                           ? hr_json_string (s, "projector_bytes") : fallback);
-
-      for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
-        {
-          const char *text = hr_json_string (s, hr_spec_field_name (f));
-
-          /* The fields hold the listing where there is one: its source
-           * is under the listing's key, the exact figure's under the
-           * figure's own. */
-          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
-            {
-              spec->exact_file_bytes_source = g_strdup (text != NULL ? text : fallback);
-              text = hr_json_string (s, "size");
-            }
-          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
-            {
-              spec->exact_parameters_source = g_strdup (text != NULL ? text : fallback);
-              text = hr_json_string (s, "listed_parameters");
-            }
-          hr_model_spec_set_source (spec, f, text != NULL ? text : fallback);
-        }
-      /* How recurrent_r and recurrent_s were worked out. */
-      if (hr_json_string (s, "recurrent") != NULL)
-        spec->recurrent_source = g_strdup (hr_json_string (s, "recurrent"));
-    }
+    apply_sources (json_node_get_object (sources), spec);
   else if (sources != NULL && !JSON_NODE_HOLDS_NULL (sources))
     {
-      problem = g_strdup (_("field \"sources\" must be an object of field names to texts"));
-      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "sources", spec->name, problem);
-      return NULL;
+      *out_field = "sources";
+      *out_problem = g_strdup (_("field \"sources\" must be an object of field names to texts"));
+      return FALSE;
     }
 
   if (spec->layer_kv_heads != NULL && spec->layer_kv_heads->len != spec->layers)
     {
-      problem = g_strdup_printf (_("field \"layer_kv_heads\" has %u values for %u layers"), spec->layer_kv_heads->len, spec->layers);
-      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, "layer_kv_heads", spec->name, problem);
+      *out_field = "layer_kv_heads";
+      *out_problem = g_strdup_printf (_("field \"layer_kv_heads\" has %u values for %u layers"), spec->layer_kv_heads->len, spec->layers);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* One entry of catalog.json: its fields in order, the checks across them,
+ * then hr_model_spec_validate(); a problem names the entry's line. */
+static HrModelSpec *
+spec_from_object (HrJsonDoc   *doc,
+                  const char  *display_name,
+                  JsonArray   *array,
+                  guint        index,
+                  GError     **error)
+{
+  JsonNode *element = json_array_get_element (array, index);
+  JsonObject *object;
+  g_autoptr(HrModelSpec) spec = hr_model_spec_new (NULL);
+  g_autoptr(GError) invalid = NULL;
+  g_autofree char *problem = NULL;
+  g_autofree char *invalid_field = NULL;
+  const char *field = NULL;
+  guint32 head_dim = 0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (element))
+    {
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, NULL, NULL, NULL, _("expected an object"));
+      return NULL;
+    }
+  object = json_node_get_object (element);
+
+  if (!read_listing (object, spec, &field, &problem) ||
+      !read_shape (object, spec, &head_dim, &field, &problem) ||
+      !read_extras (object, spec, &field, &problem) ||
+      !check_entry (object, spec, head_dim, &field, &problem))
+    {
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, field, spec->name, problem);
       return NULL;
     }
 
-  {
-    g_autoptr(GError) invalid = NULL;
-
-    if (!hr_model_spec_validate (spec, &invalid))
-      {
-        field = _hr_catalog_field_of_problem (invalid->message);
-        _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, field, spec->name, invalid->message);
-        return NULL;
-      }
-  }
-#undef READ
+  if (!hr_model_spec_validate (spec, &invalid))
+    {
+      invalid_field = _hr_catalog_field_of_problem (invalid->message);
+      _hr_catalog_set_entry_error (error, doc, display_name, array, index, object, invalid_field, spec->name, invalid->message);
+      return NULL;
+    }
 
   return g_steal_pointer (&spec);
 }
@@ -635,6 +747,84 @@ add_array (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
+/* Writes @spec's "sources" object: each field's source text, the exact
+ * figure's under the figure's key and the listing's under the listing's. */
+static void
+add_spec_sources (JsonBuilder       *builder,
+                  const HrModelSpec *spec)
+{
+  json_builder_set_member_name (builder, "sources");
+  json_builder_begin_object (builder);
+  for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
+    {
+      const char *key = hr_spec_field_name (f);
+
+      if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
+        {
+          _hr_catalog_add_string (builder, key, spec->exact_file_bytes_source);
+          key = "size";
+        }
+      if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
+        {
+          _hr_catalog_add_string (builder, key, spec->exact_parameters_source);
+          key = "listed_parameters";
+        }
+      _hr_catalog_add_string (builder, key, spec->sources[f]);
+    }
+  _hr_catalog_add_string (builder, "recurrent", spec->recurrent_source);
+  json_builder_end_object (builder);
+}
+
+/* Writes one catalog entry for @spec, the fields spec_from_object() reads. */
+static void
+add_spec_object (JsonBuilder       *builder,
+                 const HrModelSpec *spec)
+{
+  json_builder_begin_object (builder);
+  _hr_catalog_add_string (builder, "name", spec->name);
+  _hr_catalog_add_string (builder, "architecture", spec->architecture);
+  _hr_catalog_add_u64 (builder, "parameters", spec->exact_parameters > 0 ? spec->exact_parameters : spec->parameters, TRUE);
+  if (spec->exact_parameters > 0)
+    _hr_catalog_add_u64 (builder, "listed_parameters", spec->parameters, FALSE);
+  _hr_catalog_add_string (builder, "precision", spec->precision);
+  _hr_catalog_add_u64 (builder, "file_bytes", spec->exact_file_bytes > 0 ? spec->exact_file_bytes : spec->file_bytes, FALSE);
+  if (spec->exact_file_bytes > 0)
+    _hr_catalog_add_u64 (builder, "size", spec->file_bytes, FALSE);
+  _hr_catalog_add_u64 (builder, "layers", spec->layers, TRUE);
+  _hr_catalog_add_u64 (builder, "heads", spec->heads, FALSE);
+  _hr_catalog_add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
+  _hr_catalog_add_u64 (builder, "key_length", spec->key_length, TRUE);
+  _hr_catalog_add_u64 (builder, "value_length", spec->value_length, TRUE);
+  _hr_catalog_add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
+  _hr_catalog_add_u64 (builder, "feed_forward_length", spec->feed_forward_length, FALSE);
+  _hr_catalog_add_u64 (builder, "context_length", spec->context_length, FALSE);
+  _hr_catalog_add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
+  _hr_catalog_add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);
+  _hr_catalog_add_u64 (builder, "expert_count", spec->expert_count, FALSE);
+  _hr_catalog_add_u64 (builder, "expert_used_count", spec->expert_used_count, FALSE);
+  if (spec->tied_embeddings)
+    {
+      json_builder_set_member_name (builder, "tied_embeddings");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (spec->kv_latent)
+    {
+      json_builder_set_member_name (builder, "kv_latent");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
+  add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
+  add_array (builder, "layer_recurrent", spec->layer_recurrent, TRUE);
+  /* Both, 0 too, for a model with recurrent layers (the reader asks for both). */
+  _hr_catalog_add_u64 (builder, "recurrent_r", spec->recurrent_r, hr_model_spec_recurrent_layers (spec) > 0);
+  _hr_catalog_add_u64 (builder, "recurrent_s", spec->recurrent_s, hr_model_spec_recurrent_layers (spec) > 0);
+  _hr_catalog_add_u64 (builder, "projector_bytes", spec->projector_bytes, FALSE);
+  _hr_catalog_add_string (builder, "origin", spec->origin);
+
+  add_spec_sources (builder, spec);
+  json_builder_end_object (builder);
+}
+
 /**
  * hr_catalog_to_data:
  * @specs: (element-type HrModelSpec): the models
@@ -660,75 +850,7 @@ hr_catalog_to_data (GPtrArray *specs,
   json_builder_set_member_name (builder, "models");
   json_builder_begin_array (builder);
   for (guint i = 0; i < specs->len; i++)
-    {
-      const HrModelSpec *spec = g_ptr_array_index (specs, i);
-
-      json_builder_begin_object (builder);
-      _hr_catalog_add_string (builder, "name", spec->name);
-      _hr_catalog_add_string (builder, "architecture", spec->architecture);
-      _hr_catalog_add_u64 (builder, "parameters", spec->exact_parameters > 0 ? spec->exact_parameters : spec->parameters, TRUE);
-      if (spec->exact_parameters > 0)
-        _hr_catalog_add_u64 (builder, "listed_parameters", spec->parameters, FALSE);
-      _hr_catalog_add_string (builder, "precision", spec->precision);
-      _hr_catalog_add_u64 (builder, "file_bytes", spec->exact_file_bytes > 0 ? spec->exact_file_bytes : spec->file_bytes, FALSE);
-      if (spec->exact_file_bytes > 0)
-        _hr_catalog_add_u64 (builder, "size", spec->file_bytes, FALSE);
-      _hr_catalog_add_u64 (builder, "layers", spec->layers, TRUE);
-      _hr_catalog_add_u64 (builder, "heads", spec->heads, FALSE);
-      _hr_catalog_add_u64 (builder, "kv_heads", spec->kv_heads, TRUE);
-      _hr_catalog_add_u64 (builder, "key_length", spec->key_length, TRUE);
-      _hr_catalog_add_u64 (builder, "value_length", spec->value_length, TRUE);
-      _hr_catalog_add_u64 (builder, "embedding_length", spec->embedding_length, FALSE);
-      _hr_catalog_add_u64 (builder, "feed_forward_length", spec->feed_forward_length, FALSE);
-      _hr_catalog_add_u64 (builder, "context_length", spec->context_length, FALSE);
-      _hr_catalog_add_u64 (builder, "sliding_window", spec->sliding_window, FALSE);
-      _hr_catalog_add_u64 (builder, "vocab_size", spec->vocab_size, FALSE);
-      _hr_catalog_add_u64 (builder, "expert_count", spec->expert_count, FALSE);
-      _hr_catalog_add_u64 (builder, "expert_used_count", spec->expert_used_count, FALSE);
-      if (spec->tied_embeddings)
-        {
-          json_builder_set_member_name (builder, "tied_embeddings");
-          json_builder_add_boolean_value (builder, TRUE);
-        }
-      if (spec->kv_latent)
-        {
-          json_builder_set_member_name (builder, "kv_latent");
-          json_builder_add_boolean_value (builder, TRUE);
-        }
-      add_array (builder, "layer_kv_heads", spec->layer_kv_heads, FALSE);
-      add_array (builder, "layer_sliding", spec->layer_sliding, TRUE);
-      add_array (builder, "layer_recurrent", spec->layer_recurrent, TRUE);
-      /* Both, 0 too, for a model with recurrent layers (the reader asks for both). */
-      _hr_catalog_add_u64 (builder, "recurrent_r", spec->recurrent_r, hr_model_spec_recurrent_layers (spec) > 0);
-      _hr_catalog_add_u64 (builder, "recurrent_s", spec->recurrent_s, hr_model_spec_recurrent_layers (spec) > 0);
-      _hr_catalog_add_u64 (builder, "projector_bytes", spec->projector_bytes, FALSE);
-      _hr_catalog_add_string (builder, "origin", spec->origin);
-
-      json_builder_set_member_name (builder, "sources");
-      json_builder_begin_object (builder);
-      for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
-        {
-          const char *key = hr_spec_field_name (f);
-
-          /* The exact figure's source under the figure's key, the
-           * listing's under the listing's. */
-          if (f == HR_SPEC_FIELD_FILE_BYTES && spec->exact_file_bytes > 0)
-            {
-              _hr_catalog_add_string (builder, key, spec->exact_file_bytes_source);
-              key = "size";
-            }
-          if (f == HR_SPEC_FIELD_PARAMETERS && spec->exact_parameters > 0)
-            {
-              _hr_catalog_add_string (builder, key, spec->exact_parameters_source);
-              key = "listed_parameters";
-            }
-          _hr_catalog_add_string (builder, key, spec->sources[f]);
-        }
-      _hr_catalog_add_string (builder, "recurrent", spec->recurrent_source);
-      json_builder_end_object (builder);
-
-      json_builder_end_object (builder);
-    }
+    add_spec_object (builder, g_ptr_array_index (specs, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 

@@ -459,6 +459,125 @@ append_array_body (Parser  *p,
   return TRUE;
 }
 
+/* A number or bool of @type (little-endian, 1 to 8 bytes) into @value's
+ * scalar: .u for unsigned and bool, .i for signed, .d for floats. */
+static gboolean
+read_scalar (Parser       *p,
+             guint32       type,
+             HrGgufValue  *value,
+             GError      **error)
+{
+  guint8 raw[8];
+  guint16 v16;
+  guint32 v32;
+  guint64 v64;
+  float f;
+
+  switch ((HrGgufType) type)
+    {
+    case HR_GGUF_TYPE_UINT8:
+    case HR_GGUF_TYPE_BOOL:
+    case HR_GGUF_TYPE_INT8:
+      if (!parser_read (p, raw, NULL, 1, error))
+        return FALSE;
+      if (type == HR_GGUF_TYPE_INT8)
+        value->scalar.i = (gint8) raw[0];
+      else
+        value->scalar.u = raw[0];
+      return TRUE;
+    case HR_GGUF_TYPE_UINT16:
+    case HR_GGUF_TYPE_INT16:
+      if (!parser_read (p, &v16, NULL, 2, error))
+        return FALSE;
+      v16 = GUINT16_FROM_LE (v16);
+      if (type == HR_GGUF_TYPE_UINT16)
+        value->scalar.u = v16;
+      else
+        value->scalar.i = (gint16) v16;
+      return TRUE;
+    case HR_GGUF_TYPE_UINT32:
+    case HR_GGUF_TYPE_INT32:
+    case HR_GGUF_TYPE_FLOAT32:
+      if (!hr_gguf_read_u32 (p, &v32, error))
+        return FALSE;
+      if (type == HR_GGUF_TYPE_UINT32)
+        value->scalar.u = v32;
+      else if (type == HR_GGUF_TYPE_INT32)
+        value->scalar.i = (gint32) v32;
+      else
+        {
+          memcpy (&f, &v32, 4);
+          value->scalar.d = f;
+        }
+      return TRUE;
+    case HR_GGUF_TYPE_UINT64:
+    case HR_GGUF_TYPE_INT64:
+    case HR_GGUF_TYPE_FLOAT64:
+      if (!hr_gguf_read_u64 (p, &v64, error))
+        return FALSE;
+      if (type == HR_GGUF_TYPE_UINT64)
+        value->scalar.u = v64;
+      else if (type == HR_GGUF_TYPE_INT64)
+        value->scalar.i = (gint64) v64;
+      else
+        memcpy (&value->scalar.d, &v64, 8);
+      return TRUE;
+    case HR_GGUF_TYPE_STRING:
+    case HR_GGUF_TYPE_ARRAY:
+    case HR_GGUF_N_TYPES:
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+/* A string value: its bytes NUL-terminated in @value->data. */
+static gboolean
+read_string_value (Parser       *p,
+                   HrGgufValue  *value,
+                   GError      **error)
+{
+  gsize length;
+
+  value->data = (guint8 *) hr_gguf_read_string (p, HR_GGUF_MAX_STRING_LENGTH, &length, error);
+  if (value->data == NULL)
+    return FALSE;
+  value->length = length;
+  value->data_size = length + 1;
+  return TRUE;
+}
+
+/* An array value: its element type and count, its elements' raw bytes in
+ * @value->data and, for elements of no fixed size, an offset every
+ * %HR_GGUF_INDEX_STRIDE elements in @value->index. */
+static gboolean
+read_array_value (Parser       *p,
+                  HrGgufValue  *value,
+                  GError      **error)
+{
+  Buf buf = { NULL, 0, 0 };
+  g_autoptr(GArray) index = NULL;
+  guint32 elem_type;
+  guint64 count;
+
+  if (!read_array_head (p, 0, &elem_type, &count, error))
+    return FALSE;
+  if (hr_gguf_type_sizes[elem_type] == 0)
+    index = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                               (guint) MIN (count / HR_GGUF_INDEX_STRIDE + 1, 4096));
+  if (!append_array_body (p, &buf, elem_type, count, 0, index, error))
+    {
+      g_free (buf.data);
+      return FALSE;
+    }
+  value->array_type = elem_type;
+  value->length = count;
+  value->data = buf_steal_fit (&buf, &value->data_size);
+  if (index != NULL)
+    value->index = (guint64 *) g_array_free (g_steal_pointer (&index), FALSE);
+  return TRUE;
+}
+
 /**
  * hr_gguf_read_value:
  * @p: the reader
@@ -477,108 +596,30 @@ hr_gguf_read_value (Parser   *p,
                     GError  **error)
 {
   g_autoptr(HrGgufValue) value = g_new0 (HrGgufValue, 1);
-  guint8 raw[8];
+  gboolean read;
 
   value->type = type;
 
   switch ((HrGgufType) type)
     {
+    case HR_GGUF_TYPE_STRING:
+      read = read_string_value (p, value, error);
+      break;
+    case HR_GGUF_TYPE_ARRAY:
+      read = read_array_value (p, value, error);
+      break;
     case HR_GGUF_TYPE_UINT8:
-    case HR_GGUF_TYPE_BOOL:
-      if (!parser_read (p, raw, NULL, 1, error))
-        return NULL;
-      value->scalar.u = raw[0];
-      break;
     case HR_GGUF_TYPE_INT8:
-      if (!parser_read (p, raw, NULL, 1, error))
-        return NULL;
-      value->scalar.i = (gint8) raw[0];
-      break;
     case HR_GGUF_TYPE_UINT16:
     case HR_GGUF_TYPE_INT16:
-      {
-        guint16 v;
-
-        if (!parser_read (p, &v, NULL, 2, error))
-          return NULL;
-        v = GUINT16_FROM_LE (v);
-        if (type == HR_GGUF_TYPE_UINT16)
-          value->scalar.u = v;
-        else
-          value->scalar.i = (gint16) v;
-      }
-      break;
     case HR_GGUF_TYPE_UINT32:
     case HR_GGUF_TYPE_INT32:
     case HR_GGUF_TYPE_FLOAT32:
-      {
-        guint32 v;
-
-        if (!hr_gguf_read_u32 (p, &v, error))
-          return NULL;
-        if (type == HR_GGUF_TYPE_UINT32)
-          value->scalar.u = v;
-        else if (type == HR_GGUF_TYPE_INT32)
-          value->scalar.i = (gint32) v;
-        else
-          {
-            float f;
-
-            memcpy (&f, &v, 4);
-            value->scalar.d = f;
-          }
-      }
-      break;
+    case HR_GGUF_TYPE_BOOL:
     case HR_GGUF_TYPE_UINT64:
     case HR_GGUF_TYPE_INT64:
     case HR_GGUF_TYPE_FLOAT64:
-      {
-        guint64 v;
-
-        if (!hr_gguf_read_u64 (p, &v, error))
-          return NULL;
-        if (type == HR_GGUF_TYPE_UINT64)
-          value->scalar.u = v;
-        else if (type == HR_GGUF_TYPE_INT64)
-          value->scalar.i = (gint64) v;
-        else
-          memcpy (&value->scalar.d, &v, 8);
-      }
-      break;
-    case HR_GGUF_TYPE_STRING:
-      {
-        gsize length;
-
-        value->data = (guint8 *) hr_gguf_read_string (p, HR_GGUF_MAX_STRING_LENGTH, &length, error);
-        if (value->data == NULL)
-          return NULL;
-        value->length = length;
-        value->data_size = length + 1;
-      }
-      break;
-    case HR_GGUF_TYPE_ARRAY:
-      {
-        Buf buf = { NULL, 0, 0 };
-        g_autoptr(GArray) index = NULL;
-        guint32 elem_type;
-        guint64 count;
-
-        if (!read_array_head (p, 0, &elem_type, &count, error))
-          return NULL;
-        if (hr_gguf_type_sizes[elem_type] == 0)
-          index = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
-                                     (guint) MIN (count / HR_GGUF_INDEX_STRIDE + 1, 4096));
-        if (!append_array_body (p, &buf, elem_type, count, 0, index, error))
-          {
-            g_free (buf.data);
-            return NULL;
-          }
-        value->array_type = elem_type;
-        value->length = count;
-        value->data = buf_steal_fit (&buf, &value->data_size);
-        if (index != NULL)
-          value->index = (guint64 *) g_array_free (g_steal_pointer (&index), FALSE);
-      }
+      read = read_scalar (p, type, value, error);
       break;
     case HR_GGUF_N_TYPES:
     default:
@@ -586,5 +627,5 @@ hr_gguf_read_value (Parser   *p,
       return NULL;
     }
 
-  return g_steal_pointer (&value);
+  return read ? g_steal_pointer (&value) : NULL;
 }

@@ -422,6 +422,132 @@ map_nextn_trunk (const HrGgufKeys *keys,
   return TRUE;
 }
 
+/* The layers as hr_gguf_recurrent_map() lays them out. */
+typedef struct {
+  guint32  n_all;    /* {arch}.block_count: spec->layers */
+  guint32  n_trunk;  /* n_layer (): n_all less the nextn layers */
+  GArray  *ff;       /* feed_forward_length per layer (guint64), or NULL */
+  guint8  *recr;     /* 1 for each layer that keeps a recurrent state */
+} LayerPlan;
+
+/* {arch}.nextn_predict_layers into spec->nextn_layers (0 past the block
+ * count: llama.cpp asserts n_layer_nextn <= n_layer_all, load_hparams). */
+static gboolean
+read_nextn (const HrGgufKeys  *keys,
+            HrModelSpec       *spec,
+            GError           **error)
+{
+  g_autofree char *key = g_strconcat (keys->arch, ".nextn_predict_layers", NULL);
+  gboolean found = FALSE;
+  guint32 nextn = 0;
+
+  if (!hr_gguf_keys_get_u32 (keys, key, &nextn, &found, error))
+    return FALSE;
+  spec->nextn_layers = found && nextn <= spec->layers ? nextn : 0;
+  return TRUE;
+}
+
+/* Fills @plan->recr by the architecture's is_recr rule, and starts @text
+ * with what the rule says. */
+static gboolean
+mark_recurrent (const HrGgufKeys   *keys,
+                const Rule         *rule,
+                const HrModelSpec  *spec,
+                LayerPlan          *plan,
+                GString            *text,
+                GError            **error)
+{
+  switch (rule->recr)
+    {
+    case RECR_ALL:
+      memset (plan->recr, 1, plan->n_all);
+      g_string_append (text, "every layer keeps a state");
+      return TRUE;
+    case RECR_KV_ZERO:
+    case RECR_KV_FF_ZERO:
+      for (guint32 i = 0; i < plan->n_trunk; i++)
+        plan->recr[i] = hr_model_spec_layer_kv_heads (spec, i) == 0 &&
+                        (rule->recr == RECR_KV_ZERO || g_array_index (plan->ff, guint64, i) == 0);
+      g_string_append_printf (text, rule->recr == RECR_KV_ZERO
+                              ? "layers with %s.attention.head_count_kv 0 keep a state"
+                              : "layers with %s.attention.head_count_kv and feed_forward_length 0 keep a state",
+                              keys->arch);
+      return TRUE;
+    case RECR_INTERVAL:
+      return interval_layers (keys, rule, plan->n_all, plan->n_trunk, plan->recr, text, error);
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+/* Whether layer @i gets an attention KV cache (create_memory's
+ * filter_attn for the architecture). */
+static gboolean
+layer_attends (const Rule      *rule,
+               const LayerPlan *plan,
+               guint32          i)
+{
+  switch (rule->attn)
+    {
+    case ATTN_NONE: return FALSE;
+    case ATTN_ALL: return TRUE;
+    case ATTN_NOT_RECR: return !plan->recr[i];
+    case ATTN_TRUNK: return i < plan->n_trunk && !plan->recr[i];
+    case ATTN_NEMOTRON: return !plan->recr[i] && g_array_index (plan->ff, guint64, i) == 0;
+    default: g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+/* Replaces @spec's layer_kv_heads (0 where the layer does not attend) and
+ * layer_recurrent by @plan's; kv_heads becomes the largest. Counts the
+ * recurrent and the attention layers. */
+static void
+set_layer_arrays (const Rule      *rule,
+                  const LayerPlan *plan,
+                  HrModelSpec     *spec,
+                  guint           *out_n_recr,
+                  guint           *out_n_attn)
+{
+  GArray *kv = g_array_sized_new (FALSE, FALSE, sizeof (guint32), plan->n_all);
+  GArray *recurrent = g_array_sized_new (FALSE, FALSE, sizeof (guint8), plan->n_all);
+  guint32 max_kv = 0;
+
+  *out_n_recr = *out_n_attn = 0;
+  for (guint32 i = 0; i < plan->n_all; i++)
+    {
+      guint32 heads = layer_attends (rule, plan, i) ? hr_model_spec_layer_kv_heads (spec, i) : 0;
+
+      g_array_append_val (kv, heads);
+      g_array_append_val (recurrent, plan->recr[i]);
+      max_kv = MAX (max_kv, heads);
+      *out_n_recr += plan->recr[i];
+      *out_n_attn += heads > 0;
+    }
+  g_clear_pointer (&spec->layer_kv_heads, g_array_unref);
+  spec->layer_kv_heads = kv;
+  spec->kv_heads = max_kv;
+  g_clear_pointer (&spec->layer_recurrent, g_array_unref);
+  spec->layer_recurrent = recurrent;
+}
+
+/* lfm2 (src/models/lfm2.cpp): with a sliding window every attention layer
+ * slides; the hybrid memory is then llama_memory_hybrid_iswa. */
+static void
+mark_lfm2_sliding (const LayerPlan *plan,
+                   HrModelSpec     *spec)
+{
+  g_clear_pointer (&spec->layer_sliding, g_array_unref);
+  spec->layer_sliding = g_array_sized_new (FALSE, FALSE, sizeof (guint8), plan->n_all);
+  for (guint32 i = 0; i < plan->n_all; i++)
+    {
+      guint8 sliding = i < plan->n_trunk && !plan->recr[i];
+
+      g_array_append_val (spec->layer_sliding, sliding);
+    }
+}
+
 /**
  * hr_gguf_recurrent_map:
  * @keys: the keys, with their architecture
@@ -457,108 +583,41 @@ hr_gguf_recurrent_map (const HrGgufKeys *keys,
   g_autoptr(GString) text = NULL;
   g_autoptr(GArray) ff = NULL;
   g_autofree guint8 *recr = NULL;
-  GArray *kv, *recurrent;
-  guint32 n_layer_all = spec->layers, n_layer, nextn = 0, max_kv = 0;
-  guint n_recr = 0, n_attn = 0;
+  LayerPlan plan;
+  guint n_recr, n_attn;
   guint64 r, s;
   State st;
 
-  if (n_layer_all == 0)
+  if (spec->layers == 0)
     return TRUE;
-  {
-    g_autofree char *key = g_strconcat (keys->arch, ".nextn_predict_layers", NULL);
-    gboolean found = FALSE;
-
-    if (!hr_gguf_keys_get_u32 (keys, key, &nextn, &found, error))
-      return FALSE;
-    /* llama.cpp asserts n_layer_nextn <= n_layer_all (load_hparams). */
-    spec->nextn_layers = found && nextn <= n_layer_all ? nextn : 0;
-    nextn = spec->nextn_layers;
-  }
+  if (!read_nextn (keys, spec, error))
+    return FALSE;
   if (rule == NULL)
     return map_nextn_trunk (keys, spec);
   if (rule->refused != NULL)
     return TRUE;
-  n_layer = nextn < n_layer_all ? n_layer_all - nextn : 0;
   if (!read_state (keys, rule, spec, &st, error))
     return FALSE;
-  if (rule->recr == RECR_KV_FF_ZERO || rule->attn == ATTN_NEMOTRON)
-    {
-      if (!per_layer (keys, "feed_forward_length", n_layer_all, 0, &ff))
-        return bad_per_layer (keys, "feed_forward_length", n_layer_all, error);
-    }
+  if ((rule->recr == RECR_KV_FF_ZERO || rule->attn == ATTN_NEMOTRON) &&
+      !per_layer (keys, "feed_forward_length", spec->layers, 0, &ff))
+    return bad_per_layer (keys, "feed_forward_length", spec->layers, error);
 
+  recr = g_new0 (guint8, spec->layers);
+  plan = (LayerPlan) {
+    .n_all = spec->layers,
+    .n_trunk = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : 0,
+    .ff = ff,
+    .recr = recr,
+  };
   text = g_string_new (NULL);
   g_string_append_printf (text, "%s (llama.cpp src/models/%s.cpp, src/llama-model.cpp create_memory): ", keys->arch, rule->file);
-  recr = g_new0 (guint8, n_layer_all);
-  switch (rule->recr)
-    {
-    case RECR_ALL:
-      memset (recr, 1, n_layer_all);
-      g_string_append (text, "every layer keeps a state");
-      break;
-    case RECR_KV_ZERO:
-    case RECR_KV_FF_ZERO:
-      for (guint32 i = 0; i < n_layer; i++)
-        recr[i] = hr_model_spec_layer_kv_heads (spec, i) == 0 &&
-                  (rule->recr == RECR_KV_ZERO || g_array_index (ff, guint64, i) == 0);
-      g_string_append_printf (text, rule->recr == RECR_KV_ZERO
-                              ? "layers with %s.attention.head_count_kv 0 keep a state"
-                              : "layers with %s.attention.head_count_kv and feed_forward_length 0 keep a state",
-                              keys->arch);
-      break;
-    case RECR_INTERVAL:
-      if (!interval_layers (keys, rule, n_layer_all, n_layer, recr, text, error))
-        return FALSE;
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-
-  kv = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_layer_all);
-  recurrent = g_array_sized_new (FALSE, FALSE, sizeof (guint8), n_layer_all);
-  for (guint32 i = 0; i < n_layer_all; i++)
-    {
-      gboolean attn;
-      guint32 heads;
-
-      switch (rule->attn)
-        {
-        case ATTN_NONE: attn = FALSE; break;
-        case ATTN_ALL: attn = TRUE; break;
-        case ATTN_NOT_RECR: attn = !recr[i]; break;
-        case ATTN_TRUNK: attn = i < n_layer && !recr[i]; break;
-        case ATTN_NEMOTRON: attn = !recr[i] && g_array_index (ff, guint64, i) == 0; break;
-        default: g_assert_not_reached ();
-        }
-      heads = attn ? hr_model_spec_layer_kv_heads (spec, i) : 0;
-      g_array_append_val (kv, heads);
-      g_array_append_val (recurrent, recr[i]);
-      max_kv = MAX (max_kv, heads);
-      n_recr += recr[i];
-      n_attn += heads > 0;
-    }
-  g_clear_pointer (&spec->layer_kv_heads, g_array_unref);
-  spec->layer_kv_heads = kv;
-  spec->kv_heads = max_kv;
-  g_clear_pointer (&spec->layer_recurrent, g_array_unref);
-  spec->layer_recurrent = recurrent;
-
-  /* lfm2 (src/models/lfm2.cpp): with a sliding window every attention
-   * layer slides; the hybrid memory is then llama_memory_hybrid_iswa. */
+  if (!mark_recurrent (keys, rule, spec, &plan, text, error))
+    return FALSE;
+  set_layer_arrays (rule, &plan, spec, &n_recr, &n_attn);
   if (rule->state == STATE_SHORTCONV && spec->sliding_window > 0)
-    {
-      g_clear_pointer (&spec->layer_sliding, g_array_unref);
-      spec->layer_sliding = g_array_sized_new (FALSE, FALSE, sizeof (guint8), n_layer_all);
-      for (guint32 i = 0; i < n_layer_all; i++)
-        {
-          guint8 sliding = i < n_layer && !recr[i];
+    mark_lfm2_sliding (&plan, spec);
 
-          g_array_append_val (spec->layer_sliding, sliding);
-        }
-    }
-
-  g_string_append_printf (text, ": %u of %u layers; %u with an attention KV cache; ", n_recr, n_layer_all, n_attn);
+  g_string_append_printf (text, ": %u of %u layers; %u with an attention KV cache; ", n_recr, plan.n_all, n_attn);
   state_values (&st, &r, &s, text);
   spec->recurrent_r = (guint32) MIN (r, G_MAXUINT32);
   spec->recurrent_s = (guint32) MIN (s, G_MAXUINT32);

@@ -107,18 +107,14 @@ escape_magic (const guint8 *bytes,
   return g_string_free (out, FALSE);
 }
 
+/* The first four bytes into @magic; a shorter file is not a GGUF file. */
 static gboolean
-parse_preamble (Parser      *p,
-                HrGgufFile  *file,
-                guint64     *out_n_tensors,
-                guint64     *out_n_kv,
-                GError     **error)
+read_magic (Parser   *p,
+            guint8    magic[4],
+            GError  **error)
 {
-  guint8 magic[4];
   gsize have = 0;
-  guint32 version;
 
-  p->stage = STAGE_MAGIC;
   while (have < 4)
     {
       GError *local_error = NULL;
@@ -148,6 +144,17 @@ parse_preamble (Parser      *p,
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+/* Checks @magic is "GGUF"; names a big-endian file ("FUGG", reading its
+ * version for the message) and shows any other magic escaped. */
+static gboolean
+check_magic (Parser        *p,
+             const guint8   magic[4],
+             GError       **error)
+{
+  g_autofree char *shown = NULL;
 
   /* A magic written as the number 0x46554747 on a big-endian machine
    * reads "FUGG"; the version after it is big-endian too. */
@@ -165,61 +172,60 @@ parse_preamble (Parser      *p,
                    GUINT32_SWAP_LE_BE (version_be));
       return FALSE;
     }
-  if (memcmp (magic, HR_GGUF_MAGIC, 4) != 0)
-    {
-      g_autofree char *shown = escape_magic (magic, 4);
+  if (memcmp (magic, HR_GGUF_MAGIC, 4) == 0)
+    return TRUE;
+  shown = escape_magic (magic, 4);
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+               _("not a GGUF file: the first four bytes are '%s', expected 'GGUF'"),
+               shown);
+  return FALSE;
+}
 
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("not a GGUF file: the first four bytes are '%s', expected 'GGUF'"),
-                   shown);
-      return FALSE;
-    }
+/* Refuses a GGUF @version other than 2 or 3: version 1, a byte-swapped
+ * (big-endian) one, or one from the future. */
+static gboolean
+check_version (guint32   version,
+               GError  **error)
+{
+  guint32 swapped = GUINT32_SWAP_LE_BE (version);
 
-  p->stage = STAGE_COUNTS;
-  if (!hr_gguf_read_u32 (p, &version, error))
-    return FALSE;
-
+  if (version == 2 || version == 3)
+    return TRUE;
   if (version == 1)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                   _("GGUF version 1 is not supported (it stored counts in 32 bits); "
-                     "convert the file again with a current llama.cpp"));
-      return FALSE;
-    }
-  if (version != 2 && version != 3)
-    {
-      guint32 swapped = GUINT32_SWAP_LE_BE (version);
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                 _("GGUF version 1 is not supported (it stored counts in 32 bits); "
+                   "convert the file again with a current llama.cpp"));
+  else if (swapped >= 1 && swapped <= 3)
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                 _("this GGUF file is big-endian (its version reads as %u, which is %u byte-swapped), "
+                   "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
+                   "Headroom reads little-endian GGUF files only"),
+                 version, swapped);
+  else
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
+                 _("GGUF version %u is not supported; Headroom reads versions 2 and 3"),
+                 version);
+  return FALSE;
+}
 
-      if (swapped >= 1 && swapped <= 3)
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                     _("this GGUF file is big-endian (its version reads as %u, which is %u byte-swapped), "
-                       "as llama.cpp writes them for s390x: a little-endian llama.cpp will not load it, and "
-                       "Headroom reads little-endian GGUF files only"),
-                     version, swapped);
-      else
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_UNSUPPORTED,
-                     _("GGUF version %u is not supported; Headroom reads versions 2 and 3"),
-                     version);
-      return FALSE;
-    }
-  file->version = version;
-
-  if (!hr_gguf_read_u64 (p, out_n_tensors, error) ||
-      !hr_gguf_read_u64 (p, out_n_kv, error))
-    return FALSE;
-
-  if (*out_n_tensors > HR_GGUF_MAX_TENSOR_COUNT)
+/* Refuses a tensor or metadata count past Headroom's limits. */
+static gboolean
+check_counts (guint64   n_tensors,
+              guint64   n_kv,
+              GError  **error)
+{
+  if (n_tensors > HR_GGUF_MAX_TENSOR_COUNT)
     {
-      g_autofree char *n = hr_format_count (*out_n_tensors);
+      g_autofree char *n = hr_format_count (n_tensors);
       g_autofree char *max = hr_format_count (HR_GGUF_MAX_TENSOR_COUNT);
 
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
                    _("the GGUF header claims %s tensors; the limit is %s"), n, max);
       return FALSE;
     }
-  if (*out_n_kv > HR_GGUF_MAX_KV_COUNT)
+  if (n_kv > HR_GGUF_MAX_KV_COUNT)
     {
-      g_autofree char *n = hr_format_count (*out_n_kv);
+      g_autofree char *n = hr_format_count (n_kv);
       g_autofree char *max = hr_format_count (HR_GGUF_MAX_KV_COUNT);
 
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
@@ -227,6 +233,31 @@ parse_preamble (Parser      *p,
       return FALSE;
     }
   return TRUE;
+}
+
+/* The magic, version, tensor count and metadata count. */
+static gboolean
+parse_preamble (Parser      *p,
+                HrGgufFile  *file,
+                guint64     *out_n_tensors,
+                guint64     *out_n_kv,
+                GError     **error)
+{
+  guint8 magic[4];
+  guint32 version;
+
+  p->stage = STAGE_MAGIC;
+  if (!read_magic (p, magic, error) || !check_magic (p, magic, error))
+    return FALSE;
+
+  p->stage = STAGE_COUNTS;
+  if (!hr_gguf_read_u32 (p, &version, error) || !check_version (version, error))
+    return FALSE;
+  file->version = version;
+
+  return hr_gguf_read_u64 (p, out_n_tensors, error) &&
+         hr_gguf_read_u64 (p, out_n_kv, error) &&
+         check_counts (*out_n_tensors, *out_n_kv, error);
 }
 
 static gboolean
@@ -281,6 +312,151 @@ parse_metadata (Parser      *p,
   return TRUE;
 }
 
+/* Tensor @i's name, which must be UTF-8 text. */
+static char *
+read_tensor_name (Parser   *p,
+                  guint64   i,
+                  GError  **error)
+{
+  g_autofree char *name = NULL;
+  gsize name_length;
+
+  name = hr_gguf_read_string (p, HR_GGUF_MAX_TENSOR_NAME, &name_length, error);
+  if (name == NULL)
+    return NULL;
+  if (!g_utf8_validate_len (name, name_length, NULL))
+    {
+      g_autofree char *n = hr_format_count (i + 1);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("the name of tensor %s is not UTF-8 text"), n);
+      return NULL;
+    }
+  return g_steal_pointer (&name);
+}
+
+/* Tensor @name's dimension count and dimensions, and their product in
+ * *@out_elements (at most 2^63 - 1). */
+static gboolean
+read_dims (Parser      *p,
+           const char  *name,
+           guint32     *out_n_dims,
+           guint64      dims[HR_GGUF_MAX_DIMS],
+           guint64     *out_elements,
+           GError     **error)
+{
+  guint64 elements = 1;
+  guint32 n_dims;
+
+  if (!hr_gguf_read_u32 (p, &n_dims, error))
+    return FALSE;
+  if (n_dims > HR_GGUF_MAX_DIMS)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("tensor “%s” has %u dimensions; GGUF allows at most %d"),
+                   name, n_dims, HR_GGUF_MAX_DIMS);
+      return FALSE;
+    }
+  if (n_dims == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("tensor “%s” has no dimensions"), name);
+      return FALSE;
+    }
+  for (guint32 d = 0; d < n_dims; d++)
+    {
+      if (!hr_gguf_read_u64 (p, &dims[d], error))
+        return FALSE;
+      if (dims[d] > G_MAXINT64 || !hr_mul_u64 (elements, dims[d], &elements) || elements > G_MAXINT64)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                       _("tensor “%s” has dimensions whose product does not fit in 63 bits; "
+                         "the header is corrupt"),
+                       name);
+          return FALSE;
+        }
+    }
+  *out_n_dims = n_dims;
+  *out_elements = elements;
+  return TRUE;
+}
+
+/* The tensor's info: a known ggml type's (hr_tensor_info_new() checks the
+ * shape against its blocks), or, for a type this version does not know,
+ * the element count alone (its bytes come from the layout,
+ * hr_gguf_file_size_unknown_tensors()). */
+static HrTensorInfo *
+new_tensor_info (HrGgufFile     *file,
+                 const char     *name,
+                 guint32         type,
+                 guint32         n_dims,
+                 const guint64  *dims,
+                 guint64         elements,
+                 GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  HrTensorInfo *info;
+
+  if (hr_ggml_type_info (type) == NULL)
+    {
+      info = g_new0 (HrTensorInfo, 1);
+      info->name = g_strdup (name);
+      info->type = type;
+      info->n_dims = n_dims;
+      memcpy (info->dims, dims, n_dims * sizeof (guint64));
+      info->elements = elements;
+      file->n_unknown_types++;
+      return info;
+    }
+  info = hr_tensor_info_new (name, type, n_dims, dims, &local_error);
+  if (info == NULL)
+    g_set_error (error, HR_CORE_ERROR, local_error->code,
+                 _("tensor “%s”: %s"), name, local_error->message);
+  return info;
+}
+
+/* One tensor entry (name, dimensions, type, offset) into @file; @names
+ * holds the names so far, which must not repeat. */
+static gboolean
+parse_tensor (Parser      *p,
+              HrGgufFile  *file,
+              guint64      i,
+              GHashTable  *names,
+              GError     **error)
+{
+  g_autofree char *name = NULL;
+  HrTensorInfo *info;
+  guint64 dims[HR_GGUF_MAX_DIMS] = { 0 };
+  guint64 elements, offset;
+  guint32 n_dims, type;
+
+  p->entry = i;
+  p->key = NULL;
+  name = read_tensor_name (p, i, error);
+  if (name == NULL)
+    return FALSE;
+  p->key = name;
+
+  if (!read_dims (p, name, &n_dims, dims, &elements, error) ||
+      !hr_gguf_read_u32 (p, &type, error) ||
+      !hr_gguf_read_u64 (p, &offset, error))
+    return FALSE;
+  info = new_tensor_info (file, name, type, n_dims, dims, elements, error);
+  if (info == NULL)
+    return FALSE;
+  g_ptr_array_add (file->tensors, info);
+  g_array_append_val (file->offsets, offset);
+
+  if (!g_hash_table_add (names, info->name))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("the tensor name “%s” appears twice"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The tensor infos after the metadata. */
 static gboolean
 parse_tensors (Parser      *p,
                HrGgufFile  *file,
@@ -292,95 +468,8 @@ parse_tensors (Parser      *p,
   p->n_entries = n_tensors;
   p->stage = STAGE_TENSOR;
   for (guint64 i = 0; i < n_tensors; i++)
-    {
-      g_autofree char *name = NULL;
-      g_autoptr(GError) local_error = NULL;
-      HrTensorInfo *info;
-      guint64 dims[HR_GGUF_MAX_DIMS] = { 0 };
-      guint64 elements = 1;
-      guint32 n_dims, type;
-      guint64 offset;
-      gsize name_length;
-
-      p->entry = i;
-      p->key = NULL;
-      name = hr_gguf_read_string (p, HR_GGUF_MAX_TENSOR_NAME, &name_length, error);
-      if (name == NULL)
-        return FALSE;
-      if (!g_utf8_validate_len (name, name_length, NULL))
-        {
-          g_autofree char *n = hr_format_count (i + 1);
-
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("the name of tensor %s is not UTF-8 text"), n);
-          return FALSE;
-        }
-      p->key = name;
-
-      if (!hr_gguf_read_u32 (p, &n_dims, error))
-        return FALSE;
-      if (n_dims > HR_GGUF_MAX_DIMS)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                       _("tensor “%s” has %u dimensions; GGUF allows at most %d"),
-                       name, n_dims, HR_GGUF_MAX_DIMS);
-          return FALSE;
-        }
-      if (n_dims == 0)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("tensor “%s” has no dimensions"), name);
-          return FALSE;
-        }
-      for (guint32 d = 0; d < n_dims; d++)
-        {
-          if (!hr_gguf_read_u64 (p, &dims[d], error))
-            return FALSE;
-          if (dims[d] > G_MAXINT64 || !hr_mul_u64 (elements, dims[d], &elements) || elements > G_MAXINT64)
-            {
-              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                           _("tensor “%s” has dimensions whose product does not fit in 63 bits; "
-                             "the header is corrupt"),
-                           name);
-              return FALSE;
-            }
-        }
-      if (!hr_gguf_read_u32 (p, &type, error))
-        return FALSE;
-      if (!hr_gguf_read_u64 (p, &offset, error))
-        return FALSE;
-
-      if (hr_ggml_type_info (type) == NULL)
-        {
-          /* A type this version does not know: keep the tensor with its
-           * element count; its bytes come from the layout
-           * (hr_gguf_file_size_unknown_tensors()). */
-          info = g_new0 (HrTensorInfo, 1);
-          info->name = g_strdup (name);
-          info->type = type;
-          info->n_dims = n_dims;
-          memcpy (info->dims, dims, n_dims * sizeof (guint64));
-          info->elements = elements;
-          file->n_unknown_types++;
-        }
-      else
-        info = hr_tensor_info_new (name, type, n_dims, dims, &local_error);
-      if (info == NULL)
-        {
-          g_set_error (error, HR_CORE_ERROR, local_error->code,
-                       _("tensor “%s”: %s"), name, local_error->message);
-          return FALSE;
-        }
-      g_ptr_array_add (file->tensors, info);
-      g_array_append_val (file->offsets, offset);
-
-      if (!g_hash_table_add (names, info->name))
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("the tensor name “%s” appears twice"), name);
-          return FALSE;
-        }
-    }
+    if (!parse_tensor (p, file, i, names, error))
+      return FALSE;
   p->key = NULL;
   return TRUE;
 }

@@ -255,6 +255,79 @@ take_default (HrHfConfig *config,
   return TRUE;
 }
 
+/* KV heads (the key, or multi_query, or the attention heads) and the head
+ * dim (an explicit positive head_dim wins, then the family's default, then
+ * hidden size / heads). */
+static gboolean
+parse_head_sizes (const Scope *scope,
+                  HrHfConfig  *config,
+                  GError     **error)
+{
+  gboolean found;
+  guint32 value;
+
+  if (!scope_get_u32 (scope, "num_key_value_heads", &config->kv_heads, &found, error))
+    return FALSE;
+  if ((!found || config->kv_heads == 0) &&
+      !(!found && take_default (config, "num_key_value_heads", HR_SPEC_FIELD_KV_HEADS, &config->kv_heads)))
+    config->kv_heads = scope_get_bool (scope, "multi_query", FALSE) ? 1 : config->heads;
+  if (config->kv_heads > config->heads)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("config.json has more key/value heads (%u) than attention heads (%u)"),
+                   config->kv_heads, config->heads);
+      return FALSE;
+    }
+
+  if (!scope_get_u32 (scope, "head_dim", &value, &found, error))
+    return FALSE;
+  if (found && value > 0)
+    {
+      config->head_dim = value;
+      config->head_dim_explicit = TRUE;
+    }
+  else if (take_default (config, "head_dim", HR_SPEC_FIELD_KEY_LENGTH, &config->head_dim))
+    config->default_sources[HR_SPEC_FIELD_VALUE_LENGTH] = g_strdup (config->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
+  else if (config->hidden_size % config->heads == 0)
+    config->head_dim = config->hidden_size / config->heads;
+  else
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("config.json: hidden size %u is not a multiple of %u heads and there is no head_dim"),
+                   config->hidden_size, config->heads);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The feed-forward width (GPT-2's 4 x n_embd when absent), vocabulary and
+ * context, with the family's defaults. */
+static gboolean
+parse_sizes (const Scope *scope,
+             HrHfConfig  *config,
+             GError     **error)
+{
+  static const char * const inter_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
+  static const char * const ctx_keys[] = { "max_position_embeddings", "n_positions", "seq_length", NULL };
+  gboolean found;
+
+  if (!scope_get_u32_alias (scope, inter_keys, &config->intermediate_size, &found, error))
+    return FALSE;
+  if (!found && config->gpt2_style)
+    config->intermediate_size = (guint32) MIN ((guint64) config->hidden_size * 4, MAX_DIM);
+  if (!scope_get_u32 (scope, "vocab_size", &config->vocab_size, &found, error))
+    return FALSE;
+  if (!found)
+    take_default (config, "vocab_size", -1, &config->vocab_size);
+  if (!scope_get_u32_alias (scope, ctx_keys, &config->max_position_embeddings, &found, error))
+    return FALSE;
+  if (!found)
+    take_default (config, "max_position_embeddings", HR_SPEC_FIELD_CONTEXT_LENGTH, &config->max_position_embeddings);
+  if (config->gpt2_style && !scope_get_u32 (scope, "n_positions", &config->gpt2_positions, &found, error))
+    return FALSE;
+  return TRUE;
+}
+
 /* Layers, heads, KV heads, sizes, vocabulary and context. */
 static gboolean
 parse_shape (const Scope *scope,
@@ -264,10 +337,7 @@ parse_shape (const Scope *scope,
   static const char * const layer_keys[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
   static const char * const head_keys[] = { "num_attention_heads", "n_head", NULL };
   static const char * const hidden_keys[] = { "hidden_size", "n_embd", "d_model", NULL };
-  static const char * const inter_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
-  static const char * const ctx_keys[] = { "max_position_embeddings", "n_positions", "seq_length", NULL };
   gboolean found, no_attention;
-  guint32 value;
 
   config->gpt2_style = scope_get (scope, "n_embd") != NULL;
 
@@ -300,60 +370,9 @@ parse_shape (const Scope *scope,
                    _("config.json gives no hidden size (hidden_size or n_embd)"));
       return FALSE;
     }
-  if (no_attention)
-    goto sizes;
-
-  /* KV heads: the key, or multi_query, or the attention heads. */
-  if (!scope_get_u32 (scope, "num_key_value_heads", &config->kv_heads, &found, error))
+  if (!no_attention && !parse_head_sizes (scope, config, error))
     return FALSE;
-  if ((!found || config->kv_heads == 0) &&
-      !(!found && take_default (config, "num_key_value_heads", HR_SPEC_FIELD_KV_HEADS, &config->kv_heads)))
-    config->kv_heads = scope_get_bool (scope, "multi_query", FALSE) ? 1 : config->heads;
-  if (config->kv_heads > config->heads)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("config.json has more key/value heads (%u) than attention heads (%u)"),
-                   config->kv_heads, config->heads);
-      return FALSE;
-    }
-
-  /* Head dim: an explicit positive head_dim wins. */
-  if (!scope_get_u32 (scope, "head_dim", &value, &found, error))
-    return FALSE;
-  if (found && value > 0)
-    {
-      config->head_dim = value;
-      config->head_dim_explicit = TRUE;
-    }
-  else if (take_default (config, "head_dim", HR_SPEC_FIELD_KEY_LENGTH, &config->head_dim))
-    config->default_sources[HR_SPEC_FIELD_VALUE_LENGTH] = g_strdup (config->default_sources[HR_SPEC_FIELD_KEY_LENGTH]);
-  else if (config->hidden_size % config->heads == 0)
-    config->head_dim = config->hidden_size / config->heads;
-  else
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("config.json: hidden size %u is not a multiple of %u heads and there is no head_dim"),
-                   config->hidden_size, config->heads);
-      return FALSE;
-    }
-
-sizes:
-  if (!scope_get_u32_alias (scope, inter_keys, &config->intermediate_size, &found, error))
-    return FALSE;
-  if (!found && config->gpt2_style)
-    config->intermediate_size = (guint32) MIN ((guint64) config->hidden_size * 4, MAX_DIM);
-  if (!scope_get_u32 (scope, "vocab_size", &config->vocab_size, &found, error))
-    return FALSE;
-  if (!found)
-    take_default (config, "vocab_size", -1, &config->vocab_size);
-  if (!scope_get_u32_alias (scope, ctx_keys, &config->max_position_embeddings, &found, error))
-    return FALSE;
-  if (!found)
-    take_default (config, "max_position_embeddings", HR_SPEC_FIELD_CONTEXT_LENGTH, &config->max_position_embeddings);
-  if (config->gpt2_style && !scope_get_u32 (scope, "n_positions", &config->gpt2_positions, &found, error))
-    return FALSE;
-
-  return TRUE;
+  return parse_sizes (scope, config, error);
 }
 
 /* layer_types (@node) lists "full_attention" for every layer. */
@@ -376,6 +395,91 @@ all_full_attention (JsonNode *node)
   return json_array_get_length (types) > 0;
 }
 
+/* One flag per layer: layer i slides unless (i + 1) % @period == 0. */
+static GArray *
+sliding_every (guint32 layers,
+               guint32 period)
+{
+  GArray *flags = g_array_sized_new (FALSE, TRUE, sizeof (guint8), layers);
+
+  for (guint i = 0; i < layers; i++)
+    {
+      guint8 sliding = (i + 1) % period != 0;
+
+      g_array_append_val (flags, sliding);
+    }
+  return flags;
+}
+
+/* layer_types (@types) into layer_sliding: "sliding_attention" slides;
+ * it must list every layer. */
+static gboolean
+read_layer_types_sliding (HrHfConfig  *config,
+                          JsonArray   *types,
+                          GError     **error)
+{
+  guint n = json_array_get_length (types);
+
+  if (n != config->layers)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("config.json: layer_types lists %u layers but num_hidden_layers is %u"),
+                   n, config->layers);
+      return FALSE;
+    }
+  config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *t = json_array_get_element (types, i);
+      guint8 sliding = JSON_NODE_HOLDS_VALUE (t) &&
+                       json_node_get_value_type (t) == G_TYPE_STRING &&
+                       strcmp (json_node_get_string (t), "sliding_attention") == 0;
+
+      g_array_append_val (config->layer_sliding, sliding);
+    }
+  return TRUE;
+}
+
+/* Llama 4's chunked attention: convert_hf_to_gguf.py writes no key for
+ * it, and llama.cpp always runs 8,192-token chunks on three layers of four
+ * (src/models/llama4.cpp: n_swa = 8192, load_swa_pattern (ml, 4)), the
+ * cache sized as a sliding window's (src/llama-kv-cache-iswa.cpp).
+ * Llama4TextConfig's defaults are the same (attention_chunk_size 8192,
+ * no_rope_layer_interval 4). */
+static void
+apply_llama4_chunks (HrHfConfig *config)
+{
+  config->sliding_window = 8192;
+  config->layer_sliding = sliding_every (config->layers, 4);
+  g_free (config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
+  config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] =
+    g_strdup ("llama.cpp src/models/llama4.cpp: chunked attention, n_swa 8192 on 3 layers of 4");
+}
+
+/* No layer_types: the class builds them from its pattern,
+ * "sliding_attention" if bool((i + 1) % pattern) (configuration_gemma3.py,
+ * configuration_cohere2.py: the sliding_window_pattern key, else the class
+ * default; configuration_gemma2.py, configuration_gpt_oss.py: 2). */
+static gboolean
+apply_sliding_pattern (const Scope *scope,
+                       HrHfConfig  *config,
+                       GError     **error)
+{
+  guint32 period = 0;
+  gboolean from_key = FALSE;
+
+  if (!scope_get_u32 (scope, "sliding_window_pattern", &period, &from_key, error))
+    return FALSE;
+  if ((from_key && period > 0) ||
+      take_default (config, "sliding_window_pattern", -1, &period))
+    {
+      config->layer_sliding = sliding_every (config->layers, period);
+      config->sliding_pattern = period;
+      config->sliding_pattern_from_key = from_key;
+    }
+  return TRUE;
+}
+
 /* The sliding window and, from layer_types, which layers use it. */
 static gboolean
 parse_sliding (const Scope *scope,
@@ -395,78 +499,14 @@ parse_sliding (const Scope *scope,
     config->sliding_window = 0;
   node = scope_get (scope, "layer_types");
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node) && config->sliding_window > 0)
-    {
-      JsonArray *types = json_node_get_array (node);
-      guint n = json_array_get_length (types);
-
-      if (n != config->layers)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("config.json: layer_types lists %u layers but num_hidden_layers is %u"),
-                       n, config->layers);
-          return FALSE;
-        }
-      config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), n);
-      for (guint i = 0; i < n; i++)
-        {
-          JsonNode *t = json_array_get_element (types, i);
-          guint8 sliding = JSON_NODE_HOLDS_VALUE (t) &&
-                           json_node_get_value_type (t) == G_TYPE_STRING &&
-                           strcmp (json_node_get_string (t), "sliding_attention") == 0;
-
-          g_array_append_val (config->layer_sliding, sliding);
-        }
-    }
-  else if (g_strcmp0 (config->gguf_arch, "llama4") == 0 && !all_full_attention (node))
-    {
-      /* Llama 4's chunked attention: convert_hf_to_gguf.py writes no key
-       * for it, and llama.cpp always runs 8,192-token chunks on three
-       * layers of four (src/models/llama4.cpp: n_swa = 8192,
-       * load_swa_pattern (ml, 4)), the cache sized as a sliding window's
-       * (src/llama-kv-cache-iswa.cpp). Llama4TextConfig's defaults are the
-       * same (attention_chunk_size 8192, no_rope_layer_interval 4). Only
-       * layer_types of "full_attention" alone (MobileLLM) make the converter
-       * write sliding_window 0, which turns chunking off (conversion/llama.py
-       * Llama4Model). */
-      config->sliding_window = 8192;
-      config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layers);
-      for (guint i = 0; i < config->layers; i++)
-        {
-          guint8 sliding = (i + 1) % 4 != 0;
-
-          g_array_append_val (config->layer_sliding, sliding);
-        }
-      g_free (config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
-      config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] =
-        g_strdup ("llama.cpp src/models/llama4.cpp: chunked attention, n_swa 8192 on 3 layers of 4");
-    }
+    return read_layer_types_sliding (config, json_node_get_array (node), error);
+  /* Only layer_types of "full_attention" alone (MobileLLM) make the
+   * converter write sliding_window 0 for Llama 4, which turns chunking off
+   * (conversion/llama.py Llama4Model). */
+  if (g_strcmp0 (config->gguf_arch, "llama4") == 0 && !all_full_attention (node))
+    apply_llama4_chunks (config);
   else if (config->sliding_window > 0)
-    {
-      /* No layer_types: the class builds them from its pattern,
-       * "sliding_attention" if bool((i + 1) % pattern)
-       * (configuration_gemma3.py, configuration_cohere2.py: the
-       * sliding_window_pattern key, else the class default;
-       * configuration_gemma2.py, configuration_gpt_oss.py: 2). */
-      guint32 period = 0;
-      gboolean from_key = FALSE;
-
-      if (!scope_get_u32 (scope, "sliding_window_pattern", &period, &from_key, error))
-        return FALSE;
-      if ((from_key && period > 0) ||
-          take_default (config, "sliding_window_pattern", -1, &period))
-        {
-          config->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layers);
-          for (guint i = 0; i < config->layers; i++)
-            {
-              guint8 sliding = (i + 1) % period != 0;
-
-              g_array_append_val (config->layer_sliding, sliding);
-            }
-          config->sliding_pattern = period;
-          config->sliding_pattern_from_key = from_key;
-        }
-    }
-
+    return apply_sliding_pattern (scope, config, error);
   return TRUE;
 }
 
@@ -529,6 +569,65 @@ parse_moe_mla (const Scope *scope,
     }
 
   return TRUE;
+}
+
+/* The first of "architectures" ("LlamaForCausalLM"), or %NULL. */
+static char *
+first_architecture (JsonObject *obj)
+{
+  JsonNode *node = hr_json_member (obj, "architectures");
+  JsonNode *first;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node) ||
+      json_array_get_length (json_node_get_array (node)) == 0)
+    return NULL;
+  first = json_array_get_element (json_node_get_array (node), 0);
+  if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (first));
+  return NULL;
+}
+
+/* tie_word_embeddings, else the default of model type @type. */
+static void
+read_tied (const Scope *scope,
+           HrHfConfig  *config,
+           const char  *type)
+{
+  JsonNode *node = scope_get (scope, "tie_word_embeddings");
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    {
+      config->tied_embeddings = json_node_get_boolean (node);
+      config->tied_source = g_strdup ("tie_word_embeddings");
+    }
+  else
+    {
+      config->tied_embeddings = hr_hf_tied_default (type);
+      config->tied_source = g_strdup_printf (_("no tie_word_embeddings: the default for model type “%s”"),
+                                             type != NULL ? type : "?");
+    }
+}
+
+/* The biases and extra norms the parameter count needs: attention_bias
+ * (else the model type's default), mlp_bias, q/k norms, post-norms. */
+static void
+read_biases_and_norms (const Scope *scope,
+                       HrHfConfig  *config,
+                       const char  *type)
+{
+  JsonNode *node = scope_get (scope, "attention_bias");
+  gboolean qwen2_bias = type != NULL && g_strv_contains (qkv_bias_types, type);
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    config->qkv_bias = json_node_get_boolean (node);
+  else
+    config->qkv_bias = qwen2_bias;
+  /* attention_bias on a llama-like also biases o_proj (LlamaAttention);
+   * the Qwen2 family biases q/k/v only. */
+  config->o_bias = config->qkv_bias && !qwen2_bias;
+  config->mlp_bias = scope_get_bool (scope, "mlp_bias", FALSE);
+  config->qk_norm = type != NULL && g_strv_contains (qk_norm_types, type);
+  config->post_norms = type != NULL && g_strv_contains (post_norm_types, type);
 }
 
 /**
@@ -597,9 +696,9 @@ hr_hf_config_parse (const char *data,
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(HrHfConfig) config = NULL;
   JsonObject *obj;
-  JsonNode *node;
   Scope scope = { { NULL, }, 0 };
   const char *type;
+  const char *dtype;
 
   obj = hr_json_parse_object (parser, data, length, "config.json", error);
   if (obj == NULL)
@@ -609,15 +708,7 @@ hr_hf_config_parse (const char *data,
   config->eos_token_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   config->nested_in = _hr_hf_find_language_config (obj, &scope);
 
-  node = hr_json_member (obj, "architectures");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node) &&
-      json_array_get_length (json_node_get_array (node)) > 0)
-    {
-      JsonNode *first = json_array_get_element (json_node_get_array (node), 0);
-
-      if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
-        config->architecture = g_strdup (json_node_get_string (first));
-    }
+  config->architecture = first_architecture (obj);
   config->model_type = g_strdup (hr_json_string (obj, "model_type"));
   if (scope.n > 1)
     config->text_model_type = g_strdup (hr_json_string (scope.chain[0], "model_type"));
@@ -627,18 +718,7 @@ hr_hf_config_parse (const char *data,
 
   if (!parse_shape (&scope, config, error))
     return NULL;
-  node = scope_get (&scope, "tie_word_embeddings");
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
-    {
-      config->tied_embeddings = json_node_get_boolean (node);
-      config->tied_source = g_strdup ("tie_word_embeddings");
-    }
-  else
-    {
-      config->tied_embeddings = hr_hf_tied_default (type);
-      config->tied_source = g_strdup_printf (_("no tie_word_embeddings: the default for model type “%s”"),
-                                             type != NULL ? type : "?");
-    }
+  read_tied (&scope, config, type);
 
   if (!parse_sliding (&scope, config, error) || !_hr_hf_read_gemma4 (&scope, config, error))
     return NULL;
@@ -656,26 +736,12 @@ hr_hf_config_parse (const char *data,
   _hr_hf_read_quantization (&scope, config);
 
   /* dtype wins over torch_dtype, the nested block over the top level. */
-  {
-    const char *dtype = scope_get_string (&scope, "dtype");
+  dtype = scope_get_string (&scope, "dtype");
+  if (dtype == NULL)
+    dtype = scope_get_string (&scope, "torch_dtype");
+  config->dtype = g_strdup (dtype);
 
-    if (dtype == NULL)
-      dtype = scope_get_string (&scope, "torch_dtype");
-    config->dtype = g_strdup (dtype);
-  }
-
-  /* Biases on q/k/v. */
-  node = scope_get (&scope, "attention_bias");
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
-    config->qkv_bias = json_node_get_boolean (node);
-  else
-    config->qkv_bias = type != NULL && g_strv_contains (qkv_bias_types, type);
-  /* attention_bias on a llama-like also biases o_proj (LlamaAttention);
-   * the Qwen2 family biases q/k/v only. */
-  config->o_bias = config->qkv_bias && !(type != NULL && g_strv_contains (qkv_bias_types, type));
-  config->mlp_bias = scope_get_bool (&scope, "mlp_bias", FALSE);
-  config->qk_norm = type != NULL && g_strv_contains (qk_norm_types, type);
-  config->post_norms = type != NULL && g_strv_contains (post_norm_types, type);
+  read_biases_and_norms (&scope, config, type);
 
   config->bos_token_id = _hr_hf_read_token_id (scope_get (&scope, "bos_token_id"));
   _hr_hf_read_token_ids (scope_get (&scope, "eos_token_id"), config->eos_token_ids);
@@ -787,199 +853,5 @@ hr_hf_config_feed_forward_length (const HrHfConfig *config)
   if (g_strcmp0 (config->gguf_arch, "lfm2") == 0 && config->lfm2_ff > 0)
     return config->lfm2_ff;
   return config->intermediate_size;
-}
-
-/* The multi-token-prediction layers after the trunk, as the converter
- * appends them to block_count (_hr_hf_read_nextn()): no KV cache, no
- * recurrent state, no window in the main context (llama.cpp
- * src/llama-model.cpp create_memory: il < hparams.n_layer ()). */
-static void
-append_nextn_layers (const HrHfConfig *config,
-                     HrModelSpec      *spec)
-{
-  const guint32 zero = 0;
-  const guint8 no = 0;
-
-  spec->layers = config->layers + config->nextn_layers;
-  if (spec->layer_kv_heads == NULL)
-    {
-      spec->layer_kv_heads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), spec->layers);
-      for (guint i = 0; i < config->layers; i++)
-        g_array_append_val (spec->layer_kv_heads, spec->kv_heads);
-    }
-  for (guint i = 0; i < config->nextn_layers; i++)
-    {
-      g_array_append_val (spec->layer_kv_heads, zero);
-      if (spec->layer_recurrent != NULL)
-        g_array_append_val (spec->layer_recurrent, no);
-      if (spec->layer_sliding != NULL)
-        g_array_append_val (spec->layer_sliding, no);
-    }
-}
-
-/**
- * hr_hf_config_to_model_spec:
- * @config: a parsed config
- * @name: the spec's name ("Qwen/Qwen2.5-3B-Instruct")
- * @origin: (nullable): provenance ("hf:Qwen/Qwen2.5-3B-Instruct@aa8e...")
- * @error: return location for a #GError
- *
- * Builds an HrModelSpec from the config, named as llama.cpp names the
- * architecture (#HrHfConfig.gguf_arch, else the model_type) so the runtime's
- * per-architecture rules apply as to the GGUF: layers, heads, KV heads, key and
- * value head dims (MLA: qk_nope + qk_rope and v_head_dim, per head, as
- * transformers caches them), hidden size, native context
- * (max_position_embeddings), sliding window and per-layer sliding flags,
- * vocab, experts, tied embeddings, precision (hr_hf_config_precision()),
- * the feed-forward width (hr_hf_config_feed_forward_length()), the
- * recurrent layers and state of hybrid models, Gemma 4's two head sizes
- * (key_length the full layers', key_length_swa the sliding ones') and KV
- * heads per layer, the multi-token-prediction layers the converter appends
- * (glm4_moe, Qwen3.5: layers past num_hidden_layers with no KV cache), and
- * a source for each field ("config.json num_hidden_layers", or "transformers default
- * (configuration_gemma3.py head_dim): 256"). The parameter
- * count and file bytes are left 0 for the caller, which knows the stored
- * counts.
- *
- * Returns: (transfer full): the spec. Errors: none today; @error is kept for
- *   configs a later version may refuse.
- */
-HrModelSpec *
-hr_hf_config_to_model_spec (const HrHfConfig *config,
-                            const char       *name,
-                            const char       *origin,
-                            GError          **error)
-{
-  HrModelSpec *spec;
-  const char *ns = config->nested_in;
-  g_autofree char *prefix = ns != NULL ? g_strdup_printf ("config.json %s.", ns) : g_strdup ("config.json ");
-  g_autofree char *src = NULL;
-
-  g_return_val_if_fail (config != NULL, NULL);
-
-  spec = hr_model_spec_new (name);
-  /* llama.cpp's name for the family, the one the runtime's per-architecture
-   * rules and the GGUF path use; the model_type when the family is not listed. */
-  spec->architecture = g_strdup (config->gguf_arch != NULL ? config->gguf_arch
-                                 : config->text_model_type ? config->text_model_type : config->model_type);
-  spec->precision = g_strdup (hr_hf_config_precision (config));
-  spec->layers = config->layers;
-  spec->heads = config->heads;
-  spec->kv_heads = config->mla ? 1 : config->kv_heads;
-  if (config->mla)
-    {
-      /* One compressed latent per token and layer, as convert_hf_to_gguf.py
-       * writes DeepSeek-V2/V3 (head_count_kv 1, key_length kv_lora_rank +
-       * qk_rope_head_dim, value_length kv_lora_rank) and llama.cpp caches it
-       * (src/llama-model.cpp: n_embd_head_k = kv_lora_rank + n_rot; the V
-       * cache is not allocated, src/llama-kv-cache.cpp has_v = !is_mla). */
-      spec->key_length = config->kv_lora_rank + config->qk_rope_head_dim;
-      spec->value_length = config->kv_lora_rank;
-      spec->kv_latent = TRUE;
-    }
-  else if (config->head_dim_full > 0)
-    {
-      /* Gemma 4: key_length the full layers', key_length_swa the sliding
-       * ones' (conversion/gemma.py Gemma4Model). */
-      spec->key_length = spec->value_length = config->head_dim_full;
-      spec->key_length_swa = spec->value_length_swa = config->head_dim;
-    }
-  else
-    spec->key_length = spec->value_length = config->head_dim;
-  spec->embedding_length = config->hidden_size;
-  spec->context_length = config->max_position_embeddings;
-  spec->sliding_window = config->sliding_window;
-  spec->vocab_size = config->vocab_size;
-  spec->expert_count = config->experts;
-  spec->expert_used_count = config->experts_per_token;
-  spec->tied_embeddings = config->tied_embeddings;
-  if (config->layer_sliding != NULL)
-    {
-      spec->layer_sliding = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layer_sliding->len);
-      g_array_append_vals (spec->layer_sliding, config->layer_sliding->data, config->layer_sliding->len);
-    }
-  if (config->layer_kv_heads != NULL)
-    {
-      spec->layer_kv_heads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), config->layer_kv_heads->len);
-      g_array_append_vals (spec->layer_kv_heads, config->layer_kv_heads->data, config->layer_kv_heads->len);
-    }
-  if (config->layer_recurrent != NULL)
-    {
-      spec->layer_recurrent = g_array_sized_new (FALSE, TRUE, sizeof (guint8), config->layer_recurrent->len);
-      g_array_append_vals (spec->layer_recurrent, config->layer_recurrent->data, config->layer_recurrent->len);
-      spec->recurrent_r = config->recurrent_r;
-      spec->recurrent_s = config->recurrent_s;
-      spec->recurrent_source = g_strdup (config->recurrent_source);
-    }
-  if (spec->layer_kv_heads != NULL && !config->mla)
-    for (guint i = 0; i < spec->layer_kv_heads->len; i++)
-      spec->kv_heads = MAX (spec->kv_heads, g_array_index (spec->layer_kv_heads, guint32, i));
-  if (config->nextn_layers > 0)
-    append_nextn_layers (config, spec);
-  spec->nextn_layers = config->nextn_layers;
-  spec->feed_forward_length = hr_hf_config_feed_forward_length (config);
-  spec->origin = g_strdup (origin);
-
-#define SOURCE(field, key) \
-  G_STMT_START { \
-    g_free (src); \
-    src = g_strconcat (prefix, key, NULL); \
-    hr_model_spec_set_source (spec, field, src); \
-  } G_STMT_END
-  if (config->nextn_layers > 0)
-    {
-      g_autofree char *layers = g_strdup_printf ("num_hidden_layers + %s (the converter's block_count; llama.cpp "
-                                                 "keeps the multi-token-prediction layers out of the KV cache)",
-                                                 config->nextn_key);
-
-      SOURCE (HR_SPEC_FIELD_LAYERS, layers);
-    }
-  else
-    SOURCE (HR_SPEC_FIELD_LAYERS, config->gpt2_style ? "n_layer" : "num_hidden_layers");
-  SOURCE (HR_SPEC_FIELD_HEADS, config->gpt2_style ? "n_head" : "num_attention_heads");
-  SOURCE (HR_SPEC_FIELD_KV_HEADS, config->mla ? "kv_lora_rank (MLA: one latent per token and layer)" : "num_key_value_heads");
-  SOURCE (HR_SPEC_FIELD_KEY_LENGTH, config->mla ? "kv_lora_rank + qk_rope_head_dim"
-          : config->head_dim_full > 0 ? "global_head_dim (full-attention layers; head_dim on sliding ones)"
-          : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
-  SOURCE (HR_SPEC_FIELD_VALUE_LENGTH, config->mla ? "kv_lora_rank (a view of the latent)"
-          : config->head_dim_full > 0 ? "global_head_dim (full-attention layers; head_dim on sliding ones)"
-          : config->head_dim_explicit ? "head_dim" : "hidden_size / num_attention_heads");
-  SOURCE (HR_SPEC_FIELD_EMBEDDING_LENGTH, config->gpt2_style ? "n_embd" : "hidden_size");
-  if (config->max_position_embeddings > 0)
-    SOURCE (HR_SPEC_FIELD_CONTEXT_LENGTH, config->gpt2_style ? "n_positions" : "max_position_embeddings");
-  if (config->sliding_window > 0)
-    SOURCE (HR_SPEC_FIELD_SLIDING_WINDOW, config->layer_sliding ? "sliding_window, layer_types" : "sliding_window");
-  if (spec->precision != NULL)
-    SOURCE (HR_SPEC_FIELD_PRECISION, config->quant_bits && config->quant_source ? config->quant_source
-            : "dtype");
-#undef SOURCE
-  if (config->sliding_window > 0 && config->layer_sliding != NULL && config->sliding_pattern > 0)
-    {
-      g_free (src);
-      src = g_strdup_printf (config->sliding_pattern_from_key
-                             ? "%s%s; sliding layers: sliding_window_pattern %u (layer i slides unless (i + 1) %% %u == 0)"
-                             : "%s%s; sliding layers: transformers default pattern %u (layer i slides unless (i + 1) %% %u == 0)",
-                             config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL ? "" : prefix,
-                             config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL
-                             ? config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] : "sliding_window",
-                             config->sliding_pattern, config->sliding_pattern);
-      if (config->sliding_last_full)
-        {
-          char *with = g_strconcat (src, "; the last layer full (configuration_gemma4.py)", NULL);
-
-          g_free (src);
-          src = with;
-        }
-      hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, src);
-    }
-  else if (config->sliding_window > 0 && config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW] != NULL)
-    hr_model_spec_set_source (spec, HR_SPEC_FIELD_SLIDING_WINDOW, config->default_sources[HR_SPEC_FIELD_SLIDING_WINDOW]);
-  /* A transformers default names its class, not a key of the file. */
-  for (guint f = 0; f < HR_SPEC_N_FIELDS; f++)
-    if (config->default_sources[f] != NULL && f != HR_SPEC_FIELD_SLIDING_WINDOW &&
-        !(f == HR_SPEC_FIELD_KV_HEADS && config->mla))
-      hr_model_spec_set_source (spec, f, config->default_sources[f]);
-
-  return spec;
 }
 

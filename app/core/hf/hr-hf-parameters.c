@@ -56,6 +56,101 @@ is_type (const HrHfConfig *config,
   return g_strcmp0 (config->text_model_type ? config->text_model_type : config->model_type, type) == 0;
 }
 
+/* One layer's attention weights: MLA's low-rank q, the compressed KV and
+ * its up-projection; else q/k/v/o with their biases. */
+static guint64
+attention_per_layer (Acc              *acc,
+                     const HrHfConfig *config)
+{
+  guint64 H = config->hidden_size, n = config->heads, k = config->kv_heads, d = config->head_dim;
+  guint64 attn;
+
+  if (config->mla)
+    {
+      guint64 qk = (guint64) config->qk_nope_head_dim + config->qk_rope_head_dim;
+      guint64 r = config->kv_lora_rank;
+      guint64 q;
+
+      if (config->q_lora_rank > 0)
+        q = add (acc, add (acc, mul (acc, H, config->q_lora_rank), config->q_lora_rank),
+                 mul (acc, config->q_lora_rank, mul (acc, n, qk)));
+      else
+        q = mul (acc, H, mul (acc, n, qk));
+      attn = add (acc, q, mul (acc, H, r + config->qk_rope_head_dim));
+      attn = add (acc, attn, r);
+      attn = add (acc, attn, mul (acc, r, mul (acc, n, (guint64) config->qk_nope_head_dim + config->v_head_dim)));
+      attn = add (acc, attn, mul (acc, mul (acc, n, config->v_head_dim), H));
+    }
+  else
+    {
+      guint64 qd = mul (acc, n, d);
+      guint64 kd = mul (acc, k, d);
+
+      attn = add (acc, mul (acc, 2, mul (acc, H, qd)), mul (acc, 2, mul (acc, H, kd)));
+      if (config->qkv_bias || config->gpt2_style)
+        attn = add (acc, attn, add (acc, qd, mul (acc, 2, kd)));
+      if (config->gpt2_style || config->o_bias)
+        attn = add (acc, attn, H);
+    }
+  return attn;
+}
+
+/* One dense layer's MLP: GPT-2's fc and proj with biases, else gate, up
+ * and down (with mlp_bias's biases). */
+static guint64
+dense_mlp_per_layer (Acc              *acc,
+                     const HrHfConfig *config)
+{
+  guint64 H = config->hidden_size, I = config->intermediate_size;
+  guint64 mlp;
+
+  if (config->gpt2_style)
+    mlp = add (acc, mul (acc, 2, mul (acc, H, I)), I + H);
+  else
+    mlp = mul (acc, 3, mul (acc, H, I));
+  if (config->mlp_bias && !config->gpt2_style)
+    mlp = add (acc, mlp, add (acc, mul (acc, 2, I), H));
+  return mlp;
+}
+
+/* One mixture-of-experts layer's MLP: every expert (*@out_total) or the
+ * ones used per token (*@out_active), with the shared experts and router. */
+static void
+moe_mlp_per_layer (Acc              *acc,
+                   const HrHfConfig *config,
+                   guint64          *out_total,
+                   guint64          *out_active)
+{
+  guint64 H = config->hidden_size, I = config->intermediate_size;
+  guint64 im = config->moe_intermediate_size > 0 ? config->moe_intermediate_size : I;
+  guint64 is = config->shared_intermediate_size > 0 ? config->shared_intermediate_size : im;
+  guint64 expert = mul (acc, 3, mul (acc, H, im));
+  guint64 shared = mul (acc, config->shared_experts, mul (acc, 3, mul (acc, H, is)));
+  guint64 router = mul (acc, H, config->experts);
+
+  *out_total = add (acc, add (acc, mul (acc, config->experts, expert), shared), router);
+  *out_active = add (acc, add (acc, mul (acc, config->experts_per_token, expert), shared), router);
+}
+
+/* One layer's norms: input and post-attention (GPT-2's with biases),
+ * post-norms, q/k norms, MLA's latent norms. */
+static guint64
+norms_per_layer (Acc              *acc,
+                 const HrHfConfig *config)
+{
+  guint64 H = config->hidden_size, n = config->heads, k = config->kv_heads, d = config->head_dim;
+  guint64 norms = mul (acc, config->gpt2_style ? 4 : 2, H);
+
+  if (config->post_norms)
+    norms = mul (acc, is_type (config, "olmo2") ? 2 : 4, H);
+  if (config->qk_norm && !config->mla)
+    norms = add (acc, norms, is_type (config, "olmo2") || is_type (config, "olmoe")
+                 ? add (acc, mul (acc, n, d), mul (acc, k, d)) : mul (acc, 2, d));
+  if (config->mla)
+    norms = add (acc, norms, (guint64) config->q_lora_rank + config->kv_lora_rank);
+  return norms;
+}
+
 /**
  * hr_hf_config_count_parameters:
  * @config: a parsed config
@@ -99,7 +194,7 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
                                GError            **error)
 {
   Acc acc = { FALSE };
-  guint64 H, n, k, d, I, V, L;
+  guint64 H, V, L;
   guint64 attn, mlp_dense, mlp_moe_total = 0, mlp_moe_active = 0, norms;
   guint64 moe_layers = 0, dense_layers;
 
@@ -108,10 +203,6 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
 
   memset (out, 0, sizeof *out);
   H = config->hidden_size;
-  n = config->heads;
-  k = config->kv_heads;
-  d = config->head_dim;
-  I = config->intermediate_size;
   V = config->vocab_size;
   L = config->layers;
 
@@ -119,64 +210,16 @@ hr_hf_config_count_parameters (const HrHfConfig   *config,
   if (config->gpt2_style)
     out->embeddings = add (&acc, out->embeddings, mul (&acc, config->gpt2_positions, H));
 
-  if (config->mla)
-    {
-      guint64 qk = (guint64) config->qk_nope_head_dim + config->qk_rope_head_dim;
-      guint64 r = config->kv_lora_rank;
-      guint64 q;
-
-      if (config->q_lora_rank > 0)
-        q = add (&acc, add (&acc, mul (&acc, H, config->q_lora_rank), config->q_lora_rank),
-                 mul (&acc, config->q_lora_rank, mul (&acc, n, qk)));
-      else
-        q = mul (&acc, H, mul (&acc, n, qk));
-      attn = add (&acc, q, mul (&acc, H, r + config->qk_rope_head_dim));
-      attn = add (&acc, attn, r);
-      attn = add (&acc, attn, mul (&acc, r, mul (&acc, n, (guint64) config->qk_nope_head_dim + config->v_head_dim)));
-      attn = add (&acc, attn, mul (&acc, mul (&acc, n, config->v_head_dim), H));
-    }
-  else
-    {
-      guint64 qd = mul (&acc, n, d);
-      guint64 kd = mul (&acc, k, d);
-
-      attn = add (&acc, mul (&acc, 2, mul (&acc, H, qd)), mul (&acc, 2, mul (&acc, H, kd)));
-      if (config->qkv_bias || config->gpt2_style)
-        attn = add (&acc, attn, add (&acc, qd, mul (&acc, 2, kd)));
-      if (config->gpt2_style || config->o_bias)
-        attn = add (&acc, attn, H);
-    }
-
-  if (config->gpt2_style)
-    mlp_dense = add (&acc, mul (&acc, 2, mul (&acc, H, I)), I + H);
-  else
-    mlp_dense = mul (&acc, 3, mul (&acc, H, I));
-  if (config->mlp_bias && !config->gpt2_style)
-    mlp_dense = add (&acc, mlp_dense, add (&acc, mul (&acc, 2, I), H));
-
+  attn = attention_per_layer (&acc, config);
+  mlp_dense = dense_mlp_per_layer (&acc, config);
   dense_layers = L;
   if (config->experts > 0)
     {
-      guint64 im = config->moe_intermediate_size > 0 ? config->moe_intermediate_size : I;
-      guint64 is = config->shared_intermediate_size > 0 ? config->shared_intermediate_size : im;
-      guint64 expert = mul (&acc, 3, mul (&acc, H, im));
-      guint64 shared = mul (&acc, config->shared_experts, mul (&acc, 3, mul (&acc, H, is)));
-      guint64 router = mul (&acc, H, config->experts);
-
+      moe_mlp_per_layer (&acc, config, &mlp_moe_total, &mlp_moe_active);
       moe_layers = L - config->first_dense_layers;
       dense_layers = config->first_dense_layers;
-      mlp_moe_total = add (&acc, add (&acc, mul (&acc, config->experts, expert), shared), router);
-      mlp_moe_active = add (&acc, add (&acc, mul (&acc, config->experts_per_token, expert), shared), router);
     }
-
-  norms = mul (&acc, config->gpt2_style ? 4 : 2, H);
-  if (config->post_norms)
-    norms = mul (&acc, is_type (config, "olmo2") ? 2 : 4, H);
-  if (config->qk_norm && !config->mla)
-    norms = add (&acc, norms, is_type (config, "olmo2") || is_type (config, "olmoe")
-                 ? add (&acc, mul (&acc, n, d), mul (&acc, k, d)) : mul (&acc, 2, d));
-  if (config->mla)
-    norms = add (&acc, norms, (guint64) config->q_lora_rank + config->kv_lora_rank);
+  norms = norms_per_layer (&acc, config);
 
   out->attention = mul (&acc, L, attn);
   out->mlp = add (&acc, mul (&acc, dense_layers, mlp_dense), mul (&acc, moe_layers, mlp_moe_total));

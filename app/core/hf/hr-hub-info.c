@@ -281,6 +281,155 @@ read_tags_and_card (HrHubLookup *r,
     }
 }
 
+/* Follows the id the Hub answers with (a renamed repository answers with
+ * its new one: later requests go straight to it) and sets the page URL. */
+static void
+read_repo_id (HrHubAnswers *a,
+              JsonObject   *obj,
+              const char   *endpoint)
+{
+  HrHubLookup *r = a->result;
+
+  if (json_string (obj, "id") != NULL)
+    {
+      g_autofree char *id = NULL;
+      g_autofree char *id_rev = NULL;
+
+      if (hr_hf_repo_parse (json_string (obj, "id"), &id, &id_rev, NULL) && id_rev == NULL)
+        {
+          g_free (r->repo);
+          r->repo = g_steal_pointer (&id);
+          g_free (a->repo);
+          a->repo = g_strdup (r->repo);
+        }
+    }
+  r->page_url = g_strdup_printf ("%s/%s", endpoint, r->repo);
+}
+
+/* The API's "config": model_type and the first of "architectures". */
+static void
+read_api_config (HrHubLookup *r,
+                 JsonObject  *obj)
+{
+  JsonObject *config = json_object_member (obj, "config");
+  JsonNode *archs;
+
+  if (config == NULL)
+    return;
+  archs = json_object_get_member (config, "architectures");
+  r->model_type = g_strdup (json_string (config, "model_type"));
+  if (archs != NULL && JSON_NODE_HOLDS_ARRAY (archs) &&
+      json_array_get_length (json_node_get_array (archs)) > 0)
+    {
+      JsonNode *first = json_array_get_element (json_node_get_array (archs), 0);
+
+      if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
+        r->architecture = g_strdup (json_node_get_string (first));
+    }
+}
+
+/* The dtypes whose entries are packed containers (quantised weights held
+ * in integer tensors), not one parameter per element. */
+static gboolean
+is_packed_dtype (const char *dtype)
+{
+  static const char *const packed[] = { "I32", "U32", "U8" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (packed); i++)
+    if (strcmp (dtype, packed[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* "safetensors.parameters" (count per dtype) into parameters_by_dtype;
+ * returns their sum, saturated. */
+static guint64
+read_api_dtypes (HrHubAnswers *a,
+                 JsonObject   *params)
+{
+  g_autoptr(GList) dtypes = json_object_get_members (params);
+  guint64 sum = 0;
+
+  for (GList *l = dtypes; l != NULL; l = l->next)
+    {
+      HrSafetensorsDtype *d;
+      guint64 count;
+      guint bits;
+
+      if (!json_u64 (json_object_get_member (params, l->data), &count))
+        continue;
+      d = g_new0 (HrSafetensorsDtype, 1);
+      bits = hr_safetensors_dtype_bits (l->data);
+      d->dtype = g_strdup (l->data);
+      d->parameters = count;
+      if (bits % 8 == 0 && bits > 0)
+        hr_mul_u64 (count, bits / 8, &d->bytes);
+      g_ptr_array_add (a->result->parameters_by_dtype, d);
+      if (!hr_add_u64 (sum, count, &sum))
+        sum = G_MAXUINT64;
+      if (is_packed_dtype (l->data))
+        a->api_packed = TRUE;
+    }
+  return sum;
+}
+
+/* The API's "safetensors": the per-dtype map and "total", reconciled (the
+ * per-dtype map is the more detailed of the two; a note says where they
+ * disagree). */
+static void
+read_api_safetensors (HrHubAnswers *a,
+                      JsonObject   *obj)
+{
+  HrHubLookup *r = a->result;
+  JsonObject *st = json_object_member (obj, "safetensors");
+  JsonObject *params;
+  guint64 total = 0, sum = 0;
+  char *note = NULL;
+
+  if (st == NULL)
+    return;
+  params = json_object_member (st, "parameters");
+  if (params != NULL)
+    sum = read_api_dtypes (a, params);
+  if (!json_u64 (json_object_get_member (st, "total"), &total))
+    total = 0;
+  a->api_dtype_sum = sum;
+  total = hr_safetensors_reconcile (total, sum, _("the Hub's safetensors.total"),
+                                    _("its per-dtype parameters"), _("parameters"), &note);
+  if (note != NULL)
+    g_ptr_array_add (r->notes, note);
+  if (total > 0)
+    {
+      r->parameters = total;
+      r->parameters_source = g_strdup (_("the Hub API (safetensors field)"));
+      a->api_parameters = TRUE;
+    }
+}
+
+/* "siblings": the repository's file paths, less any with ".." or a
+ * leading "/". */
+static void
+read_siblings (HrHubAnswers *a,
+               JsonObject   *obj)
+{
+  JsonNode *node = json_object_get_member (obj, "siblings");
+  JsonArray *siblings;
+
+  a->siblings = g_ptr_array_new_with_free_func (g_free);
+  a->siblings_listed = node != NULL && JSON_NODE_HOLDS_ARRAY (node);
+  if (!a->siblings_listed)
+    return;
+  siblings = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (siblings); i++)
+    {
+      JsonNode *s = json_array_get_element (siblings, i);
+      const char *name = JSON_NODE_HOLDS_OBJECT (s) ? json_string (json_node_get_object (s), "rfilename") : NULL;
+
+      if (name != NULL && strstr (name, "..") == NULL && name[0] != '/')
+        g_ptr_array_add (a->siblings, g_strdup (name));
+    }
+}
+
 /**
  * hr_hub_answers_read_model_info:
  * @a: the answers
@@ -310,7 +459,7 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   HrHubLookup *r = a->result;
-  JsonObject *obj, *st, *config;
+  JsonObject *obj;
   JsonNode *node;
   const char *sha;
 
@@ -333,22 +482,7 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
       return FALSE;
     }
   r->sha = g_strdup (sha);
-  if (json_string (obj, "id") != NULL)
-    {
-      g_autofree char *id = NULL;
-      g_autofree char *id_rev = NULL;
-
-      /* The Hub spells the name (a renamed repo answers with its new id). */
-      if (hr_hf_repo_parse (json_string (obj, "id"), &id, &id_rev, NULL) && id_rev == NULL)
-        {
-          g_free (r->repo);
-          r->repo = g_steal_pointer (&id);
-          /* A renamed repo: later requests go straight to the new name. */
-          g_free (a->repo);
-          a->repo = g_strdup (r->repo);
-        }
-    }
-  r->page_url = g_strdup_printf ("%s/%s", endpoint, r->repo);
+  read_repo_id (a, obj, endpoint);
   node = json_object_get_member (obj, "gated");
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     r->gated = g_strdup (json_node_get_string (node));
@@ -356,88 +490,9 @@ hr_hub_answers_read_model_info (HrHubAnswers  *a,
   r->library_name = g_strdup (json_string (obj, "library_name"));
 
   read_tags_and_card (r, obj);
-
-  config = json_object_member (obj, "config");
-  if (config != NULL)
-    {
-      JsonNode *archs = json_object_get_member (config, "architectures");
-
-      r->model_type = g_strdup (json_string (config, "model_type"));
-      if (archs != NULL && JSON_NODE_HOLDS_ARRAY (archs) &&
-          json_array_get_length (json_node_get_array (archs)) > 0)
-        {
-          JsonNode *first = json_array_get_element (json_node_get_array (archs), 0);
-
-          if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
-            r->architecture = g_strdup (json_node_get_string (first));
-        }
-    }
-
-  st = json_object_member (obj, "safetensors");
-  if (st != NULL)
-    {
-      JsonObject *params = json_object_member (st, "parameters");
-      guint64 total = 0, sum = 0;
-      char *note = NULL;
-
-      if (params != NULL)
-        {
-          g_autoptr(GList) dtypes = json_object_get_members (params);
-
-          for (GList *l = dtypes; l != NULL; l = l->next)
-            {
-              guint64 count;
-
-              if (json_u64 (json_object_get_member (params, l->data), &count))
-                {
-                  HrSafetensorsDtype *d = g_new0 (HrSafetensorsDtype, 1);
-                  guint bits = hr_safetensors_dtype_bits (l->data);
-
-                  d->dtype = g_strdup (l->data);
-                  d->parameters = count;
-                  if (bits % 8 == 0 && bits > 0)
-                    hr_mul_u64 (count, bits / 8, &d->bytes);
-                  g_ptr_array_add (r->parameters_by_dtype, d);
-                  if (!hr_add_u64 (sum, count, &sum))
-                    sum = G_MAXUINT64;
-                  if (strcmp (l->data, "I32") == 0 || strcmp (l->data, "U32") == 0 ||
-                      strcmp (l->data, "U8") == 0)
-                    a->api_packed = TRUE;
-                }
-            }
-        }
-      if (!json_u64 (json_object_get_member (st, "total"), &total))
-        total = 0;
-      /* The per-dtype map is the more detailed of the two. */
-      a->api_dtype_sum = sum;
-      total = hr_safetensors_reconcile (total, sum, _("the Hub's safetensors.total"),
-                                        _("its per-dtype parameters"), _("parameters"), &note);
-      if (note != NULL)
-        g_ptr_array_add (r->notes, note);
-      if (total > 0)
-        {
-          r->parameters = total;
-          r->parameters_source = g_strdup (_("the Hub API (safetensors field)"));
-          a->api_parameters = TRUE;
-        }
-    }
-
-  node = json_object_get_member (obj, "siblings");
-  a->siblings = g_ptr_array_new_with_free_func (g_free);
-  a->siblings_listed = node != NULL && JSON_NODE_HOLDS_ARRAY (node);
-  if (a->siblings_listed)
-    {
-      JsonArray *siblings = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (siblings); i++)
-        {
-          JsonNode *s = json_array_get_element (siblings, i);
-          const char *name = JSON_NODE_HOLDS_OBJECT (s) ? json_string (json_node_get_object (s), "rfilename") : NULL;
-
-          if (name != NULL && strstr (name, "..") == NULL && name[0] != '/')
-            g_ptr_array_add (a->siblings, g_strdup (name));
-        }
-    }
+  read_api_config (r, obj);
+  read_api_safetensors (a, obj);
+  read_siblings (a, obj);
   return TRUE;
 }
 
@@ -599,188 +654,89 @@ hr_hub_answers_read_tree_page (HrHubAnswers  *a,
 }
 
 /* Link: <https://...>; rel="next" */
-/* The index: tensor count and, without the API's figure, the parameters. */
-static void
-read_index (HrHubAnswers *a)
+/* Sums the safetensors headers read into the result: their count, bytes,
+ * towers and dtypes win (hr_hub_answers_sum_headers()). */
+static gboolean
+sum_headers (HrHubAnswers  *a,
+             GError       **error)
 {
   HrHubLookup *r = a->result;
+  guint n_files = a->headers->len;
+  g_autoptr(HrSafetensorsHeader) sum = g_ptr_array_steal_index (a->headers, 0);
 
-  if (a->index != NULL)
+  for (guint i = 0; i < a->headers->len; i++)
+    if (!hr_safetensors_header_merge (sum, g_ptr_array_index (a->headers, i), error))
+      return FALSE;
+  hr_hub_answers_sum_headers (a, sum, n_files);
+  r->tower_tensors = sum->tower_tensors;
+  r->tower_parameters = sum->tower_parameters;
+  r->tower_bytes = sum->tower_bytes;
+  g_ptr_array_set_size (r->parameters_by_dtype, 0);
+  g_ptr_array_extend_and_steal (r->parameters_by_dtype, g_steal_pointer (&sum->dtypes));
+  g_clear_pointer (&r->parameters_source, g_free);
+  r->parameters_source = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                       "the safetensors header of %u file",
+                                                       "the safetensors headers of %u files",
+                                                       n_files),
+                                          n_files);
+  return TRUE;
+}
+
+/* The model spec: from the GGUF header (its parameters and architecture
+ * where nothing else gave them), or from config.json with the weights'
+ * precision. */
+static void
+build_spec (HrHubLookup *r,
+            const char  *origin)
+{
+  if (r->gguf != NULL)
     {
-      gsize size;
-      const char *data = g_bytes_get_data (a->index, &size);
-      g_autoptr(HrSafetensorsIndex) index = hr_safetensors_index_parse (data, size, NULL);
-
-      if (index != NULL)
+      r->spec = hr_gguf_file_to_model_spec (r->gguf, r->repo, origin, NULL);
+      if (r->parameters == 0 && r->spec != NULL)
         {
-          r->n_tensors = index->n_tensors;
-          a->index_tower_tensors = index->tower_tensors;
-          if (index->has_total_size)
-            {
-              r->tensor_bytes = index->total_size;
-              a->has_index_total = TRUE;
-              a->index_total = index->total_size;
-            }
-          /* The weight map settles tying. */
-          if (r->config != NULL)
-            hr_hf_config_settle_tied (r->config, index->has_lm_head);
-          if (!a->api_parameters && index->has_total_size && r->config != NULL)
-            {
-              const char *precision = hr_hf_config_precision (r->config);
-              const char *dtype = r->config->dtype;
-              guint bytes_per = 0;
-
-              if (g_strcmp0 (precision, "bf16") == 0 || g_strcmp0 (precision, "fp16") == 0)
-                bytes_per = 2;
-              else if (g_strcmp0 (precision, "fp32") == 0)
-                bytes_per = 4;
-              if (bytes_per > 0 && r->config->quant_method == NULL &&
-                  index->total_size % bytes_per == 0)
-                {
-                  HrSafetensorsDtype *d = g_new0 (HrSafetensorsDtype, 1);
-
-                  r->parameters = index->total_size / bytes_per;
-                  r->parameters_source = g_strdup_printf (_("model.safetensors.index.json total_size / %u bytes (%s)"),
-                                                          bytes_per, dtype ? dtype : precision);
-                  d->dtype = g_strdup (bytes_per == 4 ? "F32" : g_strcmp0 (precision, "bf16") == 0 ? "BF16" : "F16");
-                  d->parameters = r->parameters;
-                  d->bytes = index->total_size;
-                  g_ptr_array_add (r->parameters_by_dtype, d);
-                }
-            }
+          r->parameters = r->spec->parameters;
+          r->parameters_source = g_strdup_printf (_("the GGUF header of %s"), r->gguf_chosen);
         }
+      if (r->architecture == NULL && r->spec != NULL)
+        r->architecture = g_strdup (r->spec->architecture);
+    }
+  else if (r->config != NULL)
+    {
+      const char *precision;
+
+      r->spec = hr_hf_config_to_model_spec (r->config, r->repo, origin, NULL);
+      precision = hr_hub_lookup_weight_precision (r);
+      if (precision != NULL && r->spec->precision == NULL)
+        r->spec->precision = g_strdup (precision);
     }
 }
 
-/**
- * hr_hub_answers_assemble:
- * @a: the answers, after the second step
- *
- * Reads what the second step brought into the result: config.json (the
- * architecture, derived parameter count, BOS/EOS), tokenizer_config.json
- * (model_max_length), generation_config.json (its BOS/EOS win), the card's
- * base_model with the tags for base or instruct, the license tag and file,
- * and the safetensors index (tensor count and bytes; its weight map settles
- * tying, hr_hf_config_settle_tied(); without the API's count, parameters =
- * total_size / bytes per parameter for bf16, fp16 or fp32 weights that are
- * not quantized), then the count derived from config.json. Files that do
- * not parse are as absent; config.json's problem is kept in config_problem.
- */
-void
-hr_hub_answers_assemble (HrHubAnswers *a)
+/* A config.json spec's parameters and file bytes: the stored count (else
+ * the derived one), the tensor bytes (else the weight files' sizes). */
+static void
+set_spec_figures (HrHubLookup *r)
 {
-  HrHubLookup *r = a->result;
-  g_autoptr(HrHfTokenizerConfig) tokenizer = NULL;
-  g_autoptr(HrHfGenerationConfig) generation = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonObject *card;
-  const char *card_base = NULL;
-
-  if (a->config != NULL)
+  if (r->parameters > 0)
     {
-      gsize size;
-      const char *data = g_bytes_get_data (a->config, &size);
-
-      r->config = hr_hf_config_parse (data, size, &error);
-      if (r->config == NULL)
-        {
-          r->config_problem = g_strdup (error->message);
-          g_clear_error (&error);
-        }
-      else
-        {
-          if (r->config->architecture != NULL)
-            {
-              g_free (r->architecture);
-              r->architecture = g_strdup (r->config->architecture);
-            }
-          if (r->config->model_type != NULL)
-            {
-              g_free (r->model_type);
-              r->model_type = g_strdup (r->config->model_type);
-            }
-          if (r->config->bos_token_id >= 0)
-            r->bos_token_id = r->config->bos_token_id;
-          g_array_append_vals (r->eos_token_ids, r->config->eos_token_ids->data, r->config->eos_token_ids->len);
-        }
+      r->spec->parameters = r->parameters;
+      hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_PARAMETERS, r->parameters_source);
     }
-  else
-    r->config_problem = g_strdup (_("the repository has no config.json"));
-
-  if (a->tokenizer != NULL)
+  else if (r->has_derived)
     {
-      gsize size;
-      const char *data = g_bytes_get_data (a->tokenizer, &size);
-
-      tokenizer = hr_hf_tokenizer_config_parse (data, size, NULL);
-      if (tokenizer != NULL && tokenizer->has_model_max_length)
-        {
-          r->has_tokenizer_max_length = TRUE;
-          r->tokenizer_max_length = tokenizer->model_max_length;
-        }
+      r->spec->parameters = r->derived.total;
+      hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_PARAMETERS, _("derived from config.json"));
     }
-  if (a->generation != NULL)
+  if (r->tensor_bytes > 0)
     {
-      gsize size;
-      const char *data = g_bytes_get_data (a->generation, &size);
-
-      generation = hr_hf_generation_config_parse (data, size, NULL);
-      if (generation != NULL)
-        {
-          /* generation_config.json is what a runtime stops on: it wins. */
-          if (generation->bos_token_id >= 0)
-            r->bos_token_id = generation->bos_token_id;
-          if (generation->eos_token_ids->len > 0)
-            {
-              g_array_set_size (r->eos_token_ids, 0);
-              g_array_append_vals (r->eos_token_ids, generation->eos_token_ids->data,
-                                   generation->eos_token_ids->len);
-            }
-        }
+      r->spec->file_bytes = r->tensor_bytes;
+      hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_FILE_BYTES,
+                                _("tensor data bytes (safetensors index or headers)"));
     }
-
-  card = a->info != NULL ? json_object_member (json_node_get_object (a->info), "cardData") : NULL;
-  if (card != NULL)
+  else if (r->weight_file_bytes > 0)
     {
-      JsonNode *base = json_object_get_member (card, "base_model");
-
-      if (base != NULL && JSON_NODE_HOLDS_VALUE (base) && json_node_get_value_type (base) == G_TYPE_STRING)
-        card_base = json_node_get_string (base);
-      else if (base != NULL && JSON_NODE_HOLDS_ARRAY (base) &&
-               json_array_get_length (json_node_get_array (base)) > 0)
-        {
-          JsonNode *first = json_array_get_element (json_node_get_array (base), 0);
-
-          if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
-            card_base = json_node_get_string (first);
-        }
+      r->spec->file_bytes = r->weight_file_bytes;
+      hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_FILE_BYTES, _("the weight files' sizes"));
     }
-  r->kind = hr_hf_kind_evidence (r->repo, (const char * const *) r->tags, card_base, tokenizer, generation);
-
-  /* License: the tag, and the file when the tag is not a known open one. */
-  if (hr_hf_license_tag_non_commercial (r->license))
-    {
-      r->non_commercial = TRUE;
-      r->non_commercial_reason = g_strdup_printf (_("the license tag %s is non-commercial"), r->license);
-    }
-  if (a->license != NULL)
-    {
-      gsize size;
-      const char *data = g_bytes_get_data (a->license, &size);
-      g_autoptr(HrHfLicenseFile) file = hr_hf_license_file_read (data, size);
-
-      r->license_file = g_strdup (a->license_path);
-      r->license_title = g_strdup (file->title);
-      if (file->non_commercial && !r->non_commercial)
-        {
-          r->non_commercial = TRUE;
-          r->non_commercial_reason = g_strdup_printf (_("%s says “%s”"), a->license_path, file->phrase);
-        }
-    }
-
-  read_index (a);
-  if (r->config != NULL)
-    r->has_derived = hr_hf_config_count_parameters (r->config, &r->derived, NULL);
 }
 
 /**
@@ -804,91 +760,21 @@ hr_hub_answers_assemble (HrHubAnswers *a)
  */
 HrHubLookup *
 hr_hub_answers_finish (HrHubAnswers  *a,
-                       GError       **out_error)
+                       GError       **error)
 {
   HrHubLookup *r = a->result;
-  g_autoptr(GError) error = NULL;
   g_autofree char *origin = g_strdup_printf ("hf:%s@%s", r->repo, r->sha);
 
-  if (a->headers != NULL && a->headers->len > 0)
-    {
-      guint n_files = a->headers->len;
-      g_autoptr(HrSafetensorsHeader) sum = g_ptr_array_steal_index (a->headers, 0);
-
-      for (guint i = 0; i < a->headers->len; i++)
-        {
-          HrSafetensorsHeader *h = g_ptr_array_index (a->headers, i);
-
-          if (!hr_safetensors_header_merge (sum, h, &error))
-            {
-              g_propagate_error (out_error, g_steal_pointer (&error));
-              return NULL;
-            }
-        }
-      hr_hub_answers_sum_headers (a, sum, n_files);
-      r->tower_tensors = sum->tower_tensors;
-      r->tower_parameters = sum->tower_parameters;
-      r->tower_bytes = sum->tower_bytes;
-      g_ptr_array_set_size (r->parameters_by_dtype, 0);
-      g_ptr_array_extend_and_steal (r->parameters_by_dtype, g_steal_pointer (&sum->dtypes));
-      g_clear_pointer (&r->parameters_source, g_free);
-      r->parameters_source = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                           "the safetensors header of %u file",
-                                                           "the safetensors headers of %u files",
-                                                           n_files),
-                                              n_files);
-    }
+  if (a->headers != NULL && a->headers->len > 0 && !sum_headers (a, error))
+    return NULL;
 
   hr_hub_answers_note_unknown_dtypes (a);
 
-  /* The model spec: from the config, or from the GGUF header. */
-  if (r->gguf != NULL && !hr_hub_answers_add_gguf_shards (a, out_error))
+  if (r->gguf != NULL && !hr_hub_answers_add_gguf_shards (a, error))
     return NULL;
-  if (r->gguf != NULL)
-    {
-      r->spec = hr_gguf_file_to_model_spec (r->gguf, r->repo, origin, NULL);
-      if (r->parameters == 0 && r->spec != NULL)
-        {
-          r->parameters = r->spec->parameters;
-          r->parameters_source = g_strdup_printf (_("the GGUF header of %s"), r->gguf_chosen);
-        }
-      if (r->architecture == NULL && r->spec != NULL)
-        r->architecture = g_strdup (r->spec->architecture);
-    }
-  else if (r->config != NULL)
-    {
-      const char *precision;
-
-      r->spec = hr_hf_config_to_model_spec (r->config, r->repo, origin, NULL);
-      precision = hr_hub_lookup_weight_precision (r);
-      if (precision != NULL && r->spec->precision == NULL)
-        r->spec->precision = g_strdup (precision);
-    }
-
+  build_spec (r, origin);
   if (r->spec != NULL && r->gguf == NULL)
-    {
-      if (r->parameters > 0)
-        {
-          r->spec->parameters = r->parameters;
-          hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_PARAMETERS, r->parameters_source);
-        }
-      else if (r->has_derived)
-        {
-          r->spec->parameters = r->derived.total;
-          hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_PARAMETERS, _("derived from config.json"));
-        }
-      if (r->tensor_bytes > 0)
-        {
-          r->spec->file_bytes = r->tensor_bytes;
-          hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_FILE_BYTES,
-                                    _("tensor data bytes (safetensors index or headers)"));
-        }
-      else if (r->weight_file_bytes > 0)
-        {
-          r->spec->file_bytes = r->weight_file_bytes;
-          hr_model_spec_set_source (r->spec, HR_SPEC_FIELD_FILE_BYTES, _("the weight files' sizes"));
-        }
-    }
+    set_spec_figures (r);
 
   hr_hub_answers_add_projector (a);
 

@@ -302,37 +302,16 @@ is_packed (const char *name,
   return FALSE;
 }
 
+/* The product of the "shape" entries of tensor @name: its element count. */
 static gboolean
-parse_tensor (HrSafetensorsHeader *header,
-              const char          *name,
-              JsonNode            *node,
-              Span                *span,
-              GError             **error)
+read_elements (JsonObject  *obj,
+               const char  *name,
+               guint64     *out_elements,
+               GError     **error)
 {
-  JsonObject *obj;
-  JsonArray *shape, *offsets;
-  const char *dtype;
+  JsonArray *shape = hr_json_array (obj, "shape");
   guint64 elements = 1;
-  guint64 span_bytes;
-  guint bits;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("Tensor “%s” in the safetensors header is not an object"), name);
-      return FALSE;
-    }
-  obj = json_node_get_object (node);
-
-  dtype = hr_json_string (obj, "dtype");
-  if (dtype == NULL)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("Tensor “%s” in the safetensors header has no dtype string"), name);
-      return FALSE;
-    }
-
-  shape = hr_json_array (obj, "shape");
   if (shape == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
@@ -357,8 +336,19 @@ parse_tensor (HrSafetensorsHeader *header,
           return FALSE;
         }
     }
+  *out_elements = elements;
+  return TRUE;
+}
 
-  offsets = hr_json_array (obj, "data_offsets");
+/* "data_offsets" [begin, end] of tensor @name into @span. */
+static gboolean
+read_offsets (JsonObject  *obj,
+              const char  *name,
+              Span        *span,
+              GError     **error)
+{
+  JsonArray *offsets = hr_json_array (obj, "data_offsets");
+
   if (offsets == NULL || json_array_get_length (offsets) != 2 ||
       !node_get_u64 (json_array_get_element (offsets, 0), &span->begin) ||
       !node_get_u64 (json_array_get_element (offsets, 1), &span->end))
@@ -375,32 +365,52 @@ parse_tensor (HrSafetensorsHeader *header,
                    name, span->end, span->begin);
       return FALSE;
     }
-  span_bytes = span->end - span->begin;
   span->name = name;
+  return TRUE;
+}
 
-  bits = hr_safetensors_dtype_bits (dtype);
-  if (bits != 0)
+/* Checks that @span_bytes is @elements of @dtype; an unknown dtype cannot
+ * be checked: its bytes are the span. */
+static gboolean
+check_span_bytes (const char  *name,
+                  const char  *dtype,
+                  guint64      elements,
+                  guint64      span_bytes,
+                  GError     **error)
+{
+  guint bits = hr_safetensors_dtype_bits (dtype);
+  guint64 total_bits, expected;
+
+  if (bits == 0)
+    return TRUE;
+  if (!hr_mul_u64 (elements, bits, &total_bits))
     {
-      guint64 total_bits, expected;
-
-      if (!hr_mul_u64 (elements, bits, &total_bits))
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
-                       _("The byte size of tensor “%s” in the safetensors header overflows 64 bits"), name);
-          return FALSE;
-        }
-      /* Sub-byte dtypes (F4, F6) pack into whole bytes, rounded up. */
-      expected = total_bits / 8 + (total_bits % 8 != 0);
-      if (expected != span_bytes)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("Tensor “%s” in the safetensors header has %" PRIu64 " %s elements (%" PRIu64 " bytes) but its data_offsets span %" PRIu64 " bytes"),
-                       name, elements, dtype, expected, span_bytes);
-          return FALSE;
-        }
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
+                   _("The byte size of tensor “%s” in the safetensors header overflows 64 bits"), name);
+      return FALSE;
     }
-  /* An unknown dtype cannot be checked: its bytes are the span. */
+  /* Sub-byte dtypes (F4, F6) pack into whole bytes, rounded up. */
+  expected = total_bits / 8 + (total_bits % 8 != 0);
+  if (expected != span_bytes)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header has %" PRIu64 " %s elements (%" PRIu64 " bytes) but its data_offsets span %" PRIu64 " bytes"),
+                   name, elements, dtype, expected, span_bytes);
+      return FALSE;
+    }
+  return TRUE;
+}
 
+/* Adds one checked tensor to @header's sums: the output projection, the
+ * vision tower, quantization state, packed containers, its dtype. */
+static gboolean
+count_tensor (HrSafetensorsHeader *header,
+              const char          *name,
+              const char          *dtype,
+              guint64              elements,
+              guint64              span_bytes,
+              GError             **error)
+{
   if (hr_safetensors_tensor_is_lm_head (name))
     header->has_lm_head = TRUE;
   if (hr_mmproj_safetensors_is_tower (name))
@@ -416,7 +426,7 @@ parse_tensor (HrSafetensorsHeader *header,
     {
       guint64 packed;
 
-      if (!hr_mul_u64 (elements, bits, &packed) ||
+      if (!hr_mul_u64 (elements, hr_safetensors_dtype_bits (dtype), &packed) ||
           !hr_add_u64 (header->packed_bits, packed, &header->packed_bits))
         {
           g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW,
@@ -426,6 +436,144 @@ parse_tensor (HrSafetensorsHeader *header,
       header->packed_elements += elements;
     }
   return add_to_dtype (header, dtype, 1, elements, span_bytes, error);
+}
+
+/* One tensor entry of the header ({"dtype", "shape", "data_offsets"}):
+ * checked, counted into @header, its byte span in @span. */
+static gboolean
+parse_tensor (HrSafetensorsHeader *header,
+              const char          *name,
+              JsonNode            *node,
+              Span                *span,
+              GError             **error)
+{
+  JsonObject *obj;
+  const char *dtype;
+  guint64 elements;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header is not an object"), name);
+      return FALSE;
+    }
+  obj = json_node_get_object (node);
+
+  dtype = hr_json_string (obj, "dtype");
+  if (dtype == NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("Tensor “%s” in the safetensors header has no dtype string"), name);
+      return FALSE;
+    }
+
+  return read_elements (obj, name, &elements, error) &&
+         read_offsets (obj, name, span, error) &&
+         check_span_bytes (name, dtype, elements, span->end - span->begin, error) &&
+         count_tensor (header, name, dtype, elements, span->end - span->begin, error);
+}
+
+/* The header's JSON object, after the size, NUL and syntax checks; @parser
+ * keeps it. */
+static JsonObject *
+load_header_object (JsonParser  *parser,
+                    const char  *json,
+                    gsize        length,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  if (length > HR_SAFETENSORS_MAX_HEADER)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+                   _("The safetensors header is %zu bytes, over the 25,000,000-byte limit"),
+                   length);
+      return NULL;
+    }
+  if (json == NULL || length == 0)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is empty"));
+      return NULL;
+    }
+  if (memchr (json, '\0', length) != NULL)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not valid JSON: it contains a NUL byte"));
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, json, (gssize) length, &local_error))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not valid JSON: %s"), local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
+                   _("The safetensors header is not a JSON object"));
+      return NULL;
+    }
+  return json_node_get_object (root);
+}
+
+/* The string members of "__metadata__" (@node may hold anything). */
+static void
+read_metadata (HrSafetensorsHeader *header,
+               JsonNode            *node)
+{
+  JsonObject *meta;
+  g_autoptr(GList) keys = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return;
+  meta = json_node_get_object (node);
+  keys = json_object_get_members (meta);
+  for (GList *k = keys; k != NULL; k = k->next)
+    {
+      const char *value = hr_json_string (meta, k->data);
+
+      if (value != NULL)
+        g_hash_table_replace (header->metadata, g_strdup (k->data), g_strdup (value));
+    }
+}
+
+/* Checks that @spans tile [0, data bytes) exactly, no overlap and no hole;
+ * sorts them and stores the end in *@out_data_bytes. */
+static gboolean
+check_tiling (GArray   *spans,
+              guint64  *out_data_bytes,
+              GError  **error)
+{
+  guint64 expected_begin = 0;
+
+  g_array_sort (spans, compare_span);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *s = &g_array_index (spans, Span, i);
+
+      if (s->begin < expected_begin)
+        {
+          const Span *prev = &g_array_index (spans, Span, i - 1);
+
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("Tensors “%s” and “%s” in the safetensors header overlap at byte %" PRIu64),
+                       prev->name, s->name, s->begin);
+          return FALSE;
+        }
+      if (s->begin > expected_begin)
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("The safetensors data has a hole: bytes %" PRIu64 " to %" PRIu64 " belong to no tensor (next is “%s”)"),
+                       expected_begin, s->begin, s->name);
+          return FALSE;
+        }
+      expected_begin = s->end;
+    }
+  *out_data_bytes = expected_begin;
+  return TRUE;
 }
 
 /**
@@ -454,50 +602,15 @@ hr_safetensors_header_parse_json (const char *json,
                                   gsize       length,
                                   GError    **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(HrSafetensorsHeader) header = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(GArray) spans = NULL;
   g_autoptr(GList) members = NULL;
-  JsonNode *root;
   JsonObject *obj;
-  guint64 expected_begin = 0;
 
-  if (length > HR_SAFETENSORS_MAX_HEADER)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                   _("The safetensors header is %zu bytes, over the 25,000,000-byte limit"),
-                   length);
-      return NULL;
-    }
-  if (json == NULL || length == 0)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("The safetensors header is empty"));
-      return NULL;
-    }
-  if (memchr (json, '\0', length) != NULL)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("The safetensors header is not valid JSON: it contains a NUL byte"));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, (gssize) length, &local_error))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("The safetensors header is not valid JSON: %s"), local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_PARSE,
-                   _("The safetensors header is not a JSON object"));
-      return NULL;
-    }
-  obj = json_node_get_object (root);
+  obj = load_header_object (parser, json, length, error);
+  if (obj == NULL)
+    return NULL;
 
   header = header_new ();
   header->header_length = length;
@@ -512,52 +625,16 @@ hr_safetensors_header_parse_json (const char *json,
 
       if (strcmp (name, "__metadata__") == 0)
         {
-          if (JSON_NODE_HOLDS_OBJECT (node))
-            {
-              JsonObject *meta = json_node_get_object (node);
-              g_autoptr(GList) keys = json_object_get_members (meta);
-
-              for (GList *k = keys; k != NULL; k = k->next)
-                {
-                  const char *value = hr_json_string (meta, k->data);
-
-                  if (value != NULL)
-                    g_hash_table_replace (header->metadata, g_strdup (k->data), g_strdup (value));
-                }
-            }
+          read_metadata (header, node);
           continue;
         }
-
       if (!parse_tensor (header, name, node, &span, error))
         return NULL;
       g_array_append_val (spans, span);
     }
 
-  /* The spans must tile [0, data_bytes) exactly. */
-  g_array_sort (spans, compare_span);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      const Span *s = &g_array_index (spans, Span, i);
-
-      if (s->begin < expected_begin)
-        {
-          const Span *prev = &g_array_index (spans, Span, i - 1);
-
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("Tensors “%s” and “%s” in the safetensors header overlap at byte %" PRIu64),
-                       prev->name, s->name, s->begin);
-          return NULL;
-        }
-      if (s->begin > expected_begin)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("The safetensors data has a hole: bytes %" PRIu64 " to %" PRIu64 " belong to no tensor (next is “%s”)"),
-                       expected_begin, s->begin, s->name);
-          return NULL;
-        }
-      expected_begin = s->end;
-    }
-
+  if (!check_tiling (spans, &header->data_bytes, error))
+    return NULL;
   if (spans->len == 0)
     {
       /* `{}` (or only __metadata__) is well-formed, but no weights file is
@@ -566,7 +643,6 @@ hr_safetensors_header_parse_json (const char *json,
                    _("The safetensors header lists no tensors"));
       return NULL;
     }
-  header->data_bytes = expected_begin;
   header->n_tensors = spans->len;
   g_ptr_array_sort (header->dtypes, compare_dtype);
 
@@ -751,6 +827,121 @@ hr_safetensors_index_free (HrSafetensorsIndex *index)
   g_free (index);
 }
 
+/* "metadata.total_size" into @index when present: an integer, or a whole
+ * double (large counts may arrive as doubles). */
+static gboolean
+read_total_size (HrSafetensorsIndex  *index,
+                 JsonObject          *obj,
+                 GError             **error)
+{
+  JsonNode *meta = json_object_get_member (obj, "metadata");
+  JsonNode *total;
+  GType type;
+
+  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
+    return TRUE;
+  total = json_object_get_member (json_node_get_object (meta), "total_size");
+  if (total == NULL || !JSON_NODE_HOLDS_VALUE (total))
+    return TRUE;
+
+  type = json_node_get_value_type (total);
+  if (type == G_TYPE_INT64 && json_node_get_int (total) >= 0)
+    {
+      index->total_size = (guint64) json_node_get_int (total);
+      index->has_total_size = TRUE;
+    }
+  else if (type == G_TYPE_DOUBLE)
+    {
+      double v = json_node_get_double (total);
+
+      /* 2^64 as a double; anything at or past it does not fit. */
+      if (!(v >= 0.0 && v < 18446744073709551616.0 && v == (double) (guint64) v))
+        {
+          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                       _("model.safetensors.index.json has a total_size that is not a whole number of bytes"));
+          return FALSE;
+        }
+      index->total_size = (guint64) v;
+      index->has_total_size = TRUE;
+    }
+  else
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("model.safetensors.index.json has a total_size that is not a non-negative number"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The shard "weight_map" gives tensor @name: a plain file name in the
+ * repository, or %NULL with @error set. */
+static const char *
+weight_map_shard (const char  *name,
+                  JsonNode    *value,
+                  GError     **error)
+{
+  const char *shard;
+
+  if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("model.safetensors.index.json maps tensor “%s” to something that is not a file name"),
+                   name);
+      return NULL;
+    }
+  shard = json_node_get_string (value);
+  if (shard[0] == '\0' || strstr (shard, "..") != NULL || shard[0] == '/')
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("model.safetensors.index.json maps tensor “%s” to “%s”, which is not a file in the repository"),
+                   name, shard);
+      return NULL;
+    }
+  return shard;
+}
+
+/* "weight_map" into @index: the tensor count, the output projection and
+ * tower tensors, and the sorted list of distinct shards. */
+static gboolean
+read_weight_map (HrSafetensorsIndex  *index,
+                 JsonObject          *obj,
+                 GError             **error)
+{
+  JsonNode *map = json_object_get_member (obj, "weight_map");
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *map_obj;
+
+  if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("model.safetensors.index.json has no weight_map object"));
+      return FALSE;
+    }
+  map_obj = json_node_get_object (map);
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  members = json_object_get_members (map_obj);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *shard = weight_map_shard (l->data, json_object_get_member (map_obj, l->data), error);
+
+      if (shard == NULL)
+        return FALSE;
+      index->n_tensors++;
+      if (hr_safetensors_tensor_is_lm_head (l->data))
+        index->has_lm_head = TRUE;
+      if (hr_mmproj_safetensors_is_tower (l->data))
+        index->tower_tensors++;
+      if (!g_hash_table_contains (seen, shard))
+        {
+          g_hash_table_add (seen, (gpointer) shard);
+          g_ptr_array_add (index->shards, g_strdup (shard));
+        }
+    }
+  g_ptr_array_sort (index->shards, compare_str_ptr);
+  return TRUE;
+}
+
 /**
  * hr_safetensors_index_parse:
  * @data: (array length=length): model.safetensors.index.json
@@ -777,10 +968,8 @@ hr_safetensors_index_parse (const char *data,
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
   g_autoptr(HrSafetensorsIndex) index = NULL;
-  g_autoptr(GHashTable) seen = NULL;
-  g_autoptr(GList) members = NULL;
-  JsonNode *root, *meta, *map;
-  JsonObject *obj, *map_obj;
+  JsonNode *root;
+  JsonObject *obj;
 
   if (data == NULL || length == 0 || length > G_MAXSSIZE ||
       memchr (data, '\0', length) != NULL ||
@@ -802,85 +991,7 @@ hr_safetensors_index_parse (const char *data,
 
   index = g_new0 (HrSafetensorsIndex, 1);
   index->shards = g_ptr_array_new_with_free_func (g_free);
-
-  meta = json_object_get_member (obj, "metadata");
-  if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
-    {
-      JsonNode *total = json_object_get_member (json_node_get_object (meta), "total_size");
-
-      if (total != NULL && JSON_NODE_HOLDS_VALUE (total))
-        {
-          GType type = json_node_get_value_type (total);
-
-          if (type == G_TYPE_INT64 && json_node_get_int (total) >= 0)
-            {
-              index->total_size = (guint64) json_node_get_int (total);
-              index->has_total_size = TRUE;
-            }
-          else if (type == G_TYPE_DOUBLE)
-            {
-              double v = json_node_get_double (total);
-
-              /* 2^64 as a double; anything at or past it does not fit. */
-              if (!(v >= 0.0 && v < 18446744073709551616.0 && v == (double) (guint64) v))
-                {
-                  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                               _("model.safetensors.index.json has a total_size that is not a whole number of bytes"));
-                  return NULL;
-                }
-              index->total_size = (guint64) v;
-              index->has_total_size = TRUE;
-            }
-          else
-            {
-              g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                           _("model.safetensors.index.json has a total_size that is not a non-negative number"));
-              return NULL;
-            }
-        }
-    }
-
-  map = json_object_get_member (obj, "weight_map");
-  if (map == NULL || !JSON_NODE_HOLDS_OBJECT (map))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("model.safetensors.index.json has no weight_map object"));
-      return NULL;
-    }
-  map_obj = json_node_get_object (map);
-  seen = g_hash_table_new (g_str_hash, g_str_equal);
-  members = json_object_get_members (map_obj);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      JsonNode *value = json_object_get_member (map_obj, l->data);
-      const char *shard;
-
-      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("model.safetensors.index.json maps tensor “%s” to something that is not a file name"),
-                       (const char *) l->data);
-          return NULL;
-        }
-      shard = json_node_get_string (value);
-      if (shard[0] == '\0' || strstr (shard, "..") != NULL || shard[0] == '/')
-        {
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                       _("model.safetensors.index.json maps tensor “%s” to “%s”, which is not a file in the repository"),
-                       (const char *) l->data, shard);
-          return NULL;
-        }
-      index->n_tensors++;
-      if (hr_safetensors_tensor_is_lm_head (l->data))
-        index->has_lm_head = TRUE;
-      if (hr_mmproj_safetensors_is_tower (l->data))
-        index->tower_tensors++;
-      if (!g_hash_table_contains (seen, shard))
-        {
-          g_hash_table_add (seen, (gpointer) shard);
-          g_ptr_array_add (index->shards, g_strdup (shard));
-        }
-    }
-  g_ptr_array_sort (index->shards, compare_str_ptr);
+  if (!read_total_size (index, obj, error) || !read_weight_map (index, obj, error))
+    return NULL;
   return g_steal_pointer (&index);
 }

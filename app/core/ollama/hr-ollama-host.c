@@ -202,111 +202,122 @@ trim_value (const char *text)
   return g_strndup (start, len);
 }
 
-static char *
-normalize (const char  *text,
-           char       **user,
-           char       **password,
-           GError     **error)
+/* The scheme of @trimmed (http without one; https for bare "ollama.com",
+ * Ollama's cloud: envconfig.Host) and what follows it, with the scheme's
+ * default port; only http and https are Ollama addresses. */
+static gboolean
+split_scheme (const char  *trimmed,
+              char       **out_scheme,
+              char       **out_hostport,
+              guint       *out_default_port,
+              GError     **error)
 {
-  g_autofree char *trimmed = trim_value (text);
+  const char *sep = strstr (trimmed, "://");
   g_autofree char *scheme = NULL;
-  g_autofree char *host = NULL;
-  g_autofree char *port_text = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *hostport = NULL;
-  g_autoptr(GInetAddress) address = NULL;
-  g_autoptr(GString) url = NULL;
-  const char *sep;
-  const char *slash;
-  guint default_port = HR_OLLAMA_DEFAULT_PORT;
-  guint port;
 
-  sep = strstr (trimmed, "://");
+  *out_default_port = HR_OLLAMA_DEFAULT_PORT;
   if (sep == NULL && g_ascii_strcasecmp (trimmed, "ollama.com") == 0)
     {
-      /* envconfig.Host: bare "ollama.com" is Ollama's cloud, over TLS. */
-      scheme = g_strdup ("https");
-      hostport = g_strdup ("ollama.com:443");
+      *out_scheme = g_strdup ("https");
+      *out_hostport = g_strdup ("ollama.com:443");
+      return TRUE;
     }
-  else if (sep == NULL)
+  if (sep == NULL)
     {
-      scheme = g_strdup ("http");
-      hostport = g_strdup (trimmed);
+      *out_scheme = g_strdup ("http");
+      *out_hostport = g_strdup (trimmed);
+      return TRUE;
     }
+  scheme = g_ascii_strdown (trimmed, sep - trimmed);
+  if (g_str_equal (scheme, "http"))
+    *out_default_port = 80;
+  else if (g_str_equal (scheme, "https"))
+    *out_default_port = 443;
   else
     {
-      scheme = g_ascii_strdown (trimmed, sep - trimmed);
-      hostport = g_strdup (sep + 3);
-      if (g_str_equal (scheme, "http"))
-        default_port = 80;
-      else if (g_str_equal (scheme, "https"))
-        default_port = 443;
-      else
-        {
-          g_autofree char *shown = hr_url_hide_password (trimmed);
+      g_autofree char *shown = hr_url_hide_password (trimmed);
 
-          g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                       _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),
-                       shown);
-          return NULL;
-        }
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("\"%s\" is not an Ollama address: use http:// or https://, or just host:port"),
+                   shown);
+      return FALSE;
     }
-  take_userinfo (hostport, user, password);
+  *out_scheme = g_steal_pointer (&scheme);
+  *out_hostport = g_strdup (sep + 3);
+  return TRUE;
+}
 
-  slash = strchr (hostport, '/');
-  if (slash != NULL)
-    {
-      gsize len;
+/* Cuts the path off @hostport and returns it without trailing slashes,
+ * or %NULL when there is none. */
+static char *
+take_path (char *hostport)
+{
+  char *slash = strchr (hostport, '/');
+  char *path;
+  gsize len;
 
-      path = g_strdup (slash);
-      hostport[slash - hostport] = '\0';
-      len = strlen (path);
-      while (len > 0 && path[len - 1] == '/')
-        path[--len] = '\0';
-    }
+  if (slash == NULL)
+    return NULL;
+  path = g_strdup (slash);
+  *slash = '\0';
+  len = strlen (path);
+  while (len > 0 && path[len - 1] == '/')
+    path[--len] = '\0';
+  return path;
+}
+
+/* The host (127.0.0.1 when empty; brackets around IPv6 taken off) and the
+ * port of @hostport, @default_port without a valid one. */
+static char *
+take_host_port (const char *hostport,
+                guint       default_port,
+                guint      *out_port)
+{
+  g_autofree char *host = NULL;
+  g_autofree char *port_text = NULL;
 
   if (!split_host_port (hostport, &host, &port_text))
     {
-      g_autofree char *bare = NULL;
       gsize len = strlen (hostport);
 
-      /* No port: the whole thing is the host (brackets around IPv6 allowed). */
+      /* No port: the whole thing is the host. */
       if (len >= 2 && hostport[0] == '[' && hostport[len - 1] == ']')
-        bare = g_strndup (hostport + 1, len - 2);
+        host = g_strndup (hostport + 1, len - 2);
       else
-        bare = g_strdup (hostport);
-      host = *bare != '\0' ? g_steal_pointer (&bare) : g_strdup ("127.0.0.1");
-      port = default_port;
+        host = g_strdup (hostport);
+      *out_port = default_port;
     }
-  else if (!parse_port (port_text, &port))
-    port = default_port;
+  else if (!parse_port (port_text, out_port))
+    *out_port = default_port;
 
   if (*host == '\0')
     {
       g_free (host);
       host = g_strdup ("127.0.0.1");
     }
+  return g_steal_pointer (&host);
+}
 
-  for (const char *p = host; *p != '\0'; p++)
-    if (g_ascii_isspace (*p) || strchr ("/?#@[]\\\"<>", *p) != NULL)
-      {
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                     _("\"%s\" is not a host name or an IP address"), host);
-        return NULL;
-      }
+/* "scheme://host:port/path": an IPv6 address canonical in brackets, a
+ * listening address (0.0.0.0, ::) as this machine's loopback, a name in
+ * lower case. */
+static char *
+format_url (const char *scheme,
+            const char *host,
+            guint       port,
+            const char *path)
+{
+  g_autoptr(GInetAddress) address = g_inet_address_new_from_string (host);
+  GString *url = g_string_new (scheme);
 
-  address = g_inet_address_new_from_string (host);
   if (address != NULL && g_inet_address_get_is_any (address))
     {
       /* A listening address: as a target it means this machine. */
-      g_free (host);
-      host = g_strdup (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6
-                       ? "::1" : "127.0.0.1");
+      host = g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6 ? "::1" : "127.0.0.1";
       g_clear_object (&address);
       address = g_inet_address_new_from_string (host);
     }
 
-  url = g_string_new (scheme);
   g_string_append (url, "://");
   if (address != NULL && g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
     {
@@ -321,8 +332,39 @@ normalize (const char  *text,
   g_string_append_printf (url, ":%u", port);
   if (path != NULL)
     g_string_append (url, path);
+  return g_string_free (url, FALSE);
+}
 
-  return g_string_free (g_steal_pointer (&url), FALSE);
+/* @text as a base URL (see hr_ollama_host_normalize_full()), with the
+ * user and password it carried in *@user and *@password. */
+static char *
+normalize (const char  *text,
+           char       **user,
+           char       **password,
+           GError     **error)
+{
+  g_autofree char *trimmed = trim_value (text);
+  g_autofree char *scheme = NULL;
+  g_autofree char *hostport = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *host = NULL;
+  guint default_port, port;
+
+  if (!split_scheme (trimmed, &scheme, &hostport, &default_port, error))
+    return NULL;
+  take_userinfo (hostport, user, password);
+  path = take_path (hostport);
+  host = take_host_port (hostport, default_port, &port);
+
+  for (const char *p = host; *p != '\0'; p++)
+    if (g_ascii_isspace (*p) || strchr ("/?#@[]\\\"<>", *p) != NULL)
+      {
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                     _("\"%s\" is not a host name or an IP address"), host);
+        return NULL;
+      }
+
+  return format_url (scheme, host, port, path);
 }
 
 /**

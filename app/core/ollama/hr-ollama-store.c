@@ -243,6 +243,164 @@ find_projector_blob (HrOllamaBlob  *blob,
   return TRUE;
 }
 
+/* Sets @blob's manifest paths for @name and checks that the models
+ * directory, the model's folder and the tag's manifest are there. */
+static gboolean
+locate_manifest (HrOllamaBlob              *blob,
+                 const char                *models_dir,
+                 const char                *display_dir,
+                 const HrOllamaModelName   *name,
+                 const char                *host,
+                 const char                *namespace_,
+                 GError                   **error)
+{
+  g_autofree char *manifests = g_build_filename (models_dir, "manifests", NULL);
+  g_autofree char *model_dir = g_build_filename (manifests, host, namespace_, name->model, NULL);
+
+  blob->manifest_file = g_build_filename ("manifests", host, namespace_, name->model, name->tag, NULL);
+  blob->manifest_path = g_build_filename (models_dir, blob->manifest_file, NULL);
+
+  if (!g_file_test (manifests, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("%s is not an Ollama models directory: it has no manifests folder "
+                     "(Ollama keeps its models in ~/.ollama/models, /usr/share/ollama/.ollama/models or $OLLAMA_MODELS)"),
+                   display_dir);
+      return FALSE;
+    }
+  if (!g_file_test (model_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("there is no model \"%s\" in %s (looked for %s/%s/%s)"),
+                   name->model, display_dir, host, namespace_, name->model);
+      return FALSE;
+    }
+  if (!g_file_test (blob->manifest_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autofree char *tags = join_children (model_dir);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                   _("model \"%s\" has no tag \"%s\" in %s; its tags there: %s"),
+                   name->model, name->tag, display_dir, tags != NULL ? tags : _("none"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Parses @model and finds its manifest under @models_dir: names @blob and
+ * sets its manifest paths. Refuses a name part that could leave the
+ * directory. */
+static gboolean
+find_manifest (HrOllamaBlob  *blob,
+               const char    *models_dir,
+               const char    *display_dir,
+               const char    *model,
+               GError       **error)
+{
+  HrOllamaModelName name;
+  const char *host, *namespace_;
+  gboolean found;
+
+  if (!hr_ollama_model_name_parse (model, &name, error))
+    return FALSE;
+  host = name.host != NULL ? name.host : HR_OLLAMA_DEFAULT_REGISTRY;
+  namespace_ = name.namespace_ != NULL ? name.namespace_ : HR_OLLAMA_DEFAULT_NAMESPACE;
+  if (!part_is_safe (host, TRUE) || !part_is_safe (namespace_, FALSE) ||
+      !part_is_safe (name.model, FALSE) || !part_is_safe (name.tag, FALSE))
+    {
+      hr_ollama_model_name_clear (&name);
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("\"%s\" is not a model name Ollama stores: each part may hold only letters, digits, '.', '-' and '_', "
+                     "and may not start with '.' or '-'"),
+                   model);
+      return FALSE;
+    }
+  blob->name = hr_ollama_model_name_to_string (&name);
+  found = locate_manifest (blob, models_dir, display_dir, &name, host, namespace_, error);
+  hr_ollama_model_name_clear (&name);
+  return found;
+}
+
+/* Refuses @blob's manifest as too large to be one; returns FALSE. */
+static gboolean
+manifest_too_large (HrOllamaBlob  *blob,
+                    GError       **error)
+{
+  g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
+               _("%s is larger than %d bytes; an Ollama manifest is a few hundred bytes"),
+               blob->manifest_file, HR_OLLAMA_MAX_MANIFEST_BYTES);
+  return FALSE;
+}
+
+/* Reads and parses @blob's manifest, refusing one over
+ * %HR_OLLAMA_MAX_MANIFEST_BYTES before and after reading it. */
+static gboolean
+read_manifest (HrOllamaBlob  *blob,
+               GError       **error)
+{
+  g_autoptr(GFile) manifest = g_file_new_for_path (blob->manifest_path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  info = g_file_query_info (manifest, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, error);
+  if (info == NULL)
+    return FALSE;
+  if (g_file_info_get_size (info) > HR_OLLAMA_MAX_MANIFEST_BYTES)
+    return manifest_too_large (blob, error);
+  if (!g_file_get_contents (blob->manifest_path, &contents, &length, error))
+    return FALSE;
+  if (length > HR_OLLAMA_MAX_MANIFEST_BYTES)
+    return manifest_too_large (blob, error);
+  return parse_manifest (blob, contents, length, error);
+}
+
+/* Sets @blob's blob paths from its digest and checks that the blob is
+ * there with the manifest's size. */
+static gboolean
+check_model_blob (HrOllamaBlob  *blob,
+                  const char    *models_dir,
+                  const char    *display_dir,
+                  GError       **error)
+{
+  g_autofree char *blob_name = g_strdup (blob->digest);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  /* sha256:abc... -> blobs/sha256-abc... (only the colon changes) */
+  *strchr (blob_name, ':') = '-';
+  blob->blob_file = g_build_filename ("blobs", blob_name, NULL);
+  blob->blob_path = g_build_filename (models_dir, "blobs", blob_name, NULL);
+
+  file = g_file_new_for_path (blob->blob_path);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  if (info == NULL)
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
+                     _("the model blob %s named by %s is missing from %s; pull the model again (ollama pull %s)"),
+                     blob->blob_file, blob->manifest_file, display_dir, blob->name);
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  blob->blob_bytes = (guint64) g_file_info_get_size (info);
+  if (blob->blob_bytes != blob->size)
+    {
+      g_autofree char *have = hr_format_count (blob->blob_bytes);
+      g_autofree char *want = hr_format_count (blob->size);
+
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
+                   _("the model blob %s is %s bytes but the manifest says %s; "
+                     "it is incomplete or was changed: pull the model again (ollama pull %s)"),
+                   blob->blob_file, have, want, blob->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * hr_ollama_store_find_model:
  * @models_dir: Ollama's models directory (`~/.ollama/models`,
@@ -276,128 +434,12 @@ hr_ollama_store_find_model (const char  *models_dir,
                             GError     **error)
 {
   g_autoptr(HrOllamaBlob) blob = g_new0 (HrOllamaBlob, 1);
-  g_autofree char *manifests = NULL;
-  g_autofree char *model_dir = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *blob_name = NULL;
-  g_autofree char *display_dir = NULL;
-  g_autoptr(GFile) blob_file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) local_error = NULL;
-  HrOllamaModelName name;
-  const char *host, *namespace_;
-  gsize length;
+  g_autofree char *display_dir = g_filename_display_name (models_dir);
 
-  if (!hr_ollama_model_name_parse (model, &name, error))
+  if (!find_manifest (blob, models_dir, display_dir, model, error) ||
+      !read_manifest (blob, error) ||
+      !check_model_blob (blob, models_dir, display_dir, error))
     return NULL;
-  host = name.host != NULL ? name.host : HR_OLLAMA_DEFAULT_REGISTRY;
-  namespace_ = name.namespace_ != NULL ? name.namespace_ : HR_OLLAMA_DEFAULT_NAMESPACE;
-  if (!part_is_safe (host, TRUE) || !part_is_safe (namespace_, FALSE) ||
-      !part_is_safe (name.model, FALSE) || !part_is_safe (name.tag, FALSE))
-    {
-      hr_ollama_model_name_clear (&name);
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("\"%s\" is not a model name Ollama stores: each part may hold only letters, digits, '.', '-' and '_', "
-                     "and may not start with '.' or '-'"),
-                   model);
-      return NULL;
-    }
-
-  display_dir = g_filename_display_name (models_dir);
-  blob->name = hr_ollama_model_name_to_string (&name);
-  manifests = g_build_filename (models_dir, "manifests", NULL);
-  model_dir = g_build_filename (manifests, host, namespace_, name.model, NULL);
-  blob->manifest_file = g_build_filename ("manifests", host, namespace_, name.model, name.tag, NULL);
-  blob->manifest_path = g_build_filename (models_dir, blob->manifest_file, NULL);
-
-  if (!g_file_test (manifests, G_FILE_TEST_IS_DIR))
-    {
-      hr_ollama_model_name_clear (&name);
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("%s is not an Ollama models directory: it has no manifests folder "
-                     "(Ollama keeps its models in ~/.ollama/models, /usr/share/ollama/.ollama/models or $OLLAMA_MODELS)"),
-                   display_dir);
-      return NULL;
-    }
-  if (!g_file_test (model_dir, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("there is no model \"%s\" in %s (looked for %s/%s/%s)"),
-                   name.model, display_dir, host, namespace_, name.model);
-      hr_ollama_model_name_clear (&name);
-      return NULL;
-    }
-  if (!g_file_test (blob->manifest_path, G_FILE_TEST_IS_REGULAR))
-    {
-      g_autofree char *tags = join_children (model_dir);
-
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                   _("model \"%s\" has no tag \"%s\" in %s; its tags there: %s"),
-                   name.model, name.tag, display_dir, tags != NULL ? tags : _("none"));
-      hr_ollama_model_name_clear (&name);
-      return NULL;
-    }
-  hr_ollama_model_name_clear (&name);
-
-  {
-    g_autoptr(GFile) manifest = g_file_new_for_path (blob->manifest_path);
-    g_autoptr(GFileInfo) minfo = g_file_query_info (manifest, G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                                    G_FILE_QUERY_INFO_NONE, NULL, error);
-
-    if (minfo == NULL)
-      return NULL;
-    if (g_file_info_get_size (minfo) > HR_OLLAMA_MAX_MANIFEST_BYTES)
-      {
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                     _("%s is larger than %d bytes; an Ollama manifest is a few hundred bytes"),
-                     blob->manifest_file, HR_OLLAMA_MAX_MANIFEST_BYTES);
-        return NULL;
-      }
-  }
-  if (!g_file_get_contents (blob->manifest_path, &contents, &length, error))
-    return NULL;
-  if (length > HR_OLLAMA_MAX_MANIFEST_BYTES)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_LIMIT,
-                   _("%s is larger than %d bytes; an Ollama manifest is a few hundred bytes"),
-                   blob->manifest_file, HR_OLLAMA_MAX_MANIFEST_BYTES);
-      return NULL;
-    }
-  if (!parse_manifest (blob, contents, length, error))
-    return NULL;
-
-  /* sha256:abc... -> blobs/sha256-abc... (only the colon changes) */
-  blob_name = g_strdup (blob->digest);
-  *strchr (blob_name, ':') = '-';
-  blob->blob_file = g_build_filename ("blobs", blob_name, NULL);
-  blob->blob_path = g_build_filename (models_dir, "blobs", blob_name, NULL);
-
-  blob_file = g_file_new_for_path (blob->blob_path);
-  info = g_file_query_info (blob_file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
-  if (info == NULL)
-    {
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,
-                     _("the model blob %s named by %s is missing from %s; pull the model again (ollama pull %s)"),
-                     blob->blob_file, blob->manifest_file, display_dir, blob->name);
-      else
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
-  blob->blob_bytes = (guint64) g_file_info_get_size (info);
-  if (blob->blob_bytes != blob->size)
-    {
-      g_autofree char *have = hr_format_count (blob->blob_bytes);
-      g_autofree char *want = hr_format_count (blob->size);
-
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_DATA,
-                   _("the model blob %s is %s bytes but the manifest says %s; "
-                     "it is incomplete or was changed: pull the model again (ollama pull %s)"),
-                   blob->blob_file, have, want, blob->name);
-      return NULL;
-    }
-
   if (blob->projector_digest != NULL && !find_projector_blob (blob, models_dir, display_dir, error))
     return NULL;
 

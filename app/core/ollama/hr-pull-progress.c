@@ -93,6 +93,25 @@ update_rate (HrPullProgress *progress,
                      ((double) (now_us - oldest->time_us) / G_USEC_PER_SEC);
 }
 
+/* The layer of @digest seen before, made the current one; %NULL for a
+ * new digest. */
+static HrPullLayer *
+find_layer (HrPullProgress *progress,
+            const char     *digest)
+{
+  for (guint i = 0; i < progress->layers->len; i++)
+    {
+      HrPullLayer *layer = g_ptr_array_index (progress->layers, i);
+
+      if (g_str_equal (layer->digest, digest))
+        {
+          progress->current = (int) i;
+          return layer;
+        }
+    }
+  return NULL;
+}
+
 /**
  * hr_pull_progress_feed:
  * @progress: a progress
@@ -154,16 +173,7 @@ hr_pull_progress_feed (HrPullProgress *progress,
     }
 
   progress->on_layer = TRUE;
-  for (guint i = 0; i < progress->layers->len; i++)
-    {
-      HrPullLayer *l = g_ptr_array_index (progress->layers, i);
-      if (g_str_equal (l->digest, digest))
-        {
-          layer = l;
-          progress->current = (int) i;
-          break;
-        }
-    }
+  layer = find_layer (progress, digest);
 
   has_total = hr_json_u64 (line, "total", G_MAXUINT64, &total);
   if (!hr_json_u64 (line, "completed", G_MAXUINT64, &completed))

@@ -455,27 +455,17 @@ describe_device (HrOffloadDevice *o,
   o->bandwidth_bytes_per_s = dev->bandwidth_bytes_per_s;
 }
 
-/* Every device's and the host's bytes and reads for layout @l (the
- * several-device form of hr-offload.c's place()). */
+/* The host's share before the GPUs' layers: the token embeddings, the
+ * output layer when no layer is offloaded, and the first @il0 layers. */
 static void
-place_devices (const Model  *m,
-               const Devs   *d,
-               const Layout *l,
-               HrOffload    *out)
+place_host_layers (const Model *m,
+                   guint32      ngl,
+                   guint        il0,
+                   HrOffload   *out)
 {
-  guint32 ngl = layout_ngl (d, l);
-  guint il0 = m->n + 1 - ngl, il = il0;
-  gboolean pipeline = layout_pipeline (m, d, l);
-  gboolean whole;
   double idle = 1.0 - m->active;
-  guint partial = 0;
 
-  out->vram = (HrOffloadSide) { 0 };
-  out->host = (HrOffloadSide) { 0 };
-  out->gpu_read_bytes = 0;
-  out->host_read_bytes = 0;
   out->host.weights = m->token_embd;
-  out->pipeline_parallel = pipeline;
   if (ngl == 0)
     {
       guint64 output = m->tied ? (m->output > m->token_embd ? m->output - m->token_embd : 0) : m->output;
@@ -491,61 +481,72 @@ place_devices (const Model  *m,
       out->host.kv_cache += x->kv;
       out->host_read_bytes += x->total - (guint64) (experts_of (x) * idle);
     }
-  for (guint i = 0; i < d->nd; i++)
-    {
-      HrOffloadDevice *o = &out->devices[i];
+}
 
-      describe_device (o, d->dev[i], d->index[i]);
-      o->side = (HrOffloadSide) { 0 };
-      o->layers = l->n_layer[i];
-      o->partial_layers = 0;
-      o->output_layer = FALSE;
-      o->read_bytes = 0;
-    }
-  for (guint i = 0; i < d->nd; i++)
-    {
-      HrOffloadDevice *o = &out->devices[i];
+/* Device @i's layers from *@il on (advanced past them): what of each is
+ * on the device, what overflows to the next device or the host, the
+ * output layer, the partial layers and the compute buffer. */
+static void
+place_device_layers (const Model  *m,
+                     const Devs   *d,
+                     const Layout *l,
+                     guint         i,
+                     gboolean      pipeline,
+                     guint        *il,
+                     HrOffload    *out)
+{
+  HrOffloadDevice *o = &out->devices[i];
+  double idle = 1.0 - m->active;
 
-      o->first_layer = il;
-      for (guint32 j = 0; j < l->n_layer[i]; j++, il++)
+  o->first_layer = *il;
+  for (guint32 j = 0; j < l->n_layer[i]; j++, (*il)++)
+    {
+      const Layer *x;
+      HrLayerFraction f;
+      guint64 gpu, gpu_x, rest, rest_read;
+
+      if (*il == m->n)
         {
-          const Layer *x;
-          HrLayerFraction f;
-          guint64 gpu, gpu_x, rest, rest_read;
-
-          if (il == m->n)
-            {
-              o->output_layer = TRUE;
-              o->side.weights += m->output;
-              o->read_bytes += m->output;
-              continue;
-            }
-          x = &m->layers[il];
-          f = user_fraction (m, il, layer_fraction (l, i, j));
-          gpu = on_gpu (x, f);
-          gpu_x = experts_on_gpu (x, f);
-          o->side.weights += gpu;
-          o->side.kv_cache += x->kv;
-          o->read_bytes += gpu - (guint64) (gpu_x * idle);
-          rest = x->total - gpu;
-          rest_read = rest - (guint64) ((experts_of (x) - gpu_x) * idle);
-          if (layer_to_next (d, l, i, j))
-            {
-              /* the overflowing tensors in the next device's buffer */
-              out->devices[i + 1].side.weights += rest;
-              out->devices[i + 1].read_bytes += rest_read;
-            }
-          else
-            {
-              out->host.weights += rest;
-              out->host_read_bytes += rest_read;
-            }
-          if (counts_partial (m, il, f))
-            o->partial_layers++;
+          o->output_layer = TRUE;
+          o->side.weights += m->output;
+          o->read_bytes += m->output;
+          continue;
         }
-      if (o->layers > 0)
-        o->side.compute = device_compute (m, pipeline);
+      x = &m->layers[*il];
+      f = user_fraction (m, *il, layer_fraction (l, i, j));
+      gpu = on_gpu (x, f);
+      gpu_x = experts_on_gpu (x, f);
+      o->side.weights += gpu;
+      o->side.kv_cache += x->kv;
+      o->read_bytes += gpu - (guint64) (gpu_x * idle);
+      rest = x->total - gpu;
+      rest_read = rest - (guint64) ((experts_of (x) - gpu_x) * idle);
+      if (layer_to_next (d, l, i, j))
+        {
+          /* the overflowing tensors in the next device's buffer */
+          out->devices[i + 1].side.weights += rest;
+          out->devices[i + 1].read_bytes += rest_read;
+        }
+      else
+        {
+          out->host.weights += rest;
+          out->host_read_bytes += rest_read;
+        }
+      if (counts_partial (m, *il, f))
+        o->partial_layers++;
     }
+  if (o->layers > 0)
+    o->side.compute = device_compute (m, pipeline);
+}
+
+/* Each device's total and what is left free on it, summed into the VRAM
+ * side and the GPUs' reads; returns the partial layers over all devices. */
+static guint
+sum_devices (const Devs *d,
+             HrOffload  *out)
+{
+  guint partial = 0;
+
   for (guint i = 0; i < d->nd; i++)
     {
       HrOffloadDevice *o = &out->devices[i];
@@ -560,6 +561,44 @@ place_devices (const Model  *m,
       out->gpu_read_bytes += o->read_bytes;
       partial += o->partial_layers;
     }
+  return partial;
+}
+
+/* Every device's and the host's bytes and reads for layout @l (the
+ * several-device form of hr-offload.c's place()). */
+static void
+place_devices (const Model  *m,
+               const Devs   *d,
+               const Layout *l,
+               HrOffload    *out)
+{
+  guint32 ngl = layout_ngl (d, l);
+  guint il = m->n + 1 - ngl;
+  gboolean pipeline = layout_pipeline (m, d, l);
+  gboolean whole;
+  guint partial;
+
+  out->vram = (HrOffloadSide) { 0 };
+  out->host = (HrOffloadSide) { 0 };
+  out->gpu_read_bytes = 0;
+  out->host_read_bytes = 0;
+  out->pipeline_parallel = pipeline;
+  place_host_layers (m, ngl, il, out);
+  for (guint i = 0; i < d->nd; i++)
+    {
+      HrOffloadDevice *o = &out->devices[i];
+
+      describe_device (o, d->dev[i], d->index[i]);
+      o->side = (HrOffloadSide) { 0 };
+      o->layers = l->n_layer[i];
+      o->partial_layers = 0;
+      o->output_layer = FALSE;
+      o->read_bytes = 0;
+    }
+  for (guint i = 0; i < d->nd; i++)
+    place_device_layers (m, d, l, i, pipeline, &il, out);
+  partial = sum_devices (d, out);
+
   whole = ngl == m->n + 1 && !layout_partial (d, l) && partial == 0;
   /* The host's inputs: held N_COPIES times under pipeline parallelism
    * (input-flagged tensors on their own backend, ggml_backend_sched_split_graph). */

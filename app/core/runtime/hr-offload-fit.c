@@ -120,6 +120,85 @@ placement_at (HrOffloadInputs *in,
   return TRUE;
 }
 
+/* The last step of the run of steps from @seg_lo up to @hi that keep
+ * @seg_lo's placement, bisecting on the placement (on a board with one
+ * GPU, @several %FALSE, the run is every step). */
+static gboolean
+run_end (HrOffloadInputs  *in,
+         HrOffload        *scratch,
+         gboolean          several,
+         guint             seg_lo,
+         guint             hi,
+         guint            *out_seg_hi,
+         GError          **error)
+{
+  Placement first, here;
+  guint lo = seg_lo, top = hi;
+
+  if (!placement_at (in, seg_lo, scratch, &first, error))
+    return FALSE;
+  if (!several)
+    {
+      *out_seg_hi = hi;
+      return TRUE;
+    }
+  while (lo < top)
+    {
+      guint mid = lo + (top - lo + 1) / 2;
+
+      if (!placement_at (in, mid, scratch, &here, error))
+        return FALSE;
+      if (placement_equal (&here, &first))
+        lo = mid;
+      else
+        top = mid - 1;
+    }
+  *out_seg_hi = lo;
+  return TRUE;
+}
+
+/* Within one placement's run [@seg_lo, @seg_hi] memory grows and speed
+ * falls with the context: when @seg_lo is accepted, bisects for the last
+ * accepted step and stores it in *@out_best (else leaves it). */
+static gboolean
+longest_in_run (HrOffloadInputs  *in,
+                const Want       *want,
+                HrOffload        *scratch,
+                guint             seg_lo,
+                guint             seg_hi,
+                guint            *out_best,
+                GError          **error)
+{
+  GError *local = NULL;
+  guint lo = seg_lo, top = seg_hi;
+
+  in->runtime.context_tokens = seg_lo * HR_OFFLOAD_CONTEXT_STEP;
+  if (!acceptable (in, want, scratch, &local))
+    {
+      if (local == NULL)
+        return TRUE;
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  while (lo < top)
+    {
+      guint mid = lo + (top - lo + 1) / 2;
+
+      in->runtime.context_tokens = mid * HR_OFFLOAD_CONTEXT_STEP;
+      if (acceptable (in, want, scratch, &local))
+        lo = mid;
+      else if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      else
+        top = mid - 1;
+    }
+  *out_best = lo;
+  return TRUE;
+}
+
 /**
  * hr_offload_max_context:
  * @inputs: the board, the model and settings; the context is ignored
@@ -168,7 +247,7 @@ hr_offload_max_context (const HrOffloadInputs *inputs,
   Want want = { allow_partial, gpu_efficiency, host_efficiency, 0.0 };
   const HrModelSpec *spec = inputs->runtime.spec;
   guint32 limit = spec != NULL && spec->context_length > 0 ? spec->context_length : 1048576;
-  guint hi = limit / HR_OFFLOAD_CONTEXT_STEP, seg_lo = 1, best = 0;
+  guint hi = limit / HR_OFFLOAD_CONTEXT_STEP, seg_hi, best = 0;
   gboolean several = inputs->board != NULL && hr_board_n_devices (inputs->board) > 1;
   GError *local = NULL;
   gboolean ok = FALSE;
@@ -189,54 +268,10 @@ hr_offload_max_context (const HrOffloadInputs *inputs,
     goto out;
 
   /* Each run of contexts with one placement, from the shortest up. */
-  while (seg_lo <= hi)
-    {
-      Placement first, here;
-      guint seg_hi = hi, lo, top;
-
-      if (!placement_at (&in, seg_lo, scratch, &first, &local))
-        goto out;
-      if (several)
-        {
-          /* the last step of this placement's run */
-          lo = seg_lo;
-          top = hi;
-          while (lo < top)
-            {
-              guint mid = lo + (top - lo + 1) / 2;
-
-              if (!placement_at (&in, mid, scratch, &here, &local))
-                goto out;
-              if (placement_equal (&here, &first))
-                lo = mid;
-              else
-                top = mid - 1;
-            }
-          seg_hi = lo;
-        }
-      in.runtime.context_tokens = seg_lo * HR_OFFLOAD_CONTEXT_STEP;
-      if (acceptable (&in, &want, scratch, &local))
-        {
-          lo = seg_lo;
-          top = seg_hi;
-          while (lo < top)
-            {
-              guint mid = lo + (top - lo + 1) / 2;
-
-              in.runtime.context_tokens = mid * HR_OFFLOAD_CONTEXT_STEP;
-              if (acceptable (&in, &want, scratch, &local))
-                lo = mid;
-              else if (local != NULL)
-                goto out;
-              else
-                top = mid - 1;
-            }
-          best = lo;
-        }
-      else if (local != NULL)
-        goto out;
-      seg_lo = seg_hi + 1;
-    }
+  for (guint seg_lo = 1; seg_lo <= hi; seg_lo = seg_hi + 1)
+    if (!run_end (&in, scratch, several, seg_lo, hi, &seg_hi, &local) ||
+        !longest_in_run (&in, &want, scratch, seg_lo, seg_hi, &best, &local))
+      goto out;
   if (best == 0)
     {
       g_set_error (&local, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND,

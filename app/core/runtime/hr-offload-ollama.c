@@ -76,34 +76,15 @@ hr_offload_predict_server_vram (const HrOffloadInputs     *inputs,
   return file + 2 * (guint64) spec->layers * kv_heads * (spec->embedding_length / heads) * ctx * 2;
 }
 
-/* hr-offload-private.h. server/sched.go selectLlamaServerPlacement: the
- * GPUs Ollama passes on, in the board's order, their indices in @ids;
- * returns how many; @out_spread: every GPU of a group; @out_choice: why. */
-guint
-hr_offload_select_gpus (const HrOffloadInputs *inputs,
-                        guint64                predicted,
-                        guint                  ids[HR_DEVICE_MAX],
-                        gboolean              *out_spread,
-                        HrOffloadChoice       *out_choice)
+/* ml.ByLibrary: the backends of the first @n GPUs, each once, in the
+ * order their first GPU comes; returns how many. */
+static guint
+group_backends (GPtrArray       *devs,
+                guint            n,
+                HrDeviceBackend  groups[HR_DEVICE_MAX])
 {
-  const HrBoard *board = inputs->board;
-  GPtrArray *devs = board->devices;
-  HrDeviceBackend groups[HR_DEVICE_MAX];
-  guint n_groups = 0, n = MIN (devs->len, HR_DEVICE_MAX), best_group = 0, count = 0;
-  gboolean best_discrete = FALSE;
-  guint64 best_avail = 0;
-  gint pick = -1;
-  guint64 pick_avail = 0;
+  guint n_groups = 0;
 
-  *out_spread = FALSE;
-  *out_choice = HR_OFFLOAD_CHOICE_ALL;
-  if (inputs->num_gpu == 0)
-    {
-      for (guint i = 0; i < n; i++)
-        ids[i] = i;
-      return n;
-    }
-  /* ml.ByLibrary: the groups in the order their first GPU comes. */
   for (guint i = 0; i < n; i++)
     {
       const HrDevice *dev = g_ptr_array_index (devs, i);
@@ -114,39 +95,33 @@ hr_offload_select_gpus (const HrOffloadInputs *inputs,
       if (g == n_groups)
         groups[n_groups++] = dev->backend;
     }
+  return n_groups;
+}
 
-  if (inputs->main_gpu_set)
+/* bestExplicitMainGPU: main_gpu as an index within each group, the best
+ * of those GPUs (betterPlacementGPU); -1 when no group has that many. */
+static gint
+pick_main_gpu (const HrOffloadInputs *inputs,
+               const HrDeviceBackend *groups,
+               guint                  n_groups,
+               guint                  n)
+{
+  GPtrArray *devs = inputs->board->devices;
+  guint64 pick_avail = 0;
+  gint pick = -1;
+
+  for (guint g = 0; g < n_groups; g++)
     {
-      /* bestExplicitMainGPU: that index within each group, the best of them. */
-      for (guint g = 0; g < n_groups; g++)
-        {
-          guint seen = 0;
+      guint seen = 0;
 
-          for (guint i = 0; i < n; i++)
-            {
-              const HrDevice *dev = g_ptr_array_index (devs, i);
-              guint64 avail;
-
-              if (dev->backend != groups[g] || seen++ != inputs->main_gpu)
-                continue;
-              avail = available_for (board, dev);
-              if (pick < 0 || better_gpu (dev, avail, g_ptr_array_index (devs, pick), pick_avail))
-                {
-                  pick = (gint) i;
-                  pick_avail = avail;
-                }
-            }
-        }
-    }
-  else if (!inputs->sched_spread && predicted > 0)
-    {
       for (guint i = 0; i < n; i++)
         {
           const HrDevice *dev = g_ptr_array_index (devs, i);
-          guint64 avail = available_for (board, dev);
+          guint64 avail;
 
-          if (predicted > avail * SINGLE_GPU_PERCENT / 100)
+          if (dev->backend != groups[g] || seen++ != inputs->main_gpu)
             continue;
+          avail = available_for (inputs->board, dev);
           if (pick < 0 || better_gpu (dev, avail, g_ptr_array_index (devs, pick), pick_avail))
             {
               pick = (gint) i;
@@ -154,25 +129,58 @@ hr_offload_select_gpus (const HrOffloadInputs *inputs,
             }
         }
     }
-  if (pick >= 0)
-    {
-      *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_GPU : HR_OFFLOAD_CHOICE_FITS_ONE;
-      ids[0] = (guint) pick;
-      return 1;
-    }
-  *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_OUTSIDE :
-                inputs->sched_spread ? HR_OFFLOAD_CHOICE_SPREAD : HR_OFFLOAD_CHOICE_NONE_FITS;
+  return pick;
+}
 
-  /* bestGPUGroupByAvailableMemory (availableMemoryForLoad: the discrete
-   * GPUs' free memory and the integrated ones' capped by the system's). */
+/* bestSingleGPUFit: the best GPU whose available memory holds @predicted
+ * within SINGLE_GPU_PERCENT; -1 when none does. */
+static gint
+pick_single_fit (const HrOffloadInputs *inputs,
+                 guint64                predicted,
+                 guint                  n)
+{
+  GPtrArray *devs = inputs->board->devices;
+  guint64 pick_avail = 0;
+  gint pick = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const HrDevice *dev = g_ptr_array_index (devs, i);
+      guint64 avail = available_for (inputs->board, dev);
+
+      if (predicted > avail * SINGLE_GPU_PERCENT / 100)
+        continue;
+      if (pick < 0 || better_gpu (dev, avail, g_ptr_array_index (devs, pick), pick_avail))
+        {
+          pick = (gint) i;
+          pick_avail = avail;
+        }
+    }
+  return pick;
+}
+
+/* bestGPUGroupByAvailableMemory (availableMemoryForLoad: the discrete
+ * GPUs' free memory and the integrated ones' capped by the system's): a
+ * group with a discrete GPU first, then the most memory. */
+static guint
+best_group (const HrBoard         *board,
+            const HrDeviceBackend *groups,
+            guint                  n_groups,
+            guint                  n)
+{
+  guint64 sys = hr_board_has_host (board) ? hr_board_host_headroom_bytes (board) : 0;
+  guint64 best_avail = 0;
+  gboolean best_discrete = FALSE;
+  guint best = 0;
+
   for (guint g = 0; g < n_groups; g++)
     {
-      guint64 avail = 0, shared = 0, sys = hr_board_has_host (board) ? hr_board_host_headroom_bytes (board) : 0;
+      guint64 avail = 0, shared = 0;
       gboolean discrete = FALSE;
 
       for (guint i = 0; i < n; i++)
         {
-          const HrDevice *dev = g_ptr_array_index (devs, i);
+          const HrDevice *dev = g_ptr_array_index (board->devices, i);
 
           if (dev->backend != groups[g])
             continue;
@@ -187,13 +195,55 @@ hr_offload_select_gpus (const HrOffloadInputs *inputs,
       avail += sys > 0 && shared > 0 && sys < shared ? sys : shared;
       if (g == 0 || (discrete != best_discrete ? discrete : avail > best_avail))
         {
-          best_group = g;
+          best = g;
           best_avail = avail;
           best_discrete = discrete;
         }
     }
+  return best;
+}
+
+/* hr-offload-private.h. server/sched.go selectLlamaServerPlacement: the
+ * GPUs Ollama passes on, in the board's order, their indices in @ids;
+ * returns how many; @out_spread: every GPU of a group; @out_choice: why. */
+guint
+hr_offload_select_gpus (const HrOffloadInputs *inputs,
+                        guint64                predicted,
+                        guint                  ids[HR_DEVICE_MAX],
+                        gboolean              *out_spread,
+                        HrOffloadChoice       *out_choice)
+{
+  GPtrArray *devs = inputs->board->devices;
+  HrDeviceBackend groups[HR_DEVICE_MAX];
+  guint n = MIN (devs->len, HR_DEVICE_MAX), n_groups, group, count = 0;
+  gint pick = -1;
+
+  *out_spread = FALSE;
+  *out_choice = HR_OFFLOAD_CHOICE_ALL;
+  if (inputs->num_gpu == 0)
+    {
+      for (guint i = 0; i < n; i++)
+        ids[i] = i;
+      return n;
+    }
+  n_groups = group_backends (devs, n, groups);
+
+  if (inputs->main_gpu_set)
+    pick = pick_main_gpu (inputs, groups, n_groups, n);
+  else if (!inputs->sched_spread && predicted > 0)
+    pick = pick_single_fit (inputs, predicted, n);
+  if (pick >= 0)
+    {
+      *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_GPU : HR_OFFLOAD_CHOICE_FITS_ONE;
+      ids[0] = (guint) pick;
+      return 1;
+    }
+  *out_choice = inputs->main_gpu_set ? HR_OFFLOAD_CHOICE_MAIN_OUTSIDE :
+                inputs->sched_spread ? HR_OFFLOAD_CHOICE_SPREAD : HR_OFFLOAD_CHOICE_NONE_FITS;
+
+  group = best_group (inputs->board, groups, n_groups, n);
   for (guint i = 0; i < n; i++)
-    if (((const HrDevice *) g_ptr_array_index (devs, i))->backend == groups[best_group])
+    if (((const HrDevice *) g_ptr_array_index (devs, i))->backend == groups[group])
       ids[count++] = i;
   *out_spread = TRUE;
   return count;

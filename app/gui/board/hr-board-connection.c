@@ -20,12 +20,6 @@
  * turns it on while it is shown) and the server is connected.
  */
 
-G_DEFINE_ENUM_TYPE (HrBoardConnectionState, hr_board_connection_state,
-                    G_DEFINE_ENUM_VALUE (HR_BOARD_CONNECTION_DISCONNECTED, "disconnected"),
-                    G_DEFINE_ENUM_VALUE (HR_BOARD_CONNECTION_CONNECTING, "connecting"),
-                    G_DEFINE_ENUM_VALUE (HR_BOARD_CONNECTION_CONNECTED, "connected"),
-                    G_DEFINE_ENUM_VALUE (HR_BOARD_CONNECTION_FAILED, "failed"))
-
 G_DEFINE_FINAL_TYPE (HrBoardConnection, hr_board_connection, G_TYPE_OBJECT)
 
 enum {

@@ -17,6 +17,7 @@
 
 #include "hr-ollama-client.h"
 #include "hr-token-store.h"
+#include "hr-board-enums.h"
 
 G_BEGIN_DECLS
 
@@ -41,8 +42,8 @@ typedef enum {
   HR_BOARD_CONNECTION_FAILED,
 } HrBoardConnectionState;
 
-GType hr_board_connection_state_get_type (void) G_GNUC_CONST;
-#define HR_TYPE_BOARD_CONNECTION_STATE (hr_board_connection_state_get_type ())
+/* HR_TYPE_BOARD_CONNECTION_STATE is registered by gnome.mkenums_simple
+ * (hr-board-enums.h, app/gui/meson.build). */
 
 #define HR_TYPE_BOARD_CONNECTION (hr_board_connection_get_type ())
 

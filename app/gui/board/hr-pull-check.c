@@ -142,7 +142,7 @@ check_pull (HrPullPanel       *self,
       /* Translators: the first %s is the pull check's figures, the second the
        * board's name, the third the efficiency, the fourth a hardware kind
        * ("discrete-nvidia") */
-      *out_numbers = g_strdup_printf (_("%s\nThe rates on %s are a prior, not a measurement: efficiency %s for %s hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates become its own."),
+      *out_numbers = g_strdup_printf (_("%s\nThe rates on %s are predicted, not measured: efficiency %s, the mean of published runs on %s hardware (data/priors.json). Measure one model on it (Measure, under Models on the Board) and its rates rest on its own measurements."),
                                       numbers, board->name, eff,
                                       hr_hardware_kind_to_string (hr_board_hardware_kind (board)));
     }

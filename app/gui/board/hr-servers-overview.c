@@ -18,7 +18,9 @@
 #include "hr-accessible.h"
 #include "hr-ollama-client.h"
 #include "hr-ollama-host.h"
+#include "hr-ollama-status.h"
 #include "hr-servers-overview.h"
+#include "hr-session-items.h"
 #include "hr-token-store.h"
 #include "hr-units.h"
 
@@ -40,7 +42,7 @@ struct _HrServersOverview {
   GCancellable *cancellable;     /* the round of questions under way */
   guint         pending;         /* servers of this round not yet answered */
   guint         timer_id;        /* the next round while shown */
-  GPtrArray    *rows;            /* AdwExpanderRow*, one per saved server, in order */
+  GListModel   *servers;         /* the session's server list (HrServerItem), bound to the list */
 };
 
 G_DEFINE_FINAL_TYPE (HrServersOverview, hr_servers_overview, HR_TYPE_PAGE)
@@ -56,7 +58,6 @@ typedef struct {
   char           *version;
   GPtrArray      *loaded;
   GError         *error;
-  guint           pending;
 } Query;
 
 static void
@@ -213,8 +214,6 @@ query_answered (Query *q)
 {
   g_autoptr(HrServersOverview) self = NULL;
 
-  if (--q->pending > 0)
-    return;
   self = g_weak_ref_get (&q->overview);
   /* A round that a newer one replaced says nothing: its rows are gone. */
   if (self != NULL && !g_cancellable_is_cancelled (q->cancellable))
@@ -227,34 +226,18 @@ query_answered (Query *q)
 }
 
 static void
-on_version (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
+on_status (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   Query *q = user_data;
-  GError *error = NULL;
+  g_autoptr(HrOllamaStatus) status = hr_ollama_client_status_finish (HR_OLLAMA_CLIENT (source), result, &q->error);
 
-  q->version = hr_ollama_client_version_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && q->error == NULL)
-    q->error = error;
-  else
-    g_clear_error (&error);
-  query_answered (q);
-}
-
-static void
-on_ps (GObject      *source,
-       GAsyncResult *result,
-       gpointer      user_data)
-{
-  Query *q = user_data;
-  GError *error = NULL;
-
-  q->loaded = hr_ollama_client_ps_finish (HR_OLLAMA_CLIENT (source), result, &error);
-  if (error != NULL && q->error == NULL)
-    q->error = error;
-  else
-    g_clear_error (&error);
+  if (status != NULL)
+    {
+      q->version = g_steal_pointer (&status->version);
+      q->loaded = g_steal_pointer (&status->loaded);
+    }
   query_answered (q);
 }
 
@@ -264,9 +247,7 @@ ask (Query        *q,
      GCancellable *cancellable)
 {
   hr_ollama_client_set_token (q->client, token);
-  q->pending = 2;
-  hr_ollama_client_version_async (q->client, cancellable, on_version, q);
-  hr_ollama_client_ps_async (q->client, cancellable, on_ps, q);
+  hr_ollama_client_status_async (q->client, cancellable, on_status, q);
 }
 
 static void
@@ -290,29 +271,41 @@ on_token (GObject      *source,
 /* ------------------------------------------------------------------ */
 /* Rounds                                                              */
 
+/* A row as it is before its server answers: the board's name, the URL,
+ * nothing to expand. */
 static void
-rebuild_rows (HrServersOverview *self)
+reset_row (HrServersOverview *self,
+           AdwExpanderRow    *row,
+           HrServerItem      *item)
 {
-  GArray *servers = self->session != NULL ? hr_session_get_servers (self->session) : NULL;
+  const char *board_id = hr_server_item_get_board_id (item);
+  const HrBoard *board = self->session != NULL ? hr_session_find_board (self->session, board_id) : NULL;
 
-  for (guint i = 0; i < self->rows->len; i++)
-    gtk_list_box_remove (self->list, g_ptr_array_index (self->rows, i));
-  g_ptr_array_set_size (self->rows, 0);
-  for (guint i = 0; servers != NULL && i < servers->len; i++)
-    {
-      const HrSavedServer *s = &g_array_index (servers, HrSavedServer, i);
-      const HrBoard *board = hr_session_find_board (self->session, s->board_id);
-      GtkWidget *row = adw_expander_row_new ();
+  clear_children (row);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), board != NULL ? board->name : board_id);
+  adw_expander_row_set_subtitle (row, hr_server_item_get_url (item));
+  adw_expander_row_set_enable_expansion (row, FALSE);
+}
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), board != NULL ? board->name : s->board_id);
-      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), s->url);
-      adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), FALSE);
-      g_object_set_data_full (G_OBJECT (row), "hr-url", g_strdup (s->url), g_free);
-      gtk_list_box_append (self->list, row);
-      hr_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
-      g_ptr_array_add (self->rows, row);
-    }
-  gtk_stack_set_visible_child_name (self->stack, self->rows->len > 0 ? "list" : "empty");
+/* gtk_list_box_bind_model()'s row for one saved server. */
+static GtkWidget *
+create_row (gpointer item,
+            gpointer user_data)
+{
+  HrServersOverview *self = user_data;
+  GtkWidget *row = adw_expander_row_new ();
+
+  reset_row (self, ADW_EXPANDER_ROW (row), HR_SERVER_ITEM (item));
+  hr_accessible_name_expander_row (ADW_EXPANDER_ROW (row));
+  return row;
+}
+
+static void
+show_list_or_empty (HrServersOverview *self)
+{
+  guint n = self->servers != NULL ? g_list_model_get_n_items (self->servers) : 0;
+
+  gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
 }
 
 /**
@@ -327,7 +320,7 @@ rebuild_rows (HrServersOverview *self)
 void
 hr_servers_overview_refresh (HrServersOverview *self)
 {
-  GArray *servers;
+  guint n;
 
   g_return_if_fail (HR_IS_SERVERS_OVERVIEW (self));
 
@@ -335,38 +328,39 @@ hr_servers_overview_refresh (HrServersOverview *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->pending = 0;
-  rebuild_rows (self);
-  servers = self->session != NULL ? hr_session_get_servers (self->session) : NULL;
-  if (servers == NULL || servers->len == 0)
+  show_list_or_empty (self);
+  n = self->servers != NULL ? g_list_model_get_n_items (self->servers) : 0;
+  if (n == 0)
     return;
 
   gtk_label_set_text (self->status_label, _("Asking every saved server…"));
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
   gtk_spinner_start (self->spinner);
-  for (guint i = 0; i < servers->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      const HrSavedServer *s = &g_array_index (servers, HrSavedServer, i);
-      AdwExpanderRow *row = g_ptr_array_index (self->rows, i);
+      g_autoptr(HrServerItem) item = g_list_model_get_item (self->servers, i);
+      const char *url = hr_server_item_get_url (item);
+      AdwExpanderRow *row = ADW_EXPANDER_ROW (gtk_list_box_get_row_at_index (self->list, i));
       Query *q = g_new0 (Query, 1);
-      g_autofree char *asking = g_strdup_printf (_("%s · asking…"), s->url);
+      g_autofree char *asking = g_strdup_printf (_("%s · asking…"), url);
 
+      reset_row (self, row, item);
       g_weak_ref_init (&q->overview, self);
       q->cancellable = g_object_ref (self->cancellable);
       q->row = g_object_ref (row);
-      q->url = g_strdup (s->url);
-      q->board_id = g_strdup (s->board_id);
+      q->url = g_strdup (url);
+      q->board_id = g_strdup (hr_server_item_get_board_id (item));
       adw_expander_row_set_subtitle (row, asking);
       self->pending++;
-      q->client = hr_ollama_client_new (s->url, &q->error);
+      q->client = hr_ollama_client_new (url, &q->error);
       if (q->client == NULL)
         {
-          q->pending = 1;
           query_answered (q);
           continue;
         }
       hr_ollama_client_set_timeouts (q->client, ANSWER_MS, CONNECT_MS, ANSWER_MS);
       if (self->token_store != NULL)
-        hr_token_store_lookup_async (self->token_store, HR_TOKEN_KIND_OLLAMA, s->url, self->cancellable, on_token, q);
+        hr_token_store_lookup_async (self->token_store, HR_TOKEN_KIND_OLLAMA, url, self->cancellable, on_token, q);
       else
         ask (q, NULL, q->cancellable);
     }
@@ -473,16 +467,23 @@ refresh_action (GtkWidget  *widget,
 /* ------------------------------------------------------------------ */
 /* The object                                                          */
 
+/* The session's server list changed (its rows were made again by the
+ * binding): ask the new list's servers when the page is shown. */
 static void
-on_servers_changed (HrServersOverview *self)
+on_servers_changed (GListModel        *servers,
+                    guint              position,
+                    guint              removed,
+                    guint              added,
+                    HrServersOverview *self)
 {
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     hr_servers_overview_refresh (self);
   else
-    rebuild_rows (self);
+    show_list_or_empty (self);
 }
 
-/* The session whose saved servers are listed (HrPage:session, set once). */
+/* The session whose saved servers are listed (HrPage:session, set once):
+ * the list shows its server list model, one row per saved server. */
 static void
 hr_servers_overview_session_set (HrPage *page)
 {
@@ -492,9 +493,10 @@ hr_servers_overview_session_set (HrPage *page)
   /* The session's token store, which the Board page shares. */
   if (self->use_keyring && hr_token_store_is_built ())
     self->token_store = g_object_ref (hr_session_get_token_store (self->session));
-  g_signal_connect_object (self->session, "servers-changed", G_CALLBACK (on_servers_changed), self,
-                           G_CONNECT_SWAPPED);
-  rebuild_rows (self);
+  self->servers = g_object_ref (hr_session_get_server_list (self->session));
+  gtk_list_box_bind_model (self->list, self->servers, create_row, self, NULL);
+  g_signal_connect_object (self->servers, "items-changed", G_CALLBACK (on_servers_changed), self, 0);
+  show_list_or_empty (self);
 }
 
 static void
@@ -526,7 +528,9 @@ hr_servers_overview_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->token_store);
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  if (self->servers != NULL)
+    gtk_list_box_bind_model (self->list, NULL, NULL, NULL, NULL);
+  g_clear_object (&self->servers);
   /* AdwBin's dispose unparents the template's child (the stack). */
   G_OBJECT_CLASS (hr_servers_overview_parent_class)->dispose (object);
 }
@@ -557,7 +561,6 @@ static void
 hr_servers_overview_init (HrServersOverview *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->rows = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
   self->use_keyring = TRUE;
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);

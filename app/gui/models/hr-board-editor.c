@@ -12,6 +12,7 @@
 #include "hr-board-import.h"
 #include "hr-device-list.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurements-row.h"
 
 struct _HrBoardEditor
@@ -125,12 +126,12 @@ update_summary (HrBoardEditor *self)
     {
       g_autofree char *prior = hr_gui_format_decimal (hr_scenario_peek_evaluation_inputs (self->scenario)->prior_efficiency, 2);
 
-      fitted = g_strdup_printf (_("no measured models on this board: rates are priors, efficiency %s "
-                                  "of its kind of hardware; measure one model to fit its own"), prior);
+      fitted = g_strdup_printf (_("no measured models on this board: rates are predicted from efficiency %s, "
+                                  "the mean of published runs on its kind of hardware; measure one model to fit its own"), prior);
     }
   else
     {
-      fitted = g_strdup (_("no measured models on this board: rates are extrapolated"));
+      fitted = g_strdup (_("no measured models on this board and no published efficiency for its kind of hardware: no rates; measure one model to get them"));
     }
 
   text = g_strdup_printf (_("Budget %1$s, headroom %2$s, pool %3$s; floor %4$s t/s; %5$s."),

@@ -11,6 +11,7 @@
 #include "hr-boards-view.h"
 #include "hr-export.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurement.h"
 #include "hr-model-row.h"
 #include "hr-priors.h"
@@ -93,12 +94,27 @@ hr_boards_cell_init (HrBoardsCell *self)
   gtk_box_set_spacing (GTK_BOX (self), 6);
 }
 
+/* The rate after a cell's figures, " · 18.4 t/s measured", or "" for a row
+ * without one or that does not load (hr_gui_evaluation_has_rate()). */
+static char *
+rate_suffix (const HrEvaluation *e)
+{
+  g_autofree char *tps = NULL;
+
+  if (!hr_gui_evaluation_has_rate (e))
+    return g_strdup ("");
+  tps = hr_gui_format_tps (e->tps);
+  /* Translators: a decode rate and its source after a cell's figures,
+     " · 18.4 t/s measured", " · 4.1 t/s predicted" */
+  return g_strdup_printf (_(" · %1$s t/s %2$s"), tps, hr_gui_rate_source_label (e->source));
+}
+
 static char *
 cell_text (const HrEvaluation *e,
            HrUnit              unit)
 {
   g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
-  g_autofree char *tps = hr_gui_format_tps (e->tps);
+  g_autofree char *rate = rate_suffix (e);
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
 
@@ -106,10 +122,10 @@ cell_text (const HrEvaluation *e,
   g_autofree char *devices = hr_gui_format_devices_split (e);
 
   if (e->verdict != HR_VERDICT_PARTIAL || !e->split)
-    /* Translators: a cell of the Boards view: verdict, margin, decode rate and its source,
-       "fits · 2.63 GB · 18.4 t/s measured" */
-    text = g_strdup_printf (_("%1$s · %2$s · %3$s t/s %4$s"), hr_gui_verdict_label (e->verdict),
-                            margin, tps, hr_gui_rate_source_label (e->source));
+    /* Translators: a cell of the Boards view: verdict, margin, then the rate (its own
+       string, or nothing), "fits · 2.63 GB · 18.4 t/s measured" */
+    text = g_strdup_printf (_("%1$s · %2$s%3$s"), hr_gui_verdict_label (e->verdict),
+                            margin, rate);
   else
     {
       g_autofree char *pill = hr_gui_format_partial_pill (e);
@@ -117,10 +133,10 @@ cell_text (const HrEvaluation *e,
       vram = hr_gui_format_size_fixed (e->vram_bytes, unit);
       host = hr_gui_format_size_fixed (e->host_bytes, unit);
       /* Translators: a Boards view cell of a split model: the pill ("partial 34/49",
-         "partial: experts"), VRAM, host memory, decode rate and its source,
-         "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 4.1 t/s prior" */
-      text = g_strdup_printf (_("%1$s · %2$s VRAM + %3$s host · %4$s t/s %5$s"),
-                              pill, vram, host, tps, hr_gui_rate_source_label (e->source));
+         "partial: experts"), VRAM, host memory, then the rate (its own string),
+         "partial 34/49 · 10.65 GB VRAM + 5.27 GB host · 4.1 t/s predicted" */
+      text = g_strdup_printf (_("%1$s · %2$s VRAM + %3$s host%4$s"),
+                              pill, vram, host, rate);
     }
   if (devices == NULL)
     return g_steal_pointer (&text);
@@ -154,12 +170,10 @@ make_cell (const HrEvaluation *e,
                                 : g_strdup (hr_gui_verdict_label (e->verdict));
   GtkWidget *pill = gtk_label_new (pill_text);
   g_autofree char *margin = hr_gui_format_size_fixed (e->margin_bytes, unit);
-  g_autofree char *tps = hr_gui_format_tps (e->tps);
+  g_autofree char *rate_text = rate_suffix (e);
   g_autofree char *devices = hr_gui_format_devices_split (e);
-  /* Translators: a Boards view cell's figures: margin, decode rate and its source,
-     "2.63 GB · 18.4 t/s measured" */
-  g_autofree char *rate = g_strdup_printf (_("%1$s · %2$s t/s %3$s"), margin, tps,
-                                           hr_gui_rate_source_label (e->source));
+  /* the figures: margin, then the rate (or nothing), "2.63 GB · 18.4 t/s measured" */
+  g_autofree char *rate = g_strconcat (margin, rate_text, NULL);
   /* On a board with several GPUs, where the model sits after its figures */
   g_autofree char *figures = devices != NULL ? g_strdup_printf (_("%1$s · %2$s"), rate, devices)
                                              : g_steal_pointer (&rate);
@@ -180,12 +194,23 @@ make_cell (const HrEvaluation *e,
       gtk_box_append (GTK_BOX (box), star);
     }
 
-  /* Translators: what a screen reader and the tooltip say for one cell:
-     model, board, verdict sentence, rate, rate source */
-  description = g_strdup_printf (_("%1$s on %2$s: %3$s; %4$s t/s (%5$s)%6$s"),
-                                 model, board->name, sentence, tps,
-                                 hr_gui_rate_source_label (e->source),
-                                 recommended ? _("; recommended") : "");
+  if (hr_gui_evaluation_has_rate (e))
+    {
+      g_autofree char *tps = hr_gui_format_tps (e->tps);
+
+      /* Translators: what a screen reader and the tooltip say for one cell:
+         model, board, verdict sentence, rate, rate source */
+      description = g_strdup_printf (_("%1$s on %2$s: %3$s; %4$s t/s (%5$s)%6$s"),
+                                     model, board->name, sentence, tps,
+                                     hr_gui_rate_source_label (e->source),
+                                     recommended ? _("; recommended") : "");
+    }
+  else
+    /* Translators: what a screen reader and the tooltip say for one cell of a model
+       without a rate or that does not load: model, board, verdict sentence */
+    description = g_strdup_printf (_("%1$s on %2$s: %3$s%4$s"),
+                                   model, board->name, sentence,
+                                   recommended ? _("; recommended") : "");
   gtk_widget_set_tooltip_text (box, description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, description,

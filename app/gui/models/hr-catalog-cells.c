@@ -111,7 +111,7 @@ hr_catalog_view_cell_text (HrCatalogView   *self,
     case HR_MODELS_COLUMN_TPS:
       return hr_gui_format_evaluation_tps (e);
     case HR_MODELS_COLUMN_SOURCE:
-      return g_strdup (hr_gui_rate_source_label (e->source));
+      return g_strdup (hr_gui_format_evaluation_source (e));
     case HR_MODELS_COLUMN_SPEED:
       /* A row that does not load gets no speed verdict: its rate (the
        * seed's dashboard rates it) is what it would decode at if it loaded. */
@@ -142,6 +142,18 @@ set_label_text (GtkWidget  *label,
 {
   if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
     gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/* A new tooltip only when it differs: setting one asks the display where
+ * the pointer is (a round trip to the X server), on every cell refresh. */
+static void
+set_tooltip_text (GtkWidget  *widget,
+                  const char *text)
+{
+  const char *was = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (was, text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
 }
 
 /* The cell around @child (GTK 4.8's GtkColumnViewCell, its parent) says
@@ -210,6 +222,7 @@ refresh_cell (GtkListItem *item)
   if (row == NULL || child == NULL)
     return;
 
+  g_object_set_data (G_OBJECT (item), "hr-serial", GUINT_TO_POINTER (hr_model_row_get_serial (row)));
   text = hr_catalog_view_cell_text (self, row, column);
   name_cell (child, text);
 
@@ -227,7 +240,7 @@ refresh_cell (GtkListItem *item)
       gtk_label_set_width_chars (GTK_LABEL (label), (int) MIN (g_utf8_strlen (text, -1), 18));
       set_label_text (note, note_text ? note_text : "");
       if (note_text != NULL)
-        gtk_widget_set_tooltip_text (note, note_text);
+        set_tooltip_text (note, note_text);
       gtk_widget_set_visible (note, note_text != NULL);
       gtk_widget_set_visible (gtk_widget_get_next_sibling (note),
                               hr_library_lookup_is_library (hr_model_row_get_spec (row)));
@@ -253,7 +266,7 @@ refresh_cell (GtkListItem *item)
       g_autofree char *why = hr_gui_kv_fallback_note (kv_type_asked (self), hr_model_row_get_kv_type (row));
 
       set_label_text (child, text);
-      gtk_widget_set_tooltip_text (child, why);
+      set_tooltip_text (child, why);
     }
   else
     {
@@ -261,18 +274,46 @@ refresh_cell (GtkListItem *item)
     }
 }
 
-/* The list keeps about 200 rows of cells bound for smooth scrolling, but
- * only a screenful is mapped: the others refresh when they are mapped. */
+/* A shown cell's row changed what it shows. */
 static void
 on_row_changed (HrModelRow  *row,
                 GtkListItem *item)
 {
-  GtkWidget *child = gtk_list_item_get_child (item);
+  refresh_cell (item);
+}
 
-  if (child != NULL && gtk_widget_get_mapped (child))
-    refresh_cell (item);
-  else
-    g_object_set_data (G_OBJECT (item), "hr-stale", GINT_TO_POINTER (TRUE));
+/* The cell listens to its row while it is shown: the list keeps about 200
+ * rows of cells bound for smooth scrolling, but only a screenful is
+ * mapped, and a row with no cell shown emits nothing (hr_model_row_watch()). */
+static void
+watch_row (GtkListItem *item,
+           HrModelRow  *row)
+{
+  HrModelRow *watched = g_object_get_data (G_OBJECT (item), "hr-watched");
+
+  if (watched == row)
+    return;
+  if (watched != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (watched, on_row_changed, item);
+      hr_model_row_unwatch (watched);
+    }
+  if (row != NULL)
+    {
+      g_signal_connect (row, "changed", G_CALLBACK (on_row_changed), item);
+      hr_model_row_watch (row);
+    }
+  g_object_set_data (G_OBJECT (item), "hr-watched", row);
+}
+
+/* Whether the row changed since the cell last read it. */
+static gboolean
+cell_is_stale (GtkListItem *item)
+{
+  HrModelRow *row = gtk_list_item_get_item (item);
+
+  return row != NULL &&
+         GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "hr-serial")) != hr_model_row_get_serial (row);
 }
 
 static gboolean
@@ -281,27 +322,32 @@ refresh_stale_cell (gpointer user_data)
   GtkListItem *item = user_data;
 
   g_object_set_data (G_OBJECT (item), "hr-refresh-pending", NULL);
-  if (g_object_get_data (G_OBJECT (item), "hr-stale") != NULL)
-    {
-      g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
-      refresh_cell (item);
-    }
+  if (cell_is_stale (item))
+    refresh_cell (item);
   return G_SOURCE_REMOVE;
 }
 
 /* A cell is mapped while the list allocates its rows: changing a label
  * right then would leave it unallocated for this frame's drawing, so a
- * stale cell refreshes from an idle that runs before the next frame. */
+ * cell whose row changed while it was not shown refreshes from an idle
+ * that runs before the next frame. */
 static void
 on_cell_mapped (GtkWidget   *child,
                 GtkListItem *item)
 {
-  if (g_object_get_data (G_OBJECT (item), "hr-stale") == NULL ||
-      g_object_get_data (G_OBJECT (item), "hr-refresh-pending") != NULL)
+  watch_row (item, gtk_list_item_get_item (item));
+  if (!cell_is_stale (item) || g_object_get_data (G_OBJECT (item), "hr-refresh-pending") != NULL)
     return;
 
   g_object_set_data (G_OBJECT (item), "hr-refresh-pending", GINT_TO_POINTER (TRUE));
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh_stale_cell, g_object_ref (item), g_object_unref);
+}
+
+static void
+on_cell_unmapped (GtkWidget   *child,
+                  GtkListItem *item)
+{
+  watch_row (item, NULL);
 }
 
 static const char *
@@ -402,6 +448,7 @@ setup_cell (GtkSignalListItemFactory *factory,
     }
 
   g_signal_connect (child, "map", G_CALLBACK (on_cell_mapped), item);
+  g_signal_connect (child, "unmap", G_CALLBACK (on_cell_unmapped), item);
   gtk_list_item_set_child (item, child);
 }
 
@@ -410,12 +457,11 @@ bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            HrCatalogView             *self)
 {
-  HrModelRow *row = gtk_list_item_get_item (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
 
-  g_signal_connect (row, "changed", G_CALLBACK (on_row_changed), item);
-  hr_model_row_watch (row);
-  g_object_set_data (G_OBJECT (item), "hr-stale", NULL);
   refresh_cell (item);
+  if (child != NULL && gtk_widget_get_mapped (child))
+    watch_row (item, gtk_list_item_get_item (item));
 }
 
 static void
@@ -423,13 +469,7 @@ unbind_cell (GtkSignalListItemFactory *factory,
              GtkListItem              *item,
              HrCatalogView             *self)
 {
-  HrModelRow *row = gtk_list_item_get_item (item);
-
-  if (row != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (row, on_row_changed, item);
-      hr_model_row_unwatch (row);
-    }
+  watch_row (item, NULL);
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hr-catalog-columns.h"
+#include "hr-catalog-model.h"
 #include "hr-gui-format.h"
 #include "hr-text-zoom.h"
 
@@ -76,18 +77,176 @@ verdict_probe (GtkColumnView *view)
   return g_object_get_data (G_OBJECT (view), "hr-verdict-probe");
 }
 
-static int
-text_width (GtkWidget  *probe,
-            const char *text)
+/* What the Verdict column was last fitted to, on the view as
+ * "hr-verdict-fit": a slider step whose rows span the same verdicts in
+ * the same unit and text size leaves the column as it is, and a pill's
+ * text measured once is not laid out again (the slider goes back and forth
+ * over the same values). */
+typedef struct {
+  gboolean        valid;
+  HrCatalogExtent extent;
+  HrUnit          unit;
+  double          scale;
+  GHashTable     *widths;   /* text -> natural width in pixels, as GINT_TO_POINTER */
+} VerdictFit;
+
+static void
+verdict_fit_free (gpointer data)
 {
+  VerdictFit *fit = data;
+
+  g_clear_pointer (&fit->widths, g_hash_table_unref);
+  g_free (fit);
+}
+
+static VerdictFit *
+verdict_fit (GtkColumnView *view)
+{
+  VerdictFit *fit = g_object_get_data (G_OBJECT (view), "hr-verdict-fit");
+
+  if (fit == NULL)
+    {
+      fit = g_new0 (VerdictFit, 1);
+      fit->widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_object_set_data_full (G_OBJECT (view), "hr-verdict-fit", fit, verdict_fit_free);
+    }
+  return fit;
+}
+
+/* The measured texts are of the fonts as they were: a new text size or
+ * style measures them anew. */
+static void
+verdict_fit_forget (GtkColumnView *view)
+{
+  VerdictFit *fit = verdict_fit (view);
+
+  fit->valid = FALSE;
+  g_hash_table_remove_all (fit->widths);
+}
+
+static int
+text_width (GtkColumnView *view,
+            const char    *text)
+{
+  VerdictFit *fit = verdict_fit (view);
+  GtkWidget *probe = verdict_probe (view);
+  gpointer known;
+  int width;
+
+  if (g_hash_table_lookup_extended (fit->widths, text, NULL, &known))
+    return GPOINTER_TO_INT (known);
   gtk_label_set_text (GTK_LABEL (probe), text);
-  return natural_width (probe);
+  width = natural_width (probe);
+  /* A few texts per unit and margin; a long session's are dropped. */
+  if (g_hash_table_size (fit->widths) > 512)
+    g_hash_table_remove_all (fit->widths);
+  g_hash_table_insert (fit->widths, g_strdup (text), GINT_TO_POINTER (width));
+  return width;
+}
+
+/* The extent of @rows: the catalog model keeps its own, summed up as it
+ * evaluates; any other list is gone over. */
+static void
+rows_extent (GListModel      *rows,
+             HrCatalogExtent *extent)
+{
+  guint n;
+
+  if (HR_IS_CATALOG_MODEL (rows))
+    {
+      *extent = *hr_catalog_model_get_extent (HR_CATALOG_MODEL (rows));
+      return;
+    }
+  memset (extent, 0, sizeof *extent);
+  n = rows != NULL ? g_list_model_get_n_items (rows) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+
+      hr_catalog_extent_add (extent, hr_model_row_get_evaluation (row));
+    }
+}
+
+/* The longest "2 GPUs 41+40 layers" of @rows (the first of the longest),
+ * or %NULL: only on a board with several GPUs is a row placed so. */
+static char *
+longest_devices (GListModel *rows)
+{
+  guint n = rows != NULL ? g_list_model_get_n_items (rows) : 0;
+  char *devices = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
+      g_autofree char *where = hr_gui_format_devices_split (hr_model_row_get_evaluation (row));
+
+      if (where != NULL && (devices == NULL || strlen (where) > strlen (devices)))
+        {
+          g_free (devices);
+          devices = g_steal_pointer (&where);
+        }
+    }
+  return devices;
+}
+
+/* The pill's text, with where the row sits after it on a board with
+ * several GPUs. */
+static int
+pill_width (GtkColumnView *view,
+            const char    *verdict,
+            const char    *devices)
+{
+  g_autofree char *text = NULL;
+
+  if (devices == NULL)
+    return text_width (view, verdict);
+  /* Translators: the verdict pill, then where the model sits on a board with several GPUs */
+  text = g_strdup_printf (_("%1$s · %2$s"), verdict, devices);
+  return text_width (view, text);
+}
+
+/* The widest pill of an extent: per verdict the largest margin is the
+ * widest (a verdict word and a size in tabular figures), a split's
+ * "partial N/M" is widest with the most layers. */
+static int
+extent_width (GtkColumnView         *view,
+              const HrCatalogExtent *x,
+              const char            *devices,
+              HrUnit                 unit)
+{
+  int width = 0;
+
+  for (guint v = 0; v <= HR_VERDICT_PARTIAL; v++)
+    if (x->seen[v])
+      {
+        g_autofree char *verdict = hr_gui_format_verdict (v, x->widest_margin[v], unit);
+
+        width = MAX (width, pill_width (view, verdict, devices));
+      }
+  if (x->split)
+    {
+      HrEvaluation split = { .split = TRUE, .verdict = HR_VERDICT_PARTIAL,
+                             .gpu_layers = x->split_gpu_layers, .total_layers = x->split_total_layers };
+      g_autofree char *text = hr_gui_format_evaluation_verdict (&split, unit);
+
+      width = MAX (width, pill_width (view, text, devices));
+    }
+  if (x->experts)
+    {
+      HrEvaluation moe = { .split = TRUE, .verdict = HR_VERDICT_PARTIAL, .gpu_layers = 1, .total_layers = 1,
+                           .expert_host_layers = 1 };
+      g_autofree char *text = hr_gui_format_evaluation_verdict (&moe, unit);
+
+      width = MAX (width, pill_width (view, text, devices));
+    }
+  return width;
 }
 
 /**
  * hr_catalog_columns_verdict_width:
  * @view: the table
- * @rows: (element-type HrModelRow): every row the table may show
+ * @rows: (element-type HrModelRow): every row the table may show (the
+ *   catalog model, whose extent is kept as it evaluates, or any list)
  * @unit: the unit the pills show
  *
  * The natural width of the widest verdict pill of @rows, in pixels. The
@@ -95,7 +254,7 @@ text_width (GtkWidget  *probe,
  * largest margin is the widest; a split's "partial N/M" is widest with the
  * most layers; on a board with several GPUs each is measured with the
  * longest "2 GPUs 41+40 layers" after it. At most five texts are
- * measured, however many rows.
+ * measured, however many rows, and a text measured before is not again.
  *
  * Returns: the width, without the cell's padding
  */
@@ -104,80 +263,13 @@ hr_catalog_columns_verdict_width (GtkColumnView *view,
                                   GListModel    *rows,
                                   HrUnit         unit)
 {
-  GtkWidget *probe = verdict_probe (view);
-  guint64 widest_margin[HR_VERDICT_PARTIAL + 1] = { 0 };
-  gboolean seen[HR_VERDICT_PARTIAL + 1] = { FALSE };
-  HrEvaluation split = { 0 };
-  gboolean experts = FALSE; /* a "partial: experts" pill (hr_gui_format_partial_pill()) */
-  guint n = g_list_model_get_n_items (rows);
-  int width = 0;
-  g_autofree char *devices = NULL; /* the longest "2 GPUs 41+40 layers" */
+  HrCatalogExtent extent;
+  g_autofree char *devices = NULL;
 
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
-      const HrEvaluation *e = hr_model_row_get_evaluation (row);
-      g_autofree char *where = hr_gui_format_devices_split (e);
-
-      if (where != NULL && (devices == NULL || strlen (where) > strlen (devices)))
-        {
-          g_free (devices);
-          devices = g_steal_pointer (&where);
-        }
-
-      if (e->verdict == HR_VERDICT_PARTIAL && e->split)
-        {
-          split.split = TRUE;
-          experts |= e->gpu_layers == e->total_layers && e->expert_host_layers > 0;
-          split.gpu_layers = MAX (split.gpu_layers, e->gpu_layers);
-          split.total_layers = MAX (split.total_layers, e->total_layers);
-        }
-      else if ((guint) e->verdict <= HR_VERDICT_PARTIAL)
-        {
-          seen[e->verdict] = TRUE;
-          widest_margin[e->verdict] = MAX (widest_margin[e->verdict], e->margin_bytes);
-        }
-    }
-
-  for (guint v = 0; v <= HR_VERDICT_PARTIAL; v++)
-    if (seen[v])
-      {
-        g_autofree char *verdict = hr_gui_format_verdict (v, widest_margin[v], unit);
-        g_autofree char *text = devices == NULL ? g_strdup (verdict) : g_strdup_printf (_("%1$s · %2$s"), verdict, devices);
-
-        width = MAX (width, text_width (probe, text));
-      }
-  if (split.split)
-    {
-      g_autofree char *text = NULL;
-
-      split.verdict = HR_VERDICT_PARTIAL;
-      text = hr_gui_format_evaluation_verdict (&split, unit);
-      if (devices != NULL)
-        {
-          g_autofree char *both = g_strdup_printf (_("%1$s · %2$s"), text, devices);
-
-          g_free (text);
-          text = g_steal_pointer (&both);
-        }
-      width = MAX (width, text_width (probe, text));
-    }
-  if (experts)
-    {
-      HrEvaluation moe = { .split = TRUE, .verdict = HR_VERDICT_PARTIAL, .gpu_layers = 1, .total_layers = 1,
-                           .expert_host_layers = 1 };
-      g_autofree char *text = hr_gui_format_evaluation_verdict (&moe, unit);
-
-      if (devices != NULL)
-        {
-          g_autofree char *both = g_strdup_printf (_("%1$s · %2$s"), text, devices);
-
-          g_free (text);
-          text = g_steal_pointer (&both);
-        }
-      width = MAX (width, text_width (probe, text));
-    }
-  return width;
+  rows_extent (rows, &extent);
+  if (extent.placed_on_devices)
+    devices = longest_devices (rows);
+  return extent_width (view, &extent, devices, unit);
 }
 
 /* How much larger the table's text is than the desktop's: the
@@ -196,18 +288,28 @@ text_scale (GtkWidget *view)
   return MAX (1.0, scale);
 }
 
+/* Widens @column to @width; a column the user widened stays as wide. */
+static void
+widen (GtkColumnViewColumn *column,
+       int                  width)
+{
+  if (gtk_column_view_column_get_fixed_width (column) < width)
+    gtk_column_view_column_set_fixed_width (column, width);
+}
+
 /**
  * hr_catalog_columns_fit:
  * @view: the table
- * @rows: (element-type HrModelRow): every row the table may show
+ * @rows: (element-type HrModelRow) (nullable): every row the table may show
  * @unit: the unit the cells show
  *
  * Widens each column's fixed width to the widest of its base width (in
  * proportion to the text's size, text_scale()), its
  * header's natural width (so no header is cut, in any language) and, for
  * the Verdict column, the widest pill of @rows with the cell's padding:
- * nothing the table's verdict says is clipped. Call it when the rows or
- * their figures change and when the table is mapped.
+ * nothing the table's verdict says is clipped. Call it when the rows are
+ * made, when the table is mapped and when the text's size changes; after a
+ * re-evaluation hr_catalog_columns_fit_verdict() is enough.
  */
 void
 hr_catalog_columns_fit (GtkColumnView *view,
@@ -221,6 +323,8 @@ hr_catalog_columns_fit (GtkColumnView *view,
   double scale = text_scale (GTK_WIDGET (view));
 
   g_object_set_data (G_OBJECT (view), "hr-unit", GINT_TO_POINTER (unit));
+  g_object_set_data (G_OBJECT (view), "hr-rows", rows);
+  verdict_fit_forget (view);
   /* The header holds one title per column, in the columns' order. */
   for (guint c = 0; c < n && c < HR_MODELS_N_COLUMNS; c++)
     {
@@ -232,12 +336,52 @@ hr_catalog_columns_fit (GtkColumnView *view,
           width = MAX (width, natural_width (title));
           title = gtk_widget_get_next_sibling (title);
         }
-      if (c == HR_MODELS_COLUMN_VERDICT)
-        width = MAX (width, hr_catalog_columns_verdict_width (view, rows, unit) + CELL_CHROME);
-      /* Only wider: a column the user widened stays as wide. */
-      if (gtk_column_view_column_get_fixed_width (column) < width)
-        gtk_column_view_column_set_fixed_width (column, width);
+      widen (column, width);
     }
+  hr_catalog_columns_fit_verdict (view, rows, unit);
+}
+
+/**
+ * hr_catalog_columns_fit_verdict:
+ * @view: the table, fitted once with hr_catalog_columns_fit()
+ * @rows: (element-type HrModelRow) (nullable): every row the table may show
+ * @unit: the unit the cells show
+ *
+ * What a slider step needs of hr_catalog_columns_fit(): the Verdict
+ * column widened to the widest pill of @rows, measured only when the
+ * verdicts the rows span (#HrCatalogExtent), the unit or the text's size
+ * changed since the last fit; the headers cannot have changed.
+ */
+void
+hr_catalog_columns_fit_verdict (GtkColumnView *view,
+                                GListModel    *rows,
+                                HrUnit         unit)
+{
+  VerdictFit *fit = verdict_fit (view);
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  HrCatalogExtent extent;
+  g_autofree char *devices = NULL;
+  double scale = text_scale (GTK_WIDGET (view));
+  int width;
+
+  if (g_list_model_get_n_items (gtk_column_view_get_columns (view)) <= HR_MODELS_COLUMN_VERDICT)
+    return;
+  rows_extent (rows, &extent);
+  /* Where the rows sit on several GPUs is not in the extent: measured. */
+  if (fit->valid && !extent.placed_on_devices && fit->unit == unit && fit->scale == scale &&
+      memcmp (&fit->extent, &extent, sizeof extent) == 0)
+    return;
+  fit->valid = TRUE;
+  fit->extent = extent;
+  fit->unit = unit;
+  fit->scale = scale;
+
+  if (extent.placed_on_devices)
+    devices = longest_devices (rows);
+  width = MAX ((int) (base_widths[HR_MODELS_COLUMN_VERDICT] * scale + 0.5),
+               extent_width (view, &extent, devices, unit) + CELL_CHROME);
+  column = g_list_model_get_item (gtk_column_view_get_columns (view), HR_MODELS_COLUMN_VERDICT);
+  widen (column, width);
 }
 
 static void
@@ -247,7 +391,7 @@ on_show_column (GSimpleAction *action,
 {
   GtkColumnViewColumn *column = user_data;
   GtkColumnView *view = gtk_column_view_column_get_column_view (column);
-  GListModel *rows = g_object_get_data (G_OBJECT (action), "hr-rows");
+  GListModel *rows = view != NULL ? g_object_get_data (G_OBJECT (view), "hr-rows") : NULL;
 
   GSettings *settings = view != NULL ? g_object_get_data (G_OBJECT (view), "hr-settings") : NULL;
 
@@ -357,7 +501,6 @@ name_column_view_parts (GtkColumnView *view)
  * @view: the table, its columns appended in #HrModelsColumn order
  * @owner: the box around @view (the #HrCatalogView): it holds the "table"
  *   action group and the label that measures the pills
- * @rows: (element-type HrModelRow): every row the table may show
  *
  * Shows every column, gives every header a menu of check items to show or
  * hide each column but the name ("table.show-NAME"), makes Tab leave the
@@ -367,8 +510,7 @@ name_column_view_parts (GtkColumnView *view)
  */
 void
 hr_catalog_columns_setup (GtkColumnView *view,
-                          GtkWidget     *owner,
-                          GListModel    *rows)
+                          GtkWidget     *owner)
 {
   GListModel *columns = gtk_column_view_get_columns (view);
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
@@ -390,7 +532,6 @@ hr_catalog_columns_setup (GtkColumnView *view,
       if (c == HR_MODELS_COLUMN_NAME)
         continue;
       action = g_simple_action_new_stateful (name, NULL, g_variant_new_boolean (visible));
-      g_object_set_data (G_OBJECT (action), "hr-rows", rows);
       g_signal_connect_object (action, "change-state", G_CALLBACK (on_show_column), column, 0);
       g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
       g_menu_append (section, hr_catalog_view_column_title (c), detailed);

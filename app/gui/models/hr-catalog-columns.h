@@ -16,11 +16,13 @@
 G_BEGIN_DECLS
 
 void     hr_catalog_columns_setup     (GtkColumnView *view,
-                                       GtkWidget     *owner,
-                                       GListModel    *rows);
+                                       GtkWidget     *owner);
 void     hr_catalog_columns_bind_settings (GtkColumnView *view,
                                            GSettings     *settings);
 void     hr_catalog_columns_fit       (GtkColumnView *view,
+                                       GListModel    *rows,
+                                       HrUnit         unit);
+void     hr_catalog_columns_fit_verdict (GtkColumnView *view,
                                        GListModel    *rows,
                                        HrUnit         unit);
 int      hr_catalog_columns_verdict_width (GtkColumnView *view,

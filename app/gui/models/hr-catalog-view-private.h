@@ -26,14 +26,14 @@ struct _HrCatalogView
 
   HrScenario         *scenario;         /* for the precision column */
   HrUnit              unit;
-  GListStore         *store;            /* HrModelRow: the model's rows as last made */
   GListModel         *model;            /* the rows given (the scenario's HrCatalogModel) */
-  guint               generation;       /* hr_catalog_model_get_generation() the store holds */
   GtkCustomFilter    *filter;
   char               *search_folded;
   GtkFilterListModel *filter_model;
   GtkSortListModel   *sort_model;
   GtkSingleSelection *selection;
+  GPtrArray          *order;            /* HrModelRow*, unowned: sort_model's rows, read when order_stale */
+  gboolean            order_stale;      /* sort_model changed since order was read */
   guint               scroll_to;
   guint               scroll_id;
   guint               refit_id;         /* timeout that measures the columns again */

@@ -137,7 +137,7 @@ static void
 update_count (HrCatalogView *self)
 {
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
-  guint all = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  guint all = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
   g_autofree char *shown_text = hr_gui_format_count (shown);
   g_autofree char *all_text = hr_gui_format_count (all);
   g_autofree char *text = NULL;
@@ -258,29 +258,108 @@ hr_catalog_view_select_row (HrCatalogView *self,
 }
 
 
+/* The column the column view's sorter consults first, and in which
+ * direction (1 ascending, -1 descending), found by comparing two rows:
+ * the primary column's comparison never returns equal for two rows (the
+ * name breaks ties), so no later column is consulted. FALSE when it
+ * cannot tell (two rows of one name, or no sorter). */
+static gboolean
+primary_sort (HrCatalogView  *self,
+              gpointer        first,
+              gpointer        second,
+              HrModelsColumn *column,
+              int            *direction)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  int result, own;
+
+  probed_columns = 0;
+  probing_sort = TRUE;
+  result = gtk_sorter_compare (sorter, first, second);
+  probing_sort = FALSE;
+  if (probed_columns == 0 || (probed_columns & (probed_columns - 1)) != 0)
+    return FALSE;
+  *column = (HrModelsColumn) g_bit_nth_lsf (probed_columns, -1);
+  own = compare_rows (first, second, GINT_TO_POINTER (*column));
+  if (result == GTK_ORDERING_EQUAL || own == GTK_ORDERING_EQUAL)
+    return FALSE;
+  *direction = result == own ? 1 : -1;
+  return TRUE;
+}
+
 /* Whether the list's order can change when the figures do: not when it is
- * sorted by name, parameters, precision or file size. Comparing two rows
- * asks the primary sort column, whose comparison never returns equal for
- * two rows (the name breaks ties), so no later column is consulted. When
- * in doubt, yes. */
+ * sorted by name, parameters, precision or file size. When in doubt, yes. */
 static gboolean
 sort_depends_on_figures (HrCatalogView *self)
 {
-  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
   g_autoptr(GObject) first = NULL;
   g_autoptr(GObject) second = NULL;
+  HrModelsColumn column;
+  int direction;
 
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->store)) < 2)
+  if (self->model == NULL || g_list_model_get_n_items (self->model) < 2)
     return FALSE;
 
-  first = g_list_model_get_item (G_LIST_MODEL (self->store), 0);
-  second = g_list_model_get_item (G_LIST_MODEL (self->store), 1);
-  probed_columns = 0;
-  probing_sort = TRUE;
-  gtk_sorter_compare (sorter, first, second);
-  probing_sort = FALSE;
+  first = g_list_model_get_item (self->model, 0);
+  second = g_list_model_get_item (self->model, 1);
+  if (!primary_sort (self, first, second, &column, &direction))
+    return TRUE;
+  return ((1u << column) & FIGURE_COLUMNS) != 0;
+}
 
-  return probed_columns == 0 || (probed_columns & FIGURE_COLUMNS) != 0;
+static void
+on_sorted_items_changed (HrCatalogView *self)
+{
+  self->order_stale = TRUE;
+}
+
+/* Whether the rows the table lists are still in its sorter's order after
+ * a re-evaluation: one comparison per pair of neighbours, on the rows as
+ * the sort model last ordered them (read again only after it changed). A
+ * re-sort is asked for only when they are not: GTK 4.8's sort model sorts
+ * all the rows anew and tells the list they all moved. */
+static gboolean
+order_holds (HrCatalogView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  GListModel *sorted = G_LIST_MODEL (self->sort_model);
+  HrModelsColumn column;
+  gpointer *rows;
+  int direction;
+  guint n;
+
+  if (self->order_stale)
+    {
+      n = g_list_model_get_n_items (sorted);
+      g_ptr_array_set_size (self->order, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          GObject *row = g_list_model_get_item (sorted, i);
+
+          /* The catalog model holds the rows; the order is read again
+           * whenever the sort model changes, rows made anew included. */
+          g_ptr_array_add (self->order, row);
+          g_object_unref (row);
+        }
+      self->order_stale = FALSE;
+    }
+  n = self->order->len;
+  rows = self->order->pdata;
+  if (n < 2)
+    return TRUE;
+  if (!primary_sort (self, rows[0], rows[1], &column, &direction))
+    return FALSE;
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      int result = compare_rows (rows[i], rows[i + 1], GINT_TO_POINTER (column)) * direction;
+
+      if (result > 0)
+        return FALSE;
+      /* Two rows of one name: the later columns decide. */
+      if (result == 0 && gtk_sorter_compare (sorter, rows[i], rows[i + 1]) == GTK_ORDERING_LARGER)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,40 +399,26 @@ setup_columns (HrCatalogView *self)
 /* ------------------------------------------------------------------ */
 /* Rows                                                                */
 
-/* The model's rows in one splice. */
+/* The rows were evaluated again (the same rows, each watched one that
+ * changed already told its cells): the Verdict column widens to its
+ * widest pill when the verdicts span more (hr_catalog_columns_fit_verdict()),
+ * and the sort model re-sorts only when the table is sorted by a figure
+ * (not by name, parameters, precision or file size) and the new figures
+ * put a row out of order. */
 static void
-set_rows (HrCatalogView *self)
+on_rows_evaluated (HrCatalogView *self)
 {
-  guint n = g_list_model_get_n_items (self->model);
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (rows, g_list_model_get_item (self->model, i));
-  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
-                       rows->pdata, rows->len);
+  if (sort_depends_on_figures (self) && !order_holds (self))
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+  hr_catalog_columns_fit_verdict (self->column_view, self->model, self->unit);
 }
 
-/* The model's rows were evaluated, perhaps made anew. Rows made anew are
- * listed in one splice; rows only re-evaluated stay where they are, the
- * Verdict column widens to its widest pill (hr_catalog_columns_fit()), and
- * the sort model is told once that the order may have changed, when the
- * table is sorted by a figure (not by name, parameters, precision or file
- * size): re-adding 10,000 rows on each slider step would make the list
- * rebuild its rows and lose its place. */
+/* The rows were made anew: the filter and sort models have followed the
+ * model's "items-changed" (it is theirs); the Verdict column follows. */
 static void
-on_rows_changed (HrCatalogView *self)
+on_rows_made (HrCatalogView *self)
 {
-  guint generation = hr_catalog_model_get_generation (HR_CATALOG_MODEL (self->model));
-
-  if (generation != self->generation ||
-      g_list_model_get_n_items (self->model) != g_list_model_get_n_items (G_LIST_MODEL (self->store)))
-    {
-      self->generation = generation;
-      set_rows (self);
-    }
-  else if (sort_depends_on_figures (self))
-    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
-  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  hr_catalog_columns_fit_verdict (self->column_view, self->model, self->unit);
 }
 
 /**
@@ -362,9 +427,11 @@ on_rows_changed (HrCatalogView *self)
  * @rows: the rows to list, evaluated: the scenario's #HrCatalogModel
  *   (referenced)
  *
- * Lists @rows, searched and sorted, and follows its "items-changed":
- * rows made anew are listed anew, rows re-evaluated are re-sorted where
- * the order depends on their figures.
+ * Lists @rows, searched and sorted: the filter model sits on @rows
+ * itself, so rows made anew reach the table through its "items-changed";
+ * rows re-evaluated (#HrCatalogModel::evaluated) refresh their shown cells
+ * through #HrModelRow::changed and are re-sorted where the order depends
+ * on their figures and changed.
  */
 void
 hr_catalog_view_set_model (HrCatalogView  *self,
@@ -376,12 +443,14 @@ hr_catalog_view_set_model (HrCatalogView  *self,
   if (self->model == G_LIST_MODEL (rows))
     return;
   if (self->model != NULL)
-    g_signal_handlers_disconnect_by_func (self->model, on_rows_changed, self);
+    g_signal_handlers_disconnect_by_data (self->model, self);
   g_set_object (&self->model, G_LIST_MODEL (rows));
-  self->generation = hr_catalog_model_get_generation (rows);
-  set_rows (self);
-  g_signal_connect_object (rows, "items-changed", G_CALLBACK (on_rows_changed), self, G_CONNECT_SWAPPED);
-  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  gtk_filter_list_model_set_model (self->filter_model, self->model);
+  g_signal_connect_object (rows, "evaluated", G_CALLBACK (on_rows_evaluated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (rows, "items-changed", G_CALLBACK (on_rows_made), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  update_count (self);
+  hr_catalog_columns_fit (self->column_view, self->model, self->unit);
 }
 
 /**
@@ -526,9 +595,9 @@ hr_catalog_view_dispose (GObject *object)
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
   if (self->model != NULL)
-    g_signal_handlers_disconnect_by_func (self->model, on_rows_changed, self);
+    g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
-  g_clear_object (&self->store);
+  g_clear_pointer (&self->order, g_ptr_array_unref);
   g_clear_object (&self->scenario);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_CATALOG_VIEW);
 
@@ -623,7 +692,7 @@ refit_columns (gpointer user_data)
   HrCatalogView *self = user_data;
 
   self->refit_id = 0;
-  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  hr_catalog_columns_fit (self->column_view, self->model, self->unit);
   return G_SOURCE_REMOVE;
 }
 
@@ -642,7 +711,7 @@ on_column_view_mapped (HrCatalogView *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  hr_catalog_columns_fit (self->column_view, G_LIST_MODEL (self->store), self->unit);
+  hr_catalog_columns_fit (self->column_view, self->model, self->unit);
   if (root != NULL && g_object_get_data (G_OBJECT (self), "hr-watched-root") != root)
     {
       g_object_set_data (G_OBJECT (self), "hr-watched-root", root);
@@ -656,12 +725,14 @@ hr_catalog_view_init (HrCatalogView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->search_folded = g_strdup ("");
-  self->store = g_list_store_new (HR_TYPE_MODEL_ROW);
+  self->order = g_ptr_array_new ();
+  self->order_stale = TRUE;
+  /* The rows come with hr_catalog_view_set_model(): the scenario's
+   * catalog model, which the filter model then sits on. */
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
-  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
-                                                  g_object_ref (GTK_FILTER (self->filter)));
+  self->filter_model = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));
   setup_columns (self);
-  hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self), G_LIST_MODEL (self->store));
+  hr_catalog_columns_setup (self->column_view, GTK_WIDGET (self));
   /* Translators: for a screen reader, the page shown when no model matches the search */
   hr_accessible_name_status_page (self->empty_page, _("No matching models"));
   g_signal_connect_swapped (self->column_view, "map", G_CALLBACK (on_column_view_mapped), self);
@@ -673,6 +744,8 @@ hr_catalog_view_init (HrCatalogView *self)
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect (self->filter_model, "items-changed",
                     G_CALLBACK (on_filter_items_changed), self);
+  g_signal_connect_swapped (self->sort_model, "items-changed",
+                            G_CALLBACK (on_sorted_items_changed), self);
   update_count (self);
 }
 

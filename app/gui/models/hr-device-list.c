@@ -10,6 +10,7 @@
 #include "hr-accessible.h"
 #include "hr-device-list.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-units.h"
 
 struct _HrDeviceList

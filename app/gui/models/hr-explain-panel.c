@@ -11,6 +11,7 @@
 #include "hr-rename-dialog.h"
 #include "hr-formula.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-library-lookup.h"
 #include "hr-units.h"
 

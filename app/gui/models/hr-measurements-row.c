@@ -9,7 +9,9 @@
 #include <stdio.h>
 
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-measurements-row.h"
+#include "hr-session-items.h"
 
 struct _HrMeasurementsRow
 {
@@ -25,6 +27,8 @@ struct _HrMeasurementsRow
   AdwToast        *toast;        /* its toast, while shown (weak) */
   char            *toast_title;
   char            *board_id;     /* the board the rows were built for */
+  GtkCustomFilter *board_filter; /* the session's measurement list: this board's, from files */
+  GListModel      *records;      /* that list filtered, newest first (HrMeasurementItem) */
 };
 
 G_DEFINE_FINAL_TYPE (HrMeasurementsRow, hr_measurements_row, ADW_TYPE_EXPANDER_ROW)
@@ -86,12 +90,25 @@ format_sizes (HrMeasurementsRow   *self,
   return g_string_free (text, FALSE);
 }
 
-static gint
-newest_first (gconstpointer a,
-              gconstpointer b)
+/* The records the row lists: the board's, read from a file (the built-in
+ * archive's too), newest first. */
+static gboolean
+on_this_board (gpointer item,
+               gpointer user_data)
 {
-  const HrMeasurement *ma = *(HrMeasurement * const *) a;
-  const HrMeasurement *mb = *(HrMeasurement * const *) b;
+  HrMeasurementsRow *self = user_data;
+  const HrMeasurement *m = hr_measurement_item_get_measurement (item);
+
+  return g_strcmp0 (m->board, self->board_id) == 0 && m->path != NULL;
+}
+
+static int
+newest_first (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const HrMeasurement *ma = hr_measurement_item_get_measurement ((HrMeasurementItem *) a);
+  const HrMeasurement *mb = hr_measurement_item_get_measurement ((HrMeasurementItem *) b);
 
   return -g_strcmp0 (ma->date, mb->date);
 }
@@ -154,10 +171,7 @@ build_row (HrMeasurementsRow   *self,
 static void
 rebuild (HrMeasurementsRow *self)
 {
-  g_autoptr(GPtrArray) records = g_ptr_array_new ();
-  const char *board_id = hr_scenario_get_board (self->scenario) != NULL
-                         ? hr_scenario_get_board (self->scenario)->id : hr_scenario_get_board_id (self->scenario);
-  GPtrArray *all = hr_session_get_measurements (self->session);
+  guint n = self->records != NULL ? g_list_model_get_n_items (self->records) : 0;
   g_autofree char *subtitle = NULL;
 
   for (guint i = 0; i < self->rows->len; i++)
@@ -165,20 +179,11 @@ rebuild (HrMeasurementsRow *self)
   g_ptr_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->ids, 0);
   g_ptr_array_set_size (self->texts, 0);
-  g_free (self->board_id);
-  self->board_id = g_strdup (board_id);
 
-  for (guint i = 0; i < all->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      HrMeasurement *m = g_ptr_array_index (all, i);
-
-      if (g_strcmp0 (m->board, board_id) == 0 && m->path != NULL)
-        g_ptr_array_add (records, m);
-    }
-  g_ptr_array_sort (records, newest_first);
-  for (guint i = 0; i < records->len; i++)
-    {
-      const HrMeasurement *m = g_ptr_array_index (records, i);
+      g_autoptr(HrMeasurementItem) item = g_list_model_get_item (self->records, i);
+      const HrMeasurement *m = hr_measurement_item_get_measurement (item);
       char *id = hr_measurement_dup_id (m);
       GtkWidget *row;
 
@@ -191,27 +196,49 @@ rebuild (HrMeasurementsRow *self)
   if (self->rows->len > 0)
     hr_gui_expander_row_defer_rows (ADW_EXPANDER_ROW (self), g_ptr_array_index (self->rows, 0));
 
-  if (records->len == 0)
+  if (n == 0)
     subtitle = g_strdup (_("None on this board yet: measure a model on the Board page"));
   else
     subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                              "%u run set on this board; its rates come from the newest of each model",
                                              "%u run sets on this board; its rates come from the newest of each model",
-                                             records->len),
-                                records->len);
+                                             n),
+                                n);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (self), subtitle);
-  adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (self), records->len > 0);
+  adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (self), n > 0);
+}
+
+/* The board the scenario is on; NULL before it has one. */
+static const char *
+scenario_board_id (HrMeasurementsRow *self)
+{
+  const HrBoard *board = hr_scenario_get_board (self->scenario);
+
+  return board != NULL ? board->id : hr_scenario_get_board_id (self->scenario);
 }
 
 static void
 on_scenario_changed (HrMeasurementsRow *self)
 {
-  const HrBoard *board = hr_scenario_get_board (self->scenario);
-  const char *id = board != NULL ? board->id : hr_scenario_get_board_id (self->scenario);
+  const char *id = scenario_board_id (self);
 
-  /* The scenario changes for every slider: rebuild only for another board. */
-  if (g_strcmp0 (id, self->board_id) != 0)
-    rebuild (self);
+  /* The scenario changes for every slider: filter again only for another
+   * board (the filtered list's items-changed rebuilds the rows). */
+  if (g_strcmp0 (id, self->board_id) == 0)
+    return;
+  g_free (self->board_id);
+  self->board_id = g_strdup (id);
+  gtk_filter_changed (GTK_FILTER (self->board_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_records_changed (GListModel        *records,
+                    guint              position,
+                    guint              removed,
+                    guint              added,
+                    HrMeasurementsRow *self)
+{
+  rebuild (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -343,6 +370,10 @@ hr_measurements_row_dispose (GObject *object)
 {
   HrMeasurementsRow *self = HR_MEASUREMENTS_ROW (object);
 
+  if (self->records != NULL)
+    g_signal_handlers_disconnect_by_data (self->records, self);
+  g_clear_object (&self->records);
+  g_clear_object (&self->board_filter);
   g_clear_object (&self->scenario);
   g_clear_object (&self->session);
   g_clear_weak_pointer (&self->toast);
@@ -404,8 +435,8 @@ hr_measurements_row_new (void)
  * @self: a #HrMeasurementsRow
  * @scenario: the scenario whose board's records are listed; set once
  *
- * Follows the scenario's board and the session's
- * #HrSession::measurements-changed.
+ * Lists the session's measurement list (hr_session_get_measurement_list())
+ * filtered to the scenario's board, newest first, and follows both.
  */
 void
 hr_measurements_row_set_scenario (HrMeasurementsRow *self,
@@ -417,7 +448,17 @@ hr_measurements_row_set_scenario (HrMeasurementsRow *self,
 
   self->scenario = g_object_ref (scenario);
   self->session = g_object_ref (hr_scenario_get_session (scenario));
-  g_signal_connect_object (self->session, "measurements-changed", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
+  self->board_id = g_strdup (scenario_board_id (self));
+  {
+    GListModel *all = hr_session_get_measurement_list (self->session);
+    GtkFilterListModel *filtered;
+
+    self->board_filter = gtk_custom_filter_new (on_this_board, self, NULL);
+    filtered = gtk_filter_list_model_new (g_object_ref (all), GTK_FILTER (g_object_ref (self->board_filter)));
+    self->records = G_LIST_MODEL (gtk_sort_list_model_new (G_LIST_MODEL (filtered),
+                                                           GTK_SORTER (gtk_custom_sorter_new (newest_first, NULL, NULL))));
+  }
+  g_signal_connect (self->records, "items-changed", G_CALLBACK (on_records_changed), self);
   g_signal_connect_object (self->session, "notify::loaded", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   rebuild (self);

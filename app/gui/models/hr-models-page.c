@@ -19,13 +19,17 @@
  * to a property of the scenario (hr_scenario_sliders_bind()); the
  * scenario's setter recomputes what the figures are made from, asks its
  * catalog model (hr_scenario_get_catalog_model()) to re-evaluate every row
- * in place, and only then emits "changed". The model emits "items-changed"
- * over its rows once they are evaluated: the table (HrCatalogView) re-sorts
- * its list, the charts and the Boards view, which sit on the table's
- * sorted rows, lay out again, and the explain panel reads its row again on
- * "changed". Everyone reads rows already evaluated, whatever the order
- * they connected in. The page itself only keeps the pool note and selects
- * the recommendation of a board not shown before.
+ * in place, and only then emits "changed". The model tells the rows whose
+ * cells are shown (HrModelRow::changed, which refreshes them) and then
+ * emits "evaluated": the table (HrCatalogView), whose filter and sort
+ * models sit on the catalog model itself, re-sorts only when a row is out
+ * of order and widens the Verdict column only when the verdicts span more;
+ * "items-changed" comes only when the rows are made anew. The charts and
+ * the Boards view, which sit on the table's sorted rows, lay out again on
+ * "changed", and the explain panel reads its row again. Everyone reads
+ * rows already evaluated, whatever the order they connected in. The page
+ * itself only keeps the pool note and selects the recommendation of a
+ * board not shown before.
  */
 
 struct _HrModelsPage
@@ -43,6 +47,7 @@ struct _HrModelsPage
   AdwFlap            *explain_flap;
   GtkLabel           *pool_note;
   GtkStack           *view_stack;
+  GtkWidget          *view_switcher;
   HrBoardsView       *boards_view;
 
   HrSession          *session;        /* hr_page_get_session(), borrowed */
@@ -329,6 +334,7 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, explain_flap);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, pool_note);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrModelsPage, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, HrModelsPage, boards_view);
 }
 
@@ -342,6 +348,38 @@ hr_models_page_init (HrModelsPage *self)
   hr_memory_chart_set_rows (self->memory_chart, hr_catalog_view_get_rows (self->catalog_view));
 
   set_unit (self, HR_UNIT_GB);
+}
+
+/**
+ * hr_models_page_set_presenting:
+ * @self: a #HrModelsPage
+ * @presenting: %TRUE for the presentation view
+ *
+ * The presentation view (win.presentation, F11): the table, the Models /
+ * Boards switcher and the pool column hidden, so the memory chart shows the
+ * selected model's bar alone (HrMemoryChart:selected-only) beside its
+ * explain panel, for a room to read one bar and its formula; %FALSE shows
+ * them again.
+ */
+void
+hr_models_page_set_presenting (HrModelsPage *self,
+                               gboolean      presenting)
+{
+  g_return_if_fail (HR_IS_MODELS_PAGE (self));
+
+  if (presenting)
+    gtk_stack_set_visible_child_name (self->view_stack, "models");
+  gtk_widget_set_visible (GTK_WIDGET (self->catalog_view), !presenting);
+  gtk_widget_set_visible (self->view_switcher, !presenting);
+  /* the pool column and its separator: the bar, its board lines and the
+   * formula are what a room reads; at 1,024 px the three would not fit */
+  {
+    GtkWidget *pool_column = gtk_widget_get_ancestor (GTK_WIDGET (self->pool_chart), GTK_TYPE_SCROLLED_WINDOW);
+
+    gtk_widget_set_visible (pool_column, !presenting);
+    gtk_widget_set_visible (gtk_widget_get_prev_sibling (pool_column), !presenting);
+  }
+  hr_memory_chart_set_selected_only (self->memory_chart, presenting);
 }
 
 /**

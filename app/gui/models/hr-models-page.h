@@ -25,6 +25,8 @@ GtkWidget  *hr_models_page_new           (void);
 void        hr_models_page_focus_search  (HrModelsPage  *self);
 AdwFlap    *hr_models_page_get_flap      (HrModelsPage  *self);
 AdwFlap    *hr_models_page_get_explain_flap (HrModelsPage *self);
+void        hr_models_page_set_presenting (HrModelsPage *self,
+                                           gboolean      presenting);
 
 gboolean    hr_models_page_export_png    (HrModelsPage  *self,
                                           const char    *path,

@@ -10,6 +10,7 @@
 #include "hr-accessible.h"
 #include "hr-catalog.h"
 #include "hr-gui-format.h"
+#include "hr-gui-widget-util.h"
 #include "hr-precision.h"
 #include "hr-scenario-controls.h"
 #include "hr-scenario-sliders.h"

@@ -434,7 +434,8 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   for (guint i = 0; i < self->bars->len; i++)
     {
       HrModelRow *row = g_ptr_array_index (self->bars, i);
-      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, hr_model_row_get_name (row), FALSE);
+      /* measured bold, as the selected row's name is drawn, so it is not cut */
+      g_autoptr(PangoLayout) layout = _hr_memory_chart_make_layout (self, hr_model_row_get_name (row), TRUE);
       int tw;
 
       pango_layout_get_pixel_size (layout, &tw, NULL);
@@ -454,9 +455,9 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
 
   x0 = PAD + name_width + NAME_GAP;
   x1 = width - PAD - 8;
-  /* An export writes "3.87 GB · fits 1.23 GB" after each bar: room for
-   * the widest. */
-  if (self->exporting)
+  /* An export, and the presentation view's one bar, write "3.87 GB · fits
+   * 1.23 GB" after each bar: room for the widest. */
+  if (self->exporting || self->selected_only)
     {
       int widest = 0;
 
@@ -502,7 +503,8 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
       PangoLayout *layout = _hr_memory_chart_cached_layout (self, hr_model_row_get_name (row), selected,
                                                             (int) name_width, PANGO_ELLIPSIZE_END);
 
-      if (selected)
+      /* the one bar of the presentation view is not highlighted */
+      if (selected && !self->selected_only)
         _hr_memory_chart_draw_rect (snapshot, &self->colors.selection, PAD / 2, by - BAR_GAP / 2,
                                     width - PAD, BAR_HEIGHT + BAR_GAP);
 
@@ -530,7 +532,7 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
           _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 10, by - 1, 3, BAR_HEIGHT + 2);
           _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, x1 - 5, by - 1, 3, BAR_HEIGHT + 2);
         }
-      if (self->exporting)
+      if (self->exporting || self->selected_only)
         g_array_append_val (label_x, (double) { MIN (x, x1) + 6 });
     }
 

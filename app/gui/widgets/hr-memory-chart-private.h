@@ -19,7 +19,11 @@ G_BEGIN_DECLS
  */
 
 #define PAD          12.0
-#define BAR_HEIGHT   18.0
+/* A bar's height: 18 px, three times that when the chart shows the
+ * selected model alone (HrMemoryChart:selected-only, the presentation view). */
+#define BAR_HEIGHT   (self->bar_height)
+#define BAR_HEIGHT_NORMAL 18.0
+#define BAR_HEIGHT_ALONE  54.0
 #define BAR_GAP       8.0
 #define NAME_GAP     10.0
 #define LEGEND_GAP   14.0
@@ -96,6 +100,8 @@ struct _HrMemoryChart
   GPtrArray         *bars;        /* HrModelRow*, the rows drawn */
   guint              n_rows;      /* rows in the list, drawn or not */
   HrModelRow        *selected;
+  gboolean           selected_only; /* draw the selected row's bar alone */
+  double             bar_height;    /* BAR_HEIGHT */
   gboolean           exporting;   /* hr_memory_chart_render() draws: no selection, a total and verdict per bar */
   HrBoard           *board;       /* owned copy */
   HrEvaluationInputs         scenario;    /* .board points at self->board */

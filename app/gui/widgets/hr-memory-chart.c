@@ -23,6 +23,7 @@ enum {
   PROP_0,
   PROP_MODE,
   PROP_UNIT,
+  PROP_SELECTED_ONLY,
   N_PROPS
 };
 
@@ -144,8 +145,13 @@ hr_memory_chart_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = pool ? 180 : 200;
-      *natural = pool ? 200 : 380;
+      /* The legend's words set the width: larger with the text (Ctrl+plus,
+       * the presentation view), against the 11 pt the sizes were set for. */
+      const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+      double text_scale = MAX (1.0, pango_font_description_get_size (font) / (11.0 * PANGO_SCALE));
+
+      *minimum = (int) ((pool ? 180 : 200) * text_scale);
+      *natural = (int) ((pool ? 200 : 380) * text_scale);
     }
   else
     {
@@ -192,6 +198,16 @@ collect_bars (HrMemoryChart *self)
   if (self->rows == NULL || self->mode != HR_MEMORY_CHART_MODE_MODELS)
     return;
 
+  if (self->selected_only)
+    {
+      /* The presentation view: the selected model's bar alone, no count of
+       * the rows left out under it. */
+      if (self->selected != NULL)
+        g_ptr_array_add (self->bars, g_object_ref (self->selected));
+      self->n_rows = self->bars->len;
+      return;
+    }
+
   self->n_rows = g_list_model_get_n_items (self->rows);
   n = MIN (self->n_rows, HR_MEMORY_CHART_MAX_BARS);
   for (guint i = 0; i < n; i++)
@@ -207,7 +223,7 @@ on_items_changed (GListModel    *model,
 {
   /* Only the first rows are drawn: later changes move nothing on screen,
    * except the count under the chart. */
-  if (position >= HR_MEMORY_CHART_MAX_BARS && removed == added)
+  if (position >= HR_MEMORY_CHART_MAX_BARS && removed == added && !self->selected_only)
     return;
 
   hr_memory_chart_update (self);
@@ -301,6 +317,9 @@ hr_memory_chart_get_property (GObject    *object,
     case PROP_UNIT:
       g_value_set_int (value, self->unit);
       break;
+    case PROP_SELECTED_ONLY:
+      g_value_set_boolean (value, self->selected_only);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -321,6 +340,9 @@ hr_memory_chart_set_property (GObject      *object,
       break;
     case PROP_UNIT:
       hr_memory_chart_set_unit (self, g_value_get_int (value));
+      break;
+    case PROP_SELECTED_ONLY:
+      hr_memory_chart_set_selected_only (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -368,6 +390,16 @@ hr_memory_chart_class_init (HrMemoryChartClass *klass)
                       HR_UNIT_GB, HR_UNIT_GIB, HR_UNIT_GB,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * HrMemoryChart:selected-only:
+   *
+   * Models mode: draw the selected model's bar alone, three times as tall
+   * (the presentation view, where a room reads one bar and its formula).
+   */
+  properties[PROP_SELECTED_ONLY] =
+    g_param_spec_boolean ("selected-only", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "memorychart");
@@ -385,6 +417,7 @@ hr_memory_chart_init (HrMemoryChart *self)
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->hover_bar = -1;
   self->hover_segment = N_SEGS;
+  self->bar_height = BAR_HEIGHT_NORMAL;
   self->description = g_strdup ("");
 
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -583,6 +616,11 @@ hr_memory_chart_set_selected (HrMemoryChart *self,
 
   if (g_set_object (&self->selected, row))
     {
+      if (self->selected_only)
+        {
+          hr_memory_chart_update (self);
+          return;
+        }
       if (self->mode == HR_MEMORY_CHART_MODE_POOL)
         {
           _hr_memory_chart_refresh_columns (self);
@@ -590,6 +628,45 @@ hr_memory_chart_set_selected (HrMemoryChart *self,
         }
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
+}
+
+/**
+ * hr_memory_chart_set_selected_only:
+ * @self: a #HrMemoryChart
+ * @selected_only: %TRUE to draw the selected model's bar alone
+ *
+ * The presentation view's chart (win.presentation): in models mode, only
+ * the selected row's bar, three times as tall, with its segments, the
+ * board's lines and the legend; %FALSE draws the list's first rows again.
+ */
+void
+hr_memory_chart_set_selected_only (HrMemoryChart *self,
+                                   gboolean       selected_only)
+{
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+
+  selected_only = !!selected_only;
+  if (self->selected_only == selected_only)
+    return;
+  self->selected_only = selected_only;
+  self->bar_height = selected_only ? BAR_HEIGHT_ALONE : BAR_HEIGHT_NORMAL;
+  hr_memory_chart_update (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ONLY]);
+}
+
+/**
+ * hr_memory_chart_get_selected_only:
+ * @self: a #HrMemoryChart
+ *
+ * Returns: whether the chart draws the selected model's bar alone
+ */
+gboolean
+hr_memory_chart_get_selected_only (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), FALSE);
+
+  return self->selected_only;
 }
 
 /**

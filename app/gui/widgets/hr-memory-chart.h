@@ -46,6 +46,9 @@ void               hr_memory_chart_set_scenario     (HrMemoryChart     *self,
                                                      const HrEvaluationInputs  *scenario);
 void               hr_memory_chart_set_selected     (HrMemoryChart     *self,
                                                      HrModelRow        *row);
+void               hr_memory_chart_set_selected_only (HrMemoryChart    *self,
+                                                     gboolean           selected_only);
+gboolean           hr_memory_chart_get_selected_only (HrMemoryChart    *self);
 void               hr_memory_chart_set_learned_text (HrMemoryChart     *self,
                                                      const char        *text);
 void               hr_memory_chart_follow           (HrMemoryChart     *self,

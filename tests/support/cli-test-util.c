@@ -1,45 +1,46 @@
-/* cli-test-util.h: running headroom-cli from a test, shared by the CLI tests.
+/* cli-test-util.c: running headroom-cli from a test (cli-test-util.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#pragma once
+#include "cli-test-util.h"
 
-#include <gio/gio.h>
+#include <stdarg.h>
 #include <sys/wait.h>
 
-/* One run of headroom-cli: what it printed and its exit status. */
-typedef struct {
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static inline void
+void
 run_clear (Run *r)
 {
-  g_free (r->out);
-  g_free (r->err);
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs $HEADROOM_CLI with the arguments (NULL-terminated), in the test's
- * own isolated data directory. */
-static G_GNUC_UNUSED void
+void
 run_cli (Run *r, ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = NULL;
   const char *arg;
   va_list ap;
-  int wait_status;
 
-  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
   va_start (ap, r);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (args, (char *) arg);
   va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (r, (const char * const *) args->pdata);
+}
+
+void
+run_cli_argv (Run                *r,
+              const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = NULL;
+  int wait_status;
+
+  g_ptr_array_add (args, (char *) g_getenv ("HEADROOM_CLI"));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) argv[i]);
   g_ptr_array_add (args, NULL);
 
   envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
@@ -52,7 +53,7 @@ run_cli (Run *r, ...)
   r->status = WEXITSTATUS (wait_status);
 }
 
-static G_GNUC_UNUSED void
+static void
 run_cli_serving_done (GObject      *source,
                       GAsyncResult *result,
                       gpointer      user_data)
@@ -60,12 +61,7 @@ run_cli_serving_done (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
-/* Runs $HEADROOM_CLI with @argv (NULL-terminated, the command first)
- * while this process's main loop keeps serving (a fake server in the
- * test), in the test's isolated directories; with @gsettings_backend
- * ("keyfile") the CLI reads the settings a test wrote there instead of
- * the tests' memory backend. */
-static G_GNUC_UNUSED void
+void
 run_cli_serving (Run                *r,
                  const char         *gsettings_backend,
                  const char * const *argv)

@@ -1,30 +1,17 @@
-/* hf-gguf-test-util.h
+/* hf-gguf-test-util.c: a model's config.json side and GGUF side, side by
+ * side (hf-gguf-test-util.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
- *
- * What test-hf-config-gguf.c and test-hf-config-hybrid.c share: a config.json
- * fixture through hr_hf_config_parse() + hr_hf_config_to_model_spec() (the
- * `headroom-cli hub` path), a GGUF header written key by key as llama.cpp's
- * convert_hf_to_gguf.py writes it, through hr_gguf_file_load() +
- * hr_gguf_file_to_model_spec(), and the comparison of the two specs and of
- * hr_runtime_predict()'s KV, recurrent-state, output and compute terms (the
- * weights term is not compared: the config path sizes the safetensors
- * files, the GGUF path its own tensors). The GGUF side gives the vocabulary
- * as `{arch}.vocab_size` instead of a tokenizer.ggml.tokens array of that
- * many strings (the mapper reads either).
  */
-#pragma once
+#include "hf-gguf-test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "gguf-writer.h"
 #include "hr-error.h"
-#include "hr-gguf.h"
-#include "hr-hf-config.h"
-#include "hr-runtime.h"
 
-static inline HrHfConfig *
+HrHfConfig *
 load_config (const char *name)
 {
   const char *src = g_getenv ("HEADROOM_SOURCE_DIR");
@@ -41,7 +28,7 @@ load_config (const char *name)
   return config;
 }
 
-static inline HrModelSpec *
+HrModelSpec *
 hub_spec (const char *fixture)
 {
   g_autoptr(HrHfConfig) config = load_config (fixture);
@@ -52,16 +39,7 @@ hub_spec (const char *fixture)
   return spec;
 }
 
-/* The key-value part of a GGUF header, counted as it is written. */
-typedef struct {
-  GgufWriter *kv;
-  guint       n;
-  const char *arch;
-  GgufWriter *tensors;
-  guint       n_tensors;
-} Header;
-
-static inline void
+void
 header_init (Header     *h,
              const char *arch)
 {
@@ -73,7 +51,7 @@ header_init (Header     *h,
   gw_kv_str (h->kv, "general.architecture", arch);
 }
 
-static inline void
+void
 put_u32 (Header     *h,
          const char *suffix,
          guint32     v)
@@ -84,7 +62,7 @@ put_u32 (Header     *h,
   h->n++;
 }
 
-static inline void
+void
 put_u32_array (Header        *h,
                const char    *suffix,
                const guint32 *v,
@@ -96,7 +74,7 @@ put_u32_array (Header        *h,
   h->n++;
 }
 
-static inline void
+void
 put_bool_array (Header       *h,
                 const char   *suffix,
                 const guint8 *v,
@@ -111,7 +89,7 @@ put_bool_array (Header       *h,
 }
 
 /* One tensor's info (the data is never read). */
-static inline void
+void
 put_tensor (Header        *h,
             const char    *name,
             guint32        n_dims,
@@ -122,7 +100,7 @@ put_tensor (Header        *h,
 }
 
 /* The common keys of TextModel.set_gguf_parameters (conversion/base.py). */
-static inline void
+void
 put_text_model (Header     *h,
                 guint32     layers,
                 guint32     ctx,
@@ -144,7 +122,7 @@ put_text_model (Header     *h,
 
 /* Writes the header to a file and maps it; NULL with @error when the
  * mapper refuses it. */
-static inline HrModelSpec *
+HrModelSpec *
 gguf_spec (Header  *h,
            GError **error)
 {
@@ -171,7 +149,7 @@ gguf_spec (Header  *h,
 }
 
 /* Every spec field both paths fill, layer by layer. */
-static inline void
+void
 assert_same_spec (const HrModelSpec *hub,
                   const HrModelSpec *gguf)
 {
@@ -205,7 +183,7 @@ assert_same_spec (const HrModelSpec *hub,
     }
 }
 
-static inline void
+void
 predict (const HrModelSpec   *spec,
          guint32              ctx,
          HrRuntimePrediction *out)
@@ -225,7 +203,7 @@ predict (const HrModelSpec   *spec,
 
 /* Both specs with the same weights file, then the terms that follow from
  * the architecture. */
-static inline void
+void
 assert_same_prediction (HrModelSpec *hub,
                         HrModelSpec *gguf,
                         guint32      ctx)
@@ -251,7 +229,7 @@ assert_same_prediction (HrModelSpec *hub,
                      hr_runtime_prediction_term_bytes (&b, kinds[i]));
 }
 
-static inline guint
+guint
 count_layers (const HrModelSpec *spec,
               gboolean         (*is) (const HrModelSpec *, guint))
 {
@@ -262,7 +240,7 @@ count_layers (const HrModelSpec *spec,
   return n;
 }
 
-static inline HrModelSpec *
+HrModelSpec *
 inline_spec (const char *json)
 {
   g_autoptr(GError) error = NULL;
@@ -275,11 +253,10 @@ inline_spec (const char *json)
   return spec;
 }
 
-
 /* A hybrid family's GGUF side: compared when the mapper fills the
  * recurrent layers, marked incomplete while it refuses the architecture or
  * leaves them out (the GGUF mapping of hybrids is another branch's). */
-static inline void
+void
 compare_hybrid (HrModelSpec *hub,
                 Header      *h,
                 guint32      ctx)

@@ -1,0 +1,48 @@
+/* hr-model-row-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrModelRow's fields, for its list (hr-catalog-model.c) only: a slider
+ * step evaluates 10,000 rows, and the list reads what it needs from each
+ * row in the same pass (the verdict, the recommendation, whether anyone
+ * watches it) without a checked call per field.
+ */
+#pragma once
+
+#include "hr-model-row.h"
+
+G_BEGIN_DECLS
+
+/*
+ * A row keeps its figures in plain fields and tells the few cells shown
+ * for it with one signal, "changed", instead of a notify per property.
+ */
+struct _HrModelRow
+{
+  GObject       parent_instance;
+
+  HrModelSpec  *spec;
+  char         *name_folded;
+  HrEvaluation  evaluation;
+  guint64       kv_per_token;
+  double        measured_tps;
+  gboolean      recommended;
+  guint         watchers;      /* cells shown for the row (hr_model_row_watch()) */
+  guint         serial;        /* hr_model_row_get_serial() */
+  int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
+  HrEvaluation  plain;         /* weights + KV cache only: what the rate and the seed's formulas use */
+  gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
+  guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
+  gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
+  HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
+                                      * is the row's own copy and never changes */
+  HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
+};
+
+void _hr_model_row_evaluate_runtime (HrModelRow               *self,
+                                     const HrEvaluationInputs *scenario,
+                                     const HrRuntimeInputs    *runtime,
+                                     const HrCalibration      *calibration);
+void _hr_model_row_changed          (HrModelRow               *self);
+
+G_END_DECLS
