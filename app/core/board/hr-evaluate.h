@@ -79,6 +79,8 @@ typedef struct {
  * @kv_elements: hr_model_spec_kv_elements_per_token() of @spec
  * @as_pulled: @precision is %NULL or the model's own
  * @context_length: @spec's context limit (0: unknown)
+ * @read_bytes: hr_offload_token_read_bytes() of @spec at @precision and
+ *   @weights (the weights one token reads)
  *
  * What hr_evaluate() works out from the model and the precision alone,
  * kept between slider steps by a caller that holds one per model
@@ -92,6 +94,7 @@ typedef struct {
   guint64            kv_elements;
   gboolean           as_pulled;
   guint32            context_length;
+  guint64            read_bytes;
 } HrEvaluationCache;
 
 void      hr_evaluation_inputs_init (HrEvaluationInputs       *inputs,

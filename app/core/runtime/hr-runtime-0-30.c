@@ -120,12 +120,13 @@ check_head_blocks_0_30 (Ctx     *ctx,
   const HrModelSpec *spec = ctx->spec;
   HrKvCacheType type = ctx->out->kv_type;
   guint32 block = kv_block_size (type);
-  guint32 n_layer = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : spec->layers;
+  guint32 n_layer;
 
   /* Both quantized types have blocks of 32: a spec that passed once passes
    * again (a failure is worked out again, for its message). */
   if (block == 32 && ctx->cache != NULL && ctx->cache->heads_block32 == 1)
     return TRUE;
+  n_layer = spec->nextn_layers < spec->layers ? spec->layers - spec->nextn_layers : spec->layers;
   for (guint pass = 0; pass < 2 && block > 1; pass++)
     for (guint32 i = 0; i < n_layer; i++)
       {
@@ -462,12 +463,35 @@ layer_sums_0_30 (Ctx       *ctx,
     }
 }
 
+/* The layer sums (layer_sums_0_30()): kept in the cache between slider
+ * steps (the context does not enter) and read in place, or worked out
+ * into @scratch. */
+static const LayerSums *
+layer_sums_of (Ctx       *ctx,
+               LayerSums *scratch)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+  int flash = !!ctx->out->flash_attention;
+  gboolean before = ctx->overflow;
+  LayerSums *sums = cache != NULL ? &cache->sums : scratch;
+
+  if (cache == NULL || cache->sums_flash != flash)
+    {
+      ctx->overflow = FALSE;
+      layer_sums_0_30 (ctx, sums);
+      sums->overflow = (guint8) ctx->overflow;
+      if (cache != NULL)
+        cache->sums_flash = (gint8) flash;
+    }
+  ctx->overflow = before || sums->overflow;
+  return sums;
+}
+
 /* The cells llama.cpp gives each layer, and which layers there are. */
 static void
 layout_0_30 (Ctx    *ctx,
              Layout *l)
 {
-  const HrModelSpec *spec = ctx->spec;
   HrRuntimePrediction *out = ctx->out;
   gboolean lsrv = out->era == HR_RUNTIME_ERA_LLAMA_SERVER;
   /* The batch defaults: Ollama's num_batch 512 (api/types.go), which it
@@ -475,9 +499,11 @@ layout_0_30 (Ctx    *ctx,
    * (common/common.h n_batch, n_ubatch). */
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
   guint64 n_ctx;
-  LayerSums sums;
+  LayerSums scratch;
+  const LayerSums *sums;
 
-  memset (l, 0, sizeof *l);
+  /* Every field is set below (a memset of the whole layout costs more
+   * than the few it would cover). */
   l->slots = out->parallel_slots;
   l->unified = out->kv_unified;
   /* Ollama passes -c num_ctx x slots; llama-server's -c is n_ctx itself. */
@@ -509,42 +535,25 @@ layout_0_30 (Ctx    *ctx,
       l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
       l->cells = rt_mul (ctx, l->cells_seq, l->slots);
     }
-  if (spec->sliding_window > 0)
+  if (ctx->dims->sliding_window > 0)
     {
-      guint64 window = l->unified ? rt_mul (ctx, spec->sliding_window, l->slots) : spec->sliding_window;
+      guint64 window = l->unified ? rt_mul (ctx, ctx->dims->sliding_window, l->slots) : ctx->dims->sliding_window;
 
       l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, window, l->ubatch), KV_PAD_0_30));
       l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
     }
-
-  /* Kept in the cache between slider steps (the context does not enter). */
-  if (ctx->cache != NULL && ctx->cache->sums_flash == (int) !!out->flash_attention)
-    {
-      sums = ctx->cache->sums;
-      ctx->overflow = ctx->overflow || sums.overflow;
-    }
   else
-    {
-      gboolean before = ctx->overflow;
+    l->cells_swa_seq = l->cells_swa = 0;
 
-      ctx->overflow = FALSE;
-      layer_sums_0_30 (ctx, &sums);
-      sums.overflow = ctx->overflow;
-      ctx->overflow = ctx->overflow || before;
-      if (ctx->cache != NULL)
-        {
-          ctx->cache->sums = sums;
-          ctx->cache->sums_flash = (int) !!out->flash_attention;
-        }
-    }
-  l->n_global = sums.n_global;
-  l->n_sliding = sums.n_sliding;
-  l->n_recurrent = sums.n_recurrent;
-  l->kvh_global = sums.kvh_global;
-  l->kvh_sliding = sums.kvh_sliding;
-  l->mixed_heads = sums.mixed_heads;
-  l->global_elements = sums.global_elements;
-  l->sliding_elements = sums.sliding_elements;
+  sums = layer_sums_of (ctx, &scratch);
+  l->n_global = sums->n_global;
+  l->n_sliding = sums->n_sliding;
+  l->n_recurrent = sums->n_recurrent;
+  l->kvh_global = sums->kvh_global;
+  l->kvh_sliding = sums->kvh_sliding;
+  l->mixed_heads = sums->mixed_heads;
+  l->global_elements = sums->global_elements;
+  l->sliding_elements = sums->sliding_elements;
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
 }
@@ -707,7 +716,7 @@ kv_term_0_30 (Ctx          *ctx,
 
   /* A purely recurrent model: llama_memory_recurrent, no KV cache
    * (src/llama-model.cpp create_memory). */
-  if (hr_model_spec_recurrent_only (ctx->spec))
+  if (ctx->recurrent_only)
     return;
   term = rt_add_term (ctx, HR_RUNTIME_TERM_KV_CACHE, (gint64) MIN (kv_bytes, (guint64) G_MAXINT64),
                       l->unified ? SRC_LSRV_KV : l->slots > 1 ? SRC_030_KV_STREAMS : SRC_030_KV);
@@ -839,10 +848,11 @@ static void
 checkpoint_note_0_30 (Ctx          *ctx,
                       const Layout *l)
 {
-  guint64 per = rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), 4);
+  guint64 per;
 
   if (l->n_recurrent == 0 || !ctx->text)
     return;
+  per = rt_mul (ctx, rt_mul (ctx, rt_recurrent_values (ctx), l->n_recurrent), 4);
   rt_note (ctx, _("llama-server also keeps up to 32 context checkpoints per slot in host memory, each a copy of that slot's recurrent state (%s bytes): up to %s bytes per slot, %s for all %s slots, made as prompts are processed (tools/server/server-context.cpp create_checkpoint; Ollama passes no --ctx-checkpoints). They are not allocated at load and not in the ollama ps size, so they are not in this total."),
            rt_count (&ctx->counts, per), rt_count (&ctx->counts, rt_mul (ctx, per, 32)),
            rt_count (&ctx->counts, rt_mul (ctx, rt_mul (ctx, per, 32), l->slots)), rt_count (&ctx->counts, l->slots));
@@ -916,7 +926,7 @@ static void
 output_term_0_30 (Ctx          *ctx,
                   const Layout *l)
 {
-  guint64 vocab = ctx->spec->vocab_size;
+  guint64 vocab = ctx->dims->vocab_size;
   guint64 bytes;
   HrRuntimeTerm *term;
 

@@ -56,18 +56,18 @@ compute_gpu (Ctx           *ctx,
              const Figures *f,
              const Layout  *l)
 {
-  const HrModelSpec *spec = ctx->spec;
+  const SpecDims *dims = ctx->dims;
   HrRuntimePrediction *out = ctx->out;
   guint64 ubatch = l->ubatch;
-  guint64 emb = rt_embedding_of (spec);
-  guint64 heads = rt_heads_of (spec);
+  guint64 emb = dims->embedding;
+  guint64 heads = dims->heads;
   guint64 n_ff = f->n_ff;
   guint64 compute, ffn, mask, scores = 0;
   guint64 cells = l->n_global > 0 ? l->cells_seq : l->n_sliding > 0 ? l->cells_swa_seq : 0;
   HrRuntimeTerm *term;
 
-  if (spec->expert_count > 1 && spec->expert_used_count > 0)
-    n_ff = rt_mul (ctx, n_ff, spec->expert_used_count);
+  if (dims->expert_count > 1 && dims->expert_used_count > 0)
+    n_ff = rt_mul (ctx, n_ff, dims->expert_used_count);
   if (out->flash_attention)
     {
       ffn = rt_mul (ctx, rt_mul (ctx, 4, ubatch), rt_add (ctx, rt_mul (ctx, 3, n_ff), emb));
@@ -287,17 +287,167 @@ mla_v_cont_extra (Ctx               *ctx,
   return MAX (first, later);
 }
 
+/* What compute_cpu() works with: the widths of one layer, in f32 values
+ * per token, and the parts of its peak in bytes. */
+typedef struct {
+  const CpuGraphShape *shape;
+  guint64  u;          /* ubatch x 4: one f32 value per token */
+  guint64  emb, heads;
+  guint64  q, kv;      /* query width (heads x key length), KV width */
+  gboolean moe;
+  guint64  width;      /* the feed-forward width with its embedding-wide company */
+  guint64  ffn_off;    /* the feed-forward phase without flash attention */
+  guint64  mla_extra;  /* multi-head latent attention's V copy (mla_v_cont_extra()) */
+} CpuWidths;
+
+/* The feed-forward widths of the widest kind of layer: a dense one's
+ * (3 x n_ff, with gemma4's sliding query) and a MoE one's (3 x n_ff x used
+ * + embedding x used, gpt-oss a query), each with its embedding-wide
+ * company: ffn_emb (quantized cache: ffn_emb_quant) or moe_emb x
+ * embedding in width, 3 (MoE: moe_emb - 1) x embedding in ffn_off. A
+ * mixture of experts may have dense layers too (Figures.n_ff_dense). */
+static void
+cpu_ffn_widths (Ctx           *ctx,
+                const Figures *f,
+                CpuWidths     *w)
+{
+  const HrModelSpec *spec = ctx->spec;
+  const CpuGraphShape *shape = w->shape;
+  guint ffn_emb = ctx->out->kv_type != HR_KV_CACHE_F16 ? shape->ffn_emb_quant : shape->ffn_emb;
+  guint64 dense_w = 0, moe_w = 0;
+
+  if (w->moe)
+    {
+      moe_w = rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
+                      shape->moe_query ? w->q : rt_mul (ctx, w->emb, spec->expert_used_count));
+      dense_w = rt_mul (ctx, 3, f->n_ff_dense);
+    }
+  else
+    dense_w = rt_mul (ctx, 3, f->n_ff);
+  if (dense_w > 0 && shape->ffn_query)
+    dense_w = rt_add (ctx, dense_w, rt_mul (ctx, w->heads, spec->key_length_swa > 0 ? spec->key_length_swa : spec->key_length));
+  if (dense_w > 0)
+    {
+      w->width = rt_add (ctx, dense_w, rt_mul (ctx, ffn_emb, w->emb));
+      w->ffn_off = rt_add (ctx, dense_w, rt_mul (ctx, 3, w->emb));
+    }
+  if (w->moe)
+    {
+      w->width = MAX (w->width, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb, w->emb)));
+      w->ffn_off = MAX (w->ffn_off, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb - 1, w->emb)));
+    }
+}
+
+/* One attention phase without flash attention: attn_emb x embedding +
+ * @q_units x query width + attn_kv x KV width per token, and the scores of
+ * @cells, in bytes. */
+static guint64
+cpu_attention_bytes (Ctx             *ctx,
+                     const CpuWidths *w,
+                     const Layout    *l,
+                     guint64          q_units,
+                     guint64          cells)
+{
+  return rt_add (ctx, rt_mul (ctx, w->u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, w->shape->attn_emb, w->emb), rt_mul (ctx, q_units, w->q)),
+                                                 rt_mul (ctx, w->shape->attn_kv, w->kv))),
+                 rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, cells, l->ubatch), w->heads), 4));
+}
+
+/* Without flash attention: the larger of the attention phase (over the
+ * widest layer's cells) and the feed-forward phase (ffn_off + 2 x KV
+ * width; gemma2/gemma3's sits on the attention output's hole, with every
+ * cache's V-index input), in bytes; width becomes ffn_off, the one the
+ * formula shows. */
+static guint64
+cpu_unflashed_peak (Ctx          *ctx,
+                    const Layout *l,
+                    CpuWidths    *w)
+{
+  const CpuGraphShape *shape = w->shape;
+  guint64 score_cells = l->n_global > 0 ? l->cells_seq : l->cells_swa_seq;
+  guint64 attn = cpu_attention_bytes (ctx, w, l, 2, score_cells);
+  guint64 ffn = rt_mul (ctx, w->u, rt_add (ctx, w->ffn_off, rt_mul (ctx, 2, w->kv)));
+
+  if (shape->ffn_attn_hole)
+    ffn = rt_mul (ctx, w->u, rt_add (ctx, rt_add (ctx, w->ffn_off, rt_mul (ctx, 2, w->q)), rt_mul (ctx, shape->attn_kv, w->kv)));
+
+  /* cohere2's global layers have no rope (src/models/cohere2.cpp:
+   * ggml_rope_ext only where hparams.is_swa(il)): traced with
+   * ggml-alloc's AT_PRINTF on Command R7B (8,192 x 4), a global layer
+   * holds inp_embd, the residual, attn_norm (the parallel feed-forward
+   * block reads it too), one query-wide Qcur and the two V-index
+   * inputs (src/llama-kv-cache.cpp build_input_v_idxs, one per cache)
+   * when its scores are allocated: one query-wide tensor fewer than
+   * the sliding layers, whose peak keeps the count above, over their
+   * own cells. */
+  if (shape->nope_global && l->n_global > 0 && l->n_sliding > 0)
+    attn = MAX (cpu_attention_bytes (ctx, w, l, 1, l->cells_seq), cpu_attention_bytes (ctx, w, l, 2, l->cells_swa_seq));
+  if (ctx->spec->kv_latent)
+    attn = rt_add (ctx, attn, w->mla_extra = mla_v_cont_extra (ctx, l, w->moe, w->emb, w->heads));
+  w->width = w->ffn_off;
+  return MAX (attn, ffn);
+}
+
+/* The CPU term's formula and note (with texts). */
+static void
+cpu_compute_texts (Ctx             *ctx,
+                   const Figures   *f,
+                   const Layout    *l,
+                   const CpuWidths *w,
+                   HrRuntimeTerm   *term,
+                   guint64          mask_cells,
+                   guint64          compute)
+{
+  HrRuntimePrediction *out = ctx->out;
+  const CpuGraphShape *shape = w->shape;
+  Counts *c = &ctx->counts;
+  guint64 score_cells = l->n_global > 0 ? l->cells_seq : l->cells_swa_seq;
+
+  if (out->flash_attention)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("mask cells x ubatch x 2 + ubatch x 4 x (feed-forward width %s + 5) = %s x %s x 2 + %s x 4 x (%s + 5) = %s bytes"),
+                w->moe ? _("max(3 x n_ff x used + embedding x used + embeddings, 3 x dense n_ff + embeddings)") : _("3 x n_ff + embeddings"),
+                rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, w->width),
+                rt_count (c, compute));
+  else
+    g_snprintf (term->formula, sizeof term->formula,
+                _("mask cells x ubatch x 4 + max(ubatch x 4 x (%u x embedding + 2 x query width + %u x KV width) + cells x ubatch x heads x 4, ubatch x 4 x (feed-forward width + 2 x KV width)) + ubatch x 4 x 5 = %s x %s x 4 + max(%s x 4 x (%u x %s + 2 x %s + %u x %s) + %s x %s x %s x 4, %s x 4 x (%s + 2 x %s)) + %s x 20 = %s bytes"),
+                shape->attn_emb, shape->attn_kv, rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch),
+                shape->attn_emb, rt_count (c, w->emb), rt_count (c, w->q), shape->attn_kv, rt_count (c, w->kv), rt_count (c, score_cells),
+                rt_count (c, l->ubatch), rt_count (c, w->heads), rt_count (c, l->ubatch), rt_count (c, w->width), rt_count (c, w->kv),
+                rt_count (c, l->ubatch), rt_count (c, compute));
+  g_snprintf (term->note, sizeof term->note, "%s",
+              l->unified ?
+              _("The compute buffer is one graph against the unified stream the slots share: the mask spans all of its cells. The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
+              out->era == HR_RUNTIME_ERA_LLAMA_SERVER ?
+              _("The compute buffer is one slot's graph whatever the number of slots (with -np N llama-server's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
+              _("The compute buffer is one slot's graph whatever the number of slots (Ollama's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention."));
+  if (w->mla_extra > 0)
+    {
+      char extra[160];
+
+      g_snprintf (extra, sizeof extra,
+                  _("The attention phase also holds a contiguous copy of the latent V, kv_lora_rank x every stream's cells x 2 bytes: +%s bytes."),
+                  rt_count (c, w->mla_extra));
+      rt_append_note (term, extra);
+    }
+  if (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0)
+    rt_append_note (term, g_strcmp0 (f->n_ff_from, "parameters") == 0 ?
+                    _("n_ff inferred from the parameter count (no tensor list).") :
+                    _("n_ff unknown: taken as 4 x embedding."));
+}
+
 /* The CPU backend. In units of ubatch x 4 bytes (one f32 value per token),
  * with the per-architecture counts of cpu_graph_shape():
  *  - feed-forward width: the widest kind of layer: a dense one
  *    3 x n_ff (gate, up, their product) + ffn_emb x embedding, a MoE one
  *    3 x n_ff_exp x used + embedding x used (each chosen expert's down
- *    projection) + moe_emb x embedding;
+ *    projection) + moe_emb x embedding (cpu_ffn_widths());
  *  - flash attention: mask (2 bytes a cell) + that width;
  *  - without: mask (4 bytes a cell) + the larger of the attention phase,
  *    attn_emb x embedding + 2 x query width + attn_kv x KV width + the
  *    scores of the widest layer, and the feed-forward phase, width + 3 x
- *    embedding + 2 x KV width;
+ *    embedding + 2 x KV width (cpu_unflashed_peak());
  *  - and the small inputs (tokens, positions, output ids): 5 units. */
 static void
 compute_cpu (Ctx           *ctx,
@@ -306,119 +456,24 @@ compute_cpu (Ctx           *ctx,
 {
   const HrModelSpec *spec = ctx->spec;
   HrRuntimePrediction *out = ctx->out;
-  Counts *c = &ctx->counts;
-  const CpuGraphShape *shape = cpu_graph_shape (spec);
-  guint64 u = rt_mul (ctx, l->ubatch, 4);
-  guint64 emb = rt_embedding_of (spec);
-  guint64 heads = rt_heads_of (spec);
-  guint64 q = rt_mul (ctx, heads, spec->key_length);
-  guint64 kv = rt_mul (ctx, spec->kv_heads, spec->key_length);
-  guint64 dense_w = 0, moe_w = 0, width = 0, ffn_off = 0, mask_cells, score_cells, mask, base, compute, mla_extra = 0;
-  gboolean moe = spec->expert_count > 1 && spec->expert_used_count > 0;
-  gboolean quant = out->kv_type != HR_KV_CACHE_F16;
-  guint ffn_emb = quant ? shape->ffn_emb_quant : shape->ffn_emb;
+  CpuWidths w = { .shape = cpu_graph_shape (spec) };
+  guint64 mask_cells, mask, base, compute;
   HrRuntimeTerm *term;
 
-  /* The widths without their embedding-wide company: a dense layer's, and
-   * a MoE layer's; a mixture of experts may have dense layers too
-   * (Figures.n_ff_dense). */
-  if (moe)
-    {
-      moe_w = rt_add (ctx, rt_mul (ctx, rt_mul (ctx, 3, f->n_ff), spec->expert_used_count),
-                      shape->moe_query ? q : rt_mul (ctx, emb, spec->expert_used_count));
-      dense_w = rt_mul (ctx, 3, f->n_ff_dense);
-    }
-  else
-    dense_w = rt_mul (ctx, 3, f->n_ff);
-  if (dense_w > 0 && shape->ffn_query)
-    dense_w = rt_add (ctx, dense_w, rt_mul (ctx, heads, spec->key_length_swa > 0 ? spec->key_length_swa : spec->key_length));
-  if (dense_w > 0)
-    {
-      width = rt_add (ctx, dense_w, rt_mul (ctx, ffn_emb, emb));
-      ffn_off = rt_add (ctx, dense_w, rt_mul (ctx, 3, emb));
-    }
-  if (moe)
-    {
-      width = MAX (width, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb, emb)));
-      ffn_off = MAX (ffn_off, rt_add (ctx, moe_w, rt_mul (ctx, shape->moe_emb - 1, emb)));
-    }
+  w.u = rt_mul (ctx, l->ubatch, 4);
+  w.emb = rt_embedding_of (spec);
+  w.heads = rt_heads_of (spec);
+  w.q = rt_mul (ctx, w.heads, spec->key_length);
+  w.kv = rt_mul (ctx, spec->kv_heads, spec->key_length);
+  w.moe = spec->expert_count > 1 && spec->expert_used_count > 0;
+  cpu_ffn_widths (ctx, f, &w);
   mask_cells = rt_add (ctx, l->n_global > 0 ? l->cells_seq : 0, l->n_sliding > 0 ? l->cells_swa_seq : 0);
-  score_cells = l->n_global > 0 ? l->cells_seq : l->cells_swa_seq;
   mask = rt_mul (ctx, rt_mul (ctx, mask_cells, l->ubatch), out->flash_attention ? 2 : 4);
-
-  if (out->flash_attention)
-    base = rt_mul (ctx, u, width);
-  else
-    {
-      guint64 scores = rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, score_cells, l->ubatch), heads), 4);
-      guint64 attn = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), rt_mul (ctx, 2, q)),
-                                                           rt_mul (ctx, shape->attn_kv, kv))), scores);
-      guint64 ffn = rt_mul (ctx, u, rt_add (ctx, ffn_off, rt_mul (ctx, 2, kv)));
-
-      if (shape->ffn_attn_hole)
-        ffn = rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, ffn_off, rt_mul (ctx, 2, q)), rt_mul (ctx, shape->attn_kv, kv)));
-
-      /* cohere2's global layers have no rope (src/models/cohere2.cpp:
-       * ggml_rope_ext only where hparams.is_swa(il)): traced with
-       * ggml-alloc's AT_PRINTF on Command R7B (8,192 x 4), a global layer
-       * holds inp_embd, the residual, attn_norm (the parallel feed-forward
-       * block reads it too), one query-wide Qcur and the two V-index
-       * inputs (src/llama-kv-cache.cpp build_input_v_idxs, one per cache)
-       * when its scores are allocated: one query-wide tensor fewer than
-       * the sliding layers, whose peak keeps the count above, over their
-       * own cells. */
-      if (shape->nope_global && l->n_global > 0 && l->n_sliding > 0)
-        {
-          guint64 global = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), q),
-                                                               rt_mul (ctx, shape->attn_kv, kv))),
-                                   rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_seq, l->ubatch), heads), 4));
-          guint64 sliding = rt_add (ctx, rt_mul (ctx, u, rt_add (ctx, rt_add (ctx, rt_mul (ctx, shape->attn_emb, emb), rt_mul (ctx, 2, q)),
-                                                                rt_mul (ctx, shape->attn_kv, kv))),
-                                    rt_mul (ctx, rt_mul (ctx, rt_mul (ctx, l->cells_swa_seq, l->ubatch), heads), 4));
-
-          attn = MAX (global, sliding);
-        }
-      if (spec->kv_latent)
-        attn = rt_add (ctx, attn, mla_extra = mla_v_cont_extra (ctx, l, moe, emb, heads));
-      base = MAX (attn, ffn);
-      width = ffn_off;
-    }
-  compute = rt_add (ctx, rt_add (ctx, mask, base), rt_mul (ctx, 5, u));
+  base = out->flash_attention ? rt_mul (ctx, w.u, w.width) : cpu_unflashed_peak (ctx, l, &w);
+  compute = rt_add (ctx, rt_add (ctx, mask, base), rt_mul (ctx, 5, w.u));
   term = rt_add_term (ctx, HR_RUNTIME_TERM_COMPUTE, (gint64) MIN (compute, (guint64) G_MAXINT64), SRC_030_COMPUTE_CPU);
-  if (!ctx->text)
-    return;
-  if (out->flash_attention)
-    g_snprintf (term->formula, sizeof term->formula,
-                _("mask cells x ubatch x 2 + ubatch x 4 x (feed-forward width %s + 5) = %s x %s x 2 + %s x 4 x (%s + 5) = %s bytes"),
-                moe ? _("max(3 x n_ff x used + embedding x used + embeddings, 3 x dense n_ff + embeddings)") : _("3 x n_ff + embeddings"),
-                rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch), rt_count (c, width),
-                rt_count (c, compute));
-  else
-    g_snprintf (term->formula, sizeof term->formula,
-                _("mask cells x ubatch x 4 + max(ubatch x 4 x (%u x embedding + 2 x query width + %u x KV width) + cells x ubatch x heads x 4, ubatch x 4 x (feed-forward width + 2 x KV width)) + ubatch x 4 x 5 = %s x %s x 4 + max(%s x 4 x (%u x %s + 2 x %s + %u x %s) + %s x %s x %s x 4, %s x 4 x (%s + 2 x %s)) + %s x 20 = %s bytes"),
-                shape->attn_emb, shape->attn_kv, rt_count (c, mask_cells), rt_count (c, l->ubatch), rt_count (c, l->ubatch),
-                shape->attn_emb, rt_count (c, emb), rt_count (c, q), shape->attn_kv, rt_count (c, kv), rt_count (c, score_cells),
-                rt_count (c, l->ubatch), rt_count (c, heads), rt_count (c, l->ubatch), rt_count (c, width), rt_count (c, kv),
-                rt_count (c, l->ubatch), rt_count (c, compute));
-  g_snprintf (term->note, sizeof term->note, "%s",
-              l->unified ?
-              _("The compute buffer is one graph against the unified stream the slots share: the mask spans all of its cells. The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
-              out->era == HR_RUNTIME_ERA_LLAMA_SERVER ?
-              _("The compute buffer is one slot's graph whatever the number of slots (with -np N llama-server's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention.") :
-              _("The compute buffer is one slot's graph whatever the number of slots (Ollama's cache is not unified: each slot has its own stream). The mask is an input, alive through the whole graph: one per kind of layer, f16 with flash attention."));
-  if (mla_extra > 0)
-    {
-      char extra[160];
-
-      g_snprintf (extra, sizeof extra,
-                  _("The attention phase also holds a contiguous copy of the latent V, kv_lora_rank x every stream's cells x 2 bytes: +%s bytes."),
-                  rt_count (c, mla_extra));
-      rt_append_note (term, extra);
-    }
-  if (g_strcmp0 (f->n_ff_from, "parameters") == 0 || g_strcmp0 (f->n_ff_from, "guess") == 0)
-    rt_append_note (term, g_strcmp0 (f->n_ff_from, "parameters") == 0 ?
-                    _("n_ff inferred from the parameter count (no tensor list).") :
-                    _("n_ff unknown: taken as 4 x embedding."));
+  if (ctx->text)
+    cpu_compute_texts (ctx, f, l, &w, term, mask_cells, compute);
 }
 
 /**
@@ -435,7 +490,7 @@ rt_compute_0_30 (Ctx           *ctx,
                  const Figures *f,
                  const Layout  *l)
 {
-  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && hr_model_spec_recurrent_layers (ctx->spec) > 0)
+  if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU && ctx->recurrent_layers > 0)
     rt_compute_recurrent_cpu (ctx, f, l); /* hr-runtime-compute-recurrent.c */
   else if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
     compute_cpu (ctx, f, l);

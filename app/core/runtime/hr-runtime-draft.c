@@ -32,6 +32,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "hr-error.h"
 #include "hr-runtime-private.h"
@@ -118,25 +119,6 @@ draft_term (Ctx               *ctx,
   return rt_add_term (ctx, kind, (gint64) MIN (bytes, (guint64) G_MAXINT64), SRC_DRAFT);
 }
 
-/**
- * rt_add_draft:
- * @ctx: the target's prediction, resolved and with its terms
- * @error: return location for a #GError
- *
- * Adds the draft model's terms (weights, KV cache with any recurrent
- * state, compute buffer, and on the CPU backend its output buffer) and
- * its host bytes, from hr_runtime_predict() run on
- * hr_runtime_draft_inputs(); or, with mtp_layers, the MTP context's
- * (add_mtp(): the nextn layers' f16 KV at the target's cells, the
- * target's compute buffer as an estimate, the CPU backend's logits).
- * Nothing without either.
- *
- * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_UNSUPPORTED for an era other
- *   than llama-server (Ollama passes its DRAFT as --spec-type draft-mtp,
- *   llm/llama_server.go appendDraftArgs, which loads only MTP heads), or
- *   the draft's own prediction error, its message prefixed with its name;
- *   %HR_CORE_ERROR_INVALID_ARGUMENT for a draft and MTP heads together.
- */
 /* The MTP context on the model's own nextn layers: their KV at the
  * target's cells, f16; its compute an estimate (the target's buffer);
  * on the CPU backend its logits, one row per slot. */
@@ -197,16 +179,161 @@ add_mtp (Ctx *ctx)
     }
 }
 
+/* The draft's buffers, its terms summed by what they hold. */
+typedef struct {
+  guint64 weights, kv, compute, output;
+} DraftSums;
+
+/* The draft model's own prediction (hr_runtime_predict() on
+ * hr_runtime_draft_inputs()) into @dp; its error, if any, prefixed with
+ * its name. */
+static gboolean
+predict_draft (Ctx                 *ctx,
+               HrRuntimePrediction *dp,
+               GError             **error)
+{
+  const HrModelSpec *draft = ctx->in->draft_spec;
+  HrRuntimeInputs din;
+  g_autoptr(GError) local_error = NULL;
+
+  hr_runtime_draft_inputs (ctx->in, ctx->out, &din);
+  if (hr_runtime_predict (&din, dp, error != NULL ? &local_error : NULL))
+    return TRUE;
+  if (local_error != NULL)
+    g_set_error (error, local_error->domain, local_error->code, _("the draft model %s: %s"),
+                 draft->name != NULL ? draft->name : "?", local_error->message);
+  return FALSE;
+}
+
+/* The draft's terms grouped as its own terms of the target's prediction:
+ * weights (and a projector), KV cache (and recurrent state), the output
+ * buffer, and the rest, its compute buffer. */
+static void
+sum_draft_terms (Ctx                       *ctx,
+                 const HrRuntimePrediction *dp,
+                 DraftSums                 *sums)
+{
+  memset (sums, 0, sizeof *sums);
+  for (guint i = 0; i < dp->n_terms; i++)
+    {
+      guint64 b = (guint64) MAX (dp->terms[i].bytes, 0);
+
+      switch (dp->terms[i].kind)
+        {
+        case HR_RUNTIME_TERM_WEIGHTS:
+        case HR_RUNTIME_TERM_PROJECTOR:
+          sums->weights = rt_add (ctx, sums->weights, b);
+          break;
+        case HR_RUNTIME_TERM_KV_CACHE:
+        case HR_RUNTIME_TERM_RECURRENT_STATE:
+          sums->kv = rt_add (ctx, sums->kv, b);
+          break;
+        case HR_RUNTIME_TERM_OUTPUT:
+          sums->output = rt_add (ctx, sums->output, b);
+          break;
+        default:
+          sums->compute = rt_add (ctx, sums->compute, b);
+          break;
+        }
+    }
+}
+
+/* The draft's terms in the target's prediction, with their formulas and
+ * the weights' note when the prediction keeps texts. */
+static void
+add_draft_terms (Ctx                       *ctx,
+                 const HrRuntimePrediction *dp,
+                 const DraftSums           *sums)
+{
+  const char *name = ctx->in->draft_spec->name != NULL ? ctx->in->draft_spec->name : "?";
+  HrRuntimeTerm *term;
+
+  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_WEIGHTS, sums->weights);
+  if (ctx->text)
+    {
+      if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
+        g_snprintf (term->formula, sizeof term->formula,
+                    _("%s, every tensor (CPU backend, host memory) = %s bytes"),
+                    name, rt_count (&ctx->counts, sums->weights));
+      else
+        g_snprintf (term->formula, sizeof term->formula,
+                    _("%s, every layer on the GPU (-ngld auto) = %s bytes"),
+                    name, rt_count (&ctx->counts, sums->weights));
+      g_snprintf (term->note, sizeof term->note, "%s",
+                  _("llama-server loads the draft with every layer offloaded; its fit measures the draft and fits the target's layers and context around it."));
+    }
+  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_KV, sums->kv);
+  if (ctx->text)
+    g_snprintf (term->formula, sizeof term->formula,
+                g_dngettext (GETTEXT_PACKAGE, "the draft's own cache at the target's n_ctx %s and %u slot, f16 (-ctkd/-ctvd) = %s bytes",
+                             "the draft's own cache at the target's n_ctx %s and %u slots, f16 (-ctkd/-ctvd) = %s bytes",
+                             dp->parallel_slots),
+                rt_count (&ctx->counts, dp->context_tokens), dp->parallel_slots, rt_count (&ctx->counts, sums->kv));
+  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_COMPUTE, sums->compute);
+  if (ctx->text)
+    g_snprintf (term->formula, sizeof term->formula,
+                _("the draft context's compute buffer, ubatch %u, flash attention %s = %s bytes"),
+                dp->ubatch, dp->flash_attention ? _("on") : _("off"), rt_count (&ctx->counts, sums->compute));
+  if (sums->output > 0)
+    {
+      term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_OUTPUT, sums->output);
+      if (ctx->text)
+        g_snprintf (term->formula, sizeof term->formula,
+                    _("the draft's logits, one row per slot = %s bytes"), rt_count (&ctx->counts, sums->output));
+    }
+}
+
+/* The -md draft model: predicted on its own, its terms added, its host
+ * bytes (its token_embd) beside the target's, and what the server does
+ * with a vocabulary it cannot use or an unset -c. Its prediction lives on
+ * the stack here, not in rt_add_draft()'s frame: the slider's predictions
+ * have no draft and should not pay for the room. */
+static gboolean
+add_draft_model (Ctx     *ctx,
+                 GError **error)
+{
+  const HrModelSpec *draft = ctx->in->draft_spec;
+  HrRuntimePrediction draft_prediction; /* on the stack: nothing is allocated */
+  DraftSums sums;
+
+  if (!predict_draft (ctx, &draft_prediction, error))
+    return FALSE;
+  sum_draft_terms (ctx, &draft_prediction, &sums);
+  add_draft_terms (ctx, &draft_prediction, &sums);
+  ctx->out->host_bytes = rt_add (ctx, ctx->out->host_bytes, draft_prediction.host_bytes);
+
+  if (!hr_runtime_draft_vocab_compatible (ctx->spec, draft))
+    rt_note (ctx, _("The draft's vocabulary (%s tokens) differs from the model's (%s) by more than 128: llama-server loads it and takes its memory, then logs “the target and draft vocabs are not compatible” and decodes without speculation (common/speculative.cpp common_speculative_are_compatible)."),
+             rt_count (&ctx->counts, draft->vocab_size), rt_count (&ctx->counts, ctx->spec->vocab_size));
+  if (ctx->in->context_tokens == 0)
+    rt_note (ctx, "%s", _("With -c unset, llama-server's fit counts the draft at every context it tries (common/fit.cpp add_extra_memory); Headroom fits the context without it, so give --context with --draft."));
+  return TRUE;
+}
+
+/**
+ * rt_add_draft:
+ * @ctx: the target's prediction, resolved and with its terms
+ * @error: return location for a #GError
+ *
+ * Adds the draft model's terms (weights, KV cache with any recurrent
+ * state, compute buffer, and on the CPU backend its output buffer) and
+ * its host bytes, from hr_runtime_predict() run on
+ * hr_runtime_draft_inputs() (add_draft_model()); or, with mtp_layers, the
+ * MTP context's (add_mtp(): the nextn layers' f16 KV at the target's
+ * cells, the target's compute buffer as an estimate, the CPU backend's
+ * logits). Nothing without either.
+ *
+ * Returns: %TRUE; %FALSE with %HR_CORE_ERROR_UNSUPPORTED for an era other
+ *   than llama-server (Ollama passes its DRAFT as --spec-type draft-mtp,
+ *   llm/llama_server.go appendDraftArgs, which loads only MTP heads), or
+ *   the draft's own prediction error, its message prefixed with its name;
+ *   %HR_CORE_ERROR_INVALID_ARGUMENT for a draft and MTP heads together.
+ */
 gboolean
 rt_add_draft (Ctx     *ctx,
               GError **error)
 {
   const HrModelSpec *draft = ctx->in->draft_spec;
-  HrRuntimePrediction draft_prediction, *dp = &draft_prediction; /* on the stack: the slider path allocates nothing */
-  HrRuntimeInputs din;
-  g_autoptr(GError) local_error = NULL;
-  guint64 weights = 0, kv = 0, compute = 0, output = 0;
-  HrRuntimeTerm *term;
 
   if (draft == NULL && ctx->in->mtp_layers == 0)
     return TRUE;
@@ -229,77 +356,5 @@ rt_add_draft (Ctx     *ctx,
       add_mtp (ctx);
       return TRUE;
     }
-
-  hr_runtime_draft_inputs (ctx->in, ctx->out, &din);
-  if (!hr_runtime_predict (&din, dp, error != NULL ? &local_error : NULL))
-    {
-      if (local_error != NULL)
-        g_set_error (error, local_error->domain, local_error->code, _("the draft model %s: %s"),
-                     draft->name != NULL ? draft->name : "?", local_error->message);
-      return FALSE;
-    }
-  for (guint i = 0; i < dp->n_terms; i++)
-    {
-      guint64 b = (guint64) MAX (dp->terms[i].bytes, 0);
-
-      switch (dp->terms[i].kind)
-        {
-        case HR_RUNTIME_TERM_WEIGHTS:
-        case HR_RUNTIME_TERM_PROJECTOR:
-          weights = rt_add (ctx, weights, b);
-          break;
-        case HR_RUNTIME_TERM_KV_CACHE:
-        case HR_RUNTIME_TERM_RECURRENT_STATE:
-          kv = rt_add (ctx, kv, b);
-          break;
-        case HR_RUNTIME_TERM_OUTPUT:
-          output = rt_add (ctx, output, b);
-          break;
-        default:
-          compute = rt_add (ctx, compute, b);
-          break;
-        }
-    }
-
-  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_WEIGHTS, weights);
-  if (ctx->text)
-    {
-      if (ctx->in->backend == HR_RUNTIME_BACKEND_CPU)
-        g_snprintf (term->formula, sizeof term->formula,
-                    _("%s, every tensor (CPU backend, host memory) = %s bytes"),
-                    draft->name != NULL ? draft->name : "?", rt_count (&ctx->counts, weights));
-      else
-        g_snprintf (term->formula, sizeof term->formula,
-                    _("%s, every layer on the GPU (-ngld auto) = %s bytes"),
-                    draft->name != NULL ? draft->name : "?", rt_count (&ctx->counts, weights));
-      g_snprintf (term->note, sizeof term->note, "%s",
-                  _("llama-server loads the draft with every layer offloaded; its fit measures the draft and fits the target's layers and context around it."));
-    }
-  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_KV, kv);
-  if (ctx->text)
-    g_snprintf (term->formula, sizeof term->formula,
-                g_dngettext (GETTEXT_PACKAGE, "the draft's own cache at the target's n_ctx %s and %u slot, f16 (-ctkd/-ctvd) = %s bytes",
-                             "the draft's own cache at the target's n_ctx %s and %u slots, f16 (-ctkd/-ctvd) = %s bytes",
-                             dp->parallel_slots),
-                rt_count (&ctx->counts, dp->context_tokens), dp->parallel_slots, rt_count (&ctx->counts, kv));
-  term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_COMPUTE, compute);
-  if (ctx->text)
-    g_snprintf (term->formula, sizeof term->formula,
-                _("the draft context's compute buffer, ubatch %u, flash attention %s = %s bytes"),
-                dp->ubatch, dp->flash_attention ? _("on") : _("off"), rt_count (&ctx->counts, compute));
-  if (output > 0)
-    {
-      term = draft_term (ctx, HR_RUNTIME_TERM_DRAFT_OUTPUT, output);
-      if (ctx->text)
-        g_snprintf (term->formula, sizeof term->formula,
-                    _("the draft's logits, one row per slot = %s bytes"), rt_count (&ctx->counts, output));
-    }
-  ctx->out->host_bytes = rt_add (ctx, ctx->out->host_bytes, dp->host_bytes);
-
-  if (!hr_runtime_draft_vocab_compatible (ctx->spec, draft))
-    rt_note (ctx, _("The draft's vocabulary (%s tokens) differs from the model's (%s) by more than 128: llama-server loads it and takes its memory, then logs “the target and draft vocabs are not compatible” and decodes without speculation (common/speculative.cpp common_speculative_are_compatible)."),
-             rt_count (&ctx->counts, draft->vocab_size), rt_count (&ctx->counts, ctx->spec->vocab_size));
-  if (ctx->in->context_tokens == 0)
-    rt_note (ctx, "%s", _("With -c unset, llama-server's fit counts the draft at every context it tries (common/fit.cpp add_extra_memory); Headroom fits the context without it, so give --context with --draft."));
-  return TRUE;
+  return add_draft_model (ctx, error);
 }

@@ -51,67 +51,58 @@ rt_note_text (Ctx        *ctx,
   va_end (args);
 }
 
-HrRuntimeTerm *
-rt_add_term (Ctx               *ctx,
-          HrRuntimeTermKind  kind,
-          gint64             bytes,
-          const char        *source)
-{
-  static const char *ids[HR_RUNTIME_N_TERM_KINDS] = {
-    [HR_RUNTIME_TERM_RESERVE] = "reserve",
-    [HR_RUNTIME_TERM_BUFFER_LAYER] = "buffer_layer",
-    [HR_RUNTIME_TERM_WEIGHTS] = "weights",
-    [HR_RUNTIME_TERM_OUTPUT] = "output",
-    [HR_RUNTIME_TERM_KV_CACHE] = "kv_cache",
-    [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
-    [HR_RUNTIME_TERM_COMPUTE] = "compute",
-    [HR_RUNTIME_TERM_LEARNED] = "learned",
-    [HR_RUNTIME_TERM_PROJECTOR] = "projector",
-    [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = "draft_weights",
-    [HR_RUNTIME_TERM_DRAFT_KV] = "draft_kv_cache",
-    [HR_RUNTIME_TERM_DRAFT_COMPUTE] = "draft_compute",
-    [HR_RUNTIME_TERM_DRAFT_OUTPUT] = "draft_output",
-  };
-  HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
+/* Each term kind's stable id (HrRuntimeTerm id). */
+const char * const rt_term_ids[HR_RUNTIME_N_TERM_KINDS] = {
+  [HR_RUNTIME_TERM_RESERVE] = "reserve",
+  [HR_RUNTIME_TERM_BUFFER_LAYER] = "buffer_layer",
+  [HR_RUNTIME_TERM_WEIGHTS] = "weights",
+  [HR_RUNTIME_TERM_OUTPUT] = "output",
+  [HR_RUNTIME_TERM_KV_CACHE] = "kv_cache",
+  [HR_RUNTIME_TERM_RECURRENT_STATE] = "recurrent_state",
+  [HR_RUNTIME_TERM_COMPUTE] = "compute",
+  [HR_RUNTIME_TERM_LEARNED] = "learned",
+  [HR_RUNTIME_TERM_PROJECTOR] = "projector",
+  [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = "draft_weights",
+  [HR_RUNTIME_TERM_DRAFT_KV] = "draft_kv_cache",
+  [HR_RUNTIME_TERM_DRAFT_COMPUTE] = "draft_compute",
+  [HR_RUNTIME_TERM_DRAFT_OUTPUT] = "draft_output",
+};
 
-  term->kind = kind;
-  term->id = ids[kind];
-  term->label = NULL;
-  term->bytes = bytes;
-  term->source = source;
-  term->formula[0] = '\0';
-  term->note[0] = '\0';
-  if (ctx->text)
+/* A new term's label, for a person (rt_add_term() with texts). */
+void
+rt_label_term (Ctx           *ctx,
+               HrRuntimeTerm *term)
+{
+  HrRuntimeTermKind kind = term->kind;
+
+  switch (kind)
     {
-      switch (kind)
-        {
-        case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
-        case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
-        case HR_RUNTIME_TERM_WEIGHTS:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") :
-                        ctx->in->backend == HR_RUNTIME_BACKEND_CPU ? _("Weights (CPU backend, host memory)") :
-                        _("Weights on the GPU");
-          break;
-        case HR_RUNTIME_TERM_OUTPUT:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");
-          break;
-        case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
-        case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
-        case HR_RUNTIME_TERM_COMPUTE:
-          term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
-          break;
-        case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
-        case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
-        case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
-        case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
-        case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
-        case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
-        case HR_RUNTIME_N_TERM_KINDS:
-        default: break;
-        }
+    case HR_RUNTIME_TERM_RESERVE: term->label = _("Per-GPU reserve"); break;
+    case HR_RUNTIME_TERM_BUFFER_LAYER: term->label = _("Extra layer (buffer)"); break;
+    case HR_RUNTIME_TERM_WEIGHTS:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Repeating layers") :
+                    ctx->in->backend == HR_RUNTIME_BACKEND_CPU ? _("Weights (CPU backend, host memory)") :
+                    _("Weights on the GPU");
+      break;
+    case HR_RUNTIME_TERM_OUTPUT:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Output layer") : _("Output buffer");
+      break;
+    case HR_RUNTIME_TERM_KV_CACHE: term->label = _("KV cache"); break;
+    case HR_RUNTIME_TERM_RECURRENT_STATE: term->label = _("Recurrent state"); break;
+    case HR_RUNTIME_TERM_COMPUTE:
+      term->label = ctx->out->era == HR_RUNTIME_ERA_OLLAMA_0_12 ? _("Compute graph") : _("Compute buffer");
+      break;
+    case HR_RUNTIME_TERM_LEARNED: term->label = _("Learned overhead"); break;
+    case HR_RUNTIME_TERM_PROJECTOR: term->label = _("Vision projector"); break;
+    case HR_RUNTIME_TERM_DRAFT_WEIGHTS: term->label = _("Draft: weights"); break;
+    case HR_RUNTIME_TERM_DRAFT_KV: term->label = _("Draft: KV cache"); break;
+    case HR_RUNTIME_TERM_DRAFT_COMPUTE: term->label = _("Draft: compute"); break;
+    case HR_RUNTIME_TERM_DRAFT_OUTPUT: term->label = _("Draft: output"); break;
+    case HR_RUNTIME_N_TERM_KINDS:
+    default: break;
     }
-  return term;
 }
+
 /* ------------------------------------------------------------ model figures */
 
 
@@ -155,6 +146,21 @@ rt_embedding_of (const HrModelSpec *spec)
   if (spec->embedding_length > 0)
     return spec->embedding_length;
   return rt_heads_of (spec) * spec->key_length;
+}
+
+/* The spec's figures a bytes-only step reads, copied (see SpecDims). */
+void
+rt_spec_dims (const HrModelSpec *spec,
+              SpecDims          *dims)
+{
+  dims->context_length = spec->context_length;
+  dims->sliding_window = spec->sliding_window;
+  dims->vocab_size = spec->vocab_size;
+  dims->expert_count = spec->expert_count;
+  dims->expert_used_count = spec->expert_used_count;
+  dims->embedding = rt_embedding_of (spec);
+  dims->heads = rt_heads_of (spec);
+  dims->projector_bytes = spec->projector_bytes;
 }
 
 /* "blk.N.@suffix": TRUE for any layer N. */
@@ -291,9 +297,101 @@ figure_n_ff (Ctx     *ctx,
   f->n_ff_from = "guess";
 }
 
+/* The figures from the tensor list, exact: every tensor's bytes summed
+ * by group (blk.N, blk.0, token_embd, output, output_norm); no output
+ * tensor means the output is token_embd (tied). */
+static void
+figures_from_tensors (Ctx     *ctx,
+                      Figures *f)
+{
+  const HrModelSpec *spec = ctx->spec;
+  gboolean have_output = FALSE;
+
+  f->exact = TRUE;
+  for (guint i = 0; i < spec->tensors->len; i++)
+    {
+      const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
+      gboolean first;
+
+      f->all = rt_add (ctx, f->all, t->bytes);
+      if (t->name == NULL)
+        continue;
+      /* The first letter sorts most names out without a string compare. */
+      switch (t->name[0])
+        {
+        case 'b':
+          if (blk_index (t->name, &first))
+            {
+              f->blk_sum = rt_add (ctx, f->blk_sum, t->bytes);
+              if (first)
+                f->blk0 = rt_add (ctx, f->blk0, t->bytes);
+            }
+          break;
+        case 't':
+          if (name_is (t->name, "token_embd"))
+            f->token_embd = rt_add (ctx, f->token_embd, t->bytes);
+          break;
+        case 'o':
+          if (name_is (t->name, "output"))
+            {
+              f->output = rt_add (ctx, f->output, t->bytes);
+              have_output = TRUE;
+            }
+          else if (name_is (t->name, "output_norm"))
+            f->output_norm = rt_add (ctx, f->output_norm, t->bytes);
+          break;
+        default:
+          break;
+        }
+    }
+  f->tied = !have_output;
+}
+
+/* The figures without a tensor list (or at another precision than the
+ * file's): the weights from the spec (hr_memory_spec_weight_bytes()),
+ * token_embd (and an untied output) as vocab x embedding at f->bits, the
+ * blocks the rest, blk.0 their average; with texts, notes saying so. */
+static void
+figures_estimated (Ctx     *ctx,
+                   Figures *f,
+                   gboolean same_precision)
+{
+  const HrModelSpec *spec = ctx->spec;
+  const HrPrecision *precision = ctx->in->precision;
+  guint64 weights = hr_memory_spec_weight_bytes (spec, precision);
+  guint64 emb_values = rt_mul (ctx, spec->vocab_size, rt_embedding_of (spec));
+  guint64 embd = hr_memory_weight_bytes (emb_values, f->bits);
+  guint64 both;
+  char bits[G_ASCII_DTOSTR_BUF_SIZE];
+
+  f->exact = FALSE;
+  f->tied = spec->tied_embeddings != FALSE;
+  f->all = weights;
+  f->token_embd = embd;
+  f->output = f->tied ? 0 : embd;
+  both = rt_add (ctx, f->token_embd, f->output);
+  f->blk_sum = weights > both ? weights - both : 0;
+  f->blk0 = spec->layers > 0 ? f->blk_sum / spec->layers : 0;
+  if (!ctx->text)
+    return;
+  g_ascii_formatd (bits, sizeof bits, "%.2f", f->bits);
+  if (spec->tensors != NULL && !same_precision)
+    rt_note (ctx, _("The tensor list is the file as pulled (%s); at %s the weights are sketched from the parameter count."),
+             spec->precision, precision->label);
+  if (spec->vocab_size == 0)
+    rt_note (ctx, _("No tensor list and no vocabulary size: token_embd cannot be told apart from the other weights."));
+  else
+    rt_note (ctx, _("No tensor list: token_embd estimated as vocab x embedding x bits / 8 = %s x %s x %s / 8 = %s bytes, at the precision's average bits per weight."),
+             rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, rt_embedding_of (spec)),
+             bits, rt_count (&ctx->counts, embd));
+}
+
+/* The model's weight figures: from the tensor list where it is the file
+ * at the precision asked, else estimated; then the feed-forward widths
+ * (figure_n_ff()). */
 void
 rt_figure_weights (Ctx     *ctx,
-                Figures *f)
+                   Figures *f)
 {
   const HrModelSpec *spec = ctx->spec;
   const HrPrecision *file_precision = hr_precision_lookup (spec->precision);
@@ -304,82 +402,10 @@ rt_figure_weights (Ctx     *ctx,
   memset (f, 0, sizeof *f);
   f->bits = precision != NULL ? precision->bits_per_weight :
             file_precision != NULL ? file_precision->bits_per_weight : 16.0;
-
   if (spec->tensors != NULL && spec->tensors->len > 0 && same_precision)
-    {
-      gboolean have_output = FALSE;
-
-      f->exact = TRUE;
-      for (guint i = 0; i < spec->tensors->len; i++)
-        {
-          const HrTensorInfo *t = g_ptr_array_index (spec->tensors, i);
-          gboolean first;
-
-          f->all = rt_add (ctx, f->all, t->bytes);
-          if (t->name == NULL)
-            continue;
-          /* The first letter sorts most names out without a string compare. */
-          switch (t->name[0])
-            {
-            case 'b':
-              if (blk_index (t->name, &first))
-                {
-                  f->blk_sum = rt_add (ctx, f->blk_sum, t->bytes);
-                  if (first)
-                    f->blk0 = rt_add (ctx, f->blk0, t->bytes);
-                }
-              break;
-            case 't':
-              if (name_is (t->name, "token_embd"))
-                f->token_embd = rt_add (ctx, f->token_embd, t->bytes);
-              break;
-            case 'o':
-              if (name_is (t->name, "output"))
-                {
-                  f->output = rt_add (ctx, f->output, t->bytes);
-                  have_output = TRUE;
-                }
-              else if (name_is (t->name, "output_norm"))
-                f->output_norm = rt_add (ctx, f->output_norm, t->bytes);
-              break;
-            default:
-              break;
-            }
-        }
-      f->tied = !have_output;
-    }
+    figures_from_tensors (ctx, f);
   else
-    {
-      guint64 weights = hr_memory_spec_weight_bytes (spec, precision);
-      guint64 emb_values = rt_mul (ctx, spec->vocab_size, rt_embedding_of (spec));
-      guint64 embd = hr_memory_weight_bytes (emb_values, f->bits);
-      guint64 both;
-
-      f->exact = FALSE;
-      f->tied = spec->tied_embeddings;
-      f->all = weights;
-      f->token_embd = embd;
-      f->output = f->tied ? 0 : embd;
-      both = rt_add (ctx, f->token_embd, f->output);
-      f->blk_sum = weights > both ? weights - both : 0;
-      f->blk0 = spec->layers > 0 ? f->blk_sum / spec->layers : 0;
-
-      if (ctx->text)
-        {
-          char bits[G_ASCII_DTOSTR_BUF_SIZE];
-
-          g_ascii_formatd (bits, sizeof bits, "%.2f", f->bits);
-          if (spec->tensors != NULL && !same_precision)
-            rt_note (ctx, _("The tensor list is the file as pulled (%s); at %s the weights are sketched from the parameter count."),
-                      spec->precision, precision->label);
-          if (spec->vocab_size == 0)
-            rt_note (ctx, _("No tensor list and no vocabulary size: token_embd cannot be told apart from the other weights."));
-          else
-            rt_note (ctx, _("No tensor list: token_embd estimated as vocab x embedding x bits / 8 = %s x %s x %s / 8 = %s bytes, at the precision's average bits per weight."),
-                      rt_count (&ctx->counts, spec->vocab_size), rt_count (&ctx->counts, rt_embedding_of (spec)),
-                      bits, rt_count (&ctx->counts, embd));
-        }
-    }
+    figures_estimated (ctx, f, same_precision);
   figure_n_ff (ctx, f);
 }
 

@@ -23,6 +23,21 @@ G_BEGIN_DECLS
 #define KV_PAD_0_30 256u
 
 
+/* The spec's own figures a bytes-only step reads (rt_spec_dims()), kept
+ * beside the cache's flags: with them one row's slider step reads its
+ * cache and not the spec's cache lines, which over a large catalog cost
+ * more than the arithmetic. */
+typedef struct {
+  guint32 context_length;    /* spec->context_length: the clamp */
+  guint32 sliding_window;    /* spec->sliding_window: the sliding layers' cells */
+  guint32 vocab_size;        /* spec->vocab_size: the CPU backend's output buffer */
+  guint32 expert_count;      /* spec->expert_count */
+  guint32 expert_used_count; /* spec->expert_used_count */
+  guint32 embedding;         /* rt_embedding_of (spec) */
+  guint32 heads;             /* rt_heads_of (spec) */
+  guint64 projector_bytes;   /* spec->projector_bytes */
+} SpecDims;
+
 /* Thousands-separated counts without allocating: a ring of buffers. */
 typedef struct {
   char buf[16][32];
@@ -35,31 +50,40 @@ typedef struct {
   HrRuntimePrediction   *out;
   gboolean               text;
   gboolean               overflow;
+  guint64                total;         /* the terms' bytes so far (rt_add_term()) */
   guint                  version_major, version_minor, version_patch;
   gboolean               have_version;
   gboolean               arch_gemma3;   /* looked up once: the per-layer loops ask */
   gboolean               arch_gptoss;
+  const SpecDims        *dims;          /* the spec's figures a step reads: the cache's, or dims_local */
+  gboolean               recurrent_only; /* hr_model_spec_recurrent_only (spec), looked up once */
+  guint                  recurrent_layers; /* hr_model_spec_recurrent_layers (spec) */
   HrRuntimeSpecCache    *cache;         /* the inputs' cache when bytes-only, else NULL */
-  Counts                 counts;        /* last: hr_runtime_predict() zeroes what is above it
-                                         * and counts.next alone (its 512 bytes of digits are
-                                         * written before they are read) */
+  /* init_ctx() (hr-runtime.c) zeroes every field above, one by one (a new
+   * field must be added there), and counts.next: the rest is written
+   * before it is read. */
+  SpecDims               dims_local;    /* dims without a cache */
+  Counts                 counts;        /* its 512 bytes of digits */
 } Ctx;
 
+/* The model's weight figures (rt_figure_weights()). What a bytes-only
+ * step on a GPU reads (exact to token_embd) comes first, packed. */
 typedef struct {
-  gboolean exact;        /* from the tensor list */
-  gboolean tied;         /* no output tensor: the output shares token_embd */
+  guint8   exact;        /* from the tensor list */
+  guint8   tied;         /* no output tensor: the output shares token_embd */
+  guint32  n_ff;         /* the feed-forward width; for a mixture of experts one expert's */
   guint64  all;          /* every tensor (estimate: the weights) */
   guint64  token_embd;
+  guint32  n_ff_dense;   /* a mixture of experts' dense layers' width (0 = every layer is MoE) */
+  guint32  n_ff_shexp;   /* its shared experts' width, all of them (0 = none) */
   guint64  output;       /* output group, 0 when tied */
   guint64  output_norm;
   guint64  blk_sum;      /* every blk.N group */
   guint64  blk0;         /* the blk.0 group */
   double   bits;         /* bits per weight used for estimates */
-  guint32  n_ff;         /* the feed-forward width; for a mixture of experts one expert's */
   const char *n_ff_from; /* "spec", "tensor", "parameters", "guess" */
-  guint32  n_ff_dense;   /* a mixture of experts' dense layers' width (0 = every layer is MoE) */
-  guint32  n_ff_shexp;   /* its shared experts' width, all of them (0 = none) */
 } Figures;
+
 
 typedef struct {
   guint64 reserve, buffer_layer, layers, output, kv, recurrent, graph;
@@ -89,29 +113,40 @@ typedef struct {
 typedef struct {
   guint    n_global, n_sliding, n_recurrent;
   guint32  kvh_global, kvh_sliding;
-  gboolean mixed_heads;
+  guint8   mixed_heads;
+  guint8   overflow;
   guint64  global_elements, sliding_elements;
-  gboolean overflow;
 } LayerSums;
 
 /* HrRuntimeSpecCache: keyed by the spec and the precision asked for
  * (hr_runtime_predict() empties it when either differs); each part has
  * its own validity, the layer sums also the flash-attention setting they
- * were made under (without it V is as wide as the widest layer's). */
+ * were made under (without it V is as wide as the widest layer's). What a
+ * slider step reads comes first and is small (bytes, not gbooleans), so
+ * that one row's step touches two or three cache lines of it: over a
+ * catalog of many rows the memory traffic, not the arithmetic, is most of
+ * the time. */
 struct _HrRuntimeSpecCache {
   const HrModelSpec *spec;
   const HrPrecision *precision;
-  gboolean  have_arch;
-  gboolean  arch_gemma3, arch_gptoss;
-  gboolean  have_figures;
-  Figures   figures;
-  gboolean  figures_overflow;
-  int       sums_flash;         /* -1: none; else the flash attention they were made with */
+  HrModelSpec *exact;           /* owned, the shallow copy hr_runtime_exact_spec() makes; NULL
+                                 * unless the spec has exact figures (kept apart: a step does
+                                 * not read it, and the cache is smaller without it) */
+  guint8    have_exact;         /* exact is set: hr_runtime_exact_spec() of spec, made once */
+  guint8    have_arch;
+  guint8    arch_gemma3, arch_gptoss;
+  guint8    have_facts;         /* shape_ok, recurrent_only and recurrent_layers are set */
+  guint8    shape_ok;           /* the spec passed check_shape() (hr-runtime.c) */
+  guint8    recurrent_only;     /* hr_model_spec_recurrent_only() */
+  guint8    have_figures;
+  guint8    figures_overflow;
+  gint8     sums_flash;         /* -1: none; else the flash attention they were made with */
+  gint8     heads_block32;      /* -1: unknown; 1: every K and V head size divides 32 */
+  guint8    have_dims;
+  guint32   recurrent_layers;   /* hr_model_spec_recurrent_layers() */
+  SpecDims  dims;
   LayerSums sums;
-  int       heads_block32;      /* -1: unknown; 1: every K and V head size divides 32 */
-  gboolean  have_exact;         /* exact: hr_runtime_exact_spec() of spec, made once */
-  const HrModelSpec *exact_view;
-  HrModelSpec exact;
+  Figures   figures;
 };
 
 const char    *rt_count           (Counts            *c,
@@ -164,10 +199,35 @@ rt_pad_up (guint64 value,
   return (value + to - 1) / to * to;
 }
 
-HrRuntimeTerm *rt_add_term        (Ctx               *ctx,
-                                   HrRuntimeTermKind  kind,
-                                   gint64             bytes,
-                                   const char        *source) G_GNUC_INTERNAL;
+extern const char * const rt_term_ids[HR_RUNTIME_N_TERM_KINDS] G_GNUC_INTERNAL;
+void           rt_label_term      (Ctx               *ctx,
+                                   HrRuntimeTerm     *term) G_GNUC_INTERNAL;
+
+/* Appends a term of @bytes (only the learned term may be negative) citing
+ * @source, labelled when the prediction keeps texts, its formula and note
+ * empty for the caller to write; its bytes join the running total
+ * (finish() in hr-runtime.c). Inline: every slider step adds three or
+ * four. */
+static inline HrRuntimeTerm *
+rt_add_term (Ctx               *ctx,
+             HrRuntimeTermKind  kind,
+             gint64             bytes,
+             const char        *source)
+{
+  HrRuntimeTerm *term = &ctx->out->terms[ctx->out->n_terms++];
+
+  term->kind = kind;
+  term->id = rt_term_ids[kind];
+  term->label = NULL;
+  term->bytes = bytes;
+  term->source = source;
+  term->formula[0] = '\0';
+  term->note[0] = '\0';
+  ctx->total = rt_add (ctx, ctx->total, (guint64) MAX (bytes, 0));
+  if (ctx->text)
+    rt_label_term (ctx, term);
+  return term;
+}
 void           rt_append_note     (HrRuntimeTerm     *term,
                                    const char        *text) G_GNUC_INTERNAL;
 guint          rt_version_key     (guint              major,
@@ -177,6 +237,8 @@ gboolean       rt_arch_is         (const HrModelSpec *spec,
                                    const char        *arch) G_GNUC_INTERNAL;
 guint32        rt_heads_of        (const HrModelSpec *spec) G_GNUC_INTERNAL;
 guint32        rt_embedding_of    (const HrModelSpec *spec) G_GNUC_INTERNAL;
+void           rt_spec_dims       (const HrModelSpec *spec,
+                                   SpecDims          *dims) G_GNUC_INTERNAL;
 void           rt_figure_weights  (Ctx               *ctx,
                                    Figures           *f) G_GNUC_INTERNAL;
 gboolean       rt_layer_sliding   (const HrModelSpec *spec,

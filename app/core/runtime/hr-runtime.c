@@ -24,16 +24,14 @@
 #include "hr-runtime-private.h"
 #include "hr-units.h"
 
-/* The total of the terms, or an overflow error (the prediction zeroed). */
+/* The total of the terms (summed as they were added, rt_add_term()), or
+ * an overflow error (the prediction zeroed). */
 static gboolean
 finish (Ctx     *ctx,
         GError **error)
 {
   HrRuntimePrediction *out = ctx->out;
-  guint64 total = 0;
 
-  for (guint i = 0; i < out->n_terms && !ctx->overflow; i++)
-    total = rt_add (ctx, total, (guint64) MAX (out->terms[i].bytes, 0));
   if (ctx->overflow)
     {
       memset (out, 0, sizeof *out);
@@ -42,7 +40,7 @@ finish (Ctx     *ctx,
                    ctx->spec->name ? ctx->spec->name : _("the model"));
       return FALSE;
     }
-  out->total_bytes = total;
+  out->total_bytes = ctx->total;
   return TRUE;
 }
 
@@ -66,7 +64,7 @@ finish (Ctx     *ctx,
 static void
 add_projector (Ctx *ctx)
 {
-  guint64 bytes = ctx->spec->projector_bytes;
+  guint64 bytes = ctx->dims->projector_bytes;
   HrRuntimeTerm *term;
 
   if (bytes == 0)
@@ -116,6 +114,334 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
   inputs->cache_ram_mib = 8192;
 }
 
+/* @ctx before a prediction: every field zero but dims_local and the
+ * counts' digits, which are written before they are read. Field by field:
+ * a memset of the struct's head starts a string instruction that costs
+ * more than these stores, on every slider step. */
+static void
+init_ctx (Ctx *ctx)
+{
+  ctx->in = NULL;
+  ctx->spec = NULL;
+  ctx->out = NULL;
+  ctx->text = FALSE;
+  ctx->overflow = FALSE;
+  ctx->total = 0;
+  ctx->version_major = ctx->version_minor = ctx->version_patch = 0;
+  ctx->have_version = FALSE;
+  ctx->arch_gemma3 = ctx->arch_gptoss = FALSE;
+  ctx->dims = NULL;
+  ctx->recurrent_only = FALSE;
+  ctx->recurrent_layers = 0;
+  ctx->cache = NULL;
+  ctx->counts.next = 0;
+}
+
+/* A failed step: the prediction zeroed, FALSE returned. */
+static gboolean
+fail (HrRuntimePrediction *out)
+{
+  memset (out, 0, sizeof *out);
+  return FALSE;
+}
+
+/* The prediction's header before any term: zeroed up to the terms, and
+ * the few fields after them. The terms and notes are written as they are
+ * added (a whole memset costs more than the bytes-only prediction itself). */
+static void
+reset_header (HrRuntimePrediction *out)
+{
+  memset (out, 0, G_STRUCT_OFFSET (HrRuntimePrediction, terms));
+  out->rs_seq = 0;
+  out->prompt_cache_limit_bytes = 0;
+  out->total_bytes = 0;
+  out->host_bytes = 0;
+  out->n_notes = 0;
+}
+
+/* The inputs' cache, only in the bytes-only mode (the texts are written as
+ * the figures are worked out), emptied for another spec or precision. */
+static HrRuntimeSpecCache *
+attach_cache (const HrRuntimeInputs *inputs)
+{
+  HrRuntimeSpecCache *cache = inputs->skip_text ? inputs->cache : NULL;
+
+  if (cache != NULL && (cache->spec != inputs->spec || cache->precision != inputs->precision))
+    {
+      hr_runtime_spec_cache_reset (cache);
+      cache->spec = inputs->spec;
+      cache->precision = inputs->precision;
+    }
+  return cache;
+}
+
+/* The model's recurrent layers, looked up once per prediction (or once
+ * per cache: they walk the layers) and kept in @ctx. */
+static void
+look_up_recurrence (Ctx               *ctx,
+                    const HrModelSpec *spec)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+
+  if (cache != NULL && cache->have_facts)
+    {
+      ctx->recurrent_only = cache->recurrent_only;
+      ctx->recurrent_layers = cache->recurrent_layers;
+      return;
+    }
+  ctx->recurrent_layers = hr_model_spec_recurrent_layers (spec);
+  ctx->recurrent_only = hr_model_spec_recurrent_only (spec);
+}
+
+/* Whether the inputs can be predicted at all: a spec, a context (unless
+ * llama-server's -c is unset: the trained context per slot), layers, and
+ * KV heads and head dims unless the model is purely recurrent (llama.cpp
+ * llm_arch_is_recurrent: no KV cache, hr-gguf-recurrent.c). A spec that
+ * passed once is not looked at again while its cache holds. */
+static gboolean
+check_inputs (Ctx                   *ctx,
+              const HrRuntimeInputs *inputs,
+              GError               **error)
+{
+  const HrModelSpec *spec = inputs->spec;
+  HrRuntimeSpecCache *cache = ctx->cache;
+  gboolean ok;
+
+  if (inputs->context_tokens == 0 && inputs->era != HR_RUNTIME_ERA_LLAMA_SERVER)
+    {
+      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                   _("the context window must be at least 1 token"));
+      return FALSE;
+    }
+  look_up_recurrence (ctx, spec);
+  if (cache != NULL && cache->have_facts && cache->shape_ok)
+    return TRUE;
+  ok = spec->layers > 0 &&
+       (ctx->recurrent_only || (spec->kv_heads > 0 && spec->key_length > 0 && spec->value_length > 0));
+  if (cache != NULL)
+    {
+      cache->recurrent_only = (guint8) ctx->recurrent_only;
+      cache->recurrent_layers = ctx->recurrent_layers;
+      cache->shape_ok = (guint8) ok;
+      cache->have_facts = TRUE;
+    }
+  if (!ok)
+    g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
+                 _("%s has no layers, KV heads or head dims: the runtime model needs them"),
+                 spec->name ? spec->name : _("the model"));
+  return ok;
+}
+
+/* The model as the runtime sizes it: a catalog row's exact blob bytes and
+ * parameter count, where it has them, stand for its rounded listing
+ * (hr_runtime_exact_spec()); the seed's method keeps the listing its
+ * tables print. The exact view is a copy of the whole spec: with a cache,
+ * made once. */
+static const HrModelSpec *
+sized_spec (Ctx                   *ctx,
+            const HrRuntimeInputs *inputs,
+            HrModelSpec           *scratch)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+
+  if (inputs->era == HR_RUNTIME_ERA_SEED)
+    return inputs->spec;
+  if (cache == NULL)
+    return hr_runtime_exact_spec (inputs->spec, scratch);
+  if (!cache->have_exact)
+    {
+      const HrModelSpec *view = hr_runtime_exact_spec (inputs->spec, scratch);
+
+      if (view != inputs->spec)
+        cache->exact = g_memdup2 (view, sizeof *view);
+      cache->have_exact = TRUE;
+    }
+  return cache->exact != NULL ? cache->exact : inputs->spec;
+}
+
+/* The spec's figures a step reads (SpecDims): the cache's copy, made
+ * once, or one of this prediction's own. */
+static void
+look_up_dims (Ctx *ctx)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+
+  if (cache == NULL)
+    {
+      rt_spec_dims (ctx->spec, &ctx->dims_local);
+      ctx->dims = &ctx->dims_local;
+      return;
+    }
+  if (!cache->have_dims)
+    {
+      rt_spec_dims (ctx->spec, &cache->dims);
+      cache->have_dims = TRUE;
+    }
+  ctx->dims = &cache->dims;
+}
+
+/* The architectures the per-layer loops ask about, looked up once. */
+static void
+look_up_arch (Ctx *ctx)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+
+  if (cache != NULL && cache->have_arch)
+    {
+      ctx->arch_gemma3 = cache->arch_gemma3;
+      ctx->arch_gptoss = cache->arch_gptoss;
+      return;
+    }
+  ctx->arch_gemma3 = rt_arch_is (ctx->spec, "gemma3");
+  ctx->arch_gptoss = rt_arch_is (ctx->spec, "gptoss") || rt_arch_is (ctx->spec, "gpt-oss");
+  if (cache != NULL)
+    {
+      cache->have_arch = TRUE;
+      cache->arch_gemma3 = (guint8) ctx->arch_gemma3;
+      cache->arch_gptoss = (guint8) ctx->arch_gptoss;
+    }
+}
+
+/* The era: the one asked for, else the server version's, and (with texts)
+ * what choosing it from the version means. */
+static void
+resolve_era (Ctx *ctx)
+{
+  const HrRuntimeInputs *inputs = ctx->in;
+  HrRuntimePrediction *out = ctx->out;
+  guint key;
+
+  out->era = inputs->era != HR_RUNTIME_ERA_AUTO ? inputs->era : hr_runtime_era_for_version (inputs->server_version);
+  out->era_id = hr_runtime_era_to_string (out->era);
+  out->era_label = ctx->text ? hr_runtime_era_label (out->era) : NULL;
+  if (!ctx->text || inputs->era != HR_RUNTIME_ERA_AUTO)
+    return;
+  key = ctx->have_version ? rt_version_key (ctx->version_major, ctx->version_minor, ctx->version_patch) : 0;
+  if (!ctx->have_version)
+    rt_note (ctx, _("Server version unknown: modelled as Ollama 0.30 and newer."));
+  else if (key == 0)
+    rt_note (ctx, _("A development build (0.0.0): modelled as Ollama 0.30 and newer."));
+  else if (key > rt_version_key (0, 12, 10) && key < rt_version_key (0, 30, 0))
+    rt_note (ctx, _("Ollama %u.%u.%u sized what its runner allocated (weights, KV cache, compute graph): modelled as the 0.30 buffers; the learned overhead covers the difference."),
+             ctx->version_major, ctx->version_minor, ctx->version_patch);
+  else if (out->era == HR_RUNTIME_ERA_OLLAMA_0_12 && key >= rt_version_key (0, 11, 11))
+    rt_note (ctx, _("From 0.11.11 models on Ollama's own engine report what was allocated instead of this estimate."));
+}
+
+/* The seed's tables: the context as asked (a note, not a clamp, past the
+ * model's limit), the slots as asked, the KV type as asked; no draft in
+ * the seed's method (rt_add_draft() refuses one). */
+static gboolean
+predict_seed_era (Ctx     *ctx,
+                  GError **error)
+{
+  const HrModelSpec *spec = ctx->spec;
+  HrRuntimePrediction *out = ctx->out;
+
+  out->context_tokens = ctx->in->context_tokens;
+  out->parallel_slots = MAX (ctx->in->parallel_slots, 1);
+  out->kv_type = ctx->in->kv_type;
+  out->ubatch = 0;
+  if (spec->context_length > 0 && out->context_tokens > spec->context_length)
+    rt_note (ctx, _("%s tokens is past the model's native context of %s."),
+             rt_count (&ctx->counts, out->context_tokens), rt_count (&ctx->counts, spec->context_length));
+  rt_predict_seed (ctx);
+  if (!rt_add_draft (ctx, error))
+    return fail (out);
+  return finish (ctx, error);
+}
+
+/* num_ctx: clamped to the model's limit (Ollama 0.9.3+, llm/server.go);
+ * llama-server keeps -c as given and resolves its slots with it
+ * (rt_resolve_llama_server(), hr-runtime-0-30.c). */
+static gboolean
+resolve_context (Ctx     *ctx,
+                 GError **error)
+{
+  guint32 limit = ctx->dims->context_length;
+  HrRuntimePrediction *out = ctx->out;
+
+  out->context_tokens = ctx->in->context_tokens;
+  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    return rt_resolve_llama_server (ctx, error);
+  if (limit > 0 && out->context_tokens > limit)
+    {
+      rt_note (ctx, _("num_ctx %u is past the model's limit: Ollama clamps it to %u."),
+               out->context_tokens, limit);
+      out->context_tokens = limit;
+    }
+  return TRUE;
+}
+
+/* The weight figures (rt_figure_weights()): they depend on the spec and
+ * the precision alone, so with a cache they are worked out once and read
+ * in place. Returns @scratch or the cache's copy. */
+static const Figures *
+weight_figures (Ctx     *ctx,
+                Figures *scratch)
+{
+  HrRuntimeSpecCache *cache = ctx->cache;
+  gboolean before = ctx->overflow;
+
+  if (cache == NULL)
+    {
+      rt_figure_weights (ctx, scratch);
+      return scratch;
+    }
+  if (!cache->have_figures)
+    {
+      ctx->overflow = FALSE;
+      rt_figure_weights (ctx, &cache->figures);
+      cache->figures_overflow = (guint8) ctx->overflow;
+      cache->have_figures = TRUE;
+    }
+  ctx->overflow = before || cache->figures_overflow;
+  return &cache->figures;
+}
+
+/* Parallel slots: as asked, else the era's default: one for Ollama 0.30+,
+ * and for the old estimator the scheduler's automatic tries
+ * (server/sched.go: the first that fits the free memory).
+ * llama-server's are resolved with its context (resolve_context()). */
+static void
+resolve_slots (Ctx           *ctx,
+               const Figures *f)
+{
+  const HrRuntimeInputs *inputs = ctx->in;
+  HrRuntimePrediction *out = ctx->out;
+  guint32 tries[2];
+  guint n;
+  Old probe;
+
+  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
+    return;
+  if (inputs->parallel_slots > 0)
+    {
+      out->parallel_slots = inputs->parallel_slots;
+      return;
+    }
+  if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30)
+    {
+      out->parallel_slots = 1;
+      return;
+    }
+  n = hr_runtime_auto_parallel_tries (ctx->have_version ? inputs->server_version : NULL, tries);
+  out->parallel_slots = tries[0];
+  if (n != 2)
+    return;
+  if (inputs->free_bytes > 0 && rt_old_compute (ctx, f, tries[0], &probe) > inputs->free_bytes)
+    {
+      out->parallel_slots = tries[1];
+      rt_note (ctx, _("Automatic parallel slots: %u did not fit the free memory, so %u (server/sched.go)."),
+               tries[0], tries[1]);
+    }
+  else
+    rt_note (ctx, inputs->free_bytes > 0 ?
+             _("Automatic parallel slots: %u fit the free memory (server/sched.go tries %u, then %u).") :
+             _("Automatic parallel slots: %u, the first the scheduler tries (server/sched.go tries %u, then %u; free memory unknown)."),
+             tries[0], tries[0], tries[1]);
+}
+
 /**
  * hr_runtime_predict:
  * @inputs: the model and the server's settings
@@ -161,228 +487,53 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
                     HrRuntimePrediction   *out,
                     GError               **error)
 {
-  const HrModelSpec *spec = inputs->spec;
   HrModelSpec exact;
   Ctx ctx;
-  Figures f;
+  Figures scratch;
+  const Figures *f;
 
-  memset (&ctx, 0, G_STRUCT_OFFSET (Ctx, counts));
-  ctx.counts.next = 0;
-
-  /* The header only: the terms and notes are written as they are added
-   * (a whole memset costs more than the bytes-only prediction itself). */
-  memset (out, 0, G_STRUCT_OFFSET (HrRuntimePrediction, terms));
-  out->rs_seq = 0;
-  out->prompt_cache_limit_bytes = 0;
-  out->total_bytes = 0;
-  out->host_bytes = 0;
-  out->n_notes = 0;
-  if (spec == NULL)
+  init_ctx (&ctx);
+  reset_header (out);
+  if (inputs->spec == NULL)
     {
       g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT, _("no model to predict"));
       return FALSE;
     }
-  /* llama-server's -c may be unset (0): the trained context per slot. */
-  if (inputs->context_tokens == 0 && inputs->era != HR_RUNTIME_ERA_LLAMA_SERVER)
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("the context window must be at least 1 token"));
-      return FALSE;
-    }
-  /* A purely recurrent model (llama.cpp llm_arch_is_recurrent: no KV
-   * cache, hr-gguf-recurrent.c) has no KV heads nor head dims. */
-  if (spec->layers == 0 ||
-      (!hr_model_spec_recurrent_only (spec) &&
-       (spec->kv_heads == 0 || spec->key_length == 0 || spec->value_length == 0)))
-    {
-      g_set_error (error, HR_CORE_ERROR, HR_CORE_ERROR_INVALID_ARGUMENT,
-                   _("%s has no layers, KV heads or head dims: the runtime model needs them"),
-                   spec->name ? spec->name : _("the model"));
-      return FALSE;
-    }
-
-  /* A catalog row's exact blob bytes and parameter count, where it has
-   * them, stand for its rounded listing; the seed's method keeps the
-   * listing its tables print. */
-  /* The cache: only in the bytes-only mode (the texts are written as the
-   * figures are worked out), and emptied for another spec or precision. */
-  ctx.cache = inputs->skip_text ? inputs->cache : NULL;
-  if (ctx.cache != NULL && (ctx.cache->spec != spec || ctx.cache->precision != inputs->precision))
-    {
-      hr_runtime_spec_cache_reset (ctx.cache);
-      ctx.cache->spec = spec;
-      ctx.cache->precision = inputs->precision;
-    }
-
-  /* The exact view is a copy of the whole spec: made once per cache. */
-  if (inputs->era != HR_RUNTIME_ERA_SEED && ctx.cache != NULL)
-    {
-      if (!ctx.cache->have_exact)
-        {
-          const HrModelSpec *view = hr_runtime_exact_spec (spec, &ctx.cache->exact);
-
-          ctx.cache->exact_view = view == spec ? NULL : &ctx.cache->exact;
-          ctx.cache->have_exact = TRUE;
-        }
-      if (ctx.cache->exact_view != NULL)
-        spec = ctx.cache->exact_view;
-    }
-  else if (inputs->era != HR_RUNTIME_ERA_SEED)
-    spec = hr_runtime_exact_spec (spec, &exact);
+  ctx.cache = attach_cache (inputs);
+  if (!check_inputs (&ctx, inputs, error))
+    return FALSE;
 
   ctx.in = inputs;
-  ctx.spec = spec;
+  ctx.spec = sized_spec (&ctx, inputs, &exact);
   ctx.out = out;
   ctx.text = !inputs->skip_text;
-  if (ctx.cache != NULL && ctx.cache->have_arch)
-    {
-      ctx.arch_gemma3 = ctx.cache->arch_gemma3;
-      ctx.arch_gptoss = ctx.cache->arch_gptoss;
-    }
-  else
-    {
-      ctx.arch_gemma3 = rt_arch_is (spec, "gemma3");
-      ctx.arch_gptoss = rt_arch_is (spec, "gptoss") || rt_arch_is (spec, "gpt-oss");
-      if (ctx.cache != NULL)
-        {
-          ctx.cache->have_arch = TRUE;
-          ctx.cache->arch_gemma3 = ctx.arch_gemma3;
-          ctx.cache->arch_gptoss = ctx.arch_gptoss;
-        }
-    }
-  ctx.have_version = hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
+  look_up_dims (&ctx);
+  look_up_arch (&ctx);
+  ctx.have_version = inputs->server_version != NULL &&
+                     hr_runtime_parse_version (inputs->server_version, &ctx.version_major,
                                                &ctx.version_minor, &ctx.version_patch);
-  if (spec->unknown_tensors > 0)
+  if (ctx.text && ctx.spec->unknown_tensors > 0)
     rt_note (&ctx, g_dngettext (GETTEXT_PACKAGE,
                                 "The weights are a lower bound: %u tensor has a type this version of Headroom does not know, and its bytes are not counted.",
                                 "The weights are a lower bound: %u tensors have a type this version of Headroom does not know, and their bytes are not counted.",
-                                spec->unknown_tensors),
-             spec->unknown_tensors);
-
-  /* The era. */
-  out->era = inputs->era != HR_RUNTIME_ERA_AUTO ? inputs->era : hr_runtime_era_for_version (inputs->server_version);
-  out->era_id = hr_runtime_era_to_string (out->era);
-  out->era_label = ctx.text ? hr_runtime_era_label (out->era) : NULL;
-  if (ctx.text && inputs->era == HR_RUNTIME_ERA_AUTO)
-    {
-      guint key = ctx.have_version ? rt_version_key (ctx.version_major, ctx.version_minor, ctx.version_patch) : 0;
-
-      if (!ctx.have_version)
-        rt_note (&ctx, _("Server version unknown: modelled as Ollama 0.30 and newer."));
-      else if (key == 0)
-        rt_note (&ctx, _("A development build (0.0.0): modelled as Ollama 0.30 and newer."));
-      else if (key > rt_version_key (0, 12, 10) && key < rt_version_key (0, 30, 0))
-        rt_note (&ctx, _("Ollama %u.%u.%u sized what its runner allocated (weights, KV cache, compute graph): modelled as the 0.30 buffers; the learned overhead covers the difference."),
-                  ctx.version_major, ctx.version_minor, ctx.version_patch);
-      else if (out->era == HR_RUNTIME_ERA_OLLAMA_0_12 && key >= rt_version_key (0, 11, 11))
-        rt_note (&ctx, _("From 0.11.11 models on Ollama's own engine report what was allocated instead of this estimate."));
-    }
-
+                                ctx.spec->unknown_tensors),
+             ctx.spec->unknown_tensors);
+  resolve_era (&ctx);
   out->kv_type_requested = inputs->kv_type;
   if (out->era == HR_RUNTIME_ERA_SEED)
-    {
-      /* The seed's tables: the context as asked (a note, not a clamp, past
-       * the model's limit), the slots as asked, the KV type as asked. */
-      out->context_tokens = inputs->context_tokens;
-      out->parallel_slots = MAX (inputs->parallel_slots, 1);
-      out->kv_type = inputs->kv_type;
-      out->ubatch = 0;
-      if (spec->context_length > 0 && out->context_tokens > spec->context_length)
-        rt_note (&ctx, _("%s tokens is past the model's native context of %s."),
-                 rt_count (&ctx.counts, out->context_tokens), rt_count (&ctx.counts, spec->context_length));
-      rt_predict_seed (&ctx);
-      if (!rt_add_draft (&ctx, error)) /* refused: no draft in the seed's method */
-        {
-          memset (out, 0, sizeof *out);
-          return FALSE;
-        }
-      return finish (&ctx, error);
-    }
+    return predict_seed_era (&ctx, error);
 
-  /* num_ctx: clamped to the model's limit (Ollama 0.9.3+, llm/server.go);
-   * llama-server keeps -c as given (hr-runtime-0-30.c). */
-  out->context_tokens = inputs->context_tokens;
-  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
-    {
-      if (!rt_resolve_llama_server (&ctx, error))
-        {
-          memset (out, 0, sizeof *out);
-          return FALSE;
-        }
-    }
-  else if (spec->context_length > 0 && out->context_tokens > spec->context_length)
-    {
-      rt_note (&ctx, _("num_ctx %u is past the model's limit: Ollama clamps it to %u."),
-                out->context_tokens, spec->context_length);
-      out->context_tokens = spec->context_length;
-    }
-
-  if (!rt_resolve_flash_attention (&ctx, error))
-    {
-      memset (out, 0, sizeof *out);
-      return FALSE;
-    }
-  /* The weight figures depend on the spec and the precision alone. */
-  if (ctx.cache != NULL && ctx.cache->have_figures)
-    {
-      f = ctx.cache->figures;
-      ctx.overflow = ctx.overflow || ctx.cache->figures_overflow;
-    }
-  else if (ctx.cache != NULL)
-    {
-      gboolean before = ctx.overflow;
-
-      ctx.overflow = FALSE;
-      rt_figure_weights (&ctx, &f);
-      ctx.cache->figures = f;
-      ctx.cache->figures_overflow = ctx.overflow;
-      ctx.cache->have_figures = TRUE;
-      ctx.overflow = ctx.overflow || before;
-    }
-  else
-    rt_figure_weights (&ctx, &f);
-
-  /* Parallel slots (llama-server's are resolved above). */
-  if (out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
-    ;
-  else if (inputs->parallel_slots > 0)
-    out->parallel_slots = inputs->parallel_slots;
-  else if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30)
-    out->parallel_slots = 1;
-  else
-    {
-      guint32 tries[2];
-      guint n = hr_runtime_auto_parallel_tries (ctx.have_version ? inputs->server_version : NULL, tries);
-
-      out->parallel_slots = tries[0];
-      if (n == 2)
-        {
-          Old probe;
-
-          if (inputs->free_bytes > 0 && rt_old_compute (&ctx, &f, tries[0], &probe) > inputs->free_bytes)
-            {
-              out->parallel_slots = tries[1];
-              rt_note (&ctx, _("Automatic parallel slots: %u did not fit the free memory, so %u (server/sched.go)."),
-                        tries[0], tries[1]);
-            }
-          else
-            rt_note (&ctx, inputs->free_bytes > 0 ?
-                      _("Automatic parallel slots: %u fit the free memory (server/sched.go tries %u, then %u).") :
-                      _("Automatic parallel slots: %u, the first the scheduler tries (server/sched.go tries %u, then %u; free memory unknown)."),
-                      tries[0], tries[0], tries[1]);
-        }
-    }
-
+  if (!resolve_context (&ctx, error) || !rt_resolve_flash_attention (&ctx, error))
+    return fail (out);
+  f = weight_figures (&ctx, &scratch);
+  resolve_slots (&ctx, f);
   if (out->era == HR_RUNTIME_ERA_OLLAMA_0_30 || out->era == HR_RUNTIME_ERA_LLAMA_SERVER)
-    rt_predict_0_30 (&ctx, &f);
+    rt_predict_0_30 (&ctx, f);
   else
-    rt_predict_0_12 (&ctx, &f);
+    rt_predict_0_12 (&ctx, f);
   add_projector (&ctx);
   if (!rt_add_draft (&ctx, error))
-    {
-      memset (out, 0, sizeof *out);
-      return FALSE;
-    }
+    return fail (out);
   return finish (&ctx, error);
 }
 
@@ -432,7 +583,7 @@ hr_runtime_exact_spec (const HrModelSpec *spec,
  * what hr_runtime_predict() works out from the spec and the precision
  * alone (the weight figures, the architecture's flags, the KV elements per
  * token of each layer kind, whether the head sizes divide a quantized
- * cache's blocks) is kept and reused while the spec and the precision
+ * cache's blocks, the shape check, the spec figures a step reads) is kept and reused while the spec and the precision
  * asked for are the same pointers. The figures are the same as without it;
  * only the time differs. The caller must not change the spec while its
  * cache is in use, or must call hr_runtime_spec_cache_reset() after.
@@ -460,6 +611,7 @@ hr_runtime_spec_cache_reset (HrRuntimeSpecCache *cache)
 {
   g_return_if_fail (cache != NULL);
 
+  g_free (cache->exact);
   memset (cache, 0, sizeof *cache);
   cache->sums_flash = -1;
   cache->heads_block32 = -1;
@@ -472,6 +624,9 @@ hr_runtime_spec_cache_reset (HrRuntimeSpecCache *cache)
 void
 hr_runtime_spec_cache_free (HrRuntimeSpecCache *cache)
 {
+  if (cache == NULL)
+    return;
+  g_free (cache->exact);
   g_free (cache);
 }
 

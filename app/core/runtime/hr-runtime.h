@@ -103,7 +103,9 @@ typedef struct {
  * between slider steps (hr_runtime_spec_cache_new()): the weight figures
  * at one precision, the architecture's flags, the KV elements per token of
  * each layer kind, whether the head sizes divide a quantized cache's
- * blocks. Opaque; one per model, used by one thread at a time.
+ * blocks, and a copy of the few spec figures a step reads, so that a step
+ * reads the cache's first lines and not the spec. Opaque; one per model,
+ * used by one thread at a time.
  */
 typedef struct _HrRuntimeSpecCache HrRuntimeSpecCache;
 
