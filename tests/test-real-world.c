@@ -15,25 +15,9 @@
 #include "gguf-writer.h"
 #include "hr-error.h"
 #include "hr-gguf.h"
+#include "hf-gguf-test-util.h"
 #include "hr-hf-config.h"
 #include "hr-safetensors.h"
-
-static HrHfConfig *
-load_config (const char *name)
-{
-  const char *src = g_getenv ("HEADROOM_SOURCE_DIR");
-  g_autofree char *path = g_build_filename (src ? src : ".", "tests", "fixtures", "configs", name, NULL);
-  g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize size;
-  HrHfConfig *config;
-
-  g_assert_true (g_file_get_contents (path, &data, &size, &error));
-  config = hr_hf_config_parse (data, size, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (config);
-  return config;
-}
 
 static HrHfParameterCount
 count_of (const HrHfConfig *config)
