@@ -15,8 +15,8 @@
  * set at the first frame (the hook reads VmHWM) and over the whole start
  * (wait4()'s ru_maxrss, KiB), and the CPU time of the whole start
  * (ru_utime + ru_stime: steadier than the wall clock on a loaded machine).
- * Prints the medians, and the window's over the bare window's. Aim (issue
- * 10): the first frame's time and RSS ratios at most 1.3 under each
+ * Prints the medians, and the window's over the bare window's. Aim: the
+ * first frame's time and RSS ratios at most 1.3 under each
  * renderer; the pages-built figures say what the deferral leaves for later. Needs a display: run it with
  * `bash build-aux/test --benchmark bench-startup` (Xvfb, D-Bus session).
  *

@@ -23,8 +23,8 @@ SUFFIXES = (".c", ".h", ".ui", ".json", ".po", ".build", ".in", ".xml", ".css", 
 GONE = re.compile(r"(?<![\w/.-])(?:seed-facts|ollama-api|hf-hub|partial-offload|multi-gpu|design|gnome-style)\.md"
                   r"|shared/(?:reference|seeds)/"
                   r"|(?:from-api-to-gpu-weeks-1-4|running-larger-models)\.txt")
-ISSUE = re.compile(r"\(issues? \d+|\bissue \d+(?:'s)?\b")
 BREAK = r"(?:[ \t]+|[ \t]*\n[ \t]*(?:\*(?!/)|#\.?)?[ \t]*)"
+ISSUE = re.compile(r"\(issues?" + BREAK + r"\d+|\bissues?" + BREAK + r"\d+(?:'s)?\b", re.IGNORECASE)
 PAGE = re.compile(r"(?<![\w/.-])(?<!Ollama )(?<!ggml )(docs/[a-z0-9-]+\.md)")
 SECTION = re.compile(r"(docs/[a-z0-9-]+\.md),?" + BREAK + r"?\(?(\\\"|\")((?:(?!\2)[^\n]|\n[ \t]*\*[ \t]*)*?)\2")
 

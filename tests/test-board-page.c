@@ -956,7 +956,7 @@ static GuiTestStory pull_story = {
   "pull", pull_open, pull_close, pull_steps, G_N_ELEMENTS (pull_steps), &pulling, sizeof (Pull), 0
 };
 
-/* Issue 12: on a board without measurements (the RTX 3060 12 GB) the pull
+/* On a board without measurements (the RTX 3060 12 GB) the pull
  * check allows a model on its kind's prior and says so once, with what to
  * do, as `headroom-cli check qwen2.5:0.5b --board rtx-3060-12gb` does. */
 static void

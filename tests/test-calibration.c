@@ -365,7 +365,7 @@ test_seed_gap_clear_archive (SeedGap       *f,
   g_assert_cmpint (cal.kind, ==, HR_CALIBRATION_NONE);
 }
 
-/* Issue 11: the overhead learned from the seed's DGX Spark point
+/* The overhead learned from the seed's DGX Spark point
  * (llama3.2:3b at 4,096 tokens, `ollama ps` 2.6 GB; From API to GPU
  * week 4) with the built-in catalog's row. The prediction weighs the exact
  * blob (2,019,377,376 bytes, docs/seed-figures.md W6), so the residual is what

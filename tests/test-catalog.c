@@ -205,7 +205,7 @@ test_boards_invalid (void)
   g_assert_cmpstr (error->message, ==, "boards.json: line 5: entry 1 (\"t\"): \"stage_ceiling_ms\" must be longer than \"prefill_allowance_ms\": no time would be left to decode");
 }
 
-/* Issue 24: a board id is part of each measurement's file name; one that
+/* A board id is part of each measurement's file name; one that
  * starts with "." (a hidden file the archive skips) or holds a slash or a
  * control character is refused where the boards file is read. */
 static void
@@ -421,7 +421,7 @@ test_catalog_missing_file (void)
   g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_NOT_FOUND);
 }
 
-/* Issue 11: the exact published figures beside the seed's rounded listing.
+/* The exact published figures beside the seed's rounded listing.
  * The listing stays in file_bytes and parameters (the seed's tables);
  * the exact figures (docs/seed-figures.md W6: 2,019,377,376 bytes and
  * 3,212,749,888 parameters; Ollama docs/api.md: llama3.1 8B's
@@ -490,7 +490,7 @@ model_object (JsonParser *parser,
   g_assert_not_reached ();
 }
 
-/* Issue 11: a saved catalog keeps both figures and both sources of
+/* A saved catalog keeps both figures and both sources of
  * llama3.2:3b's size and parameter count, member for member as the
  * built-in file writes them, and the exact figures' sources come back
  * on loading it. */

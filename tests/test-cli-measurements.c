@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 14: `headroom-cli ollama measure` names the board it saves to and
+ * `headroom-cli ollama measure` names the board it saves to and
  * takes --board; `headroom-cli measurements` lists the archive with an id
  * per record and `measurements delete ID` removes one of yours, never a
  * built-in one. Exact lines, exit codes 0 / 1 / 2.

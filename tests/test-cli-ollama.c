@@ -231,7 +231,7 @@ test_delete_unknown (LoadedFake    *f,
   g_assert_true (g_str_has_prefix (f->err, "headroom-cli: model 'nosuch:1b' not found: nosuch:1b is not on the board at "));
 }
 
-/* Issue 16: an /api/show tensor list with a type this version does not
+/* An /api/show tensor list with a type this version does not
  * know: the answer is kept, the count printed, the weights a lower bound. */
 static void
 test_show_unknown_tensor_type (void)

@@ -141,7 +141,7 @@ test_predict (void)
 }
 
 /* The old estimator, from a file size only: every term of llm/memory.go. */
-/* Issue 11: the built-in catalog carries llama3.2:3b's exact blob
+/* The built-in catalog carries llama3.2:3b's exact blob
  * (2,019,377,376 bytes) and parameter count (3,212,749,888) from the seed
  * (docs/seed-figures.md W6), so the prediction on the DGX Spark says the 2.6 GB
  * the seed's `ollama ps` said at 4,096 tokens. At 16,384 tokens it says

@@ -472,7 +472,7 @@ test_cli_missing_builtin_data (void)
   g_assert_nonnull (strstr (err, "/nonexistent/headroom-data/catalog.json"));
 }
 
-/* Issue 15: what an interrupted save left beside the user's catalog.json
+/* What an interrupted save left beside the user's catalog.json
  * (catalog.json.XXXXXX, untouched for a minute) is removed on the next
  * start; the catalog itself, broken here, is never rewritten. */
 static void
@@ -497,7 +497,7 @@ test_cli_stale_temporaries (void)
   g_assert_cmpint (g_unlink (catalog), ==, 0);
 }
 
-/* Issue 24: a GGUF's general.architecture with an escape sequence is
+/* A GGUF's general.architecture with an escape sequence is
  * printed escaped, on the architecture line and in the "not sized" note. */
 static void
 test_cli_gguf_architecture_escaped (void)

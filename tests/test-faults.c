@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 15: `headroom-cli ollama` against a hostile server (fault-server.h)
+ * `headroom-cli ollama` against a hostile server (fault-server.h)
  * running in this process, one test per fault. Each asserts the message a
  * person sees, that it gave up (bounded generously: a loaded machine may be
  * slow, so never a tight bound) and that nothing was saved.
@@ -287,7 +287,7 @@ test_impossible_ps (void)
     }
 }
 
-/* Issue 24: /api/ps with a size of 0 (nothing said) and, from servers
+/* /api/ps with a size of 0 (nothing said) and, from servers
  * older than context_length in /api/ps, no context: both shown as
  * unknown, never "0 B 100% CPU" or CONTEXT 0. */
 static void
@@ -531,7 +531,7 @@ on_bad_length_incoming (GSocketService    *service,
   return TRUE;
 }
 
-/* Issue 24: a server that answers with a broken header (Content-Length:
+/* A server that answers with a broken header (Content-Length:
  * abc) did answer: the message says what was wrong, and does not send the
  * person to https://. */
 static void
@@ -585,7 +585,7 @@ test_generate_load_wait (void)
   fault_server_free (server);
 }
 
-/* Issue 24: while a run waits for its first byte, the person is told,
+/* While a run waits for its first byte, the person is told,
  * again and again, that it is still waiting and why; --timeout ends it. */
 static void
 test_generate_wait_reported (void)
@@ -609,7 +609,7 @@ test_generate_wait_reported (void)
   fault_server_free (server);
 }
 
-/* Issue 16: a measure whose stream is cut after 2 of its 3 runs keeps the
+/* A measure whose stream is cut after 2 of its 3 runs keeps the
  * 2 runs (saved, with "failed" saying how far it got) and says it failed. */
 static void
 test_measure_cut_keeps_runs (void)
@@ -655,7 +655,7 @@ test_measure_cut_keeps_runs (void)
   fault_server_free (server);
 }
 
-/* Issue 16: a 401 with Ollama's signin_url (a cloud model on a server not
+/* A 401 with Ollama's signin_url (a cloud model on a server not
  * signed in, api/types.go AuthorizationError) says where to sign in, for a
  * plain call and a stream alike. */
 static void

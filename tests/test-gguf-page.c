@@ -674,7 +674,7 @@ assert_says_as_cli (Fixture    *f,
   g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
 }
 
-/* Issue 15's broken files in the window: a cut file and absurd counts
+/* Broken files in the window: a cut file and absurd counts
  * give the CLI's words, and the page still opens a good file after. */
 static void
 test_faults (void)

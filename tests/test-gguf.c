@@ -2473,7 +2473,7 @@ test_cli_gguf_split (void)
   g_unlink (first);
 }
 
-/* Issue 15: a head count of 0 is an impossible number, named with its key;
+/* A head count of 0 is an impossible number, named with its key;
  * a recurrent architecture (llama.cpp's llm_arch_is_recurrent, whose
  * converters write head_count 0) is sized from its own keys
  * (hr-gguf-recurrent.c), and without the one llama.cpp requires it fails
@@ -2545,7 +2545,7 @@ test_arch_is_recurrent (void)
   g_assert_false (hr_gguf_keys_arch_is_recurrent (NULL));
 }
 
-/* Issue 16: tensors of a ggml type this version does not know are printed
+/* Tensors of a ggml type this version does not know are printed
  * apart, with their type ids, their bytes from the layout, and the name of
  * one whose size nothing tells (text and JSON). */
 /* A llama header with tensors of ggml types 99 and 77, which no version
@@ -2670,7 +2670,7 @@ test_cli_gguf_unknown_types_cut_json (void)
   g_assert_cmpstr (json_array_get_string_element (names, 0), ==, "blk.0.ffn_down.weight");
 }
 
-/* Issue 15: a header without head counts is not sized: no 0-byte KV cache
+/* A header without head counts is not sized: no 0-byte KV cache
  * that "fits" (text and JSON say which key is missing). */
 static void
 test_cli_gguf_no_heads (void)

@@ -797,7 +797,7 @@ assert_fault (Fixture     *f,
   g_assert_cmpstr (adw_status_page_get_description (status), ==, escaped);
 }
 
-/* Issue 15's hostile Hub in the window: a stall, a 500 with a body,
+/* Hostile Hub in the window: a stall, a 500 with a body,
  * malformed JSON and a 401 on a gated repository each give the CLI's
  * words, in bounded time, and a later good lookup still works. */
 static void

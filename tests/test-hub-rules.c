@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 16's rules in the Hub lookup, against the fake Hub (fake-hub.c):
+ * Rules in the Hub lookup, against the fake Hub (fake-hub.c):
  * a GGUF model split into shards is sized from every shard of the chosen
  * quantization, a GGUF-only repository's context length comes from the
  * header, an index whose total_size disagrees with its shards and an API
@@ -443,7 +443,7 @@ test_index_disagrees (void)
   g_free (run.err);
 }
 
-/* Issue 24: with a bf16 config (so the index alone would give a count),
+/* With a bf16 config (so the index alone would give a count),
  * an index total_size far from the shards' headers (10^15, double, half,
  * smaller) never wins: the headers are read, their bytes and count are
  * used, and the disagreement is said. */
@@ -674,7 +674,7 @@ test_gptq_packed_cli (void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Issue 15: broken weights files and a forbidden LICENSE              */
+/* Broken weights files and a forbidden LICENSE              */
 
 /* A safetensors file of @json as its header, with @data_bytes of data. */
 static GBytes *
@@ -731,7 +731,7 @@ test_empty_header (void)
   g_free (run.err);
 }
 
-/* Issue 24: a 3-byte model.safetensors is too short to hold a header,
+/* A 3-byte model.safetensors is too short to hold a header,
  * and says so (not "contains a NUL byte"). */
 static void
 test_short_file (void)
@@ -755,7 +755,7 @@ test_short_file (void)
                    "(8 bytes of length, then the JSON)");
 }
 
-/* Issue 24: model info without a siblings list (some mirrors, the
+/* Model info without a siblings list (some mirrors, the
  * expand forms) still reads config.json and the weights' headers; only a
  * config.json that is really missing is said to be. */
 static void
@@ -793,7 +793,7 @@ test_no_siblings (void)
     }
 }
 
-/* Issue 24: shards the file list gives only sizes for (no LFS entry) are
+/* Shards the file list gives only sizes for (no LFS entry) are
  * sized from their headers; a shard whose header cannot be fetched is
  * named, and the other shards' figures are kept. */
 static void

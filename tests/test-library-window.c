@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 13 in the window, under Xvfb, against the fake Ollama registry and
+ * In the window, under Xvfb, against the fake Ollama registry and
  * storage host in this process (tests/fake-registry.h): the Models page
  * offers to look up a model the catalog lacks, lists it as a "library" row
  * with exact bytes, parameters and verdict, the explain panel names the

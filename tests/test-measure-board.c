@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 14, data lost: a measurement is saved to the board its server
+ * No data lost: a measurement is saved to the board its server
  * belongs to, never to whatever the Models page shows. Under Xvfb, from the
  * real HrApplication, against the in-process fake Ollama: with the Models
  * page on board A and the server remembered for board B, the Measure window

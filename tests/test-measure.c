@@ -425,7 +425,7 @@ test_failure (Fixture       *f,
   g_assert_false (measure (run, &seen, &error));
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_STREAM);
   g_assert_cmpstr (error->message, ==, "Ollama stopped with an error: llama runner process has terminated: signal: killed");
-  /* Issue 24: the run that broke off keeps its row, marked failed, with
+  /* The run that broke off keeps its row, marked failed, with
    * its time to the first token and the chunks it got (2 lines). */
   g_assert_cmpuint (seen.runs_seen, ==, 1);
   {

@@ -58,7 +58,7 @@ test_measurement_seed_archive (void)
   g_assert_cmpuint (g_hash_table_size (rates), ==, 0);
 }
 
-/* Issue 11: a measurement that did not record its weight bytes is sized
+/* A measurement that did not record its weight bytes is sized
  * by the catalog as pulled: the exact blob where the row has one
  * (llama3.2:3b, 2,019,377,376 bytes, docs/seed-figures.md W6), the listing
  * (qwen2.5:14b, 9.0 GB) where it has none. */
@@ -281,7 +281,7 @@ test_measurement_save_refuses_long_text (Archive       *f,
   assert_not_saved (f, bad, NULL);
 }
 
-/* Issue 24: whatever the board id, the file a save writes is one the
+/* Whatever the board id, the file a save writes is one the
  * archive lists: a leading "." (".", "../x") never makes a hidden file. */
 static void
 test_measurement_save_listed (void)
@@ -312,7 +312,7 @@ test_measurement_save_listed (void)
   g_assert_cmpstr (((HrMeasurement *) g_ptr_array_index (archive, 0))->board, ==, ".");
 }
 
-/* Issue 15: a temporary file an interrupted save left is removed when the
+/* A temporary file an interrupted save left is removed when the
  * archive is next read; a fresh one (a save under way) and a broken
  * measurement file are left as they are. */
 static void

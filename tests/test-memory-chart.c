@@ -278,7 +278,7 @@ save_shot (GtkWidget  *chart,
   cairo_surface_destroy (surface);
 }
 
-/* Issue 12: qwen2.5:14b at 32,768 tokens on the RTX 3060 12 GB board
+/* Qwen2.5:14b at 32,768 tokens on the RTX 3060 12 GB board
  * (data/boards.json) is split 34/49, 10.65 GB in VRAM and 5.27 GB in host
  * memory, as `headroom-cli fit --board rtx-3060-12gb --context 32768`
  * prints it; the chart draws and names both parts, the pool both memories. */

@@ -41,7 +41,7 @@ test_error_text (void)
   g_assert_null (hr_ollama_api_error_text ("{\"error\":\"\"}", strlen ("{\"error\":\"\"}")));
 }
 
-/* Issue 16: a 401's signin_url (api/types.go, AuthorizationError). */
+/* A 401's signin_url (api/types.go, AuthorizationError). */
 static void
 test_signin_url (void)
 {
@@ -149,7 +149,7 @@ test_ps (void)
   g_assert_cmpstr (error->message, ==, "not a JSON object");
 }
 
-/* Issue 15: every impossible number fails the answer with the field and
+/* Every impossible number fails the answer with the field and
  * the value, never a silent 0. */
 static void
 test_impossible (void)

@@ -813,7 +813,7 @@ test_load_unload_delete (void)
   g_assert_false (hr_ollama_client_delete_finish (client, wait_for (&wait), &error));
   g_clear_object (&wait.result);
   g_assert_error (error, HR_NET_ERROR, HR_NET_ERROR_NOT_FOUND);
-  /* Issue 15: deleting a missing model does not advise pulling it. */
+  /* Deleting a missing model does not advise pulling it. */
   expected = g_strdup_printf ("model 'llama3.2:3b' not found: llama3.2:3b is not on the board at %s, so there is nothing to delete", url);
   g_assert_cmpstr (error->message, ==, expected);
 

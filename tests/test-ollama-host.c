@@ -53,7 +53,7 @@ test_host_rules (void)
   /* A port that is not a number gives the default, as Ollama does. */
   assert_host ("h:abc", "http://h:11434");
   assert_host ("https://h:99999", "https://h:443");
-  /* Issue 16, envconfig.Host and envconfig.Var as Ollama's client reads
+  /* envconfig.Host and envconfig.Var as Ollama's client reads
    * OLLAMA_HOST: an empty host is this machine, quotes around the value go,
    * bare ollama.com is its cloud over TLS. */
   assert_host (":11434", "http://127.0.0.1:11434");
@@ -83,7 +83,7 @@ test_host_invalid (void)
   g_assert_cmpstr (error->message, ==, "\"my board\" is not a host name or an IP address");
 }
 
-/* Issue 15: userinfo is a proxy's basic auth, handed out, never printed. */
+/* Userinfo is a proxy's basic auth, handed out, never printed. */
 static void
 test_host_userinfo (void)
 {

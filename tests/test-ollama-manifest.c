@@ -202,7 +202,7 @@ test_extent (void)
   g_assert_cmpuint (need, ==, 0);
 }
 
-/* Issue 24: a layer's size that is no byte count (past 2^63 - 1, below
+/* A layer's size that is no byte count (past 2^63 - 1, below
  * 0, a string, a float) is named with its field and its value. */
 static void
 test_layer_size_named (void)

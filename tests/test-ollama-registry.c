@@ -445,7 +445,7 @@ test_cache (Fixture       *f,
   g_assert_cmpstr (second->manifest_digest, ==, first->manifest_digest);
 }
 
-/* Issue 24: a kill during a cache save leaves `sha256-HEX.XXXXXX` beside
+/* A kill during a cache save leaves `sha256-HEX.XXXXXX` beside
  * the file it was writing; the next lookup removes those a minute old or
  * more, in headers/ and blobs/, and leaves a save under way alone. */
 static void
@@ -569,7 +569,7 @@ on_cut_run (GThreadedSocketService *service,
   return TRUE;
 }
 
-/* Issue 24: what the storage host did is said of the storage host, by
+/* What the storage host did is said of the storage host, by
  * name, never of the registry or HEADROOM_OLLAMA_REGISTRY. */
 static void
 test_storage_host_named (Fixture       *f,
@@ -627,7 +627,7 @@ test_storage_host_named (Fixture       *f,
   g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
-/* Issue 24: a registry URL with `user:password@` never shows the password
+/* A registry URL with `user:password@` never shows the password
  * back: not in its messages, its endpoint or the manifest URL it keeps. */
 static void
 test_password_hidden (Fixture       *f,
@@ -684,7 +684,7 @@ on_tls_run (GThreadedSocketService *service,
   return TRUE;
 }
 
-/* Issue 24: a TLS problem with the registry says what it is and the way
+/* A TLS problem with the registry says what it is and the way
  * out, as the Ollama client does: a certificate nobody trusts, and
  * http:// to a port that speaks TLS. */
 static void
@@ -737,7 +737,7 @@ test_tls_causes (Fixture       *f,
   g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
-/* Issue 24: a 429 with Retry-After says how long to wait, from the
+/* A 429 with Retry-After says how long to wait, from the
  * registry (the manifest) and from the storage host (a blob). */
 static void
 test_retry_after (Fixture       *f,

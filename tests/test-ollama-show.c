@@ -286,7 +286,7 @@ test_invalid (void)
   assert_fails ("{\"model_info\": {\"general.architecture\": \"llama\"}, \"tensors\": {}}",
                 HR_CORE_ERROR_INVALID_DATA,
                 "/api/show for m:1: \"tensors\" is not a list");
-  /* Issue 15: a head count of 0 is impossible, but for a recurrent model,
+  /* A head count of 0 is impossible, but for a recurrent model,
    * which is sized from its own keys (hr-gguf-recurrent.c): without them
    * llama.cpp would not load it, and Headroom says which one is missing;
    * qwen4exp is refused with the reason. */
@@ -307,7 +307,7 @@ test_invalid (void)
                 "(src/llama-memory-recurrent.cpp cache_ple_r_l)");
 }
 
-/* Issue 16: tensors of a type this version does not know (a newer ggml
+/* Tensors of a type this version does not know (a newer ggml
  * type, here "Q9_Z" and "MXFP9") keep the rest of the answer: the metadata,
  * the known tensors' exact bytes as a lower bound that says so, the count,
  * and a prediction that notes its weights are a lower bound. */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Issue 16's rules, each tested on inputs written from published configs and
+ * Rules, each tested on inputs written from published configs and
  * headers (tests/fixtures/configs/: DeepSeek-V3, Kimi K2, a compressed-tensors
  * W4A16 Llama 3.1, gpt-oss-20b, ERNIE 4.5 21B-A3B, Qwen2.5-Omni-7B, Qwen3-8B,
  * Gemma 2 2B, Llama 3 8B, a Llava AWQ wrapper), asserting the exact

@@ -681,7 +681,7 @@ test_boards_view_export_rows (Fixture       *f,
     }
 }
 
-/* Issue 12: with the RTX 3060 12 GB board chosen, its column shows the
+/* With the RTX 3060 12 GB board chosen, its column shows the
  * split and the prior rate, as `headroom-cli fit` and `dashboard` do at
  * 32,768 tokens. */
 static void

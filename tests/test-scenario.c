@@ -464,7 +464,7 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
-/* Issue 12 on the RTX 3060 12 GB board (no measurement of its own):
+/* On the RTX 3060 12 GB board (no measurement of its own):
  * qwen2.5:14b at 32,768 tokens is split 34/49 as `headroom-cli fit
  * --board rtx-3060-12gb --context 32768` prints it, rated with the priors
  * the session read (`headroom-cli dashboard`: 11.0 t/s prior, likely ok). */

@@ -459,7 +459,7 @@ test_session_servers (void)
   g_assert_cmpuint (changed, ==, 5);
 }
 
-/* Issue 14: one record deleted through the session, and put back. */
+/* One record deleted through the session, and put back. */
 /* The deleting cases: a session whose archive holds a user's record of
  * qwen2.5:7b on the RTX 4090 (101.5 t/s) besides the built-in ones. */
 #define USER_RECORD "rtx-4090-qwen2.5_7b-20261201T120000Z"

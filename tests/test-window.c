@@ -1662,7 +1662,7 @@ save_png (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
-/* Issue 12's window on the RTX 3060 12 GB board: qwen2.5:14b at 32,768
+/* Window on the RTX 3060 12 GB board: qwen2.5:14b at 32,768
  * tokens is "partial 34/49" with the figures `headroom-cli fit --board
  * rtx-3060-12gb --context 32768` and `dashboard` print; the pool shows both
  * memories, the explain panel the split and its finders, whose button sets

@@ -82,7 +82,7 @@ open_page (Fixture *f)
   g_assert_true (iterate_until (page_is_drawn, f->page, 5000));
 }
 
-/* Issue 14: a server without a remembered board asks which board it is
+/* A server without a remembered board asks which board it is
  * on; answer with the board the Models page shows, as before. */
 gboolean
 chooser_or_saved (gpointer data)

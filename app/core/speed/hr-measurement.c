@@ -131,7 +131,7 @@ hr_measurement_from_json (JsonNode    *node,
               !_hr_json_get_u64 (s, "reported_vram_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.reported_vram_bytes, &problem) ||
               !_hr_json_get_u64 (s, "predicted_bytes", FALSE, G_GUINT64_CONSTANT (1000000000000000), &size.predicted_bytes, &problem))
             FAIL ("sizes[%u]: %s", i, problem);
-          /* Issue 15: never keep a record of numbers that cannot be. */
+          /* Never keep a record of numbers that cannot be. */
           if (size.reported_vram_bytes > size.reported_bytes)
             FAIL (_("sizes[%u]: reported_vram_bytes %" PRIu64 " is more than reported_bytes %" PRIu64),
                   i, size.reported_vram_bytes, size.reported_bytes);

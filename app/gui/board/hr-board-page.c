@@ -210,8 +210,8 @@ is_saved (HrBoardPage *self,
 }
 
 /* A server that answered is saved (URL only) with the board it runs on:
- * the one remembered for it, else the one the person chooses now (issue
- * 14: never merely the board the Models page shows). The session's
+ * the one remembered for it, else the one the person chooses now (never
+ * merely the board the Models page shows). The session's
  * ::servers-changed then refills the list. */
 static void
 on_state_changed (HrBoardPage *self)
