@@ -342,8 +342,8 @@ launch_window (const char *home)
 }
 
 /* The window's application on the bus once its Models page is built,
- * when its table has cells (until then the page is an empty
- * placeholder, hr-window.c); NULL where it never showed, @cells 0 where
+ * when its table has cells (the window builds its pages after its first
+ * frame, hr-window.c); NULL where it never showed, @cells 0 where
  * its table did not within WAIT_SECONDS. */
 static AtspiAccessible *
 wait_for_table (GSubprocess *window,

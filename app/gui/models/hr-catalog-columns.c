@@ -699,7 +699,7 @@ hr_catalog_columns_get_compact (GtkColumnView *view)
 
 /* Below this width, in pixels, the table shows the compact row (name,
  * total, verdict pill): at a phone's 360 px the full row puts the verdict
- * off screen. libadwaita 1.2 has no AdwBreakpoint, so the owner's own
+ * off screen. libadwaita 1.2 has no breakpoint type for this, so the owner's own
  * width decides. */
 #define COMPACT_WIDTH 600
 

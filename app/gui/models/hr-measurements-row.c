@@ -459,7 +459,6 @@ hr_measurements_row_set_scenario (HrMeasurementsRow *self,
                                                            GTK_SORTER (gtk_custom_sorter_new (newest_first, NULL, NULL))));
   }
   g_signal_connect (self->records, "items-changed", G_CALLBACK (on_records_changed), self);
-  g_signal_connect_object (self->session, "notify::loaded", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (scenario, "changed", G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   rebuild (self);
 }
