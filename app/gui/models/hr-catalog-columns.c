@@ -26,7 +26,7 @@ static const int base_widths[HR_MODELS_N_COLUMNS] = {
   [HR_MODELS_COLUMN_KV_CACHE] = 75,
   [HR_MODELS_COLUMN_TOTAL] = 80,
   [HR_MODELS_COLUMN_VERDICT] = 90,
-  [HR_MODELS_COLUMN_TPS] = 80,              /* "11.0 prior" */
+  [HR_MODELS_COLUMN_TPS] = 55,              /* "603.0" */
   [HR_MODELS_COLUMN_SOURCE] = 90,
   [HR_MODELS_COLUMN_SPEED] = 75,
 };
@@ -288,32 +288,6 @@ text_scale (GtkWidget *view)
   return MAX (1.0, scale);
 }
 
-/* The Name column's width for @rows' longest name, with the recommended
- * star before it and the cell's padding; at most 2.2 x its base width
- * (names past that are ellipsized, their tooltip whole). Measured when the
- * rows are made, mapped or zoomed, never on a slider step. */
-static int
-name_width (GtkColumnView *view,
-            GListModel    *rows,
-            double         scale)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (view), NULL);
-  guint n = rows != NULL ? g_list_model_get_n_items (rows) : 0;
-  int widest = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(HrModelRow) row = g_list_model_get_item (rows, i);
-      int w;
-
-      pango_layout_set_text (layout, hr_model_row_get_name (row), -1);
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      widest = MAX (widest, w);
-    }
-  return MIN (widest + (int) (22 * scale) + CELL_CHROME,
-              (int) (base_widths[HR_MODELS_COLUMN_NAME] * 2.2 * scale + 0.5));
-}
-
 /* Widens @column to @width; a column the user widened stays as wide. */
 static void
 widen (GtkColumnViewColumn *column,
@@ -331,8 +305,7 @@ widen (GtkColumnViewColumn *column,
  *
  * Widens each column's fixed width to the widest of its base width (in
  * proportion to the text's size, text_scale()), its
- * header's natural width (so no header is cut, in any language), for the
- * Name column the longest name of @rows (name_width()) and, for
+ * header's natural width (so no header is cut, in any language) and, for
  * the Verdict column, the widest pill of @rows with the cell's padding:
  * nothing the table's verdict says is clipped. Call it when the rows are
  * made, when the table is mapped and when the text's size changes; after a
@@ -362,15 +335,6 @@ hr_catalog_columns_fit (GtkColumnView *view,
         {
           width = MAX (width, natural_width (title));
           title = gtk_widget_get_next_sibling (title);
-        }
-      if (c == HR_MODELS_COLUMN_NAME)
-        {
-          /* kept for leaving the compact row, which has the base width */
-          int names = MAX (width, name_width (view, rows, scale));
-
-          g_object_set_data (G_OBJECT (view), "hr-name-width", GINT_TO_POINTER (names));
-          if (!hr_catalog_columns_get_compact (view))
-            width = names;
         }
       widen (column, width);
     }
@@ -669,18 +633,6 @@ hr_catalog_columns_set_compact (GtkColumnView *view,
         }
       if (gtk_column_view_column_get_visible (column) != visible)
         gtk_column_view_column_set_visible (column, visible);
-      /* The compact row's name has its base width, so the verdict stays
-       * on a phone's screen; the full row's, the longest name's. */
-      if (c == HR_MODELS_COLUMN_NAME)
-        {
-          int names = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (view), "hr-name-width"));
-          int base = (int) (base_widths[c] * text_scale (GTK_WIDGET (view)) + 0.5);
-
-          if (compact)
-            gtk_column_view_column_set_fixed_width (column, base);
-          else
-            widen (column, names);
-        }
     }
 }
 
