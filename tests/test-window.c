@@ -108,13 +108,15 @@ close_window (Fixture *f)
   f->app = NULL;
 }
 
-/* Every GtkLabel under @root whose text is @text. */
+/* Every GtkLabel under @root whose text is @text, and every GtkInscription
+ * (the table's figure cells). */
 static void
 collect_labels (GtkWidget  *root,
                 const char *text,
                 GPtrArray  *out)
 {
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+  if ((GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0) ||
+      (GTK_IS_INSCRIPTION (root) && g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (root)), text) == 0))
     g_ptr_array_add (out, root);
 
   for (GtkWidget *child = gtk_widget_get_first_child (root);

@@ -136,11 +136,15 @@ context_note (HrModelRow *row)
   return g_strdup_printf (_("past its %s-token limit"), limit);
 }
 
+/* @label's text, a GtkLabel's or a GtkInscription's (the figure cells),
+ * set only when it differs. */
 static void
 set_label_text (GtkWidget  *label,
                 const char *text)
 {
-  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+  if (GTK_IS_INSCRIPTION (label))
+    gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+  else if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
     gtk_label_set_text (GTK_LABEL (label), text);
 }
 
@@ -440,9 +444,17 @@ setup_cell (GtkSignalListItemFactory *factory,
       child = gtk_label_new (NULL);
       gtk_label_set_xalign (GTK_LABEL (child), 0.0);
       break;
+    /* The figures: a GtkInscription, whose size does not follow its
+     * text, so a slider step's new sizes are redrawn without a resize of
+     * the row (a label queues one on every change; the column's width is
+     * fixed anyway, hr-catalog-columns.c). The cell around it carries the
+     * text for a screen reader (name_cell()). */
     default:
-      child = gtk_label_new (NULL);
-      gtk_label_set_xalign (GTK_LABEL (child), 1.0);
+      child = gtk_inscription_new (NULL);
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (child), 1.0);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (child), 1);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (child), 8);
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (child), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
       gtk_widget_add_css_class (child, "numeric");
       break;
     }
