@@ -17,21 +17,12 @@
 
 /* ---------------------------------------------------------------- versions */
 
-/**
- * hr_runtime_parse_version:
- * @version: (nullable): "0.31.2", "v0.12.10", "ollama 0.31.2" or
- *   "0.31.2-rc1" (what /api/version and the measurement archive hold)
- * @out_major: (out) (optional): major
- * @out_minor: (out) (optional): minor
- * @out_patch: (out) (optional): patch, 0 when absent
- *
- * Returns: %TRUE when a MAJOR.MINOR[.PATCH] version was found.
- */
-gboolean
-hr_runtime_parse_version (const char *version,
-                          guint      *out_major,
-                          guint      *out_minor,
-                          guint      *out_patch)
+/* hr_runtime_parse_version() without its memo. */
+static gboolean
+parse_version (const char *version,
+               guint      *out_major,
+               guint      *out_minor,
+               guint      *out_patch)
 {
   guint64 parts[3] = { 0, 0, 0 };
   const char *p;
@@ -63,6 +54,53 @@ hr_runtime_parse_version (const char *version,
     *out_minor = parts[1];
   if (out_patch)
     *out_patch = parts[2];
+  return TRUE;
+}
+
+/**
+ * hr_runtime_parse_version:
+ * @version: (nullable): "0.31.2", "v0.12.10", "ollama 0.31.2" or
+ *   "0.31.2-rc1" (what /api/version and the measurement archive hold)
+ * @out_major: (out) (optional): major
+ * @out_minor: (out) (optional): minor
+ * @out_patch: (out) (optional): patch, 0 when absent
+ *
+ * The last version read on the calling thread is kept: on a slider step
+ * every row's prediction reads the same server version, twice (its era and
+ * its slots), and comparing it costs less than parsing it again.
+ *
+ * Returns: %TRUE when a MAJOR.MINOR[.PATCH] version was found.
+ */
+gboolean
+hr_runtime_parse_version (const char *version,
+                          guint      *out_major,
+                          guint      *out_minor,
+                          guint      *out_patch)
+{
+  /* The last short version parsed on this thread, and what it gave. */
+  static _Thread_local struct {
+    char     text[32];
+    gboolean ok;
+    guint    major, minor, patch;
+  } last;
+
+  if (version == NULL)
+    return FALSE;
+  if (last.text[0] == '\0' || strcmp (last.text, version) != 0)
+    {
+      if (strlen (version) >= sizeof last.text)
+        return parse_version (version, out_major, out_minor, out_patch);
+      last.ok = parse_version (version, &last.major, &last.minor, &last.patch);
+      strcpy (last.text, version);
+    }
+  if (!last.ok)
+    return FALSE;
+  if (out_major)
+    *out_major = last.major;
+  if (out_minor)
+    *out_minor = last.minor;
+  if (out_patch)
+    *out_patch = last.patch;
   return TRUE;
 }
 
