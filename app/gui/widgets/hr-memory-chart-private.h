@@ -114,6 +114,7 @@ struct _HrMemoryChart
   int                hover_bar;   /* the segment under the pointer, bar -1 for none */
   Segment            hover_segment;
   char              *description;
+  guint              description_id; /* the description's rebuild, due (0: up to date) */
   char              *learned_text; /* the board's learned overhead explained; NULL: no runtime */
   PoolColumn         columns[POOL_MAX_COLUMNS]; /* the pool's memories for a split model */
   guint              n_columns;    /* 0: not split (one pool column) */
@@ -150,5 +151,6 @@ const char * _hr_memory_chart_pool_segment_label (HrMemoryChart *self, Segment s
 const char * _hr_memory_chart_segment_label (Segment segment);
 int _hr_memory_chart_text_height (HrMemoryChart *self);
 void _hr_memory_chart_update_description (HrMemoryChart *self);
+void _hr_memory_chart_flush_description (HrMemoryChart *self);
 
 G_END_DECLS

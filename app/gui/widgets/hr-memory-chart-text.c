@@ -200,8 +200,9 @@ describe_models (HrMemoryChart *self,
     }
 }
 
-void
-_hr_memory_chart_update_description (HrMemoryChart *self)
+/* The accessible description rebuilt from the chart's bars. */
+static void
+build_description (HrMemoryChart *self)
 {
   GString *text = g_string_new (NULL);
 
@@ -218,6 +219,42 @@ _hr_memory_chart_update_description (HrMemoryChart *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->description,
                                   -1);
+}
+
+static gboolean
+on_description_due (gpointer user_data)
+{
+  HrMemoryChart *self = user_data;
+
+  self->description_id = 0;
+  build_description (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* How long after a change the description is rebuilt, in milliseconds. A
+ * drag of the context slider changes the bars on every frame; a screen
+ * reader wants the figures where the slider stops, not sixty descriptions
+ * a second, and each one formats every bar's sizes. */
+#define DESCRIPTION_DELAY_MS 200
+
+/* The bars changed: the description is rebuilt once, DESCRIPTION_DELAY_MS
+ * after the first change since the last rebuild, or at once when it is
+ * read (hr_memory_chart_get_description(), _hr_memory_chart_flush_description()). */
+void
+_hr_memory_chart_update_description (HrMemoryChart *self)
+{
+  if (self->description_id == 0)
+    self->description_id = g_timeout_add (DESCRIPTION_DELAY_MS, on_description_due, self);
+}
+
+/* A rebuild that is due, done now. */
+void
+_hr_memory_chart_flush_description (HrMemoryChart *self)
+{
+  if (self->description_id == 0)
+    return;
+  g_clear_handle_id (&self->description_id, g_source_remove);
+  build_description (self);
 }
 
 /* The tooltip of a column's part on a board with host memory. */

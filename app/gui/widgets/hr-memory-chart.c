@@ -295,6 +295,7 @@ hr_memory_chart_finalize (GObject *object)
   g_clear_pointer (&self->hits, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->board, hr_board_free);
+  g_clear_handle_id (&self->description_id, g_source_remove);
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->learned_text, g_free);
 
@@ -675,7 +676,8 @@ hr_memory_chart_get_selected_only (HrMemoryChart *self)
  *
  * The accessible description: every drawn bar's figures in words, e.g.
  * "llama3.2:3b: weights 2.0 GB, KV cache 0.47 GB, total 2.47 GB, fits with
- * 2.63 GB to spare."
+ * 2.63 GB to spare." The chart rebuilds it 200 ms after its bars change,
+ * or now, when it is read before that.
  *
  * Returns: (transfer none): the description
  */
@@ -684,6 +686,7 @@ hr_memory_chart_get_description (HrMemoryChart *self)
 {
   g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
 
+  _hr_memory_chart_flush_description (self);
   return self->description;
 }
 
