@@ -30,7 +30,14 @@ struct _HrModelRow
   guint         watchers;      /* cells shown for the row (hr_model_row_watch()) */
   guint         serial;        /* hr_model_row_get_serial() */
   int           kv_type;       /* of kv_per_token, -1 before the first evaluation */
-  HrEvaluation  plain;         /* weights + KV cache only: what the rate and the seed's formulas use */
+  /* The plain math's (weights + KV cache only: what the rate and the
+   * seed's formulas use) footprint, verdict and margin. The rest of its
+   * evaluation is the runtime's; hr_model_row_get_plain_evaluation()
+   * puts the two together in plain_view when asked. */
+  HrFootprint   plain_footprint;
+  HrVerdict     plain_verdict;
+  guint64       plain_margin_bytes;
+  HrEvaluation *plain_view;
   gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
   guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */

@@ -30,6 +30,7 @@ hr_model_row_finalize (GObject *object)
   g_clear_pointer (&self->spec, hr_model_spec_free);
   g_clear_pointer (&self->name_folded, g_free);
   g_clear_pointer (&self->runtime_cache, hr_runtime_spec_cache_free);
+  g_clear_pointer (&self->plain_view, g_free);
 
   G_OBJECT_CLASS (hr_model_row_parent_class)->finalize (object);
 }
@@ -274,7 +275,11 @@ evaluate_plain (HrModelRow               *self,
                 const HrEvaluationInputs *scenario)
 {
   hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
-  self->plain = self->evaluation;
+  /* Only what the runtime changes is kept aside: copying the whole
+   * evaluation touched four more cache lines of every row on every step. */
+  self->plain_footprint = self->evaluation.footprint;
+  self->plain_verdict = self->evaluation.verdict;
+  self->plain_margin_bytes = self->evaluation.margin_bytes;
   self->learned_bytes = 0;
   self->projector_bytes = 0;
   self->runtime_failed = FALSE;
@@ -483,14 +488,23 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
  * Returns: (transfer none): the last evaluation with the seed's plain math
  *   (weights + KV cache, no runtime model): its weights are the ones the
  *   decode ceiling and rate were computed from. Without a runtime it is
- *   hr_model_row_get_evaluation().
+ *   the same as hr_model_row_get_evaluation(). Valid until the next call
+ *   or the next evaluation of @self.
  */
 const HrEvaluation *
 hr_model_row_get_plain_evaluation (HrModelRow *self)
 {
   g_return_val_if_fail (HR_IS_MODEL_ROW (self), NULL);
 
-  return &self->plain;
+  /* The runtime changes only the footprint, the verdict and the margin
+   * (_hr_model_row_evaluate_runtime()); the rest is the same evaluation. */
+  if (self->plain_view == NULL)
+    self->plain_view = g_new (HrEvaluation, 1);
+  *self->plain_view = self->evaluation;
+  self->plain_view->footprint = self->plain_footprint;
+  self->plain_view->verdict = self->plain_verdict;
+  self->plain_view->margin_bytes = self->plain_margin_bytes;
+  return self->plain_view;
 }
 
 /**
