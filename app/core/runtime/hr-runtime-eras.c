@@ -86,7 +86,8 @@ hr_runtime_parse_version (const char *version,
 
   if (version == NULL)
     return FALSE;
-  if (last.text[0] == '\0' || strcmp (last.text, version) != 0)
+  /* Starts as "", which parses to FALSE: the memo's first state is true. */
+  if (strcmp (last.text, version) != 0)
     {
       if (strlen (version) >= sizeof last.text)
         return parse_version (version, out_major, out_minor, out_patch);

@@ -282,6 +282,9 @@ hr_memory_chart_dispose (GObject *object)
       g_ptr_array_set_size (self->column_widgets, 0);
     }
 
+  /* A disposed chart describes nothing more. */
+  g_clear_handle_id (&self->description_id, g_source_remove);
+
   G_OBJECT_CLASS (hr_memory_chart_parent_class)->dispose (object);
 }
 
@@ -295,7 +298,6 @@ hr_memory_chart_finalize (GObject *object)
   g_clear_pointer (&self->hits, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->board, hr_board_free);
-  g_clear_handle_id (&self->description_id, g_source_remove);
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->learned_text, g_free);
 
