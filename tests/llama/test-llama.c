@@ -185,8 +185,10 @@ typedef struct {
   const char *model;     /* LmModel id */
   guint32     n_ctx;     /* -c, 0 = not given (the trained context per slot) */
   guint32     slots;     /* -np, 0 = not given (auto: 4, unified) */
-  guint32     fit_room_mib; /* > 0: --fit-target leaves this much of the physical
-                             * memory to fit into (0 = the 1 GiB default margin) */
+  guint32     fit_room_mib; /* > 0: --fit-target leaves about this much of the
+                             * physical memory to fit into, moved to the middle
+                             * of fit's step (fit_target_mib(); 0 = the 1 GiB
+                             * default margin) */
   guint32     n_cpu_moe;    /* > 0: --n-cpu-moe N; G_MAXUINT32: --cpu-moe */
 } ServerSetting;
 
@@ -217,6 +219,63 @@ static guint64
 physical_bytes (void)
 {
   return (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGE_SIZE);
+}
+
+/* What --fit measures of Headroom's prediction at @n_ctx tokens: every
+ * buffer but the output (src/llama-context.cpp memory_breakdown), in
+ * bytes. */
+static guint64
+fit_used_bytes (const HrModelSpec   *spec,
+                const ServerSetting *s,
+                guint64              n_ctx)
+{
+  g_autoptr(GError) error = NULL;
+  HrRuntimeInputs in;
+  HrRuntimePrediction p;
+
+  hr_runtime_inputs_init (&in, spec, (guint32) n_ctx);
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.backend = HR_RUNTIME_BACKEND_CPU;
+  in.parallel_slots = s->slots;
+  in.batch = 0;
+  in.ubatch = 0;
+  g_assert_true (hr_runtime_predict (&in, &p, &error));
+  g_assert_no_error (error);
+  return p.total_bytes - (guint64) hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_OUTPUT);
+}
+
+/* The --fit-target, in MiB, for a setting with fit_room_mib: about that
+ * much of the physical memory left to fit into, moved to the middle of
+ * the step of --fit's context it falls in. common/fit.cpp interpolates
+ * the context linearly between 4,096 x streams and the trained context x
+ * slots and rounds it down to 256 x streams, so one step is a few MiB of
+ * buffers: a target at a step's edge would make the test a check of the
+ * compute buffer to a fraction of a MiB (test_setting() checks it to
+ * max(1 MiB, 3 %)), and of the machine's memory size. In the middle, a
+ * compute buffer off by less than half a step lands on llama.cpp's
+ * context; the test checks fit's arithmetic, whatever the machine. */
+static guint64
+fit_target_mib (const ServerSetting *s,
+                const HrModelSpec   *spec)
+{
+  guint64 slots = s->slots > 0 ? s->slots : 4;
+  guint64 streams = s->slots > 0 ? s->slots : 1;
+  guint64 n_max = (guint64) spec->context_length * slots;
+  guint64 n_min = 4096 * streams, align = 256 * streams;
+  guint64 used_max = fit_used_bytes (spec, s, n_max);
+  guint64 used_min = fit_used_bytes (spec, s, n_min);
+  double per_token = (double) (used_max - used_min) / (double) (n_max - n_min);
+  double room = (double) s->fit_room_mib * 1048576.0;
+  guint64 n = n_min + (guint64) ((room - (double) used_min) / per_token);
+  double middle;
+
+  g_assert_cmpfloat (room, >, (double) used_min);
+  g_assert_cmpfloat (room, <, (double) used_max);
+  /* Half a step must exceed the MiB the target is rounded to. */
+  g_assert_cmpfloat (align * per_token, >=, 2.0 * 1048576.0);
+  n -= n % align;
+  middle = (double) used_min + ((double) (n - n_min) + align / 2.0) * per_token;
+  return (guint64) ((double) physical_bytes () - middle) / 1048576;
 }
 
 /* The benchmark's grid (HEADROOM_LLAMA_GRID=1): these models at every
@@ -477,6 +536,7 @@ run_server_with (const Setting     *s,
  * and the flags that keep the figures about the model (as run_server()). */
 static void
 run_server_defaults (const ServerSetting *s,
+                     const HrModelSpec   *spec,
                      const char          *path,
                      Logged              *logged)
 {
@@ -510,7 +570,7 @@ run_server_defaults (const ServerSetting *s,
   if (s->fit_room_mib > 0)
     {
       g_ptr_array_add (args, g_strdup ("--fit-target"));
-      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, physical_bytes () / 1048576 - s->fit_room_mib));
+      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, fit_target_mib (s, spec)));
     }
   if (s->n_cpu_moe == G_MAXUINT32)
     g_ptr_array_add (args, g_strdup ("--cpu-moe"));
@@ -677,13 +737,13 @@ test_server_defaults (gconstpointer data)
   /* --fit fits an unset -c to the physical memory, less its margin. */
   in.free_bytes = physical_bytes ();
   if (s->fit_room_mib > 0)
-    in.fit_target_bytes = (physical_bytes () / 1048576 - s->fit_room_mib) * G_GUINT64_CONSTANT (1048576);
+    in.fit_target_bytes = fit_target_mib (s, spec) * G_GUINT64_CONSTANT (1048576);
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
   g_assert_true (p.flash_attention);
   g_assert_cmpint (p.kv_unified, ==, s->slots == 0);
 
-  run_server_defaults (s, path, &logged);
+  run_server_defaults (s, spec, path, &logged);
   if (!logged.listening)
     g_printerr ("%s", logged.log->str);
   g_assert_true (logged.listening);
