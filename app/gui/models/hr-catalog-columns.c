@@ -86,7 +86,6 @@ typedef struct {
   gboolean        valid;
   HrCatalogExtent extent;
   HrUnit          unit;
-  double          scale;
   GHashTable     *widths;   /* text -> natural width in pixels, as GINT_TO_POINTER */
 } VerdictFit;
 
@@ -361,20 +360,22 @@ hr_catalog_columns_fit_verdict (GtkColumnView *view,
   g_autoptr(GtkColumnViewColumn) column = NULL;
   HrCatalogExtent extent;
   g_autofree char *devices = NULL;
-  double scale = text_scale (GTK_WIDGET (view));
+  double scale;
   int width;
 
   if (g_list_model_get_n_items (gtk_column_view_get_columns (view)) <= HR_MODELS_COLUMN_VERDICT)
     return;
   rows_extent (rows, &extent);
-  /* Where the rows sit on several GPUs is not in the extent: measured. */
-  if (fit->valid && !extent.placed_on_devices && fit->unit == unit && fit->scale == scale &&
+  /* Where the rows sit on several GPUs is not in the extent: measured.
+   * The text's size is not read here: a new size refits the whole table
+   * (hr_catalog_columns_fit()), which forgets this fit. */
+  if (fit->valid && !extent.placed_on_devices && fit->unit == unit &&
       memcmp (&fit->extent, &extent, sizeof extent) == 0)
     return;
+  scale = text_scale (GTK_WIDGET (view));
   fit->valid = TRUE;
   fit->extent = extent;
   fit->unit = unit;
-  fit->scale = scale;
 
   if (extent.placed_on_devices)
     devices = longest_devices (rows);
