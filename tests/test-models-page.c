@@ -207,6 +207,92 @@ assert_all_pills_whole (Fixture    *f,
   g_assert_cmpuint (checked, >=, g_list_model_get_n_items (hr_models_page_get_rows (f->page)));
 }
 
+/* Whether @label lies whole inside its table cell (@label's box's
+ * parent, which clips what overflows it). */
+static gboolean
+inside_cell (GtkWidget *label)
+{
+  GtkWidget *cell = gtk_widget_get_parent (gtk_widget_get_parent (label));
+  graphene_rect_t bounds, cell_bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (label, cell, &bounds));
+  g_assert_true (gtk_widget_compute_bounds (cell, cell, &cell_bounds));
+  return bounds.origin.x + bounds.size.width <= cell_bounds.origin.x + cell_bounds.size.width + 0.5;
+}
+
+/* Every drawn model name in the table shows whole or ends in an ellipsis
+ * inside its cell, never cut off by the cell's edge: returns how many were
+ * checked, or -1 after a message at the first that is cut. */
+static int
+check_names (GtkColumnView *view)
+{
+  g_autoptr(GPtrArray) stars = g_ptr_array_new ();
+  int checked = 0;
+
+  collect_by_class (GTK_WIDGET (view), "recommended-star", stars);
+  for (guint i = 0; i < stars->len; i++)
+    {
+      GtkWidget *label = gtk_widget_get_next_sibling (g_ptr_array_index (stars, i));
+
+      if (!gtk_widget_is_drawable (label) || gtk_widget_get_width (label) == 0)
+        continue;
+      if (!inside_cell (label))
+        {
+          g_test_message ("the name \"%s\" is %d px wide, past its cell's edge, and %s",
+                          gtk_label_get_text (GTK_LABEL (label)), gtk_widget_get_width (label),
+                          pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))) ?
+                          "ellipsized" : "not ellipsized");
+          return -1;
+        }
+      checked++;
+    }
+  return checked;
+}
+
+/* Scrolls the table from top to bottom, checking every drawn name at
+ * each half page. */
+static void
+assert_all_names_inside (Fixture *f)
+{
+  GtkColumnView *view = hr_models_page_get_column_view (f->page);
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  double value = 0;
+  guint checked = 0;
+
+  do
+    {
+      int n;
+
+      gtk_adjustment_set_value (adjustment, value);
+      spin (60);
+      n = check_names (view);
+      g_assert_cmpint (n, >, 0);
+      checked += (guint) n;
+      value += gtk_adjustment_get_page_size (adjustment) / 2;
+    }
+  while (value < gtk_adjustment_get_upper (adjustment));
+  g_assert_cmpuint (checked, >=, g_list_model_get_n_items (hr_models_page_get_rows (f->page)));
+}
+
+/* At the default size, with the longest names of the catalog
+ * ("phi4-mini-reasoning:3.8b"), every name in the table, top to bottom:
+ * at the default context, and at 131,072 tokens, where most names have
+ * the "past its limit" note beside them. */
+static void
+test_names_english (void)
+{
+  Fixture f = { 0 };
+  HrScenario *scenario;
+
+  open_window (&f);
+  scenario = hr_application_get_scenario (test_app);
+  assert_all_names_inside (&f);
+  hr_scenario_set_context_tokens (scenario, 131072);
+  spin (60);
+  assert_all_names_inside (&f);
+  close_window (&f);
+}
+
 /* The context slider's marks (hr-scenario-controls.ui). */
 static const guint32 context_presets[] = { 512, 2048, 4096, 8192, 16384, 32768, 131072 };
 
@@ -1212,6 +1298,7 @@ main (int   argc,
 
   g_test_add_func ("/models-page/pills-english", test_pills_english);
   g_test_add_func ("/models-page/headers-english", test_headers_english);
+  g_test_add_func ("/models-page/names-english", test_names_english);
   g_test_add_func ("/models-page/subtitles-english", test_subtitles_english);
   g_test_add_func ("/models-page/german", test_german);
   g_test_add_func ("/models-page/figures", test_figures);

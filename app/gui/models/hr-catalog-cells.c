@@ -239,9 +239,13 @@ refresh_cell (GtkListItem *item)
 
       gtk_widget_set_visible (star, hr_model_row_get_recommended (row));
       set_label_text (label, text);
-      /* The name keeps up to 18 characters before the note beside it,
-       * which gives way first (its tooltip has it whole). */
-      gtk_label_set_width_chars (GTK_LABEL (label), (int) MIN (g_utf8_strlen (text, -1), 18));
+      /* Beside the note the name keeps up to 8 characters; the note gives
+       * way first (its tooltip has it whole). Alone the name takes the
+       * cell's width and ends in an ellipsis where the column is narrower.
+       * A floor wider than the column would put the name past the cell's
+       * edge, cut there without an ellipsis. */
+      gtk_label_set_width_chars (GTK_LABEL (label),
+                                 note_text != NULL ? (int) MIN (g_utf8_strlen (text, -1), 8) : -1);
       set_label_text (note, note_text ? note_text : "");
       if (note_text != NULL)
         set_tooltip_text (note, note_text);
