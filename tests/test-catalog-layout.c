@@ -26,6 +26,7 @@
 #include "hr-catalog-view.h"
 #include "hr-gui-format.h"
 #include "hr-memory-chart.h"
+#include "hr-memory-chart-private.h"
 #include "hr-model-row.h"
 #include "hr-models-page-private.h"
 #include "hr-text-zoom.h"
@@ -291,6 +292,42 @@ test_catalog_columns_fit (void)
         sum += gtk_column_view_column_get_fixed_width (column);
     }
   g_assert_cmpint (sum, <=, gtk_widget_get_width (GTK_WIDGET (view)));
+  close_window (window);
+}
+
+/* At 1,024 x 700 the memory chart is wider than the part of it its
+ * scrolled window shows (it scrolls sideways): its legend flows in the
+ * part in view, and follows it when the chart is scrolled to its right
+ * end, so no entry ("KV cache") is cut at the view's edge; and the chart
+ * is as tall as the legend's extra lines make it. */
+static void
+test_catalog_legend_in_view (void)
+{
+  HrWindow *window = open_window (1024, 700);
+  HrMemoryChart *chart = hr_models_page_get_memory_chart (hr_window_get_models_page (window));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (chart), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  double width = gtk_widget_get_width (GTK_WIDGET (chart));
+  double page = gtk_adjustment_get_page_size (h);
+  double x, span, narrow_height, wide_height;
+
+  g_assert_cmpfloat (page, >, 0);
+  g_assert_cmpfloat (page, <, width);
+  chart->in_view = TRUE;
+  _hr_memory_chart_legend_span (chart, width, &x, &span);
+  g_assert_cmpfloat (x, ==, gtk_adjustment_get_value (h) + 12);
+  g_assert_cmpfloat (span, ==, page - 24);
+
+  gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h) - page);
+  _hr_memory_chart_legend_span (chart, width, &x, &span);
+  g_assert_cmpfloat (x + span, ==, width - 12);
+  narrow_height = _hr_memory_chart_draw_chart (chart, NULL, NULL, width, 0);
+  chart->in_view = FALSE;
+  /* An export (not in view) flows the legend in the whole width: fewer
+   * lines. */
+  wide_height = _hr_memory_chart_draw_chart (chart, NULL, NULL, width, 0);
+  g_assert_cmpfloat (narrow_height, >, wide_height);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (chart)), >=, (int) narrow_height);
   close_window (window);
 }
 
@@ -664,6 +701,7 @@ main (int   argc,
   g_test_add_func ("/catalog-layout/resize-alignment", test_catalog_resize_alignment);
   g_test_add_func ("/catalog-layout/compact", test_catalog_compact);
   g_test_add_func ("/catalog-layout/columns-fit", test_catalog_columns_fit);
+  g_test_add_func ("/catalog-layout/legend-in-view", test_catalog_legend_in_view);
   g_test_add_func ("/catalog-layout/zoom", test_catalog_zoom);
   g_test_add_func ("/catalog-layout/export-button", test_catalog_export_button);
   g_test_add_func ("/catalog-layout/presentation", test_catalog_presentation);

@@ -607,6 +607,37 @@ draw_export_labels (HrMemoryChart    *self,
     }
 }
 
+/**
+ * _hr_memory_chart_legend_span: (skip)
+ * @self: the chart
+ * @width: the chart's width, in pixels
+ * @x: (out): where the legend starts, in pixels from the chart's left
+ * @span: (out): the width the legend flows in, in pixels
+ *
+ * On screen (measured or drawn, HrMemoryChart:in_view), in a scrolled
+ * window that shows less than @width: the part in view, so the legend
+ * stays whole and in sight as the chart scrolls sideways (a chart at its
+ * minimum width in a narrow window); otherwise, and in an export, the
+ * whole width. PAD each side.
+ */
+void
+_hr_memory_chart_legend_span (HrMemoryChart *self,
+                              double         width,
+                              double        *x,
+                              double        *span)
+{
+  double page = self->in_view && self->hadjustment != NULL ? gtk_adjustment_get_page_size (self->hadjustment) : 0;
+
+  if (page > 4 * PAD && page < width)
+    {
+      *x = MIN (gtk_adjustment_get_value (self->hadjustment), width - page) + PAD;
+      *span = page - 2 * PAD;
+      return;
+    }
+  *x = PAD;
+  *span = width - 2 * PAD;
+}
+
 /* Scrolled down in its window (on screen, not in an export), the legend
  * is drawn again over the bars at the top of what is in view, so the
  * colours stay explained whichever bars are shown. */
@@ -618,15 +649,16 @@ draw_sticky_legend (HrMemoryChart      *self,
                     double              legend_height,
                     double              width)
 {
-  double at;
+  double at, x, span;
 
   if (hits != self->hits || self->vadjustment == NULL || gtk_adjustment_get_value (self->vadjustment) <= PAD)
     return;
 
   at = gtk_adjustment_get_value (self->vadjustment);
+  _hr_memory_chart_legend_span (self, width, &x, &span);
   _hr_memory_chart_draw_rect (snapshot, &self->colors.bg, 0, at, width, legend_height + PAD + 6);
   _hr_memory_chart_draw_rect (snapshot, &self->colors.grid, 0, at + legend_height + PAD + 6, width, 1);
-  models_legend_draw (self, snapshot, legend, PAD, at + PAD / 2, width - 2 * PAD);
+  models_legend_draw (self, snapshot, legend, x, at + PAD / 2, span);
 }
 
 /* When the chart shows fewer bars than the list has rows, says so at @y;
@@ -668,11 +700,12 @@ _hr_memory_chart_draw_models (HrMemoryChart *self,
   g_autoptr(GArray) label_x = NULL; /* an export's label x per bar */
   ModelsLegend legend;
   ModelsAxis axis;
-  double legend_height;
+  double legend_height, legend_x, legend_span;
   double y = PAD;
 
   models_legend_init (self, board, &legend);
-  legend_height = models_legend_draw (self, snapshot, &legend, PAD, y, width - 2 * PAD);
+  _hr_memory_chart_legend_span (self, width, &legend_x, &legend_span);
+  legend_height = models_legend_draw (self, snapshot, &legend, legend_x, y, legend_span);
   y += legend_height + 10;
 
   if (self->bars->len == 0 || board == NULL)

@@ -121,6 +121,13 @@ struct _HrMemoryChart
   GPtrArray         *column_widgets; /* GtkWidget*, one per column: its accessible label */
   GtkAdjustment     *vadjustment;  /* the scrolled window's, while rooted: the legend stays in view */
   gulong             vadjustment_id;
+  GtkAdjustment     *hadjustment;  /* the same sideways: a chart wider than its window keeps
+                                    * its legend in view and whole */
+  gulong             hadjustment_value_id, hadjustment_page_id;
+  double             measured_page; /* the view's width the last measure flowed the legend in */
+  guint              page_resize_id; /* a resize for a new view width, due (0: none) */
+  gboolean           in_view;      /* measuring or drawing for the screen (not an export):
+                                    * the legend flows in the view (_hr_memory_chart_legend_span()) */
 };
 
 /* resident, weights, KV cache, overhead, learned overhead, reserve, free */
@@ -130,6 +137,7 @@ gboolean _hr_memory_chart_board_lines (HrMemoryChart *self, guint64 out[3]);
 void _hr_memory_chart_add_hit (GArray *hits, double x, double y, double width, double height, guint bar, Segment segment);
 PangoLayout * _hr_memory_chart_cached_layout (HrMemoryChart *self, const char *text, gboolean bold, int width, PangoEllipsizeMode ellipsize);
 double _hr_memory_chart_draw_chart (HrMemoryChart *self, GtkSnapshot *snapshot, GArray *hits, double width, double height);
+void _hr_memory_chart_legend_span (HrMemoryChart *self, double width, double *x, double *span);
 void _hr_memory_chart_draw_layout (GtkSnapshot *snapshot, PangoLayout *layout, double x, double y, const GdkRGBA *color);
 double _hr_memory_chart_draw_models (HrMemoryChart *self, GtkSnapshot *snapshot, GArray *hits, double width, double height);
 void _hr_memory_chart_draw_rect (GtkSnapshot *snapshot, const GdkRGBA *color, double x, double y, double width, double height);

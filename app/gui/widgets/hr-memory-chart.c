@@ -88,8 +88,33 @@ hr_memory_chart_snapshot (GtkWidget   *widget,
 {
   HrMemoryChart *self = HR_MEMORY_CHART (widget);
 
+  self->in_view = TRUE;
   _hr_memory_chart_draw_chart (self, snapshot, self->hits,
                                gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  self->in_view = FALSE;
+}
+
+static gboolean
+resize_for_page (gpointer user_data)
+{
+  HrMemoryChart *self = user_data;
+
+  self->page_resize_id = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* The view's width changed: the scrolled window sets it while it is
+ * allocated, when a resize cannot be queued, so the new measure (the
+ * legend's lines in the new width) comes from an idle, and only when the
+ * last measure flowed the legend in another width. */
+static void
+on_page_size (HrMemoryChart *self)
+{
+  if (self->page_resize_id != 0 ||
+      gtk_adjustment_get_page_size (self->hadjustment) == self->measured_page)
+    return;
+  self->page_resize_id = g_idle_add (resize_for_page, self);
 }
 
 /* In a scrolled window, the models chart keeps its legend at the top of
@@ -108,6 +133,13 @@ hr_memory_chart_root (GtkWidget *widget)
   self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)));
   self->vadjustment_id = g_signal_connect_swapped (self->vadjustment, "value-changed",
                                                    G_CALLBACK (gtk_widget_queue_draw), self);
+  /* Sideways the legend follows the view too, and flows in its width: a
+   * new width of the view can take the legend more lines. */
+  self->hadjustment = g_object_ref (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scrolled)));
+  self->hadjustment_value_id = g_signal_connect_swapped (self->hadjustment, "value-changed",
+                                                         G_CALLBACK (gtk_widget_queue_draw), self);
+  self->hadjustment_page_id = g_signal_connect_swapped (self->hadjustment, "notify::page-size",
+                                                        G_CALLBACK (on_page_size), self);
 }
 
 static void
@@ -118,6 +150,13 @@ hr_memory_chart_unroot (GtkWidget *widget)
   if (self->vadjustment != NULL)
     g_clear_signal_handler (&self->vadjustment_id, self->vadjustment);
   g_clear_object (&self->vadjustment);
+  if (self->hadjustment != NULL)
+    {
+      g_clear_signal_handler (&self->hadjustment_value_id, self->hadjustment);
+      g_clear_signal_handler (&self->hadjustment_page_id, self->hadjustment);
+    }
+  g_clear_object (&self->hadjustment);
+  g_clear_handle_id (&self->page_resize_id, g_source_remove);
 
   GTK_WIDGET_CLASS (hr_memory_chart_parent_class)->unroot (widget);
 }
@@ -156,19 +195,25 @@ hr_memory_chart_measure (GtkWidget      *widget,
   else
     {
       double width = for_size > 0 ? for_size : (pool ? 240 : 520);
-      double height = _hr_memory_chart_draw_chart (self, NULL, NULL, width, 0);
+      double height;
+
+      self->in_view = TRUE;
+      height = _hr_memory_chart_draw_chart (self, NULL, NULL, width, 0);
+      self->in_view = FALSE;
+      self->measured_page = self->hadjustment != NULL ? gtk_adjustment_get_page_size (self->hadjustment) : 0;
 
       *minimum = *natural = (int) ceil (height);
     }
 }
 
-/* The pool column's legend wraps its long names, so its height follows
- * the width it gets; the models chart's does not. */
+/* The pool column's legend wraps its long names, and the models chart's
+ * legend and its "The first N of M models" note flow in the width it gets
+ * (its legend in the part in view): the height of either follows the
+ * width. */
 static GtkSizeRequestMode
 hr_memory_chart_get_request_mode (GtkWidget *widget)
 {
-  return HR_MEMORY_CHART (widget)->mode == HR_MEMORY_CHART_MODE_POOL ?
-         GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
