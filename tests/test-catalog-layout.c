@@ -298,8 +298,9 @@ test_catalog_columns_fit (void)
 /* At 1,024 x 700 the memory chart is wider than the part of it its
  * scrolled window shows (it scrolls sideways): its legend flows in the
  * part in view, and follows it when the chart is scrolled to its right
- * end, so no entry ("KV cache") is cut at the view's edge; and the chart
- * is as tall as the legend's extra lines make it. */
+ * end, so no entry ("KV cache") is cut at the view's edge; the chart is
+ * as tall as the legend's extra lines make it; and an entry wider than
+ * the view wraps. */
 static void
 test_catalog_legend_in_view (void)
 {
@@ -328,6 +329,15 @@ test_catalog_legend_in_view (void)
   wide_height = _hr_memory_chart_draw_chart (chart, NULL, NULL, width, 0);
   g_assert_cmpfloat (narrow_height, >, wide_height);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (chart)), >=, (int) narrow_height);
+  /* In a view narrower than an entry (a phone's), the entry wraps beside
+   * its swatch: "Learned overhead" takes two lines in 90 px, one in 1,000. */
+  {
+    const Segment learned[] = { SEG_LEARNED };
+    double one_line = _hr_memory_chart_draw_legend (chart, NULL, 0, 0, 1000, learned, NULL, 1);
+
+    g_assert_cmpfloat (one_line, >, 0);
+    g_assert_cmpfloat (_hr_memory_chart_draw_legend (chart, NULL, 0, 0, 90, learned, NULL, 1), >, 1.5 * one_line);
+  }
   close_window (window);
 }
 

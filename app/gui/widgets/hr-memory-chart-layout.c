@@ -161,7 +161,7 @@ _hr_memory_chart_draw_legend (HrMemoryChart *self,
     {
       g_autoptr(PangoLayout) layout = NULL;
       g_autofree char *text = NULL;
-      int tw, th;
+      int tw, th, th_line;
       double item_width;
 
       if (values != NULL && values[i] != G_MAXUINT64)
@@ -176,6 +176,16 @@ _hr_memory_chart_draw_legend (HrMemoryChart *self,
 
       layout = _hr_memory_chart_make_layout (self, text, FALSE);
       pango_layout_get_pixel_size (layout, &tw, &th);
+      th_line = th;
+      /* An entry wider than the legend (a phone's narrow view) wraps
+       * beside its swatch rather than run past the edge. */
+      if (SWATCH + 6 + tw > width && width > SWATCH + 6 + 4 * SWATCH)
+        {
+          g_object_unref (layout);
+          layout = g_object_ref (_hr_memory_chart_cached_layout (self, text, FALSE, (int) (width - SWATCH - 6),
+                                                                 PANGO_ELLIPSIZE_NONE));
+          pango_layout_get_pixel_size (layout, &tw, &th);
+        }
       item_width = SWATCH + 6 + tw;
 
       if (x > x0 && x + item_width > x0 + width)
@@ -187,10 +197,10 @@ _hr_memory_chart_draw_legend (HrMemoryChart *self,
 
       if (segments[i] >= SEG_LINE_BUDGET)
         _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segments[i]],
-                                    x + SWATCH / 2 - LINE_WIDTH / 2, y + (th - SWATCH) / 2.0, LINE_WIDTH, SWATCH);
+                                    x + SWATCH / 2 - LINE_WIDTH / 2, y + (th_line - SWATCH) / 2.0, LINE_WIDTH, SWATCH);
       else
         _hr_memory_chart_draw_rect (snapshot, &self->colors.seg[segments[i]],
-                                    x, y + (th - SWATCH) / 2.0, SWATCH, SWATCH);
+                                    x, y + (th_line - SWATCH) / 2.0, SWATCH, SWATCH);
       _hr_memory_chart_draw_layout (snapshot, layout, x + SWATCH + 6, y, &self->colors.fg);
 
       x += item_width + LEGEND_GAP;
