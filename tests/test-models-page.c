@@ -174,39 +174,6 @@ check_pills (GtkColumnView *view,
   return checked;
 }
 
-static gboolean
-pills_whole (gpointer data)
-{
-  return check_pills (data, NULL) >= 0;
-}
-
-/* Scrolls the table from top to bottom, checking the pills at each half
- * page, once the list has laid out the cells it just bound. */
-static void
-assert_all_pills_whole (Fixture    *f,
-                        const char *where)
-{
-  GtkColumnView *view = hr_models_page_get_column_view (f->page);
-  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
-  guint checked = 0;
-  double value = 0;
-
-  do
-    {
-      int n;
-
-      gtk_adjustment_set_value (adjustment, value);
-      spin (20);
-      iterate_until (pills_whole, view, 1000);
-      n = check_pills (view, where);
-      g_assert_cmpint (n, >, 0);
-      checked += (guint) n;
-      value += gtk_adjustment_get_page_size (adjustment) / 2;
-    }
-  while (value < gtk_adjustment_get_upper (adjustment));
-  g_assert_cmpuint (checked, >=, g_list_model_get_n_items (hr_models_page_get_rows (f->page)));
-}
-
 /* Whether @label lies whole inside its table cell (@label's box's
  * parent, which clips what overflows it). */
 static gboolean
@@ -222,9 +189,11 @@ inside_cell (GtkWidget *label)
 
 /* Every drawn model name in the table shows whole or ends in an ellipsis
  * inside its cell, never cut off by the cell's edge: returns how many were
- * checked, or -1 after a message at the first that is cut. */
+ * checked, or -1 (after a message with @where, when @where is given) at
+ * the first that is cut. */
 static int
-check_names (GtkColumnView *view)
+check_names (GtkColumnView *view,
+             const char    *where)
 {
   g_autoptr(GPtrArray) stars = g_ptr_array_new ();
   int checked = 0;
@@ -238,10 +207,11 @@ check_names (GtkColumnView *view)
         continue;
       if (!inside_cell (label))
         {
-          g_test_message ("the name \"%s\" is %d px wide, past its cell's edge, and %s",
-                          gtk_label_get_text (GTK_LABEL (label)), gtk_widget_get_width (label),
-                          pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))) ?
-                          "ellipsized" : "not ellipsized");
+          if (where != NULL)
+            g_test_message ("%s: the name \"%s\" is %d px wide, past its cell's edge, and %s", where,
+                            gtk_label_get_text (GTK_LABEL (label)), gtk_widget_get_width (label),
+                            pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))) ?
+                            "ellipsized" : "not ellipsized");
           return -1;
         }
       checked++;
@@ -249,23 +219,46 @@ check_names (GtkColumnView *view)
   return checked;
 }
 
-/* Scrolls the table from top to bottom, checking every drawn name at
- * each half page. */
+/* A check of what the table draws: how many cells it checked, or -1
+ * (after a message with @where, when given) at the first wrong one. */
+typedef int (*TableCheck) (GtkColumnView *view,
+                           const char    *where);
+
+typedef struct {
+  TableCheck     check;
+  GtkColumnView *view;
+} TableWait;
+
+static gboolean
+table_passes (gpointer data)
+{
+  TableWait *wait = data;
+
+  return wait->check (wait->view, NULL) >= 0;
+}
+
+/* Scrolls the table from top to bottom, running @check at each half page
+ * once the list has laid out the cells it just bound: every row of the
+ * table is checked at least once. */
 static void
-assert_all_names_inside (Fixture *f)
+assert_whole_table (Fixture    *f,
+                    TableCheck  check,
+                    const char *where)
 {
   GtkColumnView *view = hr_models_page_get_column_view (f->page);
   GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
-  double value = 0;
+  TableWait wait = { check, view };
   guint checked = 0;
+  double value = 0;
 
   do
     {
       int n;
 
       gtk_adjustment_set_value (adjustment, value);
-      spin (60);
-      n = check_names (view);
+      spin (20);
+      iterate_until (table_passes, &wait, 1000);
+      n = check (view, where);
       g_assert_cmpint (n, >, 0);
       checked += (guint) n;
       value += gtk_adjustment_get_page_size (adjustment) / 2;
@@ -286,10 +279,10 @@ test_names_english (void)
 
   open_window (&f);
   scenario = hr_application_get_scenario (test_app);
-  assert_all_names_inside (&f);
+  assert_whole_table (&f, check_names, "at 4,096 tokens");
   hr_scenario_set_context_tokens (scenario, 131072);
   spin (60);
-  assert_all_names_inside (&f);
+  assert_whole_table (&f, check_names, "at 131,072 tokens");
   close_window (&f);
 }
 
@@ -317,7 +310,7 @@ check_pills_on_every_board (void)
         g_object_set (scenario, "board-id", board->id, NULL);
         hr_scenario_set_context_tokens (scenario, context_presets[c]);
         spin (60);
-        assert_all_pills_whole (&f, where);
+        assert_whole_table (&f, check_pills, where);
       }
   close_window (&f);
 }
