@@ -533,10 +533,11 @@ run_server_with (const Setting     *s,
 }
 
 /* llama-server with its defaults: only the model, -c and -np where given,
- * and the flags that keep the figures about the model (as run_server()). */
+ * --fit-target @target_mib where not 0, and the flags that keep the
+ * figures about the model (as run_server()). */
 static void
 run_server_defaults (const ServerSetting *s,
-                     const HrModelSpec   *spec,
+                     guint64              target_mib,
                      const char          *path,
                      Logged              *logged)
 {
@@ -567,10 +568,10 @@ run_server_defaults (const ServerSetting *s,
       g_ptr_array_add (args, g_strdup ("-np"));
       g_ptr_array_add (args, g_strdup_printf ("%u", s->slots));
     }
-  if (s->fit_room_mib > 0)
+  if (target_mib > 0)
     {
       g_ptr_array_add (args, g_strdup ("--fit-target"));
-      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, fit_target_mib (s, spec)));
+      g_ptr_array_add (args, g_strdup_printf ("%" G_GUINT64_FORMAT, target_mib));
     }
   if (s->n_cpu_moe == G_MAXUINT32)
     g_ptr_array_add (args, g_strdup ("--cpu-moe"));
@@ -725,6 +726,7 @@ test_server_defaults (gconstpointer data)
   HrRuntimeInputs in;
   HrRuntimePrediction p;
   Logged logged;
+  guint64 target_mib = s->fit_room_mib > 0 ? fit_target_mib (s, spec) : 0;
   double w_diff, kv_diff, out_diff, c_diff, t_diff;
   double w_pc, kv_pc, out_pc, c_pc, t_pc, total_logged;
 
@@ -737,13 +739,13 @@ test_server_defaults (gconstpointer data)
   /* --fit fits an unset -c to the physical memory, less its margin. */
   in.free_bytes = physical_bytes ();
   if (s->fit_room_mib > 0)
-    in.fit_target_bytes = fit_target_mib (s, spec) * G_GUINT64_CONSTANT (1048576);
+    in.fit_target_bytes = target_mib * G_GUINT64_CONSTANT (1048576);
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
   g_assert_true (p.flash_attention);
   g_assert_cmpint (p.kv_unified, ==, s->slots == 0);
 
-  run_server_defaults (s, spec, path, &logged);
+  run_server_defaults (s, target_mib, path, &logged);
   if (!logged.listening)
     g_printerr ("%s", logged.log->str);
   g_assert_true (logged.listening);
