@@ -617,13 +617,16 @@ hr_formula_split_for (const HrModelSpec        *spec,
                       HrRuntimeEra              era)
 {
   HrOffloadInputs in;
-  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autofree HrOffload *split = NULL;
   g_autofree char *vram = NULL;
   g_autofree char *host = NULL;
   g_autofree char *embd = NULL;
 
   if (!evaluation->split)
     return NULL;
+  /* Only now: the split is large (its layers' placement), and zeroing it
+   * for a row without one cost more than the rest of the explain panel. */
+  split = g_new0 (HrOffload, 1);
   split_inputs (scenario, spec, &in);
   if (!hr_offload_predict (&in, split, NULL))
     return NULL;
@@ -678,7 +681,7 @@ hr_formula_split_rate (const HrModelSpec        *spec,
                        const HrEvaluation       *evaluation)
 {
   HrOffloadInputs in;
-  g_autofree HrOffload *split = g_new0 (HrOffload, 1);
+  g_autofree HrOffload *split = NULL;
   char *text = NULL;
   double tps;
 
@@ -688,6 +691,7 @@ hr_formula_split_rate (const HrModelSpec        *spec,
     return g_strdup (_("No efficiency is known for one side (nothing measured and none "
                        "published for its kind of hardware), so the rate of a partial offload "
                        "is not worked out"));
+  split = g_new0 (HrOffload, 1);
   split_inputs (scenario, spec, &in);
   if (!hr_offload_predict (&in, split, NULL) ||
       !hr_offload_decode_tps (split, scenario->board, evaluation->gpu_efficiency,

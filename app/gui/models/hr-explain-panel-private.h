@@ -89,6 +89,8 @@ struct _HrExplainPanel
   char       *runtime_total;
   char       *runtime_terms;
   char       *runtime_learned;
+  HrRuntimePrediction *prediction; /* the selected row's, with its texts (some 18 KB): made
+                                    * once, written anew on each refresh */
 };
 
 GtkWidget *_hr_explain_panel_make_label          (const char     *text,

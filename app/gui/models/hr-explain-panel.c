@@ -262,6 +262,7 @@ hr_explain_panel_finalize (GObject *object)
 
   g_clear_pointer (&self->board, hr_board_free);
   g_clear_pointer (&self->runtime_version, g_free);
+  g_clear_pointer (&self->prediction, g_free);
   _hr_explain_panel_clear_runtime_texts (self);
 
   G_OBJECT_CLASS (hr_explain_panel_parent_class)->finalize (object);

@@ -210,8 +210,13 @@ _hr_explain_panel_refresh_runtime (HrExplainPanel *self)
     return;
 
   runtime_inputs (self, &in);
-  /* Some 12 KB of text: on the heap, not the stack. */
-  p = g_new0 (HrRuntimePrediction, 1);
+  /* Some 18 KB of text: on the heap, not the stack, and made once (a
+   * calloc that large consolidated the allocator's free small chunks on
+   * every slider step). hr_runtime_predict() writes each term and note
+   * it adds whole. */
+  if (self->prediction == NULL)
+    self->prediction = g_new0 (HrRuntimePrediction, 1);
+  p = self->prediction;
   ok = hr_runtime_predict (&in, p, &error);
   if (ok)
     hr_calibration_apply (&self->calibration, p);
@@ -230,5 +235,4 @@ _hr_explain_panel_refresh_runtime (HrExplainPanel *self)
   self->runtime_learned = hr_calibration_describe (&self->calibration);
   gtk_widget_set_visible (self->rt_learned_heading, TRUE);
   show_text (self->rt_learned, self->runtime_learned);
-  g_free (p);
 }
