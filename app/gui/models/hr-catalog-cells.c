@@ -214,19 +214,98 @@ name_table_row (HrCatalogView *self,
   g_object_set_data_full (G_OBJECT (row_widget), "hr-a11y-label", label, g_free);
 }
 
+/* What a cell's text was made from: the row, and the figures of it (and
+ * of the view) that hr_catalog_view_cell_text() reads for the column. A
+ * slider step changes a row's KV cache, total and verdict, not its
+ * parameters, precision, file size or rate: those cells keep their text
+ * without making it again. */
+typedef struct {
+  HrModelRow *row;
+  guint64     values[3];
+} CellKey;
+
+/* @key for @row in @column; FALSE for the columns whose text reads more
+ * than a few figures (the name with its star, note and the row's
+ * accessible label, the verdict), which are made again on every change. */
+static gboolean
+cell_key (HrCatalogView  *self,
+          HrModelRow     *row,
+          HrModelsColumn  column,
+          CellKey        *key)
+{
+  const HrEvaluation *e = hr_model_row_get_evaluation (row);
+  const HrPrecision *precision = NULL;
+
+  memset (key, 0, sizeof *key);
+  key->row = row;
+  switch (column)
+    {
+    case HR_MODELS_COLUMN_PARAMETERS:
+      return TRUE;
+    case HR_MODELS_COLUMN_PRECISION:
+      if (self->scenario != NULL)
+        precision = hr_scenario_get_precision_info (self->scenario);
+      key->values[0] = (guintptr) (precision != NULL ? precision->label : NULL);
+      return TRUE;
+    case HR_MODELS_COLUMN_FILE_SIZE:
+      key->values[0] = self->unit;
+      return TRUE;
+    case HR_MODELS_COLUMN_KV_PER_TOKEN:
+      key->values[0] = hr_model_row_get_kv_per_token (row);
+      key->values[1] = hr_model_row_get_kv_type (row);
+      key->values[2] = kv_type_asked (self);
+      return TRUE;
+    case HR_MODELS_COLUMN_KV_CACHE:
+      key->values[0] = self->unit;
+      key->values[1] = e->footprint.kv_cache;
+      return TRUE;
+    case HR_MODELS_COLUMN_TOTAL:
+      key->values[0] = self->unit;
+      key->values[1] = e->footprint.total;
+      return TRUE;
+    case HR_MODELS_COLUMN_TPS:
+      key->values[0] = hr_gui_evaluation_has_rate (e);
+      memcpy (&key->values[1], &e->tps, sizeof e->tps);
+      return TRUE;
+    case HR_MODELS_COLUMN_SOURCE:
+      key->values[0] = hr_gui_evaluation_has_rate (e);
+      key->values[1] = e->source;
+      return TRUE;
+    case HR_MODELS_COLUMN_SPEED:
+      key->values[0] = e->verdict == HR_VERDICT_OVER;
+      key->values[1] = e->speed;
+      return TRUE;
+    case HR_MODELS_COLUMN_NAME:
+    case HR_MODELS_COLUMN_VERDICT:
+    case HR_MODELS_N_COLUMNS:
+    default:
+      return FALSE;
+    }
+}
+
 static void
 refresh_cell (GtkListItem *item)
 {
   HrCatalogView *self = g_object_get_data (G_OBJECT (item), "hr-view");
   HrModelsColumn column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), "hr-column"));
+  CellKey *shown = g_object_get_data (G_OBJECT (item), "hr-key");
   HrModelRow *row = gtk_list_item_get_item (item);
   GtkWidget *child = gtk_list_item_get_child (item);
   g_autofree char *text = NULL;
+  CellKey key;
 
   if (row == NULL || child == NULL)
     return;
 
   g_object_set_data (G_OBJECT (item), "hr-serial", GUINT_TO_POINTER (hr_model_row_get_serial (row)));
+  if (cell_key (self, row, column, &key))
+    {
+      if (shown != NULL && memcmp (shown, &key, sizeof key) == 0)
+        return;
+      if (shown == NULL)
+        g_object_set_data_full (G_OBJECT (item), "hr-key", shown = g_new (CellKey, 1), g_free);
+      *shown = key;
+    }
   text = hr_catalog_view_cell_text (self, row, column);
   name_cell (child, text);
 
