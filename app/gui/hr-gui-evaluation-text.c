@@ -26,17 +26,17 @@ hr_gui_verdict_label (HrVerdict verdict)
     {
     case HR_VERDICT_FITS:
       /* Translators: a verdict: the model fits inside the budget */
-      return _("fits");
+      return HR_GUI_ONCE (_("fits"));
     case HR_VERDICT_TIGHT:
       /* Translators: a verdict: past the budget but inside the headroom */
-      return _("tight");
+      return HR_GUI_ONCE (_("tight"));
     case HR_VERDICT_PARTIAL:
       /* Translators: a verdict: runs, with part of the model in host memory */
-      return _("partial");
+      return HR_GUI_ONCE (_("partial"));
     case HR_VERDICT_OVER:
     default:
       /* Translators: a verdict: past the headroom */
-      return _("over");
+      return HR_GUI_ONCE (_("over"));
     }
 }
 
@@ -82,7 +82,7 @@ hr_gui_format_verdict (HrVerdict verdict,
   g_autofree char *margin = hr_gui_format_size_fixed (margin_bytes, unit);
 
   /* Translators: a verdict and its margin, "fits 2.63 GB" */
-  return g_strdup_printf (_("%1$s %2$s"), hr_gui_verdict_label (verdict), margin);
+  return g_strdup_printf (HR_GUI_ONCE (_("%1$s %2$s")), hr_gui_verdict_label (verdict), margin);
 }
 
 /**

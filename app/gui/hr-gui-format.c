@@ -127,7 +127,7 @@ const char *
 hr_gui_unit_label (HrUnit unit)
 {
   /* Translators: the decimal gigabyte, 10^9 bytes */
-  return unit == HR_UNIT_GIB ? _("GiB") : _("GB");
+  return unit == HR_UNIT_GIB ? HR_GUI_ONCE (_("GiB")) : HR_GUI_ONCE (_("GB"));
 }
 
 /**
@@ -147,7 +147,7 @@ hr_gui_format_size (guint64 bytes,
   number = format_two_decimals_trimmed (unit == HR_UNIT_GIB ? hr_bytes_to_gib (bytes)
                                                             : hr_bytes_to_gb (bytes));
   /* Translators: a size, "2.47 GB"; %1$s is the number, %2$s the unit */
-  return g_strdup_printf (_("%1$s %2$s"), number, hr_gui_unit_label (unit));
+  return g_strdup_printf (HR_GUI_ONCE (_("%1$s %2$s")), number, hr_gui_unit_label (unit));
 }
 
 /**
@@ -190,7 +190,7 @@ hr_gui_format_size_fixed (guint64 bytes,
   number = hr_gui_format_decimal (unit == HR_UNIT_GIB ? hr_bytes_to_gib (bytes)
                                                       : hr_bytes_to_gb (bytes), 2);
   /* Translators: a size, "2.47 GB"; %1$s is the number, %2$s the unit */
-  return g_strdup_printf (_("%1$s %2$s"), number, hr_gui_unit_label (unit));
+  return g_strdup_printf (HR_GUI_ONCE (_("%1$s %2$s")), number, hr_gui_unit_label (unit));
 }
 
 /**
