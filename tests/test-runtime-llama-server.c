@@ -133,6 +133,7 @@ test_no_clamp (void)
 
   predict (spec, 32768, 0, &p);
   g_assert_cmpuint (p.context_tokens, ==, 32768);
+  g_assert_false (p.context_clamped);
   g_assert_cmpuint (p.kv_cells, ==, 32768);
   /* 28 x 8 x 256 x 32,768 x 2 */
   g_assert_cmpint (kv_bytes (&p), ==, G_GINT64_CONSTANT (3758096384));
@@ -143,6 +144,7 @@ test_no_clamp (void)
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (p.context_tokens, ==, 4096);
+  g_assert_true (p.context_clamped);
   g_assert_false (p.kv_unified);
   g_assert_true (has_note (&p, "num_ctx 32768 is past the model's limit: Ollama clamps it to 4096."));
 

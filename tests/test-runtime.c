@@ -954,7 +954,38 @@ test_version_notes (void)
   in.context_tokens = 16384;
   g_assert_true (hr_runtime_predict (&in, &p, &error));
   g_assert_cmpuint (p.context_tokens, ==, 8192);
+  g_assert_true (p.context_clamped);
   g_assert_true (has_note (&p, "num_ctx 16384 is past the model's limit: Ollama clamps it to 8192."));
+
+  /* Any num_ctx at or past the limit predicts what the limit does, in
+   * both Ollama eras (the window reuses a clamped row's prediction). */
+  for (guint era = 0; era < 2; era++)
+    {
+      HrRuntimePrediction at_limit, past;
+
+      in.server_version = era == 0 ? "0.30.1" : "0.12.3";
+      in.skip_text = TRUE;
+      in.context_tokens = 8192;
+      g_assert_true (hr_runtime_predict (&in, &at_limit, &error));
+      g_assert_false (at_limit.context_clamped);
+      for (guint32 past_ctx = 8193; past_ctx <= 131072; past_ctx *= 2)
+        {
+          in.context_tokens = past_ctx;
+          g_assert_true (hr_runtime_predict (&in, &past, &error));
+          g_assert_true (past.context_clamped);
+          g_assert_cmpuint (past.context_tokens, ==, 8192);
+          g_assert_cmpuint (past.total_bytes, ==, at_limit.total_bytes);
+          g_assert_cmpuint (past.n_terms, ==, at_limit.n_terms);
+          for (guint t = 0; t < past.n_terms; t++)
+            g_assert_cmpint (past.terms[t].bytes, ==, at_limit.terms[t].bytes);
+        }
+      /* Within the limit, no clamp. */
+      in.context_tokens = 4096;
+      g_assert_true (hr_runtime_predict (&in, &past, &error));
+      g_assert_false (past.context_clamped);
+      g_assert_cmpuint (past.total_bytes, <, at_limit.total_bytes);
+    }
+  in.skip_text = FALSE;
 }
 
 static void

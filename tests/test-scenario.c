@@ -748,6 +748,88 @@ test_scenario_catalog_model (Fixture       *f,
   g_signal_handlers_disconnect_by_data (f->scenario, &w);
 }
 
+/* @row's figures against a row of the same model evaluated whole, with
+ * hr_model_row_evaluate_runtime(), under the scenario as it is now: the
+ * catalog model's pass on a context step (hr_evaluate_context_step(),
+ * and no new prediction for a model whose limit both contexts are past)
+ * must give the same bytes. */
+static void
+assert_row_as_evaluated_whole (HrScenario *scenario,
+                               HrModelRow *row,
+                               const char *where)
+{
+  g_autoptr(HrModelRow) whole = hr_model_row_new (hr_model_row_get_spec (row));
+  const char *name = hr_model_row_get_name (row);
+  HrEvaluation a, b;
+
+  hr_model_row_set_measured_tps (whole, hr_model_row_get_measured_tps (row));
+  hr_model_row_evaluate_runtime (whole, hr_scenario_peek_evaluation_inputs (scenario),
+                                 hr_scenario_get_runtime_template (scenario),
+                                 hr_scenario_get_calibration (scenario));
+  a = *hr_model_row_get_evaluation (row);
+  b = *hr_model_row_get_evaluation (whole);
+  if (memcmp (&a, &b, sizeof a) != 0)
+    g_error ("%s, %s: the row's evaluation (total %" G_GUINT64_FORMAT ", verdict %d, margin %" G_GUINT64_FORMAT
+             ", past the limit %d) is not the whole evaluation's (total %" G_GUINT64_FORMAT ", verdict %d, margin %"
+             G_GUINT64_FORMAT ", past the limit %d)",
+             where, name, a.footprint.total, a.verdict, a.margin_bytes, a.past_context_limit,
+             b.footprint.total, b.verdict, b.margin_bytes, b.past_context_limit);
+  a = *hr_model_row_get_plain_evaluation (row);
+  b = *hr_model_row_get_plain_evaluation (whole);
+  if (memcmp (&a, &b, sizeof a) != 0)
+    g_error ("%s, %s: the row's plain math (total %" G_GUINT64_FORMAT ") is not the whole evaluation's (%" G_GUINT64_FORMAT ")",
+             where, name, a.footprint.total, b.footprint.total);
+  g_assert_cmpuint (hr_model_row_get_kv_per_token (row), ==, hr_model_row_get_kv_per_token (whole));
+  g_assert_cmpint (hr_model_row_get_kv_type (row), ==, hr_model_row_get_kv_type (whole));
+  g_assert_cmpint (hr_model_row_get_learned_bytes (row), ==, hr_model_row_get_learned_bytes (whole));
+  g_assert_cmpuint (hr_model_row_get_projector_bytes (row), ==, hr_model_row_get_projector_bytes (whole));
+  g_assert_cmpint (hr_model_row_get_runtime_failed (row), ==, hr_model_row_get_runtime_failed (whole));
+}
+
+/* Every board, every runtime, the context slider up and down across the
+ * models' limits (8K to 128K in the catalog) and back: after each step
+ * every row is what a whole evaluation gives, the rows with a split (a
+ * board with host memory) and the plain math's included. */
+static void
+test_scenario_catalog_context_steps (Fixture       *f,
+                                     gconstpointer  data)
+{
+  static const guint32 steps[] = { 4096, 8192, 32768, 131072, 65536, 131072, 40960, 512, 131072, 2048 };
+  static const HrScenarioRuntime runtimes[] = {
+    HR_SCENARIO_RUNTIME_BOARD, HR_SCENARIO_RUNTIME_OLLAMA_0_30, HR_SCENARIO_RUNTIME_OLLAMA_0_12,
+    HR_SCENARIO_RUNTIME_LLAMA_SERVER, HR_SCENARIO_RUNTIME_NONE,
+  };
+  GPtrArray *boards = hr_session_get_boards (f->session);
+  HrCatalogModel *model = hr_scenario_get_catalog_model (f->scenario);
+  guint checked = 0;
+
+  for (guint b = 0; b < boards->len; b++)
+    for (guint r = 0; r < G_N_ELEMENTS (runtimes); r++)
+      {
+        hr_scenario_set_board_id (f->scenario, ((HrBoard *) g_ptr_array_index (boards, b))->id);
+        hr_scenario_set_runtime (f->scenario, runtimes[r]);
+        hr_scenario_set_context_tokens (f->scenario, 1024);
+        for (guint s = 0; s < G_N_ELEMENTS (steps); s++)
+          {
+            g_autofree char *where = g_strdup_printf ("board %s, runtime %d, %u tokens",
+                                                      hr_scenario_get_board_id (f->scenario), runtimes[r], steps[s]);
+            guint n;
+
+            hr_scenario_set_context_tokens (f->scenario, steps[s]);
+            n = g_list_model_get_n_items (G_LIST_MODEL (model));
+            g_assert_cmpuint (n, >, 0);
+            for (guint i = 0; i < n; i++)
+              {
+                g_autoptr(HrModelRow) row = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+                assert_row_as_evaluated_whole (f->scenario, row, where);
+                checked++;
+              }
+          }
+      }
+  g_assert_cmpuint (checked, >=, boards->len * G_N_ELEMENTS (runtimes) * G_N_ELEMENTS (steps) * 30);
+}
+
 static void
 count_row_changed (HrModelRow *row,
                    guint      *count)
@@ -962,6 +1044,8 @@ main (int   argc,
   g_test_add_func ("/scenario/before-load", test_scenario_before_load);
   g_test_add ("/scenario/row-notices", Fixture, NULL, fixture_set_up, test_scenario_row_notices,
               fixture_tear_down);
+  g_test_add ("/scenario/catalog-model/context-steps", Fixture, NULL, fixture_set_up,
+              test_scenario_catalog_context_steps, fixture_tear_down);
   g_test_add ("/scenario/catalog-model", Fixture, NULL, fixture_set_up, test_scenario_catalog_model,
               fixture_tear_down);
   g_test_add ("/scenario/partial-offload/inputs", Split, NULL, split_set_up, test_split_inputs, split_tear_down);

@@ -23,6 +23,8 @@ typedef struct {
   const HrRuntimeInputs    *runtime;      /* NULL: the plain math */
   const HrCalibration      *calibration;
   guint                     rates_serial; /* a new serial: the rates are looked up again */
+  gboolean                  context_step; /* only inputs->context_tokens changed since the last
+                                           * update (hr_scenario_set_context_tokens()) */
   double                  (*measured_tps) (gpointer    data,
                                            const char *model_name);
   gpointer                  data;         /* for measured_tps */

@@ -33,6 +33,10 @@ struct _HrCatalogModel
   gboolean     rates_set;
   gboolean     made;             /* the rows were made from the loaded session */
   guint        generation;       /* bumped each time the rows are made anew */
+  HrEvaluationInputs last_inputs; /* what the last pass evaluated every row under */
+  HrRuntimeInputs last_runtime;  /* and its runtime template, when it had one */
+  gboolean     last_has_runtime;
+  gboolean     last_valid;       /* there was a last pass, and over these rows */
 };
 
 static void hr_catalog_model_list_model_init (GListModelInterface *iface);
@@ -46,6 +50,7 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
 
 /* ------------------------------------------------------------------ */
 /* GListModel                                                          */
@@ -94,6 +99,26 @@ note_changed (HrCatalogModel *self,
     g_ptr_array_add (self->notify, row);
 }
 
+/* Whether @in's inputs and runtime template are the last pass's but for
+ * the context. */
+static gboolean
+same_but_context (HrCatalogModel        *self,
+                  const HrCatalogInputs *in)
+{
+  HrEvaluationInputs inputs = *in->inputs;
+  HrRuntimeInputs runtime;
+
+  inputs.context_tokens = self->last_inputs.context_tokens;
+  if (memcmp (&inputs, &self->last_inputs, sizeof inputs) != 0 ||
+      (in->runtime != NULL) != self->last_has_runtime)
+    return FALSE;
+  if (in->runtime == NULL)
+    return TRUE;
+  runtime = *in->runtime;
+  runtime.context_tokens = self->last_runtime.context_tokens;
+  return memcmp (&runtime, &self->last_runtime, sizeof runtime) == 0;
+}
+
 /* Every row under the scenario, in one pass: the recommended one marked,
  * the extent summed up, the watched rows whose figures changed told. */
 static void
@@ -106,18 +131,31 @@ evaluate_rows (HrCatalogModel        *self,
   HrModelRow *best = NULL;
   HrModelRow *was = self->recommended;
 
+  gboolean context_step;
+
   self->rates_set = TRUE;
   self->rates_serial = in->rates_serial;
   if (lookup_rates)
     for (guint i = 0; i < n; i++)
       hr_model_row_set_measured_tps (rows[i], in->measured_tps (in->data, hr_model_row_get_name (rows[i])));
+  /* A step of the context slider over rows the last pass evaluated under
+   * the same inputs but for the context, and the same rates: the rows make
+   * only what the context changes again. */
+  context_step = in->context_step && self->last_valid && !lookup_rates && same_but_context (self, in);
+  self->last_inputs = *in->inputs;
+  self->last_has_runtime = in->runtime != NULL;
+  if (in->runtime != NULL)
+    self->last_runtime = *in->runtime;
+  self->last_valid = TRUE;
 
   memset (&self->extent, 0, sizeof self->extent);
   g_ptr_array_set_size (self->notify, 0);
   for (guint i = 0; i < n; i++)
     {
       HrModelRow *row = rows[i];
-      gboolean watched = row->watchers > 0;
+      gboolean watched;
+
+      watched = row->watchers > 0;
       HrEvaluation before;
       guint64 kv_before = 0;
       int kv_type_before = 0;
@@ -128,7 +166,7 @@ evaluate_rows (HrCatalogModel        *self,
           kv_before = row->kv_per_token;
           kv_type_before = row->kv_type;
         }
-      _hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration);
+      _hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration, context_step);
       hr_catalog_extent_add (&self->extent, &row->evaluation);
       if (hr_recommend_prefers (row->spec, &row->evaluation,
                                 best != NULL ? best->spec : NULL, best != NULL ? &best->evaluation : NULL))
@@ -180,6 +218,7 @@ make_rows (HrCatalogModel *self,
     g_ptr_array_add (self->rows, hr_model_row_new (g_ptr_array_index (library, i)));
   self->recommended = NULL;
   self->rates_set = FALSE;
+  self->last_valid = FALSE;
   self->made = TRUE;
   self->generation++;
 }
@@ -225,6 +264,7 @@ _hr_catalog_model_update (HrCatalogModel        *self,
       self->recommended = NULL;
       memset (&self->extent, 0, sizeof self->extent);
       self->made = FALSE;
+      self->last_valid = FALSE;
       g_list_model_items_changed (G_LIST_MODEL (self), 0, before, 0);
       return;
     }

@@ -41,6 +41,7 @@ struct _HrModelRow
   gint64        learned_bytes; /* the board's learned overhead in the footprint, 0 without a runtime */
   guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
+  guint32       runtime_clamped_at; /* the last prediction clamped num_ctx to this limit, 0 = it did not */
   HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
                                       * is the row's own copy and never changes */
   HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
@@ -49,7 +50,8 @@ struct _HrModelRow
 void _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                      const HrEvaluationInputs *scenario,
                                      const HrRuntimeInputs    *runtime,
-                                     const HrCalibration      *calibration);
+                                     const HrCalibration      *calibration,
+                                     gboolean                  context_step);
 void _hr_model_row_changed          (HrModelRow               *self);
 
 G_END_DECLS

@@ -20,7 +20,8 @@ enum {
 static guint signals[N_SIGNALS];
 
 static inline void evaluate_plain (HrModelRow               *self,
-                                   const HrEvaluationInputs *scenario);
+                                   const HrEvaluationInputs *scenario,
+                                   gboolean                  context_step);
 
 static void
 hr_model_row_finalize (GObject *object)
@@ -265,16 +266,21 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
-  evaluate_plain (self, scenario);
+  evaluate_plain (self, scenario, FALSE);
 }
 
 /* hr_model_row_evaluate() without the checks: the catalog model calls it
- * for every row on every slider step. */
+ * for every row on every slider step. With @context_step (the row was
+ * last evaluated under @scenario but for its context) only what the
+ * context changes is made again (hr_evaluate_context_step()). */
 static inline void
 evaluate_plain (HrModelRow               *self,
-                const HrEvaluationInputs *scenario)
+                const HrEvaluationInputs *scenario,
+                gboolean                  context_step)
 {
-  hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
+  if (!context_step ||
+      !hr_evaluate_context_step (scenario, self->spec, &self->plain_cache, 0, &self->evaluation))
+    hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
   /* Only what the runtime changes is kept aside: copying the whole
    * evaluation touched four more cache lines of every row on every step. */
   self->plain_footprint = self->evaluation.footprint;
@@ -323,7 +329,7 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
-  _hr_model_row_evaluate_runtime (self, scenario, runtime, calibration);
+  _hr_model_row_evaluate_runtime (self, scenario, runtime, calibration, FALSE);
 }
 
 /* The runtime's inputs for this row: the scenario's precision, context,
@@ -424,13 +430,18 @@ sum_chart_parts (HrModelRow                *self,
  * _hr_model_row_evaluate_runtime: (skip)
  *
  * hr_model_row_evaluate_runtime() without the checks, for the catalog
- * model's pass over every row (hr-model-row-private.h).
+ * model's pass over every row (hr-model-row-private.h). @context_step:
+ * the row's last evaluation was under @scenario (and its measured rate)
+ * but for the context, so the plain math makes only what the context
+ * changes again (hr_evaluate_context_step()); the runtime's prediction is
+ * made whole.
  */
 void
 _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                 const HrEvaluationInputs *scenario,
                                 const HrRuntimeInputs    *runtime,
-                                const HrCalibration      *calibration)
+                                const HrCalibration      *calibration,
+                                gboolean                  context_step)
 {
   HrRuntimeInputs in;
   HrRuntimePrediction p;
@@ -438,7 +449,31 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   gint64 learned;
   guint64 weights, kv, overhead, total;
 
-  evaluate_plain (self, scenario);
+  /* Ollama clamps num_ctx to the model's limit (the runtime's
+   * context_clamped): from a context past it to another at or past it the
+   * prediction is the same, so on such a step only the plain math moves. */
+  if (context_step && runtime != NULL && self->runtime_clamped_at > 0 &&
+      scenario->context_tokens >= self->runtime_clamped_at)
+    {
+      HrEvaluation *e = &self->evaluation;
+      HrFootprint runtime_footprint = e->footprint;
+      HrVerdict runtime_verdict = e->verdict;
+      guint64 runtime_margin = e->margin_bytes;
+
+      if (hr_evaluate_context_step (scenario, self->spec, &self->plain_cache, 0, e))
+        {
+          self->plain_footprint = e->footprint;
+          self->plain_verdict = e->verdict;
+          self->plain_margin_bytes = e->margin_bytes;
+          e->footprint = runtime_footprint;
+          e->verdict = runtime_verdict;
+          e->margin_bytes = runtime_margin;
+          return;
+        }
+    }
+
+  evaluate_plain (self, scenario, context_step);
+  self->runtime_clamped_at = 0;
   if (runtime == NULL)
     return;
 
@@ -479,6 +514,8 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   if (!self->evaluation.split)
     self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
   self->learned_bytes = learned;
+  if (p.context_clamped)
+    self->runtime_clamped_at = p.context_tokens;
 }
 
 /**

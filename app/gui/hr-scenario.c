@@ -180,7 +180,8 @@ measured_tps (gpointer    data,
 /* The catalog model's rows under the scenario as it is now. */
 static void
 update_catalog (HrScenario *self,
-                gboolean    rebuild)
+                gboolean    rebuild,
+                gboolean    context_step)
 {
   HrCatalogInputs in = {
     .session = self->session,
@@ -189,6 +190,7 @@ update_catalog (HrScenario *self,
     .runtime = hr_scenario_get_runtime_template (self),
     .calibration = &self->calibration,
     .rates_serial = self->rates_serial,
+    .context_step = context_step,
     .measured_tps = measured_tps,
     .data = self,
   };
@@ -197,15 +199,23 @@ update_catalog (HrScenario *self,
 }
 
 /* The catalog model first, so that whoever reads rows on "changed" reads
- * them evaluated under what changed, whatever the order it connected in. */
+ * them evaluated under what changed, whatever the order it connected in.
+ * @context_step: only the context changed since the last emission. */
 static void
-emit_changed (HrScenario *self)
+emit_changed_after (HrScenario *self,
+                    gboolean    context_step)
 {
   gboolean rebuild = self->catalog_stale;
 
   self->catalog_stale = FALSE;
-  update_catalog (self, rebuild);
+  update_catalog (self, rebuild, context_step);
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+emit_changed (HrScenario *self)
+{
+  emit_changed_after (self, FALSE);
 }
 
 /* The selected board as saved: the one of board-id, else the first. */
@@ -383,7 +393,7 @@ hr_scenario_set_context_tokens (HrScenario *self,
   self->runtime_inputs.context_tokens = context_tokens;
   build_inputs (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_TOKENS]);
-  emit_changed (self);
+  emit_changed_after (self, TRUE);
 }
 
 /**
@@ -937,6 +947,6 @@ hr_scenario_new (HrSession *session)
   if (hr_session_get_loaded (session))
     reload_board (self);
   build_inputs (self);
-  update_catalog (self, TRUE);
+  update_catalog (self, TRUE, FALSE);
   return self;
 }

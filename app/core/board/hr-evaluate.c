@@ -313,6 +313,53 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
 }
 
 /**
+ * hr_evaluate_context_step:
+ * @scenario: the inputs @inout was last evaluated under, with
+ *   hr_evaluate_cached() and @cache, but for their context_tokens
+ * @cache: the cache that evaluation used
+ * @overhead_bytes: as hr_evaluate() (the same as that evaluation's)
+ * @inout: (inout): that evaluation
+ *
+ * What a step of the context slider changes in a row on a board that
+ * keeps nothing in host memory, worked out alone: the KV cache at
+ * @scenario's context_tokens (hr_memory_kv_cache_bytes_for_elements(),
+ * 2 x layers x KV heads x head dim x bytes x tokens, from the elements
+ * per token @cache keeps), so the total, the verdict and margin
+ * (hr_board_verdict()), and whether the context is past the model's
+ * limit. The ceiling, the rate, its source and the speed read the weights
+ * and the board alone, so they stay as they are. The figures are
+ * hr_evaluate_cached()'s under @scenario, byte for byte; a 10,000-row
+ * slider step makes them for every row. A board with host memory places
+ * the split again at each context (hr_offload_predict()): there it
+ * refuses, and so for a cache made for another spec or precision.
+ *
+ * Returns: %TRUE when @inout was updated; %FALSE, @inout untouched, when
+ *   the caller must call hr_evaluate_cached() instead
+ */
+gboolean
+hr_evaluate_context_step (const HrEvaluationInputs *scenario,
+                          const HrModelSpec        *spec,
+                          const HrEvaluationCache  *cache,
+                          guint64                   overhead_bytes,
+                          HrEvaluation             *inout)
+{
+  HrFootprint *f = &inout->footprint;
+
+  if (cache == NULL || !cache->valid || cache->spec != spec || cache->precision != scenario->precision ||
+      inout->split || hr_board_has_host (scenario->board))
+    return FALSE;
+  f->weights = cache->weights;
+  f->kv_cache = hr_memory_kv_cache_bytes_for_elements (cache->kv_elements, scenario->kv_type,
+                                                       scenario->context_tokens, scenario->parallel_slots);
+  f->overhead = overhead_bytes;
+  hr_add_u64 (f->weights, f->kv_cache, &f->total);
+  hr_add_u64 (f->total, f->overhead, &f->total);
+  inout->verdict = hr_board_verdict (scenario->board, f->total, &inout->margin_bytes);
+  inout->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
+  return TRUE;
+}
+
+/**
  * hr_recommend_prefers:
  * @spec: a model
  * @evaluation: its row under the scenario

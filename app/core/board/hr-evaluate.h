@@ -111,6 +111,11 @@ void      hr_evaluate_cached (const HrEvaluationInputs *scenario,
                               double                    measured_tps,
                               guint64                   overhead_bytes,
                               HrEvaluation             *out);
+gboolean  hr_evaluate_context_step (const HrEvaluationInputs *scenario,
+                                    const HrModelSpec        *spec,
+                                    const HrEvaluationCache  *cache,
+                                    guint64                   overhead_bytes,
+                                    HrEvaluation             *inout);
 gint      hr_recommend      (HrModelSpec * const *specs,
                              const HrEvaluation  *evaluations,
                              guint                n_rows);

@@ -369,6 +369,7 @@ resolve_context (Ctx     *ctx,
       rt_note (ctx, _("num_ctx %u is past the model's limit: Ollama clamps it to %u."),
                out->context_tokens, limit);
       out->context_tokens = limit;
+      out->context_clamped = TRUE;
     }
   return TRUE;
 }

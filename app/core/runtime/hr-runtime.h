@@ -151,6 +151,9 @@ typedef struct {
   const char      *era_label;         /* translated */
   guint32          context_tokens;    /* num_ctx after the clamp to the model's limit;
                                        * llama-server: n_ctx, the whole cache, not clamped */
+  gboolean         context_clamped;   /* num_ctx was past the model's limit and clamped to it
+                                       * (context_tokens): any num_ctx at or past it predicts
+                                       * the same, the rest of the inputs the same */
   guint32          parallel_slots;    /* resolved */
   gboolean         kv_unified;        /* llama-server: one KV stream the slots share
                                        * (kv_unified); FALSE: one stream per slot */
