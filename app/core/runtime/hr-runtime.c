@@ -601,6 +601,26 @@ hr_runtime_spec_cache_new (void)
 }
 
 /**
+ * hr_runtime_spec_cache_prefetch:
+ * @cache: (nullable): a cache
+ *
+ * Asks the processor to bring @cache into its data cache ahead of the
+ * prediction that reads it (GCC's and Clang's __builtin_prefetch; nothing
+ * elsewhere): a caller walking thousands of rows asks for a row's cache a
+ * few rows ahead, so the prediction does not wait on memory.
+ */
+void
+hr_runtime_spec_cache_prefetch (const HrRuntimeSpecCache *cache)
+{
+#if defined(__GNUC__) || defined(__clang__)
+  if (cache == NULL)
+    return;
+  for (gsize o = 0; o < sizeof *cache; o += 64)
+    __builtin_prefetch ((const char *) cache + o, 1);
+#endif
+}
+
+/**
  * hr_runtime_spec_cache_reset:
  * @cache: a cache
  *

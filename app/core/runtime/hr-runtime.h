@@ -215,6 +215,7 @@ JsonNode     *hr_runtime_prediction_to_json (const HrRuntimePrediction *predicti
 HrRuntimeSpecCache *hr_runtime_spec_cache_new   (void);
 void          hr_runtime_spec_cache_reset (HrRuntimeSpecCache    *cache);
 void          hr_runtime_spec_cache_free  (HrRuntimeSpecCache    *cache);
+void          hr_runtime_spec_cache_prefetch (const HrRuntimeSpecCache *cache);
 void          hr_runtime_draft_inputs     (const HrRuntimeInputs     *inputs,
                                            const HrRuntimePrediction *target,
                                            HrRuntimeInputs           *out);
