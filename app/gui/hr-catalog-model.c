@@ -158,6 +158,7 @@ evaluate_rows (HrCatalogModel        *self,
   HrModelRow *was = self->recommended;
 
   gboolean context_step;
+  HrRuntimeInputs pass;
 
   self->rates_set = TRUE;
   self->rates_serial = in->rates_serial;
@@ -173,6 +174,8 @@ evaluate_rows (HrCatalogModel        *self,
   if (in->runtime != NULL)
     self->last_runtime = *in->runtime;
   self->last_valid = TRUE;
+  if (in->runtime != NULL)
+    _hr_model_row_prepare_runtime (in->inputs, in->runtime, &pass);
 
   memset (&self->extent, 0, sizeof self->extent);
   g_ptr_array_set_size (self->notify, 0);
@@ -193,7 +196,8 @@ evaluate_rows (HrCatalogModel        *self,
           kv_before = row->kv_per_token;
           kv_type_before = row->kv_type;
         }
-      _hr_model_row_evaluate_runtime (row, in->inputs, in->runtime, in->calibration, context_step);
+      _hr_model_row_evaluate_runtime (row, in->inputs, in->runtime != NULL ? &pass : NULL,
+                                      in->calibration, context_step);
       hr_catalog_extent_add (&self->extent, &row->evaluation);
       if (hr_recommend_prefers (row->spec, &row->evaluation,
                                 best != NULL ? best->spec : NULL, best != NULL ? &best->evaluation : NULL))

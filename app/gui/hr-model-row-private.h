@@ -47,9 +47,12 @@ struct _HrModelRow
   HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
 };
 
+void _hr_model_row_prepare_runtime  (const HrEvaluationInputs *scenario,
+                                     const HrRuntimeInputs    *runtime,
+                                     HrRuntimeInputs          *pass);
 void _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                      const HrEvaluationInputs *scenario,
-                                     const HrRuntimeInputs    *runtime,
+                                     HrRuntimeInputs          *runtime,
                                      const HrCalibration      *calibration,
                                      gboolean                  context_step);
 void _hr_model_row_changed          (HrModelRow               *self);

@@ -326,32 +326,46 @@ hr_model_row_evaluate_runtime (HrModelRow            *self,
                                const HrRuntimeInputs *runtime,
                                const HrCalibration   *calibration)
 {
+  HrRuntimeInputs pass;
+
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
-  _hr_model_row_evaluate_runtime (self, scenario, runtime, calibration, FALSE);
+  if (runtime != NULL)
+    _hr_model_row_prepare_runtime (scenario, runtime, &pass);
+  _hr_model_row_evaluate_runtime (self, scenario, runtime != NULL ? &pass : NULL, calibration, FALSE);
 }
 
-/* The runtime's inputs for this row: the scenario's precision, context,
- * slots and KV type over @runtime's, without texts, with the row's cache
- * of what does not change with the sliders. */
-static void
-row_runtime_inputs (HrModelRow               *self,
-                    const HrEvaluationInputs *scenario,
-                    const HrRuntimeInputs    *runtime,
-                    HrRuntimeInputs          *in)
+/**
+ * _hr_model_row_prepare_runtime: (skip)
+ * @scenario: the scenario's inputs
+ * @runtime: the runtime template
+ * @pass: (out caller-allocates): the runtime's inputs for every row of a
+ *   pass
+ *
+ * The scenario's precision, context, slots and KV type over @runtime's,
+ * without texts, and the era the server version names worked out once
+ * (with an automatic era hr_runtime_predict() would parse the version
+ * for every row; only its notes, not written without texts, tell the two
+ * apart). _hr_model_row_evaluate_runtime() sets the spec and the cache,
+ * the only inputs of a row's own.
+ */
+void
+_hr_model_row_prepare_runtime (const HrEvaluationInputs *scenario,
+                               const HrRuntimeInputs    *runtime,
+                               HrRuntimeInputs          *pass)
 {
-  *in = *runtime;
-  in->spec = self->spec;
-  in->precision = scenario->precision;
-  in->context_tokens = scenario->context_tokens;
+  *pass = *runtime;
+  if (pass->era == HR_RUNTIME_ERA_AUTO)
+    pass->era = hr_runtime_era_for_version (pass->server_version);
+  pass->spec = NULL;
+  pass->cache = NULL;
+  pass->precision = scenario->precision;
+  pass->context_tokens = scenario->context_tokens;
   /* llama-server's slots are its own (-np auto), whatever the setting. */
-  in->parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
-  in->kv_type = scenario->kv_type;
-  in->skip_text = TRUE;
-  if (self->runtime_cache == NULL)
-    self->runtime_cache = hr_runtime_spec_cache_new ();
-  in->cache = self->runtime_cache;
+  pass->parallel_slots = runtime->era == HR_RUNTIME_ERA_LLAMA_SERVER ? 0 : scenario->parallel_slots;
+  pass->kv_type = scenario->kv_type;
+  pass->skip_text = TRUE;
 }
 
 /* What hr_calibration_apply() adds to @p's total, without the term's texts
@@ -372,6 +386,29 @@ add_learned_overhead (const HrCalibration  *calibration,
   return learned;
 }
 
+/* Where the chart draws each kind of term: weights, KV cache (and
+ * recurrent state), or overhead (compute, the old estimator's reserve and
+ * buffer layer, a vision projector, llama-server's draft model: all in
+ * the total, hr_offload_pool_bytes()). The learned term is not the
+ * runtime's (add_learned_overhead()). A table, not a switch: this runs
+ * for every term of every row on every slider step. */
+enum { PART_NONE, PART_WEIGHTS, PART_KV, PART_OVERHEAD, N_PARTS };
+
+static const guint8 chart_part[HR_RUNTIME_N_TERM_KINDS] = {
+  [HR_RUNTIME_TERM_RESERVE] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_BUFFER_LAYER] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_WEIGHTS] = PART_WEIGHTS,
+  [HR_RUNTIME_TERM_OUTPUT] = PART_WEIGHTS,
+  [HR_RUNTIME_TERM_KV_CACHE] = PART_KV,
+  [HR_RUNTIME_TERM_RECURRENT_STATE] = PART_KV,
+  [HR_RUNTIME_TERM_COMPUTE] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_PROJECTOR] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_DRAFT_WEIGHTS] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_DRAFT_KV] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_DRAFT_COMPUTE] = PART_OVERHEAD,
+  [HR_RUNTIME_TERM_DRAFT_OUTPUT] = PART_OVERHEAD,
+};
+
 /* One pass over @p's terms, each summed where the chart draws it (the first
  * term of a kind, as hr_runtime_prediction_term_bytes() reads); the row's
  * projector bytes on their own for the texts. */
@@ -382,55 +419,34 @@ sum_chart_parts (HrModelRow                *self,
                  guint64                   *kv,
                  guint64                   *overhead)
 {
-  *weights = *kv = *overhead = 0;
-  self->projector_bytes = 0;
+  guint64 parts[N_PARTS] = { 0 };
+  guint64 projector = 0;
+
   for (guint i = 0, seen = 0; i < p->n_terms; i++)
     {
+      HrRuntimeTermKind kind = p->terms[i].kind;
       guint64 bytes = (guint64) MAX (0, p->terms[i].bytes);
 
-      if (seen & (1u << p->terms[i].kind))
+      if (seen & (1u << kind))
         continue;
-      seen |= 1u << p->terms[i].kind;
-      switch (p->terms[i].kind)
-        {
-        case HR_RUNTIME_TERM_WEIGHTS:
-        case HR_RUNTIME_TERM_OUTPUT:
-          *weights += bytes;
-          break;
-        case HR_RUNTIME_TERM_KV_CACHE:
-        case HR_RUNTIME_TERM_RECURRENT_STATE:
-          *kv += bytes;
-          break;
-        case HR_RUNTIME_TERM_COMPUTE:
-        case HR_RUNTIME_TERM_RESERVE:
-        case HR_RUNTIME_TERM_BUFFER_LAYER:
-          *overhead += bytes;
-          break;
-        /* A vision projector: in the total (hr_offload_pool_bytes()), so
-         * in the overhead the chart draws, and on its own for the texts. */
-        case HR_RUNTIME_TERM_PROJECTOR:
-          self->projector_bytes += bytes;
-          *overhead += bytes;
-          break;
-        /* llama-server's draft model (-md, hr-runtime-draft.c): in the
-         * total, so in the overhead the chart draws, as the projector. */
-        case HR_RUNTIME_TERM_DRAFT_WEIGHTS:
-        case HR_RUNTIME_TERM_DRAFT_KV:
-        case HR_RUNTIME_TERM_DRAFT_COMPUTE:
-        case HR_RUNTIME_TERM_DRAFT_OUTPUT:
-          *overhead += bytes;
-          break;
-        default:
-          break;
-        }
+      seen |= 1u << kind;
+      parts[chart_part[kind]] += bytes;
+      if (kind == HR_RUNTIME_TERM_PROJECTOR)
+        projector += bytes;
     }
+  *weights = parts[PART_WEIGHTS];
+  *kv = parts[PART_KV];
+  *overhead = parts[PART_OVERHEAD];
+  self->projector_bytes = projector;
 }
 
 /**
  * _hr_model_row_evaluate_runtime: (skip)
  *
  * hr_model_row_evaluate_runtime() without the checks, for the catalog
- * model's pass over every row (hr-model-row-private.h). @context_step:
+ * model's pass over every row (hr-model-row-private.h), with the runtime's
+ * inputs of the pass (_hr_model_row_prepare_runtime(), %NULL for the plain
+ * math), whose spec and cache it sets to the row's. @context_step:
  * the row's last evaluation was under @scenario (and its measured rate)
  * but for the context, so the plain math makes only what the context
  * changes again (hr_evaluate_context_step()); the runtime's prediction is
@@ -439,11 +455,10 @@ sum_chart_parts (HrModelRow                *self,
 void
 _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                 const HrEvaluationInputs *scenario,
-                                const HrRuntimeInputs    *runtime,
+                                HrRuntimeInputs          *runtime,
                                 const HrCalibration      *calibration,
                                 gboolean                  context_step)
 {
-  HrRuntimeInputs in;
   HrRuntimePrediction p;
   HrFootprint *f;
   gint64 learned;
@@ -477,8 +492,11 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   if (runtime == NULL)
     return;
 
-  row_runtime_inputs (self, scenario, runtime, &in);
-  if (!hr_runtime_predict (&in, &p, NULL))
+  if (self->runtime_cache == NULL)
+    self->runtime_cache = hr_runtime_spec_cache_new ();
+  runtime->spec = self->spec;
+  runtime->cache = self->runtime_cache;
+  if (!hr_runtime_predict (runtime, &p, NULL))
     {
       self->runtime_failed = TRUE;
       return;
