@@ -457,7 +457,9 @@ resolve_slots (Ctx           *ctx,
  * them. The backend picks the compute-buffer model (hr-runtime-compute.c);
  * the default, CUDA, is the model checked against the figures of
  * docs/seed-figures.md, "Compute buffer reference figures".
- * num_ctx above the model's context limit is clamped to it, as Ollama does.
+ * num_ctx above the model's context limit is clamped to it, as Ollama does
+ * (context_clamped says so: any num_ctx at or past the limit then predicts
+ * the same bytes).
  *
  * With %HR_RUNTIME_ERA_LLAMA_SERVER the same buffers with llama-server's
  * own defaults (rt_resolve_llama_server()): context_tokens is -c, the whole
