@@ -51,7 +51,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-
 /* ------------------------------------------------------------------ */
 /* GListModel                                                          */
 
@@ -156,7 +155,6 @@ evaluate_rows (HrCatalogModel        *self,
   gboolean lookup_rates = !self->rates_set || self->rates_serial != in->rates_serial;
   HrModelRow *best = NULL;
   HrModelRow *was = self->recommended;
-
   gboolean context_step;
   HrRuntimeInputs pass;
 
@@ -171,24 +169,24 @@ evaluate_rows (HrCatalogModel        *self,
   context_step = in->context_step && self->last_valid && !lookup_rates && same_but_context (self, in);
   self->last_inputs = *in->inputs;
   self->last_has_runtime = in->runtime != NULL;
-  if (in->runtime != NULL)
-    self->last_runtime = *in->runtime;
   self->last_valid = TRUE;
   if (in->runtime != NULL)
-    _hr_model_row_prepare_runtime (in->inputs, in->runtime, &pass);
+    {
+      self->last_runtime = *in->runtime;
+      _hr_model_row_prepare_runtime (in->inputs, in->runtime, &pass);
+    }
 
   memset (&self->extent, 0, sizeof self->extent);
   g_ptr_array_set_size (self->notify, 0);
   for (guint i = 0; i < n; i++)
     {
       HrModelRow *row = rows[i];
-      gboolean watched;
-
-      prefetch_rows (rows, i, n);
-      watched = row->watchers > 0;
+      gboolean watched = row->watchers > 0;
       HrEvaluation before;
       guint64 kv_before = 0;
       int kv_type_before = 0;
+
+      prefetch_rows (rows, i, n);
 
       if (watched)
         {

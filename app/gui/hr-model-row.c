@@ -20,8 +20,7 @@ enum {
 static guint signals[N_SIGNALS];
 
 static inline void evaluate_plain (HrModelRow               *self,
-                                   const HrEvaluationInputs *scenario,
-                                   gboolean                  context_step);
+                                   const HrEvaluationInputs *scenario);
 
 static void
 hr_model_row_finalize (GObject *object)
@@ -266,34 +265,55 @@ hr_model_row_evaluate (HrModelRow       *self,
   g_return_if_fail (HR_IS_MODEL_ROW (self));
   g_return_if_fail (scenario != NULL);
 
-  evaluate_plain (self, scenario, FALSE);
+  evaluate_plain (self, scenario);
 }
 
-/* hr_model_row_evaluate() without the checks: the catalog model calls it
- * for every row on every slider step. With @context_step (the row was
- * last evaluated under @scenario but for its context) only what the
- * context changes is made again (hr_evaluate_context_step()). */
-static inline void
-evaluate_plain (HrModelRow               *self,
-                const HrEvaluationInputs *scenario,
-                gboolean                  context_step)
+/* The plain math into the row's evaluation, its footprint, verdict and
+ * margin kept aside. With @context_step (the row was last evaluated under
+ * @scenario but for its context) only what the context changes is made
+ * again (hr_evaluate_context_step()). Returns: whether it was. */
+static inline gboolean
+plain_math (HrModelRow               *self,
+            const HrEvaluationInputs *scenario,
+            gboolean                  context_step)
 {
-  if (!context_step ||
-      !hr_evaluate_context_step (scenario, self->spec, &self->plain_cache, 0, &self->evaluation))
+  gboolean stepped = context_step &&
+                     hr_evaluate_context_step (scenario, self->spec, &self->plain_cache, 0, &self->evaluation);
+
+  if (!stepped)
     hr_evaluate_cached (scenario, self->spec, &self->plain_cache, self->measured_tps, 0, &self->evaluation);
   /* Only what the runtime changes is kept aside: copying the whole
    * evaluation touched four more cache lines of every row on every step. */
   self->plain_footprint = self->evaluation.footprint;
   self->plain_verdict = self->evaluation.verdict;
   self->plain_margin_bytes = self->evaluation.margin_bytes;
+  return stepped;
+}
+
+/* No runtime's figures: what the plain math alone shows (the KV figure in
+ * the type asked for). */
+static inline void
+clear_runtime_figures (HrModelRow               *self,
+                       const HrEvaluationInputs *scenario)
+{
   self->learned_bytes = 0;
   self->projector_bytes = 0;
   self->runtime_failed = FALSE;
+  self->runtime_clamped_at = 0;
   if (self->kv_type != (int) scenario->kv_type)
     {
       self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, scenario->kv_type);
       self->kv_type = (int) scenario->kv_type;
     }
+}
+
+/* hr_model_row_evaluate() without the checks. */
+static inline void
+evaluate_plain (HrModelRow               *self,
+                const HrEvaluationInputs *scenario)
+{
+  plain_math (self, scenario, FALSE);
+  clear_runtime_figures (self, scenario);
 }
 
 /**
@@ -449,8 +469,9 @@ sum_chart_parts (HrModelRow                *self,
  * math), whose spec and cache it sets to the row's. @context_step:
  * the row's last evaluation was under @scenario (and its measured rate)
  * but for the context, so the plain math makes only what the context
- * changes again (hr_evaluate_context_step()); the runtime's prediction is
- * made whole.
+ * changes again (hr_evaluate_context_step()), and a prediction Ollama's
+ * clamp to the model's limit leaves as it was is kept; any other
+ * prediction is made whole.
  */
 void
 _hr_model_row_evaluate_runtime (HrModelRow               *self,
@@ -466,29 +487,22 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
 
   /* Ollama clamps num_ctx to the model's limit (the runtime's
    * context_clamped): from a context past it to another at or past it the
-   * prediction is the same, so on such a step only the plain math moves. */
-  if (context_step && runtime != NULL && self->runtime_clamped_at > 0 &&
-      scenario->context_tokens >= self->runtime_clamped_at)
+   * prediction is the same, so on such a step only the plain math moves
+   * and the runtime's figures are put back. */
+  gboolean keep = context_step && runtime != NULL && self->runtime_clamped_at > 0 &&
+                  scenario->context_tokens >= self->runtime_clamped_at;
+  HrFootprint kept_footprint = self->evaluation.footprint;
+  HrVerdict kept_verdict = self->evaluation.verdict;
+  guint64 kept_margin = self->evaluation.margin_bytes;
+
+  if (plain_math (self, scenario, context_step) && keep)
     {
-      HrEvaluation *e = &self->evaluation;
-      HrFootprint runtime_footprint = e->footprint;
-      HrVerdict runtime_verdict = e->verdict;
-      guint64 runtime_margin = e->margin_bytes;
-
-      if (hr_evaluate_context_step (scenario, self->spec, &self->plain_cache, 0, e))
-        {
-          self->plain_footprint = e->footprint;
-          self->plain_verdict = e->verdict;
-          self->plain_margin_bytes = e->margin_bytes;
-          e->footprint = runtime_footprint;
-          e->verdict = runtime_verdict;
-          e->margin_bytes = runtime_margin;
-          return;
-        }
+      self->evaluation.footprint = kept_footprint;
+      self->evaluation.verdict = kept_verdict;
+      self->evaluation.margin_bytes = kept_margin;
+      return;
     }
-
-  evaluate_plain (self, scenario, context_step);
-  self->runtime_clamped_at = 0;
+  clear_runtime_figures (self, scenario);
   if (runtime == NULL)
     return;
 

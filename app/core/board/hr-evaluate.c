@@ -171,6 +171,30 @@ zero_evaluation (HrEvaluation *out)
   out->binding_device = -1;
 }
 
+/* What of a row the context changes, from @cache's figures: the
+ * footprint (hr_memory_footprint(): the weights, the KV cache at the
+ * scenario's context, @overhead_bytes), the verdict and margin on the
+ * total, and whether the context is past the model's limit. Shared by
+ * hr_evaluate_cached() and hr_evaluate_context_step(), so a context step
+ * gives the whole evaluation's figures by construction. */
+static void
+context_figures (const HrEvaluationInputs *scenario,
+                 const HrEvaluationCache  *cache,
+                 guint64                   overhead_bytes,
+                 HrEvaluation             *out)
+{
+  HrFootprint *f = &out->footprint;
+
+  f->weights = cache->weights;
+  f->kv_cache = hr_memory_kv_cache_bytes_for_elements (cache->kv_elements, scenario->kv_type,
+                                                       scenario->context_tokens, scenario->parallel_slots);
+  f->overhead = overhead_bytes;
+  hr_add_u64 (f->weights, f->kv_cache, &f->total);
+  hr_add_u64 (f->total, f->overhead, &f->total);
+  out->verdict = hr_board_verdict (scenario->board, f->total, &out->margin_bytes);
+  out->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
+}
+
 /**
  * hr_evaluate:
  * @scenario: the inputs shared by every row
@@ -270,18 +294,9 @@ hr_evaluate_cached (const HrEvaluationInputs *scenario,
     }
 
   zero_evaluation (out);
-  /* hr_memory_footprint() from the kept figures. */
-  out->footprint.weights = cache->weights;
-  out->footprint.kv_cache = hr_memory_kv_cache_bytes_for_elements (cache->kv_elements, scenario->kv_type,
-                                                                   scenario->context_tokens,
-                                                                   scenario->parallel_slots);
-  out->footprint.overhead = overhead_bytes;
-  hr_add_u64 (out->footprint.weights, out->footprint.kv_cache, &out->footprint.total);
-  hr_add_u64 (out->footprint.total, out->footprint.overhead, &out->footprint.total);
-  out->verdict = hr_board_verdict (scenario->board, out->footprint.total, &out->margin_bytes);
+  context_figures (scenario, cache, overhead_bytes, out);
   out->read_bytes = cache->read_bytes;
   out->ceiling_tps = hr_rate_ceiling_tps (scenario->board->bandwidth_bytes_per_s, out->read_bytes);
-  out->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
 
   as_pulled = cache->as_pulled;
 
@@ -343,19 +358,10 @@ hr_evaluate_context_step (const HrEvaluationInputs *scenario,
                           guint64                   overhead_bytes,
                           HrEvaluation             *inout)
 {
-  HrFootprint *f = &inout->footprint;
-
   if (cache == NULL || !cache->valid || cache->spec != spec || cache->precision != scenario->precision ||
       inout->split || hr_board_has_host (scenario->board))
     return FALSE;
-  f->weights = cache->weights;
-  f->kv_cache = hr_memory_kv_cache_bytes_for_elements (cache->kv_elements, scenario->kv_type,
-                                                       scenario->context_tokens, scenario->parallel_slots);
-  f->overhead = overhead_bytes;
-  hr_add_u64 (f->weights, f->kv_cache, &f->total);
-  hr_add_u64 (f->total, f->overhead, &f->total);
-  inout->verdict = hr_board_verdict (scenario->board, f->total, &inout->margin_bytes);
-  inout->past_context_limit = cache->context_length > 0 && scenario->context_tokens > cache->context_length;
+  context_figures (scenario, cache, overhead_bytes, inout);
   return TRUE;
 }
 
