@@ -4,8 +4,11 @@
  *
  * hr_wrap_labels_set_min_chars(): which labels get the 8-character floor,
  * that their natural width stays what it was and their minimum grows to
- * the floor, and that the Models page's long wrapping labels have it once
- * the window has built its pages.
+ * the floor; that the longest also answer their width at a height from
+ * two layouts (natural-wrap-mode none, ellipsizing past 100 lines) while
+ * their height at a width, and their text, stay as they were; and that
+ * the Models page's long wrapping labels have it once the window has
+ * built its pages.
  */
 
 #include "config.h"
@@ -39,16 +42,26 @@ test_wrap_labels_which (void)
   GtkWidget *short_wrap = wrapping_label ("Pool 8.00 GB"); /* 12 characters < 16 */
   GtkWidget *long_plain = gtk_label_new (LONG_TEXT);
   GtkWidget *own_chars = wrapping_label (LONG_TEXT);
+  GtkWidget *medium_wrap = wrapping_label ("Peak memory bandwidth"); /* 21 characters < 32 */
+  GtkWidget *cut_wrap = wrapping_label (LONG_TEXT);
   int min_before, nat_before, min_after, nat_after;
+  int hmin_before, hnat_before, hmin_after, hnat_after, line_height;
+  PangoLayout *narrow;
 
   gtk_label_set_width_chars (GTK_LABEL (own_chars), 3);
   gtk_box_append (GTK_BOX (box), long_wrap);
   gtk_box_append (GTK_BOX (box), short_wrap);
   gtk_box_append (GTK_BOX (box), long_plain);
   gtk_box_append (GTK_BOX (box), own_chars);
+  gtk_box_append (GTK_BOX (box), medium_wrap);
+  gtk_box_append (GTK_BOX (box), cut_wrap);
+  /* A row's subtitle: libadwaita ellipsizes it past its subtitle-lines. */
+  gtk_label_set_ellipsize (GTK_LABEL (cut_wrap), PANGO_ELLIPSIZE_END);
+  gtk_label_set_lines (GTK_LABEL (cut_wrap), 16);
   gtk_window_set_child (GTK_WINDOW (window), box);
 
   gtk_widget_measure (long_wrap, GTK_ORIENTATION_HORIZONTAL, -1, &min_before, &nat_before, NULL, NULL);
+  gtk_widget_measure (long_wrap, GTK_ORIENTATION_VERTICAL, 100, &hmin_before, &hnat_before, NULL, NULL);
   hr_wrap_labels_set_min_chars (window);
 
   g_assert_cmpint (gtk_label_get_width_chars (GTK_LABEL (long_wrap)), ==, HR_WRAP_LABELS_MIN_CHARS);
@@ -63,6 +76,34 @@ test_wrap_labels_which (void)
   g_assert_cmpint (nat_after, ==, nat_before);
   g_assert_cmpint (min_after, >, min_before);
   g_assert_cmpint (min_after, <, nat_after);
+
+  /* The longest answer their width at a height from two layouts: the
+   * unwrapped width for the natural one, as without a height. */
+  g_assert_cmpint (gtk_label_get_natural_wrap_mode (GTK_LABEL (long_wrap)), ==, GTK_NATURAL_WRAP_NONE);
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (long_wrap)), ==, PANGO_ELLIPSIZE_END);
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (long_wrap)), ==, 100);
+  gtk_widget_measure (long_wrap, GTK_ORIENTATION_VERTICAL, -1, NULL, &line_height, NULL, NULL);
+  gtk_widget_measure (long_wrap, GTK_ORIENTATION_HORIZONTAL, line_height, &min_after, &nat_after, NULL, NULL);
+  g_assert_cmpint (nat_after, ==, nat_before);
+  g_assert_cmpint (min_after, <=, nat_after);
+  /* What it shows does not change: the same height at a narrow width, all
+   * of its text, many lines of it and nothing cut. */
+  gtk_widget_measure (long_wrap, GTK_ORIENTATION_VERTICAL, 100, &hmin_after, &hnat_after, NULL, NULL);
+  g_assert_cmpint (hmin_after, ==, hmin_before);
+  g_assert_cmpint (hnat_after, ==, hnat_before);
+  narrow = pango_layout_copy (gtk_label_get_layout (GTK_LABEL (long_wrap)));
+  pango_layout_set_width (narrow, 100 * PANGO_SCALE);
+  g_assert_cmpint (pango_layout_get_line_count (narrow), >, 3);
+  g_assert_false (pango_layout_is_ellipsized (narrow));
+  g_object_unref (narrow);
+  /* Shorter text keeps GTK's search (it is cheap, and its unwrapped width
+   * may be under the floor); an ellipsizing label keeps its own lines. */
+  g_assert_cmpint (gtk_label_get_width_chars (GTK_LABEL (medium_wrap)), ==, HR_WRAP_LABELS_MIN_CHARS);
+  g_assert_cmpint (gtk_label_get_natural_wrap_mode (GTK_LABEL (medium_wrap)), ==, GTK_NATURAL_WRAP_INHERIT);
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (medium_wrap)), ==, PANGO_ELLIPSIZE_NONE);
+  g_assert_cmpint (gtk_label_get_natural_wrap_mode (GTK_LABEL (cut_wrap)), ==, GTK_NATURAL_WRAP_NONE);
+  g_assert_cmpint (gtk_label_get_lines (GTK_LABEL (cut_wrap)), ==, 16);
+  g_assert_cmpint (gtk_label_get_natural_wrap_mode (GTK_LABEL (own_chars)), ==, GTK_NATURAL_WRAP_INHERIT);
 
   /* A second call changes nothing. */
   hr_wrap_labels_set_min_chars (window);
