@@ -60,14 +60,15 @@
 static void
 set_min_chars (GtkLabel *label)
 {
-  const char *text = gtk_label_get_text (label);
+  glong length;
 
   if (!gtk_label_get_wrap (label) || gtk_label_get_width_chars (label) >= 0)
     return;
-  if (g_utf8_strlen (text, -1) < LONG_TEXT_CHARS)
+  length = g_utf8_strlen (gtk_label_get_text (label), -1);
+  if (length < LONG_TEXT_CHARS)
     return;
   gtk_label_set_width_chars (label, HR_WRAP_LABELS_MIN_CHARS);
-  if (g_utf8_strlen (text, -1) < UNWRAPPED_WIDE_CHARS)
+  if (length < UNWRAPPED_WIDE_CHARS)
     return;
   /* Its width at a height in two layouts, not twenty (the file's comment). */
   gtk_label_set_natural_wrap_mode (label, GTK_NATURAL_WRAP_NONE);

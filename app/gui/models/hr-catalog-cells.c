@@ -564,7 +564,13 @@ unbind_cell (GtkSignalListItemFactory *factory,
              GtkListItem              *item,
              HrCatalogView             *self)
 {
+  CellKey *shown = g_object_get_data (G_OBJECT (item), "hr-key");
+
   watch_row (item, NULL);
+  /* The next row bound here has its text made: a row made anew (the
+   * catalog reloaded) may have the address of one that went. */
+  if (shown != NULL)
+    shown->row = NULL;
 }
 
 /**
