@@ -21,7 +21,8 @@
  * evaluation of every row whole (each row's hr_model_row_evaluate_runtime()
  * under the scenario with the same context steps, nothing told): what the
  * catalog model's pass would cost without its context step
- * (hr_evaluate_context_step(), the clamped rows' kept predictions) and
+ * (hr_evaluate_context_step(), hr_runtime_predict_context_step(), the
+ * clamped rows' kept predictions) and
  * without the cells, charts and panels that follow. Prints the figures; it is
  * a benchmark, not a timed test. Needs a display (build-aux/test runs it
  * under Xvfb).

@@ -7,13 +7,15 @@
  * a quantized KV cache without flash attention, which Ollama before 0.30
  * turned into f16 and llama-server from 0.30 refuses. And the caches a
  * slider step keeps per row (HrRuntimeSpecCache, HrEvaluationCache) give
- * the figures of the uncached calls. The rest of the runtime model is
- * tests/test-runtime.c's.
+ * the figures of the uncached calls, and a context step
+ * (hr_runtime_predict_context_step()) those of the whole prediction. The
+ * rest of the runtime model is tests/test-runtime.c's.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "hr-catalog.h"
 #include "hr-error.h"
 #include "hr-evaluate.h"
 #include "hr-memory.h"
@@ -351,6 +353,169 @@ test_evaluation_cache (void)
   g_assert_true (cache.precision != NULL && !cache.as_pulled);
 }
 
+/* Whether a context step of @in (its cache's last prediction made at
+ * another context) gives the whole prediction's figures at
+ * in->context_tokens; @whole is scratch. Returns: whether the cache held a
+ * step (FALSE: the caller predicts whole, as the window's rows do). */
+static gboolean
+assert_step_is_whole (const HrRuntimeInputs *in,
+                      HrRuntimePrediction   *whole)
+{
+  HrRuntimeInputs plain = *in;
+  HrRuntimeContextStep step;
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_runtime_predict_context_step (in, &step))
+    return FALSE;
+  plain.cache = NULL;
+  g_assert_true (hr_runtime_predict (&plain, whole, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (step.context_tokens, ==, whole->context_tokens);
+  g_assert_cmpint (step.context_clamped, ==, whole->context_clamped);
+  g_assert_cmpint (step.kv_type, ==, whole->kv_type);
+  g_assert_cmpuint (step.kv_cache_bytes, ==, (guint64) hr_runtime_prediction_term_bytes (whole, HR_RUNTIME_TERM_KV_CACHE));
+  g_assert_cmpuint (step.compute_bytes, ==, (guint64) hr_runtime_prediction_term_bytes (whole, HR_RUNTIME_TERM_COMPUTE));
+  g_assert_cmpuint (step.total_bytes, ==, whole->total_bytes);
+  g_assert_cmpuint (step.host_bytes, ==, whole->host_bytes);
+  return TRUE;
+}
+
+/* Every model of the built-in catalog (dense, sliding-window, hybrid,
+ * recurrent, MoE, MLA, with a projector), on a GPU and on the CPU, flash
+ * attention on, off and the server's choice, three KV types, one and
+ * three slots, the default and a smaller micro-batch, and through the
+ * clamp to the trained context: up and down the context slider, each step
+ * the whole prediction's figures. */
+static void
+test_context_step (void)
+{
+  static const guint32 contexts[] = { 8192, 256, 700, 4096, 40000, 131072, 300000, 2048 };
+  static const HrRuntimeBackend backends[] = { HR_RUNTIME_BACKEND_CUDA, HR_RUNTIME_BACKEND_CPU };
+  static const HrFlashAttention flash[] = { HR_FLASH_ATTENTION_AUTO, HR_FLASH_ATTENTION_ON, HR_FLASH_ATTENTION_OFF };
+  static const HrKvCacheType kv_types[] = { HR_KV_CACHE_F16, HR_KV_CACHE_Q8_0, HR_KV_CACHE_Q4_0 };
+  g_autofree char *path = g_build_filename (g_getenv ("HEADROOM_DATA_DIR"), "catalog.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) catalog = hr_catalog_load_file (path, &error);
+  g_autofree HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  guint stepped = 0, clamped = 0, recurrent = 0, refused = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (catalog->len, >, 50);
+  for (guint m = 0; m < catalog->len; m++)
+    {
+      const HrModelSpec *spec = g_ptr_array_index (catalog, m);
+      HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
+
+      for (guint b = 0; b < G_N_ELEMENTS (backends); b++)
+        for (guint f = 0; f < G_N_ELEMENTS (flash); f++)
+          for (guint k = 0; k < G_N_ELEMENTS (kv_types); k++)
+            for (guint variant = 0; variant < 3; variant++)
+              {
+                HrRuntimeInputs in;
+                HrRuntimeContextStep none;
+
+                hr_runtime_inputs_init (&in, spec, contexts[0]);
+                in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+                in.backend = backends[b];
+                in.flash_attention = flash[f];
+                in.kv_type = kv_types[k];
+                in.parallel_slots = variant == 1 ? 3 : 1;
+                in.ubatch = variant == 2 ? 128 : 0;
+                in.skip_text = TRUE;
+                in.cache = cache;
+                /* The whole prediction, which the cache records (or a
+                 * refusal: a quantized V cache without flash attention). */
+                if (!hr_runtime_predict (&in, p, NULL))
+                  {
+                    refused++;
+                    g_assert_false (hr_runtime_predict_context_step (&in, &none));
+                    continue;
+                  }
+                for (guint c = 1; c < G_N_ELEMENTS (contexts); c++)
+                  {
+                    in.context_tokens = contexts[c];
+                    g_assert_true (assert_step_is_whole (&in, p));
+                    stepped++;
+                    clamped += p->context_clamped;
+                    recurrent += hr_model_spec_recurrent_layers (spec) > 0;
+                  }
+              }
+      hr_runtime_spec_cache_free (cache);
+    }
+  /* Every model stepped on both backends, some past their limit, the
+   * recurrent and hybrid ones too; the refusals are Ollama 0.30's. */
+  g_assert_cmpuint (stepped, >, 10000);
+  g_assert_cmpuint (clamped, >, 100);
+  g_assert_cmpuint (recurrent, >, 100);
+  g_assert_cmpuint (refused, >, 0);
+}
+
+/* What a step cannot make from the record is not made: another era, a
+ * draft, another spec through the cache, or no prediction yet; the caller
+ * then predicts whole (and the cache records again). */
+static void
+test_context_step_refused (void)
+{
+  g_autoptr(HrModelSpec) plain = llama32_3b ();
+  g_autoptr(HrModelSpec) odd = odd_heads ();
+  HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
+  g_autofree HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  static const HrRuntimeEra eras[] = { HR_RUNTIME_ERA_OLLAMA_0_12, HR_RUNTIME_ERA_LLAMA_SERVER, HR_RUNTIME_ERA_SEED };
+  HrRuntimeContextStep step;
+  HrRuntimeInputs in;
+
+  hr_runtime_inputs_init (&in, plain, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.skip_text = TRUE;
+  in.cache = cache;
+  /* nothing recorded yet */
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  g_assert_true (hr_runtime_predict (&in, p, NULL));
+  in.context_tokens = 8192;
+  g_assert_true (assert_step_is_whole (&in, p));
+  g_assert_cmpuint (p->context_tokens, ==, 8192);
+  /* 28 layers x 8 KV heads x (128 + 128) x 2 bytes x 8,192 cells */
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE), ==, G_GINT64_CONSTANT (939524096));
+
+  /* without a cache, or with texts, there is no step */
+  in.cache = NULL;
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  in.cache = cache;
+  in.skip_text = FALSE;
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  in.skip_text = TRUE;
+
+  /* another spec through the cache */
+  in.spec = odd;
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  in.spec = plain;
+
+  /* the old estimator, llama-server, the seed's method: recorded by none */
+  for (guint e = 0; e < G_N_ELEMENTS (eras); e++)
+    {
+      in.era = eras[e];
+      g_assert_true (hr_runtime_predict (&in, p, NULL));
+      g_assert_false (hr_runtime_predict_context_step (&in, &step));
+    }
+  /* nor llama-server with a draft model */
+  in.era = HR_RUNTIME_ERA_LLAMA_SERVER;
+  in.draft_spec = odd;
+  g_assert_true (hr_runtime_predict (&in, p, NULL));
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  in.draft_spec = NULL;
+
+  /* a failed prediction clears the record: a quantized V cache without
+   * flash attention, which Ollama 0.30+ refuses */
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  g_assert_true (hr_runtime_predict (&in, p, NULL));
+  g_assert_true (hr_runtime_predict_context_step (&in, &step));
+  in.kv_type = HR_KV_CACHE_Q8_0;
+  in.flash_attention = HR_FLASH_ATTENTION_OFF;
+  g_assert_false (hr_runtime_predict (&in, p, NULL));
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  hr_runtime_spec_cache_free (cache);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -362,5 +527,7 @@ main (int   argc,
   g_test_add_func ("/runtime/spec-cache/changes-nothing", test_spec_cache);
   g_test_add_func ("/runtime/spec-cache/exact-view", test_spec_cache_exact_view);
   g_test_add_func ("/runtime/evaluation-cache", test_evaluation_cache);
+  g_test_add_func ("/runtime/context-step/whole", test_context_step);
+  g_test_add_func ("/runtime/context-step/refused", test_context_step_refused);
   return g_test_run ();
 }

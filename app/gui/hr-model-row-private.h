@@ -42,6 +42,14 @@ struct _HrModelRow
   guint64       projector_bytes; /* the runtime's projector term, counted in the footprint's overhead */
   gboolean      runtime_failed; /* the runtime model could not size the model: plain math shown */
   guint32       runtime_clamped_at; /* the last prediction clamped num_ctx to this limit, 0 = it did not */
+  /* The last whole prediction's chart parts less the two terms a context
+   * step makes again (hr_runtime_predict_context_step()): weights (with a
+   * unified board's host bytes), KV (the recurrent state) and overhead
+   * (all but the compute buffer and the learned term). */
+  guint64       step_weights;
+  guint64       step_kv;
+  guint64       step_overhead;
+  guint64       step_projector; /* its projector_bytes */
   HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
                                       * is the row's own copy and never changes */
   HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */

@@ -9,6 +9,7 @@
 
 #include "hr-model-row-private.h"
 #include "hr-offload.h"
+#include "hr-units.h"
 
 G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
 
@@ -290,21 +291,27 @@ plain_math (HrModelRow               *self,
   return stepped;
 }
 
-/* No runtime's figures: what the plain math alone shows (the KV figure in
- * the type asked for). */
+/* The per-token KV figure in @type (the type asked for, or the one the
+ * runtime's KV cache is in), worked out only when the type changes. */
 static inline void
-clear_runtime_figures (HrModelRow               *self,
-                       const HrEvaluationInputs *scenario)
+set_kv_type (HrModelRow    *self,
+             HrKvCacheType  type)
+{
+  if (self->kv_type != (int) type)
+    {
+      self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, type);
+      self->kv_type = (int) type;
+    }
+}
+
+/* No runtime's figures yet: what the plain math alone shows. */
+static inline void
+clear_runtime_figures (HrModelRow *self)
 {
   self->learned_bytes = 0;
   self->projector_bytes = 0;
   self->runtime_failed = FALSE;
   self->runtime_clamped_at = 0;
-  if (self->kv_type != (int) scenario->kv_type)
-    {
-      self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, scenario->kv_type);
-      self->kv_type = (int) scenario->kv_type;
-    }
 }
 
 /* hr_model_row_evaluate() without the checks. */
@@ -313,7 +320,8 @@ evaluate_plain (HrModelRow               *self,
                 const HrEvaluationInputs *scenario)
 {
   plain_math (self, scenario, FALSE);
-  clear_runtime_figures (self, scenario);
+  clear_runtime_figures (self);
+  set_kv_type (self, scenario->kv_type);
 }
 
 /**
@@ -388,21 +396,23 @@ _hr_model_row_prepare_runtime (const HrEvaluationInputs *scenario,
   pass->skip_text = TRUE;
 }
 
-/* What hr_calibration_apply() adds to @p's total, without the term's texts
- * (that allocates, and this runs for every row on every slider step); the
- * total never goes below 0. Returns: the learned bytes added. */
+/* What hr_calibration_apply() adds to a prediction's @total at
+ * @context_tokens, without the term's texts (that allocates, and this runs
+ * for every row on every slider step); the total never goes below 0.
+ * Returns: the learned bytes added. */
 static gint64
 add_learned_overhead (const HrCalibration  *calibration,
-                      HrRuntimePrediction  *p)
+                      guint32               context_tokens,
+                      guint64              *total)
 {
   gint64 learned;
 
   if (calibration == NULL)
     return 0;
-  learned = hr_calibration_overhead_bytes (calibration, p->context_tokens);
-  if (learned < 0 && (guint64) -learned > p->total_bytes)
-    learned = -(gint64) p->total_bytes;
-  p->total_bytes = (guint64) ((gint64) p->total_bytes + learned);
+  learned = hr_calibration_overhead_bytes (calibration, context_tokens);
+  if (learned < 0 && (guint64) -learned > *total)
+    learned = -(gint64) *total;
+  *total = (guint64) ((gint64) *total + learned);
   return learned;
 }
 
@@ -460,6 +470,48 @@ sum_chart_parts (HrModelRow                *self,
   self->projector_bytes = projector;
 }
 
+/* The whole prediction of @runtime for the row, its chart parts summed
+ * (and the next context step's kept); FALSE when the runtime model cannot
+ * size the model. Not inlined: its prediction, some 18 KB, is on its own
+ * stack frame, not on that of every row's context step. */
+static G_GNUC_NO_INLINE gboolean
+predict_whole (HrModelRow               *self,
+               const HrEvaluationInputs *scenario,
+               HrRuntimeInputs          *runtime,
+               guint32                  *context_tokens,
+               gboolean                 *clamped,
+               guint64                  *pool,
+               guint64                  *host,
+               guint64                  *weights,
+               guint64                  *kv,
+               guint64                  *overhead)
+{
+  HrRuntimePrediction p;
+
+  if (!hr_runtime_predict (runtime, &p, NULL))
+    {
+      self->runtime_failed = TRUE;
+      set_kv_type (self, scenario->kv_type);
+      return FALSE;
+    }
+  /* The per-token figure in the type the runtime's KV cache is in. */
+  set_kv_type (self, p.kv_type);
+  *context_tokens = p.context_tokens;
+  *clamped = p.context_clamped;
+  *pool = p.total_bytes;
+  *host = p.host_bytes;
+  sum_chart_parts (self, &p, weights, kv, overhead);
+  if (scenario->board->unified)
+    *weights += p.host_bytes;
+  /* The next step's parts: a prediction the core records for a step has
+   * exactly one KV cache and one compute term (rt_step_record()). */
+  self->step_weights = *weights;
+  self->step_projector = self->projector_bytes;
+  self->step_kv = *kv - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE));
+  self->step_overhead = *overhead - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE));
+  return TRUE;
+}
+
 /**
  * _hr_model_row_evaluate_runtime: (skip)
  *
@@ -469,9 +521,11 @@ sum_chart_parts (HrModelRow                *self,
  * math), whose spec and cache it sets to the row's. @context_step:
  * the row's last evaluation was under @scenario (and its measured rate)
  * but for the context, so the plain math makes only what the context
- * changes again (hr_evaluate_context_step()), and a prediction Ollama's
- * clamp to the model's limit leaves as it was is kept; any other
- * prediction is made whole.
+ * changes again (hr_evaluate_context_step()), a prediction Ollama's
+ * clamp to the model's limit leaves as it was is kept, and any other
+ * Ollama 0.30+ prediction makes only its KV cache and compute buffer again
+ * (hr_runtime_predict_context_step(), over the chart parts the last whole
+ * prediction left: predict_whole()); any other prediction is made whole.
  */
 void
 _hr_model_row_evaluate_runtime (HrModelRow               *self,
@@ -480,10 +534,12 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                 const HrCalibration      *calibration,
                                 gboolean                  context_step)
 {
-  HrRuntimePrediction p;
+  HrRuntimeContextStep step;
   HrFootprint *f;
   gint64 learned;
-  guint64 weights, kv, overhead, total;
+  guint64 weights, kv, overhead, total, pool, host;
+  guint32 context_tokens;
+  gboolean clamped;
 
   /* Ollama clamps num_ctx to the model's limit (the runtime's
    * context_clamped): from a context past it to another at or past it the
@@ -502,37 +558,48 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
       self->evaluation.margin_bytes = kept_margin;
       return;
     }
-  clear_runtime_figures (self, scenario);
+  clear_runtime_figures (self);
   if (runtime == NULL)
-    return;
+    {
+      set_kv_type (self, scenario->kv_type);
+      return;
+    }
 
   if (self->runtime_cache == NULL)
     self->runtime_cache = hr_runtime_spec_cache_new ();
   runtime->spec = self->spec;
   runtime->cache = self->runtime_cache;
-  if (!hr_runtime_predict (runtime, &p, NULL))
+  /* On a context step the cache's last prediction was under the same
+   * inputs but for the context: only what the context changes is made
+   * again, over the parts the last whole one left. */
+  if (context_step && hr_runtime_predict_context_step (runtime, &step))
     {
-      self->runtime_failed = TRUE;
-      return;
+      context_tokens = step.context_tokens;
+      clamped = step.context_clamped;
+      pool = step.total_bytes;
+      host = step.host_bytes;
+      weights = self->step_weights;
+      kv = self->step_kv + step.kv_cache_bytes;
+      overhead = self->step_overhead + step.compute_bytes;
+      self->projector_bytes = self->step_projector;
+      /* The type the runtime's KV cache is in: the last one's. */
+      set_kv_type (self, step.kv_type);
     }
-  /* The per-token figure in the type the runtime's KV cache is in. */
-  if (self->kv_type != (int) p.kv_type)
-    {
-      self->kv_per_token = hr_memory_kv_bytes_per_token (self->spec, p.kv_type);
-      self->kv_type = (int) p.kv_type;
-    }
-  learned = add_learned_overhead (calibration, &p);
-
-  sum_chart_parts (self, &p, &weights, &kv, &overhead);
-  if (scenario->board->unified)
-    weights += p.host_bytes;
+  else if (!predict_whole (self, scenario, runtime, &context_tokens, &clamped, &pool, &host,
+                           &weights, &kv, &overhead))
+    return;
+  learned = add_learned_overhead (calibration, context_tokens, &pool);
   if (learned >= 0)
     overhead += (guint64) learned;
   else
     overhead = overhead > (guint64) -learned ? overhead - (guint64) -learned : 0;
 
-  /* The figure every one-pool verdict is judged on, the fit finders' too. */
-  total = hr_offload_pool_bytes (scenario->board, &p);
+  /* The figure every one-pool verdict is judged on, the fit finders' too
+   * (hr_offload_pool_bytes(): a unified board's host bytes are the same
+   * memory). */
+  total = pool;
+  if (scenario->board->unified)
+    hr_add_u64 (total, host, &total);
 
   f = &self->evaluation.footprint;
   f->weights = weights;
@@ -546,8 +613,8 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   if (!self->evaluation.split)
     self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
   self->learned_bytes = learned;
-  if (p.context_clamped)
-    self->runtime_clamped_at = p.context_tokens;
+  if (clamped)
+    self->runtime_clamped_at = context_tokens;
 }
 
 /**

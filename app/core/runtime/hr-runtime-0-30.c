@@ -498,7 +498,6 @@ layout_0_30 (Ctx    *ctx,
    * passes as -b and -ub; llama-server's own -b 2048 and -ub 512
    * (common/common.h n_batch, n_ubatch). */
   guint64 batch = ctx->in->batch > 0 ? ctx->in->batch : lsrv ? 2048 : 512;
-  guint64 n_ctx;
   LayerSums scratch;
   const LayerSums *sums;
 
@@ -508,52 +507,11 @@ layout_0_30 (Ctx    *ctx,
   l->unified = out->kv_unified;
   /* Ollama passes -c num_ctx x slots; llama-server's -c is n_ctx itself. */
   l->ctx_total = lsrv ? out->context_tokens : rt_mul (ctx, out->context_tokens, l->slots);
-  /* llama.cpp: n_batch = min(n_ctx, n_batch), n_ubatch = min(n_batch, n_ubatch). */
-  batch = MIN (batch, l->ctx_total);
-  l->ubatch = MIN (ctx->in->ubatch > 0 ? ctx->in->ubatch : 512, batch);
+  rt_layout_cells (ctx, l, batch, ctx->in->ubatch > 0 ? ctx->in->ubatch : 512, ctx->dims->sliding_window);
   out->ubatch = (guint32) l->ubatch;
 
-  /* src/llama-context.cpp: n_ctx = pad256(n_ctx); with kv_unified one
-   * stream of n_ctx_seq = n_ctx cells that every slot shares, else (as
-   * with Ollama's -np, or llama-server's -np N) one stream per slot of
-   * n_ctx_seq = pad256(n_ctx / slots) cells (src/llama-kv-cache.cpp
-   * n_stream). A sliding-window layer's stream holds
-   * pad256(min(n_ctx_seq, window x (unified ? slots : 1) + ubatch))
-   * cells (src/llama-kv-cache-iswa.cpp). A hybrid model's attention cache
-   * is the same size: create_memory passes attn_n_pad 1 to
-   * llama_memory_hybrid, but its kv_size is cparams.n_ctx_seq, which
-   * llama_context already padded to 256, and llama_kv_cache::get_n_kv pads
-   * the cells a graph sees to max(n_pad, 256) (src/llama-kv-cache.cpp). */
-  n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
-  if (l->unified)
-    {
-      l->cells_seq = n_ctx;
-      l->cells = n_ctx;
-    }
-  else
-    {
-      l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
-      l->cells = rt_mul (ctx, l->cells_seq, l->slots);
-    }
-  if (ctx->dims->sliding_window > 0)
-    {
-      guint64 window = l->unified ? rt_mul (ctx, ctx->dims->sliding_window, l->slots) : ctx->dims->sliding_window;
-
-      l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, window, l->ubatch), KV_PAD_0_30));
-      l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
-    }
-  else
-    l->cells_swa_seq = l->cells_swa = 0;
-
   sums = layer_sums_of (ctx, &scratch);
-  l->n_global = sums->n_global;
-  l->n_sliding = sums->n_sliding;
-  l->n_recurrent = sums->n_recurrent;
-  l->kvh_global = sums->kvh_global;
-  l->kvh_sliding = sums->kvh_sliding;
-  l->mixed_heads = sums->mixed_heads;
-  l->global_elements = sums->global_elements;
-  l->sliding_elements = sums->sliding_elements;
+  rt_layout_sums (l, sums);
   out->kv_cells = l->n_global > 0 || l->n_sliding == 0 ? (guint32) MIN (l->cells, G_MAXUINT32) : 0;
   out->kv_cells_sliding = l->n_sliding > 0 ? (guint32) MIN (l->cells_swa, G_MAXUINT32) : 0;
 }
@@ -700,19 +658,9 @@ kv_term_0_30 (Ctx          *ctx,
 {
   guint32 per_den;
   guint64 per_num = hr_kv_cache_element_bytes_scaled (ctx->out->kv_type, &per_den);
-  guint64 g = rt_mul (ctx, rt_mul (ctx, l->global_elements, l->cells), per_num);
-  guint64 s = rt_mul (ctx, rt_mul (ctx, l->sliding_elements, l->cells_swa), per_num);
-  guint64 kv_bytes;
+  guint64 kv_bytes = rt_kv_bytes (ctx, l, per_num, per_den);
   HrRuntimeTerm *term;
   char elem[32];
-
-  /* Whole-byte types (f16) need no 64-bit division on every row. */
-  if (per_den != 1)
-    {
-      g /= per_den;
-      s /= per_den;
-    }
-  kv_bytes = rt_add (ctx, g, s);
 
   /* A purely recurrent model: llama_memory_recurrent, no KV cache
    * (src/llama-model.cpp create_memory). */

@@ -4,7 +4,8 @@
  *
  * What the runtime model's files share (hr-runtime.c, the public entry;
  * hr-runtime-eras.c, versions and eras; hr-runtime-figures.c, the model's
- * figures and the text helpers; hr-runtime-0-30.c, Ollama 0.30+ on
+ * figures and the text helpers; hr-runtime-step.c, a context step;
+ * hr-runtime-0-30.c, Ollama 0.30+ on
  * llama-server; hr-runtime-compute.c, llama.cpp's compute buffer;
  * hr-runtime-compute-recurrent.c, the same for recurrent and hybrid models;
  * hr-runtime-0-12.c, the old estimator). Not installed, not public.
@@ -59,7 +60,7 @@ typedef struct {
   gboolean               recurrent_only; /* hr_model_spec_recurrent_only (spec), looked up once */
   guint                  recurrent_layers; /* hr_model_spec_recurrent_layers (spec) */
   HrRuntimeSpecCache    *cache;         /* the inputs' cache when bytes-only, else NULL */
-  /* init_ctx() (hr-runtime.c) zeroes every field above, one by one (a new
+  /* rt_init_ctx() zeroes every field above, one by one (a new
    * field must be added there), and counts.next: the rest is written
    * before it is read. */
   SpecDims               dims_local;    /* dims without a cache */
@@ -118,6 +119,29 @@ typedef struct {
   guint64  global_elements, sliding_elements;
 } LayerSums;
 
+/* What a context step (hr_runtime_predict_context_step(),
+ * hr-runtime-step.c) reads besides the layer sums, the spec's figures and
+ * the model's: what the last bytes-only prediction made with the cache
+ * resolved (slots, batch, flash attention, KV type), and its total and
+ * host bytes without the two terms the context changes, the KV cache and
+ * the compute buffer. Written by rt_step_record() after each bytes-only
+ * Ollama 0.30+ prediction without a draft; any other prediction made with
+ * the cache clears it (attach_cache(), hr-runtime.c). */
+typedef struct {
+  guint8   valid;
+  guint8   unified;           /* out->kv_unified */
+  guint8   flash_attention;   /* effective */
+  guint8   kv_type;           /* HrKvCacheType, effective */
+  guint8   has_kv;            /* a KV cache term: not purely recurrent */
+  guint32  per_den;           /* hr_kv_cache_element_bytes_scaled() of kv_type */
+  guint32  per_num;
+  guint32  slots;             /* out->parallel_slots */
+  guint32  batch;             /* -b, the era's default when the inputs leave it 0 */
+  guint32  ubatch;            /* -ub, likewise */
+  guint64  fixed_total;       /* the total less the KV cache and compute buffer terms */
+  guint64  host_bytes;
+} StepRecord;
+
 /* HrRuntimeSpecCache: keyed by the spec and the precision asked for
  * (hr_runtime_predict() empties it when either differs); each part has
  * its own validity, the layer sums also the flash-attention setting they
@@ -144,6 +168,7 @@ struct _HrRuntimeSpecCache {
   gint8     heads_block32;      /* -1: unknown; 1: every K and V head size divides 32 */
   guint8    have_dims;
   guint32   recurrent_layers;   /* hr_model_spec_recurrent_layers() */
+  StepRecord step;
   SpecDims  dims;
   LayerSums sums;
   Figures   figures;
@@ -197,6 +222,115 @@ rt_pad_up (guint64 value,
            guint64 to)
 {
   return (value + to - 1) / to * to;
+}
+
+/* @ctx before a prediction: every field zero but dims_local and the
+ * counts' digits, which are written before they are read. Field by field:
+ * a memset of the struct's head starts a string instruction that costs
+ * more than these stores, on every slider step. */
+static inline void
+rt_init_ctx (Ctx *ctx)
+{
+  ctx->in = NULL;
+  ctx->spec = NULL;
+  ctx->out = NULL;
+  ctx->text = FALSE;
+  ctx->overflow = FALSE;
+  ctx->total = 0;
+  ctx->version_major = ctx->version_minor = ctx->version_patch = 0;
+  ctx->have_version = FALSE;
+  ctx->arch_gemma3 = ctx->arch_gptoss = FALSE;
+  ctx->dims = NULL;
+  ctx->recurrent_only = FALSE;
+  ctx->recurrent_layers = 0;
+  ctx->cache = NULL;
+  ctx->counts.next = 0;
+}
+
+/* The cells of @l (layout_0_30(), hr-runtime-0-30.c; a context step,
+ * hr-runtime-step.c) from its slots, unified flag and n_ctx (ctx_total),
+ * the batch and micro-batch asked for and the sliding window (0 = none):
+ * llama.cpp's n_batch = min(n_ctx, n_batch), n_ubatch = min(n_batch,
+ * n_ubatch). */
+static inline void
+rt_layout_cells (Ctx     *ctx,
+                 Layout  *l,
+                 guint64  batch,
+                 guint64  ubatch,
+                 guint32  sliding_window)
+{
+  guint64 n_ctx;
+
+  batch = MIN (batch, l->ctx_total);
+  l->ubatch = MIN (ubatch, batch);
+  /* src/llama-context.cpp: n_ctx = pad256(n_ctx); with kv_unified one
+   * stream of n_ctx_seq = n_ctx cells that every slot shares, else (as
+   * with Ollama's -np, or llama-server's -np N) one stream per slot of
+   * n_ctx_seq = pad256(n_ctx / slots) cells (src/llama-kv-cache.cpp
+   * n_stream). A sliding-window layer's stream holds
+   * pad256(min(n_ctx_seq, window x (unified ? slots : 1) + ubatch))
+   * cells (src/llama-kv-cache-iswa.cpp). A hybrid model's attention cache
+   * is the same size: create_memory passes attn_n_pad 1 to
+   * llama_memory_hybrid, but its kv_size is cparams.n_ctx_seq, which
+   * llama_context already padded to 256, and llama_kv_cache::get_n_kv pads
+   * the cells a graph sees to max(n_pad, 256) (src/llama-kv-cache.cpp). */
+  n_ctx = rt_pad_up (l->ctx_total, KV_PAD_0_30);
+  if (l->unified)
+    {
+      l->cells_seq = n_ctx;
+      l->cells = n_ctx;
+    }
+  else
+    {
+      l->cells_seq = rt_pad_up (n_ctx / l->slots, KV_PAD_0_30);
+      l->cells = rt_mul (ctx, l->cells_seq, l->slots);
+    }
+  if (sliding_window > 0)
+    {
+      guint64 window = l->unified ? rt_mul (ctx, sliding_window, l->slots) : sliding_window;
+
+      l->cells_swa_seq = MIN (l->cells_seq, rt_pad_up (rt_add (ctx, window, l->ubatch), KV_PAD_0_30));
+      l->cells_swa = l->unified ? l->cells_swa_seq : rt_mul (ctx, l->cells_swa_seq, l->slots);
+    }
+  else
+    l->cells_swa_seq = l->cells_swa = 0;
+}
+
+/* @l's layers from the layer sums. */
+static inline void
+rt_layout_sums (Layout          *l,
+                const LayerSums *sums)
+{
+  l->n_global = sums->n_global;
+  l->n_sliding = sums->n_sliding;
+  l->n_recurrent = sums->n_recurrent;
+  l->kvh_global = sums->kvh_global;
+  l->kvh_sliding = sums->kvh_sliding;
+  l->mixed_heads = sums->mixed_heads;
+  l->global_elements = sums->global_elements;
+  l->sliding_elements = sums->sliding_elements;
+}
+
+/* The KV cache's bytes of @l: every global layer's elements per cell x its
+ * cells, and the sliding layers' x theirs, x @per_num / @per_den bytes an
+ * element (hr_kv_cache_element_bytes_scaled(): a quantized type's blocks
+ * are not whole bytes an element). */
+static inline guint64
+rt_kv_bytes (Ctx          *ctx,
+             const Layout *l,
+             guint64       per_num,
+             guint32       per_den)
+{
+  guint64 g = rt_mul (ctx, rt_mul (ctx, l->global_elements, l->cells), per_num);
+  guint64 s = rt_mul (ctx, rt_mul (ctx, l->sliding_elements, l->cells_swa), per_num);
+
+  /* Whole-byte types (f16) need no 64-bit division on every row. */
+  if (per_den != 1)
+    {
+      g /= per_den;
+      s /= per_den;
+    }
+  return rt_add (ctx, g, s);
 }
 
 extern const char * const rt_term_ids[HR_RUNTIME_N_TERM_KINDS] G_GNUC_INTERNAL;
@@ -260,6 +394,7 @@ void           rt_predict_0_30    (Ctx               *ctx,
 void           rt_compute_0_30    (Ctx               *ctx,
                                    const Figures     *f,
                                    const Layout      *l) G_GNUC_INTERNAL;
+void           rt_step_record     (Ctx               *ctx) G_GNUC_INTERNAL;
 void           rt_compute_recurrent_cpu (Ctx         *ctx,
                                          const Figures *f,
                                          const Layout  *l) G_GNUC_INTERNAL;

@@ -114,29 +114,6 @@ hr_runtime_inputs_init (HrRuntimeInputs   *inputs,
   inputs->cache_ram_mib = 8192;
 }
 
-/* @ctx before a prediction: every field zero but dims_local and the
- * counts' digits, which are written before they are read. Field by field:
- * a memset of the struct's head starts a string instruction that costs
- * more than these stores, on every slider step. */
-static void
-init_ctx (Ctx *ctx)
-{
-  ctx->in = NULL;
-  ctx->spec = NULL;
-  ctx->out = NULL;
-  ctx->text = FALSE;
-  ctx->overflow = FALSE;
-  ctx->total = 0;
-  ctx->version_major = ctx->version_minor = ctx->version_patch = 0;
-  ctx->have_version = FALSE;
-  ctx->arch_gemma3 = ctx->arch_gptoss = FALSE;
-  ctx->dims = NULL;
-  ctx->recurrent_only = FALSE;
-  ctx->recurrent_layers = 0;
-  ctx->cache = NULL;
-  ctx->counts.next = 0;
-}
-
 /* A failed step: the prediction zeroed, FALSE returned. */
 static gboolean
 fail (HrRuntimePrediction *out)
@@ -160,18 +137,23 @@ reset_header (HrRuntimePrediction *out)
 }
 
 /* The inputs' cache, only in the bytes-only mode (the texts are written as
- * the figures are worked out), emptied for another spec or precision. */
+ * the figures are worked out), emptied for another spec or precision; its
+ * last prediction's record is cleared until this one succeeds
+ * (rt_step_record()). */
 static HrRuntimeSpecCache *
 attach_cache (const HrRuntimeInputs *inputs)
 {
   HrRuntimeSpecCache *cache = inputs->skip_text ? inputs->cache : NULL;
 
-  if (cache != NULL && (cache->spec != inputs->spec || cache->precision != inputs->precision))
+  if (cache == NULL)
+    return NULL;
+  if (cache->spec != inputs->spec || cache->precision != inputs->precision)
     {
       hr_runtime_spec_cache_reset (cache);
       cache->spec = inputs->spec;
       cache->precision = inputs->precision;
     }
+  cache->step.valid = FALSE;
   return cache;
 }
 
@@ -495,7 +477,7 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   Figures scratch;
   const Figures *f;
 
-  init_ctx (&ctx);
+  rt_init_ctx (&ctx);
   reset_header (out);
   if (inputs->spec == NULL)
     {
@@ -537,7 +519,12 @@ hr_runtime_predict (const HrRuntimeInputs *inputs,
   add_projector (&ctx);
   if (!rt_add_draft (&ctx, error))
     return fail (out);
-  return finish (&ctx, error);
+  if (!finish (&ctx, error))
+    return FALSE;
+  /* What a context step under the same inputs may keep (hr-runtime-step.c). */
+  if (ctx.cache != NULL)
+    rt_step_record (&ctx);
+  return TRUE;
 }
 
 /**

@@ -181,12 +181,26 @@ typedef struct {
   char             notes[HR_RUNTIME_MAX_NOTES][HR_RUNTIME_TEXT_LEN];
 } HrRuntimePrediction;
 
+/* What a context step changes of a prediction (hr_runtime_predict_context_step()),
+ * in bytes; the other terms are the cache's last prediction's. */
+typedef struct {
+  guint32          context_tokens;    /* num_ctx after Ollama's clamp to the model's limit */
+  gboolean         context_clamped;
+  HrKvCacheType    kv_type;           /* the KV cache's, effective (the last prediction's) */
+  guint64          kv_cache_bytes;    /* the KV cache term; 0 for a purely recurrent model */
+  guint64          compute_bytes;     /* the compute buffer term */
+  guint64          total_bytes;       /* every term, as HrRuntimePrediction's */
+  guint64          host_bytes;        /* as HrRuntimePrediction's */
+} HrRuntimeContextStep;
+
 void          hr_runtime_inputs_init      (HrRuntimeInputs       *inputs,
                                            const HrModelSpec     *spec,
                                            guint32                context_tokens);
 gboolean      hr_runtime_predict          (const HrRuntimeInputs *inputs,
                                            HrRuntimePrediction   *out,
                                            GError               **error);
+gboolean      hr_runtime_predict_context_step (const HrRuntimeInputs *inputs,
+                                               HrRuntimeContextStep  *out);
 const HrRuntimeTerm *hr_runtime_prediction_get_term (const HrRuntimePrediction *prediction,
                                                      HrRuntimeTermKind          kind);
 gint64        hr_runtime_prediction_term_bytes (const HrRuntimePrediction *prediction,
