@@ -98,12 +98,19 @@ note_changed (HrCatalogModel *self,
     g_ptr_array_add (self->notify, row);
 }
 
+/* What of a row a slider step reads and writes: its fields up to the end
+ * of its evaluation's head (hr-model-row-private.h). */
+#define ROW_HOT_BYTES (G_STRUCT_OFFSET (HrModelRow, evaluation) + G_STRUCT_OFFSET (HrEvaluation, gpu_efficiency))
+
 /* Asks for the rows a few places ahead of @i to be brought into the
- * cache: the row 8 ahead, and the spec and runtime cache of the row 4
- * ahead (read through its pointers, so once the row itself is in). A
- * slider step reads some 1 KB of each of 10,000 rows allocated one by
- * one, which the frame's drawing has pushed out of the cache; waiting on
- * each in turn took a third of the pass (bench-window). */
+ * cache: what a step reads of the row 8 ahead, and of the spec and runtime
+ * cache of the row 4 ahead (read through its pointers, so once the row
+ * itself is in). The frame's drawing has pushed the rows out of the cache
+ * and a step reads some 600 bytes of each of 10,000 rows: waiting on each
+ * in turn took a third of the pass. Asking for the lines a step does not
+ * read as well (the spec's sources and tensors, the evaluation's devices:
+ * 18 lines a row, not 10) made the prefetches themselves wait, a third of
+ * the loop's time in a profile (bench-window, perf). */
 static inline void
 prefetch_rows (HrModelRow **rows,
                guint        i,
@@ -111,14 +118,19 @@ prefetch_rows (HrModelRow **rows,
 {
 #if defined(__GNUC__) || defined(__clang__)
   if (i + 8 < n)
-    for (gsize o = 0; o < sizeof (HrModelRow); o += 64)
-      __builtin_prefetch ((const char *) rows[i + 8] + o, 1);
+    {
+      for (gsize o = G_STRUCT_OFFSET (HrModelRow, spec); o < ROW_HOT_BYTES; o += 64)
+        __builtin_prefetch ((const char *) rows[i + 8] + o, 1);
+      __builtin_prefetch ((const char *) rows[i + 8] + ROW_HOT_BYTES - 1, 1);
+    }
   if (i + 4 < n)
     {
       const HrModelRow *ahead = rows[i + 4];
 
-      for (gsize o = 0; o < sizeof (HrModelSpec); o += 64)
-        __builtin_prefetch ((const char *) ahead->spec + o, 0);
+      /* The spec's head: its name and parameters (hr_recommend_prefers()),
+       * the shape the CPU backend's compute buffer reads. */
+      __builtin_prefetch (ahead->spec, 0);
+      __builtin_prefetch ((const char *) ahead->spec + 63, 0);
       hr_runtime_spec_cache_prefetch (ahead->runtime_cache);
     }
 #endif

@@ -22,8 +22,6 @@ struct _HrModelRow
   GObject       parent_instance;
 
   HrModelSpec  *spec;
-  char         *name_folded;
-  HrEvaluation  evaluation;
   guint64       kv_per_token;
   double        measured_tps;
   gboolean      recommended;
@@ -53,6 +51,13 @@ struct _HrModelRow
   HrRuntimeSpecCache *runtime_cache; /* what the runtime works out from the spec alone; the spec
                                       * is the row's own copy and never changes */
   HrEvaluationCache plain_cache;     /* the same for hr_evaluate() */
+  /* Last: a slider step reads and writes the fields above and only the
+   * head of the evaluation (the footprint, verdict, margin, rate and
+   * speed: ROW_HOT_BYTES, hr-catalog-model.c), so that they are together
+   * in memory; its tail (the placement across devices) and the folded
+   * name are not read on a step. */
+  HrEvaluation  evaluation;
+  char         *name_folded;
 };
 
 void _hr_model_row_prepare_runtime  (const HrEvaluationInputs *scenario,
