@@ -96,11 +96,12 @@ step_scratch (void)
  * The figures hr_runtime_predict() would give for @inputs, in bytes: the
  * context after the clamp to the model's limit, the KV cache term (0 for a
  * purely recurrent model), the compute buffer term, the total and the host
- * bytes, and the KV cache's type, when the cache holds the last prediction of an Ollama 0.30+ era
- * without a draft. Only what llama.cpp sizes from n_ctx is worked out
- * again, by the functions the whole prediction uses (rt_layout_cells(),
- * rt_kv_bytes(), rt_compute_0_30()); every other term is in the total as
- * the last prediction had it. Nothing is allocated and no text is made.
+ * bytes, and the KV cache's type, when the cache holds the last prediction
+ * of an Ollama 0.30+ era without a draft. Only what llama.cpp sizes from
+ * n_ctx is worked out again, by the functions the whole prediction uses
+ * (rt_layout_cells(), rt_kv_bytes(), rt_compute_0_30()); every other term
+ * is in the total as the last prediction had it. Nothing is allocated and
+ * no text is made.
  *
  * The caller vouches that nothing but the context changed since the
  * cache's last prediction (the catalog model's pass on a context-slider
