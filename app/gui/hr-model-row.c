@@ -9,7 +9,6 @@
 
 #include "hr-model-row-private.h"
 #include "hr-offload.h"
-#include "hr-units.h"
 
 G_DEFINE_FINAL_TYPE (HrModelRow, hr_model_row, G_TYPE_OBJECT)
 
@@ -470,21 +469,24 @@ sum_chart_parts (HrModelRow                *self,
   self->projector_bytes = projector;
 }
 
-/* The whole prediction of @runtime for the row, its chart parts summed
- * (and the next context step's kept); FALSE when the runtime model cannot
- * size the model. Not inlined: its prediction, some 18 KB, is on its own
- * stack frame, not on that of every row's context step. */
+/* What the row takes of a runtime prediction, whole or a context step's. */
+typedef struct {
+  guint32  context_tokens;  /* after the clamp */
+  gboolean clamped;
+  guint64  total;           /* the prediction's total, then with the learned overhead */
+  guint64  host;
+  guint64  weights, kv, overhead;  /* the chart's parts (sum_chart_parts()) */
+} RuntimeFigures;
+
+/* The whole prediction of @runtime for the row into @out, its chart parts
+ * summed (and the next context step's kept); FALSE when the runtime model
+ * cannot size the model. Not inlined: its prediction, some 18 KB, is on
+ * its own stack frame, not on that of every row's context step. */
 static G_GNUC_NO_INLINE gboolean
 predict_whole (HrModelRow               *self,
                const HrEvaluationInputs *scenario,
                HrRuntimeInputs          *runtime,
-               guint32                  *context_tokens,
-               gboolean                 *clamped,
-               guint64                  *pool,
-               guint64                  *host,
-               guint64                  *weights,
-               guint64                  *kv,
-               guint64                  *overhead)
+               RuntimeFigures           *out)
 {
   HrRuntimePrediction p;
 
@@ -496,19 +498,43 @@ predict_whole (HrModelRow               *self,
     }
   /* The per-token figure in the type the runtime's KV cache is in. */
   set_kv_type (self, p.kv_type);
-  *context_tokens = p.context_tokens;
-  *clamped = p.context_clamped;
-  *pool = p.total_bytes;
-  *host = p.host_bytes;
-  sum_chart_parts (self, &p, weights, kv, overhead);
+  out->context_tokens = p.context_tokens;
+  out->clamped = p.context_clamped;
+  out->total = p.total_bytes;
+  out->host = p.host_bytes;
+  sum_chart_parts (self, &p, &out->weights, &out->kv, &out->overhead);
   if (scenario->board->unified)
-    *weights += p.host_bytes;
+    out->weights += p.host_bytes;
   /* The next step's parts: a prediction the core records for a step has
    * exactly one KV cache and one compute term (rt_step_record()). */
-  self->step_weights = *weights;
+  self->step_weights = out->weights;
   self->step_projector = self->projector_bytes;
-  self->step_kv = *kv - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE));
-  self->step_overhead = *overhead - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE));
+  self->step_kv = out->kv - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_KV_CACHE));
+  self->step_overhead = out->overhead - (guint64) MAX (0, hr_runtime_prediction_term_bytes (&p, HR_RUNTIME_TERM_COMPUTE));
+  return TRUE;
+}
+
+/* A context step's figures into @out, over the parts the last whole
+ * prediction left; FALSE when the core has no step for the row. */
+static inline gboolean
+predict_step (HrModelRow      *self,
+              HrRuntimeInputs *runtime,
+              RuntimeFigures  *out)
+{
+  HrRuntimeContextStep step;
+
+  if (!hr_runtime_predict_context_step (runtime, &step))
+    return FALSE;
+  out->context_tokens = step.context_tokens;
+  out->clamped = step.context_clamped;
+  out->total = step.total_bytes;
+  out->host = step.host_bytes;
+  out->weights = self->step_weights;
+  out->kv = self->step_kv + step.kv_cache_bytes;
+  out->overhead = self->step_overhead + step.compute_bytes;
+  self->projector_bytes = self->step_projector;
+  /* The type the runtime's KV cache is in: the last one's. */
+  set_kv_type (self, step.kv_type);
   return TRUE;
 }
 
@@ -534,12 +560,10 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
                                 const HrCalibration      *calibration,
                                 gboolean                  context_step)
 {
-  HrRuntimeContextStep step;
+  RuntimeFigures r;
   HrFootprint *f;
   gint64 learned;
-  guint64 weights, kv, overhead, total, pool, host;
-  guint32 context_tokens;
-  gboolean clamped;
+  guint64 total;
 
   /* Ollama clamps num_ctx to the model's limit (the runtime's
    * context_clamped): from a context past it to another at or past it the
@@ -571,40 +595,22 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   runtime->cache = self->runtime_cache;
   /* On a context step the cache's last prediction was under the same
    * inputs but for the context: only what the context changes is made
-   * again, over the parts the last whole one left. */
-  if (context_step && hr_runtime_predict_context_step (runtime, &step))
-    {
-      context_tokens = step.context_tokens;
-      clamped = step.context_clamped;
-      pool = step.total_bytes;
-      host = step.host_bytes;
-      weights = self->step_weights;
-      kv = self->step_kv + step.kv_cache_bytes;
-      overhead = self->step_overhead + step.compute_bytes;
-      self->projector_bytes = self->step_projector;
-      /* The type the runtime's KV cache is in: the last one's. */
-      set_kv_type (self, step.kv_type);
-    }
-  else if (!predict_whole (self, scenario, runtime, &context_tokens, &clamped, &pool, &host,
-                           &weights, &kv, &overhead))
+   * again. */
+  if (!(context_step && predict_step (self, runtime, &r)) && !predict_whole (self, scenario, runtime, &r))
     return;
-  learned = add_learned_overhead (calibration, context_tokens, &pool);
+  learned = add_learned_overhead (calibration, r.context_tokens, &r.total);
   if (learned >= 0)
-    overhead += (guint64) learned;
+    r.overhead += (guint64) learned;
   else
-    overhead = overhead > (guint64) -learned ? overhead - (guint64) -learned : 0;
+    r.overhead = r.overhead > (guint64) -learned ? r.overhead - (guint64) -learned : 0;
 
-  /* The figure every one-pool verdict is judged on, the fit finders' too
-   * (hr_offload_pool_bytes(): a unified board's host bytes are the same
-   * memory). */
-  total = pool;
-  if (scenario->board->unified)
-    hr_add_u64 (total, host, &total);
+  /* The figure every one-pool verdict is judged on, the fit finders' too. */
+  total = hr_offload_pool_bytes_for (scenario->board, r.total, r.host);
 
   f = &self->evaluation.footprint;
-  f->weights = weights;
-  f->kv_cache = kv;
-  f->overhead = overhead;
+  f->weights = r.weights;
+  f->kv_cache = r.kv;
+  f->overhead = r.overhead;
   f->total = total;
   /* A board with host memory: the verdict is the GPU/host split's
    * (hr_evaluate(), hr_offload_predict()), the one the explain panel and
@@ -613,8 +619,8 @@ _hr_model_row_evaluate_runtime (HrModelRow               *self,
   if (!self->evaluation.split)
     self->evaluation.verdict = hr_board_verdict (scenario->board, total, &self->evaluation.margin_bytes);
   self->learned_bytes = learned;
-  if (clamped)
-    self->runtime_clamped_at = context_tokens;
+  if (r.clamped)
+    self->runtime_clamped_at = r.context_tokens;
 }
 
 /**

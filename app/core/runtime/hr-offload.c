@@ -599,10 +599,30 @@ guint64
 hr_offload_pool_bytes (const HrBoard             *board,
                        const HrRuntimePrediction *prediction)
 {
-  guint64 total = prediction->total_bytes;
+  return hr_offload_pool_bytes_for (board, prediction->total_bytes, prediction->host_bytes);
+}
+
+/**
+ * hr_offload_pool_bytes_for:
+ * @board: the board
+ * @total_bytes: a prediction's total, in bytes (with any learned overhead)
+ * @host_bytes: what it keeps in host memory, in bytes
+ *
+ * hr_offload_pool_bytes() on a prediction's two figures (a context step's,
+ * hr_runtime_predict_context_step(), has no whole prediction): the total,
+ * and on a unified board the host bytes too.
+ *
+ * Returns: bytes (saturating at G_MAXUINT64)
+ */
+guint64
+hr_offload_pool_bytes_for (const HrBoard *board,
+                           guint64        total_bytes,
+                           guint64        host_bytes)
+{
+  guint64 total = total_bytes;
 
   if (board->unified)
-    hr_add_u64 (total, prediction->host_bytes, &total); /* G_MAXUINT64 on overflow */
+    hr_add_u64 (total, host_bytes, &total); /* G_MAXUINT64 on overflow */
   return total;
 }
 

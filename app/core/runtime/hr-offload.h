@@ -166,6 +166,9 @@ void      hr_offload_inputs_init   (HrOffloadInputs       *inputs,
                                     guint32                context_tokens);
 guint64   hr_offload_pool_bytes    (const HrBoard             *board,
                                     const HrRuntimePrediction *prediction);
+guint64   hr_offload_pool_bytes_for (const HrBoard            *board,
+                                     guint64                   total_bytes,
+                                     guint64                   host_bytes);
 gboolean  hr_offload_check_placement (const HrOffloadInputs *inputs,
                                       GError               **error);
 gboolean  hr_offload_predict       (const HrOffloadInputs *inputs,
