@@ -516,6 +516,51 @@ test_context_step_refused (void)
   hr_runtime_spec_cache_free (cache);
 }
 
+/* A step whose figures pass 64 bits makes nothing: the caller's whole
+ * prediction then fails with the overflow's message, the record is gone,
+ * and the cache serves the next sound context as before. */
+static void
+test_context_step_overflow (void)
+{
+  g_autoptr(HrModelSpec) spec = hr_model_spec_new ("huge");
+  HrRuntimeSpecCache *cache = hr_runtime_spec_cache_new ();
+  g_autofree HrRuntimePrediction *p = g_new0 (HrRuntimePrediction, 1);
+  g_autoptr(GError) error = NULL;
+  HrRuntimeContextStep step;
+  HrRuntimeInputs in;
+
+  spec->layers = 4000;
+  spec->kv_heads = 60000;
+  spec->heads = 60000;
+  spec->key_length = 60000;
+  spec->value_length = 60000;
+  spec->parameters = 1;
+  spec->precision = g_strdup ("f16");
+  hr_runtime_inputs_init (&in, spec, 4096);
+  in.era = HR_RUNTIME_ERA_OLLAMA_0_30;
+  in.skip_text = TRUE;
+  in.cache = cache;
+  g_assert_true (hr_runtime_predict (&in, p, NULL));
+  /* 4,000 layers x 60,000 KV heads x (60,000 + 60,000) x 2 bytes x 4,096 cells */
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (235929600000000000));
+
+  in.context_tokens = G_MAXUINT32;
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+  g_assert_false (hr_runtime_predict (&in, p, &error));
+  g_assert_error (error, HR_CORE_ERROR, HR_CORE_ERROR_OVERFLOW);
+  g_assert_cmpstr (error->message, ==, "the prediction for huge does not fit 64 bits: check its figures");
+  g_assert_false (hr_runtime_predict_context_step (&in, &step));
+
+  in.context_tokens = 8192;
+  g_assert_true (hr_runtime_predict (&in, p, NULL));
+  in.context_tokens = 2048;
+  g_assert_true (assert_step_is_whole (&in, p));
+  g_assert_cmpint (hr_runtime_prediction_term_bytes (p, HR_RUNTIME_TERM_KV_CACHE), ==,
+                   G_GINT64_CONSTANT (117964800000000000));
+  hr_runtime_spec_cache_free (cache);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -529,5 +574,6 @@ main (int   argc,
   g_test_add_func ("/runtime/evaluation-cache", test_evaluation_cache);
   g_test_add_func ("/runtime/context-step/whole", test_context_step);
   g_test_add_func ("/runtime/context-step/refused", test_context_step_refused);
+  g_test_add_func ("/runtime/context-step/overflow", test_context_step_overflow);
   return g_test_run ();
 }
