@@ -13,6 +13,7 @@
 #include "hr-models-page-private.h"
 #include "hr-pool.h"
 #include "hr-scenario-controls.h"
+#include "hr-scroll-content.h"
 
 /*
  * How a slider value reaches the table and the charts: the slider is bound
@@ -320,6 +321,7 @@ hr_models_page_class_init (HrModelsPageClass *klass)
   g_type_ensure (HR_TYPE_CATALOG_VIEW);
   g_type_ensure (HR_TYPE_MEMORY_CHART);
   g_type_ensure (HR_TYPE_EXPLAIN_PANEL);
+  g_type_ensure (HR_TYPE_SCROLL_CONTENT);
   g_type_ensure (HR_TYPE_BOARDS_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
