@@ -104,7 +104,7 @@ test_scroll_content_unused_height (void)
   g_autoptr(GtkWidget) window = scrolled (bin);
   int min, nat;
 
-  g_assert_true (hr_scroll_content_get_child (HR_SCROLL_CONTENT (bin)) == child);
+  g_assert_true (adw_bin_get_child (ADW_BIN (bin)) == child);
   g_assert_true (GTK_IS_VIEWPORT (gtk_widget_get_parent (bin)));
   g_assert_true (hr_scroll_content_height_is_unused (HR_SCROLL_CONTENT (bin)));
 
@@ -152,10 +152,10 @@ test_scroll_content_used_height (void)
 
   /* Outside a scrolled window the bin is only a bin. */
   g_assert_false (hr_scroll_content_height_is_unused (HR_SCROLL_CONTENT (alone)));
-  hr_scroll_content_set_child (HR_SCROLL_CONTENT (alone), g_object_new (TEST_TYPE_COUNTING, NULL));
+  adw_bin_set_child (ADW_BIN (alone), g_object_new (TEST_TYPE_COUNTING, NULL));
   measure (alone, GTK_ORIENTATION_VERTICAL, -1, &min, &nat);
   g_assert_cmpint (min, ==, 400);
-  hr_scroll_content_set_child (HR_SCROLL_CONTENT (alone), NULL);
+  adw_bin_set_child (ADW_BIN (alone), NULL);
   measure (alone, GTK_ORIENTATION_VERTICAL, -1, &min, &nat);
   g_assert_cmpint (min, ==, 0);
 }
@@ -173,7 +173,7 @@ test_scroll_content_same_sizes (void)
 
   wrapped = scrolled (hr_scroll_content_new (gtk_label_new (text)));
   labels[0] = gtk_viewport_get_child (GTK_VIEWPORT (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (plain))));
-  labels[1] = hr_scroll_content_get_child (HR_SCROLL_CONTENT (
+  labels[1] = adw_bin_get_child (ADW_BIN (
     gtk_viewport_get_child (GTK_VIEWPORT (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (wrapped))))));
   for (guint i = 0; i < 2; i++)
     gtk_label_set_wrap (GTK_LABEL (labels[i]), TRUE);

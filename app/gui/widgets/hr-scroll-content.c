@@ -20,9 +20,10 @@
  * the Models page's first full layout takes (bench-startup's machine,
  * cairo).
  *
- * This bin answers that one question with 0 without asking its child, only
- * while its scrolled window would throw the answer away; every other
- * request, and the allocation, go to the child unchanged.
+ * This bin (an AdwBin, which holds the child) answers that one question
+ * with 0 without asking its child, only while its scrolled window would
+ * throw the answer away; every other request, and the allocation, go to
+ * the child unchanged.
  */
 
 #include "config.h"
@@ -31,20 +32,10 @@
 
 struct _HrScrollContent
 {
-  GtkWidget  parent_instance;
-
-  GtkWidget *child;
+  AdwBin parent_instance;
 };
 
-G_DEFINE_FINAL_TYPE (HrScrollContent, hr_scroll_content, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_CHILD,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrScrollContent, hr_scroll_content, ADW_TYPE_BIN)
 
 /**
  * hr_scroll_content_height_is_unused:
@@ -86,16 +77,16 @@ hr_scroll_content_measure (GtkWidget      *widget,
                            int            *minimum_baseline,
                            int            *natural_baseline)
 {
-  HrScrollContent *self = HR_SCROLL_CONTENT (widget);
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
 
-  if (self->child == NULL || !gtk_widget_should_layout (self->child) ||
+  if (child == NULL || !gtk_widget_should_layout (child) ||
       (orientation == GTK_ORIENTATION_VERTICAL && for_size < 0 &&
-       hr_scroll_content_height_is_unused (self)))
+       hr_scroll_content_height_is_unused (HR_SCROLL_CONTENT (widget))))
     {
       *minimum = *natural = 0;
       return;
     }
-  gtk_widget_measure (self->child, orientation, for_size, minimum, natural,
+  gtk_widget_measure (child, orientation, for_size, minimum, natural,
                       minimum_baseline, natural_baseline);
 }
 
@@ -105,102 +96,28 @@ hr_scroll_content_size_allocate (GtkWidget *widget,
                                  int        height,
                                  int        baseline)
 {
-  HrScrollContent *self = HR_SCROLL_CONTENT (widget);
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
 
-  if (self->child != NULL && gtk_widget_should_layout (self->child))
-    gtk_widget_allocate (self->child, width, height, baseline, NULL);
+  if (child != NULL && gtk_widget_should_layout (child))
+    gtk_widget_allocate (child, width, height, baseline, NULL);
 }
 
 static GtkSizeRequestMode
 hr_scroll_content_get_request_mode (GtkWidget *widget)
 {
-  HrScrollContent *self = HR_SCROLL_CONTENT (widget);
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
 
-  return self->child != NULL ? gtk_widget_get_request_mode (self->child)
-                             : GTK_SIZE_REQUEST_CONSTANT_SIZE;
-}
-
-static void
-hr_scroll_content_compute_expand (GtkWidget *widget,
-                                  gboolean  *hexpand,
-                                  gboolean  *vexpand)
-{
-  HrScrollContent *self = HR_SCROLL_CONTENT (widget);
-
-  *hexpand = self->child != NULL && gtk_widget_compute_expand (self->child, GTK_ORIENTATION_HORIZONTAL);
-  *vexpand = self->child != NULL && gtk_widget_compute_expand (self->child, GTK_ORIENTATION_VERTICAL);
-}
-
-static void
-hr_scroll_content_dispose (GObject *object)
-{
-  HrScrollContent *self = HR_SCROLL_CONTENT (object);
-
-  g_clear_pointer (&self->child, gtk_widget_unparent);
-
-  G_OBJECT_CLASS (hr_scroll_content_parent_class)->dispose (object);
-}
-
-static void
-hr_scroll_content_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
-{
-  HrScrollContent *self = HR_SCROLL_CONTENT (object);
-
-  switch (prop_id)
-    {
-    case PROP_CHILD:
-      g_value_set_object (value, self->child);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_scroll_content_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
-{
-  HrScrollContent *self = HR_SCROLL_CONTENT (object);
-
-  switch (prop_id)
-    {
-    case PROP_CHILD:
-      hr_scroll_content_set_child (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  return child != NULL ? gtk_widget_get_request_mode (child) : GTK_SIZE_REQUEST_CONSTANT_SIZE;
 }
 
 static void
 hr_scroll_content_class_init (HrScrollContentClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  object_class->dispose = hr_scroll_content_dispose;
-  object_class->get_property = hr_scroll_content_get_property;
-  object_class->set_property = hr_scroll_content_set_property;
 
   widget_class->measure = hr_scroll_content_measure;
   widget_class->size_allocate = hr_scroll_content_size_allocate;
   widget_class->get_request_mode = hr_scroll_content_get_request_mode;
-  widget_class->compute_expand = hr_scroll_content_compute_expand;
-
-  /**
-   * HrScrollContent:child:
-   *
-   * What is scrolled.
-   */
-  properties[PROP_CHILD] =
-    g_param_spec_object ("child", NULL, NULL, GTK_TYPE_WIDGET,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "scrollcontent");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GENERIC);
@@ -209,6 +126,9 @@ hr_scroll_content_class_init (HrScrollContentClass *klass)
 static void
 hr_scroll_content_init (HrScrollContent *self)
 {
+  /* AdwBin measures through a GtkBinLayout; without a layout manager GTK
+   * asks the widget's own measure() and size_allocate() above. */
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), NULL);
 }
 
 /**
@@ -216,46 +136,10 @@ hr_scroll_content_init (HrScrollContent *self)
  * @child: (nullable): what is scrolled
  *
  * Returns: (transfer floating): a new bin holding @child
+ *   (adw_bin_get_child() gives it back)
  */
 GtkWidget *
 hr_scroll_content_new (GtkWidget *child)
 {
   return g_object_new (HR_TYPE_SCROLL_CONTENT, "child", child, NULL);
-}
-
-/**
- * hr_scroll_content_get_child:
- * @self: a bin
- *
- * Returns: (transfer none) (nullable): what @self holds
- */
-GtkWidget *
-hr_scroll_content_get_child (HrScrollContent *self)
-{
-  g_return_val_if_fail (HR_IS_SCROLL_CONTENT (self), NULL);
-
-  return self->child;
-}
-
-/**
- * hr_scroll_content_set_child:
- * @self: a bin
- * @child: (nullable): what is scrolled, replacing what @self held
- */
-void
-hr_scroll_content_set_child (HrScrollContent *self,
-                             GtkWidget       *child)
-{
-  g_return_if_fail (HR_IS_SCROLL_CONTENT (self));
-  g_return_if_fail (child == NULL || GTK_IS_WIDGET (child));
-
-  if (self->child == child)
-    return;
-  g_clear_pointer (&self->child, gtk_widget_unparent);
-  if (child != NULL)
-    {
-      self->child = child;
-      gtk_widget_set_parent (child, GTK_WIDGET (self));
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHILD]);
 }

@@ -7,18 +7,15 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_SCROLL_CONTENT (hr_scroll_content_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrScrollContent, hr_scroll_content, HR, SCROLL_CONTENT, GtkWidget)
+G_DECLARE_FINAL_TYPE (HrScrollContent, hr_scroll_content, HR, SCROLL_CONTENT, AdwBin)
 
-GtkWidget *hr_scroll_content_new       (GtkWidget       *child);
-GtkWidget *hr_scroll_content_get_child (HrScrollContent *self);
-void       hr_scroll_content_set_child (HrScrollContent *self,
-                                        GtkWidget       *child);
+GtkWidget *hr_scroll_content_new              (GtkWidget       *child);
 gboolean   hr_scroll_content_height_is_unused (HrScrollContent *self);
 
 G_END_DECLS
