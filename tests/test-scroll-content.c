@@ -6,7 +6,8 @@
  * does not propagate its child's natural height, a height asked with no
  * width is answered with 0 and never reaches the child; any other request,
  * and any other parent, reaches it unchanged; and the scrolled window's
- * own sizes, and what it scrolls, are the same with the bin as without.
+ * own sizes, and what it scrolls, are the same with the bin as without;
+ * and Tab reaches what it holds.
  */
 
 #include "config.h"
@@ -205,6 +206,33 @@ test_scroll_content_same_sizes (void)
     }
 }
 
+/* Tab reaches what the bin holds, in order, as it would without the bin. */
+static void
+test_scroll_content_focus (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *first = gtk_button_new_with_label ("First");
+  GtkWidget *second = gtk_button_new_with_label ("Second");
+  g_autoptr(GtkWidget) window_scroller = NULL;
+
+  gtk_box_append (GTK_BOX (box), first);
+  gtk_box_append (GTK_BOX (box), second);
+  window_scroller = scrolled (hr_scroll_content_new (box));
+  gtk_window_set_child (GTK_WINDOW (window), window_scroller);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_root_set_focus (GTK_ROOT (window), NULL);
+
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == first);
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == second);
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_BACKWARD));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == first);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -215,6 +243,7 @@ main (int   argc,
   g_test_add_func ("/scroll-content/unused-height", test_scroll_content_unused_height);
   g_test_add_func ("/scroll-content/used-height", test_scroll_content_used_height);
   g_test_add_func ("/scroll-content/same-sizes", test_scroll_content_same_sizes);
+  g_test_add_func ("/scroll-content/focus", test_scroll_content_focus);
 
   test_app = gui_test_app_new ();
   return gui_test_run_and_clean (&test_app, &isolated_root);
